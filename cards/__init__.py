@@ -1,0 +1,1 @@
+"""Card files shipped with fourwinds (data only; read with importlib.resources)."""

@@ -1,0 +1,1 @@
+"""The per-player daemon: an asyncio shell around the pure protocol core."""

@@ -1,0 +1,1 @@
+"""Thin frontends: CLI, curses table, bots and the Python client of the local API."""

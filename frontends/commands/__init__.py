@@ -1,0 +1,1 @@
+"""Subcommands of the `fourwinds` command; each module registers itself (see cli.py)."""

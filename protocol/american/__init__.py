@@ -1,0 +1,1 @@
+"""American Mahjong (NMJL-style card): card format, matcher and game engine."""

@@ -1,0 +1,1 @@
+"""Chinese Official (MCR) rules: hand shapes, fan calculator and game engine."""

@@ -1,0 +1,1 @@
+"""The table protocol: four equal seats run one deterministic session."""

@@ -1,0 +1,56 @@
+"""The project's shape: the import boundary of protocol/ and the installed package names."""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+FORBIDDEN_IN_PROTOCOL = {"zmq", "zeroconf", "asyncio", "socket", "threading", "time", "random",
+                         "fourwinds.daemon", "fourwinds.frontends"}
+
+
+def _imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_protocol_imports_no_io_time_or_randomness() -> None:
+    offenders = []
+    for path in sorted((ROOT / "protocol").rglob("*.py")):
+        for name in _imported_modules(path):
+            if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN_IN_PROTOCOL):
+                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert offenders == []
+
+
+def test_boundary_check_sees_a_forbidden_import(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("import time\nfrom asyncio import sleep\n")
+    assert {"time", "asyncio"} <= _imported_modules(sample)
+
+
+def test_every_package_folder_is_installed() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    listed = set(config["tool"]["setuptools"]["packages"])
+    mapping = config["tool"]["setuptools"]["package-dir"]
+    folders = {}
+    for name, folder in mapping.items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder)
+            dotted = ".".join((name, *rel.parts)) if rel.parts else name
+            folders[dotted] = init.parent
+    assert set(folders) == listed
+
+
+def test_nothing_installs_under_a_bare_top_level_name() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    for name in config["tool"]["setuptools"]["packages"]:
+        assert name.startswith("fourwinds."), name
