@@ -1,0 +1,66 @@
+"""Where the daemon keeps things: data (identity, tables), runtime (the local API socket).
+
+Both come from platformdirs unless ``--data-dir`` is given; in that case the runtime directory
+lives under the data directory, so several daemons (bots, tests) can run side by side, each in
+its own folder. Directories are created mode 0700: only the user may open them.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+APP = "fourwinds"
+
+
+@dataclass(frozen=True)
+class Paths:
+    """The folders and files of one daemon instance."""
+
+    data: Path
+    runtime: Path
+
+    @property
+    def identity(self) -> Path:
+        return self.data / "identity.key"
+
+    @property
+    def tables(self) -> Path:
+        return self.data / "tables"
+
+    @property
+    def peers(self) -> Path:
+        return self.data / "peers.msgpack"
+
+    @property
+    def api_socket(self) -> Path:
+        return self.runtime / "api.sock"
+
+    @property
+    def api_endpoint_file(self) -> Path:
+        """Written by the daemon: how a client reaches the local API (endpoint and token)."""
+        return self.runtime / "api.endpoint"
+
+    @property
+    def log(self) -> Path:
+        return self.data / "daemon.log"
+
+
+def default_paths(data_dir: str | os.PathLike[str] | None = None) -> Paths:
+    """The paths for ``data_dir`` (or the user's platform directories when None)."""
+    if data_dir is not None:
+        data = Path(data_dir).expanduser().resolve()
+        return Paths(data=data, runtime=data / "run")
+    data = Path(platformdirs.user_data_dir(APP, appauthor=False))
+    runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
+    return Paths(data=data, runtime=runtime)
+
+
+def ensure_private_dir(path: Path) -> Path:
+    """Create ``path`` (and parents) and make sure only the user can open it (mode 0700)."""
+    path.mkdir(parents=True, exist_ok=True)
+    os.chmod(path, 0o700)
+    return path
