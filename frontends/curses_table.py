@@ -1,0 +1,131 @@
+"""The interactive table: stdlib curses drawing ``table_view`` lines and feeding ``table_keys``.
+
+The loop is deliberately thin: poll the ``TableClient`` for the newest view event, draw the
+lines ``render`` returns for the current window size (so resizing just redraws), read one key
+with a short timeout (the call-window countdown keeps running), and send the act request a key
+produced. Refusals from the daemon are shown on screen with their reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import curses
+import locale
+import time
+from dataclasses import replace
+from typing import Any
+
+from fourwinds.frontends.daemon_link import Message, TableClient
+from fourwinds.frontends.table_keys import handle_key, on_new_event
+from fourwinds.frontends.table_view import UiState, render
+
+TICK = 0.1  # seconds between polls of the daemon and countdown redraws
+
+_SPECIAL_KEYS = {
+    curses.KEY_LEFT: "LEFT",
+    curses.KEY_RIGHT: "RIGHT",
+    curses.KEY_UP: "UP",
+    curses.KEY_DOWN: "DOWN",
+    curses.KEY_ENTER: "ENTER",
+    curses.KEY_RESIZE: "RESIZE",
+}
+
+
+def key_name(key: int | str) -> str | None:
+    """A curses key (int for special keys, str for characters) as a ``table_keys`` name."""
+    if isinstance(key, int):
+        return _SPECIAL_KEYS.get(key)
+    if key in ("\n", "\r"):
+        return "ENTER"
+    if key == " ":
+        return "SPACE"
+    if key == "\x1b":
+        return None
+    return key
+
+
+class TableScreen:
+    """The state of one open table screen (event, screen state, when the event arrived)."""
+
+    def __init__(self, client: TableClient, ascii_only: bool) -> None:
+        self.client = client
+        self.ascii_only = ascii_only
+        self.event: Message | None = None
+        self.ui = UiState()
+        self.received = time.monotonic()
+
+    def poll(self, timeout: float) -> bool:
+        """Take the newest view event, if any; True when the screen must be redrawn."""
+        event = self.client.latest_event(timeout)
+        if event is None:
+            return False
+        self.ui = on_new_event(self.event, event, self.ui)
+        self.event = event
+        self.received = time.monotonic()
+        return True
+
+    def lines(self, width: int, height: int) -> list[str]:
+        ui = replace(self.ui, elapsed=time.monotonic() - self.received)
+        return render(self.event, ui, width, height, self.ascii_only)
+
+    def press(self, name: str) -> bool:
+        """Handle one key; False when the player quits."""
+        result = handle_key(self.event, self.ui, name)
+        self.ui = result.ui
+        if result.quit:
+            return False
+        if result.request is not None:
+            answer = self.client.act(result.request)
+            if answer.get("ok"):
+                self.ui = replace(self.ui, selected=frozenset(), pending=(),
+                                  message=f"sent: {self.ui.pending[0] if self.ui.pending else ''}")
+            else:
+                self.ui = replace(self.ui, pending=(),
+                                  message=f"refused: {answer.get('error', 'no reason given')}")
+        return True
+
+
+def _draw(window: Any, lines: list[str]) -> None:
+    window.erase()
+    height = window.getmaxyx()[0]
+    for y, line in enumerate(lines[:height]):
+        attr = curses.A_NORMAL
+        if y == 0 or line.startswith("==="):
+            attr = curses.A_BOLD
+        elif line.startswith(">") or line.startswith("! "):
+            attr = curses.A_REVERSE
+        # the last cell of the screen cannot be written; the text is already fitted
+        with contextlib.suppress(curses.error):
+            window.addstr(y, 0, line, attr)
+    window.refresh()
+
+
+def _loop(window: Any, screen: TableScreen) -> int:
+    with contextlib.suppress(curses.error):
+        curses.curs_set(0)
+    window.keypad(True)
+    window.timeout(int(TICK * 1000))
+    screen.poll(0.0)
+    while True:
+        height, width = window.getmaxyx()
+        _draw(window, screen.lines(width, height))
+        try:
+            key: int | str = window.get_wch()
+        except curses.error:
+            screen.poll(0.0)
+            continue
+        name = key_name(key)
+        if name == "RESIZE":
+            curses.update_lines_cols()
+            continue
+        if name is not None and not screen.press(name):
+            return 0
+        screen.poll(0.0)
+
+
+def run(client: TableClient, *, ascii_only: bool = False) -> int:
+    """Open the table in the terminal until the player quits; returns an exit status."""
+    locale.setlocale(locale.LC_ALL, "")
+    screen = TableScreen(client, ascii_only)
+    result: int = curses.wrapper(_loop, screen)
+    return result

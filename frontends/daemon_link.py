@@ -1,0 +1,118 @@
+"""The frontends' side of the local API: what the table, the CLI and the bots need from it.
+
+Everything above this module talks to two small interfaces, so it runs against the daemon's
+Python client (``fourwinds.frontends.client``) or against a fake in tests:
+
+* ``TableClient``: the latest view event of one table, and "act" requests (curses table, bots);
+* ``LocalApi``: one request, one answer (the scriptable CLI).
+
+``connect()`` opens the daemon's client. The names used from ``fourwinds.frontends.client``
+are ``connect(data_dir)`` returning an object with ``request(dict) -> dict``,
+``next_event(timeout) -> dict | None`` and ``close()``; when that module or the daemon is
+missing, the user gets one clear line saying what to do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Mapping
+from typing import Any, Protocol
+
+from fourwinds.protocol.errors import FourwindsError
+
+Message = dict[str, Any]
+
+
+class DaemonUnavailable(FourwindsError):
+    """The local daemon cannot be reached (not running, or no client in this build)."""
+
+
+class LocalApi(Protocol):
+    """One request to the local daemon, one answer (``{"ok": bool, ...}``)."""
+
+    def request(self, message: Mapping[str, Any]) -> Message: ...
+
+    def next_event(self, timeout: float) -> Message | None: ...
+
+    def close(self) -> None: ...
+
+
+class TableClient(Protocol):
+    """What the curses table and the bot seats need: views in, act requests out."""
+
+    def latest_event(self, timeout: float) -> Message | None:
+        """The newest view event if one arrived within ``timeout`` seconds, else None."""
+
+    def act(self, request: Mapping[str, Any]) -> Message:
+        """Send an act request; the daemon's answer ``{"ok": true}`` or the refusal."""
+
+    def close(self) -> None: ...
+
+
+def connect(data_dir: str | None = None) -> LocalApi:
+    """The daemon's local API client, or ``DaemonUnavailable`` with what to do about it."""
+    try:
+        module = importlib.import_module("fourwinds.frontends.client")
+    except ModuleNotFoundError as error:
+        if error.name != "fourwinds.frontends.client":
+            raise
+        raise DaemonUnavailable(
+            "the local API client is not part of this build yet; try `fourwinds demo american`"
+        ) from error
+    opener = getattr(module, "connect", None)
+    if not callable(opener):
+        raise DaemonUnavailable("fourwinds.frontends.client has no connect(); cannot reach it")
+    try:
+        client: LocalApi = opener(data_dir)
+    except (OSError, ConnectionError) as error:
+        raise DaemonUnavailable(
+            f"cannot reach the local daemon ({error}); start it with `fourwinds daemon`"
+        ) from error
+    return client
+
+
+def checked(answer: Mapping[str, Any]) -> Message:
+    """The daemon's answer, or a ``FourwindsError`` carrying its reason when it refused."""
+    if not answer.get("ok"):
+        raise FourwindsError(str(answer.get("error") or "the daemon refused without a reason"))
+    return dict(answer)
+
+
+class DaemonTable:
+    """A ``TableClient`` for one table over the daemon's local API."""
+
+    def __init__(self, api: LocalApi, table: str) -> None:
+        self.api = api
+        self.table = table
+        self._latest: Message | None = None
+
+    def latest_event(self, timeout: float) -> Message | None:
+        newest: Message | None = None
+        end = time.monotonic() + timeout
+        wait = timeout
+        while True:
+            event = self.api.next_event(wait)
+            if event is None:
+                break
+            if event.get("type") == "view" and event.get("table") == self.table:
+                newest = event
+            wait = max(0.0, end - time.monotonic()) if newest is None else 0.0
+        if newest is not None:
+            self._latest = newest
+        return newest
+
+    def act(self, request: Mapping[str, Any]) -> Message:
+        return self.api.request(request)
+
+    def close(self) -> None:
+        self.api.close()
+
+
+def current_view(api: LocalApi, table: str) -> Message:
+    """Ask the daemon for the table's current view event (the CLI's `status`, `hand`...)."""
+    answer = checked(api.request({"type": "view", "table": table}))
+    event = answer.get("event", answer)
+    if not isinstance(event, dict) or "view" not in event:
+        raise FourwindsError(f"the daemon sent no view for table {table!r}")
+    return event

@@ -1,0 +1,154 @@
+"""What a key press does at the table: pure, so every key path is tested without a terminal.
+
+``handle_key(event, ui, key)`` returns the new screen state, the act request to send to the
+daemon (or None) and whether to quit. Keys arrive as names: single characters (``"a"``,
+``"1"``, ``"?"``) or ``LEFT RIGHT UP DOWN ENTER SPACE RESIZE``. Only actions listed in the
+event's ``legal_actions`` are ever sent; a selection that cannot fit an action is refused on
+screen with the reason, before anything reaches the daemon.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from fourwinds.frontends.table_view import (
+    RACK_LETTERS,
+    UiState,
+    is_tile_bound,
+    menu_actions,
+    rack_tiles,
+)
+
+Event = Mapping[str, Any]
+Action = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class KeyResult:
+    """The outcome of one key press."""
+
+    ui: UiState
+    request: dict[str, Any] | None = None
+    quit: bool = False
+
+
+def act_request(event: Event, action: Action, tiles: Sequence[str] | None = None) -> dict[str, Any]:
+    """The local-API request acting on ``action`` of ``event`` (tiles only when it chooses)."""
+    request: dict[str, Any] = {
+        "type": "act",
+        "table": event.get("table"),
+        "seq": event.get("seq"),
+        "action": action.get("id"),
+    }
+    if "choose" in action:
+        request["tiles"] = list(tiles or ())
+    return request
+
+
+def check_choice(action: Action, chosen: Sequence[str]) -> str | None:
+    """Why ``chosen`` cannot be the tiles of a choosing action, or None when it can."""
+    want = int(action.get("choose", 0))
+    if len(chosen) != want:
+        label = action.get("label", "this action")
+        return f"{label}: select {want} tile(s), you selected {len(chosen)}"
+    allowed = Counter(str(t) for t in action.get("tiles") or ())
+    for code, count in Counter(chosen).items():
+        if allowed[code] < count:
+            return f"{action.get('label', 'this action')}: {code} cannot be chosen"
+    return None
+
+
+def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
+    """Screen state for a fresh view: keep the cursor, drop a selection the rack lost."""
+    tiles = rack_tiles(new.get("view") or {})
+    old_tiles = rack_tiles((old or {}).get("view") or {})
+    selected = ui.selected if tiles == old_tiles else frozenset()
+    menu = menu_actions(new.get("legal_actions") or ())
+    default = next((i for i, a in enumerate(menu) if a.get("default")), 0)
+    return replace(
+        ui,
+        cursor=min(ui.cursor, max(0, len(tiles) - 1)),
+        selected=frozenset(i for i in selected if i < len(tiles)),
+        menu=default,
+        elapsed=0.0,
+    )
+
+
+def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
+    """Apply one key press (see the module docstring)."""
+    if ui.screen != "table":
+        return KeyResult(replace(ui, screen="table"))
+    if key == "Q":
+        return KeyResult(ui, quit=True)
+    if key == "?":
+        return KeyResult(replace(ui, screen="help", message=""))
+    if key == "S":
+        return KeyResult(replace(ui, screen="scores", message=""))
+    if key in ("H", "\t"):
+        return KeyResult(replace(ui, show_hints=not ui.show_hints))
+    if event is None:
+        return KeyResult(replace(ui, message="no view from the daemon yet"))
+    view = event.get("view") or {}
+    legal: list[Action] = list(event.get("legal_actions") or ())
+    tiles = rack_tiles(view)
+    menu = menu_actions(legal)
+    if key in ("LEFT", "RIGHT"):
+        step = -1 if key == "LEFT" else 1
+        cursor = max(0, min(len(tiles) - 1, ui.cursor + step)) if tiles else 0
+        return KeyResult(replace(ui, cursor=cursor, message=""))
+    if len(key) == 1 and key in RACK_LETTERS:
+        index = RACK_LETTERS.index(key)
+        if index >= len(tiles):
+            return KeyResult(replace(ui, message=f"no tile '{key}' in your rack"))
+        ui = replace(ui, cursor=index, message="")
+        if any("choose" in a for a in legal):
+            ui = _toggle(ui, index)
+        return KeyResult(ui)
+    if key == "SPACE":
+        if not tiles:
+            return KeyResult(ui)
+        return KeyResult(_toggle(replace(ui, message=""), ui.cursor))
+    if key in ("UP", "DOWN"):
+        if not menu:
+            return KeyResult(ui)
+        step = -1 if key == "UP" else 1
+        return KeyResult(replace(ui, menu=(ui.menu + step) % len(menu), message=""))
+    if len(key) == 1 and key in "123456789":
+        index = int(key) - 1
+        if index >= len(menu):
+            return KeyResult(replace(ui, message=f"no action {key}"))
+        return _act(event, ui, menu[index], tiles)
+    if key == "ENTER":
+        bound = [a for a in legal if is_tile_bound(a)]
+        if bound and tiles:
+            code = tiles[min(ui.cursor, len(tiles) - 1)]
+            match = next((a for a in bound if a["tiles"][0] == code), None)
+            if match is not None:
+                return _act(event, ui, match, tiles)
+            if not menu:
+                return KeyResult(replace(ui, message=f"you may not discard {code} now"))
+        if menu:
+            return _act(event, ui, menu[min(ui.menu, len(menu) - 1)], tiles)
+        return KeyResult(replace(ui, message="nothing to do now"))
+    return KeyResult(ui)
+
+
+def _toggle(ui: UiState, index: int) -> UiState:
+    selected = set(ui.selected)
+    selected ^= {index}
+    return replace(ui, selected=frozenset(selected))
+
+
+def _act(event: Event, ui: UiState, action: Action, tiles: Sequence[str]) -> KeyResult:
+    chosen: list[str] = []
+    if "choose" in action:
+        chosen = [tiles[i] for i in sorted(ui.selected) if i < len(tiles)]
+        problem = check_choice(action, chosen)
+        if problem:
+            return KeyResult(replace(ui, message=problem))
+    label = str(action.get("label") or action.get("type"))
+    pending = (label,)
+    return KeyResult(replace(ui, message="", pending=pending), act_request(event, action, chosen))
