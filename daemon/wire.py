@@ -1,0 +1,265 @@
+"""Frames between daemons: strict msgpack with hard limits, one frozen dataclass per kind.
+
+Every frame is a msgpack array ``[version, kind, fields...]``. The version comes first so a
+daemon speaking another protocol version is refused with a clear reason before anything else
+is read. ``decode`` never trusts its input: sizes are capped (also by ZMQ's MAXMSGSIZE on the
+socket), ext types are refused, and every field is type-checked; any problem raises
+``FrameError`` with the reason, which the transport logs and counts.
+
+Table payloads are opaque here: signatures, sequence numbers and replays are the session's job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+import msgpack
+
+from fourwinds.protocol.errors import FourwindsError
+
+PROTOCOL_VERSION = 1
+MAX_FRAME = 256 * 1024          # bytes; also the sockets' ZMQ_MAXMSGSIZE
+MAX_PAYLOAD = 192 * 1024        # one signed session message
+MAX_STR = 256
+MAX_ITEMS = 64
+
+
+class FrameError(FourwindsError):
+    """A frame we refuse; ``reason`` is logged and counted."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+class VersionMismatch(FrameError):
+    """The peer speaks another protocol version."""
+
+    def __init__(self, theirs: int) -> None:
+        self.theirs = theirs
+        super().__init__(f"peer speaks protocol version {theirs}, we speak {PROTOCOL_VERSION}")
+
+
+class Kind(IntEnum):
+    HELLO = 1
+    HEARTBEAT = 2
+    TABLE = 3
+    CATCHUP = 4
+    PAIR_START = 5
+    PAIR_REPLY = 6
+    PAIR_CONFIRM = 7
+    PAIR_RESULT = 8
+    REFUSE = 9
+    ROSTER = 10
+
+
+@dataclass(frozen=True)
+class Hello:
+    """First frame on a connection: who we are (Ed25519 key, checked against CURVE) and
+    the port of our peer socket so the receiver can connect back."""
+
+    public_key: bytes
+    name: str
+    port: int
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    counter: int
+
+
+@dataclass(frozen=True)
+class TableMessage:
+    """One opaque signed session message for a table."""
+
+    table_id: bytes
+    payload: bytes
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """Please send me every message of ``seat`` at ``table_id`` after sequence ``seq``."""
+
+    table_id: bytes
+    seat: int
+    seq: int
+
+
+@dataclass(frozen=True)
+class PairStart:
+    """A join request: the joiner's SPAKE2 message (empty for a public table)."""
+
+    table_id: bytes
+    spake: bytes
+
+
+@dataclass(frozen=True)
+class PairReply:
+    table_id: bytes
+    spake: bytes
+
+
+@dataclass(frozen=True)
+class PairConfirm:
+    """Key confirmation: a MAC over the transcript with the SPAKE2 key."""
+
+    table_id: bytes
+    mac: bytes
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """The host's answer: admitted (with its own confirmation MAC) or refused with a reason."""
+
+    table_id: bytes
+    admitted: bool
+    reason: str
+    mac: bytes
+
+
+@dataclass(frozen=True)
+class Refuse:
+    """We dropped something of yours; here is why (shown to the user on the other side)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The host's list of the table's members: (Ed25519 key, host, port) each, plus meta."""
+
+    table_id: bytes
+    name: str
+    rules: str
+    members: tuple[tuple[bytes, str, int], ...]
+
+
+Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
+         | PairResult | Refuse | Roster)
+
+_KIND_OF: dict[type[Any], Kind] = {
+    Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
+    CatchUp: Kind.CATCHUP, PairStart: Kind.PAIR_START, PairReply: Kind.PAIR_REPLY,
+    PairConfirm: Kind.PAIR_CONFIRM, PairResult: Kind.PAIR_RESULT, Refuse: Kind.REFUSE,
+    Roster: Kind.ROSTER,
+}
+
+
+def _members_plain(members: tuple[tuple[bytes, str, int], ...]) -> list[list[object]]:
+    return [[key, host, port] for key, host, port in members]
+
+
+def encode(frame: Frame) -> bytes:
+    """The wire bytes of ``frame``."""
+    kind = _KIND_OF[type(frame)]
+    fields: list[object] = []
+    for name in frame.__dataclass_fields__:
+        value = getattr(frame, name)
+        fields.append(_members_plain(value) if name == "members" else value)
+    packed: bytes = msgpack.packb([PROTOCOL_VERSION, int(kind), *fields], use_bin_type=True)
+    return packed
+
+
+def unpack_strict(data: bytes, max_bin: int = MAX_PAYLOAD) -> Any:
+    """msgpack-decode untrusted bytes with tight limits; raises FrameError."""
+    if len(data) > MAX_FRAME:
+        raise FrameError(f"frame of {len(data)} bytes is over the {MAX_FRAME} limit")
+    try:
+        return msgpack.unpackb(
+            data, raw=False, strict_map_key=True, use_list=True,
+            max_bin_len=max_bin, max_str_len=MAX_STR * 16, max_array_len=MAX_ITEMS * 4,
+            max_map_len=MAX_ITEMS, max_ext_len=0)
+    except Exception as error:  # msgpack raises many unrelated types on bad input
+        raise FrameError(f"not valid msgpack ({type(error).__name__})") from None
+
+
+def _bytes(value: Any, what: str, size: int | None = None, limit: int = MAX_PAYLOAD) -> bytes:
+    if not isinstance(value, bytes):
+        raise FrameError(f"{what} must be bytes, got {type(value).__name__}")
+    if size is not None and len(value) != size:
+        raise FrameError(f"{what} must be {size} bytes, got {len(value)}")
+    if len(value) > limit:
+        raise FrameError(f"{what} is over {limit} bytes")
+    return value
+
+
+def _str(value: Any, what: str) -> str:
+    if not isinstance(value, str):
+        raise FrameError(f"{what} must be a string, got {type(value).__name__}")
+    if len(value) > MAX_STR:
+        raise FrameError(f"{what} is over {MAX_STR} characters")
+    return value
+
+
+def _int(value: Any, what: str, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise FrameError(f"{what} must be an integer in {low}..{high}")
+    return value
+
+
+def _bool(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise FrameError(f"{what} must be true or false")
+    return value
+
+
+TABLE_ID = 16
+
+
+def _decode_members(value: Any) -> tuple[tuple[bytes, str, int], ...]:
+    if not isinstance(value, list) or len(value) > 8:
+        raise FrameError("members must be a list of at most 8")
+    out = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 3:
+            raise FrameError("a member is [key, host, port]")
+        out.append((_bytes(item[0], "member key", 32), _str(item[1], "member host"),
+                    _int(item[2], "member port", 0, 65535)))
+    return tuple(out)
+
+
+def decode(data: bytes) -> Frame:
+    """Parse and validate one frame; raises FrameError (VersionMismatch for other versions)."""
+    value = unpack_strict(data)
+    if not isinstance(value, list) or len(value) < 2:
+        raise FrameError("a frame is an array [version, kind, ...]")
+    version, kind_no, *fields = value
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise FrameError("frame version must be an integer")
+    if version != PROTOCOL_VERSION:
+        raise VersionMismatch(version)
+    try:
+        kind = Kind(kind_no)
+    except (ValueError, TypeError):
+        raise FrameError(f"unknown frame kind {kind_no!r}") from None
+    arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
+             Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
+             Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4}[kind]
+    if len(fields) != arity:
+        raise FrameError(f"{kind.name} frame has {len(fields)} fields, expected {arity}")
+    f = fields
+    if kind is Kind.HELLO:
+        return Hello(_bytes(f[0], "public key", 32), _str(f[1], "name"),
+                     _int(f[2], "port", 1, 65535))
+    if kind is Kind.HEARTBEAT:
+        return Heartbeat(_int(f[0], "counter", 0, 2**63))
+    if kind is Kind.TABLE:
+        return TableMessage(_bytes(f[0], "table id", TABLE_ID), _bytes(f[1], "payload"))
+    if kind is Kind.CATCHUP:
+        return CatchUp(_bytes(f[0], "table id", TABLE_ID), _int(f[1], "seat", 0, 3),
+                       _int(f[2], "seq", -1, 2**63))
+    if kind is Kind.PAIR_START:
+        return PairStart(_bytes(f[0], "table id", TABLE_ID), _bytes(f[1], "spake", limit=128))
+    if kind is Kind.PAIR_REPLY:
+        return PairReply(_bytes(f[0], "table id", TABLE_ID), _bytes(f[1], "spake", limit=128))
+    if kind is Kind.PAIR_CONFIRM:
+        return PairConfirm(_bytes(f[0], "table id", TABLE_ID), _bytes(f[1], "mac", 32))
+    if kind is Kind.PAIR_RESULT:
+        return PairResult(_bytes(f[0], "table id", TABLE_ID), _bool(f[1], "admitted"),
+                          _str(f[2], "reason"), _bytes(f[3], "mac", limit=32))
+    if kind is Kind.REFUSE:
+        return Refuse(_str(f[0], "reason"))
+    return Roster(_bytes(f[0], "table id", TABLE_ID), _str(f[1], "name"), _str(f[2], "rules"),
+                  _decode_members(f[3]))

@@ -1,0 +1,31 @@
+"""Shared helpers for the daemon tests: bounded waiting and seeded identities."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from collections.abc import Callable
+
+from fourwinds.daemon.identity import Identity
+
+
+def identity(seed: int) -> Identity:
+    return Identity.generate(random.Random(seed).randbytes(32))
+
+
+async def wait_for(predicate: Callable[[], bool], timeout: float = 5.0,
+                   step: float = 0.02) -> bool:
+    """Poll ``predicate`` until true or ``timeout`` seconds pass (bounded in time)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        await asyncio.sleep(step)
+    return predicate()
+
+
+def fuzz_count(default: int = 2000) -> int:
+    """Frames per fuzz test: 2,000 by default; FOURWINDS_FUZZ_FRAMES=100000 for the long run."""
+    return int(os.environ.get("FOURWINDS_FUZZ_FRAMES", default))

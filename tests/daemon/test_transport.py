@@ -1,0 +1,217 @@
+"""The peer transport on loopback: CURVE + ZAP pinning, version refusal, fuzzed frames."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import msgpack
+import zmq
+import zmq.asyncio
+from zmq.utils import z85
+
+from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
+from fourwinds.daemon.transport import PINNED, Sender, Transport, TransportError
+from fourwinds.daemon.wire import (
+    MAX_FRAME,
+    Frame,
+    Hello,
+    TableMessage,
+    VersionMismatch,
+    decode,
+    encode,
+)
+from tests.daemon.helpers import fuzz_count, identity, wait_for
+
+LOOPBACK = "127.0.0.1"
+
+
+class Pair:
+    """Two transports, B pinning only A's key."""
+
+    def __init__(self) -> None:
+        self.a_id, self.b_id = identity(1), identity(2)
+        self.got: list[tuple[Sender, Frame]] = []
+        self.pinned = {curve_public_from_ed25519(self.a_id.public_key)}
+
+        async def on_a(sender: Sender, frame: Frame) -> None:
+            return None
+
+        async def on_b(sender: Sender, frame: Frame) -> None:
+            self.got.append((sender, frame))
+
+        self.a = Transport(self.a_id, lambda key: PINNED, on_a, "A")
+        self.b = Transport(self.b_id, lambda key: PINNED if key in self.pinned else None,
+                           on_b, "B")
+
+    async def __aenter__(self) -> Pair:
+        await self.a.start(LOOPBACK, 0)
+        await self.b.start(LOOPBACK, 0)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.a.close()
+        await self.b.close()
+
+
+def run(coro: object) -> None:
+    asyncio.run(asyncio.wait_for(coro, 20))  # type: ignore[arg-type]
+
+
+def test_pinned_key_is_admitted_and_hello_arrives() -> None:
+    async def body() -> None:
+        async with Pair() as pair:
+            pair.a.connect(pair.b_id.public_key, LOOPBACK, pair.b.port)
+            assert await wait_for(lambda: bool(pair.got))
+            sender, frame = pair.got[0]
+            assert isinstance(frame, Hello) and frame.public_key == pair.a_id.public_key
+            assert sender.curve_key == curve_public_from_ed25519(pair.a_id.public_key)
+            assert not sender.guest
+            assert await wait_for(lambda: pair.b.alive(sender.curve_key))
+    run(body())
+
+
+def test_curve_zap_refuses_an_unknown_key() -> None:
+    async def body() -> None:
+        async with Pair() as pair:
+            stranger = Transport(identity(3), lambda key: PINNED, pair.a._on_frame, "C")
+            await stranger.start(LOOPBACK, 0)
+            try:
+                stranger.connect(pair.b_id.public_key, LOOPBACK, pair.b.port)
+                assert await wait_for(lambda: pair.b.refused["zap: unknown"] >= 1)
+                await asyncio.sleep(0.3)
+                assert pair.got == []
+                assert pair.b.last_seen == {}
+            finally:
+                await stranger.close()
+    run(body())
+
+
+def test_plain_client_without_curve_is_refused() -> None:
+    async def body() -> None:
+        async with Pair() as pair:
+            ctx = zmq.asyncio.Context()
+            sock = ctx.socket(zmq.DEALER)
+            sock.linger = 0
+            sock.connect(f"tcp://{LOOPBACK}:{pair.b.port}")
+            await sock.send(encode(Hello(b"x" * 32, "plain", 1)))
+            await asyncio.sleep(0.5)
+            sock.close(0)
+            ctx.destroy(0)
+            assert pair.got == []
+    run(body())
+
+
+def test_old_protocol_version_is_refused() -> None:
+    old = msgpack.packb([0, 1, b"k" * 32, "old", 1], use_bin_type=True)
+    try:
+        decode(old)
+    except VersionMismatch as error:
+        assert "version 0" in str(error)
+    else:
+        raise AssertionError("an old version was accepted")
+
+    async def body() -> None:
+        async with Pair() as pair:
+            pair.a.connect(pair.b_id.public_key, LOOPBACK, pair.b.port)
+            assert await wait_for(lambda: bool(pair.got))
+            pair.a.send_raw(pair.b_id.public_key, old)
+            assert await wait_for(lambda: any("protocol version 0" in reason
+                                              for reason in pair.b.refused))
+            assert len(pair.got) == 1
+    run(body())
+
+
+def test_key_beacon_gives_key_and_unreachable_daemon_is_a_clear_error() -> None:
+    async def body() -> None:
+        async with Pair() as pair:
+            key, name = await pair.a.fetch_key(LOOPBACK, pair.b.beacon_port - 1)
+            assert key == pair.b_id.public_key and name == "B"
+            try:
+                await pair.a.fetch_key(LOOPBACK, 9, timeout=0.3)
+            except TransportError as error:
+                assert "no fourwinds daemon answered" in str(error)
+            else:
+                raise AssertionError("no error for a dead address")
+    run(body())
+
+
+def test_port_in_use_is_a_clear_error() -> None:
+    async def body() -> None:
+        async with Pair() as pair:
+            other = Transport(identity(4), lambda key: None, pair.a._on_frame)
+            try:
+                await other.start(LOOPBACK, pair.b.port)
+            except TransportError as error:
+                assert "is in use" in str(error)
+            else:
+                raise AssertionError("bound a port in use")
+    run(body())
+
+
+def _fuzz_frames(rng: random.Random, n: int) -> list[bytes]:
+    valid = encode(TableMessage(b"t" * 16, b"payload"))
+    frames: list[bytes] = []
+    for i in range(n):
+        choice = i % 6
+        if choice == 0:
+            frames.append(rng.randbytes(rng.randrange(0, 300)))
+        elif choice == 1:   # valid msgpack, wrong shapes and types
+            frames.append(msgpack.packb(rng.choice(
+                [[1, 3, "str", 5], [1, 99], {"a": 1}, [1, 1, b"short", "n", 7], [True, 1],
+                 [1, 3, b"t" * 16], [1, 2, -5], [1, 4, b"t" * 16, 9, 0], None, 3.5]),
+                use_bin_type=True))
+        elif choice == 2:   # a valid frame with bytes flipped
+            data = bytearray(valid)
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+            frames.append(bytes(data))
+        elif choice == 3:   # truncated
+            frames.append(valid[: rng.randrange(len(valid))])
+        elif choice == 4:   # nested / huge declared lengths
+            frames.append(b"\xdd\xff\xff\xff\xff" + rng.randbytes(8))
+        else:
+            frames.append(b"\xc1" + rng.randbytes(10))
+    return frames
+
+
+def test_fuzzed_frames_never_crash_and_are_each_refused() -> None:
+    n = fuzz_count()
+
+    async def body() -> None:
+        async with Pair() as pair:
+            pair.a.connect(pair.b_id.public_key, LOOPBACK, pair.b.port)
+            assert await wait_for(lambda: bool(pair.got))
+            pair.got.clear()
+            rng = random.Random(7)
+            frames = _fuzz_frames(rng, n)
+            accepted = 0
+            for data in frames:
+                try:
+                    decode(data)
+                    accepted += 1
+                except Exception:
+                    pass
+            for sent, data in enumerate(frames, 1):
+                while not pair.a.send_raw(pair.b_id.public_key, data):
+                    await asyncio.sleep(0.01)
+                if sent % 500 == 0:
+                    await asyncio.sleep(0)
+            assert await wait_for(
+                lambda: sum(v for k, v in pair.b.refused.items() if k.startswith("frame:"))
+                + len(pair.got) >= n, timeout=15)
+            assert len(pair.got) == accepted   # only frames that decode reach the handler
+            assert all(isinstance(frame, TableMessage) for _, frame in pair.got)
+            # oversized: dropped by MAXMSGSIZE at the socket, logged by the monitor
+            pair.a.send_raw(pair.b_id.public_key, b"\x00" * (MAX_FRAME + 1))
+            assert await wait_for(lambda: any(k.startswith("socket:") for k in pair.b.refused))
+            # and the link still works afterwards (ZeroMQ reconnects)
+            before = len(pair.got)
+            pair.a.send(pair.b_id.public_key, TableMessage(b"t" * 16, b"after"))
+            assert await wait_for(lambda: len(pair.got) > before, timeout=8)
+    run(body())
+
+
+def test_curve_server_key_is_derived_from_identity() -> None:
+    ident: Identity = identity(9)
+    assert z85.decode(ident.curve_public_z85) == curve_public_from_ed25519(ident.public_key)
+    assert zmq.curve_public(ident.curve_secret_z85) == ident.curve_public_z85
