@@ -1,0 +1,302 @@
+"""Which card hands a set of tiles makes, and which hands are nearest (RULES.md A2, A6, A7).
+
+Tiles are matched against the precompiled variants of :mod:`.compile`. A variant is made by 14
+tiles when, kind by kind, the real tiles never exceed what it needs and every missing tile falls
+in a group of 3+ that allows jokers, with exactly as many jokers as missing tiles. Exposures
+must each be one whole group of the variant (RULES.md A5: exposures are fixed), and concealed
+(C) hands take no exposures at all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..tiles import NUM_KINDS, Kind
+from .card import Card, CardHand
+from .compile import CompiledCard, ConcreteGroup, Variant, compiled, copies
+
+HAND_SIZE = 14
+_JOKER = int(Kind.JOKER)
+_CARD_KINDS = frozenset([*range(34), int(Kind.FLOWER), _JOKER])
+
+
+@dataclass(frozen=True)
+class HandMatch:
+    """A card hand the tiles make: the tiles grouped as the hand's groups (jokers shown as
+    the kind they stand for) and whether no joker was used at all (A7 jokerless payouts)."""
+
+    hand: CardHand
+    jokerless: bool
+    assignment: tuple[tuple[Kind, ...], ...]
+
+
+@dataclass(frozen=True)
+class NearHand:
+    """A hand the tiles are working towards: the tiles still missing (``Kind.JOKER`` for a slot
+    only a joker can fill, e.g. the fifth tile of a quint) and how many."""
+
+    hand: CardHand
+    missing: tuple[Kind, ...]
+    distance: int
+    possible: bool
+
+
+@dataclass(frozen=True)
+class _Target:
+    """What a variant still needs from the concealed tiles once the exposures are placed."""
+
+    variant: Variant
+    kinds: tuple[int, ...]
+    need: tuple[int, ...]
+    jneed: tuple[int, ...]
+    mask: int
+
+
+def _exposure_fits(exposure: tuple[int, ...], group: ConcreteGroup) -> bool:
+    if len(exposure) != len(group.kinds):
+        return False
+    first = group.kinds[0]
+    if any(kind != first for kind in group.kinds):
+        return False  # singles (NEWS, 2026, 123) are never called, so never exposed (A5)
+    if group.jokers:
+        return all(kind in (first, _JOKER) for kind in exposure)
+    return all(kind == first for kind in exposure)  # a pair: only ever exposed at Mahjong
+
+
+def _placements(groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, ...], ...],
+                used: frozenset[int]) -> list[frozenset[int]]:
+    """Every distinct way to lay each exposure on its own group (as sets of group indexes)."""
+    if not exposures:
+        return [used]
+    out: list[frozenset[int]] = []
+    tried: list[ConcreteGroup] = []
+    for index, group in enumerate(groups):
+        if index in used or group in tried or not _exposure_fits(exposures[0], group):
+            continue
+        tried.append(group)
+        out.extend(_placements(groups, exposures[1:], used | {index}))
+    return out
+
+
+def _targets(variant: Variant, exposures: tuple[tuple[int, ...], ...]) -> list[_Target]:
+    if not exposures:
+        return [_Target(variant, variant.kinds, variant.need, variant.jneed, variant.mask)]
+    if variant.hand.concealed:
+        return []
+    out: list[_Target] = []
+    seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
+    for used in _placements(variant.groups, exposures, frozenset()):
+        need = [0] * NUM_KINDS
+        jneed = [0] * NUM_KINDS
+        for index, group in enumerate(variant.groups):
+            if index in used:
+                continue
+            for kind in group.kinds:
+                need[kind] += 1
+                jneed[kind] += group.jokers
+        kinds = tuple(k for k in range(NUM_KINDS) if need[k])
+        key = (kinds, tuple(need[k] for k in kinds), tuple(jneed[k] for k in kinds))
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(_Target(variant, *key, mask=sum(1 << k for k in kinds)))
+    return out
+
+
+def _exposure_key(exposures: Sequence[Sequence[Kind]]) -> tuple[tuple[int, ...], ...]:
+    return tuple(sorted(tuple(sorted(int(k) for k in exposure)) for exposure in exposures))
+
+
+_TARGETS: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[_Target, ...]] = {}
+
+
+def _targets_for(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> tuple[_Target, ...]:
+    """Every variant's targets given these exposures (memoised: exposures change rarely)."""
+    cache_key = (id(cc), key)
+    found = _TARGETS.get(cache_key)
+    if found is not None:
+        return found
+    real_mask = 0
+    for exposure in key:
+        for kind in exposure:
+            if kind != _JOKER:
+                real_mask |= 1 << kind
+    result: list[_Target] = []
+    for variant in cc.variants:
+        if real_mask & ~variant.mask:
+            continue
+        result.extend(_targets(variant, key))
+    if len(_TARGETS) > 4096:
+        _TARGETS.clear()
+    _TARGETS[cache_key] = tuple(result)
+    return _TARGETS[cache_key]
+
+
+def _count(tiles: Sequence[int]) -> list[int] | None:
+    counts = [0] * NUM_KINDS
+    for kind in tiles:
+        if kind not in _CARD_KINDS:
+            return None
+        counts[kind] += 1
+    return counts
+
+
+def _fits(counts: list[int], jokers: int, kinds: tuple[int, ...], need: tuple[int, ...],
+          jneed: tuple[int, ...]) -> bool:
+    """The concealed counts (no kind outside ``kinds``) make exactly this need."""
+    deficit = 0
+    for kind, wanted, jokerable in zip(kinds, need, jneed, strict=True):
+        short = wanted - counts[kind]
+        if short < 0 or short > jokerable:
+            return False
+        deficit += short
+    return deficit == jokers
+
+
+def _assignment(variant: Variant) -> tuple[tuple[Kind, ...], ...]:
+    return tuple(group.kinds for group in variant.groups)
+
+
+def _order(matches: list[HandMatch]) -> tuple[HandMatch, ...]:
+    return tuple(sorted(matches, key=lambda m: (-m.hand.value, not m.jokerless)))
+
+
+def match_hand(card: Card, concealed: Sequence[Kind],
+               exposures: Sequence[Sequence[Kind]]) -> tuple[HandMatch, ...]:
+    """Every card hand made by exactly these 14 tiles, highest value (then jokerless) first.
+
+    Tiles that are not American tiles, or a count other than 14, make no hand.
+    """
+    cc = compiled(card)
+    if len(concealed) + sum(len(e) for e in exposures) != HAND_SIZE:
+        return ()
+    counts = _count(concealed)
+    if counts is None:
+        return ()
+    jokers = counts[_JOKER]
+    exposed_jokers = sum(1 for e in exposures for k in e if k == _JOKER)
+    jokerless = jokers == 0 and exposed_jokers == 0
+    if exposures:
+        return _match_exposed(cc, counts, jokers, exposures, jokerless)
+    candidates = cc.all_variants
+    for kind in range(34):
+        if counts[kind]:
+            candidates &= ~cc.absent[kind]
+    if counts[Kind.FLOWER]:
+        candidates &= ~cc.absent[Kind.FLOWER]
+    matches: list[HandMatch] = []
+    variants = cc.variants
+    while candidates:
+        low = candidates & -candidates
+        index = low.bit_length() - 1
+        candidates ^= low
+        variant = variants[index]
+        if variant.min_jokers > jokers:
+            continue
+        if _fits(counts, jokers, variant.kinds, variant.need, variant.jneed):
+            matches.append(HandMatch(variant.hand, jokerless, _assignment(variant)))
+            end = cc.hand_ranges[variant.hand_index][1]
+            candidates = candidates >> end << end  # one match per hand is enough
+    return _order(matches)
+
+
+def _match_exposed(cc: CompiledCard, counts: list[int], jokers: int,
+                   exposures: Sequence[Sequence[Kind]], jokerless: bool) -> tuple[HandMatch, ...]:
+    real_mask = sum(1 << k for k in range(NUM_KINDS) if counts[k] and k != _JOKER)
+    found: dict[int, HandMatch] = {}
+    for target in _targets_for(cc, _exposure_key(exposures)):
+        variant = target.variant
+        if variant.hand_index in found or real_mask & ~target.mask:
+            continue
+        if _fits(counts, jokers, target.kinds, target.need, target.jneed):
+            found[variant.hand_index] = HandMatch(variant.hand, jokerless, _assignment(variant))
+    return _order(list(found.values()))
+
+
+def _distance(counts: list[int], jokers: int, target: _Target) -> int:
+    held = 0
+    jokerable_missing = 0
+    total = 0
+    for kind, wanted, jokerable in zip(target.kinds, target.need, target.jneed, strict=True):
+        have = counts[kind]
+        if have > wanted:
+            have = wanted
+        held += have
+        total += wanted
+        short = wanted - have
+        jokerable_missing += short if short < jokerable else jokerable
+    return total - held - (jokers if jokers < jokerable_missing else jokerable_missing)
+
+
+def _missing(counts: list[int], jokers: int, target: _Target) -> tuple[Kind, ...]:
+    """The tiles still needed. Jokers in hand go first to slots no real tile can fill (the
+    fifth tile of a quint), then to other joker slots; unfilled joker-only slots show as
+    ``Kind.JOKER``."""
+    only_joker: list[Kind] = []
+    jokerable: list[Kind] = []
+    plain: list[Kind] = []
+    for kind, wanted, jok in zip(target.kinds, target.need, target.jneed, strict=True):
+        have = min(counts[kind], wanted)
+        short = wanted - have
+        forced = short - min(short, max(0, copies(kind) - have))
+        flexible = min(short, jok) - forced
+        only_joker.extend([Kind(kind)] * forced)
+        jokerable.extend([Kind(kind)] * flexible)
+        plain.extend([Kind(kind)] * (short - forced - flexible))
+    spare = jokers
+    out: list[Kind] = []
+    for _ in only_joker:
+        if spare:
+            spare -= 1
+        else:
+            out.append(Kind.JOKER)
+    for kind in jokerable:
+        if spare:
+            spare -= 1
+        else:
+            out.append(kind)
+    out.extend(plain)
+    return tuple(sorted(out))
+
+
+def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequence[Kind]],
+                  n: int) -> tuple[NearHand, ...]:
+    """The ``n`` card hands needing the fewest more tiles, with the tiles they miss.
+
+    ``tiles`` are the concealed tiles (13 or 14); jokers count towards groups that allow them.
+    Only hands the exposures leave possible are listed; ties go to the higher value.
+    """
+    cc = compiled(card)
+    counts = [0] * NUM_KINDS
+    for kind in tiles:
+        if kind in _CARD_KINDS:
+            counts[kind] += 1
+    jokers = counts[_JOKER]
+    targets: tuple[_Target, ...] | list[_Target]
+    if exposures:
+        targets = _targets_for(cc, _exposure_key(exposures))
+    else:
+        targets = [_Target(v, v.kinds, v.need, v.jneed, v.mask) for v in cc.variants]
+    best: dict[int, tuple[int, _Target]] = {}
+    for target in targets:
+        distance = _distance(counts, jokers, target)
+        index = target.variant.hand_index
+        current = best.get(index)
+        if current is None or distance < current[0]:
+            best[index] = (distance, target)
+    ranked = sorted(best.items(), key=lambda item: (item[1][0], -item[1][1].variant.hand.value,
+                                                    item[0]))
+    return tuple(
+        NearHand(target.variant.hand, _missing(counts, jokers, target), distance, True)
+        for _, (distance, target) in ranked[:max(0, n)]
+    )
+
+
+def exposures_possible(card: Card, exposures: Sequence[Sequence[Kind]]) -> bool:
+    """Some hand of the card can still use all these exposures (A7 dead-hand check)."""
+    if not exposures:
+        return True
+    if sum(len(e) for e in exposures) > HAND_SIZE:
+        return False
+    return bool(_targets_for(compiled(card), _exposure_key(exposures)))
