@@ -1,0 +1,160 @@
+"""An MCR match (RULES.md B2): 16 hands in 4 rounds, seat winds and seats, running scores.
+
+Players are numbered 0-3 and keep their number for the whole match; ``drawn_winds[p]`` is the
+wind player ``p`` drew at the start (the random draw is an input: see ``winds_from_rolls``).
+At the start of round ``r`` the table positions East, South, West, North (East has South on
+its right) hold the players who drew ``ROUND_SEATING[r]``: the player who drew the round's
+wind sits East. 003 gives the exchanges: after the East round E<->S and W<->N, after the South
+round a four-way move, after the West round E<->S and W<->N again. Within a round the seat
+winds rotate after every hand (E->N, S->E, W->S, N->W): the player at position ``p`` has
+seat wind ``(p - j) % 4`` in the round's hand ``j``. MCR has no repeat hands: the winds move
+on after every hand, won or drawn.
+
+A timed end is either ``TableOptions.max_hands`` or ``call_time``: the hand in play is
+finished and the match then ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from ..errors import IllegalAction
+from ..seats import SEATS, Seat
+from ..tiles import Kind
+from .actions import Action
+from .config import HANDS_PER_ROUND, TableOptions
+from .engine import apply, new_hand
+from .events import Event
+from .state import HandResult, HandState, Phase
+
+ROUND_SEATING: tuple[tuple[int, int, int, int], ...] = (
+    (0, 1, 2, 3),  # East round: as drawn
+    (1, 0, 3, 2),  # South round: E<->S, W<->N
+    (2, 3, 1, 0),  # West round: four-way move (E->W, S->N, W->S, N->E)
+    (3, 2, 0, 1),  # North round: E<->S, W<->N
+)
+"""For each round, the wind drawn by the player sitting at East, South, West, North."""
+
+
+def winds_from_rolls(rolls: Sequence[int]) -> tuple[int, int, int, int]:
+    """The seat-wind draw by dice (B2): players roll in turn, 1 E, 2 S, 3 W, 4 N; a 5, a 6
+    or a wind already taken is rolled again; the last player takes the wind left.
+    Returns ``drawn_winds`` (player -> wind 0-3)."""
+    winds: list[int] = []
+    free = [0, 1, 2, 3]
+    it = iter(rolls)
+    while len(winds) < 3:
+        try:
+            roll = next(it)
+        except StopIteration:
+            raise ValueError("not enough rolls to draw the seat winds") from None
+        if not 1 <= roll <= 6:
+            raise ValueError(f"a die shows 1-6, not {roll}")
+        if roll <= 4 and roll - 1 in free:
+            winds.append(roll - 1)
+            free.remove(roll - 1)
+    winds.append(free[0])
+    return (winds[0], winds[1], winds[2], winds[3])
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """A finished hand, by player: ``seat_of[p]`` is player p's seat wind in that hand."""
+
+    number: int
+    prevalent_wind: int
+    seat_of: tuple[Seat, Seat, Seat, Seat]
+    result: HandResult
+    points: tuple[int, int, int, int]  # by player
+
+
+@dataclass(frozen=True)
+class MatchState:
+    options: TableOptions
+    drawn_winds: tuple[int, int, int, int]
+    scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    records: tuple[HandRecord, ...] = ()
+    hand: HandState | None = None
+    time_called: bool = False
+
+    @property
+    def hands_played(self) -> int:
+        return len(self.records)
+
+    @property
+    def finished(self) -> bool:
+        if self.hand is not None:
+            return False
+        return self.hands_played >= self.options.max_hands or self.time_called
+
+
+def new_match(options: TableOptions, drawn_winds: Sequence[int]) -> MatchState:
+    if sorted(drawn_winds) != [0, 1, 2, 3]:
+        raise ValueError(f"drawn winds must be a permutation of 0-3, got {list(drawn_winds)}")
+    w = tuple(drawn_winds)
+    return MatchState(options, (w[0], w[1], w[2], w[3]))
+
+
+def seat_winds(match: MatchState, number: int) -> tuple[Seat, Seat, Seat, Seat]:
+    """Each player's seat wind in hand ``number`` (0-15)."""
+    rnd, j = divmod(number, HANDS_PER_ROUND)
+    seating = ROUND_SEATING[rnd]
+    out = [Seat.EAST] * 4
+    for player in range(4):
+        position = seating.index(match.drawn_winds[player])
+        out[player] = Seat((position - j) % 4)
+    return (out[0], out[1], out[2], out[3])
+
+
+def player_at(match: MatchState, seat: Seat, number: int | None = None) -> int:
+    """The player holding seat wind ``seat`` in hand ``number`` (default: the current one)."""
+    winds = seat_winds(match, match.hands_played if number is None else number)
+    return winds.index(seat)
+
+
+def prevalent_wind(number: int) -> int:
+    return number // HANDS_PER_ROUND
+
+
+def start_hand(match: MatchState, faces: Sequence[Kind],
+               dice: tuple[int, int, int, int]) -> tuple[MatchState, tuple[Event, ...]]:
+    """Deal the next hand (faces by slot, the four dice of its wall break)."""
+    if match.hand is not None:
+        raise IllegalAction("a hand is still in play")
+    if match.finished:
+        raise IllegalAction("the match is over")
+    hand, events = new_hand(match.options, faces, dice, prevalent_wind(match.hands_played))
+    return replace(match, hand=hand), events
+
+
+def play(match: MatchState, action: Action) -> tuple[MatchState, tuple[Event, ...]]:
+    """Apply an action to the hand in play; a finished hand is scored into the match."""
+    if match.hand is None:
+        raise IllegalAction("no hand is in play")
+    hand, events = apply(match.hand, action)
+    if hand.phase is not Phase.ENDED:
+        return replace(match, hand=hand), events
+    assert hand.result is not None
+    number = match.hands_played
+    winds = seat_winds(match, number)
+    points = tuple(hand.result.payments[winds[p]] for p in range(4))
+    record = HandRecord(number, prevalent_wind(number), winds, hand.result,
+                        (points[0], points[1], points[2], points[3]))
+    scores = tuple(s + p for s, p in zip(match.scores, points, strict=True))
+    return replace(match, hand=None, records=(*match.records, record),
+                   scores=(scores[0], scores[1], scores[2], scores[3])), events
+
+
+def call_time(match: MatchState) -> MatchState:
+    """The caller's clock ran out: the hand in play is finished, then the match ends."""
+    return replace(match, time_called=True)
+
+
+def standings(match: MatchState) -> tuple[int, ...]:
+    """Players from the highest score down (ties by player number)."""
+    return tuple(sorted(range(4), key=lambda p: (-match.scores[p], p)))
+
+
+__all__ = ["ROUND_SEATING", "SEATS", "HandRecord", "MatchState", "call_time", "new_match",
+           "play", "player_at", "seat_winds", "standings", "start_hand", "winds_from_rolls"]
