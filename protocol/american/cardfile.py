@@ -50,7 +50,7 @@ def read_card(text: str, source: str = "<card>") -> Card:
         if stripped.lower().startswith("card:") and "|" not in stripped:
             name = stripped[5:].strip() or source
             continue
-        hand = _read_hand(line, number)
+        hand = _read_hand(line, number, len(hands))
         if hand.id in seen:
             raise CardError(f"duplicate hand id (first on line {seen[hand.id]})", hand.id,
                             number, 1 + len(line) - len(line.lstrip()))
@@ -79,7 +79,7 @@ def _split_fields(line: str, number: int) -> list[tuple[str, int]]:
     return fields
 
 
-def _read_hand(line: str, number: int) -> CardHand:
+def _read_hand(line: str, number: int, index: int) -> CardHand:
     fields = _split_fields(line, number)
     (hand_id, id_col), (cat, cat_col), (value, value_col), (xc, xc_col) = fields[:4]
     (numbers, numbers_col), (pattern, pattern_col), (note, _) = fields[4:]
@@ -116,7 +116,7 @@ def _read_hand(line: str, number: int) -> CardHand:
                    "but there are only 3 suits", pattern_col)
     hand = CardHand(id=hand_id, category=category, value=int(value), concealed=xc.upper() == "C",
                     text=pattern, note=note, groups=tuple(groups), numbers=rule, line=number)
-    if not hand_variants(hand):
+    if not hand_variants(hand, index):
         raise fail("no set of tiles can make this hand (too many of one tile for the jokers "
                    "allowed, or the numbers leave 1-9)", pattern_col)
     return hand

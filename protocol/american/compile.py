@@ -12,6 +12,7 @@ matcher rules out most variants with a few integer ORs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import permutations
 
 from ..tiles import NUM_KINDS, Kind
@@ -112,8 +113,12 @@ def _make_variant(hand: CardHand, hand_index: int,
     )
 
 
+@lru_cache(maxsize=4096)
 def hand_variants(hand: CardHand, hand_index: int = 0) -> tuple[Variant, ...]:
-    """Every distinct concrete variant of a hand that real tiles and jokers can make."""
+    """Every distinct concrete variant of a hand that real tiles and jokers can make.
+
+    Memoised: the parser checks each hand has a variant, then compiling reuses them.
+    """
     seen: set[tuple[tuple[tuple[Kind, ...], bool], ...]] = set()
     out: list[Variant] = []
     for suits in _suit_assignments(hand):

@@ -15,9 +15,12 @@ from dataclasses import dataclass
 from ..tiles import NUM_KINDS, Kind
 from .card import Card, CardHand
 from .compile import CompiledCard, ConcreteGroup, Variant, compiled, copies
+from .packed import PackedTargets, pack
 
 HAND_SIZE = 14
+_PACK_FROM = 48  # target sets larger than this are scored with packed tables
 _JOKER = int(Kind.JOKER)
+_KINDS = tuple(Kind)
 _CARD_KINDS = frozenset([*range(34), int(Kind.FLOWER), _JOKER])
 
 
@@ -108,15 +111,40 @@ def _exposure_key(exposures: Sequence[Sequence[Kind]]) -> tuple[tuple[int, ...],
     return tuple(sorted(tuple(sorted(int(k) for k in exposure)) for exposure in exposures))
 
 
-_TARGETS: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[_Target, ...]] = {}
+class _TargetSet:
+    """The targets left by one set of exposures, grouped by hand, with packed tables built on
+    first use by ``nearest_hands`` (exposure checks alone never pay for them)."""
+
+    __slots__ = ("_packed", "spans", "targets")
+
+    def __init__(self, targets: tuple[_Target, ...]) -> None:
+        self.targets = targets
+        spans: list[tuple[int, int, int]] = []
+        for index, target in enumerate(targets):
+            hand_index = target.variant.hand_index
+            if spans and spans[-1][0] == hand_index:
+                spans[-1] = (hand_index, spans[-1][1], index + 1)
+            else:
+                spans.append((hand_index, index, index + 1))
+        self.spans = tuple(spans)
+        self._packed: PackedTargets | None = None
+
+    @property
+    def packed(self) -> PackedTargets:
+        if self._packed is None:
+            self._packed = pack([(t.kinds, t.need, t.jneed) for t in self.targets])
+        return self._packed
 
 
-def _targets_for(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> tuple[_Target, ...]:
+_TARGETS: dict[tuple[int, tuple[tuple[int, ...], ...]], _Cached] = {}
+
+
+def _targets_for(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> _TargetSet:
     """Every variant's targets given these exposures (memoised: exposures change rarely)."""
     cache_key = (id(cc), key)
     found = _TARGETS.get(cache_key)
-    if found is not None:
-        return found
+    if found is not None and found.card is cc:
+        return found.value
     real_mask = 0
     for exposure in key:
         for kind in exposure:
@@ -129,8 +157,15 @@ def _targets_for(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> tuple[_T
         result.extend(_targets(variant, key))
     if len(_TARGETS) > 4096:
         _TARGETS.clear()
-    _TARGETS[cache_key] = tuple(result)
-    return _TARGETS[cache_key]
+    target_set = _TargetSet(tuple(result))
+    _TARGETS[cache_key] = _Cached(cc, target_set)
+    return target_set
+
+
+@dataclass(frozen=True)
+class _Cached:
+    card: CompiledCard
+    value: _TargetSet
 
 
 def _count(tiles: Sequence[int]) -> list[int] | None:
@@ -205,7 +240,7 @@ def _match_exposed(cc: CompiledCard, counts: list[int], jokers: int,
                    exposures: Sequence[Sequence[Kind]], jokerless: bool) -> tuple[HandMatch, ...]:
     real_mask = sum(1 << k for k in range(NUM_KINDS) if counts[k] and k != _JOKER)
     found: dict[int, HandMatch] = {}
-    for target in _targets_for(cc, _exposure_key(exposures)):
+    for target in _targets_for(cc, _exposure_key(exposures)).targets:
         variant = target.variant
         if variant.hand_index in found or real_mask & ~target.mask:
             continue
@@ -241,9 +276,12 @@ def _missing(counts: list[int], jokers: int, target: _Target) -> tuple[Kind, ...
         short = wanted - have
         forced = short - min(short, max(0, copies(kind) - have))
         flexible = min(short, jok) - forced
-        only_joker.extend([Kind(kind)] * forced)
-        jokerable.extend([Kind(kind)] * flexible)
-        plain.extend([Kind(kind)] * (short - forced - flexible))
+        if not short:
+            continue
+        tile = _KINDS[kind]
+        only_joker.extend([tile] * forced)
+        jokerable.extend([tile] * flexible)
+        plain.extend([tile] * (short - forced - flexible))
     spare = jokers
     out: list[Kind] = []
     for _ in only_joker:
@@ -273,24 +311,28 @@ def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequenc
         if kind in _CARD_KINDS:
             counts[kind] += 1
     jokers = counts[_JOKER]
-    targets: tuple[_Target, ...] | list[_Target]
-    if exposures:
-        targets = _targets_for(cc, _exposure_key(exposures))
+    counts[_JOKER] = 0
+    target_set = _targets_for(cc, _exposure_key(exposures))
+    targets = target_set.targets
+    ranked: list[tuple[int, int, int, int, int]] = []  # distance, -value, hand, span
+    hands = cc.card.hands
+    if len(targets) > _PACK_FROM:
+        distances = target_set.packed.distances(counts, jokers)
+        for hand_index, start, end in target_set.spans:
+            ranked.append((min(distances[start:end]), -hands[hand_index].value, hand_index,
+                           start, end))
     else:
-        targets = [_Target(v, v.kinds, v.need, v.jneed, v.mask) for v in cc.variants]
-    best: dict[int, tuple[int, _Target]] = {}
-    for target in targets:
-        distance = _distance(counts, jokers, target)
-        index = target.variant.hand_index
-        current = best.get(index)
-        if current is None or distance < current[0]:
-            best[index] = (distance, target)
-    ranked = sorted(best.items(), key=lambda item: (item[1][0], -item[1][1].variant.hand.value,
-                                                    item[0]))
-    return tuple(
-        NearHand(target.variant.hand, _missing(counts, jokers, target), distance, True)
-        for _, (distance, target) in ranked[:max(0, n)]
-    )
+        distances = bytes(_distance(counts, jokers, target) for target in targets)
+        for hand_index, start, end in target_set.spans:
+            ranked.append((min(distances[start:end]), -hands[hand_index].value, hand_index,
+                           start, end))
+    ranked.sort()
+    out: list[NearHand] = []
+    for distance, _, _, start, end in ranked[:max(0, n)]:
+        target = targets[distances.index(distance, start, end)]
+        out.append(NearHand(target.variant.hand, _missing(counts, jokers, target), distance,
+                            True))
+    return tuple(out)
 
 
 def exposures_possible(card: Card, exposures: Sequence[Sequence[Kind]]) -> bool:
@@ -299,4 +341,4 @@ def exposures_possible(card: Card, exposures: Sequence[Sequence[Kind]]) -> bool:
         return True
     if sum(len(e) for e in exposures) > HAND_SIZE:
         return False
-    return bool(_targets_for(compiled(card), _exposure_key(exposures)))
+    return bool(_targets_for(compiled(card), _exposure_key(exposures)).targets)
