@@ -1,0 +1,167 @@
+"""The immutable state of one American hand, and small read-only helpers on it.
+
+Tiles are slots (positions in the wall, ``walls.py``); ``faces[slot]`` is what this engine
+knows of each (``Kind.HIDDEN`` when it may not see it). Per-seat tuples are indexed by ``Seat``.
+Nothing here changes a state: the rule modules build new ones with ``dataclasses.replace``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, NoReturn, TypeVar
+
+from ..errors import IllegalAction
+from ..seats import Seat
+from ..tiles import Kind
+from ..walls import LiveWall
+from .config import DeadPlayer, TableOptions
+
+if TYPE_CHECKING:
+    from .actions import Action
+    from .card import Card
+
+T = TypeVar("T")
+
+
+class CharlestonStep(Enum):
+    """Where the hand is before play, in order (RULES.md A4); PLAY once play has begun."""
+
+    FIRST_RIGHT = "first-right"
+    FIRST_ACROSS = "first-across"
+    FIRST_LEFT = "first-left"
+    STOP_VOTE = "stop-vote"
+    SECOND_LEFT = "second-left"
+    SECOND_ACROSS = "second-across"
+    LAST_RIGHT = "last-right"
+    COURTESY = "courtesy"
+    PLAY = "play"
+
+
+class Stage(Enum):
+    """What play waits for once the Charleston is over."""
+
+    DISCARD = "discard"  # the turn seat holds 14 (with exposures): exchange, Mahjong, discard
+    # (``drew`` says whether its 14th tile came from the wall or the deal: self-drawn)
+    CALLS = "calls"  # a discard is out: every eligible seat answers call or no call
+    MAHJONG = "mahjong"  # a Mahjong call won the discard: the caller shows the hand
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """A group laid on the table: it stands for ``kind``; its tiles' faces are public."""
+
+    kind: Kind
+    slots: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended. ``payments[seat]`` is the seat's net gain (they sum to zero)."""
+
+    winner: Seat | None
+    hand_id: str | None
+    value: int
+    jokerless: bool
+    self_drawn: bool
+    discarder: Seat | None
+    payments: tuple[int, int, int, int]
+
+    @property
+    def wall_game(self) -> bool:
+        return self.winner is None
+
+
+@dataclass(frozen=True)
+class AmericanState:
+    """One hand of American Mahjong, from the deal to Mahjong or a wall game."""
+
+    options: TableOptions
+    card: Card
+    dice: tuple[int, int]
+    faces: tuple[Kind, ...]
+    wall: LiveWall
+    hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    exposures: tuple[tuple[Exposure, ...], tuple[Exposure, ...], tuple[Exposure, ...],
+                     tuple[Exposure, ...]]
+    discards: tuple[int, ...]
+    public: frozenset[int]
+    dead: tuple[bool, bool, bool, bool]
+    step: CharlestonStep
+    pending: tuple[Action | None, Action | None, Action | None, Action | None]
+    turn: Seat = Seat.EAST
+    stage: Stage = Stage.DISCARD
+    last_discard: int | None = None
+    discarder: Seat | None = None
+    drew: bool = False
+    result: HandResult | None = None
+
+    @property
+    def over(self) -> bool:
+        return self.result is not None
+
+    def kinds(self, slots: Iterable[int]) -> tuple[Kind, ...]:
+        faces = self.faces
+        return tuple(faces[s] for s in slots)
+
+    def concealed_kinds(self, seat: Seat) -> tuple[Kind, ...]:
+        return self.kinds(self.hands[seat])
+
+    def exposure_kinds(self, seat: Seat) -> tuple[tuple[Kind, ...], ...]:
+        """A seat's exposures as laid (jokers as ``Kind.JOKER``), for the matcher."""
+        return tuple(self.kinds(e.slots) for e in self.exposures[seat])
+
+    def tile_count(self, seat: Seat) -> int:
+        """Concealed plus exposed tiles: 13, or 14 between draw (or call) and discard."""
+        return len(self.hands[seat]) + sum(len(e.slots) for e in self.exposures[seat])
+
+    def sits_out(self, seat: Seat) -> bool:
+        return self.dead[seat] and self.options.dead_player is DeadPlayer.SITS_OUT
+
+
+def with_seat(values: tuple[T, T, T, T], seat: Seat, value: T) -> tuple[T, T, T, T]:
+    """``values`` with the entry of ``seat`` replaced."""
+    items = list(values)
+    items[seat] = value
+    return (items[0], items[1], items[2], items[3])
+
+
+def fail(reason: str, seat: Seat | None = None) -> NoReturn:
+    """Refuse an action: nothing has been changed yet, so the caller's state stands."""
+    raise IllegalAction(reason, None if seat is None else int(seat))
+
+
+def without(hand: tuple[int, ...], slots: Iterable[int]) -> tuple[int, ...]:
+    """``hand`` minus ``slots`` (which must all be in it), order kept."""
+    gone = set(slots)
+    return tuple(s for s in hand if s not in gone)
+
+
+def check_own_tiles(state: AmericanState, seat: Seat, slots: tuple[int, ...]) -> None:
+    """Every slot distinct and in the seat's concealed hand, else ``IllegalAction``."""
+    if len(set(slots)) != len(slots):
+        fail("the same tile is named twice", seat)
+    hand = set(state.hands[seat])
+    for slot in slots:
+        if slot not in hand:
+            fail(f"tile slot {slot} is not in your hand", seat)
+
+
+def check_face(state: AmericanState, seat: Seat, slot: int, face: Kind) -> None:
+    """A face an action makes public must agree with what this engine knows of the slot."""
+    if face in (Kind.HIDDEN,) or not 0 <= face < Kind.HIDDEN:
+        fail(f"the face of tile slot {slot} must be given", seat)
+    known = state.faces[slot]
+    if known != Kind.HIDDEN and known != face:
+        fail(f"tile slot {slot} is not {face.name}", seat)
+
+
+def set_faces(faces: tuple[Kind, ...], updates: dict[int, Kind]) -> tuple[Kind, ...]:
+    """``faces`` with the given slots set (a new tuple only when something changes)."""
+    if all(faces[s] == k for s, k in updates.items()):
+        return faces
+    items = list(faces)
+    for slot, kind in updates.items():
+        items[slot] = kind
+    return tuple(items)
