@@ -117,7 +117,7 @@ def render(
     width = max(1, width)
     height = max(1, height)
     if width < TINY_WIDTH or height < 6:
-        lines = ["fourwinds: window", "too small", f"({width}x{height})"]
+        lines = ["window", "too small", f"{width}x{height}"]
         return [fit(line, width, ascii_only=ascii_only) for line in lines[:height]]
     if ui.screen == "help":
         body = help_lines(ascii_only)
@@ -170,14 +170,12 @@ def _header(view: View, ui: UiState, ascii_only: bool) -> list[str]:
     if left is not None:
         parts.append(f"time {left:.0f}s")
     head = " | ".join(parts)
-    status = [f"Phase: {view.get('phase_detail') or view.get('phase') or '?'}"]
+    phase = f"Phase: {view.get('phase_detail') or view.get('phase') or '?'}"
+    status: list[str] = []
     players = _players_by_seat(view)
     turn = view.get("turn")
     if turn is not None:
         status.append(f"turn: {_who(players, int(turn), view)}")
-    waiting = [int(s) for s in view.get("waiting_for") or ()]
-    if waiting:
-        status.append("waiting for " + ", ".join(_who(players, s, view) for s in waiting))
     last = view.get("last_discard")
     if last:
         tile = str(last.get("tile"))
@@ -185,7 +183,10 @@ def _header(view: View, ui: UiState, ascii_only: bool) -> list[str]:
             f"last discard {tile_cell(tile, ascii_only).rstrip()}"
             f"{'' if ascii_only else ' ' + tile} by {_who(players, int(last.get('seat', 0)), view)}"
         )
-    return [head, "  ".join(status)]
+    waiting = [int(s) for s in view.get("waiting_for") or ()]
+    if waiting:
+        status.append("waiting for " + ", ".join(_who(players, s, view) for s in waiting))
+    return [head, phase, "  ".join(status)] if status else [head, phase]
 
 
 def _players_by_seat(view: View) -> dict[int, Mapping[str, Any]]:
@@ -238,14 +239,22 @@ def _player_block(
         origin = f"<{seat_label(int(source))[0]}" if source is not None else ""
         melds.append(f"[{tiles} {label}{origin}]".replace(" ]", "]"))
     if level >= 2:
-        # one line per player: head, then exposures and the latest discards, as they fit
-        extra = " ".join(melds)
-        line = head + ("  " + extra if extra else "")
+        # one line per player: a short head, exposures, then the latest discards as they fit
+        short = {"you": "you", "dealer": "dealer", "<- turn": "TURN", "dead hand": "dead",
+                 "OFFLINE": "OFF"}
+        line = (
+            f"{player.get('wind', seat_label(seat)[0])} {str(player.get('name', '?'))[:8]:<8}"
+            f"{player.get('score', 0):>5} {player.get('concealed_count', '?'):>2}t"
+        )
+        if flags:
+            line += " " + ",".join(short[f] for f in flags)
+        if melds:
+            line += " " + " ".join(melds)
         room = width - text_width(line) - 6
         if discards and room > TILE_CELL:
             shown = discards[-max(1, room // TILE_CELL) :]
-            more = "." if len(shown) < len(discards) else ""
-            line += "  d:" + more + tiles_text(shown, ascii_only)
+            more = ".." if len(shown) < len(discards) else ""
+            line += " d:" + more + tiles_text(shown, ascii_only).rstrip()
         return [line]
     lines = [head]
     if melds or flowers:
@@ -264,7 +273,7 @@ def _player_block(
     else:
         room = max(1, (width - text_width(label) - 1) // TILE_CELL)
         shown = cells[-room:]
-        lines.append(label + ("." if len(shown) < len(cells) else "") + "".join(shown))
+        lines.append(label + (".." if len(shown) < len(cells) else "") + "".join(shown))
     return lines
 
 
@@ -312,9 +321,9 @@ def _action_lines(
         for i, a in enumerate(menu_actions(legal))
     ]
     if level >= 2 and entries:
-        packed = wrap_cells([e.strip() for e in entries], width, sep="   ")
+        packed = wrap_cells([e.strip() for e in entries], width - 9, sep="   ")
         lines.append("Actions: " + packed[0])
-        lines.extend("  " + rest for rest in packed[1:])
+        lines.extend(" " * 9 + rest for rest in packed[1:])
     elif entries:
         lines.append("Actions:")
         lines.extend(entries)

@@ -1,0 +1,195 @@
+"""A bot seat: a loop acting on view events through a ``TableClient``, with a pluggable brain.
+
+Brains: ``ExecBrain`` (any program speaking the JSON lines of ``exec_bot.py``), and
+``FunctionBrain`` around a function from an event to an act request (the built-in bots).
+A refusal, from the brain's own checks or from the daemon, is reported to the brain with its
+reason and the seat's default action is sent instead, so a broken bot never stalls the table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import queue
+import subprocess
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+from fourwinds.frontends.daemon_link import TableClient
+from fourwinds.frontends.exec_bot import (
+    Decision,
+    default_request,
+    end_line,
+    error_line,
+    event_line,
+    judge_answer,
+    needs_answer,
+    refuse,
+)
+
+log = logging.getLogger(__name__)
+Event = Mapping[str, Any]
+ANSWER_TIMEOUT = 30.0  # seconds a program may think when the view gives no deadline
+
+
+class Brain(Protocol):
+    """Decides one action per view event that asks for one."""
+
+    def decide(self, event: Event) -> Decision: ...
+
+    def refused(self, reason: str) -> None: ...
+
+    def end(self, reason: str) -> None: ...
+
+    @property
+    def alive(self) -> bool: ...
+
+
+class FunctionBrain:
+    """A brain around ``choose(event) -> request``; refusals are logged."""
+
+    def __init__(self, choose: Callable[[Event], dict[str, Any] | None]) -> None:
+        self.choose = choose
+
+    def decide(self, event: Event) -> Decision:
+        return Decision(self.choose(event))
+
+    def refused(self, reason: str) -> None:
+        log.warning("bot action refused: %s", reason)
+
+    def end(self, reason: str) -> None:
+        log.info("match over: %s", reason)
+
+    @property
+    def alive(self) -> bool:
+        return True
+
+
+class ExecBrain:
+    """A bot program on the other end of a pipe (JSON lines, see exec_bot.py)."""
+
+    def __init__(self, argv: Sequence[str], *, answer_timeout: float = ANSWER_TIMEOUT) -> None:
+        self.answer_timeout = answer_timeout
+        try:
+            self.process = subprocess.Popen(
+                list(argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+                bufsize=1,
+            )
+        except OSError as error:
+            raise OSError(f"cannot start bot program {argv[0]!r}: {error.strerror}") from error
+        self.lines: queue.Queue[str | None] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self._exited = False
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.put(line)
+        self.lines.put(None)
+
+    @property
+    def alive(self) -> bool:
+        return not self._exited
+
+    def exit_status(self) -> int | None:
+        return self.process.poll()
+
+    def _send(self, text: str) -> bool:
+        if self._exited or self.process.stdin is None:
+            return False
+        try:
+            self.process.stdin.write(text)
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._exited = True
+            return False
+        return True
+
+    def decide(self, event: Event) -> Decision:
+        if not self._send(event_line(event)):
+            return refuse(self._exit_reason(), event)
+        deadline = (event.get("view") or {}).get("deadline")
+        timeout = float(deadline) if deadline else self.answer_timeout
+        try:
+            line = self.lines.get(timeout=max(0.5, timeout))
+        except queue.Empty:
+            decision = refuse(f"no answer within {timeout:.0f}s", event)
+            self._send(error_line(decision.error or ""))
+            return decision
+        if line is None:
+            self._exited = True
+            return refuse(self._exit_reason(), event)
+        decision = judge_answer(line, event)
+        if decision.error:
+            self._send(error_line(decision.error))
+        return decision
+
+    def _exit_reason(self) -> str:
+        try:
+            status = self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            status = None
+        self._exited = True
+        return f"the bot program exited (status {status})"
+
+    def refused(self, reason: str) -> None:
+        self._send(error_line(reason))
+
+    def end(self, reason: str) -> None:
+        self._send(end_line(reason))
+        self.close()
+
+    def close(self) -> None:
+        if self.process.stdin is not None and not self.process.stdin.closed:
+            with contextlib.suppress(BrokenPipeError, OSError):
+                self.process.stdin.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2) -> int:
+    """Act on every view event that asks for it until the match ends or the brain dies.
+
+    Returns 0 at the end of the match, 1 when the bot program exited first (its pending
+    decision was still answered with the default action).
+    """
+    answered: set[object] = set()
+    while True:
+        event = client.latest_event(poll)
+        if event is None:
+            continue
+        view = event.get("view") or {}
+        if view.get("phase") == "match_over":
+            brain.end("match over")
+            return 0
+        if not needs_answer(event) or event.get("seq") in answered:
+            continue
+        answered.add(event.get("seq"))
+        decision = brain.decide(event)
+        if decision.error:
+            log.warning("bot answer refused: %s (default action taken)", decision.error)
+        _send(client, brain, event, decision.request)
+        if not brain.alive:
+            log.error("the bot program exited; its seat falls back to the table's timeouts")
+            return 1
+
+
+def _send(client: TableClient, brain: Brain, event: Event, request: dict[str, Any] | None) -> None:
+    if request is None:
+        return
+    answer = client.act(request)
+    if answer.get("ok"):
+        return
+    reason = str(answer.get("error") or "refused without a reason")
+    brain.refused(reason)
+    fallback = default_request(event)
+    if fallback is not None and fallback != request:
+        client.act(fallback)
