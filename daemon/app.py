@@ -1,0 +1,257 @@
+"""The asyncio shell: sockets and timers in, calls on the pure session, its Steps carried out.
+
+Handlers only route: a peer's ``TableMessage`` becomes ``handle_message``, a frontend's
+``act`` becomes ``local_action``, the ticker calls ``tick``; each returned Step is applied by
+``TableRuntime.apply`` (persist + fsync, then send). No game logic lives here, and the
+constructor does no I/O: ``start()`` opens everything, ``close()`` closes it all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from typing import Any
+
+from fourwinds.daemon import frames_in
+from fourwinds.daemon.api import ApiError, ApiServer, Message
+from fourwinds.daemon.discovery import Announcement, Discovery
+from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
+from fourwinds.daemon.paths import Paths
+from fourwinds.daemon.session_port import SessionModule
+from fourwinds.daemon.store import Store
+from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
+from fourwinds.daemon.wire import PROTOCOL_VERSION, CatchUp, Frame, TableMessage
+
+log = logging.getLogger(__name__)
+
+TICK_S = 0.05
+SYNC_S = 1.0
+
+
+class Daemon:
+    """One player's daemon. ``await start()``, then ``await serve_forever()`` or ``close()``."""
+
+    def __init__(self, identity: Identity, paths: Paths, port: SessionModule, *, name: str,
+                 host: str = "127.0.0.1", listen_port: int = 0, mdns: bool = True,
+                 interface_address: str | None = None,
+                 peers: tuple[tuple[str, int], ...] = (), force_tcp_api: bool = False) -> None:
+        self.identity = identity
+        self.paths = paths
+        self.port = port
+        self.name = name
+        self.host = host
+        self.listen_port = listen_port
+        self.mdns = mdns
+        self.interface_address = interface_address
+        self.manual_peers = peers
+        self.store = Store(paths.tables)
+        self.tables: dict[bytes, TableRuntime] = {}
+        self.names: dict[bytes, str] = {}              # peer key -> player name
+        self.curve_to_key: dict[bytes, bytes] = {}     # CURVE key -> Ed25519 key
+        self.pairing_hosts: set[bytes] = set()         # keys we are joining (pinned meanwhile)
+        self.transport = Transport(identity, self._policy, self._on_frame, name)
+        self.api = ApiServer(paths, self._on_request, force_tcp=force_tcp_api)
+        self.discovery: Discovery | None = None
+        self.manual_seen: dict[str, Any] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._stop = asyncio.Event()
+        self.frames = frames_in.FrameRouter(self)
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.transport.start(self.host, self.listen_port)
+        for table_id in self.store.table_ids():
+            self._resume(table_id)
+        if self.mdns:
+            self.discovery = Discovery(self.identity.public_key, self.name, self.transport.port,
+                                       self.interface_address)
+            await self.discovery.start()
+        await self.api.start()
+        for rt in self.tables.values():
+            self._connect_members(rt)
+            await self._announce(rt)
+        self._tasks.append(asyncio.create_task(self._ticker(), name="ticker"))
+        self._tasks.append(asyncio.create_task(self._syncer(), name="sync"))
+        for host, peer_port in self.manual_peers:
+            self._tasks.append(asyncio.create_task(self._probe(host, peer_port)))
+        log.info("daemon %s (%s) listening on %s:%d, local API %s", self.name,
+                 self.identity.fingerprint, self.host, self.transport.port, self.api.endpoint)
+
+    async def serve_forever(self) -> None:
+        await self._stop.wait()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self.api.close()
+        if self.discovery is not None:
+            await self.discovery.close()
+        await self.transport.close()
+        for rt in self.tables.values():
+            if rt.log is not None:
+                rt.log.close()
+
+    def _resume(self, table_id: bytes) -> None:
+        rt = TableRuntime.from_meta(self.store.read_meta(table_id))
+        rt.log = self.store.open_log(table_id)
+        if rt.log.records:
+            rt.session = self.port.resume(rt.log.records, self.identity.private_key)
+        self.tables[table_id] = rt
+        log.info("resumed table %s (%s) from %d records", rt.name, rt.table_hex[:8],
+                 len(rt.log.records))
+
+    # -- who may connect -------------------------------------------------------------------
+
+    def pinned_keys(self) -> set[bytes]:
+        keys = set(self.pairing_hosts)
+        for rt in self.tables.values():
+            keys.update(rt.members)
+        keys.discard(self.identity.public_key)
+        return keys
+
+    def hosts_open_table(self) -> bool:
+        return any(rt.host_key == self.identity.public_key and len(rt.members) < 4
+                   for rt in self.tables.values())
+
+    def _policy(self, curve_key: bytes) -> str | None:
+        for key in self.pinned_keys():
+            if curve_public_from_ed25519(key) == curve_key:
+                self.curve_to_key[curve_key] = key
+                return PINNED
+        return GUEST if self.hosts_open_table() else None
+
+    def key_of(self, sender: Sender) -> bytes | None:
+        return self.curve_to_key.get(sender.curve_key)
+
+    def alive(self, key: bytes) -> bool:
+        return key == self.identity.public_key or self.transport.alive(
+            curve_public_from_ed25519(key))
+
+    # -- frames from peers -----------------------------------------------------------------
+
+    async def _on_frame(self, sender: Sender, frame: Frame) -> None:
+        await self.frames.handle(sender, frame)
+
+    def send_payload(self, rt: TableRuntime, key: bytes, payload: bytes) -> None:
+        self.transport.send(key, TableMessage(rt.table_id, payload))
+
+    def apply(self, rt: TableRuntime, step: Any) -> None:
+        rt.apply(self.port, step, self.identity.public_key,
+                 lambda key, payload: self.send_payload(rt, key, payload))
+        if step.events or step.outgoing or step.persist:
+            self.publish_view(rt, [repr(e) for e in step.events])
+
+    def _connect_members(self, rt: TableRuntime) -> None:
+        for key, (host, port) in rt.members.items():
+            if key != self.identity.public_key and port:
+                self.transport.connect(key, host, port)
+
+    async def _announce(self, rt: TableRuntime) -> None:
+        if self.discovery is None or rt.host_key != self.identity.public_key:
+            return
+        await self.discovery.announce(Announcement(rt.table_id, rt.name, rt.rules,
+                                                   4 - len(rt.members), rt.private))
+
+    async def _probe(self, host: str, peer_port: int) -> None:
+        """A ``--peer``: fetch its key from its beacon, then connect (retrying, bounded)."""
+        from fourwinds.daemon.transport import TransportError
+
+        delay = 0.5
+        while True:
+            try:
+                key, name = await self.transport.fetch_key(host, peer_port)
+            except TransportError as error:
+                log.warning("--peer %s:%d: %s", host, peer_port, error)
+                self.manual_seen[f"{host}:{peer_port}"] = {"error": str(error)}
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 30.0)
+                continue
+            self.names[key] = name
+            self.manual_seen[f"{host}:{peer_port}"] = {
+                "host": host, "port": peer_port, "public_key": key.hex(),
+                "fingerprint": fingerprint(key), "player": name}
+            return
+
+    # -- timers ----------------------------------------------------------------------------
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            now = time.monotonic()
+            for rt in list(self.tables.values()):
+                if rt.session is not None:
+                    step = self.port.tick(rt.session, now)
+                    if step.persist or step.outgoing or step.events:
+                        self.apply(rt, step)
+
+    async def _syncer(self) -> None:
+        """Anti-entropy: ask every live member for what we may have missed; refresh views."""
+        while True:
+            await asyncio.sleep(SYNC_S)
+            for rt in list(self.tables.values()):
+                if rt.session is None:
+                    continue
+                for key in rt.members:
+                    if key != self.identity.public_key and self.alive(key):
+                        self.request_catchup(rt, key)
+                self.publish_view(rt, [])
+
+    def request_catchup(self, rt: TableRuntime, key: bytes) -> None:
+        for seat in range(4):
+            seq = self.port.last_seq(rt.session, seat) if rt.session is not None else -1
+            self.transport.send(key, CatchUp(rt.table_id, seat, seq))
+
+    # -- views for frontends ---------------------------------------------------------------
+
+    def view_event(self, rt: TableRuntime, events: list[str]) -> Message:
+        view: dict[str, Any] = dict(self.port.seat_view(rt.session)) if rt.session else {}
+        legal = view.pop("legal_actions", [])
+        offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, "")}
+                   for k in rt.members if not self.alive(k)]
+        rt.view_seq += 1
+        return {"type": "view", "table": rt.table_hex, "name": rt.name, "rules": rt.rules,
+                "seq": rt.view_seq, "view": view, "legal_actions": legal, "offline": offline,
+                "events": events, "problems": list(rt.problems)}
+
+    def publish_view(self, rt: TableRuntime, events: list[str]) -> None:
+        self.api.publish(self.view_event(rt, events))
+
+    def table_summary(self, rt: TableRuntime) -> Message:
+        return {"table": rt.table_hex, "name": rt.name, "rules": rt.rules,
+                "private": rt.private, "seated": len(rt.members),
+                "host": rt.host_key == self.identity.public_key,
+                "code": rt.code if rt.host_key == self.identity.public_key else None,
+                "members": [{"fingerprint": fingerprint(k), "alive": self.alive(k),
+                             "player": self.names.get(k, "")} for k in rt.members]}
+
+    # -- local API -------------------------------------------------------------------------
+
+    async def _on_request(self, request: Message) -> Message:
+        from fourwinds.daemon import requests
+
+        return await requests.handle(self, request)
+
+    def find_table(self, ref: object) -> TableRuntime:
+        if not isinstance(ref, str) or not ref:
+            raise ApiError("name the table (its id or name)")
+        for rt in self.tables.values():
+            if rt.table_hex == ref or rt.table_hex.startswith(ref) or rt.name == ref:
+                return rt
+        raise ApiError(f"you are not seated at a table {ref!r}")
+
+    def entropy(self) -> bytes:
+        return os.urandom(64)
+
+
+__all__ = ["PROTOCOL_VERSION", "Daemon"]

@@ -1,0 +1,215 @@
+"""Finding tables on the local network with mDNS/DNS-SD (python-zeroconf, asyncio API).
+
+Each table this daemon hosts is announced as one ``_fourwinds._tcp.local.`` service whose TXT
+record carries the table name, rules, free seats, protocol version, the host's key fingerprint
+and its full public key (a hint only: trust comes from pinning and the table code). The browser
+keeps what it sees in ``seen``. mDNS records of a killed daemon linger for minutes, so whether
+a peer is alive is never taken from here but from our own heartbeats (transport.last_seen).
+
+Where multicast is blocked (many venue Wi-Fi networks), ``--peer HOST:PORT`` names a daemon
+directly and its key beacon is asked instead; both paths end in the same ``Discovered``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ipaddress
+import logging
+import socket
+from dataclasses import dataclass
+from typing import Any
+
+import ifaddr
+from zeroconf import IPVersion, ServiceStateChange
+from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
+from zmq.utils import z85
+
+from fourwinds.daemon.identity import fingerprint
+from fourwinds.daemon.wire import PROTOCOL_VERSION
+from fourwinds.protocol.errors import FourwindsError
+
+log = logging.getLogger(__name__)
+
+SERVICE = "_fourwinds._tcp.local."
+
+
+class DiscoveryError(FourwindsError):
+    """Discovery cannot run (e.g. no such network interface)."""
+
+
+@dataclass(frozen=True)
+class Announcement:
+    """One hosted table as announced."""
+
+    table_id: bytes
+    table: str
+    rules: str
+    free: int
+    private: bool
+
+
+@dataclass(frozen=True)
+class Discovered:
+    """A table another daemon announces (or one we were told about with --peer)."""
+
+    table_id: bytes
+    table: str
+    rules: str
+    free: int
+    private: bool
+    version: int
+    fingerprint: str
+    public_key: bytes
+    host: str
+    port: int
+
+    @property
+    def compatible(self) -> bool:
+        return self.version == PROTOCOL_VERSION
+
+
+def interface_address(interface: str | None) -> str | None:
+    """The IPv4 address for ``--interface`` (a name like ``eth0`` or an address)."""
+    if interface is None:
+        return None
+    with contextlib.suppress(ValueError):
+        return str(ipaddress.IPv4Address(interface))
+    for adapter in ifaddr.get_adapters():
+        if adapter.nice_name == interface or adapter.name == interface:
+            for ip in adapter.ips:
+                if isinstance(ip.ip, str):
+                    return ip.ip
+            raise DiscoveryError(f"network interface {interface} has no IPv4 address")
+    names = sorted({a.nice_name for a in ifaddr.get_adapters()})
+    raise DiscoveryError(f"no network interface named {interface}; have: {', '.join(names)}")
+
+
+def _txt(announcement: Announcement, public_key: bytes, player: str) -> dict[str, str]:
+    return {
+        "v": str(PROTOCOL_VERSION),
+        "id": announcement.table_id.hex(),
+        "table": announcement.table[:60],
+        "rules": announcement.rules,
+        "free": str(announcement.free),
+        "private": "1" if announcement.private else "0",
+        "fp": fingerprint(public_key),
+        "key": z85.encode(public_key).decode(),
+        "player": player[:40],
+    }
+
+
+def parse_info(info: AsyncServiceInfo) -> Discovered | None:
+    """A ``Discovered`` from a resolved service, or None (logged) if its TXT is malformed."""
+    props: dict[str, str] = {}
+    for key, value in (info.properties or {}).items():
+        if isinstance(key, bytes) and isinstance(value, bytes):
+            props[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
+    try:
+        public_key = z85.decode(props["key"].encode())
+        addresses = info.parsed_addresses(IPVersion.V4Only)
+        if len(public_key) != 32 or not addresses or info.port is None:
+            raise ValueError("bad key or no address")
+        found = Discovered(
+            table_id=bytes.fromhex(props["id"]), table=props["table"], rules=props["rules"],
+            free=int(props["free"]), private=props.get("private") == "1",
+            version=int(props["v"]), fingerprint=props["fp"], public_key=public_key,
+            host=addresses[0], port=int(info.port))
+    except (KeyError, ValueError) as error:
+        log.info("ignoring malformed announcement %s (%s)", info.name, error)
+        return None
+    if fingerprint(public_key) != found.fingerprint:
+        log.info("ignoring announcement %s: fingerprint does not match its key", info.name)
+        return None
+    return found
+
+
+class Discovery:
+    """Announce our tables and browse for others'. Construct, then ``await start()``."""
+
+    def __init__(self, public_key: bytes, player: str, port: int,
+                 address: str | None = None) -> None:
+        self.public_key = public_key
+        self.player = player
+        self.port = port
+        self.address = address
+        self.seen: dict[str, Discovered] = {}
+        self._zc: AsyncZeroconf | None = None
+        self._browser: AsyncServiceBrowser | None = None
+        self._announced: dict[bytes, AsyncServiceInfo] = {}
+        self._pending: set[Any] = set()
+
+    async def start(self) -> None:
+        interfaces: Any = [self.address] if self.address else None
+        try:
+            self._zc = (AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+                        if interfaces else AsyncZeroconf(ip_version=IPVersion.V4Only))
+        except OSError as error:
+            raise DiscoveryError(f"cannot start mDNS ({error}); is there a network "
+                                 "interface? use --peer HOST:PORT where multicast is blocked"
+                                 ) from None
+        self._browser = AsyncServiceBrowser(self._zc.zeroconf, [SERVICE],
+                                            handlers=[self._on_change])
+
+    def _addresses(self) -> list[bytes]:
+        if self.address:
+            return [socket.inet_aton(self.address)]
+        found = []
+        for adapter in ifaddr.get_adapters():
+            for ip in adapter.ips:
+                if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
+                    found.append(socket.inet_aton(ip.ip))
+        return found or [socket.inet_aton("127.0.0.1")]
+
+    def _info(self, announcement: Announcement) -> AsyncServiceInfo:
+        instance = f"{announcement.table[:40]} {announcement.table_id.hex()[:8]}.{SERVICE}"
+        return AsyncServiceInfo(
+            SERVICE, instance, port=self.port,
+            properties=_txt(announcement, self.public_key, self.player),
+            addresses=self._addresses(), server=f"fw-{announcement.table_id.hex()[:12]}.local.")
+
+    async def announce(self, announcement: Announcement) -> None:
+        """Announce (or update) one hosted table."""
+        if self._zc is None:
+            return
+        info = self._info(announcement)
+        if announcement.table_id in self._announced:
+            await self._zc.async_update_service(info)
+        else:
+            await self._zc.async_register_service(info, allow_name_change=True)
+        self._announced[announcement.table_id] = info
+
+    async def withdraw(self, table_id: bytes) -> None:
+        info = self._announced.pop(table_id, None)
+        if info is not None and self._zc is not None:
+            await self._zc.async_unregister_service(info)
+
+    def _on_change(self, zeroconf: Any, service_type: str, name: str,
+                   state_change: ServiceStateChange) -> None:
+        if state_change is ServiceStateChange.Removed:
+            self.seen.pop(name, None)
+            return
+        task = asyncio.ensure_future(self._resolve(service_type, name))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _resolve(self, service_type: str, name: str) -> None:
+        if self._zc is None:
+            return
+        info = AsyncServiceInfo(service_type, name)
+        if not await info.async_request(self._zc.zeroconf, 3000):
+            return
+        found = parse_info(info)
+        if found is not None and found.public_key != self.public_key:
+            self.seen[name] = found
+
+    async def close(self) -> None:
+        for task in list(self._pending):
+            task.cancel()
+        if self._browser is not None:
+            await self._browser.async_cancel()
+        if self._zc is not None:
+            with contextlib.suppress(Exception):
+                await self._zc.async_unregister_all_services()
+            await self._zc.async_close()
+        self._zc = self._browser = None

@@ -1,0 +1,230 @@
+"""Routing of authenticated peer frames to the right table: pairing, roster, session messages.
+
+Every frame arrives with the CURVE key the transport proved. A guest (unknown key admitted only
+because we host a table with a free seat) may say hello and pair, nothing else. Table messages
+are accepted only from the table's members and go, unread, to the session.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from fourwinds.daemon.identity import curve_public_from_ed25519
+from fourwinds.daemon.pairing import HostPairing, PairingError
+from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.transport import Sender
+from fourwinds.daemon.wire import (
+    CatchUp,
+    Frame,
+    Hello,
+    PairConfirm,
+    PairReply,
+    PairResult,
+    PairStart,
+    Refuse,
+    Roster,
+    TableMessage,
+)
+from fourwinds.protocol.errors import FourwindsError
+
+if TYPE_CHECKING:
+    from fourwinds.daemon.app import Daemon
+
+log = logging.getLogger(__name__)
+
+
+class Refused(FourwindsError):
+    """A frame we drop; the transport logs and counts the reason."""
+
+
+class FrameRouter:
+    """Dispatches frames for one daemon."""
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.d = daemon
+        self.addresses: dict[bytes, tuple[str, int]] = {}   # peer key -> (ip, peer port)
+        self.last_refusal: dict[bytes, str] = {}
+
+    async def handle(self, sender: Sender, frame: Frame) -> None:
+        if isinstance(frame, Hello):
+            self._hello(sender, frame)
+            return
+        key = self.d.key_of(sender)
+        if key is None:
+            raise Refused("frame before hello")
+        if sender.guest and not isinstance(frame, PairStart | PairConfirm):
+            raise Refused(f"{type(frame).__name__} from a key not seated at our tables")
+        now = time.monotonic()
+        if isinstance(frame, PairStart):
+            self._pair_start(key, frame, now)
+        elif isinstance(frame, PairConfirm):
+            await self._pair_confirm(key, frame, now)
+        elif isinstance(frame, PairReply):
+            self._pair_reply(key, frame)
+        elif isinstance(frame, PairResult):
+            self._pair_result(key, frame)
+        elif isinstance(frame, Roster):
+            self._roster(key, frame)
+        elif isinstance(frame, TableMessage):
+            self._table_message(key, frame, now)
+        elif isinstance(frame, CatchUp):
+            self._catch_up(key, frame)
+        elif isinstance(frame, Refuse):
+            log.warning("peer %s refused us: %s", key.hex()[:8], frame.reason)
+            self.last_refusal[key] = frame.reason
+
+    # -- connection ------------------------------------------------------------------------
+
+    def _hello(self, sender: Sender, hello: Hello) -> None:
+        if curve_public_from_ed25519(hello.public_key) != sender.curve_key:
+            raise Refused("hello key does not match the connection's CURVE key")
+        key = hello.public_key
+        self.d.curve_to_key[sender.curve_key] = key
+        self.d.names[key] = hello.name
+        self.addresses[key] = (sender.address, hello.port)
+        if sender.guest:
+            self.d.transport.connect(key, sender.address, hello.port)
+            return
+        for rt in self.d.tables.values():
+            if key in rt.members:
+                if rt.members[key] != (sender.address, hello.port):
+                    rt.members[key] = (sender.address, hello.port)
+                    rt.save_meta(self.d.store)
+                self.d.transport.connect(key, sender.address, hello.port)
+                if rt.session is not None:
+                    self.d.request_catchup(rt, key)
+
+    def _table(self, table_id: bytes) -> TableRuntime:
+        rt = self.d.tables.get(table_id)
+        if rt is None:
+            raise Refused(f"no table {table_id.hex()[:8]} here")
+        return rt
+
+    # -- host side of pairing --------------------------------------------------------------
+
+    def _result(self, key: bytes, table_id: bytes, admitted: bool, reason: str,
+                mac: bytes = b"") -> None:
+        self.d.transport.send(key, PairResult(table_id, admitted, reason, mac))
+
+    def _pair_start(self, key: bytes, frame: PairStart, now: float) -> None:
+        rt = self.d.tables.get(frame.table_id)
+        if rt is None or rt.host_key != self.d.identity.public_key:
+            self._result(key, frame.table_id, False, "no such table at this host")
+            return
+        if key in rt.members and not rt.private:
+            self._admit(rt, key, b"")
+            return
+        if key not in rt.members and len(rt.members) >= 4:
+            self._result(key, frame.table_id, False, f"table {rt.name} is full")
+            return
+        if rt.host_pairing is None:
+            rt.host_pairing = HostPairing(rt.table_id, rt.host_key, rt.code)
+        try:
+            reply = rt.host_pairing.reply(key, frame.spake, now)
+        except PairingError as error:
+            log.warning("pairing refused for %s: %s", key.hex()[:8], error)
+            self._result(key, frame.table_id, False, str(error))
+            return
+        if rt.code is None:
+            self._admit(rt, key, b"")
+        else:
+            self.d.transport.send(key, PairReply(rt.table_id, reply))
+
+    async def _pair_confirm(self, key: bytes, frame: PairConfirm, now: float) -> None:
+        rt = self._table(frame.table_id)
+        if rt.host_pairing is None:
+            raise Refused("no pairing in progress")
+        try:
+            mac = rt.host_pairing.check(key, frame.mac, now)
+        except PairingError as error:
+            log.warning("pairing refused for %s: %s", key.hex()[:8], error)
+            self._result(key, frame.table_id, False, str(error))
+            return
+        if key not in rt.members and len(rt.members) >= 4:
+            self._result(key, frame.table_id, False, f"table {rt.name} is full")
+            return
+        self._admit(rt, key, mac)
+        await self.d._announce(rt)
+
+    def _admit(self, rt: TableRuntime, key: bytes, mac: bytes) -> None:
+        """Pin ``key`` at ``rt``, tell it so, and send every member the new roster."""
+        rt.members[key] = self.addresses.get(key, ("", 0))
+        rt.save_meta(self.d.store)
+        self._result(key, rt.table_id, True, "", mac)
+        roster = Roster(rt.table_id, rt.name, rt.rules,
+                        tuple((k, h, p) for k, (h, p) in rt.members.items()))
+        for member in rt.members:
+            if member != self.d.identity.public_key:
+                self.d.transport.send(member, roster)
+        log.info("table %s: admitted %s (%d seated)", rt.name, key.hex()[:8], len(rt.members))
+
+    # -- joiner side -----------------------------------------------------------------------
+
+    def _joining(self, key: bytes, table_id: bytes) -> TableRuntime:
+        rt = self._table(table_id)
+        if rt.joiner is None or rt.host_key != key:
+            raise Refused("pairing frame for a table we are not joining with this host")
+        return rt
+
+    def _pair_reply(self, key: bytes, frame: PairReply) -> None:
+        rt = self._joining(key, frame.table_id)
+        assert rt.joiner is not None
+        try:
+            mac = rt.joiner.confirm(frame.spake)
+        except PairingError as error:
+            rt.join_error = str(error)
+            return
+        self.d.transport.send(key, PairConfirm(rt.table_id, mac))
+
+    def _pair_result(self, key: bytes, frame: PairResult) -> None:
+        rt = self._joining(key, frame.table_id)
+        assert rt.joiner is not None
+        try:
+            rt.joiner.check_result(frame.admitted, frame.reason, frame.mac)
+        except PairingError as error:
+            rt.join_error = str(error)
+            return
+        rt.joiner = None   # admitted: the table is ours from now on
+        rt.save_meta(self.d.store)
+        rt.log = self.d.store.open_log(rt.table_id)
+        self.d.transport.send(key, CatchUp(rt.table_id, 0, -1))
+
+    def _roster(self, key: bytes, frame: Roster) -> None:
+        rt = self._table(frame.table_id)
+        if key != rt.host_key:
+            raise Refused("roster from a seat that is not the table's host")
+        members = {k: (h, p) for k, h, p in frame.members}
+        if self.d.identity.public_key not in members:
+            raise Refused("roster without us")
+        members[self.d.identity.public_key] = (self.d.host, self.d.transport.port)
+        rt.members = members
+        rt.save_meta(self.d.store)
+        for member, (host, port) in members.items():
+            if member != self.d.identity.public_key and member != key and port:
+                self.d.transport.connect(member, host, port)
+
+    # -- session traffic -------------------------------------------------------------------
+
+    def _table_message(self, key: bytes, frame: TableMessage, now: float) -> None:
+        rt = self._table(frame.table_id)
+        if key not in rt.members:
+            raise Refused("table message from a key not seated at that table")
+        if rt.log is None:
+            raise Refused("table message before we were admitted")
+        if rt.session is None:
+            step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
+                                          self.d.name, self.d.entropy(), now)
+        else:
+            step = self.d.port.handle_message(rt.session, frame.payload, now)
+        self.d.apply(rt, step)
+
+    def _catch_up(self, key: bytes, frame: CatchUp) -> None:
+        rt = self._table(frame.table_id)
+        if key not in rt.members:
+            raise Refused("catch-up request from a key not seated at that table")
+        if rt.session is None:
+            return
+        for payload in self.d.port.messages_since(rt.session, frame.seat, frame.seq):
+            self.d.send_payload(rt, key, payload)

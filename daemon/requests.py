@@ -1,0 +1,216 @@
+"""Local API requests: each one a thin call into the daemon (docs/LOCAL-API.md lists them)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from fourwinds.daemon.api import API_VERSION, ApiError, Message
+from fourwinds.daemon.pairing import JoinerPairing, new_code
+from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.wire import PROTOCOL_VERSION, PairStart
+from fourwinds.protocol.errors import FourwindsError
+
+if TYPE_CHECKING:
+    from fourwinds.daemon.app import Daemon
+
+RULES = ("american", "mcr")
+JOIN_TIMEOUT_S = 10.0
+SESSION_REQUESTS = ("seat", "ready", "act")
+
+
+def _str(request: Message, name: str, default: str | None = None, limit: int = 60) -> str:
+    value = request.get(name, default)
+    if not isinstance(value, str) or not value.strip():
+        raise ApiError(f"'{name}' must be a non-empty string")
+    if len(value) > limit:
+        raise ApiError(f"'{name}' is over {limit} characters")
+    return value.strip()
+
+
+async def handle(d: Daemon, request: Message) -> Message:
+    kind = request["type"]
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        if kind in SESSION_REQUESTS:
+            return _session_request(d, request)
+        raise ApiError(f"unknown request type {kind!r}")
+    return await handler(d, request)
+
+
+async def _hello(d: Daemon, request: Message) -> Message:
+    return {"ok": True, "api_version": API_VERSION, "protocol_version": PROTOCOL_VERSION,
+            "fingerprint": d.identity.fingerprint, "name": d.name}
+
+
+async def _subscribe(d: Daemon, request: Message) -> Message:
+    for rt in d.tables.values():
+        if rt.session is not None:
+            d.publish_view(rt, [])
+    return {"ok": True}
+
+
+async def _whoami(d: Daemon, request: Message) -> Message:
+    return {"ok": True, "fingerprint": d.identity.fingerprint,
+            "public_key": d.identity.public_key.hex(), "name": d.name}
+
+
+def _seen(d: Daemon) -> list[Message]:
+    seen: list[Message] = []
+    if d.discovery is not None:
+        for found in d.discovery.seen.values():
+            seen.append({"table": found.table_id.hex(), "name": found.table,
+                         "rules": found.rules, "free": found.free, "private": found.private,
+                         "version": found.version, "compatible": found.compatible,
+                         "fingerprint": found.fingerprint, "host": found.host,
+                         "port": found.port, "public_key": found.public_key.hex()})
+    return seen
+
+
+async def _tables(d: Daemon, request: Message) -> Message:
+    return {"ok": True, "tables": [d.table_summary(rt) for rt in d.tables.values()],
+            "seen": _seen(d), "peers": list(d.manual_seen.values())}
+
+
+async def _status(d: Daemon, request: Message) -> Message:
+    refused = Counter(d.transport.refused)
+    refused.update({f"api: {k}": v for k, v in d.api.refused.items()})
+    return {"ok": True, "fingerprint": d.identity.fingerprint, "name": d.name,
+            "port": d.transport.port, "pid": os.getpid(),
+            "tables": [d.table_summary(rt) for rt in d.tables.values()],
+            "refused": dict(refused)}
+
+
+async def _create(d: Daemon, request: Message) -> Message:
+    name = _str(request, "name")
+    rules = _str(request, "rules", "mcr")
+    if rules not in RULES:
+        raise ApiError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
+    if any(rt.name == name for rt in d.tables.values()):
+        raise ApiError(f"you already sit at a table named {name!r}")
+    private = bool(request.get("private", False))
+    options = request.get("options") or {}
+    if not isinstance(options, dict):
+        raise ApiError("'options' must be a map")
+    table_id = os.urandom(16)
+    me = d.identity.public_key
+    rt = TableRuntime(table_id=table_id, name=name, rules=rules, host_key=me, private=private,
+                      code=new_code() if private else None,
+                      members={me: (d.host, d.transport.port)})
+    step = d.port.new_table(d.identity.private_key, name, rules, d.name, options,
+                            d.entropy(), time.monotonic())
+    rt.save_meta(d.store)
+    rt.log = d.store.open_log(table_id)
+    d.tables[table_id] = rt
+    d.apply(rt, step)
+    await d._announce(rt)
+    return {"ok": True, "table": rt.table_hex, "code": rt.code}
+
+
+def _find_offer(d: Daemon, request: Message) -> tuple[bytes, str, str, bytes, str, int]:
+    """(table id, name, rules, host key, host, port) of the table a join request names."""
+    ref = _str(request, "table", limit=64)
+    for found in _seen(d):
+        if ref in (found["table"], found["name"]) or found["table"].startswith(ref):
+            if not found["compatible"]:
+                raise ApiError(f"table {found['name']} is hosted with protocol version "
+                               f"{found['version']}; we speak {PROTOCOL_VERSION}")
+            if found["free"] <= 0:
+                raise ApiError(f"table {found['name']} is full")
+            return (bytes.fromhex(found["table"]), found["name"], found["rules"],
+                    bytes.fromhex(found["public_key"]), found["host"], found["port"])
+    host, port = request.get("host"), request.get("port")
+    key_hex = request.get("public_key")
+    if isinstance(host, str) and isinstance(port, int) and isinstance(key_hex, str):
+        try:
+            table_id, key = bytes.fromhex(ref), bytes.fromhex(key_hex)
+        except ValueError:
+            raise ApiError("table and public_key must be hex") from None
+        if len(table_id) != 16 or len(key) != 32:
+            raise ApiError("a table id is 16 bytes and a key 32")
+        return table_id, ref[:8], "?", key, host, port
+    raise ApiError(f"no table {ref!r} is visible; `fourwinds tables` lists those seen")
+
+
+async def _join(d: Daemon, request: Message) -> Message:
+    table_id, name, rules, host_key, host, port = _find_offer(d, request)
+    if table_id in d.tables and d.tables[table_id].joiner is None:
+        return {"ok": True, "table": table_id.hex(), "already": True}
+    code = request.get("code")
+    if code is not None and not isinstance(code, str):
+        raise ApiError("'code' must be a string")
+    me = d.identity.public_key
+    rt = TableRuntime(table_id=table_id, name=name, rules=rules, host_key=host_key,
+                      private=code is not None, code=None,
+                      members={me: (d.host, d.transport.port), host_key: (host, port)})
+    rt.joiner = JoinerPairing(table_id, me, host_key, code)
+    d.tables[table_id] = rt
+    d.pairing_hosts.add(host_key)
+    try:
+        d.transport.connect(host_key, host, port)
+        d.transport.send(host_key, PairStart(table_id, rt.joiner.start()))
+        deadline = time.monotonic() + JOIN_TIMEOUT_S
+        while rt.joiner is not None and not rt.join_error and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+    finally:
+        d.pairing_hosts.discard(host_key)
+    if rt.joiner is None:
+        return {"ok": True, "table": rt.table_hex}
+    del d.tables[table_id]
+    reason = rt.join_error or d.frames.last_refusal.get(host_key) or (
+        f"the host at {host}:{port} did not answer within {JOIN_TIMEOUT_S:.0f} s")
+    raise ApiError(f"cannot join {name}: {reason}")
+
+
+async def _leave(d: Daemon, request: Message) -> Message:
+    rt = d.find_table(request.get("table"))
+    del d.tables[rt.table_id]
+    if rt.log is not None:
+        rt.log.close()
+    d.store.leave(rt.table_id)
+    if d.discovery is not None:
+        await d.discovery.withdraw(rt.table_id)
+    still = d.pinned_keys()
+    for key in rt.members:
+        if key not in still:
+            d.transport.disconnect(key)
+    return {"ok": True}
+
+
+async def _view(d: Daemon, request: Message) -> Message:
+    rt = d.find_table(request.get("table"))
+    return {"ok": True, "event": d.view_event(rt, [])}
+
+
+async def _transcript(d: Daemon, request: Message) -> Message:
+    rt = d.find_table(request.get("table"))
+    return {"ok": True, "records": list(rt.log.records) if rt.log else []}
+
+
+async def _stop(d: Daemon, request: Message) -> Message:
+    d.stop()
+    return {"ok": True}
+
+
+def _session_request(d: Daemon, request: Message) -> Message:
+    rt = d.find_table(request.get("table"))
+    if rt.session is None:
+        raise ApiError(f"table {rt.name} has not started here yet")
+    action: dict[str, Any] = {k: v for k, v in request.items()
+                              if k not in ("v", "id", "token", "table")}
+    try:
+        step = d.port.local_action(rt.session, action, time.monotonic())
+    except FourwindsError as error:
+        raise ApiError(str(error)) from None
+    d.apply(rt, step)
+    return {"ok": True}
+
+
+HANDLERS = {
+    "hello": _hello, "subscribe": _subscribe, "whoami": _whoami, "tables": _tables,
+    "status": _status, "create": _create, "join": _join, "leave": _leave, "view": _view,
+    "transcript": _transcript, "stop": _stop,
+}

@@ -1,0 +1,72 @@
+"""What the daemon needs from the pure table session, and where it comes from.
+
+The contract (notes/CONTRACTS.md, "Table session <-> daemon") names ``handle_message``,
+``local_action``, ``tick``, ``resume``, ``messages_since`` and ``seat_view``; the daemon also
+needs to create and join a table and to route by seat, named here as ``new_table``,
+``join_table``, ``seat_keys`` and ``last_seq``. The module is ``fourwinds.protocol.table.session``
+unless ``--session-module`` names another one with the same functions (the tests use a small
+one to exercise the shell). The daemon never looks inside a session or a payload.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from fourwinds.protocol.errors import FourwindsError
+
+DEFAULT = "fourwinds.protocol.table.session"
+
+
+class StepLike(Protocol):
+    """``Step`` of the contract: new session, then persist, then send."""
+
+    @property
+    def session(self) -> Any: ...
+    @property
+    def outgoing(self) -> Sequence[Any]: ...   # each has .to (Seat | None) and .payload
+    @property
+    def persist(self) -> Sequence[bytes]: ...
+    @property
+    def events(self) -> Sequence[object]: ...
+    @property
+    def problems(self) -> Sequence[object]: ...
+
+
+class SessionModule(Protocol):
+    def new_table(self, identity_private_key: bytes, name: str, rules: str, player: str,
+                  options: Mapping[str, Any], entropy: bytes, now: float) -> StepLike: ...
+    def join_table(self, identity_private_key: bytes, payloads: Sequence[bytes], player: str,
+                   entropy: bytes, now: float) -> StepLike: ...
+    def handle_message(self, session: Any, payload: bytes, now: float) -> StepLike: ...
+    def local_action(self, session: Any, action: object, now: float) -> StepLike: ...
+    def tick(self, session: Any, now: float) -> StepLike: ...
+    def resume(self, records: Sequence[bytes], identity_private_key: bytes) -> Any: ...
+    def messages_since(self, session: Any, seat: Any, seq: int) -> tuple[bytes, ...]: ...
+    def seat_view(self, session: Any) -> dict[str, Any]: ...
+    def seat_keys(self, session: Any) -> Sequence[bytes | None]: ...
+    def last_seq(self, session: Any, seat: Any) -> int: ...
+
+
+NEEDED = ("new_table", "join_table", "handle_message", "local_action", "tick", "resume",
+          "messages_since", "seat_view", "seat_keys", "last_seq")
+
+
+class SessionUnavailable(FourwindsError):
+    """The table session module is missing or lacks what the daemon needs."""
+
+
+def load_session_module(name: str = DEFAULT) -> SessionModule:
+    """Import the session module, checking it has every function the daemon calls."""
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        raise SessionUnavailable(f"the table session ({name}) is not part of this build: "
+                                 f"{error}") from None
+    missing = [fn for fn in NEEDED if not callable(getattr(module, fn, None))]
+    if missing:
+        raise SessionUnavailable(f"{name} lacks {', '.join(missing)}; this daemon cannot "
+                                 "host or join tables with it")
+    port: SessionModule = module  # type: ignore[assignment]
+    return port

@@ -1,0 +1,85 @@
+"""One table as the daemon holds it: the session, its record log, who sits there and where.
+
+``TableRuntime.apply`` is the one place a ``Step`` is carried out, in the contract's order:
+append ``persist`` to the log and fsync, then adopt the new session, then hand ``outgoing``
+to the sender. Nothing is sent before the records it depends on are durable.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fourwinds.daemon.pairing import HostPairing, JoinerPairing
+from fourwinds.daemon.session_port import SessionModule, StepLike
+from fourwinds.daemon.store import Store, TableLog
+
+log = logging.getLogger(__name__)
+
+Send = Callable[[bytes, bytes], None]      # (peer public key, session payload)
+
+
+@dataclass
+class TableRuntime:
+    """A table this daemon sits at (or is joining)."""
+
+    table_id: bytes
+    name: str
+    rules: str
+    host_key: bytes
+    private: bool
+    code: str | None                        # only the host keeps the code
+    members: dict[bytes, tuple[str, int]]   # every seat's key -> (host, port); ours included
+    log: TableLog | None = None
+    session: Any = None
+    host_pairing: HostPairing | None = None
+    joiner: JoinerPairing | None = None
+    join_error: str = ""
+    view_seq: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def table_hex(self) -> str:
+        return self.table_id.hex()
+
+    def meta(self) -> dict[str, Any]:
+        return {"table_id": self.table_id, "name": self.name, "rules": self.rules,
+                "host_key": self.host_key, "private": self.private, "code": self.code,
+                "members": [[k, h, p] for k, (h, p) in self.members.items()]}
+
+    @classmethod
+    def from_meta(cls, meta: dict[str, Any]) -> TableRuntime:
+        return cls(table_id=bytes(meta["table_id"]), name=str(meta["name"]),
+                   rules=str(meta["rules"]), host_key=bytes(meta["host_key"]),
+                   private=bool(meta["private"]), code=meta.get("code"),
+                   members={bytes(k): (str(h), int(p)) for k, h, p in meta["members"]})
+
+    def save_meta(self, store: Store) -> None:
+        store.write_meta(self.table_id, self.meta())
+
+    def apply(self, port: SessionModule, step: StepLike, own_key: bytes, send: Send) -> None:
+        """Carry out ``step``: persist (fsync), adopt the session, then send."""
+        assert self.log is not None, "a seated table has a log"
+        self.log.append(list(step.persist))
+        self.session = step.session
+        if step.outgoing:
+            keys = list(port.seat_keys(self.session))
+        for out in step.outgoing:
+            if out.to is None:
+                targets = [k for k in self.members if k != own_key]
+            else:
+                index = int(out.to)
+                key = keys[index] if 0 <= index < len(keys) else None
+                targets = [key] if key is not None and key != own_key else []
+                if not targets:
+                    log.warning("table %s: no key for seat %s; message held for catch-up",
+                                self.table_hex[:8], out.to)
+            for key in targets:
+                send(key, out.payload)
+        for problem in step.problems:
+            text = str(getattr(problem, "reason", problem))
+            log.warning("table %s: problem %s", self.table_hex[:8], problem)
+            self.problems.append(text)
+            del self.problems[:-20]

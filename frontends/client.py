@@ -1,0 +1,113 @@
+"""A Python client of the daemon's local API (see docs/LOCAL-API.md), synchronous.
+
+``connect(data_dir)`` reads where the daemon listens (``<runtime>/api.endpoint``), connects a
+DEALER, subscribes to events and returns a ``Client``: ``request(dict) -> dict`` waits for the
+matching reply (events that arrive meanwhile are queued), ``next_event(timeout)`` returns the
+next queued or incoming event, ``close()`` closes the socket and the context.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import msgpack
+import zmq
+
+from fourwinds.daemon.api import API_VERSION
+from fourwinds.daemon.paths import default_paths
+
+Message = dict[str, Any]
+REQUEST_TIMEOUT = 10.0
+MAX_MESSAGE = 16 * 1024 * 1024
+
+
+class Client:
+    """One connection to the local daemon."""
+
+    def __init__(self, endpoint: str, token: str = "") -> None:
+        self.endpoint = endpoint
+        self.token = token
+        self._ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+        self._socket = self._ctx.socket(zmq.DEALER)
+        self._socket.linger = 0
+        self._socket.maxmsgsize = MAX_MESSAGE
+        self._socket.connect(endpoint)
+        self._ids = itertools.count(1)
+        self._events: collections.deque[Message] = collections.deque(maxlen=1000)
+
+    def _receive(self, timeout: float) -> Message | None:
+        if not self._socket.poll(max(0, int(timeout * 1000))):
+            return None
+        data = self._socket.recv()
+        value = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        return value if isinstance(value, dict) else None
+
+    def request(self, message: Mapping[str, Any], timeout: float = REQUEST_TIMEOUT) -> Message:
+        """Send one request and return the daemon's reply (``{"ok": ..., ...}``)."""
+        request_id = next(self._ids)
+        payload = {**message, "v": API_VERSION, "id": request_id}
+        if self.token:
+            payload["token"] = self.token
+        self._socket.send(msgpack.packb(payload, use_bin_type=True))
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"the daemon did not answer {message.get('type')!r} "
+                                   f"within {timeout:.0f} s")
+            reply = self._receive(left)
+            if reply is None:
+                continue
+            if reply.get("type") == "reply" and reply.get("id") == request_id:
+                return reply
+            if reply.get("type") != "reply":
+                self._events.append(reply)
+
+    def next_event(self, timeout: float) -> Message | None:
+        """The next event within ``timeout`` seconds, or None."""
+        if self._events:
+            return self._events.popleft()
+        deadline = time.monotonic() + timeout
+        while True:
+            message = self._receive(max(0.0, deadline - time.monotonic()))
+            if message is None:
+                return None
+            if message.get("type") != "reply":
+                return message
+            if time.monotonic() >= deadline:
+                return None
+
+    def close(self) -> None:
+        self._socket.close(linger=0)
+        self._ctx.term()
+
+
+def connect(data_dir: str | None = None, subscribe: bool = True,
+            timeout: float = REQUEST_TIMEOUT) -> Client:
+    """A client of the daemon using ``data_dir`` (None: the user's default daemon).
+
+    Raises ConnectionError when no daemon is running there.
+    """
+    paths = default_paths(data_dir)
+    try:
+        info = msgpack.unpackb(paths.api_endpoint_file.read_bytes(), raw=False)
+    except (OSError, ValueError) as error:
+        raise ConnectionError(
+            f"no fourwinds daemon is running for {paths.data} (start one with "
+            f"`fourwinds daemon`)") from error
+    client = Client(str(info["endpoint"]), str(info.get("token") or ""))
+    try:
+        answer = client.request({"type": "hello"}, timeout=timeout)
+    except TimeoutError as error:
+        client.close()
+        raise ConnectionError(f"the daemon at {info['endpoint']} does not answer") from error
+    if not answer.get("ok"):
+        client.close()
+        raise ConnectionError(f"the daemon refused us: {answer.get('error')}")
+    if subscribe:
+        client.request({"type": "subscribe"}, timeout=timeout)
+    return client
