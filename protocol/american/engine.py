@@ -94,6 +94,15 @@ def legal_actions(state: AmericanState, seat: Seat) -> tuple[Action, ...]:
     return tuple(actions)
 
 
+def seats_to_act(state: AmericanState) -> tuple[Seat, ...]:
+    """The seats the hand waits for now (each owes one input), in seat order."""
+    if state.result is not None:
+        return ()
+    if state.step is not CharlestonStep.PLAY or state.stage is Stage.CALLS:
+        return tuple(s for s in SEATS if state.pending[s] is None)
+    return (state.turn,)
+
+
 def apply(state: AmericanState, action: Action) -> Result:
     """The state after ``action`` and what happened; ``IllegalAction`` if not allowed."""
     seat = getattr(action, "seat", None)
@@ -173,4 +182,5 @@ def public_digest(state: AmericanState) -> bytes:
     return digest(fields)
 
 
-__all__ = ["answer", "apply", "learn", "legal_actions", "new_hand", "public_digest", "view"]
+__all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "seats_to_act",
+           "view"]

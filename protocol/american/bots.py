@@ -1,0 +1,354 @@
+"""Built-in American bots: pick a target from ``nearest_hands``, pass, discard, call and
+exchange jokers towards it.
+
+Pure and deterministic: randomness only through the ``Chooser`` passed in (e.g. a seeded
+``random.Random``), and only to break ties. A bot keeps one ``Plan`` per distinct hand state
+(concealed tiles + exposures), so answering many discards with the same tiles costs nothing:
+``nearest_hands`` runs once per new hand state and the rest is count arithmetic on the
+target's compiled variant (``compile.py``, the card helper's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from ..seats import Seat
+from ..tiles import Kind
+from .actions import (
+    Action,
+    Call,
+    CallMahjong,
+    CharlestonPass,
+    CourtesyPass,
+    DeclareMahjong,
+    Discard,
+    ExchangeJoker,
+    NoCall,
+    StopVote,
+)
+from .card import Card, CardHand
+from .compile import ConcreteGroup, compiled
+from .matcher import exposures_possible, match_hand, nearest_hands
+from .engine import apply, seats_to_act
+from .events import AmericanEvent
+from .state import AmericanState, CharlestonStep, Stage
+
+STOP_AT_DISTANCE = 4  # vote to stop the Charleston once this close to a hand
+PLAN_CACHE_LIMIT = 4096
+
+
+class Chooser(Protocol):
+    """What a bot needs of a random source (``random.Random`` fits)."""
+
+    def random(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a bot aims for with one hand state: the target and what it needs."""
+
+    hand: CardHand | None
+    distance: int
+    need: dict[int, int]  # concealed kinds the target still uses, by kind
+    jokerable: int  # how many of the target's open places a joker may fill
+    groups: tuple[ConcreteGroup, ...]  # the target's groups not yet exposed
+    surplus: tuple[int, ...]  # kinds to let go, least wanted first (repeats = copies)
+
+
+def _exposed_groups(state: AmericanState, seat: Seat) -> list[tuple[Kind, int]]:
+    return [(e.kind, len(e.slots)) for e in state.exposures[seat]]
+
+
+class AmericanBot:
+    """One seat's bot. ``act(state)`` gives its next action, or None if it has none to give.
+
+    ``state`` may be the full state or ``view(state, seat)``: the bot reads only its own
+    tiles and public ones.
+    """
+
+    def __init__(self, seat: Seat, card: Card, chooser: Chooser) -> None:
+        self.seat = seat
+        self.card = card
+        self.chooser = chooser
+        self._plans: dict[tuple[tuple[Kind, ...], tuple[tuple[Kind, int], ...]], Plan] = {}
+        self._index = {hand.id: i for i, hand in enumerate(card.hands)}
+
+    # ----- planning -------------------------------------------------------------------
+    def plan(self, state: AmericanState) -> Plan:
+        concealed = tuple(sorted(state.concealed_kinds(self.seat)))
+        exposed = tuple(_exposed_groups(state, self.seat))
+        key = (concealed, exposed)
+        plan = self._plans.get(key)
+        if plan is None and state.drew and state.turn == self.seat and state.hands[self.seat]:
+            plan = self._after_useless_draw(state, concealed, exposed)
+        if plan is None:
+            if len(self._plans) > PLAN_CACHE_LIMIT:
+                self._plans.clear()
+            plan = self._make_plan(concealed, state.exposure_kinds(self.seat), exposed)
+            self._plans[key] = plan
+        return plan
+
+    def _make_plan(self, concealed: tuple[Kind, ...],
+                   exposures: tuple[tuple[Kind, ...], ...],
+                   exposed: tuple[tuple[Kind, int], ...]) -> Plan:
+        have = [0] * (int(Kind.HIDDEN) + 1)
+        for kind in concealed:
+            have[kind] += 1
+        jokers = have[Kind.JOKER]
+        near = nearest_hands(self.card, concealed, exposures, 1)
+        best: tuple[int, tuple[ConcreteGroup, ...]] | None = None
+        hand = near[0].hand if near else None
+        if hand is not None:
+            cc = compiled(self.card)
+            start, end = cc.hand_ranges[self._index[hand.id]]
+            for variant in cc.variants[start:end]:
+                if exposed:
+                    groups = _without_exposed(variant.groups, exposed)
+                    if groups is None:
+                        continue
+                    score = _held(groups, have, jokers)
+                else:
+                    groups = variant.groups
+                    score = _held_plain(variant.kinds, variant.need, variant.jneed, have,
+                                        jokers)
+                if best is None or score > best[0]:
+                    best = (score, groups)
+        if best is None:
+            return Plan(None, 99, {}, 0, (), _surplus_order(concealed, {}, 0, have))
+        groups = best[1]
+        need: dict[int, int] = {}
+        jokerable = 0
+        for group in groups:
+            for kind in group.kinds:
+                need[kind] = need.get(kind, 0) + 1
+        for group in groups:
+            if group.jokers:
+                short = max(0, len(group.kinds) - have[group.kinds[0]])
+                jokerable += short
+        return Plan(hand, near[0].distance, need, jokerable, groups,
+                    _surplus_order(concealed, need, jokerable, have))
+
+    def _after_useless_draw(self, state: AmericanState, concealed: tuple[Kind, ...],
+                            exposed: tuple[tuple[Kind, int], ...]) -> Plan | None:
+        """A drawn tile the target has no use for leaves the target as it was."""
+        drawn = state.faces[state.hands[self.seat][-1]]
+        before = list(concealed)
+        before.remove(drawn)
+        old = self._plans.get((tuple(before), exposed))
+        if old is None or old.hand is None or drawn == Kind.JOKER:
+            return None
+        if old.need.get(drawn, 0) > before.count(drawn):
+            return None
+        return Plan(old.hand, old.distance, old.need, old.jokerable, old.groups,
+                    (drawn, *old.surplus))
+
+    def _remember_after_discard(self, state: AmericanState, plan: Plan, kind: Kind) -> None:
+        """Letting a surplus tile go leaves the target as it was: keep the plan for the
+        13 tiles that remain, so answering the next discards needs no new search."""
+        concealed = list(sorted(state.concealed_kinds(self.seat)))
+        concealed.remove(kind)
+        surplus = list(plan.surplus)
+        surplus.remove(kind)
+        key = (tuple(concealed), tuple(_exposed_groups(state, self.seat)))
+        self._plans[key] = Plan(plan.hand, plan.distance, plan.need, plan.jokerable,
+                                plan.groups, tuple(surplus))
+
+    # ----- acting ---------------------------------------------------------------------
+    def act(self, state: AmericanState) -> Action | None:
+        seat = self.seat
+        if state.result is not None:
+            return None
+        if state.step is not CharlestonStep.PLAY:
+            return None if state.pending[seat] is not None else self._charleston(state)
+        if state.stage is Stage.CALLS:
+            return None if state.pending[seat] is not None else self._answer(state)
+        if state.turn != seat:
+            return None
+        if state.stage is Stage.MAHJONG:
+            return DeclareMahjong(seat, state.concealed_kinds(seat))
+        return self._turn(state)
+
+    def _charleston(self, state: AmericanState) -> Action:
+        seat = self.seat
+        plan = self.plan(state)
+        if state.step is CharlestonStep.STOP_VOTE:
+            return StopVote(seat, plan.distance <= STOP_AT_DISTANCE)
+        if state.step is CharlestonStep.COURTESY:
+            return CourtesyPass(seat, self._pick(state, plan, 3, strict=True))
+        return CharlestonPass(seat, self._pick(state, plan, 3, strict=False))
+
+    def _pick(self, state: AmericanState, plan: Plan, count: int, strict: bool
+              ) -> tuple[int, ...]:
+        """Up to ``count`` non-joker slots to give away, least wanted first. ``strict``: only
+        true surplus (the courtesy pass may give fewer)."""
+        wanted = list(plan.surplus)
+        if not strict:
+            wanted.extend(k for k in sorted(plan.need, key=lambda k: plan.need[k])
+                          if k not in wanted)
+            wanted.extend(state.concealed_kinds(self.seat))
+        chosen: list[int] = []
+        for kind in wanted:
+            if kind == Kind.JOKER or len(chosen) == count:
+                continue
+            for slot in state.hands[self.seat]:
+                if state.faces[slot] == kind and slot not in chosen:
+                    chosen.append(slot)
+                    break
+            if strict and len(chosen) >= len([k for k in plan.surplus if k != Kind.JOKER]):
+                break
+        return tuple(chosen[:count])
+
+    def _answer(self, state: AmericanState) -> Action:
+        seat = self.seat
+        if state.dead[seat]:
+            return NoCall(seat)
+        assert state.last_discard is not None
+        kind = state.faces[state.last_discard]
+        plan = self.plan(state)
+        if plan.distance <= 1:
+            concealed = (*state.concealed_kinds(seat), kind)
+            if match_hand(self.card, concealed, state.exposure_kinds(seat)):
+                return CallMahjong(seat)
+        call = self._exposure_call(state, plan, kind)
+        return call if call is not None else NoCall(seat)
+
+    def _exposure_call(self, state: AmericanState, plan: Plan, kind: Kind) -> Call | None:
+        if plan.hand is None or plan.hand.concealed or plan.distance > 6:
+            return None
+        if state.options.hot_wall and state.wall.in_last_wall(19):
+            return None
+        hand = state.hands[self.seat]
+        real = [s for s in hand if state.faces[s] == kind]
+        jokers = [s for s in hand if state.faces[s] == Kind.JOKER]
+        for group in plan.groups:
+            size = len(group.kinds)
+            if size < 3 or any(k != kind for k in group.kinds):
+                continue
+            use = real[:size - 1]
+            if len(use) < size - 1:
+                if not group.jokers:
+                    continue
+                use = use + jokers[:size - 1 - len(use)]
+            if len(use) != size - 1:
+                continue
+            faces = state.kinds(use)
+            laid = (*state.exposure_kinds(self.seat), (*faces, kind))
+            if not exposures_possible(self.card, laid):
+                continue
+            return Call(self.seat, tuple(use), faces)
+        return None
+
+    def _turn(self, state: AmericanState) -> Action:
+        seat = self.seat
+        concealed = state.concealed_kinds(seat)
+        if state.dead[seat]:
+            return self._discard(state, None)
+        plan = self.plan(state)
+        if plan.distance == 0 and match_hand(self.card, concealed,
+                                             state.exposure_kinds(seat)):
+            return DeclareMahjong(seat, concealed)
+        exchange = self._exchange(state, plan)
+        if exchange is not None:
+            return exchange
+        return self._discard(state, plan)
+
+    def _exchange(self, state: AmericanState, plan: Plan) -> ExchangeJoker | None:
+        surplus = set(plan.surplus)
+        if not surplus:
+            return None
+        for owner in Seat:
+            if owner == self.seat and not state.options.exchange_from_own_exposure:
+                continue
+            for exposure in state.exposures[owner]:
+                if exposure.kind not in surplus:
+                    continue
+                jokers = [s for s in exposure.slots if state.faces[s] == Kind.JOKER]
+                mine = [s for s in state.hands[self.seat] if state.faces[s] == exposure.kind]
+                if jokers and mine:
+                    return ExchangeJoker(self.seat, mine[0], exposure.kind, jokers[0])
+        return None
+
+    def _discard(self, state: AmericanState, plan: Plan | None) -> Discard:
+        hand = state.hands[self.seat]
+        order: Sequence[int] = plan.surplus if plan is not None else ()
+        for kind in order:
+            for slot in reversed(hand):
+                if state.faces[slot] == kind:
+                    if plan is not None:
+                        self._remember_after_discard(state, plan, Kind(kind))
+                    return Discard(self.seat, slot, Kind(kind))
+        slot = hand[int(self.chooser.random() * len(hand)) % len(hand)]
+        return Discard(self.seat, slot, state.faces[slot])
+
+
+def _without_exposed(groups: tuple[ConcreteGroup, ...], exposed: tuple[tuple[Kind, int], ...]
+                     ) -> tuple[ConcreteGroup, ...] | None:
+    """The variant's groups left once each exposure takes a whole group (None: no fit)."""
+    left = list(groups)
+    for kind, size in exposed:
+        for i, group in enumerate(left):
+            if len(group.kinds) == size and all(k == kind for k in group.kinds):
+                del left[i]
+                break
+        else:
+            return None
+    return tuple(left)
+
+
+def _held(groups: tuple[ConcreteGroup, ...], have: list[int], jokers: int) -> int:
+    """How many of our tiles a variant's groups would use (jokers where they may stand)."""
+    need: dict[int, int] = {}
+    for group in groups:
+        for kind in group.kinds:
+            need[kind] = need.get(kind, 0) + 1
+    held = sum(min(have[k], n) for k, n in need.items())
+    open_joker = sum(max(0, len(g.kinds) - have[g.kinds[0]]) for g in groups if g.jokers)
+    return held + min(jokers, open_joker)
+
+
+def _held_plain(kinds: tuple[int, ...], need: tuple[int, ...], jneed: tuple[int, ...],
+                have: list[int], jokers: int) -> int:
+    """``_held`` for a variant with nothing exposed, from its precompiled counts."""
+    held = 0
+    open_joker = 0
+    for kind, wanted, jokerable in zip(kinds, need, jneed, strict=True):
+        got = have[kind]
+        if got >= wanted:
+            held += wanted
+        else:
+            held += got
+            short = wanted - got
+            open_joker += short if short < jokerable else jokerable
+    return held + (jokers if jokers < open_joker else open_joker)
+
+
+def _surplus_order(concealed: tuple[Kind, ...], need: dict[int, int], jokerable: int,
+                   have: list[int]) -> tuple[int, ...]:
+    """Kinds we hold beyond the target's needs, loners before pairs (repeats = copies)."""
+    out: list[tuple[int, int]] = []
+    for kind in sorted(set(concealed)):
+        if kind == Kind.JOKER:
+            spare = have[kind] - jokerable
+        else:
+            spare = have[kind] - need.get(kind, 0)
+        out.extend([(have[kind], int(kind))] * max(0, spare))
+    out.sort()
+    return tuple(kind for _, kind in out)
+
+
+def run_hand(state: AmericanState, bots: Sequence[AmericanBot]
+             ) -> tuple[AmericanState, list[AmericanEvent]]:
+    """Let four bots (indexed by seat) play the hand to its end; every event, in order."""
+    events: list[AmericanEvent] = []
+    while state.result is None:
+        for seat in seats_to_act(state):
+            action = bots[seat].act(state)
+            if action is None:
+                continue
+            state, new = apply(state, action)
+            events.extend(new)
+            if state.result is not None:
+                break
+    return state, events
