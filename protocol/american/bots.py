@@ -30,9 +30,9 @@ from .actions import (
 )
 from .card import Card, CardHand
 from .compile import ConcreteGroup, compiled
-from .matcher import exposures_possible, match_hand, nearest_hands
 from .engine import apply, seats_to_act
 from .events import AmericanEvent
+from .matcher import exposures_possible, match_hand, nearest_hands
 from .state import AmericanState, CharlestonStep, Stage
 
 STOP_AT_DISTANCE = 4  # vote to stop the Charleston once this close to a hand
@@ -329,10 +329,8 @@ def _surplus_order(concealed: tuple[Kind, ...], need: dict[int, int], jokerable:
     """Kinds we hold beyond the target's needs, loners before pairs (repeats = copies)."""
     out: list[tuple[int, int]] = []
     for kind in sorted(set(concealed)):
-        if kind == Kind.JOKER:
-            spare = have[kind] - jokerable
-        else:
-            spare = have[kind] - need.get(kind, 0)
+        wanted = jokerable if kind == Kind.JOKER else need.get(kind, 0)
+        spare = have[kind] - wanted
         out.extend([(have[kind], int(kind))] * max(0, spare))
     out.sort()
     return tuple(kind for _, kind in out)
