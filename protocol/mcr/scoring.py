@@ -35,9 +35,11 @@ from .shapes import (
     knitted_straight_readings,
     standard_readings,
 )
-from .waits import hand_counts, is_complete, winning_kinds
+from .waits import hand_counts, is_complete, shanten, tiles_to_win, winning_kinds
 
-__all__ = ["FanScore", "InvalidHand", "WinContext", "is_complete", "score_hand"]
+__all__ = [
+    "FanScore", "InvalidHand", "WinContext", "is_complete", "score_hand", "shanten", "tiles_to_win",
+]
 
 MIN_POINTS = 8
 
