@@ -1,0 +1,153 @@
+"""Signed envelopes: who sent a message, where it sits in their chain, and what state it saw.
+
+Wire form (a msgpack array, see docs/PROTOCOL.md): ``[version, table, seat, seq, prev, step,
+state, to, kind, body_hash, signature, body]``. The Ed25519 signature covers the *header*:
+every field but the signature and the body, with the body bound through ``body_hash``
+(SHA-256). A private message (``to`` is one seat) therefore has a *redacted* form, without its
+body, that every other seat can still verify and chain: privacy of the content, integrity of
+the chain for all. The message hash that chains use is the SHA-256 of the header.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from fourwinds.protocol.seats import Seat
+
+from .messages import MsgKind
+from .wire import (
+    WireError,
+    need_bytes,
+    need_int,
+    need_list,
+    pack,
+    unpack,
+)
+
+PROTOCOL_VERSION = 1
+"""The version this code speaks; the lobby picks the highest one all four seats support."""
+
+SUPPORTED_VERSIONS = (1, 1)
+"""Lowest and highest version this code can play."""
+
+DOMAIN = b"fourwinds-table"
+ZERO_HASH = bytes(32)
+HASH_LEN = 32
+TABLE_ID_LEN = 16
+MAX_SEQ = 2**32
+MAX_STEP = 2**32
+
+
+class BadSignature(WireError):
+    """A message whose signature or body hash does not check out (sender unproven)."""
+
+
+def private_key_from_bytes(secret: bytes) -> Ed25519PrivateKey:
+    """The Ed25519 identity key for 32 passed-in bytes (never generated here)."""
+    if not isinstance(secret, bytes) or len(secret) != 32:
+        raise ValueError("an identity private key is 32 raw bytes")
+    return Ed25519PrivateKey.from_private_bytes(secret)
+
+
+def public_key_bytes(key: Ed25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes_raw()
+
+
+def public_key_from_bytes(raw: bytes) -> Ed25519PublicKey:
+    try:
+        return Ed25519PublicKey.from_public_bytes(raw)
+    except ValueError as error:
+        raise WireError(f"not an Ed25519 public key: {error}") from None
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """One signed protocol message, decoded. ``body`` is None in the redacted form."""
+
+    version: int
+    table: bytes
+    seat: Seat
+    seq: int
+    prev: bytes
+    step: int
+    state: bytes
+    to: Seat | None
+    kind: MsgKind
+    body_hash: bytes
+    signature: bytes
+    body: bytes | None
+
+    def header_bytes(self) -> bytes:
+        """The exact bytes that are signed."""
+        return pack([DOMAIN, self.version, self.table, int(self.seat), self.seq, self.prev,
+                     self.step, self.state, -1 if self.to is None else int(self.to),
+                     int(self.kind), self.body_hash])
+
+    @property
+    def msg_hash(self) -> bytes:
+        """SHA-256 of the header: what the sender's next message names as ``prev``."""
+        return hashlib.sha256(self.header_bytes()).digest()
+
+    def encode(self) -> bytes:
+        return pack([self.version, self.table, int(self.seat), self.seq, self.prev, self.step,
+                     self.state, -1 if self.to is None else int(self.to), int(self.kind),
+                     self.body_hash, self.signature, self.body])
+
+    def redacted(self) -> Envelope:
+        """The same message without its body (what non-addressees of a private one get)."""
+        return replace(self, body=None)
+
+    @property
+    def public(self) -> bool:
+        return self.to is None
+
+
+def seal(key: Ed25519PrivateKey, *, version: int, table: bytes, seat: Seat, seq: int,
+         prev: bytes, step: int, state: bytes, to: Seat | None, kind: MsgKind,
+         body: bytes) -> Envelope:
+    """Sign a new message (Ed25519 is deterministic: same inputs, same bytes)."""
+    unsigned = Envelope(version, table, seat, seq, prev, step, state, to, kind,
+                        hashlib.sha256(body).digest(), b"", body)
+    return replace(unsigned, signature=key.sign(unsigned.header_bytes()))
+
+
+def decode(data: object) -> Envelope:
+    """Parse a wire message strictly (structure and types only; see ``verify``)."""
+    items = need_list(unpack(data), "envelope", length=12)
+    version = need_int(items[0], "version", 0, 2**16)
+    if not SUPPORTED_VERSIONS[0] <= version <= SUPPORTED_VERSIONS[1]:
+        raise WireError(f"protocol version {version} is not supported "
+                        f"(this seat speaks {SUPPORTED_VERSIONS[0]}..{SUPPORTED_VERSIONS[1]})")
+    table = need_bytes(items[1], "table id", TABLE_ID_LEN)
+    seat = Seat(need_int(items[2], "seat", 0, 3))
+    seq = need_int(items[3], "seq", 0, MAX_SEQ)
+    prev = need_bytes(items[4], "prev", HASH_LEN)
+    step = need_int(items[5], "step", 0, MAX_STEP)
+    state = need_bytes(items[6], "state hash", HASH_LEN)
+    to_raw = need_int(items[7], "to", -1, 3)
+    kind_raw = need_int(items[8], "kind", 0, 255)
+    try:
+        kind = MsgKind(kind_raw)
+    except ValueError:
+        raise WireError(f"unknown message kind {kind_raw}") from None
+    body_hash = need_bytes(items[9], "body hash", HASH_LEN)
+    signature = need_bytes(items[10], "signature", 64)
+    body = None if items[11] is None else need_bytes(items[11], "body")
+    return Envelope(version, table, seat, seq, prev, step, state,
+                    None if to_raw < 0 else Seat(to_raw), kind, body_hash, signature, body)
+
+
+def verify(envelope: Envelope, public_key: Ed25519PublicKey) -> None:
+    """Check the signature and, when present, the body against its hash."""
+    try:
+        public_key.verify(envelope.signature, envelope.header_bytes())
+    except InvalidSignature:
+        raise BadSignature(f"bad signature on a message claiming seat {envelope.seat.name} "
+                           f"seq {envelope.seq}") from None
+    if envelope.body is not None and hashlib.sha256(envelope.body).digest() != envelope.body_hash:
+        raise BadSignature(f"body of seat {envelope.seat.name} seq {envelope.seq} does not "
+                           "match its signed hash (altered in transit)")

@@ -1,0 +1,191 @@
+"""Message bodies of the table protocol: one frozen dataclass per message kind.
+
+Each body encodes to a msgpack array (``to_wire``) and decodes strictly (``decode_body``);
+the envelope (envelope.py) carries the sender, sequence, chain link, step and state hash.
+docs/PROTOCOL.md lists who sends each one, when, and to whom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Any
+
+from .options import TableOptions
+from .wire import (
+    WireError,
+    need_bytes,
+    need_int,
+    need_list,
+    need_str,
+    pack,
+    unpack,
+)
+
+MAX_CARD_TEXT = 200 * 1024
+
+
+class MsgKind(IntEnum):
+    """Every message kind; values are on the wire."""
+
+    OPEN = 1        # creator: the table's name, rules, card, options, versions
+    JOIN = 2        # a joiner asks for a seat (to the creator)
+    SEATING = 3     # creator: the four seats and the version; embeds the three joins
+    READY = 4       # each seat: ready to start (complete set of four starts the match)
+    COMMIT = 5      # each seat: H(context, seat, nonce) for this hand's dice
+    ECHO = 6        # each seat: hash of the four commitments it saw
+    REVEAL = 7      # each seat: its nonce
+    ACT = 8         # one seat's game action (or its timeout default)
+    HAND_END = 9    # each seat: digest of the hand's outcome it computed
+    ACCUSE = 10     # proof of equivocation: two signed messages of one seat, one seq
+
+
+@dataclass(frozen=True)
+class Open:
+    name: str
+    rules: str                      # "american" or "mcr"
+    card_name: str                  # "" for MCR
+    card_text: str                  # the whole card file, so every seat plays the same card
+    options: TableOptions
+    versions: tuple[int, int]       # lowest, highest protocol version the creator speaks
+    public_key: bytes
+    player: str                     # the creator's display name
+
+    def to_wire(self) -> list[Any]:
+        return [self.name, self.rules, self.card_name, self.card_text, self.options.to_wire(),
+                list(self.versions), self.public_key, self.player]
+
+
+@dataclass(frozen=True)
+class Join:
+    public_key: bytes
+    versions: tuple[int, int]
+    player: str
+
+    def to_wire(self) -> list[Any]:
+        return [self.public_key, list(self.versions), self.player]
+
+
+@dataclass(frozen=True)
+class Seating:
+    version: int                    # the highest version all four speak
+    joins: tuple[bytes, bytes, bytes]   # the signed Join messages of seats 1, 2, 3
+
+    def to_wire(self) -> list[Any]:
+        return [self.version, list(self.joins)]
+
+
+@dataclass(frozen=True)
+class Ready:
+    seating: bytes                  # hash of the Seating message this seat accepts
+
+    def to_wire(self) -> list[Any]:
+        return [self.seating]
+
+
+@dataclass(frozen=True)
+class Commit:
+    commitment: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [self.commitment]
+
+
+@dataclass(frozen=True)
+class Echo:
+    commitments: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [self.commitments]
+
+
+@dataclass(frozen=True)
+class Reveal:
+    nonce: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [self.nonce]
+
+
+@dataclass(frozen=True)
+class Act:
+    action: Any                     # the rules adapter's plain encoding of the action
+    timeout: bool                   # True when our own side answered by default
+
+    def to_wire(self) -> list[Any]:
+        return [self.action, self.timeout]
+
+
+@dataclass(frozen=True)
+class HandEnd:
+    outcome: bytes                  # digest of the outcome this seat computed
+
+    def to_wire(self) -> list[Any]:
+        return [self.outcome]
+
+
+@dataclass(frozen=True)
+class Accuse:
+    first: bytes                    # two wire messages of one seat with one seq
+    second: bytes
+
+    def to_wire(self) -> list[Any]:
+        return [self.first, self.second]
+
+
+Body = Open | Join | Seating | Ready | Commit | Echo | Reveal | Act | HandEnd | Accuse
+
+KIND_OF: dict[type, MsgKind] = {
+    Open: MsgKind.OPEN, Join: MsgKind.JOIN, Seating: MsgKind.SEATING, Ready: MsgKind.READY,
+    Commit: MsgKind.COMMIT, Echo: MsgKind.ECHO, Reveal: MsgKind.REVEAL, Act: MsgKind.ACT,
+    HandEnd: MsgKind.HAND_END, Accuse: MsgKind.ACCUSE,
+}
+
+
+def encode_body(body: Body) -> bytes:
+    return pack(body.to_wire())
+
+
+def _versions(value: object) -> tuple[int, int]:
+    lo, hi = need_list(value, "versions", length=2)
+    low, high = need_int(lo, "versions low", 0, 2**16), need_int(hi, "versions high", 0, 2**16)
+    if low > high:
+        raise WireError(f"versions: {low} > {high}")
+    return low, high
+
+
+def decode_body(kind: MsgKind, data: bytes) -> Body:
+    """The body of a message of ``kind``; ``WireError`` names any malformed field."""
+    what = kind.name.lower()
+    value = unpack(data, what)
+    if kind is MsgKind.OPEN:
+        f = need_list(value, what, length=8)
+        return Open(need_str(f[0], "open.name"), need_str(f[1], "open.rules", 16),
+                    need_str(f[2], "open.card_name"),
+                    need_str(f[3], "open.card_text", MAX_CARD_TEXT),
+                    TableOptions.from_wire(f[4]), _versions(f[5]),
+                    need_bytes(f[6], "open.public_key", 32), need_str(f[7], "open.player"))
+    if kind is MsgKind.JOIN:
+        f = need_list(value, what, length=3)
+        return Join(need_bytes(f[0], "join.public_key", 32), _versions(f[1]),
+                    need_str(f[2], "join.player"))
+    if kind is MsgKind.SEATING:
+        f = need_list(value, what, length=2)
+        joins = need_list(f[1], "seating.joins", length=3)
+        return Seating(need_int(f[0], "seating.version", 0, 2**16),
+                       (need_bytes(joins[0], "seating.join"), need_bytes(joins[1], "seating.join"),
+                        need_bytes(joins[2], "seating.join")))
+    if kind is MsgKind.ACT:
+        f = need_list(value, what, length=2)
+        if not isinstance(f[1], bool):
+            raise WireError("act.timeout: expected true/false")
+        return Act(f[0], f[1])
+    if kind is MsgKind.ACCUSE:
+        f = need_list(value, what, length=2)
+        return Accuse(need_bytes(f[0], "accuse.first"), need_bytes(f[1], "accuse.second"))
+    single: dict[MsgKind, Callable[[bytes], Body]] = {
+        MsgKind.READY: Ready, MsgKind.COMMIT: Commit, MsgKind.ECHO: Echo,
+        MsgKind.REVEAL: Reveal, MsgKind.HAND_END: HandEnd}
+    f = need_list(value, what, length=1)
+    return single[kind](need_bytes(f[0], f"{what} hash", 32))

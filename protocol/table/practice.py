@@ -1,0 +1,40 @@
+"""The practice deck: an open wall shuffled from the hand's commit-reveal seed.
+
+No seat chooses the order (the seed comes from all four), but every seat *could* compute the
+whole wall, so a table on the practice deck says so to every player. The session still tells
+each engine only the faces its seat is entitled to, exactly as the masked deck will.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
+
+from .dice import permutation
+
+
+@dataclass(frozen=True)
+class PracticeWall:
+    """``faces[slot]`` for every slot of the hand's wall."""
+
+    faces: tuple[Kind, ...]
+
+    def faces_of(self, slots: tuple[int, ...]) -> dict[int, Kind]:
+        return {s: self.faces[s] for s in slots}
+
+    def false_faces(self, claimed: Mapping[int, Kind]) -> tuple[tuple[int, Kind, Kind], ...]:
+        """(slot, claimed, actual) for every claim that is wrong (or names no slot)."""
+        bad = []
+        for slot, face in sorted(claimed.items()):
+            actual = self.faces[slot] if 0 <= slot < len(self.faces) else Kind.HIDDEN
+            if face != actual:
+                bad.append((slot, face, actual))
+        return tuple(bad)
+
+
+def practice_wall(ruleset: RuleSet, seed: bytes) -> PracticeWall:
+    tiles = tile_set(ruleset)
+    order = permutation(seed, len(tiles), b"practice-wall")
+    return PracticeWall(tuple(tiles[i] for i in order))

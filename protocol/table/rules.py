@@ -1,0 +1,125 @@
+"""What the table session needs from a rule set: a small adapter around an engine.
+
+The session never imports an engine directly. Each rule set provides a ``RulesAdapter``
+(``american_rules.py``, ``mcr_rules.py``; tests use a toy one) that starts a hand from the
+seating and dice the table agreed on, runs the engine contract of protocol/game.py
+(``legal_actions``, ``apply``, ``learn``, ``public_digest``), and translates engine events into
+the deck operations of the hand (who receives which slot, which slots become public).
+
+Seats passed to an adapter are the *winds of the hand* (East deals); the session maps them
+to table places through the hand's seating.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Protocol
+
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.tiles import Kind, RuleSet
+
+from .options import TableOptions
+
+
+class WindowKind(Enum):
+    """Which timer applies to a seat's pending decision."""
+
+    TURN = "turn"              # one's own turn: no timer unless turn_window is set
+    CALL = "call"              # answering a discard: call_window, default "pass"
+    CHARLESTON = "charleston"  # a Charleston pass or vote: charleston_window
+
+
+class DeckOpKind(Enum):
+    DRAW = "draw"          # slots go privately to ``seat`` (deal, draw, replacement)
+    TRANSFER = "transfer"  # slots move privately from ``source`` to ``seat`` (Charleston)
+    REVEAL = "reveal"      # slots become public (discard, exposure, Mahjong hand)
+
+
+@dataclass(frozen=True)
+class DeckOp:
+    """One thing the deck must do because of an engine event."""
+
+    kind: DeckOpKind
+    slots: tuple[int, ...]
+    seat: Seat | None = None        # receiver (DRAW, TRANSFER)
+    source: Seat | None = None      # giver (TRANSFER)
+
+
+@dataclass(frozen=True)
+class HandSetup:
+    """Everything the table agreed on before a hand starts."""
+
+    hand_no: int
+    dice: tuple[int, ...]
+    prevalent_wind: int
+    options: TableOptions
+    card_text: str
+
+
+@dataclass(frozen=True)
+class HandOutcome:
+    """How a hand ended, by wind: ``payments`` net points (sum 0), ``winner`` or None."""
+
+    winner: Seat | None
+    payments: tuple[int, int, int, int]
+    summary: str
+
+
+class RulesAdapter(Protocol):
+    """One rule set, as the table session drives it."""
+
+    ruleset: RuleSet
+
+    def default_hands(self) -> int:
+        """Hands in a match when the table option says 0."""
+        ...
+
+    def dice_count(self) -> int:
+        """Dice thrown to break the wall (2 American, 4 MCR)."""
+        ...
+
+    def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
+        """A new hand with every face hidden, and its opening events (the deal)."""
+        ...
+
+    def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]: ...
+
+    def apply(self, state: Any, action: Any) -> tuple[Any, tuple[Any, ...]]: ...
+
+    def learn(self, state: Any, faces: Mapping[int, Kind]) -> Any: ...
+
+    def public_digest(self, state: Any) -> bytes: ...
+
+    def actor(self, action: Any) -> Seat:
+        """The wind that takes this action (it must be the sender's wind)."""
+        ...
+
+    def window(self, state: Any, seat: Seat) -> WindowKind: ...
+
+    def default_action(self, state: Any, seat: Seat) -> Any:
+        """What the seat's own side answers when its window expires."""
+        ...
+
+    def claimed_faces(self, action: Any) -> Mapping[int, Kind]:
+        """Faces an action shows (discards, exposures, a Mahjong hand), to check by the deck."""
+        ...
+
+    def deck_ops(self, events: Sequence[Any]) -> tuple[DeckOp, ...]: ...
+
+    def outcome(self, state: Any) -> HandOutcome | None:
+        """None while the hand goes on."""
+        ...
+
+    def encode_action(self, action: Any) -> Any: ...
+
+    def decode_action(self, plain: Any) -> Any:
+        """Strict: raises WireError for anything that is not one of the engine's actions."""
+        ...
+
+    def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
+        """The built-in bot's choice for ``seat`` (deterministic given ``entropy``)."""
+        ...
+
+    def describe_action(self, action: Any) -> str: ...

@@ -1,0 +1,198 @@
+"""The table session: the pure API the daemon drives (see docs/PROTOCOL.md).
+
+Every function takes an immutable ``TableSession`` and returns a ``Step`` with the new one,
+the messages to send (only after ``persist`` is durably written), frontend events and the
+problems detected. ``now`` is the caller's monotonic clock; randomness comes in as
+``entropy`` bytes. Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from fourwinds.protocol.canonical import to_plain
+from fourwinds.protocol.errors import LocalProtocolError
+from fourwinds.protocol.seats import SEATS, Seat
+
+from .flow import Acc, receive, report, send
+from .lobby import join, open_table
+from .messages import Act, Ready
+from .options import TableOptions
+from .problems import Problem, ProblemKind
+from .rotation import wind_of
+from .rules import WindowKind
+from .state import Outgoing, Phase, Step, TableSession
+from .steps import advance
+from .transcript import resume
+from .values import evolve
+
+__all__ = ["Outgoing", "Step", "TableReady", "TableSession", "handle_message", "join_table",
+           "local_action", "messages_since", "new_table", "resume", "seat_view", "state_hash",
+           "tick"]
+
+
+@dataclass(frozen=True)
+class TableReady:
+    """Our player is ready to start the match (the lobby's Ready step)."""
+
+
+def _step(s: TableSession, acc: Acc) -> Step:
+    return Step(s, tuple(acc.outgoing), tuple(acc.persist), tuple(acc.events),
+                tuple(acc.problems))
+
+
+def new_table(name: str, rules: str, identity_private_key: bytes, entropy: bytes, now: float,
+              *, card_name: str = "", card_text: str = "", options: TableOptions | None = None,
+              player: str = "") -> Step:
+    """Open a table as its creator (place 0); the Open message goes to every other seat."""
+    s, acc = open_table(name, rules, identity_private_key, entropy, card_name=card_name,
+                        card_text=card_text, options=options, player=player)
+    acc.now = now
+    return _step(evolve(s, step_started=now), acc)
+
+
+def join_table(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy: bytes,
+               now: float, player: str = "") -> Step:
+    """Join the table an Open message describes, asking the creator for ``place`` (1-3)."""
+    s, acc = join(open_payload, place, identity_private_key, entropy, player)
+    acc.now = now
+    return _step(evolve(s, step_started=now), acc)
+
+
+def handle_message(session: TableSession, payload: bytes, now: float) -> Step:
+    """A peer's wire message (any order, duplicates welcome)."""
+    acc = Acc(now)
+    s = receive(session, payload, acc)
+    return _step(advance(s, acc), acc)
+
+
+def _our_wind(s: TableSession) -> Seat:
+    assert s.me is not None and s.hand is not None and s.hand.seating is not None
+    return wind_of(s.hand.seating, s.me)
+
+
+def local_action(session: TableSession, action: object, now: float) -> Step:
+    """Our own seat acts: ``TableReady()`` in the lobby, or an engine action during play.
+
+    ``LocalProtocolError`` (with the reason) when it is not ours to do now; nothing changes.
+    """
+    s = session
+    if s.me is None or s.key is None:
+        raise LocalProtocolError("an observer cannot act")
+    if s.halted is not None:
+        raise LocalProtocolError(f"the table is halted: {s.halted.describe()}")
+    if s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
+        raise LocalProtocolError("the table is not waiting for this seat now")
+    acc = Acc(now)
+    if isinstance(action, TableReady):
+        if s.phase is not Phase.READY:
+            raise LocalProtocolError("ready is only for the lobby")
+        s = send(s, acc, Ready(s.seating_hash))
+        return _step(advance(s, acc), acc)
+    return _act(s, action, acc, timeout=False)
+
+
+def _act(s: TableSession, action: object, acc: Acc, timeout: bool) -> Step:
+    if s.phase is not Phase.PLAY or s.rules is None or s.hand is None:
+        raise LocalProtocolError("no hand is being played")
+    if s.rules.actor(action) != _our_wind(s):
+        raise LocalProtocolError("that action is for another seat")
+    s.rules.apply(s.hand.engine, action)  # IllegalAction with the reason, nothing sent
+    s = send(s, acc, Act(s.rules.encode_action(action), timeout))
+    return _step(advance(s, acc), acc)
+
+
+def window_seconds(s: TableSession, place: Seat) -> float:
+    """The timer of ``place``'s current decision (0: none)."""
+    if s.open is None:
+        return 0.0
+    options = s.open.options
+    if s.phase is not Phase.PLAY or s.rules is None or s.hand is None:
+        return 0.0
+    assert s.hand.seating is not None
+    kind = s.rules.window(s.hand.engine, wind_of(s.hand.seating, place))
+    return {WindowKind.CALL: options.call_window,
+            WindowKind.CHARLESTON: options.charleston_window,
+            WindowKind.TURN: options.turn_window}[kind]
+
+
+def tick(session: TableSession, now: float) -> Step:
+    """Timers: answer by default for our own seat when its window expired; report seats that
+    stopped answering; send any automatic message still due (e.g. after ``resume``)."""
+    acc = Acc(now)
+    s = advance(session, acc)
+    if s.step_started < 0:  # resumed: timers restart now
+        s = evolve(s, step_started=now)
+    if s.halted is not None or s.me is None:
+        return _step(s, acc)
+    waited = now - s.step_started
+    if (s.phase is Phase.PLAY and s.me in s.awaiting and s.me not in s.inputs
+            and not s.inbox[s.me] and s.rules is not None and s.hand is not None):
+        window = window_seconds(s, s.me)
+        if window > 0 and waited >= window:
+            default = s.rules.default_action(s.hand.engine, _our_wind(s))
+            step = _act(s, default, acc, timeout=True)
+            s = step.session
+    if s.open is not None and s.stall_reported != s.step and s.phase is not Phase.LOBBY:
+        late = [p for p in SEATS if p in s.awaiting and p not in s.inputs
+                and waited >= window_seconds(s, p) + s.open.options.stall_after]
+        for place in late:
+            s = report(s, acc, Problem(ProblemKind.STALLED, place,
+                                       f"no answer for {waited:.0f} s", s.step))
+        if late:
+            s = evolve(s, stall_reported=s.step)
+    return _step(s, acc)
+
+
+def messages_since(session: TableSession, seat: Seat, seq: int,
+                   for_seat: Seat | None = None) -> tuple[bytes, ...]:
+    """``seat``'s messages from ``seq`` on, as a peer catching up needs them. Private
+    messages go in full only to their addressee (``for_seat``), redacted to anyone else."""
+    out = []
+    for env in session.chains[seat].accepted[max(seq, 0):]:
+        if env.to is not None and env.to != for_seat and env.seat != for_seat:
+            env = env.redacted()
+        out.append(env.encode())
+    return tuple(out)
+
+
+def state_hash(session: TableSession) -> bytes:
+    """The current step's state hash (equal at every honest seat once they reach the step)."""
+    return session.step_hash
+
+
+def seat_view(session: TableSession) -> dict[str, Any]:
+    """A plain, msgpack-able view for the local API: the table, the step, who we wait for,
+    our engine state (only what our seat may know) and our legal actions."""
+    s = session
+    view: dict[str, Any] = {
+        "table": s.table.hex(), "me": None if s.me is None else int(s.me),
+        "phase": s.phase.value, "step": s.step, "state": s.step_hash.hex(),
+        "waiting_for": sorted(int(p) for p in s.awaiting if p not in s.inputs),
+        "waiting_since": s.step_started, "scores": list(s.scores),
+        "hands_played": s.hands_played, "hands": s.match_hands,
+        "public_keys": [None if k is None else k.hex() for k in s.public_keys],
+        "problems": [p.describe() for p in s.problems],
+        "halted": None if s.halted is None else s.halted.describe(), "legal": [],
+    }
+    if s.open is not None:
+        view["name"] = s.open.name
+        view["rules"] = s.open.rules
+        view["deck"] = s.open.options.deck.value
+    hand = s.hand
+    if hand is not None and hand.seating is not None and s.rules is not None:
+        view["hand"] = hand.hand_no
+        view["seating"] = [int(p) for p in hand.seating]
+        view["dice"] = list(hand.dice)
+        view["engine"] = to_plain(hand.engine)
+        if s.me is not None and s.phase is Phase.PLAY and s.me not in s.inputs:
+            legal = s.rules.legal_actions(hand.engine, _our_wind(s))
+            view["legal"] = [s.rules.encode_action(a) for a in legal]
+    return view
+
+
+def resume_session(records: Sequence[bytes], identity_private_key: bytes) -> TableSession:
+    """Alias of ``resume`` (kept for symmetry with the other constructors)."""
+    return resume(records, identity_private_key)

@@ -1,0 +1,176 @@
+"""The immutable state of one seat's table session, and what each call returns.
+
+A ``TableSession`` is a frozen value: every call (handle_message, local_action, tick) returns
+a ``Step`` with a new session. The session of a seat holds the four seats' hash chains, the
+inputs collected for the current step, the hand being played (the engine state as this seat
+knows it) and every problem detected. ``me`` is None for an observer (``fourwinds verify``),
+which signs nothing and knows every face of a practice wall.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from fourwinds.protocol.seats import Seat
+
+from .chain import SeatChain
+from .envelope import Envelope
+from .messages import Open
+from .practice import PracticeWall
+from .problems import Problem
+from .rotation import Seating
+from .rules import HandOutcome, RulesAdapter
+from .values import evolve
+
+__all__ = ["evolve"]
+
+
+class Phase(Enum):
+    """Where the table is. Every phase after LOBBY is a sequence of steps, each waiting for
+    one input from a known set of seats."""
+
+    LOBBY = "lobby"          # waiting for joins and the creator's Seating
+    READY = "ready"          # every seat says ready
+    COMMIT = "commit"        # the hand's dice: commitments
+    ECHO = "echo"            # ... echoes of the commitments seen
+    REVEAL = "reveal"        # ... nonces
+    PLAY = "play"            # the rules engine's decision points
+    HAND_END = "hand-end"    # every seat confirms the outcome
+    OVER = "over"            # the match is finished
+    HALTED = "halted"        # stopped by proven misbehaviour (equivocation)
+
+
+STEP_PHASES = frozenset({Phase.READY, Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.PLAY,
+                         Phase.HAND_END})
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    """One wire message to send: ``to`` None means every other seat."""
+
+    to: Seat | None
+    payload: bytes
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The hand in progress (or being set up), as this seat knows it."""
+
+    hand_no: int
+    commits: tuple[bytes, ...] = ()
+    seed: bytes = b""
+    seating: Seating | None = None
+    dice: tuple[int, ...] = ()
+    wall: PracticeWall | None = None
+    engine: Any = None
+    outcome: HandOutcome | None = None
+
+
+@dataclass(frozen=True)
+class Input:
+    """A seat's accepted input for the current step (``action`` decoded for PLAY)."""
+
+    envelope: Envelope
+    action: Any = None
+
+
+@dataclass(frozen=True)
+class TableSession:
+    me: Seat | None
+    key: Ed25519PrivateKey | None = field(compare=False, repr=False)
+    secret: bytes = field(repr=False)
+    table: bytes
+    open: Open | None = None
+    rules: RulesAdapter | None = field(default=None, compare=False, repr=False)
+    version: int = 1
+    public_keys: tuple[bytes | None, ...] = (None, None, None, None)
+    verifiers: tuple[Ed25519PublicKey | None, ...] = field(
+        default=(None, None, None, None), compare=False, repr=False)
+    chains: tuple[SeatChain, ...] = (SeatChain(Seat(0)), SeatChain(Seat(1)),
+                                     SeatChain(Seat(2)), SeatChain(Seat(3)))
+    inbox: tuple[tuple[Envelope, ...], ...] = ((), (), (), ())
+    early: tuple[bytes, ...] = ()             # messages of unseated places, until Seating
+    joins: tuple[bytes | None, ...] = (None, None, None, None)   # creator: joins received
+    seating_hash: bytes = b""
+    phase: Phase = Phase.LOBBY
+    step: int = 0
+    step_hash: bytes = b""
+    step_started: float = 0.0
+    awaiting: frozenset[Seat] = frozenset()
+    inputs: Mapping[Seat, Input] = field(default_factory=dict)
+    first_seating: Seating | None = None
+    hand: Hand | None = None
+    hands_played: int = 0
+    outcomes: tuple[tuple[int, HandOutcome, Seating], ...] = ()
+    scores: tuple[int, int, int, int] = (0, 0, 0, 0)
+    problems: tuple[Problem, ...] = ()
+    halted: Problem | None = None
+    stall_reported: int = -1
+    timeline: tuple[tuple[int, Seat, str], ...] = ()
+
+    @property
+    def match_hands(self) -> int:
+        if self.open is None or self.rules is None:
+            return 0
+        return self.open.options.hands or self.rules.default_hands()
+
+    def lobby_hash(self) -> bytes:
+        return hashlib.sha256(b"fourwinds-lobby\0" + self.table).digest()
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one call produced: send ``outgoing`` only after ``persist`` is durably written."""
+
+    session: TableSession
+    outgoing: tuple[Outgoing, ...] = ()
+    persist: tuple[bytes, ...] = ()
+    events: tuple[object, ...] = ()
+    problems: tuple[object, ...] = ()
+
+
+# Events for frontends ---------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TableSeated:
+    public_keys: tuple[bytes, ...]
+    version: int
+
+
+@dataclass(frozen=True)
+class HandBegan:
+    hand_no: int
+    seating: Seating
+    dice: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class EngineEvent:
+    """An engine event this seat may see, with the wind and table place it concerns."""
+
+    hand_no: int
+    event: object
+
+
+@dataclass(frozen=True)
+class HandFinished:
+    hand_no: int
+    outcome: HandOutcome
+    seating: Seating
+
+
+@dataclass(frozen=True)
+class MatchFinished:
+    scores: tuple[int, int, int, int]     # by table place
+
+
+@dataclass(frozen=True)
+class TableHalted:
+    problem: Problem
+

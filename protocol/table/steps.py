@@ -1,0 +1,326 @@
+"""The step machine: collect one input from every seat a step waits for, then resolve.
+
+Every phase after the lobby is a sequence of steps. A step knows the set of table places it
+waits for (all four for Ready, the dice and the hand's end; for play, every seat the engine
+gives a legal action). Inputs are taken from each seat's chain in order; an input made for a
+later step waits in that seat's inbox. When the set is complete the inputs are applied in a
+fixed order (wind order for play, place order otherwise) and the next step starts, so the
+order in which messages arrived never changes the result.
+
+Each step has a *state hash*: the previous one, the hashes of the inputs that resolved it and
+a digest of the new public state (the engine's ``public_digest`` during play). Every message
+names the step it was made in and that hash; a different hash is a divergence.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from fourwinds.protocol.canonical import digest
+from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.seats import SEATS, Seat
+
+from . import dice as cr
+from .envelope import Envelope
+from .flow import Acc, halt, report, send
+from .messages import Act, Commit, Echo, HandEnd, MsgKind, Ready, Reveal, decode_body
+from .practice import practice_wall
+from .problems import Problem, ProblemKind
+from .rotation import first_seating, prevalent_wind, seating_for_hand, wind_of
+from .rules import DeckOpKind, HandSetup
+from .state import (
+    STEP_PHASES,
+    EngineEvent,
+    Hand,
+    HandBegan,
+    HandFinished,
+    Input,
+    MatchFinished,
+    Phase,
+    TableSession,
+)
+from .values import evolve
+from .wire import WireError
+
+EXPECTED_KIND = {Phase.READY: MsgKind.READY, Phase.COMMIT: MsgKind.COMMIT,
+                 Phase.ECHO: MsgKind.ECHO, Phase.REVEAL: MsgKind.REVEAL,
+                 Phase.PLAY: MsgKind.ACT, Phase.HAND_END: MsgKind.HAND_END}
+
+
+def dice_context(s: TableSession, hand_no: int) -> bytes:
+    return s.table + hand_no.to_bytes(4, "big")
+
+
+def _phase_digest(s: TableSession) -> bytes:
+    hand = s.hand
+    if hand is None:
+        return s.seating_hash
+    if s.phase is Phase.PLAY and s.rules is not None:
+        return s.rules.public_digest(hand.engine)
+    return digest([hand.hand_no, list(hand.commits), hand.seed, list(hand.dice),
+                   None if hand.outcome is None else hand.outcome])
+
+
+def start_step(s: TableSession, phase: Phase, acc: Acc,
+               resolved: tuple[Envelope, ...]) -> TableSession:
+    """Enter the next step: new state hash, start time and the set of seats awaited."""
+    s = evolve(s, phase=phase, inputs={}, step=s.step + 1, step_started=acc.now)
+    h = hashlib.sha256(b"fourwinds-step\0" + (s.step_hash or s.lobby_hash())
+                       + s.step.to_bytes(8, "big") + phase.value.encode())
+    for env in resolved:
+        h.update(env.msg_hash)
+    h.update(_phase_digest(s))
+    return evolve(s, step_hash=h.digest(), awaiting=frozenset(_awaited(s)))
+
+
+def _awaited(s: TableSession) -> tuple[Seat, ...]:
+    if s.phase is not Phase.PLAY:
+        return SEATS
+    assert s.hand is not None and s.hand.seating is not None and s.rules is not None
+    seating, engine = s.hand.seating, s.hand.engine
+    return tuple(seating[w] for w in SEATS if s.rules.legal_actions(engine, w))
+
+
+def advance(s: TableSession, acc: Acc) -> TableSession:
+    """Take every input that is due, resolve every complete step, send automatic answers."""
+    from .lobby import creator_seats
+
+    while True:
+        if s.phase is Phase.LOBBY:
+            return creator_seats(s, acc) if acc.auto else s
+        if s.phase not in STEP_PHASES or s.halted is not None:
+            return s
+        if s.awaiting <= s.inputs.keys():
+            s = _resolve(s, acc)
+            continue
+        progressed = False
+        for place in SEATS:
+            box = s.inbox[place]
+            if not box or box[0].step > s.step:
+                continue
+            head = box[0]
+            inbox = list(s.inbox)
+            inbox[place] = box[1:]
+            s = evolve(s, inbox=tuple(inbox))
+            progressed = True
+            s = _consider(s, place, head, acc)
+        if progressed:
+            continue
+        if not acc.auto:
+            return s
+        before = s
+        s = _auto(s, acc)
+        if s is before:
+            return s
+
+
+def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSession:
+    def bad(kind: ProblemKind, reason: str) -> TableSession:
+        return report(s, acc, Problem(kind, place, reason, env.step, (env.encode(),)))
+
+    if env.step < s.step or place not in s.awaiting or place in s.inputs:
+        return bad(ProblemKind.OUT_OF_TURN, f"{env.kind.name} at step {env.step}, but step "
+                   f"{s.step} does not wait for seat {int(place)}")
+    if env.state != s.step_hash:
+        return bad(ProblemKind.DIVERGENCE, f"made in state {env.state.hex()[:16]}, ours is "
+                   f"{s.step_hash.hex()[:16]}")
+    if env.kind is not EXPECTED_KIND[s.phase]:
+        return bad(ProblemKind.OUT_OF_TURN, f"{env.kind.name} during {s.phase.value}")
+    try:
+        body = decode_body(env.kind, env.body or b"")
+        value = _check(s, place, body)
+    except WireError as error:
+        return bad(ProblemKind.MALFORMED, error.problem)
+    except IllegalAction as error:
+        return bad(ProblemKind.ILLEGAL_ACTION, error.reason)
+    except _Rejected as error:
+        return bad(error.kind, error.reason)
+    return evolve(s, inputs={**s.inputs, place: Input(env, value)})
+
+
+class _Rejected(Exception):
+    def __init__(self, kind: ProblemKind, reason: str) -> None:
+        self.kind = kind
+        self.reason = reason
+        super().__init__(reason)
+
+
+def _check(s: TableSession, place: Seat, body: object) -> Any:
+    """Validate one input against the current step; returns what resolution needs."""
+    hand = s.hand
+    if isinstance(body, Ready):
+        if body.seating != s.seating_hash:
+            raise _Rejected(ProblemKind.DIVERGENCE, "ready for a different seating")
+        return None
+    assert hand is not None
+    if isinstance(body, Commit):
+        return body.commitment
+    if isinstance(body, Echo):
+        if body.commitments != cr.commitments_hash(hand.commits):
+            raise _Rejected(ProblemKind.DIVERGENCE, "saw different dice commitments")
+        return None
+    if isinstance(body, Reveal):
+        expected = hand.commits[place]
+        if cr.commitment(dice_context(s, hand.hand_no), place, body.nonce) != expected:
+            raise _Rejected(ProblemKind.BAD_REVEAL, "the nonce does not open its commitment")
+        return body.nonce
+    if isinstance(body, HandEnd):
+        if body.outcome != digest(hand.outcome):
+            raise _Rejected(ProblemKind.DIVERGENCE, "computed a different outcome")
+        return None
+    assert isinstance(body, Act) and s.rules is not None and hand.seating is not None
+    action = s.rules.decode_action(body.action)
+    wind = wind_of(hand.seating, place)
+    if s.rules.actor(action) != wind:
+        raise _Rejected(ProblemKind.ILLEGAL_ACTION, "an action for another seat")
+    if hand.wall is not None:
+        wrong = hand.wall.false_faces(s.rules.claimed_faces(action))
+        if wrong:
+            slot, claimed, actual = wrong[0]
+            raise _Rejected(ProblemKind.FALSE_FACE, f"showed slot {slot} as {claimed.name}, "
+                            f"it holds {actual.name}")
+    s.rules.apply(hand.engine, action)  # raises IllegalAction with the reason
+    return action
+
+
+def _resolve(s: TableSession, acc: Acc) -> TableSession:
+    resolved = tuple(s.inputs[p].envelope for p in SEATS if p in s.inputs)
+    hand = s.hand
+    if s.phase is Phase.READY:
+        return _begin_hand(s, acc, 0, resolved)
+    assert hand is not None
+    if s.phase is Phase.COMMIT:
+        s = evolve(s, hand=evolve(hand, commits=tuple(s.inputs[p].action for p in SEATS)))
+        return start_step(s, Phase.ECHO, acc, resolved)
+    if s.phase is Phase.ECHO:
+        return start_step(s, Phase.REVEAL, acc, resolved)
+    if s.phase is Phase.REVEAL:
+        nonces = [s.inputs[p].action for p in SEATS]
+        seed = cr.seed_from(dice_context(s, hand.hand_no), nonces)
+        return _deal(s, acc, seed, resolved)
+    if s.phase is Phase.HAND_END:
+        return _end_hand(s, acc, resolved)
+    return _play(s, acc, resolved)
+
+
+def _begin_hand(s: TableSession, acc: Acc, hand_no: int,
+                resolved: tuple[Envelope, ...]) -> TableSession:
+    return start_step(evolve(s, hand=Hand(hand_no)), Phase.COMMIT, acc, resolved)
+
+
+def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
+          ) -> TableSession:
+    assert s.hand is not None and s.rules is not None and s.open is not None
+    rules, hand_no = s.rules, s.hand.hand_no
+    first = s.first_seating
+    if first is None:
+        if rules.ruleset.value == "mcr":
+            order = cr.permutation(seed, 4, b"seat-winds")
+            first = (Seat(order[0]), Seat(order[1]), Seat(order[2]), Seat(order[3]))
+        else:
+            first = first_seating(Seat(cr.first_east(seed)))
+    seating = seating_for_hand(rules.ruleset, first, hand_no)
+    dice = cr.dice(seed, rules.dice_count())
+    wall = practice_wall(rules.ruleset, seed)
+    setup = HandSetup(hand_no, dice, prevalent_wind(rules.ruleset, hand_no), s.open.options,
+                      s.open.card_text)
+    engine, events = rules.start(setup)
+    if s.me is None:  # an observer checks everything: it knows the whole practice wall
+        engine = rules.learn(engine, dict(enumerate(wall.faces)))
+    hand = Hand(hand_no, s.hand.commits, seed, seating, dice, wall, engine)
+    s = evolve(s, first_seating=first, hand=hand)
+    acc.events.append(HandBegan(hand_no, seating, dice))
+    s = _after_engine(s, acc, events)
+    return _next_play_step(s, acc, resolved)
+
+
+def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...]) -> TableSession:
+    """Tell our engine the faces the deck now gives our seat, and report visible events."""
+    hand = s.hand
+    assert hand is not None and hand.seating is not None and s.rules is not None
+    mine = None if s.me is None else wind_of(hand.seating, s.me)
+    faces = {}
+    for op in s.rules.deck_ops(events):
+        if op.kind is DeckOpKind.REVEAL or (s.me is not None and op.seat == mine):
+            faces.update(hand.wall.faces_of(op.slots) if hand.wall else {})
+    engine = s.rules.learn(hand.engine, faces) if faces and s.me is not None else hand.engine
+    for event in events:
+        audience = getattr(event, "audience", None)
+        if audience is None or audience == mine or s.me is None:
+            acc.events.append(EngineEvent(hand.hand_no, event))
+    return evolve(s, hand=evolve(hand, engine=engine))
+
+
+def _next_play_step(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]
+                    ) -> TableSession:
+    assert s.hand is not None and s.rules is not None
+    outcome = s.rules.outcome(s.hand.engine)
+    if outcome is not None:
+        s = evolve(s, hand=evolve(s.hand, outcome=outcome))
+        return start_step(s, Phase.HAND_END, acc, resolved)
+    s = start_step(s, Phase.PLAY, acc, resolved)
+    if not s.awaiting:
+        problem = Problem(ProblemKind.ILLEGAL_ACTION, None,
+                          "the rules engine waits for nobody and the hand is not over")
+        return halt(report(s, acc, problem), acc, problem)
+    return s
+
+
+def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
+    hand = s.hand
+    assert hand is not None and hand.seating is not None and s.rules is not None
+    rules, seating, engine = s.rules, hand.seating, hand.engine
+    entries = []
+    for wind in SEATS:
+        place = seating[wind]
+        item = s.inputs.get(place)
+        if item is None:
+            continue
+        try:
+            engine, events = rules.apply(engine, item.action)
+        except IllegalAction as error:
+            s = report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, place, error.reason, s.step))
+            continue
+        s = evolve(s, hand=evolve(hand, engine=engine))
+        s = _after_engine(s, acc, events)
+        hand = s.hand
+        assert hand is not None
+        engine = hand.engine
+        entries.append((s.step, place, rules.describe_action(item.action)))
+    s = evolve(s, timeline=(*s.timeline, *entries))
+    return _next_play_step(s, acc, resolved)
+
+
+def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
+    hand = s.hand
+    assert hand is not None and hand.outcome is not None and hand.seating is not None
+    by_place = [0, 0, 0, 0]
+    for wind in SEATS:
+        by_place[hand.seating[wind]] += hand.outcome.payments[wind]
+    scores = tuple(a + b for a, b in zip(s.scores, by_place, strict=True))
+    s = evolve(s, scores=(scores[0], scores[1], scores[2], scores[3]),
+                hands_played=s.hands_played + 1,
+                outcomes=(*s.outcomes, (hand.hand_no, hand.outcome, hand.seating)))
+    acc.events.append(HandFinished(hand.hand_no, hand.outcome, hand.seating))
+    if s.hands_played >= s.match_hands:
+        acc.events.append(MatchFinished(s.scores))
+        return evolve(start_step(s, Phase.OVER, acc, resolved), awaiting=frozenset())
+    return _begin_hand(s, acc, hand.hand_no + 1, resolved)
+
+
+def _auto(s: TableSession, acc: Acc) -> TableSession:
+    """Our own automatic inputs: the dice commit/echo/reveal and the end-of-hand digest."""
+    if s.me is None or s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
+        return s
+    hand = s.hand
+    if hand is None or s.phase in (Phase.READY, Phase.PLAY):
+        return s
+    nonce = cr.derive_nonce(s.secret, dice_context(s, hand.hand_no))
+    if s.phase is Phase.COMMIT:
+        return send(s, acc, Commit(cr.commitment(dice_context(s, hand.hand_no), s.me, nonce)))
+    if s.phase is Phase.ECHO:
+        return send(s, acc, Echo(cr.commitments_hash(hand.commits)))
+    if s.phase is Phase.REVEAL:
+        return send(s, acc, Reveal(nonce))
+    return send(s, acc, HandEnd(digest(hand.outcome)))
