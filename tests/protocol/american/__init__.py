@@ -1,0 +1,1 @@
+"""Tests of the American card, matcher and engine."""

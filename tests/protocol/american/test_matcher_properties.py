@@ -1,0 +1,156 @@
+"""Property tests of the matcher against the house card (hypothesis, modest example counts)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.compile import Variant, compiled, copies, hand_variants
+from fourwinds.protocol.american.matcher import match_hand, nearest_hands
+from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
+
+CARD = house_card()
+VARIANTS = compiled(CARD).variants
+variant_indexes = st.integers(min_value=0, max_value=len(VARIANTS) - 1)
+
+
+def tiles_of(variant: Variant) -> list[Kind]:
+    """Real tiles making the variant: jokers where it needs more of a kind than exist (A2)."""
+    out: list[Kind] = []
+    for group in variant.groups:
+        for kind in group.kinds:
+            out.append(Kind.JOKER if out.count(kind) >= copies(kind) else kind)
+    return out
+
+
+def hand_ids(tiles: list[Kind], exposures: list[list[Kind]] | None = None) -> list[str]:
+    return [m.hand.id for m in match_hand(CARD, tiles, exposures or [])]
+
+
+def slot_distance(variant: Variant, tiles: list[Kind]) -> int:
+    """Independent count: fill the variant's slots one by one (real tiles first into slots
+    where no joker may go, then jokers), and count the slots left empty."""
+    pool = Counter(tiles)
+    jokers = pool.pop(Kind.JOKER, 0)
+    slots = [(k, g.jokers) for g in variant.groups for k in g.kinds]
+    empty_jokerable = 0
+    empty = 0
+    for kind, jokerable in sorted(slots, key=lambda slot: slot[1]):
+        if pool[kind]:
+            pool[kind] -= 1
+        elif jokerable:
+            empty_jokerable += 1
+        else:
+            empty += 1
+    return empty + max(0, empty_jokerable - jokers)
+
+
+@settings(max_examples=150, deadline=None)
+@given(variant_indexes, st.randoms(use_true_random=False))
+def test_a_variant_matches_its_hand_in_any_tile_order(index: int, rng: object) -> None:
+    variant = VARIANTS[index]
+    tiles = tiles_of(variant)
+    rng.shuffle(tiles)  # type: ignore[attr-defined]
+    found = match_hand(CARD, tiles, [])
+    assert variant.hand.id in [m.hand.id for m in found]
+    assert all(m.jokerless == (variant.min_jokers == 0) for m in found)
+    assert [m.hand.value for m in found] == sorted((m.hand.value for m in found), reverse=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(variant_indexes, st.data())
+def test_a2_joker_replacing_a_tile_of_a_3_plus_group_keeps_the_match(index: int,
+                                                                     data: st.DataObject) -> None:
+    variant = VARIANTS[index]
+    groups = [g for g in variant.groups if g.jokers]
+    if not groups:
+        return
+    group = data.draw(st.sampled_from(groups))
+    tiles = tiles_of(variant)
+    tiles.remove(group.kinds[0])
+    tiles.append(Kind.JOKER)
+    found = [m for m in match_hand(CARD, tiles, []) if m.hand.id == variant.hand.id]
+    assert found and not found[0].jokerless
+
+
+@settings(max_examples=150, deadline=None)
+@given(variant_indexes, st.data())
+def test_a2_joker_replacing_a_tile_of_a_pair_or_single_breaks_the_hand(
+        index: int, data: st.DataObject) -> None:
+    variant = VARIANTS[index]
+    groups = [g for g in variant.groups if not g.jokers]
+    if not groups:
+        return
+    kind = data.draw(st.sampled_from([k for g in groups for k in g.kinds]))
+    tiles = tiles_of(variant)
+    tiles.remove(kind)
+    tiles.append(Kind.JOKER)
+    assert variant.hand.id not in hand_ids(tiles)
+
+
+@settings(max_examples=100, deadline=None)
+@given(variant_indexes, st.data())
+def test_a5_exposing_a_group_keeps_an_exposed_hand(index: int, data: st.DataObject) -> None:
+    variant = VARIANTS[index]
+    groups = [g for g in variant.groups if g.jokers]
+    if not groups or variant.min_jokers:
+        return
+    group = data.draw(st.sampled_from(groups))
+    jokers = data.draw(st.integers(min_value=0, max_value=len(group.kinds)))
+    exposure = [Kind.JOKER] * jokers + list(group.kinds[jokers:])
+    tiles = tiles_of(variant)
+    for kind in group.kinds:
+        tiles.remove(kind)
+    assert (variant.hand.id in hand_ids(tiles, [exposure])) == (not variant.hand.concealed)
+
+
+@settings(max_examples=100, deadline=None)
+@given(variant_indexes, st.data())
+def test_nearest_one_tile_short_names_that_tile(index: int, data: st.DataObject) -> None:
+    variant = VARIANTS[index]
+    tiles = tiles_of(variant)
+    removed = data.draw(st.sampled_from(tiles))
+    tiles.remove(removed)
+    near = {n.hand.id: n for n in nearest_hands(CARD, tiles, [], len(CARD.hands))}
+    assert near[variant.hand.id].distance == 1
+    assert len(near[variant.hand.id].missing) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False), st.integers(min_value=13, max_value=14))
+def test_nearest_distances_agree_with_filling_slots_one_by_one(rng: object, size: int) -> None:
+    wall = list(AMERICAN_TILES)
+    rng.shuffle(wall)  # type: ignore[attr-defined]
+    tiles = wall[:size]
+    near = nearest_hands(CARD, tiles, [], len(CARD.hands))
+    assert len(near) == len(CARD.hands)
+    for index, entry in enumerate(CARD.hands):
+        expected = min(slot_distance(v, tiles) for v in hand_variants(entry, index))
+        (found,) = [n for n in near if n.hand.id == entry.id]
+        assert found.distance == expected == len(found.missing), entry.id
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_adding_the_missing_tiles_completes_the_hand(rng: object) -> None:
+    wall = list(AMERICAN_TILES)
+    rng.shuffle(wall)  # type: ignore[attr-defined]
+    tiles = wall[:13]
+    for near in nearest_hands(CARD, tiles, [], 5):
+        completed = tiles + list(near.missing)
+        again = {n.hand.id: n for n in nearest_hands(CARD, completed, [], len(CARD.hands))}
+        assert again[near.hand.id].distance == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.one_of(variant_indexes.map(lambda i: tiles_of(VARIANTS[i])),
+                 st.randoms(use_true_random=False).map(
+                     lambda r: r.sample(list(AMERICAN_TILES), 14))))
+def test_match_hand_agrees_with_distance_zero(tiles: list[Kind]) -> None:
+    matched = set(hand_ids(tiles))
+    zero = {n.hand.id for n in nearest_hands(CARD, tiles, [], len(CARD.hands))
+            if n.distance == 0}
+    assert matched == zero
