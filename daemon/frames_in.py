@@ -54,7 +54,8 @@ class FrameRouter:
         key = self.d.key_of(sender)
         if key is None:
             raise Refused("frame before hello")
-        if sender.guest and not isinstance(frame, PairStart | PairConfirm):
+        guest = sender.guest and key not in self.d.pinned_keys()   # admitted since connecting?
+        if guest and not isinstance(frame, PairStart | PairConfirm):
             raise Refused(f"{type(frame).__name__} from a key not seated at our tables")
         now = time.monotonic()
         if isinstance(frame, PairStart):
@@ -84,7 +85,7 @@ class FrameRouter:
         self.d.curve_to_key[sender.curve_key] = key
         self.d.names[key] = hello.name
         self.addresses[key] = (sender.address, hello.port)
-        if sender.guest:
+        if sender.guest and key not in self.d.pinned_keys():
             self.d.transport.connect(key, sender.address, hello.port)
             return
         for rt in self.d.tables.values():
