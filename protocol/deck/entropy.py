@@ -1,0 +1,75 @@
+"""Deterministic randomness from passed-in entropy (``protocol/`` never draws its own).
+
+A seat's daemon hands the deck some bytes from the operating system's generator; tests and
+the practice deck hand it fixed bytes. ``Entropy`` stretches them with SHA-512 under a label,
+so every secret of a seat (shuffle scalar, permutation, per-position keys, commitment nonces)
+comes from one seed, and a replay with the same seed makes the same choices.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .group import L, scalar_from_wide, scalar_to_int
+
+MIN_ENTROPY_BYTES = 32
+
+
+@dataclass(frozen=True)
+class Entropy:
+    """A labelled stream of pseudo-random bytes derived from ``seed`` (at least 32 bytes)."""
+
+    seed: bytes
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.seed, bytes) or len(self.seed) < MIN_ENTROPY_BYTES:
+            raise ValueError(f"entropy needs at least {MIN_ENTROPY_BYTES} bytes")
+
+    def block(self, label: str, index: int) -> bytes:
+        """64 bytes for ``(label, index)``: independent blocks for independent uses."""
+        tag = label.encode()
+        data = len(tag).to_bytes(2, "big") + tag + index.to_bytes(8, "big") + self.seed
+        return hashlib.sha512(data).digest()
+
+    def scalar(self, label: str, index: int) -> bytes:
+        """A uniform non-zero scalar modulo ``L``."""
+        counter = 0
+        while True:
+            scalar = scalar_from_wide(self.block(f"{label}#{counter}", index))
+            if 0 < scalar_to_int(scalar) < L:
+                return scalar
+            counter += 1  # zero: probability 2**-252
+
+    def below(self, bound: int, label: str, index: int) -> int:
+        """A uniform integer in ``[0, bound)`` by rejection sampling (no modulo bias)."""
+        return uniform_below(bound, lambda attempt: self.block(f"{label}#{attempt}", index))
+
+    def permutation(self, size: int, label: str) -> tuple[int, ...]:
+        """A uniform permutation of ``range(size)`` (Fisher-Yates)."""
+        items = list(range(size))
+        for i in range(size - 1, 0, -1):
+            j = self.below(i + 1, label, i)
+            items[i], items[j] = items[j], items[i]
+        return tuple(items)
+
+
+def uniform_below(bound: int, blocks: Callable[[int], bytes]) -> int:
+    """Rejection sampling of ``[0, bound)`` from a function ``attempt -> 64 random bytes``.
+
+    Takes the smallest number of bits that covers ``bound`` and retries values at or above
+    it, so every result is exactly equally likely.
+    """
+    if not 0 < bound <= 2**64:
+        raise ValueError("bound must be in 1..2**64")
+    bits = max(1, (bound - 1).bit_length())
+    mask = (1 << bits) - 1
+    attempt = 0
+    while True:
+        block = blocks(attempt)
+        for start in range(0, len(block) - 7, 8):
+            value = int.from_bytes(block[start:start + 8], "big") & mask
+            if value < bound:
+                return value
+        attempt += 1

@@ -1,0 +1,247 @@
+"""The masked wall: each seat's secrets, its knowledge, and the shuffle and lock passes.
+
+Every physical tile ``t`` starts as a public point ``T[t] = hash_to_point(context, t)``.
+
+* Shuffle pass, seats in order E S W N: a seat multiplies every point by its secret shuffle
+  scalar ``s`` and permutes them: ``out[p] = s * in[perm[p]]``.
+* Lock pass, in the same order: a seat removes ``s`` and applies a separate secret key per wall
+  position in one multiplication: ``out[p] = (s^-1 * k[p]) * in[p]``.
+
+The final wall is ``W[p] = (k_E[p] k_S[p] k_W[p] k_N[p]) * T[pi(p)]`` for the composed
+permutation ``pi``: opening position ``p`` needs all four keys of ``p``, and any one honest
+seat's permutation makes ``pi`` uniform. Each seat multiplies 2 x size points; every point a
+seat multiplies was checked to lie in the prime-order subgroup (by libsodium's multiplication
+itself when it refuses such points, else by the explicit ``(L-1) * Q == -Q`` check).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from fourwinds.protocol.canonical import digest
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import Kind
+
+from . import group
+from .blame import Cheat, Diverged, cheat
+from .entropy import Entropy
+from .events import Output, Send, WallReady, others
+from .messages import (
+    AuditReveal,
+    DeckDescription,
+    KeyProof,
+    Phase,
+    Signed,
+    Signer,
+    Verifier,
+    WallPass,
+    sign,
+)
+
+PASSES = 8  # shuffle E S W N, then lock E S W N
+
+
+@dataclass(frozen=True)
+class SeatSecrets:
+    """What one seat keeps to itself until the audit. ``perm``: ``out[p] = s * in[perm[p]]``."""
+
+    shuffle_scalar: bytes
+    permutation: tuple[int, ...]
+    keys: tuple[bytes, ...]
+    lock_scalars: tuple[bytes, ...]  # s^-1 * k[p], the one multiplier of the lock pass
+
+    @staticmethod
+    def derive(entropy: Entropy, size: int) -> SeatSecrets:
+        """Fresh secrets from this seat's passed-in entropy."""
+        scalar = entropy.scalar("shuffle scalar", 0)
+        keys = tuple(entropy.scalar("position key", p) for p in range(size))
+        return SeatSecrets.from_parts(scalar, entropy.permutation(size, "shuffle"), keys)
+
+    @staticmethod
+    def from_parts(scalar: bytes, permutation: tuple[int, ...],
+                   keys: tuple[bytes, ...]) -> SeatSecrets:
+        inverse = group.scalar_to_int(group.scalar_invert(scalar))
+        lock = tuple(group.scalar_from_int(inverse * group.scalar_to_int(k)) for k in keys)
+        return SeatSecrets(scalar, permutation, keys, lock)
+
+    def reveal(self, context: bytes, seat: Seat) -> AuditReveal:
+        return AuditReveal(context, seat, self.shuffle_scalar, self.permutation, self.keys)
+
+
+@dataclass(frozen=True)
+class TileTable:
+    """The public base point of every tile, and the reverse lookup used to read a face."""
+
+    kinds: tuple[Kind, ...]
+    points: tuple[bytes, ...]
+    index: Mapping[bytes, int]
+
+    @staticmethod
+    def build(description: DeckDescription) -> TileTable:
+        kinds = description.tiles
+        points = tuple(group.hash_to_point(description.context, t) for t in range(len(kinds)))
+        return TileTable(kinds, points, {p: t for t, p in enumerate(points)})
+
+    @property
+    def size(self) -> int:
+        return len(self.kinds)
+
+
+@dataclass(frozen=True)
+class SeatContext:
+    """A seat's fixed inputs for one hand: never changes while the hand is played."""
+
+    description: DeckDescription
+    seat: Seat
+    secrets: SeatSecrets
+    tiles: TileTable
+    signer: Signer
+    verify: Verifier
+    explicit_subgroup_check: bool = False  # also run (L-1)Q == -Q when libsodium checks
+
+    @staticmethod
+    def create(description: DeckDescription, seat: Seat, entropy: Entropy, signer: Signer,
+               verify: Verifier, tiles: TileTable | None = None,
+               explicit_subgroup_check: bool = False) -> SeatContext:
+        table = tiles if tiles is not None else TileTable.build(description)
+        if table.kinds != description.tiles:
+            raise ValueError("the tile table is for another deck")
+        secrets = SeatSecrets.derive(entropy, table.size)
+        return SeatContext(description, seat, secrets, table, signer, verify,
+                           explicit_subgroup_check)
+
+    @property
+    def context(self) -> bytes:
+        return self.description.context
+
+    @property
+    def check_points_explicitly(self) -> bool:
+        return self.explicit_subgroup_check or not group.library_checks_subgroup()
+
+
+@dataclass(frozen=True)
+class WallState:
+    """One seat's knowledge of the hand. Replaced, never mutated, by every step."""
+
+    passes: tuple[Signed[WallPass] | None, ...] = (None,) * PASSES
+    holder: tuple[Seat | None, ...] = ()  # current holder of each position (None: wall/public)
+    proofs: Mapping[int, Mapping[Seat, KeyProof]] = field(default_factory=dict)
+    faces: Mapping[int, Kind] = field(default_factory=dict)  # faces this seat may see
+    public: frozenset[int] = frozenset()
+    key_commits: Mapping[tuple[Seat, int], bytes] = field(default_factory=dict)
+    shown_keys: Mapping[tuple[Seat, int], bytes] = field(default_factory=dict)
+    complaints: tuple[int, ...] = ()  # slots complained about
+    complainers: Mapping[int, Seat] = field(default_factory=dict)
+    audits: tuple[Signed[AuditReveal] | None, ...] = (None,) * 4
+    audited: bool = False
+
+    @property
+    def wall(self) -> tuple[bytes, ...] | None:
+        """The final masked wall, once the last lock pass is in."""
+        last = self.passes[-1]
+        return last.body.points if last is not None else None
+
+
+def pass_index(phase: Phase, seat: Seat) -> int:
+    return (0 if phase is Phase.SHUFFLE else 4) + int(seat)
+
+
+def input_points(ctx: SeatContext, state: WallState, index: int) -> tuple[bytes, ...] | None:
+    """The points pass ``index`` works on: the tile points, or the previous pass."""
+    if index == 0:
+        return ctx.tiles.points
+    previous = state.passes[index - 1]
+    return previous.body.points if previous is not None else None
+
+
+def input_digest(ctx: SeatContext, state: WallState, index: int) -> bytes | None:
+    if index == 0:
+        return digest(ctx.tiles.points)
+    previous = state.passes[index - 1]
+    return digest(previous.body) if previous is not None else None
+
+
+def _check_input(ctx: SeatContext, points: tuple[bytes, ...], sender: Seat) -> None:
+    if ctx.check_points_explicitly:
+        for p, point in enumerate(points):
+            if not group.in_prime_subgroup(point):
+                raise cheat(sender, Cheat.BAD_POINT, f"position {p} is not in the subgroup")
+
+
+def _multiply(points: tuple[bytes, ...], scalars: tuple[bytes, ...] | bytes,
+              sender: Seat) -> tuple[bytes, ...]:
+    out = []
+    try:
+        if isinstance(scalars, bytes):
+            for point in points:
+                out.append(group.mult(scalars, point))
+        else:
+            for scalar, point in zip(scalars, points, strict=True):
+                out.append(group.mult(scalar, point))
+    except group.BadPoint:
+        raise cheat(sender, Cheat.BAD_POINT,
+                    f"position {len(out)} is not in the prime-order subgroup") from None
+    return tuple(out)
+
+
+def my_pass(ctx: SeatContext, state: WallState) -> tuple[WallState, tuple[Output, ...]]:
+    """Run this seat's next pass if its input is in; else nothing."""
+    out: tuple[Output, ...] = ()
+    for phase in Phase:
+        index = pass_index(phase, ctx.seat)
+        points = input_points(ctx, state, index)
+        if state.passes[index] is not None or points is None:
+            continue
+        sender = SEATS[(index - 1) % 4]
+        if index > 0:
+            _check_input(ctx, points, sender)
+        secrets = ctx.secrets
+        if phase is Phase.SHUFFLE:
+            scaled = _multiply(tuple(points[i] for i in secrets.permutation),
+                               secrets.shuffle_scalar, sender)
+        else:
+            scaled = _multiply(points, secrets.lock_scalars, sender)
+        previous = input_digest(ctx, state, index)
+        assert previous is not None
+        message = sign(WallPass(ctx.context, ctx.seat, phase, previous, scaled), ctx.signer)
+        state = _store_pass(state, index, message)
+        out = (*out, Send(others(ctx.seat), message))
+    return state, out
+
+
+def _store_pass(state: WallState, index: int, message: Signed[WallPass]) -> WallState:
+    passes = tuple(message if i == index else p for i, p in enumerate(state.passes))
+    return replace(state, passes=passes)
+
+
+def receive_pass(ctx: SeatContext, state: WallState,
+                 message: Signed[WallPass]) -> tuple[WallState, tuple[Output, ...]]:
+    """Store a peer's pass (checked: turn, shape, no repeated point, chained input digest),
+    then run this seat's own pass if it is next."""
+    body = message.body
+    index = pass_index(body.phase, body.seat)
+    held = state.passes[index]
+    if held is not None:
+        if held.body != body:
+            raise cheat(body.seat, Cheat.EQUIVOCATION, f"two different {body.phase.value} passes")
+        return state, ()
+    if index > 0 and state.passes[index - 1] is None:
+        raise cheat(body.seat, Cheat.MALFORMED, f"{body.phase.value} pass out of turn")
+    if len(body.points) != ctx.tiles.size or any(len(p) != 32 for p in body.points):
+        raise cheat(body.seat, Cheat.MALFORMED, "a pass must hold one 32-byte point per tile")
+    if len(set(body.points)) != len(body.points):
+        raise cheat(body.seat, Cheat.SHUFFLE_TAMPERED if body.phase is Phase.SHUFFLE
+                    else Cheat.LOCK_TAMPERED, "the same point twice in one pass")
+    if body.input_digest != input_digest(ctx, state, index):
+        raise Diverged(SEATS[(index - 1) % 4], body.seat, index - 1)
+    return advance(ctx, _store_pass(state, index, message))
+
+
+def advance(ctx: SeatContext, state: WallState) -> tuple[WallState, tuple[Output, ...]]:
+    """Run this seat's pass if it is due, and announce the wall once the last pass is in."""
+    state, out = my_pass(ctx, state)
+    if state.wall is not None and not state.holder:
+        state = replace(state, holder=(None,) * ctx.tiles.size)
+        out = (*out, WallReady(digest(state.wall)))
+    return state, out

@@ -1,0 +1,250 @@
+"""Every message of the fair deck, as frozen dataclasses, and the signing wrapper.
+
+Bodies name their sender in ``seat`` and the hand in ``context``. A ``Signed`` body carries an
+opaque signature made by the sender's identity key: the deck never signs or checks signatures
+itself, it calls the ``Signer`` and ``Verifier`` the table layer passes in (Ed25519 identity
+keys belong to the table). Signatures matter where a message is shown to a third seat: a key
+released privately and later published in a public reveal, or two conflicting messages that
+prove an equivocation.
+
+``step_key`` names the protocol step a signed body belongs to: one seat must never sign two
+different bodies for one step.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Generic, TypeVar
+
+from fourwinds.protocol.canonical import canonical_bytes, digest
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
+
+Signer = Callable[[bytes], bytes]
+"""Signs the canonical bytes of a body with this seat's identity key."""
+
+Verifier = Callable[[Seat, bytes, bytes], bool]
+"""``verify(seat, data, signature)``: whether ``seat``'s identity key signed ``data``."""
+
+_SIGN_DOMAIN = b"fourwinds/deck/v1\x00"
+
+
+@dataclass(frozen=True)
+class DeckDescription:
+    """What deck a hand uses; every seat sees it. ``practice`` decks are open (see practice.py)."""
+
+    context: bytes
+    ruleset: RuleSet
+    practice: bool = False
+    size: int | None = None  # a shorter wall (tiles 0..size-1), for tests only
+
+    @property
+    def tiles(self) -> tuple[Kind, ...]:
+        """The kind of every physical tile in this deck, by tile id."""
+        full = tile_set(self.ruleset)
+        if self.size is None:
+            return full
+        if not 2 <= self.size <= len(full):
+            raise ValueError(f"a wall needs 2..{len(full)} tiles, not {self.size}")
+        return full[: self.size]
+
+
+class Phase(Enum):
+    """The two passes of the masked wall."""
+
+    SHUFFLE = "shuffle"
+    LOCK = "lock"
+
+
+# --- commit-reveal -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Commit:
+    context: bytes
+    seat: Seat
+    commitment: bytes  # H(context, seat, nonce)
+
+
+@dataclass(frozen=True)
+class Echo:
+    context: bytes
+    seat: Seat
+    set_digest: bytes  # digest of the four commitments this seat received
+
+
+@dataclass(frozen=True)
+class Reveal:
+    context: bytes
+    seat: Seat
+    nonce: bytes
+
+
+@dataclass(frozen=True)
+class CommitEvidence:
+    """After an echo mismatch: the four signed commitments this seat received."""
+
+    context: bytes
+    seat: Seat
+    commits: tuple[Signed[Commit], ...]
+
+
+# --- the masked wall -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WallPass:
+    """One seat's shuffle or lock pass: the whole wall of points, as it leaves that seat.
+
+    ``input_digest`` is the digest of the pass this seat processed (the tile points for the
+    first shuffle), so a seat that received a different version of that pass sees it at once.
+    """
+
+    context: bytes
+    seat: Seat
+    phase: Phase
+    input_digest: bytes
+    points: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class KeyCommit:
+    slot: int
+    commitment: bytes  # key_commitment(context, issuer, slot, key)
+
+
+@dataclass(frozen=True)
+class KeyRelease:
+    """An issuer's signed statement of the keys it released to ``recipient`` (hashes only).
+
+    The keys travel beside it (``KeyProof``); the recipient can later show one key and this
+    signed release to everyone without showing any other key of the batch.
+    """
+
+    context: bytes
+    seat: Seat
+    recipient: Seat
+    entries: tuple[KeyCommit, ...]
+
+
+@dataclass(frozen=True)
+class PublicReveal:
+    """The holder shows a position's face and all four keys, so every seat can check it."""
+
+    context: bytes
+    seat: Seat
+    slot: int
+    kind: Kind
+    own_key: bytes
+    proofs: tuple[KeyProof, ...]  # the other three issuers' keys for this slot
+
+
+@dataclass(frozen=True)
+class TransferNotice:
+    """Positions move publicly from ``seat`` to ``receiver`` (``via``: a blind pass's seat)."""
+
+    context: bytes
+    seat: Seat
+    receiver: Seat
+    slots: tuple[int, ...]
+    via: Seat | None = None
+
+
+@dataclass(frozen=True)
+class Complaint:
+    """The keys this seat received for ``slot`` do not unmask to any tile: audit now.
+
+    ``proofs`` shows the three signed keys it got, so the audit can tell a wrong key from a
+    false complaint."""
+
+    context: bytes
+    seat: Seat
+    slot: int
+    proofs: tuple[KeyProof, ...]
+
+
+@dataclass(frozen=True)
+class AuditReveal:
+    """Every secret of one seat, revealed at the end of the hand."""
+
+    context: bytes
+    seat: Seat
+    shuffle_scalar: bytes
+    permutation: tuple[int, ...]
+    keys: tuple[bytes, ...]
+
+
+M = TypeVar("M")
+M_co = TypeVar("M_co", covariant=True)
+
+
+@dataclass(frozen=True)
+class Signed(Generic[M_co]):
+    """A body and its sender's signature over ``signing_bytes(body)``."""
+
+    body: M_co
+    signature: bytes
+
+
+@dataclass(frozen=True)
+class KeyProof:
+    """One released key with the issuer's signed release that commits to it."""
+
+    release: Signed[KeyRelease]
+    slot: int
+    key: bytes
+
+
+@dataclass(frozen=True)
+class KeyDelivery:
+    """Private to ``recipient``: keys for positions it now holds (not signed itself; each
+    proof carries its issuer's signature)."""
+
+    context: bytes
+    seat: Seat
+    recipient: Seat
+    proofs: tuple[KeyProof, ...]
+
+
+Body = (Commit | Echo | Reveal | CommitEvidence | WallPass | KeyRelease | PublicReveal
+        | TransferNotice | Complaint | AuditReveal)
+
+
+def signing_bytes(body: object) -> bytes:
+    """The bytes a sender signs: a domain tag and the body's canonical bytes."""
+    return _SIGN_DOMAIN + canonical_bytes(body)
+
+
+def sign(body: M, signer: Signer) -> Signed[M]:
+    return Signed(body, signer(signing_bytes(body)))
+
+
+def signed_by(message: Signed[object], seat: Seat, verify: Verifier) -> bool:
+    """Whether ``seat`` signed this message."""
+    return bool(verify(seat, signing_bytes(message.body), message.signature))
+
+
+def body_digest(body: object) -> bytes:
+    return digest(body)
+
+
+def key_commitment(context: bytes, issuer: Seat, slot: int, key: bytes) -> bytes:
+    """The hash a signed release shows in place of a key."""
+    data = b"fourwinds/deck/key\x00" + len(context).to_bytes(2, "big") + context
+    return hashlib.sha256(data + bytes([int(issuer)]) + slot.to_bytes(2, "big") + key).digest()
+
+
+def step_key(body: Body) -> tuple[object, ...]:
+    """The protocol step a body belongs to: a seat signs one body per step."""
+    if isinstance(body, WallPass):
+        return ("pass", body.seat, body.phase)
+    if isinstance(body, KeyRelease):
+        return ("release", body.seat, body.recipient, tuple(e.slot for e in body.entries))
+    if isinstance(body, PublicReveal):
+        return ("reveal", body.seat, body.slot)
+    if isinstance(body, (TransferNotice, Complaint)):
+        return (type(body).__name__, body.seat, canonical_bytes(body))
+    return (type(body).__name__, body.seat)

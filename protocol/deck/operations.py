@@ -1,0 +1,290 @@
+"""What the rules do with the masked wall: private draws, public reveals, private transfers.
+
+* Private draw (and the deal, many draws at once): every seat is told the assignment; each
+  seat other than the drawer sends the drawer its keys for those positions in a
+  ``KeyDelivery``, each key backed by a signed ``KeyRelease`` that shows only key hashes. The
+  drawer multiplies the four keys together, inverts the product and applies it to the wall
+  point in one multiplication: it learns the face, nobody else does.
+* Public reveal (discards, exposures, a Mahjong hand): the holder publishes the face, its own
+  key and the three signed keys it received; every seat opens the position itself and checks
+  the claimed face. A wrong face is blamed on the holder at once.
+* Private transfer (Charleston, courtesy pass): the positions move publicly
+  (``TransferNotice``); the sender forwards to the receiver its own key and the signed keys of
+  the two other seats (the receiver has its own), so only the receiver learns the faces. A
+  blind pass names the seat it went ``via``: that seat never receives a key for it.
+
+Keys that do not open a position to any tile make the holder publish a ``Complaint`` with the
+signed keys it got; the table then runs the audit, which names the seat that gave a wrong key
+(or the complainer, when every key was right).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.walls import WallPlan
+
+from . import group
+from .blame import Cheat, cheat
+from .errors import DeckUsageError
+from .events import Learned, Moved, Output, Send, Suspect, others
+from .masked_wall import SeatContext, WallState
+from .messages import (
+    Complaint,
+    KeyCommit,
+    KeyDelivery,
+    KeyProof,
+    KeyRelease,
+    PublicReveal,
+    Signed,
+    TransferNotice,
+    key_commitment,
+    sign,
+    signed_by,
+)
+
+
+def _wall(state: WallState) -> tuple[bytes, ...]:
+    wall = state.wall
+    if wall is None:
+        raise DeckUsageError("the wall is not built yet")
+    return wall
+
+
+def _release(ctx: SeatContext, recipient: Seat, slots: Iterable[int]) -> tuple[KeyProof, ...]:
+    """Signed proofs of this seat's own keys for ``slots``, addressed to ``recipient``."""
+    keys = ctx.secrets.keys
+    slot_list = tuple(slots)
+    entries = tuple(KeyCommit(s, key_commitment(ctx.context, ctx.seat, s, keys[s]))
+                    for s in slot_list)
+    release = sign(KeyRelease(ctx.context, ctx.seat, recipient, entries), ctx.signer)
+    return tuple(KeyProof(release, s, keys[s]) for s in slot_list)
+
+
+def deal(ctx: SeatContext, state: WallState,
+         plan: WallPlan) -> tuple[WallState, tuple[Output, ...]]:
+    """The deal of ``plan``: called on every seat."""
+    if plan.size != ctx.tiles.size:
+        raise DeckUsageError(f"a plan for {plan.size} tiles on a {ctx.tiles.size}-tile wall")
+    return hand_out(ctx, state, {s: seat for seat in SEATS for s in plan.deal[seat]})
+
+
+def draw(ctx: SeatContext, state: WallState, slot: int,
+         drawer: Seat) -> tuple[WallState, tuple[Output, ...]]:
+    """A private draw of ``slot`` by ``drawer``: called on every seat."""
+    return hand_out(ctx, state, {slot: drawer})
+
+
+def hand_out(ctx: SeatContext, state: WallState,
+             assignment: Mapping[int, Seat]) -> tuple[WallState, tuple[Output, ...]]:
+    """Positions leave the wall for their drawers; this seat releases its keys to the others."""
+    _wall(state)
+    holder = list(state.holder)
+    for slot, seat in assignment.items():
+        if not 0 <= slot < len(holder):
+            raise DeckUsageError(f"no position {slot} in this wall")
+        if holder[slot] is not None or slot in state.public:
+            raise DeckUsageError(f"position {slot} has already left the wall")
+        holder[slot] = seat
+    out: list[Output] = []
+    for seat in others(ctx.seat):
+        slots = sorted(s for s, d in assignment.items() if d == seat)
+        if slots:
+            delivery = KeyDelivery(ctx.context, ctx.seat, seat, _release(ctx, seat, slots))
+            out.append(Send((seat,), delivery))
+    state = replace(state, holder=tuple(holder))
+    return state, tuple(out)
+
+
+def _check_proof(ctx: SeatContext, commits: dict[tuple[Seat, int], bytes], proof: KeyProof,
+                 presenter: Seat, verified: set[bytes]) -> Seat:
+    """Check one key against its signed release; record its commitment; return the issuer."""
+    release = proof.release
+    issuer = release.body.seat
+    if release.body.context != ctx.context:
+        raise cheat(presenter, Cheat.MALFORMED, "a key release for another hand")
+    if release.signature not in verified:
+        if not signed_by(release, issuer, ctx.verify):
+            raise cheat(presenter, Cheat.BAD_SIGNATURE, f"a key release {issuer.name} did not sign")
+        verified.add(release.signature)
+    entry = next((e for e in release.body.entries if e.slot == proof.slot), None)
+    if entry is None:
+        raise cheat(presenter, Cheat.MALFORMED, f"no key for position {proof.slot} in its release")
+    try:
+        group.check_scalar(proof.key)
+    except group.BadScalar as error:
+        raise cheat(presenter, Cheat.MALFORMED, str(error)) from None
+    if key_commitment(ctx.context, issuer, proof.slot, proof.key) != entry.commitment:
+        raise cheat(presenter, Cheat.WRONG_KEY, f"key for {proof.slot} does not match its release")
+    _record_commit(commits, issuer, proof.slot, entry.commitment)
+    return issuer
+
+
+def _record_commit(commits: dict[tuple[Seat, int], bytes], issuer: Seat, slot: int,
+                   commitment: bytes) -> None:
+    held = commits.get((issuer, slot))
+    if held is not None and held != commitment:
+        raise cheat(issuer, Cheat.EQUIVOCATION, f"signed two different keys for position {slot}")
+    commits[(issuer, slot)] = commitment
+
+
+def receive_delivery(ctx: SeatContext, state: WallState,
+                     delivery: KeyDelivery) -> tuple[WallState, tuple[Output, ...]]:
+    """Keys for positions this seat holds; opens each position once all three are in."""
+    sender = delivery.seat
+    if delivery.recipient != ctx.seat or delivery.context != ctx.context:
+        raise cheat(sender, Cheat.MALFORMED, "keys meant for another seat or hand")
+    commits = dict(state.key_commits)
+    proofs = {slot: dict(held) for slot, held in state.proofs.items()}
+    verified: set[bytes] = set()
+    touched: set[int] = set()
+    for proof in delivery.proofs:
+        slot = proof.slot
+        if not 0 <= slot < ctx.tiles.size or state.holder[slot] != ctx.seat:
+            raise cheat(sender, Cheat.MALFORMED, f"keys for position {slot}, not held here")
+        issuer = _check_proof(ctx, commits, proof, sender, verified)
+        if issuer == ctx.seat:
+            raise cheat(sender, Cheat.MALFORMED, "sent this seat its own key")
+        proofs.setdefault(slot, {})[issuer] = proof
+        touched.add(slot)
+    state = replace(state, key_commits=commits, proofs=proofs)
+    ready = sorted(s for s in touched if len(proofs[s]) == 3 and s not in state.faces)
+    return _open(ctx, state, ready)
+
+
+def _open(ctx: SeatContext, state: WallState,
+          slots: list[int]) -> tuple[WallState, tuple[Output, ...]]:
+    """Unmask positions whose four keys this seat holds: one multiplication each."""
+    if not slots:
+        return state, ()
+    wall = _wall(state)
+    own = ctx.secrets.keys
+    products = [group.scalar_product([own[s], *(p.key for p in state.proofs[s].values())])
+                for s in slots]
+    faces = dict(state.faces)
+    out: list[Output] = []
+    complaints = list(state.complaints)
+    complainers = dict(state.complainers)
+    for slot, inverse in zip(slots, group.batch_invert(products), strict=True):
+        tile = ctx.tiles.index.get(group.mult(inverse, wall[slot]))
+        if tile is None:
+            proofs = tuple(state.proofs[slot][s] for s in sorted(state.proofs[slot]))
+            complaint = sign(Complaint(ctx.context, ctx.seat, slot, proofs), ctx.signer)
+            complaints.append(slot)
+            complainers[slot] = ctx.seat
+            out += [Send(others(ctx.seat), complaint), Suspect(ctx.seat, slot)]
+            continue
+        faces[slot] = ctx.tiles.kinds[tile]
+        out.append(Learned(slot, faces[slot]))
+    state = replace(state, faces=faces, complaints=tuple(complaints), complainers=complainers)
+    return state, tuple(out)
+
+
+def reveal(ctx: SeatContext, state: WallState, slot: int) -> tuple[WallState, tuple[Output, ...]]:
+    """Make a held position public: its face, this seat's key and the three signed keys."""
+    if not 0 <= slot < ctx.tiles.size or state.holder[slot] != ctx.seat:
+        raise DeckUsageError(f"position {slot} is not held by this seat")
+    if slot not in state.faces:
+        raise DeckUsageError(f"position {slot} is not open yet")
+    proofs = tuple(state.proofs[slot][s] for s in sorted(state.proofs[slot]))
+    body = PublicReveal(ctx.context, ctx.seat, slot, state.faces[slot],
+                        ctx.secrets.keys[slot], proofs)
+    message = sign(body, ctx.signer)
+    state = _make_public(state, slot, ctx.seat, ctx.secrets.keys[slot])
+    return state, (Send(others(ctx.seat), message), Learned(slot, body.kind, public=True))
+
+
+def _make_public(state: WallState, slot: int, holder: Seat, own_key: bytes) -> WallState:
+    holders = tuple(None if i == slot else h for i, h in enumerate(state.holder))
+    shown = {**state.shown_keys, (holder, slot): own_key}
+    return replace(state, holder=holders, public=state.public | {slot}, shown_keys=shown)
+
+
+def receive_reveal(ctx: SeatContext, state: WallState,
+                   message: Signed[PublicReveal]) -> tuple[WallState, tuple[Output, ...]]:
+    """Check a public reveal: the holder's, the keys signed, the face the one it claims."""
+    body = message.body
+    holder = body.seat
+    slot = body.slot
+    if not 0 <= slot < ctx.tiles.size or state.holder[slot] != holder:
+        raise cheat(holder, Cheat.NOT_HOLDER, f"revealed position {slot} it does not hold")
+    commits = dict(state.key_commits)
+    verified: set[bytes] = set()
+    issuers = {_check_proof(ctx, commits, proof, holder, verified): proof.key
+               for proof in body.proofs}
+    if set(issuers) != set(SEATS) - {holder} or len(body.proofs) != 3:
+        raise cheat(holder, Cheat.MALFORMED, "a reveal needs the keys of the three other seats")
+    try:
+        group.check_scalar(body.own_key)
+    except group.BadScalar as error:
+        raise cheat(holder, Cheat.MALFORMED, str(error)) from None
+    if holder != ctx.seat and ctx.seat in issuers and issuers[ctx.seat] != ctx.secrets.keys[slot]:
+        raise cheat(holder, Cheat.WRONG_KEY, "showed a key of this seat that it never issued")
+    product = group.scalar_product([body.own_key, *issuers.values()])
+    opened = ctx.tiles.index.get(group.mult(group.scalar_invert(product), _wall(state)[slot]))
+    if opened is None or ctx.tiles.kinds[opened] != body.kind:
+        raise cheat(holder, Cheat.WRONG_FACE,
+                    f"claimed {body.kind.name} for position {slot}, which does not hold it")
+    state = replace(state, key_commits=commits, faces={**state.faces, slot: body.kind})
+    return _make_public(state, slot, holder, body.own_key), (Learned(slot, body.kind, True),)
+
+
+def transfer(ctx: SeatContext, state: WallState, slots: tuple[int, ...], receiver: Seat,
+             via: Seat | None = None) -> tuple[WallState, tuple[Output, ...]]:
+    """Pass held positions to ``receiver`` (``via`` a blind pass's seat, which sees nothing)."""
+    if receiver == ctx.seat or via in (ctx.seat, receiver):
+        raise DeckUsageError("a pass goes to another seat")
+    for slot in slots:
+        if not 0 <= slot < ctx.tiles.size or state.holder[slot] != ctx.seat:
+            raise DeckUsageError(f"position {slot} is not held by this seat")
+        if slot not in state.faces:
+            raise DeckUsageError(f"position {slot} is not open yet")
+    notice = sign(TransferNotice(ctx.context, ctx.seat, receiver, slots, via), ctx.signer)
+    own = _release(ctx, receiver, slots)
+    forwarded = tuple(state.proofs[s][issuer] for s in slots
+                      for issuer in sorted(state.proofs[s]) if issuer != receiver)
+    delivery = KeyDelivery(ctx.context, ctx.seat, receiver, (*own, *forwarded))
+    state = _move(state, slots, receiver)
+    return state, (Send(others(ctx.seat), notice), Send((receiver,), delivery),
+                   Moved(slots, receiver))
+
+
+def _move(state: WallState, slots: tuple[int, ...], receiver: Seat) -> WallState:
+    moving = set(slots)
+    holders = tuple(receiver if i in moving else h for i, h in enumerate(state.holder))
+    return replace(state, holder=holders)
+
+
+def receive_transfer(ctx: SeatContext, state: WallState,
+                     message: Signed[TransferNotice]) -> tuple[WallState, tuple[Output, ...]]:
+    body = message.body
+    for slot in body.slots:
+        if not 0 <= slot < ctx.tiles.size or state.holder[slot] != body.seat:
+            raise cheat(body.seat, Cheat.NOT_HOLDER, f"passed position {slot} it does not hold")
+    if body.receiver == body.seat or len(set(body.slots)) != len(body.slots):
+        raise cheat(body.seat, Cheat.MALFORMED, "a pass to itself or of one position twice")
+    state = _move(state, body.slots, body.receiver)
+    if body.receiver == ctx.seat:  # drop keys of earlier holders: the sender forwards them anew
+        proofs = {s: held for s, held in state.proofs.items() if s not in body.slots}
+        state = replace(state, proofs=proofs)
+    return state, (Moved(body.slots, body.receiver),)
+
+
+def receive_complaint(ctx: SeatContext, state: WallState,
+                      message: Signed[Complaint]) -> tuple[WallState, tuple[Output, ...]]:
+    """A seat says its keys do not open a position: record the signed keys for the audit."""
+    body = message.body
+    if not 0 <= body.slot < ctx.tiles.size or state.holder[body.slot] != body.seat:
+        raise cheat(body.seat, Cheat.NOT_HOLDER, f"complained about position {body.slot}")
+    commits = dict(state.key_commits)
+    verified: set[bytes] = set()
+    for proof in body.proofs:
+        if proof.slot != body.slot:
+            raise cheat(body.seat, Cheat.MALFORMED, "a complaint shows keys of another position")
+        _check_proof(ctx, commits, proof, body.seat, verified)
+    complainers = {**state.complainers, body.slot: body.seat}
+    state = replace(state, key_commits=commits, complaints=(*state.complaints, body.slot),
+                    complainers=complainers)
+    return state, (Suspect(body.seat, body.slot),)
