@@ -66,9 +66,7 @@ def connect(data_dir: str | None = None) -> LocalApi:
     try:
         client: LocalApi = opener(data_dir)
     except (OSError, ConnectionError) as error:
-        raise DaemonUnavailable(
-            f"cannot reach the local daemon ({error}); start it with `fourwinds daemon`"
-        ) from error
+        raise DaemonUnavailable(str(error) or "cannot reach the local daemon") from error
     return client
 
 
@@ -84,8 +82,14 @@ class DaemonTable:
 
     def __init__(self, api: LocalApi, table: str) -> None:
         self.api = api
-        self.table = table
+        self.table = table  # its id (hex), a prefix of it, or its name
         self._latest: Message | None = None
+
+    def is_ours(self, event: Mapping[str, Any]) -> bool:
+        """A view event of this table (the daemon names tables by id and by name)."""
+        table = str(event.get("table") or "")
+        return event.get("type") == "view" and (
+            table.startswith(self.table) or event.get("name") == self.table)
 
     def latest_event(self, timeout: float) -> Message | None:
         newest: Message | None = None
@@ -95,7 +99,7 @@ class DaemonTable:
             event = self.api.next_event(wait)
             if event is None:
                 break
-            if event.get("type") == "view" and event.get("table") == self.table:
+            if self.is_ours(event):
                 newest = event
             wait = max(0.0, end - time.monotonic()) if newest is None else 0.0
         if newest is not None:

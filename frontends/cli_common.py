@@ -1,0 +1,166 @@
+"""What the scriptable commands share: daemon options, finding the table, printing results.
+
+Every table command is a thin request to the local daemon. Human output by default; with
+``--json`` exactly one JSON object on stdout (the shape each command documents), so scripts
+can parse it. Errors still print one line on stderr and exit 2 (see cli.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from fourwinds.frontends.action_pick import normalize_tiles, pick_action, request_for
+from fourwinds.frontends.config import Config, load_config
+from fourwinds.frontends.daemon_link import LocalApi, checked, connect, current_view
+from fourwinds.frontends.table_panels import result_lines, seat_label
+from fourwinds.protocol.errors import FourwindsError
+
+Message = dict[str, Any]
+
+
+def add_daemon_options(parser: argparse.ArgumentParser, *, table: bool = True) -> None:
+    """``--data-dir`` (which daemon), ``--table``, ``--json``."""
+    parser.add_argument("--data-dir", metavar="DIR",
+                        help="the daemon's data directory (default: config file, then the "
+                             "user's data directory)")
+    if table:
+        parser.add_argument("--table", metavar="NAME",
+                            help="the table (default: the one table you sit at)")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+
+
+def config_of(args: argparse.Namespace) -> Config:
+    """The config file's defaults (loaded once per command)."""
+    cached: Config | None = getattr(args, "_config", None)
+    if cached is None:
+        cached = load_config()
+        args._config = cached
+    return cached
+
+
+def open_api(args: argparse.Namespace) -> LocalApi:
+    """The local daemon's API for this command's ``--data-dir``."""
+    return connect(args.data_dir or config_of(args).data_dir)
+
+
+def table_name(api: LocalApi, args: argparse.Namespace) -> str:
+    """``--table``, else the config's table, else the only table this daemon sits at."""
+    if getattr(args, "table", None):
+        return str(args.table)
+    if config_of(args).table:
+        return str(config_of(args).table)
+    return only_table(api)
+
+
+def only_table(api: LocalApi) -> str:
+    """The name (or id) of the one table this daemon is at; an error naming them otherwise."""
+    answer = checked(api.request({"type": "tables"}))
+    tables = [t for t in answer.get("tables") or () if isinstance(t, Mapping)]
+    if len(tables) == 1:
+        return str(tables[0].get("name") or tables[0].get("table"))
+    if not tables:
+        raise FourwindsError("you are at no table: `fourwinds host` or `fourwinds join` first")
+    names = ", ".join(str(t.get("name") or t.get("table")) for t in tables)
+    raise FourwindsError(f"you are at several tables ({names}): say --table NAME")
+
+
+def emit(args: argparse.Namespace, human: Iterable[str], data: Mapping[str, Any]) -> None:
+    """Print the human lines, or the JSON object with ``--json``."""
+    if getattr(args, "json", False):
+        print(json.dumps(dict(data), sort_keys=True))
+    else:
+        for line in human:
+            print(line)
+
+
+def act_command(
+    args: argparse.Namespace,
+    types: Sequence[str],
+    *,
+    words: Sequence[str] = (),
+    tiles: Sequence[str] = (),
+    what: str,
+) -> int:
+    """Read the table's view, pick the one legal action meant, send it, report the answer.
+
+    JSON: ``{"ok": true, "table", "seq", "action": {...}, "tiles": [...]}``.
+    """
+    api = open_api(args)
+    try:
+        table = table_name(api, args)
+        event = current_view(api, table)
+        action, chosen = pick_action(event, types, words=words, tiles=normalize_tiles(tiles),
+                                     what=what)
+        checked(api.request(request_for(event, action, chosen)))
+    finally:
+        api.close()
+    label = str(action.get("label") or action.get("type"))
+    emit(args, [f"{label}{' ' + ' '.join(chosen) if chosen else ''}: done"],
+         {"ok": True, "table": table, "seq": event.get("seq"), "action": dict(action),
+          "tiles": chosen})
+    return 0
+
+
+def status_lines(event: Mapping[str, Any]) -> list[str]:
+    """A table's view as plain lines (`fourwinds status`)."""
+    view = event.get("view") or {}
+    me = int(view.get("seat") or 0)
+    lines = [
+        f"table {view.get('table', event.get('table'))} ({view.get('rules')}), hand "
+        f"{view.get('hand_number')}/{view.get('hands_in_match')}, you are {seat_label(me)}, "
+        f"wall {view.get('wall_remaining')}",
+        f"phase: {view.get('phase_detail') or view.get('phase')}",
+    ]
+    if view.get("deadline") is not None:
+        lines[-1] += f" ({float(view['deadline']):.0f}s left)"
+    for player in view.get("players") or ():
+        seat = int(player.get("seat", 0))
+        text = (f"{seat_label(seat):<5} {player.get('name', '?')!s:<12} "
+                f"{int(player.get('score', 0)):>5}  {player.get('concealed_count')} tiles")
+        melds = [" ".join(m.get("tiles") or ()) + f" ({m.get('label')})"
+                 for m in player.get("exposures") or ()]
+        if melds:
+            text += "  exposed: " + ", ".join(melds)
+        if player.get("discards"):
+            text += "  discards: " + " ".join(player["discards"])
+        lines.append(text)
+    lines.extend(hand_lines(event))
+    if view.get("result"):
+        lines.extend(result_lines(view, True))
+    lines.extend(legal_lines(event))
+    return lines
+
+
+def hand_lines(event: Mapping[str, Any]) -> list[str]:
+    """Our rack, the tile just drawn and the hints."""
+    view = event.get("view") or {}
+    text = "hand: " + " ".join(view.get("hand") or ())
+    if view.get("drawn"):
+        text += f"  (drew {view['drawn']})"
+    return [text, *("hint: " + str(h) for h in view.get("hints") or ())]
+
+
+def legal_lines(event: Mapping[str, Any]) -> list[str]:
+    """The legal actions, one a line, with their ids (`fourwinds act ID`)."""
+    legal = list(event.get("legal_actions") or ())
+    if not legal:
+        return ["legal: nothing to do now"]
+    lines = ["legal:"]
+    for action in legal:
+        text = f"  {action.get('id')}: {action.get('label') or action.get('type')}"
+        if "choose" in action:
+            text += f" (choose {action['choose']} of {' '.join(action.get('tiles') or ())})"
+        if action.get("default"):
+            text += " [default]"
+        lines.append(text)
+    return lines
+
+
+def fail(message: str) -> int:
+    """One line on stderr, exit status 1 (a refusal that is not the user's typing)."""
+    print(f"fourwinds: {message}", file=sys.stderr)
+    return 1

@@ -1,0 +1,109 @@
+"""`fourwinds play`: the main job. Start the daemon if needed, sit down, open the table.
+
+Alone: hosts a table and fills ``--bots N`` seats with bot seats (each its own daemon on
+loopback). With friends: ``--join NAME`` a table seen on the network. While the networked
+table cannot run here (no daemon, no table session in this build), it says why and runs
+``fourwinds demo RULES`` instead, unless ``--no-fallback``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from fourwinds.frontends.cli_common import config_of
+from fourwinds.frontends.config import RULES
+from fourwinds.frontends.daemon_link import DaemonTable, LocalApi, checked
+from fourwinds.frontends.local_seats import Started, ensure_daemon, start_bot_seat
+from fourwinds.protocol.errors import FourwindsError
+
+log = logging.getLogger(__name__)
+
+
+def register(sub: Any) -> None:
+    parser = sub.add_parser("play", help="play now: the table on screen, bots in free seats")
+    parser.add_argument("--rules", choices=RULES, help="rule set (default: config, american)")
+    parser.add_argument("--bots", type=int, choices=range(4), metavar="N",
+                        help="seats to fill with bots, 0-3 (default: config, then 3)")
+    parser.add_argument("--card", metavar="FILE", help="American card file for the table")
+    parser.add_argument("--table", metavar="NAME", help="name of the table to host")
+    parser.add_argument("--join", metavar="NAME|ID", help="join this table instead of hosting")
+    parser.add_argument("--code", help="the private table's code, with --join")
+    parser.add_argument("--private", action="store_true", help="host a private table (code)")
+    parser.add_argument("--ascii", action="store_true", help="tiles as codes, not glyphs")
+    parser.add_argument("--data-dir", metavar="DIR", help="your daemon's data directory")
+    parser.add_argument("--no-fallback", action="store_true",
+                        help="fail instead of running the offline demo")
+    parser.set_defaults(handler=cmd_play)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    config = config_of(args)
+    rules = args.rules or config.rules
+    bots = config.bots if args.bots is None else args.bots
+    started = Started()
+    try:
+        try:
+            api, table = _sit_down(args, rules, bots, started)
+        except (FourwindsError, OSError) as error:
+            if args.no_fallback or args.join:
+                raise
+            print(f"fourwinds play: the networked table is not available here yet ({error}).",
+                  file=sys.stderr)
+            print(f"Running the offline demo instead: fourwinds demo {rules}", file=sys.stderr)
+            from fourwinds.frontends.cli import main as cli_main
+
+            return cli_main(["demo", rules])
+        from fourwinds.frontends.curses_table import run
+
+        return run(DaemonTable(api, table), ascii_only=args.ascii or config.ascii)
+    finally:
+        started.stop()
+
+
+def _sit_down(args: argparse.Namespace, rules: str, bots: int,
+              started: Started) -> tuple[LocalApi, str]:
+    config = config_of(args)
+    data_dir = args.data_dir or config.data_dir
+    state = Path(platformdirs.user_state_dir("fourwinds", appauthor=False))
+    api = ensure_daemon(data_dir, config.name or "", state)
+    if args.join:
+        request: dict[str, Any] = {"type": "join", "table": args.join}
+        if args.code:
+            request["code"] = args.code
+        table = str(checked(api.request(request)).get("table") or args.join)
+    else:
+        table = _host(api, args, rules, config.name or "")
+        if bots:
+            status = checked(api.request({"type": "status"}))
+            key = str(checked(api.request({"type": "whoami"})).get("public_key"))
+            base = Path(tempfile.mkdtemp(prefix="fourwinds-bots-"))
+            for index in range(1, bots + 1):
+                start_bot_seat(started, base=base, index=index, rules=rules, table=table,
+                               host_port=int(status["port"]), host_key=key)
+    api.request({"type": "ready", "table": table})
+    return api, table
+
+
+def _host(api: LocalApi, args: argparse.Namespace, rules: str, player: str) -> str:
+    options: dict[str, Any] = {}
+    card = args.card or config_of(args).card
+    if card:
+        try:
+            options["card_text"] = Path(card).read_text(encoding="utf-8")
+        except OSError as error:
+            raise FourwindsError(f"cannot read card file {card}: {error.strerror}") from None
+        options["card_name"] = Path(card).stem
+    name = args.table or config_of(args).table or f"{player or 'my'}-table"
+    answer = checked(api.request({"type": "create", "name": name, "rules": rules,
+                                  "private": args.private, "options": options}))
+    if answer.get("code"):
+        print(f"private table {name}: players join with code {answer['code']}",
+              file=sys.stderr)
+    return str(answer.get("table") or name)

@@ -1,0 +1,190 @@
+"""`fourwinds host | join | seat | ready | status | hand`: sitting down at a table and looking.
+
+Each is one request to the local daemon (see docs/SCRIPTING.md for the JSON shapes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import Any
+
+from fourwinds.frontends.cli_common import (
+    add_daemon_options,
+    config_of,
+    emit,
+    hand_lines,
+    open_api,
+    status_lines,
+    table_name,
+)
+from fourwinds.frontends.config import RULES
+from fourwinds.frontends.daemon_link import LocalApi, checked, current_view
+from fourwinds.protocol.errors import FourwindsError
+
+SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north": 3, "n": 3}
+
+
+def register(sub: Any) -> None:
+    host = sub.add_parser("host", help="open a table on this daemon for others to join")
+    host.add_argument("name", nargs="?", help="table name (default: config 'table', then yours)")
+    host.add_argument("--rules", choices=RULES, help="rule set (default: config, then american)")
+    host.add_argument("--card", metavar="FILE", help="American card file (default: house card)")
+    host.add_argument("--private", action="store_true",
+                      help="joining needs the short code this prints")
+    host.add_argument("--hands", type=int, default=4, metavar="N", help="hands in the match")
+    host.add_argument("--practice", action="store_true",
+                      help="practice table: everyone sees the wall (no fair-deck protocol)")
+    add_daemon_options(host, table=False)
+    host.set_defaults(handler=cmd_host)
+
+    join = sub.add_parser("join", help="join a table seen on the network (or by its code)")
+    join.add_argument("target", metavar="NAME|CODE", help="table name, or a private table code")
+    join.add_argument("--code", help="the private table's code, when joining by name")
+    add_daemon_options(join, table=False)
+    join.set_defaults(handler=cmd_join)
+
+    seat = sub.add_parser("seat", help="take a seat at a table you joined")
+    seat.add_argument("wind", nargs="?", default="any",
+                      choices=[*SEAT_CHOICES, "any"], help="the seat wanted (default: any free)")
+    add_daemon_options(seat)
+    seat.set_defaults(handler=cmd_seat)
+
+    ready = sub.add_parser("ready", help="say you are ready to start (or for the next hand)")
+    add_daemon_options(ready)
+    ready.set_defaults(handler=cmd_ready)
+
+    status = sub.add_parser("status", help="the table as your seat sees it, with legal actions")
+    status.add_argument("--wait", type=float, metavar="SECONDS",
+                        help="first wait (up to SECONDS) until you have something to do")
+    add_daemon_options(status)
+    status.set_defaults(handler=cmd_status)
+
+    hand = sub.add_parser("hand", help="your tiles, the tile you drew, and hints")
+    add_daemon_options(hand)
+    hand.set_defaults(handler=cmd_hand)
+
+
+def _run(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:
+    api = open_api(args)
+    try:
+        return checked(api.request(request))
+    finally:
+        api.close()
+
+
+def cmd_host(args: argparse.Namespace) -> int:
+    """JSON: the daemon's answer (``table``, ``rules``, ``code`` for a private table)."""
+    config = config_of(args)
+    name = args.name or config.table or f"{config.name or 'my'}-table"
+    rules = args.rules or config.rules
+    options: dict[str, Any] = {"hands": args.hands, "practice": args.practice}
+    request: dict[str, Any] = {"type": "create", "name": name, "rules": rules,
+                               "private": args.private, "options": options}
+    card = args.card or config.card
+    if card:
+        if rules != "american":
+            raise FourwindsError("--card is for American tables (add --rules american)")
+        try:
+            options["card_text"] = Path(card).read_text(encoding="utf-8")
+            options["card_name"] = Path(card).stem
+        except OSError as error:
+            raise FourwindsError(f"cannot read card file {card}: {error.strerror}") from error
+    answer = _run(args, request)
+    human = [f"hosting table {name} ({rules}), id {answer.get('table', '?')}"]
+    if answer.get("code"):
+        human.append(f"private table: players join with code {answer['code']}")
+    emit(args, human, answer)
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    request: dict[str, Any] = {"type": "join", "table": args.target}
+    if args.code:
+        request["code"] = args.code
+    answer = _run(args, request)
+    emit(args, [f"joined table {answer.get('table', args.target)}; take a seat: fourwinds seat"],
+         answer)
+    return 0
+
+
+def cmd_seat(args: argparse.Namespace) -> int:
+    api = open_api(args)
+    try:
+        table = table_name(api, args)
+        wanted = None if args.wind == "any" else SEAT_CHOICES[args.wind]
+        answer = checked(api.request({"type": "seat", "table": table, "seat": wanted}))
+    finally:
+        api.close()
+    emit(args, [f"seated at {table}: {answer.get('seat', 'a free seat')}"], answer)
+    return 0
+
+
+def cmd_ready(args: argparse.Namespace) -> int:
+    api = open_api(args)
+    try:
+        table = table_name(api, args)
+        try:
+            event = current_view(api, table)
+        except FourwindsError:
+            event = {}
+        ready = [a for a in event.get("legal_actions") or () if a.get("type") == "ready"]
+        if ready:
+            request = {"type": "act", "table": table, "seq": event.get("seq"),
+                       "action": ready[0].get("id")}
+        else:
+            request = {"type": "ready", "table": table}
+        answer = checked(api.request(request))
+    finally:
+        api.close()
+    emit(args, [f"ready at {table}"], {**answer, "table": table})
+    return 0
+
+
+def wait_for_turn(api: LocalApi, table: str, seconds: float) -> dict[str, Any]:
+    """The view event once the seat has a legal action or the match is over (or time is up)."""
+    event = current_view(api, table)
+    end = time.monotonic() + seconds
+    while not _actionable(event):
+        left = end - time.monotonic()
+        if left <= 0:
+            break
+        incoming = api.next_event(min(left, 1.0))
+        if incoming is not None and incoming.get("type") == "view" \
+                and incoming.get("table") == table:
+            event = incoming
+    return event
+
+
+def _actionable(event: dict[str, Any]) -> bool:
+    phase = (event.get("view") or {}).get("phase")
+    return bool(event.get("legal_actions")) or phase == "match_over"
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """JSON: the seat's view event (``view`` and ``legal_actions``, docs/PROTOCOL.md)."""
+    api = open_api(args)
+    try:
+        table = table_name(api, args)
+        wait = args.wait
+        event = wait_for_turn(api, table, wait) if wait else current_view(api, table)
+    finally:
+        api.close()
+    emit(args, status_lines(event), event)
+    return 0
+
+
+def cmd_hand(args: argparse.Namespace) -> int:
+    """JSON: ``{"table", "seq", "hand": [codes], "drawn": code|null, "hints": [str]}``."""
+    api = open_api(args)
+    try:
+        table = table_name(api, args)
+        event = current_view(api, table)
+    finally:
+        api.close()
+    view = event.get("view") or {}
+    emit(args, hand_lines(event), {"table": table, "seq": event.get("seq"),
+                                   "hand": view.get("hand") or [], "drawn": view.get("drawn"),
+                                   "hints": view.get("hints") or []})
+    return 0
