@@ -69,6 +69,9 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
+_KIND_NAMES = {str: "a string", int: "an integer", bool: "true or false", list: "a list"}
+
+
 def parse_config(text: str, source: str = "<config>") -> Config:
     """Read and check a config file's text."""
     try:
@@ -85,7 +88,7 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         wanted = _TYPES[key]
         if not isinstance(value, wanted) or (wanted == (int,) and isinstance(value, bool)):
             raise ConfigError(
-                f"config file {source}: {key!r} must be a {wanted[0].__name__}, "
+                f"config file {source}: {key!r} must be {_KIND_NAMES[wanted[0]]}, "
                 f"not {type(value).__name__}"
             )
         values[key] = value

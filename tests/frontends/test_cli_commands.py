@@ -1,0 +1,180 @@
+"""The scriptable CLI against a fake daemon: requests sent, human and --json output, errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fourwinds.frontends import cli, cli_common
+from fourwinds.frontends.action_pick import NoSuchAction, pick_action, pick_by_id_or_label
+from fourwinds.frontends.daemon_link import DaemonUnavailable
+from tests.frontends import sample_views
+from tests.frontends.fake_api import FakeApi
+from tests.frontends.scripted_table import sample_script
+
+
+@pytest.fixture
+def api(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeApi]:
+    fake = FakeApi(sample_script())
+    monkeypatch.setattr(cli_common, "connect", lambda data_dir=None: fake)
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    yield fake
+
+
+def _json(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1, out  # exactly one JSON object
+    value = json.loads(out)
+    assert isinstance(value, dict)
+    return value
+
+
+def test_charleston_discard_call_round_trip(api: FakeApi,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["charleston", "1m", "3m", "6s", "--json"]) == 0
+    out = _json(capsys)
+    assert out["ok"] is True and out["seq"] == 1 and out["tiles"] == ["1m", "3m", "6s"]
+    assert cli.main(["discard", "8s"]) == 0
+    assert capsys.readouterr().out.strip() == "Discard 8s: done"
+    assert cli.main(["call", "pung"]) == 0
+    assert [r["seq"] for r in api.table.requests] == [1, 2, 3]
+    assert api.table.requests[2]["action"] == 0
+
+
+def test_status_json_is_the_view_event(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["status", "--json"]) == 0
+    out = _json(capsys)
+    assert out["type"] == "view" and out["seq"] == 1
+    assert set(out) >= {"view", "legal_actions", "table"}
+
+
+def test_status_human_lists_seats_hand_and_legal_ids(
+        api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api.table.index = 2  # the call window
+    assert cli.main(["status"]) == 0
+    out = capsys.readouterr().out
+    assert "phase: South discarded 4p: call or pass (8s left)" in out
+    assert "South Bob" in out and "exposed: 5p 5p J (pung)" in out
+    assert "hand: 1m 2m 3m" in out
+    assert "  2: Pass [default]" in out
+
+
+def test_hand_json_shape(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api.table.index = 1
+    assert cli.main(["hand", "--json"]) == 0
+    out = _json(capsys)
+    assert set(out) == {"table", "seq", "hand", "drawn", "hints"}
+    assert out["drawn"] == "6s" and out["table"] == "kitchen"
+
+
+def test_illegal_move_exits_2_listing_the_legal_ones(
+        api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api.table.index = 2
+    assert cli.main(["discard", "3m"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert "you cannot discard now (legal now: 0: Pung 4p; 1: Kong 4p; 2: Pass)" in err
+    assert api.table.requests == []
+
+
+def test_bad_tile_is_a_usage_error(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api.table.index = 1
+    assert cli.main(["discard", "10m"]) == 2
+    assert "bad tile" in capsys.readouterr().err
+
+
+def test_ambiguous_call_asks_which(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api.table.index = 2
+    assert cli.main(["call"]) == 2
+    assert "several ways to call: Pung 4p; Kong 4p" in capsys.readouterr().err
+    assert cli.main(["call", "kong", "--json"]) == 0
+    assert _json(capsys)["action"] == {"id": 1, "type": "call", "label": "Kong 4p",
+                                       "tiles": ["4p", "4p", "4p", "J"]}
+
+
+def test_pass_and_act_by_id(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api.table.index = 2
+    assert cli.main(["pass"]) == 0
+    assert api.table.requests[-1] == {"type": "act", "table": "kitchen", "seq": 3, "action": 2}
+    api.table.index = 2
+    assert cli.main(["act", "1"]) == 0
+    assert api.table.requests[-1]["action"] == 1
+
+
+def test_table_must_be_named_when_there_are_several(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    fake = FakeApi(sample_script(), tables=2)
+    monkeypatch.setattr(cli_common, "connect", lambda data_dir=None: fake)
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    assert cli.main(["status"]) == 2
+    assert "several tables (kitchen, t1): say --table NAME" in capsys.readouterr().err
+    assert cli.main(["status", "--table", "kitchen", "--json"]) == 0
+
+
+def test_host_sends_create_with_options(api: FakeApi, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    card = tmp_path / "my.card"
+    card.write_text("# a card\n")
+    assert cli.main(["host", "den", "--rules", "american", "--card", str(card), "--private",
+                     "--json"]) == 0
+    assert _json(capsys)["code"] == "7-tiger"
+    create = api.sent[-1]
+    assert create == {"type": "create", "name": "den", "rules": "american", "private": True,
+                      "options": {"hands": 4, "practice": False, "card_text": "# a card\n",
+                                  "card_name": "my"}}
+
+
+def test_card_with_mcr_is_refused(api: FakeApi, tmp_path: Path,
+                                  capsys: pytest.CaptureFixture[str]) -> None:
+    card = tmp_path / "my.card"
+    card.write_text("x")
+    assert cli.main(["host", "--rules", "mcr", "--card", str(card)]) == 2
+    assert "--card is for American tables" in capsys.readouterr().err
+
+
+def test_join_seat_ready(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["join", "kitchen", "--code", "7-tiger"]) == 0
+    assert api.sent[-1] == {"type": "join", "table": "kitchen", "code": "7-tiger"}
+    assert cli.main(["seat", "north"]) == 0
+    assert api.sent[-1] == {"type": "seat", "table": "kitchen", "seat": 3}
+    api.table.index = 3  # hand over: no ready action listed, a ready request is sent
+    assert cli.main(["ready", "--json"]) == 0
+    assert api.sent[-1] == {"type": "ready", "table": "kitchen"}
+
+
+def test_no_daemon_is_one_clear_line(monkeypatch: pytest.MonkeyPatch,
+                                     capsys: pytest.CaptureFixture[str]) -> None:
+    def refuse(data_dir: str | None = None) -> FakeApi:
+        raise DaemonUnavailable(
+            "no fourwinds daemon is running (start one with `fourwinds daemon`)")
+
+    monkeypatch.setattr(cli_common, "connect", refuse)
+    assert cli.main(["status"]) == 2
+    err = capsys.readouterr().err
+    assert err == "fourwinds: no fourwinds daemon is running (start one with `fourwinds daemon`)\n"
+
+
+def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("play", "host", "join", "seat", "ready", "status", "hand", "discard",
+                    "call", "pass", "exchange", "mahjong", "charleston", "act", "bot",
+                    "completion", "config"):
+        with pytest.raises(SystemExit) as done:
+            cli.main([command, "--help"])
+        assert done.value.code == 0
+        assert f"usage: fourwinds {command}" in capsys.readouterr().out
+
+
+def test_pick_action_tiles_and_words() -> None:
+    event = sample_views.play_event()
+    action, chosen = pick_action(event, ["exchange"], tiles=["5p"], what="exchange")
+    assert action["type"] == "exchange" and chosen == []
+    with pytest.raises(NoSuchAction, match="no legal way to exchange 3m"):
+        pick_action(event, ["exchange"], tiles=["3m"], what="exchange")
+    with pytest.raises(NoSuchAction, match="no legal action 99"):
+        pick_by_id_or_label(event, "99", [])
+    action, _ = pick_by_id_or_label(event, "mahjong", [])
+    assert action["type"] == "mahjong"
