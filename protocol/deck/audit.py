@@ -21,7 +21,7 @@ With all four seats' shuffle scalars, permutations and keys, a seat checks:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from fourwinds.protocol.seats import SEATS, Seat
@@ -109,11 +109,19 @@ def _key_blames(ctx: SeatContext, state: WallState,
 
 
 def wall_matches(ctx: SeatContext, wall: Sequence[bytes], reveals: Sequence[AuditReveal],
-                 order: Sequence[int]) -> list[int]:
-    """Positions where the final wall is not the revealed masking of ``pi`` (one mult each)."""
+                 order: Sequence[int], opened: Mapping[int, int]) -> list[int]:
+    """Positions where the final wall is not the revealed masking of ``pi`` (one mult each).
+
+    A position this seat opened during the hand, with keys the audit found equal to the
+    revealed ones, already showed ``W[p] == K[p] * T[tile]``: only ``tile == pi(p)`` is left.
+    """
     bad = []
     points = ctx.tiles.points
     for p, point in enumerate(wall):
+        if p in opened:
+            if opened[p] != order[p]:
+                bad.append(p)
+            continue
         product = group.scalar_product([r.keys[p] for r in reveals])
         if group.mult(product, points[order[p]]) != point:
             bad.append(p)
@@ -158,7 +166,8 @@ def judge(ctx: SeatContext, state: WallState,
     order = composed_permutation(reveals)
     faces = tuple(ctx.tiles.kinds[t] for t in order)
     blames = _key_blames(ctx, state, reveals)
-    if wall_matches(ctx, wall, reveals, order) or state.complaints:
+    opened = state.opened if not blames else {}
+    if wall_matches(ctx, wall, reveals, order, opened) or state.complaints:
         blames += recompute_passes(ctx, state, reveals)
     for slot, kind in sorted(state.faces.items()):
         if faces[slot] != kind:

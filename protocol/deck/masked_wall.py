@@ -128,6 +128,7 @@ class WallState:
     holder: tuple[Seat | None, ...] = ()  # current holder of each position (None: wall/public)
     proofs: Mapping[int, Mapping[Seat, KeyProof]] = field(default_factory=dict)
     faces: Mapping[int, Kind] = field(default_factory=dict)  # faces this seat may see
+    opened: Mapping[int, int] = field(default_factory=dict)  # tile id this seat unmasked there
     public: frozenset[int] = frozenset()
     key_commits: Mapping[tuple[Seat, int], bytes] = field(default_factory=dict)
     shown_keys: Mapping[tuple[Seat, int], bytes] = field(default_factory=dict)

@@ -27,7 +27,7 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.walls import WallPlan
 
 from . import group
-from .blame import Cheat, cheat
+from .blame import Blame, Cheat, When, cheat
 from .errors import DeckUsageError
 from .events import Learned, Moved, Output, Send, Suspect, others
 from .masked_wall import SeatContext, WallState
@@ -164,6 +164,7 @@ def _open(ctx: SeatContext, state: WallState,
     products = [group.scalar_product([own[s], *(p.key for p in state.proofs[s].values())])
                 for s in slots]
     faces = dict(state.faces)
+    opened = dict(state.opened)
     out: list[Output] = []
     complaints = list(state.complaints)
     complainers = dict(state.complainers)
@@ -177,8 +178,10 @@ def _open(ctx: SeatContext, state: WallState,
             out += [Send(others(ctx.seat), complaint), Suspect(ctx.seat, slot)]
             continue
         faces[slot] = ctx.tiles.kinds[tile]
+        opened[slot] = tile
         out.append(Learned(slot, faces[slot]))
-    state = replace(state, faces=faces, complaints=tuple(complaints), complainers=complainers)
+    state = replace(state, faces=faces, opened=opened, complaints=tuple(complaints),
+                    complainers=complainers)
     return state, tuple(out)
 
 
@@ -227,7 +230,8 @@ def receive_reveal(ctx: SeatContext, state: WallState,
     if opened is None or ctx.tiles.kinds[opened] != body.kind:
         raise cheat(holder, Cheat.WRONG_FACE,
                     f"claimed {body.kind.name} for position {slot}, which does not hold it")
-    state = replace(state, key_commits=commits, faces={**state.faces, slot: body.kind})
+    state = replace(state, key_commits=commits, faces={**state.faces, slot: body.kind},
+                    opened={**state.opened, slot: opened})
     return _make_public(state, slot, holder, body.own_key), (Learned(slot, body.kind, True),)
 
 
@@ -288,3 +292,18 @@ def receive_complaint(ctx: SeatContext, state: WallState,
     state = replace(state, key_commits=commits, complaints=(*state.complaints, body.slot),
                     complainers=complainers)
     return state, (Suspect(body.seat, body.slot),)
+
+
+def missing_keys(ctx: SeatContext, state: WallState) -> tuple[Blame, ...]:
+    """Blame for every seat whose key this seat still waits for, when the table's timer for
+    the draw runs out: a withheld key never lets the hand go on without it."""
+    blames: dict[Seat, Blame] = {}
+    for slot, holder in enumerate(state.holder):
+        if holder != ctx.seat or slot in state.faces:
+            continue
+        got = state.proofs.get(slot, {})
+        for issuer in others(ctx.seat):
+            if issuer not in got and issuer not in blames:
+                blames[issuer] = Blame(issuer, Cheat.WITHHELD, When.AT_ONCE,
+                                       f"withheld its key for position {slot}")
+    return tuple(blames[s] for s in sorted(blames))

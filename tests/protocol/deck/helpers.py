@@ -1,0 +1,137 @@
+"""Shared test helpers: seat signers, seeded entropy, four in-memory seats, a tampering deck."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from fourwinds.protocol.deck.deck import MaskedDeck
+from fourwinds.protocol.deck.entropy import Entropy
+from fourwinds.protocol.deck.events import AuditFinished, Event, Learned, Message, Output, Send
+from fourwinds.protocol.deck.loopback import Loopback
+from fourwinds.protocol.deck.masked_wall import SeatContext, TileTable, WallState
+from fourwinds.protocol.deck.messages import DeckDescription, Signer, Verifier
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import Kind, RuleSet
+from fourwinds.protocol.walls import WallPlan
+
+_MAC_KEYS = tuple(hashlib.sha256(b"seat key %d" % s).digest() for s in SEATS)
+
+
+def mac_signer(seat: Seat) -> Signer:
+    """A fast stand-in signature (HMAC per seat) for tests that do not test signatures."""
+    return lambda data: hmac.new(_MAC_KEYS[seat], data, "sha256").digest()
+
+
+def mac_verify(seat: Seat, data: bytes, signature: bytes) -> bool:
+    return hmac.compare_digest(hmac.new(_MAC_KEYS[seat], data, "sha256").digest(), signature)
+
+
+_ED_KEYS = tuple(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"ed %d" % s).digest())
+                 for s in SEATS)
+_ED_PUBLIC = tuple(k.public_key() for k in _ED_KEYS)
+
+
+def ed_signer(seat: Seat) -> Signer:
+    """Real Ed25519 identity signatures, as the table layer makes them."""
+    return _ED_KEYS[seat].sign
+
+
+def ed_verify(seat: Seat, data: bytes, signature: bytes) -> bool:
+    try:
+        _ED_PUBLIC[seat].verify(signature, data)
+    except InvalidSignature:
+        return False
+    return True
+
+
+def entropy(seat: Seat, run: int = 0, label: str = "") -> Entropy:
+    return Entropy(hashlib.sha256(f"{label}/{run}/{int(seat)}".encode()).digest())
+
+
+def description(ruleset: RuleSet = RuleSet.MCR, size: int | None = None,
+                context: bytes = b"table/hand 1") -> DeckDescription:
+    return DeckDescription(context, ruleset, size=size)
+
+
+def masked_decks(desc: DeckDescription, run: int = 0, real_signatures: bool = False,
+                 explicit: bool = False) -> list[MaskedDeck]:
+    tiles = TileTable.build(desc)
+    decks = []
+    for seat in SEATS:
+        signer = ed_signer(seat) if real_signatures else mac_signer(seat)
+        verify = ed_verify if real_signatures else mac_verify
+        decks.append(MaskedDeck.create(desc, seat, entropy(seat, run), signer, verify, tiles,
+                                       explicit))
+    return decks
+
+
+def audit_result(loop: Loopback[WallState] | Loopback[object], seat: Seat) -> AuditFinished:
+    found = [e for e in loop.events[seat] if isinstance(e, AuditFinished)]
+    assert len(found) == 1
+    return found[0]
+
+
+def learned(events: Sequence[Event]) -> dict[int, Kind]:
+    return {e.slot: e.kind for e in events if isinstance(e, Learned)}
+
+
+def deal_slots(plan: WallPlan) -> set[int]:
+    return {s for hand in plan.deal for s in hand}
+
+
+Edit = Callable[[Message], Message | None]
+
+
+class TamperingDeck(MaskedDeck):
+    """A cheating seat: its honest deck's outgoing messages pass through ``edit`` first
+    (``None`` drops the message; a replaced message may be re-signed by the cheater)."""
+
+    def __init__(self, ctx: SeatContext, edit: Edit) -> None:
+        super().__init__(ctx)
+        self.edit = edit
+
+    def _tamper(self, step: tuple[WallState, tuple[Output, ...]]) -> tuple[
+            WallState, tuple[Output, ...]]:
+        state, outputs = step
+        changed: list[Output] = []
+        for output in outputs:
+            if isinstance(output, Send):
+                message = self.edit(output.message)
+                if message is None:
+                    continue
+                output = replace(output, message=message)
+            changed.append(output)
+        return state, tuple(changed)
+
+    def start(self) -> tuple[WallState, tuple[Output, ...]]:
+        return self._tamper(super().start())
+
+    def receive(self, state: WallState, message: Message) -> tuple[WallState, tuple[Output, ...]]:
+        return self._tamper(super().receive(state, message))
+
+    def deal(self, state: WallState, plan: WallPlan) -> tuple[WallState, tuple[Output, ...]]:
+        return self._tamper(super().deal(state, plan))
+
+    def draw(self, state: WallState, slot: int,
+             drawer: Seat) -> tuple[WallState, tuple[Output, ...]]:
+        return self._tamper(super().draw(state, slot, drawer))
+
+    def reveal(self, state: WallState, slot: int) -> tuple[WallState, tuple[Output, ...]]:
+        return self._tamper(super().reveal(state, slot))
+
+    def transfer(self, state: WallState, slots: tuple[int, ...], receiver: Seat,
+                 via: Seat | None = None) -> tuple[WallState, tuple[Output, ...]]:
+        return self._tamper(super().transfer(state, slots, receiver, via))
+
+    def audit(self, state: WallState) -> tuple[WallState, tuple[Output, ...]]:
+        return self._tamper(super().audit(state))
+
+
+def verifier_for(real: bool) -> Verifier:
+    return ed_verify if real else mac_verify

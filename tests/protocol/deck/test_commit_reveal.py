@@ -1,0 +1,136 @@
+"""Commit-reveal dice: one seed for all, echoes catch split commitments, no re-roll."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable
+
+import pytest
+
+from fourwinds.protocol.deck import commit_reveal as cr
+from fourwinds.protocol.deck.blame import Cheat, DeckCheat
+from fourwinds.protocol.deck.events import Output, SeedReady, Send
+from fourwinds.protocol.deck.messages import Commit, Reveal, Signed, sign
+from fourwinds.protocol.seats import SEATS, Seat
+
+from .helpers import entropy, mac_signer, mac_verify
+
+CONTEXT = b"table/dice hand 1"
+Edit = Callable[[Seat, Seat, Signed[object]], Signed[object] | None]
+
+
+def run_round(edit: Edit | None = None, run: int = 0) -> tuple[list[cr.DiceState],
+                                                                list[list[Output]]]:
+    """Four seats run a round; ``edit(sender, target, message)`` may alter or drop a message."""
+    states: list[cr.DiceState] = []
+    events: list[list[Output]] = [[], [], [], []]
+    queue: deque[tuple[Seat, Output]] = deque()
+    for seat in SEATS:
+        state, out = cr.start(CONTEXT, seat, entropy(seat, run, "dice"), mac_signer(seat))
+        states.append(state)
+        queue.extend((seat, o) for o in out)
+    while queue:
+        origin, output = queue.popleft()
+        if not isinstance(output, Send):
+            events[origin].append(output)
+            continue
+        for target in output.to:
+            message = output.message
+            if edit is not None:
+                message = edit(origin, target, message)  # type: ignore[assignment]
+                if message is None:
+                    continue
+            assert isinstance(message, Signed)
+            state, more = cr.receive(states[target], message, mac_signer(target), mac_verify)
+            states[target] = state
+            queue.extend((target, o) for o in more)
+    return states, events
+
+
+def test_four_seats_agree_on_one_seed() -> None:
+    states, events = run_round()
+    seeds = {e.seed for seat_events in events for e in seat_events if isinstance(e, SeedReady)}
+    assert len(seeds) == 1
+    assert all(s.seed in seeds for s in states)
+    nonces = tuple(s.nonce for s in states)
+    assert seeds == {cr.seed_of(CONTEXT, nonces)}
+
+
+def test_echo_mismatch_is_detected_and_the_splitting_seat_blamed() -> None:
+    other_commit = sign(Commit(CONTEXT, Seat.WEST, cr.commitment(CONTEXT, Seat.WEST, b"n" * 32)),
+                        mac_signer(Seat.WEST))
+
+    def split(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+        if sender == Seat.WEST and target == Seat.NORTH and isinstance(message.body, Commit):
+            return other_commit  # North sees a different commitment from West
+        return message
+
+    with pytest.raises(DeckCheat) as caught:
+        run_round(split)
+    assert caught.value.blame.seat == Seat.WEST
+    assert caught.value.blame.cheat is Cheat.EQUIVOCATION
+
+
+def test_nobody_reveals_before_the_echoes_agree() -> None:
+    other_commit = sign(Commit(CONTEXT, Seat.WEST, b"\x01" * 32), mac_signer(Seat.WEST))
+
+    def split(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+        if sender == Seat.WEST and target == Seat.NORTH and isinstance(message.body, Commit):
+            return other_commit
+        if isinstance(message.body, cr.CommitEvidence):
+            return None  # keep the mismatch unresolved: check that no nonce left any seat
+        return message
+
+    states, events = run_round(split)
+    assert not any(isinstance(e, SeedReady) for seat_events in events for e in seat_events)
+    assert all(not s.revealed for s in states)
+
+
+def test_withheld_reveal_is_blamed_and_there_is_no_seed() -> None:
+    def withhold(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+        return None if sender == Seat.SOUTH and isinstance(message.body, Reveal) else message
+
+    states, _events = run_round(withhold)
+    for seat in (Seat.EAST, Seat.WEST, Seat.NORTH):
+        assert states[seat].seed is None
+        assert cr.waiting_on(states[seat]) == (Seat.SOUTH,)
+        (blame,) = cr.withheld(states[seat])
+        assert blame.seat == Seat.SOUTH and blame.cheat is Cheat.WITHHELD
+
+
+def test_a_reveal_that_does_not_open_its_commitment_is_blamed() -> None:
+    def lie(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+        if sender == Seat.NORTH and isinstance(message.body, Reveal):
+            return sign(Reveal(CONTEXT, Seat.NORTH, b"\x00" * 32), mac_signer(Seat.NORTH))
+        return message
+
+    with pytest.raises(DeckCheat) as caught:
+        run_round(lie)
+    assert caught.value.blame.seat == Seat.NORTH
+    assert caught.value.blame.cheat is Cheat.BAD_REVEAL
+
+
+def test_a_forged_signature_is_refused() -> None:
+    def forge(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+        if sender == Seat.EAST and isinstance(message.body, Commit):
+            return Signed(message.body, b"\x00" * 32)
+        return message
+
+    with pytest.raises(DeckCheat) as caught:
+        run_round(forge)
+    assert caught.value.blame.cheat is Cheat.BAD_SIGNATURE
+
+
+def test_dice_by_rejection_sampling_are_unbiased() -> None:
+    rolls = Counter(d for n in range(3000) for d in cr.dice(n.to_bytes(32, "big"), 2))
+    expected = 6000 / 6
+    chi_square = sum((rolls[v] - expected) ** 2 / expected for v in range(1, 7))
+    assert set(rolls) == {1, 2, 3, 4, 5, 6}
+    assert chi_square < 20.5  # 5 degrees of freedom, p = 0.001
+
+
+def test_dice_depend_on_the_seed_and_label_only() -> None:
+    seeds = [n.to_bytes(32, "big") for n in range(40)]
+    assert all(cr.dice(s, 4) == cr.dice(s, 4) for s in seeds)
+    assert any(cr.dice(s, 2, label="east") != cr.dice(s, 2) for s in seeds)
+    assert {cr.draw_below(s, 4, "first east") for s in seeds} == {0, 1, 2, 3}
