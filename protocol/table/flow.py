@@ -67,6 +67,10 @@ def receive(s: TableSession, payload: bytes, acc: Acc) -> TableSession:
             return evolve(s, early=(*s.early, payload))
         return s
     chain = s.chains[env.seat]
+    if env.kind is MsgKind.JOIN and (not chain.accepted or chain.accepted[0].msg_hash
+                                     != env.msg_hash):
+        return report(s, acc, Problem(ProblemKind.REFUSED_JOIN, None,
+                                      f"place {int(env.seat)} is already seated"))
     if env.seq < chain.next_seq and chain.accepted[env.seq].msg_hash == env.msg_hash and (
             env.body is None or chain.accepted[env.seq].body is not None):
         return s  # an exact duplicate: nothing to check or do
