@@ -104,20 +104,37 @@ def _tail(path: Path) -> str:
         lines = path.read_text(errors="replace").strip().splitlines()
     except OSError:
         return "no log"
-    return lines[-1] if lines else "empty log"
+    return lines[-1].removeprefix("fourwinds: ") if lines else "empty log"
 
 
-def ensure_daemon(data_dir: str | None, name: str, log_dir: Path) -> LocalApi:
-    """The user's daemon: already running, or started now (detached, it keeps the table)."""
+def ensure_daemon(data_dir: str | None, name: str, log_dir: Path
+                  ) -> tuple[LocalApi, subprocess.Popen[bytes] | None]:
+    """The user's daemon: already running, or started now (detached, so it keeps the table
+    when the screen closes). Also returns the process when this call started it."""
     try:
-        return connect(data_dir)
+        return connect(data_dir), None
     except DaemonUnavailable:
         pass
     log_path = log_dir / "daemon.log"
     log.info("starting the daemon (log: %s)", log_path)
     process = start_daemon(Started(), data_dir=data_dir, name=name, log_path=log_path,
                            detach=True)
-    return wait_for_api(data_dir, process, log_path)
+    try:
+        return wait_for_api(data_dir, process, log_path), process
+    except DaemonUnavailable:
+        stop_process(process)
+        raise
+
+
+def stop_process(process: subprocess.Popen[bytes]) -> None:
+    """Stop one process we started (by its pid), escalating to SIGKILL after 10 s."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
 
 
 def start_bot_seat(

@@ -52,6 +52,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             api, table = _sit_down(args, rules, bots, started)
         except (FourwindsError, OSError) as error:
+            started.stop()
             if args.no_fallback or args.join:
                 raise
             print(f"fourwinds play: the networked table is not available here yet ({error}).",
@@ -71,8 +72,21 @@ def _sit_down(args: argparse.Namespace, rules: str, bots: int,
               started: Started) -> tuple[LocalApi, str]:
     config = config_of(args)
     data_dir = args.data_dir or config.data_dir
-    state = Path(platformdirs.user_state_dir("fourwinds", appauthor=False))
-    api = ensure_daemon(data_dir, config.name or "", state)
+    state = Path(data_dir) if data_dir else Path(
+        platformdirs.user_state_dir("fourwinds", appauthor=False))
+    api, ours = ensure_daemon(data_dir, config.name or "", state)
+    try:
+        return _seat_at_table(api, args, rules, bots, started)
+    except BaseException:
+        api.close()
+        if ours is not None:  # started for this table only: do not leave it behind
+            started.add(ours)
+        raise
+
+
+def _seat_at_table(api: LocalApi, args: argparse.Namespace, rules: str, bots: int,
+                   started: Started) -> tuple[LocalApi, str]:
+    config = config_of(args)
     if args.join:
         request: dict[str, Any] = {"type": "join", "table": args.join}
         if args.code:
