@@ -115,7 +115,7 @@ class _TargetSet:
     """The targets left by one set of exposures, grouped by hand, with packed tables built on
     first use by ``nearest_hands`` (exposure checks alone never pay for them)."""
 
-    __slots__ = ("_packed", "spans", "targets")
+    __slots__ = ("_packed", "by_tie", "spans", "targets", "ties")
 
     def __init__(self, targets: tuple[_Target, ...]) -> None:
         self.targets = targets
@@ -127,6 +127,11 @@ class _TargetSet:
             else:
                 spans.append((hand_index, index, index + 1))
         self.spans = tuple(spans)
+        order = sorted(range(len(spans)), key=lambda i: (
+            -targets[spans[i][1]].variant.hand.value, spans[i][0]))
+        tie_of = {span: tie for tie, span in enumerate(order)}
+        self.ties = tuple((start, end, tie_of[i]) for i, (_, start, end) in enumerate(spans))
+        self.by_tie = tuple((spans[i][1], spans[i][2]) for i in order)
         self._packed: PackedTargets | None = None
 
     @property
@@ -268,34 +273,27 @@ def _missing(counts: list[int], jokers: int, target: _Target) -> tuple[Kind, ...
     """The tiles still needed. Jokers in hand go first to slots no real tile can fill (the
     fifth tile of a quint), then to other joker slots; unfilled joker-only slots show as
     ``Kind.JOKER``."""
-    only_joker: list[Kind] = []
+    forced_total = 0
     jokerable: list[Kind] = []
-    plain: list[Kind] = []
-    for kind, wanted, jok in zip(target.kinds, target.need, target.jneed, strict=True):
-        have = min(counts[kind], wanted)
-        short = wanted - have
-        forced = short - min(short, max(0, copies(kind) - have))
-        flexible = min(short, jok) - forced
-        if not short:
-            continue
-        tile = _KINDS[kind]
-        only_joker.extend([tile] * forced)
-        jokerable.extend([tile] * flexible)
-        plain.extend([tile] * (short - forced - flexible))
-    spare = jokers
     out: list[Kind] = []
-    for _ in only_joker:
-        if spare:
-            spare -= 1
-        else:
-            out.append(Kind.JOKER)
-    for kind in jokerable:
-        if spare:
-            spare -= 1
-        else:
-            out.append(kind)
-    out.extend(plain)
-    return tuple(sorted(out))
+    for kind, wanted, jok in zip(target.kinds, target.need, target.jneed, strict=True):
+        have = counts[kind]
+        if have >= wanted:
+            continue
+        short = wanted - have
+        forced = max(0, wanted - max(copies(kind), have))  # more than the set holds
+        flexible = min(short, jok) - forced
+        tile = _KINDS[kind]
+        forced_total += forced
+        jokerable.extend([tile] * flexible)
+        out.extend([tile] * (short - forced - flexible))
+    spare = jokers - forced_total
+    if spare < 0:
+        out.extend([Kind.JOKER] * -spare)
+        spare = 0
+    out.extend(jokerable[spare:])
+    out.sort()
+    return tuple(out)
 
 
 def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequence[Kind]],
@@ -314,21 +312,20 @@ def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequenc
     counts[_JOKER] = 0
     target_set = _targets_for(cc, _exposure_key(exposures))
     targets = target_set.targets
-    ranked: list[tuple[int, int, int, int, int]] = []  # distance, -value, hand, span
-    hands = cc.card.hands
     if len(targets) > _PACK_FROM:
         distances = target_set.packed.distances(counts, jokers)
-        for hand_index, start, end in target_set.spans:
-            ranked.append((min(distances[start:end]), -hands[hand_index].value, hand_index,
-                           start, end))
     else:
         distances = bytes(_distance(counts, jokers, target) for target in targets)
-        for hand_index, start, end in target_set.spans:
-            ranked.append((min(distances[start:end]), -hands[hand_index].value, hand_index,
-                           start, end))
-    ranked.sort()
+    # one int per hand: distance, then the tie order (higher value first, then card order)
+    keys = [min(distances[start:end]) << 16 | tie for start, end, tie in target_set.ties]
+    if n == 1 and keys:
+        keys = [min(keys)]
+    else:
+        keys.sort()
     out: list[NearHand] = []
-    for distance, _, _, start, end in ranked[:max(0, n)]:
+    for key in keys[:max(0, n)]:
+        distance = key >> 16
+        start, end = target_set.by_tie[key & 0xFFFF]
         target = targets[distances.index(distance, start, end)]
         out.append(NearHand(target.variant.hand, _missing(counts, jokers, target), distance,
                             True))
