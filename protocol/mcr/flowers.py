@@ -45,12 +45,16 @@ def draw(state: HandState, seat: Seat, source: DrawSource) -> Step:
         slot, wall = state.wall.draw_front()
     else:
         slot, wall = state.wall.draw_back()
-    own = state.seats[seat]
-    new = with_seat(replace(state, wall=wall), seat, replace(own, hand=(*own.hand, slot)))
+    seats = list(state.seats)
+    own = seats[seat]
+    seats[seat] = replace(own, hand=(*own.hand, slot))
     phase = Phase.FLOWERS if state.phase is Phase.FLOWERS else Phase.TURN
-    new = replace(new, phase=phase, turn=seat, pending=None, answers=(None, None, None, None))
-    if phase is Phase.TURN or seat == Seat.EAST:
-        new = replace(new, drawn=slot, drawn_source=source, may_declare=True)
+    mine = phase is Phase.TURN or seat == Seat.EAST  # the tile East may win on at once
+    new = replace(state, wall=wall, seats=(seats[0], seats[1], seats[2], seats[3]),
+                  phase=phase, turn=seat, pending=None, answers=(None, None, None, None),
+                  drawn=slot if mine else state.drawn,
+                  drawn_source=source if mine else state.drawn_source,
+                  may_declare=True if mine else state.may_declare)
     events: list[Event] = [TileDrawn(seat, slot, source)]
     face = state.faces[slot]
     if face != Kind.HIDDEN:

@@ -9,12 +9,13 @@ declarer's concealed slots, with faces that agree with what this engine already 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..errors import IllegalAction
 from ..seats import Seat
 from ..tiles import Kind
 from .actions import Reveal
-from .hand import InvalidHand, Meld
+from .hand import InvalidHand, Meld, MeldType
 from .payments import PENALTY_NOT_A_WIN, PENALTY_UNDER_MINIMUM
 from .scoring import FanScore, WinContext, is_complete, score_hand
 from .state import HandState, meld_kinds, public_slots
@@ -41,8 +42,14 @@ class Verdict:
         return PENALTY_NOT_A_WIN
 
 
+@lru_cache(maxsize=4096)
+def _meld(kind: MeldType, tiles: tuple[Kind, ...], concealed: bool) -> Meld:
+    return Meld(kind, tiles, concealed)
+
+
 def calc_melds(state: HandState, seat: Seat) -> tuple[Meld, ...]:
-    return tuple(Meld(m.type, meld_kinds(state, m), m.concealed)
+    """The seat's melds as the calculator takes them."""
+    return tuple(_meld(m.type, meld_kinds(state, m), m.concealed)
                  for m in state.seats[seat].melds)
 
 
