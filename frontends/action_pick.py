@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from fourwinds.frontends.exec_bot import default_action
 from fourwinds.frontends.table_keys import act_request, check_choice
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.notation import format_tiles, parse_tiles
@@ -84,8 +85,14 @@ def _has_tiles(action: Action, tiles: Sequence[str]) -> bool:
 def pick_by_id_or_label(
     event: Event, choice: str, tiles: Sequence[str]
 ) -> tuple[Action, list[str]]:
-    """`fourwinds act ID|LABEL`: any legal action by its id or words of its label."""
+    """`fourwinds act ID|LABEL|default`: any legal action by its id or words of its label;
+    ``default`` is the seat's default action (what a timeout would do)."""
     legal: list[Action] = list(event.get("legal_actions") or ())
+    if choice == "default":
+        fallback = default_action(event)
+        if fallback is None:
+            raise NoSuchAction("nothing is legal for you right now")
+        return fallback[0], fallback[1]
     if choice.isdigit():
         action = next((a for a in legal if a.get("id") == int(choice)), None)
         if action is None:

@@ -107,7 +107,7 @@ def _tail(path: Path) -> str:
     return lines[-1].removeprefix("fourwinds: ") if lines else "empty log"
 
 
-def ensure_daemon(data_dir: str | None, name: str, log_dir: Path
+def ensure_daemon(data_dir: str | None, name: str, log_dir: Path, peers: tuple[str, ...] = ()
                   ) -> tuple[LocalApi, subprocess.Popen[bytes] | None]:
     """The user's daemon: already running, or started now (detached, so it keeps the table
     when the screen closes). Also returns the process when this call started it."""
@@ -117,8 +117,9 @@ def ensure_daemon(data_dir: str | None, name: str, log_dir: Path
         pass
     log_path = log_dir / "daemon.log"
     log.info("starting the daemon (log: %s)", log_path)
+    extra = [arg for peer in peers for arg in ("--peer", peer)]
     process = start_daemon(Started(), data_dir=data_dir, name=name, log_path=log_path,
-                           detach=True)
+                           extra=extra, detach=True)
     try:
         return wait_for_api(data_dir, process, log_path), process
     except DaemonUnavailable:

@@ -64,7 +64,9 @@ def register(sub: Any) -> None:
     charleston.set_defaults(handler=cmd_charleston)
 
     act = sub.add_parser("act", help="any legal action by its id or label (see status)")
-    act.add_argument("choice", metavar="ID|LABEL", help="the action id, or words of its label")
+    act.add_argument("choice", metavar="ID|LABEL|default",
+                     help="the action id, words of its label, or 'default' (what a timeout "
+                          "would do)")
     act.add_argument("tiles", nargs="*", metavar="TILE", help="tiles, when it asks to choose")
     add_daemon_options(act)
     act.set_defaults(handler=cmd_act)

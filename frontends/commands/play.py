@@ -74,7 +74,7 @@ def _sit_down(args: argparse.Namespace, rules: str, bots: int,
     data_dir = args.data_dir or config.data_dir
     state = Path(data_dir) if data_dir else Path(
         platformdirs.user_state_dir("fourwinds", appauthor=False))
-    api, ours = ensure_daemon(data_dir, config.name or "", state)
+    api, ours = ensure_daemon(data_dir, config.name or "", state, config.peers)
     try:
         return _seat_at_table(api, args, rules, bots, started)
     except BaseException:

@@ -178,3 +178,13 @@ def test_pick_action_tiles_and_words() -> None:
         pick_by_id_or_label(event, "99", [])
     action, _ = pick_by_id_or_label(event, "mahjong", [])
     assert action["type"] == "mahjong"
+
+
+def test_act_default_takes_what_a_timeout_would(api: FakeApi,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    api.table.index = 2
+    assert cli.main(["act", "default", "--json"]) == 0
+    assert _json(capsys)["action"]["label"] == "Pass"  # type: ignore[index]
+    assert api.table.index == 3  # the match is over: nothing to do
+    assert cli.main(["act", "default"]) == 2
+    assert "nothing is legal for you right now" in capsys.readouterr().err
