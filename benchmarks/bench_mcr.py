@@ -1,0 +1,65 @@
+"""MCR engine figures: engine-only bot hands per second and the share of hands won.
+
+``mcr-hands`` plays whole hands with four built-in bots and no I/O (the practice shuffle and
+the dice come from ``random.Random(seed)``); it also reports the CPU-time rate, since the
+wall-clock rate depends on what else the shared machine runs. ``mcr-win-share`` plays a fixed
+seeded set of hands and reports the share that ended in a win rather than a draw.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from benchmarks.timing import result
+from fourwinds.protocol.mcr.autoplay import play_hand
+from fourwinds.protocol.mcr.config import TableOptions
+from fourwinds.protocol.mcr.engine import new_hand
+from fourwinds.protocol.mcr.state import HandState
+from fourwinds.protocol.tiles import MCR_TILES
+
+HANDS_TARGET = 20.0  # engine-only bot hands per second
+SHARE_TARGET = 0.4  # share of hands ending in a win
+SHARE_HANDS = 100
+TIMED_HANDS = 40
+
+
+def play_seeded(seed: int) -> HandState:
+    """One bot hand from a seeded practice shuffle (prevalent wind cycling with the seed)."""
+    rng = random.Random(seed)
+    faces = list(MCR_TILES)
+    rng.shuffle(faces)
+    dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    state, _ = new_hand(TableOptions(), faces, dice, prevalent_wind=seed % 4)
+    return play_hand(state, rng)
+
+
+def bench_hands() -> list[dict[str, object]]:
+    for seed in range(5):  # warm the memo tables the bots keep
+        play_seeded(seed)
+    start, cpu = time.perf_counter(), time.process_time()
+    for seed in range(5000, 5000 + TIMED_HANDS):
+        play_seeded(seed)
+    rate = TIMED_HANDS / (time.perf_counter() - start)
+    cpu_rate = TIMED_HANDS / (time.process_time() - cpu)
+    return [result("mcr-hands", rate, "hands/s", target=HANDS_TARGET,
+                   met=rate >= HANDS_TARGET, cpu_rate=round(cpu_rate, 3),
+                   hands=TIMED_HANDS)]
+
+
+def bench_share() -> list[dict[str, object]]:
+    wins = 0
+    for seed in range(SHARE_HANDS):
+        state = play_seeded(seed)
+        assert state.result is not None
+        wins += state.result.winner is not None
+    share = wins / SHARE_HANDS
+    return [result("mcr-win-share", share, "share", target=SHARE_TARGET,
+                   met=share >= SHARE_TARGET, hands=SHARE_HANDS)]
+
+
+BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+    "mcr-hands": bench_hands,
+    "mcr-win-share": bench_share,
+}
