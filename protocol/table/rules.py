@@ -86,6 +86,11 @@ class RulesAdapter(Protocol):
 
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]: ...
 
+    def awaiting(self, state: Any) -> tuple[Seat, ...]:
+        """The winds the engine waits for now, one input each (empty once the hand is over).
+        Must be the same at every seat whatever faces it knows."""
+        ...
+
     def apply(self, state: Any, action: Any) -> tuple[Any, tuple[Any, ...]]: ...
 
     def learn(self, state: Any, faces: Mapping[int, Kind]) -> Any: ...
@@ -102,7 +107,7 @@ class RulesAdapter(Protocol):
         """What the seat's own side answers when its window expires."""
         ...
 
-    def claimed_faces(self, action: Any) -> Mapping[int, Kind]:
+    def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
         """Faces an action shows (discards, exposures, a Mahjong hand), to check by the deck."""
         ...
 

@@ -78,8 +78,8 @@ def _awaited(s: TableSession) -> tuple[Seat, ...]:
     if s.phase is not Phase.PLAY:
         return SEATS
     assert s.hand is not None and s.hand.seating is not None and s.rules is not None
-    seating, engine = s.hand.seating, s.hand.engine
-    return tuple(seating[w] for w in SEATS if s.rules.legal_actions(engine, w))
+    seating = s.hand.seating
+    return tuple(seating[w] for w in s.rules.awaiting(s.hand.engine))
 
 
 def advance(s: TableSession, acc: Acc) -> TableSession:
@@ -175,7 +175,7 @@ def _check(s: TableSession, place: Seat, body: object) -> Any:
     if s.rules.actor(action) != wind:
         raise _Rejected(ProblemKind.ILLEGAL_ACTION, "an action for another seat")
     if hand.wall is not None:
-        wrong = hand.wall.false_faces(s.rules.claimed_faces(action))
+        wrong = hand.wall.false_faces(s.rules.claimed_faces(hand.engine, action))
         if wrong:
             slot, claimed, actual = wrong[0]
             raise _Rejected(ProblemKind.FALSE_FACE, f"showed slot {slot} as {claimed.name}, "

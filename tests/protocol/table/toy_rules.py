@@ -268,7 +268,10 @@ class ToyRules:
         slot = s.hands[seat][-1]
         return Discard(seat, slot, s.faces[slot])
 
-    def claimed_faces(self, action: Any) -> Mapping[int, Kind]:
+    def awaiting(self, state: Any) -> tuple[Seat, ...]:
+        return tuple(w for w in SEATS if self.legal_actions(state, w))
+
+    def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
         if isinstance(action, Discard):
             return {action.slot: action.face}
         if isinstance(action, (Win, Take)):

@@ -1,0 +1,183 @@
+"""The American engine (protocol/american) as the table session drives it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from fourwinds.protocol.american import actions as A
+from fourwinds.protocol.american import engine
+from fourwinds.protocol.american import events as E
+from fourwinds.protocol.american.bots import AmericanBot
+from fourwinds.protocol.american.card import Card, house_card, parse_card
+from fourwinds.protocol.american.config import DeadPlayer, DeclarationMode, TableOptions
+from fourwinds.protocol.american.match import HANDS_PER_GAME
+from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import Kind, RuleSet
+
+from .bot_rng import HashRng
+from .codec import ActionCodec, encode
+from .mcr_rules import describe
+from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
+
+ACTION_TYPES = (A.CharlestonPass, A.StopVote, A.CourtesyPass, A.Discard, A.Call,
+                A.CallMahjong, A.NoCall, A.ExchangeJoker, A.DeclareMahjong)
+
+
+@lru_cache(maxsize=8)
+def card_from_text(card_text: str) -> Card:
+    """The table's card: the text every seat got in the Open message, or the house card."""
+    return parse_card(card_text, "table card") if card_text else house_card()
+
+
+class _Reseeded:
+    """The bots' random source, reseeded before every decision so that a decision depends
+    only on the state and the entropy given for it."""
+
+    def __init__(self) -> None:
+        self.rng = HashRng(b"")
+
+    def random(self) -> float:
+        return self.rng.random()
+
+
+def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOptions:
+    """American table options from the Open message's ``rules`` pairs (unknown names are
+    refused when the table is opened)."""
+    rules = dict(pairs)
+    return TableOptions(
+        hot_wall=bool(rules.get("hot_wall", False)),
+        dead_player=DeadPlayer(str(rules.get("dead_player", DeadPlayer.KEEPS_PLAYING.value))),
+        exchange_from_own_exposure=bool(rules.get("exchange_from_own_exposure", True)),
+        declaration=DeclarationMode(str(rules.get("declaration",
+                                                  DeclarationMode.FRIENDLY.value))),
+    )
+
+
+class AmericanRules:
+    """American (NMJL-style) rules with the table's card; engine in protocol/american."""
+
+    ruleset = RuleSet.AMERICAN
+
+    def __init__(self, card_text: str = "") -> None:
+        self.card = card_from_text(card_text)
+        self._codec = ActionCodec(ACTION_TYPES)
+        self._chooser = _Reseeded()
+        self._bots: dict[Seat, AmericanBot] = {}
+
+    def default_hands(self) -> int:
+        return HANDS_PER_GAME
+
+    def dice_count(self) -> int:
+        return 2
+
+    def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
+        self._bots = {}
+        state, events = engine.new_hand(self.card, (Kind.HIDDEN,) * 152,
+                                        (setup.dice[0], setup.dice[1]),
+                                        engine_options(setup.options.rules))
+        return state, tuple(events)
+
+    def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
+        return engine.legal_actions(state, seat)
+
+    def awaiting(self, state: Any) -> tuple[Seat, ...]:
+        return engine.seats_to_act(state)
+
+    def apply(self, state: Any, action: Any) -> tuple[Any, tuple[Any, ...]]:
+        new, events = engine.apply(state, action)
+        return new, tuple(events)
+
+    def learn(self, state: Any, faces: Mapping[int, Kind]) -> Any:
+        return engine.learn(state, faces)
+
+    def public_digest(self, state: Any) -> bytes:
+        return engine.public_digest(state)
+
+    def actor(self, action: Any) -> Seat:
+        seat: Seat = action.seat
+        return seat
+
+    def window(self, state: Any, seat: Seat) -> WindowKind:
+        s: AmericanState = state
+        if s.step is not CharlestonStep.PLAY:
+            return WindowKind.CHARLESTON
+        return WindowKind.CALL if s.stage is Stage.CALLS else WindowKind.TURN
+
+    def default_action(self, state: Any, seat: Seat) -> Any:
+        """Timeouts: no call; in the Charleston the first three passable tiles, no courtesy
+        tiles, and a vote to stop (an absent player should not hold up a second Charleston)."""
+        s: AmericanState = state
+        if s.step is CharlestonStep.STOP_VOTE:
+            return A.StopVote(seat, True)
+        if s.step is CharlestonStep.COURTESY:
+            return A.CourtesyPass(seat, ())
+        if s.step is not CharlestonStep.PLAY:
+            tiles = tuple(x for x in s.hands[seat] if s.faces[x] != Kind.JOKER)[:3]
+            return A.CharlestonPass(seat, tiles, 0)
+        if s.stage is Stage.CALLS:
+            return A.NoCall(seat)
+        legal = engine.legal_actions(s, seat)
+        discards = [a for a in legal if isinstance(a, A.Discard)]
+        return discards[-1] if discards else legal[0]
+
+    def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
+        if isinstance(action, (A.Discard, A.ExchangeJoker)):
+            return {action.slot: action.face}
+        if isinstance(action, A.Call):
+            return dict(zip(action.slots, action.faces, strict=False))
+        if isinstance(action, A.DeclareMahjong):
+            return dict(zip(state.hands[action.seat], action.faces, strict=False))
+        return {}
+
+    def deck_ops(self, events: Sequence[Any]) -> tuple[DeckOp, ...]:
+        ops = []
+        for e in events:
+            if isinstance(e, E.Dealt):
+                ops.append(DeckOp(DeckOpKind.DRAW, e.slots, e.seat))
+            elif isinstance(e, E.Drew):
+                ops.append(DeckOp(DeckOpKind.DRAW, (e.slot,), e.seat))
+            elif isinstance(e, E.TilesReceived):
+                ops.append(DeckOp(DeckOpKind.TRANSFER, e.slots, e.seat))
+            elif isinstance(e, (E.Discarded, E.JokerExchanged)):
+                ops.append(DeckOp(DeckOpKind.REVEAL, (e.slot,)))
+        return tuple(ops)
+
+    def outcome(self, state: Any) -> HandOutcome | None:
+        result = state.result
+        if result is None:
+            return None
+        if result.winner is None:
+            return HandOutcome(None, result.payments, "wall game")
+        how = "self-drawn" if result.self_drawn else (
+            f"on {result.discarder.name}'s discard" if result.discarder is not None else "")
+        extra = ", jokerless" if result.jokerless else ""
+        return HandOutcome(result.winner, result.payments,
+                           f"{result.winner.name} Mahjong with {result.hand_id} "
+                           f"({result.value}{extra}) {how}".strip())
+
+    def encode_action(self, action: Any) -> Any:
+        return encode(action)
+
+    def decode_action(self, plain: Any) -> Any:
+        return self._codec.decode(plain)
+
+    def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = AmericanBot(seat, self.card, self._chooser)
+        self._chooser.rng = HashRng(entropy)
+        action = bot.act(state)
+        return action if action is not None else self.default_action(state, seat)
+
+    def describe_action(self, action: Any) -> str:
+        return describe(action)
+
+
+def adapter(card_text: str) -> RulesAdapter:
+    return AmericanRules(card_text)
+
+
+__all__ = ["SEATS", "AmericanRules", "adapter", "card_from_text"]

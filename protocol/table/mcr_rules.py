@@ -1,0 +1,152 @@
+"""The MCR engine (protocol/mcr) as the table session drives it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from fourwinds.protocol.canonical import to_plain
+from fourwinds.protocol.mcr import actions as A
+from fourwinds.protocol.mcr import bots, engine
+from fourwinds.protocol.mcr import events as E
+from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableMode, TableOptions
+from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.notation import tile_code
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import Kind, RuleSet, is_bonus
+
+from .bot_rng import HashRng
+from .codec import ActionCodec, encode
+from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
+
+ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.AddedKong,
+                A.DeclareWin, A.Pass, A.ClaimChow, A.ClaimPung, A.ClaimKong, A.ClaimWin)
+
+
+class MCRRules:
+    """Chinese Official rules: 16 hands, four dice, flowers, chows; engine in protocol/mcr."""
+
+    ruleset = RuleSet.MCR
+
+    def __init__(self, card_text: str = "") -> None:
+        self._codec = ActionCodec(ACTION_TYPES)
+
+    def default_hands(self) -> int:
+        return HANDS_PER_MATCH
+
+    def dice_count(self) -> int:
+        return 4
+
+    def _options(self, setup: HandSetup) -> TableOptions:
+        rules = dict(setup.options.rules)
+        mode = TableMode(str(rules.get("mode", TableMode.FRIENDLY.value)))
+        return TableOptions(mode=mode)
+
+    def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
+        d = setup.dice
+        return engine.new_hand(self._options(setup), (Kind.HIDDEN,) * 144,
+                               (d[0], d[1], d[2], d[3]), setup.prevalent_wind)
+
+    def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
+        return engine.legal_actions(state, seat)
+
+    def awaiting(self, state: Any) -> tuple[Seat, ...]:
+        s: HandState = state
+        if s.phase is Phase.ENDED:
+            return ()
+        if s.phase in (Phase.CLAIMS, Phase.ROB):
+            return tuple(w for w in SEATS if w != s.turn and s.answers[w] is None)
+        return (s.turn,)
+
+    def apply(self, state: Any, action: Any) -> tuple[Any, tuple[Any, ...]]:
+        return engine.apply(state, action)
+
+    def learn(self, state: Any, faces: Mapping[int, Kind]) -> Any:
+        return engine.learn(state, faces)
+
+    def public_digest(self, state: Any) -> bytes:
+        return engine.public_digest(state)
+
+    def actor(self, action: Any) -> Seat:
+        seat: Seat = action.seat
+        return seat
+
+    def window(self, state: Any, seat: Seat) -> WindowKind:
+        phase = state.phase
+        return WindowKind.CALL if phase in (Phase.CLAIMS, Phase.ROB) else WindowKind.TURN
+
+    def default_action(self, state: Any, seat: Seat) -> Any:
+        s: HandState = state
+        if s.phase in (Phase.CLAIMS, Phase.ROB):
+            return A.Pass(seat)
+        drawn = s.drawn
+        if s.phase is Phase.TURN and drawn is not None and not is_bonus(s.faces[drawn]):
+            return A.Discard(seat, drawn, s.faces[drawn])
+        return engine.legal_actions(s, seat)[0]
+
+    def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
+        if isinstance(action, (A.Discard, A.ExposeFlower, A.AddedKong)):
+            return {action.slot: action.face}
+        if isinstance(action, (A.ClaimChow, A.ClaimPung, A.ClaimKong)):
+            return dict(zip(action.slots, action.faces, strict=True))
+        if isinstance(action, (A.ClaimWin, A.DeclareWin)):
+            return dict(action.reveal)
+        return {}
+
+    def deck_ops(self, events: Sequence[Any]) -> tuple[DeckOp, ...]:
+        ops = []
+        for e in events:
+            if isinstance(e, E.Dealt):
+                ops.append(DeckOp(DeckOpKind.DRAW, e.slots, e.seat))
+            elif isinstance(e, E.TileDrawn):
+                ops.append(DeckOp(DeckOpKind.DRAW, (e.slot,), e.seat))
+            elif isinstance(e, (E.FlowerExposed, E.Discarded, E.KongAdded)):
+                ops.append(DeckOp(DeckOpKind.REVEAL, (e.slot,)))
+            elif isinstance(e, E.MeldMade) and not e.concealed:
+                ops.append(DeckOp(DeckOpKind.REVEAL, e.slots))
+        return tuple(ops)
+
+    def outcome(self, state: Any) -> HandOutcome | None:
+        result = state.result
+        if result is None:
+            return None
+        if result.winner is None:
+            return HandOutcome(None, result.payments, "draw: the wall is exhausted")
+        how = "self-drawn" if result.self_drawn else (
+            f"on {result.discarder.name}'s discard" if result.discarder is not None else "")
+        return HandOutcome(result.winner, result.payments,
+                           f"{result.winner.name} wins {result.total} points {how}".strip())
+
+    def encode_action(self, action: Any) -> Any:
+        return encode(action)
+
+    def decode_action(self, plain: Any) -> Any:
+        return self._codec.decode(plain)
+
+    def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
+        action = bots.choose(state, seat, HashRng(entropy))
+        return action if action is not None else engine.legal_actions(state, seat)[0]
+
+    def describe_action(self, action: Any) -> str:
+        return describe(action)
+
+
+def describe(action: object) -> str:
+    """One line for replays: the action's name and its fields, tiles in notation."""
+    plain = to_plain(action)
+    assert isinstance(plain, list)
+    return f"{plain[0]} {' '.join(_show(v) for v in plain[2:])}".strip()
+
+
+def _show(value: object) -> str:
+    if isinstance(value, list):
+        return "(" + " ".join(_show(v) for v in value) + ")"
+    return str(value)
+
+
+def face_text(kind: Kind) -> str:
+    return tile_code(kind)
+
+
+def adapter(card_text: str) -> RulesAdapter:
+    return MCRRules(card_text)
