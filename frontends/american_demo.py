@@ -92,25 +92,23 @@ def play_match(card: Card, seed: int, hands: int,
 
 def describe(state: AmericanState, events: Iterable[AmericanEvent]) -> list[str]:
     """One line per thing that happened, as a player at the table would say it."""
-    lines: list[str] = []
-    passes: list[str] = []
+    lines: list[str] = ["First Charleston"]
+    passes: dict[CharlestonStep, list[str]] = {}
     for event in events:
-        if isinstance(event, StepStarted):
-            if passes:
-                lines.append("; ".join(passes))
-                passes = []
+        if isinstance(event, PassMade):
+            blind = f" ({event.blind} blind)" if event.blind else ""
+            passes.setdefault(event.step, []).append(
+                f"{WIND[event.seat]}>{WIND[event.to]} {event.count}{blind}")
+        elif isinstance(event, StepStarted):
+            for step, said in passes.items():
+                lines.append(f"{step.value} pass: " + ", ".join(said))
+            passes = {}
             if event.step is CharlestonStep.PLAY:
                 lines.append("Play begins: East discards first")
-            elif event.step is CharlestonStep.COURTESY:
-                lines.append("Courtesy pass")
             elif event.step is CharlestonStep.SECOND_LEFT:
                 lines.append("Nobody stopped: second Charleston")
-            elif event.step is CharlestonStep.FIRST_RIGHT:
-                lines.append("First Charleston")
-        elif isinstance(event, PassMade):
-            blind = f" ({event.blind} blind)" if event.blind else ""
-            passes.append(f"{event.step.value}: {WIND[event.seat]}->{WIND[event.to]} "
-                          f"{event.count}{blind}")
+            elif event.step is CharlestonStep.COURTESY:
+                lines.append("Courtesy pass")
         elif isinstance(event, Drew):
             lines.append(f"{WIND[event.seat]} draws {tile_code(state.faces[event.slot])} "
                          f"({event.remaining} left)")

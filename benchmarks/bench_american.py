@@ -1,0 +1,57 @@
+"""American engine figures: bot hands per second and the share of hands ending in Mahjong."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from benchmarks.timing import result
+from fourwinds.protocol.american.bots import AmericanBot, run_hand
+from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.engine import new_hand
+from fourwinds.protocol.american.state import AmericanState
+from fourwinds.protocol.seats import SEATS
+from fourwinds.protocol.tiles import AMERICAN_TILES
+
+HANDS_TARGET = 20.0  # engine-only bot hands per second
+SHARE_TARGET = 0.5  # share of hands ending in Mahjong
+SHARE_HANDS = 100
+
+
+def _play(seed: int) -> AmericanState:
+    rng = random.Random(seed)
+    faces = list(AMERICAN_TILES)
+    rng.shuffle(faces)
+    card = house_card()
+    state, _ = new_hand(card, faces, (rng.randint(1, 6), rng.randint(1, 6)))
+    state, _ = run_hand(state, [AmericanBot(seat, card, rng) for seat in SEATS])
+    return state
+
+
+def bench_hands() -> list[dict[str, object]]:
+    _play(0)  # compile the card
+    hands = 40
+    start = time.perf_counter()
+    for seed in range(1000, 1000 + hands):
+        _play(seed)
+    rate = hands / (time.perf_counter() - start)
+    return [result("american-hands", rate, "hands/s", target=HANDS_TARGET,
+                   met=rate >= HANDS_TARGET)]
+
+
+def bench_share() -> list[dict[str, object]]:
+    wins = 0
+    for seed in range(SHARE_HANDS):
+        state = _play(seed)
+        assert state.result is not None
+        wins += state.result.winner is not None
+    share = wins / SHARE_HANDS
+    return [result("american-mahjong-share", share, "share", target=SHARE_TARGET,
+                   met=share >= SHARE_TARGET, hands=SHARE_HANDS)]
+
+
+BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+    "american-hands": bench_hands,
+    "american-mahjong-share": bench_share,
+}
