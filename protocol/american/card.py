@@ -2,11 +2,11 @@
 
 A ``Card`` holds ``CardHand``s; each hand is a list of ``Group``s of ``TileSpec``s. A tile spec
 is a symbol as printed on a card (``1``-``9``, ``0`` = White Dragon used as zero, ``N E W S``,
-``R G`` dragons, ``D`` the dragon of a suit, ``F`` flower) plus, for numbers and ``D``, a suit
-letter: ``a``/``b``/``c`` are suit *variables* (the colours of the printed card: different
-letters are different suits) and ``m``/``p``/``s`` fixed suits (craks, dots, bams). The file
-format is read by :mod:`.cardfile` and documented in ``docs/CARD_FORMAT.md``; variables are
-expanded into concrete variants by :mod:`.compile`.
+``X Y Z`` any wind, ``R G`` dragons, ``D`` the dragon of a suit, ``F`` flower) plus, for
+numbers and ``D``, a suit letter: ``a``/``b``/``c`` are suit *variables* (the colours of the
+printed card: different letters are different suits) and ``m``/``p``/``s`` fixed suits (craks,
+dots, bams). The file format is read by :mod:`.cardfile` and documented in
+``docs/CARD_FORMAT.md``; variables are expanded into concrete variants by :mod:`.compile`.
 """
 
 from __future__ import annotations
@@ -50,7 +50,8 @@ SUIT_VARIABLES = "abc"
 FIXED_SUITS = "mps"  # craks, dots, bams (the notation's suit letters)
 NUMBER_SYMBOLS = "123456789"
 SUITED_SYMBOLS = NUMBER_SYMBOLS + "D"
-PLAIN_SYMBOLS = "0NEWSRGF"  # need no suit letter
+WIND_VARIABLES = "XYZ"  # any wind; different letters are different winds
+PLAIN_SYMBOLS = "0NEWSRGF" + WIND_VARIABLES  # need no suit letter
 
 
 @dataclass(frozen=True)

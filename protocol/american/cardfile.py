@@ -158,8 +158,8 @@ def _read_group(token: str, column: int, fail: _Fail) -> Group:
         raise fail(f"group {token!r} has no tiles", column)
     for offset, char in enumerate(body):
         if char not in SUITED_SYMBOLS and char not in PLAIN_SYMBOLS:
-            raise fail(f"{char!r} in {token!r} is not a card symbol (1-9, 0, N E W S, R G D, F, "
-                       "then a suit letter a b c / m p s)", column + offset)
+            raise fail(f"{char!r} in {token!r} is not a card symbol (1-9, 0, N E W S, "
+                       "X Y Z, R G D, F, then a suit letter a b c / m p s)", column + offset)
     suited = [char for char in body if char in SUITED_SYMBOLS]
     if suited and suit is None:
         what = "number" if suited[0] in NUMBER_SYMBOLS else "dragon D"

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations
 
-from ..tiles import NUM_KINDS, Kind
-from .card import FIXED_SUITS, Card, CardHand, NumberRule, TileSpec
+from ..tiles import NUM_KINDS, WINDS, Kind
+from .card import FIXED_SUITS, WIND_VARIABLES, Card, CardHand, NumberRule, TileSpec
 
 JOKERS_IN_SET = 8
 _SUIT_INDEX = {"m": 0, "p": 1, "s": 2}
@@ -58,6 +58,8 @@ class Variant:
 def _spec_kind(spec: TileSpec, suits: dict[str, int], shift: int) -> Kind:
     if spec.symbol in _PLAIN_KINDS:
         return _PLAIN_KINDS[spec.symbol]
+    if spec.symbol in WIND_VARIABLES:
+        return WINDS[suits[spec.symbol]]
     assert spec.suit is not None  # the parser requires a suit letter on numbers and D
     suit = suits[spec.suit]
     if spec.symbol == "D":
@@ -77,6 +79,21 @@ def _suit_assignments(hand: CardHand) -> list[dict[str, int]]:
     free = [suit for suit in range(3) if suit not in fixed.values()]
     return [fixed | dict(zip(variables, chosen, strict=True))
             for chosen in permutations(free, len(variables))]
+
+
+def _wind_assignments(hand: CardHand) -> list[dict[str, int]]:
+    """Every injective map of the hand's wind variables (X, Y, Z) to the winds the hand does
+    not name (like suit letters, different letters and named winds are different winds)."""
+    letters: list[str] = []
+    named: set[Kind] = set()
+    for group in hand.groups:
+        for spec in group.specs:
+            if spec.symbol in WIND_VARIABLES and spec.symbol not in letters:
+                letters.append(spec.symbol)
+            elif _PLAIN_KINDS.get(spec.symbol) in WINDS:
+                named.add(_PLAIN_KINDS[spec.symbol])
+    free = [index for index, wind in enumerate(WINDS) if wind not in named]
+    return [dict(zip(letters, chosen, strict=True)) for chosen in permutations(free, len(letters))]
 
 
 def _shifts(hand: CardHand) -> list[int]:
@@ -121,7 +138,9 @@ def hand_variants(hand: CardHand, hand_index: int = 0) -> tuple[Variant, ...]:
     """
     seen: set[tuple[tuple[tuple[Kind, ...], bool], ...]] = set()
     out: list[Variant] = []
-    for suits in _suit_assignments(hand):
+    assignments = [suits | winds for suits in _suit_assignments(hand)
+                   for winds in _wind_assignments(hand)]
+    for suits in assignments:
         for shift in _shifts(hand):
             groups = tuple(
                 ConcreteGroup(tuple(_spec_kind(spec, suits, shift) for spec in group.specs),

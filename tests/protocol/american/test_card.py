@@ -165,7 +165,7 @@ PATTERN_COLUMN = len("bad-3 | like | 25 | X | - | ") + 1
 @pytest.mark.parametrize(
     ("pattern", "offset", "reason"),
     [
-        ("FF 1111a 2222b 333Xc", 18, "'X' in '333Xc' is not a card symbol"),
+        ("FF 1111a 2222b 333Qc", 18, "'Q' in '333Qc' is not a card symbol"),
         ("FF 1111 2222b 3333c", 3, "number '1' in '1111' needs a suit letter"),
         ("FF NNNNa 2222b 3333c", 7, "suit letter 'a' on 'NNNNa'"),
         ("FF 1111a 2222b 333c", 0, "the pattern has 13 tiles, a hand has 14"),
@@ -225,3 +225,15 @@ def test_card_error_for_numbers_rule_without_numbers() -> None:
 
 def test_card_error_for_an_empty_card() -> None:
     assert "has no hands" in str(card_error("# nothing here\ncard: empty\n"))
+
+
+def test_a6_any_wind_letters_are_different_winds_not_named_in_the_hand() -> None:
+    assert variant_texts("XXXX YYY ZZZ NNNN", category="winds") == {
+        "1111z 222z 333z 4444z", "2222z 111z 333z 4444z", "3333z 111z 222z 4444z"}
+
+
+def test_exclamation_mark_forbids_jokers_in_a_group() -> None:
+    card = parse_card(one_hand("FF 3333a! 5555a 8888a", category="addition"))
+    groups = card.hands[0].groups
+    assert [g.jokers_allowed for g in groups] == [False, False, True, True]
+    assert groups[1].text == "3333a!" and groups[1].size == 4

@@ -297,3 +297,16 @@ def test_nearest_returns_at_most_n_hands() -> None:
 def test_nearest_ties_go_to_the_higher_value() -> None:
     near = nearest_hands(house_card(), t("1z1z 2z2z 3z3z 4z4z 5z5z 6z6z 7z"), [], 2)
     assert near[0].hand.id == "sp-1" and near[0].distance == 1
+
+
+def test_a2_group_marked_no_jokers_refuses_them() -> None:
+    card = small_card("a | addition | 30 | X | - | FF 3333a! + 5555a = 8888a | n")
+    assert ids("FF 3333p 5555p 8888p", card=card) == ["a"]
+    assert ids("FF 333pJ 5555p 8888p", card=card) == []
+    assert ids("FF 3333p 555pJ 8888p", card=card) == ["a"]
+
+
+def test_a6_any_wind() -> None:
+    assert "wind-10" in ids("1z1z1z1z 3z3z3z3z 5z5z5z 7z7z7z")
+    assert "wind-10" in ids("4z4z4z4z 2z2z2zJ 5z5z5z 6z6z6z")
+    assert "quint-6" in ids("3z3z3z3zJ 9999mJ 9999s")
