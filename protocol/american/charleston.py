@@ -103,8 +103,9 @@ def _advance(state: AmericanState, step: CharlestonStep,
              events: list[AmericanEvent]) -> Result:
     events.append(StepStarted(step))
     if step is Step.PLAY:
+        # East's 14th tile was dealt from the wall: a Mahjong with it counts as self-drawn.
         return replace(state, step=step, pending=EMPTY, turn=Seat.EAST, stage=Stage.DISCARD,
-                       drew=False), events
+                       drew=True), events
     return replace(state, step=step, pending=EMPTY), events
 
 
