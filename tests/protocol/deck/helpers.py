@@ -10,12 +10,12 @@ from dataclasses import replace
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from fourwinds.protocol.deck.deck import MaskedDeck
+from fourwinds.protocol.deck.deck import Deck, MaskedDeck
 from fourwinds.protocol.deck.entropy import Entropy
 from fourwinds.protocol.deck.events import AuditFinished, Event, Learned, Message, Output, Send
-from fourwinds.protocol.deck.loopback import Loopback
-from fourwinds.protocol.deck.masked_wall import SeatContext, TileTable, WallState
-from fourwinds.protocol.deck.messages import DeckDescription, Signer, Verifier
+from fourwinds.protocol.deck.loopback import Command, Loopback
+from fourwinds.protocol.deck.masked_wall import SeatContext, TileTable, WallState, pass_index
+from fourwinds.protocol.deck.messages import DeckDescription, Signed, Signer, Verifier, WallPass
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind, RuleSet
 from fourwinds.protocol.walls import WallPlan
@@ -105,6 +105,11 @@ class TamperingDeck(MaskedDeck):
                 message = self.edit(output.message)
                 if message is None:
                     continue
+                if isinstance(message, Signed) and isinstance(message.body, WallPass):
+                    index = pass_index(message.body.phase, message.body.seat)
+                    passes = list(state.passes)  # the cheater keeps its story straight
+                    passes[index] = Signed(message.body, message.signature)
+                    state = replace(state, passes=tuple(passes))
                 output = replace(output, message=message)
             changed.append(output)
         return state, tuple(changed)
@@ -135,3 +140,17 @@ class TamperingDeck(MaskedDeck):
 
 def verifier_for(real: bool) -> Verifier:
     return ed_verify if real else mac_verify
+
+
+def drawing(slot: int, drawer: Seat) -> Command[WallState]:
+    """The public step 'drawer draws slot', for ``Loopback.everyone``."""
+    def command(deck: Deck[WallState], state: WallState) -> tuple[WallState, tuple[Output, ...]]:
+        return deck.draw(state, slot, drawer)
+    return command
+
+
+def revealing(slot: int) -> Command[WallState]:
+    """The holder's command 'reveal slot' (a discard), for ``Loopback.command``."""
+    def command(deck: Deck[WallState], state: WallState) -> tuple[WallState, tuple[Output, ...]]:
+        return deck.reveal(state, slot)
+    return command

@@ -10,13 +10,13 @@ import pytest
 from fourwinds.protocol.deck import commit_reveal as cr
 from fourwinds.protocol.deck.blame import Cheat, DeckCheat
 from fourwinds.protocol.deck.events import Output, SeedReady, Send
-from fourwinds.protocol.deck.messages import Commit, Reveal, Signed, sign
+from fourwinds.protocol.deck.messages import Body, Commit, CommitEvidence, Reveal, Signed, sign
 from fourwinds.protocol.seats import SEATS, Seat
 
 from .helpers import entropy, mac_signer, mac_verify
 
 CONTEXT = b"table/dice hand 1"
-Edit = Callable[[Seat, Seat, Signed[object]], Signed[object] | None]
+Edit = Callable[[Seat, Seat, Signed[Body]], Signed[Body] | None]
 
 
 def run_round(edit: Edit | None = None, run: int = 0) -> tuple[list[cr.DiceState],
@@ -36,11 +36,12 @@ def run_round(edit: Edit | None = None, run: int = 0) -> tuple[list[cr.DiceState
             continue
         for target in output.to:
             message = output.message
-            if edit is not None:
-                message = edit(origin, target, message)  # type: ignore[assignment]
-                if message is None:
-                    continue
             assert isinstance(message, Signed)
+            if edit is not None:
+                edited = edit(origin, target, message)
+                if edited is None:
+                    continue
+                message = edited
             state, more = cr.receive(states[target], message, mac_signer(target), mac_verify)
             states[target] = state
             queue.extend((target, o) for o in more)
@@ -60,7 +61,7 @@ def test_echo_mismatch_is_detected_and_the_splitting_seat_blamed() -> None:
     other_commit = sign(Commit(CONTEXT, Seat.WEST, cr.commitment(CONTEXT, Seat.WEST, b"n" * 32)),
                         mac_signer(Seat.WEST))
 
-    def split(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+    def split(sender: Seat, target: Seat, message: Signed[Body]) -> Signed[Body] | None:
         if sender == Seat.WEST and target == Seat.NORTH and isinstance(message.body, Commit):
             return other_commit  # North sees a different commitment from West
         return message
@@ -74,10 +75,10 @@ def test_echo_mismatch_is_detected_and_the_splitting_seat_blamed() -> None:
 def test_nobody_reveals_before_the_echoes_agree() -> None:
     other_commit = sign(Commit(CONTEXT, Seat.WEST, b"\x01" * 32), mac_signer(Seat.WEST))
 
-    def split(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+    def split(sender: Seat, target: Seat, message: Signed[Body]) -> Signed[Body] | None:
         if sender == Seat.WEST and target == Seat.NORTH and isinstance(message.body, Commit):
             return other_commit
-        if isinstance(message.body, cr.CommitEvidence):
+        if isinstance(message.body, CommitEvidence):
             return None  # keep the mismatch unresolved: check that no nonce left any seat
         return message
 
@@ -87,7 +88,7 @@ def test_nobody_reveals_before_the_echoes_agree() -> None:
 
 
 def test_withheld_reveal_is_blamed_and_there_is_no_seed() -> None:
-    def withhold(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+    def withhold(sender: Seat, target: Seat, message: Signed[Body]) -> Signed[Body] | None:
         return None if sender == Seat.SOUTH and isinstance(message.body, Reveal) else message
 
     states, _events = run_round(withhold)
@@ -99,7 +100,7 @@ def test_withheld_reveal_is_blamed_and_there_is_no_seed() -> None:
 
 
 def test_a_reveal_that_does_not_open_its_commitment_is_blamed() -> None:
-    def lie(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+    def lie(sender: Seat, target: Seat, message: Signed[Body]) -> Signed[Body] | None:
         if sender == Seat.NORTH and isinstance(message.body, Reveal):
             return sign(Reveal(CONTEXT, Seat.NORTH, b"\x00" * 32), mac_signer(Seat.NORTH))
         return message
@@ -111,7 +112,7 @@ def test_a_reveal_that_does_not_open_its_commitment_is_blamed() -> None:
 
 
 def test_a_forged_signature_is_refused() -> None:
-    def forge(sender: Seat, target: Seat, message: Signed[object]) -> Signed[object] | None:
+    def forge(sender: Seat, target: Seat, message: Signed[Body]) -> Signed[Body] | None:
         if sender == Seat.EAST and isinstance(message.body, Commit):
             return Signed(message.body, b"\x00" * 32)
         return message

@@ -14,7 +14,15 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import RuleSet, tile_set
 from fourwinds.protocol.walls import LiveWall, american_plan, mcr_plan
 
-from .helpers import audit_result, deal_slots, description, learned, masked_decks
+from .helpers import (
+    audit_result,
+    deal_slots,
+    description,
+    drawing,
+    learned,
+    masked_decks,
+    revealing,
+)
 
 
 def check_exactly_once(loop: Loopback[WallState], ruleset: RuleSet, dealt: set[int]) -> None:
@@ -52,9 +60,9 @@ def test_mcr_144_tile_deal_draws_discards_and_audit() -> None:
     for turn in range(8):
         seat = SEATS[turn % 4]
         slot, wall = wall.draw_front()
-        loop.everyone(lambda deck, state, s=slot, d=seat: deck.draw(state, s, d))
+        loop.everyone(drawing(slot, seat))
         assert learned(loop.events[seat])[slot] == loop.states[seat].faces[slot]
-        loop.command(seat, lambda deck, state, s=slot: deck.reveal(state, s))  # discard it
+        loop.command(seat, revealing(slot))  # discard it
         for other in SEATS:
             assert slot in loop.states[other].public
             assert loop.states[other].faces[slot] == loop.states[seat].faces[slot]
@@ -71,7 +79,7 @@ def test_charleston_passes_keep_faces_private_to_the_receiver() -> None:
     deal = {seat: tuple(range(8 * seat, 8 * seat + 8)) for seat in SEATS}
     for seat in SEATS:  # hand the tiles out with single draws
         for slot in deal[seat]:
-            loop.everyone(lambda deck, state, s=slot, d=seat: deck.draw(state, s, d))
+            loop.everyone(drawing(slot, seat))
     passed = deal[Seat.EAST][:3]
     loop.command(Seat.EAST, lambda deck, state: deck.transfer(state, passed, Seat.SOUTH))
     for slot in passed:

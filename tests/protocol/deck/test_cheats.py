@@ -1,0 +1,322 @@
+"""Every cheat of issue 4 is caught and blamed on the right seat, at once or at the audit."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import ClassVar
+
+import nacl.bindings as sodium
+import pytest
+
+from fourwinds.protocol.deck import group
+from fourwinds.protocol.deck.audit import withheld_audit
+from fourwinds.protocol.deck.blame import (
+    Blame,
+    Cheat,
+    DeckCheat,
+    Diverged,
+    When,
+    judge_equivocation,
+)
+from fourwinds.protocol.deck.deck import MaskedDeck
+from fourwinds.protocol.deck.events import Message, Output, Send, Suspect, others
+from fourwinds.protocol.deck.loopback import Loopback
+from fourwinds.protocol.deck.masked_wall import WallState
+from fourwinds.protocol.deck.messages import (
+    Complaint,
+    KeyCommit,
+    KeyDelivery,
+    KeyProof,
+    KeyRelease,
+    Phase,
+    PublicReveal,
+    Signed,
+    WallPass,
+    key_commitment,
+    sign,
+)
+from fourwinds.protocol.deck.operations import missing_keys
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import Kind
+
+from .helpers import (
+    Edit,
+    TamperingDeck,
+    audit_result,
+    description,
+    drawing,
+    mac_signer,
+    masked_decks,
+)
+
+SIZE = 16
+DESC = description(size=SIZE)
+ORDER_TWO = (2**255 - 20).to_bytes(32, "little")
+Change = Callable[[list[bytes]], None]
+
+
+def table(cheater: Seat | None = None, edit: Edit | None = None,
+          explicit: bool = False) -> Loopback[WallState]:
+    decks: list[MaskedDeck] = masked_decks(DESC, run=7, explicit=explicit)
+    if cheater is not None and edit is not None:
+        decks[cheater] = TamperingDeck(decks[cheater].ctx, edit)
+    return Loopback(decks)
+
+
+def deal_all(loop: Loopback[WallState]) -> None:
+    """Every position to a seat in turn (four each)."""
+    loop.everyone(lambda deck, state: deck.draw(state, 0, Seat.EAST))
+    for slot in range(1, SIZE):
+        loop.everyone(drawing(slot, SEATS[slot % 4]))
+
+
+def audit_blames(loop: Loopback[WallState]) -> set[Blame]:
+    loop.everyone(lambda deck, state: deck.audit(state))
+    results = {audit_result(loop, seat).blames for seat in SEATS}
+    assert len(results) == 1, "every seat's audit reaches the same verdict"
+    return set(results.pop())
+
+
+def edit_pass(seat: Seat, phase: Phase, change: Change) -> Edit:
+    def edit(message: Message) -> Message | None:
+        if isinstance(message, Signed) and isinstance(message.body, WallPass) \
+                and message.body.phase is phase:
+            points = list(message.body.points)
+            change(points)
+            return sign(replace(message.body, points=tuple(points)), mac_signer(seat))
+        return message
+    return edit
+
+
+def fresh_point(points: list[bytes]) -> None:
+    points[3] = group.hash_to_point(b"a tile that is not in the set", 0)
+
+
+def related_point(points: list[bytes]) -> None:
+    points[3] = group.mult(group.scalar_from_int(2), points[5])  # a tracked duplicate of 5
+
+
+def test_honest_table_has_no_blame() -> None:
+    loop = table()
+    deal_all(loop)
+    assert audit_blames(loop) == set()
+
+
+@pytest.mark.parametrize("change", [fresh_point, related_point])
+def test_substituted_tile_in_a_shuffle_pass_is_blamed_at_the_audit(change: Change) -> None:
+    loop = table(Seat.SOUTH, edit_pass(Seat.SOUTH, Phase.SHUFFLE, change))
+    loop.everyone(lambda deck, state: deck.draw(state, 0, Seat.WEST))
+    blames = audit_blames(loop)
+    assert {(b.seat, b.cheat, b.when) for b in blames} == {
+        (Seat.SOUTH, Cheat.SHUFFLE_TAMPERED, When.AT_AUDIT)}
+
+
+def test_drawing_a_substituted_tile_raises_a_complaint_at_once_and_the_audit_names_the_cheat(
+) -> None:
+    loop = table(Seat.SOUTH, edit_pass(Seat.SOUTH, Phase.SHUFFLE, fresh_point))
+    deal_all(loop)
+    suspects = [e for seat in SEATS for e in loop.events[seat] if isinstance(e, Suspect)]
+    assert suspects, "the drawer of the fake tile complains at once"
+    blames = audit_blames(loop)
+    assert {(b.seat, b.cheat) for b in blames} == {(Seat.SOUTH, Cheat.SHUFFLE_TAMPERED)}
+
+
+def test_duplicated_point_in_a_shuffle_pass_is_caught_at_once() -> None:
+    def duplicate(points: list[bytes]) -> None:
+        points[3] = points[5]
+
+    with pytest.raises(DeckCheat) as caught:
+        table(Seat.WEST, edit_pass(Seat.WEST, Phase.SHUFFLE, duplicate))
+    assert caught.value.blame.seat == Seat.WEST
+    assert caught.value.blame.cheat is Cheat.SHUFFLE_TAMPERED
+
+
+def test_tampered_lock_pass_is_blamed_at_the_audit() -> None:
+    loop = table(Seat.EAST, edit_pass(Seat.EAST, Phase.LOCK, fresh_point))
+    blames = audit_blames(loop)
+    assert {(b.seat, b.cheat) for b in blames} == {(Seat.EAST, Cheat.LOCK_TAMPERED)}
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_point_outside_the_subgroup_is_caught_at_once(explicit: bool) -> None:
+    def torsion(points: list[bytes]) -> None:
+        points[2] = sodium.crypto_core_ed25519_add(points[2], ORDER_TWO)
+
+    with pytest.raises(DeckCheat) as caught:
+        table(Seat.SOUTH, edit_pass(Seat.SOUTH, Phase.SHUFFLE, torsion), explicit=explicit)
+    assert caught.value.blame.seat == Seat.SOUTH
+    assert caught.value.blame.cheat is Cheat.BAD_POINT
+
+
+def wrong_keys(seat: Seat, consistent: bool) -> Edit:
+    """Release a wrong key; ``consistent``: sign a release that commits to the wrong key."""
+    def edit(message: Message) -> Message | None:
+        if not isinstance(message, KeyDelivery):
+            return message
+        proof = message.proofs[0]
+        bad = group.scalar_from_int(12345)
+        release = proof.release
+        if consistent:
+            entries = tuple(KeyCommit(e.slot, key_commitment(DESC.context, seat, e.slot, bad))
+                            if e.slot == proof.slot else e for e in release.body.entries)
+            release = sign(replace(release.body, entries=entries), mac_signer(seat))
+        fixed = tuple(KeyProof(release, p.slot, p.key) for p in message.proofs[1:])
+        return replace(message, proofs=(KeyProof(release, proof.slot, bad), *fixed))
+    return edit
+
+
+def test_wrong_key_that_contradicts_its_signed_release_is_caught_at_once() -> None:
+    loop = table(Seat.EAST, wrong_keys(Seat.EAST, consistent=False))
+    with pytest.raises(DeckCheat) as caught:
+        loop.everyone(lambda deck, state: deck.draw(state, 4, Seat.NORTH))
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.EAST, Cheat.WRONG_KEY)
+
+
+def test_wrong_key_with_a_matching_release_is_detected_at_once_and_blamed_at_the_audit(
+) -> None:
+    loop = table(Seat.EAST, wrong_keys(Seat.EAST, consistent=True))
+    loop.everyone(lambda deck, state: deck.draw(state, 4, Seat.NORTH))
+    assert Suspect(Seat.NORTH, 4) in loop.events[Seat.NORTH]
+    assert Suspect(Seat.NORTH, 4) in loop.events[Seat.SOUTH]
+    blames = audit_blames(loop)
+    assert {(b.seat, b.cheat, b.when) for b in blames} == {
+        (Seat.EAST, Cheat.WRONG_KEY, When.AT_AUDIT)}
+
+
+def test_claiming_a_face_the_position_does_not_hold_is_caught_at_once() -> None:
+    def lie(message: Message) -> Message | None:
+        if isinstance(message, Signed) and isinstance(message.body, PublicReveal):
+            kind = Kind.RED if message.body.kind != Kind.RED else Kind.GREEN
+            return sign(replace(message.body, kind=kind), mac_signer(Seat.WEST))
+        return message
+
+    loop = table(Seat.WEST, lie)
+    loop.everyone(lambda deck, state: deck.draw(state, 6, Seat.WEST))
+    with pytest.raises(DeckCheat) as caught:
+        loop.command(Seat.WEST, lambda deck, state: deck.reveal(state, 6))
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.WEST, Cheat.WRONG_FACE)
+
+
+def test_revealing_a_position_held_by_another_seat_is_caught_at_once() -> None:
+    loop = table()
+    loop.everyone(lambda deck, state: deck.draw(state, 6, Seat.WEST))
+    deck = loop.decks[Seat.WEST]
+    _, out = deck.reveal(loop.states[Seat.WEST], 6)
+    message = out[0].message if isinstance(out[0], Send) else None
+    assert isinstance(message, Signed) and isinstance(message.body, PublicReveal)
+    forged = sign(replace(message.body, seat=Seat.NORTH), mac_signer(Seat.NORTH))
+    with pytest.raises(DeckCheat) as caught:
+        loop.decks[Seat.EAST].receive(loop.states[Seat.EAST], forged)
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.NORTH, Cheat.NOT_HOLDER)
+
+
+def test_withheld_key_is_blamed_on_the_seat_that_withholds_it() -> None:
+    def drop(message: Message) -> Message | None:
+        return None if isinstance(message, KeyDelivery) else message
+
+    loop = table(Seat.NORTH, drop)
+    loop.everyone(lambda deck, state: deck.draw(state, 9, Seat.SOUTH))
+    assert 9 not in loop.states[Seat.SOUTH].faces
+    blames = missing_keys(loop.decks[Seat.SOUTH].ctx, loop.states[Seat.SOUTH])  # type: ignore[attr-defined]
+    assert [(b.seat, b.cheat) for b in blames] == [(Seat.NORTH, Cheat.WITHHELD)]
+
+
+def test_withheld_audit_secrets_are_blamed() -> None:
+    def drop(message: Message) -> Message | None:
+        return None if isinstance(message, Signed) and type(message.body).__name__ == \
+            "AuditReveal" else message
+
+    loop = table(Seat.WEST, drop)
+    loop.everyone(lambda deck, state: deck.audit(state))
+    assert [(b.seat, b.cheat) for b in withheld_audit(loop.states[Seat.EAST])] == [
+        (Seat.WEST, Cheat.WITHHELD)]
+
+
+class Splitter(TamperingDeck):
+    """South shows East and West its real shuffle pass, and North a reversed one."""
+
+    copies: ClassVar[dict[Seat, Signed[WallPass]]] = {}
+
+    def _tamper(self, step: tuple[WallState, tuple[Output, ...]]) -> tuple[
+            WallState, tuple[Output, ...]]:
+        state, outputs = step
+        split: list[Output] = []
+        for output in outputs:
+            message = output.message if isinstance(output, Send) else None
+            if isinstance(message, Signed) and isinstance(message.body, WallPass) \
+                    and message.body.phase is Phase.SHUFFLE:
+                body = message.body
+                other = sign(replace(body, points=body.points[::-1]), mac_signer(Seat.SOUTH))
+                self.copies[Seat.WEST] = Signed(body, message.signature)
+                self.copies[Seat.NORTH] = other
+                split += [Send((Seat.EAST, Seat.WEST), message), Send((Seat.NORTH,), other)]
+            else:
+                split.append(output)
+        return state, tuple(split)
+
+
+def test_two_passes_for_one_step_to_different_seats_are_judged_an_equivocation() -> None:
+    decks: list[MaskedDeck] = masked_decks(DESC, run=7)
+    decks[Seat.SOUTH] = Splitter(decks[Seat.SOUTH].ctx, lambda message: message)
+    with pytest.raises(Diverged) as caught:
+        Loopback(decks)
+    assert (caught.value.owner, caught.value.witness) == (Seat.SOUTH, Seat.WEST)
+    copies = Splitter.copies
+    verify = decks[0].ctx.verify
+    blame = judge_equivocation(copies[Seat.NORTH], copies[Seat.WEST], Seat.WEST, verify)
+    assert (blame.seat, blame.cheat) == (Seat.SOUTH, Cheat.EQUIVOCATION)
+    forged = Signed(copies[Seat.WEST].body, b"\x00" * 32)
+    blame = judge_equivocation(copies[Seat.NORTH], forged, Seat.WEST, verify)
+    assert (blame.seat, blame.cheat) == (Seat.WEST, Cheat.BAD_SIGNATURE)
+
+
+def test_a_second_different_pass_to_the_same_seat_is_an_equivocation_at_once() -> None:
+    loop = table()
+    held = loop.states[Seat.NORTH].passes[1]
+    assert held is not None
+    other = sign(replace(held.body, points=held.body.points[::-1]), mac_signer(Seat.SOUTH))
+    with pytest.raises(DeckCheat) as caught:
+        loop.decks[Seat.NORTH].receive(loop.states[Seat.NORTH], other)
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.SOUTH,
+                                                                    Cheat.EQUIVOCATION)
+
+
+def test_false_complaint_is_blamed_on_the_complainer_at_the_audit() -> None:
+    loop = table()
+    loop.everyone(lambda deck, state: deck.draw(state, 5, Seat.NORTH))
+    state = loop.states[Seat.NORTH]
+    proofs = tuple(state.proofs[5][s] for s in sorted(state.proofs[5]))
+    complaint = sign(Complaint(DESC.context, Seat.NORTH, 5, proofs), mac_signer(Seat.NORTH))
+    loop.command(Seat.NORTH, lambda deck, st: (st, (Send(others(Seat.NORTH), complaint),)))
+    assert Suspect(Seat.NORTH, 5) in loop.events[Seat.EAST]
+    north = loop.states[Seat.NORTH]
+    loop.states[Seat.NORTH] = replace(north, complainers={5: Seat.NORTH}, complaints=(5,))
+    blames = audit_blames(loop)
+    assert {(b.seat, b.cheat) for b in blames} == {(Seat.NORTH, Cheat.FALSE_COMPLAINT)}
+
+
+def test_a_forged_key_release_in_a_reveal_is_blamed_on_the_presenter() -> None:
+    loop = table()
+    loop.everyone(lambda deck, state: deck.draw(state, 2, Seat.WEST))
+    _, out = loop.decks[Seat.WEST].reveal(loop.states[Seat.WEST], 2)
+    message = out[0].message if isinstance(out[0], Send) else None
+    assert isinstance(message, Signed) and isinstance(message.body, PublicReveal)
+    proof = message.body.proofs[0]
+    forged_release = Signed(proof.release.body, b"\x01" * 32)
+    body = replace(message.body, proofs=(replace(proof, release=forged_release),
+                                         *message.body.proofs[1:]))
+    forged = sign(body, mac_signer(Seat.WEST))
+    with pytest.raises(DeckCheat) as caught:
+        loop.decks[Seat.EAST].receive(loop.states[Seat.EAST], forged)
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.WEST,
+                                                                    Cheat.BAD_SIGNATURE)
+
+
+def test_rejected_messages_leave_the_state_unchanged() -> None:
+    loop = table()
+    state = loop.states[Seat.EAST]
+    bad = sign(KeyRelease(DESC.context, Seat.SOUTH, Seat.EAST, ()), mac_signer(Seat.SOUTH))
+    with pytest.raises(DeckCheat):
+        loop.decks[Seat.EAST].receive(state, bad)
+    assert loop.states[Seat.EAST] is state
