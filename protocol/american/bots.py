@@ -81,7 +81,7 @@ class AmericanBot:
         exposed = tuple(_exposed_groups(state, self.seat))
         key = (concealed, exposed)
         plan = self._plans.get(key)
-        if plan is None and state.drew and state.turn == self.seat and state.hands[self.seat]:
+        if plan is None and state.drew and state.turn == self.seat and state.discards:
             plan = self._after_useless_draw(state, concealed, exposed)
         if plan is None:
             if len(self._plans) > PLAN_CACHE_LIMIT:

@@ -8,14 +8,13 @@ which they arrive never changes the result. Jokers are never passed by choice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from itertools import combinations
 
 from ..seats import SEATS, Seat
 from ..tiles import Kind
 from .actions import Action, CharlestonPass, CourtesyPass, StopVote
 from .events import AmericanEvent, InputReceived, PassMade, StepStarted, TilesReceived
-from .state import AmericanState, CharlestonStep, Stage, check_own_tiles, fail, with_seat
+from .state import AmericanState, CharlestonStep, Stage, check_own_tiles, evolve, fail, with_seat
 
 Step = CharlestonStep
 
@@ -78,7 +77,7 @@ def apply_charleston(state: AmericanState, action: Action) -> Result:
     else:
         fail(f"{type(action).__name__} is not allowed during the Charleston", seat)
     pending = with_seat(state.pending, seat, action)
-    state = replace(state, pending=pending)
+    state = evolve(state, pending=pending)
     events: list[AmericanEvent] = [InputReceived(seat)]
     if any(p is None for p in pending):
         return state, events
@@ -104,9 +103,9 @@ def _advance(state: AmericanState, step: CharlestonStep,
     events.append(StepStarted(step))
     if step is Step.PLAY:
         # East's 14th tile was dealt from the wall: a Mahjong with it counts as self-drawn.
-        return replace(state, step=step, pending=EMPTY, turn=Seat.EAST, stage=Stage.DISCARD,
+        return evolve(state, step=step, pending=EMPTY, turn=Seat.EAST, stage=Stage.DISCARD,
                        drew=True), events
-    return replace(state, step=step, pending=EMPTY), events
+    return evolve(state, step=step, pending=EMPTY), events
 
 
 def _resolve_vote(state: AmericanState, events: list[AmericanEvent]) -> Result:
@@ -168,7 +167,7 @@ def _resolve_pass(state: AmericanState, events: list[AmericanEvent]) -> Result:
         events.append(PassMade(step, seat, target(seat), 3, 3 - given))
     for seat in SEATS:
         events.append(TilesReceived(seat, kept[seat], state.kinds(kept[seat])))
-    state = replace(state, hands=(hands[0], hands[1], hands[2], hands[3]))
+    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]))
     return _advance(state, NEXT_STEP[step], events)
 
 
@@ -188,5 +187,5 @@ def _resolve_courtesy(state: AmericanState, events: list[AmericanEvent]) -> Resu
         events.append(PassMade(Step.COURTESY, seat, seat.across, count, 0))
     for seat in SEATS:
         events.append(TilesReceived(seat, received[seat], state.kinds(received[seat])))
-    state = replace(state, hands=(hands[0], hands[1], hands[2], hands[3]))
+    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]))
     return _advance(state, Step.PLAY, events)

@@ -7,8 +7,6 @@ false declaration or an impossible exposure is refused with the reason instead.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..seats import SEATS, Seat
 from ..tiles import Kind
 from .actions import DeclareMahjong
@@ -16,7 +14,7 @@ from .config import DeclarationMode
 from .events import AmericanEvent, HandOver, MahjongDeclared, SeatDead
 from .matcher import HandMatch, match_hand
 from .payouts import best_match, jokerless_bonus, payments
-from .state import AmericanState, HandResult, Stage, check_face, fail, set_faces, with_seat
+from .state import AmericanState, HandResult, Stage, check_face, evolve, fail, set_faces, with_seat
 
 Result = tuple[AmericanState, list[AmericanEvent]]
 
@@ -27,7 +25,7 @@ def mark_dead(state: AmericanState, seat: Seat, reason: str,
     if state.dead[seat]:
         return state
     events.append(SeatDead(seat, reason))
-    return replace(state, dead=with_seat(state.dead, seat, True))
+    return evolve(state, dead=with_seat(state.dead, seat, True))
 
 
 def expected_count(state: AmericanState, seat: Seat) -> int:
@@ -77,7 +75,7 @@ def declare_mahjong(state: AmericanState, action: DeclareMahjong) -> Result:
     for slot, face in zip(hand, action.faces, strict=True):
         check_face(state, seat, slot, face)
     faces = set_faces(state.faces, dict(zip(hand, action.faces, strict=True)))
-    state = replace(state, faces=faces, public=state.public | set(hand))
+    state = evolve(state, faces=faces, public=state.public | set(hand))
     events: list[AmericanEvent] = []
     matches = mahjong_matches(state, seat, action.faces)
     if not matches:
@@ -85,7 +83,7 @@ def declare_mahjong(state: AmericanState, action: DeclareMahjong) -> Result:
         if state.options.declaration is DeclarationMode.FRIENDLY:
             fail(reason, seat)
         state = mark_dead(state, seat, f"false Mahjong: {reason}", events)
-        return replace(state, stage=Stage.DISCARD), events
+        return evolve(state, stage=Stage.DISCARD), events
     match = best_match(matches)
     self_drawn = state.stage is Stage.DISCARD and state.drew
     discarder = None if self_drawn else state.discarder
@@ -95,4 +93,4 @@ def declare_mahjong(state: AmericanState, action: DeclareMahjong) -> Result:
     events.append(MahjongDeclared(seat, match.hand.id, match.hand.value, match.jokerless,
                                   self_drawn, action.faces))
     events.append(HandOver(result))
-    return replace(state, result=result), events
+    return evolve(state, result=result), events

@@ -124,6 +124,8 @@ def apply(state: AmericanState, action: Action) -> Result:
         fail("the Charleston is over", seat)
     else:
         fail(f"unknown action {type(action).__name__}", seat)
+    if new.hands is state.hands and new.exposures is state.exposures:
+        return new, events  # nobody's tiles moved: counts are as they were
     return check_counts(new, events), events
 
 

@@ -5,8 +5,6 @@ exchanged in one turn; each is one action.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..seats import SEATS, Seat
 from ..tiles import Kind
 from .actions import ExchangeJoker
@@ -17,6 +15,7 @@ from .state import (
     Stage,
     check_face,
     check_own_tiles,
+    evolve,
     fail,
     set_faces,
     with_seat,
@@ -85,7 +84,7 @@ def exchange_joker(state: AmericanState, action: ExchangeJoker) -> Result:
     owner_exposures[index] = Exposure(exposure.kind, slots)
     exposures = with_seat(state.exposures, owner, tuple(owner_exposures))
     hand = (*(s for s in state.hands[seat] if s != action.slot), action.joker_slot)
-    state = replace(state, exposures=exposures, hands=with_seat(state.hands, seat, hand),
+    state = evolve(state, exposures=exposures, hands=with_seat(state.hands, seat, hand),
                     faces=set_faces(state.faces, {action.slot: action.face}),
                     public=state.public | {action.slot})
     return state, [JokerExchanged(seat, owner, action.slot, action.face, action.joker_slot)]

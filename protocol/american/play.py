@@ -8,8 +8,6 @@ Mahjong is a wall game.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..seats import SEATS, Seat
 from ..tiles import Kind
 from .actions import Action, Call, CallMahjong, Discard, NoCall
@@ -34,6 +32,7 @@ from .state import (
     Stage,
     check_face,
     check_own_tiles,
+    evolve,
     fail,
     set_faces,
     with_seat,
@@ -52,7 +51,7 @@ def discard(state: AmericanState, action: Discard) -> Result:
     callable_ = action.face != Kind.JOKER
     answers: list[Action | None] = [
         None if callable_ and s != seat and not state.dead[s] else NoCall(s) for s in SEATS]
-    state = replace(
+    state = evolve(
         state, hands=with_seat(state.hands, seat, hand),
         faces=set_faces(state.faces, {action.slot: action.face}),
         discards=(*state.discards, action.slot), public=state.public | {action.slot},
@@ -66,7 +65,7 @@ def discard(state: AmericanState, action: Discard) -> Result:
 
 def answer(state: AmericanState, action: Action) -> Result:
     check_answer(state, action)
-    state = replace(state, pending=with_seat(state.pending, action.seat, action))
+    state = evolve(state, pending=with_seat(state.pending, action.seat, action))
     events: list[AmericanEvent] = [InputReceived(action.seat)]
     if any(a is None for a in state.pending):
         return state, events
@@ -75,7 +74,7 @@ def answer(state: AmericanState, action: Action) -> Result:
 
 def _close_window(state: AmericanState, events: list[AmericanEvent]) -> Result:
     winner = winning_answer(state)
-    state = replace(state, pending=(None, None, None, None))
+    state = evolve(state, pending=(None, None, None, None))
     if winner is None:
         return next_draw(state, events)
     assert state.last_discard is not None
@@ -85,13 +84,13 @@ def _close_window(state: AmericanState, events: list[AmericanEvent]) -> Result:
     if isinstance(winner, CallMahjong):
         hand = (*state.hands[seat], slot)
         events.append(Called(seat, slot, (state.faces[slot],), True))
-        return replace(state, hands=with_seat(state.hands, seat, hand), discards=discards,
+        return evolve(state, hands=with_seat(state.hands, seat, hand), discards=discards,
                        turn=seat, stage=Stage.MAHJONG, drew=False), events
     assert isinstance(winner, Call)
     kind = state.faces[slot]
     exposure = Exposure(kind, (*winner.slots, slot))
     hand = tuple(s for s in state.hands[seat] if s not in set(winner.slots))
-    state = replace(
+    state = evolve(
         state, hands=with_seat(state.hands, seat, hand), discards=discards,
         exposures=with_seat(state.exposures, seat, (*state.exposures[seat], exposure)),
         faces=set_faces(state.faces, dict(zip(winner.slots, winner.faces, strict=True))),
@@ -116,14 +115,14 @@ def next_draw(state: AmericanState, events: list[AmericanEvent]) -> Result:
     hand = (*state.hands[seat], slot)
     events.append(Drew(seat, slot, wall.remaining))
     events.append(TileSeen(seat, slot, state.faces[slot]))
-    return replace(state, wall=wall, hands=with_seat(state.hands, seat, hand), turn=seat,
+    return evolve(state, wall=wall, hands=with_seat(state.hands, seat, hand), turn=seat,
                    stage=Stage.DISCARD, drew=True, last_discard=None), events
 
 
 def wall_game(state: AmericanState, events: list[AmericanEvent]) -> Result:
     result = HandResult(None, None, 0, False, False, None, WALL_GAME)
     events.append(HandOver(result))
-    return replace(state, result=result), events
+    return evolve(state, result=result), events
 
 
 def legal_discards(state: AmericanState, seat: Seat) -> tuple[Discard, ...]:
