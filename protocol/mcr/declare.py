@@ -18,7 +18,7 @@ from .events import DrawSource, FalseDeclaration, HandWon
 from .flowers import Step
 from .payments import add, penalty_payments, win_payments
 from .state import HandResult, HandState, Phase, with_faces, with_seat
-from .wins import Verdict, check_reveal, judge
+from .wins import Verdict, check_reveal, judge, shown_slots
 
 
 def finish_win(state: HandState, winner: Seat, discarder: Seat | None, win_slot: int,
@@ -39,7 +39,7 @@ def finish_win(state: HandState, winner: Seat, discarder: Seat | None, win_slot:
 def false_declaration(state: HandState, seat: Seat, verdict: Verdict) -> Step:
     """Tournament penalty (B6): pay 10 or 20 to each, hand shown and dead."""
     each = verdict.penalty
-    shown = state.revealed | set(state.seats[seat].hand)
+    shown = state.revealed | set(shown_slots(state, seat))
     new = replace(state, penalties=add(state.penalties, penalty_payments(seat, each)),
                   revealed=frozenset(shown))
     new = with_seat(new, seat, replace(new.seats[seat], dead=True))

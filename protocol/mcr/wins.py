@@ -18,7 +18,7 @@ from .actions import Reveal
 from .hand import InvalidHand, Meld, MeldType
 from .payments import PENALTY_NOT_A_WIN, PENALTY_UNDER_MINIMUM
 from .scoring import FanScore, WinContext, is_complete, score_hand
-from .state import HandState, meld_kinds, public_slots
+from .state import HandState, meld_kinds, public_slots, with_faces
 
 
 @dataclass(frozen=True)
@@ -53,25 +53,32 @@ def calc_melds(state: HandState, seat: Seat) -> tuple[Meld, ...]:
                  for m in state.seats[seat].melds)
 
 
+def shown_slots(state: HandState, seat: Seat) -> tuple[int, ...]:
+    """What a declarer shows: the concealed hand and any concealed kong (laid face down)."""
+    own = state.seats[seat]
+    kongs = tuple(s for m in own.melds if m.concealed for s in m.slots)
+    return (*own.hand, *kongs)
+
+
 def reveal_of(state: HandState, seat: Seat) -> Reveal:
     """The reveal a seat gives when it declares (its own concealed slots and faces)."""
-    return tuple((slot, state.faces[slot]) for slot in state.seats[seat].hand)
+    return tuple((slot, state.faces[slot]) for slot in shown_slots(state, seat))
 
 
 def check_reveal(state: HandState, seat: Seat, reveal: Reveal) -> dict[int, Kind]:
-    """Faces to record from a reveal; raises when it is not exactly the seat's hand."""
-    hand = state.seats[seat].hand
+    """Faces to record from a reveal; raises when it is not exactly the seat's hidden tiles."""
     slots = [slot for slot, _ in reveal]
-    if sorted(slots) != sorted(hand) or len(set(slots)) != len(slots):
-        raise IllegalAction("a Mahjong must show exactly the concealed hand", seat)
+    if sorted(slots) != sorted(shown_slots(state, seat)):
+        raise IllegalAction("a Mahjong must show exactly the concealed hand and kongs", seat)
     learned: dict[int, Kind] = {}
     for slot, face in reveal:
         _check_face(state, seat, slot, face)
         if state.faces[slot] == Kind.HIDDEN:
             learned[slot] = face
     for meld in state.seats[seat].melds:
-        if meld.concealed and any(state.faces[s] == Kind.HIDDEN for s in meld.slots):
-            raise IllegalAction("a concealed kong must be shown to be scored", seat)
+        kinds = {learned.get(s, state.faces[s]) for s in meld.slots}
+        if meld.concealed and len(kinds) != 1:
+            raise IllegalAction("a concealed kong must show four alike", seat)
     return learned
 
 
@@ -91,14 +98,11 @@ def last_of_its_kind(state: HandState, win_slot: int) -> bool:
 def judge(state: HandState, seat: Seat, win_slot: int, *, self_drawn: bool,
           kong_related: bool, faces: dict[int, Kind] | None = None) -> Verdict:
     """Score ``seat``'s hand completed by ``win_slot`` (``faces`` fills in revealed tiles)."""
-    known = dict(faces or {})
-
-    def face(slot: int) -> Kind:
-        return known.get(slot, state.faces[slot])
-
+    if faces:
+        state = with_faces(state, faces)
     own = state.seats[seat]
-    win_tile = face(win_slot)
-    concealed = [face(s) for s in own.hand if s != win_slot]
+    win_tile = state.faces[win_slot]
+    concealed = [state.faces[s] for s in own.hand if s != win_slot]
     if Kind.HIDDEN in concealed or win_tile == Kind.HIDDEN:
         raise IllegalAction("the declared hand is not fully shown", seat)
     melds = calc_melds(state, seat)
