@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 from ..tiles import NUM_KINDS, Kind
 from .card import Card, CardHand
-from .compile import CompiledCard, ConcreteGroup, Variant, compiled, copies
+from .compile import CompiledCard, ConcreteGroup, Variant, compiled
 from .packed import PackedTargets, pack
 
 HAND_SIZE = 14
-_PACK_FROM = 48  # target sets larger than this are scored with packed tables
+_PACK_FROM = 16  # target sets larger than this are scored with packed tables
 _JOKER = int(Kind.JOKER)
 _KINDS = tuple(Kind)
+_FLOWER = int(Kind.FLOWER)
 _CARD_KINDS = frozenset([*range(34), int(Kind.FLOWER), _JOKER])
 
 
@@ -115,7 +116,7 @@ class _TargetSet:
     """The targets left by one set of exposures, grouped by hand, with packed tables built on
     first use by ``nearest_hands`` (exposure checks alone never pay for them)."""
 
-    __slots__ = ("_packed", "by_tie", "spans", "targets", "ties")
+    __slots__ = ("_absent", "_packed", "span_of", "spans", "targets", "ties")
 
     def __init__(self, targets: tuple[_Target, ...]) -> None:
         self.targets = targets
@@ -129,10 +130,26 @@ class _TargetSet:
         self.spans = tuple(spans)
         order = sorted(range(len(spans)), key=lambda i: (
             -targets[spans[i][1]].variant.hand.value, spans[i][0]))
-        tie_of = {span: tie for tie, span in enumerate(order)}
-        self.ties = tuple((start, end, tie_of[i]) for i, (_, start, end) in enumerate(spans))
-        self.by_tie = tuple((spans[i][1], spans[i][2]) for i in order)
+        ties = [0] * len(spans)
+        for tie, span in enumerate(order):
+            ties[span] = tie
+        self.ties = tuple(ties)  # per span: its rank among equal distances (value, card order)
+        self.span_of = tuple(i for i, (_, start, end) in enumerate(spans)
+                             for _ in range(start, end))
         self._packed: PackedTargets | None = None
+        self._absent: tuple[int, ...] | None = None
+
+    @property
+    def absent(self) -> tuple[int, ...]:
+        """Per kind, the bitset of targets that do not use it (built on first use)."""
+        if self._absent is None:
+            everything = (1 << len(self.targets)) - 1
+            present = [0] * NUM_KINDS
+            for index, target in enumerate(self.targets):
+                for kind in target.kinds:
+                    present[kind] |= 1 << index
+            self._absent = tuple(everything & ~bits for bits in present)
+        return self._absent
 
     @property
     def packed(self) -> PackedTargets:
@@ -243,11 +260,20 @@ def match_hand(card: Card, concealed: Sequence[Kind],
 
 def _match_exposed(cc: CompiledCard, counts: list[int], jokers: int,
                    exposures: Sequence[Sequence[Kind]], jokerless: bool) -> tuple[HandMatch, ...]:
-    real_mask = sum(1 << k for k in range(NUM_KINDS) if counts[k] and k != _JOKER)
+    target_set = _targets_for(cc, _exposure_key(exposures))
+    targets = target_set.targets
+    absent = target_set.absent
+    candidates = (1 << len(targets)) - 1
+    for kind in range(NUM_KINDS):
+        if counts[kind] and kind != _JOKER:
+            candidates &= ~absent[kind]
     found: dict[int, HandMatch] = {}
-    for target in _targets_for(cc, _exposure_key(exposures)).targets:
+    while candidates:
+        low = candidates & -candidates
+        candidates ^= low
+        target = targets[low.bit_length() - 1]
         variant = target.variant
-        if variant.hand_index in found or real_mask & ~target.mask:
+        if variant.hand_index in found:
             continue
         if _fits(counts, jokers, target.kinds, target.need, target.jneed):
             found[variant.hand_index] = HandMatch(variant.hand, jokerless, _assignment(variant))
@@ -281,8 +307,11 @@ def _missing(counts: list[int], jokers: int, target: _Target) -> tuple[Kind, ...
         if have >= wanted:
             continue
         short = wanted - have
-        forced = max(0, wanted - max(copies(kind), have))  # more than the set holds
-        flexible = min(short, jok) - forced
+        cap = 8 if kind == _FLOWER else 4  # copies in the set
+        forced = wanted - (cap if cap > have else have)  # more than the set holds
+        if forced < 0:
+            forced = 0
+        flexible = (short if short < jok else jok) - forced
         tile = _KINDS[kind]
         forced_total += forced
         jokerable.extend([tile] * flexible)
@@ -316,20 +345,40 @@ def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequenc
         distances = target_set.packed.distances(counts, jokers)
     else:
         distances = bytes(_distance(counts, jokers, target) for target in targets)
-    # one int per hand: distance, then the tie order (higher value first, then card order)
-    keys = [min(distances[start:end]) << 16 | tie for start, end, tie in target_set.ties]
-    if n == 1 and keys:
-        keys = [min(keys)]
-    else:
-        keys.sort()
     out: list[NearHand] = []
-    for key in keys[:max(0, n)]:
-        distance = key >> 16
-        start, end = target_set.by_tie[key & 0xFFFF]
+    for distance, span in _best_spans(distances, target_set, n):
+        _, start, end = target_set.spans[span]
         target = targets[distances.index(distance, start, end)]
         out.append(NearHand(target.variant.hand, _missing(counts, jokers, target), distance,
                             True))
     return tuple(out)
+
+
+def _best_spans(distances: bytes, target_set: _TargetSet, n: int) -> list[tuple[int, int]]:
+    """The ``n`` hands (spans) with the smallest distance, as (distance, span), best first.
+
+    Walks distance levels upwards with ``bytes.find``, so the usual small ``n`` looks at a
+    few positions instead of every hand."""
+    if not distances or n <= 0:
+        return []
+    found: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    spans, span_of, ties = target_set.spans, target_set.span_of, target_set.ties
+    level, worst = min(distances), max(distances)
+    while len(found) < n and level <= worst:
+        needle = bytes((level,))
+        at_level: list[tuple[int, int]] = []
+        position = distances.find(needle)
+        while position >= 0:
+            span = span_of[position]
+            if span not in seen:
+                seen.add(span)
+                at_level.append((ties[span], span))
+            position = distances.find(needle, spans[span][2])
+        at_level.sort()
+        found.extend((level, span) for _, span in at_level)
+        level += 1
+    return found[:n]
 
 
 def exposures_possible(card: Card, exposures: Sequence[Sequence[Kind]]) -> bool:
