@@ -19,7 +19,7 @@ from fourwinds.protocol.tiles import Kind, RuleSet
 
 from .bot_rng import HashRng
 from .codec import ActionCodec, encode
-from .mcr_rules import describe
+from .describe import describe_action as describe
 from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.CharlestonPass, A.StopVote, A.CourtesyPass, A.Discard, A.Call,

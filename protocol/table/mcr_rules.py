@@ -5,18 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from fourwinds.protocol.canonical import to_plain
 from fourwinds.protocol.mcr import actions as A
 from fourwinds.protocol.mcr import bots, engine
 from fourwinds.protocol.mcr import events as E
 from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableMode, TableOptions
 from fourwinds.protocol.mcr.state import HandState, Phase
-from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind, RuleSet, is_bonus
 
 from .bot_rng import HashRng
 from .codec import ActionCodec, encode
+from .describe import describe_action as describe
 from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.AddedKong,
@@ -129,23 +128,6 @@ class MCRRules:
 
     def describe_action(self, action: Any) -> str:
         return describe(action)
-
-
-def describe(action: object) -> str:
-    """One line for replays: the action's name and its fields, tiles in notation."""
-    plain = to_plain(action)
-    assert isinstance(plain, list)
-    return f"{plain[0]} {' '.join(_show(v) for v in plain[2:])}".strip()
-
-
-def _show(value: object) -> str:
-    if isinstance(value, list):
-        return "(" + " ".join(_show(v) for v in value) + ")"
-    return str(value)
-
-
-def face_text(kind: Kind) -> str:
-    return tile_code(kind)
 
 
 def adapter(card_text: str) -> RulesAdapter:

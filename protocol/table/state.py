@@ -78,6 +78,7 @@ class Input:
 
     envelope: Envelope
     action: Any = None
+    timeout: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,18 @@ class EngineEvent:
 
     hand_no: int
     event: object
+
+
+@dataclass(frozen=True)
+class ActionTaken:
+    """A seat's action was applied (for replays and logs): its place, wind and a line."""
+
+    hand_no: int
+    step: int
+    place: Seat
+    wind: Seat
+    text: str
+    timeout: bool
 
 
 @dataclass(frozen=True)

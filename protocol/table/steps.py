@@ -31,6 +31,7 @@ from .rotation import first_seating, prevalent_wind, seating_for_hand, wind_of
 from .rules import DeckOpKind, HandSetup
 from .state import (
     STEP_PHASES,
+    ActionTaken,
     EngineEvent,
     Hand,
     HandBegan,
@@ -145,7 +146,8 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
         return bad(ProblemKind.ILLEGAL_ACTION, error.reason)
     except _Rejected as error:
         return bad(error.kind, error.reason)
-    return evolve(s, inputs={**s.inputs, place: Input(env, value)})
+    timeout = isinstance(body, Act) and body.timeout
+    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout)})
 
 
 class _Rejected(Exception):
@@ -296,7 +298,9 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
         hand = s.hand
         assert hand is not None
         engine = hand.engine
-        entries.append((s.step, place, rules.describe_action(item.action)))
+        text = rules.describe_action(item.action)
+        entries.append((s.step, place, text))
+        acc.events.append(ActionTaken(hand.hand_no, s.step, place, wind, text, item.timeout))
     s = evolve(s, timeline=(*s.timeline, *entries))
     return _next_play_step(s, acc, resolved)
 

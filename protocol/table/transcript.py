@@ -90,6 +90,7 @@ class Verdict:
     session: TableSession
     problems: tuple[Problem, ...]
     complete: bool
+    events: tuple[object, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -120,7 +121,7 @@ def check_transcript(data: bytes, partial_ok: bool = False) -> Verdict:
         problems.append(Problem(ProblemKind.MISSING, None,
                                 f"the transcript stops at step {s.step} ({s.phase.value}), "
                                 f"waiting for seat(s) {waiting}", s.step))
-    return Verdict(s, tuple(problems), complete or partial_ok)
+    return Verdict(s, tuple(problems), complete or partial_ok, tuple(acc.events))
 
 
 def first_open(payloads: Sequence[bytes]) -> bytes | None:

@@ -1,0 +1,36 @@
+"""One-line descriptions of engine actions for replays and logs (tiles in notation)."""
+
+from __future__ import annotations
+
+import dataclasses
+from enum import Enum
+
+from fourwinds.protocol.notation import tile_code
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.tiles import Kind
+
+
+def describe_action(action: object) -> str:
+    """``Discard 5p (slot 17)``-style text: the action's name, then its fields but the seat."""
+    if not dataclasses.is_dataclass(action) or isinstance(action, type):
+        return repr(action)
+    parts = [type(action).__name__]
+    for f in dataclasses.fields(action):
+        if f.name == "seat":
+            continue
+        parts.append(f"{f.name}={_show(getattr(action, f.name))}")
+    return " ".join(parts)
+
+
+def _show(value: object) -> str:
+    if isinstance(value, Kind):
+        return tile_code(value)
+    if isinstance(value, Seat):
+        return value.name
+    if isinstance(value, Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return "(" + " ".join(_show(v) for v in value) + ")"
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return describe_action(value)
+    return str(value)
