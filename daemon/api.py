@@ -94,7 +94,6 @@ class ApiServer:
         sock.router_mandatory = True
         sock.sndhwm = 1000
         self._socket = sock
-        self._sync: zmq.Socket[bytes] = zmq.Socket.shadow(sock.underlying)
         if zmq.has("ipc") and not self.force_tcp:
             path = self.paths.api_socket
             if len(str(path)) > 100:
@@ -159,13 +158,20 @@ class ApiServer:
                 request_id = None
             self._send(client, {"v": API_VERSION, "type": "reply", "id": request_id, **reply})
 
-    def _send(self, client: bytes, message: Message) -> bool:
-        try:
-            self._sync.send_multipart([client, pack(message)], flags=zmq.NOBLOCK)
-        except (zmq.Again, zmq.ZMQError):
-            self._subscribers.discard(client)
-            return False
-        return True
+    def _send(self, client: bytes, message: Message) -> None:
+        """Send without blocking; a client that is gone or too slow is unsubscribed.
+
+        (Sends go through the asyncio socket itself: a second, synchronous handle on the same
+        socket would swallow the wake-ups the asyncio receive loop waits for.)
+        """
+        assert self._socket is not None
+        future = self._socket.send_multipart([client, pack(message)], flags=zmq.NOBLOCK)
+
+        def done(result: asyncio.Future[Any]) -> None:
+            if not result.cancelled() and result.exception() is not None:
+                self._subscribers.discard(client)
+
+        future.add_done_callback(done)
 
     def publish(self, event: Message) -> None:
         """Send ``event`` to every subscribed client (slow or gone clients are dropped)."""

@@ -147,6 +147,8 @@ class Transport:
         self._beacon: zmq.asyncio.Socket | None = None
         # DEALERs are plain (sync) sockets: we only ever send on them, without blocking.
         self._dealers: dict[bytes, tuple[zmq.Socket[bytes], str, int]] = {}
+        self._owned: dict[bytes, zmq.asyncio.Socket] = {}
+        self._watch: dict[bytes, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._zap: ZapHandler | None = None
         self.host = ""
@@ -202,9 +204,8 @@ class Transport:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self._tasks.clear()
-        for socket, _, _ in self._dealers.values():
-            socket.close(linger=0)
-        self._dealers.clear()
+        for key in list(self._dealers):
+            self._drop(key)
         for sock in (self._router, self._beacon):
             if sock is not None:
                 sock.close(linger=0)
@@ -218,15 +219,19 @@ class Transport:
 
     # -- peers -----------------------------------------------------------------------------
 
-    def connect(self, public_key: bytes, host: str, port: int) -> None:
-        """Open (or move) the DEALER to the peer with Ed25519 key ``public_key``."""
+    def connect(self, public_key: bytes, host: str, port: int, failures: int = 0) -> None:
+        """Open (or move) the DEALER to the peer with Ed25519 key ``public_key``.
+
+        A handshake the peer refuses (it has not pinned us yet, e.g. a roster still on its
+        way) ends a ZeroMQ connection for good, so a monitor re-dials with backoff.
+        """
         assert self._ctx is not None, "start() first"
         current = self._dealers.get(public_key)
         if current is not None:
-            if current[1:] == (host, port):
+            if current[1:] == (host, port) and not failures:
                 return
-            current[0].close(linger=0)
-        dealer: zmq.Socket[bytes] = zmq.Socket(self._ctx, zmq.DEALER)
+            self._drop(public_key)
+        dealer = self._ctx.socket(zmq.DEALER)
         dealer.linger = 0
         dealer.curve_serverkey = z85.encode(curve_public_from_ed25519(public_key))
         dealer.curve_publickey = self.identity.curve_public_z85
@@ -235,14 +240,45 @@ class Transport:
         dealer.reconnect_ivl_max = 2000
         dealer.sndhwm = 10000
         dealer.maxmsgsize = MAX_FRAME
+        monitor = dealer.get_monitor_socket(
+            zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+            | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL)
         dealer.connect(_tcp(host, port))
-        self._dealers[public_key] = (dealer, host, port)
+        sync: zmq.Socket[bytes] = zmq.Socket.shadow(dealer.underlying)
+        self._dealers[public_key] = (sync, host, port)
+        self._owned[public_key] = dealer
+        self._watch[public_key] = asyncio.create_task(
+            self._watch_dealer(public_key, monitor, host, port, failures), name="dealer-watch")
         self.send(public_key, Hello(self.identity.public_key, self.name, self.port))
 
+    async def _watch_dealer(self, key: bytes, monitor: zmq.asyncio.Socket, host: str,
+                            port: int, failures: int) -> None:
+        from zmq.utils.monitor import parse_monitor_message
+
+        try:
+            event = parse_monitor_message(await monitor.recv_multipart())
+        finally:
+            monitor.close(linger=0)
+        delay = min(0.1 * 2 ** failures, 5.0)
+        log.info("handshake with %s:%d refused (%s); re-dialling in %.1f s", host, port,
+                 zmq.Event(event["event"]).name, delay)
+        await asyncio.sleep(delay)
+        if self._dealers.get(key, (None, "", 0))[1:] == (host, port):
+            self._watch.pop(key, None)   # this task is the one being replaced
+            self.connect(key, host, port, failures + 1)
+
+    def _drop(self, public_key: bytes) -> None:
+        self._dealers.pop(public_key, None)
+        task = self._watch.pop(public_key, None)
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        dealer = self._owned.pop(public_key, None)
+        if dealer is not None:
+            dealer.disable_monitor()
+            dealer.close(linger=0)
+
     def disconnect(self, public_key: bytes) -> None:
-        current = self._dealers.pop(public_key, None)
-        if current is not None:
-            current[0].close(linger=0)
+        self._drop(public_key)
 
     def connected(self) -> dict[bytes, tuple[str, int]]:
         return {key: (host, port) for key, (_, host, port) in self._dealers.items()}

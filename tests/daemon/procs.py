@@ -57,7 +57,8 @@ class DaemonProcess:
                self.session_module]
         with open(self.log, "ab") as err:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
-                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+                                         env={**os.environ, "PYTHONPATH": str(ROOT),
+                                              "PYTHONFAULTHANDLER": "1"})
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -82,9 +83,8 @@ class DaemonProcess:
     def stop(self) -> None:
         if self.proc is None or self.proc.poll() is not None:
             return
-        with_cont = True
         try:
-            os.kill(self.proc.pid, signal.SIGCONT) if with_cont else None
+            os.kill(self.proc.pid, signal.SIGCONT)   # a stopped process cannot exit
             self.proc.terminate()
             self.proc.wait(10)
         except (subprocess.TimeoutExpired, ProcessLookupError):
