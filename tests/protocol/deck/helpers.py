@@ -6,6 +6,7 @@ import hashlib
 import hmac
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeVar
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -20,6 +21,7 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind, RuleSet
 from fourwinds.protocol.walls import WallPlan
 
+S = TypeVar("S")
 _MAC_KEYS = tuple(hashlib.sha256(b"seat key %d" % s).digest() for s in SEATS)
 
 
@@ -71,8 +73,9 @@ def masked_decks(desc: DeckDescription, run: int = 0, real_signatures: bool = Fa
     return decks
 
 
-def audit_result(loop: Loopback[WallState] | Loopback[object], seat: Seat) -> AuditFinished:
-    found = [e for e in loop.events[seat] if isinstance(e, AuditFinished)]
+def audit_result(loop: Loopback[WallState] | list[list[Event]], seat: Seat) -> AuditFinished:
+    events = loop if isinstance(loop, list) else loop.events
+    found = [e for e in events[seat] if isinstance(e, AuditFinished)]
     assert len(found) == 1
     return found[0]
 
@@ -142,15 +145,15 @@ def verifier_for(real: bool) -> Verifier:
     return ed_verify if real else mac_verify
 
 
-def drawing(slot: int, drawer: Seat) -> Command[WallState]:
+def drawing(slot: int, drawer: Seat) -> Command[S]:
     """The public step 'drawer draws slot', for ``Loopback.everyone``."""
-    def command(deck: Deck[WallState], state: WallState) -> tuple[WallState, tuple[Output, ...]]:
+    def command(deck: Deck[S], state: S) -> tuple[S, tuple[Output, ...]]:
         return deck.draw(state, slot, drawer)
     return command
 
 
-def revealing(slot: int) -> Command[WallState]:
+def revealing(slot: int) -> Command[S]:
     """The holder's command 'reveal slot' (a discard), for ``Loopback.command``."""
-    def command(deck: Deck[WallState], state: WallState) -> tuple[WallState, tuple[Output, ...]]:
+    def command(deck: Deck[S], state: S) -> tuple[S, tuple[Output, ...]]:
         return deck.reveal(state, slot)
     return command
