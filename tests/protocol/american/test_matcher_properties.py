@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fourwinds.protocol.american import matcher
 from fourwinds.protocol.american.card import house_card
 from fourwinds.protocol.american.compile import Variant, compiled, copies, hand_variants
 from fourwinds.protocol.american.matcher import match_hand, nearest_hands
+from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
 
 CARD = house_card()
@@ -50,10 +53,10 @@ def slot_distance(variant: Variant, tiles: list[Kind]) -> int:
 
 @settings(max_examples=150, deadline=None)
 @given(variant_indexes, st.randoms(use_true_random=False))
-def test_a_variant_matches_its_hand_in_any_tile_order(index: int, rng: object) -> None:
+def test_a_variant_matches_its_hand_in_any_tile_order(index: int, rng: random.Random) -> None:
     variant = VARIANTS[index]
     tiles = tiles_of(variant)
-    rng.shuffle(tiles)  # type: ignore[attr-defined]
+    rng.shuffle(tiles)
     found = match_hand(CARD, tiles, [])
     assert variant.hand.id in [m.hand.id for m in found]
     assert all(m.jokerless == (variant.min_jokers == 0) for m in found)
@@ -121,9 +124,10 @@ def test_nearest_one_tile_short_names_that_tile(index: int, data: st.DataObject)
 
 @settings(max_examples=60, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(min_value=13, max_value=14))
-def test_nearest_distances_agree_with_filling_slots_one_by_one(rng: object, size: int) -> None:
+def test_nearest_distances_agree_with_filling_slots_one_by_one(rng: random.Random,
+                                                               size: int) -> None:
     wall = list(AMERICAN_TILES)
-    rng.shuffle(wall)  # type: ignore[attr-defined]
+    rng.shuffle(wall)
     tiles = wall[:size]
     near = nearest_hands(CARD, tiles, [], len(CARD.hands))
     assert len(near) == len(CARD.hands)
@@ -135,9 +139,9 @@ def test_nearest_distances_agree_with_filling_slots_one_by_one(rng: object, size
 
 @settings(max_examples=60, deadline=None)
 @given(st.randoms(use_true_random=False))
-def test_adding_the_missing_tiles_completes_the_hand(rng: object) -> None:
+def test_adding_the_missing_tiles_completes_the_hand(rng: random.Random) -> None:
     wall = list(AMERICAN_TILES)
-    rng.shuffle(wall)  # type: ignore[attr-defined]
+    rng.shuffle(wall)
     tiles = wall[:13]
     for near in nearest_hands(CARD, tiles, [], 5):
         completed = tiles + list(near.missing)
@@ -154,3 +158,27 @@ def test_match_hand_agrees_with_distance_zero(tiles: list[Kind]) -> None:
     zero = {n.hand.id for n in nearest_hands(CARD, tiles, [], len(CARD.hands))
             if n.distance == 0}
     assert matched == zero
+
+
+EXPOSURES = [["JJJ"], ["5p5pJ"], ["FFFF"], ["JJJJ", "1z1z1z"], ["3m3m3m", "6m6m6mJ"], ["2s2s2s"]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False), st.sampled_from(EXPOSURES))
+def test_nearest_with_exposures_same_with_and_without_packed_tables(
+        rng: random.Random, exposures: list[str]) -> None:
+    laid = [parse_tiles(text) for text in exposures]
+    wall = list(AMERICAN_TILES)
+    rng.shuffle(wall)
+    tiles = wall[:13 - sum(len(group) for group in laid)]
+    original = matcher._PACK_FROM
+    try:
+        matcher._PACK_FROM = 0
+        packed = nearest_hands(CARD, tiles, laid, len(CARD.hands))
+        matcher._PACK_FROM = 10**9
+        looped = nearest_hands(CARD, tiles, laid, len(CARD.hands))
+    finally:
+        matcher._PACK_FROM = original
+    assert [(n.hand.id, n.distance, n.missing) for n in packed] == [
+        (n.hand.id, n.distance, n.missing) for n in looped]
+    assert all(not n.hand.concealed for n in packed)
