@@ -43,6 +43,7 @@ def read_card(text: str, source: str = "<card>") -> Card:
     name = source
     hands: list[CardHand] = []
     seen: dict[str, int] = {}
+    text = text.removeprefix("\ufeff")  # a byte-order mark left by some editors
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):

@@ -237,3 +237,10 @@ def test_exclamation_mark_forbids_jokers_in_a_group() -> None:
     groups = card.hands[0].groups
     assert [g.jokers_allowed for g in groups] == [False, False, True, True]
     assert groups[1].text == "3333a!" and groups[1].size == 4
+
+
+def test_card_file_with_byte_order_mark_and_windows_line_ends_is_read() -> None:
+    card = parse_card("\ufeffcard: saved on windows\r\nw-1 | winds | 25 | X | - | "
+                      "NNNN EEE WWW SSSS | n\r\n")
+    assert card.name == "saved on windows"
+    assert card.hands[0].id == "w-1" and card.hands[0].note == "n"
