@@ -29,6 +29,23 @@ class CharlestonPass:
 
 
 @dataclass(frozen=True)
+class PoolIn:
+    """Pooling option: 0-3 own tiles (never jokers) into the face-up pool."""
+
+    seat: Seat
+    tiles: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class PoolTake:
+    """Pooling option: the pool tiles wanted back, best first (as many are taken as were
+    put in; see ``pooling.py`` for who gets a tile two seats want)."""
+
+    seat: Seat
+    tiles: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class StopVote:
     """After the first Charleston: ``stop`` True stops the passing (one stop is enough)."""
 
@@ -100,5 +117,5 @@ class DeclareMahjong:
     faces: tuple[Kind, ...]
 
 
-Action = (CharlestonPass | StopVote | CourtesyPass | Discard | Call | CallMahjong | NoCall
-          | ExchangeJoker | DeclareMahjong)
+Action = (CharlestonPass | PoolIn | PoolTake | StopVote | CourtesyPass | Discard | Call
+          | CallMahjong | NoCall | ExchangeJoker | DeclareMahjong)

@@ -26,6 +26,8 @@ from .actions import (
     Discard,
     ExchangeJoker,
     NoCall,
+    PoolIn,
+    PoolTake,
     StopVote,
 )
 from .card import Card, CardHand
@@ -177,6 +179,13 @@ class AmericanBot:
             return StopVote(seat, plan.distance <= STOP_AT_DISTANCE)
         if state.step is CharlestonStep.COURTESY:
             return CourtesyPass(seat, self._pick(state, plan, 3, strict=True))
+        if state.step is CharlestonStep.POOL:
+            return PoolIn(seat, self._pick(state, plan, 3, strict=True))
+        if state.step is CharlestonStep.POOL_TAKE:
+            held = state.concealed_kinds(seat)
+            wanted = [s for s in state.pool
+                      if plan.need.get(state.faces[s], 0) > held.count(state.faces[s])]
+            return PoolTake(seat, tuple(wanted))
         return CharlestonPass(seat, self._pick(state, plan, 3, strict=False))
 
     def _pick(self, state: AmericanState, plan: Plan, count: int, strict: bool

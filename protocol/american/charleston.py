@@ -12,8 +12,9 @@ from itertools import combinations
 
 from ..seats import SEATS, Seat
 from ..tiles import Kind
-from .actions import Action, CharlestonPass, CourtesyPass, StopVote
+from .actions import Action, CharlestonPass, CourtesyPass, PoolIn, PoolTake, StopVote
 from .events import AmericanEvent, InputReceived, PassMade, StepStarted, TilesReceived
+from .pooling import apply_pooling, legal_pooling
 from .state import AmericanState, CharlestonStep, Stage, check_own_tiles, evolve, fail, with_seat
 
 Step = CharlestonStep
@@ -45,6 +46,8 @@ def legal_charleston(state: AmericanState, seat: Seat) -> tuple[Action, ...]:
         return ()
     if state.step is Step.STOP_VOTE:
         return (StopVote(seat, False), StopVote(seat, True))
+    if state.step in (Step.POOL, Step.POOL_TAKE):
+        return legal_pooling(state, seat)
     hand = tuple(s for s in state.hands[seat] if state.faces[s] != Kind.JOKER)
     if state.step is Step.COURTESY:
         return tuple(CourtesyPass(seat, combo) for n in range(4)
@@ -57,6 +60,10 @@ def legal_charleston(state: AmericanState, seat: Seat) -> tuple[Action, ...]:
 def apply_charleston(state: AmericanState, action: Action) -> Result:
     """Record one seat's input; resolve the step when all four are in."""
     seat = action.seat
+    if state.step in (Step.POOL, Step.POOL_TAKE) or isinstance(action, (PoolIn, PoolTake)):
+        if state.step not in (Step.POOL, Step.POOL_TAKE):
+            fail(f"no pooling now: the Charleston is at {state.step.value}", seat)
+        return apply_pooling(state, action, Step.STOP_VOTE)
     if state.pending[seat] is not None:
         fail("you have already given your input for this step", seat)
     if isinstance(action, StopVote):
@@ -168,7 +175,10 @@ def _resolve_pass(state: AmericanState, events: list[AmericanEvent]) -> Result:
     for seat in SEATS:
         events.append(TilesReceived(seat, kept[seat], state.kinds(kept[seat])))
     state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]))
-    return _advance(state, NEXT_STEP[step], events)
+    after = NEXT_STEP[step]
+    if step is Step.FIRST_LEFT and state.options.pooling:
+        after = Step.POOL
+    return _advance(state, after, events)
 
 
 def _resolve_courtesy(state: AmericanState, events: list[AmericanEvent]) -> Result:

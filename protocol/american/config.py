@@ -35,8 +35,8 @@ class TableOptions:
 
     hot_wall: once play reaches the last wall (no more than 38 tiles left to draw), discards
         may be called only for Mahjong. Default off (RULES.md A5).
-    pooling: pooling unwanted tiles after the first Charleston. Default off (RULES.md A4.5);
-        not supported yet: ``True`` is refused by ``new_hand``.
+    pooling: after the first Charleston each player puts 0-3 unwanted tiles into a face-up
+        pool and takes as many back out (``pooling.py``). Default off (RULES.md A4.5).
     dead_player: see ``DeadPlayer``. Default: keeps playing.
     exchange_from_own_exposure: a player may take a joker from their own exposure. Default
         allowed (RULES.md A2).

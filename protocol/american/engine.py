@@ -26,6 +26,8 @@ from .actions import (
     Discard,
     ExchangeJoker,
     NoCall,
+    PoolIn,
+    PoolTake,
     StopVote,
 )
 from .calls import legal_answers
@@ -39,7 +41,7 @@ from .play import answer, discard, legal_discards
 from .state import AmericanState, CharlestonStep, Stage, fail
 
 Result = tuple[AmericanState, list[AmericanEvent]]
-CHARLESTON_ACTIONS = (CharlestonPass, StopVote, CourtesyPass)
+CHARLESTON_ACTIONS = (CharlestonPass, PoolIn, PoolTake, StopVote, CourtesyPass)
 ANSWERS = (Call, CallMahjong, NoCall)
 
 
@@ -48,8 +50,6 @@ def new_hand(card: Card, faces: Sequence[Kind], dice: tuple[int, int],
     """Deal a hand: ``faces[slot]`` of the shuffled wall (``Kind.HIDDEN`` where this engine
     may not see the tile) and East's two dice for the break (RULES.md A3)."""
     options = options or TableOptions()
-    if options.pooling:
-        raise IllegalAction("the pooling option is not supported yet")
     size = wall_size(RuleSet.AMERICAN)
     if len(faces) != size:
         raise IllegalAction(f"an American wall has {size} tiles, not {len(faces)}")
@@ -180,7 +180,7 @@ def public_digest(state: AmericanState) -> bytes:
               masked.dead, masked.step, [p is not None for p in state.pending],
               masked.pending if state.step is CharlestonStep.PLAY else None,
               masked.turn, masked.stage, masked.last_discard, masked.discarder, masked.drew,
-              masked.result)
+              masked.result, masked.pool, masked.pooled)
     return digest(fields)
 
 

@@ -55,6 +55,25 @@ class TilesReceived:
 
 
 @dataclass(frozen=True)
+class Pooled:
+    """Pooling option: ``seat`` put these tiles face up into the pool."""
+
+    seat: Seat
+    slots: tuple[int, ...]
+    faces: tuple[Kind, ...]
+    audience: Seat | None = None
+
+
+@dataclass(frozen=True)
+class PoolTaken:
+    """Pooling option: ``seat`` took these pool tiles (faces public: the pool is face up)."""
+
+    seat: Seat
+    slots: tuple[int, ...]
+    audience: Seat | None = None
+
+
+@dataclass(frozen=True)
 class StepStarted:
     """The Charleston moved on to ``step`` (or to play)."""
 
@@ -137,6 +156,7 @@ class HandOver:
     audience: Seat | None = field(default=None)
 
 
-AmericanEvent = (Dealt | InputReceived | PassMade | TilesReceived | StepStarted | Drew
+AmericanEvent = (Dealt | InputReceived | PassMade | Pooled | PoolTaken | TilesReceived
+                 | StepStarted | Drew
                  | TileSeen | Discarded | Called | JokerExchanged | SeatDead | MahjongDeclared
                  | HandOver)

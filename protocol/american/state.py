@@ -31,6 +31,8 @@ class CharlestonStep(Enum):
     FIRST_RIGHT = "first-right"
     FIRST_ACROSS = "first-across"
     FIRST_LEFT = "first-left"
+    POOL = "pool"  # table option: unwanted tiles into a face-up pool ...
+    POOL_TAKE = "pool-take"  # ... and as many taken back out
     STOP_VOTE = "stop-vote"
     SECOND_LEFT = "second-left"
     SECOND_ACROSS = "second-across"
@@ -96,6 +98,8 @@ class AmericanState:
     discarder: Seat | None = None
     drew: bool = False
     result: HandResult | None = None
+    pool: tuple[int, ...] = ()  # pooling option: the face-up pool, in the order put in
+    pooled: tuple[int, int, int, int] = (0, 0, 0, 0)  # tiles each seat put in the pool
 
     @property
     def over(self) -> bool:
@@ -113,8 +117,10 @@ class AmericanState:
         return tuple(self.kinds(e.slots) for e in self.exposures[seat])
 
     def tile_count(self, seat: Seat) -> int:
-        """Concealed plus exposed tiles: 13, or 14 between draw (or call) and discard."""
-        return len(self.hands[seat]) + sum(len(e.slots) for e in self.exposures[seat])
+        """Concealed plus exposed tiles (plus any still owed from the pool): 13, or 14
+        between draw (or call) and discard."""
+        return (len(self.hands[seat]) + sum(len(e.slots) for e in self.exposures[seat])
+                + self.pooled[seat])
 
     def sits_out(self, seat: Seat) -> bool:
         return self.dead[seat] and self.options.dead_player is DeadPlayer.SITS_OUT

@@ -7,6 +7,11 @@ import random
 from fourwinds.protocol.american.actions import CharlestonPass, CourtesyPass
 from fourwinds.protocol.american.bots import AmericanBot, run_hand
 from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.config import (
+    DeadPlayer,
+    DeclarationMode,
+    TableOptions,
+)
 from fourwinds.protocol.american.engine import new_hand
 from fourwinds.protocol.american.state import AmericanState
 from fourwinds.protocol.seats import SEATS
@@ -15,12 +20,12 @@ from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
 from .engine_fixtures import E, charleston_state
 
 
-def _hand(seed: int) -> AmericanState:
+def _hand(seed: int, options: TableOptions | None = None) -> AmericanState:
     rng = random.Random(seed)
     faces = list(AMERICAN_TILES)
     rng.shuffle(faces)
     card = house_card()
-    state, _ = new_hand(card, faces, (rng.randint(1, 6), rng.randint(1, 6)))
+    state, _ = new_hand(card, faces, (rng.randint(1, 6), rng.randint(1, 6)), options)
     state, _ = run_hand(state, [AmericanBot(seat, card, rng) for seat in SEATS])
     return state
 
@@ -44,3 +49,12 @@ def test_a4_bots_never_pass_jokers() -> None:
     action = bot.act(state)
     assert isinstance(action, (CharlestonPass, CourtesyPass))
     assert all(state.faces[s] != Kind.JOKER for s in action.tiles)
+
+
+def test_bots_play_under_every_table_option() -> None:
+    options = TableOptions(hot_wall=True, pooling=True, dead_player=DeadPlayer.SITS_OUT,
+                           exchange_from_own_exposure=False,
+                           declaration=DeclarationMode.TOURNAMENT)
+    for seed in (1, 2):
+        state = _hand(seed, options)
+        assert state.result is not None and not any(state.dead)

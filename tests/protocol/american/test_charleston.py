@@ -8,9 +8,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fourwinds.protocol.american.actions import CharlestonPass, CourtesyPass, StopVote
+from fourwinds.protocol.american.actions import (
+    CharlestonPass,
+    CourtesyPass,
+    PoolIn,
+    PoolTake,
+    StopVote,
+)
 from fourwinds.protocol.american.charleston import blind_flow
-from fourwinds.protocol.american.engine import apply, legal_actions
+from fourwinds.protocol.american.config import TableOptions
+from fourwinds.protocol.american.engine import apply, legal_actions, view
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
@@ -188,3 +195,35 @@ def test_a4_the_order_passes_arrive_in_never_changes_the_result(
             state, _ = apply(state, passes[seat])
         results.append(state)
     assert results[0] == results[1]
+
+
+def test_a4_pooling_option_puts_tiles_in_a_face_up_pool_and_takes_as_many_out() -> None:
+    state = _all_pass(_all_pass(_all_pass(charleston_state(options=TableOptions(
+        pooling=True)))))
+    assert state.step is Step.POOL
+    given = {E: _plain(state, E, 3), S: _plain(state, S, 1), W: (), N: _plain(state, N, 2)}
+    for seat in SEATS:
+        state, _ = apply(state, PoolIn(seat, given[seat]))
+    assert state.step is Step.POOL_TAKE and len(state.pool) == 6
+    assert all(view(state, W).faces[s] == state.faces[s] for s in state.pool)  # face up
+    assert state.pending[W] is not None  # West put nothing in: takes nothing
+    # South and North both want North's first tile: South, first in seat order, gets it.
+    wish = given[N][0]
+    state, _ = apply(state, PoolTake(N, (wish,)))
+    state, _ = apply(state, PoolTake(S, (wish,)))
+    with pytest.raises(IllegalAction, match="only tiles in the pool"):
+        apply(state, PoolTake(E, (state.hands[E][0],)))
+    state, _ = apply(state, PoolTake(E, ()))
+    assert state.step is Step.STOP_VOTE and state.pool == ()
+    assert wish in state.hands[S]
+    assert [len(h) for h in state.hands] == [14, 13, 13, 13]
+
+
+def test_a4_pooling_refuses_jokers_and_is_off_by_default() -> None:
+    state = _all_pass(_all_pass(_all_pass(charleston_state())))
+    assert state.step is Step.STOP_VOTE
+    state = _all_pass(_all_pass(_all_pass(charleston_state(
+        {E: "JJ 1m2m3m4m5m6m7m8m9m 1p2p3p"}, TableOptions(pooling=True)))))
+    jokers = tuple(s for s in state.hands[E] if state.faces[s] == Kind.JOKER)
+    with pytest.raises(IllegalAction, match="jokers"):
+        apply(state, PoolIn(E, jokers[:1]))

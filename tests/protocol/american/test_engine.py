@@ -134,7 +134,7 @@ def _check_invariants(state: AmericanState) -> None:
     held = [s for h in state.hands for s in h]
     exposed = [s for ex in state.exposures for e in ex for s in e.slots]
     wall = list(state.wall.live[state.wall.front:])
-    everything = held + exposed + list(state.discards) + wall
+    everything = held + exposed + list(state.discards) + wall + list(state.pool)
     assert sorted(everything) == list(range(152))  # every tile exactly once
     for seat in SEATS:
         count = state.tile_count(seat)
@@ -149,13 +149,14 @@ def _check_invariants(state: AmericanState) -> None:
 
 
 @settings(max_examples=12, deadline=None)
-@given(st.integers(0, 10_000), st.booleans())
-def test_no_sequence_of_legal_actions_reaches_an_invalid_state(seed: int,
-                                                               tournament: bool) -> None:
+@given(st.integers(0, 10_000), st.booleans(), st.booleans(), st.booleans())
+def test_no_sequence_of_legal_actions_reaches_an_invalid_state(
+        seed: int, tournament: bool, pooling: bool, hot_wall: bool) -> None:
     rng = random.Random(seed)
     mode = DeclarationMode.TOURNAMENT if tournament else DeclarationMode.FRIENDLY
+    options = TableOptions(declaration=mode, pooling=pooling, hot_wall=hot_wall)
     state, _ = new_hand(house_card(), _shuffled(seed), (rng.randint(1, 6), rng.randint(1, 6)),
-                        TableOptions(declaration=mode))
+                        options)
     for _ in range(600):
         if state.result is not None:
             break
