@@ -1,0 +1,76 @@
+"""Seating rotation (RULES.md A7, B2) and the commit-reveal dice of the table."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+
+from fourwinds.protocol.mcr.config import TableOptions as MCROptions
+from fourwinds.protocol.mcr.match import new_match, seat_winds
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table import dice as cr
+from fourwinds.protocol.table.harness import run
+from fourwinds.protocol.table.messages import MsgKind, Reveal, encode_body
+from fourwinds.protocol.table.problems import ProblemKind
+from fourwinds.protocol.table.rotation import first_seating, seating_for_hand, wind_of
+from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.tiles import RuleSet
+
+from .helpers import liar, toy_harness
+
+
+def test_a7_the_deal_passes_to_the_right_after_every_hand() -> None:
+    first = first_seating(Seat.WEST)
+    for hand in range(8):
+        now = seating_for_hand(RuleSet.AMERICAN, first, hand)
+        after = seating_for_hand(RuleSet.AMERICAN, first, hand + 1)
+        assert after[Seat.EAST] == now[Seat.SOUTH]
+
+
+def test_b2_seat_winds_rotate_and_players_change_seats_each_round() -> None:
+    for order in permutations(SEATS):
+        first = (order[0], order[1], order[2], order[3])
+        drawn = [int(wind_of(first, Seat(p))) for p in range(4)]
+        match = new_match(MCROptions(), drawn)
+        for hand in range(16):
+            ours = seating_for_hand(RuleSet.MCR, first, hand)
+            theirs = seat_winds(match, hand)
+            assert all(wind_of(ours, Seat(p)) == theirs[p] for p in range(4)), (order, hand)
+
+
+def test_b2_the_first_south_is_east_when_the_south_round_starts() -> None:
+    first = first_seating(Seat.EAST)
+    assert seating_for_hand(RuleSet.MCR, first, 4)[Seat.EAST] == first[Seat.SOUTH]
+
+
+def test_dice_are_fair_dice() -> None:
+    rolls = Counter(d for n in range(600) for d in cr.dice(n.to_bytes(4, "big"), 2))
+    assert set(rolls) == {1, 2, 3, 4, 5, 6}
+    assert min(rolls.values()) > 150
+    easts = Counter(cr.first_east(n.to_bytes(4, "big")) for n in range(400))
+    assert set(easts) == {0, 1, 2, 3} and min(easts.values()) > 70
+
+
+def test_commitments_bind_the_nonce_and_the_seat() -> None:
+    ctx, nonce = b"ctx", bytes(32)
+    assert cr.commitment(ctx, 1, nonce) != cr.commitment(ctx, 2, nonce)
+    assert cr.commitment(ctx, 1, nonce) != cr.commitment(ctx, 1, bytes(31) + b"\x01")
+    assert cr.derive_nonce(b"secret", ctx) == cr.derive_nonce(b"secret", ctx)
+    assert cr.derive_nonce(b"secret", ctx) != cr.derive_nonce(b"other", ctx)
+
+
+def test_permutation_is_a_permutation() -> None:
+    for n in range(20):
+        perm = cr.permutation(bytes([n]), 152, b"x")
+        assert sorted(perm) == list(range(152))
+
+
+def test_a_reveal_that_does_not_open_its_commitment_is_blamed_and_no_hand_starts() -> None:
+    h = toy_harness(b"reveal")
+    liar(h, Seat.NORTH, lambda e: {"body": encode_body(Reveal(bytes(32)))}
+         if e.kind is MsgKind.REVEAL else None)
+    run(h)
+    for p in (0, 1, 2):
+        assert {x.seat for x in h.problems[p] if x.kind is ProblemKind.BAD_REVEAL} == {
+            Seat.NORTH}
+        assert h.sessions[p].phase is Phase.REVEAL
