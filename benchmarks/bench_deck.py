@@ -1,0 +1,116 @@
+"""The fair deck: four in-memory seats on a 152-tile American wall.
+
+* ``deck_shuffle_lock_deal``: every seat derives its secrets and its tile table, the shuffle
+  and lock passes run (8 passes of 152 points), and the 53 tiles of the deal are released and
+  opened; Ed25519 identity signatures (``cryptography``) on every signed message. Beside it, in
+  the same run, the floor: the same number of bare scalar multiplications
+  (4 x 152 x 2 + 53 = 1269) in a loop. Target: ratio <= 1.5.
+* ``deck_audit``: the end-of-hand audit on all four seats (each reveals its secrets and checks
+  the whole wall). Target: <= 150 ms. ``deck_audit_per_seat`` is what one daemon spends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import statistics
+import time
+from collections.abc import Callable
+
+import nacl.bindings as sodium
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from benchmarks.timing import result
+from fourwinds.protocol.deck import group
+from fourwinds.protocol.deck.audit import judge
+from fourwinds.protocol.deck.deck import MaskedDeck
+from fourwinds.protocol.deck.entropy import Entropy
+from fourwinds.protocol.deck.loopback import Loopback
+from fourwinds.protocol.deck.masked_wall import WallState
+from fourwinds.protocol.deck.messages import DeckDescription
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import RuleSet
+from fourwinds.protocol.walls import american_plan
+
+WALL = 152
+DEALT = 53
+MULTS = 4 * WALL * 2 + DEALT
+REPEAT = 5
+RATIO_TARGET = 1.5
+AUDIT_TARGET_MS = 150.0
+
+_KEYS = tuple(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bench %d" % s).digest())
+              for s in SEATS)
+_PUBLIC = tuple(k.public_key() for k in _KEYS)
+
+
+def _verify(seat: Seat, data: bytes, signature: bytes) -> bool:
+    try:
+        _PUBLIC[seat].verify(signature, data)
+    except InvalidSignature:
+        return False
+    return True
+
+
+def _one_hand(run: int) -> tuple[float, float, float, Loopback[WallState]]:
+    """Seconds for build + deal, for the four-seat audit, and for one seat's audit."""
+    desc = DeckDescription(b"bench table/hand %d" % run, RuleSet.AMERICAN)
+    plan = american_plan((3, 4))
+    start = time.perf_counter()
+    decks = [MaskedDeck.create(desc, s, Entropy(hashlib.sha256(b"%d/%d" % (run, s)).digest()),
+                               _KEYS[s].sign, _verify) for s in SEATS]
+    loop = Loopback(decks)
+    loop.everyone(lambda deck, state: deck.deal(state, plan))
+    built = time.perf_counter()
+    loop.everyone(lambda deck, state: deck.audit(state))
+    audited = time.perf_counter()
+    # One seat's own check, alone: what each daemon spends once the secrets are in.
+    east, state = decks[Seat.EAST], loop.states[Seat.EAST]
+    reveals = tuple(a.body for a in state.audits if a is not None)
+    one = time.perf_counter()
+    judge(east.ctx, state, reveals)
+    done = time.perf_counter()
+    return built - start, audited - built, done - one, loop
+
+
+def _floor() -> float:
+    """Seconds for ``MULTS`` bare scalar multiplications."""
+    point = group.hash_to_point(b"floor", 0)
+    scalar = Entropy(b"f" * 32).scalar("floor", 0)
+    mult: Callable[[bytes, bytes], bytes] = sodium.crypto_scalarmult_ed25519_noclamp
+    start = time.perf_counter()
+    for _ in range(MULTS):
+        point = mult(scalar, point)
+    return time.perf_counter() - start
+
+
+def bench_deck() -> list[dict[str, object]]:
+    _one_hand(-1)  # warm up (imports, the libsodium probe)
+    builds, audits, seats, floors = [], [], [], []
+    for run in range(REPEAT):
+        build, audit, seat, loop = _one_hand(run)
+        floors.append(_floor())
+        builds.append(build)
+        audits.append(audit)
+        seats.append(seat)
+        assert all(s.audited for s in loop.states)
+    build_ms = statistics.median(builds) * 1000
+    floor_ms = statistics.median(floors) * 1000
+    ratio = build_ms / floor_ms
+    audit_ms = statistics.median(audits) * 1000
+    seat_ms = statistics.median(seats) * 1000
+    check = "fused in libsodium's multiplication" if group.library_checks_subgroup() else (
+        "explicit (L-1)Q == -Q")
+    return [
+        result("deck_shuffle_lock_deal", build_ms, "ms", target=f"<= {RATIO_TARGET}x floor",
+               met=ratio <= RATIO_TARGET, ratio=round(ratio, 3), floor_ms=round(floor_ms, 3),
+               floor_mults=MULTS, mult_us=round(floor_ms * 1000 / MULTS, 1),
+               subgroup_check=check, wall=WALL, dealt=DEALT),
+        result("deck_audit", audit_ms, "ms", target=f"<= {AUDIT_TARGET_MS} ms",
+               met=audit_ms <= AUDIT_TARGET_MS, seats=4, wall=WALL),
+        result("deck_audit_per_seat", seat_ms, "ms", target=f"<= {AUDIT_TARGET_MS} ms",
+               met=seat_ms <= AUDIT_TARGET_MS, wall=WALL),
+    ]
+
+
+BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {"deck": bench_deck}
