@@ -50,11 +50,11 @@ def test_harness_plays_an_mcr_match_with_built_in_bots(mcr: Harness) -> None:
     _agreed(mcr, 2)
 
 
-def test_each_seat_sees_only_its_own_private_events(mcr: Harness) -> None:
+def test_each_seat_sees_only_its_own_private_events(american: Harness) -> None:
     private = 0
     for place in SEATS:
-        seating = {hand_no: seats for hand_no, _, seats in mcr.sessions[place].outcomes}
-        for event in mcr.events[place]:
+        seating = {hand_no: seats for hand_no, _, seats in american.sessions[place].outcomes}
+        for event in american.events[place]:
             if isinstance(event, EngineEvent):
                 audience = getattr(event.event, "audience", None)
                 if audience is not None:

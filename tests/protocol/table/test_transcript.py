@@ -45,7 +45,7 @@ def test_every_seat_transcript_verifies(played: Harness) -> None:
 
 
 def test_a_changed_byte_is_caught_as_an_altered_message(played: Harness) -> None:
-    table, payloads = read_transcript(export_transcript(played.sessions[0]))
+    _, payloads = read_transcript(export_transcript(played.sessions[0]))
     victim = len(payloads) // 2
     changed = bytearray(payloads[victim])
     changed[-3] ^= 0x40
@@ -70,7 +70,8 @@ def test_a_swapped_tile_rewritten_by_its_own_seat_is_blamed_on_that_seat(
         played: Harness) -> None:
     data = export_transcript(played.sessions[0])
     _, payloads = read_transcript(data)
-    for index, payload in enumerate(payloads):
+    index = 0
+    for index, payload in enumerate(payloads):  # noqa: B007  (index is used after the loop)
         env = decode(payload)
         if env.kind is MsgKind.ACT:
             body = decode_body(MsgKind.ACT, env.body or b"")
