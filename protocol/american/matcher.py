@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from ..tiles import NUM_KINDS, Kind
 from .card import Card, CardHand
-from .compile import CompiledCard, ConcreteGroup, Variant, compiled
-from .packed import PackedTargets, pack
+from .compile import CompiledCard, Variant, compiled
+from .targets import Target, TargetSet, exposure_key, targets_for
 
 HAND_SIZE = 14
 _PACK_FROM = 16  # target sets larger than this are scored with packed tables
@@ -44,150 +44,6 @@ class NearHand:
     missing: tuple[Kind, ...]
     distance: int
     possible: bool
-
-
-@dataclass(frozen=True)
-class _Target:
-    """What a variant still needs from the concealed tiles once the exposures are placed."""
-
-    variant: Variant
-    kinds: tuple[int, ...]
-    need: tuple[int, ...]
-    jneed: tuple[int, ...]
-    mask: int
-
-
-def _exposure_fits(exposure: tuple[int, ...], group: ConcreteGroup) -> bool:
-    if len(exposure) != len(group.kinds):
-        return False
-    first = group.kinds[0]
-    if any(kind != first for kind in group.kinds):
-        return False  # singles (NEWS, 2026, 123) are never called, so never exposed (A5)
-    if group.jokers:
-        return all(kind in (first, _JOKER) for kind in exposure)
-    return all(kind == first for kind in exposure)  # a pair: only ever exposed at Mahjong
-
-
-def _placements(groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, ...], ...],
-                used: frozenset[int]) -> list[frozenset[int]]:
-    """Every distinct way to lay each exposure on its own group (as sets of group indexes)."""
-    if not exposures:
-        return [used]
-    out: list[frozenset[int]] = []
-    tried: list[ConcreteGroup] = []
-    for index, group in enumerate(groups):
-        if index in used or group in tried or not _exposure_fits(exposures[0], group):
-            continue
-        tried.append(group)
-        out.extend(_placements(groups, exposures[1:], used | {index}))
-    return out
-
-
-def _targets(variant: Variant, exposures: tuple[tuple[int, ...], ...]) -> list[_Target]:
-    if not exposures:
-        return [_Target(variant, variant.kinds, variant.need, variant.jneed, variant.mask)]
-    if variant.hand.concealed:
-        return []
-    out: list[_Target] = []
-    seen: set[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = set()
-    for used in _placements(variant.groups, exposures, frozenset()):
-        need = [0] * NUM_KINDS
-        jneed = [0] * NUM_KINDS
-        for index, group in enumerate(variant.groups):
-            if index in used:
-                continue
-            for kind in group.kinds:
-                need[kind] += 1
-                jneed[kind] += group.jokers
-        kinds = tuple(k for k in range(NUM_KINDS) if need[k])
-        key = (kinds, tuple(need[k] for k in kinds), tuple(jneed[k] for k in kinds))
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(_Target(variant, *key, mask=sum(1 << k for k in kinds)))
-    return out
-
-
-def _exposure_key(exposures: Sequence[Sequence[Kind]]) -> tuple[tuple[int, ...], ...]:
-    return tuple(sorted(tuple(sorted(int(k) for k in exposure)) for exposure in exposures))
-
-
-class _TargetSet:
-    """The targets left by one set of exposures, grouped by hand, with packed tables built on
-    first use by ``nearest_hands`` (exposure checks alone never pay for them)."""
-
-    __slots__ = ("_absent", "_packed", "span_of", "spans", "targets", "ties")
-
-    def __init__(self, targets: tuple[_Target, ...]) -> None:
-        self.targets = targets
-        spans: list[tuple[int, int, int]] = []
-        for index, target in enumerate(targets):
-            hand_index = target.variant.hand_index
-            if spans and spans[-1][0] == hand_index:
-                spans[-1] = (hand_index, spans[-1][1], index + 1)
-            else:
-                spans.append((hand_index, index, index + 1))
-        self.spans = tuple(spans)
-        order = sorted(range(len(spans)), key=lambda i: (
-            -targets[spans[i][1]].variant.hand.value, spans[i][0]))
-        ties = [0] * len(spans)
-        for tie, span in enumerate(order):
-            ties[span] = tie
-        self.ties = tuple(ties)  # per span: its rank among equal distances (value, card order)
-        self.span_of = tuple(i for i, (_, start, end) in enumerate(spans)
-                             for _ in range(start, end))
-        self._packed: PackedTargets | None = None
-        self._absent: tuple[int, ...] | None = None
-
-    @property
-    def absent(self) -> tuple[int, ...]:
-        """Per kind, the bitset of targets that do not use it (built on first use)."""
-        if self._absent is None:
-            everything = (1 << len(self.targets)) - 1
-            present = [0] * NUM_KINDS
-            for index, target in enumerate(self.targets):
-                for kind in target.kinds:
-                    present[kind] |= 1 << index
-            self._absent = tuple(everything & ~bits for bits in present)
-        return self._absent
-
-    @property
-    def packed(self) -> PackedTargets:
-        if self._packed is None:
-            self._packed = pack([(t.kinds, t.need, t.jneed) for t in self.targets])
-        return self._packed
-
-
-_TARGETS: dict[tuple[int, tuple[tuple[int, ...], ...]], _Cached] = {}
-
-
-def _targets_for(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> _TargetSet:
-    """Every variant's targets given these exposures (memoised: exposures change rarely)."""
-    cache_key = (id(cc), key)
-    found = _TARGETS.get(cache_key)
-    if found is not None and found.card is cc:
-        return found.value
-    real_mask = 0
-    for exposure in key:
-        for kind in exposure:
-            if kind != _JOKER:
-                real_mask |= 1 << kind
-    result: list[_Target] = []
-    for variant in cc.variants:
-        if real_mask & ~variant.mask:
-            continue
-        result.extend(_targets(variant, key))
-    if len(_TARGETS) > 4096:
-        _TARGETS.clear()
-    target_set = _TargetSet(tuple(result))
-    _TARGETS[cache_key] = _Cached(cc, target_set)
-    return target_set
-
-
-@dataclass(frozen=True)
-class _Cached:
-    card: CompiledCard
-    value: _TargetSet
 
 
 def _count(tiles: Sequence[int]) -> list[int] | None:
@@ -260,7 +116,7 @@ def match_hand(card: Card, concealed: Sequence[Kind],
 
 def _match_exposed(cc: CompiledCard, counts: list[int], jokers: int,
                    exposures: Sequence[Sequence[Kind]], jokerless: bool) -> tuple[HandMatch, ...]:
-    target_set = _targets_for(cc, _exposure_key(exposures))
+    target_set = targets_for(cc, exposure_key(exposures))
     targets = target_set.targets
     absent = target_set.absent
     candidates = (1 << len(targets)) - 1
@@ -280,7 +136,7 @@ def _match_exposed(cc: CompiledCard, counts: list[int], jokers: int,
     return _order(list(found.values()))
 
 
-def _distance(counts: list[int], jokers: int, target: _Target) -> int:
+def _distance(counts: list[int], jokers: int, target: Target) -> int:
     held = 0
     jokerable_missing = 0
     total = 0
@@ -295,7 +151,7 @@ def _distance(counts: list[int], jokers: int, target: _Target) -> int:
     return total - held - (jokers if jokers < jokerable_missing else jokerable_missing)
 
 
-def _missing(counts: list[int], jokers: int, target: _Target) -> tuple[Kind, ...]:
+def _missing(counts: list[int], jokers: int, target: Target) -> tuple[Kind, ...]:
     """The tiles still needed. Jokers in hand go first to slots no real tile can fill (the
     fifth tile of a quint), then to other joker slots; unfilled joker-only slots show as
     ``Kind.JOKER``."""
@@ -339,7 +195,7 @@ def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequenc
             counts[kind] += 1
     jokers = counts[_JOKER]
     counts[_JOKER] = 0
-    target_set = _targets_for(cc, _exposure_key(exposures))
+    target_set = targets_for(cc, exposure_key(exposures))
     targets = target_set.targets
     if len(targets) > _PACK_FROM:
         distances = target_set.packed.distances(counts, jokers)
@@ -354,7 +210,7 @@ def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequenc
     return tuple(out)
 
 
-def _best_spans(distances: bytes, target_set: _TargetSet, n: int) -> list[tuple[int, int]]:
+def _best_spans(distances: bytes, target_set: TargetSet, n: int) -> list[tuple[int, int]]:
     """The ``n`` hands (spans) with the smallest distance, as (distance, span), best first.
 
     Walks distance levels upwards with ``bytes.find``, so the usual small ``n`` looks at a
@@ -387,4 +243,4 @@ def exposures_possible(card: Card, exposures: Sequence[Sequence[Kind]]) -> bool:
         return True
     if sum(len(e) for e in exposures) > HAND_SIZE:
         return False
-    return bool(_targets_for(compiled(card), _exposure_key(exposures)).targets)
+    return bool(targets_for(compiled(card), exposure_key(exposures)).targets)
