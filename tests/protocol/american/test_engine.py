@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from fourwinds.protocol.american.actions import CharlestonPass, Discard
@@ -168,3 +168,35 @@ def test_no_sequence_of_legal_actions_reaches_an_invalid_state(
             actions = quiet if quiet and rng.random() < 0.97 else actions
         state, _ = apply(state, rng.choice(actions))
         _check_invariants(state)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 500), st.integers(1, 20), st.permutations([0, 1, 2, 3]))
+def test_a5_the_order_call_answers_arrive_in_never_changes_the_result(
+        seed: int, target: int, order: list[int]) -> None:
+    """Bots play to the ``target``-th discard; its answers, in any order, settle alike."""
+    rng = random.Random(seed)
+    card = house_card()
+    state, _ = new_hand(card, _shuffled(seed), (3, 3))
+    bots = [AmericanBot(seat, card, rng) for seat in SEATS]
+    seen, last = 0, None
+    while state.result is None:
+        if state.stage is Stage.CALLS and state.last_discard != last:
+            seen, last = seen + 1, state.last_discard
+            if seen == target:
+                break
+        seat = seats_to_act(state)[0]
+        action = bots[seat].act(state)
+        assert action is not None
+        state, _ = apply(state, action)
+    assume(state.result is None)
+    answers = [bots[seat].act(state) for seat in seats_to_act(state)]
+    finals = []
+    for arrangement in (order, sorted(order)):
+        final = state
+        for index in arrangement:
+            if index < len(answers) and answers[index] is not None:
+                final, _ = apply(final, answers[index])
+        finals.append(final)
+    assert finals[0] == finals[1]
+    assert finals[0].stage is not Stage.CALLS  # the window has resolved

@@ -228,3 +228,62 @@ def test_a2_joker_exchange_from_own_exposure_is_a_table_option() -> None:
         else:
             with pytest.raises(IllegalAction, match="own exposure"):
                 apply(state, exchange)
+
+
+def test_a3_play_draws_continue_where_the_deal_stopped() -> None:
+    state = play_state({E: EAST_2468})
+    first = state.wall.live[0]
+    state, _ = discard(state, E, "5p")
+    state, events = answer_rest(state)
+    assert any(isinstance(e, Drew) and e.slot == first for e in events)
+    assert first in state.hands[S]
+
+
+def test_a5_only_the_most_recent_discard_may_be_called() -> None:
+    state = play_state({E: EAST_2468, W: "5p5p 1s2s3s4s6s7s8s9s 1z2z3z"})
+    state, _ = discard(state, E, "5p")
+    state, _ = answer_rest(state)
+    state, _ = discard(state, S, _last(state, S))
+    # West's pair of 5p no longer calls anything: the window is about South's discard.
+    with pytest.raises(IllegalAction):
+        apply(state, Call(W, slots_of(state, W, "5p", 2), (Kind.P5, Kind.P5)))
+
+
+def _last(state: AmericanState, seat: Kind | int) -> str:
+    from fourwinds.protocol.notation import tile_code
+    return tile_code(state.faces[state.hands[seat][-1]])
+
+
+def test_a5_exposures_stay_as_laid_for_the_rest_of_the_hand() -> None:
+    state = _south_exposes_5p_kong_with_jokers()
+    laid = state.exposures[S]
+    for _ in range(8):  # several turns of discards: nothing touches South's kong
+        seat = state.turn
+        state, _ = discard(state, seat, _last(state, seat))
+        state, _ = answer_rest(state)
+        assert state.exposures[S] == laid
+    assert not any(isinstance(a, ExchangeJoker) and a.joker_slot not in _exposed_jokers(state, S)
+                   for seat in (E, S, W, N) for a in legal_actions(state, seat))
+
+
+def test_a2_a_dead_hand_cannot_exchange_jokers() -> None:
+    state = _south_exposes_5p_kong_with_jokers()
+    state = replace(state, dead=(False, False, True, False))
+    joker = _exposed_jokers(state, S)[0]
+    with pytest.raises(IllegalAction, match="dead hand"):
+        apply(state, ExchangeJoker(W, slot_of(state, W, "5p"), Kind.P5, joker))
+
+
+def test_a7_east_may_declare_a_dealt_hand_as_self_drawn() -> None:
+    from fourwinds.protocol.american.actions import CourtesyPass
+    from fourwinds.protocol.american.state import CharlestonStep
+
+    from .engine_fixtures import charleston_state
+    state = charleston_state({E: "222m444m6666m8888m"})
+    state = replace(state, step=CharlestonStep.COURTESY)
+    for seat in (E, S, W, N):
+        state, _ = apply(state, CourtesyPass(seat, ()))
+    assert state.turn == E and state.stage is Stage.DISCARD
+    state, _ = apply(state, DeclareMahjong(E, state.concealed_kinds(E)))
+    assert state.result is not None and state.result.self_drawn
+    assert state.result.payments == (300, -100, -100, -100)
