@@ -23,7 +23,7 @@ import os
 import secrets
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 import zmq
@@ -165,7 +165,8 @@ class ApiServer:
         socket would swallow the wake-ups the asyncio receive loop waits for.)
         """
         assert self._socket is not None
-        future = self._socket.send_multipart([client, pack(message)], flags=zmq.NOBLOCK)
+        future = cast("asyncio.Future[Any]", self._socket.send_multipart(
+            [client, pack(message)], flags=zmq.NOBLOCK))
 
         def done(result: asyncio.Future[Any]) -> None:
             if not result.cancelled() and result.exception() is not None:

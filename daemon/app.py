@@ -54,6 +54,7 @@ class Daemon:
         self.curve_to_key: dict[bytes, bytes] = {}     # CURVE key -> Ed25519 key
         self.pairing_hosts: set[bytes] = set()         # keys we are joining (pinned meanwhile)
         self.transport = Transport(identity, self._policy, self._on_frame, name)
+        self.transport.open_tables = self._hosted_tables
         self.api = ApiServer(paths, self._on_request, force_tcp=force_tcp_api)
         self.discovery: Discovery | None = None
         self.manual_seen: dict[str, Any] = {}
@@ -124,6 +125,10 @@ class Daemon:
         return any(rt.host_key == self.identity.public_key and len(rt.members) < 4
                    for rt in self.tables.values())
 
+    def _hosted_tables(self) -> list[tuple[bytes, int]]:
+        return [(rt.table_id, 4 - len(rt.members)) for rt in self.tables.values()
+                if rt.host_key == self.identity.public_key]
+
     def _policy(self, curve_key: bytes) -> str | None:
         for key in self.pinned_keys():
             if curve_public_from_ed25519(key) == curve_key:
@@ -170,7 +175,8 @@ class Daemon:
         delay = 0.5
         while True:
             try:
-                key, name = await self.transport.fetch_key(host, peer_port)
+                info = await self.transport.fetch_key(host, peer_port)
+                key, name = info.public_key, info.name
             except TransportError as error:
                 log.warning("--peer %s:%d: %s", host, peer_port, error)
                 self.manual_seen[f"{host}:{peer_port}"] = {"error": str(error)}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from fourwinds.daemon.api import API_VERSION, ApiError, Message
 from fourwinds.daemon.pairing import JoinerPairing, new_code
 from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION, PairStart
 from fourwinds.protocol.errors import FourwindsError
 
@@ -137,6 +138,17 @@ def _find_offer(d: Daemon, request: Message) -> tuple[bytes, str, str, bytes, st
 
 async def _join(d: Daemon, request: Message) -> Message:
     table_id, name, rules, host_key, host, port = _find_offer(d, request)
+    try:
+        beacon = await d.transport.fetch_key(host, port)
+    except TransportError as error:
+        raise ApiError(f"cannot join {name}: {error}") from None
+    if beacon.public_key != host_key:
+        raise ApiError(f"cannot join {name}: the daemon at {host}:{port} has another key")
+    free = beacon.tables.get(table_id)
+    if free is None:
+        raise ApiError(f"cannot join {name}: {host}:{port} hosts no such table")
+    if free <= 0 and table_id not in d.tables:
+        raise ApiError(f"cannot join {name}: table {name} is full")
     if table_id in d.tables and d.tables[table_id].joiner is None:
         return {"ok": True, "table": table_id.hex(), "already": True}
     code = request.get("code")

@@ -68,5 +68,5 @@ def load_session_module(name: str = DEFAULT) -> SessionModule:
     if missing:
         raise SessionUnavailable(f"{name} lacks {', '.join(missing)}; this daemon cannot "
                                  "host or join tables with it")
-    port: SessionModule = module  # type: ignore[assignment]
+    port: SessionModule = module
     return port

@@ -68,6 +68,15 @@ class Sender:
     address: str            # peer IP address
 
 
+@dataclass(frozen=True)
+class BeaconInfo:
+    """What a daemon's key beacon says: its key (a hint), name, and hosted tables' free seats."""
+
+    public_key: bytes
+    name: str
+    tables: dict[bytes, int]
+
+
 Policy = Callable[[bytes], str | None]   # curve key -> "pinned:"/"guest:" or None (refused)
 OnFrame = Callable[[Sender, Frame], Awaitable[None]]
 
@@ -148,6 +157,8 @@ class Transport:
         # DEALERs are plain (sync) sockets: we only ever send on them, without blocking.
         self._dealers: dict[bytes, tuple[zmq.Socket[bytes], str, int]] = {}
         self._owned: dict[bytes, zmq.asyncio.Socket] = {}
+        self._stalled: set[bytes] = set()
+        self.open_tables: Callable[[], list[tuple[bytes, int]]] = list   # (table id, free)
         self._watch: dict[bytes, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._zap: ZapHandler | None = None
@@ -176,10 +187,7 @@ class Transport:
         beacon.maxmsgsize = 64
         self._beacon = beacon
         try:
-            router.bind(_tcp(host, port))
-            self.port = _bound_port(router)
-            beacon.bind(_tcp(host, port + 1 if port else 0))
-            self.beacon_port = _bound_port(beacon)
+            self._bind_pair(router, beacon, host, port)
         except zmq.ZMQError as error:
             await self.close()
             if error.errno == errno.EADDRINUSE:
@@ -195,6 +203,23 @@ class Transport:
         self._tasks.append(asyncio.create_task(self._serve_beacon(), name="beacon"))
         self._tasks.append(asyncio.create_task(self._heartbeats(), name="heartbeat"))
         self._tasks.append(asyncio.create_task(self._monitor(), name="monitor"))
+
+    def _bind_pair(self, router: zmq.asyncio.Socket, beacon: zmq.asyncio.Socket, host: str,
+                   port: int) -> None:
+        """Bind the peer socket on ``port`` and the beacon on ``port + 1`` (port 0: any free
+        pair, tried a bounded number of times)."""
+        for attempt in range(20):
+            router.bind(_tcp(host, port))
+            bound = _bound_port(router)
+            try:
+                beacon.bind(_tcp(host, bound + 1))
+            except zmq.ZMQError as error:
+                if port or error.errno != errno.EADDRINUSE or attempt == 19:
+                    raise
+                router.unbind(router.getsockopt_string(zmq.LAST_ENDPOINT))
+                continue
+            self.port, self.beacon_port = bound, bound + 1
+            return
 
     async def close(self) -> None:
         """Stop tasks, close every socket (linger 0) and destroy the context."""
@@ -295,10 +320,13 @@ class Transport:
         try:
             current[0].send(data, flags=zmq.NOBLOCK)
         except zmq.Again:
-            log.warning("cannot queue a frame to %s (refused or queue full); dropped, "
-                        "catch-up will resend",
-                        public_key.hex()[:8])
+            if public_key not in self._stalled:   # once per stall, not once per frame
+                self._stalled.add(public_key)
+                log.warning("cannot queue frames to %s (not connected or queue full); "
+                            "dropping them until it is back, catch-up will resend",
+                            public_key.hex()[:8])
             return False
+        self._stalled.discard(public_key)
         return True
 
     def alive(self, curve_key: bytes, now: float | None = None, within: float = 4 * HEARTBEAT_S
@@ -306,8 +334,8 @@ class Transport:
         seen = self.last_seen.get(curve_key)
         return seen is not None and (now or time.monotonic()) - seen <= within
 
-    async def fetch_key(self, host: str, port: int, timeout: float = 3.0) -> tuple[bytes, str]:
-        """Ask the key beacon at ``host:port + 1`` for the daemon's identity key and name."""
+    async def fetch_key(self, host: str, port: int, timeout: float = 3.0) -> BeaconInfo:
+        """Ask the key beacon at ``host:port + 1`` for the daemon's key, name and tables."""
         assert self._ctx is not None, "start() first"
         sock = self._ctx.socket(zmq.DEALER)
         sock.linger = 0
@@ -322,15 +350,20 @@ class Transport:
             raise TransportError(f"{host}:{port} answered nonsense ({error})") from None
         finally:
             sock.close(linger=0)
-        if not (isinstance(reply, list) and len(reply) == 3 and isinstance(reply[0], int)):
+        if not (isinstance(reply, list) and reply and isinstance(reply[0], int)):
             raise TransportError(f"{host}:{port} is not a fourwinds daemon")
         if reply[0] != PROTOCOL_VERSION:
             raise TransportError(
                 f"the daemon at {host}:{port} speaks protocol version {reply[0]}, we speak "
                 f"{PROTOCOL_VERSION}; both players need the same fourwinds version")
-        if not (isinstance(reply[1], bytes) and len(reply[1]) == 32 and isinstance(reply[2], str)):
+        try:
+            _, key, name, tables = reply
+            info = BeaconInfo(key, name, {bytes(t): int(free) for t, free in tables})
+        except (ValueError, TypeError):
+            raise TransportError(f"{host}:{port} sent a malformed beacon answer") from None
+        if not (isinstance(key, bytes) and len(key) == 32 and isinstance(name, str)):
             raise TransportError(f"{host}:{port} sent a malformed key")
-        return reply[1], reply[2]
+        return info
 
     # -- loops -----------------------------------------------------------------------------
 
@@ -391,11 +424,12 @@ class Transport:
 
     async def _serve_beacon(self) -> None:
         assert self._beacon is not None
-        answer = msgpack.packb([PROTOCOL_VERSION, self.identity.public_key, self.name[:64]],
-                               use_bin_type=True)
         while True:
             frames = await self._beacon.recv_multipart()
             if len(frames) == 2 and frames[1] == b"key?":
+                tables = [[table_id, free] for table_id, free in self.open_tables()[:16]]
+                answer = msgpack.packb([PROTOCOL_VERSION, self.identity.public_key,
+                                        self.name[:64], tables], use_bin_type=True)
                 await self._beacon.send_multipart([frames[0], answer])
 
     async def _heartbeats(self) -> None:

@@ -125,8 +125,8 @@ def test_old_protocol_version_is_refused() -> None:
 def test_key_beacon_gives_key_and_unreachable_daemon_is_a_clear_error() -> None:
     async def body() -> None:
         async with Pair() as pair:
-            key, name = await pair.a.fetch_key(LOOPBACK, pair.b.beacon_port - 1)
-            assert key == pair.b_id.public_key and name == "B"
+            info = await pair.a.fetch_key(LOOPBACK, pair.b.beacon_port - 1)
+            assert info.public_key == pair.b_id.public_key and info.name == "B"
             try:
                 await pair.a.fetch_key(LOOPBACK, 9, timeout=0.3)
             except TransportError as error:

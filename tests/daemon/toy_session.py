@@ -64,7 +64,8 @@ def _seal(s: Session, kind: str, body: Any) -> bytes:
     seq = len(s.chains.get(s.me, ()))
     signed = msgpack.packb([s.me, seq, kind, body], use_bin_type=True)
     sig = Ed25519PrivateKey.from_private_bytes(s.secret).sign(signed)
-    return msgpack.packb([signed, sig], use_bin_type=True)
+    sealed: bytes = msgpack.packb([signed, sig], use_bin_type=True)
+    return sealed
 
 
 def _open(payload: bytes) -> tuple[bytes, int, str, Any]:

@@ -1,0 +1,238 @@
+"""The daemon shell in-process on loopback: persist before send, resume, pairing, API, fuzz."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, cast
+
+import msgpack
+import pytest
+import zmq
+import zmq.asyncio
+
+from fourwinds.daemon import requests
+from fourwinds.daemon.api import API_VERSION, MAX_REQUEST, ApiError
+from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.paths import Paths
+from fourwinds.daemon.session_port import SessionModule
+from fourwinds.daemon.store import TableLog
+from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.wire import TableMessage
+from tests.daemon import toy_session
+from tests.daemon.helpers import fuzz_count, identity, wait_for
+
+PORT = cast(SessionModule, toy_session)
+
+
+def make_daemon(base: Path, i: int, force_tcp: bool = False) -> Daemon:
+    data = base / f"d{i}"
+    return Daemon(identity(100 + i), Paths(data, data / "run"), PORT, name=f"p{i}",
+                  host="127.0.0.1", listen_port=0, mdns=False, force_tcp_api=force_tcp)
+
+
+async def call(d: Daemon, **request: Any) -> dict[str, Any]:
+    return await requests.handle(d, {"v": API_VERSION, **request})
+
+
+async def join(d: Daemon, host: Daemon, table: str, code: str | None = None
+               ) -> dict[str, Any]:
+    return await call(d, type="join", table=table, host="127.0.0.1",
+                      port=host.transport.port, public_key=host.identity.public_key.hex(),
+                      code=code)
+
+
+def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]],
+        force_tcp: bool = False) -> None:
+    async def main() -> None:
+        daemons = [make_daemon(base, i, force_tcp) for i in range(n)]
+        try:
+            for d in daemons:
+                await d.start()
+            await body(daemons)
+        finally:
+            for d in daemons:
+                await d.close()
+    asyncio.run(asyncio.wait_for(main(), 60))
+
+
+def test_persist_is_fsynced_before_any_message_is_sent(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    order: list[str] = []
+    real_fsync = os.fsync
+
+    def fsync(fd: int) -> None:
+        order.append("fsync")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    me = identity(1)
+    others = [identity(i).public_key for i in (2, 3, 4)]
+    rt = TableRuntime(b"t" * 16, "t", "mcr", me.public_key, False, None,
+                      {k: ("127.0.0.1", 1) for k in (me.public_key, *others)})
+    rt.log = TableLog.open(tmp_path / "records.log")
+    step = toy_session.new_table(me.private_key, "t", "mcr", "me", {}, b"", 0.0)
+    rt.apply(PORT, step, me.public_key, lambda key, payload: order.append("send"))
+    session = step.session
+    for key in others:   # seat the three others through the host's own session
+        from dataclasses import replace
+        session = replace(session, seats=(*session.seats, key))
+    order.clear()
+    play = toy_session.local_action(session, {"action": "play"}, 0.0)
+    rt.apply(PORT, play, me.public_key, lambda key, payload: order.append("send"))
+    assert order[0] == "fsync" and order.count("send") == 3
+    assert order.index("fsync") < order.index("send")
+    assert rt.log.records[-1] == play.persist[-1]
+
+
+def test_restart_resumes_every_table(tmp_path: Path) -> None:
+    async def first(ds: list[Daemon]) -> None:
+        made = await call(ds[0], type="create", name="north", rules="american")
+        assert made["ok"]
+    run(tmp_path, 1, first)
+
+    async def second(ds: list[Daemon]) -> None:
+        listed = await call(ds[0], type="tables")
+        assert [t["name"] for t in listed["tables"]] == ["north"]
+        view = (await call(ds[0], type="view", table="north"))["event"]["view"]
+        assert view["seat"] == 0 and view["seated"] == 1
+    run(tmp_path, 1, second)
+
+
+def test_private_table_wrong_code_refused_right_code_admitted(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        host, guest = ds
+        made = await call(host, type="create", name="club", rules="mcr", private=True)
+        code = made["code"]
+        assert code and len(code) == 6
+        with pytest.raises(ApiError, match="wrong table code"):
+            await join(guest, host, made["table"], code="ZZZZZZ")
+        with pytest.raises(ApiError, match="private"):
+            await join(guest, host, made["table"], code=None)
+        assert (await join(guest, host, made["table"], code=code.lower()))["ok"]
+        assert await wait_for(lambda: guest.tables[bytes.fromhex(made["table"])].session
+                              is not None)
+        assert len(host.tables[bytes.fromhex(made["table"])].members) == 2
+    run(tmp_path, 2, body)
+
+
+def test_a_full_table_is_refused_with_reason(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        made = await call(ds[0], type="create", name="full", rules="mcr")
+        for d in ds[1:4]:
+            assert (await join(d, ds[0], made["table"]))["ok"]
+        with pytest.raises(ApiError, match="is full"):
+            await join(ds[4], ds[0], made["table"])
+    run(tmp_path, 5, body)
+
+
+def _junk_requests(rng: random.Random, n: int, table: str) -> list[bytes]:
+    shapes: list[Any] = [
+        [1, 2, 3], "text", 5, None, {"v": 99, "type": "status"}, {"v": 1},
+        {"v": 1, "type": 7}, {"v": 1, "type": "nonsense"}, {"v": 1, "type": "act"},
+        {"v": 1, "type": "act", "table": table, "action": "fly"},
+        {"v": 1, "type": "act", "table": table, "action": ["x"] * 50},
+        {"v": 1, "type": "join", "table": "ff" * 16}, {"v": 1, "type": "leave", "table": 3},
+        {"v": 1, "type": "create", "name": "x" * 500}, {"v": 1, "type": "create", "name": ""},
+        {"v": 1, "type": "create", "name": "y", "rules": "poker"},
+        {"v": 1, "type": "view", "table": "nope"},
+    ]
+    out = []
+    for i in range(n):
+        if i % 3 == 0:
+            out.append(rng.randbytes(rng.randrange(1, 200)))
+        else:
+            out.append(msgpack.packb(rng.choice(shapes), use_bin_type=True))
+    return out
+
+
+def test_fuzzed_local_api_requests_are_refused_without_state_change(tmp_path: Path) -> None:
+    n = fuzz_count()
+
+    async def body(ds: list[Daemon]) -> None:
+        d = ds[0]
+        made = await call(d, type="create", name="quiet", rules="mcr")
+        before = d.view_event(d.tables[bytes.fromhex(made["table"])], [])["view"]
+        ctx = zmq.asyncio.Context()
+        sock = ctx.socket(zmq.DEALER)
+        sock.linger = 0
+        sock.connect(d.api.endpoint)
+        try:
+            rng = random.Random(11)
+            replies = 0
+            for data in _junk_requests(rng, n, made["table"]):
+                await sock.send(data)
+                reply = msgpack.unpackb(await sock.recv(), raw=False)
+                assert reply["ok"] is False and reply["error"]
+                replies += 1
+            assert replies == n
+            await sock.send(b"\x00" * (MAX_REQUEST + 1))     # oversized: dropped by the socket
+            await sock.send(msgpack.packb({"v": 1, "type": "status", "id": 1}))
+        finally:
+            sock.close(0)
+            ctx.destroy(0)
+        assert sum(d.api.refused.values()) >= n
+        after = d.view_event(d.tables[bytes.fromhex(made["table"])], [])["view"]
+        assert after == before
+        assert [rt.name for rt in d.tables.values()] == ["quiet"]
+    run(tmp_path, 1, body)
+
+
+def test_tcp_fallback_needs_the_token(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        d = ds[0]
+        assert d.api.endpoint.startswith("tcp://127.0.0.1:") and d.api.token
+        ctx = zmq.asyncio.Context()
+        sock = ctx.socket(zmq.DEALER)
+        sock.linger = 0
+        sock.connect(d.api.endpoint)
+        try:
+            await sock.send(msgpack.packb({"v": 1, "type": "status", "id": 1}))
+            assert "token" in msgpack.unpackb(await sock.recv())["error"]
+            await sock.send(msgpack.packb({"v": 1, "type": "status", "id": 2,
+                                           "token": d.api.token}))
+            assert msgpack.unpackb(await sock.recv())["ok"] is True
+        finally:
+            sock.close(0)
+            ctx.destroy(0)
+    run(tmp_path, 1, body, force_tcp=True)
+
+
+def test_bad_signatures_replays_and_junk_from_a_seated_peer_change_nothing(
+        tmp_path: Path) -> None:
+    n = fuzz_count()
+
+    async def body(ds: list[Daemon]) -> None:
+        host, guest = ds
+        made = await call(host, type="create", name="loud", rules="mcr")
+        table_id = bytes.fromhex(made["table"])
+        assert (await join(guest, host, made["table"]))["ok"]
+        rt = host.tables[table_id]
+        assert await wait_for(lambda: toy_session.seat_view(rt.session)["seated"] == 2)
+        valid = list(toy_session.messages_since(guest.tables[table_id].session, 0, -1))
+        valid += list(toy_session.messages_since(guest.tables[table_id].session, 1, -1))
+        before = toy_session.seat_view(rt.session)
+        records = len(rt.log.records) if rt.log else 0
+        rng = random.Random(5)
+        for i in range(n):
+            payload = rng.choice(valid)
+            if i % 3 == 0:       # a flipped byte: bad signature or malformed
+                data = bytearray(payload)
+                data[rng.randrange(len(data))] ^= 0xFF
+                payload = bytes(data)
+            elif i % 3 == 1:
+                payload = rng.randbytes(rng.randrange(1, 120))
+            # i % 3 == 2: a replay of a message the host already has
+            while not guest.transport.send(host.identity.public_key,
+                                           TableMessage(table_id, payload)):
+                await asyncio.sleep(0.01)
+            if i % 200 == 0:
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(1.0)
+        assert toy_session.seat_view(rt.session) == before
+        assert (len(rt.log.records) if rt.log else 0) == records
+        assert rt.problems, "bad messages are reported"
+    run(tmp_path, 2, body)
