@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import decode
+from fourwinds.protocol.table.envelope import Envelope, decode
 from fourwinds.protocol.table.harness import (
     Harness,
     bot_moves,
@@ -111,11 +111,10 @@ def test_wrong_state_hash_is_blamed_and_honest_seats_agree() -> None:
 def test_illegal_action_is_rejected_with_the_reason_and_blamed() -> None:
     h = toy_harness(b"illegal")
 
-    def steal(env: object) -> dict[str, object] | None:
-        assert hasattr(env, "kind")
+    def steal(env: Envelope) -> dict[str, object] | None:
         if env.kind is not MsgKind.ACT:
             return None
-        body = decode_body(MsgKind.ACT, env.body)
+        body = decode_body(MsgKind.ACT, env.body or b"")
         assert isinstance(body, Act)
         if body.action[0] != "Discard":
             return None
@@ -135,11 +134,10 @@ def test_illegal_action_is_rejected_with_the_reason_and_blamed() -> None:
 def test_a_false_face_is_caught_at_once() -> None:
     h = toy_harness(b"face")
 
-    def swap_tile(env: object) -> dict[str, object] | None:
-        assert hasattr(env, "kind")
+    def swap_tile(env: Envelope) -> dict[str, object] | None:
         if env.kind is not MsgKind.ACT:
             return None
-        body = decode_body(MsgKind.ACT, env.body)
+        body = decode_body(MsgKind.ACT, env.body or b"")
         assert isinstance(body, Act)
         if body.action[0] != "Discard":
             return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,7 @@ def played() -> Harness:
     return run(toy_harness(b"transcript"))
 
 
-def _rewrite(data: bytes, payloads: list[bytes]) -> bytes:
+def _rewrite(data: bytes, payloads: Sequence[bytes]) -> bytes:
     table, _ = read_transcript(data)
     return pack(["fourwinds-transcript", 1, table, payloads])
 
@@ -60,7 +61,7 @@ def test_a_dropped_message_is_caught_as_missing(played: Harness) -> None:
     data = export_transcript(played.sessions[0])
     _, payloads = read_transcript(data)
     dropped = decode(payloads[40])
-    verdict = check_transcript(_rewrite(data, payloads[:40] + payloads[41:]))
+    verdict = check_transcript(_rewrite(data, [*payloads[:40], *payloads[41:]]))
     assert not verdict.ok
     reasons = [p.reason for p in verdict.problems if p.kind is ProblemKind.MISSING]
     assert f"seat {int(dropped.seat)}'s message seq {dropped.seq} is missing" in reasons[0]
@@ -78,6 +79,7 @@ def test_a_swapped_tile_rewritten_by_its_own_seat_is_blamed_on_that_seat(
             assert isinstance(body, Act)
             if body.action[0] == "Discard":
                 break
+    assert isinstance(body, Act)
     action = list(body.action)
     action[3] = (action[3] + 1) % 34
     forged = resign(played, env, body=encode_body(Act(action, False)))
@@ -98,7 +100,7 @@ def test_verify_command_exit_codes(played: Harness, tmp_path: Path) -> None:
     assert main(["verify", str(good)]) == 0
     _, payloads = read_transcript(good.read_bytes())
     bad = tmp_path / "bad.fwt"
-    bad.write_bytes(_rewrite(good.read_bytes(), payloads[:-1]))
+    bad.write_bytes(_rewrite(good.read_bytes(), list(payloads[:-1])))
     assert main(["verify", str(bad)]) == 1
     assert main(["verify", "--partial", str(bad)]) == 0
     junk = tmp_path / "junk.fwt"
