@@ -124,3 +124,11 @@ def pass_others(state: HandState, *, but: Iterable[Seat] = ()) -> HandState:
 
 def hand_kinds(state: HandState, seat: Seat) -> list[Kind]:
     return sorted(state.faces[s] for s in state.seats[seat].hand)
+
+
+def tsumogiri(state: HandState) -> HandState:
+    """The seat on turn discards the tile it just drew."""
+    assert state.phase is Phase.TURN and state.drawn is not None
+    kind = state.faces[state.drawn]
+    state, _ = apply(state, Discard(state.turn, state.drawn, kind))
+    return state

@@ -11,7 +11,7 @@ from fourwinds.protocol.mcr.actions import Discard, FlowersDone, Pass
 from fourwinds.protocol.mcr.bots import choose
 from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.engine import apply, learn, legal_actions, new_hand, public_digest, view
-from fourwinds.protocol.mcr.events import DiscardDead, TilesSeen, TileDrawn
+from fourwinds.protocol.mcr.events import DiscardDead, TileDrawn, TilesSeen
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import MCR_TILES, Kind
@@ -68,8 +68,7 @@ def test_b4_turn_passes_to_the_right_after_an_unclaimed_discard() -> None:
     state = rig({E: "123m456p789s1122z5z"}, front="7z")
     state = discard(state, E, "5z")
     assert state.phase is Phase.CLAIMS
-    state, events = apply(state, Pass(S)), None
-    state = state[0]
+    state, _ = apply(state, Pass(S))
     assert state.phase is Phase.CLAIMS  # still waiting for West and North
     state = pass_others(state)
     assert state.phase is Phase.TURN and state.turn is S

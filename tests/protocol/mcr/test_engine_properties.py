@@ -1,0 +1,87 @@
+"""Invariants over random sequences of legal actions: tiles conserved, 13/14 tiles held,
+no legal action ever reaching an invalid state, answers in any order giving one result."""
+
+from __future__ import annotations
+
+import random
+from itertools import permutations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fourwinds.protocol.mcr.actions import Action
+from fourwinds.protocol.mcr.bots import choose
+from fourwinds.protocol.mcr.config import TableMode, TableOptions
+from fourwinds.protocol.mcr.engine import apply, legal_actions, new_hand
+from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.seats import SEATS
+from fourwinds.protocol.tiles import MCR_TILES
+
+
+def check_invariants(state: HandState) -> None:
+    wall = state.wall
+    places: list[int] = list(wall.live[wall.front: len(wall.live) - wall.back])
+    for own in state.seats:
+        places += list(own.hand) + list(own.flowers) + list(own.discards)
+        for meld in own.melds:
+            places += list(meld.slots)
+    if state.pending is not None:
+        places.append(state.pending)
+    assert sorted(places) == list(range(144)), "every tile is in exactly one place"
+    for seat in SEATS:
+        mine = state.seats[seat]
+        held = len(mine.hand) + 3 * len(mine.melds)
+        if state.phase is Phase.FLOWERS:
+            on_turn = seat == SEATS[0]  # East holds 14 until its first discard
+        else:
+            on_turn = seat == state.turn and state.phase is Phase.TURN
+        if state.phase is Phase.ENDED:
+            assert held in (13, 14)
+        else:
+            assert held == (14 if on_turn else 13), (seat, state.phase, held)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.randoms(use_true_random=False), st.booleans())
+def test_random_legal_actions_never_reach_an_invalid_state(rnd: random.Random,
+                                                           tournament: bool) -> None:
+    faces = list(MCR_TILES)
+    rnd.shuffle(faces)
+    mode = TableMode.TOURNAMENT if tournament else TableMode.FRIENDLY
+    state, _ = new_hand(TableOptions(mode=mode), faces, (rnd.randint(1, 6), 3, 4, 5))
+    for _ in range(1500):
+        check_invariants(state)
+        if state.phase is Phase.ENDED:
+            break
+        options: list[Action] = [a for s in SEATS for a in legal_actions(state, s)]
+        assert options, "an unfinished hand always has someone to act"
+        state, _ = apply(state, rnd.choice(options))
+    assert state.phase is Phase.ENDED
+    assert state.result is not None and sum(state.result.payments) == 0
+
+
+@settings(max_examples=4, deadline=None)
+@given(st.integers(0, 10_000))
+def test_claim_answers_in_any_order_give_the_same_state(seed: int) -> None:
+    rng = random.Random(seed)
+    faces = list(MCR_TILES)
+    rng.shuffle(faces)
+    state, _ = new_hand(TableOptions(), faces, (2, 2, 3, 3))
+    windows = 0
+    while state.phase is not Phase.ENDED:
+        if state.phase is Phase.CLAIMS and all(a is None for a in state.answers):
+            answers = [choose(state, s, rng) for s in SEATS if s != state.turn]
+            outcomes = set()
+            for order in permutations(answers):
+                final = state
+                for answer in order:
+                    assert answer is not None
+                    final, _ = apply(final, answer)
+                outcomes.add(final)
+            assert len(outcomes) == 1
+            state = outcomes.pop()
+            windows += 1
+            continue
+        action = next(a for a in (choose(state, s, rng) for s in SEATS) if a is not None)
+        state, _ = apply(state, action)
+    assert windows > 0
