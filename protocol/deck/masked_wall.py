@@ -24,7 +24,7 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
 
 from . import group
-from .blame import Cheat, Diverged, cheat
+from .blame import Blame, Cheat, Diverged, When, cheat
 from .entropy import Entropy
 from .events import Output, Send, WallReady, others
 from .messages import (
@@ -136,6 +136,7 @@ class WallState:
     complainers: Mapping[int, Seat] = field(default_factory=dict)
     audits: tuple[Signed[AuditReveal] | None, ...] = (None,) * 4
     audited: bool = False
+    wall_digest: bytes = b""
 
     @property
     def wall(self) -> tuple[bytes, ...] | None:
@@ -243,6 +244,37 @@ def advance(ctx: SeatContext, state: WallState) -> tuple[WallState, tuple[Output
     """Run this seat's pass if it is due, and announce the wall once the last pass is in."""
     state, out = my_pass(ctx, state)
     if state.wall is not None and not state.holder:
-        state = replace(state, holder=(None,) * ctx.tiles.size)
-        out = (*out, WallReady(digest(state.wall)))
+        wall_digest = digest(state.wall)
+        state = replace(state, holder=(None,) * ctx.tiles.size, wall_digest=wall_digest)
+        out = (*out, WallReady(wall_digest))
     return state, out
+
+
+LAST_LOCK = Seat.NORTH  # whose lock pass is the final wall
+
+
+def opened_tile(ctx: SeatContext, state: WallState, slot: int, unmask: bytes) -> int | None:
+    """The tile id at ``slot`` under the inverse key product ``unmask``; None for no tile.
+
+    The final wall's point is checked to be in the subgroup first (by the multiplication
+    itself, or explicitly on libsodium builds that do not check), blaming the last locker.
+    """
+    wall = state.wall
+    assert wall is not None
+    point = wall[slot]
+    problem = f"final wall position {slot} is not in the subgroup"
+    if ctx.check_points_explicitly and not group.in_prime_subgroup(point):
+        raise cheat(LAST_LOCK, Cheat.BAD_POINT, problem)
+    try:
+        return ctx.tiles.index.get(group.mult(unmask, point))
+    except group.BadPoint:
+        raise cheat(LAST_LOCK, Cheat.BAD_POINT, problem) from None
+
+
+def withheld_pass(state: WallState) -> tuple[Blame, ...]:
+    """Blame for the seat whose pass is due when the table's timer runs out."""
+    for index, message in enumerate(state.passes):
+        if message is None:
+            return (Blame(SEATS[index % 4], Cheat.WITHHELD, When.AT_ONCE,
+                          f"withheld its {'shuffle' if index < 4 else 'lock'} pass"),)
+    return ()

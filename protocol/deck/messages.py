@@ -127,6 +127,7 @@ class KeyRelease:
     context: bytes
     seat: Seat
     recipient: Seat
+    wall_digest: bytes  # the final wall the issuer holds: a split wall shows at the first key
     entries: tuple[KeyCommit, ...]
 
 

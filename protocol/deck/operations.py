@@ -27,10 +27,10 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.walls import WallPlan
 
 from . import group
-from .blame import Blame, Cheat, When, cheat
+from .blame import Blame, Cheat, Diverged, When, cheat
 from .errors import DeckUsageError
 from .events import Learned, Moved, Output, Send, Suspect, others
-from .masked_wall import SeatContext, WallState
+from .masked_wall import LAST_LOCK, PASSES, SeatContext, WallState, opened_tile
 from .messages import (
     Complaint,
     KeyCommit,
@@ -53,13 +53,15 @@ def _wall(state: WallState) -> tuple[bytes, ...]:
     return wall
 
 
-def _release(ctx: SeatContext, recipient: Seat, slots: Iterable[int]) -> tuple[KeyProof, ...]:
+def _release(ctx: SeatContext, state: WallState, recipient: Seat,
+             slots: Iterable[int]) -> tuple[KeyProof, ...]:
     """Signed proofs of this seat's own keys for ``slots``, addressed to ``recipient``."""
     keys = ctx.secrets.keys
     slot_list = tuple(slots)
     entries = tuple(KeyCommit(s, key_commitment(ctx.context, ctx.seat, s, keys[s]))
                     for s in slot_list)
-    release = sign(KeyRelease(ctx.context, ctx.seat, recipient, entries), ctx.signer)
+    body = KeyRelease(ctx.context, ctx.seat, recipient, state.wall_digest, entries)
+    release = sign(body, ctx.signer)
     return tuple(KeyProof(release, s, keys[s]) for s in slot_list)
 
 
@@ -92,14 +94,14 @@ def hand_out(ctx: SeatContext, state: WallState,
     for seat in others(ctx.seat):
         slots = sorted(s for s, d in assignment.items() if d == seat)
         if slots:
-            delivery = KeyDelivery(ctx.context, ctx.seat, seat, _release(ctx, seat, slots))
+            delivery = KeyDelivery(ctx.context, ctx.seat, seat, _release(ctx, state, seat, slots))
             out.append(Send((seat,), delivery))
     state = replace(state, holder=tuple(holder))
     return state, tuple(out)
 
 
-def _check_proof(ctx: SeatContext, commits: dict[tuple[Seat, int], bytes], proof: KeyProof,
-                 presenter: Seat, verified: set[bytes]) -> Seat:
+def _check_proof(ctx: SeatContext, state: WallState, commits: dict[tuple[Seat, int], bytes],
+                 proof: KeyProof, presenter: Seat, verified: set[bytes]) -> Seat:
     """Check one key against its signed release; record its commitment; return the issuer."""
     release = proof.release
     issuer = release.body.seat
@@ -108,6 +110,8 @@ def _check_proof(ctx: SeatContext, commits: dict[tuple[Seat, int], bytes], proof
     if release.signature not in verified:
         if not signed_by(release, issuer, ctx.verify):
             raise cheat(presenter, Cheat.BAD_SIGNATURE, f"a key release {issuer.name} did not sign")
+        if release.body.wall_digest != state.wall_digest:
+            raise Diverged(LAST_LOCK, issuer, PASSES - 1)
         verified.add(release.signature)
     entry = next((e for e in release.body.entries if e.slot == proof.slot), None)
     if entry is None:
@@ -144,7 +148,7 @@ def receive_delivery(ctx: SeatContext, state: WallState,
         slot = proof.slot
         if not 0 <= slot < ctx.tiles.size or state.holder[slot] != ctx.seat:
             raise cheat(sender, Cheat.MALFORMED, f"keys for position {slot}, not held here")
-        issuer = _check_proof(ctx, commits, proof, sender, verified)
+        issuer = _check_proof(ctx, state, commits, proof, sender, verified)
         if issuer == ctx.seat:
             raise cheat(sender, Cheat.MALFORMED, "sent this seat its own key")
         proofs.setdefault(slot, {})[issuer] = proof
@@ -159,7 +163,6 @@ def _open(ctx: SeatContext, state: WallState,
     """Unmask positions whose four keys this seat holds: one multiplication each."""
     if not slots:
         return state, ()
-    wall = _wall(state)
     own = ctx.secrets.keys
     products = [group.scalar_product([own[s], *(p.key for p in state.proofs[s].values())])
                 for s in slots]
@@ -169,7 +172,7 @@ def _open(ctx: SeatContext, state: WallState,
     complaints = list(state.complaints)
     complainers = dict(state.complainers)
     for slot, inverse in zip(slots, group.batch_invert(products), strict=True):
-        tile = ctx.tiles.index.get(group.mult(inverse, wall[slot]))
+        tile = opened_tile(ctx, state, slot, inverse)
         if tile is None:
             proofs = tuple(state.proofs[slot][s] for s in sorted(state.proofs[slot]))
             complaint = sign(Complaint(ctx.context, ctx.seat, slot, proofs), ctx.signer)
@@ -215,7 +218,7 @@ def receive_reveal(ctx: SeatContext, state: WallState,
         raise cheat(holder, Cheat.NOT_HOLDER, f"revealed position {slot} it does not hold")
     commits = dict(state.key_commits)
     verified: set[bytes] = set()
-    issuers = {_check_proof(ctx, commits, proof, holder, verified): proof.key
+    issuers = {_check_proof(ctx, state, commits, proof, holder, verified): proof.key
                for proof in body.proofs}
     if set(issuers) != set(SEATS) - {holder} or len(body.proofs) != 3:
         raise cheat(holder, Cheat.MALFORMED, "a reveal needs the keys of the three other seats")
@@ -226,7 +229,7 @@ def receive_reveal(ctx: SeatContext, state: WallState,
     if holder != ctx.seat and ctx.seat in issuers and issuers[ctx.seat] != ctx.secrets.keys[slot]:
         raise cheat(holder, Cheat.WRONG_KEY, "showed a key of this seat that it never issued")
     product = group.scalar_product([body.own_key, *issuers.values()])
-    opened = ctx.tiles.index.get(group.mult(group.scalar_invert(product), _wall(state)[slot]))
+    opened = opened_tile(ctx, state, slot, group.scalar_invert(product))
     if opened is None or ctx.tiles.kinds[opened] != body.kind:
         raise cheat(holder, Cheat.WRONG_FACE,
                     f"claimed {body.kind.name} for position {slot}, which does not hold it")
@@ -246,7 +249,7 @@ def transfer(ctx: SeatContext, state: WallState, slots: tuple[int, ...], receive
         if slot not in state.faces:
             raise DeckUsageError(f"position {slot} is not open yet")
     notice = sign(TransferNotice(ctx.context, ctx.seat, receiver, slots, via), ctx.signer)
-    own = _release(ctx, receiver, slots)
+    own = _release(ctx, state, receiver, slots)
     forwarded = tuple(state.proofs[s][issuer] for s in slots
                       for issuer in sorted(state.proofs[s]) if issuer != receiver)
     delivery = KeyDelivery(ctx.context, ctx.seat, receiver, (*own, *forwarded))
@@ -287,7 +290,7 @@ def receive_complaint(ctx: SeatContext, state: WallState,
     for proof in body.proofs:
         if proof.slot != body.slot:
             raise cheat(body.seat, Cheat.MALFORMED, "a complaint shows keys of another position")
-        _check_proof(ctx, commits, proof, body.seat, verified)
+        _check_proof(ctx, state, commits, proof, body.seat, verified)
     complainers = {**state.complainers, body.slot: body.seat}
     state = replace(state, key_commits=commits, complaints=(*state.complaints, body.slot),
                     complainers=complainers)

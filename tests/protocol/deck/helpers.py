@@ -11,6 +11,7 @@ from typing import TypeVar
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from fourwinds.protocol.canonical import digest
 from fourwinds.protocol.deck.deck import Deck, MaskedDeck
 from fourwinds.protocol.deck.entropy import Entropy
 from fourwinds.protocol.deck.events import AuditFinished, Event, Learned, Message, Output, Send
@@ -113,6 +114,8 @@ class TamperingDeck(MaskedDeck):
                     passes = list(state.passes)  # the cheater keeps its story straight
                     passes[index] = Signed(message.body, message.signature)
                     state = replace(state, passes=tuple(passes))
+                    if state.wall_digest and state.wall is not None:
+                        state = replace(state, wall_digest=digest(state.wall))
                 output = replace(output, message=message)
             changed.append(output)
         return state, tuple(changed)

@@ -22,7 +22,7 @@ from fourwinds.protocol.deck.blame import (
 from fourwinds.protocol.deck.deck import MaskedDeck
 from fourwinds.protocol.deck.events import Message, Output, Send, Suspect, others
 from fourwinds.protocol.deck.loopback import Loopback
-from fourwinds.protocol.deck.masked_wall import WallState
+from fourwinds.protocol.deck.masked_wall import WallState, withheld_pass
 from fourwinds.protocol.deck.messages import (
     Complaint,
     KeyCommit,
@@ -316,7 +316,60 @@ def test_a_forged_key_release_in_a_reveal_is_blamed_on_the_presenter() -> None:
 def test_rejected_messages_leave_the_state_unchanged() -> None:
     loop = table()
     state = loop.states[Seat.EAST]
-    bad = sign(KeyRelease(DESC.context, Seat.SOUTH, Seat.EAST, ()), mac_signer(Seat.SOUTH))
+    bad = sign(KeyRelease(DESC.context, Seat.SOUTH, Seat.EAST, b"", ()), mac_signer(Seat.SOUTH))
     with pytest.raises(DeckCheat):
         loop.decks[Seat.EAST].receive(state, bad)
     assert loop.states[Seat.EAST] is state
+
+
+@pytest.mark.parametrize("explicit", [False, True])
+def test_final_wall_point_outside_the_subgroup_is_blamed_on_the_last_locker(
+        explicit: bool) -> None:
+    def torsion(points: list[bytes]) -> None:
+        points[5] = sodium.crypto_core_ed25519_add(points[5], ORDER_TWO)
+
+    loop = table(Seat.NORTH, edit_pass(Seat.NORTH, Phase.LOCK, torsion), explicit=explicit)
+    with pytest.raises(DeckCheat) as caught:
+        loop.everyone(drawing(5, Seat.EAST))
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.NORTH, Cheat.BAD_POINT)
+
+
+def test_a_final_wall_split_between_seats_shows_at_the_first_key() -> None:
+    class SplitWall(TamperingDeck):
+        """North sends West a final wall with two positions swapped."""
+
+        def _tamper(self, step: tuple[WallState, tuple[Output, ...]]) -> tuple[
+                WallState, tuple[Output, ...]]:
+            state, outputs = step
+            changed: list[Output] = []
+            for output in outputs:
+                message = output.message if isinstance(output, Send) else None
+                if isinstance(message, Signed) and isinstance(message.body, WallPass) \
+                        and message.body.phase is Phase.LOCK:
+                    points = list(message.body.points)
+                    points[0], points[1] = points[1], points[0]
+                    other = sign(replace(message.body, points=tuple(points)),
+                                 mac_signer(Seat.NORTH))
+                    changed += [Send((Seat.EAST, Seat.SOUTH), message),
+                                Send((Seat.WEST,), other)]
+                else:
+                    changed.append(output)
+            return state, tuple(changed)
+
+    decks: list[MaskedDeck] = masked_decks(DESC, run=7)
+    decks[Seat.NORTH] = SplitWall(decks[Seat.NORTH].ctx, lambda message: message)
+    loop = Loopback(decks)
+    with pytest.raises(Diverged) as caught:
+        loop.everyone(drawing(0, Seat.WEST))
+    assert caught.value.owner == Seat.NORTH
+
+
+def test_a_withheld_pass_is_blamed_on_the_seat_whose_turn_it_is() -> None:
+    def drop(message: Message) -> Message | None:
+        return None if isinstance(message, Signed) and isinstance(message.body, WallPass) \
+            and message.body.phase is Phase.LOCK else message
+
+    loop = table(Seat.WEST, drop)
+    assert [(b.seat, b.cheat) for b in withheld_pass(loop.states[Seat.EAST])] == [
+        (Seat.WEST, Cheat.WITHHELD)]
+    assert withheld_pass(table().states[Seat.EAST]) == ()
