@@ -415,7 +415,7 @@ class Transport:
             while True:
                 event = parse_monitor_message(await monitor.recv_multipart())
                 kind = str(zmq.Event(event["event"]).name)
-                reason = ("connection dropped (oversized frame or peer gone)"
+                reason = ("connection closed (peer gone, or a frame over the size limit)"
                           if kind == "DISCONNECTED" else f"handshake failed ({kind.lower()})")
                 log.info("peer socket: %s at %s", reason, event["endpoint"])
                 self.refused[f"socket: {reason}"] += 1

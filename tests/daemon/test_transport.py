@@ -215,3 +215,29 @@ def test_curve_server_key_is_derived_from_identity() -> None:
     ident: Identity = identity(9)
     assert z85.decode(ident.curve_public_z85) == curve_public_from_ed25519(ident.public_key)
     assert zmq.curve_public(ident.curve_secret_z85) == ident.curve_public_z85
+
+
+def test_a_daemon_with_another_protocol_version_is_refused_with_reason() -> None:
+    async def body() -> None:
+        async with Pair() as pair:
+            ctx = zmq.asyncio.Context()
+            old = ctx.socket(zmq.ROUTER)     # an old daemon's key beacon
+            old.linger = 0
+            port = old.bind_to_random_port(f"tcp://{LOOPBACK}")
+            try:
+                async def answer() -> None:
+                    who, _ = await old.recv_multipart()
+                    await old.send_multipart(
+                        [who, msgpack.packb([0, b"k" * 32, "old", []], use_bin_type=True)])
+                task = asyncio.create_task(answer())
+                try:
+                    await pair.a.fetch_key(LOOPBACK, port - 1)
+                except TransportError as error:
+                    assert "protocol version 0" in str(error)
+                else:
+                    raise AssertionError("an old daemon was accepted")
+                await task
+            finally:
+                old.close(0)
+                ctx.destroy(0)
+    run(body())
