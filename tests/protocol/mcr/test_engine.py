@@ -3,19 +3,28 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
 from fourwinds.protocol.errors import IllegalAction
-from fourwinds.protocol.mcr.actions import Discard, FlowersDone, Pass
+from fourwinds.protocol.mcr.actions import (
+    ClaimKong,
+    ClaimPung,
+    DeclareWin,
+    Discard,
+    FlowersDone,
+    Pass,
+)
 from fourwinds.protocol.mcr.bots import choose
 from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.engine import apply, learn, legal_actions, new_hand, public_digest, view
 from fourwinds.protocol.mcr.events import DiscardDead, TileDrawn, TilesSeen
 from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.wins import reveal_of
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import MCR_TILES, Kind
-from fourwinds.protocol.walls import mcr_plan
+from fourwinds.protocol.walls import LiveWall, mcr_plan
 
 from .rig import discard, hand_kinds, pass_others, rig, tiles
 
@@ -151,3 +160,41 @@ def test_legal_actions_in_the_flower_phase_is_only_the_seat_on_turn() -> None:
     if actions == (FlowersDone(E),):
         state, _ = apply(state, FlowersDone(E))
         assert state.turn is S
+
+
+def _one_tile_left(state: HandState) -> HandState:
+    """The same hand with every live tile but the next one already gone."""
+    live = state.wall.live
+    return replace(state, wall=LiveWall(live, 0, len(live) - 1))
+
+
+def test_b3_hand_is_a_draw_when_the_wall_is_exhausted() -> None:
+    state = _one_tile_left(rig({E: "123m456p789s1122z5z"}, front="7z"))
+    state = pass_others(discard(state, E, "5z"))
+    assert state.wall.remaining == 0 and state.turn is S
+    state = pass_others(discard(state, S, "7z"))
+    assert state.phase is Phase.ENDED and state.result is not None
+    assert state.result.winner is None and state.result.payments == (0, 0, 0, 0)
+
+
+def test_b5_last_tile_draw_is_scored_on_the_last_wall_tile() -> None:
+    state = rig({E: "5p 1m9m 1p9p 1s9s 1z2z3z4z 5z6z7z", S: "123456789m567p5s"}, front="5s")
+    state = pass_others(discard(_one_tile_left(state), E, "5p"))
+    assert state.wall.remaining == 0
+    state, _ = apply(state, DeclareWin(S, reveal_of(state, S)))
+    assert state.result is not None
+    assert "Last Tile Draw" in [name for name, _, _ in state.result.fans]
+
+
+def test_b4_no_kong_without_a_tile_left_for_its_replacement() -> None:
+    state = rig({E: "123m678p789s1122z5z", S: "5p 1m9m 1p9p 1s9s 1z2z3z4z 6z7z",
+                 W: "5p5p5p 2p2p 3p3p 7p7p 8p8p 3m 4s"})
+    state = pass_others(discard(_one_tile_left(state), E, "5z"))
+    assert state.wall.remaining == 0 and state.turn is S
+    state = discard(state, S, "5p")
+    options = legal_actions(state, W)
+    assert any(isinstance(a, ClaimPung) for a in options)
+    assert not any(isinstance(a, ClaimKong) for a in options)
+    three = tuple(s for s in state.seats[W].hand if state.faces[s] == Kind.P5)
+    with pytest.raises(IllegalAction, match="no tile is left"):
+        apply(state, ClaimKong(W, (three[0], three[1], three[2]), (Kind.P5,) * 3))
