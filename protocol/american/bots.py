@@ -59,6 +59,39 @@ class Plan:
     surplus: tuple[int, ...]  # kinds to let go, least wanted first (repeats = copies)
 
 
+PlanKey = tuple[tuple[Kind, ...], tuple[tuple[Kind, int], ...]]
+
+
+def _derive(old_key: PlanKey, old: Plan, key: PlanKey) -> Plan | None:
+    """The plan for ``key`` without a new search, when the tiles that left were surplus to
+    the old target and the tiles that came are of no use to it (a useless draw, a discard,
+    a Charleston pass that brought nothing wanted): the target and its distance stand."""
+    if old.hand is None or old_key[1] != key[1]:
+        return None
+    left = list(old_key[0])
+    added: list[Kind] = []
+    for kind in key[0]:
+        if kind in left:
+            left.remove(kind)
+        else:
+            added.append(kind)
+    removed = list(old_key[0])
+    for kind in key[0]:
+        if kind in removed:
+            removed.remove(kind)
+    surplus = list(old.surplus)
+    for kind in removed:
+        if kind not in surplus:
+            return None
+        surplus.remove(kind)
+    kept = list(key[0])
+    for kind in added:
+        if kind == Kind.JOKER or old.need.get(kind, 0) > kept.count(kind) - added.count(kind):
+            return None
+    return Plan(old.hand, old.distance, old.need, old.jokerable, old.groups,
+                (*added, *surplus))
+
+
 def _exposed_groups(state: AmericanState, seat: Seat) -> list[tuple[Kind, int]]:
     return [(e.kind, len(e.slots)) for e in state.exposures[seat]]
 
@@ -74,22 +107,31 @@ class AmericanBot:
         self.seat = seat
         self.card = card
         self.chooser = chooser
-        self._plans: dict[tuple[tuple[Kind, ...], tuple[tuple[Kind, int], ...]], Plan] = {}
+        self._plans: dict[PlanKey, Plan] = {}
         self._index = {hand.id: i for i, hand in enumerate(card.hands)}
+        self._last: tuple[PlanKey, Plan] | None = None
+        self._last_tiles: tuple[object, object] = (None, None)
 
     # ----- planning -------------------------------------------------------------------
     def plan(self, state: AmericanState) -> Plan:
+        hand, laid = state.hands[self.seat], state.exposures[self.seat]
+        if self._last is not None and hand is self._last_tiles[0] and (
+                laid is self._last_tiles[1]):
+            return self._last[1]  # the very same tiles as last time (answering discards)
         concealed = tuple(sorted(state.concealed_kinds(self.seat)))
         exposed = tuple(_exposed_groups(state, self.seat))
         key = (concealed, exposed)
+        self._last_tiles = (hand, laid)
         plan = self._plans.get(key)
-        if plan is None and state.drew and state.turn == self.seat and state.discards:
-            plan = self._after_useless_draw(state, concealed, exposed)
+        # In the Charleston a fresh search pays: a better target found early wins hands.
+        if plan is None and self._last is not None and state.step is CharlestonStep.PLAY:
+            plan = _derive(self._last[0], self._last[1], key)
         if plan is None:
-            if len(self._plans) > PLAN_CACHE_LIMIT:
-                self._plans.clear()
             plan = self._make_plan(concealed, state.exposure_kinds(self.seat), exposed)
-            self._plans[key] = plan
+        if len(self._plans) > PLAN_CACHE_LIMIT:
+            self._plans.clear()
+        self._plans[key] = plan
+        self._last = (key, plan)
         return plan
 
     def _make_plan(self, concealed: tuple[Kind, ...],
@@ -131,20 +173,6 @@ class AmericanBot:
                 jokerable += short
         return Plan(hand, near[0].distance, need, jokerable, groups,
                     _surplus_order(concealed, need, jokerable, have))
-
-    def _after_useless_draw(self, state: AmericanState, concealed: tuple[Kind, ...],
-                            exposed: tuple[tuple[Kind, int], ...]) -> Plan | None:
-        """A drawn tile the target has no use for leaves the target as it was."""
-        drawn = state.faces[state.hands[self.seat][-1]]
-        before = list(concealed)
-        before.remove(drawn)
-        old = self._plans.get((tuple(before), exposed))
-        if old is None or old.hand is None or drawn == Kind.JOKER:
-            return None
-        if old.need.get(drawn, 0) > before.count(drawn):
-            return None
-        return Plan(old.hand, old.distance, old.need, old.jokerable, old.groups,
-                    (drawn, *old.surplus))
 
     def _remember_after_discard(self, state: AmericanState, plan: Plan, kind: Kind) -> None:
         """Letting a surplus tile go leaves the target as it was: keep the plan for the
