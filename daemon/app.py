@@ -207,6 +207,8 @@ class Daemon:
             await asyncio.sleep(SYNC_S)
             for rt in list(self.tables.values()):
                 if rt.session is None:
+                    if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
+                        self.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))
                     continue
                 for key in rt.members:
                     if key != self.identity.public_key and self.alive(key):

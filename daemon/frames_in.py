@@ -199,6 +199,7 @@ class FrameRouter:
         members = {k: (h, p) for k, h, p in frame.members}
         if self.d.identity.public_key not in members:
             raise Refused("roster without us")
+        rt.place = list(members).index(self.d.identity.public_key)
         members[self.d.identity.public_key] = (self.d.host, self.d.transport.port)
         rt.members = members
         rt.save_meta(self.d.store)
@@ -215,8 +216,10 @@ class FrameRouter:
         if rt.log is None:
             raise Refused("table message before we were admitted")
         if rt.session is None:
+            if rt.place is None:
+                raise Refused("table message before the roster gave us a place")
             step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
-                                          self.d.name, self.d.entropy(), now)
+                                          rt.place, self.d.name, self.d.entropy(), now)
         else:
             step = self.d.port.handle_message(rt.session, frame.payload, now)
         self.d.apply(rt, step)
@@ -227,5 +230,7 @@ class FrameRouter:
             raise Refused("catch-up request from a key not seated at that table")
         if rt.session is None:
             return
-        for payload in self.d.port.messages_since(rt.session, frame.seat, frame.seq):
+        keys = list(self.d.port.seat_keys(rt.session))
+        place = keys.index(key) if key in keys else None
+        for payload in self.d.port.messages_since(rt.session, frame.seat, frame.seq, place):
             self.d.send_payload(rt, key, payload)

@@ -100,7 +100,7 @@ async def _create(d: Daemon, request: Message) -> Message:
     me = d.identity.public_key
     rt = TableRuntime(table_id=table_id, name=name, rules=rules, host_key=me, private=private,
                       code=new_code() if private else None,
-                      members={me: (d.host, d.transport.port)})
+                      members={me: (d.host, d.transport.port)}, place=0)
     step = d.port.new_table(d.identity.private_key, name, rules, d.name, options,
                             d.entropy(), time.monotonic())
     rt.save_meta(d.store)

@@ -37,6 +37,7 @@ class TableRuntime:
     host_pairing: HostPairing | None = None
     joiner: JoinerPairing | None = None
     join_error: str = ""
+    place: int | None = None                # our place at the table (0 = its creator)
     view_seq: int = 0
     problems: list[str] = field(default_factory=list)
 
@@ -47,14 +48,16 @@ class TableRuntime:
     def meta(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "name": self.name, "rules": self.rules,
                 "host_key": self.host_key, "private": self.private, "code": self.code,
-                "members": [[k, h, p] for k, (h, p) in self.members.items()]}
+                "members": [[k, h, p] for k, (h, p) in self.members.items()],
+                "place": self.place}
 
     @classmethod
     def from_meta(cls, meta: dict[str, Any]) -> TableRuntime:
         return cls(table_id=bytes(meta["table_id"]), name=str(meta["name"]),
                    rules=str(meta["rules"]), host_key=bytes(meta["host_key"]),
                    private=bool(meta["private"]), code=meta.get("code"),
-                   members={bytes(k): (str(h), int(p)) for k, h, p in meta["members"]})
+                   members={bytes(k): (str(h), int(p)) for k, h, p in meta["members"]},
+                   place=meta.get("place"))
 
     def save_meta(self, store: Store) -> None:
         store.write_meta(self.table_id, self.meta())

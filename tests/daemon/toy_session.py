@@ -147,8 +147,8 @@ def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
     return Step(s, (), (payload,), ("opened",))
 
 
-def join_table(identity_private_key: bytes, payloads: Sequence[bytes], player: str,
-               entropy: bytes, now: float) -> Step:
+def join_table(identity_private_key: bytes, payloads: Sequence[bytes], place: int,
+               player: str, entropy: bytes, now: float) -> Step:
     s = Session(identity_private_key, _pub(identity_private_key))
     persist: list[bytes] = []
     for payload in payloads:
@@ -202,7 +202,8 @@ def _emit_existing(s: Session, payload: bytes) -> tuple[Session, bytes]:
     return replace(s, chains=chains), payload
 
 
-def messages_since(session: Session, seat: Any, seq: int) -> tuple[bytes, ...]:
+def messages_since(session: Session, seat: Any, seq: int,
+                   for_seat: int | None = None) -> tuple[bytes, ...]:
     keys = seat_keys(session)
     index = int(seat)
     if index >= len(keys) or keys[index] is None:

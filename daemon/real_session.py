@@ -1,0 +1,135 @@
+"""The daemon's session port over the real table session (fourwinds.protocol.table.session).
+
+Thin translation only, no game logic: the local API's plain requests become the session's
+typed actions (``TableReady``, or an engine action decoded strictly by the rules adapter from
+one of the seat's current legal actions), catch-up sequence numbers are shifted to the
+session's "from seq" convention, and ``seat_view`` gains ``legal_actions`` entries with a
+stable ``id``, a ``label`` and the action's plain form, so a client can act without knowing
+the rules.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from fourwinds.protocol.canonical import canonical_bytes
+from fourwinds.protocol.errors import LocalProtocolError
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table import session as table
+from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.state import Step, TableSession
+
+handle_message = table.handle_message
+tick = table.tick
+resume = table.resume
+
+_OPTION_TYPES: dict[str, type] = {"call_window": float, "charleston_window": float,
+                                  "turn_window": float, "stall_after": float, "hands": int}
+
+
+def table_options(options: Mapping[str, Any]) -> TableOptions:
+    """``TableOptions`` from the API's plain map; unknown or mistyped keys are refused."""
+    known = {f.name for f in fields(TableOptions)}
+    values: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in known or key == "rules":
+            raise LocalProtocolError(f"unknown table option {key!r}")
+        if key == "deck":
+            try:
+                values[key] = DeckKind(value)
+            except ValueError:
+                raise LocalProtocolError(f"deck must be one of "
+                                         f"{', '.join(d.value for d in DeckKind)}") from None
+            continue
+        kind = _OPTION_TYPES[key]
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+            raise LocalProtocolError(f"option {key} must be a number >= 0")
+        values[key] = kind(value)
+    return TableOptions(**values)
+
+
+def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
+              options: Mapping[str, Any], entropy: bytes, now: float) -> Step:
+    card_text = str(options.get("card_text", "")) if isinstance(options, Mapping) else ""
+    card_name = str(options.get("card_name", "")) if isinstance(options, Mapping) else ""
+    plain = {k: v for k, v in options.items() if k not in ("card_text", "card_name")}
+    return table.new_table(name, rules, identity_private_key, entropy, now,
+                           card_name=card_name, card_text=card_text,
+                           options=table_options(plain), player=player)
+
+
+def join_table(identity_private_key: bytes, payloads: Sequence[bytes], place: int,
+               player: str, entropy: bytes, now: float) -> Step:
+    if not payloads:
+        raise LocalProtocolError("joining needs the table's Open message")
+    step = table.join_table(payloads[0], Seat(place), identity_private_key, entropy, now,
+                            player=player)
+    for payload in payloads[1:]:
+        more = table.handle_message(step.session, payload, now)
+        step = Step(more.session, step.outgoing + more.outgoing, step.persist + more.persist,
+                    step.events + more.events, step.problems + more.problems)
+    return step
+
+
+def messages_since(session: TableSession, seat: int, seq: int,
+                   for_seat: int | None = None) -> tuple[bytes, ...]:
+    """Messages of ``seat`` after ``seq`` (the daemon's catch-up asks "after the last I have")."""
+    return table.messages_since(session, Seat(seat), seq + 1,
+                                for_seat=None if for_seat is None else Seat(for_seat))
+
+
+def last_seq(session: TableSession, seat: int) -> int:
+    return session.chains[seat].next_seq - 1
+
+
+def seat_keys(session: TableSession) -> Sequence[bytes | None]:
+    return session.public_keys
+
+
+def action_id(plain: Any) -> str:
+    """A stable id for one legal action (the same action keeps its id across views)."""
+    return hashlib.sha256(canonical_bytes(plain)).hexdigest()[:12]
+
+
+def _legal(session: TableSession, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    me = view.get("me")
+    if view.get("phase") == "ready" and me in view.get("waiting_for", ()):
+        return [{"id": "ready", "type": "ready", "label": "Ready to start"}]
+    rules = session.rules
+    out = []
+    for plain in view.get("legal", ()):
+        label = str(plain)
+        if rules is not None:
+            try:
+                label = rules.describe_action(rules.decode_action(plain))
+            except Exception:   # a label is cosmetic; never fail a view on it
+                label = str(plain)
+        kind = str(plain[0]).lower() if isinstance(plain, list) and plain else "action"
+        out.append({"id": action_id(plain), "type": kind, "label": label, "plain": plain})
+    return out
+
+
+def seat_view(session: TableSession) -> dict[str, Any]:
+    view = table.seat_view(session)
+    view["legal_actions"] = _legal(session, view)
+    return view
+
+
+def local_action(session: TableSession, action: object, now: float) -> Step:
+    """``{"action": id}`` (or ``"ready"``) from the local API -> the session's own call."""
+    if not isinstance(action, Mapping):
+        raise LocalProtocolError("an action request is a map with 'action'")
+    wanted = action.get("action")
+    if action.get("type") == "ready" or wanted == "ready":
+        return table.local_action(session, table.TableReady(), now)
+    view = table.seat_view(session)
+    for plain in view.get("legal", ()):
+        if wanted == action_id(plain) or wanted == plain:
+            rules = session.rules
+            if rules is None:
+                break
+            return table.local_action(session, rules.decode_action(plain), now)
+    raise LocalProtocolError(f"{wanted!r} is not one of your legal actions now")
