@@ -33,6 +33,7 @@ from .actions import (
     Pass,
 )
 from .engine import legal_actions
+from .events import DrawSource
 from .hand import InvalidHand, Meld, MeldType
 from .plans import HAND_KINDS, INF, PLANS, Counts, MeldKey, Plan, lower_bound, plan_distance
 from .scoring import WinContext, score_hand
@@ -60,7 +61,7 @@ def _counts(kinds: Sequence[int]) -> list[int]:
 
 
 def _meld_key(melds: Sequence[Meld]) -> MeldKey:
-    return tuple((m.type.value, int(m.tiles[0])) for m in melds)
+    return tuple((m.type, int(m.tiles[0])) for m in melds)
 
 
 @lru_cache(maxsize=1 << 15)
@@ -206,8 +207,7 @@ def _turn(state: HandState, seat: Seat, rng: Rng) -> Action:
         drawn = state.drawn
         if drawn is not None:
             verdict = judge(state, seat, drawn, self_drawn=True,
-                            kong_related=state.drawn_source is not None
-                            and state.drawn_source.value == "kong")
+                            kong_related=state.drawn_source is DrawSource.KONG_REPLACEMENT)
             if verdict.winning:
                 return DeclareWin(seat, reveal_of(state, seat))
         kong = _kong(state, seat)

@@ -17,15 +17,15 @@ from ..seats import Seat, seats_in_turn_order_after
 from ..tiles import Kind, is_number, rank_of, suit_of
 from .actions import Answer, ClaimChow, ClaimKong, ClaimPung, ClaimWin, Pass
 from .declare import false_declaration, finish_win, reveal_faces
-from .events import Answered, DiscardDead, DrawSource, Event, KongRobbed, MeldMade
+from .events import Answered, AnswerKind, DiscardDead, DrawSource, Event, KongRobbed, MeldMade
 from .flowers import Step, check_own_face, draw
 from .hand import MeldType
 from .kongs import finish_added_kong
 from .state import HandState, MeldRec, Phase, with_faces, with_seat
 from .wins import Verdict, judge
 
-_NAMES = {Pass: "pass", ClaimChow: "chow", ClaimPung: "pung", ClaimKong: "kong",
-          ClaimWin: "win"}
+_KINDS = {Pass: AnswerKind.PASS, ClaimChow: AnswerKind.CHOW, ClaimPung: AnswerKind.PUNG,
+          ClaimKong: AnswerKind.KONG, ClaimWin: AnswerKind.WIN}
 
 
 def is_chow(kinds: list[Kind]) -> bool:
@@ -96,7 +96,7 @@ def answer(state: HandState, action: Answer) -> Step:
     answers = list(new.answers)
     answers[seat] = action
     new = replace(new, answers=(answers[0], answers[1], answers[2], answers[3]))
-    events: tuple[Event, ...] = (Answered(seat, _NAMES[type(action)]),)
+    events: tuple[Event, ...] = (Answered(seat, _KINDS[type(action)]),)
     if sum(a is not None for a in answers) < 3:
         return new, events
     resolved, more = _resolve(new)

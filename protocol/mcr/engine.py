@@ -17,7 +17,7 @@ from typing import Any
 from ..canonical import digest
 from ..errors import IllegalAction
 from ..seats import SEATS, Seat
-from ..tiles import MCR_TILES, Kind, counts, is_bonus
+from ..tiles import MCR_TILES, Kind, counts, is_bonus, is_number, rank_of
 from ..walls import LiveWall, mcr_plan
 from . import claims, declare, flowers, kongs
 from .actions import (
@@ -35,7 +35,7 @@ from .actions import (
     Pass,
 )
 from .config import TableOptions
-from .events import Dealt, Discarded, Event, HandStarted, TilesSeen
+from .events import Dealt, Discarded, DrawSource, Event, HandStarted, TilesSeen
 from .flowers import Step
 from .state import HandState, Phase, SeatState, visible_to, with_faces, with_seat
 from .wins import completes, judge, reveal_of
@@ -148,8 +148,7 @@ def legal_actions(state: HandState, seat: Seat) -> tuple[Action, ...]:
                     out.extend(AddedKong(seat, s, kind) for s in slots)
         if state.drawn is not None and completes_self(state, seat):
             verdict = judge(state, seat, state.drawn, self_drawn=True,
-                            kong_related=state.drawn_source is not None
-                            and state.drawn_source.value == "kong")
+                            kong_related=state.drawn_source is DrawSource.KONG_REPLACEMENT)
             if verdict.winning:
                 out.append(DeclareWin(seat, reveal_of(state, seat)))
     return tuple(out)
@@ -192,8 +191,6 @@ def _answers(state: HandState, seat: Seat) -> tuple[Action, ...]:
 
 
 def _chows(state: HandState, seat: Seat, tile: Kind) -> list[Action]:
-    from ..tiles import is_number, rank_of
-
     if not is_number(tile):
         return []
     first: dict[Kind, int] = {}

@@ -18,6 +18,14 @@ class DrawSource(Enum):
     KONG_REPLACEMENT = "kong"
 
 
+class AnswerKind(Enum):
+    PASS = "pass"
+    CHOW = "chow"
+    PUNG = "pung"
+    KONG = "kong"
+    WIN = "win"
+
+
 @dataclass(frozen=True)
 class HandStarted:
     dice: tuple[int, int, int, int]
@@ -80,7 +88,7 @@ class Answered:
     """A seat answered a discard or an added kong (the answer itself travels in the action)."""
 
     seat: Seat
-    claim: str  # "pass", "chow", "pung", "kong", "win"
+    claim: AnswerKind
     audience: Seat | None = None
 
 

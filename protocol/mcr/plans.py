@@ -17,6 +17,8 @@ from enum import Enum
 from functools import lru_cache
 from itertools import permutations
 
+from .hand import MeldType
+
 HAND_KINDS = 34
 INF = 99
 
@@ -163,14 +165,14 @@ def standard_distance(counts: Counts, need: int, runs: bool = True) -> int:
     return 2 * need - max(2 * m + t + p for m, t, p in acc)
 
 
-MeldKey = tuple[tuple[str, int], ...]  # ("chow" | "pung" | "kong", first kind)
+MeldKey = tuple[tuple[MeldType, int], ...]  # (type, first kind) of each meld
 
 
 def lower_bound(plan: Plan, counts: Counts, melds: MeldKey) -> int:
     """A cheap bound the distance never goes below (to skip hopeless templates)."""
     if plan.kind is PlanKind.TEMPLATE:
         covered = sum(3 for t, first in melds
-                      if t == "chow" and (first, first + 1, first + 2) in plan.chows)
+                      if t is MeldType.CHOW and (first, first + 1, first + 2) in plan.chows)
         have = len(plan.tiles) - list(map(counts.__getitem__, plan.tiles)).count(0)
         return max(-1, len(plan.tiles) - covered - have - 1)
     return -1
@@ -188,7 +190,7 @@ def plan_distance(plan: Plan, counts: Counts, melds: MeldKey) -> int:
         kept = tuple(v if (lo <= k <= hi or k >= 27) else 0 for k, v in enumerate(counts))
         return standard_distance(kept, need)
     if kind is PlanKind.ALL_PUNGS:
-        if any(t == "chow" for t, _ in melds):
+        if any(t is MeldType.CHOW for t, _ in melds):
             return INF
         return standard_distance(counts, need, False)
     if melds and kind is not PlanKind.TEMPLATE:
@@ -214,7 +216,7 @@ def _template_distance(plan: Plan, counts: Counts, melds: MeldKey) -> int:
     free = 0
     for t, first in melds:
         group = (first, first + 1, first + 2)
-        if t == "chow" and group in plan.chows and not covered & set(group):
+        if t is MeldType.CHOW and group in plan.chows and not covered & set(group):
             covered.update(group)
         else:
             free += 1
