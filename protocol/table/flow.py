@@ -71,9 +71,9 @@ def receive(s: TableSession, payload: bytes, acc: Acc) -> TableSession:
                                      != env.msg_hash):
         return report(s, acc, Problem(ProblemKind.REFUSED_JOIN, None,
                                       f"place {int(env.seat)} is already seated"))
-    if env.seq < chain.next_seq and chain.accepted[env.seq].msg_hash == env.msg_hash and (
-            env.body is None or chain.accepted[env.seq].body is not None):
-        return s  # an exact duplicate: nothing to check or do
+    if env.seq < chain.next_seq and (chain.accepted[env.seq].body == env.body or env.body is None
+                                     ) and chain.accepted[env.seq].msg_hash == env.msg_hash:
+        return s  # an exact duplicate (or its redacted form): nothing to check or do
     try:
         verify(env, verifier)
     except WireError as error:

@@ -18,6 +18,7 @@ import hashlib
 from typing import Any
 
 from fourwinds.protocol.canonical import digest
+from fourwinds.protocol.deck import commit_reveal as deck_cr
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
 
@@ -173,7 +174,7 @@ def _check(s: TableSession, place: Seat, body: object) -> Any:
         return None
     if isinstance(body, Reveal):
         expected = hand.commits[place]
-        if cr.commitment(dice_context(s, hand.hand_no), place, body.nonce) != expected:
+        if deck_cr.commitment(dice_context(s, hand.hand_no), place, body.nonce) != expected:
             raise _Rejected(ProblemKind.BAD_REVEAL, "the nonce does not open its commitment")
         return body.nonce
     if isinstance(body, HandEnd):
@@ -208,7 +209,7 @@ def _resolve(s: TableSession, acc: Acc) -> TableSession:
         return start_step(s, Phase.REVEAL, acc, resolved)
     if s.phase is Phase.REVEAL:
         nonces = [s.inputs[p].action for p in SEATS]
-        seed = cr.seed_from(dice_context(s, hand.hand_no), nonces)
+        seed = deck_cr.seed_of(dice_context(s, hand.hand_no), tuple(nonces))
         return _deal(s, acc, seed, resolved)
     if s.phase is Phase.HAND_END:
         return _end_hand(s, acc, resolved)
@@ -230,9 +231,9 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
             order = cr.permutation(seed, 4, b"seat-winds")
             first = (Seat(order[0]), Seat(order[1]), Seat(order[2]), Seat(order[3]))
         else:
-            first = first_seating(Seat(cr.first_east(seed)))
+            first = first_seating(Seat(deck_cr.draw_below(seed, 4, "east")))
     seating = seating_for_hand(rules.ruleset, first, hand_no)
-    dice = cr.dice(seed, rules.dice_count())
+    dice = deck_cr.dice(seed, rules.dice_count())
     wall = practice_wall(rules.ruleset, seed)
     setup = HandSetup(hand_no, dice, prevalent_wind(rules.ruleset, hand_no), s.open.options,
                       s.open.card_text)
@@ -331,7 +332,8 @@ def _auto(s: TableSession, acc: Acc) -> TableSession:
         return s
     nonce = cr.derive_nonce(s.secret, dice_context(s, hand.hand_no))
     if s.phase is Phase.COMMIT:
-        return send(s, acc, Commit(cr.commitment(dice_context(s, hand.hand_no), s.me, nonce)))
+        ctx = dice_context(s, hand.hand_no)
+        return send(s, acc, Commit(deck_cr.commitment(ctx, s.me, nonce)))
     if s.phase is Phase.ECHO:
         return send(s, acc, Echo(cr.commitments_hash(hand.commits)))
     if s.phase is Phase.REVEAL:
