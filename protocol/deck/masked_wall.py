@@ -36,6 +36,7 @@ from .messages import (
     Signer,
     Verifier,
     WallPass,
+    body_digest,
     sign,
 )
 
@@ -76,12 +77,13 @@ class TileTable:
     kinds: tuple[Kind, ...]
     points: tuple[bytes, ...]
     index: Mapping[bytes, int]
+    points_digest: bytes  # what the first shuffle pass names as its input
 
     @staticmethod
     def build(description: DeckDescription) -> TileTable:
         kinds = description.tiles
         points = tuple(group.hash_to_point(description.context, t) for t in range(len(kinds)))
-        return TileTable(kinds, points, {p: t for t, p in enumerate(points)})
+        return TileTable(kinds, points, {p: t for t, p in enumerate(points)}, digest(points))
 
     @property
     def size(self) -> int:
@@ -159,9 +161,9 @@ def input_points(ctx: SeatContext, state: WallState, index: int) -> tuple[bytes,
 
 def input_digest(ctx: SeatContext, state: WallState, index: int) -> bytes | None:
     if index == 0:
-        return digest(ctx.tiles.points)
+        return ctx.tiles.points_digest
     previous = state.passes[index - 1]
-    return digest(previous.body) if previous is not None else None
+    return body_digest(previous.body) if previous is not None else None
 
 
 def _check_input(ctx: SeatContext, points: tuple[bytes, ...], sender: Seat) -> None:

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Generic, TypeVar
 
-from fourwinds.protocol.canonical import canonical_bytes, digest
+import msgpack
+
+from fourwinds.protocol.canonical import canonical_bytes
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
 
@@ -214,9 +216,19 @@ Body = (Commit | Echo | Reveal | CommitEvidence | WallPass | KeyRelease | Public
         | TransferNotice | Complaint | AuditReveal)
 
 
+def body_bytes(body: object) -> bytes:
+    """``canonical_bytes(body)``, with a direct path for the large ``WallPass`` (same bytes)."""
+    if isinstance(body, WallPass):
+        plain = ["WallPass", body.context, int(body.seat), body.phase.value, body.input_digest,
+                 list(body.points)]
+        packed: bytes = msgpack.packb(plain, use_bin_type=True)
+        return packed
+    return canonical_bytes(body)
+
+
 def signing_bytes(body: object) -> bytes:
     """The bytes a sender signs: a domain tag and the body's canonical bytes."""
-    return _SIGN_DOMAIN + canonical_bytes(body)
+    return _SIGN_DOMAIN + body_bytes(body)
 
 
 def sign(body: M, signer: Signer) -> Signed[M]:
@@ -229,7 +241,8 @@ def signed_by(message: Signed[object], seat: Seat, verify: Verifier) -> bool:
 
 
 def body_digest(body: object) -> bytes:
-    return digest(body)
+    """``canonical.digest(body)``: SHA-256 of the canonical bytes."""
+    return hashlib.sha256(body_bytes(body)).digest()
 
 
 def key_commitment(context: bytes, issuer: Seat, slot: int, key: bytes) -> bytes:

@@ -10,8 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fourwinds.protocol.canonical import canonical_bytes, digest
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.entropy import Entropy, uniform_below
+from fourwinds.protocol.deck.messages import Phase, Reveal, WallPass, body_bytes, body_digest
+from fourwinds.protocol.seats import Seat
 
 ORDER_TWO = (2**255 - 20).to_bytes(32, "little")  # (0, -1)
 
@@ -96,3 +99,12 @@ def test_rejection_sampling_rejects_values_past_the_bound() -> None:
 
     results = [uniform_below(6, blocks(v)) for v in range(8)]
     assert results == [0, 1, 2, 3, 4, 5, 2, 2]
+
+
+def test_the_direct_wall_pass_encoding_is_the_canonical_one() -> None:
+    body = WallPass(b"ctx", Seat.WEST, Phase.LOCK, b"\x01" * 32,
+                    tuple(group.hash_to_point(b"h", t) for t in range(5)))
+    assert body_bytes(body) == canonical_bytes(body)
+    assert body_digest(body) == digest(body)
+    assert body_bytes(Reveal(b"ctx", Seat.EAST, b"n")) == canonical_bytes(Reveal(b"ctx",
+                                                                                 Seat.EAST, b"n"))
