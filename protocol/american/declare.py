@@ -14,7 +14,17 @@ from .config import DeclarationMode
 from .events import AmericanEvent, HandOver, MahjongDeclared, SeatDead
 from .matcher import HandMatch, match_hand
 from .payouts import best_match, jokerless_bonus, payments
-from .state import AmericanState, HandResult, Stage, check_face, evolve, fail, set_faces, with_seat
+from .state import (
+    AmericanState,
+    CharlestonStep,
+    HandResult,
+    Stage,
+    check_face,
+    evolve,
+    fail,
+    set_faces,
+    with_seat,
+)
 
 Result = tuple[AmericanState, list[AmericanEvent]]
 
@@ -32,7 +42,7 @@ def expected_count(state: AmericanState, seat: Seat) -> int:
     """13, or 14 for the seat that is between draw (or call) and discard."""
     if state.result is not None:
         return state.tile_count(seat)
-    if state.step.value != "play":
+    if state.step is not CharlestonStep.PLAY:
         return 14 if seat == Seat.EAST else 13
     holding = state.stage in (Stage.DISCARD, Stage.MAHJONG) and seat == state.turn
     return 14 if holding else 13
@@ -59,7 +69,7 @@ def mahjong_matches(state: AmericanState, seat: Seat, concealed: tuple[Kind, ...
 
 def declarable(state: AmericanState, seat: Seat) -> bool:
     """May ``seat`` declare Mahjong now (its turn with 14, or after winning a Mahjong call)?"""
-    return (state.result is None and state.step.value == "play" and seat == state.turn
+    return (state.result is None and state.step is CharlestonStep.PLAY and seat == state.turn
             and state.stage in (Stage.DISCARD, Stage.MAHJONG) and not state.dead[seat])
 
 

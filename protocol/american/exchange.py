@@ -11,6 +11,7 @@ from .actions import ExchangeJoker
 from .events import AmericanEvent, JokerExchanged
 from .state import (
     AmericanState,
+    CharlestonStep,
     Exposure,
     Stage,
     check_face,
@@ -25,7 +26,7 @@ Result = tuple[AmericanState, list[AmericanEvent]]
 
 
 def may_exchange(state: AmericanState, seat: Seat) -> bool:
-    return (state.result is None and state.step.value == "play"
+    return (state.result is None and state.step is CharlestonStep.PLAY
             and state.stage is Stage.DISCARD and state.turn == seat and not state.dead[seat])
 
 
