@@ -287,3 +287,18 @@ def test_a7_east_may_declare_a_dealt_hand_as_self_drawn() -> None:
     state, _ = apply(state, DeclareMahjong(E, state.concealed_kinds(E)))
     assert state.result is not None and state.result.self_drawn
     assert state.result.payments == (300, -100, -100, -100)
+
+
+def test_a5_a_call_exposes_a_kong_or_quint_with_jokers_never_more_than_six() -> None:
+    hands = {E: EAST_2468, W: "5p5pJJJJJ 1s2s3s4s 1z2z"}
+    state = play_state(hands)
+    state, _ = discard(state, E, "5p")
+    quint = (*slots_of(state, W, "5p", 2), *slots_of(state, W, "J", 2))
+    too_many = (*slots_of(state, W, "5p", 2), *slots_of(state, W, "J", 5))
+    with pytest.raises(IllegalAction, match="at most 6"):
+        apply(state, Call(W, too_many, state.kinds(too_many)))
+    shapes = {len(a.slots) + 1 for a in legal_actions(state, W) if isinstance(a, Call)}
+    assert {3, 4, 5} <= shapes and max(shapes) <= 6
+    state, _ = answer_rest(state, {W: Call(W, quint, state.kinds(quint))})
+    assert state.exposure_kinds(W) == ((Kind.P5, Kind.P5, Kind.JOKER, Kind.JOKER, Kind.P5),)
+    assert state.tile_count(W) == 14
