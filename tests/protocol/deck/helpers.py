@@ -160,3 +160,10 @@ def revealing(slot: int) -> Command[S]:
     def command(deck: Deck[S], state: S) -> tuple[S, tuple[Output, ...]]:
         return deck.reveal(state, slot)
     return command
+
+
+def passing(slots: tuple[int, ...], receiver: Seat, via: Seat | None = None) -> Command[S]:
+    """The holder's command 'pass these positions to receiver' (Charleston, courtesy pass)."""
+    def command(deck: Deck[S], state: S) -> tuple[S, tuple[Output, ...]]:
+        return deck.transfer(state, slots, receiver, via)
+    return command

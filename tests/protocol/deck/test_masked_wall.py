@@ -37,6 +37,7 @@ def check_exactly_once(loop: Loopback[WallState], ruleset: RuleSet, dealt: set[i
         assert all(faces[slot] == kind for slot, kind in seen.items())
     holders = [loop.states[0].holder[s] for s in sorted(dealt)]
     assert None not in holders
+    assert all(loop.states[s].holder == loop.states[0].holder for s in SEATS)
 
 
 def test_american_152_tile_deal_and_audit() -> None:
