@@ -31,6 +31,7 @@ from .actions import (
     StopVote,
 )
 from .card import Card, CardHand
+from .charleston import BLIND_STEPS
 from .compile import ConcreteGroup, compiled
 from .engine import apply, seats_to_act
 from .events import AmericanEvent
@@ -103,8 +104,10 @@ class AmericanBot:
     tiles and public ones.
     """
 
-    def __init__(self, seat: Seat, card: Card, chooser: Chooser) -> None:
+    def __init__(self, seat: Seat, card: Card, chooser: Chooser,
+                 blind_passes: bool = True) -> None:
         self.seat = seat
+        self.blind_passes = blind_passes
         self.card = card
         self.chooser = chooser
         self._plans: dict[PlanKey, Plan] = {}
@@ -214,7 +217,14 @@ class AmericanBot:
             wanted = [s for s in state.pool
                       if plan.need.get(state.faces[s], 0) > held.count(state.faces[s])]
             return PoolTake(seat, tuple(wanted))
-        return CharlestonPass(seat, self._pick(state, plan, 3, strict=False))
+        tiles = self._pick(state, plan, 3, strict=False)
+        blind = 0
+        if state.step in BLIND_STEPS and self.blind_passes:
+            # Fewer than three tiles to spare: pass the rest on unseen rather than break up
+            # the target (the named tiles stay in hand unless the blind pass falls through).
+            spare = len(self._pick(state, plan, 3, strict=True))
+            blind = 3 - spare
+        return CharlestonPass(seat, tiles, blind)
 
     def _pick(self, state: AmericanState, plan: Plan, count: int, strict: bool
               ) -> tuple[int, ...]:

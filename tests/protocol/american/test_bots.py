@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from fourwinds.protocol.american.actions import CharlestonPass, CourtesyPass
 from fourwinds.protocol.american.bots import AmericanBot, run_hand
@@ -58,3 +59,15 @@ def test_bots_play_under_every_table_option() -> None:
     for seed in (1, 2):
         state = _hand(seed, options)
         assert state.result is not None and not any(state.dead)
+
+
+def test_a4_bots_short_of_spare_tiles_pass_blind_on_the_first_left() -> None:
+    from fourwinds.protocol.american.state import CharlestonStep
+    # East holds 2468-1 complete but for one tile: only one spare tile to pass.
+    state = charleston_state({E: "222m444m6666m888m1z"})
+    state = replace(state, step=CharlestonStep.FIRST_LEFT)
+    action = AmericanBot(E, state.card, random.Random(0)).act(state)
+    assert isinstance(action, CharlestonPass) and action.blind == 2
+    assert state.faces[action.tiles[0]] == Kind.EAST
+    cautious = AmericanBot(E, state.card, random.Random(0), blind_passes=False).act(state)
+    assert isinstance(cautious, CharlestonPass) and cautious.blind == 0
