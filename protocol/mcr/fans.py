@@ -168,8 +168,8 @@ _EXCLUDES_SOURCE: dict[Fan, tuple[Fan, ...]] = {
                         _F.PREVALENT_WIND, _F.PUNG_OF_TERMINALS_OR_HONORS),
     _F.BIG_THREE_DRAGONS: (_F.LITTLE_THREE_DRAGONS, _F.TWO_DRAGON_PUNGS, _F.DRAGON_PUNG),
     _F.ALL_GREEN: (_F.HALF_FLUSH,),
-    _F.NINE_GATES: (_F.FULL_FLUSH, _F.CONCEALED_HAND, _F.FULLY_CONCEALED_HAND,
-                    _F.PUNG_OF_TERMINALS_OR_HONORS, _F.NO_HONORS, _F.ONE_VOIDED_SUIT),
+    _F.NINE_GATES: (_F.FULL_FLUSH, _F.CONCEALED_HAND, _F.FULLY_CONCEALED_HAND, _F.NO_HONORS,
+                    _F.ONE_VOIDED_SUIT),  # and ONE Pung of Terminals or Honors (scoring.py)
     _F.FOUR_KONGS: (*_KONG_FANS, _F.ALL_PUNGS, _F.SINGLE_WAIT),
     _F.SEVEN_SHIFTED_PAIRS: (_F.SEVEN_PAIRS, _F.FULL_FLUSH, *_CONCEALED_NATURE, _F.NO_HONORS),
     _F.THIRTEEN_ORPHANS: (_F.ALL_TYPES, _F.ALL_TERMINALS_AND_HONORS, *_CONCEALED_NATURE),
@@ -196,22 +196,19 @@ _EXCLUDES_SOURCE: dict[Fan, tuple[Fan, ...]] = {
                                           *_CONCEALED_NATURE),
     _F.ALL_EVEN_PUNGS: (_F.ALL_PUNGS, _F.ALL_SIMPLES, _F.NO_HONORS),
     _F.FULL_FLUSH: (_F.NO_HONORS, _F.ONE_VOIDED_SUIT),
-    _F.PURE_TRIPLE_CHOW: (_F.PURE_DOUBLE_CHOW, _F.PURE_SHIFTED_PUNGS),
+    _F.PURE_TRIPLE_CHOW: (_F.PURE_SHIFTED_PUNGS,),
     _F.PURE_SHIFTED_PUNGS: (_F.PURE_TRIPLE_CHOW,),
     _F.UPPER_TILES: (_F.UPPER_FOUR, _F.NO_HONORS),
     _F.MIDDLE_TILES: (_F.ALL_SIMPLES, _F.NO_HONORS),
     _F.LOWER_TILES: (_F.LOWER_FOUR, _F.NO_HONORS),
-    _F.PURE_STRAIGHT: (_F.SHORT_STRAIGHT, _F.TWO_TERMINAL_CHOWS),
     _F.THREE_SUITED_TERMINAL_CHOWS: (_F.ALL_CHOWS, _F.TWO_TERMINAL_CHOWS, _F.MIXED_DOUBLE_CHOW,
                                      _F.NO_HONORS),
     _F.ALL_FIVES: (_F.ALL_SIMPLES, _F.NO_HONORS),
-    _F.TRIPLE_PUNG: (_F.DOUBLE_PUNG,),
     _F.THREE_CONCEALED_PUNGS: (_F.TWO_CONCEALED_PUNGS,),
     _F.LESSER_HONORS_AND_KNITTED_TILES: (_F.ALL_TYPES, *_CONCEALED_NATURE),
     _F.UPPER_FOUR: (_F.NO_HONORS,),
     _F.LOWER_FOUR: (_F.NO_HONORS,),
     _F.REVERSIBLE_TILES: (_F.ONE_VOIDED_SUIT,),
-    _F.MIXED_TRIPLE_CHOW: (_F.MIXED_DOUBLE_CHOW,),
     _F.LAST_TILE_DRAW: (_F.SELF_DRAWN,),
     _F.OUT_WITH_REPLACEMENT_TILE: (_F.SELF_DRAWN,),
     _F.ROBBING_THE_KONG: (_F.LAST_TILE,),
@@ -230,6 +227,17 @@ EXCLUDES: tuple[frozenset[Fan], ...] = tuple(
     frozenset(_EXCLUDES_SOURCE.get(f, ())) for f in Fan
 )
 """``EXCLUDES[f]``: the fans not counted when fan ``f`` is counted."""
+
+STRUCTURAL_EXCLUSIONS: tuple[tuple[Fan, tuple[Fan, ...]], ...] = (
+    (_F.PURE_TRIPLE_CHOW, (_F.PURE_DOUBLE_CHOW,)),
+    (_F.PURE_STRAIGHT, (_F.SHORT_STRAIGHT, _F.TWO_TERMINAL_CHOWS)),
+    (_F.MIXED_TRIPLE_CHOW, (_F.MIXED_DOUBLE_CHOW,)),
+    (_F.TRIPLE_PUNG, (_F.DOUBLE_PUNG,)),
+)
+"""Exclusions among the sets that form a three-set fan. They are built into ``fans_sets``
+(no two-set fan is counted between those three sets) rather than listed in ``EXCLUDES``,
+because a fourth set may still form such a two-set fan with one of the three (account-once):
+123m 456m 789m + 789m scores Pure Straight AND Pure Double Chow."""
 
 EXCLUSION_TABLE: tuple[tuple[Fan, tuple[Fan, ...]], ...] = tuple(
     (f, _EXCLUDES_SOURCE[f]) for f in Fan if f in _EXCLUDES_SOURCE

@@ -128,7 +128,7 @@ def _combine(items: tuple[int, ...], four: Fan | None, triple: TripleFan,
                 extras = [f for i in trio
                           if (f := pair(min(other, items[i]), max(other, items[i]))) is not None]
                 if extras:
-                    found.append(max(extras, key=lambda f: FAN_POINTS[f]))
+                    found.append(min(extras, key=lambda f: (-FAN_POINTS[f], f)))
             points = sum(FAN_POINTS[f] for f in found)
             if points > best_points:
                 best, best_points = found, points

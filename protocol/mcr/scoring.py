@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 MIN_POINTS = 8
+_NO_LIMIT = (0,) * 34  # "tiles already shown": none, so every kind may complete a shape
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,7 @@ class _Hand:
         "concealed_kongs",
         "ctx",
         "exposed",
+        "last_tile",
         "hand13",
         "kong_kinds",
         "melded_chows",
@@ -111,18 +113,22 @@ class _Hand:
         if not melds and nine_gates(hand13):
             self.tiles[Fan.NINE_GATES] = 1
         self.wait_unique: bool | None = None
+        # Last Tile: the other three copies are visible. Three of them in the hand's own
+        # melds make it so whatever the caller says; another copy hidden in the hand rules
+        # it out (only two could then be visible).
+        in_melds = total[self.win] - hand13[self.win] - 1
+        self.last_tile = in_melds == 3 or (ctx.last_tile and hand13[self.win] == 0)
 
     def single_wait_kind(self) -> bool:
-        """Exactly one kind of tile completes the hand (wait fans need it)."""
+        """Exactly one kind of tile completes the hand's shape (wait fans need it).
+
+        Judged on the shape alone, as referees do: a kind whose copies are all visible, or
+        all four in this hand, still counts as a second wait (docs/MCR-FANS.md).
+        """
         if self.wait_unique is None:
-            found = winning_kinds(list(self.hand13), self.n_melds, self.total_without_win(), 2)
+            found = winning_kinds(list(self.hand13), self.n_melds, _NO_LIMIT, 2)
             self.wait_unique = len(found) == 1
         return self.wait_unique
-
-    def total_without_win(self) -> list[int]:
-        counts = list(self.total)
-        counts[self.win] -= 1
-        return counts
 
 
 def _context_fans(fans: FanDict, h: _Hand, concealed_by_nature: bool) -> None:
@@ -142,7 +148,7 @@ def _context_fans(fans: FanDict, h: _Hand, concealed_by_nature: bool) -> None:
             fans[Fan.LAST_TILE_CLAIM] = 1
         if ctx.kong_related:
             fans[Fan.ROBBING_THE_KONG] = 1
-    if ctx.last_tile:
+    if h.last_tile:
         fans[Fan.LAST_TILE] = 1
 
 
@@ -205,6 +211,11 @@ def _standard_fans(h: _Hand, r: Reading, win_pung_melded: bool, wait: Fan | None
         fans[Fan.MELDED_HAND] = 1
     if wait is not None:
         fans[wait] = 1
+    if Fan.NINE_GATES in fans and Fan.PUNG_OF_TERMINALS_OR_HONORS in fans:
+        # The 111 (or 999) that Nine Gates is built on is no extra Pung of Terminals.
+        fans[Fan.PUNG_OF_TERMINALS_OR_HONORS] -= 1
+        if not fans[Fan.PUNG_OF_TERMINALS_OR_HONORS]:
+            del fans[Fan.PUNG_OF_TERMINALS_OR_HONORS]
     nature = Fan.NINE_GATES in fans or Fan.FOUR_CONCEALED_PUNGS in fans
     _context_fans(fans, h, nature)
     return fans

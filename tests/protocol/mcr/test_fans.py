@@ -107,8 +107,9 @@ CASES = [
          {"Pung of Terminals or Honors": 1}, 1),
     Case("MeldedKong", "67m44z", "8m", "c234m c567p k8888s", {},
          {"Melded Kong": 1}, 1),
+    # The other three 8m are in the hand's own pung: Last Tile whatever the caller says.
     Case("OneVoided", "67m44z", "8m", "c234m c567p p888m", {},
-         {"Tile Hog": 1, "One Voided Suit": 1}, 3),
+         {"Last Tile": 1, "Tile Hog": 1, "One Voided Suit": 1}, 7),
     Case("NoHonors", "67m44s", "8m", "c234m c567p p888s", {},
          {"All Simples": 1}, 2),
     Case("EdgeWait", "12m44z", "3m", "c234m c567p p888s", {},
@@ -149,8 +150,9 @@ CASES = [
          {"Big Three Dragons": 1, "Half Flush": 1, "Single Wait": 1}, 95),
     Case("AllGreen", "234s234s666s66z88s", "6z", "", {},
          {"All Green": 1, "Dragon Pung": 1, "Concealed Hand": 1, "Pure Double Chow": 1}, 93),
+    # 111 234 55 678 999: Nine Gates absorbs one of the two terminal pungs.
     Case("NineGates", "1112345678999m", "5m", "", {},
-         {"Nine Gates": 1, "Two Concealed Pungs": 1}, 90),
+         {"Nine Gates": 1, "Two Concealed Pungs": 1, "Pung of Terminals or Honors": 1}, 91),
     Case("FourKongs", "9s", "9s", "k1111m k2222z K3333z k5555p", {},
          {"Four Kongs": 1, "Pung of Terminals or Honors": 3}, 91),
     Case("SevenShifted", "2233445566778s", "8s", "", {},

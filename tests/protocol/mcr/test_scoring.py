@@ -251,3 +251,20 @@ def test_score_hand_accepts_kinds_and_context_defaults() -> None:
     result = score_hand(melds_of("c234m c567p p888s"), parse_tiles("67m44z"),
                         WinContext(parse_tile("8m")))
     assert result.winning and result.total == 8
+
+
+def test_b5_wait_fans_judge_the_shape_not_the_tiles_left() -> None:
+    # 333s 4s 5555s: the shape waits on 4s and on 5s (a fifth 5s cannot come, but the hand
+    # is still not a one-tile wait), so winning on 4s in the middle is no Closed Wait.
+    fans = fan_counts(score("888p333s5555s", "4s", "c678m"))
+    assert "Closed Wait" not in fans
+    assert fans["Tile Hog"] == 1
+
+
+def test_b5_last_tile_follows_the_visible_tiles() -> None:
+    # Three 8m in the hand's own pung: the winning 8m is the last one.
+    assert "Last Tile" in fan_counts(score("67m44z", "8m", "c234m c567p p888m"))
+    # Another 8m hidden in the hand: at most two could be visible, so no Last Tile.
+    fans = fan_counts(score("678m8m", "8m", "c234m c567p c123p", last_tile=True))
+    assert "Last Tile" not in fans
+    assert "Last Tile" in fan_counts(score("67m44z", "8m", "c234m c567p p888s", last_tile=True))
