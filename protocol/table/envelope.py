@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -87,7 +88,7 @@ class Envelope:
                      self.step, self.state, -1 if self.to is None else int(self.to),
                      int(self.kind), self.body_hash])
 
-    @property
+    @cached_property
     def msg_hash(self) -> bytes:
         """SHA-256 of the header: what the sender's next message names as ``prev``."""
         return hashlib.sha256(self.header_bytes()).digest()

@@ -79,6 +79,7 @@ class Input:
     envelope: Envelope
     action: Any = None
     timeout: bool = False
+    applied: Any = None     # the engine's (state, events) for this action alone, from the check
 
 
 @dataclass(frozen=True)

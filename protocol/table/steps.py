@@ -54,7 +54,7 @@ def dice_context(s: TableSession, hand_no: int) -> bytes:
     return s.table + hand_no.to_bytes(4, "big")
 
 
-ENGINE_DIGEST_EVERY = 8
+ENGINE_DIGEST_EVERY = 16
 """During play the engine's public digest is folded into the state hash at the deal and every
 this many steps (and the outcome at the end of the hand); in between, the hash chain of the
 inputs binds the state, since the engines are deterministic. public_digest hashes the whole
@@ -141,6 +141,9 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
     try:
         body = decode_body(env.kind, env.body or b"")
         value = _check(s, place, body)
+        applied = None
+        if isinstance(body, Act):
+            value, applied = value
     except WireError as error:
         return bad(ProblemKind.MALFORMED, error.problem)
     except IllegalAction as error:
@@ -148,7 +151,7 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
     except _Rejected as error:
         return bad(error.kind, error.reason)
     timeout = isinstance(body, Act) and body.timeout
-    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout)})
+    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied)})
 
 
 class _Rejected(Exception):
@@ -192,8 +195,7 @@ def _check(s: TableSession, place: Seat, body: object) -> Any:
             slot, claimed, actual = wrong[0]
             raise _Rejected(ProblemKind.FALSE_FACE, f"showed slot {slot} as {claimed.name}, "
                             f"it holds {actual.name}")
-    s.rules.apply(hand.engine, action)  # raises IllegalAction with the reason
-    return action
+    return action, s.rules.apply(hand.engine, action)  # IllegalAction with the reason
 
 
 def _resolve(s: TableSession, acc: Acc) -> TableSession:
@@ -283,6 +285,7 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
     hand = s.hand
     assert hand is not None and hand.seating is not None and s.rules is not None
     rules, seating, engine = s.rules, hand.seating, hand.engine
+    start = engine
     entries = []
     for wind in SEATS:
         place = seating[wind]
@@ -290,7 +293,10 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
         if item is None:
             continue
         try:
-            engine, events = rules.apply(engine, item.action)
+            if engine is start and item.applied is not None:
+                engine, events = item.applied  # the check applied it to this very state
+            else:
+                engine, events = rules.apply(engine, item.action)
         except IllegalAction as error:
             s = report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, place, error.reason, s.step))
             continue

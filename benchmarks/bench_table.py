@@ -1,0 +1,73 @@
+"""The table protocol: a full hand of four built-in bots through the in-memory four-seat
+harness (lobby, commit-reveal dice, deal, play, hand end; every move signed, chained and
+checked at all four seats), per rule set: milliseconds per hand and the part spent in
+cryptography (Ed25519 signing and verification, body hashes), measured in the same run."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks.timing import result
+from fourwinds.protocol.table import flow, lobby
+from fourwinds.protocol.table.harness import play_match
+from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.state import Phase
+
+TARGET_MS = 1000.0
+SEEDS = (b"bench-1", b"bench-2", b"bench-3", b"bench-4", b"bench-5")
+
+
+class _CryptoClock:
+    """Wraps the session's sign and verify calls to add up the time spent in them."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.calls = 0
+
+    def wrap(self, fn: Callable[..., Any]) -> Callable[..., Any]:
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            start = time.perf_counter()
+            try:
+                return fn(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+                self.calls += 1
+        return timed
+
+
+def _hand(rules: str, seed: bytes) -> tuple[float, float, int, int]:
+    clock = _CryptoClock()
+    originals = (flow.seal, flow.verify, lobby.verify)
+    flow.seal, flow.verify, lobby.verify = (clock.wrap(f) for f in originals)
+    try:
+        start = time.perf_counter()
+        h = play_match(rules, seed, options=TableOptions(hands=1))
+        elapsed = time.perf_counter() - start
+    finally:
+        flow.seal, flow.verify, lobby.verify = originals
+    assert all(s.phase is Phase.OVER for s in h.sessions), "the hand did not finish"
+    assert len({s.step_hash for s in h.sessions}) == 1, "the seats disagree"
+    return elapsed * 1000, clock.seconds * 1000, clock.calls, h.delivered
+
+
+def _bench(rules: str) -> list[dict[str, object]]:
+    play_match(rules, b"warm-up", options=TableOptions(hands=1))  # imports, card, caches
+    runs = [_hand(rules, seed) for seed in SEEDS]
+    total = statistics.median(r[0] for r in runs)
+    crypto = statistics.median(r[1] for r in runs)
+    return [result(f"table_{rules}_hand", total, "ms", target=TARGET_MS,
+                   met=total <= TARGET_MS, crypto_ms=round(crypto, 1),
+                   crypto_share=round(crypto / total, 3) if total else None,
+                   crypto_calls=int(statistics.median(r[2] for r in runs)),
+                   deliveries=int(statistics.median(r[3] for r in runs)),
+                   hands=len(runs), deck="practice",
+                   note="one-hand match: lobby, dice, deal, play, hand end; bots included")]
+
+
+BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+    "table_american_hand": lambda: _bench("american"),
+    "table_mcr_hand": lambda: _bench("mcr"),
+}
