@@ -5,7 +5,8 @@ Each seat, as a pure state machine (``start``, then ``receive`` for every messag
 1. commits ``H(context, seat, nonce)`` and broadcasts it (``Commit``);
 2. once it holds all four commitments, echoes the digest of that set (``Echo``), so no seat
    can have shown different commitments to different seats;
-3. once all four echoes agree with its own, reveals its nonce (``Reveal``); never earlier;
+3. once all four echoes agree with its own, reveals its nonce (``Reveal``); never earlier
+   (a peer's reveal may arrive before the last echo: it is checked and kept);
 4. once all four nonces open their commitments, the seed is the hash of the nonces in seat
    order, and the dice come from the seed by rejection sampling (``dice``).
 
@@ -155,13 +156,15 @@ def receive(state: DiceState, message: Signed[Body], signer: Signer,
     if not signed_by(message, sender, verify):
         raise cheat(sender, Cheat.BAD_SIGNATURE, "commit-reveal message not signed by its sender")
     if isinstance(body, Commit):
-        _same_or_new(state.commits[sender], body)
+        if _is_repeat(state.commits[sender], body):
+            return state, ()
         state = replace(state, commits=_set(state.commits, sender, Signed(body, message.signature)))
         return _after_commits(state, signer)
     if isinstance(body, Echo):
         if state.commits[sender] is None:
             raise cheat(sender, Cheat.MALFORMED, "echo before its commitment")
-        _same_or_new(state.echoes[sender], body)
+        if _is_repeat(state.echoes[sender], body):
+            return state, ()
         state = replace(state, echoes=_set(state.echoes, sender, Signed(body, message.signature)))
         return _after_echoes(state, signer, ())
     if isinstance(body, CommitEvidence):
@@ -169,19 +172,23 @@ def receive(state: DiceState, message: Signed[Body], signer: Signer,
         _judge_evidence(state, evidence, verify)
         return replace(state, evidence=_set(state.evidence, sender, evidence)), ()
     commit = state.commits[sender]
-    if commit is None or any(e is None for e in state.echoes):
-        raise cheat(sender, Cheat.MALFORMED, "revealed before every echo was in")
+    if commit is None:
+        raise cheat(sender, Cheat.MALFORMED, "revealed before its commitment")
     if commitment(state.context, sender, body.nonce) != commit.body.commitment:
         raise cheat(sender, Cheat.BAD_REVEAL, "the nonce does not open its commitment")
-    _same_or_new(state.reveals[sender], body)
+    if _is_repeat(state.reveals[sender], body):
+        return state, ()
     state = replace(state, reveals=_set(state.reveals, sender, Signed(body, message.signature)))
     return _finish(state, ())
 
 
-def _same_or_new(held: Signed[Body] | None, body: Body) -> None:
-    """Raise on a second, different signed message for a step already taken."""
-    if held is not None and held.body != body:
+def _is_repeat(held: Signed[Body] | None, body: Body) -> bool:
+    """True for a copy of a message already taken; raise on a different one for that step."""
+    if held is None:
+        return False
+    if held.body != body:
         raise cheat(body.seat, Cheat.EQUIVOCATION, "two different signed messages for one step")
+    return True
 
 
 def waiting_on(state: DiceState) -> tuple[Seat, ...]:

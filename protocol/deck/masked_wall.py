@@ -142,7 +142,9 @@ class WallState:
 
     @property
     def wall(self) -> tuple[bytes, ...] | None:
-        """The final masked wall, once the last lock pass is in."""
+        """The final masked wall, once every pass is in (the last lock pass)."""
+        if any(p is None for p in self.passes):
+            return None
         last = self.passes[-1]
         return last.body.points if last is not None else None
 
@@ -221,8 +223,9 @@ def _store_pass(state: WallState, index: int, message: Signed[WallPass]) -> Wall
 
 def receive_pass(ctx: SeatContext, state: WallState,
                  message: Signed[WallPass]) -> tuple[WallState, tuple[Output, ...]]:
-    """Store a peer's pass (checked: turn, shape, no repeated point, chained input digest),
-    then run this seat's own pass if it is next."""
+    """Store a peer's pass (checked: shape, no repeated point, the digest of its input once
+    that is in: a pass may arrive before the one it processed), then run this seat's own
+    pass if it is due."""
     body = message.body
     index = pass_index(body.phase, body.seat)
     held = state.passes[index]
@@ -230,16 +233,18 @@ def receive_pass(ctx: SeatContext, state: WallState,
         if held.body != body:
             raise cheat(body.seat, Cheat.EQUIVOCATION, f"two different {body.phase.value} passes")
         return state, ()
-    if index > 0 and state.passes[index - 1] is None:
-        raise cheat(body.seat, Cheat.MALFORMED, f"{body.phase.value} pass out of turn")
     if len(body.points) != ctx.tiles.size or any(len(p) != 32 for p in body.points):
         raise cheat(body.seat, Cheat.MALFORMED, "a pass must hold one 32-byte point per tile")
     if len(set(body.points)) != len(body.points):
         raise cheat(body.seat, Cheat.SHUFFLE_TAMPERED if body.phase is Phase.SHUFFLE
                     else Cheat.LOCK_TAMPERED, "the same point twice in one pass")
-    if body.input_digest != input_digest(ctx, state, index):
-        raise Diverged(SEATS[(index - 1) % 4], body.seat, index - 1)
-    return advance(ctx, _store_pass(state, index, message))
+    state = _store_pass(state, index, message)
+    for later in (index, index + 1):  # a pass that came early is checked once its input is in
+        stored = state.passes[later] if later < PASSES else None
+        expected = input_digest(ctx, state, later) if later < PASSES else None
+        if stored is not None and expected is not None and stored.body.input_digest != expected:
+            raise Diverged(SEATS[(later - 1) % 4], stored.body.seat, later - 1)
+    return advance(ctx, state)
 
 
 def advance(ctx: SeatContext, state: WallState) -> tuple[WallState, tuple[Output, ...]]:

@@ -122,3 +122,17 @@ def test_own_requests_that_cannot_be_done_raise_and_change_nothing() -> None:
     with pytest.raises(DeckUsageError):
         deck.deal(state, american_plan((1, 1)))  # a plan for another wall size
     assert loop.states[Seat.EAST] is state
+
+
+def test_passes_arriving_out_of_order_give_the_same_wall() -> None:
+    desc = description(size=12)
+    decks = masked_decks(desc, run=4)
+    loop = Loopback(decks)
+    passes = [p for p in loop.states[Seat.SOUTH].passes if p is not None]
+    east = decks[Seat.EAST]
+    state, _ = east.start()
+    for message in reversed(passes):
+        if message.body.seat != Seat.EAST:
+            state, _ = east.receive(state, message)
+    assert state.wall == loop.states[Seat.EAST].wall
+    assert state.passes == loop.states[Seat.EAST].passes
