@@ -10,14 +10,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks.timing import result
+from benchmarks.timing import median_seconds, result
 from fourwinds.protocol.table import flow, lobby
+from fourwinds.protocol.table.envelope import private_key_from_bytes
 from fourwinds.protocol.table.harness import play_match
 from fourwinds.protocol.table.options import TableOptions
 from fourwinds.protocol.table.state import Phase
 
 TARGET_MS = 1000.0
 SEEDS = (b"bench-1", b"bench-2", b"bench-3", b"bench-4", b"bench-5")
+PATCHED: tuple[tuple[object, str], ...] = ((flow, "seal"), (flow, "verify"), (lobby, "verify"))
 
 
 class _CryptoClock:
@@ -40,21 +42,33 @@ class _CryptoClock:
 
 def _hand(rules: str, seed: bytes) -> tuple[float, float, int, int]:
     clock = _CryptoClock()
-    originals = (flow.seal, flow.verify, lobby.verify)
-    flow.seal, flow.verify, lobby.verify = (clock.wrap(f) for f in originals)
+    originals = [getattr(module, name) for module, name in PATCHED]
+    for (module, name), fn in zip(PATCHED, originals, strict=True):
+        setattr(module, name, clock.wrap(fn))
     try:
         start = time.perf_counter()
         h = play_match(rules, seed, options=TableOptions(hands=1))
         elapsed = time.perf_counter() - start
     finally:
-        flow.seal, flow.verify, lobby.verify = originals
+        for (module, name), fn in zip(PATCHED, originals, strict=True):
+            setattr(module, name, fn)
     assert all(s.phase is Phase.OVER for s in h.sessions), "the hand did not finish"
     assert len({s.step_hash for s in h.sessions}) == 1, "the seats disagree"
     return elapsed * 1000, clock.seconds * 1000, clock.calls, h.delivered
 
 
+def _verify_floor_us() -> float:
+    """One bare Ed25519 verification of a 200-byte message, measured now (machine load)."""
+    key = private_key_from_bytes(bytes(32))
+    public = key.public_key()
+    message = bytes(200)
+    signature = key.sign(message)
+    return median_seconds(lambda: public.verify(signature, message), repeat=500) * 1e6
+
+
 def _bench(rules: str) -> list[dict[str, object]]:
     play_match(rules, b"warm-up", options=TableOptions(hands=1))  # imports, card, caches
+    floor = _verify_floor_us()
     runs = [_hand(rules, seed) for seed in SEEDS]
     total = statistics.median(r[0] for r in runs)
     crypto = statistics.median(r[1] for r in runs)
@@ -64,6 +78,7 @@ def _bench(rules: str) -> list[dict[str, object]]:
                    crypto_calls=int(statistics.median(r[2] for r in runs)),
                    deliveries=int(statistics.median(r[3] for r in runs)),
                    hands=len(runs), deck="practice",
+                   verify_floor_us=round(floor, 1),
                    note="one-hand match: lobby, dice, deal, play, hand end; bots included")]
 
 
