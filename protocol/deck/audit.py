@@ -31,7 +31,7 @@ from . import group
 from .blame import Blame, Cheat, When, cheat
 from .errors import DeckUsageError
 from .events import AuditFinished, Output, Send, others
-from .masked_wall import SeatContext, WallState
+from .masked_wall import SeatContext, WallState, input_points
 from .messages import AuditReveal, Phase, Signed, key_commitment, sign
 
 
@@ -137,7 +137,8 @@ def recompute_passes(ctx: SeatContext, state: WallState,
         body = message.body
         seat = body.seat
         secrets = reveals[seat]
-        inputs = ctx.tiles.points if index == 0 else state.passes[index - 1].body.points  # type: ignore[union-attr]
+        inputs = input_points(ctx, state, index)
+        assert inputs is not None
         if body.phase is Phase.SHUFFLE:
             pairs = [(secrets.shuffle_scalar, inputs[i]) for i in secrets.permutation]
             cheat_kind = Cheat.SHUFFLE_TAMPERED

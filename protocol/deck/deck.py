@@ -99,6 +99,8 @@ class MaskedDeck:
         """One message from a peer. ``DeckCheat`` names a provable cheat (state unchanged)."""
         ctx = self.ctx
         if isinstance(message, KeyDelivery):
+            if state.wall is None:
+                raise cheat(message.seat, Cheat.MALFORMED, "keys before the wall is built")
             return operations.receive_delivery(ctx, state, message)
         body = message.body
         if body.context != ctx.context or body.seat == ctx.seat:

@@ -373,3 +373,14 @@ def test_a_withheld_pass_is_blamed_on_the_seat_whose_turn_it_is() -> None:
     assert [(b.seat, b.cheat) for b in withheld_pass(loop.states[Seat.EAST])] == [
         (Seat.WEST, Cheat.WITHHELD)]
     assert withheld_pass(table().states[Seat.EAST]) == ()
+
+
+def test_keys_before_the_wall_is_built_are_refused() -> None:
+    decks = masked_decks(DESC, run=8)
+    built = Loopback(masked_decks(DESC, run=8))
+    built.everyone(drawing(1, Seat.EAST))
+    delivery = next(m for m in built.inbox[Seat.EAST] if isinstance(m, KeyDelivery))
+    state, _ = decks[Seat.EAST].start()
+    with pytest.raises(DeckCheat) as caught:
+        decks[Seat.EAST].receive(state, delivery)
+    assert caught.value.blame.cheat is Cheat.MALFORMED
