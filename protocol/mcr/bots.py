@@ -32,10 +32,10 @@ from .actions import (
     FlowersDone,
     Pass,
 )
-from .engine import legal_actions
+from .engine import claim_options
 from .events import DrawSource
 from .hand import InvalidHand, Meld, MeldType
-from .plans import HAND_KINDS, INF, PLANS, Counts, MeldKey, Plan, lower_bound, plan_distance
+from .plans import HAND_KINDS, INF, PLANS, Counts, MeldKey, Plan, lower_bounds, plan_distance
 from .scoring import WinContext, score_hand
 from .state import HandState, Phase, public_slots
 from .waits import tiles_to_win
@@ -67,7 +67,7 @@ def _meld_key(melds: Sequence[Meld]) -> MeldKey:
 @lru_cache(maxsize=1 << 15)
 def candidate_plans(counts: Counts, melds: MeldKey) -> tuple[Plan, ...]:
     """Plans within one step of the nearest for this hand (13 or 14 tiles)."""
-    bounded = sorted(((lower_bound(p, counts, melds), i) for i, p in enumerate(PLANS)))
+    bounded = sorted(lower_bounds(counts, melds))
     best = INF
     scored: list[tuple[int, Plan]] = []
     for bound, i in bounded:
@@ -152,21 +152,22 @@ class _Position:
         return -0.5 - min(live, 8) / 16
 
     def best_discard(self, counts: Counts, melds: tuple[Meld, ...]) -> tuple[float, int]:
-        """(value after the best discard, the kind to discard)."""
+        """(value after the best discard, the kind to discard); ties go to the tile that
+        looks least useful on its own."""
         key = _meld_key(melds)
-        best: tuple[float, float, int] | None = None
+        scored: list[tuple[float, int]] = []
         work = list(counts)
         for k in range(HAND_KINDS):
             if not work[k]:
                 continue
             work[k] -= 1
-            v = self.value(tuple(work), melds, key)
+            scored.append((self.value(tuple(work), melds, key), k))
             work[k] += 1
-            order = (v, -_keep_worth(k, counts), k)
-            if best is None or order < best:
-                best = order
-        assert best is not None
-        return best[0], best[2]
+        best = min(v for v, _ in scored)
+        tied = [k for v, k in scored if v == best]
+        kind = tied[0] if len(tied) == 1 else min(
+            tied, key=lambda k: (_keep_worth(k, counts), k))
+        return best, kind
 
 
 def _keep_worth(kind: int, counts: Counts) -> float:
@@ -270,7 +271,7 @@ def _answer(state: HandState, seat: Seat) -> Action:
             0 <= tile + d < 27 and (tile + d) // 9 == tile // 9 and (tile + d) in hand
             for d in (-2, -1, 1, 2))):
         return Pass(seat)
-    claims = [a for a in legal_actions(state, seat)
+    claims = [a for a in claim_options(state, seat)
               if isinstance(a, (ClaimPung, ClaimChow, ClaimKong))]
     if not claims:
         return Pass(seat)

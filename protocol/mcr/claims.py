@@ -10,8 +10,6 @@ An unclaimed discard is dead and the next seat draws.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..errors import IllegalAction
 from ..seats import Seat, seats_in_turn_order_after
 from ..tiles import Kind, is_number, rank_of, suit_of
@@ -21,7 +19,7 @@ from .events import Answered, AnswerKind, DiscardDead, DrawSource, Event, KongRo
 from .flowers import Step, check_own_face, draw
 from .hand import MeldType
 from .kongs import finish_added_kong
-from .state import HandState, MeldRec, Phase, with_faces, with_seat
+from .state import HandState, MeldRec, Phase, evolve, with_faces, with_seat
 from .wins import Verdict, judge
 
 _KINDS = {Pass: AnswerKind.PASS, ClaimChow: AnswerKind.CHOW, ClaimPung: AnswerKind.PUNG,
@@ -95,7 +93,7 @@ def answer(state: HandState, action: Answer) -> Step:
     new = with_faces(state, learned)
     answers = list(new.answers)
     answers[seat] = action
-    new = replace(new, answers=(answers[0], answers[1], answers[2], answers[3]))
+    new = evolve(new, answers=(answers[0], answers[1], answers[2], answers[3]))
     events: tuple[Event, ...] = (Answered(seat, _KINDS[type(action)]),)
     if sum(a is not None for a in answers) < 3:
         return new, events
@@ -136,8 +134,8 @@ def _resolve(state: HandState) -> Step:
         after, more = _take(state, source.right, chow)
         return after, (*events, *more)
     own = state.seats[source]
-    dead = with_seat(state, source, replace(own, discards=(*own.discards, slot)))
-    dead = replace(dead, pending=None)
+    dead = with_seat(state, source, evolve(own, discards=(*own.discards, slot)))
+    dead = evolve(dead, pending=None)
     events.append(DiscardDead(source, slot))
     after, more = draw(dead, source.right, DrawSource.WALL)
     return after, (*events, *more)
@@ -153,10 +151,10 @@ def _take(state: HandState, seat: Seat, claim: ClaimChow | ClaimPung | ClaimKong
     slots = tuple(sorted((*claim.slots, slot), key=lambda s: (state.faces[s], s)))
     meld = MeldRec(kind, slots, False, source)
     own = state.seats[seat]
-    own = replace(own, hand=tuple(s for s in own.hand if s not in claim.slots),
+    own = evolve(own, hand=tuple(s for s in own.hand if s not in claim.slots),
                   melds=(*own.melds, meld))
     new = with_seat(state, seat, own)
-    new = replace(new, phase=Phase.TURN, turn=seat, pending=None, drawn=None,
+    new = evolve(new, phase=Phase.TURN, turn=seat, pending=None, drawn=None,
                   drawn_source=None, may_declare=False, answers=(None, None, None, None))
     made = MeldMade(seat, kind, slots, new.kinds(slots), False, source)
     if kind is MeldType.KONG:

@@ -8,8 +8,6 @@ drawing and discarding but can no longer claim, kong or win.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..errors import IllegalAction
 from ..seats import Seat
 from ..tiles import Kind
@@ -17,7 +15,7 @@ from .actions import DeclareWin, Reveal
 from .events import DrawSource, FalseDeclaration, HandWon
 from .flowers import Step
 from .payments import add, penalty_payments, win_payments
-from .state import HandResult, HandState, Phase, with_faces, with_seat
+from .state import HandResult, HandState, Phase, evolve, with_faces, with_seat
 from .wins import Verdict, check_reveal, judge, shown_slots
 
 
@@ -31,7 +29,7 @@ def finish_win(state: HandState, winner: Seat, discarder: Seat | None, win_slot:
     shown = state.revealed | set(state.seats[winner].hand) | {win_slot}
     for meld in state.seats[winner].melds:
         shown |= set(meld.slots)
-    ended = replace(state, phase=Phase.ENDED, result=result, revealed=frozenset(shown),
+    ended = evolve(state, phase=Phase.ENDED, result=result, revealed=frozenset(shown),
                     answers=(None, None, None, None))
     return ended, (HandWon(winner, discarder, score.fans, score.total, payments),)
 
@@ -40,9 +38,9 @@ def false_declaration(state: HandState, seat: Seat, verdict: Verdict) -> Step:
     """Tournament penalty (B6): pay 10 or 20 to each, hand shown and dead."""
     each = verdict.penalty
     shown = state.revealed | set(shown_slots(state, seat))
-    new = replace(state, penalties=add(state.penalties, penalty_payments(seat, each)),
+    new = evolve(state, penalties=add(state.penalties, penalty_payments(seat, each)),
                   revealed=frozenset(shown))
-    new = with_seat(new, seat, replace(new.seats[seat], dead=True))
+    new = with_seat(new, seat, evolve(new.seats[seat], dead=True))
     return new, (FalseDeclaration(seat, verdict.reason, each),)
 
 

@@ -11,7 +11,6 @@ flowers and draws (flowers.py), kongs (kongs.py), answers to a discard or an add
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..canonical import digest
@@ -37,7 +36,7 @@ from .actions import (
 from .config import TableOptions
 from .events import Dealt, Discarded, DrawSource, Event, HandStarted, TilesSeen
 from .flowers import Step
-from .state import HandState, Phase, SeatState, visible_to, with_faces, with_seat
+from .state import HandState, Phase, SeatState, evolve, visible_to, with_faces, with_seat
 from .wins import completes, judge, reveal_of
 
 __all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "view"]
@@ -85,9 +84,9 @@ def _discard(state: HandState, action: Discard) -> Step:
     learned = flowers.check_own_face(state, seat, action.slot, action.face)
     new = with_faces(state, learned)
     own = new.seats[seat]
-    new = with_seat(new, seat, replace(own, hand=tuple(s for s in own.hand
+    new = with_seat(new, seat, evolve(own, hand=tuple(s for s in own.hand
                                                         if s != action.slot)))
-    new = replace(new, phase=Phase.CLAIMS, pending=action.slot, drawn=None,
+    new = evolve(new, phase=Phase.CLAIMS, pending=action.slot, drawn=None,
                   drawn_source=None, may_declare=False, answers=(None, None, None, None))
     return new, (Discarded(seat, action.slot, action.face),)
 
@@ -160,7 +159,7 @@ def completes_self(state: HandState, seat: Seat) -> bool:
     if drawn is None:
         return False
     hand = state.seats[seat].hand
-    rest = replace(state.seats[seat], hand=tuple(s for s in hand if s != drawn))
+    rest = evolve(state.seats[seat], hand=tuple(s for s in hand if s != drawn))
     return completes(with_seat(state, seat, rest), seat, state.faces[drawn])
 
 
@@ -180,6 +179,18 @@ def _answers(state: HandState, seat: Seat) -> tuple[Action, ...]:
             out.append(ClaimWin(seat, reveal_of(state, seat)))
     if robbing:
         return tuple(out)
+    out.extend(claim_options(state, seat))
+    return tuple(out)
+
+
+def claim_options(state: HandState, seat: Seat) -> list[Action]:
+    """The chow, pung and kong claims ``seat`` could make on the pending discard."""
+    if state.phase is not Phase.CLAIMS or state.pending is None or seat == state.turn:
+        return []
+    own = state.seats[seat]
+    faces = state.faces
+    tile = faces[state.pending]
+    out: list[Action] = []
     same = [s for s in own.hand if faces[s] == tile]
     if len(same) >= 2:
         out.append(ClaimPung(seat, (same[0], same[1]), (tile, tile)))
@@ -187,7 +198,7 @@ def _answers(state: HandState, seat: Seat) -> tuple[Action, ...]:
         out.append(ClaimKong(seat, (same[0], same[1], same[2]), (tile, tile, tile)))
     if seat == state.turn.right:
         out.extend(_chows(state, seat, tile))
-    return tuple(out)
+    return out
 
 
 def _chows(state: HandState, seat: Seat, tile: Kind) -> list[Action]:
@@ -214,7 +225,7 @@ def view(state: HandState, seat: Seat | None) -> HandState:
     """The state as ``seat`` may see it (None: only public faces)."""
     seen = visible_to(state, seat)
     faces = tuple(f if i in seen else Kind.HIDDEN for i, f in enumerate(state.faces))
-    return replace(state, faces=faces)
+    return evolve(state, faces=faces)
 
 
 def learn(state: HandState, faces: Mapping[int, Kind]) -> HandState:

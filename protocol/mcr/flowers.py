@@ -9,8 +9,6 @@ later are exposed on the seat's own turn, each with a replacement.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..errors import IllegalAction
 from ..seats import Seat
 from ..tiles import Kind, is_bonus
@@ -24,7 +22,7 @@ from .events import (
     TileDrawn,
     TilesSeen,
 )
-from .state import HandResult, HandState, Phase, with_faces, with_seat
+from .state import HandResult, HandState, Phase, evolve, with_faces, with_seat
 
 Step = tuple[HandState, tuple[Event, ...]]
 
@@ -32,7 +30,7 @@ Step = tuple[HandState, tuple[Event, ...]]
 def exhausted(state: HandState) -> Step:
     """The wall is empty when a tile is needed: the hand is a draw (only penalties are paid)."""
     result = HandResult(None, None, False, (), 0, state.penalties)
-    ended = replace(state, phase=Phase.ENDED, pending=None, result=result,
+    ended = evolve(state, phase=Phase.ENDED, pending=None, result=result,
                     answers=(None, None, None, None))
     return ended, (HandDrawn(state.penalties),)
 
@@ -47,10 +45,10 @@ def draw(state: HandState, seat: Seat, source: DrawSource) -> Step:
         slot, wall = state.wall.draw_back()
     seats = list(state.seats)
     own = seats[seat]
-    seats[seat] = replace(own, hand=(*own.hand, slot))
+    seats[seat] = evolve(own, hand=(*own.hand, slot))
     phase = Phase.FLOWERS if state.phase is Phase.FLOWERS else Phase.TURN
     mine = phase is Phase.TURN or seat == Seat.EAST  # the tile East may win on at once
-    new = replace(state, wall=wall, seats=(seats[0], seats[1], seats[2], seats[3]),
+    new = evolve(state, wall=wall, seats=(seats[0], seats[1], seats[2], seats[3]),
                   phase=phase, turn=seat, pending=None, answers=(None, None, None, None),
                   drawn=slot if mine else state.drawn,
                   drawn_source=source if mine else state.drawn_source,
@@ -83,7 +81,7 @@ def expose_flower(state: HandState, action: ExposeFlower) -> Step:
     learned = check_own_face(state, seat, action.slot, action.face)
     new = with_faces(state, learned)
     own = new.seats[seat]
-    own = replace(own, hand=tuple(s for s in own.hand if s != action.slot),
+    own = evolve(own, hand=tuple(s for s in own.hand if s != action.slot),
                   flowers=(*own.flowers, action.slot))
     new = with_seat(new, seat, own)
     replaced, events = draw(new, seat, DrawSource.FLOWER_REPLACEMENT)
@@ -99,6 +97,6 @@ def flowers_done(state: HandState, action: FlowersDone) -> Step:
     events: tuple[Event, ...] = (FlowersFinished(seat),)
     if seat == Seat.NORTH:
         east_drawn = state.drawn
-        return replace(state, phase=Phase.TURN, turn=Seat.EAST, drawn=east_drawn,
+        return evolve(state, phase=Phase.TURN, turn=Seat.EAST, drawn=east_drawn,
                        may_declare=True), events
-    return replace(state, turn=seat.right), events
+    return evolve(state, turn=seat.right), events

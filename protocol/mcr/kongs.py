@@ -5,8 +5,6 @@ answered win-or-pass (robbing the kong); the exposed kong on a discard is a clai
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..errors import IllegalAction
 from ..seats import Seat
 from ..tiles import Kind
@@ -14,7 +12,7 @@ from .actions import AddedKong, ConcealedKong
 from .events import DrawSource, KongAdded, MeldMade
 from .flowers import Step, check_own_face, draw
 from .hand import MeldType
-from .state import HandState, MeldRec, Phase, with_faces, with_seat
+from .state import HandState, MeldRec, Phase, evolve, with_faces, with_seat
 
 
 def check_may_kong(state: HandState, seat: Seat) -> None:
@@ -41,7 +39,7 @@ def concealed_kong(state: HandState, action: ConcealedKong) -> Step:
         raise IllegalAction("the four tiles of a kong must be alike", seat)
     own = state.seats[seat]
     meld = MeldRec(MeldType.KONG, tuple(sorted(slots)), concealed=True)
-    own = replace(own, hand=tuple(s for s in hand if s not in slots), melds=(*own.melds, meld))
+    own = evolve(own, hand=tuple(s for s in hand if s not in slots), melds=(*own.melds, meld))
     new = with_seat(state, seat, own)
     made = MeldMade(seat, MeldType.KONG, meld.slots, (Kind.HIDDEN,) * 4, True, None)
     after, events = draw(new, seat, DrawSource.KONG_REPLACEMENT)
@@ -64,9 +62,9 @@ def added_kong(state: HandState, action: AddedKong) -> Step:
         raise IllegalAction(f"you have no exposed pung of {action.face.name}", seat)
     new = with_faces(state, learned)
     own = new.seats[seat]
-    own = replace(own, hand=tuple(s for s in own.hand if s != action.slot))
+    own = evolve(own, hand=tuple(s for s in own.hand if s != action.slot))
     new = with_seat(new, seat, own)
-    new = replace(new, phase=Phase.ROB, pending=action.slot, answers=(None, None, None, None))
+    new = evolve(new, phase=Phase.ROB, pending=action.slot, answers=(None, None, None, None))
     return new, (KongAdded(seat, action.slot, action.face),)
 
 
@@ -81,7 +79,7 @@ def finish_added_kong(state: HandState) -> Step:
     old = own.melds[index]
     kong = MeldRec(MeldType.KONG, (*old.slots, slot), False, old.claimed_from)
     melds = (*own.melds[:index], kong, *own.melds[index + 1:])
-    new = with_seat(replace(state, pending=None), seat, replace(own, melds=melds))
+    new = with_seat(evolve(state, pending=None), seat, evolve(own, melds=melds))
     made = MeldMade(seat, MeldType.KONG, kong.slots, new.kinds(kong.slots), False,
                     old.claimed_from)
     after, events = draw(new, seat, DrawSource.KONG_REPLACEMENT)

@@ -45,6 +45,11 @@ class Plan:
     chows: tuple[tuple[int, int, int], ...] = ()  # template groups usable as melded chows
     bonus: float = 0.0  # how much the plan is preferred at equal distance (its worth)
 
+    @property
+    def mask(self) -> int:
+        """The template tiles as a bit set of kinds."""
+        return sum(1 << k for k in set(self.tiles))
+
 
 def _template(name: str, groups: tuple[tuple[int, int, int], ...], chows: bool,
               bonus: float) -> Plan:
@@ -165,7 +170,42 @@ def standard_distance(counts: Counts, need: int, runs: bool = True) -> int:
     return 2 * need - max(2 * m + t + p for m, t, p in acc)
 
 
+@lru_cache(maxsize=1 << 16)
+def _flush_distance(suit: tuple[int, ...], honors: tuple[int, ...], need: int) -> int:
+    """Shanten of ``need`` sets and a pair from one suit and the honors only."""
+    if need < 0:
+        return INF
+    acc = _merge(suit_options(suit), honor_options(honors), need)
+    return 2 * need - max(2 * m + t + p for m, t, p in acc)
+
+
 MeldKey = tuple[tuple[MeldType, int], ...]  # (type, first kind) of each meld
+
+
+def presence(counts: Counts) -> int:
+    """The kinds present in ``counts`` as a bit set."""
+    mask = 0
+    for k, v in enumerate(counts):
+        if v:
+            mask |= 1 << k
+    return mask
+
+
+TEMPLATE_MASKS: tuple[tuple[int, int], ...] = tuple(
+    (i, p.mask) for i, p in enumerate(PLANS) if p.kind is PlanKind.TEMPLATE)
+OTHER_PLANS: tuple[int, ...] = tuple(
+    i for i, p in enumerate(PLANS) if p.kind is not PlanKind.TEMPLATE)
+
+
+def lower_bounds(counts: Counts, melds: MeldKey) -> list[tuple[int, int]]:
+    """(bound, plan index) for every plan: a distance no plan goes below, cheap to get."""
+    out = [(-1, i) for i in OTHER_PLANS]
+    if not melds:
+        have = presence(counts)
+        out.extend((max(-1, 8 - (have & mask).bit_count()), i) for i, mask in TEMPLATE_MASKS)
+        return out
+    out.extend((lower_bound(PLANS[i], counts, melds), i) for i, _ in TEMPLATE_MASKS)
+    return out
 
 
 def lower_bound(plan: Plan, counts: Counts, melds: MeldKey) -> int:
@@ -187,8 +227,7 @@ def plan_distance(plan: Plan, counts: Counts, melds: MeldKey) -> int:
         for _t, first in melds:
             if first < 27 and not lo <= first <= hi:
                 return INF
-        kept = tuple(v if (lo <= k <= hi or k >= 27) else 0 for k, v in enumerate(counts))
-        return standard_distance(kept, need)
+        return _flush_distance(counts[lo:hi + 1], counts[27:34], need)
     if kind is PlanKind.ALL_PUNGS:
         if any(t is MeldType.CHOW for t, _ in melds):
             return INF
@@ -196,8 +235,8 @@ def plan_distance(plan: Plan, counts: Counts, melds: MeldKey) -> int:
     if melds and kind is not PlanKind.TEMPLATE:
         return INF
     if kind is PlanKind.SEVEN_PAIRS:
-        pairs = sum(1 for v in counts if v >= 2)
-        singles = sum(1 for v in counts if v)
+        singles = len(counts) - counts.count(0)
+        pairs = singles - counts.count(1)
         return 6 - pairs + max(0, 7 - singles)
     if kind is PlanKind.ORPHANS:
         have = sum(1 for k in ORPHANS if counts[k])

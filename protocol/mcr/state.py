@@ -6,8 +6,9 @@ this engine instance cannot see it. Seats are the seat winds of this hand (East 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
+from typing import Any, TypeVar
 
 from ..seats import Seat
 from ..tiles import Kind
@@ -87,10 +88,27 @@ class HandState:
         return tuple(self.faces[s] for s in slots)
 
 
+_T = TypeVar("_T", "HandState", "SeatState", "MeldRec")
+
+
+def evolve(obj: _T, **changes: Any) -> _T:
+    """``dataclasses.replace`` for the engine's hot path: copies the fields without running
+    ``__init__`` again (these dataclasses have no validation to re-run). Unknown field names
+    are an error, as with ``replace``."""
+    fields = obj.__dict__
+    for name in changes:
+        if name not in fields:
+            raise TypeError(f"{type(obj).__name__} has no field {name!r}")
+    new = object.__new__(type(obj))
+    new.__dict__.update(fields)
+    new.__dict__.update(changes)
+    return new
+
+
 def with_seat(state: HandState, seat: Seat, new: SeatState) -> HandState:
     seats = list(state.seats)
     seats[seat] = new
-    return replace(state, seats=(seats[0], seats[1], seats[2], seats[3]))
+    return evolve(state, seats=(seats[0], seats[1], seats[2], seats[3]))
 
 
 def with_faces(state: HandState, faces: dict[int, Kind]) -> HandState:
@@ -100,7 +118,7 @@ def with_faces(state: HandState, faces: dict[int, Kind]) -> HandState:
     new = list(state.faces)
     for slot, face in faces.items():
         new[slot] = face
-    return replace(state, faces=tuple(new))
+    return evolve(state, faces=tuple(new))
 
 
 def remove_slots(hand: tuple[int, ...], slots: tuple[int, ...]) -> tuple[int, ...]:
