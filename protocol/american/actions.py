@@ -30,10 +30,12 @@ class CharlestonPass:
 
 @dataclass(frozen=True)
 class PoolIn:
-    """Pooling option: 0-3 own tiles (never jokers) into the face-up pool."""
+    """Pooling option: 0-3 own tiles (never jokers) into the face-up pool, with their faces
+    (the pool is face up, so they become public)."""
 
     seat: Seat
     tiles: tuple[int, ...]
+    faces: tuple[Kind, ...] = ()
 
 
 @dataclass(frozen=True)

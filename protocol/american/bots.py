@@ -211,7 +211,8 @@ class AmericanBot:
         if state.step is CharlestonStep.COURTESY:
             return CourtesyPass(seat, self._pick(state, plan, 3, strict=True))
         if state.step is CharlestonStep.POOL:
-            return PoolIn(seat, self._pick(state, plan, 3, strict=True))
+            tiles = self._pick(state, plan, 3, strict=True)
+            return PoolIn(seat, tiles, state.kinds(tiles))
         if state.step is CharlestonStep.POOL_TAKE:
             held = state.concealed_kinds(seat)
             wanted = [s for s in state.pool

@@ -15,7 +15,16 @@ from ..seats import SEATS, Seat
 from ..tiles import Kind
 from .actions import Action, PoolIn, PoolTake
 from .events import AmericanEvent, InputReceived, Pooled, PoolTaken, StepStarted, TilesReceived
-from .state import AmericanState, CharlestonStep, check_own_tiles, evolve, fail, with_seat
+from .state import (
+    AmericanState,
+    CharlestonStep,
+    check_face,
+    check_own_tiles,
+    evolve,
+    fail,
+    set_faces,
+    with_seat,
+)
 
 Result = tuple[AmericanState, list[AmericanEvent]]
 EMPTY = (None, None, None, None)
@@ -26,7 +35,8 @@ def legal_pooling(state: AmericanState, seat: Seat) -> tuple[Action, ...]:
         return ()
     if state.step is CharlestonStep.POOL:
         hand = tuple(s for s in state.hands[seat] if state.faces[s] != Kind.JOKER)
-        return tuple(PoolIn(seat, combo) for n in range(4) for combo in combinations(hand, n))
+        return tuple(PoolIn(seat, combo, state.kinds(combo))
+                     for n in range(4) for combo in combinations(hand, n))
     return tuple(PoolTake(seat, combo)
                  for combo in combinations(state.pool, state.pooled[seat]))
 
@@ -44,7 +54,11 @@ def apply_pooling(state: AmericanState, action: Action,
         if len(action.tiles) > 3:
             fail("put at most 3 tiles into the pool", seat)
         check_own_tiles(state, seat, action.tiles)
-        if any(state.faces[s] == Kind.JOKER for s in action.tiles):
+        if len(action.faces) != len(action.tiles):
+            fail("give the face of every tile you put in the pool", seat)
+        for slot, face in zip(action.tiles, action.faces, strict=True):
+            check_face(state, seat, slot, face)
+        if Kind.JOKER in action.faces:
             fail("jokers are never passed, nor pooled", seat)
     else:
         if not isinstance(action, PoolTake):
@@ -66,6 +80,7 @@ def _fill(state: AmericanState, events: list[AmericanEvent], then: CharlestonSte
     hands = list(state.hands)
     pool: list[int] = []
     counts = [0, 0, 0, 0]
+    faces: dict[int, Kind] = {}
     for seat in SEATS:
         action = state.pending[seat]
         assert isinstance(action, PoolIn)
@@ -73,8 +88,10 @@ def _fill(state: AmericanState, events: list[AmericanEvent], then: CharlestonSte
         hands[seat] = tuple(s for s in hands[seat] if s not in gone)
         pool.extend(action.tiles)
         counts[seat] = len(action.tiles)
-        events.append(Pooled(seat, action.tiles, state.kinds(action.tiles)))
+        faces.update(zip(action.tiles, action.faces, strict=True))
+        events.append(Pooled(seat, action.tiles, action.faces))
     state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]), pool=tuple(pool),
+                   faces=set_faces(state.faces, faces),
                    pooled=(counts[0], counts[1], counts[2], counts[3]),
                    public=state.public | set(pool))
     if not pool:

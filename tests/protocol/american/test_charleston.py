@@ -203,7 +203,7 @@ def test_a4_pooling_option_puts_tiles_in_a_face_up_pool_and_takes_as_many_out() 
     assert state.step is Step.POOL
     given = {E: _plain(state, E, 3), S: _plain(state, S, 1), W: (), N: _plain(state, N, 2)}
     for seat in SEATS:
-        state, _ = apply(state, PoolIn(seat, given[seat]))
+        state, _ = apply(state, PoolIn(seat, given[seat], state.kinds(given[seat])))
     assert state.step is Step.POOL_TAKE and len(state.pool) == 6
     assert all(view(state, W).faces[s] == state.faces[s] for s in state.pool)  # face up
     assert state.pending[W] is not None  # West put nothing in: takes nothing
@@ -226,4 +226,6 @@ def test_a4_pooling_refuses_jokers_and_is_off_by_default() -> None:
         {E: "JJ 1m2m3m4m5m6m7m8m9m 1p2p3p"}, TableOptions(pooling=True)))))
     jokers = tuple(s for s in state.hands[E] if state.faces[s] == Kind.JOKER)
     with pytest.raises(IllegalAction, match="jokers"):
-        apply(state, PoolIn(E, jokers[:1]))
+        apply(state, PoolIn(E, jokers[:1], (Kind.JOKER,)))
+    with pytest.raises(IllegalAction, match="face of every tile"):
+        apply(state, PoolIn(E, _plain(state, E, 1)))

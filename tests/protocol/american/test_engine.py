@@ -94,18 +94,18 @@ def test_learn_adds_faces_and_refuses_contradictions() -> None:
         learn(state, {0: Kind.M2})
 
 
-def _mirror_hand(seed: int) -> None:
+def _mirror_hand(seed: int, options: TableOptions | None = None) -> None:
     """Bots play on a full-information engine; South's engine sees only what South may and
     learns its own tiles as they come. Both agree on public_digest at every step."""
     faces = _shuffled(seed)
     card = house_card()
     rng = random.Random(seed)
-    full, _ = new_hand(card, faces, (4, 2))
+    full, _ = new_hand(card, faces, (4, 2), options)
     plan = american_plan((4, 2))
     masked = [Kind.HIDDEN] * 152
     for slot in plan.deal[S]:
         masked[slot] = faces[slot]
-    mine, _ = new_hand(card, masked, (4, 2))
+    mine, _ = new_hand(card, masked, (4, 2), options)
     bots = [AmericanBot(seat, card, rng) for seat in SEATS]
     steps = 0
     while full.result is None and steps < 2000:
@@ -128,6 +128,7 @@ def _mirror_hand(seed: int) -> None:
 def test_a_seat_engine_with_hidden_faces_follows_the_full_engine() -> None:
     for seed in (1, 2):
         _mirror_hand(seed)
+    _mirror_hand(3, TableOptions(pooling=True, declaration=DeclarationMode.TOURNAMENT))
 
 
 def _check_invariants(state: AmericanState) -> None:
