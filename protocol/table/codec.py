@@ -61,7 +61,10 @@ class ActionCodec:
         hints = self._hints.get(cls) or typing.get_type_hints(cls)
         args = {f.name: self._value(hints[f.name], v, f"{cls.__name__}.{f.name}", depth + 1)
                 for f, v in zip(fields, value[1:], strict=True)}
-        return cls(**args)
+        try:
+            return cls(**args)
+        except (ValueError, TypeError) as error:
+            raise WireError(f"action {cls.__name__}: {error}") from None
 
     def _value(self, hint: Any, value: object, what: str, depth: int) -> Any:
         if depth > MAX_DEPTH:

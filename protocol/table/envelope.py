@@ -94,6 +94,11 @@ class Envelope:
         return hashlib.sha256(self.header_bytes()).digest()
 
     def encode(self) -> bytes:
+        """The wire bytes (as received, for a decoded message; packed once otherwise)."""
+        return self.wire
+
+    @cached_property
+    def wire(self) -> bytes:
         return pack([self.version, self.table, int(self.seat), self.seq, self.prev, self.step,
                      self.state, -1 if self.to is None else int(self.to), int(self.kind),
                      self.body_hash, self.signature, self.body])
@@ -138,8 +143,10 @@ def decode(data: object) -> Envelope:
     body_hash = need_bytes(items[9], "body hash", HASH_LEN)
     signature = need_bytes(items[10], "signature", 64)
     body = None if items[11] is None else need_bytes(items[11], "body")
-    return Envelope(version, table, seat, seq, prev, step, state,
-                    None if to_raw < 0 else Seat(to_raw), kind, body_hash, signature, body)
+    env = Envelope(version, table, seat, seq, prev, step, state,
+                   None if to_raw < 0 else Seat(to_raw), kind, body_hash, signature, body)
+    env.__dict__["wire"] = data  # keep the bytes as received (persisted and forwarded as is)
+    return env
 
 
 def verify(envelope: Envelope, public_key: Ed25519PublicKey) -> None:

@@ -150,6 +150,11 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
         return bad(ProblemKind.ILLEGAL_ACTION, error.reason)
     except _Rejected as error:
         return bad(error.kind, error.reason)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
+        # An engine that trips over a peer's odd (but well-typed) action must not take the
+        # session down: the action is refused like any illegal one.
+        return bad(ProblemKind.ILLEGAL_ACTION, f"refused by the rules engine "
+                   f"({type(error).__name__}: {error})")
     timeout = isinstance(body, Act) and body.timeout
     return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied)})
 

@@ -1,0 +1,55 @@
+"""Hostile but validly signed input never crashes a seat running a real engine."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.envelope import private_key_from_bytes, seal
+from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness, seat_key
+from fourwinds.protocol.table.messages import Act, MsgKind, encode_body
+from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.problems import ProblemKind
+from fourwinds.protocol.table.session import handle_message
+from fourwinds.protocol.table.state import Phase
+
+NAMES = ["Discard", "ClaimPung", "ClaimWin", "Pass", "ExposeFlower", "ConcealedKong",
+         "AddedKong", "DeclareWin", "FlowersDone", "ClaimChow", "Explode"]
+plain = st.recursive(st.one_of(st.integers(-5, 200), st.booleans(), st.none(),
+                               st.binary(max_size=4), st.text(max_size=4)),
+                     lambda inner: st.lists(inner, max_size=4), max_leaves=12)
+
+
+def _at_play() -> Harness:
+    h = open_harness("mcr", b"fuzz", options=TableOptions(hands=1))
+    while h.sessions[0].phase is not Phase.PLAY:
+        if not any(bot_moves(h, p) for p in SEATS):
+            deliver_one(h)
+    while h.queue:
+        deliver_one(h)
+    return h
+
+
+HARNESS = _at_play()
+
+
+@given(st.sampled_from(NAMES), st.lists(plain, max_size=4))
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_signed_nonsense_action_is_refused_with_a_reason(name: str, fields: list[object]
+                                                            ) -> None:
+    s = HARNESS.sessions[0]
+    sender = next(p for p in SEATS if p in s.awaiting)
+    chain = s.chains[sender]
+    action = [name, int(s.hand.seating.index(sender)) if s.hand and s.hand.seating else 0,
+              *fields]
+    env = seal(private_key_from_bytes(seat_key(HARNESS.seed, sender)), version=1,
+               table=s.table, seat=Seat(sender), seq=chain.next_seq, prev=chain.head,
+               step=s.step, state=s.step_hash, to=None, kind=MsgKind.ACT,
+               body=encode_body(Act(action, False)))
+    step = handle_message(s, env.encode(), 1.0)
+    kinds = {p.kind for p in step.problems}  # type: ignore[attr-defined]
+    if sender not in step.session.inputs:
+        assert kinds <= {ProblemKind.MALFORMED, ProblemKind.ILLEGAL_ACTION,
+                         ProblemKind.FALSE_FACE}
+        assert kinds
