@@ -116,18 +116,22 @@ def describe(state: AmericanState, events: Iterable[AmericanEvent]) -> list[str]
             note = "" if event.callable else " (a joker: nobody may call it)"
             lines.append(f"{WIND[event.seat]} discards {tile_code(event.face)}{note}")
         elif isinstance(event, Called):
-            what = "Mahjong" if event.mahjong else f"exposes {format_tiles(event.kinds)}"
+            what = "Mahjong" if event.mahjong else f"exposes {format_tiles(sorted(event.kinds))}"
             lines.append(f"{WIND[event.seat]} calls {tile_code(state.faces[event.slot])}: "
                          f"{what}")
         elif isinstance(event, JokerExchanged):
-            lines.append(f"{WIND[event.seat]} gives {tile_code(event.face)} for "
-                         f"{WIND[event.owner]}'s joker")
+            whose = "own" if event.owner == event.seat else f"{WIND[event.owner]}'s"
+            lines.append(f"{WIND[event.seat]} gives {tile_code(event.face)} for a joker "
+                         f"from {whose} exposure")
         elif isinstance(event, SeatDead):
             lines.append(f"{WIND[event.seat]} is dead: {event.reason}")
         elif isinstance(event, MahjongDeclared):
             how = "self-drawn" if event.self_drawn else "on a discard"
-            lines.append(f"{WIND[event.seat]} declares Mahjong {how}: "
-                         f"{format_tiles(event.faces)} + exposures")
+            laid = " ".join(format_tiles(sorted(group))
+                            for group in state.exposure_kinds(event.seat))
+            shown = format_tiles(sorted(event.faces)) + (f" | exposed {laid}" if laid else "")
+            lines.append(f"{WIND[event.seat]} declares Mahjong {how} with "
+                         f"{event.hand_id}: {shown}")
     return lines
 
 
