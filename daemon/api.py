@@ -174,6 +174,9 @@ class ApiServer:
 
         future.add_done_callback(done)
 
+    def has_subscribers(self) -> bool:
+        return bool(self._subscribers)
+
     def publish(self, event: Message) -> None:
         """Send ``event`` to every subscribed client (slow or gone clients are dropped)."""
         if self._socket is None:

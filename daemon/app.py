@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 
 TICK_S = 0.05
 SYNC_S = 1.0
+PUBLISH_S = 0.02
 
 
 class Daemon:
@@ -61,6 +62,8 @@ class Daemon:
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
+        self._views: dict[bytes, tuple[Any, dict[str, Any]]] = {}
+        self._dirty: dict[bytes, list[str]] = {}
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -78,6 +81,7 @@ class Daemon:
             await self._announce(rt)
         self._tasks.append(asyncio.create_task(self._ticker(), name="ticker"))
         self._tasks.append(asyncio.create_task(self._syncer(), name="sync"))
+        self._tasks.append(asyncio.create_task(self._publisher(), name="publish"))
         for host, peer_port in self.manual_peers:
             self._tasks.append(asyncio.create_task(self._probe(host, peer_port)))
         log.info("daemon %s (%s) listening on %s:%d, local API %s", self.name,
@@ -222,8 +226,18 @@ class Daemon:
 
     # -- views for frontends ---------------------------------------------------------------
 
+    def _seat_view(self, rt: TableRuntime) -> dict[str, Any]:
+        """The session's view, computed once per session value (sessions are immutable)."""
+        if rt.session is None:
+            return {}
+        cached = self._views.get(rt.table_id)
+        if cached is None or cached[0] is not rt.session:
+            cached = (rt.session, dict(self.port.seat_view(rt.session)))
+            self._views[rt.table_id] = cached
+        return dict(cached[1])
+
     def view_event(self, rt: TableRuntime, events: list[str]) -> Message:
-        view: dict[str, Any] = dict(self.port.seat_view(rt.session)) if rt.session else {}
+        view = self._seat_view(rt)
         legal = view.pop("legal_actions", [])
         offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, "")}
                    for k in rt.members if not self.alive(k)]
@@ -233,7 +247,19 @@ class Daemon:
                 "events": events, "problems": list(rt.problems)}
 
     def publish_view(self, rt: TableRuntime, events: list[str]) -> None:
-        self.api.publish(self.view_event(rt, events))
+        """Queue a view event; the publisher sends at most one per table every PUBLISH_S
+        (a view can be costly to build, and a burst of steps needs only the last one)."""
+        if self.api.has_subscribers():
+            self._dirty.setdefault(rt.table_id, []).extend(events)
+
+    async def _publisher(self) -> None:
+        while True:
+            await asyncio.sleep(PUBLISH_S)
+            dirty, self._dirty = self._dirty, {}
+            for table_id, events in dirty.items():
+                rt = self.tables.get(table_id)
+                if rt is not None:
+                    self.api.publish(self.view_event(rt, events[-50:]))
 
     def table_summary(self, rt: TableRuntime) -> Message:
         return {"table": rt.table_hex, "name": rt.name, "rules": rt.rules,

@@ -21,8 +21,10 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import session as table
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import Step, TableSession
+from fourwinds.protocol.table.transcript import export_transcript
 
 handle_message = table.handle_message
+transcript = export_transcript
 tick = table.tick
 resume = table.resume
 

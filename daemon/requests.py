@@ -198,8 +198,12 @@ async def _view(d: Daemon, request: Message) -> Message:
 
 
 async def _transcript(d: Daemon, request: Message) -> Message:
+    """The table's transcript as this seat holds it (``fourwinds verify`` reads it)."""
     rt = d.find_table(request.get("table"))
-    return {"ok": True, "records": list(rt.log.records) if rt.log else []}
+    export = getattr(d.port, "transcript", None)
+    if rt.session is None or export is None:
+        raise ApiError(f"no transcript for table {rt.name} yet")
+    return {"ok": True, "transcript": export(rt.session)}
 
 
 async def _stop(d: Daemon, request: Message) -> Message:

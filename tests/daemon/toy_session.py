@@ -228,6 +228,11 @@ def _my_turn(s: Session) -> bool:
             and s.seats[len(s.plays) % 4] == s.me)
 
 
+def transcript(session: Session) -> bytes:
+    packed: bytes = msgpack.packb([session.name, list(session.plays)], use_bin_type=True)
+    return packed
+
+
 def seat_view(session: Session) -> dict[str, Any]:
     s = session
     done = len(s.plays) >= PLAYS

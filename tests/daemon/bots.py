@@ -1,0 +1,82 @@
+"""Bot seats driven only through the local API: each reads view events and answers with one
+of the legal actions the event lists (it knows no rules). Threads, each with its own client;
+every loop is bounded in time."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fourwinds.frontends.client import Client, connect
+
+Event = dict[str, Any]
+
+
+def choose(event: Event) -> str | None:
+    """The bot's pick: ready if offered, else the first legal action."""
+    legal = event.get("legal_actions") or []
+    return str(legal[0]["id"]) if legal else None
+
+
+class BotSeat(threading.Thread):
+    """One seat's bot over the local API of the daemon at ``data_dir``."""
+
+    def __init__(self, data_dir: Path, table: str, deadline: float,
+                 done: Callable[[Event], bool]) -> None:
+        super().__init__(daemon=True)
+        self.data_dir = data_dir
+        self.table = table
+        self.deadline = deadline
+        self.done = done
+        self.paused = threading.Event()
+        self.stop = threading.Event()
+        self.last: Event | None = None
+        self.actions = 0
+        self.latencies: list[float] = []
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        client: Client | None = None
+        try:
+            while time.monotonic() < self.deadline and not self.stop.is_set():
+                if self.paused.is_set():
+                    if client is not None:
+                        client.close()
+                        client = None
+                    time.sleep(0.05)
+                    continue
+                if client is None:
+                    try:
+                        client = connect(str(self.data_dir))
+                    except ConnectionError:
+                        time.sleep(0.1)
+                        continue
+                event = client.next_event(0.2)
+                if event is None:
+                    answer = client.request({"type": "view", "table": self.table})
+                    event = answer.get("event") if answer.get("ok") else None
+                if not event or event.get("type") != "view" or event["table"] != self.table:
+                    continue
+                self.last = event
+                if self.done(event):
+                    return
+                action = choose(event)
+                if action is not None:
+                    start = time.perf_counter()
+                    answer = client.request({"type": "act", "table": self.table,
+                                             "action": action})
+                    if answer.get("ok"):
+                        self.actions += 1
+                        self.latencies.append(time.perf_counter() - start)
+        except BaseException as error:   # reported by the test
+            self.error = error
+        finally:
+            if client is not None:
+                client.close()
+
+
+def over(event: Event) -> bool:
+    return event.get("view", {}).get("phase") in ("over", "halted")

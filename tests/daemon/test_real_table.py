@@ -1,0 +1,108 @@
+"""Four daemons (separate processes, 127.0.0.1) play real hands of the table session, each
+seat a bot driven only through the local API; transcripts are compared and verified."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fourwinds.protocol.table.transcript import check_transcript
+from tests.daemon.bots import BotSeat, over
+from tests.daemon.procs import DaemonProcess, request
+
+pytestmark = pytest.mark.slow
+REAL = "fourwinds.daemon.real_session"
+
+
+class RealTable:
+    def __init__(self, base: Path, rules: str) -> None:
+        self.daemons = [DaemonProcess(base / f"d{i}", f"bot{i}", session_module=REAL)
+                        for i in range(4)]
+        self.rules = rules
+        self.table = ""
+
+    def open(self) -> None:
+        for d in self.daemons:
+            d.start()
+        host = self.daemons[0].client(subscribe=False)
+        try:
+            made = request(host, type="create", name="real", rules=self.rules,
+                           options={"hands": 1, "call_window": 0.5})
+            self.table = made["table"]
+            key = request(host, type="whoami")["public_key"]
+        finally:
+            host.close()
+        for d in self.daemons[1:]:
+            client = d.client(subscribe=False)
+            try:
+                request(client, type="join", table=self.table, host="127.0.0.1",
+                        port=self.daemons[0].port, public_key=key)
+            finally:
+                client.close()
+
+    def bots(self, timeout: float) -> list[BotSeat]:
+        deadline = time.monotonic() + timeout
+        seats = [BotSeat(d.data_dir, self.table, deadline, over) for d in self.daemons]
+        for seat in seats:
+            seat.start()
+        return seats
+
+    def query(self, i: int, **message: Any) -> dict[str, Any]:
+        client = self.daemons[i].client(subscribe=False)
+        try:
+            return request(client, table=self.table, **message)
+        finally:
+            client.close()
+
+    def close(self) -> None:
+        for d in self.daemons:
+            d.stop()
+
+
+@pytest.fixture
+def real_table(tmp_path: Path) -> Iterator[RealTable]:
+    table = RealTable(tmp_path, "mcr")
+    try:
+        table.open()
+        yield table
+    finally:
+        table.close()
+
+
+def _finish(table: RealTable, seats: list[BotSeat], timeout: float) -> None:
+    for seat in seats:
+        seat.join(timeout)
+        assert seat.error is None, seat.error
+    views = [table.query(i, type="view")["event"]["view"] for i in range(4)]
+    assert [v["phase"] for v in views] == ["over"] * 4, [v["phase"] for v in views]
+    assert len({v["state"] for v in views}) == 1
+    transcripts = [table.query(i, type="transcript")["transcript"] for i in range(4)]
+    assert all(t == transcripts[0] for t in transcripts)
+    verdict = check_transcript(transcripts[0])
+    assert verdict.ok, verdict.problems
+
+
+def test_four_daemons_play_a_full_mcr_hand_with_api_bots(real_table: RealTable) -> None:
+    seats = real_table.bots(timeout=60)
+    _finish(real_table, seats, 60)
+    assert sum(s.actions for s in seats) > 50
+
+
+def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
+        real_table: RealTable) -> None:
+    seats = real_table.bots(timeout=90)
+    deadline = time.monotonic() + 30
+    while (seats[2].last is None or seats[2].last["view"].get("phase") != "play"
+           or seats[2].actions < 15):
+        assert time.monotonic() < deadline, "the hand never got going"
+        time.sleep(0.05)
+    seats[2].paused.set()
+    real_table.daemons[2].kill9()
+    time.sleep(1.0)
+    real_table.daemons[2].start()
+    seats[2].paused.clear()
+    _finish(real_table, seats, 90)
