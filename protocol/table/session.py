@@ -186,7 +186,10 @@ def seat_view(session: TableSession) -> dict[str, Any]:
         view["hand"] = hand.hand_no
         view["seating"] = [int(p) for p in hand.seating]
         view["dice"] = list(hand.dice)
-        view["engine"] = to_plain(hand.engine)
+        engine = hand.engine
+        if hasattr(engine, "card"):  # the card travels once, in the Open message
+            engine = evolve(engine, card=getattr(engine.card, "name", ""))
+        view["engine"] = to_plain(engine)
         if s.me is not None and s.phase is Phase.PLAY and s.me not in s.inputs:
             legal = s.rules.legal_actions(hand.engine, _our_wind(s))
             view["legal"] = [s.rules.encode_action(a) for a in legal]

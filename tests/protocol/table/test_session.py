@@ -259,3 +259,17 @@ def test_every_seat_must_say_ready_before_the_dice() -> None:
     bot_moves(h, Seat.NORTH)
     run(h)
     assert {s.phase for s in h.sessions} == {Phase.OVER}
+
+
+def test_private_messages_are_redacted_for_other_seats_but_still_chain() -> None:
+    from fourwinds.protocol.table.session import messages_since
+
+    h = run(toy_harness(b"private"))
+    creator = h.sessions[0]
+    redacted = decode(messages_since(creator, Seat.WEST, 0)[0])
+    full = decode(messages_since(creator, Seat.WEST, 0, for_seat=Seat.EAST)[0])
+    assert redacted.kind is MsgKind.JOIN and redacted.body is None
+    assert full.body is not None and full.msg_hash == redacted.msg_hash
+    # a seat given the redacted copy keeps the chain intact
+    step = handle_message(h.sessions[1], redacted.encode(), 0.0)
+    assert step.problems == () and step.session.step_hash == h.sessions[1].step_hash
