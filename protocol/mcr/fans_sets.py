@@ -17,7 +17,7 @@ Results depend only on the sorted tuple of set kinds, so they are memoised (a sm
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 
 from .fans import FAN_POINTS, Fan
@@ -168,8 +168,9 @@ def pung_fans(pungs: tuple[int, ...]) -> FanCounts:
     return _combine(pungs, four, _triple_pung_fan, _pair_pung_fan)
 
 
+@lru_cache(maxsize=4096)
 def honor_fans(pungs: tuple[int, ...], pair: int, seat_wind: int,
-               prevalent_wind: int) -> list[tuple[Fan, int]]:
+               prevalent_wind: int) -> FanCounts:
     """Wind and dragon fans plus Pung of Terminals or Honors, from all pungs/kongs and the pair.
 
     Pung of Terminals or Honors counts terminal pungs and the wind pungs that are neither the
@@ -202,7 +203,7 @@ def honor_fans(pungs: tuple[int, ...], pair: int, seat_wind: int,
         fans.append((Fan.LITTLE_THREE_DRAGONS if pair >= 31 else Fan.TWO_DRAGON_PUNGS, 1))
     elif dragons == 1:
         fans.append((Fan.DRAGON_PUNG, 1))
-    return fans
+    return tuple(fans)
 
 
 def kong_fans(melded: int, concealed: int) -> tuple[Fan, ...]:

@@ -43,8 +43,8 @@ REVERSIBLE_MASK = _mask([9 + r - 1 for r in (1, 2, 3, 4, 5, 8, 9)]
 def present_mask(counts: Sequence[int]) -> int:
     """Bit mask of the kinds (0-33) with a nonzero count."""
     mask = 0
-    for k in range(34):
-        if counts[k]:
+    for k, n in enumerate(counts):
+        if n:
             mask |= 1 << k
     return mask
 
@@ -88,10 +88,11 @@ def tile_fans(mask: int, counts: Sequence[int], kong_kinds: Iterable[int]) -> li
         fans.append((Fan.ALL_GREEN, 1))
     if not mask & ~REVERSIBLE_MASK:
         fans.append((Fan.REVERSIBLE_TILES, 1))
-    kongs = set(kong_kinds)
-    hogs = sum(1 for k in range(34) if counts[k] == 4 and k not in kongs)
-    if hogs:
-        fans.append((Fan.TILE_HOG, hogs))
+    if 4 in counts:
+        kongs = set(kong_kinds)
+        hogs = sum(1 for k in range(34) if counts[k] == 4 and k not in kongs)
+        if hogs:
+            fans.append((Fan.TILE_HOG, hogs))
     return fans
 
 

@@ -42,6 +42,7 @@ __all__ = [
 ]
 
 MIN_POINTS = 8
+KNITTED_MASKS = tuple(sum(1 << k for k in tiles) for tiles in KNITTED_SETS)
 _NO_LIMIT = (0,) * 34  # "tiles already shown": none, so every kind may complete a shape
 
 
@@ -81,6 +82,7 @@ class _Hand:
         "hand13",
         "kong_kinds",
         "last_tile",
+        "mask",
         "melded_chows",
         "melded_kongs",
         "melded_pungs",
@@ -107,6 +109,7 @@ class _Hand:
         self.open_melds = sum(1 for m in melds if not m.concealed)
         self.exposed = self.open_melds > 0
         mask = present_mask(total)
+        self.mask = mask
         self.tiles: FanDict = dict(tile_fans(mask, total, self.kong_kinds))
         if all_even(mask):
             self.tiles[Fan.ALL_EVEN_PUNGS] = 1  # kept only by four-pung readings
@@ -268,14 +271,14 @@ def _win_slots(h: _Hand, r: Reading) -> set[tuple[bool, Fan | None]]:
 def _best(h: _Hand, concealed: list[int]) -> tuple[int, FanDict] | None:
     best: tuple[int, FanDict] | None = None
     readings = standard_readings(concealed)
-    if h.n_melds <= 1 and sum(concealed) >= 11:
+    if h.n_melds <= 1 and any(h.mask & m == m for m in KNITTED_MASKS):
         readings += knitted_straight_readings(concealed)
     for reading in readings:
         for win_pung_melded, wait in _win_slots(h, reading):
             result = _settle(_standard_fans(h, reading, win_pung_melded, wait))
             if best is None or result[0] > best[0]:
                 best = result
-    if h.n_melds == 0:
+    if h.n_melds == 0 and (h.mask.bit_count() >= 7 or all(n % 2 == 0 for n in concealed)):
         for special in _special_fans(h, concealed):
             result = _settle(special)
             if best is None or result[0] > best[0]:

@@ -54,9 +54,9 @@ def hand_counts(melds: Sequence[Meld], hand: Sequence[int], extra: int) -> tuple
     for m in melds:
         for k in m.tiles:
             total[k] += 1
-    for k in range(NUM_HAND_KINDS):
-        if total[k] > 4:
-            raise InvalidHand(f"{total[k]} copies of {_name(k)}: there are only 4")
+    if max(total) > 4:
+        k = total.index(max(total))
+        raise InvalidHand(f"{total[k]} copies of {_name(k)}: there are only 4")
     return concealed, total
 
 
@@ -105,8 +105,11 @@ def _near(c: Sequence[int], group: int) -> list[int]:
     if group == 3:
         return [k for k in HONOR_KINDS if c[k]]
     base = group * 9
-    return [k for k in range(base, base + 9)
-            if any(c[j] for j in range(max(base, k - 2), min(base + 8, k + 2) + 1))]
+    near = [False] * 13  # ranks -2..10 of the suit, padded so no bounds checks are needed
+    for r in range(9):
+        if c[base + r]:
+            near[r] = near[r + 1] = near[r + 2] = near[r + 3] = near[r + 4] = True
+    return [base + r for r in range(9) if near[r + 2]]
 
 
 def winning_kinds(c: list[int], n_melds: int, total: Sequence[int], limit: int = 34) -> list[int]:
@@ -121,17 +124,19 @@ def winning_kinds(c: list[int], n_melds: int, total: Sequence[int], limit: int =
     bad = [g for g in range(4) if not ok[g]]
     groups = bad if len(bad) == 1 else ([] if bad else [0, 1, 2, 3])
     sizes = [sum(c[g * 9:g * 9 + 9]) for g in range(3)] + [sum(c[k] for k in HONOR_KINDS)]
+    pairs = sum(1 for n in sizes if n % 3 == 2)
     for g in groups:
+        # Exactly one group may hold the pair once the tile is added.
+        after = pairs - (sizes[g] % 3 == 2) + ((sizes[g] + 1) % 3 == 2)
+        if after != 1:
+            continue
         for k in _near(c, g):
             if total[k] >= 4:
                 continue
-            sizes[g] += 1
-            if sum(1 for n in sizes if n % 3 == 2) == 1:
-                c[k] += 1
-                if _group_ok(c, g):
-                    found.append(k)
-                c[k] -= 1
-            sizes[g] -= 1
+            c[k] += 1
+            if _group_ok(c, g):
+                found.append(k)
+            c[k] -= 1
             if len(found) >= limit:
                 return found
     special = _special_checks(c, n_melds)
