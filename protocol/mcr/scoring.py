@@ -142,14 +142,14 @@ def _context_fans(fans: FanDict, h: _Hand, concealed_by_nature: bool) -> None:
         fans[Fan.FULLY_CONCEALED_HAND if concealed else Fan.SELF_DRAWN] = 1
         if ctx.wall_last:
             fans[Fan.LAST_TILE_DRAW] = 1
-        if ctx.kong_related:
+        if ctx.kong_related and h.kong_kinds:  # a replacement tile needs a kong of one's own
             fans[Fan.OUT_WITH_REPLACEMENT_TILE] = 1
     else:
         if concealed:
             fans[Fan.CONCEALED_HAND] = 1
         if ctx.wall_last:
             fans[Fan.LAST_TILE_CLAIM] = 1
-        if ctx.kong_related:
+        if ctx.kong_related and h.total[h.win] == 1:  # a robbed tile's 3 others are melded
             fans[Fan.ROBBING_THE_KONG] = 1
     if h.last_tile:
         fans[Fan.LAST_TILE] = 1

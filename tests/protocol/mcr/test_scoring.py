@@ -69,9 +69,9 @@ def test_b5_exclusion_robbing_the_kong_excludes_last_tile() -> None:
 
 
 def test_b5_exclusion_replacement_tile_and_last_draw_exclude_self_drawn() -> None:
-    fans = fan_counts(score("67m44z", "8m", "c234m c567p p888s", self_drawn=True,
+    fans = fan_counts(score("67m44z", "8m", "c234m c567p k8888s", self_drawn=True,
                             kong_related=True, wall_last=True))
-    assert fans == {"Out with Replacement Tile": 1, "Last Tile Draw": 1}
+    assert fans == {"Out with Replacement Tile": 1, "Last Tile Draw": 1, "Melded Kong": 1}
 
 
 @pytest.mark.parametrize(
@@ -268,3 +268,13 @@ def test_b5_last_tile_follows_the_visible_tiles() -> None:
     fans = fan_counts(score("678m8m", "8m", "c234m c567p c123p", last_tile=True))
     assert "Last Tile" not in fans
     assert "Last Tile" in fan_counts(score("67m44z", "8m", "c234m c567p p888s", last_tile=True))
+
+
+def test_b5_kong_flags_need_a_kong() -> None:
+    # Out with Replacement Tile needs a kong of one's own; Robbing the Kong needs the robbed
+    # tile's three others on the konger's pung, so the winner holds none of them.
+    drawn = fan_counts(score("67m44z", "8m", "c234m c567p p888s", self_drawn=True,
+                             kong_related=True))
+    assert drawn == {"Self-Drawn": 1}
+    robbed = fan_counts(score("678m8m", "8m", "c234m c567p c123p", kong_related=True))
+    assert "Robbing the Kong" not in robbed
