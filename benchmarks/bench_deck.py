@@ -9,7 +9,7 @@
   checks the whole wall and every face it saw): what each daemon spends, in parallel with the
   others on their own machines. Target: <= 150 ms.
 * ``deck_audit_four_seats``: the same audit run by the four in-memory seats one after another,
-  the reveals included. Target: <= 4 x 150 ms.
+  the reveals included. Held to the same 150 ms.
 """
 
 from __future__ import annotations
@@ -35,10 +35,15 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import RuleSet
 from fourwinds.protocol.walls import american_plan
 
+_clock = time.process_time
+"""CPU time of this process: single-threaded work measured apart from the other processes
+sharing the machine (wall-clock times swing with their load; the medians of interleaved runs
+are compared)."""
+
 WALL = 152
 DEALT = 53
 MULTS = 4 * WALL * 2 + DEALT
-REPEAT = 5
+REPEAT = 7
 RATIO_TARGET = 1.5
 AUDIT_TARGET_MS = 150.0
 
@@ -59,20 +64,20 @@ def _one_hand(run: int) -> tuple[float, float, float, Loopback[WallState]]:
     """Seconds for build + deal, for the four-seat audit, and for one seat's audit."""
     desc = DeckDescription(b"bench table/hand %d" % run, RuleSet.AMERICAN)
     plan = american_plan((3, 4))
-    start = time.perf_counter()
+    start = _clock()
     decks = [MaskedDeck.create(desc, s, Entropy(hashlib.sha256(b"%d/%d" % (run, s)).digest()),
                                _KEYS[s].sign, _verify) for s in SEATS]
     loop = Loopback(decks)
     loop.everyone(lambda deck, state: deck.deal(state, plan))
-    built = time.perf_counter()
+    built = _clock()
     loop.everyone(lambda deck, state: deck.audit(state))
-    audited = time.perf_counter()
+    audited = _clock()
     # One seat's own check, alone: what each daemon spends once the secrets are in.
     east, state = decks[Seat.EAST], loop.states[Seat.EAST]
     reveals = tuple(a.body for a in state.audits if a is not None)
-    one = time.perf_counter()
+    one = _clock()
     judge(east.ctx, state, reveals)
-    done = time.perf_counter()
+    done = _clock()
     return built - start, audited - built, done - one, loop
 
 
@@ -81,10 +86,10 @@ def _floor() -> float:
     point = group.hash_to_point(b"floor", 0)
     scalar = Entropy(b"f" * 32).scalar("floor", 0)
     mult: Callable[[bytes, bytes], bytes] = sodium.crypto_scalarmult_ed25519_noclamp
-    start = time.perf_counter()
+    start = _clock()
     for _ in range(MULTS):
         point = mult(scalar, point)
-    return time.perf_counter() - start
+    return _clock() - start
 
 
 def bench_deck() -> list[dict[str, object]]:
@@ -97,23 +102,20 @@ def bench_deck() -> list[dict[str, object]]:
         audits.append(audit)
         seats.append(seat)
         assert all(s.audited for s in loop.states)
-    build_ms = statistics.median(builds) * 1000
-    floor_ms = statistics.median(floors) * 1000
+    build_ms, floor_ms = statistics.median(builds) * 1000, statistics.median(floors) * 1000
     ratio = build_ms / floor_ms
-    audit_ms = statistics.median(audits) * 1000
-    seat_ms = statistics.median(seats) * 1000
+    audit_ms, seat_ms = statistics.median(audits) * 1000, statistics.median(seats) * 1000
     check = "fused in libsodium's multiplication" if group.library_checks_subgroup() else (
         "explicit (L-1)Q == -Q")
     return [
         result("deck_shuffle_lock_deal", build_ms, "ms", target=f"<= {RATIO_TARGET}x floor",
                met=ratio <= RATIO_TARGET, ratio=round(ratio, 3), floor_ms=round(floor_ms, 3),
                floor_mults=MULTS, mult_us=round(floor_ms * 1000 / MULTS, 1),
-               subgroup_check=check, wall=WALL, dealt=DEALT),
+               subgroup_check=check, wall=WALL, dealt=DEALT, clock="process CPU time"),
         result("deck_audit", seat_ms, "ms", target=f"<= {AUDIT_TARGET_MS} ms",
-               met=seat_ms <= AUDIT_TARGET_MS, wall=WALL, floor_ratio=round(
-                   seat_ms / (floor_ms / MULTS * (WALL - 14)), 3)),
-        result("deck_audit_four_seats", audit_ms, "ms", target=f"<= {4 * AUDIT_TARGET_MS} ms",
-               met=audit_ms <= 4 * AUDIT_TARGET_MS, seats=4, wall=WALL),
+               met=seat_ms <= AUDIT_TARGET_MS, wall=WALL, mults=WALL - 14),
+        result("deck_audit_four_seats", audit_ms, "ms", target=f"<= {AUDIT_TARGET_MS} ms",
+               met=audit_ms <= AUDIT_TARGET_MS, seats=4, wall=WALL),
     ]
 
 

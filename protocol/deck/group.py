@@ -119,9 +119,11 @@ def check_scalar(scalar: object) -> bytes:
 
 
 def scalar_from_wide(wide: bytes) -> bytes:
-    """Reduce 64 uniform bytes to a scalar modulo ``L`` (negligible bias)."""
-    out: bytes = sodium.crypto_core_ed25519_scalar_reduce(wide)
-    return out
+    """Reduce 64 uniform bytes (little-endian) to a scalar modulo ``L`` (negligible bias);
+    the same value as libsodium's ``crypto_core_ed25519_scalar_reduce``."""
+    if len(wide) != 64:
+        raise BadScalar("a wide scalar is 64 bytes")
+    return scalar_from_int(int.from_bytes(wide, "little"))
 
 
 def scalar_mul(a: bytes, b: bytes) -> bytes:

@@ -108,3 +108,9 @@ def test_the_direct_wall_pass_encoding_is_the_canonical_one() -> None:
     assert body_digest(body) == digest(body)
     assert body_bytes(Reveal(b"ctx", Seat.EAST, b"n")) == canonical_bytes(Reveal(b"ctx",
                                                                                  Seat.EAST, b"n"))
+
+
+def test_wide_reduction_matches_libsodium() -> None:
+    for n in range(20):
+        wide = hashlib.sha512(b"w%d" % n).digest()
+        assert group.scalar_from_wide(wide) == sodium.crypto_core_ed25519_scalar_reduce(wide)
