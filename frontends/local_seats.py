@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fourwinds.frontends.daemon_link import DaemonUnavailable, LocalApi, connect
+from fourwinds.frontends.daemon_link import DaemonUnavailable, LocalApi, checked, connect
 
 log = logging.getLogger(__name__)
 START_TIMEOUT = 15.0
@@ -159,13 +159,15 @@ def start_bot_seat(
                "--peer", f"127.0.0.1:{host_port}"],
     )
     api = wait_for_api(str(data_dir), daemon, log_path)
-    api.close()
+    try:  # join here, one seat after the other, before the bot starts acting
+        checked(api.request({"type": "join", "table": table, "host": "127.0.0.1",
+                             "port": host_port, "public_key": host_key}))
+    finally:
+        api.close()
     with open(log_path, "ab") as out:
         started.add(subprocess.Popen(
-            fourwinds_command(
-                "bot", "--rules", rules, "--data-dir", str(data_dir), "--join", table,
-                "--host", "127.0.0.1", "--port", str(host_port), "--key", host_key,
-            ),
+            fourwinds_command("bot", "--rules", rules, "--data-dir", str(data_dir),
+                              "--table", table),
             stdin=subprocess.DEVNULL, stdout=out, stderr=out,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         ))

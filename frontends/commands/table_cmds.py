@@ -42,6 +42,9 @@ def register(sub: Any) -> None:
     join = sub.add_parser("join", help="join a table seen on the network (or by its code)")
     join.add_argument("target", metavar="NAME|CODE", help="table name, or a private table code")
     join.add_argument("--code", help="the private table's code, when joining by name")
+    join.add_argument("--host", help=argparse.SUPPRESS)  # a table not announced: its host's
+    join.add_argument("--port", type=int, help=argparse.SUPPRESS)  # address and identity key
+    join.add_argument("--key", help=argparse.SUPPRESS)
     add_daemon_options(join, table=False)
     join.set_defaults(handler=cmd_join)
 
@@ -103,6 +106,8 @@ def cmd_join(args: argparse.Namespace) -> int:
     request: dict[str, Any] = {"type": "join", "table": args.target}
     if args.code:
         request["code"] = args.code
+    if args.host and args.port and args.key:
+        request.update(host=args.host, port=args.port, public_key=args.key)
     answer = _run(args, request)
     emit(args, [f"joined table {answer.get('table', args.target)}; take a seat: fourwinds seat"],
          answer)
