@@ -71,7 +71,7 @@ def candidate_plans(counts: Counts, melds: MeldKey) -> tuple[Plan, ...]:
     best = INF
     scored: list[tuple[int, Plan]] = []
     for bound, i in bounded:
-        if bound > best + 1:
+        if bound > best + SLACK:
             break
         d = plan_distance(PLANS[i], counts, melds)
         best = min(best, d)

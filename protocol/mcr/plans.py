@@ -198,14 +198,41 @@ OTHER_PLANS: tuple[int, ...] = tuple(
 
 
 def lower_bounds(counts: Counts, melds: MeldKey) -> list[tuple[int, int]]:
-    """(bound, plan index) for every plan: a distance no plan goes below, cheap to get."""
-    out = [(-1, i) for i in OTHER_PLANS]
-    if not melds:
-        have = presence(counts)
-        out.extend((max(-1, 8 - (have & mask).bit_count()), i) for i, mask in TEMPLATE_MASKS)
-        return out
-    out.extend((lower_bound(PLANS[i], counts, melds), i) for i, _ in TEMPLATE_MASKS)
+    """(bound, plan index) for every plan: a distance the plan never goes below, cheap to get.
+
+    A template needs each of its nine tiles; a flush must exchange every number tile of the
+    other suits (one can go as the discard of a 14-tile hand, one more as the last exchange
+    before ready, hence the -2); All Pungs needs at most five kinds. The other plans are
+    cheap enough to measure exactly."""
+    out: list[tuple[int, int]] = []
+    suits = (sum(counts[0:9]), sum(counts[9:18]), sum(counts[18:27]))
+    numbers = suits[0] + suits[1] + suits[2]
+    have = presence(counts)
+    for i in OTHER_PLANS:
+        plan = PLANS[i]
+        if plan.kind is PlanKind.FLUSH:
+            out.append((numbers - suits[plan.tiles[0] // 9] - 2, i))
+        elif plan.kind is PlanKind.ALL_PUNGS:
+            out.append((len(counts) - counts.count(0) - 7, i))
+        elif plan.kind is PlanKind.HONORS_KNITTED:
+            out.append((INF if melds else 13 - min(14, (have & (plan.mask | HONOR_MASK))
+                                                   .bit_count()), i))
+        else:
+            out.append((plan_distance(plan, counts, melds), i))
+    covered = 0
+    for t, first in melds:
+        if t is MeldType.CHOW:
+            covered |= 0b111 << first
+    for i, mask in TEMPLATE_MASKS:
+        chows = covered & mask if covered else 0
+        if chows and any((chows >> g[0]) & 0b111 == 0b111 for g in PLANS[i].chows):
+            out.append((lower_bound(PLANS[i], counts, melds), i))
+            continue
+        out.append((max(-1, 8 - (have & mask).bit_count()), i))
     return out
+
+
+HONOR_MASK = sum(1 << k for k in range(27, 34))
 
 
 def lower_bound(plan: Plan, counts: Counts, melds: MeldKey) -> int:
