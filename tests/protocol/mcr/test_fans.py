@@ -269,3 +269,19 @@ def test_b5_points_in_table_are_the_reported_points() -> None:
         for name, points, _count in result.fans:
             assert FAN_POINTS[FAN_NAME.index(name)] == points
         assert result.total == sum(p * c for _n, p, c in result.fans)
+
+
+def test_b5_docs_exclusion_table_matches_the_code() -> None:
+    from pathlib import Path
+
+    from fourwinds.protocol.mcr.fans import EXCLUSION_TABLE
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "MCR-FANS.md").read_text()
+    section = text.split("## Exclusion table", 1)[1].split("Partial exclusions", 1)[0]
+    documented: dict[str, set[str]] = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and " (" in cells[0]:
+            documented[cells[0].rsplit(" (", 1)[0]] = set(cells[1].split(", "))
+    in_code = {FAN_NAME[fan]: {FAN_NAME[e] for e in excluded} for fan, excluded in EXCLUSION_TABLE}
+    assert documented == in_code
