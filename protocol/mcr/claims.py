@@ -61,6 +61,9 @@ def _validate(state: HandState, answer: Answer) -> dict[int, Kind]:
         return learned
     if state.phase is Phase.ROB:
         raise IllegalAction("an added kong can only be robbed for Mahjong", seat)
+    want = 3 if isinstance(answer, ClaimKong) else 2
+    if len(answer.slots) != want or len(answer.faces) != want:
+        raise IllegalAction(f"this claim uses {want} tiles from your hand", seat)
     discard = state.faces[state.pending]
     if isinstance(answer, ClaimChow):
         if seat != state.turn.right:

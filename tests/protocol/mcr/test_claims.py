@@ -189,3 +189,10 @@ def test_b4_claim_must_use_matching_tiles() -> None:
     with pytest.raises(IllegalAction, match="chow"):
         apply(state, ClaimChow(S, (x, y), (Kind.M2, Kind.M2)))
     assert hand_kinds(state, W) == sorted(tiles("5p5p 2p2p 3p3p 7p7p 8p8p 4s4s 3m"))
+
+
+def test_b4_a_claim_uses_exactly_its_number_of_tiles() -> None:
+    state = table(west="5p5p5p 2p2p 3p3p 7p7p 8p8p 3m 4s")
+    three = slots_of(state, W, [P5, P5, P5])
+    with pytest.raises(IllegalAction, match="2 tiles"):
+        apply(state, ClaimPung(W, three, (P5, P5, P5)))  # type: ignore[arg-type]
