@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
@@ -56,11 +57,16 @@ def test_deal_rotates_to_the_right_between_hands(reference: Harness) -> None:
     assert second[Seat.EAST] == first[Seat.SOUTH]
 
 
+@functools.cache
+def _fifo_reference() -> Harness:
+    return run(toy_harness(b"prop"))
+
+
 @given(st.integers(0, 2**32), st.integers(0, 30))
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=10, deadline=None)
 def test_any_delivery_order_with_duplicates_gives_identical_states(
         order_seed: int, duplicates: int) -> None:
-    fifo = run(toy_harness(b"prop"))
+    fifo = _fifo_reference()
     shuffled = run(toy_harness(b"prop"), random.Random(order_seed), duplicates=duplicates)
     assert all(s.phase is Phase.OVER for s in shuffled.sessions)
     assert final_hashes(shuffled) == final_hashes(fifo)
