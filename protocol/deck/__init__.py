@@ -4,7 +4,8 @@ Modules, one job each (docs/FAIRNESS.md explains the protocol and the threat mod
 
 * ``group``: ed25519 prime-order group operations over libsodium, the subgroup check;
 * ``entropy``: deterministic randomness from passed-in entropy bytes;
-* ``commit_reveal``: the dice (commit, echo, reveal, seed, rejection sampling);
+* ``commit_reveal``: the shared seed (commit, echo, reveal);
+* ``dice``: what the rules roll dice for, from the seed by rejection sampling;
 * ``messages`` / ``events``: every message (frozen dataclasses) and every output of a step;
 * ``masked_wall``: seat secrets, tile points, the shuffle and lock passes;
 * ``operations``: private draws and the deal, public reveals, private transfers, complaints;

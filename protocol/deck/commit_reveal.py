@@ -8,7 +8,7 @@ Each seat, as a pure state machine (``start``, then ``receive`` for every messag
 3. once all four echoes agree with its own, reveals its nonce (``Reveal``); never earlier
    (a peer's reveal may arrive before the last echo: it is checked and kept);
 4. once all four nonces open their commitments, the seed is the hash of the nonces in seat
-   order, and the dice come from the seed by rejection sampling (``dice``).
+   order; the dice come from the seed by rejection sampling (``dice.py``).
 
 An echo mismatch makes every seat publish the signed commitments it holds
 (``CommitEvidence``), which names the seat that signed two different ones (or the seat that
@@ -27,7 +27,7 @@ from fourwinds.protocol.canonical import digest
 from fourwinds.protocol.seats import SEATS, Seat
 
 from .blame import Blame, Cheat, When, cheat
-from .entropy import Entropy, uniform_below
+from .entropy import Entropy
 from .events import Output, SeedReady, Send, others
 from .messages import (
     Body,
@@ -204,19 +204,3 @@ def withheld(state: DiceState) -> tuple[Blame, ...]:
     """Blame for the seats still missing when the table's timer runs out (no re-roll)."""
     return tuple(Blame(s, Cheat.WITHHELD, When.AT_ONCE, "withheld its commit-reveal message")
                  for s in waiting_on(state))
-
-
-def dice(seed: bytes, count: int, sides: int = 6, label: str = "dice") -> tuple[int, ...]:
-    """``count`` fair dice from the seed, each by rejection sampling (values 1..sides)."""
-    return tuple(1 + draw_below(seed, sides, f"{label}/{i}") for i in range(count))
-
-
-def draw_below(seed: bytes, bound: int, label: str) -> int:
-    """A fair integer in ``[0, bound)`` from the seed (e.g. who is East for the first hand)."""
-    tag = label.encode()
-
-    def block(attempt: int) -> bytes:
-        data = seed + len(tag).to_bytes(2, "big") + tag + attempt.to_bytes(4, "big")
-        return hashlib.sha512(data).digest()
-
-    return uniform_below(bound, block)

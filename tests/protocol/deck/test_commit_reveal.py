@@ -8,10 +8,12 @@ from collections.abc import Callable
 import pytest
 
 from fourwinds.protocol.deck import commit_reveal as cr
+from fourwinds.protocol.deck import dice
 from fourwinds.protocol.deck.blame import Cheat, DeckCheat
 from fourwinds.protocol.deck.events import Output, SeedReady, Send
 from fourwinds.protocol.deck.messages import Body, Commit, CommitEvidence, Reveal, Signed, sign
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import RuleSet
 
 from .helpers import entropy, mac_signer, mac_verify
 
@@ -123,7 +125,7 @@ def test_a_forged_signature_is_refused() -> None:
 
 
 def test_dice_by_rejection_sampling_are_unbiased() -> None:
-    rolls = Counter(d for n in range(3000) for d in cr.dice(n.to_bytes(32, "big"), 2))
+    rolls = Counter(d for n in range(3000) for d in dice.dice(n.to_bytes(32, "big"), 2))
     expected = 6000 / 6
     chi_square = sum((rolls[v] - expected) ** 2 / expected for v in range(1, 7))
     assert set(rolls) == {1, 2, 3, 4, 5, 6}
@@ -132,6 +134,40 @@ def test_dice_by_rejection_sampling_are_unbiased() -> None:
 
 def test_dice_depend_on_the_seed_and_label_only() -> None:
     seeds = [n.to_bytes(32, "big") for n in range(40)]
-    assert all(cr.dice(s, 4) == cr.dice(s, 4) for s in seeds)
-    assert any(cr.dice(s, 2, label="east") != cr.dice(s, 2) for s in seeds)
-    assert {cr.draw_below(s, 4, "first east") for s in seeds} == {0, 1, 2, 3}
+    assert all(dice.dice(s, 4) == dice.dice(s, 4) for s in seeds)
+    assert any(dice.dice(s, 2, label="east") != dice.dice(s, 2) for s in seeds)
+    assert {dice.draw_below(s, 4, "first east") for s in seeds} == {0, 1, 2, 3}
+
+
+def test_a3_first_east_is_the_highest_two_dice_total_and_ties_roll_again() -> None:
+    seeds = [n.to_bytes(32, "big") for n in range(400)]
+    picks = Counter(dice.first_east(s) for s in seeds)
+    assert set(picks) == {0, 1, 2, 3}
+    assert all(count > 60 for count in picks.values())  # each about 100 of 400
+    for seed in seeds[:50]:
+        east = dice.first_east(seed)
+        totals = [sum(dice.dice(seed, 2, label=f"first east/0/{p}")) for p in range(4)]
+        assert totals[east] == max(totals)  # the winner of the first round, or of a tie
+
+
+def test_a3_east_breaks_the_american_wall_with_two_dice() -> None:
+    seed = b"\x05" * 32
+    plan = dice.wall_plan(RuleSet.AMERICAN, seed)
+    assert plan.dice == dice.break_dice(RuleSet.AMERICAN, seed)
+    assert len(plan.dice) == 2 and sum(len(hand) for hand in plan.deal) == 53
+
+
+def test_b3_the_mcr_wall_is_broken_with_four_dice() -> None:
+    seed = b"\x06" * 32
+    plan = dice.wall_plan(RuleSet.MCR, seed)
+    assert len(plan.dice) == 4 and all(1 <= d <= 6 for d in plan.dice)
+    assert plan.dice == dice.break_dice(RuleSet.MCR, seed)
+
+
+def test_b2_seat_winds_are_one_uniform_draw() -> None:
+    draws = Counter(dice.seat_winds(n.to_bytes(32, "big")) for n in range(1200))
+    assert all(sorted(w) == list(SEATS) for w in draws)
+    expected = 1200 / 24
+    chi_square = sum((c - expected) ** 2 / expected for c in draws.values()) + (
+        24 - len(draws)) * expected
+    assert chi_square < 49.7  # 23 degrees of freedom, p = 0.001
