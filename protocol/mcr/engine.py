@@ -39,7 +39,8 @@ from .flowers import Step
 from .state import HandState, Phase, SeatState, evolve, visible_to, with_faces, with_seat
 from .wins import completes, judge, reveal_of
 
-__all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "view"]
+__all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "seats_to_act",
+           "view"]
 
 
 def new_hand(options: TableOptions, faces: Sequence[Kind], dice: tuple[int, int, int, int],
@@ -119,6 +120,15 @@ def apply(state: HandState, action: Action) -> Step:
 
 
 # ---------------------------------------------------------------- what a seat may do
+
+def seats_to_act(state: HandState) -> tuple[Seat, ...]:
+    """The seats the hand is waiting for (public: every engine instance agrees)."""
+    if state.phase is Phase.ENDED:
+        return ()
+    if state.phase in (Phase.CLAIMS, Phase.ROB):
+        return tuple(s for s in SEATS if s != state.turn and state.answers[s] is None)
+    return (state.turn,)
+
 
 def legal_actions(state: HandState, seat: Seat) -> tuple[Action, ...]:
     """Every action ``seat`` may take now (tournament false declarations aside)."""

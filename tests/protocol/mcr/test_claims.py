@@ -196,3 +196,29 @@ def test_b4_a_claim_uses_exactly_its_number_of_tiles() -> None:
     three = slots_of(state, W, [P5, P5, P5])
     with pytest.raises(IllegalAction, match="2 tiles"):
         apply(state, ClaimPung(W, three, (P5, P5, P5)))  # type: ignore[arg-type]
+
+
+def test_b4_a_claimed_discard_is_shown_in_an_exposed_meld() -> None:
+    from fourwinds.protocol.mcr.engine import view
+
+    state = table(north="46p 2m2m 3s3s 6s6s 7s7s 8s8s 9m")
+    state, _ = apply(state, pung(state, W))
+    state = pass_others(state)
+    meld = state.seats[W].melds[0]
+    for seat in (E, S, N):
+        assert [view(state, seat).faces[s] for s in meld.slots] == [P5, P5, P5]
+
+
+def test_b5_last_tile_when_the_other_three_are_visible() -> None:
+    state = table(north="123456789m46p55s", front="1z 5p")
+    state, _ = apply(state, pung(state, W))  # three 5p now exposed
+    state = pass_others(state)
+    state = pass_others(discard(state, W, "3m"))
+    assert state.turn is N
+    state = pass_others(discard(state, N, "1z"))
+    assert state.turn is E and state.faces[state.drawn or 0] == P5
+    state = discard(state, E, "5p")  # the fourth 5p
+    state, _ = apply(state, win(state, N))
+    state = pass_others(state)
+    assert state.result is not None and state.result.winner is N
+    assert "Last Tile" in [name for name, _, _ in state.result.fans]

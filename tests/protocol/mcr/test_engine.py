@@ -198,3 +198,15 @@ def test_b4_no_kong_without_a_tile_left_for_its_replacement() -> None:
     three = tuple(s for s in state.seats[W].hand if state.faces[s] == Kind.P5)
     with pytest.raises(IllegalAction, match="no tile is left"):
         apply(state, ClaimKong(W, (three[0], three[1], three[2]), (Kind.P5,) * 3))
+
+
+def test_seats_to_act_names_the_seats_the_hand_waits_for() -> None:
+    from fourwinds.protocol.mcr.engine import seats_to_act
+
+    state = rig({E: "123m456p789s1122z5z"})
+    assert seats_to_act(state) == (E,)
+    state = discard(state, E, "5z")
+    assert seats_to_act(state) == (S, W, N)
+    state, _ = apply(state, Pass(W))
+    assert seats_to_act(state) == (S, N)
+    assert seats_to_act(view(state, N)) == seats_to_act(state)

@@ -1,5 +1,6 @@
 """Invariants over random sequences of legal actions: tiles conserved, 13/14 tiles held,
-no legal action ever reaching an invalid state, answers in any order giving one result."""
+views hiding other seats' concealed tiles, no legal action ever reaching an invalid state,
+answers in any order giving one result."""
 
 from __future__ import annotations
 
@@ -12,10 +13,24 @@ from hypothesis import strategies as st
 from fourwinds.protocol.mcr.actions import Action
 from fourwinds.protocol.mcr.bots import choose
 from fourwinds.protocol.mcr.config import TableMode, TableOptions
-from fourwinds.protocol.mcr.engine import apply, legal_actions, new_hand
+from fourwinds.protocol.mcr.engine import apply, legal_actions, new_hand, view
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.tiles import MCR_TILES
+from fourwinds.protocol.tiles import MCR_TILES, Kind
+
+
+def check_views(state: HandState) -> None:
+    """No seat's view shows another seat's concealed tiles (unless shown at a Mahjong)."""
+    for seat in SEATS:
+        seen = view(state, seat)
+        for other in SEATS:
+            if other == seat:
+                continue
+            own = state.seats[other]
+            hidden = [*own.hand, *(s for m in own.melds if m.concealed for s in m.slots)]
+            for slot in hidden:
+                if slot not in state.revealed:
+                    assert seen.faces[slot] == Kind.HIDDEN
 
 
 def check_invariants(state: HandState) -> None:
@@ -51,6 +66,7 @@ def test_random_legal_actions_never_reach_an_invalid_state(rnd: random.Random,
     state, _ = new_hand(TableOptions(mode=mode), faces, (rnd.randint(1, 6), 3, 4, 5))
     for _ in range(1500):
         check_invariants(state)
+        check_views(state)
         if state.phase is Phase.ENDED:
             break
         options: list[Action] = [a for s in SEATS for a in legal_actions(state, s)]
