@@ -167,9 +167,15 @@ def _special_checks(c: Sequence[int], n_melds: int) -> list[Callable[[Sequence[i
         checks.append(is_seven_pairs)
     if sum(1 for k in TERMINALS_AND_HONORS if c[k]) >= 12:
         checks.append(is_thirteen_orphans)
-    if sum(1 for n in c if n) == 13 and max(c) == 1:
-        checks.append(lambda counts: honors_and_knitted(counts) > 0)
+    if max(c) == 1 and sum(c) == 13:
+        held = sum(1 << k for k in range(NUM_HAND_KINDS) if c[k])
+        if any(held & ~allowed == 0 for allowed in _KNITTED_OR_HONOR_MASKS):
+            checks.append(lambda counts: honors_and_knitted(counts) > 0)
     return checks
+
+
+_HONOR_BITS = sum(1 << k for k in HONOR_KINDS)
+_KNITTED_OR_HONOR_MASKS = tuple(sum(1 << k for k in tiles) | _HONOR_BITS for tiles in KNITTED_SETS)
 
 
 def tiles_to_win(melds: Sequence[Meld], hand: Sequence[Kind]) -> tuple[Kind, ...]:
@@ -284,6 +290,8 @@ def shanten(melds: Sequence[Meld], hand: Sequence[Kind]) -> int:
     if len(melds) <= 1:
         for tiles in KNITTED_SETS:
             held = [k for k in tiles if concealed[k]]
+            if 9 - len(held) - 1 >= best:  # the rest needs at least a pair's wait: no gain
+                continue
             rest = list(concealed)
             for k in held:
                 rest[k] -= 1
