@@ -18,7 +18,7 @@ from fourwinds.protocol.tiles import Kind
 from fourwinds.protocol.walls import WallPlan
 
 from . import audit, masked_wall, operations
-from .blame import Cheat, cheat
+from .blame import Blame, Cheat, cheat
 from .entropy import Entropy
 from .events import Message, Output
 from .masked_wall import SeatContext, TileTable, WallState
@@ -66,6 +66,8 @@ class Deck(Protocol[S]):
     def audit(self, state: S) -> tuple[S, tuple[Output, ...]]: ...
 
     def faces(self, state: S) -> Mapping[int, Kind]: ...
+
+    def withheld(self, state: S) -> tuple[Blame, ...]: ...
 
 
 class MaskedDeck:
@@ -140,6 +142,15 @@ class MaskedDeck:
 
     def faces(self, state: WallState) -> Mapping[int, Kind]:
         return state.faces
+
+    def withheld(self, state: WallState) -> tuple[Blame, ...]:
+        """Who is holding the hand up, for the table to blame when its timer runs out: a pass
+        not sent, keys this seat waits for, or audit secrets not revealed."""
+        if state.wall is None:
+            return masked_wall.withheld_pass(state)
+        if state.audits[self.seat] is not None:
+            return audit.withheld_audit(state)
+        return operations.missing_keys(self.ctx, state)
 
 
 B = TypeVar("B")

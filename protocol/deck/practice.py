@@ -17,7 +17,7 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
 from fourwinds.protocol.walls import WallPlan
 
-from .blame import Cheat, cheat
+from .blame import Blame, Cheat, cheat
 from .entropy import Entropy
 from .errors import DeckUsageError
 from .events import AuditFinished, Learned, Message, Moved, Output, Send, WallReady, others
@@ -165,3 +165,7 @@ class PracticeDeck:
 
     def faces(self, state: PracticeState) -> Mapping[int, Kind]:
         return state.faces
+
+    def withheld(self, state: PracticeState) -> tuple[Blame, ...]:
+        """An open deck waits for nobody: no keys, no passes, no secrets."""
+        return ()

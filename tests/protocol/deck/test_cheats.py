@@ -24,6 +24,7 @@ from fourwinds.protocol.deck.events import Message, Output, Send, Suspect, other
 from fourwinds.protocol.deck.loopback import Loopback
 from fourwinds.protocol.deck.masked_wall import WallState, withheld_pass
 from fourwinds.protocol.deck.messages import (
+    AuditReveal,
     Complaint,
     KeyCommit,
     KeyDelivery,
@@ -384,3 +385,27 @@ def test_keys_before_the_wall_is_built_are_refused() -> None:
     with pytest.raises(DeckCheat) as caught:
         decks[Seat.EAST].receive(state, delivery)
     assert caught.value.blame.cheat is Cheat.MALFORMED
+
+
+def test_the_deck_says_who_holds_the_hand_up_at_each_stage() -> None:
+    def drop_lock(message: Message) -> Message | None:
+        return None if isinstance(message, Signed) and isinstance(message.body, WallPass) \
+            and message.body.phase is Phase.LOCK else message
+
+    stuck = table(Seat.SOUTH, drop_lock)
+    assert [b.seat for b in stuck.decks[Seat.EAST].withheld(stuck.states[Seat.EAST])] == [
+        Seat.SOUTH]
+
+    def drop_keys(message: Message) -> Message | None:
+        return None if isinstance(message, KeyDelivery) else message
+
+    loop = table(Seat.WEST, drop_keys)
+    loop.everyone(drawing(3, Seat.EAST))
+    assert [b.seat for b in loop.decks[Seat.EAST].withheld(loop.states[Seat.EAST])] == [
+        Seat.WEST]
+    loop = table(Seat.NORTH, lambda m: None if isinstance(m, Signed) and isinstance(
+        m.body, AuditReveal) else m)
+    loop.everyone(lambda deck, state: deck.audit(state))
+    assert [b.seat for b in loop.decks[Seat.SOUTH].withheld(loop.states[Seat.SOUTH])] == [
+        Seat.NORTH]
+    assert table().decks[Seat.EAST].withheld(table().states[Seat.EAST]) == ()
