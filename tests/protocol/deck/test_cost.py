@@ -48,3 +48,12 @@ def test_a_public_reveal_costs_one_multiplication_per_observer(counted: list[int
     counted[0] = 0
     loop.command(Seat.WEST, lambda deck, state: deck.reveal(state, 3))
     assert counted[0] == 3
+
+
+def test_explicit_subgroup_checks_cost_one_multiplication_per_checked_point(
+        counted: list[int]) -> None:
+    loop = Loopback(masked_decks(description(size=SIZE), run=23, explicit=True))
+    assert counted[0] == 4 * 2 * SIZE + 7 * SIZE  # every pass's input but the tile points
+    counted[0] = 0
+    loop.everyone(drawing(2, Seat.NORTH))
+    assert counted[0] == 2  # the final wall's point, then the opening
