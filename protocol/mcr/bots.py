@@ -206,7 +206,7 @@ def _turn(state: HandState, seat: Seat, rng: Rng) -> Action:
     own = state.seats[seat]
     if state.may_declare and not own.dead:
         drawn = state.drawn
-        if drawn is not None:
+        if drawn is not None and _may_complete(state, seat, drawn):
             verdict = judge(state, seat, drawn, self_drawn=True,
                             kong_related=state.drawn_source is DrawSource.KONG_REPLACEMENT)
             if verdict.winning:
@@ -248,6 +248,13 @@ def _waits(melds: tuple[Meld, ...], hand: tuple[Kind, ...]) -> frozenset[Kind]:
         return frozenset(tiles_to_win(melds, hand))
     except InvalidHand:
         return frozenset()
+
+
+def _may_complete(state: HandState, seat: Seat, drawn: int) -> bool:
+    """Whether the drawn tile completes the hand in shape (cached per 13-tile hand)."""
+    faces = state.faces
+    rest = tuple(sorted(faces[s] for s in state.seats[seat].hand if s != drawn))
+    return faces[drawn] in _waits(calc_melds(state, seat), rest)
 
 
 def _answer(state: HandState, seat: Seat) -> Action:

@@ -47,7 +47,7 @@ class Plan:
 
     @property
     def mask(self) -> int:
-        """The template tiles as a bit set of kinds."""
+        """The plan's tiles as a bit set of kinds."""
         return sum(1 << k for k in set(self.tiles))
 
 
@@ -193,6 +193,7 @@ def presence(counts: Counts) -> int:
 
 TEMPLATE_MASKS: tuple[tuple[int, int], ...] = tuple(
     (i, p.mask) for i, p in enumerate(PLANS) if p.kind is PlanKind.TEMPLATE)
+PLAN_MASKS: tuple[int, ...] = tuple(p.mask for p in PLANS)
 OTHER_PLANS: tuple[int, ...] = tuple(
     i for i, p in enumerate(PLANS) if p.kind is not PlanKind.TEMPLATE)
 
@@ -215,7 +216,7 @@ def lower_bounds(counts: Counts, melds: MeldKey) -> list[tuple[int, int]]:
         elif plan.kind is PlanKind.ALL_PUNGS:
             out.append((len(counts) - counts.count(0) - 7, i))
         elif plan.kind is PlanKind.HONORS_KNITTED:
-            out.append((INF if melds else 13 - min(14, (have & (plan.mask | HONOR_MASK))
+            out.append((INF if melds else 13 - min(14, (have & (PLAN_MASKS[i] | HONOR_MASK))
                                                    .bit_count()), i))
         else:
             out.append((plan_distance(plan, counts, melds), i))
