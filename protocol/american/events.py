@@ -5,34 +5,47 @@ Faces in private events are the engine's knowledge (``Kind.HIDDEN`` when it cann
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..seats import Seat
 from ..tiles import Kind
 from .state import CharlestonStep, HandResult
 
 
+class Public:
+    """An event every seat sees."""
+
+    @property
+    def audience(self) -> Seat | None:
+        return None
+
+
+class Private:
+    """An event only ``seat`` sees (its faces are that seat's secret)."""
+
+    seat: Seat
+
+    @property
+    def audience(self) -> Seat | None:
+        return self.seat
+
+
 @dataclass(frozen=True)
-class Dealt:
+class Dealt(Private):
     seat: Seat
     slots: tuple[int, ...]
     faces: tuple[Kind, ...]
-    audience: Seat | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "audience", self.seat)
 
 
 @dataclass(frozen=True)
-class InputReceived:
+class InputReceived(Public):
     """A seat's part of a step that waits for every seat (pass, vote, call answer) is in."""
 
     seat: Seat
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class PassMade:
+class PassMade(Public):
     """A Charleston or courtesy pass went through: who gave how many, how many unseen."""
 
     step: CharlestonStep
@@ -40,120 +53,101 @@ class PassMade:
     to: Seat
     count: int
     blind: int
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class TilesReceived:
+class TilesReceived(Private):
     seat: Seat
     slots: tuple[int, ...]
     faces: tuple[Kind, ...]
-    audience: Seat | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "audience", self.seat)
 
 
 @dataclass(frozen=True)
-class Pooled:
+class Pooled(Public):
     """Pooling option: ``seat`` put these tiles face up into the pool."""
 
     seat: Seat
     slots: tuple[int, ...]
     faces: tuple[Kind, ...]
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class PoolTaken:
+class PoolTaken(Public):
     """Pooling option: ``seat`` took these pool tiles (faces public: the pool is face up)."""
 
     seat: Seat
     slots: tuple[int, ...]
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class StepStarted:
+class StepStarted(Public):
     """The Charleston moved on to ``step`` (or to play)."""
 
     step: CharlestonStep
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class Drew:
+class Drew(Public):
     """``seat`` drew the wall tile at ``slot`` (its face goes privately in ``TileSeen``)."""
 
     seat: Seat
     slot: int
     remaining: int
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class TileSeen:
+class TileSeen(Private):
     seat: Seat
     slot: int
     face: Kind
-    audience: Seat | None = None
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "audience", self.seat)
 
 
 @dataclass(frozen=True)
-class Discarded:
+class Discarded(Public):
     seat: Seat
     slot: int
     face: Kind
     callable: bool
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class Called:
+class Called(Public):
     """``seat`` took the discard at ``slot`` and exposed ``kinds`` (as laid, jokers as J)."""
 
     seat: Seat
     slot: int
     kinds: tuple[Kind, ...]
     mahjong: bool
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class JokerExchanged:
+class JokerExchanged(Public):
     seat: Seat
     owner: Seat
     slot: int
     face: Kind
     joker_slot: int
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class SeatDead:
+class SeatDead(Public):
     seat: Seat
     reason: str
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class MahjongDeclared:
+class MahjongDeclared(Public):
     seat: Seat
     hand_id: str
     value: int
     jokerless: bool
     self_drawn: bool
     faces: tuple[Kind, ...]
-    audience: Seat | None = None
 
 
 @dataclass(frozen=True)
-class HandOver:
+class HandOver(Public):
     result: HandResult
-    audience: Seat | None = field(default=None)
 
 
 AmericanEvent = (Dealt | InputReceived | PassMade | Pooled | PoolTaken | TilesReceived
