@@ -70,8 +70,6 @@ class AmericanRules:
     def default_hands(self) -> int:
         return HANDS_PER_GAME
 
-    def dice_count(self) -> int:
-        return 2
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         self._bots = {}

@@ -33,8 +33,6 @@ class MCRRules:
     def default_hands(self) -> int:
         return HANDS_PER_MATCH
 
-    def dice_count(self) -> int:
-        return 4
 
     def _options(self, setup: HandSetup) -> TableOptions:
         rules = dict(setup.options.rules)

@@ -76,9 +76,6 @@ class RulesAdapter(Protocol):
         """Hands in a match when the table option says 0."""
         ...
 
-    def dice_count(self) -> int:
-        """Dice thrown to break the wall (2 American, 4 MCR)."""
-        ...
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         """A new hand with every face hidden, and its opening events (the deal)."""

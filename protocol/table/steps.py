@@ -19,8 +19,10 @@ from typing import Any
 
 from fourwinds.protocol.canonical import digest
 from fourwinds.protocol.deck import commit_reveal as deck_cr
+from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import RuleSet
 
 from . import dice as cr
 from .envelope import Envelope
@@ -234,13 +236,14 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
     rules, hand_no = s.rules, s.hand.hand_no
     first = s.first_seating
     if first is None:
-        if rules.ruleset.value == "mcr":
-            order = cr.permutation(seed, 4, b"seat-winds")
-            first = (Seat(order[0]), Seat(order[1]), Seat(order[2]), Seat(order[3]))
-        else:
-            first = first_seating(Seat(deck_cr.draw_below(seed, 4, "east")))
+        if rules.ruleset is RuleSet.MCR:  # B2: the four seat winds drawn at random once
+            winds = deck_dice.seat_winds(seed)
+            first = (Seat(winds.index(Seat.EAST)), Seat(winds.index(Seat.SOUTH)),
+                     Seat(winds.index(Seat.WEST)), Seat(winds.index(Seat.NORTH)))
+        else:  # A3: the highest roll is East, the others follow round the table
+            first = first_seating(Seat(deck_dice.first_east(seed)))
     seating = seating_for_hand(rules.ruleset, first, hand_no)
-    dice = deck_cr.dice(seed, rules.dice_count())
+    dice = deck_dice.break_dice(rules.ruleset, seed)
     wall = practice_wall(rules.ruleset, seed)
     setup = HandSetup(hand_no, dice, prevalent_wind(rules.ruleset, hand_no), s.open.options,
                       s.open.card_text)

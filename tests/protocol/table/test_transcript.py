@@ -118,3 +118,30 @@ def test_replay_prints_every_action(played: Harness, tmp_path: Path,
     actions = sum(1 for line in out.splitlines() if line.startswith("   ["))
     assert actions == len(played.sessions[2].timeline)
     assert "== Hand 1" in out and "== Match over" in out
+
+
+def test_verify_blames_a_lying_seat_from_an_honest_seats_transcript() -> None:
+    from .helpers import liar
+
+    h = toy_harness(b"liar-transcript")
+    liar(h, Seat.WEST, lambda e: {"state": bytes(32)} if e.kind is MsgKind.ACT else None)
+    run(h)
+    verdict = check_transcript(export_transcript(h.sessions[0]))
+    assert not verdict.ok
+    assert (ProblemKind.DIVERGENCE, Seat.WEST) in {(p.kind, p.seat) for p in verdict.problems}
+
+
+def test_verify_carries_an_equivocation_proof() -> None:
+    from fourwinds.protocol.seats import SEATS
+    from fourwinds.protocol.table.harness import bot_moves, deliver_one
+
+    h = toy_harness(b"fork-transcript")
+    while h.sessions[1].chains[1].next_seq < 6:
+        if not any(bot_moves(h, p) for p in SEATS):
+            deliver_one(h)
+    original = h.sessions[1].chains[1].accepted[-1]
+    h.queue.insert(0, (Seat.WEST, resign(h, original, state=bytes(32))))
+    run(h)
+    verdict = check_transcript(export_transcript(h.sessions[2]))
+    assert verdict.session.halted is not None
+    assert (ProblemKind.EQUIVOCATION, Seat.SOUTH) in {(p.kind, p.seat) for p in verdict.problems}

@@ -120,8 +120,6 @@ class ToyRules:
     def default_hands(self) -> int:
         return 2
 
-    def dice_count(self) -> int:
-        return 2
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         hands = tuple(tuple(range(4 * w, 4 * w + 4)) for w in SEATS)
