@@ -30,7 +30,8 @@ from fourwinds.frontends.exec_bot import (
 
 log = logging.getLogger(__name__)
 Event = Mapping[str, Any]
-ANSWER_TIMEOUT = 30.0  # seconds a program may think when the view gives no deadline
+ANSWER_TIMEOUT = 30.0
+END_PHASES = ("match_over", "over", "halted")  # contract name, and the table session's  # seconds a program may think when the view gives no deadline
 
 
 class Brain(Protocol):
@@ -167,8 +168,8 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2) -> int:
         if event is None:
             continue
         view = event.get("view") or {}
-        if view.get("phase") == "match_over":
-            brain.end("match over")
+        if view.get("phase") in END_PHASES:
+            brain.end("match over" if view.get("phase") != "halted" else "table halted")
             return 0
         if not needs_answer(event) or event.get("seq") in answered:
             continue

@@ -4,7 +4,8 @@ A bot in any language reads lines on its stdin and writes lines on its stdout:
 
 * ``{"type": "view", "seq": ..., "view": {...}, "legal_actions": [...]}`` (the daemon's view
   event, unchanged) asks for exactly one answer line: ``{"action": ID}`` with the id of one
-  legal action, plus ``"tiles": [codes]`` when that action has ``"choose"``;
+  legal action (a number or a string, exactly as listed), plus ``"tiles": [codes]`` when that
+  action has ``"choose"``;
 * ``{"type": "error", "error": REASON}`` tells the program its last answer was refused and the
   seat's default action was taken instead; no answer is expected;
 * ``{"type": "end", "reason": ...}`` says the match is over; stdin closes after it.
@@ -116,8 +117,8 @@ def _problem(line: str, event: Event) -> str | None:
     if not isinstance(answer, dict):
         return "answer must be a JSON object like {\"action\": 0}"
     action_id = answer.get("action")
-    if not isinstance(action_id, int) or isinstance(action_id, bool):
-        return "answer needs \"action\": the integer id of a legal action"
+    if not isinstance(action_id, (int, str)) or isinstance(action_id, bool):
+        return "answer needs \"action\": the id of a legal action"
     action = _action_by_id(event, action_id)
     if action is None:
         ids = [a.get("id") for a in event.get("legal_actions") or ()]
@@ -130,6 +131,6 @@ def _problem(line: str, event: Event) -> str | None:
     return None
 
 
-def legal_ids(event: Event) -> Sequence[int]:
+def legal_ids(event: Event) -> Sequence[object]:
     """The ids a program may answer with for this event."""
-    return [int(a.get("id", -1)) for a in event.get("legal_actions") or ()]
+    return [a.get("id") for a in event.get("legal_actions") or ()]

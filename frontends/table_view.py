@@ -44,6 +44,7 @@ KEYS_LINE = (
 )
 SHORT_KEYS_LINE = "a-z tile  spc sel  Ent act  1-9 act  ? help  Q quit"
 TINY_WIDTH = 20
+MENU_ROWS = (12, 8, 5, 4, 3)  # most menu entries listed at each level of detail
 
 
 @dataclass(frozen=True)
@@ -130,7 +131,7 @@ def render(
     if ui.screen == "scores":
         body = scoreboard_lines(view, ascii_only)
         return _finish(body, ["Press any key to go back"], width, height, ascii_only)
-    for level in range(4):
+    for level in range(5):
         body = _table_body(view, legal, ui, width, level, ascii_only)
         footer = _footer(ui, width)
         if len(body) + len(footer) <= height:
@@ -320,6 +321,18 @@ def _action_lines(
         f"{action_text(a, ascii_only)}"
         for i, a in enumerate(menu_actions(legal))
     ]
+    room = MENU_ROWS[min(level, len(MENU_ROWS) - 1)]
+    if len(entries) > room:
+        # a long menu: a window around the highlighted entry, with what is above and below
+        start = max(0, min(ui.menu - room // 2, len(entries) - room))
+        shown = entries[start : start + room]
+        lines.append(f"Actions ({len(entries)}, up/down to see all):")
+        if start:
+            lines.append(f"   ... {start} more above")
+        lines.extend(shown)
+        if start + room < len(entries):
+            lines.append(f"   ... {len(entries) - start - room} more below")
+        return lines
     if level >= 2 and entries:
         packed = wrap_cells([e.strip() for e in entries], width - 9, sep="   ")
         lines.append("Actions: " + packed[0])
@@ -343,14 +356,15 @@ def _table_body(
     level: int,
     ascii_only: bool,
 ) -> list[str]:
-    """The table at a level of detail: 0 everything, 1 compact, 2 one line a seat, 3 bare."""
+    """The table at a level of detail: 0 everything, 1 compact, 2 one line a seat, 3 the same
+    without hints, 4 bare (header, rack, actions)."""
     rule = "-" * min(width, 100)
     body = _header(view, ui, ascii_only)
     if level == 0:
         body.append(rule)
     players = _players_by_seat(view)
     seat_lines: list[str] = []
-    for seat in _seat_order(view):
+    for seat in _seat_order(view) if level < 4 else ():  # bare: the rack and actions first
         if seat in players:
             seat_lines.extend(_player_block(view, players[seat], width, level, ascii_only))
     hints = _hint_lines(view) if ui.show_hints and level < 3 else []

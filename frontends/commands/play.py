@@ -63,7 +63,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             return cli_main(["demo", rules])
         from fourwinds.frontends.curses_table import run
 
-        return run(DaemonTable(api, table), ascii_only=args.ascii or config.ascii)
+        try:
+            return run(DaemonTable(api, table), ascii_only=args.ascii or config.ascii)
+        finally:
+            if started.processes:  # a table with our bot seats cannot go on without them
+                started.stop()
+                api.request({"type": "leave", "table": table})
+            api.close()
     finally:
         started.stop()
 
@@ -105,6 +111,17 @@ def _seat_at_table(api: LocalApi, args: argparse.Namespace, rules: str, bots: in
     return api, table
 
 
+def _free_name(api: LocalApi, base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``... when this daemon already sits at that table."""
+    taken = {str(t.get("name")) for t in checked(api.request({"type": "tables"})).get("tables")
+             or () if isinstance(t, dict)}
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}-{n}"
+    return name
+
+
 def _host(api: LocalApi, args: argparse.Namespace, rules: str, player: str) -> str:
     options: dict[str, Any] = {}
     card = args.card or config_of(args).card
@@ -114,7 +131,7 @@ def _host(api: LocalApi, args: argparse.Namespace, rules: str, player: str) -> s
         except OSError as error:
             raise FourwindsError(f"cannot read card file {card}: {error.strerror}") from None
         options["card_name"] = Path(card).stem
-    name = args.table or config_of(args).table or f"{player or 'my'}-table"
+    name = args.table or config_of(args).table or _free_name(api, f"{player or 'my'}-table")
     answer = checked(api.request({"type": "create", "name": name, "rules": rules,
                                   "private": args.private, "options": options}))
     if answer.get("code"):

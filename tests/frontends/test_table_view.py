@@ -187,3 +187,17 @@ def test_screen_always_fits_the_window(width: int, height: int, ascii_only: bool
 
 def test_fit_cuts_wide_characters_by_columns() -> None:
     assert text_width(fit("\U0001f004" * 10, 7)) <= 7
+
+
+def test_long_menu_shows_a_window_around_the_highlight() -> None:
+    event = sample_views.call_event()
+    event["legal_actions"] = [
+        {"id": f"x{i}", "type": "charleston", "label": f"Pass combination {i}"}
+        for i in range(200)
+    ]
+    screen = _screen(event, ui=UiState(menu=100))
+    assert "Actions (200, up/down to see all):" in screen
+    assert ">  Pass combination 100" in screen
+    assert "... 94 more above" in screen and "... 94 more below" in screen
+    small = render(event, UiState(menu=199), 60, 16, True)
+    assert any(">  Pass combination 199" in line for line in small)
