@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 TICK_S = 0.05
 SYNC_S = 1.0
-PUBLISH_S = 0.02
+PUBLISH_S = 0.005
 
 
 class Daemon:
@@ -64,6 +64,7 @@ class Daemon:
         self.frames = frames_in.FrameRouter(self)
         self._views: dict[bytes, tuple[Any, dict[str, Any]]] = {}
         self._dirty: dict[bytes, list[str]] = {}
+        self._wake = asyncio.Event()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -251,15 +252,19 @@ class Daemon:
         (a view can be costly to build, and a burst of steps needs only the last one)."""
         if self.api.has_subscribers():
             self._dirty.setdefault(rt.table_id, []).extend(events)
+            self._wake.set()
 
     async def _publisher(self) -> None:
         while True:
-            await asyncio.sleep(PUBLISH_S)
+            await self._wake.wait()
+            await asyncio.sleep(0)          # let the rest of this burst of frames land first
+            self._wake.clear()
             dirty, self._dirty = self._dirty, {}
             for table_id, events in dirty.items():
                 rt = self.tables.get(table_id)
                 if rt is not None:
                     self.api.publish(self.view_event(rt, events[-50:]))
+            await asyncio.sleep(PUBLISH_S)
 
     def table_summary(self, rt: TableRuntime) -> Message:
         return {"table": rt.table_hex, "name": rt.name, "rules": rt.rules,

@@ -46,7 +46,11 @@ class DaemonProcess:
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = data_dir / "stderr.log"
 
-    def start(self, timeout: float = 15.0) -> None:
+    def start(self, timeout: float = 20.0) -> None:
+        self.spawn()
+        self.wait_ready(timeout)
+
+    def spawn(self) -> None:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         endpoint = self.data_dir / "run" / "api.endpoint"
         if endpoint.exists():
@@ -59,6 +63,10 @@ class DaemonProcess:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
                                          env={**os.environ, "PYTHONPATH": str(ROOT),
                                               "PYTHONFAULTHANDLER": "1"})
+
+    def wait_ready(self, timeout: float = 20.0) -> None:
+        assert self.proc is not None
+        endpoint = self.data_dir / "run" / "api.endpoint"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -97,3 +105,11 @@ def request(client: Client, **message: Any) -> dict[str, Any]:
     if not answer.get("ok"):
         raise AssertionError(f"{message.get('type')} refused: {answer.get('error')}")
     return answer
+
+
+def start_all(daemons: list[DaemonProcess], timeout: float = 30.0) -> None:
+    """Start the daemons in parallel (interpreter start-up dominates on a small machine)."""
+    for d in daemons:
+        d.spawn()
+    for d in daemons:
+        d.wait_ready(timeout)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from fourwinds.frontends.client import Client
-from tests.daemon.procs import DaemonProcess, request
+from tests.daemon.procs import DaemonProcess, request, start_all
 from tests.daemon.toy_session import PLAYS
 
 pytestmark = pytest.mark.slow
@@ -42,8 +42,7 @@ class Table:
         return self.client(i)
 
     def seat_everyone(self) -> None:
-        for d in self.daemons:
-            d.start()
+        start_all(self.daemons)
         host = self.client(0)
         self.table = request(host, type="create", name="east-wind", rules="mcr")["table"]
         key = request(host, type="whoami")["public_key"]

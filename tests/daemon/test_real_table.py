@@ -12,7 +12,7 @@ import pytest
 
 from fourwinds.protocol.table.transcript import check_transcript
 from tests.daemon.bots import BotSeat, over
-from tests.daemon.procs import DaemonProcess, request
+from tests.daemon.procs import DaemonProcess, request, start_all
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
@@ -26,8 +26,7 @@ class RealTable:
         self.table = ""
 
     def open(self) -> None:
-        for d in self.daemons:
-            d.start()
+        start_all(self.daemons)
         host = self.daemons[0].client(subscribe=False)
         try:
             made = request(host, type="create", name="real", rules=self.rules,

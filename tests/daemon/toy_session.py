@@ -44,6 +44,7 @@ class Session:
     chains: Mapping[bytes, tuple[bytes, ...]] = field(default_factory=dict)
     pending: Mapping[tuple[bytes, int], bytes] = field(default_factory=dict)
     plays: tuple[int, ...] = ()          # the seat of each play, in order
+    early: Mapping[int, bytes] = field(default_factory=dict)   # play number -> its author
 
 
 @dataclass(frozen=True)
@@ -92,8 +93,18 @@ def _effect(s: Session, pub: bytes, kind: str, body: Any, replay: bool = False
         s = replace(s, seats=(*s.seats, bytes(body)))
     elif kind == "play":
         seat = s.seats.index(pub) if pub in s.seats else -1
-        if len(s.seats) == 4 and body == len(s.plays) < PLAYS and seat == len(s.plays) % 4:
+        if isinstance(body, int) and len(s.plays) < body < PLAYS:
+            s = replace(s, early={**s.early, body: pub})   # arrived before the plays it follows
+        elif len(s.seats) == 4 and body == len(s.plays) < PLAYS and seat == len(s.plays) % 4:
             s = replace(s, plays=(*s.plays, seat))
+            while len(s.plays) in s.early:
+                early = dict(s.early)
+                author = early.pop(len(s.plays))
+                if s.seats.index(author) != len(s.plays) % 4:
+                    problems.append(Problem(None, "a play out of turn"))
+                    s = replace(s, early=early)
+                    break
+                s = replace(s, early=early, plays=(*s.plays, s.seats.index(author)))
         else:
             problems.append(Problem(seat, f"illegal play {body!r} by seat {seat}"))
     return s, out, persist, problems
