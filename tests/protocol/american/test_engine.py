@@ -202,3 +202,20 @@ def test_a5_the_order_call_answers_arrive_in_never_changes_the_result(
         finals.append(final)
     assert finals[0] == finals[1]
     assert finals[0].stage is not Stage.CALLS  # the window has resolved
+
+
+def test_every_seats_view_has_the_same_public_digest_as_the_full_state() -> None:
+    card = house_card()
+    rng = random.Random(9)
+    state, _ = new_hand(card, _shuffled(9), (5, 5), TableOptions(pooling=True))
+    bots = [AmericanBot(seat, card, rng) for seat in SEATS]
+    step = 0
+    while state.result is None:
+        seat = seats_to_act(state)[0]
+        action = bots[seat].act(state)
+        assert action is not None
+        state, _ = apply(state, action)
+        step += 1
+        if step % 7 == 0 or state.result is not None:
+            digest = public_digest(state)
+            assert all(public_digest(view(state, s)) == digest for s in SEATS)
