@@ -10,6 +10,7 @@ the rules.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
@@ -17,11 +18,14 @@ from typing import Any
 
 from fourwinds.protocol.canonical import canonical_bytes
 from fourwinds.protocol.errors import LocalProtocolError
+from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import session as table
 from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.state import Step, TableSession
 from fourwinds.protocol.table.transcript import export_transcript
+from fourwinds.protocol.tiles import Kind
 
 handle_message = table.handle_message
 transcript = export_transcript
@@ -96,21 +100,47 @@ def action_id(plain: Any) -> str:
     return hashlib.sha256(canonical_bytes(plain)).hexdigest()[:12]
 
 
+def _tiles(value: object) -> list[str]:
+    """Every tile an action names, in notation (``5p``), found in its fields."""
+    if isinstance(value, Kind):
+        return [] if value is Kind.HIDDEN else [tile_code(value)]
+    if isinstance(value, tuple):
+        return [code for item in value for code in _tiles(item)]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [code for f in dataclasses.fields(value) for code in _tiles(getattr(value, f.name))]
+    return []
+
+
+def _snake(name: str) -> str:
+    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+
+
 def _legal(session: TableSession, view: Mapping[str, Any]) -> list[dict[str, Any]]:
     me = view.get("me")
     if view.get("phase") == "ready" and me in view.get("waiting_for", ()):
-        return [{"id": "ready", "type": "ready", "label": "Ready to start"}]
-    rules = session.rules
+        return [{"id": "ready", "type": "ready", "label": "Ready to start", "tiles": [],
+                 "default": True}]
+    rules, hand = session.rules, session.hand
+    default: Any = None
+    if rules is not None and hand is not None and hand.seating is not None and me is not None:
+        try:
+            default = rules.encode_action(rules.default_action(
+                hand.engine, wind_of(hand.seating, Seat(me))))
+        except Exception:   # no default in this state; the view still lists the actions
+            default = None
     out = []
     for plain in view.get("legal", ()):
-        label = str(plain)
+        label, tiles, kind = str(plain), [], "action"
+        if isinstance(plain, list) and plain:
+            kind = _snake(str(plain[0]))
         if rules is not None:
             try:
-                label = rules.describe_action(rules.decode_action(plain))
+                action = rules.decode_action(plain)
+                label, tiles = rules.describe_action(action), _tiles(action)
             except Exception:   # a label is cosmetic; never fail a view on it
-                label = str(plain)
-        kind = str(plain[0]).lower() if isinstance(plain, list) and plain else "action"
-        out.append({"id": action_id(plain), "type": kind, "label": label, "plain": plain})
+                pass
+        out.append({"id": action_id(plain), "type": kind, "label": label, "tiles": tiles,
+                    "default": plain == default, "plain": plain})
     return out
 
 
