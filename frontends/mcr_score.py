@@ -80,7 +80,8 @@ def _hand_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("tiles", nargs="*", metavar="TILES",
                         help="concealed tiles in notation, e.g. 123m 456m 789m 123p 55p")
     parser.add_argument("--melds", nargs="+", action="extend", default=[], metavar="SET",
-                        help="exposed sets: 123m (chow), 555z (pung), 8888s (melded kong)")
+                        help="exposed sets: 123m (chow), 555z (pung), 8888s (melded kong); "
+                             "give TILES first, the sets take every word after --melds")
     parser.add_argument("--concealed-kong", action="append", default=[], metavar="SET",
                         help="a declared concealed kong, e.g. 8888s (repeat for each)")
     parser.add_argument("--seat-wind", default="E", metavar="WIND",
