@@ -284,6 +284,8 @@ def _answer(state: HandState, seat: Seat) -> Action:
         return Pass(seat)
     pos = _Position(state, seat)
     now = pos.value(pos.counts, pos.melds, pos.key)
+    if now < 0:
+        return Pass(seat)  # ready with live winning waits: keep the hand
     best: tuple[float, Action] | None = None
     for claim in claims:
         work = list(pos.counts)
@@ -297,8 +299,15 @@ def _answer(state: HandState, seat: Seat) -> Action:
         else:
             meld = Meld(MeldType.KONG, (tile,) * 4)
         new_melds = (*pos.melds, meld)
+        new_key = _meld_key(new_melds)
+        plans = candidate_plans(rest, new_key)
+        if not plans:
+            continue
+        quick, bonus = _plan_value(rest, new_key, plans)  # as a 14-tile hand: after a discard
+        if quick - bonus >= now - 0.5:
+            continue  # the claim cannot bring the hand nearer
         if isinstance(claim, ClaimKong):
-            after = pos.value(rest, new_melds, _meld_key(new_melds)) + 0.5
+            after = pos.value(rest, new_melds, new_key) + 0.5
         else:
             after, _ = pos.best_discard(rest, new_melds)
         if after < now - 0.5 and (best is None or after < best[0]):
