@@ -10,9 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from fourwinds.protocol.deck.entropy import Entropy
 from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
-
-from .dice import permutation
 
 
 @dataclass(frozen=True)
@@ -36,5 +35,5 @@ class PracticeWall:
 
 def practice_wall(ruleset: RuleSet, seed: bytes) -> PracticeWall:
     tiles = tile_set(ruleset)
-    order = permutation(seed, len(tiles), b"practice-wall")
+    order = Entropy(seed).permutation(len(tiles), "practice wall")  # as protocol/deck/practice
     return PracticeWall(tuple(tiles[i] for i in order))

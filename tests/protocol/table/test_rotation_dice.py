@@ -5,16 +5,19 @@ from __future__ import annotations
 from collections import Counter
 from itertools import permutations
 
+from fourwinds.protocol.deck import dice as deck_dice
+from fourwinds.protocol.deck.commit_reveal import commitment
 from fourwinds.protocol.mcr.config import TableOptions as MCROptions
 from fourwinds.protocol.mcr.match import new_match, seat_winds
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table import dice as cr
 from fourwinds.protocol.table.harness import run
 from fourwinds.protocol.table.messages import MsgKind, Reveal, encode_body
+from fourwinds.protocol.table.practice import practice_wall
 from fourwinds.protocol.table.problems import ProblemKind
 from fourwinds.protocol.table.rotation import first_seating, seating_for_hand, wind_of
 from fourwinds.protocol.table.state import Phase
-from fourwinds.protocol.tiles import RuleSet
+from fourwinds.protocol.tiles import RuleSet, tile_set
 
 from .helpers import liar, toy_harness
 
@@ -43,26 +46,25 @@ def test_b2_the_first_south_is_east_when_the_south_round_starts() -> None:
     assert seating_for_hand(RuleSet.MCR, first, 4)[Seat.EAST] == first[Seat.SOUTH]
 
 
-def test_dice_are_fair_dice() -> None:
-    rolls = Counter(d for n in range(600) for d in cr.dice(n.to_bytes(4, "big"), 2))
-    assert set(rolls) == {1, 2, 3, 4, 5, 6}
-    assert min(rolls.values()) > 150
-    easts = Counter(cr.first_east(n.to_bytes(4, "big")) for n in range(400))
-    assert set(easts) == {0, 1, 2, 3} and min(easts.values()) > 70
+def test_a3_first_east_and_break_dice_come_from_the_shared_seed() -> None:
+    easts = Counter(deck_dice.first_east(n.to_bytes(4, "big")) for n in range(200))
+    assert set(easts) == {0, 1, 2, 3}
+    rolls = Counter(d for n in range(300)
+                    for d in deck_dice.break_dice(RuleSet.AMERICAN, n.to_bytes(4, "big")))
+    assert set(rolls) == {1, 2, 3, 4, 5, 6} and min(rolls.values()) > 60
 
 
-def test_commitments_bind_the_nonce_and_the_seat() -> None:
-    ctx, nonce = b"ctx", bytes(32)
-    assert cr.commitment(ctx, 1, nonce) != cr.commitment(ctx, 2, nonce)
-    assert cr.commitment(ctx, 1, nonce) != cr.commitment(ctx, 1, bytes(31) + b"\x01")
-    assert cr.derive_nonce(b"secret", ctx) == cr.derive_nonce(b"secret", ctx)
-    assert cr.derive_nonce(b"secret", ctx) != cr.derive_nonce(b"other", ctx)
+def test_the_table_commits_with_the_decks_commitment_and_its_own_nonces() -> None:
+    ctx = b"ctx"
+    nonce = cr.derive_nonce(b"secret", ctx)
+    assert nonce == cr.derive_nonce(b"secret", ctx) != cr.derive_nonce(b"other", ctx)
+    assert commitment(ctx, Seat.EAST, nonce) != commitment(ctx, Seat.SOUTH, nonce)
 
 
-def test_permutation_is_a_permutation() -> None:
-    for n in range(20):
-        perm = cr.permutation(bytes([n]), 152, b"x")
-        assert sorted(perm) == list(range(152))
+def test_practice_wall_holds_every_tile_once() -> None:
+    for n in range(10):
+        wall = practice_wall(RuleSet.AMERICAN, bytes([n]) * 32)
+        assert Counter(wall.faces) == Counter(tile_set(RuleSet.AMERICAN))
 
 
 def test_a_reveal_that_does_not_open_its_commitment_is_blamed_and_no_hand_starts() -> None:

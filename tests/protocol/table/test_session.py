@@ -90,7 +90,7 @@ def test_every_seat_passes_through_the_same_state_hashes() -> None:
         for place, s in enumerate(h.sessions):
             seen[place].setdefault(s.step, s.step_hash)
     common = set(seen[0]) & set(seen[1]) & set(seen[2]) & set(seen[3])
-    assert len(common) > 20
+    assert len(common) > 10
     assert all(len({seen[p][k] for p in range(4)}) == 1 for k in common)
 
 
