@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from collections.abc import Callable
+from random import Random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fourwinds.protocol.deck import commit_reveal as cr
 from fourwinds.protocol.deck import dice
@@ -171,3 +174,32 @@ def test_b2_seat_winds_are_one_uniform_draw() -> None:
     chi_square = sum((c - expected) ** 2 / expected for c in draws.values()) + (
         24 - len(draws)) * expected
     assert chi_square < 49.7  # 23 degrees of freedom, p = 0.001
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_any_delivery_order_gives_every_seat_the_same_seed(rng: Random) -> None:
+    """Messages between different pairs of seats arrive in any order (each pair in order)."""
+    states: list[cr.DiceState] = []
+    links: dict[tuple[Seat, Seat], deque[Signed[Body]]] = {}
+    seeds: dict[Seat, bytes] = {}
+
+    def post(origin: Seat, outputs: tuple[Output, ...]) -> None:
+        for output in outputs:
+            if isinstance(output, SeedReady):
+                seeds[origin] = output.seed
+            elif isinstance(output, Send):
+                assert isinstance(output.message, Signed)
+                for target in output.to:
+                    links.setdefault((origin, target), deque()).append(output.message)
+
+    for seat in SEATS:
+        state, out = cr.start(CONTEXT, seat, entropy(seat, 9, "order"), mac_signer(seat))
+        states.append(state)
+        post(seat, out)
+    while any(links.values()):
+        origin, target = rng.choice(sorted(k for k, q in links.items() if q))
+        message = links[(origin, target)].popleft()
+        states[target], out = cr.receive(states[target], message, mac_signer(target), mac_verify)
+        post(target, out)
+    assert len(seeds) == 4 and len(set(seeds.values())) == 1
