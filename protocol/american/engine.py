@@ -177,7 +177,8 @@ def public_digest(state: AmericanState) -> bytes:
     masked = _masked(state, None)
     fields = (masked.options, masked.card.name, masked.dice, masked.faces, masked.wall,
               masked.hands, masked.exposures, masked.discards, sorted(masked.public),
-              masked.dead, masked.step, [p is not None for p in state.pending],
+              masked.dead, masked.step,
+              # Charleston inputs are secret until their step fires; call answers are public.
               masked.pending if state.step is CharlestonStep.PLAY else None,
               masked.turn, masked.stage, masked.last_discard, masked.discarder, masked.drew,
               masked.result, masked.pool, masked.pooled)
