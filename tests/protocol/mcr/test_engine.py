@@ -18,7 +18,15 @@ from fourwinds.protocol.mcr.actions import (
 )
 from fourwinds.protocol.mcr.bots import choose
 from fourwinds.protocol.mcr.config import TableOptions
-from fourwinds.protocol.mcr.engine import apply, learn, legal_actions, new_hand, public_digest, view
+from fourwinds.protocol.mcr.engine import (
+    apply,
+    learn,
+    legal_actions,
+    new_hand,
+    public_digest,
+    seats_to_act,
+    view,
+)
 from fourwinds.protocol.mcr.events import DiscardDead, TileDrawn, TilesSeen
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.mcr.wins import reveal_of
@@ -131,10 +139,9 @@ def test_four_hidden_information_engines_agree_with_the_full_one(seed: int) -> N
     ends with the same public digest as the full-information engine at every step."""
     state, _ = new_hand(TableOptions(), shuffled(seed), (2, 5, 6, 1))
     engines = _seat_engines(state)
-    rng = random.Random(seed)
     steps = 0
     while state.phase is not Phase.ENDED and steps < 3000:
-        actor = next(s for s in SEATS if choose(state, s, rng) is not None)
+        actor = seats_to_act(state)[0]
         action = choose(engines[actor], actor, random.Random(steps))
         assert action is not None
         state, events = apply(state, action)
@@ -201,8 +208,6 @@ def test_b4_no_kong_without_a_tile_left_for_its_replacement() -> None:
 
 
 def test_seats_to_act_names_the_seats_the_hand_waits_for() -> None:
-    from fourwinds.protocol.mcr.engine import seats_to_act
-
     state = rig({E: "123m456p789s1122z5z"})
     assert seats_to_act(state) == (E,)
     state = discard(state, E, "5z")

@@ -56,7 +56,7 @@ def check_invariants(state: HandState) -> None:
             assert held == (14 if on_turn else 13), (seat, state.phase, held)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(st.randoms(use_true_random=False), st.booleans())
 def test_random_legal_actions_never_reach_an_invalid_state(rnd: random.Random,
                                                            tournament: bool) -> None:
