@@ -1,7 +1,8 @@
 """Table options of an MCR table: friendly or tournament, and the optional timed end.
 
-The engine never reads a clock: a timed end is either a hand count fixed in advance
-(``max_hands``) or the caller telling the match that time is up (``match.call_time``).
+The engine never reads a clock: a timed end is a hand count fixed in advance (``max_hands``),
+a deadline on the caller's clock (``deadline``, checked when the caller passes its time to
+``match.tick``), or the caller telling the match that time is up (``match.call_time``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ class TableOptions:
 
     mode: TableMode = TableMode.FRIENDLY
     max_hands: int = HANDS_PER_MATCH  # a fixed hand count (timed end agreed in hands)
+    deadline: float | None = None  # the caller's clock reading at which time is up
     min_points: int = 8  # points needed without flowers (B5); fixed by the rules, kept visible
 
     def __post_init__(self) -> None:

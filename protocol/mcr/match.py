@@ -10,8 +10,9 @@ winds rotate after every hand (E->N, S->E, W->S, N->W): the player at position `
 seat wind ``(p - j) % 4`` in the round's hand ``j``. MCR has no repeat hands: the winds move
 on after every hand, won or drawn.
 
-A timed end is either ``TableOptions.max_hands`` or ``call_time``: the hand in play is
-finished and the match then ends.
+A timed end is ``TableOptions.max_hands``, ``TableOptions.deadline`` (checked by ``tick``
+with the caller's clock reading) or ``call_time``: the hand in play is finished and the match
+then ends.
 """
 
 from __future__ import annotations
@@ -151,10 +152,19 @@ def call_time(match: MatchState) -> MatchState:
     return replace(match, time_called=True)
 
 
+def tick(match: MatchState, now: float) -> MatchState:
+    """The caller's clock reads ``now``: past the table's deadline, time is called."""
+    deadline = match.options.deadline
+    if deadline is not None and now >= deadline and not match.time_called:
+        return call_time(match)
+    return match
+
+
 def standings(match: MatchState) -> tuple[int, ...]:
     """Players from the highest score down (ties by player number)."""
     return tuple(sorted(range(4), key=lambda p: (-match.scores[p], p)))
 
 
 __all__ = ["ROUND_SEATING", "SEATS", "HandRecord", "MatchState", "call_time", "new_match",
-           "play", "player_at", "seat_winds", "standings", "start_hand", "winds_from_rolls"]
+           "play", "player_at", "seat_winds", "standings", "start_hand", "tick",
+           "winds_from_rolls"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -12,15 +13,19 @@ from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.mcr.bots import choose
 from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.match import (
+    HandRecord,
     MatchState,
     call_time,
     new_match,
     play,
     player_at,
+    prevalent_wind,
     seat_winds,
     start_hand,
+    tick,
     winds_from_rolls,
 )
+from fourwinds.protocol.mcr.state import HandResult
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import MCR_TILES
 
@@ -124,3 +129,23 @@ def test_match_refuses_a_second_hand_while_one_is_in_play() -> None:
     m, _ = start_hand(match_for(), list(MCR_TILES), (1, 1, 1, 1))
     with pytest.raises(IllegalAction, match="still in play"):
         start_hand(m, list(MCR_TILES), (1, 1, 1, 1))
+
+
+def test_b2_timed_end_by_a_deadline_on_the_callers_clock() -> None:
+    m = new_match(TableOptions(deadline=5400.0), (0, 1, 2, 3))
+    assert not tick(m, 5399.9).time_called
+    late = tick(m, 5400.0)
+    assert late.time_called and late.finished  # between hands: the match is over
+    with pytest.raises(IllegalAction, match="over"):
+        start_hand(late, list(MCR_TILES), (1, 1, 1, 1))
+
+
+def test_b2_prevalent_wind_is_the_rounds_wind() -> None:
+    m = match_for()
+    fake = HandRecord(0, 0, seat_winds(m, 0), HandResult(None, None, False, (), 0, (0, 0, 0, 0)),
+                      (0, 0, 0, 0))
+    for played, wind in ((0, 0), (3, 0), (4, 1), (9, 2), (15, 3)):
+        assert prevalent_wind(played) == wind
+        started, _ = start_hand(replace(m, records=(fake,) * played), list(MCR_TILES),
+                                (1, 1, 1, 1))
+        assert started.hand is not None and started.hand.prevalent_wind == wind
