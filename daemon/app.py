@@ -211,6 +211,8 @@ class Daemon:
         while True:
             await asyncio.sleep(SYNC_S)
             for rt in list(self.tables.values()):
+                if rt.log is not None:
+                    rt.log.sync()       # bound what a crash can lose of what we received
                 if rt.session is None:
                     if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
                         self.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))

@@ -2,9 +2,13 @@
 
 The session hands the daemon ``Step.persist`` records (transcript entries and this seat's own
 secrets) that must be on disk before any message that depends on them leaves the machine.
-``TableLog.append`` writes them and returns only after ``fsync``; the shell sends
-``Step.outgoing`` afterwards. Each record is framed as ``length (u32) | crc32 (u32) | bytes``;
-a torn record at the tail (``kill -9`` mid-write) is detected by its length or checksum and cut
+``TableLog.append`` writes them; before any ``Step.outgoing`` is sent the log is fsynced
+(``sync``), so everything appended so far is durable first. A step that sends nothing (most
+received messages) is appended without waiting for the disk: group commit. If the machine dies
+before the next sync, the log keeps a prefix of what was accepted, and the lost messages (none
+of ours that anyone saw) come back by catch-up. (``kill -9`` loses nothing either way: written
+data is in the page cache.) Each record is framed as ``length (u32) | crc32 (u32) | bytes``; a
+torn record at the tail (``kill -9`` mid-write) is detected by its length or checksum and cut
 off on open, so a restart sees exactly the records whose append completed.
 
 Each table also has a small ``meta.msgpack`` (table id, name, rules, how to reach the peers),
@@ -85,6 +89,7 @@ class TableLog:
         self._fd = fd
         self._records = records
         self.fsyncs = 0
+        self._dirty = False
 
     @classmethod
     def open(cls, path: Path) -> TableLog:
@@ -103,9 +108,12 @@ class TableLog:
     def records(self) -> tuple[bytes, ...]:
         return tuple(self._records)
 
-    def append(self, records: Sequence[bytes]) -> None:
-        """Write ``records`` and fsync; returns only once they are durable."""
+    def append(self, records: Sequence[bytes], sync: bool = True) -> None:
+        """Write ``records``; with ``sync`` (the default) fsync before returning, so they are
+        durable. ``sync=False`` leaves them to the next ``sync()`` (group commit)."""
         if not records:
+            if sync:
+                self.sync()
             return
         chunks = []
         for record in records:
@@ -116,9 +124,17 @@ class TableLog:
         written = 0
         while written < len(blob):
             written += os.write(self._fd, blob[written:])
-        os.fsync(self._fd)
-        self.fsyncs += 1
         self._records.extend(records)
+        self._dirty = True
+        if sync:
+            self.sync()
+
+    def sync(self) -> None:
+        """fsync what was appended since the last sync (nothing to do when clean)."""
+        if self._dirty:
+            os.fsync(self._fd)
+            self.fsyncs += 1
+            self._dirty = False
 
     def close(self) -> None:
         if self._fd >= 0:

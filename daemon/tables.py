@@ -1,8 +1,9 @@
 """One table as the daemon holds it: the session, its record log, who sits there and where.
 
 ``TableRuntime.apply`` is the one place a ``Step`` is carried out, in the contract's order:
-append ``persist`` to the log and fsync, then adopt the new session, then hand ``outgoing``
-to the sender. Nothing is sent before the records it depends on are durable.
+append ``persist`` to the log, fsync it when the step sends anything, then adopt the new
+session, then hand ``outgoing`` to the sender. Nothing is sent before every record appended
+so far is durable; a step that sends nothing is synced at the next send or within a second.
 """
 
 from __future__ import annotations
@@ -65,7 +66,9 @@ class TableRuntime:
     def apply(self, port: SessionModule, step: StepLike, own_key: bytes, send: Send) -> None:
         """Carry out ``step``: persist (fsync), adopt the session, then send."""
         assert self.log is not None, "a seated table has a log"
-        self.log.append(list(step.persist))
+        self.log.append(list(step.persist), sync=False)
+        if step.outgoing:
+            self.log.sync()     # everything appended so far is durable before we send
         self.session = step.session
         if step.outgoing:
             keys = list(port.seat_keys(self.session))

@@ -236,3 +236,24 @@ def test_bad_signatures_replays_and_junk_from_a_seated_peer_change_nothing(
         assert (len(rt.log.records) if rt.log else 0) == records
         assert rt.problems, "bad messages are reported"
     run(tmp_path, 2, body)
+
+
+def test_received_records_are_synced_before_the_next_send(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    order: list[str] = []
+    real_fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: (order.append("fsync"), real_fsync(fd))[1])
+    me = identity(1)
+    rt = TableRuntime(b"t" * 16, "t", "mcr", me.public_key, False, None,
+                      {me.public_key: ("127.0.0.1", 1), identity(2).public_key: ("h", 1)})
+    rt.log = TableLog.open(tmp_path / "records.log")
+    quiet = toy_session.Step(toy_session.Session(me.private_key, me.public_key),
+                             persist=(b"received",))
+    rt.apply(PORT, quiet, me.public_key, lambda key, payload: order.append("send"))
+    assert order == []                       # nothing sent: no need to wait for the disk
+    loud = toy_session.Step(quiet.session, outgoing=(toy_session.Outgoing(None, b"m"),),
+                            persist=(b"mine",))
+    rt.apply(PORT, loud, me.public_key, lambda key, payload: order.append("send"))
+    assert order == ["fsync", "send"]        # both records durable before the send
+    rt.log.close()
+    assert TableLog.open(tmp_path / "records.log").records == (b"received", b"mine")

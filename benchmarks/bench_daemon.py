@@ -1,0 +1,217 @@
+"""The daemon: four daemon processes on 127.0.0.1 playing a real hand (table session, MCR,
+practice deck), each seat a bot driven through the local API by one driver loop.
+
+* ``daemon_hand_start``: from the fourth "ready" until all four daemons are in the hand's play
+  phase (commit-reveal dice, seating, deal): ms, median over the tables opened. Beside it, in
+  the same run, the in-memory fair deck figure (benchmarks/bench_deck.py's shuffle, lock and
+  deal of four seats) and the ratio. Target <= 500 ms.
+* ``daemon_action_latency``: a discard, from the act request until all three other daemons
+  show the new state in their view events: p50 and p99 in ms. Target p50 <= 5 ms.
+* ``daemon_full_hand``: from the fourth "ready" to the end of the hand: s. Target <= 3 s.
+* ``daemon_rss``: the largest resident set (VmHWM) of the four daemons after the hands: MB.
+  Target <= 80 MB.
+* ``daemon_fuzz``: 100,000 fuzzed frames to a daemon's peer socket and 100,000 to its local
+  API: every one refused with a reason, nothing crashed, no state changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.timing import result
+from fourwinds.frontends.client import Client
+from tests.daemon.procs import DaemonProcess, request, start_all
+
+REAL = "fourwinds.daemon.real_session"
+TABLES = 3
+HAND_START_TARGET_MS = 500.0
+LATENCY_TARGET_MS = 5.0
+HAND_TARGET_S = 3.0
+RSS_TARGET_MB = 80.0
+FUZZ_FRAMES = 100_000
+
+
+class Driver:
+    """Four clients, one per daemon; acts for every seat from the events it receives."""
+
+    def __init__(self, daemons: list[DaemonProcess]) -> None:
+        self.daemons = daemons
+        self.clients: list[Client] = [d.client() for d in daemons]
+        self.views: list[dict[str, Any]] = [{} for _ in daemons]
+        self.latencies: list[float] = []
+
+    def drain(self, i: int, table: str, wait: float = 0.0) -> bool:
+        got = False
+        while True:
+            event = self.clients[i].next_event(wait if not got else 0.0)
+            if event is None:
+                return got
+            if event.get("type") == "view" and event.get("table") == table:
+                self.views[i] = event
+                got = True
+
+    def phase(self, i: int) -> str:
+        return str(self.views[i].get("view", {}).get("phase", ""))
+
+    def step(self, i: int) -> int:
+        return int(self.views[i].get("view", {}).get("step", -1))
+
+    def play(self, table: str, until: Callable[[], bool], timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not until():
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"no progress: {[self.phase(i) for i in range(4)]}")
+            acted = False
+            for i in range(4):
+                self.drain(i, table)
+                legal = self.views[i].get("legal_actions") or []
+                if not legal:
+                    continue
+                action = legal[0]
+                before = self.step(i)
+                start = time.perf_counter()
+                answer = self.clients[i].request({"type": "act", "table": table,
+                                                  "action": action["id"]})
+                if not answer.get("ok"):
+                    continue
+                acted = True
+                self.views[i] = {**self.views[i], "legal_actions": []}
+                if action["type"] == "discard":
+                    self._await_peers(i, table, before, start)
+            if not acted:
+                for i in range(4):
+                    self.drain(i, table, 0.002)
+
+    def _await_peers(self, actor: int, table: str, before: int, start: float) -> None:
+        deadline = time.monotonic() + 5
+        peers = [p for p in range(4) if p != actor]
+        while time.monotonic() < deadline:
+            for p in peers:
+                if self.step(p) <= before:
+                    self.drain(p, table, 0.0005)
+            if all(self.step(p) > before for p in peers):
+                self.latencies.append(time.perf_counter() - start)
+                return
+
+    def close(self) -> None:
+        for client in self.clients:
+            client.close()
+
+
+def _open_table(daemons: list[DaemonProcess], driver: Driver, n: int) -> str:
+    host = driver.clients[0]
+    made = request(host, type="create", name=f"bench{n}", rules="mcr",
+                   options={"hands": 1, "call_window": 1.0})
+    key = request(host, type="whoami")["public_key"]
+    for i in (1, 2, 3):
+        request(driver.clients[i], type="join", table=made["table"], host="127.0.0.1",
+                port=daemons[0].port, public_key=key)
+    return str(made["table"])
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _deck_in_memory_ms() -> float:
+    from benchmarks import bench_deck
+
+    bench_deck._one_hand(-1)
+    return statistics.median(bench_deck._one_hand(r)[0] for r in range(3)) * 1000
+
+
+def bench_hands() -> list[dict[str, object]]:
+    base = Path(tempfile.mkdtemp(prefix="fw-bench-"))
+    daemons = [DaemonProcess(base / f"d{i}", f"bench{i}", session_module=REAL)
+               for i in range(4)]
+    starts, hands = [], []
+    try:
+        start_all(daemons)
+        driver = Driver(daemons)
+        try:
+            for n in range(TABLES):
+                table = _open_table(daemons, driver, n)
+                for i in range(4):
+                    driver.drain(i, table, 0.2)
+                deadline = time.monotonic() + 10
+                while not all(driver.phase(i) == "ready" for i in range(4)):
+                    assert time.monotonic() < deadline, "the lobby never filled"
+                    for i in range(4):
+                        driver.drain(i, table, 0.01)
+                for i in range(4):
+                    request(driver.clients[i], type="ready", table=table)
+                began = time.perf_counter()
+                driver.play(table, lambda: all(driver.phase(i) == "play" for i in range(4)),
+                            30)
+                starts.append(time.perf_counter() - began)
+                driver.play(table, lambda: all(driver.phase(i) in ("over", "halted")
+                                               for i in range(4)), 120)
+                hands.append(time.perf_counter() - began)
+                states = {driver.views[i]["view"]["state"] for i in range(4)}
+                assert len(states) == 1, "the daemons disagree"
+            rss = max(_rss_mb(d.proc.pid) for d in daemons if d.proc is not None)
+            latencies = sorted(driver.latencies)
+        finally:
+            driver.close()
+    finally:
+        for d in daemons:
+            d.stop()
+    deck_ms = _deck_in_memory_ms()
+    start_ms = statistics.median(starts) * 1000
+    p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
+    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 \
+        if latencies else float("nan")
+    hand_s = statistics.median(hands)
+    return [
+        result("daemon_hand_start", start_ms, "ms", target=f"<= {HAND_START_TARGET_MS} ms",
+               met=start_ms <= HAND_START_TARGET_MS, in_memory_deck_ms=round(deck_ms, 3),
+               ratio=round(start_ms / deck_ms, 3), tables=TABLES, rules="mcr",
+               deck="practice (the session does not run the masked deck yet)"),
+        result("daemon_action_latency", p50, "ms", target=f"p50 <= {LATENCY_TARGET_MS} ms",
+               met=p50 <= LATENCY_TARGET_MS, p99_ms=round(p99, 3), samples=len(latencies)),
+        result("daemon_full_hand", hand_s, "s", target=f"<= {HAND_TARGET_S} s",
+               met=hand_s <= HAND_TARGET_S, hands=len(hands), rules="mcr"),
+        result("daemon_rss", rss, "MB", target=f"<= {RSS_TARGET_MB} MB",
+               met=rss <= RSS_TARGET_MB, measure="VmHWM, largest of four daemons"),
+    ]
+
+
+def bench_fuzz() -> list[dict[str, object]]:
+    import os
+
+    os.environ["FOURWINDS_FUZZ_FRAMES"] = str(FUZZ_FRAMES)
+    from tests.daemon import test_shell, test_transport
+
+    base = Path(tempfile.mkdtemp(prefix="fw-fuzz-"))
+    started = time.perf_counter()
+    test_transport.test_fuzzed_frames_never_crash_and_are_each_refused()
+    peer_s = time.perf_counter() - started
+    started = time.perf_counter()
+    test_shell.test_fuzzed_local_api_requests_are_refused_without_state_change(base / "api")
+    api_s = time.perf_counter() - started
+    rng = random.Random(1)
+    del rng
+    return [result("daemon_fuzz", 2 * FUZZ_FRAMES, "frames", target="all refused, no crash",
+                   met=True, peer_frames_per_s=round(FUZZ_FRAMES / peer_s),
+                   api_frames_per_s=round(FUZZ_FRAMES / api_s))]
+
+
+def _run(fn: Callable[[], list[dict[str, object]]]) -> Callable[[], list[dict[str, object]]]:
+    return fn
+
+
+BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+    "daemon_hands": bench_hands,
+    "daemon_fuzz": bench_fuzz,
+}
+del asyncio
