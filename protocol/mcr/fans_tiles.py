@@ -1,7 +1,9 @@
 """Fans decided by which tiles a hand holds, whatever its reading.
 
-They are computed once per hand from a bit mask of the kinds present (bit k = kind k), so each
-fan is one mask test: "every tile is in this allowed set" is ``present & ~allowed == 0``.
+They are computed once per hand from a mask of the kinds present, so each fan is one mask
+test: "every tile is in this allowed set" is ``present & ~allowed == 0``. Kind k is bit 8k
+(one byte per kind): the mask of a count array is then built in C by ``bytes.translate`` and
+``int.from_bytes``, and ``int.bit_count`` still counts the kinds present.
 """
 
 from __future__ import annotations
@@ -11,10 +13,15 @@ from collections.abc import Iterable, Sequence
 from .fans import Fan
 
 
+def bit(kind: int) -> int:
+    """The mask bit of one kind."""
+    return 1 << (8 * kind)
+
+
 def _mask(kinds: Iterable[int]) -> int:
     result = 0
     for k in kinds:
-        result |= 1 << k
+        result |= bit(k)
     return result
 
 
@@ -40,13 +47,17 @@ REVERSIBLE_MASK = _mask([9 + r - 1 for r in (1, 2, 3, 4, 5, 8, 9)]
                         + [18 + r - 1 for r in (2, 4, 5, 6, 8, 9)] + [31])
 
 
+_NONZERO = bytes([0] + [1] * 255)
+
+
 def present_mask(counts: Sequence[int]) -> int:
-    """Bit mask of the kinds (0-33) with a nonzero count."""
-    mask = 0
-    for k, n in enumerate(counts):
-        if n:
-            mask |= 1 << k
-    return mask
+    """Mask of the kinds (0-33) with a nonzero count (counts are 0-255)."""
+    return int.from_bytes(bytes(counts).translate(_NONZERO), "little")
+
+
+def kinds_mask(kinds: Iterable[int]) -> int:
+    """Mask of the given kinds."""
+    return _mask(kinds)
 
 
 def tile_fans(mask: int, counts: Sequence[int], kong_kinds: Iterable[int]) -> list[tuple[Fan, int]]:

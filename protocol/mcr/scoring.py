@@ -23,7 +23,7 @@ from fourwinds.protocol.tiles import Kind
 
 from .fans import EXCLUDES, FAN_NAME, FAN_POINTS, Fan
 from .fans_sets import chow_fans, concealed_pung_fan, honor_fans, kong_fans, pung_fans
-from .fans_tiles import all_even, nine_gates, present_mask, tile_fans
+from .fans_tiles import all_even, kinds_mask, nine_gates, present_mask, tile_fans
 from .hand import InvalidHand, Meld, MeldType
 from .shapes import (
     KNITTED_SETS,
@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 MIN_POINTS = 8
-KNITTED_MASKS = tuple(sum(1 << k for k in tiles) for tiles in KNITTED_SETS)
+KNITTED_MASKS = tuple(kinds_mask(tiles) for tiles in KNITTED_SETS)
 _NO_LIMIT = (0,) * 34  # "tiles already shown": none, so every kind may complete a shape
 
 
@@ -310,15 +310,19 @@ def _special_fans(h: _Hand, c: list[int]) -> list[FanDict]:
     return found
 
 
+_WINDS = frozenset(range(4))
+_FLOWERS = frozenset(range(9))
+
+
 def _check_context(ctx: WinContext) -> None:
     if not 0 <= int(ctx.win_tile) < 34:
         raise InvalidHand(
             f"the winning tile must be a suit, wind or dragon tile, not {ctx.win_tile!r}")
-    for name in ("seat_wind", "prevalent_wind"):
-        value = getattr(ctx, name)
-        if not isinstance(value, int) or not 0 <= value <= 3:
-            raise InvalidHand(f"{name} must be 0-3 (East, South, West, North), not {value!r}")
-    if not isinstance(ctx.flowers, int) or not 0 <= ctx.flowers <= 8:
+    if ctx.seat_wind not in _WINDS or ctx.prevalent_wind not in _WINDS:
+        for name, value in (("seat_wind", ctx.seat_wind), ("prevalent_wind", ctx.prevalent_wind)):
+            if value not in _WINDS:
+                raise InvalidHand(f"{name} must be 0-3 (East, South, West, North), not {value!r}")
+    if ctx.flowers not in _FLOWERS:
         raise InvalidHand(f"flowers must be 0-8, not {ctx.flowers!r}")
 
 

@@ -100,16 +100,34 @@ def _group_ok(c: Sequence[int], group: int) -> bool:
     return bool(suit_flags(key) & (SETS_ONLY if rest == 0 else SETS_AND_PAIR))
 
 
-def _near(c: Sequence[int], group: int) -> list[int]:
-    """Kinds of a group that could join its tiles: held, or within two ranks of a held tile."""
-    if group == 3:
-        return [k for k in HONOR_KINDS if c[k]]
-    base = group * 9
-    near = [False] * 13  # ranks -2..10 of the suit, padded so no bounds checks are needed
+@cache
+def _suit_winners(key: tuple[int, ...]) -> tuple[int, ...]:
+    """Ranks (0-8) whose addition makes this suit pattern sets (plus a pair if its size says
+    so). Counts may reach 5: wait fans judge the shape, not the tiles left."""
+    winners = []
+    counts = list(key)
+    size = sum(key) + 1
+    rest = size % 3
+    if rest == 1:
+        return ()
+    want = SETS_ONLY if rest == 0 else SETS_AND_PAIR
     for r in range(9):
-        if c[base + r]:
-            near[r] = near[r + 1] = near[r + 2] = near[r + 3] = near[r + 4] = True
-    return [base + r for r in range(9) if near[r + 2]]
+        counts[r] += 1
+        if suit_flags(tuple(counts)) & want:
+            winners.append(r)
+        counts[r] -= 1
+    return tuple(winners)
+
+
+def _honor_winners(c: Sequence[int]) -> list[int]:
+    winners = []
+    for k in HONOR_KINDS:
+        if c[k]:
+            c2 = list(c[27:34])
+            c2[k - 27] += 1
+            if all(n in (0, 2, 3) for n in c2) and c2.count(2) <= 1:
+                winners.append(k)
+    return winners
 
 
 def winning_kinds(c: list[int], n_melds: int, total: Sequence[int], limit: int = 34) -> list[int]:
@@ -117,7 +135,8 @@ def winning_kinds(c: list[int], n_melds: int, total: Sequence[int], limit: int =
 
     A kind of which the hand itself already shows all four copies (``total``) cannot be won.
     Four sets and a pair: a group (suit or honors) that already fails must receive the tile,
-    so only groups with at most one failure need trying, and only their nearby kinds.
+    so only groups with at most one failure need trying; a suit's winning ranks depend only
+    on its nine counts and are kept in a table.
     """
     found: list[int] = []
     ok = [_group_ok(c, g) for g in range(4)]
@@ -130,15 +149,16 @@ def winning_kinds(c: list[int], n_melds: int, total: Sequence[int], limit: int =
         after = pairs - (sizes[g] % 3 == 2) + ((sizes[g] + 1) % 3 == 2)
         if after != 1:
             continue
-        for k in _near(c, g):
-            if total[k] >= 4:
-                continue
-            c[k] += 1
-            if _group_ok(c, g):
+        if g == 3:
+            kinds = _honor_winners(c)
+        else:
+            base = g * 9
+            kinds = [base + r for r in _suit_winners(tuple(c[base:base + 9]))]
+        for k in kinds:
+            if total[k] < 4:
                 found.append(k)
-            c[k] -= 1
-            if len(found) >= limit:
-                return found
+                if len(found) >= limit:
+                    return found
     special = _special_checks(c, n_melds)
     if special:
         for k in range(NUM_HAND_KINDS):
