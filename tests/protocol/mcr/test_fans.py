@@ -236,6 +236,28 @@ CASES = [
          {"Two Melded Kongs": 1, "No Honors": 1, "Single Wait": 1}, 6),
     Case("PureTripleChow2", "123m789s5p", "5p", "c123m c123m", {},
          {"Pure Triple Chow": 1, "All Chows": 1, "Single Wait": 1}, 27),
+    # More rulebook-style hands: fans that combine.
+    Case("PSCstep2", "123p345p567p9s", "9s", "c789m", {},
+         {"Pure Shifted Chows": 1, "All Chows": 1, "Single Wait": 1}, 19),
+    Case("FPSCstep1", "123s234s345s456s7z", "7z", "", {},
+         {"Four Pure Shifted Chows": 1, "Half Flush": 1, "Concealed Hand": 1, "Single Wait": 1}, 41),
+    Case("AllGreenFullFlush", "234s234s666s888s2s", "2s", "", {},
+         {"All Green": 1, "Full Flush": 1, "Concealed Hand": 1, "Tile Hog": 1,
+          "Two Concealed Pungs": 1, "All Simples": 1, "Pure Double Chow": 1}, 121),
+    Case("BFWAllHonors", "333z444z5z", "5z", "p111z p222z", {},
+         {"Big Four Winds": 1, "All Honors": 1, "Two Concealed Pungs": 1, "Single Wait": 1}, 155),
+    Case("SevenPairsATH", "1199m1199p11z55z7z", "7z", "", {},
+         {"All Terminals and Honors": 1, "Seven Pairs": 1, "One Voided Suit": 1}, 57),
+    Case("SevenPairsHalfFlush", "1133557799m11z7z", "7z", "", {},
+         {"Seven Pairs": 1, "Half Flush": 1}, 30),
+    Case("KnittedMelded", "147m258p369s5z", "5z", "p111z", {},
+         {"Knitted Straight": 1, "All Types": 1, "Prevalent Wind": 1, "Seat Wind": 1,
+          "Single Wait": 1}, 23),
+    Case("MixedShiftedPungs2", "333p444s9m", "9m", "p222m c567p", {},
+         {"Mixed Shifted Pungs": 1, "Two Concealed Pungs": 1, "No Honors": 1, "Single Wait": 1}, 12),
+    Case("LFWSeat", "333z44z12m", "3m", "p111z p222z", {},
+         {"Little Four Winds": 1, "Half Flush": 1, "Outside Hand": 1, "Prevalent Wind": 1,
+          "Seat Wind": 1, "Edge Wait": 1}, 79),
 ]
 
 
