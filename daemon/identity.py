@@ -8,6 +8,7 @@ inside a 0700 directory; a file with looser permissions is refused rather than u
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import stat
@@ -37,8 +38,10 @@ def fingerprint(public_key: bytes) -> str:
     return ":".join(digest[i:i + 4] for i in range(0, 16, 4))
 
 
+@functools.lru_cache(maxsize=1024)
 def curve_public_from_ed25519(public_key: bytes) -> bytes:
-    """The X25519 (CURVE) public key that belongs to an Ed25519 identity key, raw 32 bytes."""
+    """The X25519 (CURVE) public key that belongs to an Ed25519 identity key, raw 32 bytes
+    (cached: the daemon asks on every liveness check)."""
     raw: bytes = VerifyKey(public_key).to_curve25519_public_key().encode()
     return raw
 

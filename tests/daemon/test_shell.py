@@ -242,7 +242,11 @@ def test_received_records_are_synced_before_the_next_send(tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     order: list[str] = []
     real_fsync = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (order.append("fsync"), real_fsync(fd))[1])
+    def fsync(fd: int) -> None:
+        order.append("fsync")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
     me = identity(1)
     rt = TableRuntime(b"t" * 16, "t", "mcr", me.public_key, False, None,
                       {me.public_key: ("127.0.0.1", 1), identity(2).public_key: ("h", 1)})
