@@ -300,7 +300,7 @@ def _answer(state: HandState, seat: Seat) -> Action:
             meld = Meld(MeldType.KONG, (tile,) * 4)
         new_melds = (*pos.melds, meld)
         new_key = _meld_key(new_melds)
-        plans = candidate_plans(rest, new_key)
+        plans = pos.plans(new_key, rest)  # measured on the hand as it would be after the claim
         if not plans:
             continue
         quick, bonus = _plan_value(rest, new_key, plans)  # as a 14-tile hand: after a discard
