@@ -57,7 +57,7 @@ def test_b3_deal_east_14_others_13_from_the_four_dice_break() -> None:
     assert {e.audience for e in private} == set(SEATS)
 
 
-def test_new_hand_refuses_faces_that_are_not_one_mcr_set() -> None:
+def test_b1_a_hand_needs_the_144_mcr_tiles() -> None:
     faces = shuffled(2)
     faces[0] = faces[1] = Kind.FLOWER_1
     with pytest.raises(ValueError, match="MCR"):

@@ -5,10 +5,11 @@ from __future__ import annotations
 import pytest
 
 from fourwinds.protocol.errors import IllegalAction
-from fourwinds.protocol.mcr.actions import Discard, ExposeFlower, FlowersDone
+from fourwinds.protocol.mcr.actions import ClaimWin, Discard, ExposeFlower, FlowersDone
 from fourwinds.protocol.mcr.engine import apply, legal_actions
 from fourwinds.protocol.mcr.events import DrawSource, TileDrawn
 from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.wins import reveal_of
 from fourwinds.protocol.seats import SEATS
 from fourwinds.protocol.tiles import Kind
 
@@ -75,3 +76,36 @@ def test_b3_only_flowers_can_be_exposed() -> None:
     slot = slot_of(state, E, Kind.M4)
     with pytest.raises(IllegalAction, match="not a flower"):
         apply(state, ExposeFlower(E, slot, Kind.M4))
+
+
+def _north_with_flowers(north: str, replacements: str) -> HandState:
+    """North is dealt three flowers and replaces them; then East discards 5p."""
+    state = rig({E: "5p 1m9m 1p9p 1s9s 1z2z3z4z 5z6z7z", N: north},
+                back=replacements, start=False)
+    for seat in SEATS:
+        while True:
+            flowers = [s for s in state.seats[seat].hand if state.faces[s] >= Kind.FLOWER_1]
+            if not flowers:
+                break
+            state, _ = apply(state, ExposeFlower(seat, flowers[0], state.faces[flowers[0]]))
+        state, _ = apply(state, FlowersDone(seat))
+    return discard(state, E, "5p")
+
+
+def test_b5_flowers_do_not_count_toward_the_8_points() -> None:
+    # 5 points of fans and 3 flowers: 8 in total, but not a winning hand
+    state = _north_with_flowers("1f2f3f 123m234p678s5p", "2m3m4m")
+    assert len(state.seats[N].flowers) == 3
+    with pytest.raises(IllegalAction, match="only 5 points without flowers"):
+        apply(state, ClaimWin(N, reveal_of(state, N)))
+
+
+def test_b5_flowers_are_added_to_a_winning_total() -> None:
+    state = _north_with_flowers("1f2f3f 123456789m4p", "6p5s5s")
+    state, _ = apply(state, ClaimWin(N, reveal_of(state, N)))
+    state = pass_others(state)
+    assert state.result is not None and state.result.winner is N
+    assert ("Flower Tiles", 1, 3) in state.result.fans
+    fans_only = sum(p * n for name, p, n in state.result.fans if name != "Flower Tiles")
+    assert state.result.total == fans_only + 3
+    assert state.result.payments[E] == -(state.result.total + 8)

@@ -149,3 +149,12 @@ def test_b2_prevalent_wind_is_the_rounds_wind() -> None:
         started, _ = start_hand(replace(m, records=(fake,) * played), list(MCR_TILES),
                                 (1, 1, 1, 1))
         assert started.hand is not None and started.hand.prevalent_wind == wind
+
+
+def test_b2_a_match_is_16_hands_in_4_rounds() -> None:
+    m = _play_hands(new_match(TableOptions(), (1, 3, 0, 2)), random.Random(12), 16)
+    assert m.finished and m.hands_played == 16
+    assert [r.prevalent_wind for r in m.records] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
+    east = [r.seat_of.index(E) for r in m.records]
+    assert all(sorted(east[4 * k: 4 * k + 4]) == [0, 1, 2, 3] for k in range(4))
+    assert sum(m.scores) == 0
