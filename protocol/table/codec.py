@@ -53,12 +53,15 @@ class ActionCodec:
             raise WireError(f"action: unknown action type {value[0]!r}")
         return self._build(cls, value, 0)
 
-    def _build(self, cls: type, value: list[Any], depth: int) -> object:
+    def _build(self, cls: type, value: list[Any], depth: int,
+               bound: dict[Any, Any] | None = None) -> object:
         fields = [f for f in dataclasses.fields(cls) if f.init]
         if len(value) != len(fields) + 1:
             raise WireError(f"action {cls.__name__}: expected {len(fields)} fields, "
                             f"got {len(value) - 1}")
         hints = self._hints.get(cls) or typing.get_type_hints(cls)
+        if bound:  # a generic dataclass: its type variables stand for the given arguments
+            hints = {name: bound.get(hint, hint) for name, hint in hints.items()}
         args = {f.name: self._value(hints[f.name], v, f"{cls.__name__}.{f.name}", depth + 1)
                 for f, v in zip(fields, value[1:], strict=True)}
         try:
@@ -95,6 +98,15 @@ class ActionCodec:
                 raise WireError(f"{what}: expected {len(args)} items, got {len(value)}")
             return tuple(self._value(a, v, what, depth + 1)
                          for a, v in zip(args, value, strict=True))
+        if origin is not None and dataclasses.is_dataclass(origin):
+            params = getattr(origin, "__parameters__", ())
+            bound = dict(zip(params, typing.get_args(hint), strict=False))
+            if not isinstance(value, list) or not value or value[0] != origin.__name__:
+                raise WireError(f"{what}: expected a {origin.__name__}")
+            self._register(origin)
+            return self._build(origin, value, depth, bound)
+        if isinstance(hint, typing.TypeVar):
+            raise WireError(f"{what}: an unbound type variable")
         if origin is typing.Literal:
             if value not in typing.get_args(hint):
                 raise WireError(f"{what}: {value!r} not allowed")

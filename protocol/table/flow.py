@@ -147,4 +147,9 @@ def send(s: TableSession, acc: Acc, body: Body, to: Seat | None = None) -> Table
                kind=KIND_OF[type(body)], body=encode_body(body))
     s = accept(s, env, acc)
     acc.outgoing.append(Outgoing(to, env.encode()))
+    if to is not None and env.kind is not MsgKind.JOIN:
+        # the other seats get it without its body, so their copy of our chain has no gap
+        redacted = env.redacted().encode()
+        acc.outgoing.extend(Outgoing(Seat(p), redacted) for p in range(4)
+                            if p not in (s.me, to))
     return s

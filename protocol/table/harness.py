@@ -16,6 +16,7 @@ from typing import Protocol
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
 
+from .masked import ready_to_act
 from .options import TableOptions
 from .problems import Problem
 from .rotation import wind_of
@@ -98,7 +99,7 @@ def bot_moves(h: Harness, place: Seat) -> bool:
     if s.phase is Phase.READY:
         h.take(place, local_action(s, TableReady(), h.now))
         return True
-    if s.phase is not Phase.PLAY or s.rules is None or s.hand is None:
+    if s.phase is not Phase.PLAY or s.rules is None or s.hand is None or not ready_to_act(s):
         return False
     assert s.hand.seating is not None
     entropy = hashlib.sha256(h.seed + bytes([place]) + s.step.to_bytes(8, "big")).digest()

@@ -25,7 +25,7 @@ from .envelope import (
 )
 from .flow import Acc, accept, halt, receive, report, send
 from .messages import Join, MsgKind, Open, Seating, decode_body
-from .options import DeckKind, TableOptions
+from .options import TableOptions
 from .problems import Problem, ProblemKind
 from .records import genesis_record
 from .registry import rules_for
@@ -58,9 +58,6 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
         rules_for(rules, card_text)
     except KeyError as error:
         raise LocalProtocolError(str(error.args[0])) from None
-    if options is not None and options.deck is not DeckKind.PRACTICE:
-        raise LocalProtocolError("the masked deck is not wired into the table yet; "
-                                 "tables use the practice deck")
     table = hashlib.sha256(b"fourwinds-table-id\0" + pub + secret).digest()[:16]
     s = base_session(Seat(0), identity_private_key, secret, table)
     acc = Acc(0.0)
@@ -88,9 +85,6 @@ def join(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy:
     if s.open is None:
         reasons = "; ".join(p.reason for p in acc.problems) or "not an Open message"
         raise LocalProtocolError(f"cannot join: {reasons}")
-    if s.open.options.deck is not DeckKind.PRACTICE:
-        raise LocalProtocolError("this table asks for the masked deck, which this seat "
-                                 "cannot play yet")
     lo, hi = s.open.versions
     if hi < SUPPORTED_VERSIONS[0] or lo > SUPPORTED_VERSIONS[1]:
         raise LocalProtocolError(f"the table speaks protocol {lo}..{hi}, this seat "

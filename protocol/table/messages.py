@@ -39,6 +39,7 @@ class MsgKind(IntEnum):
     ACT = 8         # one seat's game action (or its timeout default)
     HAND_END = 9    # each seat: digest of the hand's outcome it computed
     ACCUSE = 10     # proof of equivocation: two signed messages of one seat, one seq
+    DECK = 11       # a masked-wall message of protocol/deck (pass, keys, reveal, audit)
 
 
 @dataclass(frozen=True)
@@ -134,12 +135,21 @@ class Accuse:
         return [self.first, self.second]
 
 
-Body = Open | Join | Seating | Ready | Commit | Echo | Reveal | Act | HandEnd | Accuse
+@dataclass(frozen=True)
+class DeckMsg:
+    message: Any                    # protocol/deck's message in plain form (deck_wire.py)
+
+    def to_wire(self) -> list[Any]:
+        return [self.message]
+
+
+Body = (Open | Join | Seating | Ready | Commit | Echo | Reveal | Act | HandEnd | Accuse
+        | DeckMsg)
 
 KIND_OF: dict[type, MsgKind] = {
     Open: MsgKind.OPEN, Join: MsgKind.JOIN, Seating: MsgKind.SEATING, Ready: MsgKind.READY,
     Commit: MsgKind.COMMIT, Echo: MsgKind.ECHO, Reveal: MsgKind.REVEAL, Act: MsgKind.ACT,
-    HandEnd: MsgKind.HAND_END, Accuse: MsgKind.ACCUSE,
+    HandEnd: MsgKind.HAND_END, Accuse: MsgKind.ACCUSE, DeckMsg: MsgKind.DECK,
 }
 
 
@@ -181,6 +191,8 @@ def decode_body(kind: MsgKind, data: bytes) -> Body:
         if not isinstance(f[1], bool):
             raise WireError("act.timeout: expected true/false")
         return Act(f[0], f[1])
+    if kind is MsgKind.DECK:
+        return DeckMsg(need_list(value, what, length=1)[0])
     if kind is MsgKind.ACCUSE:
         f = need_list(value, what, length=2)
         return Accuse(need_bytes(f[0], "accuse.first"), need_bytes(f[1], "accuse.second"))

@@ -16,6 +16,7 @@ from fourwinds.protocol.canonical import to_plain
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
+from . import masked
 from .flow import Acc, receive, report, send
 from .lobby import join, open_table
 from .messages import Act, Ready
@@ -99,7 +100,10 @@ def _act(s: TableSession, action: object, acc: Acc, timeout: bool) -> Step:
         raise LocalProtocolError("no hand is being played")
     if s.rules.actor(action) != _our_wind(s):
         raise LocalProtocolError("that action is for another seat")
+    if not masked.ready_to_act(s):
+        raise LocalProtocolError("the deck has not shown this seat all its tiles yet")
     s.rules.apply(s.hand.engine, action)  # IllegalAction with the reason, nothing sent
+    s = masked.reveal_shown(s, acc, s.rules.claimed_faces(s.hand.engine, action))
     s = send(s, acc, Act(s.rules.encode_action(action), timeout))
     return _step(advance(s, acc), acc)
 
@@ -129,7 +133,8 @@ def tick(session: TableSession, now: float) -> Step:
         return _step(s, acc)
     waited = now - s.step_started
     if (s.phase is Phase.PLAY and s.me in s.awaiting and s.me not in s.inputs
-            and not s.inbox[s.me] and s.rules is not None and s.hand is not None):
+            and not s.inbox[s.me] and s.rules is not None and s.hand is not None
+            and masked.ready_to_act(s)):
         window = window_seconds(s, s.me)
         if window > 0 and waited >= window:
             default = s.rules.default_action(s.hand.engine, _our_wind(s))

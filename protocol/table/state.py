@@ -18,6 +18,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.tiles import Kind
 
 from .chain import SeatChain
 from .envelope import Envelope
@@ -40,14 +41,15 @@ class Phase(Enum):
     COMMIT = "commit"        # the hand's dice: commitments
     ECHO = "echo"            # ... echoes of the commitments seen
     REVEAL = "reveal"        # ... nonces
+    WALL = "wall"            # masked deck only: the shuffle and lock passes
     PLAY = "play"            # the rules engine's decision points
     HAND_END = "hand-end"    # every seat confirms the outcome
     OVER = "over"            # the match is finished
     HALTED = "halted"        # stopped by proven misbehaviour (equivocation)
 
 
-STEP_PHASES = frozenset({Phase.READY, Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.PLAY,
-                         Phase.HAND_END})
+STEP_PHASES = frozenset({Phase.READY, Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.WALL,
+                         Phase.PLAY, Phase.HAND_END})
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,13 @@ class Hand:
     wall: PracticeWall | None = None
     engine: Any = None
     outcome: HandOutcome | None = None
+    deck: Any = None                   # masked deck: this seat's MaskedDeck and its state
+    deck_state: Any = None
+    passes_seen: int = 0               # wall passes seen (the wall is built after eight)
+    wall_ready: bool = False
+    audit_started: bool = False
+    audited: bool = False
+    shown: Mapping[int, Kind] = field(default_factory=dict)   # observer: faces revealed
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,7 @@ class Input:
     action: Any = None
     timeout: bool = False
     applied: Any = None     # the engine's (state, events) for this action alone, from the check
+    base: Any = None        # the engine state that check applied it to
 
 
 @dataclass(frozen=True)

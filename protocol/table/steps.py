@@ -25,9 +25,11 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import RuleSet
 
 from . import dice as cr
+from . import masked
 from .envelope import Envelope
 from .flow import Acc, halt, report, send
 from .messages import Act, Commit, Echo, HandEnd, MsgKind, Ready, Reveal, decode_body
+from .options import DeckKind
 from .practice import practice_wall
 from .problems import Problem, ProblemKind
 from .rotation import first_seating, prevalent_wind, seating_for_hand, wind_of
@@ -104,13 +106,25 @@ def advance(s: TableSession, acc: Acc) -> TableSession:
             return creator_seats(s, acc) if acc.auto else s
         if s.phase not in STEP_PHASES or s.halted is not None:
             return s
-        if s.awaiting <= s.inputs.keys():
+        if s.phase is Phase.WALL:
+            if masked.wall_built(s):
+                s = _after_wall(s, acc)
+                continue
+        elif s.awaiting <= s.inputs.keys():
             s = _resolve(s, acc)
             continue
         progressed = False
         for place in SEATS:
             box = s.inbox[place]
-            if not box or box[0].step > s.step:
+            if box and box[0].kind is MsgKind.DECK:
+                s, consumed = masked.on_deck_message(s, box[0], acc)
+                if consumed:
+                    inbox = list(s.inbox)
+                    inbox[place] = inbox[place][1:]
+                    s = evolve(s, inbox=tuple(inbox))
+                    progressed = True
+                continue
+            if not box or box[0].step > s.step or s.phase is Phase.WALL:
                 continue
             head = box[0]
             inbox = list(s.inbox)
@@ -158,7 +172,8 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
         return bad(ProblemKind.ILLEGAL_ACTION, f"refused by the rules engine "
                    f"({type(error).__name__}: {error})")
     timeout = isinstance(body, Act) and body.timeout
-    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied)})
+    base = s.hand.engine if s.hand is not None else None
+    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied, base)})
 
 
 class _Rejected(Exception):
@@ -196,12 +211,20 @@ def _check(s: TableSession, place: Seat, body: object) -> Any:
     wind = wind_of(hand.seating, place)
     if s.rules.actor(action) != wind:
         raise _Rejected(ProblemKind.ILLEGAL_ACTION, "an action for another seat")
+    claimed = s.rules.claimed_faces(hand.engine, action)
     if hand.wall is not None:
-        wrong = hand.wall.false_faces(s.rules.claimed_faces(hand.engine, action))
+        wrong = hand.wall.false_faces(claimed)
         if wrong:
-            slot, claimed, actual = wrong[0]
-            raise _Rejected(ProblemKind.FALSE_FACE, f"showed slot {slot} as {claimed.name}, "
+            slot, face, actual = wrong[0]
+            raise _Rejected(ProblemKind.FALSE_FACE, f"showed slot {slot} as {face.name}, "
                             f"it holds {actual.name}")
+    else:
+        for slot, face in sorted(claimed.items()):
+            shown = masked.public_face(hand, slot)
+            if shown != face:
+                what = "was never revealed" if shown is None else f"was opened as {shown.name}"
+                raise _Rejected(ProblemKind.FALSE_FACE, f"showed slot {slot} as {face.name}, "
+                                f"it {what}")
     return action, s.rules.apply(hand.engine, action)  # IllegalAction with the reason
 
 
@@ -244,6 +267,11 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
             first = first_seating(Seat(deck_dice.first_east(seed)))
     seating = seating_for_hand(rules.ruleset, first, hand_no)
     dice = deck_dice.break_dice(rules.ruleset, seed)
+    if s.open.options.deck is DeckKind.MASKED:
+        hand = Hand(hand_no, s.hand.commits, seed, seating, dice)
+        s = start_step(evolve(s, first_seating=first, hand=hand), Phase.WALL, acc, resolved)
+        s = evolve(s, awaiting=frozenset())
+        return masked.start_wall(s, acc)
     wall = practice_wall(rules.ruleset, seed)
     setup = HandSetup(hand_no, dice, prevalent_wind(rules.ruleset, hand_no), s.open.options,
                       s.open.card_text)
@@ -257,13 +285,38 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
     return _next_play_step(s, acc, resolved, full=True)
 
 
-def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...]) -> TableSession:
+def _after_wall(s: TableSession, acc: Acc) -> TableSession:
+    """Masked deck: the wall is built; deal it and start the engine."""
+    hand = s.hand
+    assert hand is not None and s.rules is not None and s.open is not None
+    setup = HandSetup(hand.hand_no, hand.dice, prevalent_wind(s.rules.ruleset, hand.hand_no),
+                      s.open.options, s.open.card_text)
+    engine, events = s.rules.start(setup)
+    if hand.deck is not None:  # faces the deck showed us before the engine existed
+        known = dict(hand.deck.faces(hand.deck_state))
+        engine = s.rules.learn(engine, known) if known else engine
+    s = evolve(s, hand=evolve(hand, engine=engine))
+    acc.events.append(HandBegan(hand.hand_no, hand.seating or first_seating(Seat(0)),
+                                hand.dice))
+    s = masked.deal(s, acc)
+    s = _after_engine(s, acc, events, dealing=True)
+    return _next_play_step(s, acc, (), full=True)
+
+
+def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...],
+                  dealing: bool = False) -> TableSession:
     """Tell our engine the faces the deck now gives our seat, and report visible events."""
     hand = s.hand
     assert hand is not None and hand.seating is not None and s.rules is not None
     mine = None if s.me is None else wind_of(hand.seating, s.me)
     faces = {}
-    for op in s.rules.deck_ops(events):
+    ops = s.rules.deck_ops(events)
+    if hand.wall is None:  # the masked deck: draws and passes go through it
+        s = masked.after_engine(s, acc, ops, dealing)
+        hand = s.hand
+        assert hand is not None
+        ops = ()
+    for op in ops:
         if op.kind is DeckOpKind.REVEAL or (s.me is not None and op.seat == mine):
             faces.update(hand.wall.faces_of(op.slots) if hand.wall else {})
     engine = s.rules.learn(hand.engine, faces) if faces and s.me is not None else hand.engine
@@ -280,7 +333,8 @@ def _next_play_step(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...],
     outcome = s.rules.outcome(s.hand.engine)
     if outcome is not None:
         s = evolve(s, hand=evolve(s.hand, outcome=outcome))
-        return start_step(s, Phase.HAND_END, acc, resolved)
+        s = start_step(s, Phase.HAND_END, acc, resolved)
+        return masked.start_audit(s, acc)
     s = start_step(s, Phase.PLAY, acc, resolved, full)
     if not s.awaiting:
         problem = Problem(ProblemKind.ILLEGAL_ACTION, None,
@@ -301,7 +355,7 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
         if item is None:
             continue
         try:
-            if engine is start and item.applied is not None:
+            if engine is start and item.base is start and item.applied is not None:
                 engine, events = item.applied  # the check applied it to this very state
             else:
                 engine, events = rules.apply(engine, item.action)
@@ -352,4 +406,6 @@ def _auto(s: TableSession, acc: Acc) -> TableSession:
         return send(s, acc, Echo(cr.commitments_hash(hand.commits)))
     if s.phase is Phase.REVEAL:
         return send(s, acc, Reveal(nonce))
+    if hand.deck is not None and not hand.audited:
+        return s  # the deck audit first
     return send(s, acc, HandEnd(digest(hand.outcome)))

@@ -1,0 +1,234 @@
+"""The masked (mental-poker) wall of protocol/deck at the table.
+
+With the ``masked`` deck option, each hand builds its wall between the dice and the deal:
+every seat's ``MaskedDeck`` (deck seats are the winds of the hand) makes its shuffle and lock
+passes, and the step machine moves on once all eight passes are in. Deck messages travel as
+DECK messages in each seat's chain and are handled as they come (they are not step inputs):
+key deliveries privately to the drawer, public reveals, transfer notices and the end-of-hand
+audit to everyone. Engine events become deck operations: the deal and every draw are private
+draws, a Charleston pass is a transfer by the giver, and a seat reveals every tile its action
+shows *before* it sends the action, so the others check the face against the opened
+position. A seat acts only once the deck has shown it every tile it holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable
+from typing import Any
+
+from fourwinds.protocol.deck.blame import DeckCheat
+from fourwinds.protocol.deck.deck import MaskedDeck
+from fourwinds.protocol.deck.entropy import Entropy
+from fourwinds.protocol.deck.events import AuditFinished, Learned, Send, Suspect, WallReady
+from fourwinds.protocol.deck.masked_wall import PASSES
+from fourwinds.protocol.deck.messages import DeckDescription, KeyDelivery, Signed, WallPass
+from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.walls import plan_for
+
+from .deck_wire import decode_message, encode_message
+from .envelope import Envelope
+from .flow import Acc, report, send
+from .messages import DeckMsg, MsgKind, decode_body
+from .problems import Problem, ProblemKind
+from .rotation import wind_of
+from .rules import DeckOp, DeckOpKind
+from .state import Hand, TableSession
+from .values import evolve
+from .wire import WireError
+
+
+def deck_context(s: TableSession, hand_no: int) -> bytes:
+    return b"fourwinds-masked\0" + s.table + hand_no.to_bytes(4, "big")
+
+
+def start_wall(s: TableSession, acc: Acc) -> TableSession:
+    """After the dice: this seat's deck for the hand, and its first outputs."""
+    hand = s.hand
+    assert hand is not None and hand.seating is not None and s.rules is not None
+    if s.me is None or s.key is None:
+        return s
+    seating, key, verifiers = hand.seating, s.key, s.verifiers
+
+    def verify(seat: Seat, data: bytes, signature: bytes) -> bool:
+        verifier = verifiers[seating[seat]]
+        if verifier is None:
+            return False
+        try:
+            verifier.verify(signature, data)
+        except Exception:
+            return False
+        return True
+
+    context = deck_context(s, hand.hand_no)
+    secret = hmac.new(s.secret, b"fourwinds-deck\0" + context, hashlib.sha256).digest()
+    deck = MaskedDeck.create(DeckDescription(context, s.rules.ruleset),
+                             wind_of(seating, s.me), Entropy(secret + secret), key.sign, verify)
+    state, outputs = deck.start()
+    s = evolve(s, hand=evolve(hand, deck=deck, deck_state=state))
+    return handle_outputs(s, acc, outputs)
+
+
+def wall_built(s: TableSession) -> bool:
+    hand = s.hand
+    return hand is not None and hand.passes_seen >= PASSES and (
+        s.me is None or hand.wall_ready)
+
+
+def deal(s: TableSession, acc: Acc) -> TableSession:
+    """The deal of the hand's plan: every seat releases its keys for the others' tiles."""
+    hand = s.hand
+    assert hand is not None and s.rules is not None
+    if hand.deck is None:
+        return s
+    return run_deck(s, acc, lambda d, st: d.deal(st, plan_for(s.rules.ruleset, hand.dice)))
+
+
+def run_deck(s: TableSession, acc: Acc, command: Any) -> TableSession:
+    """Run one deck command on our deck; a deck error becomes a problem."""
+    hand = s.hand
+    assert hand is not None
+    try:
+        state, outputs = command(hand.deck, hand.deck_state)
+    except IllegalAction as error:
+        return _blame(s, acc, error)
+    s = evolve(s, hand=evolve(hand, deck_state=state))
+    return handle_outputs(s, acc, outputs)
+
+
+def _blame(s: TableSession, acc: Acc, error: IllegalAction) -> TableSession:
+    hand = s.hand
+    place = None
+    if error.seat is not None and hand is not None and hand.seating is not None:
+        place = hand.seating[Seat(error.seat)]
+    kind = ProblemKind.FALSE_FACE if isinstance(error, DeckCheat) else ProblemKind.ILLEGAL_ACTION
+    return report(s, acc, Problem(kind, place, f"deck: {error.reason}", s.step))
+
+
+def handle_outputs(s: TableSession, acc: Acc, outputs: Iterable[object]) -> TableSession:
+    """Send our deck's messages; learn the faces it shows us; record its verdicts."""
+    for out in outputs:
+        hand = s.hand
+        assert hand is not None and hand.seating is not None and s.rules is not None
+        if isinstance(out, Send):
+            to = None
+            if isinstance(out.message, KeyDelivery) and len(out.to) == 1:
+                to = hand.seating[out.to[0]]
+            s = send(s, acc, DeckMsg(encode_message(out.message)), to=to)
+        elif isinstance(out, Learned):
+            engine = s.rules.learn(hand.engine, {out.slot: out.kind}) \
+                if hand.engine is not None else hand.engine
+            s = evolve(s, hand=evolve(hand, engine=engine))
+        elif isinstance(out, WallReady):
+            s = evolve(s, hand=evolve(hand, wall_ready=True))
+        elif isinstance(out, AuditFinished):
+            for blame in out.blames:
+                s = report(s, acc, Problem(ProblemKind.FALSE_FACE, hand.seating[blame.seat],
+                                           f"deck audit: {blame.cheat.value}: {blame.detail}",
+                                           s.step))
+            hand = s.hand
+            assert hand is not None
+            s = evolve(s, hand=evolve(hand, audited=True))
+        elif isinstance(out, Suspect) and not hand.audit_started:
+            s = start_audit(s, acc)
+    return s
+
+
+def start_audit(s: TableSession, acc: Acc) -> TableSession:
+    hand = s.hand
+    if hand is None or hand.deck is None or hand.audit_started:
+        return s
+    s = evolve(s, hand=evolve(hand, audit_started=True))
+    return run_deck(s, acc, lambda d, st: d.audit(st))
+
+
+def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSession, bool]:
+    """A DECK message at the head of a seat's inbox: (new session, consumed)."""
+    hand = s.hand
+    if hand is None or hand.seating is None:
+        return s, False
+    try:
+        body = decode_body(MsgKind.DECK, env.body or b"")
+        assert isinstance(body, DeckMsg)
+        message = decode_message(body.message)
+    except WireError as error:
+        return report(s, acc, Problem(ProblemKind.MALFORMED, env.seat, error.problem,
+                                      env.step)), True
+    inner = message.body if isinstance(message, Signed) else message
+    if getattr(inner, "context", None) != deck_context(s, hand.hand_no):
+        return s, False  # for a later hand: wait until we get there
+    if isinstance(inner, WallPass):
+        hand = evolve(hand, passes_seen=hand.passes_seen + 1)
+        s = evolve(s, hand=hand)
+    if s.me is None or env.seat == s.me or hand.deck is None:
+        if s.me is None and hasattr(inner, "kind") and hasattr(inner, "slot"):
+            s = evolve(s, hand=evolve(hand, shown={**hand.shown, inner.slot: inner.kind}))
+        return s, True
+    return run_deck(s, acc, lambda d, st: d.receive(st, message)), True
+
+
+def after_engine(s: TableSession, acc: Acc, ops: Iterable[DeckOp], dealing: bool
+                 ) -> TableSession:
+    """Deck operations for the engine's events: draws (every seat) and our passes."""
+    hand = s.hand
+    if hand is None or hand.deck is None or hand.seating is None or s.me is None:
+        return s
+    mine = wind_of(hand.seating, s.me)
+    for op in ops:
+        if op.kind is DeckOpKind.DRAW and not dealing and op.seat is not None:
+            drawer = op.seat
+            for slot in op.slots:
+                s = run_deck(s, acc, lambda d, st, x=slot, w=drawer: d.draw(st, x, w))
+        elif op.kind is DeckOpKind.TRANSFER and op.seat is not None:
+            hand = s.hand
+            assert hand is not None
+            holder = hand.deck_state.holder
+            ours = tuple(x for x in op.slots if holder[x] == mine)
+            receiver = op.seat
+            if ours and receiver != mine:
+                s = run_deck(s, acc,
+                             lambda d, st, o=ours, r=receiver: d.transfer(st, o, r))
+    return s
+
+
+def reveal_shown(s: TableSession, acc: Acc, slots: Iterable[int]) -> TableSession:
+    """Before our action goes out: reveal every tile it shows that we still hold."""
+    hand = s.hand
+    if hand is None or hand.deck is None or hand.seating is None or s.me is None:
+        return s
+    mine = wind_of(hand.seating, s.me)
+    for slot in slots:
+        hand = s.hand
+        assert hand is not None
+        state = hand.deck_state
+        if state.holder[slot] == mine and slot not in state.public:
+            s = run_deck(s, acc, lambda d, st, x=slot: d.reveal(st, x))
+    return s
+
+
+def public_face(hand: Hand, slot: int) -> Kind | None:
+    """The face of a position every seat has seen opened (None: not public)."""
+    if hand.deck is None:
+        return hand.shown.get(slot)
+    state = hand.deck_state
+    if slot in state.public:
+        face: Kind = state.faces[slot]
+        return face
+    return None
+
+
+def ready_to_act(s: TableSession) -> bool:
+    """Whether the deck has shown us every tile we hold (always, with the practice deck)."""
+    hand = s.hand
+    if hand is None or hand.deck is None or hand.seating is None or s.me is None:
+        return True
+    mine = wind_of(hand.seating, s.me)
+    state = hand.deck_state
+    return all(slot in state.faces for slot, h in enumerate(state.holder) if h == mine)
+
+
+__all__ = ["SEATS", "after_engine", "deal", "on_deck_message", "public_face", "ready_to_act",
+           "reveal_shown", "start_audit", "start_wall", "wall_built"]
