@@ -1,0 +1,81 @@
+"""The table on the masked (mental-poker) wall of protocol/deck."""
+
+from __future__ import annotations
+
+import pytest
+
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.envelope import Envelope
+from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run
+from fourwinds.protocol.table.messages import Act, MsgKind, decode_body, encode_body
+from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.problems import ProblemKind
+from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.tiles import Kind
+
+from .helpers import liar
+
+MASKED = TableOptions(hands=1, deck=DeckKind.MASKED)
+
+
+@pytest.fixture(scope="module")
+def mcr_masked() -> Harness:
+    return play_match("mcr", b"masked-mcr", options=MASKED)
+
+
+def _agreed(h: Harness) -> None:
+    assert all(s.phase is Phase.OVER for s in h.sessions)
+    assert len({s.step_hash for s in h.sessions}) == 1
+    assert all(not p for p in h.problems), h.problems
+
+
+def test_mcr_hand_on_the_masked_wall_completes_with_the_audit(mcr_masked: Harness) -> None:
+    _agreed(mcr_masked)
+    for s in mcr_masked.sessions:
+        assert s.hand is not None and s.hand.audited and s.hand.passes_seen == 8
+
+
+def test_american_hand_with_charleston_on_the_masked_wall() -> None:
+    _agreed(play_match("american", b"masked-am", options=MASKED))
+
+
+def test_no_seat_learns_a_face_it_does_not_hold_before_the_audit() -> None:
+    h = open_harness("mcr", b"masked-secret", options=MASKED)
+    run(h, max_rounds=2_000)
+    for place, s in enumerate(h.sessions):
+        hand = s.hand
+        if hand is None or hand.deck is None or hand.seating is None:
+            continue
+        state = hand.deck_state
+        mine = hand.seating.index(Seat(place))
+        for slot in state.faces:
+            assert state.holder[slot] == mine or slot in state.public or hand.audit_started
+
+
+def test_verify_accepts_a_masked_transcript(mcr_masked: Harness) -> None:
+    verdict = check_transcript(export_transcript(mcr_masked.sessions[1]))
+    assert verdict.ok, [p.describe() for p in verdict.problems]
+
+
+def test_a_face_that_differs_from_the_opened_tile_is_blamed_on_its_seat() -> None:
+    h = open_harness("mcr", b"masked-liar", options=MASKED)
+
+    def swap(env: Envelope) -> dict[str, object] | None:
+        if env.kind is not MsgKind.ACT:
+            return None
+        body = decode_body(MsgKind.ACT, env.body or b"")
+        assert isinstance(body, Act)
+        if body.action[0] != "Discard":
+            return None
+        action = list(body.action)
+        action[3] = Kind.P1 if action[3] != Kind.P1 else Kind.P2
+        return {"body": encode_body(Act(action, False))}
+
+    liar(h, Seat.SOUTH, swap)
+    run(h)
+    for place in SEATS:
+        if place == Seat.SOUTH:
+            continue
+        assert {p.seat for p in h.problems[place] if p.kind is ProblemKind.FALSE_FACE} == {
+            Seat.SOUTH}
