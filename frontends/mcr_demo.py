@@ -135,10 +135,23 @@ def describe(before: HandState, events: Iterable[Event]) -> list[str]:
         elif isinstance(event, HandWon):
             how = "self-drawn" if event.discarder is None else \
                 f"on {WIND[event.discarder]}'s discard"
-            lines.append(f"{WIND[event.seat]} declares Mahjong {how}")
+            lines.append(f"{WIND[event.seat]} declares Mahjong {how}: "
+                         f"{winning_hand(before, event.seat, event.discarder is None)}")
         elif isinstance(event, HandDrawn):
             lines.append("The wall is exhausted")
     return lines
+
+
+def winning_hand(before: HandState, seat: Seat, self_drawn: bool) -> str:
+    """The winner's tiles as shown: melds, concealed tiles and the winning tile."""
+    own = before.seats[seat]
+    win = before.drawn if self_drawn else before.pending
+    faces = before.faces
+    concealed = sorted(faces[s] for s in own.hand if s != win)
+    melds = [format_tiles(sorted(faces[s] for s in m.slots)) for m in own.melds]
+    parts = [*melds, format_tiles(concealed)]
+    tile = tile_code(faces[win]) if win is not None else "?"
+    return " ".join(parts) + f" + {tile}"
 
 
 def summary(record: HandRecord, match: MatchState) -> list[str]:

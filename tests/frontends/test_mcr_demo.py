@@ -26,6 +26,9 @@ def test_demo_mcr_logs_turns_and_summarises_each_hand(capsys: pytest.CaptureFixt
     assert "payments:" in out and "== Match over: 2 hands" in out
     summaries = re.findall(r"^-- Hand \d+: (won by [ESWN] .*|draw .*)$", out, re.M)
     assert len(summaries) == 2
+    if "won by" in out:
+        assert re.search(r"declares Mahjong (self-drawn|on [ESWN]'s discard): \S.* \+ \d?[mpsz]",
+                         out)
     for line in out.splitlines():
         if line.startswith("   fans:"):
             assert re.search(r"[A-Z][a-z]+.* \d+", line)
