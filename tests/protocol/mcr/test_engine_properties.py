@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 from fourwinds.protocol.mcr.actions import Action
 from fourwinds.protocol.mcr.bots import choose
 from fourwinds.protocol.mcr.config import TableMode, TableOptions
-from fourwinds.protocol.mcr.engine import apply, legal_actions, new_hand, view
+from fourwinds.protocol.mcr.engine import (
+    apply,
+    learn,
+    legal_actions,
+    new_hand,
+    public_digest,
+    view,
+)
+from fourwinds.protocol.mcr.events import TileDrawn
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.seats import SEATS
 from fourwinds.protocol.tiles import MCR_TILES, Kind
@@ -101,3 +109,29 @@ def test_claim_answers_in_any_order_give_the_same_state(seed: int) -> None:
         action = next(a for a in (choose(state, s, rng) for s in SEATS) if a is not None)
         state, _ = apply(state, action)
     assert windows > 0
+
+
+@settings(max_examples=3, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_hidden_information_engines_follow_any_legal_play(rnd: random.Random) -> None:
+    """Four engines that each see one seat's tiles (learning only their own draws) apply the
+    same random legal actions as the full engine and agree on every public digest."""
+    faces = list(MCR_TILES)
+    rnd.shuffle(faces)
+    state, events = new_hand(TableOptions(), faces, (rnd.randint(1, 6), 2, 5, 1))
+    engines = {seat: view(state, seat) for seat in SEATS}
+    for step in range(1500):
+        if state.phase is Phase.ENDED:
+            break
+        options: list[Action] = [a for s in SEATS for a in legal_actions(state, s)]
+        action = rnd.choice(options)
+        state, events = apply(state, action)
+        for seat in SEATS:
+            engines[seat], _ = apply(engines[seat], action)
+            drawn = {e.slot: state.faces[e.slot] for e in events
+                     if isinstance(e, TileDrawn) and e.seat == seat}
+            engines[seat] = learn(engines[seat], drawn)
+        checked = SEATS[step % 4]  # one seat per step keeps the test quick
+        assert public_digest(engines[checked]) == public_digest(state)
+    assert all(public_digest(engines[s]) == public_digest(state) for s in SEATS)
+    assert all(engines[s].result == state.result for s in SEATS)
