@@ -37,6 +37,27 @@ class BotSeat(threading.Thread):
         self.actions = 0
         self.latencies: list[float] = []
         self.error: BaseException | None = None
+        self.finished = False
+
+    def _turn(self, client: Client) -> None:
+        event = client.next_event(0.2)
+        if event is None:
+            answer = client.request({"type": "view", "table": self.table}, timeout=3)
+            event = answer.get("event") if answer.get("ok") else None
+        if not event or event.get("type") != "view" or event["table"] != self.table:
+            return
+        self.last = event
+        if self.done(event):
+            self.finished = True
+            return
+        action = choose(event)
+        if action is not None:
+            start = time.perf_counter()
+            answer = client.request({"type": "act", "table": self.table, "action": action},
+                                    timeout=3)
+            if answer.get("ok"):
+                self.actions += 1
+                self.latencies.append(time.perf_counter() - start)
 
     def run(self) -> None:
         client: Client | None = None
@@ -54,23 +75,13 @@ class BotSeat(threading.Thread):
                     except ConnectionError:
                         time.sleep(0.1)
                         continue
-                event = client.next_event(0.2)
-                if event is None:
-                    answer = client.request({"type": "view", "table": self.table})
-                    event = answer.get("event") if answer.get("ok") else None
-                if not event or event.get("type") != "view" or event["table"] != self.table:
-                    continue
-                self.last = event
-                if self.done(event):
+                try:
+                    self._turn(client)
+                except TimeoutError:   # the daemon went away mid-request: reconnect
+                    client.close()
+                    client = None
+                if self.finished:
                     return
-                action = choose(event)
-                if action is not None:
-                    start = time.perf_counter()
-                    answer = client.request({"type": "act", "table": self.table,
-                                             "action": action})
-                    if answer.get("ok"):
-                        self.actions += 1
-                        self.latencies.append(time.perf_counter() - start)
         except BaseException as error:   # reported by the test
             self.error = error
         finally:
