@@ -131,7 +131,8 @@ def seats_to_act(state: HandState) -> tuple[Seat, ...]:
 
 
 def legal_actions(state: HandState, seat: Seat) -> tuple[Action, ...]:
-    """Every action ``seat`` may take now (tournament false declarations aside)."""
+    """Every action ``seat`` may take now (tournament false declarations aside), as far as this
+    engine instance can tell: nothing for a seat on turn whose tiles it cannot see."""
     if state.phase is Phase.ENDED:
         return ()
     if state.phase in (Phase.CLAIMS, Phase.ROB):
@@ -140,6 +141,8 @@ def legal_actions(state: HandState, seat: Seat) -> tuple[Action, ...]:
         return ()
     own = state.seats[seat]
     faces = state.faces
+    if any(faces[s] == Kind.HIDDEN for s in own.hand):
+        return ()  # this engine instance cannot see that hand (or has not learned a draw yet)
     bonus = tuple(ExposeFlower(seat, s, faces[s]) for s in own.hand if is_bonus(faces[s]))
     if state.phase is Phase.FLOWERS:
         return bonus or (FlowersDone(seat),)

@@ -215,3 +215,9 @@ def test_seats_to_act_names_the_seats_the_hand_waits_for() -> None:
     state, _ = apply(state, Pass(W))
     assert seats_to_act(state) == (S, N)
     assert seats_to_act(view(state, N)) == seats_to_act(state)
+
+
+def test_legal_actions_need_the_seats_own_tiles() -> None:
+    state = rig({E: "123m456p789s1122z5z"})
+    assert legal_actions(view(state, S), E) == ()  # South's engine cannot see East's hand
+    assert legal_actions(view(state, E), E) == legal_actions(state, E)
