@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 TICK_S = 0.05
 SYNC_S = 1.0
 PUBLISH_S = 0.005
+PROBE_S = 5.0
 
 
 class Daemon:
@@ -59,6 +60,7 @@ class Daemon:
         self.api = ApiServer(paths, self._on_request, force_tcp=force_tcp_api)
         self.discovery: Discovery | None = None
         self.manual_seen: dict[str, Any] = {}
+        self.manual_tables: dict[str, list[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
@@ -130,9 +132,9 @@ class Daemon:
         return any(rt.host_key == self.identity.public_key and len(rt.members) < 4
                    for rt in self.tables.values())
 
-    def _hosted_tables(self) -> list[tuple[bytes, int]]:
-        return [(rt.table_id, 4 - len(rt.members)) for rt in self.tables.values()
-                if rt.host_key == self.identity.public_key]
+    def _hosted_tables(self) -> list[tuple[bytes, int, str, str, bool]]:
+        return [(rt.table_id, 4 - len(rt.members), rt.name, rt.rules, rt.private)
+                for rt in self.tables.values() if rt.host_key == self.identity.public_key]
 
     def _policy(self, curve_key: bytes) -> str | None:
         for key in self.pinned_keys():
@@ -174,25 +176,36 @@ class Daemon:
                                                    4 - len(rt.members), rt.private))
 
     async def _probe(self, host: str, peer_port: int) -> None:
-        """A ``--peer``: fetch its key from its beacon, then connect (retrying, bounded)."""
+        """A ``--peer``: ask its key beacon for its key and tables every few seconds, so its
+        tables are listed and joinable like announced ones (errors back off, up to 30 s)."""
         from fourwinds.daemon.transport import TransportError
 
+        where = f"{host}:{peer_port}"
         delay = 0.5
         while True:
             try:
                 info = await self.transport.fetch_key(host, peer_port)
-                key, name = info.public_key, info.name
             except TransportError as error:
-                log.warning("--peer %s:%d: %s", host, peer_port, error)
-                self.manual_seen[f"{host}:{peer_port}"] = {"error": str(error)}
+                log.warning("--peer %s: %s", where, error)
+                self.manual_seen[where] = {"error": str(error)}
+                self.manual_tables.pop(where, None)
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 30.0)
                 continue
-            self.names[key] = name
-            self.manual_seen[f"{host}:{peer_port}"] = {
-                "host": host, "port": peer_port, "public_key": key.hex(),
-                "fingerprint": fingerprint(key), "player": name}
-            return
+            delay = 0.5
+            key = info.public_key
+            self.names[key] = info.name
+            self.manual_seen[where] = {"host": host, "port": peer_port,
+                                       "public_key": key.hex(), "fingerprint": fingerprint(key),
+                                       "player": info.name}
+            self.manual_tables[where] = [
+                {"table": table_id.hex(), "name": name, "rules": rules,
+                 "free": info.tables[table_id], "private": private,
+                 "version": PROTOCOL_VERSION, "compatible": True,
+                 "fingerprint": fingerprint(key), "host": host, "port": peer_port,
+                 "public_key": key.hex()}
+                for table_id, (name, rules, private) in info.details.items()]
+            await asyncio.sleep(PROBE_S)
 
     # -- timers ----------------------------------------------------------------------------
 

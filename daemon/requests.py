@@ -68,6 +68,9 @@ def _seen(d: Daemon) -> list[Message]:
                          "version": found.version, "compatible": found.compatible,
                          "fingerprint": found.fingerprint, "host": found.host,
                          "port": found.port, "public_key": found.public_key.hex()})
+    known = {entry["table"] for entry in seen}
+    for tables in d.manual_tables.values():   # --peer daemons where multicast is blocked
+        seen.extend(entry for entry in tables if entry["table"] not in known)
     return seen
 
 

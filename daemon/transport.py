@@ -74,7 +74,8 @@ class BeaconInfo:
 
     public_key: bytes
     name: str
-    tables: dict[bytes, int]
+    tables: dict[bytes, int]                       # table id -> free seats
+    details: dict[bytes, tuple[str, str, bool]]    # table id -> (name, rules, private)
 
 
 Policy = Callable[[bytes], str | None]   # curve key -> "pinned:"/"guest:" or None (refused)
@@ -158,7 +159,8 @@ class Transport:
         self._dealers: dict[bytes, tuple[zmq.Socket[bytes], str, int]] = {}
         self._owned: dict[bytes, zmq.asyncio.Socket] = {}
         self._stalled: set[bytes] = set()
-        self.open_tables: Callable[[], list[tuple[bytes, int]]] = list   # (table id, free)
+        # (table id, free seats, name, rules, private) of the tables we host, for the beacon
+        self.open_tables: Callable[[], list[tuple[bytes, int, str, str, bool]]] = list
         self._watch: dict[bytes, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._zap: ZapHandler | None = None
@@ -358,8 +360,9 @@ class Transport:
                 f"{PROTOCOL_VERSION}; both players need the same fourwinds version")
         try:
             _, key, name, tables = reply
-            info = BeaconInfo(key, name, {bytes(t): int(free) for t, free in tables})
-        except (ValueError, TypeError):
+            info = BeaconInfo(key, name, {bytes(t[0]): int(t[1]) for t in tables},
+                              {bytes(t[0]): (str(t[2]), str(t[3]), bool(t[4])) for t in tables})
+        except (ValueError, TypeError, IndexError):
             raise TransportError(f"{host}:{port} sent a malformed beacon answer") from None
         if not (isinstance(key, bytes) and len(key) == 32 and isinstance(name, str)):
             raise TransportError(f"{host}:{port} sent a malformed key")
@@ -427,7 +430,7 @@ class Transport:
         while True:
             frames = await self._beacon.recv_multipart()
             if len(frames) == 2 and frames[1] == b"key?":
-                tables = [[table_id, free] for table_id, free in self.open_tables()[:16]]
+                tables = [list(entry) for entry in self.open_tables()[:16]]
                 answer = msgpack.packb([PROTOCOL_VERSION, self.identity.public_key,
                                         self.name[:64], tables], use_bin_type=True)
                 await self._beacon.send_multipart([frames[0], answer])

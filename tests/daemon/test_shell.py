@@ -261,3 +261,33 @@ def test_received_records_are_synced_before_the_next_send(tmp_path: Path,
     assert order == ["fsync", "send"]        # both records durable before the send
     rt.log.close()
     assert TableLog.open(tmp_path / "records.log").records == (b"received", b"mine")
+
+
+def test_manual_peer_tables_are_listed_and_joinable_without_mdns(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        host, guest = ds
+        made = await call(host, type="create", name="venue", rules="mcr")
+        guest.manual_peers = (("127.0.0.1", host.transport.port),)
+        task = asyncio.create_task(guest._probe("127.0.0.1", host.transport.port))
+        try:
+            assert await wait_for(lambda: bool(guest.manual_tables))
+            seen = (await call(guest, type="tables"))["seen"]
+            assert [(t["name"], t["free"], t["host"]) for t in seen] == [
+                ("venue", 3, "127.0.0.1")]
+            assert (await call(guest, type="join", table="venue"))["ok"]
+            assert (await call(guest, type="view", table=made["table"]))["ok"]
+        finally:
+            task.cancel()
+    run(tmp_path, 2, body)
+
+
+def test_peer_that_is_not_a_daemon_is_a_clear_error(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        d = ds[0]
+        task = asyncio.create_task(d._probe("127.0.0.1", 9))
+        try:
+            assert await wait_for(lambda: "127.0.0.1:9" in d.manual_seen, timeout=8)
+            assert "no fourwinds daemon answered" in d.manual_seen["127.0.0.1:9"]["error"]
+        finally:
+            task.cancel()
+    run(tmp_path, 1, body)
