@@ -30,8 +30,8 @@ from fourwinds.frontends.exec_bot import (
 
 log = logging.getLogger(__name__)
 Event = Mapping[str, Any]
-ANSWER_TIMEOUT = 30.0
-END_PHASES = ("match_over", "over", "halted")  # contract name, and the table session's  # seconds a program may think when the view gives no deadline
+ANSWER_TIMEOUT = 30.0  # seconds a program may think when the view gives no deadline
+END_PHASES = ("match_over", "over", "halted")  # the contract's name, and the session's
 
 
 class Brain(Protocol):

@@ -77,8 +77,9 @@ class TableScreen:
         if result.request is not None:
             answer = self.client.act(result.request)
             if answer.get("ok"):
+                sent = self.ui.pending[0] if self.ui.pending else ""
                 self.ui = replace(self.ui, selected=frozenset(), pending=(),
-                                  message=f"sent: {self.ui.pending[0] if self.ui.pending else ''}")
+                                  answered=result.request.get("seq"), message=f"sent: {sent}")
             else:
                 self.ui = replace(self.ui, pending=(),
                                   message=f"refused: {answer.get('error', 'no reason given')}")

@@ -66,7 +66,7 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
     tiles = rack_tiles(new.get("view") or {})
     old_tiles = rack_tiles((old or {}).get("view") or {})
     selected = ui.selected if tiles == old_tiles else frozenset()
-    menu = menu_actions(new.get("legal_actions") or ())
+    menu = menu_actions(new.get("legal_actions") or (), tiles)
     default = next((i for i, a in enumerate(menu) if a.get("default")), 0)
     return replace(
         ui,
@@ -74,6 +74,7 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
         selected=frozenset(i for i in selected if i < len(tiles)),
         menu=default,
         elapsed=0.0,
+        answered=ui.answered if new.get("seq") == ui.answered else None,
     )
 
 
@@ -94,7 +95,7 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
     view = event.get("view") or {}
     legal: list[Action] = list(event.get("legal_actions") or ())
     tiles = rack_tiles(view)
-    menu = menu_actions(legal)
+    menu = menu_actions(legal, tiles)
     if key in ("LEFT", "RIGHT"):
         step = -1 if key == "LEFT" else 1
         cursor = max(0, min(len(tiles) - 1, ui.cursor + step)) if tiles else 0
@@ -122,7 +123,7 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
             return KeyResult(replace(ui, message=f"no action {key}"))
         return _act(event, ui, menu[index], tiles)
     if key == "ENTER":
-        bound = [a for a in legal if is_tile_bound(a)]
+        bound = [a for a in legal if is_tile_bound(a, tiles)]
         if bound and tiles:
             code = tiles[min(ui.cursor, len(tiles) - 1)]
             match = next((a for a in bound if a["tiles"][0] == code), None)
@@ -143,6 +144,8 @@ def _toggle(ui: UiState, index: int) -> UiState:
 
 
 def _act(event: Event, ui: UiState, action: Action, tiles: Sequence[str]) -> KeyResult:
+    if ui.answered is not None and ui.answered == event.get("seq"):
+        return KeyResult(replace(ui, message="sent; waiting for the table"))
     chosen: list[str] = []
     if "choose" in action:
         chosen = [tiles[i] for i in sorted(ui.selected) if i < len(tiles)]

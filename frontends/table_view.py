@@ -59,20 +59,25 @@ class UiState:
     message: str = ""  # the last refusal or notice, shown above the keys
     elapsed: float = 0.0  # seconds since the event arrived (the countdown runs locally)
     pending: tuple[str, ...] = field(default_factory=tuple)  # waiting for the daemon's answer
+    answered: object = None  # seq of the view already acted on: no second act for it
 
 
-def is_tile_bound(action: Action) -> bool:
-    """A discard of one named tile: done from the rack (cursor + Enter), not from the menu."""
+def is_tile_bound(action: Action, rack: Sequence[str] | None = None) -> bool:
+    """A discard of one named tile on the rack: done from the rack (cursor + Enter), not from
+    the menu. With ``rack`` given, the tile must be on it (a view without a rack lists its
+    discards in the menu instead)."""
+    tiles = list(action.get("tiles") or ())
     return (
         action.get("type") == "discard"
         and "choose" not in action
-        and len(action.get("tiles") or ()) == 1
+        and len(tiles) == 1
+        and (rack is None or tiles[0] in rack)
     )
 
 
-def menu_actions(legal: Sequence[Action]) -> list[Action]:
-    """The legal actions the menu lists: every one except per-tile discards."""
-    return [a for a in legal if not is_tile_bound(a)]
+def menu_actions(legal: Sequence[Action], rack: Sequence[str] | None = None) -> list[Action]:
+    """The legal actions the menu lists: every one except discards made from the rack."""
+    return [a for a in legal if not is_tile_bound(a, rack)]
 
 
 def rack_tiles(view: View) -> list[str]:
@@ -304,12 +309,17 @@ def _rack_lines(view: View, ui: UiState, level: int, ascii_only: bool) -> list[s
 
 
 def _action_lines(
-    legal: Sequence[Action], ui: UiState, width: int, level: int, ascii_only: bool
+    legal: Sequence[Action],
+    rack: Sequence[str],
+    ui: UiState,
+    width: int,
+    level: int,
+    ascii_only: bool,
 ) -> list[str]:
     if not legal:
         return ["Nothing to do now."]
     lines = []
-    discards = [a for a in legal if is_tile_bound(a)]
+    discards = [a for a in legal if is_tile_bound(a, rack)]
     if discards:
         default = next((a for a in discards if a.get("default")), None)
         text = "Discard: move to a tile and press Enter"
@@ -319,7 +329,7 @@ def _action_lines(
     entries = [
         f"{'>' if i == ui.menu else ' '}{i + 1 if i < 9 else ' '} "
         f"{action_text(a, ascii_only)}"
-        for i, a in enumerate(menu_actions(legal))
+        for i, a in enumerate(menu_actions(legal, rack))
     ]
     room = MENU_ROWS[min(level, len(MENU_ROWS) - 1)]
     if len(entries) > room:
@@ -387,7 +397,7 @@ def _table_body(
             body.extend(scoreboard_lines(view, ascii_only))
     if not (result and level >= 2):
         body.extend(_rack_lines(view, ui, level, ascii_only))
-    body.extend(_action_lines(legal, ui, width, level, ascii_only))
+    body.extend(_action_lines(legal, rack_tiles(view), ui, width, level, ascii_only))
     if hints and not side_by_side:
         body.extend(hints if level < 2 else hints[:3])
     return body

@@ -97,3 +97,15 @@ def test_new_view_drops_a_selection_when_the_rack_changed() -> None:
 def test_no_event_yet_sends_nothing() -> None:
     result = handle_key(None, UiState(), "ENTER")
     assert result.request is None and "no view" in result.ui.message
+
+
+def test_no_second_act_for_a_view_already_answered() -> None:
+    from dataclasses import replace
+
+    event = sample_views.call_event()
+    ui = replace(UiState(), answered=event["seq"])
+    result = handle_key(event, ui, "1")
+    assert result.request is None and result.ui.message == "sent; waiting for the table"
+    fresh = on_new_event(event, sample_views.call_event(seq=9), ui)
+    assert fresh.answered is None
+    assert handle_key(sample_views.call_event(seq=9), fresh, "1").request is not None

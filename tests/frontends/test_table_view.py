@@ -201,3 +201,17 @@ def test_long_menu_shows_a_window_around_the_highlight() -> None:
     assert "... 94 more above" in screen and "... 94 more below" in screen
     small = render(event, UiState(menu=199), 60, 16, True)
     assert any(">  Pass combination 199" in line for line in small)
+
+
+def test_without_a_rack_discards_are_menu_entries_with_the_default_first() -> None:
+    from fourwinds.frontends.table_keys import handle_key, on_new_event
+
+    event = sample_views.play_event()
+    event["view"]["hand"] = []
+    screen = _screen(event)
+    assert "Discard: move to a tile" not in screen
+    assert "Discard 6s [default]" in screen
+    ui = on_new_event(None, event, UiState())
+    result = handle_key(event, ui, "ENTER")
+    sent = next(a for a in event["legal_actions"] if a["id"] == result.request["action"])  # type: ignore[index]
+    assert sent["tiles"] == ["6s"]
