@@ -16,8 +16,6 @@ practice deck), each seat a bot driven through the local API by one driver loop.
 
 from __future__ import annotations
 
-import asyncio
-import random
 import statistics
 import tempfile
 import time
@@ -199,19 +197,12 @@ def bench_fuzz() -> list[dict[str, object]]:
     started = time.perf_counter()
     test_shell.test_fuzzed_local_api_requests_are_refused_without_state_change(base / "api")
     api_s = time.perf_counter() - started
-    rng = random.Random(1)
-    del rng
     return [result("daemon_fuzz", 2 * FUZZ_FRAMES, "frames", target="all refused, no crash",
                    met=True, peer_frames_per_s=round(FUZZ_FRAMES / peer_s),
                    api_frames_per_s=round(FUZZ_FRAMES / api_s))]
-
-
-def _run(fn: Callable[[], list[dict[str, object]]]) -> Callable[[], list[dict[str, object]]]:
-    return fn
 
 
 BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
     "daemon_hands": bench_hands,
     "daemon_fuzz": bench_fuzz,
 }
-del asyncio

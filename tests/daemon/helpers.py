@@ -29,3 +29,8 @@ async def wait_for(predicate: Callable[[], bool], timeout: float = 5.0,
 def fuzz_count(default: int = 2000) -> int:
     """Frames per fuzz test: 2,000 by default; FOURWINDS_FUZZ_FRAMES=100000 for the long run."""
     return int(os.environ.get("FOURWINDS_FUZZ_FRAMES", default))
+
+
+def time_limit(base: float) -> float:
+    """A test's time bound, stretched for the long fuzz run (2 ms per extra frame)."""
+    return base + max(0, fuzz_count() - 2000) * 0.002

@@ -3,6 +3,7 @@ seat a bot driven only through the local API; transcripts are compared and verif
 
 from __future__ import annotations
 
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,4 +105,31 @@ def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
     time.sleep(1.0)
     real_table.daemons[2].start()
     seats[2].paused.clear()
+    _finish(real_table, seats, 90)
+
+
+def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTable) -> None:
+    """SIGSTOP for 3 s (the issue's 20 s would only slow the suite; nothing depends on it)."""
+    seats = real_table.bots(timeout=90)
+    deadline = time.monotonic() + 30
+    while seats[1].last is None or seats[1].actions < 10:
+        assert time.monotonic() < deadline, "the hand never got going"
+        time.sleep(0.05)
+    seats[1].paused.set()
+    frozen = real_table.daemons[1]
+    fp = real_table.query(1, type="whoami")["fingerprint"]
+    frozen.signal(signal.SIGSTOP)
+    try:
+        time.sleep(3.0)
+        event = real_table.query(0, type="view")["event"]
+        assert fp in [p["fingerprint"] for p in event["offline"]]
+        first = event["view"]["step"]
+        time.sleep(1.0)
+        event = real_table.query(0, type="view")["event"]
+        if event["view"]["phase"] == "play":
+            assert 1 in event["view"]["waiting_for"]      # the table waits for place 1
+            assert event["view"]["step"] == first         # and does not move without it
+    finally:
+        frozen.signal(signal.SIGCONT)
+        seats[1].paused.clear()
     _finish(real_table, seats, 90)

@@ -23,7 +23,7 @@ from fourwinds.daemon.store import TableLog
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import TableMessage
 from tests.daemon import toy_session
-from tests.daemon.helpers import fuzz_count, identity, wait_for
+from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
 
 PORT = cast(SessionModule, toy_session)
 
@@ -56,7 +56,7 @@ def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]],
         finally:
             for d in daemons:
                 await d.close()
-    asyncio.run(asyncio.wait_for(main(), 60))
+    asyncio.run(asyncio.wait_for(main(), time_limit(60)))
 
 
 def test_persist_is_fsynced_before_any_message_is_sent(tmp_path: Path,

@@ -21,7 +21,7 @@ from fourwinds.daemon.wire import (
     decode,
     encode,
 )
-from tests.daemon.helpers import fuzz_count, identity, wait_for
+from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
 
 LOOPBACK = "127.0.0.1"
 
@@ -55,7 +55,7 @@ class Pair:
 
 
 def run(coro: object) -> None:
-    asyncio.run(asyncio.wait_for(coro, 20))  # type: ignore[arg-type]
+    asyncio.run(asyncio.wait_for(coro, time_limit(20)))  # type: ignore[arg-type]
 
 
 def test_pinned_key_is_admitted_and_hello_arrives() -> None:
@@ -198,7 +198,7 @@ def test_fuzzed_frames_never_crash_and_are_each_refused() -> None:
                     await asyncio.sleep(0)
             assert await wait_for(
                 lambda: sum(v for k, v in pair.b.refused.items() if k.startswith("frame:"))
-                + len(pair.got) >= n, timeout=15)
+                + len(pair.got) >= n, timeout=time_limit(15))
             assert len(pair.got) == accepted   # only frames that decode reach the handler
             assert all(isinstance(frame, TableMessage) for _, frame in pair.got)
             # oversized: dropped by MAXMSGSIZE at the socket, logged by the monitor
