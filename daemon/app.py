@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 
 TICK_S = 0.05
 SYNC_S = 1.0
-PUBLISH_S = 0.005
+PUBLISH_S = 0.001
 PROBE_S = 5.0
 
 
