@@ -132,7 +132,7 @@ class TableLog:
     def sync(self) -> None:
         """fsync what was appended since the last sync (nothing to do when clean)."""
         if self._dirty:
-            os.fsync(self._fd)   # (fdatasync would also flush the new length; no faster here)
+            os.fsync(self._fd)
             self.fsyncs += 1
             self._dirty = False
 
