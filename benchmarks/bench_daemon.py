@@ -47,13 +47,14 @@ class Driver:
 
     def drain(self, i: int, table: str, wait: float = 0.0) -> bool:
         got = False
-        while True:
+        for _ in range(10_000):
             event = self.clients[i].next_event(wait if not got else 0.0)
             if event is None:
                 return got
             if event.get("type") == "view" and event.get("table") == table:
                 self.views[i] = event
                 got = True
+        return got
 
     def phase(self, i: int) -> str:
         return str(self.views[i].get("view", {}).get("phase", ""))

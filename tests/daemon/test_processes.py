@@ -126,7 +126,9 @@ def test_sigstop_table_waits_shows_who_and_resumes(table: Table) -> None:
     table.play_until(4, timeout=20)
     frozen = table.daemons[1]
     frozen_fp = request(table.client(1), type="whoami")["fingerprint"]
+    deadline = time.monotonic() + 10
     while table.view(1)["view"]["waiting_for"] != [1]:
+        assert time.monotonic() < deadline, "the turn never came to seat 1"
         table.bot_round(skip=frozenset({1}))
         time.sleep(0.01)
     frozen.signal(signal.SIGSTOP)
