@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 TICK_S = 0.05
 SYNC_S = 1.0
 PUBLISH_S = 0.001
+PUBLISH_IDLE_S = 0.1
 PROBE_S = 5.0
 
 
@@ -269,16 +270,33 @@ class Daemon:
             self._dirty.setdefault(rt.table_id, []).extend(events)
             self._wake.set()
 
+    def _urgent(self, rt: TableRuntime) -> bool:
+        """Does the table wait for our seat? (Then the frontend needs the view at once.)"""
+        awaits = getattr(self.port, "awaits_us", None)
+        return rt.session is not None and (awaits is None or bool(awaits(rt.session)))
+
     async def _publisher(self) -> None:
+        """Views of tables that wait for us go out at once; others at most every
+        PUBLISH_IDLE_S (building a view is the daemon's main cost during a hand)."""
+        last: dict[bytes, float] = {}
         while True:
             await self._wake.wait()
             await asyncio.sleep(0)          # let the rest of this burst of frames land first
             self._wake.clear()
-            dirty, self._dirty = self._dirty, {}
-            for table_id, events in dirty.items():
+            now = time.monotonic()
+            later: dict[bytes, list[str]] = {}
+            for table_id, events in self._dirty.items():
                 rt = self.tables.get(table_id)
-                if rt is not None:
+                if rt is None:
+                    continue
+                if self._urgent(rt) or now - last.get(table_id, 0.0) >= PUBLISH_IDLE_S:
                     self.api.publish(self.view_event(rt, events[-50:]))
+                    last[table_id] = now
+                else:
+                    later[table_id] = events
+            self._dirty = later
+            if later:
+                self._wake.set()
             await asyncio.sleep(PUBLISH_S)
 
     def table_summary(self, rt: TableRuntime) -> Message:

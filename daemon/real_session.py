@@ -87,6 +87,13 @@ def messages_since(session: TableSession, seat: int, seq: int,
                                 for_seat=None if for_seat is None else Seat(for_seat))
 
 
+def awaits_us(session: TableSession) -> bool:
+    """The table waits for an input of our seat (the publisher sends such views at once)."""
+    s = session
+    return (s.me is not None and s.me in s.awaiting and s.me not in s.inputs
+            and not s.inbox[s.me])
+
+
 def last_seq(session: TableSession, seat: int) -> int:
     return session.chains[seat].next_seq - 1
 

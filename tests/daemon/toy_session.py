@@ -239,6 +239,10 @@ def _my_turn(s: Session) -> bool:
             and s.seats[len(s.plays) % 4] == s.me)
 
 
+def awaits_us(session: Session) -> bool:
+    return _my_turn(session)
+
+
 def transcript(session: Session) -> bytes:
     packed: bytes = msgpack.packb([session.name, list(session.plays)], use_bin_type=True)
     return packed
