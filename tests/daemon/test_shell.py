@@ -295,3 +295,28 @@ def test_peer_that_is_not_a_daemon_is_a_clear_error(tmp_path: Path) -> None:
         finally:
             task.cancel()
     run(tmp_path, 1, body)
+
+
+def test_announced_table_of_another_version_or_full_is_refused_with_reason(
+        tmp_path: Path) -> None:
+    from fourwinds.daemon.discovery import Discovered, Discovery
+
+    async def body(ds: list[Daemon]) -> None:
+        d = ds[0]
+        found = Discovery(d.identity.public_key, "me", d.transport.port)
+        other = identity(50).public_key
+        base = dict(rules="mcr", private=False, fingerprint="x", public_key=other,
+                    host="127.0.0.1", port=1)
+        found.seen = {
+            "old": Discovered(table_id=b"o" * 16, table="old", free=3, version=0, **base),
+            "full": Discovered(table_id=b"f" * 16, table="full", free=0, version=1, **base),
+        }
+        d.discovery = found
+        listed = {t["name"]: t for t in (await call(d, type="tables"))["seen"]}
+        assert listed["old"]["compatible"] is False and listed["full"]["compatible"] is True
+        with pytest.raises(ApiError, match="protocol version 0"):
+            await call(d, type="join", table="old")
+        with pytest.raises(ApiError, match="is full"):
+            await call(d, type="join", table="full")
+        d.discovery = None
+    run(tmp_path, 1, body)
