@@ -305,12 +305,12 @@ def test_announced_table_of_another_version_or_full_is_refused_with_reason(
         d = ds[0]
         found = Discovery(d.identity.public_key, "me", d.transport.port)
         other = identity(50).public_key
-        base = dict(rules="mcr", private=False, fingerprint="x", public_key=other,
-                    host="127.0.0.1", port=1)
-        found.seen = {
-            "old": Discovered(table_id=b"o" * 16, table="old", free=3, version=0, **base),
-            "full": Discovered(table_id=b"f" * 16, table="full", free=0, version=1, **base),
-        }
+        def offer(name: str, free: int, version: int) -> Discovered:
+            return Discovered(table_id=name[0].encode() * 16, table=name, rules="mcr",
+                              free=free, private=False, version=version, fingerprint="x",
+                              public_key=other, host="127.0.0.1", port=1)
+
+        found.seen = {"old": offer("old", 3, 0), "full": offer("full", 0, 1)}
         d.discovery = found
         listed = {t["name"]: t for t in (await call(d, type="tables"))["seen"]}
         assert listed["old"]["compatible"] is False and listed["full"]["compatible"] is True
