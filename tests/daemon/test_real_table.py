@@ -64,8 +64,8 @@ class RealTable:
 
 
 @pytest.fixture
-def real_table(tmp_path: Path) -> Iterator[RealTable]:
-    table = RealTable(tmp_path, "mcr")
+def real_table(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RealTable]:
+    table = RealTable(tmp_path, getattr(request, "param", "mcr"))
     try:
         table.open()
         yield table
@@ -86,10 +86,13 @@ def _finish(table: RealTable, seats: list[BotSeat], timeout: float) -> None:
     assert verdict.ok, verdict.problems
 
 
-def test_four_daemons_play_a_full_mcr_hand_with_api_bots(real_table: RealTable) -> None:
-    seats = real_table.bots(timeout=60)
-    _finish(real_table, seats, 60)
+@pytest.mark.parametrize("real_table", ["mcr", "american"], indirect=True)
+def test_four_daemons_play_a_full_hand_of_each_rule_set_with_api_bots(
+        real_table: RealTable) -> None:
+    seats = real_table.bots(timeout=90)
+    _finish(real_table, seats, 90)
     assert sum(s.actions for s in seats) > 50
+    assert real_table.query(0, type="view")["event"]["view"]["rules"] == real_table.rules
 
 
 def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
