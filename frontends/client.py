@@ -39,6 +39,15 @@ class Client:
         self._ids = itertools.count(1)
         self._events: collections.deque[Message] = collections.deque(maxlen=1000)
 
+    @property
+    def socket(self) -> zmq.Socket[bytes]:
+        """The DEALER, for a caller that polls several clients at once (zmq.Poller)."""
+        return self._socket
+
+    def pending(self) -> bool:
+        """Events already received and queued (poll the socket for the others)."""
+        return bool(self._events)
+
     def _receive(self, timeout: float) -> Message | None:
         if not self._socket.poll(max(0, int(timeout * 1000))):
             return None
