@@ -1,7 +1,8 @@
 """The table protocol: a full hand of four built-in bots through the in-memory four-seat
-harness (lobby, commit-reveal dice, deal, play, hand end; every move signed, chained and
-checked at all four seats), per rule set: milliseconds per hand and the part spent in
-cryptography (Ed25519 signing and verification, body hashes), measured in the same run."""
+harness (lobby, commit-reveal dice, the masked wall's passes, deal, play, audit, hand end;
+every move signed, chained and checked at all four seats), per rule set: milliseconds per
+hand and the part spent in cryptography (Ed25519 signing and verification, the deck's group
+operations), measured in the same run; the same on the practice deck for comparison."""
 
 from __future__ import annotations
 
@@ -11,43 +12,56 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.timing import median_seconds, result
-from fourwinds.protocol.table import flow, lobby
+from fourwinds.protocol.deck import group
+from fourwinds.protocol.table import flow, lobby, masked
 from fourwinds.protocol.table.envelope import private_key_from_bytes
 from fourwinds.protocol.table.harness import play_match
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import Phase
 
 TARGET_MS = 1000.0
 SEEDS = (b"bench-1", b"bench-2", b"bench-3", b"bench-4", b"bench-5")
-PATCHED: tuple[tuple[object, str], ...] = ((flow, "seal"), (flow, "verify"), (lobby, "verify"))
+RUNS = {DeckKind.MASKED: 3, DeckKind.PRACTICE: 5}
+PATCHED: tuple[tuple[object, str], ...] = (
+    (flow, "seal"), (flow, "verify"), (lobby, "verify"),
+    (masked, "sign_bytes"), (masked, "verify_bytes"),
+    *((group, name) for name in ("mult", "hash_to_point", "in_prime_subgroup", "scalar_invert",
+                                 "scalar_product", "batch_invert", "scalar_mul")),
+)
 
 
 class _CryptoClock:
-    """Wraps the session's sign and verify calls to add up the time spent in them."""
+    """Wraps the signing, verification and group operations to add up the time spent in
+    them (calls nested inside another wrapped call are not counted twice)."""
 
     def __init__(self) -> None:
         self.seconds = 0.0
         self.calls = 0
+        self.depth = 0
 
     def wrap(self, fn: Callable[..., Any]) -> Callable[..., Any]:
         def timed(*args: Any, **kwargs: Any) -> Any:
+            if self.depth:
+                return fn(*args, **kwargs)
+            self.depth += 1
             start = time.perf_counter()
             try:
                 return fn(*args, **kwargs)
             finally:
                 self.seconds += time.perf_counter() - start
                 self.calls += 1
+                self.depth -= 1
         return timed
 
 
-def _hand(rules: str, seed: bytes) -> tuple[float, float, int, int]:
+def _hand(rules: str, seed: bytes, deck: DeckKind) -> tuple[float, float, int, int]:
     clock = _CryptoClock()
     originals = [getattr(module, name) for module, name in PATCHED]
     for (module, name), fn in zip(PATCHED, originals, strict=True):
         setattr(module, name, clock.wrap(fn))
     try:
         start = time.perf_counter()
-        h = play_match(rules, seed, options=TableOptions(hands=1))
+        h = play_match(rules, seed, options=TableOptions(hands=1, deck=deck))
         elapsed = time.perf_counter() - start
     finally:
         for (module, name), fn in zip(PATCHED, originals, strict=True):
@@ -66,23 +80,28 @@ def _verify_floor_us() -> float:
     return median_seconds(lambda: public.verify(signature, message), repeat=500) * 1e6
 
 
-def _bench(rules: str) -> list[dict[str, object]]:
-    play_match(rules, b"warm-up", options=TableOptions(hands=1))  # imports, card, caches
+def _bench(rules: str, deck: DeckKind) -> list[dict[str, object]]:
+    options = TableOptions(hands=1, deck=deck)
+    play_match(rules, b"warm-up", options=options)  # imports, card, caches
     floor = _verify_floor_us()
-    runs = [_hand(rules, seed) for seed in SEEDS]
+    runs = [_hand(rules, seed, deck) for seed in SEEDS[:RUNS[deck]]]
     total = statistics.median(r[0] for r in runs)
     crypto = statistics.median(r[1] for r in runs)
-    return [result(f"table_{rules}_hand", total, "ms", target=TARGET_MS,
+    name = f"table_{rules}_hand" if deck is DeckKind.MASKED else f"table_{rules}_hand_practice"
+    return [result(name, total, "ms", target=TARGET_MS,
                    met=total <= TARGET_MS, crypto_ms=round(crypto, 1),
                    crypto_share=round(crypto / total, 3) if total else None,
                    crypto_calls=int(statistics.median(r[2] for r in runs)),
                    deliveries=int(statistics.median(r[3] for r in runs)),
-                   hands=len(runs), deck="practice",
+                   hands=len(runs), deck=deck.value,
                    verify_floor_us=round(floor, 1),
-                   note="one-hand match: lobby, dice, deal, play, hand end; bots included")]
+                   note="one-hand match: lobby, dice, wall, deal, play, audit, hand end; "
+                        "four seats in one process; bots included")]
 
 
 BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
-    "table_american_hand": lambda: _bench("american"),
-    "table_mcr_hand": lambda: _bench("mcr"),
+    "table_american_hand": lambda: _bench("american", DeckKind.MASKED),
+    "table_mcr_hand": lambda: _bench("mcr", DeckKind.MASKED),
+    "table_american_hand_practice": lambda: _bench("american", DeckKind.PRACTICE),
+    "table_mcr_hand_practice": lambda: _bench("mcr", DeckKind.PRACTICE),
 }

@@ -18,6 +18,9 @@ import hmac
 from collections.abc import Iterable
 from typing import Any
 
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
 from fourwinds.protocol.deck.blame import DeckCheat
 from fourwinds.protocol.deck.deck import MaskedDeck
 from fourwinds.protocol.deck.entropy import Entropy
@@ -55,21 +58,31 @@ def start_wall(s: TableSession, acc: Acc) -> TableSession:
 
     def verify(seat: Seat, data: bytes, signature: bytes) -> bool:
         verifier = verifiers[seating[seat]]
-        if verifier is None:
-            return False
-        try:
-            verifier.verify(signature, data)
-        except Exception:
-            return False
-        return True
+        return verifier is not None and verify_bytes(verifier, data, signature)
+
+    def signer(data: bytes) -> bytes:
+        return sign_bytes(key, data)
 
     context = deck_context(s, hand.hand_no)
     secret = hmac.new(s.secret, b"fourwinds-deck\0" + context, hashlib.sha256).digest()
     deck = MaskedDeck.create(DeckDescription(context, s.rules.ruleset),
-                             wind_of(seating, s.me), Entropy(secret + secret), key.sign, verify)
+                             wind_of(seating, s.me), Entropy(secret + secret), signer, verify)
     state, outputs = deck.start()
     s = evolve(s, hand=evolve(hand, deck=deck, deck_state=state))
     return handle_outputs(s, acc, outputs)
+
+
+def sign_bytes(key: Ed25519PrivateKey, data: bytes) -> bytes:
+    """The deck's signatures are made with the seat's identity key."""
+    return key.sign(data)
+
+
+def verify_bytes(verifier: Ed25519PublicKey, data: bytes, signature: bytes) -> bool:
+    try:
+        verifier.verify(signature, data)
+    except InvalidSignature:
+        return False
+    return True
 
 
 def wall_built(s: TableSession) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fourwinds.protocol.canonical import to_plain
-from fourwinds.protocol.errors import LocalProtocolError
+from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from . import masked
@@ -37,6 +37,14 @@ __all__ = ["Outgoing", "Step", "TableReady", "TableSession", "handle_message", "
 @dataclass(frozen=True)
 class TableReady:
     """Our player is ready to start the match (the lobby's Ready step)."""
+
+
+@dataclass(frozen=True)
+class DefaultRefused:
+    """Our window expired but the default answer could not be made yet (it is retried on
+    the next tick); ``reason`` says why."""
+
+    reason: str
 
 
 def _step(s: TableSession, acc: Acc) -> Step:
@@ -103,7 +111,13 @@ def _act(s: TableSession, action: object, acc: Acc, timeout: bool) -> Step:
     if not masked.ready_to_act(s):
         raise LocalProtocolError("the deck has not shown this seat all its tiles yet")
     s.rules.apply(s.hand.engine, action)  # IllegalAction with the reason, nothing sent
-    s = masked.reveal_shown(s, acc, s.rules.claimed_faces(s.hand.engine, action))
+    shown = s.rules.claimed_faces(s.hand.engine, action)
+    s = masked.reveal_shown(s, acc, shown)
+    hand = s.hand
+    assert hand is not None
+    if hand.deck is not None and any(masked.public_face(hand, x) != f for x, f in shown.items()):
+        # e.g. a tile passed back to us whose transfer our deck has not seen yet
+        raise LocalProtocolError("the deck cannot show that tile yet; try again shortly")
     s = send(s, acc, Act(s.rules.encode_action(action), timeout))
     return _step(advance(s, acc), acc)
 
@@ -138,8 +152,10 @@ def tick(session: TableSession, now: float) -> Step:
         window = window_seconds(s, s.me)
         if window > 0 and waited >= window:
             default = s.rules.default_action(s.hand.engine, _our_wind(s))
-            step = _act(s, default, acc, timeout=True)
-            s = step.session
+            try:
+                s = _act(s, default, acc, timeout=True).session
+            except IllegalAction as error:  # e.g. the deck has not shown the tile yet
+                acc.events.append(DefaultRefused(error.reason))
     if s.open is not None and s.stall_reported != s.step and s.phase is not Phase.LOBBY:
         late = [p for p in SEATS if p in s.awaiting and p not in s.inputs
                 and waited >= window_seconds(s, p) + s.open.options.stall_after]
