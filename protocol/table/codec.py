@@ -93,7 +93,12 @@ class ActionCodec:
                 raise WireError(f"{what}: expected an array")
             args = typing.get_args(hint)
             if len(args) == 2 and args[1] is Ellipsis:
-                return tuple(self._value(args[0], v, what, depth + 1) for v in value)
+                item = args[0]
+                if item in (bytes, str) or item is int:  # fast path: long runs of plain items
+                    if all(type(v) is item for v in value):
+                        return tuple(value)
+                    raise WireError(f"{what}: expected {item.__name__} items")
+                return tuple(self._value(item, v, what, depth + 1) for v in value)
             if len(args) != len(value):
                 raise WireError(f"{what}: expected {len(args)} items, got {len(value)}")
             return tuple(self._value(a, v, what, depth + 1)

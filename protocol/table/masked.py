@@ -26,7 +26,13 @@ from fourwinds.protocol.deck.deck import MaskedDeck
 from fourwinds.protocol.deck.entropy import Entropy
 from fourwinds.protocol.deck.events import AuditFinished, Learned, Send, Suspect, WallReady
 from fourwinds.protocol.deck.masked_wall import PASSES
-from fourwinds.protocol.deck.messages import DeckDescription, KeyDelivery, Signed, WallPass
+from fourwinds.protocol.deck.messages import (
+    DeckDescription,
+    KeyDelivery,
+    PublicReveal,
+    Signed,
+    WallPass,
+)
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
@@ -100,8 +106,9 @@ def deal(s: TableSession, acc: Acc) -> TableSession:
     return run_deck(s, acc, lambda d, st: d.deal(st, plan_for(s.rules.ruleset, hand.dice)))
 
 
-def run_deck(s: TableSession, acc: Acc, command: Any) -> TableSession:
-    """Run one deck command on our deck; a deck error becomes a problem."""
+def run_deck(s: TableSession, acc: Acc, command: Any, sending: bool = True) -> TableSession:
+    """Run one deck command on our deck; a deck error becomes a problem. ``sending`` False
+    replays a command whose messages are already in our chain (resume)."""
     hand = s.hand
     assert hand is not None
     try:
@@ -109,6 +116,8 @@ def run_deck(s: TableSession, acc: Acc, command: Any) -> TableSession:
     except IllegalAction as error:
         return _blame(s, acc, error)
     s = evolve(s, hand=evolve(hand, deck_state=state))
+    if not sending:
+        outputs = tuple(o for o in outputs if not isinstance(o, Send))
     return handle_outputs(s, acc, outputs)
 
 
@@ -176,6 +185,10 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
     if isinstance(inner, WallPass):
         hand = evolve(hand, passes_seen=hand.passes_seen + 1)
         s = evolve(s, hand=hand)
+    if (env.seat == s.me and hand.deck is not None and isinstance(inner, PublicReveal)
+            and inner.slot not in hand.deck_state.public):
+        # our own reveal, replayed from our records after a restart: redo it, send nothing
+        return run_deck(s, acc, lambda d, st: d.reveal(st, inner.slot), sending=False), True
     if s.me is None or env.seat == s.me or hand.deck is None:
         if s.me is None and hasattr(inner, "kind") and hasattr(inner, "slot"):
             s = evolve(s, hand=evolve(hand, shown={**hand.shown, inner.slot: inner.kind}))

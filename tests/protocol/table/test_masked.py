@@ -79,3 +79,15 @@ def test_a_face_that_differs_from_the_opened_tile_is_blamed_on_its_seat() -> Non
             continue
         assert {p.seat for p in h.problems[place] if p.kind is ProblemKind.FALSE_FACE} == {
             Seat.SOUTH}
+
+
+def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> None:
+    from fourwinds.protocol.table.harness import bot_moves, deliver_one, restart
+
+    h = open_harness("mcr", b"masked-restart", options=MASKED)
+    while len(h.sessions[2].timeline) < 30:
+        if not any(bot_moves(h, p) for p in SEATS):
+            deliver_one(h)
+    restart(h, Seat.WEST)
+    run(h)
+    _agreed(h)
