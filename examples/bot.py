@@ -16,15 +16,17 @@ for line in sys.stdin:
     if event["type"] != "view":  # {"type": "error", ...}: our last answer was refused
         print("refused:", event.get("error"), file=sys.stderr)
         continue
-    hand, legal = event["view"]["hand"], event["legal_actions"]
+    hand, legal = event["view"].get("hand"), event["legal_actions"]
+    hand = hand if isinstance(hand, list) else []  # our tiles, when the view carries them
     counts = Counter(hand)
     keep_last = sorted(hand, key=lambda t: (t == "J", counts[t]))  # lone tiles first
     by_type = {a["type"]: a for a in legal}
     discards = {a["tiles"][0]: a for a in legal if a["type"] == "discard" and "choose" not in a}
-    answer = {"action": legal[0]["id"]}
+    default = next((a for a in legal if a.get("default")), legal[0])
+    answer = {"action": default["id"]}
     if "mahjong" in by_type:
         answer = {"action": by_type["mahjong"]["id"]}
-    elif discards:
+    elif discards and any(t in discards for t in keep_last):
         answer = {"action": next(discards[t]["id"] for t in keep_last if t in discards)}
     elif "pass" in by_type:
         answer = {"action": by_type["pass"]["id"]}

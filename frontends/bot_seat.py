@@ -27,6 +27,7 @@ from fourwinds.frontends.exec_bot import (
     needs_answer,
     refuse,
 )
+from fourwinds.frontends.table_keys import decision_key
 
 log = logging.getLogger(__name__)
 Event = Mapping[str, Any]
@@ -171,9 +172,9 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2) -> int:
         if view.get("phase") in END_PHASES:
             brain.end("match over" if view.get("phase") != "halted" else "table halted")
             return 0
-        if not needs_answer(event) or event.get("seq") in answered:
+        if not needs_answer(event) or decision_key(event) in answered:
             continue
-        answered.add(event.get("seq"))
+        answered.add(decision_key(event))
         decision = brain.decide(event)
         if decision.error:
             log.warning("bot answer refused: %s (default action taken)", decision.error)

@@ -17,6 +17,7 @@ from fourwinds.frontends.action_pick import normalize_tiles, pick_action, reques
 from fourwinds.frontends.config import Config, load_config
 from fourwinds.frontends.daemon_link import LocalApi, checked, connect, current_view
 from fourwinds.frontends.table_panels import result_lines, seat_label
+from fourwinds.frontends.table_view import rack_tiles
 from fourwinds.protocol.errors import FourwindsError
 
 Message = dict[str, Any]
@@ -138,7 +139,7 @@ def status_lines(event: Mapping[str, Any]) -> list[str]:
 def hand_lines(event: Mapping[str, Any]) -> list[str]:
     """Our rack, the tile just drawn and the hints."""
     view = event.get("view") or {}
-    text = "hand: " + " ".join(view.get("hand") or ())
+    text = "hand: " + " ".join(rack_tiles(view))
     if view.get("drawn"):
         text += f"  (drew {view['drawn']})"
     return [text, *("hint: " + str(h) for h in view.get("hints") or ())]

@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from fourwinds.frontends.daemon_link import Message, TableClient
-from fourwinds.frontends.table_keys import handle_key, on_new_event
+from fourwinds.frontends.table_keys import decision_key, handle_key, on_new_event
 from fourwinds.frontends.table_view import UiState, render
 
 TICK = 0.1  # seconds between polls of the daemon and countdown redraws
@@ -79,7 +79,8 @@ class TableScreen:
             if answer.get("ok"):
                 sent = self.ui.pending[0] if self.ui.pending else ""
                 self.ui = replace(self.ui, selected=frozenset(), pending=(),
-                                  answered=result.request.get("seq"), message=f"sent: {sent}")
+                                  answered=decision_key(self.event or {}),
+                                  message=f"sent: {sent}")
             else:
                 self.ui = replace(self.ui, pending=(),
                                   message=f"refused: {answer.get('error', 'no reason given')}")

@@ -78,12 +78,19 @@ def checked(answer: Mapping[str, Any]) -> Message:
 
 
 class DaemonTable:
-    """A ``TableClient`` for one table over the daemon's local API."""
+    """A ``TableClient`` for one table over the daemon's local API.
 
-    def __init__(self, api: LocalApi, table: str) -> None:
+    View events are pushed by the daemon; when none has come for ``refresh`` seconds the
+    current view is pulled, so a seat whose act was refused (the table had moved on, and no
+    new event will follow) still sees that it is awaited and acts again.
+    """
+
+    def __init__(self, api: LocalApi, table: str, refresh: float = 1.0) -> None:
         self.api = api
         self.table = table  # its id (hex), a prefix of it, or its name
+        self.refresh = refresh
         self._latest: Message | None = None
+        self._last_seen = time.monotonic()
 
     def is_ours(self, event: Mapping[str, Any]) -> bool:
         """A view event of this table (the daemon names tables by id and by name)."""
@@ -102,8 +109,15 @@ class DaemonTable:
             if self.is_ours(event):
                 newest = event
             wait = max(0.0, end - time.monotonic()) if newest is None else 0.0
+        now = time.monotonic()
+        if newest is None and now - self._last_seen >= self.refresh:
+            try:
+                newest = current_view(self.api, self.table)
+            except FourwindsError:
+                newest = None
         if newest is not None:
             self._latest = newest
+            self._last_seen = now
         return newest
 
     def act(self, request: Mapping[str, Any]) -> Message:

@@ -35,6 +35,21 @@ class KeyResult:
     quit: bool = False
 
 
+def decision_key(event: Event) -> object:
+    """What identifies the decision a view asks for, so it is answered once.
+
+    The view's ``seq`` changes with every change at the table, including another seat's
+    answer to the same call window, so two events can ask the same question; when the view
+    carries the table's ``step`` (the table session's does), the step and the offered action
+    ids name the decision; otherwise the seq does.
+    """
+    view = event.get("view") or {}
+    if "step" in view:
+        ids = tuple(str(a.get("id")) for a in event.get("legal_actions") or ())
+        return ("step", view.get("step"), ids)
+    return ("seq", event.get("seq"))
+
+
 def act_request(event: Event, action: Action, tiles: Sequence[str] | None = None) -> dict[str, Any]:
     """The local-API request acting on ``action`` of ``event`` (tiles only when it chooses)."""
     request: dict[str, Any] = {
@@ -74,7 +89,7 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
         selected=frozenset(i for i in selected if i < len(tiles)),
         menu=default,
         elapsed=0.0,
-        answered=ui.answered if new.get("seq") == ui.answered else None,
+        answered=ui.answered if decision_key(new) == ui.answered else None,
     )
 
 
@@ -144,7 +159,7 @@ def _toggle(ui: UiState, index: int) -> UiState:
 
 
 def _act(event: Event, ui: UiState, action: Action, tiles: Sequence[str]) -> KeyResult:
-    if ui.answered is not None and ui.answered == event.get("seq"):
+    if ui.answered is not None and ui.answered == decision_key(event):
         return KeyResult(replace(ui, message="sent; waiting for the table"))
     chosen: list[str] = []
     if "choose" in action:

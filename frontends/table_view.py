@@ -59,7 +59,7 @@ class UiState:
     message: str = ""  # the last refusal or notice, shown above the keys
     elapsed: float = 0.0  # seconds since the event arrived (the countdown runs locally)
     pending: tuple[str, ...] = field(default_factory=tuple)  # waiting for the daemon's answer
-    answered: object = None  # seq of the view already acted on: no second act for it
+    answered: object = None  # decision_key of the view acted on: no second act for it
 
 
 def is_tile_bound(action: Action, rack: Sequence[str] | None = None) -> bool:
@@ -81,8 +81,12 @@ def menu_actions(legal: Sequence[Action], rack: Sequence[str] | None = None) -> 
 
 
 def rack_tiles(view: View) -> list[str]:
-    """Our concealed tiles in rack order (the order the view gives them)."""
-    return [str(code) for code in view.get("hand") or ()]
+    """Our concealed tiles in rack order (the order the view gives them); empty when the
+    view carries none (a ``hand`` that is not a list of codes is not a rack)."""
+    hand = view.get("hand")
+    if not isinstance(hand, list | tuple):
+        return []
+    return [str(code) for code in hand]
 
 
 def action_text(action: Action, ascii_only: bool) -> str:

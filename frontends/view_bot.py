@@ -14,6 +14,7 @@ from typing import Any
 
 from fourwinds.frontends.exec_bot import default_request
 from fourwinds.frontends.table_keys import act_request
+from fourwinds.frontends.table_view import rack_tiles
 
 Event = Mapping[str, Any]
 Action = Mapping[str, Any]
@@ -37,7 +38,7 @@ def choose_request(event: Event) -> dict[str, Any] | None:
     if not legal:
         return None
     view = event.get("view") or {}
-    hand = [str(t) for t in view.get("hand") or ()]
+    hand = rack_tiles(view)
     order = _keep_order(hand, view.get("drawn"))
     for action in legal:
         if action.get("type") == "mahjong":

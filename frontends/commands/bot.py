@@ -15,7 +15,7 @@ from typing import Any
 from fourwinds.frontends.bot_seat import Brain, ExecBrain, FunctionBrain, play_seat
 from fourwinds.frontends.cli_common import config_of, open_api, table_name
 from fourwinds.frontends.config import RULES
-from fourwinds.frontends.daemon_link import DaemonTable, LocalApi, checked
+from fourwinds.frontends.daemon_link import DaemonTable, checked
 from fourwinds.frontends.view_bot import choose_request
 from fourwinds.protocol.errors import FourwindsError
 
@@ -63,11 +63,6 @@ def join_request(args: argparse.Namespace) -> dict[str, Any]:
     return request
 
 
-def say_ready(api: LocalApi, table: str) -> None:
-    """Tell the table this seat is ready (a refusal here is not fatal: maybe already)."""
-    api.request({"type": "ready", "table": table})
-
-
 def cmd_bot(args: argparse.Namespace) -> int:
     api = open_api(args)
     try:
@@ -75,7 +70,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
             table = str(checked(api.request(join_request(args))).get("table") or args.join)
         else:
             table = table_name(api, args)
-        say_ready(api, table)
+        # no separate "ready": the table offers it as a legal action, the brain answers it
         brain: Brain
         if args.exec_cmd:
             argv = shlex.split(args.exec_cmd)

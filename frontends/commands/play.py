@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 import platformdirs
 
 from fourwinds.frontends.cli_common import config_of
+from fourwinds.frontends.commands.table_cmds import add_table_options, table_options
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import DaemonTable, LocalApi, checked
 from fourwinds.frontends.local_seats import Started, ensure_daemon, start_bot_seat
@@ -37,13 +39,21 @@ def register(sub: Any) -> None:
     parser.add_argument("--code", help="the private table's code, with --join")
     parser.add_argument("--private", action="store_true", help="host a private table (code)")
     parser.add_argument("--ascii", action="store_true", help="tiles as codes, not glyphs")
+    add_table_options(parser)
     parser.add_argument("--data-dir", metavar="DIR", help="your daemon's data directory")
     parser.add_argument("--no-fallback", action="store_true",
                         help="fail instead of running the offline demo")
     parser.set_defaults(handler=cmd_play)
 
 
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def cmd_play(args: argparse.Namespace) -> int:
+    # a closed terminal (SIGHUP) or a kill (SIGTERM) still stops the bot seats we started
+    signal.signal(signal.SIGHUP, _exit_on_signal)
+    signal.signal(signal.SIGTERM, _exit_on_signal)
     config = config_of(args)
     rules = args.rules or config.rules
     bots = config.bots if args.bots is None else args.bots
@@ -123,7 +133,7 @@ def _free_name(api: LocalApi, base: str) -> str:
 
 
 def _host(api: LocalApi, args: argparse.Namespace, rules: str, player: str) -> str:
-    options: dict[str, Any] = {}
+    options = table_options(args)
     card = args.card or config_of(args).card
     if card:
         try:

@@ -21,6 +21,7 @@ from fourwinds.frontends.cli_common import (
 )
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import LocalApi, checked, current_view
+from fourwinds.frontends.table_view import rack_tiles
 from fourwinds.protocol.errors import FourwindsError
 
 SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north": 3, "n": 3}
@@ -33,9 +34,7 @@ def register(sub: Any) -> None:
     host.add_argument("--card", metavar="FILE", help="American card file (default: house card)")
     host.add_argument("--private", action="store_true",
                       help="joining needs the short code this prints")
-    host.add_argument("--hands", type=int, default=4, metavar="N", help="hands in the match")
-    host.add_argument("--practice", action="store_true",
-                      help="practice table: everyone sees the wall (no fair-deck protocol)")
+    add_table_options(host)
     add_daemon_options(host, table=False)
     host.set_defaults(handler=cmd_host)
 
@@ -69,6 +68,22 @@ def register(sub: Any) -> None:
     hand.set_defaults(handler=cmd_hand)
 
 
+def add_table_options(parser: argparse.ArgumentParser) -> None:
+    """``--hands`` and ``--practice``, for the tables `host` and `play` open."""
+    parser.add_argument("--hands", type=int, default=0, metavar="N",
+                        help="hands in the match (default: the rule set's, American 4, MCR 16)")
+    parser.add_argument("--practice", action="store_true",
+                        help="practice deck: quicker, but the wall is not hidden from the "
+                             "seats' software (default: the fair, masked deck)")
+
+
+def table_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The local API's table options for ``--hands`` / ``--practice``."""
+    if not 0 <= args.hands <= 64:
+        raise FourwindsError(f"--hands {args.hands}: must be 0 to 64")
+    return {"hands": args.hands, "deck": "practice" if args.practice else "masked"}
+
+
 def _run(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:
     api = open_api(args)
     try:
@@ -82,7 +97,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     config = config_of(args)
     name = args.name or config.table or f"{config.name or 'my'}-table"
     rules = args.rules or config.rules
-    options: dict[str, Any] = {"hands": args.hands, "practice": args.practice}
+    options = table_options(args)
     request: dict[str, Any] = {"type": "create", "name": name, "rules": rules,
                                "private": args.private, "options": options}
     card = args.card or config.card
@@ -190,6 +205,6 @@ def cmd_hand(args: argparse.Namespace) -> int:
         api.close()
     view = event.get("view") or {}
     emit(args, hand_lines(event), {"table": table, "seq": event.get("seq"),
-                                   "hand": view.get("hand") or [], "drawn": view.get("drawn"),
+                                   "hand": rack_tiles(view), "drawn": view.get("drawn"),
                                    "hints": view.get("hints") or []})
     return 0

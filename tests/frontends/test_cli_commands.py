@@ -124,7 +124,7 @@ def test_host_sends_create_with_options(api: FakeApi, tmp_path: Path,
     assert _json(capsys)["code"] == "7-tiger"
     create = api.sent[-1]
     assert create == {"type": "create", "name": "den", "rules": "american", "private": True,
-                      "options": {"hands": 4, "practice": False, "card_text": "# a card\n",
+                      "options": {"hands": 0, "deck": "masked", "card_text": "# a card\n",
                                   "card_name": "my"}}
 
 

@@ -55,8 +55,8 @@ def _stop_daemon(data_dir: Path) -> None:
 def test_play_alone_against_three_bots_through_a_hand(tmp_path: Path) -> None:
     me = tmp_path / "me"
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
-               f"fourwinds.frontends.cli play --rules mcr --bots 3 --ascii --no-fallback "
-               f"--data-dir {me}; sleep 60")
+               f"fourwinds.frontends.cli play --rules mcr --bots 3 --practice --ascii "
+               f"--no-fallback --data-dir {me}; sleep 60")
     tmux = Tmux(command, 110, 45)
     try:
         started = time.monotonic()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fourwinds.frontends.table_keys import handle_key, on_new_event
+from fourwinds.frontends.table_keys import decision_key, handle_key, on_new_event
 from fourwinds.frontends.table_view import UiState
 from tests.frontends import sample_views
 
@@ -103,9 +103,22 @@ def test_no_second_act_for_a_view_already_answered() -> None:
     from dataclasses import replace
 
     event = sample_views.call_event()
-    ui = replace(UiState(), answered=event["seq"])
+    ui = replace(UiState(), answered=decision_key(event))
     result = handle_key(event, ui, "1")
     assert result.request is None and result.ui.message == "sent; waiting for the table"
     fresh = on_new_event(event, sample_views.call_event(seq=9), ui)
     assert fresh.answered is None
     assert handle_key(sample_views.call_event(seq=9), fresh, "1").request is not None
+
+
+def test_one_decision_seen_in_two_views_is_answered_once() -> None:
+    first = sample_views.call_event(seq=8)
+    second = sample_views.call_event(seq=9)  # another seat answered; same question for us
+    for event in (first, second):
+        event["view"]["step"] = 45
+    assert decision_key(first) == decision_key(second)
+    later = sample_views.call_event(seq=12)
+    later["view"]["step"] = 60  # the next call window, the same "Pass" offered again
+    assert decision_key(later) != decision_key(first)
+    assert decision_key(sample_views.call_event(seq=8)) != decision_key(
+        sample_views.call_event(seq=9))  # no step in the view: the seq decides

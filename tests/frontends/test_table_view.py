@@ -215,3 +215,10 @@ def test_without_a_rack_discards_are_menu_entries_with_the_default_first() -> No
     result = handle_key(event, ui, "ENTER")
     sent = next(a for a in event["legal_actions"] if a["id"] == result.request["action"])  # type: ignore[index]
     assert sent["tiles"] == ["6s"]
+
+
+def test_a_hand_number_in_place_of_the_rack_is_not_a_rack() -> None:
+    event = sample_views.play_event()
+    event["view"]["hand"] = 3  # the table session's raw view names the hand number "hand"
+    screen = _screen(event)
+    assert "(no tiles)" in screen and "Discard 6s [default]" in screen
