@@ -103,7 +103,7 @@ class ActionCodec:
                 raise WireError(f"{what}: expected {len(args)} items, got {len(value)}")
             return tuple(self._value(a, v, what, depth + 1)
                          for a, v in zip(args, value, strict=True))
-        if origin is not None and dataclasses.is_dataclass(origin):
+        if isinstance(origin, type) and dataclasses.is_dataclass(origin):
             params = getattr(origin, "__parameters__", ())
             bound = dict(zip(params, typing.get_args(hint), strict=False))
             if not isinstance(value, list) or not value or value[0] != origin.__name__:

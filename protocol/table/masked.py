@@ -141,8 +141,10 @@ def handle_outputs(s: TableSession, acc: Acc, outputs: Iterable[object]) -> Tabl
                 to = hand.seating[out.to[0]]
             s = send(s, acc, DeckMsg(encode_message(out.message)), to=to)
         elif isinstance(out, Learned):
-            engine = s.rules.learn(hand.engine, {out.slot: out.kind}) \
-                if hand.engine is not None else hand.engine
+            rules = s.rules
+            engine = hand.engine
+            if engine is not None and rules is not None:
+                engine = rules.learn(engine, {out.slot: out.kind})
             s = evolve(s, hand=evolve(hand, engine=engine))
         elif isinstance(out, WallReady):
             s = evolve(s, hand=evolve(hand, wall_ready=True))

@@ -104,21 +104,22 @@ def local_action(session: TableSession, action: object, now: float) -> Step:
 
 
 def _act(s: TableSession, action: object, acc: Acc, timeout: bool) -> Step:
-    if s.phase is not Phase.PLAY or s.rules is None or s.hand is None:
+    rules = s.rules
+    if s.phase is not Phase.PLAY or rules is None or s.hand is None:
         raise LocalProtocolError("no hand is being played")
-    if s.rules.actor(action) != _our_wind(s):
+    if rules.actor(action) != _our_wind(s):
         raise LocalProtocolError("that action is for another seat")
     if not masked.ready_to_act(s):
         raise LocalProtocolError("the deck has not shown this seat all its tiles yet")
-    s.rules.apply(s.hand.engine, action)  # IllegalAction with the reason, nothing sent
-    shown = s.rules.claimed_faces(s.hand.engine, action)
+    rules.apply(s.hand.engine, action)  # IllegalAction with the reason, nothing sent
+    shown = rules.claimed_faces(s.hand.engine, action)
     s = masked.reveal_shown(s, acc, shown)
     hand = s.hand
     assert hand is not None
     if hand.deck is not None and any(masked.public_face(hand, x) != f for x, f in shown.items()):
         # e.g. a tile passed back to us whose transfer our deck has not seen yet
         raise LocalProtocolError("the deck cannot show that tile yet; try again shortly")
-    s = send(s, acc, Act(s.rules.encode_action(action), timeout))
+    s = send(s, acc, Act(rules.encode_action(action), timeout))
     return _step(advance(s, acc), acc)
 
 

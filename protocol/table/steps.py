@@ -267,18 +267,19 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
             first = first_seating(Seat(deck_dice.first_east(seed)))
     seating = seating_for_hand(rules.ruleset, first, hand_no)
     dice = deck_dice.break_dice(rules.ruleset, seed)
-    if s.open.options.deck is DeckKind.MASKED:
-        hand = Hand(hand_no, s.hand.commits, seed, seating, dice)
+    opened, commits = s.open, s.hand.commits
+    if opened.options.deck is DeckKind.MASKED:
+        hand = Hand(hand_no, commits, seed, seating, dice)
         s = start_step(evolve(s, first_seating=first, hand=hand), Phase.WALL, acc, resolved)
         s = evolve(s, awaiting=frozenset())
         return masked.start_wall(s, acc)
     wall = practice_wall(rules.ruleset, seed)
-    setup = HandSetup(hand_no, dice, prevalent_wind(rules.ruleset, hand_no), s.open.options,
-                      s.open.card_text)
+    setup = HandSetup(hand_no, dice, prevalent_wind(rules.ruleset, hand_no), opened.options,
+                      opened.card_text)
     engine, events = rules.start(setup)
     if s.me is None:  # an observer checks everything: it knows the whole practice wall
         engine = rules.learn(engine, dict(enumerate(wall.faces)))
-    hand = Hand(hand_no, s.hand.commits, seed, seating, dice, wall, engine)
+    hand = Hand(hand_no, commits, seed, seating, dice, wall, engine)
     s = evolve(s, first_seating=first, hand=hand)
     acc.events.append(HandBegan(hand_no, seating, dice))
     s = _after_engine(s, acc, events)
@@ -308,9 +309,10 @@ def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...],
     """Tell our engine the faces the deck now gives our seat, and report visible events."""
     hand = s.hand
     assert hand is not None and hand.seating is not None and s.rules is not None
+    rules = s.rules
     mine = None if s.me is None else wind_of(hand.seating, s.me)
     faces = {}
-    ops = s.rules.deck_ops(events)
+    ops = rules.deck_ops(events)
     if hand.wall is None:  # the masked deck: draws and passes go through it
         s = masked.after_engine(s, acc, ops, dealing)
         hand = s.hand
@@ -319,7 +321,7 @@ def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...],
     for op in ops:
         if op.kind is DeckOpKind.REVEAL or (s.me is not None and op.seat == mine):
             faces.update(hand.wall.faces_of(op.slots) if hand.wall else {})
-    engine = s.rules.learn(hand.engine, faces) if faces and s.me is not None else hand.engine
+    engine = rules.learn(hand.engine, faces) if faces and s.me is not None else hand.engine
     for event in events:
         audience = getattr(event, "audience", None)
         if audience is None or audience == mine or s.me is None:
