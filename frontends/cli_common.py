@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from fourwinds.frontends.action_pick import normalize_tiles, pick_action, request_for
@@ -159,6 +161,24 @@ def legal_lines(event: Mapping[str, Any]) -> list[str]:
             text += " [default]"
         lines.append(text)
     return lines
+
+
+def setup_logging(args: argparse.Namespace, log_file: Path | None = None) -> None:
+    """Logging for the long-running commands: warnings by default, ``-v`` info, ``-vv``
+    debug; to ``log_file`` instead of stderr when a screen owns the terminal (curses)."""
+    verbose = int(getattr(args, "verbose", 0) or 0)
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    handler: logging.Handler
+    if log_file is not None:
+        log_file.parent.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(log_file, encoding="utf-8")
+    else:
+        handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.set_name("fourwinds")
+    root = logging.getLogger()
+    root.handlers[:] = [h for h in root.handlers if h.get_name() != "fourwinds"] + [handler]
+    root.setLevel(level)
 
 
 def fail(message: str) -> int:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from fourwinds.frontends.bot_seat import Brain, ExecBrain, FunctionBrain, play_seat
-from fourwinds.frontends.cli_common import config_of, open_api, table_name
+from fourwinds.frontends.cli_common import config_of, open_api, setup_logging, table_name
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import DaemonTable, checked
 from fourwinds.frontends.view_bot import choose_request
@@ -64,6 +64,7 @@ def join_request(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def cmd_bot(args: argparse.Namespace) -> int:
+    setup_logging(args)
     api = open_api(args)
     try:
         if args.join:

@@ -18,7 +18,7 @@ from typing import Any
 
 import platformdirs
 
-from fourwinds.frontends.cli_common import config_of
+from fourwinds.frontends.cli_common import config_of, setup_logging
 from fourwinds.frontends.commands.table_cmds import add_table_options, table_options
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import DaemonTable, LocalApi, checked
@@ -55,6 +55,9 @@ def cmd_play(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGHUP, _exit_on_signal)
     signal.signal(signal.SIGTERM, _exit_on_signal)
     config = config_of(args)
+    state = Path(args.data_dir or config.data_dir or platformdirs.user_state_dir(
+        "fourwinds", appauthor=False))
+    setup_logging(args, state / "play.log")  # the screen owns the terminal
     rules = args.rules or config.rules
     bots = config.bots if args.bots is None else args.bots
     started = Started()

@@ -96,3 +96,28 @@ def test_completion_command_prints_scripts(capsys: pytest.CaptureFixture[str]) -
     assert "complete -F _fourwinds fourwinds" in capsys.readouterr().out
     assert cli.main(["completion", "zsh"]) == 0
     assert "bashcompinit" in capsys.readouterr().out
+
+
+def test_verbose_sets_the_log_level_and_target(tmp_path: Path) -> None:
+    import argparse
+    import logging
+
+    from fourwinds.frontends.cli_common import setup_logging
+
+    root = logging.getLogger()
+    saved = (root.handlers[:], root.level)
+    try:
+        setup_logging(argparse.Namespace(verbose=0))
+        assert root.level == logging.WARNING
+        setup_logging(argparse.Namespace(verbose=2), tmp_path / "play.log")
+        assert root.level == logging.DEBUG
+        logging.getLogger("fourwinds.test").debug("to the file")
+        for handler in root.handlers:
+            handler.flush()
+        assert "to the file" in (tmp_path / "play.log").read_text()
+    finally:
+        for handler in root.handlers:
+            if handler.get_name() == "fourwinds":
+                handler.close()
+        root.handlers[:] = saved[0]
+        root.setLevel(saved[1])

@@ -15,7 +15,15 @@ from fourwinds.protocol.errors import FourwindsError
 
 
 def _args(*argv: str) -> object:
-    return cli.build_parser().parse_args(["play", *argv])
+    return cli.build_parser().parse_args(["play", "--data-dir", _DIR[0], *argv])
+
+
+_DIR = [""]
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path: Path) -> None:
+    _DIR[0] = str(tmp_path / "data")
 
 
 def test_play_falls_back_to_the_demo_with_the_reason(
