@@ -15,7 +15,7 @@ from pathlib import Path
 from fourwinds.frontends.cli import UsageError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.harness import Harness, play_match
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import ActionTaken, HandBegan, HandFinished, MatchFinished
 from fourwinds.protocol.table.transcript import export_transcript
 
@@ -24,17 +24,22 @@ WIND = "ESWN"
 
 def play_match_in_memory(rules: str, seed: int, hands: int,
                          bots: Sequence[Seat] = SEATS, *, card_text: str = "",
-                         transcript_path: str | Path | None = None,
+                         transcript_path: str | Path | None = None, deck: str = "masked",
                          out: Callable[[str], None] = print, quiet: bool = False) -> Harness:
     """Play ``hands`` hands of ``rules`` ("american" or "mcr") with four built-in bots
-    through the in-memory table; print the log; save the transcript if a path is given."""
+    through the in-memory table on the ``deck`` ("masked": the mental-poker wall, or
+    "practice"); print the log; save the transcript if a path is given."""
     if tuple(bots) != SEATS:
         raise UsageError("the in-memory table plays four built-in bots")
     if hands < 1:
         raise UsageError("--hands must be at least 1")
+    try:
+        deck_kind = DeckKind(deck)
+    except ValueError:
+        raise UsageError(f"unknown deck {deck!r} (masked or practice)") from None
     table_seed = hashlib.sha256(f"fourwinds-demo:{rules}:{seed}".encode()).digest()
     harness = play_match(rules, table_seed, card_text=card_text,
-                         options=TableOptions(hands=hands))
+                         options=TableOptions(hands=hands, deck=deck_kind))
     for line in log_lines(harness.events[0], quiet=quiet):
         out(line)
     for place in SEATS:

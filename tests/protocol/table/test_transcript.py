@@ -145,3 +145,13 @@ def test_verify_carries_an_equivocation_proof() -> None:
     verdict = check_transcript(export_transcript(h.sessions[2]))
     assert verdict.session.halted is not None
     assert (ProblemKind.EQUIVOCATION, Seat.SOUTH) in {(p.kind, p.seat) for p in verdict.problems}
+
+
+def test_in_memory_demo_saves_a_transcript_that_verifies(tmp_path: Path) -> None:
+    from fourwinds.frontends.table_demo import play_match_in_memory
+
+    lines: list[str] = []
+    path = tmp_path / "demo.fwt"
+    play_match_in_memory("mcr", 4, 1, deck="practice", transcript_path=path, out=lines.append)
+    assert any(line.startswith("-- Hand 1:") for line in lines)
+    assert main(["verify", str(path)]) == 0
