@@ -81,6 +81,10 @@ class AmericanRules:
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
         return engine.legal_actions(state, seat)
 
+    def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
+        faces = state.faces
+        return all(faces[x] != Kind.HIDDEN for x in state.hands[seat])
+
     def awaiting(self, state: Any) -> tuple[Seat, ...]:
         return engine.seats_to_act(state)
 

@@ -172,8 +172,8 @@ def start_audit(s: TableSession, acc: Acc) -> TableSession:
 def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSession, bool]:
     """A DECK message at the head of a seat's inbox: (new session, consumed)."""
     hand = s.hand
-    if hand is None or hand.seating is None:
-        return s, False
+    if hand is None or hand.seating is None or (env.step > s.step and env.seat != s.me):
+        return s, False  # made in a step we have not reached: wait
     try:
         body = decode_body(MsgKind.DECK, env.body or b"")
         assert isinstance(body, DeckMsg)
@@ -198,15 +198,29 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
     return run_deck(s, acc, lambda d, st: d.receive(st, message)), True
 
 
-def after_engine(s: TableSession, acc: Acc, ops: Iterable[DeckOp], dealing: bool
-                 ) -> TableSession:
+def flush(s: TableSession, acc: Acc) -> TableSession:
+    """Run the deck work a resolved step caused (the deal, draws, our passes) once the next
+    step has started, so the messages it sends are stamped with that step: a seat handles a
+    deck message only when it has reached the sender's step (``on_deck_message``), that is
+    once it has made the same draws and moves itself."""
+    hand = s.hand
+    if hand is None or (not hand.pending_deal and not hand.pending_ops):
+        return s
+    ops, dealing = hand.pending_ops, hand.pending_deal
+    s = evolve(s, hand=evolve(hand, pending_ops=(), pending_deal=False))
+    if dealing:
+        s = deal(s, acc)
+    return after_engine(s, acc, ops)
+
+
+def after_engine(s: TableSession, acc: Acc, ops: Iterable[DeckOp]) -> TableSession:
     """Deck operations for the engine's events: draws (every seat) and our passes."""
     hand = s.hand
     if hand is None or hand.deck is None or hand.seating is None or s.me is None:
         return s
     mine = wind_of(hand.seating, s.me)
     for op in ops:
-        if op.kind is DeckOpKind.DRAW and not dealing and op.seat is not None:
+        if op.kind is DeckOpKind.DRAW and op.seat is not None:
             drawer = op.seat
             for slot in op.slots:
                 s = run_deck(s, acc, lambda d, st, x=slot, w=drawer: d.draw(st, x, w))
@@ -255,8 +269,10 @@ def ready_to_act(s: TableSession) -> bool:
         return True
     mine = wind_of(hand.seating, s.me)
     state = hand.deck_state
-    return all(slot in state.faces for slot, h in enumerate(state.holder) if h == mine)
+    if not all(slot in state.faces for slot, h in enumerate(state.holder) if h == mine):
+        return False
+    return s.rules is None or hand.engine is None or s.rules.knows_own_tiles(hand.engine, mine)
 
 
-__all__ = ["SEATS", "after_engine", "deal", "on_deck_message", "public_face", "ready_to_act",
-           "reveal_shown", "start_audit", "start_wall", "wall_built"]
+__all__ = ["SEATS", "after_engine", "deal", "flush", "on_deck_message", "public_face",
+           "ready_to_act", "reveal_shown", "start_audit", "start_wall", "wall_built"]

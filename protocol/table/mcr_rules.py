@@ -47,6 +47,10 @@ class MCRRules:
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
         return engine.legal_actions(state, seat)
 
+    def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
+        faces = state.faces
+        return all(faces[x] != Kind.HIDDEN for x in state.seats[seat].hand)
+
     def awaiting(self, state: Any) -> tuple[Seat, ...]:
         s: HandState = state
         if s.phase is Phase.ENDED:

@@ -83,6 +83,11 @@ class RulesAdapter(Protocol):
 
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]: ...
 
+    def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
+        """Whether this engine knows the face of every concealed tile ``seat`` holds (with
+        the masked deck, faces of tiles passed to a seat arrive a little after the pass)."""
+        ...
+
     def awaiting(self, state: Any) -> tuple[Seat, ...]:
         """The winds the engine waits for now, one input each (empty once the hand is over).
         Must be the same at every seat whatever faces it knows."""

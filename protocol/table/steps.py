@@ -299,7 +299,9 @@ def _after_wall(s: TableSession, acc: Acc) -> TableSession:
     s = evolve(s, hand=evolve(hand, engine=engine))
     acc.events.append(HandBegan(hand.hand_no, hand.seating or first_seating(Seat(0)),
                                 hand.dice))
-    s = masked.deal(s, acc)
+    hand = s.hand
+    assert hand is not None
+    s = evolve(s, hand=evolve(hand, pending_deal=True))
     s = _after_engine(s, acc, events, dealing=True)
     return _next_play_step(s, acc, (), full=True)
 
@@ -314,7 +316,8 @@ def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...],
     faces = {}
     ops = rules.deck_ops(events)
     if hand.wall is None:  # the masked deck: draws and passes go through it
-        s = masked.after_engine(s, acc, ops, dealing)
+        if not dealing:  # run by the deck once the next step has started (see masked.py)
+            s = evolve(s, hand=evolve(hand, pending_ops=(*hand.pending_ops, *ops)))
         hand = s.hand
         assert hand is not None
         ops = ()
@@ -336,8 +339,8 @@ def _next_play_step(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...],
     if outcome is not None:
         s = evolve(s, hand=evolve(s.hand, outcome=outcome))
         s = start_step(s, Phase.HAND_END, acc, resolved)
-        return masked.start_audit(s, acc)
-    s = start_step(s, Phase.PLAY, acc, resolved, full)
+        return masked.start_audit(masked.flush(s, acc), acc)
+    s = masked.flush(start_step(s, Phase.PLAY, acc, resolved, full), acc)
     if not s.awaiting:
         problem = Problem(ProblemKind.ILLEGAL_ACTION, None,
                           "the rules engine waits for nobody and the hand is not over")

@@ -91,3 +91,13 @@ def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> No
     restart(h, Seat.WEST)
     run(h)
     _agreed(h)
+
+
+def test_masked_hand_is_the_same_whatever_the_delivery_order() -> None:
+    import random
+
+    fifo = play_match("american", b"masked-order", options=MASKED)
+    shuffled = run(open_harness("american", b"masked-order", options=MASKED),
+                   random.Random(3), duplicates=10)
+    _agreed(shuffled)
+    assert shuffled.sessions[0].step_hash == fifo.sessions[0].step_hash

@@ -266,6 +266,10 @@ class ToyRules:
         slot = s.hands[seat][-1]
         return Discard(seat, slot, s.faces[slot])
 
+    def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
+        faces = state.faces
+        return all(faces[x] != Kind.HIDDEN for x in state.hands[seat])
+
     def awaiting(self, state: Any) -> tuple[Seat, ...]:
         return tuple(w for w in SEATS if self.legal_actions(state, w))
 
