@@ -33,7 +33,7 @@ from fourwinds.protocol.deck.messages import (
     Signed,
     WallPass,
 )
-from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
 from fourwinds.protocol.walls import plan_for
@@ -247,6 +247,8 @@ def reveal_shown(s: TableSession, acc: Acc, slots: Iterable[int]) -> TableSessio
         assert hand is not None
         state = hand.deck_state
         if state.holder[slot] == mine and slot not in state.public:
+            if not _opened(state, slot):
+                raise LocalProtocolError(f"the keys of slot {slot} have not all arrived yet")
             s = run_deck(s, acc, lambda d, st, x=slot: d.reveal(st, x))
     return s
 
@@ -262,6 +264,12 @@ def public_face(hand: Hand, slot: int) -> Kind | None:
     return None
 
 
+def _opened(state: Any, slot: int) -> bool:
+    """Whether we hold the face and the three other keys of a position we hold (a tile
+    passed back to us keeps its face but waits for its keys anew)."""
+    return slot in state.faces and len(state.proofs.get(slot, {})) == 3
+
+
 def ready_to_act(s: TableSession) -> bool:
     """Whether the deck has shown us every tile we hold (always, with the practice deck)."""
     hand = s.hand
@@ -269,7 +277,7 @@ def ready_to_act(s: TableSession) -> bool:
         return True
     mine = wind_of(hand.seating, s.me)
     state = hand.deck_state
-    if not all(slot in state.faces for slot, h in enumerate(state.holder) if h == mine):
+    if not all(_opened(state, slot) for slot, h in enumerate(state.holder) if h == mine):
         return False
     return s.rules is None or hand.engine is None or s.rules.knows_own_tiles(hand.engine, mine)
 
