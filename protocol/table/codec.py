@@ -16,6 +16,8 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import Any
 
+import msgpack
+
 from fourwinds.protocol.canonical import to_plain
 
 from .wire import WireError
@@ -34,6 +36,7 @@ class ActionCodec:
     def __init__(self, classes: Iterable[type]) -> None:
         self._classes: dict[str, type] = {}
         self._hints: dict[type, dict[str, Any]] = {}
+        self._memo: dict[bytes, object] = {}
         for cls in classes:
             self._register(cls)
 
@@ -51,7 +54,11 @@ class ActionCodec:
         cls = self._classes.get(value[0])
         if cls is None:
             raise WireError(f"action: unknown action type {value[0]!r}")
-        return self._build(cls, value, 0)
+        self._memo: dict[bytes, object] = {}
+        try:
+            return self._build(cls, value, 0)
+        finally:
+            self._memo = {}
 
     def _build(self, cls: type, value: list[Any], depth: int,
                bound: dict[Any, Any] | None = None) -> object:
@@ -109,7 +116,13 @@ class ActionCodec:
             if not isinstance(value, list) or not value or value[0] != origin.__name__:
                 raise WireError(f"{what}: expected a {origin.__name__}")
             self._register(origin)
-            return self._build(origin, value, depth, bound)
+            # a message may repeat one signed value many times (a key release behind each of
+            # its keys): decode each distinct one once
+            key = repr(hint).encode() + msgpack.packb(value, use_bin_type=True)
+            built = self._memo.get(key)
+            if built is None:
+                built = self._memo[key] = self._build(origin, value, depth, bound)
+            return built
         if isinstance(hint, typing.TypeVar):
             raise WireError(f"{what}: an unbound type variable")
         if origin is typing.Literal:
