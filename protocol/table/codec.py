@@ -54,7 +54,7 @@ class ActionCodec:
         cls = self._classes.get(value[0])
         if cls is None:
             raise WireError(f"action: unknown action type {value[0]!r}")
-        self._memo: dict[bytes, object] = {}
+        self._memo = {}
         try:
             return self._build(cls, value, 0)
         finally:
