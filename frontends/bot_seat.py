@@ -173,25 +173,31 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2) -> int:
             brain.end("match over" if view.get("phase") != "halted" else "table halted")
             return 0
         if not needs_answer(event) or decision_key(event) in answered:
+            log.debug("view %s: nothing to answer", event.get("seq"))
             continue
-        answered.add(decision_key(event))
+        log.debug("view %s: deciding %s", event.get("seq"), decision_key(event))
         decision = brain.decide(event)
         if decision.error:
             log.warning("bot answer refused: %s (default action taken)", decision.error)
-        _send(client, brain, event, decision.request)
+        if _send(client, brain, event, decision.request):
+            answered.add(decision_key(event))  # refused: the next view of it is answered
         if not brain.alive:
             log.error("the bot program exited; its seat falls back to the table's timeouts")
             return 1
 
 
-def _send(client: TableClient, brain: Brain, event: Event, request: dict[str, Any] | None) -> None:
+def _send(client: TableClient, brain: Brain, event: Event, request: dict[str, Any] | None
+          ) -> bool:
+    """Send the brain's request, or the default when the daemon refuses it; True if one of
+    them was accepted."""
     if request is None:
-        return
+        return False
     answer = client.act(request)
     if answer.get("ok"):
-        return
+        return True
     reason = str(answer.get("error") or "refused without a reason")
     brain.refused(reason)
     fallback = default_request(event)
     if fallback is not None and fallback != request:
-        client.act(fallback)
+        return bool(client.act(fallback).get("ok"))
+    return False

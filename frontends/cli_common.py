@@ -45,9 +45,10 @@ def config_of(args: argparse.Namespace) -> Config:
     return cached
 
 
-def open_api(args: argparse.Namespace) -> LocalApi:
-    """The local daemon's API for this command's ``--data-dir``."""
-    return connect(args.data_dir or config_of(args).data_dir)
+def open_api(args: argparse.Namespace, *, subscribe: bool = False) -> LocalApi:
+    """The local daemon's API for this command's ``--data-dir`` (``subscribe``: with the
+    stream of view events, for commands that wait or keep playing)."""
+    return connect(args.data_dir or config_of(args).data_dir, subscribe=subscribe)
 
 
 def table_name(api: LocalApi, args: argparse.Namespace) -> str:

@@ -50,8 +50,9 @@ class TableClient(Protocol):
     def close(self) -> None: ...
 
 
-def connect(data_dir: str | None = None) -> LocalApi:
-    """The daemon's local API client, or ``DaemonUnavailable`` with what to do about it."""
+def connect(data_dir: str | None = None, *, subscribe: bool = True) -> LocalApi:
+    """The daemon's local API client, or ``DaemonUnavailable`` with what to do about it.
+    ``subscribe``: receive view events (the table screen, bots, ``status --wait``)."""
     try:
         module = importlib.import_module("fourwinds.frontends.client")
     except ModuleNotFoundError as error:
@@ -64,7 +65,7 @@ def connect(data_dir: str | None = None) -> LocalApi:
     if not callable(opener):
         raise DaemonUnavailable("fourwinds.frontends.client has no connect(); cannot reach it")
     try:
-        client: LocalApi = opener(data_dir)
+        client: LocalApi = opener(data_dir, subscribe=subscribe)
     except (OSError, ConnectionError) as error:
         raise DaemonUnavailable(str(error) or "cannot reach the local daemon") from error
     return client

@@ -147,8 +147,10 @@ def start_bot_seat(
     table: str,
     host_port: int,
     host_key: str,
+    verbose: int = 0,
 ) -> None:
-    """One bot seat: its own daemon on loopback (``--peer`` ours) and a `fourwinds bot`."""
+    """One bot seat: its own daemon on loopback (``--peer`` ours) and a `fourwinds bot`
+    (logging at ``verbose`` to the seat's log, ``<base>/bot<index>/seat.log``)."""
     data_dir = base / f"bot{index}"
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "seat.log"
@@ -166,8 +168,8 @@ def start_bot_seat(
         api.close()
     with open(log_path, "ab") as out:
         started.add(subprocess.Popen(
-            fourwinds_command("bot", "--rules", rules, "--data-dir", str(data_dir),
-                              "--table", table),
+            fourwinds_command(*(["-v"] * verbose), "bot", "--rules", rules,
+                              "--data-dir", str(data_dir), "--table", table),
             stdin=subprocess.DEVNULL, stdout=out, stderr=out,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         ))

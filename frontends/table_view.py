@@ -168,7 +168,7 @@ def _header(view: View, ui: UiState, ascii_only: bool) -> list[str]:
     rules = RULES_NAMES.get(str(view.get("rules")), str(view.get("rules") or "?"))
     parts = [
         "fourwinds",
-        f"table {view.get('table', '?')}",
+        f"table {view.get('name') or view.get('table', '?')}",
         rules + (" practice" if view.get("practice") else ""),
         f"hand {view.get('hand_number', '?')}/{view.get('hands_in_match', '?')}",
         f"wall {view.get('wall_remaining', '?')}",

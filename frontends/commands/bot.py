@@ -65,7 +65,7 @@ def join_request(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     setup_logging(args)
-    api = open_api(args)
+    api = open_api(args, subscribe=True)
     try:
         if args.join:
             table = str(checked(api.request(join_request(args))).get("table") or args.join)

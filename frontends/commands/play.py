@@ -119,7 +119,8 @@ def _seat_at_table(api: LocalApi, args: argparse.Namespace, rules: str, bots: in
             base = Path(tempfile.mkdtemp(prefix="fourwinds-bots-"))
             for index in range(1, bots + 1):
                 start_bot_seat(started, base=base, index=index, rules=rules, table=table,
-                               host_port=int(status["port"]), host_key=key)
+                               host_port=int(status["port"]), host_key=key,
+                               verbose=int(getattr(args, "verbose", 0) or 0))
     api.request({"type": "ready", "table": table})
     return api, table
 

@@ -184,7 +184,7 @@ def _actionable(event: dict[str, Any]) -> bool:
 
 def cmd_status(args: argparse.Namespace) -> int:
     """JSON: the seat's view event (``view`` and ``legal_actions``, docs/PROTOCOL.md)."""
-    api = open_api(args)
+    api = open_api(args, subscribe=bool(args.wait))
     try:
         table = table_name(api, args)
         wait = args.wait

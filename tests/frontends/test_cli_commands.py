@@ -19,7 +19,7 @@ from tests.frontends.scripted_table import sample_script
 @pytest.fixture
 def api(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeApi]:
     fake = FakeApi(sample_script())
-    monkeypatch.setattr(cli_common, "connect", lambda data_dir=None: fake)
+    monkeypatch.setattr(cli_common, "connect", lambda data_dir=None, subscribe=False: fake)
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     yield fake
 
@@ -108,7 +108,7 @@ def test_table_must_be_named_when_there_are_several(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         tmp_path: Path) -> None:
     fake = FakeApi(sample_script(), tables=2)
-    monkeypatch.setattr(cli_common, "connect", lambda data_dir=None: fake)
+    monkeypatch.setattr(cli_common, "connect", lambda data_dir=None, subscribe=False: fake)
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     assert cli.main(["status"]) == 2
     assert "several tables (kitchen, t1): say --table NAME" in capsys.readouterr().err
@@ -148,7 +148,7 @@ def test_join_seat_ready(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> No
 
 def test_no_daemon_is_one_clear_line(monkeypatch: pytest.MonkeyPatch,
                                      capsys: pytest.CaptureFixture[str]) -> None:
-    def refuse(data_dir: str | None = None) -> FakeApi:
+    def refuse(data_dir: str | None = None, subscribe: bool = False) -> FakeApi:
         raise DaemonUnavailable(
             "no fourwinds daemon is running (start one with `fourwinds daemon`)")
 
