@@ -13,6 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from fourwinds.frontends.cli import UsageError
+from fourwinds.frontends.demo_options import (
+    add_table_options,
+    check_table_options,
+    run_through_table,
+)
 from fourwinds.protocol.american.bots import AmericanBot, run_hand
 from fourwinds.protocol.american.card import Card, house_card, parse_card
 from fourwinds.protocol.american.engine import new_hand
@@ -39,11 +44,12 @@ MAX_HANDS = 10_000
 
 def add_demo(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "american", help="four bots play American Mahjong (seeded practice shuffle)")
+        "american", help="four bots play American Mahjong at an in-memory table")
     parser.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
     parser.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
     parser.add_argument("--card", metavar="FILE", help="card file (default: the house card)")
     parser.add_argument("--quiet", action="store_true", help="only the per-hand summaries")
+    add_table_options(parser)
     parser.set_defaults(handler=run_demo)
 
 
@@ -152,6 +158,10 @@ def summary(result: HandResult, match: MatchState, number: int) -> list[str]:
 def run_demo(args: argparse.Namespace) -> int:
     if not 1 <= args.hands <= MAX_HANDS:
         raise UsageError(f"--hands must be 1 to {MAX_HANDS}, not {args.hands}")
+    check_table_options(args)
     card = load_card(args.card)
+    if not args.engine_only:
+        card_text = "" if args.card is None else Path(args.card).read_text(encoding="utf-8")
+        return run_through_table("american", args, card_text)
     play_match(card, args.seed, args.hands, quiet=args.quiet)
     return 0

@@ -13,6 +13,11 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from fourwinds.frontends.cli import UsageError
+from fourwinds.frontends.demo_options import (
+    add_table_options,
+    check_table_options,
+    run_through_table,
+)
 from fourwinds.protocol.mcr.bots import choose
 from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableOptions
 from fourwinds.protocol.mcr.events import (
@@ -50,11 +55,12 @@ ROUND = ("East", "South", "West", "North")
 
 def add_demo(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "mcr", help="four bots play Chinese Official (MCR) hands (seeded practice shuffle)")
+        "mcr", help="four bots play Chinese Official (MCR) at an in-memory table")
     parser.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
     parser.add_argument("--hands", type=int, default=1,
                         help=f"hands to play, 1-{HANDS_PER_MATCH} (default 1)")
     parser.add_argument("--quiet", action="store_true", help="only the per-hand summaries")
+    add_table_options(parser)
     parser.set_defaults(handler=run_demo)
 
 
@@ -179,5 +185,8 @@ def run_demo(args: argparse.Namespace) -> int:
     if not 1 <= args.hands <= HANDS_PER_MATCH:
         raise UsageError(f"--hands must be 1 to {HANDS_PER_MATCH} (one match), "
                          f"not {args.hands}")
+    check_table_options(args)
+    if not args.engine_only:
+        return run_through_table("mcr", args)
     play_match(args.seed, args.hands, quiet=args.quiet)
     return 0

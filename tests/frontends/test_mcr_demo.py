@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -18,7 +19,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 def test_demo_mcr_logs_turns_and_summarises_each_hand(capsys: pytest.CaptureFixture[str]
                                                      ) -> None:
-    code, out, _ = run(capsys, "demo", "mcr", "--seed", "4", "--hands", "2")
+    code, out, _ = run(capsys, "demo", "mcr", "--seed", "4", "--hands", "2",
+                         "--engine-only")
     assert code == 0
     assert out.count("== Hand ") == 2
     assert re.search(r"^   [ESWN] discards \d?[mpsz]", out, re.M)
@@ -44,10 +46,20 @@ def test_demo_mcr_same_seed_same_match() -> None:
 
 
 def test_demo_mcr_quiet_prints_only_summaries(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "demo", "mcr", "--seed", "2", "--quiet")
+    code, out, _ = run(capsys, "demo", "mcr", "--seed", "2", "--quiet", "--engine-only")
     assert code == 0 and " discards " not in out and "-- Hand 1:" in out
 
 
 def test_demo_mcr_rejects_a_bad_hand_count(capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = run(capsys, "demo", "mcr", "--hands", "0")
     assert code == 2 and "--hands must be 1 to 16" in err and len(err.strip().splitlines()) == 1
+
+
+def test_demo_mcr_runs_through_the_table_and_saves_a_verifiable_transcript(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    transcript = tmp_path / "mcr.fw"
+    code, out, _ = run(capsys, "demo", "mcr", "--seed", "5", "--deck", "practice",
+                       "--transcript", str(transcript))
+    assert code == 0 and "== Hand 1" in out and "-- Hand 1:" in out
+    assert main(["verify", str(transcript)]) == 0
+    assert "OK" in capsys.readouterr().out
