@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--code", help="the private table's code, with --join")
     parser.add_argument("--private", action="store_true", help="host a private table (code)")
     parser.add_argument("--ascii", action="store_true", help="tiles as codes, not glyphs")
-    add_table_options(parser)
+    add_table_options(parser, solo_default=True)
     parser.add_argument("--data-dir", metavar="DIR", help="your daemon's data directory")
     parser.add_argument("--no-fallback", action="store_true",
                         help="fail instead of running the offline demo")
@@ -137,7 +137,8 @@ def _free_name(api: LocalApi, base: str) -> str:
 
 
 def _host(api: LocalApi, args: argparse.Namespace, rules: str, player: str) -> str:
-    options = table_options(args)
+    bots = config_of(args).bots if args.bots is None else args.bots
+    options = table_options(args, solo=bots == 3)
     card = args.card or config_of(args).card
     if card:
         try:

@@ -68,20 +68,32 @@ def register(sub: Any) -> None:
     hand.set_defaults(handler=cmd_hand)
 
 
-def add_table_options(parser: argparse.ArgumentParser) -> None:
-    """``--hands`` and ``--practice``, for the tables `host` and `play` open."""
+def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = False) -> None:
+    """``--hands`` and the deck, for the tables `host` and `play` open.
+
+    ``solo_default``: the deck defaults to practice when every other seat is one of our own
+    bots (`play --bots 3`): the masked deck protects players from each other's software,
+    and there is no other player's software at such a table.
+    """
     parser.add_argument("--hands", type=int, default=0, metavar="N",
                         help="hands in the match (default: the rule set's, American 4, MCR 16)")
-    parser.add_argument("--practice", action="store_true",
-                        help="practice deck: quicker, but the wall is not hidden from the "
-                             "seats' software (default: the fair, masked deck)")
+    deck = parser.add_mutually_exclusive_group()
+    deck.add_argument("--practice", action="store_const", const="practice", dest="deck",
+                      help="practice deck: quicker, but the wall is not hidden from the "
+                           "seats' software")
+    deck.add_argument("--fair", action="store_const", const="masked", dest="deck",
+                      help="the fair, masked deck (mental poker): nobody's software can see "
+                           "the wall" + (" (default unless all three others are your bots)"
+                                         if solo_default else " (default)"))
 
 
-def table_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The local API's table options for ``--hands`` / ``--practice``."""
+def table_options(args: argparse.Namespace, *, solo: bool = False) -> dict[str, Any]:
+    """The local API's table options for ``--hands`` and the deck (``solo``: all the other
+    seats are our bots, so the deck defaults to practice)."""
     if not 0 <= args.hands <= 64:
         raise FourwindsError(f"--hands {args.hands}: must be 0 to 64")
-    return {"hands": args.hands, "deck": "practice" if args.practice else "masked"}
+    deck = args.deck or ("practice" if solo else "masked")
+    return {"hands": args.hands, "deck": deck}
 
 
 def _run(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:
