@@ -20,6 +20,7 @@ from fourwinds.protocol.notation import (
 from fourwinds.protocol.tiles import (
     AMERICAN_TILES,
     MCR_TILES,
+    NUMBER_SUITS,
     Kind,
     Suit,
     number_kind,
@@ -28,7 +29,7 @@ from fourwinds.protocol.tiles import (
 )
 
 
-def test_american_set_has_152_tiles_in_the_a1_counts() -> None:
+def test_a1_american_set_has_152_tiles_in_the_listed_counts() -> None:
     kinds = Counter(AMERICAN_TILES)
     assert len(AMERICAN_TILES) == 152
     numbers = (Suit.CRAKS, Suit.DOTS, Suit.BAMS)
@@ -39,7 +40,7 @@ def test_american_set_has_152_tiles_in_the_a1_counts() -> None:
     assert kinds[Kind.JOKER] == 8
 
 
-def test_mcr_set_has_144_tiles_with_unique_flowers_and_seasons() -> None:
+def test_b1_mcr_set_has_144_tiles_with_unique_flowers_and_seasons() -> None:
     kinds = Counter(MCR_TILES)
     assert len(MCR_TILES) == 144
     for bonus in range(Kind.FLOWER_1, Kind.SEASON_4 + 1):
@@ -92,3 +93,15 @@ real_kinds = st.sampled_from([k for k in Kind if k != Kind.HIDDEN])
 def test_format_then_parse_is_identity(kinds: list[Kind]) -> None:
     assert parse_tiles(format_tiles(kinds)) == kinds
     assert parse_tiles(format_tiles(kinds, compact=False)) == kinds
+
+
+def test_a1_matching_dragons_craks_red_dots_white_bams_green() -> None:
+    from fourwinds.protocol.american.compile import DRAGON_OF_SUIT
+
+    assert [DRAGON_OF_SUIT[NUMBER_SUITS.index(s)] for s in NUMBER_SUITS] == [
+        Kind.RED, Kind.WHITE, Kind.GREEN]
+
+
+def test_a1_white_dragon_also_serves_as_zero_in_notation_names() -> None:
+    assert parse_tile("5z") == Kind.WHITE and tile_name(Kind.WHITE) == "White Dragon"
+    assert suit_of(Kind.WHITE) is Suit.DRAGON
