@@ -93,6 +93,7 @@ def _sit_down(args: argparse.Namespace, rules: str, bots: int,
     data_dir = args.data_dir or config.data_dir
     state = Path(data_dir) if data_dir else Path(
         platformdirs.user_state_dir("fourwinds", appauthor=False))
+    _say("connecting to your daemon (starting it if needed)...")
     api, ours = ensure_daemon(data_dir, config.name or "", state, config.peers)
     try:
         return _seat_at_table(api, args, rules, bots, started)
@@ -110,6 +111,7 @@ def _seat_at_table(api: LocalApi, args: argparse.Namespace, rules: str, bots: in
         request: dict[str, Any] = {"type": "join", "table": args.join}
         if args.code:
             request["code"] = args.code
+        _say(f"joining table {args.join}...")
         table = str(checked(api.request(request)).get("table") or args.join)
     else:
         table = _host(api, args, rules, config.name or "")
@@ -118,11 +120,17 @@ def _seat_at_table(api: LocalApi, args: argparse.Namespace, rules: str, bots: in
             key = str(checked(api.request({"type": "whoami"})).get("public_key"))
             base = Path(tempfile.mkdtemp(prefix="fourwinds-bots-"))
             for index in range(1, bots + 1):
+                _say(f"seating bot {index} of {bots} (its own daemon on 127.0.0.1)...")
                 start_bot_seat(started, base=base, index=index, rules=rules, table=table,
                                host_port=int(status["port"]), host_key=key,
                                verbose=int(getattr(args, "verbose", 0) or 0))
     api.request({"type": "ready", "table": table})
     return api, table
+
+
+def _say(text: str) -> None:
+    """Progress before the table screen opens (stderr, so stdout stays clean)."""
+    print(f"fourwinds play: {text}", file=sys.stderr, flush=True)
 
 
 def _free_name(api: LocalApi, base: str) -> str:
@@ -147,6 +155,7 @@ def _host(api: LocalApi, args: argparse.Namespace, rules: str, player: str) -> s
             raise FourwindsError(f"cannot read card file {card}: {error.strerror}") from None
         options["card_name"] = Path(card).stem
     name = args.table or config_of(args).table or _free_name(api, f"{player or 'my'}-table")
+    _say(f"hosting table {name} ({rules}, {options['deck']} deck)...")
     answer = checked(api.request({"type": "create", "name": name, "rules": rules,
                                   "private": args.private, "options": options}))
     if answer.get("code"):
