@@ -18,7 +18,11 @@ practice deck), each seat a bot driven through the local API by one driver loop.
 
 from __future__ import annotations
 
+import io
+import os
 import statistics
+import subprocess
+import tarfile
 import tempfile
 import time
 from collections.abc import Callable
@@ -29,10 +33,12 @@ import zmq
 
 from benchmarks.timing import result
 from fourwinds.frontends.client import Client
-from tests.daemon.procs import DaemonProcess, request, start_all
+from tests.daemon.procs import ROOT, DaemonProcess, request, start_all
 
 REAL = "fourwinds.daemon.real_session"
 TABLES = 3
+ROUNDS = int(os.environ.get("FOURWINDS_BENCH_ROUNDS", "2"))
+BASELINE = "945eaa6"   # the daemon before the daemon-perf work (2026-11-30)
 HAND_START_TARGET_MS = 500.0
 LATENCY_TARGET_MS = 5.0
 HAND_TARGET_S = 3.0
@@ -68,6 +74,9 @@ class Driver:
 
     def play(self, table: str, until: Callable[[], bool], timeout: float) -> None:
         deadline = time.monotonic() + timeout
+        poller = zmq.Poller()
+        for client in self.clients:
+            poller.register(client.socket, zmq.POLLIN)
         while not until():
             if time.monotonic() > deadline:
                 raise RuntimeError(f"no progress: {[self.phase(i) for i in range(4)]}")
@@ -88,9 +97,8 @@ class Driver:
                 self.views[i] = {**self.views[i], "legal_actions": []}
                 if action["type"] == "discard":
                     self._await_peers(i, table, before, start)
-            if not acted:
-                for i in range(4):
-                    self.drain(i, table, 0.002)
+            if not acted and not any(c.pending() for c in self.clients):
+                poller.poll(20)     # all four at once: an event for any seat wakes us
 
     def _await_peers(self, actor: int, table: str, before: int, start: float) -> None:
         """Block (no spinning: this machine has two cores) until the three peers' view
@@ -142,10 +150,26 @@ def _deck_in_memory_ms() -> float:
     return statistics.median(bench_deck._one_hand(r)[0] for r in range(3)) * 1000
 
 
-def bench_hands() -> list[dict[str, object]]:
-    base = Path(tempfile.mkdtemp(prefix="fw-bench-"))
-    daemons = [DaemonProcess(base / f"d{i}", f"bench{i}", session_module=REAL)
-               for i in range(4)]
+def _baseline_tree(base: Path) -> str:
+    """A PYTHONPATH entry whose ``fourwinds.daemon`` is the daemon as of BASELINE (read with
+    ``git archive``) and whose other packages are this tree's, so "before" and "after" run
+    side by side in one bench run on the same table session."""
+    root = base / "baseline"
+    package = root / "fourwinds"
+    package.mkdir(parents=True)
+    archive = subprocess.run(["git", "archive", BASELINE, "daemon"], cwd=ROOT,
+                             capture_output=True, check=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(package, filter="data")
+    for name in ("protocol", "frontends", "cards"):
+        (package / name).symlink_to(ROOT / name)
+    return str(root)
+
+
+def _hands(base: Path, python_path: str) -> dict[str, float]:
+    """Open TABLES MCR tables and one American table over four fresh daemons; the figures."""
+    daemons = [DaemonProcess(base / f"d{i}", f"bench{i}", session_module=REAL,
+                             python_path=python_path) for i in range(4)]
     starts: list[float] = []
     hands: list[float] = []
     american: list[float] = []
@@ -184,31 +208,57 @@ def bench_hands() -> list[dict[str, object]]:
     finally:
         for d in daemons:
             d.stop()
+    return {"start_ms": statistics.median(starts) * 1000,
+            "p50_ms": statistics.median(latencies) * 1000,
+            "p99_ms": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000,
+            "samples": len(latencies), "hand_s": statistics.median(hands),
+            "american_s": american[0], "rss_mb": rss}
+
+
+def bench_hands() -> list[dict[str, object]]:
+    """ROUNDS rounds, each the baseline daemon then this one; medians over the rounds."""
+    base = Path(tempfile.mkdtemp(prefix="fw-bench-"))
+    baseline_path = _baseline_tree(base)
+    runs: dict[str, list[dict[str, float]]] = {"baseline": [], "now": []}
+    for r in range(ROUNDS):
+        runs["baseline"].append(_hands(base / f"b{r}", baseline_path))
+        runs["now"].append(_hands(base / f"n{r}", ""))
     deck_ms = _deck_in_memory_ms()
-    start_ms = statistics.median(starts) * 1000
-    p50 = statistics.median(latencies) * 1000 if latencies else float("nan")
-    p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] * 1000 \
-        if latencies else float("nan")
-    hand_s = statistics.median(hands)
+
+    def med(variant: str, figure: str) -> float:
+        return round(statistics.median(run[figure] for run in runs[variant]), 3)
+
+    def side(figure: str) -> dict[str, object]:
+        now, before = med("now", figure), med("baseline", figure)
+        return {"baseline": before, "ratio_to_baseline": round(now / before, 3),
+                "runs": [round(run[figure], 3) for run in runs["now"]],
+                "baseline_runs": [round(run[figure], 3) for run in runs["baseline"]]}
+
+    start_ms, p50, p99 = med("now", "start_ms"), med("now", "p50_ms"), med("now", "p99_ms")
+    hand_s, american_s, rss = med("now", "hand_s"), med("now", "american_s"), med("now", "rss_mb")
+    common = {"rounds": ROUNDS, "baseline_daemon": BASELINE}
     return [
         result("daemon_hand_start", start_ms, "ms", target=f"<= {HAND_START_TARGET_MS} ms",
                met=start_ms <= HAND_START_TARGET_MS, in_memory_deck_ms=round(deck_ms, 3),
                ratio=round(start_ms / deck_ms, 3), tables=TABLES, rules="mcr",
-               deck="practice (the session does not run the masked deck yet)"),
+               deck="practice", **side("start_ms"), **common),
         result("daemon_action_latency", p50, "ms", target=f"p50 <= {LATENCY_TARGET_MS} ms",
-               met=p50 <= LATENCY_TARGET_MS, p99_ms=round(p99, 3), samples=len(latencies)),
+               met=p50 <= LATENCY_TARGET_MS, p99_ms=p99, baseline_p99_ms=med("baseline",
+                                                                            "p99_ms"),
+               samples=int(med("now", "samples")), **side("p50_ms"), **common),
         result("daemon_full_hand", hand_s, "s", target=f"<= {HAND_TARGET_S} s",
-               met=hand_s <= HAND_TARGET_S, hands=len(hands), rules="mcr"),
-        result("daemon_full_hand_american", american[0], "s", target=f"<= {HAND_TARGET_S} s",
-               met=american[0] <= HAND_TARGET_S, hands=1, rules="american"),
+               met=hand_s <= HAND_TARGET_S, hands=TABLES, rules="mcr", **side("hand_s"),
+               **common),
+        result("daemon_full_hand_american", american_s, "s", target=f"<= {HAND_TARGET_S} s",
+               met=american_s <= HAND_TARGET_S, hands=1, rules="american",
+               **side("american_s"), **common),
         result("daemon_rss", rss, "MB", target=f"<= {RSS_TARGET_MB} MB",
-               met=rss <= RSS_TARGET_MB, measure="VmHWM, largest of four daemons"),
+               met=rss <= RSS_TARGET_MB, measure="VmHWM, largest of four daemons",
+               **side("rss_mb"), **common),
     ]
 
 
 def bench_fuzz() -> list[dict[str, object]]:
-    import os
-
     os.environ["FOURWINDS_FUZZ_FRAMES"] = str(FUZZ_FRAMES)
     from tests.daemon import test_shell, test_transport
 

@@ -264,8 +264,8 @@ class Daemon:
                 "events": events, "problems": list(rt.problems)}
 
     def publish_view(self, rt: TableRuntime, events: list[str]) -> None:
-        """Queue a view event; the publisher sends at most one per table every PUBLISH_S
-        (a view can be costly to build, and a burst of steps needs only the last one)."""
+        """Queue a view event for the publisher (only while a frontend is subscribed: a view
+        is built only for someone, and only for the newest state of a burst of steps)."""
         if self.api.has_subscribers():
             self._dirty.setdefault(rt.table_id, []).extend(events)
             self._wake.set()
@@ -275,29 +275,43 @@ class Daemon:
         awaits = getattr(self.port, "awaits_us", None)
         return rt.session is not None and (awaits is None or bool(awaits(rt.session)))
 
+    def _phase(self, rt: TableRuntime) -> str:
+        """The session's phase, where the session module says it (a change is sent at once)."""
+        phase = getattr(self.port, "phase", None)
+        return "" if phase is None or rt.session is None else str(phase(rt.session))
+
     async def _publisher(self) -> None:
-        """Views of tables that wait for us go out at once; others at most every
-        PUBLISH_IDLE_S (building a view is the daemon's main cost during a hand)."""
+        """Views of tables that wait for us, or whose phase changed, go out at once; others
+        at most every PUBLISH_IDLE_S (building a view is the daemon's main cost during a
+        hand, and a burst of steps needs only the newest). Sleeps while nothing is due."""
         last: dict[bytes, float] = {}
+        phases: dict[bytes, str] = {}
         while True:
             await self._wake.wait()
             await asyncio.sleep(0)          # let the rest of this burst of frames land first
             self._wake.clear()
             now = time.monotonic()
             later: dict[bytes, list[str]] = {}
+            due = PUBLISH_IDLE_S
             for table_id, events in self._dirty.items():
                 rt = self.tables.get(table_id)
                 if rt is None:
                     continue
-                if self._urgent(rt) or now - last.get(table_id, 0.0) >= PUBLISH_IDLE_S:
+                phase = self._phase(rt)
+                waited = now - last.get(table_id, -PUBLISH_IDLE_S)
+                if (waited >= PUBLISH_IDLE_S or phase != phases.get(table_id)
+                        or self._urgent(rt)):
                     self.api.publish(self.view_event(rt, events[-50:]))
                     last[table_id] = now
+                    phases[table_id] = phase
                 else:
                     later[table_id] = events
+                    due = min(due, PUBLISH_IDLE_S - waited)
             self._dirty = later
             if later:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), max(due, PUBLISH_S))
                 self._wake.set()
-            await asyncio.sleep(PUBLISH_S)
 
     def table_summary(self, rt: TableRuntime) -> Message:
         return {"table": rt.table_hex, "name": rt.name, "rules": rt.rules,

@@ -122,11 +122,61 @@ def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
+_ENTRIES: dict[tuple[type, bytes], tuple[str, str, str, list[str]]] = {}
+_ENTRY_LIMIT = 4096
+_RECENT: list[tuple[TableSession, tuple[Any, ...]]] = []   # (session, its legal plains)
+_RECENT_LIMIT = 8
+
+
+def _entry(rules: Any, plain: Any) -> tuple[str, str, str, list[str]]:
+    """(id, type, label, tiles) of one legal action. They depend on the plain form alone, so
+    they are computed once per distinct action, not once per view."""
+    raw = canonical_bytes(plain)
+    key = (type(rules), raw)
+    found = _ENTRIES.get(key)
+    if found is not None:
+        return found
+    label, tiles, kind = str(plain), [], "action"
+    if isinstance(plain, list) and plain:
+        kind = _snake(str(plain[0]))
+    if rules is not None:
+        try:
+            action = rules.decode_action(plain)
+            label, tiles = rules.describe_action(action), _tiles(action)
+        except Exception:   # a label is cosmetic; never fail a view on it
+            pass
+    found = (hashlib.sha256(raw).hexdigest()[:12], kind, label, tiles)
+    if len(_ENTRIES) >= _ENTRY_LIMIT:
+        _ENTRIES.clear()
+    _ENTRIES[key] = found
+    return found
+
+
+def _remember(session: TableSession, plains: tuple[Any, ...]) -> None:
+    """Keep the legal plains of the last few sessions viewed: the ``act`` that follows a view
+    finds its action there instead of building the whole view again."""
+    _RECENT.append((session, plains))
+    del _RECENT[:-_RECENT_LIMIT]
+
+
+def _legal_plains(session: TableSession) -> tuple[Any, ...]:
+    for seen, plains in reversed(_RECENT):
+        if seen is session:
+            return plains
+    plains = tuple(table.seat_view(session).get("legal", ()))
+    _remember(session, plains)
+    return plains
+
+
 def _legal(session: TableSession, view: Mapping[str, Any]) -> list[dict[str, Any]]:
     me = view.get("me")
     if view.get("phase") == "ready" and me in view.get("waiting_for", ()):
         return [{"id": "ready", "type": "ready", "label": "Ready to start", "tiles": [],
                  "default": True}]
+    plains = tuple(view.get("legal", ()))
+    _remember(session, plains)
+    if not plains:
+        return []
     rules, hand = session.rules, session.hand
     default: Any = None
     if rules is not None and hand is not None and hand.seating is not None and me is not None:
@@ -136,17 +186,9 @@ def _legal(session: TableSession, view: Mapping[str, Any]) -> list[dict[str, Any
         except Exception:   # no default in this state; the view still lists the actions
             default = None
     out = []
-    for plain in view.get("legal", ()):
-        label, tiles, kind = str(plain), [], "action"
-        if isinstance(plain, list) and plain:
-            kind = _snake(str(plain[0]))
-        if rules is not None:
-            try:
-                action = rules.decode_action(plain)
-                label, tiles = rules.describe_action(action), _tiles(action)
-            except Exception:   # a label is cosmetic; never fail a view on it
-                pass
-        out.append({"id": action_id(plain), "type": kind, "label": label, "tiles": tiles,
+    for plain in plains:
+        ident, kind, label, tiles = _entry(rules, plain)
+        out.append({"id": ident, "type": kind, "label": label, "tiles": list(tiles),
                     "default": plain == default, "plain": plain})
     return out
 
@@ -157,6 +199,11 @@ def seat_view(session: TableSession) -> dict[str, Any]:
     return view
 
 
+def phase(session: TableSession) -> str:
+    """The table's phase (the publisher sends a view at once when it changes)."""
+    return session.phase.value
+
+
 def local_action(session: TableSession, action: object, now: float) -> Step:
     """``{"action": id}`` (or ``"ready"``) from the local API -> the session's own call."""
     if not isinstance(action, Mapping):
@@ -164,11 +211,8 @@ def local_action(session: TableSession, action: object, now: float) -> Step:
     wanted = action.get("action")
     if action.get("type") == "ready" or wanted == "ready":
         return table.local_action(session, table.TableReady(), now)
-    view = table.seat_view(session)
-    for plain in view.get("legal", ()):
-        if wanted == action_id(plain) or wanted == plain:
-            rules = session.rules
-            if rules is None:
-                break
+    rules = session.rules
+    for plain in _legal_plains(session):
+        if rules is not None and (wanted == _entry(rules, plain)[0] or wanted == plain):
             return table.local_action(session, rules.decode_action(plain), now)
     raise LocalProtocolError(f"{wanted!r} is not one of your legal actions now")
