@@ -160,10 +160,10 @@ def _remember(session: TableSession, plains: tuple[Any, ...]) -> None:
 
 
 def _legal_plains(session: TableSession) -> tuple[Any, ...]:
-    for seen, plains in reversed(_RECENT):
+    for seen, known in reversed(_RECENT):
         if seen is session:
-            return plains
-    plains = tuple(table.seat_view(session).get("legal", ()))
+            return tuple(known)
+    plains: tuple[Any, ...] = tuple(table.seat_view(session).get("legal", ()))
     _remember(session, plains)
     return plains
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 RULES = ("american", "mcr")
 JOIN_TIMEOUT_S = 10.0
-SESSION_REQUESTS = ("seat", "ready", "act")
+SESSION_REQUESTS = ("ready", "act")
 
 
 def _str(request: Message, name: str, default: str | None = None, limit: int = 60) -> str:
@@ -209,6 +209,26 @@ async def _transcript(d: Daemon, request: Message) -> Message:
     return {"ok": True, "transcript": export(rt.session)}
 
 
+async def _seat(d: Daemon, request: Message) -> Message:
+    """Take a seat: confirms the place you hold at a table you joined (``seat``: the place
+    wanted, 0-3, or absent/null for any). Places follow the join order (the host is place 0);
+    the winds are dealt by the dice when a hand starts, so a place is all there is to take."""
+    rt = d.find_table(request.get("table"))
+    wanted = request.get("seat")
+    if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)
+                               or not 0 <= wanted <= 3):
+        raise ApiError("'seat' must be a place 0-3, or null for any")
+    if rt.joiner is not None or rt.place is None:
+        raise ApiError(f"you have no place at {rt.name} yet (the host has not seated you); "
+                       "try again in a moment")
+    if wanted is not None and wanted != rt.place:
+        raise ApiError(f"you sit at place {rt.place} of {rt.name}: places follow the join "
+                       f"order (the host is place 0), and winds are dealt by the dice when "
+                       f"the hand starts")
+    return {"ok": True, "table": rt.table_hex, "seat": rt.place,
+            "seated": len(rt.members)}
+
+
 async def _stop(d: Daemon, request: Message) -> Message:
     d.stop()
     return {"ok": True}
@@ -231,5 +251,5 @@ def _session_request(d: Daemon, request: Message) -> Message:
 HANDLERS = {
     "hello": _hello, "subscribe": _subscribe, "whoami": _whoami, "tables": _tables,
     "status": _status, "create": _create, "join": _join, "leave": _leave, "view": _view,
-    "transcript": _transcript, "stop": _stop,
+    "transcript": _transcript, "stop": _stop, "seat": _seat,
 }

@@ -111,28 +111,44 @@ def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
     _finish(real_table, seats, 90)
 
 
-def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTable) -> None:
-    """SIGSTOP for 3 s (the issue's 20 s would only slow the suite; nothing depends on it)."""
-    seats = real_table.bots(timeout=90)
+STOPPED_S = 20.0   # issue 6: SIGSTOP for 20 s, then SIGCONT
+
+
+def test_sigstop_a_daemon_for_20s_table_waits_shows_who_then_resumes(
+        real_table: RealTable) -> None:
+    """SIGSTOP one daemon for 20 s mid-hand: the others' local API views show it offline and
+    the table waiting for its place, without moving on; after SIGCONT the hand completes."""
+    seats = real_table.bots(timeout=120)
     deadline = time.monotonic() + 30
-    while seats[1].last is None or seats[1].actions < 10:
+    while (seats[1].last is None or seats[1].last["view"].get("phase") != "play"
+           or seats[1].actions < 10):
         assert time.monotonic() < deadline, "the hand never got going"
         time.sleep(0.05)
     seats[1].paused.set()
     frozen = real_table.daemons[1]
     fp = real_table.query(1, type="whoami")["fingerprint"]
     frozen.signal(signal.SIGSTOP)
+    stopped = time.monotonic()
     try:
-        time.sleep(3.0)
-        event = real_table.query(0, type="view")["event"]
-        assert fp in [p["fingerprint"] for p in event["offline"]]
-        first = event["view"]["step"]
-        time.sleep(1.0)
-        event = real_table.query(0, type="view")["event"]
-        if event["view"]["phase"] == "play":
-            assert 1 in event["view"]["waiting_for"]      # the table waits for place 1
-            assert event["view"]["step"] == first         # and does not move without it
+        time.sleep(4.0)   # heartbeats missed for 2 s mark it offline; play reaches its turn
+        first = [real_table.query(i, type="view")["event"] for i in (0, 2, 3)]
+        for event in first:
+            assert fp in [p["fingerprint"] for p in event["offline"]]
+            assert event["view"]["phase"] == "play"
+            assert event["view"]["waiting_for"] == [1]      # only place 1 is awaited
+        time.sleep(max(0.0, STOPPED_S - 1.0 - (time.monotonic() - stopped)))
+        for before, i in zip(first, (0, 2, 3), strict=True):
+            event = real_table.query(i, type="view")["event"]
+            assert fp in [p["fingerprint"] for p in event["offline"]]
+            assert event["view"]["waiting_for"] == [1]
+            assert event["view"]["step"] == before["view"]["step"]   # it did not move on
+            assert event["view"]["state"] == before["view"]["state"]
     finally:
+        time.sleep(max(0.0, STOPPED_S - (time.monotonic() - stopped)))
         frozen.signal(signal.SIGCONT)
         seats[1].paused.clear()
+    resumed = time.monotonic() + 10
+    while fp in [p["fingerprint"] for p in real_table.query(0, type="view")["event"]["offline"]]:
+        assert time.monotonic() < resumed, "the resumed daemon stays offline"
+        time.sleep(0.1)
     _finish(real_table, seats, 90)

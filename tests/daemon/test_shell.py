@@ -129,6 +129,27 @@ def test_a_full_table_is_refused_with_reason(tmp_path: Path) -> None:
     run(tmp_path, 5, body)
 
 
+def test_seat_request_gives_the_place_held_and_refuses_another_with_reason(
+        tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        host, guest = ds
+        made = await call(host, type="create", name="seats", rules="mcr")
+        assert (await call(host, type="seat", table="seats"))["seat"] == 0
+        assert (await join(guest, host, made["table"]))["ok"]
+        table = made["table"]
+        rt = guest.find_table(table)
+        assert await wait_for(lambda: rt.place is not None)
+        taken = await call(guest, type="seat", table=table, seat=None)
+        assert (taken["seat"], taken["seated"]) == (1, 2)
+        assert (await call(guest, type="seat", table=table, seat=1))["ok"]
+        with pytest.raises(ApiError, match="you sit at place 1 of .*: places follow"):
+            await call(guest, type="seat", table=table, seat=3)
+        with pytest.raises(ApiError, match="must be a place 0-3"):
+            await call(guest, type="seat", table=table, seat="north")
+        assert rt.place == 1                      # a refused request changed nothing
+    run(tmp_path, 2, body)
+
+
 def _junk_requests(rng: random.Random, n: int, table: str) -> list[bytes]:
     shapes: list[Any] = [
         [1, 2, 3], "text", 5, None, {"v": 99, "type": "status"}, {"v": 1},
