@@ -142,7 +142,7 @@ def test_seat_request_gives_the_place_held_and_refuses_another_with_reason(
         taken = await call(guest, type="seat", table=table, seat=None)
         assert (taken["seat"], taken["seated"]) == (1, 2)
         assert (await call(guest, type="seat", table=table, seat=1))["ok"]
-        with pytest.raises(ApiError, match="you sit at place 1 of .*: places follow"):
+        with pytest.raises(ApiError, match=r"you sit at place 1 of .*: places follow"):
             await call(guest, type="seat", table=table, seat=3)
         with pytest.raises(ApiError, match="must be a place 0-3"):
             await call(guest, type="seat", table=table, seat="north")
