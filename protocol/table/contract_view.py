@@ -1,0 +1,306 @@
+"""The local API's seat view, version 1 (docs: /work/notes/CONTRACTS.md "Local API seat view").
+
+``build_seat_view`` turns a table session into the plain VIEW dict a frontend renders and the
+list of ACTION dicts it may choose from; ``resolve_action`` turns the id of one of those
+actions (plus the tiles the player chose, for "choose" actions) back into the engine action
+the session's ``local_action`` takes. Both are pure and read only what our seat may know: the
+session holds only our seat's engine state. The rule-specific parts live in
+``view_american.py`` and ``view_mcr.py``; this module does what every rule set shares
+(phases, seats, timers, names, the lobby's ready action).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.tiles import RuleSet
+
+from .masked import ready_to_act
+from .messages import MsgKind, decode_body
+from .options import DeckKind
+from .rotation import Seating, wind_of
+from .rules import RulesAdapter, WindowKind
+from .state import Phase, TableSession
+
+__all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "build_seat_view",
+           "resolve_action"]
+
+VIEW_VERSION = 1
+WIND_LETTERS = "ESWN"
+_PHASES = {Phase.LOBBY: "lobby", Phase.READY: "lobby", Phase.COMMIT: "dice",
+           Phase.ECHO: "dice", Phase.REVEAL: "dice", Phase.WALL: "deal",
+           Phase.PLAY: "play", Phase.HAND_END: "hand_over", Phase.OVER: "match_over",
+           Phase.HALTED: "match_over"}
+_DETAILS = {Phase.LOBBY: "Waiting for players to join",
+            Phase.READY: "Waiting for every player to be ready",
+            Phase.COMMIT: "Rolling the dice", Phase.ECHO: "Rolling the dice",
+            Phase.REVEAL: "Rolling the dice", Phase.WALL: "Building the wall",
+            Phase.HAND_END: "Hand over: confirming the result",
+            Phase.OVER: "Match over"}
+
+"""Builds the engine action of one offered ACTION from the tiles chosen (codes)."""
+
+Resolver = Callable[[tuple[str, ...]], object]
+"""Builds the engine action of one offered ACTION from the tiles chosen (codes)."""
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """What a rule view reads: the session, our seat's engine state, the hand's seating
+    (``seating[wind]`` is a table place), our wind (None for an observer) and the adapter."""
+
+    session: TableSession
+    engine: Any
+    seating: Seating
+    me: Seat | None
+    rules: RulesAdapter
+
+    def place(self, wind: Seat) -> Seat:
+        return self.seating[wind]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One ACTION dict of the view and how to turn it (with chosen tiles) into the engine's
+    action."""
+
+    entry: dict[str, Any]
+    resolve: Resolver
+
+
+class RuleView(Protocol):
+    """The rule-specific half of the view (view_american.RULES, view_mcr.RULES)."""
+
+    def table(self, f: SeatFacts) -> dict[str, Any]:
+        """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,
+        last_discard, hints, result, prevalent_wind."""
+        ...
+
+    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
+        """One seat's public part: dead, concealed_count, exposures, flowers, discards."""
+        ...
+
+    def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
+        """Human text of what the table waits for."""
+        ...
+
+    def offers(self, f: SeatFacts) -> list[Offer]:
+        """Our seat's actions, human-labelled, with the default marked."""
+        ...
+
+
+@dataclass(frozen=True)
+class _Ready:
+    """Marker for the lobby's ready action (resolved to the session's ``TableReady``)."""
+
+
+def _rule_view(s: TableSession) -> RuleView | None:
+    if s.rules is None:
+        return None
+    from . import view_american, view_mcr  # late: they import this module's types
+    return view_american.RULES if s.rules.ruleset is RuleSet.AMERICAN else view_mcr.RULES
+
+
+def _facts(s: TableSession) -> SeatFacts | None:
+    """Our wind and the hand's seating, when a hand with an engine is on the table."""
+    hand = s.hand
+    if hand is None or hand.seating is None or hand.engine is None or s.rules is None:
+        return None
+    me = None if s.me is None else wind_of(hand.seating, s.me)
+    return SeatFacts(s, hand.engine, hand.seating, me, s.rules)
+
+
+def _our_turn(s: TableSession) -> bool:
+    return (s.me is not None and s.halted is None and s.me in s.awaiting
+            and s.me not in s.inputs and not s.inbox[s.me])
+
+
+_NAMES: dict[tuple[bytes, int], str] = {}
+
+
+def _name(s: TableSession, place: Seat) -> str:
+    """The display name a seat gave in its Open or Join message (cached per table)."""
+    key = (s.table, int(place))
+    found = _NAMES.get(key)
+    if found is not None:
+        return found
+    name = ""
+    if place == 0 and s.open is not None:
+        name = s.open.player
+    else:
+        for env in s.chains[place].accepted[:2]:
+            if env.kind is MsgKind.JOIN and env.body is not None:
+                try:
+                    name = str(getattr(decode_body(env.kind, env.body), "player", ""))
+                except Exception:  # a name is cosmetic; never fail a view on it
+                    name = ""
+                break
+        else:
+            if not s.chains[place].accepted:
+                return name or f"seat {int(place)}"
+    name = name or f"seat {int(place)}"
+    if len(_NAMES) > 256:
+        _NAMES.clear()
+    _NAMES[key] = name
+    return name
+
+
+def _deadline(s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat],
+              now: float | None) -> float | None:
+    """Seconds left in the window of the seat the table waits for (ours first)."""
+    if now is None or s.open is None or f is None or s.phase is not Phase.PLAY:
+        return None
+    winds = [w for w in waiting if w == f.me] or list(waiting)
+    if not winds:
+        return None
+    options = s.open.options
+    kind = f.rules.window(f.engine, winds[0])
+    window = {WindowKind.CALL: options.call_window,
+              WindowKind.CHARLESTON: options.charleston_window,
+              WindowKind.TURN: options.turn_window}[kind]
+    if window <= 0 or s.step_started < 0:
+        return None
+    return max(0.0, window - (now - s.step_started))
+
+
+def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[dict[str, Any]]:
+    out = []
+    for seat in SEATS:
+        place = seat if f is None else f.seating[seat]
+        player: dict[str, Any] = {
+            "seat": int(seat), "name": _name(s, place), "wind": WIND_LETTERS[seat],
+            "score": int(s.scores[place]), "dead": False, "connected": True,
+            "concealed_count": 0, "exposures": [], "flowers": [], "discards": []}
+        if f is not None and rv is not None:
+            player.update(rv.player(f, seat))
+        out.append(player)
+    return out
+
+
+def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[Offer]:
+    if s.me is None or not _our_turn(s):
+        return []
+    if s.phase is Phase.READY:
+        return [Offer({"id": 0, "type": "ready", "label": "Ready to start", "tiles": [],
+                       "default": True}, lambda chosen: _Ready())]
+    if (s.phase is not Phase.PLAY or f is None or rv is None or f.me is None
+            or not ready_to_act(s)):
+        return []
+    offers = rv.offers(f)
+    for index, offer in enumerate(offers):
+        # the id first, as the contract lists it
+        entry = {"id": index, **offer.entry}
+        offer.entry.clear()
+        offer.entry.update(entry)
+    return offers
+
+
+def _build(s: TableSession, now: float | None) -> tuple[dict[str, Any], list[Offer]]:
+    rv = _rule_view(s)
+    f = _facts(s)
+    hand = s.hand
+    waiting_places = sorted(p for p in s.awaiting if p not in s.inputs)
+    waiting = sorted(wind_of(f.seating, p) for p in waiting_places) if f is not None \
+        else list(waiting_places)
+    seat = (int(f.me) if f is not None and f.me is not None
+            else (None if s.me is None else int(s.me)))
+    view: dict[str, Any] = {
+        "rules": "" if s.open is None else s.open.rules,
+        "table": s.table.hex() if s.open is None else s.open.name,
+        "practice": s.open is not None and s.open.options.deck is DeckKind.PRACTICE,
+        "hand_number": (hand.hand_no if hand is not None else s.hands_played) + 1,
+        "hands_in_match": s.match_hands, "seat": seat, "dealer": int(Seat.EAST),
+        "prevalent_wind": None, "phase": _PHASES[s.phase],
+        "phase_detail": _DETAILS.get(s.phase, ""), "turn": None,
+        "waiting_for": sorted(int(w) for w in waiting),
+        "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
+        "players": _players(s, f, rv), "hand": [], "drawn": None, "last_discard": None,
+        "hints": [], "result": None}
+    if f is not None and rv is not None:
+        view.update(rv.table(f))
+        if s.phase is not Phase.PLAY:
+            view["phase"] = _PHASES[s.phase]
+            view["phase_detail"] = _DETAILS.get(s.phase, view["phase_detail"])
+        elif waiting and view["phase"] in ("play", "claim", "charleston", "courtesy"):
+            view["phase_detail"] = rv.detail(f, waiting)
+    if s.halted is not None:
+        view["phase_detail"] = f"Table halted: {s.halted.describe()}"
+    if view["result"] is not None:
+        view["result"]["audit"] = ("ok" if not s.problems
+                                   else "; ".join(p.describe() for p in s.problems))
+    return view, _offers(s, f, rv)
+
+
+_CACHE: list[tuple[TableSession, float | None, dict[str, Any], list[Offer]]] = []
+
+
+def _cached(s: TableSession, now: float | None) -> tuple[dict[str, Any], list[Offer]]:
+    for seen, when, view, offers in _CACHE:
+        if seen is s and (when == now or now is None):
+            return view, offers
+    view, offers = _build(s, now)
+    _CACHE.append((s, now, view, offers))
+    del _CACHE[:-4]
+    return view, offers
+
+
+def build_seat_view(session: TableSession, now: float | None = None) -> dict[str, Any]:
+    """``{"view": VIEW, "legal_actions": [ACTION, ...]}`` for our seat (plain, msgpack-able).
+
+    ``now`` (the caller's monotonic clock) lets ``deadline`` say how many seconds are left in
+    the current window; without it ``deadline`` is None. The dicts returned are fresh copies.
+    """
+    view, offers = _cached(session, now)
+    return {"view": _copy(view), "legal_actions": [_copy(o.entry) for o in offers]}
+
+
+def resolve_action(session: TableSession, action_id: int,
+                   tiles: Sequence[str] = ()) -> object:
+    """The engine action (or the lobby's ``TableReady``) for ACTION ``action_id`` of the
+    current view, with the ``tiles`` chosen for a "choose" action. ``IllegalAction`` with the
+    reason when the id is not offered now or the tiles are not a valid choice."""
+    _, offers = _cached(session, None)
+    if isinstance(action_id, bool) or not isinstance(action_id, int):
+        raise IllegalAction(f"an action id is a number, not {action_id!r}")
+    if not 0 <= action_id < len(offers):
+        if not offers:
+            raise IllegalAction("there is nothing for this seat to do now")
+        raise IllegalAction(f"no action {action_id} now: choose 0 to {len(offers) - 1}")
+    offer = offers[action_id]
+    chosen = [str(t) for t in tiles]
+    want = offer.entry.get("choose")
+    if want is None:
+        if chosen:
+            raise IllegalAction(f"{offer.entry['label']!r} takes no tiles")
+    else:
+        _check_choice(offer.entry, chosen, int(want))
+    result = offer.resolve(tuple(chosen))
+    if isinstance(result, _Ready):
+        from .session import TableReady  # late: session.py builds its view from this module
+        return TableReady()
+    return result
+
+
+def _check_choice(entry: dict[str, Any], chosen: list[str], want: int) -> None:
+    if len(chosen) != want:
+        raise IllegalAction(f"choose exactly {want} tile{'s' if want != 1 else ''} for "
+                            f"{entry['label']!r}, not {len(chosen)}")
+    offered = list(entry.get("tiles") or ())
+    for code in chosen:
+        if code not in offered:
+            raise IllegalAction(f"{code!r} is not one of the tiles you may choose here"
+                                + (" (jokers are never passed)" if code == "J" else ""))
+        offered.remove(code)
+
+
+def _copy(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+

@@ -1,0 +1,378 @@
+"""The American half of the local API's seat view: rack, exposures, discards by seat, the
+Charleston as "choose 3" actions, card-hand hints and the hand's result.
+
+Seats are the winds of the hand. Everything is read from our seat's engine state, which holds
+only what our seat may see (others' concealed tiles are ``Kind.HIDDEN`` there), so nothing
+private of another seat can reach the view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from fourwinds.protocol.american import actions as A
+from fourwinds.protocol.american.card import Card
+from fourwinds.protocol.american.charleston import BLIND_STEPS, PASS_TARGET
+from fourwinds.protocol.american.exchange import find_joker
+from fourwinds.protocol.american.matcher import nearest_hands
+from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.notation import tile_code
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.tiles import Kind
+
+from .contract_view import Offer, SeatFacts
+
+__all__ = ["RULES", "AmericanView", "discards_by_seat", "hints"]
+
+SEAT_NAMES = ("East", "South", "West", "North")
+GROUP_NAMES = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
+STEP_TEXT = {
+    CharlestonStep.FIRST_RIGHT: "Charleston: first right",
+    CharlestonStep.FIRST_ACROSS: "Charleston: first across",
+    CharlestonStep.FIRST_LEFT: "Charleston: first left (blind pass allowed)",
+    CharlestonStep.POOL: "Charleston: tiles into the pool",
+    CharlestonStep.POOL_TAKE: "Charleston: tiles out of the pool",
+    CharlestonStep.STOP_VOTE: "Charleston: stop or go on to the second Charleston?",
+    CharlestonStep.SECOND_LEFT: "Second Charleston: left",
+    CharlestonStep.SECOND_ACROSS: "Second Charleston: across",
+    CharlestonStep.LAST_RIGHT: "Second Charleston: last right (blind pass allowed)",
+    CharlestonStep.COURTESY: "Courtesy pass across (0 to 3 tiles)",
+}
+_DIRECTION = {CharlestonStep.FIRST_RIGHT: "right", CharlestonStep.FIRST_ACROSS: "across",
+              CharlestonStep.FIRST_LEFT: "left", CharlestonStep.SECOND_LEFT: "left",
+              CharlestonStep.SECOND_ACROSS: "across", CharlestonStep.LAST_RIGHT: "right"}
+_DISCARD_TEXT = re.compile(r"^Discard slot=(\d+) ")
+
+
+def codes(kinds: Sequence[Kind]) -> list[str]:
+    return [tile_code(k) for k in kinds]
+
+
+def sorted_codes(kinds: Sequence[Kind]) -> list[str]:
+    return [tile_code(k) for k in sorted(kinds)]
+
+
+def _whose(f: SeatFacts, owner: Seat) -> str:
+    return "your" if owner == f.me else f"{SEAT_NAMES[owner]}'s"
+
+
+# ---------------------------------------------------------------- the table
+
+
+def discards_by_seat(f: SeatFacts) -> dict[int, Seat]:
+    """Who discarded each slot still in the discards (the engine keeps one pile).
+
+    The session's timeline names every action applied, newest last; the latest Discard of a
+    slot is the one of this hand (a slot is discarded at most once a hand)."""
+    s: AmericanState = f.engine
+    wanted = set(s.discards)
+    owners: dict[int, Seat] = {}
+    for _, place, text in reversed(f.session.timeline):
+        if len(owners) == len(wanted):
+            break
+        m = _DISCARD_TEXT.match(text)
+        if m is None:
+            continue
+        slot = int(m.group(1))
+        if slot in wanted and slot not in owners:
+            owners[slot] = Seat(f.seating.index(place))
+    return owners
+
+
+def _phase(s: AmericanState) -> tuple[str, str]:
+    if s.result is not None:
+        return "hand_over", "Hand over"
+    if s.step is CharlestonStep.COURTESY:
+        return "courtesy", STEP_TEXT[s.step]
+    if s.step is not CharlestonStep.PLAY:
+        return "charleston", STEP_TEXT[s.step]
+    if s.stage is Stage.CALLS:
+        return "claim", "Calls on the discard"
+    return "play", "Play"
+
+
+@lru_cache(maxsize=256)
+def _near(card: Card, concealed: tuple[Kind, ...],
+          exposures: tuple[tuple[Kind, ...], ...]) -> tuple[str, ...]:
+    out = []
+    for near in nearest_hands(card, concealed, exposures, 3):
+        need = " ".join(codes(near.missing)) if near.missing else "nothing: Mahjong!"
+        out.append(f"{near.hand.id} ({near.hand.value}): needs {need}")
+    return tuple(out)
+
+
+def hints(f: SeatFacts) -> list[str]:
+    """The three nearest card hands and the tiles they still need (cached per rack)."""
+    s: AmericanState = f.engine
+    if f.me is None or s.result is not None:
+        return []
+    concealed = tuple(sorted(s.concealed_kinds(f.me)))
+    if Kind.HIDDEN in concealed:
+        return []
+    exposures = s.exposure_kinds(f.me)
+    return list(_near(s.card, concealed, exposures))
+
+
+def _result(f: SeatFacts) -> dict[str, Any] | None:
+    s: AmericanState = f.engine
+    r = s.result
+    if r is None:
+        return None
+    if r.winner is None:
+        return {"kind": "wall_game", "winner": None, "hand": "", "tiles": [],
+                "payouts": list(r.payments), "audit": "ok"}
+    tiles = [*s.concealed_kinds(r.winner), *(k for e in s.exposure_kinds(r.winner) for k in e)]
+    hand = str(r.hand_id or "")
+    try:
+        card_hand = s.card.hand(hand)
+        hand = f"{hand}: {card_hand.text} ({r.value}{', jokerless' if r.jokerless else ''})"
+    except Exception:  # unknown id (cosmetic): keep the id alone
+        pass
+    return {"kind": "mahjong", "winner": int(r.winner), "hand": hand,
+            "tiles": sorted_codes(tiles), "payouts": list(r.payments), "audit": "ok"}
+
+
+def _detail(f: SeatFacts, waiting: Sequence[Seat]) -> str:
+    s: AmericanState = f.engine
+    names = ", ".join(SEAT_NAMES[w] for w in waiting)
+    if s.step is not CharlestonStep.PLAY:
+        return f"{STEP_TEXT[s.step]}: waiting for {names}"
+    if s.stage is Stage.CALLS and s.last_discard is not None and s.discarder is not None:
+        tile = tile_code(s.faces[s.last_discard])
+        return f"{SEAT_NAMES[s.discarder]} discarded {tile}: waiting for {names} to call or pass"
+    if s.stage is Stage.MAHJONG:
+        return f"Waiting for {names} to show the Mahjong hand"
+    return f"Waiting for {names} to discard"
+
+
+# ---------------------------------------------------------------- our actions
+
+
+def _passable(s: AmericanState, me: Seat) -> list[int]:
+    """Our non-joker tiles, sorted by face (jokers are never passed)."""
+    slots = [x for x in s.hands[me] if s.faces[x] != Kind.JOKER]
+    return sorted(slots, key=lambda x: (s.faces[x], x))
+
+
+def _slots_for(s: AmericanState, pool: Sequence[int], chosen: Sequence[str]) -> tuple[int, ...]:
+    """Map chosen codes to distinct slots of ``pool`` (first free slot of each face)."""
+    left = list(pool)
+    out = []
+    for code in chosen:
+        slot = next((x for x in left if tile_code(s.faces[x]) == code), None)
+        if slot is None:
+            raise IllegalAction(f"{code!r} is not one of the tiles you may choose here")
+        left.remove(slot)
+        out.append(slot)
+    return tuple(out)
+
+
+def _charleston_offers(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
+    s: AmericanState = f.engine
+    me = f.me
+    assert me is not None
+    pool = _passable(s, me)
+    tiles = [tile_code(s.faces[x]) for x in pool]
+    offers: list[Offer] = []
+    if s.step is CharlestonStep.STOP_VOTE:
+        offers.append(Offer({"type": "stop_vote", "label": "Stop the Charleston",
+                             "tiles": [], "default": True},
+                            lambda chosen: A.StopVote(me, True)))
+        offers.append(Offer({"type": "stop_vote", "label": "Go on to the second Charleston",
+                             "tiles": []}, lambda chosen: A.StopVote(me, False)))
+        return offers
+    if s.step is CharlestonStep.COURTESY:
+        for n in range(min(3, len(pool)) + 1):
+            entry: dict[str, Any] = {"type": "courtesy", "tiles": tiles if n else []}
+            if n == 0:
+                entry.update(label="No courtesy pass", default=True)
+            else:
+                entry.update(label=f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} "
+                                   "across", choose=n)
+
+            def courtesy(chosen: tuple[str, ...]) -> object:
+                return A.CourtesyPass(me, _slots_for(s, pool, chosen))
+            offers.append(Offer(entry, courtesy))
+        return offers
+    if s.step in PASS_TARGET:
+        where = _DIRECTION[s.step]
+
+        def plain(chosen: tuple[str, ...]) -> object:
+            return A.CharlestonPass(me, _slots_for(s, pool, chosen), 0)
+        offers.append(Offer({"type": "charleston", "label": f"Pass 3 tiles {where}",
+                             "tiles": tiles, "choose": 3, "default": True}, plain))
+        if s.step in BLIND_STEPS:
+            for blind in (1, 2, 3):
+                offers.append(_blind_offer(s, me, pool, tiles, blind, where))
+        return offers
+    return _generic(f, legal)
+
+
+def _blind_offer(s: AmericanState, me: Seat, pool: list[int], tiles: list[str], blind: int,
+                 where: str) -> Offer:
+    """Pass ``blind`` of the tiles arriving now on unseen, with 3 - blind of ours. The engine
+    wants 3 own tiles named (used if the table's blind passes cannot all go through): the
+    chosen ones first, then the first other passable tiles."""
+    own = 3 - blind
+    label = (f"Blind pass {where}: {own} of yours + {blind} unseen" if own
+             else f"Blind pass {where}: pass on all 3 tiles you receive")
+    entry: dict[str, Any] = {"type": "charleston", "label": label,
+                             "tiles": tiles if own else []}
+    if own:
+        entry["choose"] = own
+
+    def resolve(chosen: tuple[str, ...]) -> object:
+        slots = list(_slots_for(s, pool, chosen))
+        slots.extend(x for x in pool if x not in slots)
+        return A.CharlestonPass(me, tuple(slots[:3]), blind)
+    return Offer(entry, resolve)
+
+
+def _exchange_label(f: SeatFacts, action: A.ExchangeJoker) -> str:
+    s: AmericanState = f.engine
+    where = find_joker(s, action.joker_slot)
+    group = "exposure"
+    owner = f.me
+    if where is not None:
+        owner, index = where
+        group = GROUP_NAMES.get(len(s.exposures[owner][index].slots), "group")
+    assert owner is not None
+    return f"Exchange {tile_code(action.face)} for the joker in {_whose(f, owner)} {group}"
+
+
+def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list[Offer]:
+    s: AmericanState = f.engine
+    offers: list[Offer] = []
+    shown: dict[Kind, A.Discard] = {}  # one discard per face: the default's slot if any
+    for action in legal:
+        if isinstance(action, A.Discard) and (action.face not in shown or action == default):
+            shown[action.face] = action
+    exchanges: set[tuple[int, int]] = set()
+    for action in sorted(legal, key=_order):
+        entry: dict[str, Any]
+        if isinstance(action, A.Discard):
+            if shown[action.face] != action:
+                continue
+            entry = {"type": "discard", "label": f"Discard {tile_code(action.face)}",
+                     "tiles": [tile_code(action.face)]}
+        elif isinstance(action, A.NoCall):
+            entry = {"type": "pass", "label": "Pass", "tiles": []}
+        elif isinstance(action, A.CallMahjong):
+            tile = tile_code(s.faces[s.last_discard]) if s.last_discard is not None else "?"
+            entry = {"type": "mahjong", "label": f"Mahjong! on {tile}", "tiles": [tile]}
+        elif isinstance(action, A.Call):
+            kind = s.faces[s.last_discard] if s.last_discard is not None else Kind.HIDDEN
+            group = GROUP_NAMES.get(len(action.slots) + 1, "group")
+            jokers = sum(1 for k in action.faces if k == Kind.JOKER)
+            extra = f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else ""
+            entry = {"type": "call", "label": f"Call {group} {tile_code(kind)}{extra}",
+                     "tiles": [*codes(action.faces), tile_code(kind)]}
+        elif isinstance(action, A.ExchangeJoker):
+            where = find_joker(s, action.joker_slot)
+            key = (-1, action.joker_slot) if where is None else (int(where[0]), where[1])
+            if key in exchanges:
+                continue
+            exchanges.add(key)
+            entry = {"type": "exchange", "label": _exchange_label(f, action),
+                     "tiles": [tile_code(action.face), "J"]}
+        elif isinstance(action, A.DeclareMahjong):
+            entry = {"type": "mahjong", "label": "Mahjong!",
+                     "tiles": sorted_codes(action.faces)}
+        else:
+            offers.extend(_generic(f, (action,)))
+            continue
+        if action == default:
+            entry["default"] = True
+        offers.append(Offer(entry, _const(action)))
+    return offers
+
+
+def _order(action: object) -> tuple[int, int]:
+    """Discards last, in tile order (as the rack shows them); the rest keep their place."""
+    if isinstance(action, A.Discard):
+        return (1, int(action.face))
+    return (0, 0)
+
+
+def _const(action: object) -> Any:
+    return lambda chosen: action
+
+
+def _generic(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
+    """Actions without a dedicated form (e.g. pooling): the adapter's one-line text."""
+    return [Offer({"type": type(a).__name__.lower(), "label": f.rules.describe_action(a),
+                   "tiles": []}, _const(a)) for a in legal]
+
+
+class AmericanView:
+    """The American rule view (see ``contract_view.RuleView``)."""
+
+    def table(self, f: SeatFacts) -> dict[str, Any]:
+        s: AmericanState = f.engine
+        phase, detail = _phase(s)
+        out: dict[str, Any] = {
+            "phase": phase, "phase_detail": detail,
+            "turn": int(s.turn) if s.step is CharlestonStep.PLAY and s.result is None else None,
+            "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(f),
+            "prevalent_wind": None}
+        if s.last_discard is not None and s.discarder is not None and s.stage is Stage.CALLS:
+            out["last_discard"] = {"seat": int(s.discarder),
+                                   "tile": tile_code(s.faces[s.last_discard])}
+        if f.me is not None:
+            out["hand"] = sorted_codes(s.concealed_kinds(f.me))
+            hand = s.hands[f.me]
+            if (s.step is CharlestonStep.PLAY and s.turn == f.me and s.stage is Stage.DISCARD
+                    and s.drew and hand and (s.discards or any(s.exposures))):
+                out["drawn"] = tile_code(s.faces[hand[-1]])
+        return out
+
+    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
+        s: AmericanState = f.engine
+        owners = _owners_cached(f)
+        return {
+            "dead": bool(s.dead[seat]), "concealed_count": len(s.hands[seat]),
+            "exposures": [{"tiles": codes(s.kinds(e.slots)),
+                           "label": GROUP_NAMES.get(len(e.slots), "group"), "from": None}
+                          for e in s.exposures[seat]],
+            "flowers": [],
+            "discards": [tile_code(s.faces[x]) for x in s.discards if owners.get(x) == seat]}
+
+    def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
+        return _detail(f, waiting)
+
+    def offers(self, f: SeatFacts) -> list[Offer]:
+        s: AmericanState = f.engine
+        me = f.me
+        if me is None:
+            return []
+        legal = f.rules.legal_actions(s, me)
+        if not legal:
+            return []
+        if s.step is not CharlestonStep.PLAY:
+            return _charleston_offers(f, legal)
+        try:
+            default = f.rules.default_action(s, me)
+        except Exception:  # no default here: none is marked
+            default = None
+        return _play_offers(f, legal, default)
+
+
+_OWNERS: list[tuple[object, dict[int, Seat]]] = []
+
+
+def _owners_cached(f: SeatFacts) -> dict[int, Seat]:
+    """``discards_by_seat`` once per engine state (the view asks for each of four seats)."""
+    for engine, owners in _OWNERS:
+        if engine is f.engine:
+            return owners
+    owners = discards_by_seat(f)
+    _OWNERS.append((f.engine, owners))
+    del _OWNERS[:-4]
+    return owners
+
+
+RULES = AmericanView()

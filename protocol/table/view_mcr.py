@@ -1,0 +1,280 @@
+"""The MCR half of the local API's seat view: rack, melds, flowers, discards by seat, claim
+and turn actions with human labels, tiles-to-win hints with their fans, and the result.
+
+Seats are the winds of the hand. Everything is read from our seat's engine state, which holds
+only what our seat may see (others' concealed tiles and concealed kongs are hidden there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.mcr import actions as A
+from fourwinds.protocol.mcr.hand import Meld
+from fourwinds.protocol.mcr.scoring import WinContext, score_hand
+from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
+from fourwinds.protocol.mcr.wins import calc_melds
+from fourwinds.protocol.notation import tile_code
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.tiles import Kind, is_bonus
+
+from .contract_view import Offer, SeatFacts
+
+__all__ = ["RULES", "MCRView", "hints"]
+
+SEAT_NAMES = ("East", "South", "West", "North")
+HINT_WAITS = 6   # at most this many winning tiles are scored in the hints
+
+
+def codes(kinds: Sequence[Kind]) -> list[str]:
+    return [tile_code(k) for k in kinds]
+
+
+def sorted_codes(kinds: Sequence[Kind]) -> list[str]:
+    return [tile_code(k) for k in sorted(kinds)]
+
+
+def _phase(s: HandState) -> tuple[str, str]:
+    if s.phase is Phase.ENDED:
+        return "hand_over", "Hand over"
+    if s.phase is Phase.CLAIMS:
+        return "claim", "Claims on the discard"
+    if s.phase is Phase.ROB:
+        return "claim", "A kong may be robbed"
+    if s.phase is Phase.FLOWERS:
+        return "deal", "Flowers: each seat lays out its flowers"
+    return "play", "Play"
+
+
+# ---------------------------------------------------------------- hints
+
+
+def _fans_text(fans: tuple[tuple[str, int, int], ...]) -> str:
+    return ", ".join(f"{name} {points}" + (f" x{count}" if count > 1 else "")
+                     for name, points, count in fans)
+
+
+@lru_cache(maxsize=256)
+def _hints(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int, prevalent: int,
+           flowers: int) -> tuple[str, ...]:
+    """Tiles to win and their fans (13 tiles), or how far from ready; with 14 tiles, which
+    discards leave the hand ready and on what."""
+    try:
+        if len(hand) + 3 * len(melds) == 14:
+            return _hints14(melds, hand)
+        waits = tiles_to_win(melds, hand)
+        if not waits:
+            away = shanten(melds, hand)
+            return (f"{away} tile{'s' if away != 1 else ''} from ready",)
+        out = []
+        for kind in waits[:HINT_WAITS]:
+            ctx = WinContext(kind, False, seat_wind=seat_wind, prevalent_wind=prevalent,
+                             flowers=flowers)
+            score = score_hand(melds, hand, ctx)
+            if score.winning:
+                out.append(f"wins on {tile_code(kind)}: {score.total} "
+                           f"({_fans_text(score.fans)})")
+            else:
+                fans = sum(p * c for _, p, c in score.fans)
+                out.append(f"{tile_code(kind)} completes the hand but scores {fans} "
+                           "(8 needed)")
+        if len(waits) > HINT_WAITS:
+            out.append("also wins on " + " ".join(codes(waits[HINT_WAITS:])))
+        return tuple(out)
+    except FourwindsError:  # e.g. a hand shape the calculator refuses: no hint
+        return ()
+
+
+def _hints14(melds: tuple[Meld, ...], hand: tuple[Kind, ...]) -> tuple[str, ...]:
+    away = shanten(melds, hand)
+    if away < 0:
+        return ("complete hand",)
+    out = []
+    for kind in sorted(set(hand)):
+        rest = list(hand)
+        rest.remove(kind)
+        waits = tiles_to_win(melds, rest)
+        if waits:
+            out.append(f"discard {tile_code(kind)}: ready on {' '.join(codes(waits))}")
+    return tuple(out) or (f"{away} tile{'s' if away != 1 else ''} from ready",)
+
+
+def hints(f: SeatFacts) -> list[str]:
+    s: HandState = f.engine
+    me = f.me
+    if me is None or s.phase is Phase.ENDED:
+        return []
+    own = s.seats[me]
+    hand = tuple(sorted(s.faces[x] for x in own.hand if not is_bonus(s.faces[x])))
+    if Kind.HIDDEN in hand or len(hand) + 3 * len(own.melds) not in (13, 14):
+        return []
+    try:
+        melds = calc_melds(s, me)
+    except FourwindsError:
+        return []
+    return list(_hints(melds, hand, int(me), s.prevalent_wind, len(own.flowers)))
+
+
+# ---------------------------------------------------------------- table
+
+
+def _result(s: HandState) -> dict[str, Any] | None:
+    r = s.result
+    if r is None:
+        return None
+    if r.winner is None:
+        return {"kind": "draw", "winner": None, "hand": "", "tiles": [],
+                "payouts": list(r.payments), "audit": "ok"}
+    own = s.seats[r.winner]
+    tiles = [s.faces[x] for x in own.hand] + [s.faces[x] for m in own.melds for x in m.slots]
+    if not r.self_drawn and s.pending is not None and s.pending not in own.hand:
+        tiles.append(s.faces[s.pending])  # the discard (or robbed tile) it won on
+    return {"kind": "mahjong", "winner": int(r.winner),
+            "hand": f"{r.total} points: {_fans_text(r.fans)}", "tiles": sorted_codes(tiles),
+            "payouts": list(r.payments), "audit": "ok"}
+
+
+def _detail(s: HandState, waiting: Sequence[Seat]) -> str:
+    names = ", ".join(SEAT_NAMES[w] for w in waiting)
+    if s.phase is Phase.FLOWERS:
+        return f"Flowers: waiting for {names}"
+    if s.phase in (Phase.CLAIMS, Phase.ROB) and s.pending is not None:
+        tile = tile_code(s.faces[s.pending])
+        what = "discarded" if s.phase is Phase.CLAIMS else "adds to a kong"
+        return f"{SEAT_NAMES[s.turn]} {what} {tile}: waiting for {names} to claim or pass"
+    return f"Waiting for {names} to discard"
+
+
+def _meld_entry(s: HandState, meld: Any) -> dict[str, Any]:
+    label = meld.type.value
+    if meld.concealed:
+        label = f"concealed {label}"
+    return {"tiles": codes([s.faces[x] for x in meld.slots]), "label": label,
+            "from": None if meld.claimed_from is None else int(meld.claimed_from)}
+
+
+# ---------------------------------------------------------------- our actions
+
+
+def _const(action: object) -> Any:
+    return lambda chosen: action
+
+
+def _entry(s: HandState, action: object) -> dict[str, Any] | None:
+    pending = tile_code(s.faces[s.pending]) if s.pending is not None else "?"
+    if isinstance(action, A.Discard):
+        return {"type": "discard", "label": f"Discard {tile_code(action.face)}",
+                "tiles": [tile_code(action.face)]}
+    if isinstance(action, A.ExposeFlower):
+        return {"type": "flower", "label": f"Lay out flower {tile_code(action.face)}",
+                "tiles": [tile_code(action.face)]}
+    if isinstance(action, A.FlowersDone):
+        return {"type": "flower", "label": "No more flowers", "tiles": []}
+    if isinstance(action, A.ConcealedKong):
+        kind = s.faces[action.slots[0]]
+        return {"type": "kong", "label": f"Declare concealed kong {tile_code(kind)}",
+                "tiles": [tile_code(kind)] * 4}
+    if isinstance(action, A.AddedKong):
+        return {"type": "kong", "label": f"Add {tile_code(action.face)} to your pung (kong)",
+                "tiles": [tile_code(action.face)]}
+    if isinstance(action, A.DeclareWin):
+        return {"type": "mahjong", "label": "Mahjong! (self-drawn)",
+                "tiles": sorted_codes([k for _, k in action.reveal])}
+    if isinstance(action, A.ClaimWin):
+        robbing = " robbing the kong" if s.phase is Phase.ROB else ""
+        return {"type": "mahjong", "label": f"Mahjong! on {pending}{robbing}",
+                "tiles": [pending]}
+    if isinstance(action, A.Pass):
+        return {"type": "pass", "label": "Pass", "tiles": []}
+    if isinstance(action, A.ClaimChow):
+        run = sorted_codes([*action.faces, s.faces[s.pending]] if s.pending is not None
+                           else list(action.faces))
+        return {"type": "call", "label": f"Call chow {' '.join(run)}", "tiles": run}
+    if isinstance(action, A.ClaimPung):
+        return {"type": "call", "label": f"Call pung {pending}", "tiles": [pending] * 3}
+    if isinstance(action, A.ClaimKong):
+        return {"type": "call", "label": f"Call kong {pending}", "tiles": [pending] * 4}
+    return None
+
+
+def _dedupe_key(action: object) -> object:
+    """Discards and added kongs of the same face are the same choice for the player."""
+    if isinstance(action, (A.Discard, A.AddedKong)):
+        return (type(action), action.face)
+    return action
+
+
+def _order(action: object) -> tuple[int, int]:
+    """Discards in tile order (as the rack shows them); every other action keeps its place."""
+    if isinstance(action, A.Discard):
+        return (1, int(action.face))
+    return (0, 0)
+
+
+class MCRView:
+    """The MCR rule view (see ``contract_view.RuleView``)."""
+
+    def table(self, f: SeatFacts) -> dict[str, Any]:
+        s: HandState = f.engine
+        phase, detail = _phase(s)
+        out: dict[str, Any] = {
+            "phase": phase, "phase_detail": detail,
+            "turn": None if s.phase is Phase.ENDED else int(s.turn),
+            "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(s),
+            "prevalent_wind": int(s.prevalent_wind)}
+        if s.phase is Phase.CLAIMS and s.pending is not None:
+            out["last_discard"] = {"seat": int(s.turn), "tile": tile_code(s.faces[s.pending])}
+        if f.me is not None:
+            own = s.seats[f.me]
+            out["hand"] = sorted_codes([s.faces[x] for x in own.hand])
+            if s.turn == f.me and s.drawn is not None and s.drawn in own.hand:
+                out["drawn"] = tile_code(s.faces[s.drawn])
+        return out
+
+    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
+        s: HandState = f.engine
+        own = s.seats[seat]
+        return {"dead": bool(own.dead), "concealed_count": len(own.hand),
+                "exposures": [_meld_entry(s, m) for m in own.melds],
+                "flowers": codes([s.faces[x] for x in own.flowers]),
+                "discards": codes([s.faces[x] for x in own.discards])}
+
+    def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
+        return _detail(f.engine, waiting)
+
+    def offers(self, f: SeatFacts) -> list[Offer]:
+        s: HandState = f.engine
+        me = f.me
+        if me is None:
+            return []
+        legal = f.rules.legal_actions(s, me)
+        if not legal:
+            return []
+        try:
+            default = f.rules.default_action(s, me)
+        except Exception:  # no default here: none is marked
+            default = None
+        chosen: dict[object, object] = {}
+        for action in legal:
+            key = _dedupe_key(action)
+            if key not in chosen or action == default:
+                chosen[key] = action
+        offers = []
+        for action in sorted(legal, key=_order):
+            if chosen[_dedupe_key(action)] != action:
+                continue
+            entry = _entry(s, action)
+            if entry is None:
+                entry = {"type": type(action).__name__.lower(),
+                         "label": f.rules.describe_action(action), "tiles": []}
+            if action == default:
+                entry["default"] = True
+            offers.append(Offer(entry, _const(action)))
+        return offers
+
+
+RULES = MCRView()

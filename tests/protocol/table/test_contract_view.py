@@ -1,0 +1,318 @@
+"""The local API seat view (CONTRACTS.md "Local API seat view"): whole hands of both rule sets
+played by one seat through ``build_seat_view`` + ``resolve_action`` + ``local_action``, the
+other three seats being built-in bots, on the practice deck."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from fourwinds.protocol.american.actions import CharlestonPass, CourtesyPass
+from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.notation import tile_code
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.rotation import wind_of
+from fourwinds.protocol.table.session import local_action
+from fourwinds.protocol.table.state import Phase, TableSession
+from fourwinds.protocol.tiles import Kind
+
+VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "seat", "dealer",
+             "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
+             "wall_remaining", "players", "hand", "drawn", "last_discard", "hints", "result"}
+PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
+               "exposures", "flowers", "discards"}
+PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
+          "match_over"}
+RESULT_KEYS = {"kind", "winner", "hand", "tiles", "payouts", "audit"}
+CODE = re.compile(r"^([1-9][mpsz]|[1-8]f|F|J|\?)$")
+ME = Seat(0)
+
+Pick = Callable[[list[dict[str, Any]]], dict[str, Any]]
+
+
+def pick_default(actions: list[dict[str, Any]]) -> dict[str, Any]:
+    return next((a for a in actions if a.get("default")), actions[0])
+
+
+def pick_last(actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """The last offered action: calls rather than passes, going on with the Charleston..."""
+    return actions[-1]
+
+
+def chosen_tiles(action: dict[str, Any]) -> list[str]:
+    return list(action["tiles"])[: action["choose"]] if "choose" in action else []
+
+
+def check_view(view: dict[str, Any], rules: str) -> None:
+    """Every contract key with its type; plain JSON."""
+    json.dumps(view)
+    assert set(view) == VIEW_KEYS
+    assert view["rules"] == rules
+    assert isinstance(view["table"], str) and isinstance(view["practice"], bool)
+    assert view["hand_number"] >= 1 and view["hands_in_match"] >= 1
+    assert view["seat"] in range(4) and view["dealer"] in range(4)
+    assert view["phase"] in PHASES and isinstance(view["phase_detail"], str)
+    assert view["turn"] is None or view["turn"] in range(4)
+    assert all(w in range(4) for w in view["waiting_for"])
+    assert view["deadline"] is None or view["deadline"] >= 0
+    assert isinstance(view["wall_remaining"], int)
+    if rules == "mcr" and view["phase"] not in ("lobby", "dice", "deal"):
+        assert view["prevalent_wind"] in range(4)
+    if rules == "american":
+        assert view["prevalent_wind"] is None
+    assert [p["seat"] for p in view["players"]] == [0, 1, 2, 3]
+    for p in view["players"]:
+        assert set(p) == PLAYER_KEYS
+        assert p["wind"] == "ESWN"[p["seat"]]
+        assert isinstance(p["name"], str) and p["name"]
+        assert isinstance(p["concealed_count"], int) and isinstance(p["score"], int)
+        for meld in p["exposures"]:
+            assert set(meld) == {"tiles", "label", "from"}
+            assert meld["label"] and (meld["from"] is None or meld["from"] in range(4))
+            assert all(CODE.match(t) for t in meld["tiles"])
+        assert all(CODE.match(t) and t != "?" for t in p["discards"] + p["flowers"])
+    assert all(CODE.match(t) and t != "?" for t in view["hand"])
+    assert view["hand"] == sorted(view["hand"], key=_kind_order)
+    assert view["drawn"] is None or view["drawn"] in view["hand"]
+    if view["last_discard"] is not None:
+        assert set(view["last_discard"]) == {"seat", "tile"}
+    assert all(isinstance(h, str) for h in view["hints"])
+    if view["result"] is not None:
+        assert set(view["result"]) == RESULT_KEYS
+        assert len(view["result"]["payouts"]) == 4 and sum(view["result"]["payouts"]) == 0
+
+
+_ORDER: dict[str, int] = {}
+
+
+def _kind_order(code: str) -> int:
+    if not _ORDER:
+        _ORDER.update({tile_code(k): int(k) for k in Kind})
+    return _ORDER[code]
+
+
+def check_actions(actions: list[dict[str, Any]]) -> None:
+    assert [a["id"] for a in actions] == list(range(len(actions)))
+    assert sum(1 for a in actions if a.get("default")) <= 1
+    for a in actions:
+        assert isinstance(a["type"], str) and isinstance(a["label"], str) and a["label"]
+        assert "slot" not in a["label"] and "=" not in a["label"], a["label"]
+        assert all(CODE.match(t) for t in a["tiles"])
+        if a["type"] == "discard":
+            assert a["label"] == f"Discard {a['tiles'][0]}"
+        if "choose" in a:
+            assert 0 < a["choose"] <= len(a["tiles"]) and "J" not in a["tiles"]
+
+
+def check_own_hand(s: TableSession, view: dict[str, Any]) -> None:
+    """The rack is exactly our engine's concealed tiles; 13 or 14 tiles counting exposures."""
+    assert s.hand is not None and s.hand.seating is not None and s.me is not None
+    wind = wind_of(s.hand.seating, s.me)
+    engine = s.hand.engine
+    me = view["players"][wind]
+    exposed = sum(len(m["tiles"]) for m in me["exposures"])
+    if view["rules"] == "american":
+        kinds = engine.concealed_kinds(wind)
+        assert len(view["hand"]) + exposed in (13, 14)
+    else:
+        kinds = tuple(engine.faces[x] for x in engine.seats[wind].hand)
+        kongs = sum(1 for m in me["exposures"] if len(m["tiles"]) == 4)
+        bonus = sum(1 for t in view["hand"] if t.endswith("f"))
+        assert len(view["hand"]) - bonus + exposed - kongs in (13, 14)
+    assert Counter(view["hand"]) == Counter(tile_code(k) for k in kinds)
+    assert me["concealed_count"] == len(view["hand"])
+
+
+def check_others_hidden(s: TableSession, view: dict[str, Any]) -> None:
+    """Another seat shows only its count of concealed tiles (even tiles we passed to it and
+    so know stay off the view), and the view never shows more of a kind than the set has."""
+    assert s.hand is not None
+    engine = s.hand.engine
+    shown = Counter(view["hand"])
+    for wind in SEATS:
+        player = view["players"][wind]
+        assert set(player) == PLAYER_KEYS  # no rack of theirs
+        for meld in player["exposures"]:
+            shown.update(t for t in meld["tiles"] if t != "?")
+        shown.update(player["discards"] + player["flowers"])
+        if wind == view["seat"]:
+            continue
+        theirs = (engine.hands[wind] if view["rules"] == "american"
+                  else engine.seats[wind].hand)
+        assert player["concealed_count"] == len(theirs)
+    for code, count in shown.items():
+        limit = 8 if code in ("F", "J") else 1 if code.endswith("f") else 4
+        assert count <= limit, code
+
+
+def drive(rules: str, seed: bytes, pick: Pick, *, every: bool = True,
+          seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] | None = None) -> Harness:
+    """Play one hand: seat 0 through the contract view, the others by their bots. With
+    ``every``, each offered action is resolved and checked to be accepted by the session."""
+    h = open_harness(rules, seed, options=TableOptions(hands=1))
+    for _ in range(40_000):
+        if h.done():
+            break
+        s = h.sessions[ME]
+        built = build_seat_view(s, now=h.now)
+        view, actions = built["view"], built["legal_actions"]
+        if seen is not None and (not seen or seen[-1][0] != view):
+            seen.append((view, actions))
+        check_view(view, rules)
+        check_actions(actions)
+        if s.phase is Phase.PLAY and view["phase"] not in ("deal",):
+            check_own_hand(s, view)
+            check_others_hidden(s, view)
+        if actions:
+            if every:
+                for a in actions:
+                    local_action(s, resolve_action(s, a["id"], chosen_tiles(a)), h.now)
+            a = pick(actions)
+            h.take(ME, local_action(s, resolve_action(s, a["id"], chosen_tiles(a)), h.now))
+            continue
+        if any(bot_moves(h, p) for p in SEATS[1:]):
+            continue
+        if h.queue:
+            deliver_one(h)
+            continue
+        h.now += 1.0
+    assert h.done() and h.sessions[ME].phase is Phase.OVER
+    return h
+
+
+@pytest.mark.parametrize("rules", ["american", "mcr"])
+def test_a_whole_hand_through_the_view_with_every_action_accepted(rules: str) -> None:
+    seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    drive(rules, b"view-" + rules.encode(), pick_default, seen=seen)
+    phases = {v["phase"] for v, _ in seen}
+    assert {"lobby", "play", "claim", "match_over"} <= phases
+    final = seen[-1][0]
+    assert final["result"] is not None and final["result"]["audit"] == "ok"
+    assert final["hints"] == [] and final["waiting_for"] == []
+    types = {a["type"] for _, actions in seen for a in actions}
+    assert {"ready", "discard", "pass"} <= types
+    hinted = [v for v, _ in seen if v["phase"] == "play" and v["hints"]]
+    assert hinted, "no hints during play"
+
+
+@pytest.mark.parametrize("rules", ["american", "mcr"])
+def test_the_other_choice_each_time_also_plays_through(rules: str) -> None:
+    seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    drive(rules, b"last-" + rules.encode(), pick_last, every=False, seen=seen)
+    assert seen[-1][0]["result"] is not None
+
+
+def _first(rules: str, seed: bytes, phase: str) -> tuple[Harness, dict[str, Any],
+                                                        list[dict[str, Any]]]:
+    """Play seat 0 by default until its view is in ``phase`` with something to do."""
+    h = open_harness(rules, seed, options=TableOptions(hands=1))
+    for _ in range(40_000):
+        s = h.sessions[ME]
+        built = build_seat_view(s, now=h.now)
+        view, actions = built["view"], built["legal_actions"]
+        if actions and view["phase"] == phase:
+            return h, view, actions
+        if actions:
+            a = pick_default(actions)
+            h.take(ME, local_action(s, resolve_action(s, a["id"], chosen_tiles(a)), h.now))
+        elif not any(bot_moves(h, p) for p in SEATS[1:]):
+            if h.queue:
+                deliver_one(h)
+            else:
+                h.now += 1.0
+        assert not h.done()
+    raise AssertionError(f"never reached {phase}")
+
+
+def test_a4_charleston_offers_one_choose_three_pass_without_jokers() -> None:
+    _, view, actions = _first("american", b"charleston", "charleston")
+    assert view["phase_detail"].startswith("Charleston: first right")
+    assert len(actions) == 1
+    (a,) = actions
+    assert a["type"] == "charleston" and a["choose"] == 3 and a["default"] is True
+    assert "J" not in a["tiles"]
+    assert Counter(a["tiles"]) == Counter(t for t in view["hand"] if t != "J")
+    assert view["deadline"] == pytest.approx(60.0)
+
+
+def test_a4_blind_pass_on_the_first_left() -> None:
+    h, _, actions = _first("american", b"blind", "charleston")
+    for _ in range(2):  # first right, first across
+        s = h.sessions[ME]
+        built = build_seat_view(s, now=h.now)
+        if built["view"]["phase_detail"].startswith("Charleston: first left"):
+            break
+        a = built["legal_actions"][0]
+        h.take(ME, local_action(s, resolve_action(s, a["id"], chosen_tiles(a)), h.now))
+        while not build_seat_view(h.sessions[ME])["legal_actions"]:
+            if not any(bot_moves(h, p) for p in SEATS[1:]):
+                deliver_one(h)
+    s = h.sessions[ME]
+    actions = build_seat_view(s)["legal_actions"]
+    blind = [a for a in actions if "Blind" in a["label"]]
+    assert [a.get("choose") for a in blind] == [2, 1, None]
+    pick = blind[0]
+    action = resolve_action(s, pick["id"], pick["tiles"][:2])
+    assert isinstance(action, CharlestonPass)
+    assert action.blind == 1 and len(action.tiles) == 3
+    local_action(s, action, h.now)  # accepted
+
+
+def test_a4_courtesy_proposals_zero_to_three() -> None:
+    h, _, actions = _first("american", b"courtesy", "courtesy")
+    assert [a.get("choose", 0) for a in actions] == [0, 1, 2, 3]
+    assert actions[0]["default"] is True and actions[0]["tiles"] == []
+    s = h.sessions[ME]
+    two = actions[2]
+    action = resolve_action(s, two["id"], two["tiles"][-2:])
+    assert isinstance(action, CourtesyPass) and len(action.tiles) == 2
+    local_action(s, action, h.now)
+
+
+def test_resolve_action_refuses_bad_choices_with_the_reason() -> None:
+    h, _, actions = _first("american", b"refuse", "charleston")
+    s = h.sessions[ME]
+    a = actions[0]
+    with pytest.raises(IllegalAction, match="exactly 3"):
+        resolve_action(s, a["id"], a["tiles"][:2])
+    missing = next(c for c in ("1m", "2m", "3m", "4m", "5m", "6m", "7m")
+                   if c not in a["tiles"])
+    with pytest.raises(IllegalAction, match="not one of the tiles"):
+        resolve_action(s, a["id"], [*a["tiles"][:2], missing])
+    with pytest.raises(IllegalAction, match="jokers are never passed"):
+        resolve_action(s, a["id"], [*a["tiles"][:2], "J"])
+    same = a["tiles"][0]
+    if a["tiles"].count(same) == 1:
+        with pytest.raises(IllegalAction):
+            resolve_action(s, a["id"], [same, same, a["tiles"][1]])
+    with pytest.raises(IllegalAction, match="no action 7"):
+        resolve_action(s, 7)
+
+
+def test_b4_claim_window_pass_is_the_default_and_the_deadline_counts_down() -> None:
+    h, view, actions = _first("mcr", b"claims", "claim")
+    assert actions[0]["type"] == "pass" and actions[0]["default"] is True
+    assert view["last_discard"] is not None
+    assert "discarded" in view["phase_detail"]
+    s = h.sessions[ME]
+    later = build_seat_view(s, now=s.step_started + 1.0)["view"]
+    assert later["deadline"] == pytest.approx(2.0)  # the default 3 s call window
+    with pytest.raises(IllegalAction, match="takes no tiles"):
+        resolve_action(s, actions[0]["id"], ["1m"])
+
+
+def test_an_observer_or_idle_seat_gets_no_actions() -> None:
+    h = open_harness("mcr", b"idle", options=TableOptions(hands=1))
+    s = h.sessions[1]
+    built = build_seat_view(s)
+    assert built["legal_actions"] == [] and built["view"]["phase"] == "lobby"
+    with pytest.raises(IllegalAction, match="nothing for this seat"):
+        resolve_action(s, 0)
