@@ -27,7 +27,7 @@ from .rules import WindowKind
 from .state import Outgoing, Phase, Step, TableSession
 from .steps import advance
 from .transcript import resume
-from .values import evolve
+from .values import CACHE_KEY, evolve
 
 __all__ = ["Outgoing", "Step", "TableReady", "TableSession", "handle_message", "join_table",
            "local_action", "messages_since", "new_table", "resume", "seat_view", "state_hash",
@@ -185,10 +185,27 @@ def state_hash(session: TableSession) -> bytes:
     return session.step_hash
 
 
+_ENGINE_VIEWS: dict[tuple[int, int], tuple[object, Any, list[Any]]] = {}
+_ENGINE_VIEWS_KEPT = 32
+
+
 def seat_view(session: TableSession) -> dict[str, Any]:
     """A plain, msgpack-able view for the local API: the table, the step, who we wait for,
-    our engine state (only what our seat may know) and our legal actions."""
-    s = session
+    our engine state (only what our seat may know) and our legal actions.
+
+    Lean: the card travels once, in the Open message, so the engine appears with the card's
+    name only. Cheap: a session is immutable, so its view is built once and kept with it
+    (each call returns a new top-level dict; the values inside are shared, do not mutate
+    them), and the engine's part (its plain form and our legal actions, the costly bit in a
+    Charleston) once per engine state, whatever else changed in the session meanwhile."""
+    cached: dict[str, Any] | None = session.__dict__.get(CACHE_KEY)
+    if cached is None:
+        cached = _build_view(session)
+        object.__setattr__(session, CACHE_KEY, cached)
+    return dict(cached)
+
+
+def _build_view(s: TableSession) -> dict[str, Any]:
     view: dict[str, Any] = {
         "table": s.table.hex(), "me": None if s.me is None else int(s.me),
         "phase": s.phase.value, "step": s.step, "state": s.step_hash.hex(),
@@ -208,14 +225,29 @@ def seat_view(session: TableSession) -> dict[str, Any]:
         view["hand"] = hand.hand_no
         view["seating"] = [int(p) for p in hand.seating]
         view["dice"] = list(hand.dice)
-        engine = hand.engine
-        if hasattr(engine, "card"):  # the card travels once, in the Open message
-            engine = evolve(engine, card=getattr(engine.card, "name", ""))
-        view["engine"] = to_plain(engine)
-        if s.me is not None and s.phase is Phase.PLAY and s.me not in s.inputs:
-            legal = s.rules.legal_actions(hand.engine, _our_wind(s))
-            view["legal"] = [s.rules.encode_action(a) for a in legal]
+        acting = s.me is not None and s.phase is Phase.PLAY and s.me not in s.inputs
+        wind = _our_wind(s) if acting else None
+        view["engine"], legal = _engine_view(s.rules, hand.engine, wind)
+        view["legal"] = legal if acting else []
     return view
+
+
+def _engine_view(rules: Any, engine: Any, wind: Seat | None) -> tuple[Any, list[Any]]:
+    """(plain engine without its card, our encoded legal actions), kept per engine state."""
+    key = (id(engine), -1 if wind is None else int(wind))
+    hit = _ENGINE_VIEWS.get(key)
+    if hit is not None and hit[0] is engine:  # the entry holds the state: its id is not reused
+        return hit[1], hit[2]
+    shown = engine
+    if hasattr(shown, "card"):  # the card travels once, in the Open message
+        shown = evolve(shown, card=getattr(shown.card, "name", ""))
+    plain = to_plain(shown)
+    legal = [] if wind is None else [rules.encode_action(a)
+                                     for a in rules.legal_actions(engine, wind)]
+    if len(_ENGINE_VIEWS) >= _ENGINE_VIEWS_KEPT:
+        del _ENGINE_VIEWS[next(iter(_ENGINE_VIEWS))]
+    _ENGINE_VIEWS[key] = (engine, plain, legal)
+    return plain, legal
 
 
 def resume_session(records: Sequence[bytes], identity_private_key: bytes) -> TableSession:
