@@ -194,7 +194,11 @@ def reveal(ctx: SeatContext, state: WallState, slot: int) -> tuple[WallState, tu
         raise DeckUsageError(f"position {slot} is not held by this seat")
     if slot not in state.faces:
         raise DeckUsageError(f"position {slot} is not open yet")
-    proofs = tuple(state.proofs[slot][s] for s in sorted(state.proofs[slot]))
+    held = state.proofs.get(slot, {})
+    if len(held) != 3:  # e.g. a tile passed back to us: its face is known, its keys come anew
+        raise DeckUsageError(f"the keys of position {slot} have not all arrived yet "
+                             f"({len(held)} of 3)")
+    proofs = tuple(held[s] for s in sorted(held))
     body = PublicReveal(ctx.context, ctx.seat, slot, state.faces[slot],
                         ctx.secrets.keys[slot], proofs)
     message = sign(body, ctx.signer)
