@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import RuleSet
+from fourwinds.protocol.tiles import Kind, RuleSet
 
 from .masked import ready_to_act
 from .messages import MsgKind, decode_body
@@ -26,8 +27,15 @@ from .rotation import Seating, wind_of
 from .rules import RulesAdapter, WindowKind
 from .state import Phase, TableSession
 
-__all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "build_seat_view",
+__all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "build_seat_view", "code",
            "resolve_action"]
+
+_CODES: dict[int, str] = {int(k): tile_code(k) for k in Kind}
+
+
+def code(kind: int) -> str:
+    """A tile's code (``"3p"``, ``"J"``, ``"?"`` for a hidden face), from a table."""
+    return _CODES[kind]
 
 VIEW_VERSION = 1
 WIND_LETTERS = "ESWN"
@@ -98,11 +106,17 @@ class _Ready:
     """Marker for the lobby's ready action (resolved to the session's ``TableReady``)."""
 
 
+_VIEWS: dict[RuleSet, RuleView] = {}
+
+
 def _rule_view(s: TableSession) -> RuleView | None:
     if s.rules is None:
         return None
-    from . import view_american, view_mcr  # late: they import this module's types
-    return view_american.RULES if s.rules.ruleset is RuleSet.AMERICAN else view_mcr.RULES
+    if not _VIEWS:
+        from . import view_american, view_mcr  # late: they import this module's types
+        _VIEWS[RuleSet.AMERICAN] = view_american.RULES
+        _VIEWS[RuleSet.MCR] = view_mcr.RULES
+    return _VIEWS.get(s.rules.ruleset)
 
 
 def _facts(s: TableSession) -> SeatFacts | None:

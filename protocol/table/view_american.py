@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from fourwinds.protocol.american import actions as A
@@ -20,11 +19,10 @@ from fourwinds.protocol.american.exchange import find_joker
 from fourwinds.protocol.american.matcher import nearest_hands
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.errors import IllegalAction
-from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind
 
-from .contract_view import Offer, SeatFacts
+from .contract_view import Offer, SeatFacts, code
 
 __all__ = ["RULES", "AmericanView", "discards_by_seat", "hints"]
 
@@ -49,11 +47,11 @@ _DISCARD_TEXT = re.compile(r"^Discard slot=(\d+) ")
 
 
 def codes(kinds: Sequence[Kind]) -> list[str]:
-    return [tile_code(k) for k in kinds]
+    return [code(k) for k in kinds]
 
 
 def sorted_codes(kinds: Sequence[Kind]) -> list[str]:
-    return [tile_code(k) for k in sorted(kinds)]
+    return [code(k) for k in sorted(kinds)]
 
 
 def _whose(f: SeatFacts, owner: Seat) -> str:
@@ -95,13 +93,26 @@ def _phase(s: AmericanState) -> tuple[str, str]:
     return "play", "Play"
 
 
-@lru_cache(maxsize=256)
+_NEAR: dict[tuple[int, tuple[Kind, ...], tuple[tuple[Kind, ...], ...]],
+            tuple[Card, tuple[str, ...]]] = {}
+_NEAR_LIMIT = 512
+
+
 def _near(card: Card, concealed: tuple[Kind, ...],
           exposures: tuple[tuple[Kind, ...], ...]) -> tuple[str, ...]:
+    """Hint lines, cached per card (by identity: hashing a whole card costs more than the
+    search) and rack."""
+    key = (id(card), concealed, exposures)
+    found = _NEAR.get(key)
+    if found is not None and found[0] is card:
+        return found[1]
     out = []
     for near in nearest_hands(card, concealed, exposures, 3):
         need = " ".join(codes(near.missing)) if near.missing else "nothing: Mahjong!"
         out.append(f"{near.hand.id} ({near.hand.value}): needs {need}")
+    if len(_NEAR) >= _NEAR_LIMIT:
+        _NEAR.clear()
+    _NEAR[key] = (card, tuple(out))
     return tuple(out)
 
 
@@ -142,7 +153,7 @@ def _detail(f: SeatFacts, waiting: Sequence[Seat]) -> str:
     if s.step is not CharlestonStep.PLAY:
         return f"{STEP_TEXT[s.step]}: waiting for {names}"
     if s.stage is Stage.CALLS and s.last_discard is not None and s.discarder is not None:
-        tile = tile_code(s.faces[s.last_discard])
+        tile = code(s.faces[s.last_discard])
         return f"{SEAT_NAMES[s.discarder]} discarded {tile}: waiting for {names} to call or pass"
     if s.stage is Stage.MAHJONG:
         return f"Waiting for {names} to show the Mahjong hand"
@@ -162,10 +173,10 @@ def _slots_for(s: AmericanState, pool: Sequence[int], chosen: Sequence[str]) -> 
     """Map chosen codes to distinct slots of ``pool`` (first free slot of each face)."""
     left = list(pool)
     out = []
-    for code in chosen:
-        slot = next((x for x in left if tile_code(s.faces[x]) == code), None)
+    for wanted in chosen:
+        slot = next((x for x in left if code(s.faces[x]) == wanted), None)
         if slot is None:
-            raise IllegalAction(f"{code!r} is not one of the tiles you may choose here")
+            raise IllegalAction(f"{wanted!r} is not one of the tiles you may choose here")
         left.remove(slot)
         out.append(slot)
     return tuple(out)
@@ -176,7 +187,7 @@ def _charleston_offers(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
     me = f.me
     assert me is not None
     pool = _passable(s, me)
-    tiles = [tile_code(s.faces[x]) for x in pool]
+    tiles = [code(s.faces[x]) for x in pool]
     offers: list[Offer] = []
     if s.step is CharlestonStep.STOP_VOTE:
         offers.append(Offer({"type": "stop_vote", "label": "Stop the Charleston",
@@ -241,7 +252,7 @@ def _exchange_label(f: SeatFacts, action: A.ExchangeJoker) -> str:
         owner, index = where
         group = GROUP_NAMES.get(len(s.exposures[owner][index].slots), "group")
     assert owner is not None
-    return f"Exchange {tile_code(action.face)} for the joker in {_whose(f, owner)} {group}"
+    return f"Exchange {code(action.face)} for the joker in {_whose(f, owner)} {group}"
 
 
 def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list[Offer]:
@@ -257,20 +268,20 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
         if isinstance(action, A.Discard):
             if shown[action.face] != action:
                 continue
-            entry = {"type": "discard", "label": f"Discard {tile_code(action.face)}",
-                     "tiles": [tile_code(action.face)]}
+            entry = {"type": "discard", "label": f"Discard {code(action.face)}",
+                     "tiles": [code(action.face)]}
         elif isinstance(action, A.NoCall):
             entry = {"type": "pass", "label": "Pass", "tiles": []}
         elif isinstance(action, A.CallMahjong):
-            tile = tile_code(s.faces[s.last_discard]) if s.last_discard is not None else "?"
+            tile = code(s.faces[s.last_discard]) if s.last_discard is not None else "?"
             entry = {"type": "mahjong", "label": f"Mahjong! on {tile}", "tiles": [tile]}
         elif isinstance(action, A.Call):
             kind = s.faces[s.last_discard] if s.last_discard is not None else Kind.HIDDEN
             group = GROUP_NAMES.get(len(action.slots) + 1, "group")
             jokers = sum(1 for k in action.faces if k == Kind.JOKER)
             extra = f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else ""
-            entry = {"type": "call", "label": f"Call {group} {tile_code(kind)}{extra}",
-                     "tiles": [*codes(action.faces), tile_code(kind)]}
+            entry = {"type": "call", "label": f"Call {group} {code(kind)}{extra}",
+                     "tiles": [*codes(action.faces), code(kind)]}
         elif isinstance(action, A.ExchangeJoker):
             where = find_joker(s, action.joker_slot)
             key = (-1, action.joker_slot) if where is None else (int(where[0]), where[1])
@@ -278,7 +289,7 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
                 continue
             exchanges.add(key)
             entry = {"type": "exchange", "label": _exchange_label(f, action),
-                     "tiles": [tile_code(action.face), "J"]}
+                     "tiles": [code(action.face), "J"]}
         elif isinstance(action, A.DeclareMahjong):
             entry = {"type": "mahjong", "label": "Mahjong!",
                      "tiles": sorted_codes(action.faces)}
@@ -321,13 +332,13 @@ class AmericanView:
             "prevalent_wind": None}
         if s.last_discard is not None and s.discarder is not None and s.stage is Stage.CALLS:
             out["last_discard"] = {"seat": int(s.discarder),
-                                   "tile": tile_code(s.faces[s.last_discard])}
+                                   "tile": code(s.faces[s.last_discard])}
         if f.me is not None:
             out["hand"] = sorted_codes(s.concealed_kinds(f.me))
             hand = s.hands[f.me]
             if (s.step is CharlestonStep.PLAY and s.turn == f.me and s.stage is Stage.DISCARD
                     and s.drew and hand and (s.discards or any(s.exposures))):
-                out["drawn"] = tile_code(s.faces[hand[-1]])
+                out["drawn"] = code(s.faces[hand[-1]])
         return out
 
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
@@ -339,7 +350,7 @@ class AmericanView:
                            "label": GROUP_NAMES.get(len(e.slots), "group"), "from": None}
                           for e in s.exposures[seat]],
             "flowers": [],
-            "discards": [tile_code(s.faces[x]) for x in s.discards if owners.get(x) == seat]}
+            "discards": [code(s.faces[x]) for x in s.discards if owners.get(x) == seat]}
 
     def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
         return _detail(f, waiting)

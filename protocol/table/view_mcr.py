@@ -18,11 +18,10 @@ from fourwinds.protocol.mcr.scoring import WinContext, score_hand
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
 from fourwinds.protocol.mcr.wins import calc_melds
-from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind, is_bonus
 
-from .contract_view import Offer, SeatFacts
+from .contract_view import Offer, SeatFacts, code
 
 __all__ = ["RULES", "MCRView", "hints"]
 
@@ -31,11 +30,11 @@ HINT_WAITS = 6   # at most this many winning tiles are scored in the hints
 
 
 def codes(kinds: Sequence[Kind]) -> list[str]:
-    return [tile_code(k) for k in kinds]
+    return [code(k) for k in kinds]
 
 
 def sorted_codes(kinds: Sequence[Kind]) -> list[str]:
-    return [tile_code(k) for k in sorted(kinds)]
+    return [code(k) for k in sorted(kinds)]
 
 
 def _phase(s: HandState) -> tuple[str, str]:
@@ -76,11 +75,11 @@ def _hints(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int, prev
                              flowers=flowers)
             score = score_hand(melds, hand, ctx)
             if score.winning:
-                out.append(f"wins on {tile_code(kind)}: {score.total} "
+                out.append(f"wins on {code(kind)}: {score.total} "
                            f"({_fans_text(score.fans)})")
             else:
                 fans = sum(p * c for _, p, c in score.fans)
-                out.append(f"{tile_code(kind)} completes the hand but scores {fans} "
+                out.append(f"{code(kind)} completes the hand but scores {fans} "
                            "(8 needed)")
         if len(waits) > HINT_WAITS:
             out.append("also wins on " + " ".join(codes(waits[HINT_WAITS:])))
@@ -99,7 +98,7 @@ def _hints14(melds: tuple[Meld, ...], hand: tuple[Kind, ...]) -> tuple[str, ...]
         rest.remove(kind)
         waits = tiles_to_win(melds, rest)
         if waits:
-            out.append(f"discard {tile_code(kind)}: ready on {' '.join(codes(waits))}")
+            out.append(f"discard {code(kind)}: ready on {' '.join(codes(waits))}")
     return tuple(out) or (f"{away} tile{'s' if away != 1 else ''} from ready",)
 
 
@@ -143,7 +142,7 @@ def _detail(s: HandState, waiting: Sequence[Seat]) -> str:
     if s.phase is Phase.FLOWERS:
         return f"Flowers: waiting for {names}"
     if s.phase in (Phase.CLAIMS, Phase.ROB) and s.pending is not None:
-        tile = tile_code(s.faces[s.pending])
+        tile = code(s.faces[s.pending])
         what = "discarded" if s.phase is Phase.CLAIMS else "adds to a kong"
         return f"{SEAT_NAMES[s.turn]} {what} {tile}: waiting for {names} to claim or pass"
     return f"Waiting for {names} to discard"
@@ -165,22 +164,22 @@ def _const(action: object) -> Any:
 
 
 def _entry(s: HandState, action: object) -> dict[str, Any] | None:
-    pending = tile_code(s.faces[s.pending]) if s.pending is not None else "?"
+    pending = code(s.faces[s.pending]) if s.pending is not None else "?"
     if isinstance(action, A.Discard):
-        return {"type": "discard", "label": f"Discard {tile_code(action.face)}",
-                "tiles": [tile_code(action.face)]}
+        return {"type": "discard", "label": f"Discard {code(action.face)}",
+                "tiles": [code(action.face)]}
     if isinstance(action, A.ExposeFlower):
-        return {"type": "flower", "label": f"Lay out flower {tile_code(action.face)}",
-                "tiles": [tile_code(action.face)]}
+        return {"type": "flower", "label": f"Lay out flower {code(action.face)}",
+                "tiles": [code(action.face)]}
     if isinstance(action, A.FlowersDone):
         return {"type": "flower", "label": "No more flowers", "tiles": []}
     if isinstance(action, A.ConcealedKong):
         kind = s.faces[action.slots[0]]
-        return {"type": "kong", "label": f"Declare concealed kong {tile_code(kind)}",
-                "tiles": [tile_code(kind)] * 4}
+        return {"type": "kong", "label": f"Declare concealed kong {code(kind)}",
+                "tiles": [code(kind)] * 4}
     if isinstance(action, A.AddedKong):
-        return {"type": "kong", "label": f"Add {tile_code(action.face)} to your pung (kong)",
-                "tiles": [tile_code(action.face)]}
+        return {"type": "kong", "label": f"Add {code(action.face)} to your pung (kong)",
+                "tiles": [code(action.face)]}
     if isinstance(action, A.DeclareWin):
         return {"type": "mahjong", "label": "Mahjong! (self-drawn)",
                 "tiles": sorted_codes([k for _, k in action.reveal])}
@@ -227,12 +226,12 @@ class MCRView:
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(s),
             "prevalent_wind": int(s.prevalent_wind)}
         if s.phase is Phase.CLAIMS and s.pending is not None:
-            out["last_discard"] = {"seat": int(s.turn), "tile": tile_code(s.faces[s.pending])}
+            out["last_discard"] = {"seat": int(s.turn), "tile": code(s.faces[s.pending])}
         if f.me is not None:
             own = s.seats[f.me]
             out["hand"] = sorted_codes([s.faces[x] for x in own.hand])
             if s.turn == f.me and s.drawn is not None and s.drawn in own.hand:
-                out["drawn"] = tile_code(s.faces[s.drawn])
+                out["drawn"] = code(s.faces[s.drawn])
         return out
 
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
