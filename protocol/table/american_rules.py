@@ -22,8 +22,8 @@ from .codec import ActionCodec, encode
 from .describe import describe_action as describe
 from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
-ACTION_TYPES = (A.CharlestonPass, A.StopVote, A.CourtesyPass, A.Discard, A.Call,
-                A.CallMahjong, A.NoCall, A.ExchangeJoker, A.DeclareMahjong)
+ACTION_TYPES = (A.CharlestonPass, A.PoolIn, A.PoolTake, A.StopVote, A.CourtesyPass, A.Discard,
+                A.Call, A.CallMahjong, A.NoCall, A.ExchangeJoker, A.DeclareMahjong)
 
 
 @lru_cache(maxsize=8)
@@ -53,6 +53,7 @@ def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOpti
         exchange_from_own_exposure=bool(rules.get("exchange_from_own_exposure", True)),
         declaration=DeclarationMode(str(rules.get("declaration",
                                                   DeclarationMode.FRIENDLY.value))),
+        pooling=bool(rules.get("pooling", False)),
     )
 
 
@@ -110,8 +111,13 @@ class AmericanRules:
 
     def default_action(self, state: Any, seat: Seat) -> Any:
         """Timeouts: no call; in the Charleston the first three passable tiles, no courtesy
-        tiles, and a vote to stop (an absent player should not hold up a second Charleston)."""
+        tiles, and a vote to stop (an absent player should not hold up a second Charleston);
+        with pooling, nothing into the pool and, when owed tiles, the first ones in it."""
         s: AmericanState = state
+        if s.step is CharlestonStep.POOL:
+            return A.PoolIn(seat, (), ())
+        if s.step is CharlestonStep.POOL_TAKE:
+            return A.PoolTake(seat, ())
         if s.step is CharlestonStep.STOP_VOTE:
             return A.StopVote(seat, True)
         if s.step is CharlestonStep.COURTESY:
@@ -128,8 +134,9 @@ class AmericanRules:
     def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
         if isinstance(action, (A.Discard, A.ExchangeJoker)):
             return {action.slot: action.face}
-        if isinstance(action, A.Call):
-            return dict(zip(action.slots, action.faces, strict=False))
+        if isinstance(action, (A.Call, A.PoolIn)):  # the pool is face up
+            slots = action.slots if isinstance(action, A.Call) else action.tiles
+            return dict(zip(slots, action.faces, strict=False))
         if isinstance(action, A.DeclareMahjong):
             return dict(zip(state.hands[action.seat], action.faces, strict=False))
         return {}
@@ -145,6 +152,8 @@ class AmericanRules:
                 ops.append(DeckOp(DeckOpKind.TRANSFER, e.slots, e.seat))
             elif isinstance(e, (E.Discarded, E.JokerExchanged)):
                 ops.append(DeckOp(DeckOpKind.REVEAL, (e.slot,)))
+            elif isinstance(e, E.Pooled) and e.slots:
+                ops.append(DeckOp(DeckOpKind.REVEAL, e.slots))
         return tuple(ops)
 
     def outcome(self, state: Any) -> HandOutcome | None:
