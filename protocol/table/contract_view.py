@@ -11,7 +11,7 @@ session holds only our seat's engine state. The rule-specific parts live in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -252,9 +252,12 @@ def _build(s: TableSession, now: float | None) -> tuple[dict[str, Any], list[Off
 _CACHE: list[tuple[TableSession, float | None, dict[str, Any], list[Offer]]] = []
 
 
-def _cached(s: TableSession, now: float | None) -> tuple[dict[str, Any], list[Offer]]:
-    for seen, when, view, offers in _CACHE:
-        if seen is s and (when == now or now is None):
+def _cached(s: TableSession, now: float | None,
+            any_now: bool = False) -> tuple[dict[str, Any], list[Offer]]:
+    """The view of a session value (sessions are immutable), built once per ``now``; the
+    offers do not depend on ``now``, so ``resolve_action`` takes any."""
+    for seen, when, view, offers in reversed(_CACHE):
+        if seen is s and (any_now or when == now):
             return view, offers
     view, offers = _build(s, now)
     _CACHE.append((s, now, view, offers))
@@ -272,12 +275,16 @@ def build_seat_view(session: TableSession, now: float | None = None) -> dict[str
     return {"view": _copy(view), "legal_actions": [_copy(o.entry) for o in offers]}
 
 
-def resolve_action(session: TableSession, action_id: int,
-                   tiles: Sequence[str] = ()) -> object:
+def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] = (),
+                   expected: Mapping[str, Any] | None = None) -> object:
     """The engine action (or the lobby's ``TableReady``) for ACTION ``action_id`` of the
     current view, with the ``tiles`` chosen for a "choose" action. ``IllegalAction`` with the
-    reason when the id is not offered now or the tiles are not a valid choice."""
-    _, offers = _cached(session, None)
+    reason when the id is not offered now or the tiles are not a valid choice.
+
+    ``expected``: the ACTION dict the client was shown (the caller's last published view).
+    If the session moved on since and that id now means something else, the request is
+    refused rather than taken as a different action."""
+    _, offers = _cached(session, None, any_now=True)
     if isinstance(action_id, bool) or not isinstance(action_id, int):
         raise IllegalAction(f"an action id is a number, not {action_id!r}")
     if not 0 <= action_id < len(offers):
@@ -285,6 +292,10 @@ def resolve_action(session: TableSession, action_id: int,
             raise IllegalAction("there is nothing for this seat to do now")
         raise IllegalAction(f"no action {action_id} now: choose 0 to {len(offers) - 1}")
     offer = offers[action_id]
+    if expected is not None and any(expected.get(k) != offer.entry.get(k)
+                                    for k in ("type", "label", "tiles", "choose")):
+        raise IllegalAction("the table has moved on since that view: look at the new one "
+                            f"(action {action_id} is now {offer.entry['label']!r})")
     chosen = [str(t) for t in tiles]
     want = offer.entry.get("choose")
     if want is None:

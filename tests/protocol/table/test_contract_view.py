@@ -35,14 +35,14 @@ RESULT_KEYS = {"kind", "winner", "hand", "tiles", "payouts", "audit"}
 CODE = re.compile(r"^([1-9][mpsz]|[1-8]f|F|J|\?)$")
 ME = Seat(0)
 
-Pick = Callable[[list[dict[str, Any]]], dict[str, Any]]
+Pick = Callable[[TableSession, list[dict[str, Any]]], dict[str, Any]]
 
 
-def pick_default(actions: list[dict[str, Any]]) -> dict[str, Any]:
+def pick_default(s: TableSession, actions: list[dict[str, Any]]) -> dict[str, Any]:
     return next((a for a in actions if a.get("default")), actions[0])
 
 
-def pick_bold(actions: list[dict[str, Any]]) -> dict[str, Any]:
+def pick_bold(s: TableSession, actions: list[dict[str, Any]]) -> dict[str, Any]:
     """Mahjong whenever offered, then any call, exchange or kong, else the last action (going
     on with the Charleston, a blind pass, the largest courtesy offer...)."""
     for kind in ("mahjong", "call", "exchange", "kong"):
@@ -50,6 +50,25 @@ def pick_bold(actions: list[dict[str, Any]]) -> dict[str, Any]:
             if a["type"] == kind:
                 return a
     return actions[-1]
+
+
+def pick_bot(s: TableSession, actions: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the built-in bot would do, found among the offered actions (the same action, or
+    for a discard the same tile), so our seat plays well enough to win now and then."""
+    if (s.phase is not Phase.PLAY or s.rules is None or s.hand is None
+            or s.hand.seating is None or s.me is None):
+        return pick_default(s, actions)
+    wind = wind_of(s.hand.seating, s.me)
+    wanted = s.rules.choose(s.hand.engine, wind, bytes([s.step % 256]) * 32)
+    face = getattr(wanted, "face", None)
+    for a in actions:
+        if "choose" in a:
+            continue
+        if resolve_action(s, a["id"]) == wanted:
+            return a
+        if a["type"] == "discard" and face is not None and a["tiles"] == [tile_code(face)]:
+            return a
+    return pick_default(s, actions)
 
 
 def chosen_tiles(action: dict[str, Any]) -> list[str]:
@@ -180,7 +199,7 @@ def drive(rules: str, seed: bytes, pick: Pick, *, every: bool = True,
             if every:
                 for a in actions:
                     local_action(s, resolve_action(s, a["id"], chosen_tiles(a)), h.now)
-            a = pick(actions)
+            a = pick(s, actions)
             h.take(ME, local_action(s, resolve_action(s, a["id"], chosen_tiles(a)), h.now))
             continue
         if any(bot_moves(h, p) for p in SEATS[1:]):
@@ -209,6 +228,26 @@ def test_a_whole_hand_through_the_view_with_every_action_accepted(rules: str) ->
 
 
 @pytest.mark.parametrize("rules", ["american", "mcr"])
+def test_our_seat_declares_mahjong_through_the_view(rules: str) -> None:
+    """Playing as the built-in bot would, our seat wins one of a few hands: the Mahjong
+    offer resolves to a declaration the session accepts, and the result names our seat."""
+    wins = 0
+    for i in range(4):
+        seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+        drive(rules, b"bot-%d" % i, pick_bot, every=False, seen=seen)
+        final = seen[-1][0]
+        offered = [a for _, actions in seen for a in actions if a["type"] == "mahjong"]
+        assert final["result"] is not None
+        if final["result"]["winner"] == final["seat"]:
+            wins += 1
+            assert offered and offered[-1]["label"].startswith("Mahjong!")
+            assert final["result"]["kind"] == "mahjong" and final["result"]["hand"]
+            assert final["result"]["payouts"][final["seat"]] > 0
+            break
+    assert wins == 1
+
+
+@pytest.mark.parametrize("rules", ["american", "mcr"])
 def test_the_other_choice_each_time_also_plays_through(rules: str) -> None:
     seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     drive(rules, b"last-" + rules.encode(), pick_bold, every=False, seen=seen)
@@ -226,7 +265,7 @@ def _first(rules: str, seed: bytes, phase: str) -> tuple[Harness, dict[str, Any]
         if actions and view["phase"] == phase:
             return h, view, actions
         if actions:
-            a = pick_default(actions)
+            a = pick_default(s, actions)
             h.take(ME, local_action(s, resolve_action(s, a["id"], chosen_tiles(a)), h.now))
         elif not any(bot_moves(h, p) for p in SEATS[1:]):
             if h.queue:
@@ -300,6 +339,10 @@ def test_resolve_action_refuses_bad_choices_with_the_reason() -> None:
             resolve_action(s, a["id"], [same, same, a["tiles"][1]])
     with pytest.raises(IllegalAction, match="no action 7"):
         resolve_action(s, 7)
+    moved = {**a, "label": "Pass 3 tiles left"}
+    with pytest.raises(IllegalAction, match="moved on"):
+        resolve_action(s, a["id"], a["tiles"][:3], expected=moved)
+    assert resolve_action(s, a["id"], a["tiles"][:3], expected=a) is not None
 
 
 def test_b4_claim_window_pass_is_the_default_and_the_deadline_counts_down() -> None:
