@@ -42,6 +42,7 @@ from .deck_wire import decode_message, encode_message
 from .envelope import Envelope
 from .flow import Acc, report, send
 from .messages import DeckMsg, MsgKind, decode_body
+from .observer_audit import observe
 from .problems import Problem, ProblemKind
 from .rotation import wind_of
 from .rules import DeckOp, DeckOpKind
@@ -208,6 +209,8 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
     if s.me is None or env.seat == s.me or hand.deck is None:
         if s.me is None and hasattr(inner, "kind") and hasattr(inner, "slot"):
             s = evolve(s, hand=evolve(hand, shown={**hand.shown, inner.slot: inner.kind}))
+        if s.me is None:  # an observer (verify) redoes the audit at the end of the hand
+            s = observe(s, env.seat, message, deck_context(s, hand.hand_no), acc)
         return s, True
     return run_deck(s, acc, lambda d, st: d.receive(st, message)), True
 

@@ -79,6 +79,7 @@ class Hand:
     audit_started: bool = False
     audited: bool = False
     shown: Mapping[int, Kind] = field(default_factory=dict)   # observer: faces revealed
+    observed: tuple[tuple[Seat, Any], ...] = ()   # observer: (place, signed deck message)
     pending_deal: bool = False         # deck work of a resolved step, run in the next step
     pending_ops: tuple[Any, ...] = ()
 

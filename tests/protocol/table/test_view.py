@@ -3,19 +3,21 @@ per session state."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgpack
 
 from fourwinds.protocol.seats import SEATS
 from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.session import seat_view
-from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.state import Phase, TableSession
 from fourwinds.protocol.table.values import evolve
 
 
-def _views_of_a_hand(rules: str) -> list[tuple[object, dict[str, object]]]:
+def _views_of_a_hand(rules: str) -> list[tuple[TableSession, dict[str, Any]]]:
     h = open_harness(rules, b"view", options=TableOptions(hands=1, deck=DeckKind.MASKED))
-    seen = []
+    seen: list[tuple[TableSession, dict[str, Any]]] = []
     while not h.done():
         if not any(bot_moves(h, p) for p in SEATS):
             assert h.queue, "the hand stalled"
