@@ -181,13 +181,15 @@ def _deadline(s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat],
     return max(0.0, window - (now - s.step_started))
 
 
-def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[dict[str, Any]]:
+def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None,
+             connected: tuple[bool, ...] | None) -> list[dict[str, Any]]:
     out = []
     for seat in SEATS:
         place = seat if f is None else f.seating[seat]
         player: dict[str, Any] = {
             "seat": int(seat), "name": _name(s, place), "wind": WIND_LETTERS[seat],
-            "score": int(s.scores[place]), "dead": False, "connected": True,
+            "score": int(s.scores[place]), "dead": False,
+            "connected": True if connected is None else connected[place],
             "concealed_count": 0, "exposures": [], "flowers": [], "discards": []}
         if f is not None and rv is not None:
             player.update(rv.player(f, seat))
@@ -213,7 +215,8 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
     return offers
 
 
-def _build(s: TableSession, now: float | None) -> tuple[dict[str, Any], list[Offer]]:
+def _build(s: TableSession, now: float | None,
+           connected: tuple[bool, ...] | None) -> tuple[dict[str, Any], list[Offer]]:
     rv = _rule_view(s)
     f = _facts(s)
     hand = s.hand
@@ -232,7 +235,7 @@ def _build(s: TableSession, now: float | None) -> tuple[dict[str, Any], list[Off
         "phase_detail": _DETAILS.get(s.phase, ""), "turn": None,
         "waiting_for": sorted(int(w) for w in waiting),
         "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
-        "players": _players(s, f, rv), "hand": [], "drawn": None, "last_discard": None,
+        "players": _players(s, f, rv, connected), "hand": [], "drawn": None, "last_discard": None,
         "hints": [], "result": None}
     if f is not None and rv is not None:
         view.update(rv.table(f))
@@ -249,29 +252,37 @@ def _build(s: TableSession, now: float | None) -> tuple[dict[str, Any], list[Off
     return view, _offers(s, f, rv)
 
 
-_CACHE: list[tuple[TableSession, float | None, dict[str, Any], list[Offer]]] = []
+_Key = tuple[float | None, tuple[bool, ...] | None]
+_CACHE: list[tuple[TableSession, _Key, dict[str, Any], list[Offer]]] = []
 
 
-def _cached(s: TableSession, now: float | None,
-            any_now: bool = False) -> tuple[dict[str, Any], list[Offer]]:
-    """The view of a session value (sessions are immutable), built once per ``now``; the
-    offers do not depend on ``now``, so ``resolve_action`` takes any."""
-    for seen, when, view, offers in reversed(_CACHE):
-        if seen is s and (any_now or when == now):
+def _cached(s: TableSession, now: float | None, connected: tuple[bool, ...] | None = None,
+            any_key: bool = False) -> tuple[dict[str, Any], list[Offer]]:
+    """The view of a session value (sessions are immutable), built once per ``now`` and
+    ``connected``; the offers depend on neither, so ``resolve_action`` takes any."""
+    key = (now, connected)
+    for seen, made_for, view, offers in reversed(_CACHE):
+        if seen is s and (any_key or made_for == key):
             return view, offers
-    view, offers = _build(s, now)
-    _CACHE.append((s, now, view, offers))
+    view, offers = _build(s, now, connected)
+    _CACHE.append((s, key, view, offers))
     del _CACHE[:-4]
     return view, offers
 
 
-def build_seat_view(session: TableSession, now: float | None = None) -> dict[str, Any]:
+def build_seat_view(session: TableSession, now: float | None = None,
+                    connected: Sequence[bool] | None = None) -> dict[str, Any]:
     """``{"view": VIEW, "legal_actions": [ACTION, ...]}`` for our seat (plain, msgpack-able).
 
     ``now`` (the caller's monotonic clock) lets ``deadline`` say how many seconds are left in
-    the current window; without it ``deadline`` is None. The dicts returned are fresh copies.
+    the current window; without it ``deadline`` is None. ``connected``: by table place,
+    whether each player's daemon is reachable (every one when not given). The dicts returned
+    are fresh copies.
     """
-    view, offers = _cached(session, now)
+    alive = None if connected is None else tuple(bool(c) for c in connected)
+    if alive is not None and len(alive) != 4:
+        raise ValueError(f"connected names the 4 places, not {len(alive)}")
+    view, offers = _cached(session, now, alive)
     return {"view": _copy(view), "legal_actions": [_copy(o.entry) for o in offers]}
 
 
@@ -284,7 +295,7 @@ def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] =
     ``expected``: the ACTION dict the client was shown (the caller's last published view).
     If the session moved on since and that id now means something else, the request is
     refused rather than taken as a different action."""
-    _, offers = _cached(session, None, any_now=True)
+    _, offers = _cached(session, None, any_key=True)
     if isinstance(action_id, bool) or not isinstance(action_id, int):
         raise IllegalAction(f"an action id is a number, not {action_id!r}")
     if not 0 <= action_id < len(offers):

@@ -357,6 +357,17 @@ def test_b4_claim_window_pass_is_the_default_and_the_deadline_counts_down() -> N
         resolve_action(s, actions[0]["id"], ["1m"])
 
 
+def test_connected_flags_follow_the_places() -> None:
+    h, view, _ = _first("mcr", b"connected", "claim")
+    s = h.sessions[ME]
+    assert all(p["connected"] for p in view["players"])
+    assert s.hand is not None and s.hand.seating is not None
+    gone = s.hand.seating[Seat.SOUTH]  # the place playing South this hand
+    flags = [place != gone for place in range(4)]
+    players = build_seat_view(s, connected=flags)["view"]["players"]
+    assert [p["connected"] for p in players] == [True, False, True, True]
+
+
 def test_an_observer_or_idle_seat_gets_no_actions() -> None:
     h = open_harness("mcr", b"idle", options=TableOptions(hands=1))
     s = h.sessions[1]
