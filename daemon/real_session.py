@@ -11,12 +11,14 @@ the rules.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from fourwinds.protocol.canonical import canonical_bytes
+import msgpack
+
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import Seat
@@ -102,37 +104,66 @@ def seat_keys(session: TableSession) -> Sequence[bytes | None]:
     return session.public_keys
 
 
-def action_id(plain: Any) -> str:
-    """A stable id for one legal action (the same action keeps its id across views)."""
-    return hashlib.sha256(canonical_bytes(plain)).hexdigest()[:12]
+def _packed(plain: Any) -> bytes:
+    data: bytes = msgpack.packb(plain, use_bin_type=True)
+    return data
+
+
+def action_id(plain: Any, packed: bytes | None = None) -> str:
+    """A stable id for one legal action (the same action keeps its id across views; ids are
+    opaque to clients, which send them back)."""
+    return hashlib.sha256(_packed(plain) if packed is None else packed).hexdigest()[:12]
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+_LEAVES = (int, str, bytes, float, bool, type(None))
 
 
 def _tiles(value: object) -> list[str]:
     """Every tile an action names, in notation (``5p``), found in its fields."""
     if isinstance(value, Kind):
         return [] if value is Kind.HIDDEN else [tile_code(value)]
+    if type(value) in _LEAVES:          # most fields: seat numbers, tile ids, flags
+        return []
     if isinstance(value, tuple):
         return [code for item in value for code in _tiles(item)]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return [code for f in dataclasses.fields(value) for code in _tiles(getattr(value, f.name))]
-    return []
+    names = _FIELDS.get(type(value))
+    if names is None:
+        names = ()
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            names = tuple(f.name for f in dataclasses.fields(value))
+        _FIELDS[type(value)] = names
+    return [code for name in names for code in _tiles(getattr(value, name))]
 
 
+@functools.lru_cache(maxsize=256)
 def _snake(name: str) -> str:
     return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
 
 
+Entry = dict[str, Any]
 _ENTRIES: dict[tuple[type, bytes], tuple[str, str, str, list[str]]] = {}
-_ENTRY_LIMIT = 4096
-_RECENT: list[tuple[TableSession, tuple[Any, ...]]] = []   # (session, its legal plains)
+_ENTRY_LIMIT = 32_768        # an American Charleston offers over a thousand passes at once
+_LISTS: dict[bytes, list[Entry]] = {}
+_LIST_LIMIT = 16
+_RECENT: list[tuple[TableSession, tuple[Any, ...], list[Entry]]] = []
 _RECENT_LIMIT = 8
+
+
+def _bounded(cache: dict[Any, Any], limit: int) -> None:
+    """Drop the oldest half of ``cache`` when it is full (dicts keep insertion order)."""
+    if len(cache) >= limit:
+        for key in list(cache)[:limit // 2]:
+            del cache[key]
 
 
 def _entry(rules: Any, plain: Any) -> tuple[str, str, str, list[str]]:
     """(id, type, label, tiles) of one legal action. They depend on the plain form alone, so
     they are computed once per distinct action, not once per view."""
-    raw = canonical_bytes(plain)
-    key = (type(rules), raw)
+    packed = _packed(plain)
+    key = (type(rules), packed)
     found = _ENTRIES.get(key)
     if found is not None:
         return found
@@ -145,37 +176,36 @@ def _entry(rules: Any, plain: Any) -> tuple[str, str, str, list[str]]:
             label, tiles = rules.describe_action(action), _tiles(action)
         except Exception:   # a label is cosmetic; never fail a view on it
             pass
-    found = (hashlib.sha256(raw).hexdigest()[:12], kind, label, tiles)
-    if len(_ENTRIES) >= _ENTRY_LIMIT:
-        _ENTRIES.clear()
+    found = (action_id(plain, packed), kind, label, tiles)
+    _bounded(_ENTRIES, _ENTRY_LIMIT)
     _ENTRIES[key] = found
     return found
 
 
-def _remember(session: TableSession, plains: tuple[Any, ...]) -> None:
-    """Keep the legal plains of the last few sessions viewed: the ``act`` that follows a view
-    finds its action there instead of building the whole view again."""
-    _RECENT.append((session, plains))
+def _remember(session: TableSession, plains: tuple[Any, ...], entries: list[Entry]) -> None:
+    """Keep the legal actions of the last few sessions viewed: the ``act`` that follows a
+    view finds its action there instead of building the whole view again."""
+    _RECENT.append((session, plains, entries))
     del _RECENT[:-_RECENT_LIMIT]
 
 
-def _legal_plains(session: TableSession) -> tuple[Any, ...]:
-    for seen, known in reversed(_RECENT):
-        if seen is session:
-            return tuple(known)
-    plains: tuple[Any, ...] = tuple(table.seat_view(session).get("legal", ()))
-    _remember(session, plains)
-    return plains
+def _find(session: TableSession, wanted: object) -> Any:
+    """The plain form of the legal action ``wanted`` names (its id, or the plain form)."""
+    entries = next((known for seen, _, known in reversed(_RECENT) if seen is session), None)
+    if entries is None:     # not viewed lately (a client acting blind): build the list
+        entries = _legal(session, table.seat_view(session))
+    return next((e["plain"] for e in entries
+                 if e["id"] == wanted or ("plain" in e and e["plain"] == wanted)), None)
 
 
-def _legal(session: TableSession, view: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _legal(session: TableSession, view: Mapping[str, Any]) -> list[Entry]:
     me = view.get("me")
     if view.get("phase") == "ready" and me in view.get("waiting_for", ()):
         return [{"id": "ready", "type": "ready", "label": "Ready to start", "tiles": [],
                  "default": True}]
     plains = tuple(view.get("legal", ()))
-    _remember(session, plains)
     if not plains:
+        _remember(session, plains, [])
         return []
     rules, hand = session.rules, session.hand
     default: Any = None
@@ -185,11 +215,18 @@ def _legal(session: TableSession, view: Mapping[str, Any]) -> list[dict[str, Any
                 hand.engine, wind_of(hand.seating, Seat(me))))
         except Exception:   # no default in this state; the view still lists the actions
             default = None
-    out = []
-    for plain in plains:
-        ident, kind, label, tiles = _entry(rules, plain)
-        out.append({"id": ident, "type": kind, "label": label, "tiles": list(tiles),
-                    "default": plain == default, "plain": plain})
+    # a new session often offers the very same actions (others' answers came in): reuse them
+    key = _packed([type(rules).__name__, plains, default])
+    out = _LISTS.get(key)
+    if out is None:
+        out = []
+        for plain in plains:
+            ident, kind, label, tiles = _entry(rules, plain)
+            out.append({"id": ident, "type": kind, "label": label, "tiles": list(tiles),
+                        "default": plain == default, "plain": plain})
+        _bounded(_LISTS, _LIST_LIMIT)
+        _LISTS[key] = out
+    _remember(session, plains, out)
     return out
 
 
@@ -211,8 +248,8 @@ def local_action(session: TableSession, action: object, now: float) -> Step:
     wanted = action.get("action")
     if action.get("type") == "ready" or wanted == "ready":
         return table.local_action(session, table.TableReady(), now)
+    plain = _find(session, wanted)
     rules = session.rules
-    for plain in _legal_plains(session):
-        if rules is not None and (wanted == _entry(rules, plain)[0] or wanted == plain):
-            return table.local_action(session, rules.decode_action(plain), now)
+    if plain is not None and rules is not None:
+        return table.local_action(session, rules.decode_action(plain), now)
     raise LocalProtocolError(f"{wanted!r} is not one of your legal actions now")
