@@ -44,6 +44,7 @@ _DIRECTION = {CharlestonStep.FIRST_RIGHT: "right", CharlestonStep.FIRST_ACROSS: 
               CharlestonStep.FIRST_LEFT: "left", CharlestonStep.SECOND_LEFT: "left",
               CharlestonStep.SECOND_ACROSS: "across", CharlestonStep.LAST_RIGHT: "right"}
 _DISCARD_TEXT = re.compile(r"^Discard slot=(\d+) ")
+_CHARLESTON_TEXT = ("CharlestonPass ", "StopVote ", "CourtesyPass ", "PoolIn ", "PoolTake ")
 
 
 def codes(kinds: Sequence[Kind]) -> list[str]:
@@ -62,22 +63,19 @@ def _whose(f: SeatFacts, owner: Seat) -> str:
 
 
 def discards_by_seat(f: SeatFacts) -> dict[int, Seat]:
-    """Who discarded each slot still in the discards (the engine keeps one pile).
+    """Who discarded each tile of this hand, by slot (the engine keeps one pile, and an
+    exposure does not say whose discard completed it).
 
-    The session's timeline names every action applied, newest last; the latest Discard of a
-    slot is the one of this hand (a slot is discarded at most once a hand)."""
-    s: AmericanState = f.engine
-    wanted = set(s.discards)
+    The session's timeline names every action applied, newest last: read back to this hand's
+    Charleston (every American hand starts with one). A slot is discarded at most once a
+    hand, and the text is ``describe_action``'s (``Discard slot=17 face=5p``)."""
     owners: dict[int, Seat] = {}
     for _, place, text in reversed(f.session.timeline):
-        if len(owners) == len(wanted):
+        if text.startswith(_CHARLESTON_TEXT):
             break
         m = _DISCARD_TEXT.match(text)
-        if m is None:
-            continue
-        slot = int(m.group(1))
-        if slot in wanted and slot not in owners:
-            owners[slot] = Seat(f.seating.index(place))
+        if m is not None:
+            owners.setdefault(int(m.group(1)), Seat(f.seating.index(place)))
     return owners
 
 
@@ -347,7 +345,9 @@ class AmericanView:
         return {
             "dead": bool(s.dead[seat]), "concealed_count": len(s.hands[seat]),
             "exposures": [{"tiles": codes(s.kinds(e.slots)),
-                           "label": GROUP_NAMES.get(len(e.slots), "group"), "from": None}
+                           "label": GROUP_NAMES.get(len(e.slots), "group"),
+                           "from": next((int(owners[x]) for x in e.slots if x in owners),
+                                        None)}
                           for e in s.exposures[seat]],
             "flowers": [],
             "discards": [code(s.faces[x]) for x in s.discards if owners.get(x) == seat]}

@@ -100,7 +100,11 @@ def check_view(view: dict[str, Any], rules: str) -> None:
         assert isinstance(p["concealed_count"], int) and isinstance(p["score"], int)
         for meld in p["exposures"]:
             assert set(meld) == {"tiles", "label", "from"}
-            assert meld["label"] and (meld["from"] is None or meld["from"] in range(4))
+            assert meld["label"]
+            if meld["label"].startswith("concealed"):
+                assert meld["from"] is None
+            else:  # made with a discard: whose
+                assert meld["from"] in range(4) and meld["from"] != p["seat"], meld
             assert all(CODE.match(t) for t in meld["tiles"])
         assert all(CODE.match(t) and t != "?" for t in p["discards"] + p["flowers"])
     # a masked deck shows us a tile a little after it reaches us ("?" meanwhile)
