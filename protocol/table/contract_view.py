@@ -23,6 +23,7 @@ from fourwinds.protocol.tiles import Kind, RuleSet
 from .masked import ready_to_act
 from .messages import MsgKind, decode_body
 from .options import DeckKind
+from .problems import ProblemKind
 from .rotation import Seating, wind_of
 from .rules import RulesAdapter, WindowKind
 from .state import Phase, TableSession
@@ -247,9 +248,23 @@ def _build(s: TableSession, now: float | None,
     if s.halted is not None:
         view["phase_detail"] = f"Table halted: {s.halted.describe()}"
     if view["result"] is not None:
-        view["result"]["audit"] = ("ok" if not s.problems
-                                   else "; ".join(p.describe() for p in s.problems))
+        view["result"]["audit"] = _audit(s)
     return view, _offers(s, f, rv)
+
+
+_NOT_CHEATING = frozenset({ProblemKind.STALLED, ProblemKind.MISSING, ProblemKind.REFUSED_JOIN})
+
+
+def _audit(s: TableSession) -> str:
+    """"ok", or what the checks found: proven or suspected misbehaviour (a slow or missing
+    seat is not an audit finding), or a masked deck's audit still running."""
+    found = [p.describe() for p in s.problems if p.kind not in _NOT_CHEATING]
+    if found:
+        return "; ".join(found)
+    hand = s.hand
+    if hand is not None and hand.deck is not None and not hand.audited:
+        return "the deck audit is still running"
+    return "ok"
 
 
 _Key = tuple[float | None, tuple[bool, ...] | None]

@@ -19,9 +19,10 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
 from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.session import local_action
-from fourwinds.protocol.table.state import Phase, TableSession
+from fourwinds.protocol.table.state import Phase, TableSession, evolve
 from fourwinds.protocol.tiles import Kind
 
 VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "seat", "dealer",
@@ -260,6 +261,17 @@ def test_the_other_choice_each_time_also_plays_through(rules: str) -> None:
     seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
     drive(rules, b"last-" + rules.encode(), pick_bold, every=False, seen=seen)
     assert seen[-1][0]["result"] is not None
+
+
+def test_result_audit_names_misbehaviour_but_not_a_slow_seat() -> None:
+    h = drive("mcr", b"audit", pick_default, every=False)
+    s = h.sessions[ME]
+    assert build_seat_view(s)["view"]["result"]["audit"] == "ok"
+    slow = Problem(ProblemKind.STALLED, Seat(2), "no answer for 40 s")
+    assert build_seat_view(evolve(s, problems=(slow,)))["view"]["result"]["audit"] == "ok"
+    lie = Problem(ProblemKind.DIVERGENCE, Seat(1), "state hash differs from ours")
+    audit = build_seat_view(evolve(s, problems=(slow, lie)))["view"]["result"]["audit"]
+    assert "state hash differs from ours" in audit and "no answer" not in audit
 
 
 def test_a_hand_on_the_masked_deck_through_the_view() -> None:
