@@ -328,7 +328,8 @@ class AmericanView:
             "turn": int(s.turn) if s.step is CharlestonStep.PLAY and s.result is None else None,
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(f),
             "prevalent_wind": None}
-        if s.last_discard is not None and s.discarder is not None and s.stage is Stage.CALLS:
+        if (s.last_discard is not None and s.discarder is not None and s.stage is Stage.CALLS
+                and s.result is None):
             out["last_discard"] = {"seat": int(s.discarder),
                                    "tile": code(s.faces[s.last_discard])}
         if f.me is not None:
