@@ -183,6 +183,7 @@ class ActionTaken:
     wind: Seat
     text: str
     timeout: bool
+    action: object = None   # the engine action itself (frontends word it their own way)
 
 
 @dataclass(frozen=True)

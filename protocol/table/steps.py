@@ -368,13 +368,15 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
             s = report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, place, error.reason, s.step))
             continue
         s = evolve(s, hand=evolve(hand, engine=engine))
+        text = rules.describe_action(item.action)
+        entries.append((s.step, place, text))
+        # the action first, then the engine events it caused (logs group them so)
+        acc.events.append(ActionTaken(hand.hand_no, s.step, place, wind, text, item.timeout,
+                                       item.action))
         s = _after_engine(s, acc, events)
         hand = s.hand
         assert hand is not None
         engine = hand.engine
-        text = rules.describe_action(item.action)
-        entries.append((s.step, place, text))
-        acc.events.append(ActionTaken(hand.hand_no, s.step, place, wind, text, item.timeout))
     s = evolve(s, timeline=(*s.timeline, *entries))
     return _next_play_step(s, acc, resolved)
 

@@ -113,11 +113,15 @@ def test_replay_prints_every_action(played: Harness, tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "t.fwt"
     path.write_bytes(export_transcript(played.sessions[2]))
-    assert main(["replay", str(path)]) == 0
+    assert main(["replay", "--verbose", str(path)]) == 0
     out = capsys.readouterr().out
     actions = sum(1 for line in out.splitlines() if line.startswith("   ["))
     assert actions == len(played.sessions[2].timeline)
     assert "== Hand 1" in out and "== Match over" in out
+    assert main(["replay", str(path)]) == 0  # without --verbose: no step numbers
+    plain = capsys.readouterr().out
+    assert "== Hand 1" in plain and not any(line.startswith("   [")
+                                             for line in plain.splitlines())
 
 
 def test_verify_blames_a_lying_seat_from_an_honest_seats_transcript() -> None:
