@@ -12,6 +12,12 @@ practice deck), each seat a bot driven through the local API by one driver loop.
   (house card, Charleston included).
 * ``daemon_rss``: the largest resident set (VmHWM) of the four daemons after the hands: MB.
   Target <= 80 MB.
+Every figure of ``daemon_hands`` is measured side by side in the same run for this tree's
+daemon and for the daemon as of commit BASELINE (before the daemon-perf work; its
+``fourwinds.daemon`` read with ``git archive``, everything else this tree's), in
+FOURWINDS_BENCH_ROUNDS rounds (default 2) of alternating order; each line gives the median,
+the baseline's median, their ratio and every round's value. The driver polls all four clients
+at once for both.
 * ``daemon_fuzz``: 100,000 fuzzed frames to a daemon's peer socket and 100,000 to its local
   API: every one refused with a reason, nothing crashed, no state changed.
 """
@@ -216,13 +222,15 @@ def _hands(base: Path, python_path: str) -> dict[str, float]:
 
 
 def bench_hands() -> list[dict[str, object]]:
-    """ROUNDS rounds, each the baseline daemon then this one; medians over the rounds."""
+    """ROUNDS rounds, each the baseline daemon and this one (in alternating order); medians
+    over the rounds, each figure beside its baseline and their ratio."""
     base = Path(tempfile.mkdtemp(prefix="fw-bench-"))
     baseline_path = _baseline_tree(base)
     runs: dict[str, list[dict[str, float]]] = {"baseline": [], "now": []}
-    for r in range(ROUNDS):
-        runs["baseline"].append(_hands(base / f"b{r}", baseline_path))
-        runs["now"].append(_hands(base / f"n{r}", ""))
+    for r in range(ROUNDS):      # alternate which goes first: the machine's load drifts
+        order = [("baseline", baseline_path), ("now", "")]
+        for variant, python_path in order if r % 2 == 0 else order[::-1]:
+            runs[variant].append(_hands(base / f"{variant}{r}", python_path))
     deck_ms = _deck_in_memory_ms()
 
     def med(variant: str, figure: str) -> float:
