@@ -82,11 +82,15 @@ class ActionCodec:
         names = tuple(f.name for f in fields)
         whats = tuple(f"{cls.__name__}.{name}" for name in names)
         count = len(fields)
+        keywords = any(f.kw_only for f in fields)  # keyword-only fields cannot go by position
         label = cls.__name__
         hints = typing.get_type_hints(cls)
         if bound:  # a generic dataclass: its type variables stand for the given arguments
             hints = {name: bound.get(hint, hint) for name, hint in hints.items()}
         decoders: list[Decoder] = []  # compiled on first use (types may refer to each other)
+        # plain fields take a shortcut: a value of exactly the hinted type is taken as it is
+        exact = tuple(hints[name] if hints[name] in (int, bytes, str, bool) else None
+                      for name in names)
 
         def build(value: object, what: str, depth: int) -> object:
             assert isinstance(value, list)
@@ -96,10 +100,17 @@ class ActionCodec:
             if not decoders:
                 decoders.extend(self._compile(hints[name]) for name in names)
             inner = depth + 1
-            args = {name: decode(v, w, inner)
-                    for name, decode, v, w in zip(names, decoders, value[1:], whats, strict=True)}
+            if inner > MAX_DEPTH:
+                args = [decode(v, w, inner)
+                        for decode, v, w in zip(decoders, value[1:], whats, strict=True)]
+            else:
+                args = [v if type(v) is plain else decode(v, w, inner)
+                        for plain, decode, v, w in zip(exact, decoders, value[1:], whats,
+                                                       strict=True)]
             try:
-                return cls(**args)
+                if keywords:
+                    return cls(**dict(zip(names, args, strict=True)))
+                return cls(*args)
             except (ValueError, TypeError) as error:
                 raise WireError(f"action {label}: {error}") from None
 

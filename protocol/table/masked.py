@@ -293,10 +293,25 @@ def ready_to_act(s: TableSession) -> bool:
     if hand is None or hand.deck is None or hand.seating is None or s.me is None:
         return True
     mine = wind_of(hand.seating, s.me)
-    state = hand.deck_state
-    if not all(_opened(state, slot) for slot, h in enumerate(state.holder) if h == mine):
+    if not _all_opened(hand.deck_state, mine):
         return False
     return s.rules is None or hand.engine is None or s.rules.knows_own_tiles(hand.engine, mine)
+
+
+_OPENED: dict[int, tuple[Any, Seat, bool]] = {}
+
+
+def _all_opened(state: Any, mine: Seat) -> bool:
+    """Whether every position ``mine`` holds is open to it; kept per deck state (a bot asks
+    before every move, and the deck state changes far less often than that)."""
+    hit = _OPENED.get(id(state))
+    if hit is not None and hit[0] is state and hit[1] == mine:  # the entry holds the state
+        return hit[2]
+    result = all(_opened(state, slot) for slot, h in enumerate(state.holder) if h == mine)
+    if len(_OPENED) >= 16:
+        del _OPENED[next(iter(_OPENED))]
+    _OPENED[id(state)] = (state, mine, result)
+    return result
 
 
 __all__ = ["SEATS", "after_engine", "deal", "flush", "on_deck_message", "public_face",
