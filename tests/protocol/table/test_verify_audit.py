@@ -4,6 +4,9 @@ every pass recomputed from the revealed secrets, every face shown checked, the c
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
+
+import pytest
 
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.messages import AuditReveal, Signed, sign
@@ -83,3 +86,14 @@ def test_observer_audit_blames_a_face_the_secrets_contradict() -> None:
     found = audit_hand(verdict.session, tuple(observed),
                        deck_context(verdict.session, hand.hand_no))
     assert [(w, c.value) for w, c, _ in found] == [(body.seat, "wrong_face")]
+
+
+def test_verify_command_names_the_seat_with_the_tampered_secret(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from fourwinds.frontends.cli import main
+
+    path = tmp_path / "tampered.fwt"
+    path.write_bytes(_tampered_secret(b"audit-cli", Seat.SOUTH, 100))
+    assert main(["verify", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "deck audit" in out and "blame seat 1" in out and out.strip().endswith("BAD")
