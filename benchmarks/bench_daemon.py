@@ -73,7 +73,9 @@ class Driver:
         return got
 
     def phase(self, i: int) -> str:
-        return str(self.views[i].get("view", {}).get("phase", ""))
+        """The session's phase (lobby, play, over...; the view's own phase is the game's)."""
+        view = self.views[i].get("view", {})
+        return str(view.get("session", {}).get("phase", view.get("phase", "")))
 
     def step(self, i: int) -> int:
         return int(self.views[i].get("view", {}).get("step", -1))
@@ -92,11 +94,13 @@ class Driver:
                 legal = self.views[i].get("legal_actions") or []
                 if not legal:
                     continue
-                action = legal[0]
+                action = next((a for a in legal if a.get("default")), legal[0])
+                request = {"type": "act", "table": table, "action": action["id"]}
+                if "choose" in action:
+                    request["tiles"] = list(action.get("tiles") or [])[: int(action["choose"])]
                 before = self.step(i)
                 start = time.perf_counter()
-                answer = self.clients[i].request({"type": "act", "table": table,
-                                                  "action": action["id"]})
+                answer = self.clients[i].request(request)
                 if not answer.get("ok"):
                     continue
                 acted = True

@@ -10,24 +10,18 @@ the rules.
 
 from __future__ import annotations
 
-import dataclasses
-import functools
-import hashlib
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-import msgpack
-
 from fourwinds.protocol.errors import LocalProtocolError
-from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import session as table
+from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.state import Step, TableSession
 from fourwinds.protocol.table.transcript import export_transcript
-from fourwinds.protocol.tiles import Kind
 
 handle_message = table.handle_message
 transcript = export_transcript
@@ -104,135 +98,22 @@ def seat_keys(session: TableSession) -> Sequence[bytes | None]:
     return session.public_keys
 
 
-def _packed(plain: Any) -> bytes:
-    data: bytes = msgpack.packb(plain, use_bin_type=True)
-    return data
-
-
-def action_id(plain: Any, packed: bytes | None = None) -> str:
-    """A stable id for one legal action (the same action keeps its id across views; ids are
-    opaque to clients, which send them back)."""
-    return hashlib.sha256(_packed(plain) if packed is None else packed).hexdigest()[:12]
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-_LEAVES = (int, str, bytes, float, bool, type(None))
-
-
-def _tiles(value: object) -> list[str]:
-    """Every tile an action names, in notation (``5p``), found in its fields."""
-    if isinstance(value, Kind):
-        return [] if value is Kind.HIDDEN else [tile_code(value)]
-    if type(value) in _LEAVES:          # most fields: seat numbers, tile ids, flags
-        return []
-    if isinstance(value, tuple):
-        return [code for item in value for code in _tiles(item)]
-    names = _FIELDS.get(type(value))
-    if names is None:
-        names = ()
-        if dataclasses.is_dataclass(value) and not isinstance(value, type):
-            names = tuple(f.name for f in dataclasses.fields(value))
-        _FIELDS[type(value)] = names
-    return [code for name in names for code in _tiles(getattr(value, name))]
-
-
-@functools.lru_cache(maxsize=256)
-def _snake(name: str) -> str:
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
-
-
-Entry = dict[str, Any]
-_ENTRIES: dict[tuple[type, bytes], tuple[str, str, str, list[str]]] = {}
-_ENTRY_LIMIT = 32_768        # an American Charleston offers over a thousand passes at once
-_LISTS: dict[bytes, list[Entry]] = {}
-_LIST_LIMIT = 16
-_RECENT: list[tuple[TableSession, tuple[Any, ...], list[Entry]]] = []
-_RECENT_LIMIT = 8
-
-
-def _bounded(cache: dict[Any, Any], limit: int) -> None:
-    """Drop the oldest half of ``cache`` when it is full (dicts keep insertion order)."""
-    if len(cache) >= limit:
-        for key in list(cache)[:limit // 2]:
-            del cache[key]
-
-
-def _entry(rules: Any, plain: Any) -> tuple[str, str, str, list[str]]:
-    """(id, type, label, tiles) of one legal action. They depend on the plain form alone, so
-    they are computed once per distinct action, not once per view."""
-    packed = _packed(plain)
-    key = (type(rules), packed)
-    found = _ENTRIES.get(key)
-    if found is not None:
-        return found
-    label, tiles, kind = str(plain), [], "action"
-    if isinstance(plain, list) and plain:
-        kind = _snake(str(plain[0]))
-    if rules is not None:
-        try:
-            action = rules.decode_action(plain)
-            label, tiles = rules.describe_action(action), _tiles(action)
-        except Exception:   # a label is cosmetic; never fail a view on it
-            pass
-    found = (action_id(plain, packed), kind, label, tiles)
-    _bounded(_ENTRIES, _ENTRY_LIMIT)
-    _ENTRIES[key] = found
-    return found
-
-
-def _remember(session: TableSession, plains: tuple[Any, ...], entries: list[Entry]) -> None:
-    """Keep the legal actions of the last few sessions viewed: the ``act`` that follows a
-    view finds its action there instead of building the whole view again."""
-    _RECENT.append((session, plains, entries))
-    del _RECENT[:-_RECENT_LIMIT]
-
-
-def _find(session: TableSession, wanted: object) -> Any:
-    """The plain form of the legal action ``wanted`` names (its id, or the plain form)."""
-    entries = next((known for seen, _, known in reversed(_RECENT) if seen is session), None)
-    if entries is None:     # not viewed lately (a client acting blind): build the list
-        entries = _legal(session, table.seat_view(session))
-    return next((e["plain"] for e in entries
-                 if e["id"] == wanted or ("plain" in e and e["plain"] == wanted)), None)
-
-
-def _legal(session: TableSession, view: Mapping[str, Any]) -> list[Entry]:
-    me = view.get("me")
-    if view.get("phase") == "ready" and me in view.get("waiting_for", ()):
-        return [{"id": "ready", "type": "ready", "label": "Ready to start", "tiles": [],
-                 "default": True}]
-    plains = tuple(view.get("legal", ()))
-    if not plains:
-        _remember(session, plains, [])
-        return []
-    rules, hand = session.rules, session.hand
-    default: Any = None
-    if rules is not None and hand is not None and hand.seating is not None and me is not None:
-        try:
-            default = rules.encode_action(rules.default_action(
-                hand.engine, wind_of(hand.seating, Seat(me))))
-        except Exception:   # no default in this state; the view still lists the actions
-            default = None
-    # a new session often offers the very same actions (others' answers came in): reuse them
-    key = _packed([type(rules).__name__, plains, default])
-    out = _LISTS.get(key)
-    if out is None:
-        out = []
-        for plain in plains:
-            ident, kind, label, tiles = _entry(rules, plain)
-            out.append({"id": ident, "type": kind, "label": label, "tiles": list(tiles),
-                        "default": plain == default, "plain": plain})
-        _bounded(_LISTS, _LIST_LIMIT)
-        _LISTS[key] = out
-    _remember(session, plains, out)
-    return out
-
-
 def seat_view(session: TableSession) -> dict[str, Any]:
-    view = table.seat_view(session)
-    view["legal_actions"] = _legal(session, view)
+    """The local API's seat view (CONTRACTS.md / docs/LOCAL-API.md): the contract VIEW with
+    ``legal_actions`` (ids, human labels, tiles, ``choose``, ``default``), plus the session's
+    own bookkeeping (``step``, ``hands_played``, ``problems``, ``halted``, and under
+    ``session`` its phase and the *places* it waits for) for tools and tests."""
+    built = build_seat_view(session, time.monotonic())
+    view: dict[str, Any] = built["view"]
+    view["legal_actions"] = built["legal_actions"]
+    s = session
+    view["step"] = s.step
+    view["state"] = s.step_hash.hex()
+    view["hands_played"] = s.hands_played
+    view["problems"] = [p.describe() for p in s.problems]
+    view["halted"] = None if s.halted is None else s.halted.describe()
+    view["session"] = {"phase": s.phase.value, "me": None if s.me is None else int(s.me),
+                       "waiting_for": sorted(int(p) for p in s.awaiting if p not in s.inputs)}
     return view
 
 
@@ -242,14 +123,24 @@ def phase(session: TableSession) -> str:
 
 
 def local_action(session: TableSession, action: object, now: float) -> Step:
-    """``{"action": id}`` (or ``"ready"``) from the local API -> the session's own call."""
+    """``{"action": id, "tiles": [...]}`` (or ``"ready"``) from the local API -> the session's
+    own call. The id is one of the current view's ``legal_actions``; ``tiles`` only for an
+    action that asks the player to ``choose``; ``expected`` (optional) is the ACTION map the
+    client was shown, so an act meant for a view the table has moved past is refused."""
     if not isinstance(action, Mapping):
         raise LocalProtocolError("an action request is a map with 'action'")
     wanted = action.get("action")
     if action.get("type") == "ready" or wanted == "ready":
         return table.local_action(session, table.TableReady(), now)
-    plain = _find(session, wanted)
-    rules = session.rules
-    if plain is not None and rules is not None:
-        return table.local_action(session, rules.decode_action(plain), now)
-    raise LocalProtocolError(f"{wanted!r} is not one of your legal actions now")
+    if isinstance(wanted, str) and wanted.isdigit():
+        wanted = int(wanted)
+    if isinstance(wanted, bool) or not isinstance(wanted, int):
+        raise LocalProtocolError(
+            f"'action' is the id (a number) of one of your legal actions, not {wanted!r}")
+    tiles = action.get("tiles") or []
+    if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
+        raise LocalProtocolError("'tiles' is a list of tile codes such as [\"3p\", \"5z\"]")
+    expected = action.get("expected")
+    chosen = resolve_action(session, wanted, tiles,
+                            expected if isinstance(expected, Mapping) else None)
+    return table.local_action(session, chosen, now)

@@ -51,12 +51,16 @@ def decision_key(event: Event) -> object:
 
 
 def act_request(event: Event, action: Action, tiles: Sequence[str] | None = None) -> dict[str, Any]:
-    """The local-API request acting on ``action`` of ``event`` (tiles only when it chooses)."""
+    """The local-API request acting on ``action`` of ``event`` (tiles only when it chooses).
+
+    ``expected`` carries the action as shown, so the daemon refuses the request instead of
+    doing something else when the table has moved on and the id now means another action."""
     request: dict[str, Any] = {
         "type": "act",
         "table": event.get("table"),
         "seq": event.get("seq"),
         "action": action.get("id"),
+        "expected": dict(action),
     }
     if "choose" in action:
         request["tiles"] = list(tiles or ())

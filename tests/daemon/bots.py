@@ -15,10 +15,17 @@ from fourwinds.frontends.client import Client, connect
 Event = dict[str, Any]
 
 
-def choose(event: Event) -> str | None:
-    """The bot's pick: ready if offered, else the first legal action."""
+def choose(event: Event) -> dict[str, Any] | None:
+    """The bot's pick as the fields of an act request: the default action if one is marked
+    (ready, the timeout's answer), else the first; a "choose" action takes the first tiles."""
     legal = event.get("legal_actions") or []
-    return str(legal[0]["id"]) if legal else None
+    if not legal:
+        return None
+    action = next((a for a in legal if a.get("default")), legal[0])
+    request: dict[str, Any] = {"action": action["id"]}
+    if "choose" in action:
+        request["tiles"] = list(action.get("tiles") or [])[: int(action["choose"])]
+    return request
 
 
 class BotSeat(threading.Thread):
@@ -53,7 +60,7 @@ class BotSeat(threading.Thread):
         action = choose(event)
         if action is not None:
             start = time.perf_counter()
-            answer = client.request({"type": "act", "table": self.table, "action": action},
+            answer = client.request({"type": "act", "table": self.table, **action},
                                     timeout=3)
             if answer.get("ok"):
                 self.actions += 1
@@ -90,4 +97,6 @@ class BotSeat(threading.Thread):
 
 
 def over(event: Event) -> bool:
-    return event.get("view", {}).get("phase") in ("over", "halted")
+    view = event.get("view", {})
+    phase = view.get("session", {}).get("phase", view.get("phase"))
+    return phase in ("over", "halted", "match_over")

@@ -78,7 +78,8 @@ def _finish(table: RealTable, seats: list[BotSeat], timeout: float) -> None:
         seat.join(timeout)
         assert seat.error is None, seat.error
     views = [table.query(i, type="view")["event"]["view"] for i in range(4)]
-    assert [v["phase"] for v in views] == ["over"] * 4, [v["phase"] for v in views]
+    phases = [v["session"]["phase"] for v in views]
+    assert phases == ["over"] * 4, phases
     assert len({v["state"] for v in views}) == 1
     transcripts = [table.query(i, type="transcript")["transcript"] for i in range(4)]
     assert all(t == transcripts[0] for t in transcripts)
@@ -99,7 +100,7 @@ def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
         real_table: RealTable) -> None:
     seats = real_table.bots(timeout=90)
     deadline = time.monotonic() + 30
-    while (seats[2].last is None or seats[2].last["view"].get("phase") != "play"
+    while (seats[2].last is None or seats[2].last["view"].get("session", {}).get("phase") != "play"
            or seats[2].actions < 15):
         assert time.monotonic() < deadline, "the hand never got going"
         time.sleep(0.05)
@@ -120,7 +121,7 @@ def test_sigstop_a_daemon_for_20s_table_waits_shows_who_then_resumes(
     the table waiting for its place, without moving on; after SIGCONT the hand completes."""
     seats = real_table.bots(timeout=120)
     deadline = time.monotonic() + 30
-    while (seats[1].last is None or seats[1].last["view"].get("phase") != "play"
+    while (seats[1].last is None or seats[1].last["view"].get("session", {}).get("phase") != "play"
            or seats[1].actions < 10):
         assert time.monotonic() < deadline, "the hand never got going"
         time.sleep(0.05)
@@ -134,13 +135,13 @@ def test_sigstop_a_daemon_for_20s_table_waits_shows_who_then_resumes(
         first = [real_table.query(i, type="view")["event"] for i in (0, 2, 3)]
         for event in first:
             assert fp in [p["fingerprint"] for p in event["offline"]]
-            assert event["view"]["phase"] == "play"
-            assert event["view"]["waiting_for"] == [1]      # only place 1 is awaited
+            assert event["view"]["session"]["phase"] == "play"
+            assert event["view"]["session"]["waiting_for"] == [1]      # only place 1 is awaited
         time.sleep(max(0.0, STOPPED_S - 1.0 - (time.monotonic() - stopped)))
         for before, i in zip(first, (0, 2, 3), strict=True):
             event = real_table.query(i, type="view")["event"]
             assert fp in [p["fingerprint"] for p in event["offline"]]
-            assert event["view"]["waiting_for"] == [1]
+            assert event["view"]["session"]["waiting_for"] == [1]
             assert event["view"]["step"] == before["view"]["step"]   # it did not move on
             assert event["view"]["state"] == before["view"]["state"]
     finally:

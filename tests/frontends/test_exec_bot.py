@@ -32,6 +32,7 @@ def test_valid_answer_becomes_the_act_request() -> None:
     event = sample_views.call_event()
     decision = judge_answer('{"action": 0}\n', event)
     assert decision.error is None
+    assert decision.request is not None and decision.request.pop("expected")["id"] == 0
     assert decision.request == {"type": "act", "table": "kitchen", "seq": 8, "action": 0}
 
 
@@ -57,6 +58,7 @@ def test_invalid_answers_are_refused_with_the_reason_and_the_default_taken() -> 
     for line, reason in cases.items():
         decision = judge_answer(line, event)
         assert decision.error is not None and reason in decision.error, line
+        assert decision.request is not None and decision.request.pop("expected")["id"] == 2
         assert decision.request == default, line
 
 

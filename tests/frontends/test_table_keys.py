@@ -14,7 +14,7 @@ def test_enter_discards_the_tile_under_the_cursor() -> None:
     action = next(a for a in event["legal_actions"] if a["id"] == result.request["action"])  # type: ignore[index]
     assert action["tiles"] == ["8s"] and action["type"] == "discard"
     assert result.request == {"type": "act", "table": "kitchen", "seq": 7,
-                              "action": action["id"]}
+                              "action": action["id"], "expected": action}
 
 
 def test_arrows_move_the_cursor_within_the_rack() -> None:
@@ -51,6 +51,7 @@ def test_charleston_needs_exactly_three_selected_tiles() -> None:
     assert "select 3 tile(s), you selected 2" in refused.ui.message
     ui = handle_key(event, ui, "f").ui
     sent = handle_key(event, ui, "1")
+    assert sent.request is not None and sent.request.pop("expected")["id"] == 0
     assert sent.request == {"type": "act", "table": "kitchen", "seq": 3, "action": 0,
                             "tiles": ["1m", "3m", "6s"]}
 
