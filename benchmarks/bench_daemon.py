@@ -25,6 +25,7 @@ at once for both.
 from __future__ import annotations
 
 import io
+import logging
 import os
 import statistics
 import subprocess
@@ -270,20 +271,40 @@ def bench_hands() -> list[dict[str, object]]:
     ]
 
 
+class _CountRefusals(logging.Handler):
+    """Counts the daemon's logged refusals instead of printing 200,000 lines."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.count = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+
+
 def bench_fuzz() -> list[dict[str, object]]:
     os.environ["FOURWINDS_FUZZ_FRAMES"] = str(FUZZ_FRAMES)
     from tests.daemon import test_shell, test_transport
 
-    base = Path(tempfile.mkdtemp(prefix="fw-fuzz-"))
-    started = time.perf_counter()
-    test_transport.test_fuzzed_frames_never_crash_and_are_each_refused()
-    peer_s = time.perf_counter() - started
-    started = time.perf_counter()
-    test_shell.test_fuzzed_local_api_requests_are_refused_without_state_change(base / "api")
-    api_s = time.perf_counter() - started
+    logger = logging.getLogger("fourwinds")
+    counter = _CountRefusals()
+    logger.addHandler(counter)
+    logger.propagate = False
+    try:
+        base = Path(tempfile.mkdtemp(prefix="fw-fuzz-"))
+        started = time.perf_counter()
+        test_transport.test_fuzzed_frames_never_crash_and_are_each_refused()
+        peer_s = time.perf_counter() - started
+        started = time.perf_counter()
+        test_shell.test_fuzzed_local_api_requests_are_refused_without_state_change(base / "api")
+        api_s = time.perf_counter() - started
+    finally:
+        logger.removeHandler(counter)
+        logger.propagate = True
     return [result("daemon_fuzz", 2 * FUZZ_FRAMES, "frames", target="all refused, no crash",
                    met=True, peer_frames_per_s=round(FUZZ_FRAMES / peer_s),
-                   api_frames_per_s=round(FUZZ_FRAMES / api_s))]
+                   api_frames_per_s=round(FUZZ_FRAMES / api_s),
+                   logged_refusals=counter.count)]
 
 
 BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
