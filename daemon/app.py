@@ -65,7 +65,7 @@ class Daemon:
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
-        self._views: dict[bytes, tuple[Any, dict[str, Any]]] = {}
+        self._views: dict[bytes, tuple[Any, dict[str, Any], float]] = {}
         self._dirty: dict[bytes, list[str]] = {}
         self._wake = asyncio.Event()
 
@@ -249,9 +249,14 @@ class Daemon:
             return {}
         cached = self._views.get(rt.table_id)
         if cached is None or cached[0] is not rt.session:
-            cached = (rt.session, dict(self.port.seat_view(rt.session)))
+            cached = (rt.session, dict(self.port.seat_view(rt.session)), time.monotonic())
             self._views[rt.table_id] = cached
-        return dict(cached[1])
+        view = dict(cached[1])
+        deadline = view.get("deadline")
+        if isinstance(deadline, (int, float)) and not isinstance(deadline, bool):
+            # the view is cached per session state: count down the time since it was built
+            view["deadline"] = max(0.0, float(deadline) - (time.monotonic() - cached[2]))
+        return view
 
     def view_event(self, rt: TableRuntime, events: list[str]) -> Message:
         view = self._seat_view(rt)
