@@ -18,8 +18,8 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind, RuleSet
 
 from .bot_rng import HashRng
-from .codec import ActionCodec, encode
-from .describe import describe_action as describe
+from .codec import ActionCodec
+from .engine_adapter import EngineDelegate
 from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.CharlestonPass, A.PoolIn, A.PoolTake, A.StopVote, A.CourtesyPass, A.Discard,
@@ -57,10 +57,11 @@ def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOpti
     )
 
 
-class AmericanRules:
+class AmericanRules(EngineDelegate):
     """American (NMJL-style) rules with the table's card; engine in protocol/american."""
 
     ruleset = RuleSet.AMERICAN
+    engine = engine
 
     def __init__(self, card_text: str = "") -> None:
         self.card = card_from_text(card_text)
@@ -88,20 +89,6 @@ class AmericanRules:
 
     def awaiting(self, state: Any) -> tuple[Seat, ...]:
         return engine.seats_to_act(state)
-
-    def apply(self, state: Any, action: Any) -> tuple[Any, tuple[Any, ...]]:
-        new, events = engine.apply(state, action)
-        return new, tuple(events)
-
-    def learn(self, state: Any, faces: Mapping[int, Kind]) -> Any:
-        return engine.learn(state, faces)
-
-    def public_digest(self, state: Any) -> bytes:
-        return engine.public_digest(state)
-
-    def actor(self, action: Any) -> Seat:
-        seat: Seat = action.seat
-        return seat
 
     def window(self, state: Any, seat: Seat) -> WindowKind:
         s: AmericanState = state
@@ -169,12 +156,6 @@ class AmericanRules:
                            f"{result.winner.name} Mahjong with {result.hand_id} "
                            f"({result.value}{extra}) {how}".strip())
 
-    def encode_action(self, action: Any) -> Any:
-        return encode(action)
-
-    def decode_action(self, plain: Any) -> Any:
-        return self._codec.decode(plain)
-
     def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
         bot = self._bots.get(seat)
         if bot is None:
@@ -183,8 +164,6 @@ class AmericanRules:
         action = bot.act(state)
         return action if action is not None else self.default_action(state, seat)
 
-    def describe_action(self, action: Any) -> str:
-        return describe(action)
 
 
 def adapter(card_text: str) -> RulesAdapter:

@@ -14,18 +14,19 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind, RuleSet, is_bonus
 
 from .bot_rng import HashRng
-from .codec import ActionCodec, encode
-from .describe import describe_action as describe
+from .codec import ActionCodec
+from .engine_adapter import EngineDelegate
 from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.AddedKong,
                 A.DeclareWin, A.Pass, A.ClaimChow, A.ClaimPung, A.ClaimKong, A.ClaimWin)
 
 
-class MCRRules:
+class MCRRules(EngineDelegate):
     """Chinese Official rules: 16 hands, four dice, flowers, chows; engine in protocol/mcr."""
 
     ruleset = RuleSet.MCR
+    engine = engine
 
     def __init__(self, card_text: str = "") -> None:
         self._codec = ActionCodec(ACTION_TYPES)
@@ -58,19 +59,6 @@ class MCRRules:
         if s.phase in (Phase.CLAIMS, Phase.ROB):
             return tuple(w for w in SEATS if w != s.turn and s.answers[w] is None)
         return (s.turn,)
-
-    def apply(self, state: Any, action: Any) -> tuple[Any, tuple[Any, ...]]:
-        return engine.apply(state, action)
-
-    def learn(self, state: Any, faces: Mapping[int, Kind]) -> Any:
-        return engine.learn(state, faces)
-
-    def public_digest(self, state: Any) -> bytes:
-        return engine.public_digest(state)
-
-    def actor(self, action: Any) -> Seat:
-        seat: Seat = action.seat
-        return seat
 
     def window(self, state: Any, seat: Seat) -> WindowKind:
         phase = state.phase
@@ -118,18 +106,10 @@ class MCRRules:
         return HandOutcome(result.winner, result.payments,
                            f"{result.winner.name} wins {result.total} points {how}".strip())
 
-    def encode_action(self, action: Any) -> Any:
-        return encode(action)
-
-    def decode_action(self, plain: Any) -> Any:
-        return self._codec.decode(plain)
-
     def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
         action = bots.choose(state, seat, HashRng(entropy))
         return action if action is not None else engine.legal_actions(state, seat)[0]
 
-    def describe_action(self, action: Any) -> str:
-        return describe(action)
 
 
 def adapter(card_text: str) -> RulesAdapter:
