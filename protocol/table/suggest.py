@@ -1,0 +1,143 @@
+"""The built-in bot's choice for our seat, as one of the local API's legal actions.
+
+``fourwinds bot --rules`` (and so the bot seats of ``fourwinds play --bots N``) asks the
+daemon for it with the local-API request ``suggest``: the rule set's own bot (the one the
+in-memory harness lets play, ``harness.bot_moves``) then decides for the seat instead of the
+modest rules-agnostic view bot. It reads our seat's engine state, which holds only what our
+seat may know (others' concealed tiles are ``Kind.HIDDEN`` there), so the suggestion is fair.
+
+The engine action the bot picks is matched back to the entry of ``legal_actions`` that does
+the same: the entry itself when the view offers exactly that action, else the entry whose
+action is the same choice for the player (another copy of the same face, a blind pass whose
+fall-back tiles the view picks itself). Pure: the bot's entropy comes from the ``seed``
+passed in, the table step and our place.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Any
+
+from fourwinds.protocol.american.actions import CharlestonPass
+from fourwinds.protocol.american.exchange import find_joker
+from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.seats import Seat
+
+from .contract_view import _cached, code, resolve_action
+from .rotation import wind_of
+from .state import Phase, TableSession
+
+__all__ = ["Suggestion", "bot_entropy", "match_action", "offered", "same_choice", "suggest"]
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """One entry of the view's ``legal_actions`` (a copy) and the tiles to choose with it
+    (empty unless the entry asks the player to ``choose``), for table step ``step``."""
+
+    entry: dict[str, Any]
+    tiles: tuple[str, ...]
+    step: int
+
+    def plain(self) -> dict[str, Any]:
+        """The local API's form: ``{"action": ACTION, "tiles": [...], "step": n}``."""
+        return {"action": dict(self.entry), "tiles": list(self.tiles), "step": self.step}
+
+
+def bot_entropy(seed: bytes, place: Seat, step: int) -> bytes:
+    """The bot's random bytes for one decision (the harness's formula: same seed, place and
+    step, same choice)."""
+    return hashlib.sha256(seed + bytes([place]) + step.to_bytes(8, "big")).digest()
+
+
+def offered(session: TableSession) -> list[dict[str, Any]]:
+    """The ``legal_actions`` entries of our seat's view now (shared with the view cache:
+    do not change them)."""
+    _, offers = _cached(session, None, any_key=True)
+    return [offer.entry for offer in offers]
+
+
+def suggest(session: TableSession, seed: bytes) -> Suggestion | None:
+    """The built-in bot's choice for our seat, or None when the table awaits nothing of us
+    (or the bot's action matches none of the offered ones: the caller decides another way).
+
+    In the lobby's ready step it is the ready action; during a hand, the rules adapter's
+    ``choose`` on our engine state, with ``bot_entropy(seed, our place, step)``."""
+    s = session
+    entries = offered(s)
+    if not entries or s.me is None:
+        return None
+    if s.phase is Phase.READY:
+        ready = next((e for e in entries if e.get("type") == "ready"), None)
+        return None if ready is None else Suggestion(dict(ready), (), s.step)
+    hand = s.hand
+    if s.phase is not Phase.PLAY or s.rules is None or hand is None or hand.seating is None:
+        return None
+    wind = wind_of(hand.seating, s.me)
+    action = s.rules.choose(hand.engine, wind, bot_entropy(seed, s.me, s.step))
+    return match_action(s, action)
+
+
+def match_action(session: TableSession, action: object) -> Suggestion | None:
+    """The offered entry (with chosen tiles) that takes ``action``: one that resolves to it
+    exactly if any, else the first that is the same choice (``same_choice``), else None."""
+    s = session
+    engine = None if s.hand is None else s.hand.engine
+    if engine is None:
+        return None
+    fallback: Suggestion | None = None
+    for entry in offered(s):
+        tiles = _chosen(engine, entry, action)
+        if tiles is None:
+            continue
+        try:
+            resolved = resolve_action(s, int(entry["id"]), tiles, entry)
+        except IllegalAction:
+            continue
+        if resolved == action:
+            return Suggestion(dict(entry), tiles, s.step)
+        if fallback is None and same_choice(engine, resolved, action):
+            fallback = Suggestion(dict(entry), tiles, s.step)
+    return fallback
+
+
+def _chosen(engine: Any, entry: dict[str, Any], action: object) -> tuple[str, ...] | None:
+    """The tiles to choose with ``entry`` for ``action``: none unless the entry chooses;
+    then the codes of the first ``choose`` own tiles the action names (None: too few)."""
+    want = entry.get("choose")
+    if want is None:
+        return ()
+    slots = getattr(action, "tiles", None)
+    if not isinstance(slots, tuple) or len(slots) < int(want):
+        return None
+    return tuple(code(engine.faces[x]) for x in slots[:int(want)])
+
+
+def same_choice(engine: Any, a: object, b: object) -> bool:
+    """Whether two engine actions are the same decision for the player: equal, or of one
+    type and equal once every own tile they name is read as its face (a joker to exchange
+    as the exposure holding it; of a blind pass, only the own tiles that go out)."""
+    if a == b:
+        return True
+    if type(a) is not type(b) or not is_dataclass(a) or isinstance(a, type):
+        return False
+    return _faces(engine, a) == _faces(engine, b)
+
+
+def _faces(engine: Any, action: Any) -> tuple[object, ...]:
+    faces: Sequence[Any] = engine.faces
+    out: list[object] = []
+    for f in fields(action):
+        value = getattr(action, f.name)
+        if f.name == "slot":
+            value = faces[value]
+        elif f.name == "joker_slot":
+            value = find_joker(engine, value)
+        elif f.name in ("tiles", "slots"):
+            if isinstance(action, CharlestonPass) and action.blind:
+                value = value[:3 - action.blind]
+            value = tuple(faces[x] for x in value)
+        out.append(value)
+    return tuple(out)
