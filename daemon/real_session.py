@@ -21,6 +21,7 @@ from fourwinds.protocol.table import session as table
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import Step, TableSession
+from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
 
 handle_message = table.handle_message
@@ -144,3 +145,12 @@ def local_action(session: TableSession, action: object, now: float) -> Step:
     chosen = resolve_action(session, wanted, tiles,
                             expected if isinstance(expected, Mapping) else None)
     return table.local_action(session, chosen, now)
+
+
+def suggest(session: TableSession) -> dict[str, Any] | None:
+    """The built-in bot's choice for our seat now (the local API's ``suggest``):
+    ``{"action": ACTION, "tiles": [...], "step": n}`` with ACTION one of the view's
+    ``legal_actions``, or None when nothing is awaited from us. The table id seeds the bot's
+    tie-breaks (it only breaks ties; the bot sees only our seat's tiles)."""
+    found = bot_suggestion(session, session.table)
+    return None if found is None else found.plain()

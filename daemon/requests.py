@@ -229,6 +229,16 @@ async def _seat(d: Daemon, request: Message) -> Message:
             "seated": len(rt.members)}
 
 
+async def _suggest(d: Daemon, request: Message) -> Message:
+    """The built-in bot's choice among our seat's legal actions now, or null (nothing awaited
+    from us, or a session module without bots)."""
+    rt = d.find_table(request.get("table"))
+    suggest = getattr(d.port, "suggest", None)
+    if rt.session is None or suggest is None:
+        return {"ok": True, "suggestion": None}
+    return {"ok": True, "suggestion": suggest(rt.session)}
+
+
 async def _stop(d: Daemon, request: Message) -> Message:
     d.stop()
     return {"ok": True}
@@ -251,5 +261,5 @@ def _session_request(d: Daemon, request: Message) -> Message:
 HANDLERS = {
     "hello": _hello, "subscribe": _subscribe, "whoami": _whoami, "tables": _tables,
     "status": _status, "create": _create, "join": _join, "leave": _leave, "view": _view,
-    "transcript": _transcript, "stop": _stop, "seat": _seat,
+    "transcript": _transcript, "stop": _stop, "seat": _seat, "suggest": _suggest,
 }
