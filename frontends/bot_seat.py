@@ -49,10 +49,13 @@ class Brain(Protocol):
 
 
 class FunctionBrain:
-    """A brain around ``choose(event) -> request``; refusals are logged."""
+    """A brain around ``choose(event) -> request``; refusals are logged. ``fallback``: another
+    chooser, asked when the daemon refuses ``choose``'s request (before the default)."""
 
-    def __init__(self, choose: Callable[[Event], dict[str, Any] | None]) -> None:
+    def __init__(self, choose: Callable[[Event], dict[str, Any] | None],
+                 fallback: Callable[[Event], dict[str, Any] | None] | None = None) -> None:
         self.choose = choose
+        self.fallback = fallback
 
     def decide(self, event: Event) -> Decision:
         return Decision(self.choose(event))
@@ -188,8 +191,8 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2) -> int:
 
 def _send(client: TableClient, brain: Brain, event: Event, request: dict[str, Any] | None
           ) -> bool:
-    """Send the brain's request, or the default when the daemon refuses it; True if one of
-    them was accepted."""
+    """Send the brain's request; when the daemon refuses it, the brain's fall-back choice (a
+    ``FunctionBrain``'s ``fallback``), then the default. True if one of them was accepted."""
     if request is None:
         return False
     answer = client.act(request)
@@ -197,7 +200,12 @@ def _send(client: TableClient, brain: Brain, event: Event, request: dict[str, An
         return True
     reason = str(answer.get("error") or "refused without a reason")
     brain.refused(reason)
-    fallback = default_request(event)
-    if fallback is not None and fallback != request:
-        return bool(client.act(fallback).get("ok"))
+    tried = [request]
+    second = brain.fallback if isinstance(brain, FunctionBrain) else None
+    for fallback in (second(event) if second is not None else None, default_request(event)):
+        if fallback is None or fallback in tried:
+            continue
+        tried.append(fallback)
+        if client.act(fallback).get("ok"):
+            return True
     return False

@@ -1,32 +1,31 @@
 """`fourwinds bot`: run a bot seat through the local daemon.
 
-``--rules american|mcr`` plays the built-in bot; ``--exec CMD`` runs any program as the seat,
-speaking JSON lines on its stdin/stdout (docs/SCRIPTING.md). ``--join`` first joins a table.
+``--rules american|mcr`` plays the built-in bot: the rule set's engine bot, which the daemon
+runs on the seat's own state (the ``suggest`` request; the view bot when it has no answer).
+``--exec CMD`` runs any program as the seat, speaking JSON lines on its stdin/stdout
+(docs/SCRIPTING.md). ``--join`` first joins a table.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import shlex
-from collections.abc import Callable, Mapping
 from typing import Any
 
-from fourwinds.frontends.bot_seat import Brain, ExecBrain, FunctionBrain, play_seat
-from fourwinds.frontends.cli_common import config_of, open_api, setup_logging, table_name
+from fourwinds.frontends.bot_seat import Brain, ExecBrain, play_seat
+from fourwinds.frontends.cli_common import open_api, setup_logging, table_name
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import DaemonTable, checked
-from fourwinds.frontends.view_bot import choose_request
+from fourwinds.frontends.suggest_bot import engine_brain
 from fourwinds.protocol.errors import FourwindsError
-
-Chooser = Callable[[Mapping[str, Any]], "dict[str, Any] | None"]
 
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("bot", help="run a bot seat: built-in (--rules) or any program "
                                         "(--exec CMD, JSON lines)")
     brain = parser.add_mutually_exclusive_group(required=True)
-    brain.add_argument("--rules", choices=RULES, help="play the built-in bot for this rule set")
+    brain.add_argument("--rules", choices=RULES,
+                       help="play the built-in bot (the engine bot of the table's rule set)")
     brain.add_argument("--exec", dest="exec_cmd", metavar="CMD",
                        help="run CMD as the seat (events in on stdin, actions out on stdout)")
     parser.add_argument("--data-dir", metavar="DIR", help="the bot seat's daemon data directory")
@@ -40,17 +39,6 @@ def register(sub: Any) -> None:
                         help="how long --exec's program may think (when the view gives no "
                              "deadline)")
     parser.set_defaults(handler=cmd_bot)
-
-
-def builtin_chooser(rules: str) -> Chooser:
-    """The rule set's own bot when it offers ``choose_from_view(event) -> request``;
-    otherwise the rules-agnostic view bot (frontends/view_bot.py)."""
-    try:
-        module = importlib.import_module(f"fourwinds.protocol.{rules}.bots")
-    except ImportError:
-        return choose_request
-    chooser = getattr(module, "choose_from_view", None)
-    return chooser if callable(chooser) else choose_request
 
 
 def join_request(args: argparse.Namespace) -> dict[str, Any]:
@@ -82,7 +70,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
             except OSError as error:
                 raise FourwindsError(str(error)) from error
         else:
-            brain = FunctionBrain(builtin_chooser(args.rules or config_of(args).rules))
+            brain = engine_brain(api)   # the table's own rules decide: see suggest_bot
         return play_seat(DaemonTable(api, table), brain)
     finally:
         api.close()

@@ -1,0 +1,59 @@
+"""The brain of `fourwinds bot --rules`: the daemon's built-in engine bot decides.
+
+For every view that asks for an action the seat asks its daemon for ``suggest`` (the rule
+set's own bot, deciding from our seat's engine state: protocol/table/suggest.py) and acts on
+it with the same act request a player's key press sends. When the daemon has no suggestion
+(an older daemon, the view is stale, the bot's choice is not offered) the view bot
+(frontends/view_bot.py) decides; when the daemon refuses the suggested act, the view bot's
+choice and then the seat's default are sent (``bot_seat.play_seat``).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from fourwinds.frontends.bot_seat import FunctionBrain
+from fourwinds.frontends.daemon_link import LocalApi
+from fourwinds.frontends.table_keys import act_request
+from fourwinds.frontends.view_bot import choose_request
+
+log = logging.getLogger(__name__)
+Event = Mapping[str, Any]
+
+
+def suggested_request(api: LocalApi, event: Event) -> dict[str, Any] | None:
+    """The act request for the daemon's suggestion for ``event``, or None when there is none
+    for this very decision (no suggestion, another step, or an action ``event`` lists not)."""
+    try:
+        answer = api.request({"type": "suggest", "table": event.get("table")})
+    except (TimeoutError, OSError) as error:
+        log.warning("no suggestion from the daemon: %s", error)
+        return None
+    if not answer.get("ok"):
+        log.debug("suggest refused: %s", answer.get("error"))
+        return None
+    found = answer.get("suggestion")
+    if not isinstance(found, Mapping):
+        return None
+    step = (event.get("view") or {}).get("step")
+    if step is not None and found.get("step") != step:
+        log.debug("suggestion for step %s, the view is at %s", found.get("step"), step)
+        return None
+    action = found.get("action")
+    if not isinstance(action, Mapping) or action not in list(event.get("legal_actions") or ()):
+        return None
+    tiles = found.get("tiles")
+    return act_request(event, action, [str(t) for t in tiles] if isinstance(tiles, list)
+                       else None)
+
+
+def engine_brain(api: LocalApi) -> FunctionBrain:
+    """The built-in bot seat: the daemon's suggestion, else the view bot's choice (also the
+    fall-back when the daemon refuses the suggested act)."""
+
+    def choose(event: Event) -> dict[str, Any] | None:
+        return suggested_request(api, event) or choose_request(event)
+
+    return FunctionBrain(choose, fallback=choose_request)
