@@ -14,12 +14,12 @@ import hashlib
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fourwinds.protocol.seats import Seat
 
 from .messages import MsgKind
+from .signing import Verifier
 from .wire import (
     WireError,
     need_bytes,
@@ -58,9 +58,9 @@ def public_key_bytes(key: Ed25519PrivateKey) -> bytes:
     return key.public_key().public_bytes_raw()
 
 
-def public_key_from_bytes(raw: bytes) -> Ed25519PublicKey:
+def public_key_from_bytes(raw: bytes) -> Verifier:
     try:
-        return Ed25519PublicKey.from_public_bytes(raw)
+        return Verifier.from_bytes(raw)
     except ValueError as error:
         raise WireError(f"not an Ed25519 public key: {error}") from None
 
@@ -149,11 +149,9 @@ def decode(data: object) -> Envelope:
     return env
 
 
-def verify(envelope: Envelope, public_key: Ed25519PublicKey) -> None:
+def verify(envelope: Envelope, public_key: Verifier) -> None:
     """Check the signature and, when present, the body against its hash."""
-    try:
-        public_key.verify(envelope.signature, envelope.header_bytes())
-    except InvalidSignature:
+    if not public_key.check(envelope.signature, envelope.header_bytes()):
         raise BadSignature(f"bad signature on a message claiming seat {envelope.seat.name} "
                            f"seq {envelope.seq}") from None
     if envelope.body is not None and hashlib.sha256(envelope.body).digest() != envelope.body_hash:

@@ -18,8 +18,7 @@ import hmac
 from collections.abc import Iterable
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fourwinds.protocol.deck.blame import DeckCheat
 from fourwinds.protocol.deck.deck import MaskedDeck
@@ -46,6 +45,7 @@ from .observer_audit import observe
 from .problems import Problem, ProblemKind
 from .rotation import wind_of
 from .rules import DeckOp, DeckOpKind
+from .signing import Verifier
 from .state import Hand, TableSession
 from .values import evolve
 from .wire import WireError
@@ -98,12 +98,8 @@ def sign_bytes(key: Ed25519PrivateKey, data: bytes) -> bytes:
     return key.sign(data)
 
 
-def verify_bytes(verifier: Ed25519PublicKey, data: bytes, signature: bytes) -> bool:
-    try:
-        verifier.verify(signature, data)
-    except InvalidSignature:
-        return False
-    return True
+def verify_bytes(verifier: Verifier, data: bytes, signature: bytes) -> bool:
+    return verifier.check(signature, data)
 
 
 def wall_built(s: TableSession) -> bool:

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.audit import check_reveal_shape, composed_permutation
 from fourwinds.protocol.deck.blame import Cheat, DeckCheat
@@ -75,11 +73,7 @@ def audit_hand(s: TableSession, observed: tuple[tuple[Seat, Any], ...],
         if signature in checked:
             return True
         verifier = verifiers[seating[wind]]
-        if verifier is None:
-            return False
-        try:
-            verifier.verify(signature, data)
-        except InvalidSignature:
+        if verifier is None or not verifier.check(signature, data):
             return False
         checked.add(signature)
         return True
@@ -115,14 +109,14 @@ def audit_hand(s: TableSession, observed: tuple[tuple[Seat, Any], ...],
             found.append((wind, Cheat.MALFORMED, error.reason))
     if found:
         return found
-    found += _recompute(tiles, passes, audits)
+    found += _recompute(tiles, passes, audits, context)
     order = composed_permutation(tuple(audits[w] for w in SEATS))
-    found += _faces(tiles, order, audits, reveals, context, verify)
+    found += _faces(tiles, order, audits, reveals, passes, context)
     return list(dict.fromkeys(found))
 
 
 def _recompute(tiles: TileTable, passes: dict[int, WallPass],
-               audits: dict[Seat, AuditReveal]) -> list[Finding]:
+               audits: dict[Seat, AuditReveal], context: bytes) -> list[Finding]:
     """Every pass from its published input and its seat's secrets."""
     found: list[Finding] = []
     points, digest_in = tiles.points, tiles.points_digest
@@ -147,6 +141,10 @@ def _recompute(tiles: TileTable, passes: dict[int, WallPass],
         if len(body.points) != len(pairs):
             found.append((wind, wrong, f"its {body.phase.value} pass has the wrong size"))
             return found
+        if body.phase is Phase.LOCK and body.key_commitments != tuple(
+                key_commitment(context, wind, p, k) for p, k in enumerate(secrets.keys)):
+            found.append((wind, Cheat.WRONG_KEY, "its lock pass committed to keys it does not "
+                          "reveal"))
         for p, ((scalar, point), published) in enumerate(zip(pairs, body.points, strict=True)):
             try:
                 expected = group.mult(scalar, point)
@@ -161,7 +159,8 @@ def _recompute(tiles: TileTable, passes: dict[int, WallPass],
 
 
 def _faces(tiles: TileTable, order: tuple[int, ...], audits: dict[Seat, AuditReveal],
-           reveals: list[PublicReveal], context: bytes, verify: Any) -> list[Finding]:
+           reveals: list[PublicReveal], passes: dict[int, WallPass],
+           context: bytes) -> list[Finding]:
     """Every face shown during the hand, and the keys shown with it."""
     found: list[Finding] = []
     for body in reveals:
@@ -177,14 +176,11 @@ def _faces(tiles: TileTable, order: tuple[int, ...], audits: dict[Seat, AuditRev
             found.append((holder, Cheat.WRONG_KEY, f"showed a key for position {slot} it does "
                           "not reveal"))
         for proof in body.proofs:
-            release = proof.release
-            issuer = release.body.seat
-            entry = next((e for e in release.body.entries if e.slot == slot), None)
-            if (proof.slot != slot or entry is None or not signed_by(release, issuer, verify)
-                    or key_commitment(context, issuer, slot, proof.key) != entry.commitment):
-                found.append((holder, Cheat.BAD_SIGNATURE, f"showed a key for position {slot} "
-                              f"that {issuer.name} did not release"))
-            elif proof.key != audits[issuer].keys[slot]:
-                found.append((issuer, Cheat.WRONG_KEY, f"released a key for position {slot} "
-                              "it does not reveal"))
+            issuer = proof.issuer
+            lock = passes[4 + int(issuer)]
+            if (proof.slot != slot or len(lock.key_commitments) != tiles.size
+                    or key_commitment(context, issuer, slot, proof.key)
+                    != lock.key_commitments[slot]):
+                found.append((holder, Cheat.WRONG_KEY, f"showed a key for position {slot} "
+                              f"that {issuer.name}'s lock pass did not commit to"))
     return found

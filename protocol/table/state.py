@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind
@@ -27,6 +27,7 @@ from .practice import PracticeWall
 from .problems import Problem
 from .rotation import Seating
 from .rules import HandOutcome, RulesAdapter
+from .signing import Verifier
 from .values import evolve
 
 __all__ = ["evolve"]
@@ -105,7 +106,7 @@ class TableSession:
     rules: RulesAdapter | None = field(default=None, compare=False, repr=False)
     version: int = 1
     public_keys: tuple[bytes | None, ...] = (None, None, None, None)
-    verifiers: tuple[Ed25519PublicKey | None, ...] = field(
+    verifiers: tuple[Verifier | None, ...] = field(
         default=(None, None, None, None), compare=False, repr=False)
     chains: tuple[SeatChain, ...] = (SeatChain(Seat(0)), SeatChain(Seat(1)),
                                      SeatChain(Seat(2)), SeatChain(Seat(3)))
