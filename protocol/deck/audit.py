@@ -2,9 +2,10 @@
 
 With all four seats' shuffle scalars, permutations and keys, a seat checks:
 
-1. each revealed secret is well formed, and each revealed key equals every key that seat
-   released during the hand (the signed key hashes this seat saw, and the keys shown in
-   public reveals) -- else ``WRONG_KEY`` on the issuer;
+1. each revealed secret is well formed, and each revealed key is the one its seat committed
+   to in its lock pass (every key seen during the hand was checked against the same
+   commitments, and the keys shown in public reveals must equal the revealed ones) -- else
+   ``WRONG_KEY`` on the issuer;
 2. the whole wall at once: ``W[p] == (k_E[p] k_S[p] k_W[p] k_N[p]) * T[pi(p)]`` for every
    position, with ``pi`` composed from the four permutations. This is one multiplication per
    position instead of eight, and it is exactly as strong for the outcome: the final wall is a
@@ -96,11 +97,15 @@ def composed_permutation(reveals: Sequence[AuditReveal]) -> tuple[int, ...]:
 def _key_blames(ctx: SeatContext, state: WallState,
                 reveals: Sequence[AuditReveal]) -> list[Blame]:
     blames = []
-    for (issuer, slot), commitment in sorted(state.key_commits.items()):
-        key = reveals[issuer].keys[slot]
-        if key_commitment(ctx.context, issuer, slot, key) != commitment:
+    for issuer in SEATS:
+        keys = reveals[issuer].keys
+        wrong = next((slot for slot in range(ctx.tiles.size)
+                      if key_commitment(ctx.context, issuer, slot, keys[slot])
+                      != state.commitment(issuer, slot)), None)
+        if wrong is not None:
             blames.append(Blame(issuer, Cheat.WRONG_KEY, When.AT_AUDIT,
-                                f"released a key for position {slot} it does not reveal"))
+                                f"revealed a key for position {wrong} its lock pass did not "
+                                "commit to"))
     for (issuer, slot), key in sorted(state.shown_keys.items()):
         if reveals[issuer].keys[slot] != key:
             blames.append(Blame(issuer, Cheat.WRONG_KEY, When.AT_AUDIT,

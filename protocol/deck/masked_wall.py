@@ -37,6 +37,7 @@ from .messages import (
     Verifier,
     WallPass,
     body_digest,
+    key_commitment,
     sign,
 )
 
@@ -132,7 +133,6 @@ class WallState:
     faces: Mapping[int, Kind] = field(default_factory=dict)  # faces this seat may see
     opened: Mapping[int, int] = field(default_factory=dict)  # tile id this seat unmasked there
     public: frozenset[int] = frozenset()
-    key_commits: Mapping[tuple[Seat, int], bytes] = field(default_factory=dict)
     shown_keys: Mapping[tuple[Seat, int], bytes] = field(default_factory=dict)
     complaints: tuple[int, ...] = ()  # slots complained about
     complainers: Mapping[int, Seat] = field(default_factory=dict)
@@ -147,6 +147,12 @@ class WallState:
             return None
         last = self.passes[-1]
         return last.body.points if last is not None else None
+
+    def commitment(self, issuer: Seat, slot: int) -> bytes:
+        """``issuer``'s committed hash of its key for ``slot`` (from its lock pass)."""
+        lock = self.passes[pass_index(Phase.LOCK, issuer)]
+        assert lock is not None, "keys are only released once the wall is built"
+        return lock.body.key_commitments[slot]
 
 
 def pass_index(phase: Phase, seat: Seat) -> int:
@@ -203,14 +209,18 @@ def my_pass(ctx: SeatContext, state: WallState) -> tuple[WallState, tuple[Output
         if index > 0:
             _check_input(ctx, points, sender)
         secrets = ctx.secrets
+        commitments: tuple[bytes, ...] = ()
         if phase is Phase.SHUFFLE:
             scaled = _multiply(tuple(points[i] for i in secrets.permutation),
                                secrets.shuffle_scalar, sender)
         else:
             scaled = _multiply(points, secrets.lock_scalars, sender)
+            commitments = tuple(key_commitment(ctx.context, ctx.seat, p, key)
+                                for p, key in enumerate(secrets.keys))
         previous = input_digest(ctx, state, index)
         assert previous is not None
-        message = sign(WallPass(ctx.context, ctx.seat, phase, previous, scaled), ctx.signer)
+        message = sign(WallPass(ctx.context, ctx.seat, phase, previous, scaled, commitments),
+                       ctx.signer)
         state = _store_pass(state, index, message)
         out = (*out, Send(others(ctx.seat), message))
     return state, out
@@ -235,6 +245,10 @@ def receive_pass(ctx: SeatContext, state: WallState,
         return state, ()
     if len(body.points) != ctx.tiles.size or any(len(p) != 32 for p in body.points):
         raise cheat(body.seat, Cheat.MALFORMED, "a pass must hold one 32-byte point per tile")
+    wanted = ctx.tiles.size if body.phase is Phase.LOCK else 0
+    if len(body.key_commitments) != wanted or any(len(c) != 32 for c in body.key_commitments):
+        raise cheat(body.seat, Cheat.MALFORMED, "a lock pass commits to one 32-byte key hash "
+                    "per position, a shuffle pass to none")
     if len(set(body.points)) != len(body.points):
         raise cheat(body.seat, Cheat.SHUFFLE_TAMPERED if body.phase is Phase.SHUFFLE
                     else Cheat.LOCK_TAMPERED, "the same point twice in one pass")

@@ -3,9 +3,12 @@
 Bodies name their sender in ``seat`` and the hand in ``context``. A ``Signed`` body carries an
 opaque signature made by the sender's identity key: the deck never signs or checks signatures
 itself, it calls the ``Signer`` and ``Verifier`` the table layer passes in (Ed25519 identity
-keys belong to the table). Signatures matter where a message is shown to a third seat: a key
-released privately and later published in a public reveal, or two conflicting messages that
-prove an equivocation.
+keys belong to the table). Signatures prove who sent a public message, and two conflicting
+signed messages prove an equivocation.
+
+Keys need no signature of their own: each lock pass carries a hash commitment to every key of
+its seat, so a key released privately and later shown by another seat (a public reveal, a
+pass of tiles, a complaint) is checked against the issuer's own signed pass with one hash.
 
 ``step_key`` names the protocol step a signed body belongs to: one seat must never sign two
 different bodies for one step.
@@ -17,6 +20,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Generic, TypeVar
 
 import msgpack
@@ -103,6 +107,8 @@ class WallPass:
 
     ``input_digest`` is the digest of the pass this seat processed (the tile points for the
     first shuffle), so a seat that received a different version of that pass sees it at once.
+    A lock pass also commits to the seat's key for every position (``key_commitment``), in
+    position order; a shuffle pass has none.
     """
 
     context: bytes
@@ -110,27 +116,7 @@ class WallPass:
     phase: Phase
     input_digest: bytes
     points: tuple[bytes, ...]
-
-
-@dataclass(frozen=True)
-class KeyCommit:
-    slot: int
-    commitment: bytes  # key_commitment(context, issuer, slot, key)
-
-
-@dataclass(frozen=True)
-class KeyRelease:
-    """An issuer's signed statement of the keys it released to ``recipient`` (hashes only).
-
-    The keys travel beside it (``KeyProof``); the recipient can later show one key and this
-    signed release to everyone without showing any other key of the batch.
-    """
-
-    context: bytes
-    seat: Seat
-    recipient: Seat
-    wall_digest: bytes  # the final wall the issuer holds: a split wall shows at the first key
-    entries: tuple[KeyCommit, ...]
+    key_commitments: tuple[bytes, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -160,8 +146,8 @@ class TransferNotice:
 class Complaint:
     """The keys this seat received for ``slot`` do not unmask to any tile: audit now.
 
-    ``proofs`` shows the three signed keys it got, so the audit can tell a wrong key from a
-    false complaint."""
+    ``proofs`` shows the three keys it got, so every seat can tell a wrong key (it does not
+    match its commitment) from a false complaint (the audit finds the wall in order)."""
 
     context: bytes
     seat: Seat
@@ -194,33 +180,40 @@ class Signed(Generic[M_co]):
 
 @dataclass(frozen=True)
 class KeyProof:
-    """One released key with the issuer's signed release that commits to it."""
+    """One seat's key for one position, as released or forwarded: ``H(key)`` must equal the
+    commitment in ``issuer``'s lock pass."""
 
-    release: Signed[KeyRelease]
+    issuer: Seat
     slot: int
     key: bytes
 
 
 @dataclass(frozen=True)
 class KeyDelivery:
-    """Private to ``recipient``: keys for positions it now holds (not signed itself; each
-    proof carries its issuer's signature)."""
+    """Private to ``recipient``: keys for positions it now holds (not signed itself: each key
+    is checked against its issuer's commitment in that issuer's lock pass)."""
 
     context: bytes
     seat: Seat
     recipient: Seat
+    wall_digest: bytes  # the final wall the sender holds: a split wall shows at the first key
     proofs: tuple[KeyProof, ...]
 
 
-Body = (Commit | Echo | Reveal | CommitEvidence | WallPass | KeyRelease | PublicReveal
-        | TransferNotice | Complaint | AuditReveal)
+Body = (Commit | Echo | Reveal | CommitEvidence | WallPass | PublicReveal | TransferNotice
+        | Complaint | AuditReveal)
 
 
+@lru_cache(maxsize=2048)
 def body_bytes(body: object) -> bytes:
-    """``canonical_bytes(body)``, with a direct path for the large ``WallPass`` (same bytes)."""
+    """``canonical_bytes(body)``, with a direct path for the large ``WallPass`` (same bytes).
+
+    Remembered for the last bodies seen (bodies are frozen and hashable; the bytes are a pure
+    function of them): a key release comes back with every key it covers, and each time its
+    signature is checked against these bytes."""
     if isinstance(body, WallPass):
         plain = ["WallPass", body.context, int(body.seat), body.phase.value, body.input_digest,
-                 list(body.points)]
+                 list(body.points), list(body.key_commitments)]
         packed: bytes = msgpack.packb(plain, use_bin_type=True)
         return packed
     return canonical_bytes(body)
@@ -246,7 +239,7 @@ def body_digest(body: object) -> bytes:
 
 
 def key_commitment(context: bytes, issuer: Seat, slot: int, key: bytes) -> bytes:
-    """The hash a signed release shows in place of a key."""
+    """The hash a lock pass shows in place of a key."""
     data = b"fourwinds/deck/key\x00" + len(context).to_bytes(2, "big") + context
     return hashlib.sha256(data + bytes([int(issuer)]) + slot.to_bytes(2, "big") + key).digest()
 
@@ -255,8 +248,6 @@ def step_key(body: Body) -> tuple[object, ...]:
     """The protocol step a body belongs to: a seat signs one body per step."""
     if isinstance(body, WallPass):
         return ("pass", body.seat, body.phase)
-    if isinstance(body, KeyRelease):
-        return ("release", body.seat, body.recipient, tuple(e.slot for e in body.entries))
     if isinstance(body, PublicReveal):
         return ("reveal", body.seat, body.slot)
     if isinstance(body, (TransferNotice, Complaint)):

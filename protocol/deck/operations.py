@@ -1,21 +1,24 @@
 """What the rules do with the masked wall: private draws, public reveals, private transfers.
 
+Every key is checked, wherever it shows up, against the hash its issuer committed to in its
+signed lock pass (``WallState.commitment``): a key that does not match is blamed at once on the
+seat that presented it. That is why keys travel without signatures of their own.
+
 * Private draw (and the deal, many draws at once): every seat is told the assignment; each
   seat other than the drawer sends the drawer its keys for those positions in a
-  ``KeyDelivery``, each key backed by a signed ``KeyRelease`` that shows only key hashes. The
-  drawer multiplies the four keys together, inverts the product and applies it to the wall
-  point in one multiplication: it learns the face, nobody else does.
+  ``KeyDelivery``. The drawer multiplies the four keys together, inverts the product and
+  applies it to the wall point in one multiplication: it learns the face, nobody else does.
 * Public reveal (discards, exposures, a Mahjong hand): the holder publishes the face, its own
-  key and the three signed keys it received; every seat opens the position itself and checks
-  the claimed face. A wrong face is blamed on the holder at once.
+  key and the three keys it received; every seat opens the position itself and checks the
+  claimed face. A wrong face is blamed on the holder at once.
 * Private transfer (Charleston, courtesy pass): the positions move publicly
-  (``TransferNotice``); the sender forwards to the receiver its own key and the signed keys of
-  the two other seats (the receiver has its own), so only the receiver learns the faces. A
-  blind pass names the seat it went ``via``: that seat never receives a key for it.
+  (``TransferNotice``); the sender forwards to the receiver its own key and the keys of the
+  two other seats (the receiver has its own), so only the receiver learns the faces. A blind
+  pass names the seat it went ``via``: that seat never receives a key for it.
 
-Keys that do not open a position to any tile make the holder publish a ``Complaint`` with the
-signed keys it got; the table then runs the audit, which names the seat that gave a wrong key
-(or the complainer, when every key was right).
+Keys that match their commitments but do not open a position to any tile make the holder
+publish a ``Complaint`` with the keys it got; the table then runs the audit, which names the
+seat whose pass was wrong (or the complainer, when the wall is in order).
 """
 
 from __future__ import annotations
@@ -33,16 +36,13 @@ from .events import Learned, Moved, Output, Send, Suspect, others
 from .masked_wall import LAST_LOCK, PASSES, SeatContext, WallState, opened_tile
 from .messages import (
     Complaint,
-    KeyCommit,
     KeyDelivery,
     KeyProof,
-    KeyRelease,
     PublicReveal,
     Signed,
     TransferNotice,
     key_commitment,
     sign,
-    signed_by,
 )
 
 
@@ -53,16 +53,10 @@ def _wall(state: WallState) -> tuple[bytes, ...]:
     return wall
 
 
-def _release(ctx: SeatContext, state: WallState, recipient: Seat,
-             slots: Iterable[int]) -> tuple[KeyProof, ...]:
-    """Signed proofs of this seat's own keys for ``slots``, addressed to ``recipient``."""
+def _own_keys(ctx: SeatContext, slots: Iterable[int]) -> tuple[KeyProof, ...]:
+    """This seat's own keys for ``slots``."""
     keys = ctx.secrets.keys
-    slot_list = tuple(slots)
-    entries = tuple(KeyCommit(s, key_commitment(ctx.context, ctx.seat, s, keys[s]))
-                    for s in slot_list)
-    body = KeyRelease(ctx.context, ctx.seat, recipient, state.wall_digest, entries)
-    release = sign(body, ctx.signer)
-    return tuple(KeyProof(release, s, keys[s]) for s in slot_list)
+    return tuple(KeyProof(ctx.seat, s, keys[s]) for s in slots)
 
 
 def deal(ctx: SeatContext, state: WallState,
@@ -94,44 +88,24 @@ def hand_out(ctx: SeatContext, state: WallState,
     for seat in others(ctx.seat):
         slots = sorted(s for s, d in assignment.items() if d == seat)
         if slots:
-            delivery = KeyDelivery(ctx.context, ctx.seat, seat, _release(ctx, state, seat, slots))
+            delivery = KeyDelivery(ctx.context, ctx.seat, seat, state.wall_digest,
+                                   _own_keys(ctx, slots))
             out.append(Send((seat,), delivery))
     state = replace(state, holder=tuple(holder))
     return state, tuple(out)
 
 
-def _check_proof(ctx: SeatContext, state: WallState, commits: dict[tuple[Seat, int], bytes],
-                 proof: KeyProof, presenter: Seat, verified: set[bytes]) -> Seat:
-    """Check one key against its signed release; record its commitment; return the issuer."""
-    release = proof.release
-    issuer = release.body.seat
-    if release.body.context != ctx.context:
-        raise cheat(presenter, Cheat.MALFORMED, "a key release for another hand")
-    if release.signature not in verified:
-        if not signed_by(release, issuer, ctx.verify):
-            raise cheat(presenter, Cheat.BAD_SIGNATURE, f"a key release {issuer.name} did not sign")
-        if release.body.wall_digest != state.wall_digest:
-            raise Diverged(LAST_LOCK, issuer, PASSES - 1)
-        verified.add(release.signature)
-    entry = next((e for e in release.body.entries if e.slot == proof.slot), None)
-    if entry is None:
-        raise cheat(presenter, Cheat.MALFORMED, f"no key for position {proof.slot} in its release")
+def _check_key(ctx: SeatContext, state: WallState, issuer: Seat, slot: int, key: bytes,
+               presenter: Seat) -> None:
+    """A key ``presenter`` shows for ``issuer`` must be well formed and match the issuer's
+    commitment; otherwise the presenter is to blame (an honest one refuses such a key)."""
     try:
-        group.check_scalar(proof.key)
+        group.check_scalar(key)
     except group.BadScalar as error:
         raise cheat(presenter, Cheat.MALFORMED, str(error)) from None
-    if key_commitment(ctx.context, issuer, proof.slot, proof.key) != entry.commitment:
-        raise cheat(presenter, Cheat.WRONG_KEY, f"key for {proof.slot} does not match its release")
-    _record_commit(commits, issuer, proof.slot, entry.commitment)
-    return issuer
-
-
-def _record_commit(commits: dict[tuple[Seat, int], bytes], issuer: Seat, slot: int,
-                   commitment: bytes) -> None:
-    held = commits.get((issuer, slot))
-    if held is not None and held != commitment:
-        raise cheat(issuer, Cheat.EQUIVOCATION, f"signed two different keys for position {slot}")
-    commits[(issuer, slot)] = commitment
+    if key_commitment(ctx.context, issuer, slot, key) != state.commitment(issuer, slot):
+        raise cheat(presenter, Cheat.WRONG_KEY,
+                    f"{issuer.name}'s key for {slot} does not match its lock pass")
 
 
 def receive_delivery(ctx: SeatContext, state: WallState,
@@ -140,20 +114,20 @@ def receive_delivery(ctx: SeatContext, state: WallState,
     sender = delivery.seat
     if delivery.recipient != ctx.seat or delivery.context != ctx.context:
         raise cheat(sender, Cheat.MALFORMED, "keys meant for another seat or hand")
-    commits = dict(state.key_commits)
+    if delivery.wall_digest != state.wall_digest:
+        raise Diverged(LAST_LOCK, sender, PASSES - 1)
     proofs = {slot: dict(held) for slot, held in state.proofs.items()}
-    verified: set[bytes] = set()
     touched: set[int] = set()
     for proof in delivery.proofs:
-        slot = proof.slot
+        slot, issuer = proof.slot, proof.issuer
         if not 0 <= slot < ctx.tiles.size or state.holder[slot] != ctx.seat:
             raise cheat(sender, Cheat.MALFORMED, f"keys for position {slot}, not held here")
-        issuer = _check_proof(ctx, state, commits, proof, sender, verified)
         if issuer == ctx.seat:
             raise cheat(sender, Cheat.MALFORMED, "sent this seat its own key")
+        _check_key(ctx, state, issuer, slot, proof.key, sender)
         proofs.setdefault(slot, {})[issuer] = proof
         touched.add(slot)
-    state = replace(state, key_commits=commits, proofs=proofs)
+    state = replace(state, proofs=proofs)
     ready = sorted(s for s in touched if len(proofs[s]) == 3 and s not in state.faces)
     return _open(ctx, state, ready)
 
@@ -189,7 +163,7 @@ def _open(ctx: SeatContext, state: WallState,
 
 
 def reveal(ctx: SeatContext, state: WallState, slot: int) -> tuple[WallState, tuple[Output, ...]]:
-    """Make a held position public: its face, this seat's key and the three signed keys."""
+    """Make a held position public: its face, this seat's key and the three it got."""
     if not 0 <= slot < ctx.tiles.size or state.holder[slot] != ctx.seat:
         raise DeckUsageError(f"position {slot} is not held by this seat")
     if slot not in state.faces:
@@ -214,30 +188,24 @@ def _make_public(state: WallState, slot: int, holder: Seat, own_key: bytes) -> W
 
 def receive_reveal(ctx: SeatContext, state: WallState,
                    message: Signed[PublicReveal]) -> tuple[WallState, tuple[Output, ...]]:
-    """Check a public reveal: the holder's, the keys signed, the face the one it claims."""
+    """Check a public reveal: the holder's, every key its issuer's, the face the one it
+    claims."""
     body = message.body
     holder = body.seat
     slot = body.slot
     if not 0 <= slot < ctx.tiles.size or state.holder[slot] != holder:
         raise cheat(holder, Cheat.NOT_HOLDER, f"revealed position {slot} it does not hold")
-    commits = dict(state.key_commits)
-    verified: set[bytes] = set()
-    issuers = {_check_proof(ctx, state, commits, proof, holder, verified): proof.key
-               for proof in body.proofs}
+    issuers = {proof.issuer: proof.key for proof in body.proofs if proof.slot == slot}
     if set(issuers) != set(SEATS) - {holder} or len(body.proofs) != 3:
         raise cheat(holder, Cheat.MALFORMED, "a reveal needs the keys of the three other seats")
-    try:
-        group.check_scalar(body.own_key)
-    except group.BadScalar as error:
-        raise cheat(holder, Cheat.MALFORMED, str(error)) from None
-    if holder != ctx.seat and ctx.seat in issuers and issuers[ctx.seat] != ctx.secrets.keys[slot]:
-        raise cheat(holder, Cheat.WRONG_KEY, "showed a key of this seat that it never issued")
+    for issuer, key in (*issuers.items(), (holder, body.own_key)):
+        _check_key(ctx, state, issuer, slot, key, holder)
     product = group.scalar_product([body.own_key, *issuers.values()])
     opened = opened_tile(ctx, state, slot, group.scalar_invert(product))
     if opened is None or ctx.tiles.kinds[opened] != body.kind:
         raise cheat(holder, Cheat.WRONG_FACE,
                     f"claimed {body.kind.name} for position {slot}, which does not hold it")
-    state = replace(state, key_commits=commits, faces={**state.faces, slot: body.kind},
+    state = replace(state, faces={**state.faces, slot: body.kind},
                     opened={**state.opened, slot: opened})
     return _make_public(state, slot, holder, body.own_key), (Learned(slot, body.kind, True),)
 
@@ -253,10 +221,11 @@ def transfer(ctx: SeatContext, state: WallState, slots: tuple[int, ...], receive
         if slot not in state.faces:
             raise DeckUsageError(f"position {slot} is not open yet")
     notice = sign(TransferNotice(ctx.context, ctx.seat, receiver, slots, via), ctx.signer)
-    own = _release(ctx, state, receiver, slots)
+    own = _own_keys(ctx, slots)
     forwarded = tuple(state.proofs[s][issuer] for s in slots
                       for issuer in sorted(state.proofs[s]) if issuer != receiver)
-    delivery = KeyDelivery(ctx.context, ctx.seat, receiver, (*own, *forwarded))
+    delivery = KeyDelivery(ctx.context, ctx.seat, receiver, state.wall_digest,
+                           (*own, *forwarded))
     state = _move(state, slots, receiver)
     return state, (Send(others(ctx.seat), notice), Send((receiver,), delivery),
                    Moved(slots, receiver))
@@ -285,19 +254,17 @@ def receive_transfer(ctx: SeatContext, state: WallState,
 
 def receive_complaint(ctx: SeatContext, state: WallState,
                       message: Signed[Complaint]) -> tuple[WallState, tuple[Output, ...]]:
-    """A seat says its keys do not open a position: record the signed keys for the audit."""
+    """A seat says its keys do not open a position: they must be the committed keys (else the
+    complainer is lying about them); the audit then finds whose pass was wrong."""
     body = message.body
     if not 0 <= body.slot < ctx.tiles.size or state.holder[body.slot] != body.seat:
         raise cheat(body.seat, Cheat.NOT_HOLDER, f"complained about position {body.slot}")
-    commits = dict(state.key_commits)
-    verified: set[bytes] = set()
     for proof in body.proofs:
-        if proof.slot != body.slot:
+        if proof.slot != body.slot or proof.issuer == body.seat:
             raise cheat(body.seat, Cheat.MALFORMED, "a complaint shows keys of another position")
-        _check_proof(ctx, state, commits, proof, body.seat, verified)
+        _check_key(ctx, state, proof.issuer, body.slot, proof.key, body.seat)
     complainers = {**state.complainers, body.slot: body.seat}
-    state = replace(state, key_commits=commits, complaints=(*state.complaints, body.slot),
-                    complainers=complainers)
+    state = replace(state, complaints=(*state.complaints, body.slot), complainers=complainers)
     return state, (Suspect(body.seat, body.slot),)
 
 

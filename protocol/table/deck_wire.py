@@ -10,9 +10,9 @@ from fourwinds.protocol.deck.events import Message
 from .codec import ActionCodec, encode
 from .wire import WireError, need_bytes, need_list
 
-BODIES = (M.Commit, M.Echo, M.Reveal, M.CommitEvidence, M.WallPass, M.KeyRelease,
-          M.PublicReveal, M.TransferNotice, M.Complaint, M.AuditReveal)
-_CODEC = ActionCodec((*BODIES, M.KeyDelivery, M.KeyCommit, M.KeyProof))
+BODIES = (M.Commit, M.Echo, M.Reveal, M.CommitEvidence, M.WallPass, M.PublicReveal,
+          M.TransferNotice, M.Complaint, M.AuditReveal)
+_CODEC = ActionCodec((*BODIES, M.KeyDelivery, M.KeyProof))
 
 
 def encode_message(message: Message) -> Any:

@@ -26,10 +26,7 @@ from fourwinds.protocol.deck.masked_wall import WallState, withheld_pass
 from fourwinds.protocol.deck.messages import (
     AuditReveal,
     Complaint,
-    KeyCommit,
     KeyDelivery,
-    KeyProof,
-    KeyRelease,
     Phase,
     PublicReveal,
     Signed,
@@ -150,39 +147,57 @@ def test_point_outside_the_subgroup_is_caught_at_once(explicit: bool) -> None:
     assert caught.value.blame.cheat is Cheat.BAD_POINT
 
 
-def wrong_keys(seat: Seat, consistent: bool) -> Edit:
-    """Release a wrong key; ``consistent``: sign a release that commits to the wrong key."""
+BAD_KEY = group.scalar_from_int(12345)
+
+
+def wrong_keys(seat: Seat, slot: int, committed: bool) -> Edit:
+    """Release a wrong key for ``slot``; ``committed``: the lock pass committed to it too
+    (the cheater's pass is then wrong, which only the audit can show)."""
     def edit(message: Message) -> Message | None:
+        if committed and isinstance(message, Signed) and isinstance(message.body, WallPass) \
+                and message.body.phase is Phase.LOCK:
+            commitments = list(message.body.key_commitments)
+            commitments[slot] = key_commitment(DESC.context, seat, slot, BAD_KEY)
+            body = replace(message.body, key_commitments=tuple(commitments))
+            return sign(body, mac_signer(seat))
         if not isinstance(message, KeyDelivery):
             return message
-        proof = message.proofs[0]
-        bad = group.scalar_from_int(12345)
-        release = proof.release
-        if consistent:
-            entries = tuple(KeyCommit(e.slot, key_commitment(DESC.context, seat, e.slot, bad))
-                            if e.slot == proof.slot else e for e in release.body.entries)
-            release = sign(replace(release.body, entries=entries), mac_signer(seat))
-        fixed = tuple(KeyProof(release, p.slot, p.key) for p in message.proofs[1:])
-        return replace(message, proofs=(KeyProof(release, proof.slot, bad), *fixed))
+        proofs = tuple(replace(p, key=BAD_KEY) if p.slot == slot else p
+                       for p in message.proofs)
+        return replace(message, proofs=proofs)
     return edit
 
 
-def test_wrong_key_that_contradicts_its_signed_release_is_caught_at_once() -> None:
-    loop = table(Seat.EAST, wrong_keys(Seat.EAST, consistent=False))
+def test_wrong_key_that_contradicts_its_lock_pass_commitment_is_caught_at_once() -> None:
+    loop = table(Seat.EAST, wrong_keys(Seat.EAST, 4, committed=False))
     with pytest.raises(DeckCheat) as caught:
         loop.everyone(lambda deck, state: deck.draw(state, 4, Seat.NORTH))
     assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.EAST, Cheat.WRONG_KEY)
 
 
-def test_wrong_key_with_a_matching_release_is_detected_at_once_and_blamed_at_the_audit(
+def test_wrong_key_with_a_matching_commitment_is_detected_at_once_and_blamed_at_the_audit(
 ) -> None:
-    loop = table(Seat.EAST, wrong_keys(Seat.EAST, consistent=True))
+    loop = table(Seat.EAST, wrong_keys(Seat.EAST, 4, committed=True))
     loop.everyone(lambda deck, state: deck.draw(state, 4, Seat.NORTH))
     assert Suspect(Seat.NORTH, 4) in loop.events[Seat.NORTH]
     assert Suspect(Seat.NORTH, 4) in loop.events[Seat.SOUTH]
     blames = audit_blames(loop)
-    assert {(b.seat, b.cheat, b.when) for b in blames} == {
-        (Seat.EAST, Cheat.WRONG_KEY, When.AT_AUDIT)}
+    assert (Seat.EAST, Cheat.WRONG_KEY, When.AT_AUDIT) in {
+        (b.seat, b.cheat, b.when) for b in blames}
+    assert {b.seat for b in blames} == {Seat.EAST}
+
+
+def test_lock_pass_without_a_commitment_for_every_key_is_refused() -> None:
+    def drop(message: Message) -> Message | None:
+        if isinstance(message, Signed) and isinstance(message.body, WallPass) \
+                and message.body.phase is Phase.LOCK:
+            body = replace(message.body, key_commitments=message.body.key_commitments[1:])
+            return sign(body, mac_signer(Seat.SOUTH))
+        return message
+
+    with pytest.raises(DeckCheat) as caught:
+        table(Seat.SOUTH, drop)
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.SOUTH, Cheat.MALFORMED)
 
 
 def test_claiming_a_face_the_position_does_not_hold_is_caught_at_once() -> None:
@@ -297,27 +312,26 @@ def test_false_complaint_is_blamed_on_the_complainer_at_the_audit() -> None:
     assert {(b.seat, b.cheat) for b in blames} == {(Seat.NORTH, Cheat.FALSE_COMPLAINT)}
 
 
-def test_a_forged_key_release_in_a_reveal_is_blamed_on_the_presenter() -> None:
+def test_a_forged_key_in_a_reveal_is_blamed_on_the_presenter() -> None:
     loop = table()
     loop.everyone(lambda deck, state: deck.draw(state, 2, Seat.WEST))
     _, out = loop.decks[Seat.WEST].reveal(loop.states[Seat.WEST], 2)
     message = out[0].message if isinstance(out[0], Send) else None
     assert isinstance(message, Signed) and isinstance(message.body, PublicReveal)
     proof = message.body.proofs[0]
-    forged_release = Signed(proof.release.body, b"\x01" * 32)
-    body = replace(message.body, proofs=(replace(proof, release=forged_release),
+    body = replace(message.body, proofs=(replace(proof, key=BAD_KEY),
                                          *message.body.proofs[1:]))
     forged = sign(body, mac_signer(Seat.WEST))
     with pytest.raises(DeckCheat) as caught:
         loop.decks[Seat.EAST].receive(loop.states[Seat.EAST], forged)
-    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.WEST,
-                                                                    Cheat.BAD_SIGNATURE)
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.WEST, Cheat.WRONG_KEY)
 
 
 def test_rejected_messages_leave_the_state_unchanged() -> None:
     loop = table()
     state = loop.states[Seat.EAST]
-    bad = sign(KeyRelease(DESC.context, Seat.SOUTH, Seat.EAST, b"", ()), mac_signer(Seat.SOUTH))
+    bad = sign(PublicReveal(DESC.context, Seat.SOUTH, 3, Kind.RED, BAD_KEY, ()),
+               mac_signer(Seat.SOUTH))
     with pytest.raises(DeckCheat):
         loop.decks[Seat.EAST].receive(state, bad)
     assert loop.states[Seat.EAST] is state

@@ -40,7 +40,7 @@ def keys_in_view(inbox: list[Message]) -> dict[int, set[Seat]]:
             if isinstance(message.body, PublicReveal):
                 held.setdefault(message.body.slot, set()).add(message.body.seat)
         for proof in proofs:
-            held.setdefault(proof.slot, set()).add(proof.release.body.seat)
+            held.setdefault(proof.slot, set()).add(proof.issuer)
     return held
 
 
