@@ -45,6 +45,7 @@ def suggested_request(api: LocalApi, event: Event) -> dict[str, Any] | None:
     if not isinstance(action, Mapping) or action not in list(event.get("legal_actions") or ()):
         return None
     tiles = found.get("tiles")
+    log.debug("engine bot: %s %s", action.get("label"), tiles or "")
     return act_request(event, action, [str(t) for t in tiles] if isinstance(tiles, list)
                        else None)
 
