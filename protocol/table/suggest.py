@@ -43,7 +43,12 @@ class Suggestion:
 
     def plain(self) -> dict[str, Any]:
         """The local API's form: ``{"action": ACTION, "tiles": [...], "step": n}``."""
-        return {"action": dict(self.entry), "tiles": list(self.tiles), "step": self.step}
+        return {"action": _copy(self.entry), "tiles": list(self.tiles), "step": self.step}
+
+
+def _copy(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry of its own (the view cache's entries are shared: never handed out)."""
+    return {k: list(v) if isinstance(v, list) else v for k, v in entry.items()}
 
 
 def bot_entropy(seed: bytes, place: Seat, step: int) -> bytes:
@@ -71,7 +76,7 @@ def suggest(session: TableSession, seed: bytes) -> Suggestion | None:
         return None
     if s.phase is Phase.READY:
         ready = next((e for e in entries if e.get("type") == "ready"), None)
-        return None if ready is None else Suggestion(dict(ready), (), s.step)
+        return None if ready is None else Suggestion(_copy(ready), (), s.step)
     hand = s.hand
     if s.phase is not Phase.PLAY or s.rules is None or hand is None or hand.seating is None:
         return None
@@ -97,9 +102,9 @@ def match_action(session: TableSession, action: object) -> Suggestion | None:
         except IllegalAction:
             continue
         if resolved == action:
-            return Suggestion(dict(entry), tiles, s.step)
+            return Suggestion(_copy(entry), tiles, s.step)
         if fallback is None and same_choice(engine, resolved, action):
-            fallback = Suggestion(dict(entry), tiles, s.step)
+            fallback = Suggestion(_copy(entry), tiles, s.step)
     return fallback
 
 

@@ -123,6 +123,9 @@ def test_nothing_is_suggested_to_a_seat_the_table_does_not_wait_for() -> None:
     assert all(s.phase is Phase.READY for s in h.sessions)
     first = suggest(h.sessions[1], h.seed)
     assert first is not None and first.entry["type"] == "ready" and first.tiles == ()
+    first.entry["tiles"].append("1m")              # the suggestion's entry is its own copy
+    first.plain()["action"]["tiles"].append("2m")
+    assert build_seat_view(h.sessions[1])["legal_actions"][0]["tiles"] == []
     h.take(Seat(1), local_action(h.sessions[1], TableReady(), h.now))
     assert suggest(h.sessions[1], h.seed) is None      # answered: nothing more awaited
 
