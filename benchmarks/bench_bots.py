@@ -1,0 +1,140 @@
+"""How well the bot seats of `fourwinds bot --rules` play: the engine bot through the view
+(``suggest``, what a built-in seat plays now) against the rules-agnostic view bot
+(frontends/view_bot.py, what it played before), in the in-memory harness, one hand per seed.
+
+Every seat acts only through its view, as a real seat does: the engine seats on
+``protocol.table.suggest``, the view seats on ``view_bot.choose_request`` of the same view
+event; both resolved by ``contract_view.resolve_action``. Two measures, side by side in the
+same run: at mixed tables (places 0 and 2 engine, 1 and 3 view bots) how many of the hands won
+the engine seats win, and how many hands end in a draw (wall game) at an all-engine table and
+at an all-view-bot table. ``FOURWINDS_BOT_HANDS`` sets the hands per rule set (default 12).
+Also the time ``suggest`` takes per decision (the daemon answers it inside its event loop).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from benchmarks.timing import result
+from fourwinds.frontends.view_bot import choose_request
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.harness import Harness, deliver_one, open_harness
+from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.session import local_action, tick
+from fourwinds.protocol.table.state import TableSession
+from fourwinds.protocol.table.suggest import suggest
+
+Policy = Callable[[TableSession, bytes], "tuple[int, tuple[str, ...], dict[str, Any]] | None"]
+
+
+def engine(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], dict[str, Any]] | None:
+    found = suggest(s, seed)
+    return None if found is None else (int(found.entry["id"]), found.tiles, found.entry)
+
+
+def view_bot(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], dict[str, Any]] | None:
+    built = build_seat_view(s)
+    if not built["legal_actions"]:
+        return None
+    event = {"type": "view", "table": "bench", "seq": s.step, **built}
+    request = choose_request(event)
+    if request is None:
+        return None
+    return int(request["action"]), tuple(request.get("tiles") or ()), request["expected"]
+
+
+def play_hand(rules: str, seed: bytes, policies: Sequence[Policy]) -> Seat | None:
+    """One hand with ``policies[place]`` deciding for each place; the winning place or None."""
+    h: Harness = open_harness(rules, seed, options=TableOptions(hands=1))
+    for _ in range(100_000):
+        if h.done():
+            break
+        moved = False
+        for place in SEATS:
+            s = h.sessions[place]
+            choice = policies[place](s, h.seed)
+            if choice is None:
+                continue
+            action_id, tiles, expected = choice
+            h.take(place, local_action(s, resolve_action(s, action_id, tiles, expected), h.now))
+            moved = True
+        if moved:
+            continue
+        if h.queue:
+            deliver_one(h)
+            continue
+        h.now += 1.0
+        for place in SEATS:
+            h.take(place, tick(h.sessions[place], h.now))
+    s = h.sessions[0]
+    if not s.outcomes:
+        raise RuntimeError(f"{rules} hand {seed!r} did not finish")
+    _, outcome, seating = s.outcomes[-1]
+    return None if outcome.winner is None else seating[outcome.winner]
+
+
+def _hands() -> int:
+    return int(os.environ.get("FOURWINDS_BOT_HANDS", "12"))
+
+
+def bench_engine_vs_view(rules: str) -> list[dict[str, object]]:
+    n = _hands()
+    mixed = [engine, view_bot, engine, view_bot]
+    wins = {"engine": 0, "view": 0, "draw": 0}
+    for i in range(n):
+        winner = play_hand(rules, f"bots-mixed-{i}".encode(), mixed)
+        key = "draw" if winner is None else ("engine" if winner % 2 == 0 else "view")
+        wins[key] += 1
+    won = wins["engine"] + wins["view"]
+    share = 100.0 * wins["engine"] / won if won else 0.0
+    draws = {}
+    for name, policy in (("engine", engine), ("view", view_bot)):
+        draws[name] = sum(play_hand(rules, f"bots-{name}-{i}".encode(), [policy] * 4) is None
+                          for i in range(n))
+    ratio = (wins["engine"] / wins["view"]) if wins["view"] else float(wins["engine"])
+    return [
+        result(f"bots_{rules}_engine_seat_win_share", share, "% of hands won",
+               target=">50 (engine seats win more than view-bot seats)", met=share > 50.0,
+               hands=n, engine_wins=wins["engine"], view_wins=wins["view"],
+               draws=wins["draw"], ratio_engine_to_view_wins=round(ratio, 2)),
+        result(f"bots_{rules}_draw_rate_all_engine", 100.0 * draws["engine"] / n,
+               "% of hands drawn", target="< the all-view-bot table's",
+               met=draws["engine"] < draws["view"], hands=n,
+               all_view_bot_draw_rate=round(100.0 * draws["view"] / n, 1)),
+    ]
+
+
+def bench_suggest_time(rules: str) -> list[dict[str, object]]:
+    """Milliseconds per ``suggest`` answer over a few hands of engine seats (the view already
+    built, as in the daemon, which answers from the view it published)."""
+    samples: list[float] = []
+
+    def timed(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], dict[str, Any]] | None:
+        build_seat_view(s)
+        start = time.perf_counter()
+        choice = engine(s, seed)
+        if choice is not None:
+            samples.append(time.perf_counter() - start)
+        return choice
+
+    for i in range(3):
+        play_hand(rules, f"bots-time-{i}".encode(), [timed] * 4)
+    samples.sort()
+    median = 1000 * statistics.median(samples)
+    return [result(f"bots_{rules}_suggest_ms", median, "ms per decision (median)",
+                   target=20.0, met=median < 20.0, decisions=len(samples),
+                   p95_ms=round(1000 * samples[int(0.95 * len(samples))], 3),
+                   max_ms=round(1000 * samples[-1], 3))]
+
+
+BENCHES = {
+    "bots_american": lambda: bench_engine_vs_view("american"),
+    "bots_mcr": lambda: bench_engine_vs_view("mcr"),
+    "bots_american_suggest_time": lambda: bench_suggest_time("american"),
+    "bots_mcr_suggest_time": lambda: bench_suggest_time("mcr"),
+}
