@@ -40,6 +40,11 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
     for key, value in options.items():
         if key not in known or key == "rules":
             raise LocalProtocolError(f"unknown table option {key!r}")
+        if key == "auto_pass":
+            if not isinstance(value, bool):
+                raise LocalProtocolError("option auto_pass must be true or false")
+            values[key] = value
+            continue
         if key == "deck":
             try:
                 values[key] = DeckKind(value)

@@ -27,6 +27,9 @@ class TableOptions:
     window before a silent seat is reported as not answering. ``hands``: hands in the match,
     0 for the rule set's default (American 4, MCR 16). ``rules``: engine options as
     ``(name, value)`` pairs (e.g. hot wall), passed to the rules adapter as they are.
+    ``auto_pass``: a seat whose only legal answer to a discard is "pass" answers at once,
+    without asking its player (what online tables do; the price is that a seat that pauses
+    could have called). Off, every seat answers every discard itself or by its timer.
     """
 
     call_window: float = 3.0
@@ -36,14 +39,20 @@ class TableOptions:
     hands: int = 0
     deck: DeckKind = DeckKind.PRACTICE
     rules: tuple[tuple[str, str | int | bool], ...] = ()
+    auto_pass: bool = True
 
     def to_wire(self) -> list[Any]:
         return [self.call_window, self.charleston_window, self.turn_window, self.stall_after,
-                self.hands, self.deck.value, [[k, v] for k, v in self.rules]]
+                self.hands, self.deck.value, [[k, v] for k, v in self.rules], self.auto_pass]
 
     @staticmethod
     def from_wire(value: object) -> TableOptions:
-        items = need_list(value, "options", length=7)
+        items = need_list(value, "options", max_len=8)
+        if len(items) not in (7, 8):  # 7: tables opened before auto_pass (it was off)
+            raise WireError(f"options: expected 8 items, got {len(items)}")
+        auto_pass = items[7] if len(items) == 8 else False
+        if not isinstance(auto_pass, bool):
+            raise WireError("options.auto_pass: expected true or false")
         try:
             deck = DeckKind(need_str(items[5], "options.deck"))
         except ValueError:
@@ -62,4 +71,5 @@ class TableOptions:
             need_int(items[4], "options.hands", 0, 64),
             deck,
             tuple(pairs),
+            auto_pass,
         )

@@ -33,7 +33,7 @@ from .options import DeckKind
 from .practice import practice_wall
 from .problems import Problem, ProblemKind
 from .rotation import first_seating, prevalent_wind, seating_for_hand, wind_of
-from .rules import DeckOpKind, HandSetup
+from .rules import DeckOpKind, HandSetup, WindowKind
 from .state import (
     STEP_PHASES,
     ActionTaken,
@@ -399,11 +399,14 @@ def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
 
 
 def _auto(s: TableSession, acc: Acc) -> TableSession:
-    """Our own automatic inputs: the dice commit/echo/reveal and the end-of-hand digest."""
+    """Our own automatic inputs: the dice commit/echo/reveal, the end-of-hand digest and
+    (table option ``auto_pass``) a pass on a discard we cannot claim."""
     if s.me is None or s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
         return s
     hand = s.hand
-    if hand is None or s.phase in (Phase.READY, Phase.PLAY):
+    if hand is not None and s.phase is Phase.PLAY:
+        return _only_pass(s, acc)
+    if hand is None or s.phase is Phase.READY:
         return s
     nonce = cr.derive_nonce(s.secret, dice_context(s, hand.hand_no))
     if s.phase is Phase.COMMIT:
@@ -416,3 +419,21 @@ def _auto(s: TableSession, acc: Acc) -> TableSession:
     if hand.deck is not None and not hand.audited:
         return s  # the deck audit first
     return send(s, acc, HandEnd(digest(hand.outcome)))
+
+
+def _only_pass(s: TableSession, acc: Acc) -> TableSession:
+    """With ``auto_pass``: when our only legal answer to a discard is the one action its
+    window would default to (no call, no Mahjong), send it now instead of asking the player.
+    The answer is an ordinary signed input of our seat; only its timing is automatic."""
+    hand, rules = s.hand, s.rules
+    if (s.open is None or not s.open.options.auto_pass or hand is None or rules is None
+            or hand.seating is None or not masked.ready_to_act(s)):
+        return s
+    assert s.me is not None
+    wind = wind_of(hand.seating, s.me)
+    if rules.window(hand.engine, wind) is not WindowKind.CALL:
+        return s
+    legal = rules.legal_actions(hand.engine, wind)
+    if len(legal) != 1 or legal[0] != rules.default_action(hand.engine, wind):
+        return s
+    return send(s, acc, Act(rules.encode_action(legal[0]), False))

@@ -14,8 +14,8 @@ from . import toy_rules  # noqa: F401  (registers the "toy" rules)
 ONE_HAND = TableOptions(hands=1)
 
 
-def toy_harness(seed: bytes = b"toy", hands: int = 1) -> Harness:
-    return open_harness("toy", seed, options=TableOptions(hands=hands))
+def toy_harness(seed: bytes = b"toy", hands: int = 1, auto_pass: bool = True) -> Harness:
+    return open_harness("toy", seed, options=TableOptions(hands=hands, auto_pass=auto_pass))
 
 
 def resign(h: Harness, env: Envelope, **changes: object) -> bytes:

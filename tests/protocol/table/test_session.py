@@ -188,9 +188,8 @@ def test_garbage_input_is_reported_never_raised() -> None:
         assert [p.kind for p in step.problems] == [ProblemKind.MALFORMED]  # type: ignore[attr-defined]
 
 
-def test_timeout_makes_our_own_seat_pass_with_a_signed_default() -> None:
-    h = toy_harness(b"timer")
-    options_call = TableOptions().call_window
+def _until_seat_0_answers_a_discard(h: Harness) -> None:
+    """Deliver and let the other bots play until seat 0 is asked about a discard."""
     while True:
         s0 = h.sessions[0]
         waiting = s0.phase is Phase.PLAY and s0.me in s0.awaiting and s0.hand is not None \
@@ -199,6 +198,12 @@ def test_timeout_makes_our_own_seat_pass_with_a_signed_default() -> None:
             break
         if not any(bot_moves(h, p) for p in SEATS if p != 0 or not waiting):
             deliver_one(h)
+
+
+def test_timeout_makes_our_own_seat_pass_with_a_signed_default() -> None:
+    h = toy_harness(b"timer", auto_pass=False)
+    options_call = TableOptions().call_window
+    _until_seat_0_answers_a_discard(h)
     s0 = h.sessions[0]
     assert tick(s0, s0.step_started + options_call - 0.5).outgoing == ()
     step = tick(s0, s0.step_started + options_call + 0.01)
@@ -206,6 +211,28 @@ def test_timeout_makes_our_own_seat_pass_with_a_signed_default() -> None:
     env = decode(step.outgoing[0].payload)
     body = decode_body(env.kind, env.body or b"")
     assert isinstance(body, Act) and body.timeout and body.action[0] == "Pass"
+
+
+def test_auto_pass_answers_a_discard_we_cannot_claim_at_once() -> None:
+    # RULES.md B6 gives a call window; with nothing to call there is nothing to wait for.
+    # Seat 0's bot never answers a discard here: only auto_pass can.
+    passes = []
+    for auto in (True, False):
+        h = toy_harness(b"auto-pass", auto_pass=auto)
+        for _ in range(5000):
+            s0 = h.sessions[0]
+            engine = s0.hand.engine if s0.hand is not None else None
+            calls = engine is not None and engine.phase == "calls"
+            if not any(bot_moves(h, p) for p in SEATS if p != 0 or not calls):
+                if not h.queue:
+                    break
+                deliver_one(h)
+        acts = [decode_body(e.kind, e.body or b"") for e in h.sessions[0].chains[0].accepted
+                if e.kind is MsgKind.ACT]
+        passes.append(sum(1 for a in acts
+                          if isinstance(a, Act) and a.action[0] == "Pass" and not a.timeout))
+    assert passes[0] > 0
+    assert passes[1] == 0
 
 
 def test_a_silent_seat_is_reported_and_visible_in_the_view() -> None:
