@@ -285,6 +285,13 @@ def _cached(s: TableSession, now: float | None, connected: tuple[bool, ...] | No
     return view, offers
 
 
+def offered_entries(session: TableSession) -> list[dict[str, Any]]:
+    """The ``legal_actions`` entries of our seat's view now, as built for the view (shared
+    with its cache: read them, do not change them)."""
+    _, offers = _cached(session, None, any_key=True)
+    return [offer.entry for offer in offers]
+
+
 def build_seat_view(session: TableSession, now: float | None = None,
                     connected: Sequence[bool] | None = None) -> dict[str, Any]:
     """``{"view": VIEW, "legal_actions": [ACTION, ...]}`` for our seat (plain, msgpack-able).

@@ -30,6 +30,7 @@ from .session import (
     tick,
 )
 from .state import Phase, Step, TableSession
+from .suggest import bot_entropy
 from .transcript import resume
 
 
@@ -102,7 +103,7 @@ def bot_moves(h: Harness, place: Seat) -> bool:
     if s.phase is not Phase.PLAY or s.rules is None or s.hand is None or not ready_to_act(s):
         return False
     assert s.hand.seating is not None
-    entropy = hashlib.sha256(h.seed + bytes([place]) + s.step.to_bytes(8, "big")).digest()
+    entropy = bot_entropy(h.seed, place, s.step)
     action = s.rules.choose(s.hand.engine, wind_of(s.hand.seating, place), entropy)
     try:
         h.take(place, local_action(s, action, h.now))

@@ -25,7 +25,7 @@ from fourwinds.protocol.american.exchange import find_joker
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import Seat
 
-from .contract_view import _cached, code, resolve_action
+from .contract_view import code, offered_entries, resolve_action
 from .rotation import wind_of
 from .state import Phase, TableSession
 
@@ -60,8 +60,7 @@ def bot_entropy(seed: bytes, place: Seat, step: int) -> bytes:
 def offered(session: TableSession) -> list[dict[str, Any]]:
     """The ``legal_actions`` entries of our seat's view now (shared with the view cache:
     do not change them)."""
-    _, offers = _cached(session, None, any_key=True)
-    return [offer.entry for offer in offers]
+    return offered_entries(session)
 
 
 def suggest(session: TableSession, seed: bytes) -> Suggestion | None:
