@@ -67,6 +67,8 @@ class Daemon:
         self.frames = frames_in.FrameRouter(self)
         self._views: dict[bytes, tuple[Any, dict[str, Any], float]] = {}
         self._dirty: dict[bytes, list[str]] = {}
+        self._published_at: dict[bytes, float] = {}         # table -> when its last view went
+        self._published_progress: dict[bytes, object] = {}  # table -> where it was then
         self._wake = asyncio.Event()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -159,11 +161,21 @@ class Daemon:
     def send_payload(self, rt: TableRuntime, key: bytes, payload: bytes) -> None:
         self.transport.send(key, TableMessage(rt.table_id, payload))
 
-    def apply(self, rt: TableRuntime, step: Any) -> None:
+    def apply(self, rt: TableRuntime, step: Any, ours: bool = False) -> None:
+        """Carry out a session Step. After a peer's message, a view our frontend needs now
+        (the table waits for us, or moved to a new step) is built and sent as soon as the new
+        session is adopted, before the fsync and the sends to peers: it goes to our own
+        player only. After our own action (``ours``) the peers come first: the view is
+        queued for the publisher, after the sends and the reply to the request."""
+        changed = bool(step.events or step.outgoing or step.persist)
+        events = [repr(e) for e in step.events]
+        at_once = changed and not ours
         rt.apply(self.port, step, self.identity.public_key,
-                 lambda key, payload: self.send_payload(rt, key, payload))
-        if step.events or step.outgoing or step.persist:
-            self.publish_view(rt, [repr(e) for e in step.events])
+                 lambda key, payload: self.send_payload(rt, key, payload),
+                 adopted=(lambda: self.publish_view(rt, events, at_once=True)) if at_once
+                 else None)
+        if changed and ours:
+            self.publish_view(rt, events)
 
     def _connect_members(self, rt: TableRuntime) -> None:
         for key, (host, port) in rt.members.items():
@@ -265,32 +277,54 @@ class Daemon:
                    for k in rt.members if not self.alive(k)]
         rt.view_seq += 1
         return {"type": "view", "table": rt.table_hex, "name": rt.name, "rules": rt.rules,
-                "seq": rt.view_seq, "view": view, "legal_actions": legal, "offline": offline,
+                "seq": rt.view_seq, "applied_at": rt.applied_at, "view": view,
+                "legal_actions": legal, "offline": offline,
                 "events": events, "problems": list(rt.problems)}
 
-    def publish_view(self, rt: TableRuntime, events: list[str]) -> None:
-        """Queue a view event for the publisher (only while a frontend is subscribed: a view
-        is built only for someone, and only for the newest state of a burst of steps)."""
-        if self.api.has_subscribers():
-            self._dirty.setdefault(rt.table_id, []).extend(events)
-            self._wake.set()
+    def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None:
+        """Send a view event to our frontends (only while one is subscribed: a view is built
+        only for someone). ``at_once``: now, if it is due now (see ``_due_now``); otherwise
+        it is queued for the publisher, which sends only the newest state of a burst."""
+        if not self.api.has_subscribers():
+            return
+        pending = self._dirty.setdefault(rt.table_id, [])
+        pending.extend(events)
+        if at_once and self._due_now(rt):
+            del self._dirty[rt.table_id]
+            self._send_view(rt, pending, time.monotonic())
+            return
+        self._wake.set()
+
+    def _due_now(self, rt: TableRuntime) -> bool:
+        """A view is due at once when the table waits for our seat or moved on a step."""
+        return (self._progress(rt) != self._published_progress.get(rt.table_id)
+                or self._urgent(rt))
+
+    def _send_view(self, rt: TableRuntime, events: list[str], now: float) -> None:
+        self.api.publish(self.view_event(rt, events[-50:]))
+        self._published_at[rt.table_id] = now
+        self._published_progress[rt.table_id] = self._progress(rt)
 
     def _urgent(self, rt: TableRuntime) -> bool:
         """Does the table wait for our seat? (Then the frontend needs the view at once.)"""
         awaits = getattr(self.port, "awaits_us", None)
         return rt.session is not None and (awaits is None or bool(awaits(rt.session)))
 
-    def _phase(self, rt: TableRuntime) -> str:
-        """The session's phase, where the session module says it (a change is sent at once)."""
-        phase = getattr(self.port, "phase", None)
-        return "" if phase is None or rt.session is None else str(phase(rt.session))
+    def _progress(self, rt: TableRuntime) -> object:
+        """Where the table is, as the session module says (its ``progress``, else its
+        ``phase``): a change is sent at once."""
+        if rt.session is None:
+            return None
+        for name in ("progress", "phase"):
+            reader = getattr(self.port, name, None)
+            if reader is not None:
+                return reader(rt.session)
+        return None
 
     async def _publisher(self) -> None:
-        """Views of tables that wait for us, or whose phase changed, go out at once; others
-        at most every PUBLISH_IDLE_S (building a view is the daemon's main cost during a
-        hand, and a burst of steps needs only the newest). Sleeps while nothing is due."""
-        last: dict[bytes, float] = {}
-        phases: dict[bytes, str] = {}
+        """Views of tables that wait for us, or that moved to a new step, go out at once;
+        other changes at most every PUBLISH_IDLE_S (a burst of messages within one step
+        needs only the newest view). Sleeps while nothing is due."""
         while True:
             await self._wake.wait()
             await asyncio.sleep(0)          # let the rest of this burst of frames land first
@@ -302,13 +336,9 @@ class Daemon:
                 rt = self.tables.get(table_id)
                 if rt is None:
                     continue
-                phase = self._phase(rt)
-                waited = now - last.get(table_id, -PUBLISH_IDLE_S)
-                if (waited >= PUBLISH_IDLE_S or phase != phases.get(table_id)
-                        or self._urgent(rt)):
-                    self.api.publish(self.view_event(rt, events[-50:]))
-                    last[table_id] = now
-                    phases[table_id] = phase
+                waited = now - self._published_at.get(table_id, -PUBLISH_IDLE_S)
+                if waited >= PUBLISH_IDLE_S or self._due_now(rt):
+                    self._send_view(rt, events, now)
                 else:
                     later[table_id] = events
                     due = min(due, PUBLISH_IDLE_S - waited)

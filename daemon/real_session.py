@@ -128,6 +128,13 @@ def phase(session: TableSession) -> str:
     return session.phase.value
 
 
+def progress(session: TableSession) -> tuple[str, int]:
+    """Where the table is: its phase and step. The publisher sends a view at once whenever
+    this changes (a discard, a call resolved, a new turn); messages that leave the step as it
+    was (e.g. deck keys, answers still being collected) are paced."""
+    return session.phase.value, session.step
+
+
 def local_action(session: TableSession, action: object, now: float) -> Step:
     """``{"action": id, "tiles": [...]}`` (or ``"ready"``) from the local API -> the session's
     own call. The id is one of the current view's ``legal_actions``; ``tiles`` only for an

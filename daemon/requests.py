@@ -254,7 +254,7 @@ def _session_request(d: Daemon, request: Message) -> Message:
         step = d.port.local_action(rt.session, action, time.monotonic())
     except FourwindsError as error:
         raise ApiError(str(error)) from None
-    d.apply(rt, step)
+    d.apply(rt, step, ours=True)
     return {"ok": True}
 
 

@@ -9,6 +9,7 @@ so far is durable; a step that sends nothing is synced at the next send or withi
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,6 +41,7 @@ class TableRuntime:
     join_error: str = ""
     place: int | None = None                # our place at the table (0 = its creator)
     view_seq: int = 0
+    applied_at: float = 0.0   # time.monotonic() when the current session was adopted
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -63,14 +65,20 @@ class TableRuntime:
     def save_meta(self, store: Store) -> None:
         store.write_meta(self.table_id, self.meta())
 
-    def apply(self, port: SessionModule, step: StepLike, own_key: bytes, send: Send) -> None:
-        """Carry out ``step``: persist (fsync), adopt the session, then send."""
+    def apply(self, port: SessionModule, step: StepLike, own_key: bytes, send: Send,
+              adopted: Callable[[], None] | None = None) -> None:
+        """Carry out ``step``: persist, adopt the session (then ``adopted()``: e.g. show it to
+        our own frontend, which is not a send to the table), fsync, then send. Nothing
+        leaves for a peer before the records it depends on are durable."""
         assert self.log is not None, "a seated table has a log"
         self.log.append(list(step.persist), sync=False)
+        if step.session is not self.session:
+            self.applied_at = time.monotonic()
+        self.session = step.session
+        if adopted is not None:
+            adopted()
         if step.outgoing:
             self.log.sync()     # everything appended so far is durable before we send
-        self.session = step.session
-        if step.outgoing:
             keys = list(port.seat_keys(self.session))
         for out in step.outgoing:
             if out.to is None:
