@@ -23,9 +23,9 @@ from benchmarks.timing import result
 from fourwinds.frontends.view_bot import choose_request
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.harness import Harness, deliver_one, open_harness
+from fourwinds.protocol.table.harness import Harness, drive, open_harness
 from fourwinds.protocol.table.options import TableOptions
-from fourwinds.protocol.table.session import local_action, tick
+from fourwinds.protocol.table.session import local_action
 from fourwinds.protocol.table.state import TableSession
 from fourwinds.protocol.table.suggest import suggest
 
@@ -51,9 +51,8 @@ def view_bot(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], dict[s
 def play_hand(rules: str, seed: bytes, policies: Sequence[Policy]) -> Seat | None:
     """One hand with ``policies[place]`` deciding for each place; the winning place or None."""
     h: Harness = open_harness(rules, seed, options=TableOptions(hands=1))
-    for _ in range(100_000):
-        if h.done():
-            break
+
+    def moves(h: Harness) -> bool:
         moved = False
         for place in SEATS:
             s = h.sessions[place]
@@ -63,14 +62,9 @@ def play_hand(rules: str, seed: bytes, policies: Sequence[Policy]) -> Seat | Non
             action_id, tiles, expected = choice
             h.take(place, local_action(s, resolve_action(s, action_id, tiles, expected), h.now))
             moved = True
-        if moved:
-            continue
-        if h.queue:
-            deliver_one(h)
-            continue
-        h.now += 1.0
-        for place in SEATS:
-            h.take(place, tick(h.sessions[place], h.now))
+        return moved
+
+    drive(h, moves)
     s = h.sessions[0]
     if not s.outcomes:
         raise RuntimeError(f"{rules} hand {seed!r} did not finish")

@@ -148,6 +148,25 @@ def run(h: Harness, rng: Rng | None = None, *, duplicates: int = 0, max_rounds: 
     return h
 
 
+def drive(h: Harness, moves: Callable[[Harness], bool], max_rounds: int = 100_000) -> Harness:
+    """Play with ``moves`` deciding for the seats: each round ``moves(h)`` acts for any seat
+    it wants to (True if one acted); otherwise one message is delivered, or, with nothing in
+    flight, the clock moves on a second and every seat's timers run. Stops when every seat is
+    over (or halted), or after ``max_rounds``."""
+    for _ in range(max_rounds):
+        if h.done():
+            break
+        if moves(h):
+            continue
+        if h.queue:
+            deliver_one(h)
+            continue
+        h.now += 1.0
+        for place in SEATS:
+            h.take(place, tick(h.sessions[place], h.now))
+    return h
+
+
 def restart(h: Harness, place: Seat) -> None:
     """Crash ``place`` and restart it from its records; it catches up from its peers."""
     h.sessions[place] = resume(h.records[place], seat_key(h.seed, place))

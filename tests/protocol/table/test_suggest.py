@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from fourwinds.protocol.american.actions import CharlestonPass, StopVote
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, code, resolve_action
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, drive, open_harness
 from fourwinds.protocol.table.options import TableOptions
 from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.session import TableReady, local_action, tick
+from fourwinds.protocol.table.session import TableReady, local_action
 from fourwinds.protocol.table.state import Phase, TableSession
 from fourwinds.protocol.table.suggest import bot_entropy, match_action, same_choice, suggest
 from fourwinds.protocol.tiles import Kind
@@ -70,20 +70,13 @@ def check_seat(h: Harness, place: Seat, seen: Counter[str]) -> None:
 def play_checking(rules: str, seed: bytes, seen: Counter[str]) -> Harness:
     """A whole hand of four harness bots, every seat's suggestion checked before each move."""
     h = open_harness(rules, seed, options=TableOptions(hands=1))
-    for _ in range(50_000):
-        if h.done():
-            return h
+
+    def moves(h: Harness) -> bool:
         for place in SEATS:
             check_seat(h, place, seen)
-        if any(bot_moves(h, p) for p in SEATS):
-            continue
-        if h.queue:
-            deliver_one(h)
-            continue
-        h.now += 1.0
-        for place in SEATS:
-            h.take(place, tick(h.sessions[place], h.now))
-    return h
+        return any(bot_moves(h, p) for p in SEATS)
+
+    return drive(h, moves, max_rounds=50_000)
 
 
 @pytest.mark.parametrize("rules", ["american", "mcr"])
@@ -136,9 +129,9 @@ def test_a_hand_played_only_through_suggestions_is_always_accepted(rules: str) -
     never refused, and the hand reaches its end."""
     h = open_harness(rules, b"through-" + rules.encode(), options=TableOptions(hands=1))
     acted = 0
-    for _ in range(50_000):
-        if h.done():
-            break
+
+    def moves(h: Harness) -> bool:
+        nonlocal acted
         moved = False
         for place in SEATS:
             s = h.sessions[place]
@@ -149,14 +142,9 @@ def test_a_hand_played_only_through_suggestions_is_always_accepted(rules: str) -
             h.take(place, local_action(s, action, h.now))
             acted += 1
             moved = True
-        if moved:
-            continue
-        if h.queue:
-            deliver_one(h)
-            continue
-        h.now += 1.0
-        for place in SEATS:
-            h.take(place, tick(h.sessions[place], h.now))
+        return moved
+
+    drive(h, moves, max_rounds=50_000)
     assert h.done() and all(s.phase is Phase.OVER for s in h.sessions)
     assert not any(h.problems), h.problems
     assert acted > 40
