@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..tiles import NUM_KINDS, Kind
 from .card import Card, CardHand
 from .compile import CompiledCard, Variant, compiled
-from .targets import Target, TargetSet, exposure_key, targets_for
+from .targets import Target, TargetSet, exposure_key, has_target, targets_for
 
 HAND_SIZE = 14
 _PACK_FROM = 16  # target sets larger than this are scored with packed tables
@@ -243,4 +243,4 @@ def exposures_possible(card: Card, exposures: Sequence[Sequence[Kind]]) -> bool:
         return True
     if sum(len(e) for e in exposures) > HAND_SIZE:
         return False
-    return bool(targets_for(compiled(card), exposure_key(exposures)).targets)
+    return has_target(compiled(card), exposure_key(exposures))

@@ -56,6 +56,16 @@ def _placements(groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, .
     return out
 
 
+def _fits(groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, ...], ...],
+          used: frozenset[int]) -> bool:
+    """Whether each exposure can lie on a group of its own (the first way found is enough)."""
+    if not exposures:
+        return True
+    return any(index not in used and _exposure_fits(exposures[0], group)
+               and _fits(groups, exposures[1:], used | {index})
+               for index, group in enumerate(groups))
+
+
 def _targets(variant: Variant, exposures: tuple[tuple[int, ...], ...]) -> list[Target]:
     if not exposures:
         return [Target(variant, variant.kinds, variant.need, variant.jneed, variant.mask)]
@@ -83,6 +93,35 @@ def _targets(variant: Variant, exposures: tuple[tuple[int, ...], ...]) -> list[T
 
 def exposure_key(exposures: Sequence[Sequence[Kind]]) -> tuple[tuple[int, ...], ...]:
     return tuple(sorted(tuple(sorted(int(k) for k in exposure)) for exposure in exposures))
+
+
+_POSSIBLE: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[CompiledCard, bool]] = {}
+
+
+def has_target(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether ``targets_for(cc, key)`` has any target, without building them: it stops at
+    the first hand that can still take these exposures. Call checks ask this for every
+    possible call of every seat on every discard, mostly about exposures never seen again."""
+    if not key:
+        return bool(cc.variants)
+    cache_key = (id(cc), key)
+    listed = _TARGETS.get(cache_key)
+    if listed is not None and listed.card is cc:
+        return bool(listed.value.targets)
+    known = _POSSIBLE.get(cache_key)
+    if known is not None and known[0] is cc:
+        return known[1]
+    real_mask = 0
+    for exposure in key:
+        for kind in exposure:
+            if kind != _JOKER:
+                real_mask |= 1 << kind
+    found = any(not real_mask & ~variant.mask and not variant.hand.concealed
+                and _fits(variant.groups, key, frozenset()) for variant in cc.variants)
+    if len(_POSSIBLE) > 4096:
+        _POSSIBLE.clear()
+    _POSSIBLE[cache_key] = (cc, found)
+    return found
 
 
 class TargetSet:

@@ -182,3 +182,28 @@ def test_nearest_with_exposures_same_with_and_without_packed_tables(
     assert [(n.hand.id, n.distance, n.missing) for n in packed] == [
         (n.hand.id, n.distance, n.missing) for n in looped]
     assert all(not n.hand.concealed for n in packed)
+
+
+exposure_groups = st.lists(
+    st.tuples(st.sampled_from([k for k in AMERICAN_TILES if k is not Kind.JOKER]),
+              st.integers(min_value=3, max_value=5), st.integers(min_value=0, max_value=4)),
+    min_size=1, max_size=3)
+
+
+@given(exposure_groups)
+@settings(max_examples=150)
+def test_a7_the_quick_exposure_check_agrees_with_the_full_target_list(
+        groups: list[tuple[Kind, int, int]]) -> None:
+    """``exposures_possible`` stops at the first hand that takes the exposures; it must say
+    what building every target would say (RULES.md A7's dead-hand check)."""
+    from fourwinds.protocol.american import targets
+
+    exposures = [[Kind.JOKER] * min(jokers, size - 1) + [kind] * (size - min(jokers, size - 1))
+                 for kind, size, jokers in groups]
+    key = targets.exposure_key(exposures)
+    cc = compiled(CARD)
+    targets._POSSIBLE.clear()
+    quick = targets.has_target(cc, key)
+    targets._TARGETS.clear()
+    assert quick == bool(targets.targets_for(cc, key).targets)
+    assert matcher.exposures_possible(CARD, exposures) == quick
