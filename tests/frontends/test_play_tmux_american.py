@@ -1,8 +1,13 @@
 """`fourwinds play --rules american` for real, under tmux, through a whole hand: the Charleston
 (choosing three tiles with the rack letters, then the pass action), the stop vote and courtesy
-pass, discards, and the calls the table offers, reading the screen back at every step.
+pass, discards, and a call, reading the screen back at every step.
 
 Every key goes through the same curses table a person uses; only legal actions are offered.
+With ``auto_pass`` (on by default) we are asked about a discard only when we can call it
+(exposure-legal for some hand of the card), so a "Call pung/kong/..." menu entry is a real call
+chance: the test picks it by its number and checks the "sent:" echo, our exposure on the screen
+and in the daemon's view (see tmux_play.make_call). When the first hand brings no call that
+stands, play goes on into the next hands of the match.
 """
 
 from __future__ import annotations
@@ -15,6 +20,13 @@ import pytest
 
 from tests.frontends.test_curses_tmux import TMUX, Tmux
 from tests.frontends.test_play_tmux_e2e import _stop_daemon, _view
+from tests.frontends.tmux_play import (
+    CallMade,
+    best_offer,
+    call_offers,
+    daemon_for_play,
+    make_call,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
@@ -23,38 +35,69 @@ pytestmark = [
 ]
 
 
-def test_play_american_against_three_bots_through_charleston_and_a_hand(tmp_path: Path) -> None:
+def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
+    tmp_path: Path,
+) -> None:
     me = tmp_path / "me"
+    own_daemon = daemon_for_play(me)
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
-               f"--hands 1 --no-fallback --data-dir {me}; sleep 60")
+               f"--hands 4 --no-fallback --data-dir {me}; sleep 60")
     tmux = Tmux(command, 120, 45)
     try:
+        started = time.monotonic()
         screen = tmux.wait_for("Charleston: first right", timeout=90)  # dealt, passing
         assert "American" in screen and "Your hand (" in screen
+        print(f"table up and passing after {time.monotonic() - started:.1f} s")
         seen: set[str] = set()
-        deadline = time.monotonic() + 240
+        offered: list[str] = []  # every call the menu offered us
+        call: CallMade | None = None
+        hand_over = False
+        # the first hand to its end, then on (into the next hands) until a call stood
+        deadline = time.monotonic() + 200
         while time.monotonic() < deadline:
             view = _view(me)
-            if int(view.get("hands_played") or 0) >= 1 or view.get("phase") == "match_over":
+            if not hand_over and (int(view.get("hands_played") or 0) >= 1
+                                  or view.get("phase") == "match_over"):
+                hand_over = True
+                print(f"hand over after {time.monotonic() - started:.1f} s")
+            if hand_over and call is not None:
                 break
             screen = tmux.screen()
             if not view and ("Match over" in screen or "Phase:" not in screen):
-                break   # the one-hand match ended and `play` left the table
+                break   # the match ended and `play` left the table
             for word in ("Charleston: first right", "Charleston: first across",
                          "Pass 3 tiles", "sent: Pass 3 tiles", "Discard", "sent: Discard"):
                 if word in screen:
                     seen.add(word)
+            offers = call_offers(screen) if call is None else []
+            if offers:
+                offer = best_offer(offers)
+                assert "Pass" in screen, screen  # a call may always be declined
+                offered.append(offer.label)
+                call = make_call(tmux, me, _view, offer)
+                if call is not None:
+                    print(f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
+                          f"{call.exposure_text()}")
+                continue
             if "(select 3 tiles, then this)" in screen and "sent:" not in screen.splitlines()[-3]:
                 tmux.keys("a", "b", "c", "1")   # three tiles of the rack, then the pass
             else:
                 tmux.keys("Enter")              # the highlighted action, or discard tile a
             time.sleep(0.3)
         else:
-            raise AssertionError(f"the hand did not end; screen:\n{tmux.screen()}")
+            raise AssertionError(
+                f"{'no call stood' if hand_over else 'the hand did not end'} in time (calls "
+                f"offered: {offered or 'none'}); screen:\n{tmux.screen()}")
+        assert call is not None, (
+            f"no call stood in the whole match (calls offered: {offered or 'none'}); "
+            f"screen:\n{tmux.screen()}")
         assert {"Charleston: first right", "sent: Pass 3 tiles"} <= seen, seen
         assert "Discard" in seen, seen
+        assert f"sent: {call.offer.label}" in call.screen  # the action echo
         tmux.keys("Q")
     finally:
         tmux.close()
         _stop_daemon(me)
+        if own_daemon is not None:
+            own_daemon.wait(timeout=10)

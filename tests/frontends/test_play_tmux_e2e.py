@@ -1,13 +1,20 @@
-"""`fourwinds play` for real, under tmux: it starts the player's daemon, hosts an MCR table,
+"""`fourwinds play` for real, under tmux: it starts the player's daemon (or uses the one the
+test started when the default port is taken, see tmux_play.daemon_for_play), hosts an MCR table,
 fills three seats with bot seats (each its own daemon on 127.0.0.1) and opens the curses table;
-we press keys until a whole hand has been played, reading the screen back.
+we press keys until a whole hand has been played and we have made a call, reading the screen
+back.
 
-Only legal actions are offered and taken (the highlighted entry of the action menu); the
+Only legal actions are offered and taken: the highlighted entry of the action menu (Enter),
+except that a call the menu offers is picked by its number. With the table option
+``auto_pass`` (on by default) we are asked about a discard only when we can call it, so a call
+chance shows as a "Call chow/pung/kong" entry; the call is then checked on the screen (the
+"sent:" echo, the exposure in our seat's row) and in the daemon's view (our exposures). The
 screen shows our rack and every seat from the daemon's contract seat view.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -19,6 +26,13 @@ import pytest
 
 from fourwinds.frontends.client import connect
 from tests.frontends.test_curses_tmux import TMUX, Tmux
+from tests.frontends.tmux_play import (
+    CallMade,
+    best_offer,
+    call_offers,
+    daemon_for_play,
+    make_call,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
@@ -50,10 +64,21 @@ def _stop_daemon(data_dir: Path) -> None:
     finally:
         client.close()
     os.kill(pid, signal.SIGTERM)
+    end = time.monotonic() + 10  # gone before the next test wants the port
+    while time.monotonic() < end:
+        with contextlib.suppress(ChildProcessError):  # not our child: someone else reaps it
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
 
 
-def test_play_alone_against_three_bots_through_a_hand(tmp_path: Path) -> None:
+def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path) -> None:
     me = tmp_path / "me"
+    own_daemon = daemon_for_play(me)
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules mcr --bots 3 --practice --ascii "
                f"--no-fallback --data-dir {me}; sleep 60")
@@ -65,10 +90,18 @@ def test_play_alone_against_three_bots_through_a_hand(tmp_path: Path) -> None:
         print(f"table up and playing after {time.monotonic() - started:.1f} s")
         seen: set[str] = set()
         refusals = 0
-        deadline = time.monotonic() + 120
+        offered: list[str] = []  # every call the menu offered us
+        call: CallMade | None = None
+        hand_over = False
+        # the first hand to its end, then on (into the next hands) until a call stood
+        deadline = time.monotonic() + 200
         while time.monotonic() < deadline:
             view = _view(me)
-            if int(view.get("hands_played") or 0) >= 1 or view.get("phase") == "match_over":
+            if not hand_over and (int(view.get("hands_played") or 0) >= 1
+                                  or view.get("phase") == "match_over"):
+                hand_over = True
+                print(f"hand over after {time.monotonic() - started:.1f} s")
+            if hand_over and call is not None:
                 break
             screen = tmux.screen()
             seen.update(word for word in ("Discard", "Pass", "sent:") if word in screen)
@@ -76,13 +109,25 @@ def test_play_alone_against_three_bots_through_a_hand(tmp_path: Path) -> None:
                 assert any(race in screen for race in (
                     "moved on", "nothing for this seat to do", "no action")), screen
                 refusals += 1
+            offers = call_offers(screen) if call is None else []
+            if offers:
+                offer = best_offer(offers)
+                assert "Pass" in screen, screen  # a call may always be declined
+                offered.append(offer.label)
+                call = make_call(tmux, me, _view, offer)
+                if call is not None:
+                    print(f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
+                          f"{call.exposure_text()}")
+                continue
             tmux.keys("Enter")
             time.sleep(0.1)
         else:
-            raise AssertionError(f"the hand did not end; screen:\n{tmux.screen()}")
-        print(f"hand over after {time.monotonic() - started:.1f} s")
+            raise AssertionError(
+                f"{'no call stood' if hand_over else 'the hand did not end'} in time (calls "
+                f"offered: {offered or 'none'}); screen:\n{tmux.screen()}")
         assert {"Discard", "sent:"} <= seen
         assert refusals <= 5
+        assert f"sent: {call.offer.label}" in call.screen  # the action echo
         tmux.keys("Q")
         end = time.monotonic() + 20
         while "Phase:" in tmux.screen() and time.monotonic() < end:
@@ -91,3 +136,5 @@ def test_play_alone_against_three_bots_through_a_hand(tmp_path: Path) -> None:
     finally:
         tmux.close()
         _stop_daemon(me)
+        if own_daemon is not None:
+            own_daemon.wait(timeout=10)

@@ -1,0 +1,198 @@
+"""Helpers of the `fourwinds play` tests under tmux (MCR and American).
+
+Making a call at a real table: find the call the action menu offers, pick it by its menu
+number, and check the outcome on the screen and in the daemon's view. With the table option
+``auto_pass`` (on by default) our seat is asked about a discard only when it can call it, so a
+"Call ..." entry in the menu is a real call chance; whether the call then stands is up to the
+other seats (a pung or a Mahjong outranks our chow), so the outcome is read back from the
+daemon, never assumed.
+
+Sharing the machine: `play` starts the player's daemon on the default peer port when none runs
+for its data directory; when that port is taken (another test or daemon on this machine), the
+test starts the daemon itself on a free loopback port first, and `play` uses it.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from fourwinds.frontends.local_seats import Started, start_daemon, wait_for_api
+from fourwinds.frontends.table_panels import seat_label
+from fourwinds.frontends.tile_text import tiles_text
+from tests.frontends.test_curses_tmux import Tmux
+
+DEFAULT_PORT = 7420  # `fourwinds daemon`'s peer port (the key beacon uses the next one)
+View = Mapping[str, Any]
+ViewOf = Callable[[Path], dict[str, Any]]
+
+# one menu entry: " 2 Call chow 7p 8p 9p" on its own line, or packed after "Actions:" with
+# three spaces between entries (the compact layouts); a label that does not name all the
+# tiles is followed by them ("Call pung 3m (1 joker) 3m J  3m")
+_CALL_ENTRY = re.compile(
+    r"(?:^|(?<=\s))[> ]?([1-9]) (Call (chow|pung|kong|quint|sextet) ([^\n]*?))(?= {3}|\s*$)",
+    re.MULTILINE,
+)
+_TILE = re.compile(r"^(?:[1-9][mps]|[1-7]z|F|J)$")
+_GROUP_SIZE = {"pung": 3, "kong": 4, "quint": 5, "sextet": 6}
+_RANK = {"chow": 0, "pung": 1, "kong": 2, "quint": 2, "sextet": 2}
+# a player's head line flagged as ours: "[you, dealer]" (full layouts) or "13t you,TURN"
+_OUR_HEAD = re.compile(r"^[ESWN] \S.*(?:\[you[,\]]|\dt you\b)")
+
+
+@dataclass(frozen=True)
+class CallOffer:
+    """A call entry of the action menu as the screen shows it."""
+
+    key: str  # the menu number that picks it
+    label: str  # e.g. "Call chow 7p 8p 9p", "Call pung 5p (1 joker)"
+    kind: str  # chow | pung | kong | quint | sextet
+    words: tuple[str, ...]  # what follows the kind: tiles, maybe "(1 joker)"
+
+    def meld_tiles(self) -> Counter[str]:
+        """The tiles the exposure will hold (as a multiset)."""
+        tiles = [w for w in self.words if _TILE.match(w)]
+        if self.kind == "chow":
+            return Counter(tiles)
+        jokers = 0
+        joker_words = re.search(r"\((\d) jokers?\)", self.label)
+        if joker_words:
+            jokers = int(joker_words.group(1))
+        size = _GROUP_SIZE[self.kind]
+        return Counter({tiles[0]: size - jokers, **({"J": jokers} if jokers else {})})
+
+
+@dataclass(frozen=True)
+class CallMade:
+    """A call the table accepted: the offer, and our new exposure in the daemon's view."""
+
+    offer: CallOffer
+    meld: Mapping[str, Any]
+    screen: str  # the screen showing the exposure
+
+    def exposure_text(self) -> str:
+        """How the table screen writes this exposure in a seat's row (ASCII tiles)."""
+        return exposure_text(self.meld)
+
+
+def exposure_text(meld: Mapping[str, Any]) -> str:
+    """A meld entry of the view as ``table_view`` draws it: ``[7p 8p 9p chow<N]``."""
+    tiles = tiles_text([str(t) for t in meld.get("tiles") or ()], True).rstrip()
+    source = meld.get("from")
+    origin = f"<{seat_label(int(source))[0]}" if source is not None else ""
+    return f"[{tiles} {meld.get('label') or ''}{origin}]".replace(" ]", "]")
+
+
+def call_offers(screen: str) -> list[CallOffer]:
+    """The call entries of the action menu on this screen, in menu order."""
+    offers = []
+    for match in _CALL_ENTRY.finditer(screen):
+        rest = match.group(4).removesuffix("[default]").strip()
+        # an American call with jokers: "Call pung 3m (2 jokers)", then its tiles "J  J  3m"
+        jokers = re.match(r"^(.*?\(\d jokers?\))", rest)
+        words = jokers.group(1) if jokers else rest
+        label = f"Call {match.group(3)} {words}"
+        offers.append(CallOffer(match.group(1), label, match.group(3), tuple(words.split())))
+    return offers
+
+
+def best_offer(offers: Sequence[CallOffer]) -> CallOffer:
+    """The call most likely to stand: a pung or kong outranks another seat's chow."""
+    return max(offers, key=lambda o: _RANK[o.kind])
+
+
+def our_rows(screen: str) -> list[str]:
+    """The lines of our own seat's block on the table screen (head, exposures, discards)."""
+    lines = screen.splitlines()
+    for i, line in enumerate(lines):
+        if _OUR_HEAD.match(line):
+            rows = [line]
+            rows.extend(next_line for next_line in _indented(lines[i + 1:]))
+            return rows
+    return []
+
+
+def _indented(lines: Sequence[str]) -> list[str]:
+    out = []
+    for line in lines:
+        if not line.startswith("    "):
+            break
+        out.append(line)
+    return out
+
+
+def our_exposures(view: View) -> list[Mapping[str, Any]]:
+    """Our seat's exposures in the daemon's view."""
+    me = view.get("seat")
+    for player in view.get("players") or ():
+        if player.get("seat") == me:
+            return list(player.get("exposures") or ())
+    return []
+
+
+def make_call(tmux: Tmux, data_dir: Path, view_of: ViewOf, offer: CallOffer,
+              timeout: float = 8.0) -> CallMade | None:
+    """Pick ``offer`` by its menu number and follow it through: None when the call did not
+    stand (another seat's claim won, or the window closed before our key arrived);
+    otherwise the call as the daemon and then the screen show it (asserted here)."""
+    view = view_of(data_dir)
+    before = len(our_exposures(view))
+    discard = view.get("last_discard")
+    tmux.keys(offer.key)
+    sent = f"sent: {offer.label}"
+    end = time.monotonic() + timeout
+    while sent not in tmux.screen():
+        if time.monotonic() > end:
+            return None  # the window closed first (or an earlier Enter passed on it)
+        time.sleep(0.05)
+    end = time.monotonic() + timeout
+    while len(mine := our_exposures(view := view_of(data_dir))) <= before:
+        if view.get("last_discard") != discard or time.monotonic() > end:
+            return None  # the discard went elsewhere: our call was outranked
+        time.sleep(0.1)
+    meld = mine[-1]
+    assert Counter(str(t) for t in meld.get("tiles") or ()) == offer.meld_tiles(), (meld, offer)
+    assert meld.get("label") == offer.kind, (meld, offer)
+    if discard is not None:
+        assert meld.get("from") == discard.get("seat"), (meld, discard)
+    text = exposure_text(meld)
+    end = time.monotonic() + timeout
+    while True:
+        screen = tmux.screen()
+        if any(text in row for row in our_rows(screen)):
+            return CallMade(offer, meld, screen)
+        if time.monotonic() > end:
+            raise AssertionError(f"our exposure {text} is not in our seat's rows:\n{screen}")
+        time.sleep(0.1)
+
+
+def _port_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind(("0.0.0.0", port))
+        except OSError:
+            return False
+    return True
+
+
+def daemon_for_play(data_dir: Path) -> subprocess.Popen[bytes] | None:
+    """Let `play` start our daemon itself when the default ports are free (the real path);
+    otherwise start it now on a free loopback port and return its process (the test waits
+    for it after stopping it)."""
+    if _port_free(DEFAULT_PORT) and _port_free(DEFAULT_PORT + 1):
+        return None
+    data_dir.mkdir(parents=True, exist_ok=True)
+    log_path = data_dir / "test-daemon.log"
+    process = start_daemon(Started(), data_dir=str(data_dir), name="", log_path=log_path,
+                           extra=["--port", "0", "--interface", "127.0.0.1", "--no-mdns"],
+                           detach=True)
+    wait_for_api(str(data_dir), process, log_path).close()
+    print(f"port {DEFAULT_PORT} is taken: the test started our daemon on a loopback port")
+    return process
