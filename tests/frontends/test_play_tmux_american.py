@@ -7,7 +7,8 @@ With ``auto_pass`` (on by default) we are asked about a discard only when we can
 (exposure-legal for some hand of the card), so a "Call pung/kong/..." menu entry is a real call
 chance: the test picks it by its number and checks the "sent:" echo, our exposure on the screen
 and in the daemon's view (see tmux_play.make_call). When the first hand brings no call that
-stands, play goes on into the next hands of the match.
+stands, play goes on into the next hands of the match (eight hands: a call chance comes in
+most hands, and one that stands in nearly every hand or two).
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.frontends.test_curses_tmux import TMUX, Tmux
-from tests.frontends.test_play_tmux_e2e import _stop_daemon, _view
+from tests.frontends.test_curses_tmux import TMUX
 from tests.frontends.tmux_play import (
     CallMade,
+    PlayTable,
     best_offer,
     call_offers,
-    daemon_for_play,
     make_call,
+    view_of,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,14 +40,12 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
     tmp_path: Path,
 ) -> None:
     me = tmp_path / "me"
-    own_daemon = daemon_for_play(me)
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
-               f"--hands 4 --no-fallback --data-dir {me}; sleep 60")
-    tmux = Tmux(command, 120, 45)
-    try:
+               f"--hands 8 --no-fallback --data-dir {me}; sleep 60")
+    with PlayTable(me, command, 120, 45) as table:
         started = time.monotonic()
-        screen = tmux.wait_for("Charleston: first right", timeout=90)  # dealt, passing
+        tmux, screen = table.start("Charleston: first right")  # dealt, passing
         assert "American" in screen and "Your hand (" in screen
         print(f"table up and passing after {time.monotonic() - started:.1f} s")
         seen: set[str] = set()
@@ -56,7 +55,7 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
         # the first hand to its end, then on (into the next hands) until a call stood
         deadline = time.monotonic() + 200
         while time.monotonic() < deadline:
-            view = _view(me)
+            view = view_of(me)
             if not hand_over and (int(view.get("hands_played") or 0) >= 1
                                   or view.get("phase") == "match_over"):
                 hand_over = True
@@ -75,7 +74,7 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
                 offer = best_offer(offers)
                 assert "Pass" in screen, screen  # a call may always be declined
                 offered.append(offer.label)
-                call = make_call(tmux, me, _view, offer)
+                call = make_call(tmux, me, offer)
                 if call is not None:
                     print(f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
                           f"{call.exposure_text()}")
@@ -96,8 +95,3 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
         assert "Discard" in seen, seen
         assert f"sent: {call.offer.label}" in call.screen  # the action echo
         tmux.keys("Q")
-    finally:
-        tmux.close()
-        _stop_daemon(me)
-        if own_daemon is not None:
-            own_daemon.wait(timeout=10)

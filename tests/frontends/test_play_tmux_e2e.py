@@ -14,24 +14,20 @@ screen shows our rack and every seat from the daemon's contract seat view.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from fourwinds.frontends.client import connect
-from tests.frontends.test_curses_tmux import TMUX, Tmux
+from tests.frontends.test_curses_tmux import TMUX
 from tests.frontends.tmux_play import (
     CallMade,
+    PlayTable,
     best_offer,
     call_offers,
-    daemon_for_play,
     make_call,
+    view_of,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,51 +37,14 @@ pytestmark = [
 ]
 
 
-def _view(data_dir: Path) -> dict[str, Any]:
-    client = connect(str(data_dir), subscribe=False)
-    try:
-        tables = client.request({"type": "tables"})["tables"]
-        if not tables:
-            return {}
-        event = client.request({"type": "view", "table": tables[0]["table"]}).get("event") or {}
-        view: dict[str, Any] = event.get("view") or {}
-        return view
-    finally:
-        client.close()
-
-
-def _stop_daemon(data_dir: Path) -> None:
-    try:
-        client = connect(str(data_dir), subscribe=False)
-    except ConnectionError:
-        return
-    try:
-        pid = int(client.request({"type": "status"})["pid"])
-    finally:
-        client.close()
-    os.kill(pid, signal.SIGTERM)
-    end = time.monotonic() + 10  # gone before the next test wants the port
-    while time.monotonic() < end:
-        with contextlib.suppress(ChildProcessError):  # not our child: someone else reaps it
-            if os.waitpid(pid, os.WNOHANG)[0] == pid:
-                return
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return
-        time.sleep(0.1)
-
-
 def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path) -> None:
     me = tmp_path / "me"
-    own_daemon = daemon_for_play(me)
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules mcr --bots 3 --practice --ascii "
                f"--no-fallback --data-dir {me}; sleep 60")
-    tmux = Tmux(command, 110, 45)
-    try:
+    with PlayTable(me, command, 110, 45) as table:
         started = time.monotonic()
-        screen = tmux.wait_for("Your hand", timeout=90)  # dealt: our rack is on screen
+        tmux, screen = table.start("Your hand")  # dealt: our rack is on screen
         assert "Chinese Official (MCR)" in screen
         print(f"table up and playing after {time.monotonic() - started:.1f} s")
         seen: set[str] = set()
@@ -96,7 +55,7 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
         # the first hand to its end, then on (into the next hands) until a call stood
         deadline = time.monotonic() + 200
         while time.monotonic() < deadline:
-            view = _view(me)
+            view = view_of(me)
             if not hand_over and (int(view.get("hands_played") or 0) >= 1
                                   or view.get("phase") == "match_over"):
                 hand_over = True
@@ -114,7 +73,7 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
                 offer = best_offer(offers)
                 assert "Pass" in screen, screen  # a call may always be declined
                 offered.append(offer.label)
-                call = make_call(tmux, me, _view, offer)
+                call = make_call(tmux, me, offer)
                 if call is not None:
                     print(f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
                           f"{call.exposure_text()}")
@@ -133,8 +92,3 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
         while "Phase:" in tmux.screen() and time.monotonic() < end:
             time.sleep(0.2)
         assert "Phase:" not in tmux.screen()
-    finally:
-        tmux.close()
-        _stop_daemon(me)
-        if own_daemon is not None:
-            own_daemon.wait(timeout=10)

@@ -8,30 +8,34 @@ other seats (a pung or a Mahjong outranks our chow), so the outcome is read back
 daemon, never assumed.
 
 Sharing the machine: `play` starts the player's daemon on the default peer port when none runs
-for its data directory; when that port is taken (another test or daemon on this machine), the
-test starts the daemon itself on a free loopback port first, and `play` uses it.
+for its data directory; when that port is taken (another test or daemon on this machine),
+``PlayTable`` starts the daemon itself on a free loopback port and runs `play` again, which
+then uses it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
-import socket
+import signal
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import TracebackType
 from typing import Any
 
+from fourwinds.frontends.client import connect
 from fourwinds.frontends.local_seats import Started, start_daemon, wait_for_api
 from fourwinds.frontends.table_panels import seat_label
 from fourwinds.frontends.tile_text import tiles_text
 from tests.frontends.test_curses_tmux import Tmux
 
-DEFAULT_PORT = 7420  # `fourwinds daemon`'s peer port (the key beacon uses the next one)
+PORT_TAKEN = "is in use"  # what `play` says when the default peer port is taken
 View = Mapping[str, Any]
-ViewOf = Callable[[Path], dict[str, Any]]
 
 # one menu entry: " 2 Call chow 7p 8p 9p" on its own line, or packed after "Actions:" with
 # three spaces between entries (the compact layouts); a label that does not name all the
@@ -137,7 +141,7 @@ def our_exposures(view: View) -> list[Mapping[str, Any]]:
     return []
 
 
-def make_call(tmux: Tmux, data_dir: Path, view_of: ViewOf, offer: CallOffer,
+def make_call(tmux: Tmux, data_dir: Path, offer: CallOffer,
               timeout: float = 8.0) -> CallMade | None:
     """Pick ``offer`` by its menu number and follow it through: None when the call did not
     stand (another seat's claim won, or the window closed before our key arrived);
@@ -173,26 +177,96 @@ def make_call(tmux: Tmux, data_dir: Path, view_of: ViewOf, offer: CallOffer,
         time.sleep(0.1)
 
 
-def _port_free(port: int) -> bool:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+def view_of(data_dir: Path) -> dict[str, Any]:
+    """Our seat's view of the first table of the daemon in ``data_dir`` (its local API), or
+    an empty dict when it has no table."""
+    client = connect(str(data_dir), subscribe=False)
+    try:
+        tables = client.request({"type": "tables"})["tables"]
+        if not tables:
+            return {}
+        event = client.request({"type": "view", "table": tables[0]["table"]}).get("event") or {}
+        view: dict[str, Any] = event.get("view") or {}
+        return view
+    finally:
+        client.close()
+
+
+def stop_daemon(data_dir: Path) -> None:
+    """Stop the daemon of ``data_dir`` (if one runs) and wait until it is gone, so the next
+    test finds its port free."""
+    try:
+        client = connect(str(data_dir), subscribe=False)
+    except ConnectionError:
+        return
+    try:
+        pid = int(client.request({"type": "status"})["pid"])
+    finally:
+        client.close()
+    os.kill(pid, signal.SIGTERM)
+    end = time.monotonic() + 10
+    while time.monotonic() < end:
+        with contextlib.suppress(ChildProcessError):  # not our child: someone else reaps it
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return
         try:
-            probe.bind(("0.0.0.0", port))
-        except OSError:
-            return False
-    return True
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
 
 
-def daemon_for_play(data_dir: Path) -> subprocess.Popen[bytes] | None:
-    """Let `play` start our daemon itself when the default ports are free (the real path);
-    otherwise start it now on a free loopback port and return its process (the test waits
-    for it after stopping it)."""
-    if _port_free(DEFAULT_PORT) and _port_free(DEFAULT_PORT + 1):
-        return None
-    data_dir.mkdir(parents=True, exist_ok=True)
-    log_path = data_dir / "test-daemon.log"
-    process = start_daemon(Started(), data_dir=str(data_dir), name="", log_path=log_path,
-                           extra=["--port", "0", "--interface", "127.0.0.1", "--no-mdns"],
-                           detach=True)
-    wait_for_api(str(data_dir), process, log_path).close()
-    print(f"port {DEFAULT_PORT} is taken: the test started our daemon on a loopback port")
-    return process
+class PlayTable:
+    """`fourwinds play` (``command``, using the daemon of ``data_dir``) in a tmux window;
+    closing it closes the window and stops the daemon."""
+
+    def __init__(self, data_dir: Path, command: str, width: int, height: int) -> None:
+        self.data_dir = data_dir
+        self.command = command
+        self.size = (width, height)
+        self.tmux: Tmux | None = None
+        self.own_daemon: subprocess.Popen[bytes] | None = None  # started here, not by play
+
+    def start(self, ready: str, timeout: float = 90.0) -> tuple[Tmux, str]:
+        """Run `play` until ``ready`` is on the screen; returns the window and the screen.
+        When the default port is taken, start our daemon on a loopback port and run `play`
+        once more (it connects to that daemon instead of starting one)."""
+        self.tmux = Tmux(self.command, *self.size)
+        end = time.monotonic() + timeout
+        while True:
+            screen = self.tmux.screen()
+            if ready in screen:
+                return self.tmux, screen
+            if PORT_TAKEN in screen and self.own_daemon is None:
+                print(f"`play` could not start its daemon ({PORT_TAKEN}): "
+                      f"starting it on a loopback port")
+                self.tmux.close()
+                self.own_daemon = self._start_daemon()
+                self.tmux = Tmux(self.command, *self.size)
+                continue
+            if time.monotonic() > end:
+                raise AssertionError(f"{ready!r} never appeared; screen:\n{screen}")
+            time.sleep(0.1)
+
+    def _start_daemon(self) -> subprocess.Popen[bytes]:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        log_path = self.data_dir / "test-daemon.log"
+        process = start_daemon(Started(), data_dir=str(self.data_dir), name="",
+                               log_path=log_path, detach=True,
+                               extra=["--port", "0", "--interface", "127.0.0.1", "--no-mdns"])
+        wait_for_api(str(self.data_dir), process, log_path).close()
+        return process
+
+    def close(self) -> None:
+        if self.tmux is not None:
+            self.tmux.close()
+        stop_daemon(self.data_dir)
+        if self.own_daemon is not None:
+            self.own_daemon.wait(timeout=10)
+
+    def __enter__(self) -> PlayTable:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
