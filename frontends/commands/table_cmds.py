@@ -69,7 +69,7 @@ def register(sub: Any) -> None:
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = False) -> None:
-    """``--hands`` and the deck, for the tables `host` and `play` open.
+    """``--hands``, the deck and auto-pass, for the tables `host` and `play` open.
 
     ``solo_default``: the deck defaults to practice when every other seat is one of our own
     bots (`play --bots 3`): the masked deck protects players from each other's software,
@@ -85,15 +85,18 @@ def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = F
                       help="the fair, masked deck (mental poker): nobody's software can see "
                            "the wall" + (" (default unless all three others are your bots)"
                                          if solo_default else " (default)"))
+    parser.add_argument("--no-auto-pass", action="store_false", dest="auto_pass",
+                        help="every player answers every discard (by default a seat that "
+                             "cannot call it passes at once, as on online tables)")
 
 
 def table_options(args: argparse.Namespace, *, solo: bool = False) -> dict[str, Any]:
-    """The local API's table options for ``--hands`` and the deck (``solo``: all the other
-    seats are our bots, so the deck defaults to practice)."""
+    """The local API's table options for ``--hands``, the deck and auto-pass (``solo``: all
+    the other seats are our bots, so the deck defaults to practice)."""
     if not 0 <= args.hands <= 64:
         raise FourwindsError(f"--hands {args.hands}: must be 0 to 64")
     deck = args.deck or ("practice" if solo else "masked")
-    return {"hands": args.hands, "deck": deck}
+    return {"hands": args.hands, "deck": deck, "auto_pass": args.auto_pass}
 
 
 def _run(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:

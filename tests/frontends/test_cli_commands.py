@@ -126,8 +126,14 @@ def test_host_sends_create_with_options(api: FakeApi, tmp_path: Path,
     assert _json(capsys)["code"] == "7-tiger"
     create = api.sent[-1]
     assert create == {"type": "create", "name": "den", "rules": "american", "private": True,
-                      "options": {"hands": 0, "deck": "masked", "card_text": "# a card\n",
-                                  "card_name": "my"}}
+                      "options": {"hands": 0, "deck": "masked", "auto_pass": True,
+                                  "card_text": "# a card\n", "card_name": "my"}}
+
+
+def test_host_no_auto_pass_asks_every_player_about_every_discard(
+        api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["host", "den", "--rules", "mcr", "--no-auto-pass", "--json"]) == 0
+    assert api.sent[-1]["options"]["auto_pass"] is False
 
 
 def test_card_with_mcr_is_refused(api: FakeApi, tmp_path: Path,
