@@ -55,6 +55,7 @@ def discard(state: AmericanState, action: Discard) -> Result:
         state, hands=with_seat(state.hands, seat, hand),
         faces=set_faces(state.faces, {action.slot: action.face}),
         discards=(*state.discards, action.slot), public=state.public | {action.slot},
+        discarders={**state.discarders, action.slot: seat},
         stage=Stage.CALLS, last_discard=action.slot, discarder=seat, drew=False,
         pending=(answers[0], answers[1], answers[2], answers[3]))
     events: list[AmericanEvent] = [Discarded(seat, action.slot, action.face, callable_)]

@@ -7,8 +7,8 @@ Nothing here changes a state: the rule modules build new ones with ``dataclasses
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from typing import TYPE_CHECKING, NoReturn, TypeVar
 
@@ -100,6 +100,10 @@ class AmericanState:
     result: HandResult | None = None
     pool: tuple[int, ...] = ()  # pooling option: the face-up pool, in the order put in
     pooled: tuple[int, int, int, int] = (0, 0, 0, 0)  # tiles each seat put in the pool
+    # who discarded each slot this hand (kept when the tile is called: an exposure's called
+    # tile says whose discard it was). Public, and follows from the actions played, so the
+    # public digest leaves it out.
+    discarders: Mapping[int, Seat] = field(default_factory=dict)
 
     @property
     def over(self) -> bool:

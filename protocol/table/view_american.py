@@ -8,8 +8,7 @@ private of another seat can reach the view.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fourwinds.protocol.american import actions as A
@@ -43,8 +42,6 @@ STEP_TEXT = {
 _DIRECTION = {CharlestonStep.FIRST_RIGHT: "right", CharlestonStep.FIRST_ACROSS: "across",
               CharlestonStep.FIRST_LEFT: "left", CharlestonStep.SECOND_LEFT: "left",
               CharlestonStep.SECOND_ACROSS: "across", CharlestonStep.LAST_RIGHT: "right"}
-_DISCARD_TEXT = re.compile(r"^Discard slot=(\d+) ")
-_CHARLESTON_TEXT = ("CharlestonPass ", "StopVote ", "CourtesyPass ", "PoolIn ", "PoolTake ")
 
 
 def codes(kinds: Sequence[Kind]) -> list[str]:
@@ -62,21 +59,11 @@ def _whose(f: SeatFacts, owner: Seat) -> str:
 # ---------------------------------------------------------------- the table
 
 
-def discards_by_seat(f: SeatFacts) -> dict[int, Seat]:
-    """Who discarded each tile of this hand, by slot (the engine keeps one pile, and an
-    exposure does not say whose discard completed it).
-
-    The session's timeline names every action applied, newest last: read back to this hand's
-    Charleston (every American hand starts with one). A slot is discarded at most once a
-    hand, and the text is ``describe_action``'s (``Discard slot=17 face=5p``)."""
-    owners: dict[int, Seat] = {}
-    for _, place, text in reversed(f.session.timeline):
-        if text.startswith(_CHARLESTON_TEXT):
-            break
-        m = _DISCARD_TEXT.match(text)
-        if m is not None:
-            owners.setdefault(int(m.group(1)), Seat(f.seating.index(place)))
-    return owners
+def discards_by_seat(f: SeatFacts) -> Mapping[int, Seat]:
+    """Who discarded each tile of this hand, by slot (the engine keeps one pile; an exposure
+    names whose discard completed it through its called slot)."""
+    engine: AmericanState = f.engine
+    return engine.discarders
 
 
 def _phase(s: AmericanState) -> tuple[str, str]:
@@ -342,7 +329,7 @@ class AmericanView:
 
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
         s: AmericanState = f.engine
-        owners = _owners_cached(f)
+        owners = discards_by_seat(f)
         return {
             "dead": bool(s.dead[seat]), "concealed_count": len(s.hands[seat]),
             "exposures": [{"tiles": codes(s.kinds(e.slots)),
@@ -371,20 +358,6 @@ class AmericanView:
         except Exception:  # no default here: none is marked
             default = None
         return _play_offers(f, legal, default)
-
-
-_OWNERS: list[tuple[object, dict[int, Seat]]] = []
-
-
-def _owners_cached(f: SeatFacts) -> dict[int, Seat]:
-    """``discards_by_seat`` once per engine state (the view asks for each of four seats)."""
-    for engine, owners in _OWNERS:
-        if engine is f.engine:
-            return owners
-    owners = discards_by_seat(f)
-    _OWNERS.append((f.engine, owners))
-    del _OWNERS[:-4]
-    return owners
 
 
 RULES = AmericanView()

@@ -18,6 +18,7 @@ from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.harness import drive as drive_moves
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.rotation import wind_of
@@ -403,3 +404,39 @@ def test_an_observer_or_idle_seat_gets_no_actions() -> None:
     assert built["legal_actions"] == [] and built["view"]["phase"] == "lobby"
     with pytest.raises(IllegalAction, match="nothing for this seat"):
         resolve_action(s, 0)
+
+
+DISCARD_LOG = re.compile(r"^Discard slot=(\d+) ")
+
+
+def test_a5_every_discard_and_called_tile_is_shown_under_the_seat_that_discarded_it() -> None:
+    """The view's discard piles and each exposure's ``from`` against an independent record:
+    the table log, which names the place behind every action applied."""
+    h = open_harness("american", b"piles", options=TableOptions(hands=1))
+    checked = {"piles": 0, "called": 0}
+
+    def check(h: Harness) -> bool:
+        s = h.sessions[ME]
+        hand = s.hand
+        if s.phase is not Phase.PLAY or hand is None or hand.seating is None:
+            return any(bot_moves(h, p) for p in SEATS)
+        seating = hand.seating
+        owner = {int(m.group(1)): wind_of(seating, place) for _, place, text in s.timeline
+                 if (m := DISCARD_LOG.match(text))}
+        engine = hand.engine
+        view = build_seat_view(s)["view"]
+        for player in view["players"]:
+            wind = Seat(player["seat"])
+            assert player["discards"] == [tile_code(engine.faces[x]) for x in engine.discards
+                                          if owner[x] == wind]
+            for exposure, laid in zip(player["exposures"], engine.exposures[wind],
+                                      strict=True):
+                called = [x for x in laid.slots if x in owner]
+                assert exposure["from"] == (int(owner[called[0]]) if called else None)
+                checked["called"] += bool(called)
+        checked["piles"] += 1
+        return any(bot_moves(h, p) for p in SEATS)
+
+    drive_moves(h, check)
+    assert h.done()
+    assert checked["piles"] > 50 and checked["called"] > 0, checked
