@@ -301,9 +301,16 @@ class Daemon:
                 or self._urgent(rt))
 
     def _send_view(self, rt: TableRuntime, events: list[str], now: float) -> None:
-        self.api.publish(self.view_event(rt, events[-50:]))
+        """Build and send one view event. A failure to build it is logged and never stops
+        the caller: views run inside ``apply``, before the fsync and the sends to peers."""
         self._published_at[rt.table_id] = now
         self._published_progress[rt.table_id] = self._progress(rt)
+        try:
+            event = self.view_event(rt, events[-50:])
+        except Exception:   # a bug in a view must not hold up the table
+            log.exception("table %s: building the view failed", rt.table_hex[:8])
+            return
+        self.api.publish(event)
 
     def _urgent(self, rt: TableRuntime) -> bool:
         """Does the table wait for our seat? (Then the frontend needs the view at once.)"""
