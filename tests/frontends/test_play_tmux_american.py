@@ -16,18 +16,12 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.frontends.test_curses_tmux import TMUX
-from tests.frontends.tmux_play import (
-    CallMade,
-    PlayTable,
-    best_offer,
-    call_offers,
-    make_call,
-    view_of,
-)
+from tests.frontends.tmux_play import PlayTable, play_until_a_call_stood
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
@@ -49,48 +43,26 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
         assert "American" in screen and "Your hand (" in screen
         print(f"table up and passing after {time.monotonic() - started:.1f} s")
         seen: set[str] = set()
-        offered: list[str] = []  # every call the menu offered us
-        call: CallMade | None = None
-        hand_over = False
-        # the first hand to its end, then on (into the next hands) until a call stood
-        deadline = time.monotonic() + 200
-        while time.monotonic() < deadline:
-            view = view_of(me)
-            if not hand_over and (int(view.get("hands_played") or 0) >= 1
-                                  or view.get("phase") == "match_over"):
-                hand_over = True
-                print(f"hand over after {time.monotonic() - started:.1f} s")
-            if hand_over and call is not None:
-                break
-            screen = tmux.screen()
-            if not view and ("Match over" in screen or "Phase:" not in screen):
-                break   # the match ended and `play` left the table
+
+        def look(screen: str) -> None:
             for word in ("Charleston: first right", "Charleston: first across",
                          "Pass 3 tiles", "sent: Pass 3 tiles", "Discard", "sent: Discard"):
                 if word in screen:
                     seen.add(word)
-            offers = call_offers(screen) if call is None else []
-            if offers:
-                offer = best_offer(offers)
-                assert "Pass" in screen, screen  # a call may always be declined
-                offered.append(offer.label)
-                call = make_call(tmux, me, offer)
-                if call is not None:
-                    print(f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
-                          f"{call.exposure_text()}")
-                continue
+
+        def press(screen: str) -> None:
             if "(select 3 tiles, then this)" in screen and "sent:" not in screen.splitlines()[-3]:
                 tmux.keys("a", "b", "c", "1")   # three tiles of the rack, then the pass
             else:
                 tmux.keys("Enter")              # the highlighted action, or discard tile a
             time.sleep(0.3)
-        else:
-            raise AssertionError(
-                f"{'no call stood' if hand_over else 'the hand did not end'} in time (calls "
-                f"offered: {offered or 'none'}); screen:\n{tmux.screen()}")
-        assert call is not None, (
-            f"no call stood in the whole match (calls offered: {offered or 'none'}); "
-            f"screen:\n{tmux.screen()}")
+
+        def over(view: dict[str, Any], screen: str) -> bool:
+            # the match ended and `play` left the table
+            return not view and ("Match over" in screen or "Phase:" not in screen)
+
+        call = play_until_a_call_stood(tmux, me, started, look=look, press=press, over=over)
+        assert call is not None, f"no call stood in the whole match; screen:\n{tmux.screen()}"
         assert {"Charleston: first right", "sent: Pass 3 tiles"} <= seen, seen
         assert "Discard" in seen, seen
         assert f"sent: {call.offer.label}" in call.screen  # the action echo

@@ -21,14 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.frontends.test_curses_tmux import TMUX
-from tests.frontends.tmux_play import (
-    CallMade,
-    PlayTable,
-    best_offer,
-    call_offers,
-    make_call,
-    view_of,
-)
+from tests.frontends.tmux_play import PlayTable, play_until_a_call_stood
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
@@ -49,41 +42,21 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
         print(f"table up and playing after {time.monotonic() - started:.1f} s")
         seen: set[str] = set()
         refusals = 0
-        offered: list[str] = []  # every call the menu offered us
-        call: CallMade | None = None
-        hand_over = False
-        # the first hand to its end, then on (into the next hands) until a call stood
-        deadline = time.monotonic() + 200
-        while time.monotonic() < deadline:
-            view = view_of(me)
-            if not hand_over and (int(view.get("hands_played") or 0) >= 1
-                                  or view.get("phase") == "match_over"):
-                hand_over = True
-                print(f"hand over after {time.monotonic() - started:.1f} s")
-            if hand_over and call is not None:
-                break
-            screen = tmux.screen()
+
+        def look(screen: str) -> None:
+            nonlocal refusals
             seen.update(word for word in ("Discard", "Pass", "sent:") if word in screen)
             if "refused:" in screen:  # only a race with the table moving on is acceptable
                 assert any(race in screen for race in (
                     "moved on", "nothing for this seat to do", "no action")), screen
                 refusals += 1
-            offers = call_offers(screen) if call is None else []
-            if offers:
-                offer = best_offer(offers)
-                assert "Pass" in screen, screen  # a call may always be declined
-                offered.append(offer.label)
-                call = make_call(tmux, me, offer)
-                if call is not None:
-                    print(f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
-                          f"{call.exposure_text()}")
-                continue
+
+        def press(screen: str) -> None:
             tmux.keys("Enter")
             time.sleep(0.1)
-        else:
-            raise AssertionError(
-                f"{'no call stood' if hand_over else 'the hand did not end'} in time (calls "
-                f"offered: {offered or 'none'}); screen:\n{tmux.screen()}")
+
+        call = play_until_a_call_stood(tmux, me, started, look=look, press=press)
+        assert call is not None
         assert {"Discard", "sent:"} <= seen
         assert refusals <= 5
         assert f"sent: {call.offer.label}" in call.screen  # the action echo

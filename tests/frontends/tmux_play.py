@@ -22,7 +22,7 @@ import signal
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -175,6 +175,47 @@ def make_call(tmux: Tmux, data_dir: Path, offer: CallOffer,
         if time.monotonic() > end:
             raise AssertionError(f"our exposure {text} is not in our seat's rows:\n{screen}")
         time.sleep(0.1)
+
+
+def play_until_a_call_stood(tmux: Tmux, data_dir: Path, started: float, *,
+                            look: Callable[[str], None], press: Callable[[str], None],
+                            over: Callable[[dict[str, Any], str], bool] = lambda v, s: False,
+                            limit: float = 200.0) -> CallMade | None:
+    """Press keys through the first hand, then on into the next ones, until one of our calls
+    stood: every call the menu offers is taken (the best one). ``look`` sees every screen,
+    ``press`` answers one that offers no call; ``over`` ends early (e.g. the match ended).
+    Returns the call that stood (None when ``over`` stopped it first); fails with the screen
+    when ``limit`` seconds pass first."""
+    offered: list[str] = []  # every call the menu offered us
+    call: CallMade | None = None
+    hand_over = False
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        view = view_of(data_dir)
+        if not hand_over and (int(view.get("hands_played") or 0) >= 1
+                              or view.get("phase") == "match_over"):
+            hand_over = True
+            print(f"hand over after {time.monotonic() - started:.1f} s")
+        if hand_over and call is not None:
+            return call
+        screen = tmux.screen()
+        if over(view, screen):
+            return call
+        look(screen)
+        offers = call_offers(screen) if call is None else []
+        if offers:
+            offer = best_offer(offers)
+            assert "Pass" in screen, screen  # a call may always be declined
+            offered.append(offer.label)
+            call = make_call(tmux, data_dir, offer)
+            if call is not None:
+                print(f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
+                      f"{call.exposure_text()}")
+            continue
+        press(screen)
+    raise AssertionError(
+        f"{'no call stood' if hand_over else 'the hand did not end'} in time (calls "
+        f"offered: {offered or 'none'}); screen:\n{tmux.screen()}")
 
 
 def view_of(data_dir: Path) -> dict[str, Any]:
