@@ -133,6 +133,32 @@ def wall_matches(ctx: SeatContext, wall: Sequence[bytes], reveals: Sequence[Audi
     return bad
 
 
+def tampered_cheat(phase: Phase) -> Cheat:
+    return Cheat.SHUFFLE_TAMPERED if phase is Phase.SHUFFLE else Cheat.LOCK_TAMPERED
+
+
+def first_unexplained(phase: Phase, secrets: AuditReveal, inputs: Sequence[bytes],
+                      published: Sequence[bytes]) -> int | None:
+    """The first position where a pass's published points are not its seat's revealed
+    secrets applied to its input (None: the whole pass is explained). Shuffle:
+    ``out[p] = s * in[perm[p]]``; lock: ``out[p] = (s^-1 * k[p]) * in[p]``. Both lists have
+    one point per tile."""
+    if phase is Phase.SHUFFLE:
+        pairs = [(secrets.shuffle_scalar, inputs[i]) for i in secrets.permutation]
+    else:
+        inverse = group.scalar_to_int(group.scalar_invert(secrets.shuffle_scalar))
+        pairs = [(group.scalar_from_int(inverse * group.scalar_to_int(k)), point)
+                 for k, point in zip(secrets.keys, inputs, strict=True)]
+    for p, ((scalar, point), out) in enumerate(zip(pairs, published, strict=True)):
+        try:
+            expected = group.mult(scalar, point)
+        except group.BadPoint:
+            expected = b""
+        if expected != out:
+            return p
+    return None
+
+
 def recompute_passes(ctx: SeatContext, state: WallState,
                      reveals: Sequence[AuditReveal]) -> list[Blame]:
     """Every pass recomputed from its published input; blame each seat it does not explain."""
@@ -140,27 +166,12 @@ def recompute_passes(ctx: SeatContext, state: WallState,
     for index, message in enumerate(state.passes):
         assert message is not None
         body = message.body
-        seat = body.seat
-        secrets = reveals[seat]
         inputs = input_points(ctx, state, index)
         assert inputs is not None
-        if body.phase is Phase.SHUFFLE:
-            pairs = [(secrets.shuffle_scalar, inputs[i]) for i in secrets.permutation]
-            cheat_kind = Cheat.SHUFFLE_TAMPERED
-        else:
-            inverse = group.scalar_to_int(group.scalar_invert(secrets.shuffle_scalar))
-            pairs = [(group.scalar_from_int(inverse * group.scalar_to_int(k)), point)
-                     for k, point in zip(secrets.keys, inputs, strict=True)]
-            cheat_kind = Cheat.LOCK_TAMPERED
-        for p, ((scalar, point), published) in enumerate(zip(pairs, body.points, strict=True)):
-            try:
-                expected = group.mult(scalar, point)
-            except group.BadPoint:
-                expected = b""
-            if expected != published:
-                blames.append(Blame(seat, cheat_kind, When.AT_AUDIT,
-                                    f"its {body.phase.value} pass is wrong at position {p}"))
-                break
+        wrong = first_unexplained(body.phase, reveals[body.seat], inputs, body.points)
+        if wrong is not None:
+            blames.append(Blame(body.seat, tampered_cheat(body.phase), When.AT_AUDIT,
+                                f"its {body.phase.value} pass is wrong at position {wrong}"))
     return blames
 
 

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from fourwinds.protocol.deck import group
-from fourwinds.protocol.deck.audit import check_reveal_shape, composed_permutation
+from fourwinds.protocol.deck.audit import (
+    check_reveal_shape,
+    composed_permutation,
+    first_unexplained,
+    tampered_cheat,
+)
 from fourwinds.protocol.deck.blame import Cheat, DeckCheat
 from fourwinds.protocol.deck.masked_wall import PASSES, TileTable
 from fourwinds.protocol.deck.messages import (
@@ -130,30 +134,18 @@ def _recompute(tiles: TileTable, passes: dict[int, WallPass],
         if body.input_digest != digest_in:
             found.append((wind, Cheat.MALFORMED, f"its {body.phase.value} pass names another "
                           "input"))
-        if body.phase is Phase.SHUFFLE:
-            pairs = [(secrets.shuffle_scalar, points[i]) for i in secrets.permutation]
-            wrong = Cheat.SHUFFLE_TAMPERED
-        else:
-            inverse = group.scalar_to_int(group.scalar_invert(secrets.shuffle_scalar))
-            pairs = [(group.scalar_from_int(inverse * group.scalar_to_int(k)), point)
-                     for k, point in zip(secrets.keys, points, strict=True)]
-            wrong = Cheat.LOCK_TAMPERED
-        if len(body.points) != len(pairs):
+        wrong = tampered_cheat(body.phase)
+        if len(body.points) != len(points):
             found.append((wind, wrong, f"its {body.phase.value} pass has the wrong size"))
             return found
         if body.phase is Phase.LOCK and body.key_commitments != tuple(
                 key_commitment(context, wind, p, k) for p, k in enumerate(secrets.keys)):
             found.append((wind, Cheat.WRONG_KEY, "its lock pass committed to keys it does not "
                           "reveal"))
-        for p, ((scalar, point), published) in enumerate(zip(pairs, body.points, strict=True)):
-            try:
-                expected = group.mult(scalar, point)
-            except group.BadPoint:
-                expected = b""
-            if expected != published:
-                found.append((wind, wrong, f"its {body.phase.value} pass is not explained by "
-                              f"its revealed secrets at position {p}"))
-                break
+        position = first_unexplained(body.phase, secrets, points, body.points)
+        if position is not None:
+            found.append((wind, wrong, f"its {body.phase.value} pass is not explained by "
+                          f"its revealed secrets at position {position}"))
         points, digest_in = body.points, body_digest(body)
     return found
 
