@@ -31,6 +31,7 @@ import zmq.asyncio
 
 from fourwinds.daemon.paths import Paths, ensure_private_dir
 from fourwinds.daemon.store import write_atomic
+from fourwinds.daemon.tasks import cancel_and_wait
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -113,10 +114,7 @@ class ApiServer:
         self._task = asyncio.create_task(self._serve(), name="local-api")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait([self._task])
         if self._socket is not None:
             self._socket.close(linger=0)
         if self._ctx is not None:

@@ -23,6 +23,7 @@ from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.session_port import SessionModule
 from fourwinds.daemon.store import Store
 from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.tasks import cancel_and_wait
 from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
 from fourwinds.daemon.wire import PROTOCOL_VERSION, CatchUp, Frame, TableMessage
 
@@ -100,11 +101,7 @@ class Daemon:
         self._stop.set()
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
         await self.api.close()
         if self.discovery is not None:
             await self.discovery.close()

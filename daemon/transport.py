@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import errno
 import logging
 import time
@@ -33,6 +32,7 @@ import zmq.asyncio
 from zmq.utils import z85
 
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
+from fourwinds.daemon.tasks import cancel_and_wait
 from fourwinds.daemon.wire import (
     MAX_FRAME,
     PROTOCOL_VERSION,
@@ -124,10 +124,7 @@ class ZapHandler:
         self.refused["zap: " + reason.split(": ", 1)[-1].split(" ")[0]] += 1
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await cancel_and_wait([self._task])
         if self._socket is not None:
             self._socket.close(linger=0)
 
@@ -225,11 +222,7 @@ class Transport:
 
     async def close(self) -> None:
         """Stop tasks, close every socket (linger 0) and destroy the context."""
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await cancel_and_wait(self._tasks)
         self._tasks.clear()
         for key in list(self._dealers):
             self._drop(key)
