@@ -24,43 +24,16 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from benchmarks.timing import result
-from fourwinds.protocol.mcr.hand import Meld, MeldType, meld
+from fourwinds.protocol.mcr.hand import Meld, MeldType
 from fourwinds.protocol.mcr.scoring import WinContext, is_complete, score_hand
 from fourwinds.protocol.tiles import Kind
+from tests.protocol.mcr.test_scoring_properties import Hand, random_winning_hand
 
 TARGET_US = 100.0
 CORPUS_SIZE = 300
 BATCH = 10
 BATCHES = 3
 
-Hand = tuple[list[Meld], list[Kind], WinContext]
-
-
-def _standard(rng: random.Random) -> Hand:
-    counts = [0] * 34
-    sets: list[tuple[str, list[int]]] = []
-    while len(sets) < 4:
-        if rng.random() < 0.55:
-            start = rng.choice([s * 9 + r for s in range(3) for r in range(7)])
-            tiles, kind = [start, start + 1, start + 2], "chow"
-        else:
-            k = rng.randrange(34)
-            kong = rng.random() < 0.08
-            tiles, kind = [k] * (4 if kong else 3), ("kong" if kong else "pung")
-        if all(counts[t] + tiles.count(t) <= 4 for t in set(tiles)):
-            for t in tiles:
-                counts[t] += 1
-            sets.append((kind, tiles))
-    pair = rng.choice([k for k in range(34) if counts[k] <= 2])
-    n_melded = rng.choice((0, 0, 1, 1, 2, 2, 3, 4))
-    melds: list[Meld] = []
-    concealed = [pair, pair]
-    for i, (kind, tiles) in enumerate(sets):
-        if i < n_melded or kind == "kong":
-            melds.append(meld(kind, tiles, kind == "kong" and rng.random() < 0.4))
-        else:
-            concealed.extend(tiles)
-    return _won(rng, melds, concealed)
 
 
 def _special(rng: random.Random) -> Hand:
@@ -104,7 +77,7 @@ def corpus(size: int = CORPUS_SIZE, seed: int = 2026) -> list[Hand]:
     rng = random.Random(seed)
     hands: list[Hand] = []
     while len(hands) < size:
-        hand = _special(rng) if rng.random() < 0.2 else _standard(rng)
+        hand = _special(rng) if rng.random() < 0.2 else random_winning_hand(rng)
         melds, tiles, ctx = hand
         if is_complete(melds, [*tiles, ctx.win_tile]):
             hands.append(hand)
