@@ -315,15 +315,10 @@ class Daemon:
         return rt.session is not None and (awaits is None or bool(awaits(rt.session)))
 
     def _progress(self, rt: TableRuntime) -> object:
-        """Where the table is, as the session module says (its ``progress``, else its
-        ``phase``): a change is sent at once."""
-        if rt.session is None:
-            return None
-        for name in ("progress", "phase"):
-            reader = getattr(self.port, name, None)
-            if reader is not None:
-                return reader(rt.session)
-        return None
+        """Where the table is, as the session module's optional ``progress`` says (a change
+        is sent at once); None for a module without it."""
+        progress = getattr(self.port, "progress", None)
+        return None if progress is None or rt.session is None else progress(rt.session)
 
     async def _publisher(self) -> None:
         """Views of tables that wait for us, or that moved to a new step, go out at once;

@@ -123,11 +123,6 @@ def seat_view(session: TableSession) -> dict[str, Any]:
     return view
 
 
-def phase(session: TableSession) -> str:
-    """The table's phase (the publisher sends a view at once when it changes)."""
-    return session.phase.value
-
-
 def progress(session: TableSession) -> tuple[str, int]:
     """Where the table is: its phase and step. The publisher sends a view at once whenever
     this changes (a discard, a call resolved, a new turn); messages that leave the step as it
