@@ -20,7 +20,6 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
 from typing import Generic, TypeVar
 
 import msgpack
@@ -204,13 +203,8 @@ Body = (Commit | Echo | Reveal | CommitEvidence | WallPass | PublicReveal | Tran
         | Complaint | AuditReveal)
 
 
-@lru_cache(maxsize=2048)
 def body_bytes(body: object) -> bytes:
-    """``canonical_bytes(body)``, with a direct path for the large ``WallPass`` (same bytes).
-
-    Remembered for the last bodies seen (bodies are frozen and hashable; the bytes are a pure
-    function of them): a key release comes back with every key it covers, and each time its
-    signature is checked against these bytes."""
+    """``canonical_bytes(body)``, with a direct path for the large ``WallPass`` (same bytes)."""
     if isinstance(body, WallPass):
         plain = ["WallPass", body.context, int(body.seat), body.phase.value, body.input_digest,
                  list(body.points), list(body.key_commitments)]
