@@ -67,9 +67,9 @@ class Driver:
         self.view_latencies: list[float] = []   # until their frontends had the view
 
     def drain(self, i: int, table: str, wait: float = 0.0) -> bool:
-        """Take the events queued for client ``i``, keeping the newest view. (When two views
-        of a peer come in one batch, the newer one's ``applied_at`` is later than when the
-        discard was applied: the applied latency can only be overstated.)"""
+        """Take the events queued for client ``i``, keeping the newest view (its
+        ``steps_applied`` says when each recent step was applied, so skipping older views
+        loses no timing)."""
         got = False
         for _ in range(10_000):
             event = self.clients[i].next_event(wait if not got else 0.0)
@@ -139,11 +139,19 @@ class Driver:
                 if self.step(p) > before:
                     waiting.remove(p)
                     poller.unregister(self.clients[p].socket)
-                    applied.append(float(self.views[p].get("applied_at", 0.0)))
+                    applied.append(self._applied(p, before))
         if not waiting:
             self.view_latencies.append(time.perf_counter() - start)
             if all(applied):    # (the baseline daemon's views do not say when)
                 self.latencies.append(max(applied) - started)
+
+    def _applied(self, p: int, before: int) -> float:
+        """When peer ``p``'s daemon first applied a step after ``before``: from the view's
+        ``steps_applied`` (exact even when one view shows several steps), else its
+        ``applied_at`` (a daemon without it; can only be later); 0.0 when it says neither."""
+        view = self.views[p]
+        later = [float(t) for n, t in view.get("steps_applied") or [] if int(n) > before]
+        return min(later) if later else float(view.get("applied_at", 0.0))
 
     def close(self) -> None:
         for client in self.clients:

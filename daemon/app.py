@@ -158,14 +158,18 @@ class Daemon:
     def send_payload(self, rt: TableRuntime, key: bytes, payload: bytes) -> None:
         self.transport.send(key, TableMessage(rt.table_id, payload))
 
-    def apply(self, rt: TableRuntime, step: Any, ours: bool = False) -> None:
+    def apply(self, rt: TableRuntime, step: Any, ours: bool = False,
+              before: Any = None) -> None:
         """Carry out a session Step. After a peer's message, a view our frontend needs now
         (the table waits for us, or moved to a new step) is built and sent as soon as the new
         session is adopted, before the fsync and the sends to peers: it goes to our own
         player only. After our own action (``ours``) the peers come first: the view is
-        queued for the publisher, after the sends and the reply to the request."""
-        changed = bool(step.events or step.outgoing or step.persist)
-        events = [repr(e) for e in step.events]
+        queued for the publisher, after the sends and the reply to the request. ``before``:
+        a step already carried out (see ``receive``) whose events this view also shows."""
+        earlier = () if before is None else before.events
+        changed = bool(step.events or step.outgoing or step.persist or earlier
+                       or (before is not None and (before.outgoing or before.persist)))
+        events = [repr(e) for e in (*earlier, *step.events)]
         at_once = changed and not ours
         rt.apply(self.port, step, self.identity.public_key,
                  lambda key, payload: self.send_payload(rt, key, payload),
@@ -173,6 +177,21 @@ class Daemon:
                  else None)
         if changed and ours:
             self.publish_view(rt, events)
+
+    def receive(self, rt: TableRuntime, payload: bytes, now: float) -> None:
+        """A peer's session message. With a session module that can split it, the message is
+        applied and adopted first (``applied_at``: the table's latency counts to here), then
+        our automatic reply (an auto-pass, a dice message) is made, sent and shown: one view,
+        built after the reply, so its legal actions never offer what was already answered."""
+        split = getattr(self.port, "apply_message", None)
+        answer = getattr(self.port, "answer", None)
+        if split is None or answer is None:
+            self.apply(rt, self.port.handle_message(rt.session, payload, now))
+            return
+        first = split(rt.session, payload, now)
+        rt.apply(self.port, first, self.identity.public_key,
+                 lambda key, data: self.send_payload(rt, key, data))
+        self.apply(rt, answer(rt.session, now), before=first)
 
     def _connect_members(self, rt: TableRuntime) -> None:
         for key, (host, port) in rt.members.items():
@@ -274,7 +293,8 @@ class Daemon:
                    for k in rt.members if not self.alive(k)]
         rt.view_seq += 1
         return {"type": "view", "table": rt.table_hex, "name": rt.name, "rules": rt.rules,
-                "seq": rt.view_seq, "applied_at": rt.applied_at, "view": view,
+                "seq": rt.view_seq, "applied_at": rt.applied_at,
+                "steps_applied": [[n, t] for n, t in rt.steps_applied], "view": view,
                 "legal_actions": legal, "offline": offline,
                 "events": events, "problems": list(rt.problems)}
 

@@ -220,9 +220,9 @@ class FrameRouter:
                 raise Refused("table message before the roster gave us a place")
             step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
                                           rt.place, self.d.name, self.d.entropy(), now)
-        else:
-            step = self.d.port.handle_message(rt.session, frame.payload, now)
-        self.d.apply(rt, step)
+            self.d.apply(rt, step)
+            return
+        self.d.receive(rt, frame.payload, now)
 
     def _catch_up(self, key: bytes, frame: CatchUp) -> None:
         rt = self._table(frame.table_id)

@@ -25,12 +25,19 @@ from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
 
 handle_message = table.handle_message
+answer = table.answer
 transcript = export_transcript
 tick = table.tick
 resume = table.resume
 
 _OPTION_TYPES: dict[str, type] = {"call_window": float, "charleston_window": float,
                                   "turn_window": float, "stall_after": float, "hands": int}
+
+
+def apply_message(session: TableSession, payload: bytes, now: float) -> Step:
+    """A peer's message applied, our automatic reply left for ``answer`` (the daemon adopts,
+    and shows, the new state first)."""
+    return table.handle_message(session, payload, now, answer=False)
 
 
 def table_options(options: Mapping[str, Any]) -> TableOptions:

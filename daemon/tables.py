@@ -21,6 +21,7 @@ from fourwinds.daemon.store import Store, TableLog
 log = logging.getLogger(__name__)
 
 Send = Callable[[bytes, bytes], None]      # (peer public key, session payload)
+STEPS_KEPT = 16
 
 
 @dataclass
@@ -42,6 +43,7 @@ class TableRuntime:
     place: int | None = None                # our place at the table (0 = its creator)
     view_seq: int = 0
     applied_at: float = 0.0   # time.monotonic() when the current session was adopted
+    steps_applied: list[tuple[int, float]] = field(default_factory=list)  # see note_progress
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -65,6 +67,18 @@ class TableRuntime:
     def save_meta(self, store: Store) -> None:
         store.write_meta(self.table_id, self.meta())
 
+    def note_progress(self, port: SessionModule, session: Any) -> None:
+        """Remember when each of the last STEPS_KEPT steps was first applied (the session
+        module's optional ``progress`` gives the step), so a view that shows several steps
+        at once still says when each of them reached this seat."""
+        progress = getattr(port, "progress", None)
+        if progress is None or session is None:
+            return
+        step = int(progress(session)[1])
+        if not self.steps_applied or self.steps_applied[-1][0] != step:
+            self.steps_applied.append((step, self.applied_at))
+            del self.steps_applied[:-STEPS_KEPT]
+
     def apply(self, port: SessionModule, step: StepLike, own_key: bytes, send: Send,
               adopted: Callable[[], None] | None = None) -> None:
         """Carry out ``step``: persist, adopt the session (then ``adopted()``: e.g. show it to
@@ -74,6 +88,7 @@ class TableRuntime:
         self.log.append(list(step.persist), sync=False)
         if step.session is not self.session:
             self.applied_at = time.monotonic()
+            self.note_progress(port, step.session)
         self.session = step.session
         if adopted is not None:
             adopted()

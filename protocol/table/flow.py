@@ -27,6 +27,7 @@ class Acc:
 
     now: float
     auto: bool = True
+    answers: bool = True  # our automatic inputs (dice, auto-pass...); False: left to the caller
     outgoing: list[Outgoing] = field(default_factory=list)
     persist: list[bytes] = field(default_factory=list)
     events: list[object] = field(default_factory=list)

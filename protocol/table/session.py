@@ -29,9 +29,9 @@ from .steps import advance
 from .transcript import resume
 from .values import CACHE_KEY, evolve
 
-__all__ = ["Outgoing", "Step", "TableReady", "TableSession", "handle_message", "join_table",
-           "local_action", "messages_since", "new_table", "resume", "seat_view", "state_hash",
-           "tick"]
+__all__ = ["Outgoing", "Step", "TableReady", "TableSession", "answer", "handle_message",
+           "join_table", "local_action", "messages_since", "new_table", "resume", "seat_view",
+           "state_hash", "tick"]
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,22 @@ def join_table(open_payload: bytes, place: Seat, identity_private_key: bytes, en
     return _step(evolve(s, step_started=now), acc)
 
 
-def handle_message(session: TableSession, payload: bytes, now: float) -> Step:
-    """A peer's wire message (any order, duplicates welcome)."""
-    acc = Acc(now)
+def handle_message(session: TableSession, payload: bytes, now: float,
+                   answer: bool = True) -> Step:
+    """A peer's wire message (any order, duplicates welcome).
+
+    ``answer=False`` applies it without making our own automatic inputs it calls for (the
+    dice messages, an automatic pass...); ``answer`` then makes them. The daemon splits the
+    two so that the new state is adopted, and shown, before the work of our reply."""
+    acc = Acc(now, answers=answer)
     s = receive(session, payload, acc)
     return _step(advance(s, acc), acc)
+
+
+def answer(session: TableSession, now: float) -> Step:
+    """Our automatic inputs that are due now (see ``handle_message``); nothing when none."""
+    acc = Acc(now)
+    return _step(advance(session, acc), acc)
 
 
 def _our_wind(s: TableSession) -> Seat:

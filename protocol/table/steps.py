@@ -134,7 +134,7 @@ def advance(s: TableSession, acc: Acc) -> TableSession:
             s = _consider(s, place, head, acc)
         if progressed:
             continue
-        if not acc.auto:
+        if not acc.auto or not acc.answers:
             return s
         before = s
         s = _auto(s, acc)

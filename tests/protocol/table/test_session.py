@@ -21,10 +21,11 @@ from fourwinds.protocol.table.harness import (
     run,
 )
 from fourwinds.protocol.table.messages import Act, MsgKind, decode_body, encode_body
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import ProblemKind
 from fourwinds.protocol.table.session import (
     TableReady,
+    answer,
     handle_message,
     local_action,
     seat_view,
@@ -306,3 +307,34 @@ def test_private_messages_are_redacted_for_other_seats_but_still_chain() -> None
     # a seat given the redacted copy keeps the chain intact
     step = handle_message(h.sessions[1], redacted.encode(), 0.0)
     assert step.problems == () and step.session.step_hash == h.sessions[1].step_hash
+
+
+@pytest.mark.parametrize("table", ["toy", "mcr-masked"])
+def test_a_message_applied_then_answered_is_the_same_as_handled_at_once(table: str) -> None:
+    # The daemon applies a peer's message first (to adopt and show it), then makes our
+    # automatic reply: the two calls must end where the one call does, sending the same.
+    h = (toy_harness(b"split") if table == "toy" else open_harness(
+        "mcr", b"split", options=TableOptions(hands=1, deck=DeckKind.MASKED)))
+    split_ones = 0
+    for _ in range(20_000):
+        if h.done():
+            break
+        if any(bot_moves(h, p) for p in SEATS):
+            continue
+        if not h.queue:
+            break
+        place, payload = h.queue[0]
+        s = h.sessions[place]
+        whole = handle_message(s, payload, h.now)
+        first = handle_message(s, payload, h.now, answer=False)
+        then = answer(first.session, h.now)
+        assert then.session.step_hash == whole.session.step_hash
+        assert ([o.payload for o in first.outgoing + then.outgoing]
+                == [o.payload for o in whole.outgoing])
+        assert first.persist + then.persist == whole.persist
+        if then.outgoing:
+            split_ones += 1
+            assert not any(decode(o.payload).kind is MsgKind.ACT for o in first.outgoing)
+        deliver_one(h)
+    assert h.done()
+    assert split_ones > 20   # dice messages and passes were left to ``answer``
