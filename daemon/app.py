@@ -184,14 +184,26 @@ class Daemon:
         our automatic reply (an auto-pass, a dice message) is made, sent and shown: one view,
         built after the reply, so its legal actions never offer what was already answered."""
         split = getattr(self.port, "apply_message", None)
-        answer = getattr(self.port, "answer", None)
-        if split is None or answer is None:
+        settle = getattr(self.port, "settle", None)
+        if split is None or settle is None:
             self.apply(rt, self.port.handle_message(rt.session, payload, now))
             return
         first = split(rt.session, payload, now)
         rt.apply(self.port, first, self.identity.public_key,
                  lambda key, data: self.send_payload(rt, key, data))
-        self.apply(rt, answer(rt.session, now), before=first)
+        self.apply(rt, settle(rt.session, now), before=first)
+
+    def act(self, rt: TableRuntime, action: object, now: float) -> None:
+        """Our player's action. With a session module that can split it, the signed message
+        goes to the peers (after the fsync) before our own session takes it in: the peers'
+        wait does not include our bookkeeping. ``FourwindsError`` when it is refused."""
+        send_first = getattr(self.port, "send_action", None)
+        settle = getattr(self.port, "settle", None)
+        if send_first is None or settle is None:
+            self.apply(rt, self.port.local_action(rt.session, action, now), ours=True)
+            return
+        self.apply(rt, send_first(rt.session, action, now), ours=True)
+        self.apply(rt, settle(rt.session, now), ours=True)
 
     def _connect_members(self, rt: TableRuntime) -> None:
         for key, (host, port) in rt.members.items():

@@ -25,7 +25,7 @@ from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
 
 handle_message = table.handle_message
-answer = table.answer
+settle = table.settle
 transcript = export_transcript
 tick = table.tick
 resume = table.resume
@@ -35,8 +35,8 @@ _OPTION_TYPES: dict[str, type] = {"call_window": float, "charleston_window": flo
 
 
 def apply_message(session: TableSession, payload: bytes, now: float) -> Step:
-    """A peer's message applied, our automatic reply left for ``answer`` (the daemon adopts,
-    and shows, the new state first)."""
+    """A peer's message applied, our automatic reply left for ``settle`` (the daemon adopts
+    the new state first: the table's latency counts to there)."""
     return table.handle_message(session, payload, now, answer=False)
 
 
@@ -137,7 +137,8 @@ def progress(session: TableSession) -> tuple[str, int]:
     return session.phase.value, session.step
 
 
-def local_action(session: TableSession, action: object, now: float) -> Step:
+def local_action(session: TableSession, action: object, now: float,
+                 settle: bool = True) -> Step:
     """``{"action": id, "tiles": [...]}`` (or ``"ready"``) from the local API -> the session's
     own call. The id is one of the current view's ``legal_actions``; ``tiles`` only for an
     action that asks the player to ``choose``; ``expected`` (optional) is the ACTION map the
@@ -146,7 +147,7 @@ def local_action(session: TableSession, action: object, now: float) -> Step:
         raise LocalProtocolError("an action request is a map with 'action'")
     wanted = action.get("action")
     if action.get("type") == "ready" or wanted == "ready":
-        return table.local_action(session, table.TableReady(), now)
+        return table.local_action(session, table.TableReady(), now, settle=settle)
     if isinstance(wanted, str) and wanted.isdigit():
         wanted = int(wanted)
     if isinstance(wanted, bool) or not isinstance(wanted, int):
@@ -158,7 +159,13 @@ def local_action(session: TableSession, action: object, now: float) -> Step:
     expected = action.get("expected")
     chosen = resolve_action(session, wanted, tiles,
                             expected if isinstance(expected, Mapping) else None)
-    return table.local_action(session, chosen, now)
+    return table.local_action(session, chosen, now, settle=settle)
+
+
+def send_action(session: TableSession, action: object, now: float) -> Step:
+    """``local_action`` that only checks, signs and queues our message; ``settle`` then
+    takes it (the daemon sends it to the peers in between)."""
+    return local_action(session, action, now, settle=False)
 
 
 def suggest(session: TableSession) -> dict[str, Any] | None:

@@ -251,10 +251,9 @@ def _session_request(d: Daemon, request: Message) -> Message:
     action: dict[str, Any] = {k: v for k, v in request.items()
                               if k not in ("v", "id", "token", "table")}
     try:
-        step = d.port.local_action(rt.session, action, time.monotonic())
+        d.act(rt, action, time.monotonic())
     except FourwindsError as error:
         raise ApiError(str(error)) from None
-    d.apply(rt, step, ours=True)
     return {"ok": True}
 
 

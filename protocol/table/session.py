@@ -29,9 +29,9 @@ from .steps import advance
 from .transcript import resume
 from .values import CACHE_KEY, evolve
 
-__all__ = ["Outgoing", "Step", "TableReady", "TableSession", "answer", "handle_message",
+__all__ = ["Outgoing", "Step", "TableReady", "TableSession", "handle_message",
            "join_table", "local_action", "messages_since", "new_table", "resume", "seat_view",
-           "state_hash", "tick"]
+           "settle", "state_hash", "tick"]
 
 
 @dataclass(frozen=True)
@@ -75,15 +75,17 @@ def handle_message(session: TableSession, payload: bytes, now: float,
     """A peer's wire message (any order, duplicates welcome).
 
     ``answer=False`` applies it without making our own automatic inputs it calls for (the
-    dice messages, an automatic pass...); ``answer`` then makes them. The daemon splits the
+    dice messages, an automatic pass...); ``settle`` then makes them. The daemon splits the
     two so that the new state is adopted, and shown, before the work of our reply."""
     acc = Acc(now, answers=answer)
     s = receive(session, payload, acc)
     return _step(advance(s, acc), acc)
 
 
-def answer(session: TableSession, now: float) -> Step:
-    """Our automatic inputs that are due now (see ``handle_message``); nothing when none."""
+def settle(session: TableSession, now: float) -> Step:
+    """Everything due now: inputs received but not yet taken (our own action sent with
+    ``settle=False``) and our automatic answers (after ``handle_message(answer=False)``).
+    Nothing happens when nothing is due."""
     acc = Acc(now)
     return _step(advance(session, acc), acc)
 
@@ -93,10 +95,14 @@ def _our_wind(s: TableSession) -> Seat:
     return wind_of(s.hand.seating, s.me)
 
 
-def local_action(session: TableSession, action: object, now: float) -> Step:
+def local_action(session: TableSession, action: object, now: float,
+                 settle: bool = True) -> Step:
     """Our own seat acts: ``TableReady()`` in the lobby, or an engine action during play.
 
     ``LocalProtocolError`` (with the reason) when it is not ours to do now; nothing changes.
+    ``settle=False`` checks, signs and queues the message but leaves taking it (resolving
+    the step, our deck's work for it) to ``settle``: the daemon sends the message to the
+    peers in between, so they need not wait for our own bookkeeping.
     """
     s = session
     if s.me is None or s.key is None:
@@ -110,11 +116,12 @@ def local_action(session: TableSession, action: object, now: float) -> Step:
         if s.phase is not Phase.READY:
             raise LocalProtocolError("ready is only for the lobby")
         s = send(s, acc, Ready(s.seating_hash))
-        return _step(advance(s, acc), acc)
-    return _act(s, action, acc, timeout=False)
+        return _step(advance(s, acc) if settle else s, acc)
+    return _act(s, action, acc, timeout=False, settle=settle)
 
 
-def _act(s: TableSession, action: object, acc: Acc, timeout: bool) -> Step:
+def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
+         settle: bool = True) -> Step:
     rules = s.rules
     if s.phase is not Phase.PLAY or rules is None or s.hand is None:
         raise LocalProtocolError("no hand is being played")
@@ -131,7 +138,7 @@ def _act(s: TableSession, action: object, acc: Acc, timeout: bool) -> Step:
         # e.g. a tile passed back to us whose transfer our deck has not seen yet
         raise LocalProtocolError("the deck cannot show that tile yet; try again shortly")
     s = send(s, acc, Act(rules.encode_action(action), timeout))
-    return _step(advance(s, acc), acc)
+    return _step(advance(s, acc) if settle else s, acc)
 
 
 def window_seconds(s: TableSession, place: Seat) -> float:

@@ -16,22 +16,26 @@ from fourwinds.protocol.table.harness import (
     Harness,
     bot_moves,
     deliver_one,
+    drive,
     open_harness,
     restart,
     run,
 )
+from fourwinds.protocol.table.masked import ready_to_act
 from fourwinds.protocol.table.messages import Act, MsgKind, decode_body, encode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import ProblemKind
+from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.session import (
     TableReady,
-    answer,
     handle_message,
     local_action,
     seat_view,
+    settle,
     tick,
 )
 from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.suggest import bot_entropy
 
 from .helpers import liar, resign, toy_harness
 
@@ -327,7 +331,7 @@ def test_a_message_applied_then_answered_is_the_same_as_handled_at_once(table: s
         s = h.sessions[place]
         whole = handle_message(s, payload, h.now)
         first = handle_message(s, payload, h.now, answer=False)
-        then = answer(first.session, h.now)
+        then = settle(first.session, h.now)
         assert then.session.step_hash == whole.session.step_hash
         assert ([o.payload for o in first.outgoing + then.outgoing]
                 == [o.payload for o in whole.outgoing])
@@ -337,4 +341,42 @@ def test_a_message_applied_then_answered_is_the_same_as_handled_at_once(table: s
             assert not any(decode(o.payload).kind is MsgKind.ACT for o in first.outgoing)
         deliver_one(h)
     assert h.done()
-    assert split_ones > 20   # dice messages and passes were left to ``answer``
+    assert split_ones > 20   # dice messages and passes were left to ``settle``
+
+
+@pytest.mark.parametrize("table", ["toy", "mcr-masked"])
+def test_our_action_sent_then_settled_is_the_same_as_taken_at_once(table: str) -> None:
+    # The daemon sends our signed action before its own session takes it in: the message
+    # is the same, and so is where the session ends once settled.
+    h = (toy_harness(b"settle") if table == "toy" else open_harness(
+        "mcr", b"settle", options=TableOptions(hands=1, deck=DeckKind.MASKED)))
+    checked = 0
+
+    def moves(h: Harness) -> bool:
+        nonlocal checked
+        for place in SEATS:
+            s = h.sessions[place]
+            if s.me not in s.awaiting or s.me in s.inputs or s.inbox[place]:
+                continue
+            if s.phase is Phase.READY:
+                action: object = TableReady()
+            elif (s.phase is Phase.PLAY and s.rules is not None and s.hand is not None
+                  and s.hand.seating is not None and ready_to_act(s)):
+                wind = wind_of(s.hand.seating, place)
+                action = s.rules.choose(s.hand.engine, wind, bot_entropy(h.seed, place, s.step))
+            else:
+                continue
+            whole = local_action(s, action, h.now)
+            first = local_action(s, action, h.now, settle=False)
+            then = settle(first.session, h.now)
+            assert first.session.step == s.step   # nothing resolved before settle
+            assert then.session.step_hash == whole.session.step_hash
+            assert ([o.payload for o in first.outgoing + then.outgoing]
+                    == [o.payload for o in whole.outgoing])
+            checked += 1
+            h.take(place, whole)
+            return True
+        return False
+
+    drive(h, moves)
+    assert h.done() and checked > 20
