@@ -6,11 +6,16 @@ every field but the signature and the body, with the body bound through ``body_h
 (SHA-256). A private message (``to`` is one seat) therefore has a *redacted* form, without its
 body, that every other seat can still verify and chain: privacy of the content, integrity of
 the chain for all. The message hash that chains use is the SHA-256 of the header.
+
+The redacted forms travel inside the sender's next message as a *bundle*,
+``[message, [redacted, ...]]`` (see ``bundle``), instead of as messages of their own: the
+other seats need a private message's header only to chain what the sender says next.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
@@ -41,6 +46,10 @@ HASH_LEN = 32
 TABLE_ID_LEN = 16
 MAX_SEQ = 2**32
 MAX_STEP = 2**32
+MAX_CARRIED = 64
+"""Most redacted headers one bundle carries (a seat sends at most a few private messages
+between two public ones; a longer run leaves the oldest to catch-up)."""
+_BUNDLE_TAG = 0x92  # msgpack's fixarray of 2 (an envelope is an array of 12: 0x9c)
 
 
 class BadSignature(WireError):
@@ -147,6 +156,24 @@ def decode(data: object) -> Envelope:
                    None if to_raw < 0 else Seat(to_raw), kind, body_hash, signature, body)
     env.__dict__["wire"] = data  # keep the bytes as received (persisted and forwarded as is)
     return env
+
+
+def bundle(message: bytes, carried: Sequence[bytes]) -> bytes:
+    """One payload: ``message`` (wire bytes) and the redacted private messages of the same
+    sender that precede it in its chain and that the receiver may lack."""
+    return pack([message, list(carried[-MAX_CARRIED:])])
+
+
+def is_bundle(data: object) -> bool:
+    return isinstance(data, bytes) and data[:1] == bytes([_BUNDLE_TAG])
+
+
+def unbundle(data: bytes) -> tuple[bytes, tuple[bytes, ...]]:
+    """(message, carried) of a bundle, strictly; ``WireError`` when it is not one."""
+    items = need_list(unpack(data, "bundle"), "bundle", length=2)
+    message = need_bytes(items[0], "bundled message")
+    carried = need_list(items[1], "carried messages", max_len=MAX_CARRIED)
+    return message, tuple(need_bytes(c, "carried message") for c in carried)
 
 
 def verify(envelope: Envelope, public_key: Verifier) -> None:

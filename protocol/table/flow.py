@@ -12,7 +12,16 @@ from dataclasses import dataclass, field
 
 from fourwinds.protocol.seats import Seat
 
-from .envelope import Envelope, decode, seal, verify
+from .envelope import (
+    MAX_CARRIED,
+    Envelope,
+    bundle,
+    decode,
+    is_bundle,
+    seal,
+    unbundle,
+    verify,
+)
 from .messages import Accuse, Body, MsgKind, decode_body, encode_body
 from .problems import Problem, ProblemKind
 from .records import message_record, problem_record
@@ -48,16 +57,63 @@ def halt(s: TableSession, acc: Acc, problem: Problem) -> TableSession:
 
 
 def receive(s: TableSession, payload: bytes, acc: Acc) -> TableSession:
-    """A peer's bytes: decode, verify the signature, then accept into the sender's chain."""
+    """A peer's bytes: decode, verify the signature, then accept into the sender's chain.
+
+    A bundle's carried (redacted) messages are taken first. When they are the sender's
+    messages just before the bundled one, linked by their hashes, the bundled message's
+    signature covers them through its ``prev``: they are not checked one by one (their
+    own signatures are, should one ever contradict a message we hold)."""
+    if not is_bundle(payload):
+        return _receive_one(s, payload, acc)
+    try:
+        message, carried = unbundle(payload)
+        main = decode(message)
+        items = [decode(item) for item in carried]
+    except WireError as error:
+        return report(s, acc, Problem(ProblemKind.MALFORMED, None, error.problem))
+    vouched = _vouched(s, main, items)
+    for item, raw in zip(items, carried, strict=True):
+        s = _receive_one(s, raw, acc, item, redacted_only=True, vouched=vouched)
+    return _receive_one(s, message, acc, main, checked=vouched)
+
+
+def _vouched(s: TableSession, main: Envelope, items: list[Envelope]) -> bool:
+    """Whether ``main`` is validly signed and ``items`` are the messages right before it in
+    its seat's chain, each named by the next one's ``prev``."""
+    verifier = s.verifiers[main.seat] if main.table == s.table else None
+    if verifier is None or not items:
+        return False
+    expected = main.seq - len(items)
+    after = (*items[1:], main)
+    if any(item.seat != main.seat or item.seq != expected + i or nxt.prev != item.msg_hash
+           for i, (item, nxt) in enumerate(zip(items, after, strict=True))):
+        return False
+    try:
+        verify(main, verifier)
+    except WireError:
+        return False
+    return True
+
+
+def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None = None,
+                 redacted_only: bool = False, vouched: bool = False,
+                 checked: bool = False) -> TableSession:
+    """One message; ``env`` when already decoded. ``vouched``: a carried message whose
+    bundle's signature covers it (see ``receive``); ``checked``: its signature is checked."""
     from .lobby import bootstrap_open, creator_join
 
     try:
-        env = decode(payload)
+        if env is None:
+            env = decode(payload)
+        if redacted_only and (env.body is not None or env.to is None):
+            raise WireError("a bundle carries only redacted private messages")
     except WireError as error:
         return report(s, acc, Problem(ProblemKind.MALFORMED, None, error.problem))
     if env.table != s.table:
         return report(s, acc, Problem(ProblemKind.WRONG_TABLE, None,
                                       f"message for table {env.table.hex()}"))
+    if env.body is None and env.to == s.me and env.seat != s.me:
+        return s  # the redacted form of a message to us: we wait for the full one
     verifier = s.verifiers[env.seat]
     if verifier is None:
         if env.kind is MsgKind.OPEN and env.seat == 0 and s.open is None:
@@ -72,13 +128,15 @@ def receive(s: TableSession, payload: bytes, acc: Acc) -> TableSession:
                                      != env.msg_hash):
         return report(s, acc, Problem(ProblemKind.REFUSED_JOIN, None,
                                       f"place {int(env.seat)} is already seated"))
-    if env.seq < chain.next_seq and (chain.accepted[env.seq].body == env.body or env.body is None
-                                     ) and chain.accepted[env.seq].msg_hash == env.msg_hash:
+    held = chain.accepted[env.seq] if env.seq < chain.next_seq else chain.pending.get(env.seq)
+    if held is not None and held.msg_hash == env.msg_hash and (
+            held.body == env.body or env.body is None) and env.seq < chain.next_seq:
         return s  # an exact duplicate (or its redacted form): nothing to check or do
-    try:
-        verify(env, verifier)
-    except WireError as error:
-        return report(s, acc, Problem(ProblemKind.BAD_SIGNATURE, None, error.problem))
+    if not checked and not (vouched and (held is None or held.msg_hash == env.msg_hash)):
+        try:  # a vouched message that contradicts one we hold is checked: proof must be signed
+            verify(env, verifier)
+        except WireError as error:
+            return report(s, acc, Problem(ProblemKind.BAD_SIGNATURE, None, error.problem))
     return accept(s, env, acc)
 
 
@@ -147,10 +205,20 @@ def send(s: TableSession, acc: Acc, body: Body, to: Seat | None = None) -> Table
                prev=chain.head, step=s.step, state=s.step_hash or s.lobby_hash(), to=to,
                kind=KIND_OF[type(body)], body=encode_body(body))
     s = accept(s, env, acc)
-    acc.outgoing.append(Outgoing(to, env.encode()))
-    if to is not None and env.kind is not MsgKind.JOIN:
-        # the other seats get it without its body, so their copy of our chain has no gap
-        redacted = env.redacted().encode()
-        acc.outgoing.extend(Outgoing(Seat(p), redacted) for p in range(4)
-                            if p not in (s.me, to))
+    carried = _unshared(s.chains[s.me].accepted, env.seq, to)
+    acc.outgoing.append(Outgoing(to, bundle(env.encode(), carried) if carried
+                                 else env.encode()))
     return s
+
+
+def _unshared(ours: tuple[Envelope, ...], seq: int, to: Seat | None) -> tuple[bytes, ...]:
+    """The redacted forms of our private messages since our last public one, except those
+    addressed to ``to``: a seat needs them to chain message ``seq``, so they travel with it
+    (a private message's other seats never get it on its own)."""
+    run: list[bytes] = []
+    for env in reversed(ours[:seq]):
+        if env.to is None or env.kind is MsgKind.JOIN or len(run) >= MAX_CARRIED:
+            break
+        if env.to != to:
+            run.append(env.redacted().encode())
+    return tuple(reversed(run))

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
+from dataclasses import replace
 
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.envelope import Envelope, decode, private_key_from_bytes, seal
+from fourwinds.protocol.table.envelope import (
+    Envelope,
+    bundle,
+    decode,
+    is_bundle,
+    private_key_from_bytes,
+    unbundle,
+)
 from fourwinds.protocol.table.harness import Harness, open_harness, run, seat_key
 from fourwinds.protocol.table.options import TableOptions
 
@@ -19,32 +28,42 @@ def toy_harness(seed: bytes = b"toy", hands: int = 1, auto_pass: bool = True) ->
 
 
 def resign(h: Harness, env: Envelope, **changes: object) -> bytes:
-    """``env`` with fields changed, validly signed by its own seat (a lying seat can do it)."""
-    fields = {"version": env.version, "table": env.table, "seat": env.seat, "seq": env.seq,
-              "prev": env.prev, "step": env.step, "state": env.state, "to": env.to,
-              "kind": env.kind, "body": env.body or b""}
-    fields.update(changes)
+    """``env`` with fields changed, validly signed by its own seat (a lying seat can do it).
+    A redacted message stays redacted, with its body hash."""
+    body = changes.pop("body", env.body)
+    changed = replace(env, **changes)  # type: ignore[arg-type]
+    if body is not None:
+        assert isinstance(body, bytes)
+        changed = replace(changed, body=body, body_hash=hashlib.sha256(body).digest())
     key = private_key_from_bytes(seat_key(h.seed, int(env.seat)))
-    return seal(key, **fields).encode()  # type: ignore[arg-type]
+    return replace(changed, signature=key.sign(changed.header_bytes())).encode()
 
 
 def liar(h: Harness, seat: Seat, tamper: Callable[[Envelope], dict[str, object] | None]
          ) -> None:
     """Make ``seat`` rewrite its outgoing messages with ``tamper`` (fields to change, or None
-    to leave one alone), re-signing and re-chaining them so only the tampering shows."""
+    to leave one alone), re-signing and re-chaining them so only the tampering shows (the
+    redacted messages a bundle carries included)."""
     renamed: dict[bytes, bytes] = {}
+
+    def rewrite(payload: bytes) -> bytes:
+        env = decode(payload)
+        changes = (tamper(env) if env.body is not None else None) or {}
+        prev = renamed.get(env.prev, env.prev)
+        if not changes and prev == env.prev:
+            return payload
+        new = resign(h, env, prev=prev, **changes)
+        renamed[env.msg_hash] = decode(new).msg_hash
+        return new
 
     def intercept(sender: Seat, payload: bytes) -> list[bytes]:
         if sender != seat:
             return [payload]
-        env = decode(payload)
-        changes = tamper(env) or {}
-        prev = renamed.get(env.prev, env.prev)
-        if not changes and prev == env.prev:
-            return [payload]
-        new = resign(h, env, prev=prev, **changes)
-        renamed[env.msg_hash] = decode(new).msg_hash
-        return [new]
+        if is_bundle(payload):
+            message, carried = unbundle(payload)
+            carried = tuple(rewrite(c) for c in carried)
+            return [bundle(rewrite(message), carried)]
+        return [rewrite(payload)]
 
     h.intercept = intercept
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import Envelope
+from fourwinds.protocol.table.envelope import Envelope, bundle, decode, is_bundle, unbundle
 from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run
 from fourwinds.protocol.table.messages import Act, MsgKind, decode_body, encode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import ProblemKind
+from fourwinds.protocol.table.session import handle_message
 from fourwinds.protocol.table.state import Phase
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 from fourwinds.protocol.tiles import Kind
@@ -101,3 +104,67 @@ def test_masked_hand_is_the_same_whatever_the_delivery_order() -> None:
                    random.Random(3), duplicates=10)
     _agreed(shuffled)
     assert shuffled.sessions[0].step_hash == fifo.sessions[0].step_hash
+
+
+def test_private_messages_reach_the_other_seats_only_inside_the_senders_next_message(
+) -> None:
+    # PROTOCOL.md "Bundles": a key delivery goes to its drawer alone; the other seats get
+    # its redacted header with the sender's next message, and every chain still closes.
+    h = open_harness("mcr", b"bundled", options=MASKED)
+    bundles = 0
+    while not h.done():
+        for _, payload in h.queue:
+            assert is_bundle(payload) or decode(payload).body is not None
+            bundles += is_bundle(payload)
+        before = h.delivered
+        run(h, max_rounds=50)
+        if h.delivered == before and not h.done():
+            break
+    _agreed(h)
+    assert bundles > 50
+    for place in SEATS:  # every seat holds every seat's whole chain
+        assert [c.next_seq for c in h.sessions[place].chains] == [
+            c.next_seq for c in h.sessions[0].chains]
+        assert all(not c.pending for c in h.sessions[place].chains)
+
+
+def _a_bundle(h: Harness) -> tuple[Seat, bytes]:
+    """Play until a bundle is in flight to a seat whose next message of that sender is the
+    first one the bundle carries."""
+    for _ in range(20_000):
+        for place, payload in h.queue:
+            if is_bundle(payload):
+                _, carried = unbundle(payload)
+                item = decode(carried[0])
+                if item.to != place and h.sessions[place].chains[item.seat].next_seq == item.seq:
+                    return place, payload
+        run(h, max_rounds=1)
+    raise AssertionError("no bundle was sent")
+
+
+def test_a_carried_header_is_vouched_for_by_the_signed_message_it_precedes() -> None:
+    h = open_harness("mcr", b"vouched", options=MASKED)
+    place, payload = _a_bundle(h)
+    message, carried = unbundle(payload)
+    first = decode(carried[0])
+    unsigned = replace(first, signature=bytes(64)).encode()
+    # linked to the signed message that names it as prev: accepted as it is
+    step = handle_message(h.sessions[place], bundle(message, (unsigned, *carried[1:])), 0.0)
+    assert step.problems == ()
+    assert step.session.chains[first.seat].next_seq > first.seq
+    # on its own, or beside a message that does not name it, its signature is checked
+    other = next(decode(p) for _, p in h.queue if not is_bundle(p)
+                 and decode(p).seat != first.seat)
+    for alone in (unsigned, bundle(other.encode(), (unsigned,))):
+        step = handle_message(h.sessions[place], alone, 0.0)
+        assert [p.kind for p in step.problems] == [ProblemKind.BAD_SIGNATURE]
+        assert step.session.chains[first.seat] == h.sessions[place].chains[first.seat]
+
+
+def test_a_bundle_carrying_a_full_message_is_refused() -> None:
+    h = open_harness("mcr", b"full-carried", options=MASKED)
+    place, payload = _a_bundle(h)
+    message, _ = unbundle(payload)
+    step = handle_message(h.sessions[place], bundle(message, (message,)), 0.0)
+    assert [p.kind for p in step.problems][:1] == [ProblemKind.MALFORMED]
+    assert "only redacted" in step.problems[0].reason

@@ -11,13 +11,17 @@ from hypothesis import strategies as st
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.codec import ActionCodec, encode
 from fourwinds.protocol.table.envelope import (
+    MAX_CARRIED,
     ZERO_HASH,
     BadSignature,
+    bundle,
     decode,
+    is_bundle,
     private_key_from_bytes,
     public_key_bytes,
     public_key_from_bytes,
     seal,
+    unbundle,
     verify,
 )
 from fourwinds.protocol.table.messages import (
@@ -137,3 +141,16 @@ def test_action_codec_is_strict() -> None:
         codec.decode(["Discard", 0, "five", 4])
     with pytest.raises(WireError, match="fields"):
         codec.decode(["Discard", 0, 5])
+
+
+def test_a_bundle_carries_redacted_messages_and_unbundles_strictly() -> None:
+    main = sample()
+    carried = [decode(sample(to=Seat.EAST)).redacted().encode()]
+    payload = bundle(main, carried)
+    assert is_bundle(payload) and not is_bundle(main)
+    assert unbundle(payload) == (main, tuple(carried))
+    for bad, reason in ((pack([main]), "expected 2 items"),
+                        (pack([main, [1]]), "carried message"),
+                        (pack([main, [b"x"] * (MAX_CARRIED + 1)]), "over the limit")):
+        with pytest.raises(WireError, match=reason):
+            unbundle(bad)
