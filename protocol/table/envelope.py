@@ -159,8 +159,8 @@ def decode(data: object) -> Envelope:
 
 
 def bundle(message: bytes, carried: Sequence[bytes]) -> bytes:
-    """One payload: ``message`` (wire bytes) and the redacted private messages of the same
-    sender that precede it in its chain and that the receiver may lack."""
+    """One payload: ``message`` (wire bytes) and the messages of the same sender that
+    precede it in its chain and that the receiver lacks (others' private ones redacted)."""
     return pack([message, list(carried[-MAX_CARRIED:])])
 
 
@@ -181,6 +181,11 @@ def verify(envelope: Envelope, public_key: Verifier) -> None:
     if not public_key.check(envelope.signature, envelope.header_bytes()):
         raise BadSignature(f"bad signature on a message claiming seat {envelope.seat.name} "
                            f"seq {envelope.seq}") from None
+    check_body(envelope)
+
+
+def check_body(envelope: Envelope) -> None:
+    """The body, when present, against the hash its header names."""
     if envelope.body is not None and hashlib.sha256(envelope.body).digest() != envelope.body_hash:
         raise BadSignature(f"body of seat {envelope.seat.name} seq {envelope.seq} does not "
                            "match its signed hash (altered in transit)")

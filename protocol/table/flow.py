@@ -16,6 +16,7 @@ from .envelope import (
     MAX_CARRIED,
     Envelope,
     bundle,
+    check_body,
     decode,
     is_bundle,
     seal,
@@ -37,7 +38,7 @@ class Acc:
     now: float
     auto: bool = True
     answers: bool = True  # our automatic inputs (dice, auto-pass...); False: left to the caller
-    outgoing: list[Outgoing] = field(default_factory=list)
+    sent: list[Envelope] = field(default_factory=list)  # our messages, in chain order
     persist: list[bytes] = field(default_factory=list)
     events: list[object] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
@@ -73,7 +74,7 @@ def receive(s: TableSession, payload: bytes, acc: Acc) -> TableSession:
         return report(s, acc, Problem(ProblemKind.MALFORMED, None, error.problem))
     vouched = _vouched(s, main, items)
     for item, raw in zip(items, carried, strict=True):
-        s = _receive_one(s, raw, acc, item, redacted_only=True, vouched=vouched)
+        s = _receive_one(s, raw, acc, item, vouched=vouched)
     return _receive_one(s, message, acc, main, checked=vouched)
 
 
@@ -96,8 +97,7 @@ def _vouched(s: TableSession, main: Envelope, items: list[Envelope]) -> bool:
 
 
 def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None = None,
-                 redacted_only: bool = False, vouched: bool = False,
-                 checked: bool = False) -> TableSession:
+                 vouched: bool = False, checked: bool = False) -> TableSession:
     """One message; ``env`` when already decoded. ``vouched``: a carried message whose
     bundle's signature covers it (see ``receive``); ``checked``: its signature is checked."""
     from .lobby import bootstrap_open, creator_join
@@ -105,15 +105,18 @@ def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None
     try:
         if env is None:
             env = decode(payload)
-        if redacted_only and (env.body is not None or env.to is None):
-            raise WireError("a bundle carries only redacted private messages")
+        if vouched and env.body is not None:
+            check_body(env)  # the signature that vouches for it covers only its body hash
     except WireError as error:
         return report(s, acc, Problem(ProblemKind.MALFORMED, None, error.problem))
     if env.table != s.table:
         return report(s, acc, Problem(ProblemKind.WRONG_TABLE, None,
                                       f"message for table {env.table.hex()}"))
-    if env.body is None and env.to == s.me and env.seat != s.me:
-        return s  # the redacted form of a message to us: we wait for the full one
+    if env.seat != s.me and env.to is not None:
+        if env.body is None and env.to == s.me:
+            return s  # the redacted form of a message to us: we wait for the full one
+        if env.body is not None and env.to != s.me:
+            env = env.redacted()  # another seat's private message: its header is ours
     verifier = s.verifiers[env.seat]
     if verifier is None:
         if env.kind is MsgKind.OPEN and env.seat == 0 and s.open is None:
@@ -196,7 +199,8 @@ def on_accuse(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
 
 
 def send(s: TableSession, acc: Acc, body: Body, to: Seat | None = None) -> TableSession:
-    """Sign one of our messages for the current step and accept it into our own chain."""
+    """Sign one of our messages for the current step and accept it into our own chain. It
+    leaves with the call's other messages (see ``outgoing``)."""
     from .messages import KIND_OF
 
     assert s.me is not None and s.key is not None
@@ -204,21 +208,45 @@ def send(s: TableSession, acc: Acc, body: Body, to: Seat | None = None) -> Table
     env = seal(s.key, version=s.version, table=s.table, seat=s.me, seq=chain.next_seq,
                prev=chain.head, step=s.step, state=s.step_hash or s.lobby_hash(), to=to,
                kind=KIND_OF[type(body)], body=encode_body(body))
-    s = accept(s, env, acc)
-    carried = _unshared(s.chains[s.me].accepted, env.seq, to)
-    acc.outgoing.append(Outgoing(to, bundle(env.encode(), carried) if carried
-                                 else env.encode()))
-    return s
+    acc.sent.append(env)
+    return accept(s, env, acc)
 
 
-def _unshared(ours: tuple[Envelope, ...], seq: int, to: Seat | None) -> tuple[bytes, ...]:
-    """The redacted forms of our private messages since our last public one, except those
-    addressed to ``to``: a seat needs them to chain message ``seq``, so they travel with it
-    (a private message's other seats never get it on its own)."""
+def outgoing(s: TableSession, acc: Acc) -> list[Outgoing]:
+    """The payloads for the messages one call sent: to each other seat, one payload, the
+    last message it is to get now, bundled with the messages of ours before it that it
+    lacks (this call's earlier ones, in full when public or addressed to it, and our
+    private messages to others since our last public one, redacted). One payload for all
+    when the three are the same."""
+    if not acc.sent or s.me is None:
+        return []
+    ours = s.chains[s.me].accepted
+    first = acc.sent[0].seq
+    payloads: dict[Seat, bytes] = {}
+    for place in (Seat(p) for p in range(4) if p != s.me):
+        due = [env for env in acc.sent if env.to is None or env.to == place]
+        if not due:
+            continue
+        last = due[-1]
+        carried = [] if last.kind is MsgKind.JOIN else _lacking(ours, first, last.seq, place)
+        payloads[place] = bundle(last.encode(), carried) if carried else last.encode()
+    if len(payloads) == 3 and len(set(payloads.values())) == 1:
+        return [Outgoing(None, next(iter(payloads.values())))]
+    return [Outgoing(place, payload) for place, payload in payloads.items()]
+
+
+def _lacking(ours: tuple[Envelope, ...], first: int, seq: int, place: Seat) -> list[bytes]:
+    """Our messages before ``seq`` that ``place`` has not been sent: from this call (from
+    ``first`` on) every one, in full if public or to ``place``; before it, our private
+    messages to others since our last public one (``place`` got its own and the public
+    ones when they were made)."""
     run: list[bytes] = []
     for env in reversed(ours[:seq]):
-        if env.to is None or env.kind is MsgKind.JOIN or len(run) >= MAX_CARRIED:
+        if env.kind is MsgKind.JOIN or len(run) >= MAX_CARRIED:
             break
-        if env.to != to:
-            run.append(env.redacted().encode())
-    return tuple(reversed(run))
+        if env.seq < first and (env.to is None or env.to == place):
+            if env.to is None:
+                break
+            continue
+        run.append(env.encode() if env.to in (None, place) else env.redacted().encode())
+    return run[::-1]

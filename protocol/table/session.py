@@ -17,7 +17,7 @@ from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from . import masked
-from .flow import Acc, receive, report, send
+from .flow import Acc, outgoing, receive, report, send
 from .lobby import join, open_table
 from .messages import Act, Ready
 from .options import TableOptions
@@ -48,7 +48,7 @@ class DefaultRefused:
 
 
 def _step(s: TableSession, acc: Acc) -> Step:
-    return Step(s, tuple(acc.outgoing), tuple(acc.persist), tuple(acc.events),
+    return Step(s, tuple(outgoing(s, acc)), tuple(acc.persist), tuple(acc.events),
                 tuple(acc.problems))
 
 

@@ -161,10 +161,41 @@ def test_a_carried_header_is_vouched_for_by_the_signed_message_it_precedes() -> 
         assert step.session.chains[first.seat] == h.sessions[place].chains[first.seat]
 
 
-def test_a_bundle_carrying_a_full_message_is_refused() -> None:
+def test_a_carried_message_must_match_its_body_hash_and_others_private_ones_stay_closed(
+) -> None:
     h = open_harness("mcr", b"full-carried", options=MASKED)
     place, payload = _a_bundle(h)
-    message, _ = unbundle(payload)
-    step = handle_message(h.sessions[place], bundle(message, (message,)), 0.0)
+    message, carried = unbundle(payload)
+    first = decode(carried[0])
+    # a carried message whose body is not the one its signed header names
+    altered = replace(first, body=b"\x91\xc0").encode()
+    step = handle_message(h.sessions[place], bundle(message, (altered, *carried[1:])), 0.0)
     assert [p.kind for p in step.problems][:1] == [ProblemKind.MALFORMED]
-    assert "only redacted" in step.problems[0].reason
+    assert "altered" in step.problems[0].reason
+
+
+def test_a_private_message_for_another_seat_is_kept_as_its_header_only() -> None:
+    # A seat that is sent someone else's private message in full (a bug or a leak) neither
+    # reads it nor passes it on: it chains the header and drops the body.
+    h = open_harness("mcr", b"misrouted", options=MASKED)
+    for _ in range(20_000):
+        found = [(to, p, decode(unbundled(p))) for to, p in h.queue]
+        hit = next(((to, p, env, other) for to, p, env in found
+                    if env.to is not None and env.kind is MsgKind.DECK
+                    for other in SEATS if other not in (to, env.seat)
+                    and h.sessions[other].chains[env.seat].next_seq == env.seq
+                    and not is_bundle(p)), None)
+        if hit is not None:
+            break
+        run(h, max_rounds=1)
+    else:
+        raise AssertionError("no private message was sent")
+    _, payload, env, other = hit
+    step = handle_message(h.sessions[other], payload, 0.0)
+    held = step.session.chains[env.seat].accepted[env.seq]
+    assert held.msg_hash == env.msg_hash and held.body is None
+    assert env.msg_hash not in {e.msg_hash for e in step.session.inbox[env.seat]}
+
+
+def unbundled(payload: bytes) -> bytes:
+    return unbundle(payload)[0] if is_bundle(payload) else payload
