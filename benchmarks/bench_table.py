@@ -1,8 +1,10 @@
 """The table protocol: a full hand of four built-in bots through the in-memory four-seat
 harness (lobby, commit-reveal dice, the masked wall's passes, deal, play, audit, hand end;
 every move signed, chained and checked at all four seats), per rule set: milliseconds per
-hand and the part spent in cryptography (Ed25519 signing and verification, the deck's group
-operations), measured in the same run; the same on the practice deck for comparison."""
+hand (each seed's fastest of REPEATS runs, median over the seeds) and the part spent in
+cryptography (Ed25519 signing and verification, the deck's group operations), measured in
+the same run; the same on the practice deck for comparison. Beside them, one bare Ed25519
+check measured in the same run (the machine's speed) and the hand in such checks."""
 
 from __future__ import annotations
 
@@ -22,6 +24,9 @@ from fourwinds.protocol.table.state import Phase
 TARGET_MS = 1000.0
 SEEDS = (b"bench-1", b"bench-2", b"bench-3", b"bench-4", b"bench-5")
 RUNS = {DeckKind.MASKED: 3, DeckKind.PRACTICE: 5}
+REPEATS = 3
+"""Each seed's hand is played this many times and its fastest run kept: the machine is a
+shared VM whose speed moves by a third within a minute, and interference only ever adds."""
 PATCHED: tuple[tuple[object, str], ...] = (
     (flow, "seal"), (flow, "verify"), (lobby, "verify"),
     (masked, "sign_bytes"), (masked, "verify_bytes"),
@@ -84,7 +89,8 @@ def _bench(rules: str, deck: DeckKind) -> list[dict[str, object]]:
     options = TableOptions(hands=1, deck=deck)
     play_match(rules, b"warm-up", options=options)  # imports, card, caches
     floor = _verify_floor_us()
-    runs = [_hand(rules, seed, deck) for seed in SEEDS[:RUNS[deck]]]
+    runs = [min((_hand(rules, seed, deck) for _ in range(REPEATS)), key=lambda r: r[0])
+            for seed in SEEDS[:RUNS[deck]]]
     total = statistics.median(r[0] for r in runs)
     crypto = statistics.median(r[1] for r in runs)
     name = f"table_{rules}_hand" if deck is DeckKind.MASKED else f"table_{rules}_hand_practice"
@@ -95,6 +101,8 @@ def _bench(rules: str, deck: DeckKind) -> list[dict[str, object]]:
                    deliveries=int(statistics.median(r[3] for r in runs)),
                    hands=len(runs), deck=deck.value,
                    verify_floor_us=round(floor, 1),
+                   hand_in_verify_floors=round(total * 1000 / floor) if floor else None,
+                   repeats=REPEATS,
                    note="one-hand match: lobby, dice, wall, deal, play, audit, hand end; "
                         "four seats in one process; bots included")]
 
