@@ -13,10 +13,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
 from benchmarks.timing import median_seconds, result
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.table import flow, lobby, masked
-from fourwinds.protocol.table.envelope import private_key_from_bytes
 from fourwinds.protocol.table.harness import play_match
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import Phase
@@ -78,7 +79,7 @@ def _hand(rules: str, seed: bytes, deck: DeckKind) -> tuple[float, float, int, i
 
 def _verify_floor_us() -> float:
     """One bare Ed25519 verification of a 200-byte message, measured now (machine load)."""
-    key = private_key_from_bytes(bytes(32))
+    key = Ed25519PrivateKey.from_private_bytes(bytes(32))  # OpenSSL: a steady yardstick
     public = key.public_key()
     message = bytes(200)
     signature = key.sign(message)

@@ -19,12 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from fourwinds.protocol.seats import Seat
 
 from .messages import MsgKind
-from .signing import Verifier
+from .signing import SigningKey, Verifier
 from .wire import (
     WireError,
     need_bytes,
@@ -56,15 +54,13 @@ class BadSignature(WireError):
     """A message whose signature or body hash does not check out (sender unproven)."""
 
 
-def private_key_from_bytes(secret: bytes) -> Ed25519PrivateKey:
+def private_key_from_bytes(secret: bytes) -> SigningKey:
     """The Ed25519 identity key for 32 passed-in bytes (never generated here)."""
-    if not isinstance(secret, bytes) or len(secret) != 32:
-        raise ValueError("an identity private key is 32 raw bytes")
-    return Ed25519PrivateKey.from_private_bytes(secret)
+    return SigningKey.from_seed(secret)
 
 
-def public_key_bytes(key: Ed25519PrivateKey) -> bytes:
-    return key.public_key().public_bytes_raw()
+def public_key_bytes(key: SigningKey) -> bytes:
+    return key.public
 
 
 def public_key_from_bytes(raw: bytes) -> Verifier:
@@ -121,7 +117,7 @@ class Envelope:
         return self.to is None
 
 
-def seal(key: Ed25519PrivateKey, *, version: int, table: bytes, seat: Seat, seq: int,
+def seal(key: SigningKey, *, version: int, table: bytes, seat: Seat, seq: int,
          prev: bytes, step: int, state: bytes, to: Seat | None, kind: MsgKind,
          body: bytes) -> Envelope:
     """Sign a new message (Ed25519 is deterministic: same inputs, same bytes)."""

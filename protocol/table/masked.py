@@ -18,8 +18,6 @@ import hmac
 from collections.abc import Iterable
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from fourwinds.protocol.deck.blame import DeckCheat
 from fourwinds.protocol.deck.deck import MaskedDeck
 from fourwinds.protocol.deck.entropy import Entropy
@@ -45,7 +43,7 @@ from .observer_audit import observe
 from .problems import Problem, ProblemKind
 from .rotation import wind_of
 from .rules import DeckOp, DeckOpKind
-from .signing import Verifier
+from .signing import SigningKey, Verifier
 from .state import Hand, TableSession
 from .values import evolve
 from .wire import WireError
@@ -93,7 +91,7 @@ def start_wall(s: TableSession, acc: Acc) -> TableSession:
     return handle_outputs(s, acc, outputs)
 
 
-def sign_bytes(key: Ed25519PrivateKey, data: bytes) -> bytes:
+def sign_bytes(key: SigningKey, data: bytes) -> bytes:
     """The deck's signatures are made with the seat's identity key."""
     return key.sign(data)
 

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind
 
@@ -27,7 +25,7 @@ from .practice import PracticeWall
 from .problems import Problem
 from .rotation import Seating
 from .rules import HandOutcome, RulesAdapter
-from .signing import Verifier
+from .signing import SigningKey, Verifier
 from .values import evolve
 
 __all__ = ["evolve"]
@@ -99,7 +97,7 @@ class Input:
 @dataclass(frozen=True)
 class TableSession:
     me: Seat | None
-    key: Ed25519PrivateKey | None = field(compare=False, repr=False)
+    key: SigningKey | None = field(compare=False, repr=False)
     secret: bytes = field(repr=False)
     table: bytes
     open: Open | None = None
