@@ -60,27 +60,14 @@ def start_wall(s: TableSession, acc: Acc) -> TableSession:
     if s.me is None or s.key is None:
         return s
     seating, key, verifiers = hand.seating, s.key, s.verifiers
-    checked: set[tuple[Seat, bytes, bytes]] = set()
     mine = wind_of(seating, s.me)
 
     def verify(seat: Seat, data: bytes, signature: bytes) -> bool:
-        # A key release travels behind every key it covers (the deal's behind thirteen), so
-        # the same signature comes back with every reveal: check each one once per seat.
-        # Our own releases come back inside others' reveals: a signature this seat made
-        # itself over these very bytes is known good without the curve arithmetic.
-        known = (seat, signature, hashlib.sha256(data).digest())
-        if known in checked:
-            return True
         verifier = verifiers[seating[seat]]
-        if verifier is None or not verify_bytes(verifier, data, signature):
-            return False
-        checked.add(known)
-        return True
+        return verifier is not None and verify_bytes(verifier, data, signature)
 
     def signer(data: bytes) -> bytes:
-        signature = sign_bytes(key, data)
-        checked.add((mine, signature, hashlib.sha256(data).digest()))
-        return signature
+        return sign_bytes(key, data)
 
     context = deck_context(s, hand.hand_no)
     secret = hmac.new(s.secret, b"fourwinds-deck\0" + context, hashlib.sha256).digest()
