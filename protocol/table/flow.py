@@ -60,10 +60,10 @@ def halt(s: TableSession, acc: Acc, problem: Problem) -> TableSession:
 def receive(s: TableSession, payload: bytes, acc: Acc) -> TableSession:
     """A peer's bytes: decode, verify the signature, then accept into the sender's chain.
 
-    A bundle's carried (redacted) messages are taken first. When they are the sender's
-    messages just before the bundled one, linked by their hashes, the bundled message's
-    signature covers them through its ``prev``: they are not checked one by one (their
-    own signatures are, should one ever contradict a message we hold)."""
+    A bundle's carried messages are taken first. When they are the sender's messages just
+    before the bundled one, linked by their hashes, the bundled message's signature covers
+    them through its ``prev``: they are not checked one by one (their own signatures are,
+    should one ever contradict a message we hold)."""
     if not is_bundle(payload):
         return _receive_one(s, payload, acc)
     try:
@@ -236,17 +236,16 @@ def outgoing(s: TableSession, acc: Acc) -> list[Outgoing]:
 
 
 def _lacking(ours: tuple[Envelope, ...], first: int, seq: int, place: Seat) -> list[bytes]:
-    """Our messages before ``seq`` that ``place`` has not been sent: from this call (from
-    ``first`` on) every one, in full if public or to ``place``; before it, our private
-    messages to others since our last public one (``place`` got its own and the public
-    ones when they were made)."""
+    """Our messages before ``seq`` that ``place`` may lack: this call's (from ``first`` on),
+    in full when public or to ``place``, else redacted; and our private messages since our
+    last public one before the call, redacted (one to ``place`` too, which it ignores: the
+    run stays unbroken, so the bundle's signature vouches for all of it)."""
     run: list[bytes] = []
     for env in reversed(ours[:seq]):
         if env.kind is MsgKind.JOIN or len(run) >= MAX_CARRIED:
             break
-        if env.seq < first and (env.to is None or env.to == place):
-            if env.to is None:
-                break
-            continue
-        run.append(env.encode() if env.to in (None, place) else env.redacted().encode())
+        if env.seq < first and env.to is None:
+            break
+        full = env.seq >= first and env.to in (None, place)
+        run.append(env.encode() if full else env.redacted().encode())
     return run[::-1]
