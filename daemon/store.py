@@ -81,7 +81,9 @@ def _scan(data: bytes) -> tuple[list[bytes], int]:
     return records, pos
 
 
-_datasync = getattr(os, "fdatasync", os.fsync)
+def _datasync(fd: int) -> None:
+    """``os.fdatasync`` where the system has it (looked up at each call), else ``os.fsync``."""
+    getattr(os, "fdatasync", os.fsync)(fd)
 
 
 class TableLog:

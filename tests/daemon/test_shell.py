@@ -69,6 +69,7 @@ def test_persist_is_fsynced_before_any_message_is_sent(tmp_path: Path,
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "fdatasync", fsync, raising=False)  # the log uses it if there
     me = identity(1)
     others = [identity(i).public_key for i in (2, 3, 4)]
     rt = TableRuntime(b"t" * 16, "t", "mcr", me.public_key, False, None,
@@ -272,6 +273,7 @@ def test_received_records_are_synced_before_the_next_send(tmp_path: Path,
         real_fsync(fd)
 
     monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "fdatasync", fsync, raising=False)  # the log uses it if there
     me = identity(1)
     rt = TableRuntime(b"t" * 16, "t", "mcr", me.public_key, False, None,
                       {me.public_key: ("127.0.0.1", 1), identity(2).public_key: ("h", 1)})
