@@ -32,11 +32,16 @@ from .wire import (
     unpack,
 )
 
-PROTOCOL_VERSION = 1
-"""The version this code speaks; the lobby picks the highest one all four seats support."""
+PROTOCOL_VERSION = 2
+"""The version this code speaks; the lobby picks the highest one all four seats support.
+2: a call's messages travel as bundles (see ``bundle``); 1: each message on its own, and a
+private one's redacted copy to every other seat at once. Envelopes are the same in both."""
 
-SUPPORTED_VERSIONS = (1, 1)
+SUPPORTED_VERSIONS = (1, 2)
 """Lowest and highest version this code can play."""
+
+BUNDLES_SINCE = 2
+"""The first version whose seats read bundles."""
 
 DOMAIN = b"fourwinds-table"
 ZERO_HASH = bytes(32)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fourwinds.protocol.seats import Seat
 
 from .envelope import (
+    BUNDLES_SINCE,
     MAX_CARRIED,
     Envelope,
     bundle,
@@ -220,6 +221,8 @@ def outgoing(s: TableSession, acc: Acc) -> list[Outgoing]:
     when the three are the same."""
     if not acc.sent or s.me is None:
         return []
+    if s.version < BUNDLES_SINCE:
+        return _one_by_one(s.me, acc.sent)
     ours = s.chains[s.me].accepted
     first = acc.sent[0].seq
     payloads: dict[Seat, bytes] = {}
@@ -233,6 +236,18 @@ def outgoing(s: TableSession, acc: Acc) -> list[Outgoing]:
     if len(payloads) == 3 and len(set(payloads.values())) == 1:
         return [Outgoing(None, next(iter(payloads.values())))]
     return [Outgoing(place, payload) for place, payload in payloads.items()]
+
+
+def _one_by_one(me: Seat, sent: list[Envelope]) -> list[Outgoing]:
+    """Version 1: each message on its own, and a private one's redacted copy at once to the
+    seats it is not for (except a JOIN)."""
+    out: list[Outgoing] = []
+    for env in sent:
+        out.append(Outgoing(env.to, env.encode()))
+        if env.to is not None and env.kind is not MsgKind.JOIN:
+            redacted = env.redacted().encode()
+            out.extend(Outgoing(Seat(p), redacted) for p in range(4) if p not in (me, env.to))
+    return out
 
 
 def _lacking(ours: tuple[Envelope, ...], first: int, seq: int, place: Seat) -> list[bytes]:

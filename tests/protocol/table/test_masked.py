@@ -202,3 +202,24 @@ def test_a_private_message_for_another_seat_is_kept_as_its_header_only() -> None
 
 def unbundled(payload: bytes) -> bytes:
     return unbundle(payload)[0] if is_bundle(payload) else payload
+
+
+def test_a_table_of_version_1_seats_plays_without_bundles(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # PROTOCOL.md "Bundles": seats that speak only version 1 get every message on its own
+    # and a private one's redacted copy at once; a seat of this code plays along.
+    from fourwinds.protocol.table import lobby
+
+    monkeypatch.setattr(lobby, "SUPPORTED_VERSIONS", (1, 1))
+    h = open_harness("mcr", b"version-1", options=MASKED)
+    redacted = 0
+    while not h.done():
+        for _, payload in h.queue:
+            assert not is_bundle(payload)
+            redacted += decode(payload).body is None
+        before = h.delivered
+        run(h, max_rounds=50)
+        if h.delivered == before and not h.done():
+            break
+    _agreed(h)
+    assert {s.version for s in h.sessions} == {1} and redacted > 50

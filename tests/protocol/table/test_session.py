@@ -11,7 +11,13 @@ from hypothesis import strategies as st
 
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import Envelope, decode, is_bundle, unbundle
+from fourwinds.protocol.table.envelope import (
+    PROTOCOL_VERSION,
+    Envelope,
+    decode,
+    is_bundle,
+    unbundle,
+)
 from fourwinds.protocol.table.harness import (
     Harness,
     bot_moves,
@@ -282,7 +288,7 @@ def test_join_for_a_taken_place_is_refused() -> None:
     assert [p.reason for p in step.problems] == ["place 1 is already taken"]  # type: ignore[attr-defined]
     while h.queue:
         deliver_one(h)
-    assert h.sessions[0].phase is Phase.READY and h.sessions[0].version == 1
+    assert h.sessions[0].phase is Phase.READY and h.sessions[0].version == PROTOCOL_VERSION
     step = handle_message(h.sessions[0], late.outgoing[0].payload, 0.0)
     kinds = [p.kind for p in step.problems]  # type: ignore[attr-defined]
     assert kinds == [ProblemKind.REFUSED_JOIN]
