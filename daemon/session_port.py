@@ -7,6 +7,12 @@ needs to create and join a table and to route by seat, named here as ``new_table
 (through the thin adapter ``fourwinds.daemon.real_session``)
 unless ``--session-module`` names another one with the same functions (the tests use a small
 one to exercise the shell). The daemon never looks inside a session or a payload.
+
+Optional, used when present: ``apply_message`` and ``send_action`` with ``settle`` (the two
+halves of ``handle_message`` and ``local_action``: adopt a peer's message before making our
+automatic reply, send our action before our own session takes it in), ``progress`` (phase
+and step: a view is sent at once when it changes), ``awaits_us``, ``suggest`` and
+``transcript``.
 """
 
 from __future__ import annotations
