@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from fourwinds.protocol.table.transcript import check_transcript
+from fourwinds.protocol.table.envelope import decode
+from fourwinds.protocol.table.transcript import check_transcript, read_transcript
 from tests.daemon.bots import BotSeat, over
 from tests.daemon.procs import DaemonProcess, request, start_all
 
@@ -20,10 +21,11 @@ REAL = "fourwinds.daemon.real_session"
 
 
 class RealTable:
-    def __init__(self, base: Path, rules: str) -> None:
+    def __init__(self, base: Path, rules: str, deck: str = "practice") -> None:
         self.daemons = [DaemonProcess(base / f"d{i}", f"bot{i}", session_module=REAL)
                         for i in range(4)]
         self.rules = rules
+        self.deck = deck
         self.table = ""
 
     def open(self) -> None:
@@ -31,7 +33,7 @@ class RealTable:
         host = self.daemons[0].client(subscribe=False)
         try:
             made = request(host, type="create", name="real", rules=self.rules,
-                           options={"hands": 1, "call_window": 0.5})
+                           options={"hands": 1, "call_window": 0.5, "deck": self.deck})
             self.table = made["table"]
             key = request(host, type="whoami")["public_key"]
         finally:
@@ -65,7 +67,8 @@ class RealTable:
 
 @pytest.fixture
 def real_table(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RealTable]:
-    table = RealTable(tmp_path, getattr(request, "param", "mcr"))
+    rules, _, deck = str(getattr(request, "param", "mcr")).partition("-")
+    table = RealTable(tmp_path, rules, deck or "practice")
     try:
         table.open()
         yield table
@@ -94,6 +97,30 @@ def test_four_daemons_play_a_full_hand_of_each_rule_set_with_api_bots(
     _finish(real_table, seats, 90)
     assert sum(s.actions for s in seats) > 50
     assert real_table.query(0, type="view")["event"]["view"]["rules"] == real_table.rules
+
+
+@pytest.mark.parametrize("real_table", ["mcr-masked"], indirect=True)
+def test_four_daemons_play_a_hand_on_the_masked_wall(real_table: RealTable) -> None:
+    # The masked deck, the default with other players, over real daemons: its private key
+    # deliveries travel in bundles (docs/PROTOCOL.md). Each seat's transcript holds its own
+    # private messages in full and the others' redacted, so they agree message for message.
+    seats = real_table.bots(timeout=90)
+    for seat in seats:
+        seat.join(90)
+        assert seat.error is None, seat.error
+    events = [real_table.query(i, type="view")["event"] for i in range(4)]
+    assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
+    assert len({e["view"]["state"] for e in events}) == 1
+    assert not any(e["problems"] or e["view"]["problems"] for e in events)
+    held = []
+    for i in range(4):
+        transcript = real_table.query(i, type="transcript")["transcript"]
+        verdict = check_transcript(transcript)
+        assert verdict.ok, verdict.problems
+        _, payloads = read_transcript(transcript)
+        held.append({(e.seat, e.seq, e.msg_hash) for e in map(decode, payloads)})
+        assert any(decode(p).body is None for p in payloads)   # others' private messages
+    assert all(h == held[0] for h in held)
 
 
 def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(

@@ -223,3 +223,17 @@ def test_a_table_of_version_1_seats_plays_without_bundles(monkeypatch: pytest.Mo
             break
     _agreed(h)
     assert {s.version for s in h.sessions} == {1} and redacted > 50
+
+
+def test_verify_reads_the_private_messages_its_transcript_holds(mcr_masked: Harness) -> None:
+    # A seat keeps only the headers of others' private messages; an observer checking a
+    # seat's transcript reads everything in it, the key deliveries to that seat included.
+    verdict = check_transcript(export_transcript(mcr_masked.sessions[1]))
+    assert verdict.ok, verdict.problems
+    to_one = [env for chain in verdict.session.chains for env in chain.accepted
+              if env.to == Seat(1)]
+    assert to_one and all(env.body is not None for env in to_one)
+    others = [env for chain in verdict.session.chains for env in chain.accepted
+              if env.to not in (None, Seat(1)) and env.seat != Seat(1)
+              and env.kind is not MsgKind.JOIN]   # the joins are public in the seating
+    assert others and all(env.body is None for env in others)
