@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import private_key_from_bytes, seal
+from fourwinds.protocol.table.envelope import bundle, private_key_from_bytes, seal
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness, seat_key
 from fourwinds.protocol.table.messages import Act, MsgKind, encode_body
 from fourwinds.protocol.table.options import TableOptions
@@ -32,6 +32,8 @@ def _at_play() -> Harness:
 
 
 HARNESS = _at_play()
+_REAL = [env.encode() for chain in HARNESS.sessions[1].chains for env in chain.accepted[-6:]]
+"""Real messages of all four seats (most already held by seat 0: duplicates)."""
 
 
 @given(st.sampled_from(NAMES), st.lists(plain, max_size=4))
@@ -54,3 +56,19 @@ def test_a_signed_nonsense_action_is_refused_with_a_reason(name: str, fields: li
         assert kinds <= {ProblemKind.MALFORMED, ProblemKind.ILLEGAL_ACTION,
                          ProblemKind.FALSE_FACE}
         assert kinds
+
+
+@given(st.lists(st.one_of(st.binary(max_size=40), st.sampled_from(_REAL)), max_size=5),
+       st.sampled_from(_REAL), st.booleans())
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_a_bundle_of_odd_parts_is_refused_or_taken_never_a_crash(
+        carried: list[bytes], message: bytes, shuffle: bool) -> None:
+    # Bundles (docs/PROTOCOL.md): whatever a bundle carries, a seat either takes what is
+    # valid or reports what is not; it never crashes and never halts on it.
+    s = HARNESS.sessions[0]
+    parts = carried[::-1] if shuffle else carried
+    step = handle_message(s, bundle(message, parts), 1.0)
+    assert step.session.halted is None
+    kinds = {p.kind for p in step.problems}  # type: ignore[attr-defined]
+    assert kinds <= {ProblemKind.MALFORMED, ProblemKind.BAD_SIGNATURE, ProblemKind.WRONG_TABLE,
+                     ProblemKind.OUT_OF_TURN, ProblemKind.DIVERGENCE, ProblemKind.MISSING}
