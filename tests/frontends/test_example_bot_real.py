@@ -1,8 +1,9 @@
 """The example bot of docs/SCRIPTING.md (examples/bot.py) plays a whole hand at a real table:
 `fourwinds bot --exec` on our daemon, three built-in bot seats each on its own daemon, the
 real table session on 127.0.0.1. The practice deck keeps this test about the frontends (the
-masked deck has its own tests, and at the time of writing an occasional false-face problem
-under load: "deck: malformed: keys for position N, not held here")."""
+masked deck has its own tests, over real daemons in tests/daemon/test_real_table.py; an
+earlier note here saw "deck: malformed: keys for position N, not held here" under load
+once in a while, which later runs have not shown)."""
 
 from __future__ import annotations
 
