@@ -7,9 +7,9 @@ every field but the signature and the body, with the body bound through ``body_h
 body, that every other seat can still verify and chain: privacy of the content, integrity of
 the chain for all. The message hash that chains use is the SHA-256 of the header.
 
-The redacted forms travel inside the sender's next message as a *bundle*,
-``[message, [redacted, ...]]`` (see ``bundle``), instead of as messages of their own: the
-other seats need a private message's header only to chain what the sender says next.
+From protocol version 2 a call's messages travel as a *bundle*, ``[message, [carried, ...]]``
+(see ``bundle``): the last message a seat is to get, with the sender's earlier ones it lacks;
+a private message reaches the other seats redacted inside the sender's next payload.
 """
 
 from __future__ import annotations
@@ -50,8 +50,9 @@ TABLE_ID_LEN = 16
 MAX_SEQ = 2**32
 MAX_STEP = 2**32
 MAX_CARRIED = 64
-"""Most redacted headers one bundle carries (a seat sends at most a few private messages
-between two public ones; a longer run leaves the oldest to catch-up)."""
+"""Most messages one bundle carries (a seat sends at most a few private messages between two
+public ones; a longer run leaves the oldest to catch-up). The sender stops there
+(``flow._lacking``); a receiver refuses a bundle that carries more."""
 _BUNDLE_TAG = 0x92  # msgpack's fixarray of 2 (an envelope is an array of 12: 0x9c)
 
 
@@ -162,7 +163,7 @@ def decode(data: object) -> Envelope:
 def bundle(message: bytes, carried: Sequence[bytes]) -> bytes:
     """One payload: ``message`` (wire bytes) and the messages of the same sender that
     precede it in its chain and that the receiver lacks (others' private ones redacted)."""
-    return pack([message, list(carried[-MAX_CARRIED:])])
+    return pack([message, list(carried)])
 
 
 def is_bundle(data: object) -> bool:
