@@ -178,8 +178,12 @@ def cmd_ready(args: argparse.Namespace) -> int:
 
 
 def wait_for_turn(api: LocalApi, table: str, seconds: float) -> dict[str, Any]:
-    """The view event once the seat has a legal action or the match is over (or time is up)."""
+    """The view event once the seat has a legal action or the match is over (or time is up).
+
+    ``table`` may be the table's name (``--table kitchen``, or the only table's name); view
+    events name it by its id, so they are matched by the id the first view carries."""
     event = current_view(api, table)
+    table_id = event.get("table") or table
     end = time.monotonic() + seconds
     while not _actionable(event):
         left = end - time.monotonic()
@@ -187,7 +191,7 @@ def wait_for_turn(api: LocalApi, table: str, seconds: float) -> dict[str, Any]:
             break
         incoming = api.next_event(min(left, 1.0))
         if incoming is not None and incoming.get("type") == "view" \
-                and incoming.get("table") == table:
+                and incoming.get("table") in (table_id, table):
             event = incoming
     return event
 

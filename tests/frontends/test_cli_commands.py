@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -196,3 +197,30 @@ def test_act_default_takes_what_a_timeout_would(api: FakeApi,
     assert api.table.index == 3  # the match is over: nothing to do
     assert cli.main(["act", "default"]) == 2
     assert "nothing is legal for you right now" in capsys.readouterr().err
+
+
+class _WaitingApi(FakeApi):
+    """The daemon as a real one behaves: views name the table by its id (``ab0cd``), not by
+    the name the command was given; the seat's turn comes in the second event streamed."""
+
+    def __init__(self) -> None:
+        waiting = {**sample_views.play_event(seq=1), "table": "ab0cd", "legal_actions": []}
+        other = {**sample_views.play_event(seq=2), "table": "ffff00"}  # another table's turn
+        turn = {**sample_views.play_event(seq=3), "table": "ab0cd"}
+        super().__init__([waiting])
+        self.stream = [other, turn]
+
+    def next_event(self, timeout: float) -> dict[str, Any] | None:
+        return self.stream.pop(0) if self.stream else None
+
+
+def test_status_wait_returns_the_view_that_gives_the_seat_a_turn(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    fake = _WaitingApi()
+    monkeypatch.setattr(cli_common, "connect", lambda data_dir=None, subscribe=False: fake)
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    assert cli.main(["status", "--wait", "30", "--table", "kitchen", "--json"]) == 0
+    out = _json(capsys)
+    assert out["seq"] == 3 and out["table"] == "ab0cd" and out["legal_actions"]
+    assert fake.stream == []  # the other table's view was read and passed over
