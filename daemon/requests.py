@@ -37,7 +37,7 @@ async def handle(d: Daemon, request: Message) -> Message:
     handler = HANDLERS.get(kind)
     if handler is None:
         if kind in SESSION_REQUESTS:
-            return _session_request(d, request)
+            return await _session_request(d, request)
         raise ApiError(f"unknown request type {kind!r}")
     return await handler(d, request)
 
@@ -244,14 +244,14 @@ async def _stop(d: Daemon, request: Message) -> Message:
     return {"ok": True}
 
 
-def _session_request(d: Daemon, request: Message) -> Message:
+async def _session_request(d: Daemon, request: Message) -> Message:
     rt = d.find_table(request.get("table"))
     if rt.session is None:
         raise ApiError(f"table {rt.name} has not started here yet")
     action: dict[str, Any] = {k: v for k, v in request.items()
                               if k not in ("v", "id", "token", "table")}
     try:
-        d.act(rt, action, time.monotonic())
+        await d.act(rt, action, time.monotonic())
     except FourwindsError as error:
         raise ApiError(str(error)) from None
     return {"ok": True}
