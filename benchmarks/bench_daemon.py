@@ -140,7 +140,7 @@ class Driver:
                     waiting.remove(p)
                     poller.unregister(self.clients[p].socket)
                     applied.append(self._applied(p, before))
-        if not waiting:
+        if not waiting and applied:   # (none to wait for: the driver saw the actor's view late)
             self.view_latencies.append(time.perf_counter() - start)
             if all(applied):    # (the baseline daemon's views do not say when)
                 self.latencies.append(max(applied) - started)
