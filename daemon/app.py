@@ -20,7 +20,7 @@ from fourwinds.daemon.api import ApiError, ApiServer, Message
 from fourwinds.daemon.discovery import Announcement, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.session_port import SessionModule
+from fourwinds.daemon.session_port import SessionModule, progress_of
 from fourwinds.daemon.store import Store
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.tasks import cancel_and_wait
@@ -375,8 +375,7 @@ class Daemon:
     def _progress(self, rt: TableRuntime) -> object:
         """Where the table is, as the session module's optional ``progress`` says (a change
         is sent at once); None for a module without it."""
-        progress = getattr(self.port, "progress", None)
-        return None if progress is None or rt.session is None else progress(rt.session)
+        return progress_of(self.port, rt.session)
 
     async def _publisher(self) -> None:
         """Views of tables that wait for us, or that moved to a new step, go out at once;

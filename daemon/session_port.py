@@ -61,6 +61,16 @@ NEEDED = ("new_table", "join_table", "handle_message", "local_action", "tick", "
           "messages_since", "seat_view", "seat_keys", "last_seq")
 
 
+def progress_of(port: SessionModule, session: Any) -> tuple[str, int] | None:
+    """Where the table is (phase, step), from the module's optional ``progress``; None for a
+    module without it, or before there is a session."""
+    progress = getattr(port, "progress", None)
+    if progress is None or session is None:
+        return None
+    phase, step = progress(session)
+    return str(phase), int(step)
+
+
 class SessionUnavailable(FourwindsError):
     """The table session module is missing or lacks what the daemon needs."""
 

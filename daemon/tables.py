@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
-from fourwinds.daemon.session_port import SessionModule, StepLike
+from fourwinds.daemon.session_port import SessionModule, StepLike, progress_of
 from fourwinds.daemon.store import Store, TableLog
 
 log = logging.getLogger(__name__)
@@ -71,10 +71,10 @@ class TableRuntime:
         """Remember when each of the last STEPS_KEPT steps was first applied (the session
         module's optional ``progress`` gives the step), so a view that shows several steps
         at once still says when each of them reached this seat."""
-        progress = getattr(port, "progress", None)
-        if progress is None or session is None:
+        where = progress_of(port, session)
+        if where is None:
             return
-        step = int(progress(session)[1])
+        step = where[1]
         if not self.steps_applied or self.steps_applied[-1][0] != step:
             self.steps_applied.append((step, self.applied_at))
             del self.steps_applied[:-STEPS_KEPT]
