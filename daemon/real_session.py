@@ -138,7 +138,7 @@ def progress(session: TableSession) -> tuple[str, int]:
 
 
 def local_action(session: TableSession, action: object, now: float,
-                 settle: bool = True) -> Step:
+                 settle_now: bool = True) -> Step:
     """``{"action": id, "tiles": [...]}`` (or ``"ready"``) from the local API -> the session's
     own call. The id is one of the current view's ``legal_actions``; ``tiles`` only for an
     action that asks the player to ``choose``; ``expected`` (optional) is the ACTION map the
@@ -147,7 +147,7 @@ def local_action(session: TableSession, action: object, now: float,
         raise LocalProtocolError("an action request is a map with 'action'")
     wanted = action.get("action")
     if action.get("type") == "ready" or wanted == "ready":
-        return table.local_action(session, table.TableReady(), now, settle=settle)
+        return table.local_action(session, table.TableReady(), now, settle_now=settle_now)
     if isinstance(wanted, str) and wanted.isdigit():
         wanted = int(wanted)
     if isinstance(wanted, bool) or not isinstance(wanted, int):
@@ -159,13 +159,13 @@ def local_action(session: TableSession, action: object, now: float,
     expected = action.get("expected")
     chosen = resolve_action(session, wanted, tiles,
                             expected if isinstance(expected, Mapping) else None)
-    return table.local_action(session, chosen, now, settle=settle)
+    return table.local_action(session, chosen, now, settle_now=settle_now)
 
 
 def send_action(session: TableSession, action: object, now: float) -> Step:
     """``local_action`` that only checks, signs and queues our message; ``settle`` then
     takes it (the daemon sends it to the peers in between)."""
-    return local_action(session, action, now, settle=False)
+    return local_action(session, action, now, settle_now=False)
 
 
 def suggest(session: TableSession) -> dict[str, Any] | None:

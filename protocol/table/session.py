@@ -84,7 +84,7 @@ def handle_message(session: TableSession, payload: bytes, now: float,
 
 def settle(session: TableSession, now: float) -> Step:
     """Everything due now: inputs received but not yet taken (our own action sent with
-    ``settle=False``) and our automatic answers (after ``handle_message(answer=False)``).
+    ``settle_now=False``) and our automatic answers (after ``handle_message(answer=False)``).
     Nothing happens when nothing is due."""
     acc = Acc(now)
     return _step(advance(session, acc), acc)
@@ -96,11 +96,11 @@ def _our_wind(s: TableSession) -> Seat:
 
 
 def local_action(session: TableSession, action: object, now: float,
-                 settle: bool = True) -> Step:
+                 settle_now: bool = True) -> Step:
     """Our own seat acts: ``TableReady()`` in the lobby, or an engine action during play.
 
     ``LocalProtocolError`` (with the reason) when it is not ours to do now; nothing changes.
-    ``settle=False`` checks, signs and queues the message but leaves taking it (resolving
+    ``settle_now=False`` checks, signs and queues the message but leaves taking it (resolving
     the step, our deck's work for it) to ``settle``: the daemon sends the message to the
     peers in between, so they need not wait for our own bookkeeping.
     """
@@ -116,12 +116,12 @@ def local_action(session: TableSession, action: object, now: float,
         if s.phase is not Phase.READY:
             raise LocalProtocolError("ready is only for the lobby")
         s = send(s, acc, Ready(s.seating_hash))
-        return _step(advance(s, acc) if settle else s, acc)
-    return _act(s, action, acc, timeout=False, settle=settle)
+        return _step(advance(s, acc) if settle_now else s, acc)
+    return _act(s, action, acc, timeout=False, settle_now=settle_now)
 
 
 def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
-         settle: bool = True) -> Step:
+         settle_now: bool = True) -> Step:
     rules = s.rules
     if s.phase is not Phase.PLAY or rules is None or s.hand is None:
         raise LocalProtocolError("no hand is being played")
@@ -138,7 +138,7 @@ def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
         # e.g. a tile passed back to us whose transfer our deck has not seen yet
         raise LocalProtocolError("the deck cannot show that tile yet; try again shortly")
     s = send(s, acc, Act(rules.encode_action(action), timeout))
-    return _step(advance(s, acc) if settle else s, acc)
+    return _step(advance(s, acc) if settle_now else s, acc)
 
 
 def window_seconds(s: TableSession, place: Seat) -> float:

@@ -391,7 +391,7 @@ def test_our_action_sent_then_settled_is_the_same_as_taken_at_once(table: str) -
             else:
                 continue
             whole = local_action(s, action, h.now)
-            first = local_action(s, action, h.now, settle=False)
+            first = local_action(s, action, h.now, settle_now=False)
             then = settle(first.session, h.now)
             assert first.session.step == s.step   # nothing resolved before settle
             assert then.session.step_hash == whole.session.step_hash
