@@ -38,7 +38,7 @@ shared VM whose speed moves by a third within a minute, and interference only ev
 PATCHED: tuple[tuple[object, str], ...] = (
     (flow, "seal"), (flow, "verify"), (lobby, "verify"),
     (masked, "sign_bytes"), (masked, "verify_bytes"),
-    *((group, name) for name in ("mult", "hash_to_point", "in_prime_subgroup", "scalar_invert",
+    *((group, name) for name in ("mult", "hash_to_point", "mult_each", "scalar_invert",
                                  "scalar_product", "batch_invert", "scalar_mul")),
 )
 

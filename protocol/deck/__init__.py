@@ -2,7 +2,7 @@
 
 Modules, one job each (docs/FAIRNESS.md explains the protocol and the threat model):
 
-* ``group``: ed25519 prime-order group operations over libsodium, the subgroup check;
+* ``group``: Curve25519 group operations over libsodium (X25519 u-coordinates), scalars;
 * ``entropy``: deterministic randomness from passed-in entropy bytes;
 * ``commit_reveal``: the shared seed (commit, echo, reveal);
 * ``dice``: what the rules roll dice for, from the seed by rejection sampling;

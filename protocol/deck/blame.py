@@ -22,7 +22,7 @@ class Cheat(Enum):
     """What a seat did wrong."""
 
     MALFORMED = "malformed"  # a message of the wrong shape, out of turn, or for another hand
-    BAD_POINT = "bad_point"  # a point outside the prime-order subgroup, or a repeated point
+    BAD_POINT = "bad_point"  # a point of low order or not canonically encoded
     SHUFFLE_TAMPERED = "shuffle_tampered"  # a tile substituted or duplicated in a shuffle pass
     LOCK_TAMPERED = "lock_tampered"  # a lock pass that its revealed secrets do not explain
     WRONG_KEY = "wrong_key"  # a per-position key that does not match its lock pass

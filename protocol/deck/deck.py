@@ -78,12 +78,10 @@ class MaskedDeck:
 
     @staticmethod
     def create(description: DeckDescription, seat: Seat, entropy: Entropy, signer: Signer,
-               verify: Verifier, tiles: TileTable | None = None,
-               explicit_subgroup_check: bool = False) -> MaskedDeck:
+               verify: Verifier, tiles: TileTable | None = None) -> MaskedDeck:
         if description.practice:
             raise ValueError("a practice deck description makes a PracticeDeck")
-        return MaskedDeck(SeatContext.create(description, seat, entropy, signer, verify, tiles,
-                                             explicit_subgroup_check))
+        return MaskedDeck(SeatContext.create(description, seat, entropy, signer, verify, tiles))
 
     @property
     def description(self) -> DeckDescription:

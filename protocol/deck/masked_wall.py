@@ -9,9 +9,10 @@ Every physical tile ``t`` starts as a public point ``T[t] = hash_to_point(contex
 
 The final wall is ``W[p] = (k_E[p] k_S[p] k_W[p] k_N[p]) * T[pi(p)]`` for the composed
 permutation ``pi``: opening position ``p`` needs all four keys of ``p``, and any one honest
-seat's permutation makes ``pi`` uniform. Each seat multiplies 2 x size points; every point a
-seat multiplies was checked to lie in the prime-order subgroup (by libsodium's multiplication
-itself when it refuses such points, else by the explicit ``(L-1) * Q == -Q`` check).
+seat's permutation makes ``pi`` uniform. Each seat multiplies 2 x size points. Every point a
+seat receives must be canonically encoded and appear once in its pass; multiplication (X25519
+with clamped scalars, see ``group``) never leaks a scalar whatever the point, and refuses
+points of low order.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ class TileTable:
     @staticmethod
     def build(description: DeckDescription) -> TileTable:
         kinds = description.tiles
-        points = tuple(group.hash_to_point(description.context, t) for t in range(len(kinds)))
+        points = group.tile_points(description.context, range(len(kinds)))
         return TileTable(kinds, points, {p: t for t, p in enumerate(points)}, digest(points))
 
     @property
@@ -101,26 +102,19 @@ class SeatContext:
     tiles: TileTable
     signer: Signer
     verify: Verifier
-    explicit_subgroup_check: bool = False  # also run (L-1)Q == -Q when libsodium checks
 
     @staticmethod
     def create(description: DeckDescription, seat: Seat, entropy: Entropy, signer: Signer,
-               verify: Verifier, tiles: TileTable | None = None,
-               explicit_subgroup_check: bool = False) -> SeatContext:
+               verify: Verifier, tiles: TileTable | None = None) -> SeatContext:
         table = tiles if tiles is not None else TileTable.build(description)
         if table.kinds != description.tiles:
             raise ValueError("the tile table is for another deck")
         secrets = SeatSecrets.derive(entropy, table.size)
-        return SeatContext(description, seat, secrets, table, signer, verify,
-                           explicit_subgroup_check)
+        return SeatContext(description, seat, secrets, table, signer, verify)
 
     @property
     def context(self) -> bytes:
         return self.description.context
-
-    @property
-    def check_points_explicitly(self) -> bool:
-        return self.explicit_subgroup_check or not group.library_checks_subgroup()
 
 
 @dataclass(frozen=True)
@@ -174,26 +168,17 @@ def input_digest(ctx: SeatContext, state: WallState, index: int) -> bytes | None
     return body_digest(previous.body) if previous is not None else None
 
 
-def _check_input(ctx: SeatContext, points: tuple[bytes, ...], sender: Seat) -> None:
-    if ctx.check_points_explicitly:
-        for p, point in enumerate(points):
-            if not group.in_prime_subgroup(point):
-                raise cheat(sender, Cheat.BAD_POINT, f"position {p} is not in the subgroup")
-
-
 def _multiply(points: tuple[bytes, ...], scalars: tuple[bytes, ...] | bytes,
               sender: Seat) -> tuple[bytes, ...]:
-    out = []
+    out: list[bytes] = []
     try:
         if isinstance(scalars, bytes):
-            for point in points:
-                out.append(group.mult(scalars, point))
+            out = group.mult_each(scalars, points)
         else:
             for scalar, point in zip(scalars, points, strict=True):
                 out.append(group.mult(scalar, point))
-    except group.BadPoint:
-        raise cheat(sender, Cheat.BAD_POINT,
-                    f"position {len(out)} is not in the prime-order subgroup") from None
+    except group.BadPoint as error:
+        raise cheat(sender, Cheat.BAD_POINT, f"a point it sent: {error}") from None
     return tuple(out)
 
 
@@ -206,8 +191,6 @@ def my_pass(ctx: SeatContext, state: WallState) -> tuple[WallState, tuple[Output
         if state.passes[index] is not None or points is None:
             continue
         sender = SEATS[(index - 1) % 4]
-        if index > 0:
-            _check_input(ctx, points, sender)
         secrets = ctx.secrets
         commitments: tuple[bytes, ...] = ()
         if phase is Phase.SHUFFLE:
@@ -249,6 +232,8 @@ def receive_pass(ctx: SeatContext, state: WallState,
     if len(body.key_commitments) != wanted or any(len(c) != 32 for c in body.key_commitments):
         raise cheat(body.seat, Cheat.MALFORMED, "a lock pass commits to one 32-byte key hash "
                     "per position, a shuffle pass to none")
+    if not all(map(group.is_point, body.points)):
+        raise cheat(body.seat, Cheat.BAD_POINT, "a point that is not canonically encoded")
     if len(set(body.points)) != len(body.points):
         raise cheat(body.seat, Cheat.SHUFFLE_TAMPERED if body.phase is Phase.SHUFFLE
                     else Cheat.LOCK_TAMPERED, "the same point twice in one pass")
@@ -277,15 +262,12 @@ LAST_LOCK = Seat.NORTH  # whose lock pass is the final wall
 def opened_tile(ctx: SeatContext, state: WallState, slot: int, unmask: bytes) -> int | None:
     """The tile id at ``slot`` under the inverse key product ``unmask``; None for no tile.
 
-    The final wall's point is checked to be in the subgroup first (by the multiplication
-    itself, or explicitly on libsodium builds that do not check), blaming the last locker.
+    A final wall point the multiplication refuses (of low order) is blamed on the last locker.
     """
     wall = state.wall
     assert wall is not None
     point = wall[slot]
-    problem = f"final wall position {slot} is not in the subgroup"
-    if ctx.check_points_explicitly and not group.in_prime_subgroup(point):
-        raise cheat(LAST_LOCK, Cheat.BAD_POINT, problem)
+    problem = f"final wall position {slot} is a point of low order"
     try:
         return ctx.tiles.index.get(group.mult(unmask, point))
     except group.BadPoint:

@@ -62,15 +62,14 @@ def description(ruleset: RuleSet = RuleSet.MCR, size: int | None = None,
     return DeckDescription(context, ruleset, size=size)
 
 
-def masked_decks(desc: DeckDescription, run: int = 0, real_signatures: bool = False,
-                 explicit: bool = False) -> list[MaskedDeck]:
+def masked_decks(desc: DeckDescription, run: int = 0,
+                 real_signatures: bool = False) -> list[MaskedDeck]:
     tiles = TileTable.build(desc)
     decks = []
     for seat in SEATS:
         signer = ed_signer(seat) if real_signatures else mac_signer(seat)
         verify = ed_verify if real_signatures else mac_verify
-        decks.append(MaskedDeck.create(desc, seat, entropy(seat, run), signer, verify, tiles,
-                                       explicit))
+        decks.append(MaskedDeck.create(desc, seat, entropy(seat, run), signer, verify, tiles))
     return decks
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -18,14 +18,18 @@ SIZE = 24
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     calls = [0]
-    real = group.mult
+    real, real_each = group.mult, group.mult_each
 
     def mult(scalar: bytes, point: bytes) -> bytes:
         calls[0] += 1
         return real(scalar, point)
 
-    group.library_checks_subgroup()  # the one-off probe is not part of any hand
+    def mult_each(scalar: bytes, points: Sequence[bytes]) -> list[bytes]:
+        calls[0] += len(points)
+        return real_each(scalar, points)
+
     monkeypatch.setattr(group, "mult", mult)
+    monkeypatch.setattr(group, "mult_each", mult_each)
     yield calls
 
 
@@ -49,11 +53,3 @@ def test_a_public_reveal_costs_one_multiplication_per_observer(counted: list[int
     loop.command(Seat.WEST, lambda deck, state: deck.reveal(state, 3))
     assert counted[0] == 3
 
-
-def test_explicit_subgroup_checks_cost_one_multiplication_per_checked_point(
-        counted: list[int]) -> None:
-    loop = Loopback(masked_decks(description(size=SIZE), run=23, explicit=True))
-    assert counted[0] == 4 * 2 * SIZE + 7 * SIZE  # every pass's input but the tile points
-    counted[0] = 0
-    loop.everyone(drawing(2, Seat.NORTH))
-    assert counted[0] == 2  # the final wall's point, then the opening

@@ -1,4 +1,4 @@
-"""The group layer: tile points, commutative masking, the subgroup check, scalars."""
+"""The group layer: tile points, commutative masking, refused points, scalars."""
 
 from __future__ import annotations
 
@@ -16,8 +16,6 @@ from fourwinds.protocol.deck.entropy import Entropy, uniform_below
 from fourwinds.protocol.deck.messages import Phase, Reveal, WallPass, body_bytes, body_digest
 from fourwinds.protocol.seats import Seat
 
-ORDER_TWO = (2**255 - 20).to_bytes(32, "little")  # (0, -1)
-
 
 def scalar(n: int) -> bytes:
     return group.scalar_from_wide(hashlib.sha512(b"s%d" % n).digest())
@@ -30,27 +28,53 @@ def test_tile_points_differ_per_tile_and_per_hand() -> None:
     assert group.hash_to_point(b"hand 1", 7) == group.hash_to_point(b"hand 1", 7)
 
 
-def test_tile_points_are_in_the_prime_order_subgroup() -> None:
-    assert all(group.in_prime_subgroup(group.hash_to_point(b"h", t)) for t in range(8))
+def test_tile_points_are_libsodiums_montgomery_form_of_the_elligator_points() -> None:
+    batch = group.tile_points(b"h", range(40))
+    for tile, point in enumerate(batch):
+        assert point == group.hash_to_point(b"h", tile)
+        seed = hashlib.sha256(b"".join(len(part).to_bytes(4, "big") + part for part in (
+            b"fourwinds/deck/tile-point/v1", b"h", tile.to_bytes(2, "big")))).digest()
+        edwards = sodium.crypto_core_ed25519_from_uniform(seed)
+        assert point == sodium.crypto_sign_ed25519_pk_to_curve25519(edwards)
 
 
-def test_subgroup_check_refuses_a_point_with_a_torsion_part() -> None:
-    base = group.hash_to_point(b"h", 0)
-    mixed = sodium.crypto_core_ed25519_add(base, ORDER_TWO)
-    assert not group.in_prime_subgroup(mixed)
-    assert not group.in_prime_subgroup(ORDER_TWO)
-    assert not group.in_prime_subgroup(b"\x00" * 31)
-    assert not group.in_prime_subgroup(b"\xff" * 32)
+def test_tile_points_have_order_l() -> None:
+    for tile in range(8):
+        point = group.hash_to_point(b"h", tile)
+        assert group.is_point(point)
+        assert group.mult(group.scalar_from_int(1), point) == point
+        assert group.mult(group.scalar_from_int(group.L + 1), point) == point
+        with pytest.raises(group.BadScalar):  # L * P would be the identity
+            group.mult(group.L.to_bytes(32, "little"), point)
 
 
-def test_library_probe_agrees_with_what_mult_does_on_a_mixed_point() -> None:
-    mixed = sodium.crypto_core_ed25519_add(group.hash_to_point(b"h", 1), ORDER_TWO)
-    try:
-        group.mult(scalar(1), mixed)
-        refused = False
-    except group.BadPoint:
-        refused = True
-    assert group.library_checks_subgroup() is refused
+def test_low_order_and_non_canonical_points_are_refused() -> None:
+    scalar_one = group.scalar_from_int(5)
+    for low_order in (bytes(32), (1).to_bytes(32, "little")):
+        with pytest.raises(group.BadPoint):
+            group.mult(scalar_one, low_order)
+    for bad in ((2**255 - 19 + 9).to_bytes(32, "little"), b"\xff" * 32, b"\x09" * 31):
+        assert not group.is_point(bad)
+        with pytest.raises(group.BadPoint):
+            group.mult(scalar_one, bad)
+        with pytest.raises(group.BadPoint):
+            group.mult_each(scalar_one, [group.hash_to_point(b"h", 0), bad])
+
+
+def test_a_scalar_and_its_negative_give_the_same_point() -> None:
+    point = group.hash_to_point(b"h", 3)
+    s = scalar(3)
+    minus = group.scalar_from_int(group.L - group.scalar_to_int(s))
+    assert group.mult(s, point) == group.mult(minus, point)
+    assert group.mult(group.scalar_from_int(group.L - 1), point) == point
+
+
+def test_a_scalar_without_a_clamped_form_is_refused_by_name() -> None:
+    # c = 2**254 + 8m covers each residue or its negative, except m just past 2**251
+    m = 2**251 + 5
+    value = (2**254 + 8 * m) % group.L
+    with pytest.raises(group.BadScalar, match="clamped form"):
+        group.mult(group.scalar_from_int(value), group.hash_to_point(b"h", 0))
 
 
 @settings(max_examples=30, deadline=None)
@@ -65,14 +89,11 @@ def test_masking_commutes_and_unmasks_with_the_inverse(a: int, b: int, tile: int
     assert back == point
 
 
-def test_negate_is_the_additive_inverse() -> None:
-    point = group.hash_to_point(b"h", 3)
-    assert group.mult(group.scalar_from_int(group.L - 1), point) == group.negate(point)
-
-
 def test_batch_invert_matches_single_inversions() -> None:
     scalars = [scalar(n) for n in range(20)]
     assert group.batch_invert(scalars) == [group.scalar_invert(s) for s in scalars]
+    assert all(sodium.crypto_core_ed25519_scalar_mul(s, group.scalar_invert(s))
+               == group.scalar_from_int(1) for s in scalars)
     assert group.batch_invert([]) == []
 
 
