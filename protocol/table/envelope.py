@@ -32,16 +32,22 @@ from .wire import (
     unpack,
 )
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The version this code speaks; the lobby picks the highest one all four seats support.
-2: a call's messages travel as bundles (see ``bundle``); 1: each message on its own, and a
-private one's redacted copy to every other seat at once. Envelopes are the same in both."""
+3: the masked wall is worked in X25519 u-coordinates (docs/FAIRNESS.md); 2: a call's messages
+travel as bundles (see ``bundle``); 1: each message on its own, and a private one's redacted
+copy to every other seat at once. Envelopes are the same in all three."""
 
-SUPPORTED_VERSIONS = (1, 2)
-"""Lowest and highest version this code can play."""
+SUPPORTED_VERSIONS = (1, 3)
+"""Lowest and highest version this code can play (a masked table: see ``X25519_WALL_SINCE``)."""
 
 BUNDLES_SINCE = 2
 """The first version whose seats read bundles."""
+
+X25519_WALL_SINCE = 3
+"""The first version whose masked wall uses X25519 points. Versions 1 and 2 used Edwards
+points, which this code no longer plays, so a masked table needs this version at every seat;
+a practice table plays at any supported version."""
 
 DOMAIN = b"fourwinds-table"
 ZERO_HASH = bytes(32)

@@ -16,6 +16,7 @@ from fourwinds.protocol.seats import SEATS, Seat
 
 from .envelope import (
     SUPPORTED_VERSIONS,
+    X25519_WALL_SINCE,
     Envelope,
     decode,
     private_key_from_bytes,
@@ -25,7 +26,7 @@ from .envelope import (
 )
 from .flow import Acc, accept, halt, receive, report, send
 from .messages import Join, MsgKind, Open, Seating, decode_body
-from .options import TableOptions
+from .options import DeckKind, TableOptions
 from .problems import Problem, ProblemKind
 from .records import genesis_record
 from .registry import rules_for
@@ -38,6 +39,15 @@ def base_session(me: Seat | None, identity_private_key: bytes | None, secret: by
                  table: bytes) -> TableSession:
     key = None if identity_private_key is None else private_key_from_bytes(identity_private_key)
     return TableSession(me=me, key=key, secret=secret, table=table)
+
+
+def table_versions(options: TableOptions) -> tuple[int, int]:
+    """The versions this code can play a table with these options at: a masked wall needs
+    ``X25519_WALL_SINCE``."""
+    low, high = SUPPORTED_VERSIONS
+    if options.deck is DeckKind.MASKED:
+        low = max(low, X25519_WALL_SINCE)
+    return low, high
 
 
 def derive_secret(entropy: bytes) -> bytes:
@@ -62,8 +72,9 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
     s = base_session(Seat(0), identity_private_key, secret, table)
     acc = Acc(0.0)
     acc.persist.append(genesis_record(s.me, table, secret))
-    body = Open(name, rules, card_name, card_text, options or TableOptions(),
-                SUPPORTED_VERSIONS, pub, player)
+    options = options or TableOptions()
+    body = Open(name, rules, card_name, card_text, options, table_versions(options), pub,
+                player)
     s = _set_open(s, body)
     return send(s, acc, body), acc
 
@@ -86,11 +97,17 @@ def join(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy:
         reasons = "; ".join(p.reason for p in acc.problems) or "not an Open message"
         raise LocalProtocolError(f"cannot join: {reasons}")
     lo, hi = s.open.versions
-    if hi < SUPPORTED_VERSIONS[0] or lo > SUPPORTED_VERSIONS[1]:
+    mine = table_versions(s.open.options)
+    if hi < mine[0] or lo > mine[1]:
+        why = ""
+        if s.open.options.deck is DeckKind.MASKED and hi < X25519_WALL_SINCE:
+            why = (f" (its masked wall is the Edwards one of versions before "
+                   f"{X25519_WALL_SINCE}: update the creator's fourwinds, or play a practice "
+                   f"table)")
         raise LocalProtocolError(f"the table speaks protocol {lo}..{hi}, this seat "
-                                 f"{SUPPORTED_VERSIONS[0]}..{SUPPORTED_VERSIONS[1]}")
+                                 f"{mine[0]}..{mine[1]} for it{why}")
     assert s.key is not None
-    body = Join(public_key_bytes(s.key), SUPPORTED_VERSIONS, player)
+    body = Join(public_key_bytes(s.key), mine, player)
     return send(s, acc, body, to=Seat(0)), acc
 
 
@@ -192,8 +209,10 @@ def on_seating(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
             keys.append(_join_body(join_env).public_key)
         if len(set(keys)) != 4:
             raise WireError("seating: one key in two places")
-        if not SUPPORTED_VERSIONS[0] <= body.version <= SUPPORTED_VERSIONS[1]:
-            raise WireError(f"seating: version {body.version} is not one this seat speaks")
+        low, high = table_versions(s.open.options) if s.open is not None else SUPPORTED_VERSIONS
+        if not low <= body.version <= high:
+            raise WireError(f"seating: version {body.version} is not one this seat plays "
+                            f"this table at ({low}..{high})")
     except WireError as error:
         problem = Problem(ProblemKind.ILLEGAL_ACTION, Seat(0), error.problem)
         return halt(report(s, acc, problem), acc, problem)

@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
+from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import Envelope, bundle, decode, is_bundle, unbundle
-from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run
-from fourwinds.protocol.table.messages import Act, MsgKind, decode_body, encode_body
+from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run, seat_key
+from fourwinds.protocol.table.messages import Act, MsgKind, Open, decode_body, encode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.session import handle_message
@@ -204,13 +205,14 @@ def unbundled(payload: bytes) -> bytes:
     return unbundle(payload)[0] if is_bundle(payload) else payload
 
 
-def test_a_table_of_version_1_seats_plays_without_bundles(monkeypatch: pytest.MonkeyPatch
-                                                          ) -> None:
-    # PROTOCOL.md "Bundles": seats that speak only version 1 get every message on its own
-    # and a private one's redacted copy at once; a seat of this code plays along.
-    from fourwinds.protocol.table import lobby
+def test_a_table_that_does_not_bundle_sends_every_message_on_its_own(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # PROTOCOL.md "Bundles": below BUNDLES_SINCE every message goes on its own and a private
+    # one's redacted copy at once. Masked tables play at version 3 only, so the one-by-one
+    # path is driven here by moving the bundles' version out of reach.
+    from fourwinds.protocol.table import flow
 
-    monkeypatch.setattr(lobby, "SUPPORTED_VERSIONS", (1, 1))
+    monkeypatch.setattr(flow, "BUNDLES_SINCE", 99)
     h = open_harness("mcr", b"version-1", options=MASKED)
     redacted = 0
     while not h.done():
@@ -222,7 +224,50 @@ def test_a_table_of_version_1_seats_plays_without_bundles(monkeypatch: pytest.Mo
         if h.delivered == before and not h.done():
             break
     _agreed(h)
-    assert {s.version for s in h.sessions} == {1} and redacted > 50
+    assert redacted > 50
+
+
+def _old_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This code as a seat of versions 1-2 would see it (their wall was Edwards)."""
+    from fourwinds.protocol.table import lobby
+
+    monkeypatch.setattr(lobby, "SUPPORTED_VERSIONS", (1, 2))
+    monkeypatch.setattr(lobby, "X25519_WALL_SINCE", 1)
+
+
+def test_a_masked_table_needs_version_3_at_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    from fourwinds.protocol.table.session import join_table, new_table
+
+    opened = new_table("t", "mcr", seat_key(b"v", 0), bytes(32), 0.0, options=MASKED)
+    open_payload = opened.outgoing[0].payload
+    body = decode_body(MsgKind.OPEN, decode(open_payload).body or b"")
+    assert isinstance(body, Open) and body.versions == (3, 3)
+    _old_seat(monkeypatch)
+    with pytest.raises(LocalProtocolError, match=r"protocol 3\.\.3, this seat 1\.\.2"):
+        join_table(open_payload, Seat(1), seat_key(b"v", 1), bytes(32), 0.0)
+    old_open = new_table("t", "mcr", seat_key(b"v", 0), bytes(32), 0.0, options=MASKED)
+    monkeypatch.undo()
+    with pytest.raises(LocalProtocolError, match="Edwards"):
+        join_table(old_open.outgoing[0].payload, Seat(1), seat_key(b"v", 1), bytes(32), 0.0)
+
+
+def test_a_practice_table_still_plays_with_a_version_2_seat(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from fourwinds.protocol.table.session import join_table, new_table
+
+    first = new_table("t", "mcr", seat_key(b"old", 0), bytes(32), 0.0,
+                      options=TableOptions(hands=1))
+    open_payload = first.outgoing[0].payload
+    h = Harness(b"old", [first.session] * 4, [list(first.persist), [], [], []])
+    for place in (1, 2, 3):
+        if place == 3:
+            _old_seat(monkeypatch)
+        h.take(Seat(place), join_table(open_payload, Seat(place), seat_key(b"old", place),
+                                       bytes([place]) * 32, 0.0))
+    monkeypatch.undo()
+    run(h)
+    assert all(s.phase is Phase.OVER for s in h.sessions)
+    assert {s.version for s in h.sessions} == {2}
 
 
 def test_verify_reads_the_private_messages_its_transcript_holds(mcr_masked: Harness) -> None:
