@@ -24,9 +24,9 @@ seat whose pass was wrong (or the complainer, when the wall is in order).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.values import evolve
 from fourwinds.protocol.walls import WallPlan
 
 from . import group
@@ -91,7 +91,7 @@ def hand_out(ctx: SeatContext, state: WallState,
             delivery = KeyDelivery(ctx.context, ctx.seat, seat, state.wall_digest,
                                    _own_keys(ctx, slots))
             out.append(Send((seat,), delivery))
-    state = replace(state, holder=tuple(holder))
+    state = evolve(state, holder=tuple(holder))
     return state, tuple(out)
 
 
@@ -127,7 +127,7 @@ def receive_delivery(ctx: SeatContext, state: WallState,
         _check_key(ctx, state, issuer, slot, proof.key, sender)
         proofs.setdefault(slot, {})[issuer] = proof
         touched.add(slot)
-    state = replace(state, proofs=proofs)
+    state = evolve(state, proofs=proofs)
     ready = sorted(s for s in touched if len(proofs[s]) == 3 and s not in state.faces)
     return _open(ctx, state, ready)
 
@@ -157,7 +157,7 @@ def _open(ctx: SeatContext, state: WallState,
         faces[slot] = ctx.tiles.kinds[tile]
         opened[slot] = tile
         out.append(Learned(slot, faces[slot]))
-    state = replace(state, faces=faces, opened=opened, complaints=tuple(complaints),
+    state = evolve(state, faces=faces, opened=opened, complaints=tuple(complaints),
                     complainers=complainers)
     return state, tuple(out)
 
@@ -181,9 +181,11 @@ def reveal(ctx: SeatContext, state: WallState, slot: int) -> tuple[WallState, tu
 
 
 def _make_public(state: WallState, slot: int, holder: Seat, own_key: bytes) -> WallState:
-    holders = tuple(None if i == slot else h for i, h in enumerate(state.holder))
+    holders = list(state.holder)
+    holders[slot] = None
     shown = {**state.shown_keys, (holder, slot): own_key}
-    return replace(state, holder=holders, public=state.public | {slot}, shown_keys=shown)
+    return evolve(state, holder=tuple(holders), public=state.public | {slot},
+                   shown_keys=shown)
 
 
 def receive_reveal(ctx: SeatContext, state: WallState,
@@ -205,7 +207,7 @@ def receive_reveal(ctx: SeatContext, state: WallState,
     if opened is None or ctx.tiles.kinds[opened] != body.kind:
         raise cheat(holder, Cheat.WRONG_FACE,
                     f"claimed {body.kind.name} for position {slot}, which does not hold it")
-    state = replace(state, faces={**state.faces, slot: body.kind},
+    state = evolve(state, faces={**state.faces, slot: body.kind},
                     opened={**state.opened, slot: opened})
     return _make_public(state, slot, holder, body.own_key), (Learned(slot, body.kind, True),)
 
@@ -232,9 +234,10 @@ def transfer(ctx: SeatContext, state: WallState, slots: tuple[int, ...], receive
 
 
 def _move(state: WallState, slots: tuple[int, ...], receiver: Seat) -> WallState:
-    moving = set(slots)
-    holders = tuple(receiver if i in moving else h for i, h in enumerate(state.holder))
-    return replace(state, holder=holders)
+    holders = list(state.holder)
+    for slot in slots:
+        holders[slot] = receiver
+    return evolve(state, holder=tuple(holders))
 
 
 def receive_transfer(ctx: SeatContext, state: WallState,
@@ -248,7 +251,7 @@ def receive_transfer(ctx: SeatContext, state: WallState,
     state = _move(state, body.slots, body.receiver)
     if body.receiver == ctx.seat:  # drop keys of earlier holders: the sender forwards them anew
         proofs = {s: held for s, held in state.proofs.items() if s not in body.slots}
-        state = replace(state, proofs=proofs)
+        state = evolve(state, proofs=proofs)
     return state, (Moved(body.slots, body.receiver),)
 
 
@@ -264,7 +267,7 @@ def receive_complaint(ctx: SeatContext, state: WallState,
             raise cheat(body.seat, Cheat.MALFORMED, "a complaint shows keys of another position")
         _check_key(ctx, state, proof.issuer, body.slot, proof.key, body.seat)
     complainers = {**state.complainers, body.slot: body.seat}
-    state = replace(state, complaints=(*state.complaints, body.slot), complainers=complainers)
+    state = evolve(state, complaints=(*state.complaints, body.slot), complainers=complainers)
     return state, (Suspect(body.seat, body.slot),)
 
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import dataclass
 
-from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.seats import SEATS, Seat
 
 from .messages import MsgKind
 from .signing import SigningKey, Verifier
+from .values import evolve
 from .wire import (
     WireError,
     need_bytes,
@@ -60,6 +60,9 @@ MAX_CARRIED = 64
 public ones; a longer run leaves the oldest to catch-up). The sender stops there
 (``flow._lacking``); a receiver refuses a bundle that carries more."""
 _BUNDLE_TAG = 0x92  # msgpack's fixarray of 2 (an envelope is an array of 12: 0x9c)
+
+
+_KINDS = {int(kind): kind for kind in MsgKind}
 
 
 class BadSignature(WireError):
@@ -105,24 +108,36 @@ class Envelope:
                      self.step, self.state, -1 if self.to is None else int(self.to),
                      int(self.kind), self.body_hash])
 
-    @cached_property
+    # msg_hash and wire are kept in the instance once made (like functools.cached_property,
+    # without its per-access lock: they are read several times for every message handled)
+
+    @property
     def msg_hash(self) -> bytes:
         """SHA-256 of the header: what the sender's next message names as ``prev``."""
-        return hashlib.sha256(self.header_bytes()).digest()
+        held: bytes | None = self.__dict__.get("msg_hash")
+        if held is None:
+            held = self.__dict__["msg_hash"] = hashlib.sha256(self.header_bytes()).digest()
+        return held
 
     def encode(self) -> bytes:
         """The wire bytes (as received, for a decoded message; packed once otherwise)."""
         return self.wire
 
-    @cached_property
+    @property
     def wire(self) -> bytes:
-        return pack([self.version, self.table, int(self.seat), self.seq, self.prev, self.step,
-                     self.state, -1 if self.to is None else int(self.to), int(self.kind),
-                     self.body_hash, self.signature, self.body])
+        held: bytes | None = self.__dict__.get("wire")
+        if held is None:
+            held = self.__dict__["wire"] = pack(
+                [self.version, self.table, int(self.seat), self.seq, self.prev, self.step,
+                 self.state, -1 if self.to is None else int(self.to), int(self.kind),
+                 self.body_hash, self.signature, self.body])
+        return held
 
     def redacted(self) -> Envelope:
         """The same message without its body (what non-addressees of a private one get)."""
-        return replace(self, body=None)
+        out = evolve(self, body=None)
+        out.__dict__.pop("wire", None)  # the header, and so msg_hash, is the same
+        return out
 
     @property
     def public(self) -> bool:
@@ -135,7 +150,7 @@ def seal(key: SigningKey, *, version: int, table: bytes, seat: Seat, seq: int,
     """Sign a new message (Ed25519 is deterministic: same inputs, same bytes)."""
     unsigned = Envelope(version, table, seat, seq, prev, step, state, to, kind,
                         hashlib.sha256(body).digest(), b"", body)
-    return replace(unsigned, signature=key.sign(unsigned.header_bytes()))
+    return evolve(unsigned, signature=key.sign(unsigned.header_bytes()))
 
 
 def decode(data: object) -> Envelope:
@@ -146,22 +161,21 @@ def decode(data: object) -> Envelope:
         raise WireError(f"protocol version {version} is not supported "
                         f"(this seat speaks {SUPPORTED_VERSIONS[0]}..{SUPPORTED_VERSIONS[1]})")
     table = need_bytes(items[1], "table id", TABLE_ID_LEN)
-    seat = Seat(need_int(items[2], "seat", 0, 3))
+    seat = SEATS[need_int(items[2], "seat", 0, 3)]
     seq = need_int(items[3], "seq", 0, MAX_SEQ)
     prev = need_bytes(items[4], "prev", HASH_LEN)
     step = need_int(items[5], "step", 0, MAX_STEP)
     state = need_bytes(items[6], "state hash", HASH_LEN)
     to_raw = need_int(items[7], "to", -1, 3)
     kind_raw = need_int(items[8], "kind", 0, 255)
-    try:
-        kind = MsgKind(kind_raw)
-    except ValueError:
-        raise WireError(f"unknown message kind {kind_raw}") from None
+    kind = _KINDS.get(kind_raw)
+    if kind is None:
+        raise WireError(f"unknown message kind {kind_raw}")
     body_hash = need_bytes(items[9], "body hash", HASH_LEN)
     signature = need_bytes(items[10], "signature", 64)
     body = None if items[11] is None else need_bytes(items[11], "body")
     env = Envelope(version, table, seat, seq, prev, step, state,
-                   None if to_raw < 0 else Seat(to_raw), kind, body_hash, signature, body)
+                   None if to_raw < 0 else SEATS[to_raw], kind, body_hash, signature, body)
     env.__dict__["wire"] = data  # keep the bytes as received (persisted and forwarded as is)
     return env
 

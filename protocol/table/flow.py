@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from fourwinds.protocol.seats import Seat
 
+from .chain import offer
 from .envelope import (
     BUNDLES_SINCE,
     MAX_CARRIED,
@@ -24,7 +25,7 @@ from .envelope import (
     unbundle,
     verify,
 )
-from .messages import Accuse, Body, MsgKind, decode_body, encode_body
+from .messages import KIND_OF, Accuse, Body, MsgKind, decode_body, encode_body
 from .problems import Problem, ProblemKind
 from .records import message_record, problem_record
 from .state import Outgoing, Phase, TableHalted, TableSession
@@ -101,8 +102,6 @@ def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None
                  vouched: bool = False, checked: bool = False) -> TableSession:
     """One message; ``env`` when already decoded. ``vouched``: a carried message whose
     bundle's signature covers it (see ``receive``); ``checked``: its signature is checked."""
-    from .lobby import bootstrap_open, creator_join
-
     try:
         if env is None:
             env = decode(payload)
@@ -122,9 +121,9 @@ def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None
     verifier = s.verifiers[env.seat]
     if verifier is None:
         if env.kind is MsgKind.OPEN and env.seat == 0 and s.open is None:
-            return bootstrap_open(s, env, acc)
+            return lobby.bootstrap_open(s, env, acc)
         if env.kind is MsgKind.JOIN and s.me == 0 and s.phase is Phase.LOBBY:
-            return creator_join(s, env, payload, acc)
+            return lobby.creator_join(s, env, payload, acc)
         if payload not in s.early and len(s.early) < 64:
             return evolve(s, early=(*s.early, payload))
         return s
@@ -147,9 +146,6 @@ def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None
 
 def accept(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
     """Offer a verified message to its seat's chain and act on what becomes accepted."""
-    from .chain import offer
-    from .lobby import on_seating
-
     chain, accepted, problem = offer(s.chains[env.seat], env)
     chains = list(s.chains)
     chains[env.seat] = chain
@@ -159,7 +155,7 @@ def accept(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
         if item.body is None:
             continue  # a redacted private message for someone else: chained, not read
         if item.kind is MsgKind.SEATING:
-            s = on_seating(s, item, acc)
+            s = lobby.on_seating(s, item, acc)
         elif item.kind is MsgKind.ACCUSE:
             s = on_accuse(s, item, acc)
         elif item.kind not in (MsgKind.OPEN, MsgKind.JOIN):
@@ -203,8 +199,6 @@ def on_accuse(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
 def send(s: TableSession, acc: Acc, body: Body, to: Seat | None = None) -> TableSession:
     """Sign one of our messages for the current step and accept it into our own chain. It
     leaves with the call's other messages (see ``outgoing``)."""
-    from .messages import KIND_OF
-
     assert s.me is not None and s.key is not None
     chain = s.chains[s.me]
     env = seal(s.key, version=s.version, table=s.table, seat=s.me, seq=chain.next_seq,
@@ -265,3 +259,7 @@ def _lacking(ours: tuple[Envelope, ...], first: int, seq: int, place: Seat) -> l
         full = env.seq >= first and env.to in (None, place)
         run.append(env.encode() if full else env.redacted().encode())
     return run[::-1]
+
+
+# The lobby builds on this module; its functions are looked up when called.
+from . import lobby  # noqa: E402

@@ -25,7 +25,7 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import RuleSet
 
 from . import dice as cr
-from . import masked
+from . import lobby, masked  # lobby: looked up when called (it imports this module)
 from .envelope import Envelope
 from .flow import Acc, halt, report, send
 from .messages import Act, Commit, Echo, HandEnd, MsgKind, Ready, Reveal, decode_body
@@ -99,11 +99,9 @@ def _awaited(s: TableSession) -> tuple[Seat, ...]:
 
 def advance(s: TableSession, acc: Acc) -> TableSession:
     """Take every input that is due, resolve every complete step, send automatic answers."""
-    from .lobby import creator_seats
-
     while True:
         if s.phase is Phase.LOBBY:
-            return creator_seats(s, acc) if acc.auto else s
+            return lobby.creator_seats(s, acc) if acc.auto else s
         if s.phase not in STEP_PHASES or s.halted is not None:
             return s
         if s.phase is Phase.WALL:
