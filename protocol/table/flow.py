@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.seats import SEATS, Seat
 
 from .chain import offer
 from .envelope import (
@@ -149,19 +149,29 @@ def accept(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
     chain, accepted, problem = offer(s.chains[env.seat], env)
     chains = list(s.chains)
     chains[env.seat] = chain
-    s = evolve(s, chains=tuple(chains))
+    inbox: list[tuple[Envelope, ...]] | None = None
     for item in accepted:
         acc.persist.append(message_record(item.encode()))
         if item.body is None:
             continue  # a redacted private message for someone else: chained, not read
-        if item.kind is MsgKind.SEATING:
-            s = lobby.on_seating(s, item, acc)
-        elif item.kind is MsgKind.ACCUSE:
-            s = on_accuse(s, item, acc)
-        elif item.kind not in (MsgKind.OPEN, MsgKind.JOIN):
-            inbox = list(s.inbox)
+        if item.kind is MsgKind.SEATING or item.kind is MsgKind.ACCUSE:
+            if inbox is not None:
+                s = evolve(s, inbox=tuple(inbox))
+                inbox = None
+            s = evolve(s, chains=tuple(chains))
+            if item.kind is MsgKind.SEATING:
+                s = lobby.on_seating(s, item, acc)
+            else:
+                s = on_accuse(s, item, acc)
+            chains = list(s.chains)
+        elif item.kind is not MsgKind.OPEN and item.kind is not MsgKind.JOIN:
+            if inbox is None:
+                inbox = list(s.inbox)
             inbox[item.seat] = (*inbox[item.seat], item)
-            s = evolve(s, inbox=tuple(inbox))
+    if inbox is not None:
+        s = evolve(s, chains=tuple(chains), inbox=tuple(inbox))
+    else:
+        s = evolve(s, chains=tuple(chains))
     if problem is not None:
         s = report(s, acc, problem)
         if problem.kind is ProblemKind.EQUIVOCATION:
@@ -221,7 +231,9 @@ def outgoing(s: TableSession, acc: Acc) -> list[Outgoing]:
     ours = s.chains[s.me].accepted
     first = acc.sent[0].seq
     payloads: dict[Seat, bytes] = {}
-    for place in (Seat(p) for p in range(4) if p != s.me):
+    for place in SEATS:
+        if place == s.me:
+            continue
         due = [env for env in acc.sent if env.to is None or env.to == place]
         if not due:
             continue

@@ -12,7 +12,7 @@ drew E, S, W, N start the four rounds as:
 
 from __future__ import annotations
 
-from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import RuleSet
 
 # Row r: for each starting wind of the round (E, S, W, N), which first-hand wind holds it.
@@ -49,4 +49,4 @@ def first_seating(east: Seat) -> Seating:
 
 
 def wind_of(seating: Seating, place: Seat) -> Seat:
-    return Seat(seating.index(place))
+    return SEATS[seating.index(place)]

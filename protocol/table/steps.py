@@ -305,29 +305,32 @@ def _after_wall(s: TableSession, acc: Acc) -> TableSession:
 
 
 def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...],
-                  dealing: bool = False) -> TableSession:
-    """Tell our engine the faces the deck now gives our seat, and report visible events."""
+                  dealing: bool = False, engine: Any = None) -> TableSession:
+    """Tell our engine the faces the deck now gives our seat, and report visible events.
+    ``engine``: the hand's new engine state, when the caller has not stored it yet."""
     hand = s.hand
     assert hand is not None and hand.seating is not None and s.rules is not None
     rules = s.rules
+    if engine is None:
+        engine = hand.engine
     mine = None if s.me is None else wind_of(hand.seating, s.me)
-    faces = {}
     ops = rules.deck_ops(events)
+    pending_ops = hand.pending_ops
     if hand.wall is None:  # the masked deck: draws and passes go through it
-        if not dealing:  # run by the deck once the next step has started (see masked.py)
-            s = evolve(s, hand=evolve(hand, pending_ops=(*hand.pending_ops, *ops)))
-        hand = s.hand
-        assert hand is not None
-        ops = ()
-    for op in ops:
-        if op.kind is DeckOpKind.REVEAL or (s.me is not None and op.seat == mine):
-            faces.update(hand.wall.faces_of(op.slots) if hand.wall else {})
-    engine = rules.learn(hand.engine, faces) if faces and s.me is not None else hand.engine
+        if not dealing and ops:  # run by the deck once the next step has started (masked.py)
+            pending_ops = (*pending_ops, *ops)
+    else:
+        faces = {}
+        for op in ops:
+            if op.kind is DeckOpKind.REVEAL or (s.me is not None and op.seat == mine):
+                faces.update(hand.wall.faces_of(op.slots))
+        if faces and s.me is not None:
+            engine = rules.learn(engine, faces)
     for event in events:
         audience = getattr(event, "audience", None)
         if audience is None or audience == mine or s.me is None:
             acc.events.append(EngineEvent(hand.hand_no, event))
-    return evolve(s, hand=evolve(hand, engine=engine))
+    return evolve(s, hand=evolve(hand, engine=engine, pending_ops=pending_ops))
 
 
 def _next_play_step(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...],
@@ -365,13 +368,12 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
         except IllegalAction as error:
             s = report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, place, error.reason, s.step))
             continue
-        s = evolve(s, hand=evolve(hand, engine=engine))
         text = rules.describe_action(item.action)
         entries.append((s.step, place, text))
         # the action first, then the engine events it caused (logs group them so)
         acc.events.append(ActionTaken(hand.hand_no, s.step, place, wind, text, item.timeout,
                                        item.action))
-        s = _after_engine(s, acc, events)
+        s = _after_engine(s, acc, events, engine=engine)
         hand = s.hand
         assert hand is not None
         engine = hand.engine
