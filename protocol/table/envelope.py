@@ -103,10 +103,15 @@ class Envelope:
     body: bytes | None
 
     def header_bytes(self) -> bytes:
-        """The exact bytes that are signed."""
-        return pack([DOMAIN, self.version, self.table, int(self.seat), self.seq, self.prev,
-                     self.step, self.state, -1 if self.to is None else int(self.to),
-                     int(self.kind), self.body_hash])
+        """The exact bytes that are signed (kept once made: the signature check and the
+        message hash both read them; a copy with another signature or no body keeps them)."""
+        held: bytes | None = self.__dict__.get("header")
+        if held is None:
+            held = self.__dict__["header"] = pack(
+                [DOMAIN, self.version, self.table, int(self.seat), self.seq, self.prev,
+                 self.step, self.state, -1 if self.to is None else int(self.to),
+                 int(self.kind), self.body_hash])
+        return held
 
     # msg_hash and wire are kept in the instance once made (like functools.cached_property,
     # without its per-access lock: they are read several times for every message handled)

@@ -153,8 +153,8 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
     if env.kind is not EXPECTED_KIND[s.phase]:
         return bad(ProblemKind.OUT_OF_TURN, f"{env.kind.name} during {s.phase.value}")
     try:
-        body = decode_body(env.kind, env.body or b"")
-        value = _check(s, place, body)
+        body, action = _decoded(s, env)
+        value = _check(s, place, body, action)
         applied = None
         if isinstance(body, Act):
             value, applied = value
@@ -181,8 +181,32 @@ class _Rejected(Exception):
         super().__init__(reason)
 
 
-def _check(s: TableSession, place: Seat, body: object) -> Any:
-    """Validate one input against the current step; returns what resolution needs."""
+_DECODED: dict[tuple[type, bytes], tuple[Act, Any]] = {}
+_DECODED_KEPT = 512
+
+
+def _decoded(s: TableSession, env: Envelope) -> tuple[object, Any]:
+    """(body, its engine action for an ACT). An action's bytes recur all hand long (each
+    seat's pass, the same discard answered...): decoding is pure and the values are frozen,
+    so decoded actions are kept per rules class and body bytes."""
+    data = env.body or b""
+    if env.kind is not MsgKind.ACT or s.rules is None:
+        return decode_body(env.kind, data), None
+    key = (type(s.rules), data)
+    hit = _DECODED.get(key)
+    if hit is None:
+        body = decode_body(env.kind, data)
+        assert isinstance(body, Act)
+        hit = (body, s.rules.decode_action(body.action))
+        if len(_DECODED) >= _DECODED_KEPT:
+            del _DECODED[next(iter(_DECODED))]
+        _DECODED[key] = hit
+    return hit
+
+
+def _check(s: TableSession, place: Seat, body: object, action: Any = None) -> Any:
+    """Validate one input against the current step; returns what resolution needs
+    (``action``: the ACT's decoded engine action)."""
     hand = s.hand
     if isinstance(body, Ready):
         if body.seating != s.seating_hash:
@@ -205,7 +229,8 @@ def _check(s: TableSession, place: Seat, body: object) -> Any:
             raise _Rejected(ProblemKind.DIVERGENCE, "computed a different outcome")
         return None
     assert isinstance(body, Act) and s.rules is not None and hand.seating is not None
-    action = s.rules.decode_action(body.action)
+    if action is None:
+        action = s.rules.decode_action(body.action)
     wind = wind_of(hand.seating, place)
     if s.rules.actor(action) != wind:
         raise _Rejected(ProblemKind.ILLEGAL_ACTION, "an action for another seat")
