@@ -204,13 +204,23 @@ Body = (Commit | Echo | Reveal | CommitEvidence | WallPass | PublicReveal | Tran
 
 
 def body_bytes(body: object) -> bytes:
-    """``canonical_bytes(body)``, with a direct path for the large ``WallPass`` (same bytes)."""
+    """``canonical_bytes(body)``, with direct paths (the same bytes) for the bodies signed or
+    checked most: the large ``WallPass`` and ``AuditReveal``, and ``PublicReveal`` (every
+    discard)."""
+    plain: list[object]
     if isinstance(body, WallPass):
         plain = ["WallPass", body.context, int(body.seat), body.phase.value, body.input_digest,
                  list(body.points), list(body.key_commitments)]
-        packed: bytes = msgpack.packb(plain, use_bin_type=True)
-        return packed
-    return canonical_bytes(body)
+    elif isinstance(body, PublicReveal):
+        plain = ["PublicReveal", body.context, int(body.seat), body.slot, int(body.kind),
+                 body.own_key, [["KeyProof", int(p.issuer), p.slot, p.key] for p in body.proofs]]
+    elif isinstance(body, AuditReveal):
+        plain = ["AuditReveal", body.context, int(body.seat), body.shuffle_scalar,
+                 list(body.permutation), list(body.keys)]
+    else:
+        return canonical_bytes(body)
+    packed: bytes = msgpack.packb(plain, use_bin_type=True)
+    return packed
 
 
 def signing_bytes(body: object) -> bytes:

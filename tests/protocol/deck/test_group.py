@@ -13,8 +13,18 @@ from hypothesis import strategies as st
 from fourwinds.protocol.canonical import canonical_bytes, digest
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.entropy import Entropy, uniform_below
-from fourwinds.protocol.deck.messages import Phase, Reveal, WallPass, body_bytes, body_digest
+from fourwinds.protocol.deck.messages import (
+    AuditReveal,
+    KeyProof,
+    Phase,
+    PublicReveal,
+    Reveal,
+    WallPass,
+    body_bytes,
+    body_digest,
+)
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.tiles import Kind
 
 
 def scalar(n: int) -> bytes:
@@ -129,6 +139,16 @@ def test_the_direct_wall_pass_encoding_is_the_canonical_one() -> None:
     assert body_digest(body) == digest(body)
     assert body_bytes(Reveal(b"ctx", Seat.EAST, b"n")) == canonical_bytes(Reveal(b"ctx",
                                                                                  Seat.EAST, b"n"))
+
+
+def test_the_direct_reveal_and_audit_encodings_are_the_canonical_ones() -> None:
+    proofs = tuple(KeyProof(seat, 17, scalar(int(seat))) for seat in (Seat.EAST, Seat.WEST,
+                                                                        Seat.NORTH))
+    reveal = PublicReveal(b"ctx", Seat.SOUTH, 17, Kind.RED, scalar(9), proofs)
+    audit = AuditReveal(b"ctx", Seat.NORTH, scalar(1), (2, 0, 1), (scalar(2), scalar(3),
+                                                                   scalar(4)))
+    for body in (reveal, audit):
+        assert body_bytes(body) == canonical_bytes(body)
 
 
 def test_wide_reduction_matches_libsodium() -> None:
