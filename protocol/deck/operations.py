@@ -116,7 +116,7 @@ def receive_delivery(ctx: SeatContext, state: WallState,
         raise cheat(sender, Cheat.MALFORMED, "keys meant for another seat or hand")
     if delivery.wall_digest != state.wall_digest:
         raise Diverged(LAST_LOCK, sender, PASSES - 1)
-    proofs = {slot: dict(held) for slot, held in state.proofs.items()}
+    proofs = dict(state.proofs)  # the inner maps of the touched slots are copied below
     touched: set[int] = set()
     for proof in delivery.proofs:
         slot, issuer = proof.slot, proof.issuer
@@ -125,7 +125,7 @@ def receive_delivery(ctx: SeatContext, state: WallState,
         if issuer == ctx.seat:
             raise cheat(sender, Cheat.MALFORMED, "sent this seat its own key")
         _check_key(ctx, state, issuer, slot, proof.key, sender)
-        proofs.setdefault(slot, {})[issuer] = proof
+        proofs[slot] = {**proofs.get(slot, {}), issuer: proof}
         touched.add(slot)
     state = evolve(state, proofs=proofs)
     ready = sorted(s for s in touched if len(proofs[s]) == 3 and s not in state.faces)

@@ -288,11 +288,10 @@ def _all_opened(state: Any, mine: Seat) -> bool:
     hit = _OPENED.get(id(state))
     if hit is not None and hit[0] is state and hit[1] == mine:  # the entry holds the state
         return hit[2]
-    faces, proofs, result = state.faces, state.proofs, True
-    for slot, holder in enumerate(state.holder):
-        if holder == mine and (slot not in faces or len(proofs.get(slot, ())) != 3):
-            result = False  # the test of _opened, inlined: this loop runs for every move
-            break
+    holder, faces = state.holder, state.faces
+    opened = sum(1 for slot, held in state.proofs.items()  # _opened, over the few keyed slots
+                 if len(held) == 3 and holder[slot] == mine and slot in faces)
+    result: bool = opened == holder.count(mine)
     if len(_OPENED) >= 16:
         del _OPENED[next(iter(_OPENED))]
     _OPENED[id(state)] = (state, mine, result)
