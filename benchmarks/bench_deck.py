@@ -2,9 +2,9 @@
 
 * ``deck_shuffle_lock_deal``: every seat derives its secrets and its tile table, the shuffle
   and lock passes run (8 passes of 152 points), and the 53 tiles of the deal are released and
-  opened; Ed25519 identity signatures (``cryptography``) on every signed message. Beside it, in
-  the same run, the floor: the same number of bare group operations in a loop, i.e. the
-  scalar multiplications (4 x 152 x 2 + 53 = 1269) and the Elligator maps of the tile points
+  opened; Ed25519 identity signatures (libsodium, as the table makes and checks them) on every
+  signed message. Beside it, in the same run, the floor: the same number of bare group
+  operations in a loop, i.e. the scalar multiplications (4 x 152 x 2 + 53 = 1269) and the Elligator maps of the tile points
   (4 x 152 = 608: every seat derives them). Target: ratio <= 1.5. (Until the wall moved to
   X25519, whose multiplication is about three times cheaper, the floor counted only the
   multiplications and the maps were lost in the noise; ``ratio_to_mults_alone`` still gives
@@ -24,8 +24,6 @@ import time
 from collections.abc import Callable
 
 import nacl.bindings as sodium
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from benchmarks.timing import result
 from fourwinds.protocol.deck import group
@@ -36,6 +34,7 @@ from fourwinds.protocol.deck.loopback import Loopback
 from fourwinds.protocol.deck.masked_wall import WallState
 from fourwinds.protocol.deck.messages import DeckDescription
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.signing import SigningKey, Verifier
 from fourwinds.protocol.tiles import RuleSet
 from fourwinds.protocol.walls import american_plan
 
@@ -52,17 +51,12 @@ REPEAT = 7
 RATIO_TARGET = 1.5
 AUDIT_TARGET_MS = 150.0
 
-_KEYS = tuple(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"bench %d" % s).digest())
-              for s in SEATS)
-_PUBLIC = tuple(k.public_key() for k in _KEYS)
+_KEYS = tuple(SigningKey.from_seed(hashlib.sha256(b"bench %d" % s).digest()) for s in SEATS)
+_PUBLIC = tuple(Verifier.from_bytes(k.public) for k in _KEYS)
 
 
 def _verify(seat: Seat, data: bytes, signature: bytes) -> bool:
-    try:
-        _PUBLIC[seat].verify(signature, data)
-    except InvalidSignature:
-        return False
-    return True
+    return _PUBLIC[seat].check(signature, data)
 
 
 def _one_hand(run: int) -> tuple[float, float, float, Loopback[WallState]]:
