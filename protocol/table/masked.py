@@ -180,6 +180,11 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
     inner = message.body if isinstance(message, Signed) else message
     if getattr(inner, "context", None) != deck_context(s, hand.hand_no):
         return s, False  # for a later hand: wait until we get there
+    if getattr(inner, "seat", None) != wind_of(hand.seating, env.seat):
+        # The envelope's signature proves who sent it; a deck message speaks for its sender
+        # only. (Else a seat could replay or forge messages that get another seat blamed.)
+        return report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, env.seat,
+                                      "a deck message in another seat's name", env.step)), True
     if isinstance(inner, WallPass):
         hand = evolve(hand, passes_seen=hand.passes_seen + 1)
         s = evolve(s, hand=hand)

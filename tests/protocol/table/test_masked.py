@@ -85,6 +85,38 @@ def test_a_face_that_differs_from_the_opened_tile_is_blamed_on_its_seat() -> Non
             Seat.SOUTH}
 
 
+def test_a_deck_message_in_another_seats_name_is_blamed_on_its_sender() -> None:
+    # A seat that sends, in its own signed envelope, key releases claiming to come from
+    # another seat (with a wrong key, which would otherwise be blamed on that seat) is blamed
+    # itself; the seat it names is not.
+    from fourwinds.protocol.deck.group import scalar_from_int
+    from fourwinds.protocol.table.messages import DeckMsg
+
+    h = open_harness("mcr", b"masked-framing", options=MASKED)
+
+    def forge(env: Envelope) -> dict[str, object] | None:
+        if env.kind is not MsgKind.DECK:
+            return None
+        body = decode_body(MsgKind.DECK, env.body or b"")
+        assert isinstance(body, DeckMsg)
+        message = list(body.message)
+        if message[0] != "KeyDelivery":
+            return None
+        own, recipient = message[2], message[3]
+        message[2] = next(w for w in range(4) if w not in (own, recipient))
+        proofs = [list(p) for p in message[5]]
+        proofs[0][3] = scalar_from_int(12345)
+        message[5] = proofs
+        return {"body": encode_body(DeckMsg(message))}
+
+    liar(h, Seat.SOUTH, forge)
+    run(h, max_rounds=20_000)
+    blamed = {p.seat for place in SEATS if place != Seat.SOUTH for p in h.problems[place]
+              if p.seat is not None and p.kind is not ProblemKind.STALLED}
+    assert blamed == {Seat.SOUTH}  # (the hand then waits for the keys the forger withholds)
+    assert any("in another seat's name" in p.reason for p in h.problems[Seat.EAST])
+
+
 def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> None:
     from fourwinds.protocol.table.harness import bot_moves, deliver_one, restart
 
