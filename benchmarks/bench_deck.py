@@ -4,11 +4,11 @@
   and lock passes run (8 passes of 152 points), and the 53 tiles of the deal are released and
   opened; Ed25519 identity signatures (libsodium, as the table makes and checks them) on every
   signed message. Beside it, in the same run, the floor: the same number of bare group
-  operations in a loop, i.e. the scalar multiplications (4 x 152 x 2 + 53 = 1269) and the Elligator maps of the tile points
-  (4 x 152 = 608: every seat derives them). Target: ratio <= 1.5. (Until the wall moved to
-  X25519, whose multiplication is about three times cheaper, the floor counted only the
-  multiplications and the maps were lost in the noise; ``ratio_to_mults_alone`` still gives
-  the old measure.)
+  operations in a loop, i.e. the scalar multiplications (4 x 152 x 2 + 53 = 1269) and the
+  Elligator maps of the tile points (4 x 152 = 608: every seat derives them). Target: ratio
+  <= 1.5. (Until the wall moved to X25519, whose multiplication is about three times cheaper,
+  the floor counted only the multiplications and the maps were lost in the noise;
+  ``ratio_to_mults_alone`` still gives the old measure.)
 * ``deck_audit``: the end-of-hand audit of one seat once the four seats' secrets are in (it
   checks the whole wall and every face it saw): what each daemon spends, in parallel with the
   others on their own machines. Target: <= 150 ms.

@@ -29,6 +29,7 @@ from fourwinds.protocol.deck.messages import (
     PublicReveal,
     Signed,
     WallPass,
+    transport_authenticated,
 )
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
@@ -43,7 +44,7 @@ from .observer_audit import observe
 from .problems import Problem, ProblemKind
 from .rotation import wind_of
 from .rules import DeckOp, DeckOpKind
-from .signing import SigningKey, Verifier
+from .signing import SigningKey
 from .state import Hand, TableSession
 from .values import evolve
 from .wire import WireError
@@ -59,20 +60,18 @@ def start_wall(s: TableSession, acc: Acc) -> TableSession:
     assert hand is not None and hand.seating is not None and s.rules is not None
     if s.me is None or s.key is None:
         return s
-    seating, key, verifiers = hand.seating, s.key, s.verifiers
-    mine = wind_of(seating, s.me)
-
-    def verify(seat: Seat, data: bytes, signature: bytes) -> bool:
-        verifier = verifiers[seating[seat]]
-        return verifier is not None and verify_bytes(verifier, data, signature)
+    key = s.key
+    mine = wind_of(hand.seating, s.me)
 
     def signer(data: bytes) -> bytes:
         return sign_bytes(key, data)
 
     context = deck_context(s, hand.hand_no)
     secret = hmac.new(s.secret, b"fourwinds-deck\0" + context, hashlib.sha256).digest()
+    # Every deck message reaches the deck in its sender's checked envelope, whose seat
+    # on_deck_message matches with the message's: its inner signature is not checked again.
     deck = MaskedDeck.create(DeckDescription(context, s.rules.ruleset),
-                             mine, Entropy(secret + secret), signer, verify)
+                             mine, Entropy(secret + secret), signer, transport_authenticated)
     state, outputs = deck.start()
     s = evolve(s, hand=evolve(hand, deck=deck, deck_state=state))
     return handle_outputs(s, acc, outputs)
@@ -81,10 +80,6 @@ def start_wall(s: TableSession, acc: Acc) -> TableSession:
 def sign_bytes(key: SigningKey, data: bytes) -> bytes:
     """The deck's signatures are made with the seat's identity key."""
     return key.sign(data)
-
-
-def verify_bytes(verifier: Verifier, data: bytes, signature: bytes) -> bool:
-    return verifier.check(signature, data)
 
 
 def wall_built(s: TableSession) -> bool:

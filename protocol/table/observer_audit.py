@@ -107,8 +107,12 @@ def audit_hand(s: TableSession, observed: tuple[tuple[Seat, Any], ...],
             reveals.append(body)
     tiles = TileTable.build(DeckDescription(context, s.rules.ruleset))
     for wind in SEATS:
+        audit = audits.get(wind)
+        if audit is None:  # its reveal was refused above (e.g. not its signature)
+            found.append((wind, Cheat.WITHHELD, "no audit secrets it signed"))
+            continue
         try:
-            check_reveal_shape(audits[wind], tiles.size)
+            check_reveal_shape(audit, tiles.size)
         except DeckCheat as error:
             found.append((wind, Cheat.MALFORMED, error.reason))
     if found:
@@ -169,7 +173,9 @@ def _faces(tiles: TileTable, order: tuple[int, ...], audits: dict[Seat, AuditRev
                           "not reveal"))
         for proof in body.proofs:
             issuer = proof.issuer
-            lock = passes[4 + int(issuer)]
+            lock = passes.get(4 + int(issuer))
+            if lock is None:
+                continue  # a missing lock pass is reported by _recompute
             if (proof.slot != slot or len(lock.key_commitments) != tiles.size
                     or key_commitment(context, issuer, slot, proof.key)
                     != lock.key_commitments[slot]):

@@ -14,6 +14,7 @@ from fourwinds.protocol.table.messages import Act, MsgKind, Open, decode_body, e
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.session import handle_message
+from fourwinds.protocol.table.signing import SigningKey
 from fourwinds.protocol.table.state import Phase, Step
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 from fourwinds.protocol.tiles import Kind
@@ -115,6 +116,32 @@ def test_a_deck_message_in_another_seats_name_is_blamed_on_its_sender() -> None:
               if p.seat is not None and p.kind is not ProblemKind.STALLED}
     assert blamed == {Seat.SOUTH}  # (the hand then waits for the keys the forger withholds)
     assert any("in another seat's name" in p.reason for p in h.problems[Seat.EAST])
+
+
+def test_inner_deck_signatures_are_left_to_verify_which_blames_a_bad_one(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # In the table a deck message is authenticated by its sender's signed envelope, so the
+    # seats do not check its inner signature again; fourwinds verify does, and names the
+    # seat whose envelope carried a bad one.
+    from fourwinds.protocol.table import masked
+    from fourwinds.protocol.table.envelope import private_key_from_bytes
+
+    h = open_harness("mcr", b"masked-inner", options=MASKED)
+    south = private_key_from_bytes(seat_key(b"masked-inner", 1)).public
+    real = masked.sign_bytes
+
+    def spoiled(key: SigningKey, data: bytes) -> bytes:
+        signature = real(key, data)
+        return bytes([signature[0] ^ 1]) + signature[1:] if key.public == south else signature
+
+    monkeypatch.setattr(masked, "sign_bytes", spoiled)
+    run(h)
+    assert all(s.phase is Phase.OVER for s in h.sessions)
+    assert not any(h.problems[place] for place in SEATS)
+    verdict = check_transcript(export_transcript(h.sessions[Seat.EAST]))
+    assert not verdict.ok
+    assert {p.seat for p in verdict.problems} == {Seat.SOUTH}
+    assert any("did not sign" in p.reason for p in verdict.problems)
 
 
 def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> None:
