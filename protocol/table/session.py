@@ -176,14 +176,32 @@ def tick(session: TableSession, now: float) -> Step:
             except IllegalAction as error:  # e.g. the deck has not shown the tile yet
                 acc.events.append(DefaultRefused(error.reason))
     if s.open is not None and s.stall_reported != s.step and s.phase is not Phase.LOBBY:
+        stall_after = s.open.options.stall_after
         late = [p for p in SEATS if p in s.awaiting and p not in s.inputs
-                and waited >= window_seconds(s, p) + s.open.options.stall_after]
-        for place in late:
-            s = report(s, acc, Problem(ProblemKind.STALLED, place,
-                                       f"no answer for {waited:.0f} s", s.step))
-        if late:
+                and waited >= window_seconds(s, p) + stall_after]
+        blames = [(p, f"no answer for {waited:.0f} s") for p in late if p != s.me]
+        if s.me in late or (s.phase is Phase.WALL and waited >= stall_after):
+            # What holds us up may be the deck: a pass not sent, keys or audit secrets
+            # withheld. Then the seats it names are to blame, not the seat waiting for them.
+            held_by = _deck_withholders(s)
+            blames += [(p, f"{reason} ({waited:.0f} s)") for p, reason in held_by]
+            if not held_by and s.me in late:
+                blames.append((s.me, f"no answer for {waited:.0f} s"))
+        for place, reason in blames:
+            s = report(s, acc, Problem(ProblemKind.STALLED, place, reason, s.step))
+        if blames:
             s = evolve(s, stall_reported=s.step)
     return _step(s, acc)
+
+
+def _deck_withholders(s: TableSession) -> list[tuple[Seat, str]]:
+    """(place, why) for each seat our masked deck waits for: a wall pass, keys for tiles we
+    hold, audit secrets (``MaskedDeck.withheld``); nothing with the practice deck."""
+    hand = s.hand
+    if s.me is None or hand is None or hand.deck is None or hand.seating is None:
+        return []
+    return [(hand.seating[blame.seat], f"deck: {blame.detail}")
+            for blame in hand.deck.withheld(hand.deck_state)]
 
 
 def messages_since(session: TableSession, seat: Seat, seq: int,

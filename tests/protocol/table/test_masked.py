@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 import pytest
@@ -9,13 +10,14 @@ import pytest
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import Envelope, bundle, decode, is_bundle, unbundle
+from fourwinds.protocol.table.flow import Acc
 from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run, seat_key
 from fourwinds.protocol.table.messages import Act, MsgKind, Open, decode_body, encode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.session import handle_message
 from fourwinds.protocol.table.signing import SigningKey
-from fourwinds.protocol.table.state import Phase, Step
+from fourwinds.protocol.table.state import Phase, Step, TableSession
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 from fourwinds.protocol.tiles import Kind
 
@@ -142,6 +144,33 @@ def test_inner_deck_signatures_are_left_to_verify_which_blames_a_bad_one(
     assert not verdict.ok
     assert {p.seat for p in verdict.problems} == {Seat.SOUTH}
     assert any("did not sign" in p.reason for p in verdict.problems)
+
+
+def test_a_seat_that_withholds_its_keys_is_blamed_for_the_stall(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # FAIRNESS.md "What the table layer must do": when the timer runs out, the seats the deck
+    # waits for are to blame, not the drawer who cannot act without their keys.
+    from fourwinds.protocol.deck.events import Send
+    from fourwinds.protocol.deck.messages import KeyDelivery
+    from fourwinds.protocol.table import masked
+
+    real = masked.handle_outputs
+
+    def withholding(s: TableSession, acc: Acc, outputs: Iterable[object]) -> TableSession:
+        outputs = tuple(outputs)
+        if s.me == Seat.SOUTH and len(s.timeline) >= 8:
+            outputs = tuple(o for o in outputs
+                            if not (isinstance(o, Send) and isinstance(o.message, KeyDelivery)))
+        return real(s, acc, outputs)
+
+    monkeypatch.setattr(masked, "handle_outputs", withholding)
+    h = run(open_harness("mcr", b"masked-withhold", options=MASKED))
+    stalls = [(place, p) for place in SEATS for p in h.problems[place]
+              if p.kind is ProblemKind.STALLED]
+    by_deck = [p for _, p in stalls if "deck:" in p.reason]
+    assert by_deck and {p.seat for p in by_deck} == {Seat.SOUTH}
+    assert all("withheld its key" in p.reason for p in by_deck)
+    assert all(p.seat != place for place, p in stalls)  # nobody blames itself
 
 
 def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> None:
