@@ -29,9 +29,7 @@ class Entropy:
 
     def block(self, label: str, index: int) -> bytes:
         """64 bytes for ``(label, index)``: independent blocks for independent uses."""
-        tag = label.encode()
-        data = len(tag).to_bytes(2, "big") + tag + index.to_bytes(8, "big") + self.seed
-        return hashlib.sha512(data).digest()
+        return hashlib.sha512(_tag(label) + index.to_bytes(8, "big") + self.seed).digest()
 
     def scalar(self, label: str, index: int) -> bytes:
         """A uniform non-zero scalar modulo ``L``."""
@@ -46,13 +44,43 @@ class Entropy:
         """A uniform integer in ``[0, bound)`` by rejection sampling (no modulo bias)."""
         return uniform_below(bound, lambda attempt: self.block(f"{label}#{attempt}", index))
 
+    def scalars(self, label: str, count: int) -> tuple[bytes, ...]:
+        """``scalar(label, i)`` for ``i`` in ``range(count)`` (the same values, with the
+        label encoded once: a seat derives a key per wall position every hand)."""
+        first, seed, out = _tag(f"{label}#0"), self.seed, []
+        for index in range(count):
+            wide = hashlib.sha512(first + index.to_bytes(8, "big") + seed).digest()
+            value = int.from_bytes(wide, "little") % L
+            out.append(value.to_bytes(32, "little") if value else self.scalar(label, index))
+        return tuple(out)
+
     def permutation(self, size: int, label: str) -> tuple[int, ...]:
-        """A uniform permutation of ``range(size)`` (Fisher-Yates)."""
+        """A uniform permutation of ``range(size)`` (Fisher-Yates); each swap index is
+        ``below(i + 1, label, i)``, with the first attempt's label encoded once."""
         items = list(range(size))
+        first, seed = _tag(f"{label}#0"), self.seed
         for i in range(size - 1, 0, -1):
-            j = self.below(i + 1, label, i)
+            block = hashlib.sha512(first + i.to_bytes(8, "big") + seed).digest()
+            j = _first_below(i + 1, block)
+            if j is None:  # every value of the first block was rejected: go on as below()
+                j = self.below(i + 1, label, i)
             items[i], items[j] = items[j], items[i]
         return tuple(items)
+
+
+def _tag(label: str) -> bytes:
+    tag = label.encode()
+    return len(tag).to_bytes(2, "big") + tag
+
+
+def _first_below(bound: int, block: bytes) -> int | None:
+    """What ``uniform_below`` takes from its first block (None: it needs another)."""
+    mask = (1 << max(1, (bound - 1).bit_length())) - 1
+    for start in range(0, len(block) - 7, 8):
+        value = int.from_bytes(block[start:start + 8], "big") & mask
+        if value < bound:
+            return value
+    return None
 
 
 def uniform_below(bound: int, blocks: Callable[[int], bytes]) -> int:

@@ -58,7 +58,7 @@ class SeatSecrets:
     def derive(entropy: Entropy, size: int) -> SeatSecrets:
         """Fresh secrets from this seat's passed-in entropy."""
         scalar = entropy.scalar("shuffle scalar", 0)
-        keys = tuple(entropy.scalar("position key", p) for p in range(size))
+        keys = entropy.scalars("position key", size)
         return SeatSecrets.from_parts(scalar, entropy.permutation(size, "shuffle"), keys)
 
     @staticmethod

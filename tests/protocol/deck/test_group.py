@@ -123,6 +123,17 @@ def test_entropy_is_deterministic_and_labelled() -> None:
         Entropy(b"short")
 
 
+def test_the_batched_scalars_and_the_permutation_are_the_labelled_draws() -> None:
+    for n in range(5):
+        one = Entropy(hashlib.sha256(b"%d" % n).digest())
+        assert one.scalars("k", 40) == tuple(one.scalar("k", p) for p in range(40))
+        items = list(range(40))
+        for i in range(39, 0, -1):
+            j = one.below(i + 1, "p", i)
+            items[i], items[j] = items[j], items[i]
+        assert one.permutation(40, "p") == tuple(items)
+
+
 def test_rejection_sampling_rejects_values_past_the_bound() -> None:
     # bound 6 takes 3 bits; 6 and 7 are rejected and the next 8-byte chunk is used.
     def blocks(first: int) -> Callable[[int], bytes]:
