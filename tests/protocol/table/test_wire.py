@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -154,3 +155,51 @@ def test_a_bundle_carries_redacted_messages_and_unbundles_strictly() -> None:
                         (pack([main, [b"x"] * (MAX_CARRIED + 1)]), "over the limit")):
         with pytest.raises(WireError, match=reason):
             unbundle(bad)
+
+
+def test_the_direct_deck_decoders_agree_with_the_general_one() -> None:
+    # deck_wire decodes key deliveries and signed reveals directly; on every message of a
+    # masked hand, and on altered copies, it must give what the strict general path gives
+    # (or leave the message to it).
+    from fourwinds.protocol.table import deck_wire
+    from fourwinds.protocol.table.harness import play_match
+    from fourwinds.protocol.table.messages import DeckMsg, MsgKind, decode_body
+    from fourwinds.protocol.table.options import DeckKind, TableOptions
+
+    h = play_match("mcr", b"deck-wire", options=TableOptions(hands=1, deck=DeckKind.MASKED))
+    plains = []
+    for chain in h.sessions[0].chains:
+        for env in chain.accepted:
+            if env.kind is MsgKind.DECK and env.body is not None:
+                body = decode_body(MsgKind.DECK, env.body)
+                assert isinstance(body, DeckMsg)
+                plains.append(body.message)
+    direct = [p for p in plains if deck_wire._common(p) is not None]
+    assert len(direct) > 20
+    for plain in plains:
+        fast = deck_wire._common(plain)
+        assert fast is None or fast == deck_wire._general(plain)
+    odd: list[object] = []
+    replacements: tuple[object, ...] = (True, None, "x", -1, 7, b"", [], 2**70)
+    for plain in direct:
+        inner: list[Any] = plain[1] if plain[0] == "Signed" else plain
+        for i in range(1, len(inner)):
+            for value in replacements:
+                changed = list(inner)
+                changed[i] = value
+                odd.append(["Signed", changed, plain[2]] if plain[0] == "Signed" else changed)
+        proofs = inner[-1]
+        for j in range(4):
+            for value in replacements:
+                proof = list(proofs[0])
+                proof[j] = value
+                changed = [*inner[:-1], [proof, *proofs[1:]]]
+                odd.append(["Signed", changed, plain[2]] if plain[0] == "Signed" else changed)
+    for plain in odd:
+        fast = deck_wire._common(plain)
+        try:
+            general = deck_wire._general(plain)
+        except WireError:
+            assert fast is None
+            continue
+        assert fast is None or fast == general
