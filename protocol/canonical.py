@@ -42,6 +42,12 @@ def _enum(value: Any) -> Plain:
 
 
 def _sequence(value: Any) -> Plain:
+    if value:  # runs of plain ints or of one int-valued Enum (tile faces, slots) in one go
+        first = type(value[0])
+        if first is int and all(type(v) is int for v in value):
+            return list(value)
+        if _CONVERTERS.get(first) is _int and all(type(v) is first for v in value):
+            return [int(v) for v in value]
     return [to_plain(v) for v in value]
 
 
