@@ -38,7 +38,7 @@ from .declare import check_counts, declarable, declare_mahjong, mahjong_matches
 from .events import AmericanEvent, Dealt, StepStarted
 from .exchange import exchange_joker, legal_exchanges
 from .play import answer, discard, legal_discards
-from .state import AmericanState, CharlestonStep, Stage, fail
+from .state import AmericanState, CharlestonStep, Stage, evolve, fail
 
 Result = tuple[AmericanState, list[AmericanEvent]]
 CHARLESTON_ACTIONS = (CharlestonPass, PoolIn, PoolTake, StopVote, CourtesyPass)
@@ -169,7 +169,7 @@ def learn(state: AmericanState, faces: Mapping[int, Kind]) -> AmericanState:
     items = list(state.faces)
     for slot, face in updates.items():
         items[slot] = face
-    return replace(state, faces=tuple(items))
+    return evolve(state, faces=tuple(items))
 
 
 def public_digest(state: AmericanState) -> bytes:
