@@ -17,7 +17,9 @@ wall is mostly multiplications. X25519 *clamps* its scalar (clears the low three
 bit 254), so ``mult`` hands it the clamped integer ``c = 2**254 + 8 m`` that equals the wanted
 scalar, or its negative, modulo ``L``: for a point of order ``L``, ``c * P`` is then
 ``scalar * P`` or ``-(scalar * P)``, which have the same u-coordinate. Such an ``m`` exists for
-every scalar except a set of about ``2**-126`` of them (``BadScalar``: never seen in practice).
+every scalar but about one in ``2**126``; ``mult`` then multiplies by half the scalar and
+doubles, so every non-zero scalar works (and no seat can pick keys that stop another's
+multiplication).
 
 Why no subgroup check is needed: a clamped scalar is a multiple of 8, which clears every
 small-order component (the curve's cofactor is 8, its twist's 4), so a multiplication never
@@ -46,6 +48,8 @@ _TILE_DOMAIN = b"fourwinds/deck/tile-point/v1"
 _CLAMP_BIT = 2**254
 _CLAMP_SPAN = 2**251
 _INVERSE_OF_8 = pow(8, -1, L)
+_INVERSE_OF_2 = pow(2, -1, L)
+_TWO = (2).to_bytes(32, "little")
 
 
 class BadPoint(ValueError):
@@ -93,8 +97,9 @@ def _montgomery_u(ys: Sequence[int]) -> list[int]:
     return out
 
 
-def _clamped(scalar: bytes) -> bytes:
-    """X25519 scalar bytes whose (clamped) value equals ``scalar`` or ``-scalar`` mod ``L``."""
+def _clamped(scalar: bytes) -> bytes | None:
+    """X25519 scalar bytes whose (clamped) value equals ``scalar`` or ``-scalar`` mod ``L``;
+    None for the one scalar in about ``2**126`` that has none."""
     value = int.from_bytes(scalar, "little") % L
     if value == 0:
         raise BadScalar("the scalar is zero modulo L")
@@ -102,7 +107,11 @@ def _clamped(scalar: bytes) -> bytes:
         m = (wanted - _CLAMP_BIT) * _INVERSE_OF_8 % L
         if m < _CLAMP_SPAN:
             return (_CLAMP_BIT + 8 * m).to_bytes(SCALAR_BYTES, "little")
-    raise BadScalar("this scalar has no clamped form (probability about 2**-126)")
+    return None
+
+
+def _halved(scalar: bytes) -> bytes:
+    return scalar_from_int(scalar_to_int(scalar) * _INVERSE_OF_2)
 
 
 def is_point(point: object) -> bool:
@@ -113,10 +122,12 @@ def is_point(point: object) -> bool:
 
 def mult(scalar: bytes, point: bytes) -> bytes:
     """``scalar * point``. ``BadPoint`` for a non-canonical encoding or a low-order point;
-    ``BadScalar`` for the one scalar in about ``2**126`` that has no clamped form."""
+    ``BadScalar`` for a zero scalar."""
     if not is_point(point):
         raise BadPoint("not a canonical 32-byte point")
     clamped = _clamped(scalar)
+    if clamped is None:  # k * P as 2 * ((k / 2) * P): every non-zero scalar works
+        return mult(_TWO, mult(_halved(scalar), point))
     try:
         out: bytes = sodium.crypto_scalarmult(clamped, point)
     except (CryptoError, TypeError, ValueError) as error:
@@ -127,6 +138,8 @@ def mult(scalar: bytes, point: bytes) -> bytes:
 def mult_each(scalar: bytes, points: Sequence[bytes]) -> list[bytes]:
     """``scalar * point`` for every point (the scalar's clamped form worked out once)."""
     clamped = _clamped(scalar)
+    if clamped is None:
+        return [mult(scalar, point) for point in points]
     out = []
     for point in points:
         if not is_point(point):

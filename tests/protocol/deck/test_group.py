@@ -79,12 +79,20 @@ def test_a_scalar_and_its_negative_give_the_same_point() -> None:
     assert group.mult(group.scalar_from_int(group.L - 1), point) == point
 
 
-def test_a_scalar_without_a_clamped_form_is_refused_by_name() -> None:
+def test_a_scalar_without_a_clamped_form_is_multiplied_by_halves() -> None:
     # c = 2**254 + 8m covers each residue or its negative, except m just past 2**251
     m = 2**251 + 5
     value = (2**254 + 8 * m) % group.L
-    with pytest.raises(group.BadScalar, match="clamped form"):
-        group.mult(group.scalar_from_int(value), group.hash_to_point(b"h", 0))
+    point = group.hash_to_point(b"h", 0)
+    odd = group.scalar_from_int(value)
+    expected = group.mult(group.scalar_from_int(2),
+                          group.mult(group.scalar_from_int(value * pow(2, -1, group.L)), point))
+    assert group.mult(odd, point) == expected == group.mult_each(odd, [point])[0]
+    # and it unmasks like any other: (1/value) * (value * P) == P
+    inverse = group.scalar_invert(odd)
+    assert group.mult(inverse, group.mult(odd, point)) == point
+    with pytest.raises(group.BadScalar):
+        group.mult(bytes(32), point)
 
 
 @settings(max_examples=30, deadline=None)
