@@ -74,7 +74,8 @@ def _tag(label: str) -> bytes:
 
 
 def _first_below(bound: int, block: bytes) -> int | None:
-    """What ``uniform_below`` takes from its first block (None: it needs another)."""
+    """The first 8-byte value of ``block``, cut to the bits that cover ``bound``, that is
+    below it (None: every one was rejected, another block is needed)."""
     mask = (1 << max(1, (bound - 1).bit_length())) - 1
     for start in range(0, len(block) - 7, 8):
         value = int.from_bytes(block[start:start + 8], "big") & mask
@@ -91,13 +92,9 @@ def uniform_below(bound: int, blocks: Callable[[int], bytes]) -> int:
     """
     if not 0 < bound <= 2**64:
         raise ValueError("bound must be in 1..2**64")
-    bits = max(1, (bound - 1).bit_length())
-    mask = (1 << bits) - 1
     attempt = 0
     while True:
-        block = blocks(attempt)
-        for start in range(0, len(block) - 7, 8):
-            value = int.from_bytes(block[start:start + 8], "big") & mask
-            if value < bound:
-                return value
+        value = _first_below(bound, blocks(attempt))
+        if value is not None:
+            return value
         attempt += 1
