@@ -243,8 +243,6 @@ def transport_authenticated(seat: Seat, data: bytes, signature: bytes) -> bool:
 
 def signed_by(message: Signed[object], seat: Seat, verify: Verifier) -> bool:
     """Whether ``seat`` signed this message."""
-    if verify is transport_authenticated:
-        return True
     return bool(verify(seat, signing_bytes(message.body), message.signature))
 
 
