@@ -4,28 +4,25 @@ from __future__ import annotations
 
 import dataclasses
 from enum import Enum
+from functools import lru_cache
 
 from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind
-
-_TEXTS: dict[object, str] = {}
-_TEXTS_KEPT = 1024
 
 
 def describe_action(action: object) -> str:
     """``Discard 5p (slot 17)``-style text: the action's name, then its fields but the seat.
     Kept per (frozen, hashable) action: every seat words every action of the hand."""
     try:
-        text = _TEXTS.get(action)
+        return _kept(action)
     except TypeError:  # an action with an unhashable field
         return _describe(action)
-    if text is None:
-        text = _describe(action)
-        if len(_TEXTS) >= _TEXTS_KEPT:
-            del _TEXTS[next(iter(_TEXTS))]
-        _TEXTS[action] = text
-    return text
+
+
+@lru_cache(maxsize=1024)
+def _kept(action: object) -> str:
+    return _describe(action)
 
 
 def _describe(action: object) -> str:
