@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.envelope import (
@@ -16,6 +17,7 @@ from fourwinds.protocol.table.envelope import (
     unbundle,
 )
 from fourwinds.protocol.table.harness import Harness, open_harness, run, seat_key
+from fourwinds.protocol.table.messages import Act, Body, MsgKind, decode_body, encode_body
 from fourwinds.protocol.table.options import TableOptions
 
 from . import toy_rules  # noqa: F401  (registers the "toy" rules)
@@ -66,6 +68,32 @@ def liar(h: Harness, seat: Seat, tamper: Callable[[Envelope], dict[str, object] 
         return [rewrite(payload)]
 
     h.intercept = intercept
+
+
+def body_liar(h: Harness, seat: Seat, kind: MsgKind,
+              edit: Callable[[Body], Body | None]) -> None:
+    """Make ``seat`` rewrite the body of each of its ``kind`` messages with ``edit`` (None
+    leaves one as it is); see ``liar``."""
+    def tamper(env: Envelope) -> dict[str, object] | None:
+        if env.kind is not kind or env.body is None:
+            return None
+        changed = edit(decode_body(kind, env.body))
+        return None if changed is None else {"body": encode_body(changed)}
+
+    liar(h, seat, tamper)
+
+
+def discard_liar(h: Harness, seat: Seat, edit: Callable[[list[Any]], None]) -> None:
+    """Make ``seat`` alter the plain form of each of its discards with ``edit`` (in place)."""
+    def rewrite(body: Body) -> Body | None:
+        assert isinstance(body, Act)
+        if body.action[0] != "Discard":
+            return None
+        action = list(body.action)
+        edit(action)
+        return Act(action, False)
+
+    body_liar(h, seat, MsgKind.ACT, rewrite)
 
 
 def finish(h: Harness) -> Harness:

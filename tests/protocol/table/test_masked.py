@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import Envelope, bundle, decode, is_bundle, unbundle
+from fourwinds.protocol.table.envelope import bundle, decode, is_bundle, unbundle
 from fourwinds.protocol.table.flow import Acc
 from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run, seat_key
-from fourwinds.protocol.table.messages import Act, MsgKind, Open, decode_body, encode_body
+from fourwinds.protocol.table.messages import Body, MsgKind, Open, decode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.session import handle_message
@@ -21,7 +22,7 @@ from fourwinds.protocol.table.state import Phase, Step, TableSession
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 from fourwinds.protocol.tiles import Kind
 
-from .helpers import liar
+from .helpers import body_liar, discard_liar
 
 MASKED = TableOptions(hands=1, deck=DeckKind.MASKED)
 
@@ -68,18 +69,10 @@ def test_verify_accepts_a_masked_transcript(mcr_masked: Harness) -> None:
 def test_a_face_that_differs_from_the_opened_tile_is_blamed_on_its_seat() -> None:
     h = open_harness("mcr", b"masked-liar", options=MASKED)
 
-    def swap(env: Envelope) -> dict[str, object] | None:
-        if env.kind is not MsgKind.ACT:
-            return None
-        body = decode_body(MsgKind.ACT, env.body or b"")
-        assert isinstance(body, Act)
-        if body.action[0] != "Discard":
-            return None
-        action = list(body.action)
+    def swap(action: list[Any]) -> None:
         action[3] = Kind.P1 if action[3] != Kind.P1 else Kind.P2
-        return {"body": encode_body(Act(action, False))}
 
-    liar(h, Seat.SOUTH, swap)
+    discard_liar(h, Seat.SOUTH, swap)
     run(h)
     for place in SEATS:
         if place == Seat.SOUTH:
@@ -97,10 +90,7 @@ def test_a_deck_message_in_another_seats_name_is_blamed_on_its_sender() -> None:
 
     h = open_harness("mcr", b"masked-framing", options=MASKED)
 
-    def forge(env: Envelope) -> dict[str, object] | None:
-        if env.kind is not MsgKind.DECK:
-            return None
-        body = decode_body(MsgKind.DECK, env.body or b"")
+    def forge(body: Body) -> Body | None:
         assert isinstance(body, DeckMsg)
         message = list(body.message)
         if message[0] != "KeyDelivery":
@@ -110,9 +100,9 @@ def test_a_deck_message_in_another_seats_name_is_blamed_on_its_sender() -> None:
         proofs = [list(p) for p in message[5]]
         proofs[0][3] = scalar_from_int(12345)
         message[5] = proofs
-        return {"body": encode_body(DeckMsg(message))}
+        return DeckMsg(message)
 
-    liar(h, Seat.SOUTH, forge)
+    body_liar(h, Seat.SOUTH, MsgKind.DECK, forge)
     run(h, max_rounds=20_000)
     blamed = {p.seat for place in SEATS if place != Seat.SOUTH for p in h.problems[place]
               if p.seat is not None and p.kind is not ProblemKind.STALLED}

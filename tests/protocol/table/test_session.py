@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -13,7 +14,6 @@ from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import (
     PROTOCOL_VERSION,
-    Envelope,
     decode,
     is_bundle,
     unbundle,
@@ -28,7 +28,7 @@ from fourwinds.protocol.table.harness import (
     run,
 )
 from fourwinds.protocol.table.masked import ready_to_act
-from fourwinds.protocol.table.messages import Act, MsgKind, decode_body, encode_body
+from fourwinds.protocol.table.messages import Act, MsgKind, decode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import ProblemKind
 from fourwinds.protocol.table.rotation import wind_of
@@ -43,7 +43,7 @@ from fourwinds.protocol.table.session import (
 from fourwinds.protocol.table.state import Outgoing, Phase
 from fourwinds.protocol.table.suggest import bot_entropy
 
-from .helpers import liar, resign, toy_harness
+from .helpers import discard_liar, liar, resign, toy_harness
 
 
 def final_hashes(h: Harness) -> set[bytes]:
@@ -128,18 +128,10 @@ def test_wrong_state_hash_is_blamed_and_honest_seats_agree() -> None:
 def test_illegal_action_is_rejected_with_the_reason_and_blamed() -> None:
     h = toy_harness(b"illegal")
 
-    def steal(env: Envelope) -> dict[str, object] | None:
-        if env.kind is not MsgKind.ACT:
-            return None
-        body = decode_body(MsgKind.ACT, env.body or b"")
-        assert isinstance(body, Act)
-        if body.action[0] != "Discard":
-            return None
-        action = list(body.action)
+    def steal(action: list[Any]) -> None:
         action[2] = 140  # a slot still in the wall, not in this seat's hand
-        return {"body": encode_body(Act(action, False))}
 
-    liar(h, Seat.NORTH, steal)
+    discard_liar(h, Seat.NORTH, steal)
     run(h)
     for p in (0, 1, 2):
         problems = [x for x in h.problems[p] if x.kind is ProblemKind.ILLEGAL_ACTION
@@ -151,18 +143,10 @@ def test_illegal_action_is_rejected_with_the_reason_and_blamed() -> None:
 def test_a_false_face_is_caught_at_once() -> None:
     h = toy_harness(b"face")
 
-    def swap_tile(env: Envelope) -> dict[str, object] | None:
-        if env.kind is not MsgKind.ACT:
-            return None
-        body = decode_body(MsgKind.ACT, env.body or b"")
-        assert isinstance(body, Act)
-        if body.action[0] != "Discard":
-            return None
-        action = list(body.action)
+    def swap_tile(action: list[Any]) -> None:
         action[3] = (action[3] + 1) % 34
-        return {"body": encode_body(Act(action, False))}
 
-    liar(h, Seat.SOUTH, swap_tile)
+    discard_liar(h, Seat.SOUTH, swap_tile)
     run(h)
     for p in (0, 2, 3):
         assert _blamed(h, p, ProblemKind.FALSE_FACE) == {Seat.SOUTH}

@@ -12,15 +12,15 @@ from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.messages import AuditReveal, Signed, sign
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.deck_wire import decode_message, encode_message
-from fourwinds.protocol.table.envelope import Envelope, private_key_from_bytes
+from fourwinds.protocol.table.envelope import private_key_from_bytes
 from fourwinds.protocol.table.harness import open_harness, run, seat_key
-from fourwinds.protocol.table.messages import DeckMsg, MsgKind, decode_body, encode_body
+from fourwinds.protocol.table.messages import Body, DeckMsg, MsgKind
 from fourwinds.protocol.table.observer_audit import audit_hand
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import ProblemKind
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 
-from .helpers import liar
+from .helpers import body_liar
 
 MASKED = TableOptions(hands=1, deck=DeckKind.MASKED)
 
@@ -31,10 +31,7 @@ def _tampered_secret(seed: bytes, place: Seat, position: int) -> bytes:
     h = open_harness("mcr", seed, options=MASKED)
     key = private_key_from_bytes(seat_key(seed, int(place)))
 
-    def tamper(env: Envelope) -> dict[str, object] | None:
-        if env.kind is not MsgKind.DECK or env.body is None:
-            return None
-        body = decode_body(MsgKind.DECK, env.body)
+    def tamper(body: Body) -> Body | None:
         assert isinstance(body, DeckMsg)
         message = decode_message(body.message)
         if not (isinstance(message, Signed) and isinstance(message.body, AuditReveal)):
@@ -42,9 +39,9 @@ def _tampered_secret(seed: bytes, place: Seat, position: int) -> bytes:
         keys = list(message.body.keys)
         keys[position] = group.scalar_from_int(4242)
         forged = sign(replace(message.body, keys=tuple(keys)), key.sign)
-        return {"body": encode_body(DeckMsg(encode_message(forged)))}
+        return DeckMsg(encode_message(forged))
 
-    liar(h, place, tamper)
+    body_liar(h, place, MsgKind.DECK, tamper)
     run(h)
     honest = next(p for p in SEATS if p != place)
     return export_transcript(h.sessions[honest])
