@@ -123,16 +123,10 @@ def is_point(point: object) -> bool:
 def mult(scalar: bytes, point: bytes) -> bytes:
     """``scalar * point``. ``BadPoint`` for a non-canonical encoding or a low-order point;
     ``BadScalar`` for a zero scalar."""
-    if not is_point(point):
-        raise BadPoint("not a canonical 32-byte point")
     clamped = _clamped(scalar)
     if clamped is None:  # k * P as 2 * ((k / 2) * P): every non-zero scalar works
         return mult(_TWO, mult(_halved(scalar), point))
-    try:
-        out: bytes = sodium.crypto_scalarmult(clamped, point)
-    except (CryptoError, TypeError, ValueError) as error:
-        raise BadPoint(f"scalar multiplication refused the point: {error}") from None
-    return out
+    return _ladder(clamped, point)
 
 
 def mult_each(scalar: bytes, points: Sequence[bytes]) -> list[bytes]:
@@ -140,14 +134,17 @@ def mult_each(scalar: bytes, points: Sequence[bytes]) -> list[bytes]:
     clamped = _clamped(scalar)
     if clamped is None:
         return [mult(scalar, point) for point in points]
-    out = []
-    for point in points:
-        if not is_point(point):
-            raise BadPoint("not a canonical 32-byte point")
-        try:
-            out.append(sodium.crypto_scalarmult(clamped, point))
-        except (CryptoError, TypeError, ValueError) as error:
-            raise BadPoint(f"scalar multiplication refused the point: {error}") from None
+    return [_ladder(clamped, point) for point in points]
+
+
+def _ladder(clamped: bytes, point: bytes) -> bytes:
+    """X25519 of a canonical point by an already clamped scalar."""
+    if not is_point(point):
+        raise BadPoint("not a canonical 32-byte point")
+    try:
+        out: bytes = sodium.crypto_scalarmult(clamped, point)
+    except (CryptoError, TypeError, ValueError) as error:
+        raise BadPoint(f"scalar multiplication refused the point: {error}") from None
     return out
 
 
