@@ -149,29 +149,25 @@ def accept(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
     chain, accepted, problem = offer(s.chains[env.seat], env)
     chains = list(s.chains)
     chains[env.seat] = chain
-    inbox: list[tuple[Envelope, ...]] | None = None
+    s = evolve(s, chains=tuple(chains))
+    inbox: list[tuple[Envelope, ...]] | None = None  # gathered, stored once
     for item in accepted:
         acc.persist.append(message_record(item.encode()))
         if item.body is None:
             continue  # a redacted private message for someone else: chained, not read
         if item.kind is MsgKind.SEATING or item.kind is MsgKind.ACCUSE:
             if inbox is not None:
-                s = evolve(s, inbox=tuple(inbox))
-                inbox = None
-            s = evolve(s, chains=tuple(chains))
+                s, inbox = evolve(s, inbox=tuple(inbox)), None
             if item.kind is MsgKind.SEATING:
                 s = lobby.on_seating(s, item, acc)
             else:
                 s = on_accuse(s, item, acc)
-            chains = list(s.chains)
         elif item.kind is not MsgKind.OPEN and item.kind is not MsgKind.JOIN:
             if inbox is None:
                 inbox = list(s.inbox)
             inbox[item.seat] = (*inbox[item.seat], item)
     if inbox is not None:
-        s = evolve(s, chains=tuple(chains), inbox=tuple(inbox))
-    else:
-        s = evolve(s, chains=tuple(chains))
+        s = evolve(s, inbox=tuple(inbox))
     if problem is not None:
         s = report(s, acc, problem)
         if problem.kind is ProblemKind.EQUIVOCATION:
