@@ -5,7 +5,8 @@ list of ACTION dicts it may choose from; ``resolve_action`` turns the id of one 
 actions (plus the tiles the player chose, for "choose" actions) back into the engine action
 the session's ``local_action`` takes. Both are pure and read only what our seat may know: the
 session holds only our seat's engine state. The rule-specific parts live in
-``view_american.py`` and ``view_mcr.py``; this module does what every rule set shares
+``protocol/american/table_view.py`` and ``protocol/mcr/table_view.py`` (each rule set keeps
+its view with it); this module does what every rule set shares
 (phases, seats, timers, names, the lobby's ready action).
 """
 
@@ -82,7 +83,8 @@ class Offer:
 
 
 class RuleView(Protocol):
-    """The rule-specific half of the view (view_american.RULES, view_mcr.RULES)."""
+    """The rule-specific half of the view (american.table_view.RULES,
+    mcr.table_view.RULES)."""
 
     def table(self, f: SeatFacts) -> dict[str, Any]:
         """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,
@@ -114,9 +116,11 @@ def _rule_view(s: TableSession) -> RuleView | None:
     if s.rules is None:
         return None
     if not _VIEWS:
-        from . import view_american, view_mcr  # late: they import this module's types
-        _VIEWS[RuleSet.AMERICAN] = view_american.RULES
-        _VIEWS[RuleSet.MCR] = view_mcr.RULES
+        # late: they import this module's types
+        from fourwinds.protocol.american import table_view as american_view
+        from fourwinds.protocol.mcr import table_view as mcr_view
+        _VIEWS[RuleSet.AMERICAN] = american_view.RULES
+        _VIEWS[RuleSet.MCR] = mcr_view.RULES
     return _VIEWS.get(s.rules.ruleset)
 
 

@@ -19,9 +19,8 @@ from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
 from fourwinds.protocol.mcr.wins import calc_melds
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code
 from fourwinds.protocol.tiles import Kind, is_bonus
-
-from .contract_view import Offer, SeatFacts, code
 
 __all__ = ["RULES", "MCRView", "hints"]
 

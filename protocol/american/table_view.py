@@ -19,9 +19,8 @@ from fourwinds.protocol.american.matcher import nearest_hands
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code
 from fourwinds.protocol.tiles import Kind
-
-from .contract_view import Offer, SeatFacts, code
 
 __all__ = ["RULES", "AmericanView", "discards_by_seat", "hints"]
 
