@@ -35,8 +35,14 @@ from fourwinds.protocol.mcr.scoring import (
     shanten,
     tiles_to_win,
 )
-from fourwinds.protocol.notation import TileParseError, format_tiles, parse_tile, parse_tiles
-from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.notation import (
+    TileParseError,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+    tile_code,
+)
+from fourwinds.protocol.tiles import MCR_BONUS, Kind
 
 WIND_NAMES = ("East", "South", "West", "North")
 _WIND_WORDS = {"e": 0, "east": 0, "1z": 0, "0": 0, "s": 1, "south": 1, "2z": 1, "1": 1,
@@ -95,6 +101,30 @@ def _hand_options(parser: argparse.ArgumentParser) -> None:
 # --- parsing -------------------------------------------------------------------------------
 
 
+def check_mcr_tiles(tiles: Sequence[Kind], flowers: str = "--flowers N") -> None:
+    """Refuse, in words, a tile that can be part of no MCR hand: a joker, a flower (counted
+    apart, with ``flowers``) or a hidden tile."""
+    for kind in tiles:
+        if kind is Kind.JOKER:
+            raise UsageError("a joker (J) is not an MCR tile: MCR is played without jokers")
+        if kind is Kind.FLOWER or kind in MCR_BONUS:
+            raise UsageError(f"a flower ({tile_code(kind)}) is not part of an MCR hand: "
+                             f"count the flowers with {flowers}")
+        if kind is Kind.HIDDEN:
+            raise UsageError("? (a hidden tile) cannot be scored: name every tile")
+
+
+def _count_error(tiles: int, sets: int) -> str:
+    """What `score mcr` got and needs: 14 tiles counting 3 per set, the winning tile in."""
+    need = 14 - 3 * sets
+    if not sets:
+        return (f"got {tiles} tile{'s' if tiles != 1 else ''}, needs 14: the 13 of the hand "
+                "plus the winning tile (the last one, or --win-tile)")
+    return (f"got {tiles} tile{'s' if tiles != 1 else ''} beside {sets} set"
+            f"{'s' if sets != 1 else ''}, needs {need}: a winning hand is 14 tiles counting 3 "
+            "per set, the winning tile included (the last one, or --win-tile)")
+
+
 def parse_wind(text: str) -> int:
     """E/S/W/N, a wind name, 1z-4z or 0-3 -> 0-3."""
     wind = _WIND_WORDS.get(text.strip().lower())
@@ -106,6 +136,7 @@ def parse_wind(text: str) -> int:
 def parse_meld(text: str, concealed: bool = False) -> Meld:
     """A set in notation: 3 in a row (chow), 3 alike (pung) or 4 alike (kong)."""
     tiles = sorted(parse_tiles(text))
+    check_mcr_tiles(tiles)
     if len(tiles) == 4:
         kind = MeldType.KONG
     elif len(tiles) == 3 and len(set(tiles)) == 1:
@@ -148,6 +179,9 @@ def run_score(args: argparse.Namespace) -> int:
         raise UsageError("give the concealed tiles, winning tile included (or use --jsonl)")
     melds = _melds(args)
     tiles = parse_tiles(" ".join(args.tiles))
+    check_mcr_tiles(tiles)
+    if len(tiles) + 3 * len(melds) != 14:
+        raise UsageError(_count_error(len(tiles), len(melds)))
     if args.win_tile is not None:
         win = parse_tile(args.win_tile)
         if win not in tiles:
@@ -253,11 +287,16 @@ def _hand_from_json(data: object) -> tuple[list[Meld], list[Kind], WinContext]:
         concealed = item.get("concealed", False)
         if not isinstance(concealed, bool):
             raise InvalidHand(f"{where}.concealed must be true or false")
-        melds.append(meld(kind, _tiles(item.get("tiles"), f"{where}.tiles"), concealed))
+        tiles = _tiles(item.get("tiles"), f"{where}.tiles")
+        check_mcr_tiles(tiles, flowers='"flowers": N')
+        melds.append(meld(kind, tiles, concealed))
+    if len(melds) > 4:
+        raise InvalidHand(f"a hand has at most 4 melds, not {len(melds)}")
     if "hand" not in data or "win_tile" not in data:
         raise InvalidHand("hand and win_tile are required")
     hand = _tiles(data["hand"], "hand")
     win = _tile(data["win_tile"], "win_tile")
+    check_mcr_tiles([*hand, win], flowers='"flowers": N')
     flags: dict[str, bool] = {}
     for name in _BOOL_FIELDS:
         value = data.get(name, False)
@@ -270,6 +309,10 @@ def _hand_from_json(data: object) -> tuple[list[Meld], list[Kind], WinContext]:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise InvalidHand(f"{name} must be an integer {low}-{high}, not {value!r}")
         numbers[name] = value
+    need = 13 - 3 * len(melds)
+    if len(hand) != need:
+        raise InvalidHand(f"hand has {len(hand)} tiles, needs {need} with {len(melds)} "
+                          "meld(s): 13 counting 3 per meld, the winning tile apart in win_tile")
     return melds, hand, WinContext(
         win, self_drawn=flags["self_drawn"], last_tile=flags["last_tile"],
         kong_related=flags["kong_related"], wall_last=flags["wall_last"],
@@ -285,6 +328,7 @@ def run_hint(args: argparse.Namespace) -> int:
         raise UsageError("give the concealed tiles")
     melds = _melds(args)
     tiles = list(parse_tiles(" ".join(args.tiles)))
+    check_mcr_tiles(tiles)
     size = 3 * len(melds) + len(tiles)
     if size == 14:
         print(_hint_fourteen(melds, tiles, args))

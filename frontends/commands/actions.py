@@ -10,6 +10,7 @@ import argparse
 from typing import Any
 
 from fourwinds.frontends.action_pick import normalize_tiles, pick_by_id_or_label, request_for
+from fourwinds.frontends.cli import UsageError
 from fourwinds.frontends.cli_common import (
     act_command,
     add_daemon_options,
@@ -57,7 +58,7 @@ def register(sub: Any) -> None:
     charleston.add_argument("--vote", choices=["stop", "continue"],
                             help="the vote on a second Charleston")
     charleston.add_argument("--courtesy", action="store_true",
-                            help="propose / make the courtesy pass with TILES")
+                            help="the courtesy pass: offer TILES (1-3) across, or `none`")
     charleston.add_argument("--label", default="", metavar="WORDS",
                             help="pick among several legal passes by words (e.g. blind)")
     add_daemon_options(charleston)
@@ -75,9 +76,30 @@ def register(sub: Any) -> None:
 def cmd_charleston(args: argparse.Namespace) -> int:
     if args.vote:
         return act_command(args, ["stop_vote"], words=[args.vote], what="vote")
-    kind = "courtesy" if args.courtesy else "charleston"
-    return act_command(args, [kind], words=args.label.split(), tiles=args.tiles,
-                       what=f"make a {kind} pass")
+    if args.courtesy:
+        return _courtesy(args)
+    return act_command(args, ["charleston"], words=args.label.split(), tiles=args.tiles,
+                       what="make a charleston pass")
+
+
+COURTESY_HOW = ("a courtesy pass offers 0 to 3 tiles to the player across: name them "
+                "(fourwinds charleston --courtesy 3m 7p), or offer none with "
+                "`fourwinds charleston --courtesy none`")
+
+
+def _courtesy(args: argparse.Namespace) -> int:
+    """The courtesy pass: the tiles named, or none when the only word is ``none`` (or 0).
+    With neither, say what to give instead of listing every size of pass as ambiguous."""
+    words = args.label.split()
+    if [t.lower() for t in args.tiles] in (["none"], ["0"]):
+        return act_command(args, ["courtesy"], words=[*words, "no courtesy"],
+                           what="offer no courtesy pass")
+    if not args.tiles and not words:
+        raise UsageError(COURTESY_HOW)
+    if len(args.tiles) > 3:
+        raise UsageError(f"{len(args.tiles)} tiles named: {COURTESY_HOW}")
+    return act_command(args, ["courtesy"], words=words, tiles=args.tiles,
+                       what="make a courtesy pass")
 
 
 def cmd_act(args: argparse.Namespace) -> int:

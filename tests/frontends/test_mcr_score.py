@@ -56,7 +56,7 @@ def test_score_mcr_win_tile_option(capsys: pytest.CaptureFixture[str]) -> None:
         (["score", "mcr", "12x"], "bad tile"),
         (["score", "mcr", "123m", "--melds", "124m"], "chow 124m"),
         (["score", "mcr", "123m456m789m123p55p", "--win-tile", "9s"], "not among the tiles"),
-        (["score", "mcr", "123m"], "needs 13 tiles"),
+        (["score", "mcr", "123m"], "got 3 tiles, needs 14"),
         (["score", "mcr", "123m456m789m123p55p", "--seat-wind", "X"], "bad wind"),
         (["score", "mcr", "123m456m789m123p55p", "--flowers", "9"], "--flowers"),
         (["score", "mcr"], "give the concealed tiles"),
