@@ -8,6 +8,7 @@ produced. Refusals from the daemon are shown on screen with their reason.
 
 from __future__ import annotations
 
+import codecs
 import contextlib
 import curses
 import locale
@@ -15,9 +16,10 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from fourwinds.frontends.daemon_link import Message, TableClient
+from fourwinds.frontends.daemon_link import Message, SheetSource, TableClient
 from fourwinds.frontends.table_keys import decision_key, handle_key, on_new_event
-from fourwinds.frontends.table_view import UiState, render
+from fourwinds.frontends.table_view import UiState, render, scroll_room
+from fourwinds.protocol.errors import FourwindsError
 
 TICK = 0.1  # seconds between polls of the daemon and countdown redraws
 
@@ -28,6 +30,8 @@ _SPECIAL_KEYS = {
     curses.KEY_DOWN: "DOWN",
     curses.KEY_ENTER: "ENTER",
     curses.KEY_RESIZE: "RESIZE",
+    curses.KEY_PPAGE: "PGUP",
+    curses.KEY_NPAGE: "PGDN",
 }
 
 
@@ -39,9 +43,26 @@ def key_name(key: int | str) -> str | None:
         return "ENTER"
     if key == " ":
         return "SPACE"
+    if key == "\t":
+        return "TAB"
     if key == "\x1b":
-        return None
+        return "ESC"
     return key
+
+
+def utf8_terminal() -> bool:
+    """Does the locale (after ``setlocale``) write UTF-8? Without it (``LANG=C``) curses cannot
+    draw the tile glyphs, so the table falls back to codes."""
+    try:
+        # the C library's codeset, which curses writes with (Python's own UTF-8 mode under
+        # LANG=C would say utf-8 while curses cannot write a glyph)
+        codeset = locale.nl_langinfo(locale.CODESET)
+    except (AttributeError, ValueError):
+        codeset = locale.getpreferredencoding(False)
+    try:
+        return codecs.lookup(codeset).name == "utf-8"
+    except LookupError:
+        return False
 
 
 class TableScreen:
@@ -65,8 +86,24 @@ class TableScreen:
         return True
 
     def lines(self, width: int, height: int) -> list[str]:
+        if self.ui.screen != "table":
+            # scrolled screens: keep the scroll within what the page can show
+            page = render(self.event, replace(self.ui, scroll=0), width, 10**6, self.ascii_only)
+            top = max(0, len(page) - 2 - scroll_room(height))
+            if self.ui.scroll > top:
+                self.ui = replace(self.ui, scroll=top)
         ui = replace(self.ui, elapsed=time.monotonic() - self.received)
         return render(self.event, ui, width, height, self.ascii_only)
+
+    def fetch_sheet(self) -> None:
+        """Ask the daemon for the card / fan sheet (the ``sheet`` request) once."""
+        if not isinstance(self.client, SheetSource):
+            self.ui = replace(self.ui, sheet_problem="this link to the daemon cannot ask for it")
+            return
+        try:
+            self.ui = replace(self.ui, sheet=self.client.sheet(), sheet_problem="")
+        except FourwindsError as error:
+            self.ui = replace(self.ui, sheet_problem=str(error))
 
     def press(self, name: str) -> bool:
         """Handle one key; False when the player quits."""
@@ -74,13 +111,16 @@ class TableScreen:
         self.ui = result.ui
         if result.quit:
             return False
+        if result.fetch_sheet:
+            self.fetch_sheet()
         if result.request is not None:
             answer = self.client.act(result.request)
             if answer.get("ok"):
                 sent = self.ui.pending[0] if self.ui.pending else ""
-                self.ui = replace(self.ui, selected=frozenset(), pending=(),
-                                  answered=decision_key(self.event or {}),
-                                  message=f"sent: {sent}")
+                answered = decision_key(self.event or {}) if result.final else self.ui.answered
+                selected = frozenset() if result.final else self.ui.selected
+                self.ui = replace(self.ui, selected=selected, pending=(),
+                                  answered=answered, message=f"sent: {sent}")
             else:
                 self.ui = replace(self.ui, pending=(),
                                   message=f"refused: {answer.get('error', 'no reason given')}")
@@ -126,8 +166,10 @@ def _loop(window: Any, screen: TableScreen) -> int:
 
 
 def run(client: TableClient, *, ascii_only: bool = False) -> int:
-    """Open the table in the terminal until the player quits; returns an exit status."""
+    """Open the table in the terminal until the player quits; returns an exit status.
+    Without a UTF-8 locale the tiles are drawn as codes, as with ``ascii_only``."""
     locale.setlocale(locale.LC_ALL, "")
+    ascii_only = ascii_only or not utf8_terminal()
     screen = TableScreen(client, ascii_only)
     result: int = curses.wrapper(_loop, screen)
     return result

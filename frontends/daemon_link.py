@@ -17,7 +17,7 @@ from __future__ import annotations
 import importlib
 import time
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from fourwinds.protocol.errors import FourwindsError
 
@@ -48,6 +48,14 @@ class TableClient(Protocol):
         """Send an act request; the daemon's answer ``{"ok": true}`` or the refusal."""
 
     def close(self) -> None: ...
+
+
+@runtime_checkable
+class SheetSource(Protocol):
+    """A table link that can also fetch the card / fan sheet (the ``sheet`` request)."""
+
+    def sheet(self) -> Message:
+        """``{"rules", "title", "entries": [...]}``; ``FourwindsError`` when refused."""
 
 
 def connect(data_dir: str | None = None, *, subscribe: bool = True) -> LocalApi:
@@ -84,6 +92,11 @@ class DaemonTable:
     View events are pushed by the daemon; when none has come for ``refresh`` seconds the
     current view is pulled, so a seat whose act was refused (the table had moved on, and no
     new event will follow) still sees that it is awaited and acts again.
+
+    In the lobby the table summary (the ``tables`` request) is also read every ``refresh``
+    seconds and its ``members`` (who the host's daemon admitted, in join order) are added to
+    the event as ``"members"``: the lobby screen shows an admitted player at once, even while
+    the view still names the place ``seat N``.
     """
 
     def __init__(self, api: LocalApi, table: str, refresh: float = 1.0) -> None:
@@ -92,6 +105,8 @@ class DaemonTable:
         self.refresh = refresh
         self._latest: Message | None = None
         self._last_seen = time.monotonic()
+        self._members: list[Any] = []
+        self._members_read = -refresh
 
     def is_ours(self, event: Mapping[str, Any]) -> bool:
         """A view event of this table (the daemon names tables by id and by name)."""
@@ -119,10 +134,46 @@ class DaemonTable:
         if newest is not None:
             self._latest = newest
             self._last_seen = now
+        return self._with_members(newest, now)
+
+    def _with_members(self, newest: Message | None, now: float) -> Message | None:
+        """In the lobby: the event with the table summary's ``members`` (re-read every
+        ``refresh`` seconds); the last event again when only the members changed."""
+        latest = self._latest
+        if latest is None or (latest.get("view") or {}).get("phase") != "lobby":
+            return newest
+        if now - self._members_read >= self.refresh:
+            self._members_read = now
+            try:
+                members = self._read_members()
+            except FourwindsError:
+                members = self._members
+            if members != self._members:
+                self._members = members
+                newest = newest or latest
+        if newest is not None:
+            newest = {**newest, "members": self._members}
+            self._latest = newest
         return newest
+
+    def _read_members(self) -> list[Any]:
+        answer = checked(self.api.request({"type": "tables"}))
+        for summary in answer.get("tables") or ():
+            table = str(summary.get("table") or "")
+            if table.startswith(self.table) or summary.get("name") == self.table:
+                return list(summary.get("members") or ())
+        return []
 
     def act(self, request: Mapping[str, Any]) -> Message:
         return self.api.request(request)
+
+    def sheet(self) -> Message:
+        """The card (American) or the fan list (MCR) of this table: the ``sheet`` request."""
+        answer = checked(self.api.request({"type": "sheet", "table": self.table}))
+        sheet = answer.get("sheet")
+        if not isinstance(sheet, dict):
+            raise FourwindsError("the daemon sent no card for this table")
+        return sheet
 
     def close(self) -> None:
         self.api.close()

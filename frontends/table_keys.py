@@ -2,9 +2,14 @@
 
 ``handle_key(event, ui, key)`` returns the new screen state, the act request to send to the
 daemon (or None) and whether to quit. Keys arrive as names: single characters (``"a"``,
-``"1"``, ``"?"``) or ``LEFT RIGHT UP DOWN ENTER SPACE RESIZE``. Only actions listed in the
-event's ``legal_actions`` are ever sent; a selection that cannot fit an action is refused on
-screen with the reason, before anything reaches the daemon.
+``"1"``, ``"?"``) or ``LEFT RIGHT UP DOWN PGUP PGDN ENTER SPACE TAB ESC RESIZE``. Only
+actions listed in the event's ``legal_actions`` are ever sent; a selection that cannot fit an
+action is refused on screen with the reason, before anything reaches the daemon.
+
+Lower-case letters pick the tiles of our rack (``a`` the first) while the rack is on screen;
+``t``, ``n`` and ``h`` beyond the rack (a rack holds at most 14 tiles, ``a``-``n``; on the
+end-of-hand and lobby screens there is none) mean ``T`` (more time), ``N`` (next hand) and
+``H`` (hand history). The keys are listed for the player by ``table_panels.HELP_KEYS``.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from fourwinds.frontends.table_view import (
     is_tile_bound,
     menu_actions,
     rack_tiles,
+    shows_rack,
 )
 
 Event = Mapping[str, Any]
@@ -33,6 +39,8 @@ class KeyResult:
     ui: UiState
     request: dict[str, Any] | None = None
     quit: bool = False
+    fetch_sheet: bool = False  # the card / fan sheet was opened: ask the daemon for it
+    final: bool = True  # the request answers the decision (not so "more time")
 
 
 def decision_key(event: Event) -> object:
@@ -97,23 +105,35 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
     )
 
 
+SCROLL_STEPS = {"UP": -1, "DOWN": 1, "PGUP": -10, "PGDN": 10, "SPACE": 10, "LEFT": -10,
+                "RIGHT": 10}
+SCREEN_KEYS = {"?": "help", "S": "scores", "H": "history", "C": "sheet"}
+COMMAND_LETTERS = {"t": "T", "n": "N", "h": "H"}  # when no rack tile has that letter
+
+
 def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
     """Apply one key press (see the module docstring)."""
     if ui.screen != "table":
-        return KeyResult(replace(ui, screen="table"))
+        step = SCROLL_STEPS.get(key)
+        if step is not None:
+            return KeyResult(replace(ui, scroll=max(0, ui.scroll + step)))
+        return KeyResult(replace(ui, screen="table", scroll=0))
     if key == "Q":
         return KeyResult(ui, quit=True)
-    if key == "?":
-        return KeyResult(replace(ui, screen="help", message=""))
-    if key == "S":
-        return KeyResult(replace(ui, screen="scores", message=""))
-    if key in ("H", "\t"):
+    tiles = rack_tiles((event or {}).get("view") or {}) if shows_rack(event) else []
+    if len(key) == 1 and key in COMMAND_LETTERS and RACK_LETTERS.index(key) >= len(tiles):
+        key = COMMAND_LETTERS[key]
+    if key in SCREEN_KEYS:
+        screen = SCREEN_KEYS[key]
+        fetch = screen == "sheet" and ui.sheet is None
+        return KeyResult(replace(ui, screen=screen, scroll=0, message=""), fetch_sheet=fetch)
+    if key in ("TAB", "\t"):
         return KeyResult(replace(ui, show_hints=not ui.show_hints))
     if event is None:
         return KeyResult(replace(ui, message="no view from the daemon yet"))
-    view = event.get("view") or {}
     legal: list[Action] = list(event.get("legal_actions") or ())
-    tiles = rack_tiles(view)
+    if key in ("T", "N"):
+        return _act_of_type(event, ui, legal, key)
     menu = menu_actions(legal, tiles)
     if key in ("LEFT", "RIGHT"):
         step = -1 if key == "LEFT" else 1
@@ -156,6 +176,18 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
     return KeyResult(ui)
 
 
+def _act_of_type(event: Event, ui: UiState, legal: Sequence[Action], key: str) -> KeyResult:
+    """T: the "more time" action; N: the "next hand" one (an older daemon's "ready" at the
+    end of a hand too). Refused on screen when the view does not offer it."""
+    kinds = ("more_time",) if key == "T" else ("next", "ready")
+    action = next((a for a in legal if a.get("type") in kinds), None)
+    if action is None:
+        what = "more time is not offered now (one extension a discard, in a call window)" \
+            if key == "T" else "the table is not waiting for you to go on to the next hand"
+        return KeyResult(replace(ui, message=what))
+    return _act(event, ui, action, [])
+
+
 def _toggle(ui: UiState, index: int) -> UiState:
     selected = set(ui.selected)
     selected ^= {index}
@@ -173,4 +205,5 @@ def _act(event: Event, ui: UiState, action: Action, tiles: Sequence[str]) -> Key
             return KeyResult(replace(ui, message=problem))
     label = str(action.get("label") or action.get("type"))
     pending = (label,)
-    return KeyResult(replace(ui, message="", pending=pending), act_request(event, action, chosen))
+    return KeyResult(replace(ui, message="", pending=pending), act_request(event, action, chosen),
+                     final=action.get("type") != "more_time")

@@ -1,10 +1,18 @@
 """The table screen as plain lines of text: pure presentation of a local-API view event.
 
 ``render(event, ui, width, height, ascii_only)`` turns the daemon's view event (the "Local API
-seat view" of docs/PROTOCOL.md: the seat's view plus its legal actions) and the screen's own
-state (cursor, selected tiles, which panel is open) into at most ``height`` lines of at most
-``width`` columns. It knows no rules: everything a player may do comes from the event's
-``legal_actions``; the curses table (curses_table.py) only draws these lines and reads keys.
+seat view" of docs/LOCAL-API.md: the seat's view plus its legal actions) and the screen's own
+state (cursor, selected tiles, which screen is open) into at most ``height`` lines of at most
+``width`` columns. ``layout`` gives the same screen as panels (table_layout.py), each in its
+own rectangle, so the tests check that no two parts of the screen write the same cell. It
+knows no rules: everything a player may do comes from the event's ``legal_actions``; the
+curses table (curses_table.py) only draws these lines and reads keys.
+
+The screen shown depends on the phase: the lobby (table_lobby.py), the table (seats, rack,
+actions, hints), the end of a hand (table_result.py) and of the match (table_match.py); and on
+what the player opened: help, scoreboard, card / fan sheet, hand history. When the window is
+small the table is drawn with less detail (``DETAILS``), never by cutting a seat's tiles: a
+seat's discards wrap onto further lines, so the newest one is always on screen.
 
 Markers are plain characters (``*`` a selected tile, ``^`` the cursor, ``>`` the highlighted
 action) so the screen reads the same in any terminal and in a captured tmux pane.
@@ -16,21 +24,22 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fourwinds.frontends.table_panels import (
-    help_lines,
-    result_lines,
-    scoreboard_lines,
-    seat_label,
-)
+from fourwinds.frontends.table_layout import Panel, Stack, compose, place_footer
+from fourwinds.frontends.table_lobby import lobby_lines
+from fourwinds.frontends.table_match import history_lines, standings_lines
+from fourwinds.frontends.table_panels import help_lines, scoreboard_lines, seat_label
+from fourwinds.frontends.table_result import next_lines, result_lines
+from fourwinds.frontends.table_sheet import sheet_lines
 from fourwinds.frontends.tile_text import (
     TILE_CELL,
     codes_text,
-    fit,
     pad,
+    seat_cell,
     text_width,
     tile_cell,
     tiles_text,
     wrap_cells,
+    wrap_text,
 )
 
 View = Mapping[str, Any]
@@ -38,13 +47,38 @@ Action = Mapping[str, Any]
 
 RACK_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 RULES_NAMES = {"american": "American", "mcr": "Chinese Official (MCR)"}
-KEYS_LINE = (
-    "<-/-> or a-z tile  space select  Enter discard/act  up/down action  1-9 act  "
-    "? help  H hints  S scores  Q quit"
-)
-SHORT_KEYS_LINE = "a-z tile  spc sel  Ent act  1-9 act  ? help  Q quit"
+KEY_LINES = {  # the keys line of each screen, longest first: the first that fits is shown
+    "table": (
+        "<-/-> or a-n tile  space select  Enter discard/act  up/down action  1-9 act  "
+        "T more time  H history  C card  S scores  Tab hints  ? help  Q quit",
+        "a-n tile  spc sel  Ent act  1-9 act  T more time  H hist  C card  ? help  Q quit",
+        "a-n tile  spc sel  Ent act  1-9 act  ? help  Q quit",
+        "? help  Q quit",
+    ),
+    "result": (
+        "Enter or n: next hand  up/down action  1-9 act  H history  C card  S scores  "
+        "? help  Q quit",
+        "Enter/n next hand  H history  C card  ? help  Q quit",
+        "? help  Q quit",
+    ),
+    "over": (
+        "H history of the hands  C card  S scores  ? help  Q quit (leave the table)",
+        "H history  C card  ? help  Q quit",
+        "? help  Q quit",
+    ),
+    "lobby": (
+        "Enter or 1: ready  C card  S scores and timers  ? help  Q quit",
+        "Enter ready  ? help  Q quit",
+        "? help  Q quit",
+    ),
+    "scroll": (
+        "up/down PgUp/PgDn space: scroll   any other key: back to the table",
+        "up/down: scroll  other key: back",
+        "any key: back",
+    ),
+}
 TINY_WIDTH = 20
-MENU_ROWS = (12, 8, 5, 4, 3)  # most menu entries listed at each level of detail
+RESULT_PHASES = ("hand_over", "match_over")
 
 
 @dataclass(frozen=True)
@@ -54,12 +88,40 @@ class UiState:
     cursor: int = 0  # index into the rack
     selected: frozenset[int] = frozenset()  # rack indexes chosen for a "choose" action
     menu: int = 0  # highlighted entry of the action menu
-    screen: str = "table"  # "table" | "help" | "scores"
+    screen: str = "table"  # "table" | "help" | "scores" | "sheet" | "history"
     show_hints: bool = True
     message: str = ""  # the last refusal or notice, shown above the keys
     elapsed: float = 0.0  # seconds since the event arrived (the countdown runs locally)
     pending: tuple[str, ...] = field(default_factory=tuple)  # waiting for the daemon's answer
     answered: object = None  # decision_key of the view acted on: no second act for it
+    scroll: int = 0  # first line shown of a scrolled screen (help, sheet, history)
+    sheet: Mapping[str, Any] | None = field(default=None, compare=False)  # the `sheet` answer
+    sheet_problem: str = ""  # why the daemon did not send the sheet
+
+
+@dataclass(frozen=True)
+class Detail:
+    """How much the table screen shows; ``DETAILS`` are tried in order until one fits."""
+
+    full_seats: bool  # a seat takes a head line, an exposures line, discards lines
+    seat_glyphs: bool  # other seats' tiles as glyph + code (else codes only)
+    rules: bool  # horizontal rules around the seats
+    full_rack: bool  # marks, tiles, codes, letters and the cursor each on a line
+    hints: int  # most hint lines shown
+    seats: bool  # the seats at all (only the smallest windows drop them)
+    menu_rows: int  # most action menu entries listed
+    packed_menu: bool  # the action menu packed on few lines
+
+
+DETAILS = (
+    Detail(True, True, True, True, 99, True, 12, False),
+    Detail(True, False, True, True, 99, True, 12, False),
+    Detail(False, False, False, True, 99, True, 8, False),
+    Detail(False, False, False, False, 99, True, 8, True),
+    Detail(False, False, False, False, 3, True, 5, True),
+    Detail(False, False, False, False, 0, True, 4, True),
+    Detail(False, False, False, False, 0, False, 3, True),
+)
 
 
 def is_tile_bound(action: Action, rack: Sequence[str] | None = None) -> bool:
@@ -89,6 +151,26 @@ def rack_tiles(view: View) -> list[str]:
     return [str(code) for code in hand]
 
 
+def screen_kind(event: Mapping[str, Any] | None) -> str:
+    """Which screen the view asks for: "lobby", "result" (a hand or the match is over) or
+    "table"."""
+    view: View = (event or {}).get("view") or {}
+    phase = view.get("phase")
+    if phase == "lobby":
+        return "lobby"
+    if phase == "match_over" or (phase == "hand_over" and view.get("result")):
+        return "result"
+    return "table"
+
+
+def shows_rack(event: Mapping[str, Any] | None) -> bool:
+    """Does the screen show our rack (so the letters pick its tiles)?"""
+    return event is not None and screen_kind(event) == "table"
+
+
+KEY_HINTS = {"more_time": "(T)", "next": "(n)"}
+
+
 def action_text(action: Action, ascii_only: bool) -> str:
     """One menu entry: the action's label, its tiles, how many to choose, default mark."""
     label = str(action.get("label") or action.get("type") or "?")
@@ -98,7 +180,10 @@ def action_text(action: Action, ascii_only: bool) -> str:
     if choose is not None:
         parts.append(f"(select {choose} tile{'s' if choose != 1 else ''}, then this)")
     elif tiles and not _label_names_tiles(label, tiles):
-        parts.append(tiles_text(tiles, ascii_only).rstrip())
+        parts.append(tiles_text(tiles, True).rstrip())
+    key = KEY_HINTS.get(str(action.get("type")))
+    if key:
+        parts.append(key)
     if action.get("default"):
         parts.append("[default]")
     return " ".join(parts)
@@ -109,8 +194,12 @@ def _label_names_tiles(label: str, tiles: Sequence[str]) -> bool:
 
 
 def deadline_left(view: View, elapsed: float) -> float | None:
-    """Seconds left in the current window, counted down locally since the event arrived."""
+    """Seconds left in the current window, counted down locally since the event arrived
+    (the view's ``deadline``; at the end of a hand, ``next.deadline`` when that is all)."""
     deadline = view.get("deadline")
+    if deadline is None:
+        nxt = view.get("next")
+        deadline = nxt.get("deadline") if isinstance(nxt, Mapping) else None
     if deadline is None:
         return None
     return max(0.0, float(deadline) - elapsed)
@@ -124,63 +213,135 @@ def render(
     ascii_only: bool,
 ) -> list[str]:
     """The whole screen for this event and screen state, fitted to ``width`` x ``height``."""
+    return compose(layout(event, ui, width, height, ascii_only), ascii_only)
+
+
+def layout(
+    event: Mapping[str, Any] | None,
+    ui: UiState,
+    width: int,
+    height: int,
+    ascii_only: bool,
+) -> list[Panel]:
+    """The screen as panels, each within its own rectangle of the ``width`` x ``height``
+    window (see table_layout.py)."""
     width = max(1, width)
     height = max(1, height)
     if width < TINY_WIDTH or height < 6:
-        lines = ["window", "too small", f"{width}x{height}"]
-        return [fit(line, width, ascii_only=ascii_only) for line in lines[:height]]
-    if ui.screen == "help":
-        body = help_lines(ascii_only)
-        return _finish(body, ["Press any key to go back"], width, height, ascii_only)
+        lines = ["window", "too small", f"{width}x{height}"][:height]
+        stack = Stack(width, ascii_only)
+        stack.add("too small", lines)
+        return stack.panels
+    view: View = (event or {}).get("view") or {}
+    scrolled = _scrolled_body(view, ui, width, ascii_only)
+    if scrolled is not None:
+        return _scroll_screen(scrolled, ui, width, height, ascii_only)
     if event is None:
         body = ["fourwinds", "", "Waiting for the table...", "(the daemon has sent no view yet)"]
-        return _finish(body, _footer(ui, width), width, height, ascii_only)
-    view: View = event.get("view") or {}
+        stack = Stack(width, ascii_only)
+        stack.add("waiting", body)
+        return place_footer(stack.panels, _footer(ui, width, "table"), width, height,
+                            ascii_only)
     legal: list[Action] = list(event.get("legal_actions") or ())
+    kind = screen_kind(event)
+    over = view.get("phase") == "match_over" and not legal
+    footer = _footer(ui, width, "over" if over else kind)
+    stack = Stack(width, ascii_only)
+    for detail in DETAILS:
+        stack = Stack(width, ascii_only)
+        if kind == "lobby":
+            _lobby(stack, event, view, legal, ui, width, ascii_only)
+        elif kind == "result":
+            _end_of_hand(stack, view, legal, ui, width, detail, ascii_only)
+        else:
+            _table(stack, view, legal, ui, width, detail, ascii_only)
+        if stack.row + len(footer) <= height:
+            break
+    return place_footer(stack.panels, footer, width, height, ascii_only)
+
+
+def _scrolled_body(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str] | None:
+    if ui.screen == "help":
+        return help_lines(ascii_only)
+    if ui.screen == "sheet":
+        return sheet_lines(ui.sheet, ui.sheet_problem)
+    if ui.screen == "history":
+        return history_lines(view, width)
     if ui.screen == "scores":
-        body = scoreboard_lines(view, ascii_only)
-        return _finish(body, ["Press any key to go back"], width, height, ascii_only)
-    for level in range(5):
-        body = _table_body(view, legal, ui, width, level, ascii_only)
-        footer = _footer(ui, width)
-        if len(body) + len(footer) <= height:
-            return _finish(body, footer, width, height, ascii_only)
-    return _finish(body, footer, width, height, ascii_only)
+        return scoreboard_lines(view, ascii_only)
+    return None
 
 
-def _finish(
-    body: list[str], footer: list[str], width: int, height: int, ascii_only: bool
-) -> list[str]:
-    room = max(0, height - len(footer))
-    lines = body[:room] + footer[: height - min(room, len(body))]
-    return [fit(line, width, ascii_only=ascii_only) for line in lines[:height]]
+def _scroll_screen(body: list[str], ui: UiState, width: int, height: int,
+                   ascii_only: bool) -> list[Panel]:
+    """A screen of its own (help, sheet, history, scores): a window of ``body`` from
+    ``ui.scroll``, the title always on top, and where we are in it."""
+    title, rest = body[:1], body[1:]
+    room = max(1, height - 1 - len(title))
+    start = max(0, min(ui.scroll, len(rest) - room))
+    shown = rest[start:start + room]
+    stack = Stack(width, ascii_only)
+    stack.add("title", title)
+    stack.add("page", shown)
+    if len(rest) > room:
+        where = f"lines {start + 1}-{start + len(shown)} of {len(rest)}  "
+        keys = where + _pick(KEY_LINES["scroll"], width - len(where))
+    else:
+        keys = "Press any key to go back"
+    return place_footer(stack.panels, [keys], width, height, ascii_only)
 
 
-def _footer(ui: UiState, width: int) -> list[str]:
+def scroll_room(height: int) -> int:
+    """How many lines a scrolled screen shows in a window ``height`` rows tall."""
+    return max(1, height - 2)
+
+
+def _pick(variants: Sequence[str], width: int) -> str:
+    return next((v for v in variants if text_width(v) <= width), variants[-1])
+
+
+def _footer(ui: UiState, width: int, kind: str) -> list[str]:
     lines = []
     if ui.message:
         lines.append(f"! {ui.message}")
-    lines.append(KEYS_LINE if width >= text_width(KEYS_LINE) else SHORT_KEYS_LINE)
+    lines.append(_pick(KEY_LINES[kind], width))
     return lines
 
 
-def _header(view: View, ui: UiState, ascii_only: bool) -> list[str]:
+# -- the header -------------------------------------------------------------------------------
+
+def _head_line(view: View, ui: UiState) -> str:
     rules = RULES_NAMES.get(str(view.get("rules")), str(view.get("rules") or "?"))
-    parts = [
+    parts = []
+    left = deadline_left(view, ui.elapsed)
+    if left is not None:
+        parts.append(f"time {left:.0f}s")
+    parts += [
         "fourwinds",
         f"table {view.get('name') or view.get('table', '?')}",
         rules + (" practice" if view.get("practice") else ""),
         f"hand {view.get('hand_number', '?')}/{view.get('hands_in_match', '?')}",
-        f"wall {view.get('wall_remaining', '?')}",
     ]
+    if view.get("phase") not in ("lobby", *RESULT_PHASES):
+        parts.append(f"wall {view.get('wall_remaining', '?')}")
     prevalent = view.get("prevalent_wind")
     if prevalent is not None:
         parts.append(f"prevalent {seat_label(int(prevalent))}")
-    left = deadline_left(view, ui.elapsed)
-    if left is not None:
-        parts.append(f"time {left:.0f}s")
-    head = " | ".join(parts)
+    return " | ".join(parts)
+
+
+def _head_lines(view: View, ui: UiState, width: int) -> list[str]:
+    """The head line (countdown first), without the program's name when it is too long."""
+    head = _head_line(view, ui)
+    if text_width(head) > width:
+        head = head.replace("fourwinds | ", "", 1)
+    return wrap_cells(head.split(" | "), width, sep=" | ")
+
+
+def _header(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str]:
+    lines = _head_lines(view, ui, width)
     phase = f"Phase: {view.get('phase_detail') or view.get('phase') or '?'}"
+    lines.extend(wrap_text(phase, width, indent="  "))
     status: list[str] = []
     players = _players_by_seat(view)
     turn = view.get("turn")
@@ -196,7 +357,11 @@ def _header(view: View, ui: UiState, ascii_only: bool) -> list[str]:
     waiting = [int(s) for s in view.get("waiting_for") or ()]
     if waiting:
         status.append("waiting for " + ", ".join(_who(players, s, view) for s in waiting))
-    return [head, phase, "  ".join(status)] if status else [head, phase]
+    thinking = [_who(players, s, view) for s, p in sorted(players.items()) if p.get("thinking")]
+    status.extend(f"{name} is thinking" for name in thinking)
+    if status:
+        lines.extend(wrap_cells(status, width, sep="  "))
+    return lines
 
 
 def _players_by_seat(view: View) -> dict[int, Mapping[str, Any]]:
@@ -216,9 +381,13 @@ def _seat_order(view: View) -> list[int]:
     return [(me + k) % 4 for k in (1, 2, 3, 0)]
 
 
-def _player_block(
-    view: View, player: Mapping[str, Any], width: int, level: int, ascii_only: bool
-) -> list[str]:
+# -- the seats --------------------------------------------------------------------------------
+
+FLAG_SHORT = {"you": "you", "dealer": "dealer", "<- turn": "TURN", "dead hand": "dead",
+              "OFFLINE": "OFF", "thinking": "thinking"}
+
+
+def _flags(view: View, player: Mapping[str, Any]) -> list[str]:
     seat = int(player.get("seat", 0))
     flags = []
     if seat == view.get("seat"):
@@ -231,63 +400,86 @@ def _player_block(
         flags.append("dead hand")
     if player.get("connected") is False:
         flags.append("OFFLINE")
-    head = (
-        f"{player.get('wind', seat_label(seat)[0])} {pad(str(player.get('name', '?')), 12)} "
-        f"{player.get('score', 0):>5} pts  {player.get('concealed_count', '?'):>2} in hand"
-    )
-    if flags:
-        head += "  [" + ", ".join(flags) + "]"
-    exposures = list(player.get("exposures") or ())
-    flowers = [str(t) for t in player.get("flowers") or ()]
-    discards = [str(t) for t in player.get("discards") or ()]
-    indent = "    "
+    if player.get("thinking"):
+        flags.append("thinking")
+    return flags
+
+
+def _meld_texts(player: Mapping[str, Any], glyphs: bool, ascii_only: bool) -> list[str]:
     melds = []
-    for meld in exposures:
-        tiles = tiles_text([str(t) for t in meld.get("tiles") or ()], ascii_only).rstrip()
+    for meld in player.get("exposures") or ():
+        tiles = "".join(seat_cell(str(t), ascii_only, glyphs)
+                        for t in meld.get("tiles") or ()).rstrip()
         label = str(meld.get("label") or "")
         source = meld.get("from")
         origin = f"<{seat_label(int(source))[0]}" if source is not None else ""
         melds.append(f"[{tiles} {label}{origin}]".replace(" ]", "]"))
-    if level >= 2:
-        # one line per player: a short head, exposures, then the latest discards as they fit
-        short = {"you": "you", "dealer": "dealer", "<- turn": "TURN", "dead hand": "dead",
-                 "OFFLINE": "OFF"}
-        line = (
-            f"{player.get('wind', seat_label(seat)[0])} {str(player.get('name', '?'))[:8]:<8}"
-            f"{player.get('score', 0):>5} {player.get('concealed_count', '?'):>2}t"
-        )
+    return melds
+
+
+def _player_block(view: View, player: Mapping[str, Any], width: int, detail: Detail,
+                  ascii_only: bool) -> list[str]:
+    """One seat: who, score, tiles in hand, flags, then every exposed tile, flower and
+    discard (wrapped, never cut)."""
+    seat = int(player.get("seat", 0))
+    flags = _flags(view, player)
+    wind = str(player.get("wind", seat_label(seat)[0]))
+    glyphs = detail.seat_glyphs and not ascii_only
+    melds = _meld_texts(player, glyphs, ascii_only)
+    flowers = [seat_cell(str(t), ascii_only, glyphs).rstrip() for t in player.get("flowers") or ()]
+    discards = [seat_cell(str(t), ascii_only, glyphs) for t in player.get("discards") or ()]
+    indent = "    "
+    if not detail.full_seats:
+        head = (f"{wind} {str(player.get('name', '?'))[:8]:<8}"
+                f"{player.get('score', 0):>5} {player.get('concealed_count', '?'):>2}t")
         if flags:
-            line += " " + ",".join(short[f] for f in flags)
-        if melds:
-            line += " " + " ".join(melds)
-        room = width - text_width(line) - 6
-        if discards and room > TILE_CELL:
-            shown = discards[-max(1, room // TILE_CELL) :]
-            more = ".." if len(shown) < len(discards) else ""
-            line += " d:" + more + tiles_text(shown, ascii_only).rstrip()
-        return [line]
+            head += " " + ",".join(FLAG_SHORT[f] for f in flags)
+        tokens = [head, *melds]
+        if flowers:
+            tokens.append("fl:" + " ".join(flowers))
+        if discards:
+            cells = [c.rstrip() for c in discards]
+            tokens.extend(["d:" + cells[0], *cells[1:]])
+        return _wrap_tokens(tokens, width, indent)
+    head = (f"{wind} {pad(str(player.get('name', '?')), 12)} "
+            f"{player.get('score', 0):>5} pts  {player.get('concealed_count', '?'):>2} in hand")
+    if flags:
+        head += "  [" + ", ".join(flags) + "]"
     lines = [head]
     if melds or flowers:
-        text = indent + "exposed: " + (" ".join(melds) if melds else "-")
+        tokens = [indent + "exposed:", *(melds or ["-"])]
         if flowers:
-            text += "  flowers: " + tiles_text(flowers, ascii_only)
-        lines.append(text)
-    cells = [tile_cell(code, ascii_only) for code in discards]
+            tokens += ["flowers:", *flowers]
+        lines.extend(_wrap_tokens(tokens, width, indent + "  "))
     label = indent + "discards: "
-    if not cells:
+    if not discards:
         lines.append(label + "-")
-    elif level == 0:
-        wrapped = wrap_cells(cells, max(TILE_CELL, width - text_width(label)))
-        lines.append(label + wrapped[0])
-        lines.extend(" " * text_width(label) + rest for rest in wrapped[1:])
     else:
-        room = max(1, (width - text_width(label) - 1) // TILE_CELL)
-        shown = cells[-room:]
-        lines.append(label + (".." if len(shown) < len(cells) else "") + "".join(shown))
+        wrapped = wrap_cells(discards, max(TILE_CELL, width - text_width(label)))
+        lines.append(label + wrapped[0].rstrip())
+        lines.extend(" " * text_width(label) + rest.rstrip() for rest in wrapped[1:])
     return lines
 
 
-def _rack_lines(view: View, ui: UiState, level: int, ascii_only: bool) -> list[str]:
+def _wrap_tokens(tokens: Sequence[str], width: int, indent: str) -> list[str]:
+    """Tokens separated by spaces, wrapped to ``width``; continuation lines after ``indent``."""
+    lines: list[str] = []
+    line = ""
+    for token in tokens:
+        candidate = token if not line else f"{line} {token}"
+        if line and text_width(candidate) > width:
+            lines.append(line)
+            line = indent + token
+        else:
+            line = candidate
+    if line:
+        lines.append(line)
+    return lines
+
+
+# -- our rack and the actions -----------------------------------------------------------------
+
+def _rack_lines(view: View, ui: UiState, detail: Detail, ascii_only: bool) -> list[str]:
     tiles = rack_tiles(view)
     me = int(view.get("seat") or 0)
     drawn = view.get("drawn")
@@ -296,30 +488,36 @@ def _rack_lines(view: View, ui: UiState, level: int, ascii_only: bool) -> list[s
         title += f", drew {drawn}"
     lines = [title]
     cell = TILE_CELL
-    marks = "".join(pad("*" if i in ui.selected else "", cell) for i in range(len(tiles)))
+    cursor = min(ui.cursor, max(0, len(tiles) - 1))
     glyphs = "".join(tile_cell(code, ascii_only) for code in tiles)
     codes = "".join(pad(code, cell) for code in tiles)
-    letters = "".join(pad(RACK_LETTERS[i] if i < 26 else "", cell) for i in range(len(tiles)))
-    cursor = min(ui.cursor, max(0, len(tiles) - 1))
-    pointer = " " * (cursor * cell) + "^" if tiles else ""
-    if ui.selected or level < 2:
+    if detail.full_rack:
+        marks = "".join(pad("*" if i in ui.selected else "", cell) for i in range(len(tiles)))
+        letters = "".join(pad(RACK_LETTERS[i] if i < 26 else "", cell)
+                          for i in range(len(tiles)))
         lines.append(marks.rstrip() or " ")
+        lines.append(glyphs.rstrip() or "(no tiles)")
+        if not ascii_only:
+            lines.append(codes.rstrip())
+        lines.append(letters.rstrip())
+        lines.append(" " * (cursor * cell) + "^" if tiles else "")
+        return lines
+    # compact: the letters row carries the cursor (^) and the selection (*) after each letter
+    letters = "".join(
+        (RACK_LETTERS[i] if i < 26 else " ")
+        + ("^" if i == cursor else " ")
+        + ("*" if i in ui.selected else " ")
+        for i in range(len(tiles)))
     lines.append(glyphs.rstrip() or "(no tiles)")
-    if not ascii_only and level < 1:
+    if not ascii_only:
         lines.append(codes.rstrip())
-    lines.append(letters.rstrip())
-    lines.append(pointer)
+    if tiles:
+        lines.append(letters.rstrip())
     return lines
 
 
-def _action_lines(
-    legal: Sequence[Action],
-    rack: Sequence[str],
-    ui: UiState,
-    width: int,
-    level: int,
-    ascii_only: bool,
-) -> list[str]:
+def _action_lines(legal: Sequence[Action], rack: Sequence[str], ui: UiState, width: int,
+                  detail: Detail, ascii_only: bool) -> list[str]:
     if not legal:
         return ["Nothing to do now."]
     lines = []
@@ -335,7 +533,7 @@ def _action_lines(
         f"{action_text(a, ascii_only)}"
         for i, a in enumerate(menu_actions(legal, rack))
     ]
-    room = MENU_ROWS[min(level, len(MENU_ROWS) - 1)]
+    room = detail.menu_rows
     if len(entries) > room:
         # a long menu: a window around the highlighted entry, with what is above and below
         start = max(0, min(ui.menu - room // 2, len(entries) - room))
@@ -347,7 +545,7 @@ def _action_lines(
         if start + room < len(entries):
             lines.append(f"   ... {len(entries) - start - room} more below")
         return lines
-    if level >= 2 and entries:
+    if detail.packed_menu and entries:
         packed = wrap_cells([e.strip() for e in entries], width - 9, sep="   ")
         lines.append("Actions: " + packed[0])
         lines.extend(" " * 9 + rest for rest in packed[1:])
@@ -357,51 +555,70 @@ def _action_lines(
     return lines
 
 
-def _hint_lines(view: View) -> list[str]:
+def _hint_lines(view: View, width: int) -> list[str]:
     hints = [str(h) for h in view.get("hints") or ()]
-    return ["Hints:", *("  " + h for h in hints)] if hints else []
+    if not hints:
+        return []
+    lines = ["Hints:"]
+    for hint in hints:
+        lines.extend(wrap_text("  " + hint, width, indent="      "))
+    return lines
 
 
-def _table_body(
-    view: View,
-    legal: Sequence[Action],
-    ui: UiState,
-    width: int,
-    level: int,
-    ascii_only: bool,
-) -> list[str]:
-    """The table at a level of detail: 0 everything, 1 compact, 2 one line a seat, 3 the same
-    without hints, 4 bare (header, rack, actions)."""
+# -- the screens ------------------------------------------------------------------------------
+
+def _table(stack: Stack, view: View, legal: Sequence[Action], ui: UiState, width: int,
+           detail: Detail, ascii_only: bool) -> None:
+    """The table during a hand: header, the seats (ours last), our rack, actions, hints."""
     rule = "-" * min(width, 100)
-    body = _header(view, ui, ascii_only)
-    if level == 0:
-        body.append(rule)
+    stack.add("header", _header(view, ui, width, ascii_only))
+    if detail.rules:
+        stack.add("rule", [rule])
+    hints = _hint_lines(view, 40)[: detail.hints + 1] if ui.show_hints and detail.hints else []
+    side_by_side = bool(hints) and width >= 110 and detail.full_seats
+    seat_width = width - 41 if side_by_side else width
     players = _players_by_seat(view)
     seat_lines: list[str] = []
-    for seat in _seat_order(view) if level < 4 else ():  # bare: the rack and actions first
+    for seat in _seat_order(view) if detail.seats else ():
         if seat in players:
-            seat_lines.extend(_player_block(view, players[seat], width, level, ascii_only))
-    hints = _hint_lines(view) if ui.show_hints and level < 3 else []
-    side_by_side = hints and width >= 110 and level < 2
+            seat_lines.extend(_player_block(view, players[seat], seat_width, detail, ascii_only))
     if side_by_side:
-        left_width = width - 40
-        seat_lines = [fit(line, left_width - 2) for line in seat_lines]
-        rows = max(len(seat_lines), len(hints))
-        seat_lines += [""] * (rows - len(seat_lines))
-        hints_col = hints + [""] * (rows - len(hints))
-        body.extend(pad(a, left_width) + b for a, b in zip(seat_lines, hints_col, strict=True))
+        stack.beside(("seats", seat_lines), ("hints", hints), seat_width)
     else:
-        body.extend(seat_lines)
-    if level == 0:
-        body.append(rule)
-    result = view.get("result")
-    if result and view.get("phase") in ("hand_over", "match_over"):
-        body.extend(result_lines(view, ascii_only))
-        if view.get("phase") == "match_over":
-            body.extend(scoreboard_lines(view, ascii_only))
-    if not (result and level >= 2):
-        body.extend(_rack_lines(view, ui, level, ascii_only))
-    body.extend(_action_lines(legal, rack_tiles(view), ui, width, level, ascii_only))
+        stack.add("seats", seat_lines)
+    if detail.rules:
+        stack.add("rule2", [rule])
+    stack.add("rack", _rack_lines(view, ui, detail, ascii_only))
+    stack.add("actions", _action_lines(legal, rack_tiles(view), ui, width, detail, ascii_only))
     if hints and not side_by_side:
-        body.extend(hints if level < 2 else hints[:3])
-    return body
+        stack.add("hints", _hint_lines(view, width)[: detail.hints + 1])
+
+
+def _end_of_hand(stack: Stack, view: View, legal: Sequence[Action], ui: UiState, width: int,
+                 detail: Detail, ascii_only: bool) -> None:
+    """The end of a hand (and of the match): the result, the countdown to the next hand and
+    who the table waits for, the standings when the match is over, the actions."""
+    stack.add("header", _head_lines(view, ui, width))
+    over = view.get("phase") == "match_over"
+    if over:
+        stack.add("standings", standings_lines(view) or scoreboard_lines(view, ascii_only))
+    if view.get("result"):
+        compact = not detail.full_rack
+        stack.add("result", result_lines(view, width, compact, ascii_only))
+    our_next = any(a.get("type") == "next" for a in legal)
+    stack.add("next", next_lines(view, deadline_left(view, ui.elapsed), our_next))
+    if legal:
+        stack.add("actions", _action_lines(legal, [], ui, width, detail, ascii_only))
+
+
+def _lobby(stack: Stack, event: Mapping[str, Any], view: View, legal: Sequence[Action],
+           ui: UiState, width: int, ascii_only: bool) -> None:
+    """Before the match: the places, who is ready, the timers, and the ready action."""
+    stack.add("header", _head_lines(view, ui, width))
+    members = [m for m in event.get("members") or () if isinstance(m, Mapping)]
+    stack.add("lobby", lobby_lines(view, members))
+    if legal:
+        stack.add("actions", _action_lines(legal, [], ui, width, DETAILS[2], ascii_only))
+    else:
+        stack.add("actions", ["The match starts when all four players are seated and ready."])
+

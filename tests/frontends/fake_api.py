@@ -11,11 +11,14 @@ from tests.frontends.scripted_table import ScriptedTable
 class FakeApi:
     """Answers the local-API requests the frontends send; records every one."""
 
-    def __init__(self, events: Sequence[dict[str, Any]], tables: int = 1) -> None:
+    def __init__(self, events: Sequence[dict[str, Any]], tables: int = 1,
+                 sheet: dict[str, Any] | None = None) -> None:
         self.table = ScriptedTable(events)
         self.sent: list[dict[str, Any]] = []
-        self.tables = [{"table": f"ab{i}cd", "name": "kitchen" if i == 0 else f"t{i}"}
-                       for i in range(tables)]
+        self.tables: list[dict[str, Any]] = [
+            {"table": f"ab{i}cd", "name": "kitchen" if i == 0 else f"t{i}", "members": []}
+            for i in range(tables)]
+        self.sheet = sheet  # the `sheet` answer; None: refused as by an older daemon
         self.closed = False
 
     def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
@@ -35,6 +38,10 @@ class FakeApi:
             return {"ok": True, "table": "ab0cd", "code": code}
         if kind in ("join", "seat", "ready"):
             return {"ok": True, "table": "ab0cd"}
+        if kind == "sheet":
+            if self.sheet is None:
+                return {"ok": False, "error": "unknown request type 'sheet'"}
+            return {"ok": True, "sheet": self.sheet}
         return {"ok": False, "error": f"unknown request type {kind!r}"}
 
     def next_event(self, timeout: float) -> dict[str, Any] | None:

@@ -3,8 +3,9 @@
 Used by the curses table tests (in-process and under tmux) and the exec-bot tests. Each act
 request is checked the way the daemon checks it (current seq, a listed action id, chosen tiles
 present): a valid one moves to the next event, anything else is refused with a reason.
-Run as a program (``python -m tests.frontends.scripted_table [--ascii] LOG``) it opens the
-curses table on the sample events and appends every request it receives to LOG as JSON lines.
+Run as a program (``python -m tests.frontends.scripted_table [--ascii] [--end] LOG``) it opens
+the curses table on the sample events (``--end``: the end of a hand, then of the match) and
+appends every request it receives to LOG as JSON lines.
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ class ScriptedTable:
             self.index += 1
         return {"ok": True}
 
+    def sheet(self) -> dict[str, Any]:
+        """The card of the sample table (the daemon's ``sheet`` request)."""
+        return sample_views.sample_sheet(str(self.current["view"].get("rules") or "american"))
+
     def close(self) -> None:
         pass
 
@@ -67,12 +72,23 @@ def sample_script() -> list[dict[str, Any]]:
     ]
 
 
+def end_script() -> list[dict[str, Any]]:
+    """The end of hand 2 (we have not said next), the table waiting for the others after we
+    did, then the end of the match."""
+    return [
+        sample_views.hand_over_event(seq=1),
+        sample_views.hand_over_event(seq=2, waiting=(2, 3)),
+        sample_views.match_over_event(seq=3),
+    ]
+
+
 def main(argv: Sequence[str]) -> int:
     from fourwinds.frontends.curses_table import run
 
     ascii_only = "--ascii" in argv
     paths = [a for a in argv if not a.startswith("--")]
-    client = ScriptedTable(sample_script(), paths[0] if paths else None)
+    script = end_script() if "--end" in argv else sample_script()
+    client = ScriptedTable(script, paths[0] if paths else None)
     return run(client, ascii_only=ascii_only)
 
 

@@ -24,9 +24,9 @@ pytestmark = pytest.mark.skipif(
 class Tmux:
     """One private tmux server (its own socket) running one command in a fixed-size window."""
 
-    def __init__(self, command: str, width: int, height: int) -> None:
+    def __init__(self, command: str, width: int, height: int, lang: str = "C.UTF-8") -> None:
         self.socket = f"fourwinds-test-{os.getpid()}-{time.monotonic_ns()}"
-        env = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
+        env = dict(os.environ, LANG=lang, LC_ALL=lang, TERM="xterm-256color")
         self.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", str(width),
                  "-y", str(height), command, env=env)
 
@@ -63,10 +63,10 @@ def log(tmp_path: Path) -> Path:
     return tmp_path / "requests.jsonl"
 
 
-def _start(log: Path, width: int, height: int, *flags: str) -> Tmux:
+def _start(log: Path, width: int, height: int, *flags: str, lang: str = "C.UTF-8") -> Tmux:
     command = (f"cd {ROOT} && {sys.executable} -m tests.frontends.scripted_table "
                f"{' '.join(flags)} {log}; sleep 60")
-    return Tmux(command, width, height)
+    return Tmux(command, width, height, lang)
 
 
 @pytest.fixture
@@ -94,7 +94,8 @@ def test_tmux_charleston_discard_call_and_end_of_hand(ascii_table: Tmux, log: Pa
     screen = ascii_table.wait_for("South discarded 4p: call or pass")
     assert "3 Pass [default]" in screen and "Pung 4p" in screen
     ascii_table.keys("1")  # pung
-    screen = ascii_table.wait_for("=== Scoreboard")
+    screen = ascii_table.wait_for("Q quit (leave the table)")  # the match-over keys, drawn last
+    assert "=== Scoreboard" in screen
     assert "Mahjong by South (Bob)" in screen and "Audit: ok" in screen
     requests = _requests(log)
     assert [r["seq"] for r in requests] == [1, 2, 3]
@@ -105,7 +106,8 @@ def test_tmux_help_screen_and_back(ascii_table: Tmux) -> None:
     ascii_table.wait_for("Pass right")
     ascii_table.keys("?")
     screen = ascii_table.wait_for("=== fourwinds: help ===")
-    assert "space              select / unselect" in screen
+    assert "space               select / unselect" in screen
+    assert "T or t              more time" in screen
     ascii_table.keys("x")
     ascii_table.wait_for("Pass right")
 
@@ -129,5 +131,34 @@ def test_tmux_unicode_rack_and_quit(log: Path) -> None:
         while "Pass right" in tmux.screen() and time.monotonic() < end:
             time.sleep(0.1)
         assert "Pass right" not in tmux.screen()  # the table closed; the shell's sleep remains
+    finally:
+        tmux.close()
+
+
+def test_tmux_end_of_hand_at_80x24_without_utf8_falls_back_to_codes(log: Path) -> None:
+    """LANG=C and no --ascii: the tiles are drawn as codes (no glyph curses cannot write),
+    the countdown runs, n says next, H shows the hands and the match ends on the standings."""
+    tmux = _start(log, 80, 24, "--end", lang="C")
+    try:
+        screen = tmux.wait_for("=== Hand 2 over: Mahjong by South (Bob) ===")
+        assert "Winning tile: 8m (8 Crak), discarded by East (Ada)" in screen
+        assert "  2m 2m 2m 4m 4m 4m 4m 6m 6m 6m 8m    8m 8m J" in screen
+        assert "Flowers: F" in screen
+        assert "Card hand: 2468-1  222 4444 666 8888  value 25" in screen
+        assert "South (Bob) +100" in screen and "Scores:   East (Ada) -25" in screen
+        assert screen.isascii()
+        assert all(len(line) <= 80 for line in screen.splitlines())
+        assert "Next hand in 1" in screen
+        screen = tmux.wait_for("Next hand in 12s", timeout=6)  # 15 s, counted down locally
+        assert screen.startswith("time 12s | ")
+        tmux.keys("n")
+        screen = tmux.wait_for("sent: Next hand")
+        assert _requests(log)[0]["expected"]["type"] == "next"  # type: ignore[index]
+        tmux.wait_for("Waiting for West (Cy), North (Di)")
+        tmux.keys("h")
+        screen = tmux.wait_for("=== Hands of this match: 2 finished of 4 ===")
+        assert "Hand 2: Mahjong by Bob, off Ada's discard - 2468-1, 25" in screen
+        tmux.keys("x")
+        tmux.wait_for("=== Hand 2 over")
     finally:
         tmux.close()

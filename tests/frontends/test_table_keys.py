@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from fourwinds.frontends.table_keys import decision_key, handle_key, on_new_event
 from fourwinds.frontends.table_view import UiState
 from tests.frontends import sample_views
@@ -80,7 +83,8 @@ def test_help_scores_hints_and_quit_keys() -> None:
     assert handle_key(event, UiState(), "?").ui.screen == "help"
     assert handle_key(event, UiState(screen="help"), "x").ui.screen == "table"
     assert handle_key(event, UiState(), "S").ui.screen == "scores"
-    assert handle_key(event, UiState(), "H").ui.show_hints is False
+    assert handle_key(event, UiState(), "H").ui.screen == "history"
+    assert handle_key(event, UiState(), "TAB").ui.show_hints is False
     assert handle_key(event, UiState(), "Q").quit
 
 
@@ -123,3 +127,113 @@ def test_one_decision_seen_in_two_views_is_answered_once() -> None:
     assert decision_key(later) != decision_key(first)
     assert decision_key(sample_views.call_event(seq=8)) != decision_key(
         sample_views.call_event(seq=9))  # no step in the view: the seq decides
+
+
+# -- the end of a hand, more time, the screens of their own ----------------------------------
+
+from fourwinds.frontends.curses_table import TableScreen  # noqa: E402
+from fourwinds.frontends.daemon_link import DaemonTable  # noqa: E402
+from tests.frontends.fake_api import FakeApi  # noqa: E402
+
+
+def test_n_enter_and_N_send_next_on_the_end_of_hand_screen() -> None:
+    event = sample_views.hand_over_event()
+    ui = on_new_event(None, event, UiState())
+    for key in ("n", "N", "ENTER"):
+        result = handle_key(event, ui, key)
+        assert result.request is not None and result.request["action"] == 0, key
+        assert result.request["expected"]["type"] == "next"
+
+
+def test_n_picks_the_fourteenth_tile_while_the_rack_is_shown() -> None:
+    event = sample_views.play_event()
+    result = handle_key(event, UiState(), "n")
+    assert result.request is None and result.ui.cursor == 13
+
+
+def test_next_when_the_table_does_not_wait_for_us_says_so() -> None:
+    event = sample_views.hand_over_event(waiting=(2, 3))
+    result = handle_key(event, UiState(), "n")
+    assert result.request is None and "not waiting for you" in result.ui.message
+
+
+def test_t_asks_for_more_time_without_answering_the_call() -> None:
+    event = sample_views.more_time_call_event()
+    result = handle_key(event, UiState(), "t")
+    assert result.request is not None and result.request["action"] == 3
+    assert result.final is False
+    refused = handle_key(sample_views.call_event(), UiState(), "T")
+    assert refused.request is None and "more time is not offered" in refused.ui.message
+
+
+def test_h_opens_the_history_only_where_it_is_no_tile() -> None:
+    assert handle_key(sample_views.hand_over_event(), UiState(), "h").ui.screen == "history"
+    on_rack = handle_key(sample_views.play_event(), UiState(), "h")
+    assert on_rack.ui.screen == "table" and on_rack.ui.cursor == 7
+
+
+def test_c_opens_the_sheet_and_asks_for_it_once() -> None:
+    result = handle_key(sample_views.play_event(), UiState(), "C")
+    assert result.ui.screen == "sheet" and result.fetch_sheet
+    again = handle_key(sample_views.play_event(), UiState(sheet={"entries": []}), "C")
+    assert not again.fetch_sheet
+
+
+def test_scrolled_screens_scroll_and_any_other_key_goes_back() -> None:
+    ui = UiState(screen="sheet")
+    for key, want in (("DOWN", 1), ("PGDN", 11), ("UP", 10), ("PGUP", 0), ("UP", 0)):
+        ui = handle_key(None, ui, key).ui
+        assert ui.scroll == want and ui.screen == "sheet"
+    back = handle_key(None, replace(ui, scroll=5), "x").ui
+    assert back.screen == "table" and back.scroll == 0
+
+
+def _screen_on(events: list[dict[str, Any]], sheet: dict[str, Any] | None = None
+               ) -> tuple[TableScreen, FakeApi]:
+    api = FakeApi(events, sheet=sheet)
+    screen = TableScreen(DaemonTable(api, "kitchen", refresh=0.0), ascii_only=True)
+    assert screen.poll(0.0)
+    return screen, api
+
+
+def test_pressing_n_sends_the_next_action_to_the_daemon() -> None:
+    screen, api = _screen_on([sample_views.hand_over_event(seq=1),
+                              sample_views.hand_over_event(seq=2, waiting=(2, 3))])
+    assert screen.press("n")
+    acts = [m for m in api.sent if m["type"] == "act"]
+    assert len(acts) == 1 and acts[0]["expected"]["type"] == "next" and acts[0]["seq"] == 1
+    assert screen.ui.message == "sent: Next hand"
+    screen.poll(0.0)
+    assert "Waiting for West (Cy), North (Di)" in "\n".join(screen.lines(80, 24))
+
+
+def test_more_time_leaves_the_call_open_for_an_answer() -> None:
+    screen, _ = _screen_on([sample_views.more_time_call_event(seq=1),
+                              sample_views.call_event(seq=2)])
+    screen.press("T")
+    assert screen.ui.answered is None and screen.ui.message == "sent: More time"
+
+
+def test_the_card_comes_from_the_daemons_sheet_request() -> None:
+    screen, api = _screen_on([sample_views.play_event()], sheet=sample_views.sample_sheet())
+    screen.press("C")
+    assert {"type": "sheet", "table": "kitchen"} in api.sent
+    lines = screen.lines(80, 24)
+    assert lines[0] == "=== House card 2024: 32 hands ==="
+    for _ in range(50):
+        screen.press("PGDN")
+    lines = screen.lines(80, 24)  # scrolled to the end, never past it
+    assert any(line.startswith("  run-29") for line in lines) and screen.ui.scroll == 34 - 22
+    older, _ = _screen_on([sample_views.play_event()], sheet=None)
+    older.press("C")
+    assert "The daemon did not send it: unknown request type 'sheet'" in older.lines(80, 24)
+
+
+def test_the_lobby_reads_the_tables_members_as_a_safety_net() -> None:
+    api = FakeApi([sample_views.lobby_event(seated=1)])
+    api.tables[0]["members"] = [{"fingerprint": "36d8:4e7e", "alive": True, "player": "ada"},
+                                {"fingerprint": "9a1b:0c2d", "alive": True, "player": "bob"}]
+    link = DaemonTable(api, "kitchen", refresh=0.0)
+    event = link.latest_event(0.0)
+    assert event is not None and [m["player"] for m in event["members"]] == ["ada", "bob"]
+    assert {"type": "tables"} in api.sent

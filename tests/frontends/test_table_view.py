@@ -222,3 +222,262 @@ def test_a_hand_number_in_place_of_the_rack_is_not_a_rack() -> None:
     event["view"]["hand"] = 3  # the table session's raw view names the hand number "hand"
     screen = _screen(event)
     assert "(no tiles)" in screen and "Discard 6s [default]" in screen
+
+
+# -- readable at 80x24 and up: every tile of every seat, wrapping, no overlap ----------------
+
+import re  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from typing import Any  # noqa: E402
+
+import pytest  # noqa: E402
+
+from fourwinds.frontends.table_layout import Panel, overlaps  # noqa: E402
+from fourwinds.frontends.table_view import layout  # noqa: E402
+
+SIZES = [(80, 24), (120, 40)]
+MODES = [True, False]  # --ascii, glyphs
+_CODE = re.compile(r"(?<![\w-])([1-9][mpsf]|[1-7]z|F|J)(?![\w-])")
+
+
+def _codes(text: str) -> list[str]:
+    return _CODE.findall(text)
+
+
+def _seat_tiles(player: dict[str, object]) -> list[str]:
+    """A seat's tiles in the order the screen lists them: exposures, flowers, discards."""
+    tiles = [str(t) for meld in player["exposures"] for t in meld["tiles"]]  # type: ignore[attr-defined]
+    return tiles + [str(t) for t in player["flowers"]] + [str(t) for t in player["discards"]]  # type: ignore[attr-defined]
+
+
+def _panel(panels: list[Panel], name: str) -> Panel:
+    return next(p for p in panels if p.name == name)
+
+
+SEAT_EVENTS = {
+    "late": sample_views.late_play_event,
+    "call": sample_views.more_time_call_event,
+    "play": sample_views.play_event,
+}
+
+
+@pytest.mark.parametrize("which", sorted(SEAT_EVENTS))
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("ascii_only", MODES)
+def test_every_tile_of_every_seat_is_on_screen_as_a_code(which: str, width: int, height: int,
+                                                        ascii_only: bool) -> None:
+    event = SEAT_EVENTS[which]()
+    panels = layout(event, UiState(), width, height, ascii_only)
+    seats = "\n".join(_panel(panels, "seats").lines)
+    players = {p["seat"]: p for p in event["view"]["players"]}
+    expected = [code for seat in (1, 2, 3, 0) for code in _seat_tiles(players[seat])]
+    assert _codes(seats) == expected, seats
+    assert "\u2026" not in seats and "~" not in seats and ".." not in seats  # nothing cut
+    lines = render(event, UiState(), width, height, ascii_only)
+    assert len(lines) <= height and all(text_width(line) <= width for line in lines)
+
+
+def test_a_long_discard_row_wraps_and_its_newest_tile_is_visible() -> None:
+    event = sample_views.late_play_event()
+    lines = render(event, UiState(), 80, 24, True)
+    west = next(i for i, line in enumerate(lines) if line.startswith("W Cy"))
+    assert lines[west + 1].startswith("    ") and lines[west + 1].endswith(" 5z")  # the newest
+    assert lines[west].endswith("d:3s 1m")  # the oldest, on the seat's first line
+
+
+def test_glyph_mode_shows_other_seats_tiles_with_their_codes_on_a_big_screen() -> None:
+    screen = "\n".join(render(sample_views.late_play_event(), UiState(), 120, 40, False))
+    assert "\U0001f019 1p" in screen or "\U0001f021 9p" in screen  # a glyph with its code
+    assert "\U0001f021 9p" in screen  # South's pung of 9 Dots, as glyphs with codes
+
+
+ALL_EVENTS: dict[str, Callable[[], dict[str, Any]]] = {
+    **SEAT_EVENTS,
+    "charleston": sample_views.charleston_event,
+    "old_result": sample_views.result_event,
+    "hand_over": sample_views.hand_over_event,
+    "hand_over_mcr": lambda: sample_views.hand_over_event(rules="mcr", self_drawn=True),
+    "wall": sample_views.wall_game_event,
+    "match_over": sample_views.match_over_event,
+    "lobby": sample_views.lobby_event,
+    "lobby_full": lambda: sample_views.lobby_event(seated=4, ready=(1, 2)),
+}
+
+
+@pytest.mark.parametrize("which", sorted(ALL_EVENTS))
+@pytest.mark.parametrize(("width", "height"), [*SIZES, (60, 16), (140, 45)])
+@pytest.mark.parametrize("ascii_only", MODES)
+def test_no_two_panels_write_the_same_cell(which: str, width: int, height: int,
+                                           ascii_only: bool) -> None:
+    event = ALL_EVENTS[which]()
+    ui = UiState(message="refused: stale view")
+    panels = layout(event, ui, width, height, ascii_only)
+    assert overlaps(panels) == []
+    cells = [cell for panel in panels for cell in panel.cells()]
+    assert len(cells) == len(set(cells))
+    assert all(0 <= row < height and 0 <= col < width for row, col in cells)
+    lines = render(event, ui, width, height, ascii_only)
+    assert lines[-1].endswith("Q quit") or "Q quit" in lines[-1]  # the keys, always
+    if ascii_only:
+        assert "\n".join(lines).isascii()
+
+
+def test_wide_hints_sit_beside_the_seats_wrapped_never_cut() -> None:
+    event = sample_views.more_time_call_event()
+    event["view"]["hints"].append("a very long hint " * 6 + "ENDMARK")
+    panels = layout(event, UiState(), 140, 45, True)
+    hints = _panel(panels, "hints")
+    seats = _panel(panels, "seats")
+    assert hints.row == seats.row and hints.col > seats.col + seats.width - 1
+    text = " ".join(line.strip() for line in hints.lines)
+    assert "ENDMARK" in text and "2468-1 (222 4444 666 8888, 25): needs 4p 6p 8p" in text
+
+
+def test_the_countdown_is_on_the_first_line_and_runs_down() -> None:
+    event = sample_views.more_time_call_event()
+    assert render(event, UiState(), 80, 24, True)[0].startswith("time 8s | ")
+    assert render(event, UiState(elapsed=3.4), 80, 24, True)[0].startswith("time 5s | ")
+    event["view"]["deadline"] = None
+    assert "time " not in render(event, UiState(), 80, 24, True)[0]
+
+
+def test_a_thinking_seat_and_the_more_time_action_are_shown() -> None:
+    screen = "\n".join(render(sample_views.more_time_call_event(), UiState(), 80, 24, True))
+    assert "North (Di) is thinking" in screen
+    assert "4 More time (T)" in screen  # listed last, with its key
+
+
+def test_no_utf8_names_become_question_marks_in_ascii_mode() -> None:
+    event = sample_views.play_event()
+    event["view"]["players"][1]["name"] = "Zoë"
+    screen = "\n".join(render(event, UiState(), 80, 24, True))
+    assert "Zo?" in screen and screen.isascii()
+
+
+# -- the end of a hand, of the match; history; the lobby; the card ---------------------------
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("ascii_only", MODES)
+def test_end_of_hand_screen_american(width: int, height: int, ascii_only: bool) -> None:
+    event = sample_views.hand_over_event()
+    screen = "\n".join(render(event, UiState(elapsed=3.2), width, height, ascii_only))
+    assert "=== Hand 2 over: Mahjong by South (Bob) ===" in screen
+    assert "Winning tile: 8m (8 Crak), discarded by East (Ada)" in screen
+    result = event["view"]["result"]
+    hand = screen.split("Winning hand (concealed, then each exposure):")[1].split("Flowers:")[0]
+    assert _codes(hand) == result["concealed"] + result["exposures"][0]
+    assert "Flowers: " in screen and "F" in _codes(screen.split("Flowers: ")[1])
+    assert "Card hand: 2468-1  222 4444 666 8888  value 25" in screen
+    for payment in ("East (Ada) -50", "South (Bob) +100", "West (Cy) -25", "North (Di) -25"):
+        assert payment in screen
+    assert "Scores:   East (Ada) -25   South (Bob) 90   West (Cy) -25   North (Di) -40" in screen
+    assert "Next hand in 12s" in screen and screen.startswith("time 12s")
+    assert "Waiting for West (Cy), North (Di)" in screen
+    assert ">1 Next hand (n) [default]" in screen
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_end_of_hand_screen_mcr_fans_with_points(width: int, height: int) -> None:
+    event = sample_views.hand_over_event(rules="mcr", self_drawn=True)
+    screen = "\n".join(render(event, UiState(), width, height, False))
+    assert "Winning tile: 8m (8 Crak), self-drawn" in screen
+    assert re.search(r"Full Flush\s+24", screen) and re.search(r"All Pungs\s+6", screen)
+    assert re.search(r"Flower Tiles\s+1 x2", screen) and re.search(r"Total\s+32 points", screen)
+    assert "South (Bob) +150" in screen
+    assert "Flowers: " in screen
+
+
+def test_compact_fans_still_list_every_fan_with_its_points() -> None:
+    event = sample_views.hand_over_event(rules="mcr")
+    lines = render(event, UiState(message="x"), 60, 16, True)
+    screen = "\n".join(lines)
+    assert "Fans: Full Flush 24, All Pungs 6, Flower Tiles 1 x2" in screen.replace("\n      ", " ")
+    assert "Total: 32 points" in screen
+
+
+def test_wall_game_and_draw_say_so() -> None:
+    screen = "\n".join(render(sample_views.wall_game_event(), UiState(), 80, 24, True))
+    assert "=== Hand 2 over: Wall game (no winner) ===" in screen
+    assert "Winning tile" not in screen and "East (Ada) +0" in screen
+    event = sample_views.wall_game_event()
+    event["view"]["result"]["kind"] = "draw"
+    assert "Draw (the wall ran out, no winner)" in "\n".join(
+        render(event, UiState(), 80, 24, True))
+
+
+def test_end_of_hand_without_a_time_limit_says_who_it_waits_for() -> None:
+    event = sample_views.hand_over_event(waiting=(2,))
+    event["view"]["deadline"] = None
+    event["view"]["next"]["deadline"] = None
+    screen = "\n".join(render(event, UiState(), 80, 24, True))
+    assert "Waiting for West (Cy) (no time limit)" in screen
+    assert "Next hand in" not in screen and "Nothing to do" not in screen
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_match_over_shows_the_final_standings(width: int, height: int) -> None:
+    lines = render(sample_views.match_over_event(), UiState(), width, height, True)
+    start = lines.index("=== Final standings ===")
+    assert [line.split()[1] for line in lines[start + 1:start + 5]] == ["Cy", "Bob", "Di", "Ada"]
+    assert lines[start + 4].endswith("-135  (you)")
+    assert any(line.startswith("The match is over.") for line in lines)
+    assert "next hand" not in lines[-1]
+
+
+def test_history_lists_every_finished_hand_with_its_payments() -> None:
+    event = sample_views.match_over_event()
+    screen = "\n".join(render(event, UiState(screen="history"), 80, 24, True))
+    assert "=== Hands of this match: 4 finished of 4 ===" in screen
+    assert "Hand 1: Wall game" in screen
+    assert "Hand 2: Mahjong by Bob, off Ada's discard - 2468-1, 25" in screen
+    assert "Hand 3: Mahjong by Cy, self-drawn - 369-2, 30" in screen
+    assert "Ada -60   Bob -60   Cy +180   Di -60" in screen
+
+
+def test_lobby_shows_names_free_places_ready_and_timers() -> None:
+    screen = "\n".join(render(sample_views.lobby_event(), UiState(), 80, 24, True))
+    assert "Places: 2 of 4 taken, 2 free" in screen
+    assert "1. Ada (you, host)" in screen and "2. Bob" in screen
+    assert "3. (free)" in screen and "4. (free)" in screen
+    assert "Timers: call 8s, turn 30s, Charleston 60s, next hand 20s" in screen
+    full = "\n".join(render(sample_views.lobby_event(seated=4, ready=(1,)), UiState(), 80, 24,
+                            True))
+    assert re.search(r"2\. Bob\s+ready", full) and re.search(r"3\. Cy\s+not ready yet", full)
+    assert ">1 Ready to start [default]" in full
+
+
+def test_lobby_shows_an_admitted_member_the_view_does_not_name_yet() -> None:
+    event = sample_views.lobby_event(seated=1)
+    event["members"] = [{"fingerprint": "36d8:4e7e", "alive": True, "player": "ada"},
+                        {"fingerprint": "9a1b:0c2d", "alive": True, "player": "bob"}]
+    screen = "\n".join(render(event, UiState(), 80, 24, True))
+    assert "2. bob" in screen and "Places: 2 of 4 taken, 2 free" in screen
+
+
+def test_card_sheet_lists_every_line_and_scrolls() -> None:
+    sheet = sample_views.sample_sheet()
+    top = render(sample_views.play_event(), UiState(screen="sheet", sheet=sheet), 80, 24, True)
+    assert top[0] == "=== House card 2024: 32 hands ==="
+    assert any(re.match(r"  2468-3\s+22 44 666 888 DDDD\s+30  concealed$", line) for line in top)
+    assert top[-1].startswith("lines 1-22 of 34")
+    later = render(sample_views.play_event(), UiState(screen="sheet", sheet=sheet, scroll=99),
+                   80, 24, True)
+    assert any(line.startswith("  run-29") for line in later)  # the last line, reached
+    fans = "\n".join(render(sample_views.play_event(),
+                            UiState(screen="sheet", sheet=sample_views.sample_sheet("mcr")),
+                            80, 24, True))
+    assert re.search(r"Big Four Winds\s+88 pts", fans)
+    missing = "\n".join(render(sample_views.play_event(),
+                               UiState(screen="sheet", sheet_problem="unknown request"),
+                               80, 24, True))
+    assert "The daemon did not send it: unknown request" in missing
+
+
+def test_help_lists_every_key_the_screen_reads() -> None:
+    from fourwinds.frontends.table_keys import COMMAND_LETTERS, SCREEN_KEYS
+
+    helptext = "\n".join(render(None, UiState(screen="help"), 100, 60, True))
+    documented = {key for line in helptext.splitlines() for key in line[:21].split()}
+    for key in [*SCREEN_KEYS, *COMMAND_LETTERS, *COMMAND_LETTERS.values(), "Tab", "Q",
+                "Enter", "space", "1-9", "up", "down"]:
+        assert key in documented, key
