@@ -3,7 +3,8 @@
 The daemon binds a ROUTER on ``ipc://<runtime>/api.sock``; the runtime directory is mode 0700
 and the socket 0600, so only the user can connect. Where ipc is unavailable, it binds
 ``tcp://127.0.0.1:<random>`` and every request must carry the ``token`` written (mode 0600)
-to ``<runtime>/api.endpoint``, which is also where clients learn the endpoint.
+to ``<runtime>/api.endpoint``, which is also where clients learn the endpoint (and the daemon's
+pid and how it listens: ``listen`` address, peer ``port``, ``mdns``).
 
 Every message is a msgpack map with ``"v": API_VERSION``. A request has ``type`` and ``id``;
 its reply is ``{"v", "type": "reply", "id", "ok": true, ...}`` or ``{"ok": false, "error"}``.
@@ -81,6 +82,7 @@ class ApiServer:
         self.refused: Counter[str] = Counter()
         self.endpoint = ""
         self.token = ""
+        self.info: Message = {}   # also written to api.endpoint: how the daemon listens
         self._ctx: zmq.asyncio.Context | None = None
         self._socket: zmq.asyncio.Socket | None = None
         self._subscribers: set[bytes] = set()
@@ -109,8 +111,8 @@ class ApiServer:
             self.endpoint = sock.getsockopt_string(zmq.LAST_ENDPOINT)
             self.token = secrets.token_hex(16)
         write_atomic(self.paths.api_endpoint_file,
-                     pack({"v": API_VERSION, "endpoint": self.endpoint, "token": self.token,
-                           "pid": os.getpid()}))
+                     pack({**self.info, "v": API_VERSION, "endpoint": self.endpoint,
+                           "token": self.token, "pid": os.getpid()}))
         self._task = asyncio.create_task(self._serve(), name="local-api")
 
     async def close(self) -> None:

@@ -93,6 +93,8 @@ class Daemon:
         self._published_at: dict[bytes, float] = {}         # table -> when its last view went
         self._published_progress: dict[bytes, object] = {}  # table -> where it was then
         self._wake = asyncio.Event()
+        self._creating_unlisted = False   # a `create` with "listed": false is being handled
+        self._announcing: set[asyncio.Task[None]] = set()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -104,6 +106,8 @@ class Daemon:
             self.discovery = Discovery(self.identity.public_key, self.name, self.transport.port,
                                        self.interface_address)
             await self.discovery.start()
+        self.api.info = {"listen": self.host, "port": self.transport.port, "mdns": self.mdns,
+                         "name": self.name}
         await self.api.start()
         for rt in self.tables.values():
             self._connect_members(rt)
@@ -123,7 +127,7 @@ class Daemon:
         self._stop.set()
 
     async def close(self) -> None:
-        await cancel_and_wait(self._tasks)
+        await cancel_and_wait([*self._tasks, *self._announcing])
         await self.api.close()
         if self.discovery is not None:
             await self.discovery.close()
@@ -237,10 +241,24 @@ class Daemon:
                 self.transport.connect(key, host, port)
 
     async def _announce(self, rt: TableRuntime) -> None:
-        if self.discovery is None or rt.host_key != self.identity.public_key:
+        """Announce (or update) a table we host, with its free seats as the roster says now;
+        an unlisted table (a solo table with our own bots) is never announced."""
+        if self._creating_unlisted and rt.listed:
+            rt.listed = False       # the table the current `create` request makes
+            rt.save_meta(self.store)
+        if self.discovery is None or rt.host_key != self.identity.public_key or not rt.listed:
             return
         await self.discovery.announce(Announcement(rt.table_id, rt.name, rt.rules,
                                                    4 - len(rt.members), rt.private))
+
+    def roster_changed(self, rt: TableRuntime) -> None:
+        """A seat was admitted at a table we host: the announcement's free seats follow the
+        roster, and our frontends see the lobby change at once."""
+        task = asyncio.create_task(self._announce(rt), name="announce")
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+        if rt.session is not None:
+            self.publish_view(rt, [], at_once=True)
 
     async def _probe(self, host: str, peer_port: int) -> None:
         """A ``--peer``: ask its key beacon for its key and tables every few seconds, so its
@@ -262,6 +280,7 @@ class Daemon:
             delay = 0.5
             key = info.public_key
             self.names[key] = info.name
+            self._moved(key, host, peer_port)
             self.manual_seen[where] = {"host": host, "port": peer_port,
                                        "public_key": key.hex(), "fingerprint": fingerprint(key),
                                        "player": info.name}
@@ -273,6 +292,19 @@ class Daemon:
                  "public_key": key.hex()}
                 for table_id, (name, rules, private) in info.details.items()]
             await asyncio.sleep(PROBE_S)
+
+    def _moved(self, key: bytes, host: str, peer_port: int) -> None:
+        """A ``--peer`` answered with the key of a seat at one of our tables: when that seat's
+        address changed since it was stored (a daemon restarted on another port), connect
+        there, so the two daemons find each other again (its ``Hello`` then tells it ours)."""
+        for rt in self.tables.values():
+            if key in rt.members and key != self.identity.public_key \
+                    and rt.members[key] != (host, peer_port):
+                log.info("table %s: seat %s is now at %s:%d", rt.name, key.hex()[:8], host,
+                         peer_port)
+                rt.members[key] = (host, peer_port)
+                rt.save_meta(self.store)
+                self.transport.connect(key, host, peer_port)
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -330,11 +362,16 @@ class Daemon:
         offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, "")}
                    for k in rt.members if not self.alive(k)]
         rt.view_seq += 1
-        return {"type": "view", "table": rt.table_hex, "name": rt.name, "rules": rt.rules,
-                "seq": rt.view_seq, "applied_at": rt.applied_at,
-                "steps_applied": [[n, t] for n, t in rt.steps_applied], "view": view,
-                "legal_actions": legal, "offline": offline,
-                "events": events, "problems": list(rt.problems)}
+        event = {"type": "view", "table": rt.table_hex, "name": rt.name, "rules": rt.rules,
+                 "seq": rt.view_seq, "applied_at": rt.applied_at,
+                 "steps_applied": [[n, t] for n, t in rt.steps_applied], "view": view,
+                 "legal_actions": legal, "offline": offline,
+                 "events": events, "problems": list(rt.problems)}
+        if view.get("phase") in (None, "lobby"):
+            # before the seating the session knows only the places it has seen join; the
+            # daemon's roster (join order, the host first) shows an admitted player at once
+            event["members"] = self.table_summary(rt)["members"]
+        return event
 
     def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None:
         """Send a view event to our frontends (only while one is subscribed: a view is built
@@ -415,9 +452,20 @@ class Daemon:
     # -- local API -------------------------------------------------------------------------
 
     async def _on_request(self, request: Message) -> Message:
+        """Route one local API request. ``create`` may carry ``"listed": false``: the table
+        is not announced over mDNS (a solo table whose other seats are our own bots)."""
         from fourwinds.daemon import requests
 
-        return await requests.handle(self, request)
+        if request.get("type") != "create" or "listed" not in request:
+            return await requests.handle(self, request)
+        listed = request.pop("listed")
+        if not isinstance(listed, bool):
+            raise ApiError("'listed' must be true or false")
+        self._creating_unlisted = not listed    # requests are handled one at a time
+        try:
+            return await requests.handle(self, request)
+        finally:
+            self._creating_unlisted = False
 
     def find_table(self, ref: object) -> TableRuntime:
         if not isinstance(ref, str) or not ref:

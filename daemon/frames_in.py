@@ -147,7 +147,6 @@ class FrameRouter:
             self._result(key, frame.table_id, False, f"table {rt.name} is full")
             return
         self._admit(rt, key, mac)
-        await self.d._announce(rt)
 
     def _admit(self, rt: TableRuntime, key: bytes, mac: bytes) -> None:
         """Pin ``key`` at ``rt``, tell it so, and send every member the new roster."""
@@ -160,6 +159,7 @@ class FrameRouter:
             if member != self.d.identity.public_key:
                 self.d.transport.send(member, roster)
         log.info("table %s: admitted %s (%d seated)", rt.name, key.hex()[:8], len(rt.members))
+        self.d.roster_changed(rt)   # free seats announced as they fill, lobby shown at once
 
     # -- joiner side -----------------------------------------------------------------------
 

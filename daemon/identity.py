@@ -9,6 +9,7 @@ inside a 0700 directory; a file with looser permissions is refused rather than u
 from __future__ import annotations
 
 import functools
+import getpass
 import hashlib
 import os
 import stat
@@ -28,6 +29,19 @@ MAGIC = b"fourwinds-ed25519-v1\n"
 
 class IdentityError(FourwindsError):
     """The identity file is unreadable, corrupt or readable by others."""
+
+
+NAME_LIMIT = 32
+
+
+def default_player_name() -> str:
+    """The name other players see when none is configured: the login name (a key fingerprint
+    means nothing across a table; ``whoami`` still shows it), "player" where there is none."""
+    try:
+        login = getpass.getuser().strip()
+    except (OSError, KeyError):   # no USER/LOGNAME and no passwd entry (some containers)
+        login = ""
+    return login[:NAME_LIMIT] or "player"
 
 
 def fingerprint(public_key: bytes) -> str:

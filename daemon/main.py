@@ -9,16 +9,21 @@ from dataclasses import dataclass
 
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.discovery import interface_address
-from fourwinds.daemon.identity import load_or_create_identity
-from fourwinds.daemon.paths import default_paths, ensure_private_dir
+from fourwinds.daemon.identity import default_player_name, load_or_create_identity
+from fourwinds.daemon.paths import RUNTIME_NOTES, default_paths, ensure_private_dir
 from fourwinds.daemon.session_port import DEFAULT, load_session_module
 from fourwinds.protocol.errors import FourwindsError
 
 DEFAULT_PORT = 7420
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class Settings:
+    """How to run: ``name`` empty means the login name; ``interface`` an interface name or
+    IPv4 address to listen on (None: every interface); ``mdns`` False announces and browses
+    nothing (a loopback daemon for solo play, tests)."""
+
     data_dir: str | None = None
     port: int = DEFAULT_PORT
     name: str = ""
@@ -38,11 +43,13 @@ def parse_peer(text: str) -> tuple[str, int]:
 
 async def run(settings: Settings) -> None:
     paths = default_paths(settings.data_dir)
+    for note in RUNTIME_NOTES:
+        log.info("runtime directory: %s (private to this user)", note)
     ensure_private_dir(paths.data)
     identity = load_or_create_identity(paths.identity)
     address = interface_address(settings.interface)
     port = load_session_module(settings.session_module)
-    daemon = Daemon(identity, paths, port, name=settings.name or identity.fingerprint[:9],
+    daemon = Daemon(identity, paths, port, name=settings.name or default_player_name(),
                     host=address or "0.0.0.0", listen_port=settings.port,
                     mdns=settings.mdns, interface_address=address, peers=settings.peers)
     loop = asyncio.get_running_loop()

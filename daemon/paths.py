@@ -8,12 +8,18 @@ its own folder. Directories are created mode 0700: only the user may open them.
 from __future__ import annotations
 
 import os
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
 APP = "fourwinds"
+
+RUNTIME_NOTES: list[str] = []
+"""What platformdirs said while choosing the runtime directory (e.g. "XDG_RUNTIME_DIR is not
+set, falling back to /tmp/runtime-1000"), for the daemon to log once. The fallback it takes
+is private (a directory of the user's own, mode 0700, checked), so the commands do not warn."""
 
 
 @dataclass(frozen=True)
@@ -55,8 +61,21 @@ def default_paths(data_dir: str | os.PathLike[str] | None = None) -> Paths:
         data = Path(data_dir).expanduser().resolve()
         return Paths(data=data, runtime=data / "run")
     data = Path(platformdirs.user_data_dir(APP, appauthor=False))
-    runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
-    return Paths(data=data, runtime=runtime)
+    return Paths(data=data, runtime=user_runtime_dir())
+
+
+def user_runtime_dir() -> Path:
+    """The user's runtime directory. Without ``XDG_RUNTIME_DIR`` platformdirs falls back to a
+    private directory it checks (the user's own, mode 0700) and warns on every command; the
+    warning is kept in ``RUNTIME_NOTES`` for the daemon's log instead."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
+    for warning in caught:
+        note = str(warning.message)
+        if note not in RUNTIME_NOTES:
+            RUNTIME_NOTES.append(note)
+    return runtime
 
 
 def ensure_private_dir(path: Path) -> Path:

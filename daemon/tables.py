@@ -41,6 +41,7 @@ class TableRuntime:
     joiner: JoinerPairing | None = None
     join_error: str = ""
     place: int | None = None                # our place at the table (0 = its creator)
+    listed: bool = True                     # announced over mDNS (False: a solo table)
     view_seq: int = 0
     applied_at: float = 0.0   # time.monotonic() when the current session was adopted
     steps_applied: list[tuple[int, float]] = field(default_factory=list)  # see note_progress
@@ -54,7 +55,7 @@ class TableRuntime:
         return {"table_id": self.table_id, "name": self.name, "rules": self.rules,
                 "host_key": self.host_key, "private": self.private, "code": self.code,
                 "members": [[k, h, p] for k, (h, p) in self.members.items()],
-                "place": self.place}
+                "place": self.place, "listed": self.listed}
 
     @classmethod
     def from_meta(cls, meta: dict[str, Any]) -> TableRuntime:
@@ -62,7 +63,7 @@ class TableRuntime:
                    rules=str(meta["rules"]), host_key=bytes(meta["host_key"]),
                    private=bool(meta["private"]), code=meta.get("code"),
                    members={bytes(k): (str(h), int(p)) for k, h, p in meta["members"]},
-                   place=meta.get("place"))
+                   place=meta.get("place"), listed=bool(meta.get("listed", True)))
 
     def save_meta(self, store: Store) -> None:
         store.write_meta(self.table_id, self.meta())

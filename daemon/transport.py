@@ -32,6 +32,7 @@ import zmq.asyncio
 from zmq.utils import z85
 
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
+from fourwinds.daemon.port_owner import port_holder
 from fourwinds.daemon.tasks import cancel_and_wait
 from fourwinds.daemon.wire import (
     MAX_FRAME,
@@ -129,6 +130,18 @@ class ZapHandler:
             self._socket.close(linger=0)
 
 
+def port_in_use(host: str, port: int) -> str:
+    """The one-line error for a taken peer port (or its beacon port, ``port + 1``), naming
+    the process that holds it when the system says (daemon/port_owner.py)."""
+    for taken in (port, port + 1):
+        holder = port_holder(taken)
+        if holder is not None:
+            return (f"port {taken} on {host} is in use by {holder}; stop it (`fourwinds stop` "
+                    f"if it is your daemon) or choose another port with --port")
+    return (f"port {port} or {port + 1} on {host} is in use (another fourwinds daemon?); "
+            "choose another with --port")
+
+
 def _tcp(host: str, port: int) -> str:
     return f"tcp://{host}:{port}" if port else f"tcp://{host}:*"
 
@@ -190,9 +203,7 @@ class Transport:
         except zmq.ZMQError as error:
             await self.close()
             if error.errno == errno.EADDRINUSE:
-                raise TransportError(
-                    f"port {port} or {port + 1} on {host} is in use (another fourwinds daemon?);"
-                    " choose another with --port") from None
+                raise TransportError(port_in_use(host, port)) from None
             if error.errno in (errno.EADDRNOTAVAIL, errno.ENODEV):
                 raise TransportError(
                     f"no network interface has the address {host}; check --interface") from None
