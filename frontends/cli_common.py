@@ -15,10 +15,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import platformdirs
+
 from fourwinds.frontends.action_pick import normalize_tiles, pick_action, request_for
 from fourwinds.frontends.config import Config, load_config
 from fourwinds.frontends.daemon_link import LocalApi, checked, connect, current_view
-from fourwinds.frontends.table_panels import result_lines, seat_label
+from fourwinds.frontends.table_panels import seat_label
+from fourwinds.frontends.table_result import result_lines
 from fourwinds.frontends.table_view import rack_tiles
 from fourwinds.protocol.errors import FourwindsError
 
@@ -45,10 +48,26 @@ def config_of(args: argparse.Namespace) -> Config:
     return cached
 
 
+def data_dir_of(args: argparse.Namespace) -> str | None:
+    """The daemon's data directory: ``--data-dir``, else the config file's, else None (the
+    platform's)."""
+    given: str | None = getattr(args, "data_dir", None)
+    return given or config_of(args).data_dir
+
+
+def state_dir_of(args: argparse.Namespace) -> Path:
+    """Where `play` keeps its log, the daemon's log and its bot seats: the data directory
+    when one is given, else the platform's state directory."""
+    data_dir = data_dir_of(args)
+    if data_dir:
+        return Path(data_dir).expanduser()
+    return Path(platformdirs.user_state_dir("fourwinds", appauthor=False))
+
+
 def open_api(args: argparse.Namespace, *, subscribe: bool = False) -> LocalApi:
     """The local daemon's API for this command's ``--data-dir`` (``subscribe``: with the
     stream of view events, for commands that wait or keep playing)."""
-    return connect(args.data_dir or config_of(args).data_dir, subscribe=subscribe)
+    return connect(data_dir_of(args), subscribe=subscribe)
 
 
 def table_name(api: LocalApi, args: argparse.Namespace) -> str:
@@ -134,7 +153,7 @@ def status_lines(event: Mapping[str, Any]) -> list[str]:
         lines.append(text)
     lines.extend(hand_lines(event))
     if view.get("result"):
-        lines.extend(result_lines(view, True))
+        lines.extend(result_lines(view, 100, False, True))
     lines.extend(legal_lines(event))
     return lines
 

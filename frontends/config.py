@@ -1,15 +1,8 @@
 """The player's config file: name and default options, TOML in the user's config directory.
 
-``$FOURWINDS_CONFIG`` names another file (tests, several players on one machine). Example::
-
-    name = "Ada"          # shown to the other seats
-    rules = "american"    # default for play / host / bot: "american" or "mcr"
-    card = "~/cards/2026.card"   # American card file for tables you host
-    bots = 3              # seats `fourwinds play` fills with bots
-    ascii = false         # tiles as codes instead of Unicode glyphs
-    table = "kitchen"     # table name `play` and the action commands use
-    data_dir = "~/fourwinds"     # the daemon's data directory (default: platform dirs)
-    peers = ["192.168.1.20:7300"]  # daemons to reach where multicast is blocked
+``$FOURWINDS_CONFIG`` names another file (tests, several players on one machine). Every
+command reads the same file (``fourwinds daemon`` too, and the daemon `play` starts); the keys
+and what they mean are in ``TEMPLATE``, which ``fourwinds config init`` writes.
 
 Command-line options win over the file; a bad file is one clear error naming the file, key
 and problem (never a traceback).
@@ -47,6 +40,59 @@ class Config:
     table: str | None = None
     data_dir: str | None = None
     peers: tuple[str, ...] = ()
+    port: int | None = None
+    call_window: float | None = None
+    turn_window: float | None = None
+    charleston_window: float | None = None
+    next_window: float | None = None
+
+
+WINDOWS = ("call_window", "turn_window", "charleston_window", "next_window")
+DEFAULT_PORT = 7420
+
+TEMPLATE = """\
+# fourwinds config file (TOML). Every key is optional: remove the "# " before a key to set it.
+# Command-line options win over this file. `fourwinds config show` prints what is in effect.
+
+# Your player name as the other seats see it (default: your login name).
+# name = {name}
+
+# Rule set for `play`, `host` and `bot`: "american" or "mcr" (Chinese Official).
+# rules = "american"
+
+# American card file for the tables you host (default: the house card).
+# card = "~/cards/2026.card"
+
+# Seats `fourwinds play` fills with bots when it hosts a table (0 to 3).
+# bots = 3
+
+# Tiles as letter codes instead of Unicode glyphs (for terminals without Mahjong glyphs).
+# ascii = false
+
+# The table `play` hosts (its name) and the table commands such as `status` use.
+# table = "kitchen"
+
+# Your daemon's data directory: identity key and tables (default: the platform's, e.g.
+# ~/.local/share/fourwinds).
+# data_dir = "~/fourwinds"
+
+# Daemons to reach directly where multicast (mDNS) is blocked, e.g. at a venue.
+# peers = ["10.0.4.17:7420"]
+
+# Your daemon's peer port on the network (it also uses the next one; default 7420).
+# port = 7420
+
+# Timers of the tables you host, in seconds (leave them out for the table's defaults).
+# call_window: how long each player may think about calling a discard (default 8).
+# call_window = 8
+# turn_window: how long a player may take to discard (default 0 = no timer).
+# turn_window = 0
+# charleston_window: how long each Charleston pass may take, American (default 60).
+# charleston_window = 60
+# next_window: how long the end-of-hand screen waits for every player's "next"
+# (default 60; 0 = until everyone says next).
+# next_window = 60
+"""
 
 
 def config_path() -> Path:
@@ -66,10 +112,13 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "table": (str,),
     "data_dir": (str,),
     "peers": (list,),
+    "port": (int,),
+    **{window: (int, float) for window in WINDOWS},
 }
 
 
-_KIND_NAMES = {str: "a string", int: "an integer", bool: "true or false", list: "a list"}
+_KIND_NAMES = {str: "a string", int: "an integer", bool: "true or false", list: "a list",
+               float: "a number"}
 
 
 def parse_config(text: str, source: str = "<config>") -> Config:
@@ -86,18 +135,24 @@ def parse_config(text: str, source: str = "<config>") -> Config:
                 f"config file {source}: unknown key {key!r} (known: {', '.join(sorted(known))})"
             )
         wanted = _TYPES[key]
-        if not isinstance(value, wanted) or (wanted == (int,) and isinstance(value, bool)):
+        if not isinstance(value, wanted) or (int in wanted and isinstance(value, bool)):
             raise ConfigError(
-                f"config file {source}: {key!r} must be {_KIND_NAMES[wanted[0]]}, "
+                f"config file {source}: {key!r} must be {_KIND_NAMES[wanted[-1]]}, "
                 f"not {type(value).__name__}"
             )
-        values[key] = value
+        values[key] = float(value) if key in WINDOWS and isinstance(value, int | float) else value
     if values.get("rules", "american") not in RULES:
         raise ConfigError(f"config file {source}: 'rules' must be one of {', '.join(RULES)}")
     if not 0 <= values.get("bots", 3) <= 3:
         raise ConfigError(f"config file {source}: 'bots' must be 0 to 3")
     if "name" in values and not 1 <= len(values["name"].strip()) <= 32:
         raise ConfigError(f"config file {source}: 'name' must be 1 to 32 characters")
+    if not 0 <= values.get("port", DEFAULT_PORT) <= 65534:
+        raise ConfigError(f"config file {source}: 'port' must be 0 to 65534")
+    for window in WINDOWS:
+        problem = window_problem(window, values.get(window))
+        if problem:
+            raise ConfigError(f"config file {source}: {window!r} {problem}")
     if "peers" in values:
         peers = values["peers"]
         if not all(isinstance(p, str) and _is_host_port(p) for p in peers):
@@ -126,6 +181,34 @@ def load_config(path: Path | None = None) -> Config:
     return parse_config(text, str(path))
 
 
+def window_problem(window: str, seconds: float | None) -> str:
+    """What is wrong with a table timer's value ("" when fine, or not given): at most an
+    hour; a call or Charleston window cannot be 0 (a turn or next window of 0 waits
+    forever)."""
+    if seconds is None:
+        return ""
+    lowest = 0.1 if window in ("call_window", "charleston_window") else 0.0
+    if not lowest <= seconds <= 3600:
+        return f"must be {lowest:g} to 3600 seconds"
+    return ""
+
+
+def player_name(config: Config) -> str:
+    """The player's name: the config's, else the login name (never a key fingerprint)."""
+    from fourwinds.daemon.identity import default_player_name
+
+    return (config.name or "").strip() or default_player_name()
+
+
+def config_template(name: str | None = None) -> str:
+    """The commented file `fourwinds config init` writes (valid TOML: every key commented
+    out but ``name`` when one is given)."""
+    text = TEMPLATE.format(name=_toml_string(name or "Ada"))
+    if name:
+        text = text.replace("# name = ", "name = ", 1)
+    return text
+
+
 def config_text(config: Config) -> str:
     """A config as TOML text (what `fourwinds config show` prints, and `init` writes)."""
     lines = []
@@ -136,6 +219,8 @@ def config_text(config: Config) -> str:
             continue
         if isinstance(value, bool):
             rendered = "true" if value else "false"
+        elif isinstance(value, float):
+            rendered = f"{value:g}"
         elif isinstance(value, int):
             rendered = str(value)
         elif isinstance(value, tuple):

@@ -2,21 +2,31 @@
 
 A bot seat is a real seat: its own ``fourwinds daemon`` (own data directory, so its own
 identity) on loopback, reaching ours with ``--peer``, plus a ``fourwinds bot`` process acting
-for it through its local API. Every process started here is remembered by its pid and stopped
-by that pid, never by name.
+for it through its local API. The bot seats' data stays in the player's state directory
+(``bots/<table>``), so a table left with ``Q`` is returned to with the same seats. Every
+process started here is remembered by its pid and stopped by that pid, never by name.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
 import logging
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import msgpack
+
+from fourwinds.daemon.paths import default_paths
 from fourwinds.frontends.daemon_link import DaemonUnavailable, LocalApi, checked, connect
 
 log = logging.getLogger(__name__)
@@ -59,11 +69,12 @@ def start_daemon(
     log_path: Path,
     extra: list[str] | None = None,
     detach: bool = False,
+    env: dict[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """Start ``fourwinds daemon`` in the background, logging to ``log_path``.
 
     ``detach``: the user's own daemon outlives this command (new session, not stopped by
-    ``Started.stop``), so the table survives closing the screen.
+    ``Started.stop``), so the table survives closing the screen. ``env``: added to ours.
     """
     args = ["daemon"]
     if data_dir:
@@ -75,7 +86,7 @@ def start_daemon(
     with open(log_path, "ab") as out:
         process = subprocess.Popen(
             fourwinds_command(*args), stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-            start_new_session=detach,
+            start_new_session=detach, env={**os.environ, **(env or {})},
         )
     if not detach:
         started.add(process)
@@ -107,24 +118,138 @@ def _tail(path: Path) -> str:
     return lines[-1].removeprefix("fourwinds: ") if lines else "empty log"
 
 
-def ensure_daemon(data_dir: str | None, name: str, log_dir: Path, peers: tuple[str, ...] = ()
-                  ) -> tuple[LocalApi, subprocess.Popen[bytes] | None]:
-    """The user's daemon: already running, or started now (detached, so it keeps the table
-    when the screen closes). Also returns the process when this call started it."""
+class SoloBusy(DaemonUnavailable):
+    """The daemon `play` started for solo play (127.0.0.1 only) is playing that table now, so
+    it cannot be restarted on the network."""
+
+
+@dataclass(frozen=True)
+class DaemonPlan:
+    """How to start the user's daemon when none runs (`play`, `tables`): its data directory
+    (None: the platform's), the folder of its log, and ``port`` (None: the config file's or
+    the default; the daemon reads the config file itself, as every command does)."""
+
+    data_dir: str | None
+    log_dir: Path
+    port: int | None = None
+
+
+SOLO_ARGS = ["--port", "0", "--interface", "127.0.0.1", "--no-mdns"]
+"""A daemon for a solo table (you and your bots): loopback only, any free port, no mDNS."""
+
+
+def running_info(data_dir: str | None) -> dict[str, Any] | None:
+    """What the running daemon of ``data_dir`` wrote about itself (``pid``, ``listen``,
+    ``port``, ``mdns``: daemon/api.py), or None when there is no such file."""
     try:
-        return connect(data_dir), None
-    except DaemonUnavailable:
-        pass
-    log_path = log_dir / "daemon.log"
+        info = msgpack.unpackb(default_paths(data_dir).api_endpoint_file.read_bytes(),
+                               raw=False)
+    except (OSError, ValueError):
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def is_running(data_dir: str | None) -> bool:
+    """Is a daemon running for ``data_dir``? (Its endpoint file names a live process: a
+    daemon killed with -9 leaves the file, and a client would wait for its answer.)"""
+    info = running_info(data_dir)
+    pid = info.get("pid") if info is not None else None
+    if not isinstance(pid, int):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _solo_marker(data_dir: str | None) -> Path:
+    return default_paths(data_dir).runtime / "solo.pid"
+
+
+def runs_solo(data_dir: str | None) -> bool:
+    """Does the running daemon listen on loopback only because `play` started it for a solo
+    table (not a daemon the user started that way on purpose)?"""
+    info = running_info(data_dir)
+    if info is None or not str(info.get("listen", "")).startswith("127."):
+        return False
+    try:
+        return int(_solo_marker(data_dir).read_text().strip()) == int(info.get("pid", -1))
+    except (OSError, ValueError):
+        return False
+
+
+def ensure_daemon(plan: DaemonPlan, *, solo: bool = False
+                  ) -> tuple[LocalApi, subprocess.Popen[bytes] | None]:
+    """The user's daemon: already running, or started now (detached: it keeps the seat when
+    the screen closes, and stays up until `fourwinds stop`). ``solo``: a daemon started for
+    a table of you and your bots listens on 127.0.0.1 only, on any free port, and announces
+    nothing; a networked table needs a daemon on the network, so one that `play` started
+    for solo play is restarted (its tables resume from disk). Also returns the process when
+    this call started it."""
+    api: LocalApi | None = None
+    if is_running(plan.data_dir):
+        with contextlib.suppress(DaemonUnavailable):
+            api = connect(plan.data_dir)
+    if api is not None:
+        if solo or not runs_solo(plan.data_dir):
+            return api, None
+        _restart_for_network(api, plan)
+    log_path = plan.log_dir / "daemon.log"
     log.info("starting the daemon (log: %s)", log_path)
-    extra = [arg for peer in peers for arg in ("--peer", peer)]
-    process = start_daemon(Started(), data_dir=data_dir, name=name, log_path=log_path,
+    extra = list(SOLO_ARGS) if solo else (
+        ["--port", str(plan.port)] if plan.port is not None else [])
+    process = start_daemon(Started(), data_dir=plan.data_dir, name="", log_path=log_path,
                            extra=extra, detach=True)
     try:
-        return wait_for_api(data_dir, process, log_path), process
+        api = wait_for_api(plan.data_dir, process, log_path)
     except DaemonUnavailable:
         stop_process(process)
         raise
+    if solo:
+        _solo_marker(plan.data_dir).write_text(f"{process.pid}\n")
+    return api, process
+
+
+def _restart_for_network(api: LocalApi, plan: DaemonPlan) -> None:
+    """Stop the loopback daemon `play` started for solo play, so a networked one can start;
+    refused while a solo table is being played (its bots are connected to it)."""
+    try:
+        answer = checked(api.request({"type": "tables"}))
+        busy = [t for t in answer.get("tables") or () if isinstance(t, dict)
+                and sum(1 for m in t.get("members") or () if m.get("alive")) > 1]
+        if busy:
+            raise SoloBusy(
+                f"your daemon is playing the solo table {busy[0].get('name')} on 127.0.0.1 "
+                "only; quit that table first (Q), then try again")
+        print("fourwinds: restarting your daemon on the network (it ran for solo play, on "
+              "127.0.0.1 only)", file=sys.stderr, flush=True)
+        stop_running(api, plan.data_dir)
+    finally:
+        api.close()
+
+
+def stop_running(api: LocalApi, data_dir: str | None, timeout: float = 10.0) -> int | None:
+    """Ask the daemon behind ``api`` to stop and wait until its process is gone; its pid."""
+    info = running_info(data_dir) or {}
+    pid = info.get("pid")
+    checked(api.request({"type": "stop"}))
+    if not isinstance(pid, int):
+        return None
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(ChildProcessError):   # reaped here if it is our child
+            os.waitpid(pid, os.WNOHANG)
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return pid
+        except PermissionError:
+            return pid      # another user's process now holds that number
+        time.sleep(0.05)
+    raise DaemonUnavailable(f"the daemon (pid {pid}) did not stop within {timeout:.0f} s")
 
 
 def stop_process(process: subprocess.Popen[bytes]) -> None:
@@ -138,6 +263,13 @@ def stop_process(process: subprocess.Popen[bytes]) -> None:
             process.wait(timeout=5)
 
 
+BOT_ENV = {"FOURWINDS_CONFIG": os.devnull, "PYTHONUNBUFFERED": "1"}
+"""Bot seats do not read the player's config file (its peers, port and name are the
+player's): everything they need is on their command line."""
+SEATS_FILE = "seats.json"
+SOCKET_ROOM = 100 - len("/bot1/run/api.sock")   # an ipc socket path has ~100 characters
+
+
 def start_bot_seat(
     started: Started,
     *,
@@ -148,28 +280,115 @@ def start_bot_seat(
     host_port: int,
     host_key: str,
     verbose: int = 0,
+    code: str | None = None,
+    join: bool = True,
 ) -> None:
     """One bot seat: its own daemon on loopback (``--peer`` ours) and a `fourwinds bot`
-    (logging at ``verbose`` to the seat's log, ``<base>/bot<index>/seat.log``)."""
+    (logging at ``verbose`` to the seat's log, ``<base>/bot<index>/seat.log``). ``join``:
+    join the table first (False: the seat's daemon already sits there and resumes it)."""
     data_dir = base / f"bot{index}"
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "seat.log"
     name = f"Bot {index}"
     daemon = start_daemon(
         started, data_dir=str(data_dir), name=name, log_path=log_path,
-        extra=["--port", "0", "--interface", "127.0.0.1", "--no-mdns",
-               "--peer", f"127.0.0.1:{host_port}"],
+        extra=[*SOLO_ARGS, "--peer", f"127.0.0.1:{host_port}"], env=BOT_ENV,
     )
     api = wait_for_api(str(data_dir), daemon, log_path)
     try:  # join here, one seat after the other, before the bot starts acting
-        checked(api.request({"type": "join", "table": table, "host": "127.0.0.1",
-                             "port": host_port, "public_key": host_key}))
+        if join:
+            request: dict[str, Any] = {"type": "join", "table": table, "host": "127.0.0.1",
+                                       "port": host_port, "public_key": host_key}
+            if code:
+                request["code"] = code
+            checked(api.request(request))
     finally:
         api.close()
     with open(log_path, "ab") as out:
         started.add(subprocess.Popen(
             fourwinds_command(*(["-v"] * verbose), "bot", "--rules", rules,
                               "--data-dir", str(data_dir), "--table", table),
-            stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            stdin=subprocess.DEVNULL, stdout=out, stderr=out, env={**os.environ, **BOT_ENV},
         ))
+
+
+@dataclass(frozen=True)
+class BotSeats:
+    """The bot seats `play` seated at one table: their daemons' data (identity and the
+    table) live in ``home``, so returning to the table restarts the same seats."""
+
+    home: Path
+    table: str      # the table's id (hex)
+    rules: str
+    count: int
+
+
+def bots_home(state: Path, table: str) -> Path:
+    """Where the bot seats of ``table`` keep their daemons' data."""
+    return state / "bots" / table[:12]
+
+
+def load_bot_seats(state: Path, table: str) -> BotSeats | None:
+    """The bot seats `play` seated at ``table`` (its id), or None."""
+    home = bots_home(state, table)
+    try:
+        data = json.loads((home / SEATS_FILE).read_text(encoding="utf-8"))
+        return BotSeats(home, str(data["table"]), str(data["rules"]), int(data["count"]))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _new_home(state: Path, table: str) -> Path:
+    """A folder for the bot seats' data; where its path leaves too little room for the
+    daemons' ipc sockets, the folder is made in the temporary directory and linked."""
+    home = bots_home(state, table)
+    home.parent.mkdir(parents=True, exist_ok=True)
+    if len(str(home.resolve())) <= SOCKET_ROOM:
+        home.mkdir(exist_ok=True)
+    else:
+        home.symlink_to(tempfile.mkdtemp(prefix="fw-bots-"))
+    return home
+
+
+def seat_new_bots(started: Started, state: Path, *, table: str, rules: str, count: int,
+                  host_port: int, host_key: str, code: str | None = None,
+                  verbose: int = 0, say: Callable[[str], None] = print) -> BotSeats:
+    """Seat ``count`` new bot seats at our table, one after the other (each its own daemon
+    on 127.0.0.1), remembered in ``state`` for a later return."""
+    home = _new_home(state, table)
+    seats = BotSeats(home, table, rules, 0)
+    for index in range(1, count + 1):
+        say(f"seating bot {index} of {count} (its own daemon on 127.0.0.1)...")
+        start_bot_seat(started, base=home, index=index, rules=rules, table=table,
+                       host_port=host_port, host_key=host_key, verbose=verbose, code=code)
+        seats = BotSeats(home, table, rules, index)
+        (home / SEATS_FILE).write_text(json.dumps(
+            {"table": table, "rules": rules, "count": index}), encoding="utf-8")
+    return seats
+
+
+def resume_bot_seats(started: Started, seats: BotSeats, *, host_port: int,
+                     verbose: int = 0, say: Callable[[str], None] = print) -> None:
+    """Start the bot seats of a table we return to: their daemons resume it from disk."""
+    say(f"restarting {seats.count} bot seat{'s' if seats.count > 1 else ''}...")
+    for index in range(1, seats.count + 1):
+        start_bot_seat(started, base=seats.home, index=index, rules=seats.rules,
+                       table=seats.table, host_port=host_port, host_key="", verbose=verbose,
+                       join=False)
+
+
+def forget_bot_seats(seats: BotSeats) -> None:
+    """Remove the bot seats' data (the table is over, or left)."""
+    target = seats.home.resolve()
+    if seats.home.is_symlink():
+        seats.home.unlink()
+    shutil.rmtree(target, ignore_errors=True)
+
+
+def bot_daemon_dirs(state: Path) -> list[Path]:
+    """The data directories of every bot seat `play` keeps (for `fourwinds stop`)."""
+    root = state / "bots"
+    if not root.is_dir():
+        return []
+    return sorted(seat for home in root.iterdir() for seat in home.glob("bot[0-9]")
+                  if seat.is_dir())

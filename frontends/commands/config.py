@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from fourwinds.frontends.config import Config, config_path, config_text, load_config
+from fourwinds.frontends.config import config_path, config_template, config_text, load_config
 from fourwinds.protocol.errors import FourwindsError
 
 
@@ -30,6 +30,6 @@ def cmd_config(args: argparse.Namespace) -> int:
     if path.exists():
         raise FourwindsError(f"{path} exists already; edit it, or remove it first")
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(config_text(Config(name=args.name)), encoding="utf-8")
+    path.write_text(config_template(args.name), encoding="utf-8")
     print(f"wrote {path}")
     return 0

@@ -19,7 +19,7 @@ from fourwinds.frontends.cli_common import (
     status_lines,
     table_name,
 )
-from fourwinds.frontends.config import RULES
+from fourwinds.frontends.config import RULES, WINDOWS, player_name, window_problem
 from fourwinds.frontends.daemon_link import LocalApi, checked, current_view
 from fourwinds.frontends.table_view import rack_tiles
 from fourwinds.protocol.errors import FourwindsError
@@ -88,15 +88,40 @@ def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = F
     parser.add_argument("--no-auto-pass", action="store_false", dest="auto_pass",
                         help="every player answers every discard (by default a seat that "
                              "cannot call it passes at once, as on online tables)")
+    for window, what in _WINDOW_HELP.items():
+        parser.add_argument(f"--{window.replace('_', '-')}", type=float, metavar="SECONDS",
+                            dest=window, help=what)
+
+
+_WINDOW_HELP = {
+    "call_window": "how long each player may think about calling a discard (default: "
+                   "config, then 8)",
+    "turn_window": "how long a player may take to discard (default: config, then 0: no timer)",
+    "charleston_window": "how long each Charleston pass may take (default: config, then 60)",
+    "next_window": "how long the end-of-hand screen waits for every player's next (default: "
+                   "config, then 60; 0: until everyone says next)",
+}
 
 
 def table_options(args: argparse.Namespace, *, solo: bool = False) -> dict[str, Any]:
-    """The local API's table options for ``--hands``, the deck and auto-pass (``solo``: all
-    the other seats are our bots, so the deck defaults to practice)."""
+    """The local API's table options for ``--hands``, the deck, auto-pass and the timers
+    (``solo``: all the other seats are our bots, so the deck defaults to practice). A timer
+    is sent only when the command line or the config file gives it: otherwise the table's
+    own default holds."""
     if not 0 <= args.hands <= 64:
         raise FourwindsError(f"--hands {args.hands}: must be 0 to 64")
     deck = args.deck or ("practice" if solo else "masked")
-    return {"hands": args.hands, "deck": deck, "auto_pass": args.auto_pass}
+    options: dict[str, Any] = {"hands": args.hands, "deck": deck, "auto_pass": args.auto_pass}
+    config = config_of(args)
+    for window in WINDOWS:
+        given = getattr(args, window, None)
+        seconds = given if given is not None else getattr(config, window)
+        problem = window_problem(window, seconds)
+        if problem:
+            raise FourwindsError(f"--{window.replace('_', '-')} {seconds:g}: {problem}")
+        if seconds is not None:
+            options[window] = float(seconds)
+    return options
 
 
 def _run(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:
@@ -110,7 +135,7 @@ def _run(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:
 def cmd_host(args: argparse.Namespace) -> int:
     """JSON: the daemon's answer (``table``, ``rules``, ``code`` for a private table)."""
     config = config_of(args)
-    name = args.name or config.table or f"{config.name or 'my'}-table"
+    name = args.name or config.table or f"{player_name(config)}-table"
     rules = args.rules or config.rules
     options = table_options(args)
     request: dict[str, Any] = {"type": "create", "name": name, "rules": rules,

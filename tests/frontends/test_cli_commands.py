@@ -168,7 +168,7 @@ def test_no_daemon_is_one_clear_line(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("play", "host", "join", "seat", "ready", "status", "hand", "discard",
+    for command in ("play", "host", "join", "seat", "ready", "status", "hand", "discard", "stop",
                     "call", "pass", "exchange", "mahjong", "charleston", "act", "bot",
                     "completion", "config"):
         with pytest.raises(SystemExit) as done:
@@ -224,3 +224,91 @@ def test_status_wait_returns_the_view_that_gives_the_seat_a_turn(
     out = _json(capsys)
     assert out["seq"] == 3 and out["table"] == "ab0cd" and out["legal_actions"]
     assert fake.stream == []  # the other table's view was read and passed over
+
+
+def test_host_sends_the_table_timers_given(api: FakeApi,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["host", "den", "--call-window", "15", "--next-window", "0", "--json"]) == 0
+    options = api.sent[-1]["options"]
+    assert (options["call_window"], options["next_window"]) == (15.0, 0.0)
+    assert "turn_window" not in options and "charleston_window" not in options
+
+
+def test_daemon_reads_the_config_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from fourwinds.daemon import main as daemon_main
+
+    config = tmp_path / "config.toml"
+    config.write_text(f'name = "Bob"\npeers = ["10.0.4.17:7420"]\nport = 7500\n'
+                      f'data_dir = "{tmp_path / "data"}"\n')
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
+    seen: list[Any] = []
+    monkeypatch.setattr(daemon_main, "main", lambda settings: _record(seen, settings))
+    assert cli.main(["daemon"]) == 0
+    assert cli.main(["daemon", "--name", "Ann", "--port", "0", "--peer", "10.0.4.18:7420"]) == 0
+    first, second = seen
+    assert (first.name, first.port, first.peers, first.data_dir) == (
+        "Bob", 7500, (("10.0.4.17", 7420),), str(tmp_path / "data"))
+    assert (second.name, second.port) == ("Ann", 0)
+    assert second.peers == (("10.0.4.17", 7420), ("10.0.4.18", 7420))
+
+
+def test_daemon_name_defaults_to_the_login_name(monkeypatch: pytest.MonkeyPatch,
+                                                tmp_path: Path) -> None:
+    import getpass
+
+    from fourwinds.daemon import main as daemon_main
+
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setattr(getpass, "getuser", lambda: "ada")
+    seen: list[Any] = []
+    monkeypatch.setattr(daemon_main, "main", lambda settings: _record(seen, settings))
+    assert cli.main(["daemon"]) == 0
+    assert (seen[0].name, seen[0].port) == ("ada", 7420)
+
+
+def test_whoami_shows_the_fingerprint_and_the_name(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('name = "Bob"\n')
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
+    assert cli.main(["whoami", "--data-dir", str(tmp_path / "d")]) == 0
+    fingerprint, name = capsys.readouterr().out.splitlines()
+    assert len(fingerprint.split(":")) == 4 and name == "name: Bob"
+
+
+def test_stop_without_a_daemon_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    assert cli.main(["stop", "--data-dir", str(tmp_path / "d")]) == 0
+    assert capsys.readouterr().out == "no daemon is running\n"
+
+
+@pytest.mark.slow
+def test_tables_starts_the_daemon_and_stop_stops_it(monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from fourwinds.frontends.local_seats import is_running, running_info
+
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    data = str(tmp_path / "d")
+    try:
+        assert cli.main(["tables", "--data-dir", data, "--port", "0", "--wait", "0"]) == 0
+        out, err = capsys.readouterr()
+        assert "started your daemon (`fourwinds stop` stops it)" in err
+        assert out.startswith("You sit at no table.\n")
+        info = running_info(data) or {}
+        assert info["listen"] == "0.0.0.0" and info["mdns"] is True   # on the network
+        assert cli.main(["tables", "--data-dir", data, "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["tables"] == []
+    finally:
+        assert cli.main(["stop", "--data-dir", data]) == 0
+    assert capsys.readouterr().out.startswith("stopped your daemon (pid ")
+    assert not is_running(data)
+    assert cli.main(["stop", "--data-dir", data]) == 0
+    assert capsys.readouterr().out == "no daemon is running\n"
+
+
+def _record(seen: list[Any], value: Any) -> int:
+    seen.append(value)
+    return 0

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,32 @@ def test_config_reads_every_setting(tmp_path: Path) -> None:
     assert config.card is not None and not config.card.startswith("~")
 
 
+def test_config_reads_the_daemon_and_timer_settings() -> None:
+    config = parse_config("port = 7500\ncall_window = 12\nturn_window = 30.5\n"
+                          "charleston_window = 45\nnext_window = 0\n")
+    assert config.port == 7500
+    assert (config.call_window, config.turn_window, config.charleston_window,
+            config.next_window) == (12.0, 30.5, 45.0, 0.0)
+    assert isinstance(config.port, int)
+
+
+def test_config_init_explains_every_key_and_reads_back(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "config.toml"
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(path))
+    assert cli.main(["config", "init"]) == 0
+    text = path.read_text()
+    assert load_config(path) == Config()     # every key commented out: the defaults
+    for key in fields(Config):               # each key has its explanation and an example
+        line = next(n for n, ln in enumerate(text.splitlines())
+                    if ln.startswith(f"# {key.name} = "))
+        assert text.splitlines()[line - 1].startswith("# "), key.name
+    uncommented = re.sub(r"(?m)^# (\w+ = )", r"\1", text)   # every example is valid
+    everything = parse_config(uncommented)
+    assert everything.port == 7420 and everything.next_window == 60.0
+    assert everything.peers == ("10.0.4.17:7420",)
+
+
 def test_missing_config_file_gives_defaults(tmp_path: Path) -> None:
     assert load_config(tmp_path / "absent.toml") == Config()
 
@@ -37,6 +65,10 @@ def test_missing_config_file_gives_defaults(tmp_path: Path) -> None:
     ('colour = "red"', "unknown key 'colour'"),
     ('peers = ["nohost"]', "'peers' must be a list of \"HOST:PORT\""),
     ('name = "', "config file"),
+    ("port = 70000", "'port' must be 0 to 65534"),
+    ("call_window = 0", "'call_window' must be 0.1 to 3600 seconds"),
+    ('next_window = "soon"', "'next_window' must be a number, not str"),
+    ("turn_window = true", "'turn_window' must be a number, not bool"),
 ])
 def test_bad_config_is_one_clear_error(text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -45,7 +77,7 @@ def test_bad_config_is_one_clear_error(text: str, message: str) -> None:
 
 def test_config_text_round_trips() -> None:
     config = Config(name='A "quoted" name', rules="mcr", bots=1, ascii=True,
-                    peers=("h:1", "k:2"))
+                    peers=("h:1", "k:2"), port=7500, call_window=2.5, next_window=0.0)
     assert parse_config(config_text(config)) == config
 
 

@@ -1,84 +1,177 @@
-"""`fourwinds play`: falls back clearly to the offline demo; processes it starts are stopped."""
+"""`fourwinds play`: where it sits down (back to your table, join, host), one-line errors
+and no offline demo, the join's wait for mDNS, the table timers; processes it starts are
+stopped. The slow test plays solo, leaves with Q and comes back to the same table."""
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from fourwinds.frontends import cli
 from fourwinds.frontends.commands import play
-from fourwinds.frontends.local_seats import Started, fourwinds_command
+from fourwinds.frontends.commands.play import Kind, Mine, choose_table
+from fourwinds.frontends.commands.table_cmds import table_options
+from fourwinds.frontends.config import Config
+from fourwinds.frontends.local_seats import Started, fourwinds_command, is_running
 from fourwinds.protocol.errors import FourwindsError
 
-
-def _args(*argv: str) -> object:
-    return cli.build_parser().parse_args(["play", "--data-dir", _DIR[0], *argv])
-
-
-_DIR = [""]
+MAIN = cli.main   # kept: the tests that forbid the demo replace cli.main
+KITCHEN = Mine("ab12cd34" * 4, "kitchen", "mcr", 2)
+CLUB = Mine("ef56ab78" * 4, "club", "american", 4)
 
 
 @pytest.fixture(autouse=True)
-def _data_dir(tmp_path: Path) -> None:
-    _DIR[0] = str(tmp_path / "data")
+def _no_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
 
 
-def test_play_falls_back_to_the_demo_with_the_reason(
+def _args(*argv: str) -> argparse.Namespace:
+    return cli.build_parser().parse_args(["play", *argv])
+
+
+def _choose(*argv: str, mine: tuple[Mine, ...] = (), config: Config | None = None,
+            interactive: bool = False) -> play.Target:
+    return choose_table(_args(*argv), config or Config(), list(mine), interactive=interactive)
+
+
+def test_play_alone_returns_to_the_one_table_you_sit_at() -> None:
+    assert _choose(mine=(KITCHEN,)) == play.Target(Kind.RETURN, KITCHEN.table, "kitchen")
+    assert _choose() == play.Target(Kind.HOST, "")
+    assert _choose(config=Config(table="den")) == play.Target(Kind.HOST, "den")
+
+
+def test_join_and_table_find_the_tables_you_sit_at() -> None:
+    for argv in (("--join", "kitchen"), ("--join", KITCHEN.table),
+                 ("--join", KITCHEN.table[:8]), ("--table", "kitchen")):
+        assert _choose(*argv, mine=(KITCHEN, CLUB)).kind is Kind.RETURN, argv
+        assert _choose(*argv, mine=(KITCHEN, CLUB)).ref == KITCHEN.table
+    assert _choose("--join", "den", mine=(KITCHEN,)) == play.Target(Kind.JOIN, "den", "den")
+    assert _choose("--table", "den", mine=(KITCHEN,)) == play.Target(Kind.HOST, "den", "den")
+
+
+def test_several_tables_without_a_terminal_is_one_clear_error() -> None:
+    with pytest.raises(FourwindsError) as error:
+        _choose(mine=(KITCHEN, CLUB))
+    assert str(error.value) == "you sit at several tables (kitchen, club): play --table NAME"
+    assert _choose(mine=(KITCHEN, CLUB), config=Config(table="club")).ref == CLUB.table
+
+
+def test_several_tables_on_a_terminal_asks_which(monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    answers = iter(["2", "kitchen", "nine"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    assert _choose(mine=(KITCHEN, CLUB), interactive=True).ref == CLUB.table
+    assert "1. kitchen" in capsys.readouterr().err
+    assert _choose(mine=(KITCHEN, CLUB), interactive=True).ref == KITCHEN.table
+    with pytest.raises(FourwindsError, match="no table 'nine' among yours"):
+        _choose(mine=(KITCHEN, CLUB), interactive=True)
+
+
+def test_the_offline_demo_is_gone() -> None:
+    with pytest.raises(SystemExit):
+        cli.build_parser().parse_args(["play", "--no-fallback"])
+
+
+def _no_daemon(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """`play` with no daemon and no tables on disk; the offline demo must never run."""
+    monkeypatch.setattr(play, "my_tables", lambda data_dir: [])
+
+    def no_demo(*_: object, **__: object) -> int:
+        raise AssertionError("play ran the offline demo")
+
+    monkeypatch.setattr("fourwinds.frontends.cli.main", no_demo)
+
+
+@pytest.mark.parametrize("failure", [FourwindsError("cannot join kitchen: table is full"),
+                                     ConnectionResetError("the daemon went away"),
+                                     TimeoutError("the daemon did not answer 'tables'")])
+def test_every_failure_is_one_line_and_status_2(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path, failure: Exception) -> None:
+    _no_daemon(monkeypatch, tmp_path)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
+
+    def fail(*_: object, **__: object) -> object:
+        raise failure
+
+    monkeypatch.setattr(play, "ensure_daemon", fail)
+    assert MAIN(["play", "--data-dir", str(tmp_path / "d")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and err.splitlines()[-1] == f"fourwinds: {failure}", err
+    assert "demo" not in err and "Traceback" not in err
+
+
+def test_play_without_a_terminal_says_so_before_touching_anything(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
         tmp_path: Path) -> None:
-    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
-
-    def no_table(*_: object) -> tuple[object, str]:
-        raise FourwindsError("no table session in this build")
-
-    ran: list[list[str]] = []
-
-    def fake_main(argv: list[str] | None = None) -> int:
-        ran.append(list(argv or []))
-        return 0
-
-    monkeypatch.setattr(play, "_sit_down", no_table)
-    monkeypatch.setattr(cli, "main", fake_main)
-    assert play.cmd_play(_args("--rules", "mcr")) == 0  # type: ignore[arg-type]
-    err = capsys.readouterr().err
-    assert "the networked table is not available here yet (no table session" in err
-    assert "fourwinds demo mcr" in err
-    assert ran == [["demo", "mcr"]]
+    _no_daemon(monkeypatch, tmp_path)
+    monkeypatch.setattr(play, "has_terminal", lambda: False)
+    monkeypatch.setattr(play, "ensure_daemon", lambda *a, **k: pytest.fail("daemon started"))
+    assert MAIN(["play", "--data-dir", str(tmp_path / "d")]) == 2
+    assert capsys.readouterr().err.startswith("fourwinds: play needs a terminal")
 
 
-def test_play_no_fallback_and_join_report_the_error(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+class SeenLater:
+    """A daemon whose mDNS sees table ``kitchen`` only on the ``after``-th ``tables``."""
 
-    def no_table(*_: object) -> tuple[object, str]:
-        raise FourwindsError("cannot join kitchen: table is full")
+    def __init__(self, after: int) -> None:
+        self.after = after
+        self.asked = 0
+        self.sent: list[dict[str, Any]] = []
 
-    monkeypatch.setattr(play, "_sit_down", no_table)
-    for argv in (("--no-fallback",), ("--join", "kitchen")):
-        with pytest.raises(FourwindsError, match="table is full"):
-            play.cmd_play(_args(*argv))  # type: ignore[arg-type]
+    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        self.sent.append(dict(message))
+        if message["type"] == "tables":
+            self.asked += 1
+            seen = [{"name": "kitchen", "table": "ab" * 16}] if self.asked >= self.after else []
+            return {"ok": True, "tables": [], "seen": seen, "peers": []}
+        if message["type"] == "join":
+            return {"ok": True, "table": "ab" * 16}
+        return {"ok": False, "error": "not here"}
 
 
-def test_play_defaults_come_from_the_config(monkeypatch: pytest.MonkeyPatch,
-                                            tmp_path: Path) -> None:
+def test_join_waits_for_the_table_to_be_seen(monkeypatch: pytest.MonkeyPatch,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(play, "PROGRESS_S", 0.1)
+    monkeypatch.setattr("fourwinds.frontends.commands.play.time.sleep", lambda s: None)
+    api = SeenLater(after=4)
+    assert play._join(api, "kitchen", "K7QX3M") == "ab" * 16  # type: ignore[arg-type]
+    assert api.sent[-1] == {"type": "join", "table": "kitchen", "code": "K7QX3M"}
+    assert "looking for table kitchen on the network" in capsys.readouterr().err
+
+
+def test_join_gives_up_after_the_wait_with_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(play, "JOIN_WAIT_S", 0.3)
+    api = SeenLater(after=10**6)
+    with pytest.raises(FourwindsError) as error:
+        play._join(api, "kitchen", None)  # type: ignore[arg-type]
+    assert "no table 'kitchen' seen on the network within 0 s" in str(error.value)
+    assert "fourwinds tables" in str(error.value) and "peers" in str(error.value)
+    assert not any(m["type"] == "join" for m in api.sent)
+
+
+def test_table_timers_are_sent_only_when_given(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    assert set(table_options(_args())) == {"hands", "deck", "auto_pass"}
+    given = table_options(_args("--call-window", "12", "--next-window", "0",
+                                "--turn-window", "30", "--charleston-window", "45"))
+    assert {k: given[k] for k in ("call_window", "turn_window", "charleston_window",
+                                  "next_window")} == {"call_window": 12.0, "turn_window": 30.0,
+                                                      "charleston_window": 45.0,
+                                                      "next_window": 0.0}
     config = tmp_path / "config.toml"
-    config.write_text('rules = "mcr"\nbots = 1\n')
+    config.write_text("call_window = 5\nnext_window = 90\n")
     monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
-    seen: list[tuple[str, int]] = []
-
-    def record(args: object, rules: str, bots: int, started: Started) -> tuple[object, str]:
-        seen.append((rules, bots))
-        raise FourwindsError("stop here")
-
-    monkeypatch.setattr(play, "_sit_down", record)
-    with pytest.raises(FourwindsError):
-        play.cmd_play(_args("--no-fallback"))  # type: ignore[arg-type]
-    with pytest.raises(FourwindsError):
-        play.cmd_play(_args("--no-fallback", "--rules", "american", "--bots", "3"))  # type: ignore[arg-type]
-    assert seen == [("mcr", 1), ("american", 3)]
+    from_file = table_options(_args("--call-window", "3"))
+    assert (from_file["call_window"], from_file["next_window"]) == (3.0, 90.0)
+    with pytest.raises(FourwindsError, match=r"--call-window 0: must be 0\.1 to 3600 seconds"):
+        table_options(_args("--call-window", "0"))
 
 
 def test_bots_option_is_checked() -> None:
@@ -97,3 +190,48 @@ def test_subprocesses_run_this_same_fourwinds() -> None:
     done = subprocess.run(fourwinds_command("--version"), capture_output=True, text=True,
                           timeout=30, check=True)
     assert done.stdout.startswith("fourwinds ")
+
+
+@pytest.mark.slow
+def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    """`play` hosts a solo table (three bot seats, a loopback daemon on a free port, never
+    announced), the screen is quit; `play` again returns to that table with the same bot
+    seats (restarted), and `--table NAME` / `--join NAME` find it too. The daemon stays up
+    after play exits, until `fourwinds stop`."""
+    data = tmp_path / "me"
+    shown: list[tuple[str, dict[str, Any]]] = []
+
+    def screen(client: Any, ascii_only: bool = False) -> int:
+        from fourwinds.frontends.daemon_link import current_view
+
+        event = current_view(client.api, client.table)
+        players = {p["name"] for p in event["view"]["players"]}
+        bots = sum(is_running(str(b)) for b in (data / "bots").glob("*/bot[0-9]"))
+        shown.append((str(event["table"]), {"players": players, "bots running": bots}))
+        return 0
+
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
+    monkeypatch.setattr("fourwinds.frontends.curses_table.run", screen)
+    base = ["play", "--data-dir", str(data), "--rules", "mcr", "--table", "solo"]
+    try:
+        assert cli.main(base) == 0
+        assert is_running(str(data))
+        from fourwinds.frontends.local_seats import running_info
+
+        info = running_info(str(data)) or {}
+        assert info["listen"] == "127.0.0.1" and info["mdns"] is False and info["port"] != 7420
+        table = shown[0][0]
+        assert shown[0][1]["players"] >= {"Bot 1", "Bot 2", "Bot 3"}
+        assert shown[0][1]["bots running"] == 3
+        bots = sorted((data / "bots").glob("*/bot[0-9]"))
+        assert len(bots) == 3 and not any(is_running(str(b)) for b in bots)  # stopped on Q
+        for argv in (["play", "--data-dir", str(data)], [*base],
+                     ["play", "--data-dir", str(data), "--join", "solo"]):
+            assert cli.main(argv) == 0
+            assert shown[-1] == (table, {**shown[0][1], "bots running": 3})  # restarted
+        assert not any(is_running(str(b)) for b in bots)
+        assert len(list((data / "tables").iterdir())) == 1   # no second table was hosted
+    finally:
+        assert cli.main(["stop", "--data-dir", str(data)]) == 0
+    assert not is_running(str(data))

@@ -36,7 +36,7 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
     me = tmp_path / "me"
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
-               f"--hands 8 --no-fallback --data-dir {me}; sleep 60")
+               f"--hands 8 --data-dir {me}; sleep 60")
     with PlayTable(me, command, 120, 45) as table:
         started = time.monotonic()
         tmux, screen = table.start("Charleston: first right")  # dealt, passing

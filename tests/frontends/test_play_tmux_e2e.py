@@ -34,7 +34,7 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
     me = tmp_path / "me"
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules mcr --bots 3 --practice --ascii "
-               f"--no-fallback --data-dir {me}; sleep 60")
+               f"--data-dir {me}; sleep 60")
     with PlayTable(me, command, 110, 45) as table:
         started = time.monotonic()
         tmux, screen = table.start("Your hand")  # dealt: our rack is on screen
