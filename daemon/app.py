@@ -456,6 +456,8 @@ class Daemon:
         is not announced over mDNS (a solo table whose other seats are our own bots)."""
         from fourwinds.daemon import requests
 
+        if request.get("type") == "peer":
+            return self._peer_request(request)
         if request.get("type") != "create" or "listed" not in request:
             return await requests.handle(self, request)
         listed = request.pop("listed")
@@ -466,6 +468,26 @@ class Daemon:
             return await requests.handle(self, request)
         finally:
             self._creating_unlisted = False
+
+    def _peer_request(self, request: Message) -> Message:
+        """``{"type": "peer", "host", "port"}``: reach this daemon directly from now on, as a
+        ``--peer`` given at start (`play --peer` where multicast is blocked)."""
+        host, peer_port = request.get("host"), request.get("port")
+        if not isinstance(host, str) or not 0 < len(host.strip()) <= 255:
+            raise ApiError("'host' must be a host name or address")
+        if not isinstance(peer_port, int) or isinstance(peer_port, bool) \
+                or not 0 < peer_port < 65535:
+            raise ApiError("'port' must be a port number 1-65534")
+        return {"ok": True, "added": self.add_peer(host.strip(), peer_port)}
+
+    def add_peer(self, host: str, peer_port: int) -> bool:
+        """Start asking the daemon at ``host:peer_port`` for its key and tables (False when
+        it is already a peer)."""
+        if (host, peer_port) in self.manual_peers:
+            return False
+        self.manual_peers = (*self.manual_peers, (host, peer_port))
+        self._tasks.append(asyncio.create_task(self._probe(host, peer_port), name="probe"))
+        return True
 
     def find_table(self, ref: object) -> TableRuntime:
         if not isinstance(ref, str) or not ref:

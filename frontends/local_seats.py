@@ -132,6 +132,7 @@ class DaemonPlan:
     data_dir: str | None
     log_dir: Path
     port: int | None = None
+    peers: tuple[str, ...] = ()     # HOST:PORT daemons to reach directly (`--peer`)
 
 
 SOLO_ARGS = ["--port", "0", "--interface", "127.0.0.1", "--no-mdns"]
@@ -195,6 +196,7 @@ def ensure_daemon(plan: DaemonPlan, *, solo: bool = False
             api = connect(plan.data_dir)
     if api is not None:
         if solo or not runs_solo(plan.data_dir):
+            add_peers(api, plan.peers)
             return api, None
         _restart_for_network(api, plan)
     log_path = plan.log_dir / "daemon.log"
@@ -210,7 +212,17 @@ def ensure_daemon(plan: DaemonPlan, *, solo: bool = False
         raise
     if solo:
         _solo_marker(plan.data_dir).write_text(f"{process.pid}\n")
+    add_peers(api, plan.peers)
     return api, process
+
+
+def add_peers(api: LocalApi, peers: tuple[str, ...]) -> None:
+    """Tell the daemon to reach these ``HOST:PORT`` daemons directly (where multicast is
+    blocked); each is checked first (one clear line for a typo)."""
+    from fourwinds.daemon.main import parse_peer
+
+    for host, port in [parse_peer(peer) for peer in peers]:
+        checked(api.request({"type": "peer", "host": host, "port": port}))
 
 
 def _restart_for_network(api: LocalApi, plan: DaemonPlan) -> None:

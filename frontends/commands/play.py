@@ -81,6 +81,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--port", type=int, metavar="PORT",
                         help="your daemon's peer port, when play starts it for a table on "
                              "the network (default: config, then 7420)")
+    parser.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
+                        help="reach this daemon directly, where multicast is blocked (e.g. "
+                             "the host's, with --join)")
     parser.set_defaults(handler=cmd_play)
 
 
@@ -145,7 +148,8 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
     solo = (target.kind is Kind.HOST and bots == 3) or (
         seats is not None and seats.count == 3)
     _say("connecting to your daemon (starting it if needed)...")
-    api, _ = ensure_daemon(DaemonPlan(data_dir, state, args.port), solo=solo)
+    api, _ = ensure_daemon(DaemonPlan(data_dir, state, args.port, tuple(args.peer)),
+                           solo=solo and not args.peer)
     table = target.ref
     shown = False
     try:
@@ -292,8 +296,8 @@ def _wait_until_seen(api: LocalApi, ref: str) -> None:
         if now - start >= JOIN_WAIT_S:
             raise FourwindsError(
                 f"no table {ref!r} seen on the network within {JOIN_WAIT_S:.0f} s; "
-                "`fourwinds tables` lists those seen (where multicast is blocked, put "
-                "peers = [\"HOST:PORT\"] in the config file and `fourwinds stop` your daemon)")
+                "`fourwinds tables` lists those seen (where multicast is blocked, give the "
+                "host's address: --peer HOST:PORT)")
         if now - said >= PROGRESS_S:
             _say(f"still looking for {ref} ({now - start:.0f} s)...")
             said = now

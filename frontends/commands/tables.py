@@ -30,6 +30,8 @@ def register(sub: Any) -> None:
     parser.add_argument("--port", type=int, metavar="PORT",
                         help="your daemon's peer port, when this starts it (default: config, "
                              "then 7420)")
+    parser.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
+                        help="also ask this daemon directly (where multicast is blocked)")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=_run)
 
@@ -39,7 +41,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         api, process = ensure_daemon(
             DaemonPlan(data_dir, state_dir_of(args),
-                       args.port if args.port is not None else config_of(args).port))
+                       args.port if args.port is not None else config_of(args).port,
+                       tuple(args.peer)))
     except SoloBusy:    # its solo table is being played: list what it has
         api, process = connect(data_dir, subscribe=False), None
     fresh = process is not None
@@ -48,7 +51,7 @@ def _run(args: argparse.Namespace) -> int:
               flush=True)
     try:
         wait = args.wait if args.wait is not None else (FIRST_LOOK_S if fresh else 0.0)
-        answer = _look(api, max(0.0, wait))
+        answer = _look(api, max(0.0, wait), bool(args.peer))
     finally:
         api.close()
     if args.json:
@@ -76,14 +79,14 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _look(api: LocalApi, wait: float) -> dict[str, Any]:
+def _look(api: LocalApi, wait: float, peers: bool = False) -> dict[str, Any]:
     """The daemon's ``tables`` answer, asked again (up to ``wait`` seconds, with progress on
     stderr) until some table is seen nearby."""
     start = time.monotonic()
     said = False
     while True:
         answer = checked(api.request({"type": "tables"}))
-        if answer.get("seen") or time.monotonic() - start >= wait:
+        if answer.get("seen") or time.monotonic() - start >= wait + 0.5 * bool(peers):
             if said:
                 print(file=sys.stderr)
             return answer

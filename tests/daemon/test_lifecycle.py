@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from fourwinds.daemon import identity as identity_module
-from fourwinds.daemon import real_session
 from fourwinds.daemon import paths as paths_module
+from fourwinds.daemon import real_session, requests
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.discovery import Announcement, Discovered
@@ -119,7 +119,7 @@ def test_an_admitted_join_is_published_at_once_with_the_roster(tmp_path: Path) -
         host, guest = ds
         published: list[dict[str, Any]] = []
         host.api.has_subscribers = lambda: True  # type: ignore[method-assign]
-        host.api.publish = published.append  # type: ignore[method-assign]
+        host.api.publish = published.append  # type: ignore[method-assign,assignment]
         try:
             table = (await call(host, type="create", name="kitchen", rules="mcr",
                                 options={"deck": "practice"}))["table"]
@@ -232,3 +232,26 @@ def test_no_runtime_directory_warning_reaches_the_user(monkeypatch: pytest.Monke
         paths = paths_module.default_paths(None)
     assert paths.runtime.name == "fourwinds"
     assert any("XDG_RUNTIME_DIR" in note for note in paths_module.RUNTIME_NOTES)  # for the log
+
+
+def test_a_peer_given_at_run_time_lists_its_tables(tmp_path: Path) -> None:
+    """`play --join club --peer HOST:PORT` with a daemon already running: the peer request
+    makes it ask that daemon's beacon, so the table becomes joinable without mDNS."""
+    async def body(ds: list[Daemon]) -> None:
+        host, friend = ds
+        table = (await call(host, type="create", name="club", rules="mcr"))["table"]
+        request = {"v": 1, "type": "peer", "host": "127.0.0.1", "port": host.transport.port}
+        assert await friend._on_request(dict(request)) == {"ok": True, "added": True}
+        assert await friend._on_request(dict(request)) == {"ok": True, "added": False}
+
+        def seen() -> list[str]:
+            return [t["name"] for t in requests._seen(friend)]
+
+        assert await wait_for(lambda: seen() == ["club"])
+        assert (await call(friend, type="join", table="club"))["table"] == table
+        for bad in ({"host": "", "port": 7420}, {"host": "h", "port": 70000},
+                    {"host": "h", "port": True}):
+            with pytest.raises(ApiError):
+                await friend._on_request({"v": 1, "type": "peer", **bad})
+
+    run(tmp_path, 2, body)

@@ -152,7 +152,7 @@ def test_join_gives_up_after_the_wait_with_what_to_do(monkeypatch: pytest.Monkey
     with pytest.raises(FourwindsError) as error:
         play._join(api, "kitchen", None)  # type: ignore[arg-type]
     assert "no table 'kitchen' seen on the network within 0 s" in str(error.value)
-    assert "fourwinds tables" in str(error.value) and "peers" in str(error.value)
+    assert "fourwinds tables" in str(error.value) and "--peer HOST:PORT" in str(error.value)
     assert not any(m["type"] == "join" for m in api.sent)
 
 
