@@ -22,7 +22,8 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code
 from fourwinds.protocol.tiles import Kind
 
-__all__ = ["RULES", "AmericanView", "discards_by_seat", "hints"]
+__all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",
+           "summary"]
 
 SEAT_NAMES = ("East", "South", "West", "North")
 GROUP_NAMES = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
@@ -93,7 +94,7 @@ def _near(card: Card, concealed: tuple[Kind, ...],
     out = []
     for near in nearest_hands(card, concealed, exposures, 3):
         need = " ".join(codes(near.missing)) if near.missing else "nothing: Mahjong!"
-        out.append(f"{near.hand.id} ({near.hand.value}): needs {need}")
+        out.append(f"{near.hand.id} ({near.hand.text}, {near.hand.value}): needs {need}")
     if len(_NEAR) >= _NEAR_LIMIT:
         _NEAR.clear()
     _NEAR[key] = (card, tuple(out))
@@ -101,7 +102,8 @@ def _near(card: Card, concealed: tuple[Kind, ...],
 
 
 def hints(f: SeatFacts) -> list[str]:
-    """The three nearest card hands and the tiles they still need (cached per rack)."""
+    """The three nearest card hands, each with its card line (id, pattern as printed,
+    value), and the tiles they still need (cached per rack)."""
     s: AmericanState = f.engine
     if f.me is None or s.result is not None:
         return []
@@ -112,14 +114,51 @@ def hints(f: SeatFacts) -> list[str]:
     return list(_near(s.card, concealed, exposures))
 
 
+def _ending(s: AmericanState) -> str:
+    """How the hand ended: "mahjong", "dead_hand" (every seat's hand is dead, so nobody can
+    win: the engine stops the hand as a wall game) or "wall_game"."""
+    r = s.result
+    assert r is not None
+    if r.winner is not None:
+        return "mahjong"
+    return "dead_hand" if all(s.dead) else "wall_game"
+
+
+def _winning_slot(s: AmericanState) -> int | None:
+    """The tile that completed the winner's hand: the discard it called, or its last draw
+    (None for East's dealt Mahjong)."""
+    r = s.result
+    assert r is not None and r.winner is not None
+    if not r.self_drawn:
+        return s.last_discard
+    if s.wall.front > 0 and s.wall.live[s.wall.front - 1] in s.hands[r.winner]:
+        return s.wall.live[s.wall.front - 1]
+    return s.hands[r.winner][-1] if s.hands[r.winner] else None
+
+
+def _card_hand(s: AmericanState) -> dict[str, Any] | None:
+    r = s.result
+    if r is None or r.hand_id is None:
+        return None
+    try:
+        line = s.card.hand(r.hand_id)
+    except KeyError:  # an id the card lacks (cosmetic): the id and value alone
+        return {"id": r.hand_id, "pattern": "", "value": r.value, "jokerless": r.jokerless,
+                "section": ""}
+    return {"id": line.id, "pattern": line.text, "value": r.value, "jokerless": r.jokerless,
+            "section": SECTION_NAMES.get(line.category.value, line.category.value)}
+
+
 def _result(f: SeatFacts) -> dict[str, Any] | None:
     s: AmericanState = f.engine
     r = s.result
     if r is None:
         return None
     if r.winner is None:
-        return {"kind": "wall_game", "winner": None, "hand": "", "tiles": [],
-                "payouts": list(r.payments), "audit": "ok"}
+        return {"kind": _ending(s), "winner": None, "hand": "", "tiles": [],
+                "payouts": list(r.payments), "audit": "ok", "winning_tile": None,
+                "self_drawn": False, "from_seat": None, "concealed": [], "exposures": [],
+                "flowers": [], "card_hand": None}
     tiles = [*s.concealed_kinds(r.winner), *(k for e in s.exposure_kinds(r.winner) for k in e)]
     hand = str(r.hand_id or "")
     try:
@@ -127,8 +166,47 @@ def _result(f: SeatFacts) -> dict[str, Any] | None:
         hand = f"{hand}: {card_hand.text} ({r.value}{', jokerless' if r.jokerless else ''})"
     except Exception:  # unknown id (cosmetic): keep the id alone
         pass
+    won_on = _winning_slot(s)
     return {"kind": "mahjong", "winner": int(r.winner), "hand": hand,
-            "tiles": sorted_codes(tiles), "payouts": list(r.payments), "audit": "ok"}
+            "tiles": sorted_codes(tiles), "payouts": list(r.payments), "audit": "ok",
+            "winning_tile": None if won_on is None else code(s.faces[won_on]),
+            "self_drawn": r.self_drawn,
+            "from_seat": None if r.self_drawn or r.discarder is None else int(r.discarder),
+            "concealed": sorted_codes(s.concealed_kinds(r.winner)),
+            "exposures": [codes(kinds) for kinds in s.exposure_kinds(r.winner)],
+            "flowers": [], "card_hand": _card_hand(s)}
+
+
+def summary(s: AmericanState) -> dict[str, Any]:
+    """One finished hand for the match's history: how it ended, the winner (a wind), from
+    whom, and the card line with its value."""
+    r = s.result
+    assert r is not None
+    kind = _ending(s)
+    if r.winner is None:
+        return {"kind": kind, "winner": None, "self_drawn": False, "from": None,
+                "summary": kind.replace("_", " ")}
+    line = f"{r.hand_id} ({r.value}{', jokerless' if r.jokerless else ''})"
+    return {"kind": kind, "winner": int(r.winner), "self_drawn": r.self_drawn,
+            "from": None if r.self_drawn or r.discarder is None else int(r.discarder),
+            "summary": line}
+
+
+SECTION_NAMES = {"year": "Year", "2468": "2468", "like": "Any like numbers",
+                 "addition": "Addition hands", "quints": "Quints",
+                 "run": "Consecutive run", "13579": "13579", "winds": "Winds - dragons",
+                 "369": "369", "sp": "Singles and pairs"}
+"""The card's section headings, by the category code of the card file."""
+
+
+def sheet(card: Card) -> dict[str, Any]:
+    """Every line of the table's card: id, section, the pattern as printed, its value and
+    whether it must be concealed (the local API's ``sheet``)."""
+    return {"rules": "american", "title": card.name,
+            "entries": [{"id": h.id,
+                         "section": SECTION_NAMES.get(h.category.value, h.category.value),
+                         "pattern": h.text, "value": h.value, "concealed": h.concealed}
+                        for h in card.hands]}
 
 
 def _detail(f: SeatFacts, waiting: Sequence[Seat]) -> str:
@@ -341,6 +419,9 @@ class AmericanView:
 
     def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
         return _detail(f, waiting)
+
+    def summary(self, engine: Any) -> dict[str, Any]:
+        return summary(engine)
 
     def offers(self, f: SeatFacts) -> list[Offer]:
         s: AmericanState = f.engine

@@ -13,6 +13,7 @@ from typing import Any
 
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.mcr import actions as A
+from fourwinds.protocol.mcr.fans import FAN_NAME, FAN_POINTS, Fan
 from fourwinds.protocol.mcr.hand import Meld
 from fourwinds.protocol.mcr.scoring import WinContext, score_hand
 from fourwinds.protocol.mcr.state import HandState, Phase
@@ -22,7 +23,7 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code
 from fourwinds.protocol.tiles import Kind, is_bonus
 
-__all__ = ["RULES", "MCRView", "hints"]
+__all__ = ["RULES", "MCRView", "hints", "sheet", "summary"]
 
 SEAT_NAMES = ("East", "South", "West", "North")
 HINT_WAITS = 6   # at most this many winning tiles are scored in the hints
@@ -120,20 +121,62 @@ def hints(f: SeatFacts) -> list[str]:
 # ---------------------------------------------------------------- table
 
 
+def _won_on(s: HandState) -> int | None:
+    """The tile that completed the winner's hand: its self-drawn tile, or the discard (or
+    the tile added to a kong) it claimed."""
+    r = s.result
+    assert r is not None
+    return s.drawn if r.self_drawn else s.pending
+
+
 def _result(s: HandState) -> dict[str, Any] | None:
     r = s.result
     if r is None:
         return None
     if r.winner is None:
         return {"kind": "draw", "winner": None, "hand": "", "tiles": [],
-                "payouts": list(r.payments), "audit": "ok"}
+                "payouts": list(r.payments), "audit": "ok", "winning_tile": None,
+                "self_drawn": False, "from_seat": None, "concealed": [], "exposures": [],
+                "flowers": [], "fans": [], "total": 0}
     own = s.seats[r.winner]
-    tiles = [s.faces[x] for x in own.hand] + [s.faces[x] for m in own.melds for x in m.slots]
+    concealed = [s.faces[x] for x in own.hand]
+    won_on = _won_on(s)
     if not r.self_drawn and s.pending is not None and s.pending not in own.hand:
-        tiles.append(s.faces[s.pending])  # the discard (or robbed tile) it won on
+        concealed.append(s.faces[s.pending])  # the discard (or robbed tile) it won on
+    tiles = concealed + [s.faces[x] for m in own.melds for x in m.slots]
     return {"kind": "mahjong", "winner": int(r.winner),
             "hand": f"{r.total} points: {_fans_text(r.fans)}", "tiles": sorted_codes(tiles),
-            "payouts": list(r.payments), "audit": "ok"}
+            "payouts": list(r.payments), "audit": "ok",
+            "winning_tile": None if won_on is None else code(s.faces[won_on]),
+            "self_drawn": r.self_drawn,
+            "from_seat": None if r.self_drawn or r.discarder is None else int(r.discarder),
+            "concealed": sorted_codes(concealed),
+            "exposures": [codes([s.faces[x] for x in m.slots]) for m in own.melds],
+            "flowers": codes([s.faces[x] for x in own.flowers]),
+            "fans": [{"name": name, "points": points, "count": count}
+                     for name, points, count in r.fans],
+            "total": r.total}
+
+
+def summary(s: HandState) -> dict[str, Any]:
+    """One finished hand for the match's history: how it ended, the winner (a wind), from
+    whom, and its points with the fans."""
+    r = s.result
+    assert r is not None
+    if r.winner is None:
+        return {"kind": "draw", "winner": None, "self_drawn": False, "from": None,
+                "summary": "draw: the wall is exhausted"}
+    return {"kind": "mahjong", "winner": int(r.winner), "self_drawn": r.self_drawn,
+            "from": None if r.self_drawn or r.discarder is None else int(r.discarder),
+            "summary": f"{r.total} points: {_fans_text(r.fans)}"}
+
+
+def sheet() -> dict[str, Any]:
+    """Every MCR fan with its points, highest first (the local API's ``sheet``)."""
+    order = sorted(Fan, key=lambda fan: (-FAN_POINTS[fan], int(fan)))
+    return {"rules": "mcr", "title": "Chinese Official (MCR) fans",
+            "entries": [{"id": FAN_NAME[fan], "section": "", "pattern": "",
+                         "value": FAN_POINTS[fan], "concealed": False} for fan in order]}
 
 
 def _detail(s: HandState, waiting: Sequence[Seat]) -> str:
@@ -244,6 +287,9 @@ class MCRView:
     def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
         return _detail(f.engine, waiting)
 
+    def summary(self, engine: Any) -> dict[str, Any]:
+        return summary(engine)
+
     def offers(self, f: SeatFacts) -> list[Offer]:
         s: HandState = f.engine
         me = f.me
@@ -265,6 +311,8 @@ class MCRView:
         for action in sorted(legal, key=_order):
             if chosen[_dedupe_key(action)] != action:
                 continue
+            if isinstance(action, A.FlowersDone):
+                continue  # never asked: the seat says it by itself (forced_action)
             entry = _entry(s, action)
             if entry is None:
                 entry = {"type": type(action).__name__.lower(),

@@ -118,6 +118,10 @@ class AmericanRules(EngineDelegate):
         discards = [a for a in legal if isinstance(a, A.Discard)]
         return discards[-1] if discards else legal[0]
 
+    def forced_action(self, state: Any, seat: Seat) -> Any | None:
+        """None: every American decision is the player's (``auto_pass`` covers calls)."""
+        return None
+
     def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
         if isinstance(action, (A.Discard, A.ExchangeJoker)):
             return {action.slot: action.face}

@@ -26,8 +26,9 @@ from .messages import MsgKind, decode_body
 from .options import DeckKind
 from .problems import ProblemKind
 from .rotation import Seating, wind_of
-from .rules import RulesAdapter, WindowKind
+from .rules import HandOutcome, RulesAdapter
 from .state import Phase, TableSession
+from .steps import audit_done, more_time_allowed, window_seconds
 
 __all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "build_seat_view", "code",
            "resolve_action"]
@@ -49,7 +50,7 @@ _DETAILS = {Phase.LOBBY: "Waiting for players to join",
             Phase.READY: "Waiting for every player to be ready",
             Phase.COMMIT: "Rolling the dice", Phase.ECHO: "Rolling the dice",
             Phase.REVEAL: "Rolling the dice", Phase.WALL: "Building the wall",
-            Phase.HAND_END: "Hand over: confirming the result",
+            Phase.HAND_END: "Hand over",
             Phase.OVER: "Match over"}
 
 """Builds the engine action of one offered ACTION from the tiles chosen (codes)."""
@@ -103,10 +104,25 @@ class RuleView(Protocol):
         """Our seat's actions, human-labelled, with the default marked."""
         ...
 
+    def summary(self, engine: Any) -> dict[str, Any]:
+        """A finished hand (its last engine state) for the history: ``kind``, ``winner``
+        and ``from`` (winds or None), ``self_drawn``, ``summary`` (one line)."""
+        ...
+
 
 @dataclass(frozen=True)
 class _Ready:
     """Marker for the lobby's ready action (resolved to the session's ``TableReady``)."""
+
+
+@dataclass(frozen=True)
+class _Next:
+    """Marker for the hand's-end "next" action (resolved to the session's ``HandNext``)."""
+
+
+@dataclass(frozen=True)
+class _MoreTime:
+    """Marker for the "more time" action (resolved to the session's ``MoreTime``)."""
 
 
 _VIEWS: dict[RuleSet, RuleView] = {}
@@ -170,20 +186,29 @@ def _name(s: TableSession, place: Seat) -> str:
 
 def _deadline(s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat],
               now: float | None) -> float | None:
-    """Seconds left in the window of the seat the table waits for (ours first)."""
-    if now is None or s.open is None or f is None or s.phase is not Phase.PLAY:
+    """Seconds left in the window of the seat the table waits for (ours first), a granted
+    "more time" included; at a hand's end, in the next window (None when it has none)."""
+    if now is None or s.open is None or f is None or s.step_started < 0:
+        return None
+    if s.phase is not Phase.PLAY and s.phase is not Phase.HAND_END:
         return None
     winds = [w for w in waiting if w == f.me] or list(waiting)
     if not winds:
         return None
-    options = s.open.options
-    kind = f.rules.window(f.engine, winds[0])
-    window = {WindowKind.CALL: options.call_window,
-              WindowKind.CHARLESTON: options.charleston_window,
-              WindowKind.TURN: options.turn_window}[kind]
-    if window <= 0 or s.step_started < 0:
+    window = window_seconds(s, f.place(winds[0]))
+    if window <= 0:
         return None
     return max(0.0, window - (now - s.step_started))
+
+
+def _windows(s: TableSession) -> dict[str, float]:
+    """The table's timers in seconds (0: none; ``next`` 0: the table waits for every
+    player's "next", or, at a table opened before that window, does not wait at all)."""
+    if s.open is None:
+        return {"call": 0.0, "turn": 0.0, "charleston": 0.0, "next": 0.0}
+    o = s.open.options
+    return {"call": o.call_window, "turn": o.turn_window, "charleston": o.charleston_window,
+            "next": o.next_window or 0.0}
 
 
 def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None,
@@ -195,7 +220,9 @@ def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None,
             "seat": int(seat), "name": _name(s, place), "wind": WIND_LETTERS[seat],
             "score": int(s.scores[place]), "dead": False,
             "connected": True if connected is None else connected[place],
-            "concealed_count": 0, "exposures": [], "flowers": [], "discards": []}
+            "concealed_count": 0, "exposures": [], "flowers": [], "discards": [],
+            "ready": s.phase is Phase.READY and place in s.inputs,
+            "thinking": s.phase is Phase.PLAY and place in s.thinking}
         if f is not None and rv is not None:
             player.update(rv.player(f, seat))
         out.append(player)
@@ -208,10 +235,20 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
     if s.phase is Phase.READY:
         return [Offer({"id": 0, "type": "ready", "label": "Ready to start", "tiles": [],
                        "default": True}, lambda chosen: _Ready())]
+    if s.phase is Phase.HAND_END:
+        if not audit_done(s):
+            return []  # the deck audit first (masked deck): "next" once it is over
+        last = s.hands_played + 1 >= s.match_hands
+        label = "See the final standings" if last else "Next hand"
+        return [Offer({"id": 0, "type": "next", "label": label, "tiles": [],
+                       "default": True}, lambda chosen: _Next())]
     if (s.phase is not Phase.PLAY or f is None or rv is None or f.me is None
             or not ready_to_act(s)):
         return []
     offers = rv.offers(f)
+    if offers and more_time_allowed(s):  # always last: never the default
+        offers.append(Offer({"type": "more_time", "label": "More time", "tiles": [],
+                             "default": False}, lambda chosen: _MoreTime()))
     for index, offer in enumerate(offers):
         # the id first, as the contract lists it
         entry = {"id": index, **offer.entry}
@@ -241,7 +278,8 @@ def _build(s: TableSession, now: float | None,
         "waiting_for": sorted(int(w) for w in waiting),
         "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
         "players": _players(s, f, rv, connected), "hand": [], "drawn": None, "last_discard": None,
-        "hints": [], "result": None}
+        "hints": [], "result": None, "windows": _windows(s), "next": None,
+        "history": _history(s, rv), "standings": _standings(s)}
     if f is not None and rv is not None:
         view.update(rv.table(f))
         if s.phase is not Phase.PLAY:
@@ -249,11 +287,88 @@ def _build(s: TableSession, now: float | None,
             view["phase_detail"] = _DETAILS.get(s.phase, view["phase_detail"])
         elif waiting and view["phase"] in ("play", "claim", "charleston", "courtesy"):
             view["phase_detail"] = rv.detail(f, waiting)
+    if s.phase is Phase.HAND_END and f is not None:
+        view["next"] = {"waiting": sorted(int(w) for w in waiting), "deadline": view["deadline"]}
+        if waiting:
+            names = ", ".join(_name(s, f.place(w)) for w in waiting)
+            view["phase_detail"] = f"Hand over: waiting for {names} to say next"
     if s.halted is not None:
         view["phase_detail"] = f"Table halted: {s.halted.describe()}"
     if view["result"] is not None:
+        assert f is not None
         view["result"]["audit"] = _audit(s)
+        _name_result(s, f, view["result"])
     return view, _offers(s, f, rv)
+
+
+def _name_result(s: TableSession, f: SeatFacts, result: dict[str, Any]) -> None:
+    """The result's parts every rule set shares: names, net payments, match scores after
+    the hand (by wind)."""
+    winner, source = result.get("winner"), result.get("from_seat")
+    result["winner_name"] = None if winner is None else _name(s, f.place(Seat(winner)))
+    result["from_name"] = None if source is None else _name(s, f.place(Seat(source)))
+    payouts = [int(x) for x in result["payouts"]]
+    result["payments"] = [{"seat": int(w), "name": _name(s, f.place(w)), "amount": payouts[w]}
+                          for w in SEATS]
+    counted = bool(s.finals) and s.finals[-1] is f.engine  # already in the match's scores
+    result["scores"] = [int(s.scores[f.place(w)]) + (0 if counted else payouts[w])
+                        for w in SEATS]
+
+
+_HISTORY: list[tuple[tuple[Any, ...], list[dict[str, Any]]]] = []
+
+
+def _history(s: TableSession, rv: RuleView | None) -> list[dict[str, Any]]:
+    """Every finished hand of the match, oldest first, the one just over included (while
+    the table waits for "next"). A finished hand never changes, so the past ones are kept
+    with the session's tuple of outcomes (by identity: each hand's end makes a new one)."""
+    made: list[dict[str, Any]] | None = None
+    for outcomes, found in _HISTORY:
+        if outcomes is s.outcomes:
+            made = found
+    if made is None:
+        made = [_past_hand(s, rv, hand_no, outcome, seating,
+                           s.finals[i] if i < len(s.finals) else None)
+                for i, (hand_no, outcome, seating) in enumerate(s.outcomes)]
+        _HISTORY.append((s.outcomes, made))
+        del _HISTORY[:-8]
+    out = [dict(entry, payments=[list(p) for p in entry["payments"]]) for entry in made]
+    hand = s.hand
+    if (s.phase is Phase.HAND_END and hand is not None and hand.outcome is not None
+            and hand.seating is not None):
+        out.append(_past_hand(s, rv, hand.hand_no, hand.outcome, hand.seating, hand.engine))
+    return out
+
+
+def _past_hand(s: TableSession, rv: RuleView | None, hand_no: int, outcome: HandOutcome,
+               seating: Seating, engine: Any) -> dict[str, Any]:
+    def name(wind: object) -> str | None:
+        return None if wind is None else _name(s, seating[Seat(int(str(wind)))])
+
+    if rv is not None and engine is not None:
+        about = rv.summary(engine)
+    else:  # no engine state kept (cannot happen in a session replayed by this code)
+        about = {"kind": "mahjong" if outcome.winner is not None else "draw",
+                 "winner": outcome.winner, "self_drawn": False, "from": None,
+                 "summary": outcome.summary}
+    return {"hand_number": hand_no + 1, "kind": about["kind"], "winner": name(about["winner"]),
+            "self_drawn": bool(about["self_drawn"]), "from": name(about["from"]),
+            "summary": about["summary"],
+            "payments": [[_name(s, place), int(outcome.payments[wind_of(seating, place)])]
+                         for place in SEATS]}
+
+
+def _standings(s: TableSession) -> list[dict[str, Any]] | None:
+    """The match's final scores, best first; equal scores share a rank (1, 1, 3...)."""
+    if s.phase is not Phase.OVER:
+        return None
+    order = sorted(SEATS, key=lambda p: (-s.scores[p], int(p)))
+    out: list[dict[str, Any]] = []
+    for index, place in enumerate(order):
+        tied = out and out[-1]["score"] == s.scores[place]
+        rank = out[-1]["rank"] if tied else index + 1
+        out.append({"name": _name(s, place), "score": int(s.scores[place]), "rank": rank})
+    return out
 
 
 _NOT_CHEATING = frozenset({ProblemKind.STALLED, ProblemKind.MISSING, ProblemKind.REFUSED_JOIN})
@@ -341,9 +456,9 @@ def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] =
     else:
         _check_choice(offer.entry, chosen, int(want))
     result = offer.resolve(tuple(chosen))
-    if isinstance(result, _Ready):
-        from .session import TableReady  # late: session.py builds its view from this module
-        return TableReady()
+    if isinstance(result, (_Ready, _Next, _MoreTime)):
+        from .session import HandNext, MoreTime, TableReady  # late, as session.py is
+        return {_Ready: TableReady, _Next: HandNext, _MoreTime: MoreTime}[type(result)]()
     return result
 
 

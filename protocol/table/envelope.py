@@ -32,13 +32,14 @@ from .wire import (
     unpack,
 )
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """The version this code speaks; the lobby picks the highest one all four seats support.
-3: the masked wall is worked in X25519 u-coordinates (docs/FAIRNESS.md); 2: a call's messages
-travel as bundles (see ``bundle``); 1: each message on its own, and a private one's redacted
-copy to every other seat at once. Envelopes are the same in all three."""
+4: a seat may ask for more time on a discard (THINKING, ``THINKING_SINCE``); 3: the masked
+wall is worked in X25519 u-coordinates (docs/FAIRNESS.md); 2: a call's messages travel as
+bundles (see ``bundle``); 1: each message on its own, and a private one's redacted copy to
+every other seat at once. Envelopes are the same in all four."""
 
-SUPPORTED_VERSIONS = (1, 3)
+SUPPORTED_VERSIONS = (1, 4)
 """Lowest and highest version this code can play (a masked table: see ``X25519_WALL_SINCE``)."""
 
 BUNDLES_SINCE = 2
@@ -48,6 +49,10 @@ X25519_WALL_SINCE = 3
 """The first version whose masked wall uses X25519 points. Versions 1 and 2 used Edwards
 points, which this code no longer plays, so a masked table needs this version at every seat;
 a practice table plays at any supported version."""
+
+THINKING_SINCE = 4
+"""The first version whose seats know THINKING (more time on a discard): at a table playing
+an older version the message would be unreadable to some seat, so nobody sends it."""
 
 DOMAIN = b"fourwinds-table"
 ZERO_HASH = bytes(32)

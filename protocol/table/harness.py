@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from .masked import ready_to_act
@@ -21,6 +21,7 @@ from .options import TableOptions
 from .problems import Problem
 from .rotation import wind_of
 from .session import (
+    HandNext,
     TableReady,
     handle_message,
     join_table,
@@ -93,12 +94,19 @@ def open_harness(rules: str, seed: bytes, *, card_text: str = "",
 
 
 def bot_moves(h: Harness, place: Seat) -> bool:
-    """Let ``place``'s built-in bot act if the table waits for it; True if it did."""
+    """Let ``place``'s built-in bot act if the table waits for it; True if it did (at a
+    hand's end it says "next" at once)."""
     s = h.sessions[place]
     if s.me is None or s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
         return False
     if s.phase is Phase.READY:
         h.take(place, local_action(s, TableReady(), h.now))
+        return True
+    if s.phase is Phase.HAND_END:  # bots say "next" at once, once the deck audit is over
+        try:
+            h.take(place, local_action(s, HandNext(), h.now))
+        except LocalProtocolError:
+            return False
         return True
     if s.phase is not Phase.PLAY or s.rules is None or s.hand is None or not ready_to_act(s):
         return False

@@ -73,6 +73,17 @@ class MCRRules(EngineDelegate):
             return A.Discard(seat, drawn, s.faces[drawn])
         return engine.legal_actions(s, seat)[0]
 
+    def forced_action(self, state: Any, seat: Seat) -> Any | None:
+        """"No more flowers" from a seat whose turn it is in the flowers round and that
+        holds no flower or season (its only legal move: nothing to ask its player)."""
+        s: HandState = state
+        if s.phase is not Phase.FLOWERS or s.turn != seat:
+            return None
+        hand = s.seats[seat].hand
+        if any(s.faces[x] == Kind.HIDDEN or is_bonus(s.faces[x]) for x in hand):
+            return None
+        return A.FlowersDone(seat)
+
     def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
         if isinstance(action, (A.Discard, A.ExposeFlower, A.AddedKong)):
             return {action.slot: action.face}

@@ -40,6 +40,7 @@ class MsgKind(IntEnum):
     HAND_END = 9    # each seat: digest of the hand's outcome it computed
     ACCUSE = 10     # proof of equivocation: two signed messages of one seat, one seq
     DECK = 11       # a masked-wall message of protocol/deck (pass, keys, reveal, audit)
+    THINKING = 12   # a seat asks for more time on a discard (once per call window; v4)
 
 
 @dataclass(frozen=True)
@@ -143,13 +144,23 @@ class DeckMsg:
         return [self.message]
 
 
+@dataclass(frozen=True)
+class Thinking:
+    """Our seat asks for more time on the discard the current step waits on: its window is
+    extended once by another full call window. Not a step input (docs/PROTOCOL.md)."""
+
+    def to_wire(self) -> list[Any]:
+        return []
+
+
 Body = (Open | Join | Seating | Ready | Commit | Echo | Reveal | Act | HandEnd | Accuse
-        | DeckMsg)
+        | DeckMsg | Thinking)
 
 KIND_OF: dict[type, MsgKind] = {
     Open: MsgKind.OPEN, Join: MsgKind.JOIN, Seating: MsgKind.SEATING, Ready: MsgKind.READY,
     Commit: MsgKind.COMMIT, Echo: MsgKind.ECHO, Reveal: MsgKind.REVEAL, Act: MsgKind.ACT,
     HandEnd: MsgKind.HAND_END, Accuse: MsgKind.ACCUSE, DeckMsg: MsgKind.DECK,
+    Thinking: MsgKind.THINKING,
 }
 
 
@@ -193,6 +204,9 @@ def decode_body(kind: MsgKind, data: bytes) -> Body:
         return Act(f[0], f[1])
     if kind is MsgKind.DECK:
         return DeckMsg(need_list(value, what, length=1)[0])
+    if kind is MsgKind.THINKING:
+        need_list(value, what, length=0)
+        return Thinking()
     if kind is MsgKind.ACCUSE:
         f = need_list(value, what, length=2)
         return Accuse(need_bytes(f[0], "accuse.first"), need_bytes(f[1], "accuse.second"))

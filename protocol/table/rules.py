@@ -109,6 +109,13 @@ class RulesAdapter(Protocol):
         """What the seat's own side answers when its window expires."""
         ...
 
+    def forced_action(self, state: Any, seat: Seat) -> Any | None:
+        """A move the seat's own side makes at once without asking its player, or None: its
+        only legal move, when making it tells the table nothing it will not see anyway (MCR:
+        "no more flowers" from a seat holding no flower). Only ``seat``'s own engine state
+        can say so (it must know the seat's tiles)."""
+        ...
+
     def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
         """Faces an action shows (discards, exposures, a Mahjong hand), to check by the deck."""
         ...

@@ -17,26 +17,36 @@ from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from . import masked
+from .envelope import THINKING_SINCE
 from .flow import Acc, outgoing, receive, report, send
 from .lobby import join, open_table
-from .messages import Act, Ready
+from .messages import Act, Ready, Thinking
 from .options import TableOptions
 from .problems import Problem, ProblemKind
 from .rotation import wind_of
-from .rules import WindowKind
 from .state import Outgoing, Phase, Step, TableSession
-from .steps import advance
+from .steps import advance, audit_done, confirm_hand_end, more_time_allowed, window_seconds
 from .transcript import resume
 from .values import CACHE_KEY, evolve
 
-__all__ = ["Outgoing", "Step", "TableReady", "TableSession", "handle_message",
-           "join_table", "local_action", "messages_since", "new_table", "resume", "seat_view",
-           "settle", "state_hash", "tick"]
+__all__ = ["HandNext", "MoreTime", "Outgoing", "Step", "TableReady", "TableSession",
+           "handle_message", "join_table", "local_action", "messages_since", "new_table",
+           "resume", "seat_view", "settle", "state_hash", "tick", "window_seconds"]
 
 
 @dataclass(frozen=True)
 class TableReady:
     """Our player is ready to start the match (the lobby's Ready step)."""
+
+
+@dataclass(frozen=True)
+class HandNext:
+    """Our player has seen the hand's result and says "next" (our seat's HAND_END)."""
+
+
+@dataclass(frozen=True)
+class MoreTime:
+    """Our player asks for more time on the discard our seat is answering (THINKING)."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +107,8 @@ def _our_wind(s: TableSession) -> Seat:
 
 def local_action(session: TableSession, action: object, now: float,
                  settle_now: bool = True) -> Step:
-    """Our own seat acts: ``TableReady()`` in the lobby, or an engine action during play.
+    """Our own seat acts: ``TableReady()`` in the lobby, an engine action during play,
+    ``MoreTime()`` while answering a discard, ``HandNext()`` at a hand's end.
 
     ``LocalProtocolError`` (with the reason) when it is not ours to do now; nothing changes.
     ``settle_now=False`` checks, signs and queues the message but leaves taking it (resolving
@@ -117,7 +128,27 @@ def local_action(session: TableSession, action: object, now: float,
             raise LocalProtocolError("ready is only for the lobby")
         s = send(s, acc, Ready(s.seating_hash))
         return _step(advance(s, acc) if settle_now else s, acc)
+    if isinstance(action, HandNext):
+        if s.phase is not Phase.HAND_END:
+            raise LocalProtocolError("no hand has just ended")
+        if not audit_done(s):
+            raise LocalProtocolError("the deck audit is still running; try again shortly")
+        s = confirm_hand_end(s, acc)
+        return _step(advance(s, acc) if settle_now else s, acc)
+    if isinstance(action, MoreTime):
+        s = send(s, acc, Thinking()) if more_time_allowed(s) else _no_more_time(s)
+        return _step(advance(s, acc) if settle_now else s, acc)
     return _act(s, action, acc, timeout=False, settle_now=settle_now)
+
+
+def _no_more_time(s: TableSession) -> TableSession:
+    """Raise the reason our seat cannot have more time now."""
+    if s.version < THINKING_SINCE:
+        raise LocalProtocolError(f"this table plays protocol version {s.version}: some seat's "
+                                 "fourwinds cannot give more time")
+    if s.me in s.thinking:
+        raise LocalProtocolError("you already had more time on this discard")
+    raise LocalProtocolError("more time is only for answering a discard")
 
 
 def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
@@ -141,20 +172,6 @@ def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
     return _step(advance(s, acc) if settle_now else s, acc)
 
 
-def window_seconds(s: TableSession, place: Seat) -> float:
-    """The timer of ``place``'s current decision (0: none)."""
-    if s.open is None:
-        return 0.0
-    options = s.open.options
-    if s.phase is not Phase.PLAY or s.rules is None or s.hand is None:
-        return 0.0
-    assert s.hand.seating is not None
-    kind = s.rules.window(s.hand.engine, wind_of(s.hand.seating, place))
-    return {WindowKind.CALL: options.call_window,
-            WindowKind.CHARLESTON: options.charleston_window,
-            WindowKind.TURN: options.turn_window}[kind]
-
-
 def tick(session: TableSession, now: float) -> Step:
     """Timers: answer by default for our own seat when its window expired; report seats that
     stopped answering; send any automatic message still due (e.g. after ``resume``)."""
@@ -175,10 +192,16 @@ def tick(session: TableSession, now: float) -> Step:
                 s = _act(s, default, acc, timeout=True).session
             except IllegalAction as error:  # e.g. the deck has not shown the tile yet
                 acc.events.append(DefaultRefused(error.reason))
+    if s.phase is Phase.HAND_END and s.me in s.awaiting and s.me not in s.inputs:
+        window = window_seconds(s, s.me)
+        if window > 0 and waited >= window:  # our player did not say "next" in time
+            s = advance(confirm_hand_end(s, acc), acc)
+    waited = now - s.step_started  # our answer may have resolved the step: a new one starts
     if s.open is not None and s.stall_reported != s.step and s.phase is not Phase.LOBBY:
         stall_after = s.open.options.stall_after
         late = [p for p in SEATS if p in s.awaiting and p not in s.inputs
-                and waited >= window_seconds(s, p) + stall_after]
+                and waited >= window_seconds(s, p) + stall_after
+                and not (s.phase is Phase.HAND_END and s.open.options.next_window == 0)]
         blames = [(p, f"no answer for {waited:.0f} s") for p in late if p != s.me]
         if s.me in late or (s.phase is Phase.WALL and waited >= stall_after):
             # What holds us up may be the deck: a pass not sent, keys or audit secrets

@@ -42,7 +42,7 @@ class Phase(Enum):
     REVEAL = "reveal"        # ... nonces
     WALL = "wall"            # masked deck only: the shuffle and lock passes
     PLAY = "play"            # the rules engine's decision points
-    HAND_END = "hand-end"    # every seat confirms the outcome
+    HAND_END = "hand-end"    # every seat confirms the outcome (its player says "next")
     OVER = "over"            # the match is finished
     HALTED = "halted"        # stopped by proven misbehaviour (equivocation)
 
@@ -122,10 +122,12 @@ class TableSession:
     hand: Hand | None = None
     hands_played: int = 0
     outcomes: tuple[tuple[int, HandOutcome, Seating], ...] = ()
+    finals: tuple[Any, ...] = ()              # each finished hand's last engine state (views)
     scores: tuple[int, int, int, int] = (0, 0, 0, 0)
     problems: tuple[Problem, ...] = ()
     halted: Problem | None = None
     stall_reported: int = -1
+    thinking: frozenset[Seat] = frozenset()   # places granted more time in this step
     timeline: tuple[tuple[int, Seat, str], ...] = ()
 
     @property
@@ -183,6 +185,16 @@ class ActionTaken:
     text: str
     timeout: bool
     action: object = None   # the engine action itself (frontends word it their own way)
+
+
+@dataclass(frozen=True)
+class SeatThinking:
+    """A seat was granted more time on the discard step ``step`` waits on (THINKING)."""
+
+    hand_no: int
+    step: int
+    place: Seat
+    wind: Seat
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from fourwinds.protocol.tiles import RuleSet
 
 from . import dice as cr
 from . import lobby, masked  # lobby: looked up when called (it imports this module)
-from .envelope import Envelope
+from .envelope import THINKING_SINCE, Envelope
 from .flow import Acc, halt, report, send
 from .messages import Act, Commit, Echo, HandEnd, MsgKind, Ready, Reveal, decode_body
 from .options import DeckKind
@@ -44,6 +44,7 @@ from .state import (
     Input,
     MatchFinished,
     Phase,
+    SeatThinking,
     TableSession,
 )
 from .values import evolve
@@ -80,7 +81,8 @@ def _phase_digest(s: TableSession, full: bool) -> bytes:
 def start_step(s: TableSession, phase: Phase, acc: Acc,
                resolved: tuple[Envelope, ...], full: bool = False) -> TableSession:
     """Enter the next step: new state hash, start time and the set of seats awaited."""
-    s = evolve(s, phase=phase, inputs={}, step=s.step + 1, step_started=acc.now)
+    s = evolve(s, phase=phase, inputs={}, step=s.step + 1, step_started=acc.now,
+               thinking=frozenset())
     h = hashlib.sha256(b"fourwinds-step\0" + (s.step_hash or s.lobby_hash())
                        + s.step.to_bytes(8, "big") + phase.value.encode())
     for env in resolved:
@@ -114,6 +116,12 @@ def advance(s: TableSession, acc: Acc) -> TableSession:
         progressed = False
         for place in SEATS:
             box = s.inbox[place]
+            if box and box[0].kind is MsgKind.THINKING and box[0].step <= s.step:
+                inbox = list(s.inbox)
+                inbox[place] = box[1:]
+                s = _thinking(evolve(s, inbox=tuple(inbox)), place, box[0], acc)
+                progressed = True
+                continue
             if box and box[0].kind is MsgKind.DECK:
                 s, consumed = masked.on_deck_message(s, box[0], acc)
                 if consumed:
@@ -172,6 +180,40 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
     timeout = isinstance(body, Act) and body.timeout
     base = s.hand.engine if s.hand is not None else None
     return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied, base)})
+
+
+def _thinking(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSession:
+    """A seat asks for more time on the discard the current step waits on (THINKING, not a
+    step input): its call window is extended once. Anything else is refused with the reason
+    and changes nothing."""
+    def bad(kind: ProblemKind, reason: str) -> TableSession:
+        return report(s, acc, Problem(kind, place, f"more time refused: {reason}", env.step,
+                                      (env.encode(),)))
+
+    if s.version < THINKING_SINCE:
+        return bad(ProblemKind.OUT_OF_TURN, f"this table plays protocol version {s.version}, "
+                   f"which has no THINKING (it came with version {THINKING_SINCE})")
+    if env.step != s.step:
+        return bad(ProblemKind.OUT_OF_TURN, f"made for step {env.step}, the table is at "
+                   f"step {s.step}")
+    if env.state != s.step_hash:
+        return bad(ProblemKind.DIVERGENCE, f"made in state {env.state.hex()[:16]}, ours is "
+                   f"{s.step_hash.hex()[:16]}")
+    try:
+        decode_body(env.kind, env.body or b"")
+    except WireError as error:
+        return bad(ProblemKind.MALFORMED, error.problem)
+    if (s.phase is not Phase.PLAY or place not in s.awaiting or place in s.inputs
+            or s.rules is None or s.hand is None or s.hand.seating is None):
+        return bad(ProblemKind.OUT_OF_TURN, "the table does not wait for this seat's answer "
+                   "to a discard now")
+    if s.rules.window(s.hand.engine, wind_of(s.hand.seating, place)) is not WindowKind.CALL:
+        return bad(ProblemKind.OUT_OF_TURN, "more time is only for answering a discard")
+    if place in s.thinking:
+        return bad(ProblemKind.OUT_OF_TURN, "this seat already had more time on this discard")
+    acc.events.append(SeatThinking(s.hand.hand_no, s.step, place,
+                                   wind_of(s.hand.seating, place)))
+    return evolve(s, thinking=s.thinking | {place})
 
 
 class _Rejected(Exception):
@@ -415,7 +457,8 @@ def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
     scores = tuple(a + b for a, b in zip(s.scores, by_place, strict=True))
     s = evolve(s, scores=(scores[0], scores[1], scores[2], scores[3]),
                 hands_played=s.hands_played + 1,
-                outcomes=(*s.outcomes, (hand.hand_no, hand.outcome, hand.seating)))
+                outcomes=(*s.outcomes, (hand.hand_no, hand.outcome, hand.seating)),
+                finals=(*s.finals, hand.engine))
     acc.events.append(HandFinished(hand.hand_no, hand.outcome, hand.seating))
     if s.hands_played >= s.match_hands:
         acc.events.append(MatchFinished(s.scores))
@@ -424,13 +467,15 @@ def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
 
 
 def _auto(s: TableSession, acc: Acc) -> TableSession:
-    """Our own automatic inputs: the dice commit/echo/reveal, the end-of-hand digest and
-    (table option ``auto_pass``) a pass on a discard we cannot claim."""
+    """Our own automatic inputs: the dice commit/echo/reveal, a move the rules force (e.g.
+    MCR's "no more flowers" with no flower left), (table option ``auto_pass``) a pass on a
+    discard we cannot claim, and the end-of-hand digest only at a table opened before the
+    next window (otherwise our player says "next", or ``tick`` when the window ends)."""
     if s.me is None or s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
         return s
     hand = s.hand
     if hand is not None and s.phase is Phase.PLAY:
-        return _only_pass(s, acc)
+        return _forced(s, acc)
     if hand is None or s.phase is Phase.READY:
         return s
     nonce = cr.derive_nonce(s.secret, dice_context(s, hand.hand_no))
@@ -441,9 +486,71 @@ def _auto(s: TableSession, acc: Acc) -> TableSession:
         return send(s, acc, Echo(cr.commitments_hash(hand.commits)))
     if s.phase is Phase.REVEAL:
         return send(s, acc, Reveal(nonce))
-    if hand.deck is not None and not hand.audited:
-        return s  # the deck audit first
+    if s.phase is Phase.HAND_END and s.open is not None and s.open.options.next_window is None:
+        return confirm_hand_end(s, acc)
+    return s
+
+
+def audit_done(s: TableSession) -> bool:
+    """Whether the hand's deck audit (masked deck) is over; a practice hand has none."""
+    hand = s.hand
+    return hand is not None and (hand.deck is None or hand.audited)
+
+
+def confirm_hand_end(s: TableSession, acc: Acc) -> TableSession:
+    """Our seat's HAND_END (the digest of the outcome we computed), once the deck audit is
+    over; unchanged before that, or when it is not ours to send."""
+    hand = s.hand
+    if (s.phase is not Phase.HAND_END or hand is None or hand.outcome is None
+            or not audit_done(s) or s.me is None or s.me not in s.awaiting
+            or s.me in s.inputs or s.inbox[s.me]):
+        return s
     return send(s, acc, HandEnd(digest(hand.outcome)))
+
+
+def more_time_allowed(s: TableSession) -> bool:
+    """Whether our seat may ask for more time now: it is answering a discard (a call
+    window), has not had more time on it yet, and the table's version knows THINKING."""
+    if (s.me is None or s.phase is not Phase.PLAY or s.rules is None or s.hand is None
+            or s.hand.seating is None or s.version < THINKING_SINCE or s.me in s.thinking):
+        return False
+    if s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
+        return False
+    return s.rules.window(s.hand.engine, wind_of(s.hand.seating, s.me)) is WindowKind.CALL
+
+
+def window_seconds(s: TableSession, place: Seat) -> float:
+    """The timer of ``place``'s current decision (0: none), counted from the step's start:
+    during play the engine's window (a call window twice over for a seat that had more
+    time), at a hand's end the next window (0 when it waits for ever, or when the table
+    answers at once)."""
+    if s.open is None:
+        return 0.0
+    options = s.open.options
+    if s.phase is Phase.HAND_END:
+        return options.next_window or 0.0
+    if s.phase is not Phase.PLAY or s.rules is None or s.hand is None:
+        return 0.0
+    assert s.hand.seating is not None
+    kind = s.rules.window(s.hand.engine, wind_of(s.hand.seating, place))
+    if kind is WindowKind.CALL:
+        return options.call_window * (2 if place in s.thinking else 1)
+    return {WindowKind.CHARLESTON: options.charleston_window,
+            WindowKind.TURN: options.turn_window}[kind]
+
+
+def _forced(s: TableSession, acc: Acc) -> TableSession:
+    """A move the rules make for our seat without asking its player (the adapter's
+    ``forced_action``: its only legal move, which tells the table nothing it will not see
+    anyway), else ``_only_pass``."""
+    hand, rules = s.hand, s.rules
+    if hand is None or rules is None or hand.seating is None or not masked.ready_to_act(s):
+        return s
+    assert s.me is not None
+    action = rules.forced_action(hand.engine, wind_of(hand.seating, s.me))
+    if action is not None:
+        return send(s, acc, Act(rules.encode_action(action), False))
+    return _only_pass(s, acc)
 
 
 def _only_pass(s: TableSession, acc: Acc) -> TableSession:

@@ -67,15 +67,17 @@ def suggest(session: TableSession, seed: bytes) -> Suggestion | None:
     """The built-in bot's choice for our seat, or None when the table awaits nothing of us
     (or the bot's action matches none of the offered ones: the caller decides another way).
 
-    In the lobby's ready step it is the ready action; during a hand, the rules adapter's
-    ``choose`` on our engine state, with ``bot_entropy(seed, our place, step)``."""
+    In the lobby's ready step it is the ready action, at a hand's end "next" (a bot does
+    not keep the table waiting); during a hand, the rules adapter's ``choose`` on our engine
+    state, with ``bot_entropy(seed, our place, step)`` (never "more time")."""
     s = session
     entries = offered(s)
     if not entries or s.me is None:
         return None
-    if s.phase is Phase.READY:
-        ready = next((e for e in entries if e.get("type") == "ready"), None)
-        return None if ready is None else Suggestion(_copy(ready), (), s.step)
+    if s.phase in (Phase.READY, Phase.HAND_END):  # ready; "next" at once at a hand's end
+        kind = "ready" if s.phase is Phase.READY else "next"
+        found = next((e for e in entries if e.get("type") == kind), None)
+        return None if found is None else Suggestion(_copy(found), (), s.step)
     hand = s.hand
     if s.phase is not Phase.PLAY or s.rules is None or hand is None or hand.seating is None:
         return None

@@ -28,12 +28,16 @@ from fourwinds.protocol.tiles import Kind
 
 VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "seat", "dealer",
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
-             "wall_remaining", "players", "hand", "drawn", "last_discard", "hints", "result"}
+             "wall_remaining", "players", "hand", "drawn", "last_discard", "hints", "result",
+             "windows", "next", "history", "standings"}
 PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
-               "exposures", "flowers", "discards"}
+               "exposures", "flowers", "discards", "ready", "thinking"}
 PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
           "match_over"}
-RESULT_KEYS = {"kind", "winner", "hand", "tiles", "payouts", "audit"}
+RESULT_KEYS = {"kind", "winner", "hand", "tiles", "payouts", "audit", "winner_name",
+               "winning_tile", "self_drawn", "from_seat", "from_name", "concealed",
+               "exposures", "flowers", "payments", "scores"}
+RULE_RESULT_KEYS = {"american": {"card_hand"}, "mcr": {"fans", "total"}}
 CODE = re.compile(r"^([1-9][mpsz]|[1-8]f|F|J|\?)$")
 ME = Seat(0)
 
@@ -116,9 +120,17 @@ def check_view(view: dict[str, Any], rules: str) -> None:
     if view["last_discard"] is not None:
         assert set(view["last_discard"]) == {"seat", "tile"}
     assert all(isinstance(h, str) for h in view["hints"])
+    assert set(view["windows"]) == {"call", "turn", "charleston", "next"}
+    assert (view["next"] is not None) == (view["phase"] == "hand_over")
+    assert (view["standings"] is not None) == (view["phase"] == "match_over")
+    assert all(isinstance(p["ready"], bool) and isinstance(p["thinking"], bool)
+               for p in view["players"])
     if view["result"] is not None:
-        assert set(view["result"]) == RESULT_KEYS
-        assert len(view["result"]["payouts"]) == 4 and sum(view["result"]["payouts"]) == 0
+        result = view["result"]
+        assert set(result) == RESULT_KEYS | RULE_RESULT_KEYS[rules]
+        assert len(result["payouts"]) == 4 and sum(result["payouts"]) == 0
+        assert [p["amount"] for p in result["payments"]] == result["payouts"]
+        assert (result["winner"] is None) == (result["winner_name"] is None)
 
 
 _ORDER: dict[str, int] = {}
@@ -381,7 +393,7 @@ def test_b4_claim_window_pass_is_the_default_and_the_deadline_counts_down() -> N
     assert "discarded" in view["phase_detail"]
     s = h.sessions[ME]
     later = build_seat_view(s, now=s.step_started + 1.0)["view"]
-    assert later["deadline"] == pytest.approx(2.0)  # the default 3 s call window
+    assert later["deadline"] == pytest.approx(7.0)  # the default 8 s call window
     with pytest.raises(IllegalAction, match="takes no tiles"):
         resolve_action(s, actions[0]["id"], ["1m"])
 

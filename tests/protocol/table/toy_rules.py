@@ -266,6 +266,9 @@ class ToyRules:
         slot = s.hands[seat][-1]
         return Discard(seat, slot, s.faces[slot])
 
+    def forced_action(self, state: Any, seat: Seat) -> Any | None:
+        return None
+
     def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
         faces = state.faces
         return all(faces[x] != Kind.HIDDEN for x in state.hands[seat])

@@ -1,0 +1,34 @@
+"""The table's scoring sheet for the local API's ``sheet`` request: the American card's lines
+(id, section, pattern as printed, value, concealed) or the MCR fans with their points.
+
+Pure: read from the table's Open message (the card travels in it), so every seat shows the
+card its table plays. Each rule set's part lives with its view (``american/table_view.py``,
+``mcr/table_view.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fourwinds.protocol.errors import LocalProtocolError
+
+from .american_rules import card_from_text
+from .state import TableSession
+
+__all__ = ["table_sheet"]
+
+
+def table_sheet(session: TableSession) -> dict[str, Any]:
+    """``{"rules", "title", "entries": [{"id", "section", "pattern", "value",
+    "concealed"}]}`` for the table's rule set; ``LocalProtocolError`` with the reason when
+    there is none (the table is not open yet, or its rules have no sheet)."""
+    opened = session.open
+    if opened is None:
+        raise LocalProtocolError("the table has not been opened yet: no sheet")
+    if opened.rules == "american":
+        from fourwinds.protocol.american.table_view import sheet as american_sheet
+        return american_sheet(card_from_text(opened.card_text))
+    if opened.rules == "mcr":
+        from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
+        return mcr_sheet()
+    raise LocalProtocolError(f"the {opened.rules} rules have no scoring sheet")

@@ -1,0 +1,254 @@
+"""The view at a hand's end and the match's end: the enriched result (American card line,
+MCR fans, wall games and draws), the match's history, the final standings, the table's
+timers, the scoring sheet, and MCR's flowers round asking nothing of a seat without one."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.errors import LocalProtocolError
+from fourwinds.protocol.mcr.fans import FAN_POINTS, Fan
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.rotation import wind_of
+from fourwinds.protocol.table.session import local_action
+from fourwinds.protocol.table.sheet import table_sheet
+from fourwinds.protocol.table.state import Phase, TableSession
+
+from .hand_end_helpers import (
+    AMERICAN_DISCARD_WIN,
+    AMERICAN_SELF_DRAWN,
+    AMERICAN_WALL_GAME,
+    MCR_DISCARD_WIN,
+    MCR_DRAW,
+    MCR_SELF_DRAWN,
+    all_at_hand_end,
+    deliver_all,
+    play_until,
+    say_next,
+    to_hand_end,
+)
+from .toy_rules import ToyRules  # noqa: F401  (registers the "toy" rules)
+
+
+def _view(s: TableSession) -> dict[str, Any]:
+    view: dict[str, Any] = build_seat_view(s)["view"]
+    return view
+
+
+def _names_by_wind(s: TableSession) -> list[str]:
+    return [p["name"] for p in _view(s)["players"]]
+
+
+def _common(s: TableSession, result: dict[str, Any]) -> None:
+    """What every result says, checked against the engine's outcome."""
+    assert s.hand is not None and s.hand.outcome is not None
+    names = _names_by_wind(s)
+    payouts = list(s.hand.outcome.payments)
+    assert result["payouts"] == payouts and sum(payouts) == 0
+    assert result["payments"] == [{"seat": w, "name": names[w], "amount": payouts[w]}
+                                  for w in range(4)]
+    assert result["scores"] == payouts  # the first hand: the match's totals are its payments
+    winner = result["winner"]
+    assert result["winner_name"] == (None if winner is None else names[winner])
+    if result["self_drawn"] or winner is None:
+        assert result["from_seat"] is None and result["from_name"] is None
+    else:
+        assert result["from_name"] == names[result["from_seat"]]
+        assert result["from_seat"] != winner
+
+
+def test_american_mahjong_on_a_discard() -> None:
+    h = to_hand_end("american", AMERICAN_DISCARD_WIN)
+    s = h.sessions[0]
+    r = s.hand.engine.result  # type: ignore[union-attr]
+    result = _view(s)["result"]
+    _common(s, result)
+    assert result["kind"] == "mahjong" and result["winner"] == int(r.winner)
+    assert result["self_drawn"] is False and result["from_seat"] == int(r.discarder)
+    line = house_card().hand(r.hand_id)
+    assert result["card_hand"] == {"id": line.id, "pattern": line.text, "value": r.value,
+                                   "jokerless": r.jokerless,
+                                   "section": result["card_hand"]["section"]}
+    assert result["card_hand"]["section"]
+    assert result["winning_tile"] in result["concealed"]
+    exposed = [t for group in result["exposures"] for t in group]
+    assert sorted(result["concealed"] + exposed) == sorted(result["tiles"])
+    assert len(result["tiles"]) == 14 and result["flowers"] == []
+
+
+def test_american_self_drawn_mahjong() -> None:
+    h = to_hand_end("american", AMERICAN_SELF_DRAWN)
+    s = h.sessions[0]
+    result = _view(s)["result"]
+    _common(s, result)
+    assert result["kind"] == "mahjong" and result["self_drawn"] is True
+    assert result["from_seat"] is None and result["winning_tile"] in result["concealed"]
+    winner = result["winner"]
+    assert result["payments"][winner]["amount"] > 0
+    assert all(p["amount"] < 0 for p in result["payments"] if p["seat"] != winner)
+
+
+def test_american_wall_game() -> None:
+    h = to_hand_end("american", AMERICAN_WALL_GAME)
+    s = h.sessions[0]
+    result = _view(s)["result"]
+    _common(s, result)
+    assert result["kind"] == "wall_game" and result["winner"] is None
+    assert result["card_hand"] is None and result["winning_tile"] is None
+    assert [p["amount"] for p in result["payments"]] == [0, 0, 0, 0]
+
+
+@pytest.mark.parametrize("seed", [MCR_SELF_DRAWN, MCR_DISCARD_WIN])
+def test_mcr_win_lists_its_fans_and_total(seed: bytes) -> None:
+    h = to_hand_end("mcr", seed)
+    s = h.sessions[0]
+    r = s.hand.engine.result  # type: ignore[union-attr]
+    result = _view(s)["result"]
+    _common(s, result)
+    assert result["kind"] == "mahjong" and result["self_drawn"] is r.self_drawn
+    assert result["fans"] == [{"name": n, "points": p, "count": c} for n, p, c in r.fans]
+    assert result["total"] == r.total >= 8
+    assert result["total"] == sum(f["points"] * f["count"] for f in result["fans"])
+    assert result["winning_tile"] in result["concealed"]
+    flowers = next((f["count"] for f in result["fans"] if f["name"] == "Flower Tiles"), 0)
+    assert len(result["flowers"]) == flowers
+
+
+def test_mcr_draw() -> None:
+    h = to_hand_end("mcr", MCR_DRAW)
+    s = h.sessions[0]
+    result = _view(s)["result"]
+    _common(s, result)
+    assert result["kind"] == "draw" and result["fans"] == [] and result["total"] == 0
+
+
+def test_history_grows_by_one_per_hand_and_the_standings_close_the_match() -> None:
+    h = open_harness("mcr", b"history", options=TableOptions(hands=3))
+    for hand in range(3):
+        play_until(h, all_at_hand_end)
+        s = h.sessions[1]
+        view = _view(s)
+        history = view["history"]
+        assert len(history) == hand + 1 and [e["hand_number"] for e in history] == \
+            list(range(1, hand + 2))
+        last = history[-1]
+        assert last["summary"] and last["kind"] in ("mahjong", "draw")
+        names = [n for n, _ in last["payments"]]
+        assert names == ["seat 0", "seat 1", "seat 2", "seat 3"]  # table-place order
+        assert sum(a for _, a in last["payments"]) == 0
+        assert s.hand is not None and s.hand.outcome is not None
+        assert [a for _, a in last["payments"]] == [
+            s.hand.outcome.payments[wind_of(s.hand.seating, p)]  # type: ignore[arg-type]
+            for p in SEATS]
+        if last["kind"] == "mahjong":
+            assert last["winner"] in names and last["summary"].endswith(
+                view["result"]["hand"].split(": ", 1)[1])
+        assert view["standings"] is None
+        for place in SEATS:
+            say_next(h, place)
+        deliver_all(h)
+    s = h.sessions[1]
+    assert s.phase is Phase.OVER
+    view = _view(s)
+    assert view["phase"] == "match_over" and len(view["history"]) == 3
+    assert s.hand is not None and s.hand.seating is not None
+    seating = s.hand.seating
+    assert view["result"] is not None
+    assert view["result"]["scores"] == [s.scores[seating[w]] for w in SEATS]
+    standings = view["standings"]
+    assert [e["score"] for e in standings] == sorted(s.scores, reverse=True)
+    assert {e["name"] for e in standings} == {"seat 0", "seat 1", "seat 2", "seat 3"}
+    assert standings[0]["rank"] == 1
+    for before, after in itertools.pairwise(standings):
+        assert after["rank"] == (before["rank"] if after["score"] == before["score"]
+                                 else standings.index(after) + 1)
+    assert view["next"] is None and build_seat_view(s)["legal_actions"] == []
+
+
+def test_the_windows_are_in_every_view_from_the_lobby_on() -> None:
+    options = TableOptions(hands=1, call_window=5, next_window=45, turn_window=90)
+    h = open_harness("mcr", b"windows", options=options)
+    s = h.sessions[0]
+    assert s.phase is Phase.LOBBY
+    expected = {"call": 5.0, "turn": 90.0, "charleston": 60.0, "next": 45.0}
+    assert _view(s)["windows"] == expected
+    play_until(h, all_at_hand_end)
+    assert _view(h.sessions[2])["windows"] == expected
+
+
+def test_ready_marks_the_seats_that_said_ready() -> None:
+    h = open_harness("mcr", b"ready", options=TableOptions(hands=1))
+    deliver_all(h)  # the joins and the seating, nobody ready yet
+    assert all(s.phase is Phase.READY for s in h.sessions)
+    s = h.sessions[0]
+    assert [p["ready"] for p in _view(s)["players"]] == [False] * 4
+    assert bot_moves(h, Seat(2))
+    deliver_all(h)
+    players = _view(h.sessions[0])["players"]
+    assert [p["ready"] for p in players] == [False, False, True, False]  # places = seats
+
+
+def test_the_sheets_of_both_rule_sets() -> None:
+    h = open_harness("american", b"sheet")
+    sheet = table_sheet(h.sessions[0])
+    card = house_card()
+    assert sheet["rules"] == "american" and sheet["title"] == card.name
+    assert len(sheet["entries"]) == len(card.hands)
+    first = sheet["entries"][0]
+    assert first == {"id": "year-1", "section": "Year", "pattern": "FFF 2026a 222b 2222c",
+                     "value": 25, "concealed": False}
+    assert any(e["concealed"] for e in sheet["entries"])
+    mcr = table_sheet(open_harness("mcr", b"sheet").sessions[0])
+    assert mcr["rules"] == "mcr" and len(mcr["entries"]) == len(Fan)
+    assert mcr["entries"][0] == {"id": "Big Four Winds", "section": "", "pattern": "",
+                                 "value": 88, "concealed": False}
+    assert {e["id"]: e["value"] for e in mcr["entries"]}["Flower Tiles"] == \
+        FAN_POINTS[Fan.FLOWER_TILES]
+    values = [e["value"] for e in mcr["entries"]]
+    assert values == sorted(values, reverse=True)
+    with pytest.raises(LocalProtocolError, match="no scoring sheet"):
+        table_sheet(open_harness("toy", b"sheet").sessions[0])
+
+
+def test_american_hints_name_the_card_line_and_its_pattern() -> None:
+    h = open_harness("american", b"hints", options=TableOptions(hands=1))
+    play_until(h, lambda h: bool(_view(h.sessions[0])["hints"]))
+    card = house_card()
+    for hint in _view(h.sessions[0])["hints"]:
+        hand_id, rest = hint.split(" (", 1)
+        line = card.hand(hand_id)
+        assert rest.startswith(f"{line.text}, {line.value}): needs "), hint
+
+
+def test_mcr_never_asks_a_seat_to_say_no_more_flowers() -> None:
+    """A seat holding no flower says "no more flowers" by itself; one holding a flower is
+    offered to lay it out, and then says the rest by itself too."""
+    laid = 0
+    for i in range(6):
+        h = open_harness("mcr", b"flowers-%d" % i, options=TableOptions(hands=1))
+        for _ in range(100_000):
+            s = h.sessions[0]
+            if s.phase is Phase.PLAY and s.hand is not None and \
+                    s.hand.engine.phase.value != "flowers":
+                break
+            built = build_seat_view(s)
+            labels = [a["label"] for a in built["legal_actions"]]
+            assert "No more flowers" not in labels
+            if labels:
+                assert all(label.startswith("Lay out flower") or label == "Ready to start"
+                           for label in labels), labels
+                laid += labels[0].startswith("Lay out flower")
+                h.take(Seat(0), local_action(s, resolve_action(s, 0), h.now))
+                continue
+            if any(bot_moves(h, p) for p in SEATS[1:]):
+                continue
+            assert h.queue, "the flowers round stopped"
+            deliver_one(h)
+    assert laid > 0
