@@ -354,6 +354,8 @@ class Daemon:
         if isinstance(deadline, (int, float)) and not isinstance(deadline, bool):
             # the view is cached per session state: count down the time since it was built
             view["deadline"] = max(0.0, float(deadline) - (time.monotonic() - cached[2]))
+            if isinstance(view.get("next"), dict):  # a hand's end: the same "next" countdown
+                view["next"] = {**view["next"], "deadline": view["deadline"]}
         return view
 
     def view_event(self, rt: TableRuntime, events: list[str]) -> Message:

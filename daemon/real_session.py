@@ -10,6 +10,7 @@ the rules.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
@@ -19,7 +20,13 @@ from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import session as table
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.options import (
+    HANDS_BOUNDS,
+    WINDOW_BOUNDS,
+    DeckKind,
+    TableOptions,
+)
+from fourwinds.protocol.table.sheet import table_sheet
 from fourwinds.protocol.table.state import Step, TableSession
 from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
@@ -31,7 +38,8 @@ tick = table.tick
 resume = table.resume
 
 _OPTION_TYPES: dict[str, type] = {"call_window": float, "charleston_window": float,
-                                  "turn_window": float, "stall_after": float, "hands": int}
+                                  "turn_window": float, "next_window": float,
+                                  "stall_after": float, "hands": int}
 
 
 def apply_message(session: TableSession, payload: bytes, now: float) -> Step:
@@ -59,11 +67,23 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
                 raise LocalProtocolError(f"deck must be one of "
                                          f"{', '.join(d.value for d in DeckKind)}") from None
             continue
-        kind = _OPTION_TYPES[key]
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-            raise LocalProtocolError(f"option {key} must be a number >= 0")
-        values[key] = kind(value)
+        values[key] = _number(key, value)
     return TableOptions(**values)
+
+
+def _number(key: str, value: object) -> float | int:
+    """A timer (seconds) or the hand count, within the range the table's peers accept."""
+    kind = _OPTION_TYPES[key]
+    lo, hi = WINDOW_BOUNDS.get(key, HANDS_BOUNDS)
+    what = "a whole number" if kind is int else "a number of seconds"
+    if (not isinstance(value, (int, float)) or isinstance(value, bool)
+            or (kind is int and isinstance(value, float) and not value.is_integer())):
+        raise LocalProtocolError(f"option {key} must be {what} from {lo:g} to {hi:g}")
+    if not math.isfinite(value) or not lo <= value <= hi:
+        raise LocalProtocolError(f"option {key} must be {what} from {lo:g} to {hi:g}, "
+                                 f"not {value!r}")
+    number: float | int = kind(value)
+    return number
 
 
 def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
@@ -175,3 +195,9 @@ def suggest(session: TableSession) -> dict[str, Any] | None:
     tie-breaks (it only breaks ties; the bot sees only our seat's tiles)."""
     found = bot_suggestion(session, session.table)
     return None if found is None else found.plain()
+
+
+def sheet(session: TableSession) -> dict[str, Any]:
+    """The table's scoring sheet (the local API's ``sheet``): the American card's lines or
+    the MCR fans with their points; ``LocalProtocolError`` with the reason if it has none."""
+    return table_sheet(session)

@@ -239,6 +239,19 @@ async def _suggest(d: Daemon, request: Message) -> Message:
     return {"ok": True, "suggestion": suggest(rt.session)}
 
 
+async def _sheet(d: Daemon, request: Message) -> Message:
+    """The table's scoring sheet: every line of the American card (id, section, pattern as
+    printed, value, concealed) or every MCR fan with its points."""
+    rt = d.find_table(request.get("table"))
+    sheet = getattr(d.port, "sheet", None)
+    if rt.session is None or sheet is None:
+        raise ApiError(f"no sheet for table {rt.name} yet")
+    try:
+        return {"ok": True, "sheet": sheet(rt.session)}
+    except FourwindsError as error:
+        raise ApiError(str(error)) from None
+
+
 async def _stop(d: Daemon, request: Message) -> Message:
     d.stop()
     return {"ok": True}
@@ -261,4 +274,5 @@ HANDLERS = {
     "hello": _hello, "subscribe": _subscribe, "whoami": _whoami, "tables": _tables,
     "status": _status, "create": _create, "join": _join, "leave": _leave, "view": _view,
     "transcript": _transcript, "stop": _stop, "seat": _seat, "suggest": _suggest,
+    "sheet": _sheet,
 }

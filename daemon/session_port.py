@@ -11,8 +11,8 @@ one to exercise the shell). The daemon never looks inside a session or a payload
 Optional, used when present: ``apply_message`` and ``send_action`` with ``settle`` (the two
 halves of ``handle_message`` and ``local_action``: adopt a peer's message before making our
 automatic reply, send our action before our own session takes it in), ``progress`` (phase
-and step: a view is sent at once when it changes), ``awaits_us``, ``suggest`` and
-``transcript``.
+and step: a view is sent at once when it changes), ``awaits_us``, ``suggest``,
+``sheet`` and ``transcript``.
 """
 
 from __future__ import annotations
