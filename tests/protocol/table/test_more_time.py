@@ -14,13 +14,14 @@ from fourwinds.protocol.table import lobby
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.flow import Acc, outgoing, send
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.messages import Thinking
+from fourwinds.protocol.table.messages import MsgKind, Thinking
 from fourwinds.protocol.table.options import TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.session import MoreTime, local_action, tick
 from fourwinds.protocol.table.state import Phase, Step
 from fourwinds.protocol.table.steps import advance
+from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 
 from .hand_end_helpers import deliver_all
 
@@ -106,6 +107,10 @@ def test_more_time_doubles_our_call_window_once_and_the_others_see_us_thinking()
     answered = tick(s, start + 16.0)  # the others answered already: the step resolves
     assert answered.outgoing and answered.session.step > step
     assert answered.session.thinking == frozenset()  # a new step: nobody is thinking
+    # THINKING is on our chain: a transcript with it verifies like any other
+    verdict = check_transcript(export_transcript(h.sessions[1]), partial_ok=True)
+    assert verdict.problems == () and any(
+        env.kind is MsgKind.THINKING for env in verdict.session.chains[ME].accepted)
 
 
 def test_a_repeated_or_untimely_thinking_is_refused_and_changes_nothing() -> None:
