@@ -1,0 +1,288 @@
+"""A person's computer for the end-to-end tests: a home, a login name, maybe its own network.
+
+``Machine`` gives one player their own HOME and XDG directories (so `fourwinds` finds its own
+config, identity and daemon there, exactly as on a fresh computer) and their login name (USER
+and LOGNAME), optionally inside a network namespace. Commands run as the README writes them,
+with the tree's ``fourwinds`` first on PATH. ``stop()`` ends every process the machine ran:
+those in its namespace, or (on loopback) those whose environment carries its HOME, by pid.
+
+``Network`` makes the namespaces: one per machine, each with one veth into a bridge that lives
+in a namespace of its own, on link-local addresses (169.254.x.0/24) and with no route anywhere
+else; where namespaces cannot be made (not root, no ``ip``), it says why (``Unavailable``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import platformdirs
+
+from fourwinds.frontends.client import Client
+from tests.people.screen import Terminal
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent  # the virtualenv's bin: `fourwinds` as installed
+EXITED = "[exited "  # what a terminal shows when its command has ended
+
+
+def short_dir() -> Path:
+    """A new directory with a short path: a daemon's socket path must stay under ~100
+    characters (the ipc limit), and pytest's tmp_path is long. Remove it with rmtree."""
+    return Path(tempfile.mkdtemp(prefix="fw", dir="/tmp"))
+
+
+class Unavailable(Exception):
+    """Network namespaces cannot be made here (the reason, for pytest.skip)."""
+
+
+@dataclass
+class Machine:
+    """One player's computer (see the module docstring)."""
+
+    login: str  # USER / LOGNAME
+    home: Path
+    netns: str | None = None
+    address: str | None = None  # its address on the namespaces' network
+    terminals: list[Terminal] = field(default_factory=list)
+    background: list[subprocess.Popen[bytes]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for sub in ("", ".config", ".local/share", ".local/state", ".cache", "run", "tmp"):
+            (self.home / sub).mkdir(parents=True, exist_ok=True)
+        os.chmod(self.home / "run", 0o700)
+
+    def env(self, **extra: str) -> dict[str, str]:
+        """The environment of a shell on this machine (``extra`` on top; "" unsets)."""
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("FOURWINDS_", "XDG_", "PYTEST_"))}
+        env.update(
+            HOME=str(self.home), USER=self.login, LOGNAME=self.login,
+            XDG_CONFIG_HOME=str(self.home / ".config"),
+            XDG_DATA_HOME=str(self.home / ".local/share"),
+            XDG_STATE_HOME=str(self.home / ".local/state"),
+            XDG_CACHE_HOME=str(self.home / ".cache"),
+            XDG_RUNTIME_DIR=str(self.home / "run"), TMPDIR=str(self.home / "tmp"),
+            PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
+            LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONFAULTHANDLER="1",
+        )
+        env.update(extra)
+        return {k: v for k, v in env.items() if v != ""}
+
+    def _argv(self, command: str) -> list[str]:
+        shell = ["sh", "-c", f"cd {shlex.quote(str(self.home))} && {command}"]
+        return ["ip", "netns", "exec", self.netns, *shell] if self.netns else shell
+
+    def run(self, command: str, timeout: float = 30.0) -> subprocess.CompletedProcess[str]:
+        """Run a shell command line on this machine and wait for it."""
+        return subprocess.run(self._argv(command), env=self.env(), capture_output=True,
+                              text=True, timeout=timeout, check=False)
+
+    def start(self, command: str, log: str) -> subprocess.Popen[bytes]:
+        """Run a command line in the background (``cmd &``), its output to ``home/log``."""
+        with open(self.home / log, "ab") as out:
+            process = subprocess.Popen(self._argv(command), env=self.env(),
+                                       stdin=subprocess.DEVNULL, stdout=out, stderr=out,
+                                       start_new_session=True)
+        self.background.append(process)
+        return process
+
+    def terminal(self, command: str, width: int = 80, height: int = 24,
+                 **env: str) -> Terminal:
+        """Open a terminal of ``width`` x ``height`` on this machine running ``command``;
+        the shell stays open after it, showing ``[exited N]`` under its last words."""
+        then = f'{command}; echo "{EXITED}$?]"; exec sleep 600'
+        line = " ".join(shlex.quote(a) for a in self._argv(then))
+        term = Terminal(line, width, height, env=self.env(**env))
+        self.terminals.append(term)
+        return term
+
+    # --- reading the daemon, as a script would ---------------------------------------------
+
+    def runtime_dir(self) -> Path:
+        with _environ(self.env()):
+            return Path(platformdirs.user_runtime_dir("fourwinds", appauthor=False))
+
+    def client(self) -> Client:
+        """A client of this machine's daemon (its local API socket is a file: reachable
+        from outside the namespace). Raises ConnectionError when none runs."""
+        try:
+            info = msgpack.unpackb((self.runtime_dir() / "api.endpoint").read_bytes(),
+                                   raw=False)
+        except (OSError, ValueError) as error:
+            raise ConnectionError(f"{self.login}: no daemon") from error
+        client = Client(str(info["endpoint"]), str(info.get("token") or ""))
+        try:
+            client.request({"type": "hello"}, timeout=5)
+        except TimeoutError as error:
+            client.close()
+            raise ConnectionError(f"{self.login}: the daemon does not answer") from error
+        return client
+
+    def view(self) -> dict[str, Any]:
+        """Our seat's view at the first table of this machine's daemon ({} if none)."""
+        try:
+            client = self.client()
+        except ConnectionError:
+            return {}
+        try:
+            tables = client.request({"type": "tables"}, timeout=5).get("tables") or []
+            if not tables:
+                return {}
+            answer = client.request({"type": "view", "table": tables[0]["table"]}, timeout=5)
+            view: dict[str, Any] = (answer.get("event") or {}).get("view") or {}
+            return view
+        except TimeoutError:
+            return {}
+        finally:
+            client.close()
+
+    def status_json(self) -> dict[str, Any]:
+        """`fourwinds status --json` run on this machine, parsed."""
+        done = self.run("fourwinds status --json")
+        assert done.returncode == 0, f"{self.login}: fourwinds status: {done.stderr.strip()}"
+        answer: dict[str, Any] = json.loads(done.stdout)
+        return answer
+
+    def daemon_pid(self) -> int | None:
+        try:
+            client = self.client()
+        except ConnectionError:
+            return None
+        try:
+            return int(client.request({"type": "status"}, timeout=5)["pid"])
+        except (TimeoutError, KeyError, ValueError):
+            return None
+        finally:
+            client.close()
+
+    # --- cleaning up -----------------------------------------------------------------------
+
+    def pids(self) -> set[int]:
+        """Every process running on this machine (its namespace, or carrying its HOME)."""
+        if self.netns:
+            done = subprocess.run(["ip", "netns", "pids", self.netns], capture_output=True,
+                                  text=True, timeout=10, check=False)
+            return {int(p) for p in done.stdout.split()}
+        marker = f"HOME={self.home}\0".encode()
+        found = set()
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit() or int(entry.name) == os.getpid():
+                continue
+            with contextlib.suppress(OSError):
+                if marker in (entry / "environ").read_bytes():
+                    found.add(int(entry.name))
+        pid = self.daemon_pid()
+        if pid is not None:
+            found.add(pid)
+        return found
+
+    def stop(self) -> None:
+        """Close the terminals and end every process of this machine (TERM, then KILL)."""
+        for term in self.terminals:
+            term.close()
+        for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
+            pids = self.pids()
+            for pid in pids:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, sig)
+            end = time.monotonic() + wait
+            while pids and time.monotonic() < end:
+                _reap(self.background)
+                pids = {p for p in pids if _alive(p)}
+                time.sleep(0.1)
+        _reap(self.background)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with contextlib.suppress(OSError):  # a zombie is gone for our purposes
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat.rsplit(")", 1)[1].split()[0] != "Z"
+    return False
+
+
+def _reap(processes: list[subprocess.Popen[bytes]]) -> None:
+    for process in processes:
+        process.poll()
+
+
+@contextlib.contextmanager
+def _environ(env: Mapping[str, str]) -> Any:
+    saved = dict(os.environ)
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        yield
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
+
+
+class Network:
+    """Namespaces for ``logins`` (one machine each) on one bridge; ``close()`` removes them.
+    ``multicast``: False drops mDNS (a venue network), so only ``--peer`` can find a table."""
+
+    def __init__(self, base: Path, logins: list[str], subnet: int,
+                 multicast: bool = True) -> None:
+        if os.geteuid() != 0:
+            raise Unavailable("network namespaces need root")
+        if subprocess.run(["sh", "-c", "command -v ip"], capture_output=True).returncode:
+            raise Unavailable("no `ip` command: cannot create network namespaces")
+        tag = f"{os.getpid() % 100000:05d}{subnet % 10}"
+        self.bridge = f"fwb{tag}"
+        self.names = [f"fw{tag}{i}" for i in range(len(logins))]
+        self.machines: list[Machine] = []
+        self._made: list[str] = []
+        try:
+            _ip("netns", "add", self.bridge)
+        except subprocess.CalledProcessError as error:
+            raise Unavailable(f"cannot create a network namespace here: "
+                              f"{error.stderr.decode().strip()}") from None
+        self._made.append(self.bridge)
+        try:
+            _ip("-n", self.bridge, "link", "add", "br0", "type", "bridge")
+            _ip("-n", self.bridge, "link", "set", "br0", "up")
+            for i, (login, ns) in enumerate(zip(logins, self.names, strict=True)):
+                _ip("netns", "add", ns)
+                self._made.append(ns)
+                address = f"169.254.{subnet}.{i + 1}"
+                _ip("link", "add", f"fwv{tag}{i}", "netns", ns, "type", "veth", "peer", "name",
+                    f"fwp{tag}{i}", "netns", self.bridge)
+                _ip("-n", self.bridge, "link", "set", f"fwp{tag}{i}", "master", "br0", "up")
+                _ip("-n", ns, "link", "set", f"fwv{tag}{i}", "name", "eth0")
+                _ip("-n", ns, "addr", "add", f"{address}/24", "dev", "eth0")
+                _ip("-n", ns, "link", "set", "eth0", "up", "multicast",
+                    "on" if multicast else "off")
+                _ip("-n", ns, "link", "set", "lo", "up")
+                self.machines.append(Machine(login, base / login, ns, address))
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        for machine in self.machines:
+            machine.stop()
+        for ns in reversed(self._made):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10,
+                           check=False)
+        self._made.clear()
