@@ -21,6 +21,7 @@ from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind, RuleSet
 
+from .envelope import decode as decode_envelope
 from .masked import ready_to_act
 from .messages import MsgKind, decode_body
 from .options import DeckKind
@@ -176,12 +177,25 @@ def _name(s: TableSession, place: Seat) -> str:
                 break
         else:
             if not s.chains[place].accepted:
-                return name or f"seat {int(place)}"
+                # the creator's lobby: a joiner admitted but not yet seated is known by its Join
+                joined = s.joins[place]
+                return _join_name(joined) if joined is not None else f"seat {int(place)}"
     name = name or f"seat {int(place)}"
     if len(_NAMES) > 256:
         _NAMES.clear()
     _NAMES[key] = name
     return name
+
+
+def _join_name(payload: bytes) -> str:
+    """The name in a stored Join (not cached: the seating replaces it with the chain's)."""
+    try:
+        env = decode_envelope(payload)
+        body = decode_body(env.kind, env.body or b"")
+        name = str(getattr(body, "player", ""))
+    except Exception:  # a name is cosmetic; never fail a view on it
+        name = ""
+    return name or "a player"
 
 
 def _deadline(s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat],

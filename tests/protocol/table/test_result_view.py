@@ -252,3 +252,18 @@ def test_mcr_never_asks_a_seat_to_say_no_more_flowers() -> None:
             assert h.queue, "the flowers round stopped"
             deliver_one(h)
     assert laid > 0
+
+
+def test_the_hosts_lobby_names_a_joiner_as_soon_as_it_is_admitted() -> None:
+    from fourwinds.protocol.table.session import handle_message, join_table, new_table
+
+    opened = new_table("kitchen", "mcr", bytes(range(32)), b"e" * 32, 0.0, player="Ada")
+    open_payload = opened.outgoing[0].payload
+    joined = join_table(open_payload, Seat(1), bytes(range(1, 33)), b"f" * 32, 0.0,
+                        player="Bob")
+    host = opened.session
+    for out in joined.outgoing:
+        host = handle_message(host, out.payload, 1.0).session
+    assert host.phase is Phase.LOBBY
+    names = [p["name"] for p in _view(host)["players"]]
+    assert names == ["Ada", "Bob", "seat 2", "seat 3"]
