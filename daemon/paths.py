@@ -79,7 +79,14 @@ def user_runtime_dir() -> Path:
 
 
 def ensure_private_dir(path: Path) -> Path:
-    """Create ``path`` (and parents) and make sure only the user can open it (mode 0700)."""
-    path.mkdir(parents=True, exist_ok=True)
+    """Create ``path`` (and parents) and make sure only the user can open it (mode 0700).
+
+    Missing parents are made 0700 too, as the XDG base directory spec asks: a missing
+    ``XDG_RUNTIME_DIR`` made 0755 here would make platformdirs (in every later command)
+    refuse it and fall back elsewhere, so client and daemon would look for the socket in
+    different places."""
+    missing = [p for p in (path, *path.parents) if not p.exists()]
+    for folder in reversed(missing):
+        folder.mkdir(mode=0o700, exist_ok=True)
     os.chmod(path, 0o700)
     return path

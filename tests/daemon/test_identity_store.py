@@ -95,3 +95,18 @@ def test_store_lists_seated_tables_and_leave_keeps_transcript(tmp_path: Path) ->
     store.leave(b"\x01" * 8)
     assert list(store.table_ids()) == [b"\x02" * 8]
     assert (tmp_path / "tables" / f"left-{'01' * 8}" / "meta.msgpack").exists()
+
+
+def test_a_missing_runtime_dir_is_made_private_with_its_parents(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A missing XDG_RUNTIME_DIR made by the daemon must be 0700, or platformdirs sends the
+    next command's client to another folder than the daemon's socket."""
+    from fourwinds.daemon.paths import ensure_private_dir, user_runtime_dir
+
+    runtime = tmp_path / "run"
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    before = user_runtime_dir()
+    ensure_private_dir(before)
+    assert (runtime.stat().st_mode & 0o777) == 0o700
+    assert (before.stat().st_mode & 0o777) == 0o700
+    assert user_runtime_dir() == before
