@@ -20,6 +20,7 @@ from fourwinds.daemon.api import ApiError, ApiServer, Message
 from fourwinds.daemon.discovery import Announcement, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.paths import Paths
+from fourwinds.daemon.recovery import resume_or_set_aside
 from fourwinds.daemon.session_port import SessionModule, progress_of
 from fourwinds.daemon.store import Store
 from fourwinds.daemon.tables import TableRuntime
@@ -137,13 +138,11 @@ class Daemon:
                 rt.log.close()
 
     def _resume(self, table_id: bytes) -> None:
-        rt = TableRuntime.from_meta(self.store.read_meta(table_id))
-        rt.log = self.store.open_log(table_id)
-        if rt.log.records:
-            rt.session = self.port.resume(rt.log.records, self.identity.private_key)
-        self.tables[table_id] = rt
-        log.info("resumed table %s (%s) from %d records", rt.name, rt.table_hex[:8],
-                 len(rt.log.records))
+        """Resume a stored table; one that cannot be is set aside with its reason (the
+        ``tables`` request lists it) and never stops the daemon (daemon/recovery.py)."""
+        rt = resume_or_set_aside(self.store, self.port, self.identity.private_key, table_id)
+        if rt is not None:
+            self.tables[table_id] = rt
 
     # -- who may connect -------------------------------------------------------------------
 
@@ -230,8 +229,10 @@ class Daemon:
         settle = getattr(self.port, "settle", None)
         if send_first is None or settle is None:
             self.apply(rt, self.port.local_action(rt.session, action, now), ours=True)
+            rt.refuse_if_paused()
             return
         self.apply(rt, send_first(rt.session, action, now), ours=True)
+        rt.refuse_if_paused()   # not written (a full disk), so not sent: the player is told
         await asyncio.sleep(PEERS_FIRST_S)
         self.apply(rt, settle(rt.session, time.monotonic()), ours=True)
 
@@ -323,8 +324,7 @@ class Daemon:
         while True:
             await asyncio.sleep(SYNC_S)
             for rt in list(self.tables.values()):
-                if rt.log is not None:
-                    rt.log.sync()       # bound what a crash can lose of what we received
+                rt.sync_log()       # bound what a crash can lose of what we received
                 if rt.session is None:
                     if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
                         self.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))
@@ -359,7 +359,7 @@ class Daemon:
         return view
 
     def view_event(self, rt: TableRuntime, events: list[str]) -> Message:
-        view = self._seat_view(rt)
+        view = rt.show_pause(self._seat_view(rt))   # a full disk's pause says why
         legal = view.pop("legal_actions", [])
         offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, "")}
                    for k in rt.members if not self.alive(k)]

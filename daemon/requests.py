@@ -76,7 +76,8 @@ def _seen(d: Daemon) -> list[Message]:
 
 async def _tables(d: Daemon, request: Message) -> Message:
     return {"ok": True, "tables": [d.table_summary(rt) for rt in d.tables.values()],
-            "seen": _seen(d), "peers": list(d.manual_seen.values())}
+            "seen": _seen(d), "peers": list(d.manual_seen.values()),
+            "set_aside": [t.summary() for t in d.store.set_aside_tables()]}
 
 
 async def _status(d: Daemon, request: Message) -> Message:
@@ -85,6 +86,7 @@ async def _status(d: Daemon, request: Message) -> Message:
     return {"ok": True, "fingerprint": d.identity.fingerprint, "name": d.name,
             "port": d.transport.port, "pid": os.getpid(),
             "tables": [d.table_summary(rt) for rt in d.tables.values()],
+            "set_aside": [t.summary() for t in d.store.set_aside_tables()],
             "refused": dict(refused)}
 
 

@@ -4,6 +4,12 @@
 append ``persist`` to the log, fsync it when the step sends anything, then adopt the new
 session, then hand ``outgoing`` to the sender. Nothing is sent before every record appended
 so far is durable; a step that sends nothing is synced at the next send or within a second.
+
+A step whose records cannot be written (a full disk) is not carried out at all: the log is
+left at its last whole record, the session stays as it was, nothing is sent, and the table
+shows why it is paused (``paused``) until a later step's records are written. What was lost
+comes back by itself: peers' messages by catch-up, our automatic messages at the next tick,
+and our player's action is refused with the reason (docs/DAEMON.md).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from typing import Any
 
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
 from fourwinds.daemon.session_port import SessionModule, StepLike, progress_of
-from fourwinds.daemon.store import Store, TableLog
+from fourwinds.daemon.store import Store, StoreError, TableLog
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +52,7 @@ class TableRuntime:
     applied_at: float = 0.0   # time.monotonic() when the current session was adopted
     steps_applied: list[tuple[int, float]] = field(default_factory=list)  # see note_progress
     problems: list[str] = field(default_factory=list)
+    paused: str = ""          # why our records cannot be written now (a full disk), or ""
 
     @property
     def table_hex(self) -> str:
@@ -86,7 +93,13 @@ class TableRuntime:
         our own frontend, which is not a send to the table), fsync, then send. Nothing
         leaves for a peer before the records it depends on are durable."""
         assert self.log is not None, "a seated table has a log"
-        self.log.append(list(step.persist), sync=False)
+        try:
+            self.log.append(list(step.persist), sync=False)
+        except StoreError as error:
+            self.pause(str(error))
+            return      # not carried out: the log, the session and the peers are as they were
+        if step.persist:
+            self.unpause()
         if step.session is not self.session:
             self.applied_at = time.monotonic()
             self.note_progress(port, step.session)
@@ -94,7 +107,8 @@ class TableRuntime:
         if adopted is not None:
             adopted()
         if step.outgoing:
-            self.log.sync()     # everything appended so far is durable before we send
+            if not self.sync_log():
+                return          # everything appended so far is durable before we send
             keys = list(port.seat_keys(self.session))
         for out in step.outgoing:
             if out.to is None:
@@ -113,3 +127,48 @@ class TableRuntime:
             log.warning("table %s: problem %s", self.table_hex[:8], problem)
             self.problems.append(text)
             del self.problems[:-20]
+
+    def sync_log(self) -> bool:
+        """fsync what was appended (the syncer does it every second); False, with the table
+        paused, when the disk refuses (the log then refuses writes until a restart)."""
+        if self.log is None:
+            return True
+        try:
+            self.log.sync()
+        except StoreError as error:
+            self.pause(str(error))
+            return False
+        return True
+
+    def pause(self, reason: str) -> None:
+        """Our records cannot be written: say so once (log, problems), keep the reason for
+        the view (``show_pause``)."""
+        room = "(ENOSPC)" in reason or "(EDQUOT)" in reason
+        text = (f"paused: {reason}; the hand goes on once there is room" if room else
+                f"paused: {reason}; the hand goes on once the disk takes it again")
+        if self.log is not None and self.log.failed:
+            text = f"stopped: {reason}"
+        if text != self.paused:
+            log.error("table %s %s", self.table_hex[:8], text)
+            self.problems.append(text)
+            del self.problems[:-20]
+        self.paused = text
+
+    def unpause(self) -> None:
+        if self.paused:
+            log.info("table %s: records are written again; the hand goes on",
+                     self.table_hex[:8])
+            self.paused = ""
+
+    def refuse_if_paused(self) -> None:
+        """``StoreError`` when our player's action just taken could not be written."""
+        if self.paused:
+            raise StoreError(f"your action was not saved: {self.paused}")
+
+    def show_pause(self, view: dict[str, Any]) -> dict[str, Any]:
+        """The view with the pause's reason as its ``phase_detail`` (and ``paused``) while
+        the table is paused (a full disk), else the view as it is."""
+        if self.paused:
+            view["phase_detail"] = self.paused[0].upper() + self.paused[1:]
+            view["paused"] = self.paused
+        return view

@@ -14,7 +14,7 @@ from fourwinds.daemon.identity import (
     load_identity,
     load_or_create_identity,
 )
-from fourwinds.daemon.store import Store, TableLog
+from fourwinds.daemon.store import Store, StoreDamage, TableLog
 
 
 def test_identity_created_on_first_start_with_mode_0600(tmp_path: Path) -> None:
@@ -74,7 +74,8 @@ def test_log_torn_tail_is_cut(tmp_path: Path) -> None:
     assert TableLog.open(path).records == (b"complete", b"after")
 
 
-def test_log_corrupt_checksum_stops_scan(tmp_path: Path) -> None:
+def test_log_corrupt_checksum_is_damage_not_a_torn_tail(tmp_path: Path) -> None:
+    """A whole last record with a bad checksum was not torn mid-write: nothing is cut."""
     path = tmp_path / "records.log"
     log = TableLog.open(path)
     log.append([b"aaaa", b"bbbb"])
@@ -82,7 +83,9 @@ def test_log_corrupt_checksum_stops_scan(tmp_path: Path) -> None:
     data = bytearray(path.read_bytes())
     data[-1] ^= 0xFF
     path.write_bytes(bytes(data))
-    assert TableLog.open(path).records == (b"aaaa",)
+    with pytest.raises(StoreDamage, match="record 1 at byte 12: checksum mismatch"):
+        TableLog.open(path)
+    assert path.read_bytes() == bytes(data)
 
 
 def test_store_lists_seated_tables_and_leave_keeps_transcript(tmp_path: Path) -> None:
