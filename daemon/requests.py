@@ -112,6 +112,11 @@ async def _create(d: Daemon, request: Message) -> Message:
     rt.log = d.store.open_log(table_id)
     d.tables[table_id] = rt
     d.apply(rt, step)
+    if rt.session is None:      # its first record could not be written (a full disk)
+        del d.tables[table_id]
+        rt.log.close()
+        d.store.leave(table_id)
+        raise ApiError(f"cannot create {name}: {rt.paused}")
     await d._announce(rt)
     return {"ok": True, "table": rt.table_hex, "code": rt.code}
 

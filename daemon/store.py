@@ -25,6 +25,7 @@ but the transcript is kept; so does setting a damaged table aside.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import logging
 import os
@@ -76,18 +77,24 @@ def _fsync_dir(path: Path) -> None:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so a crash leaves either the old or the new file."""
+    """Replace ``path`` with ``data`` so a crash leaves either the old or the new file.
+    ``StoreError`` (the old file intact) when the disk refuses, e.g. when it is full."""
     tmp = path.with_name(path.name + ".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    _fsync_dir(path.parent)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        _fsync_dir(path.parent)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise StoreError(f"cannot write {path}: {_describe(error)}") from None
 
 
 @dataclass(frozen=True)
@@ -260,8 +267,8 @@ class TableLog:
         try:
             os.ftruncate(self._fd, self._size)
         except OSError as again:
-            self.failed = (f"cannot write {self.path.name} ({_describe(error)}) nor cut it "
-                           f"back ({_describe(again)}); restart the daemon once the disk "
+            self.failed = (f"cannot write {self.path.name}: {_describe(error)}, nor cut it "
+                           f"back: {_describe(again)}; restart the daemon once the disk "
                            "is fixed")
             log.error("%s: %s", self.path, self.failed)
 
@@ -279,7 +286,7 @@ class TableLog:
             try:
                 _datasync(self._fd)
             except OSError as error:
-                self.failed = (f"cannot make {self.path.name} durable ({_describe(error)}); "
+                self.failed = (f"cannot make {self.path.name} durable: {_describe(error)}; "
                                "restart the daemon once the disk is fixed")
                 log.error("%s: %s", self.path, self.failed)
                 raise StoreError(self.failed) from None
@@ -314,7 +321,7 @@ class Store:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.aside_now: dict[bytes, SetAside] = {}   # set aside by this daemon, not moved
+        self.aside_now: dict[bytes, SetAside] = {}   # set aside by this daemon
 
     def _folder(self, table_id: bytes) -> Path:
         return self.root / table_id.hex()
@@ -364,19 +371,18 @@ class Store:
         cannot be moved (a read-only or failing disk), it stays where it is and is set aside
         for this run only (the next start tries again)."""
         name, rules = _name_and_rules(self._folder(table_id) / META)
-        now = time.time()
+        moved: Path | None = None
         try:
             moved = self._move_aside(table_id, SET_ASIDE_PREFIX)
             if moved is not None:
                 write_atomic(moved / REASON, f"{reason}\n".encode())
-        except OSError as error:
-            log.error("table %s: cannot move its folder aside (%s); it is skipped for this "
-                      "run only", table_id.hex()[:8], _describe(error))
-            moved = None
-        entry = SetAside(table_id, name, rules, reason,
-                         moved if moved is not None else self._folder(table_id), now)
-        if moved is None:
-            self.aside_now[table_id] = entry
+        except (OSError, StoreError) as error:
+            log.error("table %s: cannot set its folder aside (%s)%s", table_id.hex()[:8],
+                      _describe(error) if isinstance(error, OSError) else error,
+                      "" if moved else "; it is skipped for this run only")
+        entry = SetAside(table_id, name, rules, reason, moved or self._folder(table_id),
+                         time.time())
+        self.aside_now[table_id] = entry
         return entry
 
     def set_aside_tables(self) -> list[SetAside]:
@@ -389,10 +395,13 @@ class Store:
                     continue
                 try:
                     table_id = bytes.fromhex(entry.name[len(SET_ASIDE_PREFIX):].split("-")[0])
+                except ValueError:
+                    continue
+                try:
                     reason = (entry / REASON).read_text(errors="replace").strip()
                     since = (entry / REASON).stat().st_mtime
-                except (ValueError, OSError):
-                    continue
+                except OSError:
+                    reason, since = "set aside (its reason could not be read)", 0.0
                 name, rules = _name_and_rules(entry / META)
                 found[entry] = SetAside(table_id, name, rules, reason, entry, since)
         return sorted(found.values(), key=lambda e: (e.since, e.folder.name))
