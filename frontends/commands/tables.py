@@ -55,13 +55,17 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         api.close()
     if args.json:
-        print(json.dumps({k: answer[k] for k in ("tables", "seen", "peers")}))
+        print(json.dumps({**{k: answer[k] for k in ("tables", "seen", "peers")},
+                          "set_aside": answer.get("set_aside") or []}))
         return 0
     print("Your tables:" if answer["tables"] else "You sit at no table.")
     for t in answer["tables"]:
         code = f"  code {t['code']}" if t.get("code") else ""
         print(f"  {t['name']:<20} {t['rules']:<9} {t['seated']}/4 seated  "
               f"{t['table'][:8]}{code}")
+    for t in answer.get("set_aside") or ():     # not resumed: docs/DAEMON.md says why
+        print(f"  {t['name']:<20} {t['rules']:<9} set aside: {t['set_aside']} "
+              f"(kept in {t['folder']})")
     if runs_solo(data_dir):
         print("Your daemon runs for solo play (127.0.0.1 only) and sees no other tables: "
               "`fourwinds stop`, then `fourwinds tables` again.")
