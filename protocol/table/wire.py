@@ -28,14 +28,21 @@ class WireError(FourwindsError):
         super().__init__(problem)
 
 
+class WireCut(WireError):
+    """Bytes that end in the middle of a value: a truncated file or message."""
+
+
 def pack(value: Any) -> bytes:
     """msgpack bytes of a plain value (lists, ints, bytes, str, bools, floats, None)."""
     packed: bytes = msgpack.packb(value, use_bin_type=True)
     return packed
 
 
-def unpack(data: object, what: str = "message", max_bytes: int = MAX_MESSAGE_BYTES) -> Any:
-    """Decode one msgpack value with limits; ``WireError`` for anything malformed."""
+def unpack(data: object, what: str = "message", max_bytes: int = MAX_MESSAGE_BYTES,
+           max_items: int = MAX_ITEMS) -> Any:
+    """Decode one msgpack value with limits (``max_bytes`` in all, ``max_items`` in any array
+    or map); ``WireCut`` for bytes that stop mid-value, ``WireError`` for anything else
+    malformed."""
     if not isinstance(data, bytes):
         raise WireError(f"{what}: expected bytes, got {type(data).__name__}")
     if len(data) > max_bytes:
@@ -46,11 +53,19 @@ def unpack(data: object, what: str = "message", max_bytes: int = MAX_MESSAGE_BYT
         return msgpack.unpackb(
             data, raw=False, use_list=True, strict_map_key=True,
             max_bin_len=max_bytes, max_str_len=max_bytes,
-            max_array_len=MAX_ITEMS, max_map_len=MAX_ITEMS, max_ext_len=0,
+            max_array_len=max_items, max_map_len=max_items, max_ext_len=0,
         )
-    except (ValueError, TypeError, msgpack.ExtraData, msgpack.FormatError,
-            msgpack.StackError, msgpack.OutOfData) as error:
+    except msgpack.OutOfData:
+        raise WireCut(f"{what}: cut short (it ends in the middle of a value)") from None
+    except (msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, TypeError) as error:
         raise WireError(f"{what}: not valid msgpack ({error.__class__.__name__})") from None
+    except ValueError as error:
+        text = str(error)
+        if "incomplete" in text:    # msgpack's C unpacker: "Unpack failed: incomplete input"
+            raise WireCut(f"{what}: cut short (it ends in the middle of a value)") from None
+        if "exceeds max_" in text:  # "5000 exceeds max_array_len(4096)"
+            raise WireError(f"{what}: over a size limit ({text})") from None
+        raise WireError(f"{what}: not valid msgpack (ValueError)") from None
     except Exception as error:  # msgpack raises a few undocumented kinds on garbage
         raise WireError(f"{what}: undecodable ({error.__class__.__name__})") from None
 
