@@ -2,34 +2,47 @@
 
 Replays every message as an observer: signatures, hash chains, every action against the
 rules, every face shown against the deck, and the outcome each seat signed. Prints what is
-wrong and whom to blame. Exit 0 when all is well, 1 when something is wrong, 2 when the file
-cannot be read.
+wrong and whom to blame. FILE is a transcript (`fourwinds export`, `demo --transcript`) or a
+daemon's ``records.log`` (read directly). Exit 0 when all is well, 1 when something is wrong,
+2 when the file cannot be read (a cut transcript included).
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+import sys
 from typing import Any
 
 from fourwinds.frontends.cli import UsageError
-from fourwinds.protocol.table.transcript import Verdict, check_transcript
+from fourwinds.frontends.pipe_out import print_lines
+from fourwinds.frontends.stored import Loaded, StoredError, load_file
+from fourwinds.protocol.table.transcript import Verdict, check_messages
 
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "verify", help="re-check a stored hand or match (signatures, chains, rules, deck)")
-    parser.add_argument("file", metavar="FILE", help="a transcript (demo --transcript)")
+    parser.add_argument("file", metavar="FILE",
+                        help="a transcript (`fourwinds export`, demo --transcript) or a "
+                             "daemon's records.log")
     parser.add_argument("--partial", action="store_true",
                         help="accept a transcript that stops before the end of the match")
     parser.set_defaults(handler=run_verify)
 
 
-def read_file(path: str) -> bytes:
+def load(path: str) -> Loaded:
+    """The transcript in ``path``; a one-line ``UsageError`` when it cannot be read. A
+    record log is read directly, and stderr says so (with how to export a transcript)."""
     try:
-        return Path(path).read_bytes()
-    except OSError as error:
-        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+        loaded = load_file(path)
+    except StoredError as error:
+        raise UsageError(str(error)) from None
+    if loaded.source == "record log":
+        print(f"fourwinds: {path} is a daemon's record log; reading the messages it holds "
+              "(`fourwinds export TABLE` writes them as a transcript file)", file=sys.stderr)
+    if loaded.note:
+        print(f"fourwinds: {loaded.note}", file=sys.stderr)
+    return loaded
 
 
 def describe_verdict(verdict: Verdict) -> list[str]:
@@ -37,7 +50,8 @@ def describe_verdict(verdict: Verdict) -> list[str]:
     lines = []
     if s.open is not None:
         deck = s.open.options.deck.value
-        lines.append(f"table {s.table.hex()} \"{s.open.name}\": {s.open.rules}, {deck} deck, "
+        shown = verdict.transcript.shown_id if verdict.transcript else s.table.hex()[:8]
+        lines.append(f"table {shown} \"{s.open.name}\": {s.open.rules}, {deck} deck, "
                      f"protocol {s.version}")
     lines.append(f"{s.hands_played} hand(s) checked, {sum(len(c.accepted) for c in s.chains)} "
                  "signed messages")
@@ -50,7 +64,6 @@ def describe_verdict(verdict: Verdict) -> list[str]:
 
 
 def run_verify(args: argparse.Namespace) -> int:
-    verdict = check_transcript(read_file(args.file), partial_ok=args.partial)
-    for line in describe_verdict(verdict):
-        print(line)
+    verdict = check_messages(load(args.file).transcript, partial_ok=args.partial)
+    print_lines(describe_verdict(verdict))
     return 0 if verdict.ok else 1
