@@ -5,17 +5,25 @@ so no daemon need run: its record log is replayed as an observer (signatures and
 checked, as `verify` does) to tell the date of its last message, the players, the rules and
 the result: the final scores, or "in progress, hand N of M". `fourwinds export TABLE` writes
 one as a transcript.
+
+A 16-hand match on the fair deck takes a couple of seconds to replay, so what was found is
+kept in ``history-cache.json`` in the state directory (the data directory when one is given,
+as for `play`'s logs), keyed by each record log's path, size and modification time: a table
+whose log has not changed is not replayed again.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime
 import json
+import os
 from dataclasses import asdict, dataclass
+from pathlib import Path
 from typing import Any
 
-from fourwinds.frontends.cli_common import data_dir_of
+from fourwinds.frontends.cli_common import data_dir_of, state_dir_of
 from fourwinds.frontends.pipe_out import print_lines
 from fourwinds.frontends.stored import StoredError, StoredTable, stored_tables
 from fourwinds.protocol.seats import SEATS
@@ -123,13 +131,77 @@ def human_lines(entry: Entry) -> list[str]:
     return lines
 
 
+CACHE = "history-cache.json"
+CACHE_VERSION = 1
+
+
+def _stamp(table: StoredTable) -> list[int] | None:
+    """What must not change for a cached entry to hold: the log's size and mtime (ns)."""
+    try:
+        info = table.log_path.stat()
+    except OSError:
+        return None
+    return [info.st_size, info.st_mtime_ns]
+
+
+def _read_cache(path: Path) -> dict[str, Any]:
+    try:
+        cache = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(cache, dict) or cache.get("version") != CACHE_VERSION:
+        return {}
+    tables = cache.get("tables")
+    return tables if isinstance(tables, dict) else {}
+
+
+def _cached(cache: dict[str, Any], table: StoredTable, stamp: list[int] | None) -> Entry | None:
+    found = cache.get(str(table.log_path))
+    if stamp is None or not isinstance(found, dict) or found.get("stamp") != stamp:
+        return None
+    try:
+        return Entry(**found["entry"])
+    except (KeyError, TypeError):
+        return None
+
+
+def _write_cache(path: Path, tables: dict[str, Any]) -> None:
+    """Replace the cache whole (a cache is never worth an error: failures are ignored)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps({"version": CACHE_VERSION, "tables": tables}))
+        os.replace(tmp, path)
+    with contextlib.suppress(OSError):
+        tmp.unlink(missing_ok=True)
+
+
+def entries(args: argparse.Namespace) -> list[Entry]:
+    """Every stored table's entry, newest first; unchanged ones from the cache."""
+    cache_path = state_dir_of(args) / CACHE
+    cache = _read_cache(cache_path)
+    fresh: dict[str, Any] = {}
+    found = []
+    for table in stored_tables(data_dir_of(args)):
+        stamp = _stamp(table)
+        entry = _cached(cache, table, stamp)
+        if entry is None:
+            entry = entry_of(table)
+        if stamp is not None:
+            fresh[str(table.log_path)] = {"stamp": stamp, "entry": asdict(entry)}
+        found.append(entry)
+    if fresh != cache:
+        _write_cache(cache_path, fresh)
+    return found
+
+
 def run_history(args: argparse.Namespace) -> int:
-    entries = [entry_of(table) for table in stored_tables(data_dir_of(args))]
+    entries_found = entries(args)
     if args.json:
-        print_lines(json.dumps(asdict(entry)) for entry in entries)
+        print_lines(json.dumps(asdict(entry)) for entry in entries_found)
         return 0
-    if not entries:
+    if not entries_found:
         print("No stored matches: this daemon has not sat at a table yet.")
         return 0
-    print_lines(line for entry in entries for line in human_lines(entry))
+    print_lines(line for entry in entries_found for line in human_lines(entry))
     return 0

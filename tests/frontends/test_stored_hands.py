@@ -288,3 +288,27 @@ def test_the_wire_tells_a_cut_value_and_a_size_limit_apart() -> None:
         unpack(pack(list(range(MAX_ITEMS + 1))))
     assert not isinstance(caught.value, WireCut)
     assert unpack(pack(list(range(MAX_ITEMS + 1))), max_items=MAX_ITEMS + 1)[-1] == MAX_ITEMS
+
+
+def test_history_replays_only_the_tables_whose_log_changed(
+        short_match: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    records = short_match.records[0]
+    listed = _store_table(tmp_path, records[:-40], "club")
+    assert cli.main(["history", "--data-dir", str(tmp_path)]) == 0
+    assert "in progress" in capsys.readouterr().out
+    cache_path = tmp_path / "history-cache.json"
+    cache = json.loads(cache_path.read_text())
+    [(log_key, held)] = cache["tables"].items()
+    assert log_key.endswith("records.log")
+    held["entry"]["result"] = "from the cache"
+    cache_path.write_text(json.dumps(cache))
+    assert cli.main(["history", "--data-dir", str(tmp_path)]) == 0
+    assert "    from the cache" in capsys.readouterr().out
+    log = Store(tmp_path / "tables").open_log(listed)    # the match goes on: replayed again
+    log.append(records[-40:])
+    log.close()
+    assert cli.main(["history", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "from the cache" not in out and "final scores" in out
