@@ -19,12 +19,12 @@ def print_lines(lines: Iterable[str]) -> bool:
             print(line)
         sys.stdout.flush()
     except BrokenPipeError:
-        _silence_stdout()
+        silence_stdout()
         return False
     return True
 
 
-def _silence_stdout() -> None:
+def silence_stdout() -> None:
     """Point stdout's file descriptor at the null device, so the exit flush finds a sink."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

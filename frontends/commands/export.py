@@ -21,6 +21,7 @@ from typing import Any
 
 from fourwinds.frontends.cli import UsageError
 from fourwinds.frontends.cli_common import data_dir_of
+from fourwinds.frontends.pipe_out import silence_stdout
 from fourwinds.frontends.stored import (
     StoredError,
     StoredTable,
@@ -73,6 +74,20 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
+def _write_all(data: bytes) -> None:
+    """Write all of ``data`` to stdout. A big write to a pipe whose reader leaves may come
+    back short without an error, so each rest is written again until done (or the pipe's
+    ``BrokenPipeError``)."""
+    out = sys.stdout.buffer
+    view = memoryview(data)
+    while view:
+        written = out.write(view)
+        out.flush()
+        if not written:
+            raise BrokenPipeError("nothing more could be written")
+        view = view[written:]
+
+
 def run_export(args: argparse.Namespace) -> int:
     try:
         table = find_stored(stored_tables(data_dir_of(args)), args.table)
@@ -86,8 +101,12 @@ def run_export(args: argparse.Namespace) -> int:
     if args.output == "-":
         if sys.stdout.isatty():
             raise UsageError("a transcript is binary: give -o FILE, or pipe it")
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        try:
+            _write_all(data)
+        except BrokenPipeError:
+            silence_stdout()
+            raise UsageError("the reader closed stdout before the whole transcript was "
+                             "written") from None
         print(f"fourwinds: table {table.name} ({table.shown_id}): {count} messages",
               file=sys.stderr)
         return 0

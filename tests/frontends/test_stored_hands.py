@@ -31,6 +31,9 @@ from fourwinds.protocol.table.transcript import (
 from fourwinds.protocol.table.wire import MAX_ITEMS, pack
 from tests.daemon.procs import ROOT
 
+ENTRY = "import sys; from fourwinds.frontends.cli import main; sys.exit(main())"
+"""The `fourwinds` console script's entry point, for a shell pipeline."""
+
 
 @pytest.fixture(scope="module")
 def long_match() -> Harness:
@@ -108,8 +111,9 @@ def test_a_transcript_over_the_message_bound_is_refused(tmp_path: Path,
 def test_replay_piped_into_head_ends_quietly(long_file: Path) -> None:
     # --verbose writes far more than a pipe holds, so the writer meets the closed pipe
     done = subprocess.run(
-        f"'{sys.executable}' -m fourwinds.frontends.cli replay --verbose '{long_file}' "
-        "| head -1", shell=True, capture_output=True, text=True, timeout=60, cwd=ROOT,
+        f"'{sys.executable}' -c '{ENTRY}' replay --verbose '{long_file}' | head -1; "
+        "exit ${PIPESTATUS[0]}", shell=True, executable="bash", capture_output=True,
+        text=True, timeout=60, cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0
     assert done.stdout.startswith("== Hand 1:") and done.stdout.count("\n") == 1
@@ -312,3 +316,16 @@ def test_history_replays_only_the_tables_whose_log_changed(
     assert cli.main(["history", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "from the cache" not in out and "final scores" in out
+
+
+def test_export_to_a_pipe_closed_early_says_so(long_match: Harness, tmp_path: Path) -> None:
+    _store_table(tmp_path, long_match.records[0], "long")       # about 0.9 MB
+    reader = f"'{sys.executable}' -c 'import sys; sys.stdin.buffer.read(10)'"
+    fourwinds = f"'{sys.executable}' -c '{ENTRY}'"
+    done = subprocess.run(
+        f"{fourwinds} export long --data-dir '{tmp_path}' -o - | {reader}; "
+        "exit ${PIPESTATUS[0]}", shell=True, executable="bash",
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "closed stdout" in done.stderr
