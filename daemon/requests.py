@@ -14,6 +14,8 @@ from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION, PairStart
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.transcript import Transcript, parse_transcript
+from fourwinds.protocol.table.wire import WireError
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -213,7 +215,13 @@ async def _transcript(d: Daemon, request: Message) -> Message:
     export = getattr(d.port, "transcript", None)
     if rt.session is None or export is None:
         raise ApiError(f"no transcript for table {rt.name} yet")
-    return {"ok": True, "transcript": export(rt.session)}
+    data = export(rt.session)
+    try:  # name the table as `fourwinds tables` lists it, as `fourwinds export` does
+        held = parse_transcript(data)
+    except WireError:  # a session module with a transcript of its own: as it is
+        return {"ok": True, "transcript": data}
+    listed = Transcript(held.table, held.payloads, rt.table_id)
+    return {"ok": True, "transcript": listed.encode()}
 
 
 async def _seat(d: Daemon, request: Message) -> Message:

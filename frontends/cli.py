@@ -66,4 +66,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # `python -m fourwinds.frontends.cli` runs this file as __main__: its UsageError would be
+    # another class than the one the commands raise, so run the imported module's main
+    from fourwinds.frontends.cli import main as installed_main
+
+    sys.exit(installed_main())

@@ -145,3 +145,17 @@ def test_courtesy_with_four_tiles_says_at_most_three(
     code, _out, err = _run(["charleston", "--courtesy", "1m", "3m", "6s", "8s"], capsys)
     assert "4 tiles named: a courtesy pass offers 0 to 3" in _one_line_error(code, err)
     assert courtesy_api.table.requests == []
+
+
+def test_the_module_entry_point_gives_one_line_not_a_traceback(tmp_path: Path) -> None:
+    """`python -m fourwinds.frontends.cli` (how tests and bot seats start daemons) reports a
+    user mistake like the `fourwinds` command does."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "fourwinds.frontends.cli", "export", "nosuch",
+                           "--data-dir", str(tmp_path)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("fourwinds: ")

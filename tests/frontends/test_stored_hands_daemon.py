@@ -47,6 +47,7 @@ def test_export_from_real_daemons_verifies_under_the_listed_id(
         assert cli.main(["export", "real", "--data-dir", data_dir, "-o", str(out)]) == 0
         assert f"({shown})" in capsys.readouterr().out
         held = parse_transcript(played.query(i, type="transcript")["transcript"])
+        assert held.shown_id == shown  # the local API's transcript names it as tables does
         exported = parse_transcript(out.read_bytes())
         assert exported.payloads == held.payloads and exported.table == held.table
         assert cli.main(["verify", str(out)]) == 0
@@ -66,3 +67,4 @@ def test_export_from_real_daemons_verifies_under_the_listed_id(
     assert cli.main(["export", shown, "--data-dir", data_dir, "-o", str(out)]) == 0
     assert cli.main(["verify", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "OK"
+
