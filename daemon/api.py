@@ -39,6 +39,10 @@ log = logging.getLogger(__name__)
 
 API_VERSION = 1
 MAX_REQUEST = 64 * 1024
+SERIAL = frozenset({"create", "join", "leave", "act", "ready", "peer"})
+"""Requests that change a table or wait on the network: handled one at a time, in the order
+they came. Every other request (``status``, ``view``, ``tables``...) is answered at once,
+also while one of these waits (a join waits up to 10 s for the host)."""
 Message = dict[str, Any]
 Handler = Callable[[Message], Awaitable[Message]]
 
@@ -87,6 +91,8 @@ class ApiServer:
         self._socket: zmq.asyncio.Socket | None = None
         self._subscribers: set[bytes] = set()
         self._task: asyncio.Task[None] | None = None
+        self._serial = asyncio.Lock()
+        self._handling: set[asyncio.Task[None]] = set()
 
     async def start(self) -> None:
         ensure_private_dir(self.paths.runtime)
@@ -116,7 +122,7 @@ class ApiServer:
         self._task = asyncio.create_task(self._serve(), name="local-api")
 
     async def close(self) -> None:
-        await cancel_and_wait([self._task])
+        await cancel_and_wait([self._task, *self._handling])
         if self._socket is not None:
             self._socket.close(linger=0)
         if self._ctx is not None:
@@ -131,31 +137,42 @@ class ApiServer:
         self.refused[reason.split(" (", 1)[0]] += 1
 
     async def _serve(self) -> None:
+        """Receive requests; each is handled in a task of its own (see SERIAL), so no
+        request ever holds up the loop that receives the next one."""
         assert self._socket is not None
         while True:
             frames = await self._socket.recv_multipart()
             if len(frames) != 2:
                 self.refuse("request: wrong number of frames")
                 continue
-            client, data = frames
-            request_id: Any = None
-            try:
-                request = unpack_request(data)
-                request_id = request.get("id")
-                if self.token and not hmac.compare_digest(
-                        str(request.get("token", "")), self.token):
-                    raise ApiError("missing or wrong token")
-                if request["type"] == "subscribe":
-                    self._subscribers.add(client)
+            task = asyncio.create_task(self._handle(*frames), name="api-request")
+            self._handling.add(task)
+            task.add_done_callback(self._handling.discard)
+
+    async def _handle(self, client: bytes, data: bytes) -> None:
+        request_id: Any = None
+        try:
+            request = unpack_request(data)
+            request_id = request.get("id")
+            if self.token and not hmac.compare_digest(
+                    str(request.get("token", "")), self.token):
+                raise ApiError("missing or wrong token")
+            if request["type"] == "subscribe":
+                self._subscribers.add(client)
+            if request["type"] in SERIAL:
+                async with self._serial:
+                    reply = await self.handler(request)
+            else:
                 reply = await self.handler(request)
-            except FourwindsError as error:
-                self.refuse(str(error))
-                reply = {"ok": False, "error": str(error)}
-            except Exception as error:   # a bug must not take the daemon down
-                log.exception("local API handler failed")
-                reply = {"ok": False, "error": f"internal error ({type(error).__name__})"}
-            if not isinstance(request_id, (int, str)) and request_id is not None:
-                request_id = None
+        except FourwindsError as error:
+            self.refuse(str(error))
+            reply = {"ok": False, "error": str(error)}
+        except Exception as error:   # a bug must not take the daemon down
+            log.exception("local API handler failed")
+            reply = {"ok": False, "error": f"internal error ({type(error).__name__})"}
+        if not isinstance(request_id, (int, str)) and request_id is not None:
+            request_id = None
+        if self._socket is not None:
             self._send(client, {"v": API_VERSION, "type": "reply", "id": request_id, **reply})
 
     def _send(self, client: bytes, message: Message) -> None:

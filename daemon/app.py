@@ -10,21 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import os
 import time
+from collections.abc import Callable
 from typing import Any
 
-from fourwinds.daemon import frames_in
+from fourwinds.daemon import frames_in, reach
 from fourwinds.daemon.api import ApiError, ApiServer, Message
-from fourwinds.daemon.discovery import Announcement, Discovery
+from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.paths import Paths
+from fourwinds.daemon.reach import Address, Source
 from fourwinds.daemon.recovery import resume_or_set_aside
 from fourwinds.daemon.session_port import SessionModule, progress_of
 from fourwinds.daemon.store import Store
 from fourwinds.daemon.tables import TableRuntime
-from fourwinds.daemon.tasks import cancel_and_wait
+from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
 from fourwinds.daemon.wire import PROTOCOL_VERSION, CatchUp, Frame, TableMessage
 
@@ -43,6 +46,15 @@ nothing, since the peers' answers take longer than this to come back (and a mess
 does arrive meanwhile is handled at once, settling our step with it). Measured: action latency
 p50 5.8 -> 5.4-5.5 ms over about 630 discards a run (docs/DAEMON.md)."""
 PROBE_S = 5.0
+CLOSE_S = 1.2
+"""How long ``close`` waits for the metadata writes and mDNS goodbyes still in flight (the
+daemon must be gone within 2 s of a SIGTERM: daemon/main.py)."""
+UNREACHABLE_S = 3.0
+"""A seat not heard from for this long is named in the view as unreachable (with how long and
+its last address); ``offline`` lists it after 2 s already (transport.HEARTBEAT_S x 4)."""
+QUICK_REQUESTS = frozenset({"hello", "status", "whoami", "tables", "stop", "peer",
+                            "subscribe"})
+"""Local API requests answered while tables are still being resumed (the others wait)."""
 
 
 def _let_others_run() -> None:
@@ -57,6 +69,15 @@ def _let_others_run() -> None:
 
 
 _SCHED_YIELD = getattr(os, "sched_yield", None)
+
+
+def _takes_keyword(function: Callable[..., Any], name: str) -> bool:
+    """Does ``function`` take the keyword argument ``name``? (An optional part of the
+    session port: ``seat_view(session, unreachable=...)``.)"""
+    try:
+        return name in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 class Daemon:
@@ -82,6 +103,7 @@ class Daemon:
         self.pairing_hosts: set[bytes] = set()         # keys we are joining (pinned meanwhile)
         self.transport = Transport(identity, self._policy, self._on_frame, name)
         self.transport.open_tables = self._hosted_tables
+        self.transport.on_reached = self._reached
         self.api = ApiServer(paths, self._on_request, force_tcp=force_tcp_api)
         self.discovery: Discovery | None = None
         self.manual_seen: dict[str, Any] = {}
@@ -89,30 +111,40 @@ class Daemon:
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
-        self._views: dict[bytes, tuple[Any, dict[str, Any], float]] = {}
+        # table -> (session, unreachable places, its view, when built)
+        self._views: dict[bytes, tuple[Any, tuple[Any, ...], dict[str, Any], float]] = {}
         self._dirty: dict[bytes, list[str]] = {}
         self._published_at: dict[bytes, float] = {}         # table -> when its last view went
         self._published_progress: dict[bytes, object] = {}  # table -> where it was then
         self._wake = asyncio.Event()
-        self._creating_unlisted = False   # a `create` with "listed": false is being handled
+        self._creating_unlisted: set[bytes] | None = None  # tables before an unlisted create
         self._announcing: set[asyncio.Task[None]] = set()
+        self._resumed = asyncio.Event()
+        self._started_at = time.monotonic()
+        self._meta_writes: dict[bytes, asyncio.Task[None]] = {}
+        self._meta_due: dict[bytes, dict[str, Any]] = {}
+        self._view_takes_reach = _takes_keyword(port.seat_view, "unreachable")
 
     # -- lifecycle -------------------------------------------------------------------------
 
     async def start(self) -> None:
+        """Listen, serve the local API, then read our tables back. The API answers from the
+        start (``status`` at once; requests about tables once they are resumed); each
+        table's records are read and its session resumed in a thread, off the event loop;
+        its members are dialled at every address we know for them meanwhile."""
         await self.transport.start(self.host, self.listen_port)
         for table_id in self.store.table_ids():
-            self._resume(table_id)
+            self._register(table_id)
         if self.mdns:
             self.discovery = Discovery(self.identity.public_key, self.name, self.transport.port,
                                        self.interface_address)
+            self.discovery.on_found = self._announced
             await self.discovery.start()
         self.api.info = {"listen": self.host, "port": self.transport.port, "mdns": self.mdns,
                          "name": self.name}
         await self.api.start()
         for rt in self.tables.values():
             self._connect_members(rt)
-            await self._announce(rt)
         self._tasks.append(asyncio.create_task(self._ticker(), name="ticker"))
         self._tasks.append(asyncio.create_task(self._syncer(), name="sync"))
         self._tasks.append(asyncio.create_task(self._publisher(), name="publish"))
@@ -120,6 +152,11 @@ class Daemon:
             self._tasks.append(asyncio.create_task(self._probe(host, peer_port)))
         log.info("daemon %s (%s) listening on %s:%d, local API %s", self.name,
                  self.identity.fingerprint, self.host, self.transport.port, self.api.endpoint)
+        for rt in list(self.tables.values()):
+            await self._resume(rt)
+        self._resumed.set()
+        for rt in self.tables.values():
+            self._start_announcing(rt)
 
     async def serve_forever(self) -> None:
         await self._stop.wait()
@@ -127,22 +164,150 @@ class Daemon:
     def stop(self) -> None:
         self._stop.set()
 
+    @property
+    def stopping(self) -> asyncio.Event:
+        """Set once ``stop`` was called (a signal, or the local API's ``stop``)."""
+        return self._stop
+
     async def close(self) -> None:
+        """Stop everything. Metadata writes in flight are waited for (at most CLOSE_S, as
+        the mDNS goodbyes are); a record log needs nothing: each append is already on disk
+        or in the page cache, and everything sent was synced before it left."""
         await cancel_and_wait([*self._tasks, *self._announcing])
         await self.api.close()
+        writes = [task for task in self._meta_writes.values() if not task.done()]
+        if writes:
+            await asyncio.wait(writes, timeout=CLOSE_S)
         if self.discovery is not None:
-            await self.discovery.close()
+            try:
+                await asyncio.wait_for(self.discovery.close(), CLOSE_S)
+            except TimeoutError:
+                log.info("mDNS did not close within %.1f s; going on", CLOSE_S)
         await self.transport.close()
         for rt in self.tables.values():
             if rt.log is not None:
                 rt.log.close()
 
-    def _resume(self, table_id: bytes) -> None:
-        """Resume a stored table; one that cannot be is set aside with its reason (the
-        ``tables`` request lists it) and never stops the daemon (daemon/recovery.py)."""
-        rt = resume_or_set_aside(self.store, self.port, self.identity.private_key, table_id)
-        if rt is not None:
-            self.tables[table_id] = rt
+    def _register(self, table_id: bytes) -> None:
+        """A stored table, known from its metadata (its members are pinned and dialled at
+        once); its records are read back by ``_resume``."""
+        try:
+            rt = TableRuntime.from_meta(self.store.read_meta(table_id))
+        except Exception:   # _resume sets it aside with the reason (daemon/recovery.py)
+            rt = TableRuntime(table_id, "?", "?", b"", False, None, {})
+        rt.resuming = True
+        self.tables[table_id] = rt
+
+    async def _resume(self, rt: TableRuntime) -> None:
+        """Resume a stored table in a thread (its records are read and replayed: seconds for
+        a long match), off the event loop; one that cannot be is set aside with its reason
+        (the ``tables`` request lists it) and never stops the daemon (daemon/recovery.py).
+        Then ask the live members for what we missed."""
+        table_id = rt.table_id
+        try:
+            stored = await in_thread(lambda: resume_or_set_aside(
+                self.store, self.port, self.identity.private_key, table_id),
+                "fourwinds-resume")
+        except Exception:   # a bug must not stop the daemon starting; logged loudly
+            log.exception("table %s: resuming failed", table_id.hex()[:8])
+            stored = None
+        if self.tables.get(table_id) is not rt:   # left meanwhile
+            if stored is not None and stored.log is not None:
+                stored.log.close()
+            return
+        rt.resuming = False
+        if stored is None:
+            del self.tables[table_id]
+            return
+        rt.log, rt.session = stored.log, stored.session
+        if rt.session is not None:
+            for key in rt.members:
+                if key != self.identity.public_key and self.alive(key):
+                    self.request_catchup(rt, key)
+            self.publish_view(rt, [])
+
+    # -- where the other seats are ---------------------------------------------------------
+
+    def learn(self, key: bytes, host: str, port: int, source: Source,
+              via: str | None = None) -> None:
+        """An address of the seat ``key`` (see reach.py for what is kept): every table it
+        sits at remembers it (the metadata is written in the background) and it is dialled
+        there too."""
+        if key == self.identity.public_key or not reach.usable(host, port, source, via):
+            return
+        address = Address(host, port, source.verified)
+        seated = False
+        for rt in self.tables.values():
+            if key in rt.members:
+                seated = True
+                if rt.learn(key, address):
+                    if source is not Source.DIALLED:
+                        log.info("table %s: seat %s may be reached at %s (%s)", rt.name,
+                                 key.hex()[:8], address, source.value)
+                    self.save_meta_soon(rt)
+        if seated:
+            self.dial_member(key)
+
+    def known_addresses(self, key: bytes) -> tuple[Address, ...]:
+        """Every address our tables know for the seat ``key``, newest first."""
+        lists = []
+        for rt in self.tables.values():
+            if key in rt.members:
+                known = rt.addresses.get(key, ())
+                host, port = rt.members[key]
+                if not known and reach.usable(host, port, Source.HEARD):
+                    known = (Address(host, port),)
+                lists.append(known)
+        return reach.merge(lists)
+
+    def dial_member(self, key: bytes) -> None:
+        """Keep a connection to the seat ``key`` dialled at every address we know for it."""
+        addresses = [a.where for a in self.known_addresses(key)]
+        if addresses:
+            self.transport.dial(key, addresses)
+
+    def _reached(self, key: bytes, host: str, port: int) -> None:
+        """Our connection to ``key`` at ``host:port`` completed its CURVE handshake."""
+        self.learn(key, host, port, Source.DIALLED)
+
+    def _announced(self, found: Discovered) -> None:
+        """An mDNS announcement by a key seated at one of our tables: where it is now."""
+        self.learn(found.public_key, found.host, found.port, Source.MDNS)
+
+    def last_address(self, rt: TableRuntime, key: bytes) -> str:
+        """Where the seat ``key`` was last reached ("" when never)."""
+        known = rt.addresses.get(key, ())
+        best = next((a for a in known if a.verified), known[0] if known else None)
+        return "" if best is None else str(best)
+
+    def unreachable_for(self, key: bytes, now: float) -> float:
+        """Seconds since the seat ``key`` was last heard from (or since we started)."""
+        seen = self.transport.last_seen.get(curve_public_from_ed25519(key))
+        return max(0.0, now - max(seen or 0.0, self._started_at))
+
+    def save_meta_soon(self, rt: TableRuntime) -> None:
+        """Write the table's metadata in the background (a thread: the write is fsynced);
+        writes of one table are never reordered, and a burst of changes makes one write."""
+        self._meta_due[rt.table_id] = rt.meta()
+        task = self._meta_writes.get(rt.table_id)
+        if task is None or task.done():
+            self._meta_writes[rt.table_id] = asyncio.create_task(
+                self._write_meta(rt.table_id), name="meta-write")
+
+    async def save_meta_now(self, rt: TableRuntime) -> None:
+        """``save_meta_soon`` and wait until it is on disk (admissions, our place)."""
+        self.save_meta_soon(rt)
+        await asyncio.shield(self._meta_writes[rt.table_id])
+
+    async def _write_meta(self, table_id: bytes) -> None:
+        while table_id in self._meta_due:
+            meta = self._meta_due.pop(table_id)
+            try:
+                await in_thread(lambda m=meta: self.store.write_meta(table_id, m),  # type: ignore[misc]
+                                "fourwinds-meta")
+            except Exception as error:
+                log.error("table %s: cannot write its metadata: %s", table_id.hex()[:8],
+                          error)
 
     # -- who may connect -------------------------------------------------------------------
 
@@ -237,16 +402,17 @@ class Daemon:
         self.apply(rt, settle(rt.session, time.monotonic()), ours=True)
 
     def _connect_members(self, rt: TableRuntime) -> None:
-        for key, (host, port) in rt.members.items():
-            if key != self.identity.public_key and port:
-                self.transport.connect(key, host, port)
+        for key in rt.members:
+            if key != self.identity.public_key:
+                self.dial_member(key)
 
     async def _announce(self, rt: TableRuntime) -> None:
         """Announce (or update) a table we host, with its free seats as the roster says now;
         an unlisted table (a solo table with our own bots) is never announced."""
-        if self._creating_unlisted and rt.listed:
-            rt.listed = False       # the table the current `create` request makes
-            rt.save_meta(self.store)
+        before = self._creating_unlisted
+        if before is not None and rt.table_id not in before and rt.listed:
+            rt.listed = False       # the table the current unlisted `create` request makes
+            self.save_meta_soon(rt)
         if self.discovery is None or rt.host_key != self.identity.public_key or not rt.listed:
             return
         await self.discovery.announce(Announcement(rt.table_id, rt.name, rt.rules,
@@ -255,11 +421,15 @@ class Daemon:
     def roster_changed(self, rt: TableRuntime) -> None:
         """A seat was admitted at a table we host: the announcement's free seats follow the
         roster, and our frontends see the lobby change at once."""
+        self._start_announcing(rt)
+        if rt.session is not None:
+            self.publish_view(rt, [], at_once=True)
+
+    def _start_announcing(self, rt: TableRuntime) -> None:
+        """``_announce`` in the background (mDNS registration takes a second or two)."""
         task = asyncio.create_task(self._announce(rt), name="announce")
         self._announcing.add(task)
         task.add_done_callback(self._announcing.discard)
-        if rt.session is not None:
-            self.publish_view(rt, [], at_once=True)
 
     async def _probe(self, host: str, peer_port: int) -> None:
         """A ``--peer``: ask its key beacon for its key and tables every few seconds, so its
@@ -295,17 +465,10 @@ class Daemon:
             await asyncio.sleep(PROBE_S)
 
     def _moved(self, key: bytes, host: str, peer_port: int) -> None:
-        """A ``--peer`` answered with the key of a seat at one of our tables: when that seat's
-        address changed since it was stored (a daemon restarted on another port), connect
-        there, so the two daemons find each other again (its ``Hello`` then tells it ours)."""
-        for rt in self.tables.values():
-            if key in rt.members and key != self.identity.public_key \
-                    and rt.members[key] != (host, peer_port):
-                log.info("table %s: seat %s is now at %s:%d", rt.name, key.hex()[:8], host,
-                         peer_port)
-                rt.members[key] = (host, peer_port)
-                rt.save_meta(self.store)
-                self.transport.connect(key, host, peer_port)
+        """A ``--peer`` answered with the key of a seat at one of our tables: that seat may
+        be reached there (a daemon restarted on another port): it is remembered and dialled,
+        so the two daemons find each other again (its ``Hello`` then tells it ours)."""
+        self.learn(key, host, peer_port, Source.BEACON, via=host)
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -341,27 +504,56 @@ class Daemon:
 
     # -- views for frontends ---------------------------------------------------------------
 
-    def _seat_view(self, rt: TableRuntime) -> dict[str, Any]:
-        """The session's view, computed once per session value (sessions are immutable)."""
+    def _seat_view(self, rt: TableRuntime, away: tuple[Any, ...] = ()) -> dict[str, Any]:
+        """The session's view, computed once per session value (sessions are immutable) and
+        per set of unreachable places (``_unreachable``: their seconds change once a second,
+        and only while a seat is unreachable)."""
         if rt.session is None:
             return {}
         cached = self._views.get(rt.table_id)
-        if cached is None or cached[0] is not rt.session:
-            cached = (rt.session, dict(self.port.seat_view(rt.session)), time.monotonic())
+        if cached is None or cached[0] is not rt.session or cached[1] != away:
+            if away and self._view_takes_reach:
+                made = self.port.seat_view(rt.session, unreachable=[  # type: ignore[call-arg]
+                    {"place": place, "for_s": for_s, "last_address": where}
+                    for place, for_s, where in away])
+            else:
+                made = self.port.seat_view(rt.session)
+            cached = (rt.session, away, dict(made), time.monotonic())
             self._views[rt.table_id] = cached
-        view = dict(cached[1])
+        view = dict(cached[2])
         deadline = view.get("deadline")
         if isinstance(deadline, (int, float)) and not isinstance(deadline, bool):
             # the view is cached per session state: count down the time since it was built
-            view["deadline"] = max(0.0, float(deadline) - (time.monotonic() - cached[2]))
+            view["deadline"] = max(0.0, float(deadline) - (time.monotonic() - cached[3]))
             if isinstance(view.get("next"), dict):  # a hand's end: the same "next" countdown
                 view["next"] = {**view["next"], "deadline": view["deadline"]}
         return view
 
+    def _unreachable(self, rt: TableRuntime, now: float) -> list[tuple[bytes, int, int, str]]:
+        """(key, place, whole seconds, last address) of each other seat we cannot reach:
+        not heard from for UNREACHABLE_S (counted from our start when never); places as the
+        session numbers them, or in join order before it knows them."""
+        keys = list(self.port.seat_keys(rt.session)) if rt.session is not None else []
+        order = list(rt.members)
+        out = []
+        for key in rt.members:
+            if key == self.identity.public_key or self.alive(key):
+                continue
+            gone = self.unreachable_for(key, now)
+            place = keys.index(key) if key in keys else order.index(key)
+            if gone >= UNREACHABLE_S and 0 <= place < 4:
+                out.append((key, place, int(gone), self.last_address(rt, key)))
+        return out
+
     def view_event(self, rt: TableRuntime, events: list[str]) -> Message:
-        view = rt.show_pause(self._seat_view(rt))   # a full disk's pause says why
+        missing = self._unreachable(rt, time.monotonic())
+        away = tuple((place, for_s, where) for _, place, for_s, where in missing)
+        view = rt.show_pause(self._seat_view(rt, away))   # a full disk's pause says why
         legal = view.pop("legal_actions", [])
-        offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, "")}
+        now = time.monotonic()
+        offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, ""),
+                    "for_s": int(self.unreachable_for(k, now)),
+                    "last_address": self.last_address(rt, k)}
                    for k in rt.members if not self.alive(k)]
         rt.view_seq += 1
         event = {"type": "view", "table": rt.table_hex, "name": rt.name, "rules": rt.rules,
@@ -460,16 +652,19 @@ class Daemon:
 
         if request.get("type") == "peer":
             return self._peer_request(request)
+        if request.get("type") not in QUICK_REQUESTS:
+            await self._resumed.wait()   # a request about a table waits for its resume
         if request.get("type") != "create" or "listed" not in request:
             return await requests.handle(self, request)
         listed = request.pop("listed")
         if not isinstance(listed, bool):
             raise ApiError("'listed' must be true or false")
-        self._creating_unlisted = not listed    # requests are handled one at a time
+        # creates are handled one at a time (api.SERIAL): the new table is the one not here
+        self._creating_unlisted = None if listed else set(self.tables)
         try:
             return await requests.handle(self, request)
         finally:
-            self._creating_unlisted = False
+            self._creating_unlisted = None
 
     def _peer_request(self, request: Message) -> Message:
         """``{"type": "peer", "host", "port"}``: reach this daemon directly from now on, as a

@@ -17,6 +17,7 @@ import contextlib
 import ipaddress
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -134,6 +135,8 @@ class Discovery:
         self.port = port
         self.address = address
         self.seen: dict[str, Discovered] = {}
+        # every announcement resolved (the daemon learns where seated keys are now)
+        self.on_found: Callable[[Discovered], None] = lambda found: None
         self._zc: AsyncZeroconf | None = None
         self._browser: AsyncServiceBrowser | None = None
         self._announced: dict[bytes, AsyncServiceInfo] = {}
@@ -202,6 +205,7 @@ class Discovery:
         found = parse_info(info)
         if found is not None and found.public_key != self.public_key:
             self.seen[name] = found
+            self.on_found(found)
 
     async def close(self) -> None:
         for task in list(self._pending):

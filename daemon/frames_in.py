@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from fourwinds.daemon.identity import curve_public_from_ed25519
 from fourwinds.daemon.pairing import HostPairing, PairingError
+from fourwinds.daemon.reach import Source
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import Sender
 from fourwinds.daemon.wire import (
@@ -23,6 +24,7 @@ from fourwinds.daemon.wire import (
     PairReply,
     PairResult,
     PairStart,
+    Reach,
     Refuse,
     Roster,
     TableMessage,
@@ -55,19 +57,24 @@ class FrameRouter:
         if key is None:
             raise Refused("frame before hello")
         guest = sender.guest and key not in self.d.pinned_keys()   # admitted since connecting?
+        if isinstance(frame, Reach):
+            if not guest:       # a guest's addresses matter once it is admitted (its Hello)
+                for host, port in frame.addresses:
+                    self.d.learn(key, host, port, Source.TOLD, via=sender.address)
+            return
         if guest and not isinstance(frame, PairStart | PairConfirm):
             raise Refused(f"{type(frame).__name__} from a key not seated at our tables")
         now = time.monotonic()
         if isinstance(frame, PairStart):
-            self._pair_start(key, frame, now)
+            await self._pair_start(key, frame, now)
         elif isinstance(frame, PairConfirm):
             await self._pair_confirm(key, frame, now)
         elif isinstance(frame, PairReply):
             self._pair_reply(key, frame)
         elif isinstance(frame, PairResult):
-            self._pair_result(key, frame)
+            await self._pair_result(key, frame)
         elif isinstance(frame, Roster):
-            self._roster(key, frame)
+            await self._roster(key, frame, sender)
         elif isinstance(frame, TableMessage):
             self._table_message(key, frame, now)
         elif isinstance(frame, CatchUp):
@@ -88,14 +95,11 @@ class FrameRouter:
         if sender.guest and key not in self.d.pinned_keys():
             self.d.transport.connect(key, sender.address, hello.port)
             return
+        # first hand: its connection came from there (a restarted or moved seat is found)
+        self.d.learn(key, sender.address, hello.port, Source.HEARD)
         for rt in self.d.tables.values():
-            if key in rt.members:
-                if rt.members[key] != (sender.address, hello.port):
-                    rt.members[key] = (sender.address, hello.port)
-                    rt.save_meta(self.d.store)
-                self.d.transport.connect(key, sender.address, hello.port)
-                if rt.session is not None:
-                    self.d.request_catchup(rt, key)
+            if key in rt.members and rt.session is not None:
+                self.d.request_catchup(rt, key)
 
     def _table(self, table_id: bytes) -> TableRuntime:
         rt = self.d.tables.get(table_id)
@@ -109,13 +113,13 @@ class FrameRouter:
                 mac: bytes = b"") -> None:
         self.d.transport.send(key, PairResult(table_id, admitted, reason, mac))
 
-    def _pair_start(self, key: bytes, frame: PairStart, now: float) -> None:
+    async def _pair_start(self, key: bytes, frame: PairStart, now: float) -> None:
         rt = self.d.tables.get(frame.table_id)
         if rt is None or rt.host_key != self.d.identity.public_key:
             self._result(key, frame.table_id, False, "no such table at this host")
             return
         if key in rt.members and not rt.private:
-            self._admit(rt, key, b"")
+            await self._admit(rt, key, b"")
             return
         if key not in rt.members and len(rt.members) >= 4:
             self._result(key, frame.table_id, False, f"table {rt.name} is full")
@@ -129,7 +133,7 @@ class FrameRouter:
             self._result(key, frame.table_id, False, str(error))
             return
         if rt.code is None:
-            self._admit(rt, key, b"")
+            await self._admit(rt, key, b"")
         else:
             self.d.transport.send(key, PairReply(rt.table_id, reply))
 
@@ -146,12 +150,15 @@ class FrameRouter:
         if key not in rt.members and len(rt.members) >= 4:
             self._result(key, frame.table_id, False, f"table {rt.name} is full")
             return
-        self._admit(rt, key, mac)
+        await self._admit(rt, key, mac)
 
-    def _admit(self, rt: TableRuntime, key: bytes, mac: bytes) -> None:
-        """Pin ``key`` at ``rt``, tell it so, and send every member the new roster."""
-        rt.members[key] = self.addresses.get(key, ("", 0))
-        rt.save_meta(self.d.store)
+    async def _admit(self, rt: TableRuntime, key: bytes, mac: bytes) -> None:
+        """Pin ``key`` at ``rt`` (on disk before it is told: a thread writes it while the
+        loop goes on), tell it so, and send every member the new roster."""
+        rt.members.setdefault(key, self.addresses.get(key, ("", 0)))
+        host, port = self.addresses.get(key, ("", 0))
+        self.d.learn(key, host, port, Source.HEARD)
+        await self.d.save_meta_now(rt)
         self._result(key, rt.table_id, True, "", mac)
         roster = Roster(rt.table_id, rt.name, rt.rules,
                         tuple((k, h, p) for k, (h, p) in rt.members.items()))
@@ -179,7 +186,7 @@ class FrameRouter:
             return
         self.d.transport.send(key, PairConfirm(rt.table_id, mac))
 
-    def _pair_result(self, key: bytes, frame: PairResult) -> None:
+    async def _pair_result(self, key: bytes, frame: PairResult) -> None:
         rt = self._joining(key, frame.table_id)
         assert rt.joiner is not None
         try:
@@ -188,24 +195,38 @@ class FrameRouter:
             rt.join_error = str(error)
             return
         rt.joiner = None   # admitted: the table is ours from now on
-        rt.save_meta(self.d.store)
         rt.log = self.d.store.open_log(rt.table_id)
-        self.d.transport.send(key, CatchUp(rt.table_id, 0, -1))
+        self.d.transport.send(key, CatchUp(rt.table_id, 0, -1))   # the Open first
+        await self.d.save_meta_now(rt)
 
-    def _roster(self, key: bytes, frame: Roster) -> None:
+    async def _roster(self, key: bytes, frame: Roster, sender: Sender) -> None:
+        """The host's roster: our place and the other seats. Their addresses are the host's
+        hints (a wildcard, e.g. the host's own bind address, is never kept; see reach.py);
+        the addresses we already know for a seat are kept. On disk before the table goes
+        on (our place is what a resume needs)."""
         rt = self._table(frame.table_id)
         if key != rt.host_key:
             raise Refused("roster from a seat that is not the table's host")
         members = {k: (h, p) for k, h, p in frame.members}
-        if self.d.identity.public_key not in members:
+        me = self.d.identity.public_key
+        if me not in members:
             raise Refused("roster without us")
-        rt.place = list(members).index(self.d.identity.public_key)
-        members[self.d.identity.public_key] = (self.d.host, self.d.transport.port)
+        rt.place = list(members).index(me)
+        members[me] = (self.d.host, self.d.transport.port)
+        for member in list(members):
+            known = rt.addresses.get(member)
+            if known:
+                members[member] = known[0].where
+            elif member == key and member in rt.members:
+                members[member] = rt.members[member]      # where we reached the host
         rt.members = members
-        rt.save_meta(self.d.store)
-        for member, (host, port) in members.items():
-            if member != self.d.identity.public_key and member != key and port:
-                self.d.transport.connect(member, host, port)
+        for member, host, port in frame.members:
+            if member != me:
+                self.d.learn(member, host, port, Source.TOLD, via=sender.address)
+        await self.d.save_meta_now(rt)
+        for member in members:
+            if member != me and member != key:
+                self.d.dial_member(member)
 
     # -- session traffic -------------------------------------------------------------------
 

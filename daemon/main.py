@@ -1,10 +1,22 @@
-"""Run the daemon in the foreground until SIGINT/SIGTERM (``fourwinds daemon``)."""
+"""Run the daemon in the foreground until SIGINT/SIGTERM (``fourwinds daemon``).
+
+A signal stops the daemon within ``STOP_S`` whatever it is doing: SIGINT and SIGTERM are
+taken by a thread of their own (``sigwait``; every other thread blocks them), which asks the
+event loop to stop and, should the loop not be done within ``STOP_S`` (a call stuck in a
+library, a disk that does not answer), ends the process itself. Nothing is lost by that: every
+record a peer could have seen was synced before it was sent.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
 import signal
+import sys
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from fourwinds.daemon.app import Daemon
@@ -15,6 +27,8 @@ from fourwinds.daemon.session_port import DEFAULT, load_session_module
 from fourwinds.protocol.errors import FourwindsError
 
 DEFAULT_PORT = 7420
+STOP_S = 1.8
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 log = logging.getLogger(__name__)
 
 
@@ -53,15 +67,72 @@ async def run(settings: Settings) -> None:
                     host=address or "0.0.0.0", listen_port=settings.port,
                     mdns=settings.mdns, interface_address=address, peers=settings.peers)
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, daemon.stop)
+
+    def stop_soon() -> None:
+        loop.call_soon_threadsafe(daemon.stop)
+
+    watcher = SignalWatcher(stop_soon)
+    watcher.start()
     try:
-        await daemon.start()
-        print(f"fourwinds daemon {identity.fingerprint} on port {daemon.transport.port}; "
-              f"local API {daemon.api.endpoint}", flush=True)
-        await daemon.serve_forever()
+        starting = asyncio.create_task(daemon.start(), name="start")
+        stopping = asyncio.create_task(daemon.stopping.wait(), name="stopping")
+        await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if starting.done():
+            starting.result()          # a start that failed says why
+            print(f"fourwinds daemon {identity.fingerprint} on port {daemon.transport.port}; "
+                  f"local API {daemon.api.endpoint}", flush=True)
+            await daemon.serve_forever()
+        else:
+            log.info("stopped while starting")
+            starting.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await starting
+        stopping.cancel()
     finally:
         await daemon.close()
+        watcher.done.set()
+
+
+class SignalWatcher(threading.Thread):
+    """Takes SIGINT and SIGTERM in a thread of its own: ``on_signal`` (ask the loop to
+    stop), then, unless ``done`` is set within STOP_S, the process ends itself (a second
+    signal ends it at once). ``start`` blocks both signals in the calling thread, so every
+    thread made after it (libzmq's, the workers') blocks them too; only this one takes
+    them, even while the loop is busy or stuck."""
+
+    def __init__(self, on_signal: Callable[[], None]) -> None:
+        super().__init__(name="fourwinds-signals", daemon=True)
+        self.on_signal = on_signal
+        self.done = threading.Event()
+
+    def start(self) -> None:
+        signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+        super().start()
+
+    def run(self) -> None:
+        received = signal.sigwait(STOP_SIGNALS)
+        log.info("%s: stopping", signal.Signals(received).name)
+        with contextlib.suppress(RuntimeError):      # the loop is already closed
+            self.on_signal()
+        stopper = threading.Thread(target=self._second, name="fourwinds-signals-2",
+                                   daemon=True)
+        stopper.start()
+        if not self.done.wait(STOP_S):
+            log.warning("the daemon did not stop within %.1f s; ending it now", STOP_S)
+            _exit_now()
+
+    def _second(self) -> None:
+        signal.sigwait(STOP_SIGNALS)
+        _exit_now()
+
+
+def _exit_now() -> None:
+    for handler in logging.getLogger().handlers:
+        with contextlib.suppress(Exception):
+            handler.flush()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+    os._exit(0)
 
 
 def main(settings: Settings) -> int:

@@ -19,7 +19,7 @@ from typing import Any
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import session as table
-from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view, resolve_action
 from fourwinds.protocol.table.options import (
     HANDS_BOUNDS,
     WINDOW_BOUNDS,
@@ -131,12 +131,17 @@ def seat_keys(session: TableSession) -> Sequence[bytes | None]:
     return session.public_keys
 
 
-def seat_view(session: TableSession) -> dict[str, Any]:
+def seat_view(session: TableSession,
+              unreachable: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """The local API's seat view (CONTRACTS.md / docs/LOCAL-API.md): the contract VIEW with
     ``legal_actions`` (ids, human labels, tiles, ``choose``, ``default``), plus the session's
     own bookkeeping (``step``, ``hands_played``, ``problems``, ``halted``, and under
-    ``session`` its phase and the *places* it waits for) for tools and tests."""
-    built = build_seat_view(session, time.monotonic())
+    ``session`` its phase and the *places* it waits for) for tools and tests.
+    ``unreachable``: the places the daemon cannot reach (``place``, ``for_s``,
+    ``last_address`` each), named in the view (contract_view.Unreachable)."""
+    away = [Unreachable(int(u["place"]), int(u["for_s"]), str(u.get("last_address", "")))
+            for u in unreachable]
+    built = build_seat_view(session, time.monotonic(), unreachable=away)
     view: dict[str, Any] = built["view"]
     view["legal_actions"] = built["legal_actions"]
     s = session

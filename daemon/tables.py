@@ -20,7 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from fourwinds.daemon import reach
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
+from fourwinds.daemon.reach import Address
 from fourwinds.daemon.session_port import SessionModule, StepLike, progress_of
 from fourwinds.daemon.store import Store, StoreError, TableLog
 
@@ -41,6 +43,8 @@ class TableRuntime:
     private: bool
     code: str | None                        # only the host keeps the code
     members: dict[bytes, tuple[str, int]]   # every seat's key -> (host, port); ours included
+    # every other seat's key -> the addresses it was reached at, most recent first (reach.py)
+    addresses: dict[bytes, tuple[Address, ...]] = field(default_factory=dict)
     log: TableLog | None = None
     session: Any = None
     host_pairing: HostPairing | None = None
@@ -52,6 +56,7 @@ class TableRuntime:
     applied_at: float = 0.0   # time.monotonic() when the current session was adopted
     steps_applied: list[tuple[int, float]] = field(default_factory=list)  # see note_progress
     problems: list[str] = field(default_factory=list)
+    resuming: bool = False    # its records are being read back (off the event loop)
     paused: str = ""          # why our records cannot be written now (a full disk), or ""
 
     @property
@@ -62,15 +67,41 @@ class TableRuntime:
         return {"table_id": self.table_id, "name": self.name, "rules": self.rules,
                 "host_key": self.host_key, "private": self.private, "code": self.code,
                 "members": [[k, h, p] for k, (h, p) in self.members.items()],
+                "addresses": [[k, reach.plain(known)] for k, known in self.addresses.items()
+                              if k in self.members],
                 "place": self.place, "listed": self.listed}
 
     @classmethod
     def from_meta(cls, meta: dict[str, Any]) -> TableRuntime:
-        return cls(table_id=bytes(meta["table_id"]), name=str(meta["name"]),
-                   rules=str(meta["rules"]), host_key=bytes(meta["host_key"]),
-                   private=bool(meta["private"]), code=meta.get("code"),
-                   members={bytes(k): (str(h), int(p)) for k, h, p in meta["members"]},
-                   place=meta.get("place"), listed=bool(meta.get("listed", True)))
+        """The table as ``meta()`` wrote it. A table stored before the address lists were
+        kept starts its lists from the roster's addresses, wildcards left out."""
+        rt = cls(table_id=bytes(meta["table_id"]), name=str(meta["name"]),
+                 rules=str(meta["rules"]), host_key=bytes(meta["host_key"]),
+                 private=bool(meta["private"]), code=meta.get("code"),
+                 members={bytes(k): (str(h), int(p)) for k, h, p in meta["members"]},
+                 place=meta.get("place"), listed=bool(meta.get("listed", True)))
+        stored = meta.get("addresses")
+        if isinstance(stored, list):
+            for item in stored:
+                if isinstance(item, list) and len(item) == 2 and isinstance(item[0], bytes):
+                    rt.addresses[bytes(item[0])] = reach.from_plain(item[1])
+        for key, (host, port) in rt.members.items():
+            if key not in rt.addresses and reach.usable(host, port, reach.Source.HEARD):
+                rt.addresses[key] = (Address(host, port),)
+        return rt
+
+    def learn(self, key: bytes, address: Address) -> bool:
+        """Remember ``address`` for the seat ``key`` (a member); True when the list changed.
+        The roster's address of that seat becomes the list's newest."""
+        if key not in self.members:
+            return False
+        known = self.addresses.get(key, ())
+        updated = reach.remember(known, address)
+        if updated == known:
+            return False
+        self.addresses[key] = updated
+        self.members[key] = updated[0].where
+        return True
 
     def save_meta(self, store: Store) -> None:
         store.write_meta(self.table_id, self.meta())

@@ -9,7 +9,16 @@
 * Limits: ZMQ_MAXMSGSIZE drops oversized frames at the socket; ``wire.decode`` caps the rest.
 * Liveness: each DEALER sends a heartbeat every ``HEARTBEAT_S``; ``last_seen`` records when we
   last heard from each peer key, which is how the daemon knows who is alive (mDNS TTLs linger).
-* Reconnects: ZeroMQ reconnects on its own with exponential backoff (RECONNECT_IVL..._MAX).
+* Addresses: the DEALER to a peer is connected to every address we know for it (a restarted
+  or moved peer is found at whichever still works); frames go only to connections whose
+  CURVE handshake completed (ZMQ_IMMEDIATE) and wait in a bounded queue until one has. Each
+  completed handshake is answered with our ``Hello`` and ``Reach`` (where we listen) and
+  reported to ``on_reached``, so the daemon stores the addresses that work.
+* Reconnects: ZeroMQ reconnects on its own with exponential backoff (RECONNECT_IVL..._MAX);
+  a handshake the peer refused is re-dialled with backoff; a ZMTP heartbeat closes a
+  connection that went silent (a cut link, a peer that moved) so it is re-dialled too.
+* Nothing here blocks the event loop: sends are NOBLOCK, monitors are read for as long as
+  they are enabled (see ``_monitor_socket``).
 * The key beacon: a plain (unencrypted) ROUTER on ``port + 1`` answering only with our public
   identity key, so ``--peer HOST:PORT`` works without mDNS. The key it gives is an untrusted
   hint, like mDNS: trust comes from pinning on first join and from the pairing code.
@@ -19,12 +28,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import logging
 import time
-from collections import Counter
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections import Counter, deque
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 
 import msgpack
 import zmq
@@ -33,6 +43,7 @@ from zmq.utils import z85
 
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
 from fourwinds.daemon.port_owner import port_holder
+from fourwinds.daemon.reach import OwnAddresses
 from fourwinds.daemon.tasks import cancel_and_wait
 from fourwinds.daemon.wire import (
     MAX_FRAME,
@@ -41,6 +52,7 @@ from fourwinds.daemon.wire import (
     FrameError,
     Heartbeat,
     Hello,
+    Reach,
     decode,
     encode,
     unpack_strict,
@@ -50,6 +62,15 @@ from fourwinds.protocol.errors import FourwindsError
 log = logging.getLogger(__name__)
 
 HEARTBEAT_S = 0.5
+ZMTP_HEARTBEAT_MS = 1000
+CONNECT_TIMEOUT_MS = 3000
+REDIAL_MAX_S = 5.0
+MAX_PENDING = 2000
+GREET_RETRY_S = 0.01
+GREET_ATTEMPTS = 100
+LINK_EVENTS = (zmq.EVENT_HANDSHAKE_SUCCEEDED | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+               | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+               | zmq.EVENT_DISCONNECTED)
 ZAP_ENDPOINT = "inproc://zeromq.zap.01"
 ZAP_DOMAIN = "fourwinds"
 GUEST = "guest:"
@@ -143,7 +164,34 @@ def port_in_use(host: str, port: int) -> str:
 
 
 def _tcp(host: str, port: int) -> str:
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"        # an IPv6 address
     return f"tcp://{host}:{port}" if port else f"tcp://{host}:*"
+
+
+def _parse_endpoint(endpoint: str) -> tuple[str, int] | None:
+    """``tcp://HOST:PORT`` -> (HOST, PORT), or None."""
+    host, sep, port = endpoint.removeprefix("tcp://").rpartition(":")
+    if not sep or not port.isdigit():
+        return None
+    return host.strip("[]"), int(port)
+
+
+@dataclass
+class _Link:
+    """Our DEALER to one peer, connected to each address we know for it."""
+
+    key: bytes
+    dealer: zmq.asyncio.Socket
+    sync: zmq.Socket[bytes]      # the same socket, for sends that never wait on the loop
+    monitor: zmq.asyncio.Socket
+    endpoints: dict[str, tuple[str, int]] = field(default_factory=dict)
+    up: set[str] = field(default_factory=set)       # endpoints with a completed handshake
+    failures: dict[str, int] = field(default_factory=dict)
+    redial: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    pending: deque[bytes] = field(default_factory=lambda: deque(maxlen=MAX_PENDING))
+    greeted: bool = False        # our Hello went out on a live connection: send directly
+    watch: asyncio.Task[None] | None = None
 
 
 def _bound_port(socket: zmq.asyncio.Socket) -> int:
@@ -165,13 +213,14 @@ class Transport:
         self._ctx: zmq.asyncio.Context | None = None
         self._router: zmq.asyncio.Socket | None = None
         self._beacon: zmq.asyncio.Socket | None = None
-        # DEALERs are plain (sync) sockets: we only ever send on them, without blocking.
-        self._dealers: dict[bytes, tuple[zmq.Socket[bytes], str, int]] = {}
-        self._owned: dict[bytes, zmq.asyncio.Socket] = {}
+        self._links: dict[bytes, _Link] = {}    # peer key -> its DEALER and addresses
         self._stalled: set[bytes] = set()
+        self._monitors = 0
+        self.own = OwnAddresses()
+        # (peer key, host, port) of each completed handshake: an address that works
+        self.on_reached: Callable[[bytes, str, int], None] = lambda key, host, port: None
         # (table id, free seats, name, rules, private) of the tables we host, for the beacon
         self.open_tables: Callable[[], list[tuple[bytes, int, str, str, bool]]] = list
-        self._watch: dict[bytes, asyncio.Task[None]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._zap: ZapHandler | None = None
         self.host = ""
@@ -235,7 +284,7 @@ class Transport:
         """Stop tasks, close every socket (linger 0) and destroy the context."""
         await cancel_and_wait(self._tasks)
         self._tasks.clear()
-        for key in list(self._dealers):
+        for key in list(self._links):
             self._drop(key)
         for sock in (self._router, self._beacon):
             if sock is not None:
@@ -250,18 +299,48 @@ class Transport:
 
     # -- peers -----------------------------------------------------------------------------
 
-    def connect(self, public_key: bytes, host: str, port: int, failures: int = 0) -> None:
-        """Open (or move) the DEALER to the peer with Ed25519 key ``public_key``.
+    def connect(self, public_key: bytes, host: str, port: int) -> None:
+        """Dial the peer with Ed25519 key ``public_key`` at ``host:port`` too (its other
+        known addresses stay dialled: see ``dial``)."""
+        link = self._links.get(public_key)
+        known = [] if link is None else list(link.endpoints.values())
+        if (host, port) not in known:
+            self.dial(public_key, [(host, port), *known])
+        elif link is None:
+            self.dial(public_key, [(host, port)])
 
-        A handshake the peer refuses (it has not pinned us yet, e.g. a roster still on its
-        way) ends a ZeroMQ connection for good, so a monitor re-dials with backoff.
-        """
+    def dial(self, public_key: bytes, addresses: Sequence[tuple[str, int]]) -> None:
+        """Keep one DEALER to the peer connected to every address in ``addresses`` (and no
+        other): ZeroMQ re-dials each on its own with backoff, a handshake the peer refused
+        is re-dialled by ``_watch_link`` (0.1 s to 5 s), and frames go only to connections
+        whose handshake completed (ZMQ_IMMEDIATE), queued meanwhile (``_Link.pending``)."""
         assert self._ctx is not None, "start() first"
-        current = self._dealers.get(public_key)
-        if current is not None:
-            if current[1:] == (host, port) and not failures:
-                return
-            self._drop(public_key)
+        link = self._links.get(public_key)
+        if link is None:
+            link = self._open_link(public_key)
+        wanted = {_tcp(host, port): (host, port) for host, port in addresses
+                  if port and not self._is_us(host, port)}
+        for endpoint in [e for e in link.endpoints if e not in wanted]:
+            link.endpoints.pop(endpoint)
+            link.up.discard(endpoint)
+            with contextlib.suppress(zmq.ZMQError):
+                link.dealer.disconnect(endpoint)
+        for endpoint, where in wanted.items():
+            if endpoint not in link.endpoints:
+                link.endpoints[endpoint] = where
+                try:
+                    link.dealer.connect(endpoint)
+                except zmq.ZMQError as error:
+                    log.warning("cannot dial %s: %s", endpoint, error)
+                    link.endpoints.pop(endpoint)
+
+    def _is_us(self, host: str, port: int) -> bool:
+        """Our own peer socket (a stale or wildcard address would dial ourselves)."""
+        return port == self.port and (host in ("0.0.0.0", "::", self.host)
+                                      or (host, port) in self.own.get(self.host, self.port))
+
+    def _open_link(self, public_key: bytes) -> _Link:
+        assert self._ctx is not None
         dealer = self._ctx.socket(zmq.DEALER)
         dealer.linger = 0
         dealer.curve_serverkey = z85.encode(curve_public_from_ed25519(public_key))
@@ -269,70 +348,172 @@ class Transport:
         dealer.curve_secretkey = self.identity.curve_secret_z85
         dealer.reconnect_ivl = 100
         dealer.reconnect_ivl_max = 2000
+        dealer.connect_timeout = CONNECT_TIMEOUT_MS
+        dealer.heartbeat_ivl = ZMTP_HEARTBEAT_MS            # a silently dead connection
+        dealer.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS     # (link cut, address moved)
+        dealer.immediate = True                              # is closed and re-dialled
         dealer.sndhwm = 10000
         dealer.maxmsgsize = MAX_FRAME
-        monitor = dealer.get_monitor_socket(
-            zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
-            | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL)
-        dealer.connect(_tcp(host, port))
+        monitor = self._monitor_socket(dealer, LINK_EVENTS)
         sync: zmq.Socket[bytes] = zmq.Socket.shadow(dealer.underlying)
-        self._dealers[public_key] = (sync, host, port)
-        self._owned[public_key] = dealer
-        self._watch[public_key] = asyncio.create_task(
-            self._watch_dealer(public_key, monitor, host, port, failures), name="dealer-watch")
-        self.send(public_key, Hello(self.identity.public_key, self.name, self.port))
+        link = _Link(public_key, dealer, sync, monitor)
+        self._links[public_key] = link
+        link.watch = asyncio.create_task(self._watch_link(link), name="link-watch")
+        return link
 
-    async def _watch_dealer(self, key: bytes, monitor: zmq.asyncio.Socket, host: str,
-                            port: int, failures: int) -> None:
+    def _monitor_socket(self, sock: zmq.asyncio.Socket, events: int) -> zmq.asyncio.Socket:
+        """A monitor of ``sock`` that is read for as long as it is enabled: libzmq's I/O
+        thread sends each event while holding the socket's monitor lock, so an unread,
+        full (or closed) monitor once blocked it for good, and with it every later call on
+        that socket (the local API stopped answering and SIGTERM was ignored). The reading
+        end takes any number of events (no high-water mark) and is closed only after
+        ``disable_monitor``."""
+        assert self._ctx is not None
+        self._monitors += 1
+        address = f"inproc://fw-monitor-{id(self)}-{self._monitors}"
+        sock.monitor(address, events)
+        reader = self._ctx.socket(zmq.PAIR)
+        reader.linger = 0
+        reader.rcvhwm = 0
+        reader.connect(address)
+        return reader
+
+    async def _watch_link(self, link: _Link) -> None:
+        """Follow one link's connections: on each completed handshake say ``Hello`` and
+        ``Reach``, send what was queued and report the address (``on_reached``); re-dial an
+        address whose handshake failed, with backoff."""
         from zmq.utils.monitor import parse_monitor_message
 
-        try:
-            event = parse_monitor_message(await monitor.recv_multipart())
-        finally:
-            monitor.close(linger=0)
-        delay = min(0.1 * 2 ** failures, 5.0)
-        log.info("handshake with %s:%d refused (%s); re-dialling in %.1f s", host, port,
-                 zmq.Event(event["event"]).name, delay)
-        await asyncio.sleep(delay)
-        if self._dealers.get(key, (None, "", 0))[1:] == (host, port):
-            self._watch.pop(key, None)   # this task is the one being replaced
-            self.connect(key, host, port, failures + 1)
+        while True:
+            event = parse_monitor_message(await link.monitor.recv_multipart())
+            kind = zmq.Event(event["event"])
+            endpoint = bytes(event["endpoint"]).decode("utf-8", "replace")
+            if kind == zmq.Event.HANDSHAKE_SUCCEEDED:
+                link.up.add(endpoint)
+                link.failures.pop(endpoint, None)
+                self._greet(link, 0)
+                where = _parse_endpoint(endpoint)
+                if where is not None:
+                    self.on_reached(link.key, *where)
+            else:
+                link.up.discard(endpoint)
+                if not link.up:
+                    link.greeted = False     # queue again until the next handshake
+                if kind != zmq.Event.DISCONNECTED:
+                    self._refused_handshake(link, endpoint, kind)
+
+    def _greet(self, link: _Link, attempt: int) -> None:
+        """Say ``Hello`` and ``Reach`` on a new connection, then send what was queued. The
+        connection may take a moment to be usable after its handshake event: retried every
+        GREET_RETRY_S while it is up."""
+        if self._links.get(link.key) is not link or not link.up:
+            return
+        hello = encode(Hello(self.identity.public_key, self.name, self.port))
+        if not self._send_now(link, hello, quiet=True):
+            if attempt < GREET_ATTEMPTS:
+                asyncio.get_running_loop().call_later(GREET_RETRY_S, self._greet, link,
+                                                      attempt + 1)
+            return
+        link.greeted = True
+        self._send_now(link, encode(Reach(self.own.get(self.host, self.port))), quiet=True)
+        self._flush(link)
+
+    def _flush(self, link: _Link) -> None:
+        while link.pending and self._send_now(link, link.pending[0]):
+            link.pending.popleft()
+
+    def _refused_handshake(self, link: _Link, endpoint: str, kind: zmq.Event) -> None:
+        """A handshake the peer refused (it had not pinned us yet, e.g. a roster still on
+        its way; or another daemon answers there now) may end that connection for good:
+        re-dial it after 0.1 s, doubling up to 5 s."""
+        failures = link.failures.get(endpoint, 0) + 1
+        link.failures[endpoint] = failures
+        delay = min(0.1 * 2 ** (failures - 1), REDIAL_MAX_S)
+        if failures & (failures - 1) == 0:      # the 1st, 2nd, 4th, 8th... time
+            log.info("handshake with %s refused (%s, %d times); re-dialling in %.1f s",
+                     endpoint.removeprefix("tcp://"), kind.name, failures, delay)
+        if endpoint in link.redial or endpoint not in link.endpoints:
+            return
+        loop = asyncio.get_running_loop()
+        link.redial[endpoint] = loop.call_later(delay, self._redial, link, endpoint)
+
+    def _redial(self, link: _Link, endpoint: str) -> None:
+        link.redial.pop(endpoint, None)
+        if self._links.get(link.key) is not link or endpoint not in link.endpoints:
+            return
+        with contextlib.suppress(zmq.ZMQError):
+            link.dealer.disconnect(endpoint)
+        with contextlib.suppress(zmq.ZMQError):
+            link.dealer.connect(endpoint)
 
     def _drop(self, public_key: bytes) -> None:
-        self._dealers.pop(public_key, None)
-        task = self._watch.pop(public_key, None)
-        if task is not None and task is not asyncio.current_task():
-            task.cancel()
-        dealer = self._owned.pop(public_key, None)
-        if dealer is not None:
-            dealer.disable_monitor()
-            dealer.close(linger=0)
+        link = self._links.pop(public_key, None)
+        if link is None:
+            return
+        for handle in link.redial.values():
+            handle.cancel()
+        if link.watch is not None and link.watch is not asyncio.current_task():
+            link.watch.cancel()
+        with contextlib.suppress(zmq.ZMQError):
+            link.dealer.disable_monitor()   # first: the monitor is still read until now
+        link.monitor.close(linger=0)
+        link.dealer.close(linger=0)
 
     def disconnect(self, public_key: bytes) -> None:
         self._drop(public_key)
 
     def connected(self) -> dict[bytes, tuple[str, int]]:
-        return {key: (host, port) for key, (_, host, port) in self._dealers.items()}
+        """Each peer we dial, with the address of a live connection (else the first)."""
+        out = {}
+        for key, link in self._links.items():
+            live = [link.endpoints[e] for e in link.up if e in link.endpoints]
+            first = next(iter(link.endpoints.values()), ("", 0))
+            out[key] = live[0] if live else first
+        return out
+
+    def live_address(self, public_key: bytes) -> tuple[str, int] | None:
+        """An address at which our connection to that peer completed its handshake."""
+        link = self._links.get(public_key)
+        if link is None:
+            return None
+        for endpoint in link.up:
+            if endpoint in link.endpoints:
+                return link.endpoints[endpoint]
+        return None
 
     def send(self, public_key: bytes, frame: Frame) -> bool:
         """Queue ``frame`` to a peer; False (logged) when it cannot be queued."""
         return self.send_raw(public_key, encode(frame))
 
-    def send_raw(self, public_key: bytes, data: bytes) -> bool:
-        current = self._dealers.get(public_key)
-        if current is None:
+    def send_raw(self, public_key: bytes, data: bytes, queue: bool = True) -> bool:
+        """Send to a peer without blocking. While no connection to it has completed its
+        handshake the frame waits in the link's queue (``queue``; bounded: catch-up fills
+        what falls out), sent after our next ``Hello`` there."""
+        link = self._links.get(public_key)
+        if link is None:
             log.debug("no connection to %s; frame dropped", public_key.hex()[:8])
             return False
+        if link.greeted:
+            self._flush(link)
+            if not link.pending and self._send_now(link, data):
+                return True
+        if queue and not link.greeted:
+            link.pending.append(data)
+        return False
+
+    def _send_now(self, link: _Link, data: bytes, quiet: bool = False) -> bool:
         try:
-            current[0].send(data, flags=zmq.NOBLOCK)
+            link.sync.send(data, flags=zmq.NOBLOCK)
         except zmq.Again:
-            if public_key not in self._stalled:   # once per stall, not once per frame
-                self._stalled.add(public_key)
-                log.warning("cannot queue frames to %s (not connected or queue full); "
-                            "dropping them until it is back, catch-up will resend",
-                            public_key.hex()[:8])
+            if not quiet and link.greeted and link.key not in self._stalled:   # once per stall
+                self._stalled.add(link.key)
+                log.warning("cannot queue frames to %s (queue full); dropping them until "
+                            "it drains, catch-up will resend", link.key.hex()[:8])
             return False
-        self._stalled.discard(public_key)
+        except zmq.ZMQError as error:
+            log.warning("cannot send to %s: %s", link.key.hex()[:8], error)
+            return False
+        self._stalled.discard(link.key)
         return True
 
     def alive(self, curve_key: bytes, now: float | None = None, within: float = 4 * HEARTBEAT_S
@@ -417,7 +598,7 @@ class Transport:
         assert self._router is not None
         events = (zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
                   | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_DISCONNECTED)
-        monitor = self._router.get_monitor_socket(events)
+        monitor = self._monitor_socket(self._router, events)
         try:
             while True:
                 event = parse_monitor_message(await monitor.recv_multipart())
@@ -427,6 +608,8 @@ class Transport:
                 log.info("peer socket: %s at %s", reason, event["endpoint"])
                 self.refused[f"socket: {reason}"] += 1
         finally:
+            with contextlib.suppress(zmq.ZMQError):
+                self._router.disable_monitor()   # before its reader closes (see there)
             monitor.close(linger=0)
 
     async def _serve_beacon(self) -> None:
@@ -444,6 +627,6 @@ class Transport:
         while True:
             counter += 1
             beat = encode(Heartbeat(counter))
-            for key in list(self._dealers):
-                self.send_raw(key, beat)
+            for key in list(self._links):
+                self.send_raw(key, beat, queue=False)
             await asyncio.sleep(HEARTBEAT_S)

@@ -53,6 +53,7 @@ class Kind(IntEnum):
     PAIR_RESULT = 8
     REFUSE = 9
     ROSTER = 10
+    REACH = 11
 
 
 @dataclass(frozen=True)
@@ -136,14 +137,24 @@ class Roster:
     members: tuple[tuple[bytes, str, int], ...]
 
 
+@dataclass(frozen=True)
+class Reach:
+    """Where the sender's peer socket can be reached: (host, port) each, sent after every
+    ``Hello``. Hints only (the receiver keeps no wildcard, and a loopback address only from a
+    connection on its own machine). A daemon that predates this frame refuses it as an
+    unknown kind, harmlessly, so it needs no new protocol version."""
+
+    addresses: tuple[tuple[str, int], ...]
+
+
 Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
-         | PairResult | Refuse | Roster)
+         | PairResult | Refuse | Roster | Reach)
 
 _KIND_OF: dict[type[Any], Kind] = {
     Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
     CatchUp: Kind.CATCHUP, PairStart: Kind.PAIR_START, PairReply: Kind.PAIR_REPLY,
     PairConfirm: Kind.PAIR_CONFIRM, PairResult: Kind.PAIR_RESULT, Refuse: Kind.REFUSE,
-    Roster: Kind.ROSTER,
+    Roster: Kind.ROSTER, Reach: Kind.REACH,
 }
 
 
@@ -157,7 +168,11 @@ def encode(frame: Frame) -> bytes:
     fields: list[object] = []
     for name in frame.__dataclass_fields__:
         value = getattr(frame, name)
-        fields.append(_members_plain(value) if name == "members" else value)
+        if name == "members":
+            value = _members_plain(value)
+        elif name == "addresses":
+            value = [[host, port] for host, port in value]
+        fields.append(value)
     packed: bytes = msgpack.packb([PROTOCOL_VERSION, int(kind), *fields], use_bin_type=True)
     return packed
 
@@ -220,6 +235,17 @@ def _decode_members(value: Any) -> tuple[tuple[bytes, str, int], ...]:
     return tuple(out)
 
 
+def _decode_addresses(value: Any) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, list) or len(value) > 16:
+        raise FrameError("addresses must be a list of at most 16")
+    out = []
+    for item in value:
+        if not isinstance(item, list) or len(item) != 2:
+            raise FrameError("an address is [host, port]")
+        out.append((_str(item[0], "address host"), _int(item[1], "address port", 1, 65535)))
+    return tuple(out)
+
+
 def decode(data: bytes) -> Frame:
     """Parse and validate one frame; raises FrameError (VersionMismatch for other versions)."""
     value = unpack_strict(data)
@@ -236,7 +262,7 @@ def decode(data: bytes) -> Frame:
         raise FrameError(f"unknown frame kind {kind_no!r}") from None
     arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
              Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
-             Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4}[kind]
+             Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1}[kind]
     if len(fields) != arity:
         raise FrameError(f"{kind.name} frame has {len(fields)} fields, expected {arity}")
     f = fields
@@ -261,5 +287,7 @@ def decode(data: bytes) -> Frame:
                           _str(f[2], "reason"), _bytes(f[3], "mac", limit=32))
     if kind is Kind.REFUSE:
         return Refuse(_str(f[0], "reason"))
+    if kind is Kind.REACH:
+        return Reach(_decode_addresses(f[0]))
     return Roster(_bytes(f[0], "table id", TABLE_ID), _str(f[1], "name"), _str(f[2], "rules"),
                   _decode_members(f[3]))

@@ -31,8 +31,8 @@ from .rules import HandOutcome, RulesAdapter
 from .state import Phase, TableSession
 from .steps import audit_done, more_time_allowed, window_seconds
 
-__all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "build_seat_view", "code",
-           "resolve_action"]
+__all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "Unreachable", "build_seat_view",
+           "code", "resolve_action"]
 
 _CODES: dict[int, str] = {int(k): tile_code(k) for k in Kind}
 
@@ -109,6 +109,18 @@ class RuleView(Protocol):
         """A finished hand (its last engine state) for the history: ``kind``, ``winner``
         and ``from`` (winds or None), ``self_drawn``, ``summary`` (one line)."""
         ...
+
+
+@dataclass(frozen=True)
+class Unreachable:
+    """A table place whose daemon ours cannot reach, as the daemon tells it: for how long
+    (whole seconds since it was last heard from) and where it was last reached ("" when
+    never). The view names that player in ``unreachable`` and, when the table waits for
+    them, in ``phase_detail``."""
+
+    place: int
+    for_s: int
+    last_address: str = ""
 
 
 @dataclass(frozen=True)
@@ -271,8 +283,8 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
     return offers
 
 
-def _build(s: TableSession, now: float | None,
-           connected: tuple[bool, ...] | None) -> tuple[dict[str, Any], list[Offer]]:
+def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | None,
+           unreachable: tuple[Unreachable, ...] = ()) -> tuple[dict[str, Any], list[Offer]]:
     rv = _rule_view(s)
     f = _facts(s)
     hand = s.hand
@@ -291,7 +303,8 @@ def _build(s: TableSession, now: float | None,
         "phase_detail": _DETAILS.get(s.phase, ""), "turn": None,
         "waiting_for": sorted(int(w) for w in waiting),
         "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
-        "players": _players(s, f, rv, connected), "hand": [], "drawn": None, "last_discard": None,
+        "players": _players(s, f, rv, _gone(connected, unreachable)), "hand": [],
+        "drawn": None, "last_discard": None,
         "hints": [], "result": None, "windows": _windows(s), "next": None,
         "history": _history(s, rv), "standings": _standings(s)}
     if f is not None and rv is not None:
@@ -306,6 +319,11 @@ def _build(s: TableSession, now: float | None,
         if waiting:
             names = ", ".join(_name(s, f.place(w)) for w in waiting)
             view["phase_detail"] = f"Hand over: waiting for {names} to say next"
+    view["unreachable"] = [_unreachable(s, f, u) for u in unreachable]
+    waited = [entry for u, entry in zip(unreachable, view["unreachable"], strict=True)
+              if u.place in waiting_places]
+    if waited and s.phase is not Phase.OVER:
+        view["phase_detail"] = "; ".join(_waiting_text(entry) for entry in waited)
     if s.halted is not None:
         view["phase_detail"] = f"Table halted: {s.halted.describe()}"
     if view["result"] is not None:
@@ -313,6 +331,30 @@ def _build(s: TableSession, now: float | None,
         view["result"]["audit"] = _audit(s)
         _name_result(s, f, view["result"])
     return view, _offers(s, f, rv)
+
+
+def _gone(connected: tuple[bool, ...] | None,
+          unreachable: tuple[Unreachable, ...]) -> tuple[bool, ...] | None:
+    """``connected`` with the unreachable places marked so."""
+    if not unreachable:
+        return connected
+    base = connected or (True,) * len(SEATS)
+    away = {u.place for u in unreachable}
+    return tuple(c and place not in away for place, c in enumerate(base))
+
+
+def _unreachable(s: TableSession, f: SeatFacts | None, u: Unreachable) -> dict[str, Any]:
+    """One entry of the view's ``unreachable``: the seat as ``players`` numbers it."""
+    place = Seat(u.place)
+    seat = int(wind_of(f.seating, place)) if f is not None else int(place)
+    return {"seat": seat, "name": _name(s, place), "for_s": int(u.for_s),
+            "last_address": u.last_address}
+
+
+def _waiting_text(entry: dict[str, Any]) -> str:
+    """"Waiting for Bob: unreachable for 12 s, last address 169.254.1.2:7420"."""
+    text = f"Waiting for {entry['name']}: unreachable for {entry['for_s']} s"
+    return text + (f", last address {entry['last_address']}" if entry["last_address"] else "")
 
 
 def _name_result(s: TableSession, f: SeatFacts, result: dict[str, Any]) -> None:
@@ -400,19 +442,21 @@ def _audit(s: TableSession) -> str:
     return "ok"
 
 
-_Key = tuple[float | None, tuple[bool, ...] | None]
+_Key = tuple[float | None, tuple[bool, ...] | None, tuple[Unreachable, ...]]
 _CACHE: list[tuple[TableSession, _Key, dict[str, Any], list[Offer]]] = []
 
 
 def _cached(s: TableSession, now: float | None, connected: tuple[bool, ...] | None = None,
-            any_key: bool = False) -> tuple[dict[str, Any], list[Offer]]:
-    """The view of a session value (sessions are immutable), built once per ``now`` and
-    ``connected``; the offers depend on neither, so ``resolve_action`` takes any."""
-    key = (now, connected)
+            any_key: bool = False, unreachable: tuple[Unreachable, ...] = ()
+            ) -> tuple[dict[str, Any], list[Offer]]:
+    """The view of a session value (sessions are immutable), built once per ``now``,
+    ``connected`` and ``unreachable``; the offers depend on none of them, so
+    ``resolve_action`` takes any."""
+    key = (now, connected, unreachable)
     for seen, made_for, view, offers in reversed(_CACHE):
         if seen is s and (any_key or made_for == key):
             return view, offers
-    view, offers = _build(s, now, connected)
+    view, offers = _build(s, now, connected, unreachable)
     _CACHE.append((s, key, view, offers))
     del _CACHE[:-4]
     return view, offers
@@ -426,18 +470,26 @@ def offered_entries(session: TableSession) -> list[dict[str, Any]]:
 
 
 def build_seat_view(session: TableSession, now: float | None = None,
-                    connected: Sequence[bool] | None = None) -> dict[str, Any]:
+                    connected: Sequence[bool] | None = None,
+                    unreachable: Sequence[Unreachable] = ()) -> dict[str, Any]:
     """``{"view": VIEW, "legal_actions": [ACTION, ...]}`` for our seat (plain, msgpack-able).
 
     ``now`` (the caller's monotonic clock) lets ``deadline`` say how many seconds are left in
     the current window; without it ``deadline`` is None. ``connected``: by table place,
-    whether each player's daemon is reachable (every one when not given). The dicts returned
-    are fresh copies.
+    whether each player's daemon is reachable (every one when not given). ``unreachable``:
+    the places our daemon cannot reach, for how long and where they were last reached: the
+    view lists them (``unreachable``: seat, name, for_s, last_address; their ``players``
+    entries are not ``connected``) and, when the table waits for one of them, its
+    ``phase_detail`` says so ("Waiting for Bob: unreachable for 12 s, last address
+    169.254.1.2:7420"). The dicts returned are fresh copies.
     """
     alive = None if connected is None else tuple(bool(c) for c in connected)
     if alive is not None and len(alive) != 4:
         raise ValueError(f"connected names the 4 places, not {len(alive)}")
-    view, offers = _cached(session, now, alive)
+    away = tuple(sorted(unreachable, key=lambda u: u.place))
+    if any(not 0 <= u.place < len(SEATS) for u in away):
+        raise ValueError("an unreachable place is 0-3")
+    view, offers = _cached(session, now, alive, unreachable=away)
     return {"view": _copy(view), "legal_actions": [_copy(o.entry) for o in offers]}
 
 

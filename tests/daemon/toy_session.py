@@ -166,6 +166,10 @@ def join_table(identity_private_key: bytes, payloads: Sequence[bytes], place: in
         step = _accept(s, payload)
         s = step.session
         persist += step.persist
+    if not s.seats:   # as the real session refuses it: the Open comes first (by catch-up)
+        from fourwinds.protocol.errors import LocalProtocolError
+
+        raise LocalProtocolError("not a table's Open message")
     s, join = _emit(s, "join", player)
     return Step(s, (Outgoing(0, join),), (*persist, join), ("joined",))
 
@@ -248,10 +252,11 @@ def transcript(session: Session) -> bytes:
     return packed
 
 
-def seat_view(session: Session) -> dict[str, Any]:
+def seat_view(session: Session, unreachable: Sequence[Mapping[str, Any]] = ()
+              ) -> dict[str, Any]:
     s = session
     done = len(s.plays) >= PLAYS
-    return {
+    view: dict[str, Any] = {
         "seat": s.seats.index(s.me) if s.me in s.seats else None,
         "seated": len(s.seats), "plays": len(s.plays), "transcript": list(s.plays),
         "phase": "over" if done else ("play" if len(s.seats) == 4 else "lobby"),
@@ -259,3 +264,14 @@ def seat_view(session: Session) -> dict[str, Any]:
         "legal_actions": [{"id": "play", "type": "play", "label": "Play"}]
         if _my_turn(s) else [],
     }
+    if unreachable:   # as the real view says it (protocol/table/contract_view.py)
+        view["unreachable"] = [
+            {"seat": int(u["place"]), "name": f"seat {u['place']}", "for_s": int(u["for_s"]),
+             "last_address": str(u["last_address"])} for u in unreachable]
+        waited = [a for a in view["unreachable"] if a["seat"] in view["waiting_for"]]
+        if waited:
+            view["phase_detail"] = "; ".join(
+                f"Waiting for {a['name']}: unreachable for {a['for_s']} s"
+                + (f", last address {a['last_address']}" if a["last_address"] else "")
+                for a in waited)
+    return view
