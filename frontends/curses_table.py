@@ -12,7 +12,9 @@ import codecs
 import contextlib
 import curses
 import locale
+import os
 import time
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -53,6 +55,8 @@ def key_name(key: int | str) -> str | None:
 def utf8_terminal() -> bool:
     """Does the locale (after ``setlocale``) write UTF-8? Without it (``LANG=C``) curses cannot
     draw the tile glyphs, so the table falls back to codes."""
+    if _coerced_c_locale(os.environ):
+        return False
     try:
         # the C library's codeset, which curses writes with (Python's own UTF-8 mode under
         # LANG=C would say utf-8 while curses cannot write a glyph)
@@ -63,6 +67,29 @@ def utf8_terminal() -> bool:
         return codecs.lookup(codeset).name == "utf-8"
     except LookupError:
         return False
+
+
+def set_locale(env: Mapping[str, str]) -> None:
+    """The user's locale for curses. A LANG naming a locale this machine lacks (common over
+    ssh: the laptop's en_US.UTF-8 on a server without it) falls back to C.UTF-8 when it asked
+    for UTF-8, else stays C (codes), instead of failing."""
+    try:
+        locale.setlocale(locale.LC_ALL, "")
+    except locale.Error:
+        wanted = env.get("LC_ALL") or env.get("LC_CTYPE") or env.get("LANG", "")
+        if "UTF8" in wanted.upper().replace("-", ""):
+            with contextlib.suppress(locale.Error):
+                locale.setlocale(locale.LC_ALL, "C.UTF-8")
+
+
+def _coerced_c_locale(env: Mapping[str, str]) -> bool:
+    """Whether the user's locale is not UTF-8 and only Python made it so (PEP 538 sets
+    LC_CTYPE=C.UTF-8 at start-up when LANG=C, or names a locale the machine lacks): the
+    terminal then is not a UTF-8 one, even though the C library now says UTF-8."""
+    if env.get("LC_ALL"):
+        return False
+    lang = env.get("LANG", "")
+    return env.get("LC_CTYPE") in ("C.UTF-8", "C.utf8") and "UTF" not in lang.upper()
 
 
 class TableScreen:
@@ -168,7 +195,7 @@ def _loop(window: Any, screen: TableScreen) -> int:
 def run(client: TableClient, *, ascii_only: bool = False) -> int:
     """Open the table in the terminal until the player quits; returns an exit status.
     Without a UTF-8 locale the tiles are drawn as codes, as with ``ascii_only``."""
-    locale.setlocale(locale.LC_ALL, "")
+    set_locale(os.environ)
     ascii_only = ascii_only or not utf8_terminal()
     screen = TableScreen(client, ascii_only)
     result: int = curses.wrapper(_loop, screen)
