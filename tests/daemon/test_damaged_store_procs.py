@@ -21,6 +21,7 @@ from tests.daemon.procs import ROOT, DaemonProcess, request, start_all
 from tests.daemon.toy_session import PLAYS
 
 pytestmark = pytest.mark.slow
+BLOCK = 1024
 
 
 class Seats:
@@ -36,10 +37,10 @@ class Seats:
             self.clients[i] = self.daemons[i].client(subscribe=False)
         return self.clients[i]
 
-    def seat(self) -> None:
+    def seat(self, names: tuple[str, ...] = ("good", "bad")) -> None:
         start_all(self.daemons)
         key = request(self.client(0), type="whoami")["public_key"]
-        for name in ("good", "bad"):
+        for name in names:
             self.tables[name] = request(self.client(0), type="create", name=name,
                                         rules="mcr")["table"]
             for i in (1, 2, 3):
@@ -123,3 +124,76 @@ def test_a_restarted_daemon_sets_a_damaged_table_aside_and_plays_on_at_the_other
     assert transcripts[0] == [n % 4 for n in range(PLAYS)]
     assert all(t == transcripts[0] for t in transcripts)
     assert "Traceback" not in victim.log.read_text()
+
+
+def _small_disk(base: Path) -> Path:
+    """A 2 MiB ext2 file system with 1 KiB blocks, loop-mounted (CI runs as root; skipped
+    with the reason where it cannot be made): a toy match's log crosses a block every few
+    plays, so filling the disk mid-hand makes seat 2's next record fail (a tmpfs counts
+    whole 4 KiB pages, which a toy match never fills)."""
+    image, mount = base / "disk.img", base / "small"
+    mount.mkdir()
+    with open(image, "wb") as out:
+        out.truncate(2 * 1024 * 1024)
+    for cmd in (["mkfs.ext2", "-q", "-F", "-b", "1024", "-m", "0", str(image)],
+                ["mount", "-o", "loop", str(image), str(mount)]):
+        try:
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as error:
+            pytest.skip(f"cannot make a small disk ({cmd[0]}): {error}")
+        if done.returncode != 0:
+            pytest.skip(f"cannot make a small disk ({cmd[0]}): {done.stderr.strip()}")
+    return mount
+
+
+def test_a_daemon_whose_disk_fills_mid_hand_pauses_says_why_and_plays_on_once_there_is_room(
+        tmp_path: Path) -> None:
+    """Seat 2's data folder is on a small disk filled mid-hand: its table pauses with the
+    reason in its view (and the table waits for it), nothing is half written, and once the
+    filler is removed the hand plays to the end with four identical transcripts."""
+    small = _small_disk(tmp_path)
+    seats = Seats(tmp_path)
+    seats.daemons[2] = DaemonProcess(small / "d2", "bot2")
+    seats.daemons[2].log = tmp_path / "d2.log"        # the daemon's own log off that disk
+    try:
+        seats.seat(("t",))
+        path = small / "d2" / "tables" / seats.tables["t"] / RECORDS
+        plays = 0
+        while BLOCK - path.stat().st_size % BLOCK > 300:  # wait until seat 2's log has
+            plays += 1                                  # little room left in its last block
+            seats.play_until("t", plays, timeout=10)
+        assert plays < PLAYS - 4
+        filler = small / "filler"
+        with open(filler, "wb", buffering=0) as out, pytest.raises(OSError):
+            while True:
+                out.write(b"x" * 1024)
+        deadline = time.monotonic() + 20
+        detail = ""
+        while time.monotonic() < deadline and not detail.startswith("Paused"):
+            for i in range(4):
+                event = seats.view(i, "t")
+                if i == 2:
+                    detail = str(event["view"].get("phase_detail", ""))
+                if event["legal_actions"]:
+                    answer = seats.client(i).request({"type": "act", "table": seats.tables["t"],
+                                                      "action": event["legal_actions"][0]["id"]})
+                    if i == 2 and not answer.get("ok"):     # its own play could not be saved
+                        assert str(answer.get("error")).startswith(
+                            "your action was not saved: paused: cannot write records.log")
+            time.sleep(0.02)
+        assert detail.startswith("Paused: cannot write records.log: No space left on device "
+                                 "(ENOSPC); the hand goes on once there is room"), detail
+        assert detail[0].upper() + detail[1:] == detail
+        time.sleep(1.0)                                 # what was on its way lands
+        stuck = [seats.view(i, "t")["view"]["plays"] for i in range(4)]
+        time.sleep(1.5)                                 # and the table waits for seat 2
+        assert [seats.view(i, "t")["view"]["plays"] for i in range(4)] == stuck
+        TableLog.open(path).close()     # whole records only: no damage, no torn tail
+        filler.unlink()
+        seats.play_until("t", PLAYS, timeout=40)
+        transcripts = [seats.view(i, "t")["view"]["transcript"] for i in range(4)]
+        assert all(t == transcripts[0] for t in transcripts)
+        assert "phase_detail" not in seats.view(2, "t")["view"]
+    finally:
+        seats.close()
+        subprocess.run(["umount", "-l", str(small)], check=False)
