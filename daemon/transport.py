@@ -311,16 +311,17 @@ class Transport:
 
     def dial(self, public_key: bytes, addresses: Sequence[tuple[str, int]]) -> None:
         """Keep one DEALER to the peer connected to every address in ``addresses`` (and no
-        other): ZeroMQ re-dials each on its own with backoff, a handshake the peer refused
-        is re-dialled by ``_watch_link`` (0.1 s to 5 s), and frames go only to connections
-        whose handshake completed (ZMQ_IMMEDIATE), queued meanwhile (``_Link.pending``)."""
+        other, but for one whose connection is up): ZeroMQ re-dials each on its own with
+        backoff, a handshake the peer refused is re-dialled by ``_watch_link`` (0.1 s to
+        5 s), and frames go only to connections whose handshake completed (ZMQ_IMMEDIATE),
+        queued meanwhile (``_Link.pending``)."""
         assert self._ctx is not None, "start() first"
         link = self._links.get(public_key)
         if link is None:
             link = self._open_link(public_key)
         wanted = {_tcp(host, port): (host, port) for host, port in addresses
                   if port and not self._is_us(host, port)}
-        for endpoint in [e for e in link.endpoints if e not in wanted]:
+        for endpoint in [e for e in link.endpoints if e not in wanted and e not in link.up]:
             link.endpoints.pop(endpoint)
             link.up.discard(endpoint)
             with contextlib.suppress(zmq.ZMQError):
