@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.protocol.seats import SEATS
+from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view
 from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
 from fourwinds.protocol.table.options import TableOptions
@@ -34,7 +34,7 @@ def _waiting_for(place: int) -> TableSession:
 def test_the_view_names_the_unreachable_seat_with_its_last_address() -> None:
     s = _waiting_for(2)
     assert s.hand is not None and s.hand.seating is not None
-    wind = int(wind_of(s.hand.seating, 2))
+    wind = int(wind_of(s.hand.seating, Seat(2)))
     plain = build_seat_view(s)["view"]
     assert plain["unreachable"] == [] and "unreachable" not in plain["phase_detail"]
     view = build_seat_view(s, unreachable=[Unreachable(2, 12, "169.254.1.3:7420")])["view"]
