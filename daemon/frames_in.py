@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from fourwinds.daemon.identity import curve_public_from_ed25519
 from fourwinds.daemon.pairing import HostPairing, PairingError
 from fourwinds.daemon.reach import Source
+from fourwinds.daemon.session_port import label_of
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import Sender
 from fourwinds.daemon.wire import (
@@ -242,6 +243,11 @@ class FrameRouter:
             step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
                                           rt.place, self.d.name, self.d.entropy(), now)
             self.d.apply(rt, step)
+            label = label_of(self.d.port, rt.session)
+            if label is not None and label != (rt.name, rt.rules):
+                # joined by address: the name and rules were unknown until the Open came
+                rt.name, rt.rules = label
+                self.d.save_meta_soon(rt)
             return
         self.d.receive(rt, frame.payload, now)
 

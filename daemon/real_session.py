@@ -155,6 +155,14 @@ def seat_view(session: TableSession,
     return view
 
 
+def table_label(session: TableSession) -> tuple[str, str] | None:
+    """(name, rules) as the table's signed Open gives them: a seat that joined by address
+    knew neither until the Open arrived."""
+    if session.open is None:
+        return None
+    return session.open.name, session.open.rules
+
+
 def progress(session: TableSession) -> tuple[str, int]:
     """Where the table is: its phase and step. The publisher sends a view at once whenever
     this changes (a discard, a call resolved, a new turn); messages that leave the step as it

@@ -71,6 +71,16 @@ def progress_of(port: SessionModule, session: Any) -> tuple[str, int] | None:
     return str(phase), int(step)
 
 
+def label_of(port: SessionModule, session: Any) -> tuple[str, str] | None:
+    """(name, rules) the session's table was opened with, from the module's optional
+    ``table_label``; None for a module without it, or before there is a session."""
+    label = getattr(port, "table_label", None)
+    if label is None or session is None:
+        return None
+    found = label(session)
+    return None if found is None else (str(found[0]), str(found[1]))
+
+
 class SessionUnavailable(FourwindsError):
     """The table session module is missing or lacks what the daemon needs."""
 

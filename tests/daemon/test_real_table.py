@@ -97,6 +97,9 @@ def test_four_daemons_play_a_full_hand_of_each_rule_set_with_api_bots(
     _finish(real_table, seats, 90)
     assert sum(s.actions for s in seats) > 50
     assert real_table.query(0, type="view")["event"]["view"]["rules"] == real_table.rules
+    for i in range(1, 4):  # joined by address: name and rules learned from the Open
+        listed = real_table.query(i, type="tables")["tables"]
+        assert [(t["name"], t["rules"]) for t in listed] == [("real", real_table.rules)]
 
 
 @pytest.mark.parametrize("real_table", ["mcr-masked"], indirect=True)
