@@ -18,6 +18,8 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from nacl.bindings import crypto_core_ed25519_is_valid_point
+from nacl.exceptions import CryptoError
 from nacl.signing import SigningKey, VerifyKey
 from zmq.utils import z85
 
@@ -52,11 +54,73 @@ def fingerprint(public_key: bytes) -> str:
     return ":".join(digest[i:i + 4] for i in range(0, 16, 4))
 
 
+class BadKey(FourwindsError):
+    """Bytes that are not a usable Ed25519 public key; ``reason`` says why (one line)."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+_P = 2**255 - 19
+_D = (-121665 * pow(121666, _P - 2, _P)) % _P
+
+
+def _on_curve(y: int, x_odd: bool) -> bool:
+    """Does the encoding (y, sign of x) name a point of the Edwards curve at all?
+    x^2 = (y^2 - 1) / (d y^2 + 1) must have a square root, and x = 0 has no odd sign."""
+    y2 = y * y % _P
+    x2 = (y2 - 1) * pow(_D * y2 + 1, _P - 2, _P) % _P
+    if x2 == 0:
+        return not x_odd
+    return pow(x2, (_P - 1) // 2, _P) == 1
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_problem(raw: bytes) -> str:
+    """Why ``raw`` (32 bytes) is no usable Ed25519 public key, or "" (cached: keys recur)."""
+    if raw == bytes(32):
+        return "it is 32 zero bytes"
+    number = int.from_bytes(raw, "little")
+    y, x_odd = number & ((1 << 255) - 1), bool(number >> 255)
+    if y >= _P:
+        return "it is a non-canonical encoding (y is not below 2^255-19)"
+    if not _on_curve(y, x_odd):
+        return "it is not a point of the Ed25519 curve"
+    if not crypto_core_ed25519_is_valid_point(raw):
+        return "it is a point of small or mixed order (it has a small-order component)"
+    try:   # what libsodium refuses to turn into a CURVE key, whatever else it may be
+        VerifyKey(raw).to_curve25519_public_key()
+    except (CryptoError, RuntimeError):
+        return "libsodium cannot convert it to an X25519 key"
+    return ""
+
+
+def checked_public_key(raw: object) -> bytes:
+    """``raw`` as an Ed25519 public key this daemon may pin, store, dial or derive a CURVE
+    key from; ``BadKey`` with the reason otherwise. Every key that arrives from a peer, an
+    announcement, a key beacon, the local API or a stored table goes through here first
+    (docs/DAEMON.md, "Validation at the edges"): a key libsodium cannot convert (32 zero
+    bytes, a small-order point, a non-canonical encoding) would otherwise raise deep inside
+    the transport, on every start of a daemon that stored it."""
+    if not isinstance(raw, (bytes, bytearray, memoryview)):
+        raise BadKey(f"a public key is 32 bytes, not {type(raw).__name__}")
+    key = bytes(raw)
+    if len(key) != 32:
+        raise BadKey(f"a public key is 32 bytes, not {len(key)}")
+    problem = _key_problem(key)
+    if problem:
+        raise BadKey(f"unusable public key {key.hex()[:16]}...: {problem}")
+    return key
+
+
 @functools.lru_cache(maxsize=1024)
 def curve_public_from_ed25519(public_key: bytes) -> bytes:
     """The X25519 (CURVE) public key that belongs to an Ed25519 identity key, raw 32 bytes
-    (cached: the daemon asks on every liveness check)."""
-    raw: bytes = VerifyKey(public_key).to_curve25519_public_key().encode()
+    (cached: the daemon asks on every liveness check). ``BadKey`` for a key that has none:
+    callers pass only keys ``checked_public_key`` let in, so that would be a bug, told as
+    one line rather than as libsodium's "Unexpected library error"."""
+    raw: bytes = VerifyKey(checked_public_key(public_key)).to_curve25519_public_key().encode()
     return raw
 
 

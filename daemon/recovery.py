@@ -14,7 +14,7 @@ import re
 
 from fourwinds.daemon.session_port import SessionModule
 from fourwinds.daemon.store import META, RECORDS, Store, StoreDamage, StoreError, TableLog
-from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.tables import BadMeta, TableRuntime
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -51,10 +51,8 @@ def resume_table(store: Store, port: SessionModule, private_key: bytes,
     try:
         meta = store.read_meta(table_id)
         rt = TableRuntime.from_meta(meta)
-    except StoreError as error:
+    except (StoreError, BadMeta) as error:
         raise CannotResume(f"{META}: {error}") from None
-    except (KeyError, TypeError, ValueError) as error:
-        raise CannotResume(f"{META}: a missing or malformed field ({error!r})") from None
     if rt.table_id != table_id:
         raise CannotResume(f"{META}: it names table {rt.table_id.hex()}, not its folder's")
     try:

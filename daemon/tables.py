@@ -21,15 +21,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fourwinds.daemon import reach
+from fourwinds.daemon.checks import RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
+from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
 from fourwinds.daemon.reach import Address
 from fourwinds.daemon.session_port import SessionModule, StepLike, progress_of
 from fourwinds.daemon.store import Store, StoreError, TableLog
+from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
 
 Send = Callable[[bytes, bytes], None]      # (peer public key, session payload)
 STEPS_KEPT = 16
+HOST_KEPT = 255
+
+
+class BadMeta(FourwindsError):
+    """A table's stored metadata that cannot be used; ``reason`` names the field."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
 
 
 @dataclass
@@ -73,21 +85,57 @@ class TableRuntime:
 
     @classmethod
     def from_meta(cls, meta: dict[str, Any]) -> TableRuntime:
-        """The table as ``meta()`` wrote it. A table stored before the address lists were
-        kept starts its lists from the roster's addresses, wildcards left out."""
-        rt = cls(table_id=bytes(meta["table_id"]), name=str(meta["name"]),
-                 rules=str(meta["rules"]), host_key=bytes(meta["host_key"]),
-                 private=bool(meta["private"]), code=meta.get("code"),
-                 members={bytes(k): (str(h), int(p)) for k, h, p in meta["members"]},
-                 place=meta.get("place"), listed=bool(meta.get("listed", True)))
-        stored = meta.get("addresses")
-        if isinstance(stored, list):
-            for item in stored:
-                if isinstance(item, list) and len(item) == 2 and isinstance(item[0], bytes):
-                    rt.addresses[bytes(item[0])] = reach.from_plain(item[1])
+        """The table as ``meta()`` wrote it, every field checked as if a stranger had written
+        it (a damaged or tampered file): ``BadMeta`` with the reason names the first field
+        that is wrong, and the daemon sets the table aside instead of resuming it
+        (daemon/recovery.py). Keys go through ``identity.checked_public_key``: a key that
+        cannot be turned into a CURVE key would otherwise stop the daemon on every start. A
+        table stored before the address lists were kept starts its lists from the roster's
+        addresses, wildcards left out."""
+        try:
+            rt = cls._from_meta(meta)
+        except BadKey as error:
+            raise BadMeta(error.reason) from None
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
+            raise BadMeta(f"a missing or malformed field ({error!r})") from None
         for key, (host, port) in rt.members.items():
             if key not in rt.addresses and reach.usable(host, port, reach.Source.HEARD):
                 rt.addresses[key] = (Address(host, port),)
+        return rt
+
+    @classmethod
+    def _from_meta(cls, meta: dict[str, Any]) -> TableRuntime:
+        table_id = meta["table_id"]
+        if not isinstance(table_id, bytes) or len(table_id) != 16:
+            raise BadMeta("table_id is not 16 bytes")
+        members_in = meta["members"]
+        if not isinstance(members_in, list) or not 0 < len(members_in) <= 4:
+            raise BadMeta("members is not a list of 1 to 4 seats")
+        members: dict[bytes, tuple[str, int]] = {}
+        for key, host, port in members_in:
+            if not isinstance(host, str) or isinstance(port, bool) or not isinstance(port, int) \
+                    or not 0 <= port <= 65535:
+                raise BadMeta("a member's address is not a host and a port 0-65535")
+            members[checked_public_key(key)] = (host[:HOST_KEPT], port)
+        place, code = meta.get("place"), meta.get("code")
+        if place is not None and (isinstance(place, bool) or place not in range(4)):
+            raise BadMeta(f"place {place!r} is not 0-3")
+        if code is not None and not isinstance(code, str):
+            raise BadMeta("code is not text")
+        for what in ("name", "rules"):
+            if not isinstance(meta[what], str):
+                raise BadMeta(f"{what} is not text")
+        rt = cls(table_id=table_id, name=peer_name(meta["name"], TABLE_NAME_LIMIT) or "?",
+                 rules=peer_name(meta["rules"], RULES_LIMIT) or "?",
+                 host_key=checked_public_key(meta["host_key"]),
+                 private=bool(meta["private"]), code=code, members=members,
+                 place=place, listed=bool(meta.get("listed", True)))
+        stored = meta.get("addresses")
+        if isinstance(stored, list):
+            for item in stored:
+                if (isinstance(item, list) and len(item) == 2 and isinstance(item[0], bytes)
+                        and item[0] in members):
+                    rt.addresses[bytes(item[0])] = reach.from_plain(item[1])
         return rt
 
     def learn(self, key: bytes, address: Address) -> bool:

@@ -41,7 +41,13 @@ import zmq
 import zmq.asyncio
 from zmq.utils import z85
 
-from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
+from fourwinds.daemon.checks import RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
+from fourwinds.daemon.identity import (
+    BadKey,
+    Identity,
+    checked_public_key,
+    curve_public_from_ed25519,
+)
 from fourwinds.daemon.port_owner import port_holder
 from fourwinds.daemon.reach import OwnAddresses
 from fourwinds.daemon.tasks import cancel_and_wait
@@ -552,7 +558,13 @@ class Transport:
             raise TransportError(f"{host}:{port} sent a malformed beacon answer") from None
         if not (isinstance(key, bytes) and len(key) == 32 and isinstance(name, str)):
             raise TransportError(f"{host}:{port} sent a malformed key")
-        return info
+        try:   # checked where it enters (docs/DAEMON.md, "Validation at the edges")
+            checked_public_key(key)
+        except BadKey as error:
+            raise TransportError(f"{host}:{port} sent an {error.reason}") from None
+        return BeaconInfo(key, peer_name(name), info.tables, {
+            t: (peer_name(n, TABLE_NAME_LIMIT), peer_name(r, RULES_LIMIT), p)
+            for t, (n, r, p) in info.details.items()})
 
     # -- loops -----------------------------------------------------------------------------
 

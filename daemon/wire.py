@@ -17,6 +17,8 @@ from typing import Any
 
 import msgpack
 
+from fourwinds.daemon.checks import PLAYER_NAME_LIMIT, RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
+from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.protocol.errors import FourwindsError
 
 PROTOCOL_VERSION = 1
@@ -208,6 +210,24 @@ def _str(value: Any, what: str) -> str:
     return value
 
 
+def _key(value: Any, what: str) -> bytes:
+    """An Ed25519 public key a peer sent (identity.checked_public_key: one that libsodium
+    can convert, never a small-order point or a non-canonical encoding)."""
+    try:
+        return checked_public_key(_bytes(value, what, 32))
+    except BadKey as error:
+        raise FrameError(f"{what}: {error.reason}") from None
+
+
+def _name(value: Any, what: str, limit: int) -> str:
+    """A name or reason a peer sent: control characters removed, cut to ``limit``
+    (daemon/checks.py)."""
+    return peer_name(_str(value, what), limit)
+
+
+REASON_LIMIT = 200
+
+
 def _int(value: Any, what: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise FrameError(f"{what} must be an integer in {low}..{high}")
@@ -230,7 +250,7 @@ def _decode_members(value: Any) -> tuple[tuple[bytes, str, int], ...]:
     for item in value:
         if not isinstance(item, list) or len(item) != 3:
             raise FrameError("a member is [key, host, port]")
-        out.append((_bytes(item[0], "member key", 32), _str(item[1], "member host"),
+        out.append((_key(item[0], "member key"), _str(item[1], "member host"),
                     _int(item[2], "member port", 0, 65535)))
     return tuple(out)
 
@@ -267,7 +287,7 @@ def decode(data: bytes) -> Frame:
         raise FrameError(f"{kind.name} frame has {len(fields)} fields, expected {arity}")
     f = fields
     if kind is Kind.HELLO:
-        return Hello(_bytes(f[0], "public key", 32), _str(f[1], "name"),
+        return Hello(_key(f[0], "public key"), _name(f[1], "name", PLAYER_NAME_LIMIT),
                      _int(f[2], "port", 1, 65535))
     if kind is Kind.HEARTBEAT:
         return Heartbeat(_int(f[0], "counter", 0, 2**63))
@@ -284,10 +304,11 @@ def decode(data: bytes) -> Frame:
         return PairConfirm(_bytes(f[0], "table id", TABLE_ID), _bytes(f[1], "mac", 32))
     if kind is Kind.PAIR_RESULT:
         return PairResult(_bytes(f[0], "table id", TABLE_ID), _bool(f[1], "admitted"),
-                          _str(f[2], "reason"), _bytes(f[3], "mac", limit=32))
+                          _name(f[2], "reason", REASON_LIMIT), _bytes(f[3], "mac", limit=32))
     if kind is Kind.REFUSE:
-        return Refuse(_str(f[0], "reason"))
+        return Refuse(_name(f[0], "reason", REASON_LIMIT))
     if kind is Kind.REACH:
         return Reach(_decode_addresses(f[0]))
-    return Roster(_bytes(f[0], "table id", TABLE_ID), _str(f[1], "name"), _str(f[2], "rules"),
+    return Roster(_bytes(f[0], "table id", TABLE_ID), _name(f[1], "name", TABLE_NAME_LIMIT),
+                  _name(f[2], "rules", RULES_LIMIT),
                   _decode_members(f[3]))

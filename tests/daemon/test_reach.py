@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from fourwinds.daemon.identity import Identity
 from fourwinds.daemon.reach import MAX_ADDRESSES, Address, Source, from_plain, plain, remember
 from fourwinds.daemon.reach import usable as reach_usable
 from fourwinds.daemon.tables import TableRuntime
@@ -64,7 +65,7 @@ def test_the_list_is_bounded_and_hints_never_push_out_the_proven_addresses() -> 
 
 
 def test_an_old_table_whose_roster_lists_a_wildcard_keeps_no_address_for_it() -> None:
-    host, joiner, other = b"h" * 32, b"j" * 32, b"o" * 32
+    host, joiner, other = (Identity.generate(bytes([n]) * 32).public_key for n in (1, 2, 3))
     meta = {"table_id": b"t" * 16, "name": "kitchen", "rules": "mcr", "host_key": host,
             "private": False, "code": None, "place": 1, "listed": True,
             "members": [[host, "0.0.0.0", 7420], [joiner, "0.0.0.0", 7420],
