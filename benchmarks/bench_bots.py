@@ -24,7 +24,7 @@ from fourwinds.frontends.view_bot import choose_request
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.harness import Harness, drive, open_harness
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.session import local_action
 from fourwinds.protocol.table.state import TableSession
 from fourwinds.protocol.table.suggest import suggest
@@ -50,7 +50,7 @@ def view_bot(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], dict[s
 
 def play_hand(rules: str, seed: bytes, policies: Sequence[Policy]) -> Seat | None:
     """One hand with ``policies[place]`` deciding for each place; the winning place or None."""
-    h: Harness = open_harness(rules, seed, options=TableOptions(hands=1))
+    h: Harness = open_harness(rules, seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
 
     def moves(h: Harness) -> bool:
         moved = False

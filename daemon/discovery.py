@@ -26,8 +26,16 @@ from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 from zmq.utils import z85
 
-from fourwinds.daemon.identity import fingerprint
-from fourwinds.daemon.wire import PROTOCOL_VERSION
+from fourwinds.daemon.checks import (
+    RULES_LIMIT,
+    TABLE_NAME_LIMIT,
+    BadInput,
+    checked_host,
+    checked_port,
+    peer_name,
+)
+from fourwinds.daemon.identity import BadKey, checked_public_key, fingerprint
+from fourwinds.daemon.wire import PROTOCOL_VERSION, TABLE_ID
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -100,27 +108,43 @@ def _txt(announcement: Announcement, public_key: bytes, player: str) -> dict[str
     }
 
 
+def _z85(text: str) -> bytes:
+    try:
+        raw: bytes = z85.decode(text.encode())
+    except Exception:   # z85 raises KeyError, ValueError or struct.error on garbage
+        raise ValueError("the key is not Z85 text") from None
+    return raw
+
+
 def parse_info(info: AsyncServiceInfo) -> Discovered | None:
-    """A ``Discovered`` from a resolved service, or None (logged) if its TXT is malformed."""
+    """A ``Discovered`` from a resolved service, or None (logged) if its TXT is malformed.
+    Anyone on the LAN may announce anything: the key is checked as every key from the
+    network is (identity.checked_public_key), names lose control characters and are cut to
+    their limits, the port must be a daemon's (daemon/checks.py)."""
     props: dict[str, str] = {}
     for key, value in (info.properties or {}).items():
         if isinstance(key, bytes) and isinstance(value, bytes):
             props[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
     try:
-        public_key = z85.decode(props["key"].encode())
+        public_key = checked_public_key(_z85(props["key"]))
         addresses = info.parsed_addresses(IPVersion.V4Only)
-        if len(public_key) != 32 or not addresses or info.port is None:
-            raise ValueError("bad key or no address")
+        if not addresses or info.port is None:
+            raise ValueError("no address")
+        table_id = bytes.fromhex(props["id"])
+        if len(table_id) != TABLE_ID:
+            raise ValueError(f"a table id is {TABLE_ID} bytes")
         found = Discovered(
-            table_id=bytes.fromhex(props["id"]), table=props["table"], rules=props["rules"],
+            table_id=table_id, table=peer_name(props["table"], TABLE_NAME_LIMIT),
+            rules=peer_name(props["rules"], RULES_LIMIT),
             free=int(props["free"]), private=props.get("private") == "1",
             version=int(props["v"]), fingerprint=props["fp"], public_key=public_key,
-            host=addresses[0], port=int(info.port))
-    except (KeyError, ValueError) as error:
-        log.info("ignoring malformed announcement %s (%s)", info.name, error)
+            host=checked_host(addresses[0]), port=checked_port(info.port))
+    except (KeyError, ValueError, BadKey, BadInput) as error:
+        log.info("ignoring malformed announcement %r (%s)", peer_name(info.name, 80), error)
         return None
     if fingerprint(public_key) != found.fingerprint:
-        log.info("ignoring announcement %s: fingerprint does not match its key", info.name)
+        log.info("ignoring announcement %r: fingerprint does not match its key",
+                 peer_name(info.name, 80))
         return None
     return found
 

@@ -11,6 +11,7 @@ import logging
 import time
 from typing import TYPE_CHECKING
 
+from fourwinds.daemon import requests
 from fourwinds.daemon.identity import curve_public_from_ed25519
 from fourwinds.daemon.pairing import HostPairing, PairingError
 from fourwinds.daemon.reach import Source
@@ -240,8 +241,12 @@ class FrameRouter:
         if rt.session is None:
             if rt.place is None:
                 raise Refused("table message before the roster gave us a place")
-            step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
-                                          rt.place, self.d.name, self.d.entropy(), now)
+            try:
+                step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
+                                              rt.place, self.d.name, self.d.entropy(), now)
+            except FourwindsError as error:   # once, not at every catch-up (requests.py)
+                requests.give_up_joining(self.d, rt, f"the table's Open: {error}")
+                return
             self.d.apply(rt, step)
             label = label_of(self.d.port, rt.session)
             if label is not None and label != (rt.name, rt.rules):

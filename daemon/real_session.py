@@ -20,12 +20,15 @@ from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import session as table
 from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view, resolve_action
+from fourwinds.protocol.table.messages import MAX_CARD_TEXT
 from fourwinds.protocol.table.options import (
-    HANDS_BOUNDS,
-    WINDOW_BOUNDS,
     DeckKind,
+    OptionError,
     TableOptions,
+    checked,
+    limit_text,
 )
+from fourwinds.protocol.table.problems import shown_problems
 from fourwinds.protocol.table.sheet import table_sheet
 from fourwinds.protocol.table.state import Step, TableSession
 from fourwinds.protocol.table.suggest import suggest as bot_suggestion
@@ -40,6 +43,8 @@ resume = table.resume
 _OPTION_TYPES: dict[str, type] = {"call_window": float, "charleston_window": float,
                                   "turn_window": float, "next_window": float,
                                   "stall_after": float, "hands": int}
+OPEN_TEXT_LIMIT = 200
+"""Longest card name an Open may carry (protocol/table/messages.py, ``need_str``)."""
 
 
 def apply_message(session: TableSession, payload: bytes, now: float) -> Step:
@@ -49,12 +54,15 @@ def apply_message(session: TableSession, payload: bytes, now: float) -> Step:
 
 
 def table_options(options: Mapping[str, Any]) -> TableOptions:
-    """``TableOptions`` from the API's plain map; unknown or mistyped keys are refused."""
+    """``TableOptions`` from the API's plain map; unknown or mistyped keys are refused, and
+    the values are held to the limits a joiner holds the table's Open to
+    (``options.checked``: one check for both), so ``create`` never opens a table its
+    joiners would refuse. Without ``deck`` the table deals the fair, masked wall."""
     known = {f.name for f in fields(TableOptions)}
     values: dict[str, Any] = {}
     for key, value in options.items():
         if key not in known or key == "rules":
-            raise LocalProtocolError(f"unknown table option {key!r}")
+            raise LocalProtocolError(f"unknown table option {key!r}"[:120])
         if key == "auto_pass":
             if not isinstance(value, bool):
                 raise LocalProtocolError("option auto_pass must be true or false")
@@ -63,33 +71,44 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
         if key == "deck":
             try:
                 values[key] = DeckKind(value)
-            except ValueError:
+            except (ValueError, TypeError):
                 raise LocalProtocolError(f"deck must be one of "
                                          f"{', '.join(d.value for d in DeckKind)}") from None
             continue
         values[key] = _number(key, value)
-    return TableOptions(**values)
+    try:
+        return checked(TableOptions(**values))
+    except OptionError as error:
+        raise LocalProtocolError(str(error)) from None
 
 
 def _number(key: str, value: object) -> float | int:
-    """A timer (seconds) or the hand count, within the range the table's peers accept."""
+    """A timer (seconds) or the hand count, of the right type (``checked`` holds it to its
+    range)."""
     kind = _OPTION_TYPES[key]
-    lo, hi = WINDOW_BOUNDS.get(key, HANDS_BOUNDS)
-    what = "a whole number" if kind is int else "a number of seconds"
     if (not isinstance(value, (int, float)) or isinstance(value, bool)
             or (kind is int and isinstance(value, float) and not value.is_integer())):
-        raise LocalProtocolError(f"option {key} must be {what} from {lo:g} to {hi:g}")
-    if not math.isfinite(value) or not lo <= value <= hi:
-        raise LocalProtocolError(f"option {key} must be {what} from {lo:g} to {hi:g}, "
-                                 f"not {value!r}")
+        raise LocalProtocolError(f"option {key} must be {limit_text(key)}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise LocalProtocolError(f"option {key} must be {limit_text(key)}, not {value!r}")
     number: float | int = kind(value)
     return number
 
 
+def _open_text(options: Mapping[str, Any], key: str, limit: int) -> str:
+    """``card_text`` / ``card_name`` of a ``create``: text within the Open's limit."""
+    value = options.get(key, "")
+    if not isinstance(value, str):
+        raise LocalProtocolError(f"option {key} must be text")
+    if len(value) > limit:
+        raise LocalProtocolError(f"option {key} is over {limit:,} characters")
+    return value
+
+
 def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
               options: Mapping[str, Any], entropy: bytes, now: float) -> Step:
-    card_text = str(options.get("card_text", "")) if isinstance(options, Mapping) else ""
-    card_name = str(options.get("card_name", "")) if isinstance(options, Mapping) else ""
+    card_text = _open_text(options, "card_text", MAX_CARD_TEXT)
+    card_name = _open_text(options, "card_name", OPEN_TEXT_LIMIT)
     plain = {k: v for k, v in options.items() if k not in ("card_text", "card_name")}
     return table.new_table(name, rules, identity_private_key, entropy, now,
                            card_name=card_name, card_text=card_text,
@@ -148,7 +167,7 @@ def seat_view(session: TableSession,
     view["step"] = s.step
     view["state"] = s.step_hash.hex()
     view["hands_played"] = s.hands_played
-    view["problems"] = [p.describe() for p in s.problems]
+    view["problems"] = shown_problems(s.problems, s.problem_tally)   # bounded
     view["halted"] = None if s.halted is None else s.halted.describe()
     view["session"] = {"phase": s.phase.value, "me": None if s.me is None else int(s.me),
                        "waiting_for": sorted(int(p) for p in s.awaiting if p not in s.inputs)}

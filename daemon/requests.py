@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from fourwinds.daemon.api import API_VERSION, ApiError, Message
+from fourwinds.daemon.checks import TABLE_NAME_LIMIT, BadInput, checked_address, local_name
+from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.pairing import JoinerPairing, new_code
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import TransportError
-from fourwinds.daemon.wire import PROTOCOL_VERSION, PairStart
+from fourwinds.daemon.wire import PROTOCOL_VERSION, PairStart, Refuse
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.transcript import Transcript, parse_transcript
 from fourwinds.protocol.table.wire import WireError
@@ -20,18 +23,22 @@ from fourwinds.protocol.table.wire import WireError
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
 
+log = logging.getLogger(__name__)
+
 RULES = ("american", "mcr")
 JOIN_TIMEOUT_S = 10.0
+OPEN_TIMEOUT_S = 5.0
+"""After the host admitted us: how long its roster and the table's Open may take."""
 SESSION_REQUESTS = ("ready", "act")
 
 
 def _str(request: Message, name: str, default: str | None = None, limit: int = 60) -> str:
-    value = request.get(name, default)
-    if not isinstance(value, str) or not value.strip():
-        raise ApiError(f"'{name}' must be a non-empty string")
-    if len(value) > limit:
-        raise ApiError(f"'{name}' is over {limit} characters")
-    return value.strip()
+    """A name in a request: control characters removed, 1 to ``limit`` characters
+    (daemon/checks.py)."""
+    try:
+        return local_name(request.get(name, default), name, limit)
+    except BadInput as error:
+        raise ApiError(error.reason) from None
 
 
 async def handle(d: Daemon, request: Message) -> Message:
@@ -93,7 +100,9 @@ async def _status(d: Daemon, request: Message) -> Message:
 
 
 async def _create(d: Daemon, request: Message) -> Message:
-    name = _str(request, "name")
+    """Host a new table. Its options are checked as its joiners will check them (no
+    ``deck`` option: the fair, masked wall; ``"deck": "practice"`` for the open one)."""
+    name = _str(request, "name", limit=TABLE_NAME_LIMIT)
     rules = _str(request, "rules", "mcr")
     if rules not in RULES:
         raise ApiError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
@@ -137,19 +146,40 @@ def _find_offer(d: Daemon, request: Message) -> tuple[bytes, str, str, bytes, st
                     bytes.fromhex(found["public_key"]), found["host"], found["port"])
     host, port = request.get("host"), request.get("port")
     key_hex = request.get("public_key")
-    if isinstance(host, str) and isinstance(port, int) and isinstance(key_hex, str):
-        try:
-            table_id, key = bytes.fromhex(ref), bytes.fromhex(key_hex)
-        except ValueError:
-            raise ApiError("table and public_key must be hex") from None
-        if len(table_id) != 16 or len(key) != 32:
-            raise ApiError("a table id is 16 bytes and a key 32")
-        return table_id, ref[:8], "?", key, host, port
+    if host is not None or port is not None or key_hex is not None:
+        return _offer_by_address(ref, host, port, key_hex)
     raise ApiError(f"no table {ref!r} is visible; `fourwinds tables` lists those seen")
 
 
+def _offer_by_address(ref: str, host: object, port: object,
+                      key_hex: object) -> tuple[bytes, str, str, bytes, str, int]:
+    """A join by address (``table`` id, ``host``, ``port``, ``public_key`` hex): each
+    checked where it enters (a key libsodium cannot use, a port no daemon listens on and a
+    host that does not parse are refused with the reason)."""
+    if not isinstance(key_hex, str):
+        raise ApiError("a join by address needs 'public_key' (hex)")
+    try:
+        table_id, key = bytes.fromhex(ref), bytes.fromhex(key_hex)
+    except ValueError:
+        raise ApiError("table and public_key must be hex") from None
+    if len(table_id) != 16:
+        raise ApiError("a table id is 16 bytes (32 hex digits)")
+    try:
+        key = checked_public_key(key)
+        host, port = checked_address(host, port)
+    except (BadKey, BadInput) as error:
+        raise ApiError(error.reason) from None
+    return table_id, ref[:8], "?", key, host, port
+
+
 async def _join(d: Daemon, request: Message) -> Message:
+    """Join a table: pair with its host, then wait for the host's roster and the table's
+    Open. A table whose Open this seat refuses (options out of range, another protocol...)
+    or that never comes is dropped and the request answers why in one line."""
     table_id, name, rules, host_key, host, port = _find_offer(d, request)
+    code = request.get("code")
+    if code is not None and not isinstance(code, str):
+        raise ApiError("'code' must be a string")
     try:
         beacon = await d.transport.fetch_key(host, port)
     except TransportError as error:
@@ -163,9 +193,6 @@ async def _join(d: Daemon, request: Message) -> Message:
         raise ApiError(f"cannot join {name}: table {name} is full")
     if table_id in d.tables and d.tables[table_id].joiner is None:
         return {"ok": True, "table": table_id.hex(), "already": True}
-    code = request.get("code")
-    if code is not None and not isinstance(code, str):
-        raise ApiError("'code' must be a string")
     me = d.identity.public_key
     rt = TableRuntime(table_id=table_id, name=name, rules=rules, host_key=host_key,
                       private=code is not None, code=None,
@@ -173,34 +200,70 @@ async def _join(d: Daemon, request: Message) -> Message:
     rt.joiner = JoinerPairing(table_id, me, host_key, code)
     d.tables[table_id] = rt
     d.pairing_hosts.add(host_key)
+    deadline = time.monotonic() + JOIN_TIMEOUT_S
     try:
         d.transport.connect(host_key, host, port)
         d.transport.send(host_key, PairStart(table_id, rt.joiner.start()))
-        deadline = time.monotonic() + JOIN_TIMEOUT_S
         while rt.joiner is not None and not rt.join_error and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+    except BaseException:
+        if d.tables.get(table_id) is rt and rt.joiner is not None:
+            del d.tables[table_id]      # never a half-made table left behind
+        raise
     finally:
         d.pairing_hosts.discard(host_key)
     if rt.joiner is None:
-        return {"ok": True, "table": rt.table_hex}
-    del d.tables[table_id]
+        return await _await_open(d, rt, name, deadline + OPEN_TIMEOUT_S)
+    d.tables.pop(table_id, None)
     reason = rt.join_error or d.frames.last_refusal.get(host_key) or (
         f"the host at {host}:{port} did not answer within {JOIN_TIMEOUT_S:.0f} s")
     raise ApiError(f"cannot join {name}: {reason}")
 
 
-async def _leave(d: Daemon, request: Message) -> Message:
-    rt = d.find_table(request.get("table"))
+async def _await_open(d: Daemon, rt: TableRuntime, name: str, deadline: float) -> Message:
+    """Admitted: wait for the table's Open to be taken (``rt.session``). Refused
+    (``give_up_joining`` dropped it) or never sent: the join fails with the reason."""
+    while rt.session is None and not rt.join_error and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    if rt.session is not None:
+        return {"ok": True, "table": rt.table_hex}
+    if not rt.join_error:
+        give_up_joining(d, rt, "the host admitted us but sent no usable roster and Open "
+                               f"within {JOIN_TIMEOUT_S + OPEN_TIMEOUT_S:.0f} s")
+    raise ApiError(f"cannot join {name}: {rt.join_error}")
+
+
+def give_up_joining(d: Daemon, rt: TableRuntime, reason: str) -> None:
+    """A table we were admitted to but cannot play (its Open refused: options out of
+    range, another protocol; or it never came): dropped once, with the reason logged, kept
+    as the joining ``join`` request's answer and told to the host, instead of the Open
+    being refused again at every catch-up. Its folder is kept as ``left-<id>``."""
+    rt.join_error = reason
+    if d.tables.get(rt.table_id) is not rt:
+        return
+    log.warning("table %s: not joined: %s", rt.table_hex[:8], reason)
+    d.transport.send(rt.host_key, Refuse(f"cannot join {rt.name}: {reason}"[:200]))
+    _drop(d, rt)
+
+
+def _drop(d: Daemon, rt: TableRuntime) -> None:
+    """Forget the table ``rt`` (its folder kept as ``left-<id>``) and the connections
+    only it needed."""
     del d.tables[rt.table_id]
     if rt.log is not None:
         rt.log.close()
     d.store.leave(rt.table_id)
-    if d.discovery is not None:
-        await d.discovery.withdraw(rt.table_id)
     still = d.pinned_keys()
     for key in rt.members:
         if key not in still:
             d.transport.disconnect(key)
+
+
+async def _leave(d: Daemon, request: Message) -> Message:
+    rt = d.find_table(request.get("table"))
+    _drop(d, rt)
+    if d.discovery is not None:
+        await d.discovery.withdraw(rt.table_id)
     return {"ok": True}
 
 

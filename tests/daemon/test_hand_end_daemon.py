@@ -74,7 +74,7 @@ def test_four_daemons_wait_for_every_next_then_play_on_to_the_standings(
 
     async def body(ds: list[Daemon]) -> None:
         made = await call(ds[0], type="create", name="nexts", rules="mcr",
-                          options={"hands": 2})
+                          options={"hands": 2, "deck": "practice"})
         table = made["table"]
         for d in ds[1:]:
             assert (await join(d, ds[0], table))["ok"]

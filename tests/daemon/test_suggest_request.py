@@ -36,7 +36,7 @@ def test_suggest_is_one_of_the_legal_actions_and_acting_on_it_plays_on(tmp_path:
             for d in ds:
                 await d.start()
             made = await call(ds[0], type="create", name="hint", rules="mcr",
-                              options={"hands": 1})
+                              options={"hands": 1, "deck": "practice"})
             table = made["table"]
             for d in ds[1:]:
                 assert (await join(d, ds[0], table))["ok"]

@@ -21,7 +21,7 @@ from fourwinds.frontends import cli
 from fourwinds.frontends.completion import bash_script
 from fourwinds.frontends.stored import scan_log
 from fourwinds.protocol.table.harness import Harness, play_match
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.transcript import (
     MAX_TRANSCRIPT_MESSAGES,
     TRANSCRIPT_MAGIC,
@@ -38,7 +38,7 @@ ENTRY = "import sys; from fourwinds.frontends.cli import main; sys.exit(main())"
 @pytest.fixture(scope="module")
 def long_match() -> Harness:
     """A default-length MCR match (16 hands) on the practice deck: over 4,096 messages."""
-    return play_match("mcr", b"stored hands")
+    return play_match("mcr", b"stored hands", options=TableOptions(deck=DeckKind.PRACTICE))
 
 
 @pytest.fixture(scope="module")
@@ -50,7 +50,8 @@ def long_file(long_match: Harness, tmp_path_factory: pytest.TempPathFactory) -> 
 
 @pytest.fixture(scope="module")
 def short_match() -> Harness:
-    return play_match("american", b"stored short", options=TableOptions(hands=2))
+    return play_match("american", b"stored short",
+                      options=TableOptions(deck=DeckKind.PRACTICE, hands=2))
 
 
 def _store_table(data_dir: Path, records: list[bytes], name: str) -> bytes:

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.session import HandNext, local_action
 from fourwinds.protocol.table.state import Phase
 
 # Seeds whose first hand (bots playing) ends as named: found by playing them.
 AMERICAN_DISCARD_WIN = b"end-0"
 AMERICAN_SELF_DRAWN = b"end-8"
-AMERICAN_WALL_GAME = b"end-2"
+AMERICAN_WALL_GAME = b"end-12"
 MCR_SELF_DRAWN = b"end-0"
 MCR_DISCARD_WIN = b"end-4"
 MCR_DRAW = b"end-1"
@@ -40,7 +40,7 @@ def all_at_hand_end(h: Harness) -> bool:
 def to_hand_end(rules: str, seed: bytes, options: TableOptions | None = None) -> Harness:
     """A table whose four seats all reached the end of the first hand (everything delivered),
     none of them having said "next"."""
-    h = open_harness(rules, seed, options=options or TableOptions(hands=1))
+    h = open_harness(rules, seed, options=options or TableOptions(deck=DeckKind.PRACTICE, hands=1))
     return play_until(h, all_at_hand_end)
 
 

@@ -18,15 +18,16 @@ from fourwinds.protocol.table.envelope import (
 )
 from fourwinds.protocol.table.harness import Harness, open_harness, run, seat_key
 from fourwinds.protocol.table.messages import Act, Body, MsgKind, decode_body, encode_body
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 
 from . import toy_rules  # noqa: F401  (registers the "toy" rules)
 
-ONE_HAND = TableOptions(hands=1)
+ONE_HAND = TableOptions(deck=DeckKind.PRACTICE, hands=1)
 
 
 def toy_harness(seed: bytes = b"toy", hands: int = 1, auto_pass: bool = True) -> Harness:
-    return open_harness("toy", seed, options=TableOptions(hands=hands, auto_pass=auto_pass))
+    return open_harness("toy", seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=hands,
+                                                          auto_pass=auto_pass))
 
 
 def resign(h: Harness, env: Envelope, **changes: object) -> bytes:

@@ -298,7 +298,7 @@ def test_a_hand_on_the_masked_deck_through_the_view() -> None:
 def _first(rules: str, seed: bytes, phase: str) -> tuple[Harness, dict[str, Any],
                                                         list[dict[str, Any]]]:
     """Play seat 0 by default until its view is in ``phase`` with something to do."""
-    h = open_harness(rules, seed, options=TableOptions(hands=1))
+    h = open_harness(rules, seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     for _ in range(40_000):
         s = h.sessions[ME]
         built = build_seat_view(s, now=h.now)
@@ -410,7 +410,7 @@ def test_connected_flags_follow_the_places() -> None:
 
 
 def test_an_observer_or_idle_seat_gets_no_actions() -> None:
-    h = open_harness("mcr", b"idle", options=TableOptions(hands=1))
+    h = open_harness("mcr", b"idle", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     s = h.sessions[1]
     built = build_seat_view(s)
     assert built["legal_actions"] == [] and built["view"]["phase"] == "lobby"
@@ -424,7 +424,7 @@ DISCARD_LOG = re.compile(r"^Discard slot=(\d+) ")
 def test_a5_every_discard_and_called_tile_is_shown_under_the_seat_that_discarded_it() -> None:
     """The view's discard piles and each exposure's ``from`` against an independent record:
     the table log, which names the place behind every action applied."""
-    h = open_harness("american", b"piles", options=TableOptions(hands=1))
+    h = open_harness("american", b"piles", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     checked = {"piles": 0, "called": 0}
 
     def check(h: Harness) -> bool:

@@ -16,12 +16,12 @@ from fourwinds.protocol.table.harness import (
     restart,
     run,
 )
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import EngineEvent, Phase
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 
-TWO = TableOptions(hands=2)
-ONE = TableOptions(hands=1)
+TWO = TableOptions(deck=DeckKind.PRACTICE, hands=2)
+ONE = TableOptions(deck=DeckKind.PRACTICE, hands=1)
 
 
 def _agreed(h: Harness, hands: int) -> None:

@@ -9,7 +9,7 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import bundle, private_key_from_bytes, seal
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness, seat_key
 from fourwinds.protocol.table.messages import Act, MsgKind, encode_body
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import ProblemKind
 from fourwinds.protocol.table.session import handle_message
 from fourwinds.protocol.table.state import Phase
@@ -22,7 +22,7 @@ plain = st.recursive(st.one_of(st.integers(-5, 200), st.booleans(), st.none(),
 
 
 def _at_play() -> Harness:
-    h = open_harness("mcr", b"fuzz", options=TableOptions(hands=1))
+    h = open_harness("mcr", b"fuzz", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     while h.sessions[0].phase is not Phase.PLAY:
         if not any(bot_moves(h, p) for p in SEATS):
             deliver_one(h)

@@ -46,7 +46,7 @@ def _sent_kinds(step: Step) -> list[MsgKind]:
 @pytest.mark.parametrize("order", [(3, 1, 0, 2), (0, 1, 2, 3)])
 def test_the_table_waits_at_the_hand_end_until_every_seat_said_next(
         order: tuple[int, ...]) -> None:
-    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(hands=2))
+    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=2))
     first = h.sessions[0].step_hash
     for place in SEATS:  # no seat has answered by itself, and time passing short of the
         step = tick(h.sessions[place], h.now + 59.0)  # window changes nothing
@@ -77,7 +77,7 @@ def test_the_table_waits_at_the_hand_end_until_every_seat_said_next(
 def test_arrival_order_of_the_four_next_does_not_change_the_state() -> None:
     hashes = []
     for order in ((0, 1, 2, 3), (2, 3, 1, 0)):
-        h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(hands=2))
+        h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=2))
         for place in order:
             say_next(h, Seat(place))
         for _ in range(len(h.queue)):
@@ -88,7 +88,8 @@ def test_arrival_order_of_the_four_next_does_not_change_the_state() -> None:
 
 
 def test_the_next_window_expires_and_each_seat_answers_by_itself() -> None:
-    h = to_hand_end("american", AMERICAN_WALL_GAME, TableOptions(hands=1, next_window=20))
+    h = to_hand_end("american", AMERICAN_WALL_GAME, TableOptions(deck=DeckKind.PRACTICE, hands=1,
+                                                                 next_window=20))
     for place in SEATS:
         assert tick(h.sessions[place], h.now + 19.9).outgoing == ()
     for place in SEATS:
@@ -101,7 +102,8 @@ def test_the_next_window_expires_and_each_seat_answers_by_itself() -> None:
 
 
 def test_a_next_window_of_zero_waits_for_ever() -> None:
-    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(hands=1, next_window=0))
+    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=1,
+                                                         next_window=0))
     for place in SEATS:
         step = tick(h.sessions[place], h.now + 100_000.0)
         assert step.outgoing == () and step.problems == ()  # no answer, no stall report
@@ -116,8 +118,8 @@ def test_a_next_window_of_zero_waits_for_ever() -> None:
 
 
 def test_a_silent_seat_is_reported_stalled_only_past_the_next_window() -> None:
-    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(hands=1, next_window=20,
-                                                          stall_after=10))
+    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=1,
+                                                         next_window=20, stall_after=10))
     for place in (0, 1, 2):
         say_next(h, Seat(place))
     deliver_all(h)
@@ -128,7 +130,8 @@ def test_a_silent_seat_is_reported_stalled_only_past_the_next_window() -> None:
 
 
 def test_a_seat_resumed_at_the_hand_end_still_waits_for_next() -> None:
-    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(hands=1, next_window=30))
+    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=1,
+                                                         next_window=30))
     say_next(h, Seat(1))
     deliver_all(h)
     for place, said in ((Seat(0), False), (Seat(1), True)):
@@ -168,7 +171,7 @@ def test_the_masked_deck_audit_runs_before_next_is_offered() -> None:
 
 
 def test_next_is_refused_outside_a_hand_end() -> None:
-    h = open_harness("mcr", b"not-yet", options=TableOptions(hands=1))
+    h = open_harness("mcr", b"not-yet", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     play_until(h, lambda h: h.sessions[0].phase is Phase.PLAY)
     with pytest.raises(LocalProtocolError):
         local_action(h.sessions[0], HandNext(), h.now)
@@ -176,7 +179,7 @@ def test_next_is_refused_outside_a_hand_end() -> None:
 
 def test_bots_play_whole_matches_without_waiting_at_hand_ends() -> None:
     for rules in ("american", "mcr"):
-        h = play_match(rules, b"bots-next", options=TableOptions(hands=2))
+        h = play_match(rules, b"bots-next", options=TableOptions(deck=DeckKind.PRACTICE, hands=2))
         assert h.now == 0.0  # no timer had to run
         assert all(s.phase is Phase.OVER and s.hands_played == 2 for s in h.sessions)
 
@@ -184,7 +187,7 @@ def test_bots_play_whole_matches_without_waiting_at_hand_ends() -> None:
 def test_a_table_opened_before_the_next_window_confirms_at_once() -> None:
     """8-item options (no next window): every seat sends its HAND_END by itself as soon as
     the hand is over, as before; nobody is asked for "next"."""
-    old = TableOptions(hands=2, next_window=None)
+    old = TableOptions(deck=DeckKind.PRACTICE, hands=2, next_window=None)
     assert len(old.to_wire()) == 8
     h = open_harness("mcr", b"old-table", options=old)
     for _ in range(200_000):

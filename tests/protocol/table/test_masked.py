@@ -334,7 +334,7 @@ def test_a_practice_table_still_plays_with_a_version_2_seat(
     from fourwinds.protocol.table.session import join_table, new_table
 
     first = new_table("t", "mcr", seat_key(b"old", 0), bytes(32), 0.0,
-                      options=TableOptions(hands=1))
+                      options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     open_payload = first.outgoing[0].payload
     h = Harness(b"old", [first.session] * 4, [list(first.persist), [], [], []])
     for place in (1, 2, 3):

@@ -15,7 +15,7 @@ from fourwinds.protocol.table.contract_view import build_seat_view, resolve_acti
 from fourwinds.protocol.table.flow import Acc, outgoing, send
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
 from fourwinds.protocol.table.messages import MsgKind, Thinking
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.session import MoreTime, local_action, tick
@@ -26,7 +26,8 @@ from fourwinds.protocol.table.transcript import check_transcript, export_transcr
 from .hand_end_helpers import deliver_all
 
 ME = Seat(0)
-OPTIONS = TableOptions(hands=1, call_window=8, stall_after=30, auto_pass=False)
+OPTIONS = TableOptions(deck=DeckKind.PRACTICE, hands=1, call_window=8, stall_after=30,
+                       auto_pass=False)
 
 
 def _actions(h: Harness, place: Seat = ME) -> list[dict[str, Any]]:

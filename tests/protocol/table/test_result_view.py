@@ -15,7 +15,7 @@ from fourwinds.protocol.mcr.fans import FAN_POINTS, Fan
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.session import local_action
 from fourwinds.protocol.table.sheet import table_sheet
@@ -130,7 +130,7 @@ def test_mcr_draw() -> None:
 
 
 def test_history_grows_by_one_per_hand_and_the_standings_close_the_match() -> None:
-    h = open_harness("mcr", b"history", options=TableOptions(hands=3))
+    h = open_harness("mcr", b"history", options=TableOptions(deck=DeckKind.PRACTICE, hands=3))
     for hand in range(3):
         play_until(h, all_at_hand_end)
         s = h.sessions[1]
@@ -173,7 +173,8 @@ def test_history_grows_by_one_per_hand_and_the_standings_close_the_match() -> No
 
 
 def test_the_windows_are_in_every_view_from_the_lobby_on() -> None:
-    options = TableOptions(hands=1, call_window=5, next_window=45, turn_window=90)
+    options = TableOptions(deck=DeckKind.PRACTICE, hands=1, call_window=5, next_window=45,
+                           turn_window=90)
     h = open_harness("mcr", b"windows", options=options)
     s = h.sessions[0]
     assert s.phase is Phase.LOBBY
@@ -184,7 +185,7 @@ def test_the_windows_are_in_every_view_from_the_lobby_on() -> None:
 
 
 def test_ready_marks_the_seats_that_said_ready() -> None:
-    h = open_harness("mcr", b"ready", options=TableOptions(hands=1))
+    h = open_harness("mcr", b"ready", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     deliver_all(h)  # the joins and the seating, nobody ready yet
     assert all(s.phase is Phase.READY for s in h.sessions)
     s = h.sessions[0]
@@ -195,8 +196,11 @@ def test_ready_marks_the_seats_that_said_ready() -> None:
     assert [p["ready"] for p in players] == [False, False, True, False]  # places = seats
 
 
+PRACTICE = TableOptions(deck=DeckKind.PRACTICE)
+
+
 def test_the_sheets_of_both_rule_sets() -> None:
-    h = open_harness("american", b"sheet")
+    h = open_harness("american", b"sheet", options=PRACTICE)
     sheet = table_sheet(h.sessions[0])
     card = house_card()
     assert sheet["rules"] == "american" and sheet["title"] == card.name
@@ -205,7 +209,7 @@ def test_the_sheets_of_both_rule_sets() -> None:
     assert first == {"id": "year-1", "section": "Year", "pattern": "FFF 2026a 222b 2222c",
                      "value": 25, "concealed": False}
     assert any(e["concealed"] for e in sheet["entries"])
-    mcr = table_sheet(open_harness("mcr", b"sheet").sessions[0])
+    mcr = table_sheet(open_harness("mcr", b"sheet", options=PRACTICE).sessions[0])
     assert mcr["rules"] == "mcr" and len(mcr["entries"]) == len(Fan)
     assert mcr["entries"][0] == {"id": "Big Four Winds", "section": "", "pattern": "",
                                  "value": 88, "concealed": False}
@@ -214,11 +218,11 @@ def test_the_sheets_of_both_rule_sets() -> None:
     values = [e["value"] for e in mcr["entries"]]
     assert values == sorted(values, reverse=True)
     with pytest.raises(LocalProtocolError, match="no scoring sheet"):
-        table_sheet(open_harness("toy", b"sheet").sessions[0])
+        table_sheet(open_harness("toy", b"sheet", options=PRACTICE).sessions[0])
 
 
 def test_american_hints_name_the_card_line_and_its_pattern() -> None:
-    h = open_harness("american", b"hints", options=TableOptions(hands=1))
+    h = open_harness("american", b"hints", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     play_until(h, lambda h: bool(_view(h.sessions[0])["hints"]))
     card = house_card()
     for hint in _view(h.sessions[0])["hints"]:
@@ -232,7 +236,8 @@ def test_mcr_never_asks_a_seat_to_say_no_more_flowers() -> None:
     offered to lay it out, and then says the rest by itself too."""
     laid = 0
     for i in range(6):
-        h = open_harness("mcr", b"flowers-%d" % i, options=TableOptions(hands=1))
+        h = open_harness("mcr", b"flowers-%d" % i,
+                         options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
         for _ in range(100_000):
             s = h.sessions[0]
             if s.phase is Phase.PLAY and s.hand is not None and \

@@ -197,7 +197,7 @@ def _until_seat_0_answers_a_discard(h: Harness) -> None:
 
 def test_timeout_makes_our_own_seat_pass_with_a_signed_default() -> None:
     h = toy_harness(b"timer", auto_pass=False)
-    options_call = TableOptions().call_window
+    options_call = TableOptions(deck=DeckKind.PRACTICE).call_window
     _until_seat_0_answers_a_discard(h)
     s0 = h.sessions[0]
     assert tick(s0, s0.step_started + options_call - 0.5).outgoing == ()
@@ -264,7 +264,7 @@ def test_join_for_a_taken_place_is_refused() -> None:
     from fourwinds.protocol.table.harness import seat_key
     from fourwinds.protocol.table.session import join_table
 
-    h = open_harness("toy", b"lobby")
+    h = open_harness("toy", b"lobby", options=TableOptions(deck=DeckKind.PRACTICE))
     open_payload = h.sessions[0].chains[0].accepted[0].encode()
     deliver_one(h)  # South's join reaches the creator first
     late = join_table(open_payload, Seat.SOUTH, seat_key(b"other", 9), bytes(32), 0.0)
@@ -280,7 +280,7 @@ def test_join_for_a_taken_place_is_refused() -> None:
 
 
 def test_every_seat_must_say_ready_before_the_dice() -> None:
-    h = open_harness("toy", b"ready")
+    h = open_harness("toy", b"ready", options=TableOptions(deck=DeckKind.PRACTICE))
     run(h, bots=(Seat.EAST, Seat.SOUTH, Seat.WEST))
     assert {s.phase for s in h.sessions} == {Phase.READY}
     assert seat_view(h.sessions[0])["waiting_for"] == [3]

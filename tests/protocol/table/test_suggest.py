@@ -15,7 +15,7 @@ from fourwinds.protocol.american.actions import CharlestonPass, StopVote
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, code, resolve_action
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, drive, open_harness
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.session import HandNext, TableReady, local_action
 from fourwinds.protocol.table.state import Phase, TableSession
@@ -71,7 +71,7 @@ def check_seat(h: Harness, place: Seat, seen: Counter[str]) -> None:
 
 def play_checking(rules: str, seed: bytes, seen: Counter[str]) -> Harness:
     """A whole hand of four harness bots, every seat's suggestion checked before each move."""
-    h = open_harness(rules, seed, options=TableOptions(hands=1))
+    h = open_harness(rules, seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
 
     def moves(h: Harness) -> bool:
         for place in SEATS:
@@ -106,14 +106,14 @@ def test_suggestions_match_the_bots_choice_for_any_seed(seed: bytes, rules: str)
 
 
 def test_bot_entropy_is_the_harness_formula_and_differs_by_place_and_step() -> None:
-    h = open_harness("mcr", b"entropy", options=TableOptions(hands=1))
+    h = open_harness("mcr", b"entropy", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     assert bot_entropy(h.seed, Seat(2), 17) == harness_entropy(h, Seat(2), 17)
     values = {bot_entropy(b"s", Seat(p), step) for p in range(4) for step in range(5)}
     assert len(values) == 20
 
 
 def test_nothing_is_suggested_to_a_seat_the_table_does_not_wait_for() -> None:
-    h = open_harness("mcr", b"idle", options=TableOptions(hands=1))
+    h = open_harness("mcr", b"idle", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     assert all(suggest(s, h.seed) is None for s in h.sessions)   # lobby: joins in flight
     while h.queue:
         deliver_one(h)
@@ -131,7 +131,8 @@ def test_nothing_is_suggested_to_a_seat_the_table_does_not_wait_for() -> None:
 def test_a_hand_played_only_through_suggestions_is_always_accepted(rules: str) -> None:
     """Every seat acts on its suggestion (resolved from the view, as the daemon does):
     never refused, and the hand reaches its end."""
-    h = open_harness(rules, b"through-" + rules.encode(), options=TableOptions(hands=1))
+    h = open_harness(rules, b"through-" + rules.encode(),
+                     options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     acted = 0
 
     def moves(h: Harness) -> bool:
@@ -156,7 +157,7 @@ def test_a_hand_played_only_through_suggestions_is_always_accepted(rules: str) -
 
 def _at_first_left(seed: bytes) -> tuple[Harness, TableSession]:
     """Harness bots play until place 0 is asked for the first-left Charleston pass."""
-    h = open_harness("american", seed, options=TableOptions(hands=1))
+    h = open_harness("american", seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     for _ in range(5_000):
         s = h.sessions[0]
         built = build_seat_view(s)

@@ -34,7 +34,7 @@ def test_log_reads_like_a_table(rules: str) -> None:
 
 
 def test_verbose_log_numbers_every_action_and_shows_idle_answers() -> None:
-    h = play_match("mcr", b"log-verbose", options=TableOptions(hands=1))
+    h = play_match("mcr", b"log-verbose", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     verdict = check_transcript(export_transcript(h.sessions[0]))
     lines = log_lines(verdict.events, verbose=True)
     numbered = [line for line in lines if line.startswith("   [")]
@@ -46,7 +46,7 @@ def test_verbose_log_numbers_every_action_and_shows_idle_answers() -> None:
 
 def test_american_log_tells_calls_and_the_mahjong() -> None:
     for seed in (b"am-log-1", b"am-log-2", b"am-log-3"):
-        h = play_match("american", seed, options=TableOptions(hands=1))
+        h = play_match("american", seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
         lines = log_lines(h.events[0])
         summary = next(line for line in lines if line.startswith("-- Hand 1: "))
         if "Mahjong" in summary:

@@ -9,7 +9,7 @@ import pytest
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view
 from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import TableOptions
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.state import Phase, TableSession
 
@@ -17,7 +17,7 @@ from fourwinds.protocol.table.state import Phase, TableSession
 def _waiting_for(place: int) -> TableSession:
     """Seat 0's session at a moment of a real MCR hand when the table waits for ``place``
     (and not for seat 0)."""
-    h = open_harness("mcr", b"unreachable", options=TableOptions(hands=1))
+    h = open_harness("mcr", b"unreachable", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     for _ in range(40_000):
         s = h.sessions[0]
         waiting = {int(p) for p in s.awaiting if p not in s.inputs}
