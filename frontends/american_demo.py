@@ -137,7 +137,7 @@ def describe(state: AmericanState, events: Iterable[AmericanEvent]) -> list[str]
                             for group in state.exposure_kinds(event.seat))
             shown = format_tiles(sorted(event.faces)) + (f" | exposed {laid}" if laid else "")
             lines.append(f"{WIND[event.seat]} declares Mahjong {how} with "
-                         f"{event.hand_id}: {shown}")
+                         f"{event.hand_id}{event.made}: {shown}")
     return lines
 
 

@@ -3,8 +3,10 @@
 ``score`` lists the card hands that 14 tiles make, with value and payouts (RULES.md A7);
 ``--jsonl`` answers one JSON object per input line (issue 2 section 5):
 ``{"tiles": [...], "exposures": [[...]], "self_drawn": false}`` ->
-``{"matches": [{"id", "value", "jokerless"}...], "best": id | null}`` or ``{"error": ...}``.
-``hint`` lists the nearest card hands and the tiles they still miss. ``--card FILE`` reads a
+``{"matches": [{"id", "value", "jokerless", "alternative", "pattern"}...], "best": id | null}``
+or ``{"error": ...}`` (``alternative``: which of the line's patterns, 1 = the first;
+``pattern``: that pattern as printed). ``hint`` lists the nearest card hands, which of a
+line's patterns is nearest, and the tiles they still miss. ``--card FILE`` reads a
 card file (docs/CARD_FORMAT.md); the default is the house card.
 """
 
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from fourwinds.frontends.cli import UsageError
-from fourwinds.protocol.american.card import Card, Category, house_card, parse_card
+from fourwinds.protocol.american.card import Card, CardHand, Category, house_card, parse_card
 from fourwinds.protocol.american.matcher import HandMatch, match_hand, nearest_hands
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.notation import TileParseError, format_tiles, parse_tile, parse_tiles
@@ -111,6 +113,16 @@ def _read_args(args: argparse.Namespace) -> tuple[list[Kind], list[list[Kind]]]:
     return concealed, exposures
 
 
+def _section(hand: CardHand) -> str:
+    """The category code (format 1), or the card's own heading for a section of its own."""
+    return hand.heading if hand.category is Category.OTHER else hand.category.value
+
+
+def _which(hand: CardHand, alternative: int) -> str:
+    label = hand.alternative_label(alternative)
+    return f"  [{label}]" if label else ""
+
+
 def _match_lines(match: HandMatch, self_drawn: bool) -> list[str]:
     hand = match.hand
     kind = "C" if hand.concealed else "X"
@@ -121,7 +133,8 @@ def _match_lines(match: HandMatch, self_drawn: bool) -> list[str]:
     else:
         pay = f"on a discard: the discarder pays {discarder}, the others {others} each"
     return [
-        f"{hand.id}  {hand.value} {kind}  {hand.category.value}  {hand.text}  ({hand.note})",
+        f"{hand.id}  {hand.value} {kind}  {_section(hand)}  {match.pattern}  ({hand.note})"
+        f"{_which(hand, match.alternative)}",
         f"    as {' '.join(format_tiles(g) for g in match.assignment)}  {joker}",
         f"    {pay}",
     ]
@@ -181,7 +194,8 @@ def score_jsonl(card: Card, source: IO[str], out: IO[str]) -> int:
         else:
             found = match_hand(card, concealed, exposures)
             answer = {
-                "matches": [{"id": m.hand.id, "value": m.hand.value, "jokerless": m.jokerless}
+                "matches": [{"id": m.hand.id, "value": m.hand.value, "jokerless": m.jokerless,
+                             "alternative": m.alternative + 1, "pattern": m.pattern}
                             for m in found],
                 "best": found[0].hand.id if found else None,
             }
@@ -204,6 +218,7 @@ def run_hint(args: argparse.Namespace) -> int:
         hand = entry.hand
         kind = "C" if hand.concealed else "X"
         missing = " ".join(format_tiles([k]) for k in entry.missing) or "nothing: Mahjong"
-        print(f"{hand.id}  {hand.value} {kind}  {hand.text}  ({hand.note})")
+        print(f"{hand.id}  {hand.value} {kind}  {entry.pattern}  ({hand.note})"
+              f"{_which(hand, entry.alternative)}")
         print(f"    needs {entry.distance}: {missing}")
     return 0

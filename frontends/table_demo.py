@@ -204,8 +204,8 @@ def _public_line(e: object) -> str | None:
     if isinstance(e, AE.MahjongDeclared):
         how = "self-drawn" if e.self_drawn else "on a discard"
         extra = ", jokerless" if e.jokerless else ""
-        return (f"{WIND[e.seat]} declares Mahjong: {e.hand_id} ({e.value}{extra}, {how}): "
-                f"{_tiles(e.faces)}")
+        return (f"{WIND[e.seat]} declares Mahjong: {e.hand_id}{e.made} ({e.value}{extra}, "
+                f"{how}): {_tiles(e.faces)}")
     if isinstance(e, ME.FlowerExposed):
         return f"{WIND[e.seat]} exposes flower {tile_code(e.face)}"
     if isinstance(e, ME.MeldMade):

@@ -101,6 +101,7 @@ def declare_mahjong(state: AmericanState, action: DeclareMahjong) -> Result:
     result = HandResult(seat, match.hand.id, match.hand.value, bonus, self_drawn, discarder,
                         payments(seat, match.hand.value, bonus, self_drawn, discarder))
     events.append(MahjongDeclared(seat, match.hand.id, match.hand.value, match.jokerless,
-                                  self_drawn, action.faces))
+                                  self_drawn, action.faces, match.alternative,
+                                  match.assignment, len(match.hand.alternatives)))
     events.append(HandOver(result))
     return evolve(state, result=result), events

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..notation import format_tiles
 from ..seats import Seat
 from ..tiles import Kind
 from .state import CharlestonStep, HandResult
@@ -137,12 +138,29 @@ class SeatDead(Public):
 
 @dataclass(frozen=True)
 class MahjongDeclared(Public):
+    """``seat`` went Mahjong with card line ``hand_id``: ``alternative`` is which of the
+    line's ``alternatives`` patterns ("... or ...", 0 = the first) and ``groups`` the
+    concrete tiles of each of its groups (jokers shown as the tile they stand for)."""
+
     seat: Seat
     hand_id: str
     value: int
     jokerless: bool
     self_drawn: bool
     faces: tuple[Kind, ...]
+    alternative: int = 0
+    groups: tuple[tuple[Kind, ...], ...] = ()
+    alternatives: int = 1
+
+    @property
+    def made(self) -> str:
+        """Which alternative and the concrete tiles, for logs: " (alternative 2 of 3) as FF
+        4444s 6666s 8888s" ("" when the groups are not known)."""
+        which = (f" (alternative {self.alternative + 1} of {self.alternatives})"
+                 if self.alternatives > 1 else "")
+        if not self.groups:
+            return which
+        return f"{which} as {' '.join(format_tiles(group) for group in self.groups)}"
 
 
 @dataclass(frozen=True)

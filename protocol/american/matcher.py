@@ -3,8 +3,10 @@
 Tiles are matched against the precompiled variants of :mod:`.compile`. A variant is made by 14
 tiles when, kind by kind, the real tiles never exceed what it needs and every missing tile falls
 in a group of 3+ that allows jokers, with exactly as many jokers as missing tiles. Exposures
-must each be one whole group of the variant (RULES.md A5: exposures are fixed), and concealed
-(C) hands take no exposures at all.
+must each be one whole group of the variant (RULES.md A5: exposures are fixed), at most one of
+them a pair (only the Mahjong tile is called for a pair), and concealed (C) hands take no
+exposures at all. A card line may offer several patterns ("... or ..."): a match and a near
+hand name the line and which of its patterns (``alternative``) the tiles make or are nearest.
 """
 
 from __future__ import annotations
@@ -33,6 +35,12 @@ class HandMatch:
     hand: CardHand
     jokerless: bool
     assignment: tuple[tuple[Kind, ...], ...]
+    alternative: int = 0  # which of the line's patterns the tiles make (0: the first)
+
+    @property
+    def pattern(self) -> str:
+        """The pattern the tiles make, as printed."""
+        return self.hand.alternatives[self.alternative].text
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,12 @@ class NearHand:
     missing: tuple[Kind, ...]
     distance: int
     possible: bool
+    alternative: int = 0  # which of the line's patterns is nearest (0: the first)
+
+    @property
+    def pattern(self) -> str:
+        """The nearest pattern of the line, as printed."""
+        return self.hand.alternatives[self.alternative].text
 
 
 def _count(tiles: Sequence[int]) -> list[int] | None:
@@ -108,7 +122,8 @@ def match_hand(card: Card, concealed: Sequence[Kind],
         if variant.min_jokers > jokers:
             continue
         if _fits(counts, jokers, variant.kinds, variant.need, variant.jneed):
-            matches.append(HandMatch(variant.hand, jokerless, _assignment(variant)))
+            matches.append(HandMatch(variant.hand, jokerless, _assignment(variant),
+                                     variant.alternative))
             end = cc.hand_ranges[variant.hand_index][1]
             candidates = candidates >> end << end  # one match per hand is enough
     return _order(matches)
@@ -132,7 +147,8 @@ def _match_exposed(cc: CompiledCard, counts: list[int], jokers: int,
         if variant.hand_index in found:
             continue
         if _fits(counts, jokers, target.kinds, target.need, target.jneed):
-            found[variant.hand_index] = HandMatch(variant.hand, jokerless, _assignment(variant))
+            found[variant.hand_index] = HandMatch(variant.hand, jokerless, _assignment(variant),
+                                                  variant.alternative)
     return _order(list(found.values()))
 
 
@@ -206,7 +222,7 @@ def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequenc
         _, start, end = target_set.spans[span]
         target = targets[distances.index(distance, start, end)]
         out.append(NearHand(target.variant.hand, _missing(counts, jokers, target), distance,
-                            True))
+                            True, target.variant.alternative))
     return tuple(out)
 
 

@@ -12,12 +12,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fourwinds.protocol.american import actions as A
-from fourwinds.protocol.american.card import Card
+from fourwinds.protocol.american.card import SECTION_NAMES, Card, CardHand
 from fourwinds.protocol.american.charleston import BLIND_STEPS, PASS_TARGET
 from fourwinds.protocol.american.exchange import find_joker
-from fourwinds.protocol.american.matcher import nearest_hands
+from fourwinds.protocol.american.matcher import HandMatch, match_hand, nearest_hands
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.notation import format_tiles
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code
 from fourwinds.protocol.tiles import Kind
@@ -94,7 +95,9 @@ def _near(card: Card, concealed: tuple[Kind, ...],
     out = []
     for near in nearest_hands(card, concealed, exposures, 3):
         need = " ".join(codes(near.missing)) if near.missing else "nothing: Mahjong!"
-        out.append(f"{near.hand.id} ({near.hand.text}, {near.hand.value}): needs {need}")
+        which = near.hand.alternative_label(near.alternative)
+        line = f"{near.pattern}, {which}" if which else near.pattern
+        out.append(f"{near.hand.id} ({line}, {near.hand.value}): needs {need}")
     if len(_NEAR) >= _NEAR_LIMIT:
         _NEAR.clear()
     _NEAR[key] = (card, tuple(out))
@@ -102,8 +105,9 @@ def _near(card: Card, concealed: tuple[Kind, ...],
 
 
 def hints(f: SeatFacts) -> list[str]:
-    """The three nearest card hands, each with its card line (id, pattern as printed,
-    value), and the tiles they still need (cached per rack)."""
+    """The three nearest card hands, each with its card line (id, pattern as printed, which
+    of the line's alternatives when it has several, value), and the tiles they still need
+    (cached per rack)."""
     s: AmericanState = f.engine
     if f.me is None or s.result is not None:
         return []
@@ -136,6 +140,32 @@ def _winning_slot(s: AmericanState) -> int | None:
     return s.hands[r.winner][-1] if s.hands[r.winner] else None
 
 
+def made(s: AmericanState) -> HandMatch | None:
+    """How the winner's tiles make the scored card line: which of its patterns and the
+    concrete tiles of each group (the winner's tiles are public once Mahjong is declared)."""
+    r = s.result
+    if r is None or r.winner is None or r.hand_id is None:
+        return None
+    concealed = s.concealed_kinds(r.winner)
+    if Kind.HIDDEN in concealed:
+        return None
+    for match in match_hand(s.card, concealed, s.exposure_kinds(r.winner)):
+        if match.hand.id == r.hand_id:
+            return match
+    return None
+
+
+def made_text(hand: CardHand, match: HandMatch | None) -> str:
+    """The line's pattern the tiles make, as printed, which alternative when the line has
+    several, and the concrete tiles: "FF 444a 666a 888a 222b (alternative 2 of 2) as FF 444s
+    666s 888s 222m"."""
+    if match is None:
+        return hand.text
+    which = hand.alternative_label(match.alternative)
+    text = f"{match.pattern} ({which})" if which else match.pattern
+    return f"{text} as {' '.join(format_tiles(group) for group in match.assignment)}"
+
+
 def _card_hand(s: AmericanState) -> dict[str, Any] | None:
     r = s.result
     if r is None or r.hand_id is None:
@@ -144,9 +174,14 @@ def _card_hand(s: AmericanState) -> dict[str, Any] | None:
         line = s.card.hand(r.hand_id)
     except KeyError:  # an id the card lacks (cosmetic): the id and value alone
         return {"id": r.hand_id, "pattern": "", "value": r.value, "jokerless": r.jokerless,
-                "section": ""}
-    return {"id": line.id, "pattern": line.text, "value": r.value, "jokerless": r.jokerless,
-            "section": SECTION_NAMES.get(line.category.value, line.category.value)}
+                "section": "", "printed": "", "alternative": None, "as": ""}
+    match = made(s)
+    several = len(line.alternatives) > 1 and match is not None
+    return {"id": line.id, "pattern": made_text(line, match), "value": r.value,
+            "jokerless": r.jokerless, "section": line.heading,
+            "printed": match.pattern if match is not None else line.text,
+            "alternative": match.alternative + 1 if several and match is not None else None,
+            "as": " ".join(format_tiles(g) for g in match.assignment) if match else ""}
 
 
 def _result(f: SeatFacts) -> dict[str, Any] | None:
@@ -163,8 +198,9 @@ def _result(f: SeatFacts) -> dict[str, Any] | None:
     hand = str(r.hand_id or "")
     try:
         card_hand = s.card.hand(hand)
-        hand = f"{hand}: {card_hand.text} ({r.value}{', jokerless' if r.jokerless else ''})"
-    except Exception:  # unknown id (cosmetic): keep the id alone
+        hand = (f"{hand}: {made_text(card_hand, made(s))} "
+                f"({r.value}{', jokerless' if r.jokerless else ''})")
+    except KeyError:  # unknown id (cosmetic): keep the id alone
         pass
     won_on = _winning_slot(s)
     return {"kind": "mahjong", "winner": int(r.winner), "hand": hand,
@@ -192,21 +228,12 @@ def summary(s: AmericanState) -> dict[str, Any]:
             "summary": line}
 
 
-SECTION_NAMES = {"year": "Year", "2468": "2468", "like": "Any like numbers",
-                 "addition": "Addition hands", "quints": "Quints",
-                 "run": "Consecutive run", "13579": "13579", "winds": "Winds - dragons",
-                 "369": "369", "sp": "Singles and pairs"}
-"""The card's section headings, by the category code of the card file."""
-
-
 def sheet(card: Card) -> dict[str, Any]:
     """Every line of the table's card: id, section, the pattern as printed, its value and
     whether it must be concealed (the local API's ``sheet``)."""
     return {"rules": "american", "title": card.name,
-            "entries": [{"id": h.id,
-                         "section": SECTION_NAMES.get(h.category.value, h.category.value),
-                         "pattern": h.text, "value": h.value, "concealed": h.concealed}
-                        for h in card.hands]}
+            "entries": [{"id": h.id, "section": h.heading, "pattern": h.text,
+                         "value": h.value, "concealed": h.concealed} for h in card.hands]}
 
 
 def _detail(f: SeatFacts, waiting: Sequence[Seat]) -> str:

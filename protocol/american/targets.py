@@ -1,7 +1,9 @@
 """What each variant of a card still needs once some exposures are on the table.
 
 An exposure must be one whole group of a variant (RULES.md A5: exposures are fixed; singles
-are never called, so never exposed), and concealed (C) hands take none. For a set of exposures
+are never called, so never exposed), at most one exposure is a pair (a discard is called for a
+pair only to go Mahjong, so only the last tile's pair is ever exposed), and concealed (C)
+hands take none. For a set of exposures
 every variant gives zero or more *targets*: the variant's needs minus the groups the exposures
 fill. Target sets are memoised per card and exposures (exposures change rarely in a hand) and
 carry lazily built indexes: per-kind bitsets for matching, packed tables for distances.
@@ -95,6 +97,12 @@ def exposure_key(exposures: Sequence[Sequence[Kind]]) -> tuple[tuple[int, ...], 
     return tuple(sorted(tuple(sorted(int(k) for k in exposure)) for exposure in exposures))
 
 
+def too_many_pairs(key: tuple[tuple[int, ...], ...]) -> bool:
+    """More than one exposure of fewer than 3 tiles: only the Mahjong tile may be called for
+    a pair (RULES.md A5), so no hand can have two exposed pairs."""
+    return sum(1 for exposure in key if len(exposure) < 3) > 1
+
+
 _POSSIBLE: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[CompiledCard, bool]] = {}
 
 
@@ -104,6 +112,8 @@ def has_target(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> bool:
     possible call of every seat on every discard, mostly about exposures never seen again."""
     if not key:
         return bool(cc.variants)
+    if too_many_pairs(key):
+        return False
     cache_key = (id(cc), key)
     listed = _TARGETS.get(cache_key)
     if listed is not None and listed.card is cc:
@@ -186,7 +196,7 @@ def targets_for(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> TargetSet
                 real_mask |= 1 << kind
     result: list[Target] = []
     for variant in cc.variants:
-        if real_mask & ~variant.mask:
+        if real_mask & ~variant.mask or too_many_pairs(key):
             continue
         result.extend(_targets(variant, key))
     if len(_TARGETS) > 4096:

@@ -99,12 +99,11 @@ def test_score_jsonl_answers_every_line(monkeypatch: pytest.MonkeyPatch,
         json.dumps({"tiles": ["1m"] * 2 + ["3p"] * 12}), "[1, 2]",
         json.dumps(win | {"self_drawn": "yes"}),
     ])
-    assert answers[0] == {"matches": [{"id": "2468-1", "value": 25, "jokerless": False}],
-                          "best": "2468-1"}
+    line = {"id": "2468-1", "value": 25, "alternative": 1, "pattern": "222a 444a 6666a 8888a"}
+    assert answers[0] == {"matches": [line | {"jokerless": False}], "best": "2468-1"}
     assert "not JSON" in str(answers[1]["error"])
     assert "14 tiles needed" in str(answers[2]["error"])
-    assert answers[3] == {"matches": [{"id": "2468-1", "value": 25, "jokerless": True}],
-                          "best": "2468-1"}
+    assert answers[3] == {"matches": [line | {"jokerless": True}], "best": "2468-1"}
     assert "bad tile 'Q'" in str(answers[4]["error"])
     assert "unknown field 'tile'" in str(answers[5]["error"])
     assert "the set has only 4" in str(answers[6]["error"])

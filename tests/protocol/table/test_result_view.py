@@ -5,6 +5,7 @@ timers, the scoring sheet, and MCR's flowers round asking nothing of a seat with
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from fourwinds.protocol.american.card import house_card
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.mcr.fans import FAN_POINTS, Fan
+from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
@@ -20,6 +22,7 @@ from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.session import local_action
 from fourwinds.protocol.table.sheet import table_sheet
 from fourwinds.protocol.table.state import Phase, TableSession
+from fourwinds.protocol.tiles import Kind
 
 from .hand_end_helpers import (
     AMERICAN_DISCARD_WIN,
@@ -73,10 +76,18 @@ def test_american_mahjong_on_a_discard() -> None:
     assert result["kind"] == "mahjong" and result["winner"] == int(r.winner)
     assert result["self_drawn"] is False and result["from_seat"] == int(r.discarder)
     line = house_card().hand(r.hand_id)
-    assert result["card_hand"] == {"id": line.id, "pattern": line.text, "value": r.value,
-                                   "jokerless": r.jokerless,
-                                   "section": result["card_hand"]["section"]}
-    assert result["card_hand"]["section"]
+    card_hand = result["card_hand"]
+    assert {k: card_hand[k] for k in ("id", "printed", "value", "jokerless", "section")} == {
+        "id": line.id, "printed": line.text, "value": r.value, "jokerless": r.jokerless,
+        "section": line.heading}
+    assert card_hand["alternative"] is None  # the line has one pattern
+    assert card_hand["pattern"] == f"{line.text} as {card_hand['as']}"
+    made = Counter(t for group in card_hand["as"].split() for t in parse_tiles(group))
+    held = Counter(parse_tiles(" ".join(result["tiles"])))
+    jokers = held.pop(Kind.JOKER, 0)
+    assert sum(made.values()) == 14 and not held - made  # jokers shown as what they stand for
+    assert sum((made - held).values()) == jokers
+    assert card_hand["section"]
     assert result["winning_tile"] in result["concealed"]
     exposed = [t for group in result["exposures"] for t in group]
     assert sorted(result["concealed"] + exposed) == sorted(result["tiles"])
@@ -206,7 +217,7 @@ def test_the_sheets_of_both_rule_sets() -> None:
     assert sheet["rules"] == "american" and sheet["title"] == card.name
     assert len(sheet["entries"]) == len(card.hands)
     first = sheet["entries"][0]
-    assert first == {"id": "year-1", "section": "Year", "pattern": "FFF 2026a 222b 2222c",
+    assert first == {"id": "year-1", "section": "2026", "pattern": "FFF 2026a 222b 2222c",
                      "value": 25, "concealed": False}
     assert any(e["concealed"] for e in sheet["entries"])
     mcr = table_sheet(open_harness("mcr", b"sheet", options=PRACTICE).sessions[0])
