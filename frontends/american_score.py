@@ -65,16 +65,20 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="an exposed group, e.g. 5p5pJ (repeat for each group)")
 
 
+def read_card_text(path: str) -> str:
+    """The text of a card file; a file that cannot be read is a one-line UsageError."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read card file {path}: {error}") from None
+
+
 def load_card(path: str | None) -> Card:
     """The card named on the command line, or the house card."""
     if path is None:
         return house_card()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read card file {path}: {error}") from None
-    return parse_card(text, path)
+    return parse_card(read_card_text(path), path)
 
 
 def check_tiles(concealed: Sequence[Kind], exposures: Sequence[Sequence[Kind]],

@@ -2,7 +2,8 @@
 
 The command tree (sub-commands, their options, and options' fixed choices) is read from the
 parser itself, so a new command completes as soon as it registers. A positional argument or an
-option value named ``FILE`` (verify, replay, export -o, --card...) also completes file names.
+option value named ``FILE`` (verify, replay, export -o, card check, card show, --card...)
+also completes file names.
 zsh uses the same function through ``bashcompinit``.
 """
 

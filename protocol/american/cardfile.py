@@ -62,18 +62,19 @@ def read_card(text: str, source: str = "<card>",
         indent = 1 + len(line) - len(line.lstrip())
         head, colon, rest = stripped.partition(":")
         keyword = head.strip().lower() if colon and "|" not in stripped else ""
+        at = indent + len(head) + 1 + len(rest) - len(rest.lstrip())  # where the value starts
         try:
             if keyword == "card":
                 name = rest.strip() or source
                 continue
             if keyword == "format":
-                version = _read_format(rest.strip(), bool(hands), number, indent + len(head) + 1)
+                version = _read_format(rest.strip(), bool(hands), number, at)
                 continue
             if keyword == "section" and version == 2:
                 section = rest.strip()
                 if not section:
                     raise CardError("expected a section name after 'section:' (e.g. section: "
-                                    "2468)", None, number, indent + len(head) + 1)
+                                    "2468)", None, number, at)
                 continue
             if version == 1:
                 hand = _read_hand(line, number, len(hands))
@@ -209,6 +210,14 @@ def _read_hand2(line: str, number: int, index: int, section: str | None) -> Card
     except ValueError as error:
         raise fail(f"{error} (expected fewer choices: split the line or narrow a variable)",
                    vary_col) from None
+    values = values_made(hand)
+    for variable in variables:
+        missing = sorted(set(variable.values) - values.get(variable.name, set()))
+        if variable.rule is ValueRule.LISTED and missing:
+            listed = ", ".join(map(str, missing))
+            raise fail(f"{variable.text!r}: {listed} would take a number out of 1-9 or make "
+                       "a hand no tiles can make (expected values every group can take)",
+                       variable.column)
     if not variants:
         raise fail("no set of tiles can make this hand (too many of one tile for the jokers "
                    "allowed, or the numbers leave 1-9)", pattern_col)
@@ -218,12 +227,4 @@ def _read_hand2(line: str, number: int, index: int, section: str | None) -> Card
             raise fail(f"no set of tiles can make alternative {position + 1} "
                        f"({alternative.text!r}): too many of one tile for the jokers allowed, "
                        "or the numbers leave 1-9", alternative.column)
-    values = values_made(hand)
-    for variable in variables:
-        missing = sorted(set(variable.values) - values.get(variable.name, set()))
-        if variable.rule is ValueRule.LISTED and missing:
-            listed = ", ".join(map(str, missing))
-            raise fail(f"{variable.text!r}: {listed} would take a number out of 1-9 or make "
-                       "a hand no tiles can make (expected values every group can take)",
-                       variable.column)
     return hand
