@@ -20,11 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.checks import PLAYER_NAME_LIMIT, local_name, parse_host_port
 from fourwinds.daemon.discovery import interface_address
 from fourwinds.daemon.identity import default_player_name, load_or_create_identity
 from fourwinds.daemon.paths import RUNTIME_NOTES, default_paths, ensure_private_dir
 from fourwinds.daemon.session_port import DEFAULT, load_session_module
-from fourwinds.protocol.errors import FourwindsError
 
 DEFAULT_PORT = 7420
 STOP_S = 1.8
@@ -48,11 +48,9 @@ class Settings:
 
 
 def parse_peer(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` -> (host, port); raises FourwindsError naming the problem."""
-    host, sep, port = text.rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65535:
-        raise FourwindsError(f"--peer {text!r}: expected HOST:PORT, e.g. 192.168.1.20:7420")
-    return host, int(port)
+    """``HOST:PORT`` -> (host, port), both checked (daemon/checks.py); raises
+    FourwindsError naming the problem."""
+    return parse_host_port(text, "--peer")
 
 
 async def run(settings: Settings) -> None:
@@ -63,7 +61,9 @@ async def run(settings: Settings) -> None:
     identity = load_or_create_identity(paths.identity)
     address = interface_address(settings.interface)
     port = load_session_module(settings.session_module)
-    daemon = Daemon(identity, paths, port, name=settings.name or default_player_name(),
+    name = local_name(settings.name, "name", PLAYER_NAME_LIMIT) if settings.name.strip() \
+        else default_player_name()
+    daemon = Daemon(identity, paths, port, name=name,
                     host=address or "0.0.0.0", listen_port=settings.port,
                     mdns=settings.mdns, interface_address=address, peers=settings.peers)
     loop = asyncio.get_running_loop()

@@ -8,13 +8,22 @@ its own folder. Directories are created mode 0700: only the user may open them.
 from __future__ import annotations
 
 import os
+import stat
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
+from fourwinds.protocol.errors import FourwindsError
+
 APP = "fourwinds"
+
+
+class PathsError(FourwindsError, OSError):
+    """A folder the daemon needs cannot be used (another user's, a file, no permission);
+    the message names it and what to do, in one line. Also an ``OSError``, so the store's
+    handling of a failing disk takes it as it took the error it replaces."""
 
 RUNTIME_NOTES: list[str] = []
 """What platformdirs said while choosing the runtime directory (e.g. "XDG_RUNTIME_DIR is not
@@ -70,7 +79,11 @@ def user_runtime_dir() -> Path:
     warning is kept in ``RUNTIME_NOTES`` for the daemon's log instead."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
+        try:
+            runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
+        except OSError as error:   # e.g. /tmp/runtime-<uid> made by another user
+            said = str(error).removeprefix("runtime directory ")
+            raise PathsError(f"cannot use the runtime folder {said}") from None
     for warning in caught:
         note = str(warning.message)
         if note not in RUNTIME_NOTES:
@@ -84,9 +97,23 @@ def ensure_private_dir(path: Path) -> Path:
     Missing parents are made 0700 too, as the XDG base directory spec asks: a missing
     ``XDG_RUNTIME_DIR`` made 0755 here would make platformdirs (in every later command)
     refuse it and fall back elsewhere, so client and daemon would look for the socket in
-    different places."""
+    different places. A folder that is another user's, not a folder, or one we may not
+    create is ``PathsError`` naming it (never a PermissionError traceback)."""
     missing = [p for p in (path, *path.parents) if not p.exists()]
-    for folder in reversed(missing):
-        folder.mkdir(mode=0o700, exist_ok=True)
-    os.chmod(path, 0o700)
+    try:
+        for folder in reversed(missing):
+            folder.mkdir(mode=0o700, exist_ok=True)
+        info = os.stat(path)
+    except OSError as error:
+        raise PathsError(f"cannot create {path}: {error.strerror or error}") from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise PathsError(f"{path} is not a folder; move it away or choose another with "
+                         "--data-dir")
+    if info.st_uid != os.geteuid():
+        raise PathsError(f"{path} belongs to another user (uid {info.st_uid}); remove it, "
+                         "or set XDG_RUNTIME_DIR / --data-dir to a folder of your own")
+    try:
+        os.chmod(path, 0o700)
+    except OSError as error:
+        raise PathsError(f"cannot make {path} private: {error.strerror or error}") from None
     return path

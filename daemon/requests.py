@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 RULES = ("american", "mcr")
 JOIN_TIMEOUT_S = 10.0
 OPEN_TIMEOUT_S = 5.0
+_OPEN_SAID = re.compile(r"^(the table's Open: )(cannot join: )?(open: )?")
 """After the host admitted us: how long its roster and the table's Open may take."""
 SESSION_REQUESTS = ("ready", "act")
 
@@ -238,11 +240,11 @@ def give_up_joining(d: Daemon, rt: TableRuntime, reason: str) -> None:
     range, another protocol; or it never came): dropped once, with the reason logged, kept
     as the joining ``join`` request's answer and told to the host, instead of the Open
     being refused again at every catch-up. Its folder is kept as ``left-<id>``."""
-    rt.join_error = reason
+    rt.join_error = _OPEN_SAID.sub(r"\1", reason)
     if d.tables.get(rt.table_id) is not rt:
         return
-    log.warning("table %s: not joined: %s", rt.table_hex[:8], reason)
-    d.transport.send(rt.host_key, Refuse(f"cannot join {rt.name}: {reason}"[:200]))
+    log.warning("table %s: not joined: %s", rt.table_hex[:8], rt.join_error)
+    d.transport.send(rt.host_key, Refuse(f"cannot join {rt.name}: {rt.join_error}"[:200]))
     _drop(d, rt)
 
 

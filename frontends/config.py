@@ -18,6 +18,13 @@ from typing import Any
 
 import platformdirs
 
+from fourwinds.daemon.checks import (
+    MAX_PORT,
+    PLAYER_NAME_LIMIT,
+    BadInput,
+    local_name,
+    parse_host_port,
+)
 from fourwinds.protocol.errors import FourwindsError
 
 APP = "fourwinds"
@@ -145,8 +152,12 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         raise ConfigError(f"config file {source}: 'rules' must be one of {', '.join(RULES)}")
     if not 0 <= values.get("bots", 3) <= 3:
         raise ConfigError(f"config file {source}: 'bots' must be 0 to 3")
-    if "name" in values and not 1 <= len(values["name"].strip()) <= 32:
-        raise ConfigError(f"config file {source}: 'name' must be 1 to 32 characters")
+    if "name" in values:
+        try:   # control characters removed, as everywhere a name enters (daemon/checks.py)
+            values["name"] = local_name(values["name"], "name", PLAYER_NAME_LIMIT)
+        except BadInput:
+            raise ConfigError(f"config file {source}: 'name' must be 1 to "
+                              f"{PLAYER_NAME_LIMIT} characters") from None
     if not 0 <= values.get("port", DEFAULT_PORT) <= 65534:
         raise ConfigError(f"config file {source}: 'port' must be 0 to 65534")
     for window in WINDOWS:
@@ -156,7 +167,8 @@ def parse_config(text: str, source: str = "<config>") -> Config:
     if "peers" in values:
         peers = values["peers"]
         if not all(isinstance(p, str) and _is_host_port(p) for p in peers):
-            raise ConfigError(f"config file {source}: 'peers' must be a list of \"HOST:PORT\"")
+            raise ConfigError(f"config file {source}: 'peers' must be a list of \"HOST:PORT\" "
+                              f"(a host name or address, a port 1-{MAX_PORT})")
         values["peers"] = tuple(peers)
     for key in ("card", "data_dir"):
         if key in values:
@@ -165,8 +177,12 @@ def parse_config(text: str, source: str = "<config>") -> Config:
 
 
 def _is_host_port(text: str) -> bool:
-    host, sep, port = text.rpartition(":")
-    return bool(host) and sep == ":" and port.isdigit() and 0 < int(port) < 65536
+    """Is ``text`` a daemon's ``HOST:PORT`` (daemon/checks.py, as ``--peer`` is checked)?"""
+    try:
+        parse_host_port(text)
+    except BadInput:
+        return False
+    return True
 
 
 def load_config(path: Path | None = None) -> Config:
@@ -178,6 +194,10 @@ def load_config(path: Path | None = None) -> Config:
         return Config()
     except OSError as error:
         raise ConfigError(f"config file {path}: cannot read it ({error.strerror})") from error
+    except UnicodeDecodeError as error:
+        line = path.read_bytes()[:error.start].count(b"\n") + 1
+        raise ConfigError(f"config file {path}: not UTF-8 text (byte {error.start + 1}, "
+                          f"line {line}); TOML files are UTF-8") from None
     return parse_config(text, str(path))
 
 
