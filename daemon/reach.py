@@ -29,6 +29,8 @@ from enum import Enum
 
 import ifaddr
 
+from fourwinds.daemon.checks import BadInput, checked_host
+
 MAX_ADDRESSES = 8
 OWN_TTL_S = 5.0
 
@@ -79,6 +81,10 @@ def usable(host: str, port: int, source: Source, via: str | None = None) -> bool
     """May an address learned from ``source`` be kept and dialled? ``via``: the address of
     the connection that told it (a loopback address is ours unless that one is too)."""
     if not isinstance(host, str) or not host or len(host) > 255 or host in ("?", "*"):
+        return False
+    try:
+        checked_host(host)      # an address or a DNS name that parses (daemon/checks.py)
+    except BadInput:
         return False
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65535:
         return False

@@ -38,6 +38,7 @@ from fourwinds.daemon.checks import (
 from fourwinds.daemon.discovery import SERVICE, parse_info
 from fourwinds.daemon.identity import BadKey, checked_public_key, curve_public_from_ed25519
 from fourwinds.daemon.paths import Paths, PathsError, ensure_private_dir
+from fourwinds.daemon.reach import Source, usable
 from fourwinds.daemon.recovery import CannotResume, resume_table
 from fourwinds.daemon.session_port import SessionModule
 from fourwinds.daemon.store import Store
@@ -173,6 +174,10 @@ def test_names_and_addresses_are_checked_with_a_reason() -> None:
         with pytest.raises(BadInput, match="port number 1-65534"):
             checked_port(port)
     assert parse_host_port("10.0.4.17:7420") == ("10.0.4.17", 7420)
+    # addresses peers tell us (Reach, rosters) are kept only when they parse
+    assert usable("host.lan", 7420, Source.TOLD, via="10.0.0.1")
+    assert not usable("bad host", 7420, Source.TOLD, via="10.0.0.1")
+    assert not usable("a" * 64 + ".lan", 7420, Source.HEARD)
     with pytest.raises(BadInput, match=r"--peer .10\.0\.4\.17:70000."):
         parse_host_port("10.0.4.17:70000", "--peer")
 
