@@ -434,8 +434,9 @@ def _audit(s: TableSession) -> str:
     """"ok", or what the checks found: proven or suspected misbehaviour (a slow or missing
     seat is not an audit finding), or a masked deck's audit still running."""
     found = [p.describe() for p in s.problems if p.kind not in _NOT_CHEATING]
-    if found:
-        return "; ".join(found)
+    if found:   # bounded: the view's problems list the rest
+        more = f"; and {len(found) - 5:,} more" if len(found) > 5 else ""
+        return "; ".join(found[:5]) + more
     hand = s.hand
     if hand is not None and hand.deck is not None and not hand.audited:
         return "the deck audit is still running"

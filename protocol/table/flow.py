@@ -47,9 +47,15 @@ class Acc:
 
 
 def report(s: TableSession, acc: Acc, problem: Problem) -> TableSession:
+    """Record ``problem`` (in the step's problems and records, and the session's), within
+    the bounds of ``ProblemTally.admit``; one over them is only counted."""
+    hand = s.hand.hand_no if s.hand is not None else -1
+    tally, keep = s.problem_tally.admit(hand, problem)
+    if not keep:
+        return evolve(s, problem_tally=tally)
     acc.problems.append(problem)
     acc.persist.append(problem_record(problem))
-    return evolve(s, problems=(*s.problems, problem))
+    return evolve(s, problems=(*s.problems, problem), problem_tally=tally)
 
 
 def halt(s: TableSession, acc: Acc, problem: Problem) -> TableSession:

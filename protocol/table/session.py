@@ -22,7 +22,7 @@ from .flow import Acc, outgoing, receive, report, send
 from .lobby import join, open_table
 from .messages import Act, Ready, Thinking
 from .options import TableOptions
-from .problems import Problem, ProblemKind
+from .problems import Problem, ProblemKind, shown_problems
 from .rotation import wind_of
 from .state import Outgoing, Phase, Step, TableSession
 from .steps import advance, audit_done, confirm_hand_end, more_time_allowed, window_seconds
@@ -272,7 +272,7 @@ def _build_view(s: TableSession) -> dict[str, Any]:
         "waiting_since": s.step_started, "scores": list(s.scores),
         "hands_played": s.hands_played, "hands": s.match_hands,
         "public_keys": [None if k is None else k.hex() for k in s.public_keys],
-        "problems": [p.describe() for p in s.problems],
+        "problems": shown_problems(s.problems, s.problem_tally),
         "halted": None if s.halted is None else s.halted.describe(), "legal": [],
     }
     if s.open is not None:

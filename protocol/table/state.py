@@ -22,7 +22,7 @@ from .chain import SeatChain
 from .envelope import Envelope
 from .messages import Open
 from .practice import PracticeWall
-from .problems import Problem
+from .problems import Problem, ProblemTally
 from .rotation import Seating
 from .rules import HandOutcome, RulesAdapter
 from .signing import SigningKey, Verifier
@@ -124,7 +124,8 @@ class TableSession:
     outcomes: tuple[tuple[int, HandOutcome, Seating], ...] = ()
     finals: tuple[Any, ...] = ()              # each finished hand's last engine state (views)
     scores: tuple[int, int, int, int] = (0, 0, 0, 0)
-    problems: tuple[Problem, ...] = ()
+    problems: tuple[Problem, ...] = ()       # those recorded (problems.ProblemTally)
+    problem_tally: ProblemTally = field(default_factory=ProblemTally)
     halted: Problem | None = None
     stall_reported: int = -1
     thinking: frozenset[Seat] = frozenset()   # places granted more time in this step

@@ -23,7 +23,7 @@ from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.seats import SEATS
 
 from .envelope import decode
-from .problems import Problem, ProblemKind
+from .problems import Problem, ProblemKind, ProblemTally
 from .records import Genesis, parse_record
 from .state import Phase, TableSession
 from .values import evolve
@@ -72,6 +72,7 @@ def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> Tabl
                      genesis.secret, genesis.table)
     acc = Acc(0.0, auto=False)
     problems: list[Problem] = []
+    tally = ProblemTally()    # counted again as they were (their hand: the replay's)
     for index, record in enumerate(records[1:], start=1):
         try:
             item = parse_record(record)
@@ -81,7 +82,8 @@ def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> Tabl
             s = advance(receive(s, item, acc), acc)
         elif isinstance(item, Problem):
             problems.append(item)
-    return evolve(s, problems=tuple(problems), step_started=-1.0)
+            tally, _ = tally.admit(s.hand.hand_no if s.hand is not None else -1, item)
+    return evolve(s, problems=tuple(problems), problem_tally=tally, step_started=-1.0)
 
 
 def export_transcript(session: TableSession) -> bytes:
