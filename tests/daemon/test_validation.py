@@ -45,6 +45,7 @@ from fourwinds.daemon.store import Store
 from fourwinds.daemon.tables import BadMeta, TableRuntime
 from fourwinds.daemon.wire import PROTOCOL_VERSION, FrameError, Hello, Roster, decode, encode
 from fourwinds.frontends.config import ConfigError, load_config, parse_config
+from fourwinds.frontends.table_view import UiState, _head_line
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table import session as table_session
 from fourwinds.protocol.table.options import DeckKind, TableOptions
@@ -206,9 +207,12 @@ def test_the_fair_deck_is_the_default_and_practice_is_asked_for_by_name() -> Non
     opened = step.session.open
     assert opened is not None and opened.options.deck is DeckKind.MASKED
     assert real_session.seat_view(step.session)["practice"] is False
+    assert "practice" not in _head_line(real_session.seat_view(step.session), UiState())
     step = real_session.new_table(identity(1).private_key, "t", "mcr", "p",
                                   {"deck": "practice"}, b"e" * 32, 0.0)
-    assert real_session.seat_view(step.session)["practice"] is True
+    practice = real_session.seat_view(step.session)
+    assert practice["practice"] is True
+    assert "(MCR) practice" in _head_line(practice, UiState())    # the curses header says so
 
 
 # -- daemons ---------------------------------------------------------------------------------
