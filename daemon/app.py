@@ -104,6 +104,8 @@ class Daemon:
         self.transport = Transport(identity, self._policy, self._on_frame, name)
         self.transport.open_tables = self._hosted_tables
         self.transport.on_reached = self._reached
+        self.transport.still_guest = self._still_guest
+        self.transport.on_guest_closed = self._forget_guest
         self.api = ApiServer(paths, self._on_request, force_tcp=force_tcp_api)
         self.discovery: Discovery | None = None
         self.manual_seen: dict[str, Any] = {}
@@ -332,6 +334,24 @@ class Daemon:
                 self.curve_to_key[curve_key] = key
                 return PINNED
         return GUEST if self.hosts_open_table() else None
+
+    def _still_guest(self, curve_key: bytes) -> bool:
+        """Is the key of this connection (admitted as a guest) still not seated at any of
+        our tables? (Its frames are then rate-limited: transport.GUEST_FRAME_RATE.)"""
+        key = self.curve_to_key.get(curve_key)
+        return key is None or key not in self.pinned_keys()
+
+    def _forget_guest(self, key: bytes) -> None:
+        """The connection back to a guest was closed (its pairing time is over, or room was
+        made): forget what we kept for it, unless it was seated meanwhile. What a stranger
+        makes us keep stays bounded (transport.GUEST_LINKS)."""
+        if key in self.pinned_keys():
+            return
+        self.names.pop(key, None)
+        self.frames.addresses.pop(key, None)
+        self.frames.last_refusal.pop(key, None)
+        for curve_key in [c for c, k in self.curve_to_key.items() if k == key]:
+            del self.curve_to_key[curve_key]
 
     def key_of(self, sender: Sender) -> bytes | None:
         return self.curve_to_key.get(sender.curve_key)

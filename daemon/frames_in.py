@@ -15,6 +15,7 @@ from fourwinds.daemon import requests
 from fourwinds.daemon.identity import curve_public_from_ed25519
 from fourwinds.daemon.pairing import HostPairing, PairingError
 from fourwinds.daemon.reach import Source
+from fourwinds.daemon.refusals import Refusal, Refused
 from fourwinds.daemon.session_port import label_of
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import Sender
@@ -39,10 +40,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-class Refused(FourwindsError):
-    """A frame we drop; the transport logs and counts the reason."""
-
-
 class FrameRouter:
     """Dispatches frames for one daemon."""
 
@@ -57,7 +54,7 @@ class FrameRouter:
             return
         key = self.d.key_of(sender)
         if key is None:
-            raise Refused("frame before hello")
+            raise Refused(Refusal.BEFORE_HELLO)
         guest = sender.guest and key not in self.d.pinned_keys()   # admitted since connecting?
         if isinstance(frame, Reach):
             if not guest:       # a guest's addresses matter once it is admitted (its Hello)
@@ -65,12 +62,12 @@ class FrameRouter:
                     self.d.learn(key, host, port, Source.TOLD, via=sender.address)
             return
         if guest and not isinstance(frame, PairStart | PairConfirm):
-            raise Refused(f"{type(frame).__name__} from a key not seated at our tables")
+            raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
         now = time.monotonic()
         if isinstance(frame, PairStart):
-            await self._pair_start(key, frame, now)
+            await self._pair_start(key, frame, now, sender.address)
         elif isinstance(frame, PairConfirm):
-            await self._pair_confirm(key, frame, now)
+            await self._pair_confirm(key, frame, now, sender.address)
         elif isinstance(frame, PairReply):
             self._pair_reply(key, frame)
         elif isinstance(frame, PairResult):
@@ -82,20 +79,21 @@ class FrameRouter:
         elif isinstance(frame, CatchUp):
             self._catch_up(key, frame)
         elif isinstance(frame, Refuse):
-            log.warning("peer %s refused us: %s", key.hex()[:8], frame.reason)
+            if self.last_refusal.get(key) != frame.reason:    # once, not each time
+                log.warning("peer %s refused us: %s", key.hex()[:8], frame.reason)
             self.last_refusal[key] = frame.reason
 
     # -- connection ------------------------------------------------------------------------
 
     def _hello(self, sender: Sender, hello: Hello) -> None:
         if curve_public_from_ed25519(hello.public_key) != sender.curve_key:
-            raise Refused("hello key does not match the connection's CURVE key")
+            raise Refused(Refusal.HELLO_MISMATCH)
         key = hello.public_key
         self.d.curve_to_key[sender.curve_key] = key
         self.d.names[key] = hello.name
         self.addresses[key] = (sender.address, hello.port)
         if sender.guest and key not in self.d.pinned_keys():
-            self.d.transport.connect(key, sender.address, hello.port)
+            self.d.transport.connect_guest(key, sender.address, hello.port)
             return
         # first hand: its connection came from there (a restarted or moved seat is found)
         self.d.learn(key, sender.address, hello.port, Source.HEARD)
@@ -106,7 +104,7 @@ class FrameRouter:
     def _table(self, table_id: bytes) -> TableRuntime:
         rt = self.d.tables.get(table_id)
         if rt is None:
-            raise Refused(f"no table {table_id.hex()[:8]} here")
+            raise Refused(Refusal.UNKNOWN_TABLE, table_id.hex()[:8])
         return rt
 
     # -- host side of pairing --------------------------------------------------------------
@@ -115,7 +113,8 @@ class FrameRouter:
                 mac: bytes = b"") -> None:
         self.d.transport.send(key, PairResult(table_id, admitted, reason, mac))
 
-    async def _pair_start(self, key: bytes, frame: PairStart, now: float) -> None:
+    async def _pair_start(self, key: bytes, frame: PairStart, now: float, address: str
+                          ) -> None:
         rt = self.d.tables.get(frame.table_id)
         if rt is None or rt.host_key != self.d.identity.public_key:
             self._result(key, frame.table_id, False, "no such table at this host")
@@ -129,35 +128,43 @@ class FrameRouter:
         if rt.host_pairing is None:
             rt.host_pairing = HostPairing(rt.table_id, rt.host_key, rt.code)
         try:
-            reply = rt.host_pairing.reply(key, frame.spake, now)
+            reply = rt.host_pairing.reply(key, frame.spake, now, address)
         except PairingError as error:
-            log.warning("pairing refused for %s: %s", key.hex()[:8], error)
-            self._result(key, frame.table_id, False, str(error))
+            self._refused_pairing(key, frame.table_id, error, address, now)
             return
         if rt.code is None:
             await self._admit(rt, key, b"")
         else:
             self.d.transport.send(key, PairReply(rt.table_id, reply))
 
-    async def _pair_confirm(self, key: bytes, frame: PairConfirm, now: float) -> None:
+    async def _pair_confirm(self, key: bytes, frame: PairConfirm, now: float, address: str
+                            ) -> None:
         rt = self._table(frame.table_id)
         if rt.host_pairing is None:
-            raise Refused("no pairing in progress")
+            raise Refused(Refusal.OUT_OF_PLACE, "no pairing in progress")
         try:
-            mac = rt.host_pairing.check(key, frame.mac, now)
+            mac = rt.host_pairing.check(key, frame.mac, now, address)
         except PairingError as error:
-            log.warning("pairing refused for %s: %s", key.hex()[:8], error)
-            self._result(key, frame.table_id, False, str(error))
+            self._refused_pairing(key, frame.table_id, error, address, now)
             return
         if key not in rt.members and len(rt.members) >= 4:
             self._result(key, frame.table_id, False, f"table {rt.name} is full")
             return
         await self._admit(rt, key, mac)
 
+    def _refused_pairing(self, key: bytes, table_id: bytes, error: PairingError,
+                         address: str, now: float) -> None:
+        """Tell the joiner why; counted and logged (at most once a minute per address) as
+        ``Refusal.PAIRING``."""
+        self.d.transport.refusals.note(Refusal.PAIRING, address,
+                                       f"{key.hex()[:8]}: {error}", now)
+        self._result(key, table_id, False, str(error))
+
     async def _admit(self, rt: TableRuntime, key: bytes, mac: bytes) -> None:
         """Pin ``key`` at ``rt`` (on disk before it is told: a thread writes it while the
         loop goes on), tell it so, and send every member the new roster."""
         rt.members.setdefault(key, self.addresses.get(key, ("", 0)))
+        self.d.transport.admitted(key)      # its link is no longer a guest's
         host, port = self.addresses.get(key, ("", 0))
         self.d.learn(key, host, port, Source.HEARD)
         await self.d.save_meta_now(rt)
@@ -175,7 +182,8 @@ class FrameRouter:
     def _joining(self, key: bytes, table_id: bytes) -> TableRuntime:
         rt = self._table(table_id)
         if rt.joiner is None or rt.host_key != key:
-            raise Refused("pairing frame for a table we are not joining with this host")
+            raise Refused(Refusal.OUT_OF_PLACE,
+                          "pairing frame for a table we are not joining with this host")
         return rt
 
     def _pair_reply(self, key: bytes, frame: PairReply) -> None:
@@ -208,11 +216,11 @@ class FrameRouter:
         on (our place is what a resume needs)."""
         rt = self._table(frame.table_id)
         if key != rt.host_key:
-            raise Refused("roster from a seat that is not the table's host")
+            raise Refused(Refusal.OUT_OF_PLACE, "roster from a seat that is not the table's host")
         members = {k: (h, p) for k, h, p in frame.members}
         me = self.d.identity.public_key
         if me not in members:
-            raise Refused("roster without us")
+            raise Refused(Refusal.OUT_OF_PLACE, "roster without us")
         rt.place = list(members).index(me)
         members[me] = (self.d.host, self.d.transport.port)
         for member in list(members):
@@ -235,12 +243,13 @@ class FrameRouter:
     def _table_message(self, key: bytes, frame: TableMessage, now: float) -> None:
         rt = self._table(frame.table_id)
         if key not in rt.members:
-            raise Refused("table message from a key not seated at that table")
+            raise Refused(Refusal.NOT_MEMBER, "table message")
         if rt.log is None:
-            raise Refused("table message before we were admitted")
+            raise Refused(Refusal.OUT_OF_PLACE, "table message before we were admitted")
         if rt.session is None:
             if rt.place is None:
-                raise Refused("table message before the roster gave us a place")
+                raise Refused(Refusal.OUT_OF_PLACE,
+                              "table message before the roster gave us a place")
             try:
                 step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
                                               rt.place, self.d.name, self.d.entropy(), now)
@@ -259,7 +268,7 @@ class FrameRouter:
     def _catch_up(self, key: bytes, frame: CatchUp) -> None:
         rt = self._table(frame.table_id)
         if key not in rt.members:
-            raise Refused("catch-up request from a key not seated at that table")
+            raise Refused(Refusal.NOT_MEMBER, "catch-up request")
         if rt.session is None:
             return
         keys = list(self.d.port.seat_keys(rt.session))

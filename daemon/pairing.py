@@ -10,8 +10,10 @@ Exchange (joiner J, host H; both know each other's Ed25519 key from the connecti
 
 A wrong code gives different keys on the two sides, so step 3 fails and the host refuses with
 "wrong table code"; a man in the middle who swapped keys also fails, since both keys are bound
-into the exchange. Guessing online is rate-limited per table. Public tables skip SPAKE2 (empty
-messages): anyone may take a free seat, and their key is pinned from then on.
+into the exchange. Guessing online is rate-limited per key and per address (never per table:
+a stranger's wrong codes must not lock out the friend who has the right one). Public tables
+skip SPAKE2 (empty messages): anyone may take a free seat, and their key is pinned from then
+on.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from spake2 import SPAKE2_A, SPAKE2_B
 
@@ -28,8 +31,10 @@ from fourwinds.protocol.errors import FourwindsError
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I/L
 CODE_LENGTH = 6
-MAX_FAILURES = 10          # wrong codes per table per window before the host stops listening
-FAILURE_WINDOW_S = 60.0
+MAX_FAILURES = 5           # wrong codes from one key per window before it is not heard
+MAX_ADDRESS_FAILURES = 10  # wrong codes from one address per window: its keys that failed
+FAILURE_WINDOW_S = 60.0    # are not heard (a key that never failed always is)
+FAILURE_SOURCES = 1024     # keys and addresses remembered (the oldest forgotten first)
 
 
 class PairingError(FourwindsError):
@@ -101,18 +106,26 @@ class HostPairing:
     host_key: bytes
     code: str | None
     _pending: dict[bytes, bytes] = field(default_factory=dict)      # joiner -> SPAKE2 key
-    _failures: list[float] = field(default_factory=list)
+    _by_key: dict[bytes, list[float]] = field(default_factory=dict)     # wrong codes' times
+    _by_address: dict[str, list[float]] = field(default_factory=dict)
 
-    def locked(self, now: float) -> bool:
-        self._failures = [t for t in self._failures if now - t < FAILURE_WINDOW_S]
-        return len(self._failures) >= MAX_FAILURES
+    def locked(self, now: float, joiner_key: bytes, address: str = "") -> bool:
+        """Is ``joiner_key`` (at ``address``) not heard for now? Only a key that gave a wrong
+        code within FAILURE_WINDOW_S can be: MAX_FAILURES of its own, or MAX_ADDRESS_FAILURES
+        from its address (throwaway keys from one place). A key that never failed is always
+        heard, so strangers cannot lock the friend with the right code out."""
+        mine = _recent(self._by_key, joiner_key, now)
+        if not mine:
+            return False
+        return mine >= MAX_FAILURES or _recent(self._by_address, address, now) \
+            >= MAX_ADDRESS_FAILURES
 
-    def reply(self, joiner_key: bytes, message: bytes, now: float) -> bytes:
+    def reply(self, joiner_key: bytes, message: bytes, now: float, address: str = "") -> bytes:
         """Answer a ``PairStart``: our SPAKE2 message (raises PairingError to refuse)."""
         if self.code is None:
             return b""
-        if self.locked(now):
-            raise PairingError("too many wrong codes for this table; try again in a minute")
+        if self.locked(now, joiner_key, address):
+            raise PairingError("too many wrong codes from you; try again in a minute")
         if not message:
             raise PairingError("this table is private: joining needs its code")
         spake = SPAKE2_B(normalize_code(self.code), idA=joiner_key, idB=self.host_key)
@@ -125,7 +138,7 @@ class HostPairing:
             self._pending.pop(next(iter(self._pending)))
         return ours
 
-    def check(self, joiner_key: bytes, mac: bytes, now: float) -> bytes:
+    def check(self, joiner_key: bytes, mac: bytes, now: float, address: str = "") -> bytes:
         """Check a ``PairConfirm``; returns our MAC for ``PairResult`` or raises PairingError."""
         if self.code is None:
             return b""
@@ -134,6 +147,26 @@ class HostPairing:
             raise PairingError("no pairing in progress for this key")
         expected = _mac(key, b"joiner", self.table_id, joiner_key, self.host_key)
         if not hmac.compare_digest(mac, expected):
-            self._failures.append(now)
+            _note(self._by_key, joiner_key, now)
+            _note(self._by_address, address, now)
             raise PairingError("wrong table code")
         return _mac(key, b"host", self.table_id, joiner_key, self.host_key)
+
+
+def _recent(failures: dict[Any, list[float]], source: object, now: float) -> int:
+    """How many wrong codes ``source`` gave within FAILURE_WINDOW_S (older ones forgotten)."""
+    times = [t for t in failures.get(source, ()) if now - t < FAILURE_WINDOW_S]
+    if times:
+        failures[source] = times
+    else:
+        failures.pop(source, None)
+    return len(times)
+
+
+def _note(failures: dict[Any, list[float]], source: object, now: float) -> None:
+    """One more wrong code from ``source``; at most FAILURE_SOURCES sources are kept, and
+    at most MAX_ADDRESS_FAILURES times each (enough to decide)."""
+    times = [t for t in failures.pop(source, ()) if now - t < FAILURE_WINDOW_S]
+    failures[source] = [*times, now][-MAX_ADDRESS_FAILURES:]
+    while len(failures) > FAILURE_SOURCES:
+        failures.pop(next(iter(failures)))

@@ -5,8 +5,16 @@
 * Authentication: our own ZAP handler (``ZapHandler``) asks ``policy(curve_key)`` for every
   incoming connection. The daemon's policy admits the pinned keys of its tables' seats, and
   unknown keys only as *guests* while it hosts a table with a free seat (guests may only say
-  hello and pair). Everything refused is logged with the reason and counted in ``refused``.
+  hello and pair). Everything refused is counted in ``refused`` by a fixed reason
+  (``refusals.Refusal``) and logged at most once per source a minute (daemon/refusals.py).
 * Limits: ZMQ_MAXMSGSIZE drops oversized frames at the socket; ``wire.decode`` caps the rest.
+  Strangers are bounded (docs/SECURITY.md): new guest handshakes per key, per address and in
+  all (``GuestLimits``), frames from keys not seated at our tables per key and per address
+  (before they are decoded), and the connections we open back to guests (``connect_guest``:
+  at most GUEST_LINKS, GUEST_LINKS_PER_ADDRESS from one address, one address each, closed
+  GUEST_LINK_S after they were opened unless the key was admitted meanwhile; least recently
+  used first when full; a seated member's connection is never closed to make room). A
+  connection that has not completed its handshake within HANDSHAKE_S is closed by ZeroMQ.
 * Liveness: each DEALER sends a heartbeat every ``HEARTBEAT_S``; ``last_seen`` records when we
   last heard from each peer key, which is how the daemon knows who is alive (mDNS TTLs linger).
 * Addresses: the DEALER to a peer is connected to every address we know for it (a restarted
@@ -48,8 +56,10 @@ from fourwinds.daemon.identity import (
     checked_public_key,
     curve_public_from_ed25519,
 )
+from fourwinds.daemon.limits import RateLimit
 from fourwinds.daemon.port_owner import port_holder
 from fourwinds.daemon.reach import OwnAddresses
+from fourwinds.daemon.refusals import Refusal, Refusals, Refused, truncate
 from fourwinds.daemon.tasks import cancel_and_wait
 from fourwinds.daemon.wire import (
     MAX_FRAME,
@@ -59,6 +69,7 @@ from fourwinds.daemon.wire import (
     Heartbeat,
     Hello,
     Reach,
+    VersionMismatch,
     decode,
     encode,
     unpack_strict,
@@ -72,6 +83,7 @@ ZMTP_HEARTBEAT_MS = 1000
 CONNECT_TIMEOUT_MS = 3000
 REDIAL_MAX_S = 5.0
 MAX_PENDING = 2000
+DEALER_MAX_IN = 1024
 GREET_RETRY_S = 0.01
 GREET_ATTEMPTS = 100
 LINK_EVENTS = (zmq.EVENT_HANDSHAKE_SUCCEEDED | zmq.EVENT_HANDSHAKE_FAILED_AUTH
@@ -81,6 +93,25 @@ ZAP_ENDPOINT = "inproc://zeromq.zap.01"
 ZAP_DOMAIN = "fourwinds"
 GUEST = "guest:"
 PINNED = "pinned:"
+HANDSHAKE_S = 10.0
+"""A connection to our peer socket that has not completed its CURVE handshake (and ZAP)
+within this is closed."""
+GUEST_LINKS = 32
+GUEST_LINKS_PER_ADDRESS = 8
+GUEST_LINK_S = 15.0
+"""Connections we open back to guests (to answer their pairing): at most GUEST_LINKS in all
+and GUEST_LINKS_PER_ADDRESS to one address, each closed GUEST_LINK_S after it was opened
+unless the key was admitted meanwhile (pairing takes well under a second)."""
+SWEEP_S = 1.0
+SEEN_KEPT_S = 60.0
+"""``last_seen`` forgets a key not heard from for this long that we hold no link to."""
+GUEST_FRAME_RATE, GUEST_FRAME_BURST = 4.0, 40.0
+GUEST_ADDRESS_FRAME_RATE, GUEST_ADDRESS_FRAME_BURST = 40.0, 200.0
+GUEST_FRAME_UNIT = 16 * 1024
+"""Frames from keys not seated at our tables: a token bucket per key and one per address
+(every frame costs 1 token, plus one per GUEST_FRAME_UNIT bytes). A joiner needs a handful
+(Hello, Reach, PairStart, PairConfirm, heartbeats); what is over is dropped before it is
+decoded and counted as ``Refusal.GUEST_RATE``."""
 
 
 class TransportError(FourwindsError):
@@ -110,12 +141,28 @@ Policy = Callable[[bytes], str | None]   # curve key -> "pinned:"/"guest:" or No
 OnFrame = Callable[[Sender, Frame], Awaitable[None]]
 
 
-class ZapHandler:
-    """A ZAP (RFC 27) handler on the context, answering with ``policy``'s decision."""
+class GuestLimits:
+    """How many new guest connections (unknown keys) the ZAP handler admits: a token bucket
+    per key, per address and for all together. A seated member's key is never limited."""
 
-    def __init__(self, policy: Policy, refused: Counter[str]) -> None:
+    def __init__(self) -> None:
+        self.per_key = RateLimit(rate=0.2, burst=4)
+        self.per_address = RateLimit(rate=2.0, burst=32, sources=1024)
+        self.total = RateLimit(rate=20.0, burst=200, sources=1)
+
+    def allow(self, key: bytes, address: str, now: float) -> bool:
+        return (self.per_address.allow(address, now) and self.per_key.allow(key, now)
+                and self.total.allow("", now))
+
+
+class ZapHandler:
+    """A ZAP (RFC 27) handler on the context, answering with ``policy``'s decision (a guest
+    only within ``GuestLimits``)."""
+
+    def __init__(self, policy: Policy, refusals: Refusals) -> None:
         self.policy = policy
-        self.refused = refused
+        self.refusals = refusals
+        self.limits = GuestLimits()
         self._socket: zmq.asyncio.Socket | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -136,20 +183,22 @@ class ZapHandler:
             return [b"1.0", msg[1] if len(msg) > 1 else b"", b"400", b"bad ZAP request", b"", b""]
         _version, request_id, _domain, address, _identity, mechanism, *credentials = msg
         peer = address.decode("ascii", "replace")
+        now = time.monotonic()
         if mechanism != b"CURVE" or len(credentials) != 1 or len(credentials[0]) != 32:
-            self._refuse(f"{peer}: not a CURVE connection")
+            self.refusals.note(Refusal.ZAP_NOT_CURVE, peer, "", now)
             return [b"1.0", request_id, b"400", b"CURVE only", b"", b""]
         key = credentials[0]
         decision = self.policy(key)
         if decision is None:
-            self._refuse(f"{peer}: unknown key {z85.encode(key).decode()[:8]}... "
-                         "is not pinned to any of our tables")
+            self.refusals.note(Refusal.ZAP_UNKNOWN_KEY, peer,
+                               f"key {z85.encode(key).decode()[:8]}... is not pinned to any "
+                               "of our tables", now)
             return [b"1.0", request_id, b"400", b"key not pinned", b"", b""]
+        if decision == GUEST and not self.limits.allow(key, peer, now):
+            self.refusals.note(Refusal.ZAP_GUEST_LIMIT, peer,
+                               f"key {z85.encode(key).decode()[:8]}...", now)
+            return [b"1.0", request_id, b"400", b"too many new connections", b"", b""]
         return [b"1.0", request_id, b"200", b"OK", (decision + key.hex()).encode(), b""]
-
-    def _refuse(self, reason: str) -> None:
-        log.warning("ZAP refused %s", reason)
-        self.refused["zap: " + reason.split(": ", 1)[-1].split(" ")[0]] += 1
 
     async def close(self) -> None:
         await cancel_and_wait([self._task])
@@ -167,6 +216,21 @@ def port_in_use(host: str, port: int) -> str:
                     f"if it is your daemon) or choose another port with --port")
     return (f"port {port} or {port + 1} on {host} is in use (another fourwinds daemon?); "
             "choose another with --port")
+
+
+def _raise_descriptor_limit(wanted: int = 8192) -> None:
+    """Raise this process's soft limit on open files towards ``wanted`` (within the hard
+    limit): every connection a peer opens to us takes a descriptor before any check can
+    refuse it, and a soft limit of 1,024 is soon reached by a flood of them."""
+    try:
+        import resource
+    except ImportError:     # not on this system
+        return
+    with contextlib.suppress(ValueError, OSError):
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def _tcp(host: str, port: int) -> str:
@@ -198,6 +262,9 @@ class _Link:
     pending: deque[bytes] = field(default_factory=lambda: deque(maxlen=MAX_PENDING))
     greeted: bool = False        # our Hello went out on a live connection: send directly
     watch: asyncio.Task[None] | None = None
+    guest: str = ""              # the guest's address while this answers a guest, else ""
+    opened: float = 0.0          # when (time.monotonic) the guest link was opened
+    used: float = 0.0            # when it was last dialled or sent to (least recently used)
 
 
 def _bound_port(socket: zmq.asyncio.Socket) -> int:
@@ -212,8 +279,17 @@ class Transport:
                  name: str = "") -> None:
         self.identity = identity
         self.name = name
-        self.refused: Counter[str] = Counter()
+        self.refusals = Refusals()
+        self.refused: Counter[str] = self.refusals.counts   # by Refusal.value (status)
         self.last_seen: dict[bytes, float] = {}
+        self._guest_frames = RateLimit(GUEST_FRAME_RATE, GUEST_FRAME_BURST)
+        self._guest_address_frames = RateLimit(GUEST_ADDRESS_FRAME_RATE,
+                                               GUEST_ADDRESS_FRAME_BURST, sources=1024)
+        # curve key -> is it still a guest (not seated at any of our tables)? The daemon's
+        # answer; frames from guests are rate-limited before they are decoded
+        self.still_guest: Callable[[bytes], bool] = lambda curve_key: True
+        # (peer key) a guest link was closed: the daemon forgets what it kept for that guest
+        self.on_guest_closed: Callable[[bytes], None] = lambda key: None
         self._policy = policy
         self._on_frame = on_frame
         self._ctx: zmq.asyncio.Context | None = None
@@ -238,7 +314,8 @@ class Transport:
     async def start(self, host: str, port: int) -> None:
         """Bind the peer socket (and the key beacon on ``port + 1``)."""
         self._ctx = zmq.asyncio.Context()
-        self._zap = ZapHandler(self._policy, self.refused)
+        _raise_descriptor_limit()
+        self._zap = ZapHandler(self._policy, self.refusals)
         self._zap.start(self._ctx)
         router = self._ctx.socket(zmq.ROUTER)
         router.linger = 0
@@ -248,6 +325,9 @@ class Transport:
         router.zap_domain = ZAP_DOMAIN.encode()
         router.maxmsgsize = MAX_FRAME
         router.rcvhwm = 10000
+        router.handshake_ivl = int(HANDSHAKE_S * 1000)
+        router.heartbeat_ivl = ZMTP_HEARTBEAT_MS      # an incoming connection gone silent
+        router.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS   # (a guest that vanished) is closed
         self._router = router
         beacon = self._ctx.socket(zmq.ROUTER)
         beacon.linger = 0
@@ -268,6 +348,7 @@ class Transport:
         self._tasks.append(asyncio.create_task(self._serve_beacon(), name="beacon"))
         self._tasks.append(asyncio.create_task(self._heartbeats(), name="heartbeat"))
         self._tasks.append(asyncio.create_task(self._monitor(), name="monitor"))
+        self._tasks.append(asyncio.create_task(self._sweep(), name="guest-sweep"))
 
     def _bind_pair(self, router: zmq.asyncio.Socket, beacon: zmq.asyncio.Socket, host: str,
                    port: int) -> None:
@@ -325,6 +406,7 @@ class Transport:
         link = self._links.get(public_key)
         if link is None:
             link = self._open_link(public_key)
+        link.guest = ""      # a member's link (a guest that was admitted stays)
         wanted = {_tcp(host, port): (host, port) for host, port in addresses
                   if port and not self._is_us(host, port)}
         for endpoint in [e for e in link.endpoints if e not in wanted and e not in link.up]:
@@ -340,6 +422,79 @@ class Transport:
                 except zmq.ZMQError as error:
                     log.warning("cannot dial %s: %s", endpoint, error)
                     link.endpoints.pop(endpoint)
+
+    def connect_guest(self, public_key: bytes, host: str, port: int) -> None:
+        """Dial a guest (an unknown key pairing with us) at ``host:port``, so its pairing
+        can be answered: one address a guest (its latest), bounded in number (GUEST_LINKS,
+        GUEST_LINKS_PER_ADDRESS; the least recently used guest link is closed to make room,
+        never a member's) and closed GUEST_LINK_S after it was opened unless ``dial`` made
+        it a member's meanwhile (see ``_sweep``)."""
+        now = time.monotonic()
+        link = self._links.get(public_key)
+        if link is not None and not link.guest:
+            self.connect(public_key, host, port)    # already a member's: dialled as one
+            return
+        if link is None:
+            guests = [g for g in self._links.values() if g.guest]
+            same = [g for g in guests if g.guest == host]
+            for full, pool in ((len(same) >= GUEST_LINKS_PER_ADDRESS, same),
+                               (len(guests) >= GUEST_LINKS, guests)):
+                if full:
+                    oldest = min(pool, key=lambda g: g.used)
+                    self._drop_guest(oldest.key, "least recently used, to make room")
+                    guests = [g for g in self._links.values() if g.guest]
+                    same = [g for g in guests if g.guest == host]
+            if self._ctx is None:
+                return
+            link = self._open_link(public_key)
+            link.opened = now
+        link.guest = host
+        link.used = now
+        wanted = _tcp(host, port)
+        if port and not self._is_us(host, port) and wanted not in link.endpoints:
+            for endpoint in list(link.endpoints):      # one address a guest
+                link.endpoints.pop(endpoint)
+                link.up.discard(endpoint)
+                with contextlib.suppress(zmq.ZMQError):
+                    link.dealer.disconnect(endpoint)
+            link.endpoints[wanted] = (host, port)
+            try:
+                link.dealer.connect(wanted)
+            except zmq.ZMQError as error:
+                log.warning("cannot dial %s: %s", wanted, truncate(str(error)))
+                link.endpoints.pop(wanted)
+
+    def admitted(self, public_key: bytes) -> None:
+        """The guest ``public_key`` was seated: its link is a member's from now on."""
+        link = self._links.get(public_key)
+        if link is not None:
+            link.guest = ""
+
+    def _drop_guest(self, public_key: bytes, why: str) -> None:
+        log.debug("closing the connection to guest %s: %s", public_key.hex()[:8], why)
+        self._drop(public_key)
+        self.on_guest_closed(public_key)
+
+    def guest_links(self) -> int:
+        """How many connections to guests we hold (tests, the adversary bench)."""
+        return sum(1 for link in self._links.values() if link.guest)
+
+    async def _sweep(self) -> None:
+        """Every SWEEP_S: close guest links older than GUEST_LINK_S (a guest that has not
+        been admitted by then is not pairing), and forget ``last_seen`` of keys we hold no
+        link to and have not heard from for SEEN_KEPT_S."""
+        while True:
+            await asyncio.sleep(SWEEP_S)
+            self.sweep(time.monotonic())
+
+    def sweep(self, now: float) -> None:
+        for link in [g for g in self._links.values() if g.guest]:
+            if now - link.opened >= GUEST_LINK_S:
+                self._drop_guest(link.key, "its pairing time is over")
+        linked = {curve_public_from_ed25519(key) for key in self._links}
+        for curve_key, seen in list(self.last_seen.items()):
+            if now - seen > SEEN_KEPT_S and curve_key not in linked:
+                del self.last_seen[curve_key]
 
     def _is_us(self, host: str, port: int) -> bool:
         """Our own peer socket (a stale or wildcard address would dial ourselves)."""
@@ -360,7 +515,8 @@ class Transport:
         dealer.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS     # (link cut, address moved)
         dealer.immediate = True                              # is closed and re-dialled
         dealer.sndhwm = 10000
-        dealer.maxmsgsize = MAX_FRAME
+        dealer.rcvhwm = 1                  # peers never send on our dial: nothing may pile up
+        dealer.maxmsgsize = DEALER_MAX_IN  # (a frame over this closes that connection)
         monitor = self._monitor_socket(dealer, LINK_EVENTS)
         sync: zmq.Socket[bytes] = zmq.Socket.shadow(dealer.underlying)
         link = _Link(public_key, dealer, sync, monitor)
@@ -500,6 +656,8 @@ class Transport:
         if link is None:
             log.debug("no connection to %s; frame dropped", public_key.hex()[:8])
             return False
+        if link.guest:
+            link.used = time.monotonic()
         if link.greeted:
             self._flush(link)
             if not link.pending and self._send_now(link, data):
@@ -573,7 +731,7 @@ class Transport:
         while True:
             frames = await self._router.recv_multipart(copy=False)
             if len(frames) != 2:
-                self.refuse("frame: wrong number of parts", "?")
+                self.refuse(Refusal.FRAME_PARTS, "?")
                 continue
             message = frames[1]
             user = str(message.get("User-Id"))
@@ -581,28 +739,47 @@ class Transport:
             try:
                 curve_key = bytes.fromhex(user.split(":", 1)[1])
             except (ValueError, IndexError, AttributeError):
-                self.refuse("frame: no authenticated key", address)
+                self.refuse(Refusal.FRAME_NO_KEY, address)
                 continue
-            self.last_seen[curve_key] = time.monotonic()
-            sender = Sender(curve_key, user.startswith(GUEST), address)
+            now = time.monotonic()
+            self.last_seen[curve_key] = now
+            guest = user.startswith(GUEST)
+            if guest and self.still_guest(curve_key) and not self._guest_may_send(
+                    curve_key, address, message.buffer.nbytes, now):
+                self.refuse(Refusal.GUEST_RATE, address)
+                continue
+            sender = Sender(curve_key, guest, address)
             try:
                 frame = decode(bytes(message.buffer))
+            except VersionMismatch as error:
+                self.refuse(Refusal.FRAME_VERSION, address, error.reason)
+                continue
             except FrameError as error:
-                self.refuse(f"frame: {error.reason}", address)
+                self.refuse(Refusal.FRAME_MALFORMED, address, error.reason)
                 continue
             if isinstance(frame, Heartbeat):
                 continue
             try:
                 await self._on_frame(sender, frame)
+            except Refused as error:
+                self.refuse(error.reason, address, error.detail)
             except FourwindsError as error:
-                self.refuse(f"handler: {error}", address)
+                self.refuse(Refusal.HANDLER, address, str(error))
             except Exception:  # a bug must not kill the daemon; it is logged loudly
                 log.exception("handler failed on a frame from %s", address)
-                self.refused["handler: internal error"] += 1
+                self.refused[Refusal.INTERNAL.value] += 1
 
-    def refuse(self, reason: str, address: str) -> None:
-        log.warning("refused a frame from %s: %s", address, reason)
-        self.refused[reason.split(" (", 1)[0]] += 1
+    def _guest_may_send(self, curve_key: bytes, address: str, size: int, now: float) -> bool:
+        """Within the rate limits on frames from keys not seated at our tables (per key and
+        per address; a big frame costs more)?"""
+        cost = 1.0 + size / GUEST_FRAME_UNIT
+        return (self._guest_address_frames.allow(address, now, cost)
+                and self._guest_frames.allow(curve_key, now, cost))
+
+    def refuse(self, reason: Refusal, address: str, detail: str = "") -> None:
+        """Count a refused frame by its fixed ``reason``; log ``detail`` (truncated) at most
+        once per address a minute (daemon/refusals.py)."""
+        self.refusals.note(reason, address, detail, time.monotonic())
 
     async def _monitor(self) -> None:
         """Log what libzmq drops before we see it: failed handshakes, oversized frames."""
@@ -616,10 +793,9 @@ class Transport:
             while True:
                 event = parse_monitor_message(await monitor.recv_multipart())
                 kind = str(zmq.Event(event["event"]).name)
-                reason = ("connection closed (peer gone, or a frame over the size limit)"
-                          if kind == "DISCONNECTED" else f"handshake failed ({kind.lower()})")
-                log.info("peer socket: %s at %s", reason, event["endpoint"])
-                self.refused[f"socket: {reason}"] += 1
+                reason = (Refusal.SOCKET_CLOSED if kind == "DISCONNECTED"
+                          else Refusal.SOCKET_HANDSHAKE)
+                self.refusals.note(reason, "peer socket", kind.lower(), time.monotonic())
         finally:
             with contextlib.suppress(zmq.ZMQError):
                 self._router.disable_monitor()   # before its reader closes (see there)
