@@ -210,7 +210,7 @@ def _read_hand2(line: str, number: int, index: int, section: str | None) -> Card
     except ValueError as error:
         raise fail(f"{error} (expected fewer choices: split the line or narrow a variable)",
                    vary_col) from None
-    values = values_made(hand)
+    values = values_made(hand, index)
     for variable in variables:
         missing = sorted(set(variable.values) - values.get(variable.name, set()))
         if variable.rule is ValueRule.LISTED and missing:
@@ -221,7 +221,7 @@ def _read_hand2(line: str, number: int, index: int, section: str | None) -> Card
     if not variants:
         raise fail("no set of tiles can make this hand (too many of one tile for the jokers "
                    "allowed, or the numbers leave 1-9)", pattern_col)
-    made = alternatives_made(hand)
+    made = alternatives_made(hand, index)
     for position, alternative in enumerate(alternatives):
         if position not in made:
             raise fail(f"no set of tiles can make alternative {position + 1} "

@@ -253,8 +253,9 @@ def _make_variant(hand: CardHand, hand_index: int, alternative: int,
     )
 
 
+@lru_cache(maxsize=4096)
 def _expand(hand: CardHand, hand_index: int
-            ) -> list[tuple[Variant | None, bool, int, Combo]]:
+            ) -> tuple[tuple[Variant | None, bool, int, Combo], ...]:
     """Every choice of every pattern of the line that keeps its numbers within 1-9, as
     (the variant, or None when it repeats an earlier one or no tiles can make it; whether
     tiles can make it; the pattern's index; the number shifts)."""
@@ -272,7 +273,7 @@ def _expand(hand: CardHand, hand_index: int
             variant = _make_variant(hand, hand_index, index, groups)
             made[key] = variant is not None
             out.append((variant, variant is not None, index, choice.shifts))
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=4096)
@@ -286,7 +287,14 @@ def hand_variants(hand: CardHand, hand_index: int = 0) -> tuple[Variant, ...]:
                  if variant is not None)
 
 
-def values_made(hand: CardHand) -> dict[str, set[int]]:
+def forget_expansions() -> None:
+    """Drop the memoised expansions, so the next card read expands every line again (for
+    ``scripts/bench card``, which times reading a card from its text)."""
+    _expand.cache_clear()
+    hand_variants.cache_clear()
+
+
+def values_made(hand: CardHand, hand_index: int = 0) -> dict[str, set[int]]:
     """For each listed number variable, the listed values some tiles can make (the parser
     refuses a value that leaves 1-9 or that no tiles can make)."""
     out: dict[str, set[int]] = {v.name: set() for v in hand.variables
@@ -298,7 +306,7 @@ def values_made(hand: CardHand) -> dict[str, set[int]]:
                 moved = [g for g in alternative.groups
                          if value_tag(g, hand.variables) == variable.name]
                 lows[(index, variable.name)] = min(_numbers(moved), default=None)
-    for _, possible, index, shifts in _expand(hand, 0):
+    for _, possible, index, shifts in _expand(hand, hand_index):
         if not possible:
             continue
         for name, made in out.items():
@@ -308,9 +316,9 @@ def values_made(hand: CardHand) -> dict[str, set[int]]:
     return out
 
 
-def alternatives_made(hand: CardHand) -> set[int]:
+def alternatives_made(hand: CardHand, hand_index: int = 0) -> set[int]:
     """The indexes of the line's patterns that some tiles can make."""
-    return {index for _, possible, index, _ in _expand(hand, 0) if possible}
+    return {index for _, possible, index, _ in _expand(hand, hand_index) if possible}
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -76,8 +77,14 @@ def test_a_variation_with_a_group_exposed_is_matched_as_that_line(
     assert variant.hand.id in ids(CARD, tiles, [groups[shown]])
 
 
-EQUIVALENT_CARDS = [(parse_card("format: 2\nsection: S\n" + case.values[0] + "\n"),
-                     parse_card("\n".join(case.values[1]) + "\n")) for case in EQUIVALENT]
+def _cards(case: Any) -> tuple[Card, Card]:
+    """The format 2 card of one line and the format 1 card of the lines it replaces."""
+    line, format1, _ = case.values
+    return (parse_card(f"format: 2\nsection: S\n{line}\n"),
+            parse_card("\n".join(format1) + "\n"))
+
+
+EQUIVALENT_CARDS = [_cards(case) for case in EQUIVALENT]
 
 
 @settings(max_examples=300, deadline=None)
