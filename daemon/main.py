@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from fourwinds.daemon import logfile
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.checks import PLAYER_NAME_LIMIT, local_name, parse_host_port
 from fourwinds.daemon.discovery import interface_address
@@ -136,7 +137,6 @@ def _exit_now() -> None:
 
 
 def main(settings: Settings) -> int:
-    logging.basicConfig(level=logging.INFO,
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logfile.setup(logging.INFO)     # rotated when it goes to a file (daemon/logfile.py)
     asyncio.run(run(settings))
     return 0
