@@ -32,8 +32,9 @@ class BotSeat(threading.Thread):
     """One seat's bot over the local API of the daemon at ``data_dir``."""
 
     def __init__(self, data_dir: Path, table: str, deadline: float,
-                 done: Callable[[Event], bool]) -> None:
+                 done: Callable[[Event], bool], think: float = 0.0) -> None:
         super().__init__(daemon=True)
+        self.think = think      # seconds before each action (a player's pace; 0: at once)
         self.data_dir = data_dir
         self.table = table
         self.deadline = deadline
@@ -59,6 +60,8 @@ class BotSeat(threading.Thread):
             return
         action = choose(event)
         if action is not None:
+            if self.think:
+                time.sleep(self.think)
             start = time.perf_counter()
             answer = client.request({"type": "act", "table": self.table, **action},
                                     timeout=3)

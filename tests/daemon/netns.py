@@ -7,6 +7,12 @@ listening on every interface (no ``--interface``: the way a player starts it, an
 address can later change). ``move`` gives a machine a new address (a laptop on a new DHCP
 lease). Where namespaces cannot be made (not root, no ``ip``), ``Unavailable`` says why, for
 ``pytest.skip``. Every process started here is ended by its pid in ``close``.
+
+For the fault harness (tests/daemon/faults.py): ``cut``/``restore`` take a machine's link down
+and up (``ip link set down`` on its veth), ``isolate`` leaves a machine no direct route to the
+others (``prohibit`` routes both ways, as no iptables is needed for them) so it reaches them
+only through a relay in the bridge's namespace (``bridge_address``, ``in_bridge``), and
+``netem`` applies a delay with ``tc`` where the kernel has ``sch_netem`` (else says why not).
 """
 
 from __future__ import annotations
@@ -82,6 +88,43 @@ class Lan:
         ip("-n", ns, "addr", "add", f"{address}/16", "dev", "eth0")
         self.addresses[i] = address
 
+    def cut(self, i: int) -> None:
+        """Machine ``i``'s link goes down (its veth, ``ip link set down``): a cable pulled."""
+        ip("-n", self.names[i], "link", "set", "eth0", "down")
+
+    def restore(self, i: int) -> None:
+        """Machine ``i``'s link comes back up (its address and route with it)."""
+        ip("-n", self.names[i], "link", "set", "eth0", "up")
+
+    def isolate(self, i: int) -> None:
+        """No direct route between machine ``i`` and the others (``prohibit`` routes on both
+        sides): it reaches them only through addresses of the bridge's namespace."""
+        for j, ns in enumerate(self.names):
+            if j != i:
+                ip("-n", self.names[i], "route", "add", "prohibit", f"{self.addresses[j]}/32")
+                ip("-n", ns, "route", "add", "prohibit", f"{self.addresses[i]}/32")
+
+    def bridge_address(self, address: str) -> None:
+        """An address on the bridge itself, for a relay running in the bridge's namespace."""
+        ip("-n", self.bridge, "addr", "add", f"{address}/16", "dev", "br0")
+
+    def in_bridge(self, argv: list[str], log: Path) -> subprocess.Popen[bytes]:
+        """A process in the bridge's namespace (its stderr to ``log``); ended by its pid."""
+        with open(log, "ab") as err:
+            return subprocess.Popen(["ip", "netns", "exec", self.bridge, *argv], cwd=ROOT,
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+    def netem(self, i: int, delay_ms: int, jitter_ms: int) -> str | None:
+        """A ``tc netem`` delay on machine ``i``'s link; None when applied, else why not
+        (these machines' kernels have no ``sch_netem``)."""
+        done = subprocess.run(["ip", "netns", "exec", self.names[i], "tc", "qdisc", "add", "dev",
+                               "eth0", "root", "netem", "delay", f"{delay_ms}ms",
+                               f"{jitter_ms}ms"], capture_output=True, text=True, check=False,
+                              timeout=10)
+        return (None if done.returncode == 0 else
+                f"no tc netem here (the kernel lacks sch_netem?): {done.stderr.strip()}")
+
     def close(self) -> None:
         for ns in reversed(self._made):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10,
@@ -94,7 +137,7 @@ class LanDaemon:
 
     def __init__(self, lan: Lan, index: int, data_dir: Path, name: str,
                  session_module: str = TOY, mdns: bool = False,
-                 peers: tuple[str, ...] = ()) -> None:
+                 peers: tuple[str, ...] = (), log: Path | None = None) -> None:
         self.lan = lan
         self.index = index
         self.data_dir = data_dir
@@ -103,7 +146,7 @@ class LanDaemon:
         self.mdns = mdns
         self.peers = peers
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = data_dir / "stderr.log"
+        self.log = log or data_dir / "stderr.log"   # elsewhere when the data disk may fill
 
     @property
     def address(self) -> str:
@@ -142,6 +185,11 @@ class LanDaemon:
 
     def client(self, subscribe: bool = False) -> Client:
         return connect(str(self.data_dir), subscribe=subscribe)
+
+    def signal(self, sig: int) -> None:
+        """Send ``sig`` to the daemon (its pid: ``ip netns exec`` execs it)."""
+        assert self.proc is not None
+        self.proc.send_signal(sig)
 
     def kill9(self) -> None:
         assert self.proc is not None
