@@ -269,10 +269,12 @@ class Network:
                 _ip("link", "add", f"fwv{tag}{i}", "netns", ns, "type", "veth", "peer", "name",
                     f"fwp{tag}{i}", "netns", self.bridge)
                 _ip("-n", self.bridge, "link", "set", f"fwp{tag}{i}", "master", "br0", "up")
+                if not multicast:  # the bridge forwards no multicast (mDNS) to this port
+                    _ip("-n", self.bridge, "link", "set", f"fwp{tag}{i}", "type",
+                        "bridge_slave", "mcast_flood", "off")
                 _ip("-n", ns, "link", "set", f"fwv{tag}{i}", "name", "eth0")
                 _ip("-n", ns, "addr", "add", f"{address}/24", "dev", "eth0")
-                _ip("-n", ns, "link", "set", "eth0", "up", "multicast",
-                    "on" if multicast else "off")
+                _ip("-n", ns, "link", "set", "eth0", "up")
                 _ip("-n", ns, "link", "set", "lo", "up")
                 self.machines.append(Machine(login, base / login, ns, address))
         except BaseException:

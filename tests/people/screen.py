@@ -31,6 +31,7 @@ TMUX = shutil.which("tmux")
 _ENTRY = re.compile(r"(?:^|(?<=\s))(>?)\s?([1-9]) (\S.*?)(?= {3}|\s*$)")
 _ACTIONS_HEAD = re.compile(r"^\s*Actions\b[^:]*:?\s*(.*)$")
 _LETTERS = re.compile(r"^\s*a(?: +[b-z])*\s*$")
+_CURSOR = re.compile(r"[\^*>]")  # a cursor or selection mark drawn in the letters row
 _TIME = re.compile(r"\btime \d+\s*s\b|\b\d+\s*s left\b|\b\d+s\b")
 _CHOOSE = re.compile(r"\(select (\d) tiles?, then this\)")
 _DEFAULT_DISCARD = re.compile(r"\(default ([^)\s]+)\)")
@@ -66,7 +67,7 @@ class Terminal:
     def screen(self) -> str:
         """What the window shows now (one line per row, trailing blanks dropped)."""
         try:
-            return self._run("capture-pane", "-p", "-t", "t")
+            return self._run("capture-pane", "-p", "-t", "t").rstrip("\n") + "\n"
         except subprocess.CalledProcessError:
             return ""  # the session ended (the command exited)
 
@@ -174,15 +175,16 @@ def rack(screen: str) -> list[RackTile]:
     letter, and whether it is selected (a "*" in the row above the tiles)."""
     lines = screen.splitlines()
     for i in range(len(lines) - 1, 0, -1):
-        if not _LETTERS.match(lines[i]):
+        row = _CURSOR.sub(" ", lines[i])
+        if not _LETTERS.match(row):
             continue
-        letters = lines[i].split()
+        letters = row.split()
         for j in range(i - 1, max(-1, i - 4), -1):
             tokens = lines[j].split()
             if len(tokens) == len(letters) and all(_name(t) or t == "J" for t in tokens):
                 marks = next((lines[k] for k in range(j - 1, max(-1, j - 3), -1)
                               if lines[k].strip() and set(lines[k].strip()) <= {"*", " "}), "")
-                columns = [m.start() for m in re.finditer(r"\S+", lines[i])]
+                columns = [m.start() for m in re.finditer(r"\S+", row)]
                 marked = [col < len(marks) and marks[col:col + 3].strip() == "*"
                           for col in columns]
                 return [RackTile(letter, token, mark)
@@ -291,7 +293,8 @@ class Person:
         unmark = [t.letter for t in tiles if t.marked]
         free = [t for t in tiles if not t.is_joker()]
         if len(free) < want:
-            return ""
+            raise AssertionError(f"{self.name}: cannot read {want} tiles to pass off the "
+                                 f"rack:\n{screen}")
         # pass the tiles least likely to help: the last ones of the (sorted) rack
         chosen = [t.letter for t in free[-want:]]
         self.term.keys(*unmark, *chosen, action.key)

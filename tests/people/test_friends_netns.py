@@ -199,15 +199,20 @@ def _table_lines(screen: str) -> str:
 
 
 def _play_the_section(net: Network, section: str) -> None:
+    started = time.monotonic()
     story = Story(net, section)
     host, *friends = net.machines
     story.follow(host, role(section, "the host"), host)
     for friend in friends:
         story.follow(friend, role(section, "each friend"), host)
     assert len(story.screens) == 4, f"not every person opened the table: {story.problems}"
+    print(f"four tables open after {time.monotonic() - started:.1f} s")
     story.lobby_full()
+    print(f"lobby full after {time.monotonic() - started:.1f} s")
     story.play_hand()
+    print(f"hand over after {time.monotonic() - started:.1f} s")
     story.check_result()
+    print(f"result checked after {time.monotonic() - started:.1f} s")
     assert not story.problems, "\n".join(story.problems)
 
 
