@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import ipaddress
 import re
-import unicodedata
 
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.text import clean_text, shown_name
 
 PLAYER_NAME_LIMIT = 32
 TABLE_NAME_LIMIT = 60
@@ -39,23 +39,10 @@ class BadInput(FourwindsError):
         super().__init__(reason)
 
 
-def _shown(char: str) -> bool:
-    category = unicodedata.category(char)
-    return not (category.startswith("C") or category in ("Zl", "Zp"))
-
-
-def clean_text(value: str) -> str:
-    """``value`` without control, format or line-separator characters, its white space
-    runs made one space and trimmed."""
-    return " ".join("".join(c if _shown(c) else " " for c in value).split())
-
-
 def peer_name(value: object, limit: int = PLAYER_NAME_LIMIT) -> str:
     """A name a peer, an announcement or a beacon gave: cleaned and cut to ``limit``
     ("" for something that is not text at all)."""
-    if not isinstance(value, str):
-        return ""
-    return clean_text(value[:limit * 4])[:limit].rstrip()
+    return shown_name(value, limit)
 
 
 def local_name(value: object, what: str, limit: int) -> str:

@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.text import shown_name
 from fourwinds.protocol.tiles import Kind, RuleSet
 
 from .envelope import decode as decode_envelope
@@ -167,6 +168,11 @@ def _our_turn(s: TableSession) -> bool:
             and s.me not in s.inputs and not s.inbox[s.me])
 
 
+NAME_LIMIT = 32
+"""A player's name as views show it: signed messages allow 200 characters of anything; the
+view keeps 32 shown ones (no control characters: names reach every seat's terminal)."""
+
+
 _NAMES: dict[tuple[bytes, int], str] = {}
 
 
@@ -178,12 +184,13 @@ def _name(s: TableSession, place: Seat) -> str:
         return found
     name = ""
     if place == 0 and s.open is not None:
-        name = s.open.player
+        name = shown_name(s.open.player, NAME_LIMIT)
     else:
         for env in s.chains[place].accepted[:2]:
             if env.kind is MsgKind.JOIN and env.body is not None:
                 try:
-                    name = str(getattr(decode_body(env.kind, env.body), "player", ""))
+                    name = shown_name(getattr(decode_body(env.kind, env.body), "player", ""),
+                                      NAME_LIMIT)
                 except Exception:  # a name is cosmetic; never fail a view on it
                     name = ""
                 break
@@ -204,7 +211,7 @@ def _join_name(payload: bytes) -> str:
     try:
         env = decode_envelope(payload)
         body = decode_body(env.kind, env.body or b"")
-        name = str(getattr(body, "player", ""))
+        name = shown_name(getattr(body, "player", ""), NAME_LIMIT)
     except Exception:  # a name is cosmetic; never fail a view on it
         name = ""
     return name or "a player"
@@ -295,7 +302,7 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
             else (None if s.me is None else int(s.me)))
     view: dict[str, Any] = {
         "rules": "" if s.open is None else s.open.rules,
-        "table": s.table.hex() if s.open is None else s.open.name,
+        "table": s.table.hex() if s.open is None else shown_name(s.open.name, 60) or "table",
         "practice": s.open is not None and s.open.options.deck is DeckKind.PRACTICE,
         "hand_number": (hand.hand_no if hand is not None else s.hands_played) + 1,
         "hands_in_match": s.match_hands, "seat": seat, "dealer": int(Seat.EAST),

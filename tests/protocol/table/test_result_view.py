@@ -283,3 +283,23 @@ def test_the_hosts_lobby_names_a_joiner_as_soon_as_it_is_admitted() -> None:
     assert host.phase is Phase.LOBBY
     names = [p["name"] for p in _view(host)["players"]]
     assert names == ["Ada", "Bob", "seat 2", "seat 3"]
+
+
+def test_names_reach_the_view_without_control_characters() -> None:
+    """A seat's name is signed text of its own choosing: an escape sequence in it must not
+    reach the other players' terminals."""
+    from fourwinds.protocol.table.session import handle_message, join_table, new_table
+
+    opened = new_table("k\x1b[2Jitchen", "mcr", bytes(range(32)), b"g" * 32, 0.0,
+                       player="Ada\x1b]0;owned\x07")
+    joined = join_table(opened.outgoing[0].payload, Seat(1), bytes(range(1, 33)), b"f" * 32,
+                        0.0, player="B\u202eob" + "x" * 100)
+    host = opened.session
+    for out in joined.outgoing:
+        host = handle_message(host, out.payload, 1.0).session
+    view = _view(host)
+    names = [p["name"] for p in view["players"]]
+    assert names[0] == "Ada ]0;owned"
+    assert names[1] == "B ob" + "x" * 28
+    assert view["table"] == "k [2Jitchen"
+    assert all(ch.isprintable() for name in names for ch in name)
