@@ -82,7 +82,10 @@ class Injected:
     held_s: float = 0.0
     recovery_s: float | None = None
     seen: str = ""
+    own: str = ""          # what the faulted seat's own screen said (when it could say)
     note: str = ""
+    began: float = 0.0     # monotonic
+    stall_s: float | None = None   # the longest the table stood still from the fault on
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,7 @@ class Outcome:
     verified: tuple[str, ...]
     longest_stall_s: float
     match_s: float
+    diagnosis: str = ""     # when it did not complete: each seat's view and log's last lines
 
     @property
     def verified_ok(self) -> bool:
@@ -149,6 +153,7 @@ class FaultMatch:
     def __init__(self, base: Path, subnet: int, *, seed: int = 1, think: float = 0.05,
                  bad_seat: int | None = None, link: LinkSpec | None = None,
                  relay: bool = True, small_disk_seat: int | None = None) -> None:
+        base.mkdir(parents=True, exist_ok=True)
         self.base = base
         self.random = random.Random(seed)
         self.seed = seed
@@ -313,13 +318,15 @@ class FaultMatch:
             time.sleep(0.02)
 
     def _note(self, fault: Fault, seat: int) -> Injected:
-        entry = Injected(fault, seat, round(self.since(), 2))
+        entry = Injected(fault, seat, round(self.since(), 2), began=time.monotonic())
         self.injected.append(entry)
         return entry
 
     def _seen(self, entry: Injected, since: float, seats: set[int]) -> None:
         assert self.monitor is not None
-        entry.seen = self.monitor.seen(since, time.monotonic(), seats)
+        now = time.monotonic()
+        entry.seen = self.monitor.seen(since, now, seats)
+        entry.own = self.monitor.seen(since, now, {entry.seat})
 
     # -- faults -----------------------------------------------------------------------------
 
@@ -436,7 +443,7 @@ class FaultMatch:
         while not detail.startswith("Paused") and time.monotonic() < deadline:
             detail = str((self.bots[i].last or {}).get("view", {}).get("phase_detail") or "")
             time.sleep(0.05)
-        entry.seen = detail
+        entry.own = detail
         if detail.startswith("Paused"):
             time.sleep(hold)
         else:
@@ -444,6 +451,8 @@ class FaultMatch:
         filler.unlink()
         ended = time.monotonic()
         entry.held_s = round(ended - began, 2)
+        assert self.monitor is not None
+        entry.seen = self.monitor.seen(began, ended, {j for j in range(4) if j != i})
         self._recovered(entry, i, ended, 60)
         return entry
 
@@ -502,9 +511,56 @@ class FaultMatch:
         identical = all(t == transcripts[0] for t in transcripts)
         verified = self.verify(transcripts) if completed else ()
         last = max(self.monitor.moves[-1] if self.monitor.moves else ended, self.started)
+        for entry in self.injected:
+            entry.stall_s = round(self.monitor.longest_stall(entry.began, last), 2)
         return Outcome(completed, identical, verified,
                        round(self.monitor.longest_stall(self.started, last), 2),
-                       round((last if completed else ended) - self.started, 2))
+                       round((last if completed else ended) - self.started, 2),
+                       "" if completed else self.diagnose())
+
+    def diagnose(self) -> str:
+        """Each seat's view (phase, step, whom it waits for, what it may do, problems) and
+        its daemon log's last lines: what a stuck match needs looked at."""
+        lines = []
+        for i, d in enumerate(self.daemons):
+            try:
+                event = self.view(i)
+                view = event["view"]
+                lines.append(f"seat {i}: {view.get('session')} step {view.get('step')} "
+                             f"detail {view.get('phase_detail')!r} legal "
+                             f"{[a.get('type') for a in event.get('legal_actions') or []]} "
+                             f"problems {event.get('problems')} offline {event.get('offline')}")
+            except (AssertionError, OSError, TimeoutError, KeyError) as error:
+                lines.append(f"seat {i}: no view ({error})")
+            with contextlib.suppress(OSError):
+                lines += ["    " + line for line in d.log.read_text().splitlines()[-8:]]
+        return "\n".join(lines)
+
+    def set_aside(self, i: int, timeout: float = 15.0) -> list[dict[str, Any]]:
+        """The tables seat ``i``'s daemon lists as set aside (``status``), once it lists one
+        (its resumes run off the event loop), or none within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            client = self.daemons[i].client()
+            try:
+                aside: list[dict[str, Any]] = request(client, type="status")["set_aside"]
+            finally:
+                client.close()
+            if aside or time.monotonic() > deadline:
+                return aside
+            time.sleep(0.1)
+
+    def others_agree(self, away: int, timeout: float = 20.0) -> tuple[bool, tuple[str, ...]]:
+        """Whether the seats other than ``away`` hold identical transcripts (waiting up to
+        ``timeout`` for what is on its way), and ``verify --partial`` on each."""
+        deadline = time.monotonic() + timeout
+        others = [i for i in range(4) if i != away]
+        while True:
+            transcripts = [self.transcript(i) for i in others]
+            same = all(t == transcripts[0] for t in transcripts)
+            if same or time.monotonic() > deadline:
+                return same, self.verify(transcripts, partial=True)
+            time.sleep(0.5)
 
     def close(self) -> None:
         for bot in self.bots:

@@ -22,7 +22,6 @@ import pytest
 
 from tests.daemon.faults import Fault, FaultMatch, Outcome
 from tests.daemon.netns import Unavailable, short_dir
-from tests.daemon.procs import request
 from tests.daemon.relay import LinkSpec
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
@@ -138,15 +137,7 @@ def test_a_flipped_byte_sets_the_table_aside_with_the_reason_and_the_daemon_runs
     victim = match.daemons[2]
     reason = f"records.log {fault.note}: checksum mismatch"
     for attempt in range(2):        # set aside, and again after another restart: no loop
-        deadline = time.monotonic() + 15
-        aside: list[dict[str, Any]] = []
-        while not aside and time.monotonic() < deadline:
-            client = victim.client()
-            try:
-                aside = request(client, type="status")["set_aside"]
-            finally:
-                client.close()
-            time.sleep(0.1)
+        aside = match.set_aside(2)
         assert [(a["table"], a["set_aside"]) for a in aside] == [(match.table, reason)]
         time.sleep(2.0)
         assert victim.proc is not None and victim.proc.poll() is None, "the daemon exited"
@@ -154,15 +145,8 @@ def test_a_flipped_byte_sets_the_table_aside_with_the_reason_and_the_daemon_runs
             victim.stop()
             victim.spawn()
             victim.wait_ready()
-    others = (0, 1, 3)                  # the others wait for it, and agree on every message
-    deadline = time.monotonic() + 20
-    while True:
-        transcripts = [match.transcript(i) for i in others]
-        if all(t == transcripts[0] for t in transcripts) or time.monotonic() > deadline:
-            break
-        time.sleep(0.5)
-    assert all(t == transcripts[0] for t in transcripts)
-    assert match.verify(transcripts, partial=True) == ("OK",) * 3
+    same, verified = match.others_agree(2)     # the others wait for it, agreeing on all
+    assert same and verified == ("OK",) * 3, verified
     assert "Traceback" not in victim.log.read_text()
 
 
@@ -171,7 +155,7 @@ def test_a_full_data_disk_pauses_the_hand_with_the_reason_until_there_is_room(
     match = make(99, small_disk_seat=2)
     match.wait_for_play(steps=30)
     fault = match.fill_disk(2)
-    assert fault.seen.startswith("Paused: cannot write records.log: No space left on device "
+    assert fault.own.startswith("Paused: cannot write records.log: No space left on device "
                                  "(ENOSPC); the hand goes on once there is room"), fault
     _complete(match.finish(MATCH_S))
     assert fault.recovery_s is not None, fault
