@@ -76,6 +76,9 @@ def register(sub: Any) -> None:
     parser.add_argument("--code", help="the private table's code, with --join")
     parser.add_argument("--private", action="store_true", help="host a private table (code)")
     parser.add_argument("--ascii", action="store_true", help="tiles as codes, not glyphs")
+    parser.add_argument("--web", action="store_true",
+                        help="the table in your browser instead of the terminal "
+                             "(`fourwinds web`)")
     add_table_options(parser, solo_default=True)
     parser.add_argument("--data-dir", metavar="DIR", help="your daemon's data directory")
     parser.add_argument("--port", type=int, metavar="PORT",
@@ -141,7 +144,7 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
     data_dir = data_dir_of(args)
     bots = config.bots if args.bots is None else args.bots
     target = choose_table(args, config, my_tables(data_dir), interactive=has_terminal())
-    if not has_terminal():
+    if not has_terminal() and not args.web:
         raise FourwindsError("play needs a terminal for the table screen (scripts use "
                              "`fourwinds host`, `join`, `status` and the move commands)")
     seats = load_bot_seats(state, target.ref) if target.kind is Kind.RETURN else None
@@ -164,6 +167,12 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
         else:
             table, seats = _host(api, args, config, target.ref, bots, started, solo, state)
             _ready(api, table)
+        if args.web:
+            from fourwinds.frontends.web.launch import serve
+
+            shown = True
+            return serve(data_dir, state, table=table, verbose=verbose,
+                         say=lambda text: print(f"fourwinds web: {text}", flush=True))
         from fourwinds.frontends.curses_table import run
 
         shown = True

@@ -1,0 +1,639 @@
+// The page: one WebSocket to the web server (which relays to your daemon), the newest view
+// of the table, and what clicks and keys do. What may be done always comes from the view's
+// legal_actions; the page only remembers the cursor, the selection and your rack order.
+"use strict";
+
+(() => {
+  const { h } = Views;
+  const $ = (id) => document.getElementById(id);
+  // Replace a node's children, leaving out the parts a view does not have (null).
+  const put = (node, ...parts) => node.replaceChildren(...parts.flat(2)
+    .filter((p) => p !== null && p !== undefined && p !== false && p !== ""));
+  const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+  const COMMAND_LETTERS = { t: "T", n: "N", h: "H" };   // when no rack tile has that letter
+
+  const state = {
+    socket: null, nextId: 1, waiting: new Map(), retry: 500,
+    hello: null, table: null, event: null, receivedAt: 0, members: [], tables: null,
+    cursor: 0, selected: new Set(), menu: 0, overlay: null, showHints: true, answered: null,
+    order: null, sheet: null, sheetProblem: "",
+  };
+
+  // -- the connection ----------------------------------------------------------------------
+
+  function connect() {
+    const socket = new WebSocket(`ws://${location.host}/ws`);
+    state.socket = socket;
+    socket.addEventListener("open", () => { state.retry = 500; document.body.dataset.connected = "yes"; });
+    socket.addEventListener("message", (m) => receive(JSON.parse(m.data)));
+    socket.addEventListener("close", () => {
+      document.body.dataset.connected = "no";
+      for (const done of state.waiting.values()) done({ ok: false, error: "the connection closed" });
+      state.waiting.clear();
+      say("connection to fourwinds lost; reconnecting...");
+      setTimeout(connect, state.retry);
+      state.retry = Math.min(5000, state.retry * 2);
+    });
+  }
+
+  function ask(message) {
+    return new Promise((done) => {
+      if (!state.socket || state.socket.readyState !== WebSocket.OPEN) {
+        done({ ok: false, error: "not connected" });
+        return;
+      }
+      const id = state.nextId++;
+      state.waiting.set(id, done);
+      state.socket.send(JSON.stringify({ ...message, id }));
+    });
+  }
+
+  function receive(message) {
+    if (message.type === "reply") {
+      const done = state.waiting.get(message.id);
+      state.waiting.delete(message.id);
+      if (done) done(message);
+    } else if (message.type === "hello") {
+      state.hello = message;
+      say(`connected as ${message.name || "you"}`);
+      start(message);
+    } else if (message.type === "view") {
+      onEvent(message);
+    }
+  }
+
+  async function start(hello) {
+    const wanted = new URLSearchParams(location.hash.slice(1)).get("table");
+    const table = wanted || state.table || hello.table;
+    if (table) return openTable(table);
+    const tables = await refreshTables();
+    const mine = (tables && tables.tables) || [];
+    if (mine.length === 1) return openTable(mine[0].table);
+    return showLobby();
+  }
+
+  async function openTable(table) {
+    state.table = table;
+    const answer = await ask({ type: "open", table });
+    if (!answer.ok) {
+      say(`cannot open table ${table}: ${answer.error}`);
+      return showLobby();
+    }
+    if (answer.event) onEvent(answer.event, true);
+    return null;
+  }
+
+  function isOurs(event) {
+    const t = String(event.table || "");
+    return state.table !== null && (t.startsWith(state.table) || event.name === state.table);
+  }
+
+  // -- a new view ----------------------------------------------------------------------------
+
+  function onEvent(event, force) {
+    if (!force && !isOurs(event)) return;
+    const old = state.event;
+    const view = event.view || {};
+    state.table = String(event.table || state.table);
+    if (location.hash !== `#table=${state.table}`) history.replaceState(null, "", `#table=${state.table}`);
+    if (!old || (old.view || {}).hand_number !== view.hand_number || old.table !== event.table) {
+      state.order = loadOrder(event);
+    }
+    const before = rackCodes(old);
+    state.event = event;
+    state.receivedAt = performance.now();
+    const now = rackCodes(event);
+    if (before.join() !== now.join()) state.selected.clear();
+    state.cursor = Math.min(state.cursor, Math.max(0, now.length - 1));
+    const menu = menuActions(event);
+    state.menu = Math.max(0, menu.findIndex((a) => a.default));
+    if (state.answered !== decisionKey(event)) state.answered = null;
+    render();
+  }
+
+  function decisionKey(event) {
+    const view = (event && event.view) || {};
+    if ("step" in view) {
+      return JSON.stringify(["step", view.step, (event.legal_actions || []).map((a) => a.id)]);
+    }
+    return JSON.stringify(["seq", event && event.seq]);
+  }
+
+  // -- the rack and the actions (as the curses table reads them) ----------------------------
+
+  function orderKey(event) {
+    return `fourwinds-order:${event.table}:${(event.view || {}).hand_number}`;
+  }
+
+  function loadOrder(event) {
+    try {
+      return JSON.parse(sessionStorage.getItem(orderKey(event)) || "null");
+    } catch (error) {
+      return null;
+    }
+  }
+
+  // Our concealed tiles in the order shown: the view's, or the player's own (dragged) order
+  // kept for the tiles still there, new ones at the end.
+  function rackCodes(event) {
+    const hand = ((event && event.view) || {}).hand;
+    if (!Array.isArray(hand)) return [];
+    if (!state.order || !event || event !== state.event) return hand.map(String);
+    const left = hand.map(String);
+    const out = [];
+    for (const code of state.order) {
+      const i = left.indexOf(code);
+      if (i >= 0) { out.push(code); left.splice(i, 1); }
+    }
+    return out.concat(left);
+  }
+
+  function showsRack() { return screenOf(state.event) === "table"; }
+
+  function tileBound(action, rack) {
+    const tiles = action.tiles || [];
+    return action.type === "discard" && !("choose" in action) && tiles.length === 1 &&
+      rack.includes(tiles[0]);
+  }
+
+  function menuActions(event) {
+    const rack = rackCodes(event);
+    return ((event && event.legal_actions) || []).filter((a) => !tileBound(a, rack));
+  }
+
+  function checkChoice(action, chosen) {
+    const want = Number(action.choose || 0);
+    if (chosen.length !== want) {
+      return `${action.label}: select ${want} tile(s), you selected ${chosen.length}`;
+    }
+    const allowed = [...(action.tiles || [])];
+    for (const code of chosen) {
+      const i = allowed.indexOf(code);
+      if (i < 0) return `${action.label}: ${code} cannot be chosen`;
+      allowed.splice(i, 1);
+    }
+    return null;
+  }
+
+  async function act(action) {
+    const event = state.event;
+    if (!event) return;
+    const key = decisionKey(event);
+    if (state.answered === key) { say("sent; waiting for the table"); return; }
+    const rack = rackCodes(event);
+    const request = { type: "act", table: event.table, seq: event.seq, action: action.id,
+      expected: action };
+    if ("choose" in action) {
+      const chosen = [...state.selected].sort((a, b) => a - b).map((i) => rack[i]);
+      const problem = checkChoice(action, chosen);
+      if (problem) { say(problem); return; }
+      request.tiles = chosen;
+    }
+    const label = action.label || action.type;
+    const final = action.type !== "more_time";
+    if (final) state.answered = key;
+    say(`sending: ${label}`);
+    render();
+    const answer = await ask(request);
+    if (answer.ok) {
+      if (final) state.selected.clear();
+      say(`sent: ${label}`);
+    } else {
+      if (state.answered === key) state.answered = null;
+      say(`refused: ${answer.error || "no reason given"}`);
+    }
+    render();
+  }
+
+  function discardAt(index) {
+    const rack = rackCodes(state.event);
+    const code = rack[index];
+    const action = ((state.event || {}).legal_actions || [])
+      .find((a) => tileBound(a, rack) && a.tiles[0] === code);
+    if (action) act(action);
+    else say(code ? `you may not discard ${code} now` : "no tile there");
+  }
+
+  function toggle(index) {
+    if (state.selected.has(index)) state.selected.delete(index);
+    else state.selected.add(index);
+  }
+
+  function choosing() {
+    return ((state.event || {}).legal_actions || []).some((a) => "choose" in a);
+  }
+
+  // -- keys -----------------------------------------------------------------------------------
+
+  function onKey(e) {
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    let key = e.key;
+    if (key === "Escape" && state.overlay) { closeOverlay(); e.preventDefault(); return; }
+    if (state.overlay) {
+      closeOverlay();
+      e.preventDefault();
+      return;
+    }
+    const rack = showsRack() ? rackCodes(state.event) : [];
+    if (key in COMMAND_LETTERS && LETTERS.indexOf(key) >= rack.length) key = COMMAND_LETTERS[key];
+    if (handleKey(key, rack)) e.preventDefault();
+  }
+
+  function handleKey(key, rack) {
+    const pages = { "?": "help", S: "scores", H: "history", C: "sheet" };
+    if (pages[key]) { openOverlay(pages[key]); return true; }
+    if (key === "Q") { showLobby(); return true; }
+    if (key === "Tab") { state.showHints = !state.showHints; render(); return true; }
+    const event = state.event;
+    if (!event || screenOf(event) === "lobby-screen") return false;
+    const legal = event.legal_actions || [];
+    const menu = menuActions(event);
+    if (key === "T" || key === "N") {
+      const kinds = key === "T" ? ["more_time"] : ["next", "ready"];
+      const action = legal.find((a) => kinds.includes(a.type));
+      if (action) act(action);
+      else say(key === "T" ? "more time is not offered now" : "the table is not waiting for you to go on");
+      return true;
+    }
+    if (key === "ArrowLeft" || key === "ArrowRight") {
+      if (rack.length) state.cursor = Math.max(0, Math.min(rack.length - 1, state.cursor + (key === "ArrowLeft" ? -1 : 1)));
+      render();
+      return true;
+    }
+    if (key.length === 1 && LETTERS.includes(key)) {
+      const index = LETTERS.indexOf(key);
+      if (index >= rack.length) { say(`no tile '${key}' in your rack`); return true; }
+      state.cursor = index;
+      if (choosing()) toggle(index);
+      render();
+      return true;
+    }
+    if (key === " ") {
+      if (rack.length) { toggle(state.cursor); render(); }
+      return true;
+    }
+    if (key === "ArrowUp" || key === "ArrowDown") {
+      if (menu.length) state.menu = (state.menu + (key === "ArrowUp" ? -1 : 1) + menu.length) % menu.length;
+      render();
+      return true;
+    }
+    if (/^[1-9]$/.test(key)) {
+      const action = menu[Number(key) - 1];
+      if (action) act(action);
+      else say(`no action ${key}`);
+      return true;
+    }
+    if (key === "Enter") {
+      const bound = legal.filter((a) => tileBound(a, rack));
+      if (bound.length && rack.length) {
+        const code = rack[Math.min(state.cursor, rack.length - 1)];
+        const match = bound.find((a) => a.tiles[0] === code);
+        if (match) { act(match); return true; }
+        if (!menu.length) { say(`you may not discard ${code} now`); return true; }
+      }
+      if (menu.length) act(menu[Math.min(state.menu, menu.length - 1)]);
+      else say("nothing to do now");
+      return true;
+    }
+    return false;
+  }
+
+  // -- screens --------------------------------------------------------------------------------
+
+  function screenOf(event) {
+    if (!event) return "lobby-screen";
+    const view = event.view || {};
+    if (view.phase === "lobby") return "waiting";
+    if (view.phase === "match_over" || (view.phase === "hand_over" && view.result)) return "result";
+    return "table";
+  }
+
+  function show(screen) {
+    document.body.dataset.screen = screen;
+    for (const id of ["lobby", "waiting", "table", "result"]) $(id).hidden = id !== screen;
+  }
+
+  function deadlineLeft(view) {
+    let deadline = view.deadline;
+    if (deadline === null || deadline === undefined) deadline = (view.next || {}).deadline;
+    if (deadline === null || deadline === undefined) return null;
+    return Math.max(0, Number(deadline) - (performance.now() - state.receivedAt) / 1000);
+  }
+
+  function render() {
+    const event = state.event;
+    if (!event || state.table === null) return;
+    const view = event.view || {};
+    const screen = screenOf(event);
+    document.body.dataset.phase = view.phase || "";
+    document.body.dataset.answered = state.answered ? "yes" : "no";
+    const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
+    $("info").textContent = [`table ${event.name || view.table || ""}`,
+      rules + (view.practice ? " practice" : ""), `hand ${view.hand_number ?? "?"}/${view.hands_in_match ?? "?"}`,
+      view.prevalent_wind !== null && view.prevalent_wind !== undefined ? `prevalent ${Views.WINDS[view.prevalent_wind]}` : null,
+      `you: ${Views.WINDS[view.seat] || "?"}`].filter(Boolean).join(" \u00b7 ");
+    const thinking = (view.players || []).filter((p) => p.thinking).map((p) => `${p.name} is thinking`);
+    $("phase").textContent = [view.phase_detail || view.phase || "", ...thinking, view.paused || ""]
+      .filter(Boolean).join(" \u00b7 ");
+    show(screen);
+    if (screen === "waiting") renderWaiting(event, view);
+    else if (screen === "result") renderResult(event, view);
+    else renderTable(event, view);
+    tick();
+    if (state.overlay) fillOverlay();
+  }
+
+  function renderWaiting(event, view) {
+    $("waiting-title").textContent = `Table ${event.name || ""}: ${view.phase_detail || "waiting for players"}`;
+    put($("places"), ...Views.places(view, state.members));
+    $("timers").textContent = Views.windowsText(view);
+    put($("waiting-actions"), ...actionButtons(event, []));
+    if (!(event.legal_actions || []).length) {
+      $("waiting-actions").append(h("p", { text: "The match starts when all four players are seated and ready." }));
+    }
+  }
+
+  function renderResult(event, view) {
+    const legal = event.legal_actions || [];
+    const ourNext = legal.some((a) => a.type === "next");
+    const parts = [...Views.result(view), ...Views.nextLines(view, deadlineLeft(view), ourNext),
+      h("div", { class: "actions" }, actionButtons(event, []))];
+    if (view.phase === "match_over") {
+      const leave = h("button", { id: "leave-button", text: "Leave the table" });
+      leave.addEventListener("click", leaveTable);
+      parts.push(h("div", { class: "actions" }, leave));
+    }
+    put($("result"), h("section", { class: "panel" }, parts));
+  }
+
+  function renderTable(event, view) {
+    const places = Views.seatPlaces(view);
+    const bySeat = Views.players(view);
+    for (const [where, seatNo] of Object.entries(places)) {
+      put($(`seat-${where}`), ...Views.seat(view, bySeat[seatNo]));
+      $(`seat-${where}`).classList.toggle("turn", view.turn === seatNo);
+    }
+    put($("center"), ...Views.center(view, deadlineLeft(view)));
+    put($("hints"), ...(state.showHints ? Views.hints(view) : []));
+    $("hints").hidden = !state.showHints || !(view.hints || []).length;
+    const rack = rackCodes(event);
+    const legal = event.legal_actions || [];
+    const bound = legal.filter((a) => tileBound(a, rack));
+    const chooser = legal.find((a) => "choose" in a);
+    $("rack-title").textContent = `Your hand (${Views.WINDS[view.seat] || "?"}): ${rack.length} tiles` +
+      (view.drawn ? `, drew ${view.drawn}` : "");
+    // redrawn only when it changed: a click or a drag is never lost to a redraw
+    const signature = JSON.stringify([rack, state.cursor, [...state.selected],
+      bound.map((a) => [a.tiles[0], !!a.default]), chooser ? chooser.tiles : null]);
+    if ($("rack").dataset.signature !== signature) {
+      $("rack").dataset.signature = signature;
+      put($("rack"), ...rack.map((code, i) => rackTile(code, i, bound, chooser)));
+    }
+    const notes = [];
+    if (bound.length) {
+      const d = bound.find((a) => a.default);
+      notes.push(h("p", { class: "note", text: "Your discard: double-click a tile (or Enter on the cursor)" +
+        (d ? `; default ${d.tiles[0]}` : "") }));
+    }
+    if (chooser) {
+      notes.push(h("p", { class: "note", text: `${chooser.label}: select ${chooser.choose} ` +
+        `tile${chooser.choose === 1 ? "" : "s"} (${state.selected.size} selected), then press it` }));
+    }
+    if (!legal.length) notes.push(h("p", { class: "note", text: "Nothing to do now." }));
+    const actionsSignature = JSON.stringify([legal, state.menu, state.selected.size]);
+    if ($("actions").dataset.signature !== actionsSignature) {
+      $("actions").dataset.signature = actionsSignature;
+      put($("actions"), ...notes, ...actionButtons(event, rack));
+    }
+  }
+
+  function rackTile(code, index, bound, chooser) {
+    const classes = ["rack-tile"];
+    if (index === state.cursor) classes.push("cursor");
+    if (state.selected.has(index)) classes.push("selected");
+    const discard = bound.find((a) => a.tiles[0] === code);
+    if (discard) classes.push("discardable");
+    if (discard && discard.default) classes.push("default");
+    if (chooser && !(chooser.tiles || []).includes(code)) classes.push("dim");
+    const node = h("div", { class: classes.join(" "), draggable: "true", "data-index": String(index),
+      "data-code": code, role: "option", "aria-selected": state.selected.has(index) ? "true" : "false" },
+    Tiles.svg(code, "big"), h("span", { class: "letter", text: LETTERS[index] || "" }));
+    node.addEventListener("click", () => {
+      state.cursor = index;
+      if (choosing()) toggle(index);
+      render();
+    });
+    node.addEventListener("dblclick", () => { state.cursor = index; discardAt(index); });
+    node.addEventListener("dragstart", (e) => { e.dataTransfer.setData("text/plain", String(index)); });
+    node.addEventListener("dragover", (e) => e.preventDefault());
+    node.addEventListener("drop", (e) => {
+      e.preventDefault();
+      moveTile(Number(e.dataTransfer.getData("text/plain")), index);
+    });
+    return node;
+  }
+
+  function moveTile(from, to) {
+    const rack = rackCodes(state.event);
+    if (!(from >= 0 && from < rack.length) || from === to) return;
+    const [code] = rack.splice(from, 1);
+    rack.splice(to, 0, code);
+    state.order = rack;
+    state.selected.clear();
+    state.cursor = to;
+    sessionStorage.setItem(orderKey(state.event), JSON.stringify(rack));
+    render();
+  }
+
+  function actionButtons(event, rack) {
+    const menu = (event.legal_actions || []).filter((a) => !tileBound(a, rack));
+    return menu.map((action, i) => {
+      const label = action.label || action.type;
+      const showTiles = !("choose" in action) && (action.tiles || []).length &&
+        !(action.tiles || []).every((t) => label.includes(t));
+      const button = h("button", { class: `action${i === state.menu ? " highlight" : ""}` +
+        (action.default ? " default" : ""), "data-id": String(action.id), "data-type": action.type,
+      "data-default": action.default ? "yes" : null, title: action.default ? "taken for you when the time runs out" : "" },
+      h("span", { class: "key", text: i < 9 ? String(i + 1) : "" }), label,
+      "choose" in action ? ` (select ${action.choose})` : "",
+      showTiles ? h("span", { class: "tiles" }, (action.tiles || []).map((t) => Tiles.svg(t, "small"))) : null,
+      action.default ? h("span", { class: "flag", text: "default" }) : null);
+      button.addEventListener("click", () => { state.menu = i; act(action); });
+      return button;
+    });
+  }
+
+  function tick() {
+    const event = state.event;
+    if (!event) { $("clock").textContent = ""; return; }
+    const view = event.view || {};
+    const left = deadlineLeft(view);
+    $("clock").textContent = left === null ? "" : `time ${Math.ceil(left)} s`;
+    $("clock").classList.toggle("urgent", left !== null && left < 5);
+    const countdown = $("countdown");
+    if (countdown && left !== null) {
+      countdown.textContent = screenOf(event) === "result" ? `Next hand in ${Math.ceil(left)} s` : `${Math.ceil(left)} s`;
+    }
+  }
+
+  // -- pages on demand ---------------------------------------------------------------------------
+
+  async function openOverlay(which) {
+    state.overlay = which;
+    $("overlay").hidden = false;
+    fillOverlay();
+    if (which === "sheet" && !state.sheet && state.table) {
+      const answer = await ask({ type: "sheet", table: state.table });
+      if (answer.ok) state.sheet = answer.sheet;
+      else state.sheetProblem = answer.error;
+      if (state.overlay === "sheet") fillOverlay();
+    }
+  }
+
+  function fillOverlay() {
+    const view = (state.event || {}).view || {};
+    const which = state.overlay;
+    const body = which === "sheet" ? Views.sheet(state.sheet, state.sheetProblem)
+      : which === "history" ? Views.history(view) : which === "scores" ? Views.scores(view)
+        : Views.help();
+    document.body.dataset.overlay = which;
+    put($("overlay-body"), ...body);
+  }
+
+  function closeOverlay() {
+    state.overlay = null;
+    delete document.body.dataset.overlay;
+    $("overlay").hidden = true;
+  }
+
+  // -- the lobby ----------------------------------------------------------------------------------
+
+  async function refreshTables() {
+    const answer = await ask({ type: "tables" });
+    if (!answer.ok) return null;
+    state.tables = answer;
+    if (state.table) {
+      const mine = (answer.tables || []).find((t) => String(t.table).startsWith(state.table) || t.name === state.table);
+      state.members = mine ? mine.members || [] : [];
+    }
+    return answer;
+  }
+
+  async function showLobby() {
+    state.table = null;
+    state.event = null;
+    state.sheet = null;
+    closeOverlay();
+    history.replaceState(null, "", location.pathname);
+    document.body.dataset.phase = "";
+    $("info").textContent = state.hello && state.hello.name ? `you: ${state.hello.name}` : "";
+    $("phase").textContent = "Lobby: your tables, tables nearby, or host a new one";
+    $("clock").textContent = "";
+    show("lobby");
+    await refreshTables();
+    renderLobby();
+  }
+
+  function renderLobby() {
+    const answer = state.tables || {};
+    const mine = (answer.tables || []).map((t) => {
+      const open = h("button", { class: "open", "data-table": t.table, text: "Open" });
+      open.addEventListener("click", () => openTable(t.table));
+      return h("div", { class: "row" }, open, ` ${t.name} \u00b7 ${t.rules} \u00b7 ${t.seated}/4 seated` +
+        (t.code ? ` \u00b7 code ${t.code}` : "") + ` \u00b7 ${String(t.table).slice(0, 8)}`);
+    });
+    for (const t of answer.set_aside || []) {
+      mine.push(h("div", { class: "row", text: `${t.name} (${t.rules}): set aside, ${t.set_aside}` }));
+    }
+    put($("mine"), ...(mine.length ? mine : [h("p", { text: "You sit at no table." })]));
+    const seen = (answer.seen || []).map((t) => {
+      const code = h("input", { size: "8", placeholder: "code", "aria-label": "code" });
+      const join = h("button", { text: "Join", disabled: t.compatible === false || t.free <= 0 });
+      join.addEventListener("click", () => joinTable({ table: t.table, code: code.value.trim() }));
+      return h("div", { class: "row" }, join, t.private ? code : null,
+        ` ${t.name} \u00b7 ${t.rules} \u00b7 ${t.free <= 0 ? "full" : `${t.free} free`}` +
+        `${t.private ? " \u00b7 private" : ""} \u00b7 host ${t.fingerprint} at ${t.host}:${t.port}` +
+        (t.compatible === false ? ` (protocol ${t.version}: cannot join)` : ""));
+    });
+    put($("seen"), ...(seen.length ? seen : [h("p", { text: "No other tables seen (yet)." })]));
+  }
+
+  async function joinTable(request) {
+    say(`joining ${request.table}... (up to 30 s)`);
+    const answer = await ask({ type: "join", ...request });
+    if (!answer.ok) { say(`cannot join: ${answer.error}`); return; }
+    say(`joined ${request.table}`);
+    openTable(answer.table);
+  }
+
+  function number(id) {
+    const text = $(id).value.trim();
+    return text === "" ? null : Number(text);
+  }
+
+  async function hostTable() {
+    const options = { hands: number("host-hands") || 0, auto_pass: $("host-autopass").checked };
+    if ($("host-deck").value) options.deck = $("host-deck").value;
+    for (const [id, key] of [["host-call", "call_window"], ["host-turn", "turn_window"],
+      ["host-charleston", "charleston_window"], ["host-next", "next_window"]]) {
+      if (number(id) !== null) options[key] = number(id);
+    }
+    const bots = Number($("host-bots").value);
+    $("host-button").disabled = true;
+    say(bots ? `hosting, and seating ${bots} bot${bots > 1 ? "s" : ""} (each its own daemon)...` : "hosting...");
+    const answer = await ask({ type: "host", name: $("host-name").value.trim(), rules: $("host-rules").value,
+      private: $("host-private").checked, bots, options });
+    $("host-button").disabled = false;
+    if (!answer.ok) { say(`cannot host: ${answer.error}`); return; }
+    say(`hosting ${answer.name}` + (answer.code ? `: players join with code ${answer.code}` : ""));
+    openTable(answer.table);
+  }
+
+  async function addPeer() {
+    const text = $("peer-address").value.trim();
+    const match = /^(.+):(\d+)$/.exec(text);
+    if (!match) { say("give the address as HOST:PORT, e.g. 10.0.4.17:7420"); return; }
+    const answer = await ask({ type: "peer", host: match[1], port: Number(match[2]) });
+    say(answer.ok ? `asking ${text}` : `cannot add ${text}: ${answer.error}`);
+    refreshTables().then(renderLobby);
+  }
+
+  async function leaveTable() {
+    const answer = await ask({ type: "leave", table: state.table });
+    if (!answer.ok) { say(`cannot leave: ${answer.error}`); return; }
+    say("you left the table");
+    showLobby();
+  }
+
+  function say(text) { $("message").textContent = text; }
+
+  // -- wiring -----------------------------------------------------------------------------------
+
+  document.addEventListener("keydown", onKey);
+  for (const button of document.querySelectorAll("#tools button")) {
+    button.addEventListener("click", () => {
+      const key = button.dataset.key;
+      if (state.overlay) closeOverlay();
+      handleKey(key, showsRack() ? rackCodes(state.event) : []);
+    });
+  }
+  $("overlay-close").addEventListener("click", closeOverlay);
+  $("overlay").addEventListener("click", (e) => { if (e.target === $("overlay")) closeOverlay(); });
+  $("host-button").addEventListener("click", hostTable);
+  $("join-button").addEventListener("click", () => {
+    const table = $("join-table").value.trim();
+    if (table) joinTable({ table, code: $("join-code").value.trim() });
+    else say("name the table to join (or its id)");
+  });
+  $("peer-button").addEventListener("click", addPeer);
+  setInterval(tick, 250);
+  setInterval(async () => {
+    const screen = document.body.dataset.screen;
+    if (screen !== "lobby" && screen !== "waiting") return;
+    await refreshTables();
+    if (screen === "lobby" && document.body.dataset.screen === "lobby") renderLobby();
+    else if (state.event && screenOf(state.event) === "waiting") render();
+  }, 2000);
+  connect();
+})();

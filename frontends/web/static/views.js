@@ -1,0 +1,287 @@
+// Drawing the daemon's seat view (docs/LOCAL-API.md) into the page: seats, the centre, the
+// end-of-hand screen, the table's lobby and the pages opened on demand (card, history,
+// scores, help). Only presentation: app.js owns the connection, the keys and the clicks.
+"use strict";
+
+const Views = (() => {
+  const WINDS = ["East", "South", "West", "North"];
+  const RESULT_TITLES = { mahjong: "Mahjong", wall_game: "Wall game (no winner)",
+    draw: "Draw (the wall ran out, no winner)",
+    dead_hand: "Dead hand (no seat can win; no winner)" };
+
+  function h(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (key === "class") node.className = value;
+      else if (key === "text") node.textContent = value;
+      else if (value !== undefined && value !== null && value !== false) {
+        node.setAttribute(key, value === true ? "" : value);
+      }
+    }
+    for (const child of children.flat()) {
+      if (child !== null && child !== undefined) {
+        node.append(typeof child === "string" ? document.createTextNode(child) : child);
+      }
+    }
+    return node;
+  }
+
+  const tiles = (codes, extra) => (codes || []).map((c) => Tiles.svg(c, extra));
+  const players = (view) => {
+    const bySeat = {};
+    (view.players || []).forEach((p, i) => { bySeat[p.seat ?? i] = p; });
+    return bySeat;
+  };
+  const nameOf = (view, seat) => (players(view)[seat] || {}).name || "";
+  const who = (view, seat) => {
+    const wind = WINDS[seat] || `seat ${seat}`;
+    const name = nameOf(view, seat);
+    return name ? `${wind} (${name})` : wind;
+  };
+  const signed = (n) => (n > 0 ? `+${n}` : `${n}`);
+
+  // The other seats in turn order after ours: right, across, left.
+  function seatPlaces(view) {
+    const me = view.seat ?? 0;
+    return { right: (me + 1) % 4, across: (me + 2) % 4, left: (me + 3) % 4, me };
+  }
+
+  function flags(view, player) {
+    const out = [];
+    if (player.seat === view.seat) out.push(["you", "you"]);
+    if (player.seat === view.dealer) out.push(["dealer", "dealer"]);
+    if (player.seat === view.turn) out.push(["turn", "turn"]);
+    if (player.dead) out.push(["dead", "dead hand"]);
+    if (player.connected === false) out.push(["offline", "offline"]);
+    if (player.thinking) out.push(["thinking", "thinking"]);
+    if ((view.waiting_for || []).includes(player.seat)) out.push(["waiting", "to act"]);
+    return out.map(([cls, text]) => h("span", { class: `flag ${cls}`, text }));
+  }
+
+  // One seat: name, wind, score, tiles in hand, flags; exposures, flowers, discards in order
+  // with the last discard of the table marked.
+  function seat(view, player) {
+    if (!player) return [];
+    const last = view.last_discard;
+    const discards = (player.discards || []).map((code, i, all) => {
+      const marked = last && last.seat === player.seat && i === all.length - 1;
+      return Tiles.svg(code, marked ? "small last" : "small");
+    });
+    const exposures = (player.exposures || []).map((meld) => h("span",
+      { class: "meld", title: meld.label || "" }, tiles(meld.tiles, "small"),
+      h("span", { class: "meld-label",
+        text: (meld.label || "") + (meld.from !== null && meld.from !== undefined
+          ? ` from ${WINDS[meld.from][0]}` : "") })));
+    return [
+      h("div", { class: "seat-head" },
+        h("span", { class: "wind", text: WINDS[player.seat] || "?" }),
+        h("span", { class: "name", text: player.name || "?" }),
+        h("span", { class: "score", text: `${player.score ?? 0} pts` }),
+        h("span", { class: "count", text: `${player.concealed_count ?? "?"} in hand` }),
+        flags(view, player)),
+      h("div", { class: "exposed" }, exposures,
+        (player.flowers || []).length ? h("span", { class: "flowers" },
+          tiles(player.flowers, "small")) : null),
+      h("div", { class: "discards" }, discards),
+    ];
+  }
+
+  function center(view, left) {
+    const last = view.last_discard;
+    const turn = view.turn;
+    return [
+      h("div", { class: "wall", text: `Wall: ${view.wall_remaining ?? "?"} tiles` }),
+      turn !== null && turn !== undefined
+        ? h("div", { class: "turn", text: `Turn: ${turn === view.seat ? "you" : who(view, turn)}` })
+        : null,
+      left !== null ? h("div", { class: "countdown", id: "countdown",
+        text: `${Math.ceil(left)} s` }) : null,
+      last ? h("div", { class: "last-discard" },
+        h("span", { text: `Last discard by ${who(view, last.seat)}` }),
+        Tiles.svg(last.tile, "last")) : null,
+      (view.unreachable || []).map((u) => h("div", { class: "unreachable",
+        text: `${u.name} unreachable for ${u.for_s} s` +
+          (u.last_address ? `, last address ${u.last_address}` : "") })),
+    ];
+  }
+
+  function hints(view) {
+    const list = view.hints || [];
+    if (!list.length) return [];
+    return [h("h3", { text: view.rules === "mcr" ? "Tiles to win" : "Nearest card hands" }),
+      h("ul", {}, list.map((text) => h("li", { text: String(text) })))];
+  }
+
+  // The end of a hand: headline, winning tile, the hand laid out, card line or fans,
+  // payments and scores, the audit; the standings when the match is over.
+  function result(view) {
+    const r = view.result || {};
+    const out = [];
+    if (view.phase === "match_over" && (view.standings || []).length) {
+      const me = nameOf(view, view.seat);
+      out.push(h("section", { class: "standings" }, h("h2", { text: "Final standings" }),
+        h("table", {}, view.standings.map((s) => h("tr",
+          { class: s.name === me ? "you" : "" }, h("td", { text: `${s.rank}.` }),
+          h("td", { text: s.name + (s.name === me ? " (you)" : "") }),
+          h("td", { class: "num", text: String(s.score) }))))));
+    }
+    if (!view.result) return out;
+    let title = RESULT_TITLES[r.kind] || String(r.kind || "?").replace("_", " ");
+    if (r.winner !== null && r.winner !== undefined) title += ` by ${who(view, r.winner)}`;
+    out.push(h("h2", { id: "result-title", text: `Hand ${view.hand_number ?? "?"} over: ${title}` }));
+    if (r.winning_tile) {
+      let text = `Winning tile ${r.winning_tile} (${Tiles.name(r.winning_tile)})`;
+      if (r.self_drawn) text += ", self-drawn";
+      else if (r.from_seat !== null && r.from_seat !== undefined) {
+        text += `, discarded by ${WINDS[r.from_seat]}` + (r.from_name ? ` (${r.from_name})` : "");
+      }
+      out.push(h("p", { class: "winning" }, Tiles.svg(r.winning_tile, "last"), text));
+    }
+    const groups = [];
+    if ((r.concealed || []).length) groups.push(r.concealed);
+    (r.exposures || []).forEach((g) => groups.push(g));
+    if (!groups.length && (r.tiles || []).length) groups.push(r.tiles);
+    if (groups.length) {
+      out.push(h("div", { class: "winning-hand" },
+        groups.map((g) => h("span", { class: "meld" }, tiles(g))),
+        (r.flowers || []).length ? h("span", { class: "meld flowers" }, tiles(r.flowers)) : null));
+    }
+    if (r.card_hand) {
+      const c = r.card_hand;
+      out.push(h("p", { class: "card-hand", text: `Card hand ${c.id}: ${c.pattern}` +
+        ` (${c.section || ""}) value ${c.value}` + (c.jokerless ? ", jokerless" : "") }));
+    } else if ((r.fans || []).length) {
+      out.push(h("table", { class: "fans" }, r.fans.map((f) => h("tr", {},
+        h("td", { text: f.name }), h("td", { class: "num",
+          text: `${f.points}${f.count > 1 ? ` x${f.count}` : ""}` }))),
+      h("tr", { class: "total" }, h("td", { text: "Total" }),
+        h("td", { class: "num", text: `${r.total} points` }))));
+    } else if (r.hand) {
+      out.push(h("p", { text: `Hand: ${r.hand}` }));
+    }
+    const payments = r.payments || (r.payouts || []).map((amount, seatNo) =>
+      ({ seat: seatNo, name: nameOf(view, seatNo), amount }));
+    if (payments.length) {
+      out.push(h("table", { class: "payments" },
+        h("tr", {}, h("th", { text: "Player" }), h("th", { text: "This hand" }),
+          h("th", { text: "Score" })),
+        payments.map((p) => h("tr", {}, h("td", { text: `${WINDS[p.seat] || ""} ${p.name}` }),
+          h("td", { class: "num", text: signed(p.amount) }),
+          h("td", { class: "num", text: String((r.scores || [])[p.seat] ?? "") })))));
+    }
+    if (r.audit) {
+      out.push(h("p", { class: r.audit === "ok" ? "audit" : "audit failed",
+        text: r.audit === "ok" ? "Audit: ok (the wall and every seat's transcript check out)"
+          : `Audit FAILED: ${r.audit}` }));
+    }
+    return out;
+  }
+
+  function nextLines(view, left, ourNext) {
+    if (view.phase === "match_over") return [h("p", { text: "The match is over." })];
+    const nxt = view.next || {};
+    const waiting = (nxt.waiting || view.waiting_for || []).filter((s) => s !== view.seat);
+    return [
+      left !== null ? h("p", { class: "countdown", id: "countdown",
+        text: `Next hand in ${Math.ceil(left)} s` }) : null,
+      waiting.length ? h("p", { text: "Waiting for " + waiting.map((s) => who(view, s))
+        .join(", ") + (left === null ? " (no time limit)" : "") }) : null,
+      ourNext ? h("p", { text: "Press Enter or n when you are ready for the next hand." }) : null,
+    ];
+  }
+
+  function places(view, members) {
+    const bySeat = players(view);
+    const out = [];
+    for (let place = 0; place < 4; place += 1) {
+      const p = bySeat[place] || {};
+      let name = p.name || "";
+      const free = !name || /^seat \d+$/.test(name);
+      if (free && members[place]) name = members[place].player || members[place].fingerprint;
+      const marks = [];
+      if (place === view.seat) marks.push("you");
+      if (place === 0) marks.push("host");
+      out.push(h("li", { class: free && !name ? "free" : "" },
+        name && !/^seat \d+$/.test(name) ? name : "(free)",
+        marks.length ? ` (${marks.join(", ")})` : "",
+        p.ready ? h("span", { class: "flag ready", text: "ready" }) : null));
+    }
+    return out;
+  }
+
+  function windowsText(view) {
+    const w = view.windows;
+    if (!w) return "";
+    const names = [["call", "call"], ["turn", "turn"], ["charleston", "Charleston"],
+      ["next", "next hand"]];
+    return "Timers: " + names.filter(([k]) => k in w).map(([k, label]) => (Number(w[k]) > 0
+      ? `${label} ${w[k]} s` : `${label} ${k === "next" ? "waits for everyone" : "no limit"}`))
+      .join(", ");
+  }
+
+  function sheet(data, problem) {
+    if (!data) return [h("h2", { text: "The card" }), h("p", { text: problem || "Asking the daemon..." })];
+    const mcr = data.rules === "mcr";
+    const rows = [];
+    let section = null;
+    for (const e of data.entries || []) {
+      if (e.section && e.section !== section) {
+        rows.push(h("tr", { class: "section" }, h("th", { colspan: 4, text: e.section })));
+      }
+      section = e.section;
+      rows.push(h("tr", {}, h("td", { text: e.id }), h("td", { class: "pattern", text: e.pattern || "" }),
+        h("td", { class: "num", text: `${e.value}${mcr ? " pts" : ""}` }),
+        h("td", { text: e.concealed ? "concealed" : "" })));
+    }
+    return [h("h2", { text: data.title || (mcr ? "Chinese Official fans" : "The card") }),
+      h("table", { class: "sheet" }, rows)];
+  }
+
+  function history(view) {
+    const hands = view.history || [];
+    return [h("h2", { text: `Hands of this match: ${hands.length} finished of ${view.hands_in_match ?? "?"}` }),
+      hands.length ? h("ol", {}, hands.map((hand) => h("li", {},
+        `Hand ${hand.hand_number}: ${RESULT_TITLES[hand.kind] || hand.kind}` +
+        (hand.winner ? ` by ${hand.winner}` + (hand.self_drawn ? ", self-drawn"
+          : hand.from ? `, off ${hand.from}'s discard` : "") : "") +
+        (hand.summary ? ` - ${hand.summary}` : ""),
+        h("div", { class: "pays", text: (hand.payments || []).map(([n, a]) => `${n} ${signed(a)}`)
+          .join("   ") })))) : h("p", { text: "No hand has finished yet." })];
+  }
+
+  function scores(view) {
+    const list = [...(view.players || [])].sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
+    return [h("h2", { text: `Scores: hand ${view.hand_number ?? "?"} of ${view.hands_in_match ?? "?"}` }),
+      h("table", {}, list.map((p, i) => h("tr", {}, h("td", { text: `${i + 1}.` }),
+        h("td", { text: p.name + (p.seat === view.seat ? " (you)" : "") }),
+        h("td", { text: WINDS[p.seat] }), h("td", { class: "num", text: String(p.score ?? 0) })))),
+      h("p", { text: windowsText(view) })];
+  }
+
+  const HELP = [
+    ["click a tile", "select it (the cursor); in a Charleston pass, choose it"],
+    ["double-click a tile", "discard it, on your turn"],
+    ["drag a tile", "move it in your rack (your order is kept)"],
+    ["\u2190 \u2192 or a-n", "move the cursor to a tile of your rack (its letter)"],
+    ["space", "select / unselect the tile under the cursor"],
+    ["Enter", "discard the tile under the cursor, else do the highlighted action"],
+    ["\u2191 \u2193", "highlight an action"],
+    ["1-9", "do that action (with the selected tiles when it asks for some)"],
+    ["T", "more time on a discard you could call (once a discard)"],
+    ["N", "next hand, on the end-of-hand screen"],
+    ["H / C / S", "the match's hands / the card or the fans / scores and timers"],
+    ["Tab", "show or hide the hints"],
+    ["?", "this help;  Esc closes it"],
+    ["Q", "back to the lobby (your daemon keeps your seat)"],
+  ];
+
+  function help() {
+    return [h("h2", { text: "Keys and clicks" }),
+      h("table", {}, HELP.map(([k, t]) => h("tr", {}, h("th", { text: k }), h("td", { text: t })))),
+      h("p", { text: "Only legal actions are offered; the one marked 'default' is taken for " +
+        "you when the countdown runs out." })];
+  }
+
+  return { h, seat, seatPlaces, center, hints, result, nextLines, places, windowsText, sheet,
+    history, scores, help, players, who, WINDS };
+})();
