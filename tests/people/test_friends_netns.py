@@ -12,11 +12,13 @@ Then the lobby fills (every screen shows the four names), the hand is played to 
 keys only (tests/people/screen.py: the Charleston by letters and the pass's number, calls
 passed, Mahjong taken when offered, a tile discarded on each turn), and every screen must show
 the same result as every daemon's view (`fourwinds status --json` on each machine): the
-headline, the winner, the hand and each player's payment. Problems that do not stop the story
-(a README command failing, a screen missing a fact) are collected and reported together.
+headline, the winner, the hand and each player's payment. Then three press ``n``: the table
+waits for the fourth (and says so), whose ``n`` starts hand 2 at every seat. Problems that do
+not stop the story (a README command failing, a screen missing a fact) are collected and
+reported together.
 
 The "venue" section (`--peer` where multicast is blocked) is played the same way in a second
-test, on a network whose links carry no multicast.
+test, on a network whose bridge forwards no multicast (mDNS cannot find the table there).
 """
 
 from __future__ import annotations
@@ -191,6 +193,36 @@ class Story:
                                  for p in result_problems(screen, result))
 
 
+    def next_hand(self) -> None:
+        """Three say "next" (``n``): the table still waits, and the last one's screen says
+        so; the fourth says it and hand 2 starts at every seat."""
+        logins = list(self.screens)
+        hand = {m.login: m.view().get("hand_number") for m in self.net.machines}
+        for login in logins[:-1]:
+            self.screens[login].keys("n")
+        last = logins[-1]
+        time.sleep(2.0)
+        for machine in self.net.machines:
+            view = machine.view()
+            assert view.get("phase") == "hand_over", (
+                f"{machine.login}: the next hand began before {last} said next: "
+                f"{view.get('phase')!r}")
+            waiting = (view.get("next") or {}).get("waiting")
+            assert waiting is not None and len(waiting) == 1, (machine.login, view.get("next"))
+        screen = self.screens[logins[0]].screen()
+        if not re.search(rf"[Ww]aiting for\b.*\b{last}\b", screen):
+            self.problems.append(f"{logins[0]}'s screen does not say it waits for {last}:\n"
+                                 f"{screen}")
+        self.screens[last].keys("n")
+        end = time.monotonic() + 30
+        for machine in self.net.machines:
+            while machine.view().get("hand_number") == hand[machine.login]:
+                assert time.monotonic() < end, f"{machine.login}: hand 2 did not start"
+                time.sleep(0.2)
+            self.screens[machine.login].wait_for(lambda s: not is_result(s), 15,
+                                                 f"{machine.login}'s table after the result")
+
+
 def _table_lines(screen: str) -> str:
     """The screen without the progress and error lines `fourwinds` prints before (or
     instead of) the table."""
@@ -213,6 +245,8 @@ def _play_the_section(net: Network, section: str) -> None:
     print(f"hand over after {time.monotonic() - started:.1f} s")
     story.check_result()
     print(f"result checked after {time.monotonic() - started:.1f} s")
+    story.next_hand()
+    print(f"hand 2 under way after {time.monotonic() - started:.1f} s")
     assert not story.problems, "\n".join(story.problems)
 
 
