@@ -167,9 +167,10 @@ class Clicker:
     pass, discards by double-clicking a tile, makes calls when ``calls`` says so (and
     records them), and otherwise clicks the action the page marks as the default."""
 
-    def __init__(self, driver: Any, calls: bool = False) -> None:
+    def __init__(self, driver: Any, calls: bool = False, keyboard: int = 0) -> None:
         self.driver = driver
         self.calls = calls
+        self.keyboard = keyboard   # how many discards to make by keys (letter, then Enter)
         self.log: list[str] = []
         self.charleston = 0
 
@@ -212,6 +213,12 @@ class Clicker:
             discardable = [t for t in page["rack"] if t["discardable"]]
             if discardable:
                 tile = next((t for t in discardable if t["dflt"]), discardable[-1])
+                if self.keyboard > 0 and tile["index"] < 14:
+                    self.keyboard -= 1
+                    letter = "abcdefghijklmn"[tile["index"]]
+                    ActionChains(self.driver).send_keys(letter).pause(0.1).send_keys(
+                        "\ue007").perform()   # Enter
+                    return self._did(f"discard {tile['code']} (keys {letter} Enter)")
                 ActionChains(self.driver).double_click(self._rack_tile(tile["index"])).perform()
                 return self._did(f"discard {tile['code']} (double-click)")
             call = next((a for a in actions if a["type"] == "call"), None) if self.calls else None

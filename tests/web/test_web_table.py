@@ -10,8 +10,9 @@ are saved in the test's folder (tmp_path).
 - a whole American hand, Charleston included: the end-of-hand screen shows what the view's
   result says (winner, card line and value, every payment), the table waits for our Next,
   and after it the final standings are those of the view;
-- a whole MCR hand with a call made by a click, and a reload of the page in the middle of
-  the hand that comes back to the same seat, hand and rack.
+- a whole MCR hand with a call made by a click (and standing), two discards made by keys
+  (the tile's letter, then Enter, as on the curses table), and a reload of the page in the
+  middle of the hand that comes back to the same seat, hand and rack.
 """
 
 from __future__ import annotations
@@ -175,7 +176,7 @@ def test_a_whole_mcr_hand_with_a_call_and_a_reload(pat: Machine, tmp_path: Path)
     with chromium() as driver:
         driver.get(seat.url)
         wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
-        clicker = Clicker(driver, calls=True)
+        clicker = Clicker(driver, calls=True, keyboard=2)
         reloaded: list[dict[str, Any]] = []
         stood: list[str] = []
 
@@ -217,6 +218,7 @@ def test_a_whole_mcr_hand_with_a_call_and_a_reload(pat: Machine, tmp_path: Path)
         view = play_hand(driver, clicker, pat, after_move)
         print(f"MCR hand over after {time.monotonic() - started:.1f} s: {clicker.log}")
         assert reloaded, "the hand ended before the reload"
+        assert sum("(keys" in m for m in clicker.log) == 2, clicker.log
         calls = [m for m in clicker.log if m.startswith("call")]
         assert calls, f"no call was offered in the hand: {clicker.log}"
         assert stood, f"no call of ours stood (outranked each time?): {calls}"

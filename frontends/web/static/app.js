@@ -414,7 +414,9 @@
     if (state.selected.has(index)) classes.push("selected");
     const discard = bound.find((a) => a.tiles[0] === code);
     if (discard) classes.push("discardable");
-    if (discard && discard.default) classes.push("default");
+    if (discard && discard.default && rackCodes(state.event).lastIndexOf(code) === index) {
+      classes.push("default");   // one tile marked, not every tile of that kind
+    }
     if (chooser && !(chooser.tiles || []).includes(code)) classes.push("dim");
     const node = h("div", { class: classes.join(" "), draggable: "true", "data-index": String(index),
       "data-code": code, role: "option", "aria-selected": state.selected.has(index) ? "true" : "false" },

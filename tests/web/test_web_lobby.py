@@ -1,0 +1,76 @@
+"""The lobby in a real browser: `fourwinds web` finds the running daemon, a table is hosted
+from the page with bots in the three free seats, and the lobby lists it to open again.
+
+The daemon is started first on loopback only (no mDNS, any free port), as a person's daemon
+that `fourwinds play` started for solo play would be; the web server uses it as it is.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.people.machines import Machine, short_dir
+from tests.web.browser import URL, body_text, chromium, page_errors, unavailable, wait_for
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
+]
+
+
+@pytest.fixture
+def pat() -> Iterator[Machine]:
+    base = short_dir()
+    machine = Machine("Pat", base / "Pat")
+    try:
+        yield machine
+    finally:
+        machine.stop()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _address(pat: Machine, log: str, timeout: float = 30.0) -> str:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        found = URL.search((pat.home / log).read_text(errors="replace"))
+        if found:
+            return found.group(1)
+        time.sleep(0.2)
+    raise AssertionError("`fourwinds web` printed no address:\n"
+                         + (pat.home / log).read_text(errors="replace"))
+
+
+def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Path) -> None:
+    pat.start("fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns", "daemon.out")
+    pat.start("fourwinds web --no-browser", "web.out")
+    url = _address(pat, "web.out")
+    with chromium() as driver:
+        driver.get(url)
+        wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby")
+        assert "You sit at no table." in body_text(driver)
+        driver.save_screenshot(str(tmp_path / "web-lobby-1280x800.png"))
+        driver.find_element("id", "host-name").send_keys("garden")
+        driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
+        driver.find_element("id", "host-button").click()
+        page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
+                        "our rack at the hosted table")
+        assert len(page["rack"]) in (13, 14), page["rack"]
+        view = pat.view()
+        assert view.get("rules") == "mcr"
+        names = sorted(str(p.get("name")) for p in view.get("players") or ())
+        assert names == ["Bot 1", "Bot 2", "Bot 3", "Pat"], names
+        assert "Chinese Official" in body_text(driver)
+        # back to the lobby (Q): the table is listed and opens again
+        driver.find_element("css selector", "body").send_keys("Q")
+        wait_for(driver, lambda p: p["screen"] == "lobby", 10, "the lobby after Q")
+        wait_for(driver, lambda p: "garden" in body_text(driver), 10, "our table listed")
+        assert re.search(r"garden . mcr . 4/4 seated", body_text(driver)), body_text(driver)
+        driver.find_element("css selector", "#mine button.open").click()
+        wait_for(driver, lambda p: p["screen"] in ("table", "result"), 15, "the table again")
+        assert not page_errors(driver), page_errors(driver)
