@@ -50,10 +50,10 @@ class Terminal:
         assert TMUX is not None, "tmux is not installed"
         self.socket = f"fw-people-{os.getpid()}-{time.monotonic_ns()}"
         self.size = (width, height)
-        base = dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8", TERM="xterm-256color")
-        base.update(env or {})
-        for unset in [k for k, v in base.items() if v == ""]:
-            base.pop(unset)  # an empty value in ``env`` unsets the variable (e.g. LC_ALL)
+        # ``env`` is the whole environment when given (a machine's: see Machine.env)
+        base = dict(env) if env is not None else dict(os.environ, LANG="C.UTF-8",
+                                                       LC_ALL="C.UTF-8")
+        base["TERM"] = "xterm-256color"
         self._run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", str(width),
                   "-y", str(height), command, env=base)
 
