@@ -166,7 +166,7 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
             _ready(api, table)
         else:
             table, seats = _host(api, args, config, target.ref, bots, started, solo, state)
-            _ready(api, table)
+            _ready(api, table, seats_coming=bots == 3)
         if args.web:
             from fourwinds.frontends.web.launch import serve
 
@@ -313,13 +313,18 @@ def _wait_until_seen(api: LocalApi, ref: str) -> None:
         time.sleep(0.25)
 
 
-def _ready(api: LocalApi, table: str) -> None:
-    """Say ready (a joined table's session starts here a moment after the host admits us)."""
-    end = time.monotonic() + 5.0
+def _ready(api: LocalApi, table: str, *, seats_coming: bool = False) -> None:
+    """Say ready (a joined table's session starts here a moment after the host admits us).
+
+    ``seats_coming``: our bots are taking the other seats, so the table leaves the lobby in
+    a moment: wait for that (up to 20 s) rather than leave the player in the lobby with a
+    Ready to press. With people still to come, the lobby's Ready waits for the player."""
+    end = time.monotonic() + (20.0 if seats_coming else 5.0)
+    waits = ("not started", "not waiting for this seat") if seats_coming else ("not started",)
     while True:
         answer = api.request({"type": "ready", "table": table})
-        if answer.get("ok") or "not started" not in str(answer.get("error")) \
-                or time.monotonic() > end:
+        error = str(answer.get("error"))
+        if answer.get("ok") or not any(w in error for w in waits) or time.monotonic() > end:
             return
         time.sleep(0.1)
 

@@ -235,3 +235,30 @@ def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyP
     finally:
         assert cli.main(["stop", "--data-dir", str(data)]) == 0
     assert not is_running(str(data))
+
+
+class _ReadyAfter:
+    """A local API whose table leaves the lobby after ``lobby`` ready requests."""
+
+    def __init__(self, lobby: int) -> None:
+        self.lobby = lobby
+        self.asked = 0
+
+    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        assert message["type"] == "ready"
+        self.asked += 1
+        if self.asked <= self.lobby:
+            return {"ok": False, "error": "the table is not waiting for this seat now"}
+        return {"ok": True}
+
+
+def test_a_solo_table_starts_without_pressing_ready(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Our bots take the seats a moment after the table opens: play waits for them and says
+    ready, instead of leaving the player in the lobby."""
+    monkeypatch.setattr(play.time, "sleep", lambda s: None)
+    api = _ReadyAfter(lobby=5)
+    play._ready(api, "t", seats_coming=True)  # type: ignore[arg-type]
+    assert api.asked == 6
+    with_people = _ReadyAfter(lobby=5)
+    play._ready(with_people, "t")  # type: ignore[arg-type]
+    assert with_people.asked == 1  # friends still to come: the lobby's Ready is the player's
