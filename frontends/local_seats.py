@@ -260,8 +260,20 @@ def stop_running(api: LocalApi, data_dir: str | None, timeout: float = 10.0) -> 
             return pid
         except PermissionError:
             return pid      # another user's process now holds that number
+        if _exited(pid):
+            return pid      # a zombie: it has ended, its parent (e.g. a `play`) reaps it
         time.sleep(0.05)
     raise DaemonUnavailable(f"the daemon (pid {pid}) did not stop within {timeout:.0f} s")
+
+
+def _exited(pid: int) -> bool:
+    """Whether ``pid`` has ended and only waits for its parent to reap it (a bot seat's
+    daemon whose `play` is still open): signal 0 still reaches such a process."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[:1] == ["Z"]
 
 
 def stop_process(process: subprocess.Popen[bytes]) -> None:

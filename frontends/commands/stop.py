@@ -7,6 +7,7 @@ starts it). "no daemon is running" when there is none (exit status 0: nothing to
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from fourwinds.frontends.cli_common import data_dir_of, state_dir_of
@@ -31,6 +32,9 @@ def _stop(data_dir: str | None) -> int | None:
         return None
     try:
         return stop_running(api, data_dir) or 0
+    except DaemonUnavailable as error:  # said, and the other daemons are still stopped
+        print(f"fourwinds: {error}", file=sys.stderr)
+        return None
     finally:
         api.close()
 

@@ -5,6 +5,7 @@ stopped. The slow test plays solo, leaves with Q and comes back to the same tabl
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 from collections.abc import Mapping
@@ -262,3 +263,20 @@ def test_a_solo_table_starts_without_pressing_ready(monkeypatch: pytest.MonkeyPa
     with_people = _ReadyAfter(lobby=5)
     play._ready(with_people, "t")  # type: ignore[arg-type]
     assert with_people.asked == 1  # friends still to come: the lobby's Ready is the player's
+
+
+def test_a_zombie_counts_as_stopped() -> None:
+    """A bot seat's daemon that ended while its `play` is still open stays a zombie until
+    play reaps it; `fourwinds stop` must not wait 10 s for it and give up."""
+    from fourwinds.frontends.local_seats import _exited
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    try:
+        deadline = 50
+        while not _exited(child.pid) and deadline:
+            deadline -= 1
+            subprocess.run(["sleep", "0.1"], check=True)
+        assert _exited(child.pid)       # ended, not yet reaped
+    finally:
+        child.wait()
+    assert not _exited(os.getpid())
