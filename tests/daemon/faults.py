@@ -99,6 +99,7 @@ class Outcome:
     longest_stall_s: float
     match_s: float
     diagnosis: str = ""     # when it did not complete: each seat's view and log's last lines
+    steps: int = 0          # the table's steps (hands differ in length: a per-step measure)
 
     @property
     def verified_ok(self) -> bool:
@@ -516,7 +517,7 @@ class FaultMatch:
         return Outcome(completed, identical, verified,
                        round(self.monitor.longest_stall(self.started, last), 2),
                        round((last if completed else ended) - self.started, 2),
-                       "" if completed else self.diagnose())
+                       "" if completed else self.diagnose(), self.monitor.top)
 
     def diagnose(self) -> str:
         """Each seat's view (phase, step, whom it waits for, what it may do, problems) and
