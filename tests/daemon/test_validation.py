@@ -30,7 +30,6 @@ from fourwinds.daemon.checks import (
     BadInput,
     checked_host,
     checked_port,
-    clean_text,
     local_name,
     parse_host_port,
     peer_name,
@@ -50,6 +49,7 @@ from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table import session as table_session
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.text import clean_text
 from tests.daemon.helpers import identity, wait_for
 from tests.daemon.procs import ROOT
 from tests.daemon.test_shell import PORT, call, join, run

@@ -8,6 +8,7 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -256,7 +257,7 @@ class _ReadyAfter:
 def test_a_solo_table_starts_without_pressing_ready(monkeypatch: pytest.MonkeyPatch) -> None:
     """Our bots take the seats a moment after the table opens: play waits for them and says
     ready, instead of leaving the player in the lobby."""
-    monkeypatch.setattr(play.time, "sleep", lambda s: None)
+    monkeypatch.setattr(time, "sleep", lambda s: None)
     api = _ReadyAfter(lobby=5)
     play._ready(api, "t", seats_coming=True)  # type: ignore[arg-type]
     assert api.asked == 6
