@@ -68,6 +68,7 @@ from fourwinds.daemon.wire import (
     FrameError,
     Heartbeat,
     Hello,
+    Kind,
     Reach,
     VersionMismatch,
     decode,
@@ -102,6 +103,7 @@ GUEST_LINK_S = 15.0
 """Connections we open back to guests (to answer their pairing): at most GUEST_LINKS in all
 and GUEST_LINKS_PER_ADDRESS to one address, each closed GUEST_LINK_S after it was opened
 unless the key was admitted meanwhile (pairing takes well under a second)."""
+FAIR_SHARE_S = 0.005
 SWEEP_S = 1.0
 SEEN_KEPT_S = 60.0
 """``last_seen`` forgets a key not heard from for this long that we hold no link to."""
@@ -253,6 +255,29 @@ def _fixed_mmap_threshold() -> None:
         ctypes.CDLL(name).mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
 
 
+_KINDS = frozenset(int(kind) for kind in Kind)
+
+
+def _header_refusal(data: bytes) -> tuple[Refusal, str] | None:
+    """A frame refused from its first bytes, before it is decoded: an array whose first item
+    is another protocol version, or whose second (the kind) is not one of ours, each a
+    small integer (a kind that was a 240 KB nested value cost milliseconds to decode and
+    to describe). None: decode it (``wire.decode`` checks everything)."""
+    if not data:
+        return None
+    head = data[0]
+    start = 1 if 0x90 <= head <= 0x9F else 3 if head == 0xDC else 5 if head == 0xDD else 0
+    if not start or len(data) < start + 2:
+        return None
+    version, kind = data[start], data[start + 1]
+    if version >= 0x80:          # not a small integer: wire.decode says what it is
+        return None
+    if version != PROTOCOL_VERSION:
+        return Refusal.FRAME_VERSION, (f"peer speaks protocol version {version}, we speak "
+                                       f"{PROTOCOL_VERSION}")
+    return None if kind in _KINDS else (Refusal.FRAME_MALFORMED, "unknown frame kind")
+
+
 def _tcp(host: str, port: int) -> str:
     if ":" in host and not host.startswith("["):
         host = f"[{host}]"        # an IPv6 address
@@ -302,6 +327,7 @@ class Transport:
         self.refusals = Refusals()
         self.refused: Counter[str] = self.refusals.counts   # by Refusal.value (status)
         self.last_seen: dict[bytes, float] = {}
+        self._yielded_at = 0.0
         self._guest_frames = RateLimit(GUEST_FRAME_RATE, GUEST_FRAME_BURST)
         self._guest_address_frames = RateLimit(GUEST_ADDRESS_FRAME_RATE,
                                                GUEST_ADDRESS_FRAME_BURST, sources=1024)
@@ -750,6 +776,7 @@ class Transport:
     async def _receive(self) -> None:
         assert self._router is not None
         while True:
+            await self._fair_share()
             frames = await self._router.recv_multipart(copy=False)
             if len(frames) != 2:
                 self.refuse(Refusal.FRAME_PARTS, "?")
@@ -770,8 +797,13 @@ class Transport:
                 self.refuse(Refusal.GUEST_RATE, address)
                 continue
             sender = Sender(curve_key, guest, address)
+            data = bytes(message.buffer)
+            early = _header_refusal(data)
+            if early is not None:      # refused from its first bytes: nothing decoded
+                self.refuse(early[0], address, early[1])
+                continue
             try:
-                frame = decode(bytes(message.buffer))
+                frame = decode(data)
             except VersionMismatch as error:
                 self.refuse(Refusal.FRAME_VERSION, address, error.reason)
                 continue
@@ -789,6 +821,16 @@ class Transport:
             except Exception:  # a bug must not kill the daemon; it is logged loudly
                 log.exception("handler failed on a frame from %s", address)
                 self.refused[Refusal.INTERNAL.value] += 1
+
+    async def _fair_share(self) -> None:
+        """Let the rest of the daemon (the local API, timers, the table) run when this loop
+        has had the event loop for FAIR_SHARE_S: while frames are queued, each receive is
+        ready at once and awaiting it never yields, so a flood of frames that are costly
+        to refuse kept the local API from answering at all."""
+        now = time.monotonic()
+        if now - self._yielded_at >= FAIR_SHARE_S:
+            await asyncio.sleep(0)
+            self._yielded_at = time.monotonic()
 
     def _guest_may_send(self, curve_key: bytes, address: str, size: int, now: float) -> bool:
         """Within the rate limits on frames from keys not seated at our tables (per key and

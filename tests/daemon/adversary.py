@@ -110,13 +110,16 @@ class Stranger:
         self.sock.close(0)
 
 
-def nested_frame(size: int = 240_000) -> bytes:
+def nested_frame(size: int = 240_000, in_field: bool = False) -> bytes:
     """A frame whose kind is a big nested value (~``size`` bytes), within every size limit:
-    its text once became the refusal's reason (a counter key and a log line each)."""
+    its text once became the refusal's reason (a counter key and a log line each).
+    ``in_field``: the nested value is a table message's table id instead (a known kind: the
+    whole frame is decoded before it is refused)."""
     word = os.urandom(3).hex()
     inner = [word] * 200
     value = [inner] * max(1, size // (len(msgpack.packb(inner)) + 1))
-    return msgpack.packb([PROTOCOL_VERSION, value], use_bin_type=True)
+    frame = [PROTOCOL_VERSION, 3, value, b""] if in_field else [PROTOCOL_VERSION, value]
+    return msgpack.packb(frame, use_bin_type=True)
 
 
 def odd_kind_frame(n: int) -> bytes:

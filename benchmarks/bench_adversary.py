@@ -1,0 +1,332 @@
+"""Hostile peers at a real daemon (issue 15): for each attack, the frames sent, the host
+daemon's resident memory, open descriptors and log size before and after, and whether a
+friend could still join a table and play a hand during the attack and after it.
+
+Four daemon processes on 127.0.0.1 with the real table session: the host, a friend and two
+more seats (bots driven through the local API by benchmarks/bench_daemon.py's driver). The
+host keeps a public table with free seats throughout (the bait: while one is open, unknown
+keys are admitted as guests), at which the adversary also holds a seat (a hostile seated
+member). The adversary (tests/daemon/adversary.py) connects from 127.0.0.2; only loopback
+addresses are ever targets.
+
+Attacks (``ATTACKS``):
+
+* ``storm``: 400 random CURVE keys, each one connection and one Hello (finding 2).
+* ``nested``: 3,000 frames of a ~240 KB nested value (as the kind, or as a field of a known
+  kind, decoded in full), half from the seated member, half from a guest (finding 3).
+* ``garbage``: 20,000 garbage table messages from the seated member (finding 4).
+* ``lockout``: 10 throwaway keys a round, each a Hello and a wrong code, at a private table
+  and at the private table the friend then joins with the right code (finding 5).
+* ``flood``: 20,000 small frames from 5 guest keys (the rate limits).
+
+For each: the legitimate table (a 1-hand MCR table, fair deck) is opened and played while the
+attack runs ("during", started 0.3 s after it; the attack goes on in rounds until that hand is
+over), and again after it ended ("after"). Targets,
+each attack: resident memory (VmRSS) grows <= 20 MB, open descriptors back to their start
+within 30 s of the attack's end, both hands complete, the log grows <= 1 MB.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import zmq
+
+from benchmarks.bench_daemon import Driver
+from benchmarks.timing import result
+from fourwinds.frontends.client import Client
+from tests.daemon.adversary import (
+    Gauge,
+    Stranger,
+    connection_storm,
+    flood,
+    garbage_table_messages,
+    nested_frame,
+    odd_kind_frame,
+    raise_fd_limit,
+)
+from tests.daemon.procs import DaemonProcess, request, start_all
+
+REAL = "fourwinds.daemon.real_session"
+RSS_TARGET_MB = 20.0
+FDS_BACK_S = 30.0
+LOG_TARGET_BYTES = 1_000_000
+HAND_TIMEOUT_S = 90.0
+
+
+@dataclass
+class Stage:
+    """The bench's daemons, the driver and the adversary's standing pieces."""
+
+    daemons: list[DaemonProcess]
+    driver: Driver
+    gauge: Gauge
+    key: bytes
+    bait: str
+    ctx: zmq.Context[zmq.Socket[bytes]]
+    member: Stranger | None = None
+    tables: int = 0
+
+
+def _legit_hand(stage: Stage, private: bool = False) -> tuple[bool, float, str]:
+    """The friend and two more seats join a new 1-hand table at the host and play it:
+    (completed, seconds, why not)."""
+    started = time.monotonic()
+    driver, daemons = stage.driver, stage.daemons
+    stage.tables += 1
+    try:
+        made = driver.clients[0].request({
+            "type": "create", "name": f"legit{stage.tables}", "rules": "mcr",
+            "private": private,
+            "options": {"hands": 1, "call_window": 1.0, "deck": "masked",
+                        "next_window": 0.5}})
+        if not made.get("ok"):
+            return False, 0.0, f"create: {made.get('error')}"
+        table = str(made["table"])
+        for i in (1, 2, 3):
+            join: dict[str, Any] = {"type": "join", "table": table, "host": "127.0.0.1",
+                                    "port": daemons[0].port, "public_key": stage.key.hex()}
+            if private:
+                join["code"] = made["code"]
+            answer = driver.clients[i].request(join)
+            if not answer.get("ok"):
+                return False, time.monotonic() - started, f"join: {answer.get('error')}"
+        deadline = time.monotonic() + 20
+        while not all(driver.phase(i) == "ready" for i in range(4)):
+            if time.monotonic() > deadline:
+                return False, time.monotonic() - started, "the lobby never filled"
+            for i in range(4):
+                driver.drain(i, table, 0.01)
+        driver.begin_hand()
+        for i in range(4):
+            request(driver.clients[i], type="ready", table=table)
+        driver.play(table, lambda: all(driver.phase(i) in ("over", "halted")
+                                       for i in range(4)), HAND_TIMEOUT_S)
+        if any(driver.phase(i) != "over" for i in range(4)):
+            return False, time.monotonic() - started, "halted"
+        states = {driver.views[i]["view"]["state"] for i in range(4)}
+        if len(states) != 1:
+            return False, time.monotonic() - started, "the seats disagree"
+        for client in driver.clients:      # a finished table is left: the next is new
+            client.request({"type": "leave", "table": table})
+    except (RuntimeError, AssertionError) as error:
+        return False, time.monotonic() - started, str(error)[:200]
+    return True, time.monotonic() - started, ""
+
+
+# -- the attacks: each sends its amount, then goes on in rounds while ``more()`` (the
+# friend's hand during the attack is still being played); each returns the frames it sent --
+
+More = Callable[[], bool]
+
+
+def _storm(stage: Stage, more: More) -> int:
+    sent = connection_storm(stage.ctx, stage.key, stage.daemons[0].port, keys=400)
+    while more():
+        sent += connection_storm(stage.ctx, stage.key, stage.daemons[0].port, keys=100)
+    return sent
+
+
+def _nested(stage: Stage, more: More) -> int:
+    assert stage.member is not None
+    guest = Stranger(stage.ctx, stage.key, stage.daemons[0].port)
+    guest.hello()
+    frames = [nested_frame(), nested_frame(in_field=True)]
+    sent = 0
+    n = 0
+    while n < 15 or more():     # 1,500 each at least; the member's are never rate-limited
+        sent += flood([stage.member], [frames[n % 2]] * 100, pause_every=0)
+        sent += flood([guest], [frames[n % 2]] * 100, pause_every=0)
+        n += 1
+        time.sleep(0.2)
+    guest.close()
+    return sent
+
+
+def _garbage(stage: Stage, more: More) -> int:
+    assert stage.member is not None
+    frames = garbage_table_messages(bytes.fromhex(stage.bait), 20_000)
+    sent = flood([stage.member], frames, pause_every=1000, pause_s=0.05)
+    while more():
+        sent += flood([stage.member], frames[:1000])
+        time.sleep(0.05)
+    return sent
+
+
+def _lockout(stage: Stage, more: More) -> int:
+    """Wrong codes at the private bait table and at every private table the host opens
+    meanwhile (the friend's): 10 throwaway keys a round, 3 frames each."""
+    api = stage.daemons[0].client(subscribe=False)   # its own: a client is one thread's
+    try:
+        return _wrong_codes(stage, more, api)
+    finally:
+        api.close()
+
+
+def _wrong_codes(stage: Stage, more: More, api: Client) -> int:
+    made = request(api, type="create", name="secret", rules="mcr", private=True)
+    tables = [str(made["table"])]
+    sent = 0
+    rounds = 0
+    while rounds < 1 or more():
+        hosted = request(api, type="status")["tables"]
+        tables += [t["table"] for t in hosted
+                   if t["private"] and t["host"] and t["table"] not in tables]
+        strangers = [Stranger(stage.ctx, stage.key, stage.daemons[0].port)
+                     for _ in range(10)]
+        for n, stranger in enumerate(strangers):
+            sent += stranger.hello()
+            stranger.wrong_code(bytes.fromhex(tables[n % len(tables)]))
+            sent += 2
+        time.sleep(0.5)
+        for stranger in strangers:
+            stranger.close()
+        rounds += 1
+    return sent
+
+
+def _flood(stage: Stage, more: More) -> int:
+    guests = [Stranger(stage.ctx, stage.key, stage.daemons[0].port) for _ in range(5)]
+    sent = sum(guest.hello() for guest in guests)
+    frames = [odd_kind_frame(n) for n in range(20_000)]
+    sent += flood(guests, frames, pause_every=2000, pause_s=0.05)
+    while more():
+        sent += flood(guests, frames[:2000])
+        time.sleep(0.05)
+    time.sleep(0.5)
+    for guest in guests:
+        guest.close()
+    return sent
+
+
+Attack = Callable[[Stage, More], int]
+ATTACKS: tuple[tuple[str, Attack, str, bool], ...] = (
+    ("storm", _storm, "400 random keys, one connection and one Hello each", False),
+    ("nested", _nested, "3,000 frames of a ~240 KB nested value (seated member and guest)",
+     False),
+    ("garbage", _garbage, "20,000 garbage table messages from a seated member", False),
+    ("lockout", _lockout, "10 throwaway keys a round sending wrong codes to the private "
+     "tables (the friend's too)", True),
+    ("flood", _flood, "20,000 small frames from 5 guest keys", False),
+)
+
+
+def _status_bytes(stage: Stage) -> int:
+    status = request(stage.driver.clients[0], type="status")
+    return len(msgpack.packb(status, use_bin_type=True))
+
+
+def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool
+         ) -> dict[str, object]:
+    gauge = stage.gauge
+    before = gauge.read()
+    sent: list[int] = []
+    peak = [before.fds]
+    running = threading.Event()
+    running.set()
+    hand = threading.Event()     # set while the friend's hand during the attack goes on
+    hand.set()
+
+    def attacking() -> None:
+        try:
+            sent.append(attack(stage, hand.is_set))
+        finally:
+            running.clear()
+
+    def watch() -> None:
+        while running.is_set():
+            peak.append(gauge.fds())
+            time.sleep(0.2)
+
+    thread = threading.Thread(target=attacking, name=f"attack-{name}")
+    watcher = threading.Thread(target=watch, name="watch")
+    thread.start()
+    watcher.start()
+    time.sleep(0.3)
+    try:
+        during_ok, during_s, during_why = _legit_hand(stage, private)
+        during_overlapped = running.is_set()
+    finally:
+        hand.clear()
+    thread.join()
+    watcher.join()
+    ended = gauge.read()
+    back = gauge.fds_back(before.fds, FDS_BACK_S)
+    after_ok, after_s, after_why = _legit_hand(stage, private)
+    after = gauge.read()
+    rss_growth = max(ended.rss_mb, after.rss_mb) - before.rss_mb
+    log_growth = after.log_bytes - before.log_bytes
+    met = (rss_growth <= RSS_TARGET_MB and back is not None and during_ok and after_ok
+           and log_growth <= LOG_TARGET_BYTES)
+    extra: dict[str, object] = {}
+    if during_why:
+        extra["during_error"] = during_why
+    if after_why:
+        extra["after_error"] = after_why
+    return result(
+        f"adversary_{name}", rss_growth, "MB", attack=what, frames_sent=sent[0] if sent else 0,
+        rss_mb_before=before.rss_mb, rss_mb_after=max(ended.rss_mb, after.rss_mb),
+        fds_before=before.fds, fds_peak=max(peak), fds_at_end=ended.fds,
+        fds_back_s=None if back is None else round(back, 1),
+        log_bytes_before=before.log_bytes, log_bytes_after=after.log_bytes,
+        log_growth_bytes=log_growth, status_reply_bytes=_status_bytes(stage),
+        friend_hand_during=during_ok, during_s=round(during_s, 1),
+        attack_still_running_when_the_hand_ended=during_overlapped,
+        friend_hand_after=after_ok, after_s=round(after_s, 1),
+        target=(f"RSS growth <= {RSS_TARGET_MB:.0f} MB, descriptors back within "
+                f"{FDS_BACK_S:.0f} s, the friend's hand completes during and after, log "
+                f"growth <= {LOG_TARGET_BYTES / 1e6:.0f} MB"),
+        met=met, **extra)
+
+
+def _stage(base: Path) -> Stage:
+    daemons = [DaemonProcess(base / f"d{i}", name, session_module=REAL)
+               for i, name in enumerate(("host", "friend", "seat2", "seat3"))]
+    start_all(daemons)
+    driver = Driver(daemons)
+    key = bytes.fromhex(request(driver.clients[0], type="whoami")["public_key"])
+    bait = request(driver.clients[0], type="create", name="bait", rules="mcr")["table"]
+    assert daemons[0].proc is not None
+    stage = Stage(daemons, driver, Gauge(daemons[0].proc.pid, daemons[0].data_dir), key,
+                  str(bait), zmq.Context())
+    stage.member = Stranger(stage.ctx, key, daemons[0].port)
+    stage.member.hello()
+    stage.member.take_seat(bytes.fromhex(stage.bait))
+    return stage
+
+
+def bench_adversary() -> list[dict[str, object]]:
+    raise_fd_limit()
+    base = Path(tempfile.mkdtemp(prefix="fw-adversary-"))
+    stage = _stage(base)
+    lines: list[dict[str, object]] = []
+    try:
+        warm_ok, _, why = _legit_hand(stage)     # the seats' connections exist from here on
+        if not warm_ok:
+            raise RuntimeError(f"the first hand did not complete: {why}")
+        time.sleep(1.0)
+        for name, attack, what, private in ATTACKS:
+            lines.append(_one(stage, name, attack, what, private))
+    finally:
+        stage.driver.close()
+        if stage.member is not None:
+            stage.member.close()
+        stage.ctx.destroy(0)
+        for daemon in stage.daemons:
+            daemon.stop()
+    total = sum(1 for line in lines if line["met"])
+    lines.append(result("adversary", total, "attacks met", attacks=len(lines),
+                        target=f"all {len(lines)} met", met=total == len(lines)))
+    return lines
+
+
+BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+    "adversary": bench_adversary,
+}
