@@ -119,13 +119,15 @@ def nested_frame(size: int = 240_000, in_field: bool = False) -> bytes:
     inner = [word] * 200
     value = [inner] * max(1, size // (len(msgpack.packb(inner)) + 1))
     frame = [PROTOCOL_VERSION, 3, value, b""] if in_field else [PROTOCOL_VERSION, value]
-    return msgpack.packb(frame, use_bin_type=True)
+    data: bytes = msgpack.packb(frame, use_bin_type=True)
+    return data
 
 
 def odd_kind_frame(n: int) -> bytes:
     """A small frame of an unknown kind named ``n``: each one's reason text was new."""
-    return msgpack.packb([PROTOCOL_VERSION, f"kind-{n}-{os.urandom(4).hex()}"],
-                         use_bin_type=True)
+    data: bytes = msgpack.packb([PROTOCOL_VERSION, f"kind-{n}-{os.urandom(4).hex()}"],
+                                use_bin_type=True)
+    return data
 
 
 def garbage_table_messages(table_id: bytes, count: int) -> list[bytes]:

@@ -30,7 +30,7 @@ from tests.daemon.adversary import (
     odd_kind_frame,
     raise_fd_limit,
 )
-from tests.daemon.procs import DaemonProcess, request, start_all
+from tests.daemon.procs import TOY, DaemonProcess, request, start_all
 
 pytestmark = pytest.mark.slow
 
@@ -43,9 +43,9 @@ class Scene:
     ZeroMQ context."""
 
     def __init__(self, base: Path, session_module: str | None = None) -> None:
-        extra = {} if session_module is None else {"session_module": session_module}
-        self.host = DaemonProcess(base / "host", "host", **extra)
-        self.friend = DaemonProcess(base / "friend", "friend", **extra)
+        module = session_module or TOY
+        self.host = DaemonProcess(base / "host", "host", session_module=module)
+        self.friend = DaemonProcess(base / "friend", "friend", session_module=module)
         self.ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
         self.clients: list[Any] = []
         self.key = b""
