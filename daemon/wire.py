@@ -279,7 +279,10 @@ def decode(data: bytes) -> Frame:
     try:
         kind = Kind(kind_no)
     except (ValueError, TypeError):
-        raise FrameError(f"unknown frame kind {kind_no!r}") from None
+        # a peer's value, possibly huge and nested: name only a small integer kind
+        shown = kind_no if isinstance(kind_no, int) and -2**31 < kind_no < 2**31 \
+            else f"of type {type(kind_no).__name__}"
+        raise FrameError(f"unknown frame kind {shown}") from None
     arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
              Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
              Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1}[kind]

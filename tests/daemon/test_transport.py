@@ -246,3 +246,18 @@ def test_a_daemon_with_another_protocol_version_is_refused_with_reason() -> None
                 old.close(0)
                 ctx.destroy(0)
     run(body())
+
+
+def test_an_unknown_frame_kind_is_named_without_repeating_a_peers_big_value() -> None:
+    """A refused kind's text goes to the log: a peer's nested value must not be echoed."""
+    import msgpack
+    import pytest
+
+    from fourwinds.daemon.wire import PROTOCOL_VERSION, FrameError, decode
+
+    for kind, said in ((99, "unknown frame kind 99"),
+                       (2**40, "unknown frame kind of type int"),
+                       ({"a": [1] * 50}, "unknown frame kind of type dict")):
+        with pytest.raises(FrameError) as caught:
+            decode(msgpack.packb([PROTOCOL_VERSION, kind]))
+        assert str(caught.value) == said
