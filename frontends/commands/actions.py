@@ -1,4 +1,5 @@
-"""`fourwinds discard | call | pass | exchange | mahjong | charleston | act`: play a move.
+"""`fourwinds discard | call | pass | exchange | mahjong | charleston | next | more-time | act`:
+play a move.
 
 Each reads the seat's current view from the daemon, picks the one legal action the words
 mean (or says what is legal), and sends it. JSON: ``{"ok", "table", "seq", "action", "tiles"}``.
@@ -63,6 +64,14 @@ def register(sub: Any) -> None:
                             help="pick among several legal passes by words (e.g. blind)")
     add_daemon_options(charleston)
     charleston.set_defaults(handler=cmd_charleston)
+
+    nxt = sub.add_parser("next", help="at a hand's end: on to the next hand (or the standings)")
+    add_daemon_options(nxt)
+    nxt.set_defaults(handler=lambda a: act_command(a, ["next"], what="go on to the next hand"))
+
+    more = sub.add_parser("more-time", help="answering a discard: ask once for more time")
+    add_daemon_options(more)
+    more.set_defaults(handler=lambda a: act_command(a, ["more_time"], what="ask for more time"))
 
     act = sub.add_parser("act", help="any legal action by its id or label (see status)")
     act.add_argument("choice", metavar="ID|LABEL|default",

@@ -21,6 +21,7 @@ from fourwinds.frontends.cli_common import (
 )
 from fourwinds.frontends.config import RULES, WINDOWS, player_name, window_problem
 from fourwinds.frontends.daemon_link import LocalApi, checked, current_view
+from fourwinds.frontends.table_result import result_lines
 from fourwinds.frontends.table_view import rack_tiles
 from fourwinds.protocol.errors import FourwindsError
 
@@ -240,7 +241,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_hand(args: argparse.Namespace) -> int:
-    """JSON: ``{"table", "seq", "hand": [codes], "drawn": code|null, "hints": [str]}``."""
+    """JSON: ``{"table", "seq", "hand": [codes], "drawn": code|null, "hints": [str],
+    "phase", "result", "next", "history", "standings"}`` (the last four as the view has
+    them: docs/LOCAL-API.md; a hand's result shows in the text too)."""
     api = open_api(args)
     try:
         table = table_name(api, args)
@@ -248,7 +251,13 @@ def cmd_hand(args: argparse.Namespace) -> int:
     finally:
         api.close()
     view = event.get("view") or {}
-    emit(args, hand_lines(event), {"table": table, "seq": event.get("seq"),
-                                   "hand": rack_tiles(view), "drawn": view.get("drawn"),
-                                   "hints": view.get("hints") or []})
+    lines = hand_lines(event)
+    if view.get("result"):
+        lines.extend(result_lines(view, 100, False, True))
+    emit(args, lines, {"table": table, "seq": event.get("seq"),
+                       "hand": rack_tiles(view), "drawn": view.get("drawn"),
+                       "hints": view.get("hints") or [], "phase": view.get("phase"),
+                       "result": view.get("result"), "next": view.get("next"),
+                       "history": view.get("history") or [],
+                       "standings": view.get("standings")})
     return 0

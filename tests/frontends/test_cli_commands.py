@@ -67,8 +67,29 @@ def test_hand_json_shape(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> No
     api.table.index = 1
     assert cli.main(["hand", "--json"]) == 0
     out = _json(capsys)
-    assert set(out) == {"table", "seq", "hand", "drawn", "hints"}
-    assert out["drawn"] == "6s" and out["table"] == "kitchen"
+    assert set(out) == {"table", "seq", "hand", "drawn", "hints", "phase", "result", "next",
+                        "history", "standings"}
+    assert out["drawn"] == "6s" and out["table"] == "kitchen" and out["result"] is None
+
+
+def test_a_hands_end_in_the_cli_shows_the_result_and_next_goes_on(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    over = sample_views.hand_over_event()
+    fake = FakeApi([over, sample_views.match_over_event()])
+    monkeypatch.setattr(cli_common, "connect", lambda data_dir=None, subscribe=False: fake)
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    assert cli.main(["hand", "--json"]) == 0
+    out = _json(capsys)
+    assert out["phase"] == "hand_over" and out["result"] == over["view"]["result"]
+    assert out["next"] == over["view"]["next"]
+    assert cli.main(["status"]) == 0
+    text = capsys.readouterr().out
+    assert "Mahjong by" in text and "Bob" in text and "Payments:" in text
+    assert cli.main(["next"]) == 0
+    assert fake.table.requests[-1]["action"] == 0   # the view's `next` action
+    assert cli.main(["more-time"]) == 2             # nothing to think about at a hand's end
+    assert "cannot ask for more time now" in capsys.readouterr().err
 
 
 def test_illegal_move_exits_2_listing_the_legal_ones(
