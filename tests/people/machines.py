@@ -17,12 +17,13 @@ import contextlib
 import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -288,3 +289,16 @@ class Network:
             subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10,
                            check=False)
         self._made.clear()
+
+
+@contextlib.contextmanager
+def one_player(name: str) -> Iterator[Machine]:
+    """One player's machine on loopback (its own HOME and login name), stopped and removed
+    afterwards: the fixture of the tests that play alone with bots."""
+    base = short_dir()
+    machine = Machine(name, base / name)
+    try:
+        yield machine
+    finally:
+        machine.stop()
+        shutil.rmtree(base, ignore_errors=True)

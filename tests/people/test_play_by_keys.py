@@ -17,7 +17,6 @@ that HOME and is stopped by pid at the end.
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -26,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.frontends.tmux_play import exposure_text, our_exposures
-from tests.people.machines import Machine, short_dir
+from tests.people.machines import Machine, one_player
 from tests.people.screen import (
     TMUX,
     Person,
@@ -51,13 +50,8 @@ OVER = ("hand_over", "match_over")
 
 @pytest.fixture
 def pat() -> Iterator[Machine]:
-    base = short_dir()
-    machine = Machine("Pat", base / "Pat")
-    try:
+    with one_player("Pat") as machine:
         yield machine
-    finally:
-        machine.stop()
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def _open(pat: Machine, command: str, width: int = 100, height: int = 40,

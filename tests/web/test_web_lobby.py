@@ -8,14 +8,13 @@ that `fourwinds play` started for solo play would be; the web server uses it as 
 from __future__ import annotations
 
 import re
-import shutil
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.people.machines import Machine, short_dir
+from tests.people.machines import Machine, one_player
 from tests.web.browser import URL, body_text, chromium, page_errors, unavailable, wait_for
 
 pytestmark = [
@@ -26,13 +25,8 @@ pytestmark = [
 
 @pytest.fixture
 def pat() -> Iterator[Machine]:
-    base = short_dir()
-    machine = Machine("Pat", base / "Pat")
-    try:
+    with one_player("Pat") as machine:
         yield machine
-    finally:
-        machine.stop()
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def _address(pat: Machine, log: str, timeout: float = 30.0) -> str:

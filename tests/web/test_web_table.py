@@ -17,7 +17,6 @@ are saved in the test's folder (tmp_path).
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -26,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.people.machines import Machine, short_dir
+from tests.people.machines import Machine, one_player
 from tests.people.table_checks import result_of, result_problems
 from tests.web.browser import (
     Clicker,
@@ -53,13 +52,8 @@ SIZES = ((1280, 800), (800, 600))
 
 @pytest.fixture
 def pat() -> Iterator[Machine]:
-    base = short_dir()
-    machine = Machine("Pat", base / "Pat")
-    try:
+    with one_player("Pat") as machine:
         yield machine
-    finally:
-        machine.stop()
-        shutil.rmtree(base, ignore_errors=True)
 
 
 def shoot(driver: Any, folder: Path, name: str) -> list[Path]:
