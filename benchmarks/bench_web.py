@@ -146,8 +146,16 @@ WIRE_HOOK = """
 })();
 """
 
-# For a clear error: a page's message line, and the discard row of the seat at a place.
+# For a clear error: a page's message line and state, the discard row of the seat at a place.
 MESSAGE = "return document.getElementById('message').textContent"
+PAGE_STATE = """
+const b = document.body.dataset;
+const rack = [...document.querySelectorAll('#rack .rack-tile')].map((t) => t.dataset.code
+  + (t.classList.contains('discardable') ? '*' : ''));
+return `screen ${b.screen}, connected ${b.connected}, answered ${b.answered}, phase ` +
+  `${b.phase}, rack ${rack.join(' ')} (* discardable), message ` +
+  `"${document.getElementById('message').textContent}"`;
+"""
 SHOWN_ROW = """
 return [...document.querySelectorAll(`#seat-${arguments[0]} .discards > svg.tile`)]
   .map((t) => t.getAttribute('data-code'));
@@ -289,7 +297,9 @@ class WebDriver(Driver):
         end = time.monotonic() + SEEN_TIMEOUT_S
         while (index := int(page.execute_script(DISCARDABLE, code))) < 0:
             if time.monotonic() > end:
-                raise RuntimeError(f"seat {seat}'s page never offered {code} as a discard")
+                raise RuntimeError(f"seat {seat}'s page never offered {code} as a discard "
+                                   f"(its daemon offers {_offers(self.views[actor])}): "
+                                   f"{page.execute_script(PAGE_STATE)}")
             time.sleep(0.005)
         others = [o for o in range(4) if o != actor]
         places = {o: PLACES[(seat - int(self.views[o]["view"]["seat"])) % 4] for o in others}
@@ -343,6 +353,12 @@ def _one_tile_discard(action: dict[str, Any]) -> bool:
     """An action the page binds to a rack tile (a double-click does it)."""
     return action.get("type") == "discard" and "choose" not in action \
         and len(action.get("tiles") or ()) == 1
+
+
+def _offers(event: dict[str, Any]) -> list[str]:
+    return [f"{a.get('type')} {' '.join(map(str, a.get('tiles') or ()))}".strip()
+            + (" (default)" if a.get("default") else "")
+            for a in event.get("legal_actions") or ()]
 
 
 def _player(view: dict[str, Any], seat: int) -> dict[str, Any]:
