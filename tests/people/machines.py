@@ -132,23 +132,30 @@ class Machine:
             raise ConnectionError(f"{self.login}: the daemon does not answer") from error
         return client
 
-    def view(self) -> dict[str, Any]:
-        """Our seat's view at the first table of this machine's daemon ({} if none)."""
-        try:
-            client = self.client()
-        except ConnectionError:
-            return {}
-        try:
-            tables = client.request({"type": "tables"}, timeout=5).get("tables") or []
-            if not tables:
-                return {}
-            answer = client.request({"type": "view", "table": tables[0]["table"]}, timeout=5)
-            view: dict[str, Any] = (answer.get("event") or {}).get("view") or {}
-            return view
-        except TimeoutError:
-            return {}
-        finally:
-            client.close()
+    def view(self, attempts: int = 3) -> dict[str, Any]:
+        """Our seat's view at the first table of this machine's daemon ({} if none). A
+        daemon slow to answer (a machine busy with four browsers) is asked again."""
+        for _ in range(attempts):
+            try:
+                client = self.client()
+            except ConnectionError:
+                time.sleep(0.5)
+                continue
+            try:
+                tables = client.request({"type": "tables"}, timeout=10).get("tables") or []
+                if not tables:
+                    return {}
+                answer = client.request({"type": "view", "table": tables[0]["table"]},
+                                        timeout=10)
+                view: dict[str, Any] = (answer.get("event") or {}).get("view") or {}
+                if view:
+                    return view
+            except TimeoutError:
+                continue
+            finally:
+                client.close()
+            time.sleep(0.5)  # a table not yet ready to show (just created or resumed)
+        return {}
 
     def status_json(self) -> dict[str, Any]:
         """`fourwinds status --json` run on this machine, parsed."""
