@@ -20,7 +20,7 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Sta
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import format_tiles
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code
+from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code, our_choices
 from fourwinds.protocol.tiles import Kind
 
 __all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",
@@ -452,18 +452,11 @@ class AmericanView:
 
     def offers(self, f: SeatFacts) -> list[Offer]:
         s: AmericanState = f.engine
-        me = f.me
-        if me is None:
-            return []
-        legal = f.rules.legal_actions(s, me)
+        legal, default = our_choices(f)
         if not legal:
             return []
         if s.step is not CharlestonStep.PLAY:
             return _charleston_offers(f, legal)
-        try:
-            default = f.rules.default_action(s, me)
-        except Exception:  # no default here: none is marked
-            default = None
         return _play_offers(f, legal, default)
 
 

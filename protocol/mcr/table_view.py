@@ -20,7 +20,7 @@ from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
 from fourwinds.protocol.mcr.wins import calc_melds
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code
+from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code, our_choices
 from fourwinds.protocol.tiles import Kind, is_bonus
 
 __all__ = ["RULES", "MCRView", "hints", "sheet", "summary"]
@@ -292,16 +292,9 @@ class MCRView:
 
     def offers(self, f: SeatFacts) -> list[Offer]:
         s: HandState = f.engine
-        me = f.me
-        if me is None:
-            return []
-        legal = f.rules.legal_actions(s, me)
+        legal, default = our_choices(f)
         if not legal:
             return []
-        try:
-            default = f.rules.default_action(s, me)
-        except Exception:  # no default here: none is marked
-            default = None
         chosen: dict[object, object] = {}
         for action in legal:
             key = _dedupe_key(action)

@@ -76,6 +76,21 @@ class SeatFacts:
         return self.seating[wind]
 
 
+def our_choices(f: SeatFacts) -> tuple[tuple[Any, ...], Any]:
+    """Our seat's legal actions now and the one its window would default to (None when
+    there is none to mark): what every rule view's offers start from."""
+    if f.me is None:
+        return (), None
+    legal = tuple(f.rules.legal_actions(f.engine, f.me))
+    if not legal:
+        return (), None
+    try:
+        default = f.rules.default_action(f.engine, f.me)
+    except Exception:  # no default here: none is marked
+        default = None
+    return legal, default
+
+
 @dataclass(frozen=True)
 class Offer:
     """One ACTION dict of the view and how to turn it (with chosen tiles) into the engine's
