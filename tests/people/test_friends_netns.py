@@ -23,6 +23,7 @@ test, on a network whose bridge forwards no multicast (mDNS cannot find the tabl
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shlex
 import shutil
@@ -57,30 +58,30 @@ def _network(base: Path, subnet: int, multicast: bool) -> Network:
         pytest.skip(str(why))
 
 
-@pytest.fixture
-def lan() -> Iterator[Network]:
+@contextlib.contextmanager
+def _machines(subnet: int, *, multicast: bool) -> Iterator[Network]:
+    """Four machines on one bridge, torn down and their folders removed afterwards."""
     base = short_dir()
     try:
-        net = _network(base, 61, multicast=True)
+        net = _network(base, subnet, multicast=multicast)
         try:
             yield net
         finally:
             net.close()
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def lan() -> Iterator[Network]:
+    with _machines(61, multicast=True) as net:
+        yield net
 
 
 @pytest.fixture
 def venue() -> Iterator[Network]:
-    base = short_dir()
-    try:
-        net = _network(base, 62, multicast=False)
-        try:
-            yield net
-        finally:
-            net.close()
-    finally:
-        shutil.rmtree(base, ignore_errors=True)
+    with _machines(62, multicast=False) as net:
+        yield net
 
 
 class Story:
