@@ -9,6 +9,18 @@
   // Replace a node's children, leaving out the parts a view does not have (null).
   const put = (node, ...parts) => node.replaceChildren(...parts.flat(2)
     .filter((p) => p !== null && p !== undefined && p !== false && p !== ""));
+  // Redraw a part of the page only when what it shows changed (``signature``): a discard
+  // changes one seat's row and the centre, and redrawing the whole table for it would keep
+  // the player's computer busy for nothing (and lose a click or a drag under the pointer).
+  const drawnWith = new WeakMap();
+  const redraw = (node, signature, parts) => {
+    if (drawnWith.get(node) === signature) return;
+    drawnWith.set(node, signature);
+    put(node, ...parts());
+  };
+  const rows = new WeakMap();   // a discard row: the codes it shows
+  const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
+  const setData = (node, key, value) => { if (node.dataset[key] !== value) node.dataset[key] = value; };
   const LETTERS = "abcdefghijklmnopqrstuvwxyz";
   const COMMAND_LETTERS = { t: "T", n: "N", h: "H" };   // when no rack tile has that letter
 
@@ -192,9 +204,10 @@
     const label = action.label || action.type;
     const final = action.type !== "more_time";
     if (final) state.answered = key;
+    const sent = ask(request);   // sent before the page redraws: the table waits for it
     say(`sending: ${label}`);
     render();
-    const answer = await ask(request);
+    const answer = await sent;
     if (answer.ok) {
       if (final) state.selected.clear();
       say(`sent: ${label}`);
@@ -310,8 +323,10 @@
   }
 
   function show(screen) {
-    document.body.dataset.screen = screen;
-    for (const id of ["lobby", "waiting", "table", "result"]) $(id).hidden = id !== screen;
+    setData(document.body, "screen", screen);
+    for (const id of ["lobby", "waiting", "table", "result"]) {
+      if ($(id).hidden !== (id !== screen)) $(id).hidden = id !== screen;
+    }
   }
 
   function deadlineLeft(view) {
@@ -326,16 +341,16 @@
     if (!event || state.table === null) return;
     const view = event.view || {};
     const screen = screenOf(event);
-    document.body.dataset.phase = view.phase || "";
-    document.body.dataset.answered = state.answered ? "yes" : "no";
+    setData(document.body, "phase", view.phase || "");
+    setData(document.body, "answered", state.answered ? "yes" : "no");
     const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
-    $("info").textContent = [`table ${event.name || view.table || ""}`,
+    setText($("info"), [`table ${event.name || view.table || ""}`,
       rules + (view.practice ? " practice" : ""), `hand ${view.hand_number ?? "?"}/${view.hands_in_match ?? "?"}`,
       view.prevalent_wind !== null && view.prevalent_wind !== undefined ? `prevalent ${Views.WINDS[view.prevalent_wind]}` : null,
-      `you: ${Views.WINDS[view.seat] || "?"}`].filter(Boolean).join(" \u00b7 ");
+      `you: ${Views.WINDS[view.seat] || "?"}`].filter(Boolean).join(" \u00b7 "));
     const thinking = (view.players || []).filter((p) => p.thinking).map((p) => `${p.name} is thinking`);
-    $("phase").textContent = [view.phase_detail || view.phase || "", ...thinking, view.paused || ""]
-      .filter(Boolean).join(" \u00b7 ");
+    setText($("phase"), [view.phase_detail || view.phase || "", ...thinking, view.paused || ""]
+      .filter(Boolean).join(" \u00b7 "));
     show(screen);
     if (screen === "waiting") renderWaiting(event, view);
     else if (screen === "result") renderResult(event, view);
@@ -344,52 +359,65 @@
     if (state.overlay) fillOverlay();
   }
 
+  // The lobby and the end of a hand are drawn again only when what they show changed: a view
+  // arrives every few seconds, and a button replaced under the pointer loses its click.
   function renderWaiting(event, view) {
-    $("waiting-title").textContent = `Table ${event.name || ""}: ${view.phase_detail || "waiting for players"}`;
-    put($("places"), ...Views.places(view, state.members));
-    $("timers").textContent = Views.windowsText(view);
-    put($("waiting-actions"), ...actionButtons(event, []));
-    if (!(event.legal_actions || []).length) {
-      $("waiting-actions").append(h("p", { text: "The match starts when all four players are seated and ready." }));
-    }
+    setText($("waiting-title"), `Table ${event.name || ""}: ${view.phase_detail || "waiting for players"}`);
+    redraw($("places"), JSON.stringify([view.players, view.seat, state.members]),
+      () => Views.places(view, state.members));
+    setText($("timers"), Views.windowsText(view));
+    const legal = event.legal_actions || [];
+    redraw($("waiting-actions"), JSON.stringify([legal, state.menu]), () => [
+      ...actionButtons(event, []), legal.length ? null
+        : h("p", { text: "The match starts when all four players are seated and ready." })]);
   }
 
   function renderResult(event, view) {
     const legal = event.legal_actions || [];
     const ourNext = legal.some((a) => a.type === "next");
-    const parts = [...Views.result(view), ...Views.nextLines(view, deadlineLeft(view), ourNext),
-      h("div", { class: "actions" }, actionButtons(event, []))];
-    if (view.phase === "match_over") {
-      const leave = h("button", { id: "leave-button", text: "Leave the table" });
-      leave.addEventListener("click", leaveTable);
-      parts.push(h("div", { class: "actions" }, leave));
-    }
-    put($("result"), h("section", { class: "panel" }, parts));
+    const left = deadlineLeft(view);
+    const next = view.next || {};
+    redraw($("result"), JSON.stringify([view.phase, view.hand_number, view.result,
+      view.standings, view.players, next.waiting, view.waiting_for, legal, state.menu,
+      left === null]), () => {
+      const parts = [...Views.result(view), ...Views.nextLines(view, left, ourNext),
+        h("div", { class: "actions" }, actionButtons(event, []))];
+      if (view.phase === "match_over") {
+        const leave = h("button", { id: "leave-button", text: "Leave the table" });
+        leave.addEventListener("click", leaveTable);
+        parts.push(h("div", { class: "actions" }, leave));
+      }
+      return [h("section", { class: "panel" }, parts)];
+    });
   }
 
   function renderTable(event, view) {
     const places = Views.seatPlaces(view);
     const bySeat = Views.players(view);
+    const last = view.last_discard || null;
     for (const [where, seatNo] of Object.entries(places)) {
-      put($(`seat-${where}`), ...Views.seat(view, bySeat[seatNo]));
-      $(`seat-${where}`).classList.toggle("turn", view.turn === seatNo);
+      const node = $(`seat-${where}`);
+      renderSeat(node, view, bySeat[seatNo], seatNo, !!last && last.seat === seatNo);
+      if (node.classList.contains("turn") !== (view.turn === seatNo)) node.classList.toggle("turn");
     }
-    put($("center"), ...Views.center(view, deadlineLeft(view)));
-    put($("hints"), ...(state.showHints ? Views.hints(view) : []));
-    $("hints").hidden = !state.showHints || !(view.hints || []).length;
+    const left = deadlineLeft(view);   // (the countdown's figure is tick's to keep)
+    redraw($("center"), JSON.stringify([view.wall_remaining, view.turn, view.seat, last,
+      view.unreachable, (view.players || []).map((p) => p.name), left !== null]),
+    () => Views.center(view, left));
+    redraw($("hints"), JSON.stringify([state.showHints, view.rules, view.hints]),
+      () => (state.showHints ? Views.hints(view) : []));
+    const noHints = !state.showHints || !(view.hints || []).length;
+    if ($("hints").hidden !== noHints) $("hints").hidden = noHints;
     const rack = rackCodes(event);
     const legal = event.legal_actions || [];
     const bound = legal.filter((a) => tileBound(a, rack));
     const chooser = legal.find((a) => "choose" in a);
-    $("rack-title").textContent = `Your hand (${Views.WINDS[view.seat] || "?"}): ${rack.length} tiles` +
-      (view.drawn ? `, drew ${view.drawn}` : "");
+    setText($("rack-title"), `Your hand (${Views.WINDS[view.seat] || "?"}): ${rack.length} tiles` +
+      (view.drawn ? `, drew ${view.drawn}` : ""));
     // redrawn only when it changed: a click or a drag is never lost to a redraw
     const signature = JSON.stringify([rack, state.cursor, [...state.selected],
       bound.map((a) => [a.tiles[0], !!a.default]), chooser ? chooser.tiles : null]);
-    if ($("rack").dataset.signature !== signature) {
-      $("rack").dataset.signature = signature;
-      put($("rack"), ...rack.map((code, i) => rackTile(code, i, bound, chooser)));
-    }
+    redraw($("rack"), signature, () => rack.map((code, i) => rackTile(code, i, bound, chooser)));
     const notes = [];
     if (bound.length) {
       const d = bound.find((a) => a.default);
@@ -402,10 +430,42 @@
     }
     if (!legal.length) notes.push(h("p", { class: "note", text: "Nothing to do now." }));
     const actionsSignature = JSON.stringify([legal, state.menu, state.selected.size]);
-    if ($("actions").dataset.signature !== actionsSignature) {
-      $("actions").dataset.signature = actionsSignature;
-      put($("actions"), ...notes, ...actionButtons(event, rack));
+    redraw($("actions"), actionsSignature, () => [...notes, ...actionButtons(event, rack)]);
+  }
+
+  // A seat's head, exposures and discards, each redrawn only when it changed; a discard
+  // adds one tile to its row rather than drawing the row again.
+  function renderSeat(node, view, player, seatNo, lastIsOurs) {
+    if (node.children.length !== 3) {
+      put(node, h("div", { class: "seat-head" }), h("div", { class: "exposed" }),
+        h("div", { class: "discards" }));
     }
+    const [head, exposed, discards] = node.children;
+    if (!player) {
+      for (const part of [head, exposed]) redraw(part, "", () => []);
+      rows.set(discards, []);
+      put(discards);
+      return;
+    }
+    redraw(head, JSON.stringify([player.name, player.score, player.concealed_count,
+      view.seat === seatNo, view.dealer === seatNo, view.turn === seatNo, player.dead,
+      player.connected, player.thinking, (view.waiting_for || []).includes(seatNo)]),
+    () => Views.seatHead(view, player));
+    redraw(exposed, JSON.stringify([player.exposures, player.flowers]),
+      () => Views.exposed(player));
+    const codes = (player.discards || []).map(String);
+    const was = rows.get(discards) || [];
+    rows.set(discards, codes);
+    if (was.length <= codes.length && was.every((code, i) => code === codes[i])) {
+      discards.append(...codes.slice(was.length).map((code) => Tiles.svg(code, "small")));
+    } else {
+      put(discards, ...codes.map((code) => Tiles.svg(code, "small")));
+    }
+    const marked = lastIsOurs && codes.length ? discards.lastElementChild : null;
+    for (const tile of discards.querySelectorAll("svg.tile.last")) {
+      if (tile !== marked) tile.classList.remove("last");
+    }
+    if (marked && !marked.classList.contains("last")) marked.classList.add("last");
   }
 
   function rackTile(code, index, bound, chooser) {
@@ -468,14 +528,16 @@
 
   function tick() {
     const event = state.event;
-    if (!event) { $("clock").textContent = ""; return; }
+    if (!event) { setText($("clock"), ""); return; }
     const view = event.view || {};
     const left = deadlineLeft(view);
-    $("clock").textContent = left === null ? "" : `time ${Math.ceil(left)} s`;
-    $("clock").classList.toggle("urgent", left !== null && left < 5);
-    const countdown = $("countdown");
+    setText($("clock"), left === null ? "" : `time ${Math.ceil(left)} s`);
+    const urgent = left !== null && left < 5;
+    if ($("clock").classList.contains("urgent") !== urgent) $("clock").classList.toggle("urgent");
+    const screen = screenOf(event);   // (the hidden table keeps its own countdown)
+    const countdown = document.querySelector(`#${screen} .countdown`);
     if (countdown && left !== null) {
-      countdown.textContent = screenOf(event) === "result" ? `Next hand in ${Math.ceil(left)} s` : `${Math.ceil(left)} s`;
+      setText(countdown, screen === "result" ? `Next hand in ${Math.ceil(left)} s` : `${Math.ceil(left)} s`);
     }
   }
 

@@ -104,10 +104,21 @@ const Tiles = (() => {
     big(code, COLOURS.wind, 34, 14);
   }
 
+  // Each code's tile is drawn once and copied after: a table shows some 150 tiles and
+  // redraws a row at every discard, and a copy costs a fraction of drawing it anew.
+  const drawn = new Map();
+
   // One tile as an <svg class="tile">, its code in data-code and in the corner.
   function svg(code, extra) {
     code = String(code);
-    const tile = el("svg", { viewBox: "0 0 48 64", class: "tile " + (extra || ""),
+    if (!drawn.has(code)) drawn.set(code, draw(code));
+    const tile = drawn.get(code).cloneNode(true);
+    tile.setAttribute("class", "tile " + (extra || ""));
+    return tile;
+  }
+
+  function draw(code) {
+    const tile = el("svg", { viewBox: "0 0 48 64", class: "tile",
       "data-code": code, role: "img", "aria-label": name(code) });
     tile.append(el("title", {}, `${name(code)} (${code})`));
     tile.append(el("rect", { x: 1, y: 3, width: 46, height: 60, rx: 6, fill: "#b9b2a0" }),

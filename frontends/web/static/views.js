@@ -58,32 +58,25 @@ const Views = (() => {
     return out.map(([cls, text]) => h("span", { class: `flag ${cls}`, text }));
   }
 
-  // One seat: name, wind, score, tiles in hand, flags; exposures, flowers, discards in order
-  // with the last discard of the table marked.
-  function seat(view, player) {
-    if (!player) return [];
-    const last = view.last_discard;
-    const discards = (player.discards || []).map((code, i, all) => {
-      const marked = last && last.seat === player.seat && i === all.length - 1;
-      return Tiles.svg(code, marked ? "small last" : "small");
-    });
+  // One seat, in three parts the page redraws each on its own: the head (name, wind, score,
+  // tiles in hand, flags), the exposures and flowers, and the discards in order (with the
+  // table's last discard marked: see app.js).
+  function seatHead(view, player) {
+    return [h("span", { class: "wind", text: WINDS[player.seat] || "?" }),
+      h("span", { class: "name", text: player.name || "?" }),
+      h("span", { class: "score", text: `${player.score ?? 0} pts` }),
+      h("span", { class: "count", text: `${player.concealed_count ?? "?"} in hand` }),
+      flags(view, player)];
+  }
+
+  function exposed(player) {
     const exposures = (player.exposures || []).map((meld) => h("span",
       { class: "meld", title: meld.label || "" }, tiles(meld.tiles, "small"),
       h("span", { class: "meld-label",
         text: (meld.label || "") + (meld.from !== null && meld.from !== undefined
           ? ` from ${WINDS[meld.from][0]}` : "") })));
-    return [
-      h("div", { class: "seat-head" },
-        h("span", { class: "wind", text: WINDS[player.seat] || "?" }),
-        h("span", { class: "name", text: player.name || "?" }),
-        h("span", { class: "score", text: `${player.score ?? 0} pts` }),
-        h("span", { class: "count", text: `${player.concealed_count ?? "?"} in hand` }),
-        flags(view, player)),
-      h("div", { class: "exposed" }, exposures,
-        (player.flowers || []).length ? h("span", { class: "flowers" },
-          tiles(player.flowers, "small")) : null),
-      h("div", { class: "discards" }, discards),
-    ];
+    return [exposures, (player.flowers || []).length
+      ? h("span", { class: "flowers" }, tiles(player.flowers, "small")) : null];
   }
 
   function center(view, left) {
@@ -94,7 +87,7 @@ const Views = (() => {
       turn !== null && turn !== undefined
         ? h("div", { class: "turn", text: `Turn: ${turn === view.seat ? "you" : who(view, turn)}` })
         : null,
-      left !== null ? h("div", { class: "countdown", id: "countdown",
+      left !== null ? h("div", { class: "countdown",
         text: `${Math.ceil(left)} s` }) : null,
       last ? h("div", { class: "last-discard" },
         h("span", { text: `Last discard by ${who(view, last.seat)}` }),
@@ -182,7 +175,7 @@ const Views = (() => {
     const nxt = view.next || {};
     const waiting = (nxt.waiting || view.waiting_for || []).filter((s) => s !== view.seat);
     return [
-      left !== null ? h("p", { class: "countdown", id: "countdown",
+      left !== null ? h("p", { class: "countdown",
         text: `Next hand in ${Math.ceil(left)} s` }) : null,
       waiting.length ? h("p", { text: "Waiting for " + waiting.map((s) => who(view, s))
         .join(", ") + (left === null ? " (no time limit)" : "") }) : null,
@@ -282,6 +275,6 @@ const Views = (() => {
         "you when the countdown runs out." })];
   }
 
-  return { h, seat, seatPlaces, center, hints, result, nextLines, places, windowsText, sheet,
+  return { h, seatHead, exposed, seatPlaces, center, hints, result, nextLines, places, windowsText, sheet,
     history, scores, help, players, who, WINDS };
 })();
