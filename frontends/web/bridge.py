@@ -53,7 +53,10 @@ class Bridge:
 
     async def serve(self, request: web.Request) -> web.WebSocketResponse:
         """Run one page's WebSocket until it closes."""
-        socket = web.WebSocketResponse(max_msg_size=MAX_PAGE_MESSAGE, heartbeat=20.0)
+        # not compressed: the page is on this machine, where deflating every view (a few KB,
+        # several a second) only costs both ends CPU at the moment a move must be shown
+        socket = web.WebSocketResponse(max_msg_size=MAX_PAGE_MESSAGE, heartbeat=20.0,
+                                       compress=False)
         await socket.prepare(request)
         page = _Page(self, socket)
         await page.run()
