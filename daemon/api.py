@@ -187,6 +187,9 @@ class ApiServer:
 
         def done(result: asyncio.Future[Any]) -> None:
             if not result.cancelled() and result.exception() is not None:
+                if client in self._subscribers:
+                    log.warning("local API: a subscribed frontend gets no more events "
+                                "(sending to it failed: %r)", result.exception())
                 self._subscribers.discard(client)
 
         future.add_done_callback(done)
