@@ -148,7 +148,11 @@ class Driver:
                 if not legal:
                     continue
                 action = next((a for a in legal if a.get("default")), legal[0])
-                request = {"type": "act", "table": table, "action": action["id"]}
+                # ``expected``: a view the table already moved past (a second copy of a call
+                # window we passed in) is refused, rather than its action id being taken as
+                # whatever that id offers now (a pass read as a discard)
+                request = {"type": "act", "table": table, "action": action["id"],
+                           "expected": action}
                 if "choose" in action:
                     request["tiles"] = list(action.get("tiles") or [])[: int(action["choose"])]
                 before = self.step(i)

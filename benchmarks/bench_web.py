@@ -11,10 +11,13 @@ other, on the same daemons:
    also until the last of them applied it);
 2. a hand in the browser: each daemon gets its own `fourwinds web --no-browser` (a
    subprocess: 127.0.0.1, a free port, its own token) and its own headless Chromium
-   (Selenium, as tests/web drives it) showing the table. At each seat's turn the bench
-   double-clicks, in that seat's page, the rack tile the page marks as the default discard,
-   as a player discards; every other decision (a call window's pass, Mahjong, next) goes
-   through the local API as the driver makes it, after the discard was seen at the pages;
+   (Selenium, as tests/web drives it) showing the table. At every other discard the bench
+   double-clicks, in the page of the seat whose turn it is, the rack tile the page marks as
+   the default discard, as a player discards; the discards between go through the local API
+   and are measured as in the API hands, while the four pages are open and draw them (the
+   same machine's load without the browser path: ``api_beside_pages``); every other
+   decision (a call window's pass, Mahjong, next) goes through the local API as the driver
+   makes it, after the discard was seen at the pages;
 3. the first again, with the web servers and browsers stopped (the API figure is both API
    hands' samples: before and after the web hand, against drift).
 
@@ -40,7 +43,8 @@ bench: the tiles already carry their ``data-code``. A discard that ends the hand
 show the end instead) is counted, not timed.
 
 Lines: ``web_discard_latency_api`` (the API figure) and ``web_discard_latency`` (p50 and p99
-in ms beside the API's, ``ratio`` web/API of the p50s; target <= 2x). Skipped with the reason
+in ms beside the API's, ``ratio`` web/API of the p50s; target <= 2x; and
+``ratio_beside_pages``: web over the API measured in the web hand). Skipped with the reason
 where Chromium, its driver or Selenium is missing.
 """
 
@@ -197,6 +201,10 @@ class WebServer:
                 time.sleep(0.05)
         return self.url
 
+    def output(self) -> str:
+        """What the server printed (for a clear error)."""
+        return self.out.read_text(errors="replace")
+
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
@@ -220,6 +228,11 @@ class WebDriver(Driver):
         self.web_first: list[float] = []        # s: dblclick until the first other page
         self.web_parts: list[tuple[float, ...]] = []   # s, each of PARTS
         self.ending_discards = 0   # discards that ended the hand (shown as its end instead)
+        self.discards = 0                       # discards made in play_web
+        self.server_logs: list[Callable[[], str]] = []   # what each web server printed
+        self.daemon_logs = [d.log for d in daemons]       # what each daemon logged
+        self.beside_pages: list[float] = []     # s: API discards in the web hand (as view_...)
+        self.beside_pages_applied: list[float] = []   # s: ... until the last peer applied
 
     def drain(self, i: int, table: str, wait: float = 0.0) -> bool:
         """``Driver.drain``, then a player's moment to choose when seat ``i``'s view newly
@@ -270,9 +283,15 @@ class WebDriver(Driver):
                     if clicked[i] == self.step(i):
                         continue   # (a later copy of the view we clicked on)
                     clicked[i] = self.step(i)
-                    self._click_discard(i, table, pages, str(action["tiles"][0]))
+                    self.discards += 1
+                    if self.discards % 2 == 0:   # every other discard: the API, pages open
+                        if not self._api_discard(i, table, action):
+                            continue
+                    else:
+                        self._click_discard(i, table, pages, str(action["tiles"][0]))
                 else:
-                    message = {"type": "act", "table": table, "action": action["id"]}
+                    message = {"type": "act", "table": table, "action": action["id"],
+                               "expected": action}   # refused if the table moved on
                     if "choose" in action:
                         message["tiles"] = list(action.get("tiles") or [])[
                             : int(action["choose"])]
@@ -282,6 +301,21 @@ class WebDriver(Driver):
                 self.views[i] = {**self.views[i], "legal_actions": []}
             if not acted and not any(c.pending() for c in self.clients):
                 poller.poll(20)
+
+    def _api_discard(self, actor: int, table: str, action: dict[str, Any]) -> bool:
+        """The discard through the local API, measured as in the API hands (``Driver.play``),
+        while the four pages show the table and draw it: what the machine's load from the
+        pages does to the API path itself. False when the daemon refused it."""
+        before = self.step(actor)
+        marks = len(self.view_latencies), len(self.latencies)
+        start, started = time.perf_counter(), time.monotonic()
+        message = {"type": "act", "table": table, "action": action["id"], "expected": action}
+        if not self.clients[actor].request(message).get("ok"):
+            return False
+        self._await_peers(actor, table, before, start, started)
+        self.beside_pages.extend(self.view_latencies[marks[0]:])
+        self.beside_pages_applied.extend(self.latencies[marks[1]:])
+        return True
 
     def _click_discard(self, actor: int, table: str, pages: list[Any], code: str) -> None:
         """Double-click ``code`` in the actor's page; the time until the three other pages
@@ -299,7 +333,10 @@ class WebDriver(Driver):
             if time.monotonic() > end:
                 raise RuntimeError(f"seat {seat}'s page never offered {code} as a discard "
                                    f"(its daemon offers {_offers(self.views[actor])}): "
-                                   f"{page.execute_script(PAGE_STATE)}")
+                                   f"{page.execute_script(PAGE_STATE)}; its console: "
+                                   f"{[e.get('message') for e in page.get_log('browser')][-5:]}"
+                                   f"; its web server: {self.server_logs[actor]()[-1500:]}"
+                                   f"; its daemon: {_tail(self.daemon_logs[actor])}")
             time.sleep(0.005)
         others = [o for o in range(4) if o != actor]
         places = {o: PLACES[(seat - int(self.views[o]["view"]["seat"])) % 4] for o in others}
@@ -347,6 +384,13 @@ class WebDriver(Driver):
                 self.drain(p, table, 0.05)
             applied.append(self._applied(p, before))
         return max(applied) + time.time() - time.monotonic()
+
+
+def _tail(path: Path, size: int = 1500) -> str:
+    try:
+        return path.read_text(errors="replace")[-size:]
+    except OSError as error:
+        return f"({error})"
 
 
 def _one_tile_discard(action: dict[str, Any]) -> bool:
@@ -407,8 +451,10 @@ def _api_hand(daemons: list[DaemonProcess], driver: Driver, n: int
 
 
 @contextlib.contextmanager
-def _pages(daemons: list[DaemonProcess], table: str) -> Iterator[list[Any]]:
-    """Each daemon's own `fourwinds web` and headless Chromium, showing ``table``."""
+def _pages(daemons: list[DaemonProcess], table: str
+           ) -> Iterator[tuple[list[Any], list[Callable[[], str]]]]:
+    """Each daemon's own `fourwinds web` and headless Chromium, showing ``table``; and
+    what each server printed."""
     servers = [WebServer(d.data_dir, table) for d in daemons]
     try:
         with contextlib.ExitStack() as stack:
@@ -423,7 +469,7 @@ def _pages(daemons: list[DaemonProcess], table: str) -> Iterator[list[Any]]:
             for page in pages:
                 _wait_page(page, lambda p: p.execute_script(
                     "return document.body.dataset.screen") == "waiting", "the table's lobby")
-            yield pages
+            yield pages, [s.output for s in servers]
     finally:
         for server in servers:
             server.stop()
@@ -443,7 +489,8 @@ def _web_hand(daemons: list[DaemonProcess], driver: WebDriver, n: int) -> set[st
     """One hand in the four pages (the figures land in ``driver``); the decks the views
     named."""
     table = _seat_table(daemons, driver, n)
-    with _pages(daemons, table) as pages:
+    with _pages(daemons, table) as (pages, logs):
+        driver.server_logs = logs
         _ready(driver, table)
         for page in pages:
             _wait_page(page, lambda p: p.execute_script(
@@ -488,8 +535,9 @@ def bench_web() -> list[dict[str, object]]:
     if played != {DECK}:
         raise RuntimeError(f"asked for the {DECK} deck, the views say {sorted(played)}")
     api, applied, web = view_a + view_b, applied_a + applied_b, driver.web_latencies
-    if not web or not api:
+    if not web or not api or not driver.beside_pages:
         raise RuntimeError("no discard was measured")
+    beside_p50 = _ms(driver.beside_pages)[0]
     (api_p50, api_p99), (web_p50, web_p99) = _ms(api), _ms(web)
     ratio = _ratio(web_p50, api_p50)
     common: dict[str, object] = {"deck": played.pop(), "rules": RULES,
@@ -506,6 +554,10 @@ def bench_web() -> list[dict[str, object]]:
                target=f"p50 <= {RATIO_TARGET}x the local API's",
                met=ratio is not None and ratio <= RATIO_TARGET,
                first_page_p50_ms=_ms(driver.web_first)[0],
+               api_beside_pages_p50_ms=beside_p50,
+               api_beside_pages_applied_p50_ms=_ms(driver.beside_pages_applied)[0],
+               ratio_beside_pages=_ratio(web_p50, beside_p50),
+               api_beside_pages_samples=len(driver.beside_pages),
                parts_p50_ms={name: _ms([p[k] for p in driver.web_parts])[0]
                              for k, name in enumerate(PARTS)},
                samples=len(web), not_shown_ended_hand=driver.ending_discards, hands=1,
