@@ -5,6 +5,8 @@ The page sends JSON maps ``{"id": N, "type": T, ...}`` and gets ``{"type": "repl
 sends them (docs/LOCAL-API.md), the newest per table only when the page reads slower than
 they come (a view is a whole snapshot, so nothing is lost). The first message is ``hello``:
 the player's name and the table the server was started for (``play --web``), if any.
+``{"type": "link", "state": "lost" | "back"}`` says the daemon went away or runs again
+(link.py).
 
 Relayed as they are: the questions (``tables``, ``view``, ``sheet``, ``suggest``), ``peer`` and the
 moves (``act``, ``ready``, ``seat``). Done here, as `fourwinds play` does them: ``host``
@@ -180,19 +182,39 @@ class _Page:
         self.wake.set()
 
     async def _send_events(self) -> None:
+        """Send the newest views as they come; a view that cannot be sent as JSON is logged
+        and skipped, never the end of the page's views."""
         while True:
             await self.wake.wait()
             self.wake.clear()
             pending, self.newest = self.newest, {}
             for event in pending.values():
-                await self.socket.send_str(json.dumps(event, default=_jsonable))
+                try:
+                    text = json.dumps(event, default=_jsonable)
+                except (TypeError, ValueError) as error:
+                    log.warning("a view of table %s could not be sent to the page: %s",
+                                str(event.get("table"))[:8], error)
+                    continue
+                await self.socket.send_str(text)
+
+    def _sender_ended(self, sender: asyncio.Task[None]) -> None:
+        """The views stopped while the page is open (its connection broke under a send):
+        close it, so the page reconnects and opens the table again, never left showing an
+        old view."""
+        if sender.cancelled():
+            return
+        log.warning("page views ended (%s): closing the page's connection", sender.exception())
+        asyncio.get_running_loop().create_task(self.socket.close())
 
     async def run(self) -> None:
         stop = self.bridge.link.listen(self._on_event)
         sender = asyncio.get_running_loop().create_task(self._send_events())
+        sender.add_done_callback(self._sender_ended)
         try:
             await self.socket.send_str(json.dumps({"type": "hello", **self.bridge.hello,
                                                    "table": self.bridge.table}))
+            if self.bridge.link.lost:   # (a page opened while the daemon is away)
+                await self.socket.send_str(json.dumps({"type": "link", "state": "lost"}))
             async for frame in self.socket:
                 if frame.type != WSMsgType.TEXT:
                     continue

@@ -3,6 +3,11 @@
 The same wire as ``fourwinds.frontends.client`` (one msgpack map a frame, replies matched by
 ``id``), but on the event loop, so one link serves every open page: a reader task hands each
 reply to the request waiting for it and each event to every listener (``listen``).
+
+The daemon may stop and start again under a running web server (a crash, `fourwinds stop`
+then `fourwinds play`): the link watches the daemon's endpoint file, tells the listeners
+``{"type": "link", "state": "lost"}`` when its daemon is gone and, once a daemon runs for the
+data folder again, connects to it, says hello, subscribes and tells them ``"back"``.
 """
 
 from __future__ import annotations
@@ -10,7 +15,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
+import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -21,8 +29,10 @@ from fourwinds.daemon.api import API_VERSION
 from fourwinds.daemon.paths import default_paths
 from fourwinds.frontends.daemon_link import DaemonUnavailable
 
+log = logging.getLogger(__name__)
 Message = dict[str, Any]
 Listener = Callable[[Message], None]
+WATCH_S = 1.0                   # how often the endpoint file is looked at (a small read)
 REQUEST_TIMEOUT = 10.0
 SLOW_REQUEST_TIMEOUT = 30.0     # join waits for the host (up to ~13 s), create for the disk
 SLOW_TYPES = frozenset({"join", "create", "leave"})
@@ -32,30 +42,46 @@ MAX_MESSAGE = 16 * 1024 * 1024
 class AsyncLink:
     """One subscribed connection to the daemon, shared by every page."""
 
-    def __init__(self, endpoint: str, token: str = "") -> None:
+    def __init__(self, endpoint: str, token: str = "", source: Path | None = None,
+                 pid: int = 0) -> None:
         self.endpoint = endpoint
         self.token = token
+        self.source = source    # the daemon's endpoint file: watched when given
+        self.pid = pid
         self._ctx = zmq.asyncio.Context()
-        self._socket = self._ctx.socket(zmq.DEALER)
-        self._socket.linger = 0
-        self._socket.maxmsgsize = MAX_MESSAGE
-        self._socket.connect(endpoint)
+        self._socket = self._connect(endpoint)
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Message]] = {}
         self._listeners: set[Listener] = set()
         self._reader: asyncio.Task[None] | None = None
+        self._watcher: asyncio.Task[None] | None = None
+        self.lost = False
+
+    def _connect(self, endpoint: str) -> zmq.asyncio.Socket:
+        sock = self._ctx.socket(zmq.DEALER)
+        sock.linger = 0
+        sock.maxmsgsize = MAX_MESSAGE
+        sock.connect(endpoint)
+        return sock
 
     async def start(self, subscribe: bool = True) -> Message:
-        """Start reading, say hello (and subscribe); the hello answer."""
-        self._reader = asyncio.get_running_loop().create_task(self._read())
+        """Start reading, say hello (and subscribe); the hello answer. With a ``source``,
+        also start following the daemon through restarts."""
+        hello = await self._greet(subscribe)
+        if self.source is not None and self._watcher is None:
+            self._watcher = asyncio.get_running_loop().create_task(self._watch())
+        return hello
+
+    async def _greet(self, subscribe: bool) -> Message:
+        self._reader = asyncio.get_running_loop().create_task(self._read(self._socket))
         try:
-            hello = await self.request({"type": "hello"}, timeout=5.0)
+            hello = await self._exchange({"type": "hello"}, timeout=5.0)
         except TimeoutError as error:
             raise DaemonUnavailable(f"the daemon at {self.endpoint} does not answer") from error
         if not hello.get("ok"):
             raise DaemonUnavailable(f"the daemon refused us: {hello.get('error')}")
         if subscribe:
-            await self.request({"type": "subscribe"})
+            await self._exchange({"type": "subscribe"}, None)
         return hello
 
     def listen(self, listener: Listener) -> Callable[[], None]:
@@ -64,7 +90,14 @@ class AsyncLink:
         return lambda: self._listeners.discard(listener)
 
     async def request(self, message: Mapping[str, Any], timeout: float | None = None) -> Message:
-        """One request; the daemon's reply. ``TimeoutError`` when it does not answer."""
+        """One request; the daemon's reply. ``TimeoutError`` when it does not answer,
+        ``DaemonUnavailable`` at once while it is gone (see ``_watch``)."""
+        if self.lost:
+            raise DaemonUnavailable("your fourwinds daemon is not running "
+                                    "(`fourwinds play` starts it)")
+        return await self._exchange(message, timeout)
+
+    async def _exchange(self, message: Mapping[str, Any], timeout: float | None) -> Message:
         request_id = next(self._ids)
         payload = {**message, "v": API_VERSION, "id": request_id}
         if self.token:
@@ -83,9 +116,61 @@ class AsyncLink:
         finally:
             self._waiting.pop(request_id, None)
 
-    async def _read(self) -> None:
+    async def _watch(self) -> None:
+        """Follow the daemon: gone (its endpoint file removed, or its process ended) is
+        ``lost``; a new daemon for the folder is connected to and announced ``back``."""
+        assert self.source is not None
         while True:
-            data = await self._socket.recv()
+            await asyncio.sleep(WATCH_S)
+            info = await asyncio.to_thread(read_endpoint, self.source)
+            if info is None or not _running(int(info.get("pid") or 0)):
+                self._tell("lost")
+                continue
+            same = (str(info.get("endpoint")), str(info.get("token") or ""),
+                    int(info.get("pid") or 0)) == (self.endpoint, self.token, self.pid)
+            if same and not self.lost:
+                continue
+            self._tell("lost")   # the daemon we knew is gone (also when a new one is up)
+            try:
+                await self._reopen(info)
+            except (DaemonUnavailable, TimeoutError, zmq.ZMQError) as error:
+                log.info("the daemon is not answering yet: %s", error)
+                self._tell("lost")
+                continue
+            self._tell("back")
+
+    def _tell(self, state: str) -> None:
+        """Tell the listeners the daemon is ``lost`` or ``back`` (each change once)."""
+        if (state == "lost") == self.lost:
+            return
+        self.lost = state == "lost"
+        log.warning("the daemon is %s", "gone: waiting for it to start again" if self.lost
+                    else f"back (process {self.pid})")
+        for listener in list(self._listeners):
+            listener({"type": "link", "state": state})
+
+    async def _reopen(self, info: Mapping[str, Any]) -> None:
+        """Connect to the daemon ``info`` names (its endpoint file), say hello, subscribe."""
+        await self._stop_reading()
+        self._socket.close(linger=0)
+        for future in self._waiting.values():   # asked of the daemon that went away
+            if not future.done():
+                future.set_exception(TimeoutError("the daemon restarted"))
+        self.endpoint, self.token = str(info["endpoint"]), str(info.get("token") or "")
+        self.pid = int(info.get("pid") or 0)
+        self._socket = self._connect(self.endpoint)
+        await self._greet(subscribe=True)
+
+    async def _stop_reading(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+            self._reader = None
+
+    async def _read(self, sock: zmq.asyncio.Socket) -> None:
+        while True:
+            data = await sock.recv()
             try:
                 message = msgpack.unpackb(data, raw=False, strict_map_key=False)
             except ValueError:
@@ -101,22 +186,47 @@ class AsyncLink:
                 listener(message)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
+        if self._watcher is not None:
+            self._watcher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+                await self._watcher
+        await self._stop_reading()
         self._socket.close(linger=0)
         self._ctx.term()
 
 
-async def open_link(data_dir: str | None) -> AsyncLink:
-    """A subscribed link to the daemon of ``data_dir``; ``DaemonUnavailable`` when none runs."""
-    paths = default_paths(data_dir)
+def read_endpoint(path: Path) -> dict[str, Any] | None:
+    """The daemon's endpoint file (endpoint, token, pid), or None when there is none or it
+    cannot be read as one."""
     try:
-        info = msgpack.unpackb(paths.api_endpoint_file.read_bytes(), raw=False)
-    except (OSError, ValueError) as error:
-        raise DaemonUnavailable(f"no fourwinds daemon is running for {paths.data}") from error
-    link = AsyncLink(str(info["endpoint"]), str(info.get("token") or ""))
+        info = msgpack.unpackb(path.read_bytes(), raw=False)
+    except (OSError, ValueError):
+        return None
+    return info if isinstance(info, dict) and isinstance(info.get("endpoint"), str) else None
+
+
+def _running(pid: int) -> bool:
+    """Does process ``pid`` run? (A daemon killed outright leaves its endpoint file.)"""
+    if pid <= 0:
+        return True     # (an endpoint file without a pid: taken as running)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+async def open_link(data_dir: str | None) -> AsyncLink:
+    """A subscribed link to the daemon of ``data_dir``, following it through restarts;
+    ``DaemonUnavailable`` when none runs."""
+    paths = default_paths(data_dir)
+    info = read_endpoint(paths.api_endpoint_file)
+    if info is None:
+        raise DaemonUnavailable(f"no fourwinds daemon is running for {paths.data}")
+    link = AsyncLink(str(info["endpoint"]), str(info.get("token") or ""),
+                     source=paths.api_endpoint_file, pid=int(info.get("pid") or 0))
     try:
         await link.start()
     except BaseException:

@@ -33,6 +33,7 @@ class FakeLink:
 
     def __init__(self) -> None:
         self.asked: list[dict[str, Any]] = []
+        self.lost = False
 
     def listen(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         return lambda: None

@@ -71,6 +71,21 @@
       start(message);
     } else if (message.type === "view") {
       onEvent(message);
+    } else if (message.type === "link") {
+      daemonLink(message.state);
+    }
+  }
+
+  // Our daemon stopped (``lost``) or runs again (``back``: the web server found it and
+  // subscribed again; the table is opened anew, which also restarts its bot seats).
+  function daemonLink(linkState) {
+    document.body.dataset.daemon = linkState;
+    if (linkState === "lost") {
+      say("your fourwinds daemon stopped; waiting for it to run again (`fourwinds play` starts it)");
+    } else {
+      say("your fourwinds daemon is back");
+      if (state.table) openTable(state.table);
+      else if (document.body.dataset.screen === "lobby") refreshTables().then(renderLobby);
     }
   }
 
