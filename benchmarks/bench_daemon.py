@@ -147,26 +147,31 @@ class Driver:
                 legal = self.views[i].get("legal_actions") or []
                 if not legal:
                     continue
-                action = next((a for a in legal if a.get("default")), legal[0])
-                # ``expected``: a view the table already moved past (a second copy of a call
-                # window we passed in) is refused, rather than its action id being taken as
-                # whatever that id offers now (a pass read as a discard)
-                request = {"type": "act", "table": table, "action": action["id"],
-                           "expected": action}
-                if "choose" in action:
-                    request["tiles"] = list(action.get("tiles") or [])[: int(action["choose"])]
-                before = self.step(i)
-                start = time.perf_counter()
-                started = time.monotonic()   # the clock the daemons' applied_at reads
-                answer = self.clients[i].request(request)
-                if not answer.get("ok"):
+                if not self.act(i, table, next((a for a in legal if a.get("default")),
+                                               legal[0])):
                     continue
                 acted = True
                 self.views[i] = {**self.views[i], "legal_actions": []}
-                if action["type"] == "discard":
-                    self._await_peers(i, table, before, start, started)
             if not acted and not any(c.pending() for c in self.clients):
                 poller.poll(20)     # all four at once: an event for any seat wakes us
+
+    def act(self, i: int, table: str, action: dict[str, Any]) -> bool:
+        """Seat ``i`` takes ``action`` through the local API, a discard timed until the three
+        peers have it (``_await_peers``); False when the daemon refused it."""
+        # ``expected``: a view the table already moved past (a second copy of a call window
+        # we passed in) is refused, rather than its action id being taken as whatever that
+        # id offers now (a pass read as a discard)
+        request = {"type": "act", "table": table, "action": action["id"], "expected": action}
+        if "choose" in action:
+            request["tiles"] = list(action.get("tiles") or [])[: int(action["choose"])]
+        before = self.step(i)
+        start = time.perf_counter()
+        started = time.monotonic()   # the clock the daemons' applied_at reads
+        if not self.clients[i].request(request).get("ok"):
+            return False
+        if action["type"] == "discard":
+            self._await_peers(i, table, before, start, started)
+        return True
 
     def _await_peers(self, actor: int, table: str, before: int, start: float,
                      started: float) -> None:

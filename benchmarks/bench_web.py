@@ -63,8 +63,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import zmq
-
 from benchmarks.bench_daemon import REAL, Driver, _open_table, _ratio
 from benchmarks.timing import result
 from tests.daemon.procs import ROOT, DaemonProcess, request, start_all
@@ -229,6 +227,8 @@ class WebDriver(Driver):
         self.web_parts: list[tuple[float, ...]] = []   # s, each of PARTS
         self.ending_discards = 0   # discards that ended the hand (shown as its end instead)
         self.discards = 0                       # discards made in play_web
+        self.pages: list[Any] = []              # the four pages, while play_web runs
+        self.clicked = [-1] * len(daemons)      # the step each seat last discarded at there
         self.server_logs: list[Callable[[], str]] = []   # what each web server printed
         self.daemon_logs = [d.log for d in daemons]       # what each daemon logged
         self.beside_pages: list[float] = []     # s: API discards in the web hand (as view_...)
@@ -261,61 +261,32 @@ class WebDriver(Driver):
 
     def play_web(self, table: str, pages: list[Any], until: Callable[[], bool],
                  timeout: float) -> None:
-        """Play until ``until()``: a discard decision (the default action a discard of one
-        tile) by a double-click in that seat's page, measured; anything else through the
-        local API, as ``Driver.play`` does it."""
-        deadline = time.monotonic() + timeout
-        clicked = [-1] * len(self.clients)   # the step each seat last discarded by a click at
-        poller = zmq.Poller()
-        for client in self.clients:
-            poller.register(client.socket, zmq.POLLIN)
-        while not until():
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"no progress: {[self.phase(i) for i in range(4)]}")
-            acted = False
-            for i in range(4):
-                self.drain(i, table)
-                legal = self.views[i].get("legal_actions") or []
-                if not legal:
-                    continue
-                action = next((a for a in legal if a.get("default")), legal[0])
-                if _one_tile_discard(action):
-                    if clicked[i] == self.step(i):
-                        continue   # (a later copy of the view we clicked on)
-                    clicked[i] = self.step(i)
-                    self.discards += 1
-                    if self.discards % 2 == 0:   # every other discard: the API, pages open
-                        if not self._api_discard(i, table, action):
-                            continue
-                    else:
-                        self._click_discard(i, table, pages, str(action["tiles"][0]))
-                else:
-                    message = {"type": "act", "table": table, "action": action["id"],
-                               "expected": action}   # refused if the table moved on
-                    if "choose" in action:
-                        message["tiles"] = list(action.get("tiles") or [])[
-                            : int(action["choose"])]
-                    if not self.clients[i].request(message).get("ok"):
-                        continue
-                acted = True
-                self.views[i] = {**self.views[i], "legal_actions": []}
-            if not acted and not any(c.pending() for c in self.clients):
-                poller.poll(20)
+        """``Driver.play`` with the pages open: see ``act``."""
+        self.pages = pages
+        try:
+            self.play(table, until, timeout)
+        finally:
+            self.pages = []
 
-    def _api_discard(self, actor: int, table: str, action: dict[str, Any]) -> bool:
-        """The discard through the local API, measured as in the API hands (``Driver.play``),
-        while the four pages show the table and draw it: what the machine's load from the
-        pages does to the API path itself. False when the daemon refused it."""
-        before = self.step(actor)
+    def act(self, i: int, table: str, action: dict[str, Any]) -> bool:
+        """With the pages open, a discard of one tile is a double-click in that seat's page
+        (measured) at every other discard, and through the local API between (measured as
+        in the API hands, into ``beside_pages``); anything else, and everything without the
+        pages, as ``Driver.act`` does it."""
+        if not self.pages or not _one_tile_discard(action):
+            return super().act(i, table, action)
+        if self.clicked[i] == self.step(i):
+            return False   # (a later copy of the view we discarded from)
+        self.clicked[i] = self.step(i)
+        self.discards += 1
+        if self.discards % 2 == 1:
+            self._click_discard(i, table, self.pages, str(action["tiles"][0]))
+            return True
         marks = len(self.view_latencies), len(self.latencies)
-        start, started = time.perf_counter(), time.monotonic()
-        message = {"type": "act", "table": table, "action": action["id"], "expected": action}
-        if not self.clients[actor].request(message).get("ok"):
-            return False
-        self._await_peers(actor, table, before, start, started)
+        acted = super().act(i, table, action)
         self.beside_pages.extend(self.view_latencies[marks[0]:])
         self.beside_pages_applied.extend(self.latencies[marks[1]:])
-        return True
+        return acted
 
     def _click_discard(self, actor: int, table: str, pages: list[Any], code: str) -> None:
         """Double-click ``code`` in the actor's page; the time until the three other pages
