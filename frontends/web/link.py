@@ -16,9 +16,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import os
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -28,6 +26,7 @@ import zmq.asyncio
 from fourwinds.daemon.api import API_VERSION
 from fourwinds.daemon.paths import default_paths
 from fourwinds.frontends.daemon_link import DaemonUnavailable
+from fourwinds.frontends.local_seats import is_running, running_info
 
 log = logging.getLogger(__name__)
 Message = dict[str, Any]
@@ -42,12 +41,13 @@ MAX_MESSAGE = 16 * 1024 * 1024
 class AsyncLink:
     """One subscribed connection to the daemon, shared by every page."""
 
-    def __init__(self, endpoint: str, token: str = "", source: Path | None = None,
-                 pid: int = 0) -> None:
+    def __init__(self, endpoint: str, token: str = "", pid: int = 0, follow: bool = False,
+                 data_dir: str | None = None) -> None:
         self.endpoint = endpoint
         self.token = token
-        self.source = source    # the daemon's endpoint file: watched when given
         self.pid = pid
+        self.follow = follow        # watch ``data_dir``'s daemon through restarts
+        self.data_dir = data_dir
         self._ctx = zmq.asyncio.Context()
         self._socket = self._connect(endpoint)
         self._ids = itertools.count(1)
@@ -65,10 +65,10 @@ class AsyncLink:
         return sock
 
     async def start(self, subscribe: bool = True) -> Message:
-        """Start reading, say hello (and subscribe); the hello answer. With a ``source``,
+        """Start reading, say hello (and subscribe); the hello answer. With ``follow``,
         also start following the daemon through restarts."""
         hello = await self._greet(subscribe)
-        if self.source is not None and self._watcher is None:
+        if self.follow and self._watcher is None:
             self._watcher = asyncio.get_running_loop().create_task(self._watch())
         return hello
 
@@ -119,11 +119,11 @@ class AsyncLink:
     async def _watch(self) -> None:
         """Follow the daemon: gone (its endpoint file removed, or its process ended) is
         ``lost``; a new daemon for the folder is connected to and announced ``back``."""
-        assert self.source is not None
         while True:
             await asyncio.sleep(WATCH_S)
-            info = await asyncio.to_thread(read_endpoint, self.source)
-            if info is None or not _running(int(info.get("pid") or 0)):
+            info = await asyncio.to_thread(running_info, self.data_dir)
+            if info is None or not isinstance(info.get("endpoint"), str) \
+                    or not await asyncio.to_thread(is_running, self.data_dir):
                 self._tell("lost")
                 continue
             same = (str(info.get("endpoint")), str(info.get("token") or ""),
@@ -195,38 +195,15 @@ class AsyncLink:
         self._ctx.term()
 
 
-def read_endpoint(path: Path) -> dict[str, Any] | None:
-    """The daemon's endpoint file (endpoint, token, pid), or None when there is none or it
-    cannot be read as one."""
-    try:
-        info = msgpack.unpackb(path.read_bytes(), raw=False)
-    except (OSError, ValueError):
-        return None
-    return info if isinstance(info, dict) and isinstance(info.get("endpoint"), str) else None
-
-
-def _running(pid: int) -> bool:
-    """Does process ``pid`` run? (A daemon killed outright leaves its endpoint file.)"""
-    if pid <= 0:
-        return True     # (an endpoint file without a pid: taken as running)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 async def open_link(data_dir: str | None) -> AsyncLink:
     """A subscribed link to the daemon of ``data_dir``, following it through restarts;
     ``DaemonUnavailable`` when none runs."""
-    paths = default_paths(data_dir)
-    info = read_endpoint(paths.api_endpoint_file)
-    if info is None:
-        raise DaemonUnavailable(f"no fourwinds daemon is running for {paths.data}")
-    link = AsyncLink(str(info["endpoint"]), str(info.get("token") or ""),
-                     source=paths.api_endpoint_file, pid=int(info.get("pid") or 0))
+    info = running_info(data_dir)
+    if info is None or not isinstance(info.get("endpoint"), str):
+        raise DaemonUnavailable(f"no fourwinds daemon is running for "
+                                f"{default_paths(data_dir).data}")
+    link = AsyncLink(info["endpoint"], str(info.get("token") or ""),
+                     pid=int(info.get("pid") or 0), follow=True, data_dir=data_dir)
     try:
         await link.start()
     except BaseException:
