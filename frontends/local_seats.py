@@ -152,7 +152,8 @@ def running_info(data_dir: str | None) -> dict[str, Any] | None:
 
 def is_running(data_dir: str | None) -> bool:
     """Is a daemon running for ``data_dir``? (Its endpoint file names a live process: a
-    daemon killed with -9 leaves the file, and a client would wait for its answer.)"""
+    daemon killed with -9 leaves the file, and a client would wait for its answer; until
+    its parent reaps it, such a daemon is a zombie, which has ended too.)"""
     info = running_info(data_dir)
     pid = info.get("pid") if info is not None else None
     if not isinstance(pid, int):
@@ -163,7 +164,7 @@ def is_running(data_dir: str | None) -> bool:
         return False
     except PermissionError:
         return True
-    return True
+    return not _exited(pid)
 
 
 def _solo_marker(data_dir: str | None) -> Path:

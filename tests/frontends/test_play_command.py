@@ -281,3 +281,31 @@ def test_a_zombie_counts_as_stopped() -> None:
     finally:
         child.wait()
     assert not _exited(os.getpid())
+
+
+def test_a_daemon_killed_outright_is_not_running_while_a_zombie(tmp_path: Path) -> None:
+    """A daemon killed with -9 leaves its endpoint file and, until its parent (a `play`)
+    reaps it, a zombie: `is_running` says it is not running (the web server's link then
+    tells the page the daemon is gone, instead of waiting on a process that has ended)."""
+    import msgpack
+
+    from fourwinds.daemon.paths import default_paths
+    from fourwinds.frontends.local_seats import _exited, is_running
+
+    data = str(tmp_path / "d")
+    endpoint = default_paths(data).api_endpoint_file
+    endpoint.parent.mkdir(parents=True, exist_ok=True)
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        endpoint.write_bytes(msgpack.packb({"pid": child.pid, "endpoint": "ipc:///nowhere"}))
+        assert is_running(data)
+        child.kill()
+        deadline = 50
+        while not _exited(child.pid) and deadline:
+            deadline -= 1
+            subprocess.run(["sleep", "0.1"], check=True)
+        assert not is_running(data)     # a zombie, not yet reaped
+    finally:
+        child.kill()
+        child.wait()
+    assert not is_running(data)
