@@ -42,7 +42,7 @@ import zmq
 from benchmarks.bench_daemon import Driver
 from benchmarks.timing import result
 from fourwinds.frontends.client import Client
-from tests.daemon.adversary import (
+from testkit.adversary import (
     Gauge,
     Stranger,
     connection_storm,
@@ -52,7 +52,7 @@ from tests.daemon.adversary import (
     odd_kind_frame,
     raise_fd_limit,
 )
-from tests.daemon.procs import DaemonProcess, request, start_all
+from testkit.procs import DaemonProcess, request, start_all
 
 REAL = "fourwinds.daemon.real_session"
 RSS_TARGET_MB = 20.0

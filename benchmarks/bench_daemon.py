@@ -54,7 +54,7 @@ import zmq
 
 from benchmarks.timing import result
 from fourwinds.frontends.client import Client
-from tests.daemon.procs import ROOT, DaemonProcess, request, start_all
+from testkit.procs import ROOT, DaemonProcess, request, start_all
 
 REAL = "fourwinds.daemon.real_session"
 TABLES = 3

@@ -39,8 +39,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.timing import result
-from tests.daemon.faults import Fault, FaultMatch, Injected, Outcome
-from tests.daemon.netns import Unavailable, short_dir
+from testkit.faults import Fault, FaultMatch, Injected, Outcome
+from testkit.netns import Unavailable, short_dir
 
 SEED = int(os.environ.get("FOURWINDS_FAULT_SEED", "14"))
 ROUNDS = int(os.environ.get("FOURWINDS_FAULT_ROUNDS", "1"))

@@ -27,7 +27,7 @@ from benchmarks.timing import result
 from fourwinds.protocol.mcr.hand import Meld, MeldType
 from fourwinds.protocol.mcr.scoring import WinContext, is_complete, score_hand
 from fourwinds.protocol.tiles import Kind
-from tests.protocol.mcr.test_scoring_properties import Hand, random_winning_hand
+from testkit.mcr_hands import Hand, random_winning_hand
 
 TARGET_US = 100.0
 CORPUS_SIZE = 300

@@ -65,8 +65,8 @@ from typing import Any
 
 from benchmarks.bench_daemon import REAL, Driver, _open_table, _ratio
 from benchmarks.timing import result
-from tests.daemon.procs import ROOT, DaemonProcess, request, start_all
-from tests.web.browser import URL, chromium, unavailable
+from testkit.browser import URL, chromium, unavailable
+from testkit.procs import ROOT, DaemonProcess, request, start_all
 
 NAME = "web_discard_latency"
 RULES = "mcr"

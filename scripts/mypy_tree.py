@@ -1,4 +1,4 @@
-"""Run ``mypy --strict`` over the package, the tests and the benchmarks.
+"""Run ``mypy --strict`` over the package, the tests, their shared testkit and the benchmarks.
 
 The code folders install as ``fourwinds.protocol`` etc. through a setuptools package-dir
 mapping, which mypy cannot follow through an editable install's import hook. So we lay out a
@@ -26,7 +26,7 @@ def main() -> int:
             link.symlink_to(ROOT / name, target_is_directory=True)
     env = dict(os.environ, MYPYPATH=str(ROOT / ".mypy-src"))
     targets = [".mypy-src/fourwinds"]
-    for folder in ("tests", "benchmarks", "scripts"):
+    for folder in ("tests", "testkit", "benchmarks", "scripts"):
         if any((ROOT / folder).rglob("*.py")):
             targets.append(folder)
     cmd = [sys.executable, "-m", "mypy", "--strict", "--explicit-package-bases",

@@ -20,7 +20,7 @@ import zmq
 
 from fourwinds.daemon.refusals import Refusal
 from fourwinds.protocol.table.problems import PROBLEMS_KEPT, PROBLEMS_SHOWN
-from tests.daemon.adversary import (
+from testkit.adversary import (
     Gauge,
     Stranger,
     connection_storm,
@@ -30,7 +30,7 @@ from tests.daemon.adversary import (
     odd_kind_frame,
     raise_fd_limit,
 )
-from tests.daemon.procs import TOY, DaemonProcess, request, start_all
+from testkit.procs import TOY, DaemonProcess, request, start_all
 
 pytestmark = pytest.mark.slow
 

@@ -17,7 +17,7 @@ import pytest
 
 from fourwinds.daemon.store import HEADER, RECORDS, TableLog
 from fourwinds.frontends.client import Client
-from tests.daemon.procs import ROOT, DaemonProcess, request, start_all
+from testkit.procs import ROOT, DaemonProcess, request, start_all
 from tests.daemon.toy_session import PLAYS
 
 pytestmark = pytest.mark.slow

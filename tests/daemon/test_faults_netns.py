@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from tests.daemon.faults import Fault, FaultMatch, Outcome
-from tests.daemon.netns import Unavailable, short_dir
-from tests.daemon.relay import LinkSpec
+from testkit.faults import Fault, FaultMatch, Outcome
+from testkit.netns import Unavailable, short_dir
+from testkit.relay import LinkSpec
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 

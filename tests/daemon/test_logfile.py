@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.daemon.procs import ROOT
+from testkit.procs import ROOT
 
 SCRIPT = """
 import logging, sys

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.client import connect
-from tests.daemon.procs import ROOT, TOY
+from testkit.procs import ROOT, TOY
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 

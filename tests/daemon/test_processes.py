@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from fourwinds.frontends.client import Client
-from tests.daemon.procs import DaemonProcess, request, start_all
+from testkit.procs import DaemonProcess, request, start_all
 from tests.daemon.toy_session import PLAYS
 
 pytestmark = pytest.mark.slow

@@ -23,7 +23,7 @@ from fourwinds.daemon.reach import usable as reach_usable
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import FrameError, Reach, decode, encode
 from fourwinds.frontends.client import Client
-from tests.daemon.procs import DaemonProcess, request, start_all
+from testkit.procs import DaemonProcess, request, start_all
 from tests.daemon.toy_driver import ToyTable
 
 STATUS_S = 1.0

@@ -18,7 +18,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from tests.daemon.netns import Lan, LanDaemon, Unavailable, short_dir, start_all
+from testkit.netns import Lan, LanDaemon, Unavailable, short_dir, start_all
 from tests.daemon.toy_driver import ToyTable
 from tests.daemon.toy_session import PLAYS
 

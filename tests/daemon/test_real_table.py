@@ -13,8 +13,8 @@ import pytest
 
 from fourwinds.protocol.table.envelope import decode
 from fourwinds.protocol.table.transcript import check_transcript, read_transcript
-from tests.daemon.bots import BotSeat, over
-from tests.daemon.procs import DaemonProcess, request, start_all
+from testkit.bots import BotSeat, over
+from testkit.procs import DaemonProcess, request, start_all
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"

@@ -50,8 +50,8 @@ from fourwinds.protocol.table import session as table_session
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.wire import WireError
 from fourwinds.protocol.text import clean_text
+from testkit.procs import ROOT
 from tests.daemon.helpers import identity, wait_for
-from tests.daemon.procs import ROOT
 from tests.daemon.test_shell import PORT, call, join, run
 
 P = 2**255 - 19
@@ -261,7 +261,7 @@ def test_a_hostile_beacons_bad_key_is_refused_and_the_daemon_serves_its_guests(
     """Before: the --peer's table was listed with the zero key, `join evil` answered
     "internal error (RuntimeError)", left a half-made table, and the victim's ZAP handler
     died, so its own guests could no longer connect."""
-    from tests.daemon.procs import free_port_pair
+    from testkit.procs import free_port_pair
 
     async def body(ds: list[Daemon]) -> None:
         victim, guest = ds

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from fourwinds.frontends.client import Client
-from tests.daemon.procs import request
+from testkit.procs import request
 
 
 class Seat(Protocol):

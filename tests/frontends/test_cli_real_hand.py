@@ -13,7 +13,7 @@ import pytest
 
 from fourwinds.frontends import cli
 from fourwinds.frontends.local_seats import Started, start_bot_seat
-from tests.daemon.procs import DaemonProcess, request
+from testkit.procs import DaemonProcess, request
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"

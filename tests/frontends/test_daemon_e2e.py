@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.local_seats import Started, fourwinds_command
-from tests.daemon.procs import ROOT, DaemonProcess, request
+from testkit.procs import ROOT, DaemonProcess, request
 from tests.daemon.toy_session import PLAYS
 
 pytestmark = pytest.mark.slow

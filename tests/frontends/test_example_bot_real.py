@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.local_seats import Started, fourwinds_command, start_bot_seat
-from tests.daemon.procs import ROOT, DaemonProcess, request
+from testkit.procs import ROOT, DaemonProcess, request
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"

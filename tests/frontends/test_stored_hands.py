@@ -29,7 +29,7 @@ from fourwinds.protocol.table.transcript import (
     parse_transcript,
 )
 from fourwinds.protocol.table.wire import MAX_ITEMS, pack
-from tests.daemon.procs import ROOT
+from testkit.procs import ROOT
 
 ENTRY = "import sys; from fourwinds.frontends.cli import main; sys.exit(main())"
 """The `fourwinds` console script's entry point, for a shell pipeline."""

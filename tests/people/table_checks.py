@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from tests.people.screen import one_line, shows_amount
+from testkit.screen import one_line, shows_amount
 
 HEADLINES = {"mahjong": ("Mahjong",), "wall_game": ("Wall game",), "draw": ("Draw", "draw"),
              "dead_hand": ("dead hand", "Dead hand")}

@@ -33,9 +33,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.people.machines import Machine, Network, Unavailable, short_dir
+from testkit.machines import Machine, Network, Unavailable, short_dir
+from testkit.screen import TMUX, Person, Terminal, is_result, play_until
 from tests.people.readme import Role, role
-from tests.people.screen import TMUX, Person, Terminal, is_result, play_until
 from tests.people.table_checks import result_of, result_problems, summary
 
 pytestmark = [

@@ -24,9 +24,8 @@ from typing import Any
 
 import pytest
 
-from tests.frontends.tmux_play import exposure_text, our_exposures
-from tests.people.machines import Machine, one_player
-from tests.people.screen import (
+from testkit.machines import Machine, one_player
+from testkit.screen import (
     TMUX,
     Person,
     Terminal,
@@ -36,6 +35,7 @@ from tests.people.screen import (
     play_until,
     rack,
 )
+from tests.frontends.tmux_play import exposure_text, our_exposures
 from tests.people.table_checks import result_of, result_problems, summary
 
 pytestmark = [

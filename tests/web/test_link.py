@@ -18,7 +18,7 @@ import pytest
 
 from fourwinds.frontends.daemon_link import DaemonUnavailable
 from fourwinds.frontends.web.link import open_link
-from tests.daemon.procs import DaemonProcess
+from testkit.procs import DaemonProcess
 
 
 async def _until(test: Callable[[], bool], timeout: float, what: str) -> None:

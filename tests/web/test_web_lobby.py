@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.people.machines import Machine, one_player
-from tests.web.browser import URL, body_text, chromium, page_errors, unavailable, wait_for
+from testkit.browser import URL, body_text, chromium, page_errors, unavailable, wait_for
+from testkit.machines import Machine, one_player
 
 pytestmark = [
     pytest.mark.slow,

@@ -25,9 +25,7 @@ from typing import Any
 
 import pytest
 
-from tests.people.machines import Machine, one_player
-from tests.people.table_checks import result_of, result_problems
-from tests.web.browser import (
+from testkit.browser import (
     Clicker,
     WebSeat,
     body_text,
@@ -39,6 +37,8 @@ from tests.web.browser import (
     unavailable,
     wait_for,
 )
+from testkit.machines import Machine, one_player
+from tests.people.table_checks import result_of, result_problems
 
 pytestmark = [
     pytest.mark.slow,

@@ -12,8 +12,8 @@ from fourwinds.protocol.mcr.hand import InvalidHand
 from fourwinds.protocol.mcr.waits import complete_counts, shanten, tiles_to_win
 from fourwinds.protocol.notation import format_tiles, parse_tiles
 from fourwinds.protocol.tiles import Kind
+from testkit.mcr_hands import random_winning_hand
 from tests.protocol.mcr.test_fans import melds_of
-from tests.protocol.mcr.test_scoring_properties import random_winning_hand
 
 
 def waits(hand: str, melds: str = "") -> str:

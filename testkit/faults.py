@@ -47,10 +47,10 @@ from pathlib import Path
 from typing import Any
 
 from fourwinds.daemon.store import HEADER, RECORDS, TableLog
-from tests.daemon.bots import BotSeat, over
-from tests.daemon.netns import Lan, LanDaemon, Unavailable, start_all
-from tests.daemon.procs import ROOT, request
-from tests.daemon.relay import LinkSpec
+from testkit.bots import BotSeat, over
+from testkit.netns import Lan, LanDaemon, Unavailable, start_all
+from testkit.procs import ROOT, request
+from testkit.relay import LinkSpec
 
 REAL = "fourwinds.daemon.real_session"
 PORT = 7420
@@ -248,7 +248,7 @@ class FaultMatch:
             "first_reset_s": spec.first_reset_s, "stats": str(self.relay_stats),
             "routes": routes}))
         self.relay = self.lan.in_bridge(   # its own process: the bots never slow it
-            [sys.executable, "-m", "tests.daemon.relay", str(config)], self.base / "relay.log")
+            [sys.executable, "-m", "testkit.relay", str(config)], self.base / "relay.log")
         deadline = time.monotonic() + 20
         while not self.relay_stats.exists():
             if self.relay.poll() is not None or time.monotonic() > deadline:

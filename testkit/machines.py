@@ -32,9 +32,9 @@ import msgpack
 import platformdirs
 
 from fourwinds.frontends.client import Client
-from tests.people.screen import Terminal
+from testkit.screen import Terminal
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the virtualenv's bin: `fourwinds` as installed
 EXITED = "[exited "  # what a terminal shows when its command has ended
 

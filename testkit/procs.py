@@ -13,7 +13,7 @@ from typing import Any
 
 from fourwinds.frontends.client import Client, connect
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[1]
 TOY = "tests.daemon.toy_session"
 
 

@@ -3,7 +3,7 @@
 The fault tests' machines have no ``sch_netem`` and no iptables, so a seat on a bad link
 reaches the others only through this relay (``tests/daemon/netns.py``: ``Lan.isolate`` cuts
 the direct routes, the relay listens in the bridge's namespace). It runs as a process of its
-own (``python -m tests.daemon.relay CONFIG.json``), so its work never competes with the
+own (``python -m testkit.relay CONFIG.json``), so its work never competes with the
 test's threads for the interpreter. Every byte in either direction of every connection is
 held ``delay ± jitter`` seconds (uniform, order kept); every so often (exponential intervals
 of mean ``stall_every_s``) one live connection holds everything for ``stall_s``, and (mean

@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from fourwinds.frontends.client import Client, connect
-from tests.daemon.procs import ROOT, TOY
+from testkit.procs import ROOT, TOY
 
 
 class Unavailable(Exception):
