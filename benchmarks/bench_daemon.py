@@ -26,23 +26,22 @@ line carries ``practice`` (the practice line's value) and ``ratio_to_practice``.
   Target <= 80 MB (issue 6).
 Issue 6 names its targets for the daemon's figures without naming a deck (its hand start is
 "dice, shuffle, lock, deal", which only the masked deck does), so both decks' lines carry them.
-The practice lines are also measured side by side for the daemon as of commit BASELINE
-(before the daemon-perf work; its ``fourwinds.daemon`` read with ``git archive``, everything
-else this tree's; practice deck only, the deck it was measured on). FOURWINDS_BENCH_ROUNDS
-rounds (default 2), the variants' order reversed every other round; each line gives the median
-over the rounds and every round's value. The driver polls all four clients at once.
+Every comparison is with a figure measured in the same run (the practice deck, the in-memory
+deck); the figures of the daemon before the daemon-perf work are data in docs/DAEMON.md
+("Before the daemon-perf work"), not re-measured. FOURWINDS_BENCH_ROUNDS rounds (default 2),
+the decks' order reversed every other round; each line gives the median over the rounds and
+every round's value. The driver polls all four clients at once.
 * ``daemon_fuzz``: 100,000 fuzzed frames to a daemon's peer socket and 100,000 to its local
-  API: every one refused with a reason, nothing crashed, no state changed.
+  API (testkit/fuzz.py, which the tests run with 2,000): every one refused with a reason,
+  nothing crashed, no state changed; the target is judged on those counts.
 """
 
 from __future__ import annotations
 
-import io
+import asyncio
 import logging
 import os
 import statistics
-import subprocess
-import tarfile
 import tempfile
 import time
 from collections.abc import Callable
@@ -53,13 +52,14 @@ from typing import Any
 import zmq
 
 from benchmarks.timing import result
+from fourwinds.daemon.session_port import load_session_module
 from fourwinds.frontends.client import Client
-from testkit.procs import ROOT, DaemonProcess, request, start_all
+from testkit import fuzz
+from testkit.procs import DaemonProcess, request, start_all
 
 REAL = "fourwinds.daemon.real_session"
 TABLES = 3
 ROUNDS = int(os.environ.get("FOURWINDS_BENCH_ROUNDS", "2"))
-BASELINE = "945eaa6"   # the daemon before the daemon-perf work (2026-11-30)
 HAND_START_TARGET_MS = 500.0
 LATENCY_TARGET_MS = 5.0
 HAND_TARGET_S = 3.0
@@ -115,14 +115,10 @@ class Driver:
 
     def deck(self, i: int) -> str:
         """The deck seat ``i``'s table plays, as its view says (never what we asked for):
-        the table view's ``practice`` flag, or the ``deck`` of the lobby view of a daemon that
-        builds its own (BASELINE's)."""
-        view = self.views[i].get("view", {})
-        practice, deck = view.get("practice"), view.get("deck")
+        the table view's ``practice`` flag."""
+        practice = self.views[i].get("view", {}).get("practice")
         if isinstance(practice, bool):
             return "practice" if practice else "masked"
-        if deck in DECKS:
-            return str(deck)
         raise RuntimeError(f"seat {i}'s view does not say which deck its table plays")
 
     def phase(self, i: int) -> str:
@@ -196,13 +192,13 @@ class Driver:
                     applied.append(self._applied(p, before))
         if not waiting and applied:   # (none to wait for: the driver saw the actor's view late)
             self.view_latencies.append(time.perf_counter() - start)
-            if all(applied):    # (the baseline daemon's views do not say when)
+            if all(applied):    # (a view that does not say when it was applied: not counted)
                 self.latencies.append(max(applied) - started)
 
     def _applied(self, p: int, before: int) -> float:
         """When peer ``p``'s daemon first applied a step after ``before``: from the view's
         ``steps_applied`` (exact even when one view shows several steps), else its
-        ``applied_at`` (a daemon without it; can only be later); 0.0 when it says neither."""
+        ``applied_at`` (a view without it; can only be later); 0.0 when it says neither."""
         view = self.views[p]
         later = [float(t) for n, t in view.get("steps_applied") or [] if int(n) > before]
         return min(later) if later else float(view.get("applied_at", 0.0))
@@ -213,13 +209,11 @@ class Driver:
 
 
 def _open_table(daemons: list[DaemonProcess], driver: Driver, n: int, rules: str,
-                deck: str, now: bool) -> str:
-    """A one-hand table on ``deck``, the four daemons seated. BASELINE's daemon predates the
-    ``next_window`` option (it would refuse it), so only this tree's is given it."""
+                deck: str) -> str:
+    """A one-hand table on ``deck``, the four daemons seated."""
     host = driver.clients[0]
-    options: dict[str, object] = {"hands": 1, "call_window": 1.0, "deck": deck}
-    if now:
-        options["next_window"] = NEXT_WINDOW_S
+    options: dict[str, object] = {"hands": 1, "call_window": 1.0, "deck": deck,
+                                  "next_window": NEXT_WINDOW_S}
     made = host.request({"type": "create", "name": f"bench{n}", "rules": rules,
                          "options": options})
     if not made.get("ok"):
@@ -245,51 +239,19 @@ def _deck_in_memory_ms() -> float:
     return statistics.median(bench_deck._one_hand(r)[0] for r in range(3)) * 1000
 
 
-def _baseline_tree(base: Path) -> str:
-    """A PYTHONPATH entry whose ``fourwinds.daemon`` is the daemon as of BASELINE (read with
-    ``git archive``) and whose other packages are this tree's, so "before" and "after" run
-    side by side in one bench run on the same table session."""
-    root = base / "baseline"
-    package = root / "fourwinds"
-    package.mkdir(parents=True)
-    archive = subprocess.run(["git", "archive", BASELINE, "daemon"], cwd=ROOT,
-                             capture_output=True, check=True).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(package, filter="data")
-    for name in ("protocol", "frontends", "cards"):
-        (package / name).symlink_to(ROOT / name)
-    with (package / "daemon" / "real_session.py").open("a", encoding="utf-8") as module:
-        module.write(_BASELINE_NO_NEXT_WAIT)
-    return str(root)
-
-
-_BASELINE_NO_NEXT_WAIT = '''
-
-# Appended by benchmarks/bench_daemon.py. This daemon predates the table option next_window
-# (the wait at a hand's end for every player's "next") and cannot offer "next" to its
-# frontend; its tables do not wait at a hand's end, like every table opened before the option.
-_bench_table_options = table_options
-
-
-def table_options(options: Mapping[str, Any]) -> TableOptions:
-    return dataclasses.replace(_bench_table_options(options), next_window=None)
-'''
-
-
 @dataclass(frozen=True)
 class Run:
-    """One variant's figures over one set of four daemons, and the deck its tables played
+    """One deck's figures over one set of four daemons, and the deck its tables played
     (every seat's view of every table agreed on it)."""
 
     figures: dict[str, float]
     deck: str
 
 
-def _hands(base: Path, python_path: str, deck: str) -> Run:
-    """Open TABLES MCR tables and one American table on ``deck`` over four fresh daemons
-    (BASELINE's when ``python_path`` points at its tree)."""
-    daemons = [DaemonProcess(base / f"d{i}", f"bench{i}", session_module=REAL,
-                             python_path=python_path) for i in range(4)]
+def _hands(base: Path, deck: str) -> Run:
+    """Open TABLES MCR tables and one American table on ``deck`` over four fresh daemons."""
+    daemons = [DaemonProcess(base / f"d{i}", f"bench{i}", session_module=REAL)
+               for i in range(4)]
     starts: list[float] = []
     hands: list[float] = []
     american: list[float] = []
@@ -299,7 +261,7 @@ def _hands(base: Path, python_path: str, deck: str) -> Run:
         driver = Driver(daemons)
         try:
             for n, rules in enumerate(["mcr"] * TABLES + ["american"]):
-                table = _open_table(daemons, driver, n, rules, deck, not python_path)
+                table = _open_table(daemons, driver, n, rules, deck)
                 for i in range(4):
                     driver.drain(i, table, 0.2)
                 deadline = time.monotonic() + 10
@@ -350,20 +312,14 @@ def _hands(base: Path, python_path: str, deck: str) -> Run:
                decks.pop())
 
 
-# (variant, deck asked for, this tree's daemon?)  The baseline plays the practice deck only.
-VARIANTS = (("masked", "masked", True), ("practice", "practice", True),
-            ("baseline", "practice", False))
-
-
 def bench_hands() -> list[dict[str, object]]:
-    """ROUNDS rounds of the three variants (the order reversed every other round: the
-    machine's load drifts); each figure one line per deck, medians over the rounds."""
+    """ROUNDS rounds of the two decks (the order reversed every other round: the machine's
+    load drifts); each figure one line per deck, medians over the rounds."""
     base = Path(tempfile.mkdtemp(prefix="fw-bench-"))
-    baseline_path = _baseline_tree(base)
-    runs: dict[str, list[Run]] = {name: [] for name, _deck, _now in VARIANTS}
+    runs: dict[str, list[Run]] = {deck: [] for deck in DECKS}
     for r in range(ROUNDS):
-        for name, deck, now in VARIANTS if r % 2 == 0 else VARIANTS[::-1]:
-            runs[name].append(_hands(base / f"{name}{r}", "" if now else baseline_path, deck))
+        for deck in DECKS if r % 2 == 0 else DECKS[::-1]:
+            runs[deck].append(_hands(base / f"{deck}{r}", deck))
     deck_ms = _deck_in_memory_ms()
 
     def med(variant: str, figure: str) -> float:
@@ -379,17 +335,11 @@ def bench_hands() -> list[dict[str, object]]:
         return decks.pop()
 
     def beside(variant: str, figure: str) -> dict[str, object]:
-        """The masked line: the practice figure and the ratio; the practice line: the
-        baseline daemon's figure and the ratio (where the baseline can measure it)."""
-        value = med(variant, figure)
-        if variant == "masked":
-            other = med("practice", figure)
-            return {"practice": other, "ratio_to_practice": _ratio(value, other)}
-        if figure in ("p50_ms", "p99_ms"):   # (the baseline's views do not say when)
+        """The masked line: the practice figure measured in the same run, and the ratio."""
+        if variant != "masked":
             return {}
-        before = med("baseline", figure)
-        return {"baseline": before, "ratio_to_baseline": _ratio(value, before),
-                "baseline_runs": each("baseline", figure), "baseline_daemon": BASELINE}
+        value, other = med(variant, figure), med("practice", figure)
+        return {"practice": other, "ratio_to_practice": _ratio(value, other)}
 
     lines: list[dict[str, object]] = []
     for variant in ("masked", "practice"):
@@ -411,8 +361,7 @@ def bench_hands() -> list[dict[str, object]]:
                    **beside(variant, "p50_ms"), **common),
             result("daemon_action_latency_view", med(variant, "view_p50_ms"), "ms",
                    measure="act request until the driver holds all three peers' new views "
-                           "(the frontends' side; the baseline daemon is measured only "
-                           "this way)",
+                           "(the frontends' side)",
                    p99_ms=med(variant, "view_p99_ms"), runs=each(variant, "view_p50_ms"),
                    **beside(variant, "view_p50_ms"), **common),
             result("daemon_full_hand", hand_s, "s", target=f"<= {HAND_TARGET_S} s",
@@ -445,27 +394,37 @@ class _CountRefusals(logging.Handler):
 
 
 def bench_fuzz() -> list[dict[str, object]]:
-    os.environ["FOURWINDS_FUZZ_FRAMES"] = str(FUZZ_FRAMES)
-    from tests.daemon import test_shell, test_transport
-
+    """testkit.fuzz's two runs at FUZZ_FRAMES frames each, the real table session behind the
+    local API; the daemon's refusal warnings are counted instead of printed."""
     logger = logging.getLogger("fourwinds")
     counter = _CountRefusals()
     logger.addHandler(counter)
     logger.propagate = False
     try:
         base = Path(tempfile.mkdtemp(prefix="fw-fuzz-"))
-        started = time.perf_counter()
-        test_transport.test_fuzzed_frames_never_crash_and_are_each_refused()
-        peer_s = time.perf_counter() - started
-        started = time.perf_counter()
-        test_shell.test_fuzzed_local_api_requests_are_refused_without_state_change(base / "api")
-        api_s = time.perf_counter() - started
+        peer = asyncio.run(asyncio.wait_for(fuzz.peer_socket(FUZZ_FRAMES),
+                                            60 + fuzz.settle_s(FUZZ_FRAMES)))
+        api = asyncio.run(asyncio.wait_for(
+            fuzz.local_api(base, load_session_module(REAL), FUZZ_FRAMES),
+            60 + fuzz.settle_s(FUZZ_FRAMES)))
     finally:
         logger.removeHandler(counter)
         logger.propagate = True
-    return [result("daemon_fuzz", 2 * FUZZ_FRAMES, "frames", target="all refused, no crash",
-                   met=True, peer_frames_per_s=round(FUZZ_FRAMES / peer_s),
-                   api_frames_per_s=round(FUZZ_FRAMES / api_s),
+    peer_ok = (peer.all_accounted and peer.delivered == peer.decodable
+               and peer.only_table_messages and peer.oversized_refused and peer.link_after)
+    api_ok = (api.refused_replies == api.sent and api.view_unchanged
+              and api.tables_unchanged)
+    return [result("daemon_fuzz", peer.sent + api.sent, "frames",
+                   target="every frame refused with a reason (or, decodable, delivered as a "
+                          "table message), the oversized one refused at the socket, the link "
+                          "still working, no state changed",
+                   met=peer_ok and api_ok, peer_refused=peer.refused,
+                   peer_delivered=peer.delivered, peer_decodable=peer.decodable,
+                   peer_oversized_refused=peer.oversized_refused,
+                   peer_link_after=peer.link_after, api_refused=api.refused_replies,
+                   api_state_unchanged=api.view_unchanged and api.tables_unchanged,
+                   peer_frames_per_s=round(peer.sent / peer.seconds),
+                   api_frames_per_s=round(api.sent / api.seconds),
                    logged_refusals=counter.count)]
 
 

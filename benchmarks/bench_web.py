@@ -1,7 +1,7 @@
 """The browser table (issue 17): from a click to the discard shown at the three other seats'
 pages, beside the same through the local API alone, measured in the same run.
 
-Four real daemons on 127.0.0.1 (tests/daemon/procs.py) play one-hand MCR tables on the
+Four real daemons on 127.0.0.1 (testkit/procs.py) play one-hand MCR tables on the
 practice deck (no mental poker: this measures the way to the pages, not the deck; each line's
 ``deck`` is the deck the four views say their tables played). Three tables, one after the
 other, on the same daemons:
@@ -385,7 +385,7 @@ def _player(view: dict[str, Any], seat: int) -> dict[str, Any]:
 
 def _seat_table(daemons: list[DaemonProcess], driver: Driver, n: int) -> str:
     """A one-hand MCR table on DECK with the four daemons seated (not ready yet)."""
-    table = _open_table(daemons, driver, n, RULES, DECK, True)
+    table = _open_table(daemons, driver, n, RULES, DECK)
     deadline = time.monotonic() + 10
     while not all(driver.phase(i) == "ready" for i in range(4)):
         if time.monotonic() > deadline:

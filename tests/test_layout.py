@@ -54,3 +54,14 @@ def test_nothing_installs_under_a_bare_top_level_name() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())
     for name in config["tool"]["setuptools"]["packages"]:
         assert name.startswith("fourwinds."), name
+
+
+def test_benchmarks_import_nothing_from_tests() -> None:
+    """What a bench and a test both need lives in testkit/ (every import counted, late ones
+    inside functions too): a bench that ran a test's private helpers broke with them."""
+    offenders = []
+    for path in sorted((ROOT / "benchmarks").rglob("*.py")):
+        for name in _imported_modules(path):
+            if name == "tests" or name.startswith("tests."):
+                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert offenders == []

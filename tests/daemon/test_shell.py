@@ -15,13 +15,14 @@ import zmq
 import zmq.asyncio
 
 from fourwinds.daemon import requests
-from fourwinds.daemon.api import API_VERSION, MAX_REQUEST, ApiError
+from fourwinds.daemon.api import API_VERSION, ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.session_port import SessionModule
 from fourwinds.daemon.store import TableLog
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import TableMessage
+from testkit import fuzz
 from tests.daemon import toy_session
 from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
 
@@ -151,56 +152,13 @@ def test_seat_request_gives_the_place_held_and_refuses_another_with_reason(
     run(tmp_path, 2, body)
 
 
-def _junk_requests(rng: random.Random, n: int, table: str) -> list[bytes]:
-    shapes: list[Any] = [
-        [1, 2, 3], "text", 5, None, {"v": 99, "type": "status"}, {"v": 1},
-        {"v": 1, "type": 7}, {"v": 1, "type": "nonsense"}, {"v": 1, "type": "act"},
-        {"v": 1, "type": "act", "table": table, "action": "fly"},
-        {"v": 1, "type": "act", "table": table, "action": ["x"] * 50},
-        {"v": 1, "type": "join", "table": "ff" * 16}, {"v": 1, "type": "leave", "table": 3},
-        {"v": 1, "type": "create", "name": "x" * 500}, {"v": 1, "type": "create", "name": ""},
-        {"v": 1, "type": "create", "name": "y", "rules": "poker"},
-        {"v": 1, "type": "view", "table": "nope"},
-    ]
-    out = []
-    for i in range(n):
-        if i % 3 == 0:
-            out.append(rng.randbytes(rng.randrange(1, 200)))
-        else:
-            out.append(msgpack.packb(rng.choice(shapes), use_bin_type=True))
-    return out
-
-
 def test_fuzzed_local_api_requests_are_refused_without_state_change(tmp_path: Path) -> None:
     n = fuzz_count()
-
-    async def body(ds: list[Daemon]) -> None:
-        d = ds[0]
-        made = await call(d, type="create", name="quiet", rules="mcr")
-        before = d.view_event(d.tables[bytes.fromhex(made["table"])], [])["view"]
-        ctx = zmq.asyncio.Context()
-        sock = ctx.socket(zmq.DEALER)
-        sock.linger = 0
-        sock.connect(d.api.endpoint)
-        try:
-            rng = random.Random(11)
-            replies = 0
-            for data in _junk_requests(rng, n, made["table"]):
-                await sock.send(data)
-                reply = msgpack.unpackb(await sock.recv(), raw=False)
-                assert reply["ok"] is False and reply["error"]
-                replies += 1
-            assert replies == n
-            await sock.send(b"\x00" * (MAX_REQUEST + 1))     # oversized: dropped by the socket
-            await sock.send(msgpack.packb({"v": 1, "type": "status", "id": 1}))
-        finally:
-            sock.close(0)
-            ctx.destroy(0)
-        assert sum(d.api.refused.values()) >= n
-        after = d.view_event(d.tables[bytes.fromhex(made["table"])], [])["view"]
-        assert after == before
-        assert [rt.name for rt in d.tables.values()] == ["quiet"]
-    run(tmp_path, 1, body)
+    got = asyncio.run(asyncio.wait_for(fuzz.local_api(tmp_path, PORT, n), time_limit(60)))
+    assert got.refused_replies == n     # every one answered ok: false with an error
+    assert got.counted >= n
+    assert got.view_unchanged
+    assert got.tables_unchanged
 
 
 def test_tcp_fallback_needs_the_token(tmp_path: Path) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import random
 
 import msgpack
 import zmq
@@ -14,15 +13,14 @@ from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
 from fourwinds.daemon.refusals import Refusal
 from fourwinds.daemon.transport import PINNED, Sender, Transport, TransportError
 from fourwinds.daemon.wire import (
-    MAX_FRAME,
     Frame,
     Hello,
     Reach,
-    TableMessage,
     VersionMismatch,
     decode,
     encode,
 )
+from testkit import fuzz
 from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
 
 LOOPBACK = "127.0.0.1"
@@ -150,70 +148,15 @@ def test_port_in_use_is_a_clear_error() -> None:
     run(body())
 
 
-def _fuzz_frames(rng: random.Random, n: int) -> list[bytes]:
-    valid = encode(TableMessage(b"t" * 16, b"payload"))
-    frames: list[bytes] = []
-    for i in range(n):
-        choice = i % 6
-        if choice == 0:
-            frames.append(rng.randbytes(rng.randrange(0, 300)))
-        elif choice == 1:   # valid msgpack, wrong shapes and types
-            frames.append(msgpack.packb(rng.choice(
-                [[1, 3, "str", 5], [1, 99], {"a": 1}, [1, 1, b"short", "n", 7], [True, 1],
-                 [1, 3, b"t" * 16], [1, 2, -5], [1, 4, b"t" * 16, 9, 0], None, 3.5]),
-                use_bin_type=True))
-        elif choice == 2:   # a valid frame with bytes flipped
-            data = bytearray(valid)
-            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
-            frames.append(bytes(data))
-        elif choice == 3:   # truncated
-            frames.append(valid[: rng.randrange(len(valid))])
-        elif choice == 4:   # nested / huge declared lengths
-            frames.append(b"\xdd\xff\xff\xff\xff" + rng.randbytes(8))
-        else:
-            frames.append(b"\xc1" + rng.randbytes(10))
-    return frames
-
-
 def test_fuzzed_frames_never_crash_and_are_each_refused() -> None:
     n = fuzz_count()
-
-    async def body() -> None:
-        async with Pair() as pair:
-            pair.a.connect(pair.b_id.public_key, LOOPBACK, pair.b.port)
-            assert await wait_for(lambda: len(pair.got) >= 2)   # Hello and Reach
-            pair.got.clear()
-            rng = random.Random(7)
-            frames = _fuzz_frames(rng, n)
-            accepted = 0
-            for data in frames:
-                try:
-                    decode(data)
-                    accepted += 1
-                except Exception:
-                    pass
-            for sent, data in enumerate(frames, 1):
-                for _ in range(500):      # bounded: the queue drains within seconds
-                    if pair.a.send_raw(pair.b_id.public_key, data):
-                        break
-                    await asyncio.sleep(0.01)
-                else:
-                    raise AssertionError("the peer socket stopped taking frames")
-                if sent % 500 == 0:
-                    await asyncio.sleep(0)
-            assert await wait_for(
-                lambda: sum(v for k, v in pair.b.refused.items() if k.startswith("frame:"))
-                + len(pair.got) >= n, timeout=time_limit(15))
-            assert len(pair.got) == accepted   # only frames that decode reach the handler
-            assert all(isinstance(frame, TableMessage) for _, frame in pair.got)
-            # oversized: dropped by MAXMSGSIZE at the socket, logged by the monitor
-            pair.a.send_raw(pair.b_id.public_key, b"\x00" * (MAX_FRAME + 1))
-            assert await wait_for(lambda: any(k.startswith("socket:") for k in pair.b.refused))
-            # and the link still works afterwards (ZeroMQ reconnects)
-            before = len(pair.got)
-            pair.a.send(pair.b_id.public_key, TableMessage(b"t" * 16, b"after"))
-            assert await wait_for(lambda: len(pair.got) > before, timeout=8)
-    run(body())
+    got = asyncio.run(asyncio.wait_for(fuzz.peer_socket(n), time_limit(40)))
+    assert got.sent == n
+    assert got.all_accounted            # each refused with a reason, or delivered
+    assert got.delivered == got.decodable   # only frames that decode reach the handler
+    assert got.only_table_messages
+    assert got.oversized_refused        # dropped by MAXMSGSIZE at the socket, logged
+    assert got.link_after               # and the link still works afterwards
 
 
 def test_curve_server_key_is_derived_from_identity() -> None:
