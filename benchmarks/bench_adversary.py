@@ -6,7 +6,7 @@ Four daemon processes on 127.0.0.1 with the real table session: the host, a frie
 more seats (bots driven through the local API by benchmarks/bench_daemon.py's driver). The
 host keeps a public table with free seats throughout (the bait: while one is open, unknown
 keys are admitted as guests), at which the adversary also holds a seat (a hostile seated
-member). The adversary (tests/daemon/adversary.py) connects from 127.0.0.2; only loopback
+member). The adversary (testkit/adversary.py) connects from 127.0.0.2; only loopback
 addresses are ever targets.
 
 Attacks (``ATTACKS``):

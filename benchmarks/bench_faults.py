@@ -2,7 +2,7 @@
 
 Each match is four real daemons in four namespaces on one bridge, each seat a bot over its
 local API, one MCR hand on the practice deck (call and next windows 0.5 s, bots at 50 ms a
-decision), built by the fault harness (tests/daemon/faults.py). Every fault kind is injected
+decision), built by the fault harness (testkit/faults.py). Every fault kind is injected
 once a round (FOURWINDS_FAULT_ROUNDS, default 1), in an order, at a seat and at a moment drawn
 from a seeded generator (FOURWINDS_FAULT_SEED, default 14), with the issue's durations:
 SIGSTOP 20 s, a link cut 30 s. A match counts as completed when all four seats see it over,

@@ -1,10 +1,10 @@
 """The fault harness (issue 14): one match of four real daemons in four network namespaces,
 each seat a bot driven through its local API, and the faults a table must survive.
 
-``FaultMatch`` builds the machines (``tests/daemon/netns.py``: namespaces on one bridge,
+``FaultMatch`` builds the machines (``testkit/netns.py``: namespaces on one bridge,
 link-local addresses, ``fourwinds.daemon.real_session`` daemons listening on every interface,
 no mDNS: the joiners reach the host by address), seats the four daemons at a one-hand MCR
-table on the practice deck with short windows, starts the bots (``tests/daemon/bots.py``) and
+table on the practice deck with short windows, starts the bots (``testkit/bots.py``) and
 injects one of the ``Fault`` kinds:
 
 * ``KILL9``: ``kill -9`` of a daemon, then the same daemon started again on its data folder;
@@ -12,7 +12,7 @@ injects one of the ``Fault`` kinds:
 * ``LINK_CUT``: the machine's link down (``ip link set down`` on its veth), then up;
 * ``MOVE``: a joiner's address changed mid-hand (a new DHCP lease), its daemon running on;
 * ``BAD_LINK``: for the whole match, one seat reaches the others only through a delaying,
-  stalling, resetting relay (``tests/daemon/relay.py``; ``tc netem`` too where the kernel has
+  stalling, resetting relay (``testkit/relay.py``; ``tc netem`` too where the kernel has
   it), which it dials as the host's address (``--peer`` and the join);
 * ``TORN_TAIL``: ``kill -9``, the record log left ending mid-record (the first half of a
   record appended, as a write cut short leaves it), restart: the tail is cut, the table goes on;

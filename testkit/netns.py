@@ -8,7 +8,7 @@ address can later change). ``move`` gives a machine a new address (a laptop on a
 lease). Where namespaces cannot be made (not root, no ``ip``), ``Unavailable`` says why, for
 ``pytest.skip``. Every process started here is ended by its pid in ``close``.
 
-For the fault harness (tests/daemon/faults.py): ``cut``/``restore`` take a machine's link down
+For the fault harness (testkit/faults.py): ``cut``/``restore`` take a machine's link down
 and up (``ip link set down`` on its veth), ``isolate`` leaves a machine no direct route to the
 others (``prohibit`` routes both ways, as no iptables is needed for them) so it reaches them
 only through a relay in the bridge's namespace (``bridge_address``, ``in_bridge``), and

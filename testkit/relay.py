@@ -1,7 +1,7 @@
 """A bad Wi-Fi link of the tests' own: a TCP relay that delays, stalls and resets what it carries.
 
 The fault tests' machines have no ``sch_netem`` and no iptables, so a seat on a bad link
-reaches the others only through this relay (``tests/daemon/netns.py``: ``Lan.isolate`` cuts
+reaches the others only through this relay (``testkit/netns.py``: ``Lan.isolate`` cuts
 the direct routes, the relay listens in the bridge's namespace). It runs as a process of its
 own (``python -m testkit.relay CONFIG.json``), so its work never competes with the
 test's threads for the interpreter. Every byte in either direction of every connection is

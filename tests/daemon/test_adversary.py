@@ -3,7 +3,7 @@ stranger with hundreds of keys, floods of odd and nested frames, a seated member
 garbage table messages, throwaway keys guessing a private table's code. Each test failed on
 the daemon before the bounds (docs/SECURITY.md); each checks that a friend still gets in.
 
-The adversary (tests/daemon/adversary.py) connects from 127.0.0.2, the friends from
+The adversary (testkit/adversary.py) connects from 127.0.0.2, the friends from
 127.0.0.1, as a LAN stranger and a friend would from their own machines.
 """
 

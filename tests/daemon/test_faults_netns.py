@@ -1,4 +1,4 @@
-"""A real table survives the faults of issue 14, one test per kind (tests/daemon/faults.py).
+"""A real table survives the faults of issue 14, one test per kind (testkit/faults.py).
 
 Four real daemons (``fourwinds.daemon.real_session``) in four network namespaces on one
 bridge, each seat a bot over its local API, play a one-hand MCR match on the practice deck

@@ -1,6 +1,6 @@
 """Drives a table of the toy session (tests/daemon/toy_session.py) through four daemons' local
 APIs: each seat plays when its view offers it. Works with any daemon handle that has
-``client(subscribe=...)`` (tests/daemon/procs.py, tests/daemon/netns.py)."""
+``client(subscribe=...)`` (testkit/procs.py, testkit/netns.py)."""
 
 from __future__ import annotations
 
