@@ -1,4 +1,7 @@
-"""American engine figures: bot hands per second and the share of hands ending in Mahjong."""
+"""American engine figures: bot hands per second and the share of hands ending in Mahjong.
+
+Quick (``scripts/bench --quick``): one warm-up hand and one round of 2 hands; the share over
+4 hands."""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ from fourwinds.protocol.tiles import AMERICAN_TILES
 HANDS_TARGET = 20.0  # engine-only bot hands per second
 SHARE_TARGET = 0.5  # share of hands ending in Mahjong
 SHARE_HANDS = 100
+QUICK_SHARE_HANDS = 4
 
 
 def _play(seed: int) -> AmericanState:
@@ -30,36 +34,38 @@ def _play(seed: int) -> AmericanState:
     return state
 
 
-def bench_hands() -> list[dict[str, object]]:
+def bench_hands(quick: bool) -> list[dict[str, object]]:
     """Median rate over three rounds of 20 hands, after 10 warm-up hands (card compiled,
     matcher caches filled, as in any long-running process). The machine is shared, so the
     median of rounds is steadier than one long run."""
-    for seed in range(10):
+    for seed in range(1 if quick else 10):
         _play(seed)
     rates = []
-    for round_ in range(3):
-        hands = 20
+    hands = 2 if quick else 20
+    for round_ in range(1 if quick else 3):
         start = time.perf_counter()
         for seed in range(1000 + 20 * round_, 1000 + 20 * round_ + hands):
             _play(seed)
         rates.append(hands / (time.perf_counter() - start))
     rate = statistics.median(rates)
     return [result("american-hands", rate, "hands/s", target=HANDS_TARGET,
-                   met=rate >= HANDS_TARGET, rounds=[round(r, 1) for r in rates])]
+                   met=rate >= HANDS_TARGET, rounds=[round(r, 1) for r in rates],
+                   hands=hands * len(rates))]
 
 
-def bench_share() -> list[dict[str, object]]:
+def bench_share(quick: bool) -> list[dict[str, object]]:
     wins = 0
-    for seed in range(SHARE_HANDS):
+    count = QUICK_SHARE_HANDS if quick else SHARE_HANDS
+    for seed in range(count):
         state = _play(seed)
         assert state.result is not None
         wins += state.result.winner is not None
-    share = wins / SHARE_HANDS
+    share = wins / count
     return [result("american-mahjong-share", share, "share", target=SHARE_TARGET,
-                   met=share >= SHARE_TARGET, hands=SHARE_HANDS)]
+                   met=share >= SHARE_TARGET, hands=count)]
 
 
-BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
     "american-hands": bench_hands,
     "american-mahjong-share": bench_share,
 }

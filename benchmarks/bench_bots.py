@@ -9,6 +9,8 @@ same run: at mixed tables (places 0 and 2 engine, 1 and 3 view bots) how many of
 the engine seats win, and how many hands end in a draw (wall game) at an all-engine table and
 at an all-view-bot table. ``FOURWINDS_BOT_HANDS`` sets the hands per rule set (default 12).
 Also the time ``suggest`` takes per decision (the daemon answers it inside its event loop).
+
+Quick (``scripts/bench --quick``): one hand per table kind, one hand for ``suggest``'s time.
 """
 
 from __future__ import annotations
@@ -72,12 +74,12 @@ def play_hand(rules: str, seed: bytes, policies: Sequence[Policy]) -> Seat | Non
     return None if outcome.winner is None else seating[outcome.winner]
 
 
-def _hands() -> int:
-    return int(os.environ.get("FOURWINDS_BOT_HANDS", "12"))
+def _hands(quick: bool) -> int:
+    return 1 if quick else int(os.environ.get("FOURWINDS_BOT_HANDS", "12"))
 
 
-def bench_engine_vs_view(rules: str) -> list[dict[str, object]]:
-    n = _hands()
+def bench_engine_vs_view(rules: str, quick: bool) -> list[dict[str, object]]:
+    n = _hands(quick)
     mixed = [engine, view_bot, engine, view_bot]
     wins = {"engine": 0, "view": 0, "draw": 0}
     for i in range(n):
@@ -103,7 +105,7 @@ def bench_engine_vs_view(rules: str) -> list[dict[str, object]]:
     ]
 
 
-def bench_suggest_time(rules: str) -> list[dict[str, object]]:
+def bench_suggest_time(rules: str, quick: bool) -> list[dict[str, object]]:
     """Milliseconds per ``suggest`` answer over a few hands of engine seats (the view already
     built, as in the daemon, which answers from the view it published)."""
     samples: list[float] = []
@@ -116,7 +118,7 @@ def bench_suggest_time(rules: str) -> list[dict[str, object]]:
             samples.append(time.perf_counter() - start)
         return choice
 
-    for i in range(3):
+    for i in range(1 if quick else 3):
         play_hand(rules, f"bots-time-{i}".encode(), [timed] * 4)
     samples.sort()
     median = 1000 * statistics.median(samples)
@@ -126,9 +128,9 @@ def bench_suggest_time(rules: str) -> list[dict[str, object]]:
                    max_ms=round(1000 * samples[-1], 3))]
 
 
-BENCHES = {
-    "bots_american": lambda: bench_engine_vs_view("american"),
-    "bots_mcr": lambda: bench_engine_vs_view("mcr"),
-    "bots_american_suggest_time": lambda: bench_suggest_time("american"),
-    "bots_mcr_suggest_time": lambda: bench_suggest_time("mcr"),
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
+    "bots_american": lambda quick: bench_engine_vs_view("american", quick),
+    "bots_mcr": lambda quick: bench_engine_vs_view("mcr", quick),
+    "bots_american_suggest_time": lambda quick: bench_suggest_time("american", quick),
+    "bots_mcr_suggest_time": lambda quick: bench_suggest_time("mcr", quick),
 }

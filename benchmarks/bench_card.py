@@ -6,7 +6,9 @@ The house card is in card format 2 (issue 16: one printed line per hand, with al
 and several number variables, 85 lines); each figure is measured side by side, in the same
 run and on the same tiles, with the house card's 74 lines as typed in format 1
 (``cards/house-format1.card``): ``format1_us`` and ``ratio_to_format1``. ``load`` is the time
-to read and expand the format 2 house card from its text (a player's ``--card FILE``)."""
+to read and expand the format 2 house card from its text (a player's ``--card FILE``).
+
+Quick (``scripts/bench --quick``): 10 winning and 10 random hands, one round; ``load`` once."""
 
 from __future__ import annotations
 
@@ -58,11 +60,17 @@ def corpus() -> list[list[Kind]]:
     return hands
 
 
-def _median_us(fn: Callable[[Sequence[Kind]], object], hands: list[list[Kind]]) -> float:
+def _sample(hands: list[list[Kind]], quick: bool) -> list[list[Kind]]:
+    """The corpus, or in quick mode its first 10 winning and first 10 random hands."""
+    return hands[:10] + hands[100:110] if quick else hands
+
+
+def _median_us(fn: Callable[[Sequence[Kind]], object], hands: list[list[Kind]],
+               rounds: int = ROUNDS) -> float:
     for tiles in hands[:20]:
         fn(tiles)  # warm up (the card is compiled and cached on first use)
     samples = []
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         for tiles in hands:
             start = time.perf_counter()
             fn(tiles)
@@ -71,11 +79,12 @@ def _median_us(fn: Callable[[Sequence[Kind]], object], hands: list[list[Kind]]) 
 
 
 def _bench(name: str, target: float, fn: Callable[[Card, Sequence[Kind]], object],
-           hands: list[list[Kind]]) -> list[dict[str, object]]:
+           hands: list[list[Kind]], quick: bool) -> list[dict[str, object]]:
     card, old = house_card(), format1_card()
-    floor = _median_us(counts, hands)
-    value = _median_us(lambda tiles: fn(card, tiles), hands)
-    before = _median_us(lambda tiles: fn(old, tiles), hands)
+    rounds = 1 if quick else ROUNDS
+    floor = _median_us(counts, hands, rounds)
+    value = _median_us(lambda tiles: fn(card, tiles), hands, rounds)
+    before = _median_us(lambda tiles: fn(old, tiles), hands, rounds)
     return [result(name, value, "us", target=target, met=value <= target,
                    floor_us=round(floor, 3), floor="count array of the same tiles",
                    ratio=round(value / floor, 1) if floor else None, hands=len(hands),
@@ -86,34 +95,34 @@ def _bench(name: str, target: float, fn: Callable[[Card, Sequence[Kind]], object
                    ratio_to_format1=round(value / before, 2) if before else None)]
 
 
-def bench_match() -> list[dict[str, object]]:
-    hands = corpus()
+def bench_match(quick: bool) -> list[dict[str, object]]:
+    hands = _sample(corpus(), quick)
     winners = sum(1 for tiles in hands if match_hand(house_card(), tiles, ()))
     lines = _bench("match", MATCH_TARGET_US, lambda card, tiles: match_hand(card, tiles, ()),
-                   hands)
+                   hands, quick)
     lines[0]["winning_hands"] = winners
     return lines
 
 
-def bench_nearest() -> list[dict[str, object]]:
-    hands = [tiles[:13] for tiles in corpus()]
+def bench_nearest(quick: bool) -> list[dict[str, object]]:
+    hands = [tiles[:13] for tiles in _sample(corpus(), quick)]
     return _bench("nearest", NEAREST_TARGET_US,
-                  lambda card, tiles: nearest_hands(card, tiles, (), 5), hands)
+                  lambda card, tiles: nearest_hands(card, tiles, (), 5), hands, quick)
 
 
-def bench_load() -> list[dict[str, object]]:
+def bench_load(quick: bool) -> list[dict[str, object]]:
     text = resources.files("fourwinds.cards").joinpath("house.card").read_text(encoding="utf-8")
 
     def load() -> None:
         forget_expansions()
         compiled(parse_card(text, "house.card"))
 
-    value = median_seconds(load, repeat=5, warmup=1) * 1e3
+    value = median_seconds(load, repeat=1 if quick else 5, warmup=0 if quick else 1) * 1e3
     return [result("load", value, "ms", target=LOAD_TARGET_MS, met=value <= LOAD_TARGET_MS,
                    what="read and expand the format 2 house card from its text")]
 
 
-BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
     "match": bench_match,
     "nearest": bench_nearest,
     "load": bench_load,

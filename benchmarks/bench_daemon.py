@@ -16,8 +16,8 @@ line carries ``practice`` (the practice line's value) and ``ratio_to_practice``.
 * ``daemon_action_latency``: a discard, from the act request until all three other daemons
   have applied it (each view event says when its daemon applied the state it shows, on the
   monotonic clock every process of the machine shares): p50 and p99 in ms, MCR tables. Target
-  p50 <= 5 ms (issue 6). ``daemon_action_latency_view``: the same until the driver holds the
-  three peers' views (the frontends' side).
+  p50 <= 5 ms (issue 6). Beside it ``view_p50_ms`` and ``view_p99_ms``: the same until the
+  driver holds the three peers' views (the frontends' side; no target of its own).
 * ``daemon_full_hand``: from the fourth "ready" to the end of the hand: s, median of the MCR
   tables. Target <= 3 s (issue 6). ``daemon_full_hand_american``: the same for one American
   hand (house card, Charleston included). The hand ends when every seat's view shows the match
@@ -30,10 +30,11 @@ Every comparison is with a figure measured in the same run (the practice deck, t
 deck); the figures of the daemon before the daemon-perf work are data in docs/DAEMON.md
 ("Before the daemon-perf work"), not re-measured. FOURWINDS_BENCH_ROUNDS rounds (default 2),
 the decks' order reversed every other round; each line gives the median over the rounds and
-every round's value. The driver polls all four clients at once.
+every round's value. The driver polls all four clients at once. Quick (``scripts/bench
+--quick``): one round, one MCR table and the American table a deck, the in-memory deck once.
 * ``daemon_fuzz``: 100,000 fuzzed frames to a daemon's peer socket and 100,000 to its local
   API (testkit/fuzz.py, which the tests run with 2,000): every one refused with a reason,
-  nothing crashed, no state changed; the target is judged on those counts.
+  nothing crashed, no state changed; the target is judged on those counts. Quick: 200 each.
 """
 
 from __future__ import annotations
@@ -65,6 +66,7 @@ LATENCY_TARGET_MS = 5.0
 HAND_TARGET_S = 3.0
 RSS_TARGET_MB = 80.0
 FUZZ_FRAMES = 100_000
+QUICK_FUZZ_FRAMES = 200
 DECKS = ("masked", "practice")   # the table option's values; the masked deck first
 NEXT_WINDOW_S = 0.5   # the table's wait for "next" at a hand's end (the driver answers at once)
 
@@ -232,11 +234,11 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-def _deck_in_memory_ms() -> float:
+def _deck_in_memory_ms(hands: int) -> float:
     from benchmarks import bench_deck
 
     bench_deck._one_hand(-1)
-    return statistics.median(bench_deck._one_hand(r)[0] for r in range(3)) * 1000
+    return statistics.median(bench_deck._one_hand(r)[0] for r in range(hands)) * 1000
 
 
 @dataclass(frozen=True)
@@ -248,8 +250,9 @@ class Run:
     deck: str
 
 
-def _hands(base: Path, deck: str) -> Run:
-    """Open TABLES MCR tables and one American table on ``deck`` over four fresh daemons."""
+def _hands(base: Path, deck: str, tables: int) -> Run:
+    """Open ``tables`` MCR tables and one American table on ``deck`` over four fresh
+    daemons."""
     daemons = [DaemonProcess(base / f"d{i}", f"bench{i}", session_module=REAL)
                for i in range(4)]
     starts: list[float] = []
@@ -260,7 +263,7 @@ def _hands(base: Path, deck: str) -> Run:
         start_all(daemons)
         driver = Driver(daemons)
         try:
-            for n, rules in enumerate(["mcr"] * TABLES + ["american"]):
+            for n, rules in enumerate(["mcr"] * tables + ["american"]):
                 table = _open_table(daemons, driver, n, rules, deck)
                 for i in range(4):
                     driver.drain(i, table, 0.2)
@@ -312,15 +315,16 @@ def _hands(base: Path, deck: str) -> Run:
                decks.pop())
 
 
-def bench_hands() -> list[dict[str, object]]:
+def bench_hands(quick: bool) -> list[dict[str, object]]:
     """ROUNDS rounds of the two decks (the order reversed every other round: the machine's
     load drifts); each figure one line per deck, medians over the rounds."""
     base = Path(tempfile.mkdtemp(prefix="fw-bench-"))
+    rounds, tables = (1, 1) if quick else (ROUNDS, TABLES)
     runs: dict[str, list[Run]] = {deck: [] for deck in DECKS}
-    for r in range(ROUNDS):
+    for r in range(rounds):
         for deck in DECKS if r % 2 == 0 else DECKS[::-1]:
-            runs[deck].append(_hands(base / f"{deck}{r}", deck))
-    deck_ms = _deck_in_memory_ms()
+            runs[deck].append(_hands(base / f"{deck}{r}", deck, tables))
+    deck_ms = _deck_in_memory_ms(1 if quick else 3)
 
     def med(variant: str, figure: str) -> float:
         return round(statistics.median(run.figures[figure] for run in runs[variant]), 3)
@@ -334,23 +338,23 @@ def bench_hands() -> list[dict[str, object]]:
             raise RuntimeError(f"{variant}: the rounds played different decks {sorted(decks)}")
         return decks.pop()
 
-    def beside(variant: str, figure: str) -> dict[str, object]:
+    def beside(variant: str, figure: str, prefix: str = "") -> dict[str, object]:
         """The masked line: the practice figure measured in the same run, and the ratio."""
         if variant != "masked":
             return {}
         value, other = med(variant, figure), med("practice", figure)
-        return {"practice": other, "ratio_to_practice": _ratio(value, other)}
+        return {f"{prefix}practice": other, f"{prefix}ratio_to_practice": _ratio(value, other)}
 
     lines: list[dict[str, object]] = []
     for variant in ("masked", "practice"):
-        common: dict[str, object] = {"deck": played(variant), "rounds": ROUNDS}
+        common: dict[str, object] = {"deck": played(variant), "rounds": rounds}
         start_ms, p50 = med(variant, "start_ms"), med(variant, "p50_ms")
         hand_s, american_s = med(variant, "hand_s"), med(variant, "american_s")
         rss = med(variant, "rss_mb")
         lines += [
             result("daemon_hand_start", start_ms, "ms", target=f"<= {HAND_START_TARGET_MS} ms",
                    met=start_ms <= HAND_START_TARGET_MS, in_memory_deck_ms=round(deck_ms, 3),
-                   ratio=_ratio(start_ms, deck_ms), tables=TABLES, rules="mcr",
+                   ratio=_ratio(start_ms, deck_ms), tables=tables, rules="mcr",
                    runs=each(variant, "start_ms"), **beside(variant, "start_ms"), **common),
             result("daemon_action_latency", p50, "ms", target=f"p50 <= {LATENCY_TARGET_MS} ms",
                    met=p50 <= LATENCY_TARGET_MS, p99_ms=med(variant, "p99_ms"),
@@ -358,14 +362,15 @@ def bench_hands() -> list[dict[str, object]]:
                            "discard (its view's applied_at, on the machine's shared "
                            "monotonic clock)",
                    samples=int(med(variant, "samples")), runs=each(variant, "p50_ms"),
-                   **beside(variant, "p50_ms"), **common),
-            result("daemon_action_latency_view", med(variant, "view_p50_ms"), "ms",
-                   measure="act request until the driver holds all three peers' new views "
-                           "(the frontends' side)",
-                   p99_ms=med(variant, "view_p99_ms"), runs=each(variant, "view_p50_ms"),
-                   **beside(variant, "view_p50_ms"), **common),
+                   **beside(variant, "p50_ms"),
+                   view_p50_ms=med(variant, "view_p50_ms"),
+                   view_p99_ms=med(variant, "view_p99_ms"),
+                   view_measure="act request until the driver holds all three peers' new "
+                                "views (the frontends' side; no target of its own)",
+                   view_runs=each(variant, "view_p50_ms"),
+                   **beside(variant, "view_p50_ms", "view_"), **common),
             result("daemon_full_hand", hand_s, "s", target=f"<= {HAND_TARGET_S} s",
-                   met=hand_s <= HAND_TARGET_S, hands=TABLES, rules="mcr",
+                   met=hand_s <= HAND_TARGET_S, hands=tables, rules="mcr",
                    runs=each(variant, "hand_s"), **beside(variant, "hand_s"), **common),
             result("daemon_full_hand_american", american_s, "s",
                    target=f"<= {HAND_TARGET_S} s", met=american_s <= HAND_TARGET_S, hands=1,
@@ -393,20 +398,22 @@ class _CountRefusals(logging.Handler):
         self.count += 1
 
 
-def bench_fuzz() -> list[dict[str, object]]:
-    """testkit.fuzz's two runs at FUZZ_FRAMES frames each, the real table session behind the
-    local API; the daemon's refusal warnings are counted instead of printed."""
+def bench_fuzz(quick: bool) -> list[dict[str, object]]:
+    """testkit.fuzz's two runs at FUZZ_FRAMES frames each (QUICK_FUZZ_FRAMES quick), the
+    real table session behind the local API; the daemon's refusal warnings are counted
+    instead of printed."""
+    frames = QUICK_FUZZ_FRAMES if quick else FUZZ_FRAMES
     logger = logging.getLogger("fourwinds")
     counter = _CountRefusals()
     logger.addHandler(counter)
     logger.propagate = False
     try:
         base = Path(tempfile.mkdtemp(prefix="fw-fuzz-"))
-        peer = asyncio.run(asyncio.wait_for(fuzz.peer_socket(FUZZ_FRAMES),
-                                            60 + fuzz.settle_s(FUZZ_FRAMES)))
+        peer = asyncio.run(asyncio.wait_for(fuzz.peer_socket(frames),
+                                            60 + fuzz.settle_s(frames)))
         api = asyncio.run(asyncio.wait_for(
-            fuzz.local_api(base, load_session_module(REAL), FUZZ_FRAMES),
-            60 + fuzz.settle_s(FUZZ_FRAMES)))
+            fuzz.local_api(base, load_session_module(REAL), frames),
+            60 + fuzz.settle_s(frames)))
     finally:
         logger.removeHandler(counter)
         logger.propagate = True
@@ -428,7 +435,7 @@ def bench_fuzz() -> list[dict[str, object]]:
                    logged_refusals=counter.count)]
 
 
-BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
     "daemon_hands": bench_hands,
     "daemon_fuzz": bench_fuzz,
 }

@@ -14,6 +14,8 @@
   others on their own machines. Target: <= 150 ms.
 * ``deck_audit_four_seats``: the same audit run by the four in-memory seats one after another,
   the reveals included. Held to the same 150 ms.
+
+Quick (``scripts/bench --quick``): one hand after the warm-up instead of REPEAT.
 """
 
 from __future__ import annotations
@@ -97,10 +99,10 @@ def _floor() -> tuple[float, float]:
     return mults, _clock() - start
 
 
-def bench_deck() -> list[dict[str, object]]:
+def bench_deck(quick: bool) -> list[dict[str, object]]:
     _one_hand(-1)  # warm up (imports, the libsodium probe)
     builds, audits, seats, floors, mult_floors = [], [], [], [], []
-    for run in range(REPEAT):
+    for run in range(1 if quick else REPEAT):
         build, audit, seat, loop = _one_hand(run)
         mults, maps = _floor()
         floors.append(mults + maps)
@@ -121,7 +123,7 @@ def bench_deck() -> list[dict[str, object]]:
                floor_mults=MULTS, floor_maps=MAPS, mult_us=round(mults_ms * 1000 / MULTS, 1),
                ratio_to_mults_alone=round(statistics.median(
                    b / m for b, m in zip(builds, mult_floors, strict=True)), 3),
-               group="X25519, clamped scalars", wall=WALL, dealt=DEALT, clock="process CPU time"),
+               curve="X25519, clamped scalars", wall=WALL, dealt=DEALT, clock="process CPU time"),
         result("deck_audit", seat_ms, "ms", target=f"<= {AUDIT_TARGET_MS} ms",
                met=seat_ms <= AUDIT_TARGET_MS, wall=WALL, mults=WALL - 14),
         result("deck_audit_four_seats", audit_ms, "ms", target=f"<= {AUDIT_TARGET_MS} ms",
@@ -129,4 +131,4 @@ def bench_deck() -> list[dict[str, object]]:
     ]
 
 
-BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {"deck": bench_deck}
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {"deck": bench_deck}

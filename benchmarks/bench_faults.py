@@ -12,12 +12,13 @@ after a second restart, and the other three seats' transcripts agree and verify.
 
 Lines:
 * ``faults_matches``: matches run, faults injected by kind, matches completed, transcripts
-  identical, verified; target: every match completes.
+  identical, verified; target: every match completes. Also ``longest_stall_s``: the longest
+  of the faults' stalls (below), over every match, and its fault.
 * ``faults_<kind>``: each fault: seat, moment, how long it was held, how long until the
   faulted seat's view was past where the table stood when the fault ended (recovery), what
   the other seats' screens said meanwhile (``seen``) and the faulted seat's own (``own``),
-  the longest time the table did not move from the fault on (``stall_s``).
-* ``faults_longest_stall``: the longest of those stalls, over every match.
+  the longest time the table did not move from the fault on (``stall_s``); target: that
+  match completes as its fault's run must end (above).
 * ``faults_bad_link_hand``: one hand with seat 3 behind the relay (50 ms ± 20 ms each way, a
   1 s stall every 8 s and a reset every 15 s on average) beside the same hand with no faults
   measured in the same run, both with the bots answering at once (every round trip shows);
@@ -25,6 +26,9 @@ Lines:
   practice deck's hands differ in length (the dice choose the wall), so beside the medians'
   ratio the line gives the ratio of time per step; the target, at most 3x the clean time,
   is judged on that. HANDS hands of each at full pace, one paced, a round.
+
+Quick (``scripts/bench --quick``): one match with one fault (kill -9, the seat down 0.5-3 s),
+bots at 10 ms a decision, no bad-link hands: ``faults_kill9`` and ``faults_matches``.
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ STOP_S = 20.0
 CUT_S = 30.0
 MATCH_S = 240.0
 THINK_S = 0.05           # the bots' pace in the fault matches: a hand of several seconds
+QUICK_THINK_S = 0.01     # quick: a shorter hand
 PACED_S = 0.1            # the paced bad-link comparison
 HANDS = 3                # bad-link and clean hands at the bots' full pace, each
 RATIO_TARGET = 3.0
@@ -66,12 +71,12 @@ class Subnets:
         return self.next
 
 
-def _fault_match(kind: Fault, rng: random.Random, base: Path, subnet: int
-                 ) -> tuple[Injected, Outcome, bool]:
+def _fault_match(kind: Fault, rng: random.Random, base: Path, subnet: int,
+                 think: float = THINK_S) -> tuple[Injected, Outcome, bool]:
     """One match with one fault of ``kind``; (the fault, the outcome, completed as this
     fault's run must end)."""
     seat = rng.randrange(1, 4) if kind is Fault.MOVE else rng.randrange(4)
-    match = FaultMatch(base, subnet, seed=rng.randrange(1 << 30), think=THINK_S,
+    match = FaultMatch(base, subnet, seed=rng.randrange(1 << 30), think=think,
                        small_disk_seat=seat if kind is Fault.DISK_FULL else None)
     try:
         match.open()
@@ -130,35 +135,37 @@ def _hand(base: Path, subnet: int, think: float, bad: bool) -> tuple[Outcome, di
         match.close()
 
 
-def bench_faults() -> list[dict[str, object]]:
+def bench_faults(quick: bool) -> list[dict[str, object]]:
     base = short_dir()
     try:
-        return _run(base)
+        return _run(base, quick)
     except Unavailable as why:
-        return [result("faults_matches", 0, "matches", skipped=str(why))]
+        return [{"bench": "faults_matches", "value": None, "unit": "matches",
+                 "target": "every match completes", "met": False, "skipped": str(why)}]
     finally:
         shutil.rmtree(base, ignore_errors=True)
 
 
-def _run(base: Path) -> list[dict[str, object]]:
+def _run(base: Path, quick: bool) -> list[dict[str, object]]:
     rng = random.Random(SEED)
     subnets = Subnets()
     began = time.monotonic()
     lines: list[dict[str, object]] = []
     runs: list[tuple[Injected, Outcome, bool]] = []
-    for _ in range(ROUNDS):
-        order = list(INJECTED)
+    for _ in range(1 if quick else ROUNDS):
+        order = [Fault.KILL9] if quick else list(INJECTED)
         rng.shuffle(order)
         for kind in order:
             try:
-                runs.append(_fault_match(kind, rng, base / f"m{len(runs)}", subnets.take()))
+                runs.append(_fault_match(kind, rng, base / f"m{len(runs)}", subnets.take(),
+                                         QUICK_THINK_S if quick else THINK_S))
             except (AssertionError, RuntimeError, OSError) as error:   # counted, not fatal
                 failed = Injected(kind, -1, 0.0, note=f"{type(error).__name__}: {error}")
                 runs.append((failed, Outcome(False, False, (), 0.0, 0.0), False))
     hands: dict[str, list[tuple[Outcome, dict[str, int], str]]] = {}
     for name, think, bad in (("clean", 0.0, False), ("bad", 0.0, True),
                              ("clean_paced", PACED_S, False), ("bad_paced", PACED_S, True)):
-        count = ROUNDS * (HANDS if think == 0.0 else 1)
+        count = 0 if quick else ROUNDS * (HANDS if think == 0.0 else 1)
         hands[name] = [_hand(base / f"{name}{r}", subnets.take(), think, bad)
                        for r in range(count)]
     for injected, outcome, done in runs:
@@ -169,6 +176,7 @@ def _run(base: Path) -> list[dict[str, object]]:
             held_s=injected.held_s, seen=injected.seen, own=injected.own, note=injected.note,
             stall_s=injected.stall_s, longest_stall_s=outcome.longest_stall_s,
             match_s=outcome.match_s,
+            target="the match completes as this fault's run must end", met=done,
             completed=done, identical=outcome.identical, verified=list(outcome.verified)))
     bad_link = [o for o, _c, _n in hands["bad"] + hands["bad_paced"]]
     all_outcomes = [o for _i, o, _d in runs] + [o for h in hands.values() for o, _c, _n in h]
@@ -177,6 +185,8 @@ def _run(base: Path) -> list[dict[str, object]]:
     by_kind = Counter(i.fault.value for i, _o, _d in runs)
     by_kind[Fault.BAD_LINK.value] = len(bad_link)
     matches = len(runs) + len(bad_link)
+    moved_on = [r for r in runs if r[0].fault is not Fault.FLIPPED_BYTE]
+    worst = max(moved_on, key=lambda r: r[0].stall_s or 0.0) if moved_on else None
     lines.append(result(
         "faults_matches", matches, "matches", target="every match completes",
         met=completed == matches, completed=completed,
@@ -187,13 +197,14 @@ def _run(base: Path) -> list[dict[str, object]]:
         faults_by_kind=dict(by_kind),
         clean_matches=len(hands["clean"]) + len(hands["clean_paced"]), seed=SEED, rounds=ROUNDS,
         durations={"sigstop_s": STOP_S, "link_cut_s": CUT_S},
+        longest_stall_s=worst[0].stall_s if worst else None,
+        longest_stall_fault=worst[0].fault.value if worst else None,
+        longest_stall_held_s=worst[0].held_s if worst else None,
+        longest_stall_measure="the longest time no seat's view moved, from a fault until the "
+                              "match's end (a set-aside table never moves on: left out)",
         bench_s=round(time.monotonic() - began, 1)))
-    moved_on = [r for r in runs if r[0].fault is not Fault.FLIPPED_BYTE]
-    worst = max(moved_on, key=lambda r: r[0].stall_s or 0.0)
-    lines.append(result("faults_longest_stall", worst[0].stall_s or 0.0, "s",
-                        measure="the longest time no seat's view moved, from a fault until "
-                                "the match's end (a set-aside table never moves on: left out)",
-                        fault=worst[0].fault.value, held_s=worst[0].held_s))
+    if quick:
+        return lines
     lines += [_ratio_line("faults_bad_link_hand", hands["bad"], hands["clean"], 0.0),
               _ratio_line("faults_bad_link_hand_paced", hands["bad_paced"],
                           hands["clean_paced"], PACED_S)]
@@ -234,4 +245,4 @@ def _ratio_line(name: str, bad: list[tuple[Outcome, dict[str, int], str]],
                   relay=dict(relay), netem=bad[0][2] if bad else "")
 
 
-BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {"faults": bench_faults}
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {"faults": bench_faults}

@@ -5,6 +5,8 @@ the dice come from ``random.Random(seed)``) in three batches of 20 and reports t
 batch's rate, with the median and the CPU-time rate beside it, since the wall-clock rate
 depends on what else the shared machine runs. ``mcr-win-share`` plays a fixed
 seeded set of hands and reports the share that ended in a win rather than a draw.
+
+Quick (``scripts/bench --quick``): one warm-up hand and one batch of 2; the share over 4 hands.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from fourwinds.protocol.tiles import MCR_TILES
 HANDS_TARGET = 20.0  # engine-only bot hands per second
 SHARE_TARGET = 0.4  # share of hands ending in a win
 SHARE_HANDS = 100
+QUICK_SHARE_HANDS = 4
 BATCHES = 3  # the best batch is reported: other work on a shared machine only slows it
 BATCH_HANDS = 20
 
@@ -38,36 +41,38 @@ def play_seeded(seed: int) -> HandState:
     return play_hand(state, rng)
 
 
-def bench_hands() -> list[dict[str, object]]:
-    for seed in range(5):  # warm the memo tables the bots keep
+def bench_hands(quick: bool) -> list[dict[str, object]]:
+    for seed in range(1 if quick else 5):  # warm the memo tables the bots keep
         play_seeded(seed)
     rates: list[float] = []
     cpu_rates: list[float] = []
-    for batch in range(BATCHES):
+    batches, size = (1, 2) if quick else (BATCHES, BATCH_HANDS)
+    for batch in range(batches):
         start, cpu = time.perf_counter(), time.process_time()
-        for seed in range(5000 + batch * BATCH_HANDS, 5000 + (batch + 1) * BATCH_HANDS):
+        for seed in range(5000 + batch * size, 5000 + (batch + 1) * size):
             play_seeded(seed)
-        rates.append(BATCH_HANDS / (time.perf_counter() - start))
-        cpu_rates.append(BATCH_HANDS / (time.process_time() - cpu))
+        rates.append(size / (time.perf_counter() - start))
+        cpu_rates.append(size / max(time.process_time() - cpu, 1e-9))
     rate = max(rates)
     return [result("mcr-hands", rate, "hands/s", target=HANDS_TARGET,
                    met=rate >= HANDS_TARGET, cpu_rate=round(max(cpu_rates), 3),
                    median_rate=round(statistics.median(rates), 3),
-                   hands=BATCHES * BATCH_HANDS)]
+                   hands=batches * size)]
 
 
-def bench_share() -> list[dict[str, object]]:
+def bench_share(quick: bool) -> list[dict[str, object]]:
     wins = 0
-    for seed in range(SHARE_HANDS):
+    count = QUICK_SHARE_HANDS if quick else SHARE_HANDS
+    for seed in range(count):
         state = play_seeded(seed)
         assert state.result is not None
         wins += state.result.winner is not None
-    share = wins / SHARE_HANDS
+    share = wins / count
     return [result("mcr-win-share", share, "share", target=SHARE_TARGET,
-                   met=share >= SHARE_TARGET, hands=SHARE_HANDS)]
+                   met=share >= SHARE_TARGET, hands=count)]
 
 
-BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
     "mcr-hands": bench_hands,
     "mcr-win-share": bench_share,
 }

@@ -7,10 +7,13 @@ few batches, so other work on the shared machine disturbs it less). The floor, m
 same run on the same hands, is building the hand's count array, the least any calculator does;
 ``ratio_to_floor`` is value / floor.
 
-``mcr-fans-peer``: when an independent MCR calculator is importable (the ``MahjongGB`` module
-of the PyMahjongGB package, a C++ extension; an optional ``peers`` extra, never required), the
-same corpus is timed with it and ``ratio`` = our time / its time. When none is installed the
-line says so with a null value.
+The peer: when an independent MCR calculator is importable (the ``MahjongGB`` module of the
+PyMahjongGB package, a C++ extension; an optional ``peers`` extra, never required), the same
+corpus is timed with it in the same run and the line gives ``peer``, ``peer_us`` and
+``ratio_to_peer`` = our time / its time. When none is installed ``peer`` says so and
+``peer_us`` is null.
+
+Quick (``scripts/bench --quick``): a corpus of 20 hands.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from testkit.mcr_hands import Hand, random_winning_hand
 
 TARGET_US = 100.0
 CORPUS_SIZE = 300
+QUICK_CORPUS_SIZE = 20
 BATCH = 10
 BATCHES = 3
 
@@ -172,24 +176,23 @@ def _peer_call(calculator: Callable[..., Any], args: dict[str, Any]) -> object:
         return error
 
 
-def bench_fans() -> list[dict[str, object]]:
-    hands = corpus()
+def bench_fans(quick: bool) -> list[dict[str, object]]:
+    hands = corpus(QUICK_CORPUS_SIZE if quick else CORPUS_SIZE)
     floor, _floor_cpu = _median_us(hands, _count_array)
     ours, ours_cpu = _median_us(hands, _score)
-    lines = [result("mcr-fans", ours, "us", target=TARGET_US, met=ours <= TARGET_US,
-                    cpu_us=round(ours_cpu, 3), floor_us=round(floor, 3),
-                    ratio_to_floor=round(ours / floor, 1), hands=len(hands))]
+    beside: dict[str, object] = {"peer": "none installed", "peer_us": None,
+                                 "ratio_to_peer": None}
     peer = _peer()
-    if peer is None:
-        lines.append({"bench": "mcr-fans-peer", "value": None, "unit": "us",
-                      "peer": "none installed", "ratio": None})
-        return lines
-    name, calculator = peer
-    prepared = {id(hand): _peer_args(hand) for hand in hands}
-    theirs, _cpu = _median_us(hands, lambda hand: _peer_call(calculator, prepared[id(hand)]))
-    lines.append(result("mcr-fans-peer", theirs, "us", peer=name,
-                        ours_us=round(ours, 3), ratio=round(ours / theirs, 2)))
-    return lines
+    if peer is not None:
+        name, calculator = peer
+        prepared = {id(hand): _peer_args(hand) for hand in hands}
+        theirs, _cpu = _median_us(hands,
+                                  lambda hand: _peer_call(calculator, prepared[id(hand)]))
+        beside = {"peer": name, "peer_us": round(theirs, 3),
+                  "ratio_to_peer": round(ours / theirs, 2) if theirs else None}
+    return [result("mcr-fans", ours, "us", target=TARGET_US, met=ours <= TARGET_US,
+                   cpu_us=round(ours_cpu, 3), floor_us=round(floor, 3),
+                   ratio_to_floor=round(ours / floor, 1), hands=len(hands), **beside)]
 
 
-BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {"mcr-fans": bench_fans}
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {"mcr-fans": bench_fans}

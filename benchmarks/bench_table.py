@@ -11,7 +11,9 @@ The harness runs the four seats one after another in one process, so the hand's 
 gives ``critical_path_ms``: the same hand replayed with a clock per seat, as four machines with
 no network delay would play it (a seat starts on a message when it is free and the message
 has arrived; a bot acts when its machine is free), i.e. the longest chain of work a real table
-waits through."""
+waits through.
+
+Quick (``scripts/bench --quick``): one seed, played once, no warm-up hand."""
 
 from __future__ import annotations
 
@@ -161,16 +163,18 @@ def _verify_floor_us() -> float:
     return median_seconds(lambda: public.verify(signature, message), repeat=500) * 1e6
 
 
-def _bench(rules: str, deck: DeckKind) -> list[dict[str, object]]:
+def _bench(rules: str, deck: DeckKind, quick: bool) -> list[dict[str, object]]:
     options = TableOptions(hands=1, deck=deck)
-    play_match(rules, b"warm-up", options=options)  # imports, card, caches
+    if not quick:
+        play_match(rules, b"warm-up", options=options)  # imports, card, caches
     floor = _verify_floor_us()
-    runs = [min((_hand(rules, seed, deck) for _ in range(REPEATS)), key=lambda r: r[0])
-            for seed in SEEDS[:RUNS[deck]]]
+    seeds, repeats = (SEEDS[:1], 1) if quick else (SEEDS[:RUNS[deck]], REPEATS)
+    runs = [min((_hand(rules, seed, deck) for _ in range(repeats)), key=lambda r: r[0])
+            for seed in seeds]
     total = statistics.median(r[0] for r in runs)
     crypto = statistics.median(r[1] for r in runs)
-    path = statistics.median(min(_critical_path_ms(rules, seed, deck) for _ in range(REPEATS))
-                             for seed in SEEDS[:RUNS[deck]])
+    path = statistics.median(min(_critical_path_ms(rules, seed, deck) for _ in range(repeats))
+                             for seed in seeds)
     name = f"table_{rules}_hand" if deck is DeckKind.MASKED else f"table_{rules}_hand_practice"
     return [result(name, total, "ms", target=TARGET_MS,
                    met=total <= TARGET_MS, crypto_ms=round(crypto, 1),
@@ -180,7 +184,7 @@ def _bench(rules: str, deck: DeckKind) -> list[dict[str, object]]:
                    hands=len(runs), deck=deck.value,
                    verify_floor_us=round(floor, 1),
                    hand_in_verify_floors=round(total * 1000 / floor) if floor else None,
-                   repeats=REPEATS,
+                   repeats=repeats,
                    critical_path_ms=round(path, 1),
                    critical_path_share=round(path / total, 3) if total else None,
                    note="one-hand match: lobby, dice, wall, deal, play, audit, hand end; "
@@ -189,9 +193,9 @@ def _bench(rules: str, deck: DeckKind) -> list[dict[str, object]]:
                         "own machine (no network delay); bots included")]
 
 
-BENCHES: dict[str, Callable[[], list[dict[str, object]]]] = {
-    "table_american_hand": lambda: _bench("american", DeckKind.MASKED),
-    "table_mcr_hand": lambda: _bench("mcr", DeckKind.MASKED),
-    "table_american_hand_practice": lambda: _bench("american", DeckKind.PRACTICE),
-    "table_mcr_hand_practice": lambda: _bench("mcr", DeckKind.PRACTICE),
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
+    "table_american_hand": lambda quick: _bench("american", DeckKind.MASKED, quick),
+    "table_mcr_hand": lambda quick: _bench("mcr", DeckKind.MASKED, quick),
+    "table_american_hand_practice": lambda quick: _bench("american", DeckKind.PRACTICE, quick),
+    "table_mcr_hand_practice": lambda quick: _bench("mcr", DeckKind.PRACTICE, quick),
 }
