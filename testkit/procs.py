@@ -38,9 +38,8 @@ class DaemonProcess:
     """One ``fourwinds daemon`` process with its own data dir, identity and port."""
 
     def __init__(self, data_dir: Path, name: str, session_module: str = TOY,
-                 port: int | None = None, python_path: str = "") -> None:
+                 port: int | None = None) -> None:
         self.data_dir = data_dir
-        self.python_path = python_path    # searched before the tree (the bench's baseline)
         self.name = name
         self.session_module = session_module
         self.port = port or free_port_pair()
@@ -62,8 +61,7 @@ class DaemonProcess:
                self.session_module]
         with open(self.log, "ab") as err:
             self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
-                                         env={**os.environ, "PYTHONPATH": os.pathsep.join(
-                                             p for p in (self.python_path, str(ROOT)) if p),
+                                         env={**os.environ, "PYTHONPATH": str(ROOT),
                                               "PYTHONFAULTHANDLER": "1"})
 
     def wait_ready(self, timeout: float = 20.0) -> None:
