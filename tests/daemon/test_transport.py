@@ -207,7 +207,8 @@ def test_fuzzed_frames_never_crash_and_are_each_refused() -> None:
             assert len(pair.got) == accepted   # only frames that decode reach the handler
             assert all(isinstance(frame, TableMessage) for _, frame in pair.got)
             # oversized: dropped by MAXMSGSIZE at the socket, logged by the monitor
-            pair.a.send_raw(pair.b_id.public_key, b"\x00" * (MAX_FRAME + 1))
+            # (past send_raw, which refuses to send it: straight onto the link's socket)
+            pair.a._links[pair.b_id.public_key].sync.send(b"\x00" * (MAX_FRAME + 1))
             assert await wait_for(lambda: any(k.startswith("socket:") for k in pair.b.refused))
             # and the link still works afterwards (ZeroMQ reconnects)
             before = len(pair.got)
