@@ -222,8 +222,9 @@ def _flood(stage: Stage, more: More) -> int:
 Attack = Callable[[Stage, More], int]
 ATTACKS: tuple[tuple[str, Attack, str, bool], ...] = (
     ("storm", _storm, "400 random keys, one connection and one Hello each", False),
-    ("nested", _nested, "5,000 frames of a nested value, 4 in 5 just under the 64 KiB limit "
-     "and 1 in 5 of ~240 KB (over it), from a seated member and a guest", False),
+    ("nested", _nested, "at least 5,000 frames of a nested value tried (frames_sent: those "
+     "queued), 4 in 5 just under the 64 KiB limit and 1 in 5 of ~240 KB (over it), from a "
+     "seated member and a guest", False),
     ("garbage", _garbage, "20,000 garbage table messages from a seated member", False),
     ("lockout", _lockout, "10 throwaway keys a round sending wrong codes to the private "
      "tables (the friend's too)", True),
