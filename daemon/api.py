@@ -39,6 +39,16 @@ log = logging.getLogger(__name__)
 
 API_VERSION = 1
 MAX_REQUEST = 64 * 1024
+"""Bytes of the largest request a frontend may send: the API socket's ZMQ_MAXMSGSIZE (a
+``create`` with a card file is the biggest; an Open over wire.MAX_PAYLOAD is refused there)."""
+API_RCVHWM = 64
+"""Requests libzmq holds per frontend before it stops reading from it: at most 4 MiB."""
+API_SNDHWM = 1000
+"""Replies and events queued per frontend; a frontend that falls this far behind is
+unsubscribed. A seat's view is at most 4.9 KB in a real match (the end of a 16-hand MCR
+match; ``scripts/bench frames``), a view event under 16 KB with the at most 50 events and 20
+problems it carries, so a full queue of events is under 16 MB. A ``transcript`` reply is the
+biggest message (docs/SECURITY.md "Socket bounds")."""
 SERIAL = frozenset({"create", "join", "leave", "act", "ready", "peer"})
 """Requests that change a table or wait on the network: handled one at a time, in the order
 they came. Every other request (``status``, ``view``, ``tables``...) is answered at once,
@@ -101,7 +111,8 @@ class ApiServer:
         sock.linger = 0
         sock.maxmsgsize = MAX_REQUEST
         sock.router_mandatory = True
-        sock.sndhwm = 1000
+        sock.sndhwm = API_SNDHWM
+        sock.rcvhwm = API_RCVHWM
         self._socket = sock
         if zmq.has("ipc") and not self.force_tcp:
             path = self.paths.api_socket

@@ -173,8 +173,10 @@ class Daemon:
 
     async def close(self) -> None:
         """Stop everything. Metadata writes in flight are waited for (at most CLOSE_S, as
-        the mDNS goodbyes are); a record log needs nothing: each append is already on disk
-        or in the page cache, and everything sent was synced before it left."""
+        the mDNS goodbyes are), and so are sends held for a sync of the record log (they
+        leave once it is done, as they would have); a record log needs nothing more: each
+        append is already on disk or in the page cache, and everything sent was synced
+        before it left."""
         await cancel_and_wait([*self._tasks, *self._announcing])
         await self.api.close()
         writes = [task for task in self._meta_writes.values() if not task.done()]
@@ -185,10 +187,12 @@ class Daemon:
                 await asyncio.wait_for(self.discovery.close(), CLOSE_S)
             except TimeoutError:
                 log.info("mDNS did not close within %.1f s; going on", CLOSE_S)
+        held = [asyncio.ensure_future(rt.drained()) for rt in self.tables.values()]
+        if held:
+            await asyncio.wait(held, timeout=CLOSE_S)
         await self.transport.close()
         for rt in self.tables.values():
-            if rt.log is not None:
-                rt.log.close()
+            rt.close_log()
 
     def _register(self, table_id: bytes) -> None:
         """A stored table, known from its metadata (its members are pinned and dialled at
@@ -507,7 +511,7 @@ class Daemon:
         while True:
             await asyncio.sleep(SYNC_S)
             for rt in list(self.tables.values()):
-                rt.sync_log()       # bound what a crash can lose of what we received
+                rt.sync_soon()      # bound what a crash can lose of what we received
                 if rt.session is None:
                     if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
                         self.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))

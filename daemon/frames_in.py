@@ -269,9 +269,10 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "catch-up request")
-        if rt.session is None:
+        session = rt.synced_session()     # only what is on disk (daemon/durable.py)
+        if session is None:
             return
-        keys = list(self.d.port.seat_keys(rt.session))
+        keys = list(self.d.port.seat_keys(session))
         place = keys.index(key) if key in keys else None
-        for payload in self.d.port.messages_since(rt.session, frame.seat, frame.seq, place):
+        for payload in self.d.port.messages_since(session, frame.seat, frame.seq, place):
             self.d.send_payload(rt, key, payload)

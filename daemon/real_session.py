@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
+from fourwinds.daemon.wire import MAX_PAYLOAD
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import session as table
@@ -110,9 +111,15 @@ def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
     card_text = _open_text(options, "card_text", MAX_CARD_TEXT)
     card_name = _open_text(options, "card_name", OPEN_TEXT_LIMIT)
     plain = {k: v for k, v in options.items() if k not in ("card_text", "card_name")}
-    return table.new_table(name, rules, identity_private_key, entropy, now,
+    step = table.new_table(name, rules, identity_private_key, entropy, now,
                            card_name=card_name, card_text=card_text,
                            options=table_options(plain), player=player)
+    opened = max((len(out.payload) for out in step.outgoing), default=0)
+    if opened > MAX_PAYLOAD:     # the joiners' sockets would refuse it (wire.MAX_FRAME)
+        raise LocalProtocolError(
+            f"the table's Open would be {opened:,} bytes, over the {MAX_PAYLOAD:,} a peer "
+            "takes: use a shorter card file (fewer comments)")
+    return step
 
 
 def join_table(identity_private_key: bytes, payloads: Sequence[bytes], place: int,

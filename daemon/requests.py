@@ -128,7 +128,7 @@ async def _create(d: Daemon, request: Message) -> Message:
     d.apply(rt, step)
     if rt.session is None:      # its first record could not be written (a full disk)
         del d.tables[table_id]
-        rt.log.close()
+        rt.close_log()
         d.store.leave(table_id)
         raise ApiError(f"cannot create {name}: {rt.paused}")
     await d._announce(rt)
@@ -253,8 +253,7 @@ def _drop(d: Daemon, rt: TableRuntime) -> None:
     """Forget the table ``rt`` (its folder kept as ``left-<id>``) and the connections
     only it needed."""
     del d.tables[rt.table_id]
-    if rt.log is not None:
-        rt.log.close()
+    rt.close_log()
     d.store.leave(rt.table_id)
     still = d.pinned_keys()
     for key in rt.members:

@@ -3,8 +3,9 @@
 The session hands the daemon ``Step.persist`` records (transcript entries and this seat's own
 secrets) that must be on disk before any message that depends on them leaves the machine.
 ``TableLog.append`` writes them; before any ``Step.outgoing`` is sent the log is fsynced
-(``sync``), so everything appended so far is durable first. A step that sends nothing (most
-received messages) is appended without waiting for the disk: group commit. If the machine dies
+(``sync_through``, in a worker thread: daemon/durable.py holds the sends until then), so
+everything appended so far is durable first. A step that sends nothing (most received
+messages) is appended without waiting for the disk: group commit. If the machine dies
 before the next sync, the log keeps a prefix of what was accepted, and the lost messages (none
 of ours that anyone saw) come back by catch-up. (``kill -9`` loses nothing either way: written
 data is in the page cache.)
@@ -30,6 +31,7 @@ import errno
 import logging
 import os
 import struct
+import threading
 import time
 import zlib
 from collections.abc import Iterator, Sequence
@@ -193,7 +195,8 @@ class TableLog:
         self._offsets = offsets
         self._size = size           # bytes of whole records: where the next one starts
         self.fsyncs = 0
-        self._dirty = False
+        self._synced = len(records)   # records known durable (those read back count)
+        self._syncing = threading.Lock()    # one fdatasync at a time; close waits for it
         self.failed = ""            # why the log refuses writes (a sync failed), or ""
 
     @classmethod
@@ -257,7 +260,6 @@ class TableLog:
             start += HEADER.size + len(record)
         self._size = start
         self._records.extend(records)
-        self._dirty = True
         if sync:
             self.sync()
 
@@ -272,17 +274,37 @@ class TableLog:
                            "is fixed")
             log.error("%s: %s", self.path, self.failed)
 
+    @property
+    def written(self) -> int:
+        """Records appended (and read back) so far."""
+        return len(self._records)
+
+    @property
+    def synced(self) -> int:
+        """Records known to be durable: the first ``synced`` of ``records``."""
+        return self._synced
+
     def sync(self) -> None:
-        """Make what was appended since the last sync durable (nothing to do when clean).
-        ``fdatasync`` where the system has it: it flushes the data and the file size a reader
-        needs, not the timestamps (about a fifth cheaper on this machine's ext4).
+        """Make what was appended so far durable (nothing to do when it is): ``sync_through``
+        every record written."""
+        self.sync_through(len(self._records))
+
+    def sync_through(self, upto: int) -> None:
+        """Make the first ``upto`` records durable (nothing to do when they are). Safe to
+        call from a worker thread while the event loop appends (daemon/durable.py): the
+        records written before the ``fdatasync`` began are durable when it returns, and
+        ``upto`` counts only those. ``fdatasync`` where the system has it: it flushes the
+        data and the file size a reader needs, not the timestamps (about a fifth cheaper on
+        this machine's ext4).
 
         A failed sync cannot be retried safely (the system may have dropped the pages it
         could not write), so the log then refuses every write with ``StoreError`` until the
         daemon restarts and reads back what the disk holds."""
-        if self.failed:
-            raise StoreError(self.failed)
-        if self._dirty:
+        with self._syncing:
+            if self.failed:
+                raise StoreError(self.failed)
+            if upto <= self._synced:
+                return
             try:
                 _datasync(self._fd)
             except OSError as error:
@@ -291,12 +313,15 @@ class TableLog:
                 log.error("%s: %s", self.path, self.failed)
                 raise StoreError(self.failed) from None
             self.fsyncs += 1
-            self._dirty = False
+            self._synced = max(self._synced, upto)
 
     def close(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+        """Close the file, after a sync running in a worker thread has ended (it uses the
+        descriptor)."""
+        with self._syncing:
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
 
 
 @dataclass(frozen=True)

@@ -1,9 +1,12 @@
 """One table as the daemon holds it: the session, its record log, who sits there and where.
 
 ``TableRuntime.apply`` is the one place a ``Step`` is carried out, in the contract's order:
-append ``persist`` to the log, fsync it when the step sends anything, then adopt the new
-session, then hand ``outgoing`` to the sender. Nothing is sent before every record appended
-so far is durable; a step that sends nothing is synced at the next send or within a second.
+append ``persist`` to the log, adopt the new session, and hand ``outgoing`` to the sender
+once every record appended so far is durable: the fsync runs in a worker thread and the
+sends wait for it (daemon/durable.py), in the order of their steps, while the event loop
+goes on. A step that sends nothing is synced with the next send or within a second. Catch-up
+answers are built from ``synced_session``: the session as of the last step whose records
+are all durable.
 
 A step whose records cannot be written (a full disk) is not carried out at all: the log is
 left at its last whole record, the session stays as it was, nothing is sent, and the table
@@ -16,12 +19,14 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from fourwinds.daemon import reach
 from fourwinds.daemon.checks import RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
+from fourwinds.daemon.durable import Durable
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
 from fourwinds.daemon.reach import Address
@@ -70,6 +75,10 @@ class TableRuntime:
     problems: list[str] = field(default_factory=list)
     resuming: bool = False    # its records are being read back (off the event loop)
     paused: str = ""          # why our records cannot be written now (a full disk), or ""
+    durable: Durable | None = None     # the log's syncer, the sends held for it
+    # (records written, session) of each adopted session not yet known durable, oldest first
+    _undurable: deque[tuple[int, Any]] = field(default_factory=deque)
+    _durable_session: Any = None
 
     @property
     def table_hex(self) -> str:
@@ -169,8 +178,9 @@ class TableRuntime:
     def apply(self, port: SessionModule, step: StepLike, own_key: bytes, send: Send,
               adopted: Callable[[], None] | None = None) -> None:
         """Carry out ``step``: persist, adopt the session (then ``adopted()``: e.g. show it to
-        our own frontend, which is not a send to the table), fsync, then send. Nothing
-        leaves for a peer before the records it depends on are durable."""
+        our own frontend, which is not a send to the table), and send once the records are
+        durable (``after_sync``: the fsync is off the event loop). Nothing leaves for a peer
+        before the records it depends on are durable. Runs on the event loop."""
         assert self.log is not None, "a seated table has a log"
         try:
             self.log.append(list(step.persist), sync=False)
@@ -182,13 +192,25 @@ class TableRuntime:
         if step.session is not self.session:
             self.applied_at = time.monotonic()
             self.note_progress(port, step.session)
+            self._adopting(step.session)
         self.session = step.session
         if adopted is not None:
             adopted()
-        if step.outgoing:
-            if not self.sync_log():
-                return          # everything appended so far is durable before we send
-            keys = list(port.seat_keys(self.session))
+        sends = self._sends(port, step, own_key)
+        if sends:
+            self._syncer().after_sync(lambda: self._send_all(sends, send))
+        for problem in step.problems:
+            text = str(getattr(problem, "reason", problem))
+            log.warning("table %s: problem %s", self.table_hex[:8], problem)
+            self.problems.append(text)
+            del self.problems[:-20]
+
+    def _sends(self, port: SessionModule, step: StepLike, own_key: bytes
+               ) -> list[tuple[bytes, bytes]]:
+        """(peer key, payload) of each of ``step``'s sends, addressed by the session the step
+        made (adopted already)."""
+        sends: list[tuple[bytes, bytes]] = []
+        keys = list(port.seat_keys(self.session)) if step.outgoing else []
         for out in step.outgoing:
             if out.to is None:
                 targets = [k for k in self.members if k != own_key]
@@ -199,25 +221,59 @@ class TableRuntime:
                 if not targets:
                     log.warning("table %s: no key for seat %s; message held for catch-up",
                                 self.table_hex[:8], out.to)
-            for key in targets:
-                send(key, out.payload)
-        for problem in step.problems:
-            text = str(getattr(problem, "reason", problem))
-            log.warning("table %s: problem %s", self.table_hex[:8], problem)
-            self.problems.append(text)
-            del self.problems[:-20]
+            sends.extend((key, out.payload) for key in targets)
+        return sends
 
-    def sync_log(self) -> bool:
-        """fsync what was appended (the syncer does it every second); False, with the table
-        paused, when the disk refuses (the log then refuses writes until a restart)."""
-        if self.log is None:
-            return True
-        try:
-            self.log.sync()
-        except StoreError as error:
-            self.pause(str(error))
-            return False
-        return True
+    @staticmethod
+    def _send_all(sends: list[tuple[bytes, bytes]], send: Send) -> None:
+        for key, payload in sends:
+            send(key, payload)
+
+    def _syncer(self) -> Durable:
+        assert self.log is not None
+        if self.durable is None or self.durable.log is not self.log:
+            self.durable = Durable(self.log, self.pause)
+        return self.durable
+
+    def _adopting(self, session: Any) -> None:
+        """Note a session about to be adopted, for ``synced_session``."""
+        assert self.log is not None
+        if self.log.written <= self.log.synced:
+            self._undurable.clear()
+            return
+        if not self._undurable:
+            self._durable_session = self.session   # the one before: durable until now
+        self._undurable.append((self.log.written, session))
+
+    def synced_session(self) -> Any:
+        """The session as of the last step whose records are all durable (the current one
+        when nothing waits for a sync): what catch-up answers are built from, so no message
+        of ours leaves in one before it is on disk."""
+        synced = self.log.synced if self.log is not None else 0
+        while self._undurable and self._undurable[0][0] <= synced:
+            self._durable_session = self._undurable.popleft()[1]
+        return self._durable_session if self._undurable else self.session
+
+    def sync_soon(self) -> None:
+        """fsync what was appended, off the event loop (the syncer does it every second);
+        the table is paused when the disk refuses (the log then refuses writes until a
+        restart)."""
+        if self.log is not None and self.log.synced < self.log.written:
+            self._syncer().sync_soon()
+
+    async def drained(self) -> None:
+        """Wait until the sends held for a sync have gone (or were dropped by a failure)."""
+        if self.durable is not None:
+            await self.durable.drained()
+
+    def close_log(self) -> None:
+        """Close the record log; sends still held for a sync are dropped (``drained``
+        first to send them)."""
+        if self.durable is not None:
+            self.durable.stop()
+            self.durable = None
+        if self.log is not None:
+            self.log.close()
 
     def pause(self, reason: str) -> None:
         """Our records cannot be written: say so once (log, problems), keep the reason for

@@ -7,7 +7,9 @@
   unknown keys only as *guests* while it hosts a table with a free seat (guests may only say
   hello and pair). Everything refused is counted in ``refused`` by a fixed reason
   (``refusals.Refusal``) and logged at most once per source a minute (daemon/refusals.py).
-* Limits: ZMQ_MAXMSGSIZE drops oversized frames at the socket; ``wire.decode`` caps the rest.
+* Limits: ZMQ_MAXMSGSIZE drops oversized frames at the socket (the peer's connection is
+  closed before the frame is held) and bounded queues (PEER_RCVHWM frames a connection in,
+  LINK_SNDHWM out) hold the rest; ``wire.decode`` caps what is inside.
   Strangers are bounded (docs/SECURITY.md): new guest handshakes per key, per address and in
   all (``GuestLimits``), frames from keys not seated at our tables per key and per address
   (before they are decoded), and the connections we open back to guests (``connect_guest``:
@@ -85,6 +87,15 @@ CONNECT_TIMEOUT_MS = 3000
 REDIAL_MAX_S = 5.0
 MAX_PENDING = 2000
 DEALER_MAX_IN = 1024
+PEER_RCVHWM = 32
+"""Frames (each at most MAX_FRAME) libzmq holds for us per connection to our peer socket
+before it stops reading that connection (TCP then slows the sender; nothing is dropped):
+at most (PEER_RCVHWM + 1) x 64 KiB = 2.1 MiB a connection, where the default of 1,000 was
+250 MB of 240 KB frames (docs/SECURITY.md "Socket bounds")."""
+LINK_SNDHWM = 8192
+"""Frames queued to one peer on our dial: a catch-up answer for every seat of a whole
+16-hand match (6,471 messages, 3.5 MB) fits."""
+BEACON_HWM = 16
 GREET_RETRY_S = 0.01
 GREET_ATTEMPTS = 100
 LINK_EVENTS = (zmq.EVENT_HANDSHAKE_SUCCEEDED | zmq.EVENT_HANDSHAKE_FAILED_AUTH
@@ -371,7 +382,8 @@ class Transport:
         router.curve_publickey = self.identity.curve_public_z85
         router.zap_domain = ZAP_DOMAIN.encode()
         router.maxmsgsize = MAX_FRAME
-        router.rcvhwm = 10000
+        router.rcvhwm = PEER_RCVHWM
+        router.sndhwm = PEER_RCVHWM        # nothing is sent on it (answers go on our dials)
         router.handshake_ivl = int(HANDSHAKE_S * 1000)
         router.heartbeat_ivl = ZMTP_HEARTBEAT_MS      # an incoming connection gone silent
         router.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS   # (a guest that vanished) is closed
@@ -379,6 +391,7 @@ class Transport:
         beacon = self._ctx.socket(zmq.ROUTER)
         beacon.linger = 0
         beacon.maxmsgsize = 64
+        beacon.rcvhwm = beacon.sndhwm = BEACON_HWM
         self._beacon = beacon
         try:
             self._bind_pair(router, beacon, host, port)
@@ -561,7 +574,7 @@ class Transport:
         dealer.heartbeat_ivl = ZMTP_HEARTBEAT_MS            # a silently dead connection
         dealer.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS     # (link cut, address moved)
         dealer.immediate = True                              # is closed and re-dialled
-        dealer.sndhwm = 10000
+        dealer.sndhwm = LINK_SNDHWM
         dealer.rcvhwm = 1                  # peers never send on our dial: nothing may pile up
         dealer.maxmsgsize = DEALER_MAX_IN  # (a frame over this closes that connection)
         monitor = self._monitor_socket(dealer, LINK_EVENTS)
@@ -699,6 +712,10 @@ class Transport:
         """Send to a peer without blocking. While no connection to it has completed its
         handshake the frame waits in the link's queue (``queue``; bounded: catch-up fills
         what falls out), sent after our next ``Hello`` there."""
+        if len(data) > MAX_FRAME:      # the peer would drop our connection for it
+            log.error("a frame of %d bytes to %s is over the %d limit; not sent", len(data),
+                      public_key.hex()[:8], MAX_FRAME)
+            return False
         link = self._links.get(public_key)
         if link is None:
             log.debug("no connection to %s; frame dropped", public_key.hex()[:8])
@@ -739,6 +756,7 @@ class Transport:
         sock = self._ctx.socket(zmq.DEALER)
         sock.linger = 0
         sock.maxmsgsize = 1024
+        sock.rcvhwm = sock.sndhwm = 1
         try:
             sock.connect(_tcp(host, port + 1))
             await sock.send(b"key?")

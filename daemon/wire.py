@@ -22,8 +22,13 @@ from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.protocol.errors import FourwindsError
 
 PROTOCOL_VERSION = 1
-MAX_FRAME = 256 * 1024          # bytes; also the sockets' ZMQ_MAXMSGSIZE
-MAX_PAYLOAD = 192 * 1024        # one signed session message
+MAX_FRAME = 64 * 1024
+"""Bytes of the largest frame a peer may send: the peer socket's ZMQ_MAXMSGSIZE, so libzmq
+drops the connection of a peer that sends a bigger one before the frame is held. The largest
+frame of a real match is 12.8 KB (a fair-deck 16-hand MCR match; an American Open with the
+house card is 10 KB; testkit/frame_sizes.py, docs/SECURITY.md "Socket bounds")."""
+MAX_PAYLOAD = MAX_FRAME - 64
+"""One signed session message: a frame less its envelope (26 bytes for a table message)."""
 MAX_STR = 256
 MAX_ITEMS = 64
 

@@ -8,16 +8,19 @@
 * ``seat_hostile_member``: a stranger that takes a free seat of a public table (pairing with
   an empty SPAKE2 message), a seated member from then on, which can send table messages.
 * ``Gauge``: a daemon process's resident memory, open descriptors and log size, read from
-  /proc and its data folder.
+  /proc and its data folder; ``Gauge.sampling`` follows the resident memory while an attack
+  runs (its peak).
 
 Only loopback addresses are ever targets (``target`` refuses anything else).
 """
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import os
 import resource
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +34,7 @@ from zmq.utils import z85
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
 from fourwinds.daemon.pairing import normalize_code
 from fourwinds.daemon.wire import (
+    MAX_FRAME,
     PROTOCOL_VERSION,
     Hello,
     PairConfirm,
@@ -110,11 +114,17 @@ class Stranger:
         self.sock.close(0)
 
 
-def nested_frame(size: int = 240_000, in_field: bool = False) -> bytes:
-    """A frame whose kind is a big nested value (~``size`` bytes), within every size limit:
-    its text once became the refusal's reason (a counter key and a log line each).
-    ``in_field``: the nested value is a table message's table id instead (a known kind: the
-    whole frame is decoded before it is refused)."""
+NESTED_SIZE = MAX_FRAME - 2048
+"""The biggest nested frame within the peer socket's limit (``wire.MAX_FRAME``)."""
+OVERSIZED = 240_000
+"""The nested frames of issue 15: within the 256 KiB limit of then, over today's."""
+
+
+def nested_frame(size: int = NESTED_SIZE, in_field: bool = False) -> bytes:
+    """A frame whose kind is a big nested value (~``size`` bytes; by default within every
+    size limit): its text once became the refusal's reason (a counter key and a log line
+    each). ``in_field``: the nested value is a table message's table id instead (a known
+    kind: the whole frame is decoded before it is refused)."""
     word = os.urandom(3).hex()
     inner = [word] * 200
     value = [inner] * max(1, size // (len(msgpack.packb(inner)) + 1))
@@ -189,6 +199,13 @@ class Gauge:
                 return int(line.split()[1]) / 1024
         return 0.0
 
+    def peak_mb(self) -> float:
+        """The most resident memory the process has had since it started (VmHWM)."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+        return 0.0
+
     def fds(self) -> int:
         return len(os.listdir(f"/proc/{self.pid}/fd"))
 
@@ -197,6 +214,10 @@ class Gauge:
 
     def read(self) -> Reading:
         return Reading(round(self.rss_mb(), 1), self.fds(), self.log_bytes())
+
+    def sampling(self, every_s: float = 0.05) -> RssSampler:
+        """A sampler of this process's resident memory (start it, then ``stop()``)."""
+        return RssSampler(self, every_s)
 
     def fds_back(self, start: int, timeout: float, slack: int = 4) -> float | None:
         """Seconds until the open descriptors are back within ``slack`` of ``start``, or
@@ -207,3 +228,36 @@ class Gauge:
                 return time.monotonic() - began
             time.sleep(0.25)
         return None
+
+
+class RssSampler:
+    """Samples a process's resident memory (VmRSS) every ``every_s`` in a thread of its own
+    while an attack runs, so its peak is seen, not only the figures before and after (the
+    kernel's own VmHWM is the peak since the process started, which its start may hold)."""
+
+    def __init__(self, gauge: Gauge, every_s: float) -> None:
+        self.gauge = gauge
+        self.every_s = every_s
+        self.samples: list[float] = []
+        self._running = threading.Event()
+        self._thread = threading.Thread(target=self._sample, name="rss-sampler", daemon=True)
+
+    def start(self) -> RssSampler:
+        self.samples.append(self.gauge.rss_mb())
+        self._running.set()
+        self._thread.start()
+        return self
+
+    def _sample(self) -> None:
+        while self._running.is_set():
+            with contextlib.suppress(OSError, ValueError):
+                self.samples.append(self.gauge.rss_mb())
+            time.sleep(self.every_s)
+
+    def stop(self) -> float:
+        """Stop sampling; the peak resident memory seen, in MB."""
+        self._running.clear()
+        self._thread.join()
+        with contextlib.suppress(OSError, ValueError):
+            self.samples.append(self.gauge.rss_mb())
+        return max(self.samples)

@@ -29,7 +29,7 @@ from fourwinds.daemon.tables import TableRuntime
 from fourwinds.protocol.errors import FourwindsError
 from tests.daemon import toy_session
 from tests.daemon.helpers import identity
-from tests.daemon.test_shell import PORT, call, make_daemon, run
+from tests.daemon.test_shell import PORT, apply_and_send, call, make_daemon, run
 
 _REAL_WRITE = os.write
 RECORDS_WRITTEN = [bytes([65 + i]) * (5 + 7 * i) for i in range(6)]
@@ -230,7 +230,7 @@ def _seated_runtime(tmp_path: Path) -> tuple[TableRuntime, bytes]:
                       {k: ("127.0.0.1", 1) for k in (me.public_key, *others)})
     rt.log = TableLog.open(tmp_path / RECORDS)
     step = toy_session.new_table(me.private_key, "t", "mcr", "me", {}, b"", 0.0)
-    rt.apply(PORT, step, me.public_key, lambda key, payload: None)
+    rt.log.append(list(step.persist))
     rt.session = replace(step.session, seats=(me.public_key, *others))
     return rt, me.public_key
 
@@ -244,7 +244,7 @@ def test_a_step_that_cannot_be_written_is_not_carried_out_and_the_table_says_why
     sent: list[bytes] = []
     _failing_write(monkeypatch, lambda: log._fd, partial=True)
     play = toy_session.local_action(rt.session, {"action": "play"}, 0.0)
-    rt.apply(PORT, play, key, lambda k, payload: sent.append(payload))
+    apply_and_send(rt, play, key, lambda k, payload: sent.append(payload))
     assert sent == [] and rt.session is before          # not sent, not adopted
     assert (tmp_path / RECORDS).read_bytes() == good
     assert rt.paused.startswith("paused: cannot write records.log: No space left on device "
@@ -255,7 +255,7 @@ def test_a_step_that_cannot_be_written_is_not_carried_out_and_the_table_says_why
     with pytest.raises(StoreError, match="your action was not saved: paused: cannot write"):
         rt.refuse_if_paused()
     monkeypatch.undo()                                    # room again: the same play goes
-    rt.apply(PORT, play, key, lambda k, payload: sent.append(payload))
+    apply_and_send(rt, play, key, lambda k, payload: sent.append(payload))
     assert rt.paused == "" and len(sent) == 3 and rt.session is play.session
     rt.log.close()
     assert TableLog.open(tmp_path / RECORDS).records[-1] == play.persist[-1]
@@ -281,6 +281,7 @@ def test_a_players_action_on_a_full_disk_is_refused_with_the_reason(
         assert event["problems"] == [rt.paused] and sent == []
         monkeypatch.setattr(os, "write", _REAL_WRITE)       # room again
         await d.act(rt, {"action": "play"}, 0.0)
+        await rt.drained()                                  # (sent once it is durable)
         assert rt.paused == "" and len(sent) == 3
         assert "phase_detail" not in d.view_event(rt, [])["view"]
         rt.log.close()

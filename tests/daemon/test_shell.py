@@ -60,6 +60,16 @@ def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]],
     asyncio.run(asyncio.wait_for(main(), time_limit(60)))
 
 
+def apply_and_send(rt: TableRuntime, step: Any, key: bytes,
+                   send: Callable[[bytes, bytes], None]) -> None:
+    """``rt.apply`` on an event loop, then wait for its sends (held until the fsync, which
+    runs off the loop: daemon/durable.py)."""
+    async def body() -> None:
+        rt.apply(PORT, step, key, send)
+        await rt.drained()
+    asyncio.run(body())
+
+
 def test_persist_is_fsynced_before_any_message_is_sent(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     order: list[str] = []
@@ -77,14 +87,14 @@ def test_persist_is_fsynced_before_any_message_is_sent(tmp_path: Path,
                       {k: ("127.0.0.1", 1) for k in (me.public_key, *others)})
     rt.log = TableLog.open(tmp_path / "records.log")
     step = toy_session.new_table(me.private_key, "t", "mcr", "me", {}, b"", 0.0)
-    rt.apply(PORT, step, me.public_key, lambda key, payload: order.append("send"))
+    apply_and_send(rt, step, me.public_key, lambda key, payload: order.append("send"))
     session = step.session
     for key in others:   # seat the three others through the host's own session
         from dataclasses import replace
         session = replace(session, seats=(*session.seats, key))
     order.clear()
     play = toy_session.local_action(session, {"action": "play"}, 0.0)
-    rt.apply(PORT, play, me.public_key, lambda key, payload: order.append("send"))
+    apply_and_send(rt, play, me.public_key, lambda key, payload: order.append("send"))
     assert order[0] == "fsync" and order.count("send") == 3
     assert order.index("fsync") < order.index("send")
     assert rt.log.records[-1] == play.persist[-1]
@@ -238,11 +248,11 @@ def test_received_records_are_synced_before_the_next_send(tmp_path: Path,
     rt.log = TableLog.open(tmp_path / "records.log")
     quiet = toy_session.Step(toy_session.Session(me.private_key, me.public_key),
                              persist=(b"received",))
-    rt.apply(PORT, quiet, me.public_key, lambda key, payload: order.append("send"))
+    apply_and_send(rt, quiet, me.public_key, lambda key, payload: order.append("send"))
     assert order == []                       # nothing sent: no need to wait for the disk
     loud = toy_session.Step(quiet.session, outgoing=(toy_session.Outgoing(None, b"m"),),
                             persist=(b"mine",))
-    rt.apply(PORT, loud, me.public_key, lambda key, payload: order.append("send"))
+    apply_and_send(rt, loud, me.public_key, lambda key, payload: order.append("send"))
     assert order == ["fsync", "send"]        # both records durable before the send
     rt.log.close()
     assert TableLog.open(tmp_path / "records.log").records == (b"received", b"mine")
