@@ -24,6 +24,7 @@ from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, finge
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.reach import Address, Source
 from fourwinds.daemon.recovery import resume_or_set_aside
+from fourwinds.daemon.seat_secrets import seat_entropy
 from fourwinds.daemon.session_port import SessionModule, progress_of
 from fourwinds.daemon.store import Store
 from fourwinds.daemon.tables import TableRuntime
@@ -714,8 +715,10 @@ class Daemon:
                 return rt
         raise ApiError(f"you are not seated at a table {ref!r}")
 
-    def entropy(self) -> bytes:
-        return os.urandom(64)
+    def seat_entropy(self, table_id: bytes) -> bytes:
+        """The randomness our seat uses at ``table_id``, derived from our identity key and
+        the table (daemon/seat_secrets.py), so a lost record log can be rebuilt."""
+        return seat_entropy(self.identity.private_key, table_id)
 
 
 __all__ = ["PROTOCOL_VERSION", "Daemon"]

@@ -252,7 +252,8 @@ class FrameRouter:
                               "table message before the roster gave us a place")
             try:
                 step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
-                                              rt.place, self.d.name, self.d.entropy(), now)
+                                              rt.place, self.d.name,
+                                              self.d.seat_entropy(rt.table_id), now)
             except FourwindsError as error:   # once, not at every catch-up (requests.py)
                 requests.give_up_joining(self.d, rt, f"the table's Open: {error}")
                 return
