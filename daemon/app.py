@@ -23,14 +23,16 @@ from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.reach import Address, Source
+from fourwinds.daemon.rebuild import PEER_SHOWN_S, Rebuilding
 from fourwinds.daemon.recovery import resume_or_set_aside
 from fourwinds.daemon.seat_secrets import seat_entropy
 from fourwinds.daemon.session_port import SessionModule, progress_of
-from fourwinds.daemon.store import Store
+from fourwinds.daemon.store import Store, StoreError
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
-from fourwinds.daemon.wire import PROTOCOL_VERSION, CatchUp, Frame, TableMessage
+from fourwinds.daemon.wire import PROTOCOL_VERSION, CatchUp, Frame, Rebuild, TableMessage
+from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
 
@@ -209,8 +211,8 @@ class Daemon:
         table_id = rt.table_id
         try:
             stored = await in_thread(lambda: resume_or_set_aside(
-                self.store, self.port, self.identity.private_key, table_id),
-                "fourwinds-resume")
+                self.store, self.port, self.identity.private_key, table_id,
+                self.identity.public_key), "fourwinds-resume")
         except Exception:   # a bug must not stop the daemon starting; logged loudly
             log.exception("table %s: resuming failed", table_id.hex()[:8])
             stored = None
@@ -222,7 +224,12 @@ class Daemon:
         if stored is None:
             del self.tables[table_id]
             return
-        rt.log, rt.session = stored.log, stored.session
+        rt.log, rt.session, rt.rebuild = stored.log, stored.session, stored.rebuild
+        if rt.rebuild is not None:
+            rt.problems.append(f"rebuilding this table from the other seats' copies: "
+                               f"{rt.rebuild.reason}")
+            self.ask_rebuild(rt)
+            self.publish_view(rt, [])
         if rt.session is not None:
             for key in rt.members:
                 if key != self.identity.public_key and self.alive(key):
@@ -509,6 +516,10 @@ class Daemon:
             await asyncio.sleep(SYNC_S)
             for rt in list(self.tables.values()):
                 rt.sync_log()       # bound what a crash can lose of what we received
+                if rt.rebuild is not None:
+                    self.ask_rebuild(rt)
+                    self.publish_view(rt, [])
+                    continue
                 if rt.session is None:
                     if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
                         self.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))
@@ -517,6 +528,72 @@ class Daemon:
                     if key != self.identity.public_key and self.alive(key):
                         self.request_catchup(rt, key)
                 self.publish_view(rt, [])
+
+    # -- rebuilding a lost table from the peers (daemon/rebuild.py) ------------------------
+
+    def ask_rebuild(self, rt: TableRuntime) -> None:
+        """Ask every live member for its heads and for every seat's messages after those we
+        hold (the answers go to ``rebuild_progress``)."""
+        work = rt.rebuild
+        if work is None or work.running or work.failed:
+            return
+        for key in rt.members:
+            if key == self.identity.public_key or not self.alive(key):
+                continue
+            self.transport.send(key, Rebuild(rt.table_id))
+            for seat in range(4):
+                self.transport.send(key, CatchUp(rt.table_id, seat, work.pool.held(seat) - 1))
+
+    def rebuild_peers(self, rt: TableRuntime) -> list[bytes]:
+        return [k for k in rt.members if k != self.identity.public_key]
+
+    def rebuild_progress(self, rt: TableRuntime) -> None:
+        """A peer's heads or messages arrived: once everything is in, replay it (a thread)."""
+        work = rt.rebuild
+        if work is None or not work.ready(self.rebuild_peers(rt)):
+            return
+        work.running = True
+        task = asyncio.create_task(self._finish_rebuild(rt, work), name="rebuild")
+        self._tasks.append(task)
+
+    async def _finish_rebuild(self, rt: TableRuntime, work: Rebuilding) -> None:
+        """Replay the pool into our seat's session, write its records (synced), and let the
+        table go on: from here it is like any resumed table."""
+        rebuild_seat = self.port.rebuild  # type: ignore[attr-defined]
+        entropy = self.seat_entropy(rt.table_id)
+        try:
+            step = await in_thread(lambda: rebuild_seat(work.pool, self.identity.private_key,
+                                                        entropy), "fourwinds-rebuild")
+        except FourwindsError as error:
+            work.failed = getattr(error, "reason", str(error))
+            work.running = False
+            log.error("table %s: cannot be rebuilt from the other seats: %s",
+                      rt.table_hex[:8], work.failed)
+            rt.problems.append(f"cannot rebuild this table: {work.failed}")
+            self.publish_view(rt, [])
+            return
+        if self.tables.get(rt.table_id) is not rt or rt.log is None:
+            return
+        try:
+            rt.log.append(list(step.persist))
+            self.store.rebuilt(rt.table_id)
+        except (StoreError, OSError) as error:
+            work.failed = f"cannot write the rebuilt records: {error}"
+            work.running = False
+            log.error("table %s: %s", rt.table_hex[:8], work.failed)
+            self.publish_view(rt, [])
+            return
+        rt.session, rt.rebuild = step.session, None
+        rt.applied_at = time.monotonic()
+        held = len(step.persist) - 1
+        log.warning("table %s: rebuilt from the other seats' copies (%d messages; %s)",
+                    rt.table_hex[:8], held, work.reason)
+        rt.problems.append(f"rebuilt this table from the other seats' copies ({held:,} "
+                           "messages); it goes on")
+        for key in rt.members:
+            if key != self.identity.public_key and self.alive(key):
+                self.request_catchup(rt, key)
+        self.publish_view(rt, [], at_once=True)
 
     def request_catchup(self, rt: TableRuntime, key: bytes) -> None:
         for seat in range(4):
@@ -529,6 +606,9 @@ class Daemon:
         """The session's view, computed once per session value (sessions are immutable) and
         per set of unreachable places (``_unreachable``: their seconds change once a second,
         and only while a seat is unreachable)."""
+        if rt.rebuild is not None:
+            return {"phase_detail": rt.rebuild.detail(self.rebuild_peers(rt)),
+                    "rebuilding": rt.rebuild.reason}
         if rt.session is None:
             return {}
         cached = self._views.get(rt.table_id)
@@ -570,6 +650,7 @@ class Daemon:
         missing = self._unreachable(rt, time.monotonic())
         away = tuple((place, for_s, where) for _, place, for_s, where in missing)
         view = rt.show_pause(self._seat_view(rt, away))   # a full disk's pause says why
+        view = self._show_rebuilding_peers(rt, view)
         legal = view.pop("legal_actions", [])
         now = time.monotonic()
         offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, ""),
@@ -587,6 +668,34 @@ class Daemon:
             # daemon's roster (join order, the host first) shows an admitted player at once
             event["members"] = self.table_summary(rt)["members"]
         return event
+
+    def _show_rebuilding_peers(self, rt: TableRuntime, view: dict[str, Any]
+                               ) -> dict[str, Any]:
+        """While another seat rebuilds its table from ours (it asked within PEER_SHOWN_S),
+        the view says so (``phase_detail`` and ``rebuilding_peers``): the table waits for it."""
+        now = time.monotonic()
+        names = [self.names.get(k) or fingerprint(k) for k, at in rt.peers_rebuilding.items()
+                 if now - at < PEER_SHOWN_S]
+        if not names:
+            return view
+        view = dict(view)
+        view["rebuilding_peers"] = names
+        view["phase_detail"] = "; ".join(f"{name} is rebuilding its table from the others"
+                                         for name in names)
+        return view
+
+    def peer_rebuilding(self, rt: TableRuntime, key: bytes) -> None:
+        """A member asked us for its lost table (``Rebuild``): say so on our screens."""
+        now = time.monotonic()
+        shown = now - rt.peers_rebuilding.get(key, -PEER_SHOWN_S) < PEER_SHOWN_S
+        rt.peers_rebuilding[key] = now
+        if not shown:
+            name = self.names.get(key) or fingerprint(key)
+            log.warning("table %s: %s is rebuilding its table from the others",
+                        rt.table_hex[:8], name)
+            rt.problems.append(f"{name} is rebuilding its table from the others")
+            del rt.problems[:-20]
+            self.publish_view(rt, [], at_once=True)
 
     def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None:
         """Send a view event to our frontends (only while one is subscribed: a view is built

@@ -22,12 +22,14 @@ from fourwinds.daemon.transport import Sender
 from fourwinds.daemon.wire import (
     CatchUp,
     Frame,
+    Heads,
     Hello,
     PairConfirm,
     PairReply,
     PairResult,
     PairStart,
     Reach,
+    Rebuild,
     Refuse,
     Roster,
     TableMessage,
@@ -78,6 +80,10 @@ class FrameRouter:
             self._table_message(key, frame, now)
         elif isinstance(frame, CatchUp):
             self._catch_up(key, frame)
+        elif isinstance(frame, Rebuild):
+            self._rebuild_asked(key, frame)
+        elif isinstance(frame, Heads):
+            self._heads(key, frame)
         elif isinstance(frame, Refuse):
             if self.last_refusal.get(key) != frame.reason:    # once, not each time
                 log.warning("peer %s refused us: %s", key.hex()[:8], frame.reason)
@@ -244,6 +250,11 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "table message")
+        if rt.rebuild is not None:      # our seat is being rebuilt: into the pool, unread
+            if not rt.rebuild.running:
+                rt.rebuild.pool.add(frame.payload)
+                self.d.rebuild_progress(rt)
+            return
         if rt.log is None:
             raise Refused(Refusal.OUT_OF_PLACE, "table message before we were admitted")
         if rt.session is None:
@@ -265,6 +276,28 @@ class FrameRouter:
                 self.d.save_meta_soon(rt)
             return
         self.d.receive(rt, frame.payload, now)
+
+    def _rebuild_asked(self, key: bytes, frame: Rebuild) -> None:
+        """A member rebuilds its lost copy of the table from ours: our heads (the highest
+        seq we hold of each seat), then its ``CatchUp`` frames fetch the messages."""
+        rt = self._table(frame.table_id)
+        if key not in rt.members:
+            raise Refused(Refusal.NOT_MEMBER, "rebuild request")
+        if rt.session is None:
+            return          # we have nothing to give (we are joining, or rebuilding too)
+        highest = getattr(self.d.port, "highest_seq", None) or self.d.port.last_seq
+        a, b, c, d = (int(highest(rt.session, seat)) for seat in range(4))
+        self.d.transport.send(key, Heads(rt.table_id, (a, b, c, d)))
+        self.d.peer_rebuilding(rt, key)
+
+    def _heads(self, key: bytes, frame: Heads) -> None:
+        rt = self._table(frame.table_id)
+        if key not in rt.members:
+            raise Refused(Refusal.NOT_MEMBER, "heads")
+        if rt.rebuild is None:
+            return          # rebuilt meanwhile: a late answer
+        rt.rebuild.heads[key] = frame.seqs
+        self.d.rebuild_progress(rt)
 
     def _catch_up(self, key: bytes, frame: CatchUp) -> None:
         rt = self._table(frame.table_id)

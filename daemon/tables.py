@@ -25,6 +25,7 @@ from fourwinds.daemon.checks import RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
 from fourwinds.daemon.reach import Address
+from fourwinds.daemon.rebuild import Rebuilding
 from fourwinds.daemon.session_port import SessionModule, StepLike, progress_of
 from fourwinds.daemon.store import Store, StoreError, TableLog
 from fourwinds.protocol.errors import FourwindsError
@@ -70,6 +71,8 @@ class TableRuntime:
     problems: list[str] = field(default_factory=list)
     resuming: bool = False    # its records are being read back (off the event loop)
     paused: str = ""          # why our records cannot be written now (a full disk), or ""
+    rebuild: Rebuilding | None = None   # our seat is being rebuilt from the peers (rebuild.py)
+    peers_rebuilding: dict[bytes, float] = field(default_factory=dict)  # key -> last Rebuild
 
     @property
     def table_hex(self) -> str:

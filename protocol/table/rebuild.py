@@ -78,6 +78,7 @@ class RebuildPool:
     size: int = 0
     refused: int = 0
     last_refusal: str = ""
+    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])   # held(), so far
 
     def add(self, payload: bytes) -> None:
         """Take one payload (a message or a bundle) from a peer. A payload that does not
@@ -177,10 +178,11 @@ class RebuildPool:
     def held(self, seat: int) -> int:
         """How many of ``seat``'s messages are held from seq 0 on without a gap (a private
         message to us counts only in full: only its sender holds that)."""
-        count = 0
+        count = self.counts[seat]       # messages are only ever added, so go on from there
         while True:
             env = self.messages.get((seat, count))
             if env is None or (env.to == self.me and env.body is None and seat != self.me):
+                self.counts[seat] = count
                 return count
             count += 1
 
