@@ -23,7 +23,8 @@ from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.reach import Address, Source
-from fourwinds.daemon.rebuild import PEER_SHOWN_S, Rebuilding
+from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding
+from fourwinds.daemon.rebuild import start as start_rebuild
 from fourwinds.daemon.recovery import resume_or_set_aside
 from fourwinds.daemon.seat_secrets import seat_entropy
 from fourwinds.daemon.session_port import SessionModule, progress_of
@@ -31,7 +32,14 @@ from fourwinds.daemon.store import Store, StoreError
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
-from fourwinds.daemon.wire import PROTOCOL_VERSION, CatchUp, Frame, Rebuild, TableMessage
+from fourwinds.daemon.wire import (
+    PROTOCOL_VERSION,
+    CatchUp,
+    Frame,
+    Rebuild,
+    Roster,
+    TableMessage,
+)
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -49,6 +57,7 @@ nothing, since the peers' answers take longer than this to come back (and a mess
 does arrive meanwhile is handled at once, settling our step with it). Measured: action latency
 p50 5.8 -> 5.4-5.5 ms over about 630 discards a run (docs/DAEMON.md)."""
 PROBE_S = 5.0
+MAX_RECOVERY_PEERS = 8      # --peer keys at none of our tables, pinned (see recovery_peers)
 CLOSE_S = 1.2
 """How long ``close`` waits for the metadata writes and mDNS goodbyes still in flight (the
 daemon must be gone within 2 s of a SIGTERM: daemon/main.py)."""
@@ -104,6 +113,10 @@ class Daemon:
         self.names: dict[bytes, str] = {}              # peer key -> player name
         self.curve_to_key: dict[bytes, bytes] = {}     # CURVE key -> Ed25519 key
         self.pairing_hosts: set[bytes] = set()         # keys we are joining (pinned meanwhile)
+        # keys a --peer's beacon answered with that sit at none of our tables: pinned and
+        # dialled, so a daemon that lost a table's folder hears of it again (rebuild.py)
+        self.recovery_peers: dict[bytes, tuple[str, int]] = {}
+        self._lost_asked: dict[bytes, float] = {}      # unknown table -> when we asked
         self.transport = Transport(identity, self._policy, self._on_frame, name)
         self.transport.open_tables = self._hosted_tables
         self.transport.on_reached = self._reached
@@ -322,7 +335,7 @@ class Daemon:
     # -- who may connect -------------------------------------------------------------------
 
     def pinned_keys(self) -> set[bytes]:
-        keys = set(self.pairing_hosts)
+        keys = set(self.pairing_hosts) | set(self.recovery_peers)
         for rt in self.tables.values():
             keys.update(rt.members)
         keys.discard(self.identity.public_key)
@@ -497,6 +510,15 @@ class Daemon:
         be reached there (a daemon restarted on another port): it is remembered and dialled,
         so the two daemons find each other again (its ``Hello`` then tells it ours)."""
         self.learn(key, host, peer_port, Source.BEACON, via=host)
+        if key == self.identity.public_key or any(key in rt.members
+                                                 for rt in self.tables.values()):
+            return
+        if key in self.recovery_peers or len(self.recovery_peers) < MAX_RECOVERY_PEERS:
+            if key not in self.recovery_peers:
+                log.info("--peer %s:%d (%s) sits at none of our tables: dialled, in case it "
+                         "holds one we lost", host, peer_port, fingerprint(key))
+            self.recovery_peers[key] = (host, peer_port)
+            self.transport.dial(key, [(host, peer_port)])
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -543,6 +565,55 @@ class Daemon:
             self.transport.send(key, Rebuild(rt.table_id))
             for seat in range(4):
                 self.transport.send(key, CatchUp(rt.table_id, seat, work.pool.held(seat) - 1))
+
+    def lost_table(self, key: bytes, table_id: bytes) -> None:
+        """``key`` (authenticated: pinned at a table of ours, or a ``--peer``) sent a frame
+        about a table we do not know: if it is one whose folder we lost, it sends the
+        roster back (``offered``). Asked at most once a second a table; never for a table
+        we left (its folder says so) or while MAX_OFFERED tables are being rebuilt."""
+        now = time.monotonic()
+        if (key not in self.pinned_keys() or now - self._lost_asked.get(table_id, -9.0) < 1.0
+                or self.store.left_before(table_id) or (len(self._lost_asked) >= 64
+                and table_id not in self._lost_asked)):
+            return
+        self._lost_asked[table_id] = now
+        self.transport.send(key, Rebuild(table_id, lost=True))
+
+    def offered(self, key: bytes, roster: Roster, via: str) -> None:
+        """A member's roster of a table we do not know, in answer to ``lost_table``: when it
+        names us and its sender among four seats, the table is ours again, to be rebuilt
+        from the others (nothing it says is trusted beyond that: the rebuild checks every
+        message by its signature, and the Seating must give our place our own key)."""
+        me = self.identity.public_key
+        members = {k: (h, p) for k, h, p in roster.members}
+        if (roster.table_id not in self._lost_asked or key not in members
+                or me not in members or len(members) != 4
+                or self.store.left_before(roster.table_id)
+                or sum(1 for rt in self.tables.values() if rt.rebuild is not None
+                       and rt.rebuild.reason == LOST) >= MAX_OFFERED):
+            return
+        host_key = next(iter(members))
+        rt = TableRuntime(table_id=roster.table_id, name=roster.name, rules=roster.rules,
+                          host_key=host_key, private=False, code=None, members=members,
+                          place=list(members).index(me))
+        members[me] = (self.host, self.transport.port)
+        try:
+            self.store.start_rebuilding(rt.table_id, rt.meta(), LOST)
+            rt.log = self.store.open_log(rt.table_id)
+        except (StoreError, OSError) as error:
+            log.error("table %s: cannot start rebuilding it: %s", rt.table_hex[:8], error)
+            return
+        rt.rebuild = start_rebuild(self.port, rt.place or 0, me, host_key, LOST)
+        self.tables[rt.table_id] = rt
+        log.warning("table %s (%s): %s named us at it and we hold no copy; rebuilding it "
+                    "from the other seats", rt.name, rt.table_hex[:8], fingerprint(key))
+        rt.problems.append(f"rebuilding this table from the other seats' copies: {LOST}")
+        for member, host, port in roster.members:
+            if member != me:
+                self.learn(member, host, port, Source.TOLD, via=via)
+        self._connect_members(rt)
+        self.ask_rebuild(rt)
+        self.publish_view(rt, [])
 
     def rebuild_peers(self, rt: TableRuntime) -> list[bytes]:
         return [k for k in rt.members if k != self.identity.public_key]

@@ -66,6 +66,15 @@ class FrameRouter:
         if guest and not isinstance(frame, PairStart | PairConfirm):
             raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
         now = time.monotonic()
+        if isinstance(frame, TableMessage | CatchUp | Heads | Roster) \
+                and frame.table_id not in self.d.tables:
+            # a table we do not know, from an authenticated member of another table or a
+            # peer we were told: perhaps one whose folder we lost (it is offered back)
+            if isinstance(frame, Roster):
+                self.d.offered(key, frame, sender.address)
+            else:
+                self.d.lost_table(key, frame.table_id)
+            raise Refused(Refusal.UNKNOWN_TABLE, frame.table_id.hex()[:8])
         if isinstance(frame, PairStart):
             await self._pair_start(key, frame, now, sender.address)
         elif isinstance(frame, PairConfirm):
@@ -288,6 +297,9 @@ class FrameRouter:
         highest = getattr(self.d.port, "highest_seq", None) or self.d.port.last_seq
         a, b, c, d = (int(highest(rt.session, seat)) for seat in range(4))
         self.d.transport.send(key, Heads(rt.table_id, (a, b, c, d)))
+        if frame.lost:      # it knows not even the seats: the roster, as the host sends it
+            self.d.transport.send(key, Roster(rt.table_id, rt.name, rt.rules, tuple(
+                (k, h, p) for k, (h, p) in rt.members.items())))
         self.d.peer_rebuilding(rt, key)
 
     def _heads(self, key: bytes, frame: Heads) -> None:

@@ -24,6 +24,10 @@ from fourwinds.daemon.session_port import SessionModule
 
 log = logging.getLogger(__name__)
 
+LOST = "its folder was lost"
+"""The reason of a rebuild offered by a peer: this daemon held no copy of the table at all."""
+MAX_OFFERED = 4
+"""Tables offered by peers (``LOST``) being rebuilt at once: a peer cannot make us hold more."""
 PEER_SHOWN_S = 3.0
 """How long after a member's last ``Rebuild`` the others' screens still say it rebuilds."""
 

@@ -388,6 +388,11 @@ class Store:
             (self._folder(table_id) / REBUILDING).unlink()
             _fsync_dir(self._folder(table_id))
 
+    def left_before(self, table_id: bytes) -> bool:
+        """Did we leave this table (its folder kept as ``left-<id>``)? Then it is never
+        taken back when a peer offers it."""
+        return (self.root / f"left-{table_id.hex()}").exists()
+
     def leave(self, table_id: bytes) -> None:
         """Stop resuming this table; its folder is kept as ``left-<id>`` for the record."""
         self._move_aside(table_id, "left-")

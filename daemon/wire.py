@@ -155,10 +155,12 @@ class Reach:
 class Rebuild:
     """The sender lost its copy of ``table_id`` (a damaged or deleted record log) and is
     rebuilding it from ours: please answer with ``Heads`` (and show our player why the
-    table waits). It signs nothing at the table until it is rebuilt (docs/DAEMON.md,
+    table waits); with ``lost`` (its folder is gone: it knows not even the seats) also with
+    the table's ``Roster``. It signs nothing at the table until it is rebuilt (docs/DAEMON.md,
     "Rebuilding a seat from its peers")."""
 
     table_id: bytes
+    lost: bool = False      # we have no copy at all: please send the table's roster too
 
 
 @dataclass(frozen=True)
@@ -310,7 +312,7 @@ def decode(data: bytes) -> Frame:
     arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
              Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
              Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1,
-             Kind.REBUILD: 1, Kind.HEADS: 2}[kind]
+             Kind.REBUILD: 2, Kind.HEADS: 2}[kind]
     if len(fields) != arity:
         raise FrameError(f"{kind.name} frame has {len(fields)} fields, expected {arity}")
     f = fields
@@ -338,7 +340,7 @@ def decode(data: bytes) -> Frame:
     if kind is Kind.REACH:
         return Reach(_decode_addresses(f[0]))
     if kind is Kind.REBUILD:
-        return Rebuild(_bytes(f[0], "table id", TABLE_ID))
+        return Rebuild(_bytes(f[0], "table id", TABLE_ID), _bool(f[1], "lost"))
     if kind is Kind.HEADS:
         if not isinstance(f[1], list) or len(f[1]) != 4:
             raise FrameError("heads must be a list of 4 sequence numbers")

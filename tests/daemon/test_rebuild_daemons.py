@@ -5,6 +5,7 @@ the others' messages and verifies."""
 
 from __future__ import annotations
 
+import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,44 @@ def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_complete
         assert [t["table"] for t in listed["tables"]] == [table.table]
         problems = " ".join(events[VICTIM]["problems"])
         assert "rebuilt this table from the other seats' copies" in problems
+        assert "Traceback" not in victim.log.read_text()
+    finally:
+        table.close()
+
+
+def test_a_deleted_data_folder_is_rebuilt_from_the_peers_and_the_match_completes(
+        tmp_path: Path) -> None:
+    """Seat 2's tables folder is deleted mid-hand (its identity key kept, as on a new laptop
+    with the key restored): told one peer's address, its daemon is offered the table back,
+    rebuilds it from the three others and the hand completes on the fair deck."""
+    table = RealTable(tmp_path, "mcr", "masked")
+    try:
+        table.open()
+        seats = table.bots(timeout=120)
+        _playing(seats[VICTIM], 20, 40)
+        seats[VICTIM].paused.set()
+        victim = table.daemons[VICTIM]
+        victim.kill9()
+        shutil.rmtree(victim.data_dir / "tables")
+        victim.start()
+        assert table.query(VICTIM, type="tables")["tables"] == []
+        told = table.query(VICTIM, type="peer", host="127.0.0.1", port=table.daemons[0].port)
+        assert told["ok"]
+        details = _seen_by_others(table, 20)
+        assert details, "no other seat said the victim rebuilds"
+        seats[VICTIM].paused.clear()
+        for seat in seats:
+            seat.join(120)
+            assert seat.error is None, seat.error
+        events = [table.query(i, type="view")["event"] for i in range(4)]
+        assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
+        assert len({e["view"]["state"] for e in events}) == 1
+        held = [_held(table, i) for i in range(4)]
+        assert all(h == held[0] for h in held)
+        listed: Any = table.query(VICTIM, type="tables")
+        assert [(t["table"], t["name"]) for t in listed["tables"]] == [(table.table, "real")]
+        assert "rebuilt this table from the other seats' copies" in " ".join(
+            events[VICTIM]["problems"])
         assert "Traceback" not in victim.log.read_text()
     finally:
         table.close()
