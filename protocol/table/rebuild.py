@@ -29,9 +29,11 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from fourwinds.protocol.deck import commit_reveal as deck_cr
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.seats import SEATS, Seat
 
+from . import dice as cr
 from .envelope import (
     Envelope,
     check_body,
@@ -47,8 +49,8 @@ from .lobby import _join_body, base_session, derive_secret
 from .messages import MsgKind, Open, Seating, decode_body
 from .records import genesis_record
 from .signing import Verifier
-from .state import Step, TableSession
-from .steps import advance
+from .state import Phase, Step, TableSession
+from .steps import advance, dice_context
 from .transcript import MAX_TRANSCRIPT_BYTES, MAX_TRANSCRIPT_MESSAGES
 from .values import evolve
 from .wire import WireError
@@ -250,8 +252,28 @@ def rebuild(pool: RebuildPool, identity_private_key: bytes, entropy: bytes) -> S
             raise RebuildError(f"the rebuilt seat made a different message at seq {seq} "
                                f"({chain.accepted[seq].kind.name}) than the one the peers "
                                "hold; it would equivocate, so it stops")
+    _check_dice(s)
     return Step(evolve(s, step_started=-1.0), (), tuple(acc.persist), tuple(acc.events),
                 tuple(acc.problems))
+
+
+def _check_dice(s: TableSession) -> None:
+    """A hand's dice still open: our commitment, signed and held by the others, must open
+    with the nonce our derived secret gives (a table from before derived secrets would
+    otherwise reveal a nonce that does not, and the hand could never start)."""
+    hand, me = s.hand, s.me
+    if hand is None or me is None or s.phase not in (Phase.COMMIT, Phase.ECHO, Phase.REVEAL):
+        return
+    signed = hand.commits[me] if len(hand.commits) == 4 else None
+    if signed is None and me in s.inputs:
+        signed = s.inputs[me].action
+    if not isinstance(signed, bytes):
+        return
+    context = dice_context(s, hand.hand_no)
+    if deck_cr.commitment(context, me, cr.derive_nonce(s.secret, context)) != signed:
+        raise RebuildError("our dice commitment of this hand does not open with the secret "
+                           "derived from our key: the table was joined before seat secrets "
+                           "were derived, so its secret is lost with the records")
 
 
 def _take_own(s: TableSession, env: Envelope, acc: Acc) -> TableSession:

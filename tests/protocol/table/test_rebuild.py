@@ -23,6 +23,7 @@ from fourwinds.protocol.table.harness import (
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.rebuild import RebuildError, RebuildPool, rebuild
 from fourwinds.protocol.table.session import messages_since
+from fourwinds.protocol.table.state import Phase
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript, resume
 
 VICTIM = Seat(2)
@@ -110,6 +111,27 @@ def test_a_wrong_secret_is_refused_rather_than_signing_differently() -> None:
     creator, _ = _pool(h, Seat(0))
     with pytest.raises(RebuildError, match="does not follow"):
         rebuild(creator, seat_key(seed, Seat(0)), b"another seat's entropy, 32 bytes!")
+
+
+def test_a_dice_commitment_the_derived_secret_cannot_open_is_refused() -> None:
+    """Mid-dice on the practice deck (no deck message to compare): a seat whose secret does
+    not follow from its key would reveal a nonce that does not open its commitment."""
+    seed = b"rebuild-dice"
+    h = open_harness("mcr", seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
+    rng = random.Random(5)
+    for _ in range(3000):
+        s = h.sessions[VICTIM]
+        if s.phase is Phase.ECHO and all(
+                o.chains[VICTIM].next_seq == s.chains[VICTIM].next_seq for o in h.sessions):
+            break                   # the others hold our commitment; nothing revealed yet
+        run(h, rng, max_rounds=1)
+    else:
+        raise AssertionError("the dice never came")
+    pool, _ = _pool(h, VICTIM)
+    with pytest.raises(RebuildError, match="dice commitment"):
+        rebuild(pool, seat_key(seed, VICTIM), b"another seat's entropy, 32 bytes!")
+    rebuilt = rebuild(pool, seat_key(seed, VICTIM), _entropy(seed, VICTIM)).session
+    assert rebuilt.chains[VICTIM].next_seq == h.sessions[VICTIM].chains[VICTIM].next_seq
 
 
 def test_a_forged_or_foreign_message_is_refused_and_counted() -> None:
