@@ -23,13 +23,24 @@ from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.reach import Address, Source
+from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding
+from fourwinds.daemon.rebuild import start as start_rebuild
 from fourwinds.daemon.recovery import resume_or_set_aside
+from fourwinds.daemon.seat_secrets import seat_entropy
 from fourwinds.daemon.session_port import SessionModule, progress_of
-from fourwinds.daemon.store import Store
+from fourwinds.daemon.store import Store, StoreError
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
-from fourwinds.daemon.wire import PROTOCOL_VERSION, CatchUp, Frame, TableMessage
+from fourwinds.daemon.wire import (
+    PROTOCOL_VERSION,
+    CatchUp,
+    Frame,
+    Rebuild,
+    Roster,
+    TableMessage,
+)
+from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +57,7 @@ nothing, since the peers' answers take longer than this to come back (and a mess
 does arrive meanwhile is handled at once, settling our step with it). Measured: action latency
 p50 5.8 -> 5.4-5.5 ms over about 630 discards a run (docs/DAEMON.md)."""
 PROBE_S = 5.0
+MAX_RECOVERY_PEERS = 8      # --peer keys at none of our tables, pinned (see recovery_peers)
 CLOSE_S = 1.2
 """How long ``close`` waits for the metadata writes and mDNS goodbyes still in flight (the
 daemon must be gone within 2 s of a SIGTERM: daemon/main.py)."""
@@ -101,6 +113,10 @@ class Daemon:
         self.names: dict[bytes, str] = {}              # peer key -> player name
         self.curve_to_key: dict[bytes, bytes] = {}     # CURVE key -> Ed25519 key
         self.pairing_hosts: set[bytes] = set()         # keys we are joining (pinned meanwhile)
+        # keys a --peer's beacon answered with that sit at none of our tables: pinned and
+        # dialled, so a daemon that lost a table's folder hears of it again (rebuild.py)
+        self.recovery_peers: dict[bytes, tuple[str, int]] = {}
+        self._lost_asked: dict[bytes, float] = {}      # unknown table -> when we asked
         self.transport = Transport(identity, self._policy, self._on_frame, name)
         self.transport.open_tables = self._hosted_tables
         self.transport.on_reached = self._reached
@@ -212,8 +228,8 @@ class Daemon:
         table_id = rt.table_id
         try:
             stored = await in_thread(lambda: resume_or_set_aside(
-                self.store, self.port, self.identity.private_key, table_id),
-                "fourwinds-resume")
+                self.store, self.port, self.identity.private_key, table_id,
+                self.identity.public_key), "fourwinds-resume")
         except Exception:   # a bug must not stop the daemon starting; logged loudly
             log.exception("table %s: resuming failed", table_id.hex()[:8])
             stored = None
@@ -225,7 +241,12 @@ class Daemon:
         if stored is None:
             del self.tables[table_id]
             return
-        rt.log, rt.session = stored.log, stored.session
+        rt.log, rt.session, rt.rebuild = stored.log, stored.session, stored.rebuild
+        if rt.rebuild is not None:
+            rt.problems.append(f"rebuilding this table from the other seats' copies: "
+                               f"{rt.rebuild.reason}")
+            self.ask_rebuild(rt)
+            self.publish_view(rt, [])
         if rt.session is not None:
             for key in rt.members:
                 if key != self.identity.public_key and self.alive(key):
@@ -318,7 +339,7 @@ class Daemon:
     # -- who may connect -------------------------------------------------------------------
 
     def pinned_keys(self) -> set[bytes]:
-        keys = set(self.pairing_hosts)
+        keys = set(self.pairing_hosts) | set(self.recovery_peers)
         for rt in self.tables.values():
             keys.update(rt.members)
         keys.discard(self.identity.public_key)
@@ -493,6 +514,15 @@ class Daemon:
         be reached there (a daemon restarted on another port): it is remembered and dialled,
         so the two daemons find each other again (its ``Hello`` then tells it ours)."""
         self.learn(key, host, peer_port, Source.BEACON, via=host)
+        if key == self.identity.public_key or any(key in rt.members
+                                                 for rt in self.tables.values()):
+            return
+        if key in self.recovery_peers or len(self.recovery_peers) < MAX_RECOVERY_PEERS:
+            if key not in self.recovery_peers:
+                log.info("--peer %s:%d (%s) sits at none of our tables: dialled, in case it "
+                         "holds one we lost", host, peer_port, fingerprint(key))
+            self.recovery_peers[key] = (host, peer_port)
+            self.transport.dial(key, [(host, peer_port)])
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -512,6 +542,10 @@ class Daemon:
             await asyncio.sleep(SYNC_S)
             for rt in list(self.tables.values()):
                 rt.sync_soon()      # bound what a crash can lose of what we received
+                if rt.rebuild is not None:
+                    self.ask_rebuild(rt)
+                    self.publish_view(rt, [])
+                    continue
                 if rt.session is None:
                     if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
                         self.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))
@@ -520,6 +554,121 @@ class Daemon:
                     if key != self.identity.public_key and self.alive(key):
                         self.request_catchup(rt, key)
                 self.publish_view(rt, [])
+
+    # -- rebuilding a lost table from the peers (daemon/rebuild.py) ------------------------
+
+    def ask_rebuild(self, rt: TableRuntime) -> None:
+        """Ask every live member for its heads and for every seat's messages after those we
+        hold (the answers go to ``rebuild_progress``)."""
+        work = rt.rebuild
+        if work is None or work.running or work.failed:
+            return
+        for key in rt.members:
+            if key == self.identity.public_key or not self.alive(key):
+                continue
+            self.transport.send(key, Rebuild(rt.table_id))
+            for seat in range(4):
+                self.transport.send(key, CatchUp(rt.table_id, seat, work.pool.held(seat) - 1))
+
+    def lost_table(self, key: bytes, table_id: bytes) -> None:
+        """``key`` (authenticated: pinned at a table of ours, or a ``--peer``) sent a frame
+        about a table we do not know: if it is one whose folder we lost, it sends the
+        roster back (``offered``). Asked at most once a second a table; never for a table
+        we left (its folder says so) or while MAX_OFFERED tables are being rebuilt."""
+        now = time.monotonic()
+        if (key not in self.pinned_keys() or now - self._lost_asked.get(table_id, -9.0) < 1.0
+                or self.store.left_before(table_id) or (len(self._lost_asked) >= 64
+                and table_id not in self._lost_asked)):
+            return
+        self._lost_asked[table_id] = now
+        self.transport.send(key, Rebuild(table_id, lost=True))
+
+    def offered(self, key: bytes, roster: Roster, via: str) -> None:
+        """A member's roster of a table we do not know, in answer to ``lost_table``: when it
+        names us and its sender among four seats, the table is ours again, to be rebuilt
+        from the others (nothing it says is trusted beyond that: the rebuild checks every
+        message by its signature, and the Seating must give our place our own key)."""
+        me = self.identity.public_key
+        members = {k: (h, p) for k, h, p in roster.members}
+        if (roster.table_id not in self._lost_asked or key not in members
+                or me not in members or len(members) != 4
+                or self.store.left_before(roster.table_id)
+                or sum(1 for rt in self.tables.values() if rt.rebuild is not None
+                       and rt.rebuild.reason == LOST) >= MAX_OFFERED):
+            return
+        host_key = next(iter(members))
+        rt = TableRuntime(table_id=roster.table_id, name=roster.name, rules=roster.rules,
+                          host_key=host_key, private=False, code=None, members=members,
+                          place=list(members).index(me))
+        members[me] = (self.host, self.transport.port)
+        try:
+            self.store.start_rebuilding(rt.table_id, rt.meta(), LOST)
+            rt.log = self.store.open_log(rt.table_id)
+        except (StoreError, OSError) as error:
+            log.error("table %s: cannot start rebuilding it: %s", rt.table_hex[:8], error)
+            return
+        rt.rebuild = start_rebuild(self.port, rt.place or 0, me, host_key, LOST)
+        self.tables[rt.table_id] = rt
+        log.warning("table %s (%s): %s named us at it and we hold no copy; rebuilding it "
+                    "from the other seats", rt.name, rt.table_hex[:8], fingerprint(key))
+        rt.problems.append(f"rebuilding this table from the other seats' copies: {LOST}")
+        for member, host, port in roster.members:
+            if member != me:
+                self.learn(member, host, port, Source.TOLD, via=via)
+        self._connect_members(rt)
+        self.ask_rebuild(rt)
+        self.publish_view(rt, [])
+
+    def rebuild_peers(self, rt: TableRuntime) -> list[bytes]:
+        return [k for k in rt.members if k != self.identity.public_key]
+
+    def rebuild_progress(self, rt: TableRuntime) -> None:
+        """A peer's heads or messages arrived: once everything is in, replay it (a thread)."""
+        work = rt.rebuild
+        if work is None or not work.ready(self.rebuild_peers(rt)):
+            return
+        work.running = True
+        task = asyncio.create_task(self._finish_rebuild(rt, work), name="rebuild")
+        self._tasks.append(task)
+
+    async def _finish_rebuild(self, rt: TableRuntime, work: Rebuilding) -> None:
+        """Replay the pool into our seat's session, write its records (synced), and let the
+        table go on: from here it is like any resumed table."""
+        rebuild_seat = self.port.rebuild  # type: ignore[attr-defined]
+        entropy = self.seat_entropy(rt.table_id)
+        try:
+            step = await in_thread(lambda: rebuild_seat(work.pool, self.identity.private_key,
+                                                        entropy), "fourwinds-rebuild")
+        except FourwindsError as error:
+            work.failed = getattr(error, "reason", str(error))
+            work.running = False
+            log.error("table %s: cannot be rebuilt from the other seats: %s",
+                      rt.table_hex[:8], work.failed)
+            rt.problems.append(f"cannot rebuild this table: {work.failed}")
+            self.publish_view(rt, [])
+            return
+        if self.tables.get(rt.table_id) is not rt or rt.log is None:
+            return
+        try:
+            rt.log.append(list(step.persist))
+            self.store.rebuilt(rt.table_id)
+        except (StoreError, OSError) as error:
+            work.failed = f"cannot write the rebuilt records: {error}"
+            work.running = False
+            log.error("table %s: %s", rt.table_hex[:8], work.failed)
+            self.publish_view(rt, [])
+            return
+        rt.session, rt.rebuild = step.session, None
+        rt.applied_at = time.monotonic()
+        held = len(step.persist) - 1
+        log.warning("table %s: rebuilt from the other seats' copies (%d messages; %s)",
+                    rt.table_hex[:8], held, work.reason)
+        rt.problems.append(f"rebuilt this table from the other seats' copies ({held:,} "
+                           "messages); it goes on")
+        for key in rt.members:
+            if key != self.identity.public_key and self.alive(key):
+                self.request_catchup(rt, key)
+        self.publish_view(rt, [], at_once=True)
 
     def request_catchup(self, rt: TableRuntime, key: bytes) -> None:
         for seat in range(4):
@@ -532,6 +681,9 @@ class Daemon:
         """The session's view, computed once per session value (sessions are immutable) and
         per set of unreachable places (``_unreachable``: their seconds change once a second,
         and only while a seat is unreachable)."""
+        if rt.rebuild is not None:
+            return {"phase_detail": rt.rebuild.detail(self.rebuild_peers(rt)),
+                    "rebuilding": rt.rebuild.reason}
         if rt.session is None:
             return {}
         cached = self._views.get(rt.table_id)
@@ -573,6 +725,7 @@ class Daemon:
         missing = self._unreachable(rt, time.monotonic())
         away = tuple((place, for_s, where) for _, place, for_s, where in missing)
         view = rt.show_pause(self._seat_view(rt, away))   # a full disk's pause says why
+        view = self._show_rebuilding_peers(rt, view)
         legal = view.pop("legal_actions", [])
         now = time.monotonic()
         offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, ""),
@@ -590,6 +743,34 @@ class Daemon:
             # daemon's roster (join order, the host first) shows an admitted player at once
             event["members"] = self.table_summary(rt)["members"]
         return event
+
+    def _show_rebuilding_peers(self, rt: TableRuntime, view: dict[str, Any]
+                               ) -> dict[str, Any]:
+        """While another seat rebuilds its table from ours (it asked within PEER_SHOWN_S),
+        the view says so (``phase_detail`` and ``rebuilding_peers``): the table waits for it."""
+        now = time.monotonic()
+        names = [self.names.get(k) or fingerprint(k) for k, at in rt.peers_rebuilding.items()
+                 if now - at < PEER_SHOWN_S]
+        if not names:
+            return view
+        view = dict(view)
+        view["rebuilding_peers"] = names
+        view["phase_detail"] = "; ".join(f"{name} is rebuilding its table from the others"
+                                         for name in names)
+        return view
+
+    def peer_rebuilding(self, rt: TableRuntime, key: bytes) -> None:
+        """A member asked us for its lost table (``Rebuild``): say so on our screens."""
+        now = time.monotonic()
+        shown = now - rt.peers_rebuilding.get(key, -PEER_SHOWN_S) < PEER_SHOWN_S
+        rt.peers_rebuilding[key] = now
+        if not shown:
+            name = self.names.get(key) or fingerprint(key)
+            log.warning("table %s: %s is rebuilding its table from the others",
+                        rt.table_hex[:8], name)
+            rt.problems.append(f"{name} is rebuilding its table from the others")
+            del rt.problems[:-20]
+            self.publish_view(rt, [], at_once=True)
 
     def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None:
         """Send a view event to our frontends (only while one is subscribed: a view is built
@@ -718,8 +899,10 @@ class Daemon:
                 return rt
         raise ApiError(f"you are not seated at a table {ref!r}")
 
-    def entropy(self) -> bytes:
-        return os.urandom(64)
+    def seat_entropy(self, table_id: bytes) -> bytes:
+        """The randomness our seat uses at ``table_id``, derived from our identity key and
+        the table (daemon/seat_secrets.py), so a lost record log can be rebuilt."""
+        return seat_entropy(self.identity.private_key, table_id)
 
 
 __all__ = ["PROTOCOL_VERSION", "Daemon"]

@@ -22,12 +22,14 @@ from fourwinds.daemon.transport import Sender
 from fourwinds.daemon.wire import (
     CatchUp,
     Frame,
+    Heads,
     Hello,
     PairConfirm,
     PairReply,
     PairResult,
     PairStart,
     Reach,
+    Rebuild,
     Refuse,
     Roster,
     TableMessage,
@@ -64,6 +66,15 @@ class FrameRouter:
         if guest and not isinstance(frame, PairStart | PairConfirm):
             raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
         now = time.monotonic()
+        if isinstance(frame, TableMessage | CatchUp | Heads | Roster) \
+                and frame.table_id not in self.d.tables:
+            # a table we do not know, from an authenticated member of another table or a
+            # peer we were told: perhaps one whose folder we lost (it is offered back)
+            if isinstance(frame, Roster):
+                self.d.offered(key, frame, sender.address)
+            else:
+                self.d.lost_table(key, frame.table_id)
+            raise Refused(Refusal.UNKNOWN_TABLE, frame.table_id.hex()[:8])
         if isinstance(frame, PairStart):
             await self._pair_start(key, frame, now, sender.address)
         elif isinstance(frame, PairConfirm):
@@ -78,6 +89,10 @@ class FrameRouter:
             self._table_message(key, frame, now)
         elif isinstance(frame, CatchUp):
             self._catch_up(key, frame)
+        elif isinstance(frame, Rebuild):
+            self._rebuild_asked(key, frame)
+        elif isinstance(frame, Heads):
+            self._heads(key, frame)
         elif isinstance(frame, Refuse):
             if self.last_refusal.get(key) != frame.reason:    # once, not each time
                 log.warning("peer %s refused us: %s", key.hex()[:8], frame.reason)
@@ -244,6 +259,11 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "table message")
+        if rt.rebuild is not None:      # our seat is being rebuilt: into the pool, unread
+            if not rt.rebuild.running:
+                rt.rebuild.pool.add(frame.payload)
+                self.d.rebuild_progress(rt)
+            return
         if rt.log is None:
             raise Refused(Refusal.OUT_OF_PLACE, "table message before we were admitted")
         if rt.session is None:
@@ -252,7 +272,8 @@ class FrameRouter:
                               "table message before the roster gave us a place")
             try:
                 step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
-                                              rt.place, self.d.name, self.d.entropy(), now)
+                                              rt.place, self.d.name,
+                                              self.d.seat_entropy(rt.table_id), now)
             except FourwindsError as error:   # once, not at every catch-up (requests.py)
                 requests.give_up_joining(self.d, rt, f"the table's Open: {error}")
                 return
@@ -264,6 +285,31 @@ class FrameRouter:
                 self.d.save_meta_soon(rt)
             return
         self.d.receive(rt, frame.payload, now)
+
+    def _rebuild_asked(self, key: bytes, frame: Rebuild) -> None:
+        """A member rebuilds its lost copy of the table from ours: our heads (the highest
+        seq we hold of each seat), then its ``CatchUp`` frames fetch the messages."""
+        rt = self._table(frame.table_id)
+        if key not in rt.members:
+            raise Refused(Refusal.NOT_MEMBER, "rebuild request")
+        if rt.session is None:
+            return          # we have nothing to give (we are joining, or rebuilding too)
+        highest = getattr(self.d.port, "highest_seq", None) or self.d.port.last_seq
+        a, b, c, d = (int(highest(rt.session, seat)) for seat in range(4))
+        self.d.transport.send(key, Heads(rt.table_id, (a, b, c, d)))
+        if frame.lost:      # it knows not even the seats: the roster, as the host sends it
+            self.d.transport.send(key, Roster(rt.table_id, rt.name, rt.rules, tuple(
+                (k, h, p) for k, (h, p) in rt.members.items())))
+        self.d.peer_rebuilding(rt, key)
+
+    def _heads(self, key: bytes, frame: Heads) -> None:
+        rt = self._table(frame.table_id)
+        if key not in rt.members:
+            raise Refused(Refusal.NOT_MEMBER, "heads")
+        if rt.rebuild is None:
+            return          # rebuilt meanwhile: a late answer
+        rt.rebuild.heads[key] = frame.seqs
+        self.d.rebuild_progress(rt)
 
     def _catch_up(self, key: bytes, frame: CatchUp) -> None:
         rt = self._table(frame.table_id)

@@ -30,6 +30,8 @@ from fourwinds.protocol.table.options import (
     limit_text,
 )
 from fourwinds.protocol.table.problems import shown_problems
+from fourwinds.protocol.table.rebuild import RebuildPool
+from fourwinds.protocol.table.rebuild import rebuild as rebuild_seat
 from fourwinds.protocol.table.sheet import table_sheet
 from fourwinds.protocol.table.state import Step, TableSession
 from fourwinds.protocol.table.suggest import suggest as bot_suggestion
@@ -240,3 +242,23 @@ def sheet(session: TableSession) -> dict[str, Any]:
     """The table's scoring sheet (the local API's ``sheet``): the American card's lines or
     the MCR fans with their points; ``LocalProtocolError`` with the reason if it has none."""
     return table_sheet(session)
+
+
+def rebuild_pool(place: int, own_key: bytes, host_key: bytes | None) -> RebuildPool:
+    """An empty pool for the peers' copies of a table our seat ``place`` is rebuilding
+    (protocol/table/rebuild.py): ``add(payload)``, ``held(seat)``, ``missing(heads)``,
+    ``complete(heads)``, ``refused`` and ``last_refusal``."""
+    return RebuildPool(Seat(place), own_key, host_key)
+
+
+def rebuild(pool: RebuildPool, identity_private_key: bytes, entropy: bytes) -> Step:
+    """Our seat's session rebuilt from ``pool``; ``persist`` is the fresh log's records.
+    ``LocalProtocolError``-like ``RebuildError`` (a ``FourwindsError``) with the reason."""
+    return rebuild_seat(pool, identity_private_key, entropy)
+
+
+def highest_seq(session: TableSession, seat: int) -> int:
+    """The highest sequence number of ``seat``'s messages we hold, accepted or waiting for a
+    gap to close (-1: none): what a seat rebuilding its own chain must not sign again."""
+    chain = session.chains[seat]
+    return max(chain.next_seq - 1, max(chain.pending, default=-1))

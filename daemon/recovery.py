@@ -1,10 +1,13 @@
-"""Resuming a stored table on start, or setting it aside with the reason when it cannot be.
+"""Resuming a stored table on start, rebuilding it from the peers, or setting it aside.
 
 A table folder that cannot be resumed (its ``meta.msgpack`` unreadable, its record log damaged
 before the tail, records the session cannot resume from) never stops the daemon: the folder is
 renamed ``set-aside-<id>`` with the reason (``Store.set_aside``), the local API's ``tables``
-and ``status`` list it, and every other table resumes. Why the seat does not patch a damaged
-log from the other seats' chains instead: docs/DAEMON.md, "The record log and damaged stores".
+and ``status`` list it, and every other table resumes. When only the records are lost (the
+metadata still names our place and the four seats) and the session module can rebuild a
+seat, the table is not given up: a fresh folder is started beside the kept one and the seat
+is rebuilt from the other seats' copies (daemon/rebuild.py; docs/DAEMON.md, "Rebuilding a
+seat from its peers"). A restart while that runs starts it again.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import logging
 import re
 
+from fourwinds.daemon import rebuild
 from fourwinds.daemon.session_port import SessionModule
 from fourwinds.daemon.store import META, RECORDS, Store, StoreDamage, StoreError, TableLog
 from fourwinds.daemon.tables import BadMeta, TableRuntime
@@ -23,31 +27,68 @@ _RECORD_NO = re.compile(r"^record (\d+): ")
 
 
 class CannotResume(FourwindsError):
-    """Why a stored table cannot be resumed, in one line (``reason``)."""
+    """Why a stored table cannot be resumed, in one line (``reason``); ``meta``: the table as
+    its metadata describes it, when only the records are at fault (it may be rebuilt)."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, meta: TableRuntime | None = None) -> None:
         self.reason = reason
+        self.meta = meta
         super().__init__(reason)
 
 
 def resume_or_set_aside(store: Store, port: SessionModule, private_key: bytes,
-                        table_id: bytes) -> TableRuntime | None:
-    """The table resumed from its folder, or None when it was set aside (logged, one line)."""
+                        table_id: bytes, public_key: bytes | None = None
+                        ) -> TableRuntime | None:
+    """The table resumed from its folder (or, given our ``public_key``, being rebuilt from
+    the peers: ``rt.rebuild``), or None when it was set aside (logged, one line)."""
     try:
-        rt = resume_table(store, port, private_key, table_id)
+        rt = resume_table(store, port, private_key, table_id, public_key)
     except CannotResume as error:
+        rebuilt = None if error.meta is None or public_key is None else \
+            _rebuild_instead(store, port, table_id, error, public_key)
+        if rebuilt is not None:
+            return rebuilt
         aside = store.set_aside(table_id, error.reason)
         log.error("table %s (%s) set aside, not resumed: %s; its files are kept in %s",
                   aside.name, table_id.hex()[:8], error.reason, aside.folder)
         return None
+    if rt.rebuild is not None:
+        log.warning("table %s (%s): rebuilding it from the other seats again (%s)",
+                    rt.name, rt.table_hex[:8], rt.rebuild.reason)
+        return rt
     log.info("resumed table %s (%s) from %d records", rt.name, rt.table_hex[:8],
              len(rt.log.records) if rt.log is not None else 0)
     return rt
 
 
+def _rebuild_instead(store: Store, port: SessionModule, table_id: bytes,
+                     error: CannotResume, public_key: bytes) -> TableRuntime | None:
+    """The damaged folder set aside (kept byte for byte, with the reason) and a fresh one
+    started, our seat to be rebuilt from the others; None when it cannot be (the module
+    cannot rebuild, the metadata lacks our place or a seat)."""
+    rt = error.meta
+    if rt is None or rt.place is None or not rebuild.can_rebuild(port, rt.place,
+                                                                 len(rt.members)):
+        return None
+    aside = store.set_aside(table_id, f"{error.reason} (the table is rebuilt from the other "
+                                      "seats' copies)")
+    try:
+        store.start_rebuilding(table_id, rt.meta(), error.reason)
+        rt.log = store.open_log(table_id)
+    except (StoreError, OSError) as failed:
+        log.error("table %s: cannot start rebuilding it (%s)", table_id.hex()[:8], failed)
+        return None
+    rt.rebuild = rebuild.start(port, rt.place, public_key, rt.host_key, error.reason)
+    log.error("table %s (%s): %s; its files are kept in %s, and the table is rebuilt from "
+              "the other seats' copies", rt.name, table_id.hex()[:8], error.reason,
+              aside.folder)
+    return rt
+
+
 def resume_table(store: Store, port: SessionModule, private_key: bytes,
-                 table_id: bytes) -> TableRuntime:
-    """The table as its folder holds it; ``CannotResume`` with the reason if it cannot be."""
+                 table_id: bytes, public_key: bytes | None = None) -> TableRuntime:
+    """The table as its folder holds it; ``CannotResume`` with the reason if it cannot be
+    (with the table's metadata when only its records are at fault)."""
     try:
         meta = store.read_meta(table_id)
         rt = TableRuntime.from_meta(meta)
@@ -55,20 +96,31 @@ def resume_table(store: Store, port: SessionModule, private_key: bytes,
         raise CannotResume(f"{META}: {error}") from None
     if rt.table_id != table_id:
         raise CannotResume(f"{META}: it names table {rt.table_id.hex()}, not its folder's")
+    again = store.rebuilding(table_id)
+    if again is not None and public_key is not None and rt.place is not None \
+            and rebuild.can_rebuild(port, rt.place, len(rt.members)):
+        try:
+            store.start_rebuilding(table_id, rt.meta(), again)
+            rt.log = store.open_log(table_id)
+        except (StoreError, OSError) as error:
+            raise CannotResume(f"{RECORDS}: cannot be started again ({error})") from None
+        rt.rebuild = rebuild.start(port, rt.place, public_key, rt.host_key, again)
+        return rt
     try:
         rt.log = store.open_log(table_id)
     except StoreDamage as damage:
-        raise CannotResume(damage.reason) from None
+        raise CannotResume(damage.reason, rt) from None
     except (StoreError, OSError) as error:
         raise CannotResume(f"{RECORDS}: cannot be read ({error})") from None
     if rt.log.records:
         try:
             rt.session = port.resume(rt.log.records, private_key)
         except Exception as error:  # one bad table must not stop the daemon starting
-            rt.log.close()
+            table_log, rt.log = rt.log, None
+            table_log.close()
             if not isinstance(error, FourwindsError):
                 log.debug("resuming table %s failed", table_id.hex()[:8], exc_info=True)
-            raise CannotResume(_resume_reason(rt.log, error)) from None
+            raise CannotResume(_resume_reason(table_log, error), rt) from None
     return rt
 
 

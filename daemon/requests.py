@@ -121,7 +121,7 @@ async def _create(d: Daemon, request: Message) -> Message:
                       code=new_code() if private else None,
                       members={me: (d.host, d.transport.port)}, place=0)
     step = d.port.new_table(d.identity.private_key, name, rules, d.name, options,
-                            d.entropy(), time.monotonic())
+                            d.seat_entropy(table_id), time.monotonic())
     rt.save_meta(d.store)
     rt.log = d.store.open_log(table_id)
     d.tables[table_id] = rt

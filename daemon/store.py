@@ -52,6 +52,7 @@ RECORDS = "records.log"
 META = "meta.msgpack"
 SET_ASIDE_PREFIX = "set-aside-"
 REASON = "set-aside.txt"
+REBUILDING = "rebuilding.txt"
 
 
 class StoreError(FourwindsError):
@@ -385,6 +386,37 @@ class Store:
         os.replace(folder, target)
         _fsync_dir(self.root)
         return target
+
+    def start_rebuilding(self, table_id: bytes, meta: dict[str, Any], reason: str) -> None:
+        """A fresh folder for a table rebuilt from its peers (its old one was set aside, or
+        is gone): the metadata, and ``rebuilding.txt`` with the reason, which stays until the
+        rebuilt records are written and synced (a restart meanwhile starts the rebuild
+        again). Any records left in it are only an unfinished rebuild's: they are dropped."""
+        folder = ensure_private_dir(self._folder(table_id))
+        write_atomic(folder / META, msgpack.packb(meta, use_bin_type=True))
+        write_atomic(folder / REBUILDING, f"{reason}\n".encode())
+        with contextlib.suppress(FileNotFoundError):
+            (folder / RECORDS).unlink()
+
+    def rebuilding(self, table_id: bytes) -> str | None:
+        """Why this table is being rebuilt from its peers, or None when it is not."""
+        try:
+            return (self._folder(table_id) / REBUILDING).read_text(errors="replace").strip()
+        except FileNotFoundError:
+            return None
+        except OSError as error:
+            return f"({_describe(error)})"
+
+    def rebuilt(self, table_id: bytes) -> None:
+        """The rebuilt records are on disk: the table resumes from them from now on."""
+        with contextlib.suppress(FileNotFoundError):
+            (self._folder(table_id) / REBUILDING).unlink()
+            _fsync_dir(self._folder(table_id))
+
+    def left_before(self, table_id: bytes) -> bool:
+        """Did we leave this table (its folder kept as ``left-<id>``)? Then it is never
+        taken back when a peer offers it."""
+        return (self.root / f"left-{table_id.hex()}").exists()
 
     def leave(self, table_id: bytes) -> None:
         """Stop resuming this table; its folder is kept as ``left-<id>`` for the record."""

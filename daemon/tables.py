@@ -30,6 +30,7 @@ from fourwinds.daemon.durable import Durable
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
 from fourwinds.daemon.reach import Address
+from fourwinds.daemon.rebuild import Rebuilding
 from fourwinds.daemon.session_port import SessionModule, StepLike, progress_of
 from fourwinds.daemon.store import Store, StoreError, TableLog
 from fourwinds.protocol.errors import FourwindsError
@@ -79,6 +80,8 @@ class TableRuntime:
     # (records written, session) of each adopted session not yet known durable, oldest first
     _undurable: deque[tuple[int, Any]] = field(default_factory=deque)
     _durable_session: Any = None
+    rebuild: Rebuilding | None = None   # our seat is being rebuilt from the peers (rebuild.py)
+    peers_rebuilding: dict[bytes, float] = field(default_factory=dict)  # key -> last Rebuild
 
     @property
     def table_hex(self) -> str:

@@ -61,6 +61,8 @@ class Kind(IntEnum):
     REFUSE = 9
     ROSTER = 10
     REACH = 11
+    REBUILD = 12
+    HEADS = 13
 
 
 @dataclass(frozen=True)
@@ -154,14 +156,36 @@ class Reach:
     addresses: tuple[tuple[str, int], ...]
 
 
+@dataclass(frozen=True)
+class Rebuild:
+    """The sender lost its copy of ``table_id`` (a damaged or deleted record log) and is
+    rebuilding it from ours: please answer with ``Heads`` (and show our player why the
+    table waits); with ``lost`` (its folder is gone: it knows not even the seats) also with
+    the table's ``Roster``. It signs nothing at the table until it is rebuilt (docs/DAEMON.md,
+    "Rebuilding a seat from its peers")."""
+
+    table_id: bytes
+    lost: bool = False      # we have no copy at all: please send the table's roster too
+
+
+@dataclass(frozen=True)
+class Heads:
+    """The answer to ``Rebuild``: for each of the four places, the highest sequence number of
+    its messages we hold (-1: none). The rebuilding seat takes the highest any peer holds of
+    its own as the last number it used."""
+
+    table_id: bytes
+    seqs: tuple[int, int, int, int]
+
+
 Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
-         | PairResult | Refuse | Roster | Reach)
+         | PairResult | Refuse | Roster | Reach | Rebuild | Heads)
 
 _KIND_OF: dict[type[Any], Kind] = {
     Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
     CatchUp: Kind.CATCHUP, PairStart: Kind.PAIR_START, PairReply: Kind.PAIR_REPLY,
     PairConfirm: Kind.PAIR_CONFIRM, PairResult: Kind.PAIR_RESULT, Refuse: Kind.REFUSE,
-    Roster: Kind.ROSTER, Reach: Kind.REACH,
+    Roster: Kind.ROSTER, Reach: Kind.REACH, Rebuild: Kind.REBUILD, Heads: Kind.HEADS,
 }
 
 
@@ -179,6 +203,8 @@ def encode(frame: Frame) -> bytes:
             value = _members_plain(value)
         elif name == "addresses":
             value = [[host, port] for host, port in value]
+        elif name == "seqs":
+            value = list(value)
         fields.append(value)
     packed: bytes = msgpack.packb([PROTOCOL_VERSION, int(kind), *fields], use_bin_type=True)
     return packed
@@ -290,7 +316,8 @@ def decode(data: bytes) -> Frame:
         raise FrameError(f"unknown frame kind {shown}") from None
     arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
              Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
-             Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1}[kind]
+             Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1,
+             Kind.REBUILD: 2, Kind.HEADS: 2}[kind]
     if len(fields) != arity:
         raise FrameError(f"{kind.name} frame has {len(fields)} fields, expected {arity}")
     f = fields
@@ -317,6 +344,13 @@ def decode(data: bytes) -> Frame:
         return Refuse(_name(f[0], "reason", REASON_LIMIT))
     if kind is Kind.REACH:
         return Reach(_decode_addresses(f[0]))
+    if kind is Kind.REBUILD:
+        return Rebuild(_bytes(f[0], "table id", TABLE_ID), _bool(f[1], "lost"))
+    if kind is Kind.HEADS:
+        if not isinstance(f[1], list) or len(f[1]) != 4:
+            raise FrameError("heads must be a list of 4 sequence numbers")
+        a, b, c, d = (_int(seq, "head seq", -1, 2**32) for seq in f[1])
+        return Heads(_bytes(f[0], "table id", TABLE_ID), (a, b, c, d))
     return Roster(_bytes(f[0], "table id", TABLE_ID), _name(f[1], "name", TABLE_NAME_LIMIT),
                   _name(f[2], "rules", RULES_LIMIT),
                   _decode_members(f[3]))

@@ -16,8 +16,12 @@ injects one of the ``Fault`` kinds:
   it), which it dials as the host's address (``--peer`` and the join);
 * ``TORN_TAIL``: ``kill -9``, the record log left ending mid-record (the first half of a
   record appended, as a write cut short leaves it), restart: the tail is cut, the table goes on;
-* ``FLIPPED_BYTE``: ``kill -9``, one byte flipped in a record mid-log, restart: the table is
-  set aside with the reason, the daemon keeps running (never a crash loop);
+* ``FLIPPED_BYTE``: ``kill -9``, one byte flipped in a record mid-log, restart: the damaged
+  folder is kept aside with the reason and the seat is rebuilt from the other seats' copies;
+* ``DELETED_DATA``: ``kill -9``, the seat's whole ``tables`` folder deleted (its identity key
+  kept, as on a new machine with the key restored), restart, its player tells it one other
+  seat's address (the ``peer`` request): that seat offers the table back and the seat is
+  rebuilt from the others;
 * ``DISK_FULL``: the seat's data folder on a small loop-mounted disk that is filled mid-hand:
   the hand pauses with the reason, and goes on once the filler is removed.
 
@@ -36,6 +40,7 @@ import itertools
 import json
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -67,6 +72,7 @@ class Fault(Enum):
     BAD_LINK = "bad_link"
     TORN_TAIL = "torn_tail"
     FLIPPED_BYTE = "flipped_byte"
+    DELETED_DATA = "deleted_data"
     DISK_FULL = "disk_full"
 
 
@@ -343,14 +349,17 @@ class FaultMatch:
             entry.note = self.tear_tail(i)
         elif damage is Fault.FLIPPED_BYTE:
             entry.note = self.flip_byte(i)
+        elif damage is Fault.DELETED_DATA:
+            entry.note = self.delete_data(i)
         time.sleep(down)
         self.daemons[i].spawn()
         self.daemons[i].wait_ready()
+        if damage is Fault.DELETED_DATA:
+            self.tell_peer(i)
         entry.held_s = round(time.monotonic() - began, 2)
         ended = time.monotonic()
         self.bots[i].paused.clear()
-        if damage is not Fault.FLIPPED_BYTE:
-            self._recovered(entry, i, ended, 60)
+        self._recovered(entry, i, ended, 60)
         self._seen(entry, began, {j for j in range(4) if j != i})
         return entry
 
@@ -385,6 +394,24 @@ class FaultMatch:
         data[at + HEADER.size + 1] ^= 0x04
         path.write_bytes(bytes(data))
         return f"record {middle} at byte {at:,}"
+
+    def delete_data(self, i: int) -> str:
+        """Seat ``i``'s ``tables`` folder deleted, every table's records and metadata (its
+        identity key stays: the same player on a new machine restores only that)."""
+        folder = self.daemons[i].data_dir / "tables"
+        size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+        shutil.rmtree(folder)
+        return f"tables folder deleted ({size:,} bytes); identity.key kept"
+
+    def tell_peer(self, i: int) -> None:
+        """Seat ``i``'s player tells its daemon where another seat is (``peer``): the host's
+        address for a joiner, seat 1's for the host."""
+        other = 1 if i == 0 else 0
+        client = self.daemons[i].client()
+        try:
+            request(client, type="peer", host=self.lan.addresses[other], port=PORT)
+        finally:
+            client.close()
 
     def sigstop(self, i: int, seconds: float) -> Injected:
         """Seat ``i``'s daemon stopped (SIGSTOP) for ``seconds``, then continued."""

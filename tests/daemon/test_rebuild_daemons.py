@@ -1,0 +1,134 @@
+"""A seat whose record log is damaged mid-match is rebuilt from the other seats (issue 21
+item 6), at four real daemons on 127.0.0.1: the damaged folder is kept with the reason, the
+others' screens say what happens, the match completes, and the rebuilt seat holds exactly
+the others' messages and verifies."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fourwinds.daemon.store import HEADER, RECORDS, TableLog
+from fourwinds.protocol.table.envelope import decode
+from fourwinds.protocol.table.transcript import check_transcript, read_transcript
+from testkit.bots import BotSeat
+from tests.daemon.test_real_table import RealTable
+
+pytestmark = pytest.mark.slow
+VICTIM = 2
+
+
+def _playing(seat: BotSeat, actions: int, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while (seat.last is None or seat.last["view"].get("session", {}).get("phase") != "play"
+           or seat.actions < actions):
+        assert time.monotonic() < deadline, "the hand never got going"
+        time.sleep(0.05)
+
+
+def _held(table: RealTable, i: int) -> set[tuple[int, int, bytes]]:
+    transcript = table.query(i, type="transcript")["transcript"]
+    verdict = check_transcript(transcript)
+    assert verdict.ok, [p.describe() for p in verdict.problems]
+    _, payloads = read_transcript(transcript)
+    return {(int(e.seat), e.seq, e.msg_hash) for e in map(decode, payloads)}
+
+
+def _seen_by_others(table: RealTable, timeout: float) -> list[str]:
+    """What the other seats' views say while the victim rebuilds (their phase_detail)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        details = [table.query(i, type="view")["event"]["view"].get("phase_detail", "")
+                   for i in range(4) if i != VICTIM]
+        if any("rebuilding its table from the others" in d for d in details):
+            return details
+        time.sleep(0.05)
+    return []
+
+
+@pytest.mark.parametrize("deck", ["masked", "practice"])
+def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_completes(
+        tmp_path: Path, deck: str) -> None:
+    table = RealTable(tmp_path, "mcr", deck)
+    try:
+        table.open()
+        seats = table.bots(timeout=120)
+        _playing(seats[VICTIM], 20, 40)
+        seats[VICTIM].paused.set()
+        victim = table.daemons[VICTIM]
+        victim.kill9()
+        path = victim.data_dir / "tables" / table.table / RECORDS
+        log = TableLog.open(path)
+        middle = len(log.records) // 2
+        at = log.offset_of(middle)
+        log.close()
+        assert at is not None and middle > 0
+        data = bytearray(path.read_bytes())
+        data[at + HEADER.size + 1] ^= 0x04          # one flipped bit inside record `middle`
+        path.write_bytes(bytes(data))
+        victim.start()
+        details = _seen_by_others(table, 20)
+        assert details, "no other seat said the victim rebuilds"
+        seats[VICTIM].paused.clear()
+        for seat in seats:
+            seat.join(120)
+            assert seat.error is None, seat.error
+        events = [table.query(i, type="view")["event"] for i in range(4)]
+        assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
+        assert len({e["view"]["state"] for e in events}) == 1
+        held = [_held(table, i) for i in range(4)]
+        assert all(h == held[0] for h in held)
+        kept = victim.data_dir / "tables" / f"set-aside-{table.table}"
+        assert (kept / RECORDS).read_bytes() == bytes(data)      # kept byte for byte
+        reason = (kept / "set-aside.txt").read_text()
+        assert reason.startswith(f"records.log record {middle} at byte {at:,}: checksum")
+        assert "rebuilt from the other seats" in reason
+        listed: Any = table.query(VICTIM, type="tables")
+        assert [t["table"] for t in listed["tables"]] == [table.table]
+        problems = " ".join(events[VICTIM]["problems"])
+        assert "rebuilt this table from the other seats' copies" in problems
+        assert "Traceback" not in victim.log.read_text()
+    finally:
+        table.close()
+
+
+def test_a_deleted_data_folder_is_rebuilt_from_the_peers_and_the_match_completes(
+        tmp_path: Path) -> None:
+    """Seat 2's tables folder is deleted mid-hand (its identity key kept, as on a new laptop
+    with the key restored): told one peer's address, its daemon is offered the table back,
+    rebuilds it from the three others and the hand completes on the fair deck."""
+    table = RealTable(tmp_path, "mcr", "masked")
+    try:
+        table.open()
+        seats = table.bots(timeout=120)
+        _playing(seats[VICTIM], 20, 40)
+        seats[VICTIM].paused.set()
+        victim = table.daemons[VICTIM]
+        victim.kill9()
+        shutil.rmtree(victim.data_dir / "tables")
+        victim.start()
+        assert table.query(VICTIM, type="tables")["tables"] == []
+        told = table.query(VICTIM, type="peer", host="127.0.0.1", port=table.daemons[0].port)
+        assert told["ok"]
+        details = _seen_by_others(table, 20)
+        assert details, "no other seat said the victim rebuilds"
+        seats[VICTIM].paused.clear()
+        for seat in seats:
+            seat.join(120)
+            assert seat.error is None, seat.error
+        events = [table.query(i, type="view")["event"] for i in range(4)]
+        assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
+        assert len({e["view"]["state"] for e in events}) == 1
+        held = [_held(table, i) for i in range(4)]
+        assert all(h == held[0] for h in held)
+        listed: Any = table.query(VICTIM, type="tables")
+        assert [(t["table"], t["name"]) for t in listed["tables"]] == [(table.table, "real")]
+        assert "rebuilt this table from the other seats' copies" in " ".join(
+            events[VICTIM]["problems"])
+        assert "Traceback" not in victim.log.read_text()
+    finally:
+        table.close()
