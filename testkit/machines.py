@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -198,20 +198,52 @@ class Machine:
         return found
 
     def stop(self) -> None:
-        """Close the terminals and end every process of this machine (TERM, then KILL)."""
-        for term in self.terminals:
+        """Close the terminals and end every process of this machine (see ``stop_all``)."""
+        stop_all([self])
+
+
+def stop_all(machines: Sequence[Machine]) -> None:
+    """End every process of ``machines``, all machines at once, the way a person leaves:
+    the terminals close and the frontends (`play`, `play --web`, a bot seat...) get SIGTERM
+    first, while their daemons still answer, so a frontend's last word to its daemon (the
+    view `play` asks for after its screen closes) is answered at once instead of waiting
+    out its request timeout on a daemon stopped at the same moment; then the daemons get
+    SIGTERM (each stops within daemon/main.py's STOP_S); SIGKILL ends whatever is left."""
+    for machine in machines:
+        for term in machine.terminals:
             term.close()
-        for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 5.0)):
-            pids = self.pids()
-            for pid in pids:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, sig)
-            end = time.monotonic() + wait
-            while pids and time.monotonic() < end:
-                _reap(self.background)
-                pids = {p for p in pids if _alive(p)}
-                time.sleep(0.1)
-        _reap(self.background)
+    _signal_and_wait(machines, signal.SIGTERM, 10.0, frontends=True)
+    _signal_and_wait(machines, signal.SIGTERM, 10.0, frontends=False)
+    _signal_and_wait(machines, signal.SIGKILL, 5.0, frontends=False)
+
+
+def _signal_and_wait(machines: Sequence[Machine], sig: signal.Signals, wait: float,
+                     frontends: bool) -> None:
+    """Send ``sig`` to the machines' processes (only those that are no daemon when
+    ``frontends``) and wait up to ``wait`` seconds for them to end."""
+    pids = {pid for machine in machines for pid in machine.pids()
+            if not (frontends and _is_daemon(pid))}
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+    end = time.monotonic() + wait
+    while pids and time.monotonic() < end:
+        for machine in machines:
+            _reap(machine.background)
+        pids = {p for p in pids if _alive(p)}
+        time.sleep(0.05)
+    for machine in machines:
+        _reap(machine.background)
+
+
+def _is_daemon(pid: int) -> bool:
+    """Whether ``pid`` runs `fourwinds daemon` (as `play` or a person starts it)."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    fourwinds = any(a == b"fourwinds.frontends.cli" or a.endswith(b"/fourwinds") for a in argv)
+    return fourwinds and b"daemon" in argv
 
 
 def _alive(pid: int) -> bool:
@@ -290,8 +322,7 @@ class Network:
             raise
 
     def close(self) -> None:
-        for machine in self.machines:
-            machine.stop()
+        stop_all(self.machines)
         for ns in reversed(self._made):
             subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10,
                            check=False)
