@@ -89,7 +89,10 @@ def check_choice(action: Action, chosen: Sequence[str]) -> str | None:
 
 
 def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
-    """Screen state for a fresh view: keep the cursor, drop a selection the rack lost."""
+    """Screen state for a fresh view: keep the cursor, drop a selection the rack lost, and
+    drop the last "sent: ..." / "refused: ..." line once the table has moved to another
+    phase (it answered a decision of the phase before: "sent: Ready to start" has no place
+    in the Charleston, nor "sent: Discard 8p" on the result screen)."""
     tiles = rack_tiles(new.get("view") or {})
     old_tiles = rack_tiles((old or {}).get("view") or {})
     selected = ui.selected if tiles == old_tiles else frozenset()
@@ -102,7 +105,16 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
         menu=default,
         elapsed=0.0,
         answered=ui.answered if decision_key(new) == ui.answered else None,
+        message=ui.message if _phase(old) == _phase(new) else "",
     )
+
+
+def _phase(event: Event | None) -> object:
+    """The table's phase and hand in an event (None for no event)."""
+    if event is None:
+        return None
+    view = event.get("view") or {}
+    return view.get("phase"), view.get("hand_number")
 
 
 SCROLL_STEPS = {"UP": -1, "DOWN": 1, "PGUP": -10, "PGDN": 10, "SPACE": 10, "LEFT": -10,

@@ -237,3 +237,16 @@ def test_the_lobby_reads_the_tables_members_as_a_safety_net() -> None:
     event = link.latest_event(0.0)
     assert event is not None and [m["player"] for m in event["members"]] == ["ada", "bob"]
     assert {"type": "tables"} in api.sent
+
+
+def test_the_sent_line_goes_when_the_table_moves_to_another_phase() -> None:
+    """ "sent: Ready to start" stayed into the Charleston and "sent: Discard 8p" onto the
+    result screen (issue 22, 10): the line answers a decision of its own phase only."""
+    ui = UiState(message="sent: Ready to start")
+    lobby = sample_views.lobby_event(seated=4, ready=(0,))
+    again = on_new_event(lobby, sample_views.lobby_event(seq=3, seated=4, ready=(0, 1)), ui)
+    assert again.message == "sent: Ready to start"
+    assert on_new_event(lobby, sample_views.charleston_event(), ui).message == ""
+    discarded = replace(ui, message="sent: Discard 8p")
+    play = sample_views.play_event()
+    assert on_new_event(play, sample_views.result_event(), discarded).message == ""

@@ -356,6 +356,10 @@
     if (!event || state.table === null) return;
     const view = event.view || {};
     const screen = screenOf(event);
+    // the last "sent: ..." answered a decision of its phase: it goes when the phase does
+    const phaseKey = `${view.phase}/${view.hand_number}`;
+    if (state.phaseKey !== undefined && state.phaseKey !== phaseKey) say("");
+    state.phaseKey = phaseKey;
     setData(document.body, "phase", view.phase || "");
     setData(document.body, "answered", state.answered ? "yes" : "no");
     const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";

@@ -114,6 +114,9 @@ def test_american_wall_game() -> None:
     assert result["kind"] == "wall_game" and result["winner"] is None
     assert result["card_hand"] is None and result["winning_tile"] is None
     assert [p["amount"] for p in result["payments"]] == [0, 0, 0, 0]
+    # the history line says why nobody won, not the kind's name twice ("Wall game - wall game")
+    last = _view(s)["history"][-1]
+    assert last["kind"] == "wall_game" and last["summary"] == "no winner: the wall is exhausted"
 
 
 @pytest.mark.parametrize("seed", [MCR_SELF_DRAWN, MCR_DISCARD_WIN])
