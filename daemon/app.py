@@ -585,6 +585,9 @@ class Daemon:
             # before the seating the session knows only the places it has seen join; the
             # daemon's roster (join order, the host first) shows an admitted player at once
             event["members"] = self.table_summary(rt)["members"]
+            if rt.code is not None and len(rt.members) < 4:
+                # only the host keeps the code: its lobby shows it while places are free
+                event["code"] = rt.code
         return event
 
     def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None:

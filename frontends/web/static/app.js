@@ -385,6 +385,11 @@
     redraw($("places"), JSON.stringify([view.players, view.seat, state.members]),
       () => Views.places(view, state.members));
     setText($("timers"), Views.windowsText(view));
+    // a private table's host: the code friends need, while places are free (the daemon says)
+    setText($("private-code"), event.code
+      ? `Private table: code ${event.code}; friends join with fourwinds play --join ${event.name || "TABLE"} --code ${event.code}`
+      : "");
+    $("private-code").hidden = !event.code;
     const legal = event.legal_actions || [];
     redraw($("waiting-actions"), JSON.stringify([legal, state.menu]), () => [
       ...actionButtons(event, []), legal.length ? null
