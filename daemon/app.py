@@ -480,7 +480,7 @@ class Daemon:
                  "free": info.tables[table_id], "private": private,
                  "version": PROTOCOL_VERSION, "compatible": True,
                  "fingerprint": fingerprint(key), "host": host, "port": peer_port,
-                 "public_key": key.hex()}
+                 "public_key": key.hex(), "player": info.name}
                 for table_id, (name, rules, private) in info.details.items()]
             await asyncio.sleep(PROBE_S)
 

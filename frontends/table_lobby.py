@@ -36,8 +36,9 @@ def lobby_seats(view: View, members: Sequence[Mapping[str, Any]] = ()) -> list[t
         name = str(player.get("name") or "")
         if is_free(player) and place < len(members):
             member = members[place]
-            name = str(member.get("player") or member.get("fingerprint") or "")
-            out.append((name or "a player", ""))
+            # a name, never a fingerprint (the name arrives with the member's first Hello)
+            name = str(member.get("player") or "")
+            out.append((name or "a player (joining)", ""))
             continue
         if is_free(player):
             out.append(("", "free"))
