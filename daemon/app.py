@@ -32,6 +32,7 @@ from fourwinds.daemon.store import Store, StoreError
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
+from fourwinds.daemon.view_changes import shown
 from fourwinds.daemon.wire import (
     PROTOCOL_VERSION,
     CatchUp,
@@ -134,6 +135,7 @@ class Daemon:
         self._dirty: dict[bytes, list[str]] = {}
         self._published_at: dict[bytes, float] = {}         # table -> when its last view went
         self._published_progress: dict[bytes, object] = {}  # table -> where it was then
+        self._published_shown: dict[bytes, object] = {}  # table -> what its last view showed
         self._wake = asyncio.Event()
         self._creating_unlisted: set[bytes] | None = None  # tables before an unlisted create
         self._announcing: set[asyncio.Task[None]] = set()
@@ -505,7 +507,7 @@ class Daemon:
                  "free": info.tables[table_id], "private": private,
                  "version": PROTOCOL_VERSION, "compatible": True,
                  "fingerprint": fingerprint(key), "host": host, "port": peer_port,
-                 "public_key": key.hex()}
+                 "public_key": key.hex(), "player": info.name}
                 for table_id, (name, rules, private) in info.details.items()]
             await asyncio.sleep(PROBE_S)
 
@@ -742,6 +744,9 @@ class Daemon:
             # before the seating the session knows only the places it has seen join; the
             # daemon's roster (join order, the host first) shows an admitted player at once
             event["members"] = self.table_summary(rt)["members"]
+            if rt.code is not None and len(rt.members) < 4:
+                # only the host keeps the code: its lobby shows it while places are free
+                event["code"] = rt.code
         return event
 
     def _show_rebuilding_peers(self, rt: TableRuntime, view: dict[str, Any]
@@ -762,15 +767,23 @@ class Daemon:
     def peer_rebuilding(self, rt: TableRuntime, key: bytes) -> None:
         """A member asked us for its lost table (``Rebuild``): say so on our screens."""
         now = time.monotonic()
-        shown = now - rt.peers_rebuilding.get(key, -PEER_SHOWN_S) < PEER_SHOWN_S
+        already = now - rt.peers_rebuilding.get(key, -PEER_SHOWN_S) < PEER_SHOWN_S
         rt.peers_rebuilding[key] = now
-        if not shown:
+        if not already:
             name = self.names.get(key) or fingerprint(key)
             log.warning("table %s: %s is rebuilding its table from the others",
                         rt.table_hex[:8], name)
             rt.problems.append(f"{name} is rebuilding its table from the others")
             del rt.problems[:-20]
             self.publish_view(rt, [], at_once=True)
+
+    def resend_views(self) -> None:
+        """Every table's view again, to every subscriber, even if it shows nothing new (a
+        frontend just subscribed)."""
+        self._published_shown.clear()
+        for rt in self.tables.values():
+            if rt.session is not None:
+                self.publish_view(rt, [])
 
     def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None:
         """Send a view event to our frontends (only while one is subscribed: a view is built
@@ -801,6 +814,10 @@ class Daemon:
         except Exception:   # a bug in a view must not hold up the table
             log.exception("table %s: building the view failed", rt.table_hex[:8])
             return
+        seen = shown(event, time.monotonic())
+        if not events and self._published_shown.get(rt.table_id) == seen:
+            return          # a refresh that shows nothing new is not sent (view_changes.py)
+        self._published_shown[rt.table_id] = seen
         self.api.publish(event)
 
     def _urgent(self, rt: TableRuntime) -> bool:

@@ -72,6 +72,7 @@ class Discovered:
     public_key: bytes
     host: str
     port: int
+    player: str = ""          # the host's player name, as it announces it (checked, cut)
 
     @property
     def compatible(self) -> bool:
@@ -138,7 +139,8 @@ def parse_info(info: AsyncServiceInfo) -> Discovered | None:
             rules=peer_name(props["rules"], RULES_LIMIT),
             free=int(props["free"]), private=props.get("private") == "1",
             version=int(props["v"]), fingerprint=props["fp"], public_key=public_key,
-            host=checked_host(addresses[0]), port=checked_port(info.port))
+            host=checked_host(addresses[0]), port=checked_port(info.port),
+            player=peer_name(props.get("player", "")))
     except (KeyError, ValueError, BadKey, BadInput) as error:
         log.info("ignoring malformed announcement %r (%s)", peer_name(info.name, 80), error)
         return None

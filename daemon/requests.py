@@ -60,9 +60,7 @@ async def _hello(d: Daemon, request: Message) -> Message:
 
 
 async def _subscribe(d: Daemon, request: Message) -> Message:
-    for rt in d.tables.values():
-        if rt.session is not None:
-            d.publish_view(rt, [])
+    d.resend_views()    # the new subscriber has seen none of them
     return {"ok": True}
 
 
@@ -79,7 +77,8 @@ def _seen(d: Daemon) -> list[Message]:
                          "rules": found.rules, "free": found.free, "private": found.private,
                          "version": found.version, "compatible": found.compatible,
                          "fingerprint": found.fingerprint, "host": found.host,
-                         "port": found.port, "public_key": found.public_key.hex()})
+                         "port": found.port, "public_key": found.public_key.hex(),
+                         "player": found.player})
     known = {entry["table"] for entry in seen}
     for tables in d.manual_tables.values():   # --peer daemons where multicast is blocked
         seen.extend(entry for entry in tables if entry["table"] not in known)

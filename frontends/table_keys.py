@@ -89,20 +89,35 @@ def check_choice(action: Action, chosen: Sequence[str]) -> str | None:
 
 
 def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
-    """Screen state for a fresh view: keep the cursor, drop a selection the rack lost."""
+    """Screen state for a fresh view: keep the cursor, drop a selection the rack lost, and
+    drop the last "sent: ..." / "refused: ..." line once the table has moved to another
+    phase (it answered a decision of the phase before: "sent: Ready to start" has no place
+    in the Charleston, nor "sent: Discard 8p" on the result screen)."""
     tiles = rack_tiles(new.get("view") or {})
     old_tiles = rack_tiles((old or {}).get("view") or {})
     selected = ui.selected if tiles == old_tiles else frozenset()
     menu = menu_actions(new.get("legal_actions") or (), tiles)
     default = next((i for i, a in enumerate(menu) if a.get("default")), 0)
+    # the highlight stays while the same decision is asked (another seat's answer is a new
+    # view of the same question); a new decision starts at its default
+    same = old is not None and decision_key(old) == decision_key(new) and ui.menu < len(menu)
     return replace(
         ui,
         cursor=min(ui.cursor, max(0, len(tiles) - 1)),
         selected=frozenset(i for i in selected if i < len(tiles)),
-        menu=default,
+        menu=ui.menu if same else default,
         elapsed=0.0,
         answered=ui.answered if decision_key(new) == ui.answered else None,
+        message=ui.message if _phase(old) == _phase(new) else "",
     )
+
+
+def _phase(event: Event | None) -> object:
+    """The table's phase and hand in an event (None for no event)."""
+    if event is None:
+        return None
+    view = event.get("view") or {}
+    return view.get("phase"), view.get("hand_number")
 
 
 SCROLL_STEPS = {"UP": -1, "DOWN": 1, "PGUP": -10, "PGDN": 10, "SPACE": 10, "LEFT": -10,

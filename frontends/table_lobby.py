@@ -36,8 +36,9 @@ def lobby_seats(view: View, members: Sequence[Mapping[str, Any]] = ()) -> list[t
         name = str(player.get("name") or "")
         if is_free(player) and place < len(members):
             member = members[place]
-            name = str(member.get("player") or member.get("fingerprint") or "")
-            out.append((name or "a player", ""))
+            # a name, never a fingerprint (the name arrives with the member's first Hello)
+            name = str(member.get("player") or "")
+            out.append((name or "a player (joining)", ""))
             continue
         if is_free(player):
             out.append(("", "free"))
@@ -46,13 +47,19 @@ def lobby_seats(view: View, members: Sequence[Mapping[str, Any]] = ()) -> list[t
     return out
 
 
-def lobby_lines(view: View, members: Sequence[Mapping[str, Any]] = ()) -> list[str]:
-    """The lobby panel: the places, taken or free and ready or not, then the timers."""
+def lobby_lines(view: View, members: Sequence[Mapping[str, Any]] = (),
+                code: str | None = None, table: str = "") -> list[str]:
+    """The lobby panel: the places, taken or free and ready or not, then the timers. A
+    private table's host also sees the code its friends need (``code``: the daemon's view
+    event carries it to the host only, while places are free)."""
     seats = lobby_seats(view, members)
     taken = sum(1 for _, state in seats if state != "free")
     detail = str(view.get("phase_detail") or "Waiting for players")
     lines = [f"=== Lobby: {detail} ===",
              f"Places: {taken} of 4 taken" + (f", {4 - taken} free" if taken < 4 else "")]
+    if code:
+        lines.append(f"Private table: code {code}; friends join with "
+                     f"`fourwinds play --join {table or 'TABLE'} --code {code}`")
     me = view.get("seat")
     for place, (name, state) in enumerate(seats):
         if state == "free":

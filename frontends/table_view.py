@@ -616,7 +616,9 @@ def _lobby(stack: Stack, event: Mapping[str, Any], view: View, legal: Sequence[A
     """Before the match: the places, who is ready, the timers, and the ready action."""
     stack.add("header", _head_lines(view, ui, width))
     members = [m for m in event.get("members") or () if isinstance(m, Mapping)]
-    stack.add("lobby", lobby_lines(view, members))
+    code = event.get("code")
+    stack.add("lobby", lobby_lines(view, members, code if isinstance(code, str) else None,
+                                   str(event.get("name") or "")))
     if legal:
         stack.add("actions", _action_lines(legal, [], ui, width, DETAILS[2], ascii_only))
     else:

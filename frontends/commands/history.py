@@ -93,8 +93,11 @@ def _result(s: TableSession, names: list[str]) -> tuple[str, int, str]:
         return "lobby", 0, "in the lobby (not started)"
     hand = (s.hand.hand_no if s.hand is not None else s.hands_played) + 1
     line = f"in progress, hand {min(hand, hands)} of {hands}"
-    if s.hands_played:
-        line += ", scores so far: " + ", ".join(f"{names[p]} {s.scores[p]:+d}" for p in SEATS)
+    if s.phase is Phase.HAND_END:
+        line += " over (waiting for every player's next)"
+    totals = s.match_scores   # the hand just over included, as the table's screens show
+    if s.hands_played or totals != s.scores:
+        line += ", scores so far: " + ", ".join(f"{names[p]} {totals[p]:+d}" for p in SEATS)
     return "in progress", hand, line
 
 
@@ -113,7 +116,7 @@ def entry_of(table: StoredTable) -> Entry:
     names = player_names(s)
     state, hand, line = _result(s, names)
     return Entry(table.shown_id, s.open.name, date, s.open.rules, s.open.options.deck.value,
-                 names, state, hand, s.match_hands, list(s.scores), table.left, line,
+                 names, state, hand, s.match_hands, list(s.match_scores), table.left, line,
                  loaded.note, table.set_aside)
 
 

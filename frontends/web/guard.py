@@ -20,7 +20,7 @@ import hmac
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-COOKIE = "fourwinds_token"
+COOKIE_PREFIX = "fourwinds_token"
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self' {ws}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
@@ -42,6 +42,11 @@ class Guard:
         return f"http://{self.authority}"
 
     @property
+    def cookie(self) -> str:
+        """The token cookie's name, this server's own (cookies ignore the port)."""
+        return f"{COOKIE_PREFIX}_{self.port}"
+
+    @property
     def url(self) -> str:
         """The address to open: it carries the token."""
         return f"{self.origin}/?token={self.token}"
@@ -57,7 +62,7 @@ class Guard:
             return "a WebSocket without an Origin"
         if origin is not None and origin != self.origin:
             return f"foreign Origin {origin!r}"
-        given = query_token if query_token is not None else cookies.get(COOKIE, "")
+        given = query_token if query_token is not None else cookies.get(self.cookie, "")
         if not given or not hmac.compare_digest(given.encode(), self.token.encode()):
             return "no valid token: open the address `fourwinds web` printed"
         return None

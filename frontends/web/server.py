@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from aiohttp import web
 
 from fourwinds.frontends.web.bridge import Bridge
-from fourwinds.frontends.web.guard import COOKIE, Guard
+from fourwinds.frontends.web.guard import Guard
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
@@ -56,7 +56,7 @@ def make_app(guard: Guard, bridge: Bridge,
     async def page(request: web.Request) -> web.StreamResponse:
         if "token" in request.query:   # first load: the token becomes a cookie
             response = web.Response(status=303, headers={"Location": "/"})
-            response.set_cookie(COOKIE, guard.token, httponly=True, samesite="Strict",
+            response.set_cookie(guard.cookie, guard.token, httponly=True, samesite="Strict",
                                 path="/")
             return response
         body, kind = files["index.html"]

@@ -219,9 +219,11 @@ def summary(s: AmericanState) -> dict[str, Any]:
     r = s.result
     assert r is not None
     kind = _ending(s)
-    if r.winner is None:
+    if r.winner is None:   # the summary says why, not the kind's name again
+        why = ("every hand at the table is dead" if kind == "dead_hand"
+               else "the wall is exhausted")
         return {"kind": kind, "winner": None, "self_drawn": False, "from": None,
-                "summary": kind.replace("_", " ")}
+                "summary": f"no winner: {why}"}
     line = f"{r.hand_id} ({r.value}{', jokerless' if r.jokerless else ''})"
     return {"kind": kind, "winner": int(r.winner), "self_drawn": r.self_drawn,
             "from": None if r.self_drawn or r.discarder is None else int(r.discarder),

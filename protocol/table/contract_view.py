@@ -266,7 +266,7 @@ def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None,
         place = seat if f is None else f.seating[seat]
         player: dict[str, Any] = {
             "seat": int(seat), "name": _name(s, place), "wind": WIND_LETTERS[seat],
-            "score": int(s.scores[place]), "dead": False,
+            "score": int(s.match_scores[place]), "dead": False,
             "connected": True if connected is None else connected[place],
             "concealed_count": 0, "exposures": [], "flowers": [], "discards": [],
             "ready": s.phase is Phase.READY and place in s.inputs,
@@ -388,9 +388,8 @@ def _name_result(s: TableSession, f: SeatFacts, result: dict[str, Any]) -> None:
     payouts = [int(x) for x in result["payouts"]]
     result["payments"] = [{"seat": int(w), "name": _name(s, f.place(w)), "amount": payouts[w]}
                           for w in SEATS]
-    counted = bool(s.finals) and s.finals[-1] is f.engine  # already in the match's scores
-    result["scores"] = [int(s.scores[f.place(w)]) + (0 if counted else payouts[w])
-                        for w in SEATS]
+    scores = s.match_scores   # the hand over is in them (counted or waiting for "next")
+    result["scores"] = [int(scores[f.place(w)]) for w in SEATS]
 
 
 _HISTORY: list[tuple[tuple[Any, ...], list[dict[str, Any]]]] = []

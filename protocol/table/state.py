@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
 
 from .chain import SeatChain
@@ -139,6 +139,28 @@ class TableSession:
 
     def lobby_hash(self) -> bytes:
         return hashlib.sha256(b"fourwinds-lobby\0" + self.table).digest()
+
+    @property
+    def match_scores(self) -> tuple[int, int, int, int]:
+        """Each place's match score, the hand just over included while the table waits
+        for "next" (``scores`` counts a hand only once every seat said it). The one source
+        of the scores every view, the history and the result screens show."""
+        hand = self.hand
+        if (self.phase is not Phase.HAND_END or hand is None or hand.outcome is None
+                or hand.seating is None):
+            return self.scores
+        paid = hand_payments_by_place(hand.outcome, hand.seating)
+        a, b, c, d = (x + y for x, y in zip(self.scores, paid, strict=True))
+        return a, b, c, d
+
+
+def hand_payments_by_place(outcome: HandOutcome, seating: Seating
+                           ) -> tuple[int, int, int, int]:
+    """A hand's payments (by wind in ``outcome``) by table place."""
+    by_place = [0, 0, 0, 0]
+    for wind in SEATS:
+        by_place[seating[wind]] += outcome.payments[wind]
+    return by_place[0], by_place[1], by_place[2], by_place[3]
 
 
 @dataclass(frozen=True)

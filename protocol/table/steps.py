@@ -451,12 +451,7 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
 def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
     hand = s.hand
     assert hand is not None and hand.outcome is not None and hand.seating is not None
-    by_place = [0, 0, 0, 0]
-    for wind in SEATS:
-        by_place[hand.seating[wind]] += hand.outcome.payments[wind]
-    scores = tuple(a + b for a, b in zip(s.scores, by_place, strict=True))
-    s = evolve(s, scores=(scores[0], scores[1], scores[2], scores[3]),
-                hands_played=s.hands_played + 1,
+    s = evolve(s, scores=s.match_scores, hands_played=s.hands_played + 1,
                 outcomes=(*s.outcomes, (hand.hand_no, hand.outcome, hand.seating)),
                 finals=(*s.finals, hand.engine))
     acc.events.append(HandFinished(hand.hand_no, hand.outcome, hand.seating))

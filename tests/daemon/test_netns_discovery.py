@@ -101,6 +101,7 @@ def test_mdns_discovery_between_namespaces_then_join(
             assert found["host"] == f"{NET}.1" and found["port"] == 7420
             assert found["rules"] == "american" and found["free"] == 3
             assert found["compatible"] is True
+            assert found["player"] == "alice"   # the host by name (issue 22, 7)
             joined = guest.request({"type": "join", "table": "lantern"})
             assert joined["ok"], joined
             deadline = time.monotonic() + 10

@@ -128,6 +128,9 @@ def test_private_table_wrong_code_refused_right_code_admitted(tmp_path: Path) ->
         assert await wait_for(lambda: guest.tables[bytes.fromhex(made["table"])].session
                               is not None)
         assert len(host.tables[bytes.fromhex(made["table"])].members) == 2
+        # the host's lobby shows the code while places are free; a joiner never has it
+        assert (await call(host, type="view", table="club"))["event"]["code"] == code
+        assert "code" not in (await call(guest, type="view", table=made["table"]))["event"]
     run(tmp_path, 2, body)
 
 

@@ -112,12 +112,12 @@ def test_names_from_peers_lose_control_characters_and_are_bounded() -> None:
 
 
 def _announcement(key: bytes, fp: str | None = None, port: int = 7420,
-                  table: str = "kitchen") -> AsyncServiceInfo:
+                  table: str = "kitchen", player: str = "x") -> AsyncServiceInfo:
     from fourwinds.daemon.identity import fingerprint
 
     props = {"v": str(PROTOCOL_VERSION), "id": (b"t" * 16).hex(), "table": table,
              "rules": "mcr", "free": "3", "private": "0",
-             "fp": fp or fingerprint(key), "key": z85.encode(key).decode(), "player": "x"}
+             "fp": fp or fingerprint(key), "key": z85.encode(key).decode(), "player": player}
     return AsyncServiceInfo(SERVICE, f"x.{SERVICE}", port=port, properties=props,
                             addresses=[bytes([10, 0, 0, 9])])
 
@@ -128,6 +128,12 @@ def test_an_announcement_with_a_bad_key_or_port_is_ignored() -> None:
     for raw, _ in BAD_KEYS.values():
         assert parse_info(_announcement(raw)) is None
     assert parse_info(_announcement(GOOD, port=65535)) is None   # its beacon would be 65536
+
+
+def test_an_announced_player_name_is_checked_like_every_name_from_peers() -> None:
+    found = parse_info(_announcement(GOOD, player="ann\x1b]0;owned\x07" + "y" * 80))
+    assert found is not None and "\x1b" not in found.player and len(found.player) == 32
+    assert found.player.startswith("ann ]0;owned")
 
 
 def _meta(members: list[list[Any]], host_key: bytes | None = None) -> dict[str, Any]:

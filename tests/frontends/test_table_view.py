@@ -481,3 +481,13 @@ def test_help_lists_every_key_the_screen_reads() -> None:
     for key in [*SCREEN_KEYS, *COMMAND_LETTERS, *COMMAND_LETTERS.values(), "Tab", "Q",
                 "Enter", "space", "1-9", "up", "down"]:
         assert key in documented, key
+
+
+def test_a_private_tables_host_sees_its_code_in_the_lobby() -> None:
+    """The host of a --private table saw its code only in `fourwinds tables` (issue 22, 2)."""
+    event = sample_views.lobby_event(seated=2)
+    event["code"] = "K7QX2M"
+    text = "\n".join(render(event, UiState(), 100, 40, True))
+    assert "code K7QX2M" in text and "--code K7QX2M" in text
+    del event["code"]
+    assert "code" not in "\n".join(render(event, UiState(), 100, 40, True)).lower()

@@ -20,7 +20,7 @@ import pytest
 from aiohttp import web
 
 from fourwinds.frontends.web.bridge import Bridge
-from fourwinds.frontends.web.guard import COOKIE, Guard
+from fourwinds.frontends.web.guard import Guard
 from fourwinds.frontends.web.link import AsyncLink
 from fourwinds.frontends.web.seats import BotKeeper
 from fourwinds.frontends.web.server import make_app, static_files
@@ -72,7 +72,7 @@ def served(check: Check, tmp_path: Path) -> FakeLink:
 
 
 def _cookie(guard: Guard) -> dict[str, str]:
-    return {"Cookie": f"{COOKIE}={guard.token}"}
+    return {"Cookie": f"{guard.cookie}={guard.token}"}
 
 
 def test_the_first_load_turns_the_token_into_a_strict_cookie(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_the_first_load_turns_the_token_into_a_strict_cookie(tmp_path: Path) -> 
         async with session.get(guard.url, allow_redirects=False) as answer:
             assert answer.status == 303 and answer.headers["Location"] == "/"
             cookie = answer.headers["Set-Cookie"]
-            assert f"{COOKIE}={TOKEN}" in cookie and "HttpOnly" in cookie
+            assert f"{guard.cookie}={TOKEN}" in cookie and "HttpOnly" in cookie
             assert "SameSite=Strict" in cookie
         async with session.get(f"{guard.origin}/", headers=_cookie(guard)) as answer:
             assert answer.status == 200
@@ -101,7 +101,7 @@ def test_requests_without_the_token_are_refused(tmp_path: Path) -> None:
             async with session.get(f"{guard.origin}{path}") as answer:
                 assert answer.status == 403, path
                 assert "no valid token" in await answer.text()
-        wrong = {"Cookie": f"{COOKIE}=not-the-token"}
+        wrong = {"Cookie": f"{guard.cookie}=not-the-token"}
         async with session.get(f"{guard.origin}/", headers=wrong) as answer:
             assert answer.status == 403
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -175,3 +175,38 @@ def test_the_page_is_package_data_and_fetches_nothing_from_outside() -> None:
             assert marker not in text, (name, marker)
         # the only http:// is the SVG namespace name, never fetched
         assert text.replace("http://www.w3.org/2000/svg", "").count("http://") == 0, name
+
+
+def test_two_web_servers_on_one_machine_keep_their_own_token_cookies(tmp_path: Path) -> None:
+    """A browser keeps cookies per host, whatever the port: the second server's first load
+    must not replace the first server's token, or its page is logged out (issue 22, 17)."""
+
+    async def main() -> list[int]:
+        runners, guards = [], []
+        for n in range(2):
+            listener = socket.socket()
+            listener.bind(("127.0.0.1", 0))
+            guard = Guard("127.0.0.1", listener.getsockname()[1], f"{TOKEN}-{n}")
+            bridge = Bridge(cast(AsyncLink, FakeLink()), BotKeeper(tmp_path / str(n)), None,
+                            {"name": "Pat"})
+            runner = web.AppRunner(make_app(guard, bridge), access_log=None)
+            await runner.setup()
+            await web.SockSite(runner, listener).start()
+            runners.append(runner)
+            guards.append(guard)
+        try:
+            # one cookie jar for both, as one browser has (unsafe: it keeps IP-address hosts)
+            async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as s:
+                for guard in guards:
+                    async with s.get(guard.url) as answer:
+                        assert answer.status == 200   # redirected to "/" with the cookie
+                statuses = []
+                for guard in guards:   # a reload of each page: the cookie alone
+                    async with s.get(f"{guard.origin}/") as answer:
+                        statuses.append(answer.status)
+                return statuses
+        finally:
+            for runner in runners:
+                await runner.cleanup()
+
+    assert asyncio.run(main()) == [200, 200]

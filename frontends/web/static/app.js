@@ -133,7 +133,11 @@
     if (before.join() !== now.join()) state.selected.clear();
     state.cursor = Math.min(state.cursor, Math.max(0, now.length - 1));
     const menu = menuActions(event);
-    state.menu = Math.max(0, menu.findIndex((a) => a.default));
+    // the player's highlight stays while the same decision is asked (another seat's answer
+    // or a refreshed countdown is a new view of the same question); a new one starts at its default
+    if (!old || decisionKey(old) !== decisionKey(event) || state.menu >= menu.length) {
+      state.menu = Math.max(0, menu.findIndex((a) => a.default));
+    }
     if (state.answered !== decisionKey(event)) state.answered = null;
     render();
   }
@@ -356,6 +360,10 @@
     if (!event || state.table === null) return;
     const view = event.view || {};
     const screen = screenOf(event);
+    // the last "sent: ..." answered a decision of its phase: it goes when the phase does
+    const phaseKey = `${view.phase}/${view.hand_number}`;
+    if (state.phaseKey !== undefined && state.phaseKey !== phaseKey) say("");
+    state.phaseKey = phaseKey;
     setData(document.body, "phase", view.phase || "");
     setData(document.body, "answered", state.answered ? "yes" : "no");
     const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
@@ -381,6 +389,11 @@
     redraw($("places"), JSON.stringify([view.players, view.seat, state.members]),
       () => Views.places(view, state.members));
     setText($("timers"), Views.windowsText(view));
+    // a private table's host: the code friends need, while places are free (the daemon says)
+    setText($("private-code"), event.code
+      ? `Private table: code ${event.code}; friends join with fourwinds play --join ${event.name || "TABLE"} --code ${event.code}`
+      : "");
+    $("private-code").hidden = !event.code;
     const legal = event.legal_actions || [];
     redraw($("waiting-actions"), JSON.stringify([legal, state.menu]), () => [
       ...actionButtons(event, []), legal.length ? null

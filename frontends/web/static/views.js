@@ -190,7 +190,7 @@ const Views = (() => {
       const p = bySeat[place] || {};
       let name = p.name || "";
       const free = !name || /^seat \d+$/.test(name);
-      if (free && members[place]) name = members[place].player || members[place].fingerprint;
+      if (free && members[place]) name = members[place].player || "a player (joining)";
       const marks = [];
       if (place === view.seat) marks.push("you");
       if (place === 0) marks.push("host");

@@ -114,6 +114,33 @@ def test_american_wall_game() -> None:
     assert result["kind"] == "wall_game" and result["winner"] is None
     assert result["card_hand"] is None and result["winning_tile"] is None
     assert [p["amount"] for p in result["payments"]] == [0, 0, 0, 0]
+    # the history line says why nobody won, not the kind's name twice ("Wall game - wall game")
+    last = _view(s)["history"][-1]
+    assert last["kind"] == "wall_game" and last["summary"] == "no winner: the wall is exhausted"
+
+
+@pytest.mark.parametrize("seed", [MCR_SELF_DRAWN, MCR_DISCARD_WIN])
+def test_the_scores_at_a_hands_end_are_the_results_everywhere(seed: bytes) -> None:
+    """While the table waits for "next" the players' scores (the Scores page, S), the
+    result's scores and the history command's scores are one figure (issue 22, 6: the
+    Scores page said 120/-30/-30/-60 beside a result of 300/-90/-90/-120)."""
+    from fourwinds.frontends.commands.history import _result
+
+    h = to_hand_end("mcr", seed)
+    s = h.sessions[0]
+    view = _view(s)
+    by_seat = {p["seat"]: p["score"] for p in view["players"]}
+    assert [by_seat[w] for w in range(4)] == view["result"]["scores"]
+    assert any(view["result"]["scores"]) and s.scores == (0, 0, 0, 0)  # not counted yet
+    state, _hand, line = _result(s, _names_by_place(s))
+    assert state == "in progress" and "over" in line
+    for place, name in enumerate(_names_by_place(s)):
+        assert f"{name} {s.match_scores[place]:+d}" in line
+
+
+def _names_by_place(s: TableSession) -> list[str]:
+    from fourwinds.frontends.commands.history import player_names
+    return player_names(s)
 
 
 @pytest.mark.parametrize("seed", [MCR_SELF_DRAWN, MCR_DISCARD_WIN])
