@@ -23,7 +23,7 @@ from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.reach import Address, Source
-from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding
+from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding, can_rebuild
 from fourwinds.daemon.rebuild import start as start_rebuild
 from fourwinds.daemon.recovery import resume_or_set_aside
 from fourwinds.daemon.seat_secrets import seat_entropy
@@ -445,7 +445,8 @@ class Daemon:
             return
         self.apply(rt, send_first(rt.session, action, now), ours=True)
         rt.refuse_if_paused()   # not written (a full disk), so not sent: the player is told
-        await asyncio.sleep(PEERS_FIRST_S)
+        await rt.drained()      # the message has left (after its fsync, off the loop)...
+        await asyncio.sleep(PEERS_FIRST_S)   # ...then the peers get their head start
         self.apply(rt, settle(rt.session, time.monotonic()), ours=True)
 
     def _connect_members(self, rt: TableRuntime) -> None:
@@ -593,6 +594,8 @@ class Daemon:
         me = self.identity.public_key
         members = {k: (h, p) for k, h, p in roster.members}
         if (roster.table_id not in self._lost_asked or key not in members
+                or not can_rebuild(self.port, list(members).index(me) if me in members
+                                   else None, len(members))
                 or me not in members or len(members) != 4
                 or self.store.left_before(roster.table_id)
                 or sum(1 for rt in self.tables.values() if rt.rebuild is not None
