@@ -32,8 +32,9 @@ each attack: resident memory (VmRSS) grows <= 20 MB, and its peak during the att
 <= 20 MB over where it was before, open descriptors back to their start
 within 30 s of the attack's end, both hands complete, the log grows <= 1 MB.
 
-Quick (``scripts/bench --quick``): every attack at a tenth of its amount (each line's
-``attack`` says what was sent), the legitimate hand on the practice deck (each line says its
+Quick (``scripts/bench --quick``): every attack at a tenth of its amount, the rounds while
+the friend's hand goes on too (each line's ``attack`` says what was sent first,
+``frames_sent`` the total), the legitimate hand on the practice deck (each line says its
 ``deck``) and played during the attack only: the target is judged without the hand after it.
 """
 
@@ -185,7 +186,7 @@ def _garbage(stage: Stage, more: More) -> int:
     frames = garbage_table_messages(bytes.fromhex(stage.bait), stage.amount(20_000))
     sent = flood([stage.member], frames, pause_every=1000, pause_s=0.05)
     while more():
-        sent += flood([stage.member], frames[:1000])
+        sent += flood([stage.member], frames[:stage.amount(1000)])
         time.sleep(0.05)
     return sent
 
@@ -228,7 +229,7 @@ def _flood(stage: Stage, more: More) -> int:
     frames = [odd_kind_frame(n) for n in range(stage.amount(20_000))]
     sent += flood(guests, frames, pause_every=2000, pause_s=0.05)
     while more():
-        sent += flood(guests, frames[:2000])
+        sent += flood(guests, frames[:stage.amount(2000)])
         time.sleep(0.05)
     time.sleep(0.5)
     for guest in guests:
