@@ -60,7 +60,9 @@ async def _hello(d: Daemon, request: Message) -> Message:
 
 
 async def _subscribe(d: Daemon, request: Message) -> Message:
-    d.resend_views()    # the new subscriber has seen none of them
+    for rt in d.tables.values():
+        if rt.session is not None:
+            d.publish_view(rt, [])
     return {"ok": True}
 
 
