@@ -110,11 +110,14 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
 
 
 def _phase(event: Event | None) -> object:
-    """The table's phase and hand in an event (None for no event)."""
+    """The table's phase (a call window counted as the play) and hand in an event (None for
+    no event)."""
     if event is None:
         return None
     view = event.get("view") or {}
-    return view.get("phase"), view.get("hand_number")
+    phase = view.get("phase")
+    # a call window is part of the play: "sent: Call chow" stays on when the call stands
+    return ("play" if phase == "claim" else phase), view.get("hand_number")
 
 
 SCROLL_STEPS = {"UP": -1, "DOWN": 1, "PGUP": -10, "PGDN": 10, "SPACE": 10, "LEFT": -10,

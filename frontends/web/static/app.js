@@ -357,7 +357,7 @@
     const view = event.view || {};
     const screen = screenOf(event);
     // the last "sent: ..." answered a decision of its phase: it goes when the phase does
-    const phaseKey = `${view.phase}/${view.hand_number}`;
+    const phaseKey = `${view.phase === "claim" ? "play" : view.phase}/${view.hand_number}`;
     if (state.phaseKey !== undefined && state.phaseKey !== phaseKey) say("");
     state.phaseKey = phaseKey;
     setData(document.body, "phase", view.phase || "");
