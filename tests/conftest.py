@@ -6,7 +6,8 @@ scripts/bench, never in tests) and a bounded number of examples so scripts/test 
 
 Parallel workers (scripts/test runs ``pytest -n 2 --dist loadgroup``, docs/TESTING.md): every
 test marked ``slow`` or ``netns`` (real daemons in processes, tmux terminals, a browser,
-network namespaces) joins one xdist group, ``REAL``, so those run one after another on one
+network namespaces; the tmux terminal tests mark themselves) joins one xdist group,
+``REAL``, so those run one after another on one
 worker while the other worker runs the rest beside them: two of them never compete for the
 two cores, so none runs at twice its usual pace against its own timeouts. A test module may
 name a group of its own with ``pytest.mark.xdist_group`` (that mark wins).

@@ -16,9 +16,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TMUX = shutil.which("tmux")
-pytestmark = pytest.mark.skipif(
-    TMUX is None, reason="tmux is not installed (apt-get install -y tmux) - curses table untested"
-)
+pytestmark = [
+    pytest.mark.skipif(TMUX is None,
+                       reason="tmux is not installed (apt-get install -y tmux) - curses table "
+                              "untested"),
+    # a real terminal with waits of its own: one at a time with the other real-process tests
+    pytest.mark.xdist_group("real-processes"),
+]
 
 
 class Tmux:
