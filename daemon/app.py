@@ -21,6 +21,7 @@ from fourwinds.daemon import frames_in, reach
 from fourwinds.daemon.api import ApiError, ApiServer, Message
 from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
+from fourwinds.daemon.own_seq import CONFIRM_S, OwnSeqCheck
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.reach import Address, Source
 from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding, can_rebuild
@@ -34,13 +35,14 @@ from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
 from fourwinds.daemon.wire import (
     PROTOCOL_VERSION,
+    AskHeads,
     CatchUp,
     Frame,
     Rebuild,
     Roster,
     TableMessage,
 )
-from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.errors import FourwindsError, LocalProtocolError
 
 log = logging.getLogger(__name__)
 
@@ -248,10 +250,82 @@ class Daemon:
             self.ask_rebuild(rt)
             self.publish_view(rt, [])
         if rt.session is not None:
+            if rt.place is not None:
+                others = {k for k in rt.members if k != self.identity.public_key}
+                rt.seq_check = OwnSeqCheck(rt.place, time.monotonic() + CONFIRM_S, others)
+                self._ask_heads(rt)
             for key in rt.members:
                 if key != self.identity.public_key and self.alive(key):
                     self.request_catchup(rt, key)
             self.publish_view(rt, [])
+
+    # -- a resumed seat learns its last number before it signs (daemon/own_seq.py) ---------
+
+    def _ask_heads(self, rt: TableRuntime) -> None:
+        if rt.seq_check is not None:
+            for key in rt.seq_check.waiting:
+                if self.alive(key):
+                    self.transport.send(key, AskHeads(rt.table_id))
+
+    def signing_held(self, rt: TableRuntime, now: float) -> str:
+        """Why our seat may not sign at ``rt`` yet, or "" (the check is then over)."""
+        check = rt.seq_check
+        if check is None or rt.session is None:
+            return ""
+        why = check.holds(self.port.last_seq(rt.session, check.place), now)
+        if not why:
+            rt.seq_check = None
+            log.info("table %s: resumed; the other seats confirmed our last message number",
+                     rt.table_hex[:8])
+        return why
+
+    def own_seq_heard(self, rt: TableRuntime, key: bytes) -> None:
+        """A member's ``Heads`` answered our check: fetch any of our messages it holds
+        beyond our records; once nothing holds our seat back, make what was due."""
+        check, now = rt.seq_check, time.monotonic()
+        if check is None or rt.session is None:
+            return
+        own_last = self.port.last_seq(rt.session, check.place)
+        if check.ahead > own_last:
+            self._rebuild_older_copy(rt, check.ahead, own_last, key)
+        elif not self.signing_held(rt, now):
+            self._settle(rt, now)
+
+    def _rebuild_older_copy(self, rt: TableRuntime, ahead: int, own_last: int,
+                            key: bytes) -> None:
+        """Our records are an older copy (a restored backup, a copied folder): a member holds
+        messages of ours past their end. Our session cannot take its own messages back as a
+        peer's, so the folder is set aside (kept, with the reason) and the seat is rebuilt
+        from the others like a damaged one; it signs nothing meanwhile."""
+        reason = (f"our records end at our message {own_last} and {fingerprint(key)} holds "
+                  f"ours up to {ahead} (an older copy of the table)")
+        log.error("table %s: %s; rebuilding it from the other seats' copies",
+                  rt.table_hex[:8], reason)
+        if rt.place is None or not can_rebuild(self.port, rt.place, len(rt.members)):
+            rt.problems.append(f"cannot sign at this table again: {reason}")
+            return      # the check stays open: nothing is signed twice
+        rt.close_log()
+        rt.log, rt.session, rt.seq_check = None, None, None
+        self.store.set_aside(rt.table_id, f"{reason} (the table is rebuilt from the other "
+                                          "seats' copies)")
+        try:
+            self.store.start_rebuilding(rt.table_id, rt.meta(), reason)
+            rt.log = self.store.open_log(rt.table_id)
+        except (StoreError, OSError) as error:
+            log.error("table %s: cannot start rebuilding it: %s", rt.table_hex[:8], error)
+            rt.problems.append(f"cannot rebuild this table: {error}")
+            return
+        rt.rebuild = start_rebuild(self.port, rt.place, self.identity.public_key,
+                                   rt.host_key, reason)
+        rt.problems.append(f"rebuilding this table from the other seats' copies: {reason}")
+        self.ask_rebuild(rt)
+        self.publish_view(rt, [])
+
+    def _settle(self, rt: TableRuntime, now: float) -> None:
+        """Make what is due at ``rt`` (our automatic answers held while signing was)."""
+        settle = getattr(self.port, "settle", None)
+        if settle is not None and rt.session is not None:
+            self.apply(rt, settle(rt.session, now))
 
     # -- where the other seats are ---------------------------------------------------------
 
@@ -427,6 +501,9 @@ class Daemon:
         first = split(rt.session, payload, now)
         rt.apply(self.port, first, self.identity.public_key,
                  lambda key, data: self.send_payload(rt, key, data))
+        if self.signing_held(rt, now):   # our automatic answers wait (daemon/own_seq.py)
+            self.publish_view(rt, [repr(e) for e in first.events], at_once=True)
+            return
         _let_others_run()
         self.apply(rt, settle(rt.session, now), before=first)
 
@@ -435,6 +512,9 @@ class Daemon:
         goes to the peers (after the fsync) before our own session takes it in: the peers'
         wait does not include our bookkeeping, which also gives them a head start of
         PEERS_FIRST_S (see there). ``FourwindsError`` when it is refused."""
+        held = self.signing_held(rt, now)
+        if held:
+            raise LocalProtocolError(f"not yet: {held}")
         send_first = getattr(self.port, "send_action", None)
         settle = getattr(self.port, "settle", None)
         if send_first is None or settle is None:
@@ -532,6 +612,10 @@ class Daemon:
             await asyncio.sleep(TICK_S)
             now = time.monotonic()
             for rt in list(self.tables.values()):
+                if rt.seq_check is not None:
+                    if self.signing_held(rt, now):
+                        continue
+                    self._settle(rt, now)
                 if rt.session is not None:
                     step = self.port.tick(rt.session, now)
                     if step.persist or step.outgoing or step.events:
@@ -551,6 +635,7 @@ class Daemon:
                     if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
                         self.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))
                     continue
+                self._ask_heads(rt)
                 for key in rt.members:
                     if key != self.identity.public_key and self.alive(key):
                         self.request_catchup(rt, key)
@@ -674,7 +759,12 @@ class Daemon:
         self.publish_view(rt, [], at_once=True)
 
     def request_catchup(self, rt: TableRuntime, key: bytes) -> None:
+        """Ask ``key`` for every other seat's messages after the last we hold. Never for our
+        own: our records hold every one we sent, and a member that holds more of ours shows
+        our records to be an older copy (``own_seq_heard``), which a rebuild mends."""
         for seat in range(4):
+            if seat == rt.place:
+                continue
             seq = self.port.last_seq(rt.session, seat) if rt.session is not None else -1
             self.transport.send(key, CatchUp(rt.table_id, seat, seq))
 

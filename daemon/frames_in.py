@@ -20,6 +20,7 @@ from fourwinds.daemon.session_port import label_of
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import Sender
 from fourwinds.daemon.wire import (
+    AskHeads,
     CatchUp,
     Frame,
     Heads,
@@ -66,7 +67,7 @@ class FrameRouter:
         if guest and not isinstance(frame, PairStart | PairConfirm):
             raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
         now = time.monotonic()
-        if isinstance(frame, TableMessage | CatchUp | Heads | Roster) \
+        if isinstance(frame, TableMessage | CatchUp | Heads | AskHeads | Roster) \
                 and frame.table_id not in self.d.tables:
             # a table we do not know, from an authenticated member of another table or a
             # peer we were told: perhaps one whose folder we lost (it is offered back)
@@ -91,6 +92,8 @@ class FrameRouter:
             self._catch_up(key, frame)
         elif isinstance(frame, Rebuild):
             self._rebuild_asked(key, frame)
+        elif isinstance(frame, AskHeads):
+            self._heads_asked(key, frame)
         elif isinstance(frame, Heads):
             self._heads(key, frame)
         elif isinstance(frame, Refuse):
@@ -294,22 +297,36 @@ class FrameRouter:
             raise Refused(Refusal.NOT_MEMBER, "rebuild request")
         if rt.session is None:
             return          # we have nothing to give (we are joining, or rebuilding too)
-        highest = getattr(self.d.port, "highest_seq", None) or self.d.port.last_seq
-        a, b, c, d = (int(highest(rt.session, seat)) for seat in range(4))
-        self.d.transport.send(key, Heads(rt.table_id, (a, b, c, d)))
+        self._send_heads(key, rt)
         if frame.lost:      # it knows not even the seats: the roster, as the host sends it
             self.d.transport.send(key, Roster(rt.table_id, rt.name, rt.rules, tuple(
                 (k, h, p) for k, (h, p) in rt.members.items())))
         self.d.peer_rebuilding(rt, key)
 
+    def _heads_asked(self, key: bytes, frame: AskHeads) -> None:
+        """A member resumed the table and asks the last number it used (daemon/own_seq.py)."""
+        rt = self._table(frame.table_id)
+        if key not in rt.members:
+            raise Refused(Refusal.NOT_MEMBER, "heads request")
+        if rt.session is not None:
+            self._send_heads(key, rt)
+
+    def _send_heads(self, key: bytes, rt: TableRuntime) -> None:
+        """The highest seq we hold of each seat, to ``key``."""
+        highest = getattr(self.d.port, "highest_seq", None) or self.d.port.last_seq
+        a, b, c, d = (int(highest(rt.session, seat)) for seat in range(4))
+        self.d.transport.send(key, Heads(rt.table_id, (a, b, c, d)))
+
     def _heads(self, key: bytes, frame: Heads) -> None:
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "heads")
-        if rt.rebuild is None:
-            return          # rebuilt meanwhile: a late answer
-        rt.rebuild.heads[key] = frame.seqs
-        self.d.rebuild_progress(rt)
+        if rt.rebuild is not None:
+            rt.rebuild.heads[key] = frame.seqs
+            self.d.rebuild_progress(rt)
+        elif rt.seq_check is not None:
+            rt.seq_check.heard(key, frame.seqs)
+            self.d.own_seq_heard(rt, key)
 
     def _catch_up(self, key: bytes, frame: CatchUp) -> None:
         rt = self._table(frame.table_id)

@@ -28,6 +28,7 @@ from fourwinds.daemon import reach
 from fourwinds.daemon.checks import RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
 from fourwinds.daemon.durable import Durable
 from fourwinds.daemon.identity import BadKey, checked_public_key
+from fourwinds.daemon.own_seq import OwnSeqCheck
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
 from fourwinds.daemon.reach import Address
 from fourwinds.daemon.rebuild import Rebuilding
@@ -82,6 +83,7 @@ class TableRuntime:
     _durable_session: Any = None
     rebuild: Rebuilding | None = None   # our seat is being rebuilt from the peers (rebuild.py)
     peers_rebuilding: dict[bytes, float] = field(default_factory=dict)  # key -> last Rebuild
+    seq_check: OwnSeqCheck | None = None   # resumed: our last number asked of the peers
 
     @property
     def table_hex(self) -> str:

@@ -63,6 +63,7 @@ class Kind(IntEnum):
     REACH = 11
     REBUILD = 12
     HEADS = 13
+    ASK_HEADS = 14
 
 
 @dataclass(frozen=True)
@@ -170,22 +171,33 @@ class Rebuild:
 
 @dataclass(frozen=True)
 class Heads:
-    """The answer to ``Rebuild``: for each of the four places, the highest sequence number of
-    its messages we hold (-1: none). The rebuilding seat takes the highest any peer holds of
-    its own as the last number it used."""
+    """The answer to ``Rebuild`` and ``AskHeads``: for each of the four places, the highest
+    sequence number of its messages we hold (-1: none). The rebuilding or resumed seat takes
+    the highest any peer holds of its own as the last number it used."""
 
     table_id: bytes
     seqs: tuple[int, int, int, int]
 
 
+@dataclass(frozen=True)
+class AskHeads:
+    """The sender resumed ``table_id`` from its own records: please answer with ``Heads``,
+    so that it learns the last number it used before it signs again (daemon/own_seq.py). A
+    daemon that predates this frame refuses it as an unknown kind; the sender then waits
+    only until its deadline."""
+
+    table_id: bytes
+
+
 Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
-         | PairResult | Refuse | Roster | Reach | Rebuild | Heads)
+         | PairResult | Refuse | Roster | Reach | Rebuild | Heads | AskHeads)
 
 _KIND_OF: dict[type[Any], Kind] = {
     Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
     CatchUp: Kind.CATCHUP, PairStart: Kind.PAIR_START, PairReply: Kind.PAIR_REPLY,
     PairConfirm: Kind.PAIR_CONFIRM, PairResult: Kind.PAIR_RESULT, Refuse: Kind.REFUSE,
     Roster: Kind.ROSTER, Reach: Kind.REACH, Rebuild: Kind.REBUILD, Heads: Kind.HEADS,
+    AskHeads: Kind.ASK_HEADS,
 }
 
 
@@ -317,7 +329,7 @@ def decode(data: bytes) -> Frame:
     arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
              Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
              Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1,
-             Kind.REBUILD: 2, Kind.HEADS: 2}[kind]
+             Kind.REBUILD: 2, Kind.HEADS: 2, Kind.ASK_HEADS: 1}[kind]
     if len(fields) != arity:
         raise FrameError(f"{kind.name} frame has {len(fields)} fields, expected {arity}")
     f = fields
@@ -346,6 +358,8 @@ def decode(data: bytes) -> Frame:
         return Reach(_decode_addresses(f[0]))
     if kind is Kind.REBUILD:
         return Rebuild(_bytes(f[0], "table id", TABLE_ID), _bool(f[1], "lost"))
+    if kind is Kind.ASK_HEADS:
+        return AskHeads(_bytes(f[0], "table id", TABLE_ID))
     if kind is Kind.HEADS:
         if not isinstance(f[1], list) or len(f[1]) != 4:
             raise FrameError("heads must be a list of 4 sequence numbers")

@@ -132,3 +132,51 @@ def test_a_deleted_data_folder_is_rebuilt_from_the_peers_and_the_match_completes
         assert "Traceback" not in victim.log.read_text()
     finally:
         table.close()
+
+
+def test_a_seat_resumed_from_an_older_copy_learns_its_last_number_and_never_signs_twice(
+        tmp_path: Path) -> None:
+    """Seat 2's records are put back to an older copy (a restored backup) after it has
+    signed more: resumed, it asks the others for the last number it used before it signs
+    again, finds they hold later messages of its own, sets the older copy aside and rebuilds
+    the table from them; no seat ever sees two messages of seat 2 at one number
+    (equivocation), and the match completes on the fair deck."""
+    table = RealTable(tmp_path, "mcr", "masked")
+    try:
+        table.open()
+        seats = table.bots(timeout=120)
+        victim = table.daemons[VICTIM]
+        folder = victim.data_dir / "tables" / table.table
+        _playing(seats[VICTIM], 8, 40)
+        seats[VICTIM].paused.set()
+        time.sleep(0.5)
+        victim.kill9()
+        backup = tmp_path / "backup"
+        shutil.copytree(folder, backup)
+        older = len(TableLog.open(backup / RECORDS).records)
+        victim.start()
+        seats[VICTIM].paused.clear()
+        _playing(seats[VICTIM], 24, 60)
+        seats[VICTIM].paused.set()
+        time.sleep(0.5)
+        victim.kill9()
+        assert len(TableLog.open(folder / RECORDS).records) > older
+        shutil.rmtree(folder)
+        shutil.copytree(backup, folder)
+        victim.start()
+        seats[VICTIM].paused.clear()
+        for seat in seats:
+            seat.join(120)
+            assert seat.error is None, seat.error
+        events = [table.query(i, type="view")["event"] for i in range(4)]
+        assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
+        assert len({e["view"]["state"] for e in events}) == 1
+        held = [_held(table, i) for i in range(4)]
+        assert all(h == held[0] for h in held)
+        problems = [" ".join(e["problems"]) for e in events]
+        assert not any("equivocat" in p.lower() for p in problems), problems
+        reason = (victim.data_dir / "tables" / f"set-aside-{table.table}" / "set-aside.txt")
+        assert "an older copy of the table" in reason.read_text()
+        assert "Traceback" not in victim.log.read_text()
+    finally:
+        table.close()
