@@ -677,9 +677,8 @@ class Daemon:
         me = self.identity.public_key
         members = {k: (h, p) for k, h, p in roster.members}
         if (roster.table_id not in self._lost_asked or key not in members
-                or not can_rebuild(self.port, list(members).index(me) if me in members
-                                   else None, len(members))
-                or me not in members or len(members) != 4
+                or me not in members
+                or not can_rebuild(self.port, list(members).index(me), len(members))
                 or self.store.left_before(roster.table_id)
                 or sum(1 for rt in self.tables.values() if rt.rebuild is not None
                        and rt.rebuild.reason == LOST) >= MAX_OFFERED):
@@ -728,23 +727,22 @@ class Daemon:
             step = await in_thread(lambda: rebuild_seat(work.pool, self.identity.private_key,
                                                         entropy), "fourwinds-rebuild")
         except FourwindsError as error:
-            work.failed = getattr(error, "reason", str(error))
-            work.running = False
-            log.error("table %s: cannot be rebuilt from the other seats: %s",
-                      rt.table_hex[:8], work.failed)
-            rt.problems.append(f"cannot rebuild this table: {work.failed}")
-            self.publish_view(rt, [])
+            self._rebuild_failed(rt, work, getattr(error, "reason", str(error)))
             return
-        if self.tables.get(rt.table_id) is not rt or rt.log is None:
+        table_log = rt.log
+        if self.tables.get(rt.table_id) is not rt or table_log is None:
             return
-        try:
-            rt.log.append(list(step.persist))
+
+        def write() -> None:    # appended and synced, then the folder marked done
+            table_log.append(list(step.persist))
             self.store.rebuilt(rt.table_id)
+
+        try:
+            await in_thread(write, "fourwinds-rebuilt")
         except (StoreError, OSError) as error:
-            work.failed = f"cannot write the rebuilt records: {error}"
-            work.running = False
-            log.error("table %s: %s", rt.table_hex[:8], work.failed)
-            self.publish_view(rt, [])
+            self._rebuild_failed(rt, work, f"cannot write the rebuilt records: {error}")
+            return
+        if self.tables.get(rt.table_id) is not rt:
             return
         rt.session, rt.rebuild = step.session, None
         rt.applied_at = time.monotonic()
@@ -757,6 +755,14 @@ class Daemon:
             if key != self.identity.public_key and self.alive(key):
                 self.request_catchup(rt, key)
         self.publish_view(rt, [], at_once=True)
+
+    def _rebuild_failed(self, rt: TableRuntime, work: Rebuilding, reason: str) -> None:
+        """The rebuild stops for good (it is not retried); the player's view says why."""
+        work.failed, work.running = reason, False
+        log.error("table %s: cannot be rebuilt from the other seats: %s", rt.table_hex[:8],
+                  reason)
+        rt.problems.append(f"cannot rebuild this table: {reason}")
+        self.publish_view(rt, [])
 
     def request_catchup(self, rt: TableRuntime, key: bytes) -> None:
         """Ask ``key`` for every other seat's messages after the last we hold. Never for our
