@@ -53,6 +53,7 @@ from typing import Any
 
 from fourwinds.daemon.store import HEADER, RECORDS, TableLog
 from testkit.bots import BotSeat, over
+from testkit.damage import flip_middle_record
 from testkit.netns import Lan, LanDaemon, Unavailable, start_all
 from testkit.procs import ROOT, request
 from testkit.relay import LinkSpec
@@ -384,16 +385,8 @@ class FaultMatch:
 
     def flip_byte(self, i: int) -> str:
         """One byte flipped inside a record in the middle of the log."""
-        path = self.records(i)
-        log = TableLog.open(path)
-        middle = len(log.records) // 2
-        at = log.offset_of(middle)
-        log.close()
-        assert at is not None and middle > 0
-        data = bytearray(path.read_bytes())
-        data[at + HEADER.size + 1] ^= 0x04
-        path.write_bytes(bytes(data))
-        return f"record {middle} at byte {at:,}"
+        flipped = flip_middle_record(self.records(i))
+        return f"record {flipped.record} at byte {flipped.offset:,}"
 
     def delete_data(self, i: int) -> str:
         """Seat ``i``'s ``tables`` folder deleted, every table's records and metadata (its

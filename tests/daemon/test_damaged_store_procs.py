@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.store import HEADER, RECORDS, TableLog
+from fourwinds.daemon.store import RECORDS, TableLog
 from fourwinds.frontends.client import Client
+from testkit.damage import flip_middle_record
 from testkit.procs import ROOT, DaemonProcess, request, start_all
 from tests.daemon.toy_session import PLAYS
 
@@ -91,14 +92,8 @@ def test_a_restarted_daemon_sets_a_damaged_table_aside_and_plays_on_at_the_other
     seats.clients.pop(2).close()
     victim.stop()
     path = victim.data_dir / "tables" / seats.tables["bad"] / RECORDS
-    log = TableLog.open(path)
-    middle = len(log.records) // 2
-    at = log.offset_of(middle)
-    log.close()
-    assert at is not None and middle > 0
-    data = bytearray(path.read_bytes())
-    data[at + HEADER.size + 1] ^= 0x04             # one flipped bit inside record `middle`
-    path.write_bytes(bytes(data))
+    flipped = flip_middle_record(path)
+    middle, at = flipped.record, flipped.offset
 
     victim.start()
     reason = f"records.log record {middle} at byte {at:,}: checksum mismatch"
@@ -122,7 +117,7 @@ def test_a_restarted_daemon_sets_a_damaged_table_aside_and_plays_on_at_the_other
     assert shown.returncode == 0, shown.stderr
     assert f"set aside: {reason} (kept in " in shown.stdout
     kept = victim.data_dir / "tables" / f"set-aside-{bad}" / RECORDS
-    assert kept.read_bytes() == bytes(data)          # kept byte for byte, nothing cut
+    assert kept.read_bytes() == flipped.data         # kept byte for byte, nothing cut
 
     seats.play_until("good", PLAYS, timeout=40)
     transcripts = [seats.view(i, "good")["view"]["transcript"] for i in range(4)]

@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.store import HEADER, RECORDS, TableLog
+from fourwinds.daemon.store import RECORDS, TableLog
 from fourwinds.protocol.table.envelope import decode
 from fourwinds.protocol.table.transcript import check_transcript, read_transcript
 from testkit.bots import BotSeat
+from testkit.damage import flip_middle_record
 from tests.daemon.test_real_table import RealTable
 
 pytestmark = pytest.mark.slow
@@ -62,14 +63,8 @@ def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_complete
         victim = table.daemons[VICTIM]
         victim.kill9()
         path = victim.data_dir / "tables" / table.table / RECORDS
-        log = TableLog.open(path)
-        middle = len(log.records) // 2
-        at = log.offset_of(middle)
-        log.close()
-        assert at is not None and middle > 0
-        data = bytearray(path.read_bytes())
-        data[at + HEADER.size + 1] ^= 0x04          # one flipped bit inside record `middle`
-        path.write_bytes(bytes(data))
+        flipped = flip_middle_record(path)
+        middle, at = flipped.record, flipped.offset
         victim.start()
         details = _seen_by_others(table, 20)
         assert details, "no other seat said the victim rebuilds"
@@ -83,7 +78,7 @@ def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_complete
         held = [_held(table, i) for i in range(4)]
         assert all(h == held[0] for h in held)
         kept = victim.data_dir / "tables" / f"set-aside-{table.table}"
-        assert (kept / RECORDS).read_bytes() == bytes(data)      # kept byte for byte
+        assert (kept / RECORDS).read_bytes() == flipped.data      # kept byte for byte
         reason = (kept / "set-aside.txt").read_text()
         assert reason.startswith(f"records.log record {middle} at byte {at:,}: checksum")
         assert "rebuilt from the other seats" in reason
