@@ -17,19 +17,26 @@ ROOT = Path(__file__).resolve().parents[1]
 TOY = "tests.daemon.toy_session"
 
 
+_GIVEN: set[int] = set()
+"""Every port this process has handed out: the kernel may offer a port again once its probe
+socket is closed, before the daemon given it has bound it (four daemons made in a row)."""
+
+
 def free_port_pair() -> int:
-    """A port P with P and P+1 free on 127.0.0.1 (peer socket and key beacon)."""
+    """A port P with P and P+1 free on 127.0.0.1 (peer socket and key beacon), neither of
+    them handed out before by this process."""
     for _ in range(50):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = int(s.getsockname()[1])
-        if port >= 65000:
+        if port >= 65000 or {port - 1, port, port + 1} & _GIVEN:
             continue
         with socket.socket() as s2:
             try:
                 s2.bind(("127.0.0.1", port + 1))
             except OSError:
                 continue
+        _GIVEN.update((port, port + 1))
         return port
     raise RuntimeError("no free port pair")
 
