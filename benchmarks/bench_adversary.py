@@ -32,8 +32,8 @@ each attack: resident memory (VmRSS) grows <= 20 MB, and its peak during the att
 <= 20 MB over where it was before, open descriptors back to their start
 within 30 s of the attack's end, both hands complete, the log grows <= 1 MB.
 
-Quick (``scripts/bench --quick``): every attack at a tenth of its amount, the rounds while
-the friend's hand goes on too (each line's ``attack`` says what was sent first,
+Quick (``scripts/bench --quick``): every attack at a tenth of its amount, one round (not
+more while the friend's hand goes on: each line's ``attack`` says what was sent first,
 ``frames_sent`` the total), the legitimate hand on the practice deck (each line says its
 ``deck``) and played during the attack only: the target is judged without the hand after it.
 """
@@ -270,8 +270,8 @@ def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool
     hand.set()
 
     def attacking() -> None:
-        try:
-            sent.append(attack(stage, hand.is_set))
+        try:   # quick: the attack's first round only, not more while the hand goes on
+            sent.append(attack(stage, (lambda: False) if stage.quick else hand.is_set))
         finally:
             running.clear()
 
