@@ -22,6 +22,14 @@ from fourwinds.daemon.paths import default_paths
 
 Message = dict[str, Any]
 REQUEST_TIMEOUT = 10.0
+SLOW_REQUEST_TIMEOUT = 30.0     # join waits for the host (up to ~13 s), create for the disk
+SLOW_TYPES = frozenset({"join", "create", "leave"})
+
+
+def timeout_for(message: Mapping[str, Any]) -> float:
+    """How long a frontend waits for the daemon's answer to ``message`` by default: longer
+    for the requests that wait on a host or the disk (a join may take ~13 s on a bad link)."""
+    return SLOW_REQUEST_TIMEOUT if message.get("type") in SLOW_TYPES else REQUEST_TIMEOUT
 MAX_MESSAGE = 16 * 1024 * 1024
 
 
@@ -55,8 +63,11 @@ class Client:
         value = msgpack.unpackb(data, raw=False, strict_map_key=False)
         return value if isinstance(value, dict) else None
 
-    def request(self, message: Mapping[str, Any], timeout: float = REQUEST_TIMEOUT) -> Message:
-        """Send one request and return the daemon's reply (``{"ok": ..., ...}``)."""
+    def request(self, message: Mapping[str, Any], timeout: float | None = None) -> Message:
+        """Send one request and return the daemon's reply (``{"ok": ..., ...}``); by default
+        wait ``timeout_for(message)``."""
+        if timeout is None:
+            timeout = timeout_for(message)
         request_id = next(self._ids)
         payload = {**message, "v": API_VERSION, "id": request_id}
         if self.token:

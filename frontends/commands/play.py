@@ -33,7 +33,6 @@ from typing import Any
 from fourwinds.daemon.paths import default_paths
 from fourwinds.daemon.store import Store, StoreError
 from fourwinds.frontends.cli_common import config_of, data_dir_of, setup_logging, state_dir_of
-from fourwinds.frontends.client import Client
 from fourwinds.frontends.commands.table_cmds import add_table_options, table_options
 from fourwinds.frontends.config import RULES, Config, player_name
 from fourwinds.frontends.daemon_link import (
@@ -286,9 +285,8 @@ def _join(api: LocalApi, ref: str, code: str | None) -> str:
     if code:
         request["code"] = code
     _say(f"joining table {ref}...")
-    # the daemon may take up to ~13 s (the host's beacon, then its answer to our pairing)
-    answer = api.request(request, timeout=30.0) if isinstance(api, Client) else \
-        api.request(request)
+    # the daemon may take up to ~13 s: the client waits longer for a join (timeout_for)
+    answer = api.request(request)
     return str(checked(answer).get("table") or ref)
 
 

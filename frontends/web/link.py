@@ -25,6 +25,7 @@ import zmq.asyncio
 
 from fourwinds.daemon.api import API_VERSION
 from fourwinds.daemon.paths import default_paths
+from fourwinds.frontends.client import timeout_for
 from fourwinds.frontends.daemon_link import DaemonUnavailable
 from fourwinds.frontends.local_seats import is_running, running_info
 
@@ -32,9 +33,6 @@ log = logging.getLogger(__name__)
 Message = dict[str, Any]
 Listener = Callable[[Message], None]
 WATCH_S = 1.0                   # how often the endpoint file is looked at (a small read)
-REQUEST_TIMEOUT = 10.0
-SLOW_REQUEST_TIMEOUT = 30.0     # join waits for the host (up to ~13 s), create for the disk
-SLOW_TYPES = frozenset({"join", "create", "leave"})
 MAX_MESSAGE = 16 * 1024 * 1024
 
 
@@ -105,8 +103,7 @@ class AsyncLink:
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
         if timeout is None:
-            timeout = SLOW_REQUEST_TIMEOUT if message.get("type") in SLOW_TYPES \
-                else REQUEST_TIMEOUT
+            timeout = timeout_for(message)
         try:
             await self._socket.send(msgpack.packb(payload, use_bin_type=True))
             return await asyncio.wait_for(future, timeout)
