@@ -142,13 +142,13 @@ def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
     _finish(real_table, seats, 90)
 
 
-STOPPED_S = 20.0   # issue 6: SIGSTOP for 20 s, then SIGCONT
+STOPPED_S = 8.0   # issue 6 asks 20 s: `scripts/bench faults` stops a seat that long
 
 
-def test_sigstop_a_daemon_for_20s_table_waits_shows_who_then_resumes(
-        real_table: RealTable) -> None:
-    """SIGSTOP one daemon for 20 s mid-hand: the others' local API views show it offline and
-    the table waiting for its place, without moving on; after SIGCONT the hand completes."""
+def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTable) -> None:
+    """SIGSTOP one daemon for 8 s mid-hand (past the 2 s offline mark and every call
+    window): the others' local API views show it offline and the table waiting for its
+    place, without moving on; after SIGCONT the hand completes."""
     seats = real_table.bots(timeout=120)
     deadline = time.monotonic() + 30
     while (seats[1].last is None or seats[1].last["view"].get("session", {}).get("phase") != "play"

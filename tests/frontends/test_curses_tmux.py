@@ -20,8 +20,7 @@ pytestmark = [
     pytest.mark.skipif(TMUX is None,
                        reason="tmux is not installed (apt-get install -y tmux) - curses table "
                               "untested"),
-    # a real terminal with waits of its own: one at a time with the other real-process tests
-    pytest.mark.xdist_group("real-processes"),
+    pytest.mark.screen,    # a real terminal with waits of its own (tests/conftest.py)
 ]
 
 

@@ -26,6 +26,7 @@ from tests.frontends.tmux_play import PlayTable, play_until_a_call_stood
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.screen,
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux)"),
 ]
 

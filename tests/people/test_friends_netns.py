@@ -40,6 +40,7 @@ from tests.people.table_checks import result_of, result_problems, summary
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.screen,
     pytest.mark.netns,
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux)"),
 ]

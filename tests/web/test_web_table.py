@@ -42,6 +42,7 @@ from tests.people.table_checks import result_of, result_problems
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.screen,
     pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
 ]
 
