@@ -188,6 +188,7 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
             return 0
         finally:
             api = link.api    # a new connection when the daemon was started again
+            shown = shown and not link.down     # (Q while it was being started: no asking)
     finally:
         started.stop()  # our bot seats: they come back with the table
         if shown and is_running(data_dir):

@@ -80,3 +80,22 @@ def test_a_daemon_killed_under_the_screen_is_started_again_and_the_seat_comes_ba
     moves = len(person.log)
     play_until([person], lambda: len(person.log) > moves, 60, "a move after the restart")
     assert "refused" not in term.screen() or "moved on" in term.screen(), term.screen()
+
+
+def test_a_daemon_that_cannot_be_started_again_ends_play_with_one_line(pat: Machine) -> None:
+    term = pat.terminal("fourwinds play --rules mcr --ascii", 100, 40)
+    _dealt(term)
+    pid = pat.daemon_pid()
+    assert pid is not None
+    # a broken config file: the daemon `play` starts again refuses to run
+    config = pat.home / ".config" / "fourwinds" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("this is = = not toml\n", encoding="utf-8")
+    os.kill(pid, signal.SIGKILL)
+    term.wait_for(STOPPED, SAID_WITHIN_S, "the screen saying the daemon stopped")
+    screen = term.wait_for("[exited ", BACK_WITHIN_S, "`play` to end")
+    words = " ".join(screen.split())
+    assert "[exited 2]" in screen, screen
+    assert "your daemon stopped and could not be started again" in words, screen
+    assert "config.toml" in words, screen      # why, in its one line
+    assert "Traceback" not in screen, screen
