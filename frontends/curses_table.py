@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from fourwinds.frontends.daemon_link import Message, SheetSource, TableClient
+from fourwinds.frontends.daemon_link import Message, Noticing, SheetSource, TableClient
 from fourwinds.frontends.table_keys import decision_key, handle_key, on_new_event
 from fourwinds.frontends.table_view import UiState, render, scroll_room
 from fourwinds.protocol.errors import FourwindsError
@@ -105,6 +105,11 @@ class TableScreen:
     def poll(self, timeout: float) -> bool:
         """Take the newest view event, if any; True when the screen must be redrawn."""
         event = self.client.latest_event(timeout)
+        notice = self.client.notice if isinstance(self.client, Noticing) else ""
+        if notice != self.ui.daemon:    # the daemon went away, or is back
+            self.ui = replace(self.ui, daemon=notice)
+            if event is None:
+                return True
         if event is None:
             return False
         self.ui = on_new_event(self.event, event, self.ui)

@@ -58,6 +58,14 @@ class SheetSource(Protocol):
         """``{"rules", "title", "entries": [...]}``; ``FourwindsError`` when refused."""
 
 
+@runtime_checkable
+class Noticing(Protocol):
+    """A table link that can say what is wrong with the daemon (e.g. it is being started
+    again after a crash: daemon_watch.FollowedTable); "" while all is well."""
+
+    notice: str
+
+
 def connect(data_dir: str | None = None, *, subscribe: bool = True) -> LocalApi:
     """The daemon's local API client, or ``DaemonUnavailable`` with what to do about it.
     ``subscribe``: receive view events (the table screen, bots, ``status --wait``)."""
@@ -135,6 +143,18 @@ class DaemonTable:
             self._latest = newest
             self._last_seen = now
         return self._with_members(newest, now)
+
+    def pull_due(self) -> bool:
+        """Would ``latest_event`` ask the daemon now, if no event came (the view, or in
+        the lobby the members)? A follower looks at the daemon first (daemon_watch.py)."""
+        now = time.monotonic()
+        lobby = ((self._latest or {}).get("view") or {}).get("phase") == "lobby"
+        return now - self._last_seen >= self.refresh or (
+            lobby and now - self._members_read >= self.refresh)
+
+    def refresh_now(self) -> None:
+        """Pull the view at the next ``latest_event`` (a new daemon connection)."""
+        self._last_seen = time.monotonic() - self.refresh
 
     def _with_members(self, newest: Message | None, now: float) -> Message | None:
         """In the lobby: the event with the table summary's ``members`` (re-read every

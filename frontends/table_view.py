@@ -97,6 +97,7 @@ class UiState:
     scroll: int = 0  # first line shown of a scrolled screen (help, sheet, history)
     sheet: Mapping[str, Any] | None = field(default=None, compare=False)  # the `sheet` answer
     sheet_problem: str = ""  # why the daemon did not send the sheet
+    daemon: str = ""  # what is wrong with the link to the daemon ("": nothing), e.g. a restart
 
 
 @dataclass(frozen=True)
@@ -302,6 +303,8 @@ def _pick(variants: Sequence[str], width: int) -> str:
 
 def _footer(ui: UiState, width: int, kind: str) -> list[str]:
     lines = []
+    if ui.daemon:
+        lines.append(f"! {ui.daemon}")
     if ui.message:
         lines.append(f"! {ui.message}")
     lines.append(_pick(KEY_LINES[kind], width))

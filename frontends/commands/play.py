@@ -43,6 +43,7 @@ from fourwinds.frontends.daemon_link import (
     connect,
     current_view,
 )
+from fourwinds.frontends.daemon_watch import DaemonStopped, FollowedTable
 from fourwinds.frontends.local_seats import (
     BotSeats,
     DaemonPlan,
@@ -150,8 +151,8 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
     solo = (target.kind is Kind.HOST and bots == 3) or (
         seats is not None and seats.count == 3)
     _say("connecting to your daemon (starting it if needed)...")
-    api, _ = ensure_daemon(DaemonPlan(data_dir, state, args.port, tuple(args.peer)),
-                           solo=solo and not args.peer)
+    plan = DaemonPlan(data_dir, state, args.port, tuple(args.peer))
+    api, _ = ensure_daemon(plan, solo=solo and not args.peer)
     table = target.ref
     shown = False
     try:
@@ -175,15 +176,33 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
         from fourwinds.frontends.curses_table import run
 
         shown = True
+        link = FollowedTable(DaemonTable(api, table), data_dir,
+                             lambda: _restart_daemon(plan, solo=solo and not args.peer))
         try:
-            return run(DaemonTable(api, table), ascii_only=args.ascii or config.ascii)
+            return run(link, ascii_only=args.ascii or config.ascii)
         except curses.error as error:
             raise FourwindsError(f"the table screen cannot run here ({error})") from None
+        except DaemonStopped as stopped:
+            shown = False
+            _say(str(stopped))
+            return 0
+        finally:
+            api = link.api    # a new connection when the daemon was started again
+            shown = shown and not link.down     # (Q while it was being started: no asking)
     finally:
         started.stop()  # our bot seats: they come back with the table
-        if shown:
+        if shown and is_running(data_dir):
             _after_screen(api, table, seats)
         api.close()
+
+
+def _restart_daemon(plan: DaemonPlan, *, solo: bool) -> LocalApi:
+    """Start the daemon again after it crashed under the open table screen, the way `play`
+    starts it when none runs (it resumes the table from disk; the bot seats, still running,
+    are reached at their addresses again); a connection to it."""
+    log.warning("the daemon ended under the table screen: starting it again")
+    api, _ = ensure_daemon(plan, solo=solo)
+    return api
 
 
 def has_terminal() -> bool:

@@ -25,7 +25,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.web.link import AsyncLink
@@ -52,6 +52,15 @@ class Bridge:
         self.bots = bots
         self.table = table
         self.hello = dict(hello)
+        self.pages: set[web.WebSocketResponse] = set()   # the WebSockets open now
+
+    async def close_pages(self) -> None:
+        """Close every open page's WebSocket ("going away"): the server is stopping. Without
+        this the server would wait for the browser to close the page first (aiohttp waits for
+        running handlers), and `play --web` took 10-30 s to end after Ctrl-C."""
+        await asyncio.gather(*(page.close(code=WSCloseCode.GOING_AWAY,
+                                          message=b"the web server stopped")
+                               for page in list(self.pages)), return_exceptions=True)
 
     async def serve(self, request: web.Request) -> web.WebSocketResponse:
         """Run one page's WebSocket until it closes."""
@@ -60,8 +69,11 @@ class Bridge:
         socket = web.WebSocketResponse(max_msg_size=MAX_PAGE_MESSAGE, heartbeat=20.0,
                                        compress=False)
         await socket.prepare(request)
-        page = _Page(self, socket)
-        await page.run()
+        self.pages.add(socket)
+        try:
+            await _Page(self, socket).run()
+        finally:
+            self.pages.discard(socket)
         return socket
 
     async def handle(self, message: Mapping[str, Any]) -> Message:

@@ -37,6 +37,10 @@ from fourwinds.frontends.web.server import make_app
 log = logging.getLogger(__name__)
 LOOPBACK = "127.0.0.1"
 OPENER = "web-open.html"
+SHUTDOWN_S = 1.0
+"""How long a stopping server waits for a page's request still being answered (a join can
+take 30 s): the pages are closed first (Bridge.close_pages), so stopping never waits for
+the browser; the whole of Ctrl-C stays within 2 s (docs/WEB.md)."""
 
 
 def serve(data_dir: str | None, state: Path, *, table: str | None = None,
@@ -60,7 +64,7 @@ async def _serve(data_dir: str | None, state: Path, table: str | None, browser: 
         listener.bind((LOOPBACK, 0))
         guard = Guard(LOOPBACK, int(listener.getsockname()[1]), secrets.token_urlsafe(32))
         runner = web.AppRunner(make_app(guard, bridge), access_log=None,
-                               handle_signals=False)
+                               handle_signals=False, shutdown_timeout=SHUTDOWN_S)
         await runner.setup()
         await web.SockSite(runner, listener).start()
         say(f"the table is at {guard.url}")

@@ -7,7 +7,8 @@ reply to the request waiting for it and each event to every listener (``listen``
 The daemon may stop and start again under a running web server (a crash, `fourwinds stop`
 then `fourwinds play`): the link watches the daemon's endpoint file, tells the listeners
 ``{"type": "link", "state": "lost"}`` when its daemon is gone and, once a daemon runs for the
-data folder again, connects to it, says hello, subscribes and tells them ``"back"``.
+data folder again, connects to it, says hello, subscribes and tells them ``"back"``. The
+looking is daemon_watch.py's, shared with `fourwinds play`'s table screen.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ from fourwinds.daemon.api import API_VERSION
 from fourwinds.daemon.paths import default_paths
 from fourwinds.frontends.client import timeout_for
 from fourwinds.frontends.daemon_link import DaemonUnavailable
-from fourwinds.frontends.local_seats import is_running, running_info
+from fourwinds.frontends.daemon_watch import WATCH_S, DaemonId, Seen, look
+from fourwinds.frontends.local_seats import running_info
 
 log = logging.getLogger(__name__)
 Message = dict[str, Any]
 Listener = Callable[[Message], None]
-WATCH_S = 1.0                   # how often the endpoint file is looked at (a small read)
 MAX_MESSAGE = 16 * 1024 * 1024
 
 
@@ -114,22 +115,21 @@ class AsyncLink:
             self._waiting.pop(request_id, None)
 
     async def _watch(self) -> None:
-        """Follow the daemon: gone (its endpoint file removed, or its process ended) is
-        ``lost``; a new daemon for the folder is connected to and announced ``back``."""
+        """Follow the daemon (daemon_watch.look): gone (its endpoint file removed, or its
+        process ended) is ``lost``; a new daemon for the folder is connected to and
+        announced ``back``."""
         while True:
             await asyncio.sleep(WATCH_S)
-            info = await asyncio.to_thread(running_info, self.data_dir)
-            if info is None or not isinstance(info.get("endpoint"), str) \
-                    or not await asyncio.to_thread(is_running, self.data_dir):
+            known = DaemonId(self.endpoint, self.token, self.pid)
+            seen, now = await asyncio.to_thread(look, self.data_dir, known)
+            if seen is Seen.GONE or now is None:
                 self._tell("lost")
                 continue
-            same = (str(info.get("endpoint")), str(info.get("token") or ""),
-                    int(info.get("pid") or 0)) == (self.endpoint, self.token, self.pid)
-            if same and not self.lost:
+            if seen is Seen.SAME and not self.lost:
                 continue
             self._tell("lost")   # the daemon we knew is gone (also when a new one is up)
             try:
-                await self._reopen(info)
+                await self._reopen(now)
             except (DaemonUnavailable, TimeoutError, zmq.ZMQError) as error:
                 log.info("the daemon is not answering yet: %s", error)
                 self._tell("lost")
@@ -146,15 +146,14 @@ class AsyncLink:
         for listener in list(self._listeners):
             listener({"type": "link", "state": state})
 
-    async def _reopen(self, info: Mapping[str, Any]) -> None:
-        """Connect to the daemon ``info`` names (its endpoint file), say hello, subscribe."""
+    async def _reopen(self, daemon: DaemonId) -> None:
+        """Connect to ``daemon`` (its endpoint file), say hello, subscribe."""
         await self._stop_reading()
         self._socket.close(linger=0)
         for future in self._waiting.values():   # asked of the daemon that went away
             if not future.done():
                 future.set_exception(TimeoutError("the daemon restarted"))
-        self.endpoint, self.token = str(info["endpoint"]), str(info.get("token") or "")
-        self.pid = int(info.get("pid") or 0)
+        self.endpoint, self.token, self.pid = daemon.endpoint, daemon.token, daemon.pid
         self._socket = self._connect(self.endpoint)
         await self._greet(subscribe=True)
 

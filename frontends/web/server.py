@@ -73,7 +73,11 @@ def make_app(guard: Guard, bridge: Bridge,
     async def socket(request: web.Request) -> web.StreamResponse:
         return await bridge.serve(request)
 
+    async def close_pages(app: web.Application) -> None:
+        await bridge.close_pages()
+
     app = web.Application(middlewares=[guarded], client_max_size=64 * 1024)
+    app.on_shutdown.append(close_pages)     # the server stops: the pages are told at once
     app.router.add_get("/", page)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/ws", socket)
