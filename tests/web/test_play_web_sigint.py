@@ -31,7 +31,7 @@ import pytest
 from fourwinds.frontends.local_seats import bot_daemon_dirs, is_running
 from testkit.machines import Machine, one_player
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.screen]
 
 URL = re.compile(r"http://(127\.0\.0\.1:\d+)/\?token=[\w-]+")
 EXIT_BOUND_S = 5.0      # the bound of this test; the target is 2 s (docs/WEB.md)
