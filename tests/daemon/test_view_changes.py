@@ -35,6 +35,15 @@ def test_what_a_person_sees_is_a_change() -> None:
     later = _event(4, None)
     later["offline"] = [{"player": "Bo", "for_s": 4}]
     assert shown(later, now=2.0) != shown(gone, now=1.0)      # "unreachable for 4 s"
+    problem = _event(5, None)
+    problem["problems"] = ["Bo stopped answering"]
+    assert shown(problem, now=1.0) != first
+
+
+def test_the_next_hand_countdown_is_compared_by_when_it_ends() -> None:
+    first = shown(_event(1, None, next={"waiting": [1, 2], "deadline": 60.0}), now=10.0)
+    assert shown(_event(2, None, next={"waiting": [1, 2], "deadline": 59.0}), now=11.0) == first
+    assert shown(_event(3, None, next={"waiting": [2], "deadline": 59.0}), now=11.0) != first
 
 
 def test_an_idle_daemon_at_a_table_sends_no_views(tmp_path: Path) -> None:
