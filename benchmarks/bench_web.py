@@ -48,6 +48,10 @@ of the p50s; target <= 2x; and ``ratio_beside_pages``: web over the API measured
 hand. Where Chromium, its driver or Selenium is missing the line has value null, met false and
 ``skipped``: the reason.
 
+A second line, ``idle_views_per_minute`` (``bench_idle_views``): the views a daemon sends to
+a subscriber per minute while nothing at its table changes; target 0 (the daemon republished
+every table each second). It needs no browser.
+
 Quick (``scripts/bench --quick``): a player's pause of 20 ms instead of THINK_S, three
 double-clicks in the web hand (the discards between through the local API, beside the pages;
 then the pages close and the hand ends through the local API), and one API hand, before it
@@ -75,6 +79,10 @@ from testkit.browser import URL, chromium, unavailable
 from testkit.procs import ROOT, DaemonProcess, request, start_all
 
 NAME = "web_discard_latency"
+IDLE_NAME = "idle_views_per_minute"
+IDLE_S = 60.0           # how long an idle table is watched (one minute)
+QUICK_IDLE_S = 5.0
+SUBSCRIBED_S = 1.5      # the views that subscribing sends, let through before counting
 RULES = "mcr"
 DECK = "practice"
 RATIO_TARGET = 2.0
@@ -555,6 +563,102 @@ def bench_web(quick: bool) -> list[dict[str, object]]:
     ]
 
 
+def _view_of(client: Any, table: str) -> dict[str, Any]:
+    """The seat's current view event (the ``view`` request: no subscription needed)."""
+    event = request(client, type="view", table=table).get("event") or {}
+    return event if isinstance(event, dict) else {}
+
+
+def _wait_views(clients: list[Any], table: str, test: Callable[[dict[str, Any]], bool],
+                what: str, timeout: float = 30.0) -> list[dict[str, Any]]:
+    """Every seat's view once ``test`` holds for all four (RuntimeError naming ``what``)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        views = [_view_of(c, table).get("view") or {} for c in clients]
+        if all(test(v) for v in views):
+            return views
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the table never reached {what}: "
+                               f"{[v.get('phase') for v in views]}")
+        time.sleep(0.1)
+
+
+def _idle_table(daemons: list[DaemonProcess], clients: list[Any]) -> str:
+    """A one-hand MCR table on DECK, the four daemons seated and ready, its hand dealt: a
+    player's first move is awaited (laying out flowers, or the dealer's first discard), with
+    no turn window (nothing times out)."""
+    host = clients[0]
+    made = request(host, type="create", name="idle", rules=RULES,
+                   options={"hands": 1, "deck": DECK, "turn_window": 0})
+    table = str(made["table"])
+    key = request(host, type="whoami")["public_key"]
+    for client in clients[1:]:
+        request(client, type="join", table=table, host="127.0.0.1", port=daemons[0].port,
+                public_key=key)
+    _wait_views(clients, table, lambda v: (v.get("session") or {}).get("phase") == "ready",
+                "a full lobby")
+    for client in clients:
+        request(client, type="ready", table=table)
+    _wait_views(clients, table, lambda v: (v.get("session") or {}).get("phase") == "play"
+                and bool(v.get("waiting_for")), "a player's first move")
+    return table
+
+
+def _views_received(clients: list[Any], table: str, window: float) -> list[int]:
+    """How many view events of ``table`` each subscribed client receives in ``window``
+    seconds (the clients are read in turn, each for a short while)."""
+    counts = [0] * len(clients)
+    end = time.monotonic() + window
+    while time.monotonic() < end:
+        for i, client in enumerate(clients):
+            event = client.next_event(0.05)
+            while event is not None:
+                if event.get("type") == "view" and event.get("table") == table:
+                    counts[i] += 1
+                event = client.next_event(0.0)
+    return counts
+
+
+def bench_idle_views(quick: bool) -> list[dict[str, object]]:
+    """Views a daemon sends to a subscriber while nothing at its table changes (issue 22,
+    item 15: the daemon republished every table to every subscriber each second, and each
+    view reset what a player in the browser was choosing). Four real daemons deal a one-hand
+    MCR table on the practice deck and wait for a player's first move, with no turn window;
+    then every seat's frontend subscribes, the views that subscribing sends (one per table)
+    are let through for SUBSCRIBED_S, and the views each subscriber receives in the next
+    IDLE_S seconds (QUICK_IDLE_S with ``--quick``) are counted. The value is the most any
+    subscriber received, per minute; target 0. Needs no browser: it is the daemon's side."""
+    window = QUICK_IDLE_S if quick else IDLE_S
+    base = Path(tempfile.mkdtemp(prefix="fw-bidle-"))
+    daemons = [DaemonProcess(base / f"d{i}", f"idle{i}", session_module=REAL)
+               for i in range(4)]
+    started = time.monotonic()
+    try:
+        start_all(daemons)
+        clients = [d.client(subscribe=False) for d in daemons]
+        try:
+            table = _idle_table(daemons, clients)
+            for client in clients:
+                request(client, type="subscribe")
+            first = _views_received(clients, table, SUBSCRIBED_S)
+            counts = _views_received(clients, table, window)
+        finally:
+            for client in clients:
+                client.close()
+    finally:
+        for d in daemons:
+            d.stop()
+        shutil.rmtree(base, ignore_errors=True)
+    per_minute = [round(n * 60.0 / window, 1) for n in counts]
+    value = max(per_minute)
+    return [result(IDLE_NAME, value, "views/min", target="0 while nothing changes",
+                   met=value == 0, per_subscriber=per_minute, views=counts,
+                   on_subscribing=first, window_s=window, phase="a player's first move "
+                   "awaited, no turn window", subscribers=len(counts), rules=RULES,
+                   deck=DECK, bench_s=round(time.monotonic() - started, 1))]
+
+
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
     "web_discard_latency": bench_web,
+    IDLE_NAME: bench_idle_views,
 }

@@ -33,6 +33,7 @@ from fourwinds.daemon.store import Store, StoreError
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
+from fourwinds.daemon.view_changes import shown
 from fourwinds.daemon.wire import (
     PROTOCOL_VERSION,
     AskHeads,
@@ -136,6 +137,7 @@ class Daemon:
         self._dirty: dict[bytes, list[str]] = {}
         self._published_at: dict[bytes, float] = {}         # table -> when its last view went
         self._published_progress: dict[bytes, object] = {}  # table -> where it was then
+        self._published_shown: dict[bytes, object] = {}  # table -> what its last view showed
         self._wake = asyncio.Event()
         self._creating_unlisted: set[bytes] | None = None  # tables before an unlisted create
         self._announcing: set[asyncio.Task[None]] = set()
@@ -874,6 +876,14 @@ class Daemon:
             del rt.problems[:-20]
             self.publish_view(rt, [], at_once=True)
 
+    def resend_views(self) -> None:
+        """Every table's view again, to every subscriber, even if it shows nothing new (a
+        frontend just subscribed)."""
+        self._published_shown.clear()
+        for rt in self.tables.values():
+            if rt.session is not None:
+                self.publish_view(rt, [])
+
     def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None:
         """Send a view event to our frontends (only while one is subscribed: a view is built
         only for someone). ``at_once``: now, if it is due now (see ``_due_now``); otherwise
@@ -903,6 +913,10 @@ class Daemon:
         except Exception:   # a bug in a view must not hold up the table
             log.exception("table %s: building the view failed", rt.table_hex[:8])
             return
+        seen = shown(event, time.monotonic())
+        if not events and self._published_shown.get(rt.table_id) == seen:
+            return          # a refresh that shows nothing new is not sent (view_changes.py)
+        self._published_shown[rt.table_id] = seen
         self.api.publish(event)
 
     def _urgent(self, rt: TableRuntime) -> bool:

@@ -60,9 +60,7 @@ async def _hello(d: Daemon, request: Message) -> Message:
 
 
 async def _subscribe(d: Daemon, request: Message) -> Message:
-    for rt in d.tables.values():
-        if rt.session is not None:
-            d.publish_view(rt, [])
+    d.resend_views()    # the new subscriber has seen none of them
     return {"ok": True}
 
 

@@ -98,11 +98,14 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
     selected = ui.selected if tiles == old_tiles else frozenset()
     menu = menu_actions(new.get("legal_actions") or (), tiles)
     default = next((i for i, a in enumerate(menu) if a.get("default")), 0)
+    # the highlight stays while the same decision is asked (another seat's answer is a new
+    # view of the same question); a new decision starts at its default
+    same = old is not None and decision_key(old) == decision_key(new) and ui.menu < len(menu)
     return replace(
         ui,
         cursor=min(ui.cursor, max(0, len(tiles) - 1)),
         selected=frozenset(i for i in selected if i < len(tiles)),
-        menu=default,
+        menu=ui.menu if same else default,
         elapsed=0.0,
         answered=ui.answered if decision_key(new) == ui.answered else None,
         message=ui.message if _phase(old) == _phase(new) else "",

@@ -330,6 +330,35 @@ class AmericanBot:
         slot = hand[int(self.chooser.random() * len(hand)) % len(hand)]
         return Discard(self.seat, slot, state.faces[slot])
 
+    def _surplus_discard(self, state: AmericanState, plan: Plan) -> Discard | None:
+        """The first of the plan's surplus kinds that is not a joker (its copy drawn last),
+        or None when the plan has no such surplus."""
+        hand = state.hands[self.seat]
+        for kind in plan.surplus:
+            if kind == Kind.JOKER:
+                continue
+            for slot in reversed(hand):
+                if state.faces[slot] == kind:
+                    return Discard(self.seat, slot, Kind(kind))
+        return None
+
+    def default_discard(self, state: AmericanState) -> Discard:
+        """The discard a timeout makes for this seat on its turn: the bot's own choice
+        (its plan's least wanted tile, ``_discard``), but never a joker while another tile
+        is held (a player who let the time run out did not mean to throw away the one tile
+        that fits every hand; the bot itself may let a surplus joker go), and without
+        chance: when the plan spares nothing, the tile its target needs least. The
+        same state gives the same discard at the view (the action marked default) and at
+        the timeout (the action taken), and no tile the bot keeps for its hand goes."""
+        plan = self.plan(state)
+        chosen = self._surplus_discard(state, plan)
+        if chosen is not None:
+            return chosen
+        hand = state.hands[self.seat]
+        picked = self._pick(state, plan, 1, strict=False)
+        slot = picked[0] if picked else hand[-1]
+        return Discard(self.seat, slot, state.faces[slot])
+
 
 def _without_exposed(groups: tuple[ConcreteGroup, ...], exposed: tuple[tuple[Kind, int], ...]
                      ) -> tuple[ConcreteGroup, ...] | None:

@@ -41,7 +41,7 @@ from .state import HandState, Phase, public_slots
 from .waits import tiles_to_win
 from .wins import calc_melds, judge, reveal_of
 
-__all__ = ["Rng", "choose"]
+__all__ = ["Rng", "choose", "default_discard"]
 
 SLACK = 0
 
@@ -218,6 +218,25 @@ def _turn(state: HandState, seat: Seat, rng: Rng) -> Action:
     _, kind = pos.best_discard(pos.counts, pos.melds)
     slots = [s for s in own.hand if state.faces[s] == kind]
     slot = slots[int(rng.random() * len(slots)) % len(slots)]
+    return Discard(seat, slot, Kind(kind))
+
+
+def default_discard(state: HandState, seat: Seat) -> Discard | None:
+    """The discard a timeout makes for ``seat`` on its turn: the bot's own (the tile whose
+    loss leaves the hand nearest a winning one, so a ready hand keeps its waits), the copy
+    just drawn when that kind was drawn, else the last copy held; without chance, so the
+    view's default and the timeout's action agree. None when the seat holds nothing to
+    discard."""
+    own = state.seats[seat]
+    pos = _Position(state, seat)
+    if not pos.kinds:
+        return None
+    _, kind = pos.best_discard(pos.counts, pos.melds)
+    slots = [s for s in own.hand if state.faces[s] == kind]
+    if not slots:
+        return None
+    slot = state.drawn if state.drawn in slots else slots[-1]
+    assert slot is not None
     return Discard(seat, slot, Kind(kind))
 
 

@@ -12,6 +12,7 @@ from fourwinds.protocol.american import events as E
 from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.card import Card, house_card, parse_card
 from fourwinds.protocol.american.config import DeadPlayer, DeclarationMode, TableOptions
+from fourwinds.protocol.american.declare import mahjong_matches
 from fourwinds.protocol.american.match import HANDS_PER_GAME
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.seats import SEATS, Seat
@@ -99,7 +100,13 @@ class AmericanRules(EngineDelegate):
     def default_action(self, state: Any, seat: Seat) -> Any:
         """Timeouts: no call; in the Charleston the first three passable tiles, no courtesy
         tiles, and a vote to stop (an absent player should not hold up a second Charleston);
-        with pooling, nothing into the pool and, when owed tiles, the first ones in it."""
+        with pooling, nothing into the pool and, when owed tiles, the first ones in it. On
+        our turn: Mahjong when the tiles make a card hand (a timeout never throws a won
+        hand away), else the discard the built-in bot would make, never a joker while
+        another tile is held (``AmericanBot.default_discard``; the tile drawn last was the
+        default, and after a joker exchange that was the joker). The view marks this same
+        action as the default (``contract_view.our_choices``), so what is shown is what a
+        timeout takes."""
         s: AmericanState = state
         if s.step is CharlestonStep.POOL:
             return A.PoolIn(seat, (), ())
@@ -115,8 +122,24 @@ class AmericanRules(EngineDelegate):
         if s.stage is Stage.CALLS:
             return A.NoCall(seat)
         legal = engine.legal_actions(s, seat)
+        for action in legal:
+            if isinstance(action, A.DeclareMahjong) and mahjong_matches(s, seat, action.faces):
+                return action
         discards = [a for a in legal if isinstance(a, A.Discard)]
-        return discards[-1] if discards else legal[0]
+        if not discards:
+            return legal[0]
+        chosen = self._bot(seat).default_discard(s)
+        if chosen in discards:
+            return chosen
+        plain = [a for a in discards if a.face != Kind.JOKER]
+        return (plain or discards)[-1]
+
+    def _bot(self, seat: Seat) -> AmericanBot:
+        """The seat's built-in bot (one per seat and hand: it keeps its plans)."""
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = AmericanBot(seat, self.card, self._chooser)
+        return bot
 
     def forced_action(self, state: Any, seat: Seat) -> Any | None:
         """None: every American decision is the player's (``auto_pass`` covers calls)."""
@@ -161,9 +184,7 @@ class AmericanRules(EngineDelegate):
                            f"({result.value}{extra}) {how}".strip())
 
     def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
-        bot = self._bots.get(seat)
-        if bot is None:
-            bot = self._bots[seat] = AmericanBot(seat, self.card, self._chooser)
+        bot = self._bot(seat)
         self._chooser.rng = HashRng(entropy)
         action = bot.act(state)
         return action if action is not None else self.default_action(state, seat)

@@ -250,3 +250,20 @@ def test_the_sent_line_goes_when_the_table_moves_to_another_phase() -> None:
     discarded = replace(ui, message="sent: Discard 8p")
     play = sample_views.play_event()
     assert on_new_event(play, sample_views.result_event(), discarded).message == ""
+
+
+def test_the_highlight_stays_while_the_same_decision_is_asked() -> None:
+    """Up/down picked an action and the next view (another seat's answer, a countdown) put
+    the highlight back on the default (issue 22, 15); a new decision starts at its default."""
+    call = sample_views.call_event()
+    call["view"]["step"] = 11                # the session's step names the decision
+    ui = on_new_event(None, call, UiState())
+    assert ui.menu == 2                      # Pass, the default
+    moved = handle_key(call, ui, "UP").ui
+    assert moved.menu == 1
+    again = sample_views.call_event(seq=9)   # the same question, a later view
+    again["view"]["step"] = 11
+    assert on_new_event(call, again, moved).menu == 1
+    fresh = sample_views.call_event(seq=10)
+    fresh["view"]["step"] = 12                # the next discard's window
+    assert on_new_event(call, fresh, moved).menu == 2

@@ -133,7 +133,11 @@
     if (before.join() !== now.join()) state.selected.clear();
     state.cursor = Math.min(state.cursor, Math.max(0, now.length - 1));
     const menu = menuActions(event);
-    state.menu = Math.max(0, menu.findIndex((a) => a.default));
+    // the player's highlight stays while the same decision is asked (another seat's answer
+    // or a refreshed countdown is a new view of the same question); a new one starts at its default
+    if (!old || decisionKey(old) !== decisionKey(event) || state.menu >= menu.length) {
+      state.menu = Math.max(0, menu.findIndex((a) => a.default));
+    }
     if (state.answered !== decisionKey(event)) state.answered = null;
     render();
   }
