@@ -21,6 +21,7 @@ from testkit.machines import Machine, one_player
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.screen,
     pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
 ]
 
