@@ -28,7 +28,7 @@ from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding
 from fourwinds.daemon.rebuild import start as start_rebuild
 from fourwinds.daemon.recovery import resume_or_set_aside
 from fourwinds.daemon.seat_secrets import seat_entropy
-from fourwinds.daemon.session_port import SessionModule, progress_of
+from fourwinds.daemon.session_port import SessionModule, is_seated, progress_of
 from fourwinds.daemon.store import Store, StoreError
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
@@ -246,6 +246,11 @@ class Daemon:
             del self.tables[table_id]
             return
         rt.log, rt.session, rt.rebuild = stored.log, stored.session, stored.rebuild
+        keep = getattr(self.port, "keep_joins", None)
+        if keep is not None and rt.session is not None:
+            # the records hold the Join of a player who left the lobby since: its place is
+            # free (the roster on disk says who is still at the table)
+            rt.session = keep(rt.session, set(rt.members))
         if rt.rebuild is not None:
             rt.problems.append(f"rebuilding this table from the other seats' copies: "
                                f"{rt.rebuild.reason}")
@@ -553,6 +558,14 @@ class Daemon:
         if rt.session is not None:
             self.publish_view(rt, [], at_once=True)
 
+    def withdraw_soon(self, table_id: bytes) -> None:
+        """Stop announcing ``table_id`` (in the background, as ``_announce``): we left it."""
+        if self.discovery is None:
+            return
+        task = asyncio.create_task(self.discovery.withdraw(table_id), name="withdraw")
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
     def _start_announcing(self, rt: TableRuntime) -> None:
         """``_announce`` in the background (mDNS registration takes a second or two)."""
         task = asyncio.create_task(self._announce(rt), name="announce")
@@ -811,13 +824,13 @@ class Daemon:
         not heard from for UNREACHABLE_S (counted from our start when never); places as the
         session numbers them, or in join order before it knows them."""
         keys = list(self.port.seat_keys(rt.session)) if rt.session is not None else []
-        order = list(rt.members)
+        order = rt.places()
         out = []
         for key in rt.members:
             if key == self.identity.public_key or self.alive(key):
                 continue
             gone = self.unreachable_for(key, now)
-            place = keys.index(key) if key in keys else order.index(key)
+            place = keys.index(key) if key in keys else order.get(key, -1)
             if gone >= UNREACHABLE_S and 0 <= place < 4:
                 out.append((key, place, int(gone), self.last_address(rt, key)))
         return out
@@ -956,13 +969,36 @@ class Daemon:
                     await asyncio.wait_for(self._wake.wait(), max(due, PUBLISH_S))
                 self._wake.set()
 
+    def leave_warning(self, rt: TableRuntime) -> str:
+        """What leaving ``rt`` does to the others, when it needs ``force`` ("" when it does
+        not): a seated match not over cannot go on without our seat; a lobby we host where
+        others wait closes for them. A lobby we joined (the host frees the place), a finished
+        or halted match, or a table with nobody else: nothing to warn of."""
+        me = self.identity.public_key
+        others = [self.names.get(k) or fingerprint(k) for k in rt.members if k != me]
+        if not others or rt.session is None:
+            return ""
+        who = ", ".join(others)
+        if not is_seated(self.port, rt.session):
+            if rt.host_key != me:
+                return ""
+            return (f"you host {rt.name}, where {who} {'waits' if len(others) == 1 else 'wait'}"
+                    ": leaving closes the table for them")
+        progress = progress_of(self.port, rt.session)
+        if progress is not None and progress[0] in ("over", "halted"):
+            return ""
+        return (f"the match at {rt.name} has started: if you leave, {who} cannot go on "
+                f"(the table waits for your seat for ever)")
+
     def table_summary(self, rt: TableRuntime) -> Message:
         return {"table": rt.table_hex, "name": rt.name, "rules": rt.rules,
+                "leave_warning": self.leave_warning(rt),
                 "private": rt.private, "seated": len(rt.members),
                 "host": rt.host_key == self.identity.public_key,
                 "code": rt.code if rt.host_key == self.identity.public_key else None,
                 "members": [{"fingerprint": fingerprint(k), "alive": self.alive(k),
-                             "player": self.names.get(k, "")} for k in rt.members]}
+                             "player": self.names.get(k, ""), "place": place}
+                            for k, place in rt.places().items()]}
 
     # -- local API -------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ from fourwinds.daemon.identity import curve_public_from_ed25519
 from fourwinds.daemon.pairing import HostPairing, PairingError
 from fourwinds.daemon.reach import Source
 from fourwinds.daemon.refusals import Refusal, Refused
-from fourwinds.daemon.session_port import label_of
+from fourwinds.daemon.session_port import is_seated, label_of
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import Sender
 from fourwinds.daemon.wire import (
@@ -25,6 +25,7 @@ from fourwinds.daemon.wire import (
     Frame,
     Heads,
     Hello,
+    Leave,
     PairConfirm,
     PairReply,
     PairResult,
@@ -96,6 +97,8 @@ class FrameRouter:
             self._heads_asked(key, frame)
         elif isinstance(frame, Heads):
             self._heads(key, frame)
+        elif isinstance(frame, Leave):
+            self._leave(key, frame)
         elif isinstance(frame, Refuse):
             if self.last_refusal.get(key) != frame.reason:    # once, not each time
                 log.warning("peer %s refused us: %s", key.hex()[:8], frame.reason)
@@ -181,19 +184,59 @@ class FrameRouter:
     async def _admit(self, rt: TableRuntime, key: bytes, mac: bytes) -> None:
         """Pin ``key`` at ``rt`` (on disk before it is told: a thread writes it while the
         loop goes on), tell it so, and send every member the new roster."""
-        rt.members.setdefault(key, self.addresses.get(key, ("", 0)))
+        rt.seat_member(key, self.addresses.get(key, ("", 0)))
         self.d.transport.admitted(key)      # its link is no longer a guest's
         host, port = self.addresses.get(key, ("", 0))
         self.d.learn(key, host, port, Source.HEARD)
         await self.d.save_meta_now(rt)
         self._result(key, rt.table_id, True, "", mac)
-        roster = Roster(rt.table_id, rt.name, rt.rules,
-                        tuple((k, h, p) for k, (h, p) in rt.members.items()))
-        for member in rt.members:
-            if member != self.d.identity.public_key:
-                self.d.transport.send(member, roster)
+        self.send_roster(rt)
         log.info("table %s: admitted %s (%d seated)", rt.name, key.hex()[:8], len(rt.members))
         self.d.roster_changed(rt)   # free seats announced as they fill, lobby shown at once
+
+    def send_roster(self, rt: TableRuntime) -> None:
+        """The table's roster (members, and their places when one before the last is free)
+        to every other member."""
+        for member in rt.members:
+            if member != self.d.identity.public_key:
+                self.d.transport.send(member, roster_of(rt))
+
+    def _leave(self, key: bytes, frame: Leave) -> None:
+        """A member gives up its place (`fourwinds leave`). At a table we host whose places
+        are not yet fixed, the place is free again: the member's Join is forgotten, the
+        others get the new roster, the announcement and our lobby show the free seat. From
+        the host: it closed the table, which we drop too (its folder kept). At a seated
+        table the seat stays (the Seating fixed it): our players are told the table waits
+        for it."""
+        rt = self._table(frame.table_id)
+        if key not in rt.members or key == self.d.identity.public_key:
+            raise Refused(Refusal.NOT_MEMBER, "leave")
+        name = self.d.names.get(key) or key.hex()[:8]
+        seated = is_seated(self.d.port, rt.session)
+        if key == rt.host_key and not seated:
+            log.warning("table %s: the host %s closed it", rt.name, name)
+            requests.drop_table(self.d, rt)
+            return
+        if seated or rt.host_key != self.d.identity.public_key:
+            if not seated:      # a joiner's news of another joiner: the host's roster follows
+                return
+            log.warning("table %s: %s left the table for good", rt.name, name)
+            rt.problems.append(f"{name} left the table for good: the table cannot go on "
+                               "without that seat")
+            del rt.problems[:-20]
+            self.d.publish_view(rt, [], at_once=True)
+            return
+        place = rt.remove_member(key)
+        keep = getattr(self.d.port, "keep_joins", None)
+        if keep is not None and rt.session is not None:
+            rt.session = keep(rt.session, set(rt.members))
+        log.info("table %s: %s left place %s; %d seated", rt.name, name, place,
+                 len(rt.members))
+        self.d.save_meta_soon(rt)
+        self.send_roster(rt)
+        if key not in self.d.pinned_keys():
+            self.d.transport.disconnect(key)
+        self.d.roster_changed(rt)
 
     # -- joiner side -----------------------------------------------------------------------
 
@@ -239,7 +282,10 @@ class FrameRouter:
         me = self.d.identity.public_key
         if me not in members:
             raise Refused(Refusal.OUT_OF_PLACE, "roster without us")
-        rt.place = list(members).index(me)
+        places = dict(zip(members, frame.places or range(len(members)), strict=False))
+        if rt.place is not None and rt.session is not None and places[me] != rt.place:
+            raise Refused(Refusal.OUT_OF_PLACE, f"roster moves us from place {rt.place}")
+        rt.place = places[me]
         members[me] = (self.d.host, self.d.transport.port)
         for member in list(members):
             known = rt.addresses.get(member)
@@ -247,7 +293,7 @@ class FrameRouter:
                 members[member] = known[0].where
             elif member == key and member in rt.members:
                 members[member] = rt.members[member]      # where we reached the host
-        rt.members = members
+        rt.set_places(places, members)
         for member, host, port in frame.members:
             if member != me:
                 self.d.learn(member, host, port, Source.TOLD, via=sender.address)
@@ -299,8 +345,7 @@ class FrameRouter:
             return          # we have nothing to give (we are joining, or rebuilding too)
         self._send_heads(key, rt)
         if frame.lost:      # it knows not even the seats: the roster, as the host sends it
-            self.d.transport.send(key, Roster(rt.table_id, rt.name, rt.rules, tuple(
-                (k, h, p) for k, (h, p) in rt.members.items())))
+            self.d.transport.send(key, roster_of(rt))
         self.d.peer_rebuilding(rt, key)
 
     def _heads_asked(self, key: bytes, frame: AskHeads) -> None:
@@ -339,3 +384,12 @@ class FrameRouter:
         place = keys.index(key) if key in keys else None
         for payload in self.d.port.messages_since(session, frame.seat, frame.seq, place):
             self.d.send_payload(rt, key, payload)
+
+
+def roster_of(rt: TableRuntime) -> Roster:
+    """The host's roster of ``rt``: every member in place order, with the places when one
+    before the last is free (a player left the lobby)."""
+    places = rt.places()
+    return Roster(rt.table_id, rt.name, rt.rules,
+                  tuple((k, h, p) for k, (h, p) in rt.members.items()),
+                  tuple(places[k] for k in rt.members) if rt.free_places else ())

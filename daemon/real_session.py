@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
 from fourwinds.daemon.wire import MAX_PAYLOAD
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table import lobby
 from fourwinds.protocol.table import session as table
 from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view, resolve_action
 from fourwinds.protocol.table.messages import MAX_CARD_TEXT
@@ -153,6 +154,17 @@ def awaits_us(session: TableSession) -> bool:
 
 def last_seq(session: TableSession, seat: int) -> int:
     return session.chains[seat].next_seq - 1
+
+
+def keep_joins(session: TableSession, keys: Collection[bytes]) -> TableSession:
+    """The host's lobby without the Joins of players no longer at the table (they left
+    before the Seating): their places are free for the next joiners."""
+    return lobby.keep_joins(session, keys)
+
+
+def seated(session: TableSession) -> bool:
+    """The four places are fixed: a player who leaves now leaves a seat the table waits for."""
+    return lobby.seated(session)
 
 
 def seat_keys(session: TableSession) -> Sequence[bytes | None]:

@@ -14,9 +14,10 @@ from fourwinds.daemon.api import API_VERSION, ApiError, Message
 from fourwinds.daemon.checks import TABLE_NAME_LIMIT, BadInput, checked_address, local_name
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.pairing import JoinerPairing, new_code
+from fourwinds.daemon.session_port import is_seated
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import TransportError
-from fourwinds.daemon.wire import PROTOCOL_VERSION, PairStart, Refuse
+from fourwinds.daemon.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.transcript import Transcript, parse_transcript
 from fourwinds.protocol.table.wire import WireError
@@ -260,12 +261,55 @@ def _drop(d: Daemon, rt: TableRuntime) -> None:
             d.transport.disconnect(key)
 
 
-async def _leave(d: Daemon, request: Message) -> Message:
-    rt = d.find_table(request.get("table"))
+LEAVE_FLUSH_S = 0.3
+"""How long a leave waits for its ``Leave`` frames to go out before the links they need are
+closed (a frame already handed to a completed connection leaves within milliseconds)."""
+LEAVE_REACH_S = 3.0
+"""How long a leave waits to hear from the seats it tells (a daemon started just now to
+leave has not reached them yet); one still silent then is not told."""
+
+
+def drop_table(d: Daemon, rt: TableRuntime) -> None:
+    """Forget ``rt`` for good (its folder kept as ``left-<id>``) and stop announcing it."""
+    if d.tables.get(rt.table_id) is not rt:
+        return
     _drop(d, rt)
-    if d.discovery is not None:
-        await d.discovery.withdraw(rt.table_id)
-    return {"ok": True}
+    d.withdraw_soon(rt.table_id)
+
+
+def _others(d: Daemon, rt: TableRuntime) -> list[str]:
+    me = d.identity.public_key
+    return [d.names.get(k) or k.hex()[:8] for k in rt.members if k != me]
+
+
+async def _leave(d: Daemon, request: Message) -> Message:
+    """Give up our place at a table for good (docs/LOCAL-API.md, "Leaving a table"). In a
+    lobby we joined the host frees the place for the next joiner; leaving a match in
+    progress, or a lobby we host with others in it, needs ``force``. The table's folder is
+    kept (``left-<id>``), and it is no longer resumed."""
+    rt = d.find_table(request.get("table"))
+    force = request.get("force", False)
+    if not isinstance(force, bool):
+        raise ApiError("'force' must be true or false")
+    refusal = d.leave_warning(rt)
+    if refusal and not force:
+        raise ApiError(f"{refusal}; leave with force (`fourwinds leave {rt.name} --force`)")
+    me = d.identity.public_key
+    hosting = rt.host_key == me
+    seated = is_seated(d.port, rt.session)
+    told = [k for k in rt.members if k != me and (hosting or seated or k == rt.host_key)]
+    reach_by = time.monotonic() + LEAVE_REACH_S
+    while not all(d.alive(k) for k in told) and time.monotonic() < reach_by:
+        await asyncio.sleep(0.05)
+    sent = [d.transport.send(key, Leave(rt.table_id)) for key in told]
+    if told:
+        await asyncio.sleep(LEAVE_FLUSH_S)
+    if d.tables.get(rt.table_id) is rt:
+        drop_table(d, rt)
+    log.info("left table %s (%s; told %d of %d)", rt.name,
+             "seated" if seated else "lobby", sum(sent), len(told))
+    return {"ok": True, "table": rt.table_hex, "name": rt.name,
+            "seated": seated, "others": _others(d, rt) if told else []}
 
 
 async def _view(d: Daemon, request: Message) -> Message:

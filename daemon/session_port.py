@@ -12,7 +12,9 @@ Optional, used when present: ``apply_message`` and ``send_action`` with ``settle
 halves of ``handle_message`` and ``local_action``: adopt a peer's message before making our
 automatic reply, send our action before our own session takes it in), ``progress`` (phase
 and step: a view is sent at once when it changes), ``awaits_us``, ``suggest``,
-``sheet`` and ``transcript``.
+``sheet``, ``transcript``, and ``seated`` with ``keep_joins`` (a player who leaves the lobby
+before the seating frees its place; without them every table counts as seated, and a leave
+is one from a table that waits for its seat).
 """
 
 from __future__ import annotations
@@ -69,6 +71,15 @@ def progress_of(port: SessionModule, session: Any) -> tuple[str, int] | None:
         return None
     phase, step = progress(session)
     return str(phase), int(step)
+
+
+def is_seated(port: SessionModule, session: Any) -> bool:
+    """Are the table's four places fixed (so a leave leaves a seat the table waits for)?
+    True for a module without ``seated``; False before there is a session."""
+    seated = getattr(port, "seated", None)
+    if session is None:
+        return False
+    return True if seated is None else bool(seated(session))
 
 
 def label_of(port: SessionModule, session: Any) -> tuple[str, str] | None:

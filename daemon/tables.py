@@ -70,6 +70,9 @@ class TableRuntime:
     joiner: JoinerPairing | None = None
     join_error: str = ""
     place: int | None = None                # our place at the table (0 = its creator)
+    # places before the last member's that nobody holds: a player left the lobby (the next
+    # joiner takes the lowest); the members hold the other places in their order
+    free_places: tuple[int, ...] = ()
     listed: bool = True                     # announced over mDNS (False: a solo table)
     view_seq: int = 0
     applied_at: float = 0.0   # time.monotonic() when the current session was adopted
@@ -95,7 +98,40 @@ class TableRuntime:
                 "members": [[k, h, p] for k, (h, p) in self.members.items()],
                 "addresses": [[k, reach.plain(known)] for k, known in self.addresses.items()
                               if k in self.members],
-                "place": self.place, "listed": self.listed}
+                "place": self.place, "listed": self.listed,
+                "free_places": list(self.free_places)}
+
+    def places(self) -> dict[bytes, int]:
+        """Each member's place: the members in their order take the places that are not
+        ``free_places`` (so with none free, the join order: the host 0, then 1, 2, 3)."""
+        held = (p for p in range(4) if p not in self.free_places)
+        return {key: place for key, place in zip(self.members, held, strict=False)}
+
+    def set_places(self, places: dict[bytes, int],
+                   addresses: dict[bytes, tuple[str, int]]) -> None:
+        """Members and free places from ``places`` (key -> place, at most 4, distinct):
+        the members in place order, the places below the highest that nobody holds free."""
+        order = sorted(places, key=lambda key: places[key])
+        self.members = {key: addresses[key] for key in order}
+        top = max(places.values(), default=-1)
+        self.free_places = tuple(p for p in range(top + 1) if p not in places.values())
+
+    def seat_member(self, key: bytes, address: tuple[str, int]) -> int:
+        """Admit ``key`` (host): the lowest free place, else the next; its place."""
+        places = self.places()
+        if key in places:
+            return places[key]
+        place = min(self.free_places) if self.free_places else len(self.members)
+        self.set_places({**places, key: place}, {**self.members, key: address})
+        return place
+
+    def remove_member(self, key: bytes) -> int | None:
+        """``key`` left the lobby (host): its place is free again; the place it held."""
+        places = self.places()
+        place = places.pop(key, None)
+        if place is not None:
+            self.set_places(places, self.members)
+        return place
 
     @classmethod
     def from_meta(cls, meta: dict[str, Any]) -> TableRuntime:
@@ -139,11 +175,16 @@ class TableRuntime:
         for what in ("name", "rules"):
             if not isinstance(meta[what], str):
                 raise BadMeta(f"{what} is not text")
+        free = meta.get("free_places", [])
+        if not isinstance(free, list) or len(free) + len(members) > 4 or any(
+                isinstance(p, bool) or p not in range(1, 4) for p in free):
+            raise BadMeta(f"free_places {free!r} is not a list of places 1-3")
         rt = cls(table_id=table_id, name=peer_name(meta["name"], TABLE_NAME_LIMIT) or "?",
                  rules=peer_name(meta["rules"], RULES_LIMIT) or "?",
                  host_key=checked_public_key(meta["host_key"]),
                  private=bool(meta["private"]), code=code, members=members,
-                 place=place, listed=bool(meta.get("listed", True)))
+                 place=place, listed=bool(meta.get("listed", True)),
+                 free_places=tuple(sorted(set(free))))
         stored = meta.get("addresses")
         if isinstance(stored, list):
             for item in stored:

@@ -64,6 +64,7 @@ class Kind(IntEnum):
     REBUILD = 12
     HEADS = 13
     ASK_HEADS = 14
+    LEAVE = 15
 
 
 @dataclass(frozen=True)
@@ -145,6 +146,10 @@ class Roster:
     name: str
     rules: str
     members: tuple[tuple[bytes, str, int], ...]
+    # each member's place, when a player left the lobby and a place before the last is free
+    # (empty: the places follow the members' order, 0, 1, 2...); sent only when not empty,
+    # so a roster without a free place reads as before
+    places: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,15 +194,26 @@ class AskHeads:
     table_id: bytes
 
 
+@dataclass(frozen=True)
+class Leave:
+    """The sender gives up its place at ``table_id`` for good (`fourwinds leave`): in the
+    lobby the host frees the place for the next joiner and sends the others the new roster;
+    from the host, the table is closed; at a started table the others are told why the
+    table waits for that seat. A daemon that predates this frame refuses it as an unknown
+    kind: the leaver is then shown as unreachable."""
+
+    table_id: bytes
+
+
 Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
-         | PairResult | Refuse | Roster | Reach | Rebuild | Heads | AskHeads)
+         | PairResult | Refuse | Roster | Reach | Rebuild | Heads | AskHeads | Leave)
 
 _KIND_OF: dict[type[Any], Kind] = {
     Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
     CatchUp: Kind.CATCHUP, PairStart: Kind.PAIR_START, PairReply: Kind.PAIR_REPLY,
     PairConfirm: Kind.PAIR_CONFIRM, PairResult: Kind.PAIR_RESULT, Refuse: Kind.REFUSE,
     Roster: Kind.ROSTER, Reach: Kind.REACH, Rebuild: Kind.REBUILD, Heads: Kind.HEADS,
-    AskHeads: Kind.ASK_HEADS,
+    AskHeads: Kind.ASK_HEADS, Leave: Kind.LEAVE,
 }
 
 
@@ -213,6 +229,10 @@ def encode(frame: Frame) -> bytes:
         value = getattr(frame, name)
         if name == "members":
             value = _members_plain(value)
+        elif name == "places":
+            if not value:
+                continue        # no free place: the roster as a daemon before Leave sends it
+            value = list(value)
         elif name == "addresses":
             value = [[host, port] for host, port in value]
         elif name == "seqs":
@@ -329,7 +349,9 @@ def decode(data: bytes) -> Frame:
     arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
              Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
              Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1,
-             Kind.REBUILD: 2, Kind.HEADS: 2, Kind.ASK_HEADS: 1}[kind]
+             Kind.REBUILD: 2, Kind.HEADS: 2, Kind.ASK_HEADS: 1, Kind.LEAVE: 1}[kind]
+    if kind is Kind.ROSTER and len(fields) == 5:
+        arity = 5       # with the members' places (a free place before the last)
     if len(fields) != arity:
         raise FrameError(f"{kind.name} frame has {len(fields)} fields, expected {arity}")
     f = fields
@@ -360,11 +382,24 @@ def decode(data: bytes) -> Frame:
         return Rebuild(_bytes(f[0], "table id", TABLE_ID), _bool(f[1], "lost"))
     if kind is Kind.ASK_HEADS:
         return AskHeads(_bytes(f[0], "table id", TABLE_ID))
+    if kind is Kind.LEAVE:
+        return Leave(_bytes(f[0], "table id", TABLE_ID))
     if kind is Kind.HEADS:
         if not isinstance(f[1], list) or len(f[1]) != 4:
             raise FrameError("heads must be a list of 4 sequence numbers")
         a, b, c, d = (_int(seq, "head seq", -1, 2**32) for seq in f[1])
         return Heads(_bytes(f[0], "table id", TABLE_ID), (a, b, c, d))
+    members = _decode_members(f[3])
+    places = _decode_places(f[4], len(members)) if len(f) == 5 else ()
     return Roster(_bytes(f[0], "table id", TABLE_ID), _name(f[1], "name", TABLE_NAME_LIMIT),
-                  _name(f[2], "rules", RULES_LIMIT),
-                  _decode_members(f[3]))
+                  _name(f[2], "rules", RULES_LIMIT), members, places)
+
+
+def _decode_places(value: Any, count: int) -> tuple[int, ...]:
+    """A roster's places: one distinct place 0-3 per member, the host's 0 first."""
+    if not isinstance(value, list) or len(value) != count:
+        raise FrameError("places must be one place per member")
+    places = tuple(_int(place, "place", 0, 3) for place in value)
+    if len(set(places)) != len(places) or (places and places[0] != 0):
+        raise FrameError("places must be distinct, the host's 0 first")
+    return places

@@ -10,6 +10,7 @@ speak; from then on every place is its public key, and the table waits for four 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Collection
 
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
@@ -232,4 +233,20 @@ def on_seating(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
     return s
 
 
-__all__ = ["SEATS", "base_session", "join", "open_table"]
+def keep_joins(s: TableSession, keys: Collection[bytes]) -> TableSession:
+    """The creator's lobby holding only the Joins of ``keys`` (the players still at the
+    table): a player who left before the Seating frees its place for the next joiner. After
+    the Seating the places are fixed by a signed message, and the session is unchanged."""
+    if s.me != 0 or s.phase is not Phase.LOBBY:
+        return s
+    kept = tuple(j if j is None or _join_body(decode(j)).public_key in keys else None
+                 for j in s.joins)
+    return s if kept == s.joins else evolve(s, joins=kept)
+
+
+def seated(s: TableSession) -> bool:
+    """Are the four places fixed (the creator's Seating signed and taken)?"""
+    return s.phase is not Phase.LOBBY
+
+
+__all__ = ["SEATS", "base_session", "join", "keep_joins", "open_table", "seated"]
