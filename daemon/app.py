@@ -856,6 +856,8 @@ class Daemon:
             # before the seating the session knows only the places it has seen join; the
             # daemon's roster (join order, the host first) shows an admitted player at once
             event["members"] = self.table_summary(rt)["members"]
+            # what leaving does to the others, when the lobby's Leave must be confirmed
+            event["leave_warning"] = self.leave_warning(rt)
             if rt.code is not None and len(rt.members) < 4:
                 # only the host keeps the code: its lobby shows it while places are free
                 event["code"] = rt.code
@@ -987,6 +989,9 @@ class Daemon:
         progress = progress_of(self.port, rt.session)
         if progress is not None and progress[0] in ("over", "halted"):
             return ""
+        if progress is not None and progress[0] == "ready":
+            return (f"all four places at {rt.name} are taken: if you leave, {who} cannot "
+                    f"start (the table waits for your seat for ever)")
         return (f"the match at {rt.name} has started: if you leave, {who} cannot go on "
                 f"(the table waits for your seat for ever)")
 

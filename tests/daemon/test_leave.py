@@ -15,6 +15,7 @@ from fourwinds.daemon import real_session, requests
 from fourwinds.daemon.api import API_VERSION, ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
+from fourwinds.daemon.tables import TableRuntime
 from tests.daemon.helpers import identity, wait_for
 
 PRACTICE = {"deck": "practice"}
@@ -48,6 +49,17 @@ def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]]) -> 
             for d in ds:
                 await d.close()
     asyncio.run(asyncio.wait_for(main(), 90))
+
+
+async def seated(ds: list[Daemon], table: str) -> None:
+    """Wait until every one of ``ds`` took the host's Seating of ``table``."""
+    for d in ds:
+        rt = d.find_table(table)
+
+        def took(rt: TableRuntime = rt) -> bool:
+            return rt.session is not None and real_session.seated(rt.session)
+
+        assert await wait_for(took, timeout=10)
 
 
 def places(d: Daemon, table: str) -> dict[str, int]:
@@ -86,9 +98,7 @@ def test_a_lobby_leave_frees_the_place_at_every_lobby_and_the_next_joiner_takes_
         assert cat.find_table(table).place == 1
         await join(dan, host, table)
         assert dan.find_table(table).place == 3
-        for d in (host, bob, cat, dan):
-            rt = d.find_table(table)
-            assert await wait_for(lambda rt=rt: real_session.seated(rt.session), timeout=10)
+        await seated([host, bob, cat, dan], table)
         keys = list(real_session.seat_keys(host.find_table(table).session))
         assert keys == [d.identity.public_key for d in (host, cat, bob, dan)]
     run(tmp_path, 5, body)
@@ -115,8 +125,12 @@ def test_a_freed_place_stays_free_when_the_host_restarts(tmp_path: Path) -> None
         assert await wait_for(lambda: host.find_table(table).session is not None)
         await join(cat, host, table)
         assert cat.find_table(table).place == 1
-        view = host.view_event(host.find_table(table), [])["view"]
-        assert [p["name"] for p in view["players"]][:2] == ["p0", "p2"]
+
+        def names() -> list[str]:
+            view = host.view_event(host.find_table(table), [])["view"]
+            return [p["name"] for p in view["players"]][:2]
+
+        assert await wait_for(lambda: names() == ["p0", "p2"]), names()
     run(tmp_path, 3, second)
 
 
@@ -127,9 +141,16 @@ def test_leaving_a_started_match_needs_force_and_the_others_are_told(tmp_path: P
                             options=PRACTICE))["table"]
         for d in ds[1:]:
             await join(d, host, table)
+        await seated(ds, table)
+        warning = (await call(ds[2], type="tables"))["tables"][0]["leave_warning"]
+        assert "all four places at club are taken: if you leave, p0, p1, p3 cannot start" \
+            in warning
+        assert ds[2].view_event(ds[2].find_table(table), [])["leave_warning"] == warning
         for d in ds:
-            rt = d.find_table(table)
-            assert await wait_for(lambda rt=rt: real_session.seated(rt.session), timeout=10)
+            assert (await call(d, type="ready", table=table))["ok"]
+        rt2 = ds[2].find_table(table)
+        assert await wait_for(lambda: real_session.progress(rt2.session)[0] not in ("ready",),
+                              timeout=10)
         warning = (await call(ds[2], type="tables"))["tables"][0]["leave_warning"]
         assert "cannot go on" in warning and "p0" in warning
         with pytest.raises(ApiError, match=r"has started: if you leave, .*force"):
@@ -138,8 +159,11 @@ def test_leaving_a_started_match_needs_force_and_the_others_are_told(tmp_path: P
         assert (await call(ds[2], type="leave", table=table, force=True))["seated"]
         for d in (ds[0], ds[1], ds[3]):
             rt = d.find_table(table)
-            assert await wait_for(lambda rt=rt: any(
-                "p2 left the table for good" in p for p in rt.problems))
+
+            def told(rt: TableRuntime = rt) -> bool:
+                return any("p2 left the table for good" in p for p in rt.problems)
+
+            assert await wait_for(told)
             assert len(rt.members) == 4             # the seat stays: the table waits for it
     run(tmp_path, 4, body)
 
