@@ -391,7 +391,7 @@ def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bo
     except BaseException:   # a table short of its bots is no use: do not leave it behind
         started.stop()
         with contextlib.suppress(FourwindsError, OSError):
-            api.request({"type": "leave", "table": table})
+            api.request({"type": "leave", "table": table, "force": True})
         half = load_bot_seats(state, table)
         if half is not None:
             forget_bot_seats(half)
@@ -401,8 +401,15 @@ def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bo
 
 def _after_screen(api: LocalApi, table: str, seats: BotSeats | None) -> None:
     """After the screen closed: a finished match is left (and its bot seats' data removed);
-    otherwise say how to come back."""
+    a table left from the lobby (L) forgets its bot seats; otherwise say how to come back."""
     try:
+        tables = checked(api.request({"type": "tables"})).get("tables") or ()
+        if not any(isinstance(t, Mapping) and table in (t.get("table"), t.get("name"))
+                   for t in tables):
+            if seats is not None:
+                forget_bot_seats(seats)
+            _say("you left the table")
+            return
         phase = (current_view(api, table).get("view") or {}).get("phase")
         if phase == "match_over":
             checked(api.request({"type": "leave", "table": table}))
