@@ -129,7 +129,7 @@ class Bridge:
                 await asyncio.to_thread(self.bots.seat, table=table, rules=str(rules),
                                         count=bots, host_port=port, host_key=key, code=code)
             except (FourwindsError, OSError) as error:
-                await self.link.request({"type": "leave", "table": table})
+                await self.link.request({"type": "leave", "table": table, "force": True})
                 await asyncio.to_thread(self.bots.forget, table)
                 raise PageError(f"could not seat the bots: {error}") from None
         await self._ready(table)
@@ -175,7 +175,10 @@ class Bridge:
     async def _leave(self, body: Mapping[str, Any]) -> Message:
         table = str(body.get("table") or "")
         event = (await self._ask({"type": "view", "table": table})).get("event") or {}
-        await self._ask({"type": "leave", "table": table})
+        force = body.get("force", False)
+        if not isinstance(force, bool):
+            raise PageError("force must be true or false")
+        await self._ask({"type": "leave", "table": table, "force": force})
         await asyncio.to_thread(self.bots.forget, str(event.get("table") or table))
         return {"ok": True}
 

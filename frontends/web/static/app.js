@@ -279,6 +279,7 @@
     if (key === "Tab") { state.showHints = !state.showHints; render(); return true; }
     const event = state.event;
     if (!event || screenOf(event) === "lobby-screen") return false;
+    if (key === "L" && screenOf(event) === "waiting") { leaveTable(); return true; }
     const legal = event.legal_actions || [];
     const menu = menuActions(event);
     if (key === "T" || key === "N") {
@@ -395,9 +396,14 @@
       : "");
     $("private-code").hidden = !event.code;
     const legal = event.legal_actions || [];
-    redraw($("waiting-actions"), JSON.stringify([legal, state.menu]), () => [
-      ...actionButtons(event, []), legal.length ? null
-        : h("p", { text: "The match starts when all four players are seated and ready." })]);
+    redraw($("waiting-actions"), JSON.stringify([legal, state.menu]), () => {
+      const leave = h("button", { id: "lobby-leave-button", class: "leave",
+        text: "Leave the table", title: "give up your place for good (key L)" });
+      leave.addEventListener("click", leaveTable);
+      return [...actionButtons(event, []), legal.length ? null
+        : h("p", { text: "The match starts when all four players are seated and ready." }),
+      h("div", { class: "actions" }, leave)];
+    });
   }
 
   function renderResult(event, view) {
@@ -691,8 +697,18 @@
     refreshTables().then(renderLobby);
   }
 
+  // Leave the table for good. What it does to the others comes from the daemon (the table
+  // summary's leave_warning: a started match cannot go on, a hosted lobby closes); with one,
+  // the player confirms first, as `fourwinds leave` asks on a terminal.
   async function leaveTable() {
-    const answer = await ask({ type: "leave", table: state.table });
+    const tables = await refreshTables();
+    const mine = ((tables && tables.tables) || []).find((t) => String(t.table).startsWith(state.table) || t.name === state.table);
+    const warning = mine ? mine.leave_warning || "" : "";
+    if (warning && !window.confirm(`${warning[0].toUpperCase()}${warning.slice(1)}. Leave the table for good?`)) {
+      say("you still sit at the table");
+      return;
+    }
+    const answer = await ask({ type: "leave", table: state.table, force: !!warning });
     if (!answer.ok) { say(`cannot leave: ${answer.error}`); return; }
     say("you left the table");
     showLobby();

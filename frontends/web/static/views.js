@@ -185,12 +185,15 @@ const Views = (() => {
 
   function places(view, members) {
     const bySeat = players(view);
+    // each member's place (a daemon before `leave` sends none: the join order)
+    const byPlace = {};
+    (members || []).forEach((m, i) => { byPlace[m.place === undefined ? i : m.place] = m; });
     const out = [];
     for (let place = 0; place < 4; place += 1) {
       const p = bySeat[place] || {};
       let name = p.name || "";
       const free = !name || /^seat \d+$/.test(name);
-      if (free && members[place]) name = members[place].player || "a player (joining)";
+      if (free && byPlace[place]) name = byPlace[place].player || "a player (joining)";
       const marks = [];
       if (place === view.seat) marks.push("you");
       if (place === 0) marks.push("host");
@@ -265,6 +268,8 @@ const Views = (() => {
     ["H / C / S", "the match's hands / the card or the fans / scores and timers"],
     ["Tab", "show or hide the hints"],
     ["?", "this help;  Esc closes it"],
+    ["L", "in the lobby: leave the table for good (your place is free for someone else; a " +
+      "table that cannot go on without you asks first)"],
     ["Q", "back to the lobby (your daemon keeps your seat)"],
   ];
 
