@@ -147,6 +147,8 @@ class TableScreen:
             self.fetch_sheet()
         if result.request is not None:
             answer = self.client.act(result.request)
+            if answer.get("ok") and result.leave:
+                return False        # we left the table: nothing more to show
             if answer.get("ok"):
                 sent = self.ui.pending[0] if self.ui.pending else ""
                 answered = decision_key(self.event or {}) if result.final else self.ui.answered

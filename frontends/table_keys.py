@@ -9,7 +9,9 @@ action is refused on screen with the reason, before anything reaches the daemon.
 Lower-case letters pick the tiles of our rack (``a`` the first) while the rack is on screen;
 ``t``, ``n`` and ``h`` beyond the rack (a rack holds at most 14 tiles, ``a``-``n``; on the
 end-of-hand and lobby screens there is none) mean ``T`` (more time), ``N`` (next hand) and
-``H`` (hand history). The keys are listed for the player by ``table_panels.HELP_KEYS``.
+``H`` (hand history); ``L`` in the lobby leaves the table. Every key and what it does on
+each screen is listed once, in ``table_help.SECTIONS``: the help and the README are made from
+it, and tests/frontends/test_table_help.py checks this handler does what it says.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from fourwinds.frontends.table_view import (
     is_tile_bound,
     menu_actions,
     rack_tiles,
+    screen_kind,
     shows_rack,
 )
 
@@ -41,6 +44,7 @@ class KeyResult:
     quit: bool = False
     fetch_sheet: bool = False  # the card / fan sheet was opened: ask the daemon for it
     final: bool = True  # the request answers the decision (not so "more time")
+    leave: bool = False  # the request leaves the table: the screen closes once it is done
 
 
 def decision_key(event: Event) -> object:
@@ -136,8 +140,12 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
         if step is not None:
             return KeyResult(replace(ui, scroll=max(0, ui.scroll + step)))
         return KeyResult(replace(ui, screen="table", scroll=0))
+    if ui.leave_armed and key != "L":     # any other key: the player stays
+        ui = replace(ui, leave_armed=False, message="")
     if key == "Q":
         return KeyResult(ui, quit=True)
+    if key == "L" and event is not None and screen_kind(event) == "lobby":
+        return _leave(event, ui)
     tiles = rack_tiles((event or {}).get("view") or {}) if shows_rack(event) else []
     if len(key) == 1 and key in COMMAND_LETTERS and RACK_LETTERS.index(key) >= len(tiles):
         key = COMMAND_LETTERS[key]
@@ -192,6 +200,19 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
             return _act(event, ui, menu[min(ui.menu, len(menu) - 1)], tiles)
         return KeyResult(replace(ui, message="nothing to do now"))
     return KeyResult(ui)
+
+
+def _leave(event: Event, ui: UiState) -> KeyResult:
+    """L in the lobby: the ``leave`` request. When the daemon warns what leaving does to the
+    others (``leave_warning``: a lobby we host where others wait, four seated players), the
+    warning is shown first and a second L confirms, as `fourwinds leave` asks."""
+    warning = str(event.get("leave_warning") or "")
+    if warning and not ui.leave_armed:
+        return KeyResult(replace(ui, leave_armed=True,
+                                 message=f"{warning}: press L again to leave for good"))
+    request = {"type": "leave", "table": event.get("table"), "force": bool(warning)}
+    return KeyResult(replace(ui, leave_armed=False, message="", pending=("Leave",)), request,
+                     leave=True)
 
 
 def _act_of_type(event: Event, ui: UiState, legal: Sequence[Action], key: str) -> KeyResult:

@@ -3,7 +3,8 @@
 Before the first hand the view's seats are table places (0 = the host, then join order). A
 place nobody holds yet is named ``seat N`` by the view (or marked ``free``). The screen may
 also carry ``members`` (the daemon's table summary: who its daemon has admitted, in join
-order); a member the view does not name yet is shown from there, so an admitted friend shows
+order, each with its ``place``: a player who left the lobby leaves a free place between
+them); a member the view does not name yet is shown from there, so an admitted friend shows
 up at once.
 """
 
@@ -30,12 +31,14 @@ def is_free(player: Mapping[str, Any]) -> bool:
 def lobby_seats(view: View, members: Sequence[Mapping[str, Any]] = ()) -> list[tuple[str, str]]:
     """(name, state) of the four places, in place order; state is "free", "ready", or ""."""
     players = {int(p.get("seat", i)): p for i, p in enumerate(view.get("players") or ())}
+    # a member's place (a daemon before `leave` sends none: the join order)
+    by_place = {int(m.get("place", i)): m for i, m in enumerate(members)}
     out: list[tuple[str, str]] = []
     for place in range(4):
         player = players.get(place, {})
         name = str(player.get("name") or "")
-        if is_free(player) and place < len(members):
-            member = members[place]
+        if is_free(player) and place in by_place:
+            member = by_place[place]
             # a name, never a fingerprint (the name arrives with the member's first Hello)
             name = str(member.get("player") or "")
             out.append((name or "a player (joining)", ""))

@@ -24,10 +24,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from fourwinds.frontends.table_help import help_lines
 from fourwinds.frontends.table_layout import Panel, Stack, compose, place_footer
 from fourwinds.frontends.table_lobby import lobby_lines
 from fourwinds.frontends.table_match import history_lines, standings_lines
-from fourwinds.frontends.table_panels import help_lines, scoreboard_lines, seat_label
+from fourwinds.frontends.table_panels import scoreboard_lines, seat_label
 from fourwinds.frontends.table_result import next_lines, result_lines
 from fourwinds.frontends.table_sheet import sheet_lines
 from fourwinds.frontends.tile_text import (
@@ -67,8 +68,8 @@ KEY_LINES = {  # the keys line of each screen, longest first: the first that fit
         "? help  Q quit",
     ),
     "lobby": (
-        "Enter or 1: ready  C card  S scores and timers  ? help  Q quit",
-        "Enter ready  ? help  Q quit",
+        "Enter or 1: ready  L leave the table  C card  S scores and timers  ? help  Q quit",
+        "Enter ready  L leave  ? help  Q quit",
         "? help  Q quit",
     ),
     "scroll": (
@@ -98,6 +99,7 @@ class UiState:
     sheet: Mapping[str, Any] | None = field(default=None, compare=False)  # the `sheet` answer
     sheet_problem: str = ""  # why the daemon did not send the sheet
     daemon: str = ""  # what is wrong with the link to the daemon ("": nothing), e.g. a restart
+    leave_armed: bool = False  # L was pressed once where leaving needs confirming
 
 
 @dataclass(frozen=True)

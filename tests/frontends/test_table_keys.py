@@ -267,3 +267,30 @@ def test_the_highlight_stays_while_the_same_decision_is_asked() -> None:
     fresh = sample_views.call_event(seq=10)
     fresh["view"]["step"] = 12                # the next discard's window
     assert on_new_event(call, fresh, moved).menu == 2
+
+
+def test_l_in_the_lobby_leaves_and_asks_first_when_the_others_cannot_go_on() -> None:
+    """Issue 22, item 8: the lobby had no way to leave the table."""
+    event = sample_views.lobby_event(seated=2)
+    left = handle_key(event, UiState(), "L")
+    assert left.leave and left.request == {"type": "leave", "table": "kitchen", "force": False}
+    event["leave_warning"] = "you host kitchen, where Bob waits: leaving closes the table"
+    armed = handle_key(event, UiState(), "L")
+    assert armed.request is None and armed.ui.leave_armed
+    assert armed.ui.message.endswith("press L again to leave for good")
+    stays = handle_key(event, armed.ui, "UP")
+    assert stays.request is None and not stays.ui.leave_armed and stays.ui.message == ""
+    confirmed = handle_key(event, armed.ui, "L")
+    assert confirmed.request == {"type": "leave", "table": "kitchen", "force": True}
+    # at the table, L is no key (a match in progress is left with `fourwinds leave`)
+    assert handle_key(sample_views.play_event(), UiState(), "L").request is None
+
+
+def test_the_lobby_shows_a_place_freed_between_two_players() -> None:
+    from fourwinds.frontends.table_lobby import lobby_lines
+
+    event = sample_views.lobby_event(seated=1)
+    members = [{"player": "Ada", "place": 0}, {"player": "Cy", "place": 2}]
+    lines = lobby_lines(event["view"], members)
+    assert lines[1] == "Places: 2 of 4 taken, 2 free"
+    assert lines[3].strip() == "2. (free)" and lines[4].strip().startswith("3. Cy")

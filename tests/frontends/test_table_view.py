@@ -131,9 +131,11 @@ def test_match_over_shows_the_scoreboard_best_first() -> None:
 def test_scoreboard_and_help_screens() -> None:
     event = sample_views.play_event()
     assert _screen(event, ui=UiState(screen="scores")).startswith("=== Scoreboard")
-    helptext = _screen(event, ui=UiState(screen="help"))
+    helptext = _screen(event, ui=UiState(screen="help"), height=80)
     assert "=== fourwinds: help ===" in helptext
     assert "Press any key to go back" in helptext
+    longer = _screen(event, ui=UiState(screen="help"), height=24)   # scrolled, with the keys
+    assert "any other key: back to the table" in longer
 
 
 def test_keys_are_on_screen_at_every_size() -> None:
