@@ -184,3 +184,22 @@ def test_the_host_closing_its_lobby_needs_force_and_drops_the_table_at_the_joine
         assert (await call(host, type="leave", table=table, force=True))["ok"]
         assert await wait_for(lambda: not ann.tables)
     run(tmp_path, 2, body)
+
+
+def test_a_player_who_left_the_lobby_can_join_it_again(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        host, ann = ds
+        table = (await call(host, type="create", name="porch", rules="mcr",
+                            options=PRACTICE))["table"]
+        await join(ann, host, table)
+        assert (await call(ann, type="leave", table=table))["ok"]
+        assert await wait_for(lambda: len(host.find_table(table).members) == 1)
+        await join(ann, host, table)
+        assert ann.find_table(table).place == 1
+
+        def named() -> bool:
+            view = host.view_event(host.find_table(table), [])["view"]
+            return bool([p["name"] for p in view["players"]][1] == "p1")
+
+        assert await wait_for(named)
+    run(tmp_path, 2, body)
