@@ -94,6 +94,11 @@ def checked(answer: Mapping[str, Any]) -> Message:
     return dict(answer)
 
 
+NOT_SEATED = "you are not seated at a table"   # the daemon's answer about a table it left
+TABLE_GONE = ("This table is gone: its host closed it, or you left it elsewhere "
+              "(Q closes the screen)")
+
+
 class DaemonTable:
     """A ``TableClient`` for one table over the daemon's local API.
 
@@ -137,12 +142,22 @@ class DaemonTable:
         if newest is None and now - self._last_seen >= self.refresh:
             try:
                 newest = current_view(self.api, self.table)
-            except FourwindsError:
-                newest = None
+            except FourwindsError as error:
+                newest = self._gone(str(error))
         if newest is not None:
             self._latest = newest
             self._last_seen = now
         return self._with_members(newest, now)
+
+    def _gone(self, reason: str) -> Message | None:
+        """The last view once more, saying the table is gone, when the daemon no longer sits
+        at it (its host closed the lobby, or it was left from another window: `fourwinds
+        leave`); None for any other refusal (the next pull asks again)."""
+        latest = self._latest
+        if latest is None or not reason.startswith(NOT_SEATED) or latest.get("gone"):
+            return None
+        view = {**(latest.get("view") or {}), "phase_detail": TABLE_GONE, "deadline": None}
+        return {**latest, "gone": True, "view": view, "legal_actions": [], "members": []}
 
     def pull_due(self) -> bool:
         """Would ``latest_event`` ask the daemon now, if no event came (the view, or in

@@ -6,7 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from fourwinds.frontends.table_keys import decision_key, handle_key, on_new_event
-from fourwinds.frontends.table_view import UiState
+from fourwinds.frontends.table_view import UiState, render
 from tests.frontends import sample_views
 
 
@@ -294,3 +294,16 @@ def test_the_lobby_shows_a_place_freed_between_two_players() -> None:
     lines = lobby_lines(event["view"], members)
     assert lines[1] == "Places: 2 of 4 taken, 2 free"
     assert lines[3].strip() == "2. (free)" and lines[4].strip().startswith("3. Cy")
+
+
+def test_a_table_the_daemon_left_says_so_on_the_screen() -> None:
+    """The host closed the lobby (or `fourwinds leave` ran elsewhere): the daemon dropped the
+    table, and the open screen said nothing, frozen on its last view."""
+    api = FakeApi([sample_views.lobby_event(seated=2)])
+    link = DaemonTable(api, "kitchen", refresh=0.0)
+    assert link.latest_event(0.0) is not None
+    link.table = "ab0cd-left"       # the daemon now answers "you are not seated at a table"
+    event = link.latest_event(0.0)
+    assert event is not None and event["gone"] and event["legal_actions"] == []
+    text = "\n".join(render(event, UiState(), 100, 30, True))
+    assert "This table is gone: its host closed it, or you left it elsewhere" in text
