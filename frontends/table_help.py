@@ -7,8 +7,9 @@ how the help writes them, what they do in words, and what they do as ``Outcome``
 tests/frontends/test_table_help.py presses every listed key through the real handler on a
 screen of the section's ``Where`` and checks the outcome is one of those listed (and that each
 listed one happens), so the help cannot say a key does what it does not. ``help_lines`` (the
-``?`` screen) and ``readme_keys`` (the README's key section, between ``README_BEGIN`` and
-``README_END``, checked by the same test) are made from it.
+``?`` screen), ``readme_keys`` (the README's key section, between ``README_BEGIN`` and
+``README_END``, checked by the same test) and ``page_sections`` (the browser's help page) are
+made from it.
 
 Run ``python -m fourwinds.frontends.table_help`` to print the README section.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
 
 RACK_KEYS = tuple("abcdefghijklmn")   # a rack holds at most 14 tiles
 DIGITS = tuple("123456789")
@@ -64,6 +66,7 @@ class Binding:
     shown: str                  # as the help and the README write them
     does: str                   # what it does, in words
     outcomes: frozenset[Outcome]
+    page: str = ""              # what it does in the browser, where that differs ("": same)
 
 
 @dataclass(frozen=True)
@@ -74,8 +77,9 @@ class Section:
     bindings: tuple[Binding, ...]
 
 
-def _b(keys: tuple[str, ...], shown: str, does: str, *outcomes: Outcome) -> Binding:
-    return Binding(keys, shown, does, frozenset(outcomes))
+def _b(keys: tuple[str, ...], shown: str, does: str, *outcomes: Outcome,
+       page: str = "") -> Binding:
+    return Binding(keys, shown, does, frozenset(outcomes), page)
 
 
 OUT = Outcome
@@ -125,12 +129,13 @@ SECTIONS: tuple[Section, ...] = (
            "close the screen. During a match your daemon keeps your seat: `fourwinds play` "
            "brings you back (at several tables: `play --table NAME`), with the bots `play` "
            "seated; after the match's end you leave the table",
-           OUT.QUIT),
+           OUT.QUIT, page="back to the lobby (your daemon keeps your seat)"),
     )),
     Section(Where.PAGES, (
         _b(("UP", "DOWN", "PGUP", "PGDN", "LEFT", "RIGHT", "SPACE"),
            "up down PgUp PgDn", "scroll (<- -> and space: ten lines)", OUT.SCROLL),
-        _b(("x", "ENTER", "ESC", "Q"), "any other key", "back to the table", OUT.BACK),
+        _b(("x", "ENTER", "ESC", "Q"), "any other key", "back to the table", OUT.BACK,
+           page="back to the table (Esc, a click outside the page)"),
     )),
 )
 
@@ -174,6 +179,14 @@ def help_lines(ascii_only: bool) -> list[str]:
     for note in (*NOTES, tiles):
         lines += _wrapped(note, HELP_WIDTH)
     return lines
+
+
+def page_sections() -> list[dict[str, Any]]:
+    """The key table for the browser's help page (`fourwinds web`, the ``keys`` request):
+    ``[{"where", "keys": [[shown, what it does on the page], ...]}]``."""
+    return [{"where": f"{section.where.value[0].upper()}{section.where.value[1:]}",
+             "keys": [[b.shown, b.page or b.does] for b in section.bindings]}
+            for section in SECTIONS]
 
 
 README_BEGIN = "<!-- keys: made by `python -m fourwinds.frontends.table_help` -->"

@@ -28,6 +28,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from fourwinds.frontends.config import RULES
+from fourwinds.frontends.table_help import page_sections
 from fourwinds.frontends.web.link import AsyncLink
 from fourwinds.frontends.web.seats import BotKeeper
 from fourwinds.protocol.errors import FourwindsError
@@ -91,6 +92,8 @@ class Bridge:
                 return await self._open(body)
             if kind == "leave":
                 return await self._leave(body)
+            if kind == "keys":      # the help page: the table's one key list (table_help.py)
+                return {"ok": True, "sections": page_sections()}
         except (FourwindsError, TimeoutError, OSError) as error:
             return {"ok": False, "error": str(error) or type(error).__name__}
         return {"ok": False, "error": f"unknown request type {kind!r}"}

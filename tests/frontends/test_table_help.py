@@ -178,3 +178,14 @@ def test_the_readme_key_section_is_the_generated_one() -> None:
     assert section == readme_keys(), \
         "README.md's keys differ from table_help.SECTIONS: run " \
         "`python -m fourwinds.frontends.table_help` and paste its output"
+
+
+def test_the_pages_help_is_the_same_key_table() -> None:
+    """The browser's help page (the bridge's ``keys`` answer) lists the same keys, in the
+    page's words where they differ (Q goes back to the lobby there)."""
+    from fourwinds.frontends.table_help import page_sections
+
+    sections = page_sections()
+    assert [len(s["keys"]) for s in sections] == [len(s.bindings) for s in SECTIONS]
+    quits = [k for s in sections for k in s["keys"] if k[0] == "Q"]
+    assert quits == [["Q", "back to the lobby (your daemon keeps your seat)"]]

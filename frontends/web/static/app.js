@@ -28,7 +28,7 @@
     socket: null, nextId: 1, waiting: new Map(), retry: 500,
     hello: null, table: null, event: null, receivedAt: 0, members: [], tables: null,
     cursor: 0, selected: new Set(), menu: 0, overlay: null, showHints: true, answered: null,
-    order: null, sheet: null, sheetProblem: "",
+    order: null, sheet: null, sheetProblem: "", keys: null,
   };
 
   // -- the connection ----------------------------------------------------------------------
@@ -581,6 +581,11 @@
     state.overlay = which;
     $("overlay").hidden = false;
     fillOverlay();
+    if (which === "help" && !state.keys) {   // the terminal's key table, from the server
+      const answer = await ask({ type: "keys" });
+      if (answer.ok) state.keys = answer.sections;
+      if (state.overlay === "help") fillOverlay();
+    }
     if (which === "sheet" && !state.sheet && state.table) {
       const answer = await ask({ type: "sheet", table: state.table });
       if (answer.ok) state.sheet = answer.sheet;
@@ -594,7 +599,7 @@
     const which = state.overlay;
     const body = which === "sheet" ? Views.sheet(state.sheet, state.sheetProblem)
       : which === "history" ? Views.history(view) : which === "scores" ? Views.scores(view)
-        : Views.help();
+        : Views.help(state.keys);
     document.body.dataset.overlay = which;
     put($("overlay-body"), ...body);
   }

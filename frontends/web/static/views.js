@@ -254,28 +254,21 @@ const Views = (() => {
       h("p", { text: windowsText(view) })];
   }
 
-  const HELP = [
+  // The page's own clicks; the keys come from the server (frontends/table_help.py, the one
+  // key table of the terminal, the README and this page).
+  const CLICKS = [
     ["click a tile", "select it (the cursor); in a Charleston pass, choose it"],
     ["double-click a tile", "discard it, on your turn"],
     ["drag a tile", "move it in your rack (your order is kept)"],
-    ["\u2190 \u2192 or a-n", "move the cursor to a tile of your rack (its letter)"],
-    ["space", "select / unselect the tile under the cursor"],
-    ["Enter", "discard the tile under the cursor, else do the highlighted action"],
-    ["\u2191 \u2193", "highlight an action"],
-    ["1-9", "do that action (with the selected tiles when it asks for some)"],
-    ["T", "more time on a discard you could call (once a discard)"],
-    ["N", "next hand, on the end-of-hand screen"],
-    ["H / C / S", "the match's hands / the card or the fans / scores and timers"],
-    ["Tab", "show or hide the hints"],
-    ["?", "this help;  Esc closes it"],
-    ["L", "in the lobby: leave the table for good (your place is free for someone else; a " +
-      "table that cannot go on without you asks first)"],
-    ["Q", "back to the lobby (your daemon keeps your seat)"],
+    ["a button", "that action, as its number"],
   ];
 
-  function help() {
-    return [h("h2", { text: "Keys and clicks" }),
-      h("table", {}, HELP.map(([k, t]) => h("tr", {}, h("th", { text: k }), h("td", { text: t })))),
+  function help(sections) {
+    const rows = (pairs) => h("table", {}, pairs.map(([k, t]) =>
+      h("tr", {}, h("th", { text: k }), h("td", { text: t }))));
+    return [h("h2", { text: "Keys and clicks" }), h("h3", { text: "Clicks" }), rows(CLICKS),
+      ...(sections || []).flatMap((s) => [h("h3", { text: `${s.where}:` }), rows(s.keys)]),
+      sections ? null : h("p", { text: "Asking the server for the keys..." }),
       h("p", { text: "Only legal actions are offered; the one marked 'default' is taken for " +
         "you when the countdown runs out." })];
   }
