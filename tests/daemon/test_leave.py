@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import msgpack
 import pytest
 
 from fourwinds.daemon import real_session, requests
@@ -16,6 +17,7 @@ from fourwinds.daemon.api import API_VERSION, ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.wire import FrameError, Leave, Roster, decode, encode
 from tests.daemon.helpers import identity, wait_for
 
 PRACTICE = {"deck": "practice"}
@@ -203,3 +205,21 @@ def test_a_player_who_left_the_lobby_can_join_it_again(tmp_path: Path) -> None:
 
         assert await wait_for(named)
     run(tmp_path, 2, body)
+
+
+def test_a_roster_with_a_free_place_carries_the_places_and_one_without_reads_as_before(
+        ) -> None:
+    """A roster is sent as before (four fields) unless a place before the last is free; its
+    places are checked like every field from a peer."""
+    keys = [identity(800 + i).public_key for i in range(3)]
+    members = tuple((k, "127.0.0.1", 7420 + i) for i, k in enumerate(keys))
+    plain = Roster(b"t" * 16, "kitchen", "mcr", members[:2])
+    assert len(msgpack.unpackb(encode(plain))) == 6       # version, kind and 4 fields
+    assert decode(encode(plain)) == plain
+    gap = Roster(b"t" * 16, "kitchen", "mcr", (members[0], members[2]), (0, 2))
+    assert decode(encode(gap)) == gap
+    for places in ((0, 0), (1, 2), (0,), (0, 4)):
+        with pytest.raises(FrameError, match="place"):
+            decode(encode(Roster(b"t" * 16, "kitchen", "mcr", (members[0], members[2]),
+                                 places)))
+    assert decode(encode(Leave(b"t" * 16))) == Leave(b"t" * 16)
