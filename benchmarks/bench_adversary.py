@@ -35,7 +35,8 @@ within 30 s of the attack's end, both hands complete, the log grows <= 1 MB.
 Quick (``scripts/bench --quick``): every attack at a tenth of its amount, one round (not
 more while the friend's hand goes on: each line's ``attack`` says what was sent first,
 ``frames_sent`` the total), the legitimate hand on the practice deck (each line says its
-``deck``) and played during the attack only: the target is judged without the hand after it.
+``deck``) and played during the attack only, the descriptors not awaited after it: the
+target is judged without the hand after it and without the descriptors' return.
 """
 
 from __future__ import annotations
@@ -294,7 +295,8 @@ def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool
     watcher.join()
     peak_mb = sampler.stop()
     ended = gauge.read()
-    back = gauge.fds_back(before.fds, FDS_BACK_S)
+    # quick: the descriptors are not awaited (the daemon drops an idle guest after ~10 s)
+    back = None if stage.quick else gauge.fds_back(before.fds, FDS_BACK_S)
     after_ok: bool | None = None   # quick: no hand after the attack
     after_s, after_why = 0.0, ""
     if not stage.quick:
@@ -303,7 +305,8 @@ def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool
     rss_growth = max(ended.rss_mb, after.rss_mb) - before.rss_mb
     peak_growth = peak_mb - before.rss_mb
     log_growth = after.log_bytes - before.log_bytes
-    met = (rss_growth <= RSS_TARGET_MB and peak_growth <= RSS_TARGET_MB and back is not None
+    met = (rss_growth <= RSS_TARGET_MB and peak_growth <= RSS_TARGET_MB
+           and (back is not None or stage.quick)
            and during_ok and after_ok is not False and log_growth <= LOG_TARGET_BYTES)
     extra: dict[str, object] = {}
     if during_why:
@@ -323,8 +326,9 @@ def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool
         attack_still_running_when_the_hand_ended=during_overlapped,
         friend_hand_after=after_ok, after_s=round(after_s, 1),
         target=(f"RSS growth and peak RSS growth during the attack <= "
-                f"{RSS_TARGET_MB:.0f} MB each, descriptors back within "
-                f"{FDS_BACK_S:.0f} s, the friend's hand completes during "
+                f"{RSS_TARGET_MB:.0f} MB each, "
+                + ("" if stage.quick else f"descriptors back within {FDS_BACK_S:.0f} s, ")
+                + f"the friend's hand completes during "
                 f"{'the attack' if stage.quick else 'and after'}, log "
                 f"growth <= {LOG_TARGET_BYTES / 1e6:.0f} MB"),
         met=met, deck=stage.deck, **extra)

@@ -18,6 +18,7 @@ module may name a group of its own with ``pytest.mark.xdist_group`` (that mark w
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -49,13 +50,16 @@ def group_of(item: pytest.Item) -> str | None:
     return None
 
 
-@pytest.hookimpl(tryfirst=True)   # before xdist's hook reads the groups into the node ids
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Put the screen tests in ``SCREENS``, the other slow and netns tests in ``REAL``."""
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
+    """Put the screen tests in ``SCREENS``, the other slow and netns tests in ``REAL``: as
+    a wrapper, before every other plugin's hook, xdist's too, which reads the groups into
+    the node ids on each worker (tests/test_xdist_groups.py checks that they arrive)."""
     for item in items:
         group = group_of(item)
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
+    yield
 
 
 @pytest.fixture(autouse=True)

@@ -46,14 +46,17 @@ class Tmux:
         for key in keys:
             self.run("send-keys", "-t", "t", key)
 
-    def wait_for(self, text: str, timeout: float = 10.0) -> str:
+    def wait_for(self, text: str, *more: str, timeout: float = 20.0) -> str:
+        """The screen once ``text`` and every one of ``more`` show on it at once (curses
+        draws a screen in parts: a capture between two parts shows only some of them)."""
         end = time.monotonic() + timeout
         while True:
             screen = self.screen()
-            if text in screen:
+            if all(t in screen for t in (text, *more)):
                 return screen
             if time.monotonic() > end:
-                raise AssertionError(f"{text!r} never appeared; screen:\n{screen}")
+                missing = [t for t in (text, *more) if t not in screen]
+                raise AssertionError(f"{missing!r} never appeared; screen:\n{screen}")
             time.sleep(0.1)
 
     def close(self) -> None:
@@ -84,22 +87,20 @@ def _requests(log: Path) -> list[dict[str, object]]:
 
 
 def test_tmux_charleston_discard_call_and_end_of_hand(ascii_table: Tmux, log: Path) -> None:
-    screen = ascii_table.wait_for("Pass right (select 3 tiles, then this)")
-    assert "1m 2m 3m 4p 4p 6s 7s 8s 1z 1z 5z F  J" in screen
+    ascii_table.wait_for("Pass right (select 3 tiles, then this)",
+                         "1m 2m 3m 4p 4p 6s 7s 8s 1z 1z 5z F  J")
     ascii_table.keys("a", "c", "1")  # only two selected: refused on screen, nothing sent
     ascii_table.wait_for("select 3 tile(s), you selected 2")
     assert _requests(log) == []
     ascii_table.keys("f", "1")
-    screen = ascii_table.wait_for("Your turn: discard a tile")
-    assert "[5p 5p J pung<E]" in screen and "discards: 1m 2m 7z F" in screen
+    ascii_table.wait_for("Your turn: discard a tile", "[5p 5p J pung<E]",
+                         "discards: 1m 2m 7z F")
     assert _requests(log)[0]["tiles"] == ["1m", "3m", "6s"]
     ascii_table.keys("h", "Enter")  # discard 8s
-    screen = ascii_table.wait_for("South discarded 4p: call or pass")
-    assert "3 Pass [default]" in screen and "Pung 4p" in screen
+    ascii_table.wait_for("South discarded 4p: call or pass", "3 Pass [default]", "Pung 4p")
     ascii_table.keys("1")  # pung
-    screen = ascii_table.wait_for("Q quit (leave the table)")  # the match-over keys, drawn last
-    assert "=== Scoreboard" in screen
-    assert "Mahjong by South (Bob)" in screen and "Audit: ok" in screen
+    ascii_table.wait_for("Q quit (leave the table)",  # the match-over keys, drawn last
+                         "=== Scoreboard", "Mahjong by South (Bob)", "Audit: ok")
     requests = _requests(log)
     assert [r["seq"] for r in requests] == [1, 2, 3]
     assert requests[2]["action"] == 0
@@ -108,27 +109,23 @@ def test_tmux_charleston_discard_call_and_end_of_hand(ascii_table: Tmux, log: Pa
 def test_tmux_help_screen_and_back(ascii_table: Tmux) -> None:
     ascii_table.wait_for("Pass right")
     ascii_table.keys("?")
-    screen = ascii_table.wait_for("=== fourwinds: help ===")
-    assert "space               select / unselect" in screen
-    assert "T or t              more time" in screen
+    ascii_table.wait_for("=== fourwinds: help ===", "space               select / unselect",
+                         "T or t              more time")
     ascii_table.keys("x")
     ascii_table.wait_for("Pass right")
 
 
 def test_tmux_resize_switches_to_the_compact_layout(ascii_table: Tmux) -> None:
-    screen = ascii_table.wait_for("Pass right")
-    assert "    discards: -" in screen
+    ascii_table.wait_for("Pass right", "    discards: -")
     ascii_table.run("resize-window", "-t", "t", "-x", "60", "-y", "16")
-    screen = ascii_table.wait_for("S Bob       -10 10t")
+    screen = ascii_table.wait_for("S Bob       -10 10t", "Actions: >1 Pass right")
     assert all(len(line) <= 60 for line in screen.splitlines())
-    assert "Actions: >1 Pass right" in screen
 
 
 def test_tmux_unicode_rack_and_quit(log: Path) -> None:
     tmux = _start(log, 100, 40)
     try:
-        screen = tmux.wait_for("Pass right")
-        assert "\U0001f007" in screen  # the 1 Crak glyph on the rack
+        tmux.wait_for("Pass right", "\U0001f007")  # the 1 Crak glyph on the rack
         tmux.keys("Q")
         end = time.monotonic() + 10
         while "Pass right" in tmux.screen() and time.monotonic() < end:
@@ -143,12 +140,12 @@ def test_tmux_end_of_hand_at_80x24_without_utf8_falls_back_to_codes(log: Path) -
     the countdown runs, n says next, H shows the hands and the match ends on the standings."""
     tmux = _start(log, 80, 24, "--end", lang="C")
     try:
-        screen = tmux.wait_for("=== Hand 2 over: Mahjong by South (Bob) ===")
-        assert "Winning tile: 8m (8 Crak), discarded by East (Ada)" in screen
-        assert "  2m 2m 2m 4m 4m 4m 4m 6m 6m 6m 8m    8m 8m J" in screen
-        assert "Flowers: F" in screen
-        assert "Card hand: 2468-1  222 4444 666 8888  value 25" in screen
-        assert "South (Bob) +100" in screen and "Scores:   East (Ada) -25" in screen
+        screen = tmux.wait_for("=== Hand 2 over: Mahjong by South (Bob) ===",
+                               "Winning tile: 8m (8 Crak), discarded by East (Ada)",
+                               "  2m 2m 2m 4m 4m 4m 4m 6m 6m 6m 8m    8m 8m J",
+                               "Flowers: F",
+                               "Card hand: 2468-1  222 4444 666 8888  value 25",
+                               "South (Bob) +100", "Scores:   East (Ada) -25")
         assert screen.isascii()
         assert all(len(line) <= 80 for line in screen.splitlines())
         assert "Next hand in 1" in screen
@@ -159,8 +156,8 @@ def test_tmux_end_of_hand_at_80x24_without_utf8_falls_back_to_codes(log: Path) -
         assert _requests(log)[0]["expected"]["type"] == "next"  # type: ignore[index]
         tmux.wait_for("Waiting for West (Cy), North (Di)")
         tmux.keys("h")
-        screen = tmux.wait_for("=== Hands of this match: 2 finished of 4 ===")
-        assert "Hand 2: Mahjong by Bob, off Ada's discard - 2468-1, 25" in screen
+        tmux.wait_for("=== Hands of this match: 2 finished of 4 ===",
+                      "Hand 2: Mahjong by Bob, off Ada's discard - 2468-1, 25")
         tmux.keys("x")
         tmux.wait_for("=== Hand 2 over")
     finally:
