@@ -144,9 +144,19 @@ def test_leaving_a_started_match_needs_force_and_the_others_are_told(tmp_path: P
         for d in ds[1:]:
             await join(d, host, table)
         await seated(ds, table)
-        warning = (await call(ds[2], type="tables"))["tables"][0]["leave_warning"]
-        assert "all four places at club are taken: if you leave, p0, p1, p3 cannot start" \
-            in warning
+        expected = "all four places at club are taken: if you leave, p0, p1, p3 cannot start"
+        warning = ""
+
+        async def warned() -> bool:     # the others' names come with their Hello frames
+            nonlocal warning
+            warning = (await call(ds[2], type="tables"))["tables"][0]["leave_warning"]
+            return expected in warning
+
+        for _ in range(100):
+            if await warned():
+                break
+            await asyncio.sleep(0.05)
+        assert expected in warning
         assert ds[2].view_event(ds[2].find_table(table), [])["leave_warning"] == warning
         for d in ds:
             assert (await call(d, type="ready", table=table))["ok"]
