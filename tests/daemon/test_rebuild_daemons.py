@@ -51,6 +51,21 @@ def _seen_by_others(table: RealTable, timeout: float) -> list[str]:
     return []
 
 
+def _finished_alike(table: RealTable, seats: list[BotSeat]) -> list[dict[str, Any]]:
+    """The victim's bot let go, the match played to its end: every seat over, in one state,
+    holding the same messages (transcripts verified); the four view events."""
+    seats[VICTIM].paused.clear()
+    for seat in seats:
+        seat.join(120)
+        assert seat.error is None, seat.error
+    events = [table.query(i, type="view")["event"] for i in range(4)]
+    assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
+    assert len({e["view"]["state"] for e in events}) == 1
+    held = [_held(table, i) for i in range(4)]
+    assert all(h == held[0] for h in held)
+    return events
+
+
 @pytest.mark.parametrize("deck", ["masked", "practice"])
 def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_completes(
         tmp_path: Path, deck: str) -> None:
@@ -68,15 +83,7 @@ def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_complete
         victim.start()
         details = _seen_by_others(table, 20)
         assert details, "no other seat said the victim rebuilds"
-        seats[VICTIM].paused.clear()
-        for seat in seats:
-            seat.join(120)
-            assert seat.error is None, seat.error
-        events = [table.query(i, type="view")["event"] for i in range(4)]
-        assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
-        assert len({e["view"]["state"] for e in events}) == 1
-        held = [_held(table, i) for i in range(4)]
-        assert all(h == held[0] for h in held)
+        events = _finished_alike(table, seats)
         kept = victim.data_dir / "tables" / f"set-aside-{table.table}"
         assert (kept / RECORDS).read_bytes() == flipped.data      # kept byte for byte
         reason = (kept / "set-aside.txt").read_text()
@@ -111,15 +118,7 @@ def test_a_deleted_data_folder_is_rebuilt_from_the_peers_and_the_match_completes
         assert told["ok"]
         details = _seen_by_others(table, 20)
         assert details, "no other seat said the victim rebuilds"
-        seats[VICTIM].paused.clear()
-        for seat in seats:
-            seat.join(120)
-            assert seat.error is None, seat.error
-        events = [table.query(i, type="view")["event"] for i in range(4)]
-        assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
-        assert len({e["view"]["state"] for e in events}) == 1
-        held = [_held(table, i) for i in range(4)]
-        assert all(h == held[0] for h in held)
+        events = _finished_alike(table, seats)
         listed: Any = table.query(VICTIM, type="tables")
         assert [(t["table"], t["name"]) for t in listed["tables"]] == [(table.table, "real")]
         assert "rebuilt this table from the other seats' copies" in " ".join(
@@ -159,15 +158,7 @@ def test_a_seat_resumed_from_an_older_copy_learns_its_last_number_and_never_sign
         shutil.rmtree(folder)
         shutil.copytree(backup, folder)
         victim.start()
-        seats[VICTIM].paused.clear()
-        for seat in seats:
-            seat.join(120)
-            assert seat.error is None, seat.error
-        events = [table.query(i, type="view")["event"] for i in range(4)]
-        assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
-        assert len({e["view"]["state"] for e in events}) == 1
-        held = [_held(table, i) for i in range(4)]
-        assert all(h == held[0] for h in held)
+        events = _finished_alike(table, seats)
         problems = [" ".join(e["problems"]) for e in events]
         assert not any("equivocat" in p.lower() for p in problems), problems
         reason = (victim.data_dir / "tables" / f"set-aside-{table.table}" / "set-aside.txt")
