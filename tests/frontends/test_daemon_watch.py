@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -85,17 +86,23 @@ def test_a_crashed_daemon_is_said_at_once_and_the_screen_moves_to_the_new_one(
     new_api = FakeApi({"ok": True, "event": {"type": "view", "table": "kitchen",
                                              "view": {"phase": "play"}}})
 
+    checked = threading.Event()     # the restart waits until the screen while down is read
+
     def restart() -> FakeApi:
+        assert checked.wait(10), "the test never let the restart finish"
         _write(tmp_path, os.getpid(), "ipc:///the-new-one")
         return new_api
 
     link, old_api = _followed(tmp_path, restart)
     _write(tmp_path, _dead_pid())        # killed with -9: the file stays, its pid has ended
-    assert link.latest_event(0.0) is None
-    assert "stopped" in link.notice and "again" in link.notice
-    refused = link.act({"type": "act", "table": "kitchen"})
-    assert not refused["ok"] and "not running" in refused["error"]
-    assert not old_api.asked            # never a request to the dead daemon
+    try:
+        assert link.latest_event(0.0) is None
+        assert "stopped" in link.notice and "again" in link.notice
+        refused = link.act({"type": "act", "table": "kitchen"})
+        assert not refused["ok"] and "not running" in refused["error"]
+        assert not old_api.asked            # never a request to the dead daemon
+    finally:
+        checked.set()
     _until(lambda: link.latest_event(0.0) is not None, "the view from the new daemon")
     assert link.notice == "" and link.api is new_api and old_api.closed
     assert new_api.asked[-1] == {"type": "view", "table": "kitchen"}
