@@ -22,10 +22,10 @@ import argparse
 import contextlib
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from fourwinds.frontends.cli_common import config_of, data_dir_of, emit, state_dir_of
+from fourwinds.frontends.commands.play import Mine
 from fourwinds.frontends.daemon_link import LocalApi, checked, connect
 from fourwinds.frontends.local_seats import (
     DaemonPlan,
@@ -53,26 +53,13 @@ def register(sub: Any) -> None:
     parser.set_defaults(handler=cmd_leave)
 
 
-@dataclass(frozen=True)
-class Seated:
-    """A table the daemon sits at, as the ``tables`` request lists it."""
-
-    table: str          # its id (hex)
-    name: str
-    rules: str
-    seated: int
-    warning: str        # what leaving does to the others, when it needs force ("": nothing)
-
-
-def seated_tables(api: LocalApi) -> list[Seated]:
-    """The tables our daemon sits at."""
+def seated_tables(api: LocalApi) -> list[Mine]:
+    """The tables our daemon sits at, with what leaving each does to the others."""
     answer = checked(api.request({"type": "tables"}))
-    return [Seated(str(t.get("table")), str(t.get("name")), str(t.get("rules")),
-                   int(t.get("seated") or 0), str(t.get("leave_warning") or ""))
-            for t in answer.get("tables") or () if isinstance(t, Mapping)]
+    return [Mine.listed(t) for t in answer.get("tables") or () if isinstance(t, Mapping)]
 
 
-def pick_table(tables: Sequence[Seated], wanted: str | None, ask: Ask | None) -> Seated:
+def pick_table(tables: Sequence[Mine], wanted: str | None, ask: Ask | None) -> Mine:
     """The table to leave: ``wanted`` (name, id or its start), else the only one; at several,
     ``ask`` (a terminal's question) chooses, or without one the error names them."""
     if not tables:
@@ -102,7 +89,7 @@ def pick_table(tables: Sequence[Seated], wanted: str | None, ask: Ask | None) ->
     return chosen[0]
 
 
-def confirmed(table: Seated, force: bool, ask: Ask | None) -> bool:
+def confirmed(table: Mine, force: bool, ask: Ask | None) -> bool:
     """May we leave ``table``? Yes without a warning or with ``--force``; at a terminal the
     player answers y; without one the warning is the error, with the ``--force`` to add."""
     if not table.warning or force:

@@ -106,6 +106,13 @@ class Mine:
     name: str
     rules: str
     seated: int
+    warning: str = ""   # what leaving does to the others, when it needs force ("": nothing)
+
+    @classmethod
+    def listed(cls, entry: Mapping[str, Any]) -> Mine:
+        """One entry of the daemon's ``tables`` answer."""
+        return cls(str(entry.get("table")), str(entry.get("name")), str(entry.get("rules")),
+                   int(entry.get("seated") or 0), str(entry.get("leave_warning") or ""))
 
 
 @dataclass(frozen=True)
@@ -220,9 +227,8 @@ def my_tables(data_dir: str | None) -> list[Mine]:
                 answer = checked(api.request({"type": "tables"}))
             finally:
                 api.close()
-            return [Mine(str(t.get("table")), str(t.get("name")), str(t.get("rules")),
-                         int(t.get("seated") or 0))
-                    for t in answer.get("tables") or () if isinstance(t, Mapping)]
+            return [Mine.listed(t) for t in answer.get("tables") or ()
+                    if isinstance(t, Mapping)]
     store = Store(default_paths(data_dir).tables)
     found = []
     for table_id in store.table_ids():

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.frontends.commands.leave import Seated, confirmed, pick_table
+from fourwinds.frontends.commands.leave import confirmed, pick_table
+from fourwinds.frontends.commands.play import Mine
 from fourwinds.protocol.errors import FourwindsError
 
-KITCHEN = Seated("aa" * 16, "kitchen", "mcr", 2, "")
-DEN = Seated("bb" * 16, "den", "american", 4,
+KITCHEN = Mine("aa" * 16, "kitchen", "mcr", 2, "")
+DEN = Mine("bb" * 16, "den", "american", 4,
              "the match at den has started: if you leave, Bob cannot go on (the table waits "
              "for your seat for ever)")
 
