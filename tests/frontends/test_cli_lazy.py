@@ -1,0 +1,68 @@
+"""The command line imports only the module of the command it runs (frontends/cli.py)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import subprocess
+import sys
+
+import pytest
+
+from fourwinds.frontends import cli, commands
+
+
+def _registered() -> dict[str, str]:
+    """Every subcommand name, mapped to the command module that registers it."""
+    owner: dict[str, str] = {}
+    for info in pkgutil.iter_modules(commands.__path__):
+        module = importlib.import_module(f"{commands.__name__}.{info.name}")
+        register = getattr(module, "register", None)
+        if not callable(register):
+            continue
+        sub = argparse.ArgumentParser().add_subparsers()
+        register(sub)
+        for name in sub.choices:
+            owner[name] = info.name
+    return owner
+
+
+def test_every_subcommand_is_found_in_the_module_that_registers_it() -> None:
+    owner = _registered()
+    assert len(owner) > 20
+    assert {name: cli.module_of(name) for name in owner} == owner
+
+
+def test_an_unknown_command_has_no_module() -> None:
+    assert cli.module_of("no-such-command") is None
+    assert cli.module_of("actions") is None  # a module of several commands is no command
+
+
+def test_a_daemon_start_does_not_import_the_other_commands() -> None:
+    code = ("import sys\n"
+            "from fourwinds.frontends import cli\n"
+            "try:\n"
+            "    cli.main(['-v', 'daemon', '--help'])\n"
+            "except SystemExit:\n"
+            "    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('fourwinds.frontends.')))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    loaded = out.strip().splitlines()[-1]
+    assert "fourwinds.frontends.commands.daemon" in loaded
+    for other in ("commands.play", "commands.demo", "table_demo", "curses_table"):
+        assert f"fourwinds.frontends.{other}'" not in loaded
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["-v"]])
+def test_help_without_a_command_lists_every_command(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        code = cli.main(argv)
+    except SystemExit as exit_:
+        code = exit_.code  # type: ignore[assignment]
+    out = capsys.readouterr().out
+    assert code in (0, 2)
+    for name in ("play", "daemon", "tables", "more-time", "verify"):
+        assert name in out
