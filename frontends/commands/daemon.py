@@ -10,8 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from fourwinds.frontends.cli_common import config_of
-from fourwinds.frontends.config import DEFAULT_PORT, player_name
+from fourwinds.frontends.config import DEFAULT_PORT, load_config, player_name
 
 
 def register(sub: Any) -> None:
@@ -38,7 +37,7 @@ def _run(args: argparse.Namespace) -> int:
     from fourwinds.daemon.session_port import DEFAULT
     from fourwinds.frontends.cli import UsageError
 
-    config = config_of(args)
+    config = load_config()  # not cli_common: a daemon needs none of the table frontends
     port = args.port if args.port is not None else (
         config.port if config.port is not None else DEFAULT_PORT)
     if not 0 <= port <= 65534:
