@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fourwinds.protocol.american import actions as A
+from fourwinds.protocol.american.call_offers import call_offer
 from fourwinds.protocol.american.card import SECTION_NAMES, Card, CardHand
 from fourwinds.protocol.american.charleston import BLIND_STEPS, PASS_TARGET
 from fourwinds.protocol.american.exchange import find_joker
@@ -367,12 +368,10 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
             tile = code(s.faces[s.last_discard]) if s.last_discard is not None else "?"
             entry = {"type": "mahjong", "label": f"Mahjong! on {tile}", "tiles": [tile]}
         elif isinstance(action, A.Call):
-            kind = s.faces[s.last_discard] if s.last_discard is not None else Kind.HIDDEN
-            group = GROUP_NAMES.get(len(action.slots) + 1, "group")
-            jokers = sum(1 for k in action.faces if k == Kind.JOKER)
-            extra = f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else ""
-            entry = {"type": "call", "label": f"Call {group} {code(kind)}{extra}",
-                     "tiles": [*codes(action.faces), code(kind)]}
+            call = _call_entry(f, action)
+            if call is None:
+                continue
+            entry = call
         elif isinstance(action, A.ExchangeJoker):
             where = find_joker(s, action.joker_slot)
             key = (-1, action.joker_slot) if where is None else (int(where[0]), where[1])
@@ -391,6 +390,32 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
             entry["default"] = True
         offers.append(Offer(entry, _const(action)))
     return offers
+
+
+def _asks_every_call(f: SeatFacts) -> bool:
+    """The table's ``auto_pass`` is off (``--no-auto-pass``): every legal call is offered,
+    also those that bring the hand no nearer to a card line."""
+    opened = f.session.open
+    return opened is not None and not opened.options.auto_pass
+
+
+def _call_entry(f: SeatFacts, action: A.Call) -> dict[str, Any] | None:
+    """The ACTION of an exposure call, saying which card lines it keeps open ("Call pung 5p
+    (2 jokers): keeps open 2468-1, run-3"); None for a call worth no prompt (it brings the
+    hand no nearer to any line: ``call_offers``) unless the table asks every call."""
+    s: AmericanState = f.engine
+    assert f.me is not None
+    offer = call_offer(s, f.me, action)
+    if not offer.worth_offering and not _asks_every_call(f):
+        return None
+    kind = s.faces[s.last_discard] if s.last_discard is not None else Kind.HIDDEN
+    group = GROUP_NAMES.get(len(action.slots) + 1, "group")
+    jokers = sum(1 for k in action.faces if k == Kind.JOKER)
+    extra = f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else ""
+    why = (f"keeps open {', '.join(offer.lines)}" if offer.lines
+           else "brings no card line nearer")
+    return {"type": "call", "label": f"Call {group} {code(kind)}{extra}: {why}",
+            "tiles": [*codes(action.faces), code(kind)], "lines": list(offer.lines)}
 
 
 def _order(action: object) -> tuple[int, int]:
