@@ -252,6 +252,110 @@ def _detail(f: SeatFacts, waiting: Sequence[Seat]) -> str:
     return f"Waiting for {names} to discard"
 
 
+# ---------------------------------------------------------------- news
+
+
+NEWS_DISCARDS = 4  # a lost call is told until this many more discards (a round) are made
+
+
+def _since(s: AmericanState, made: int) -> int:
+    """Discards made in the hand since ``made`` of them had been (called ones count too)."""
+    return len(s.discarders) - made
+
+
+def _group_text(answer: A.Action | None) -> str:
+    if isinstance(answer, A.CallMahjong):
+        return "Mahjong"
+    if isinstance(answer, A.Call):
+        return GROUP_NAMES.get(len(answer.slots) + 1, "group")
+    return "no call"
+
+
+def _lost_call(f: SeatFacts) -> str | None:
+    """"Your pung call on 6m lost: West called kong (nearer in turn after South)" while the
+    last call window we called in went to another seat, for a round of discards."""
+    s: AmericanState = f.engine
+    closed, me = s.last_calls, f.me
+    if closed is None or me is None or closed.winner is None or closed.winner == me:
+        return None
+    ours = closed.answers[me]
+    if not isinstance(ours, (A.Call, A.CallMahjong)) or _since(s, closed.made) >= NEWS_DISCARDS:
+        return None
+    winner = closed.answers[closed.winner]
+    if isinstance(winner, A.CallMahjong) and not isinstance(ours, A.CallMahjong):
+        why = "Mahjong beats an exposure"
+    else:
+        why = f"nearer in turn after {SEAT_NAMES[closed.discarder]}"
+    return (f"Your {_group_text(ours)} call on {code(s.faces[closed.slot])} lost: "
+            f"{SEAT_NAMES[closed.winner]} called {_group_text(winner)} ({why})")
+
+
+_PASSED = {CharlestonStep.FIRST_ACROSS: ("first right", "left"),
+           CharlestonStep.FIRST_LEFT: ("first across", "across"),
+           CharlestonStep.STOP_VOTE: ("first left", "right"),
+           CharlestonStep.POOL: ("first left", "right"),
+           CharlestonStep.POOL_TAKE: ("first left", "right"),
+           CharlestonStep.SECOND_LEFT: ("first left", "right"),
+           CharlestonStep.SECOND_ACROSS: ("second left", "right"),
+           CharlestonStep.LAST_RIGHT: ("second across", "across"),
+           CharlestonStep.COURTESY: ("last right", "left")}
+"""The pass just made before each step, and from which neighbour (our left, across, right)
+its tiles came (a blind pass may have sent them on from further away)."""
+
+
+def _received_text(f: SeatFacts) -> str | None:
+    """"Received 3p 5s N from West (first right)": the tiles the last pass brought us."""
+    s: AmericanState = f.engine
+    me = f.me
+    if me is None or not s.received[me] or not _charleston_news_time(s):
+        return None
+    tiles = " ".join(codes(s.kinds(s.received[me])))
+    if s.step is CharlestonStep.PLAY:  # the courtesy pass, across
+        return f"Received {tiles} from {SEAT_NAMES[me.across]} (courtesy pass)"
+    step, side = _PASSED.get(s.step, ("", ""))
+    if s.step is CharlestonStep.COURTESY and s.stop_votes:  # stopped: no second Charleston
+        step, side = "first left", "right"
+    source = {"left": me.left, "across": me.across, "right": me.right}.get(side)
+    if source is None:
+        return f"Received {tiles}"
+    return f"Received {tiles} from {SEAT_NAMES[source]} ({step})"
+
+
+def _charleston_news_time(s: AmericanState) -> bool:
+    """Charleston news is told through the Charleston and the first round of play."""
+    return s.step is not CharlestonStep.PLAY or len(s.discarders) < 4
+
+
+def _stop_text(s: AmericanState) -> str | None:
+    """Who stopped the Charleston, or that it went on to the second one, once voted."""
+    if s.stop_votes is None or not _charleston_news_time(s):
+        return None
+    if not s.stop_votes:
+        return "No one voted to stop: the second Charleston"
+    names = ", ".join(SEAT_NAMES[w] for w in s.stop_votes)
+    return f"The Charleston stopped: {names} voted to stop"
+
+
+def news(f: SeatFacts) -> list[str]:
+    """What just happened that the table would otherwise not tell us: a call of ours that
+    lost (to whom and why), who stopped the Charleston, the tiles a pass brought us."""
+    s: AmericanState = f.engine
+    if s.result is not None:
+        return []
+    out = [_lost_call(f), _stop_text(s), _received_text(f)]
+    return [line for line in out if line]
+
+
+def received(f: SeatFacts) -> list[str]:
+    """The tiles the last pass brought us (codes), to mark in the rack while it is news."""
+    s: AmericanState = f.engine
+    me = f.me
+    if me is None or s.result is not None or not _charleston_news_time(s):
+        return []
+    held = set(s.hands[me])
+    return codes(s.kinds(x for x in s.received[me] if x in held))
+
+
 # ---------------------------------------------------------------- our actions
 
 
@@ -445,7 +549,7 @@ class AmericanView:
             "phase": phase, "phase_detail": detail,
             "turn": int(s.turn) if s.step is CharlestonStep.PLAY and s.result is None else None,
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(f),
-            "prevalent_wind": None}
+            "prevalent_wind": None, "news": news(f), "received": received(f)}
         if (s.last_discard is not None and s.discarder is not None and s.stage is Stage.CALLS
                 and s.result is None):
             out["last_discard"] = {"seat": int(s.discarder),

@@ -28,7 +28,8 @@ from fourwinds.protocol.tiles import Kind
 
 VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "seat", "dealer",
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
-             "wall_remaining", "players", "hand", "drawn", "last_discard", "hints", "result",
+             "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
+             "hints", "result",
              "windows", "next", "history", "standings", "unreachable"}
 PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
                "exposures", "flowers", "discards", "ready", "thinking"}
@@ -120,6 +121,8 @@ def check_view(view: dict[str, Any], rules: str) -> None:
     if view["last_discard"] is not None:
         assert set(view["last_discard"]) == {"seat", "tile"}
     assert all(isinstance(h, str) for h in view["hints"])
+    assert all(isinstance(n, str) and n for n in view["news"])
+    assert all(code in view["hand"] for code in view["received"])
     assert set(view["windows"]) == {"call", "turn", "charleston", "next"}
     assert (view["next"] is not None) == (view["phase"] == "hand_over")
     assert (view["standings"] is not None) == (view["phase"] == "match_over")
