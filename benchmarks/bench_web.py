@@ -52,6 +52,12 @@ A second line, ``idle_views_per_minute`` (``bench_idle_views``): the views a dae
 a subscriber per minute while nothing at its table changes; target 0 (the daemon republished
 every table each second). It needs no browser.
 
+A third line, ``call_prompts_two_jokers`` (``benchmarks/call_prompts.py``): the call prompts
+per American hand for a seat dealt two jokers, bots at the table on seeded deals, after the
+rule that offers only calls bringing the hand nearer to a card line, with ``before`` (the
+old rule: any legal call, counted in the same hands); target <= 5 per hand (issue 22 item
+11 saw 38). Pure: no daemons, no browser.
+
 Quick (``scripts/bench --quick``): a player's pause of 20 ms instead of THINK_S, three
 double-clicks in the web hand (the discards between through the local API, beside the pages;
 then the pages close and the hand ends through the local API), and one API hand, before it
@@ -74,6 +80,8 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.bench_daemon import REAL, Driver, _open_table, _ratio
+from benchmarks.call_prompts import NAME as CALL_PROMPTS
+from benchmarks.call_prompts import bench_call_prompts
 from benchmarks.timing import result
 from testkit.browser import URL, chromium, unavailable
 from testkit.procs import ROOT, DaemonProcess, request, start_all
@@ -661,4 +669,5 @@ def bench_idle_views(quick: bool) -> list[dict[str, object]]:
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
     "web_discard_latency": bench_web,
     IDLE_NAME: bench_idle_views,
+    CALL_PROMPTS: bench_call_prompts,
 }

@@ -154,6 +154,17 @@ def rack_tiles(view: View) -> list[str]:
     return [str(code) for code in hand]
 
 
+def received_places(view: View, tiles: Sequence[str]) -> set[int]:
+    """The rack places of the tiles the last Charleston pass brought us (the view's
+    ``received``: codes), each code marking one tile of that code."""
+    out: set[int] = set()
+    for wanted in view.get("received") or ():
+        place = next((i for i, c in enumerate(tiles) if c == wanted and i not in out), None)
+        if place is not None:
+            out.add(place)
+    return out
+
+
 def screen_kind(event: Mapping[str, Any] | None) -> str:
     """Which screen the view asks for: "lobby", "result" (a hand or the match is over) or
     "table"."""
@@ -347,6 +358,8 @@ def _header(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str]:
     lines = _head_lines(view, ui, width)
     phase = f"Phase: {view.get('phase_detail') or view.get('phase') or '?'}"
     lines.extend(wrap_text(phase, width, indent="  "))
+    for item in view.get("news") or ():  # a lost call, who stopped the Charleston, tiles in
+        lines.extend(wrap_text(f"News: {item}", width, indent="  "))
     status: list[str] = []
     players = _players_by_seat(view)
     turn = view.get("turn")
@@ -491,13 +504,17 @@ def _rack_lines(view: View, ui: UiState, detail: Detail, ascii_only: bool) -> li
     title = f"Your hand ({seat_label(me)}): {len(tiles)} tiles"
     if drawn:
         title += f", drew {drawn}"
+    new = received_places(view, tiles)
+    if new:
+        title += "  (+ received)"
     lines = [title]
     cell = TILE_CELL
     cursor = min(ui.cursor, max(0, len(tiles) - 1))
     glyphs = "".join(tile_cell(code, ascii_only) for code in tiles)
     codes = "".join(pad(code, cell) for code in tiles)
     if detail.full_rack:
-        marks = "".join(pad("*" if i in ui.selected else "", cell) for i in range(len(tiles)))
+        marks = "".join(pad("*" if i in ui.selected else "+" if i in new else "", cell)
+                        for i in range(len(tiles)))
         letters = "".join(pad(RACK_LETTERS[i] if i < 26 else "", cell)
                           for i in range(len(tiles)))
         lines.append(marks.rstrip() or " ")
@@ -511,7 +528,7 @@ def _rack_lines(view: View, ui: UiState, detail: Detail, ascii_only: bool) -> li
     letters = "".join(
         (RACK_LETTERS[i] if i < 26 else " ")
         + ("^" if i == cursor else " ")
-        + ("*" if i in ui.selected else " ")
+        + ("*" if i in ui.selected else "+" if i in new else " ")
         for i in range(len(tiles)))
     lines.append(glyphs.rstrip() or "(no tiles)")
     if not ascii_only:

@@ -116,8 +116,9 @@ def _advance(state: AmericanState, step: CharlestonStep,
 
 
 def _resolve_vote(state: AmericanState, events: list[AmericanEvent]) -> Result:
-    stop = any(isinstance(p, StopVote) and p.stop for p in state.pending)
-    return _advance(state, Step.COURTESY if stop else Step.SECOND_LEFT, events)
+    stoppers = tuple(p.seat for p in state.pending if isinstance(p, StopVote) and p.stop)
+    state = evolve(state, stop_votes=stoppers)
+    return _advance(state, Step.COURTESY if stoppers else Step.SECOND_LEFT, events)
 
 
 def _passes(state: AmericanState) -> dict[Seat, CharlestonPass]:
@@ -174,7 +175,8 @@ def _resolve_pass(state: AmericanState, events: list[AmericanEvent]) -> Result:
         events.append(PassMade(step, seat, target(seat), 3, 3 - given))
     for seat in SEATS:
         events.append(TilesReceived(seat, kept[seat], state.kinds(kept[seat])))
-    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]))
+    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]),
+                   received=(kept[SEATS[0]], kept[SEATS[1]], kept[SEATS[2]], kept[SEATS[3]]))
     after = NEXT_STEP[step]
     if step is Step.FIRST_LEFT and state.options.pooling:
         after = Step.POOL
@@ -197,5 +199,7 @@ def _resolve_courtesy(state: AmericanState, events: list[AmericanEvent]) -> Resu
         events.append(PassMade(Step.COURTESY, seat, seat.across, count, 0))
     for seat in SEATS:
         events.append(TilesReceived(seat, received[seat], state.kinds(received[seat])))
-    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]))
+    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]),
+                   received=(received[SEATS[0]], received[SEATS[1]], received[SEATS[2]],
+                             received[SEATS[3]]))
     return _advance(state, Step.PLAY, events)

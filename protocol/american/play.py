@@ -27,6 +27,7 @@ from .matcher import exposures_possible
 from .payouts import WALL_GAME
 from .state import (
     AmericanState,
+    CallsClosed,
     Exposure,
     HandResult,
     Stage,
@@ -75,6 +76,10 @@ def answer(state: AmericanState, action: Action) -> Result:
 
 def _close_window(state: AmericanState, events: list[AmericanEvent]) -> Result:
     winner = winning_answer(state)
+    if winner is not None and state.last_discard is not None and state.discarder is not None:
+        closed = CallsClosed(state.last_discard, state.discarder, state.pending, winner.seat,
+                             len(state.discarders))
+        state = evolve(state, last_calls=closed)
     state = evolve(state, pending=(None, None, None, None))
     if winner is None:
         return next_draw(state, events)

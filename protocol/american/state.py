@@ -59,6 +59,20 @@ class Exposure:
 
 
 @dataclass(frozen=True)
+class CallsClosed:
+    """A call window that closed with at least one call in it: the discard, who discarded
+    it, every seat's answer and whose call took the tile (None: it went to nobody, which
+    cannot happen once a call is in). ``made``: the hand's discards so far, then (how long
+    ago the view still tells it). Public: call answers are public."""
+
+    slot: int
+    discarder: Seat
+    answers: tuple[Action | None, Action | None, Action | None, Action | None]
+    winner: Seat | None
+    made: int
+
+
+@dataclass(frozen=True)
 class HandResult:
     """How a hand ended. ``payments[seat]`` is the seat's net gain (they sum to zero)."""
 
@@ -104,6 +118,14 @@ class AmericanState:
     # tile says whose discard it was). Public, and follows from the actions played, so the
     # public digest leaves it out.
     discarders: Mapping[int, Seat] = field(default_factory=dict)
+    # What the table tells its players afterwards (public, following from the actions, so
+    # the public digest leaves them out too): the slots each seat received in the last
+    # Charleston or courtesy pass, who voted to stop the Charleston (None before the vote),
+    # and the last call window a call was made in (who lost to whom).
+    received: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] = (
+        (), (), (), ())
+    stop_votes: tuple[Seat, ...] | None = None
+    last_calls: CallsClosed | None = None
 
     @property
     def over(self) -> bool:

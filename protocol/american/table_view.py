@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fourwinds.protocol.american import actions as A
+from fourwinds.protocol.american.call_offers import call_offer
 from fourwinds.protocol.american.card import SECTION_NAMES, Card, CardHand
 from fourwinds.protocol.american.charleston import BLIND_STEPS, PASS_TARGET
 from fourwinds.protocol.american.exchange import find_joker
@@ -251,6 +252,110 @@ def _detail(f: SeatFacts, waiting: Sequence[Seat]) -> str:
     return f"Waiting for {names} to discard"
 
 
+# ---------------------------------------------------------------- news
+
+
+NEWS_DISCARDS = 4  # a lost call is told until this many more discards (a round) are made
+
+
+def _since(s: AmericanState, made: int) -> int:
+    """Discards made in the hand since ``made`` of them had been (called ones count too)."""
+    return len(s.discarders) - made
+
+
+def _group_text(answer: A.Action | None) -> str:
+    if isinstance(answer, A.CallMahjong):
+        return "Mahjong"
+    if isinstance(answer, A.Call):
+        return GROUP_NAMES.get(len(answer.slots) + 1, "group")
+    return "no call"
+
+
+def _lost_call(f: SeatFacts) -> str | None:
+    """"Your pung call on 6m lost: West called kong (nearer in turn after South)" while the
+    last call window we called in went to another seat, for a round of discards."""
+    s: AmericanState = f.engine
+    closed, me = s.last_calls, f.me
+    if closed is None or me is None or closed.winner is None or closed.winner == me:
+        return None
+    ours = closed.answers[me]
+    if not isinstance(ours, (A.Call, A.CallMahjong)) or _since(s, closed.made) >= NEWS_DISCARDS:
+        return None
+    winner = closed.answers[closed.winner]
+    if isinstance(winner, A.CallMahjong) and not isinstance(ours, A.CallMahjong):
+        why = "Mahjong beats an exposure"
+    else:
+        why = f"nearer in turn after {SEAT_NAMES[closed.discarder]}"
+    return (f"Your {_group_text(ours)} call on {code(s.faces[closed.slot])} lost: "
+            f"{SEAT_NAMES[closed.winner]} called {_group_text(winner)} ({why})")
+
+
+_PASSED = {CharlestonStep.FIRST_ACROSS: ("first right", "left"),
+           CharlestonStep.FIRST_LEFT: ("first across", "across"),
+           CharlestonStep.STOP_VOTE: ("first left", "right"),
+           CharlestonStep.POOL: ("first left", "right"),
+           CharlestonStep.POOL_TAKE: ("first left", "right"),
+           CharlestonStep.SECOND_LEFT: ("first left", "right"),
+           CharlestonStep.SECOND_ACROSS: ("second left", "right"),
+           CharlestonStep.LAST_RIGHT: ("second across", "across"),
+           CharlestonStep.COURTESY: ("last right", "left")}
+"""The pass just made before each step, and from which neighbour (our left, across, right)
+its tiles came (a blind pass may have sent them on from further away)."""
+
+
+def _received_text(f: SeatFacts) -> str | None:
+    """"Received 3p 5s N from West (first right)": the tiles the last pass brought us."""
+    s: AmericanState = f.engine
+    me = f.me
+    if me is None or not s.received[me] or not _charleston_news_time(s):
+        return None
+    tiles = " ".join(codes(s.kinds(s.received[me])))
+    if s.step is CharlestonStep.PLAY:  # the courtesy pass, across
+        return f"Received {tiles} from {SEAT_NAMES[me.across]} (courtesy pass)"
+    step, side = _PASSED.get(s.step, ("", ""))
+    if s.step is CharlestonStep.COURTESY and s.stop_votes:  # stopped: no second Charleston
+        step, side = "first left", "right"
+    source = {"left": me.left, "across": me.across, "right": me.right}.get(side)
+    if source is None:
+        return f"Received {tiles}"
+    return f"Received {tiles} from {SEAT_NAMES[source]} ({step})"
+
+
+def _charleston_news_time(s: AmericanState) -> bool:
+    """Charleston news is told through the Charleston and the first round of play."""
+    return s.step is not CharlestonStep.PLAY or len(s.discarders) < 4
+
+
+def _stop_text(s: AmericanState) -> str | None:
+    """Who stopped the Charleston, or that it went on to the second one, once voted."""
+    if s.stop_votes is None or not _charleston_news_time(s):
+        return None
+    if not s.stop_votes:
+        return "No one voted to stop: the second Charleston"
+    names = ", ".join(SEAT_NAMES[w] for w in s.stop_votes)
+    return f"The Charleston stopped: {names} voted to stop"
+
+
+def news(f: SeatFacts) -> list[str]:
+    """What just happened that the table would otherwise not tell us: a call of ours that
+    lost (to whom and why), who stopped the Charleston, the tiles a pass brought us."""
+    s: AmericanState = f.engine
+    if s.result is not None:
+        return []
+    out = [_lost_call(f), _stop_text(s), _received_text(f)]
+    return [line for line in out if line]
+
+
+def received(f: SeatFacts) -> list[str]:
+    """The tiles the last pass brought us (codes), to mark in the rack while it is news."""
+    s: AmericanState = f.engine
+    me = f.me
+    if me is None or s.result is not None or not _charleston_news_time(s):
+        return []
+    held = set(s.hands[me])
+    return codes(s.kinds(x for x in s.received[me] if x in held))
+
+
 # ---------------------------------------------------------------- our actions
 
 
@@ -367,12 +472,10 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
             tile = code(s.faces[s.last_discard]) if s.last_discard is not None else "?"
             entry = {"type": "mahjong", "label": f"Mahjong! on {tile}", "tiles": [tile]}
         elif isinstance(action, A.Call):
-            kind = s.faces[s.last_discard] if s.last_discard is not None else Kind.HIDDEN
-            group = GROUP_NAMES.get(len(action.slots) + 1, "group")
-            jokers = sum(1 for k in action.faces if k == Kind.JOKER)
-            extra = f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else ""
-            entry = {"type": "call", "label": f"Call {group} {code(kind)}{extra}",
-                     "tiles": [*codes(action.faces), code(kind)]}
+            call = _call_entry(f, action)
+            if call is None:
+                continue
+            entry = call
         elif isinstance(action, A.ExchangeJoker):
             where = find_joker(s, action.joker_slot)
             key = (-1, action.joker_slot) if where is None else (int(where[0]), where[1])
@@ -391,6 +494,32 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
             entry["default"] = True
         offers.append(Offer(entry, _const(action)))
     return offers
+
+
+def _asks_every_call(f: SeatFacts) -> bool:
+    """The table's ``auto_pass`` is off (``--no-auto-pass``): every legal call is offered,
+    also those that bring the hand no nearer to a card line."""
+    opened = f.session.open
+    return opened is not None and not opened.options.auto_pass
+
+
+def _call_entry(f: SeatFacts, action: A.Call) -> dict[str, Any] | None:
+    """The ACTION of an exposure call, saying which card lines it keeps open ("Call pung 5p
+    (2 jokers): keeps open 2468-1, run-3"); None for a call worth no prompt (it brings the
+    hand no nearer to any line: ``call_offers``) unless the table asks every call."""
+    s: AmericanState = f.engine
+    assert f.me is not None
+    offer = call_offer(s, f.me, action)
+    if not offer.worth_offering and not _asks_every_call(f):
+        return None
+    kind = s.faces[s.last_discard] if s.last_discard is not None else Kind.HIDDEN
+    group = GROUP_NAMES.get(len(action.slots) + 1, "group")
+    jokers = sum(1 for k in action.faces if k == Kind.JOKER)
+    extra = f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else ""
+    why = (f"keeps open {', '.join(offer.lines)}" if offer.lines
+           else "brings no card line nearer")
+    return {"type": "call", "label": f"Call {group} {code(kind)}{extra}: {why}",
+            "tiles": [*codes(action.faces), code(kind)], "lines": list(offer.lines)}
 
 
 def _order(action: object) -> tuple[int, int]:
@@ -420,7 +549,7 @@ class AmericanView:
             "phase": phase, "phase_detail": detail,
             "turn": int(s.turn) if s.step is CharlestonStep.PLAY and s.result is None else None,
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(f),
-            "prevalent_wind": None}
+            "prevalent_wind": None, "news": news(f), "received": received(f)}
         if (s.last_discard is not None and s.discarder is not None and s.stage is Stage.CALLS
                 and s.result is None):
             out["last_discard"] = {"seat": int(s.discarder),

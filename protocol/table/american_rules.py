@@ -10,6 +10,7 @@ from fourwinds.protocol.american import actions as A
 from fourwinds.protocol.american import engine
 from fourwinds.protocol.american import events as E
 from fourwinds.protocol.american.bots import AmericanBot
+from fourwinds.protocol.american.call_offers import call_offer
 from fourwinds.protocol.american.card import Card, house_card, parse_card
 from fourwinds.protocol.american.config import DeadPlayer, DeclarationMode, TableOptions
 from fourwinds.protocol.american.declare import mahjong_matches
@@ -83,6 +84,16 @@ class AmericanRules(EngineDelegate):
 
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
         return engine.legal_actions(state, seat)
+
+    def offered_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
+        """The legal actions without the exposure calls that bring the hand no nearer to
+        any card line (``call_offers``: with two jokers nearly every discard could be
+        called for a pung, and each such call was a prompt)."""
+        legal = engine.legal_actions(state, seat)
+        if not any(isinstance(a, A.Call) for a in legal):
+            return legal
+        return tuple(a for a in legal if not isinstance(a, A.Call)
+                     or call_offer(state, seat, a).worth_offering)
 
     def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
         faces = state.faces

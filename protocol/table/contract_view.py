@@ -106,7 +106,7 @@ class RuleView(Protocol):
 
     def table(self, f: SeatFacts) -> dict[str, Any]:
         """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,
-        last_discard, hints, result, prevalent_wind."""
+        last_discard, news, received, hints, result, prevalent_wind."""
         ...
 
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
@@ -326,7 +326,7 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         "waiting_for": sorted(int(w) for w in waiting),
         "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
         "players": _players(s, f, rv, _gone(connected, unreachable)), "hand": [],
-        "drawn": None, "last_discard": None,
+        "drawn": None, "last_discard": None, "news": [], "received": [],
         "hints": [], "result": None, "windows": _windows(s), "next": None,
         "history": _history(s, rv), "standings": _standings(s)}
     if f is not None and rv is not None:

@@ -48,6 +48,10 @@ class MCRRules(EngineDelegate):
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
         return engine.legal_actions(state, seat)
 
+    def offered_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
+        """Every legal action: MCR offers each claim it allows."""
+        return self.legal_actions(state, seat)
+
     def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
         faces = state.faces
         return all(faces[x] != Kind.HIDDEN for x in state.seats[seat].hand)

@@ -83,6 +83,13 @@ class RulesAdapter(Protocol):
 
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]: ...
 
+    def offered_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
+        """The legal actions worth putting to the seat's player, in ``legal_actions``
+        order: all of them, except (American) exposure calls that bring the hand no nearer
+        to any card line. With ``auto_pass`` a discard is answered at once when this leaves
+        only the default; the view offers these (``--no-auto-pass``: every legal one)."""
+        ...
+
     def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
         """Whether this engine knows the face of every concealed tile ``seat`` holds (with
         the masked deck, faces of tiles passed to a seat arrive a little after the pass)."""

@@ -549,8 +549,10 @@ def _forced(s: TableSession, acc: Acc) -> TableSession:
 
 
 def _only_pass(s: TableSession, acc: Acc) -> TableSession:
-    """With ``auto_pass``: when our only legal answer to a discard is the one action its
-    window would default to (no call, no Mahjong), send it now instead of asking the player.
+    """With ``auto_pass``: when our only answer to a discard worth asking about (the
+    adapter's ``offered_actions``: American leaves out exposure calls that bring the hand no
+    nearer to any card line) is the one action its window would default to (no call, no
+    Mahjong), send it now instead of asking the player.
     The answer is an ordinary signed input of our seat; only its timing is automatic."""
     hand, rules = s.hand, s.rules
     if (s.open is None or not s.open.options.auto_pass or hand is None or rules is None
@@ -560,7 +562,7 @@ def _only_pass(s: TableSession, acc: Acc) -> TableSession:
     wind = wind_of(hand.seating, s.me)
     if rules.window(hand.engine, wind) is not WindowKind.CALL:
         return s
-    legal = rules.legal_actions(hand.engine, wind)
+    legal = rules.offered_actions(hand.engine, wind)
     if len(legal) != 1 or legal[0] != rules.default_action(hand.engine, wind):
         return s
     return send(s, acc, Act(rules.encode_action(legal[0]), False))

@@ -3,8 +3,8 @@
 pass, discards, and a call, reading the screen back at every step.
 
 Every key goes through the same curses table a person uses; only legal actions are offered.
-With ``auto_pass`` (on by default) we are asked about a discard only when we can call it
-(exposure-legal for some hand of the card), so a "Call pung/kong/..." menu entry is a real call
+With ``auto_pass`` (on by default) we are asked about a discard only when a call of it brings
+our hand nearer to a card line (issue 22), so a "Call pung/kong/..." menu entry is a real call
 chance: the test picks it by its number and checks the "sent:" echo, our exposure on the screen
 and in the daemon's view (see tmux_play.make_call). When the first hand brings no call that
 stands, play goes on into the next hands of the match (eight hands: a call chance comes in

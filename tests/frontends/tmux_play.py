@@ -99,6 +99,8 @@ def call_offers(screen: str) -> list[CallOffer]:
     offers = []
     for match in _CALL_ENTRY.finditer(screen):
         rest = match.group(4).removesuffix("[default]").strip()
+        # the card lines the call keeps open follow a colon: "Call pung 3m: keeps open 13579-2"
+        rest = rest.split(":", 1)[0].strip()
         # an American call with jokers: "Call pung 3m (2 jokers)", then its tiles "J  J  3m"
         jokers = re.match(r"^(.*?\(\d jokers?\))", rest)
         words = jokers.group(1) if jokers else rest

@@ -446,12 +446,17 @@
     const legal = event.legal_actions || [];
     const bound = legal.filter((a) => tileBound(a, rack));
     const chooser = legal.find((a) => "choose" in a);
+    // the view's news: a call of ours that lost, who stopped the Charleston, the tiles received
+    const news = view.news || [];
+    redraw($("news"), JSON.stringify(news), () => news.map((text) => h("li", { text })));
+    if ($("news").hidden !== !news.length) $("news").hidden = !news.length;
+    const received = receivedPlaces(view, rack);
     setText($("rack-title"), `Your hand (${Views.WINDS[view.seat] || "?"}): ${rack.length} tiles` +
-      (view.drawn ? `, drew ${view.drawn}` : ""));
+      (view.drawn ? `, drew ${view.drawn}` : "") + (received.size ? " (tiles received marked new)" : ""));
     // redrawn only when it changed: a click or a drag is never lost to a redraw
     const signature = JSON.stringify([rack, state.cursor, [...state.selected],
-      bound.map((a) => [a.tiles[0], !!a.default]), chooser ? chooser.tiles : null]);
-    redraw($("rack"), signature, () => rack.map((code, i) => rackTile(code, i, bound, chooser)));
+      bound.map((a) => [a.tiles[0], !!a.default]), chooser ? chooser.tiles : null, [...received]]);
+    redraw($("rack"), signature, () => rack.map((code, i) => rackTile(code, i, bound, chooser, received)));
     const notes = [];
     if (bound.length) {
       const d = bound.find((a) => a.default);
@@ -502,9 +507,21 @@
     if (marked && !marked.classList.contains("last")) marked.classList.add("last");
   }
 
-  function rackTile(code, index, bound, chooser) {
+  // The rack places of the tiles the last pass brought us (the view's ``received``: codes),
+  // each code marking one tile of that code, as the terminal table marks them (+).
+  function receivedPlaces(view, rack) {
+    const out = new Set();
+    for (const code of view.received || []) {
+      const i = rack.findIndex((c, j) => c === code && !out.has(j));
+      if (i >= 0) out.add(i);
+    }
+    return out;
+  }
+
+  function rackTile(code, index, bound, chooser, received) {
     const classes = ["rack-tile"];
     if (index === state.cursor) classes.push("cursor");
+    if (received && received.has(index)) classes.push("received");
     if (state.selected.has(index)) classes.push("selected");
     const discard = bound.find((a) => a.tiles[0] === code);
     if (discard) classes.push("discardable");

@@ -269,6 +269,9 @@ class ToyRules:
     def forced_action(self, state: Any, seat: Seat) -> Any | None:
         return None
 
+    def offered_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
+        return self.legal_actions(state, seat)
+
     def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
         faces = state.faces
         return all(faces[x] != Kind.HIDDEN for x in state.hands[seat])
