@@ -31,7 +31,7 @@ TMUX = shutil.which("tmux")
 _ENTRY = re.compile(r"(?:^|(?<=\s))(>?)\s?([1-9]) (\S.*?)(?= {3}|\s*$)")
 _ACTIONS_HEAD = re.compile(r"^\s*Actions\b[^:]*:?\s*(.*)$")
 _LETTERS = re.compile(r"^\s*a(?: +[b-z])*\s*$")
-_CURSOR = re.compile(r"[\^*>]")  # a cursor or selection mark drawn in the letters row
+_CURSOR = re.compile(r"[\^*>+]")  # a cursor, selection or received mark in the letters row
 _TIME = re.compile(r"\btime \d+\s*s\b|\b\d+\s*s left\b|\b\d+s\b")
 _CHOOSE = re.compile(r"\(select (\d) tiles?, then this\)")
 _DEFAULT_DISCARD = re.compile(r"\(default ([^)\s]+)\)")
@@ -183,9 +183,13 @@ def rack(screen: str) -> list[RackTile]:
             tokens = lines[j].split()
             if len(tokens) == len(letters) and all(_name(t) or t == "J" for t in tokens):
                 marks = next((lines[k] for k in range(j - 1, max(-1, j - 3), -1)
-                              if lines[k].strip() and set(lines[k].strip()) <= {"*", " "}), "")
+                              if lines[k].strip() and set(lines[k].strip()) <= {"*", "+", " "}),
+                             "")
                 columns = [m.start() for m in re.finditer(r"\S+", row)]
-                marked = [col < len(marks) and marks[col:col + 3].strip() == "*"
+                # the full rack marks a selected tile with "*" in a row above the tiles; the
+                # compact one right after the tile's letter and cursor ("c^*", "d *")
+                marked = [(col < len(marks) and marks[col:col + 3].strip() == "*")
+                          or lines[i][col + 1:col + 3].endswith("*")
                           for col in columns]
                 return [RackTile(letter, token, mark)
                         for letter, token, mark in zip(letters, tokens, marked, strict=True)]
