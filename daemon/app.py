@@ -154,9 +154,9 @@ class Daemon:
         start (``status`` at once; requests about tables once they are resumed); each
         table's records are read and its session resumed in a thread, off the event loop;
         its members are dialled at every address we know for them meanwhile."""
+        for table_id in self.store.table_ids():   # before any peer's frame can arrive: a
+            self._register(table_id)                # table not yet known is "lost" to them
         await self.transport.start(self.host, self.listen_port)
-        for table_id in self.store.table_ids():
-            self._register(table_id)
         if self.mdns:
             self.discovery = Discovery(self.identity.public_key, self.name, self.transport.port,
                                        self.interface_address)
@@ -691,7 +691,8 @@ class Daemon:
         message by its signature, and the Seating must give our place our own key)."""
         me = self.identity.public_key
         members = {k: (h, p) for k, h, p in roster.members}
-        if (roster.table_id not in self._lost_asked or key not in members
+        if (roster.table_id not in self._lost_asked or roster.table_id in self.tables
+                or key not in members
                 or me not in members
                 or not can_rebuild(self.port, list(members).index(me), len(members))
                 or self.store.left_before(roster.table_id)

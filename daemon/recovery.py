@@ -44,14 +44,14 @@ def resume_or_set_aside(store: Store, port: SessionModule, private_key: bytes,
     try:
         rt = resume_table(store, port, private_key, table_id, public_key)
     except CannotResume as error:
-        rebuilt = None if error.meta is None or public_key is None else \
-            _rebuild_instead(store, port, table_id, error, public_key)
-        if rebuilt is not None:
-            return rebuilt
-        aside = store.set_aside(table_id, error.reason)
-        log.error("table %s (%s) set aside, not resumed: %s; its files are kept in %s",
-                  aside.name, table_id.hex()[:8], error.reason, aside.folder)
-        return None
+        meta = error.meta
+        if (public_key is None or meta is None or meta.place is None
+                or not rebuild.can_rebuild(port, meta.place, len(meta.members))):
+            aside = store.set_aside(table_id, error.reason)
+            log.error("table %s (%s) set aside, not resumed: %s; its files are kept in %s",
+                      aside.name, table_id.hex()[:8], error.reason, aside.folder)
+            return None
+        return _rebuild_instead(store, port, table_id, meta, error.reason, public_key)
     if rt.rebuild is not None:
         log.warning("table %s (%s): rebuilding it from the other seats again (%s)",
                     rt.name, rt.table_hex[:8], rt.rebuild.reason)
@@ -61,27 +61,27 @@ def resume_or_set_aside(store: Store, port: SessionModule, private_key: bytes,
     return rt
 
 
-def _rebuild_instead(store: Store, port: SessionModule, table_id: bytes,
-                     error: CannotResume, public_key: bytes) -> TableRuntime | None:
+def _rebuild_instead(store: Store, port: SessionModule, table_id: bytes, rt: TableRuntime,
+                     reason: str, public_key: bytes) -> TableRuntime | None:
     """The damaged folder set aside (kept byte for byte, with the reason) and a fresh one
-    started, our seat to be rebuilt from the others; None when it cannot be (the module
-    cannot rebuild, the metadata lacks our place or a seat)."""
-    rt = error.meta
-    if rt is None or rt.place is None or not rebuild.can_rebuild(port, rt.place,
-                                                                 len(rt.members)):
-        return None
-    aside = store.set_aside(table_id, f"{error.reason} (the table is rebuilt from the other "
+    started, our seat ``rt.place`` to be rebuilt from the others. The folder is set aside
+    once, whatever follows: when the fresh one cannot be started (a failing disk) the table
+    is not resumed (None), and a member's later frame about it can still bring it back as a
+    lost table (``Daemon.offered``); the kept copy is never moved a second time."""
+    assert rt.place is not None
+    aside = store.set_aside(table_id, f"{reason} (the table is rebuilt from the other "
                                       "seats' copies)")
     try:
-        store.start_rebuilding(table_id, rt.meta(), error.reason)
+        store.start_rebuilding(table_id, rt.meta(), reason)
         rt.log = store.open_log(table_id)
     except (StoreError, OSError) as failed:
-        log.error("table %s: cannot start rebuilding it (%s)", table_id.hex()[:8], failed)
+        log.error("table %s (%s): its files are kept in %s, but rebuilding it cannot start "
+                  "(%s); it is not resumed this run", rt.name, table_id.hex()[:8],
+                  aside.folder, failed)
         return None
-    rt.rebuild = rebuild.start(port, rt.place, public_key, rt.host_key, error.reason)
+    rt.rebuild = rebuild.start(port, rt.place, public_key, rt.host_key, reason)
     log.error("table %s (%s): %s; its files are kept in %s, and the table is rebuilt from "
-              "the other seats' copies", rt.name, table_id.hex()[:8], error.reason,
-              aside.folder)
+              "the other seats' copies", rt.name, table_id.hex()[:8], reason, aside.folder)
     return rt
 
 

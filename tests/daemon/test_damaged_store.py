@@ -406,3 +406,39 @@ def test_a_toy_daemon_skips_a_damaged_table_and_keeps_every_byte(tmp_path: Path)
     assert kept.read_bytes() == damaged
     assert make_daemon(tmp_path, 0).store.set_aside_tables()[0].reason.startswith(
         "records.log record 0 at byte 0: ")
+
+
+def test_a_table_whose_rebuild_cannot_start_is_set_aside_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Damaged records with good metadata: the folder is set aside to rebuild the seat from
+    the peers. When the fresh folder cannot be started (here the disk refuses its metadata)
+    the kept copy stays the one set-aside folder, byte for byte (it was once moved a second
+    time, as ``set-aside-<id>-1``, over the partly made fresh folder), and the daemon goes
+    on without the table."""
+    from fourwinds.daemon import recovery
+    keys = [identity(i).public_key for i in range(4)]
+    table_id = bytes(range(16))
+    rt = TableRuntime(table_id, "kitchen", "mcr", keys[0], False, None,
+                      {k: ("127.0.0.1", 7000 + i) for i, k in enumerate(keys)}, place=2)
+    tables = Store(tmp_path / "tables")
+    tables.write_meta(table_id, rt.meta())
+    _log_with(tmp_path / "tables" / table_id.hex() / RECORDS, RECORDS_WRITTEN)
+    kept = {p.name: p.read_bytes() for p in (tmp_path / "tables" / table_id.hex()).iterdir()}
+
+    def damaged(*_: Any, **__: Any) -> TableRuntime:
+        raise recovery.CannotResume("records.log record 3 at byte 60: bad checksum",
+                                    TableRuntime.from_meta(tables.read_meta(table_id)))
+
+    def refused(self: Store, table_id: bytes, meta: dict[str, Any], reason: str) -> None:
+        (self.root / table_id.hex()).mkdir()
+        raise StoreError("cannot write meta.msgpack: No space left on device (ENOSPC)")
+
+    monkeypatch.setattr(recovery, "resume_table", damaged)
+    monkeypatch.setattr(Store, "start_rebuilding", refused)
+    assert recovery.resume_or_set_aside(tables, real_session, identity(2).private_key,
+                                        table_id, keys[2]) is None
+    aside = [p.name for p in (tmp_path / "tables").iterdir() if p.name.startswith("set-aside")]
+    assert aside == [f"set-aside-{table_id.hex()}"]
+    folder = tmp_path / "tables" / aside[0]
+    assert {p.name: p.read_bytes() for p in folder.iterdir() if p.name in kept} == kept
+    assert "rebuilt from the other seats" in (folder / store.REASON).read_text()

@@ -140,7 +140,9 @@ def test_a_flipped_byte_is_kept_aside_and_the_seat_is_rebuilt_from_the_others(
     victim = match.daemons[2]
     reason = f"records.log {fault.note}: checksum mismatch"
     aside = match.set_aside(2)
-    assert [a["table"] for a in aside] == [match.table]
+    assert [a["table"] for a in aside] == [match.table], "\n".join(
+        [str(aside), *(line for line in victim.log.read_text().splitlines()
+          if any(w in line for w in ("rebuild", "aside", "cannot", "ERROR", "WARNING")))])
     assert aside[0]["set_aside"].startswith(reason), aside
     assert "Traceback" not in victim.log.read_text()
 
