@@ -431,7 +431,7 @@
     const last = view.last_discard || null;
     for (const [where, seatNo] of Object.entries(places)) {
       const node = $(`seat-${where}`);
-      renderSeat(node, view, bySeat[seatNo], seatNo, !!last && last.seat === seatNo);
+      renderSeat(node, view, bySeat[seatNo], seatNo, last && last.seat === seatNo ? last.index : null);
       if (node.classList.contains("turn") !== (view.turn === seatNo)) node.classList.toggle("turn");
     }
     const left = deadlineLeft(view);   // (the countdown's figure is tick's to keep)
@@ -473,8 +473,10 @@
   }
 
   // A seat's head, exposures and discards, each redrawn only when it changed; a discard
-  // adds one tile to its row rather than drawing the row again.
-  function renderSeat(node, view, player, seatNo, lastIsOurs) {
+  // adds one tile to its row rather than drawing the row again. ``claimable``: the place in
+  // this seat's row of the discard the others may claim now (the view's last_discard.index),
+  // the one tile outlined; null when it is not this seat's.
+  function renderSeat(node, view, player, seatNo, claimable) {
     if (node.children.length !== 3) {
       put(node, h("div", { class: "seat-head" }), h("div", { class: "exposed" }),
         h("div", { class: "discards" }));
@@ -500,7 +502,7 @@
     } else {
       put(discards, ...codes.map((code) => Tiles.svg(code, "small")));
     }
-    const marked = lastIsOurs && codes.length ? discards.lastElementChild : null;
+    const marked = Number.isInteger(claimable) ? discards.children[claimable] || null : null;
     for (const tile of discards.querySelectorAll("svg.tile.last")) {
       if (tile !== marked) tile.classList.remove("last");
     }

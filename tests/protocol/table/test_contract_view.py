@@ -119,7 +119,12 @@ def check_view(view: dict[str, Any], rules: str) -> None:
     assert view["hand"] == sorted(view["hand"], key=_kind_order)
     assert view["drawn"] is None or view["drawn"] in view["hand"]
     if view["last_discard"] is not None:
-        assert set(view["last_discard"]) == {"seat", "tile"}
+        # the claimable tile, and where it lies: its place in the discarder's row (issue 22,
+        # 16a: the page outlined the MCR discarder's previous discard)
+        last = view["last_discard"]
+        assert set(last) == {"seat", "tile", "index"}
+        row = view["players"][last["seat"]]["discards"]
+        assert last["index"] == len(row) - 1 and row[last["index"]] == last["tile"], (last, row)
     assert all(isinstance(h, str) for h in view["hints"])
     assert all(isinstance(n, str) and n for n in view["news"])
     assert all(code in view["hand"] for code in view["received"])
