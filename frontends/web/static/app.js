@@ -334,17 +334,21 @@
 
   // -- screens --------------------------------------------------------------------------------
 
+  // The screen a view is drawn on. A hand's table only from a view that has our seat: while
+  // the dice seat the players and the wall is built the view has none (our wind is not
+  // known yet), and the page says what the table is doing instead of drawing a table.
   function screenOf(event) {
     if (!event) return "lobby-screen";
     const view = event.view || {};
     if (view.phase === "lobby") return "waiting";
     if (view.phase === "match_over" || (view.phase === "hand_over" && view.result)) return "result";
+    if (!Number.isInteger(view.seat)) return "dealing";
     return "table";
   }
 
   function show(screen) {
     setData(document.body, "screen", screen);
-    for (const id of ["lobby", "waiting", "table", "result"]) {
+    for (const id of ["lobby", "waiting", "dealing", "table", "result"]) {
       if ($(id).hidden !== (id !== screen)) $(id).hidden = id !== screen;
     }
   }
@@ -371,13 +375,17 @@
     setText($("info"), [`table ${event.name || view.table || ""}`,
       rules + (view.practice ? " practice" : ""), `hand ${view.hand_number ?? "?"}/${view.hands_in_match ?? "?"}`,
       view.prevalent_wind !== null && view.prevalent_wind !== undefined ? `prevalent ${Views.WINDS[view.prevalent_wind]}` : null,
-      `you: ${Views.WINDS[view.seat] || "?"}`].filter(Boolean).join(" \u00b7 "));
+      Number.isInteger(view.seat) && screen !== "waiting" ? `you: ${Views.WINDS[view.seat]}` : null]
+      .filter(Boolean).join(" \u00b7 "));
     const thinking = (view.players || []).filter((p) => p.thinking).map((p) => `${p.name} is thinking`);
     setText($("phase"), [view.phase_detail || view.phase || "", ...thinking, view.paused || ""]
       .filter(Boolean).join(" \u00b7 "));
     show(screen);
     if (screen === "waiting") renderWaiting(event, view);
-    else if (screen === "result") renderResult(event, view);
+    else if (screen === "dealing") {
+      setText($("dealing-title"), `Hand ${view.hand_number} of ${view.hands_in_match}: ` +
+        `${view.phase_detail || "the hand is being dealt"}`);
+    } else if (screen === "result") renderResult(event, view);
     else renderTable(event, view);
     tick();
     if (state.overlay) fillOverlay();

@@ -42,7 +42,7 @@ const Views = (() => {
 
   // The other seats in turn order after ours: right, across, left.
   function seatPlaces(view) {
-    const me = view.seat ?? 0;
+    const me = view.seat;   // (the page draws a table only from a view with our seat)
     return { right: (me + 1) % 4, across: (me + 2) % 4, left: (me + 3) % 4, me };
   }
 
