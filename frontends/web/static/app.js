@@ -28,21 +28,46 @@
     socket: null, nextId: 1, waiting: new Map(), retry: 500,
     hello: null, table: null, event: null, receivedAt: 0, members: [], tables: null,
     cursor: 0, selected: new Set(), menu: 0, overlay: null, showHints: true, answered: null,
-    order: null, sheet: null, sheetProblem: "", keys: null,
+    order: null, sheet: null, sheetProblem: "", keys: null, connected: false, stopped: "",
   };
 
   // -- the connection ----------------------------------------------------------------------
 
+  // The page can act only while the web server answers it and our daemon runs (``live``).
+  // When either goes away the page keeps the table in sight, greyed, with every action
+  // disabled and no countdown (a dead page kept a clickable Next and "Next hand in 0 s").
+  function live() {
+    return state.connected && document.body.dataset.daemon !== "lost";
+  }
+
   function connect() {
     const socket = new WebSocket(`ws://${location.host}/ws`);
     state.socket = socket;
-    socket.addEventListener("open", () => { state.retry = 500; document.body.dataset.connected = "yes"; });
+    socket.addEventListener("open", () => {
+      state.retry = 500;
+      state.connected = true;
+      state.stopped = "";
+      document.body.dataset.connected = "yes";
+      render();
+    });
     socket.addEventListener("message", (m) => receive(JSON.parse(m.data)));
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (e) => {
+      const was = state.connected;
+      state.connected = false;
       document.body.dataset.connected = "no";
       for (const done of state.waiting.values()) done({ ok: false, error: "the connection closed" });
       state.waiting.clear();
-      say("connection to fourwinds lost; reconnecting...");
+      // the server says it is stopping (Ctrl-C on `fourwinds web`); a connection that
+      // breaks, or cannot be made again, means the same on this machine's own address
+      if (e.code === 1001 || !was) {
+        state.stopped = "the fourwinds web server stopped: this page can do nothing now. " +
+          "Run `fourwinds web` (or `fourwinds play --web`) again and open the address it " +
+          "prints; this page tries to reconnect meanwhile";
+      } else {
+        state.stopped = "the connection to the fourwinds web server broke; reconnecting...";
+      }
+      say(state.stopped);
+      render();
       setTimeout(connect, state.retry);
       state.retry = Math.min(5000, state.retry * 2);
     });
@@ -80,6 +105,7 @@
   // subscribed again; the table is opened anew, which also restarts its bot seats).
   function daemonLink(linkState) {
     document.body.dataset.daemon = linkState;
+    render();
     if (linkState === "lost") {
       say("your fourwinds daemon stopped; waiting for it to run again (`fourwinds play` starts it)");
     } else {
@@ -209,6 +235,7 @@
   async function act(action) {
     const event = state.event;
     if (!event) return;
+    if (!live()) { say(state.stopped || "your fourwinds daemon stopped: nothing can be done now"); return; }
     const key = decisionKey(event);
     if (state.answered === key) { say("sent; waiting for the table"); return; }
     const rack = rackCodes(event);
@@ -354,6 +381,7 @@
   }
 
   function deadlineLeft(view) {
+    if (!live()) return null;   // no countdown on a page that cannot act
     let deadline = view.deadline;
     if (deadline === null || deadline === undefined) deadline = (view.next || {}).deadline;
     if (deadline === null || deadline === undefined) return null;
@@ -404,8 +432,8 @@
       : "");
     $("private-code").hidden = !event.code;
     const legal = event.legal_actions || [];
-    redraw($("waiting-actions"), JSON.stringify([legal, state.menu]), () => {
-      const leave = h("button", { id: "lobby-leave-button", class: "leave",
+    redraw($("waiting-actions"), JSON.stringify([legal, state.menu, live()]), () => {
+      const leave = h("button", { id: "lobby-leave-button", class: "leave", disabled: !live(),
         text: "Leave the table", title: "give up your place for good (key L)" });
       leave.addEventListener("click", leaveTable);
       return [...actionButtons(event, []), legal.length ? null
@@ -416,16 +444,16 @@
 
   function renderResult(event, view) {
     const legal = event.legal_actions || [];
-    const ourNext = legal.some((a) => a.type === "next");
+    const ourNext = live() && legal.some((a) => a.type === "next");
     const left = deadlineLeft(view);
     const next = view.next || {};
     redraw($("result"), JSON.stringify([view.phase, view.hand_number, view.result,
       view.standings, view.players, next.waiting, view.waiting_for, legal, state.menu,
-      left === null]), () => {
+      left === null, live()]), () => {
       const parts = [...Views.result(view), ...Views.nextLines(view, left, ourNext),
         h("div", { class: "actions" }, actionButtons(event, []))];
       if (view.phase === "match_over") {
-        const leave = h("button", { id: "leave-button", text: "Leave the table" });
+        const leave = h("button", { id: "leave-button", text: "Leave the table", disabled: !live() });
         leave.addEventListener("click", leaveTable);
         parts.push(h("div", { class: "actions" }, leave));
       }
@@ -476,7 +504,7 @@
         `tile${chooser.choose === 1 ? "" : "s"} (${state.selected.size} selected), then press it` }));
     }
     if (!legal.length) notes.push(h("p", { class: "note", text: "Nothing to do now." }));
-    const actionsSignature = JSON.stringify([legal, state.menu, state.selected.size]);
+    const actionsSignature = JSON.stringify([legal, state.menu, state.selected.size, live()]);
     redraw($("actions"), actionsSignature, () => [...notes, ...actionButtons(event, rack)]);
   }
 
@@ -577,7 +605,8 @@
         !(action.tiles || []).every((t) => label.includes(t));
       const button = h("button", { class: `action${i === state.menu ? " highlight" : ""}` +
         (action.default ? " default" : ""), "data-id": String(action.id), "data-type": action.type,
-      "data-default": action.default ? "yes" : null, title: action.default ? "taken for you when the time runs out" : "" },
+      "data-default": action.default ? "yes" : null, disabled: !live(),
+      title: live() ? (action.default ? "taken for you when the time runs out" : "") : state.stopped || "your daemon stopped" },
       h("span", { class: "key", text: i < 9 ? String(i + 1) : "" }), label,
       "choose" in action ? ` (select ${action.choose})` : "",
       showTiles ? h("span", { class: "tiles" }, (action.tiles || []).map((t) => Tiles.svg(t, "small"))) : null,
