@@ -401,7 +401,8 @@
     setData(document.body, "answered", state.answered ? "yes" : "no");
     const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
     setText($("info"), [`table ${event.name || view.table || ""}`,
-      rules + (view.practice ? " practice" : ""), `hand ${view.hand_number ?? "?"}/${view.hands_in_match ?? "?"}`,
+      rules + (view.practice ? " practice" : ""),
+      screen === "waiting" ? `${view.hands_in_match} hands` : `hand ${view.hand_number}/${view.hands_in_match}`,
       view.prevalent_wind !== null && view.prevalent_wind !== undefined ? `prevalent ${Views.WINDS[view.prevalent_wind]}` : null,
       Number.isInteger(view.seat) && screen !== "waiting" ? `you: ${Views.WINDS[view.seat]}` : null]
       .filter(Boolean).join(" \u00b7 "));
@@ -636,24 +637,40 @@
   async function openOverlay(which) {
     state.overlay = which;
     $("overlay").hidden = false;
+    const asking = which === "sheet" ? askSheet() : null;   // (forgets another table's first)
     fillOverlay();
     if (which === "help" && !state.keys) {   // the terminal's key table, from the server
       const answer = await ask({ type: "keys" });
       if (answer.ok) state.keys = answer.sections;
       if (state.overlay === "help") fillOverlay();
     }
-    if (which === "sheet" && !state.sheet && state.table) {
-      const answer = await ask({ type: "sheet", table: state.table });
-      if (answer.ok) state.sheet = answer.sheet;
-      else state.sheetProblem = answer.error;
-      if (state.overlay === "sheet") fillOverlay();
+    if (asking) await asking;
+  }
+
+  // The card (or fan list) from the daemon: the open table's; in the lobby, with no table
+  // open, the one a table hosted from the lobby would play (the rules chosen there).
+  async function askSheet() {
+    const request = state.table ? { type: "sheet", table: state.table }
+      : { type: "sheet", rules: $("host-rules").value };
+    const key = JSON.stringify(request);
+    if (state.sheetFor !== key) {
+      state.sheetFor = key;
+      state.sheet = null;
     }
+    if (state.sheet) return;
+    state.sheetProblem = "";
+    const answer = await ask(request);   // (sent at once: the page is drawn meanwhile)
+    if (state.sheetFor !== key) return;   // asked again for another table meanwhile
+    if (answer.ok) state.sheet = answer.sheet;
+    else state.sheetProblem = `The daemon has no card to show: ${answer.error || "no reason given"}`;
+    if (state.overlay === "sheet") fillOverlay();
   }
 
   function fillOverlay() {
     const view = (state.event || {}).view || {};
     const which = state.overlay;
-    const body = which === "sheet" ? Views.sheet(state.sheet, state.sheetProblem)
+    const lobbyRules = state.table ? null : $("host-rules").selectedOptions[0].textContent;
+    const body = which === "sheet" ? Views.sheet(state.sheet, state.sheetProblem, lobbyRules)
       : which === "history" ? Views.history(view) : which === "scores" ? Views.scores(view)
         : Views.help(state.keys);
     document.body.dataset.overlay = which;
