@@ -33,7 +33,7 @@ from fourwinds.protocol.table.options import (
 from fourwinds.protocol.table.problems import shown_problems
 from fourwinds.protocol.table.rebuild import RebuildPool
 from fourwinds.protocol.table.rebuild import rebuild as rebuild_seat
-from fourwinds.protocol.table.sheet import table_sheet
+from fourwinds.protocol.table.sheet import rules_sheet, table_sheet
 from fourwinds.protocol.table.state import Step, TableSession
 from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
@@ -254,6 +254,12 @@ def sheet(session: TableSession) -> dict[str, Any]:
     """The table's scoring sheet (the local API's ``sheet``): the American card's lines or
     the MCR fans with their points; ``LocalProtocolError`` with the reason if it has none."""
     return table_sheet(session)
+
+
+def sheet_for_rules(rules: str) -> dict[str, Any]:
+    """The sheet of a table hosted here with ``rules`` and no card file (the local API's
+    ``sheet`` with ``rules`` and no table: the lobby's card, before any table is open)."""
+    return rules_sheet(rules)
 
 
 def rebuild_pool(place: int, own_key: bytes, host_key: bytes | None) -> RebuildPool:

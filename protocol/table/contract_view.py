@@ -178,6 +178,22 @@ def _facts(s: TableSession) -> SeatFacts | None:
     return SeatFacts(s, hand.engine, hand.seating, me, s.rules)
 
 
+def _our_seat(s: TableSession, f: SeatFacts | None) -> int | None:
+    """The view's ``seat``: our wind in a dealt hand; with no hand (the table's lobby, a
+    match over) our place, as ``players`` then lists the places; None while a hand is being
+    seated and dealt (the dice, the wall): our wind is not known yet, and the place shown as
+    a wind made the page draw us as East, the dealer, with no tiles, for a second or two
+    before the dice gave us West (issue 22, 16b)."""
+    if f is not None:
+        return None if f.me is None else int(f.me)
+    if s.me is None or s.phase in _DEALING:
+        return None
+    return int(s.me)
+
+
+_DEALING = frozenset({Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.WALL, Phase.PLAY})
+
+
 def _our_turn(s: TableSession) -> bool:
     return (s.me is not None and s.halted is None and s.me in s.awaiting
             and s.me not in s.inputs and not s.inbox[s.me])
@@ -313,8 +329,7 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
     waiting_places = sorted(p for p in s.awaiting if p not in s.inputs)
     waiting = sorted(wind_of(f.seating, p) for p in waiting_places) if f is not None \
         else list(waiting_places)
-    seat = (int(f.me) if f is not None and f.me is not None
-            else (None if s.me is None else int(s.me)))
+    seat = _our_seat(s, f)
     view: dict[str, Any] = {
         "rules": "" if s.open is None else s.open.rules,
         "table": s.table.hex() if s.open is None else shown_name(s.open.name, 60) or "table",
