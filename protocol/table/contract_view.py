@@ -29,6 +29,7 @@ from .options import DeckKind
 from .problems import ProblemKind
 from .rotation import Seating, wind_of
 from .rules import HandOutcome, RulesAdapter
+from .screens import screen_of
 from .state import Phase, TableSession
 from .steps import audit_done, more_time_allowed, window_seconds
 
@@ -367,6 +368,7 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         assert f is not None
         view["result"]["audit"] = _audit(s)
         _name_result(s, f, view["result"])
+    view["screen"] = screen_of(view)
     return view, _offers(s, f, rv)
 
 

@@ -366,11 +366,10 @@
   // known yet), and the page says what the table is doing instead of drawing a table.
   function screenOf(event) {
     if (!event) return "lobby-screen";
-    const view = event.view || {};
-    if (view.phase === "lobby") return "waiting";
-    if (view.phase === "match_over" || (view.phase === "hand_over" && view.result)) return "result";
-    if (!Number.isInteger(view.seat)) return "dealing";
-    return "table";
+    // the daemon's seat view decides the screen (protocol/table/screens.py): "lobby" is
+    // this page's "waiting" (the page's own lobby lists tables)
+    const screen = (event.view || {}).screen;
+    return screen === "lobby" ? "waiting" : screen || "table";
   }
 
   function show(screen) {

@@ -30,7 +30,7 @@ VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "sea
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
              "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
              "hints", "result",
-             "windows", "next", "history", "standings", "unreachable"}
+             "windows", "next", "history", "standings", "unreachable", "screen"}
 PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
                "exposures", "flowers", "discards", "ready", "thinking"}
 PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
@@ -95,8 +95,12 @@ def check_view(view: dict[str, Any], rules: str) -> None:
         assert view["seat"] is None
     if view["phase"] in ("dice", "deal") and view["seat"] is None:
         assert not view["hand"] and all(p["concealed_count"] == 0 for p in view["players"])
+        assert view["screen"] == "dealing"   # the frontends draw no table from no seat
     else:
         assert view["seat"] in range(4)
+    over = view["phase"] == "match_over" or (view["phase"] == "hand_over" and view["result"])
+    assert view["screen"] == ("lobby" if view["phase"] == "lobby" else "result" if over
+                              else "dealing" if view["seat"] is None else "table"), view["phase"]
     assert view["dealer"] in range(4)
     assert view["phase"] in PHASES and isinstance(view["phase_detail"], str)
     assert view["turn"] is None or view["turn"] in range(4)
