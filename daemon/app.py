@@ -306,10 +306,12 @@ class Daemon:
         messages of ours past their end. Our session cannot take its own messages back as a
         peer's, so the folder is set aside (kept, with the reason) and the seat is rebuilt
         from the others like a damaged one; it signs nothing meanwhile."""
-        reason = (f"our records end at our message {own_last} and {fingerprint(key)} holds "
-                  f"ours up to {ahead} (an older copy of the table)")
-        log.error("table %s: %s; rebuilding it from the other seats' copies",
-                  rt.table_hex[:8], reason)
+        # the reason reaches the screens (problems, the set-aside folder): a name; the log
+        # also gives the key's fingerprint
+        reason = (f"our records end at our message {own_last} and {self.player_name(rt, key)} "
+                  f"holds ours up to {ahead} (an older copy of the table)")
+        log.error("table %s: %s (%s); rebuilding it from the other seats' copies",
+                  rt.table_hex[:8], reason, fingerprint(key))
         if rt.place is None or not can_rebuild(self.port, rt.place, len(rt.members)):
             rt.problems.append(f"cannot sign at this table again: {reason}")
             return      # the check stays open: nothing is signed twice
