@@ -216,7 +216,7 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members or key == self.d.identity.public_key:
             raise Refused(Refusal.NOT_MEMBER, "leave")
-        name = self.d.names.get(key) or key.hex()[:8]
+        name = self.d.player_name(rt, key)    # shown in problems: a name, never a key
         seated = is_seated(self.d.port, rt.session)
         if key == rt.host_key and not seated:
             log.warning("table %s: the host %s closed it", rt.name, name)

@@ -6,8 +6,8 @@ at real table sessions (daemons in-process on loopback):
   when they sat down carries the old one (the others learn it from the restarted daemon's
   Hello);
 - where the daemon has heard no Hello from a player yet (just started), what it says of them
-  (the leave warning, a rebuild's notice) uses the name they signed at the table, not their
-  key's fingerprint.
+  (the leave warning, a rebuild's notice, who left, whom a leave told) uses the name they
+  signed at the table, not their key's fingerprint or a piece of the key.
 """
 
 from __future__ import annotations
@@ -89,6 +89,14 @@ def test_a_player_not_heard_from_yet_is_named_as_signed_not_by_fingerprint(
             assert host.player_name(None, ds[3].identity.public_key) == "a player"
             host.peer_rebuilding(rt, ds[1].identity.public_key)
             assert rt.problems[-1] == "p1 is rebuilding its table from the others"
+            # a seated player leaves for good: its answer names the others, and the host's
+            # screens the leaver, as they signed (neither daemon has their Hello in mind)
+            leaver = ds[2]
+            leaver.names.clear()
+            left = await call(leaver, type="leave", table=table, force=True)
+            assert sorted(left["others"]) == ["p0", "p1", "p3"], left
+            assert await wait_for(lambda: any("p2 left the table for good" in p
+                                              for p in rt.problems)), rt.problems
         finally:
             for d in ds:
                 await d.close()
