@@ -19,7 +19,7 @@ from typing import Any
 from fourwinds.daemon.wire import MAX_PAYLOAD
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table import lobby
+from fourwinds.protocol.table import contract_view, lobby
 from fourwinds.protocol.table import session as table
 from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view, resolve_action
 from fourwinds.protocol.table.messages import MAX_CARD_TEXT
@@ -171,17 +171,19 @@ def seat_keys(session: TableSession) -> Sequence[bytes | None]:
     return session.public_keys
 
 
-def seat_view(session: TableSession,
-              unreachable: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+def seat_view(session: TableSession, unreachable: Sequence[Mapping[str, Any]] = (),
+              names: Mapping[int, str] | None = None) -> dict[str, Any]:
     """The local API's seat view (CONTRACTS.md / docs/LOCAL-API.md): the contract VIEW with
     ``legal_actions`` (ids, human labels, tiles, ``choose``, ``default``), plus the session's
     own bookkeeping (``step``, ``hands_played``, ``problems``, ``halted``, and under
     ``session`` its phase and the *places* it waits for) for tools and tests.
     ``unreachable``: the places the daemon cannot reach (``place``, ``for_s``,
-    ``last_address`` each), named in the view (contract_view.Unreachable)."""
+    ``last_address`` each), named in the view (contract_view.Unreachable). ``names``: by
+    table place, the name each player goes by now (the daemon's: its config's, each peer's
+    latest Hello), shown instead of the one signed when that player sat down."""
     away = [Unreachable(int(u["place"]), int(u["for_s"]), str(u.get("last_address", "")))
             for u in unreachable]
-    built = build_seat_view(session, time.monotonic(), unreachable=away)
+    built = build_seat_view(session, time.monotonic(), unreachable=away, names=names)
     view: dict[str, Any] = built["view"]
     view["legal_actions"] = built["legal_actions"]
     s = session
@@ -193,6 +195,11 @@ def seat_view(session: TableSession,
     view["session"] = {"phase": s.phase.value, "me": None if s.me is None else int(s.me),
                        "waiting_for": sorted(int(p) for p in s.awaiting if p not in s.inputs)}
     return view
+
+
+def signed_names(session: TableSession) -> Sequence[str]:
+    """By table place, the name each player signed when sitting down (``seat N``: none)."""
+    return contract_view.signed_names(session)
 
 
 def table_label(session: TableSession) -> tuple[str, str] | None:

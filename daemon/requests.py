@@ -279,7 +279,7 @@ def drop_table(d: Daemon, rt: TableRuntime) -> None:
 
 def _others(d: Daemon, rt: TableRuntime) -> list[str]:
     me = d.identity.public_key
-    return [d.names.get(k) or k.hex()[:8] for k in rt.members if k != me]
+    return [d.player_name(rt, k) for k in rt.members if k != me]
 
 
 async def _leave(d: Daemon, request: Message) -> Message:

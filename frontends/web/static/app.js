@@ -728,7 +728,8 @@
       join.addEventListener("click", () => joinTable({ table: t.table, code: code.value.trim() }));
       return h("div", { class: "row" }, join, t.private ? code : null,
         ` ${t.name} \u00b7 ${t.rules} \u00b7 ${t.free <= 0 ? "full" : `${t.free} free`}` +
-        `${t.private ? " \u00b7 private" : ""} \u00b7 host ${t.fingerprint} at ${t.host}:${t.port}` +
+        // the host by its player name: a key fingerprint is for pairing and whoami only
+        `${t.private ? " \u00b7 private" : ""} \u00b7 host ${t.player ? `${t.player} ` : ""}at ${t.host}:${t.port}` +
         (t.compatible === false ? ` (protocol ${t.version}: cannot join)` : ""));
     });
     put($("seen"), ...(seen.length ? seen : [h("p", { text: "No other tables seen (yet)." })]));
