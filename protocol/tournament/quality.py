@@ -52,11 +52,12 @@ def wind_counts(rounds: Sequence[RoundSeating]) -> dict[int, list[int]]:
     return counts
 
 
-def wind_spread(rounds: Sequence[RoundSeating]) -> int:
+def wind_spread(rounds: Sequence[RoundSeating], *, every_round: bool = False) -> int:
     """The largest difference between a player's most and least held wind, after every
-    fourth round and after the last (players who sat out every round do not count)."""
+    fourth round (the target: at most 1), or with ``every_round`` after each round."""
+    ends = range(1, len(rounds) + 1) if every_round else range(4, len(rounds) + 1, 4)
     worst = 0
-    for end in sorted({*range(4, len(rounds) + 1, 4), len(rounds)}):
+    for end in ends:
         for counts in wind_counts(rounds[:end]).values():
             worst = max(worst, max(counts) - min(counts))
     return worst

@@ -156,6 +156,8 @@ class Search:
         (with a ranking) at a table spread beyond its neighbours."""
         found = []
         for r in range(self.first_free, len(self.rounds)):
+            if len(self.rounds[r]) < 2:
+                continue  # one table: nobody can change places
             before = self.where[r - 1] if r > 0 else None
             after = self.where[r + 1] if r + 1 < len(self.rounds) else None
             for table in self.rounds[r]:
@@ -191,6 +193,7 @@ class Search:
         step = stall = spent = 0
         while spent < budget and best > floor:
             step += 1
+            spent += 1  # a step costs at least one, so the search always ends
             troubled = self._troubled()
             if not troubled:
                 break
@@ -232,9 +235,9 @@ class Search:
 
     def _random_swap(self) -> int:
         r = self.first_free + self.stream.below(len(self.rounds) - self.first_free)
-        real = [p for table in self.rounds[r] for p in table if p != BOT]
         if len(self.rounds[r]) < 2:
             return 0
+        real = [p for table in self.rounds[r] for p in table if p != BOT]
         a = real[self.stream.below(len(real))]
         others = [p for p in real if self.where[r][p] != self.where[r][a]]
         if not others:

@@ -13,10 +13,10 @@ are the plan's; when they are not (a late entrant, a withdrawal, seeding by stan
 round is seated alone against what came before, by the same search.
 
 Players are numbered by the caller (a count ``n`` means players 0..n-1). A table is four
-seats in the order East, South, West, North; a bot seat is ``None``. When the count is not
-a multiple of four, ``FillPolicy.BOTS`` adds bot seats (at most one a table, never more than
-three a round) and ``FillPolicy.BYES`` sits out the players with the fewest byes so far
-(the longest ago first, then in an order drawn from the seed).
+seats in the order East, South, West, North; a bot seat is ``None``. When the count is not a
+multiple of four, ``FillPolicy.BOTS`` adds bot seats (never more than three a round; one a
+table when there are as many tables) and ``FillPolicy.BYES`` sits out the players with the
+fewest byes so far (the longest ago first, then in an order drawn from the seed).
 """
 
 from __future__ import annotations
@@ -185,12 +185,16 @@ def _pick_byes(count: int, byes: int, had: list[int], last: list[int],
 
 
 def _spread_bots(tables: list[list[int]]) -> None:
-    """At most one bot seat a table: a second one changes places with a player of a table
-    with none."""
+    """Bot seats as evenly over the tables as they go (one a table while there are at least
+    as many tables as bot seats): an extra one changes places with a player of the table
+    with the fewest."""
+    bots = sum(table.count(BOT) for table in tables)
+    most = -(-bots // len(tables))
     for table in tables:
-        while table.count(BOT) > 1:
-            target = next(t for t in tables if BOT not in t)
-            i, j = table.index(BOT), 0
+        while table.count(BOT) > most:
+            target = min(tables, key=lambda t: t.count(BOT))
+            j = next(i for i, p in enumerate(target) if p != BOT)
+            i = table.index(BOT)
             table[i], target[j] = target[j], table[i]
 
 
@@ -283,7 +287,11 @@ def _alone(roster: tuple[int, ...], index: int, history: tuple[RoundSeating, ...
     by_rank = sorted(range(count), key=lambda p: ranks[p]) if ranks is not None else order
     playing = [p for p in by_rank if p not in sitting_out]
     tables = _first_tables(playing, table_count, bots, past, count, ranks is not None)
-    Search(count, [*past, tables], len(past), stream, ranks).run(SEARCH_BUDGET)
+    search = Search(count, [*past, tables], len(past), stream, ranks)
+    search.run(SEARCH_BUDGET)
+    tables = search.rounds[-1]
+    if ranks is not None:  # the top table first
+        tables.sort(key=lambda t: min(ranks[p] for p in t if p != BOT))
     seated = [table_winds(table, counts, stream) for table in tables]
     if ranks is None:
         stream.shuffle(seated)

@@ -111,10 +111,10 @@ def _even_out(coloring: _Coloring, players: int, degree: Sequence[int],
         if p >= players:
             return 0
         final = [counts[p][c] + (coloring.at[p][c] is not None) for c in range(WINDS)]
-        return _spread(final)
+        return 16 * _spread(final) + sum(n * n for n in final)
 
     short = [p for p in range(players) if 0 < degree[p] < WINDS]
-    for _ in range(WINDS):
+    for _ in range(4 * WINDS):
         improved = False
         for p in short:
             for miss in range(WINDS):
