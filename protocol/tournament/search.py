@@ -4,10 +4,12 @@ The state is every round's tables; rounds before ``first_free`` are history and 
 The cost is the sum over pairs of (meetings - 1)**2, plus ``CONSECUTIVE_WEIGHT`` for every
 pair that meets in two rounds in a row (a repeat the players notice most), plus, when a
 ranking is given (Swiss-like seeding), how far each table's ranks spread beyond four
-neighbours. A move swaps two players of one free round who sit at different tables; the
-search looks at players in a repeated meeting, takes the best swap not forbidden (a short
-tabu list, so it walks along plateaus instead of cycling), kicks the state with random swaps
-when it stops improving, and keeps the best state seen. Its effort is a count of swaps
+neighbours, and, when the winds each player may still take are given (a round seated
+alone), ``WIND_WEIGHT`` for each seat of a table that cannot give its player such a wind.
+A move swaps two players of one free round who sit at different tables; the search looks at
+players in a repeated meeting (or at such a table), takes the best swap not forbidden (a
+short tabu list, so it walks along plateaus instead of cycling), kicks the state with random
+swaps when it stops improving, and keeps the best state seen. Its effort is a count of swaps
 weighed, never a clock, so every daemon gets the same answer. Bot seats (-1) never move and
 meet nobody.
 """
@@ -15,15 +17,32 @@ meet nobody.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import permutations
 
 from .stream import SeedStream
 
 CONSECUTIVE_WEIGHT = 3
 SWISS_REPEAT_WEIGHT = 8   # with a ranking: one repeated meeting weighs as 8 ranks of spread
+WIND_WEIGHT = 2           # a player who must take a wind held more than another, per repeat
+ALL_WINDS = 0b1111
 BOT = -1
 _SAMPLE = 48              # swaps weighed per step at most (all of them in small rounds)
 _STALL = 300              # steps without a new best before a kick
 _KICK = 3                 # random swaps in a kick
+
+
+@lru_cache(maxsize=4096)
+def matched(masks: tuple[int, ...]) -> int:
+    """How many of four seats can get a wind of their mask, each wind once (the largest
+    matching; ``masks`` sorted, so that equal tables share the answer)."""
+    best = 0
+    for order in permutations(range(4)):
+        best = max(best, sum(1 for mask, w in zip(masks, order, strict=True)
+                             if mask >> w & 1))
+        if best == 4:
+            break
+    return best
 
 
 def pair_cost(meetings: int) -> int:
@@ -35,13 +54,15 @@ class Search:
     """Tables of ``rounds`` (lists of lists of player indices or BOT), improved in place."""
 
     def __init__(self, players: int, rounds: list[list[list[int]]], first_free: int,
-                 stream: SeedStream, ranks: Sequence[int] | None = None) -> None:
+                 stream: SeedStream, ranks: Sequence[int] | None = None,
+                 winds: Sequence[int] | None = None) -> None:
         self.players = players
         self.rounds = rounds
         self.first_free = first_free
         self.stream = stream
         self.ranks = list(ranks) if ranks is not None else None
         self.scale = SWISS_REPEAT_WEIGHT if ranks is not None else 1
+        self.winds = list(winds) if winds is not None else None  # a bit mask per player
         self.meet: list[list[int]] = []
         self.where: list[list[int]] = []
         self._index()
@@ -80,10 +101,17 @@ class Search:
                         if before[a] >= 0 and before[a] == before[b]:
                             total += CONSECUTIVE_WEIGHT
         total *= self.scale
-        if self.ranks is not None:
-            for r in range(self.first_free, len(self.rounds)):
-                total += sum(self._spread(table) for table in self.rounds[r])
+        for r in range(self.first_free, len(self.rounds)):
+            total += sum(self._extra(table) for table in self.rounds[r])
         return total
+
+    def _extra(self, table: Sequence[int]) -> int:
+        """A free table's cost beyond meetings: seeding spread and winds none can take."""
+        extra = self._spread(table) if self.ranks is not None else 0
+        if self.winds is not None:
+            masks = tuple(sorted(ALL_WINDS if p == BOT else self.winds[p] for p in table))
+            extra += WIND_WEIGHT * self.scale * (4 - matched(masks))
+        return extra
 
     def _spread(self, table: Sequence[int]) -> int:
         assert self.ranks is not None
@@ -126,11 +154,11 @@ class Search:
                         if near[joiner] == near[x]:
                             d += CONSECUTIVE_WEIGHT
         d *= self.scale
-        if self.ranks is not None:
-            old = self._spread(table_a) + self._spread(table_b)
+        if self.ranks is not None or self.winds is not None:
+            old = self._extra(table_a) + self._extra(table_b)
             new_a = [b if p == a else p for p in table_a]
             new_b = [a if p == b else p for p in table_b]
-            d += self._spread(new_a) + self._spread(new_b) - old
+            d += self._extra(new_a) + self._extra(new_b) - old
         return d
 
     def swap(self, r: int, a: int, b: int) -> None:
@@ -161,7 +189,7 @@ class Search:
             before = self.where[r - 1] if r > 0 else None
             after = self.where[r + 1] if r + 1 < len(self.rounds) else None
             for table in self.rounds[r]:
-                spread = self.ranks is not None and self._spread(table) > 0
+                spread = self._extra(table) > 0
                 for a in table:
                     if a == BOT:
                         continue
@@ -186,7 +214,7 @@ class Search:
         if len(self.rounds) <= self.first_free:
             return self.cost()
         cost = self.cost()
-        floor = self.lower_bound() if self.ranks is None else 0
+        floor = self.lower_bound() if self.ranks is None and self.winds is None else 0
         best = cost
         best_state = self._snapshot()
         tabu: dict[tuple[int, int], int] = {}

@@ -287,7 +287,9 @@ def _alone(roster: tuple[int, ...], index: int, history: tuple[RoundSeating, ...
     by_rank = sorted(range(count), key=lambda p: ranks[p]) if ranks is not None else order
     playing = [p for p in by_rank if p not in sitting_out]
     tables = _first_tables(playing, table_count, bots, past, count, ranks is not None)
-    search = Search(count, [*past, tables], len(past), stream, ranks)
+    may_take = [sum(1 << w for w in range(WINDS) if counts[p][w] == min(counts[p]))
+                for p in range(count)]
+    search = Search(count, [*past, tables], len(past), stream, ranks, may_take)
     search.run(SEARCH_BUDGET)
     tables = search.rounds[-1]
     if ranks is not None:  # the top table first

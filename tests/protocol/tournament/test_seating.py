@@ -166,3 +166,15 @@ def test_a_round_that_seats_a_player_twice_is_refused() -> None:
     with pytest.raises(SeatingError) as refused:
         seat_round(8, 1, 2, (twice,), b"")
     assert refused.value.problem is SeatingProblem.BAD_HISTORY
+
+
+def test_rounds_seated_alone_keep_the_winds_even() -> None:
+    """A late entrant from round 3 on: each round is seated against the ones before, and
+    the search keeps every player's winds within one of each other."""
+    plan = seat_rounds(40, 8, b"late")
+    rounds = list(plan[:2])
+    for index in range(2, 8):
+        rounds.append(seat_round(range(41), index, 8, rounds, b"late", FillPolicy.BYES))
+        check_round(rounds[-1], 41, FillPolicy.BYES)
+    assert wind_spread(rounds) <= 1
+    assert repeats(rounds) <= 8
