@@ -6,12 +6,12 @@ pair that meets in two rounds in a row (a repeat the players notice most), plus,
 ranking is given (Swiss-like seeding), how far each table's ranks spread beyond four
 neighbours, and, when the winds each player may still take are given (a round seated
 alone), ``WIND_WEIGHT`` for each seat of a table that cannot give its player such a wind.
-A move swaps two players of one free round who sit at different tables; the search looks at
-players in a repeated meeting (or at such a table), takes the best swap not forbidden (a
-short tabu list, so it walks along plateaus instead of cycling), kicks the state with random
-swaps when it stops improving, and keeps the best state seen. Its effort is a count of swaps
-weighed, never a clock, so every daemon gets the same answer. Bot seats (-1) never move and
-meet nobody.
+A move swaps two players of one free round who sit at different tables; the search
+looks at players in a repeated meeting (or at such a table), makes the best of a few swaps
+when it worsens the cost by no more than a threshold that falls to zero (threshold
+accepting: it climbs out of shallow dips early and settles late), and keeps the best state
+seen. Its effort is a count of steps and swaps weighed, never a clock, so every daemon gets
+the same answer. Bot seats (-1) never move and meet nobody.
 """
 
 from __future__ import annotations
@@ -27,9 +27,9 @@ SWISS_REPEAT_WEIGHT = 8   # with a ranking: one repeated meeting weighs as 8 ran
 WIND_WEIGHT = 2           # a player who must take a wind held more than another, per repeat
 ALL_WINDS = 0b1111
 BOT = -1
-_SAMPLE = 48              # swaps weighed per step at most (all of them in small rounds)
-_STALL = 300              # steps without a new best before a kick
-_KICK = 3                 # random swaps in a kick
+_SAMPLE = 4               # swaps weighed per step
+_THRESHOLD = 2            # the worsening a step may make at first (falls to 0)
+_REFRESH = 16             # steps between refreshes of the players in trouble
 
 
 @lru_cache(maxsize=4096)
@@ -210,70 +210,46 @@ class Search:
         return found
 
     def run(self, budget: int) -> int:
-        """Improve for at most ``budget`` weighed swaps; leave the best state; its cost."""
-        if len(self.rounds) <= self.first_free:
-            return self.cost()
+        """Improve for at most ``budget`` steps and swaps weighed; leave the best state seen;
+        its cost.
+
+        Threshold accepting: each step takes a player in trouble, weighs ``_SAMPLE`` swaps
+        with players of other tables of that round and makes the best one if it worsens the
+        cost by at most the threshold, which falls from ``_THRESHOLD`` to 0 over the budget
+        (integers only: the same steps on every machine). The list of players in trouble is
+        refreshed every ``_REFRESH`` steps."""
         cost = self.cost()
         floor = self.lower_bound() if self.ranks is None and self.winds is None else 0
-        best = cost
-        best_state = self._snapshot()
-        tabu: dict[tuple[int, int], int] = {}
-        step = stall = spent = 0
+        best, best_state = cost, self._snapshot()
+        troubled: list[tuple[int, int]] = []
+        spent = steps = 0
         while spent < budget and best > floor:
-            step += 1
+            if steps % _REFRESH == 0 or not troubled:
+                troubled = self._troubled()
+                if not troubled:
+                    break
+            steps += 1
             spent += 1  # a step costs at least one, so the search always ends
-            troubled = self._troubled()
-            if not troubled:
-                break
+            threshold = _THRESHOLD * (budget - spent) // budget
             r, a = troubled[self.stream.below(len(troubled))]
             others = [p for table in self.rounds[r] if a not in table for p in table
                       if p != BOT]
-            if len(others) > _SAMPLE:
-                others = [others[self.stream.below(len(others))] for _ in range(_SAMPLE)]
             choice: tuple[int, int] | None = None
-            ties = 0
-            for b in others:
+            for _ in range(min(_SAMPLE, len(others))):
+                b = others[self.stream.below(len(others))]
                 d = self.delta(r, a, b)
                 spent += 1
-                if tabu.get((r, b), 0) > step and cost + d >= best:
-                    continue
                 if choice is None or d < choice[0]:
-                    choice, ties = (d, b), 1
-                elif d == choice[0]:
-                    ties += 1
-                    if self.stream.below(ties) == 0:
-                        choice = (d, b)
-            if choice is None:
+                    choice = (d, b)
+            if choice is None or choice[0] > threshold:
                 continue
             d, b = choice
             self.swap(r, a, b)
             cost += d
-            tabu[(r, a)] = step + 4 + self.stream.below(8)
-            tabu[(r, b)] = step + 4 + self.stream.below(8)
             if cost < best:
-                best, best_state, stall = cost, self._snapshot(), 0
-                continue
-            stall += 1
-            if stall >= _STALL:
-                stall = 0
-                for _ in range(_KICK):
-                    cost += self._random_swap()
+                best, best_state = cost, self._snapshot()
         self._restore(best_state)
         return best
-
-    def _random_swap(self) -> int:
-        r = self.first_free + self.stream.below(len(self.rounds) - self.first_free)
-        if len(self.rounds[r]) < 2:
-            return 0
-        real = [p for table in self.rounds[r] for p in table if p != BOT]
-        a = real[self.stream.below(len(real))]
-        others = [p for p in real if self.where[r][p] != self.where[r][a]]
-        if not others:
-            return 0
-        b = others[self.stream.below(len(others))]
-        d = self.delta(r, a, b)
-        self.swap(r, a, b)
-        return d
 
     def _snapshot(self) -> list[list[list[int]]]:
         return [[list(table) for table in tables] for tables in self.rounds[self.first_free:]]
