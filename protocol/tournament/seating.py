@@ -240,11 +240,12 @@ def _plan(roster: tuple[int, ...], rounds: int, seed: bytes,
         tables_of.append(tables)
     Search(count, tables_of, 0, SeedStream(seed, f"{_LABEL}/search")).run(SEARCH_BUDGET)
     shuffle = SeedStream(seed, f"{_LABEL}/tables")
+    orders = SeedStream(seed, f"{_LABEL}/winds")
     counts = [[0] * WINDS for _ in range(count)]
     plan = []
     for start in range(0, rounds, WINDS):
         block = tables_of[start:start + WINDS]
-        for offset, seated in enumerate(block_winds(count, block, counts)):
+        for offset, seated in enumerate(block_winds(count, block, counts, orders)):
             shuffle.shuffle(seated)
             plan.append(_seating(roster, start + offset, seated, byes_of[start + offset]))
     return tuple(plan)

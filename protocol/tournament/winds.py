@@ -6,10 +6,11 @@ most four, and König's theorem says its edges take four colours with no two ali
 node: colour = wind. Each table then has its four winds, and each player who played all
 four rounds of the block sat once at each. Blocks start at rounds 0, 4, 8, ..., so after
 every fourth round a player's counts at the four winds differ by at most one. A player
-with a bye in the block misses one wind; an alternating-path swap then moves that miss to a
-wind the player has had most (so byes do not pile up at one wind). A round seated alone (a
-changed roster, Swiss seeding) gets each table's winds by the assignment that least
-exceeds each player's fewest-held wind.
+with a bye in the block misses one wind; renaming the colours and alternating-path swaps
+then move that miss to a wind the player has had most (so byes do not pile up at one wind),
+and when that is not enough the colouring is built again in another seat order. A round
+seated alone (a changed roster, Swiss seeding) gets each table's winds by the assignment
+that least exceeds each player's fewest-held wind.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from itertools import permutations
 from .stream import SeedStream
 
 WINDS = 4
+_ATTEMPTS = 12
 Counts = list[list[int]]
 
 
@@ -62,28 +64,48 @@ class _Coloring:
 
 
 def block_winds(players: int, block: Sequence[Sequence[Sequence[int]]],
-                counts: Counts) -> list[list[list[int]]]:
+                counts: Counts, stream: SeedStream) -> list[list[list[int]]]:
     """For each round of ``block`` (at most four), each table's players in seat order
     E, S, W, N. Tables hold player indices, -1 for a bot seat; ``counts[p][w]`` is how often
-    p sat at wind w before the block, and is updated."""
+    p sat at wind w before the block, and is updated. When a player who misses a round of
+    the block would end with winds two apart, the colouring is tried again with the seats in
+    another order drawn from ``stream`` (up to ``_ATTEMPTS`` times; the most even kept)."""
     table_ids: list[tuple[int, int]] = [(r, t) for r, tables in enumerate(block)
                                         for t in range(len(tables))]
     node_of_table = {rt: players + i for i, rt in enumerate(table_ids)}
     bot_nodes = players + len(table_ids)
-    extra = sum(1 for tables in block for table in tables for p in table if p < 0)
-    coloring = _Coloring(bot_nodes + extra)
+    edges: list[tuple[int, int]] = []
     degree = [0] * players
-    next_bot = bot_nodes
+    nodes = bot_nodes
     for r, tables in enumerate(block):
         for t, table in enumerate(tables):
             for p in table:
-                if p < 0:
-                    coloring.add(next_bot, node_of_table[(r, t)])
-                    next_bot += 1
+                if p < 0:  # a bot seat: a node of its own
+                    edges.append((nodes, node_of_table[(r, t)]))
+                    nodes += 1
                 else:
-                    coloring.add(p, node_of_table[(r, t)])
+                    edges.append((p, node_of_table[(r, t)]))
                     degree[p] += 1
-    _even_out(coloring, players, degree, counts)
+    short = [p for p in range(players) if 0 < degree[p] < WINDS]
+    best: tuple[tuple[int, int], _Coloring] | None = None
+    for attempt in range(_ATTEMPTS if short else 1):
+        if attempt:
+            stream.shuffle(edges)
+        coloring = _Coloring(nodes)
+        for u, v in edges:
+            coloring.add(u, v)
+        _best_renaming(coloring, players, degree, counts)
+        _even_out(coloring, players, degree, counts)
+        held = [[coloring.at[p][c] is not None for c in range(WINDS)] for p in short]
+        worst = max((_spread([n + h for n, h in zip(counts[p], held[i], strict=True)])
+                     for i, p in enumerate(short)), default=0)
+        total = sum(_penalty(counts[p], held[i]) for i, p in enumerate(short))
+        if best is None or (worst, total) < best[0]:
+            best = ((worst, total), coloring)
+        if worst <= 1:
+            break
+    assert best is not None
+    coloring = best[1]
     out: list[list[list[int]]] = []
     for r, tables in enumerate(block):
         seated: list[list[int]] = []
@@ -103,6 +125,38 @@ def block_winds(players: int, block: Sequence[Sequence[Sequence[int]]],
     return out
 
 
+def _penalty(counts: Sequence[int], held: Sequence[bool]) -> int:
+    """How uneven a player's winds end: the spread first, then the sum of squares."""
+    final = [n + h for n, h in zip(counts, held, strict=True)]
+    return 16 * _spread(final) + sum(n * n for n in final)
+
+
+def _best_renaming(coloring: _Coloring, players: int, degree: Sequence[int],
+                   counts: Counts) -> None:
+    """Rename the four colours of the block (still a proper colouring) so that the players
+    who miss a wind miss one they already hold most."""
+    short = [p for p in range(players) if 0 < degree[p] < WINDS]
+    if not short:
+        return
+
+    def cost(order: Sequence[int]) -> int:
+        total = 0
+        for p in short:
+            held = [False] * WINDS
+            for c in range(WINDS):
+                if coloring.at[p][c] is not None:
+                    held[order[c]] = True
+            total += _penalty(counts[p], held)
+        return total
+
+    best = min(permutations(range(WINDS)), key=cost)
+    for node in coloring.at:
+        renamed: list[int | None] = [None] * WINDS
+        for c in range(WINDS):
+            renamed[best[c]] = node[c]
+        node[:] = renamed
+
+
 def _even_out(coloring: _Coloring, players: int, degree: Sequence[int],
               counts: Counts) -> None:
     """Move a short player's missing wind to one already held most, along alternating paths
@@ -110,8 +164,7 @@ def _even_out(coloring: _Coloring, players: int, degree: Sequence[int],
     def penalty(p: int) -> int:
         if p >= players:
             return 0
-        final = [counts[p][c] + (coloring.at[p][c] is not None) for c in range(WINDS)]
-        return 16 * _spread(final) + sum(n * n for n in final)
+        return _penalty(counts[p], [coloring.at[p][c] is not None for c in range(WINDS)])
 
     short = [p for p in range(players) if 0 < degree[p] < WINDS]
     for _ in range(4 * WINDS):
