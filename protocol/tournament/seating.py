@@ -303,16 +303,18 @@ def _alone(roster: tuple[int, ...], index: int, history: tuple[RoundSeating, ...
 
 def _first_tables(playing: list[int], table_count: int, bots: int,
                   past: list[list[list[int]]], count: int, ranked: bool) -> list[list[int]]:
-    """A start for the search: by rank in fours (bot seats at the last tables), or greedily
-    each table's newcomer the one who met its players least."""
+    """A start for the search: by rank in fours, or greedily each table's newcomer the one
+    who met its players least; bot seats at the last tables, as evenly as they go."""
+    bots_at = [0] * table_count
+    for i in range(bots):
+        bots_at[table_count - 1 - i % table_count] += 1
     if ranked:
         tables, start = [], 0
         for t in range(table_count):
-            size = 4 if t < table_count - bots else 3
-            tables.append(playing[start:start + size] + [BOT] * (4 - size))
+            size = 4 - bots_at[t]
+            tables.append(playing[start:start + size] + [BOT] * bots_at[t])
             start += size
         return tables
-    slots = [BOT] * bots
     meet = [[0] * count for _ in range(count)]
     for tables in past:
         for table in tables:
@@ -322,8 +324,8 @@ def _first_tables(playing: list[int], table_count: int, bots: int,
                         meet[a][b] += 1
     left = list(playing)
     out = []
-    for _ in range(table_count):
-        table = [slots.pop()] if slots else []
+    for t in range(table_count):
+        table = [BOT] * bots_at[t]
         while len(table) < 4:
             real = [p for p in table if p != BOT]
             best = min(left, key=lambda p: sum(meet[p][x] for x in real))

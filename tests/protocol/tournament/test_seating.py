@@ -187,3 +187,24 @@ def test_rounds_seated_alone_keep_the_winds_even() -> None:
         check_round(rounds[-1], 41, FillPolicy.BYES)
     assert wind_spread(rounds) <= 1
     assert repeats(rounds) <= 8
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(1, 14), rounds=st.integers(2, 6), seed=st.binary(max_size=4),
+       fill=st.sampled_from(FillPolicy), seeded=st.booleans())
+def test_rounds_seated_alone_seat_everyone_at_any_size(
+        players: int, rounds: int, seed: bytes, fill: FillPolicy, seeded: bool) -> None:
+    """The path for a changed roster or seeding by standings, down to one player with
+    bots: every player once, the same answer twice."""
+    if fill is FillPolicy.BYES and players < 5:
+        return
+    with mock.patch.object(seating, "SEARCH_BUDGET", SMALL_BUDGET):
+        first = players if seeded or players == 1 else players - 1  # else one enters late
+        before = seat_rounds(first, 1, seed, FillPolicy.BOTS)
+        history: list[RoundSeating] = list(before)
+        for index in range(1, rounds):
+            ranking = list(range(players))[::-1] if seeded else None
+            seated = seat_round(players, index, rounds, history, seed, fill, ranking)
+            assert seat_round(players, index, rounds, history, seed, fill, ranking) == seated
+            check_round(seated, players, fill)
+            history.append(seated)
