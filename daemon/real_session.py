@@ -195,6 +195,13 @@ def seat_view(session: TableSession,
     return view
 
 
+def seat_returned(session: TableSession, now: float) -> TableSession:
+    """Our player is back (a frontend subscribed, or the daemon caught up after a restart):
+    the window of the decision in front of our seat starts again, once per step
+    (protocol/table/returning.py)."""
+    return table.seat_returned(session, now)
+
+
 def table_label(session: TableSession) -> tuple[str, str] | None:
     """(name, rules) as the table's signed Open gives them: a seat that joined by address
     knew neither until the Open arrived."""

@@ -337,7 +337,8 @@
   function screenOf(event) {
     if (!event) return "lobby-screen";
     const view = event.view || {};
-    if (view.phase === "lobby") return "waiting";
+    // our daemon catching up after a restart: what it holds is stale, so no table (the daemon says)
+    if (view.phase === "lobby" || view.reconnecting) return "waiting";
     if (view.phase === "match_over" || (view.phase === "hand_over" && view.result)) return "result";
     return "table";
   }
@@ -387,6 +388,15 @@
   // arrives every few seconds, and a button replaced under the pointer loses its click.
   function renderWaiting(event, view) {
     setText($("waiting-title"), `Table ${event.name || ""}: ${view.phase_detail || "waiting for players"}`);
+    setData(document.body, "reconnecting", view.reconnecting ? "yes" : "no");
+    if (view.reconnecting) {   // no places, timers or actions until the daemon holds the table again
+      redraw($("places"), "reconnecting", () => []);
+      setText($("timers"), "");
+      $("private-code").hidden = true;
+      redraw($("waiting-actions"), "reconnecting", () => [h("p", { id: "reconnecting",
+        text: "The table comes back as soon as your daemon holds what the other seats hold." })]);
+      return;
+    }
     redraw($("places"), JSON.stringify([view.players, view.seat, state.members]),
       () => Views.places(view, state.members));
     setText($("timers"), Views.windowsText(view));
@@ -582,12 +592,15 @@
     if (!event) { setText($("clock"), ""); return; }
     const view = event.view || {};
     const left = deadlineLeft(view);
-    setText($("clock"), left === null ? "" : `time ${Math.ceil(left)} s`);
-    const urgent = left !== null && left < 5;
+    // past another seat's window, or a seat unreachable: whom the table waits for, not "0 s"
+    const held = view.waiting && view.waiting.text ? view.waiting.text : null;
+    setText($("clock"), held !== null ? held : left === null ? "" : `time ${Math.ceil(left)} s`);
+    const urgent = held === null && left !== null && left < 5;
     if ($("clock").classList.contains("urgent") !== urgent) $("clock").classList.toggle("urgent");
     const screen = screenOf(event);   // (the hidden table keeps its own countdown)
     const countdown = document.querySelector(`#${screen} .countdown`);
-    if (countdown && left !== null) {
+    if (countdown && held !== null) setText(countdown, held);
+    else if (countdown && left !== null) {
       setText(countdown, screen === "result" ? `Next hand in ${Math.ceil(left)} s` : `${Math.ceil(left)} s`);
     }
   }
