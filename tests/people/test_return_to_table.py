@@ -20,7 +20,6 @@ import re
 import signal
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -79,19 +78,6 @@ def _play_until_asked(term: Terminal, person: Person, timeout: float = 90) -> st
     raise AssertionError(f"never asked about a discard; screen:\n{term.screen()}")
 
 
-def _bot_daemons(machine: Machine) -> list[int]:
-    """The pids of the bots' daemons `play` started (their data under bots/)."""
-    found = []
-    for pid in machine.pids():
-        try:
-            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"daemon" in argv and any(b"/bots/" in a for a in argv):
-            found.append(pid)
-    return sorted(found)
-
-
 def test_q_with_seconds_left_and_back_gives_the_current_table_and_a_fresh_window(
         pat: Machine) -> None:
     term = pat.terminal(PLAY, 100, 40)
@@ -131,7 +117,7 @@ def test_a_daemon_restarted_while_a_seat_is_unreachable_says_reconnecting(
     _dealt(term)
     person = Person(term, pat.login)
     _play_until_asked(term, person)
-    bots = _bot_daemons(pat)
+    bots = pat.bot_daemons()
     assert len(bots) == 3, bots
     pid = pat.daemon_pid()
     assert pid is not None
@@ -153,7 +139,7 @@ def test_an_unreachable_seat_shows_whom_the_table_waits_for_never_time_0s(
     _dealt(term)
     person = Person(term, pat.login)
     _play_until_asked(term, person)
-    bots = _bot_daemons(pat)
+    bots = pat.bot_daemons()
     assert len(bots) == 3, bots
     for bot in bots:      # every other seat: whoever the table waits for next is one of them
         os.kill(bot, signal.SIGSTOP)
