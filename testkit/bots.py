@@ -32,9 +32,13 @@ class BotSeat(threading.Thread):
     """One seat's bot over the local API of the daemon at ``data_dir``."""
 
     def __init__(self, data_dir: Path, table: str, deadline: float,
-                 done: Callable[[Event], bool], think: float = 0.0) -> None:
+                 done: Callable[[Event], bool], think: float = 0.0,
+                 pause_after: int | None = None) -> None:
         super().__init__(daemon=True)
         self.think = think      # seconds before each action (a player's pace; 0: at once)
+        # pause by itself once this many actions are done: the table then waits for this
+        # seat, so a test can act on it mid-hand however fast the others play
+        self.pause_after = pause_after
         self.data_dir = data_dir
         self.table = table
         self.deadline = deadline
@@ -68,6 +72,9 @@ class BotSeat(threading.Thread):
             if answer.get("ok"):
                 self.actions += 1
                 self.latencies.append(time.perf_counter() - start)
+                if self.pause_after is not None and self.actions >= self.pause_after:
+                    self.pause_after = None
+                    self.paused.set()
 
     def run(self) -> None:
         client: Client | None = None

@@ -54,6 +54,10 @@ class Terminal:
         base = dict(env) if env is not None else dict(os.environ, LANG="C.UTF-8",
                                                        LC_ALL="C.UTF-8")
         base["TERM"] = "xterm-256color"
+        # an xdist worker exports COLUMNS and LINES (its own terminal's), and curses takes
+        # them over the window's size: the table would be laid out for the wrong screen
+        base.pop("COLUMNS", None)
+        base.pop("LINES", None)
         self._run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", str(width),
                   "-y", str(height), command, env=base)
 

@@ -4,28 +4,27 @@ Hypothesis: no per-example deadline (the machines are shared and noisy; timing t
 scripts/bench, never in tests) and a bounded number of examples so scripts/test stays under
 10 minutes on 2 cores. Set FOURWINDS_LONG=1 for the long, opt-in profile (more examples).
 
-Parallel workers (scripts/test runs ``pytest -n 2 --dist loadgroup``, docs/TESTING.md): the
+Parallel workers (scripts/test runs ``pytest -n 3 --dist loadgroup``, docs/TESTING.md): the
 tests that drive a person's screen (marked ``screen``: a curses table in tmux, the page in
-Chromium) form one xdist group, ``SCREENS``, and every other test marked ``slow`` or
-``netns`` (real daemons in processes, network namespaces) another, ``REAL``. Each group runs
-one test after another on one worker, so two screens never compete with each other, and two
-tables of real daemons never do; the pure tests fill in beside them. On a worker that runs the
-``REAL`` group the processes are niced (``REAL_NICE``): a screen paced by a person's keys
-goes first, and the bot-paced tables, whose bounds are generous, take what is left. A test
-module may name a group of its own with ``pytest.mark.xdist_group`` (that mark wins).
+Chromium) form one xdist group, ``SCREENS``: they run one after another on one worker, so two
+screens never compete with each other. Every other test goes to whichever worker is free, and
+runs niced (``OTHERS_NICE``), the processes it starts too: a screen paced by a person's keys
+and call windows goes first, and the tables of bots, whose bounds are generous, take what is
+left. A test module may name a group of its own with ``pytest.mark.xdist_group`` (that mark
+wins).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
-REAL = "real-processes"
 SCREENS = "screens"
-REAL_NICE = 10
+OTHERS_NICE = 10
 
 settings.register_profile(
     "default", deadline=None, max_examples=100,
@@ -45,16 +44,14 @@ def group_of(item: pytest.Item) -> str | None:
         return str(marker.kwargs.get("name", marker.args[0] if marker.args else ""))
     if item.get_closest_marker("screen"):
         return SCREENS
-    if item.get_closest_marker("slow") or item.get_closest_marker("netns"):
-        return REAL
     return None
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
-    """Put the screen tests in ``SCREENS``, the other slow and netns tests in ``REAL``: as
-    a wrapper, before every other plugin's hook, xdist's too, which reads the groups into
-    the node ids on each worker (tests/test_xdist_groups.py checks that they arrive)."""
+    """Put the screen tests in ``SCREENS``: as a wrapper, before every other plugin's hook,
+    xdist's too, which reads the groups into the node ids on each worker
+    (tests/test_xdist_groups.py checks that they arrive)."""
     for item in items:
         group = group_of(item)
         if group is not None and item.get_closest_marker("xdist_group") is None:
@@ -63,8 +60,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _real_processes_yield_to_screens(request: pytest.FixtureRequest) -> None:
-    """On an xdist worker, the ``REAL`` group's processes run niced (module docstring)."""
-    if (os.environ.get("PYTEST_XDIST_WORKER") and group_of(request.node) == REAL
-            and os.nice(0) < REAL_NICE):
-        os.nice(REAL_NICE - os.nice(0))
+def _screens_go_first(request: pytest.FixtureRequest) -> None:
+    """On an xdist worker, a screen test runs at the normal priority and every other test
+    niced (module docstring). A worker runs tests of both kinds, so the priority is set for
+    each test: back up to 0 needs root (CI runs as root); elsewhere a niced worker stays
+    niced and its screens are only as fast as the rest."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    wanted = 0 if group_of(request.node) == SCREENS else OTHERS_NICE
+    if os.getpriority(os.PRIO_PROCESS, 0) != wanted:
+        with contextlib.suppress(PermissionError):
+            os.setpriority(os.PRIO_PROCESS, 0, wanted)

@@ -7,6 +7,7 @@ only what our seat may see (others' concealed tiles and concealed kongs are hidd
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -15,15 +16,15 @@ from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.mcr import actions as A
 from fourwinds.protocol.mcr.fans import FAN_NAME, FAN_POINTS, Fan
 from fourwinds.protocol.mcr.hand import Meld
-from fourwinds.protocol.mcr.scoring import WinContext, score_hand
-from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.scoring import FanScore, WinContext, score_hand
+from fourwinds.protocol.mcr.state import HandState, Phase, public_slots
 from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
 from fourwinds.protocol.mcr.wins import calc_melds
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code, our_choices
 from fourwinds.protocol.tiles import Kind, is_bonus
 
-__all__ = ["RULES", "MCRView", "hints", "sheet", "summary"]
+__all__ = ["RULES", "MCRView", "hand_hints", "hints", "sheet", "summary"]
 
 SEAT_NAMES = ("East", "South", "West", "North")
 HINT_WAITS = 6   # at most this many winning tiles are scored in the hints
@@ -58,10 +59,18 @@ def _fans_text(fans: tuple[tuple[str, int, int], ...]) -> str:
 
 
 @lru_cache(maxsize=256)
-def _hints(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int, prevalent: int,
-           flowers: int) -> tuple[str, ...]:
+def hand_hints(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
+               prevalent: int, flowers: int, public: tuple[tuple[Kind, int], ...] = (),
+               wall_empty: bool = False) -> tuple[str, ...]:
     """Tiles to win and their fans (13 tiles), or how far from ready; with 14 tiles, which
-    discards leave the hand ready and on what."""
+    discards leave the hand ready and on what.
+
+    ``public``: how many of each kind every seat can see (discards, exposures, flowers).
+    What they and the wall already decide is counted in the score: Last Tile when the other
+    three copies are public, Last Tile Claim once the wall is empty. What depends on how the
+    tile comes (self-drawn, with the fans that brings) is said beside the discard's score,
+    so that a hint never says "scores 7" of a hand that a discard of that tile wins. Each
+    wait says how many of its tiles are still live (unseen by us)."""
     try:
         if len(hand) + 3 * len(melds) == 14:
             return _hints14(melds, hand)
@@ -69,23 +78,41 @@ def _hints(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int, prev
         if not waits:
             away = shanten(melds, hand)
             return (f"{away} tile{'s' if away != 1 else ''} from ready",)
+        seen = dict(public)
         out = []
         for kind in waits[:HINT_WAITS]:
-            ctx = WinContext(kind, False, seat_wind=seat_wind, prevalent_wind=prevalent,
-                             flowers=flowers)
-            score = score_hand(melds, hand, ctx)
-            if score.winning:
-                out.append(f"wins on {code(kind)}: {score.total} "
-                           f"({_fans_text(score.fans)})")
-            else:
-                fans = sum(p * c for _, p, c in score.fans)
-                out.append(f"{code(kind)} completes the hand but scores {fans} "
-                           "(8 needed)")
+            shown = seen.get(kind, 0)
+            live = max(0, 4 - shown - hand.count(kind)
+                       - sum(m.tiles.count(kind) for m in melds if m.concealed))
+            last = shown >= 3
+            on_discard = score_hand(melds, hand, WinContext(
+                kind, False, last_tile=last, wall_last=wall_empty, seat_wind=seat_wind,
+                prevalent_wind=prevalent, flowers=flowers))
+            drawn = None if wall_empty else score_hand(melds, hand, WinContext(
+                kind, True, last_tile=last, seat_wind=seat_wind, prevalent_wind=prevalent,
+                flowers=flowers))
+            out.append(_wait_text(kind, live, on_discard, drawn))
         if len(waits) > HINT_WAITS:
             out.append("also wins on " + " ".join(codes(waits[HINT_WAITS:])))
         return tuple(out)
     except FourwindsError:  # e.g. a hand shape the calculator refuses: no hint
         return ()
+
+
+def _wait_text(kind: Kind, live: int, on_discard: FanScore, drawn: FanScore | None) -> str:
+    """One wait: its live count and what it scores on a discard; self-drawn too, where that
+    changes the score or whether the hand may win."""
+    head = f"{code(kind)} ({live} left)"
+    if on_discard.winning:
+        text = f"wins on {head}: {on_discard.total} ({_fans_text(on_discard.fans)})"
+        if drawn is not None and drawn.total != on_discard.total:
+            text += f"; self-drawn {drawn.total}"
+        return text
+    points = sum(p * c for _, p, c in on_discard.fans)
+    text = f"{head} completes the hand but scores {points} on a discard (8 needed)"
+    if drawn is not None and drawn.winning:
+        text += f"; self-drawn it wins: {drawn.total} ({_fans_text(drawn.fans)})"
+    return text
 
 
 def _hints14(melds: tuple[Meld, ...], hand: tuple[Kind, ...]) -> tuple[str, ...]:
@@ -115,7 +142,12 @@ def hints(f: SeatFacts) -> list[str]:
         melds = calc_melds(s, me)
     except FourwindsError:
         return []
-    return list(_hints(melds, hand, int(me), s.prevalent_wind, len(own.flowers)))
+    # the discard in front of us is the tile that may come, not one of its kind already
+    # gone: it is left out of the count
+    public = Counter(s.faces[x] for x in public_slots(s)
+                     if x not in own.hand and x != s.pending and not is_bonus(s.faces[x]))
+    return list(hand_hints(melds, hand, int(me), s.prevalent_wind, len(own.flowers),
+                       tuple(sorted(public.items())), s.wall.remaining == 0))
 
 
 # ---------------------------------------------------------------- table

@@ -46,9 +46,14 @@ class RealTable:
             finally:
                 client.close()
 
-    def bots(self, timeout: float) -> list[BotSeat]:
+    def bots(self, timeout: float, pause_after: dict[int, int] | None = None
+             ) -> list[BotSeat]:
+        """A bot at every seat; ``pause_after``: seat -> the actions after which its bot
+        pauses by itself (``BotSeat.pause_after``)."""
         deadline = time.monotonic() + timeout
-        seats = [BotSeat(d.data_dir, self.table, deadline, over) for d in self.daemons]
+        seats = [BotSeat(d.data_dir, self.table, deadline, over,
+                         pause_after=(pause_after or {}).get(i))
+                 for i, d in enumerate(self.daemons)]
         for seat in seats:
             seat.start()
         return seats

@@ -23,12 +23,16 @@ pytestmark = pytest.mark.slow
 VICTIM = 2
 
 
-def _playing(seat: BotSeat, actions: int, timeout: float) -> None:
+def _paused_mid_hand(table: RealTable, seats: list[BotSeat], timeout: float) -> None:
+    """Wait until the victim's bot has paused by itself (``pause_after``): the table then
+    waits for the victim, so the hand is still in play however fast the others are."""
     deadline = time.monotonic() + timeout
-    while (seat.last is None or seat.last["view"].get("session", {}).get("phase") != "play"
-           or seat.actions < actions):
+    while not seats[VICTIM].paused.is_set():
+        assert seats[VICTIM].is_alive(), "the victim's bot stopped before it paused"
         assert time.monotonic() < deadline, "the hand never got going"
         time.sleep(0.05)
+    view = table.query(VICTIM, type="view")["event"]["view"]
+    assert view["session"]["phase"] == "play", view.get("phase_detail")
 
 
 def _held(table: RealTable, i: int) -> set[tuple[int, int, bytes]]:
@@ -72,9 +76,8 @@ def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_complete
     table = RealTable(tmp_path, "mcr", deck)
     try:
         table.open()
-        seats = table.bots(timeout=120)
-        _playing(seats[VICTIM], 20, 40)
-        seats[VICTIM].paused.set()
+        seats = table.bots(timeout=120, pause_after={VICTIM: 12})
+        _paused_mid_hand(table, seats, 40)
         victim = table.daemons[VICTIM]
         victim.kill9()
         path = victim.data_dir / "tables" / table.table / RECORDS
@@ -106,9 +109,8 @@ def test_a_deleted_data_folder_is_rebuilt_from_the_peers_and_the_match_completes
     table = RealTable(tmp_path, "mcr", "masked")
     try:
         table.open()
-        seats = table.bots(timeout=120)
-        _playing(seats[VICTIM], 20, 40)
-        seats[VICTIM].paused.set()
+        seats = table.bots(timeout=120, pause_after={VICTIM: 12})
+        _paused_mid_hand(table, seats, 40)
         victim = table.daemons[VICTIM]
         victim.kill9()
         shutil.rmtree(victim.data_dir / "tables")
@@ -138,20 +140,19 @@ def test_a_seat_resumed_from_an_older_copy_learns_its_last_number_and_never_sign
     table = RealTable(tmp_path, "mcr", "masked")
     try:
         table.open()
-        seats = table.bots(timeout=120)
+        seats = table.bots(timeout=120, pause_after={VICTIM: 8})
         victim = table.daemons[VICTIM]
         folder = victim.data_dir / "tables" / table.table
-        _playing(seats[VICTIM], 8, 40)
-        seats[VICTIM].paused.set()
+        _paused_mid_hand(table, seats, 40)
         time.sleep(0.5)
         victim.kill9()
         backup = tmp_path / "backup"
         shutil.copytree(folder, backup)
         older = len(TableLog.open(backup / RECORDS).records)
         victim.start()
+        seats[VICTIM].pause_after = 16      # signed past the copy (not so far the hand ends)
         seats[VICTIM].paused.clear()
-        _playing(seats[VICTIM], 16, 60)     # signed past the copy (not so far the hand ends)
-        seats[VICTIM].paused.set()
+        _paused_mid_hand(table, seats, 60)
         time.sleep(0.5)
         victim.kill9()
         assert len(TableLog.open(folder / RECORDS).records) > older

@@ -30,6 +30,10 @@ class Tmux:
     def __init__(self, command: str, width: int, height: int, lang: str = "C.UTF-8") -> None:
         self.socket = f"fourwinds-test-{os.getpid()}-{time.monotonic_ns()}"
         env = dict(os.environ, LANG=lang, LC_ALL=lang, TERM="xterm-256color")
+        # an xdist worker exports COLUMNS and LINES, which curses takes over the window's
+        # size (testkit/screen.py says the same)
+        env.pop("COLUMNS", None)
+        env.pop("LINES", None)
         self.run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", str(width),
                  "-y", str(height), command, env=env)
 

@@ -24,17 +24,20 @@ test, on a network whose bridge forwards no multicast (mDNS cannot find the tabl
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import shlex
 import shutil
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from testkit.machines import Machine, Network, Unavailable, short_dir
-from testkit.screen import TMUX, Person, Terminal, is_result, play_until
+from testkit.screen import TMUX, Person, Terminal, entry, is_result, play_until, rack
 from tests.people.readme import Role, role
 from tests.people.table_checks import result_of, result_problems, summary
 
@@ -259,3 +262,159 @@ def test_four_friends_on_one_network_play_a_hand_as_the_readme_says(lan: Network
 def test_four_players_at_a_venue_without_multicast_play_a_hand_by_peer_addresses(
         venue: Network) -> None:
     _play_the_section(venue, VENUE)
+
+
+# -- four friends, a whole hand with a call, a kill -9 and a Q (issue 22, "How it must be
+# shown") ------------------------------------------------------------------------------------
+
+KILLED, QUITS = "Bob", "Cy"      # whose daemon is killed mid-hand; who presses Q and returns
+
+
+@pytest.fixture
+def friends() -> Iterator[Network]:
+    with _machines(63, multicast=True) as net:
+        yield net
+
+
+def _discards(view: dict[str, Any]) -> int:
+    return sum(len(p.get("discards") or ()) for p in view.get("players") or ())
+
+
+class WholeHand:
+    """Four people at one table by keys, with the checks of one hand: every call offered
+    is read off the screen (the discard it is on, the time left) and the first taken; one
+    daemon is killed with -9 and its screen must say so and come back; one person presses
+    Q and returns with `fourwinds play`."""
+
+    def __init__(self, net: Network, screens: dict[str, Terminal]) -> None:
+        self.net = net
+        self.machines = {m.login: m for m in net.machines}
+        self.people = {login: Person(term, login, calls="hold")
+                       for login, term in screens.items()}
+        self.called: list[str] = []
+        self.killed_at: float | None = None
+        self.back_from_kill = False
+        self.quit_done = False
+
+    def screens(self) -> str:
+        return "\n".join(f"--- {p.name} (last moves: {p.log[-6:]})\n{p.term.screen()}"
+                         for p in self.people.values())
+
+    def _calls(self, person: Person, screen: str) -> bool:
+        """A call offered on ``person``'s screen: the first is checked and taken, the
+        others passed. True when a key was pressed."""
+        offer = entry(screen, "Call ")
+        if offer is None:
+            return False
+        if not self.called:
+            view = self.machines[person.name].view()
+            discard = str((view.get("last_discard") or {}).get("tile") or "")
+            assert discard and discard in screen, (discard, screen)
+            left = re.search(r"time (\d+)s", screen)
+            assert left and int(left.group(1)) > 0, f"a call offered with no time:\n{screen}"
+            self.called.append(f"{person.name}: {offer.label}")
+            person.term.keys(offer.key)
+        else:
+            passing = entry(screen, "Pass")
+            if passing is None:
+                return False
+            person.term.keys(passing.key)
+        time.sleep(0.3)
+        return True
+
+    def _kill(self) -> None:
+        machine = self.machines[KILLED]
+        pid = machine.daemon_pid()
+        assert pid is not None, f"{KILLED}'s daemon is not running"
+        os.kill(pid, signal.SIGKILL)
+        self.killed_at = time.monotonic()
+        self.people[KILLED].term.wait_for("Your daemon stopped", 5.0,
+                                          f"{KILLED}'s screen saying the daemon stopped")
+
+    def _back(self) -> bool:
+        screen = self.people[KILLED].term.screen()
+        if rack(screen) or is_result(screen):
+            print(f"{KILLED}'s table back {time.monotonic() - (self.killed_at or 0):.1f} s "
+                  "after kill -9")
+            return True
+        assert time.monotonic() - (self.killed_at or 0) < 60, (
+            f"{KILLED}'s seat did not come back within 60 s of kill -9:\n{screen}")
+        return False
+
+    def _quit_and_return(self) -> None:
+        person, machine = self.people[QUITS], self.machines[QUITS]
+        before = machine.view()
+        person.term.keys("Q")
+        person.term.wait_for(lambda s: not rack(s), 20, f"{QUITS}'s table closed after Q")
+        term = machine.terminal("fourwinds play --ascii", 80, 24)
+        term.wait_for(lambda s: bool(rack(s)) or is_result(s), 60,
+                      f"{QUITS} back at the table with `fourwinds play`")
+        after = machine.view()
+        assert (after.get("table"), after.get("seat"), after.get("hand_number")) == (
+            before.get("table"), before.get("seat"), before.get("hand_number")), (before, after)
+        person.term = term
+        self.quit_done = True
+
+    def play(self, timeout: float) -> None:
+        """By keys to the hand's end at every daemon, the faults on the way."""
+        end = time.monotonic() + timeout
+        checked = 0.0
+        while True:
+            if time.monotonic() > end:
+                raise AssertionError(f"the hand did not end within {timeout:.0f} s\n"
+                                     f"{self.screens()}")
+            if time.monotonic() - checked > 1.0:
+                checked = time.monotonic()
+                views = [m.view() for m in self.net.machines]
+                if all(v.get("phase") in ("hand_over", "match_over") for v in views):
+                    return
+                gone = _discards(max(views, key=_discards))
+                if self.killed_at is None and gone >= 6:
+                    self._kill()
+                elif self.killed_at is not None and not self.back_from_kill:
+                    self.back_from_kill = self._back()
+                elif self.back_from_kill and not self.quit_done and gone >= 12:
+                    self._quit_and_return()
+            acted = False
+            for person in self.people.values():
+                if person.name == KILLED and self.killed_at and not self.back_from_kill:
+                    continue
+                screen = person.term.screen()
+                acted = self._calls(person, screen) or bool(person.step()) or acted
+            time.sleep(0.05 if acted else 0.15)
+
+
+@pytest.mark.parametrize("rules", ["mcr", "american"])
+def test_four_friends_play_a_whole_hand_by_keys_through_a_kill9_and_a_q(
+        friends: Network, rules: str) -> None:
+    """The host opens a table (MCR; American, with the Charleston), the three friends join
+    at the same moment; every lobby
+    shows the four names; the hand is played by keys with a call taken on the screen that
+    offered it, a joiner's daemon killed with -9 (its screen says so and the seat comes back
+    by itself) and another friend's Q and return; every screen ends on the result every
+    daemon reports."""
+    started = time.monotonic()
+    host, *others = friends.machines
+    screens = {host.login: host.terminal(
+        f"fourwinds play --bots 0 --table dragons --rules {rules} --hands 1 --ascii", 80, 24)}
+    screens[host.login].wait_for(lambda s: "dragons" in _table_lines(s), 60,
+                                 "the host's table")
+    for friend in others:   # each friend's daemon sees the table before they all join
+        end = time.monotonic() + 30
+        while "dragons" not in friend.run("fourwinds tables").stdout:
+            assert time.monotonic() < end, f"{friend.login}: the table was never listed"
+            time.sleep(1.0)
+    for friend in others:   # at the same moment
+        screens[friend.login] = friend.terminal("fourwinds play --join dragons --ascii", 80, 24)
+    story = Story(friends, FRIENDS)
+    story.screens = screens
+    story.lobby_full()
+    print(f"lobby full after {time.monotonic() - started:.1f} s")
+    hand = WholeHand(friends, screens)
+    hand.play(HAND_TIMEOUT)
+    print(f"hand over after {time.monotonic() - started:.1f} s; calls: {hand.called}")
+    assert hand.back_from_kill and hand.quit_done, "the hand ended before the faults"
+    assert hand.called, "no call was offered on any screen in the whole hand"
+    story.screens = {login: p.term for login, p in hand.people.items()}
+    story.check_result()
+    assert not story.problems, "\n".join(story.problems)
