@@ -4,8 +4,9 @@ One person ("Pat", a fresh HOME) plays alone against three bots, every bot a rea
 its own daemon, every discard asked (``--no-auto-pass``) and a 20 s call window.
 
 - Pat closes the screen (Q) with ~3 s left to call a discard, and runs `fourwinds play`
-  again: the first table on the screen is the current one, the same discard in front of
-  Pat, with a fresh window (before: "time 1s", and the pass taken by the timer).
+  again (which starts the bot seats again, as Q stopped them): the first table on the
+  screen is the current one, the same discard in front of Pat, with a fresh window (before:
+  "time 1s", and the pass taken by the timer).
 - Pat's daemon is killed (kill -9) while a bot's daemon cannot answer (SIGSTOP): the
   restarted daemon says "Reconnecting: asking the other seats…" with no action, instead of
   the table as its records left it (before: the stale table, its keys live).
