@@ -1,8 +1,14 @@
-"""The page's clock while the table waits for a seat that cannot answer (issue 22 item 5), in
-a real browser: `fourwinds play --web` with three bot seats, their daemons then stopped
-(SIGSTOP). Before, the clock counted the bots' window down to "time 0 s" and stayed there;
-now it reads the view's ``waiting.text``, "Waiting for Bot 1 (unreachable for N s)", N
-growing, never "time 0 s"."""
+"""The page while the table waits (issue 22 items 4 and 5), in a real browser: `fourwinds
+play --web` with three bot seats.
+
+- The bots' daemons stopped (SIGSTOP): before, the clock counted their window down to
+  "time 0 s" and stayed there; now it reads the view's ``waiting.text``, "Waiting for Bot 1
+  (unreachable for N s)", N growing, never "time 0 s".
+- Our daemon killed (-9) while a bot's daemon is stopped, then started again as `play`
+  would: before, the page showed the table our records left, its buttons live; now the
+  waiting screen says "Reconnecting: asking the other seats…", with no table and no action,
+  and the table comes back by itself.
+"""
 
 from __future__ import annotations
 
@@ -14,7 +20,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from testkit.browser import Clicker, WebSeat, body_text, chromium, page_errors, unavailable
+from testkit.browser import (
+    Clicker,
+    WebSeat,
+    body_text,
+    chromium,
+    page_errors,
+    read_page,
+    unavailable,
+    wait_for,
+)
 from testkit.machines import Machine, one_player
 
 pytestmark = [
@@ -65,3 +80,37 @@ def test_the_clock_says_whom_the_table_waits_for_not_time_0(pat: Machine) -> Non
             for bot in bots:
                 os.kill(bot, signal.SIGCONT)
         assert not page_errors(driver), page_errors(driver)
+
+
+RECONNECTING = "Reconnecting: asking the other seats"
+SOLO_DAEMON = "fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns"   # as `play` runs it
+
+
+def test_the_page_says_reconnecting_while_a_restarted_daemon_catches_up(pat: Machine) -> None:
+    seat = WebSeat(pat, f"--rules mcr --hands 1 --practice --call-window {CALL_WINDOW}")
+    with chromium() as driver:
+        driver.get(seat.url)
+        clicker = Clicker(driver)
+        end = time.monotonic() + 60
+        while not read_page(driver)["rack"] and time.monotonic() < end:
+            clicker.step()
+            time.sleep(0.1)
+        bots = pat.bot_daemons()
+        pid = pat.daemon_pid()
+        assert len(bots) == 3 and pid is not None, (bots, pid)
+        os.kill(bots[0], signal.SIGSTOP)   # it cannot say what it holds of ours
+        try:
+            os.kill(pid, signal.SIGKILL)
+            time.sleep(1.0)
+            pat.start(SOLO_DAEMON, "daemon-again.out")
+            page = wait_for(driver, lambda p: RECONNECTING in body_text(driver), 60,
+                            "the reconnecting screen")
+            assert page["screen"] == "waiting" and not page["actions"], page
+            assert driver.execute_script("return document.body.dataset.reconnecting;") == "yes"
+            assert not driver.find_element("id", "table").is_displayed()
+            assert "time " not in str(driver.execute_script(CLOCK)), body_text(driver)[:2000]
+        finally:
+            os.kill(bots[0], signal.SIGCONT)
+        wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
+                 "the table again")
+        assert driver.execute_script("return document.body.dataset.reconnecting;") != "yes"

@@ -367,6 +367,7 @@
     if (state.phaseKey !== undefined && state.phaseKey !== phaseKey) say("");
     state.phaseKey = phaseKey;
     setData(document.body, "phase", view.phase || "");
+    setData(document.body, "reconnecting", view.reconnecting ? "yes" : "no");
     setData(document.body, "answered", state.answered ? "yes" : "no");
     const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
     setText($("info"), [`table ${event.name || view.table || ""}`,
@@ -388,7 +389,6 @@
   // arrives every few seconds, and a button replaced under the pointer loses its click.
   function renderWaiting(event, view) {
     setText($("waiting-title"), `Table ${event.name || ""}: ${view.phase_detail || "waiting for players"}`);
-    setData(document.body, "reconnecting", view.reconnecting ? "yes" : "no");
     if (view.reconnecting) {   // no places, timers or actions until the daemon holds the table again
       redraw($("places"), "reconnecting", () => []);
       setText($("timers"), "");
