@@ -133,8 +133,9 @@ class Daemon:
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
-        # table -> (session, unreachable places, its view, when built)
-        self._views: dict[bytes, tuple[Any, tuple[Any, ...], dict[str, Any], float]] = {}
+        # table -> (session, unreachable places, its view, when built, current names)
+        self._views: dict[bytes, tuple[Any, tuple[Any, ...], dict[str, Any], float,
+                                       dict[int, str]]] = {}
         self._dirty: dict[bytes, list[str]] = {}
         self._published_at: dict[bytes, float] = {}         # table -> when its last view went
         self._published_progress: dict[bytes, object] = {}  # table -> where it was then
@@ -147,6 +148,7 @@ class Daemon:
         self._meta_writes: dict[bytes, asyncio.Task[None]] = {}
         self._meta_due: dict[bytes, dict[str, Any]] = {}
         self._view_takes_reach = _takes_keyword(port.seat_view, "unreachable")
+        self._view_takes_names = _takes_keyword(port.seat_view, "names")
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -346,10 +348,12 @@ class Daemon:
         messages of ours past their end. Our session cannot take its own messages back as a
         peer's, so the folder is set aside (kept, with the reason) and the seat is rebuilt
         from the others like a damaged one; it signs nothing meanwhile."""
-        reason = (f"our records end at our message {own_last} and {fingerprint(key)} holds "
-                  f"ours up to {ahead} (an older copy of the table)")
-        log.error("table %s: %s; rebuilding it from the other seats' copies",
-                  rt.table_hex[:8], reason)
+        # the reason reaches the screens (problems, the set-aside folder): a name; the log
+        # also gives the key's fingerprint
+        reason = (f"our records end at our message {own_last} and {self.player_name(rt, key)} "
+                  f"holds ours up to {ahead} (an older copy of the table)")
+        log.error("table %s: %s (%s); rebuilding it from the other seats' copies",
+                  rt.table_hex[:8], reason, fingerprint(key))
         if rt.place is None or not can_rebuild(self.port, rt.place, len(rt.members)):
             rt.problems.append(f"cannot sign at this table again: {reason}")
             return      # the check stays open: nothing is signed twice
@@ -842,26 +846,61 @@ class Daemon:
 
     # -- views for frontends ---------------------------------------------------------------
 
+    def current_names(self, rt: TableRuntime) -> dict[int, str]:
+        """By table place, the name each player of ``rt`` goes by now: ours from our config,
+        each peer's from its latest Hello (a player renamed since sitting down shows the new
+        name; the signed Join keeps the old one). A peer not heard from yet is left out: the
+        view shows the name it signed."""
+        keys = list(self.port.seat_keys(rt.session)) if rt.session is not None else []
+        places = {key: place for place, key in enumerate(keys) if key is not None}
+        for key, place in rt.places().items():
+            places.setdefault(key, place)
+        me = self.identity.public_key
+        out = {}
+        for key, place in places.items():
+            name = self.name if key == me else self.names.get(key, "")
+            if name and 0 <= place < 4:
+                out[place] = name
+        return out
+
+    def player_name(self, rt: TableRuntime | None, key: bytes) -> str:
+        """What our screens and logs call the player of ``key``: the name it goes by now
+        (``names``: its latest Hello), else the one it signed at ``rt`` (the session port's
+        optional ``signed_names``), else "a player"; never a key fingerprint, which belongs
+        where trust is decided (pairing, ``whoami``)."""
+        if key == self.identity.public_key:
+            return self.name
+        name = self.names.get(key, "")
+        signed = getattr(self.port, "signed_names", None)
+        if name or rt is None or rt.session is None or signed is None:
+            return name or "a player"
+        keys = list(self.port.seat_keys(rt.session))
+        place = keys.index(key) if key in keys else rt.places().get(key, -1)
+        names = list(signed(rt.session))
+        found = str(names[place]) if 0 <= place < len(names) else ""
+        return "a player" if not found or found == f"seat {place}" else found
+
     def _seat_view(self, rt: TableRuntime, away: tuple[Any, ...] = ()) -> dict[str, Any]:
-        """The session's view, computed once per session value (sessions are immutable) and
-        per set of unreachable places (``_unreachable``: their seconds change once a second,
-        and only while a seat is unreachable)."""
+        """The session's view, computed once per session value (sessions are immutable), per
+        set of unreachable places (``_unreachable``: their seconds change once a second, and
+        only while a seat is unreachable) and per set of current names (``current_names``)."""
         if rt.rebuild is not None:
             return {"phase_detail": rt.rebuild.detail(self.rebuild_peers(rt)),
                     "rebuilding": rt.rebuild.reason}
         if rt.session is None:
             return {}
+        names = self.current_names(rt) if self._view_takes_names else {}
         cached = self._views.get(rt.table_id)
         if (cached is None or cached[0] is not rt.session or cached[1] != away
+                or cached[4] != names
                 or (cached[2].get("waiting") and time.monotonic() - cached[3] >= 1.0)):
             # (a view that waits for a seat past its window counts the seconds: once a second)
+            extra: dict[str, Any] = {"names": names} if self._view_takes_names else {}
             if away and self._view_takes_reach:
-                made = self.port.seat_view(rt.session, unreachable=[  # type: ignore[call-arg]
-                    {"place": place, "for_s": for_s, "last_address": where}
-                    for place, for_s, where in away])
-            else:
-                made = self.port.seat_view(rt.session)
-            cached = (rt.session, away, dict(made), time.monotonic())
+                extra["unreachable"] = [{"place": place, "for_s": for_s, "last_address": where}
+                                        for place, for_s, where in away]
+            made = self.port.seat_view(rt.session, **extra)
+            cached = (rt.session, away, dict(made), time.monotonic(), names)
             self._views[rt.table_id] = cached
         view = dict(cached[2])
         deadline = view.get("deadline")
@@ -911,7 +950,7 @@ class Daemon:
         if self.reconnecting(rt, time.monotonic()):
             # the table as our records left it is stale: say what we do, offer nothing
             view = {**view, "reconnecting": True, "phase_detail": RECONNECTING_TEXT,
-                    "deadline": None, "waiting": None}
+                    "deadline": None, "waiting": None, "screen": "reconnecting"}
             legal = []
         elif view:
             view["reconnecting"] = False
@@ -942,7 +981,7 @@ class Daemon:
         """While another seat rebuilds its table from ours (it asked within PEER_SHOWN_S),
         the view says so (``phase_detail`` and ``rebuilding_peers``): the table waits for it."""
         now = time.monotonic()
-        names = [self.names.get(k) or fingerprint(k) for k, at in rt.peers_rebuilding.items()
+        names = [self.player_name(rt, k) for k, at in rt.peers_rebuilding.items()
                  if now - at < PEER_SHOWN_S]
         if not names:
             return view
@@ -958,7 +997,7 @@ class Daemon:
         already = now - rt.peers_rebuilding.get(key, -PEER_SHOWN_S) < PEER_SHOWN_S
         rt.peers_rebuilding[key] = now
         if not already:
-            name = self.names.get(key) or fingerprint(key)
+            name = self.player_name(rt, key)
             log.warning("table %s: %s is rebuilding its table from the others",
                         rt.table_hex[:8], name)
             rt.problems.append(f"{name} is rebuilding its table from the others")
@@ -1051,7 +1090,7 @@ class Daemon:
         others wait closes for them. A lobby we joined (the host frees the place), a finished
         or halted match, or a table with nobody else: nothing to warn of."""
         me = self.identity.public_key
-        others = [self.names.get(k) or fingerprint(k) for k in rt.members if k != me]
+        others = [self.player_name(rt, k) for k in rt.members if k != me]
         if not others or rt.session is None:
             return ""
         who = ", ".join(others)

@@ -111,8 +111,13 @@ class FrameRouter:
             raise Refused(Refusal.HELLO_MISMATCH)
         key = hello.public_key
         self.d.curve_to_key[sender.curve_key] = key
+        renamed = self.d.names.get(key) != hello.name
         self.d.names[key] = hello.name
         self.addresses[key] = (sender.address, hello.port)
+        if renamed:     # the first Hello, or a player who renamed and restarted: our screens
+            for rt in self.d.tables.values():   # show the name it goes by now (current_names)
+                if key in rt.members and rt.session is not None:
+                    self.d.publish_view(rt, [])
         if sender.guest and key not in self.d.pinned_keys():
             self.d.transport.connect_guest(key, sender.address, hello.port)
             return
@@ -211,7 +216,7 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members or key == self.d.identity.public_key:
             raise Refused(Refusal.NOT_MEMBER, "leave")
-        name = self.d.names.get(key) or key.hex()[:8]
+        name = self.d.player_name(rt, key)    # shown in problems: a name, never a key
         seated = is_seated(self.d.port, rt.session)
         if key == rt.host_key and not seated:
             log.warning("table %s: the host %s closed it", rt.name, name)

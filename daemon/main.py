@@ -26,6 +26,7 @@ from fourwinds.daemon.discovery import interface_address
 from fourwinds.daemon.identity import default_player_name, load_or_create_identity
 from fourwinds.daemon.paths import RUNTIME_NOTES, default_paths, ensure_private_dir
 from fourwinds.daemon.session_port import DEFAULT, load_session_module
+from fourwinds.daemon.single import hold_data_dir
 
 DEFAULT_PORT = 7420
 STOP_S = 1.8
@@ -59,6 +60,7 @@ async def run(settings: Settings) -> None:
     for note in RUNTIME_NOTES:
         log.info("runtime directory: %s (private to this user)", note)
     ensure_private_dir(paths.data)
+    held = hold_data_dir(paths.data)     # before anything is read or bound (daemon/single.py)
     identity = load_or_create_identity(paths.identity)
     address = interface_address(settings.interface)
     port = load_session_module(settings.session_module)
@@ -92,6 +94,7 @@ async def run(settings: Settings) -> None:
     finally:
         await daemon.close()
         watcher.done.set()
+        held.close()
 
 
 class SignalWatcher(threading.Thread):

@@ -19,7 +19,7 @@ from typing import Any
 from fourwinds.daemon.wire import MAX_PAYLOAD
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table import lobby
+from fourwinds.protocol.table import contract_view, lobby
 from fourwinds.protocol.table import session as table
 from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view, resolve_action
 from fourwinds.protocol.table.messages import MAX_CARD_TEXT
@@ -33,7 +33,7 @@ from fourwinds.protocol.table.options import (
 from fourwinds.protocol.table.problems import shown_problems
 from fourwinds.protocol.table.rebuild import RebuildPool
 from fourwinds.protocol.table.rebuild import rebuild as rebuild_seat
-from fourwinds.protocol.table.sheet import table_sheet
+from fourwinds.protocol.table.sheet import rules_sheet, table_sheet
 from fourwinds.protocol.table.state import Step, TableSession
 from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
@@ -171,17 +171,19 @@ def seat_keys(session: TableSession) -> Sequence[bytes | None]:
     return session.public_keys
 
 
-def seat_view(session: TableSession,
-              unreachable: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+def seat_view(session: TableSession, unreachable: Sequence[Mapping[str, Any]] = (),
+              names: Mapping[int, str] | None = None) -> dict[str, Any]:
     """The local API's seat view (CONTRACTS.md / docs/LOCAL-API.md): the contract VIEW with
     ``legal_actions`` (ids, human labels, tiles, ``choose``, ``default``), plus the session's
     own bookkeeping (``step``, ``hands_played``, ``problems``, ``halted``, and under
     ``session`` its phase and the *places* it waits for) for tools and tests.
     ``unreachable``: the places the daemon cannot reach (``place``, ``for_s``,
-    ``last_address`` each), named in the view (contract_view.Unreachable)."""
+    ``last_address`` each), named in the view (contract_view.Unreachable). ``names``: by
+    table place, the name each player goes by now (the daemon's: its config's, each peer's
+    latest Hello), shown instead of the one signed when that player sat down."""
     away = [Unreachable(int(u["place"]), int(u["for_s"]), str(u.get("last_address", "")))
             for u in unreachable]
-    built = build_seat_view(session, time.monotonic(), unreachable=away)
+    built = build_seat_view(session, time.monotonic(), unreachable=away, names=names)
     view: dict[str, Any] = built["view"]
     view["legal_actions"] = built["legal_actions"]
     s = session
@@ -200,6 +202,11 @@ def seat_returned(session: TableSession, now: float) -> TableSession:
     the window of the decision in front of our seat starts again, once per step
     (protocol/table/returning.py)."""
     return table.seat_returned(session, now)
+
+
+def signed_names(session: TableSession) -> Sequence[str]:
+    """By table place, the name each player signed when sitting down (``seat N``: none)."""
+    return contract_view.signed_names(session)
 
 
 def table_label(session: TableSession) -> tuple[str, str] | None:
@@ -261,6 +268,12 @@ def sheet(session: TableSession) -> dict[str, Any]:
     """The table's scoring sheet (the local API's ``sheet``): the American card's lines or
     the MCR fans with their points; ``LocalProtocolError`` with the reason if it has none."""
     return table_sheet(session)
+
+
+def sheet_for_rules(rules: str) -> dict[str, Any]:
+    """The sheet of a table hosted here with ``rules`` and no card file (the local API's
+    ``sheet`` with ``rules`` and no table: the lobby's card, before any table is open)."""
+    return rules_sheet(rules)
 
 
 def rebuild_pool(place: int, own_key: bytes, host_key: bytes | None) -> RebuildPool:

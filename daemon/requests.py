@@ -280,7 +280,7 @@ def drop_table(d: Daemon, rt: TableRuntime) -> None:
 
 def _others(d: Daemon, rt: TableRuntime) -> list[str]:
     me = d.identity.public_key
-    return [d.names.get(k) or k.hex()[:8] for k in rt.members if k != me]
+    return [d.player_name(rt, k) for k in rt.members if k != me]
 
 
 async def _leave(d: Daemon, request: Message) -> Message:
@@ -365,7 +365,15 @@ async def _suggest(d: Daemon, request: Message) -> Message:
 
 async def _sheet(d: Daemon, request: Message) -> Message:
     """The table's scoring sheet: every line of the American card (id, section, pattern as
-    printed, value, concealed) or every MCR fan with its points."""
+    printed, value, concealed) or every MCR fan with its points. With ``rules`` and no
+    ``table``: the sheet a table hosted here with those rules (and no card file) plays, for
+    a lobby that has no table open."""
+    if request.get("table") is None and request.get("rules") is not None:
+        rules = request.get("rules")
+        for_rules = getattr(d.port, "sheet_for_rules", None)
+        if rules not in ("american", "mcr") or for_rules is None:
+            raise ApiError(f"no sheet for the rules {rules!r}: 'rules' is american or mcr")
+        return {"ok": True, "sheet": for_rules(rules)}
     rt = d.find_table(request.get("table"))
     sheet = getattr(d.port, "sheet", None)
     if rt.session is None or sheet is None:

@@ -12,9 +12,9 @@ Optional, used when present: ``apply_message`` and ``send_action`` with ``settle
 halves of ``handle_message`` and ``local_action``: adopt a peer's message before making our
 automatic reply, send our action before our own session takes it in), ``progress`` (phase
 and step: a view is sent at once when it changes), ``awaits_us``, ``suggest``,
-``sheet``, ``transcript``, and ``seated`` with ``keep_joins`` (a player who leaves the lobby
-before the seating frees its place; without them every table counts as seated, and a leave
-is one from a table that waits for its seat).
+``sheet``, ``sheet_for_rules``, ``transcript``, and ``seated`` with ``keep_joins`` (a player
+who leaves the lobby before the seating frees its place; without them every table counts as
+seated, and a leave is one from a table that waits for its seat).
 """
 
 from __future__ import annotations

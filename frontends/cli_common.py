@@ -131,10 +131,11 @@ def act_command(
 def status_lines(event: Mapping[str, Any]) -> list[str]:
     """A table's view as plain lines (`fourwinds status`)."""
     view = event.get("view") or {}
-    me = int(view.get("seat") or 0)
+    seat = view.get("seat")   # None while the hand is being seated (the dice)
+    you = "your wind is not dealt yet" if seat is None else f"you are {seat_label(int(seat))}"
     lines = [
         f"table {view.get('table', event.get('table'))} ({view.get('rules')}), hand "
-        f"{view.get('hand_number')}/{view.get('hands_in_match')}, you are {seat_label(me)}, "
+        f"{view.get('hand_number')}/{view.get('hands_in_match')}, {you}, "
         f"wall {view.get('wall_remaining')}",
         f"phase: {view.get('phase_detail') or view.get('phase')}",
     ]

@@ -27,6 +27,7 @@ from typing import Any
 import msgpack
 
 from fourwinds.daemon.paths import default_paths
+from fourwinds.daemon.single import ALREADY
 from fourwinds.frontends.daemon_link import DaemonUnavailable, LocalApi, checked, connect
 
 log = logging.getLogger(__name__)
@@ -101,7 +102,10 @@ def wait_for_api(data_dir: str | None, process: subprocess.Popen[bytes], log_pat
         try:
             return connect(data_dir)
         except DaemonUnavailable as error:
-            if process.poll() is not None:
+            # another daemon took the data directory first (started by another command at
+            # the same moment): ours refused to start, and that one is ours to use once
+            # its local API is up (daemon/single.py)
+            if process.poll() is not None and ALREADY not in _tail(log_path):
                 raise DaemonUnavailable(
                     f"the daemon exited at once ({_tail(log_path)})") from error
             if time.monotonic() > deadline:

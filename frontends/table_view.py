@@ -42,6 +42,7 @@ from fourwinds.frontends.tile_text import (
     wrap_cells,
     wrap_text,
 )
+from fourwinds.protocol.table.screens import screen_of
 
 View = Mapping[str, Any]
 Action = Mapping[str, Any]
@@ -54,6 +55,10 @@ KEY_LINES = {  # the keys line of each screen, longest first: the first that fit
         "T more time  H history  C card  S scores  Tab hints  ? help  Q quit",
         "a-n tile  spc sel  Ent act  1-9 act  T more time  H hist  C card  ? help  Q quit",
         "a-n tile  spc sel  Ent act  1-9 act  ? help  Q quit",
+        "? help  Q quit",
+    ),
+    "dealing": (
+        "H history  C card  S scores  ? help  Q quit",
         "? help  Q quit",
     ),
     "result": (
@@ -170,18 +175,13 @@ def received_places(view: View, tiles: Sequence[str]) -> set[int]:
 
 
 def screen_kind(event: Mapping[str, Any] | None) -> str:
-    """Which screen the view asks for: "reconnecting" (our daemon is catching up after a
-    restart: the table it holds is stale), "lobby", "result" (a hand or the match is over)
-    or "table"."""
+    """Which screen the view asks for (its ``screen``: "lobby", "result", "dealing",
+    "reconnecting" or "table", decided by the daemon's seat view,
+    protocol/table/contract_view.py, and by the daemon for "reconnecting"). A view made
+    without one (a test's sample) is read by the same rule."""
     view: View = (event or {}).get("view") or {}
-    if view.get("reconnecting"):
-        return "reconnecting"
-    phase = view.get("phase")
-    if phase == "lobby":
-        return "lobby"
-    if phase == "match_over" or (phase == "hand_over" and view.get("result")):
-        return "result"
-    return "table"
+    screen = view.get("screen")
+    return screen if isinstance(screen, str) and screen else screen_of(dict(view))
 
 
 def shows_rack(event: Mapping[str, Any] | None) -> bool:
@@ -276,6 +276,8 @@ def layout(
             _lobby(stack, event, view, legal, ui, width, ascii_only)
         elif kind == "result":
             _end_of_hand(stack, view, legal, ui, width, detail, ascii_only)
+        elif kind == "dealing":
+            _dealing(stack, view, ui, width)
         else:
             _table(stack, view, legal, ui, width, detail, ascii_only)
         if stack.row + len(footer) <= height:
@@ -643,6 +645,16 @@ def _table(stack: Stack, view: View, legal: Sequence[Action], ui: UiState, width
     stack.add("actions", _action_lines(legal, rack_tiles(view), ui, width, detail, ascii_only))
     if hints and not side_by_side:
         stack.add("hints", _hint_lines(view, width)[: detail.hints + 1])
+
+
+def _dealing(stack: Stack, view: View, ui: UiState, width: int) -> None:
+    """A hand being seated and dealt (the dice, the wall): no seat of ours yet, so no table
+    drawn from one; what the table is doing instead (the page says the same)."""
+    stack.add("header", _head_lines(view, ui, width))
+    detail = view.get("phase_detail") or "the hand is being dealt"
+    stack.add("dealing", wrap_text(f"Hand {view.get('hand_number', '?')} of "
+                                   f"{view.get('hands_in_match', '?')}: {detail}", width,
+                                   indent="  "))
 
 
 def _end_of_hand(stack: Stack, view: View, legal: Sequence[Action], ui: UiState, width: int,

@@ -18,24 +18,43 @@ TOY = "tests.daemon.toy_session"
 
 
 _GIVEN: set[int] = set()
-"""Every port this process has handed out: the kernel may offer a port again once its probe
-socket is closed, before the daemon given it has bound it (four daemons made in a row)."""
+"""Every port this process has handed out (it is not offered again)."""
+
+_LOW, _BLOCK, _BLOCKS = 20000, 1500, 8
+"""Ports come from a block of ``_BLOCK`` below the kernel's ephemeral range (32768 up on
+Linux), one block per xdist worker. Asking the kernel for a free port (bind to 0) gave a port
+from the ephemeral range, which the kernel may hand to any outgoing connection, or to
+another worker's probe, before the daemon given it binds it: "port ... is in use" failed a
+run on three workers. Below that range no outgoing connection takes a port, and no two
+workers share one. Outside xdist (a benchmark, a worker's subprocess) the last block."""
+
+
+def _block() -> range:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    number = int(worker[2:]) if worker[:2] == "gw" and worker[2:].isdigit() else _BLOCKS - 1
+    base = _LOW + (number % _BLOCKS) * _BLOCK
+    return range(base, base + _BLOCK - 1)
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
 
 
 def free_port_pair() -> int:
     """A port P with P and P+1 free on 127.0.0.1 (peer socket and key beacon), neither of
-    them handed out before by this process."""
-    for _ in range(50):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = int(s.getsockname()[1])
-        if port >= 65000 or {port - 1, port, port + 1} & _GIVEN:
+    them handed out before by this process. The search starts at a place in the block that
+    depends on the process, so that a worker and the commands it runs rarely meet."""
+    block = _block()
+    start = (os.getpid() * 7919 + len(_GIVEN)) % len(block)
+    for i in range(len(block)):
+        port = block[(start + i) % len(block)]
+        if {port, port + 1} & _GIVEN or not (_bindable(port) and _bindable(port + 1)):
             continue
-        with socket.socket() as s2:
-            try:
-                s2.bind(("127.0.0.1", port + 1))
-            except OSError:
-                continue
         _GIVEN.update((port, port + 1))
         return port
     raise RuntimeError("no free port pair")

@@ -169,11 +169,11 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
             if seats is not None:
                 _resume_bots(api, started, seats, verbose)
         elif target.kind is Kind.JOIN:
-            table = _join(api, target.ref, args.code)
-            _ready(api, table)
+            table = _join(api, target.ref, args.code)   # Ready is the player's own key
         else:
             table, seats = _host(api, args, config, target.ref, bots, started, solo, state)
-            _ready(api, table, seats_coming=bots == 3)
+            if bots == 3:
+                _ready_with_bots(api, table)
         if args.web:
             from fourwinds.frontends.web.launch import serve
 
@@ -336,18 +336,20 @@ def _wait_until_seen(api: LocalApi, ref: str) -> None:
         time.sleep(0.25)
 
 
-def _ready(api: LocalApi, table: str, *, seats_coming: bool = False) -> None:
-    """Say ready (a joined table's session starts here a moment after the host admits us).
+def _ready_with_bots(api: LocalApi, table: str) -> None:
+    """Say ready at a table of the player and three bots (the bots are ready as soon as they
+    sit down, so the hand starts at once instead of waiting in the lobby for a key).
 
-    ``seats_coming``: our bots are taking the other seats, so the table leaves the lobby in
-    a moment: wait for that (up to 20 s) rather than leave the player in the lobby with a
-    Ready to press. With people still to come, the lobby's Ready waits for the player."""
-    end = time.monotonic() + (20.0 if seats_coming else 5.0)
-    waits = ("not started", "not waiting for this seat") if seats_coming else ("not started",)
+    Only here: at a table with other people, `play` never says ready on the player's behalf,
+    host or joiner, first or last to arrive; each person presses Ready in the lobby (README,
+    "Who is ready"). Our bots take their seats a moment after the table opens: the request
+    is repeated until the table waits for our seat (up to 20 s)."""
+    end = time.monotonic() + 20.0
     while True:
         answer = api.request({"type": "ready", "table": table})
         error = str(answer.get("error"))
-        if answer.get("ok") or not any(w in error for w in waits) or time.monotonic() > end:
+        waiting = "not started" in error or "not waiting for this seat" in error
+        if answer.get("ok") or not waiting or time.monotonic() > end:
             return
         time.sleep(0.1)
 

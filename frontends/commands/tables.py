@@ -75,10 +75,11 @@ def _run(args: argparse.Namespace) -> int:
         flag = "" if t["compatible"] else f"  (needs protocol version {t['version']})"
         lock = " private" if t["private"] else ""
         free = "full" if t["free"] <= 0 else f"{t['free']} free"
-        # the host by name; its fingerprint belongs where trust is decided (pairing, whoami)
-        host = t.get("player") or f"fingerprint {t['fingerprint']}"
+        # the host by name (an older daemon announces none: its address alone); the key's
+        # fingerprint belongs where trust is decided (pairing, whoami)
+        host = f"{t['player']} " if t.get("player") else ""
         print(f"  {t['name']:<20} {t['rules']:<9} {free}{lock}  "
-              f"host {host} at {t['host']}:{t['port']}{flag}")
+              f"host {host}at {t['host']}:{t['port']}{flag}")
     for peer in answer["peers"]:
         if "error" in peer:
             print(f"  peer: {peer['error']}")

@@ -10,7 +10,8 @@ the player's name and the table the server was started for (``play --web``), if 
 
 Relayed as they are: the questions (``tables``, ``view``, ``sheet``, ``suggest``), ``peer`` and the
 moves (``act``, ``ready``, ``seat``). Done here, as `fourwinds play` does them: ``host``
-(create a table, seat bots in its free seats, say ready), ``join`` (join, say ready),
+(create a table, seat bots in its free seats, say ready when they are three), ``join``
+(join: the player says ready in the lobby),
 ``open`` (restart the bot seats of a table we return to) and ``leave`` (leave the table and
 remove its bot seats' data). Anything else is refused with the reason; nothing here knows the
 rules.
@@ -135,7 +136,8 @@ class Bridge:
                 await self.link.request({"type": "leave", "table": table, "force": True})
                 await asyncio.to_thread(self.bots.forget, table)
                 raise PageError(f"could not seat the bots: {error}") from None
-        await self._ready(table)
+        if bots == 3:   # you and three bots, who are ready at once: the hand starts
+            await self._ready(table)
         return {"ok": True, "table": table, "code": code, "name": name}
 
     async def _free_name(self, base: str) -> str:
@@ -151,12 +153,12 @@ class Bridge:
         request = {k: body[k] for k in ("table", "code", "host", "port", "public_key")
                    if body.get(k) not in (None, "")}
         answer = await self._ask({"type": "join", **request})
-        table = str(answer.get("table") or body.get("table"))
-        await self._ready(table)
-        return {"ok": True, "table": table}
+        # never ready on the player's behalf: each person presses Ready in the lobby
+        return {"ok": True, "table": str(answer.get("table") or body.get("table"))}
 
     async def _ready(self, table: str) -> None:
-        """Say ready (a joined table's session starts a moment after the host admits us)."""
+        """Say ready at a table of the player and three bots (``host`` only: at a table with
+        other people every person says it, README "Who is ready")."""
         end = asyncio.get_running_loop().time() + READY_WAIT_S
         while True:
             answer = await self.link.request({"type": "ready", "table": table})

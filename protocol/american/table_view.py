@@ -552,8 +552,11 @@ class AmericanView:
             "prevalent_wind": None, "news": news(f), "received": received(f)}
         if (s.last_discard is not None and s.discarder is not None and s.stage is Stage.CALLS
                 and s.result is None):
+            owners = discards_by_seat(f)
+            row = [x for x in s.discards if owners.get(x) == s.discarder]
             out["last_discard"] = {"seat": int(s.discarder),
-                                   "tile": code(s.faces[s.last_discard])}
+                                   "tile": code(s.faces[s.last_discard]),
+                                   "index": row.index(s.last_discard)}
         if f.me is not None:
             out["hand"] = sorted_codes(s.concealed_kinds(f.me))
             hand = s.hands[f.me]

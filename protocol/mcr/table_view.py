@@ -300,7 +300,10 @@ class MCRView:
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(s),
             "prevalent_wind": int(s.prevalent_wind)}
         if s.phase is Phase.CLAIMS and s.pending is not None:
-            out["last_discard"] = {"seat": int(s.turn), "tile": code(s.faces[s.pending])}
+            # the claimable tile lies at the end of the discarder's row (``player``), as in
+            # the American view; ``index`` is its place there, for a frontend to mark that tile
+            out["last_discard"] = {"seat": int(s.turn), "tile": code(s.faces[s.pending]),
+                                   "index": len(s.seats[s.turn].discards)}
         if f.me is not None:
             own = s.seats[f.me]
             out["hand"] = sorted_codes([s.faces[x] for x in own.hand])
@@ -311,10 +314,16 @@ class MCRView:
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
         s: HandState = f.engine
         own = s.seats[seat]
+        row = list(own.discards)
+        if s.phase is Phase.CLAIMS and s.pending is not None and seat == s.turn:
+            # the discard being claimed: in the engine it is no seat's until the claims close
+            # (a claimed one goes into the claimer's meld), but at the table it lies in front
+            # of its discarder until then
+            row.append(s.pending)
         return {"dead": bool(own.dead), "concealed_count": len(own.hand),
                 "exposures": [_meld_entry(s, m) for m in own.melds],
                 "flowers": codes([s.faces[x] for x in own.flowers]),
-                "discards": codes([s.faces[x] for x in own.discards])}
+                "discards": codes([s.faces[x] for x in row])}
 
     def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
         return _detail(f.engine, waiting)

@@ -30,12 +30,13 @@ from .problems import ProblemKind
 from .returning import own_window_start
 from .rotation import Seating, wind_of
 from .rules import HandOutcome, RulesAdapter
+from .screens import screen_of
 from .state import Phase, TableSession
 from .steps import audit_done, more_time_allowed, window_seconds
 from .waiting import waiting_entry
 
 __all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "Unreachable", "build_seat_view",
-           "code", "resolve_action"]
+           "code", "resolve_action", "signed_names"]
 
 _CODES: dict[int, str] = {int(k): tile_code(k) for k in Kind}
 
@@ -180,6 +181,22 @@ def _facts(s: TableSession) -> SeatFacts | None:
     return SeatFacts(s, hand.engine, hand.seating, me, s.rules)
 
 
+def _our_seat(s: TableSession, f: SeatFacts | None) -> int | None:
+    """The view's ``seat``: our wind in a dealt hand; with no hand (the table's lobby, a
+    match over) our place, as ``players`` then lists the places; None while a hand is being
+    seated and dealt (the dice, the wall): our wind is not known yet, and the place shown as
+    a wind made the page draw us as East, the dealer, with no tiles, for a second or two
+    before the dice gave us West (issue 22, 16b)."""
+    if f is not None:
+        return None if f.me is None else int(f.me)
+    if s.me is None or s.phase in _DEALING:
+        return None
+    return int(s.me)
+
+
+_DEALING = frozenset({Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.WALL, Phase.PLAY})
+
+
 def _our_turn(s: TableSession) -> bool:
     return (s.me is not None and s.halted is None and s.me in s.awaiting
             and s.me not in s.inputs and not s.inbox[s.me])
@@ -223,6 +240,37 @@ def _name(s: TableSession, place: Seat) -> str:
     return name
 
 
+Names = tuple[str, ...]
+"""The name shown for each table place (0-3), made once per view (``_shown_names``)."""
+
+
+def _shown_names(s: TableSession, current: Mapping[int, str]) -> Names:
+    """Each place's name as the view shows it: the one its player goes by now (``current``,
+    by place, from the caller: the daemon knows its own config's name and each peer's latest
+    Hello), else the one signed in its Open or Join (the name when it sat down). A place the
+    session holds no Open or Join for keeps its ``seat N``: it is free as far as the table
+    knows."""
+    out = []
+    for place in SEATS:
+        now = shown_name(current.get(int(place), ""), NAME_LIMIT)
+        out.append(now if now and _taken(s, place) else _name(s, place))
+    return tuple(out)
+
+
+def _taken(s: TableSession, place: Seat) -> bool:
+    """Does the session hold an Open or a Join for ``place`` (see ``_name``)?"""
+    if place == 0:
+        return s.open is not None
+    return bool(s.chains[place].accepted) or s.joins[place] is not None
+
+
+def signed_names(session: TableSession) -> Names:
+    """By table place, the name each player signed in its Open or Join (``seat N`` for a
+    place the session holds neither for): what the daemon calls a player it has not heard
+    its current name from (``build_seat_view``'s ``names``)."""
+    return tuple(_name(session, place) for place in SEATS)
+
+
 def _join_name(payload: bytes) -> str:
     """The name in a stored Join (not cached: the seating replaces it with the chain's)."""
     try:
@@ -263,12 +311,12 @@ def _windows(s: TableSession) -> dict[str, float]:
 
 
 def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None,
-             connected: tuple[bool, ...] | None) -> list[dict[str, Any]]:
+             connected: tuple[bool, ...] | None, names: Names) -> list[dict[str, Any]]:
     out = []
     for seat in SEATS:
         place = seat if f is None else f.seating[seat]
         player: dict[str, Any] = {
-            "seat": int(seat), "name": _name(s, place), "wind": WIND_LETTERS[seat],
+            "seat": int(seat), "name": names[place], "wind": WIND_LETTERS[seat],
             "score": int(s.match_scores[place]), "dead": False,
             "connected": True if connected is None else connected[place],
             "concealed_count": 0, "exposures": [], "flowers": [], "discards": [],
@@ -309,15 +357,16 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
 
 
 def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | None,
-           unreachable: tuple[Unreachable, ...] = ()) -> tuple[dict[str, Any], list[Offer]]:
+           unreachable: tuple[Unreachable, ...] = (), current: Mapping[int, str] | None = None
+           ) -> tuple[dict[str, Any], list[Offer]]:
     rv = _rule_view(s)
     f = _facts(s)
+    names = _shown_names(s, current or {})
     hand = s.hand
     waiting_places = sorted(p for p in s.awaiting if p not in s.inputs)
     waiting = sorted(wind_of(f.seating, p) for p in waiting_places) if f is not None \
         else list(waiting_places)
-    seat = (int(f.me) if f is not None and f.me is not None
-            else (None if s.me is None else int(s.me)))
+    seat = _our_seat(s, f)
     view: dict[str, Any] = {
         "rules": "" if s.open is None else s.open.rules,
         "table": s.table.hex() if s.open is None else shown_name(s.open.name, 60) or "table",
@@ -328,10 +377,10 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         "phase_detail": _DETAILS.get(s.phase, ""), "turn": None,
         "waiting_for": sorted(int(w) for w in waiting),
         "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
-        "players": _players(s, f, rv, _gone(connected, unreachable)), "hand": [],
+        "players": _players(s, f, rv, _gone(connected, unreachable), names), "hand": [],
         "drawn": None, "last_discard": None, "news": [], "received": [],
         "hints": [], "result": None, "windows": _windows(s), "next": None,
-        "history": _history(s, rv), "standings": _standings(s)}
+        "history": _history(s, rv, names), "standings": _standings(s, names)}
     if f is not None and rv is not None:
         view.update(rv.table(f))
         if s.phase is not Phase.PLAY:
@@ -342,9 +391,9 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
     if s.phase is Phase.HAND_END and f is not None:
         view["next"] = {"waiting": sorted(int(w) for w in waiting), "deadline": view["deadline"]}
         if waiting:
-            names = ", ".join(_name(s, f.place(w)) for w in waiting)
-            view["phase_detail"] = f"Hand over: waiting for {names} to say next"
-    view["unreachable"] = [_unreachable(s, f, u) for u in unreachable]
+            who = ", ".join(names[f.place(w)] for w in waiting)
+            view["phase_detail"] = f"Hand over: waiting for {who} to say next"
+    view["unreachable"] = [_unreachable(f, u, names) for u in unreachable]
     waited = [entry for u, entry in zip(unreachable, view["unreachable"], strict=True)
               if u.place in waiting_places]
     if waited and s.phase is not Phase.OVER:
@@ -357,7 +406,8 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
     if view["result"] is not None:
         assert f is not None
         view["result"]["audit"] = _audit(s)
-        _name_result(s, f, view["result"])
+        _name_result(s, f, view["result"], names)
+    view["screen"] = screen_of(view)
     return view, _offers(s, f, rv)
 
 
@@ -371,11 +421,11 @@ def _gone(connected: tuple[bool, ...] | None,
     return tuple(c and place not in away for place, c in enumerate(base))
 
 
-def _unreachable(s: TableSession, f: SeatFacts | None, u: Unreachable) -> dict[str, Any]:
+def _unreachable(f: SeatFacts | None, u: Unreachable, names: Names) -> dict[str, Any]:
     """One entry of the view's ``unreachable``: the seat as ``players`` numbers it."""
     place = Seat(u.place)
     seat = int(wind_of(f.seating, place)) if f is not None else int(place)
-    return {"seat": seat, "name": _name(s, place), "for_s": int(u.for_s),
+    return {"seat": seat, "name": names[place], "for_s": int(u.for_s),
             "last_address": u.last_address}
 
 
@@ -385,48 +435,49 @@ def _waiting_text(entry: dict[str, Any]) -> str:
     return text + (f", last address {entry['last_address']}" if entry["last_address"] else "")
 
 
-def _name_result(s: TableSession, f: SeatFacts, result: dict[str, Any]) -> None:
+def _name_result(s: TableSession, f: SeatFacts, result: dict[str, Any], names: Names) -> None:
     """The result's parts every rule set shares: names, net payments, match scores after
     the hand (by wind)."""
     winner, source = result.get("winner"), result.get("from_seat")
-    result["winner_name"] = None if winner is None else _name(s, f.place(Seat(winner)))
-    result["from_name"] = None if source is None else _name(s, f.place(Seat(source)))
+    result["winner_name"] = None if winner is None else names[f.place(Seat(winner))]
+    result["from_name"] = None if source is None else names[f.place(Seat(source))]
     payouts = [int(x) for x in result["payouts"]]
-    result["payments"] = [{"seat": int(w), "name": _name(s, f.place(w)), "amount": payouts[w]}
+    result["payments"] = [{"seat": int(w), "name": names[f.place(w)], "amount": payouts[w]}
                           for w in SEATS]
     scores = s.match_scores   # the hand over is in them (counted or waiting for "next")
     result["scores"] = [int(scores[f.place(w)]) for w in SEATS]
 
 
-_HISTORY: list[tuple[tuple[Any, ...], list[dict[str, Any]]]] = []
+_HISTORY: list[tuple[tuple[Any, ...], Names, list[dict[str, Any]]]] = []
 
 
-def _history(s: TableSession, rv: RuleView | None) -> list[dict[str, Any]]:
+def _history(s: TableSession, rv: RuleView | None, names: Names) -> list[dict[str, Any]]:
     """Every finished hand of the match, oldest first, the one just over included (while
     the table waits for "next"). A finished hand never changes, so the past ones are kept
-    with the session's tuple of outcomes (by identity: each hand's end makes a new one)."""
+    with the session's tuple of outcomes (by identity: each hand's end makes a new one) and
+    the names they were shown with (a player's new name is shown in the past hands too)."""
     made: list[dict[str, Any]] | None = None
-    for outcomes, found in _HISTORY:
-        if outcomes is s.outcomes:
+    for outcomes, named, found in _HISTORY:
+        if outcomes is s.outcomes and named == names:
             made = found
     if made is None:
-        made = [_past_hand(s, rv, hand_no, outcome, seating,
-                           s.finals[i] if i < len(s.finals) else None)
+        made = [_past_hand(rv, hand_no, outcome, seating,
+                           s.finals[i] if i < len(s.finals) else None, names)
                 for i, (hand_no, outcome, seating) in enumerate(s.outcomes)]
-        _HISTORY.append((s.outcomes, made))
+        _HISTORY.append((s.outcomes, names, made))
         del _HISTORY[:-8]
     out = [dict(entry, payments=[list(p) for p in entry["payments"]]) for entry in made]
     hand = s.hand
     if (s.phase is Phase.HAND_END and hand is not None and hand.outcome is not None
             and hand.seating is not None):
-        out.append(_past_hand(s, rv, hand.hand_no, hand.outcome, hand.seating, hand.engine))
+        out.append(_past_hand(rv, hand.hand_no, hand.outcome, hand.seating, hand.engine, names))
     return out
 
 
-def _past_hand(s: TableSession, rv: RuleView | None, hand_no: int, outcome: HandOutcome,
-               seating: Seating, engine: Any) -> dict[str, Any]:
+def _past_hand(rv: RuleView | None, hand_no: int, outcome: HandOutcome, seating: Seating,
+               engine: Any, names: Names) -> dict[str, Any]:
     def name(wind: object) -> str | None:
-        return None if wind is None else _name(s, seating[Seat(int(str(wind)))])
+        return None if wind is None else names[seating[Seat(int(str(wind)))]]
 
     if rv is not None and engine is not None:
         about = rv.summary(engine)
@@ -437,11 +488,11 @@ def _past_hand(s: TableSession, rv: RuleView | None, hand_no: int, outcome: Hand
     return {"hand_number": hand_no + 1, "kind": about["kind"], "winner": name(about["winner"]),
             "self_drawn": bool(about["self_drawn"]), "from": name(about["from"]),
             "summary": about["summary"],
-            "payments": [[_name(s, place), int(outcome.payments[wind_of(seating, place)])]
+            "payments": [[names[place], int(outcome.payments[wind_of(seating, place)])]
                          for place in SEATS]}
 
 
-def _standings(s: TableSession) -> list[dict[str, Any]] | None:
+def _standings(s: TableSession, names: Names) -> list[dict[str, Any]] | None:
     """The match's final scores, best first; equal scores share a rank (1, 1, 3...)."""
     if s.phase is not Phase.OVER:
         return None
@@ -450,7 +501,7 @@ def _standings(s: TableSession) -> list[dict[str, Any]] | None:
     for index, place in enumerate(order):
         tied = out and out[-1]["score"] == s.scores[place]
         rank = out[-1]["rank"] if tied else index + 1
-        out.append({"name": _name(s, place), "score": int(s.scores[place]), "rank": rank})
+        out.append({"name": names[place], "score": int(s.scores[place]), "rank": rank})
     return out
 
 
@@ -470,21 +521,22 @@ def _audit(s: TableSession) -> str:
     return "ok"
 
 
-_Key = tuple[float | None, tuple[bool, ...] | None, tuple[Unreachable, ...]]
+_Key = tuple[float | None, tuple[bool, ...] | None, tuple[Unreachable, ...],
+             tuple[tuple[int, str], ...]]
 _CACHE: list[tuple[TableSession, _Key, dict[str, Any], list[Offer]]] = []
 
 
 def _cached(s: TableSession, now: float | None, connected: tuple[bool, ...] | None = None,
-            any_key: bool = False, unreachable: tuple[Unreachable, ...] = ()
-            ) -> tuple[dict[str, Any], list[Offer]]:
+            any_key: bool = False, unreachable: tuple[Unreachable, ...] = (),
+            names: tuple[tuple[int, str], ...] = ()) -> tuple[dict[str, Any], list[Offer]]:
     """The view of a session value (sessions are immutable), built once per ``now``,
-    ``connected`` and ``unreachable``; the offers depend on none of them, so
+    ``connected``, ``unreachable`` and ``names``; the offers depend on none of them, so
     ``resolve_action`` takes any."""
-    key = (now, connected, unreachable)
+    key = (now, connected, unreachable, names)
     for seen, made_for, view, offers in reversed(_CACHE):
         if seen is s and (any_key or made_for == key):
             return view, offers
-    view, offers = _build(s, now, connected, unreachable)
+    view, offers = _build(s, now, connected, unreachable, dict(names))
     _CACHE.append((s, key, view, offers))
     del _CACHE[:-4]
     return view, offers
@@ -499,7 +551,8 @@ def offered_entries(session: TableSession) -> list[dict[str, Any]]:
 
 def build_seat_view(session: TableSession, now: float | None = None,
                     connected: Sequence[bool] | None = None,
-                    unreachable: Sequence[Unreachable] = ()) -> dict[str, Any]:
+                    unreachable: Sequence[Unreachable] = (),
+                    names: Mapping[int, str] | None = None) -> dict[str, Any]:
     """``{"view": VIEW, "legal_actions": [ACTION, ...]}`` for our seat (plain, msgpack-able).
 
     ``now`` (the caller's monotonic clock) lets ``deadline`` say how many seconds are left in
@@ -509,7 +562,10 @@ def build_seat_view(session: TableSession, now: float | None = None,
     view lists them (``unreachable``: seat, name, for_s, last_address; their ``players``
     entries are not ``connected``) and, when the table waits for one of them, its
     ``phase_detail`` says so ("Waiting for Bob: unreachable for 12 s, last address
-    169.254.1.2:7420"). The dicts returned are fresh copies.
+    169.254.1.2:7420"). ``names``: by table place, the name each player goes by now, as the
+    caller knows it (a player may rename after sitting down): shown everywhere the view names
+    that player instead of the name signed in its Open or Join; a place left out keeps the
+    signed one. The dicts returned are fresh copies.
     """
     alive = None if connected is None else tuple(bool(c) for c in connected)
     if alive is not None and len(alive) != 4:
@@ -517,7 +573,9 @@ def build_seat_view(session: TableSession, now: float | None = None,
     away = tuple(sorted(unreachable, key=lambda u: u.place))
     if any(not 0 <= u.place < len(SEATS) for u in away):
         raise ValueError("an unreachable place is 0-3")
-    view, offers = _cached(session, now, alive, unreachable=away)
+    current = tuple(sorted((int(p), str(n)) for p, n in (names or {}).items()
+                           if 0 <= int(p) < len(SEATS)))
+    view, offers = _cached(session, now, alive, unreachable=away, names=current)
     return {"view": _copy(view), "legal_actions": [_copy(o.entry) for o in offers]}
 
 

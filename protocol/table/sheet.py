@@ -15,7 +15,7 @@ from fourwinds.protocol.errors import LocalProtocolError
 from .american_rules import card_from_text
 from .state import TableSession
 
-__all__ = ["table_sheet"]
+__all__ = ["rules_sheet", "table_sheet"]
 
 
 def table_sheet(session: TableSession) -> dict[str, Any]:
@@ -25,10 +25,17 @@ def table_sheet(session: TableSession) -> dict[str, Any]:
     opened = session.open
     if opened is None:
         raise LocalProtocolError("the table has not been opened yet: no sheet")
-    if opened.rules == "american":
+    return rules_sheet(opened.rules, opened.card_text)
+
+
+def rules_sheet(rules: str, card_text: str = "") -> dict[str, Any]:
+    """The sheet of a table of ``rules`` whose Open carries ``card_text`` ("": the house
+    card, as a table hosted without a card file plays): what the lobby shows before any
+    table is open. ``LocalProtocolError`` for rules without a sheet."""
+    if rules == "american":
         from fourwinds.protocol.american.table_view import sheet as american_sheet
-        return american_sheet(card_from_text(opened.card_text))
-    if opened.rules == "mcr":
+        return american_sheet(card_from_text(card_text))
+    if rules == "mcr":
         from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
         return mcr_sheet()
-    raise LocalProtocolError(f"the {opened.rules} rules have no scoring sheet")
+    raise LocalProtocolError(f"the {rules} rules have no scoring sheet")

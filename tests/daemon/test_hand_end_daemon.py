@@ -52,6 +52,13 @@ def test_the_sheet_request_and_the_timer_bounds(tmp_path: Path) -> None:
         assert mcr["ok"] and fans["rules"] == "mcr" and fans["entries"][0]["value"] == 88
         with pytest.raises(ApiError, match="nosuch"):
             await call(d, type="sheet", table="nosuch")
+        # no table, only rules (the web lobby's Card, issue 22 16d): what a table hosted
+        # here with those rules and no card file plays
+        lobby = (await call(d, type="sheet", rules="american"))["sheet"]
+        assert lobby == sheet   # the table "card" was created without a card file
+        assert (await call(d, type="sheet", rules="mcr"))["sheet"] == fans
+        with pytest.raises(ApiError, match="'rules' is american or mcr"):
+            await call(d, type="sheet", rules="riichi")
         view = (await call(d, type="view", table="card"))["event"]["view"]
         assert view["windows"] == {"call": 8.0, "turn": 0.0, "charleston": 60.0, "next": 0.0}
 

@@ -259,11 +259,58 @@ def test_a_solo_table_starts_without_pressing_ready(monkeypatch: pytest.MonkeyPa
     ready, instead of leaving the player in the lobby."""
     monkeypatch.setattr(time, "sleep", lambda s: None)
     api = _ReadyAfter(lobby=5)
-    play._ready(api, "t", seats_coming=True)  # type: ignore[arg-type]
+    play._ready_with_bots(api, "t")  # type: ignore[arg-type]
     assert api.asked == 6
-    with_people = _ReadyAfter(lobby=5)
-    play._ready(with_people, "t")  # type: ignore[arg-type]
-    assert with_people.asked == 1  # friends still to come: the lobby's Ready is the player's
+
+
+class _Daemon:
+    """A local API that lets `play` host a table or join ``kitchen``, and records every
+    request (the bots `play` seats are not started: ``seat_new_bots`` is replaced)."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def request(self, message: Mapping[str, Any]) -> dict[str, Any]:
+        self.sent.append(dict(message))
+        kind = message["type"]
+        if kind == "tables":
+            return {"ok": True, "tables": [], "peers": [],
+                    "seen": [{"name": "kitchen", "table": "ab" * 16}]}
+        if kind in ("join", "create"):
+            return {"ok": True, "table": "ab" * 16}
+        if kind == "status":
+            return {"ok": True, "port": 7420}
+        if kind == "whoami":
+            return {"ok": True, "public_key": "cd" * 32}
+        return {"ok": True}
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(("argv", "says_ready"), [
+    (("--join", "kitchen"), False),
+    (("--bots", "0", "--table", "kitchen"), False),
+    (("--bots", "2", "--table", "kitchen"), False),
+    (("--bots", "3", "--table", "solo"), True),
+], ids=["joiner", "host-alone", "host-with-two-bots", "solo-with-three-bots"])
+def test_play_at_a_table_with_people_never_says_ready_for_the_player(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: tuple[str, ...],
+        says_ready: bool) -> None:
+    """Issue 22 item 1: three friends joined at once and only the last was made ready (its
+    join came after the table filled, so play's ready went through). One rule now: at a
+    table with other people, host or joiner, play never says ready for the player (each
+    presses Ready in the lobby); a table of the player and three bots starts by itself."""
+    _no_daemon(monkeypatch, tmp_path)
+    monkeypatch.setattr(play, "has_terminal", lambda: True)
+    daemon = _Daemon()
+    monkeypatch.setattr(play, "ensure_daemon", lambda *a, **k: (daemon, None))
+    monkeypatch.setattr(play, "seat_new_bots", lambda *a, **k: None)
+    monkeypatch.setattr("fourwinds.frontends.curses_table.run", lambda link, **k: 0)
+    assert MAIN(["play", "--data-dir", str(tmp_path / "d"), *argv]) == 0
+    kinds = [m["type"] for m in daemon.sent]
+    assert ("join" in kinds or "create" in kinds), kinds
+    assert ("ready" in kinds) is says_ready, kinds
 
 
 def test_a_zombie_counts_as_stopped() -> None:

@@ -493,3 +493,17 @@ def test_a_private_tables_host_sees_its_code_in_the_lobby() -> None:
     assert "code K7QX2M" in text and "--code K7QX2M" in text
     del event["code"]
     assert "code" not in "\n".join(render(event, UiState(), 100, 40, True)).lower()
+
+
+def test_a_hand_being_dealt_is_said_not_drawn_from_a_seat_we_do_not_have() -> None:
+    """While the dice seat a hand the view has no seat of ours and its ``screen`` says
+    "dealing" (protocol/table/screens.py): the terminal says what the table does, as the page
+    does, instead of a table drawn from East's side with no "you" (issue 22, 16b)."""
+    event = sample_views.play_event()
+    view = event["view"]
+    view.update(phase="dice", phase_detail="Rolling the dice for the seats", seat=None,
+                screen="dealing", hand=[], drawn=None)
+    screen = _screen(event)
+    assert "Hand 2 of 4: Rolling the dice for the seats" in screen, screen
+    assert "Your hand" not in screen and "you" not in screen.split("\n")[0]
+    assert "Q quit" in screen

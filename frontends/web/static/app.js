@@ -28,21 +28,46 @@
     socket: null, nextId: 1, waiting: new Map(), retry: 500,
     hello: null, table: null, event: null, receivedAt: 0, members: [], tables: null,
     cursor: 0, selected: new Set(), menu: 0, overlay: null, showHints: true, answered: null,
-    order: null, sheet: null, sheetProblem: "", keys: null,
+    order: null, sheet: null, sheetProblem: "", keys: null, connected: false, stopped: "",
   };
 
   // -- the connection ----------------------------------------------------------------------
 
+  // The page can act only while the web server answers it and our daemon runs (``live``).
+  // When either goes away the page keeps the table in sight, greyed, with every action
+  // disabled and no countdown (a dead page kept a clickable Next and "Next hand in 0 s").
+  function live() {
+    return state.connected && document.body.dataset.daemon !== "lost";
+  }
+
   function connect() {
     const socket = new WebSocket(`ws://${location.host}/ws`);
     state.socket = socket;
-    socket.addEventListener("open", () => { state.retry = 500; document.body.dataset.connected = "yes"; });
+    socket.addEventListener("open", () => {
+      state.retry = 500;
+      state.connected = true;
+      state.stopped = "";
+      document.body.dataset.connected = "yes";
+      render();
+    });
     socket.addEventListener("message", (m) => receive(JSON.parse(m.data)));
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (e) => {
+      const was = state.connected;
+      state.connected = false;
       document.body.dataset.connected = "no";
       for (const done of state.waiting.values()) done({ ok: false, error: "the connection closed" });
       state.waiting.clear();
-      say("connection to fourwinds lost; reconnecting...");
+      // the server says it is stopping (Ctrl-C on `fourwinds web`); a connection that
+      // breaks, or cannot be made again, means the same on this machine's own address
+      if (e.code === 1001 || !was) {
+        state.stopped = "the fourwinds web server stopped: this page can do nothing now. " +
+          "Run `fourwinds web` (or `fourwinds play --web`) again and open the address it " +
+          "prints; this page tries to reconnect meanwhile";
+      } else {
+        state.stopped = "the connection to the fourwinds web server broke; reconnecting...";
+      }
+      say(state.stopped);
+      render();
       setTimeout(connect, state.retry);
       state.retry = Math.min(5000, state.retry * 2);
     });
@@ -80,6 +105,7 @@
   // subscribed again; the table is opened anew, which also restarts its bot seats).
   function daemonLink(linkState) {
     document.body.dataset.daemon = linkState;
+    render();
     if (linkState === "lost") {
       say("your fourwinds daemon stopped; waiting for it to run again (`fourwinds play` starts it)");
     } else {
@@ -209,6 +235,7 @@
   async function act(action) {
     const event = state.event;
     if (!event) return;
+    if (!live()) { say(state.stopped || "your fourwinds daemon stopped: nothing can be done now"); return; }
     const key = decisionKey(event);
     if (state.answered === key) { say("sent; waiting for the table"); return; }
     const rack = rackCodes(event);
@@ -334,23 +361,27 @@
 
   // -- screens --------------------------------------------------------------------------------
 
+  // The screen a view is drawn on. A hand's table only from a view that has our seat: while
+  // the dice seat the players and the wall is built the view has none (our wind is not
+  // known yet), and the page says what the table is doing instead of drawing a table.
   function screenOf(event) {
     if (!event) return "lobby-screen";
-    const view = event.view || {};
-    // our daemon catching up after a restart: what it holds is stale, so no table (the daemon says)
-    if (view.phase === "lobby" || view.reconnecting) return "waiting";
-    if (view.phase === "match_over" || (view.phase === "hand_over" && view.result)) return "result";
-    return "table";
+    // the daemon's seat view decides the screen (protocol/table/screens.py): "lobby" is
+    // this page's "waiting" (the page's own lobby lists tables), and so is "reconnecting"
+    // (our daemon catching up after a restart: what it holds is stale, so no table)
+    const screen = (event.view || {}).screen;
+    return screen === "lobby" || screen === "reconnecting" ? "waiting" : screen || "table";
   }
 
   function show(screen) {
     setData(document.body, "screen", screen);
-    for (const id of ["lobby", "waiting", "table", "result"]) {
+    for (const id of ["lobby", "waiting", "dealing", "table", "result"]) {
       if ($(id).hidden !== (id !== screen)) $(id).hidden = id !== screen;
     }
   }
 
   function deadlineLeft(view) {
+    if (!live()) return null;   // no countdown on a page that cannot act
     let deadline = view.deadline;
     if (deadline === null || deadline === undefined) deadline = (view.next || {}).deadline;
     if (deadline === null || deadline === undefined) return null;
@@ -371,15 +402,20 @@
     setData(document.body, "answered", state.answered ? "yes" : "no");
     const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
     setText($("info"), [`table ${event.name || view.table || ""}`,
-      rules + (view.practice ? " practice" : ""), `hand ${view.hand_number ?? "?"}/${view.hands_in_match ?? "?"}`,
+      rules + (view.practice ? " practice" : ""),
+      screen === "waiting" ? `${view.hands_in_match} hands` : `hand ${view.hand_number}/${view.hands_in_match}`,
       view.prevalent_wind !== null && view.prevalent_wind !== undefined ? `prevalent ${Views.WINDS[view.prevalent_wind]}` : null,
-      `you: ${Views.WINDS[view.seat] || "?"}`].filter(Boolean).join(" \u00b7 "));
+      Number.isInteger(view.seat) && screen !== "waiting" ? `you: ${Views.WINDS[view.seat]}` : null]
+      .filter(Boolean).join(" \u00b7 "));
     const thinking = (view.players || []).filter((p) => p.thinking).map((p) => `${p.name} is thinking`);
     setText($("phase"), [view.phase_detail || view.phase || "", ...thinking, view.paused || ""]
       .filter(Boolean).join(" \u00b7 "));
     show(screen);
     if (screen === "waiting") renderWaiting(event, view);
-    else if (screen === "result") renderResult(event, view);
+    else if (screen === "dealing") {
+      setText($("dealing-title"), `Hand ${view.hand_number} of ${view.hands_in_match}: ` +
+        `${view.phase_detail || "the hand is being dealt"}`);
+    } else if (screen === "result") renderResult(event, view);
     else renderTable(event, view);
     tick();
     if (state.overlay) fillOverlay();
@@ -406,8 +442,8 @@
       : "");
     $("private-code").hidden = !event.code;
     const legal = event.legal_actions || [];
-    redraw($("waiting-actions"), JSON.stringify([legal, state.menu]), () => {
-      const leave = h("button", { id: "lobby-leave-button", class: "leave",
+    redraw($("waiting-actions"), JSON.stringify([legal, state.menu, live()]), () => {
+      const leave = h("button", { id: "lobby-leave-button", class: "leave", disabled: !live(),
         text: "Leave the table", title: "give up your place for good (key L)" });
       leave.addEventListener("click", leaveTable);
       return [...actionButtons(event, []), legal.length ? null
@@ -418,16 +454,16 @@
 
   function renderResult(event, view) {
     const legal = event.legal_actions || [];
-    const ourNext = legal.some((a) => a.type === "next");
+    const ourNext = live() && legal.some((a) => a.type === "next");
     const left = deadlineLeft(view);
     const next = view.next || {};
     redraw($("result"), JSON.stringify([view.phase, view.hand_number, view.result,
       view.standings, view.players, next.waiting, view.waiting_for, legal, state.menu,
-      left === null]), () => {
+      left === null, live()]), () => {
       const parts = [...Views.result(view), ...Views.nextLines(view, left, ourNext),
         h("div", { class: "actions" }, actionButtons(event, []))];
       if (view.phase === "match_over") {
-        const leave = h("button", { id: "leave-button", text: "Leave the table" });
+        const leave = h("button", { id: "leave-button", text: "Leave the table", disabled: !live() });
         leave.addEventListener("click", leaveTable);
         parts.push(h("div", { class: "actions" }, leave));
       }
@@ -441,7 +477,7 @@
     const last = view.last_discard || null;
     for (const [where, seatNo] of Object.entries(places)) {
       const node = $(`seat-${where}`);
-      renderSeat(node, view, bySeat[seatNo], seatNo, !!last && last.seat === seatNo);
+      renderSeat(node, view, bySeat[seatNo], seatNo, last && last.seat === seatNo ? last.index : null);
       if (node.classList.contains("turn") !== (view.turn === seatNo)) node.classList.toggle("turn");
     }
     const left = deadlineLeft(view);   // (the countdown's figure is tick's to keep)
@@ -478,13 +514,15 @@
         `tile${chooser.choose === 1 ? "" : "s"} (${state.selected.size} selected), then press it` }));
     }
     if (!legal.length) notes.push(h("p", { class: "note", text: "Nothing to do now." }));
-    const actionsSignature = JSON.stringify([legal, state.menu, state.selected.size]);
+    const actionsSignature = JSON.stringify([legal, state.menu, state.selected.size, live()]);
     redraw($("actions"), actionsSignature, () => [...notes, ...actionButtons(event, rack)]);
   }
 
   // A seat's head, exposures and discards, each redrawn only when it changed; a discard
-  // adds one tile to its row rather than drawing the row again.
-  function renderSeat(node, view, player, seatNo, lastIsOurs) {
+  // adds one tile to its row rather than drawing the row again. ``claimable``: the place in
+  // this seat's row of the discard the others may claim now (the view's last_discard.index),
+  // the one tile outlined; null when it is not this seat's.
+  function renderSeat(node, view, player, seatNo, claimable) {
     if (node.children.length !== 3) {
       put(node, h("div", { class: "seat-head" }), h("div", { class: "exposed" }),
         h("div", { class: "discards" }));
@@ -510,7 +548,7 @@
     } else {
       put(discards, ...codes.map((code) => Tiles.svg(code, "small")));
     }
-    const marked = lastIsOurs && codes.length ? discards.lastElementChild : null;
+    const marked = Number.isInteger(claimable) ? discards.children[claimable] || null : null;
     for (const tile of discards.querySelectorAll("svg.tile.last")) {
       if (tile !== marked) tile.classList.remove("last");
     }
@@ -577,7 +615,8 @@
         !(action.tiles || []).every((t) => label.includes(t));
       const button = h("button", { class: `action${i === state.menu ? " highlight" : ""}` +
         (action.default ? " default" : ""), "data-id": String(action.id), "data-type": action.type,
-      "data-default": action.default ? "yes" : null, title: action.default ? "taken for you when the time runs out" : "" },
+      "data-default": action.default ? "yes" : null, disabled: !live(),
+      title: live() ? (action.default ? "taken for you when the time runs out" : "") : state.stopped || "your daemon stopped" },
       h("span", { class: "key", text: i < 9 ? String(i + 1) : "" }), label,
       "choose" in action ? ` (select ${action.choose})` : "",
       showTiles ? h("span", { class: "tiles" }, (action.tiles || []).map((t) => Tiles.svg(t, "small"))) : null,
@@ -610,24 +649,40 @@
   async function openOverlay(which) {
     state.overlay = which;
     $("overlay").hidden = false;
+    const asking = which === "sheet" ? askSheet() : null;   // (forgets another table's first)
     fillOverlay();
     if (which === "help" && !state.keys) {   // the terminal's key table, from the server
       const answer = await ask({ type: "keys" });
       if (answer.ok) state.keys = answer.sections;
       if (state.overlay === "help") fillOverlay();
     }
-    if (which === "sheet" && !state.sheet && state.table) {
-      const answer = await ask({ type: "sheet", table: state.table });
-      if (answer.ok) state.sheet = answer.sheet;
-      else state.sheetProblem = answer.error;
-      if (state.overlay === "sheet") fillOverlay();
+    if (asking) await asking;
+  }
+
+  // The card (or fan list) from the daemon: the open table's; in the lobby, with no table
+  // open, the one a table hosted from the lobby would play (the rules chosen there).
+  async function askSheet() {
+    const request = state.table ? { type: "sheet", table: state.table }
+      : { type: "sheet", rules: $("host-rules").value };
+    const key = JSON.stringify(request);
+    if (state.sheetFor !== key) {
+      state.sheetFor = key;
+      state.sheet = null;
     }
+    if (state.sheet) return;
+    state.sheetProblem = "";
+    const answer = await ask(request);   // (sent at once: the page is drawn meanwhile)
+    if (state.sheetFor !== key) return;   // asked again for another table meanwhile
+    if (answer.ok) state.sheet = answer.sheet;
+    else state.sheetProblem = `The daemon has no card to show: ${answer.error || "no reason given"}`;
+    if (state.overlay === "sheet") fillOverlay();
   }
 
   function fillOverlay() {
     const view = (state.event || {}).view || {};
     const which = state.overlay;
-    const body = which === "sheet" ? Views.sheet(state.sheet, state.sheetProblem)
+    const lobbyRules = state.table ? null : $("host-rules").selectedOptions[0].textContent;
+    const body = which === "sheet" ? Views.sheet(state.sheet, state.sheetProblem, lobbyRules)
       : which === "history" ? Views.history(view) : which === "scores" ? Views.scores(view)
         : Views.help(state.keys);
     document.body.dataset.overlay = which;
@@ -686,7 +741,8 @@
       join.addEventListener("click", () => joinTable({ table: t.table, code: code.value.trim() }));
       return h("div", { class: "row" }, join, t.private ? code : null,
         ` ${t.name} \u00b7 ${t.rules} \u00b7 ${t.free <= 0 ? "full" : `${t.free} free`}` +
-        `${t.private ? " \u00b7 private" : ""} \u00b7 host ${t.fingerprint} at ${t.host}:${t.port}` +
+        // the host by its player name: a key fingerprint is for pairing and whoami only
+        `${t.private ? " \u00b7 private" : ""} \u00b7 host ${t.player ? `${t.player} ` : ""}at ${t.host}:${t.port}` +
         (t.compatible === false ? ` (protocol ${t.version}: cannot join)` : ""));
     });
     put($("seen"), ...(seen.length ? seen : [h("p", { text: "No other tables seen (yet)." })]));

@@ -51,9 +51,9 @@ const Tiles = (() => {
     for (let i = 0; i < 5; i += 1) {
       const a = (i * 72 - 90) * Math.PI / 180;
       svg.append(el("circle", { cx: 24 + 7 * Math.cos(a), cy: 30 + 7 * Math.sin(a), r: 5,
-        fill: colour, opacity: 0.85 }));
+        fill: colour, opacity: 0.85, class: "petal" }));
     }
-    svg.append(el("circle", { cx: 24, cy: 30, r: 3.5, fill: "#E69F00" }));
+    svg.append(el("circle", { cx: 24, cy: 30, r: 3.5, fill: "#E69F00", class: "petal" }));
   }
 
   function face(svg, code) {
@@ -92,7 +92,11 @@ const Tiles = (() => {
     }
     if (code === "F" || (m && m[2] === "f")) {
       flower(svg, COLOURS.flower);
-      if (m) big(m[1], COLOURS.wind, 22, 11);
+      // the number in the top left corner, clear of the petals (they span x 12-36, y 18-41)
+      if (m) {
+        svg.append(el("text", { x: 5, y: 13, "text-anchor": "start", "font-size": 11,
+          "font-weight": "bold", fill: COLOURS.wind, class: "face number" }, m[1]));
+      }
       small(m ? name(code).slice(0, 7).toLowerCase() : "flower", COLOURS.flower);
       return;
     }

@@ -42,7 +42,7 @@ const Views = (() => {
 
   // The other seats in turn order after ours: right, across, left.
   function seatPlaces(view) {
-    const me = view.seat ?? 0;
+    const me = view.seat;   // (the page draws a table only from a view with our seat)
     return { right: (me + 1) % 4, across: (me + 2) % 4, left: (me + 3) % 4, me };
   }
 
@@ -215,9 +215,14 @@ const Views = (() => {
       .join(", ");
   }
 
-  function sheet(data, problem) {
+  // ``lobbyRules``: in the lobby (no table open), the rules chosen under "Host a table",
+  // whose sheet the daemon sent.
+  function sheet(data, problem, lobbyRules) {
     if (!data) return [h("h2", { text: "The card" }), h("p", { text: problem || "Asking the daemon..." })];
     const mcr = data.rules === "mcr";
+    const note = lobbyRules ? h("p", { class: "note", text: `No table is open: this is what ` +
+      `a table hosted from this lobby plays (${lobbyRules}, the rules chosen under "Host a ` +
+      `table"). At a table, Card shows that table's own.` }) : null;
     const rows = [];
     let section = null;
     for (const e of data.entries || []) {
@@ -229,13 +234,29 @@ const Views = (() => {
         h("td", { class: "num", text: `${e.value}${mcr ? " pts" : ""}` }),
         h("td", { text: e.concealed ? "concealed" : "" })));
     }
-    return [h("h2", { text: data.title || (mcr ? "Chinese Official fans" : "The card") }),
+    return [h("h2", { text: data.title || (mcr ? "Chinese Official fans" : "The card") }), note,
       h("table", { class: "sheet" }, rows)];
   }
 
+  // History and Scores before there is a match to show: no table open (the lobby), or the
+  // table's match not started (its lobby); null once it has.
+  function noMatch(view, what) {
+    if (!view.phase) {
+      return h("p", { text: `No table is open: open one of your tables (or host one) to see ` +
+        `${what}.` });
+    }
+    if (view.phase === "lobby") {
+      return h("p", { text: `The match has not started yet: ${view.hands_in_match} ` +
+        `hand${view.hands_in_match === 1 ? "" : "s"} once all four players are seated and ready.` });
+    }
+    return null;
+  }
+
   function history(view) {
+    const before = noMatch(view, "the hands of its match");
+    if (before) return [h("h2", { text: "Hands of this match" }), before];
     const hands = view.history || [];
-    return [h("h2", { text: `Hands of this match: ${hands.length} finished of ${view.hands_in_match ?? "?"}` }),
+    return [h("h2", { text: `Hands of this match: ${hands.length} finished of ${view.hands_in_match}` }),
       hands.length ? h("ol", {}, hands.map((hand) => h("li", {},
         `Hand ${hand.hand_number}: ${RESULT_TITLES[hand.kind] || hand.kind}` +
         (hand.winner ? ` by ${hand.winner}` + (hand.self_drawn ? ", self-drawn"
@@ -246,9 +267,12 @@ const Views = (() => {
   }
 
   function scores(view) {
+    const before = noMatch(view, "its scores and timers");
+    if (before && !view.phase) return [h("h2", { text: "Scores" }), before];
     const list = [...(view.players || [])].sort((a, b) => (b.score ?? 0) - (a.score ?? 0));
-    return [h("h2", { text: `Scores: hand ${view.hand_number ?? "?"} of ${view.hands_in_match ?? "?"}` }),
-      h("table", {}, list.map((p, i) => h("tr", {}, h("td", { text: `${i + 1}.` }),
+    return [h("h2", { text: before ? "Scores" : `Scores: hand ${view.hand_number} of ${view.hands_in_match}` }),
+      before,   // (before the match: no scores yet, and no winds to list them by)
+      before ? null : h("table", {}, list.map((p, i) => h("tr", {}, h("td", { text: `${i + 1}.` }),
         h("td", { text: p.name + (p.seat === view.seat ? " (you)" : "") }),
         h("td", { text: WINDS[p.seat] }), h("td", { class: "num", text: String(p.score ?? 0) })))),
       h("p", { text: windowsText(view) })];

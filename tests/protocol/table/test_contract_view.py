@@ -30,7 +30,7 @@ VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "sea
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
              "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
              "hints", "result",
-             "windows", "next", "history", "standings", "unreachable", "waiting"}
+             "windows", "next", "history", "standings", "unreachable", "waiting", "screen"}
 PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
                "exposures", "flowers", "discards", "ready", "thinking"}
 PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
@@ -89,7 +89,19 @@ def check_view(view: dict[str, Any], rules: str) -> None:
     assert view["rules"] == rules
     assert isinstance(view["table"], str) and isinstance(view["practice"], bool)
     assert view["hand_number"] >= 1 and view["hands_in_match"] >= 1
-    assert view["seat"] in range(4) and view["dealer"] in range(4)
+    # no wind for us while the dice seat the hand (issue 22, 16b: our place shown as a wind)
+    # nor while the masked deck's wall is built (MCR's "deal", laying out flowers, has one)
+    if view["phase"] == "dice":
+        assert view["seat"] is None
+    if view["phase"] in ("dice", "deal") and view["seat"] is None:
+        assert not view["hand"] and all(p["concealed_count"] == 0 for p in view["players"])
+        assert view["screen"] == "dealing"   # the frontends draw no table from no seat
+    else:
+        assert view["seat"] in range(4)
+    over = view["phase"] == "match_over" or (view["phase"] == "hand_over" and view["result"])
+    assert view["screen"] == ("lobby" if view["phase"] == "lobby" else "result" if over
+                              else "dealing" if view["seat"] is None else "table"), view["phase"]
+    assert view["dealer"] in range(4)
     assert view["phase"] in PHASES and isinstance(view["phase_detail"], str)
     assert view["turn"] is None or view["turn"] in range(4)
     assert all(w in range(4) for w in view["waiting_for"])
@@ -119,7 +131,12 @@ def check_view(view: dict[str, Any], rules: str) -> None:
     assert view["hand"] == sorted(view["hand"], key=_kind_order)
     assert view["drawn"] is None or view["drawn"] in view["hand"]
     if view["last_discard"] is not None:
-        assert set(view["last_discard"]) == {"seat", "tile"}
+        # the claimable tile, and where it lies: its place in the discarder's row (issue 22,
+        # 16a: the page outlined the MCR discarder's previous discard)
+        last = view["last_discard"]
+        assert set(last) == {"seat", "tile", "index"}
+        row = view["players"][last["seat"]]["discards"]
+        assert last["index"] == len(row) - 1 and row[last["index"]] == last["tile"], (last, row)
     assert all(isinstance(h, str) for h in view["hints"])
     assert all(isinstance(n, str) and n for n in view["news"])
     assert all(code in view["hand"] for code in view["received"])

@@ -1,0 +1,229 @@
+"""Standings from table results: pure, so every daemon computes the same table.
+
+MCR: each table of a round gives table points 4 / 2 / 1 / 0 by place (higher final score
+first); players tied on score share the points of the places they cover (two tied for
+third: 0.5 each). Players rank by table points, then by total score. American: each hand
+gives tournament points (``american_hand_points``: the card value, +10 self-picked, +20
+jokerless except Singles and Pairs; the discarder -10 with 0-1 exposures, -20 with 2 and
+-30 with 3 or more, or the event's other figure such as -25; a wall game +10 to every hand
+not dead; a hand unfinished at time 0), and players rank by their total. Players equal on
+everything that ranks them share a rank. A bye scores what the event fixed at creation
+(``Scoring``); a bot seat takes its place at the table but its points count for nobody.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+from ..errors import FourwindsError
+from ..seats import Seat
+
+PLACE_POINTS = (4, 2, 1, 0)
+SELF_PICKED_BONUS = 10
+JOKERLESS_BONUS = 20
+WALL_GAME_POINTS = 10
+DISCARDER_PENALTY = (10, 10, 20)   # by the discarder's exposures: 0, 1, 2
+THREE_EXPOSURES_PENALTY = 30      # 3 or more: the default; some events use 25
+
+
+class Rules(Enum):
+    """Which standings rules apply."""
+
+    MCR = "mcr"
+    AMERICAN = "american"
+
+
+class HandEnd(Enum):
+    """How an American hand ended, for tournament points."""
+
+    MAHJONG = "mahjong"
+    WALL_GAME = "wall game"
+    UNFINISHED = "unfinished"   # time was called before it ended: 0 for everybody
+
+
+class StandingsError(FourwindsError):
+    """Results that cannot make standings (a player twice in a round, a table twice)."""
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """An event's standings rules, fixed at creation. A bye gives ``bye_points`` (MCR:
+    table points) and ``bye_score`` (MCR: game score; American: tournament points)."""
+
+    rules: Rules
+    bye_points: Fraction = Fraction(0)
+    bye_score: int = 0
+    three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
+
+
+@dataclass(frozen=True)
+class AmericanHand:
+    """One American hand's end, as tournament points need it."""
+
+    end: HandEnd
+    winner: Seat | None = None
+    value: int = 0                   # the winning line's card value
+    self_picked: bool = False
+    jokerless: bool = False
+    singles_and_pairs: bool = False
+    discarder: Seat | None = None
+    discarder_exposures: int = 0
+    dead: tuple[bool, bool, bool, bool] = (False, False, False, False)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A table's final scores, one per seat (E, S, W, N), as its four seats signed them;
+    ``players`` names who sat there (None: a bot seat)."""
+
+    round: int
+    table: int
+    players: tuple[int | None, int | None, int | None, int | None]
+    scores: tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Bye:
+    """A player who sat out a round."""
+
+    round: int
+    player: int
+
+
+@dataclass(frozen=True)
+class StandingsRow:
+    """One player's place: ``rank`` (1 = first; equal players share it), ``points`` (MCR:
+    table points; American: tournament points), ``score`` (MCR: total game score; American:
+    the same tournament points), rounds played and byes."""
+
+    rank: int
+    player: int
+    points: Fraction
+    score: int
+    played: int
+    byes: int
+
+
+def american_hand_points(hand: AmericanHand,
+                         three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
+                         ) -> tuple[int, int, int, int]:
+    """Tournament points of one American hand, per seat E, S, W, N."""
+    points = [0, 0, 0, 0]
+    if hand.end is HandEnd.WALL_GAME:
+        wall = [0 if dead else WALL_GAME_POINTS for dead in hand.dead]
+        return (wall[0], wall[1], wall[2], wall[3])
+    if hand.end is HandEnd.UNFINISHED:
+        return (0, 0, 0, 0)
+    if hand.winner is None:
+        raise StandingsError("a Mahjong hand without a winner")
+    won = hand.value
+    if hand.self_picked:
+        won += SELF_PICKED_BONUS
+    if hand.jokerless and not hand.singles_and_pairs:
+        won += JOKERLESS_BONUS
+    points[hand.winner] += won
+    if not hand.self_picked and hand.discarder is not None:
+        exposures = hand.discarder_exposures
+        points[hand.discarder] -= (DISCARDER_PENALTY[exposures] if exposures < 3
+                                   else three_exposures_penalty)
+    return (points[0], points[1], points[2], points[3])
+
+
+def american_table_points(hands: Sequence[AmericanHand],
+                          three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
+                          ) -> tuple[int, int, int, int]:
+    """A table's tournament points over its hands, per seat E, S, W, N: its scores."""
+    total = [0, 0, 0, 0]
+    for hand in hands:
+        for seat, points in enumerate(american_hand_points(hand, three_exposures_penalty)):
+            total[seat] += points
+    return (total[0], total[1], total[2], total[3])
+
+
+def table_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
+    """MCR table points by place, ties sharing the points of the places they cover."""
+    order = sorted(range(len(scores)), key=lambda seat: -scores[seat])
+    points = [Fraction(0)] * len(scores)
+    start = 0
+    while start < len(order):
+        end = start
+        while end + 1 < len(order) and scores[order[end + 1]] == scores[order[start]]:
+            end += 1
+        share = Fraction(sum(PLACE_POINTS[start:end + 1]), end - start + 1)
+        for place in range(start, end + 1):
+            points[order[place]] = share
+        start = end + 1
+    return tuple(points)
+
+
+def standings(results: Sequence[TableResult], scoring: Scoring,
+              byes: Sequence[Bye] = (), players: Sequence[int] = ()) -> tuple[StandingsRow, ...]:
+    """Every player's row, best first (ties: by player number). ``players`` adds entrants
+    with no result yet."""
+    _check(results, byes)
+    points: dict[int, Fraction] = {p: Fraction(0) for p in players}
+    score: dict[int, int] = dict.fromkeys(players, 0)
+    played: dict[int, int] = dict.fromkeys(players, 0)
+    sat_out: dict[int, int] = dict.fromkeys(players, 0)
+    for result in results:
+        if scoring.rules is Rules.MCR:
+            gained = table_points(result.scores)
+        else:
+            gained = tuple(Fraction(s) for s in result.scores)
+        for seat, player in enumerate(result.players):
+            if player is None:
+                continue
+            points[player] = points.get(player, Fraction(0)) + gained[seat]
+            score[player] = score.get(player, 0) + result.scores[seat]
+            played[player] = played.get(player, 0) + 1
+            sat_out.setdefault(player, 0)
+    for bye in byes:
+        bonus = (scoring.bye_points if scoring.rules is Rules.MCR
+                 else Fraction(scoring.bye_score))
+        points[bye.player] = points.get(bye.player, Fraction(0)) + bonus
+        score[bye.player] = score.get(bye.player, 0) + scoring.bye_score
+        sat_out[bye.player] = sat_out.get(bye.player, 0) + 1
+        played.setdefault(bye.player, 0)
+
+    def key(p: int) -> tuple[Fraction, int]:
+        return (points[p], score[p] if scoring.rules is Rules.MCR else 0)
+
+    order = sorted(points, key=lambda p: (tuple(-k for k in key(p)), p))
+    rows: list[StandingsRow] = []
+    for place, p in enumerate(order):
+        rank = rows[-1].rank if rows and key(order[place - 1]) == key(p) else place + 1
+        rows.append(StandingsRow(rank, p, points[p], score[p], played.get(p, 0),
+                                 sat_out.get(p, 0)))
+    return tuple(rows)
+
+
+def ranking(rows: Sequence[StandingsRow]) -> tuple[int, ...]:
+    """Player numbers best first: the ``standings`` argument of the seating's seeding."""
+    return tuple(row.player for row in rows)
+
+
+def _check(results: Sequence[TableResult], byes: Sequence[Bye]) -> None:
+    tables: set[tuple[int, int]] = set()
+    seen: set[tuple[int, int]] = set()
+    for result in results:
+        if (result.round, result.table) in tables:
+            raise StandingsError(f"round {result.round + 1}, table {result.table + 1}: "
+                                 "two results")
+        tables.add((result.round, result.table))
+        if len(result.players) != 4 or len(result.scores) != 4:
+            raise StandingsError(f"round {result.round + 1}, table {result.table + 1}: "
+                                 "not four seats")
+        for player in result.players:
+            if player is not None:
+                if (result.round, player) in seen:
+                    raise StandingsError(f"round {result.round + 1}: player {player} at "
+                                         "two seats")
+                seen.add((result.round, player))
+    for bye in byes:
+        if (bye.round, bye.player) in seen:
+            raise StandingsError(f"round {bye.round + 1}: player {bye.player} has a bye "
+                                 "and a seat")
+        seen.add((bye.round, bye.player))
