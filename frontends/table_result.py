@@ -167,6 +167,9 @@ def next_lines(view: View, left: float | None, our_next: bool) -> list[str]:
     me = view.get("seat")
     others = [who(view, s) for s in waiting if s != me]
     lines = []
+    held = view.get("waiting")
+    if isinstance(held, Mapping) and held.get("text"):
+        return [str(held["text"])]   # past the window: whom and how long, not "0s"
     if left is not None:
         lines.append(f"Next hand in {left:.0f}s")
     if others:

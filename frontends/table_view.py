@@ -77,6 +77,10 @@ KEY_LINES = {  # the keys line of each screen, longest first: the first that fit
         "Enter ready  L leave  ? help  Q quit",
         "? help  Q quit",
     ),
+    "reconnecting": (
+        "Q quit (your daemon keeps your seat and goes on catching up)",
+        "Q quit",
+    ),
     "scroll": (
         "up/down PgUp/PgDn space: scroll   any other key: back to the table",
         "up/down: scroll  other key: back",
@@ -171,9 +175,10 @@ def received_places(view: View, tiles: Sequence[str]) -> set[int]:
 
 
 def screen_kind(event: Mapping[str, Any] | None) -> str:
-    """Which screen the view asks for (its ``screen``: "lobby", "result", "dealing" or
-    "table", decided by the daemon's seat view, protocol/table/contract_view.py). A view
-    made without one (a test's sample) is read by the same rule."""
+    """Which screen the view asks for (its ``screen``: "lobby", "result", "dealing",
+    "reconnecting" or "table", decided by the daemon's seat view,
+    protocol/table/contract_view.py, and by the daemon for "reconnecting"). A view made
+    without one (a test's sample) is read by the same rule."""
     view: View = (event or {}).get("view") or {}
     screen = view.get("screen")
     return screen if isinstance(screen, str) and screen else screen_of(dict(view))
@@ -260,6 +265,8 @@ def layout(
                             ascii_only)
     legal: list[Action] = list(event.get("legal_actions") or ())
     kind = screen_kind(event)
+    if kind == "reconnecting":
+        return _reconnecting(view, ui, width, height, ascii_only)
     over = view.get("phase") == "match_over" and not legal
     footer = _footer(ui, width, "over" if over else kind)
     stack = Stack(width, ascii_only)
@@ -276,6 +283,23 @@ def layout(
         if stack.row + len(footer) <= height:
             break
     return place_footer(stack.panels, footer, width, height, ascii_only)
+
+
+def _reconnecting(view: View, ui: UiState, width: int, height: int,
+                  ascii_only: bool) -> list[Panel]:
+    """Our daemon is catching up after a restart: what it does, and no table (the one it
+    holds is the turn before) and no actions until it holds what the other seats hold."""
+    stack = Stack(width, ascii_only)
+    head = f"fourwinds | table {view.get('table') or '?'}"
+    stack.add("reconnecting", [
+        *wrap_text(head, width, indent="  "), "",
+        *wrap_text(str(view.get("phase_detail") or "Reconnecting").replace("\u2026", "...")
+                   if ascii_only else str(view.get("phase_detail") or "Reconnecting"),
+                   width, indent="  "),
+        *wrap_text("The table comes back as soon as your daemon holds what the other "
+                   "seats hold.", width, indent="  ")])
+    return place_footer(stack.panels, _footer(ui, width, "reconnecting"), width, height,
+                        ascii_only)
 
 
 def _scrolled_body(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str] | None:
@@ -333,8 +357,11 @@ def _footer(ui: UiState, width: int, kind: str) -> list[str]:
 def _head_line(view: View, ui: UiState) -> str:
     rules = RULES_NAMES.get(str(view.get("rules")), str(view.get("rules") or "?"))
     parts = []
+    waiting = view.get("waiting")
     left = deadline_left(view, ui.elapsed)
-    if left is not None:
+    if isinstance(waiting, Mapping) and waiting.get("text"):
+        parts.append(str(waiting["text"]))   # instead of a countdown stuck at 0
+    elif left is not None:
         parts.append(f"time {left:.0f}s")
     parts += [
         "fourwinds",

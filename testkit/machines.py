@@ -197,6 +197,16 @@ class Machine:
             found.add(pid)
         return found
 
+    def bot_daemons(self) -> list[int]:
+        """The pids of the bot seats' daemons `play` started here (their data under bots/)."""
+        found = []
+        for pid in self.pids():
+            with contextlib.suppress(OSError):
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                if b"daemon" in argv and any(b"/bots/" in a for a in argv):
+                    found.append(pid)
+        return sorted(found)
+
     def stop(self) -> None:
         """Close the terminals and end every process of this machine (see ``stop_all``)."""
         stop_all([self])

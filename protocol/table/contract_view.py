@@ -27,11 +27,13 @@ from .masked import ready_to_act
 from .messages import MsgKind, decode_body
 from .options import DeckKind
 from .problems import ProblemKind
+from .returning import own_window_start
 from .rotation import Seating, wind_of
 from .rules import HandOutcome, RulesAdapter
 from .screens import screen_of
 from .state import Phase, TableSession
 from .steps import audit_done, more_time_allowed, window_seconds
+from .waiting import waiting_entry
 
 __all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "Unreachable", "build_seat_view",
            "code", "resolve_action", "signed_names"]
@@ -294,7 +296,8 @@ def _deadline(s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat],
     window = window_seconds(s, f.place(winds[0]))
     if window <= 0:
         return None
-    return max(0.0, window - (now - s.step_started))
+    start = own_window_start(s) if winds[0] == f.me else s.step_started
+    return max(0.0, window - (now - start))
 
 
 def _windows(s: TableSession) -> dict[str, float]:
@@ -395,6 +398,9 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
               if u.place in waiting_places]
     if waited and s.phase is not Phase.OVER:
         view["phase_detail"] = "; ".join(_waiting_text(entry) for entry in waited)
+    view["waiting"] = waiting_entry(
+        s, [(p, wind_of(f.seating, p) if f is not None else p, _name(s, p))
+            for p in waiting_places], {Seat(u.place): int(u.for_s) for u in unreachable}, now)
     if s.halted is not None:
         view["phase_detail"] = f"Table halted: {s.halted.describe()}"
     if view["result"] is not None:

@@ -129,6 +129,7 @@ class TableSession:
     halted: Problem | None = None
     stall_reported: int = -1
     thinking: frozenset[Seat] = frozenset()   # places granted more time in this step
+    returned: tuple[int, float] = (-1, -1.0)  # our own timer restarted: (step, when); returning.py
     timeline: tuple[tuple[int, Seat, str], ...] = ()
 
     @property

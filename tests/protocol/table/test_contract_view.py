@@ -30,7 +30,7 @@ VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "sea
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
              "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
              "hints", "result",
-             "windows", "next", "history", "standings", "unreachable", "screen"}
+             "windows", "next", "history", "standings", "unreachable", "waiting", "screen"}
 PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
                "exposures", "flowers", "discards", "ready", "thinking"}
 PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
