@@ -399,6 +399,12 @@ class Daemon:
                         log.info("table %s: seat %s may be reached at %s (%s)", rt.name,
                                  key.hex()[:8], address, source.value)
                     self.save_meta_soon(rt)
+                    if (source.verified and rt.host_key == self.identity.public_key
+                            and rt.members[key] == address.where):
+                        # we host it: a seat reached at a new address (restarted on another
+                        # port, on another network) is where the others can find it too
+                        # when mDNS cannot tell them (`play`'s bot seats, a venue's --peer)
+                        self.frames.send_roster(rt)
         if seated:
             self.dial_member(key)
 
