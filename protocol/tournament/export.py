@@ -43,18 +43,21 @@ def read_export(data: bytes) -> tuple[Record | Unreadable, ...]:
         raise ExportError(f"the file is {len(data)} bytes, over the limit of "
                           f"{MAX_EXPORT_BYTES}")
     try:
-        items = need_list(unpack(data, "export", max_bytes=MAX_EXPORT_BYTES,
-                                 max_items=MAX_RECORDS), "export")
-        if len(items) != 3 or items[0] != MAGIC:
-            raise WireError("not a fourwinds tournament export")
+        items = unpack(data, "export", max_bytes=MAX_EXPORT_BYTES, max_items=MAX_RECORDS)
+    except WireCut:
+        raise ExportError(f"the file is cut short: its {len(data)} bytes end in the middle "
+                          "of a record (a truncated file)") from None
+    except WireError as error:
+        raise ExportError(f"not a fourwinds tournament export ({error.problem})") from None
+    if not isinstance(items, list) or len(items) != 3 or items[0] != MAGIC:
+        raise ExportError("not a fourwinds tournament export (it does not begin with "
+                          f"{MAGIC!r})")
+    try:
         version = need_int(items[1], "export version", 0, 2**16)
         if version != EXPORT_VERSION:
             raise WireError(f"export version {version}; this fourwinds reads version "
                             f"{EXPORT_VERSION}")
         raw = need_list(items[2], "records", max_len=MAX_RECORDS)
-    except WireCut:
-        raise ExportError(f"the file is cut short: its {len(data)} bytes end in the middle "
-                          "of a record (a truncated file)") from None
     except WireError as error:
         raise ExportError(error.problem) from None
     out: list[Record | Unreadable] = []
