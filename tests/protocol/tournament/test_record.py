@@ -317,3 +317,30 @@ def test_no_creation_record_is_one_problem() -> None:
 
 def test_a_bye_is_scored_as_created() -> None:
     assert standings([], Scoring(Rules.MCR, Fraction(2), 5), [Bye(0, 1)])[0].points == 2
+
+
+# -- a damaged file -----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def small_export() -> bytes:
+    from fourwinds.protocol.tournament.export import encode_export
+    return encode_export(synthetic_event(8, 2).records)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.data())
+def test_a_damaged_export_is_refused_never_a_crash(small_export: bytes,
+                                                   data: st.DataObject) -> None:
+    from fourwinds.protocol.tournament.export import ExportError, check_export
+    damaged = bytearray(small_export)
+    for _ in range(data.draw(st.integers(1, 3))):
+        at = data.draw(st.integers(0, len(damaged) - 1))
+        damaged[at] ^= data.draw(st.integers(1, 255))
+    if data.draw(st.booleans()):
+        del damaged[data.draw(st.integers(1, len(damaged))):]
+    try:
+        verdict = check_export(bytes(damaged))
+    except ExportError as error:
+        assert "\n" not in str(error)
+        return
+    assert bytes(damaged) == small_export or not verdict.ok
