@@ -31,6 +31,8 @@ from fourwinds.protocol.tournament.records import (
     SeedEcho,
     SeedReveal,
     TableResult,
+    Withdraw,
+    WithdrawnBy,
 )
 from fourwinds.protocol.tournament.round_seating import expected_seating
 from fourwinds.protocol.tournament.seating import FillPolicy, RoundSeating
@@ -68,6 +70,7 @@ class EventMaker:
     rounds_started: list[RoundSeating] = field(default_factory=list)
     seeds: list[bytes] = field(default_factory=list)
     hashes: list[bytes] = field(default_factory=list)
+    withdrawn: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.create = Create(self.director.public, self.name, self.rules, self.rounds,
@@ -89,19 +92,31 @@ class EventMaker:
         self.players.append(player)
         return player
 
+    def withdraw(self, number: int) -> None:
+        """Entrant ``number`` withdraws (its own signed record), from the next round."""
+        player = self.players[number]
+        self.records.append(signed(Withdraw(self.event, player.public, WithdrawnBy.PLAYER,
+                                            "going home"), player))
+        self.withdrawn.add(number)
+
+    def roster(self) -> list[int]:
+        """The entrants of the next round: every one admitted and not withdrawn."""
+        return [n for n in range(len(self.players)) if n not in self.withdrawn]
+
     def make_seed(self, round_index: int) -> bytes:
         """Every entrant's commit, echo and reveal for the round; the seed."""
+        players = [self.players[n] for n in self.roster()]
         nonces = [round_seed.nonce(b"secret of " + p.public, self.event, round_index,
                                    p.public)
-                  for p in self.players]
+                  for p in players]
         commits = [round_seed.commitment(self.event, round_index, p.public, n)
-                   for p, n in zip(self.players, nonces, strict=True)]
-        for p, c in zip(self.players, commits, strict=True):
+                   for p, n in zip(players, nonces, strict=True)]
+        for p, c in zip(players, commits, strict=True):
             self.records.append(signed(SeedCommit(self.event, round_index, p.public, c), p))
         digest = round_seed.echo(commits)
-        for p in self.players:
+        for p in players:
             self.records.append(signed(SeedEcho(self.event, round_index, p.public, digest), p))
-        for p, n in zip(self.players, nonces, strict=True):
+        for p, n in zip(players, nonces, strict=True):
             self.records.append(signed(SeedReveal(self.event, round_index, p.public, n), p))
         return round_seed.seed(self.event, round_index, nonces)
 
@@ -111,8 +126,8 @@ class EventMaker:
         standings = None
         if self.seeded and r > 0:
             verdict = check_event(self.records)
-            standings = ranking(verdict.standings)
-        seating = expected_seating(range(len(self.players)), r, self.rounds,
+            standings = [n for n in ranking(verdict.standings) if n in self.roster()]
+        seating = expected_seating(self.roster(), r, self.rounds,
                                    self.rounds_started, self.seeds, self.fill, standings)
         self.director_signs(RoundStart(self.event, r, seating.tables, seating.byes,
                                        self.seeds[-1], round_seed.results_digest(self.hashes)))

@@ -252,27 +252,35 @@ def test_a_withdrawal_and_a_late_entrant_are_seated_alone_and_verify() -> None:
     for i in range(16):
         maker.enter(f"player {i}")
     maker.play_round()
-    maker.records.append(signed(Withdraw(maker.event, maker.players[3].public,
-                                         WithdrawnBy.PLAYER, ""), maker.players[3]))
+    maker.withdraw(3)
     maker.enter("late")
-    roster = [n for n in range(17) if n != 3]
-    everyone = maker.players
-    maker.players = [everyone[n] for n in roster]   # the round's seed: its entrants only
-    maker.seeds.append(maker.make_seed(1))
-    maker.players = everyone
-    r = 1
-    from fourwinds.protocol.tournament.round_seating import expected_seating
-    seating = expected_seating(roster, r, 3, maker.rounds_started, maker.seeds, maker.fill)
-    maker.director_signs(RoundStart(maker.event, r, seating.tables, seating.byes,
-                                    maker.seeds[-1], round_seed.results_digest(maker.hashes)))
-    maker.rounds_started.append(seating)
-    for t in range(len(seating.tables)):
-        maker.result(r, t)
+    maker.play_round()
     verdict = check_event(maker.records)
     assert verdict.ok, [p.line() for p in verdict.problems]
     assert 3 not in verdict.rounds[1].seated() and 16 in verdict.rounds[1].seated()
     assert len(verdict.rounds[1].bot_seats()) == 0
     assert {row.player for row in verdict.standings} == set(range(17))
+
+
+def test_a_seed_step_from_outside_the_round_and_a_missing_reveal_are_refused() -> None:
+    maker = EventMaker(rounds=2)
+    for i in range(8):
+        maker.enter(f"player {i}")
+    maker.play_round()
+    maker.withdraw(2)
+    maker.play_round()
+    gone = maker.players[2]
+    intruder = signed(SeedCommit(maker.event, 1, gone.public, bytes(32)), gone)
+    at = next(i for i, r in enumerate(maker.records)
+              if isinstance(r.body, SeedCommit) and r.body.round == 1)
+    records = [*maker.records[:at + 1], intruder, *maker.records[at + 1:]]
+    assert [p.kind for p in check_event(records).problems] == [ProblemKind.NOT_IN_ROUND]
+    reveal = next(i for i, r in enumerate(maker.records)
+                  if isinstance(r.body, SeedReveal) and r.body.round == 1)
+    records = maker.records[:reveal] + maker.records[reveal + 1:]
+    problems = check_event(records).problems
+    assert problems[0].kind is ProblemKind.SEED_MISSING and problems[0].round == 1
+    assert "player 0" in problems[0].detail
 
 
 def test_byes_and_bots_verify() -> None:
