@@ -273,7 +273,9 @@ class _Check:
         lacking = [self.names[n] for n in state.roster if n not in state.reveals]
         made = body.seed
         if lacking:
-            self.refuse(ProblemKind.SEED_MISSING, "no reveal of " + ", ".join(lacking), r)
+            more = f" and {len(lacking) - 5} more" if len(lacking) > 5 else ""
+            self.refuse(ProblemKind.SEED_MISSING,
+                        "no reveal of " + ", ".join(map(repr, lacking[:5])) + more, r)
         else:
             made = seed(self.event, r, [state.reveals[n] for n in state.roster])
             if made != body.seed:
