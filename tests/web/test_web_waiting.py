@@ -103,7 +103,10 @@ def test_the_page_says_reconnecting_while_a_restarted_daemon_catches_up(pat: Mac
             os.kill(pid, signal.SIGKILL)
             time.sleep(1.0)
             pat.start(SOLO_DAEMON, "daemon-again.out")
-            page = wait_for(driver, lambda p: RECONNECTING in body_text(driver), 60,
+            # the page read (p) and the text read after it must both show it: the text
+            # alone could be newer than a page read still showing the table before the kill
+            page = wait_for(driver, lambda p: p["screen"] == "waiting"
+                            and RECONNECTING in body_text(driver), 60,
                             "the reconnecting screen")
             assert page["screen"] == "waiting" and not page["actions"], page
             assert driver.execute_script("return document.body.dataset.reconnecting;") == "yes"
