@@ -339,6 +339,10 @@ class MCRView:
                 out["drawn"] = code(s.faces[s.drawn])
         return out
 
+    def concealed_slots(self, engine: Any, seat: Seat) -> tuple[int, ...]:
+        s: HandState = engine
+        return tuple(s.seats[seat].hand)
+
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
         s: HandState = f.engine
         own = s.seats[seat]
