@@ -340,8 +340,15 @@ class MCRView:
         return out
 
     def concealed_slots(self, engine: Any, seat: Seat) -> tuple[int, ...]:
+        """The winner's with the discard (or robbed tile) it won on, as the result's
+        ``concealed`` and the American engine have it."""
         s: HandState = engine
-        return tuple(s.seats[seat].hand)
+        hand = tuple(s.seats[seat].hand)
+        r = s.result
+        if (r is not None and r.winner == seat and not r.self_drawn and s.pending is not None
+                and s.pending not in hand):
+            return (*hand, s.pending)
+        return hand
 
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
         s: HandState = f.engine

@@ -56,9 +56,17 @@ def test_every_seat_sees_every_seats_tiles_at_the_hands_end(
     hands = results[0]["hands"]
     assert hands is not None and results[0]["hands_detail"] == ""
     assert all(r["hands"] == hands and r["hands_detail"] == "" for r in results)
-    assert hands == _own_racks(h)
+    # every seat's own rack; the winner's hand as the result lays it out (with the discard
+    # it won on, which MCR keeps apart from its rack)
+    winner = results[0]["winner"]
+    racks = _own_racks(h)
+    if winner is not None:
+        assert hands[winner] == results[0]["concealed"]
+        racks[winner] = results[0]["concealed"]
+    assert hands == racks
     players = _view(h, Seat(0))["players"]
-    assert [len(tiles) for tiles in hands] == [p["concealed_count"] for p in players]
+    assert all(len(tiles) == p["concealed_count"] for w, (tiles, p)
+               in enumerate(zip(hands, players, strict=True)) if w != winner)
 
 
 def test_a_seat_restarted_at_the_hands_end_shows_the_same_hands() -> None:
