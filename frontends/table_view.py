@@ -29,7 +29,7 @@ from fourwinds.frontends.table_layout import Panel, Stack, compose, place_footer
 from fourwinds.frontends.table_lobby import lobby_lines
 from fourwinds.frontends.table_match import history_lines, standings_lines
 from fourwinds.frontends.table_panels import scoreboard_lines, seat_label
-from fourwinds.frontends.table_result import next_lines, result_lines
+from fourwinds.frontends.table_result import Reveal, next_lines, result_lines
 from fourwinds.frontends.table_sheet import sheet_lines
 from fourwinds.frontends.tile_text import (
     TILE_CELL,
@@ -123,16 +123,17 @@ class Detail:
     seats: bool  # the seats at all (only the smallest windows drop them)
     menu_rows: int  # most action menu entries listed
     packed_menu: bool  # the action menu packed on few lines
+    reveal: Reveal = Reveal.GLYPHS  # the hand's end: how every seat's tiles are shown
 
 
 DETAILS = (
     Detail(True, True, True, True, 99, True, 12, False),
     Detail(True, False, True, True, 99, True, 12, False),
-    Detail(False, False, False, True, 99, True, 8, False),
-    Detail(False, False, False, False, 99, True, 8, True),
-    Detail(False, False, False, False, 3, True, 5, True),
-    Detail(False, False, False, False, 0, True, 4, True),
-    Detail(False, False, False, False, 0, False, 3, True),
+    Detail(False, False, False, True, 99, True, 8, False, Reveal.CODES),
+    Detail(False, False, False, False, 99, True, 8, True, Reveal.CODES),
+    Detail(False, False, False, False, 3, True, 5, True, Reveal.CODES),
+    Detail(False, False, False, False, 0, True, 4, True, Reveal.NOTE),
+    Detail(False, False, False, False, 0, False, 3, True, Reveal.NOTE),
 )
 
 
@@ -667,7 +668,7 @@ def _end_of_hand(stack: Stack, view: View, legal: Sequence[Action], ui: UiState,
         stack.add("standings", standings_lines(view) or scoreboard_lines(view, ascii_only))
     if view.get("result"):
         compact = not detail.full_rack
-        stack.add("result", result_lines(view, width, compact, ascii_only))
+        stack.add("result", result_lines(view, width, compact, ascii_only, detail.reveal))
     our_next = any(a.get("type") == "next" for a in legal)
     stack.add("next", next_lines(view, deadline_left(view, ui.elapsed), our_next))
     if legal:

@@ -339,6 +339,17 @@ class MCRView:
                 out["drawn"] = code(s.faces[s.drawn])
         return out
 
+    def concealed_slots(self, engine: Any, seat: Seat) -> tuple[int, ...]:
+        """The winner's with the discard (or robbed tile) it won on, as the result's
+        ``concealed`` and the American engine have it."""
+        s: HandState = engine
+        hand = tuple(s.seats[seat].hand)
+        r = s.result
+        if (r is not None and r.winner == seat and not r.self_drawn and s.pending is not None
+                and s.pending not in hand):
+            return (*hand, s.pending)
+        return hand
+
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
         s: HandState = f.engine
         own = s.seats[seat]

@@ -28,6 +28,7 @@ from .messages import MsgKind, decode_body
 from .options import DeckKind
 from .problems import ProblemKind
 from .returning import own_window_start
+from .reveal import reveal_hands
 from .rotation import Seating, wind_of
 from .rules import HandOutcome, RulesAdapter
 from .screens import screen_of
@@ -127,6 +128,11 @@ class RuleView(Protocol):
     def summary(self, engine: Any) -> dict[str, Any]:
         """A finished hand (its last engine state) for the history: ``kind``, ``winner``
         and ``from`` (winds or None), ``self_drawn``, ``summary`` (one line)."""
+        ...
+
+    def concealed_slots(self, engine: Any, seat: Seat) -> Sequence[int]:
+        """The wall positions ``seat`` holds concealed (public: every seat knows them), for
+        the hand's-end reveal of every seat's tiles (reveal.py)."""
         ...
 
 
@@ -404,8 +410,12 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
     if s.halted is not None:
         view["phase_detail"] = f"Table halted: {s.halted.describe()}"
     if view["result"] is not None:
-        assert f is not None
+        assert f is not None and rv is not None
         view["result"]["audit"] = _audit(s)
+        shown = reveal_hands(s, f.engine, rv.concealed_slots)
+        view["result"]["hands"] = (None if shown.hands is None
+                                   else [list(tiles) for tiles in shown.hands])
+        view["result"]["hands_detail"] = shown.detail
         _name_result(s, f, view["result"], names)
     view["screen"] = screen_of(view)
     return view, _offers(s, f, rv)

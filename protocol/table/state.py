@@ -77,6 +77,7 @@ class Hand:
     wall_ready: bool = False
     audit_started: bool = False
     audited: bool = False
+    revealed: tuple[Kind, ...] = ()    # masked deck: every face, from an audit that blamed none
     shown: Mapping[int, Kind] = field(default_factory=dict)   # observer: faces revealed
     observed: tuple[tuple[Seat, Any], ...] = ()   # observer: (place, signed deck message)
     pending_deal: bool = False         # deck work of a resolved step, run in the next step
