@@ -397,9 +397,24 @@ def _header(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str]:
         status.append("waiting for " + ", ".join(_who(players, s, view) for s in waiting))
     thinking = [_who(players, s, view) for s, p in sorted(players.items()) if p.get("thinking")]
     status.extend(f"{name} is thinking" for name in thinking)
+    wins = live_wins_text(view)
+    if wins:
+        status.append(wins)
     if status:
         lines.extend(wrap_cells(status, width, sep="  "))
     return lines
+
+
+def live_wins_text(view: View) -> str:
+    """"5 live tiles win for you: 6p 9p" from the view's ``live_wins`` (MCR, a ready hand:
+    the tiles that win and how many of them are unseen); "" when the view gives none."""
+    wins = view.get("live_wins")
+    if not isinstance(wins, Mapping) or not wins.get("tiles"):
+        return ""
+    left = int(wins.get("left") or 0)
+    tiles = " ".join(str(t) for t in wins.get("tiles") or ())
+    return f"{left} live tile{'' if left == 1 else 's'} win{'s' if left == 1 else ''} " \
+        f"for you: {tiles}"
 
 
 def _players_by_seat(view: View) -> dict[int, Mapping[str, Any]]:

@@ -107,7 +107,7 @@ class RuleView(Protocol):
 
     def table(self, f: SeatFacts) -> dict[str, Any]:
         """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,
-        last_discard, news, received, hints, result, prevalent_wind."""
+        last_discard, news, received, hints, live_wins, result, prevalent_wind."""
         ...
 
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
@@ -376,7 +376,7 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
         "players": _players(s, f, rv, _gone(connected, unreachable), names), "hand": [],
         "drawn": None, "last_discard": None, "news": [], "received": [],
-        "hints": [], "result": None, "windows": _windows(s), "next": None,
+        "hints": [], "live_wins": None, "result": None, "windows": _windows(s), "next": None,
         "history": _history(s, rv, names), "standings": _standings(s, names)}
     if f is not None and rv is not None:
         view.update(rv.table(f))

@@ -553,3 +553,17 @@ def test_a_rack_without_a_drawn_tile_has_no_gap() -> None:
     from testkit.screen import rack
 
     assert not any(t.drawn for t in rack(screen))
+
+
+def test_the_live_tiles_that_win_are_counted_in_the_header() -> None:
+    """Issue 22: the view's ``live_wins`` (MCR, a ready hand) is said on the table screen at
+    every size: "5 live tiles win for you: 6p 9p"; nothing without it."""
+    event = sample_views.call_event()
+    event["view"]["live_wins"] = {"left": 5, "tiles": ["6p", "9p"]}
+    for width, height in ((100, 40), (80, 24), (60, 18)):
+        screen = _screen(event, width, height)
+        assert "5 live tiles win for you: 6p 9p" in " ".join(screen.split()), screen
+    event["view"]["live_wins"] = {"left": 1, "tiles": ["6p"]}
+    assert "1 live tile wins for you: 6p" in _screen(event)
+    event["view"]["live_wins"] = None
+    assert "live tile" not in _screen(event)

@@ -30,7 +30,8 @@ VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "sea
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
              "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
              "hints", "result",
-             "windows", "next", "history", "standings", "unreachable", "screen", "rack", "prompt"}
+             "windows", "next", "history", "standings", "unreachable", "screen", "rack", "prompt",
+             "live_wins"}
 PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
                "exposures", "flowers", "discards", "ready", "thinking"}
 PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
@@ -145,6 +146,15 @@ def check_view(view: dict[str, Any], rules: str) -> None:
         row = view["players"][last["seat"]]["discards"]
         assert last["index"] == len(row) - 1 and row[last["index"]] == last["tile"], (last, row)
     assert all(isinstance(h, str) for h in view["hints"])
+    wins = view["live_wins"]
+    if wins is not None:   # MCR, a ready hand: the live tiles of the waits that win
+        assert rules == "mcr" and set(wins) == {"left", "tiles"}, wins
+        assert wins["left"] >= 0 and all(CODE.match(t) for t in wins["tiles"]), wins
+        assert all(any(t in h for h in view["hints"]) for t in wins["tiles"][:6]), (wins,
+                                                                                    view["hints"])
+    for hint in view["hints"]:
+        if hint.startswith("wins on "):   # a wait that wins is counted
+            assert wins is not None and hint.split(" ")[2] in wins["tiles"], (hint, wins)
     assert all(isinstance(n, str) and n for n in view["news"])
     assert all(code in view["hand"] for code in view["received"])
     assert set(view["windows"]) == {"call", "turn", "charleston", "next"}
