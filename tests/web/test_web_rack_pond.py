@@ -15,6 +15,7 @@ local API) is the reference.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import time
 from collections.abc import Iterator
@@ -207,4 +208,58 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
         assert _script(driver, SOUND)["sounds"] == 0, _script(driver, SOUND)
         print(f"drawn checked {drawn_checked}, sounds {played}, turns silent {turns}, "
               f"title {titled!r}, live wins seen {live_seen}")
+        assert not page_errors(driver), page_errors(driver)
+
+
+HINTS = "return [...document.querySelectorAll('#hints li')].map((li) => li.textContent);"
+
+
+@pytest.mark.parametrize("rules", ["mcr", "american"])
+def test_the_page_counts_the_live_tiles_that_win(pat: Machine, rules: str) -> None:
+    """MCR: once our hand is ready the page says over the rack how many live tiles win for
+    us (the view's ``live_wins``); American: the hints say how many of the tiles each card
+    hand needs are still unseen, as the view's hints do. Hands played by clicks, Next said
+    at each hand's end, until the view gives it."""
+    from selenium.common.exceptions import WebDriverException
+
+    seat = WebSeat(pat, f"--rules {rules} --hands 4")
+    with chromium() as driver:
+        driver.get(seat.url)
+        wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
+        clicker = Clicker(driver)
+        end = time.monotonic() + 240
+        shown = ""
+        while not shown:
+            assert time.monotonic() < end, (f"never shown; moves {clicker.log[-6:]}\n"
+                                            f"{body_text(driver)[:2000]}")
+            page = read_page(driver)
+            if page["screen"] == "result":
+                nxt = [a for a in page["actions"] if a["type"] == "next"]
+                if nxt:
+                    # (redrawn under the click: look again)
+                    with contextlib.suppress(WebDriverException):
+                        driver.find_element("css selector",
+                                            f'button.action[data-id="{nxt[0]["id"]}"]').click()
+                time.sleep(0.3)
+                continue
+            view = pat.view()
+            assert view.get("phase") != "match_over", "the match ended first"
+            if rules == "mcr":
+                if _check_live_wins(driver, pat, view):
+                    shown = live_wins_text(view["live_wins"])
+            else:
+                hints = [str(h) for h in view.get("hints") or () if "; unseen: " in str(h)]
+                if view.get("phase") == "play" and hints:
+                    for _ in range(20):
+                        if hints[0] in _script(driver, HINTS):
+                            shown = hints[0]
+                            break
+                        if hints[0] not in (pat.view().get("hints") or ()):
+                            break   # the table moved on meanwhile
+                        time.sleep(0.1)
+                    else:
+                        raise AssertionError((hints, _script(driver, HINTS)))
+            clicker.step()
+            time.sleep(0.1)
+        print(f"shown: {shown}")
         assert not page_errors(driver), page_errors(driver)
