@@ -19,6 +19,7 @@ from typing import Any
 
 from fourwinds.daemon import frames_in, reach
 from fourwinds.daemon.api import ApiError, ApiServer, Message
+from fourwinds.daemon.catching_up import RECONNECT_MAX_S, RECONNECTING_TEXT, CatchingUp
 from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.own_seq import CONFIRM_S, OwnSeqCheck
@@ -262,6 +263,7 @@ class Daemon:
             if rt.place is not None:
                 others = {k for k in rt.members if k != self.identity.public_key}
                 rt.seq_check = OwnSeqCheck(rt.place, time.monotonic() + CONFIRM_S, others)
+                rt.catching_up = CatchingUp(time.monotonic() + RECONNECT_MAX_S)
                 self._ask_heads(rt)
             for key in rt.members:
                 if key != self.identity.public_key and self.alive(key):
@@ -287,6 +289,46 @@ class Daemon:
             log.info("table %s: resumed; the other seats confirmed our last message number",
                      rt.table_hex[:8])
         return why
+
+    def reconnecting(self, rt: TableRuntime, now: float) -> bool:
+        """Is ``rt`` still catching up after our restart (daemon/catching_up.py)? Our
+        player's view then says so instead of the stale table, with no actions."""
+        work = rt.catching_up
+        if work is None or rt.session is None:
+            return False
+        check = rt.seq_check
+        if check is not None and check.holds(self.port.last_seq(rt.session, check.place), now):
+            return True
+        highest = getattr(self.port, "highest_seq", None) or self.port.last_seq
+        return work.behind([int(highest(rt.session, seat)) for seat in range(4)], now)
+
+    def _caught_up(self, rt: TableRuntime, now: float) -> None:
+        """The catch-up after our restart is over: our player is back at the table now."""
+        rt.catching_up = None
+        log.info("table %s: caught up with the other seats after the restart",
+                 rt.table_hex[:8])
+        self.seat_returned(rt, now)
+        self.publish_view(rt, [], at_once=True)
+
+    def seat_returned(self, rt: TableRuntime, now: float) -> None:
+        """Our player is back at ``rt`` (a frontend subscribed, or we caught up after a
+        restart): the window in front of our seat starts again, once per step
+        (protocol/table/returning.py). Not while we are still catching up: that ends with
+        the same call, on the table as it is then."""
+        returned = getattr(self.port, "seat_returned", None)
+        if returned is None or rt.session is None or rt.catching_up is not None:
+            return
+        session = returned(rt.session, now)
+        if session is not rt.session:
+            rt.session = session
+            log.info("table %s: our player is back: our window starts again",
+                     rt.table_hex[:8])
+
+    def player_returned(self) -> None:
+        """A frontend subscribed: our player is back at every table of ours."""
+        now = time.monotonic()
+        for rt in self.tables.values():
+            self.seat_returned(rt, now)
 
     def own_seq_heard(self, rt: TableRuntime, key: bytes) -> None:
         """A member's ``Heads`` answered our check: fetch any of our messages it holds
@@ -357,6 +399,12 @@ class Daemon:
                         log.info("table %s: seat %s may be reached at %s (%s)", rt.name,
                                  key.hex()[:8], address, source.value)
                     self.save_meta_soon(rt)
+                    if (source.verified and rt.host_key == self.identity.public_key
+                            and rt.members[key] == address.where):
+                        # we host it: a seat reached at a new address (restarted on another
+                        # port, on another network) is where the others can find it too
+                        # when mDNS cannot tell them (`play`'s bot seats, a venue's --peer)
+                        self.frames.send_roster(rt)
         if seated:
             self.dial_member(key)
 
@@ -526,6 +574,9 @@ class Daemon:
         held = self.signing_held(rt, now)
         if held:
             raise LocalProtocolError(f"not yet: {held}")
+        if self.reconnecting(rt, now):
+            raise LocalProtocolError("not yet: catching up with the other seats after a "
+                                     "restart")
         send_first = getattr(self.port, "send_action", None)
         settle = getattr(self.port, "settle", None)
         if send_first is None or settle is None:
@@ -635,6 +686,11 @@ class Daemon:
                     if self.signing_held(rt, now):
                         continue
                     self._settle(rt, now)
+                if rt.catching_up is not None:
+                    if self.reconnecting(rt, now):
+                        continue    # our timers wait: the window starts again after it
+                    self._caught_up(rt, now)
+                self._countdown_over(rt, now)
                 if rt.session is not None:
                     step = self.port.tick(rt.session, now)
                     if step.persist or step.outgoing or step.events:
@@ -842,7 +898,9 @@ class Daemon:
         names = self.current_names(rt) if self._view_takes_names else {}
         cached = self._views.get(rt.table_id)
         if (cached is None or cached[0] is not rt.session or cached[1] != away
-                or cached[4] != names):
+                or cached[4] != names
+                or (cached[2].get("waiting") and time.monotonic() - cached[3] >= 1.0)):
+            # (a view that waits for a seat past its window counts the seconds: once a second)
             extra: dict[str, Any] = {"names": names} if self._view_takes_names else {}
             if away and self._view_takes_reach:
                 extra["unreachable"] = [{"place": place, "for_s": for_s, "last_address": where}
@@ -858,6 +916,20 @@ class Daemon:
             if isinstance(view.get("next"), dict):  # a hand's end: the same "next" countdown
                 view["next"] = {**view["next"], "deadline": view["deadline"]}
         return view
+
+    def _countdown_over(self, rt: TableRuntime, now: float) -> None:
+        """The countdown in the view last built for ``rt`` has just run out: a new view, at
+        once. Our own window's end changes the table anyway (our default answer); another
+        seat's means the table now waits for it past its window, which the view says in
+        ``waiting`` (protocol/table/waiting.py) instead of a countdown stuck at 0."""
+        cached = self._views.get(rt.table_id)
+        if cached is None or cached[0] is not rt.session:
+            return
+        deadline = cached[2].get("deadline")
+        if (isinstance(deadline, (int, float)) and not isinstance(deadline, bool)
+                and deadline > 0 and now - cached[3] >= deadline):
+            del self._views[rt.table_id]
+            self.publish_view(rt, [], at_once=True)
 
     def _unreachable(self, rt: TableRuntime, now: float) -> list[tuple[bytes, int, int, str]]:
         """(key, place, whole seconds, last address) of each other seat we cannot reach:
@@ -881,6 +953,13 @@ class Daemon:
         view = rt.show_pause(self._seat_view(rt, away))   # a full disk's pause says why
         view = self._show_rebuilding_peers(rt, view)
         legal = view.pop("legal_actions", [])
+        if self.reconnecting(rt, time.monotonic()):
+            # the table as our records left it is stale: say what we do, offer nothing
+            view = {**view, "reconnecting": True, "phase_detail": RECONNECTING_TEXT,
+                    "deadline": None, "waiting": None, "screen": "reconnecting"}
+            legal = []
+        elif view:
+            view["reconnecting"] = False
         now = time.monotonic()
         offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, ""),
                     "for_s": int(self.unreachable_for(k, now)),

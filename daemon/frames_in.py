@@ -374,9 +374,12 @@ class FrameRouter:
         if rt.rebuild is not None:
             rt.rebuild.heads[key] = frame.seqs
             self.d.rebuild_progress(rt)
-        elif rt.seq_check is not None:
-            rt.seq_check.heard(key, frame.seqs)
-            self.d.own_seq_heard(rt, key)
+        else:
+            if rt.catching_up is not None:
+                rt.catching_up.heard(frame.seqs)
+            if rt.seq_check is not None:
+                rt.seq_check.heard(key, frame.seqs)
+                self.d.own_seq_heard(rt, key)
 
     def _catch_up(self, key: bytes, frame: CatchUp) -> None:
         rt = self._table(frame.table_id)

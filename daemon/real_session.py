@@ -197,6 +197,13 @@ def seat_view(session: TableSession, unreachable: Sequence[Mapping[str, Any]] = 
     return view
 
 
+def seat_returned(session: TableSession, now: float) -> TableSession:
+    """Our player is back (a frontend subscribed, or the daemon caught up after a restart):
+    the window of the decision in front of our seat starts again, once per step
+    (protocol/table/returning.py)."""
+    return table.seat_returned(session, now)
+
+
 def signed_names(session: TableSession) -> Sequence[str]:
     """By table place, the name each player signed when sitting down (``seat N``: none)."""
     return contract_view.signed_names(session)

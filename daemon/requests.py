@@ -61,7 +61,8 @@ async def _hello(d: Daemon, request: Message) -> Message:
 
 
 async def _subscribe(d: Daemon, request: Message) -> Message:
-    d.resend_views()    # the new subscriber has seen none of them
+    d.player_returned()   # a screen opened: the window in front of our seat starts again
+    d.resend_views()      # the new subscriber has seen none of them
     return {"ok": True}
 
 

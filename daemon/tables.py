@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fourwinds.daemon import reach
+from fourwinds.daemon.catching_up import CatchingUp
 from fourwinds.daemon.checks import RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
 from fourwinds.daemon.durable import Durable
 from fourwinds.daemon.identity import BadKey, checked_public_key
@@ -87,6 +88,7 @@ class TableRuntime:
     rebuild: Rebuilding | None = None   # our seat is being rebuilt from the peers (rebuild.py)
     peers_rebuilding: dict[bytes, float] = field(default_factory=dict)  # key -> last Rebuild
     seq_check: OwnSeqCheck | None = None   # resumed: our last number asked of the peers
+    catching_up: CatchingUp | None = None  # resumed: "reconnecting" until we hold what they do
 
     @property
     def table_hex(self) -> str:

@@ -139,7 +139,10 @@ def status_lines(event: Mapping[str, Any]) -> list[str]:
         f"wall {view.get('wall_remaining')}",
         f"phase: {view.get('phase_detail') or view.get('phase')}",
     ]
-    if view.get("deadline") is not None:
+    waiting = view.get("waiting")
+    if isinstance(waiting, dict) and waiting.get("text"):
+        lines[-1] += f" ({waiting['text']})"   # whom the table waits for, not "0s left"
+    elif view.get("deadline") is not None:
         lines[-1] += f" ({float(view['deadline']):.0f}s left)"
     for player in view.get("players") or ():
         seat = int(player.get("seat", 0))

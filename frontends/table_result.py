@@ -1,5 +1,6 @@
 """The end-of-hand screen: who won, with which tile and from whom, the winning hand laid out,
-the card hand or the fans, each seat's payment, the match scores, and what the table waits for.
+the card hand or the fans, every seat's concealed tiles (once the view reveals them), each
+seat's payment, the match scores, and what the table waits for.
 
 Pure text from the view's ``result`` and ``next`` (docs/LOCAL-API.md, "the seat view"). A view
 from an older daemon, whose result has only ``kind``, ``winner``, ``hand``, ``tiles`` and
@@ -9,10 +10,11 @@ from an older daemon, whose result has only ``kind``, ``winner``, ``hand``, ``ti
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from enum import Enum
 from typing import Any
 
 from fourwinds.frontends.table_panels import seat_label, who
-from fourwinds.frontends.tile_text import describe_tile, group_rows, wrap_cells
+from fourwinds.frontends.tile_text import codes_text, describe_tile, group_rows, wrap_cells
 
 View = Mapping[str, Any]
 
@@ -32,14 +34,27 @@ def result_title(view: View) -> str:
     return f"=== Hand {view.get('hand_number', '?')} over: {title} ==="
 
 
-def result_lines(view: View, width: int, compact: bool, ascii_only: bool) -> list[str]:
+class Reveal(Enum):
+    """How the end-of-hand screen shows every seat's tiles: glyphs over codes (two rows a
+    seat), codes only (one row a seat), or, in a window too small for them, one line that
+    says they are there."""
+
+    GLYPHS = "glyphs"
+    CODES = "codes"
+    NOTE = "note"
+
+
+def result_lines(view: View, width: int, compact: bool, ascii_only: bool,
+                 reveal: Reveal = Reveal.CODES) -> list[str]:
     """The result of the hand (everything but the countdown and the actions). ``compact``:
-    fans packed on few lines instead of one a line."""
+    fans packed on few lines instead of one a line; ``reveal``: how every seat's tiles are
+    shown."""
     result: Mapping[str, Any] = view.get("result") or {}
     lines = [result_title(view)]
     lines.extend(_winning_tile(view, result))
     lines.extend(_hand_rows(result, width, ascii_only))
     lines.extend(_card_or_fans(result, width, compact))
+    lines.extend(_every_hand(view, result, width, reveal, ascii_only))
     lines.extend(_payments(view, result, width))
     audit = result.get("audit")
     if audit == "ok":
@@ -84,6 +99,32 @@ def _hand_rows(result: Mapping[str, Any], width: int, ascii_only: bool) -> list[
         label = "Flowers: "
         rows = group_rows([flowers], width - len(label), ascii_only)
         lines.extend((label if i == 0 else " " * len(label)) + row for i, row in enumerate(rows))
+    return lines
+
+
+def _every_hand(view: View, result: Mapping[str, Any], width: int, reveal: Reveal,
+                ascii_only: bool) -> list[str]:
+    """Every seat's concealed tiles, one seat under the other (the view's ``hands``, by
+    wind), or the view's word on why they are not shown yet."""
+    hands = result.get("hands")
+    if not isinstance(hands, Sequence) or len(hands) != 4:
+        detail = result.get("hands_detail")
+        return [str(detail)] if detail else []
+    if reveal is Reveal.NOTE:
+        return ["Every seat's tiles are shown in a taller window"]
+    labels = [f"  {who(view, seat)}: " for seat in range(4)]
+    room = max(len(label) for label in labels)
+    lines = ["Every seat's tiles:"]
+    for label, tiles in zip(labels, hands, strict=True):
+        codes = [str(t) for t in tiles]
+        if not codes:
+            lines.append(label + "(none concealed)")
+        elif ascii_only or reveal is Reveal.CODES:
+            lines.append(f"{label:<{room}}" + codes_text(codes))
+        else:
+            rows = group_rows([codes], width - room, ascii_only)
+            lines.extend((f"{label:<{room}}" if i == 0 else " " * room) + row
+                         for i, row in enumerate(rows))
     return lines
 
 
@@ -167,6 +208,9 @@ def next_lines(view: View, left: float | None, our_next: bool) -> list[str]:
     me = view.get("seat")
     others = [who(view, s) for s in waiting if s != me]
     lines = []
+    held = view.get("waiting")
+    if isinstance(held, Mapping) and held.get("text"):
+        return [str(held["text"])]   # past the window: whom and how long, not "0s"
     if left is not None:
         lines.append(f"Next hand in {left:.0f}s")
     if others:

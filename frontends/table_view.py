@@ -29,7 +29,7 @@ from fourwinds.frontends.table_layout import Panel, Stack, compose, place_footer
 from fourwinds.frontends.table_lobby import lobby_lines
 from fourwinds.frontends.table_match import history_lines, standings_lines
 from fourwinds.frontends.table_panels import scoreboard_lines, seat_label
-from fourwinds.frontends.table_result import next_lines, result_lines
+from fourwinds.frontends.table_result import Reveal, next_lines, result_lines
 from fourwinds.frontends.table_sheet import sheet_lines
 from fourwinds.frontends.tile_text import (
     TILE_CELL,
@@ -77,6 +77,10 @@ KEY_LINES = {  # the keys line of each screen, longest first: the first that fit
         "Enter ready  L leave  ? help  Q quit",
         "? help  Q quit",
     ),
+    "reconnecting": (
+        "Q quit (your daemon keeps your seat and goes on catching up)",
+        "Q quit",
+    ),
     "scroll": (
         "up/down PgUp/PgDn space: scroll   any other key: back to the table",
         "up/down: scroll  other key: back",
@@ -119,16 +123,17 @@ class Detail:
     seats: bool  # the seats at all (only the smallest windows drop them)
     menu_rows: int  # most action menu entries listed
     packed_menu: bool  # the action menu packed on few lines
+    reveal: Reveal = Reveal.GLYPHS  # the hand's end: how every seat's tiles are shown
 
 
 DETAILS = (
     Detail(True, True, True, True, 99, True, 12, False),
     Detail(True, False, True, True, 99, True, 12, False),
-    Detail(False, False, False, True, 99, True, 8, False),
-    Detail(False, False, False, False, 99, True, 8, True),
-    Detail(False, False, False, False, 3, True, 5, True),
-    Detail(False, False, False, False, 0, True, 4, True),
-    Detail(False, False, False, False, 0, False, 3, True),
+    Detail(False, False, False, True, 99, True, 8, False, Reveal.CODES),
+    Detail(False, False, False, False, 99, True, 8, True, Reveal.CODES),
+    Detail(False, False, False, False, 3, True, 5, True, Reveal.CODES),
+    Detail(False, False, False, False, 0, True, 4, True, Reveal.NOTE),
+    Detail(False, False, False, False, 0, False, 3, True, Reveal.NOTE),
 )
 
 
@@ -187,9 +192,10 @@ def received_places(view: View, tiles: Sequence[str]) -> set[int]:
 
 
 def screen_kind(event: Mapping[str, Any] | None) -> str:
-    """Which screen the view asks for (its ``screen``: "lobby", "result", "dealing" or
-    "table", decided by the daemon's seat view, protocol/table/contract_view.py). A view
-    made without one (a test's sample) is read by the same rule."""
+    """Which screen the view asks for (its ``screen``: "lobby", "result", "dealing",
+    "reconnecting" or "table", decided by the daemon's seat view,
+    protocol/table/contract_view.py, and by the daemon for "reconnecting"). A view made
+    without one (a test's sample) is read by the same rule."""
     view: View = (event or {}).get("view") or {}
     screen = view.get("screen")
     return screen if isinstance(screen, str) and screen else screen_of(dict(view))
@@ -276,6 +282,8 @@ def layout(
                             ascii_only)
     legal: list[Action] = list(event.get("legal_actions") or ())
     kind = screen_kind(event)
+    if kind == "reconnecting":
+        return _reconnecting(view, ui, width, height, ascii_only)
     over = view.get("phase") == "match_over" and not legal
     footer = _footer(ui, width, "over" if over else kind)
     stack = Stack(width, ascii_only)
@@ -292,6 +300,23 @@ def layout(
         if stack.row + len(footer) <= height:
             break
     return place_footer(stack.panels, footer, width, height, ascii_only)
+
+
+def _reconnecting(view: View, ui: UiState, width: int, height: int,
+                  ascii_only: bool) -> list[Panel]:
+    """Our daemon is catching up after a restart: what it does, and no table (the one it
+    holds is the turn before) and no actions until it holds what the other seats hold."""
+    stack = Stack(width, ascii_only)
+    head = f"fourwinds | table {view.get('table') or '?'}"
+    stack.add("reconnecting", [
+        *wrap_text(head, width, indent="  "), "",
+        *wrap_text(str(view.get("phase_detail") or "Reconnecting").replace("\u2026", "...")
+                   if ascii_only else str(view.get("phase_detail") or "Reconnecting"),
+                   width, indent="  "),
+        *wrap_text("The table comes back as soon as your daemon holds what the other "
+                   "seats hold.", width, indent="  ")])
+    return place_footer(stack.panels, _footer(ui, width, "reconnecting"), width, height,
+                        ascii_only)
 
 
 def _scrolled_body(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str] | None:
@@ -349,8 +374,11 @@ def _footer(ui: UiState, width: int, kind: str) -> list[str]:
 def _head_line(view: View, ui: UiState) -> str:
     rules = RULES_NAMES.get(str(view.get("rules")), str(view.get("rules") or "?"))
     parts = []
+    waiting = view.get("waiting")
     left = deadline_left(view, ui.elapsed)
-    if left is not None:
+    if isinstance(waiting, Mapping) and waiting.get("text"):
+        parts.append(str(waiting["text"]))   # instead of a countdown stuck at 0
+    elif left is not None:
         parts.append(f"time {left:.0f}s")
     parts += [
         "fourwinds",
@@ -680,7 +708,7 @@ def _end_of_hand(stack: Stack, view: View, legal: Sequence[Action], ui: UiState,
         stack.add("standings", standings_lines(view) or scoreboard_lines(view, ascii_only))
     if view.get("result"):
         compact = not detail.full_rack
-        stack.add("result", result_lines(view, width, compact, ascii_only))
+        stack.add("result", result_lines(view, width, compact, ascii_only, detail.reveal))
     our_next = any(a.get("type") == "next" for a in legal)
     stack.add("next", next_lines(view, deadline_left(view, ui.elapsed), our_next))
     if legal:

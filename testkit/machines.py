@@ -192,10 +192,30 @@ class Machine:
             with contextlib.suppress(OSError):
                 if marker in (entry / "environ").read_bytes():
                     found.add(int(entry.name))
-        pid = self.daemon_pid()
-        if pid is not None:
+        pid = self._endpoint_pid()   # not asked of the daemon: a killed one left its file,
+        if pid is not None:          # and asking it waited out a 5 s request, three times
             found.add(pid)
         return found
+
+    def _endpoint_pid(self) -> int | None:
+        """The pid the daemon's endpoint file names, when that process still exists."""
+        try:
+            info = msgpack.unpackb((self.runtime_dir() / "api.endpoint").read_bytes(),
+                                   raw=False)
+            pid = int(info["pid"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        return pid if Path(f"/proc/{pid}").exists() else None
+
+    def bot_daemons(self) -> list[int]:
+        """The pids of the bot seats' daemons `play` started here (their data under bots/)."""
+        found = []
+        for pid in self.pids():
+            with contextlib.suppress(OSError):
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+                if b"daemon" in argv and any(b"/bots/" in a for a in argv):
+                    found.append(pid)
+        return sorted(found)
 
     def stop(self) -> None:
         """Close the terminals and end every process of this machine (see ``stop_all``)."""

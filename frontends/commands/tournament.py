@@ -4,8 +4,14 @@
 round of an event seated without seeding by standings (protocol/tournament/seating.py,
 docs/TOURNAMENT.md): with ``--json`` exactly ``{"rounds": [[[E, S, W, N], ...], ...]}``,
 players numbered from 0, a bot seat as ``null``, a player with a bye at no table. The same
-arguments print the same seating on every machine. The rest of the ``tournament`` group
-(create, join, start, standings, ...) is not built yet; the group says so.
+arguments print the same seating on every machine.
+
+``verify FILE`` reads a tournament export (protocol/tournament/export.py) and recomputes
+everything from its records (check.py): every signature, round seed, seating and result.
+It prints OK with the standings and exit 0, or each refused record in one line naming its
+round and table and exit 1; a file that cannot be read at all is one line and exit 2, as
+``fourwinds verify`` does for a transcript. The rest of the ``tournament`` group (create,
+join, start, standings, ...) is not built yet; the group says so.
 """
 
 from __future__ import annotations
@@ -13,16 +19,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fourwinds.frontends.cli import UsageError
 from fourwinds.frontends.pipe_out import print_lines
+from fourwinds.protocol.text import clean_text, shown_name
+
+if TYPE_CHECKING:
+    from fourwinds.protocol.tournament.check import Verdict
 
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "tournament", help="venue tournaments (only `seating` so far)",
-        description="Venue tournaments. Only `seating` exists yet: the seating method alone.")
+        "tournament", help="venue tournaments (only `seating` and `verify` so far)",
+        description="Venue tournaments. Only `seating` (the seating method alone) and "
+                    "`verify` (recompute an export) exist yet.")
     commands = parser.add_subparsers(dest="tournament_command", metavar="COMMAND")
     seating = commands.add_parser(
         "seating", help="print the seating method's rounds for N players (pure, for checking)",
@@ -38,12 +49,20 @@ def register(sub: Any) -> None:
     seating.add_argument("--json", action="store_true",
                          help='print {"rounds": [[[E, S, W, N], ...], ...]} only')
     seating.set_defaults(handler=run_seating)
+    verify = commands.add_parser(
+        "verify", help="recompute a tournament export: signatures, seeds, seating, results",
+        description="Check a tournament export file (`fourwinds tournament export`): every "
+                    "record's signature, every round's seed and seating against the seating "
+                    "method, every result against the four seats of its table; print the "
+                    "standings (exit 0) or each problem in one line (exit 1).")
+    verify.add_argument("file", metavar="FILE", help="a tournament export file")
+    verify.set_defaults(handler=run_verify)
     parser.set_defaults(handler=run_group)
 
 
 def run_group(args: argparse.Namespace) -> int:
-    print("fourwinds tournament: only `fourwinds tournament seating` exists yet "
-          "(create, list, join, start, status, standings, export and verify are to come)",
+    print("fourwinds tournament: only `fourwinds tournament seating` and `verify` exist yet "
+          "(create, list, join, start, status, standings and export are to come)",
           file=sys.stderr)
     return 2
 
@@ -70,3 +89,54 @@ def run_seating(args: argparse.Namespace) -> int:
             lines.append(f"  table {number}: {seats}")
     print_lines(lines)
     return 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from fourwinds.protocol.tournament.export import MAX_EXPORT_BYTES, ExportError, check_export
+
+    path = Path(args.file)
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_EXPORT_BYTES + 1)
+    except OSError as error:
+        raise UsageError(f"{args.file}: {error.strerror or error}") from None
+    try:
+        verdict = check_export(data)
+    except ExportError as error:
+        raise UsageError(f"{args.file}: {error}") from None
+    if not verdict.ok:
+        print_lines([f"PROBLEM {clean_text(problem.line())}" for problem in verdict.problems])
+        return 1
+    print_lines(describe_event(verdict))
+    return 0
+
+
+def describe_event(verdict: Verdict) -> list[str]:
+    """OK, the event in one line, its standings and their history (corrections, penalties).
+    Names and reasons are other people's text: cleaned before they reach the terminal."""
+    from fourwinds.protocol.tournament.records import Correction
+
+    create = verdict.create
+    assert create is not None
+    names = [shown_name(name, 20) for name in verdict.names]
+    lines = [f"OK: \"{shown_name(create.name, 64)}\", {create.rules.value}, "
+             f"{len(verdict.entrants)} entrants, {len(verdict.rounds)} of {create.rounds} "
+             f"round(s) started, {verdict.results} table result(s)"]
+    lines.append("rank  player                points   score  played  byes")
+    for row in verdict.standings:
+        points = row.points
+        shown = (str(points.numerator) if points.denominator == 1
+                 else f"{float(points):.2f}")
+        lines.append(f"{row.rank:>4}  {names[row.player]:<20}  {shown:>6}  "
+                     f"{row.score:>6}  {row.played:>6}  {row.byes:>4}")
+    for item in verdict.adjustments:
+        if isinstance(item, Correction):
+            lines.append(f"correction: round {item.round + 1}, table {item.table + 1} "
+                         f"scores {list(item.scores)}: {clean_text(item.reason)}")
+        else:
+            lines.append(f"penalty: round {item.round + 1}, "
+                         f"{names[verdict.entrants.index(item.player)]}: "
+                         f"-{item.points} points, -{item.score} score: {clean_text(item.reason)}")
+    return lines

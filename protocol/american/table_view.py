@@ -595,6 +595,10 @@ class AmericanView:
                 out["drawn"] = code(s.faces[hand[-1]])
         return out
 
+    def concealed_slots(self, engine: Any, seat: Seat) -> tuple[int, ...]:
+        s: AmericanState = engine
+        return tuple(s.hands[seat])
+
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
         s: AmericanState = f.engine
         owners = discards_by_seat(f)

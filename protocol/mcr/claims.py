@@ -19,7 +19,16 @@ from .events import Answered, AnswerKind, DiscardDead, DrawSource, Event, KongRo
 from .flowers import Step, check_own_face, draw
 from .hand import MeldType
 from .kongs import finish_added_kong
-from .state import HandState, MeldRec, Phase, evolve, with_faces, with_seat
+from .state import (
+    ClosedClaims,
+    HandState,
+    MeldRec,
+    Phase,
+    discards_made,
+    evolve,
+    with_faces,
+    with_seat,
+)
 from .wins import Verdict, judge
 
 _KINDS = {Pass: AnswerKind.PASS, ClaimChow: AnswerKind.CHOW, ClaimPung: AnswerKind.PUNG,
@@ -157,8 +166,13 @@ def _take(state: HandState, seat: Seat, claim: ClaimChow | ClaimPung | ClaimKong
     own = evolve(own, hand=tuple(s for s in own.hand if s not in claim.slots),
                   melds=(*own.melds, meld))
     new = with_seat(state, seat, own)
+    kinds = tuple(None if a is None else _KINDS[type(a)] for a in state.answers)
+    lost = any(k not in (None, AnswerKind.PASS) for i, k in enumerate(kinds) if i != seat)
+    closed = ClosedClaims(slot, source, seat, (kinds[0], kinds[1], kinds[2], kinds[3]),
+                          discards_made(state) + 1) if lost else None
     new = evolve(new, phase=Phase.TURN, turn=seat, pending=None, drawn=None,
-                  drawn_source=None, may_declare=False, answers=(None, None, None, None))
+                  drawn_source=None, may_declare=False, answers=(None, None, None, None),
+                  last_claims=closed)
     made = MeldMade(seat, kind, slots, new.kinds(slots), False, source)
     if kind is MeldType.KONG:
         after, more = draw(new, seat, DrawSource.KONG_REPLACEMENT)

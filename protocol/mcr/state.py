@@ -15,7 +15,7 @@ from ..tiles import Kind
 from ..walls import LiveWall
 from .actions import Answer
 from .config import TableOptions
-from .events import DrawSource
+from .events import AnswerKind, DrawSource
 from .hand import MeldType
 
 
@@ -59,6 +59,20 @@ class HandResult:
 
 
 @dataclass(frozen=True)
+class ClosedClaims:
+    """The last claim window that went to a claim while another seat claimed too: which
+    seat took ``slot`` (discarded by ``discarder``) and what each seat had answered, so a
+    seat whose claim lost is told why (the seat view's news). ``made``: the discards made
+    in the hand by then (``discards_made``), for how long it is news."""
+
+    slot: int
+    discarder: Seat
+    winner: Seat
+    answers: tuple[AnswerKind | None, AnswerKind | None, AnswerKind | None, AnswerKind | None]
+    made: int
+
+
+@dataclass(frozen=True)
 class HandState:
     options: TableOptions
     prevalent_wind: int
@@ -77,6 +91,7 @@ class HandState:
     revealed: frozenset[int] = frozenset()  # concealed slots shown at a (false) Mahjong
     penalties: tuple[int, int, int, int] = (0, 0, 0, 0)  # running B6 penalty points
     result: HandResult | None = None
+    last_claims: ClosedClaims | None = None
 
     def seat(self, seat: Seat) -> SeatState:
         return self.seats[seat]
@@ -154,3 +169,9 @@ def visible_to(state: HandState, seat: Seat | None) -> frozenset[int]:
     for meld in own.melds:
         mine.update(meld.slots)
     return public | mine
+
+
+def discards_made(state: HandState) -> int:
+    """Every discard made in the hand so far, the claimed ones (now in melds) too."""
+    return sum(len(seat.discards) + sum(1 for m in seat.melds if m.claimed_from is not None)
+               for seat in state.seats)

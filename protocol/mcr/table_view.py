@@ -14,10 +14,11 @@ from typing import Any
 
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.mcr import actions as A
+from fourwinds.protocol.mcr.events import AnswerKind
 from fourwinds.protocol.mcr.fans import FAN_NAME, FAN_POINTS, Fan
 from fourwinds.protocol.mcr.hand import Meld
 from fourwinds.protocol.mcr.scoring import FanScore, WinContext, score_hand
-from fourwinds.protocol.mcr.state import HandState, Phase, public_slots
+from fourwinds.protocol.mcr.state import HandState, Phase, discards_made, public_slots
 from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
 from fourwinds.protocol.mcr.wins import calc_melds
 from fourwinds.protocol.seats import Seat
@@ -193,6 +194,33 @@ def hints(f: SeatFacts) -> list[str]:
     return [] if facts is None else list(hand_hints(*facts))
 
 
+# ---------------------------------------------------------------- news
+
+NEWS_DISCARDS = 4  # a lost claim is told until this many more discards (a round) are made
+_CLAIM_NAMES = {AnswerKind.CHOW: "chow", AnswerKind.PUNG: "pung", AnswerKind.KONG: "kong",
+                AnswerKind.WIN: "Mahjong"}
+
+
+def news(f: SeatFacts) -> list[str]:
+    """A claim of ours that lost, to whom and why ("Your chow claim on 4p lost: West
+    claimed pung (a pung or kong goes before a chow)"), for a round of discards."""
+    s: HandState = f.engine
+    closed, me = s.last_claims, f.me
+    if (closed is None or me is None or closed.winner == me or s.result is not None
+            or discards_made(s) - closed.made >= NEWS_DISCARDS):
+        return []
+    ours, theirs = closed.answers[me], closed.answers[closed.winner]
+    if ours is None or ours is AnswerKind.PASS or theirs is None:
+        return []
+    if ours is AnswerKind.CHOW and theirs is not AnswerKind.CHOW:
+        why = "a pung or kong goes before a chow"
+    else:
+        why = f"nearer in turn after {SEAT_NAMES[closed.discarder]}"
+    return [f"Your {_CLAIM_NAMES.get(ours, 'claim')} claim on {code(s.faces[closed.slot])} "
+            f"lost: {SEAT_NAMES[closed.winner]} claimed {_CLAIM_NAMES.get(theirs, 'it')} "
+            f"({why})"]
+
+
 # ---------------------------------------------------------------- table
 
 
@@ -341,7 +369,7 @@ class MCRView:
             "phase": phase, "phase_detail": detail,
             "turn": None if s.phase is Phase.ENDED else int(s.turn),
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(s),
-            "prevalent_wind": int(s.prevalent_wind)}
+            "prevalent_wind": int(s.prevalent_wind), "news": news(f)}
         facts = _hint_facts(f)
         out["live_wins"] = None if facts is None else live_wins(*facts)
         if s.phase is Phase.CLAIMS and s.pending is not None:
@@ -355,6 +383,17 @@ class MCRView:
             if s.turn == f.me and s.drawn is not None and s.drawn in own.hand:
                 out["drawn"] = code(s.faces[s.drawn])
         return out
+
+    def concealed_slots(self, engine: Any, seat: Seat) -> tuple[int, ...]:
+        """The winner's with the discard (or robbed tile) it won on, as the result's
+        ``concealed`` and the American engine have it."""
+        s: HandState = engine
+        hand = tuple(s.seats[seat].hand)
+        r = s.result
+        if (r is not None and r.winner == seat and not r.self_drawn and s.pending is not None
+                and s.pending not in hand):
+            return (*hand, s.pending)
+        return hand
 
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
         s: HandState = f.engine

@@ -27,11 +27,14 @@ from .masked import ready_to_act
 from .messages import MsgKind, decode_body
 from .options import DeckKind
 from .problems import ProblemKind
+from .returning import own_window_start
+from .reveal import reveal_hands
 from .rotation import Seating, wind_of
 from .rules import HandOutcome, RulesAdapter
 from .screens import screen_of
 from .state import Phase, TableSession
 from .steps import audit_done, more_time_allowed, window_seconds
+from .waiting import waiting_entry
 
 __all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "Unreachable", "build_seat_view",
            "code", "rack_order", "resolve_action", "signed_names"]
@@ -125,6 +128,11 @@ class RuleView(Protocol):
     def summary(self, engine: Any) -> dict[str, Any]:
         """A finished hand (its last engine state) for the history: ``kind``, ``winner``
         and ``from`` (winds or None), ``self_drawn``, ``summary`` (one line)."""
+        ...
+
+    def concealed_slots(self, engine: Any, seat: Seat) -> Sequence[int]:
+        """The wall positions ``seat`` holds concealed (public: every seat knows them), for
+        the hand's-end reveal of every seat's tiles (reveal.py)."""
         ...
 
 
@@ -294,7 +302,8 @@ def _deadline(s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat],
     window = window_seconds(s, f.place(winds[0]))
     if window <= 0:
         return None
-    return max(0.0, window - (now - s.step_started))
+    start = own_window_start(s) if winds[0] == f.me else s.step_started
+    return max(0.0, window - (now - start))
 
 
 def _windows(s: TableSession) -> dict[str, float]:
@@ -395,11 +404,18 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
               if u.place in waiting_places]
     if waited and s.phase is not Phase.OVER:
         view["phase_detail"] = "; ".join(_waiting_text(entry) for entry in waited)
+    view["waiting"] = waiting_entry(
+        s, [(p, wind_of(f.seating, p) if f is not None else p, _name(s, p))
+            for p in waiting_places], {Seat(u.place): int(u.for_s) for u in unreachable}, now)
     if s.halted is not None:
         view["phase_detail"] = f"Table halted: {s.halted.describe()}"
     if view["result"] is not None:
-        assert f is not None
+        assert f is not None and rv is not None
         view["result"]["audit"] = _audit(s)
+        shown = reveal_hands(s, f.engine, rv.concealed_slots)
+        view["result"]["hands"] = (None if shown.hands is None
+                                   else [list(tiles) for tiles in shown.hands])
+        view["result"]["hands_detail"] = shown.detail
         _name_result(s, f, view["result"], names)
     view["screen"] = screen_of(view)
     view["rack"] = rack_order(view["hand"], view["drawn"])

@@ -146,7 +146,10 @@ def handle_outputs(s: TableSession, acc: Acc, outputs: Iterable[object]) -> Tabl
                                            s.step))
             hand = s.hand
             assert hand is not None
-            s = evolve(s, hand=evolve(hand, audited=True))
+            # the whole wall as the four revealed permutations put it: shown at the hand's
+            # end (reveal.py) only when the audit found the wall to be that masking
+            revealed = () if out.blames else tuple(out.faces)
+            s = evolve(s, hand=evolve(hand, audited=True, revealed=revealed))
         elif isinstance(out, Suspect) and not hand.audit_started:
             s = start_audit(s, acc)
     return s

@@ -23,6 +23,7 @@ from .lobby import join, open_table
 from .messages import Act, Ready, Thinking
 from .options import TableOptions
 from .problems import Problem, ProblemKind, shown_problems
+from .returning import own_window_start, seat_returned
 from .rotation import wind_of
 from .state import Outgoing, Phase, Step, TableSession
 from .steps import advance, audit_done, confirm_hand_end, more_time_allowed, window_seconds
@@ -31,7 +32,8 @@ from .values import CACHE_KEY, evolve
 
 __all__ = ["HandNext", "MoreTime", "Outgoing", "Step", "TableReady", "TableSession",
            "handle_message", "join_table", "local_action", "messages_since", "new_table",
-           "resume", "seat_view", "settle", "state_hash", "tick", "window_seconds"]
+           "resume", "seat_returned", "seat_view", "settle", "state_hash", "tick",
+           "window_seconds"]
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,7 @@ def tick(session: TableSession, now: float) -> Step:
         s = evolve(s, step_started=now)
     if s.halted is not None or s.me is None:
         return _step(s, acc)
-    waited = now - s.step_started
+    waited = now - own_window_start(s)   # our own window: restarted once by a return
     if (s.phase is Phase.PLAY and s.me in s.awaiting and s.me not in s.inputs
             and not s.inbox[s.me] and s.rules is not None and s.hand is not None
             and masked.ready_to_act(s)):
@@ -199,8 +201,9 @@ def tick(session: TableSession, now: float) -> Step:
     waited = now - s.step_started  # our answer may have resolved the step: a new one starts
     if s.open is not None and s.stall_reported != s.step and s.phase is not Phase.LOBBY:
         stall_after = s.open.options.stall_after
+        ours = now - own_window_start(s)
         late = [p for p in SEATS if p in s.awaiting and p not in s.inputs
-                and waited >= window_seconds(s, p) + stall_after
+                and (ours if p == s.me else waited) >= window_seconds(s, p) + stall_after
                 and not (s.phase is Phase.HAND_END and s.open.options.next_window == 0)]
         blames = [(p, f"no answer for {waited:.0f} s") for p in late if p != s.me]
         if s.me in late or (s.phase is Phase.WALL and waited >= stall_after):

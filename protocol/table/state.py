@@ -77,6 +77,7 @@ class Hand:
     wall_ready: bool = False
     audit_started: bool = False
     audited: bool = False
+    revealed: tuple[Kind, ...] = ()    # masked deck: every face, from an audit that blamed none
     shown: Mapping[int, Kind] = field(default_factory=dict)   # observer: faces revealed
     observed: tuple[tuple[Seat, Any], ...] = ()   # observer: (place, signed deck message)
     pending_deal: bool = False         # deck work of a resolved step, run in the next step
@@ -129,6 +130,7 @@ class TableSession:
     halted: Problem | None = None
     stall_reported: int = -1
     thinking: frozenset[Seat] = frozenset()   # places granted more time in this step
+    returned: tuple[int, float] = (-1, -1.0)  # our own timer restarted: (step, when); returning.py
     timeline: tuple[tuple[int, Seat, str], ...] = ()
 
     @property

@@ -94,6 +94,15 @@ class Bye:
 
 
 @dataclass(frozen=True)
+class Deduction:
+    """Points and score taken from a player (a director's penalty, signed with a reason)."""
+
+    player: int
+    points: Fraction
+    score: int
+
+
+@dataclass(frozen=True)
 class StandingsRow:
     """One player's place: ``rank`` (1 = first; equal players share it), ``points`` (MCR:
     table points; American: tournament points), ``score`` (MCR: total game score; American:
@@ -160,9 +169,10 @@ def table_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
 
 
 def standings(results: Sequence[TableResult], scoring: Scoring,
-              byes: Sequence[Bye] = (), players: Sequence[int] = ()) -> tuple[StandingsRow, ...]:
+              byes: Sequence[Bye] = (), players: Sequence[int] = (),
+              deductions: Sequence[Deduction] = ()) -> tuple[StandingsRow, ...]:
     """Every player's row, best first (ties: by player number). ``players`` adds entrants
-    with no result yet."""
+    with no result yet; ``deductions`` are taken off after the results (penalties)."""
     _check(results, byes)
     points: dict[int, Fraction] = {p: Fraction(0) for p in players}
     score: dict[int, int] = dict.fromkeys(players, 0)
@@ -187,6 +197,11 @@ def standings(results: Sequence[TableResult], scoring: Scoring,
         score[bye.player] = score.get(bye.player, 0) + scoring.bye_score
         sat_out[bye.player] = sat_out.get(bye.player, 0) + 1
         played.setdefault(bye.player, 0)
+    for taken in deductions:
+        points[taken.player] = points.get(taken.player, Fraction(0)) - taken.points
+        score[taken.player] = score.get(taken.player, 0) - taken.score
+        played.setdefault(taken.player, 0)
+        sat_out.setdefault(taken.player, 0)
 
     def key(p: int) -> tuple[Fraction, int]:
         return (points[p], score[p] if scoring.rules is Rules.MCR else 0)

@@ -89,10 +89,22 @@ def _finish(table: RealTable, seats: list[BotSeat], timeout: float) -> None:
     phases = [v["session"]["phase"] for v in views]
     assert phases == ["over"] * 4, phases
     assert len({v["state"] for v in views}) == 1
+    every_hand_revealed(views)
     transcripts = [table.query(i, type="transcript")["transcript"] for i in range(4)]
     assert all(t == transcripts[0] for t in transcripts)
     verdict = check_transcript(transcripts[0])
     assert verdict.ok, verdict.problems
+
+
+def every_hand_revealed(views: list[dict[str, Any]]) -> None:
+    """At the hand's end every daemon's view shows the same tiles of every seat (issue 22),
+    each seat's own rack among them (the winner's hand as the result lays it out)."""
+    hands = [v["result"]["hands"] for v in views]
+    assert hands[0] is not None and all(h == hands[0] for h in hands), hands
+    for view in views:
+        result = view["result"]
+        own = result["concealed"] if view["seat"] == result["winner"] else view["hand"]
+        assert hands[0][view["seat"]] == own, (view["seat"], hands[0], own)
 
 
 @pytest.mark.parametrize("real_table", ["mcr", "american"], indirect=True)
@@ -120,6 +132,7 @@ def test_four_daemons_play_a_hand_on_the_masked_wall(real_table: RealTable) -> N
     assert [e["view"]["session"]["phase"] for e in events] == ["over"] * 4
     assert len({e["view"]["state"] for e in events}) == 1
     assert not any(e["problems"] or e["view"]["problems"] for e in events)
+    every_hand_revealed([e["view"] for e in events])
     held = []
     for i in range(4):
         transcript = real_table.query(i, type="transcript")["transcript"]

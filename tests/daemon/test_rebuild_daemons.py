@@ -150,7 +150,9 @@ def test_a_seat_resumed_from_an_older_copy_learns_its_last_number_and_never_sign
         shutil.copytree(folder, backup)
         older = len(TableLog.open(backup / RECORDS).records)
         victim.start()
-        seats[VICTIM].pause_after = 16      # signed past the copy (not so far the hand ends)
+        # a few more of its own actions sign past the copy (few: the others play fast and
+        # a hand that ends first leaves nothing to rebuild mid-hand)
+        seats[VICTIM].pause_after = seats[VICTIM].actions + 2
         seats[VICTIM].paused.clear()
         _paused_mid_hand(table, seats, 60)
         time.sleep(0.5)

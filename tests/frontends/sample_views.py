@@ -218,6 +218,11 @@ def hand_over_event(seq: int = 41, *, rules: str = "american", self_drawn: bool 
         "hand": "2468-1",
         "tiles": ["2m", "2m", "2m", "4m", "4m", "4m", "4m", "6m", "6m", "6m", "8m", "8m", "8m",
                   "J"],
+        "hands": [["1m", "3m", "5p", "5p", "7p", "9p", "2s", "3s", "4s", "1z", "1z", "5z", "6z"],
+                  ["2m", "2m", "2m", "4m", "4m", "4m", "4m", "6m", "6m", "6m", "8m"],
+                  ["1p", "2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "7z", "7z", "J", "F"],
+                  ["9m", "9m", "1s", "1s", "2z", "2z", "3z", "3z", "4z", "4z", "F", "F", "J"]],
+        "hands_detail": "",
     }
     if rules == "american":
         result["card_hand"] = {"id": "2468-1", "pattern": "222 4444 666 8888",

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from fourwinds.frontends.table_view import UiState, menu_actions, render
 from fourwinds.frontends.tile_text import fit, text_width, tile_cell
+from fourwinds.protocol.table.reveal import AUDIT_RUNNING
 from tests.frontends import sample_views
 
 
@@ -379,12 +380,46 @@ def test_end_of_hand_screen_american(width: int, height: int, ascii_only: bool) 
 
 
 @pytest.mark.parametrize(("width", "height"), SIZES)
+@pytest.mark.parametrize("ascii_only", MODES)
+@pytest.mark.parametrize("rules", ["american", "mcr"])
+def test_end_of_hand_screen_shows_every_seats_tiles(width: int, height: int, ascii_only: bool,
+                                                    rules: str) -> None:
+    event = sample_views.hand_over_event(rules=rules)
+    lines = render(event, UiState(elapsed=3.2), width, height, ascii_only)
+    screen = "\n".join(lines)
+    assert len(lines) <= height and "Every seat's tiles:" in screen
+    below = screen.split("Every seat's tiles:")[1].split("Payments:")[0].splitlines()[1:]
+    names = ["East (Ada)", "South (Bob)", "West (Cy)", "North (Di)"]
+    starts = [next(i for i, line in enumerate(below) if line.strip().startswith(name + ":"))
+              for name in names]
+    ends = [*starts[1:], len(below)]
+    for seat, (start, end) in enumerate(zip(starts, ends, strict=True)):
+        rows = "\n".join(below[start:end]).replace(names[seat] + ":", "")
+        assert _codes(rows) == event["view"]["result"]["hands"][seat], (seat, screen)
+    assert ">1 Next hand (n) [default]" in screen   # the way on is never cut for them
+
+
+def test_a_window_too_small_for_every_seats_tiles_says_they_are_there() -> None:
+    lines = render(sample_views.hand_over_event(), UiState(), 60, 16, True)
+    assert "Every seat's tiles are shown in a taller window" in "\n".join(lines)
+
+
+def test_the_hands_not_shown_yet_are_said_so() -> None:
+    event = sample_views.hand_over_event()
+    event["view"]["result"]["hands"] = None
+    event["view"]["result"]["hands_detail"] = AUDIT_RUNNING
+    screen = "\n".join(render(event, UiState(), 100, 40, True))
+    assert AUDIT_RUNNING in screen and "Every seat's tiles:" not in screen
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
 def test_end_of_hand_screen_mcr_fans_with_points(width: int, height: int) -> None:
     event = sample_views.hand_over_event(rules="mcr", self_drawn=True)
     screen = "\n".join(render(event, UiState(), width, height, False))
     assert "Winning tile: 8m (8 Crak), self-drawn" in screen
     assert re.search(r"Full Flush\s+24", screen) and re.search(r"All Pungs\s+6", screen)
-    assert re.search(r"Flower Tiles\s+1 x2", screen) and re.search(r"Total\s+32 points", screen)
+    # (at 80x24 the fans are packed, to leave room for every seat's tiles)
+    assert re.search(r"Flower Tiles\s+1 x2", screen) and re.search(r"Total:?\s+32 points", screen)
     assert "South (Bob) +150" in screen
     assert "Flowers: " in screen
 

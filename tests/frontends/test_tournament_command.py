@@ -65,9 +65,10 @@ def test_impossible_seatings_say_why_in_one_line(
     assert says in err and len(err.strip().splitlines()) == 1
 
 
-def test_the_group_says_only_seating_exists_yet(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_group_says_only_seating_and_verify_exist_yet(
+        capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "tournament")
-    assert code == 2 and "only `fourwinds tournament seating` exists yet" in err
+    assert code == 2 and "only `fourwinds tournament seating` and `verify` exist yet" in err
 
 
 def test_the_installed_command_prints_the_json() -> None:

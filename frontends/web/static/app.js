@@ -452,9 +452,10 @@
   function screenOf(event) {
     if (!event) return "lobby-screen";
     // the daemon's seat view decides the screen (protocol/table/screens.py): "lobby" is
-    // this page's "waiting" (the page's own lobby lists tables)
+    // this page's "waiting" (the page's own lobby lists tables), and so is "reconnecting"
+    // (our daemon catching up after a restart: what it holds is stale, so no table)
     const screen = (event.view || {}).screen;
-    return screen === "lobby" ? "waiting" : screen || "table";
+    return screen === "lobby" || screen === "reconnecting" ? "waiting" : screen || "table";
   }
 
   function show(screen) {
@@ -482,6 +483,7 @@
     if (state.phaseKey !== undefined && state.phaseKey !== phaseKey) say("");
     state.phaseKey = phaseKey;
     setData(document.body, "phase", view.phase || "");
+    setData(document.body, "reconnecting", view.reconnecting ? "yes" : "no");
     setData(document.body, "answered", state.answered ? "yes" : "no");
     const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
     setText($("info"), [`table ${event.name || view.table || ""}`,
@@ -509,6 +511,14 @@
   // arrives every few seconds, and a button replaced under the pointer loses its click.
   function renderWaiting(event, view) {
     setText($("waiting-title"), `Table ${event.name || ""}: ${view.phase_detail || "waiting for players"}`);
+    if (view.reconnecting) {   // no places, timers or actions until the daemon holds the table again
+      redraw($("places"), "reconnecting", () => []);
+      setText($("timers"), "");
+      $("private-code").hidden = true;
+      redraw($("waiting-actions"), "reconnecting", () => [h("p", { id: "reconnecting",
+        text: "The table comes back as soon as your daemon holds what the other seats hold." })]);
+      return;
+    }
     redraw($("places"), JSON.stringify([view.players, view.seat, state.members]),
       () => Views.places(view, state.members));
     setText($("timers"), Views.windowsText(view));
@@ -714,12 +724,15 @@
     if (!event) { setText($("clock"), ""); return; }
     const view = event.view || {};
     const left = deadlineLeft(view);
-    setText($("clock"), left === null ? "" : `time ${Math.ceil(left)} s`);
-    const urgent = left !== null && left < 5;
+    // past another seat's window, or a seat unreachable: whom the table waits for, not "0 s"
+    const held = view.waiting && view.waiting.text ? view.waiting.text : null;
+    setText($("clock"), held !== null ? held : left === null ? "" : `time ${Math.ceil(left)} s`);
+    const urgent = held === null && left !== null && left < 5;
     if ($("clock").classList.contains("urgent") !== urgent) $("clock").classList.toggle("urgent");
     const screen = screenOf(event);   // (the hidden table keeps its own countdown)
     const countdown = document.querySelector(`#${screen} .countdown`);
-    if (countdown && left !== null) {
+    if (countdown && held !== null) setText(countdown, held);
+    else if (countdown && left !== null) {
       setText(countdown, screen === "result" ? `Next hand in ${Math.ceil(left)} s` : `${Math.ceil(left)} s`);
     }
   }

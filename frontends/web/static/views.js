@@ -162,6 +162,7 @@ const Views = (() => {
     } else if (r.hand) {
       out.push(h("p", { text: `Hand: ${r.hand}` }));
     }
+    out.push(...everyHand(view, r));
     const payments = r.payments || (r.payouts || []).map((amount, seatNo) =>
       ({ seat: seatNo, name: nameOf(view, seatNo), amount }));
     if (payments.length) {
@@ -178,6 +179,20 @@ const Views = (() => {
           : `Audit FAILED: ${r.audit}` }));
     }
     return out;
+  }
+
+  // Every seat's concealed tiles once the daemon reveals them (result.hands, by wind), one
+  // seat under the other; until then its word on why not (result.hands_detail).
+  function everyHand(view, r) {
+    if (!Array.isArray(r.hands)) {
+      return r.hands_detail ? [h("p", { class: "hands-detail", text: r.hands_detail })] : [];
+    }
+    return [h("section", { class: "every-hand", id: "every-hand" },
+      h("h3", { text: "Every seat's tiles" }),
+      r.hands.map((codes, seatNo) => h("div", { class: "seat-hand", "data-seat": seatNo },
+        h("span", { class: "seat-hand-name", text: who(view, seatNo) }),
+        (codes || []).length ? h("span", { class: "meld" }, tiles(codes, "small"))
+          : h("span", { text: "(none concealed)" }))))];
   }
 
   function nextLines(view, left, ourNext) {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import permutations
+from types import SimpleNamespace
 
 import pytest
 
@@ -13,7 +14,9 @@ from fourwinds.protocol.mcr.engine import apply, legal_actions
 from fourwinds.protocol.mcr.events import FalseDeclaration, MeldMade
 from fourwinds.protocol.mcr.hand import MeldType
 from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.table_view import news
 from fourwinds.protocol.mcr.wins import reveal_of
+from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
 
@@ -222,3 +225,26 @@ def test_b5_last_tile_when_the_other_three_are_visible() -> None:
     state = pass_others(state)
     assert state.result is not None and state.result.winner is N
     assert "Last Tile" in [name for name, _, _ in state.result.fans]
+
+
+def test_b4_a_chow_claim_that_loses_to_a_pung_is_news_for_a_round() -> None:
+    """South (next after East) claims a chow on East's 5p and West a pung: the pung takes it
+    (B4), and South's seat view says why, for a round of discards (issue 22 item 13: a lost
+    claim said nothing)."""
+    state = table()
+    state, _ = apply(state, chow(state, S))
+    state, _ = apply(state, pung(state, W))
+    state, _ = apply(state, Pass(N))
+    assert state.turn == W and state.last_claims is not None
+
+    def said(seat: Seat) -> list[str]:
+        return news(SimpleNamespace(engine=state, me=seat))  # type: ignore[arg-type]
+
+    assert said(S) == ["Your chow claim on 5p lost: West claimed pung "
+                       "(a pung or kong goes before a chow)"]
+    assert said(W) == [] and said(N) == [] and said(E) == []
+    for _ in range(4):          # a round of discards later it is no news
+        seat = state.turn
+        state = discard(state, seat, tile_code(hand_kinds(state, seat)[-1]))
+        state = pass_others(state)
+    assert said(S) == []

@@ -30,15 +30,15 @@ VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "sea
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
              "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
              "hints", "result",
-             "windows", "next", "history", "standings", "unreachable", "screen", "rack", "prompt",
-             "live_wins"}
+             "windows", "next", "history", "standings", "unreachable", "waiting", "screen",
+             "rack", "prompt", "live_wins"}
 PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
                "exposures", "flowers", "discards", "ready", "thinking"}
 PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
           "match_over"}
 RESULT_KEYS = {"kind", "winner", "hand", "tiles", "payouts", "audit", "winner_name",
                "winning_tile", "self_drawn", "from_seat", "from_name", "concealed",
-               "exposures", "flowers", "payments", "scores"}
+               "exposures", "flowers", "payments", "scores", "hands", "hands_detail"}
 RULE_RESULT_KEYS = {"american": {"card_hand"}, "mcr": {"fans", "total"}}
 CODE = re.compile(r"^([1-9][mpsz]|[1-8]f|F|J|\?)$")
 ME = Seat(0)
@@ -168,6 +168,11 @@ def check_view(view: dict[str, Any], rules: str) -> None:
         assert len(result["payouts"]) == 4 and sum(result["payouts"]) == 0
         assert [p["amount"] for p in result["payments"]] == result["payouts"]
         assert (result["winner"] is None) == (result["winner_name"] is None)
+        assert isinstance(result["hands_detail"], str)
+        assert (result["hands"] is None) == bool(result["hands_detail"])
+        if result["hands"] is not None:
+            assert len(result["hands"]) == 4 and all(CODE.match(c) for tiles in result["hands"]
+                                                     for c in tiles)
 
 
 _ORDER: dict[str, int] = {}

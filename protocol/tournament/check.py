@@ -1,0 +1,419 @@
+"""Checking an event's record: everything recomputed from the records alone.
+
+``check_event`` reads the records in order, as every entrant's daemon takes them, and
+refuses each record that is wrong with a typed problem naming it (problems.py): a signature
+that does not check, a record of another event (every signed body names the event's id), an
+entry at a private event the director never admitted, a round seed whose commit-reveal does
+not hold, a round start whose seed, results or seating differ from the recomputed ones
+(round_seating.py), a result not signed by the four keys seated at its table. A refused
+record changes nothing, except a round start refused for its seed, results or seating: it is
+kept as it stands so that the rest of the record is still checked against it (each of its
+tables' results is then checked too), and the verdict is not ok. The standings are computed
+from the accepted results, corrections, byes and penalties (standings.py).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from .problems import EventProblem, ProblemKind
+from .record_wire import encode_record
+from .records import (
+    Admit,
+    Body,
+    Correction,
+    Create,
+    Entry,
+    Penalty,
+    Record,
+    RoundStart,
+    SeedCommit,
+    SeedEcho,
+    SeedReveal,
+    TableResult,
+    Unreadable,
+    Withdraw,
+    WithdrawnBy,
+)
+from .round_seating import expected_seating
+from .round_seed import commitment, echo, results_digest, seed
+from .seating import RoundSeating, SeatingError
+from .signing import event_id, signed_by, table_id
+from .standings import Bye, Deduction, StandingsError, StandingsRow, ranking, standings
+from .standings import TableResult as Scores
+
+SEATS = "ESWN"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the record says once checked: ``ok`` when no record was refused."""
+
+    create: Create | None
+    problems: tuple[EventProblem, ...]
+    entrants: tuple[bytes, ...] = ()          # keys, by entrant number
+    names: tuple[str, ...] = ()
+    rounds: tuple[RoundSeating, ...] = ()
+    results: int = 0                          # tables with a result or a correction
+    standings: tuple[StandingsRow, ...] = ()
+    adjustments: tuple[Correction | Penalty, ...] = ()   # the standings' history
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+@dataclass
+class _Round:
+    """The seed being made for the next round: its roster and the steps taken so far."""
+
+    roster: tuple[int, ...]
+    commits: dict[int, bytes] = field(default_factory=dict)
+    echoes: dict[int, bytes] = field(default_factory=dict)
+    reveals: dict[int, bytes] = field(default_factory=dict)
+
+
+class _Check:
+    """The record as read so far (one pass, in record order)."""
+
+    def __init__(self, create: Create) -> None:
+        self.create = create
+        self.event = event_id(create)
+        self.keys: list[bytes] = []
+        self.names: list[str] = []
+        self.number: dict[bytes, int] = {}
+        self.pending: dict[bytes, str] = {}
+        self.admitted: set[bytes] = set()
+        self.withdrawn: set[int] = set()
+        self.seed: _Round | None = None
+        self.rounds: list[RoundSeating] = []
+        self.seeds: list[bytes] = []
+        self.results: dict[tuple[int, int], tuple[int, int, int, int]] = {}
+        self.signed_results: set[tuple[int, int]] = set()
+        self.hashes: list[bytes] = []
+        self.penalties: list[Deduction] = []
+        self.adjustments: list[Correction | Penalty] = []
+        self.problems: list[EventProblem] = []
+        self.index = 0
+
+    # -- helpers --------------------------------------------------------------------------
+
+    def refuse(self, kind: ProblemKind, detail: str = "", round_: int | None = None,
+               table: int | None = None) -> None:
+        self.problems.append(EventProblem(kind, self.index, round_, table, detail))
+
+    def signers(self, body: Body) -> tuple[bytes, ...]:
+        """The keys that must sign ``body``, in the order of its signatures."""
+        director = self.create.director
+        if isinstance(body, (Entry, SeedCommit, SeedEcho, SeedReveal)):
+            return (body.player,)
+        if isinstance(body, Withdraw):
+            return (body.player if body.by is WithdrawnBy.PLAYER else director,)
+        if isinstance(body, TableResult):
+            return tuple(director if key is None else key for key in body.players)
+        return (director,)
+
+    def signatures_hold(self, record: Record) -> bool:
+        body = record.body
+        keys = self.signers(body)
+        sigs = (*record.signatures, *(None,) * max(0, len(keys) - len(record.signatures)))
+        if len(record.signatures) > len(keys):
+            self.refuse(ProblemKind.BAD_SIGNATURE, f"{len(record.signatures)} signatures "
+                        f"where {len(keys)} sign", *_where(body))
+            return False
+        if not isinstance(body, TableResult):
+            if not signed_by(body, sigs[0], keys[0]):
+                self.refuse(ProblemKind.BAD_SIGNATURE, "not signed by "
+                            + ("the director" if keys[0] == self.create.director
+                               else "its player"), *_where(body))
+                return False
+            return True
+        missing = [SEATS[s] for s in range(4) if sigs[s] is None]
+        bad = [SEATS[s] for s in range(4)
+               if sigs[s] is not None and not signed_by(body, sigs[s], keys[s])]
+        if missing:
+            self.refuse(ProblemKind.UNSIGNED, f"no signature of seat(s) {', '.join(missing)}",
+                        body.round, body.table)
+            return False
+        if bad:
+            self.refuse(ProblemKind.BAD_SIGNATURE,
+                        f"seat(s) {', '.join(bad)} did not sign these scores (altered or "
+                        "forged)", body.round, body.table)
+            return False
+        return True
+
+    def entrant(self, key: bytes, body: Body) -> int | None:
+        number = self.number.get(key)
+        if number is None:
+            self.refuse(ProblemKind.UNKNOWN_PLAYER, key.hex()[:16], *_where(body))
+        return number
+
+    def enter(self, key: bytes, name: str) -> None:
+        self.number[key] = len(self.keys)
+        self.keys.append(key)
+        self.names.append(name)
+
+    # -- records --------------------------------------------------------------------------
+
+    def take(self, record: Record) -> None:
+        body = record.body
+        if isinstance(body, Create):
+            self.refuse(ProblemKind.DUPLICATE, "a second creation record")
+            return
+        if body.event != self.event:
+            self.refuse(ProblemKind.OTHER_EVENT, f"event {body.event.hex()[:16]}, this is "
+                        f"{self.event.hex()[:16]}", *_where(body))
+            return
+        if not self.signatures_hold(record):
+            return
+        if isinstance(body, Entry):
+            self.entry(body)
+        elif isinstance(body, Admit):
+            self.admit(body)
+        elif isinstance(body, Withdraw):
+            self.withdraw(body)
+        elif isinstance(body, (SeedCommit, SeedEcho, SeedReveal)):
+            self.seed_step(body)
+        elif isinstance(body, RoundStart):
+            self.round_start(body)
+        elif isinstance(body, TableResult):
+            self.result(body, record)
+        elif isinstance(body, Correction):
+            self.correction(body, record)
+        else:
+            self.penalty(body, record)
+
+    def entry(self, body: Entry) -> None:
+        if body.player in self.number or body.player in self.pending:
+            self.refuse(ProblemKind.DUPLICATE, f"a second entry of {body.name!r}")
+        elif not self.create.private or body.player in self.admitted:
+            self.enter(body.player, body.name)
+        else:
+            self.pending[body.player] = body.name
+
+    def admit(self, body: Admit) -> None:
+        if body.player in self.number or body.player in self.admitted:
+            self.refuse(ProblemKind.DUPLICATE, "a key admitted twice")
+            return
+        self.admitted.add(body.player)
+        if body.player in self.pending:
+            self.enter(body.player, self.pending.pop(body.player))
+
+    def withdraw(self, body: Withdraw) -> None:
+        number = self.entrant(body.player, body)
+        if number is None:
+            return
+        if number in self.withdrawn:
+            self.refuse(ProblemKind.DUPLICATE, f"{self.names[number]!r} withdrawn twice")
+        elif body.by is WithdrawnBy.DIRECTOR and not body.reason.strip():
+            self.refuse(ProblemKind.NO_REASON, "a withdrawal by the director")
+        else:
+            self.withdrawn.add(number)
+
+    def seed_step(self, body: SeedCommit | SeedEcho | SeedReveal) -> None:
+        if body.round != len(self.rounds) or body.round >= self.create.rounds:
+            self.refuse(ProblemKind.OUT_OF_ORDER, f"a seed step for round {body.round + 1} "
+                        f"while round {len(self.rounds) + 1} is next", body.round)
+            return
+        if self.seed is None:   # the first commitment closes the round's roster
+            if not isinstance(body, SeedCommit):
+                self.refuse(ProblemKind.OUT_OF_ORDER, "before any commitment", body.round)
+                return
+            self.seed = _Round(tuple(n for n in range(len(self.keys))
+                                     if n not in self.withdrawn))
+        state = self.seed
+        number = self.number.get(body.player)
+        if number is None or number not in state.roster:
+            self.refuse(ProblemKind.NOT_IN_ROUND, body.player.hex()[:16], body.round)
+            return
+        if isinstance(body, SeedCommit):
+            self.step(state.commits, number, body.commitment, body.round, "commitment")
+            return
+        if any(n not in state.commits for n in state.roster):
+            self.refuse(ProblemKind.OUT_OF_ORDER, "before every entrant committed", body.round)
+            return
+        if isinstance(body, SeedEcho):
+            if body.commitments != echo([state.commits[n] for n in state.roster]):
+                self.refuse(ProblemKind.BAD_ECHO, self.names[number], body.round)
+                return
+            self.step(state.echoes, number, body.commitments, body.round, "echo")
+            return
+        if any(n not in state.echoes for n in state.roster):
+            self.refuse(ProblemKind.EARLY_REVEAL, self.names[number], body.round)
+            return
+        if commitment(self.event, body.round, body.player, body.nonce) != state.commits[number]:
+            self.refuse(ProblemKind.BAD_REVEAL, self.names[number], body.round)
+            return
+        self.step(state.reveals, number, body.nonce, body.round, "reveal")
+
+    def step(self, held: dict[int, bytes], number: int, value: bytes, round_: int,
+             what: str) -> None:
+        if number in held:
+            self.refuse(ProblemKind.DUPLICATE, f"a second {what} of {self.names[number]!r}",
+                        round_)
+        else:
+            held[number] = value
+
+    def round_start(self, body: RoundStart) -> None:
+        r = body.round
+        if r != len(self.rounds) or r >= self.create.rounds:
+            self.refuse(ProblemKind.OUT_OF_ORDER, f"round {len(self.rounds) + 1} is next "
+                        f"of {self.create.rounds}", r)
+            return
+        state = self.seed or _Round(tuple(n for n in range(len(self.keys))
+                                          if n not in self.withdrawn))
+        self.seed = None
+        if r > 0:
+            for t in range(len(self.rounds[r - 1].tables)):
+                if (r - 1, t) not in self.results:
+                    self.refuse(ProblemKind.MISSING_RESULT, f"round {r + 1} started first",
+                                r - 1, t)
+        lacking = [self.names[n] for n in state.roster if n not in state.reveals]
+        made = body.seed
+        if lacking:
+            more = f" and {len(lacking) - 5} more" if len(lacking) > 5 else ""
+            self.refuse(ProblemKind.SEED_MISSING,
+                        "no reveal of " + ", ".join(map(repr, lacking[:5])) + more, r)
+        else:
+            made = seed(self.event, r, [state.reveals[n] for n in state.roster])
+            if made != body.seed:
+                self.refuse(ProblemKind.BAD_SEED, "", r)
+        if body.results != results_digest(self.hashes):
+            self.refuse(ProblemKind.BAD_RESULTS, "", r)
+        given = RoundSeating(r, body.tables, body.byes)
+        try:
+            order = (ranking(self.standings()) if self.create.seeded and r > 0 else None)
+            if order is not None:
+                order = tuple(n for n in order if n in state.roster)
+            wanted = expected_seating(state.roster, r, self.create.rounds, self.rounds,
+                                      [*self.seeds, made], self.create.fill, order)
+        except (SeatingError, StandingsError) as error:
+            self.refuse(ProblemKind.CANNOT_SEAT, str(error), r)
+            wanted = None
+        if wanted is not None and wanted != given:
+            self.refuse(ProblemKind.BAD_SEATING, _first_difference(wanted, given), r)
+        self.rounds.append(given)
+        self.seeds.append(made)
+
+    def seated(self, round_: int, table: int) -> tuple[bytes | None, ...] | None:
+        if round_ >= len(self.rounds) or table >= len(self.rounds[round_].tables):
+            self.refuse(ProblemKind.UNKNOWN_TABLE, "", round_, table)
+            return None
+        return tuple(None if n is None or n >= len(self.keys) else self.keys[n]
+                     for n in self.rounds[round_].tables[table])
+
+    def result(self, body: TableResult, record: Record) -> None:
+        r, t = body.round, body.table
+        seats = self.seated(r, t)
+        if seats is None:
+            return
+        if body.players != seats:
+            wrong = [SEATS[s] for s in range(4) if body.players[s] != seats[s]]
+            self.refuse(ProblemKind.NOT_SEATED, f"seat(s) {', '.join(wrong)}", r, t)
+            return
+        if body.table_id != table_id(self.event, r, t):
+            self.refuse(ProblemKind.BAD_TABLE_ID, body.table_id.hex(), r, t)
+            return
+        if (r, t) in self.signed_results:
+            self.refuse(ProblemKind.DUPLICATE, "a second result", r, t)
+            return
+        self.signed_results.add((r, t))
+        self.results.setdefault((r, t), body.scores)
+        self.hashes.append(_hash(record))
+
+    def correction(self, body: Correction, record: Record) -> None:
+        if self.seated(body.round, body.table) is None:
+            return
+        if not body.reason.strip():
+            self.refuse(ProblemKind.NO_REASON, "a correction", body.round, body.table)
+            return
+        self.results[(body.round, body.table)] = body.scores
+        self.adjustments.append(body)
+        self.hashes.append(_hash(record))
+
+    def penalty(self, body: Penalty, record: Record) -> None:
+        number = self.entrant(body.player, body)
+        if number is None:
+            return
+        if body.round >= len(self.rounds):
+            self.refuse(ProblemKind.OUT_OF_ORDER, "a penalty in a round not started",
+                        body.round)
+            return
+        if not body.reason.strip():
+            self.refuse(ProblemKind.NO_REASON, "a penalty", body.round)
+            return
+        self.penalties.append(Deduction(number, body.points, body.score))
+        self.adjustments.append(body)
+        self.hashes.append(_hash(record))
+
+    # -- the standings --------------------------------------------------------------------
+
+    def standings(self) -> tuple[StandingsRow, ...]:
+        scores = [Scores(r, t, self.rounds[r].tables[t], s)
+                  for (r, t), s in sorted(self.results.items())]
+        byes = [Bye(seating.round, p) for seating in self.rounds for p in seating.byes]
+        return standings(scores, self.create.scoring, byes, range(len(self.keys)),
+                         self.penalties)
+
+    def verdict(self) -> Verdict:
+        for key, name in self.pending.items():
+            self.problems.append(EventProblem(ProblemKind.UNADMITTED, -1, None, None,
+                                              f"{name!r} ({key.hex()[:16]})"))
+        try:
+            rows = self.standings()
+        except StandingsError as error:
+            self.problems.append(EventProblem(ProblemKind.NOT_SEATED, -1, None, None,
+                                              str(error)))
+            rows = ()
+        return Verdict(self.create, tuple(self.problems), tuple(self.keys), tuple(self.names),
+                       tuple(self.rounds), len(self.results), rows, tuple(self.adjustments))
+
+
+def check_event(records: Sequence[Record | Unreadable]) -> Verdict:
+    """Check every record of an event in order and recompute its standings (an
+    ``Unreadable`` one, from a file, is refused where it stands)."""
+    first = records[0] if records else None
+    if not isinstance(first, Record) or not isinstance(first.body, Create):
+        detail = first.problem if isinstance(first, Unreadable) else ""
+        return Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None, detail),))
+    create = first.body
+    sigs = first.signatures
+    if len(sigs) != 1 or not signed_by(create, sigs[0], create.director):
+        return Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
+                                           "its signature does not check"),))
+    check = _Check(create)
+    for index, record in enumerate(records[1:], start=1):
+        check.index = index
+        if isinstance(record, Unreadable):
+            check.refuse(ProblemKind.UNREADABLE, record.problem)
+        else:
+            check.take(record)
+    return check.verdict()
+
+
+def _hash(record: Record) -> bytes:
+    return hashlib.sha256(encode_record(record)).digest()
+
+
+def _where(body: Body) -> tuple[int | None, int | None]:
+    round_ = getattr(body, "round", None)
+    table = getattr(body, "table", None)
+    return (round_ if isinstance(round_, int) else None,
+            table if isinstance(table, int) else None)
+
+
+def _first_difference(wanted: RoundSeating, given: RoundSeating) -> str:
+    if len(wanted.tables) != len(given.tables):
+        return f"{len(given.tables)} tables where the method seats {len(wanted.tables)}"
+    for t, (want, got) in enumerate(zip(wanted.tables, given.tables, strict=True)):
+        if want != got:
+            return f"table {t + 1} seats {_seats(got)}, the method seats {_seats(want)}"
+    return f"byes {list(given.byes)}, the method gives {list(wanted.byes)}"
+
+
+def _seats(table: Sequence[int | None]) -> str:
+    return " ".join(f"{w}:{'bot' if p is None else p}" for w, p in zip(SEATS, table,
+                                                                        strict=True))
+

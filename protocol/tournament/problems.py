@@ -1,0 +1,62 @@
+"""What can be wrong in a tournament record: one typed problem per record refused.
+
+Each problem names the record (its place in the record, from 0), the round and table it is
+about when there is one, and the reason; ``line`` is the one line ``fourwinds tournament
+verify`` prints (rounds and tables counted from 1, as players see them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class ProblemKind(Enum):
+    """Why a record is refused."""
+
+    UNREADABLE = "the record cannot be read"
+    NO_CREATE = "the record does not begin with the event's creation, signed by its director"
+    OTHER_EVENT = "a record of another event"
+    BAD_SIGNATURE = "a signature does not check"
+    UNSIGNED = "not signed by every seat of the table"
+    DUPLICATE = "said twice"
+    UNADMITTED = "an entry the director never admitted, at a private event"
+    UNKNOWN_PLAYER = "a key that is not an entrant"
+    OUT_OF_ORDER = "out of the event's order"
+    NOT_IN_ROUND = "from a key that is not an entrant of the round"
+    BAD_ECHO = "an echo that does not match the round's commitments"
+    EARLY_REVEAL = "a reveal before every entrant echoed the commitments"
+    BAD_REVEAL = "a nonce that does not open its commitment"
+    SEED_MISSING = "the round's seed is missing an entrant's step"
+    BAD_SEED = "a round seed that differs from the one its entrants made"
+    BAD_RESULTS = "a round start that names other results than the record holds"
+    CANNOT_SEAT = "the round cannot be seated"
+    BAD_SEATING = "a seating that differs from the recomputed one"
+    MISSING_RESULT = "a table of the round before has no result"
+    UNKNOWN_TABLE = "a table no round start seated"
+    NOT_SEATED = "the keys are not the ones seated at the table"
+    BAD_TABLE_ID = "a result for a transcript of another table"
+    NO_REASON = "a director's record without a reason"
+
+
+@dataclass(frozen=True)
+class EventProblem:
+    """One record refused: which (``record``: its index), where (``round``, ``table``: from
+    0, None when not about one) and why."""
+
+    kind: ProblemKind
+    record: int
+    round: int | None = None
+    table: int | None = None
+    detail: str = ""
+
+    def line(self) -> str:
+        """The problem in one line: 'round 2, table 3: ... (record 41)'."""
+        where = []
+        if self.round is not None:
+            where.append(f"round {self.round + 1}")
+        if self.table is not None:
+            where.append(f"table {self.table + 1}")
+        head = ", ".join(where) + ": " if where else ""
+        tail = f": {self.detail}" if self.detail else ""
+        return f"{head}{self.kind.value}{tail} (record {self.record})"

@@ -1,0 +1,228 @@
+"""Records on the wire and in the export file: msgpack, every field checked where it enters.
+
+A record is ``[kind, body, signatures]``: ``body`` the list of the body's fields in the order
+records.py declares them, ``signatures`` a list of 64-byte signatures or nil. What is signed
+is ``signed_bytes(body)``: ``[DOMAIN, RECORD_VERSION, kind, body]`` packed, so a signature of
+one kind can never be read as another's. Decoding is strict (protocol/table/wire.py): a bad
+record is a ``WireError`` naming the field, never a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any
+
+from fourwinds.protocol.table.wire import (
+    WireError,
+    need_bool,
+    need_bytes,
+    need_int,
+    need_list,
+    need_str,
+    pack,
+    unpack,
+)
+
+from .records import (
+    EVENT_ID_LEN,
+    HASH_LEN,
+    KEY_LEN,
+    KIND_OF,
+    MAX_AMOUNT,
+    MAX_ENTRANTS,
+    MAX_NAME,
+    MAX_REASON,
+    MAX_ROUNDS,
+    MAX_SCORE,
+    MAX_TABLES,
+    NONCE_LEN,
+    SIGNATURE_LEN,
+    TABLE_ID_LEN,
+    Admit,
+    Body,
+    Correction,
+    Create,
+    Deck,
+    Entry,
+    Kind,
+    Length,
+    Penalty,
+    Record,
+    RoundStart,
+    SeedCommit,
+    SeedEcho,
+    SeedReveal,
+    TableResult,
+    Withdraw,
+    WithdrawnBy,
+)
+from .seating import FillPolicy, Seats
+from .standings import Rules, Scoring
+
+DOMAIN = "fourwinds-tournament"
+RECORD_VERSION = 1
+MAX_RECORD_BYTES = 64 * 1024
+"""Largest record (a round start of 1024 entrants packs to about 6 KB)."""
+MAX_SIGNATURES = 4
+MAX_POINTS = 10**6
+
+
+# -- to the wire ----------------------------------------------------------------------------
+
+def body_to_wire(body: Body) -> list[Any]:
+    """The body's fields as plain values, in declaration order."""
+    if isinstance(body, Create):
+        s = body.scoring
+        return [body.director, body.name, body.rules.value, body.rounds, body.length.value,
+                body.amount, body.fill.value,
+                [s.bye_points.numerator, s.bye_points.denominator, s.bye_score,
+                 s.three_exposures_penalty],
+                body.unfinished_zero, body.private, body.seeded, body.deck.value, body.nonce]
+    if isinstance(body, Entry):
+        return [body.event, body.player, body.name]
+    if isinstance(body, Admit):
+        return [body.event, body.player]
+    if isinstance(body, Withdraw):
+        return [body.event, body.player, body.by.value, body.reason]
+    if isinstance(body, SeedCommit):
+        return [body.event, body.round, body.player, body.commitment]
+    if isinstance(body, SeedEcho):
+        return [body.event, body.round, body.player, body.commitments]
+    if isinstance(body, SeedReveal):
+        return [body.event, body.round, body.player, body.nonce]
+    if isinstance(body, RoundStart):
+        return [body.event, body.round, [list(t) for t in body.tables], list(body.byes),
+                body.seed, body.results]
+    if isinstance(body, TableResult):
+        return [body.event, body.round, body.table, list(body.players), list(body.scores),
+                body.table_id]
+    if isinstance(body, Correction):
+        return [body.event, body.round, body.table, list(body.scores), body.reason]
+    return [body.event, body.round, body.player, body.points.numerator,
+            body.points.denominator, body.score, body.reason]
+
+
+def signed_bytes(body: Body) -> bytes:
+    """The exact bytes every signer of ``body`` signs."""
+    return pack([DOMAIN, RECORD_VERSION, KIND_OF[type(body)].value, body_to_wire(body)])
+
+
+def encode_record(record: Record) -> bytes:
+    """The record's wire bytes."""
+    return pack([record.kind.value, body_to_wire(record.body), list(record.signatures)])
+
+
+# -- from the wire --------------------------------------------------------------------------
+
+def _enum(kind: type[Any], value: object, what: str) -> Any:
+    for member in kind:
+        if member.value == value:
+            return member
+    raise WireError(f"{what}: {value!r} is not one of "
+                    f"{', '.join(str(m.value) for m in kind)}")
+
+
+def _round(value: object) -> int:
+    return need_int(value, "round", 0, MAX_ROUNDS - 1)
+
+
+def _key(value: object, what: str = "player key") -> bytes:
+    return need_bytes(value, what, KEY_LEN)
+
+
+def _event(value: object) -> bytes:
+    return need_bytes(value, "event id", EVENT_ID_LEN)
+
+
+def _scores(value: object) -> tuple[int, int, int, int]:
+    items = [need_int(v, "score", -MAX_SCORE, MAX_SCORE)
+             for v in need_list(value, "scores", length=4)]
+    return (items[0], items[1], items[2], items[3])
+
+
+def _fraction(numerator: object, denominator: object, what: str) -> Fraction:
+    top = need_int(numerator, what, -MAX_POINTS, MAX_POINTS)
+    bottom = need_int(denominator, f"{what} denominator", 1, MAX_POINTS)
+    return Fraction(top, bottom)
+
+
+def _create(f: list[Any]) -> Create:
+    scoring = need_list(f[7], "scoring", length=4)
+    rules: Rules = _enum(Rules, f[2], "rules")
+    return Create(
+        _key(f[0], "director key"), need_str(f[1], "event name", MAX_NAME),
+        rules, need_int(f[3], "rounds", 1, MAX_ROUNDS),
+        _enum(Length, f[4], "round length"), need_int(f[5], "hands or minutes", 1, MAX_AMOUNT),
+        _enum(FillPolicy, f[6], "fill"),
+        Scoring(rules, _fraction(scoring[0], scoring[1], "bye points"),
+                need_int(scoring[2], "bye score", -MAX_SCORE, MAX_SCORE),
+                need_int(scoring[3], "three exposures penalty", 0, 1000)),
+        need_bool(f[8], "unfinished scores zero"), need_bool(f[9], "private"),
+        need_bool(f[10], "seeded"), _enum(Deck, f[11], "deck"),
+        need_bytes(f[12], "event nonce", NONCE_LEN))
+
+
+def _seat(value: object) -> int | None:
+    return None if value is None else need_int(value, "entrant", 0, MAX_ENTRANTS - 1)
+
+
+def _table(value: object) -> Seats:
+    items = [_seat(v) for v in need_list(value, "table", length=4)]
+    return (items[0], items[1], items[2], items[3])
+
+
+def _round_start(f: list[Any]) -> RoundStart:
+    tables = tuple(_table(t) for t in need_list(f[2], "tables", max_len=MAX_TABLES))
+    byes = tuple(need_int(b, "bye", 0, MAX_ENTRANTS - 1)
+                 for b in need_list(f[3], "byes", max_len=MAX_ENTRANTS))
+    return RoundStart(_event(f[0]), _round(f[1]), tables, byes,
+                      need_bytes(f[4], "round seed", HASH_LEN),
+                      need_bytes(f[5], "results digest", HASH_LEN))
+
+
+def _result(f: list[Any]) -> TableResult:
+    seats = [None if k is None else _key(k, "seat key")
+             for k in need_list(f[3], "seat keys", length=4)]
+    return TableResult(_event(f[0]), _round(f[1]), need_int(f[2], "table", 0, MAX_TABLES - 1),
+                       (seats[0], seats[1], seats[2], seats[3]), _scores(f[4]),
+                       need_bytes(f[5], "table id", TABLE_ID_LEN))
+
+
+_BODIES: dict[Kind, tuple[int, Callable[[list[Any]], Body]]] = {
+    Kind.CREATE: (13, _create),
+    Kind.ENTRY: (3, lambda f: Entry(_event(f[0]), _key(f[1]),
+                                    need_str(f[2], "player name", MAX_NAME))),
+    Kind.ADMIT: (2, lambda f: Admit(_event(f[0]), _key(f[1]))),
+    Kind.WITHDRAW: (4, lambda f: Withdraw(_event(f[0]), _key(f[1]),
+                                          _enum(WithdrawnBy, f[2], "withdrawn by"),
+                                          need_str(f[3], "reason", MAX_REASON))),
+    Kind.SEED_COMMIT: (4, lambda f: SeedCommit(_event(f[0]), _round(f[1]), _key(f[2]),
+                                               need_bytes(f[3], "commitment", HASH_LEN))),
+    Kind.SEED_ECHO: (4, lambda f: SeedEcho(_event(f[0]), _round(f[1]), _key(f[2]),
+                                           need_bytes(f[3], "commitments digest", HASH_LEN))),
+    Kind.SEED_REVEAL: (4, lambda f: SeedReveal(_event(f[0]), _round(f[1]), _key(f[2]),
+                                               need_bytes(f[3], "nonce", HASH_LEN))),
+    Kind.ROUND_START: (6, _round_start),
+    Kind.TABLE_RESULT: (6, _result),
+    Kind.CORRECTION: (5, lambda f: Correction(_event(f[0]), _round(f[1]),
+                                              need_int(f[2], "table", 0, MAX_TABLES - 1),
+                                              _scores(f[3]),
+                                              need_str(f[4], "reason", MAX_REASON))),
+    Kind.PENALTY: (7, lambda f: Penalty(_event(f[0]), _round(f[1]), _key(f[2]),
+                                        _fraction(f[3], f[4], "penalty points"),
+                                        need_int(f[5], "penalty score", -MAX_SCORE, MAX_SCORE),
+                                        need_str(f[6], "reason", MAX_REASON))),
+}
+
+
+def decode_record(data: bytes) -> Record:
+    """One record from its wire bytes; ``WireError`` naming the first bad field."""
+    items = need_list(unpack(data, "record", max_bytes=MAX_RECORD_BYTES), "record", length=3)
+    kind = _enum(Kind, items[0], "record kind")
+    length, parse = _BODIES[kind]
+    fields = need_list(items[1], f"{kind.name.lower()} record", length=length)
+    body = parse(fields)
+    signatures = tuple(None if s is None else need_bytes(s, "signature", SIGNATURE_LEN)
+                       for s in need_list(items[2], "signatures", max_len=MAX_SIGNATURES))
+    return Record(body, signatures)

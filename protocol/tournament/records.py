@@ -1,0 +1,243 @@
+"""The tournament record: every signed record of one event, as frozen dataclasses.
+
+Every entrant's daemon holds the whole record of its event, as it holds its tables' messages,
+and ``check_event`` (check.py) recomputes everything from it. A record is a body (what is
+said) and the signatures of whoever must say it (``Record``); the bytes signed are
+``signed_bytes(body)``, which name the event (``event``, the hash of its ``Create``) in every
+body but the ``Create`` itself, so a record of one event is worthless in another.
+
+Who signs what (``signers`` in check.py):
+
+* ``Create``: the director (the event's rules, fixed for good);
+* ``Entry``: the player (its key and name); ``Admit``: the director (needed at a private event);
+  ``Withdraw``: the player, or the director with a reason;
+* ``SeedCommit``, ``SeedEcho``, ``SeedReveal``: each entrant of the round, the table dice's
+  commit-reveal (round_seed.py) run by all entrants for the round's seed;
+* ``RoundStart``: the director, the seating as the seating method computes it;
+* ``TableResult``: the four seats of the table (a bot seat: the director, who runs it);
+* ``Correction``, ``Penalty``: the director, with a reason, shown in the standings history.
+
+Player keys are 32-byte Ed25519 public keys; players in a seating are entrant numbers, in the
+order the record admitted them (0 = the first).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+
+from .seating import FillPolicy, Seats
+from .standings import Rules, Scoring
+
+KEY_LEN = 32
+SIGNATURE_LEN = 64
+EVENT_ID_LEN = 32
+TABLE_ID_LEN = 16
+HASH_LEN = 32
+NONCE_LEN = 16
+MAX_NAME = 64
+MAX_REASON = 200
+MAX_ROUNDS = 64
+MAX_ENTRANTS = 1024
+MAX_TABLES = MAX_ENTRANTS // 4 + 1
+MAX_AMOUNT = 10_000          # hands or minutes a round
+MAX_SCORE = 10**9            # a table's final score, either sign
+
+
+class Kind(Enum):
+    """Every record kind; the values are on the wire."""
+
+    CREATE = 1
+    ENTRY = 2
+    ADMIT = 3
+    WITHDRAW = 4
+    SEED_COMMIT = 5
+    SEED_ECHO = 6
+    SEED_REVEAL = 7
+    ROUND_START = 8
+    TABLE_RESULT = 9
+    CORRECTION = 10
+    PENALTY = 11
+
+
+class Length(Enum):
+    """How a round ends: after a fixed number of hands, or when its clock runs out."""
+
+    HANDS = "hands"
+    MINUTES = "minutes"
+
+
+class Deck(Enum):
+    """The event's deck: the fair (masked) wall, or the practice deck."""
+
+    FAIR = "fair"
+    PRACTICE = "practice"
+
+
+class WithdrawnBy(Enum):
+    """Who signed a withdrawal."""
+
+    PLAYER = "player"
+    DIRECTOR = "director"
+
+
+@dataclass(frozen=True)
+class Create:
+    """The event: its director's key, name and rules, fixed at creation. ``nonce`` makes two
+    events of one director with the same settings two events (their ids differ)."""
+
+    director: bytes
+    name: str
+    rules: Rules
+    rounds: int
+    length: Length
+    amount: int                  # hands, or minutes, a round
+    fill: FillPolicy
+    scoring: Scoring
+    unfinished_zero: bool        # American: a hand unfinished at the call scores 0
+    private: bool
+    seeded: bool                 # Swiss-like seeding by standings from round 2
+    deck: Deck
+    nonce: bytes
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A player enters: its key and name, signed by the player."""
+
+    event: bytes
+    player: bytes
+    name: str
+
+
+@dataclass(frozen=True)
+class Admit:
+    """The director admits a key (what makes an entry count at a private event)."""
+
+    event: bytes
+    player: bytes
+
+
+@dataclass(frozen=True)
+class Withdraw:
+    """A player leaves the event from the next round not yet begun."""
+
+    event: bytes
+    player: bytes
+    by: WithdrawnBy
+    reason: str
+
+
+@dataclass(frozen=True)
+class SeedCommit:
+    """An entrant's commitment to its nonce for a round's seed."""
+
+    event: bytes
+    round: int
+    player: bytes
+    commitment: bytes
+
+
+@dataclass(frozen=True)
+class SeedEcho:
+    """An entrant's echo: the digest of every commitment of the round it holds."""
+
+    event: bytes
+    round: int
+    player: bytes
+    commitments: bytes
+
+
+@dataclass(frozen=True)
+class SeedReveal:
+    """An entrant's nonce for a round's seed, opening its commitment."""
+
+    event: bytes
+    round: int
+    player: bytes
+    nonce: bytes
+
+
+@dataclass(frozen=True)
+class RoundStart:
+    """The director starts a round: its seating (entrant numbers; None a bot seat), its byes,
+    its seed, and ``results``: the digest of the result records the round was seated after
+    (round_seed.results_digest)."""
+
+    event: bytes
+    round: int
+    tables: tuple[Seats, ...]
+    byes: tuple[int, ...]
+    seed: bytes
+    results: bytes
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """A table's final scores (E, S, W, N) with the keys that sat there (None: a bot seat),
+    signed by all four seats. ``table_id`` is the protocol's id of the table's transcript
+    (signing.table_id: derived from the event, round and table)."""
+
+    event: bytes
+    round: int
+    table: int
+    players: tuple[bytes | None, bytes | None, bytes | None, bytes | None]
+    scores: tuple[int, int, int, int]
+    table_id: bytes
+
+
+@dataclass(frozen=True)
+class Correction:
+    """The director sets a table's final scores (a result entered wrong, a table ended by
+    force), with a reason; it takes the place of the table's signed result."""
+
+    event: bytes
+    round: int
+    table: int
+    scores: tuple[int, int, int, int]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """The director takes ``points`` (table points, or tournament points) and ``score`` from
+    a player in a round, with a reason."""
+
+    event: bytes
+    round: int
+    player: bytes
+    points: Fraction
+    score: int
+    reason: str
+
+
+Body = (Create | Entry | Admit | Withdraw | SeedCommit | SeedEcho | SeedReveal | RoundStart
+        | TableResult | Correction | Penalty)
+
+KIND_OF: dict[type, Kind] = {
+    Create: Kind.CREATE, Entry: Kind.ENTRY, Admit: Kind.ADMIT, Withdraw: Kind.WITHDRAW,
+    SeedCommit: Kind.SEED_COMMIT, SeedEcho: Kind.SEED_ECHO, SeedReveal: Kind.SEED_REVEAL,
+    RoundStart: Kind.ROUND_START, TableResult: Kind.TABLE_RESULT,
+    Correction: Kind.CORRECTION, Penalty: Kind.PENALTY,
+}
+
+
+@dataclass(frozen=True)
+class Record:
+    """A body and its signatures, one per signer in the order ``check.signers`` gives (a
+    result: E, S, W, N). A signature missing is None."""
+
+    body: Body
+    signatures: tuple[bytes | None, ...]
+
+    @property
+    def kind(self) -> Kind:
+        return KIND_OF[type(self.body)]
+
+
+@dataclass(frozen=True)
+class Unreadable:
+    """A record in a file that could not be read, and why (it is refused, never guessed)."""
+
+    problem: str
