@@ -222,12 +222,13 @@ def test_the_page_counts_the_live_tiles_that_win(pat: Machine, rules: str) -> No
     at each hand's end, until the view gives it."""
     from selenium.common.exceptions import WebDriverException
 
-    seat = WebSeat(pat, f"--rules {rules} --hands 4")
+    # (a ready MCR hand depends on the deal: up to 8 hands, one usually does within two)
+    seat = WebSeat(pat, f"--rules {rules} --hands {8 if rules == 'mcr' else 4}")
     with chromium() as driver:
         driver.get(seat.url)
         wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
         clicker = Clicker(driver)
-        end = time.monotonic() + 240
+        end = time.monotonic() + 420
         shown = ""
         while not shown:
             assert time.monotonic() < end, (f"never shown; moves {clicker.log[-6:]}\n"
