@@ -156,12 +156,28 @@ def menu_actions(legal: Sequence[Action], rack: Sequence[str] | None = None) -> 
 
 
 def rack_tiles(view: View) -> list[str]:
-    """Our concealed tiles in rack order (the order the view gives them); empty when the
-    view carries none (a ``hand`` that is not a list of codes is not a rack)."""
-    hand = view.get("hand")
+    """Our concealed tiles in rack order: the view's ``rack`` (the tile just drawn last),
+    or, from a daemon that sends none, its sorted ``hand``; empty when the view carries
+    neither (a ``hand`` that is not a list of codes is not a rack)."""
+    hand = view.get("rack")
+    if not isinstance(hand, list | tuple):
+        hand = view.get("hand")
     if not isinstance(hand, list | tuple):
         return []
     return [str(code) for code in hand]
+
+
+DRAWN_GAP = TILE_CELL
+"""Columns of space before the tile just drawn, set apart at the right end of the rack (one
+empty tile cell: testkit/screen.py reads a gap wider than the others as the drawn tile)."""
+
+
+def drawn_apart(view: View, tiles: Sequence[str]) -> bool:
+    """Is the rack's last tile the one just drawn, to be set apart? The view says so: its
+    ``rack`` puts ``drawn`` at the right end (a view without ``rack`` sets nothing apart)."""
+    drawn = view.get("drawn")
+    return (bool(drawn) and isinstance(view.get("rack"), list | tuple) and bool(tiles)
+            and tiles[-1] == drawn)
 
 
 def received_places(view: View, tiles: Sequence[str]) -> set[int]:
@@ -409,9 +425,24 @@ def _header(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str]:
         status.append("waiting for " + ", ".join(_who(players, s, view) for s in waiting))
     thinking = [_who(players, s, view) for s, p in sorted(players.items()) if p.get("thinking")]
     status.extend(f"{name} is thinking" for name in thinking)
+    wins = live_wins_text(view)
+    if wins:
+        status.append(wins)
     if status:
         lines.extend(wrap_cells(status, width, sep="  "))
     return lines
+
+
+def live_wins_text(view: View) -> str:
+    """"5 live tiles win for you: 6p 9p" from the view's ``live_wins`` (MCR, a ready hand:
+    the tiles that win and how many of them are unseen); "" when the view gives none."""
+    wins = view.get("live_wins")
+    if not isinstance(wins, Mapping) or not wins.get("tiles"):
+        return ""
+    left = int(wins.get("left") or 0)
+    tiles = " ".join(str(t) for t in wins.get("tiles") or ())
+    return f"{left} live tile{'' if left == 1 else 's'} win{'s' if left == 1 else ''} " \
+        f"for you: {tiles}"
 
 
 def _players_by_seat(view: View) -> dict[int, Mapping[str, Any]]:
@@ -535,33 +566,42 @@ def _rack_lines(view: View, ui: UiState, detail: Detail, ascii_only: bool) -> li
     drawn = view.get("drawn")
     title = f"Your hand ({seat_label(me)}): {len(tiles)} tiles"
     if drawn:
-        title += f", drew {drawn}"
+        title += f", drew {drawn}" + (" (far right)" if drawn_apart(view, tiles) else "")
     new = received_places(view, tiles)
     if new:
         title += "  (+ received)"
     lines = [title]
     cell = TILE_CELL
     cursor = min(ui.cursor, max(0, len(tiles) - 1))
-    glyphs = "".join(tile_cell(code, ascii_only) for code in tiles)
-    codes = "".join(pad(code, cell) for code in tiles)
+    apart = drawn_apart(view, tiles)
+
+    def row(cells: Sequence[str]) -> str:
+        """One row of the rack, a cell per tile, the drawn tile's after a gap."""
+        if apart and cells:
+            return "".join(cells[:-1]) + " " * DRAWN_GAP + cells[-1]
+        return "".join(cells)
+
+    glyphs = row([tile_cell(code, ascii_only) for code in tiles])
+    codes = row([pad(code, cell) for code in tiles])
     if detail.full_rack:
-        marks = "".join(pad("*" if i in ui.selected else "+" if i in new else "", cell)
-                        for i in range(len(tiles)))
-        letters = "".join(pad(RACK_LETTERS[i] if i < 26 else "", cell)
-                          for i in range(len(tiles)))
+        marks = row([pad("*" if i in ui.selected else "+" if i in new else "", cell)
+                     for i in range(len(tiles))])
+        letters = row([pad(RACK_LETTERS[i] if i < 26 else "", cell)
+                       for i in range(len(tiles))])
         lines.append(marks.rstrip() or " ")
         lines.append(glyphs.rstrip() or "(no tiles)")
         if not ascii_only:
             lines.append(codes.rstrip())
         lines.append(letters.rstrip())
-        lines.append(" " * (cursor * cell) + "^" if tiles else "")
+        shift = DRAWN_GAP if apart and cursor == len(tiles) - 1 else 0
+        lines.append(" " * (cursor * cell + shift) + "^" if tiles else "")
         return lines
     # compact: the letters row carries the cursor (^) and the selection (*) after each letter
-    letters = "".join(
+    letters = row([
         (RACK_LETTERS[i] if i < 26 else " ")
         + ("^" if i == cursor else " ")
         + ("*" if i in ui.selected else "+" if i in new else " ")
-        for i in range(len(tiles)))
+        for i in range(len(tiles))])
     lines.append(glyphs.rstrip() or "(no tiles)")
     if not ascii_only:
         lines.append(codes.rstrip())

@@ -14,6 +14,7 @@ end-of-hand screen: the test decides when to say "next".
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shutil
@@ -153,6 +154,7 @@ class RackTile:
     letter: str
     token: str  # as drawn: a code (--ascii) or a glyph
     marked: bool  # selected (a "*" above it)
+    drawn: bool = False  # set apart at the right end: the tile just drawn
 
     def is_joker(self) -> bool:
         return self.token == "J" or _name(self.token) == "Joker"
@@ -176,7 +178,8 @@ def _name(token: str) -> str:
 
 def rack(screen: str) -> list[RackTile]:
     """Our rack: the tiles in the row over the letters row ("a  b  c ..."), each with its
-    letter, and whether it is selected (a "*" in the row above the tiles)."""
+    letter, whether it is selected (a "*" in the row above the tiles), and whether it is the
+    tile just drawn: the last one, set apart by a gap wider than the others ("m     n")."""
     lines = screen.splitlines()
     for i in range(len(lines) - 1, 0, -1):
         row = _CURSOR.sub(" ", lines[i])
@@ -195,8 +198,11 @@ def rack(screen: str) -> list[RackTile]:
                 marked = [(col < len(marks) and marks[col:col + 3].strip() == "*")
                           or lines[i][col + 1:col + 3].endswith("*")
                           for col in columns]
-                return [RackTile(letter, token, mark)
-                        for letter, token, mark in zip(letters, tokens, marked, strict=True)]
+                steps = [b - a for a, b in itertools.pairwise(columns)]
+                apart = len(steps) >= 2 and steps[-1] > max(steps[:-1])
+                return [RackTile(letter, token, mark, apart and n == len(letters) - 1)
+                        for n, (letter, token, mark)
+                        in enumerate(zip(letters, tokens, marked, strict=True))]
         return []
     return []
 

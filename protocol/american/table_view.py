@@ -8,6 +8,7 @@ private of another seat can reach the view.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,7 +23,7 @@ from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import format_tiles
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code, our_choices
-from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
 
 __all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",
            "summary"]
@@ -80,15 +81,18 @@ def _phase(s: AmericanState) -> tuple[str, str]:
     return "play", "Play"
 
 
+Near = tuple[str, tuple[Kind, ...]]
+"""One hint line and the tiles its card hand still needs."""
+
 _NEAR: dict[tuple[int, tuple[Kind, ...], tuple[tuple[Kind, ...], ...]],
-            tuple[Card, tuple[str, ...]]] = {}
+            tuple[Card, tuple[Near, ...]]] = {}
 _NEAR_LIMIT = 512
 
 
 def _near(card: Card, concealed: tuple[Kind, ...],
-          exposures: tuple[tuple[Kind, ...], ...]) -> tuple[str, ...]:
-    """Hint lines, cached per card (by identity: hashing a whole card costs more than the
-    search) and rack."""
+          exposures: tuple[tuple[Kind, ...], ...]) -> tuple[Near, ...]:
+    """Hint lines with the tiles they need, cached per card (by identity: hashing a whole
+    card costs more than the search) and rack."""
     key = (id(card), concealed, exposures)
     found = _NEAR.get(key)
     if found is not None and found[0] is card:
@@ -98,11 +102,35 @@ def _near(card: Card, concealed: tuple[Kind, ...],
         need = " ".join(codes(near.missing)) if near.missing else "nothing: Mahjong!"
         which = near.hand.alternative_label(near.alternative)
         line = f"{near.pattern}, {which}" if which else near.pattern
-        out.append(f"{near.hand.id} ({line}, {near.hand.value}): needs {need}")
+        out.append((f"{near.hand.id} ({line}, {near.hand.value}): needs {need}",
+                    tuple(near.missing)))
     if len(_NEAR) >= _NEAR_LIMIT:
         _NEAR.clear()
     _NEAR[key] = (card, tuple(out))
     return tuple(out)
+
+
+def unseen_counts(s: AmericanState, me: Seat) -> Counter[Kind]:
+    """How many of each kind we have not seen: the tile set less every discard on the
+    table, every seat's exposures and our own concealed tiles (a tile we passed in the
+    Charleston is in someone's hand, unseen by the table: it counts as unseen)."""
+    seen_slots = set(s.discards) | set(s.hands[me])
+    for seat_exposures in s.exposures:
+        for exposure in seat_exposures:
+            seen_slots.update(exposure.slots)
+    seen = Counter(s.faces[x] for x in seen_slots)
+    return Counter({kind: max(0, _COPIES[kind] - seen[kind]) for kind in _COPIES})
+
+
+_COPIES: Counter[Kind] = Counter(tile_set(RuleSet.AMERICAN))
+
+
+def _unseen_text(missing: tuple[Kind, ...], unseen: Counter[Kind]) -> str:
+    """"; unseen: 2m 3, 4m 2": how many of each tile a hint needs are still unseen."""
+    kinds = sorted(set(missing))
+    if not kinds:
+        return ""
+    return "; unseen: " + ", ".join(f"{code(k)} {unseen[k]}" for k in kinds)
 
 
 def hints(f: SeatFacts) -> list[str]:
@@ -116,7 +144,9 @@ def hints(f: SeatFacts) -> list[str]:
     if Kind.HIDDEN in concealed:
         return []
     exposures = s.exposure_kinds(f.me)
-    return list(_near(s.card, concealed, exposures))
+    near = _near(s.card, concealed, exposures)
+    unseen = unseen_counts(s, f.me)
+    return [line + _unseen_text(missing, unseen) for line, missing in near]
 
 
 def _ending(s: AmericanState) -> str:

@@ -25,7 +25,7 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code, our_choices
 from fourwinds.protocol.tiles import Kind, is_bonus
 
-__all__ = ["RULES", "MCRView", "hand_hints", "hints", "sheet", "summary"]
+__all__ = ["RULES", "MCRView", "hand_hints", "hints", "live_wins", "sheet", "summary"]
 
 SEAT_NAMES = ("East", "South", "West", "North")
 HINT_WAITS = 6   # at most this many winning tiles are scored in the hints
@@ -79,25 +79,61 @@ def hand_hints(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
         if not waits:
             away = shanten(melds, hand)
             return (f"{away} tile{'s' if away != 1 else ''} from ready",)
-        seen = dict(public)
-        out = []
-        for kind in waits[:HINT_WAITS]:
-            shown = seen.get(kind, 0)
-            live = max(0, 4 - shown - hand.count(kind)
-                       - sum(m.tiles.count(kind) for m in melds if m.concealed))
-            last = shown >= 3
-            on_discard = score_hand(melds, hand, WinContext(
-                kind, False, last_tile=last, wall_last=wall_empty, seat_wind=seat_wind,
-                prevalent_wind=prevalent, flowers=flowers))
-            drawn = None if wall_empty else score_hand(melds, hand, WinContext(
-                kind, True, last_tile=last, seat_wind=seat_wind, prevalent_wind=prevalent,
-                flowers=flowers))
-            out.append(_wait_text(kind, live, on_discard, drawn))
+        out = [_wait_text(*wait) for wait in _scored_waits(
+            melds, hand, seat_wind, prevalent, flowers, public, wall_empty)[:HINT_WAITS]]
         if len(waits) > HINT_WAITS:
             out.append("also wins on " + " ".join(codes(waits[HINT_WAITS:])))
         return tuple(out)
     except FourwindsError:  # e.g. a hand shape the calculator refuses: no hint
         return ()
+
+
+Scored = tuple[Kind, int, FanScore, FanScore | None]
+"""One wait: its kind, how many of it are live (unseen by us), its score on a discard and
+self-drawn (None once the wall is empty)."""
+
+
+@lru_cache(maxsize=256)
+def _scored_waits(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
+                  prevalent: int, flowers: int, public: tuple[tuple[Kind, int], ...],
+                  wall_empty: bool) -> tuple[Scored, ...]:
+    """Every tile to win of a 13-tile hand, scored as ``hand_hints`` says (raises
+    ``FourwindsError`` on a shape the calculator refuses)."""
+    seen = dict(public)
+    out = []
+    for kind in tiles_to_win(melds, hand):
+        shown = seen.get(kind, 0)
+        live = max(0, 4 - shown - hand.count(kind)
+                   - sum(m.tiles.count(kind) for m in melds if m.concealed))
+        last = shown >= 3
+        on_discard = score_hand(melds, hand, WinContext(
+            kind, False, last_tile=last, wall_last=wall_empty, seat_wind=seat_wind,
+            prevalent_wind=prevalent, flowers=flowers))
+        drawn = None if wall_empty else score_hand(melds, hand, WinContext(
+            kind, True, last_tile=last, seat_wind=seat_wind, prevalent_wind=prevalent,
+            flowers=flowers))
+        out.append((kind, live, on_discard, drawn))
+    return tuple(out)
+
+
+def live_wins(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
+              prevalent: int, flowers: int, public: tuple[tuple[Kind, int], ...] = (),
+              wall_empty: bool = False) -> dict[str, Any] | None:
+    """The view's ``live_wins`` of a ready 13-tile hand: ``{"left": N, "tiles": [codes]}``,
+    the tiles that win for us (on a discard, or self-drawn where only that reaches 8 points)
+    and how many of them are still live; None when the hand is not ready (or is 14 tiles)."""
+    if len(hand) + 3 * len(melds) != 13:
+        return None
+    try:
+        waits = _scored_waits(melds, hand, seat_wind, prevalent, flowers, public, wall_empty)
+    except FourwindsError:
+        return None
+    if not waits:
+        return None
+    winning = [(kind, live) for kind, live, on_discard, drawn in waits
+               if on_discard.winning or (drawn is not None and drawn.winning)]
+    return {"left": sum(live for _, live in winning),
+            "tiles": [code(kind) for kind, _ in winning]}
 
 
 def _wait_text(kind: Kind, live: int, on_discard: FanScore, drawn: FanScore | None) -> str:
@@ -130,25 +166,32 @@ def _hints14(melds: tuple[Meld, ...], hand: tuple[Kind, ...]) -> tuple[str, ...]
     return tuple(out) or (f"{away} tile{'s' if away != 1 else ''} from ready",)
 
 
-def hints(f: SeatFacts) -> list[str]:
+def _hint_facts(f: SeatFacts) -> tuple[Any, ...] | None:
+    """What the hints are made from (``hand_hints``' and ``live_wins``' arguments), or None
+    when our tiles give none (no seat, the hand over, a tile not seen yet)."""
     s: HandState = f.engine
     me = f.me
     if me is None or s.phase is Phase.ENDED:
-        return []
+        return None
     own = s.seats[me]
     hand = tuple(sorted(s.faces[x] for x in own.hand if not is_bonus(s.faces[x])))
     if Kind.HIDDEN in hand or len(hand) + 3 * len(own.melds) not in (13, 14):
-        return []
+        return None
     try:
         melds = calc_melds(s, me)
     except FourwindsError:
-        return []
+        return None
     # the discard in front of us is the tile that may come, not one of its kind already
     # gone: it is left out of the count
     public = Counter(s.faces[x] for x in public_slots(s)
                      if x not in own.hand and x != s.pending and not is_bonus(s.faces[x]))
-    return list(hand_hints(melds, hand, int(me), s.prevalent_wind, len(own.flowers),
-                       tuple(sorted(public.items())), s.wall.remaining == 0))
+    return (melds, hand, int(me), s.prevalent_wind, len(own.flowers),
+            tuple(sorted(public.items())), s.wall.remaining == 0)
+
+
+def hints(f: SeatFacts) -> list[str]:
+    facts = _hint_facts(f)
+    return [] if facts is None else list(hand_hints(*facts))
 
 
 # ---------------------------------------------------------------- news
@@ -327,6 +370,8 @@ class MCRView:
             "turn": None if s.phase is Phase.ENDED else int(s.turn),
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(s),
             "prevalent_wind": int(s.prevalent_wind), "news": news(f)}
+        facts = _hint_facts(f)
+        out["live_wins"] = None if facts is None else live_wins(*facts)
         if s.phase is Phase.CLAIMS and s.pending is not None:
             # the claimable tile lies at the end of the discarder's row (``player``), as in
             # the American view; ``index`` is its place there, for a frontend to mark that tile

@@ -37,7 +37,7 @@ from .steps import audit_done, more_time_allowed, window_seconds
 from .waiting import waiting_entry
 
 __all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "Unreachable", "build_seat_view",
-           "code", "resolve_action", "signed_names"]
+           "code", "rack_order", "resolve_action", "signed_names"]
 
 _CODES: dict[int, str] = {int(k): tile_code(k) for k in Kind}
 
@@ -110,7 +110,7 @@ class RuleView(Protocol):
 
     def table(self, f: SeatFacts) -> dict[str, Any]:
         """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,
-        last_discard, news, received, hints, result, prevalent_wind."""
+        last_discard, news, received, hints, live_wins, result, prevalent_wind."""
         ...
 
     def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
@@ -385,7 +385,7 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
         "players": _players(s, f, rv, _gone(connected, unreachable), names), "hand": [],
         "drawn": None, "last_discard": None, "news": [], "received": [],
-        "hints": [], "result": None, "windows": _windows(s), "next": None,
+        "hints": [], "live_wins": None, "result": None, "windows": _windows(s), "next": None,
         "history": _history(s, rv, names), "standings": _standings(s, names)}
     if f is not None and rv is not None:
         view.update(rv.table(f))
@@ -418,7 +418,44 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         view["result"]["hands_detail"] = shown.detail
         _name_result(s, f, view["result"], names)
     view["screen"] = screen_of(view)
-    return view, _offers(s, f, rv)
+    view["rack"] = rack_order(view["hand"], view["drawn"])
+    offers = _offers(s, f, rv)
+    view["prompt"] = _prompt(view["phase"], [o.entry for o in offers])
+    return view, offers
+
+
+def rack_order(hand: Sequence[str], drawn: str | None) -> list[str]:
+    """The view's ``rack``: our concealed tiles in the order a frontend draws them, the
+    sorted ``hand`` with the tile just drawn (``drawn``) moved to the right end, where the
+    terminal and the page set it apart (a person sees at once what came from the wall)."""
+    rack = list(hand)
+    if drawn is None or drawn not in rack:
+        return rack
+    rack.reverse()   # the last tile of that code goes: the others keep their places
+    rack.remove(drawn)
+    rack.reverse()
+    return [*rack, drawn]
+
+
+_PROMPTS = {"ready": "ready", "next": "next"}
+
+
+def _prompt(phase: str, offers: Sequence[Mapping[str, Any]]) -> str | None:
+    """The view's ``prompt``: what the table asks of our seat now, one word for a frontend's
+    title, sound or notice: None (nothing), "call" (a discard, or a kong to rob, we may
+    claim), "turn" (our own turn: a discard, a declaration, a flower), "charleston" (a pass,
+    a vote, the courtesy pass), "ready" (the lobby), "next" (a hand's end)."""
+    kinds = [str(o.get("type")) for o in offers if o.get("type") != "more_time"]
+    if not kinds:
+        return None
+    for kind in kinds:
+        if kind in _PROMPTS:
+            return _PROMPTS[kind]
+    if phase == "claim":
+        return "call"
+    if phase in ("charleston", "courtesy"):
+        return "charleston"
+    return "turn"
 
 
 def _gone(connected: tuple[bool, ...] | None,

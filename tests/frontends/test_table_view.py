@@ -542,3 +542,63 @@ def test_a_hand_being_dealt_is_said_not_drawn_from_a_seat_we_do_not_have() -> No
     assert "Hand 2 of 4: Rolling the dice for the seats" in screen, screen
     assert "Your hand" not in screen and "you" not in screen.split("\n")[0]
     assert "Q quit" in screen
+
+
+def _drawn_apart_event() -> dict[str, object]:
+    """The play event as today's daemon sends it: ``rack`` with the drawn tile (6s) last."""
+    from fourwinds.protocol.table.contract_view import rack_order
+
+    event = sample_views.play_event()
+    view = event["view"]
+    view["rack"] = rack_order(view["hand"], view["drawn"])
+    return event
+
+
+def test_the_drawn_tile_is_set_apart_at_the_right_end_of_the_rack() -> None:
+    """Issue 22: the tile just drawn stands apart at the right end (one empty cell before
+    it) on every layout, its letter is the last, the cursor sits under it, the screen reader
+    reads it as the drawn tile, and its letter then Enter discards it."""
+    from fourwinds.frontends.table_keys import handle_key
+    from testkit.screen import rack
+
+    event = _drawn_apart_event()
+    for width, height, ascii_only in ((100, 40, True), (100, 40, False), (80, 24, True),
+                                      (80, 15, True), (60, 18, True)):
+        screen = _screen(event, width, height, ascii_only, ui=UiState(cursor=13))
+        assert "drew 6s (far right)" in screen, screen
+        tiles = rack(screen)
+        assert [t.letter for t in tiles] == list("abcdefghijklmn"), screen
+        assert tiles[-1].same("6s") and tiles[-1].drawn, screen
+        assert not any(t.drawn for t in tiles[:-1]), screen
+        lines = screen.splitlines()
+        letters = next(line for line in lines if line.lstrip().startswith("a  b"))
+        # the letters two columns apart, the drawn tile's after one more empty cell
+        assert "l  m     n" in letters.replace("*", " ").replace("^", " "), letters
+    ui = handle_key(event, UiState(), "n").ui
+    sent = handle_key(event, ui, "ENTER").request
+    assert sent is not None and sent["expected"]["tiles"] == ["6s"], sent
+
+
+def test_a_rack_without_a_drawn_tile_has_no_gap() -> None:
+    event = _drawn_apart_event()
+    event["view"]["drawn"] = None   # type: ignore[index]
+    event["view"]["rack"] = list(event["view"]["hand"])   # type: ignore[index]
+    screen = _screen(event)
+    assert "a  b  c  d  e  f  g  h  i  j  k  l  m  n" in screen
+    from testkit.screen import rack
+
+    assert not any(t.drawn for t in rack(screen))
+
+
+def test_the_live_tiles_that_win_are_counted_in_the_header() -> None:
+    """Issue 22: the view's ``live_wins`` (MCR, a ready hand) is said on the table screen at
+    every size: "5 live tiles win for you: 6p 9p"; nothing without it."""
+    event = sample_views.call_event()
+    event["view"]["live_wins"] = {"left": 5, "tiles": ["6p", "9p"]}
+    for width, height in ((100, 40), (80, 24), (60, 18)):
+        screen = _screen(event, width, height)
+        assert "5 live tiles win for you: 6p 9p" in " ".join(screen.split()), screen
+    event["view"]["live_wins"] = {"left": 1, "tiles": ["6p"]}
+    assert "1 live tile wins for you: 6p" in _screen(event)
+    event["view"]["live_wins"] = None
+    assert "live tile" not in _screen(event)

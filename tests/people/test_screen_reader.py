@@ -37,3 +37,35 @@ def test_the_tall_rack_is_read_with_its_marks_row() -> None:
     tiles = rack(FULL)
     assert len(tiles) == 13 and tiles[0].same("2m") and tiles[-1].same("7z")
     assert [t.letter for t in tiles if t.marked] == ["h"]
+
+
+# the tile just drawn, set apart at the right end of the rack (one empty cell before it), as
+# the terminal draws it from the view's ``rack`` (frontends/table_view.py, DRAWN_GAP)
+DRAWN_FULL = """\
+Your hand (East): 14 tiles, drew 6s (far right)
+
+1m 2m 3m 4p 4p 7s 8s 1z 1z 5z F  J  J     6s
+a  b  c  d  e  f  g  h  i  j  k  l  m     n
+                                          ^
+Discard: move to a tile and press Enter (default 6s)
+"""
+
+DRAWN_COMPACT = """\
+Your hand (East): 14 tiles, drew 6s (far right)
+1m 2m 3m 4p 4p 7s 8s 1z 1z 5z F  J  J     6s
+a  b  c  d  e  f  g  h  i  j  k  l  m *   n^*
+Discard: move to a tile and press Enter (default 6s)
+"""
+
+
+def test_the_drawn_tile_set_apart_is_read_as_the_last_tile_and_marked_drawn() -> None:
+    for screen in (DRAWN_FULL, DRAWN_COMPACT):
+        tiles = rack(screen)
+        assert [t.letter for t in tiles] == list("abcdefghijklmn"), screen
+        assert tiles[-1].same("6s") and tiles[-1].drawn, screen
+        assert not any(t.drawn for t in tiles[:-1]), screen
+    assert [t.letter for t in rack(DRAWN_COMPACT) if t.marked] == ["m", "n"]
+
+
+def test_a_rack_without_a_drawn_tile_has_none_marked_drawn() -> None:
+    assert not any(t.drawn for t in rack(COMPACT) + rack(FULL))

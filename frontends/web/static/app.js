@@ -166,6 +166,81 @@
     }
     if (state.answered !== decisionKey(event)) state.answered = null;
     render();
+    if (!old || decisionKey(old) !== decisionKey(event)) announce(promptOf(event));
+  }
+
+  // -- the tab's title and the sounds: what the view's ``prompt`` says the table asks of us --
+
+  const SOUND_KEY = "fourwinds-sound";
+  const SOUND_NOTES = { turn: [523.25, 783.99], call: [659.25, 880, 987.77] };   // Hz
+  const sound = { on: readSound(), context: null, played: 0 };
+
+  function readSound() {
+    try {
+      return localStorage.getItem(SOUND_KEY) !== "off";
+    } catch (error) {
+      return true;
+    }
+  }
+
+  function promptOf(event) {
+    return live() && event && state.table !== null ? ((event.view || {}).prompt || null) : null;
+  }
+
+  // The tab's title says "Your turn" (or "Call?") while the page is in the background and
+  // the table waits for us, so a player in another tab sees it; "fourwinds" otherwise.
+  function updateTitle() {
+    const prompt = promptOf(state.event);
+    const asked = prompt === "call" ? "Call?" : prompt ? "Your turn" : "";
+    const title = document.hidden && asked ? `${asked} - fourwinds` : "fourwinds";
+    if (document.title !== title) document.title = title;
+  }
+
+  // A new decision for us: a short chime for our turn, a brighter one for a call offered
+  // (made with the Web Audio API: no sound files), unless the player turned sounds off.
+  function announce(prompt) {
+    updateTitle();
+    const notes = SOUND_NOTES[prompt];
+    if (!notes || !sound.on) return;
+    const Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    if (!sound.context) sound.context = new Context();
+    const ctx = sound.context;
+    if (ctx.state === "suspended") ctx.resume().catch(() => {});
+    notes.forEach((freq, i) => {
+      const start = ctx.currentTime + 0.02 + i * 0.13;
+      const osc = ctx.createOscillator();
+      const gain = ctx.createGain();
+      osc.type = "sine";
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, start);
+      gain.gain.exponentialRampToValueAtTime(0.18, start + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, start + 0.28);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(start);
+      osc.stop(start + 0.3);
+    });
+    sound.played += 1;
+    setData(document.body, "sounds", String(sound.played));
+    setData(document.body, "lastSound", prompt);
+  }
+
+  function showSound() {
+    const button = $("sound-button");
+    setText(button, sound.on ? "Sound: on" : "Sound: off");
+    button.setAttribute("aria-pressed", sound.on ? "true" : "false");
+    setData(document.body, "sound", sound.on ? "on" : "off");
+  }
+
+  function toggleSound() {
+    sound.on = !sound.on;
+    try {
+      localStorage.setItem(SOUND_KEY, sound.on ? "on" : "off");
+    } catch (error) {
+      // (a browser that keeps nothing: the choice lasts until the page closes)
+    }
+    showSound();
+    say(sound.on ? "sounds on: a chime for your turn and for a call offered" : "sounds off");
   }
 
   function decisionKey(event) {
@@ -190,19 +265,29 @@
     }
   }
 
-  // Our concealed tiles in the order shown: the view's, or the player's own (dragged) order
-  // kept for the tiles still there, new ones at the end.
+  // Is the rack's last tile the one just drawn, to be set apart? The view says so: its
+  // ``rack`` puts ``drawn`` at the right end (protocol/table/contract_view.py).
+  function drawnApart(view, rack) {
+    return !!view.drawn && Array.isArray(view.rack) && rack.length > 0 &&
+      rack[rack.length - 1] === view.drawn;
+  }
+
+  // Our concealed tiles in the order shown: the view's ``rack`` (the tile just drawn last;
+  // a daemon without it: the sorted ``hand``), or the player's own (dragged) order kept for
+  // the tiles still there, new ones at the end; the tile just drawn stays at the right end.
   function rackCodes(event) {
-    const hand = ((event && event.view) || {}).hand;
+    const view = (event && event.view) || {};
+    const hand = Array.isArray(view.rack) ? view.rack : view.hand;
     if (!Array.isArray(hand)) return [];
     if (!state.order || !event || event !== state.event) return hand.map(String);
     const left = hand.map(String);
+    const drawn = drawnApart(view, left) ? left.pop() : null;
     const out = [];
     for (const code of state.order) {
       const i = left.indexOf(code);
       if (i >= 0) { out.push(code); left.splice(i, 1); }
     }
-    return out.concat(left);
+    return out.concat(left, drawn === null ? [] : [drawn]);
   }
 
   function showsRack() { return screenOf(state.event) === "table"; }
@@ -418,6 +503,7 @@
     } else if (screen === "result") renderResult(event, view);
     else renderTable(event, view);
     tick();
+    updateTitle();
     if (state.overlay) fillOverlay();
   }
 
@@ -497,12 +583,17 @@
     redraw($("news"), JSON.stringify(news), () => news.map((text) => h("li", { text })));
     if ($("news").hidden !== !news.length) $("news").hidden = !news.length;
     const received = receivedPlaces(view, rack);
+    const apart = drawnApart(view, rack);
     setText($("rack-title"), `Your hand (${Views.WINDS[view.seat] || "?"}): ${rack.length} tiles` +
-      (view.drawn ? `, drew ${view.drawn}` : "") + (received.size ? " (tiles received marked new)" : ""));
+      (view.drawn ? `, drew ${view.drawn}` + (apart ? " (at the right)" : "") : "") +
+      (received.size ? " (tiles received marked new)" : "") +
+      (Views.liveWins(view) ? ` \u00b7 ${Views.liveWins(view)}` : ""));
     // redrawn only when it changed: a click or a drag is never lost to a redraw
     const signature = JSON.stringify([rack, state.cursor, [...state.selected],
-      bound.map((a) => [a.tiles[0], !!a.default]), chooser ? chooser.tiles : null, [...received]]);
-    redraw($("rack"), signature, () => rack.map((code, i) => rackTile(code, i, bound, chooser, received)));
+      bound.map((a) => [a.tiles[0], !!a.default]), chooser ? chooser.tiles : null, [...received],
+      apart]);
+    redraw($("rack"), signature, () => rack.map((code, i) =>
+      rackTile(code, i, bound, chooser, received, apart && i === rack.length - 1)));
     const notes = [];
     if (bound.length) {
       const d = bound.find((a) => a.default);
@@ -566,8 +657,9 @@
     return out;
   }
 
-  function rackTile(code, index, bound, chooser, received) {
+  function rackTile(code, index, bound, chooser, received, drawn) {
     const classes = ["rack-tile"];
+    if (drawn) classes.push("drawn");   // set apart at the right end: the tile just drawn
     if (index === state.cursor) classes.push("cursor");
     if (received && received.has(index)) classes.push("received");
     if (state.selected.has(index)) classes.push("selected");
@@ -578,6 +670,7 @@
     }
     if (chooser && !(chooser.tiles || []).includes(code)) classes.push("dim");
     const node = h("div", { class: classes.join(" "), draggable: "true", "data-index": String(index),
+      title: drawn ? "the tile you just drew" : null,
       "data-code": code, role: "option", "aria-selected": state.selected.has(index) ? "true" : "false" },
     Tiles.svg(code, "big"), h("span", { class: "letter", text: LETTERS[index] || "" }));
     node.addEventListener("click", () => {
@@ -712,6 +805,7 @@
     state.table = null;
     state.event = null;
     state.sheet = null;
+    updateTitle();
     closeOverlay();
     history.replaceState(null, "", location.pathname);
     document.body.dataset.phase = "";
@@ -810,7 +904,10 @@
   // -- wiring -----------------------------------------------------------------------------------
 
   document.addEventListener("keydown", onKey);
-  for (const button of document.querySelectorAll("#tools button")) {
+  document.addEventListener("visibilitychange", updateTitle);
+  $("sound-button").addEventListener("click", toggleSound);
+  showSound();
+  for (const button of document.querySelectorAll("#tools button[data-key]")) {
     button.addEventListener("click", () => {
       const key = button.dataset.key;
       if (state.overlay) closeOverlay();

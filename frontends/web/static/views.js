@@ -98,6 +98,16 @@ const Views = (() => {
     ];
   }
 
+  // "5 live tiles win for you: 6p 9p" from the view's live_wins (MCR, a ready hand: the
+  // tiles that win and how many of them are unseen); "" when the view gives none.
+  function liveWins(view) {
+    const wins = view.live_wins;
+    if (!wins || !(wins.tiles || []).length) return "";
+    const left = Number(wins.left || 0);
+    return `${left} live tile${left === 1 ? "" : "s"} win${left === 1 ? "s" : ""} for you: ` +
+      wins.tiles.join(" ");
+  }
+
   function hints(view) {
     const list = view.hints || [];
     if (!list.length) return [];
@@ -312,6 +322,6 @@ const Views = (() => {
         "you when the countdown runs out." })];
   }
 
-  return { h, seatHead, exposed, seatPlaces, center, hints, result, nextLines, places, windowsText, sheet,
+  return { h, seatHead, exposed, seatPlaces, center, hints, liveWins, result, nextLines, places, windowsText, sheet,
     history, scores, help, players, who, WINDS };
 })();

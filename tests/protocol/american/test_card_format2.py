@@ -317,10 +317,13 @@ def test_nearest_names_the_line_and_its_nearest_alternative() -> None:
 
 
 def test_a_hint_names_the_line_and_which_alternative_is_nearest() -> None:
-    lines = _near(house_card(), tuple(sorted(parse_tiles("FF 2222m 777m 9999m"))), ())
+    # (each line with the tiles it needs: the view adds how many of them are unseen)
+    near = _near(house_card(), tuple(sorted(parse_tiles("FF 2222m 777m 9999m"))), ())
+    lines = [line for line, _ in near]
     assert "add-7 (FF 2222a + 7777a = 9999a, alternative 1 of 3, 30): needs 7m" in lines
-    lines = _near(house_card(), tuple(sorted(parse_tiles("222s 444s 6666s 888s"))), ())
-    assert lines[0] == "2468-1 (222a 444a 6666a 8888a, 25): needs 8s"  # one pattern: as before
+    near = _near(house_card(), tuple(sorted(parse_tiles("222s 444s 6666s 888s"))), ())
+    assert near[0] == ("2468-1 (222a 444a 6666a 8888a, 25): needs 8s",   # one pattern
+                       tuple(parse_tiles("8s")))
 
 
 def test_a_mahjong_names_the_line_the_alternative_and_the_concrete_tiles() -> None:

@@ -49,3 +49,36 @@ def test_hint_live_count_leaves_out_our_own_and_the_public_copies() -> None:
     assert _hint(LAST_TILE_HAND, "9p", {}).startswith("wins on 9p (1 left): ")
     assert _hint(DRAWN_HAND, "7z", {SEVEN_S: 1}).startswith("7z (2 left) ")
     assert _hint(DRAWN_HAND, "7s", {SEVEN_S: 2}).startswith("7s (0 left) ")
+
+
+def _live_wins(hand: tuple[Kind, ...], public: dict[Kind, int],
+               wall_empty: bool = False) -> dict[str, object] | None:
+    from fourwinds.protocol.mcr.table_view import live_wins
+
+    return live_wins((), hand, 0, 0, 0, tuple(sorted(public.items())), wall_empty)
+
+
+def test_live_wins_count_the_live_tiles_of_every_wait_that_wins() -> None:
+    """The view's ``live_wins`` (issue 22, "the count of live tiles that win for you"): the
+    waits whose tile wins, on a discard or self-drawn, and their live tiles summed; the same
+    waits and counts the hint lines give."""
+    everything = ["6p", "9p", "4s", "7s"]
+    assert _live_wins(LAST_TILE_HAND, {SIX_P: 3}) == {"left": 4, "tiles": everything}
+    # 6p scores 7 on a discard but wins self-drawn: its 4 count while a tile can be drawn
+    assert _live_wins(LAST_TILE_HAND, {}) == {"left": 7, "tiles": everything}
+    assert _live_wins(DRAWN_HAND, {SEVEN_S: 1}) == {"left": 3, "tiles": ["7s", "7z"]}
+    for hand, public in ((LAST_TILE_HAND, {SIX_P: 1}), (DRAWN_HAND, {SEVEN_S: 1})):
+        lines = hand_hints((), hand, 0, 0, 0, tuple(sorted(public.items())), False)
+        winning = [line for line in lines if line.startswith("wins on")
+                   or "self-drawn it wins" in line]
+        left = sum(int(line.split("(")[1].split(" ")[0]) for line in winning)
+        assert _live_wins(hand, public) == {
+            "left": left, "tiles": [line.removeprefix("wins on ").split(" ")[0]
+                                    for line in winning]}, (lines, _live_wins(hand, public))
+
+
+def test_live_wins_when_no_tile_wins_or_the_hand_is_not_ready() -> None:
+    not_ready = tuple(sorted(parse_tiles("1m 1m 5m 9m 2p 6p 8p 3s 3s 7s 1z 1z 5z")))
+    assert _live_wins(not_ready, {}) is None
+    fourteen = tuple(sorted((*LAST_TILE_HAND, SIX_P)))
+    assert _live_wins(fourteen, {}) is None

@@ -30,7 +30,8 @@ VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "sea
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
              "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
              "hints", "result",
-             "windows", "next", "history", "standings", "unreachable", "waiting", "screen"}
+             "windows", "next", "history", "standings", "unreachable", "waiting", "screen",
+             "rack", "prompt", "live_wins"}
 PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
                "exposures", "flowers", "discards", "ready", "thinking"}
 PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
@@ -130,6 +131,13 @@ def check_view(view: dict[str, Any], rules: str) -> None:
     assert all(CODE.match(t) and (t != "?" or not view["practice"]) for t in view["hand"])
     assert view["hand"] == sorted(view["hand"], key=_kind_order)
     assert view["drawn"] is None or view["drawn"] in view["hand"]
+    # the rack as drawn: the hand's tiles, the one just drawn at the right end (issue 22)
+    assert Counter(view["rack"]) == Counter(view["hand"])
+    if view["drawn"] is None:
+        assert view["rack"] == view["hand"]
+    else:
+        assert view["rack"][-1] == view["drawn"]
+        assert view["rack"][:-1] == sorted(view["rack"][:-1], key=_kind_order)
     if view["last_discard"] is not None:
         # the claimable tile, and where it lies: its place in the discarder's row (issue 22,
         # 16a: the page outlined the MCR discarder's previous discard)
@@ -138,6 +146,15 @@ def check_view(view: dict[str, Any], rules: str) -> None:
         row = view["players"][last["seat"]]["discards"]
         assert last["index"] == len(row) - 1 and row[last["index"]] == last["tile"], (last, row)
     assert all(isinstance(h, str) for h in view["hints"])
+    wins = view["live_wins"]
+    if wins is not None:   # MCR, a ready hand: the live tiles of the waits that win
+        assert rules == "mcr" and set(wins) == {"left", "tiles"}, wins
+        assert wins["left"] >= 0 and all(CODE.match(t) for t in wins["tiles"]), wins
+        assert all(any(t in h for h in view["hints"]) for t in wins["tiles"][:6]), (wins,
+                                                                                    view["hints"])
+    for hint in view["hints"]:
+        if hint.startswith("wins on "):   # a wait that wins is counted
+            assert wins is not None and hint.split(" ")[2] in wins["tiles"], (hint, wins)
     assert all(isinstance(n, str) and n for n in view["news"])
     assert all(code in view["hand"] for code in view["received"])
     assert set(view["windows"]) == {"call", "turn", "charleston", "next"}
@@ -178,6 +195,24 @@ def check_actions(actions: list[dict[str, Any]]) -> None:
             assert a["label"] == f"Discard {a['tiles'][0]}"
         if "choose" in a:
             assert 0 < a["choose"] <= len(a["tiles"]) and "J" not in a["tiles"]
+
+
+PROMPTS = {"call", "turn", "charleston", "ready", "next"}
+
+
+def check_prompt(view: dict[str, Any], actions: list[dict[str, Any]]) -> None:
+    """``prompt`` names what the table asks of us: nothing without actions; "call" exactly
+    when a discard (or a kong) may be claimed; "turn" on our own turn in play."""
+    prompt = view["prompt"]
+    if not [a for a in actions if a["type"] != "more_time"]:
+        assert prompt is None, (prompt, actions)
+        return
+    assert prompt in PROMPTS, prompt
+    assert (prompt == "call") == (view["phase"] == "claim"), (prompt, view["phase"])
+    if any(a["type"] == "discard" for a in actions):
+        assert prompt == "turn", prompt
+    if any(a["type"] == "call" for a in actions):
+        assert prompt == "call", prompt
 
 
 def check_own_hand(s: TableSession, view: dict[str, Any]) -> None:
@@ -239,6 +274,7 @@ def drive(rules: str, seed: bytes, pick: Pick, *, every: bool = True,
             seen.append((view, actions))
         check_view(view, rules)
         check_actions(actions)
+        check_prompt(view, actions)
         if actions and "?" in view["hand"]:
             raise AssertionError("actions offered before our tiles are known")
         if s.phase is Phase.PLAY and view["phase"] != "deal" and "?" not in view["hand"]:
@@ -267,6 +303,9 @@ def test_a_whole_hand_through_the_view_with_every_action_accepted(rules: str) ->
     drive(rules, b"view-" + rules.encode(), pick_default, seen=seen, auto_pass=False)
     phases = {v["phase"] for v, _ in seen}
     assert {"lobby", "play", "claim", "match_over"} <= phases
+    prompts = {v["prompt"] for v, _ in seen}
+    assert {"ready", "turn", "call", None} <= prompts, prompts
+    assert any(v["drawn"] is not None and v["rack"] != v["hand"] for v, _ in seen)
     final = seen[-1][0]
     assert final["result"] is not None and final["result"]["audit"] == "ok"
     assert final["hints"] == [] and final["waiting_for"] == []

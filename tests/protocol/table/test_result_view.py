@@ -269,6 +269,42 @@ def test_american_hints_name_the_card_line_and_its_pattern() -> None:
         assert rest.startswith(f"{line.text}, {line.value}): needs "), hint
 
 
+_OVER = (Phase.HAND_END, Phase.OVER)
+
+
+def test_american_hints_say_how_many_of_the_needed_tiles_are_still_unseen() -> None:
+    """Issue 22 ("the count of live tiles"): each American hint that needs tiles says how
+    many of each are still unseen: the tile set (4 of a kind, 8 flowers) less what the view
+    shows us: every discard, every exposure and our own rack (counted here from the view)."""
+    h = open_harness("american", b"hints", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
+    checked = 0
+    for _ in range(40):
+        view = _view(h.sessions[0])
+        if view["phase"] == "play" and view["hints"]:
+            seen = Counter(view["hand"])
+            for player in view["players"]:
+                seen.update(player["discards"])
+                for meld in player["exposures"]:
+                    seen.update(meld["tiles"])
+            for hint in view["hints"]:
+                needs = hint.split("): needs ", 1)[1]
+                if needs.startswith("nothing"):
+                    assert "unseen" not in hint, hint
+                    continue
+                tiles, unseen = needs.split("; unseen: ")
+                counts = dict(item.split(" ") for item in unseen.split(", "))
+                assert set(counts) == set(tiles.split()), hint
+                for tile, left in counts.items():
+                    assert int(left) == (8 if tile == "F" else 4) - seen[tile], (hint, seen)
+                checked += 1
+        before = h.sessions[0].step
+        play_until(h, lambda h, before=before: h.sessions[0].step > before + 8
+                   or h.sessions[0].phase in _OVER)
+        if h.sessions[0].phase in _OVER:
+            break
+    assert checked >= 3, checked
+
+
 def test_mcr_never_asks_a_seat_to_say_no_more_flowers() -> None:
     """A seat holding no flower says "no more flowers" by itself; one holding a flower is
     offered to lay it out, and then says the rest by itself too."""
