@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 Message = dict[str, Any]
 RELAYED = frozenset({"tables", "view", "sheet", "suggest", "act", "ready", "seat", "peer"})
 MAX_PAGE_MESSAGE = 64 * 1024
-READY_WAIT_S = 5.0
+READY_WAIT_S = 30.0
 
 
 class PageError(FourwindsError):

@@ -98,7 +98,11 @@ def test_the_page_never_shows_a_wrong_seat_at_a_hands_start(pat: Machine) -> Non
         play_hand(driver, Clicker(driver), pat)
         wait_for(driver, lambda p: any(a["type"] == "next" for a in p["actions"]), 20,
                  "Next at the end of the first hand")
-        driver.find_element("css selector", 'button.action[data-type="next"]').click()
+        button = driver.find_element("css selector", 'button.action[data-type="next"]')
+        # as a person does: scroll the button to the middle of the window, then click it
+        # (at the window's bottom edge the fixed message line is over it)
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", button)
+        button.click()
         end = time.monotonic() + 60
         while True:
             view = pat.view()
