@@ -112,7 +112,8 @@ def test_four_daemons_play_a_full_hand_of_each_rule_set_with_api_bots(
         real_table: RealTable) -> None:
     seats = real_table.bots(timeout=90)
     _finish(real_table, seats, 90)
-    assert sum(s.actions for s in seats) > 50
+    # every seat played its part (an MCR hand can end after 44 actions in all: a quick win)
+    assert all(s.actions > 0 for s in seats), [s.actions for s in seats]
     assert real_table.query(0, type="view")["event"]["view"]["rules"] == real_table.rules
     for i in range(1, 4):  # joined by address: name and rules learned from the Open
         listed = real_table.query(i, type="tables")["tables"]
@@ -144,15 +145,28 @@ def test_four_daemons_play_a_hand_on_the_masked_wall(real_table: RealTable) -> N
     assert all(h == held[0] for h in held)
 
 
+PAUSE_AFTER = 8
+"""A seat's actions before its bot pauses by itself (the shortest hand seen gave a seat 11)."""
+
+
+def _paused_mid_hand(seat: BotSeat) -> None:
+    """Wait (bounded) until ``seat``'s bot has paused by itself in the play phase."""
+    deadline = time.monotonic() + 60
+    while not seat.paused.is_set():
+        assert seat.error is None, seat.error
+        assert time.monotonic() < deadline, f"the seat acted {seat.actions} times in 60 s"
+        time.sleep(0.05)
+    assert seat.last is not None
+    phase = seat.last["view"].get("session", {}).get("phase")
+    assert phase == "play", f"paused after {seat.actions} actions in phase {phase}"
+
+
 def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
         real_table: RealTable) -> None:
-    seats = real_table.bots(timeout=90)
-    deadline = time.monotonic() + 30
-    while (seats[2].last is None or seats[2].last["view"].get("session", {}).get("phase") != "play"
-           or seats[2].actions < 15):
-        assert time.monotonic() < deadline, "the hand never got going"
-        time.sleep(0.05)
-    seats[2].paused.set()
+    # the seat pauses by itself after 8 actions, so the kill lands mid-hand however fast the
+    # hand goes (a short hand once ended before seat 2 had acted 15 times)
+    seats = real_table.bots(timeout=120, pause_after={2: PAUSE_AFTER})
+    _paused_mid_hand(seats[2])
     real_table.daemons[2].kill9()
     time.sleep(1.0)
     real_table.daemons[2].start()
@@ -167,13 +181,8 @@ def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTab
     """SIGSTOP one daemon for 8 s mid-hand (past the 2 s offline mark and every call
     window): the others' local API views show it offline and the table waiting for its
     place, without moving on; after SIGCONT the hand completes."""
-    seats = real_table.bots(timeout=120)
-    deadline = time.monotonic() + 30
-    while (seats[1].last is None or seats[1].last["view"].get("session", {}).get("phase") != "play"
-           or seats[1].actions < 10):
-        assert time.monotonic() < deadline, "the hand never got going"
-        time.sleep(0.05)
-    seats[1].paused.set()
+    seats = real_table.bots(timeout=150, pause_after={1: PAUSE_AFTER})
+    _paused_mid_hand(seats[1])
     frozen = real_table.daemons[1]
     fp = real_table.query(1, type="whoami")["fingerprint"]
     frozen.signal(signal.SIGSTOP)
@@ -196,8 +205,13 @@ def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTab
         time.sleep(max(0.0, STOPPED_S - (time.monotonic() - stopped)))
         frozen.signal(signal.SIGCONT)
         seats[1].paused.clear()
-    resumed = time.monotonic() + 10
-    while fp in [p["fingerprint"] for p in real_table.query(0, type="view")["event"]["offline"]]:
-        assert time.monotonic() < resumed, "the resumed daemon stays offline"
-        time.sleep(0.1)
+    # a bound, not a target: the peers closed the silent connections (ZMTP heartbeat, 4 s)
+    # and the resumed daemon dials again with backoff; a loaded CI machine took over 10 s
+    resumed = time.monotonic() + 25
+    while True:
+        offline = real_table.query(0, type="view")["event"]["offline"]
+        if fp not in [p["fingerprint"] for p in offline]:
+            break
+        assert time.monotonic() < resumed, f"the resumed daemon stays offline: {offline}"
+        time.sleep(0.2)
     _finish(real_table, seats, 90)
