@@ -23,6 +23,7 @@ from nacl.exceptions import CryptoError
 from nacl.signing import SigningKey, VerifyKey
 from zmq.utils import z85
 
+from fourwinds.daemon.entropy import fresh_bytes, place_label
 from fourwinds.daemon.paths import ensure_private_dir
 from fourwinds.protocol.errors import FourwindsError
 
@@ -133,7 +134,7 @@ class Identity:
 
     @classmethod
     def generate(cls, seed: bytes) -> Identity:
-        """The identity with this 32-byte seed (callers pass ``os.urandom(32)``)."""
+        """The identity with this 32-byte seed (callers pass 32 fresh bytes: daemon/entropy.py)."""
         key = Ed25519PrivateKey.from_private_bytes(seed)
         public = key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
         return cls(private_key=seed, public_key=public)
@@ -182,7 +183,7 @@ def load_or_create_identity(path: Path) -> Identity:
     ensure_private_dir(path.parent)
     if path.exists():
         return load_identity(path)
-    identity = Identity.generate(os.urandom(32))
+    identity = Identity.generate(fresh_bytes(32, f"identity:{place_label(path)}"))
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:

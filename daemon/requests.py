@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from fourwinds.daemon.api import API_VERSION, ApiError, Message
 from fourwinds.daemon.checks import TABLE_NAME_LIMIT, BadInput, checked_address, local_name
+from fourwinds.daemon.entropy import fresh_bytes
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.pairing import JoinerPairing, new_code
 from fourwinds.daemon.session_port import is_seated
@@ -116,7 +117,7 @@ async def _create(d: Daemon, request: Message) -> Message:
     options = request.get("options") or {}
     if not isinstance(options, dict):
         raise ApiError("'options' must be a map")
-    table_id = os.urandom(16)
+    table_id = fresh_bytes(16, f"table:{d.identity.public_key.hex()}:{name}")
     me = d.identity.public_key
     rt = TableRuntime(table_id=table_id, name=name, rules=rules, host_key=me, private=private,
                       code=new_code() if private else None,

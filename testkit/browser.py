@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from testkit.machines import Machine
+from testkit.machines import Machine, fixed_deal
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -81,10 +81,12 @@ def page_errors(driver: Any) -> list[str]:
 class WebSeat:
     """`fourwinds play --web ARGS` on ``machine``; ``url`` is the address it printed."""
 
-    def __init__(self, machine: Machine, args: str, timeout: float = 60.0) -> None:
+    def __init__(self, machine: Machine, args: str, timeout: float = 60.0,
+                 deal: str | None = None) -> None:
+        """``deal``: the same deal on every run (testkit.machines.fixed_deal)."""
         self.machine = machine
         self.log = f"web-{int(time.monotonic() * 1000)}.out"
-        self.process = machine.start(f"fourwinds play --web {args}", self.log)
+        self.process = machine.start(f"{fixed_deal(deal)}fourwinds play --web {args}", self.log)
         end = time.monotonic() + timeout
         while True:
             text = self.output()

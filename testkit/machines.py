@@ -31,6 +31,7 @@ from typing import Any
 import msgpack
 import platformdirs
 
+from fourwinds.daemon.entropy import VARIABLE as ENTROPY_VARIABLE
 from fourwinds.frontends.client import Client
 from testkit.screen import Terminal
 
@@ -47,6 +48,15 @@ def short_dir() -> Path:
 
 class Unavailable(Exception):
     """Network namespaces cannot be made here (the reason, for pytest.skip)."""
+
+
+def fixed_deal(deal: str | None) -> str:
+    """A command line's prefix that gives ``fourwinds play`` (its daemon and its bot seats)
+    the same identities, table ids and so the same deal on every run (daemon/entropy.py),
+    for a test that needs a hand of a certain kind, not luck; "" for a deal of chance."""
+    if not deal:
+        return ""
+    return f"{ENTROPY_VARIABLE}={shlex.quote(deal)} "
 
 
 @dataclass
