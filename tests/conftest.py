@@ -5,13 +5,13 @@ scripts/bench, never in tests) and a bounded number of examples so scripts/test 
 10 minutes on 2 cores. Set FOURWINDS_LONG=1 for the long, opt-in profile (more examples).
 
 Parallel workers (scripts/test runs ``pytest -n 3 --dist loadgroup``, docs/TESTING.md): the
-tests that drive a person's screen (marked ``screen``: a curses table in tmux, the page in
-Chromium) form one xdist group, ``SCREENS``: they run one after another on one worker, so two
-screens never compete with each other. Every other test goes to whichever worker is free, and
-runs niced (``OTHERS_NICE``), the processes it starts too: a screen paced by a person's keys
-and call windows goes first, and the tables of bots, whose bounds are generous, take what is
-left. A test module may name a group of its own with ``pytest.mark.xdist_group`` (that mark
-wins).
+tests that drive a person's screen (marked ``screen``) form two xdist groups, the terminals
+(a curses table in tmux, ``SCREENS``) and the pages (Chromium, ``PAGES``, the tests under
+tests/web): each group runs one test after another on one worker, so at most one terminal and
+one page compete. Every other test goes to whichever worker is free, and runs niced
+(``OTHERS_NICE``), the processes it starts too: a screen paced by a person's keys and call
+windows goes first, and the tables of bots, whose bounds are generous, take what is left. A
+test module may name a group of its own with ``pytest.mark.xdist_group`` (that mark wins).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 SCREENS = "screens"
+PAGES = "pages"
 OTHERS_NICE = 10
 
 settings.register_profile(
@@ -43,19 +44,23 @@ def group_of(item: pytest.Item) -> str | None:
     if marker is not None:
         return str(marker.kwargs.get("name", marker.args[0] if marker.args else ""))
     if item.get_closest_marker("screen"):
-        return SCREENS
+        return PAGES if item.path.parent.name == "web" else SCREENS
     return None
 
 
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
-    """Put the screen tests in ``SCREENS``: as a wrapper, before every other plugin's hook,
-    xdist's too, which reads the groups into the node ids on each worker
-    (tests/test_xdist_groups.py checks that they arrive)."""
+    """Put the screen tests in their group (``SCREENS`` or ``PAGES``) and first in the order:
+    as a wrapper, before every other plugin's hook, xdist's too, which reads the groups into
+    the node ids on each worker (tests/test_xdist_groups.py checks that they arrive). The two
+    screen groups are the suite's longest runs of tests that must go one after another, so
+    they start at once on two workers while the third (and each of them once its group is
+    done) takes the rest."""
     for item in items:
         group = group_of(item)
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: group_of(item) not in (SCREENS, PAGES))   # stable
     yield
 
 
@@ -67,7 +72,7 @@ def _screens_go_first(request: pytest.FixtureRequest) -> None:
     niced and its screens are only as fast as the rest."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    wanted = 0 if group_of(request.node) == SCREENS else OTHERS_NICE
+    wanted = 0 if group_of(request.node) in (SCREENS, PAGES) else OTHERS_NICE
     if os.getpriority(os.PRIO_PROCESS, 0) != wanted:
         with contextlib.suppress(PermissionError):
             os.setpriority(os.PRIO_PROCESS, 0, wanted)
