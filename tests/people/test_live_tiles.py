@@ -94,7 +94,10 @@ def _play_until_shown(pat: Machine, term: Terminal,
 
 
 def test_mcr_says_how_many_live_tiles_win_once_the_hand_is_ready(pat: Machine) -> None:
-    term = _open(pat, "fourwinds play --rules mcr --hands 4 --ascii", MCR_DEAL)
+    # --no-auto-pass: every discard waits for our pass, so the view that says our hand is
+    # ready (13 tiles, the others' turns) stays until we answer; with auto-pass it lasted
+    # a moment between the bots' discards, and a poll missed it in CI
+    term = _open(pat, "fourwinds play --rules mcr --hands 4 --ascii --no-auto-pass", MCR_DEAL)
 
     def wins(view: dict[str, Any]) -> str | None:
         found = view.get("live_wins")

@@ -241,8 +241,11 @@ def test_the_page_counts_the_live_tiles_that_win(pat: Machine, rules: str) -> No
     from selenium.common.exceptions import WebDriverException
 
     # a fixed deal in which our MCR hand becomes ready (with a deal of chance one hand in
-    # several does: the test once played 8 hands without one)
-    seat = WebSeat(pat, f"--rules {rules} --hands 4", deal=MCR_DEAL if rules == "mcr" else None)
+    # several does: the test once played 8 hands without one); --no-auto-pass: every discard
+    # waits for our pass, so the ready view (13 tiles, the others' turns) stays until we answer
+    mcr = rules == "mcr"
+    seat = WebSeat(pat, f"--rules {rules} --hands 4" + (" --no-auto-pass" if mcr else ""),
+                   deal=MCR_DEAL if mcr else None)
     with chromium() as driver:
         driver.get(seat.url)
         wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
