@@ -19,6 +19,7 @@
     put(node, ...parts());
   };
   const rows = new WeakMap();   // a discard row: the codes it shows
+  const meldCounts = new WeakMap();   // a seat's exposed part: how many melds it showed
   const setText = (node, text) => { if (node.textContent !== text) node.textContent = text; };
   const setData = (node, key, value) => { if (node.dataset[key] !== value) node.dataset[key] = value; };
   const LETTERS = "abcdefghijklmnopqrstuvwxyz";
@@ -629,13 +630,29 @@
       view.seat === seatNo, view.dealer === seatNo, view.turn === seatNo, player.dead,
       player.connected, player.thinking, (view.waiting_for || []).includes(seatNo)]),
     () => Views.seatHead(view, player));
-    redraw(exposed, JSON.stringify([player.exposures, player.flowers]),
-      () => Views.exposed(player));
+    const melds = (player.exposures || []).length;
+    const known = meldCounts.get(exposed);
+    meldCounts.set(exposed, melds);
+    redraw(exposed, JSON.stringify([player.exposures, player.flowers]), () => {
+      const parts = Views.exposed(player);
+      // a call just made: its meld (the last) is laid down with a short animation, only when
+      // the count grew while the page watched (not on a first draw or a reload)
+      if (known !== undefined && melds > known) {
+        const laid = parts[0].slice(known);
+        for (const meld of laid) meld.classList.add("called");
+      }
+      return parts;
+    });
     const codes = (player.discards || []).map(String);
+    const watched = rows.has(discards);   // false on the page's first draw of this seat
     const was = rows.get(discards) || [];
     rows.set(discards, codes);
     if (was.length <= codes.length && was.every((code, i) => code === codes[i])) {
-      discards.append(...codes.slice(was.length).map((code) => Tiles.svg(code, "small")));
+      // a new discard lands in the pond (a short animation, played once: the tile is added,
+      // never drawn again, so a later view that changes nothing here replays nothing)
+      const fresh = codes.slice(was.length).map((code) => Tiles.svg(code, "small"));
+      if (watched) for (const tile of fresh) tile.classList.add("fresh");
+      discards.append(...fresh);
     } else {
       put(discards, ...codes.map((code) => Tiles.svg(code, "small")));
     }
