@@ -171,7 +171,8 @@ def test_a_whole_american_hand_with_the_charleston_by_clicks(pat: Machine,
 
 def test_a_whole_mcr_hand_with_a_call_and_a_reload(pat: Machine, tmp_path: Path) -> None:
     started = time.monotonic()
-    seat = WebSeat(pat, "--rules mcr --hands 2")
+    # a fixed deal that offers us a call in the first hand (a deal of chance may offer none)
+    seat = WebSeat(pat, "--rules mcr --hands 2", deal="calls-1")
     with chromium() as driver:
         driver.get(seat.url)
         wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
