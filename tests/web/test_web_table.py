@@ -211,8 +211,16 @@ def test_a_whole_mcr_hand_with_a_call_and_a_reload(pat: Machine, tmp_path: Path)
             after = pat.view()
             assert (after.get("table"), after.get("seat"), after.get("hand_number")) == (
                 before.get("table"), before.get("seat"), before.get("hand_number"))
-            shown = Counter(t["code"] for t in read_page(driver)["rack"])
-            assert shown == Counter(str(t) for t in after.get("hand") or ()), (shown, after)
+            # the page's rack against the daemon's hand, read again while the table moves
+            # between the two reads (a tile drawn just after the page was read: CI)
+            end = time.monotonic() + 5.0
+            while True:
+                shown = Counter(t["code"] for t in read_page(driver)["rack"])
+                held = Counter(str(t) for t in pat.view().get("hand") or ())
+                if shown == held or time.monotonic() > end:
+                    break
+                time.sleep(0.2)
+            assert shown == held, (shown, held)
             reloaded.append(page)
 
         view = play_hand(driver, clicker, pat, after_move)
