@@ -37,6 +37,7 @@ class ProblemKind(Enum):
     NOT_SEATED = "the keys are not the ones seated at the table"
     BAD_TABLE_ID = "a result for a transcript of another table"
     NO_REASON = "a director's record without a reason"
+    FULL = "the event holds as many records as an event can"
 
 
 @dataclass(frozen=True)
