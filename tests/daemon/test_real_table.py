@@ -29,11 +29,16 @@ class RealTable:
         self.table = ""
 
     def open(self) -> None:
+        self.open_with({"hands": 1, "call_window": 0.5})
+
+    def open_with(self, options: dict[str, Any]) -> None:
+        """Start the four daemons; the first hosts the table with ``options`` (and the
+        deck), the others join it by address."""
         start_all(self.daemons)
         host = self.daemons[0].client(subscribe=False)
         try:
             made = request(host, type="create", name="real", rules=self.rules,
-                           options={"hands": 1, "call_window": 0.5, "deck": self.deck})
+                           options={**options, "deck": self.deck})
             self.table = made["table"]
             key = request(host, type="whoami")["public_key"]
         finally:
