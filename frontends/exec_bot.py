@@ -58,17 +58,17 @@ def end_line(reason: str) -> str:
 def default_action(event: Event) -> tuple[Action, list[str]] | None:
     """The seat's default: what a timeout would do, so a broken bot never stalls the table.
 
-    In order: the action the view marks ``"default"``; a ``pass``; the discard of the tile just
-    drawn; the first listed action. An action that chooses tiles takes the first ones listed.
+    In order: the action the view marks ``"default"`` (the daemon decides it once, for every
+    frontend: the rule set's timeout action); a ``pass``; the first listed action. An action
+    that chooses tiles takes the first ones listed. No tile is picked here by a rule of its
+    own (this fell back to "the tile just drawn", which could be a joker: issue 22 item 12).
     """
     legal: list[Action] = list(event.get("legal_actions") or ())
     if not legal:
         return None
-    drawn = (event.get("view") or {}).get("drawn")
     picks = (
         [a for a in legal if a.get("default")]
         + [a for a in legal if a.get("type") == "pass"]
-        + [a for a in legal if a.get("type") == "discard" and list(a.get("tiles") or ()) == [drawn]]
         + legal
     )
     action = picks[0]
