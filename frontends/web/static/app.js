@@ -626,7 +626,9 @@
       put(discards);
       return;
     }
-    redraw(head, JSON.stringify([player.name, player.score, player.concealed_count,
+    // (the seat's wind too: at a new hand the winds move on while name, score and count can
+    // stay the same, and the head kept the last hand's wind)
+    redraw(head, JSON.stringify([player.seat, player.name, player.score, player.concealed_count,
       view.seat === seatNo, view.dealer === seatNo, view.turn === seatNo, player.dead,
       player.connected, player.thinking, (view.waiting_for || []).includes(seatNo)]),
     () => Views.seatHead(view, player));
