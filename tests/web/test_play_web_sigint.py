@@ -23,24 +23,17 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 
 import aiohttp
 import pytest
 
 from fourwinds.frontends.local_seats import bot_daemon_dirs, is_running
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 
 pytestmark = [pytest.mark.slow, pytest.mark.screen]
 
 URL = re.compile(r"http://(127\.0\.0\.1:\d+)/\?token=[\w-]+")
 EXIT_BOUND_S = 5.0      # the bound of this test; the target is 2 s (docs/WEB.md)
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 class OpenPage:

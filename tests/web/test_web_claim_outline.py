@@ -13,7 +13,6 @@ view's claimable tile, at its place in the discarder's row; then Pat passes.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,7 +26,7 @@ from testkit.browser import (
     read_page,
     unavailable,
 )
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 
 pytestmark = [
     pytest.mark.slow,
@@ -45,12 +44,6 @@ return [...document.querySelectorAll('#table .seat')].map((s) => {
 });
 """
 PROMPTS = 3   # claim prompts checked
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def _claim_prompt(page: dict[str, Any]) -> bool:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,7 +29,7 @@ from testkit.browser import (
     unavailable,
     wait_for,
 )
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 from tests.web.test_web_table import play_hand
 
 pytestmark = [
@@ -55,12 +54,6 @@ snap();
 new MutationObserver(snap).observe(document.body, {subtree: true, childList: true,
   characterData: true, attributes: true, attributeFilter: ['data-screen']});
 """
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def _problems(shown: list[dict[str, Any]], winds: dict[int, str]) -> list[str]:

@@ -11,13 +11,12 @@ daemon's once-a-second rounds: the highlight stays where Pat put it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from testkit.browser import Clicker, WebSeat, body_text, chromium, read_page, unavailable, wait_for
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 
 pytestmark = [
     pytest.mark.slow,
@@ -31,12 +30,6 @@ const b = [...document.querySelectorAll('button.action.highlight')]
 return b ? b.dataset.type : null;
 """
 STILL_S = 3.5   # more than three rounds of the daemon's once-a-second syncer
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def _call_prompt(page: dict[str, Any]) -> bool:

@@ -9,25 +9,18 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from testkit.browser import URL, body_text, chromium, page_errors, unavailable, wait_for
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.screen,
     pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
 ]
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def _address(pat: Machine, log: str, timeout: float = 30.0) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from fourwinds.protocol.american.table_view import sheet as american_sheet
 from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
 from fourwinds.protocol.table.american_rules import card_from_text
 from testkit.browser import URL, chromium, page_errors, unavailable, wait_for
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 
 pytestmark = [
     pytest.mark.slow,
@@ -59,12 +58,6 @@ for (let n = 1; n <= 8; n += 1) {
 }
 return out;
 """
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def _lobby(pat: Machine, driver: Any) -> None:

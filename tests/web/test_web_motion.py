@@ -15,7 +15,6 @@ hand, where a deal of chance may offer none.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +29,7 @@ from testkit.browser import (
     unavailable,
     wait_for,
 )
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 from tests.web.test_web_table import shoot
 
 pytestmark = [
@@ -62,12 +61,6 @@ const tile = document.querySelector('#seat-' + arguments[0] + ' .discards svg.ti
 if (tile) tile.dataset.probe = 'kept';
 return !!tile;
 """
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def test_discards_land_and_calls_are_laid_down_once(pat: Machine, tmp_path: Path) -> None:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from testkit.browser import Clicker, WebSeat, body_text, chromium, page_errors, unavailable
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 
 pytestmark = [
     pytest.mark.slow,
@@ -28,12 +27,6 @@ return {news: [...document.querySelectorAll('#news li')].map((li) => li.textCont
   received: [...document.querySelectorAll('#rack .rack-tile.received')]
     .map((t) => t.dataset.code)};
 """
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def _news(driver: Any) -> dict[str, Any]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -33,7 +32,7 @@ from testkit.browser import (
     unavailable,
     wait_for,
 )
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 
 pytestmark = [
     pytest.mark.slow,
@@ -75,12 +74,6 @@ return {sounds: Number(document.body.dataset.sounds || 0),
   button: document.getElementById('sound-button').textContent, title: document.title,
   hidden: document.hidden};
 """
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def _script(driver: Any, script: str) -> Any:

@@ -9,14 +9,13 @@ them, our own rack among them, the other three as many tiles as each holds.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from testkit.browser import Clicker, WebSeat, chromium, page_errors, unavailable, wait_for
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 from tests.web.test_web_table import check_result_screen, play_hand, shoot
 
 pytestmark = [
@@ -36,12 +35,6 @@ rows.forEach((row) => {
 });
 return out;
 """
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def test_the_pages_end_of_hand_shows_every_seats_tiles(pat: Machine, tmp_path: Path) -> None:

@@ -14,14 +14,13 @@ from __future__ import annotations
 import os
 import signal
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from testkit.browser import Clicker, WebSeat, body_text, chromium, unavailable, wait_for
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 from tests.web.test_web_table import play_hand, shoot
 
 pytestmark = [
@@ -34,12 +33,6 @@ BUTTONS = """
 return [...document.querySelectorAll('button.action')].filter((b) => b.offsetParent !== null)
   .map((b) => ({type: b.dataset.type, disabled: b.disabled}));
 """
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def _dead(driver: Any) -> list[str]:

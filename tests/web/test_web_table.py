@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ from testkit.browser import (
     unavailable,
     wait_for,
 )
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 from tests.people.table_checks import result_of, result_problems
 
 pytestmark = [
@@ -49,12 +49,6 @@ pytestmark = [
 HAND_TIMEOUT = 75.0
 OVER = ("hand_over", "match_over")
 SIZES = ((1280, 800), (800, 600))
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def shoot(driver: Any, folder: Path, name: str) -> list[Path]:

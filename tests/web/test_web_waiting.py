@@ -16,7 +16,6 @@ import os
 import re
 import signal
 import time
-from collections.abc import Iterator
 
 import pytest
 
@@ -30,7 +29,7 @@ from testkit.browser import (
     unavailable,
     wait_for,
 )
-from testkit.machines import Machine, one_player
+from testkit.machines import Machine
 
 pytestmark = [
     pytest.mark.slow,
@@ -41,12 +40,6 @@ pytestmark = [
 CALL_WINDOW = 10
 CLOCK = "return document.getElementById('clock').textContent;"
 WAITING = re.compile(r"Waiting for .+ \(unreachable for (\d+) s\)")
-
-
-@pytest.fixture
-def pat() -> Iterator[Machine]:
-    with one_player("Pat") as machine:
-        yield machine
 
 
 def test_the_clock_says_whom_the_table_waits_for_not_time_0(pat: Machine) -> None:
