@@ -104,16 +104,34 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
     default = next((i for i, a in enumerate(menu) if a.get("default")), 0)
     # the highlight stays while the same decision is asked (another seat's answer is a new
     # view of the same question); a new decision starts at its default
-    same = old is not None and decision_key(old) == decision_key(new) and ui.menu < len(menu)
+    asked_before = old is not None and decision_key(old) == decision_key(new)
+    same = asked_before and ui.menu < len(menu)
+    cursor = min(ui.cursor, max(0, len(tiles) - 1))
+    if not asked_before:
+        cursor = default_tile(new.get("legal_actions") or (), tiles, cursor)
     return replace(
         ui,
-        cursor=min(ui.cursor, max(0, len(tiles) - 1)),
+        cursor=cursor,
         selected=frozenset(i for i in selected if i < len(tiles)),
         menu=ui.menu if same else default,
         elapsed=0.0,
         answered=ui.answered if decision_key(new) == ui.answered else None,
         message=ui.message if _phase(old) == _phase(new) else "",
     )
+
+
+def default_tile(legal: Sequence[Action], tiles: Sequence[str], cursor: int) -> int:
+    """Where the cursor starts on a new decision: on the tile of the discard the view marks as
+    the default (the daemon's one decision: the built-in bot's choice, never a joker while
+    another tile is held), its rightmost copy, so the tile just drawn when it is that one;
+    ``cursor`` unchanged when the default is no discard from the rack. Enter then does what
+    the screen calls the default, and a player who presses it at once does not throw away
+    the leftmost tile."""
+    marked = next((a for a in legal if a.get("default") and is_tile_bound(a, tiles)), None)
+    if marked is None:
+        return cursor
+    code = str(marked["tiles"][0])
+    return max(i for i, tile in enumerate(tiles) if tile == code)
 
 
 def _phase(event: Event | None) -> object:

@@ -111,7 +111,8 @@ const body = document.body;
 const rack = [...document.querySelectorAll('#rack .rack-tile')].map((t) => ({
   code: t.dataset.code, index: Number(t.dataset.index),
   discardable: t.classList.contains('discardable'), dflt: t.classList.contains('default'),
-  dim: t.classList.contains('dim'), selected: t.classList.contains('selected')}));
+  dim: t.classList.contains('dim'), selected: t.classList.contains('selected'),
+  cursor: t.classList.contains('cursor')}));
 const visible = (b) => b.offsetParent !== null;
 const actions = [...document.querySelectorAll('button.action')].filter(visible).map((b) => ({
   id: b.dataset.id, type: b.dataset.type, label: b.textContent,

@@ -307,3 +307,24 @@ def test_a_table_the_daemon_left_says_so_on_the_screen() -> None:
     assert event is not None and event["gone"] and event["legal_actions"] == []
     text = "\n".join(render(event, UiState(), 100, 30, True))
     assert "This table is gone: its host closed it, or you left it elsewhere" in text
+
+
+def test_a_new_turn_puts_the_cursor_on_the_default_discard() -> None:
+    """Enter at once discards what the screen calls the default, not the leftmost tile (a
+    player who pressed Enter at each turn threw away the rack from the left and never laid
+    out a flower); the cursor a player moved stays while the same decision is asked."""
+    play = sample_views.play_event()
+    play["view"]["step"] = 20
+    tiles = sample_views.play_event()["view"]["hand"]
+    ui = on_new_event(None, play, UiState())
+    default = next(a for a in play["legal_actions"] if a.get("default"))
+    assert ui.cursor == max(i for i, t in enumerate(tiles) if t == default["tiles"][0])
+    sent = handle_key(play, ui, "ENTER").request
+    assert sent is not None and sent["action"] == default["id"]
+    moved = handle_key(play, ui, "a").ui
+    again = sample_views.play_event(seq=8)   # the same turn, a later view
+    again["view"]["step"] = 20
+    assert on_new_event(play, again, moved).cursor == 0
+    call = sample_views.call_event()          # a call window: no discard, the cursor stays
+    call["view"]["step"] = 21
+    assert on_new_event(again, call, moved).cursor == 0

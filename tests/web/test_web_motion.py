@@ -6,7 +6,8 @@
 - a new discard lands in its pond with a short animation (class ``fresh``), added once: a
   tile already in a pond is never drawn again, so a later view replays nothing;
 - a call lays its meld down with a short animation (class ``called``);
-- a call offered to us is shot for the docs (``web-call``, docs/web-call.png).
+- a call offered to us is shot for the docs (``web-call``, docs/web-call.png);
+- on our turn the cursor starts on the tile marked as the default discard.
 
 The deal is fixed (testkit.machines.fixed_deal): with it a call is offered to us in the first
 hand, where a deal of chance may offer none.
@@ -78,9 +79,11 @@ def test_discards_land_and_calls_are_laid_down_once(pat: Machine, tmp_path: Path
         landed = 0
         called = 0
         shot = False
+        turns_checked = False
         end = time.monotonic() + 120
-        while not (landed >= 3 and called and shot and probe_views >= 5):
-            assert time.monotonic() < end, (landed, called, shot, probe_views, clicker.log[-8:])
+        while not (landed >= 3 and called and shot and probe_views >= 5 and turns_checked):
+            assert time.monotonic() < end, (landed, called, shot, probe_views, turns_checked,
+                                            clicker.log[-8:])
             page = read_page(driver)
             if page["screen"] == "result":
                 pytest.fail(f"the hand ended first: landed {landed}, called {called}, call shot "
@@ -88,6 +91,13 @@ def test_discards_land_and_calls_are_laid_down_once(pat: Machine, tmp_path: Path
             if not shot and any(a["type"] == "call" for a in page["actions"]):
                 shoot(driver, tmp_path, "web-call")   # a call offered to us, before we answer
                 shot = True
+            if any(t["discardable"] for t in page["rack"]) and not turns_checked:
+                # our turn: the cursor starts on the tile the page marks as the default
+                # discard, so Enter at once discards it (not the leftmost tile)
+                marked = [t for t in page["rack"] if t["dflt"]]
+                at = [t for t in page["rack"] if t["cursor"]]
+                assert marked and at == marked[-1:], page["rack"]
+                turns_checked = True
             motion: dict[str, Any] = driver.execute_script(MOTION)["seats"]
             for info in motion.values():
                 if info["lastFresh"]:

@@ -165,6 +165,13 @@
     if (!old || decisionKey(old) !== decisionKey(event) || state.menu >= menu.length) {
       state.menu = Math.max(0, menu.findIndex((a) => a.default));
     }
+    // a new decision puts the cursor on the default discard's tile (its rightmost copy: the
+    // tile just drawn when it is that one), as the terminal does: Enter at once does what the
+    // page calls the default, not a discard of the leftmost tile
+    if (!old || decisionKey(old) !== decisionKey(event)) {
+      const marked = (event.legal_actions || []).find((a) => a.default && tileBound(a, now));
+      if (marked) state.cursor = now.lastIndexOf(marked.tiles[0]);
+    }
     if (state.answered !== decisionKey(event)) state.answered = null;
     render();
     if (!old || decisionKey(old) !== decisionKey(event)) announce(promptOf(event));
