@@ -70,21 +70,22 @@ class MCRRules(EngineDelegate):
 
     def default_action(self, state: Any, seat: Seat) -> Any:
         """Timeouts: pass on a discard; on our turn, Mahjong when the tiles win (a timeout
-        never throws the winning tile away), a flower laid out first, else the discard the
-        built-in bot would make (``bots.default_discard``: the drawn tile was the default
+        never throws the winning tile away), then any flower held laid out (also one drawn
+        on an earlier turn and kept: the drawn tile was the default then), else the discard
+        the built-in bot would make (``bots.default_discard``: the drawn tile was the default
         even when the hand needed it). The view marks this same action as the default."""
         s: HandState = state
         if s.phase in (Phase.CLAIMS, Phase.ROB):
             return A.Pass(seat)
         legal = engine.legal_actions(s, seat)
         if s.phase is Phase.TURN:
-            for action in legal:
-                if isinstance(action, A.DeclareWin):
-                    return action
-            if not any(is_bonus(s.faces[x]) for x in s.seats[seat].hand):
-                chosen = bots.default_discard(s, seat)
-                if chosen is not None and chosen in legal:
-                    return chosen
+            for kind in (A.DeclareWin, A.ExposeFlower):   # a win, then any flower held
+                for action in legal:
+                    if isinstance(action, kind):
+                        return action
+            chosen = bots.default_discard(s, seat)
+            if chosen is not None and chosen in legal:
+                return chosen
         drawn = s.drawn
         if s.phase is Phase.TURN and drawn is not None and not is_bonus(s.faces[drawn]):
             return A.Discard(seat, drawn, s.faces[drawn])

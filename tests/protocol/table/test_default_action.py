@@ -93,3 +93,22 @@ def test_an_mcr_default_discard_keeps_the_drawn_tile_the_hand_needs() -> None:
     assert state.turn == S
     default = MCRRules().default_action(state, S)
     assert default == MA.Discard(S, mcr.slot_of(state, S, Kind.EAST), Kind.EAST)
+
+
+def test_an_mcr_flower_in_hand_is_laid_out_before_any_discard() -> None:
+    """South drew a flower and discarded without laying it out; on its next turn it draws
+    7p: the timeout lays the flower out (a point and a replacement tile) before it discards
+    anything. The drawn 7p was the default, so a player who pressed Enter at each turn kept
+    the flower in hand for the whole hand."""
+    state = mcr.rig({E: "5p 1m9m 1p9p 1s9s 2z3z4z 5z6z7z 6s", S: "123456789m56p5s1z"},
+                    front="1f 9m 9p 9s 7p")
+    state = mcr.pass_others(mcr.discard(state, E, "5p"))
+    assert state.turn == S and state.drawn is not None
+    assert state.faces[state.drawn] == Kind.FLOWER_1
+    state = mcr.pass_others(mcr.discard(state, S, "5s"))     # the flower stays in hand
+    for _ in range(3):                                       # West, North, East
+        state = mcr.pass_others(mcr.tsumogiri(state))
+    assert state.phase is Phase.TURN and state.turn == S and state.drawn is not None
+    assert state.faces[state.drawn] == Kind.P7
+    flower = mcr.slot_of(state, S, Kind.FLOWER_1)
+    assert MCRRules().default_action(state, S) == MA.ExposeFlower(S, flower, Kind.FLOWER_1)
