@@ -17,7 +17,7 @@ from fourwinds.daemon.pairing import HostPairing, PairingError
 from fourwinds.daemon.reach import Source
 from fourwinds.daemon.refusals import Refusal, Refused
 from fourwinds.daemon.session_port import is_seated, label_of
-from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.tables import BEFORE_OPEN_KEPT, TableRuntime
 from fourwinds.daemon.transport import Sender
 from fourwinds.daemon.wire import (
     AskHeads,
@@ -324,9 +324,17 @@ class FrameRouter:
             if rt.place is None:
                 raise Refused(Refusal.OUT_OF_PLACE,
                               "table message before the roster gave us a place")
+            if not self.d.port.opens_table(frame.payload):   # another seat's, ahead of it
+                if len(rt.before_open) >= BEFORE_OPEN_KEPT:
+                    raise Refused(Refusal.OUT_OF_PLACE,
+                                  f"over {BEFORE_OPEN_KEPT} table messages before the Open")
+                if frame.payload not in rt.before_open:
+                    rt.before_open.append(frame.payload)
+                return
+            early, rt.before_open = rt.before_open, []
             try:
-                step = self.d.port.join_table(self.d.identity.private_key, [frame.payload],
-                                              rt.place, self.d.name,
+                step = self.d.port.join_table(self.d.identity.private_key,
+                                              [frame.payload, *early], rt.place, self.d.name,
                                               self.d.seat_entropy(rt.table_id), now)
             except FourwindsError as error:   # once, not at every catch-up (requests.py)
                 requests.give_up_joining(self.d, rt, f"the table's Open: {error}")

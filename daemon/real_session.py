@@ -125,6 +125,11 @@ def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
     return step
 
 
+def opens_table(payload: bytes) -> bool:
+    """Whether a table message is the table's Open, which a joiner's session starts from."""
+    return lobby.is_open_message(payload)
+
+
 def join_table(identity_private_key: bytes, payloads: Sequence[bytes], place: int,
                player: str, entropy: bytes, now: float) -> Step:
     if not payloads:

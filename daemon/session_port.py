@@ -3,7 +3,8 @@
 The contract (notes/CONTRACTS.md, "Table session <-> daemon") names ``handle_message``,
 ``local_action``, ``tick``, ``resume``, ``messages_since`` and ``seat_view``; the daemon also
 needs to create and join a table and to route by seat, named here as ``new_table``,
-``join_table``, ``seat_keys`` and ``last_seq``. The module is ``fourwinds.protocol.table.session``
+``join_table`` (with ``opens_table``: which message a joiner starts from), ``seat_keys`` and
+``last_seq``. The module is ``fourwinds.protocol.table.session``
 (through the thin adapter ``fourwinds.daemon.real_session``)
 unless ``--session-module`` names another one with the same functions (the tests use a small
 one to exercise the shell). The daemon never looks inside a session or a payload.
@@ -48,6 +49,7 @@ class SessionModule(Protocol):
                   options: Mapping[str, Any], entropy: bytes, now: float) -> StepLike: ...
     def join_table(self, identity_private_key: bytes, payloads: Sequence[bytes], place: int,
                    player: str, entropy: bytes, now: float) -> StepLike: ...
+    def opens_table(self, payload: bytes) -> bool: ...
     def handle_message(self, session: Any, payload: bytes, now: float) -> StepLike: ...
     def local_action(self, session: Any, action: object, now: float) -> StepLike: ...
     def tick(self, session: Any, now: float) -> StepLike: ...
@@ -59,8 +61,8 @@ class SessionModule(Protocol):
     def last_seq(self, session: Any, seat: Any) -> int: ...
 
 
-NEEDED = ("new_table", "join_table", "handle_message", "local_action", "tick", "resume",
-          "messages_since", "seat_view", "seat_keys", "last_seq")
+NEEDED = ("new_table", "join_table", "opens_table", "handle_message", "local_action", "tick",
+          "resume", "messages_since", "seat_view", "seat_keys", "last_seq")
 
 
 def progress_of(port: SessionModule, session: Any) -> tuple[str, int] | None:

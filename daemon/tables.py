@@ -39,6 +39,11 @@ from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
 
+BEFORE_OPEN_KEPT = 256
+"""How many table messages a joiner keeps while it waits for the host's Open: a lobby's
+whole traffic before a joiner's seat exists is a few Joins, a Seating and Readys; more is a
+peer flooding a seat that cannot read them yet, and the excess is refused."""
+
 Send = Callable[[bytes, bytes], None]      # (peer public key, session payload)
 STEPS_KEPT = 16
 HOST_KEPT = 255
@@ -70,6 +75,9 @@ class TableRuntime:
     host_pairing: HostPairing | None = None
     joiner: JoinerPairing | None = None
     join_error: str = ""
+    # admitted, no session yet: other seats' messages that came before the host's Open
+    # (they travel on other links); taken in with the Open, at most BEFORE_OPEN_KEPT
+    before_open: list[bytes] = field(default_factory=list)
     place: int | None = None                # our place at the table (0 = its creator)
     # places before the last member's that nobody holds: a player left the lobby (the next
     # joiner takes the lowest); the members hold the other places in their order

@@ -80,6 +80,18 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
     return send(s, acc, body), acc
 
 
+def is_open_message(payload: bytes) -> bool:
+    """Whether ``payload`` is, by its envelope, a table's Open (its creator's first
+    message). A joiner may hear another seat's messages before the host's Open (they travel
+    on other links); those wait for the Open instead of being taken for a bad one. Only
+    the shape is read here: ``join`` verifies the Open itself."""
+    try:
+        env = decode(payload)
+    except WireError:
+        return False
+    return env.kind is MsgKind.OPEN and env.seat == 0 and env.seq == 0
+
+
 def join(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy: bytes,
          player: str = "") -> tuple[TableSession, Acc]:
     """A joiner's session for the table an Open message describes, asking for ``place``."""

@@ -431,3 +431,34 @@ def test_a_foreign_runtime_or_data_folder_is_one_line_at_start(tmp_path: Path) -
     done = _cli("daemon", "--port", "0", "--no-mdns", "--data-dir", str(foreign))
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert "belongs to another user (uid 4242)" in done.stderr
+
+
+def test_a_joiner_that_hears_another_seat_before_the_open_still_joins(tmp_path: Path) -> None:
+    """CI, three joins at once: a seat's message reached a joiner before the host's Open
+    (other links, other timing), and the joiner gave up with "the table's Open: not a
+    table's Open message". It now keeps such messages and takes them in with the Open."""
+    async def body(ds: list[Daemon]) -> None:
+        host, late, early = ds
+        table = (await call(host, type="create", name="kitchen", rules="mcr"))["table"]
+        send = host.send_payload
+        loop = asyncio.get_running_loop()
+        held: list[bytes] = []
+
+        def slow_open(rt: TableRuntime, key: bytes, payload: bytes) -> None:
+            if key == late.identity.public_key and PORT.opens_table(payload):
+                held.append(payload)
+                loop.call_later(1.0, send, rt, key, payload)
+                return
+            send(rt, key, payload)
+
+        host.send_payload = slow_open     # type: ignore[method-assign]
+        joining = asyncio.create_task(join(late, host, table))
+        await wait_for(lambda: bool(held), 10)
+        assert (await join(early, host, table))["ok"]   # the host seats it: a message to all
+        answer = await joining
+        assert answer["ok"], answer
+        rt = late.tables[bytes.fromhex(table)]
+        assert rt.before_open == []
+        assert await wait_for(lambda: len(rt.session.seats) == 3, 10), rt.session.seats
+
+    run(tmp_path, 3, body)

@@ -158,6 +158,13 @@ def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
     return Step(s, (), (payload,), ("opened",))
 
 
+def opens_table(payload: bytes) -> bool:
+    try:
+        return _open(payload)[2] == "open"
+    except Exception:
+        return False
+
+
 def join_table(identity_private_key: bytes, payloads: Sequence[bytes], place: int,
                player: str, entropy: bytes, now: float) -> Step:
     s = Session(identity_private_key, _pub(identity_private_key))

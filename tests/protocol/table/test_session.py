@@ -27,6 +27,7 @@ from fourwinds.protocol.table.harness import (
     restart,
     run,
 )
+from fourwinds.protocol.table.lobby import is_open_message
 from fourwinds.protocol.table.masked import ready_to_act
 from fourwinds.protocol.table.messages import Act, MsgKind, decode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
@@ -35,7 +36,9 @@ from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.session import (
     TableReady,
     handle_message,
+    join_table,
     local_action,
+    new_table,
     seat_view,
     settle,
     tick,
@@ -387,3 +390,15 @@ def test_our_action_sent_then_settled_is_the_same_as_taken_at_once(table: str) -
 
     drive(h, moves)
     assert h.done() and checked > 20
+
+
+def test_only_the_creators_first_message_is_taken_for_a_tables_open() -> None:
+    """A joiner starts its session from the Open and keeps any other message of the table
+    that comes first (daemon/frames_in.py); so only the Open itself may pass."""
+    opened = new_table("kitchen", "mcr", bytes(range(32)), b"e" * 32, 0.0)
+    payload = opened.outgoing[0].payload
+    assert is_open_message(payload)
+    joined = join_table(payload, Seat(1), bytes(range(1, 33)), b"f" * 32, 0.0)
+    assert not is_open_message(joined.outgoing[0].payload)     # its Join
+    assert not is_open_message(b"\x93\x01\x02")
+    assert not is_open_message(b"")
