@@ -18,6 +18,7 @@ from tests.daemon.toy_session import (  # noqa: F401  (the session port, as the 
     local_action,
     messages_since,
     new_table,
+    opens_table,
     seat_keys,
     seat_view,
     tick,
