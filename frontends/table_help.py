@@ -88,8 +88,9 @@ SECTIONS: tuple[Section, ...] = (
         _b(("LEFT", "RIGHT", *RACK_KEYS), "<- ->  or  a-n",
            "move the cursor (^) to a tile of your rack (a-n: the letter under it)", OUT.CURSOR),
         _b(("ENTER",), "Enter",
-           "discard the tile under the cursor on your turn (each turn the cursor starts on the "
-           "default discard), else do the highlighted action (>)",
+           "discard the tile under the cursor (each turn it starts on the default discard); "
+           "the highlighted action (>) instead when the default is one (Mahjong, a flower) or "
+           "after up/down",
            OUT.DISCARD, OUT.ACT_HIGHLIGHTED),
         _b(("UP", "DOWN"), "up / down", "highlight an action in the list", OUT.HIGHLIGHT),
         _b(DIGITS, "1-9", "do that action now (a call, Pass, Mahjong, a joker exchange, "

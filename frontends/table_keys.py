@@ -107,11 +107,14 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
     asked_before = old is not None and decision_key(old) == decision_key(new)
     same = asked_before and ui.menu < len(menu)
     cursor = min(ui.cursor, max(0, len(tiles) - 1))
+    menu_aimed = ui.menu_aimed
     if not asked_before:
         cursor = default_tile(new.get("legal_actions") or (), tiles, cursor)
+        menu_aimed = any(a.get("default") for a in menu)
     return replace(
         ui,
         cursor=cursor,
+        menu_aimed=menu_aimed,
         selected=frozenset(i for i in selected if i < len(tiles)),
         menu=ui.menu if same else default,
         elapsed=0.0,
@@ -182,12 +185,12 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
     if key in ("LEFT", "RIGHT"):
         step = -1 if key == "LEFT" else 1
         cursor = max(0, min(len(tiles) - 1, ui.cursor + step)) if tiles else 0
-        return KeyResult(replace(ui, cursor=cursor, message=""))
+        return KeyResult(replace(ui, cursor=cursor, menu_aimed=False, message=""))
     if len(key) == 1 and key in RACK_LETTERS:
         index = RACK_LETTERS.index(key)
         if index >= len(tiles):
             return KeyResult(replace(ui, message=f"no tile '{key}' in your rack"))
-        ui = replace(ui, cursor=index, message="")
+        ui = replace(ui, cursor=index, menu_aimed=False, message="")
         if any("choose" in a for a in legal):
             ui = _toggle(ui, index)
         return KeyResult(ui)
@@ -199,7 +202,8 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
         if not menu:
             return KeyResult(ui)
         step = -1 if key == "UP" else 1
-        return KeyResult(replace(ui, menu=(ui.menu + step) % len(menu), message=""))
+        return KeyResult(replace(ui, menu=(ui.menu + step) % len(menu), menu_aimed=True,
+                                 message=""))
     if len(key) == 1 and key in "123456789":
         index = int(key) - 1
         if index >= len(menu):
@@ -207,6 +211,8 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
         return _act(event, ui, menu[index], tiles)
     if key == "ENTER":
         bound = [a for a in legal if is_tile_bound(a, tiles)]
+        if ui.menu_aimed and menu:     # the default is in the menu, or up/down chose there
+            return _act(event, ui, menu[min(ui.menu, len(menu) - 1)], tiles)
         if bound and tiles:
             code = tiles[min(ui.cursor, len(tiles) - 1)]
             match = next((a for a in bound if a["tiles"][0] == code), None)

@@ -109,6 +109,10 @@ class UiState:
     sheet_problem: str = ""  # why the daemon did not send the sheet
     daemon: str = ""  # what is wrong with the link to the daemon ("": nothing), e.g. a restart
     leave_armed: bool = False  # L was pressed once where leaving needs confirming
+    # Enter does the highlighted action, not a discard of the tile under the cursor: set at a
+    # decision whose default is in the menu (Mahjong, a flower laid out) and by up/down,
+    # cleared by a move of the cursor. Enter does what the player last pointed at.
+    menu_aimed: bool = False
 
 
 @dataclass(frozen=True)

@@ -328,3 +328,30 @@ def test_a_new_turn_puts_the_cursor_on_the_default_discard() -> None:
     call = sample_views.call_event()          # a call window: no discard, the cursor stays
     call["view"]["step"] = 21
     assert on_new_event(again, call, moved).cursor == 0
+
+
+def test_enter_does_a_default_in_the_menu_until_the_cursor_moves() -> None:
+    """Before: at a turn whose default is Mahjong (or a flower laid out) Enter discarded the
+    tile under the cursor, so a player pressing Enter for the default threw the win away.
+    Enter now does what the player last pointed at: the menu's default at first, the rack
+    after a cursor move, the menu again after up/down."""
+    win = sample_views.play_event()
+    win["view"]["step"] = 30
+    for action in win["legal_actions"]:
+        action.pop("default", None)
+    mahjong = next(a for a in win["legal_actions"] if a["type"] == "mahjong")
+    mahjong["default"] = True
+    ui = on_new_event(None, win, UiState())
+    sent = handle_key(win, ui, "ENTER").request
+    assert sent is not None and sent["action"] == mahjong["id"]
+    aimed = handle_key(win, ui, "h").ui                       # the cursor on 8s
+    sent = handle_key(win, aimed, "ENTER").request
+    assert sent is not None and sent["expected"]["tiles"] == ["8s"]
+    back = handle_key(win, handle_key(win, aimed, "DOWN").ui, "UP").ui
+    sent = handle_key(win, back, "ENTER").request
+    assert sent is not None and sent["action"] == mahjong["id"]
+    turn = sample_views.play_event()                          # a discard is the default
+    turn["view"]["step"] = 31
+    ui = on_new_event(win, turn, aimed)
+    sent = handle_key(turn, ui, "ENTER").request
+    assert sent is not None and sent["expected"]["type"] == "discard"

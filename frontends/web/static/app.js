@@ -30,6 +30,7 @@
     hello: null, table: null, event: null, receivedAt: 0, members: [], tables: null,
     cursor: 0, selected: new Set(), menu: 0, overlay: null, showHints: true, answered: null,
     order: null, sheet: null, sheetProblem: "", keys: null, connected: false, stopped: "",
+    menuAimed: false,
   };
 
   // -- the connection ----------------------------------------------------------------------
@@ -171,6 +172,9 @@
     if (!old || decisionKey(old) !== decisionKey(event)) {
       const marked = (event.legal_actions || []).find((a) => a.default && tileBound(a, now));
       if (marked) state.cursor = now.lastIndexOf(marked.tiles[0]);
+      // a default in the menu (Mahjong, a flower laid out): Enter does it, not a discard of
+      // the tile under the cursor, until the player points at the rack (as the terminal)
+      state.menuAimed = menu.some((a) => a.default);
     }
     if (state.answered !== decisionKey(event)) state.answered = null;
     render();
@@ -411,6 +415,7 @@
     }
     if (key === "ArrowLeft" || key === "ArrowRight") {
       if (rack.length) state.cursor = Math.max(0, Math.min(rack.length - 1, state.cursor + (key === "ArrowLeft" ? -1 : 1)));
+      state.menuAimed = false;
       render();
       return true;
     }
@@ -418,6 +423,7 @@
       const index = LETTERS.indexOf(key);
       if (index >= rack.length) { say(`no tile '${key}' in your rack`); return true; }
       state.cursor = index;
+      state.menuAimed = false;
       if (choosing()) toggle(index);
       render();
       return true;
@@ -428,6 +434,7 @@
     }
     if (key === "ArrowUp" || key === "ArrowDown") {
       if (menu.length) state.menu = (state.menu + (key === "ArrowUp" ? -1 : 1) + menu.length) % menu.length;
+      state.menuAimed = true;
       render();
       return true;
     }
@@ -439,6 +446,7 @@
     }
     if (key === "Enter") {
       const bound = legal.filter((a) => tileBound(a, rack));
+      if (state.menuAimed && menu.length) { act(menu[Math.min(state.menu, menu.length - 1)]); return true; }
       if (bound.length && rack.length) {
         const code = rack[Math.min(state.cursor, rack.length - 1)];
         const match = bound.find((a) => a.tiles[0] === code);
@@ -701,6 +709,7 @@
     Tiles.svg(code, "big"), h("span", { class: "letter", text: LETTERS[index] || "" }));
     node.addEventListener("click", () => {
       state.cursor = index;
+      state.menuAimed = false;
       if (choosing()) toggle(index);
       render();
     });
