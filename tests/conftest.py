@@ -4,14 +4,18 @@ Hypothesis: no per-example deadline (the machines are shared and noisy; timing t
 scripts/bench, never in tests) and a bounded number of examples so scripts/test stays under
 10 minutes on 2 cores. Set FOURWINDS_LONG=1 for the long, opt-in profile (more examples).
 
-Parallel workers (scripts/test runs ``pytest -n 3 --dist loadgroup``, docs/TESTING.md): the
-tests that drive a person's screen (marked ``screen``) form two xdist groups, the terminals
-(a curses table in tmux, ``SCREENS``) and the pages (Chromium, ``PAGES``, the tests under
-tests/web): each group runs one test after another on one worker, so at most one terminal and
-one page compete. Every other test goes to whichever worker is free, and runs niced
-(``OTHERS_NICE``), the processes it starts too: a screen paced by a person's keys and call
-windows goes first, and the tables of bots, whose bounds are generous, take what is left. A
-test module may name a group of its own with ``pytest.mark.xdist_group`` (that mark wins).
+Parallel workers (scripts/test runs ``pytest -n 4 --dist loadgroup``, docs/TESTING.md): the
+tests that drive a person's screen (marked ``screen``) form three xdist groups, the terminals
+on one machine (a curses table in tmux, ``SCREENS``), the four friends' machines in network
+namespaces (``FRIENDS``: tmux too, marked ``netns``) and the pages (Chromium, ``PAGES``, the
+tests under tests/web): each group runs one test after another on one worker, so at most one
+of each competes. The suite waits more than it computes (call windows, a person's pace, four
+daemons' round trips: about one core busy of two on 3 workers), so the friends' tests, the
+longest of the terminals' (~45 s each), run beside the rest instead of after them. Every
+other test goes to whichever worker is free, and runs niced (``OTHERS_NICE``), the processes
+it starts too: a screen paced by a person's keys and call windows goes first, and the tables
+of bots, whose bounds are generous, take what is left. A test module may name a group of
+its own with ``pytest.mark.xdist_group`` (that mark wins).
 """
 
 from __future__ import annotations
@@ -24,7 +28,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 SCREENS = "screens"
+FRIENDS = "friends"
 PAGES = "pages"
+SCREEN_GROUPS = (SCREENS, FRIENDS, PAGES)
 OTHERS_NICE = 10
 
 settings.register_profile(
@@ -44,7 +50,9 @@ def group_of(item: pytest.Item) -> str | None:
     if marker is not None:
         return str(marker.kwargs.get("name", marker.args[0] if marker.args else ""))
     if item.get_closest_marker("screen"):
-        return PAGES if item.path.parent.name == "web" else SCREENS
+        if item.path.parent.name == "web":
+            return PAGES
+        return FRIENDS if item.get_closest_marker("netns") else SCREENS
     return None
 
 
@@ -54,13 +62,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
     as a wrapper, before every other plugin's hook, xdist's too, which reads the groups into
     the node ids on each worker (tests/test_xdist_groups.py checks that they arrive). The two
     screen groups are the suite's longest runs of tests that must go one after another, so
-    they start at once on two workers while the third (and each of them once its group is
+    they start at once on three workers while the fourth (and each of them once its group is
     done) takes the rest."""
     for item in items:
         group = group_of(item)
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
-    items.sort(key=lambda item: group_of(item) not in (SCREENS, PAGES))   # stable
+    items.sort(key=lambda item: group_of(item) not in SCREEN_GROUPS)   # stable
     yield
 
 
@@ -72,7 +80,7 @@ def _screens_go_first(request: pytest.FixtureRequest) -> None:
     niced and its screens are only as fast as the rest."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
-    wanted = 0 if group_of(request.node) in (SCREENS, PAGES) else OTHERS_NICE
+    wanted = 0 if group_of(request.node) in SCREEN_GROUPS else OTHERS_NICE
     if os.getpriority(os.PRIO_PROCESS, 0) != wanted:
         with contextlib.suppress(PermissionError):
             os.setpriority(os.PRIO_PROCESS, 0, wanted)

@@ -335,7 +335,7 @@ def small_export() -> bytes:
     return encode_export(synthetic_event(8, 2).records)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=settings().max_examples // 4, deadline=None)  # each a whole check
 @given(st.data())
 def test_a_damaged_export_is_refused_never_a_crash(small_export: bytes,
                                                    data: st.DataObject) -> None:
