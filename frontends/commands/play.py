@@ -55,6 +55,7 @@ from fourwinds.frontends.local_seats import (
     resume_bot_seats,
     seat_new_bots,
 )
+from fourwinds.frontends.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -337,21 +338,11 @@ def _wait_until_seen(api: LocalApi, ref: str) -> None:
 
 
 def _ready_with_bots(api: LocalApi, table: str) -> None:
-    """Say ready at a table of the player and three bots (the bots are ready as soon as they
-    sit down, so the hand starts at once instead of waiting in the lobby for a key).
-
-    Only here: at a table with other people, `play` never says ready on the player's behalf,
-    host or joiner, first or last to arrive; each person presses Ready in the lobby (README,
-    "Who is ready"). Our bots take their seats a moment after the table opens: the request
-    is repeated until the table waits for our seat (up to 20 s)."""
-    end = time.monotonic() + 20.0
-    while True:
-        answer = api.request({"type": "ready", "table": table})
-        error = str(answer.get("error"))
-        waiting = "not started" in error or "not waiting for this seat" in error
-        if answer.get("ok") or not waiting or time.monotonic() > end:
-            return
-        time.sleep(0.1)
+    """Say ready at a table of the player and three bots (frontends/ready_with_bots.py)."""
+    end = time.monotonic() + READY_WAIT_S
+    while ready_not_yet(api.request({"type": "ready", "table": table})) \
+            and time.monotonic() < end:
+        time.sleep(READY_RETRY_S)
 
 
 def _free_name(api: LocalApi, base: str) -> str:

@@ -29,6 +29,7 @@ from typing import Any
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from fourwinds.frontends.config import RULES
+from fourwinds.frontends.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
 from fourwinds.frontends.table_help import page_sections
 from fourwinds.frontends.web.link import AsyncLink
 from fourwinds.frontends.web.seats import BotKeeper
@@ -38,9 +39,6 @@ log = logging.getLogger(__name__)
 Message = dict[str, Any]
 RELAYED = frozenset({"tables", "view", "sheet", "suggest", "act", "ready", "seat", "peer"})
 MAX_PAGE_MESSAGE = 64 * 1024
-READY_WAIT_S = 30.0
-
-
 class PageError(FourwindsError):
     """A page's request cannot be done (the reason goes back to the page)."""
 
@@ -157,15 +155,12 @@ class Bridge:
         return {"ok": True, "table": str(answer.get("table") or body.get("table"))}
 
     async def _ready(self, table: str) -> None:
-        """Say ready at a table of the player and three bots (``host`` only: at a table with
-        other people every person says it, README "Who is ready")."""
+        """Say ready at a table of the player and three bots (``host`` only; the rule and
+        its wait: frontends/ready_with_bots.py, as `fourwinds play` says it)."""
         end = asyncio.get_running_loop().time() + READY_WAIT_S
-        while True:
-            answer = await self.link.request({"type": "ready", "table": table})
-            if answer.get("ok") or "not started" not in str(answer.get("error")) \
-                    or asyncio.get_running_loop().time() > end:
-                return
-            await asyncio.sleep(0.1)
+        while ready_not_yet(await self.link.request({"type": "ready", "table": table})) \
+                and asyncio.get_running_loop().time() < end:
+            await asyncio.sleep(READY_RETRY_S)
 
     async def _open(self, body: Mapping[str, Any]) -> Message:
         table = str(body.get("table") or "")
