@@ -21,6 +21,7 @@ from fourwinds.daemon import frames_in, reach
 from fourwinds.daemon.api import ApiError, ApiServer, Message
 from fourwinds.daemon.catching_up import RECONNECT_MAX_S, RECONNECTING_TEXT, CatchingUp
 from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
+from fourwinds.daemon.events import Events
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.own_seq import CONFIRM_S, OwnSeqCheck
 from fourwinds.daemon.paths import Paths
@@ -113,6 +114,7 @@ class Daemon:
         self.interface_address = interface_address
         self.manual_peers = peers
         self.store = Store(paths.tables)
+        self.events = Events(self, paths.data / "events")
         self.tables: dict[bytes, TableRuntime] = {}
         self.names: dict[bytes, str] = {}              # peer key -> player name
         self.curve_to_key: dict[bytes, bytes] = {}     # CURVE key -> Ed25519 key
@@ -159,7 +161,9 @@ class Daemon:
         its members are dialled at every address we know for them meanwhile."""
         for table_id in self.store.table_ids():   # before any peer's frame can arrive: a
             self._register(table_id)                # table not yet known is "lost" to them
+        self.events.load()
         await self.transport.start(self.host, self.listen_port)
+        self.events.dial_all()
         if self.mdns:
             self.discovery = Discovery(self.identity.public_key, self.name, self.transport.port,
                                        self.interface_address)
@@ -216,6 +220,7 @@ class Daemon:
         await self.transport.close()
         for rt in self.tables.values():
             rt.close_log()
+        self.events.close()
 
     def _register(self, table_id: bytes) -> None:
         """A stored table, known from its metadata (its members are pinned and dialled at
@@ -472,7 +477,7 @@ class Daemon:
     # -- who may connect -------------------------------------------------------------------
 
     def pinned_keys(self) -> set[bytes]:
-        keys = set(self.pairing_hosts) | set(self.recovery_peers)
+        keys = set(self.pairing_hosts) | set(self.recovery_peers) | self.events.pinned()
         for rt in self.tables.values():
             keys.update(rt.members)
         keys.discard(self.identity.public_key)
@@ -491,7 +496,7 @@ class Daemon:
             if curve_public_from_ed25519(key) == curve_key:
                 self.curve_to_key[curve_key] = key
                 return PINNED
-        return GUEST if self.hosts_open_table() else None
+        return GUEST if self.hosts_open_table() or self.events.admits_guests() else None
 
     def _still_guest(self, curve_key: bytes) -> bool:
         """Is the key of this connection (admitted as a guest) still not seated at any of

@@ -22,6 +22,10 @@ from fourwinds.daemon.transport import Sender
 from fourwinds.daemon.wire import (
     AskHeads,
     CatchUp,
+    EventAsk,
+    EventEnter,
+    EventFind,
+    EventRecords,
     Frame,
     Heads,
     Hello,
@@ -65,8 +69,12 @@ class FrameRouter:
                 for host, port in frame.addresses:
                     self.d.learn(key, host, port, Source.TOLD, via=sender.address)
             return
-        if guest and not isinstance(frame, PairStart | PairConfirm):
+        if guest and not isinstance(frame, PairStart | PairConfirm | EventFind | EventAsk
+                                    | EventEnter):
             raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
+        if isinstance(frame, EventFind | EventAsk | EventRecords | EventEnter):
+            self.d.events.handle(key, frame, sender, guest)     # daemon/events.py
+            return
         now = time.monotonic()
         if isinstance(frame, TableMessage | CatchUp | Heads | AskHeads | Roster) \
                 and frame.table_id not in self.d.tables:
@@ -103,6 +111,7 @@ class FrameRouter:
             if self.last_refusal.get(key) != frame.reason:    # once, not each time
                 log.warning("peer %s refused us: %s", key.hex()[:8], frame.reason)
             self.last_refusal[key] = frame.reason
+            self.d.events.refused(key, frame.reason)
 
     # -- connection ------------------------------------------------------------------------
 
@@ -126,6 +135,7 @@ class FrameRouter:
         for rt in self.d.tables.values():
             if key in rt.members and rt.session is not None:
                 self.d.request_catchup(rt, key)
+        self.d.events.on_hello(key)
 
     def _table(self, table_id: bytes) -> TableRuntime:
         rt = self.d.tables.get(table_id)

@@ -10,6 +10,7 @@ import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from fourwinds.daemon import event_requests
 from fourwinds.daemon.api import API_VERSION, ApiError, Message
 from fourwinds.daemon.checks import TABLE_NAME_LIMIT, BadInput, checked_address, local_name
 from fourwinds.daemon.entropy import fresh_bytes
@@ -407,5 +408,5 @@ HANDLERS = {
     "hello": _hello, "subscribe": _subscribe, "whoami": _whoami, "tables": _tables,
     "status": _status, "create": _create, "join": _join, "leave": _leave, "view": _view,
     "transcript": _transcript, "stop": _stop, "seat": _seat, "suggest": _suggest,
-    "sheet": _sheet,
+    "sheet": _sheet, **event_requests.HANDLERS,
 }

@@ -65,6 +65,10 @@ class Kind(IntEnum):
     HEADS = 13
     ASK_HEADS = 14
     LEAVE = 15
+    EVENT_FIND = 16
+    EVENT_ASK = 17
+    EVENT_RECORDS = 18
+    EVENT_ENTER = 19
 
 
 @dataclass(frozen=True)
@@ -205,15 +209,68 @@ class Leave:
     table_id: bytes
 
 
+EVENT_ID = 32
+EVENT_RECORDS_MAX = 200
+"""Records in one ``EventRecords`` frame, at most; their bytes together stay under
+``EVENT_RECORDS_BYTES`` (daemon/events.py fills a frame up to that)."""
+EVENT_RECORDS_BYTES = MAX_FRAME - 1024
+EVENT_RECORD_LIMIT = 8 * 1024
+"""One tournament record's bytes: the largest, a round start of 256 tables, is ~3 KB."""
+EVENT_CODE_LIMIT = 16
+EVENT_POSITION_LIMIT = 2**24
+
+
+@dataclass(frozen=True)
+class EventFind:
+    """A would-be entrant asks a director for the event it directs under ``name`` whose
+    entries are open: answered with ``EventRecords`` from position 0 (its creation first),
+    or ``Refuse``. Guests may send it (daemon/events.py)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class EventAsk:
+    """Please send the records of ``event`` from position ``have`` on (what the sender
+    lacks): answered with ``EventRecords``, nothing when there are none."""
+
+    event: bytes
+    have: int
+
+
+@dataclass(frozen=True)
+class EventRecords:
+    """Records of ``event`` in record order, the first at position ``start``: each one an
+    encoded signed record (protocol/tournament/record_wire.py), checked by the receiver's
+    intake before it is held. A director sends each record it takes to every entrant."""
+
+    event: bytes
+    start: int
+    records: tuple[bytes, ...]
+
+
+@dataclass(frozen=True)
+class EventEnter:
+    """A player's signed ``Entry`` for ``event``, with the event's code when it is private
+    (the link is CURVE-encrypted). The director takes it, and at a private event first signs
+    the ``Admit`` the code earns."""
+
+    event: bytes
+    code: str
+    entry: bytes
+
+
 Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
-         | PairResult | Refuse | Roster | Reach | Rebuild | Heads | AskHeads | Leave)
+         | PairResult | Refuse | Roster | Reach | Rebuild | Heads | AskHeads | Leave
+         | EventFind | EventAsk | EventRecords | EventEnter)
 
 _KIND_OF: dict[type[Any], Kind] = {
     Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
     CatchUp: Kind.CATCHUP, PairStart: Kind.PAIR_START, PairReply: Kind.PAIR_REPLY,
     PairConfirm: Kind.PAIR_CONFIRM, PairResult: Kind.PAIR_RESULT, Refuse: Kind.REFUSE,
     Roster: Kind.ROSTER, Reach: Kind.REACH, Rebuild: Kind.REBUILD, Heads: Kind.HEADS,
-    AskHeads: Kind.ASK_HEADS, Leave: Kind.LEAVE,
+    AskHeads: Kind.ASK_HEADS, Leave: Kind.LEAVE, EventFind: Kind.EVENT_FIND,
+    EventAsk: Kind.EVENT_ASK, EventRecords: Kind.EVENT_RECORDS, EventEnter: Kind.EVENT_ENTER,
 }
 
 
@@ -235,7 +292,7 @@ def encode(frame: Frame) -> bytes:
             value = list(value)
         elif name == "addresses":
             value = [[host, port] for host, port in value]
-        elif name == "seqs":
+        elif name in ("seqs", "records"):
             value = list(value)
         fields.append(value)
     packed: bytes = msgpack.packb([PROTOCOL_VERSION, int(kind), *fields], use_bin_type=True)
@@ -349,7 +406,9 @@ def decode(data: bytes) -> Frame:
     arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
              Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
              Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1,
-             Kind.REBUILD: 2, Kind.HEADS: 2, Kind.ASK_HEADS: 1, Kind.LEAVE: 1}[kind]
+             Kind.REBUILD: 2, Kind.HEADS: 2, Kind.ASK_HEADS: 1, Kind.LEAVE: 1,
+             Kind.EVENT_FIND: 1, Kind.EVENT_ASK: 2, Kind.EVENT_RECORDS: 3,
+             Kind.EVENT_ENTER: 3}[kind]
     if kind is Kind.ROSTER and len(fields) == 5:
         arity = 5       # with the members' places (a free place before the last)
     if len(fields) != arity:
@@ -384,6 +443,19 @@ def decode(data: bytes) -> Frame:
         return AskHeads(_bytes(f[0], "table id", TABLE_ID))
     if kind is Kind.LEAVE:
         return Leave(_bytes(f[0], "table id", TABLE_ID))
+    if kind is Kind.EVENT_FIND:
+        return EventFind(_name(f[0], "event name", TABLE_NAME_LIMIT))
+    if kind is Kind.EVENT_ASK:
+        return EventAsk(_bytes(f[0], "event id", EVENT_ID),
+                        _int(f[1], "have", 0, EVENT_POSITION_LIMIT))
+    if kind is Kind.EVENT_RECORDS:
+        return EventRecords(_bytes(f[0], "event id", EVENT_ID),
+                            _int(f[1], "start", 0, EVENT_POSITION_LIMIT),
+                            _event_records(f[2]))
+    if kind is Kind.EVENT_ENTER:
+        return EventEnter(_bytes(f[0], "event id", EVENT_ID),
+                          _name(f[1], "code", EVENT_CODE_LIMIT),
+                          _bytes(f[2], "entry", limit=EVENT_RECORD_LIMIT))
     if kind is Kind.HEADS:
         if not isinstance(f[1], list) or len(f[1]) != 4:
             raise FrameError("heads must be a list of 4 sequence numbers")
@@ -393,6 +465,12 @@ def decode(data: bytes) -> Frame:
     places = _decode_places(f[4], len(members)) if len(f) == 5 else ()
     return Roster(_bytes(f[0], "table id", TABLE_ID), _name(f[1], "name", TABLE_NAME_LIMIT),
                   _name(f[2], "rules", RULES_LIMIT), members, places)
+
+
+def _event_records(value: Any) -> tuple[bytes, ...]:
+    if not isinstance(value, list) or len(value) > EVENT_RECORDS_MAX:
+        raise FrameError(f"records must be a list of at most {EVENT_RECORDS_MAX}")
+    return tuple(_bytes(item, "record", limit=EVENT_RECORD_LIMIT) for item in value)
 
 
 def _decode_places(value: Any, count: int) -> tuple[int, ...]:

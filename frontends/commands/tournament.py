@@ -10,8 +10,9 @@ arguments print the same seating on every machine.
 everything from its records (check.py): every signature, round seed, seating and result.
 It prints OK with the standings and exit 0, or each refused record in one line naming its
 round and table and exit 1; a file that cannot be read at all is one line and exit 2, as
-``fourwinds verify`` does for a transcript. The rest of the ``tournament`` group (create,
-join, start, standings, ...) is not built yet; the group says so.
+``fourwinds verify`` does for a transcript. ``create``, ``list``, ``join``, ``status``,
+``standings`` and ``export`` ask the daemon (tournament_cmds.py); ``start`` is not built
+yet, and the group says so.
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ if TYPE_CHECKING:
 
 
 def register(sub: Any) -> None:
+    from fourwinds.frontends.commands.tournament_cmds import add_parsers
+
     parser: argparse.ArgumentParser = sub.add_parser(
-        "tournament", help="venue tournaments (only `seating` and `verify` so far)",
-        description="Venue tournaments. Only `seating` (the seating method alone) and "
-                    "`verify` (recompute an export) exist yet.")
+        "tournament", help="venue tournaments: create, join, status, standings, export...",
+        description="Venue tournaments (docs/TOURNAMENT.md). `start` (seating and playing "
+                    "the rounds) is not built yet.")
     commands = parser.add_subparsers(dest="tournament_command", metavar="COMMAND")
+    add_parsers(commands)
     seating = commands.add_parser(
         "seating", help="print the seating method's rounds for N players (pure, for checking)",
         description="Seat N players for R rounds with the tournament seating method "
@@ -61,9 +65,8 @@ def register(sub: Any) -> None:
 
 
 def run_group(args: argparse.Namespace) -> int:
-    print("fourwinds tournament: only `fourwinds tournament seating` and `verify` exist yet "
-          "(create, list, join, start, status, standings and export are to come)",
-          file=sys.stderr)
+    print("fourwinds tournament: give a command: create, list, join, status, standings, "
+          "export, verify, seating (`start` is not built yet)", file=sys.stderr)
     return 2
 
 

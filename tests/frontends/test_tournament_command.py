@@ -65,10 +65,11 @@ def test_impossible_seatings_say_why_in_one_line(
     assert says in err and len(err.strip().splitlines()) == 1
 
 
-def test_the_group_says_only_seating_and_verify_exist_yet(
+def test_the_group_alone_names_its_commands_and_what_is_not_built(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "tournament")
-    assert code == 2 and "only `fourwinds tournament seating` and `verify` exist yet" in err
+    assert code == 2 and "create, list, join, status, standings" in err
+    assert "`start` is not built yet" in err
 
 
 def test_the_installed_command_prints_the_json() -> None:

@@ -1,0 +1,134 @@
+"""The local API's tournament requests (`fourwinds tournament ...`): each request checked
+where it enters, then handed to daemon/events.py. Answers are built from the checker's
+reading of the held record (``check_event``), never from what a peer said."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from fourwinds.daemon.api import ApiError, Message
+from fourwinds.daemon.checks import BadInput, checked_address, local_name
+from fourwinds.daemon.events import describe
+from fourwinds.daemon.identity import BadKey, checked_public_key
+from fourwinds.daemon.transport import TransportError
+from fourwinds.protocol.tournament.records import MAX_AMOUNT, MAX_NAME, MAX_ROUNDS, Deck, Length
+from fourwinds.protocol.tournament.seating import FillPolicy
+from fourwinds.protocol.tournament.standings import Rules
+
+if TYPE_CHECKING:
+    from fourwinds.daemon.app import Daemon
+
+
+def _text(request: Message, name: str, limit: int, default: str | None = None) -> str:
+    try:
+        return local_name(request.get(name, default), name, limit)
+    except BadInput as error:
+        raise ApiError(error.reason) from None
+
+
+def _count(request: Message, name: str, low: int, high: int, default: int) -> int:
+    value = request.get(name, default)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ApiError(f"{name} must be a whole number from {low} to {high}")
+    return value
+
+
+def _flag(request: Message, name: str) -> bool:
+    value = request.get(name, False)
+    if not isinstance(value, bool):
+        raise ApiError(f"{name} must be true or false")
+    return value
+
+
+E = TypeVar("E", Rules, FillPolicy, Deck)
+
+
+def _choice(request: Message, name: str, kind: type[E], default: E) -> E:
+    value = request.get(name, default.value)
+    for member in kind:
+        if member.value == value:
+            return member
+    raise ApiError(f"{name} must be one of {', '.join(str(m.value) for m in kind)}")
+
+
+async def _create(d: Daemon, request: Message) -> Message:
+    name = _text(request, "name", MAX_NAME)
+    rules = _choice(request, "rules", Rules, Rules.MCR)
+    rounds = _count(request, "rounds", 1, MAX_ROUNDS, 4)
+    if request.get("minutes") is not None and request.get("hands") is not None:
+        raise ApiError("a round is a number of hands or of minutes, not both")
+    if request.get("minutes") is not None:
+        length, amount = Length.MINUTES, _count(request, "minutes", 1, MAX_AMOUNT, 90)
+    else:
+        length, amount = Length.HANDS, _count(request, "hands", 1, MAX_AMOUNT, 4)
+    rt = d.events.create(name, rules, rounds, length, amount,
+                         _choice(request, "fill", FillPolicy, FillPolicy.BOTS),
+                         _flag(request, "private"), _flag(request, "seeded"),
+                         _choice(request, "deck", Deck, Deck.FAIR),
+                         _flag(request, "unfinished_zero"))
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
+async def _join(d: Daemon, request: Message) -> Message:
+    """Enter an event by its director's address (``host``, ``port``; the key from its
+    beacon unless ``public_key`` is given)."""
+    name = _text(request, "name", MAX_NAME)
+    code = request.get("code") or ""
+    if not isinstance(code, str) or len(code) > 16:
+        raise ApiError("code must be text of at most 16 characters")
+    try:
+        host, port = checked_address(request.get("host"), request.get("port"))
+    except BadInput as error:
+        raise ApiError(f"{error.reason} (give the director's address: --peer HOST:PORT)"
+                       ) from None
+    key_hex = request.get("public_key")
+    if key_hex is not None:
+        try:
+            key = checked_public_key(bytes.fromhex(str(key_hex)))
+        except (ValueError, BadKey):
+            raise ApiError("public_key must be the director's key in hex") from None
+    else:
+        try:
+            key = (await d.transport.fetch_key(host, port)).public_key
+        except TransportError as error:
+            raise ApiError(f"cannot join {name}: {error}") from None
+    rt = await d.events.join(name, key, host, port, code)
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
+async def _list(d: Daemon, request: Message) -> Message:
+    me = d.identity.public_key
+    return {"ok": True, "events": [describe(rt, me) for rt in d.events.events.values()],
+            "set_aside": [{"event": s.event.hex(), "reason": s.reason}
+                          for s in d.events.set_aside]}
+
+
+async def _status(d: Daemon, request: Message) -> Message:
+    rt = d.events.find(_text(request, "name", 64))
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
+async def _standings(d: Daemon, request: Message) -> Message:
+    rt = d.events.find(_text(request, "name", 64))
+    names = rt.verdict.names
+    rows = [{"rank": row.rank, "player": row.player, "name": names[row.player],
+             "points": str(row.points), "score": row.score, "played": row.played,
+             "byes": row.byes} for row in rt.verdict.standings]
+    return {"ok": True, "event": rt.held.event.hex(), "name": rt.name,
+            "rules": rt.create.rules.value, "rounds_started": rt.rounds_started(),
+            "results": rt.verdict.results, "standings": rows}
+
+
+async def _export(d: Daemon, request: Message) -> Message:
+    rt = d.events.find(_text(request, "name", 64))
+    return {"ok": True, "event": rt.held.event.hex(), "name": rt.name,
+            "data": d.events.export(rt)}
+
+
+Handler = Callable[["Daemon", Message], Awaitable[Message]]
+HANDLERS: dict[str, Handler] = {
+    "tournament_create": _create, "tournament_join": _join, "tournament_list": _list,
+    "tournament_status": _status, "tournament_standings": _standings,
+    "tournament_export": _export,
+}

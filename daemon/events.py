@@ -1,0 +1,504 @@
+"""Tournament events at this daemon: their records held, spread and checked (issue 23).
+
+An event is a record of signed entries (protocol/tournament/records.py) that every entrant's
+daemon holds whole, as it holds its tables' messages (daemon/event_store.py). Nothing here
+decides what a record means: ``HeldEvent.offer`` takes a record only when the checker
+accepts it after the records held (protocol/tournament/intake.py), and every answer about an
+event (entrants, rounds, standings) is read from ``check_event`` of the held record.
+
+How records travel (frames in daemon/wire.py):
+
+* A would-be entrant dials the director (by the address ``--peer`` or mDNS gives) as a
+  *guest* and asks ``EventFind(name)``; the director answers ``EventRecords`` from position
+  0, the creation first. The entrant opens the event from that creation (its id is the hash
+  of the signed ``Create``: nobody can pass off another), signs its ``Entry`` and sends
+  ``EventEnter`` (with the code at a private event: the director then signs the ``Admit``).
+* Every record the director takes goes to every entrant. A daemon that hears from a peer of
+  one of its events (each ``Hello``) asks it ``EventAsk(have)`` for what it lacks, so a
+  restarted daemon, director or entrant, catches up from whichever peer answers; a gap (a
+  record at a later position than the next) is asked for the same way.
+* Guests may send only ``EventFind``, ``EventAsk`` and ``EventEnter``, and only while this
+  daemon directs an event whose rounds are not all started; wrong codes are limited per
+  event (``WRONG_CODES_PER_MINUTE``).
+
+Keys: the director pins every entrant; an entrant pins the director and the other entrants
+(any of them may answer what it lacks). Records are checked against their signers' keys,
+never against who relayed them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import msgpack
+
+from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.event_store import EventSetAside, EventStore, HeldEvent
+from fourwinds.daemon.pairing import new_code, normalize_code
+from fourwinds.daemon.refusals import Refusal, Refused
+from fourwinds.daemon.store import StoreError, write_atomic
+from fourwinds.daemon.transport import Sender
+from fourwinds.daemon.wire import (
+    EVENT_RECORDS_BYTES,
+    EVENT_RECORDS_MAX,
+    EventAsk,
+    EventEnter,
+    EventFind,
+    EventRecords,
+    Frame,
+    Refuse,
+)
+from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.signing import SigningKey
+from fourwinds.protocol.tournament.check import Verdict, check_event
+from fourwinds.protocol.tournament.export import encode_export
+from fourwinds.protocol.tournament.intake import Decision
+from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
+from fourwinds.protocol.tournament.records import (
+    NONCE_LEN,
+    Admit,
+    Create,
+    Deck,
+    Entry,
+    Length,
+    Record,
+)
+from fourwinds.protocol.tournament.seating import FillPolicy
+from fourwinds.protocol.tournament.signing import event_id, signed
+from fourwinds.protocol.tournament.standings import Rules, Scoring
+
+if TYPE_CHECKING:
+    from fourwinds.daemon.app import Daemon
+
+log = logging.getLogger(__name__)
+
+META = "meta.msgpack"
+JOIN_TIMEOUT_S = 10.0
+WRONG_CODES_PER_MINUTE = 5
+GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
+EventFrame = EventFind | EventAsk | EventRecords | EventEnter
+
+
+@dataclass
+class EventRuntime:
+    """One event as this daemon holds it: its record, the checker's reading of it, and what
+    only this daemon knows (the code, if it directs a private event; where the director
+    was reached)."""
+
+    held: HeldEvent
+    verdict: Verdict
+    code: str | None = None
+    director_at: tuple[str, int] | None = None
+    wrong_codes: deque[float] = field(default_factory=deque)   # when, the last minute's
+
+    def locked(self, now: float) -> bool:
+        """Too many wrong codes in the last minute: no entry is taken, right code or not,
+        until the minute is over (a guesser learns nothing more meanwhile)."""
+        while self.wrong_codes and now - self.wrong_codes[0] > 60.0:
+            self.wrong_codes.popleft()
+        return len(self.wrong_codes) >= WRONG_CODES_PER_MINUTE
+
+    @property
+    def create(self) -> Create:
+        assert self.verdict.create is not None   # a held event begins with its creation
+        return self.verdict.create
+
+    @property
+    def name(self) -> str:
+        return self.create.name
+
+    def entrants(self) -> tuple[bytes, ...]:
+        return self.verdict.entrants
+
+    def rounds_started(self) -> int:
+        return len(self.verdict.rounds)
+
+    def entries_open(self) -> bool:
+        """Entries are taken until the last round has started (a late entrant plays from
+        the next round)."""
+        return self.rounds_started() < self.create.rounds
+
+
+@dataclass
+class Joining:
+    """A ``tournament join`` waiting for the director's answers."""
+
+    name: str
+    director: bytes
+    code: str
+    done: asyncio.Future[bytes]       # the event id, once our entry is held
+    event: bytes | None = None
+
+
+class Events:
+    """Every event this daemon holds. No I/O until ``load``."""
+
+    def __init__(self, d: Daemon, root: Path) -> None:
+        self.d = d
+        self.store = EventStore(root)
+        self.events: dict[bytes, EventRuntime] = {}
+        self.set_aside: list[EventSetAside] = []
+        self.joining: dict[bytes, Joining] = {}      # director key -> the join under way
+
+    # -- start -------------------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Open every stored event (one that fails its check is set aside with the reason)."""
+        for event in list(self.store.event_ids()):
+            opened = self.store.open(event)
+            if isinstance(opened, EventSetAside):
+                self.set_aside.append(opened)
+                continue
+            rt = EventRuntime(opened, check_event(opened.records))
+            self._read_meta(rt)
+            self.events[event] = rt
+
+    def dial_all(self) -> None:
+        """After a start: reach the director of every event we entered (where it was last
+        reached); the others find us as we find them (``on_hello``)."""
+        for rt in self.events.values():
+            if rt.director_at is not None and rt.create.director != self._me():
+                self.d.transport.dial(rt.create.director, [rt.director_at])
+
+    def close(self) -> None:
+        for rt in self.events.values():
+            rt.held.close()
+
+    # -- who may connect ---------------------------------------------------------------------
+
+    def pinned(self) -> set[bytes]:
+        keys = set(self.joining)
+        for rt in self.events.values():
+            if rt.create.director == self._me() or self._me() in rt.entrants():
+                keys.add(rt.create.director)
+                keys.update(rt.entrants())
+        keys.discard(self._me())
+        return keys
+
+    def admits_guests(self) -> bool:
+        """We direct an event that still takes entries: unknown keys may connect as guests
+        (to find it and enter)."""
+        return any(rt.create.director == self._me() and rt.entries_open()
+                   for rt in self.events.values())
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def on_hello(self, key: bytes) -> None:
+        """A peer said hello: ask it for what we lack of every event we share with it."""
+        for rt in self.events.values():
+            if key == rt.create.director or key in rt.entrants():
+                self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
+
+    def handle(self, key: bytes, frame: EventFrame, sender: Sender, guest: bool) -> None:
+        if isinstance(frame, EventFind):
+            self._find(key, frame)
+        elif isinstance(frame, EventAsk):
+            self._ask(key, frame, guest)
+        elif isinstance(frame, EventEnter):
+            self._enter(key, frame, sender)
+        elif guest:
+            raise Refused(Refusal.NOT_SEATED, "EventRecords")
+        else:
+            self._records(key, frame)
+
+    def _find(self, key: bytes, frame: EventFind) -> None:
+        rt = next((rt for rt in self.events.values() if rt.name == frame.name
+                   and rt.create.director == self._me() and rt.entries_open()), None)
+        if rt is None:
+            self.d.transport.send(key, Refuse(f"no event {frame.name!r} takes entries here"))
+            return
+        self._send_from(key, rt, 0)
+
+    def _ask(self, key: bytes, frame: EventAsk, guest: bool) -> None:
+        rt = self.events.get(frame.event)
+        if rt is None:
+            raise Refused(Refusal.UNKNOWN_TABLE, f"event {frame.event.hex()[:8]}")
+        if guest and not (rt.create.director == self._me() and rt.entries_open()):
+            raise Refused(Refusal.NOT_SEATED, "EventAsk")
+        self._send_from(key, rt, frame.have)
+
+    def _send_from(self, key: bytes, rt: EventRuntime, start: int) -> None:
+        """The records from ``start`` on, as many as one frame holds (the receiver asks
+        again for the rest)."""
+        chunk: list[bytes] = []
+        size = 0
+        for record in rt.held.records[start:start + EVENT_RECORDS_MAX]:
+            data = encode_record(record)
+            if chunk and size + len(data) > EVENT_RECORDS_BYTES:
+                break
+            chunk.append(data)
+            size += len(data)
+        if chunk:
+            self.d.transport.send(key, EventRecords(rt.held.event, start, tuple(chunk)))
+
+    def _records(self, key: bytes, frame: EventRecords) -> None:
+        rt = self.events.get(frame.event)
+        if rt is None:
+            rt = self._open_joined(key, frame)
+            if rt is None:
+                return
+        before = len(rt.held)
+        for offset, data in enumerate(frame.records):
+            at = frame.start + offset
+            if at < len(rt.held):
+                continue                         # held already
+            if at > len(rt.held):
+                break                            # a gap: asked for below
+            try:
+                record = decode_record(data)
+            except FourwindsError as error:
+                log.warning("event %s: a record from %s does not decode: %s",
+                            rt.held.event.hex()[:8], key.hex()[:8], error)
+                break
+            intake = self._offer(rt, record)
+            if intake is not Decision.ACCEPT:
+                break
+        if len(rt.held) > before:
+            self._taken(rt, before)
+        if frame.records and (len(rt.held) > before or frame.start > before):
+            self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
+
+    def _open_joined(self, key: bytes, frame: EventRecords) -> EventRuntime | None:
+        """The first records of an event we asked a director for (``EventFind``): opened
+        from its creation when the director is the one we dialled and the name the one we
+        asked; then our entry is sent."""
+        joining = self.joining.get(key)
+        if joining is None or frame.start != 0 or not frame.records:
+            raise Refused(Refusal.UNKNOWN_TABLE, f"event {frame.event.hex()[:8]}")
+        try:
+            first = decode_record(frame.records[0])
+        except FourwindsError as error:
+            self._fail(joining, f"the director's event does not decode: {error}")
+            return None
+        body = first.body
+        if not isinstance(body, Create) or event_id(body) != frame.event \
+                or body.director != key or body.name != joining.name:
+            self._fail(joining, "the director sent another event than the one asked for")
+            return None
+        try:
+            held = self.store.create(first)
+        except StoreError as error:
+            self._fail(joining, str(error))
+            return None
+        rt = EventRuntime(held, check_event(held.records))
+        rt.director_at = self.d.frames.addresses.get(key)
+        self.events[frame.event] = rt
+        joining.event = frame.event
+        self._write_meta(rt)
+        rest = EventRecords(frame.event, 1, frame.records[1:])
+        if rest.records:
+            self._records(key, rest)
+        entry = signed(Entry(frame.event, self._me(), self.d.name), self._signer())
+        self.d.transport.send(key, EventEnter(frame.event, joining.code, encode_record(entry)))
+        return None
+
+    def _enter(self, key: bytes, frame: EventEnter, sender: Sender) -> None:
+        rt = self.events.get(frame.event)
+        if rt is None or rt.create.director != self._me() or not rt.entries_open():
+            self.d.transport.send(key, Refuse("that event takes no entries here"))
+            return
+        try:
+            record = decode_record(frame.entry)
+        except FourwindsError as error:
+            self.d.transport.send(key, Refuse(f"your entry does not decode: {error}"[:200]))
+            return
+        body = record.body
+        if not isinstance(body, Entry) or body.player != key:
+            self.d.transport.send(key, Refuse("an entry is the sender's own"))
+            return
+        if key in rt.entrants():
+            return
+        before = len(rt.held)
+        if rt.create.private:
+            now = time.monotonic()
+            if rt.locked(now):
+                self.d.transport.send(key, Refuse("too many wrong codes: wait a minute"))
+                return
+            if rt.code is None or not _same_code(frame.code, rt.code):
+                rt.wrong_codes.append(now)
+                self.d.transport.send(key, Refuse(f"wrong code for event {rt.name}"))
+                return
+            if self._offer(rt, signed(Admit(rt.held.event, key), self._signer())) \
+                    is not Decision.ACCEPT:
+                return
+        if self._offer(rt, record) is Decision.ACCEPT:
+            self.d.transport.admitted(key)
+            self.d.frames.addresses.setdefault(key, (sender.address, 0))
+        if len(rt.held) > before:
+            self._taken(rt, before)
+
+    # -- taking records ----------------------------------------------------------------------
+
+    def _offer(self, rt: EventRuntime, record: Record) -> Decision:
+        try:
+            intake = rt.held.offer(record)
+        except StoreError as error:
+            log.error("event %s: cannot store a record: %s", rt.held.event.hex()[:8], error)
+            return Decision.REFUSE
+        if intake.decision is Decision.ACCEPT:
+            rt.verdict = check_event(rt.held.records)
+        return intake.decision
+
+    def _taken(self, rt: EventRuntime, before: int) -> None:
+        """Records from ``before`` on were taken: a director sends them to every entrant;
+        a join waiting for our entry is answered."""
+        me = self._me()
+        if rt.create.director == me:
+            for key in rt.entrants():
+                if key != me:
+                    self._send_from(key, rt, before)
+                    self._dial(key)
+        for director, joining in list(self.joining.items()):
+            if joining.event == rt.held.event and me in rt.entrants():
+                del self.joining[director]
+                if not joining.done.done():
+                    joining.done.set_result(rt.held.event)
+
+    def _dial(self, key: bytes) -> None:
+        where = self.d.frames.addresses.get(key)
+        if where is not None and where[1]:
+            self.d.transport.dial(key, [where])
+
+    def refused(self, key: bytes, reason: str) -> None:
+        """A ``Refuse`` from a director we are joining ends that join with its reason."""
+        joining = self.joining.get(key)
+        if joining is not None:
+            self._fail(joining, reason)
+
+    def _fail(self, joining: Joining, reason: str) -> None:
+        self.joining.pop(joining.director, None)
+        if not joining.done.done():
+            joining.done.set_exception(ApiError(f"cannot join {joining.name}: {reason}"))
+
+    # -- requests ----------------------------------------------------------------------------
+
+    def create(self, name: str, rules: Rules, rounds: int, length: Length, amount: int,
+               fill: FillPolicy, private: bool, seeded: bool, deck: Deck,
+               unfinished_zero: bool) -> EventRuntime:
+        if any(rt.name == name and rt.create.director == self._me() and rt.entries_open()
+               for rt in self.events.values()):
+            raise ApiError(f"you already direct an event {name!r} that takes entries")
+        body = Create(self._me(), name, rules, rounds, length, amount, fill, Scoring(rules),
+                      unfinished_zero, private, seeded, deck, secrets.token_bytes(NONCE_LEN))
+        try:
+            held = self.store.create(signed(body, self._signer()))
+        except StoreError as error:
+            raise ApiError(f"cannot create the event: {error}") from None
+        rt = EventRuntime(held, check_event(held.records),
+                          code=new_code() if private else None)
+        self.events[held.event] = rt
+        self._write_meta(rt)
+        return rt
+
+    async def join(self, name: str, director: bytes, host: str, port: int,
+                   code: str) -> EventRuntime:
+        for rt in self.events.values():
+            if rt.name == name and rt.create.director == director \
+                    and self._me() in rt.entrants():
+                return rt
+        if director == self._me():
+            raise ApiError("you direct that event; your entry is not needed")
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        joining = Joining(name, director, code, future)
+        self.joining[director] = joining
+        self.d.transport.dial(director, [(host, port)])
+        self.d.transport.send(director, EventFind(name))
+        try:
+            event = await asyncio.wait_for(asyncio.shield(future), JOIN_TIMEOUT_S)
+        except TimeoutError:
+            self._fail(joining, f"the director at {host}:{port} did not answer within "
+                                f"{JOIN_TIMEOUT_S:.0f} s")
+            raise ApiError(f"cannot join {name}: the director at {host}:{port} did not "
+                           f"answer within {JOIN_TIMEOUT_S:.0f} s") from None
+        rt = self.events[event]
+        rt.director_at = (host, port)
+        self._write_meta(rt)
+        return rt
+
+    def find(self, ref: str) -> EventRuntime:
+        """The event a request names: its name, or its id (or a prefix of it)."""
+        found = [rt for rt in self.events.values()
+                 if ref == rt.name or (len(ref) >= 8 and rt.held.event.hex().startswith(ref))]
+        if not found:
+            raise ApiError(f"no event {ref!r} here; `fourwinds tournament list` lists them")
+        if len(found) > 1:
+            raise ApiError(f"{len(found)} events are called {ref!r}: name one by its id")
+        return found[0]
+
+    def export(self, rt: EventRuntime) -> bytes:
+        return encode_export(rt.held.records)
+
+    # -- helpers -----------------------------------------------------------------------------
+
+    def _me(self) -> bytes:
+        return self.d.identity.public_key
+
+    def _signer(self) -> SigningKey:
+        return SigningKey.from_seed(self.d.identity.private_key)
+
+    def _meta_path(self, rt: EventRuntime) -> Path:
+        return self.store.root / rt.held.event.hex() / META
+
+    def _write_meta(self, rt: EventRuntime) -> None:
+        meta = {"code": rt.code, "director_at": list(rt.director_at or ())}
+        try:
+            write_atomic(self._meta_path(rt), msgpack.packb(meta, use_bin_type=True))
+        except StoreError as error:
+            log.error("event %s: cannot write its metadata: %s", rt.held.event.hex()[:8],
+                      error)
+
+    def _read_meta(self, rt: EventRuntime) -> None:
+        try:
+            meta = msgpack.unpackb(self._meta_path(rt).read_bytes(), raw=False)
+        except (OSError, ValueError, msgpack.ExtraData) as error:
+            log.warning("event %s: its metadata is unreadable (%s); the record is kept",
+                        rt.held.event.hex()[:8], error)
+            return
+        if not isinstance(meta, dict):
+            return
+        code = meta.get("code")
+        rt.code = code if isinstance(code, str) else None
+        where = meta.get("director_at")
+        if isinstance(where, list) and len(where) == 2 and isinstance(where[0], str) \
+                and isinstance(where[1], int):
+            rt.director_at = (where[0], where[1])
+
+
+def _same_code(given: str, code: str) -> bool:
+    return secrets.compare_digest(normalize_code(given), normalize_code(code))
+
+
+def is_event_frame(frame: Frame) -> bool:
+    return isinstance(frame, EventFind | EventAsk | EventRecords | EventEnter)
+
+
+def names_of(rt: EventRuntime) -> Iterable[tuple[int, str, bytes]]:
+    return ((n, name, key) for n, (name, key)
+            in enumerate(zip(rt.verdict.names, rt.verdict.entrants, strict=True)))
+
+
+def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
+    """An event as the local API tells it."""
+    create = rt.create
+    entrants = rt.entrants()
+    return {
+        "event": rt.held.event.hex(), "name": create.name, "rules": create.rules.value,
+        "rounds": create.rounds, "length": create.length.value, "amount": create.amount,
+        "private": create.private, "fill": create.fill.value, "deck": create.deck.value,
+        "director": create.director == me, "director_key": create.director.hex(),
+        "entrants": [{"number": n, "name": name, "me": key == me}
+                     for n, name, key in names_of(rt)],
+        "me": entrants.index(me) if me in entrants else None,
+        "rounds_started": rt.rounds_started(), "entries_open": rt.entries_open(),
+        "records": len(rt.held), "results": rt.verdict.results,
+        "problems": [p.line() for p in rt.verdict.problems],
+        "code": rt.code,
+    }

@@ -1,0 +1,191 @@
+"""`fourwinds tournament create | list | join | status | standings | export`: an event's
+record at your daemon (daemon/events.py, docs/TOURNAMENT.md).
+
+Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
+when it is not running) and prints what it answers, or one JSON object with ``--json``.
+``join`` needs the director's address (``--peer HOST:PORT``: what the director's
+`fourwinds tournament create` printed); finding events by mDNS is not built yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from fourwinds.frontends.cli import UsageError
+from fourwinds.frontends.cli_common import config_of, data_dir_of, emit, state_dir_of
+from fourwinds.frontends.daemon_link import LocalApi, checked, connect
+from fourwinds.frontends.local_seats import DaemonPlan, SoloBusy, ensure_daemon, is_running
+from fourwinds.protocol.text import shown_name
+
+
+def add_parsers(commands: Any) -> None:
+    create = commands.add_parser(
+        "create", help="direct a new event: players then enter with `tournament join`",
+        description="Create an event you direct. Players enter it with `fourwinds tournament "
+                    "join NAME --peer HOST:PORT` (the address this prints).")
+    create.add_argument("name", metavar="NAME")
+    create.add_argument("--rules", choices=("mcr", "american"), default="mcr")
+    create.add_argument("--rounds", type=int, default=4, metavar="R")
+    length = create.add_mutually_exclusive_group()
+    length.add_argument("--hands", type=int, metavar="H", help="hands a round (default 4)")
+    length.add_argument("--minutes", type=int, metavar="M", help="minutes a round")
+    create.add_argument("--private", action="store_true",
+                        help="entries only with the event's code (printed here)")
+    create.add_argument("--fill", choices=("bots", "byes"), default="bots",
+                        help="players not a multiple of 4: bot seats (default) or byes")
+    create.add_argument("--deck", choices=("fair", "practice"), default="fair")
+    create.add_argument("--seeded", action="store_true",
+                        help="seat from round 2 by the standings (Swiss-like)")
+    _common(create, cmd_create)
+    listing = commands.add_parser("list", help="the events your daemon holds")
+    _common(listing, cmd_list)
+    join = commands.add_parser(
+        "join", help="enter an event by its director's address",
+        description="Enter the event NAME directed at HOST:PORT (--peer).")
+    join.add_argument("name", metavar="NAME")
+    join.add_argument("--peer", metavar="HOST:PORT", required=True,
+                      help="the director's daemon (its `tournament create` printed it)")
+    join.add_argument("--code", default="", help="the event's code, for a private event")
+    _common(join, cmd_join)
+    status = commands.add_parser("status", help="an event's entrants, rounds and problems")
+    status.add_argument("name", metavar="NAME")
+    _common(status, cmd_status)
+    standings = commands.add_parser("standings", help="an event's standings, from its record")
+    standings.add_argument("name", metavar="NAME")
+    _common(standings, cmd_standings)
+    export = commands.add_parser(
+        "export", help="write an event's whole record to FILE (`tournament verify` checks it)")
+    export.add_argument("name", metavar="NAME")
+    export.add_argument("file", metavar="FILE")
+    _common(export, cmd_export)
+
+
+def _common(parser: argparse.ArgumentParser, handler: Any) -> None:
+    parser.add_argument("--data-dir", metavar="DIR", help="the daemon's data directory")
+    parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    parser.set_defaults(handler=handler)
+
+
+def _daemon(args: argparse.Namespace) -> LocalApi:
+    """The running daemon, else one started on the network (an event needs peers)."""
+    data_dir = data_dir_of(args)
+    if is_running(data_dir):
+        return connect(data_dir, subscribe=False)
+    try:
+        api, _ = ensure_daemon(DaemonPlan(data_dir, state_dir_of(args), config_of(args).port))
+    except SoloBusy:
+        return connect(data_dir, subscribe=False)
+    return api
+
+
+def _ask(args: argparse.Namespace, request: Mapping[str, Any]) -> dict[str, Any]:
+    api = _daemon(args)
+    try:
+        return checked(api.request(dict(request)))
+    finally:
+        with contextlib.suppress(Exception):
+            api.close()
+
+
+def _event_lines(event: Mapping[str, Any]) -> list[str]:
+    entrants = event.get("entrants") or []
+    role = "you direct it" if event.get("director") else (
+        f"you are entrant {event['me']}" if event.get("me") is not None else "")
+    lines = [f"{shown_name(str(event.get('name')), 64)} ({event.get('rules')}, "
+             f"{event.get('rounds')} rounds of {event.get('amount')} {event.get('length')}, "
+             f"{event.get('deck')} deck{', private' if event.get('private') else ''})"
+             f"{': ' + role if role else ''}",
+             f"  {len(entrants)} entrant(s); {event.get('rounds_started')} round(s) started; "
+             f"entries {'open' if event.get('entries_open') else 'closed'}; "
+             f"id {str(event.get('event'))[:16]}"]
+    if event.get("code"):
+        lines.append(f"  code: {event['code']} (players give it to `tournament join --code`)")
+    for entrant in entrants:
+        you = " (you)" if entrant.get("me") else ""
+        lines.append(f"  {entrant.get('number'):>3}  {shown_name(str(entrant.get('name')), 30)}"
+                     f"{you}")
+    for problem in event.get("problems") or ():
+        lines.append(f"  PROBLEM {problem}")
+    return lines
+
+
+def cmd_create(args: argparse.Namespace) -> int:
+    request: dict[str, Any] = {
+        "type": "tournament_create", "name": args.name, "rules": args.rules,
+        "rounds": args.rounds, "private": args.private, "fill": args.fill, "deck": args.deck,
+        "seeded": args.seeded}
+    if args.minutes is not None:
+        request["minutes"] = args.minutes
+    else:
+        request["hands"] = args.hands if args.hands is not None else 4
+    answer = _ask(args, request)
+    status = _ask(args, {"type": "status"})
+    where = f"{status.get('listen')}:{status.get('port')}"
+    enter = (f"players enter with: fourwinds tournament join {args.name!r} --peer HOST:"
+             f"{status.get('port')}" + (" --code CODE" if answer.get("code") else "")
+             + f" (this daemon listens on {where})")
+    lines = [*_event_lines(answer), enter]
+    emit(args, lines, {**answer, "port": status.get("port")})
+    return 0
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_list"})
+    events = answer.get("events") or []
+    lines: list[str] = []
+    for event in events:
+        lines += _event_lines(event)
+    for aside in answer.get("set_aside") or ():
+        lines.append(f"set aside: event {str(aside.get('event'))[:16]}: {aside.get('reason')}")
+    emit(args, lines or ["no events here"], answer)
+    return 0
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    host, _, port = args.peer.rpartition(":")
+    if not host or not port.isdigit():
+        raise UsageError(f"--peer {args.peer!r}: give HOST:PORT")
+    answer = _ask(args, {"type": "tournament_join", "name": args.name, "host": host,
+                         "port": int(port), "code": args.code})
+    emit(args, _event_lines(answer), answer)
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_status", "name": args.name})
+    emit(args, _event_lines(answer), answer)
+    return 0
+
+
+def cmd_standings(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_standings", "name": args.name})
+    lines = [f"{shown_name(str(answer.get('name')), 64)}: {answer.get('rounds_started')} "
+             f"round(s) started, {answer.get('results')} table result(s)",
+             "rank  player                points   score  played  byes"]
+    for row in answer.get("standings") or ():
+        lines.append(f"{row['rank']:>4}  {shown_name(str(row['name']), 20):<20}  "
+                     f"{row['points']:>6}  {row['score']:>6}  {row['played']:>6}  "
+                     f"{row['byes']:>4}")
+    emit(args, lines, answer)
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_export", "name": args.name})
+    data = answer.get("data")
+    if not isinstance(data, bytes):
+        raise UsageError("the daemon sent no export")
+    path = Path(args.file)
+    try:
+        path.write_bytes(data)
+    except OSError as error:
+        raise UsageError(f"{args.file}: {error.strerror or error}") from None
+    summary = {k: v for k, v in answer.items() if k != "data"}
+    emit(args, [f"wrote {len(data):,} bytes of event {answer.get('name')} to {path} "
+                f"(`fourwinds tournament verify {path}` checks it)"],
+         {**summary, "file": str(path), "bytes": len(data)})
+    return 0

@@ -1,0 +1,191 @@
+"""Tournament events between real daemons on loopback (daemon/events.py, issue 23): a
+director creates an event, players enter by the director's address, and every daemon holds
+the same record, checked by itself; bad entries and forged records are refused."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+
+from fourwinds.daemon import real_session
+from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.paths import Paths
+from fourwinds.daemon.session_port import SessionModule
+from fourwinds.daemon.wire import EventRecords
+from fourwinds.protocol.tournament.export import check_export
+from fourwinds.protocol.tournament.record_wire import encode_record
+from fourwinds.protocol.tournament.records import Entry
+from tests.daemon.helpers import identity, time_limit, wait_for
+from tests.daemon.test_shell import call
+
+PORT = cast(SessionModule, real_session)
+
+
+def _daemon(base: Path, i: int) -> Daemon:
+    data = base / f"d{i}"
+    return Daemon(identity(500 + i), Paths(data, data / "run"), PORT, name=f"p{i}",
+                  host="127.0.0.1", listen_port=0, mdns=False)
+
+
+def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]]) -> None:
+    async def main() -> None:
+        daemons = [_daemon(base, i) for i in range(n)]
+        try:
+            for d in daemons:
+                await d.start()
+            await body(daemons)
+        finally:
+            for d in daemons:
+                await d.close()
+    asyncio.run(asyncio.wait_for(main(), time_limit(60)))
+
+
+async def enter(d: Daemon, director: Daemon, name: str, code: str = "") -> dict[str, Any]:
+    return await call(d, type="tournament_join", name=name, host="127.0.0.1",
+                      port=director.transport.port, code=code)
+
+
+def records_of(d: Daemon, event: str) -> list[bytes]:
+    rt = d.events.events[bytes.fromhex(event)]
+    return [encode_record(r) for r in rt.held.records]
+
+
+def test_players_enter_by_the_directors_address_and_every_daemon_holds_the_record(
+        tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        made = await call(director, type="tournament_create", name="club night",
+                          rules="mcr", rounds=3, hands=1, deck="practice")
+        assert made["ok"] and made["director"] and made["entrants"] == []
+        event = made["event"]
+        for d in players:
+            entered = await enter(d, director, "club night")
+            assert entered["ok"] and entered["event"] == event and entered["me"] is not None
+        assert await wait_for(lambda: all(
+            len(records_of(d, event)) == 1 + len(players) for d in ds), 10)
+        assert len({tuple(records_of(d, event)) for d in ds}) == 1
+        status = [await call(d, type="tournament_status", name="club night") for d in ds]
+        assert [s["me"] for s in status] == [None, 0, 1, 2, 3]
+        assert {tuple(e["name"] for e in s["entrants"]) for s in status} == {
+            ("p1", "p2", "p3", "p4")}
+        exported = await call(players[2], type="tournament_export", name="club night")
+        verdict = check_export(exported["data"])
+        assert verdict.ok and len(verdict.entrants) == 4
+        listed = await call(players[0], type="tournament_list")
+        assert [e["name"] for e in listed["events"]] == ["club night"]
+
+    run(tmp_path, 5, body)
+
+
+def test_a_private_event_takes_an_entry_only_with_its_code(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        director, ann, bob = ds
+        made = await call(director, type="tournament_create", name="finals", private=True)
+        code = made["code"]
+        assert made["private"] and code
+        with pytest.raises(ApiError, match="wrong code for event finals"):
+            await enter(ann, director, "finals", "WRONG1")
+        entered = await enter(bob, director, "finals", code.lower())
+        assert entered["me"] == 0
+        assert len(records_of(director, made["event"])) == 3     # create, admit, entry
+        assert [e["name"] for e in entered["entrants"]] == ["p2"]
+
+    run(tmp_path, 3, body)
+
+
+def test_a_player_asks_for_an_event_nobody_directs_and_is_told(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        director, ann = ds
+        await call(director, type="tournament_create", name="club night")
+        with pytest.raises(ApiError, match="no event 'derby' takes entries here"):
+            await enter(ann, director, "derby")
+        assert ann.events.events == {}
+
+    run(tmp_path, 2, body)
+
+
+def test_a_restarted_entrant_catches_up_from_the_director(tmp_path: Path) -> None:
+    """Entrant 1 is stopped; two more enter meanwhile; started again, it asks the director
+    for what it lacks (its Hello) and holds the same record."""
+    async def main() -> None:
+        ds = [_daemon(tmp_path, i) for i in range(4)]
+        director, ann, bob, cy = ds
+        for d in ds:
+            await d.start()
+        try:
+            event = (await call(director, type="tournament_create", name="club"))["event"]
+            await enter(ann, director, "club")
+            await ann.close()
+            for d in (bob, cy):
+                await enter(d, director, "club")
+            assert len(records_of(director, event)) == 4
+            again = Daemon(identity(501), Paths(tmp_path / "d1", tmp_path / "d1" / "run"), PORT,
+                           name="p1", host="127.0.0.1", listen_port=ann.transport.port,
+                           mdns=False)
+            ds[1] = again
+            await again.start()
+            assert await wait_for(lambda: records_of(again, event)
+                                  == records_of(director, event), 15)
+        finally:
+            for d in ds:
+                await d.close()
+
+    asyncio.run(asyncio.wait_for(main(), time_limit(60)))
+
+
+def test_a_forged_record_from_a_peer_is_refused_and_nothing_is_stored(
+        tmp_path: Path) -> None:
+    """An entrant relays another player's entry with the name changed (its signature no
+    longer holds): every daemon refuses it; the record stays as it was."""
+    async def body(ds: list[Daemon]) -> None:
+        director, ann, bob = ds
+        event = (await call(director, type="tournament_create", name="club"))["event"]
+        await enter(ann, director, "club")
+        await enter(bob, director, "club")
+        held = director.events.events[bytes.fromhex(event)]
+        entry = held.held.records[1]
+        assert isinstance(entry.body, Entry)
+        forged = replace(entry, body=replace(entry.body, name="Winner"))
+        before = records_of(director, event)
+        bob.transport.send(director.identity.public_key, EventRecords(
+            bytes.fromhex(event), len(before), (encode_record(forged),)))
+        await asyncio.sleep(1.0)
+        assert records_of(director, event) == before
+        assert records_of(ann, event) == before
+
+    run(tmp_path, 3, body)
+
+
+def test_the_event_frames_round_trip_and_bad_ones_are_refused_with_the_reason() -> None:
+    from fourwinds.daemon.wire import (
+        EVENT_RECORDS_MAX,
+        EventAsk,
+        EventEnter,
+        EventFind,
+        FrameError,
+        decode,
+        encode,
+    )
+
+    event = bytes(range(32))
+    for frame in (EventFind("club night"), EventAsk(event, 7),
+                  EventRecords(event, 3, (b"a", b"bc")), EventEnter(event, "K7QX3M", b"e")):
+        assert decode(encode(frame)) == frame
+    bad = [
+        (EventAsk(event[:8], 0), "event id must be 32 bytes"),
+        (EventAsk(event, -1), "have must be an integer"),
+        (EventRecords(event, 0, tuple(b"x" for _ in range(EVENT_RECORDS_MAX + 1))),
+         f"records must be a list of at most {EVENT_RECORDS_MAX}"),
+        (EventRecords(event, 0, (b"x" * 9000,)), "record is over 8192 bytes"),
+        (EventEnter(event, "x" * 40, b"e"), ""),
+    ]
+    for frame, says in bad[:4]:
+        with pytest.raises(FrameError, match=says):
+            decode(encode(frame))
+    assert len(cast(EventEnter, decode(encode(bad[4][0]))).code) == 16   # cut to the limit

@@ -1,0 +1,83 @@
+"""`fourwinds tournament create | join | list | status | standings | export` at real daemon
+processes (issue 23): a director creates an event, a player enters it by the director's
+address, both daemons hold the same record, and the export passes `tournament verify`."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from fourwinds.frontends.local_seats import fourwinds_command
+from testkit.procs import ROOT, DaemonProcess, start_all
+
+pytestmark = pytest.mark.slow
+REAL = "fourwinds.daemon.real_session"
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(fourwinds_command(*args), capture_output=True, text=True, timeout=60,
+                          cwd=ROOT, stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PYTHONPATH": str(ROOT),
+                               "FOURWINDS_CONFIG": "/nonexistent/config.toml"})
+
+
+def _json(*args: str) -> dict[str, object]:
+    done = _cli(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    answer: dict[str, object] = json.loads(done.stdout)
+    return answer
+
+
+@pytest.fixture
+def pair(tmp_path: Path) -> Iterator[tuple[DaemonProcess, DaemonProcess]]:
+    ann = DaemonProcess(tmp_path / "ann", "Ann", session_module=REAL)
+    bob = DaemonProcess(tmp_path / "bob", "Bob", session_module=REAL)
+    start_all([ann, bob])
+    try:
+        yield ann, bob
+    finally:
+        ann.stop()
+        bob.stop()
+
+
+def test_a_player_enters_an_event_and_its_export_verifies(
+        pair: tuple[DaemonProcess, DaemonProcess], tmp_path: Path) -> None:
+    ann, bob = pair
+    made = _json("tournament", "create", "club night", "--rounds", "3", "--hands", "1",
+                 "--deck", "practice", "--data-dir", str(ann.data_dir))
+    assert made["director"] is True and made["port"] == ann.port
+    entered = _json("tournament", "join", "club night", "--peer", f"127.0.0.1:{ann.port}",
+                    "--data-dir", str(bob.data_dir))
+    assert entered["me"] == 0 and entered["event"] == made["event"]
+    listed = _cli("tournament", "list", "--data-dir", str(ann.data_dir))
+    assert "club night (mcr, 3 rounds of 1 hands, practice deck): you direct it" in listed.stdout
+    assert "  0  Bob" in listed.stdout
+    shown = _cli("tournament", "status", "club night", "--data-dir", str(bob.data_dir))
+    assert "you are entrant 0" in shown.stdout and "1 entrant(s)" in shown.stdout
+    standings = _json("tournament", "standings", "club night", "--data-dir", str(bob.data_dir))
+    assert standings["standings"] == [{"rank": 1, "player": 0, "name": "Bob", "points": "0",
+                                       "score": 0, "played": 0, "byes": 0}]
+    out = tmp_path / "club.export"
+    _json("tournament", "export", "club night", str(out), "--data-dir", str(bob.data_dir))
+    verified = _cli("tournament", "verify", str(out))
+    assert verified.returncode == 0, verified.stdout + verified.stderr
+    assert verified.stdout.startswith('OK: "club night", mcr, 1 entrants, 0 of 3 round(s)')
+
+
+def test_a_wrong_code_and_an_unknown_event_are_one_line_each(
+        pair: tuple[DaemonProcess, DaemonProcess]) -> None:
+    ann, bob = pair
+    made = _json("tournament", "create", "finals", "--private", "--data-dir", str(ann.data_dir))
+    assert made["code"]
+    wrong = _cli("tournament", "join", "finals", "--peer", f"127.0.0.1:{ann.port}", "--code",
+                 "NOPE42", "--data-dir", str(bob.data_dir))
+    assert wrong.returncode != 0 and "Traceback" not in wrong.stderr
+    assert wrong.stderr.strip() == "fourwinds: cannot join finals: wrong code for event finals"
+    unknown = _cli("tournament", "status", "derby", "--data-dir", str(bob.data_dir))
+    assert unknown.returncode != 0
+    assert "no event 'derby' here" in unknown.stderr and "Traceback" not in unknown.stderr
