@@ -49,7 +49,8 @@ unsubscribed. A seat's view is at most 4.9 KB in a real match (the end of a 16-h
 match; ``scripts/bench frames``), a view event under 16 KB with the at most 50 events and 20
 problems it carries, so a full queue of events is under 16 MB. A ``transcript`` reply is the
 biggest message (docs/SECURITY.md "Socket bounds")."""
-SERIAL = frozenset({"create", "join", "leave", "act", "ready", "peer"})
+SERIAL = frozenset({"create", "join", "leave", "act", "ready", "peer", "tournament_create",
+                    "tournament_join"})
 """Requests that change a table or wait on the network: handled one at a time, in the order
 they came. Every other request (``status``, ``view``, ``tables``...) is answered at once,
 also while one of these waits (a join waits up to 10 s for the host)."""

@@ -18,8 +18,8 @@ How records travel (frames in daemon/wire.py):
   restarted daemon, director or entrant, catches up from whichever peer answers; a gap (a
   record at a later position than the next) is asked for the same way.
 * Guests may send only ``EventFind``, ``EventAsk`` and ``EventEnter``, and only while this
-  daemon directs an event whose rounds are not all started; wrong codes are limited per
-  event (``WRONG_CODES_PER_MINUTE``).
+  daemon directs an event whose rounds are not all started; wrong codes are limited per key
+  and per address as a private table's are (``pairing.CodeGuesses``).
 
 Keys: the director pins every entrant; an entrant pins the director and the other entrants
 (any of them may answer what it lacks). Records are checked against their signers' keys,
@@ -32,7 +32,6 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,7 +41,7 @@ import msgpack
 
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.event_store import EventSetAside, EventStore, HeldEvent
-from fourwinds.daemon.pairing import new_code, normalize_code
+from fourwinds.daemon.pairing import CodeGuesses, new_code, normalize_code
 from fourwinds.daemon.refusals import Refusal, Refused
 from fourwinds.daemon.store import StoreError, write_atomic
 from fourwinds.daemon.transport import Sender
@@ -82,7 +81,6 @@ log = logging.getLogger(__name__)
 
 META = "meta.msgpack"
 JOIN_TIMEOUT_S = 10.0
-WRONG_CODES_PER_MINUTE = 5
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
 EventFrame = EventFind | EventAsk | EventRecords | EventEnter
 
@@ -97,14 +95,7 @@ class EventRuntime:
     verdict: Verdict
     code: str | None = None
     director_at: tuple[str, int] | None = None
-    wrong_codes: deque[float] = field(default_factory=deque)   # when, the last minute's
-
-    def locked(self, now: float) -> bool:
-        """Too many wrong codes in the last minute: no entry is taken, right code or not,
-        until the minute is over (a guesser learns nothing more meanwhile)."""
-        while self.wrong_codes and now - self.wrong_codes[0] > 60.0:
-            self.wrong_codes.popleft()
-        return len(self.wrong_codes) >= WRONG_CODES_PER_MINUTE
+    guesses: CodeGuesses = field(default_factory=CodeGuesses)   # wrong codes, per key
 
     @property
     def create(self) -> Create:
@@ -319,11 +310,12 @@ class Events:
         before = len(rt.held)
         if rt.create.private:
             now = time.monotonic()
-            if rt.locked(now):
-                self.d.transport.send(key, Refuse("too many wrong codes: wait a minute"))
+            if rt.guesses.locked(now, key, sender.address):
+                self.d.transport.send(key, Refuse("too many wrong codes from you; try again "
+                                                  "in a minute"))
                 return
             if rt.code is None or not _same_code(frame.code, rt.code):
-                rt.wrong_codes.append(now)
+                rt.guesses.failed(now, key, sender.address)
                 self.d.transport.send(key, Refuse(f"wrong code for event {rt.name}"))
                 return
             if self._offer(rt, signed(Admit(rt.held.event, key), self._signer())) \

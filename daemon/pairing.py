@@ -99,6 +99,31 @@ class JoinerPairing:
 
 
 @dataclass
+class CodeGuesses:
+    """Wrong codes counted per key and per address, never per table or event: a stranger's
+    wrong codes must not lock out the friend who has the right one (module docstring)."""
+
+    _by_key: dict[bytes, list[float]] = field(default_factory=dict)     # wrong codes' times
+    _by_address: dict[str, list[float]] = field(default_factory=dict)
+
+    def locked(self, now: float, key: bytes, address: str = "") -> bool:
+        """Is ``key`` (at ``address``) not heard for now? Only a key that gave a wrong code
+        within FAILURE_WINDOW_S can be: MAX_FAILURES of its own, or MAX_ADDRESS_FAILURES
+        from its address (throwaway keys from one place). A key that never failed is always
+        heard, so strangers cannot lock the friend with the right code out."""
+        mine = _recent(self._by_key, key, now)
+        if not mine:
+            return False
+        return mine >= MAX_FAILURES or _recent(self._by_address, address, now) \
+            >= MAX_ADDRESS_FAILURES
+
+    def failed(self, now: float, key: bytes, address: str = "") -> None:
+        """One more wrong code from ``key`` at ``address``."""
+        _note(self._by_key, key, now)
+        _note(self._by_address, address, now)
+
+
+@dataclass
 class HostPairing:
     """The host side: one pending exchange per joiner key, failures rate-limited."""
 
@@ -106,19 +131,11 @@ class HostPairing:
     host_key: bytes
     code: str | None
     _pending: dict[bytes, bytes] = field(default_factory=dict)      # joiner -> SPAKE2 key
-    _by_key: dict[bytes, list[float]] = field(default_factory=dict)     # wrong codes' times
-    _by_address: dict[str, list[float]] = field(default_factory=dict)
+    guesses: CodeGuesses = field(default_factory=CodeGuesses)
 
     def locked(self, now: float, joiner_key: bytes, address: str = "") -> bool:
-        """Is ``joiner_key`` (at ``address``) not heard for now? Only a key that gave a wrong
-        code within FAILURE_WINDOW_S can be: MAX_FAILURES of its own, or MAX_ADDRESS_FAILURES
-        from its address (throwaway keys from one place). A key that never failed is always
-        heard, so strangers cannot lock the friend with the right code out."""
-        mine = _recent(self._by_key, joiner_key, now)
-        if not mine:
-            return False
-        return mine >= MAX_FAILURES or _recent(self._by_address, address, now) \
-            >= MAX_ADDRESS_FAILURES
+        """Is ``joiner_key`` (at ``address``) not heard for now (``CodeGuesses.locked``)?"""
+        return self.guesses.locked(now, joiner_key, address)
 
     def reply(self, joiner_key: bytes, message: bytes, now: float, address: str = "") -> bytes:
         """Answer a ``PairStart``: our SPAKE2 message (raises PairingError to refuse)."""
@@ -147,8 +164,7 @@ class HostPairing:
             raise PairingError("no pairing in progress for this key")
         expected = _mac(key, b"joiner", self.table_id, joiner_key, self.host_key)
         if not hmac.compare_digest(mac, expected):
-            _note(self._by_key, joiner_key, now)
-            _note(self._by_address, address, now)
+            self.guesses.failed(now, joiner_key, address)
             raise PairingError("wrong table code")
         return _mac(key, b"host", self.table_id, joiner_key, self.host_key)
 

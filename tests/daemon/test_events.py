@@ -168,6 +168,7 @@ def test_the_event_frames_round_trip_and_bad_ones_are_refused_with_the_reason() 
         EventAsk,
         EventEnter,
         EventFind,
+        Frame,
         FrameError,
         decode,
         encode,
@@ -177,7 +178,7 @@ def test_the_event_frames_round_trip_and_bad_ones_are_refused_with_the_reason() 
     for frame in (EventFind("club night"), EventAsk(event, 7),
                   EventRecords(event, 3, (b"a", b"bc")), EventEnter(event, "K7QX3M", b"e")):
         assert decode(encode(frame)) == frame
-    bad = [
+    bad: list[tuple[Frame, str]] = [
         (EventAsk(event[:8], 0), "event id must be 32 bytes"),
         (EventAsk(event, -1), "have must be an integer"),
         (EventRecords(event, 0, tuple(b"x" for _ in range(EVENT_RECORDS_MAX + 1))),
@@ -185,7 +186,7 @@ def test_the_event_frames_round_trip_and_bad_ones_are_refused_with_the_reason() 
         (EventRecords(event, 0, (b"x" * 9000,)), "record is over 8192 bytes"),
         (EventEnter(event, "x" * 40, b"e"), ""),
     ]
-    for frame, says in bad[:4]:
+    for wrong, says in bad[:4]:
         with pytest.raises(FrameError, match=says):
-            decode(encode(frame))
+            decode(encode(wrong))
     assert len(cast(EventEnter, decode(encode(bad[4][0]))).code) == 16   # cut to the limit
