@@ -4,6 +4,7 @@ reading of the held record (``check_event``), never from what a peer said."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, TypeVar
 
@@ -126,9 +127,32 @@ async def _export(d: Daemon, request: Message) -> Message:
             "data": d.events.export(rt)}
 
 
+START_WAIT_S = 10.0
+
+
+async def _start(d: Daemon, request: Message) -> Message:
+    """The director calls the next round and waits (up to START_WAIT_S) for its seed and
+    start; the round still starts by itself later when an entrant was away."""
+    rt = d.events.find(_text(request, "name", 64))
+    r = d.events.call_round(rt)
+    deadline = asyncio.get_running_loop().time() + START_WAIT_S
+    while rt.rounds_started() <= r and not rt.start_problem \
+            and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)
+    if rt.start_problem:
+        raise ApiError(f"round {r + 1} of {rt.name} cannot be seated: {rt.start_problem}")
+    if rt.rounds_started() <= r:
+        seeding = describe(rt, d.identity.public_key)["seeding"] or {}
+        waiting = ", ".join(seeding.get("waiting_for") or ()) or "the director"
+        raise ApiError(f"round {r + 1} of {rt.name} is called; its seed waits for "
+                       f"{waiting} ({seeding.get('step', 'commit')}); it starts by itself "
+                       "when they answer (`fourwinds tournament status` shows it)")
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
 Handler = Callable[["Daemon", Message], Awaitable[Message]]
 HANDLERS: dict[str, Handler] = {
     "tournament_create": _create, "tournament_join": _join, "tournament_list": _list,
     "tournament_status": _status, "tournament_standings": _standings,
-    "tournament_export": _export,
+    "tournament_export": _export, "tournament_start": _start,
 }

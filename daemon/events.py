@@ -29,6 +29,7 @@ never against who relayed them.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 import time
@@ -49,9 +50,11 @@ from fourwinds.daemon.wire import (
     EVENT_RECORDS_BYTES,
     EVENT_RECORDS_MAX,
     EventAsk,
+    EventCall,
     EventEnter,
     EventFind,
     EventRecords,
+    EventSubmit,
     Frame,
     Refuse,
 )
@@ -60,6 +63,7 @@ from fourwinds.protocol.table.signing import SigningKey
 from fourwinds.protocol.tournament.check import Verdict, check_event
 from fourwinds.protocol.tournament.export import encode_export
 from fourwinds.protocol.tournament.intake import Decision
+from fourwinds.protocol.tournament.next_steps import round_start, seed_step
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
 from fourwinds.protocol.tournament.records import (
     NONCE_LEN,
@@ -69,8 +73,11 @@ from fourwinds.protocol.tournament.records import (
     Entry,
     Length,
     Record,
+    SeedCommit,
+    SeedEcho,
+    SeedReveal,
 )
-from fourwinds.protocol.tournament.seating import FillPolicy
+from fourwinds.protocol.tournament.seating import FillPolicy, SeatingError
 from fourwinds.protocol.tournament.signing import event_id, signed
 from fourwinds.protocol.tournament.standings import Rules, Scoring
 
@@ -82,7 +89,7 @@ log = logging.getLogger(__name__)
 META = "meta.msgpack"
 JOIN_TIMEOUT_S = 10.0
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
-EventFrame = EventFind | EventAsk | EventRecords | EventEnter
+EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
 
 
 @dataclass
@@ -96,6 +103,9 @@ class EventRuntime:
     code: str | None = None
     director_at: tuple[str, int] | None = None
     guesses: CodeGuesses = field(default_factory=CodeGuesses)   # wrong codes, per key
+    called: int | None = None          # the round the director called (its seed is made)
+    submitted: bytes = b""             # our last seed step sent to the director
+    start_problem: str = ""            # why the director could not sign the round start
 
     @property
     def create(self) -> Create:
@@ -183,10 +193,13 @@ class Events:
     # -- frames ------------------------------------------------------------------------------
 
     def on_hello(self, key: bytes) -> None:
-        """A peer said hello: ask it for what we lack of every event we share with it."""
+        """A peer said hello: ask it for what we lack of every event we share with it; a
+        director whose round is being seeded calls it again (it may have missed the call)."""
         for rt in self.events.values():
             if key == rt.create.director or key in rt.entrants():
                 self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
+                if rt.called is not None and rt.create.director == self._me():
+                    self.d.transport.send(key, EventCall(rt.held.event, rt.called))
 
     def handle(self, key: bytes, frame: EventFrame, sender: Sender, guest: bool) -> None:
         if isinstance(frame, EventFind):
@@ -196,9 +209,38 @@ class Events:
         elif isinstance(frame, EventEnter):
             self._enter(key, frame, sender)
         elif guest:
-            raise Refused(Refusal.NOT_SEATED, "EventRecords")
+            raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
+        elif isinstance(frame, EventCall):
+            self._called(key, frame)
+        elif isinstance(frame, EventSubmit):
+            self._submitted(key, frame)
         else:
             self._records(key, frame)
+
+    def _called(self, key: bytes, frame: EventCall) -> None:
+        rt = self.events.get(frame.event)
+        if rt is None or key != rt.create.director:
+            raise Refused(Refusal.NOT_MEMBER, "a round call from one not its director")
+        rt.called = frame.round
+        self._advance(rt)
+
+    def _submitted(self, key: bytes, frame: EventSubmit) -> None:
+        """An entrant's own seed step, for us to take as the event's director."""
+        rt = self.events.get(frame.event)
+        if rt is None or rt.create.director != self._me() or key not in rt.entrants():
+            raise Refused(Refusal.NOT_MEMBER, "a record for an event we do not direct")
+        try:
+            record = decode_record(frame.record)
+        except FourwindsError as error:
+            self.d.transport.send(key, Refuse(f"your record does not decode: {error}"[:200]))
+            return
+        body = record.body
+        if not isinstance(body, SeedCommit | SeedEcho | SeedReveal) or body.player != key:
+            self.d.transport.send(key, Refuse("a submitted record is a seed step of your own"))
+            return
+        before = len(rt.held)
+        if self._offer(rt, record) is Decision.ACCEPT:
+            self._taken(rt, before)
 
     def _find(self, key: bytes, frame: EventFind) -> None:
         rt = next((rt for rt in self.events.values() if rt.name == frame.name
@@ -353,6 +395,58 @@ class Events:
                 del self.joining[director]
                 if not joining.done.done():
                     joining.done.set_result(rt.held.event)
+        self._advance(rt)
+
+    def _advance(self, rt: EventRuntime) -> None:
+        """Take our own next step, as the record makes it due (protocol/tournament/
+        next_steps.py): an entrant its seed step, sent to the director (taken at once when
+        we direct it too); the director the round start once every reveal is in."""
+        me = self._me()
+        if rt.called is not None and rt.rounds_started() > rt.called:
+            rt.called = None                 # the called round has started
+        step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(), rt.called)
+        if step is not None:
+            record = signed(step, self._signer())
+            if rt.create.director == me:
+                before = len(rt.held)
+                if self._offer(rt, record) is Decision.ACCEPT:
+                    self._taken(rt, before)
+                return
+            data = encode_record(record)
+            if data != rt.submitted:
+                rt.submitted = data
+                self.d.transport.send(rt.create.director, EventSubmit(rt.held.event, data))
+        if rt.create.director != me:
+            return
+        try:
+            start = round_start(rt.verdict, rt.held.event)
+        except SeatingError as error:
+            rt.start_problem = str(error)
+            log.warning("event %s: round %d cannot be seated: %s", rt.held.event.hex()[:8],
+                        rt.rounds_started() + 1, error)
+            return
+        if start is not None:
+            before = len(rt.held)
+            if self._offer(rt, signed(start, self._signer())) is Decision.ACCEPT:
+                self._taken(rt, before)
+
+    def call_round(self, rt: EventRuntime) -> int:
+        """The director calls the next round: every entrant makes its seed; the round start
+        follows by itself (``_advance``). The round's number (from 0)."""
+        if rt.create.director != self._me():
+            raise ApiError(f"only the director starts a round of {rt.name}")
+        r = rt.rounds_started()
+        if r >= rt.create.rounds:
+            raise ApiError(f"all {rt.create.rounds} rounds of {rt.name} have started")
+        if len(rt.entrants()) - len(rt.verdict.withdrawn) < 1:
+            raise ApiError(f"{rt.name} has no entrants yet")
+        rt.called = r
+        rt.start_problem = ""
+        for key in rt.entrants():
+            if key != self._me():
+                self.d.transport.send(key, EventCall(rt.held.event, r))
+        self._advance(rt)
+        return r
 
     def _dial(self, key: bytes) -> None:
         where = self.d.frames.addresses.get(key)
@@ -436,6 +530,12 @@ class Events:
     def _signer(self) -> SigningKey:
         return SigningKey.from_seed(self.d.identity.private_key)
 
+    def _nonce_secret(self) -> bytes:
+        """What our round-seed nonces are derived from: secret as our key is, and the same
+        after a restart (a nonce drawn again would not open the commitment made before)."""
+        return hashlib.sha256(b"fourwinds-tournament-nonces\0"
+                              + self.d.identity.private_key).digest()
+
     def _meta_path(self, rt: EventRuntime) -> Path:
         return self.store.root / rt.held.event.hex() / META
 
@@ -493,4 +593,46 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
         "records": len(rt.held), "results": rt.verdict.results,
         "problems": [p.line() for p in rt.verdict.problems],
         "code": rt.code,
+        "round": _last_round(rt, me),
+        "seeding": _seeding(rt),
     }
+
+
+WINDS = ("East", "South", "West", "North")
+
+
+def _last_round(rt: EventRuntime, me: bytes) -> dict[str, Any] | None:
+    """The last round started: its tables by names (a bot seat as null), its byes, and
+    where we sit."""
+    if not rt.verdict.rounds:
+        return None
+    seating = rt.verdict.rounds[-1]
+    names = rt.verdict.names
+    entrants = rt.entrants()
+    mine = entrants.index(me) if me in entrants else None
+    out: dict[str, Any] = {
+        "round": seating.round + 1,
+        "tables": [[None if n is None else names[n] for n in table]
+                   for table in seating.tables],
+        "byes": [names[n] for n in seating.byes], "my_table": None, "my_wind": None,
+    }
+    for t, table in enumerate(seating.tables):
+        if mine is not None and mine in table:
+            out["my_table"] = t + 1
+            out["my_wind"] = WINDS[table.index(mine)]
+    return out
+
+
+def _seeding(rt: EventRuntime) -> dict[str, Any] | None:
+    """The next round's seed under way: how far, and whom it waits for."""
+    progress = rt.verdict.seeding
+    if progress is None:
+        return None if rt.called is None else {"round": rt.called + 1, "waiting_for": []}
+    names = rt.verdict.names
+    steps = [("commit", dict(progress.commits)), ("echo", dict(progress.echoes)),
+             ("reveal", dict(progress.reveals))]
+    for step, done in steps:
+        waiting = [names[n] for n in progress.roster if n not in done]
+        if waiting:
+            return {"round": progress.round + 1, "step": step, "waiting_for": waiting}
+    return {"round": progress.round + 1, "step": "start", "waiting_for": []}

@@ -23,9 +23,11 @@ from fourwinds.daemon.wire import (
     AskHeads,
     CatchUp,
     EventAsk,
+    EventCall,
     EventEnter,
     EventFind,
     EventRecords,
+    EventSubmit,
     Frame,
     Heads,
     Hello,
@@ -72,7 +74,8 @@ class FrameRouter:
         if guest and not isinstance(frame, PairStart | PairConfirm | EventFind | EventAsk
                                     | EventEnter):
             raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
-        if isinstance(frame, EventFind | EventAsk | EventRecords | EventEnter):
+        if isinstance(frame, EventFind | EventAsk | EventRecords | EventEnter | EventCall
+                      | EventSubmit):
             self.d.events.handle(key, frame, sender, guest)     # daemon/events.py
             return
         now = time.monotonic()

@@ -69,6 +69,8 @@ class Kind(IntEnum):
     EVENT_ASK = 17
     EVENT_RECORDS = 18
     EVENT_ENTER = 19
+    EVENT_CALL = 20
+    EVENT_SUBMIT = 21
 
 
 @dataclass(frozen=True)
@@ -260,9 +262,26 @@ class EventEnter:
     entry: bytes
 
 
+@dataclass(frozen=True)
+class EventCall:
+    """The director calls ``round`` of ``event``: each entrant's daemon takes its steps of
+    the round seed (commit, echo, reveal) as the record makes them due."""
+
+    event: bytes
+    round: int
+
+
+@dataclass(frozen=True)
+class EventSubmit:
+    """An entrant's own signed record for the director to take (a seed step)."""
+
+    event: bytes
+    record: bytes
+
+
 Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
          | PairResult | Refuse | Roster | Reach | Rebuild | Heads | AskHeads | Leave
-         | EventFind | EventAsk | EventRecords | EventEnter)
+         | EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit)
 
 _KIND_OF: dict[type[Any], Kind] = {
     Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
@@ -271,6 +290,7 @@ _KIND_OF: dict[type[Any], Kind] = {
     Roster: Kind.ROSTER, Reach: Kind.REACH, Rebuild: Kind.REBUILD, Heads: Kind.HEADS,
     AskHeads: Kind.ASK_HEADS, Leave: Kind.LEAVE, EventFind: Kind.EVENT_FIND,
     EventAsk: Kind.EVENT_ASK, EventRecords: Kind.EVENT_RECORDS, EventEnter: Kind.EVENT_ENTER,
+    EventCall: Kind.EVENT_CALL, EventSubmit: Kind.EVENT_SUBMIT,
 }
 
 
@@ -408,7 +428,7 @@ def decode(data: bytes) -> Frame:
              Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1,
              Kind.REBUILD: 2, Kind.HEADS: 2, Kind.ASK_HEADS: 1, Kind.LEAVE: 1,
              Kind.EVENT_FIND: 1, Kind.EVENT_ASK: 2, Kind.EVENT_RECORDS: 3,
-             Kind.EVENT_ENTER: 3}[kind]
+             Kind.EVENT_ENTER: 3, Kind.EVENT_CALL: 2, Kind.EVENT_SUBMIT: 2}[kind]
     if kind is Kind.ROSTER and len(fields) == 5:
         arity = 5       # with the members' places (a free place before the last)
     if len(fields) != arity:
@@ -452,6 +472,11 @@ def decode(data: bytes) -> Frame:
         return EventRecords(_bytes(f[0], "event id", EVENT_ID),
                             _int(f[1], "start", 0, EVENT_POSITION_LIMIT),
                             _event_records(f[2]))
+    if kind is Kind.EVENT_CALL:
+        return EventCall(_bytes(f[0], "event id", EVENT_ID), _int(f[1], "round", 0, 63))
+    if kind is Kind.EVENT_SUBMIT:
+        return EventSubmit(_bytes(f[0], "event id", EVENT_ID),
+                           _bytes(f[1], "record", limit=EVENT_RECORD_LIMIT))
     if kind is Kind.EVENT_ENTER:
         return EventEnter(_bytes(f[0], "event id", EVENT_ID),
                           _name(f[1], "code", EVENT_CODE_LIMIT),

@@ -11,8 +11,8 @@ everything from its records (check.py): every signature, round seed, seating and
 It prints OK with the standings and exit 0, or each refused record in one line naming its
 round and table and exit 1; a file that cannot be read at all is one line and exit 2, as
 ``fourwinds verify`` does for a transcript. ``create``, ``list``, ``join``, ``status``,
-``standings`` and ``export`` ask the daemon (tournament_cmds.py); ``start`` is not built
-yet, and the group says so.
+``standings``, ``export`` and ``start`` ask the daemon (tournament_cmds.py); a round's
+tables are not opened by the daemons yet, and the group says so.
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ def register(sub: Any) -> None:
 
     parser: argparse.ArgumentParser = sub.add_parser(
         "tournament", help="venue tournaments: create, join, status, standings, export...",
-        description="Venue tournaments (docs/TOURNAMENT.md). `start` (seating and playing "
-                    "the rounds) is not built yet.")
+        description="Venue tournaments (docs/TOURNAMENT.md). `start` seats a round; its "
+                    "tables are not opened by the daemons yet (play them with `host` and "
+                    "`join`).")
     commands = parser.add_subparsers(dest="tournament_command", metavar="COMMAND")
     add_parsers(commands)
     seating = commands.add_parser(
@@ -65,8 +66,9 @@ def register(sub: Any) -> None:
 
 
 def run_group(args: argparse.Namespace) -> int:
-    print("fourwinds tournament: give a command: create, list, join, status, standings, "
-          "export, verify, seating (`start` is not built yet)", file=sys.stderr)
+    print("fourwinds tournament: give a command: create, list, join, start, status, "
+          "standings, export, verify, seating (a round's tables are not opened by the "
+          "daemons yet)", file=sys.stderr)
     return 2
 
 

@@ -1,4 +1,4 @@
-"""`fourwinds tournament create | list | join | status | standings | export`: an event's
+"""`fourwinds tournament create | list | join | start | status | standings | export`: an event's
 record at your daemon (daemon/events.py, docs/TOURNAMENT.md).
 
 Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
@@ -51,6 +51,15 @@ def add_parsers(commands: Any) -> None:
                       help="the director's daemon (its `tournament create` printed it)")
     join.add_argument("--code", default="", help="the event's code, for a private event")
     _common(join, cmd_join)
+    start = commands.add_parser(
+        "start", help="the director: call the next round (its seed is made by every "
+                      "entrant's daemon) and print its seating",
+        description="Call the next round of an event you direct: every entrant's daemon "
+                    "takes its part of the round's seed, then the seating the method gives "
+                    "is signed and spread. Waits up to 10 s; a round whose seed waits for "
+                    "an entrant who is away starts by itself when that entrant answers.")
+    start.add_argument("name", metavar="NAME")
+    _common(start, cmd_start)
     status = commands.add_parser("status", help="an event's entrants, rounds and problems")
     status.add_argument("name", metavar="NAME")
     _common(status, cmd_status)
@@ -108,6 +117,21 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
         you = " (you)" if entrant.get("me") else ""
         lines.append(f"  {entrant.get('number'):>3}  {shown_name(str(entrant.get('name')), 30)}"
                      f"{you}")
+    last = event.get("round")
+    if isinstance(last, Mapping):
+        lines.append(f"  round {last.get('round')}:"
+                     + (f" you are {last.get('my_wind')} at table {last.get('my_table')}"
+                        if last.get("my_table") else ""))
+        for number, table in enumerate(last.get("tables") or (), 1):
+            seats = ", ".join(f"{wind} {shown_name(str(name), 20) if name else 'bot'}"
+                              for wind, name in zip("ESWN", table, strict=False))
+            lines.append(f"    table {number}: {seats}")
+        if last.get("byes"):
+            lines.append(f"    byes: {', '.join(shown_name(str(n), 20) for n in last['byes'])}")
+    seeding = event.get("seeding")
+    if isinstance(seeding, Mapping) and seeding.get("waiting_for"):
+        lines.append(f"  round {seeding.get('round')} is called: its seed waits for "
+                     f"{', '.join(map(str, seeding['waiting_for']))} ({seeding.get('step')})")
     for problem in event.get("problems") or ():
         lines.append(f"  PROBLEM {problem}")
     return lines
@@ -151,6 +175,12 @@ def cmd_join(args: argparse.Namespace) -> int:
         raise UsageError(f"--peer {args.peer!r}: give HOST:PORT")
     answer = _ask(args, {"type": "tournament_join", "name": args.name, "host": host,
                          "port": int(port), "code": args.code})
+    emit(args, _event_lines(answer), answer)
+    return 0
+
+
+def cmd_start(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_start", "name": args.name})
     emit(args, _event_lines(answer), answer)
     return 0
 

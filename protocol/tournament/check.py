@@ -48,6 +48,20 @@ SEATS = "ESWN"
 
 
 @dataclass(frozen=True)
+class SeedProgress:
+    """The next round's seed as far as the record has made it: its roster (entrant numbers,
+    closed by the first commitment) and each step's values by entrant number. Daemons read
+    it to take their own next step (daemon/events.py); nothing here is trusted more than the
+    records it comes from."""
+
+    round: int
+    roster: tuple[int, ...]
+    commits: tuple[tuple[int, bytes], ...]
+    echoes: tuple[tuple[int, bytes], ...]
+    reveals: tuple[tuple[int, bytes], ...]
+
+
+@dataclass(frozen=True)
 class Verdict:
     """What the record says once checked: ``ok`` when no record was refused."""
 
@@ -59,6 +73,10 @@ class Verdict:
     results: int = 0                          # tables with a result or a correction
     standings: tuple[StandingsRow, ...] = ()
     adjustments: tuple[Correction | Penalty, ...] = ()   # the standings' history
+    seeds: tuple[bytes, ...] = ()             # each started round's seed
+    hashes: tuple[bytes, ...] = ()            # results, corrections, penalties: the digest's
+    seeding: SeedProgress | None = None       # the next round's seed, once committed to
+    withdrawn: frozenset[int] = frozenset()   # entrant numbers
 
     @property
     def ok(self) -> bool:
@@ -367,8 +385,17 @@ class _Check:
             self.problems.append(EventProblem(ProblemKind.NOT_SEATED, -1, None, None,
                                               str(error)))
             rows = ()
+        seeding = None
+        if self.seed is not None:
+            state = self.seed
+            seeding = SeedProgress(len(self.rounds), state.roster,
+                                   tuple(sorted(state.commits.items())),
+                                   tuple(sorted(state.echoes.items())),
+                                   tuple(sorted(state.reveals.items())))
         return Verdict(self.create, tuple(self.problems), tuple(self.keys), tuple(self.names),
-                       tuple(self.rounds), len(self.results), rows, tuple(self.adjustments))
+                       tuple(self.rounds), len(self.results), rows, tuple(self.adjustments),
+                       tuple(self.seeds), tuple(self.hashes), seeding,
+                       frozenset(self.withdrawn))
 
 
 def check_event(records: Sequence[Record | Unreadable]) -> Verdict:

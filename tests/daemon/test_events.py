@@ -190,3 +190,88 @@ def test_the_event_frames_round_trip_and_bad_ones_are_refused_with_the_reason() 
         with pytest.raises(FrameError, match=says):
             decode(encode(wrong))
     assert len(cast(EventEnter, decode(encode(bad[4][0]))).code) == 16   # cut to the limit
+
+
+def test_the_director_starts_a_round_every_entrant_seeds_it_and_all_hold_its_seating(
+        tmp_path: Path) -> None:
+    """Six entrants (fill: bot seats): `tournament_start` calls round 1, each entrant's
+    daemon commits, echoes and reveals by itself, the director signs the seating the method
+    gives, and every daemon holds it and says where its player sits."""
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rounds=2,
+                            hands=1, deck="practice"))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        started = await call(director, type="tournament_start", name="club")
+        assert started["rounds_started"] == 1 and started["problems"] == []
+        tables = started["round"]["tables"]
+        assert len(tables) == 2 and sum(n is None for t in tables for n in t) == 2
+        assert await wait_for(lambda: all(
+            records_of(d, event) == records_of(director, event) for d in players), 10)
+        for d in players:
+            status = await call(d, type="tournament_status", name="club")
+            assert status["round"]["tables"] == tables
+            assert status["round"]["my_table"] in (1, 2) and status["round"]["my_wind"]
+            assert status["seeding"] is None
+        assert len(records_of(director, event)) == 1 + 6 + 3 * 6 + 1
+
+    run(tmp_path, 7, body)
+
+
+def test_a_round_waits_for_an_entrant_who_is_away_and_says_so(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        director, ann, bob = ds
+        await call(director, type="tournament_create", name="club", rounds=2, fill="byes")
+        await enter(ann, director, "club")
+        await enter(bob, director, "club")
+        await bob.close()
+        with pytest.raises(ApiError, match=r"round 1 of club is called; its seed waits for "
+                                           r"p2 \(commit\)"):
+            await call(director, type="tournament_start", name="club")
+
+    run(tmp_path, 3, body)
+
+
+def test_a_doctored_seating_from_the_director_is_refused_by_every_entrant(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The director's daemon is made to sign a seating other than the method's (two players
+    swapped between tables) and send it: each entrant's checker refuses it, stores nothing
+    and logs the reason."""
+    from fourwinds.daemon import events as events_module
+    from fourwinds.protocol.table.signing import SigningKey
+    from fourwinds.protocol.tournament import next_steps
+    from fourwinds.protocol.tournament.signing import signed
+
+    monkeypatch.setattr(events_module, "round_start", lambda verdict, event: None)
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rounds=2))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        with pytest.raises(ApiError, match="its seed waits for the director"):
+            await call(director, type="tournament_start", name="club")
+        rt = director.events.events[bytes.fromhex(event)]
+        start = next_steps.round_start(rt.verdict, rt.held.event)
+        assert start is not None
+        first, second = start.tables
+        doctored = replace(start, tables=((first[0], second[1], *first[2:]),
+                                          (second[0], first[1], *second[2:])))
+        record = signed(doctored, SigningKey.from_seed(director.identity.private_key))
+        await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
+                                   for d in players), 10)
+        before = records_of(director, event)
+        for d in players:
+            director.transport.send(d.identity.public_key, EventRecords(
+                bytes.fromhex(event), len(before), (encode_record(record),)))
+        await asyncio.sleep(1.0)
+        for d in players:
+            assert records_of(d, event) == before
+            assert (await call(d, type="tournament_status", name="club"))["rounds_started"] == 0
+
+    with caplog.at_level("WARNING"):
+        run(tmp_path, 9, body)
+    refused = [r.getMessage() for r in caplog.records if "refused a record" in r.getMessage()]
+    assert len(refused) == 8 and all("seating" in line for line in refused), refused

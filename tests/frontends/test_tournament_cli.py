@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,11 +63,20 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     standings = _json("tournament", "standings", "club night", "--data-dir", str(bob.data_dir))
     assert standings["standings"] == [{"rank": 1, "player": 0, "name": "Bob", "points": "0",
                                        "score": 0, "played": 0, "byes": 0}]
+    started = _cli("tournament", "start", "club night", "--data-dir", str(ann.data_dir))
+    assert started.returncode == 0, started.stderr
+    assert "round 1:" in started.stdout and "    table 1: " in started.stdout
+    end = time.monotonic() + 15     # the round start travels to Bob's daemon meanwhile
+    while " at table 1" not in (seated := _cli(
+            "tournament", "status", "club night", "--data-dir", str(bob.data_dir))).stdout \
+            and time.monotonic() < end:
+        time.sleep(0.3)
+    assert " at table 1" in seated.stdout and "Bob" in seated.stdout, seated.stdout
     out = tmp_path / "club.export"
     _json("tournament", "export", "club night", str(out), "--data-dir", str(bob.data_dir))
     verified = _cli("tournament", "verify", str(out))
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert verified.stdout.startswith('OK: "club night", mcr, 1 entrants, 0 of 3 round(s)')
+    assert verified.stdout.startswith('OK: "club night", mcr, 1 entrants, 1 of 3 round(s)')
 
 
 def test_a_wrong_code_and_an_unknown_event_are_one_line_each(

@@ -68,8 +68,8 @@ def test_impossible_seatings_say_why_in_one_line(
 def test_the_group_alone_names_its_commands_and_what_is_not_built(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "tournament")
-    assert code == 2 and "create, list, join, status, standings" in err
-    assert "`start` is not built yet" in err
+    assert code == 2 and "create, list, join, start, status, standings" in err
+    assert "a round's tables are not opened by the daemons yet" in err
 
 
 def test_the_installed_command_prints_the_json() -> None:

@@ -1,0 +1,70 @@
+"""What a daemon signs next in an event, read from the checked record alone.
+
+Every entrant's daemon takes its own step of the round seed's commit-reveal (round_seed.py)
+when the record says it is due, and the director's daemon signs the round start once every
+reveal is in. Both are pure functions of the checker's ``Verdict`` (check.py), the event's
+id and what only the signer knows (its key; the secret its nonces are derived from), so the
+daemon decides nothing itself and a restarted daemon signs exactly what it would have: the
+nonce of a round is derived from the secret, never drawn again.
+"""
+
+from __future__ import annotations
+
+from . import round_seed
+from .check import Verdict
+from .records import RoundStart, SeedCommit, SeedEcho, SeedReveal
+from .round_seating import expected_seating
+from .standings import ranking
+
+SeedStep = SeedCommit | SeedEcho | SeedReveal
+
+
+def seed_step(verdict: Verdict, event: bytes, player: bytes, secret: bytes,
+              called: int | None) -> SeedStep | None:
+    """The seed step ``player`` owes now, or None. Before anyone committed, only when the
+    director called the next round (``called``): the first commitment closes its roster."""
+    create = verdict.create
+    r = len(verdict.rounds)
+    if create is None or r >= create.rounds or player not in verdict.entrants:
+        return None
+    number = verdict.entrants.index(player)
+    nonce = round_seed.nonce(secret, event, r, player)
+    progress = verdict.seeding
+    if progress is None:
+        if called != r or number in verdict.withdrawn:
+            return None
+        return SeedCommit(event, r, player, round_seed.commitment(event, r, player, nonce))
+    if number not in progress.roster:
+        return None           # entered after the round's roster closed: the next round
+    commits = dict(progress.commits)
+    if number not in commits:
+        return SeedCommit(event, r, player, round_seed.commitment(event, r, player, nonce))
+    if len(commits) < len(progress.roster):
+        return None
+    echoes = dict(progress.echoes)
+    if number not in echoes:
+        return SeedEcho(event, r, player,
+                        round_seed.echo([commits[n] for n in progress.roster]))
+    if len(echoes) < len(progress.roster) or number in dict(progress.reveals):
+        return None
+    return SeedReveal(event, r, player, nonce)
+
+
+def round_start(verdict: Verdict, event: bytes) -> RoundStart | None:
+    """The round start the director signs once every entrant of the round revealed: the
+    seed they made and the seating the method gives (``SeatingError`` when the round
+    cannot be seated, with the reason); None while reveals are missing."""
+    create = verdict.create
+    progress = verdict.seeding
+    if create is None or progress is None or len(progress.reveals) < len(progress.roster):
+        return None
+    r = progress.round
+    reveals = dict(progress.reveals)
+    made = round_seed.seed(event, r, [reveals[n] for n in progress.roster])
+    order = None
+    if create.seeded and r > 0:
+        order = tuple(n for n in ranking(verdict.standings) if n in progress.roster)
+    seating = expected_seating(progress.roster, r, create.rounds, verdict.rounds,
+                               [*verdict.seeds, made], create.fill, order)
+    return RoundStart(event, r, seating.tables, seating.byes, made,
+                      round_seed.results_digest(verdict.hashes))
