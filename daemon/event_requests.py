@@ -150,9 +150,33 @@ async def _start(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
+RESULT_WAIT_S = 3.0
+
+
+async def _result(d: Daemon, request: Message) -> Message:
+    """Our player's final scores of their table (``table`` from 1, ``scores`` E, S, W, N):
+    signed and sent to the director; ``held`` says whether the result counts yet (all four
+    seats signed the same scores)."""
+    rt = d.events.find(_text(request, "name", 64))
+    table = _count(request, "table", 1, 1024, 0) - 1
+    scores = request.get("scores")
+    if not isinstance(scores, list) or len(scores) != 4 or not all(
+            isinstance(x, int) and not isinstance(x, bool) for x in scores):
+        raise ApiError("scores must be four whole numbers: East, South, West, North")
+    body = d.events.result(rt, table, (scores[0], scores[1], scores[2], scores[3]))
+    where = (body.round, body.table)
+    deadline = asyncio.get_running_loop().time() + RESULT_WAIT_S
+    while where not in dict(rt.verdict.scores) \
+            and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)
+    return {"ok": True, "held": where in dict(rt.verdict.scores),
+            **describe(rt, d.identity.public_key)}
+
+
 Handler = Callable[["Daemon", Message], Awaitable[Message]]
 HANDLERS: dict[str, Handler] = {
     "tournament_create": _create, "tournament_join": _join, "tournament_list": _list,
     "tournament_status": _status, "tournament_standings": _standings,
     "tournament_export": _export, "tournament_start": _start,
+    "tournament_result": _result,
 }

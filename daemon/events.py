@@ -63,8 +63,8 @@ from fourwinds.protocol.table.signing import SigningKey
 from fourwinds.protocol.tournament.check import Verdict, check_event
 from fourwinds.protocol.tournament.export import encode_export
 from fourwinds.protocol.tournament.intake import Decision
-from fourwinds.protocol.tournament.next_steps import round_start, seed_step
-from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
+from fourwinds.protocol.tournament.next_steps import round_start, seed_step, table_result
+from fourwinds.protocol.tournament.record_wire import decode_record, encode_record, signed_bytes
 from fourwinds.protocol.tournament.records import (
     NONCE_LEN,
     Admit,
@@ -76,9 +76,10 @@ from fourwinds.protocol.tournament.records import (
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    TableResult,
 )
 from fourwinds.protocol.tournament.seating import FillPolicy, SeatingError
-from fourwinds.protocol.tournament.signing import event_id, signed
+from fourwinds.protocol.tournament.signing import event_id, signature, signed, signed_by
 from fourwinds.protocol.tournament.standings import Rules, Scoring
 
 if TYPE_CHECKING:
@@ -88,6 +89,7 @@ log = logging.getLogger(__name__)
 
 META = "meta.msgpack"
 JOIN_TIMEOUT_S = 10.0
+MAX_PROPOSALS = 4      # different results of one table kept while its seats sign
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
 EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
 
@@ -106,6 +108,10 @@ class EventRuntime:
     called: int | None = None          # the round the director called (its seed is made)
     submitted: bytes = b""             # our last seed step sent to the director
     start_problem: str = ""            # why the director could not sign the round start
+    # the director: each table's results being signed, (round, table) -> the proposed
+    # result's signed bytes -> (its body, one signature a seat, None until given)
+    signing: dict[tuple[int, int], dict[bytes, tuple[TableResult, list[bytes | None]]]] = \
+        field(default_factory=dict)
 
     @property
     def create(self) -> Create:
@@ -235,6 +241,11 @@ class Events:
             self.d.transport.send(key, Refuse(f"your record does not decode: {error}"[:200]))
             return
         body = record.body
+        if isinstance(body, TableResult):
+            problem = self._collect(rt, key, record)
+            if problem:
+                self.d.transport.send(key, Refuse(problem[:200]))
+            return
         if not isinstance(body, SeedCommit | SeedEcho | SeedReveal) or body.player != key:
             self.d.transport.send(key, Refuse("a submitted record is a seed step of your own"))
             return
@@ -430,6 +441,69 @@ class Events:
             if self._offer(rt, signed(start, self._signer())) is Decision.ACCEPT:
                 self._taken(rt, before)
 
+    def _collect(self, rt: EventRuntime, key: bytes, record: Record) -> str:
+        """A seat's signature of its table's result, for us to gather as the director
+        ("" when kept; else why not). Once the four seats signed the same scores (a bot
+        seat: we sign it), the result is taken and spread. Only the current round's tables,
+        at most MAX_PROPOSALS different results a table."""
+        body = record.body
+        assert isinstance(body, TableResult)
+        if key not in body.players:
+            return "you do not sit at that table"
+        seat = body.players.index(key)
+        sig = record.signatures[seat] if seat < len(record.signatures) else None
+        if not signed_by(body, sig, key):
+            return "your signature of the result does not check"
+        try:
+            expected = table_result(rt.verdict, rt.held.event, body.table, body.scores)
+        except ValueError as error:
+            return str(error)
+        if expected != body:
+            return "that is not a table of the round being played"
+        if any(t == (body.round, body.table) for t, _ in rt.verdict.scores):
+            return f"round {body.round + 1}, table {body.table + 1} has its result already"
+        proposals = rt.signing.setdefault((body.round, body.table), {})
+        wire = signed_bytes(body)
+        if wire not in proposals:
+            if len(proposals) >= MAX_PROPOSALS:
+                return "too many different results for that table"
+            sigs: list[bytes | None] = [None] * 4
+            for n, player in enumerate(body.players):
+                if player is None:
+                    sigs[n] = signature(body, self._signer())
+            proposals[wire] = (body, sigs)
+        proposals[wire][1][seat] = sig
+        complete = proposals[wire][1]
+        if all(s is not None for s in complete):
+            before = len(rt.held)
+            if self._offer(rt, Record(body, tuple(complete))) is Decision.ACCEPT:
+                del rt.signing[(body.round, body.table)]
+                self._taken(rt, before)
+        return ""
+
+    def result(self, rt: EventRuntime, table: int, scores: tuple[int, int, int, int]
+               ) -> TableResult:
+        """Our player signs the final scores of their table of the current round; the
+        director takes the result once its four seats signed the same scores."""
+        try:
+            body = table_result(rt.verdict, rt.held.event, table, scores)
+        except ValueError as error:
+            raise ApiError(str(error)) from None
+        me = self._me()
+        if me not in body.players:
+            raise ApiError(f"you do not sit at table {table + 1} of round {body.round + 1}")
+        sigs: list[bytes | None] = [None] * 4
+        sigs[body.players.index(me)] = signature(body, self._signer())
+        record = Record(body, tuple(sigs))
+        if rt.create.director == me:
+            problem = self._collect(rt, me, record)
+            if problem:
+                raise ApiError(problem)
+        else:
+            self.d.transport.send(rt.create.director,
+                                  EventSubmit(rt.held.event, encode_record(record)))
+        return body
+
     def call_round(self, rt: EventRuntime) -> int:
         """The director calls the next round: every entrant makes its seed; the round start
         follows by itself (``_advance``). The round's number (from 0)."""
@@ -620,6 +694,15 @@ def _last_round(rt: EventRuntime, me: bytes) -> dict[str, Any] | None:
         if mine is not None and mine in table:
             out["my_table"] = t + 1
             out["my_wind"] = WINDS[table.index(mine)]
+    scores = dict(rt.verdict.scores)
+    out["scores"] = [list(scores[(seating.round, t)]) if (seating.round, t) in scores else None
+                     for t in range(len(seating.tables))]
+    # the director's: per table, the results being signed and which winds signed each
+    out["signing"] = [
+        {"table": t + 1, "scores": list(body.scores),
+         "signed": [WINDS[n] for n, sig in enumerate(sigs) if sig is not None]}
+        for (r, t), proposals in sorted(rt.signing.items()) if r == seating.round
+        for body, sigs in proposals.values()]
     return out
 
 

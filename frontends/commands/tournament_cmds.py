@@ -1,5 +1,5 @@
-"""`fourwinds tournament create | list | join | start | status | standings | export`: an event's
-record at your daemon (daemon/events.py, docs/TOURNAMENT.md).
+"""`fourwinds tournament create | list | join | start | result | status | standings | export`:
+an event's record at your daemon (daemon/events.py, docs/TOURNAMENT.md).
 
 Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
 when it is not running) and prints what it answers, or one JSON object with ``--json``.
@@ -60,6 +60,16 @@ def add_parsers(commands: Any) -> None:
                     "an entrant who is away starts by itself when that entrant answers.")
     start.add_argument("name", metavar="NAME")
     _common(start, cmd_start)
+    result = commands.add_parser(
+        "result", help="sign your table's final scores (it counts once all four seats "
+                       "signed the same)",
+        description="Sign the final scores of your table in the current round, East, South, "
+                    "West, North, e.g. --scores 120,-30,-30,-60. The result counts once every "
+                    "seat of the table has signed the same scores (a bot seat: the director).")
+    result.add_argument("name", metavar="NAME")
+    result.add_argument("--table", type=int, required=True, metavar="T")
+    result.add_argument("--scores", required=True, metavar="E,S,W,N")
+    _common(result, cmd_result)
     status = commands.add_parser("status", help="an event's entrants, rounds and problems")
     status.add_argument("name", metavar="NAME")
     _common(status, cmd_status)
@@ -126,6 +136,13 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
             seats = ", ".join(f"{wind} {shown_name(str(name), 20) if name else 'bot'}"
                               for wind, name in zip("ESWN", table, strict=False))
             lines.append(f"    table {number}: {seats}")
+        for number, scores in enumerate(last.get("scores") or (), 1):
+            if scores is not None:
+                lines.append(f"    table {number} result: {', '.join(map(str, scores))}")
+        for signing in last.get("signing") or ():
+            lines.append(f"    table {signing.get('table')}: "
+                         f"{', '.join(signing.get('signed') or ())} signed "
+                         f"{', '.join(map(str, signing.get('scores') or ()))}")
         if last.get("byes"):
             lines.append(f"    byes: {', '.join(shown_name(str(n), 20) for n in last['byes'])}")
     seeding = event.get("seeding")
@@ -182,6 +199,21 @@ def cmd_join(args: argparse.Namespace) -> int:
 def cmd_start(args: argparse.Namespace) -> int:
     answer = _ask(args, {"type": "tournament_start", "name": args.name})
     emit(args, _event_lines(answer), answer)
+    return 0
+
+
+def cmd_result(args: argparse.Namespace) -> int:
+    try:
+        scores = [int(part) for part in args.scores.split(",")]
+    except ValueError:
+        raise UsageError(f"--scores {args.scores!r}: four whole numbers, E,S,W,N") from None
+    if len(scores) != 4:
+        raise UsageError(f"--scores {args.scores!r}: four whole numbers, E,S,W,N")
+    answer = _ask(args, {"type": "tournament_result", "name": args.name, "table": args.table,
+                         "scores": scores})
+    said = ("the result counts: all four seats signed these scores" if answer.get("held")
+            else "signed; it counts once every seat of the table has signed the same scores")
+    emit(args, [said, *_event_lines(answer)], answer)
     return 0
 
 

@@ -77,6 +77,9 @@ class Verdict:
     hashes: tuple[bytes, ...] = ()            # results, corrections, penalties: the digest's
     seeding: SeedProgress | None = None       # the next round's seed, once committed to
     withdrawn: frozenset[int] = frozenset()   # entrant numbers
+    scores: tuple[tuple[tuple[int, int], tuple[int, int, int, int]], ...] = ()
+    """Each table's final scores as they count: ((round, table), (E, S, W, N)), a
+    correction's in place of the signed result's."""
 
     @property
     def ok(self) -> bool:
@@ -395,7 +398,7 @@ class _Check:
         return Verdict(self.create, tuple(self.problems), tuple(self.keys), tuple(self.names),
                        tuple(self.rounds), len(self.results), rows, tuple(self.adjustments),
                        tuple(self.seeds), tuple(self.hashes), seeding,
-                       frozenset(self.withdrawn))
+                       frozenset(self.withdrawn), tuple(sorted(self.results.items())))
 
 
 def check_event(records: Sequence[Record | Unreadable]) -> Verdict:

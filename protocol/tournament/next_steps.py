@@ -1,4 +1,5 @@
-"""What a daemon signs next in an event, read from the checked record alone.
+"""What a daemon signs next in an event, read from the checked record alone (a seed step, a
+round start, a table's result).
 
 Every entrant's daemon takes its own step of the round seed's commit-reveal (round_seed.py)
 when the record says it is due, and the director's daemon signs the round start once every
@@ -12,8 +13,9 @@ from __future__ import annotations
 
 from . import round_seed
 from .check import Verdict
-from .records import RoundStart, SeedCommit, SeedEcho, SeedReveal
+from .records import MAX_SCORE, RoundStart, SeedCommit, SeedEcho, SeedReveal, TableResult
 from .round_seating import expected_seating
+from .signing import table_id
 from .standings import ranking
 
 SeedStep = SeedCommit | SeedEcho | SeedReveal
@@ -68,3 +70,22 @@ def round_start(verdict: Verdict, event: bytes) -> RoundStart | None:
                                [*verdict.seeds, made], create.fill, order)
     return RoundStart(event, r, seating.tables, seating.byes, made,
                       round_seed.results_digest(verdict.hashes))
+
+
+def table_result(verdict: Verdict, event: bytes, table: int,
+                 scores: tuple[int, int, int, int]) -> TableResult:
+    """The result of ``table`` (from 0) of the last round started with these final scores
+    (E, S, W, N), naming the keys seated there (None: a bot seat, signed by the director):
+    what each seat of the table signs. ``ValueError`` when there is no such table or a
+    score is out of bounds."""
+    if not verdict.rounds:
+        raise ValueError("no round has started")
+    seating = verdict.rounds[-1]
+    if not 0 <= table < len(seating.tables):
+        raise ValueError(f"round {seating.round + 1} has tables 1 to {len(seating.tables)}")
+    if any(not -MAX_SCORE <= score <= MAX_SCORE for score in scores):
+        raise ValueError(f"a score is beyond {MAX_SCORE:,}")
+    seats = seating.tables[table]
+    keys = tuple(None if n is None else verdict.entrants[n] for n in seats)
+    return TableResult(event, seating.round, table, (keys[0], keys[1], keys[2], keys[3]),
+                       scores, table_id(event, seating.round, table))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
@@ -275,3 +276,48 @@ def test_a_doctored_seating_from_the_director_is_refused_by_every_entrant(
         run(tmp_path, 9, body)
     refused = [r.getMessage() for r in caplog.records if "refused a record" in r.getMessage()]
     assert len(refused) == 8 and all("seating" in line for line in refused), refused
+
+
+def test_two_rounds_with_results_signed_by_each_tables_seats_give_one_standings(
+        tmp_path: Path) -> None:
+    """Seven entrants and a bot seat: round 1 is started, each player enters their table's
+    final scores (one player first enters others: the result waits until all four agree),
+    the director signs for the bot seat; round 2 starts only then; every daemon computes
+    the same standings, and the export verifies to them."""
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rounds=2,
+                            hands=1, deck="practice"))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        for round_no in (1, 2):
+            started = await call(director, type="tournament_start", name="club")
+            tables = started["round"]["tables"]
+            await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
+                                       for d in players), 10)
+            for t, seats in enumerate(tables, 1):
+                scores = [10 * t + round_no, 20, -10, -20 - 10 * t - round_no]
+                sitting = [d for d in players if d.name in seats]
+                if t == 1 and round_no == 1:     # one seat first enters other scores
+                    wrong = await call(sitting[0], type="tournament_result", name="club",
+                                       table=t, scores=[0, 0, 0, 0])
+                    assert wrong["held"] is False
+                answers = [await call(d, type="tournament_result", name="club", table=t,
+                                      scores=scores) for d in sitting]
+                assert answers[-1]["held"] is True, answers[-1]
+            with pytest.raises(ApiError):
+                await call(players[0], type="tournament_result", name="club", table=9,
+                           scores=[1, 2, 3, 4])
+        await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
+                                   for d in players), 10)
+        rows = [(await call(d, type="tournament_standings", name="club"))["standings"]
+                for d in ds]
+        assert all(r == rows[0] for r in rows) and len(rows[0]) == 7
+        assert {row["played"] for row in rows[0]} == {2}
+        verdict = check_export((await call(players[3], type="tournament_export",
+                                           name="club"))["data"])
+        assert verdict.ok and verdict.results == 4 and len(verdict.rounds) == 2
+        assert [row.points for row in verdict.standings] == [
+            Fraction(row["points"]) for row in rows[0]]
+
+    run(tmp_path, 8, body)

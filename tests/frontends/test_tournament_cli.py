@@ -72,11 +72,20 @@ def test_a_player_enters_an_event_and_its_export_verifies(
             and time.monotonic() < end:
         time.sleep(0.3)
     assert " at table 1" in seated.stdout and "Bob" in seated.stdout, seated.stdout
+    signed = _cli("tournament", "result", "club night", "--table", "1", "--scores",
+                  "90,-30,-30,-30", "--data-dir", str(bob.data_dir))
+    assert signed.returncode == 0, signed.stderr
+    assert signed.stdout.startswith("the result counts: all four seats signed these scores")
+    assert "table 1 result: 90, -30, -30, -30" in signed.stdout
+    bad = _cli("tournament", "result", "club night", "--table", "1", "--scores", "1,2",
+               "--data-dir", str(bob.data_dir))
+    assert bad.returncode == 2 and "four whole numbers" in bad.stderr
     out = tmp_path / "club.export"
     _json("tournament", "export", "club night", str(out), "--data-dir", str(bob.data_dir))
     verified = _cli("tournament", "verify", str(out))
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert verified.stdout.startswith('OK: "club night", mcr, 1 entrants, 1 of 3 round(s)')
+    assert verified.stdout.startswith(
+        'OK: "club night", mcr, 1 entrants, 1 of 3 round(s) started, 1 table result(s)')
 
 
 def test_a_wrong_code_and_an_unknown_event_are_one_line_each(
