@@ -36,6 +36,9 @@ each attack: resident memory (VmRSS) grows <= 20 MB, and its peak during the att
 <= 20 MB over where it was before, open descriptors back to their start
 within 30 s of the attack's end, both hands complete, the log grows <= 1 MB.
 
+``FOURWINDS_ADVERSARY_ONLY=lockout,flood`` runs only the attacks named (an investigation of
+one; the summary line then counts those).
+
 Quick (``scripts/bench --quick``): every attack at a tenth of its amount, one round (not
 more while the friend's hand goes on: each line's ``attack`` says what was sent first,
 ``frames_sent`` the total), the legitimate hand on the practice deck (each line says its
@@ -45,6 +48,7 @@ target is judged without the hand after it and without the descriptors' return.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import threading
 import time
@@ -365,7 +369,10 @@ def bench_adversary(quick: bool) -> list[dict[str, object]]:
         if not warm_ok:
             raise RuntimeError(f"the first hand did not complete: {why}")
         time.sleep(1.0)
+        only = {n for n in os.environ.get("FOURWINDS_ADVERSARY_ONLY", "").split(",") if n}
         for name, attack, what, number, private in ATTACKS:
+            if only and name not in only:
+                continue
             amount = number if name == "lockout" else stage.amount(number)
             lines.append(_one(stage, name, attack, what.format(amount), private))
     finally:

@@ -50,7 +50,8 @@ match; ``scripts/bench frames``), a view event under 16 KB with the at most 50 e
 problems it carries, so a full queue of events is under 16 MB. A ``transcript`` reply is the
 biggest message (docs/SECURITY.md "Socket bounds")."""
 SERIAL = frozenset({"create", "join", "leave", "act", "ready", "peer", "tournament_create",
-                    "tournament_join", "tournament_start", "tournament_result"})
+                    "tournament_join", "tournament_start", "tournament_result",
+                    "tournament_withdraw"})
 """Requests that change a table or wait on the network: handled one at a time, in the order
 they came. Every other request (``status``, ``view``, ``tables``...) is answered at once,
 also while one of these waits (a join waits up to 10 s for the host)."""

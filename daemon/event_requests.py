@@ -173,10 +173,20 @@ async def _result(d: Daemon, request: Message) -> Message:
             **describe(rt, d.identity.public_key)}
 
 
+async def _withdraw(d: Daemon, request: Message) -> Message:
+    """Our player leaves the event from the next round; or, at the director, ``player``
+    (a name) is withdrawn with a ``reason``."""
+    rt = d.events.find(_text(request, "name", 64))
+    player = _text(request, "player", MAX_NAME, "") if request.get("player") else ""
+    reason = _text(request, "reason", 200, "") if request.get("reason") else ""
+    d.events.withdraw(rt, player, reason)
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
 Handler = Callable[["Daemon", Message], Awaitable[Message]]
 HANDLERS: dict[str, Handler] = {
     "tournament_create": _create, "tournament_join": _join, "tournament_list": _list,
     "tournament_status": _status, "tournament_standings": _standings,
     "tournament_export": _export, "tournament_start": _start,
-    "tournament_result": _result,
+    "tournament_result": _result, "tournament_withdraw": _withdraw,
 }

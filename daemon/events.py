@@ -77,6 +77,8 @@ from fourwinds.protocol.tournament.records import (
     SeedEcho,
     SeedReveal,
     TableResult,
+    Withdraw,
+    WithdrawnBy,
 )
 from fourwinds.protocol.tournament.seating import FillPolicy, SeatingError
 from fourwinds.protocol.tournament.signing import event_id, signature, signed, signed_by
@@ -246,8 +248,14 @@ class Events:
             if problem:
                 self.d.transport.send(key, Refuse(problem[:200]))
             return
-        if not isinstance(body, SeedCommit | SeedEcho | SeedReveal) or body.player != key:
-            self.d.transport.send(key, Refuse("a submitted record is a seed step of your own"))
+        if isinstance(body, SeedCommit | SeedEcho | SeedReveal):
+            own = body.player == key
+        else:
+            own = isinstance(body, Withdraw) and body.by is WithdrawnBy.PLAYER \
+                and body.player == key
+        if not own:
+            self.d.transport.send(key, Refuse("a submitted record is a seed step or a "
+                                              "withdrawal of your own"))
             return
         before = len(rt.held)
         if self._offer(rt, record) is Decision.ACCEPT:
@@ -504,6 +512,33 @@ class Events:
                                   EventSubmit(rt.held.event, encode_record(record)))
         return body
 
+    def withdraw(self, rt: EventRuntime, player: str, reason: str) -> None:
+        """Our player withdraws (``player`` empty), or the director withdraws the entrant
+        named ``player`` with a reason: from the next round not yet begun."""
+        me = self._me()
+        if player:
+            if rt.create.director != me:
+                raise ApiError("only the director withdraws another player")
+            if not reason.strip():
+                raise ApiError("the director withdraws a player with a reason")
+            found = [key for _, name, key in names_of(rt) if name == player]
+            if len(found) != 1:
+                raise ApiError(f"{len(found)} entrants are called {player!r}")
+            body = Withdraw(rt.held.event, found[0], WithdrawnBy.DIRECTOR, reason)
+        else:
+            if me not in rt.entrants():
+                raise ApiError(f"you are not an entrant of {rt.name}")
+            body = Withdraw(rt.held.event, me, WithdrawnBy.PLAYER, reason)
+        record = signed(body, self._signer())
+        if rt.create.director == me:
+            before = len(rt.held)
+            if self._offer(rt, record) is not Decision.ACCEPT:
+                raise ApiError("the record refuses that withdrawal (already withdrawn?)")
+            self._taken(rt, before)
+        else:
+            self.d.transport.send(rt.create.director,
+                                  EventSubmit(rt.held.event, encode_record(record)))
+
     def call_round(self, rt: EventRuntime) -> int:
         """The director calls the next round: every entrant makes its seed; the round start
         follows by itself (``_advance``). The round's number (from 0)."""
@@ -660,7 +695,8 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
         "rounds": create.rounds, "length": create.length.value, "amount": create.amount,
         "private": create.private, "fill": create.fill.value, "deck": create.deck.value,
         "director": create.director == me, "director_key": create.director.hex(),
-        "entrants": [{"number": n, "name": name, "me": key == me}
+        "entrants": [{"number": n, "name": name, "me": key == me,
+                      "withdrawn": n in rt.verdict.withdrawn}
                      for n, name, key in names_of(rt)],
         "me": entrants.index(me) if me in entrants else None,
         "rounds_started": rt.rounds_started(), "entries_open": rt.entries_open(),

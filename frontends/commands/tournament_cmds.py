@@ -1,5 +1,5 @@
-"""`fourwinds tournament create | list | join | start | result | status | standings | export`:
-an event's record at your daemon (daemon/events.py, docs/TOURNAMENT.md).
+"""`fourwinds tournament create | list | join | start | result | withdraw | status | standings |
+export`: an event's record at your daemon (daemon/events.py, docs/TOURNAMENT.md).
 
 Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
 when it is not running) and prints what it answers, or one JSON object with ``--json``.
@@ -70,6 +70,13 @@ def add_parsers(commands: Any) -> None:
     result.add_argument("--table", type=int, required=True, metavar="T")
     result.add_argument("--scores", required=True, metavar="E,S,W,N")
     _common(result, cmd_result)
+    withdraw = commands.add_parser(
+        "withdraw", help="leave an event from its next round (the director: --player NAME "
+                         "--reason WHY)")
+    withdraw.add_argument("name", metavar="NAME")
+    withdraw.add_argument("--player", default="", help="the director: the entrant to withdraw")
+    withdraw.add_argument("--reason", default="", help="why (needed from the director)")
+    _common(withdraw, cmd_withdraw)
     status = commands.add_parser("status", help="an event's entrants, rounds and problems")
     status.add_argument("name", metavar="NAME")
     _common(status, cmd_status)
@@ -124,7 +131,8 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     if event.get("code"):
         lines.append(f"  code: {event['code']} (players give it to `tournament join --code`)")
     for entrant in entrants:
-        you = " (you)" if entrant.get("me") else ""
+        you = (" (you)" if entrant.get("me") else "") + (
+            " (withdrawn)" if entrant.get("withdrawn") else "")
         lines.append(f"  {entrant.get('number'):>3}  {shown_name(str(entrant.get('name')), 30)}"
                      f"{you}")
     last = event.get("round")
@@ -214,6 +222,13 @@ def cmd_result(args: argparse.Namespace) -> int:
     said = ("the result counts: all four seats signed these scores" if answer.get("held")
             else "signed; it counts once every seat of the table has signed the same scores")
     emit(args, [said, *_event_lines(answer)], answer)
+    return 0
+
+
+def cmd_withdraw(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_withdraw", "name": args.name,
+                         "player": args.player, "reason": args.reason})
+    emit(args, _event_lines(answer), answer)
     return 0
 
 

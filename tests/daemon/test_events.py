@@ -321,3 +321,22 @@ def test_two_rounds_with_results_signed_by_each_tables_seats_give_one_standings(
             Fraction(row["points"]) for row in rows[0]]
 
     run(tmp_path, 8, body)
+
+
+def test_a_player_withdraws_and_the_next_round_is_seated_without_them(
+        tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        await call(director, type="tournament_create", name="club", rounds=2, fill="byes")
+        for d in players:
+            await enter(d, director, "club")
+        await call(players[4], type="tournament_withdraw", name="club", reason="going home")
+        with pytest.raises(ApiError, match="only the director withdraws another player"):
+            await call(players[0], type="tournament_withdraw", name="club", player="p2")
+        assert await wait_for(lambda: 4 in director.events.find("club").verdict.withdrawn, 10)
+        started = await call(director, type="tournament_start", name="club")
+        seated = {n for t in started["round"]["tables"] for n in t}
+        assert seated == {"p1", "p2", "p3", "p4"} and started["round"]["byes"] == []
+        assert [e["withdrawn"] for e in started["entrants"]] == [False] * 4 + [True]
+
+    run(tmp_path, 6, body)
