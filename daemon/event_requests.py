@@ -131,11 +131,13 @@ START_WAIT_S = 10.0
 
 
 async def _start(d: Daemon, request: Message) -> Message:
-    """The director calls the next round and waits (up to START_WAIT_S) for its seed and
-    start; the round still starts by itself later when an entrant was away."""
+    """The director calls the next round and waits (``wait`` seconds, START_WAIT_S unless
+    given) for its seed and start; the round still starts by itself later when an entrant
+    was away."""
     rt = d.events.find(_text(request, "name", 64))
+    wait = _count(request, "wait", 0, 60, int(START_WAIT_S))
     r = d.events.call_round(rt)
-    deadline = asyncio.get_running_loop().time() + START_WAIT_S
+    deadline = asyncio.get_running_loop().time() + wait
     while rt.rounds_started() <= r and not rt.start_problem \
             and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.05)
@@ -156,16 +158,18 @@ RESULT_WAIT_S = 3.0
 async def _result(d: Daemon, request: Message) -> Message:
     """Our player's final scores of their table (``table`` from 1, ``scores`` E, S, W, N):
     signed and sent to the director; ``held`` says whether the result counts yet (all four
-    seats signed the same scores)."""
+    seats signed the same scores), waiting for that up to ``wait`` seconds (RESULT_WAIT_S
+    unless given)."""
     rt = d.events.find(_text(request, "name", 64))
     table = _count(request, "table", 1, 1024, 0) - 1
     scores = request.get("scores")
     if not isinstance(scores, list) or len(scores) != 4 or not all(
             isinstance(x, int) and not isinstance(x, bool) for x in scores):
         raise ApiError("scores must be four whole numbers: East, South, West, North")
+    wait = _count(request, "wait", 0, 60, int(RESULT_WAIT_S))
     body = d.events.result(rt, table, (scores[0], scores[1], scores[2], scores[3]))
     where = (body.round, body.table)
-    deadline = asyncio.get_running_loop().time() + RESULT_WAIT_S
+    deadline = asyncio.get_running_loop().time() + wait
     while where not in dict(rt.verdict.scores) \
             and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.05)

@@ -3,10 +3,11 @@
 Every entrant's daemon keeps its event's whole record (issue 23), as it keeps its tables'
 transcripts: ``<data>/events/<event id>/records.log`` in the table log's framing
 (store.py: length, crc32, bytes; a torn tail cut on open), one signed record a frame, in
-record order. A record is appended only when ``protocol/tournament/intake.take_record``
-accepts it, and synced before ``offer`` returns, so whatever a peer was told we hold is on
-disk. On open the whole record is read back and checked again: a damaged log, a record
-that no longer decodes, or a record the checker refuses sets the event's folder aside as
+record order. A record is appended only when ``protocol/tournament/intake.take_next``
+accepts it (the event's checker is kept in memory: each record offered is checked once),
+and synced before ``offer`` returns, so whatever a peer was told we hold is on disk. On open
+the whole record is read back and checked again: a damaged log, a record that no longer
+decodes, or a record the checker refuses sets the event's folder aside as
 ``set-aside-<id>`` with the reason in ``set-aside.txt`` (never deleted, never a crash);
 the event can then be fetched again from its peers.
 """
@@ -22,8 +23,8 @@ from pathlib import Path
 from fourwinds.daemon.paths import ensure_private_dir
 from fourwinds.daemon.store import RECORDS, StoreError, TableLog, write_atomic
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.tournament.check import check_event
-from fourwinds.protocol.tournament.intake import Decision, Intake, take_record
+from fourwinds.protocol.tournament.check import EventChecker, Verdict, check_event
+from fourwinds.protocol.tournament.intake import Decision, Intake, take_next
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
 from fourwinds.protocol.tournament.records import Create, Record
 from fourwinds.protocol.tournament.signing import event_id
@@ -43,6 +44,13 @@ class HeldEvent:
         self._records = records
         self._log = table_log
         self._refused: set[bytes] = set()
+        self._wires = {encode_record(record) for record in records}
+        checker = EventChecker(records[0] if records else None)
+        for record in records[1:]:
+            checker, _ = checker.trial(record)
+        self._checker = checker
+        self.verdict: Verdict = checker.verdict()
+        """The checker's reading of the records held, kept current by ``offer``."""
 
     @property
     def records(self) -> tuple[Record, ...]:
@@ -55,10 +63,14 @@ class HeldEvent:
         """Take ``record`` if the checker accepts it after the records held, writing and
         syncing it first (``StoreError`` when the disk refuses: nothing is held then). A
         refused record is logged once with its reason and never stored."""
-        intake = take_record(self._records, record)
+        intake, checker = take_next(self._checker, self._wires, record)
         if intake.decision is Decision.ACCEPT:
-            self._log.append([encode_record(record)])
+            wire = encode_record(record)
+            self._log.append([wire])
             self._records.append(record)
+            self._wires.add(wire)
+            self._checker = checker
+            self.verdict = checker.verdict()
         elif intake.decision is Decision.REFUSE and intake.problem is not None:
             wire = encode_record(record)
             if wire not in self._refused:

@@ -4,7 +4,8 @@ An event is a record of signed entries (protocol/tournament/records.py) that eve
 daemon holds whole, as it holds its tables' messages (daemon/event_store.py). Nothing here
 decides what a record means: ``HeldEvent.offer`` takes a record only when the checker
 accepts it after the records held (protocol/tournament/intake.py), and every answer about an
-event (entrants, rounds, standings) is read from ``check_event`` of the held record.
+event (entrants, rounds, standings) is read from the checker's verdict of the held record
+(``HeldEvent.verdict``, the checker kept current as each record is taken).
 
 How records travel (frames in daemon/wire.py):
 
@@ -60,7 +61,7 @@ from fourwinds.daemon.wire import (
 )
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.signing import SigningKey
-from fourwinds.protocol.tournament.check import Verdict, check_event
+from fourwinds.protocol.tournament.check import Verdict
 from fourwinds.protocol.tournament.export import encode_export
 from fourwinds.protocol.tournament.intake import Decision
 from fourwinds.protocol.tournament.next_steps import round_start, seed_step, table_result
@@ -103,7 +104,6 @@ class EventRuntime:
     was reached)."""
 
     held: HeldEvent
-    verdict: Verdict
     code: str | None = None
     director_at: tuple[str, int] | None = None
     guesses: CodeGuesses = field(default_factory=CodeGuesses)   # wrong codes, per key
@@ -114,6 +114,11 @@ class EventRuntime:
     # result's signed bytes -> (its body, one signature a seat, None until given)
     signing: dict[tuple[int, int], dict[bytes, tuple[TableResult, list[bytes | None]]]] = \
         field(default_factory=dict)
+
+    @property
+    def verdict(self) -> Verdict:
+        """The checker's reading of the held record (kept current as records are taken)."""
+        return self.held.verdict
 
     @property
     def create(self) -> Create:
@@ -166,7 +171,7 @@ class Events:
             if isinstance(opened, EventSetAside):
                 self.set_aside.append(opened)
                 continue
-            rt = EventRuntime(opened, check_event(opened.records))
+            rt = EventRuntime(opened)
             self._read_meta(rt)
             self.events[event] = rt
 
@@ -340,7 +345,7 @@ class Events:
         except StoreError as error:
             self._fail(joining, str(error))
             return None
-        rt = EventRuntime(held, check_event(held.records))
+        rt = EventRuntime(held)
         rt.director_at = self.d.frames.addresses.get(key)
         self.events[frame.event] = rt
         joining.event = frame.event
@@ -396,8 +401,6 @@ class Events:
         except StoreError as error:
             log.error("event %s: cannot store a record: %s", rt.held.event.hex()[:8], error)
             return Decision.REFUSE
-        if intake.decision is Decision.ACCEPT:
-            rt.verdict = check_event(rt.held.records)
         return intake.decision
 
     def _taken(self, rt: EventRuntime, before: int) -> None:
@@ -587,8 +590,7 @@ class Events:
             held = self.store.create(signed(body, self._signer()))
         except StoreError as error:
             raise ApiError(f"cannot create the event: {error}") from None
-        rt = EventRuntime(held, check_event(held.records),
-                          code=new_code() if private else None)
+        rt = EventRuntime(held, code=new_code() if private else None)
         self.events[held.event] = rt
         self._write_meta(rt)
         return rt

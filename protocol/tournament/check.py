@@ -378,15 +378,28 @@ class _Check:
         return standings(scores, self.create.scoring, byes, range(len(self.keys)),
                          self.penalties)
 
+    def copy(self) -> _Check:
+        """A copy whose taking more records leaves this one as it is (each container
+        copied; what they hold is never changed in place)."""
+        new = object.__new__(_Check)
+        for name, value in vars(self).items():
+            if isinstance(value, list | dict | set):
+                value = value.copy()
+            elif isinstance(value, _Round):
+                value = _Round(value.roster, dict(value.commits), dict(value.echoes),
+                               dict(value.reveals))
+            setattr(new, name, value)
+        return new
+
     def verdict(self) -> Verdict:
+        problems = list(self.problems)
         for key, name in self.pending.items():
-            self.problems.append(EventProblem(ProblemKind.UNADMITTED, -1, None, None,
-                                              f"{name!r} ({key.hex()[:16]})"))
+            problems.append(EventProblem(ProblemKind.UNADMITTED, -1, None, None,
+                                         f"{name!r} ({key.hex()[:16]})"))
         try:
             rows = self.standings()
         except StandingsError as error:
-            self.problems.append(EventProblem(ProblemKind.NOT_SEATED, -1, None, None,
-                                              str(error)))
+            problems.append(EventProblem(ProblemKind.NOT_SEATED, -1, None, None, str(error)))
             rows = ()
         seeding = None
         if self.seed is not None:
@@ -395,32 +408,72 @@ class _Check:
                                    tuple(sorted(state.commits.items())),
                                    tuple(sorted(state.echoes.items())),
                                    tuple(sorted(state.reveals.items())))
-        return Verdict(self.create, tuple(self.problems), tuple(self.keys), tuple(self.names),
+        return Verdict(self.create, tuple(problems), tuple(self.keys), tuple(self.names),
                        tuple(self.rounds), len(self.results), rows, tuple(self.adjustments),
                        tuple(self.seeds), tuple(self.hashes), seeding,
                        frozenset(self.withdrawn), tuple(sorted(self.results.items())))
 
 
-def check_event(records: Sequence[Record | Unreadable]) -> Verdict:
-    """Check every record of an event in order and recompute its standings (an
-    ``Unreadable`` one, from a file, is refused where it stands)."""
-    first = records[0] if records else None
-    if not isinstance(first, Record) or not isinstance(first.body, Create):
-        detail = first.problem if isinstance(first, Unreadable) else ""
-        return Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None, detail),))
-    create = first.body
-    sigs = first.signatures
-    if len(sigs) != 1 or not signed_by(create, sigs[0], create.director):
-        return Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
-                                           "its signature does not check"),))
-    check = _Check(create)
-    for index, record in enumerate(records[1:], start=1):
-        check.index = index
+class EventChecker:
+    """``check_event`` one record at a time, for a daemon that holds an event and takes
+    records as they come: each offered record is checked once (``trial``), not the whole
+    record again. Never changed in place: ``trial`` gives the checker after the record."""
+
+    def __init__(self, first: Record | Unreadable | None) -> None:
+        self._check: _Check | None = None
+        self._refusal: Verdict | None = None
+        self.count = 1
+        if not isinstance(first, Record) or not isinstance(first.body, Create):
+            detail = first.problem if isinstance(first, Unreadable) else ""
+            self._refusal = Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
+                                                        detail),))
+            return
+        create = first.body
+        sigs = first.signatures
+        if len(sigs) != 1 or not signed_by(create, sigs[0], create.director):
+            self._refusal = Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
+                                                        "its signature does not check"),))
+            return
+        self._check = _Check(create)
+
+    def trial(self, record: Record | Unreadable) -> tuple[EventChecker, tuple[EventProblem, ...]]:
+        """The checker with ``record`` taken after the records so far, and the problems it
+        raised at its place (none: it holds)."""
+        new = object.__new__(EventChecker)
+        new._refusal = self._refusal
+        new.count = self.count + 1
+        new._check = None if self._check is None else self._check.copy()
+        if new._check is None:
+            return new, ()
+        check = new._check
+        check.index = self.count
+        before = len(check.problems)
         if isinstance(record, Unreadable):
             check.refuse(ProblemKind.UNREADABLE, record.problem)
         else:
             check.take(record)
-    return check.verdict()
+        return new, tuple(check.problems[before:])
+
+    def verdict(self) -> Verdict:
+        if self._check is None:
+            assert self._refusal is not None
+            return self._refusal
+        return self._check.verdict()
+
+
+def check_event(records: Sequence[Record | Unreadable]) -> Verdict:
+    """Check every record of an event in order and recompute its standings (an
+    ``Unreadable`` one, from a file, is refused where it stands)."""
+    checker = EventChecker(records[0] if records else None)
+    if checker._check is not None:
+        check = checker._check          # one pass, in place: nothing to keep apart
+        for index, record in enumerate(records[1:], start=1):
+            check.index = index
+            if isinstance(record, Unreadable):
+                check.refuse(ProblemKind.UNREADABLE, record.problem)
+            else:
+                check.take(record)
+    return checker.verdict()
 
 
 def _hash(record: Record) -> bytes:

@@ -10,11 +10,11 @@ nor reported as refused. Pure: the daemon does the storing, logging and sending.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from .check import check_event
+from .check import EventChecker, check_event
 from .problems import EventProblem, ProblemKind
 from .record_wire import encode_record
 from .records import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLES, Record
@@ -56,6 +56,22 @@ def take_record(held: Sequence[Record], offered: Record) -> Intake:
     if new:
         return Intake(Decision.REFUSE, new[0])
     return Intake(Decision.ACCEPT)
+
+
+def take_next(checker: EventChecker, held: Collection[bytes], offered: Record
+              ) -> tuple[Intake, EventChecker]:
+    """``take_record`` for a daemon that keeps the checker of the records it holds and their
+    encoded forms (``held``): the decision, and the checker to keep (the one after
+    ``offered`` when it is accepted; else ``checker`` itself). Checks only the new record."""
+    wire = encode_record(offered)
+    if wire in held:
+        return Intake(Decision.ALREADY_HELD), checker
+    if checker.count >= MAX_EVENT_RECORDS:
+        return Intake(Decision.REFUSE, EventProblem(ProblemKind.FULL, checker.count)), checker
+    after, problems = checker.trial(offered)
+    if problems:
+        return Intake(Decision.REFUSE, problems[0]), checker
+    return Intake(Decision.ACCEPT), after
 
 
 def to_pull(held: int, peer_holds: int, limit: int = MAX_PULL) -> range:

@@ -229,7 +229,7 @@ def test_a_round_waits_for_an_entrant_who_is_away_and_says_so(tmp_path: Path) ->
         await bob.close()
         with pytest.raises(ApiError, match=r"round 1 of club is called; its seed waits for "
                                            r"p2 \(commit\)"):
-            await call(director, type="tournament_start", name="club")
+            await call(director, type="tournament_start", name="club", wait=1)
 
     run(tmp_path, 3, body)
 
@@ -253,7 +253,7 @@ def test_a_doctored_seating_from_the_director_is_refused_by_every_entrant(
         for d in players:
             await enter(d, director, "club")
         with pytest.raises(ApiError, match="its seed waits for the director"):
-            await call(director, type="tournament_start", name="club")
+            await call(director, type="tournament_start", name="club", wait=2)
         rt = director.events.events[bytes.fromhex(event)]
         start = next_steps.round_start(rt.verdict, rt.held.event)
         assert start is not None
@@ -300,11 +300,14 @@ def test_two_rounds_with_results_signed_by_each_tables_seats_give_one_standings(
                 sitting = [d for d in players if d.name in seats]
                 if t == 1 and round_no == 1:     # one seat first enters other scores
                     wrong = await call(sitting[0], type="tournament_result", name="club",
-                                       table=t, scores=[0, 0, 0, 0])
+                                       table=t, scores=[0, 0, 0, 0], wait=0)
                     assert wrong["held"] is False
                 answers = [await call(d, type="tournament_result", name="club", table=t,
-                                      scores=scores) for d in sitting]
-                assert answers[-1]["held"] is True, answers[-1]
+                                      scores=scores, wait=0) for d in sitting[:-1]]
+                assert not any(a["held"] for a in answers)
+                last = await call(sitting[-1], type="tournament_result", name="club",
+                                  table=t, scores=scores)
+                assert last["held"] is True, last
             with pytest.raises(ApiError):
                 await call(players[0], type="tournament_result", name="club", table=9,
                            scores=[1, 2, 3, 4])

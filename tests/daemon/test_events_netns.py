@@ -1,0 +1,109 @@
+"""A tournament's record over machines (issue 23): a director and eight entrants, each a
+daemon in a network namespace of its own, on link-local addresses only.
+
+The players enter by the director's address, two rounds are seeded by every entrant and
+seated, each table's four players sign its scores, and the director's daemon is killed with
+SIGKILL after round 1 started and started again on the same data folder before the results
+come in: nothing is lost, every daemon ends with the same record and the same standings, and
+the export verifies to them. Where namespaces cannot be made, the test is skipped with the
+reason. (The round's tables are played elsewhere here: the daemons do not open them yet.)
+"""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from fourwinds.protocol.tournament.export import check_export
+from testkit.netns import Lan, LanDaemon, Unavailable, short_dir, start_all
+from testkit.procs import request
+
+pytestmark = [pytest.mark.netns, pytest.mark.slow]
+
+REAL = "fourwinds.daemon.real_session"
+ENTRANTS = 8
+
+
+@pytest.fixture
+def venue() -> Iterator[list[LanDaemon]]:
+    base = short_dir()
+    try:
+        try:
+            lan = Lan(1 + ENTRANTS, 93)
+        except Unavailable as why:
+            pytest.skip(str(why))
+        daemons = [LanDaemon(lan, i, base / f"d{i}", "director" if i == 0 else f"player{i}",
+                             session_module=REAL) for i in range(1 + ENTRANTS)]
+        try:
+            start_all(daemons)
+            yield daemons
+        finally:
+            for d in daemons:
+                d.stop()
+            lan.close()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def ask(d: LanDaemon, **message: Any) -> dict[str, Any]:
+    client = d.client()
+    try:
+        return request(client, **message)
+    finally:
+        client.close()
+
+
+def until(what: str, test: Any, timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if test():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"{what} did not happen within {timeout:.0f} s")
+
+
+def records(d: LanDaemon) -> int:
+    return int(ask(d, type="tournament_status", name="club")["records"])
+
+
+def test_a_director_and_eight_entrants_on_eight_machines_play_two_rounds(
+        venue: list[LanDaemon]) -> None:
+    director, *players = venue
+    ask(director, type="tournament_create", name="club", rounds=2, hands=1, deck="practice")
+    for d in players:
+        entered = ask(d, type="tournament_join", name="club", host=director.address,
+                      port=7420)
+        assert entered["me"] is not None
+    started = ask(director, type="tournament_start", name="club")
+    assert started["rounds_started"] == 1
+    director.kill9()                       # after the round started, before any result
+    director.spawn()
+    director.wait_ready()
+    held = records(director)
+    until("every entrant holding the director's record",
+          lambda: all(records(d) == held for d in players))
+    for round_no in (1, 2):
+        if round_no == 2:
+            started = ask(director, type="tournament_start", name="club")
+        tables = started["round"]["tables"]
+        for t, seats in enumerate(tables, 1):
+            scores = [40 + t + round_no, -10, -10, -20 - t - round_no]
+            for d in players:
+                if d.name in seats:
+                    ask(d, type="tournament_result", name="club", table=t, scores=scores)
+        until(f"round {round_no}'s results at the director", lambda r=round_no: ask(
+            director, type="tournament_status", name="club")["results"] == 2 * r)
+    final = records(director)
+    until("every daemon holding the whole record",
+          lambda: all(records(d) == final for d in players))
+    standings = [ask(d, type="tournament_standings", name="club")["standings"] for d in venue]
+    assert all(s == standings[0] for s in standings) and len(standings[0]) == ENTRANTS
+    data = ask(players[5], type="tournament_export", name="club")["data"]
+    verdict = check_export(data)
+    assert verdict.ok and verdict.results == 4
+    assert [(r.rank, r.player, str(r.points), r.score) for r in verdict.standings] == [
+        (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]]
