@@ -343,3 +343,24 @@ def test_a_player_withdraws_and_the_next_round_is_seated_without_them(
         assert [e["withdrawn"] for e in started["entrants"]] == [False] * 4 + [True]
 
     run(tmp_path, 6, body)
+
+
+def test_a_late_entrant_plays_from_the_next_round(tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        early, late = players[:4], players[4]
+        await call(director, type="tournament_create", name="club", rounds=2)
+        for d in early:
+            await enter(d, director, "club")
+        first = await call(director, type="tournament_start", name="club")
+        entered = await enter(late, director, "club")
+        assert entered["me"] == 4 and entered["round"]["my_table"] is None
+        for d in early:
+            await call(d, type="tournament_result", name="club", table=1,
+                       scores=[30, 10, -10, -30], wait=0)
+        assert await wait_for(lambda: director.events.find("club").verdict.results == 1, 10)
+        second = await call(director, type="tournament_start", name="club")
+        assert {n for t in first["round"]["tables"] for n in t} == {"p1", "p2", "p3", "p4"}
+        assert "p5" in {n for t in second["round"]["tables"] for n in t}
+
+    run(tmp_path, 6, body)
