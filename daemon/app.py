@@ -14,7 +14,7 @@ import inspect
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from fourwinds.daemon import frames_in, reach
@@ -186,6 +186,7 @@ class Daemon:
         self._resumed.set()
         for rt in self.tables.values():
             self._start_announcing(rt)
+        self.events.announce_all()
 
     async def serve_forever(self) -> None:
         await self._stop.wait()
@@ -617,6 +618,13 @@ class Daemon:
         self._start_announcing(rt)
         if rt.session is not None:
             self.publish_view(rt, [], at_once=True)
+
+    def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run ``work`` (an mDNS registration: seconds) without waiting for it; it is
+        cancelled when the daemon closes."""
+        task = asyncio.create_task(work, name=name)
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
 
     def withdraw_soon(self, table_id: bytes) -> None:
         """Stop announcing ``table_id`` (in the background, as ``_announce``): we left it."""

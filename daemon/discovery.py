@@ -41,6 +41,7 @@ from fourwinds.protocol.errors import FourwindsError
 log = logging.getLogger(__name__)
 
 SERVICE = "_fourwinds._tcp.local."
+MAX_SEEN_EVENTS = 256   # events others announce, kept at most (anyone may announce)
 
 
 class DiscoveryError(FourwindsError):
@@ -79,6 +80,36 @@ class Discovered:
         return self.version == PROTOCOL_VERSION
 
 
+@dataclass(frozen=True)
+class EventAnnouncement:
+    """One tournament event we direct, as announced while it takes entries: one service an
+    event, however many tables its rounds have (docs/TOURNAMENT.md)."""
+
+    event_id: bytes
+    name: str
+    rules: str
+    private: bool
+
+
+@dataclass(frozen=True)
+class SeenEvent:
+    """An event another daemon announces: where its director listens (hints only: the
+    event is opened only from the director's signed creation, daemon/events.py)."""
+
+    event_id: bytes
+    name: str
+    rules: str
+    private: bool
+    version: int
+    public_key: bytes
+    host: str
+    port: int
+    director: str = ""
+
+
+EVENT_ID = 32
+
+
 def interface_address(interface: str | None) -> str | None:
     """The IPv4 address for ``--interface`` (a name like ``eth0`` or an address)."""
     if interface is None:
@@ -109,6 +140,49 @@ def _txt(announcement: Announcement, public_key: bytes, player: str) -> dict[str
     }
 
 
+def _event_txt(announcement: EventAnnouncement, public_key: bytes, player: str
+               ) -> dict[str, str]:
+    """An event's TXT: ``kind=event`` and its 32-byte id (a daemon before events reads it as
+    a malformed table announcement and ignores it)."""
+    return {
+        "v": str(PROTOCOL_VERSION),
+        "kind": "event",
+        "event": announcement.event_id.hex(),
+        "name": announcement.name[:60],
+        "rules": announcement.rules,
+        "private": "1" if announcement.private else "0",
+        "fp": fingerprint(public_key),
+        "key": z85.encode(public_key).decode(),
+        "player": player[:40],
+    }
+
+
+def parse_event(props: dict[str, str], info: AsyncServiceInfo) -> SeenEvent:
+    """A ``SeenEvent`` from a resolved event service's TXT (ValueError, KeyError, BadKey or
+    BadInput when malformed: each field checked as a table announcement's are)."""
+    public_key = checked_public_key(_z85(props["key"]))
+    if fingerprint(public_key) != props["fp"]:
+        raise ValueError("the fingerprint does not match its key")
+    addresses = info.parsed_addresses(IPVersion.V4Only)
+    if not addresses or info.port is None:
+        raise ValueError("no address")
+    event_id = bytes.fromhex(props["event"])
+    if len(event_id) != EVENT_ID:
+        raise ValueError(f"an event id is {EVENT_ID} bytes")
+    return SeenEvent(event_id, peer_name(props["name"], TABLE_NAME_LIMIT),
+                     peer_name(props["rules"], RULES_LIMIT), props.get("private") == "1",
+                     int(props["v"]), public_key, checked_host(addresses[0]),
+                     checked_port(info.port), peer_name(props.get("player", "")))
+
+
+def _props(info: AsyncServiceInfo) -> dict[str, str]:
+    props: dict[str, str] = {}
+    for key, value in (info.properties or {}).items():
+        if isinstance(key, bytes) and isinstance(value, bytes):
+            props[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
+    return props
+
+
 def _z85(text: str) -> bytes:
     try:
         raw: bytes = z85.decode(text.encode())
@@ -122,10 +196,7 @@ def parse_info(info: AsyncServiceInfo) -> Discovered | None:
     Anyone on the LAN may announce anything: the key is checked as every key from the
     network is (identity.checked_public_key), names lose control characters and are cut to
     their limits, the port must be a daemon's (daemon/checks.py)."""
-    props: dict[str, str] = {}
-    for key, value in (info.properties or {}).items():
-        if isinstance(key, bytes) and isinstance(value, bytes):
-            props[key.decode("utf-8", "replace")] = value.decode("utf-8", "replace")
+    props = _props(info)
     try:
         public_key = checked_public_key(_z85(props["key"]))
         addresses = info.parsed_addresses(IPVersion.V4Only)
@@ -161,6 +232,7 @@ class Discovery:
         self.port = port
         self.address = address
         self.seen: dict[str, Discovered] = {}
+        self.seen_events: dict[str, SeenEvent] = {}
         # every announcement resolved (the daemon learns where seated keys are now)
         self.on_found: Callable[[Discovered], None] = lambda found: None
         self._zc: AsyncZeroconf | None = None
@@ -208,6 +280,18 @@ class Discovery:
             await self._zc.async_register_service(info, allow_name_change=True)
         self._announced[announcement.table_id] = info
 
+    async def announce_event(self, announcement: EventAnnouncement) -> None:
+        """Announce one event we direct (while it takes entries)."""
+        if self._zc is None or announcement.event_id in self._announced:
+            return
+        instance = f"{announcement.name[:40]} {announcement.event_id.hex()[:8]}.{SERVICE}"
+        info = AsyncServiceInfo(
+            SERVICE, instance, port=self.port,
+            properties=_event_txt(announcement, self.public_key, self.player),
+            addresses=self._addresses(), server=f"fw-{announcement.event_id.hex()[:12]}.local.")
+        await self._zc.async_register_service(info, allow_name_change=True)
+        self._announced[announcement.event_id] = info
+
     async def withdraw(self, table_id: bytes) -> None:
         info = self._announced.pop(table_id, None)
         if info is not None and self._zc is not None:
@@ -217,6 +301,7 @@ class Discovery:
                    state_change: ServiceStateChange) -> None:
         if state_change is ServiceStateChange.Removed:
             self.seen.pop(name, None)
+            self.seen_events.pop(name, None)
             return
         task = asyncio.ensure_future(self._resolve(service_type, name))
         self._pending.add(task)
@@ -227,6 +312,18 @@ class Discovery:
             return
         info = AsyncServiceInfo(service_type, name)
         if not await info.async_request(self._zc.zeroconf, 3000):
+            return
+        props = _props(info)
+        if props.get("kind") == "event":
+            try:
+                event = parse_event(props, info)
+            except (KeyError, ValueError, BadKey, BadInput) as error:
+                log.info("ignoring malformed event announcement %r (%s)",
+                         peer_name(name, 80), error)
+                return
+            if event.public_key != self.public_key and (
+                    len(self.seen_events) < MAX_SEEN_EVENTS or name in self.seen_events):
+                self.seen_events[name] = event
             return
         found = parse_info(info)
         if found is not None and found.public_key != self.public_key:

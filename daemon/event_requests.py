@@ -13,6 +13,7 @@ from fourwinds.daemon.checks import BadInput, checked_address, local_name
 from fourwinds.daemon.events import describe
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.transport import TransportError
+from fourwinds.daemon.wire import PROTOCOL_VERSION
 from fourwinds.protocol.tournament.records import MAX_AMOUNT, MAX_NAME, MAX_ROUNDS, Deck, Length
 from fourwinds.protocol.tournament.seating import FillPolicy
 from fourwinds.protocol.tournament.standings import Rules
@@ -73,11 +74,22 @@ async def _create(d: Daemon, request: Message) -> Message:
 
 async def _join(d: Daemon, request: Message) -> Message:
     """Enter an event by its director's address (``host``, ``port``; the key from its
-    beacon unless ``public_key`` is given)."""
+    beacon unless ``public_key`` is given), or by its name alone when it is announced on
+    this network (mDNS)."""
     name = _text(request, "name", MAX_NAME)
     code = request.get("code") or ""
     if not isinstance(code, str) or len(code) > 16:
         raise ApiError("code must be text of at most 16 characters")
+    if request.get("host") is None and request.get("port") is None:
+        seen = [e for e in d.events.seen() if e.name == name]
+        if not seen:
+            raise ApiError(f"no event {name!r} is announced on this network; give the "
+                           "director's address (--peer HOST:PORT)")
+        if len(seen) > 1:
+            raise ApiError(f"{len(seen)} events called {name!r} are announced; give the "
+                           "director's address (--peer HOST:PORT)")
+        request = {**request, "host": seen[0].host, "port": seen[0].port,
+                   "public_key": seen[0].public_key.hex()}
     try:
         host, port = checked_address(request.get("host"), request.get("port"))
     except BadInput as error:
@@ -100,7 +112,11 @@ async def _join(d: Daemon, request: Message) -> Message:
 
 async def _list(d: Daemon, request: Message) -> Message:
     me = d.identity.public_key
+    seen = [{"event": e.event_id.hex(), "name": e.name, "rules": e.rules,
+             "private": e.private, "director": e.director, "host": e.host, "port": e.port,
+             "compatible": e.version == PROTOCOL_VERSION} for e in d.events.seen()]
     return {"ok": True, "events": [describe(rt, me) for rt in d.events.events.values()],
+            "seen": seen,
             "set_aside": [{"event": s.event.hex(), "reason": s.reason}
                           for s in d.events.set_aside]}
 

@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import msgpack
 
 from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.discovery import EventAnnouncement, SeenEvent
 from fourwinds.daemon.event_store import EventSetAside, EventStore, HeldEvent
 from fourwinds.daemon.pairing import CodeGuesses, new_code, normalize_code
 from fourwinds.daemon.refusals import Refusal, Refused
@@ -185,6 +186,31 @@ class Events:
     def close(self) -> None:
         for rt in self.events.values():
             rt.held.close()
+
+    # -- announcing ----------------------------------------------------------------------------
+
+    def announce_all(self) -> None:
+        for rt in self.events.values():
+            self.announce(rt)
+
+    def announce(self, rt: EventRuntime) -> None:
+        """An event we direct is announced on mDNS while it takes entries (one service an
+        event), and withdrawn when its last round has started."""
+        discovery = self.d.discovery
+        if discovery is None or rt.create.director != self._me():
+            return
+        if not rt.entries_open():
+            self.d.withdraw_soon(rt.held.event)
+            return
+        self.d.in_background(discovery.announce_event(EventAnnouncement(
+            rt.held.event, rt.name, rt.create.rules.value, rt.create.private)), "announce")
+
+    def seen(self) -> list[SeenEvent]:
+        """Events other daemons announce that we do not hold."""
+        if self.d.discovery is None:
+            return []
+        return [e for e in self.d.discovery.seen_events.values()
+                if e.event_id not in self.events]
 
     # -- who may connect ---------------------------------------------------------------------
 
@@ -412,6 +438,8 @@ class Events:
                 if key != me:
                     self._send_from(key, rt, before)
                     self._dial(key)
+            if not rt.entries_open():
+                self.announce(rt)           # the last round started: withdrawn
         for director, joining in list(self.joining.items()):
             if joining.event == rt.held.event and me in rt.entrants():
                 del self.joining[director]
@@ -593,6 +621,7 @@ class Events:
         rt = EventRuntime(held, code=new_code() if private else None)
         self.events[held.event] = rt
         self._write_meta(rt)
+        self.announce(rt)
         return rt
 
     async def join(self, name: str, director: bytes, host: str, port: int,

@@ -3,8 +3,8 @@ export`: an event's record at your daemon (daemon/events.py, docs/TOURNAMENT.md)
 
 Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
 when it is not running) and prints what it answers, or one JSON object with ``--json``.
-``join`` needs the director's address (``--peer HOST:PORT``: what the director's
-`fourwinds tournament create` printed); finding events by mDNS is not built yet.
+``join`` finds the event by its name where it is announced (mDNS), else by the director's
+address (``--peer HOST:PORT``: what the director's `fourwinds tournament create` printed).
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ def add_parsers(commands: Any) -> None:
         "join", help="enter an event by its director's address",
         description="Enter the event NAME directed at HOST:PORT (--peer).")
     join.add_argument("name", metavar="NAME")
-    join.add_argument("--peer", metavar="HOST:PORT", required=True,
-                      help="the director's daemon (its `tournament create` printed it)")
+    join.add_argument("--peer", metavar="HOST:PORT",
+                      help="the director's daemon (its `tournament create` printed it); "
+                           "not needed where the event is announced on the network")
     join.add_argument("--code", default="", help="the event's code, for a private event")
     _common(join, cmd_join)
     start = commands.add_parser(
@@ -188,6 +189,11 @@ def cmd_list(args: argparse.Namespace) -> int:
     lines: list[str] = []
     for event in events:
         lines += _event_lines(event)
+    for seen in answer.get("seen") or ():
+        lines.append(f"announced: {shown_name(str(seen.get('name')), 64)} ({seen.get('rules')}"
+                     f"{', private' if seen.get('private') else ''}), directed by "
+                     f"{shown_name(str(seen.get('director') or 'a player'), 30)} at "
+                     f"{seen.get('host')}:{seen.get('port')}")
     for aside in answer.get("set_aside") or ():
         lines.append(f"set aside: event {str(aside.get('event'))[:16]}: {aside.get('reason')}")
     emit(args, lines or ["no events here"], answer)
@@ -195,11 +201,14 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
-    host, _, port = args.peer.rpartition(":")
-    if not host or not port.isdigit():
-        raise UsageError(f"--peer {args.peer!r}: give HOST:PORT")
-    answer = _ask(args, {"type": "tournament_join", "name": args.name, "host": host,
-                         "port": int(port), "code": args.code})
+    request: dict[str, Any] = {"type": "tournament_join", "name": args.name,
+                               "code": args.code}
+    if args.peer:
+        host, _, port = args.peer.rpartition(":")
+        if not host or not port.isdigit():
+            raise UsageError(f"--peer {args.peer!r}: give HOST:PORT")
+        request.update(host=host, port=int(port))
+    answer = _ask(args, request)
     emit(args, _event_lines(answer), answer)
     return 0
 

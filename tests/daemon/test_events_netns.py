@@ -109,3 +109,38 @@ def test_a_director_and_sixteen_entrants_on_their_own_machines_play_two_rounds(
     assert verdict.ok and verdict.results == 2 * len(tables)
     assert [(r.rank, r.player, str(r.points), r.score) for r in verdict.standings] == [
         (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]]
+
+
+def test_an_event_is_announced_once_and_players_enter_it_by_name() -> None:
+    """With mDNS, as at a venue whose network lets it through: the director's event is one
+    announcement, listed by `tournament list` at the players' daemons, entered by name
+    alone; once its last round has started it is no longer announced."""
+    base = short_dir()
+    try:
+        try:
+            lan = Lan(4, 94)
+        except Unavailable as why:
+            pytest.skip(str(why))
+        daemons = [LanDaemon(lan, i, base / f"d{i}", name, session_module=REAL, mdns=True)
+                   for i, name in enumerate(("director", "ann", "bob", "cy"))]
+        try:
+            start_all(daemons)
+            director, ann, bob, cy = daemons       # cy only watches the announcements
+            ask(director, type="tournament_create", name="club", rounds=1)
+            for d in (ann, bob):
+                until("the event announced", lambda d=d: [
+                    e["name"] for e in ask(d, type="tournament_list")["seen"]] == ["club"])
+                assert ask(d, type="tournament_join", name="club")["me"] is not None
+            listed = ask(ann, type="tournament_list")
+            assert listed["seen"] == [] and [e["name"] for e in listed["events"]] == ["club"]
+            until("the event announced to cy", lambda: [
+                e["name"] for e in ask(cy, type="tournament_list")["seen"]] == ["club"])
+            ask(director, type="tournament_start", name="club")
+            until("the announcement withdrawn", lambda: ask(
+                cy, type="tournament_list")["seen"] == [], 30)
+        finally:
+            for d in daemons:
+                d.stop()
+            lan.close()
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
