@@ -12,6 +12,8 @@ size beyond zero repeats, 16 players x
 (``seating_sum_squares_vs_floor``: ratio to that floor, target <= 1.2).
 
 Quick (``scripts/bench --quick``): the sizes up to 24 players only.
+
+``event`` (benchmarks/tournament_event.py): an event's record over 33 real daemons.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import time
 from collections.abc import Callable
 
 from benchmarks.timing import result
+from benchmarks.tournament_event import bench_event
 from fourwinds.protocol.tournament import designs, seating
 from fourwinds.protocol.tournament.quality import repeats, sum_of_squares, wind_spread
 from fourwinds.protocol.tournament.seating import FillPolicy, RoundSeating, seat_rounds
@@ -91,4 +94,5 @@ def bench_seating(quick: bool) -> list[dict[str, object]]:
     return lines
 
 
-BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {"seating": bench_seating}
+BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
+    "seating": bench_seating, "event": bench_event}
