@@ -122,8 +122,11 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     entrants = event.get("entrants") or []
     role = "you direct it" if event.get("director") else (
         f"you are entrant {event['me']}" if event.get("me") is not None else "")
+    amount = event.get("amount")
+    unit = str(event.get("length"))
+    length = f"{amount} {unit[:-1] if amount == 1 else unit}"       # 1 hand, 4 hands
     lines = [f"{shown_name(str(event.get('name')), 64)} ({event.get('rules')}, "
-             f"{event.get('rounds')} rounds of {event.get('amount')} {event.get('length')}, "
+             f"{event.get('rounds')} rounds of {length}, "
              f"{event.get('deck')} deck{', private' if event.get('private') else ''})"
              f"{': ' + role if role else ''}",
              f"  {len(entrants)} entrant(s); {event.get('rounds_started')} round(s) started; "

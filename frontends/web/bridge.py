@@ -37,8 +37,12 @@ from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
 Message = dict[str, Any]
-RELAYED = frozenset({"tables", "view", "sheet", "suggest", "act", "ready", "seat", "peer"})
+# the tournament requests only read: the page shows an event, it never changes one
+RELAYED = frozenset({"tables", "view", "sheet", "suggest", "act", "ready", "seat", "peer",
+                     "tournament_list", "tournament_status", "tournament_standings"})
 MAX_PAGE_MESSAGE = 64 * 1024
+
+
 class PageError(FourwindsError):
     """A page's request cannot be done (the reason goes back to the page)."""
 

@@ -30,7 +30,7 @@
     hello: null, table: null, event: null, receivedAt: 0, members: [], tables: null,
     cursor: 0, selected: new Set(), menu: 0, overlay: null, showHints: true, answered: null,
     order: null, sheet: null, sheetProblem: "", keys: null, connected: false, stopped: "",
-    menuAimed: false,
+    menuAimed: false, events: null, eventName: null,
   };
 
   // -- the connection ----------------------------------------------------------------------
@@ -118,6 +118,8 @@
   }
 
   async function start(hello) {
+    const eventName = new URLSearchParams(location.hash.slice(1)).get("event");
+    if (eventName) return showEvent(eventName);
     const wanted = new URLSearchParams(location.hash.slice(1)).get("table");
     const table = wanted || state.table || hello.table;
     if (table) return openTable(table);
@@ -476,7 +478,7 @@
 
   function show(screen) {
     setData(document.body, "screen", screen);
-    for (const id of ["lobby", "waiting", "dealing", "table", "result"]) {
+    for (const id of ["lobby", "waiting", "dealing", "table", "result", "tournament"]) {
       if ($(id).hidden !== (id !== screen)) $(id).hidden = id !== screen;
     }
   }
@@ -826,6 +828,8 @@
   // -- the lobby ----------------------------------------------------------------------------------
 
   async function refreshTables() {
+    const events = await ask({ type: "tournament_list" });
+    state.events = events.ok ? events : null;
     const answer = await ask({ type: "tables" });
     if (!answer.ok) return null;
     state.tables = answer;
@@ -875,6 +879,81 @@
         (t.compatible === false ? ` (protocol ${t.version}: cannot join)` : ""));
     });
     put($("seen"), ...(seen.length ? seen : [h("p", { text: "No other tables seen (yet)." })]));
+    const held = ((state.events || {}).events || []).map((e) => {
+      const open = h("button", { class: "open", text: "Show", "data-event": e.name });
+      open.addEventListener("click", () => showEvent(e.name));
+      return h("div", { class: "row" }, open, ` ${e.name} \u00b7 ${e.rules} \u00b7 ` +
+        `${e.entrants.length} entrants \u00b7 round ${e.rounds_started} of ${e.rounds}` +
+        (e.director ? " \u00b7 you direct it" : ""));
+    });
+    const announced = ((state.events || {}).seen || []).map((e) => h("div", {
+      class: "row", text: `${e.name} \u00b7 ${e.rules} \u00b7 directed by ` +
+        `${e.director || "a player"} at ${e.host}:${e.port} (fourwinds tournament join)` }));
+    put($("events"), ...(held.length || announced.length ? [...held, ...announced]
+      : [h("p", { text: "No tournaments here: fourwinds tournament create or join." })]));
+  }
+
+  // -- a tournament: the room's screen (a projector) and a player's ------------------------------
+
+  // What the daemon's record of the event says, redrawn every 2 s while shown: the round's
+  // tables with their results, whom a round's seed waits for, the standings. Only reads.
+  async function showEvent(name) {
+    state.table = null;
+    state.event = null;
+    state.eventName = name;
+    closeOverlay();
+    history.replaceState(null, "", `#event=${encodeURIComponent(name)}`);
+    $("clock").textContent = "";
+    $("phase").textContent = `Tournament ${name}`;
+    show("tournament");
+    await refreshEvent();
+  }
+
+  async function refreshEvent() {
+    const name = state.eventName;
+    if (!name || document.body.dataset.screen !== "tournament") return;
+    const [status, standings] = await Promise.all([
+      ask({ type: "tournament_status", name }), ask({ type: "tournament_standings", name })]);
+    if (name !== state.eventName || document.body.dataset.screen !== "tournament") return;
+    if (!status.ok) { say(`cannot show ${name}: ${status.error}`); return; }
+    renderEvent(status, standings.ok ? standings.standings : []);
+  }
+
+  function renderEvent(event, standings) {
+    setText($("event-title"), `${event.name}`);
+    setText($("event-summary"), `${event.rules === "mcr" ? "Chinese Official (MCR)" : "American"}` +
+      ` \u00b7 ${event.entrants.length} entrants \u00b7 round ${event.rounds_started} of ` +
+      `${event.rounds} \u00b7 ${event.amount} ${event.amount === 1 ? event.length.slice(0, -1) : event.length} a round` +
+      (event.entries_open ? " \u00b7 entries open" : ""));
+    const round = event.round;
+    let you = event.director ? "You direct this event." : "";
+    if (round && round.my_table) you = `Round ${round.round}: you are ${round.my_wind} at table ${round.my_table}.`;
+    setText($("event-you"), you);
+    const parts = [];
+    if (round) {
+      parts.push(h("h3", { text: `Round ${round.round}` }));
+      round.tables.forEach((table, t) => {
+        const scores = (round.scores || [])[t];
+        const seats = table.map((name, w) => `${Views.WINDS[w]} ${name || "bot"}` +
+          (scores ? ` ${scores[w]}` : "")).join(" \u00b7 ");
+        parts.push(h("div", { class: "row event-table", "data-table": String(t + 1),
+          text: `Table ${t + 1}: ${seats}${scores ? "" : " (playing)"}` }));
+      });
+      if ((round.byes || []).length) parts.push(h("p", { text: `Byes: ${round.byes.join(", ")}` }));
+    }
+    const seeding = event.seeding;
+    if (seeding && (seeding.waiting_for || []).length) {
+      parts.push(h("p", { text: `Round ${seeding.round} is called: its seed waits for ` +
+        `${seeding.waiting_for.join(", ")} (${seeding.step})` }));
+    }
+    for (const problem of event.problems || []) parts.push(h("p", { class: "problem", text: problem }));
+    put($("event-round"), ...parts);
+    const head = h("tr", {}, ...["Rank", "Player", "Points", "Score", "Played"].map(
+      (t) => h("th", { text: t })));
+    const rows = standings.map((row) => h("tr", { class: "standing" },
+      ...[row.rank, row.name, row.points, row.score, row.played].map(
+        (v) => h("td", { text: String(v) }))));
+    put($("event-standings"), head, ...rows);
   }
 
   async function joinTable(request) {
@@ -958,6 +1037,8 @@
     else say("name the table to join (or its id)");
   });
   $("peer-button").addEventListener("click", addPeer);
+  $("event-back").addEventListener("click", () => { state.eventName = null; showLobby(); });
+  setInterval(refreshEvent, 2000);
   setInterval(tick, 250);
   setInterval(async () => {
     const screen = document.body.dataset.screen;

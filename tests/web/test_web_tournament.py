@@ -1,0 +1,80 @@
+"""The room's screen for a tournament in a real browser (issue 23): Pat directs an event
+that three players entered from daemons of their own; `fourwinds web` lists it in the lobby,
+and its screen (the one a venue puts on a projector) shows the round's tables by the players'
+names, then each table's scores and the standings as the results come in."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from testkit.browser import body_text, chromium, page_errors, unavailable, wait_for
+from testkit.machines import Machine
+from testkit.procs import DaemonProcess, request, start_all
+from tests.web.test_web_lobby import _address
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.screen,
+    pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
+]
+
+REAL = "fourwinds.daemon.real_session"
+
+
+@pytest.fixture
+def players(tmp_path: Path) -> Iterator[list[DaemonProcess]]:
+    daemons = [DaemonProcess(tmp_path / name, name, session_module=REAL)
+               for name in ("Ann", "Bob", "Cy")]
+    start_all(daemons)
+    try:
+        yield daemons
+    finally:
+        for d in daemons:
+            d.stop()
+
+
+def test_the_tournament_screen_shows_the_round_and_the_standings(
+        pat: Machine, players: list[DaemonProcess], tmp_path: Path) -> None:
+    pat.start("fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns", "daemon.out")
+    made = pat.run("fourwinds tournament create 'club night' --rounds 2 --hands 1 --json",
+                   timeout=60)
+    assert made.returncode == 0, made.stderr
+    port = json.loads(made.stdout)["port"]
+    clients = [d.client(subscribe=False) for d in players]
+    try:
+        for c in clients:
+            request(c, type="tournament_join", name="club night", host="127.0.0.1", port=port)
+        started = pat.run("fourwinds tournament start 'club night' --json", timeout=60)
+        assert started.returncode == 0, started.stderr
+        pat.start("fourwinds web --no-browser", "web.out")
+        with chromium() as driver:
+            driver.get(_address(pat, "web.out"))
+            wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby")
+            wait_for(driver, lambda p: "club night" in driver.find_element(
+                "id", "events").text, 10, "the event in the lobby")
+            driver.find_element("css selector", '#events button[data-event="club night"]'
+                                ).click()
+            wait_for(driver, lambda p: p["screen"] == "tournament"
+                     and "Table 1: East" in body_text(driver), 10, "the round's table")
+            text = body_text(driver)
+            assert "Round 1" in text and "You direct this event." in text
+            assert "round 1 of 2 \u00b7 1 hand a round" in text
+            for name in ("Ann", "Bob", "Cy"):
+                assert name in driver.find_element("id", "event-round").text
+            assert "bot" in driver.find_element("id", "event-round").text   # 3 players
+            for c in clients:
+                request(c, type="tournament_result", name="club night", table=1,
+                        scores=[60, 0, -20, -40], wait=0)
+            wait_for(driver, lambda p: "(playing)" not in driver.find_element(
+                "id", "event-round").text, 15, "the table's result")
+            rows = [r.text for r in driver.find_elements("css selector", "tr.standing")]
+            assert len(rows) == 3 and rows[0].startswith("1 "), rows
+            driver.save_screenshot(str(tmp_path / "web-tournament.png"))
+            assert page_errors(driver) == []
+    finally:
+        for c in clients:
+            c.close()
