@@ -101,6 +101,7 @@ class TableScreen:
         self.event: Message | None = None
         self.ui = UiState()
         self.received = time.monotonic()
+        self.decision_shown = 0.0        # when the current decision first came on screen
 
     def poll(self, timeout: float) -> bool:
         """Take the newest view event, if any; True when the screen must be redrawn."""
@@ -112,6 +113,8 @@ class TableScreen:
                 return True
         if event is None:
             return False
+        if self.event is None or decision_key(self.event) != decision_key(event):
+            self.decision_shown = time.monotonic()
         self.ui = on_new_event(self.event, event, self.ui)
         self.event = event
         self.received = time.monotonic()
@@ -139,7 +142,8 @@ class TableScreen:
 
     def press(self, name: str) -> bool:
         """Handle one key; False when the player quits."""
-        result = handle_key(self.event, self.ui, name)
+        on_screen = time.monotonic() - self.decision_shown
+        result = handle_key(self.event, replace(self.ui, on_screen=on_screen), name)
         self.ui = result.ui
         if result.quit:
             return False

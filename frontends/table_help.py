@@ -116,7 +116,8 @@ SECTIONS: tuple[Section, ...] = (
            "leave`; a table that cannot go on without you asks first: L again)", OUT.LEAVE),
     )),
     Section(Where.RESULT, (
-        _b(("ENTER", "N", "n"), "Enter, N or n", "next hand (after the last: the standings)",
+        _b(("ENTER", "N", "n"), "Enter, N or n",
+           "next hand, once the result has been up a second (after the last: the standings)",
            OUT.NEXT),
         _b(("h",), "h", "history, as H (no rack on this screen: h is no tile)", OUT.HISTORY),
     )),

@@ -154,6 +154,14 @@ SCREEN_KEYS = {"?": "help", "S": "scores", "H": "history", "C": "sheet"}
 COMMAND_LETTERS = {"t": "T", "n": "N", "h": "H"}  # when no rack tile has that letter
 
 
+RESULT_GUARD_S = 1.0
+"""A key that would say "next" within this long of a hand's end is not taken: a player who
+pressed Enter or a number for the last call or discard as the hand ended would otherwise
+say next without having seen the result (seen in a four-friends test under load)."""
+
+_NEXT_KEYS = frozenset({"ENTER", "N", *"123456789"})
+
+
 def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
     """Apply one key press (see the module docstring)."""
     if ui.screen != "table":
@@ -179,6 +187,9 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
     if event is None:
         return KeyResult(replace(ui, message="no view from the daemon yet"))
     legal: list[Action] = list(event.get("legal_actions") or ())
+    if key in _NEXT_KEYS and ui.on_screen < RESULT_GUARD_S and screen_kind(event) == "result":
+        return KeyResult(replace(ui, message="the hand has just ended: look at the result, "
+                                             "then press n to go on"))
     if key in ("T", "N"):
         return _act_of_type(event, ui, legal, key)
     menu = menu_actions(legal, tiles)

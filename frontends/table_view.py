@@ -113,6 +113,9 @@ class UiState:
     # decision whose default is in the menu (Mahjong, a flower laid out) and by up/down,
     # cleared by a move of the cursor. Enter does what the player last pointed at.
     menu_aimed: bool = False
+    # seconds the current decision has been on the screen (the shell sets it for each key):
+    # a key pressed within RESULT_GUARD_S of a hand's end was meant for the discard before
+    on_screen: float = 10.0
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from fourwinds.frontends.table_keys import decision_key, handle_key, on_new_event
+from fourwinds.frontends.table_keys import (
+    RESULT_GUARD_S,
+    decision_key,
+    handle_key,
+    on_new_event,
+)
 from fourwinds.frontends.table_view import UiState, render
 from tests.frontends import sample_views
 
@@ -145,6 +150,20 @@ def test_n_enter_and_N_send_next_on_the_end_of_hand_screen() -> None:
         assert result.request["expected"]["type"] == "next"
 
 
+def test_a_key_pressed_as_the_hand_ends_does_not_say_next() -> None:
+    """Four friends' test, under load: a player's key for the last call window reached the
+    result screen as it came up and said next for them; within RESULT_GUARD_S of the
+    result's coming up Enter, n and the numbers are not taken, and the screen says why."""
+    event = sample_views.hand_over_event()
+    ui = on_new_event(None, event, UiState())
+    for key in ("n", "ENTER", "1"):
+        early = handle_key(event, replace(ui, on_screen=0.3), key)
+        assert early.request is None and "hand has just ended" in early.ui.message, key
+    later = handle_key(event, replace(ui, on_screen=RESULT_GUARD_S + 0.1), "n")
+    assert later.request is not None and later.request["expected"]["type"] == "next"
+    assert handle_key(event, replace(ui, on_screen=0.3), "S").ui.screen == "scores"
+
+
 def test_n_picks_the_fourteenth_tile_while_the_rack_is_shown() -> None:
     event = sample_views.play_event()
     result = handle_key(event, UiState(), "n")
@@ -199,6 +218,9 @@ def _screen_on(events: list[dict[str, Any]], sheet: dict[str, Any] | None = None
 def test_pressing_n_sends_the_next_action_to_the_daemon() -> None:
     screen, api = _screen_on([sample_views.hand_over_event(seq=1),
                               sample_views.hand_over_event(seq=2, waiting=(2, 3))])
+    assert screen.press("n")        # at once: taken for a key meant for the last discard
+    assert not [m for m in api.sent if m["type"] == "act"]
+    screen.decision_shown -= RESULT_GUARD_S      # the player has looked at the result
     assert screen.press("n")
     acts = [m for m in api.sent if m["type"] == "act"]
     assert len(acts) == 1 and acts[0]["expected"]["type"] == "next" and acts[0]["seq"] == 1

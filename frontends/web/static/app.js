@@ -30,7 +30,7 @@
     hello: null, table: null, event: null, receivedAt: 0, members: [], tables: null,
     cursor: 0, selected: new Set(), menu: 0, overlay: null, showHints: true, answered: null,
     order: null, sheet: null, sheetProblem: "", keys: null, connected: false, stopped: "",
-    menuAimed: false, events: null, eventName: null,
+    menuAimed: false, events: null, eventName: null, decisionShownAt: 0,
   };
 
   // -- the connection ----------------------------------------------------------------------
@@ -172,6 +172,7 @@
     // tile just drawn when it is that one), as the terminal does: Enter at once does what the
     // page calls the default, not a discard of the leftmost tile
     if (!old || decisionKey(old) !== decisionKey(event)) {
+      state.decisionShownAt = performance.now();
       const marked = (event.legal_actions || []).find((a) => a.default && tileBound(a, now));
       if (marked) state.cursor = now.lastIndexOf(marked.tiles[0]);
       // a default in the menu (Mahjong, a flower laid out): Enter does it, not a discard of
@@ -408,6 +409,13 @@
     if (key === "L" && screenOf(event) === "waiting") { leaveTable(); return true; }
     const legal = event.legal_actions || [];
     const menu = menuActions(event);
+    // a key that would say "next" within a second of a hand's end was meant for the discard
+    // before it (the terminal's RESULT_GUARD_S, frontends/table_keys.py)
+    if ((key === "Enter" || key === "N" || /^[1-9]$/.test(key)) && state.event
+        && screenOf(state.event) === "result" && performance.now() - state.decisionShownAt < 1000) {
+      say("the hand has just ended: look at the result, then press n to go on");
+      return true;
+    }
     if (key === "T" || key === "N") {
       const kinds = key === "T" ? ["more_time"] : ["next", "ready"];
       const action = legal.find((a) => kinds.includes(a.type));
