@@ -51,7 +51,7 @@ problems it carries, so a full queue of events is under 16 MB. A ``transcript`` 
 biggest message (docs/SECURITY.md "Socket bounds")."""
 SERIAL = frozenset({"create", "join", "leave", "act", "ready", "peer", "tournament_create",
                     "tournament_join", "tournament_start", "tournament_result",
-                    "tournament_withdraw"})
+                    "tournament_withdraw", "tournament_correct", "tournament_penalty"})
 """Requests that change a table or wait on the network: handled one at a time, in the order
 they came. Every other request (``status``, ``view``, ``tables``...) is answered at once,
 also while one of these waits (a join waits up to 10 s for the host)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from fourwinds.daemon.api import ApiError, Message
@@ -14,7 +15,18 @@ from fourwinds.daemon.events import describe
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION
-from fourwinds.protocol.tournament.records import MAX_AMOUNT, MAX_NAME, MAX_ROUNDS, Deck, Length
+from fourwinds.protocol.tournament.records import (
+    MAX_AMOUNT,
+    MAX_NAME,
+    MAX_REASON,
+    MAX_ROUNDS,
+    MAX_SCORE,
+    MAX_TABLES,
+    Correction,
+    Deck,
+    Length,
+    Penalty,
+)
 from fourwinds.protocol.tournament.seating import FillPolicy
 from fourwinds.protocol.tournament.standings import Rules
 
@@ -178,12 +190,9 @@ async def _result(d: Daemon, request: Message) -> Message:
     unless given)."""
     rt = d.events.find(_text(request, "name", 64))
     table = _count(request, "table", 1, 1024, 0) - 1
-    scores = request.get("scores")
-    if not isinstance(scores, list) or len(scores) != 4 or not all(
-            isinstance(x, int) and not isinstance(x, bool) for x in scores):
-        raise ApiError("scores must be four whole numbers: East, South, West, North")
+    scores = _scores(request)
     wait = _count(request, "wait", 0, 60, int(RESULT_WAIT_S))
-    body = d.events.result(rt, table, (scores[0], scores[1], scores[2], scores[3]))
+    body = d.events.result(rt, table, scores)
     where = (body.round, body.table)
     deadline = asyncio.get_running_loop().time() + wait
     while where not in dict(rt.verdict.scores) \
@@ -203,10 +212,55 @@ async def _withdraw(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
+async def _correct(d: Daemon, request: Message) -> Message:
+    """The director sets a table's final scores with a reason (``round`` and ``table``
+    from 1, ``scores`` E, S, W, N): a result entered wrong, or a table ended by force."""
+    rt = d.events.find(_text(request, "name", 64))
+    round_no = _count(request, "round", 1, MAX_ROUNDS, 0) - 1
+    table = _count(request, "table", 1, MAX_TABLES, 0) - 1
+    scores = _scores(request)
+    reason = _text(request, "reason", MAX_REASON)
+    d.events.director_record(rt, Correction(rt.held.event, round_no, table, scores, reason))
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
+async def _penalty(d: Daemon, request: Message) -> Message:
+    """The director takes ``points`` (a whole number or a fraction such as "1/2") and
+    ``score`` from the entrant named ``player`` in ``round`` (from 1), with a reason."""
+    rt = d.events.find(_text(request, "name", 64))
+    round_no = _count(request, "round", 1, MAX_ROUNDS, 0) - 1
+    player = _text(request, "player", MAX_NAME)
+    found = [key for key, name in zip(rt.verdict.entrants, rt.verdict.names, strict=True)
+             if name == player]
+    if len(found) != 1:
+        raise ApiError(f"{len(found)} entrants are called {player!r}")
+    try:
+        points = Fraction(str(request.get("points", "0")))
+    except (ValueError, ZeroDivisionError):
+        raise ApiError("points must be a number such as 1 or 1/2") from None
+    if not 0 <= points <= 1000:
+        raise ApiError("points must be from 0 to 1000")
+    score = _count(request, "score", 0, MAX_SCORE, 0)
+    reason = _text(request, "reason", MAX_REASON)
+    d.events.director_record(rt, Penalty(rt.held.event, round_no, found[0], points, score,
+                                         reason))
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
+def _scores(request: Message) -> tuple[int, int, int, int]:
+    scores = request.get("scores")
+    if not isinstance(scores, list) or len(scores) != 4 or not all(
+            isinstance(x, int) and not isinstance(x, bool) and abs(x) <= MAX_SCORE
+            for x in scores):
+        raise ApiError("scores must be four whole numbers: East, South, West, North")
+    return scores[0], scores[1], scores[2], scores[3]
+
+
 Handler = Callable[["Daemon", Message], Awaitable[Message]]
 HANDLERS: dict[str, Handler] = {
     "tournament_create": _create, "tournament_join": _join, "tournament_list": _list,
     "tournament_status": _status, "tournament_standings": _standings,
     "tournament_export": _export, "tournament_start": _start,
     "tournament_result": _result, "tournament_withdraw": _withdraw,
+    "tournament_correct": _correct, "tournament_penalty": _penalty,
 }

@@ -70,10 +70,12 @@ from fourwinds.protocol.tournament.record_wire import decode_record, encode_reco
 from fourwinds.protocol.tournament.records import (
     NONCE_LEN,
     Admit,
+    Correction,
     Create,
     Deck,
     Entry,
     Length,
+    Penalty,
     Record,
     SeedCommit,
     SeedEcho,
@@ -570,6 +572,18 @@ class Events:
             self.d.transport.send(rt.create.director,
                                   EventSubmit(rt.held.event, encode_record(record)))
 
+    def director_record(self, rt: EventRuntime, body: Correction | Penalty) -> None:
+        """A correction of a table's scores (a result entered wrong, a table ended by force)
+        or a penalty, signed by us as the director with its reason, taken and spread."""
+        if rt.create.director != self._me():
+            raise ApiError(f"only the director of {rt.name} corrects or penalises")
+        before = len(rt.held)
+        intake = rt.held.offer(signed(body, self._signer()))
+        if intake.decision is not Decision.ACCEPT:
+            why = intake.problem.line() if intake.problem is not None else "held already"
+            raise ApiError(f"the record refuses it: {why}")
+        self._taken(rt, before)
+
     def call_round(self, rt: EventRuntime) -> int:
         """The director calls the next round: every entrant makes its seed; the round start
         follows by itself (``_advance``). The round's number (from 0)."""
@@ -734,12 +748,24 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
         "records": len(rt.held), "results": rt.verdict.results,
         "problems": [p.line() for p in rt.verdict.problems],
         "code": rt.code,
+        "adjustments": [_adjustment(rt, item) for item in rt.verdict.adjustments],
         "round": _last_round(rt, me),
         "seeding": _seeding(rt),
     }
 
 
 WINDS = ("East", "South", "West", "North")
+
+
+def _adjustment(rt: EventRuntime, item: Correction | Penalty) -> dict[str, Any]:
+    """A correction or penalty as the standings' history shows it."""
+    if isinstance(item, Correction):
+        return {"kind": "correction", "round": item.round + 1, "table": item.table + 1,
+                "scores": list(item.scores), "reason": item.reason}
+    entrants = rt.entrants()
+    name = rt.verdict.names[entrants.index(item.player)] if item.player in entrants else "?"
+    return {"kind": "penalty", "round": item.round + 1, "player": name,
+            "points": str(item.points), "score": item.score, "reason": item.reason}
 
 
 def _last_round(rt: EventRuntime, me: bytes) -> dict[str, Any] | None:

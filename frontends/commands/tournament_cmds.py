@@ -1,5 +1,6 @@
-"""`fourwinds tournament create | list | join | start | result | withdraw | status | standings |
-export`: an event's record at your daemon (daemon/events.py, docs/TOURNAMENT.md).
+"""`fourwinds tournament create | list | join | start | result | correct | penalty | withdraw |
+status | standings | export`: an event's record at your daemon (daemon/events.py,
+docs/TOURNAMENT.md).
 
 Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
 when it is not running) and prints what it answers, or one JSON object with ``--json``.
@@ -19,7 +20,7 @@ from fourwinds.frontends.cli import UsageError
 from fourwinds.frontends.cli_common import config_of, data_dir_of, emit, state_dir_of
 from fourwinds.frontends.daemon_link import LocalApi, checked, connect
 from fourwinds.frontends.local_seats import DaemonPlan, SoloBusy, ensure_daemon, is_running
-from fourwinds.protocol.text import shown_name
+from fourwinds.protocol.text import clean_text, shown_name
 
 
 def add_parsers(commands: Any) -> None:
@@ -69,8 +70,30 @@ def add_parsers(commands: Any) -> None:
                     "seat of the table has signed the same scores (a bot seat: the director).")
     result.add_argument("name", metavar="NAME")
     result.add_argument("--table", type=int, required=True, metavar="T")
-    result.add_argument("--scores", required=True, metavar="E,S,W,N")
+    result.add_argument("--scores", required=True, metavar="E,S,W,N",
+                        help="e.g. --scores=120,-30,-30,-60 (with = when the first is "
+                             "negative)")
     _common(result, cmd_result)
+    correct = commands.add_parser(
+        "correct", help="the director: set a table's final scores, with a reason (a result "
+                        "entered wrong, a table ended by force)")
+    correct.add_argument("name", metavar="NAME")
+    correct.add_argument("--round", type=int, required=True, metavar="R")
+    correct.add_argument("--table", type=int, required=True, metavar="T")
+    correct.add_argument("--scores", required=True, metavar="E,S,W,N",
+                         help="e.g. --scores=-30,90,-30,-30 (with = when the first is "
+                              "negative)")
+    correct.add_argument("--reason", required=True)
+    _common(correct, cmd_correct)
+    penalty = commands.add_parser(
+        "penalty", help="the director: take points and score from a player, with a reason")
+    penalty.add_argument("name", metavar="NAME")
+    penalty.add_argument("--round", type=int, required=True, metavar="R")
+    penalty.add_argument("--player", required=True)
+    penalty.add_argument("--points", default="0", help="table or tournament points (1, 1/2)")
+    penalty.add_argument("--score", type=int, default=0)
+    penalty.add_argument("--reason", required=True)
+    _common(penalty, cmd_penalty)
     withdraw = commands.add_parser(
         "withdraw", help="leave an event from its next round (the director: --player NAME "
                          "--reason WHY)")
@@ -161,6 +184,16 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     if isinstance(seeding, Mapping) and seeding.get("waiting_for"):
         lines.append(f"  round {seeding.get('round')} is called: its seed waits for "
                      f"{', '.join(map(str, seeding['waiting_for']))} ({seeding.get('step')})")
+    for item in event.get("adjustments") or ():
+        if item.get("kind") == "correction":
+            lines.append(f"  correction: round {item.get('round')}, table {item.get('table')} "
+                         f"scores {', '.join(map(str, item.get('scores') or ()))}: "
+                         f"{clean_text(str(item.get('reason')))}")
+        else:
+            lines.append(f"  penalty: round {item.get('round')}, "
+                         f"{shown_name(str(item.get('player')), 30)}: -{item.get('points')} "
+                         f"points, -{item.get('score')} score: "
+                         f"{clean_text(str(item.get('reason')))}")
     for problem in event.get("problems") or ():
         lines.append(f"  PROBLEM {problem}")
     return lines
@@ -223,17 +256,38 @@ def cmd_start(args: argparse.Namespace) -> int:
 
 
 def cmd_result(args: argparse.Namespace) -> int:
-    try:
-        scores = [int(part) for part in args.scores.split(",")]
-    except ValueError:
-        raise UsageError(f"--scores {args.scores!r}: four whole numbers, E,S,W,N") from None
-    if len(scores) != 4:
-        raise UsageError(f"--scores {args.scores!r}: four whole numbers, E,S,W,N")
+    scores = _scores(args.scores)
     answer = _ask(args, {"type": "tournament_result", "name": args.name, "table": args.table,
                          "scores": scores})
     said = ("the result counts: all four seats signed these scores" if answer.get("held")
             else "signed; it counts once every seat of the table has signed the same scores")
     emit(args, [said, *_event_lines(answer)], answer)
+    return 0
+
+
+def _scores(text: str) -> list[int]:
+    try:
+        scores = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise UsageError(f"--scores {text!r}: four whole numbers, E,S,W,N") from None
+    if len(scores) != 4:
+        raise UsageError(f"--scores {text!r}: four whole numbers, E,S,W,N")
+    return scores
+
+
+def cmd_correct(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_correct", "name": args.name, "round": args.round,
+                         "table": args.table, "scores": _scores(args.scores),
+                         "reason": args.reason})
+    emit(args, _event_lines(answer), answer)
+    return 0
+
+
+def cmd_penalty(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_penalty", "name": args.name, "round": args.round,
+                         "player": args.player, "points": args.points, "score": args.score,
+                         "reason": args.reason})
+    emit(args, _event_lines(answer), answer)
     return 0
 
 

@@ -364,3 +364,41 @@ def test_a_late_entrant_plays_from_the_next_round(tmp_path: Path) -> None:
         assert "p5" in {n for t in second["round"]["tables"] for n in t}
 
     run(tmp_path, 6, body)
+
+
+def test_the_director_corrects_a_result_and_penalises_with_reasons_seen_everywhere(
+        tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rounds=2))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        started = await call(director, type="tournament_start", name="club")
+        seats = started["round"]["tables"][0]
+        await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
+                                   for d in players), 10)
+        for d in players:
+            await call(d, type="tournament_result", name="club", table=1,
+                       scores=[40, 0, -10, -30], wait=0)
+        assert await wait_for(lambda: director.events.find("club").verdict.results == 1, 10)
+        with pytest.raises(ApiError, match="'reason' must be a non-empty string"):
+            await call(director, type="tournament_correct", name="club", round=1, table=1,
+                       scores=[0, 0, 0, 0], reason=" ")
+        with pytest.raises(ApiError, match="only the director"):
+            await call(players[0], type="tournament_correct", name="club", round=1,
+                       table=1, scores=[0, 0, 0, 0], reason="mine")
+        await call(director, type="tournament_correct", name="club", round=1, table=1,
+                   scores=[-30, 0, -10, 40], reason="East and North were swapped")
+        await call(director, type="tournament_penalty", name="club", round=1,
+                   player=seats[3], points="1/2", score=5, reason="slow play")
+        await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
+                                   for d in players), 10)
+        status = await call(players[2], type="tournament_status", name="club")
+        assert [a["kind"] for a in status["adjustments"]] == ["correction", "penalty"]
+        assert status["adjustments"][1]["reason"] == "slow play"
+        assert status["round"]["scores"] == [[-30, 0, -10, 40]]
+        rows = (await call(players[1], type="tournament_standings", name="club"))["standings"]
+        top = rows[0]
+        assert top["name"] == seats[3] and top["points"] == "7/2" and top["score"] == 35
+
+    run(tmp_path, 5, body)

@@ -77,6 +77,12 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     assert signed.returncode == 0, signed.stderr
     assert signed.stdout.startswith("the result counts: all four seats signed these scores")
     assert "table 1 result: 90, -30, -30, -30" in signed.stdout
+    fixed = _cli("tournament", "correct", "club night", "--round", "1", "--table", "1",
+                 "--scores=-30,90,-30,-30", "--reason", "South won, not East",
+                 "--data-dir", str(ann.data_dir))
+    assert fixed.returncode == 0, fixed.stderr
+    assert ("  correction: round 1, table 1 scores -30, 90, -30, -30: South won, not East"
+            in fixed.stdout)
     bad = _cli("tournament", "result", "club night", "--table", "1", "--scores", "1,2",
                "--data-dir", str(bob.data_dir))
     assert bad.returncode == 2 and "four whole numbers" in bad.stderr
