@@ -134,8 +134,18 @@ async def _list(d: Daemon, request: Message) -> Message:
 
 
 async def _status(d: Daemon, request: Message) -> Message:
+    """An EVENT, with who is missing: at the director, the entrants (not withdrawn) whose
+    daemons it has not heard from lately; at an entrant, whether the director is heard."""
     rt = d.events.find(_text(request, "name", 64))
-    return {"ok": True, **describe(rt, d.identity.public_key)}
+    me = d.identity.public_key
+    answer = describe(rt, me)
+    if rt.create.director == me:
+        answer["missing"] = [name for n, (key, name) in enumerate(
+            zip(rt.verdict.entrants, rt.verdict.names, strict=True))
+            if n not in rt.verdict.withdrawn and not d.alive(key)]
+    else:
+        answer["missing"] = [] if d.alive(rt.create.director) else ["the director"]
+    return {"ok": True, **answer}
 
 
 async def _standings(d: Daemon, request: Message) -> Message:

@@ -184,6 +184,9 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     if isinstance(seeding, Mapping) and seeding.get("waiting_for"):
         lines.append(f"  round {seeding.get('round')} is called: its seed waits for "
                      f"{', '.join(map(str, seeding['waiting_for']))} ({seeding.get('step')})")
+    if event.get("missing"):
+        lines.append(f"  not heard from lately: "
+                     f"{', '.join(shown_name(str(n), 30) for n in event['missing'])}")
     for item in event.get("adjustments") or ():
         if item.get("kind") == "correction":
             lines.append(f"  correction: round {item.get('round')}, table {item.get('table')} "

@@ -230,6 +230,10 @@ def test_a_round_waits_for_an_entrant_who_is_away_and_says_so(tmp_path: Path) ->
         with pytest.raises(ApiError, match=r"round 1 of club is called; its seed waits for "
                                            r"p2 \(commit\)"):
             await call(director, type="tournament_start", name="club", wait=1)
+        assert await wait_for(lambda: not director.alive(bob.identity.public_key), 20)
+        status = await call(director, type="tournament_status", name="club")
+        assert status["missing"] == ["p2"]
+        assert (await call(ann, type="tournament_status", name="club"))["missing"] == []
 
     run(tmp_path, 3, body)
 
