@@ -126,6 +126,16 @@ class DaemonProcess:
             self.proc.wait(10)
 
 
+def fourwinds_cli(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    """``fourwinds ARGS`` as a person types it, from this checkout, with no config file of
+    the machine's (each command names its daemon with ``--data-dir``)."""
+    return subprocess.run([sys.executable, "-m", "fourwinds.frontends.cli", *args],
+                          capture_output=True, text=True, timeout=timeout, cwd=ROOT,
+                          stdin=subprocess.DEVNULL,
+                          env={**os.environ, "PYTHONPATH": str(ROOT),
+                               "FOURWINDS_CONFIG": "/nonexistent/config.toml"})
+
+
 def request(client: Client, **message: Any) -> dict[str, Any]:
     answer = client.request(message)
     if not answer.get("ok"):

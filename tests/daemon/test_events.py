@@ -23,28 +23,18 @@ from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.record_wire import encode_record
 from fourwinds.protocol.tournament.records import Entry
 from tests.daemon.helpers import identity, time_limit, wait_for
-from tests.daemon.test_shell import call
+from tests.daemon.test_shell import call, make_daemon
+from tests.daemon.test_shell import run as shell_run
 
 PORT = cast(SessionModule, real_session)
 
 
 def _daemon(base: Path, i: int) -> Daemon:
-    data = base / f"d{i}"
-    return Daemon(identity(500 + i), Paths(data, data / "run"), PORT, name=f"p{i}",
-                  host="127.0.0.1", listen_port=0, mdns=False)
+    return make_daemon(base, i, session=PORT, first_identity=500)
 
 
 def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]]) -> None:
-    async def main() -> None:
-        daemons = [_daemon(base, i) for i in range(n)]
-        try:
-            for d in daemons:
-                await d.start()
-            await body(daemons)
-        finally:
-            for d in daemons:
-                await d.close()
-    asyncio.run(asyncio.wait_for(main(), time_limit(60)))
+    shell_run(base, n, body, session=PORT, first_identity=500)
 
 
 async def enter(d: Daemon, director: Daemon, name: str, code: str = "") -> dict[str, Any]:

@@ -29,10 +29,14 @@ from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
 PORT = cast(SessionModule, toy_session)
 
 
-def make_daemon(base: Path, i: int, force_tcp: bool = False) -> Daemon:
+def make_daemon(base: Path, i: int, force_tcp: bool = False, *,
+                session: SessionModule = PORT, first_identity: int = 100) -> Daemon:
+    """Daemon ``i`` of a test, in ``base/d<i>``, on loopback, the toy session unless
+    ``session`` names another (tests/daemon/test_events.py: the real one)."""
     data = base / f"d{i}"
-    return Daemon(identity(100 + i), Paths(data, data / "run"), PORT, name=f"p{i}",
-                  host="127.0.0.1", listen_port=0, mdns=False, force_tcp_api=force_tcp)
+    return Daemon(identity(first_identity + i), Paths(data, data / "run"), session,
+                  name=f"p{i}", host="127.0.0.1", listen_port=0, mdns=False,
+                  force_tcp_api=force_tcp)
 
 
 async def call(d: Daemon, **request: Any) -> dict[str, Any]:
@@ -47,9 +51,11 @@ async def join(d: Daemon, host: Daemon, table: str, code: str | None = None
 
 
 def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]],
-        force_tcp: bool = False) -> None:
+        force_tcp: bool = False, *, session: SessionModule = PORT,
+        first_identity: int = 100) -> None:
     async def main() -> None:
-        daemons = [make_daemon(base, i, force_tcp) for i in range(n)]
+        daemons = [make_daemon(base, i, force_tcp, session=session,
+                               first_identity=first_identity) for i in range(n)]
         try:
             for d in daemons:
                 await d.start()

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,18 +13,10 @@ import pytest
 
 from fourwinds.frontends.commands.play import Kind, choose_table, my_tables
 from fourwinds.frontends.config import Config
-from fourwinds.frontends.local_seats import fourwinds_command
-from testkit.procs import ROOT, DaemonProcess, request
+from testkit.procs import DaemonProcess, fourwinds_cli, request
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(fourwinds_command(*args), capture_output=True, text=True, timeout=60,
-                          cwd=ROOT, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "PYTHONPATH": str(ROOT),
-                               "FOURWINDS_CONFIG": "/nonexistent/config.toml"})
 
 
 @pytest.fixture
@@ -47,20 +37,20 @@ def test_leave_names_the_tables_then_leaves_one_and_play_stops_asking(
         daemon: DaemonProcess) -> None:
     data = str(daemon.data_dir)
     for name in ("kitchen", "den"):
-        hosted = _cli("host", name, "--rules", "mcr", "--practice", "--data-dir", data)
+        hosted = fourwinds_cli("host", name, "--rules", "mcr", "--practice", "--data-dir", data)
         assert hosted.returncode == 0, hosted.stderr
     # two tables: `play` cannot choose without asking, nor can `leave`
     with pytest.raises(Exception, match=r"several tables \(kitchen, den\)"):
         choose_table(_play_args(), Config(), my_tables(data), interactive=False)
-    several = _cli("leave", "--data-dir", data)
+    several = fourwinds_cli("leave", "--data-dir", data)
     assert several.returncode == 2
     assert several.stderr.strip() == (
         "fourwinds: you sit at several tables (kitchen, den): fourwinds leave TABLE")
-    unknown = _cli("leave", "attic", "--data-dir", data)
+    unknown = fourwinds_cli("leave", "attic", "--data-dir", data)
     assert unknown.returncode == 2
     assert unknown.stderr.strip() == (
         "fourwinds: you sit at no table 'attic' (yours: kitchen, den)")
-    left = _cli("leave", "kitchen", "--data-dir", data, "--json")
+    left = fourwinds_cli("leave", "kitchen", "--data-dir", data, "--json")
     assert left.returncode == 0, left.stderr
     answer = json.loads(left.stdout)
     assert answer["ok"] and answer["name"] == "kitchen" and not answer["seated"]
@@ -69,7 +59,7 @@ def test_leave_names_the_tables_then_leaves_one_and_play_stops_asking(
     target = choose_table(_play_args(), Config(), my_tables(data), interactive=False)
     assert (target.kind, target.name) == (Kind.RETURN, "den")
     # the one table left needs no name
-    last = _cli("leave", "--data-dir", data)
+    last = fourwinds_cli("leave", "--data-dir", data)
     assert last.returncode == 0, last.stderr
     assert last.stdout.strip() == "you left den"
     assert not request(daemon.client(subscribe=False), type="tables")["tables"]
@@ -85,12 +75,12 @@ def test_a_joiner_leaving_the_lobby_frees_its_place_at_the_host(tmp_path: Path) 
     try:
         host.start()
         guest.start()
-        hosted = _cli("host", "kitchen", "--rules", "mcr", "--practice", "--data-dir",
+        hosted = fourwinds_cli("host", "kitchen", "--rules", "mcr", "--practice", "--data-dir",
                       str(host.data_dir), "--json")
         assert hosted.returncode == 0, hosted.stderr
         table = json.loads(hosted.stdout)["table"]
         key = request(host.client(subscribe=False), type="whoami")["public_key"]
-        joined = _cli("join", table, "--host", "127.0.0.1", "--port", str(host.port),
+        joined = fourwinds_cli("join", table, "--host", "127.0.0.1", "--port", str(host.port),
                       "--key", key, "--data-dir", str(guest.data_dir))
         assert joined.returncode == 0, joined.stderr
         api = host.client(subscribe=False)
@@ -102,7 +92,7 @@ def test_a_joiner_leaving_the_lobby_frees_its_place_at_the_host(tmp_path: Path) 
         while seated() != 2 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert seated() == 2
-        left = _cli("leave", "--data-dir", str(guest.data_dir))
+        left = fourwinds_cli("leave", "--data-dir", str(guest.data_dir))
         assert left.returncode == 0, left.stderr
         assert left.stdout.splitlines() == ["you left kitchen",
                                             "your place is free again for someone else"]

@@ -5,30 +5,20 @@ address, both daemons hold the same record, and the export passes `tournament ve
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.local_seats import fourwinds_command
-from testkit.procs import ROOT, DaemonProcess, start_all
+from testkit.procs import DaemonProcess, fourwinds_cli, start_all
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
 
 
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(fourwinds_command(*args), capture_output=True, text=True, timeout=60,
-                          cwd=ROOT, stdin=subprocess.DEVNULL,
-                          env={**os.environ, "PYTHONPATH": str(ROOT),
-                               "FOURWINDS_CONFIG": "/nonexistent/config.toml"})
-
-
 def _json(*args: str) -> dict[str, object]:
-    done = _cli(*args, "--json")
+    done = fourwinds_cli(*args, "--json")
     assert done.returncode == 0, done.stderr
     answer: dict[str, object] = json.loads(done.stdout)
     return answer
@@ -55,40 +45,40 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     entered = _json("tournament", "join", "club night", "--peer", f"127.0.0.1:{ann.port}",
                     "--data-dir", str(bob.data_dir))
     assert entered["me"] == 0 and entered["event"] == made["event"]
-    listed = _cli("tournament", "list", "--data-dir", str(ann.data_dir))
+    listed = fourwinds_cli("tournament", "list", "--data-dir", str(ann.data_dir))
     assert "club night (mcr, 3 rounds of 1 hand, practice deck): you direct it" in listed.stdout
     assert "  0  Bob" in listed.stdout
-    shown = _cli("tournament", "status", "club night", "--data-dir", str(bob.data_dir))
+    shown = fourwinds_cli("tournament", "status", "club night", "--data-dir", str(bob.data_dir))
     assert "you are entrant 0" in shown.stdout and "1 entrant(s)" in shown.stdout
     standings = _json("tournament", "standings", "club night", "--data-dir", str(bob.data_dir))
     assert standings["standings"] == [{"rank": 1, "player": 0, "name": "Bob", "points": "0",
                                        "score": 0, "played": 0, "byes": 0}]
-    started = _cli("tournament", "start", "club night", "--data-dir", str(ann.data_dir))
+    started = fourwinds_cli("tournament", "start", "club night", "--data-dir", str(ann.data_dir))
     assert started.returncode == 0, started.stderr
     assert "round 1:" in started.stdout and "    table 1: " in started.stdout
     end = time.monotonic() + 15     # the round start travels to Bob's daemon meanwhile
-    while " at table 1" not in (seated := _cli(
+    while " at table 1" not in (seated := fourwinds_cli(
             "tournament", "status", "club night", "--data-dir", str(bob.data_dir))).stdout \
             and time.monotonic() < end:
         time.sleep(0.3)
     assert " at table 1" in seated.stdout and "Bob" in seated.stdout, seated.stdout
-    signed = _cli("tournament", "result", "club night", "--table", "1", "--scores",
+    signed = fourwinds_cli("tournament", "result", "club night", "--table", "1", "--scores",
                   "90,-30,-30,-30", "--data-dir", str(bob.data_dir))
     assert signed.returncode == 0, signed.stderr
     assert signed.stdout.startswith("the result counts: all four seats signed these scores")
     assert "table 1 result: 90, -30, -30, -30" in signed.stdout
-    fixed = _cli("tournament", "correct", "club night", "--round", "1", "--table", "1",
+    fixed = fourwinds_cli("tournament", "correct", "club night", "--round", "1", "--table", "1",
                  "--scores=-30,90,-30,-30", "--reason", "South won, not East",
                  "--data-dir", str(ann.data_dir))
     assert fixed.returncode == 0, fixed.stderr
     assert ("  correction: round 1, table 1 scores -30, 90, -30, -30: South won, not East"
             in fixed.stdout)
-    bad = _cli("tournament", "result", "club night", "--table", "1", "--scores", "1,2",
+    bad = fourwinds_cli("tournament", "result", "club night", "--table", "1", "--scores", "1,2",
                "--data-dir", str(bob.data_dir))
     assert bad.returncode == 2 and "four whole numbers" in bad.stderr
     out = tmp_path / "club.export"
     _json("tournament", "export", "club night", str(out), "--data-dir", str(bob.data_dir))
-    verified = _cli("tournament", "verify", str(out))
+    verified = fourwinds_cli("tournament", "verify", str(out))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert verified.stdout.startswith(
         'OK: "club night", mcr, 1 entrants, 1 of 3 round(s) started, 1 table result(s)')
@@ -99,10 +89,10 @@ def test_a_wrong_code_and_an_unknown_event_are_one_line_each(
     ann, bob = pair
     made = _json("tournament", "create", "finals", "--private", "--data-dir", str(ann.data_dir))
     assert made["code"]
-    wrong = _cli("tournament", "join", "finals", "--peer", f"127.0.0.1:{ann.port}", "--code",
-                 "NOPE42", "--data-dir", str(bob.data_dir))
+    wrong = fourwinds_cli("tournament", "join", "finals", "--peer", f"127.0.0.1:{ann.port}",
+                          "--code", "NOPE42", "--data-dir", str(bob.data_dir))
     assert wrong.returncode != 0 and "Traceback" not in wrong.stderr
     assert wrong.stderr.strip() == "fourwinds: cannot join finals: wrong code for event finals"
-    unknown = _cli("tournament", "status", "derby", "--data-dir", str(bob.data_dir))
+    unknown = fourwinds_cli("tournament", "status", "derby", "--data-dir", str(bob.data_dir))
     assert unknown.returncode != 0
     assert "no event 'derby' here" in unknown.stderr and "Traceback" not in unknown.stderr
