@@ -36,6 +36,7 @@ from typing import Any
 
 import pytest
 
+from fourwinds.frontends.table_keys import RESULT_GUARD_S
 from testkit.machines import Machine, Network, Unavailable, short_dir
 from testkit.screen import TMUX, Person, Terminal, entry, is_result, play_until, rack
 from tests.people.readme import Role, role
@@ -203,6 +204,9 @@ class Story:
         so; the fourth says it and hand 2 starts at every seat."""
         logins = list(self.screens)
         hand = {m.login: m.view().get("hand_number") for m in self.net.machines}
+        # people look at the result first: a key within RESULT_GUARD_S of its coming up is
+        # taken for one meant for the last discard, and not as "next" (table_keys.py)
+        time.sleep(RESULT_GUARD_S)
         for login in logins[:-1]:
             self.screens[login].keys("n")
         last = logins[-1]
