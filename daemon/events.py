@@ -238,6 +238,7 @@ class Events:
         director whose round is being seeded calls it again (it may have missed the call)."""
         for rt in self.events.values():
             if key == rt.create.director or key in rt.entrants():
+                self._dial(key)     # a restarted director knows an entrant only by its Hello
                 self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
                 if rt.called is not None and rt.create.director == self._me():
                     self.d.transport.send(key, EventCall(rt.held.event, rt.called))

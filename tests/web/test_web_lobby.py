@@ -40,8 +40,8 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
     url = _address(pat, "web.out")
     with chromium() as driver:
         driver.get(url)
-        wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby")
-        assert "You sit at no table." in body_text(driver)
+        wait_for(driver, lambda p: p["screen"] == "lobby"
+                 and "You sit at no table." in body_text(driver), 15, "the lobby")
         driver.save_screenshot(str(tmp_path / "web-lobby-1280x800.png"))
         driver.find_element("id", "host-name").send_keys("garden")
         driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
