@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from fourwinds.daemon.api import ApiError, Message
 from fourwinds.daemon.checks import BadInput, checked_address, local_name
-from fourwinds.daemon.events import describe
+from fourwinds.daemon.events import describe, entrant_named
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION
@@ -240,10 +240,7 @@ async def _penalty(d: Daemon, request: Message) -> Message:
     rt = d.events.find(_text(request, "name", 64))
     round_no = _count(request, "round", 1, MAX_ROUNDS, 0) - 1
     player = _text(request, "player", MAX_NAME)
-    found = [key for key, name in zip(rt.verdict.entrants, rt.verdict.names, strict=True)
-             if name == player]
-    if len(found) != 1:
-        raise ApiError(f"{len(found)} entrants are called {player!r}")
+    key = entrant_named(rt, player)
     try:
         points = Fraction(str(request.get("points", "0")))
     except (ValueError, ZeroDivisionError):
@@ -252,8 +249,7 @@ async def _penalty(d: Daemon, request: Message) -> Message:
         raise ApiError("points must be from 0 to 1000")
     score = _count(request, "score", 0, MAX_SCORE, 0)
     reason = _text(request, "reason", MAX_REASON)
-    d.events.director_record(rt, Penalty(rt.held.event, round_no, found[0], points, score,
-                                         reason))
+    d.events.director_record(rt, Penalty(rt.held.event, round_no, key, points, score, reason))
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 

@@ -57,14 +57,13 @@ from fourwinds.daemon.wire import (
     EventFind,
     EventRecords,
     EventSubmit,
-    Frame,
     Refuse,
 )
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.signing import SigningKey
 from fourwinds.protocol.tournament.check import Verdict
 from fourwinds.protocol.tournament.export import encode_export
-from fourwinds.protocol.tournament.intake import Decision
+from fourwinds.protocol.tournament.intake import Decision, Intake
 from fourwinds.protocol.tournament.next_steps import round_start, seed_step, table_result
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record, signed_bytes
 from fourwinds.protocol.tournament.records import (
@@ -291,9 +290,7 @@ class Events:
             self.d.transport.send(key, Refuse("a submitted record is a seed step or a "
                                               "withdrawal of your own"))
             return
-        before = len(rt.held)
-        if self._offer(rt, record) is Decision.ACCEPT:
-            self._taken(rt, before)
+        self._take(rt, record)
 
     def _find(self, key: bytes, frame: EventFind) -> None:
         rt = next((rt for rt in self.events.values() if rt.name == frame.name
@@ -328,9 +325,8 @@ class Events:
     def _records(self, key: bytes, frame: EventRecords) -> None:
         rt = self.events.get(frame.event)
         if rt is None:
-            rt = self._open_joined(key, frame)
-            if rt is None:
-                return
+            self._open_joined(key, frame)   # takes the rest of the frame itself
+            return
         before = len(rt.held)
         for offset, data in enumerate(frame.records):
             at = frame.start + offset
@@ -352,7 +348,7 @@ class Events:
         if frame.records and (len(rt.held) > before or frame.start > before):
             self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
 
-    def _open_joined(self, key: bytes, frame: EventRecords) -> EventRuntime | None:
+    def _open_joined(self, key: bytes, frame: EventRecords) -> None:
         """The first records of an event we asked a director for (``EventFind``): opened
         from its creation when the director is the one we dialled and the name the one we
         asked; then our entry is sent."""
@@ -363,17 +359,17 @@ class Events:
             first = decode_record(frame.records[0])
         except FourwindsError as error:
             self._fail(joining, f"the director's event does not decode: {error}")
-            return None
+            return
         body = first.body
         if not isinstance(body, Create) or event_id(body) != frame.event \
                 or body.director != key or body.name != joining.name:
             self._fail(joining, "the director sent another event than the one asked for")
-            return None
+            return
         try:
             held = self.store.create(first)
         except StoreError as error:
             self._fail(joining, str(error))
-            return None
+            return
         rt = EventRuntime(held)
         rt.director_at = self.d.frames.addresses.get(key)
         self.events[frame.event] = rt
@@ -384,7 +380,7 @@ class Events:
             self._records(key, rest)
         entry = signed(Entry(frame.event, self._me(), self.d.name), self._signer())
         self.d.transport.send(key, EventEnter(frame.event, joining.code, encode_record(entry)))
-        return None
+        return
 
     def _enter(self, key: bytes, frame: EventEnter, sender: Sender) -> None:
         rt = self.events.get(frame.event)
@@ -418,19 +414,29 @@ class Events:
                 return
         if self._offer(rt, record) is Decision.ACCEPT:
             self.d.transport.admitted(key)
-            self.d.frames.addresses.setdefault(key, (sender.address, 0))
         if len(rt.held) > before:
             self._taken(rt, before)
 
     # -- taking records ----------------------------------------------------------------------
 
     def _offer(self, rt: EventRuntime, record: Record) -> Decision:
+        """Offer one record to the held event (a disk that refuses it: refused)."""
+        return self._intake(rt, record).decision
+
+    def _intake(self, rt: EventRuntime, record: Record) -> Intake:
         try:
-            intake = rt.held.offer(record)
+            return rt.held.offer(record)
         except StoreError as error:
             log.error("event %s: cannot store a record: %s", rt.held.event.hex()[:8], error)
-            return Decision.REFUSE
-        return intake.decision
+            return Intake(Decision.REFUSE)
+
+    def _take(self, rt: EventRuntime, record: Record) -> Intake:
+        """Offer one record; when it is taken, do what follows (``_taken``)."""
+        before = len(rt.held)
+        intake = self._intake(rt, record)
+        if intake.decision is Decision.ACCEPT:
+            self._taken(rt, before)
+        return intake
 
     def _taken(self, rt: EventRuntime, before: int) -> None:
         """Records from ``before`` on were taken: a director sends them to every entrant;
@@ -461,9 +467,7 @@ class Events:
         if step is not None:
             record = signed(step, self._signer())
             if rt.create.director == me:
-                before = len(rt.held)
-                if self._offer(rt, record) is Decision.ACCEPT:
-                    self._taken(rt, before)
+                self._take(rt, record)
                 return
             data = encode_record(record)
             if data != rt.submitted:
@@ -479,9 +483,7 @@ class Events:
                         rt.rounds_started() + 1, error)
             return
         if start is not None:
-            before = len(rt.held)
-            if self._offer(rt, signed(start, self._signer())) is Decision.ACCEPT:
-                self._taken(rt, before)
+            self._take(rt, signed(start, self._signer()))
 
     def _collect(self, rt: EventRuntime, key: bytes, record: Record) -> str:
         """A seat's signature of its table's result, for us to gather as the director
@@ -516,11 +518,10 @@ class Events:
             proposals[wire] = (body, sigs)
         proposals[wire][1][seat] = sig
         complete = proposals[wire][1]
-        if all(s is not None for s in complete):
-            before = len(rt.held)
-            if self._offer(rt, Record(body, tuple(complete))) is Decision.ACCEPT:
-                del rt.signing[(body.round, body.table)]
-                self._taken(rt, before)
+        taken = all(s is not None for s in complete) and self._take(
+            rt, Record(body, tuple(complete))).decision is Decision.ACCEPT
+        if taken:
+            del rt.signing[(body.round, body.table)]
         return ""
 
     def result(self, rt: EventRuntime, table: int, scores: tuple[int, int, int, int]
@@ -555,20 +556,16 @@ class Events:
                 raise ApiError("only the director withdraws another player")
             if not reason.strip():
                 raise ApiError("the director withdraws a player with a reason")
-            found = [key for _, name, key in names_of(rt) if name == player]
-            if len(found) != 1:
-                raise ApiError(f"{len(found)} entrants are called {player!r}")
-            body = Withdraw(rt.held.event, found[0], WithdrawnBy.DIRECTOR, reason)
+            body = Withdraw(rt.held.event, entrant_named(rt, player), WithdrawnBy.DIRECTOR,
+                            reason)
         else:
             if me not in rt.entrants():
                 raise ApiError(f"you are not an entrant of {rt.name}")
             body = Withdraw(rt.held.event, me, WithdrawnBy.PLAYER, reason)
         record = signed(body, self._signer())
         if rt.create.director == me:
-            before = len(rt.held)
-            if self._offer(rt, record) is not Decision.ACCEPT:
+            if self._take(rt, record).decision is not Decision.ACCEPT:
                 raise ApiError("the record refuses that withdrawal (already withdrawn?)")
-            self._taken(rt, before)
         else:
             self.d.transport.send(rt.create.director,
                                   EventSubmit(rt.held.event, encode_record(record)))
@@ -578,12 +575,10 @@ class Events:
         or a penalty, signed by us as the director with its reason, taken and spread."""
         if rt.create.director != self._me():
             raise ApiError(f"only the director of {rt.name} corrects or penalises")
-        before = len(rt.held)
-        intake = rt.held.offer(signed(body, self._signer()))
+        intake = self._take(rt, signed(body, self._signer()))
         if intake.decision is not Decision.ACCEPT:
-            why = intake.problem.line() if intake.problem is not None else "held already"
+            why = intake.problem.line() if intake.problem is not None else "not stored"
             raise ApiError(f"the record refuses it: {why}")
-        self._taken(rt, before)
 
     def call_round(self, rt: EventRuntime) -> int:
         """The director calls the next round: every entrant makes its seed; the round start
@@ -723,8 +718,12 @@ def _same_code(given: str, code: str) -> bool:
     return secrets.compare_digest(normalize_code(given), normalize_code(code))
 
 
-def is_event_frame(frame: Frame) -> bool:
-    return isinstance(frame, EventFind | EventAsk | EventRecords | EventEnter)
+def entrant_named(rt: EventRuntime, player: str) -> bytes:
+    """The key of the one entrant called ``player`` (ApiError when none or several)."""
+    found = [key for _, name, key in names_of(rt) if name == player]
+    if len(found) != 1:
+        raise ApiError(f"{len(found)} entrants are called {player!r}")
+    return found[0]
 
 
 def names_of(rt: EventRuntime) -> Iterable[tuple[int, str, bytes]]:

@@ -47,6 +47,12 @@ def records_of(d: Daemon, event: str) -> list[bytes]:
     return [encode_record(r) for r in rt.held.records]
 
 
+async def all_hold(director: Daemon, players: list[Daemon], event: str) -> bool:
+    """Wait (up to 10 s) until every player's daemon holds the director's record."""
+    return await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
+                                      for d in players), 10)
+
+
 def test_players_enter_by_the_directors_address_and_every_daemon_holds_the_record(
         tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
@@ -255,8 +261,7 @@ def test_a_doctored_seating_from_the_director_is_refused_by_every_entrant(
         doctored = replace(start, tables=((first[0], second[1], *first[2:]),
                                           (second[0], first[1], *second[2:])))
         record = signed(doctored, SigningKey.from_seed(director.identity.private_key))
-        await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
-                                   for d in players), 10)
+        await all_hold(director, players, event)
         before = records_of(director, event)
         for d in players:
             director.transport.send(d.identity.public_key, EventRecords(
@@ -287,8 +292,7 @@ def test_two_rounds_with_results_signed_by_each_tables_seats_give_one_standings(
         for round_no in (1, 2):
             started = await call(director, type="tournament_start", name="club")
             tables = started["round"]["tables"]
-            await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
-                                       for d in players), 10)
+            await all_hold(director, players, event)
             for t, seats in enumerate(tables, 1):
                 scores = [10 * t + round_no, 20, -10, -20 - 10 * t - round_no]
                 sitting = [d for d in players if d.name in seats]
@@ -305,8 +309,7 @@ def test_two_rounds_with_results_signed_by_each_tables_seats_give_one_standings(
             with pytest.raises(ApiError):
                 await call(players[0], type="tournament_result", name="club", table=9,
                            scores=[1, 2, 3, 4])
-        await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
-                                   for d in players), 10)
+        await all_hold(director, players, event)
         rows = [(await call(d, type="tournament_standings", name="club"))["standings"]
                 for d in ds]
         assert all(r == rows[0] for r in rows) and len(rows[0]) == 7
@@ -369,8 +372,7 @@ def test_the_director_corrects_a_result_and_penalises_with_reasons_seen_everywhe
             await enter(d, director, "club")
         started = await call(director, type="tournament_start", name="club")
         seats = started["round"]["tables"][0]
-        await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
-                                   for d in players), 10)
+        await all_hold(director, players, event)
         for d in players:
             await call(d, type="tournament_result", name="club", table=1,
                        scores=[40, 0, -10, -30], wait=0)
@@ -385,8 +387,7 @@ def test_the_director_corrects_a_result_and_penalises_with_reasons_seen_everywhe
                    scores=[-30, 0, -10, 40], reason="East and North were swapped")
         await call(director, type="tournament_penalty", name="club", round=1,
                    player=seats[3], points="1/2", score=5, reason="slow play")
-        await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
-                                   for d in players), 10)
+        await all_hold(director, players, event)
         status = await call(players[2], type="tournament_status", name="club")
         assert [a["kind"] for a in status["adjustments"]] == ["correction", "penalty"]
         assert status["adjustments"][1]["reason"] == "slow play"
