@@ -17,7 +17,7 @@ from fourwinds.protocol.table.envelope import decode
 from fourwinds.protocol.table.transcript import check_transcript, read_transcript
 from testkit.bots import BotSeat
 from testkit.damage import flip_middle_record
-from tests.daemon.test_real_table import RealTable
+from tests.daemon.test_real_table import PAUSE_AFTER, RealTable
 
 pytestmark = pytest.mark.slow
 VICTIM = 2
@@ -79,7 +79,7 @@ def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_complete
     table = RealTable(tmp_path, "mcr", deck)
     try:
         table.open()
-        seats = table.bots(timeout=120, pause_after={VICTIM: 12})
+        seats = table.bots(timeout=120, pause_after={VICTIM: PAUSE_AFTER})
         _paused_mid_hand(table, seats, 40)
         victim = table.daemons[VICTIM]
         victim.kill9()
@@ -112,7 +112,7 @@ def test_a_deleted_data_folder_is_rebuilt_from_the_peers_and_the_match_completes
     table = RealTable(tmp_path, "mcr", "masked")
     try:
         table.open()
-        seats = table.bots(timeout=120, pause_after={VICTIM: 12})
+        seats = table.bots(timeout=120, pause_after={VICTIM: PAUSE_AFTER})
         _paused_mid_hand(table, seats, 40)
         victim = table.daemons[VICTIM]
         victim.kill9()
