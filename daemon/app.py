@@ -21,6 +21,7 @@ from fourwinds.daemon import frames_in, reach
 from fourwinds.daemon.api import ApiError, ApiServer, Message
 from fourwinds.daemon.catching_up import RECONNECT_MAX_S, RECONNECTING_TEXT, CatchingUp
 from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
+from fourwinds.daemon.event_tables import EventTables
 from fourwinds.daemon.events import Events
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
 from fourwinds.daemon.own_seq import CONFIRM_S, OwnSeqCheck
@@ -115,6 +116,7 @@ class Daemon:
         self.manual_peers = peers
         self.store = Store(paths.tables)
         self.events = Events(self, paths.data / "events")
+        self.event_tables = EventTables(self)     # a round's tables, opened and scored
         self.tables: dict[bytes, TableRuntime] = {}
         self.names: dict[bytes, str] = {}              # peer key -> player name
         self.curve_to_key: dict[bytes, bytes] = {}     # CURVE key -> Ed25519 key
@@ -708,6 +710,7 @@ class Daemon:
                     step = self.port.tick(rt.session, now)
                     if step.persist or step.outgoing or step.events:
                         self.apply(rt, step)
+            self.event_tables.tick(now)
 
     async def _syncer(self) -> None:
         """Anti-entropy: ask every live member for what we may have missed; refresh views."""

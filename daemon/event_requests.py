@@ -139,6 +139,7 @@ async def _status(d: Daemon, request: Message) -> Message:
     rt = d.events.find(_text(request, "name", 64))
     me = d.identity.public_key
     answer = describe(rt, me)
+    answer["my_table_state"] = d.event_tables.describe(rt)
     if rt.create.director == me:
         answer["missing"] = [name for n, (key, name) in enumerate(
             zip(rt.verdict.entrants, rt.verdict.names, strict=True))

@@ -55,6 +55,7 @@ from fourwinds.daemon.wire import (
     EventCall,
     EventEnter,
     EventFind,
+    EventPeers,
     EventRecords,
     EventSubmit,
     Refuse,
@@ -76,6 +77,7 @@ from fourwinds.protocol.tournament.records import (
     Length,
     Penalty,
     Record,
+    RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
@@ -84,7 +86,13 @@ from fourwinds.protocol.tournament.records import (
     WithdrawnBy,
 )
 from fourwinds.protocol.tournament.seating import FillPolicy, SeatingError
-from fourwinds.protocol.tournament.signing import event_id, signature, signed, signed_by
+from fourwinds.protocol.tournament.signing import (
+    event_id,
+    signature,
+    signed,
+    signed_by,
+    table_id,
+)
 from fourwinds.protocol.tournament.standings import Rules, Scoring
 
 if TYPE_CHECKING:
@@ -96,7 +104,8 @@ META = "meta.msgpack"
 JOIN_TIMEOUT_S = 10.0
 MAX_PROPOSALS = 4      # different results of one table kept while its seats sign
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
-EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
+EventFrame = (EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
+              | EventPeers)
 
 
 @dataclass
@@ -255,6 +264,8 @@ class Events:
             self._called(key, frame)
         elif isinstance(frame, EventSubmit):
             self._submitted(key, frame)
+        elif isinstance(frame, EventPeers):
+            self._peers(key, frame)
         else:
             self._records(key, frame)
 
@@ -264,6 +275,13 @@ class Events:
             raise Refused(Refusal.NOT_MEMBER, "a round call from one not its director")
         rt.called = frame.round
         self._advance(rt)
+
+    def _peers(self, key: bytes, frame: EventPeers) -> None:
+        """The director's hints of where our table's seats are (daemon/event_tables.py)."""
+        rt = self.events.get(frame.event)
+        if rt is None or key != rt.create.director:
+            raise Refused(Refusal.NOT_MEMBER, "table addresses from one not the director")
+        self.d.event_tables.told(rt, frame)
 
     def _submitted(self, key: bytes, frame: EventSubmit) -> None:
         """An entrant's own seed step, for us to take as the event's director."""
@@ -449,6 +467,8 @@ class Events:
                     self._dial(key)
             if not rt.entries_open():
                 self.announce(rt)           # the last round started: withdrawn
+            if any(isinstance(r.body, RoundStart) for r in rt.held.records[before:]):
+                self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
         for director, joining in list(self.joining.items()):
             if joining.event == rt.held.event and me in rt.entrants():
                 del self.joining[director]
@@ -782,11 +802,15 @@ def _last_round(rt: EventRuntime, me: bytes) -> dict[str, Any] | None:
         "tables": [[None if n is None else names[n] for n in table]
                    for table in seating.tables],
         "byes": [names[n] for n in seating.byes], "my_table": None, "my_wind": None,
+        "my_table_id": None, "with": [],
     }
     for t, table in enumerate(seating.tables):
         if mine is not None and mine in table:
             out["my_table"] = t + 1
             out["my_wind"] = WINDS[table.index(mine)]
+            out["my_table_id"] = table_id(rt.held.event, seating.round, t).hex()
+            out["with"] = [f"{names[n]} ({WINDS[w]})" if n is not None else f"a bot ({WINDS[w]})"
+                           for w, n in enumerate(table) if n != mine]
     scores = dict(rt.verdict.scores)
     out["scores"] = [list(scores[(seating.round, t)]) if (seating.round, t) in scores else None
                      for t in range(len(seating.tables))]

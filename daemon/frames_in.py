@@ -26,6 +26,7 @@ from fourwinds.daemon.wire import (
     EventCall,
     EventEnter,
     EventFind,
+    EventPeers,
     EventRecords,
     EventSubmit,
     Frame,
@@ -75,7 +76,7 @@ class FrameRouter:
                                     | EventEnter):
             raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
         if isinstance(frame, EventFind | EventAsk | EventRecords | EventEnter | EventCall
-                      | EventSubmit):
+                      | EventSubmit | EventPeers):
             self.d.events.handle(key, frame, sender, guest)     # daemon/events.py
             return
         now = time.monotonic()
@@ -158,6 +159,11 @@ class FrameRouter:
         if rt is None or rt.host_key != self.d.identity.public_key:
             self._result(key, frame.table_id, False, "no such table at this host")
             return
+        seats = self.d.event_tables.seats_at(rt.table_id)    # a tournament table: its seating's
+        if seats is not None and key not in seats:
+            self._result(key, frame.table_id, False,
+                         f"{rt.name} is a tournament table and you are not seated there")
+            return
         if key in rt.members and not rt.private:
             await self._admit(rt, key, b"")
             return
@@ -202,7 +208,8 @@ class FrameRouter:
     async def _admit(self, rt: TableRuntime, key: bytes, mac: bytes) -> None:
         """Pin ``key`` at ``rt`` (on disk before it is told: a thread writes it while the
         loop goes on), tell it so, and send every member the new roster."""
-        rt.seat_member(key, self.addresses.get(key, ("", 0)))
+        seats = self.d.event_tables.seats_at(rt.table_id) or {}
+        rt.seat_member(key, self.addresses.get(key, ("", 0)), seats.get(key))
         self.d.transport.admitted(key)      # its link is no longer a guest's
         host, port = self.addresses.get(key, ("", 0))
         self.d.learn(key, host, port, Source.HEARD)

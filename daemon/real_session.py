@@ -34,7 +34,7 @@ from fourwinds.protocol.table.problems import shown_problems
 from fourwinds.protocol.table.rebuild import RebuildPool
 from fourwinds.protocol.table.rebuild import rebuild as rebuild_seat
 from fourwinds.protocol.table.sheet import rules_sheet, table_sheet
-from fourwinds.protocol.table.state import Step, TableSession
+from fourwinds.protocol.table.state import Phase, Step, TableSession
 from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
 
@@ -67,9 +67,9 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
     for key, value in options.items():
         if key not in known or key == "rules":
             raise LocalProtocolError(f"unknown table option {key!r}"[:120])
-        if key == "auto_pass":
+        if key in ("auto_pass", "fixed_winds"):
             if not isinstance(value, bool):
-                raise LocalProtocolError("option auto_pass must be true or false")
+                raise LocalProtocolError(f"option {key} must be true or false")
             values[key] = value
             continue
         if key == "deck":
@@ -155,6 +155,18 @@ def awaits_us(session: TableSession) -> bool:
     s = session
     return (s.me is not None and s.me in s.awaiting and s.me not in s.inputs
             and not s.inbox[s.me])
+
+
+def ready_due(session: TableSession) -> bool:
+    """The table waits for our seat to say it is ready (the lobby's last step): a tournament
+    table's daemon says it for its player, the round having been called for everyone."""
+    s = session
+    return s.phase is Phase.READY and s.me is not None and s.me not in s.inputs
+
+
+def final_scores(session: TableSession) -> tuple[int, int, int, int] | None:
+    """Each place's final match score once the match is over, else None."""
+    return session.scores if session.phase is Phase.OVER else None
 
 
 def last_seq(session: TableSession, seat: int) -> int:

@@ -119,10 +119,20 @@ async def _create(d: Daemon, request: Message) -> Message:
     if not isinstance(options, dict):
         raise ApiError("'options' must be a map")
     table_id = fresh_bytes(16, f"table:{d.identity.public_key.hex()}:{name}")
+    rt = open_at(d, table_id, name, rules, options, private)
+    await d._announce(rt)
+    return {"ok": True, "table": rt.table_hex, "code": rt.code}
+
+
+def open_at(d: Daemon, table_id: bytes, name: str, rules: str, options: dict[str, Any],
+            private: bool = False, listed: bool = True) -> TableRuntime:
+    """Open the table ``table_id`` as its host (place 0), its first record on disk;
+    ``ApiError`` with the reason when its options are refused or it cannot be written.
+    ``listed``: announced over mDNS (a tournament table is not: its seats know it)."""
     me = d.identity.public_key
     rt = TableRuntime(table_id=table_id, name=name, rules=rules, host_key=me, private=private,
                       code=new_code() if private else None,
-                      members={me: (d.host, d.transport.port)}, place=0)
+                      members={me: (d.host, d.transport.port)}, place=0, listed=listed)
     step = d.port.new_table(d.identity.private_key, name, rules, d.name, options,
                             d.seat_entropy(table_id), time.monotonic())
     rt.save_meta(d.store)
@@ -134,8 +144,7 @@ async def _create(d: Daemon, request: Message) -> Message:
         rt.close_log()
         d.store.leave(table_id)
         raise ApiError(f"cannot create {name}: {rt.paused}")
-    await d._announce(rt)
-    return {"ok": True, "table": rt.table_hex, "code": rt.code}
+    return rt
 
 
 def _find_offer(d: Daemon, request: Message) -> tuple[bytes, str, str, bytes, str, int]:
@@ -186,6 +195,15 @@ async def _join(d: Daemon, request: Message) -> Message:
     code = request.get("code")
     if code is not None and not isinstance(code, str):
         raise ApiError("'code' must be a string")
+    return await join_at(d, table_id, name, rules, host_key, (host, port), code)
+
+
+async def join_at(d: Daemon, table_id: bytes, name: str, rules: str, host_key: bytes,
+                  address: tuple[str, int], code: str | None) -> Message:
+    """Join ``table_id`` at its host ``host_key`` reached at ``address``: pair (with the
+    code of a private table), then wait for the roster and the table's Open. ``ApiError``
+    with the reason when the table cannot be joined."""
+    host, port = address
     try:
         beacon = await d.transport.fetch_key(host, port)
     except TransportError as error:

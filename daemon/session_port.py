@@ -13,9 +13,11 @@ Optional, used when present: ``apply_message`` and ``send_action`` with ``settle
 halves of ``handle_message`` and ``local_action``: adopt a peer's message before making our
 automatic reply, send our action before our own session takes it in), ``progress`` (phase
 and step: a view is sent at once when it changes), ``awaits_us``, ``suggest``,
-``sheet``, ``sheet_for_rules``, ``transcript``, and ``seated`` with ``keep_joins`` (a player
-who leaves the lobby before the seating frees its place; without them every table counts as
-seated, and a leave is one from a table that waits for its seat).
+``sheet``, ``sheet_for_rules``, ``transcript``, ``ready_due`` and ``final_scores`` (a
+tournament table's daemon says ready and signs the result for its player), and ``seated``
+with ``keep_joins`` (a player who leaves the lobby before the seating frees its place;
+without them every table counts as seated, and a leave is one from a table that waits for
+its seat).
 """
 
 from __future__ import annotations
@@ -111,3 +113,23 @@ def load_session_module(name: str = DEFAULT) -> SessionModule:
                                  "host or join tables with it")
     port: SessionModule = module
     return port
+
+
+def ready_due(port: SessionModule, session: Any) -> bool:
+    """Does the table wait for our seat's "ready"? False for a module without
+    ``ready_due`` or before there is a session."""
+    due = getattr(port, "ready_due", None)
+    return bool(due is not None and session is not None and due(session))
+
+
+def final_scores(port: SessionModule, session: Any) -> tuple[int, int, int, int] | None:
+    """Each place's final score once the match is over (None before, or for a module
+    without ``final_scores``)."""
+    scores = getattr(port, "final_scores", None)
+    if scores is None or session is None:
+        return None
+    found = scores(session)
+    if found is None:
+        return None
+    a, b, c, d = (int(x) for x in found)
+    return a, b, c, d

@@ -126,12 +126,15 @@ class TableRuntime:
         top = max(places.values(), default=-1)
         self.free_places = tuple(p for p in range(top + 1) if p not in places.values())
 
-    def seat_member(self, key: bytes, address: tuple[str, int]) -> int:
-        """Admit ``key`` (host): the lowest free place, else the next; its place."""
+    def seat_member(self, key: bytes, address: tuple[str, int], place: int | None = None
+                    ) -> int:
+        """Admit ``key`` (host) at ``place`` (a tournament table: its wind), else at the
+        lowest free place, else the next; its place."""
         places = self.places()
         if key in places:
             return places[key]
-        place = min(self.free_places) if self.free_places else len(self.members)
+        if place is None:
+            place = min(self.free_places) if self.free_places else len(self.members)
         self.set_places({**places, key: place}, {**self.members, key: address})
         return place
 

@@ -71,6 +71,7 @@ class Kind(IntEnum):
     EVENT_ENTER = 19
     EVENT_CALL = 20
     EVENT_SUBMIT = 21
+    EVENT_PEERS = 22
 
 
 @dataclass(frozen=True)
@@ -272,6 +273,16 @@ class EventCall:
 
 
 @dataclass(frozen=True)
+class EventPeers:
+    """The director tells an entrant where the other seats of its table in the round under
+    way were last heard: (key, host, port) each, at most 8. Hints only, as ``Reach``: the
+    entrant keeps them for keys seated at its table and dials them to open or join it."""
+
+    event: bytes
+    members: tuple[tuple[bytes, str, int], ...]
+
+
+@dataclass(frozen=True)
 class EventSubmit:
     """An entrant's own signed record for the director to take (a seed step)."""
 
@@ -281,7 +292,8 @@ class EventSubmit:
 
 Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
          | PairResult | Refuse | Roster | Reach | Rebuild | Heads | AskHeads | Leave
-         | EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit)
+         | EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
+         | EventPeers)
 
 _KIND_OF: dict[type[Any], Kind] = {
     Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
@@ -290,7 +302,7 @@ _KIND_OF: dict[type[Any], Kind] = {
     Roster: Kind.ROSTER, Reach: Kind.REACH, Rebuild: Kind.REBUILD, Heads: Kind.HEADS,
     AskHeads: Kind.ASK_HEADS, Leave: Kind.LEAVE, EventFind: Kind.EVENT_FIND,
     EventAsk: Kind.EVENT_ASK, EventRecords: Kind.EVENT_RECORDS, EventEnter: Kind.EVENT_ENTER,
-    EventCall: Kind.EVENT_CALL, EventSubmit: Kind.EVENT_SUBMIT,
+    EventCall: Kind.EVENT_CALL, EventSubmit: Kind.EVENT_SUBMIT, EventPeers: Kind.EVENT_PEERS,
 }
 
 
@@ -428,7 +440,8 @@ def decode(data: bytes) -> Frame:
              Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1,
              Kind.REBUILD: 2, Kind.HEADS: 2, Kind.ASK_HEADS: 1, Kind.LEAVE: 1,
              Kind.EVENT_FIND: 1, Kind.EVENT_ASK: 2, Kind.EVENT_RECORDS: 3,
-             Kind.EVENT_ENTER: 3, Kind.EVENT_CALL: 2, Kind.EVENT_SUBMIT: 2}[kind]
+             Kind.EVENT_ENTER: 3, Kind.EVENT_CALL: 2, Kind.EVENT_SUBMIT: 2,
+             Kind.EVENT_PEERS: 2}[kind]
     if kind is Kind.ROSTER and len(fields) == 5:
         arity = 5       # with the members' places (a free place before the last)
     if len(fields) != arity:
@@ -474,6 +487,8 @@ def decode(data: bytes) -> Frame:
                             _event_records(f[2]))
     if kind is Kind.EVENT_CALL:
         return EventCall(_bytes(f[0], "event id", EVENT_ID), _int(f[1], "round", 0, 63))
+    if kind is Kind.EVENT_PEERS:
+        return EventPeers(_bytes(f[0], "event id", EVENT_ID), _decode_members(f[1]))
     if kind is Kind.EVENT_SUBMIT:
         return EventSubmit(_bytes(f[0], "event id", EVENT_ID),
                            _bytes(f[1], "record", limit=EVENT_RECORD_LIMIT))

@@ -3,7 +3,9 @@
 ``--rules american|mcr`` plays the built-in bot: the rule set's engine bot, which the daemon
 runs on the seat's own state (the ``suggest`` request; the view bot when it has no answer).
 ``--exec CMD`` runs any program as the seat, speaking JSON lines on its stdin/stdout
-(docs/SCRIPTING.md). ``--join`` first joins a table.
+(docs/SCRIPTING.md). ``--join`` first joins a table. ``--tournament NAME`` plays this
+daemon's table of every round of an event it entered, one after another
+(frontends/tournament_bot.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from fourwinds.frontends.cli_common import open_api, setup_logging, table_name
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import DaemonTable, checked
 from fourwinds.frontends.suggest_bot import engine_brain
+from fourwinds.frontends.tournament_bot import play_event
 from fourwinds.protocol.errors import FourwindsError
 
 
@@ -32,6 +35,8 @@ def register(sub: Any) -> None:
     parser.add_argument("--table", metavar="NAME", help="the table (default: the only one)")
     parser.add_argument("--join", metavar="NAME|ID", help="join this table first")
     parser.add_argument("--code", help="the private table's code, with --join")
+    parser.add_argument("--tournament", metavar="EVENT",
+                        help="play our table of every round of this tournament we entered")
     parser.add_argument("--host", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)
@@ -55,22 +60,26 @@ def cmd_bot(args: argparse.Namespace) -> int:
     setup_logging(args)
     api = open_api(args, subscribe=True)
     try:
+        if args.tournament:
+            return play_event(api, args.tournament, lambda: _brain(args, api))
         if args.join:
             table = str(checked(api.request(join_request(args))).get("table") or args.join)
         else:
             table = table_name(api, args)
         # no separate "ready": the table offers it as a legal action, the brain answers it
-        brain: Brain
-        if args.exec_cmd:
-            argv = shlex.split(args.exec_cmd)
-            if not argv:
-                raise FourwindsError("--exec needs a command")
-            try:
-                brain = ExecBrain(argv, answer_timeout=args.answer_timeout)
-            except OSError as error:
-                raise FourwindsError(str(error)) from error
-        else:
-            brain = engine_brain(api)   # the table's own rules decide: see suggest_bot
-        return play_seat(DaemonTable(api, table), brain)
+        return play_seat(DaemonTable(api, table), _brain(args, api))
     finally:
         api.close()
+
+
+def _brain(args: argparse.Namespace, api: Any) -> Brain:
+    """The seat's brain: ``--exec``'s program, else the built-in bot."""
+    if args.exec_cmd:
+        argv = shlex.split(args.exec_cmd)
+        if not argv:
+            raise FourwindsError("--exec needs a command")
+        try:
+            return ExecBrain(argv, answer_timeout=args.answer_timeout)
+        except OSError as error:
+            raise FourwindsError(str(error)) from error
+    return engine_brain(api)   # the table's own rules decide: see suggest_bot

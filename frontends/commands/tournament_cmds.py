@@ -165,8 +165,13 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     last = event.get("round")
     if isinstance(last, Mapping):
         lines.append(f"  round {last.get('round')}:"
-                     + (f" you are {last.get('my_wind')} at table {last.get('my_table')}"
+                     + (f" table {last.get('my_table')}, you are {last.get('my_wind')}"
                         if last.get("my_table") else ""))
+        others = [shown_name(str(who), 24) for who in last.get("with") or ()]
+        if others:
+            lines.append(f"    with {', '.join(others[:-1])} and {others[-1]}"
+                         + (f": {event['my_table_state']}"
+                            if event.get("my_table_state") else ""))
         for number, table in enumerate(last.get("tables") or (), 1):
             seats = ", ".join(f"{wind} {shown_name(str(name), 20) if name else 'bot'}"
                               for wind, name in zip("ESWN", table, strict=False))

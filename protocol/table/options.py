@@ -68,6 +68,10 @@ def checked(options: TableOptions) -> TableOptions:
                           f"{', '.join(d.value for d in DeckKind)}")
     if not isinstance(options.auto_pass, bool):
         raise OptionError("options.auto_pass must be true or false")
+    if not isinstance(options.fixed_winds, bool):
+        raise OptionError("options.fixed_winds must be true or false")
+    if options.fixed_winds and options.next_window is None:
+        raise OptionError("options.fixed_winds needs next_window (a table of this version)")
     if len(options.rules) > RULES_OPTIONS:
         raise OptionError(f"options.rules: more than {RULES_OPTIONS} engine options")
     for name, val in options.rules:
@@ -96,7 +100,9 @@ class TableOptions:
     rules adapter as they are. ``auto_pass``: a seat whose only legal answer to a discard is
     "pass" answers at once, without asking its player (what online tables do; the price is
     that a seat that pauses could have called). Off, every seat answers every discard itself
-    or by its timer.
+    or by its timer. ``fixed_winds``: the first hand's winds are the places (0 East,
+    1 South, 2 West, 3 North) instead of drawn (RULES.md A3/B2's draw): a tournament round's
+    seating has already given each player a wind (docs/TOURNAMENT.md).
     """
 
     call_window: float = 8.0
@@ -108,15 +114,19 @@ class TableOptions:
     rules: tuple[tuple[str, str | int | bool], ...] = ()
     auto_pass: bool = True
     next_window: float | None = 60.0
+    fixed_winds: bool = False
 
     def to_wire(self) -> list[Any]:
         """9 items; 8 (the form tables had before ``next_window``) when it is None, so an
-        older table's options encode as they were."""
+        older table's options encode as they were; 10 with ``fixed_winds`` (only when set:
+        a table that draws its winds encodes as before)."""
         items = [self.call_window, self.charleston_window, self.turn_window,
                  self.stall_after, self.hands, self.deck.value,
                  [[k, v] for k, v in self.rules], self.auto_pass]
         if self.next_window is not None:
             items.append(self.next_window)
+        if self.fixed_winds:
+            items.append(True)
         return items
 
     @staticmethod
@@ -124,13 +134,16 @@ class TableOptions:
         """Strict; the 7-item form (before ``auto_pass``: it was off) and the 8-item one
         (before ``next_window``: no wait at a hand's end) of older tables are accepted. The
         types are read here, the limits are ``checked``'s (the same as at ``create``)."""
-        items = need_list(value, "options", max_len=9)
-        if len(items) not in (7, 8, 9):
-            raise WireError(f"options: expected 9 items, got {len(items)}")
+        items = need_list(value, "options", max_len=10)
+        if len(items) not in (7, 8, 9, 10):
+            raise WireError(f"options: expected 9 or 10 items, got {len(items)}")
+        fixed_winds = items[9] if len(items) == 10 else False
+        if fixed_winds is not True and len(items) == 10:
+            raise WireError("options.fixed_winds: expected true (left out when false)")
         auto_pass = items[7] if len(items) >= 8 else False
         if not isinstance(auto_pass, bool):
             raise WireError("options.auto_pass: expected true or false")
-        next_window = (_number(items[8], "next_window") if len(items) == 9 else None)
+        next_window = (_number(items[8], "next_window") if len(items) >= 9 else None)
         try:
             deck = DeckKind(need_str(items[5], "options.deck"))
         except ValueError:
@@ -149,6 +162,7 @@ class TableOptions:
             tuple(pairs),
             auto_pass,
             next_window,
+            bool(fixed_winds),
         ))
 
 

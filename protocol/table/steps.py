@@ -324,7 +324,9 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
     rules, hand_no = s.rules, s.hand.hand_no
     first = s.first_seating
     if first is None:
-        if rules.ruleset is RuleSet.MCR:  # B2: the four seat winds drawn at random once
+        if s.open is not None and s.open.options.fixed_winds:   # a tournament's seating
+            first = (Seat(0), Seat(1), Seat(2), Seat(3))
+        elif rules.ruleset is RuleSet.MCR:  # B2: the four seat winds drawn at random once
             winds = deck_dice.seat_winds(seed)
             first = (Seat(winds.index(Seat.EAST)), Seat(winds.index(Seat.SOUTH)),
                      Seat(winds.index(Seat.WEST)), Seat(winds.index(Seat.NORTH)))

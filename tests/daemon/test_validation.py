@@ -42,7 +42,15 @@ from fourwinds.daemon.recovery import CannotResume, resume_table
 from fourwinds.daemon.session_port import SessionModule
 from fourwinds.daemon.store import Store
 from fourwinds.daemon.tables import BadMeta, TableRuntime
-from fourwinds.daemon.wire import PROTOCOL_VERSION, FrameError, Hello, Roster, decode, encode
+from fourwinds.daemon.wire import (
+    PROTOCOL_VERSION,
+    EventPeers,
+    FrameError,
+    Hello,
+    Roster,
+    decode,
+    encode,
+)
 from fourwinds.frontends.config import ConfigError, load_config, parse_config
 from fourwinds.frontends.table_view import UiState, _head_line
 from fourwinds.protocol.errors import LocalProtocolError
@@ -462,3 +470,17 @@ def test_a_joiner_that_hears_another_seat_before_the_open_still_joins(tmp_path: 
         assert await wait_for(lambda: len(rt.session.seats) == 3, 10), rt.session.seats
 
     run(tmp_path, 3, body)
+
+
+def test_an_event_peers_frame_is_bounded_and_its_keys_checked() -> None:
+    """The director's hints of where a table's seats are: at most 8, each a real key with
+    a host and a port 0-65535; anything else is refused with the reason."""
+    good = identity(3).public_key
+    frame = EventPeers(b"e" * 32, ((good, "10.0.0.2", 7420),))
+    assert decode(encode(frame)) == frame
+    with pytest.raises(FrameError, match="members must be a list of at most 8"):
+        decode(encode(EventPeers(b"e" * 32, ((good, "h", 1),) * 9)))
+    with pytest.raises(FrameError, match="member port"):
+        decode(encode(EventPeers(b"e" * 32, ((good, "h", 70000),))))
+    with pytest.raises(FrameError):
+        decode(encode(EventPeers(b"e" * 32, ((b"\x00" * 32, "h", 1),))))

@@ -57,11 +57,12 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     assert started.returncode == 0, started.stderr
     assert "round 1:" in started.stdout and "    table 1: " in started.stdout
     end = time.monotonic() + 15     # the round start travels to Bob's daemon meanwhile
-    while " at table 1" not in (seated := fourwinds_cli(
+    while " table 1, you are" not in (seated := fourwinds_cli(
             "tournament", "status", "club night", "--data-dir", str(bob.data_dir))).stdout \
             and time.monotonic() < end:
         time.sleep(0.3)
-    assert " at table 1" in seated.stdout and "Bob" in seated.stdout, seated.stdout
+    assert " table 1, you are" in seated.stdout and "Bob" in seated.stdout, seated.stdout
+    assert "    with a bot (" in seated.stdout, seated.stdout
     signed = fourwinds_cli("tournament", "result", "club night", "--table", "1", "--scores",
                   "90,-30,-30,-30", "--data-dir", str(bob.data_dir))
     assert signed.returncode == 0, signed.stderr

@@ -5,18 +5,22 @@ from __future__ import annotations
 from collections import Counter
 from itertools import permutations
 
+import pytest
+
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.deck.commit_reveal import commitment
 from fourwinds.protocol.mcr.config import TableOptions as MCROptions
 from fourwinds.protocol.mcr.match import new_match, seat_winds
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table import dice as cr
-from fourwinds.protocol.table.harness import run
+from fourwinds.protocol.table.harness import play_match, run
 from fourwinds.protocol.table.messages import MsgKind, Reveal, encode_body
+from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.practice import practice_wall
 from fourwinds.protocol.table.problems import ProblemKind
 from fourwinds.protocol.table.rotation import first_seating, seating_for_hand, wind_of
 from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.wire import WireError
 from fourwinds.protocol.tiles import RuleSet, tile_set
 
 from .helpers import liar, toy_harness
@@ -76,3 +80,27 @@ def test_a_reveal_that_does_not_open_its_commitment_is_blamed_and_no_hand_starts
         assert {x.seat for x in h.problems[p] if x.kind is ProblemKind.BAD_REVEAL} == {
             Seat.NORTH}
         assert h.sessions[p].phase is Phase.REVEAL
+
+
+def test_fixed_winds_a_tournament_table_seats_its_places_at_their_winds() -> None:
+    """A tournament round's seating gives the winds (docs/TOURNAMENT.md): with
+    ``fixed_winds`` place 0 is East, 1 South, 2 West, 3 North at the first hand, whatever the
+    dice say; without it the dice draw them (B2), so over several seeds the draw differs."""
+    for rules in ("mcr", "american"):
+        for n in range(4):
+            fixed = TableOptions(deck=DeckKind.PRACTICE, hands=1, fixed_winds=True)
+            h = play_match(rules, f"fixed-{n}".encode(), options=fixed)
+            assert all(s.first_seating == (0, 1, 2, 3) for s in h.sessions), (rules, n)
+    drawn = {play_match("mcr", f"drawn-{n}".encode(),
+                        options=TableOptions(deck=DeckKind.PRACTICE, hands=1)
+                        ).sessions[0].first_seating for n in range(6)}
+    assert len(drawn) > 1
+
+
+def test_fixed_winds_travels_in_the_open_and_older_forms_still_read() -> None:
+    fixed = TableOptions(fixed_winds=True)
+    assert TableOptions.from_wire(fixed.to_wire()) == fixed
+    assert len(TableOptions().to_wire()) == 9          # a table that draws encodes as before
+    assert TableOptions.from_wire(TableOptions().to_wire()).fixed_winds is False
+    with pytest.raises(WireError, match="fixed_winds"):
+        TableOptions.from_wire([*TableOptions().to_wire(), False])

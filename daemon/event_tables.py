@@ -1,0 +1,229 @@
+"""A tournament round's fourwinds tables, opened, joined and scored by the seats' daemons.
+
+Once a round has started (its signed seating held), each entrant's daemon reads its own
+table from the record (protocol/tournament/round_tables.py) and, on a tick, does what is
+due, so a restart, a lost frame or a late record only delays it:
+
+* East's daemon opens the table under the id the event gives it, unlisted, admitting only
+  the three keys the seating put there, each at the place of its wind (frames_in.py asks
+  ``seats_at``); the winds are the seating's (``fixed_winds``), never the dice's.
+* Each other seat's daemon joins it at East's daemon, at the address the director told it
+  (``EventPeers``, sent with each round start) or the one it heard East at; a refused or
+  unanswered join is tried again a few seconds later.
+* Each seat's daemon says "ready" for its player once the four are seated (the round is
+  called for everyone at once), and when the match is over signs the table's final scores
+  as its result, sent to the director again until the record holds it.
+
+A table with a bot seat is not played by daemons yet: its players enter the result as at a
+physical table (``tournament result``). Nothing here decides what a record means: the
+result goes through the director's gathering of four signatures and every daemon's check.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.session_port import final_scores, ready_due
+from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.wire import EventPeers
+from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.tournament.round_tables import RoundTable, table_for
+
+if TYPE_CHECKING:
+    from fourwinds.daemon.app import Daemon
+    from fourwinds.daemon.events import EventRuntime
+
+log = logging.getLogger(__name__)
+
+JOIN_RETRY_S = 3.0       # a join that failed (East not up yet) is tried again after this
+RESULT_RESEND_S = 5.0    # our signed result goes to the director again until it is held
+TICK_EVERY_S = 0.25      # how often the tables of the round are looked after
+
+
+@dataclass
+class TableDuty:
+    """What our daemon has done for its table of one event's round under way."""
+
+    plan: RoundTable
+    joining: bool = False
+    next_join: float = 0.0
+    join_problem: str = ""
+    result_sent: float = -RESULT_RESEND_S
+    ready_sent: bool = False
+    peers: dict[bytes, tuple[str, int]] = field(default_factory=dict)  # key -> told address
+
+
+class EventTables:
+    """The round tables of every event this daemon holds. No I/O until ``tick``."""
+
+    def __init__(self, d: Daemon) -> None:
+        self.d = d
+        self.duties: dict[bytes, TableDuty] = {}     # event id -> its current table's duty
+        self._last_tick = 0.0
+
+    # -- what the record says ------------------------------------------------------------
+
+    def plan(self, rt: EventRuntime) -> RoundTable | None:
+        """Our table of ``rt``'s round under way, while it is played by daemons."""
+        plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
+        if plan is None or not plan.playable:
+            return None
+        if any(at == (plan.round, plan.table) for at, _ in rt.verdict.scores):
+            return None      # its result is held: nothing left to do there
+        return plan
+
+    def _duty(self, rt: EventRuntime) -> TableDuty | None:
+        plan = self.plan(rt)
+        if plan is None:
+            self.duties.pop(rt.held.event, None)
+            return None
+        duty = self.duties.get(rt.held.event)
+        if duty is None or duty.plan != plan:
+            duty = self.duties[rt.held.event] = TableDuty(plan)
+        return duty
+
+    def seats_at(self, table_id: bytes) -> dict[bytes, int] | None:
+        """Who may sit at ``table_id`` and where, when it is a table of an event we hold
+        (None for any other table)."""
+        for rt in self.d.events.events.values():
+            plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
+            if plan is not None and plan.table_id == table_id:
+                return plan.places()
+        return None
+
+    def describe(self, rt: EventRuntime) -> str:
+        """Where our table stands, for ``tournament status`` ("" when there is none)."""
+        duty = self.duties.get(rt.held.event)
+        if duty is None:
+            return ""
+        table = self.d.tables.get(duty.plan.table_id)
+        if table is None:
+            return duty.join_problem or "opening the table"
+        return "playing" if final_scores(self.d.port, table.session) is None \
+            else "over: our result is signed"
+
+    # -- the director's hints ------------------------------------------------------------
+
+    def tell_peers(self, rt: EventRuntime) -> None:
+        """As the director: tell each seated entrant where the others of its table were
+        last heard (a seat that entered by the director's address knows nobody else)."""
+        verdict = rt.verdict
+        if not verdict.rounds:
+            return
+        heard = self.d.frames.addresses
+        me = self.d.identity.public_key
+        for numbers in verdict.rounds[-1].tables:
+            keys = [verdict.entrants[n] for n in numbers if n is not None]
+            for key in keys:
+                if key == me:
+                    continue
+                members = tuple((other, *self._where(other)) for other in keys
+                                if other != key and (other == me or other in heard))
+                if members:
+                    self.d.transport.send(key, EventPeers(rt.held.event, members))
+
+    def _where(self, key: bytes) -> tuple[str, int]:
+        if key == self.d.identity.public_key:
+            return self.d.host, self.d.transport.port
+        return self.d.frames.addresses[key]
+
+    def told(self, rt: EventRuntime, frame: EventPeers) -> None:
+        """The director's hints of where our table's seats are: kept for those seats only."""
+        duty = self._duty(rt)
+        if duty is None:
+            return
+        seated = set(duty.plan.places())
+        for key, host, port in frame.members:
+            if key in seated and port:
+                duty.peers[key] = (host, port)
+                self.d.transport.dial(key, [(host, port)])
+
+    # -- the tick -------------------------------------------------------------------------
+
+    def tick(self, now: float) -> None:
+        """Do what is due at each event's table (called by the daemon's ticker)."""
+        if now - self._last_tick < TICK_EVERY_S:
+            return
+        self._last_tick = now
+        for rt in list(self.d.events.events.values()):
+            duty = self._duty(rt)
+            if duty is None:
+                continue
+            table = self.d.tables.get(duty.plan.table_id)
+            if table is None:
+                self._open_or_join(rt, duty, now)
+            elif table.session is not None:
+                self._at_table(rt, duty, table, now)
+
+    def _open_or_join(self, rt: EventRuntime, duty: TableDuty, now: float) -> None:
+        plan = duty.plan
+        if plan.place == 0:
+            self._open(duty)
+            return
+        if duty.joining or now < duty.next_join:
+            return
+        host = plan.host
+        assert host is not None
+        address = duty.peers.get(host) or self.d.frames.addresses.get(host)
+        if address is None or not address[1]:
+            duty.join_problem = "waiting to hear where East's daemon is"
+            return
+        duty.joining = True
+        self.d.in_background(self._join(duty, host, address), "event-table-join")
+
+    def _open(self, duty: TableDuty) -> None:
+        from fourwinds.daemon.requests import open_at
+
+        plan = duty.plan
+        try:
+            open_at(self.d, plan.table_id, plan.name, plan.rules, dict(plan.options),
+                    listed=False)
+        except (ApiError, FourwindsError) as error:
+            duty.join_problem = f"cannot open the table: {error}"
+            log.warning("event table %s: %s", plan.name, duty.join_problem)
+            return
+        log.info("event table %s: opened as East", plan.name)
+        for key in plan.places():
+            if key != self.d.identity.public_key:
+                self.d.dial_member(key)
+
+    async def _join(self, duty: TableDuty, host: bytes, address: tuple[str, int]) -> None:
+        from fourwinds.daemon.requests import join_at
+
+        plan = duty.plan
+        try:
+            await join_at(self.d, plan.table_id, plan.name, plan.rules, host, address, None)
+            duty.join_problem = ""
+            log.info("event table %s: joined as %s", plan.name, "ESWN"[plan.place])
+        except (ApiError, FourwindsError) as error:
+            duty.join_problem = f"joining: {error}"
+            duty.next_join = time.monotonic() + JOIN_RETRY_S
+        finally:
+            duty.joining = False
+
+    def _at_table(self, rt: EventRuntime, duty: TableDuty, table: TableRuntime,
+                  now: float) -> None:
+        port = self.d.port
+        if ready_due(port, table.session) and not duty.ready_sent:
+            duty.ready_sent = True
+            self.d.in_background(self._ready(duty, table), "event-table-ready")
+            return
+        scores = final_scores(port, table.session)
+        if scores is None or now - duty.result_sent < RESULT_RESEND_S:
+            return
+        duty.result_sent = now
+        try:
+            self.d.events.result(rt, duty.plan.table, scores)
+        except ApiError as error:
+            log.warning("event table %s: our result is not taken: %s", duty.plan.name, error)
+
+    async def _ready(self, duty: TableDuty, table: TableRuntime) -> None:
+        try:
+            await self.d.act(table, {"action": "ready"}, time.monotonic())
+        except FourwindsError as error:
+            log.info("event table %s: not ready yet: %s", duty.plan.name, error)
+            duty.ready_sent = False

@@ -1,0 +1,158 @@
+"""A tournament round's tables played at real daemons on loopback (daemon/event_tables.py):
+each seat's daemon opens or joins its table under the event's id, with the seating's winds,
+says ready, and signs the final scores as the table's result once the match is over; every
+daemon then computes the same standings from the record, equal to the export's."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.event_tables import EventTables
+from fourwinds.protocol.tournament.export import check_export
+from fourwinds.protocol.tournament.round_tables import RoundTable, table_for
+from fourwinds.protocol.tournament.signing import table_id
+from testkit.bots import choose
+from tests.daemon.helpers import wait_for
+from tests.daemon.test_events import all_hold, enter, records_of, run
+from tests.daemon.test_shell import call
+from tests.daemon.test_shell import join as join_table
+
+pytestmark = pytest.mark.slow
+
+
+async def _bot(d: Daemon, table: str, stop: asyncio.Event) -> None:
+    """One seat's bot over the local API: the default (or first) legal action, until the
+    match is over."""
+    while not stop.is_set():
+        answer = await call(d, type="view", table=table)
+        event: dict[str, Any] = answer["event"]
+        if event["view"].get("session", {}).get("phase") == "over":
+            return
+        action = choose(event)
+        if action is None or action.get("action") == "ready":
+            await asyncio.sleep(0.02)      # ready is our daemon's to say at event tables
+            continue
+        try:
+            await call(d, type="act", table=table, **action)
+        except ApiError:
+            await asyncio.sleep(0.02)       # the table moved on meanwhile
+
+
+def _table_of(d: Daemon, event: str) -> str | None:
+    """The hex id of ``d``'s table in the event's round under way, once its daemon sits
+    there with a session."""
+    rt = d.events.events.get(bytes.fromhex(event))
+    if rt is None:
+        return None
+    plan = table_for(rt.verdict, rt.held.event, d.identity.public_key)
+    if plan is None:
+        return None
+    table = d.tables.get(plan.table_id)
+    return plan.table_id.hex() if table is not None and table.session is not None else None
+
+
+async def _play_round(director: Daemon, players: list[Daemon], event: str,
+                      round_index: int) -> list[str]:
+    """Start the round, wait for every player's daemon to sit at its table, play the
+    tables by bots; the tables' ids."""
+    started = await call(director, type="tournament_start", name="club", wait=10)
+    assert started["rounds_started"] == round_index + 1, started
+    assert await wait_for(lambda: all(_table_of(d, event) for d in players), 20)
+    tables = [_table_of(d, event) for d in players]
+    stop = asyncio.Event()
+    bots = [asyncio.create_task(_bot(d, t, stop)) for d, t in zip(players, tables, strict=True)
+            if t is not None]
+    try:
+        await asyncio.wait_for(asyncio.gather(*bots), 90)
+    finally:
+        stop.set()
+    rt = director.events.events[bytes.fromhex(event)]
+    assert await wait_for(lambda: len([s for s in rt.verdict.scores if s[0][0] == round_index])
+                          == len(players) // 4, 20)
+    return [t for t in tables if t is not None]
+
+
+def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
+        tmp_path: Path) -> None:
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rules="mcr",
+                            rounds=2, hands=1, deck="practice"))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        first = await _play_round(director, players, event, 0)
+        ev = bytes.fromhex(event)
+        assert set(first) == {table_id(ev, 0, 0).hex()}     # the table the event names
+        for d in players:
+            rt = d.events.events[ev]
+            plan = table_for(rt.verdict, ev, d.identity.public_key)
+            assert plan is not None
+            table = d.tables[plan.table_id]     # the seating's winds, not the dice's
+            assert table.session.first_seating == (0, 1, 2, 3)
+            assert table.session.me == plan.place
+        second = await _play_round(director, players, event, 1)
+        assert set(second) == {table_id(ev, 1, 0).hex()}
+        assert await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
+                                          for d in players), 10)
+        standings = [(await call(d, type="tournament_standings", name="club"))["standings"]
+                     for d in ds]
+        assert all(s == standings[0] for s in standings)
+        exported = await call(players[1], type="tournament_export", name="club")
+        verdict = check_export(exported["data"])
+        assert verdict.ok and len(verdict.scores) == 2
+        held = director.events.events[ev].verdict.scores
+        for (round_index, _), scores in held:
+            # each seat's daemon signed its own table's match scores, place = wind
+            d = players[0]
+            table = d.tables[table_id(ev, round_index, 0)]
+            assert tuple(table.session.scores) == scores
+
+    run(tmp_path, 5, body)
+
+
+def test_a_stranger_cannot_take_a_seat_at_an_event_table(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the keys the seating put at a table are admitted there, each at its wind: a
+    stranger who asks East's daemon for a seat while three are still free is refused with
+    the reason; the seated players then take their seats."""
+    held_back = True
+    join = EventTables._open_or_join
+
+    def east_only(self: EventTables, rt: Any, duty: Any, now: float) -> None:
+        if duty.plan.place == 0 or not held_back:
+            join(self, rt, duty, now)
+
+    monkeypatch.setattr(EventTables, "_open_or_join", east_only)
+
+    async def body(ds: list[Daemon]) -> None:
+        nonlocal held_back
+        director, *players, stranger = ds
+        event = (await call(director, type="tournament_create", name="club", rounds=1,
+                            hands=1, deck="practice"))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        await call(director, type="tournament_start", name="club", wait=10)
+        assert await all_hold(director, players, event)
+        ev = bytes.fromhex(event)
+        host = next(d for d in players if _plan(d, ev).place == 0)
+        assert await wait_for(lambda: _table_of(host, event) is not None, 20)
+        with pytest.raises(ApiError, match="a tournament table and you are not seated"):
+            await join_table(stranger, host, table_id(ev, 0, 0).hex())
+        held_back = False
+        assert await wait_for(lambda: all(_table_of(d, event) for d in players), 20)
+        table = host.tables[table_id(ev, 0, 0)]
+        assert table.places() == {d.identity.public_key: _plan(d, ev).place for d in players}
+
+    run(tmp_path, 6, body)
+
+
+def _plan(d: Daemon, ev: bytes) -> RoundTable:
+    plan = table_for(d.events.events[ev].verdict, ev, d.identity.public_key)
+    assert plan is not None
+    return plan
