@@ -103,7 +103,8 @@ class EventTables:
         table = self.d.tables.get(duty.plan.table_id)
         if table is None:
             return duty.join_problem or "opening the table"
-        return "playing" if final_scores(self.d.port, table.session) is None \
+        penalty = rt.create.scoring.three_exposures_penalty
+        return "playing" if final_scores(self.d.port, table.session, penalty) is None \
             else "over: our result is signed"
 
     # -- the director's hints ------------------------------------------------------------
@@ -212,7 +213,7 @@ class EventTables:
             duty.ready_sent = True
             self.d.in_background(self._ready(duty, table), "event-table-ready")
             return
-        scores = final_scores(port, table.session)
+        scores = final_scores(port, table.session, rt.create.scoring.three_exposures_penalty)
         if scores is None or now - duty.result_sent < RESULT_RESEND_S:
             return
         duty.result_sent = now

@@ -17,6 +17,7 @@ from dataclasses import fields
 from typing import Any
 
 from fourwinds.daemon.wire import MAX_PAYLOAD
+from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import contract_view, lobby
@@ -37,6 +38,8 @@ from fourwinds.protocol.table.sheet import rules_sheet, table_sheet
 from fourwinds.protocol.table.state import Phase, Step, TableSession
 from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
+from fourwinds.protocol.tiles import RuleSet
+from fourwinds.protocol.tournament.standings import american_table_points
 
 handle_message = table.handle_message
 settle = table.settle
@@ -164,9 +167,20 @@ def ready_due(session: TableSession) -> bool:
     return s.phase is Phase.READY and s.me is not None and s.me not in s.inputs
 
 
-def final_scores(session: TableSession) -> tuple[int, int, int, int] | None:
-    """Each place's final match score once the match is over, else None."""
-    return session.scores if session.phase is Phase.OVER else None
+def final_scores(session: TableSession, three_exposures_penalty: int
+                 ) -> tuple[int, int, int, int] | None:
+    """Each place's final score as a tournament counts it, once the match is over (else
+    None): MCR the match score; American the tournament points of its hands
+    (protocol/tournament/standings.py), the discarder's penalty with three or more
+    exposures being the event's."""
+    if session.phase is not Phase.OVER or session.rules is None:
+        return None
+    if session.rules.ruleset is RuleSet.AMERICAN:
+        hands = [tournament_hand(final, seating)
+                 for final, (_, _, seating) in zip(session.finals, session.outcomes,
+                                                   strict=True)]
+        return american_table_points(hands, three_exposures_penalty)
+    return session.scores
 
 
 def last_seq(session: TableSession, seat: int) -> int:

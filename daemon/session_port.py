@@ -122,13 +122,14 @@ def ready_due(port: SessionModule, session: Any) -> bool:
     return bool(due is not None and session is not None and due(session))
 
 
-def final_scores(port: SessionModule, session: Any) -> tuple[int, int, int, int] | None:
-    """Each place's final score once the match is over (None before, or for a module
-    without ``final_scores``)."""
+def final_scores(port: SessionModule, session: Any, three_exposures_penalty: int
+                 ) -> tuple[int, int, int, int] | None:
+    """Each place's final score as a tournament counts it, once the match is over (None
+    before, or for a module without ``final_scores``)."""
     scores = getattr(port, "final_scores", None)
     if scores is None or session is None:
         return None
-    found = scores(session)
+    found = scores(session, three_exposures_penalty)
     if found is None:
         return None
     a, b, c, d = (int(x) for x in found)

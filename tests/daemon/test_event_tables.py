@@ -14,9 +14,11 @@ import pytest
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_tables import EventTables
+from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.round_tables import RoundTable, table_for
 from fourwinds.protocol.tournament.signing import table_id
+from fourwinds.protocol.tournament.standings import american_table_points
 from testkit.bots import choose
 from tests.daemon.helpers import wait_for
 from tests.daemon.test_events import all_hold, enter, records_of, run
@@ -78,11 +80,12 @@ async def _play_round(director: Daemon, players: list[Daemon], event: str,
     return [t for t in tables if t is not None]
 
 
+@pytest.mark.parametrize("rules", ["mcr", "american"])
 def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
-        tmp_path: Path) -> None:
+        tmp_path: Path, rules: str) -> None:
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rules="mcr",
+        event = (await call(director, type="tournament_create", name="club", rules=rules,
                             rounds=2, hands=1, deck="practice"))["event"]
         for d in players:
             await enter(d, director, "club")
@@ -108,10 +111,12 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
         assert verdict.ok and len(verdict.scores) == 2
         held = director.events.events[ev].verdict.scores
         for (round_index, _), scores in held:
-            # each seat's daemon signed its own table's match scores, place = wind
-            d = players[0]
-            table = d.tables[table_id(ev, round_index, 0)]
-            assert tuple(table.session.scores) == scores
+            # each seat's daemon signed its own table's scores, place = wind: MCR the
+            # match score, American the hand's tournament points
+            session = players[0].tables[table_id(ev, round_index, 0)].session
+            assert scores == (session.scores if rules == "mcr" else american_table_points(
+                [tournament_hand(f, o[2]) for f, o in zip(session.finals, session.outcomes,
+                                                           strict=True)]))
 
     run(tmp_path, 5, body)
 
