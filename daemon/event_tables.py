@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-JOIN_RETRY_S = 3.0       # a join that failed (East not up yet) is tried again after this
+JOIN_RETRY_S = 1.0       # a join that failed (East not up yet) is tried again after this
 RESULT_RESEND_S = 5.0    # our signed result goes to the director again until it is held
 TICK_EVERY_S = 0.25      # how often the tables of the round are looked after
 
@@ -99,7 +99,10 @@ class EventTables:
         """Where our table stands, for ``tournament status`` ("" when there is none)."""
         duty = self.duties.get(rt.held.event)
         if duty is None:
-            return ""
+            plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
+            held = plan is not None and any(at == (plan.round, plan.table)
+                                            for at, _ in rt.verdict.scores)
+            return "over: its result counts" if held else ""
         table = self.d.tables.get(duty.plan.table_id)
         if table is None:
             return duty.join_problem or "opening the table"
@@ -151,14 +154,20 @@ class EventTables:
             return
         self._last_tick = now
         for rt in list(self.d.events.events.values()):
-            duty = self._duty(rt)
-            if duty is None:
-                continue
-            table = self.d.tables.get(duty.plan.table_id)
-            if table is None:
-                self._open_or_join(rt, duty, now)
-            elif table.session is not None:
-                self._at_table(rt, duty, table, now)
+            try:
+                self._tick_event(rt, now)
+            except Exception:     # a bug here must not stop the ticker (the tables' timers)
+                log.exception("event %s: its table's duties failed", rt.name)
+
+    def _tick_event(self, rt: EventRuntime, now: float) -> None:
+        duty = self._duty(rt)
+        if duty is None:
+            return
+        table = self.d.tables.get(duty.plan.table_id)
+        if table is None:
+            self._open_or_join(rt, duty, now)
+        elif table.session is not None:
+            self._at_table(rt, duty, table, now)
 
     def _open_or_join(self, rt: EventRuntime, duty: TableDuty, now: float) -> None:
         plan = duty.plan
@@ -216,9 +225,13 @@ class EventTables:
         scores = final_scores(port, table.session, rt.create.scoring.three_exposures_penalty)
         if scores is None or now - duty.result_sent < RESULT_RESEND_S:
             return
+        first = duty.result_sent < 0
         duty.result_sent = now
         try:
             self.d.events.result(rt, duty.plan.table, scores)
+            if first:
+                log.info("event table %s: over; our seat signed %s as its result",
+                         duty.plan.name, ", ".join(map(str, scores)))
         except ApiError as error:
             log.warning("event table %s: our result is not taken: %s", duty.plan.name, error)
 

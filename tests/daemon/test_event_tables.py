@@ -46,17 +46,27 @@ async def _bot(d: Daemon, table: str, stop: asyncio.Event) -> None:
             await asyncio.sleep(0.02)       # the table moved on meanwhile
 
 
-def _table_of(d: Daemon, event: str) -> str | None:
-    """The hex id of ``d``'s table in the event's round under way, once its daemon sits
-    there with a session."""
+def _table_of(d: Daemon, event: str, round_index: int = 0) -> str | None:
+    """The hex id of ``d``'s table in round ``round_index``, once its daemon holds that
+    round's start and sits at the table with a session."""
     rt = d.events.events.get(bytes.fromhex(event))
     if rt is None:
         return None
     plan = table_for(rt.verdict, rt.held.event, d.identity.public_key)
-    if plan is None:
+    if plan is None or plan.round != round_index:
         return None
     table = d.tables.get(plan.table_id)
     return plan.table_id.hex() if table is not None and table.session is not None else None
+
+
+def _duty_text(d: Daemon, ev: bytes, table: str) -> str:
+    duty = d.event_tables.duties.get(ev)
+    session = d.tables[bytes.fromhex(table)].session
+    if duty is None:
+        return f"no duty, {session.phase}"
+    return (f"round {duty.plan.round} place {duty.plan.place} joining {duty.joining} "
+            f"sent {duty.result_sent:.1f} ready {duty.ready_sent} {duty.join_problem!r} "
+            f"{session.phase} {session.scores}")
 
 
 async def _play_round(director: Daemon, players: list[Daemon], event: str,
@@ -65,8 +75,8 @@ async def _play_round(director: Daemon, players: list[Daemon], event: str,
     tables by bots; the tables' ids."""
     started = await call(director, type="tournament_start", name="club", wait=10)
     assert started["rounds_started"] == round_index + 1, started
-    assert await wait_for(lambda: all(_table_of(d, event) for d in players), 20)
-    tables = [_table_of(d, event) for d in players]
+    assert await wait_for(lambda: all(_table_of(d, event, round_index) for d in players), 20)
+    tables = [_table_of(d, event, round_index) for d in players]
     stop = asyncio.Event()
     bots = [asyncio.create_task(_bot(d, t, stop)) for d, t in zip(players, tables, strict=True)
             if t is not None]
@@ -76,17 +86,19 @@ async def _play_round(director: Daemon, players: list[Daemon], event: str,
         stop.set()
     rt = director.events.events[bytes.fromhex(event)]
     assert await wait_for(lambda: len([s for s in rt.verdict.scores if s[0][0] == round_index])
-                          == len(players) // 4, 20)
+                          == len(players) // 4, 20), "; ".join(
+        _duty_text(d, rt.held.event, t) for d, t in zip(players, tables, strict=True) if t)
     return [t for t in tables if t is not None]
 
 
-@pytest.mark.parametrize("rules", ["mcr", "american"])
+@pytest.mark.parametrize(("rules", "deck"), [("mcr", "practice"), ("american", "practice"),
+                                             ("mcr", "fair")])
 def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
-        tmp_path: Path, rules: str) -> None:
+        tmp_path: Path, rules: str, deck: str) -> None:
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
         event = (await call(director, type="tournament_create", name="club", rules=rules,
-                            rounds=2, hands=1, deck="practice"))["event"]
+                            rounds=2, hands=1, deck=deck))["event"]
         for d in players:
             await enter(d, director, "club")
         first = await _play_round(director, players, event, 0)

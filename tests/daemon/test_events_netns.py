@@ -1,19 +1,23 @@
 """A tournament's record over machines (issue 23): a director and sixteen entrants, each a
 daemon in a network namespace of its own, on link-local addresses only.
 
-The players enter by the director's address, two rounds are seeded by every entrant and
-seated, each table's four players sign its scores, and the director's daemon is killed with
-SIGKILL after round 1 started and started again on the same data folder before the results
-come in: nothing is lost, every daemon ends with the same record and the same standings, and
-the export verifies to them. Where namespaces cannot be made, the test is skipped with the
-reason. (The round's tables are played elsewhere here: the daemons do not open them yet.)
+The players enter by the director's address, three rounds are seeded by every entrant and
+seated, each round's tables are opened, played by a bot entrant at every seat and scored by
+the seats' daemons, and the director's daemon is killed with SIGKILL while round 1's tables
+play and started again on the same data folder: nothing is lost, every daemon ends with the
+same record and the same standings, and the export verifies to them. Where namespaces cannot
+be made, the test is skipped with the reason.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +30,8 @@ pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
 REAL = "fourwinds.daemon.real_session"
 ENTRANTS = 16
+ROUNDS = 3
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -57,56 +63,74 @@ def ask(d: LanDaemon, **message: Any) -> dict[str, Any]:
         client.close()
 
 
-def until(what: str, test: Any, timeout: float = 20.0) -> None:
+def until(what: str, test: Any, timeout: float = 20.0,
+          shown: Callable[[], object] | None = None) -> None:
+    """Wait for ``test``; else fail naming ``what`` (and what ``shown`` says then)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if test():
             return
         time.sleep(0.2)
-    raise AssertionError(f"{what} did not happen within {timeout:.0f} s")
+    seen = f": {shown()}" if shown is not None else ""
+    raise AssertionError(f"{what} did not happen within {timeout:.0f} s{seen}")
 
 
 def records(d: LanDaemon) -> int:
     return int(ask(d, type="tournament_status", name="club")["records"])
 
 
-def test_a_director_and_sixteen_entrants_on_their_own_machines_play_two_rounds(
+def bot_entrant(d: LanDaemon) -> subprocess.Popen[bytes]:
+    """`fourwinds bot --tournament club` at ``d``: plays its table of every round."""
+    with open(d.data_dir / "bot.log", "ab") as err:
+        return subprocess.Popen(
+            [sys.executable, "-m", "fourwinds.frontends.cli", "bot", "--rules", "mcr",
+             "--tournament", "club", "--data-dir", str(d.data_dir)],
+            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
+            env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def test_a_director_and_sixteen_entrants_on_their_own_machines_play_three_rounds(
         venue: list[LanDaemon]) -> None:
+    """Each entrant's table is opened, played (a bot entrant at every seat) and scored by
+    the seats' daemons; the director is killed with -9 as round 1's tables open and play,
+    and started again: the results sent meanwhile reach it, and every round completes."""
     director, *players = venue
-    ask(director, type="tournament_create", name="club", rounds=2, hands=1, deck="practice")
+    ask(director, type="tournament_create", name="club", rounds=ROUNDS, hands=1,
+        deck="practice")
     for d in players:
         entered = ask(d, type="tournament_join", name="club", host=director.address,
                       port=7420)
         assert entered["me"] is not None
-    started = ask(director, type="tournament_start", name="club")
-    assert started["rounds_started"] == 1
-    director.kill9()                       # after the round started, before any result
-    director.spawn()
-    director.wait_ready()
-    held = records(director)
-    until("every entrant holding the director's record",
-          lambda: all(records(d) == held for d in players))
-    for round_no in (1, 2):
-        if round_no == 2:
-            started = ask(director, type="tournament_start", name="club")
-        tables = started["round"]["tables"]
-        for t, seats in enumerate(tables, 1):
-            scores = [40 + t + round_no, -10, -10, -20 - t - round_no]
-            for d in players:
-                if d.name in seats:
-                    ask(d, type="tournament_result", name="club", table=t, scores=scores,
-                        wait=0)
-        wanted = len(tables) * round_no
-        until(f"round {round_no}'s results at the director", lambda n=wanted: ask(
-            director, type="tournament_status", name="club")["results"] == n)
+    bots = [bot_entrant(d) for d in players]
+    try:
+        for round_no in range(1, ROUNDS + 1):
+            started = ask(director, type="tournament_start", name="club", wait=30)
+            assert started["rounds_started"] == round_no, started
+            tables = started["round"]["tables"]
+            assert len(tables) == ENTRANTS // 4
+            if round_no == 1:
+                director.kill9()                # mid-round, as the tables open and play
+                director.spawn()
+                director.wait_ready()
+            wanted = len(tables) * round_no
+            until(f"round {round_no}'s results at the director", lambda n=wanted: ask(
+                director, type="tournament_status", name="club")["results"] == n, 120)
+        for bot in bots:
+            assert bot.wait(30) == 0          # each played its table of every round
+    finally:
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+                bot.wait(10)
     final = records(director)
     until("every daemon holding the whole record",
           lambda: all(records(d) == final for d in players))
     standings = [ask(d, type="tournament_standings", name="club")["standings"] for d in venue]
     assert all(s == standings[0] for s in standings) and len(standings[0]) == ENTRANTS
+    assert {s["played"] for s in standings[0]} == {ROUNDS}
     data = ask(players[5], type="tournament_export", name="club")["data"]
     verdict = check_export(data)
-    assert verdict.ok and verdict.results == 2 * len(tables)
+    assert verdict.ok and verdict.results == ROUNDS * len(tables)
     assert [(r.rank, r.player, str(r.points), r.score) for r in verdict.standings] == [
         (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]]
 
