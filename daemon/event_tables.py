@@ -32,6 +32,7 @@ from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import EventPeers
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.tournament.round_tables import RoundTable, table_for
+from fourwinds.protocol.tournament.signing import table_id
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -54,6 +55,7 @@ class TableDuty:
     join_problem: str = ""
     result_sent: float = -RESULT_RESEND_S
     ready_sent: bool = False
+    had_table: bool = False   # it was ours once: left (`fourwinds leave`), never re-opened
     peers: dict[bytes, tuple[str, int]] = field(default_factory=dict)  # key -> told address
 
 
@@ -160,14 +162,39 @@ class EventTables:
                 log.exception("event %s: its table's duties failed", rt.name)
 
     def _tick_event(self, rt: EventRuntime, now: float) -> None:
+        self._leave_earlier_rounds(rt)
         duty = self._duty(rt)
         if duty is None:
             return
         table = self.d.tables.get(duty.plan.table_id)
         if table is None:
-            self._open_or_join(rt, duty, now)
-        elif table.session is not None:
+            if not duty.had_table:
+                self._open_or_join(rt, duty, now)
+            return
+        duty.had_table = True
+        if table.session is not None:
             self._at_table(rt, duty, table, now)
+
+    def _leave_earlier_rounds(self, rt: EventRuntime) -> None:
+        """Our finished tables of rounds before the one under way, whose results count,
+        are left (their folders kept as ``left-<id>``): a player's daemon sits at one table
+        of the event at a time, the current round's, which `fourwinds play` returns to."""
+        from fourwinds.daemon.requests import drop_table
+
+        verdict, me = rt.verdict, self.d.identity.public_key
+        if me not in verdict.entrants:
+            return
+        held = {at for at, _ in verdict.scores}
+        number = verdict.entrants.index(me)
+        for seating in verdict.rounds[:-1]:
+            at = seating.table_of(number)
+            if at is None or (seating.round, at[0]) not in held:
+                continue
+            table = self.d.tables.get(table_id(rt.held.event, seating.round, at[0]))
+            if table is not None and table.session is not None and final_scores(
+                    self.d.port, table.session, 0) is not None:
+                log.info("event table %s: left, its result counts", table.name)
+                drop_table(self.d, table)
 
     def _open_or_join(self, rt: EventRuntime, duty: TableDuty, now: float) -> None:
         plan = duty.plan

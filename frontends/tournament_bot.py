@@ -23,21 +23,26 @@ log = logging.getLogger(__name__)
 POLL_S = 0.5
 
 
-def _next_table(status: Mapping[str, Any], played: set[str]) -> str | None:
+def next_table(status: Mapping[str, Any], played: set[str]) -> str | None:
+    """Our table of the round under way (its hex id), unless it is played: by us here, or
+    its result already counts. One rule for the bot entrant and `play --tournament`."""
     last = status.get("round")
     if not isinstance(last, Mapping):
         return None
     table = last.get("my_table_id")
-    return str(table) if table and table not in played else None
+    if not table or table in played or str(status.get("my_table_state")).startswith("over"):
+        return None
+    return str(table)
 
 
-def _finished(status: Mapping[str, Any], played: set[str]) -> bool:
+def finished(status: Mapping[str, Any], played: set[str]) -> bool:
     """Every round has started and ours of the last is played (or a bye)."""
     if int(status.get("rounds_started") or 0) < int(status.get("rounds") or 0):
         return False
     last = status.get("round")
     table = last.get("my_table_id") if isinstance(last, Mapping) else None
-    return table is None or table in played
+    return (table is None or table in played
+            or str(status.get("my_table_state")).startswith("over"))
 
 
 def play_event(api: LocalApi, name: str, brain_for: Callable[[], Brain],
@@ -47,9 +52,9 @@ def play_event(api: LocalApi, name: str, brain_for: Callable[[], Brain],
     played: set[str] = set()
     while True:
         status = checked(api.request({"type": "tournament_status", "name": name}))
-        if _finished(status, played):
+        if finished(status, played):
             return 0
-        table = _next_table(status, played)
+        table = next_table(status, played)
         tables = checked(api.request({"type": "tables"})).get("tables") or ()
         if table is None or not any(t.get("table") == table for t in tables):
             time.sleep(poll)      # no round under way, or its table is being opened

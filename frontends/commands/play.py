@@ -56,6 +56,7 @@ from fourwinds.frontends.local_seats import (
     seat_new_bots,
 )
 from fourwinds.frontends.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
+from fourwinds.frontends.tournament_play import play_event
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -75,6 +76,8 @@ def register(sub: Any) -> None:
     parser.add_argument("--join", metavar="NAME|ID",
                         help="return to this table if you sit there, else join it")
     parser.add_argument("--code", help="the private table's code, with --join")
+    parser.add_argument("--tournament", metavar="EVENT",
+                        help="play your table of every round of this tournament you entered")
     parser.add_argument("--private", action="store_true", help="host a private table (code)")
     parser.add_argument("--ascii", action="store_true", help="tiles as codes, not glyphs")
     parser.add_argument("--web", action="store_true",
@@ -150,6 +153,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
     config = config_of(args)
     data_dir = data_dir_of(args)
+    if args.tournament:
+        return _play_event(args, config, data_dir, state)
     bots = config.bots if args.bots is None else args.bots
     target = choose_table(args, config, my_tables(data_dir), interactive=has_terminal())
     if not has_terminal() and not args.web:
@@ -201,6 +206,38 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
         started.stop()  # our bot seats: they come back with the table
         if shown and is_running(data_dir):
             _after_screen(api, table, seats)
+        api.close()
+
+
+def _play_event(args: argparse.Namespace, config: Config, data_dir: str | None,
+                state: Path) -> int:
+    """`play --tournament EVENT`: the table screen on our table of each round as it comes
+    (frontends/tournament_play.py)."""
+    if not has_terminal():
+        raise FourwindsError("play needs a terminal for the table screen (a bot entrant is "
+                             "`fourwinds bot --rules R --tournament EVENT`)")
+    from fourwinds.frontends.curses_table import run
+
+    plan = DaemonPlan(data_dir, state, args.port, tuple(args.peer))
+    api, _ = ensure_daemon(plan, solo=False)
+
+    def open_table(table: str) -> int:
+        nonlocal api
+        link = FollowedTable(DaemonTable(api, table), data_dir,
+                             lambda: _restart_daemon(plan, solo=False))
+        try:
+            return run(link, ascii_only=args.ascii or config.ascii)
+        except curses.error as error:
+            raise FourwindsError(f"the table screen cannot run here ({error})") from None
+        finally:
+            api = link.api
+
+    try:
+        return play_event(api, args.tournament, open_table, _say)
+    except DaemonStopped as stopped:
+        _say(str(stopped))
+        return 0
+    finally:
         api.close()
 
 

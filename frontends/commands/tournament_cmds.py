@@ -314,6 +314,12 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def cmd_standings(args: argparse.Namespace) -> int:
     answer = _ask(args, {"type": "tournament_standings", "name": args.name})
+    emit(args, standings_lines(answer), answer)
+    return 0
+
+
+def standings_lines(answer: Mapping[str, Any]) -> list[str]:
+    """The daemon's ``tournament_standings`` answer as the terminal shows it."""
     lines = [f"{shown_name(str(answer.get('name')), 64)}: {answer.get('rounds_started')} "
              f"round(s) started, {answer.get('results')} table result(s)",
              "rank  player                points   score  played  byes"]
@@ -321,8 +327,7 @@ def cmd_standings(args: argparse.Namespace) -> int:
         lines.append(f"{row['rank']:>4}  {shown_name(str(row['name']), 20):<20}  "
                      f"{row['points']:>6}  {row['score']:>6}  {row['played']:>6}  "
                      f"{row['byes']:>4}")
-    emit(args, lines, answer)
-    return 0
+    return lines
 
 
 def cmd_export(args: argparse.Namespace) -> int:

@@ -103,6 +103,7 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
             await enter(d, director, "club")
         first = await _play_round(director, players, event, 0)
         ev = bytes.fromhex(event)
+        signed = [_counted(players[0], ev, 0, rules)]
         assert set(first) == {table_id(ev, 0, 0).hex()}     # the table the event names
         for d in players:
             rt = d.events.events[ev]
@@ -121,14 +122,11 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
         exported = await call(players[1], type="tournament_export", name="club")
         verdict = check_export(exported["data"])
         assert verdict.ok and len(verdict.scores) == 2
-        held = director.events.events[ev].verdict.scores
-        for (round_index, _), scores in held:
-            # each seat's daemon signed its own table's scores, place = wind: MCR the
-            # match score, American the hand's tournament points
-            session = players[0].tables[table_id(ev, round_index, 0)].session
-            assert scores == (session.scores if rules == "mcr" else american_table_points(
-                [tournament_hand(f, o[2]) for f, o in zip(session.finals, session.outcomes,
-                                                           strict=True)]))
+        held = dict(director.events.events[ev].verdict.scores)
+        assert held[(0, 0)] == signed[0] and held[(1, 0)] == _counted(players[0], ev, 1, rules)
+        # round 1's table, finished and counted, was left once round 2 started
+        assert table_id(ev, 0, 0) not in players[0].tables
+        assert table_id(ev, 1, 0) in players[0].tables
 
     run(tmp_path, 5, body)
 
@@ -167,6 +165,16 @@ def test_a_stranger_cannot_take_a_seat_at_an_event_table(
         assert table.places() == {d.identity.public_key: _plan(d, ev).place for d in players}
 
     run(tmp_path, 6, body)
+
+
+def _counted(d: Daemon, ev: bytes, round_index: int, rules: str) -> tuple[int, ...]:
+    """What ``d``'s table of the round counts: each seat's daemon signs its own table's
+    scores by place (= wind): MCR the match score, American the hands' tournament points."""
+    session = d.tables[table_id(ev, round_index, 0)].session
+    if rules == "mcr":
+        return tuple(session.scores)
+    return american_table_points([tournament_hand(f, o[2]) for f, o in
+                                  zip(session.finals, session.outcomes, strict=True)])
 
 
 def _plan(d: Daemon, ev: bytes) -> RoundTable:
