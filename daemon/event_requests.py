@@ -140,6 +140,7 @@ async def _status(d: Daemon, request: Message) -> Message:
     me = d.identity.public_key
     answer = describe(rt, me)
     answer["my_table_state"] = d.event_tables.describe(rt)
+    answer["my_table_counted"] = d.event_tables.counted(rt)
     if rt.create.director == me:
         answer["missing"] = [name for n, (key, name) in enumerate(
             zip(rt.verdict.entrants, rt.verdict.names, strict=True))

@@ -97,14 +97,17 @@ class EventTables:
                 return plan.places()
         return None
 
+    def counted(self, rt: EventRuntime) -> bool:
+        """Whether the result of our table of the round under way counts (is held)."""
+        plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
+        return plan is not None and any(at == (plan.round, plan.table)
+                                        for at, _ in rt.verdict.scores)
+
     def describe(self, rt: EventRuntime) -> str:
         """Where our table stands, for ``tournament status`` ("" when there is none)."""
         duty = self.duties.get(rt.held.event)
         if duty is None:
-            plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
-            held = plan is not None and any(at == (plan.round, plan.table)
-                                            for at, _ in rt.verdict.scores)
-            return "over: its result counts" if held else ""
+            return "over: its result counts" if self.counted(rt) else ""
         table = self.d.tables.get(duty.plan.table_id)
         if table is None:
             return duty.join_problem or "opening the table"

@@ -30,7 +30,7 @@ def next_table(status: Mapping[str, Any], played: set[str]) -> str | None:
     if not isinstance(last, Mapping):
         return None
     table = last.get("my_table_id")
-    if not table or table in played or str(status.get("my_table_state")).startswith("over"):
+    if not table or table in played or status.get("my_table_counted"):
         return None
     return str(table)
 
@@ -41,8 +41,7 @@ def finished(status: Mapping[str, Any], played: set[str]) -> bool:
         return False
     last = status.get("round")
     table = last.get("my_table_id") if isinstance(last, Mapping) else None
-    return (table is None or table in played
-            or str(status.get("my_table_state")).startswith("over"))
+    return table is None or table in played or bool(status.get("my_table_counted"))
 
 
 def play_event(api: LocalApi, name: str, brain_for: Callable[[], Brain],

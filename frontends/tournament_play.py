@@ -20,6 +20,9 @@ from fourwinds.frontends.tournament_bot import finished, next_table
 from fourwinds.protocol.text import shown_name
 
 POLL_S = 0.5
+COUNTED_WAIT_S = 20.0
+"""How long after the match the standings wait for the table's result to count (the four
+seats' signatures gathered by the director and spread back): seconds, as a rule."""
 
 
 def seat_line(status: Mapping[str, Any]) -> str:
@@ -37,7 +40,7 @@ def play_event(api: LocalApi, name: str, open_table: Callable[[str], int],
     """Take the player to their table of each round of ``name`` until the last is played;
     the table screen's exit status when the player leaves a match before its end."""
     played: set[str] = set()
-    waiting_for = -1
+    said = ""
     while True:
         status = checked(api.request({"type": "tournament_status", "name": name}))
         table = next_table(status, played)
@@ -49,6 +52,7 @@ def play_event(api: LocalApi, name: str, open_table: Callable[[str], int],
             if view.get("phase") != "match_over":
                 return code         # left mid-match: the seat is kept for `play` again
             played.add(table)
+            _until_counted(api, name, say, poll)
             standings = checked(api.request({"type": "tournament_standings", "name": name}))
             for line in standings_lines(standings):
                 say(line)
@@ -57,8 +61,27 @@ def play_event(api: LocalApi, name: str, open_table: Callable[[str], int],
             say(f"{shown_name(name, 64)} is over: every round is played")
             return 0
         started = int(status.get("rounds_started") or 0)
-        if started != waiting_for:
-            waiting_for = started
-            say(f"waiting for round {started + 1 if table is None else started} of "
-                f"{status.get('rounds')}: the director starts it, your table opens by itself")
+        wait = (f"round {started}: your table is being opened..." if table is not None else
+                f"waiting for round {started + 1} of {status.get('rounds')}: the director "
+                "starts it, your table opens by itself")
+        if wait != said:
+            said = wait
+            say(wait)
         time.sleep(poll)
+
+
+def _until_counted(api: LocalApi, name: str, say: Callable[[str], None], poll: float) -> None:
+    """Wait (bounded) until our finished table's result counts, so the standings shown
+    include it; say so when it takes a moment."""
+    end = time.monotonic() + COUNTED_WAIT_S
+    said = False
+    while time.monotonic() < end:
+        status = checked(api.request({"type": "tournament_status", "name": name}))
+        if status.get("my_table_counted"):
+            return
+        if not said:
+            say("the match is over: waiting for its result to count...")
+            said = True
+        time.sleep(poll)
+    say("the result does not count yet (the director's daemon may be away): "
+        "`fourwinds tournament standings` shows it once it does")
