@@ -18,6 +18,7 @@ Quick (``scripts/bench --quick``): 4 entrants, one round.
 
 from __future__ import annotations
 
+import os
 import statistics
 import tempfile
 import time
@@ -28,6 +29,7 @@ from typing import Any
 from benchmarks.timing import result
 from fourwinds.frontends.client import Client
 from testkit.adversary import Gauge
+from testkit.bots import BotSeat, over
 from testkit.procs import DaemonProcess, request, start_all
 
 REAL = "fourwinds.daemon.real_session"
@@ -36,6 +38,7 @@ SEATED_TARGET_S = 5.0
 STANDINGS_TARGET_S = 3.0
 RSS_TARGET_MB = 80.0
 WAIT_S = 60.0
+DEALT = ("play", "hand_end", "over")    # the session's phases once a hand is dealt
 
 
 def _until(clients: list[Client], done: Callable[[dict[str, Any]], bool]) -> float:
@@ -56,6 +59,61 @@ def _field_is(name: str, value: int) -> Callable[[dict[str, Any]], bool]:
     return lambda status: bool(status[name] == value)
 
 
+class EntrantBot(BotSeat):
+    """A bot at an entrant's table that notes when it saw the match end."""
+
+    ended = 0.0
+
+    def run(self) -> None:
+        super().run()
+        self.ended = time.monotonic()
+
+
+def _bot_entrants(daemons: list[DaemonProcess], clients: list[Client]) -> list[EntrantBot]:
+    """A bot at each entrant's table of the round under way (its id from the status)."""
+    bots = []
+    for d, c in zip(daemons, clients, strict=True):
+        table = request(c, type="tournament_status", name="club")["round"]["my_table_id"]
+        bot = EntrantBot(d.data_dir, table, time.monotonic() + WAIT_S, over)
+        bot.start()
+        bots.append(bot)
+    return bots
+
+
+def _until_dealt(clients: list[Client], bots: list[EntrantBot]) -> float:
+    """Seconds until every entrant's table has its hand dealt (the view's phase)."""
+    start = time.monotonic()
+    waiting = list(zip(clients, bots, strict=True))
+    while waiting and time.monotonic() - start < WAIT_S:
+        waiting = [(c, b) for c, b in waiting if not b.finished and _phase(c, b.table)
+                   not in DEALT]
+        if waiting:
+            time.sleep(0.05)
+    if waiting:
+        raise RuntimeError(f"{len(waiting)} tables were not dealt within {WAIT_S:.0f} s")
+    return time.monotonic() - start
+
+
+def _phase(client: Client, table: str) -> str:
+    answer = client.request({"type": "view", "table": table})
+    view = (answer.get("event") or {}).get("view") or {} if answer.get("ok") else {}
+    return str((view.get("session") or {}).get("phase", ""))
+
+
+def _why_dealt(worst: float, seated: list[float], dealt: list[float], entrants: int
+               ) -> dict[str, str]:
+    """When the target is missed, why, from the run's own figures."""
+    if worst <= SEATED_TARGET_S:
+        return {}
+    at = dealt.index(worst)
+    return {"not_met_because": (
+        f"of the slowest round's {worst:.1f} s, the seed took {seated[at]:.1f} s: three "
+        f"steps (commit, echo, reveal), each waiting for all {entrants} entrants' signed "
+        f"records, each synced to disk at the director and relayed to every entrant, "
+        f"{entrants + 1} daemons on {os.cpu_count()} cores; the tables "
+        f"{worst - seated[at]:.1f} s more")}
+
+
 def bench_event(quick: bool) -> list[dict[str, object]]:
     entrants = QUICK_ENTRANTS if quick else ENTRANTS
     rounds = 1 if quick else 2
@@ -73,22 +131,21 @@ def bench_event(quick: bool) -> list[dict[str, object]]:
                     port=daemons[0].port)
         entered = time.monotonic() - began
         seated: list[float] = []
+        dealt: list[float] = []
         standings: list[float] = []
         for r in range(1, rounds + 1):
             began = time.monotonic()
-            started = request(director, type="tournament_start", name="club", wait=60)
+            request(director, type="tournament_start", name="club", wait=60)
             seated.append(time.monotonic() - began
                           + _until(clients, _field_is("rounds_started", r)))
-            names = {d.name: c for d, c in zip(daemons, clients, strict=True)}
-            tables = started["round"]["tables"]
-            for t, seats in enumerate(tables, 1):
-                for name in seats:
-                    if name is not None:
-                        request(names[name], type="tournament_result", name="club", table=t,
-                                scores=[30 + t, 10, -10, -30 - t], wait=0)
-            last = time.monotonic()
-            wanted = len(tables) * r
-            _until(clients, _field_is("results", wanted))
+            bots = _bot_entrants(daemons[1:], clients[1:])
+            dealt.append(time.monotonic() - began + _until_dealt(clients[1:], bots))
+            for bot in bots:
+                bot.join(WAIT_S)
+                if bot.error is not None or not bot.finished:
+                    raise RuntimeError(f"a bot entrant did not finish: {bot.error!r}")
+            last = max(bot.ended for bot in bots)
+            _until(clients, _field_is("results", entrants // 4 * r))
             rows = [request(c, type="tournament_standings", name="club")["standings"]
                     for c in clients]
             if any(row != rows[0] for row in rows):
@@ -101,22 +158,31 @@ def bench_event(quick: bool) -> list[dict[str, object]]:
         for d in daemons:
             d.stop()
     common = {"entrants": entrants, "rounds": rounds, "daemons": len(daemons)}
-    worst_seated, worst_standings = max(seated), max(standings)
+    worst_dealt, worst_standings = max(dealt), max(standings)
     return [
         result("tournament_entries_s", entered, "s", target="none (reported)", met=True,
                per_entrant_ms=round(1000 * entered / entrants, 1), **common),
-        result("tournament_round_seated_s", worst_seated, "s",
-               target=f"<= {SEATED_TARGET_S:.0f} s", met=worst_seated <= SEATED_TARGET_S,
-               runs=[round(s, 3) for s in seated],
-               measure="tournament_start until every daemon holds the round's seating; the "
-                       "daemons do not open a round's tables yet, so no table is dealt",
-               **common),
+        result("tournament_round_seated_s", max(seated), "s", target="none (reported)",
+               met=True, runs=[round(s, 3) for s in seated],
+               measure="tournament_start until every daemon holds the round's seating "
+                       "(the seed made by every entrant, the seating signed)", **common),
+        result("tournament_tables_dealt_s", worst_dealt, "s",
+               target=f"<= {SEATED_TARGET_S:.0f} s", met=worst_dealt <= SEATED_TARGET_S,
+               runs=[round(s, 3) for s in dealt],
+               seed_s=[round(s, 3) for s in seated],
+               tables_s=[round(d - s, 3) for d, s in zip(dealt, seated, strict=True)],
+               measure="tournament_start until every entrant's daemon sits at its table "
+                       "with the hand dealt: the round's seed and seating (seed_s), then "
+                       "the tables opened by East's daemons, joined, ready and dealt "
+                       "(tables_s)",
+               **_why_dealt(worst_dealt, seated, dealt, entrants), **common),
         result("tournament_standings_s", worst_standings, "s",
                target=f"<= {STANDINGS_TARGET_S:.0f} s",
                met=worst_standings <= STANDINGS_TARGET_S,
                runs=[round(s, 3) for s in standings],
-               measure="the round's last signature sent until every daemon holds every "
-                       "result and all standings are identical", **common),
+               measure="the last table's match over (its bot saw it) until every daemon "
+                       "holds every result, signed from the tables by the seats' daemons, "
+                       "and all standings are identical", **common),
         result("tournament_rss_mb", max(peaks), "MB", target=f"<= {RSS_TARGET_MB:.0f} MB",
                met=max(peaks) <= RSS_TARGET_MB, median_mb=round(statistics.median(peaks), 1),
                measure="VmHWM, largest of the daemons", **common),

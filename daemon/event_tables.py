@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-JOIN_RETRY_S = 1.0       # a join that failed (East not up yet) is tried again after this
+JOIN_RETRY_S = 0.5       # a join that failed (East not up yet) is tried again after this
 RESULT_RESEND_S = 5.0    # our signed result goes to the director again until it is held
 TICK_EVERY_S = 0.25      # how often the tables of the round are looked after
 
