@@ -12,7 +12,8 @@ It prints OK with the standings and exit 0, or each refused record in one line n
 round and table and exit 1; a file that cannot be read at all is one line and exit 2, as
 ``fourwinds verify`` does for a transcript. ``create``, ``list``, ``join``, ``status``,
 ``standings``, ``export`` and ``start`` ask the daemon (tournament_cmds.py); a round's
-tables are not opened by the daemons yet, and the group says so.
+tables are opened by the seats' daemons and played with `play --tournament` (or
+`bot --tournament`), and the group says so.
 """
 
 from __future__ import annotations
@@ -35,9 +36,9 @@ def register(sub: Any) -> None:
 
     parser: argparse.ArgumentParser = sub.add_parser(
         "tournament", help="venue tournaments: create, join, status, standings, export...",
-        description="Venue tournaments (docs/TOURNAMENT.md). `start` seats a round; its "
-                    "tables are not opened by the daemons yet (play them with `host` and "
-                    "`join`).")
+        description="Venue tournaments (docs/TOURNAMENT.md). `start` seats a round; each "
+                    "player's daemon opens or joins its table, and `fourwinds play "
+                    "--tournament NAME` takes the player there.")
     commands = parser.add_subparsers(dest="tournament_command", metavar="COMMAND")
     add_parsers(commands)
     seating = commands.add_parser(
@@ -67,8 +68,8 @@ def register(sub: Any) -> None:
 
 def run_group(args: argparse.Namespace) -> int:
     print("fourwinds tournament: give a command: create, list, join, start, status, "
-          "standings, export, verify, seating (a round's tables are not opened by the "
-          "daemons yet)", file=sys.stderr)
+          "standings, export, verify, seating (play your table of each round with "
+          "`fourwinds play --tournament NAME`)", file=sys.stderr)
     return 2
 
 

@@ -69,7 +69,7 @@ def test_the_group_alone_names_its_commands_and_what_is_not_built(
         capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "tournament")
     assert code == 2 and "create, list, join, start, status, standings" in err
-    assert "a round's tables are not opened by the daemons yet" in err
+    assert "`fourwinds play --tournament NAME`" in err
 
 
 def test_the_installed_command_prints_the_json() -> None:
