@@ -213,6 +213,10 @@ def _play_event(args: argparse.Namespace, config: Config, data_dir: str | None,
                 state: Path) -> int:
     """`play --tournament EVENT`: the table screen on our table of each round as it comes
     (frontends/tournament_play.py)."""
+    if args.web:
+        raise FourwindsError("--tournament takes you to your tables in the terminal; in the "
+                             "browser, `fourwinds web` lists your table of the round under "
+                             "your tables and the event under Tournaments")
     if not has_terminal():
         raise FourwindsError("play needs a terminal for the table screen (a bot entrant is "
                              "`fourwinds bot --rules R --tournament EVENT`)")
