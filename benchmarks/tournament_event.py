@@ -1,14 +1,16 @@
 """A tournament's record over real daemons (issue 23): ``tournament_event``.
 
 A director and 32 entrants, each a ``fourwinds daemon`` process on 127.0.0.1 with the real
-table session (the fair deck's daemons), the players entering by the director's address.
-Two rounds: the director's ``tournament_start`` until every daemon holds the round's seating
-(``tournament_round_seated_s``, target <= 5 s: the issue's "start to every table dealt";
-the daemons do not open a round's tables yet, so nothing is dealt and the line says so),
-every table's four players signing its scores, and the last signature sent until all 33
-daemons compute the same standings (``tournament_standings_s``, target <= 3 s). Each
-daemon's peak resident memory (VmHWM) at the end (``tournament_rss_mb``, the largest, target
-<= 80 MB; the median beside it). The entries' time is reported as measured, with no target.
+table session, the players entering by the director's address; events on the practice deck,
+two rounds of one hand, a bot (testkit.bots) at each entrant's table. Per round: the
+director's ``tournament_start`` until every daemon holds the round's seating
+(``tournament_round_seated_s``, reported), and until every entrant's daemon sits at its
+table with the hand dealt (``tournament_tables_dealt_s``, target <= 5 s, split into the
+seed and the tables, and why when missed); from the last table's match end, as its bot saw
+it, until all 33 daemons hold every result their seats' daemons signed and compute the same
+standings (``tournament_standings_s``, target <= 3 s). Each daemon's peak resident memory
+(VmHWM) at the end (``tournament_rss_mb``, the largest, target <= 80 MB; the median beside
+it). The entries' time is reported as measured, with no target.
 
 Not measured here: mDNS packets per entrant (an event is one announcement whatever its
 size, docs/TOURNAMENT.md; counting packets needs namespaces with multicast).
