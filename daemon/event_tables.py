@@ -26,7 +26,9 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from fourwinds.daemon import reach
 from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.reach import Source
 from fourwinds.daemon.session_port import final_scores, ready_due
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import EventPeers
@@ -117,9 +119,10 @@ class EventTables:
 
     # -- the director's hints ------------------------------------------------------------
 
-    def tell_peers(self, rt: EventRuntime) -> None:
-        """As the director: tell each seated entrant where the others of its table were
-        last heard (a seat that entered by the director's address knows nobody else)."""
+    def tell_peers(self, rt: EventRuntime, only: bytes | None = None) -> None:
+        """As the director: tell each seated entrant (or ``only`` that one) where the others
+        of its table were last heard (a seat that entered by the director's address knows
+        nobody else)."""
         verdict = rt.verdict
         if not verdict.rounds:
             return
@@ -128,26 +131,23 @@ class EventTables:
         for numbers in verdict.rounds[-1].tables:
             keys = [verdict.entrants[n] for n in numbers if n is not None]
             for key in keys:
-                if key == me:
+                if key == me or (only is not None and key != only):
                     continue
-                members = tuple((other, *self._where(other)) for other in keys
-                                if other != key and (other == me or other in heard))
+                # the others as we heard them (ourselves: the entrant reached us already)
+                members = tuple((other, *heard[other]) for other in keys
+                                if other not in (key, me) and other in heard)
                 if members:
                     self.d.transport.send(key, EventPeers(rt.held.event, members))
 
-    def _where(self, key: bytes) -> tuple[str, int]:
-        if key == self.d.identity.public_key:
-            return self.d.host, self.d.transport.port
-        return self.d.frames.addresses[key]
-
-    def told(self, rt: EventRuntime, frame: EventPeers) -> None:
-        """The director's hints of where our table's seats are: kept for those seats only."""
+    def told(self, rt: EventRuntime, frame: EventPeers, via: str) -> None:
+        """The director's hints of where our table's seats are: kept for those seats only,
+        an address being kept only as a member's told one would be (reach.usable)."""
         duty = self._duty(rt)
         if duty is None:
             return
         seated = set(duty.plan.places())
         for key, host, port in frame.members:
-            if key in seated and port:
+            if key in seated and reach.usable(host, port, Source.TOLD, via):
                 duty.peers[key] = (host, port)
                 self.d.transport.dial(key, [(host, port)])
 

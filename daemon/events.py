@@ -250,6 +250,8 @@ class Events:
                 self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
                 if rt.called is not None and rt.create.director == self._me():
                     self.d.transport.send(key, EventCall(rt.held.event, rt.called))
+                if rt.create.director == self._me():   # it may have missed where its
+                    self.d.event_tables.tell_peers(rt, only=key)   # table's seats are
 
     def handle(self, key: bytes, frame: EventFrame, sender: Sender, guest: bool) -> None:
         if isinstance(frame, EventFind):
@@ -265,7 +267,7 @@ class Events:
         elif isinstance(frame, EventSubmit):
             self._submitted(key, frame)
         elif isinstance(frame, EventPeers):
-            self._peers(key, frame)
+            self._peers(key, frame, sender.address)
         else:
             self._records(key, frame)
 
@@ -276,12 +278,12 @@ class Events:
         rt.called = frame.round
         self._advance(rt)
 
-    def _peers(self, key: bytes, frame: EventPeers) -> None:
+    def _peers(self, key: bytes, frame: EventPeers, via: str) -> None:
         """The director's hints of where our table's seats are (daemon/event_tables.py)."""
         rt = self.events.get(frame.event)
         if rt is None or key != rt.create.director:
             raise Refused(Refusal.NOT_MEMBER, "table addresses from one not the director")
-        self.d.event_tables.told(rt, frame)
+        self.d.event_tables.told(rt, frame, via)
 
     def _submitted(self, key: bytes, frame: EventSubmit) -> None:
         """An entrant's own seed step, for us to take as the event's director."""
