@@ -73,6 +73,7 @@ class Referee:
             self._discard(seat, tiles[0])
         elif verb in ("PENG", "CHI"):
             source, tile = self._claimed(seat)
+            meld: tuple[str, tuple[str, ...], int | None]
             if verb == "PENG":
                 used, meld = [tile] * 2, ("pung", (tile,) * 3, source)
             else:
