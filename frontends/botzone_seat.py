@@ -26,6 +26,7 @@ from fourwinds.frontends.botzone_proc import BotzoneProgram
 from fourwinds.frontends.botzone_story import Moment, Step, Story, read_moment, tell
 from fourwinds.frontends.exec_bot import default_action, default_request, needs_answer
 from fourwinds.frontends.table_keys import act_request, decision_key
+from fourwinds.protocol.errors import FourwindsError
 
 __all__ = ["BotzoneSeat", "ViewStream", "play_botzone"]
 
@@ -210,12 +211,17 @@ def _time_left(event: Event) -> float | None:
 
 def play_botzone(stream: ViewStream, seat: BotzoneSeat, *, poll: float = 0.2,
                  give_up: float | None = None) -> int:
-    """Play until the match ends (0); ``give_up``: seconds after which to stop (1)."""
+    """Play until the match ends (0); ``give_up``: seconds after which to stop (1).
+    ``FourwindsError`` at a table of other rules than MCR."""
     answered: set[object] = set()
     stop = None if give_up is None else time.monotonic() + give_up
     try:
         while stop is None or time.monotonic() < stop:
             for event in stream.events(poll):
+                rules = (event.get("view") or {}).get("rules")
+                if rules and rules != "mcr":
+                    raise FourwindsError(f"a Botzone bot plays MCR tables; this one plays "
+                                         f"{rules}")
                 seat.follow(event)
                 if (event.get("view") or {}).get("phase") in END_PHASES:
                     return 0

@@ -18,6 +18,7 @@ from fourwinds.frontends.botzone_answer import Fault
 from fourwinds.frontends.botzone_io import Mode
 from fourwinds.frontends.botzone_proc import BotzoneProgram
 from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
+from fourwinds.protocol.errors import FourwindsError
 from tests.frontends.harness_stream import HarnessStream
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,3 +166,39 @@ def test_an_action_the_table_refuses_is_counted_and_the_default_sent(tmp_path: P
                        Mode.JSON, stream=stream)
     assert stream.refused and seat.faults == Counter({Fault.REFUSED: 1}), log
     assert "refused: the bot answered 'Call" in log and "(not now)" in log
+
+
+def test_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`fourwinds bot --botzone CMD` with its mode, its time a step and its log; the bot's
+    log goes to the data directory unless named."""
+    from fourwinds.frontends import cli
+    from fourwinds.frontends.commands.bot import botzone_seat
+
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    args = cli.build_parser("bot").parse_args(
+        ["bot", "--botzone", f"{sys.executable} {EXAMPLE} --simple", "--botzone-mode",
+         "simple", "--botzone-time", "2.5", "--data-dir", str(tmp_path)])
+    seat = botzone_seat(args)
+    try:
+        program = seat.program
+        assert program.argv == [sys.executable, str(EXAMPLE), "--simple"]
+        assert program.mode is Mode.SIMPLE and program.time_limit == 2.5
+        assert program.log.name == str(tmp_path / "botzone-bot.log")
+    finally:
+        seat.close()
+    for bad in (["--botzone", ""], ["--botzone", "x", "--botzone-time", "0"]):
+        with pytest.raises(FourwindsError):
+            botzone_seat(cli.build_parser("bot").parse_args(["bot", *bad]))
+    with pytest.raises(SystemExit):
+        cli.build_parser("bot").parse_args(["bot", "--botzone", "x", "--exec", "y"])
+
+
+def test_a_botzone_bot_sits_only_at_mcr_tables(tmp_path: Path) -> None:
+    class American(HarnessStream):
+        def events(self, timeout: float) -> list[dict[str, Any]]:
+            return [{"type": "view", "view": {"rules": "american"}, "legal_actions": []}]
+
+    seat = BotzoneSeat(BotzoneProgram([sys.executable, str(EXAMPLE)], Mode.JSON,
+                                      tmp_path / "log"))
+    with pytest.raises(FourwindsError, match="plays MCR tables"):
+        play_botzone(American(b"x"), seat)
