@@ -15,7 +15,15 @@ from typing import Any
 import pytest
 
 from fourwinds.frontends.botzone_answer import Question, question
-from fourwinds.frontends.botzone_story import Step, Story, read_moment, tell
+from fourwinds.frontends.botzone_story import (
+    Board,
+    Meld,
+    Moment,
+    Step,
+    Story,
+    read_moment,
+    tell,
+)
 from fourwinds.frontends.exec_bot import default_action
 from fourwinds.frontends.table_keys import act_request
 from fourwinds.protocol.table.options import DeckKind
@@ -140,3 +148,29 @@ def test_a_hand_under_way_when_the_seat_starts_is_sat_out() -> None:
 def test_views_outside_a_hand_tell_nothing() -> None:
     assert read_moment({"view": {"rules": "american", "seat": 0}}) is None
     assert read_moment({"view": {"rules": "mcr", "seat": None, "phase": "dice"}}) is None
+
+
+def _moment(me: int, **changes: Any) -> Moment:
+    """A hand-made moment of a hand in play (``rows``, ``melds`` by seat and the rest)."""
+    rows = changes.pop("rows", ((),) * 4)
+    melds = changes.pop("melds", ((),) * 4)
+    board = Board(tuple(tuple(r) for r in rows), tuple(tuple(m) for m in melds), ((),) * 4)
+    base: dict[str, Any] = {"hand": 1, "me": me, "quan": 0, "phase": "play", "turn": 0,
+                            "board": board, "tiles": tuple(["1m"] * 13), "drawn": None}
+    base.update(changes)
+    return Moment(**base)
+
+
+def test_a_claim_that_lost_is_never_told() -> None:
+    """We (South) asked to chow East's 4m; West's pung took it: the story goes from East's
+    discard straight to West's pung and discard, as the platform tells it."""
+    story = tell(None, _moment(1))
+    assert story is not None and story.requests[0] == "0 1 0"
+    story = tell(story, _moment(1, phase="claim", rows=(("4m",), (), (), ()),
+                                pending=(0, 0, "4m")))
+    assert story is not None and story.requests[-2:] == ("3 0 DRAW", "3 0 PLAY W4")
+    pung = Meld("pung", ("4m", "4m", "4m"), 0)
+    story = tell(story, _moment(1, phase="claim", turn=2, rows=((), (), ("9p",), ()),
+                                melds=((), (), (pung,), ()), pending=(2, 0, "9p")))
+    assert story is not None and story.requests[-1] == "3 2 PENG B9"
+    assert not any(r.startswith("3 1") for r in story.requests)
