@@ -14,6 +14,7 @@ missing, the user gets one clear line saying what to do.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import time
 from collections.abc import Mapping
@@ -148,6 +149,29 @@ class DaemonTable:
             self._latest = newest
             self._last_seen = now
         return self._with_members(newest, now)
+
+    def events(self, timeout: float) -> list[Message]:
+        """Every view event of this table that arrived within ``timeout`` seconds, oldest
+        first (``latest_event`` keeps only the newest: a Botzone bot must hear each step);
+        when none came for ``refresh`` seconds, the current view pulled."""
+        found: list[Message] = []
+        end = time.monotonic() + timeout
+        wait = timeout
+        while True:
+            event = self.api.next_event(wait)
+            if event is None:
+                break
+            if self.is_ours(event):
+                found.append(event)
+            wait = max(0.0, end - time.monotonic()) if not found else 0.0
+        now = time.monotonic()
+        if not found and now - self._last_seen >= self.refresh:
+            with contextlib.suppress(FourwindsError):   # the next pull asks again
+                found.append(current_view(self.api, self.table))
+        if found:
+            self._latest = found[-1]
+            self._last_seen = now
+        return found
 
     def _gone(self, reason: str) -> Message | None:
         """The last view once more, saying the table is gone, when the daemon no longer sits

@@ -3,19 +3,24 @@
 ``--rules american|mcr`` plays the built-in bot: the rule set's engine bot, which the daemon
 runs on the seat's own state (the ``suggest`` request; the view bot when it has no answer).
 ``--exec CMD`` runs any program as the seat, speaking JSON lines on its stdin/stdout
-(docs/SCRIPTING.md). ``--join`` first joins a table. ``--tournament NAME`` plays this
-daemon's table of every round of an event it entered, one after another
-(frontends/tournament_bot.py).
+(docs/SCRIPTING.md). ``--botzone CMD`` runs a bot written for the Botzone platform's
+"Chinese-Standard-Mahjong" game at an MCR table (botzone_seat.py). ``--join`` first joins a
+table. ``--tournament NAME`` plays this daemon's table of every round of an event it
+entered, one after another (frontends/tournament_bot.py).
 """
 
 from __future__ import annotations
 
 import argparse
 import shlex
+from pathlib import Path
 from typing import Any
 
 from fourwinds.frontends.bot_seat import Brain, ExecBrain, play_seat
-from fourwinds.frontends.cli_common import open_api, setup_logging, table_name
+from fourwinds.frontends.botzone_io import Mode
+from fourwinds.frontends.botzone_proc import TIME_LIMIT, BotzoneProgram
+from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
+from fourwinds.frontends.cli_common import open_api, setup_logging, state_dir_of, table_name
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import DaemonTable, checked
 from fourwinds.frontends.suggest_bot import engine_brain
@@ -31,6 +36,9 @@ def register(sub: Any) -> None:
                        help="play the built-in bot (the engine bot of the table's rule set)")
     brain.add_argument("--exec", dest="exec_cmd", metavar="CMD",
                        help="run CMD as the seat (events in on stdin, actions out on stdout)")
+    brain.add_argument("--botzone", dest="botzone_cmd", metavar="CMD",
+                       help="run CMD, a Botzone Chinese-Standard-Mahjong bot, as the seat of "
+                            "an MCR table")
     parser.add_argument("--data-dir", metavar="DIR", help="the bot seat's daemon data directory")
     parser.add_argument("--table", metavar="NAME", help="the table (default: the only one)")
     parser.add_argument("--join", metavar="NAME|ID", help="join this table first")
@@ -43,6 +51,16 @@ def register(sub: Any) -> None:
     parser.add_argument("--answer-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="how long --exec's program may think (when the view gives no "
                              "deadline)")
+    parser.add_argument("--botzone-mode", choices=[m.value for m in Mode], default="json",
+                        help="how --botzone's bot reads its input: the platform's JSON or "
+                             "simple interaction (default json; a bot that keeps running is "
+                             "seen from its output)")
+    parser.add_argument("--botzone-time", type=float, default=TIME_LIMIT, metavar="SECONDS",
+                        help=f"how long --botzone's bot may think a step (default "
+                             f"{TIME_LIMIT:g}; less when the table's window is shorter)")
+    parser.add_argument("--botzone-log", metavar="FILE",
+                        help="where --botzone's bot's stderr and its faults are written "
+                             "(default: botzone-bot.log in the data directory)")
     parser.set_defaults(handler=cmd_bot)
 
 
@@ -56,17 +74,35 @@ def join_request(args: argparse.Namespace) -> dict[str, Any]:
     return request
 
 
+def botzone_seat(args: argparse.Namespace) -> BotzoneSeat:
+    """The seat for ``--botzone CMD``, its program's log in the data directory."""
+    argv = shlex.split(args.botzone_cmd)
+    if not argv:
+        raise FourwindsError("--botzone needs a command")
+    if not args.botzone_time > 0:
+        raise FourwindsError("--botzone-time must be a number of seconds above 0")
+    log = Path(args.botzone_log) if args.botzone_log else state_dir_of(args) / "botzone-bot.log"
+    program = BotzoneProgram(argv, Mode(args.botzone_mode), log,
+                             time_limit=args.botzone_time)
+    return BotzoneSeat(program)
+
+
 def cmd_bot(args: argparse.Namespace) -> int:
     setup_logging(args)
     api = open_api(args, subscribe=True)
     try:
         if args.tournament:
+            if args.botzone_cmd:
+                raise FourwindsError("--tournament plays with --rules or --exec (a Botzone "
+                                     "bot plays one table: --botzone with --table)")
             return play_event(api, args.tournament, lambda: _brain(args, api))
         if args.join:
             table = str(checked(api.request(join_request(args))).get("table") or args.join)
         else:
             table = table_name(api, args)
         # no separate "ready": the table offers it as a legal action, the brain answers it
+        if args.botzone_cmd:
+            return play_botzone(DaemonTable(api, table), botzone_seat(args))
         return play_seat(DaemonTable(api, table), _brain(args, api))
     finally:
         api.close()
