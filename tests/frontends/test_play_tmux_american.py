@@ -41,7 +41,11 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
     with PlayTable(me, command, 120, 45) as table:
         started = time.monotonic()
         tmux, screen = table.start("Charleston: first right")  # dealt, passing
-        assert "American" in screen and "Your hand (" in screen
+        end = time.monotonic() + 5     # the header may be read before the rest is drawn
+        while "Your hand (" not in screen and time.monotonic() < end:
+            time.sleep(0.1)
+            screen = tmux.screen()
+        assert "American" in screen and "Your hand (" in screen, screen
         print(f"table up and passing after {time.monotonic() - started:.1f} s")
         seen: set[str] = set()
 
