@@ -13,7 +13,7 @@ from fourwinds.protocol.tournament.standings import HandEnd, american_hand_point
 
 def test_each_hand_is_read_by_place_with_the_engines_winner_value_and_discarder() -> None:
     seen = set()
-    for n in range(6):
+    for n in range(3):
         h = play_match("american", f"tournament hand {n}".encode(),
                        options=TableOptions(deck=DeckKind.PRACTICE, hands=4, fixed_winds=True))
         s = h.sessions[0]
