@@ -97,8 +97,9 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
         tmp_path: Path, rules: str, deck: str) -> None:
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
+        rounds = 1 if deck == "fair" else 2     # one round also on the fair deck
         event = (await call(director, type="tournament_create", name="club", rules=rules,
-                            rounds=2, hands=1, deck=deck))["event"]
+                            rounds=rounds, hands=1, deck=deck))["event"]
         for d in players:
             await enter(d, director, "club")
         first = await _play_round(director, players, event, 0)
@@ -112,8 +113,9 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
             table = d.tables[plan.table_id]     # the seating's winds, not the dice's
             assert table.session.first_seating == (0, 1, 2, 3)
             assert table.session.me == plan.place
-        second = await _play_round(director, players, event, 1)
-        assert set(second) == {table_id(ev, 1, 0).hex()}
+        if rounds == 2:
+            second = await _play_round(director, players, event, 1)
+            assert set(second) == {table_id(ev, 1, 0).hex()}
         assert await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
                                           for d in players), 10)
         standings = [(await call(d, type="tournament_standings", name="club"))["standings"]
@@ -121,12 +123,14 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
         assert all(s == standings[0] for s in standings)
         exported = await call(players[1], type="tournament_export", name="club")
         verdict = check_export(exported["data"])
-        assert verdict.ok and len(verdict.scores) == 2
+        assert verdict.ok and len(verdict.scores) == rounds
         held = dict(director.events.events[ev].verdict.scores)
-        assert held[(0, 0)] == signed[0] and held[(1, 0)] == _counted(players[0], ev, 1, rules)
-        # round 1's table, finished and counted, was left once round 2 started
-        assert table_id(ev, 0, 0) not in players[0].tables
-        assert table_id(ev, 1, 0) in players[0].tables
+        assert held[(0, 0)] == signed[0]
+        if rounds == 2:
+            assert held[(1, 0)] == _counted(players[0], ev, 1, rules)
+            # round 1's table, finished and counted, was left once round 2 started
+            assert table_id(ev, 0, 0) not in players[0].tables
+            assert table_id(ev, 1, 0) in players[0].tables
 
     run(tmp_path, 5, body)
 
