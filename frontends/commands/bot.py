@@ -97,13 +97,17 @@ def cmd_bot(args: argparse.Namespace) -> int:
     problem = pause_problem(args.pause)
     if problem:
         raise FourwindsError(f"--pause {args.pause:g}: {problem}")
+    if args.pause and args.botzone_cmd:
+        raise FourwindsError("--pause is for --rules and --exec bots (a Botzone bot keeps "
+                             "the platform's own timing)")
     api = open_api(args, subscribe=True)
     try:
         if args.tournament:
             if args.botzone_cmd:
                 raise FourwindsError("--tournament plays with --rules or --exec (a Botzone "
                                      "bot plays one table: --botzone with --table)")
-            return play_event(api, args.tournament, lambda: _brain(args, api))
+            return play_event(api, args.tournament, lambda: _brain(args, api),
+                              pause=args.pause)
         if args.join:
             table = str(checked(api.request(join_request(args))).get("table") or args.join)
         else:

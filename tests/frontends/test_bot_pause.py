@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -108,3 +109,22 @@ def test_a_seat_waits_the_pause_from_the_asking_but_not_for_ready() -> None:
     thinking = _waits(0.4, think=0.3)       # a bot that thought waits only the rest
     assert 0.38 <= thinking[2] < 0.8
     assert _waits(0.0)[2] < 0.2             # no pause: at once
+
+
+def test_bad_pauses_are_one_line_before_anything_starts(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    from fourwinds.frontends import cli
+    from fourwinds.frontends.local_seats import is_running
+
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    data = ["--data-dir", str(tmp_path / "d")]
+    assert cli.main(["bot", "--rules", "mcr", "--pause", "-1", *data]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "fourwinds: --pause -1: must be 0 to 10 seconds")
+    assert cli.main(["bot", "--botzone", "./b", "--pause", "1", *data]) == 2
+    assert "--pause is for --rules and --exec bots" in capsys.readouterr().err
+    assert cli.main(["play", "--bot-pause", "12", *data]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "fourwinds: --bot-pause 12: must be 0 to 10 seconds")
+    assert not is_running(str(tmp_path / "d"))     # no daemon was started
