@@ -38,7 +38,7 @@ from testkit.screen import Terminal
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the virtualenv's bin: `fourwinds` as installed
 EXITED = "[exited "  # what a terminal shows when its command has ended
-TEST_BOT_PAUSE = 0.05
+TEST_BOT_PAUSE = 0.02
 """The bots' pause at the tests' tables with a person (config ``bot_pause``, default 1 s:
 frontends/bot_pause.py): small, so a test playing whole hands against bots is not slowed by
 a pause meant for a person's eyes, yet the pause's path is still taken."""
