@@ -128,3 +128,20 @@ def test_bad_pauses_are_one_line_before_anything_starts(
     assert capsys.readouterr().err.splitlines()[-1] == (
         "fourwinds: --bot-pause 12: must be 0 to 10 seconds")
     assert not is_running(str(tmp_path / "d"))     # no daemon was started
+
+
+def test_the_web_pages_bots_get_the_pause_they_were_given(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from fourwinds.frontends.local_seats import BotSeats
+    from fourwinds.frontends.web import seats
+
+    given: list[float] = []
+    monkeypatch.setattr(seats, "seat_new_bots", lambda *a, **k: given.append(k["pause"]))
+    monkeypatch.setattr(seats, "resume_bot_seats", lambda *a, **k: given.append(k["pause"]))
+    monkeypatch.setattr(seats, "load_bot_seats",
+                        lambda state, table: BotSeats(tmp_path, table, "mcr", 3))
+    keeper = seats.BotKeeper(tmp_path, pause=0.7)
+    keeper.seat(table="t", rules="mcr", count=3, host_port=1, host_key="k", code=None)
+    assert keeper.resume("t", 1) == 3
+    assert given == [0.7, 0.7]
+    assert seats.BotKeeper(tmp_path).pause == 0.0   # only a server told so pauses its bots
