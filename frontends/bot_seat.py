@@ -13,9 +13,11 @@ import logging
 import queue
 import subprocess
 import threading
+import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
+from fourwinds.frontends.bot_pause import pause_for
 from fourwinds.frontends.daemon_link import TableClient
 from fourwinds.frontends.exec_bot import (
     Decision,
@@ -160,9 +162,12 @@ class ExecBrain:
             self.process.wait()
 
 
-def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2) -> int:
+def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2,
+              pause: float = 0.0) -> int:
     """Act on every view event that asks for it until the match ends or the brain dies.
 
+    ``pause``: seconds to let pass between a view asking and the seat's act, at a table
+    with a person (bot_pause.py decides how much of it each decision takes; 0: none).
     Returns 0 at the end of the match, 1 when the bot program exited first (its pending
     decision was still answered with the default action).
     """
@@ -171,6 +176,7 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2) -> int:
         event = client.latest_event(poll)
         if event is None:
             continue
+        asked = time.monotonic()
         view = event.get("view") or {}
         if view.get("phase") in END_PHASES:
             brain.end("match over" if view.get("phase") != "halted" else "table halted")
@@ -182,6 +188,9 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2) -> int:
         decision = brain.decide(event)
         if decision.error:
             log.warning("bot answer refused: %s (default action taken)", decision.error)
+        wait = pause_for(event, pause) - (time.monotonic() - asked)
+        if wait > 0:
+            time.sleep(wait)
         if _send(client, brain, event, decision.request):
             answered.add(decision_key(event))  # refused: the next view of it is answered
         if not brain.alive:

@@ -25,6 +25,7 @@ from fourwinds.daemon.checks import (
     local_name,
     parse_host_port,
 )
+from fourwinds.frontends.bot_pause import DEFAULT_BOT_PAUSE, pause_problem
 from fourwinds.protocol.errors import FourwindsError
 
 APP = "fourwinds"
@@ -52,6 +53,7 @@ class Config:
     turn_window: float | None = None
     charleston_window: float | None = None
     next_window: float | None = None
+    bot_pause: float = DEFAULT_BOT_PAUSE
 
 
 WINDOWS = ("call_window", "turn_window", "charleston_window", "next_window")
@@ -99,6 +101,12 @@ TEMPLATE = """\
 # next_window: how long the end-of-hand screen waits for every player's "next"
 # (default 60; 0 = until everyone says next).
 # next_window = 60
+
+# Seconds each bot waits before it discards, calls or passes at a table where you play
+# (`play`, the web page's bots), so you can follow them; never so long that it is late
+# (at most a quarter of the time left to decide). 0 = no pause. Bots at tables with no
+# person (`fourwinds bot`, benchmarks) never wait.
+# bot_pause = 1
 """
 
 
@@ -121,6 +129,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "peers": (list,),
     "port": (int,),
     **{window: (int, float) for window in WINDOWS},
+    "bot_pause": (int, float),
 }
 
 
@@ -147,7 +156,8 @@ def parse_config(text: str, source: str = "<config>") -> Config:
                 f"config file {source}: {key!r} must be {_KIND_NAMES[wanted[-1]]}, "
                 f"not {type(value).__name__}"
             )
-        values[key] = float(value) if key in WINDOWS and isinstance(value, int | float) else value
+        numeric = key in WINDOWS or key == "bot_pause"
+        values[key] = float(value) if numeric and isinstance(value, int | float) else value
     if values.get("rules", "american") not in RULES:
         raise ConfigError(f"config file {source}: 'rules' must be one of {', '.join(RULES)}")
     if not 0 <= values.get("bots", 3) <= 3:
@@ -164,6 +174,9 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         problem = window_problem(window, values.get(window))
         if problem:
             raise ConfigError(f"config file {source}: {window!r} {problem}")
+    problem = pause_problem(values.get("bot_pause"))
+    if problem:
+        raise ConfigError(f"config file {source}: 'bot_pause' {problem}")
     if "peers" in values:
         peers = values["peers"]
         if not all(isinstance(p, str) and _is_host_port(p) for p in peers):

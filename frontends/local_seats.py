@@ -311,10 +311,12 @@ def start_bot_seat(
     verbose: int = 0,
     code: str | None = None,
     join: bool = True,
+    pause: float = 0.0,
 ) -> None:
     """One bot seat: its own daemon on loopback (``--peer`` ours) and a `fourwinds bot`
     (logging at ``verbose`` to the seat's log, ``<base>/bot<index>/seat.log``). ``join``:
-    join the table first (False: the seat's daemon already sits there and resumes it)."""
+    join the table first (False: the seat's daemon already sits there and resumes it).
+    ``pause``: the bot's ``--pause``, seconds before each decision (bot_pause.py)."""
     data_dir = base / f"bot{index}"
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "seat.log"
@@ -336,7 +338,8 @@ def start_bot_seat(
     with open(log_path, "ab") as out:
         started.add(subprocess.Popen(
             fourwinds_command(*(["-v"] * verbose), "bot", "--rules", rules,
-                              "--data-dir", str(data_dir), "--table", table),
+                              "--data-dir", str(data_dir), "--table", table,
+                              "--pause", f"{pause:g}"),
             stdin=subprocess.DEVNULL, stdout=out, stderr=out, env={**os.environ, **BOT_ENV},
         ))
 
@@ -381,15 +384,18 @@ def _new_home(state: Path, table: str) -> Path:
 
 def seat_new_bots(started: Started, state: Path, *, table: str, rules: str, count: int,
                   host_port: int, host_key: str, code: str | None = None,
-                  verbose: int = 0, say: Callable[[str], None] = print) -> BotSeats:
+                  verbose: int = 0, pause: float = 0.0,
+                  say: Callable[[str], None] = print) -> BotSeats:
     """Seat ``count`` new bot seats at our table, one after the other (each its own daemon
-    on 127.0.0.1), remembered in ``state`` for a later return."""
+    on 127.0.0.1), remembered in ``state`` for a later return. ``pause``: seconds each bot
+    lets pass before a decision, so the person at the table can follow (bot_pause.py)."""
     home = _new_home(state, table)
     seats = BotSeats(home, table, rules, 0)
     for index in range(1, count + 1):
         say(f"seating bot {index} of {count} (its own daemon on 127.0.0.1)...")
         start_bot_seat(started, base=home, index=index, rules=rules, table=table,
-                       host_port=host_port, host_key=host_key, verbose=verbose, code=code)
+                       host_port=host_port, host_key=host_key, verbose=verbose, code=code,
+                       pause=pause)
         seats = BotSeats(home, table, rules, index)
         (home / SEATS_FILE).write_text(json.dumps(
             {"table": table, "rules": rules, "count": index}), encoding="utf-8")
@@ -397,13 +403,15 @@ def seat_new_bots(started: Started, state: Path, *, table: str, rules: str, coun
 
 
 def resume_bot_seats(started: Started, seats: BotSeats, *, host_port: int,
-                     verbose: int = 0, say: Callable[[str], None] = print) -> None:
-    """Start the bot seats of a table we return to: their daemons resume it from disk."""
+                     verbose: int = 0, pause: float = 0.0,
+                     say: Callable[[str], None] = print) -> None:
+    """Start the bot seats of a table we return to: their daemons resume it from disk
+    (``pause`` as for ``seat_new_bots``)."""
     say(f"restarting {seats.count} bot seat{'s' if seats.count > 1 else ''}...")
     for index in range(1, seats.count + 1):
         start_bot_seat(started, base=seats.home, index=index, rules=seats.rules,
                        table=seats.table, host_port=host_port, host_key="", verbose=verbose,
-                       join=False)
+                       join=False, pause=pause)
 
 
 def forget_bot_seats(seats: BotSeats) -> None:

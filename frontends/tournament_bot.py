@@ -45,7 +45,7 @@ def finished(status: Mapping[str, Any], played: set[str]) -> bool:
 
 
 def play_event(api: LocalApi, name: str, brain_for: Callable[[], Brain],
-               poll: float = POLL_S) -> int:
+               poll: float = POLL_S, pause: float = 0.0) -> int:
     """Play our table of each round of ``name`` as it comes; 0 once the event's last round
     is played, 1 if a brain's program died."""
     played: set[str] = set()
@@ -60,6 +60,6 @@ def play_event(api: LocalApi, name: str, brain_for: Callable[[], Brain],
             continue
         log.info("event %s: round %s, table %s", name, status["round"]["round"],
                  status["round"]["my_table"])
-        if play_seat(DaemonTable(api, table), brain_for()) != 0:
+        if play_seat(DaemonTable(api, table), brain_for(), pause=pause) != 0:
             return 1
         played.add(table)

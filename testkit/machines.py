@@ -38,6 +38,10 @@ from testkit.screen import Terminal
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent  # the virtualenv's bin: `fourwinds` as installed
 EXITED = "[exited "  # what a terminal shows when its command has ended
+TEST_BOT_PAUSE = 0.02
+"""The bots' pause at the tests' tables with a person (config ``bot_pause``, default 1 s:
+frontends/bot_pause.py): small, so a test playing whole hands against bots is not slowed by
+a pause meant for a person's eyes, yet the pause's path is still taken."""
 
 
 def short_dir() -> Path:
@@ -74,6 +78,15 @@ class Machine:
         for sub in ("", ".config", ".local/share", ".local/state", ".cache", "run", "tmp"):
             (self.home / sub).mkdir(parents=True, exist_ok=True)
         os.chmod(self.home / "run", 0o700)
+        config = self.config_file
+        if not config.exists():
+            config.parent.mkdir(parents=True, exist_ok=True)
+            config.write_text(f"bot_pause = {TEST_BOT_PAUSE:g}\n", encoding="utf-8")
+
+    @property
+    def config_file(self) -> Path:
+        """The player's config file (it holds the tests' small ``bot_pause`` at first)."""
+        return self.home / ".config" / "fourwinds" / "config.toml"
 
     def env(self, **extra: str) -> dict[str, str]:
         """The environment of a shell on this machine (``extra`` on top; "" unsets)."""

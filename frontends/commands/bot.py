@@ -16,6 +16,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from fourwinds.frontends.bot_pause import pause_problem
 from fourwinds.frontends.bot_seat import Brain, ExecBrain, play_seat
 from fourwinds.frontends.botzone_io import Mode
 from fourwinds.frontends.botzone_proc import TIME_LIMIT, BotzoneProgram
@@ -51,6 +52,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--answer-timeout", type=float, default=30.0, metavar="SECONDS",
                         help="how long --exec's program may think (when the view gives no "
                              "deadline)")
+    parser.add_argument("--pause", type=float, default=0.0, metavar="SECONDS",
+                        help="wait this long before each decision, so a person at the table "
+                             "can follow (less when the window is short; none for ready and "
+                             "next; default 0: `play` starts its bots with its --bot-pause)")
     parser.add_argument("--botzone-mode", choices=[m.value for m in Mode], default="json",
                         help="how --botzone's bot reads its input: the platform's JSON or "
                              "simple interaction (default json; a bot that keeps running is "
@@ -89,13 +94,20 @@ def botzone_seat(args: argparse.Namespace) -> BotzoneSeat:
 
 def cmd_bot(args: argparse.Namespace) -> int:
     setup_logging(args)
+    problem = pause_problem(args.pause)
+    if problem:
+        raise FourwindsError(f"--pause {args.pause:g}: {problem}")
+    if args.pause and args.botzone_cmd:
+        raise FourwindsError("--pause is for --rules and --exec bots (a Botzone bot keeps "
+                             "the platform's own timing)")
     api = open_api(args, subscribe=True)
     try:
         if args.tournament:
             if args.botzone_cmd:
                 raise FourwindsError("--tournament plays with --rules or --exec (a Botzone "
                                      "bot plays one table: --botzone with --table)")
-            return play_event(api, args.tournament, lambda: _brain(args, api))
+            return play_event(api, args.tournament, lambda: _brain(args, api),
+                              pause=args.pause)
         if args.join:
             table = str(checked(api.request(join_request(args))).get("table") or args.join)
         else:
@@ -103,7 +115,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         # no separate "ready": the table offers it as a legal action, the brain answers it
         if args.botzone_cmd:
             return play_botzone(DaemonTable(api, table), botzone_seat(args))
-        return play_seat(DaemonTable(api, table), _brain(args, api))
+        return play_seat(DaemonTable(api, table), _brain(args, api), pause=args.pause)
     finally:
         api.close()
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from fourwinds.daemon.paths import default_paths
 from fourwinds.daemon.store import Store, StoreError
+from fourwinds.frontends.bot_pause import add_bot_pause_option, chosen_pause
 from fourwinds.frontends.cli_common import config_of, data_dir_of, setup_logging, state_dir_of
 from fourwinds.frontends.commands.table_cmds import add_table_options, table_options
 from fourwinds.frontends.config import RULES, Config, player_name
@@ -84,6 +85,7 @@ def register(sub: Any) -> None:
                         help="the table in your browser instead of the terminal "
                              "(`fourwinds web`)")
     add_table_options(parser, solo_default=True)
+    add_bot_pause_option(parser)
     parser.add_argument("--data-dir", metavar="DIR", help="your daemon's data directory")
     parser.add_argument("--port", type=int, metavar="PORT",
                         help="your daemon's peer port, when play starts it for a table on "
@@ -156,6 +158,7 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
     if args.tournament:
         return _play_event(args, config, data_dir, state)
     bots = config.bots if args.bots is None else args.bots
+    pause = chosen_pause(args.bot_pause, config.bot_pause)
     target = choose_table(args, config, my_tables(data_dir), interactive=has_terminal())
     if not has_terminal() and not args.web:
         raise FourwindsError("play needs a terminal for the table screen (scripts use "
@@ -173,18 +176,19 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
         if target.kind is Kind.RETURN:
             _say(f"returning to table {target.name} (you sit there)")
             if seats is not None:
-                _resume_bots(api, started, seats, verbose)
+                _resume_bots(api, started, seats, verbose, pause)
         elif target.kind is Kind.JOIN:
             table = _join(api, target.ref, args.code)   # Ready is the player's own key
         else:
-            table, seats = _host(api, args, config, target.ref, bots, started, solo, state)
+            table, seats = _host(api, args, config, target.ref, bots, started, solo, state,
+                                 pause)
             if bots == 3:
                 _ready_with_bots(api, table)
         if args.web:
             from fourwinds.frontends.web.launch import serve
 
             shown = True
-            return serve(data_dir, state, table=table, verbose=verbose,
+            return serve(data_dir, state, table=table, verbose=verbose, bot_pause=pause,
                          say=lambda text: print(f"fourwinds web: {text}", flush=True))
         from fourwinds.frontends.curses_table import run
 
@@ -336,13 +340,14 @@ def _say(text: str) -> None:
     print(f"fourwinds play: {text}", file=sys.stderr, flush=True)
 
 
-def _resume_bots(api: LocalApi, started: Started, seats: BotSeats, verbose: int) -> None:
+def _resume_bots(api: LocalApi, started: Started, seats: BotSeats, verbose: int,
+                 pause: float) -> None:
     """Restart the bot seats of a table we return to (those not running already: the table
     may be open in another terminal)."""
     if any(is_running(str(seats.home / f"bot{i}")) for i in range(1, seats.count + 1)):
         return
     port = int(checked(api.request({"type": "status"}))["port"])
-    resume_bot_seats(started, seats, host_port=port, verbose=verbose, say=_say)
+    resume_bot_seats(started, seats, host_port=port, verbose=verbose, pause=pause, say=_say)
 
 
 def _join(api: LocalApi, ref: str, code: str | None) -> str:
@@ -398,7 +403,8 @@ def _free_name(api: LocalApi, base: str) -> str:
 
 
 def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bots: int,
-          started: Started, solo: bool, state: Path) -> tuple[str, BotSeats | None]:
+          started: Started, solo: bool, state: Path, pause: float
+          ) -> tuple[str, BotSeats | None]:
     """Host a new table and seat the bots; a solo table (three bots) is not announced."""
     rules = args.rules or config.rules
     options = table_options(args, solo=solo)
@@ -427,7 +433,8 @@ def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bo
         key = str(checked(api.request({"type": "whoami"})).get("public_key"))
         seats = seat_new_bots(started, state, table=table, rules=rules, count=bots,
                               host_port=port, host_key=key, code=code,
-                              verbose=int(getattr(args, "verbose", 0) or 0), say=_say)
+                              verbose=int(getattr(args, "verbose", 0) or 0), pause=pause,
+                              say=_say)
     except BaseException:   # a table short of its bots is no use: do not leave it behind
         started.stop()
         with contextlib.suppress(FourwindsError, OSError):

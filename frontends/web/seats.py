@@ -32,6 +32,7 @@ class BotKeeper:
     state: Path
     started: Started = field(default_factory=Started)
     verbose: int = 0
+    pause: float = 0.0      # each bot's pause before a decision (bot_pause.py)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def seat(self, *, table: str, rules: str, count: int, host_port: int, host_key: str,
@@ -40,7 +41,7 @@ class BotKeeper:
         with self._lock:
             seat_new_bots(self.started, self.state, table=table, rules=rules, count=count,
                           host_port=host_port, host_key=host_key, code=code,
-                          verbose=self.verbose, say=log.info)
+                          verbose=self.verbose, pause=self.pause, say=log.info)
 
     def resume(self, table: str, host_port: int) -> int:
         """Restart the bot seats of a table we return to, unless they run already (the
@@ -51,7 +52,7 @@ class BotKeeper:
                                     for i in range(1, seats.count + 1)):
                 return 0
             resume_bot_seats(self.started, seats, host_port=host_port, verbose=self.verbose,
-                             say=log.info)
+                             pause=self.pause, say=log.info)
             return seats.count
 
     def has_bots(self, table: str) -> bool:

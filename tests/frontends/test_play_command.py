@@ -200,7 +200,8 @@ def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyP
     """`play` hosts a solo table (three bot seats, a loopback daemon on a free port, never
     announced), the screen is quit; `play` again returns to that table with the same bot
     seats (restarted), and `--table NAME` / `--join NAME` find it too. The daemon stays up
-    after play exits, until `fourwinds stop`."""
+    after play exits, until `fourwinds stop`. Its bots, beside a person, pause the default
+    second before a decision (frontends/bot_pause.py), restarted ones too."""
     data = tmp_path / "me"
     shown: list[tuple[str, dict[str, Any]]] = []
 
@@ -210,7 +211,8 @@ def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyP
         event = current_view(client.api, client.table)
         players = {p["name"] for p in event["view"]["players"]}
         bots = sum(is_running(str(b)) for b in (data / "bots").glob("*/bot[0-9]"))
-        shown.append((str(event["table"]), {"players": players, "bots running": bots}))
+        shown.append((str(event["table"]), {"players": players, "bots running": bots,
+                                            "pauses": _bot_pauses(data)}))
         return 0
 
     monkeypatch.setattr(play, "has_terminal", lambda: True)
@@ -226,6 +228,7 @@ def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyP
         table = shown[0][0]
         assert shown[0][1]["players"] >= {"Bot 1", "Bot 2", "Bot 3"}
         assert shown[0][1]["bots running"] == 3
+        assert shown[0][1]["pauses"] == ["1", "1", "1"]
         bots = sorted((data / "bots").glob("*/bot[0-9]"))
         assert len(bots) == 3 and not any(is_running(str(b)) for b in bots)  # stopped on Q
         for argv in (["play", "--data-dir", str(data)], [*base],
@@ -237,6 +240,20 @@ def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyP
     finally:
         assert cli.main(["stop", "--data-dir", str(data)]) == 0
     assert not is_running(str(data))
+
+
+def _bot_pauses(data: Path) -> list[str]:
+    """The ``--pause`` of each running `fourwinds bot` whose data directory is under
+    ``data`` (read from its command line)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            argv = cmdline.read_bytes().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if "bot" in argv and "--pause" in argv and any(str(data) in a for a in argv):
+            found.append(argv[argv.index("--pause") + 1])
+    return sorted(found)
 
 
 class _ReadyAfter:

@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from testkit.machines import TEST_BOT_PAUSE
 from tests.frontends.test_curses_tmux import TMUX
 from tests.frontends.tmux_play import PlayTable, play_until_a_call_stood
 
@@ -37,6 +38,7 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
     me = tmp_path / "me"
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
+               f"--bot-pause {TEST_BOT_PAUSE:g} "
                f"--hands 8 --data-dir {me}; sleep 60")
     with PlayTable(me, command, 120, 45) as table:
         started = time.monotonic()

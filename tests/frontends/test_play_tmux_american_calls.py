@@ -23,6 +23,7 @@ from fourwinds.frontends.client import connect
 from fourwinds.protocol.american.call_offers import lines_kept_open
 from fourwinds.protocol.american.card import house_card
 from fourwinds.protocol.notation import parse_tiles
+from testkit.machines import TEST_BOT_PAUSE
 from tests.frontends.test_curses_tmux import TMUX
 from tests.frontends.tmux_play import PlayTable, call_offers
 
@@ -83,6 +84,7 @@ def test_american_call_prompts_name_the_card_lines_each_call_keeps_open(
     me = tmp_path / "me"
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
+               f"--bot-pause {TEST_BOT_PAUSE:g} "
                f"--hands 8 --data-dir {me}; sleep 60")
     with PlayTable(me, command, 140, 50) as table:
         started = time.monotonic()

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from fourwinds.frontends.tile_text import TILE_CELL
+from testkit.machines import TEST_BOT_PAUSE
 from tests.frontends.test_curses_tmux import TMUX
 from tests.frontends.tmux_play import PlayTable, view_of
 
@@ -50,6 +51,7 @@ def test_the_terminal_tells_the_tiles_a_pass_brought_and_who_stopped_the_charles
     me = tmp_path / "me"
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
+               f"--bot-pause {TEST_BOT_PAUSE:g} "
                f"--hands 1 --data-dir {me}; sleep 60")
     with PlayTable(me, command, 140, 50) as table:
         tmux, screen = table.start("Charleston: first right")

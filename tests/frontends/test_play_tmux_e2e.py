@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from testkit.machines import TEST_BOT_PAUSE
 from tests.frontends.test_curses_tmux import TMUX
 from tests.frontends.tmux_play import PlayTable, play_until_a_call_stood
 
@@ -35,6 +36,7 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
     me = tmp_path / "me"
     command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
                f"fourwinds.frontends.cli play --rules mcr --bots 3 --practice --ascii "
+               f"--bot-pause {TEST_BOT_PAUSE:g} "
                f"--data-dir {me}; sleep 60")
     with PlayTable(me, command, 110, 45) as table:
         started = time.monotonic()

@@ -37,9 +37,9 @@ HAND_TIMEOUT = 120.0
 @pytest.fixture
 def pat() -> Iterator[Machine]:
     with one_player("Pat") as machine:
-        (machine.home / ".config" / "fourwinds").mkdir(parents=True, exist_ok=True)
         # a peer port of its own choosing: other tests may hold 7420 on this loopback
-        (machine.home / ".config" / "fourwinds" / "config.toml").write_text("port = 0\n")
+        with machine.config_file.open("a", encoding="utf-8") as config:
+            config.write("port = 0\n")
         yield machine
 
 

@@ -28,7 +28,7 @@ import aiohttp
 import pytest
 
 from fourwinds.frontends.local_seats import bot_daemon_dirs, is_running
-from testkit.machines import Machine
+from testkit.machines import TEST_BOT_PAUSE, Machine
 
 pytestmark = [pytest.mark.slow, pytest.mark.screen]
 
@@ -70,7 +70,8 @@ def test_sigint_to_play_web_alone_ends_it_quickly_and_cleanly(pat: Machine) -> N
     with open(pat.home / "web.out", "wb") as out, open(pat.home / "web.err", "wb") as err:
         process = subprocess.Popen(
             [sys.executable, "-m", "fourwinds.frontends.cli", "play", "--web", "--bots", "3",
-             "--practice", "--rules", "mcr", "--data-dir", str(data)],
+             "--practice", "--rules", "mcr", "--bot-pause", f"{TEST_BOT_PAUSE:g}",
+             "--data-dir", str(data)],
             cwd=pat.home, env=pat.env(FOURWINDS_CONFIG=os.devnull, DISPLAY="",
                                       WAYLAND_DISPLAY="", BROWSER=""),
             stdin=subprocess.DEVNULL, stdout=out, stderr=err)
