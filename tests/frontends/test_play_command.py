@@ -211,8 +211,13 @@ def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyP
         event = current_view(client.api, client.table)
         players = {p["name"] for p in event["view"]["players"]}
         bots = sum(is_running(str(b)) for b in (data / "bots").glob("*/bot[0-9]"))
+        pauses = _bot_pauses(data)
+        end = time.monotonic() + 10     # a bot's process may still be starting (under load)
+        while len(pauses) < bots and time.monotonic() < end:
+            time.sleep(0.1)
+            pauses = _bot_pauses(data)
         shown.append((str(event["table"]), {"players": players, "bots running": bots,
-                                            "pauses": _bot_pauses(data)}))
+                                            "pauses": pauses}))
         return 0
 
     monkeypatch.setattr(play, "has_terminal", lambda: True)
