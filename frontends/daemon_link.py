@@ -128,17 +128,23 @@ class DaemonTable:
         return event.get("type") == "view" and (
             table.startswith(self.table) or event.get("name") == self.table)
 
-    def latest_event(self, timeout: float) -> Message | None:
-        newest: Message | None = None
+    def _arrived(self, timeout: float) -> list[Message]:
+        """This table's view events, oldest first: waiting up to ``timeout`` seconds for
+        the first, then taking only those already queued."""
+        found: list[Message] = []
         end = time.monotonic() + timeout
         wait = timeout
         while True:
             event = self.api.next_event(wait)
             if event is None:
-                break
+                return found
             if self.is_ours(event):
-                newest = event
-            wait = max(0.0, end - time.monotonic()) if newest is None else 0.0
+                found.append(event)
+            wait = max(0.0, end - time.monotonic()) if not found else 0.0
+
+    def latest_event(self, timeout: float) -> Message | None:
+        arrived = self._arrived(timeout)
+        newest: Message | None = arrived[-1] if arrived else None
         now = time.monotonic()
         if newest is None and now - self._last_seen >= self.refresh:
             try:
@@ -154,16 +160,7 @@ class DaemonTable:
         """Every view event of this table that arrived within ``timeout`` seconds, oldest
         first (``latest_event`` keeps only the newest: a Botzone bot must hear each step);
         when none came for ``refresh`` seconds, the current view pulled."""
-        found: list[Message] = []
-        end = time.monotonic() + timeout
-        wait = timeout
-        while True:
-            event = self.api.next_event(wait)
-            if event is None:
-                break
-            if self.is_ours(event):
-                found.append(event)
-            wait = max(0.0, end - time.monotonic()) if not found else 0.0
+        found = self._arrived(timeout)
         now = time.monotonic()
         if not found and now - self._last_seen >= self.refresh:
             with contextlib.suppress(FourwindsError):   # the next pull asks again

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fourwinds.frontends.client import Client, connect
+from fourwinds.frontends.local_seats import fourwinds_command
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = "tests.daemon.toy_session"
@@ -149,3 +151,20 @@ def start_all(daemons: list[DaemonProcess], timeout: float = 30.0) -> None:
         d.spawn()
     for d in daemons:
         d.wait_ready(timeout)
+
+
+def host_by_cli(daemon: DaemonProcess, name: str, *options: str) -> tuple[str, str]:
+    """`fourwinds host NAME --rules mcr OPTIONS --json` at ``daemon`` as a script runs it
+    (no config file); the table's id and the host's public key (hex), for bot seats."""
+    hosted = subprocess.run(
+        fourwinds_command("host", name, "--rules", "mcr", *options, "--data-dir",
+                          str(daemon.data_dir), "--json"),
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+        env={"FOURWINDS_CONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"})
+    assert hosted.returncode == 0, hosted.stderr
+    client = daemon.client(subscribe=False)
+    try:
+        key = str(request(client, type="whoami")["public_key"])
+    finally:
+        client.close()
+    return str(json.loads(hosted.stdout)["table"]), key

@@ -6,7 +6,6 @@ does (the daemon applied the seat's act)."""
 
 from __future__ import annotations
 
-import json
 import statistics
 import subprocess
 import threading
@@ -17,7 +16,7 @@ import pytest
 
 from fourwinds.frontends.daemon_link import LocalApi, connect
 from fourwinds.frontends.local_seats import Started, fourwinds_command, start_bot_seat
-from testkit.procs import ROOT, DaemonProcess, request
+from testkit.procs import ROOT, DaemonProcess, host_by_cli
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
@@ -69,14 +68,7 @@ def test_a_bot_seated_as_play_seats_it_pauses_before_discarding_and_a_plain_bot_
     client = me.client(subscribe=False)
     clocks: list[DiscardClock] = []
     try:
-        hosted = subprocess.run(
-            fourwinds_command("host", "paced", "--rules", "mcr", "--practice", "--data-dir",
-                              str(me.data_dir), "--json"),
-            capture_output=True, text=True, timeout=60, cwd=ROOT,
-            env={"FOURWINDS_CONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"})
-        assert hosted.returncode == 0, hosted.stderr
-        table = json.loads(hosted.stdout)["table"]
-        key = request(client, type="whoami")["public_key"]
+        table, key = host_by_cli(me, 'paced', "--practice")
         for index in (1, 2, 3):     # as `play` seats them; only the first one with a pause
             start_bot_seat(started, base=tmp_path, index=index, rules="mcr", table=table,
                            host_port=me.port, host_key=key, pause=PAUSE if index == 1 else 0.0)

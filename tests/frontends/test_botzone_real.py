@@ -6,7 +6,6 @@ no fault, no problem at the table, and its stderr went to its log, not to the te
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.local_seats import Started, fourwinds_command, start_bot_seat
-from testkit.procs import ROOT, DaemonProcess, request
+from testkit.procs import ROOT, DaemonProcess, host_by_cli, request
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
@@ -28,14 +27,7 @@ def test_a_botzone_bot_plays_a_whole_match_at_real_daemons(tmp_path: Path) -> No
     me.start()
     client = me.client(subscribe=False)
     try:
-        hosted = subprocess.run(
-            fourwinds_command("host", "botzone", "--rules", "mcr", "--hands", str(HANDS),
-                              "--data-dir", str(me.data_dir), "--json"),
-            capture_output=True, text=True, timeout=60, cwd=ROOT,
-            env={"FOURWINDS_CONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"})
-        assert hosted.returncode == 0, hosted.stderr
-        table = json.loads(hosted.stdout)["table"]
-        key = request(client, type="whoami")["public_key"]
+        table, key = host_by_cli(me, 'botzone', "--hands", str(HANDS))
         for index in (1, 2, 3):
             start_bot_seat(started, base=tmp_path, index=index, rules="mcr", table=table,
                            host_port=me.port, host_key=key)
