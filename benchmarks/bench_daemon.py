@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import shutil
 import statistics
 import tempfile
 import time
@@ -321,9 +322,12 @@ def bench_hands(quick: bool) -> list[dict[str, object]]:
     base = Path(tempfile.mkdtemp(prefix="fw-bench-"))
     rounds, tables = (1, 1) if quick else (ROUNDS, TABLES)
     runs: dict[str, list[Run]] = {deck: [] for deck in DECKS}
-    for r in range(rounds):
-        for deck in DECKS if r % 2 == 0 else DECKS[::-1]:
-            runs[deck].append(_hands(base / f"{deck}{r}", deck, tables))
+    try:
+        for r in range(rounds):
+            for deck in DECKS if r % 2 == 0 else DECKS[::-1]:
+                runs[deck].append(_hands(base / f"{deck}{r}", deck, tables))
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
     deck_ms = _deck_in_memory_ms(1 if quick else 3)
 
     def med(variant: str, figure: str) -> float:
@@ -410,8 +414,8 @@ def bench_fuzz(quick: bool) -> list[dict[str, object]]:
     counter = _CountRefusals()
     logger.addHandler(counter)
     logger.propagate = False
+    base = Path(tempfile.mkdtemp(prefix="fw-fuzz-"))
     try:
-        base = Path(tempfile.mkdtemp(prefix="fw-fuzz-"))
         peer = asyncio.run(asyncio.wait_for(fuzz.peer_socket(frames),
                                             60 + fuzz.settle_s(frames)))
         api = asyncio.run(asyncio.wait_for(
@@ -420,6 +424,7 @@ def bench_fuzz(quick: bool) -> list[dict[str, object]]:
     finally:
         logger.removeHandler(counter)
         logger.propagate = True
+        shutil.rmtree(base, ignore_errors=True)
     peer_ok = (peer.all_accounted and peer.delivered == peer.decodable
                and peer.only_table_messages and peer.oversized_refused and peer.link_after)
     api_ok = (api.refused_replies == api.sent and api.view_unchanged

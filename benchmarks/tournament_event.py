@@ -21,6 +21,7 @@ Quick (``scripts/bench --quick``): 4 entrants, one round.
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import tempfile
 import time
@@ -159,6 +160,7 @@ def bench_event(quick: bool) -> list[dict[str, object]]:
             c.close()
         for d in daemons:
             d.stop()
+        shutil.rmtree(base, ignore_errors=True)
     common = {"entrants": entrants, "rounds": rounds, "daemons": len(daemons)}
     worst_dealt, worst_standings = max(dealt), max(standings)
     return [

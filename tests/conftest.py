@@ -22,7 +22,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
+import tempfile
+import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -42,6 +46,22 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("long" if os.environ.get("FOURWINDS_LONG") else "default")
+
+_SESSION_BEGAN = time.time()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Once every worker is done (on the controller, or a run without workers): remove the
+    bot seats' folders that `fourwinds play` made in the temporary directory during this run
+    (frontends/local_seats.py links them there when the home's path is too long for ipc
+    sockets; `play` removes them when a table ends, but a test that stops `play` by a signal
+    leaves them, ~180 a run)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    for folder in Path(tempfile.gettempdir()).glob("fw-bots-*"):
+        with contextlib.suppress(OSError):
+            if folder.stat().st_mtime >= _SESSION_BEGAN - 1:
+                shutil.rmtree(folder, ignore_errors=True)
 
 
 def group_of(item: pytest.Item) -> str | None:

@@ -34,6 +34,10 @@ from testkit.procs import ROOT
 ENTRY = "import sys; from fourwinds.frontends.cli import main; sys.exit(main())"
 """The `fourwinds` console script's entry point, for a shell pipeline."""
 
+# One worker runs the module: its matches are module fixtures (~11 s to play the 16 hands),
+# which every worker that ran one of its tests would otherwise play again.
+pytestmark = pytest.mark.xdist_group("stored_hands")
+
 
 @pytest.fixture(scope="module")
 def long_match() -> Harness:
