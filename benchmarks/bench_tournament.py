@@ -14,6 +14,7 @@ size beyond zero repeats, 16 players x
 Quick (``scripts/bench --quick``): the sizes up to 24 players only.
 
 ``event`` (benchmarks/tournament_event.py): an event's record over 33 real daemons.
+``mdns`` (benchmarks/tournament_mdns.py): mDNS datagrams per entrant at 8 to 64 entrants.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from collections.abc import Callable
 
 from benchmarks.timing import result
 from benchmarks.tournament_event import bench_event
+from benchmarks.tournament_mdns import bench_mdns
 from fourwinds.protocol.tournament import designs, seating
 from fourwinds.protocol.tournament.quality import repeats, sum_of_squares, wind_spread
 from fourwinds.protocol.tournament.seating import FillPolicy, RoundSeating, seat_rounds
@@ -95,4 +97,4 @@ def bench_seating(quick: bool) -> list[dict[str, object]]:
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
-    "seating": bench_seating, "event": bench_event}
+    "seating": bench_seating, "event": bench_event, "mdns": bench_mdns}

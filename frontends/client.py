@@ -23,13 +23,22 @@ from fourwinds.daemon.paths import default_paths
 Message = dict[str, Any]
 REQUEST_TIMEOUT = 10.0
 SLOW_REQUEST_TIMEOUT = 30.0     # join waits for the host (up to ~13 s), create for the disk
-SLOW_TYPES = frozenset({"join", "create", "leave"})
+# tournament_start: the daemon waits up to 10 s for the round's seed unless told otherwise
+SLOW_TYPES = frozenset({"join", "create", "leave", "tournament_start"})
+WAIT_MARGIN = 5.0
 
 
 def timeout_for(message: Mapping[str, Any]) -> float:
     """How long a frontend waits for the daemon's answer to ``message`` by default: longer
-    for the requests that wait on a host or the disk (a join may take ~13 s on a bad link)."""
-    return SLOW_REQUEST_TIMEOUT if message.get("type") in SLOW_TYPES else REQUEST_TIMEOUT
+    for the requests that wait on a host or the disk (a join may take ~13 s on a bad link),
+    and for a request that asks the daemon to wait ``wait`` seconds (a round's start) at
+    least that plus ``WAIT_MARGIN``: the daemon's answer after its wait says why it is still
+    waiting, which a frontend that gave up first would never show."""
+    base = SLOW_REQUEST_TIMEOUT if message.get("type") in SLOW_TYPES else REQUEST_TIMEOUT
+    wait = message.get("wait")
+    if isinstance(wait, (int, float)) and not isinstance(wait, bool) and wait > 0:
+        return max(base, float(wait) + WAIT_MARGIN)
+    return base
 MAX_MESSAGE = 16 * 1024 * 1024
 
 
