@@ -11,8 +11,8 @@ A bot seat (``None`` in the seating) is played by the director's daemon under th
 own key, the key the record has sign a bot seat's result (check.py): the director's key sits
 at that place (``seats``) and is admitted there only, and the director's daemon plays it
 with the rule set's built-in bot (``bot_tables``). A table where one key would sit twice (the
-director entered and is seated beside a bot seat, or two bot seats at one table, which only
-an event of one or two entrants has) cannot be played by daemons, since a table seats a key
+director entered and is seated beside a bot seat, or two bot seats at one table: 1, 2 or 5
+entrants) cannot be played by daemons, since a table seats a key
 once: its result is entered by its players (``playable``)."""
 
 from __future__ import annotations
