@@ -40,6 +40,7 @@ from fourwinds.daemon.session_port import final_scores, ready_due
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import EventPeers
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.tournament import signing
 from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played
 
 if TYPE_CHECKING:
@@ -108,12 +109,22 @@ class EventTables:
             duties.append(duty)
         return duties
 
-    def plays_bot_seat(self, rt: EventRuntime, round_index: int, table: int) -> bool:
-        """Whether a table's bot seat is played by a daemon (ours, as the director): then
-        only the scores its seat holds are signed for it, not whatever a seat proposes."""
-        return any(plan.round == round_index and plan.table == table and plan.bot_seat
-                   and plan.playable for plan in tables_played(
-                       rt.verdict, rt.held.event, self.d.identity.public_key))
+    def bot_seat_at(self, table_id: bytes) -> bool:
+        """Whether ``table_id`` is a table of an event we direct with a bot seat, of any
+        round: a seat our daemon plays for the event, not one of our player's (frontends
+        do not open it for the player)."""
+        me = self.d.identity.public_key
+        for rt in self.d.events.events.values():
+            if rt.create.director != me:
+                continue
+            entrants = rt.verdict.entrants
+            own = entrants.index(me) if me in entrants else -1    # -1: not an entrant
+            for seating in rt.verdict.rounds:
+                for t, numbers in enumerate(seating.tables):
+                    if None in numbers and own not in numbers and table_id == signing.table_id(
+                            rt.held.event, seating.round, t):
+                        return True
+        return False
 
     def seats_at(self, table_id: bytes) -> dict[bytes, int] | None:
         """Who may sit at ``table_id`` and where, when it is a table of an event we hold

@@ -510,9 +510,10 @@ class Events:
     def _collect(self, rt: EventRuntime, key: bytes, record: Record) -> str:
         """A seat's signature of its table's result, for us to gather as the director
         ("" when kept; else why not). Once the four seats signed the same scores, the result
-        is taken and spread. A bot seat is ours to sign: from the scores our daemon's seat
-        holds where it plays it (``bot_result``), else (a table entered by hand) with the
-        first signature of any scores. Only the current round's tables, at most
+        is taken and spread. A bot seat is ours to sign: our daemon signs the scores its seat
+        holds where it plays it (``bot_result``), and we sign it beside any proposal, since
+        the players' seats signing the same scores is what makes a result, a table entered
+        by hand too (a physical set). Only the current round's tables, at most
         MAX_PROPOSALS different results a table."""
         body = record.body
         assert isinstance(body, TableResult)
@@ -539,10 +540,9 @@ class Events:
             if len(proposals) >= MAX_PROPOSALS:
                 return "too many different results for that table"
             sigs: list[bytes | None] = [None] * 4
-            if not self.d.event_tables.plays_bot_seat(rt, body.round, body.table):
-                for n, player in enumerate(body.players):
-                    if player is None:
-                        sigs[n] = signature(body, self._signer())
+            for n, player in enumerate(body.players):
+                if player is None:
+                    sigs[n] = signature(body, self._signer())
             proposals[wire] = (body, sigs)
         for n in given:
             proposals[wire][1][n] = record.signatures[n]
