@@ -220,6 +220,11 @@ def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
             held = dict(rt.verdict.scores)
             assert held[(r, 0)] == _counted(director, ev, r, rules)
         assert rounds < 4 or sorted(bot_places) == [0, 1, 2, 3]
+        # the director's daemon sits at the bot seat's table, marked so that `play` and the
+        # web page do not take the director there; a player's table is not marked
+        listed = (await call(director, type="tables"))["tables"]
+        assert listed and all(t["bot_seat"] for t in listed)
+        assert not any(t["bot_seat"] for t in (await call(players[0], type="tables"))["tables"])
         assert await all_hold(director, players, event)
         standings = [(await call(d, type="tournament_standings", name="club"))["standings"]
                      for d in ds]
