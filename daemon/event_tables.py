@@ -52,6 +52,7 @@ log = logging.getLogger(__name__)
 JOIN_RETRY_S = 0.5       # a join that failed (East not up yet) is tried again after this
 RESULT_RESEND_S = 5.0    # our signed result goes to the director again until it is held
 TICK_EVERY_S = 0.25      # how often the tables of the round are looked after
+BOT_RETRY_S = 0.5        # a bot seat whose actions were all refused tries again after this
 
 
 @dataclass
@@ -66,6 +67,7 @@ class TableDuty:
     ready_sent: bool = False
     had_table: bool = False   # it was ours once: left (`fourwinds leave`), never re-opened
     acting: bool = False      # a bot seat's action is being carried out
+    next_move: float = 0.0    # a bot seat's refused action is tried again from then
     peers: dict[bytes, tuple[str, int]] = field(default_factory=dict)  # key -> told address
 
 
@@ -190,7 +192,10 @@ class EventTables:
     def tick(self, now: float) -> None:
         """Do what is due at each event's table (called by the daemon's ticker): a bot
         seat's move at every tick, the rest every TICK_EVERY_S."""
-        self._bot_moves()
+        try:
+            self._bot_moves(now)
+        except Exception:     # a bug here must not stop the ticker (the tables' timers)
+            log.exception("the bot seats' moves failed")
         if now - self._last_tick < TICK_EVERY_S:
             return
         self._last_tick = now
@@ -308,12 +313,12 @@ class EventTables:
 
     # -- bot seats (the director's daemon) -------------------------------------------------
 
-    def _bot_moves(self) -> None:
+    def _bot_moves(self, now: float) -> None:
         """At each table where we play a bot seat and the table waits for it, its next
         action is carried out (one at a time a table)."""
         awaits = getattr(self.d.port, "awaits_us", None)
         for duty in self.duties.values():
-            if not duty.plan.bot_seat or duty.acting or awaits is None:
+            if not duty.plan.bot_seat or duty.acting or awaits is None or now < duty.next_move:
                 continue
             table = self.d.tables.get(duty.plan.table_id)
             if table is None or table.session is None or not awaits(table.session):
@@ -335,6 +340,7 @@ class EventTables:
                 except FourwindsError as error:
                     log.info("event table %s: the bot seat's action %s refused: %s",
                              duty.plan.name, action.get("action"), error)
+            duty.next_move = time.monotonic() + BOT_RETRY_S
         finally:
             duty.acting = False
 
