@@ -5,8 +5,9 @@ The players enter by the director's address, three rounds are seeded by every en
 seated, each round's tables are opened, played by a bot entrant at every seat and scored by
 the seats' daemons, and the director's daemon is killed with SIGKILL while round 1's tables
 play and started again on the same data folder: nothing is lost, every daemon ends with the
-same record and the same standings, and the export verifies to them. Where namespaces cannot
-be made, the test is skipped with the reason.
+same record and the same standings, and the export verifies to them. Fifteen entrants with
+``--fill bots`` play a round whose bot seat the director's daemon plays. Where namespaces
+cannot be made, the test is skipped with the reason.
 """
 
 from __future__ import annotations
