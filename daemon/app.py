@@ -1134,6 +1134,7 @@ class Daemon:
         return {"table": rt.table_hex, "name": rt.name, "rules": rt.rules,
                 "leave_warning": self.leave_warning(rt),
                 "private": rt.private, "seated": len(rt.members),
+                "bot_seat": self.event_tables.bot_seat_at(rt.table_id),
                 "host": rt.host_key == self.identity.public_key,
                 "code": rt.code if rt.host_key == self.identity.public_key else None,
                 "members": [{"fingerprint": fingerprint(k), "alive": self.alive(k),

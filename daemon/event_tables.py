@@ -14,9 +14,16 @@ due, so a restart, a lost frame or a late record only delays it:
   called for everyone at once), and when the match is over signs the table's final scores
   as its result, sent to the director again until the record holds it.
 
-A table with a bot seat is not played by daemons yet: its players enter the result as at a
-physical table (``tournament result``). Nothing here decides what a record means: the
-result goes through the director's gathering of four signatures and every daemon's check.
+A bot seat (``--fill bots``) is played by the director's daemon under the director's key:
+for each table of the round with one it is one more seat here (``tables_played``), opening
+the table when the bot seat is East and joining it otherwise, and it acts for the seat on the
+daemon's fast tick with the rule set's built-in bot (the session module's ``suggest``, the
+view's default when that is refused): no game logic here. At the match's end it signs the
+bot seat's result from the scores its own seat holds. A table where one key would sit twice
+(the director seated beside a bot seat) is entered by hand (round_tables.py).
+
+Nothing here decides what a record means: the result goes through the director's gathering
+of four signatures and every daemon's check.
 """
 
 from __future__ import annotations
@@ -33,8 +40,8 @@ from fourwinds.daemon.session_port import final_scores, ready_due
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import EventPeers
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.tournament.round_tables import RoundTable, table_for
-from fourwinds.protocol.tournament.signing import table_id
+from fourwinds.protocol.tournament import signing
+from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -45,6 +52,7 @@ log = logging.getLogger(__name__)
 JOIN_RETRY_S = 0.5       # a join that failed (East not up yet) is tried again after this
 RESULT_RESEND_S = 5.0    # our signed result goes to the director again until it is held
 TICK_EVERY_S = 0.25      # how often the tables of the round are looked after
+BOT_RETRY_S = 0.5        # a bot seat whose actions were all refused tries again after this
 
 
 @dataclass
@@ -58,6 +66,8 @@ class TableDuty:
     result_sent: float = -RESULT_RESEND_S
     ready_sent: bool = False
     had_table: bool = False   # it was ours once: left (`fourwinds leave`), never re-opened
+    acting: bool = False      # a bot seat's action is being carried out
+    next_move: float = 0.0    # a bot seat's refused action is tried again from then
     peers: dict[bytes, tuple[str, int]] = field(default_factory=dict)  # key -> told address
 
 
@@ -66,37 +76,65 @@ class EventTables:
 
     def __init__(self, d: Daemon) -> None:
         self.d = d
-        self.duties: dict[bytes, TableDuty] = {}     # event id -> its current table's duty
+        # (event id, table) -> our duty there: our player's table, and the director's daemon
+        # each table of the round with a bot seat
+        self.duties: dict[tuple[bytes, int], TableDuty] = {}
         self._last_tick = 0.0
 
     # -- what the record says ------------------------------------------------------------
 
-    def plan(self, rt: EventRuntime) -> RoundTable | None:
-        """Our table of ``rt``'s round under way, while it is played by daemons."""
-        plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
-        if plan is None or not plan.playable:
-            return None
-        if any(at == (plan.round, plan.table) for at, _ in rt.verdict.scores):
-            return None      # its result is held: nothing left to do there
-        return plan
+    def plans(self, rt: EventRuntime) -> tuple[RoundTable, ...]:
+        """Our tables of ``rt``'s round under way played by daemons, whose results are not
+        held yet (nothing left to do at the others)."""
+        held = {at for at, _ in rt.verdict.scores}
+        return tuple(plan for plan in tables_played(rt.verdict, rt.held.event,
+                                                    self.d.identity.public_key)
+                     if plan.playable and (plan.round, plan.table) not in held)
 
-    def _duty(self, rt: EventRuntime) -> TableDuty | None:
-        plan = self.plan(rt)
-        if plan is None:
-            self.duties.pop(rt.held.event, None)
-            return None
-        duty = self.duties.get(rt.held.event)
-        if duty is None or duty.plan != plan:
-            duty = self.duties[rt.held.event] = TableDuty(plan)
-        return duty
+    def own_duty(self, rt: EventRuntime) -> TableDuty | None:
+        """Our player's duty at its table of ``rt``'s round (not a bot seat's)."""
+        for (event, _), duty in self.duties.items():
+            if event == rt.held.event and not duty.plan.bot_seat:
+                return duty
+        return None
+
+    def _duties(self, rt: EventRuntime) -> list[TableDuty]:
+        plans = {plan.table: plan for plan in self.plans(rt)}
+        event = rt.held.event
+        for at in [at for at in self.duties if at[0] == event and at[1] not in plans]:
+            del self.duties[at]
+        duties = []
+        for table, plan in plans.items():
+            duty = self.duties.get((event, table))
+            if duty is None or duty.plan != plan:
+                duty = self.duties[(event, table)] = TableDuty(plan)
+            duties.append(duty)
+        return duties
+
+    def bot_seat_at(self, table_id: bytes) -> bool:
+        """Whether ``table_id`` is a table of an event we direct with a bot seat, of any
+        round: a seat our daemon plays for the event, not one of our player's (frontends
+        do not open it for the player)."""
+        me = self.d.identity.public_key
+        for rt in self.d.events.events.values():
+            if rt.create.director != me:
+                continue
+            entrants = rt.verdict.entrants
+            own = entrants.index(me) if me in entrants else -1    # -1: not an entrant
+            for seating in rt.verdict.rounds:
+                for t, numbers in enumerate(seating.tables):
+                    if None in numbers and own not in numbers and table_id == signing.table_id(
+                            rt.held.event, seating.round, t):
+                        return True
+        return False
 
     def seats_at(self, table_id: bytes) -> dict[bytes, int] | None:
         """Who may sit at ``table_id`` and where, when it is a table of an event we hold
-        (None for any other table)."""
+        (None for any other table): the director's key at a bot seat's place."""
         for rt in self.d.events.events.values():
-            plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
-            if plan is not None and plan.table_id == table_id:
-                return plan.places()
+            for plan in tables_played(rt.verdict, rt.held.event, self.d.identity.public_key):
+                if plan.table_id == table_id:
+                    return plan.places()
         return None
 
     def counted(self, rt: EventRuntime) -> bool:
@@ -107,7 +145,7 @@ class EventTables:
 
     def describe(self, rt: EventRuntime) -> str:
         """Where our table stands, for ``tournament status`` ("" when there is none)."""
-        duty = self.duties.get(rt.held.event)
+        duty = self.own_duty(rt)
         if duty is None:
             return "over: its result counts" if self.counted(rt) else ""
         table = self.d.tables.get(duty.plan.table_id)
@@ -142,19 +180,22 @@ class EventTables:
     def told(self, rt: EventRuntime, frame: EventPeers, via: str) -> None:
         """The director's hints of where our table's seats are: kept for those seats only,
         an address being kept only as a member's told one would be (reach.usable)."""
-        duty = self._duty(rt)
-        if duty is None:
-            return
-        seated = set(duty.plan.places())
-        for key, host, port in frame.members:
-            if key in seated and reach.usable(host, port, Source.TOLD, via):
-                duty.peers[key] = (host, port)
-                self.d.transport.dial(key, [(host, port)])
+        for duty in self._duties(rt):
+            seated = set(duty.plan.places())
+            for key, host, port in frame.members:
+                if key in seated and reach.usable(host, port, Source.TOLD, via):
+                    duty.peers[key] = (host, port)
+                    self.d.transport.dial(key, [(host, port)])
 
     # -- the tick -------------------------------------------------------------------------
 
     def tick(self, now: float) -> None:
-        """Do what is due at each event's table (called by the daemon's ticker)."""
+        """Do what is due at each event's table (called by the daemon's ticker): a bot
+        seat's move at every tick, the rest every TICK_EVERY_S."""
+        try:
+            self._bot_moves(now)
+        except Exception:     # a bug here must not stop the ticker (the tables' timers)
+            log.exception("the bot seats' moves failed")
         if now - self._last_tick < TICK_EVERY_S:
             return
         self._last_tick = now
@@ -166,17 +207,15 @@ class EventTables:
 
     def _tick_event(self, rt: EventRuntime, now: float) -> None:
         self._leave_earlier_rounds(rt)
-        duty = self._duty(rt)
-        if duty is None:
-            return
-        table = self.d.tables.get(duty.plan.table_id)
-        if table is None:
-            if not duty.had_table:
-                self._open_or_join(rt, duty, now)
-            return
-        duty.had_table = True
-        if table.session is not None:
-            self._at_table(rt, duty, table, now)
+        for duty in self._duties(rt):
+            table = self.d.tables.get(duty.plan.table_id)
+            if table is None:
+                if not duty.had_table:
+                    self._open_or_join(rt, duty, now)
+                continue
+            duty.had_table = True
+            if table.session is not None:
+                self._at_table(rt, duty, table, now)
 
     def _leave_earlier_rounds(self, rt: EventRuntime) -> None:
         """Our finished tables of rounds before the one under way, whose results count,
@@ -185,19 +224,16 @@ class EventTables:
         from fourwinds.daemon.requests import drop_table
 
         verdict, me = rt.verdict, self.d.identity.public_key
-        if me not in verdict.entrants:
-            return
         held = {at for at, _ in verdict.scores}
-        number = verdict.entrants.index(me)
         for seating in verdict.rounds[:-1]:
-            at = seating.table_of(number)
-            if at is None or (seating.round, at[0]) not in held:
-                continue
-            table = self.d.tables.get(table_id(rt.held.event, seating.round, at[0]))
-            if table is not None and table.session is not None and final_scores(
-                    self.d.port, table.session, 0) is not None:
-                log.info("event table %s: left, its result counts", table.name)
-                drop_table(self.d, table)
+            for plan in tables_played(verdict, rt.held.event, me, seating.round):
+                if (plan.round, plan.table) not in held:
+                    continue
+                table = self.d.tables.get(plan.table_id)
+                if table is not None and table.session is not None and final_scores(
+                        self.d.port, table.session, 0) is not None:
+                    log.info("event table %s: left, its result counts", table.name)
+                    drop_table(self.d, table)
 
     def _open_or_join(self, rt: EventRuntime, duty: TableDuty, now: float) -> None:
         plan = duty.plan
@@ -207,7 +243,6 @@ class EventTables:
         if duty.joining or now < duty.next_join:
             return
         host = plan.host
-        assert host is not None
         address = duty.peers.get(host) or self.d.frames.addresses.get(host)
         if address is None or not address[1]:
             duty.join_problem = "waiting to hear where East's daemon is"
@@ -238,7 +273,8 @@ class EventTables:
         try:
             await join_at(self.d, plan.table_id, plan.name, plan.rules, host, address, None)
             duty.join_problem = ""
-            log.info("event table %s: joined as %s", plan.name, "ESWN"[plan.place])
+            log.info("event table %s: joined as %s%s", plan.name, "ESWN"[plan.place],
+                     " (a bot seat)" if plan.bot_seat else "")
         except (ApiError, FourwindsError) as error:
             duty.join_problem = f"joining: {error}"
             duty.next_join = time.monotonic() + JOIN_RETRY_S
@@ -258,7 +294,10 @@ class EventTables:
         first = duty.result_sent < 0
         duty.result_sent = now
         try:
-            self.d.events.result(rt, duty.plan.table, scores)
+            if duty.plan.bot_seat:
+                self.d.events.bot_result(rt, duty.plan.table, scores)
+            else:
+                self.d.events.result(rt, duty.plan.table, scores)
             if first:
                 log.info("event table %s: over; our seat signed %s as its result",
                          duty.plan.name, ", ".join(map(str, scores)))
@@ -271,3 +310,52 @@ class EventTables:
         except FourwindsError as error:
             log.info("event table %s: not ready yet: %s", duty.plan.name, error)
             duty.ready_sent = False
+
+    # -- bot seats (the director's daemon) -------------------------------------------------
+
+    def _bot_moves(self, now: float) -> None:
+        """At each table where we play a bot seat and the table waits for it, its next
+        action is carried out (one at a time a table)."""
+        awaits = getattr(self.d.port, "awaits_us", None)
+        for duty in self.duties.values():
+            if not duty.plan.bot_seat or duty.acting or awaits is None or now < duty.next_move:
+                continue
+            table = self.d.tables.get(duty.plan.table_id)
+            if table is None or table.session is None or not awaits(table.session):
+                continue
+            if ready_due(self.d.port, table.session):
+                continue      # "ready" is the slower tick's, as for every seat
+            duty.acting = True
+            self.d.in_background(self._bot_move(duty, table), "event-table-bot")
+
+    async def _bot_move(self, duty: TableDuty, table: TableRuntime) -> None:
+        """The built-in bot's choice (the session module's ``suggest``), or the view's
+        default action when there is none or it is refused; a refusal of both waits for
+        the next tick (the turn timer's default stands behind it)."""
+        try:
+            for action in self._bot_choices(table):
+                try:
+                    await self.d.act(table, action, time.monotonic())
+                    return
+                except FourwindsError as error:
+                    log.info("event table %s: the bot seat's action %s refused: %s",
+                             duty.plan.name, action.get("action"), error)
+            duty.next_move = time.monotonic() + BOT_RETRY_S
+        finally:
+            duty.acting = False
+
+    def _bot_choices(self, table: TableRuntime) -> list[dict[str, object]]:
+        suggest = getattr(self.d.port, "suggest", None)
+        choices: list[dict[str, object]] = []
+        found = suggest(table.session) if suggest is not None else None
+        if isinstance(found, dict) and isinstance(found.get("action"), dict):
+            entry = found["action"]
+            choices.append({"action": entry.get("id"), "tiles": list(found.get("tiles") or ()),
+                            "expected": entry})
+        view = self.d.port.seat_view(table.session)
+        for entry in view.get("legal_actions") or ():
+            if isinstance(entry, dict) and entry.get("default"):
+                tiles = list(entry.get("tiles") or ())[:int(entry.get("choose") or 0)]
+                choices.append({"action": entry.get("id"), "tiles": tiles, "expected": entry})
+                break
+        return choices

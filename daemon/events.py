@@ -509,16 +509,22 @@ class Events:
 
     def _collect(self, rt: EventRuntime, key: bytes, record: Record) -> str:
         """A seat's signature of its table's result, for us to gather as the director
-        ("" when kept; else why not). Once the four seats signed the same scores (a bot
-        seat: we sign it), the result is taken and spread. Only the current round's tables,
-        at most MAX_PROPOSALS different results a table."""
+        ("" when kept; else why not). Once the four seats signed the same scores, the result
+        is taken and spread. A bot seat is ours to sign: our daemon signs the scores its seat
+        holds where it plays it (``bot_result``), and we sign it beside any proposal, since
+        the players' seats signing the same scores is what makes a result, a table entered
+        by hand too (a physical set). Only the current round's tables, at most
+        MAX_PROPOSALS different results a table."""
         body = record.body
         assert isinstance(body, TableResult)
-        if key not in body.players:
+        director = key == rt.create.director == self._me()
+        own = [n for n, player in enumerate(body.players)
+               if player == key or (player is None and director)]
+        if not own:
             return "you do not sit at that table"
-        seat = body.players.index(key)
-        sig = record.signatures[seat] if seat < len(record.signatures) else None
-        if not signed_by(body, sig, key):
+        given = [n for n in own if n < len(record.signatures)
+                 and record.signatures[n] is not None]
+        if not given or not all(signed_by(body, record.signatures[n], key) for n in given):
             return "your signature of the result does not check"
         try:
             expected = table_result(rt.verdict, rt.held.event, body.table, body.scores)
@@ -538,7 +544,8 @@ class Events:
                 if player is None:
                     sigs[n] = signature(body, self._signer())
             proposals[wire] = (body, sigs)
-        proposals[wire][1][seat] = sig
+        for n in given:
+            proposals[wire][1][n] = record.signatures[n]
         complete = proposals[wire][1]
         taken = all(s is not None for s in complete) and self._take(
             rt, Record(body, tuple(complete))).decision is Decision.ACCEPT
@@ -567,6 +574,25 @@ class Events:
         else:
             self.d.transport.send(rt.create.director,
                                   EventSubmit(rt.held.event, encode_record(record)))
+        return body
+
+    def bot_result(self, rt: EventRuntime, table: int, scores: tuple[int, int, int, int]
+                   ) -> TableResult:
+        """As the director whose daemon played ``table``'s bot seat(s): sign the final
+        scores our seat holds for each bot seat, to be taken once the players' seats signed
+        the same (daemon/event_tables.py)."""
+        try:
+            body = table_result(rt.verdict, rt.held.event, table, scores)
+        except ValueError as error:
+            raise ApiError(str(error)) from None
+        if rt.create.director != self._me() or None not in body.players:
+            raise ApiError(f"no bot seat of ours at table {table + 1}")
+        sig = signature(body, self._signer())
+        record = Record(body, tuple(sig if player is None else None
+                                    for player in body.players))
+        problem = self._collect(rt, self._me(), record)
+        if problem:
+            raise ApiError(problem)
         return body
 
     def withdraw(self, rt: EventRuntime, player: str, reason: str) -> None:

@@ -273,8 +273,9 @@ def my_tables(data_dir: str | None) -> list[Mine]:
                 answer = checked(api.request({"type": "tables"}))
             finally:
                 api.close()
+            # a director's daemon also sits at its event's bot seats: not the player's tables
             return [Mine.listed(t) for t in answer.get("tables") or ()
-                    if isinstance(t, Mapping)]
+                    if isinstance(t, Mapping) and not t.get("bot_seat")]
     store = Store(default_paths(data_dir).tables)
     found = []
     for table_id in store.table_ids():

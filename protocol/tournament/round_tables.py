@@ -5,8 +5,15 @@ names the event, the round and the table (``signing.table_id``, so a result name
 it came from), the four keys in wind order, the name and options. Its first seat (East)
 opens it, and only the three keys the seating put there are admitted, each at the place of
 its wind (``TableOptions.fixed_winds``: place 0 East ... 3 North), so a seat's wind is the
-seating's, never the dice's. A table with a bot seat is not played by daemons yet: its
-result is entered by its players (``playable``)."""
+seating's, never the dice's.
+
+A bot seat (``None`` in the seating) is played by the director's daemon under the director's
+own key, the key the record has sign a bot seat's result (check.py): the director's key sits
+at that place (``seats``) and is admitted there only, and the director's daemon plays it
+with the rule set's built-in bot (``bot_tables``). A table where one key would sit twice (the
+director entered and is seated beside a bot seat, or two bot seats at one table: 1, 2 or 5
+entrants) cannot be played by daemons, since a table seats a key
+once: its result is entered by its players (``playable``)."""
 
 from __future__ import annotations
 
@@ -15,6 +22,7 @@ from typing import Any
 
 from .check import Verdict
 from .records import Deck, Length
+from .seating import RoundSeating
 from .signing import table_id
 
 EVENT_TABLE_NAME = 60
@@ -28,8 +36,10 @@ the round is called for everyone at once. A friendly table has no turn timer."""
 
 @dataclass(frozen=True)
 class RoundTable:
-    """Our table of the round under way: ``keys`` E, S, W, N (None: a bot seat), ``place``
-    our place there (our wind), ``options`` the table options every seat opens it with."""
+    """Our table of the round under way: ``keys`` E, S, W, N as the record has them (None: a
+    bot seat), ``place`` our place there (our wind; at a bot seat, the director's daemon
+    playing it), ``options`` the table options every seat opens it with, ``director`` the
+    key that plays and signs its bot seats."""
 
     round: int
     table: int
@@ -39,20 +49,31 @@ class RoundTable:
     name: str
     rules: str
     options: dict[str, Any]
+    director: bytes
 
     @property
-    def host(self) -> bytes | None:
-        """The key that opens the table: East's."""
-        return self.keys[0]
+    def seats(self) -> tuple[bytes, ...]:
+        """The key at each place of the fourwinds table: a bot seat's is the director's."""
+        return tuple(self.director if key is None else key for key in self.keys)
+
+    @property
+    def host(self) -> bytes:
+        """The key that opens the table: East's (the director's when East is a bot seat)."""
+        return self.seats[0]
+
+    @property
+    def bot_seat(self) -> bool:
+        """Whether our place is a bot seat (we are the director's daemon playing it)."""
+        return self.keys[self.place] is None
 
     @property
     def playable(self) -> bool:
-        """Whether daemons play it (no bot seat: bot seats are entered by hand for now)."""
-        return None not in self.keys
+        """Whether daemons play it: every place a key of its own (a table seats a key once)."""
+        return len(set(self.seats)) == 4
 
     def places(self) -> dict[bytes, int]:
-        """Each seated key's place (its wind)."""
-        return {key: place for place, key in enumerate(self.keys) if key is not None}
+        """Each seated key's place (its wind), the director's at a bot seat."""
+        return {key: place for place, key in enumerate(self.seats)}
 
 
 def table_name(event_name: str, round_index: int, table: int) -> str:
@@ -72,20 +93,55 @@ def table_options(verdict: Verdict) -> dict[str, Any]:
             "hands": hands, "fixed_winds": True, "turn_window": TURN_WINDOW_S}
 
 
-def table_for(verdict: Verdict, event: bytes, player: bytes) -> RoundTable | None:
-    """``player``'s table in the last round started, or None (no round yet, not an entrant,
-    a bye)."""
+def _table(verdict: Verdict, event: bytes, seating: RoundSeating, table: int, place: int
+           ) -> RoundTable:
+    create = verdict.create
+    assert create is not None
+    round_index = seating.round
+    numbers = seating.tables[table]
+    keys = tuple(None if n is None else verdict.entrants[n] for n in numbers)
+    return RoundTable(round_index, table, table_id(event, round_index, table),
+                      (keys[0], keys[1], keys[2], keys[3]), place,
+                      table_name(create.name, round_index, table), create.rules.value,
+                      table_options(verdict), create.director)
+
+
+def table_for(verdict: Verdict, event: bytes, player: bytes, round_index: int = -1
+              ) -> RoundTable | None:
+    """``player``'s table in the last round started (or round ``round_index``), or None (no
+    such round, not an entrant, a bye)."""
     create = verdict.create
     if create is None or not verdict.rounds or player not in verdict.entrants:
         return None
-    seating = verdict.rounds[-1]
+    if round_index >= len(verdict.rounds):
+        return None
+    seating = verdict.rounds[round_index]
     at = seating.table_of(verdict.entrants.index(player))
     if at is None:
         return None
     table, seat = at
-    numbers = seating.tables[table]
-    keys = tuple(None if n is None else verdict.entrants[n] for n in numbers)
-    return RoundTable(seating.round, table, table_id(event, seating.round, table),
-                      (keys[0], keys[1], keys[2], keys[3]), int(seat),
-                      table_name(create.name, seating.round, table), create.rules.value,
-                      table_options(verdict))
+    return _table(verdict, event, seating, table, int(seat))
+
+
+def bot_tables(verdict: Verdict, event: bytes, round_index: int = -1
+               ) -> tuple[RoundTable, ...]:
+    """The tables of the last round started (or round ``round_index``) with a bot seat, each
+    at its first bot seat's place: what the director's daemon plays. Empty without a round."""
+    if verdict.create is None or not verdict.rounds or round_index >= len(verdict.rounds):
+        return ()
+    seating = verdict.rounds[round_index]
+    return tuple(_table(verdict, event, seating, table, numbers.index(None))
+                 for table, numbers in enumerate(seating.tables) if None in numbers)
+
+
+def tables_played(verdict: Verdict, event: bytes, key: bytes, round_index: int = -1
+                  ) -> tuple[RoundTable, ...]:
+    """Every table ``key``'s daemon sits at in the last round started (or ``round_index``):
+    its player's, and, for the director, each table with a bot seat."""
+    own = table_for(verdict, event, key, round_index)
+    found: tuple[RoundTable, ...] = () if own is None else (own,)
+    create = verdict.create
+    if create is not None and create.director == key:
+        found += tuple(t for t in bot_tables(verdict, event, round_index)
+                       if own is None or t.table != own.table)
+    return found

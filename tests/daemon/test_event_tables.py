@@ -16,7 +16,7 @@ from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_tables import EventTables
 from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.tournament.export import check_export
-from fourwinds.protocol.tournament.round_tables import RoundTable, table_for
+from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played
 from fourwinds.protocol.tournament.signing import table_id
 from fourwinds.protocol.tournament.standings import american_table_points
 from testkit.bots import choose
@@ -60,7 +60,7 @@ def _table_of(d: Daemon, event: str, round_index: int = 0) -> str | None:
 
 
 def _duty_text(d: Daemon, ev: bytes, table: str) -> str:
-    duty = d.event_tables.duties.get(ev)
+    duty = d.event_tables.own_duty(d.events.events[ev])
     session = d.tables[bytes.fromhex(table)].session
     if duty is None:
         return f"no duty, {session.phase}"
@@ -86,7 +86,7 @@ async def _play_round(director: Daemon, players: list[Daemon], event: str,
         stop.set()
     rt = director.events.events[bytes.fromhex(event)]
     assert await wait_for(lambda: len([s for s in rt.verdict.scores if s[0][0] == round_index])
-                          == len(players) // 4, 20), "; ".join(
+                          == (len(players) + 3) // 4, 20), "; ".join(
         _duty_text(d, rt.held.event, t) for d, t in zip(players, tables, strict=True) if t)
     return [t for t in tables if t is not None]
 
@@ -185,3 +185,53 @@ def _plan(d: Daemon, ev: bytes) -> RoundTable:
     plan = table_for(d.events.events[ev].verdict, ev, d.identity.public_key)
     assert plan is not None
     return plan
+
+
+@pytest.mark.parametrize(("rules", "rounds"), [("mcr", 4), ("american", 1)])
+def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
+        tmp_path: Path, rules: str, rounds: int) -> None:
+    """``--fill bots`` with three entrants: each round's one table has a bot seat, which the
+    director's daemon takes under its own key (admitted at that wind only), plays with the
+    built-in bot and signs from the scores its seat holds. Over four rounds the seating's
+    winds put the bot seat at each wind once, so it opens the table as East and joins the
+    others' tables (American: one round, its Charleston included). Every daemon ends with
+    the same standings, equal to the export's."""
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rules=rules,
+                            rounds=rounds, hands=1, deck="practice", fill="bots"))["event"]
+        ev = bytes.fromhex(event)
+        for d in players:
+            await enter(d, director, "club")
+        bot_places = []
+        for r in range(rounds):
+            await _play_round(director, players, event, r)
+            rt = director.events.events[ev]
+            (plan,) = [p for p in tables_played(rt.verdict, ev, director.identity.public_key)
+                       if p.round == r]
+            assert plan.bot_seat and plan.keys[plan.place] is None
+            bot_places.append(plan.place)
+            host = director if plan.place == 0 else next(
+                d for d in players if _plan(d, ev).place == 0)
+            table = host.tables[plan.table_id]
+            assert table.places() == plan.places()   # the director's key at the bot's wind
+            assert table.places()[director.identity.public_key] == plan.place
+            held = dict(rt.verdict.scores)
+            assert held[(r, 0)] == _counted(director, ev, r, rules)
+        assert rounds < 4 or sorted(bot_places) == [0, 1, 2, 3]
+        # the director's daemon sits at the bot seat's table, marked so that `play` and the
+        # web page do not take the director there; a player's table is not marked
+        listed = (await call(director, type="tables"))["tables"]
+        assert listed and all(t["bot_seat"] for t in listed)
+        assert not any(t["bot_seat"] for t in (await call(players[0], type="tables"))["tables"])
+        assert await all_hold(director, players, event)
+        standings = [(await call(d, type="tournament_standings", name="club"))["standings"]
+                     for d in ds]
+        assert all(s == standings[0] for s in standings)
+        verdict = check_export((await call(players[0], type="tournament_export",
+                                           name="club"))["data"])
+        assert verdict.ok and len(verdict.scores) == rounds
+        assert len(standings[0]) == 3       # the bot has no row
+
+    run(tmp_path, 4, body)

@@ -5,12 +5,14 @@ The players enter by the director's address, three rounds are seeded by every en
 seated, each round's tables are opened, played by a bot entrant at every seat and scored by
 the seats' daemons, and the director's daemon is killed with SIGKILL while round 1's tables
 play and started again on the same data folder: nothing is lost, every daemon ends with the
-same record and the same standings, and the export verifies to them. Where namespaces cannot
-be made, the test is skipped with the reason.
+same record and the same standings, and the export verifies to them. Fifteen entrants with
+``--fill bots`` play a round whose bot seat the director's daemon plays. Where namespaces
+cannot be made, the test is skipped with the reason.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -34,16 +36,18 @@ ROUNDS = 3
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def venue() -> Iterator[list[LanDaemon]]:
+@contextlib.contextmanager
+def lan_of(entrants: int, subnet: int) -> Iterator[list[LanDaemon]]:
+    """A director and ``entrants`` players, each a daemon in a namespace of its own (skipped
+    with the reason where namespaces cannot be made)."""
     base = short_dir()
     try:
         try:
-            lan = Lan(1 + ENTRANTS, 93)
+            lan = Lan(1 + entrants, subnet)
         except Unavailable as why:
             pytest.skip(str(why))
         daemons = [LanDaemon(lan, i, base / f"d{i}", "director" if i == 0 else f"player{i}",
-                             session_module=REAL) for i in range(1 + ENTRANTS)]
+                             session_module=REAL) for i in range(1 + entrants)]
         try:
             start_all(daemons)
             yield daemons
@@ -55,12 +59,37 @@ def venue() -> Iterator[list[LanDaemon]]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+@pytest.fixture
+def venue() -> Iterator[list[LanDaemon]]:
+    with lan_of(ENTRANTS, 93) as daemons:
+        yield daemons
+
+
+@pytest.fixture
+def venue15() -> Iterator[list[LanDaemon]]:
+    with lan_of(15, 99) as daemons:
+        yield daemons
+
+
 def ask(d: LanDaemon, **message: Any) -> dict[str, Any]:
     client = d.client()
     try:
         return request(client, **message)
     finally:
         client.close()
+
+
+def start(director: LanDaemon) -> dict[str, Any]:
+    """`tournament start`, waiting up to 30 s for the round's seed (the client's own wait
+    is as long: on a loaded machine fifteen entrants' seed takes over 10 s)."""
+    client = director.client()
+    try:
+        answer = client.request({"type": "tournament_start", "name": "club", "wait": 30},
+                                 timeout=40)
+    finally:
+        client.close()
+    assert answer.get("ok"), answer
+    return answer
 
 
 def until(what: str, test: Any, timeout: float = 20.0,
@@ -131,6 +160,44 @@ def test_a_director_and_sixteen_entrants_on_their_own_machines_play_three_rounds
     data = ask(players[5], type="tournament_export", name="club")["data"]
     verdict = check_export(data)
     assert verdict.ok and verdict.results == ROUNDS * len(tables)
+    assert [(r.rank, r.player, str(r.points), r.score) for r in verdict.standings] == [
+        (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]]
+
+
+def test_fifteen_entrants_with_bot_seats_play_every_table(
+        venue15: list[LanDaemon]) -> None:
+    """``--fill bots`` with fifteen entrants: four tables, one of them with a bot seat, which
+    the director's daemon takes and plays; every table completes, every daemon computes the
+    same standings (the bot has no row), equal to verify's recomputation of the export."""
+    director, *players = venue15
+    ask(director, type="tournament_create", name="club", rounds=1, hands=1,
+        deck="practice", fill="bots")
+    for d in players:
+        assert ask(d, type="tournament_join", name="club", host=director.address,
+                   port=7420)["me"] is not None
+    bots = [bot_entrant(d) for d in players]
+    try:
+        started = start(director)
+        tables = started["round"]["tables"]
+        assert len(tables) == 4 and sum(seat is None for t in tables for seat in t) == 1
+        until("the round's four results at the director", lambda: ask(
+            director, type="tournament_status", name="club")["results"] == 4, 60,
+              shown=lambda: ask(director, type="tournament_status", name="club"))
+        for bot in bots:
+            assert bot.wait(30) == 0
+    finally:
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+                bot.wait(10)
+    final = records(director)
+    until("every daemon holding the whole record",
+          lambda: all(records(d) == final for d in players))
+    standings = [ask(d, type="tournament_standings", name="club")["standings"]
+                 for d in venue15]
+    assert all(s == standings[0] for s in standings) and len(standings[0]) == 15
+    verdict = check_export(ask(players[3], type="tournament_export", name="club")["data"])
+    assert verdict.ok and verdict.results == 4
     assert [(r.rank, r.player, str(r.points), r.score) for r in verdict.standings] == [
         (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]]
 

@@ -124,7 +124,8 @@
     const table = wanted || state.table || hello.table;
     if (table) return openTable(table);
     const tables = await refreshTables();
-    const mine = (tables && tables.tables) || [];
+    // a director's daemon also sits at its event's bot seats: never opened for the player
+    const mine = ((tables && tables.tables) || []).filter((t) => !t.bot_seat);
     if (mine.length === 1) return openTable(mine[0].table);
     return showLobby();
   }

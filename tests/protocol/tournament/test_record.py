@@ -34,7 +34,7 @@ from fourwinds.protocol.tournament.records import (
     WithdrawnBy,
 )
 from fourwinds.protocol.tournament.seating import FillPolicy
-from fourwinds.protocol.tournament.signing import signed, table_id
+from fourwinds.protocol.tournament.signing import signature, signed, table_id
 from fourwinds.protocol.tournament.standings import (
     Bye,
     Deduction,
@@ -293,6 +293,28 @@ def test_byes_and_bots_verify() -> None:
             assert sum(row.byes for row in verdict.standings) == 4
         else:
             assert all(len(s.bot_seats()) == 1 for s in verdict.rounds)
+
+
+def test_a_bot_seats_result_signed_by_anyone_but_the_director_is_refused() -> None:
+    """The director runs the bot seats, so only its key signs for one: a seat of the table,
+    or any other entrant, signing in the bot's place is refused, naming the seat."""
+    maker = synthetic_event(15, 1, fill=FillPolicy.BOTS)
+    at = next(i for i, r in enumerate(maker.records) if isinstance(r.body, TableResult)
+              and None in r.body.players)
+    result = maker.records[at]
+    body = result.body
+    assert isinstance(body, TableResult)
+    bot = body.players.index(None)
+    player = next(k for k in body.players if k is not None)
+    signer = next(k for k in maker.players if k.public == player)
+    sigs = list(result.signatures)
+    sigs[bot] = signature(body, signer)
+    records = [*maker.records[:at], Record(body, tuple(sigs)), *maker.records[at + 1:]]
+    (problem, *_) = check_event(records).problems
+    assert problem.kind is ProblemKind.BAD_SIGNATURE
+    assert (problem.round, problem.table) == (0, body.table)
+    assert f"seat(s) {'ESWN'[bot]} did not sign" in problem.line()
+    assert check_event(maker.records).ok      # the director's own signature holds
 
 
 def test_seeded_rounds_follow_the_standings() -> None:
