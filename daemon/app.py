@@ -710,6 +710,7 @@ class Daemon:
                     step = self.port.tick(rt.session, now)
                     if step.persist or step.outgoing or step.events:
                         self.apply(rt, step)
+            self.events.tick(now)
             self.event_tables.tick(now)
 
     async def _syncer(self) -> None:

@@ -103,6 +103,7 @@ log = logging.getLogger(__name__)
 META = "meta.msgpack"
 JOIN_TIMEOUT_S = 10.0
 MAX_PROPOSALS = 4      # different results of one table kept while its seats sign
+SUBMIT_RESEND_S = 3.0  # our seed step goes to the director again until the record holds it
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
 EventFrame = (EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
               | EventPeers)
@@ -120,6 +121,7 @@ class EventRuntime:
     guesses: CodeGuesses = field(default_factory=CodeGuesses)   # wrong codes, per key
     called: int | None = None          # the round the director called (its seed is made)
     submitted: bytes = b""             # our last seed step sent to the director
+    submitted_at: float = 0.0          # when it was last sent (monotonic)
     start_problem: str = ""            # why the director could not sign the round start
     # the director: each table's results being signed, (round, table) -> the proposed
     # result's signed bytes -> (its body, one signature a seat, None until given)
@@ -494,6 +496,7 @@ class Events:
             data = encode_record(record)
             if data != rt.submitted:
                 rt.submitted = data
+                rt.submitted_at = time.monotonic()
                 self.d.transport.send(rt.create.director, EventSubmit(rt.held.event, data))
         if rt.create.director != me:
             return
@@ -506,6 +509,28 @@ class Events:
             return
         if start is not None:
             self._take(rt, signed(start, self._signer()))
+
+    def tick(self, now: float) -> None:
+        """Send our seed step to the director again while the record does not hold it
+        (every SUBMIT_RESEND_S): a step is sent once as the record makes it due, and a
+        frame lost on the way (a director busy with 64 entrants' steps at once, a link
+        down for a moment) would otherwise stall the round's seed for everyone, since the
+        record, unchanged, never makes it due again. The director keeps a step once."""
+        me = self._me()
+        for rt in list(self.events.values()):
+            if not rt.submitted or rt.create.director == me \
+                    or now - rt.submitted_at < SUBMIT_RESEND_S:
+                continue
+            rt.submitted_at = now
+            try:
+                step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(),
+                                 rt.called)
+                if step is not None and encode_record(signed(step, self._signer())) \
+                        == rt.submitted:
+                    self.d.transport.send(rt.create.director,
+                                          EventSubmit(rt.held.event, rt.submitted))
+            except Exception:     # a bug here must not stop the ticker (the tables' timers)
+                log.exception("event %s: sending our seed step again failed", rt.name)
 
     def _collect(self, rt: EventRuntime, key: bytes, record: Record) -> str:
         """A seat's signature of its table's result, for us to gather as the director

@@ -13,15 +13,16 @@ from typing import Any, cast
 
 import pytest
 
+from fourwinds.daemon import events as events_module
 from fourwinds.daemon import real_session
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.session_port import SessionModule
-from fourwinds.daemon.wire import EventRecords
+from fourwinds.daemon.wire import EventRecords, EventSubmit
 from fourwinds.protocol.tournament.export import check_export
-from fourwinds.protocol.tournament.record_wire import encode_record
-from fourwinds.protocol.tournament.records import Entry
+from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
+from fourwinds.protocol.tournament.records import Entry, SeedEcho
 from tests.daemon.helpers import identity, time_limit, wait_for
 from tests.daemon.test_shell import call, make_daemon
 from tests.daemon.test_shell import run as shell_run
@@ -214,6 +215,39 @@ def test_the_director_starts_a_round_every_entrant_seeds_it_and_all_hold_its_sea
         assert len(records_of(director, event)) == 1 + 6 + 3 * 6 + 1
 
     run(tmp_path, 7, body)
+
+
+def test_a_seed_step_lost_on_the_way_is_sent_again_and_the_round_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entrant's first echo never reaches the director (as 12 of 64 entrants' did in
+    `scripts/bench tournament mdns`, which then waited for ever): the record, unchanged,
+    never makes the step due again, so the daemon sends it again every SUBMIT_RESEND_S
+    until the record holds it."""
+    monkeypatch.setattr(events_module, "SUBMIT_RESEND_S", 0.3)
+    lost: list[bytes] = []
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        for d in players:
+            send = d.transport.send
+
+            def dropping(key: bytes, frame: object, send: Any = send, d: Daemon = d) -> None:
+                if isinstance(frame, EventSubmit) and \
+                        isinstance(decode_record(frame.record).body, SeedEcho) and \
+                        d.identity.public_key not in lost:
+                    lost.append(d.identity.public_key)     # the first echo: lost
+                    return
+                send(key, frame)
+            monkeypatch.setattr(d.transport, "send", dropping)
+        await call(director, type="tournament_create", name="club", rounds=1, hands=1,
+                   deck="practice")
+        for d in players:
+            await enter(d, director, "club")
+        started = await call(director, type="tournament_start", name="club", wait=20)
+        assert started["rounds_started"] == 1
+        assert len(lost) == len(players)
+
+    run(tmp_path, 5, body)
 
 
 def test_a_round_waits_for_an_entrant_who_is_away_and_says_so(tmp_path: Path) -> None:
