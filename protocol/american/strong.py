@@ -10,7 +10,8 @@
   nearest lines by scarcity alone played worse in the duplicate bench: it switched lines.)
 * Calls only while the line is near (``CALL_DISTANCE``): an exposure fixes the line, and far
   from done that costs more than the tile brings.
-* Holds jokers: never discards one while another tile can go.
+* Holds jokers: lets one go only when its line has no place for it and nothing else is
+  surplus (keeping it by breaking the line instead lost 14 points a hand in the bench).
 * Defends: of its surplus it lets go first the tiles no exposed opponent's possible lines
   need (``unseen.opponent_needs``), so it does not feed an exposure.
 
@@ -89,8 +90,12 @@ class StrongAmericanBot(AmericanBot):
         return super()._exposure_call(state, plan, kind)
 
     def _discard(self, state: AmericanState, plan: Plan | None) -> Discard:
-        if plan is None:
-            return super()._discard(state, plan)
+        if plan is None:   # a dead hand: any tile but a joker
+            plain = [x for x in state.hands[self.seat] if state.faces[x] != Kind.JOKER]
+            if not plain:
+                return super()._discard(state, plan)
+            slot = plain[int(self.chooser.random() * len(plain)) % len(plain)]
+            return Discard(self.seat, slot, state.faces[slot])
         needs = opponent_needs(state, self.seat)
         surplus = [k for k in plan.surplus if k != Kind.JOKER]
         if surplus:
@@ -100,4 +105,4 @@ class StrongAmericanBot(AmericanBot):
                 if state.faces[slot] == kind:
                     self._remember_after_discard(state, plan, kind)
                     return Discard(self.seat, slot, kind)
-        return super()._discard(state, plan)
+        return super()._discard(state, plan)   # only jokers to spare: one its line cannot use
