@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.mcr import bots, levels, strong
+from fourwinds.protocol.mcr.actions import Discard
 from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.engine import apply, legal_actions, new_hand, view
 from fourwinds.protocol.mcr.hand import MeldType
@@ -102,9 +103,9 @@ def _south_looks_ready(east: str, south_discards: str) -> HandState:
 def test_strong_does_not_feed_a_ready_looking_flush_when_a_safe_tile_exists() -> None:
     state = _south_looks_ready("13579m2468p5s1177z", "1z9m3p")
     normal = bots.choose(state, E, random.Random(0))
-    assert normal is not None and normal.face == Kind.S5   # the loner the plans spare
+    assert isinstance(normal, Discard) and normal.face == Kind.S5   # the loner plans spare
     chosen = strong.choose(view(state, E), E, random.Random(0))
-    assert chosen is not None and chosen in legal_actions(state, E)
+    assert isinstance(chosen, Discard) and chosen in legal_actions(state, E)
     assert not Kind.S1 <= chosen.face <= Kind.S9   # nothing of South's flush suit
 
 
@@ -122,7 +123,7 @@ def test_strong_keeps_the_discard_with_more_unseen_improving_tiles() -> None:
 
     normal = bots.choose(state, E, random.Random(0))
     chosen = strong.choose(state, E, random.Random(0))
-    assert normal is not None and chosen is not None
+    assert isinstance(normal, Discard) and isinstance(chosen, Discard)
     assert normal.face == Kind.M9 and chosen.face == Kind.S9
     (d_normal, n_normal), (d_strong, n_strong) = after(normal.face), after(chosen.face)
     assert d_normal == d_strong and n_strong > n_normal
