@@ -5,8 +5,8 @@ On its turn it ranks every discard by three things, all from what its seat can s
 * how near the hand stays to a plan worth 8 points (``bots._Position.value``: plan distance,
   and for a ready hand its live winning waits, here weighted by what each wait scores);
 * how many still-unseen tiles would bring it a step nearer (the "improving tiles": for each
-  kind, 4 minus the copies this seat can see), so between two discards of the same distance
-  it keeps the one with more ways forward;
+  kind, 4 minus the copies this seat can see; 40 of them weigh as much as a step), so
+  between two discards of the same distance it keeps the one with more ways forward;
 * how likely the tile is to deal in (``defence.danger``) once another seat looks ready:
   weighed lightly while its own hand is near, heavily when its hand is far (it folds).
 
