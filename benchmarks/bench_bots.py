@@ -11,6 +11,18 @@ at an all-view-bot table. ``FOURWINDS_BOT_HANDS`` sets the hands per rule set (d
 Also the time ``suggest`` takes per decision (the daemon answers it inside its event loop).
 
 Quick (``scripts/bench --quick``): one hand per table kind, one hand for ``suggest``'s time.
+
+The bot levels (``bots_mcr_levels``, ``bots_american_levels``): duplicate play
+(benchmarks/duplicate.py: the same walls replayed with the seats rotated, so luck cancels),
+``strong`` against three ``normal`` and ``normal`` against three ``easy``. Each line's value
+is the stronger level's mean points per hand; target: above the weaker seats' mean on the
+same walls, with the 95% intervals over walls, the win, deal-in and wall-game rates and the
+decision times p50/p99 per level alongside; one more line per rule set holds the strong
+bot's p99 decision time against 100 ms. ``FOURWINDS_LEVEL_WALLS`` sets the walls (4 hands
+each; default 250, so 1000 hands a pairing: a lead of a point or two a hand is within the
+noise of 400); quick: 1 wall. The walls are numbered from ``FIRST_WALL``, walls no tuning
+of the bots ever looked at (the strong bots' weights were chosen on walls 1000-1099 and
+checked on 5000-5099).
 """
 
 from __future__ import annotations
@@ -21,8 +33,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from benchmarks.duplicate import Run, play_wall, summary
 from benchmarks.timing import result
 from fourwinds.frontends.view_bot import choose_request
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.harness import Harness, drive, open_harness
@@ -128,9 +142,46 @@ def bench_suggest_time(rules: str, quick: bool) -> list[dict[str, object]]:
                    max_ms=round(1000 * samples[-1], 3))]
 
 
+def _walls(quick: bool) -> int:
+    return 1 if quick else int(os.environ.get("FOURWINDS_LEVEL_WALLS", "250"))
+
+
+FIRST_WALL = 20_000
+
+
+STRONG_P99_MS = 100.0
+
+
+def bench_levels(rules: str, quick: bool) -> list[dict[str, object]]:
+    """Duplicate play of each stronger level against three of the next weaker one."""
+    n = _walls(quick)
+    lines: list[dict[str, object]] = []
+    run = Run()
+    for strong, weak in ((BotLevel.STRONG, BotLevel.NORMAL), (BotLevel.NORMAL, BotLevel.EASY)):
+        walls = [play_wall(rules, FIRST_WALL + i, strong, weak, run) for i in range(n)]
+        figures = summary(walls, run)
+        mine = float(figures["stronger_points_per_hand"])
+        theirs = float(figures["weaker_points_per_hand"])
+        lines.append(result(
+            f"bots_{rules}_{strong.value}_vs_{weak.value}", mine, "points per hand",
+            target=f"> the {weak.value} seats' mean points per hand on the same walls",
+            met=mine > theirs, **{k: v for k, v in figures.items() if k != "decision_ms"}))
+    times = {level: sorted(t) for level, t in run.times.items()}
+    p99 = 1000 * times[BotLevel.STRONG][int(0.99 * (len(times[BotLevel.STRONG]) - 1))]
+    lines.append(result(
+        f"bots_{rules}_strong_decision_p99_ms", p99, "ms per decision (p99)",
+        target=f"<= {STRONG_P99_MS:g}", met=p99 <= STRONG_P99_MS,
+        **{f"{level.value}_p50_ms": round(1000 * t[len(t) // 2], 3) for level, t in times.items()},
+        **{f"{level.value}_p99_ms": round(1000 * t[int(0.99 * (len(t) - 1))], 3)
+           for level, t in times.items()}))
+    return lines
+
+
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
     "bots_american": lambda quick: bench_engine_vs_view("american", quick),
     "bots_mcr": lambda quick: bench_engine_vs_view("mcr", quick),
     "bots_american_suggest_time": lambda quick: bench_suggest_time("american", quick),
     "bots_mcr_suggest_time": lambda quick: bench_suggest_time("mcr", quick),
+    "bots_mcr_levels": lambda quick: bench_levels("mcr", quick),
+    "bots_american_levels": lambda quick: bench_levels("american", quick),
 }

@@ -18,6 +18,7 @@ from typing import Any
 
 from fourwinds.daemon.wire import MAX_PAYLOAD
 from fourwinds.protocol.american.tournament_hand import tournament_hand
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import contract_view, lobby
@@ -286,12 +287,13 @@ def send_action(session: TableSession, action: object, now: float) -> Step:
     return local_action(session, action, now, settle_now=False)
 
 
-def suggest(session: TableSession) -> dict[str, Any] | None:
+def suggest(session: TableSession, level: BotLevel = BotLevel.NORMAL) -> dict[str, Any] | None:
     """The built-in bot's choice for our seat now (the local API's ``suggest``):
     ``{"action": ACTION, "tiles": [...], "step": n}`` with ACTION one of the view's
     ``legal_actions``, or None when nothing is awaited from us. The table id seeds the bot's
-    tie-breaks (it only breaks ties; the bot sees only our seat's tiles)."""
-    found = bot_suggestion(session, session.table)
+    tie-breaks (it only breaks ties; the bot sees only our seat's tiles). ``level``: which
+    of the built-in bots decides."""
+    found = bot_suggestion(session, session.table, level)
     return None if found is None else found.plain()
 
 

@@ -20,6 +20,7 @@ from fourwinds.daemon.session_port import is_seated
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
+from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.transcript import Transcript, parse_transcript
 from fourwinds.protocol.table.wire import WireError
@@ -375,12 +376,19 @@ async def _seat(d: Daemon, request: Message) -> Message:
 
 async def _suggest(d: Daemon, request: Message) -> Message:
     """The built-in bot's choice among our seat's legal actions now, or null (nothing awaited
-    from us, or a session module without bots)."""
+    from us, or a session module without bots). ``level``: the bot's level (``normal``
+    when absent; an unknown one is refused, naming the known)."""
+    try:
+        level = parse_level(request.get("level") or BotLevel.NORMAL.value)
+    except ValueError as error:
+        raise ApiError(str(error)) from None
     rt = d.find_table(request.get("table"))
     suggest = getattr(d.port, "suggest", None)
     if rt.session is None or suggest is None:
         return {"ok": True, "suggestion": None}
-    return {"ok": True, "suggestion": suggest(rt.session)}
+    if level is BotLevel.NORMAL:   # a session module of before the levels takes no level
+        return {"ok": True, "suggestion": suggest(rt.session)}
+    return {"ok": True, "suggestion": suggest(rt.session, level)}
 
 
 async def _sheet(d: Daemon, request: Message) -> Message:

@@ -26,6 +26,7 @@ from fourwinds.daemon.checks import (
     parse_host_port,
 )
 from fourwinds.frontends.bot_pause import DEFAULT_BOT_PAUSE, pause_problem
+from fourwinds.protocol.bot_level import parse_level
 from fourwinds.protocol.errors import FourwindsError
 
 APP = "fourwinds"
@@ -54,6 +55,7 @@ class Config:
     charleston_window: float | None = None
     next_window: float | None = None
     bot_pause: float = DEFAULT_BOT_PAUSE
+    bot_level: str = "normal"
 
 
 WINDOWS = ("call_window", "turn_window", "charleston_window", "next_window")
@@ -107,6 +109,10 @@ TEMPLATE = """\
 # (at most a quarter of the time left to decide). 0 = no pause. Bots at tables with no
 # person (`fourwinds bot`, benchmarks) never wait.
 # bot_pause = 1
+
+# How well the built-in bots play at your tables (`play`, the web page's bots):
+# easy, normal or strong.
+# bot_level = "normal"
 """
 
 
@@ -130,6 +136,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "port": (int,),
     **{window: (int, float) for window in WINDOWS},
     "bot_pause": (int, float),
+    "bot_level": (str,),
 }
 
 
@@ -177,6 +184,11 @@ def parse_config(text: str, source: str = "<config>") -> Config:
     problem = pause_problem(values.get("bot_pause"))
     if problem:
         raise ConfigError(f"config file {source}: 'bot_pause' {problem}")
+    if "bot_level" in values:
+        try:
+            values["bot_level"] = parse_level(values["bot_level"]).value
+        except ValueError as error:
+            raise ConfigError(f"config file {source}: 'bot_level': {error}") from None
     if "peers" in values:
         peers = values["peers"]
         if not all(isinstance(p, str) and _is_host_port(p) for p in peers):

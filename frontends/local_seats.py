@@ -29,6 +29,7 @@ import msgpack
 from fourwinds.daemon.paths import default_paths
 from fourwinds.daemon.single import ALREADY
 from fourwinds.frontends.daemon_link import DaemonUnavailable, LocalApi, checked, connect
+from fourwinds.protocol.bot_level import BotLevel, parse_level
 
 log = logging.getLogger(__name__)
 START_TIMEOUT = 15.0
@@ -312,11 +313,13 @@ def start_bot_seat(
     code: str | None = None,
     join: bool = True,
     pause: float = 0.0,
+    level: BotLevel = BotLevel.NORMAL,
 ) -> None:
     """One bot seat: its own daemon on loopback (``--peer`` ours) and a `fourwinds bot`
     (logging at ``verbose`` to the seat's log, ``<base>/bot<index>/seat.log``). ``join``:
     join the table first (False: the seat's daemon already sits there and resumes it).
-    ``pause``: the bot's ``--pause``, seconds before each decision (bot_pause.py)."""
+    ``pause``: the bot's ``--pause``, seconds before each decision (bot_pause.py).
+    ``level``: the bot's ``--bot-level``."""
     data_dir = base / f"bot{index}"
     data_dir.mkdir(parents=True, exist_ok=True)
     log_path = data_dir / "seat.log"
@@ -339,7 +342,7 @@ def start_bot_seat(
         started.add(subprocess.Popen(
             fourwinds_command(*(["-v"] * verbose), "bot", "--rules", rules,
                               "--data-dir", str(data_dir), "--table", table,
-                              "--pause", f"{pause:g}"),
+                              "--pause", f"{pause:g}", "--bot-level", level.value),
             stdin=subprocess.DEVNULL, stdout=out, stderr=out, env={**os.environ, **BOT_ENV},
         ))
 
@@ -353,6 +356,7 @@ class BotSeats:
     table: str      # the table's id (hex)
     rules: str
     count: int
+    level: BotLevel = BotLevel.NORMAL
 
 
 def bots_home(state: Path, table: str) -> Path:
@@ -365,8 +369,9 @@ def load_bot_seats(state: Path, table: str) -> BotSeats | None:
     home = bots_home(state, table)
     try:
         data = json.loads((home / SEATS_FILE).read_text(encoding="utf-8"))
-        return BotSeats(home, str(data["table"]), str(data["rules"]), int(data["count"]))
-    except (OSError, ValueError, KeyError, TypeError):
+        return BotSeats(home, str(data["table"]), str(data["rules"]), int(data["count"]),
+                        parse_level(data.get("level", BotLevel.NORMAL.value)))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 
@@ -384,21 +389,23 @@ def _new_home(state: Path, table: str) -> Path:
 
 def seat_new_bots(started: Started, state: Path, *, table: str, rules: str, count: int,
                   host_port: int, host_key: str, code: str | None = None,
-                  verbose: int = 0, pause: float = 0.0,
+                  verbose: int = 0, pause: float = 0.0, level: BotLevel = BotLevel.NORMAL,
                   say: Callable[[str], None] = print) -> BotSeats:
     """Seat ``count`` new bot seats at our table, one after the other (each its own daemon
     on 127.0.0.1), remembered in ``state`` for a later return. ``pause``: seconds each bot
-    lets pass before a decision, so the person at the table can follow (bot_pause.py)."""
+    lets pass before a decision, so the person at the table can follow (bot_pause.py);
+    ``level``: how well they play (remembered for the return)."""
     home = _new_home(state, table)
-    seats = BotSeats(home, table, rules, 0)
+    seats = BotSeats(home, table, rules, 0, level)
     for index in range(1, count + 1):
         say(f"seating bot {index} of {count} (its own daemon on 127.0.0.1)...")
         start_bot_seat(started, base=home, index=index, rules=rules, table=table,
                        host_port=host_port, host_key=host_key, verbose=verbose, code=code,
-                       pause=pause)
-        seats = BotSeats(home, table, rules, index)
+                       pause=pause, level=level)
+        seats = BotSeats(home, table, rules, index, level)
         (home / SEATS_FILE).write_text(json.dumps(
-            {"table": table, "rules": rules, "count": index}), encoding="utf-8")
+            {"table": table, "rules": rules, "count": index, "level": level.value}),
+            encoding="utf-8")
     return seats
 
 
@@ -406,12 +413,12 @@ def resume_bot_seats(started: Started, seats: BotSeats, *, host_port: int,
                      verbose: int = 0, pause: float = 0.0,
                      say: Callable[[str], None] = print) -> None:
     """Start the bot seats of a table we return to: their daemons resume it from disk
-    (``pause`` as for ``seat_new_bots``)."""
+    (``pause`` as for ``seat_new_bots``; at the level they were seated with)."""
     say(f"restarting {seats.count} bot seat{'s' if seats.count > 1 else ''}...")
     for index in range(1, seats.count + 1):
         start_bot_seat(started, base=seats.home, index=index, rules=seats.rules,
                        table=seats.table, host_port=host_port, host_key="", verbose=verbose,
-                       join=False, pause=pause)
+                       join=False, pause=pause, level=seats.level)
 
 
 def forget_bot_seats(seats: BotSeats) -> None:

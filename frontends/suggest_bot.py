@@ -18,16 +18,28 @@ from fourwinds.frontends.bot_seat import FunctionBrain
 from fourwinds.frontends.daemon_link import LocalApi
 from fourwinds.frontends.table_keys import act_request
 from fourwinds.frontends.view_bot import choose_request
+from fourwinds.protocol.bot_level import BotLevel
 
 log = logging.getLogger(__name__)
 Event = Mapping[str, Any]
 
 
-def suggested_request(api: LocalApi, event: Event) -> dict[str, Any] | None:
-    """The act request for the daemon's suggestion for ``event``, or None when there is none
-    for this very decision (no suggestion, another step, or an action ``event`` lists not)."""
+def suggest_request(event: Event, level: BotLevel = BotLevel.NORMAL) -> dict[str, Any]:
+    """The local-API ``suggest`` request for ``event``'s table (``level`` named unless it is
+    ``normal``, which every daemon plays)."""
+    request: dict[str, Any] = {"type": "suggest", "table": event.get("table")}
+    if level is not BotLevel.NORMAL:
+        request["level"] = level.value
+    return request
+
+
+def suggested_request(api: LocalApi, event: Event, level: BotLevel = BotLevel.NORMAL
+                      ) -> dict[str, Any] | None:
+    """The act request for the daemon's suggestion (its bot of ``level``) for ``event``, or
+    None when there is none for this very decision (no suggestion, another step, or an
+    action ``event`` lists not)."""
     try:
-        answer = api.request({"type": "suggest", "table": event.get("table")})
+        answer = api.request(suggest_request(event, level))
     except (TimeoutError, OSError) as error:
         log.warning("no suggestion from the daemon: %s", error)
         return None
@@ -50,11 +62,11 @@ def suggested_request(api: LocalApi, event: Event) -> dict[str, Any] | None:
                        else None)
 
 
-def engine_brain(api: LocalApi) -> FunctionBrain:
-    """The built-in bot seat: the daemon's suggestion, else the view bot's choice (also the
-    fall-back when the daemon refuses the suggested act)."""
+def engine_brain(api: LocalApi, level: BotLevel = BotLevel.NORMAL) -> FunctionBrain:
+    """The built-in bot seat: the daemon's suggestion (its bot of ``level``), else the view
+    bot's choice (also the fall-back when the daemon refuses the suggested act)."""
 
     def choose(event: Event) -> dict[str, Any] | None:
-        return suggested_request(api, event) or choose_request(event)
+        return suggested_request(api, event, level) or choose_request(event)
 
     return FunctionBrain(choose, fallback=choose_request)

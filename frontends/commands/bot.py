@@ -1,7 +1,8 @@
 """`fourwinds bot`: run a bot seat through the local daemon.
 
 ``--rules american|mcr`` plays the built-in bot: the rule set's engine bot, which the daemon
-runs on the seat's own state (the ``suggest`` request; the view bot when it has no answer).
+runs on the seat's own state (the ``suggest`` request; the view bot when it has no answer),
+at ``--bot-level easy|normal|strong`` (default normal).
 ``--exec CMD`` runs any program as the seat, speaking JSON lines on its stdin/stdout
 (docs/SCRIPTING.md). ``--botzone CMD`` runs a bot written for the Botzone platform's
 "Chinese-Standard-Mahjong" game at an MCR table (botzone_seat.py). ``--join`` first joins a
@@ -16,6 +17,7 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+from fourwinds.frontends.bot_level_option import DEFAULT_BOT_LEVEL, add_bot_level_option
 from fourwinds.frontends.bot_pause import pause_problem
 from fourwinds.frontends.bot_seat import Brain, ExecBrain, play_seat
 from fourwinds.frontends.botzone_io import Mode
@@ -56,6 +58,7 @@ def register(sub: Any) -> None:
                         help="wait this long before each decision, so a person at the table "
                              "can follow (less when the window is short; none for ready and "
                              "next; default 0: `play` starts its bots with its --bot-pause)")
+    add_bot_level_option(parser, configured=False)
     parser.add_argument("--botzone-mode", choices=[m.value for m in Mode], default="json",
                         help="how --botzone's bot reads its input: the platform's JSON or "
                              "simple interaction (default json; a bot that keeps running is "
@@ -100,6 +103,8 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if args.pause and args.botzone_cmd:
         raise FourwindsError("--pause is for --rules and --exec bots (a Botzone bot keeps "
                              "the platform's own timing)")
+    if args.bot_level is not None and not args.rules:
+        raise FourwindsError("--bot-level is for the built-in bot (--rules)")
     api = open_api(args, subscribe=True)
     try:
         if args.tournament:
@@ -130,4 +135,5 @@ def _brain(args: argparse.Namespace, api: Any) -> Brain:
             return ExecBrain(argv, answer_timeout=args.answer_timeout)
         except OSError as error:
             raise FourwindsError(str(error)) from error
-    return engine_brain(api)   # the table's own rules decide: see suggest_bot
+    level = args.bot_level or DEFAULT_BOT_LEVEL
+    return engine_brain(api, level)   # the table's own rules decide: see suggest_bot

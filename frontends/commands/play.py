@@ -32,6 +32,7 @@ from typing import Any
 
 from fourwinds.daemon.paths import default_paths
 from fourwinds.daemon.store import Store, StoreError
+from fourwinds.frontends.bot_level_option import add_bot_level_option, chosen_level
 from fourwinds.frontends.bot_pause import add_bot_pause_option, chosen_pause
 from fourwinds.frontends.cli_common import config_of, data_dir_of, setup_logging, state_dir_of
 from fourwinds.frontends.commands.table_cmds import add_table_options, table_options
@@ -58,6 +59,7 @@ from fourwinds.frontends.local_seats import (
 )
 from fourwinds.frontends.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
 from fourwinds.frontends.tournament_play import play_event
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,7 @@ def register(sub: Any) -> None:
                              "(`fourwinds web`)")
     add_table_options(parser, solo_default=True)
     add_bot_pause_option(parser)
+    add_bot_level_option(parser)
     parser.add_argument("--data-dir", metavar="DIR", help="your daemon's data directory")
     parser.add_argument("--port", type=int, metavar="PORT",
                         help="your daemon's peer port, when play starts it for a table on "
@@ -159,6 +162,7 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
         return _play_event(args, config, data_dir, state)
     bots = config.bots if args.bots is None else args.bots
     pause = chosen_pause(args.bot_pause, config.bot_pause)
+    level = chosen_level(args.bot_level, config.bot_level)
     target = choose_table(args, config, my_tables(data_dir), interactive=has_terminal())
     if not has_terminal() and not args.web:
         raise FourwindsError("play needs a terminal for the table screen (scripts use "
@@ -181,7 +185,7 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
             table = _join(api, target.ref, args.code)   # Ready is the player's own key
         else:
             table, seats = _host(api, args, config, target.ref, bots, started, solo, state,
-                                 pause)
+                                 pause, level)
             if bots == 3:
                 _ready_with_bots(api, table)
         if args.web:
@@ -189,6 +193,7 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
 
             shown = True
             return serve(data_dir, state, table=table, verbose=verbose, bot_pause=pause,
+                         bot_level=level,
                          say=lambda text: print(f"fourwinds web: {text}", flush=True))
         from fourwinds.frontends.curses_table import run
 
@@ -404,8 +409,8 @@ def _free_name(api: LocalApi, base: str) -> str:
 
 
 def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bots: int,
-          started: Started, solo: bool, state: Path, pause: float
-          ) -> tuple[str, BotSeats | None]:
+          started: Started, solo: bool, state: Path, pause: float,
+          level: BotLevel = BotLevel.NORMAL) -> tuple[str, BotSeats | None]:
     """Host a new table and seat the bots; a solo table (three bots) is not announced."""
     rules = args.rules or config.rules
     options = table_options(args, solo=solo)
@@ -435,6 +440,7 @@ def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bo
         seats = seat_new_bots(started, state, table=table, rules=rules, count=bots,
                               host_port=port, host_key=key, code=code,
                               verbose=int(getattr(args, "verbose", 0) or 0), pause=pause,
+                              level=level,
                               say=_say)
     except BaseException:   # a table short of its bots is no use: do not leave it behind
         started.stop()

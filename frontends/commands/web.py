@@ -14,6 +14,7 @@ import argparse
 import sys
 from typing import Any
 
+from fourwinds.frontends.bot_level_option import add_bot_level_option, chosen_level
 from fourwinds.frontends.bot_pause import add_bot_pause_option, chosen_pause
 from fourwinds.frontends.cli_common import config_of, data_dir_of, setup_logging, state_dir_of
 from fourwinds.frontends.daemon_link import connect
@@ -34,6 +35,7 @@ def register(sub: Any) -> None:
     parser.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
                         help="reach this daemon directly, where multicast is blocked")
     add_bot_pause_option(parser)
+    add_bot_level_option(parser)
     parser.set_defaults(handler=cmd_web)
 
 
@@ -51,6 +53,7 @@ def cmd_web(args: argparse.Namespace) -> int:
     if args.port is not None and not 0 <= args.port <= 65534:
         raise FourwindsError(f"--port {args.port}: must be 0 to 65534")
     pause = chosen_pause(args.bot_pause, config_of(args).bot_pause)
+    level = chosen_level(args.bot_level, config_of(args).bot_level)
     try:
         if is_running(data_dir):    # whatever kind (a solo one too): used as it is
             api = connect(data_dir, subscribe=False)
@@ -62,6 +65,7 @@ def cmd_web(args: argparse.Namespace) -> int:
             api, _ = ensure_daemon(DaemonPlan(data_dir, state, port, tuple(args.peer)))
         api.close()
         return serve(data_dir, state, table=args.table, browser=not args.no_browser,
-                     verbose=int(getattr(args, "verbose", 0) or 0), bot_pause=pause, say=say)
+                     verbose=int(getattr(args, "verbose", 0) or 0), bot_pause=pause,
+                     bot_level=level, say=say)
     except OSError as error:
         raise FourwindsError(str(error) or type(error).__name__) from None

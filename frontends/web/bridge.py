@@ -33,6 +33,7 @@ from fourwinds.frontends.ready_with_bots import READY_RETRY_S, READY_WAIT_S, rea
 from fourwinds.frontends.table_help import page_sections
 from fourwinds.frontends.web.link import AsyncLink
 from fourwinds.frontends.web.seats import BotKeeper
+from fourwinds.protocol.bot_level import parse_level
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -114,6 +115,12 @@ class Bridge:
         bots = body.get("bots", 0)
         if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= 3:
             raise PageError(f"bots must be 0 to 3, not {bots!r}")
+        level = body.get("bot_level") or None
+        if level is not None:
+            try:
+                level = parse_level(level)
+            except ValueError as error:
+                raise PageError(str(error)) from None
         options = body.get("options") or {}
         if not isinstance(options, dict):
             raise PageError("options must be a map")
@@ -133,7 +140,8 @@ class Bridge:
             key = str((await self._ask({"type": "whoami"})).get("public_key"))
             try:
                 await asyncio.to_thread(self.bots.seat, table=table, rules=str(rules),
-                                        count=bots, host_port=port, host_key=key, code=code)
+                                        count=bots, host_port=port, host_key=key, code=code,
+                                        level=level)
             except (FourwindsError, OSError) as error:
                 await self.link.request({"type": "leave", "table": table, "force": True})
                 await asyncio.to_thread(self.bots.forget, table)

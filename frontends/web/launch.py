@@ -33,6 +33,7 @@ from fourwinds.frontends.web.guard import Guard
 from fourwinds.frontends.web.link import open_link
 from fourwinds.frontends.web.seats import BotKeeper
 from fourwinds.frontends.web.server import make_app
+from fourwinds.protocol.bot_level import BotLevel
 
 log = logging.getLogger(__name__)
 LOOPBACK = "127.0.0.1"
@@ -45,18 +46,21 @@ the browser; the whole of Ctrl-C stays within 2 s (docs/WEB.md)."""
 
 def serve(data_dir: str | None, state: Path, *, table: str | None = None,
           browser: bool = True, verbose: int = 0, bot_pause: float = 0.0,
-          say: Callable[[str], None] = print) -> int:
+          bot_level: BotLevel = BotLevel.NORMAL, say: Callable[[str], None] = print) -> int:
     """Serve the page until SIGINT, SIGTERM or SIGHUP; 0. ``table``: the table the page
     shows first (None: the lobby, or the one table you sit at). Bot seats started from the
     page are stopped when it ends (those a caller started are the caller's); they wait
-    ``bot_pause`` seconds before a decision, as `play`'s do (bot_pause.py)."""
-    return asyncio.run(_serve(data_dir, state, table, browser, verbose, bot_pause, say))
+    ``bot_pause`` seconds before a decision, as `play`'s do (bot_pause.py), and play at
+    ``bot_level`` unless the page's host form names another level."""
+    return asyncio.run(_serve(data_dir, state, table, browser, verbose, bot_pause, bot_level,
+                              say))
 
 
 async def _serve(data_dir: str | None, state: Path, table: str | None, browser: bool,
-                 verbose: int, bot_pause: float, say: Callable[[str], None]) -> int:
+                 verbose: int, bot_pause: float, bot_level: BotLevel,
+                 say: Callable[[str], None]) -> int:
     link = await open_link(data_dir)
-    bots = BotKeeper(state, Started(), verbose, bot_pause)
+    bots = BotKeeper(state, Started(), verbose, bot_pause, bot_level)
     runner: web.AppRunner | None = None
     try:
         hello = await link.request({"type": "hello"})

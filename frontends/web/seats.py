@@ -21,6 +21,7 @@ from fourwinds.frontends.local_seats import (
     resume_bot_seats,
     seat_new_bots,
 )
+from fourwinds.protocol.bot_level import BotLevel
 
 log = logging.getLogger(__name__)
 
@@ -33,15 +34,18 @@ class BotKeeper:
     started: Started = field(default_factory=Started)
     verbose: int = 0
     pause: float = 0.0      # each bot's pause before a decision (bot_pause.py)
+    level: BotLevel = BotLevel.NORMAL   # the bots' level when the page names none
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def seat(self, *, table: str, rules: str, count: int, host_port: int, host_key: str,
-             code: str | None) -> None:
-        """Seat ``count`` new bot seats at our new table (one after the other)."""
+             code: str | None, level: BotLevel | None = None) -> None:
+        """Seat ``count`` new bot seats at our new table (one after the other), at
+        ``level`` (None: the server's ``--bot-level``)."""
         with self._lock:
             seat_new_bots(self.started, self.state, table=table, rules=rules, count=count,
                           host_port=host_port, host_key=host_key, code=code,
-                          verbose=self.verbose, pause=self.pause, say=log.info)
+                          verbose=self.verbose, pause=self.pause,
+                          level=self.level if level is None else level, say=log.info)
 
     def resume(self, table: str, host_port: int) -> int:
         """Restart the bot seats of a table we return to, unless they run already (the

@@ -35,7 +35,7 @@ from .charleston import BLIND_STEPS
 from .compile import ConcreteGroup, compiled
 from .engine import apply, seats_to_act
 from .events import AmericanEvent
-from .matcher import exposures_possible, match_hand, nearest_hands
+from .matcher import NearHand, exposures_possible, match_hand, nearest_hands
 from .state import AmericanState, CharlestonStep, Stage
 
 STOP_AT_DISTANCE = 4  # vote to stop the Charleston once this close to a hand
@@ -116,6 +116,13 @@ class AmericanBot:
         self._last_tiles: tuple[object, object] = (None, None)
 
     # ----- planning -------------------------------------------------------------------
+    NEAR_LINES = 1  # card lines ``_pick_near`` chooses among (the nearest only, here)
+
+    def _pick_near(self, near: tuple[NearHand, ...]) -> NearHand | None:
+        """The card line to aim for among the nearest ones: the nearest (a stronger bot
+        weighs them by the tiles still unseen)."""
+        return near[0] if near else None
+
     def plan(self, state: AmericanState) -> Plan:
         hand, laid = state.hands[self.seat], state.exposures[self.seat]
         if self._last is not None and hand is self._last_tiles[0] and (
@@ -144,9 +151,10 @@ class AmericanBot:
         for kind in concealed:
             have[kind] += 1
         jokers = have[Kind.JOKER]
-        near = nearest_hands(self.card, concealed, exposures, 1)
+        near = self._pick_near(nearest_hands(self.card, concealed, exposures,
+                                             self.NEAR_LINES))
         best: tuple[int, tuple[ConcreteGroup, ...]] | None = None
-        hand = near[0].hand if near else None
+        hand = near.hand if near is not None else None
         if hand is not None:
             cc = compiled(self.card)
             start, end = cc.hand_ranges[self._index[hand.id]]
@@ -174,7 +182,8 @@ class AmericanBot:
             if group.jokers:
                 short = max(0, len(group.kinds) - have[group.kinds[0]])
                 jokerable += short
-        return Plan(hand, near[0].distance, need, jokerable, groups,
+        assert near is not None
+        return Plan(hand, near.distance, need, jokerable, groups,
                     _surplus_order(concealed, need, jokerable, have))
 
     def _remember_after_discard(self, state: AmericanState, plan: Plan, kind: Kind) -> None:

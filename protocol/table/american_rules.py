@@ -14,8 +14,10 @@ from fourwinds.protocol.american.call_offers import call_offer
 from fourwinds.protocol.american.card import Card, house_card, parse_card
 from fourwinds.protocol.american.config import DeadPlayer, DeclarationMode, TableOptions
 from fourwinds.protocol.american.declare import mahjong_matches
+from fourwinds.protocol.american.levels import make_bot
 from fourwinds.protocol.american.match import HANDS_PER_GAME
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind, RuleSet
 
@@ -69,7 +71,7 @@ class AmericanRules(EngineDelegate):
         self.card = card_from_text(card_text)
         self._codec = ActionCodec(ACTION_TYPES)
         self._chooser = _Reseeded()
-        self._bots: dict[Seat, AmericanBot] = {}
+        self._bots: dict[tuple[Seat, BotLevel], AmericanBot] = {}
 
     def default_hands(self) -> int:
         return HANDS_PER_GAME
@@ -145,11 +147,12 @@ class AmericanRules(EngineDelegate):
         plain = [a for a in discards if a.face != Kind.JOKER]
         return (plain or discards)[-1]
 
-    def _bot(self, seat: Seat) -> AmericanBot:
-        """The seat's built-in bot (one per seat and hand: it keeps its plans)."""
-        bot = self._bots.get(seat)
+    def _bot(self, seat: Seat, level: BotLevel = BotLevel.NORMAL) -> AmericanBot:
+        """The seat's built-in bot of ``level`` (one per seat, level and hand: it keeps its
+        plans)."""
+        bot = self._bots.get((seat, level))
         if bot is None:
-            bot = self._bots[seat] = AmericanBot(seat, self.card, self._chooser)
+            bot = self._bots[(seat, level)] = make_bot(seat, self.card, self._chooser, level)
         return bot
 
     def forced_action(self, state: Any, seat: Seat) -> Any | None:
@@ -194,8 +197,9 @@ class AmericanRules(EngineDelegate):
                            f"{result.winner.name} Mahjong with {result.hand_id} "
                            f"({result.value}{extra}) {how}".strip())
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
-        bot = self._bot(seat)
+    def choose(self, state: Any, seat: Seat, entropy: bytes,
+               level: BotLevel = BotLevel.NORMAL) -> Any:
+        bot = self._bot(seat, level)
         self._chooser.rng = HashRng(entropy)
         action = bot.act(state)
         return action if action is not None else self.default_action(state, seat)

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.mcr import actions as A
-from fourwinds.protocol.mcr import bots, engine
+from fourwinds.protocol.mcr import bots, engine, levels
 from fourwinds.protocol.mcr import events as E
 from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableMode, TableOptions
 from fourwinds.protocol.mcr.state import HandState, Phase
@@ -135,8 +136,9 @@ class MCRRules(EngineDelegate):
         return HandOutcome(result.winner, result.payments,
                            f"{result.winner.name} wins {result.total} points {how}".strip())
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
-        action = bots.choose(state, seat, HashRng(entropy))
+    def choose(self, state: Any, seat: Seat, entropy: bytes,
+               level: BotLevel = BotLevel.NORMAL) -> Any:
+        action = levels.choose(state, seat, HashRng(entropy), level)
         return action if action is not None else engine.legal_actions(state, seat)[0]
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
 
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind, RuleSet
 
@@ -139,8 +140,10 @@ class RulesAdapter(Protocol):
         """Strict: raises WireError for anything that is not one of the engine's actions."""
         ...
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
-        """The built-in bot's choice for ``seat`` (deterministic given ``entropy``)."""
+    def choose(self, state: Any, seat: Seat, entropy: bytes,
+               level: BotLevel = BotLevel.NORMAL) -> Any:
+        """The built-in bot's choice for ``seat`` at ``level`` (deterministic given
+        ``entropy``); it reads only what ``state`` shows the seat."""
         ...
 
     def describe_action(self, action: Any) -> str: ...

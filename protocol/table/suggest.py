@@ -22,6 +22,7 @@ from typing import Any
 
 from fourwinds.protocol.american.actions import CharlestonPass
 from fourwinds.protocol.american.exchange import find_joker
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import Seat
 
@@ -63,13 +64,15 @@ def offered(session: TableSession) -> list[dict[str, Any]]:
     return offered_entries(session)
 
 
-def suggest(session: TableSession, seed: bytes) -> Suggestion | None:
+def suggest(session: TableSession, seed: bytes, level: BotLevel = BotLevel.NORMAL
+            ) -> Suggestion | None:
     """The built-in bot's choice for our seat, or None when the table awaits nothing of us
     (or the bot's action matches none of the offered ones: the caller decides another way).
 
     In the lobby's ready step it is the ready action, at a hand's end "next" (a bot does
     not keep the table waiting); during a hand, the rules adapter's ``choose`` on our engine
-    state, with ``bot_entropy(seed, our place, step)`` (never "more time")."""
+    state, with ``bot_entropy(seed, our place, step)`` (never "more time"), by the bot of
+    ``level``."""
     s = session
     entries = offered(s)
     if not entries or s.me is None:
@@ -82,7 +85,7 @@ def suggest(session: TableSession, seed: bytes) -> Suggestion | None:
     if s.phase is not Phase.PLAY or s.rules is None or hand is None or hand.seating is None:
         return None
     wind = wind_of(hand.seating, s.me)
-    action = s.rules.choose(hand.engine, wind, bot_entropy(seed, s.me, s.step))
+    action = s.rules.choose(hand.engine, wind, bot_entropy(seed, s.me, s.step), level)
     return match_action(s, action)
 
 

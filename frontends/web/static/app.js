@@ -989,7 +989,7 @@
     $("host-button").disabled = true;
     say(bots ? `hosting, and seating ${bots} bot${bots > 1 ? "s" : ""} (each its own daemon)...` : "hosting...");
     const answer = await ask({ type: "host", name: $("host-name").value.trim(), rules: $("host-rules").value,
-      private: $("host-private").checked, bots, options });
+      private: $("host-private").checked, bots, bot_level: $("host-bot-level").value || null, options });
     $("host-button").disabled = false;
     if (!answer.ok) { say(`cannot host: ${answer.error}`); return; }
     say(`hosting ${answer.name}` + (answer.code ? `: players join with code ${answer.code}` : ""));

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.canonical import digest
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
@@ -307,7 +308,8 @@ class ToyRules:
     def decode_action(self, plain: Any) -> Any:
         return self._codec.decode(plain)
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes) -> Any:
+    def choose(self, state: Any, seat: Seat, entropy: bytes,
+               level: BotLevel = BotLevel.NORMAL) -> Any:
         s: ToyState = state
         legal = self.legal_actions(s, seat)
         for kind in (Win, Take):
