@@ -15,8 +15,9 @@ Quick (``scripts/bench --quick``): one hand per table kind, one hand for ``sugge
 The bot levels (``bots_mcr_levels``, ``bots_american_levels``): duplicate play
 (benchmarks/duplicate.py: the same walls replayed with the seats rotated, so luck cancels),
 ``strong`` against three ``normal`` and ``normal`` against three ``easy``. Each line's value
-is the stronger level's mean points per hand; target: above the weaker seats' mean on the
-same walls, with the 95% intervals over walls, the win, deal-in and wall-game rates and the
+is the stronger level's mean points per hand; target (issue 24): ahead of the weaker seats
+on the same walls with the 95% interval of the lead (stronger minus weaker, per wall) above
+zero, with the 95% intervals over walls, the win, deal-in and wall-game rates and the
 decision times p50/p99 per level alongside; one more line per rule set holds the strong
 bot's p99 decision time against 100 ms. ``FOURWINDS_LEVEL_WALLS`` sets the walls (4 hands
 each; default 250, so 1000 hands a pairing: a lead of a point or two a hand is within the
@@ -162,10 +163,12 @@ def bench_levels(rules: str, quick: bool) -> list[dict[str, object]]:
         figures = summary(walls, run)
         mine = float(figures["stronger_points_per_hand"])
         theirs = float(figures["weaker_points_per_hand"])
+        lower = float(figures["lead_ci95"][0])
         lines.append(result(
             f"bots_{rules}_{strong.value}_vs_{weak.value}", mine, "points per hand",
-            target=f"> the {weak.value} seats' mean points per hand on the same walls",
-            met=mine > theirs, **{k: v for k, v in figures.items() if k != "decision_ms"}))
+            target=f"ahead of the {weak.value} seats on the same walls, the lead's 95% "
+                   "interval above zero", met=mine > theirs and lower > 0,
+            **{k: v for k, v in figures.items() if k != "decision_ms"}))
     times = {level: sorted(t) for level, t in run.times.items()}
     p99 = 1000 * times[BotLevel.STRONG][int(0.99 * (len(times[BotLevel.STRONG]) - 1))]
     lines.append(result(
