@@ -89,7 +89,7 @@ from testkit.procs import ROOT, DaemonProcess, request, start_all
 NAME = "web_discard_latency"
 IDLE_NAME = "idle_views_per_minute"
 IDLE_S = 60.0           # how long an idle table is watched (one minute)
-QUICK_IDLE_S = 5.0
+QUICK_IDLE_S = 2.0
 SUBSCRIBED_S = 1.5      # the views that subscribing sends, let through before counting
 RULES = "mcr"
 DECK = "practice"
