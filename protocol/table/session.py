@@ -30,10 +30,27 @@ from .steps import advance, audit_done, confirm_hand_end, more_time_allowed, win
 from .transcript import resume
 from .values import CACHE_KEY, evolve
 
-__all__ = ["HandNext", "MoreTime", "Outgoing", "Step", "TableReady", "TableSession",
-           "handle_message", "join_table", "local_action", "messages_since", "new_table",
-           "resume", "seat_returned", "seat_view", "settle", "state_hash", "tick",
-           "window_seconds"]
+__all__ = [
+    "HandNext",
+    "MoreTime",
+    "Outgoing",
+    "Step",
+    "TableReady",
+    "TableSession",
+    "call_time",
+    "handle_message",
+    "join_table",
+    "local_action",
+    "messages_since",
+    "new_table",
+    "resume",
+    "seat_returned",
+    "seat_view",
+    "settle",
+    "state_hash",
+    "tick",
+    "window_seconds",
+]
 
 
 @dataclass(frozen=True)
@@ -100,6 +117,16 @@ def settle(session: TableSession, now: float) -> Step:
     Nothing happens when nothing is due."""
     acc = Acc(now)
     return _step(advance(session, acc), acc)
+
+
+def call_time(session: TableSession, now: float) -> Step:
+    """Our daemon holds the tournament's time call for this table: our seat's next HandEnd
+    says so, which makes the hand it ends the match's last (steps.py ``_end_hand``). Only our
+    own flag changes here; nothing is sent, so telling it twice, or after the match, is
+    harmless. The hand in progress when our HandEnd goes is the last: a call that reaches us
+    after we confirmed a hand's end lets one more hand be played (the first seat to hold the
+    call decides, the same at all four seats since it is in the step's signed inputs)."""
+    return _step(evolve(session, time_up=True), Acc(now))
 
 
 def _our_wind(s: TableSession) -> Seat:

@@ -132,6 +132,8 @@ class TableSession:
     thinking: frozenset[Seat] = frozenset()   # places granted more time in this step
     returned: tuple[int, float] = (-1, -1.0)  # our own timer restarted: (step, when); returning.py
     timeline: tuple[tuple[int, Seat, str], ...] = ()
+    time_up: bool = field(default=False, compare=False)   # ours: our daemon holds the time call
+    time_called: bool = False                 # the match ended by a time call (a seat's HandEnd)
 
     @property
     def match_hands(self) -> int:

@@ -269,7 +269,7 @@ def _check(s: TableSession, place: Seat, body: object, action: Any = None) -> An
     if isinstance(body, HandEnd):
         if body.outcome != digest(hand.outcome):
             raise _Rejected(ProblemKind.DIVERGENCE, "computed a different outcome")
-        return None
+        return body.time_up
     assert isinstance(body, Act) and s.rules is not None and hand.seating is not None
     if action is None:
         action = s.rules.decode_action(body.action)
@@ -457,7 +457,11 @@ def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
                 outcomes=(*s.outcomes, (hand.hand_no, hand.outcome, hand.seating)),
                 finals=(*s.finals, hand.engine))
     acc.events.append(HandFinished(hand.hand_no, hand.outcome, hand.seating))
-    if s.hands_played >= s.match_hands:
+    # A seat whose daemon held the tournament's time call said so in its HandEnd: this hand
+    # was the last. Decided by the step's complete set of inputs, so by every seat alike.
+    if any(s.inputs[p].action is True for p in SEATS if p in s.inputs):
+        s = evolve(s, time_called=True)
+    if s.hands_played >= s.match_hands or s.time_called:
         acc.events.append(MatchFinished(s.scores))
         return evolve(start_step(s, Phase.OVER, acc, resolved), awaiting=frozenset())
     return _begin_hand(s, acc, hand.hand_no + 1, resolved)
@@ -502,7 +506,7 @@ def confirm_hand_end(s: TableSession, acc: Acc) -> TableSession:
             or not audit_done(s) or s.me is None or s.me not in s.awaiting
             or s.me in s.inputs or s.inbox[s.me]):
         return s
-    return send(s, acc, HandEnd(digest(hand.outcome)))
+    return send(s, acc, HandEnd(digest(hand.outcome), s.time_up))
 
 
 def more_time_allowed(s: TableSession) -> bool:

@@ -1,0 +1,83 @@
+"""The tournament's time call at a table: the seat whose daemon holds it says so in its
+HandEnd, and the hand that HandEnd confirms is the match's last, at all four seats alike
+whatever order the messages arrive in (protocol/table/steps.py ``_end_hand``)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness, run
+from fourwinds.protocol.table.messages import HandEnd, MsgKind, decode_body, encode_body
+from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.session import call_time, tick
+from fourwinds.protocol.table.state import Phase, TableSession
+from fourwinds.protocol.table.wire import WireError
+
+PRACTICE = TableOptions(deck=DeckKind.PRACTICE, hands=4)
+
+
+def _until(h: Harness, rng: random.Random, done: Callable[[Harness], bool]) -> None:
+    """Play (random delivery order, bots at random moments) until ``done``."""
+    for _ in range(200_000):
+        if done(h) or h.done():
+            return
+        if (rng.randrange(3) == 0 or not h.queue) and any(bot_moves(h, p) for p in SEATS):
+            continue
+        if h.queue:
+            deliver_one(h, rng.randrange(len(h.queue)))
+            continue
+        h.now += 1.0
+        for place in SEATS:
+            h.take(place, tick(h.sessions[place], h.now))
+
+
+def _in_hand(h: Harness, seat: Seat, hand_no: int) -> bool:
+    s = h.sessions[seat]
+    return s.phase is Phase.PLAY and s.hand is not None and s.hand.hand_no == hand_no
+
+
+def _timed_match(rules: str, seed: int, caller: Seat, hand_no: int) -> list[TableSession]:
+    rng = random.Random(seed)
+    h = open_harness(rules, b"clock-%d" % seed, options=PRACTICE)
+    _until(h, rng, lambda h: _in_hand(h, caller, hand_no))
+    assert _in_hand(h, caller, hand_no)
+    h.sessions[caller] = call_time(h.sessions[caller], h.now).session
+    run(h, rng)
+    return h.sessions
+
+
+@pytest.mark.parametrize("rules", ["mcr", "american"])
+def test_the_hand_in_progress_at_the_call_is_the_last(rules: str) -> None:
+    sessions = _timed_match(rules, 1, Seat(2), 1)
+    for s in sessions:
+        assert s.phase is Phase.OVER
+        assert s.time_called and s.hands_played == 2 < s.match_hands
+    assert len({s.step_hash for s in sessions}) == 1
+    assert len({s.scores for s in sessions}) == 1
+
+
+def test_any_order_and_any_seat_gives_one_transcript() -> None:
+    """Whichever seat holds the call, whatever the delivery order: the four seats agree."""
+    for seed in range(6):
+        sessions = _timed_match("mcr", seed, Seat(seed % 4), 0)
+        assert all(s.phase is Phase.OVER and s.hands_played == 1 for s in sessions)
+        assert len({s.step_hash for s in sessions}) == 1
+
+
+def test_without_a_call_the_match_plays_its_hands() -> None:
+    h = run(open_harness("mcr", b"clock-none", options=PRACTICE), random.Random(3))
+    assert all(s.hands_played == 4 and not s.time_called for s in h.sessions)
+
+
+def test_hand_end_on_the_wire() -> None:
+    digest = bytes(32)
+    assert decode_body(MsgKind.HAND_END, encode_body(HandEnd(digest))) == HandEnd(digest)
+    assert decode_body(MsgKind.HAND_END, encode_body(HandEnd(digest, True))) == HandEnd(
+        digest, True)
+    with pytest.raises(WireError):
+        decode_body(MsgKind.HAND_END, encode_body(HandEnd(digest)).replace(b"\x91", b"\x92")
+                    + b"\xc2")
