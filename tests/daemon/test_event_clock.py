@@ -1,0 +1,70 @@
+"""The round clock of a timed event at real daemons on loopback (daemon/event_clock.py):
+the director's daemon signs the round's time call when its minutes run out, each seat's
+daemon tells its table, the hand in progress is the last, and the result is signed and
+counted as any other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fourwinds.daemon import event_clock
+from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.event_clock import EventClock
+from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.tournament.export import check_export
+from fourwinds.protocol.tournament.signing import table_id
+from tests.daemon.test_event_tables import _play_round
+from tests.daemon.test_events import all_hold, enter, run
+from tests.daemon.test_shell import call
+
+pytestmark = pytest.mark.slow
+
+
+def test_time_is_called_and_the_hand_in_progress_is_the_last(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(event_clock, "MINUTE_S", 1.5)     # the round's minute: 1.5 s
+    told: dict[bytes, tuple[Phase, int]] = {}             # table -> (phase, hands) when told
+    tell = EventClock._tell
+
+    def noting(self: EventClock, table: bytes, now: float) -> None:
+        held = self.d.tables.get(table)
+        if held is not None and held.session is not None and not held.session.time_up:
+            told.setdefault(self.d.identity.public_key + table,
+                            (held.session.phase, held.session.hands_played))
+        tell(self, table, now)
+
+    monkeypatch.setattr(EventClock, "_tell", noting)
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rules="mcr",
+                            rounds=1, minutes=1, deck="practice"))["event"]
+        ev = bytes.fromhex(event)
+        for d in players:
+            await enter(d, director, "club")
+        await _play_round(director, players, event, 0)
+        assert await all_hold(director, players, event)
+        verdict = director.events.events[ev].verdict
+        assert verdict.ok and verdict.time_called == {0}
+        sessions = [d.tables[table_id(ev, 0, 0)].session for d in players]
+        played = {s.hands_played for s in sessions}
+        assert len(played) == 1 and all(s.time_called for s in sessions)
+        (hands,) = played
+        assert 1 <= hands < sessions[0].match_hands      # the whole match is 16 hands
+        # the first seat told decides: the hand it was in is the last; a seat told while
+        # the table waited for "next" after its own HandEnd lets one more be played
+        first = min(h + (phase is Phase.HAND_END) for phase, h in told.values())
+        assert hands in (first + 1, first + 2), (told, hands)
+        assert len({s.step_hash for s in sessions}) == 1
+        status: dict[str, Any] = await call(players[0], type="tournament_status", name="club")
+        clock = status["clock"]
+        assert clock["time_called"] and clock["minutes"] == 1 and clock["seconds_left"] is None
+        assert status["clock_history"] == [{"kind": "time_call", "round": 1}]
+        exported = check_export((await call(players[1], type="tournament_export",
+                                            name="club"))["data"])
+        assert exported.ok and len(exported.scores) == 1 and exported.standings
+
+    run(tmp_path, 5, body)
