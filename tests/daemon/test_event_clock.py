@@ -5,18 +5,21 @@ counted as any other."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from fourwinds.daemon import event_clock
+from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_clock import EventClock
 from fourwinds.protocol.table.state import Phase
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.signing import table_id
-from tests.daemon.test_event_tables import _play_round
+from tests.daemon.helpers import wait_for
+from tests.daemon.test_event_tables import _bot, _play_round, _table_of
 from tests.daemon.test_events import all_hold, enter, run
 from tests.daemon.test_shell import call
 
@@ -66,5 +69,53 @@ def test_time_is_called_and_the_hand_in_progress_is_the_last(
         exported = check_export((await call(players[1], type="tournament_export",
                                             name="club"))["data"])
         assert exported.ok and len(exported.scores) == 1 and exported.standings
+
+    run(tmp_path, 5, body)
+
+
+def test_an_extended_table_plays_on_until_the_director_ends_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Extra minutes for the table keep it playing past the round's time call; ending it by
+    force (with a reason) calls its time at once: the hand in progress is its last, and its
+    result is signed and counted as any other. Status shows both."""
+    monkeypatch.setattr(event_clock, "MINUTE_S", 1.0)
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rules="mcr",
+                            rounds=1, minutes=1, deck="practice"))["event"]
+        ev = bytes.fromhex(event)
+        for d in players:
+            await enter(d, director, "club")
+        await call(director, type="tournament_start", name="club", wait=10)
+        with pytest.raises(ApiError, match="a table no round start seated"):
+            await call(director, type="tournament_extend", name="club", table=2, minutes=5,
+                       reason="no such table")
+        await call(director, type="tournament_extend", name="club", table=1, minutes=30,
+                   reason="started late")
+        assert await wait_for(lambda: all(_table_of(d, event) for d in players), 20)
+        tables = [d.tables[table_id(ev, 0, 0)] for d in players]
+        stop = asyncio.Event()
+        bots = [asyncio.create_task(_bot(d, table_id(ev, 0, 0).hex(), stop)) for d in players]
+        try:
+            assert await wait_for(lambda: 0 in director.events.events[ev].verdict.time_called,
+                                  20)
+            await asyncio.sleep(1.0)
+            assert not any(t.session.time_up for t in tables)      # its extension runs
+            await call(director, type="tournament_end_table", name="club", table=1,
+                       reason="the venue closes")
+            await asyncio.wait_for(asyncio.gather(*bots), 60)
+        finally:
+            stop.set()
+        rt = director.events.events[ev]
+        assert await wait_for(lambda: len(rt.verdict.scores) == 1, 20)
+        assert all(t.session.time_called for t in tables)
+        assert rt.verdict.ok and rt.verdict.ended == (((0, 0), "the venue closes"),)
+        assert await all_hold(director, players, event)
+        status = await call(players[2], type="tournament_status", name="club")
+        assert status["clock"]["my_extension"] == 30
+        assert status["clock"]["my_table_ended"] == "the venue closes"
+        assert [h["kind"] for h in status["clock_history"]] == ["extension", "time_call",
+                                                                "end_table"]
 
     run(tmp_path, 5, body)
