@@ -11,7 +11,9 @@ records (docs/TOURNAMENT.md, "The round clock").
   says so, and the hand that HandEnd confirms is the match's last, at all four seats alike
   (protocol/table/steps.py). A table's ``Extension`` moves its call later by its minutes,
   counted from when this daemon first held the round's time call; an ``EndTable`` calls its
-  time at once. The table's result is then signed as for any finished match.
+  time at once. The table's result is then signed as for any finished match. At an
+  American event created with ``unfinished_zero`` the call stops the hand in progress at
+  once, scoring 0 for everyone (the session's ``stop_now``).
 
 Nothing here decides: a seat's daemon only says what its record holds. The clock restarts
 when the director's daemon restarts (the round gets longer, never shorter).
@@ -25,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from fourwinds.daemon.api import ApiError
 from fourwinds.protocol.tournament.records import EndTable, Extension, Length, TimeCall
+from fourwinds.protocol.tournament.standings import Rules
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -71,6 +74,12 @@ def table_due(rt: EventRuntime, clock: RoundClock, table: int, now: float) -> bo
     return now >= clock.called + extra * MINUTE_S
 
 
+def stop_now(rt: EventRuntime) -> bool:
+    """Whether the time call stops the hand in progress at once, scoring 0 for everyone:
+    the American option ``unfinished_zero`` of the event's creation."""
+    return rt.create.unfinished_zero and rt.create.rules is Rules.AMERICAN
+
+
 class EventClock:
     """The round clocks of every event this daemon holds. No I/O until ``tick``."""
 
@@ -104,9 +113,9 @@ class EventClock:
             if event != rt.held.event or duty.plan.round != clock.round:
                 continue
             if table_due(rt, clock, table, now):
-                self._tell(duty.plan.table_id, now)
+                self._tell(duty.plan.table_id, now, stop_now(rt))
 
-    def _tell(self, table_id: bytes, now: float) -> None:
+    def _tell(self, table_id: bytes, now: float, stop: bool = False) -> None:
         """Our seat at ``table_id`` is told that time is up (once: the session keeps it)."""
         table = self.d.tables.get(table_id)
         session = None if table is None else table.session
@@ -116,7 +125,8 @@ class EventClock:
             return
         assert table is not None
         try:
-            self.d.apply(table, self.d.port.local_action(session, {"type": "time_up"}, now))
+            self.d.apply(table, self.d.port.local_action(
+                session, {"type": "time_up", "stop_now": stop}, now))
             log.info("event table %s: time is up; the hand in progress is the last",
                      table.name)
         except Exception as error:

@@ -33,7 +33,11 @@ def add_parsers(commands: Any) -> None:
     create.add_argument("--rounds", type=int, default=4, metavar="R")
     length = create.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="H", help="hands a round (default 4)")
-    length.add_argument("--minutes", type=int, metavar="M", help="minutes a round")
+    length.add_argument("--minutes", type=int, metavar="M",
+                        help="minutes a round: at the end the hand in progress is the last")
+    create.add_argument("--unfinished-zero", action="store_true",
+                        help="American, with --minutes: the time call stops the hand in "
+                             "progress at once, 0 for everyone")
     create.add_argument("--private", action="store_true",
                         help="entries only with the event's code (printed here)")
     create.add_argument("--fill", choices=("bots", "byes"), default="bots",
@@ -262,7 +266,7 @@ def cmd_create(args: argparse.Namespace) -> int:
     request: dict[str, Any] = {
         "type": "tournament_create", "name": args.name, "rules": args.rules,
         "rounds": args.rounds, "private": args.private, "fill": args.fill, "deck": args.deck,
-        "seeded": args.seeded}
+        "seeded": args.seeded, "unfinished_zero": args.unfinished_zero}
     if args.minutes is not None:
         request["minutes"] = args.minutes
     else:

@@ -114,9 +114,11 @@ class Reveal:
 class Act:
     action: Any                     # the rules adapter's plain encoding of the action
     timeout: bool                   # True when our own side answered by default
+    time_up: bool = False           # the time call stops the hand at once (steps.py)
 
     def to_wire(self) -> list[Any]:
-        return [self.action, self.timeout]
+        items = [self.action, self.timeout]
+        return [*items, True] if self.time_up else items
 
 
 @dataclass(frozen=True)
@@ -203,10 +205,14 @@ def decode_body(kind: MsgKind, data: bytes) -> Body:
                        (need_bytes(joins[0], "seating.join"), need_bytes(joins[1], "seating.join"),
                         need_bytes(joins[2], "seating.join")))
     if kind is MsgKind.ACT:
-        f = need_list(value, what, length=2)
+        f = need_list(value, what, max_len=3)
+        if len(f) < 2:
+            raise WireError(f"act: expected 2 or 3 items, got {len(f)}")
         if not isinstance(f[1], bool):
             raise WireError("act.timeout: expected true/false")
-        return Act(f[0], f[1])
+        if len(f) == 3 and f[2] is not True:
+            raise WireError("act.time_up: expected true (left out when false)")
+        return Act(f[0], f[1], len(f) == 3)
     if kind is MsgKind.DECK:
         return DeckMsg(need_list(value, what, length=1)[0])
     if kind is MsgKind.THINKING:

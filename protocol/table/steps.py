@@ -33,7 +33,7 @@ from .options import DeckKind
 from .practice import practice_wall
 from .problems import Problem, ProblemKind
 from .rotation import first_seating, prevalent_wind, seating_for_hand, wind_of
-from .rules import DeckOpKind, HandSetup, WindowKind
+from .rules import DeckOpKind, HandOutcome, HandSetup, WindowKind
 from .state import (
     STEP_PHASES,
     ActionTaken,
@@ -178,8 +178,10 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
         return bad(ProblemKind.ILLEGAL_ACTION, f"refused by the rules engine "
                    f"({type(error).__name__}: {error})")
     timeout = isinstance(body, Act) and body.timeout
+    stop = isinstance(body, Act) and body.time_up
     base = s.hand.engine if s.hand is not None else None
-    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied, base)})
+    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied, base,
+                                                       stop)})
 
 
 def _thinking(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSession:
@@ -418,7 +420,31 @@ def _next_play_step(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...],
     return s
 
 
+def our_act(s: TableSession, encoded: Any, timeout: bool) -> Act:
+    """Our seat's Act, marked when our daemon holds a time call that stops the hand at
+    once (the American option that a hand unfinished at the call scores 0)."""
+    return Act(encoded, timeout, s.time_up and s.stop_now)
+
+
+UNFINISHED = "unfinished when time was called: 0 for everyone"
+
+
+def _stopped_by_time(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]
+                     ) -> TableSession:
+    """A play step resolved with an input marked by the time call: the hand ends here,
+    its inputs not applied, scoring 0 for everyone, and it is the match's last. Decided by
+    the step's complete set of inputs, so by every seat alike."""
+    hand = s.hand
+    assert hand is not None
+    outcome = HandOutcome(None, (0, 0, 0, 0), UNFINISHED)
+    s = evolve(s, hand=evolve(hand, outcome=outcome), time_called=True)
+    s = start_step(s, Phase.HAND_END, acc, resolved)
+    return masked.start_audit(masked.flush(s, acc), acc)
+
+
 def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
+    if any(item.time_up for item in s.inputs.values()):
+        return _stopped_by_time(s, acc, resolved)
     hand = s.hand
     assert hand is not None and hand.seating is not None and s.rules is not None
     rules, seating, engine = s.rules, hand.seating, hand.engine
@@ -550,7 +576,7 @@ def _forced(s: TableSession, acc: Acc) -> TableSession:
     assert s.me is not None
     action = rules.forced_action(hand.engine, wind_of(hand.seating, s.me))
     if action is not None:
-        return send(s, acc, Act(rules.encode_action(action), False))
+        return send(s, acc, our_act(s, rules.encode_action(action), False))
     return _only_pass(s, acc)
 
 
@@ -571,4 +597,4 @@ def _only_pass(s: TableSession, acc: Acc) -> TableSession:
     legal = rules.offered_actions(hand.engine, wind)
     if len(legal) != 1 or legal[0] != rules.default_action(hand.engine, wind):
         return s
-    return send(s, acc, Act(rules.encode_action(legal[0]), False))
+    return send(s, acc, our_act(s, rules.encode_action(legal[0]), False))

@@ -15,9 +15,12 @@ from fourwinds.daemon import event_clock
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_clock import EventClock
+from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.steps import UNFINISHED
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.signing import table_id
+from fourwinds.protocol.tournament.standings import american_table_points
 from tests.daemon.helpers import wait_for
 from tests.daemon.test_event_tables import _bot, _play_round, _table_of
 from tests.daemon.test_events import all_hold, enter, run
@@ -117,5 +120,34 @@ def test_an_extended_table_plays_on_until_the_director_ends_it(
         assert status["clock"]["my_table_ended"] == "the venue closes"
         assert [h["kind"] for h in status["clock_history"]] == ["extension", "time_call",
                                                                 "end_table"]
+
+    run(tmp_path, 5, body)
+
+
+def test_american_unfinished_at_the_call_scores_zero(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An American event created with ``unfinished_zero``: the time call stops the hand in
+    progress at once, 0 for everyone, and the table's signed result counts it so."""
+    monkeypatch.setattr(event_clock, "MINUTE_S", 1.0)
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club",
+                            rules="american", rounds=1, minutes=1, deck="practice",
+                            unfinished_zero=True))["event"]
+        ev = bytes.fromhex(event)
+        for d in players:
+            await enter(d, director, "club")
+        await _play_round(director, players, event, 0)
+        assert await all_hold(director, players, event)
+        sessions = [d.tables[table_id(ev, 0, 0)].session for d in players]
+        for s in sessions:
+            assert s.time_called and s.outcomes[-1][1].summary == UNFINISHED
+            assert s.outcomes[-1][1].payments == (0, 0, 0, 0)
+        assert len({s.step_hash for s in sessions}) == 1
+        held = dict(director.events.events[ev].verdict.scores)
+        assert held[(0, 0)] == american_table_points(
+            [tournament_hand(f, o[2]) for f, o in zip(sessions[0].finals,
+                                                     sessions[0].outcomes, strict=True)])
 
     run(tmp_path, 5, body)

@@ -9,13 +9,17 @@ from collections.abc import Callable
 
 import pytest
 
+from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.contract_view import build_seat_view
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness, run
-from fourwinds.protocol.table.messages import HandEnd, MsgKind, decode_body, encode_body
+from fourwinds.protocol.table.messages import Act, HandEnd, MsgKind, decode_body, encode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.session import call_time, tick
 from fourwinds.protocol.table.state import Phase, TableSession
+from fourwinds.protocol.table.steps import UNFINISHED
 from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.tournament.standings import HandEnd as HandEnd_
 
 PRACTICE = TableOptions(deck=DeckKind.PRACTICE, hands=4)
 
@@ -81,3 +85,39 @@ def test_hand_end_on_the_wire() -> None:
     with pytest.raises(WireError):
         decode_body(MsgKind.HAND_END, encode_body(HandEnd(digest)).replace(b"\x91", b"\x92")
                     + b"\xc2")
+
+
+def _stopped_match(seed: int, caller: Seat, steps: int) -> list[TableSession]:
+    """American, the time call that stops the hand at once, told to ``caller`` ``steps``
+    play steps into the first hand."""
+    rng = random.Random(seed)
+    h = open_harness("american", b"stop-%d" % seed, options=PRACTICE)
+    _until(h, rng, lambda h: _in_hand(h, caller, 0) and h.sessions[caller].step >= steps)
+    assert _in_hand(h, caller, 0)
+    h.sessions[caller] = call_time(h.sessions[caller], h.now, stop_now=True).session
+    _until(h, rng, lambda h: any(s.phase is Phase.HAND_END for s in h.sessions))
+    for s in h.sessions:
+        view = build_seat_view(s)["view"]    # the hand-over screen of a hand stopped by time
+        if s.phase is Phase.HAND_END:
+            assert view["result"]["kind"] == "unfinished", view["result"]
+    run(h, rng)
+    return h.sessions
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_american_unfinished_at_the_call_scores_zero_for_everyone(seed: int) -> None:
+    sessions = _stopped_match(seed, Seat(seed % 4), 8 + 5 * seed)
+    for s in sessions:
+        assert s.phase is Phase.OVER and s.time_called and s.hands_played == 1
+        (_, outcome, _), = s.outcomes
+        assert outcome.summary == UNFINISHED and outcome.payments == (0, 0, 0, 0)
+        assert s.scores == (0, 0, 0, 0)
+        assert tournament_hand(s.finals[0], s.outcomes[0][2]).end is HandEnd_.UNFINISHED
+        build_seat_view(s)           # the views of a hand stopped by time still build
+    assert len({s.step_hash for s in sessions}) == 1
+
+
+def test_act_on_the_wire() -> None:
+    assert decode_body(MsgKind.ACT, encode_body(Act([1, 2], False, True))) == Act(
+        [1, 2], False, True)
+    assert encode_body(Act([1], True)) == encode_body(Act([1], True, False))
