@@ -121,9 +121,10 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def describe_event(verdict: Verdict) -> list[str]:
-    """OK, the event in one line, its standings and their history (corrections, penalties).
-    Names and reasons are other people's text: cleaned before they reach the terminal."""
-    from fourwinds.protocol.tournament.records import Correction
+    """OK, the event in one line, its standings and their history (corrections, penalties;
+    the round clock's time calls, extensions and forced ends). Names and reasons are other
+    people's text: cleaned before they reach the terminal."""
+    from fourwinds.protocol.tournament.records import Correction, Extension, TimeCall
 
     create = verdict.create
     assert create is not None
@@ -146,4 +147,13 @@ def describe_event(verdict: Verdict) -> list[str]:
             lines.append(f"penalty: round {item.round + 1}, "
                          f"{names[verdict.entrants.index(item.player)]}: "
                          f"-{item.points} points, -{item.score} score: {clean_text(item.reason)}")
+    for clock in verdict.clock_records:     # the round clock's records (time, extra, end)
+        if isinstance(clock, TimeCall):
+            lines.append(f"time called: round {clock.round + 1}")
+        elif isinstance(clock, Extension):
+            lines.append(f"extension: round {clock.round + 1}, table {clock.table + 1} "
+                         f"+{clock.minutes} min: {clean_text(clock.reason)}")
+        else:
+            lines.append(f"table ended: round {clock.round + 1}, table {clock.table + 1}: "
+                         f"{clean_text(clock.reason)}")
     return lines

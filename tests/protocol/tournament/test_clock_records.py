@@ -88,3 +88,17 @@ def test_a_clock_at_an_event_of_a_number_of_hands_is_refused() -> None:
     maker.director_signs(Extension(maker.event, 0, 0, 5, "late"))
     maker.director_signs(EndTable(maker.event, 0, 0, "a fire alarm"))   # any event may
     assert _problems(maker) == [ProblemKind.NOT_TIMED, ProblemKind.NOT_TIMED]
+
+
+def test_verify_prints_the_clock_records_in_the_history() -> None:
+    from fourwinds.frontends.commands.tournament import describe_event
+
+    maker = _timed(1)
+    maker.start_round()
+    maker.director_signs(Extension(maker.event, 0, 1, 5, "started late"))
+    maker.director_signs(TimeCall(maker.event, 0))
+    maker.director_signs(EndTable(maker.event, 0, 0, "the venue\x1b[2J closes"))
+    lines = describe_event(check_event(maker.records))
+    assert lines[-3:] == ["extension: round 1, table 2 +5 min: started late",
+                          "time called: round 1",
+                          "table ended: round 1, table 1: the venue [2J closes"]
