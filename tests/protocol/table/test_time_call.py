@@ -121,3 +121,25 @@ def test_act_on_the_wire() -> None:
     assert decode_body(MsgKind.ACT, encode_body(Act([1, 2], False, True))) == Act(
         [1, 2], False, True)
     assert encode_body(Act([1], True)) == encode_body(Act([1], True, False))
+
+
+def test_a_call_heard_after_saying_next_lets_one_more_hand_be_played() -> None:
+    """A seat told of the call while the table waits for "next" after its own HandEnd went
+    unmarked: its mark goes with the next hand's end (docs/TOURNAMENT.md)."""
+    def waiting_after_next(h: Harness) -> bool:
+        s = h.sessions[Seat(1)]
+        return (s.phase is Phase.HAND_END and s.hand is not None and s.hand.hand_no == 0
+                and s.me in s.inputs)
+
+    for seed in range(10):
+        rng = random.Random(seed)
+        h = open_harness("mcr", b"after-next-%d" % seed, options=PRACTICE)
+        _until(h, rng, waiting_after_next)
+        if not waiting_after_next(h):
+            continue        # this order resolved the hand at once: try another
+        h.sessions[Seat(1)] = call_time(h.sessions[Seat(1)], h.now).session
+        run(h, rng)
+        assert all(s.phase is Phase.OVER and s.hands_played == 2 for s in h.sessions)
+        assert len({s.step_hash for s in h.sessions}) == 1
+        return
+    pytest.fail("no delivery order left seat 1 waiting after its own next")
