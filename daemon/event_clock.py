@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 
 MINUTE_S = 60.0
 """Seconds in a minute of the round clock (tests make it short)."""
+CALL_RETRY_S = 5.0
+"""A time call the record refused (a full disk...) is tried again after this."""
 
 
 @dataclass
@@ -46,6 +48,7 @@ class RoundClock:
     round: int
     started: float                  # when we first held the round's start
     called: float | None = None     # when we first held its time call
+    tried: float = -CALL_RETRY_S    # the director: when it last tried to sign the call
 
 
 def round_clock(rt: EventRuntime, now: float) -> RoundClock | None:
@@ -100,8 +103,9 @@ class EventClock:
             return
         create = rt.create
         if (create.director == self.d.identity.public_key and create.length is Length.MINUTES
-                and clock.called is None
+                and clock.called is None and now - clock.tried >= CALL_RETRY_S
                 and now - clock.started >= create.amount * MINUTE_S):
+            clock.tried = now
             try:
                 self.d.events.director_record(rt, TimeCall(rt.held.event, clock.round))
                 log.info("event %s: time called in round %d", rt.name, clock.round + 1)

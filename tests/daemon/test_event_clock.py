@@ -35,12 +35,12 @@ def test_time_is_called_and_the_hand_in_progress_is_the_last(
     told: dict[bytes, tuple[Phase, int]] = {}             # table -> (phase, hands) when told
     tell = EventClock._tell
 
-    def noting(self: EventClock, table: bytes, now: float) -> None:
+    def noting(self: EventClock, table: bytes, now: float, stop: bool = False) -> None:
         held = self.d.tables.get(table)
         if held is not None and held.session is not None and not held.session.time_up:
             told.setdefault(self.d.identity.public_key + table,
                             (held.session.phase, held.session.hands_played))
-        tell(self, table, now)
+        tell(self, table, now, stop)
 
     monkeypatch.setattr(EventClock, "_tell", noting)
 
