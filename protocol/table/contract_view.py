@@ -343,7 +343,7 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
     if s.phase is Phase.HAND_END:
         if not audit_done(s):
             return []  # the deck audit first (masked deck): "next" once it is over
-        last = s.hands_played + 1 >= s.match_hands
+        last = s.hands_played + 1 >= s.match_hands or s.time_called   # time_called: stopped
         label = "See the final standings" if last else "Next hand"
         return [Offer({"id": 0, "type": "next", "label": label, "tiles": [],
                        "default": True}, lambda chosen: _Next())]

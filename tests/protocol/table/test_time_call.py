@@ -12,7 +12,14 @@ import pytest
 from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness, run
+from fourwinds.protocol.table.harness import (
+    Harness,
+    bot_moves,
+    deliver_one,
+    drive,
+    open_harness,
+    run,
+)
 from fourwinds.protocol.table.messages import Act, HandEnd, MsgKind, decode_body, encode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.session import call_time, tick
@@ -143,3 +150,25 @@ def test_a_call_heard_after_saying_next_lets_one_more_hand_be_played() -> None:
         assert len({s.step_hash for s in h.sessions}) == 1
         return
     pytest.fail("no delivery order left seat 1 waiting after its own next")
+
+
+def test_a_hand_stopped_by_time_on_the_masked_deck_is_audited_and_agreed() -> None:
+    """The fair (masked) deck: the stopped hand's deck audit runs as at any hand's end."""
+    h = open_harness("american", b"masked-stop",
+                     options=TableOptions(deck=DeckKind.MASKED, hands=4))
+    called = False
+
+    def moves(h: Harness) -> bool:
+        nonlocal called
+        s = h.sessions[Seat(2)]
+        if not called and s.phase is Phase.PLAY and s.step >= 40:
+            h.sessions[Seat(2)] = call_time(s, h.now, stop_now=True).session
+            called = True
+        return any(bot_moves(h, p) for p in SEATS)
+
+    drive(h, moves)
+    assert called
+    for s in h.sessions:
+        assert s.phase is Phase.OVER and s.time_called and s.hands_played == 1
+        assert s.scores == (0, 0, 0, 0) and not s.problems
+    assert len({s.step_hash for s in h.sessions}) == 1
