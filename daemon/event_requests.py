@@ -24,6 +24,8 @@ from fourwinds.protocol.tournament.records import (
     MAX_TABLES,
     Correction,
     Deck,
+    EndTable,
+    Extension,
     Length,
     Penalty,
 )
@@ -32,6 +34,7 @@ from fourwinds.protocol.tournament.standings import Rules
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
+    from fourwinds.daemon.events import EventRuntime
 
 
 def _text(request: Message, name: str, limit: int, default: str | None = None) -> str:
@@ -255,6 +258,33 @@ async def _penalty(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
+def _clock_table(d: Daemon, request: Message) -> tuple[EventRuntime, int, int, str]:
+    """(event, round under way, ``table`` from 1 as a number from 0, ``reason``) of an
+    extension or a forced end: always a table of the round under way."""
+    rt = d.events.find(_text(request, "name", 64))
+    if not rt.verdict.rounds:
+        raise ApiError(f"no round of {rt.name} has started")
+    table = _count(request, "table", 1, MAX_TABLES, 0) - 1
+    return rt, rt.verdict.rounds[-1].round, table, _text(request, "reason", MAX_REASON)
+
+
+async def _extend(d: Daemon, request: Message) -> Message:
+    """The director gives ``table`` (from 1) of the round under way ``minutes`` more
+    before its time is called, with a reason (docs/TOURNAMENT.md, "The round clock")."""
+    rt, round_no, table, reason = _clock_table(d, request)
+    minutes = _count(request, "minutes", 1, MAX_AMOUNT, 0)
+    d.events.director_record(rt, Extension(rt.held.event, round_no, table, minutes, reason))
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
+async def _end_table(d: Daemon, request: Message) -> Message:
+    """The director ends ``table`` (from 1) of the round under way by force, with a reason:
+    its time is called now, the hand in progress is its last."""
+    rt, round_no, table, reason = _clock_table(d, request)
+    d.events.director_record(rt, EndTable(rt.held.event, round_no, table, reason))
+    return {"ok": True, **describe(rt, d.identity.public_key)}
+
+
 def _scores(request: Message) -> tuple[int, int, int, int]:
     scores = request.get("scores")
     if not isinstance(scores, list) or len(scores) != 4 or not all(
@@ -271,4 +301,5 @@ HANDLERS: dict[str, Handler] = {
     "tournament_export": _export, "tournament_start": _start,
     "tournament_result": _result, "tournament_withdraw": _withdraw,
     "tournament_correct": _correct, "tournament_penalty": _penalty,
+    "tournament_extend": _extend, "tournament_end_table": _end_table,
 }

@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 
 from fourwinds.daemon import reach
 from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.event_clock import EventClock
 from fourwinds.daemon.reach import Source
 from fourwinds.daemon.session_port import final_scores, ready_due
 from fourwinds.daemon.tables import TableRuntime
@@ -80,6 +81,7 @@ class EventTables:
         # each table of the round with a bot seat
         self.duties: dict[tuple[bytes, int], TableDuty] = {}
         self._last_tick = 0.0
+        self.clock = EventClock(d)     # a timed round's time call (event_clock.py)
 
     # -- what the record says ------------------------------------------------------------
 
@@ -199,6 +201,7 @@ class EventTables:
         if now - self._last_tick < TICK_EVERY_S:
             return
         self._last_tick = now
+        self.clock.tick(now)
         for rt in list(self.d.events.events.values()):
             try:
                 self._tick_event(rt, now)

@@ -43,6 +43,7 @@ import msgpack
 
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.discovery import EventAnnouncement, SeenEvent
+from fourwinds.daemon.event_clock import RoundClock, clock_record, clock_view
 from fourwinds.daemon.event_store import EventSetAside, EventStore, HeldEvent
 from fourwinds.daemon.pairing import CodeGuesses, new_code, normalize_code
 from fourwinds.daemon.refusals import Refusal, Refused
@@ -73,7 +74,9 @@ from fourwinds.protocol.tournament.records import (
     Correction,
     Create,
     Deck,
+    EndTable,
     Entry,
+    Extension,
     Length,
     Penalty,
     Record,
@@ -82,6 +85,7 @@ from fourwinds.protocol.tournament.records import (
     SeedEcho,
     SeedReveal,
     TableResult,
+    TimeCall,
     Withdraw,
     WithdrawnBy,
 )
@@ -127,6 +131,7 @@ class EventRuntime:
     # result's signed bytes -> (its body, one signature a seat, None until given)
     signing: dict[tuple[int, int], dict[bytes, tuple[TableResult, list[bytes | None]]]] = \
         field(default_factory=dict)
+    clock: RoundClock | None = None    # the round under way's clock (event_clock.py)
 
     @property
     def verdict(self) -> Verdict:
@@ -643,11 +648,13 @@ class Events:
             self.d.transport.send(rt.create.director,
                                   EventSubmit(rt.held.event, encode_record(record)))
 
-    def director_record(self, rt: EventRuntime, body: Correction | Penalty) -> None:
-        """A correction of a table's scores (a result entered wrong, a table ended by force)
-        or a penalty, signed by us as the director with its reason, taken and spread."""
+    def director_record(self, rt: EventRuntime,
+                        body: Correction | Penalty | TimeCall | Extension | EndTable) -> None:
+        """A correction of a table's scores (a result entered wrong, a table ended by force),
+        a penalty, or a record of the round clock (event_clock.py), signed by us as the
+        director, taken and spread."""
         if rt.create.director != self._me():
-            raise ApiError(f"only the director of {rt.name} corrects or penalises")
+            raise ApiError(f"only the director of {rt.name} signs that")
         intake = self._take(rt, signed(body, self._signer()))
         if intake.decision is not Decision.ACCEPT:
             why = intake.problem.line() if intake.problem is not None else "not stored"
@@ -824,6 +831,8 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
         "adjustments": [_adjustment(rt, item) for item in rt.verdict.adjustments],
         "round": _last_round(rt, me),
         "seeding": _seeding(rt),
+        "clock": clock_view(rt, me, time.monotonic()),
+        "clock_history": [clock_record(item) for item in rt.verdict.clock_records],
     }
 
 

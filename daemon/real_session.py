@@ -267,6 +267,8 @@ def local_action(session: TableSession, action: object, now: float,
     wanted = action.get("action")
     if action.get("type") == "ready" or wanted == "ready":
         return table.local_action(session, table.TableReady(), now, settle_now=settle_now)
+    if action.get("type") == "time_up":       # the tournament's time call (event_clock.py)
+        return table.call_time(session, now, stop_now=action.get("stop_now") is True)
     if isinstance(wanted, str) and wanted.isdigit():
         wanted = int(wanted)
     if isinstance(wanted, bool) or not isinstance(wanted, int):

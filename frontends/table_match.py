@@ -12,7 +12,7 @@ from fourwinds.frontends.tile_text import wrap_cells
 View = Mapping[str, Any]
 
 KIND_WORDS = {"mahjong": "Mahjong", "wall_game": "Wall game", "draw": "Draw",
-              "dead_hand": "Dead hand"}
+              "dead_hand": "Dead hand", "unfinished": "Unfinished at the time call"}
 
 
 def history_lines(view: View, width: int) -> list[str]:

@@ -20,7 +20,8 @@ View = Mapping[str, Any]
 
 RESULT_TITLES = {"mahjong": "Mahjong", "wall_game": "Wall game (no winner)",
                  "draw": "Draw (the wall ran out, no winner)",
-                 "dead_hand": "Dead hand (no seat can win; no winner)"}
+                 "dead_hand": "Dead hand (no seat can win; no winner)",
+                 "unfinished": "Unfinished when time was called (0 for everyone)"}
 
 
 def result_title(view: View) -> str:

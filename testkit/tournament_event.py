@@ -63,6 +63,8 @@ class EventMaker:
     fill: FillPolicy = FillPolicy.BOTS
     private: bool = False
     seeded: bool = False
+    length: Length = Length.HANDS
+    amount: int = 1
     director: SigningKey = field(default_factory=lambda: key("director"))
     nonce: bytes = b"\x01" * NONCE_LEN
     records: list[Record] = field(default_factory=list)
@@ -74,7 +76,7 @@ class EventMaker:
 
     def __post_init__(self) -> None:
         self.create = Create(self.director.public, self.name, self.rules, self.rounds,
-                             Length.HANDS, 1, self.fill, Scoring(self.rules), False,
+                             self.length, self.amount, self.fill, Scoring(self.rules), False,
                              self.private, self.seeded, Deck.PRACTICE, self.nonce)
         self.event = event_id(self.create)
         self.records.append(signed(self.create, self.director))

@@ -68,7 +68,8 @@ def register(sub: Any) -> None:
 
 def run_group(args: argparse.Namespace) -> int:
     print("fourwinds tournament: give a command: create, list, join, start, status, "
-          "standings, export, verify, seating (play your table of each round with "
+          "standings, export, verify, seating; the director also result, correct, "
+          "penalty, extend, end-table, withdraw (play your table of each round with "
           "`fourwinds play --tournament NAME`)", file=sys.stderr)
     return 2
 
@@ -120,9 +121,10 @@ def run_verify(args: argparse.Namespace) -> int:
 
 
 def describe_event(verdict: Verdict) -> list[str]:
-    """OK, the event in one line, its standings and their history (corrections, penalties).
-    Names and reasons are other people's text: cleaned before they reach the terminal."""
-    from fourwinds.protocol.tournament.records import Correction
+    """OK, the event in one line, its standings and their history (corrections, penalties;
+    the round clock's time calls, extensions and forced ends). Names and reasons are other
+    people's text: cleaned before they reach the terminal."""
+    from fourwinds.protocol.tournament.records import Correction, Extension, TimeCall
 
     create = verdict.create
     assert create is not None
@@ -145,4 +147,13 @@ def describe_event(verdict: Verdict) -> list[str]:
             lines.append(f"penalty: round {item.round + 1}, "
                          f"{names[verdict.entrants.index(item.player)]}: "
                          f"-{item.points} points, -{item.score} score: {clean_text(item.reason)}")
+    for clock in verdict.clock_records:     # the round clock's records (time, extra, end)
+        if isinstance(clock, TimeCall):
+            lines.append(f"time called: round {clock.round + 1}")
+        elif isinstance(clock, Extension):
+            lines.append(f"extension: round {clock.round + 1}, table {clock.table + 1} "
+                         f"+{clock.minutes} min: {clean_text(clock.reason)}")
+        else:
+            lines.append(f"table ended: round {clock.round + 1}, table {clock.table + 1}: "
+                         f"{clean_text(clock.reason)}")
     return lines

@@ -1,6 +1,6 @@
-"""`fourwinds tournament create | list | join | start | result | correct | penalty | withdraw |
-status | standings | export`: an event's record at your daemon (daemon/events.py,
-docs/TOURNAMENT.md).
+"""`fourwinds tournament create | list | join | start | result | correct | penalty | extend |
+end-table | withdraw | status | standings | export`: an event's record at your daemon
+(daemon/events.py, docs/TOURNAMENT.md).
 
 Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
 when it is not running) and prints what it answers, or one JSON object with ``--json``.
@@ -33,7 +33,11 @@ def add_parsers(commands: Any) -> None:
     create.add_argument("--rounds", type=int, default=4, metavar="R")
     length = create.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="H", help="hands a round (default 4)")
-    length.add_argument("--minutes", type=int, metavar="M", help="minutes a round")
+    length.add_argument("--minutes", type=int, metavar="M",
+                        help="minutes a round: at the end the hand in progress is the last")
+    create.add_argument("--unfinished-zero", action="store_true",
+                        help="American, with --minutes: the time call stops the hand in "
+                             "progress at once, 0 for everyone")
     create.add_argument("--private", action="store_true",
                         help="entries only with the event's code (printed here)")
     create.add_argument("--fill", choices=("bots", "byes"), default="bots",
@@ -94,6 +98,21 @@ def add_parsers(commands: Any) -> None:
     penalty.add_argument("--score", type=int, default=0)
     penalty.add_argument("--reason", required=True)
     _common(penalty, cmd_penalty)
+    extend = commands.add_parser(
+        "extend", help="the director: give one table of the round under way extra minutes "
+                       "before its time is called, with a reason")
+    extend.add_argument("name", metavar="NAME")
+    extend.add_argument("--table", type=int, required=True, metavar="T")
+    extend.add_argument("--minutes", type=int, required=True, metavar="N")
+    extend.add_argument("--reason", required=True)
+    _common(extend, cmd_extend)
+    end_table = commands.add_parser(
+        "end-table", help="the director: end one table of the round under way by force, with "
+                          "a reason (the hand in progress is its last)")
+    end_table.add_argument("name", metavar="NAME")
+    end_table.add_argument("--table", type=int, required=True, metavar="T")
+    end_table.add_argument("--reason", required=True)
+    _common(end_table, cmd_end_table)
     withdraw = commands.add_parser(
         "withdraw", help="leave an event from its next round (the director: --player NAME "
                          "--reason WHY)")
@@ -185,6 +204,7 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
                          f"{', '.join(map(str, signing.get('scores') or ()))}")
         if last.get("byes"):
             lines.append(f"    byes: {', '.join(shown_name(str(n), 20) for n in last['byes'])}")
+    lines += _clock_lines(event)
     seeding = event.get("seeding")
     if isinstance(seeding, Mapping) and seeding.get("waiting_for"):
         lines.append(f"  round {seeding.get('round')} is called: its seed waits for "
@@ -207,11 +227,46 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def _clock_lines(event: Mapping[str, Any]) -> list[str]:
+    """The round clock (daemon/event_clock.py ``clock_view``) and its records."""
+    lines: list[str] = []
+    clock = event.get("clock")
+    if isinstance(clock, Mapping):
+        if clock.get("time_called"):
+            said = "time called: the hand in progress is the last"
+        elif clock.get("seconds_left") is not None:
+            left = int(clock["seconds_left"])
+            said = (f"about {left // 60}:{left % 60:02d} left of {clock.get('minutes')} "
+                    "minutes (the director's clock calls time)")
+        else:
+            said = ""
+        if said:
+            lines.append(f"  clock, round {clock.get('round')}: {said}")
+        if clock.get("my_extension"):
+            more = clock.get("my_extension_seconds_left")
+            lines.append(f"    your table has {clock['my_extension']} extra minute(s)"
+                         + ("" if more is None else f", {int(more)} s left of them"))
+        if clock.get("my_table_ended"):
+            lines.append(f"    your table was ended by the director: "
+                         f"{clean_text(str(clock['my_table_ended']))}")
+    for item in event.get("clock_history") or ():
+        kind = item.get("kind")
+        if kind == "time_call":
+            lines.append(f"  time called: round {item.get('round')}")
+        elif kind == "extension":
+            lines.append(f"  extension: round {item.get('round')}, table {item.get('table')} "
+                         f"+{item.get('minutes')} min: {clean_text(str(item.get('reason')))}")
+        elif kind == "end_table":
+            lines.append(f"  table ended: round {item.get('round')}, table {item.get('table')}: "
+                         f"{clean_text(str(item.get('reason')))}")
+    return lines
+
+
 def cmd_create(args: argparse.Namespace) -> int:
     request: dict[str, Any] = {
         "type": "tournament_create", "name": args.name, "rules": args.rules,
         "rounds": args.rounds, "private": args.private, "fill": args.fill, "deck": args.deck,
-        "seeded": args.seeded}
+        "seeded": args.seeded, "unfinished_zero": args.unfinished_zero}
     if args.minutes is not None:
         request["minutes"] = args.minutes
     else:
@@ -295,6 +350,20 @@ def cmd_penalty(args: argparse.Namespace) -> int:
     answer = _ask(args, {"type": "tournament_penalty", "name": args.name, "round": args.round,
                          "player": args.player, "points": args.points, "score": args.score,
                          "reason": args.reason})
+    emit(args, _event_lines(answer), answer)
+    return 0
+
+
+def cmd_extend(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_extend", "name": args.name, "table": args.table,
+                         "minutes": args.minutes, "reason": args.reason})
+    emit(args, _event_lines(answer), answer)
+    return 0
+
+
+def cmd_end_table(args: argparse.Namespace) -> int:
+    answer = _ask(args, {"type": "tournament_end_table", "name": args.name,
+                         "table": args.table, "reason": args.reason})
     emit(args, _event_lines(answer), answer)
     return 0
 

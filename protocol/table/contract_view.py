@@ -33,7 +33,7 @@ from .rotation import Seating, wind_of
 from .rules import HandOutcome, RulesAdapter
 from .screens import screen_of
 from .state import Phase, TableSession
-from .steps import audit_done, more_time_allowed, window_seconds
+from .steps import UNFINISHED, audit_done, more_time_allowed, window_seconds
 from .waiting import waiting_entry
 
 __all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "Unreachable", "build_seat_view",
@@ -343,7 +343,7 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
     if s.phase is Phase.HAND_END:
         if not audit_done(s):
             return []  # the deck audit first (masked deck): "next" once it is over
-        last = s.hands_played + 1 >= s.match_hands
+        last = s.hands_played + 1 >= s.match_hands or s.time_called   # time_called: stopped
         label = "See the final standings" if last else "Next hand"
         return [Offer({"id": 0, "type": "next", "label": label, "tiles": [],
                        "default": True}, lambda chosen: _Next())]
@@ -409,6 +409,13 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
             for p in waiting_places], {Seat(u.place): int(u.for_s) for u in unreachable}, now)
     if s.halted is not None:
         view["phase_detail"] = f"Table halted: {s.halted.describe()}"
+    if (view["result"] is None and f is not None and s.phase in (Phase.HAND_END, Phase.OVER)
+            and hand is not None and hand.outcome is not None
+            and hand.outcome.summary == UNFINISHED):     # stopped by a time call (steps.py)
+        view["result"] = {"kind": "unfinished", "winner": None, "hand": UNFINISHED,
+                          "tiles": [], "payouts": [0, 0, 0, 0], "audit": "ok",
+                          "winning_tile": None, "self_drawn": False, "from_seat": None,
+                          "concealed": [], "exposures": [], "flowers": [], "card_hand": None}
     if view["result"] is not None:
         assert f is not None and rv is not None
         view["result"]["audit"] = _audit(s)
@@ -526,7 +533,11 @@ def _past_hand(rv: RuleView | None, hand_no: int, outcome: HandOutcome, seating:
     def name(wind: object) -> str | None:
         return None if wind is None else names[seating[Seat(int(str(wind)))]]
 
-    if rv is not None and engine is not None:
+    about: dict[str, Any]
+    if outcome.summary == UNFINISHED:   # stopped by a time call (steps.py)
+        about = {"kind": "unfinished", "winner": None, "self_drawn": False, "from": None,
+                 "summary": outcome.summary}
+    elif rv is not None and engine is not None:
         about = rv.summary(engine)
     else:  # no engine state kept (cannot happen in a session replayed by this code)
         about = {"kind": "mahjong" if outcome.winner is not None else "draw",

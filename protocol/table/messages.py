@@ -114,17 +114,24 @@ class Reveal:
 class Act:
     action: Any                     # the rules adapter's plain encoding of the action
     timeout: bool                   # True when our own side answered by default
+    time_up: bool = False           # the time call stops the hand at once (steps.py)
 
     def to_wire(self) -> list[Any]:
-        return [self.action, self.timeout]
+        items = [self.action, self.timeout]
+        return [*items, True] if self.time_up else items
 
 
 @dataclass(frozen=True)
 class HandEnd:
+    """A seat confirms the hand's outcome; ``time_up``: its daemon holds the tournament's
+    time call for this table, so this hand is the match's last (steps.py). Only sent as a
+    second item when set, so a HandEnd without it encodes as before."""
+
     outcome: bytes                  # digest of the outcome this seat computed
+    time_up: bool = False
 
     def to_wire(self) -> list[Any]:
-        return [self.outcome]
+        return [self.outcome, True] if self.time_up else [self.outcome]
 
 
 @dataclass(frozen=True)
@@ -198,10 +205,14 @@ def decode_body(kind: MsgKind, data: bytes) -> Body:
                        (need_bytes(joins[0], "seating.join"), need_bytes(joins[1], "seating.join"),
                         need_bytes(joins[2], "seating.join")))
     if kind is MsgKind.ACT:
-        f = need_list(value, what, length=2)
+        f = need_list(value, what, max_len=3)
+        if len(f) < 2:
+            raise WireError(f"act: expected 2 or 3 items, got {len(f)}")
         if not isinstance(f[1], bool):
             raise WireError("act.timeout: expected true/false")
-        return Act(f[0], f[1])
+        if len(f) == 3 and f[2] is not True:
+            raise WireError("act.time_up: expected true (left out when false)")
+        return Act(f[0], f[1], len(f) == 3)
     if kind is MsgKind.DECK:
         return DeckMsg(need_list(value, what, length=1)[0])
     if kind is MsgKind.THINKING:
@@ -210,8 +221,15 @@ def decode_body(kind: MsgKind, data: bytes) -> Body:
     if kind is MsgKind.ACCUSE:
         f = need_list(value, what, length=2)
         return Accuse(need_bytes(f[0], "accuse.first"), need_bytes(f[1], "accuse.second"))
+    if kind is MsgKind.HAND_END:
+        f = need_list(value, what, max_len=2)
+        if len(f) == 2 and f[1] is not True:
+            raise WireError("hand_end.time_up: expected true (left out when false)")
+        if not f:
+            raise WireError("hand_end: expected 1 or 2 items, got 0")
+        return HandEnd(need_bytes(f[0], "hand_end hash", 32), len(f) == 2)
     single: dict[MsgKind, Callable[[bytes], Body]] = {
         MsgKind.READY: Ready, MsgKind.COMMIT: Commit, MsgKind.ECHO: Echo,
-        MsgKind.REVEAL: Reveal, MsgKind.HAND_END: HandEnd}
+        MsgKind.REVEAL: Reveal}
     f = need_list(value, what, length=1)
     return single[kind](need_bytes(f[0], f"{what} hash", 32))

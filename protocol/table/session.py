@@ -20,20 +20,44 @@ from . import masked
 from .envelope import THINKING_SINCE
 from .flow import Acc, outgoing, receive, report, send
 from .lobby import join, open_table
-from .messages import Act, Ready, Thinking
+from .messages import Ready, Thinking
 from .options import TableOptions
 from .problems import Problem, ProblemKind, shown_problems
 from .returning import own_window_start, seat_returned
 from .rotation import wind_of
 from .state import Outgoing, Phase, Step, TableSession
-from .steps import advance, audit_done, confirm_hand_end, more_time_allowed, window_seconds
+from .steps import (
+    advance,
+    audit_done,
+    confirm_hand_end,
+    more_time_allowed,
+    our_act,
+    window_seconds,
+)
 from .transcript import resume
 from .values import CACHE_KEY, evolve
 
-__all__ = ["HandNext", "MoreTime", "Outgoing", "Step", "TableReady", "TableSession",
-           "handle_message", "join_table", "local_action", "messages_since", "new_table",
-           "resume", "seat_returned", "seat_view", "settle", "state_hash", "tick",
-           "window_seconds"]
+__all__ = [
+    "HandNext",
+    "MoreTime",
+    "Outgoing",
+    "Step",
+    "TableReady",
+    "TableSession",
+    "call_time",
+    "handle_message",
+    "join_table",
+    "local_action",
+    "messages_since",
+    "new_table",
+    "resume",
+    "seat_returned",
+    "seat_view",
+    "settle",
+    "state_hash",
+    "tick",
+    "window_seconds",
+]
 
 
 @dataclass(frozen=True)
@@ -100,6 +124,20 @@ def settle(session: TableSession, now: float) -> Step:
     Nothing happens when nothing is due."""
     acc = Acc(now)
     return _step(advance(session, acc), acc)
+
+
+def call_time(session: TableSession, now: float, stop_now: bool = False) -> Step:
+    """Our daemon holds the tournament's time call for this table: our seat's next HandEnd
+    says so, which makes the hand it ends the match's last (steps.py ``_end_hand``). Only our
+    own flag changes here; nothing is sent, so telling it twice, or after the match, is
+    harmless. The hand in progress when our HandEnd goes is the last: a call that reaches us
+    after we confirmed a hand's end lets one more hand be played (the first seat to hold the
+    call decides, the same at all four seats since it is in the step's signed inputs).
+
+    ``stop_now`` (the American option that a hand unfinished at the call scores 0): our
+    seat's next action is marked too, and the play step it resolves ends the hand at once,
+    scoring 0 for everyone (steps.py ``_stopped_by_time``)."""
+    return _step(evolve(session, time_up=True, stop_now=stop_now), Acc(now))
 
 
 def _our_wind(s: TableSession) -> Seat:
@@ -170,7 +208,7 @@ def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
     if hand.deck is not None and any(masked.public_face(hand, x) != f for x, f in shown.items()):
         # e.g. a tile passed back to us whose transfer our deck has not seen yet
         raise LocalProtocolError("the deck cannot show that tile yet; try again shortly")
-    s = send(s, acc, Act(rules.encode_action(action), timeout))
+    s = send(s, acc, our_act(s, rules.encode_action(action), timeout))
     return _step(advance(s, acc) if settle_now else s, acc)
 
 

@@ -93,6 +93,7 @@ class Input:
     timeout: bool = False
     applied: Any = None     # the engine's (state, events) for this action alone, from the check
     base: Any = None        # the engine state that check applied it to
+    time_up: bool = False   # an Act marked by the time call: the hand stops at once
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,9 @@ class TableSession:
     thinking: frozenset[Seat] = frozenset()   # places granted more time in this step
     returned: tuple[int, float] = (-1, -1.0)  # our own timer restarted: (step, when); returning.py
     timeline: tuple[tuple[int, Seat, str], ...] = ()
+    time_up: bool = field(default=False, compare=False)   # ours: our daemon holds the time call
+    stop_now: bool = field(default=False, compare=False)  # ours: ...which stops the hand at once
+    time_called: bool = False                 # the match ended by a time call (a seat's HandEnd)
 
     @property
     def match_hands(self) -> int:

@@ -33,7 +33,7 @@ from .options import DeckKind
 from .practice import practice_wall
 from .problems import Problem, ProblemKind
 from .rotation import first_seating, prevalent_wind, seating_for_hand, wind_of
-from .rules import DeckOpKind, HandSetup, WindowKind
+from .rules import DeckOpKind, HandOutcome, HandSetup, WindowKind
 from .state import (
     STEP_PHASES,
     ActionTaken,
@@ -178,8 +178,10 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
         return bad(ProblemKind.ILLEGAL_ACTION, f"refused by the rules engine "
                    f"({type(error).__name__}: {error})")
     timeout = isinstance(body, Act) and body.timeout
+    stop = isinstance(body, Act) and body.time_up
     base = s.hand.engine if s.hand is not None else None
-    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied, base)})
+    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied, base,
+                                                       stop)})
 
 
 def _thinking(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSession:
@@ -269,7 +271,7 @@ def _check(s: TableSession, place: Seat, body: object, action: Any = None) -> An
     if isinstance(body, HandEnd):
         if body.outcome != digest(hand.outcome):
             raise _Rejected(ProblemKind.DIVERGENCE, "computed a different outcome")
-        return None
+        return body.time_up
     assert isinstance(body, Act) and s.rules is not None and hand.seating is not None
     if action is None:
         action = s.rules.decode_action(body.action)
@@ -418,7 +420,31 @@ def _next_play_step(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...],
     return s
 
 
+def our_act(s: TableSession, encoded: Any, timeout: bool) -> Act:
+    """Our seat's Act, marked when our daemon holds a time call that stops the hand at
+    once (the American option that a hand unfinished at the call scores 0)."""
+    return Act(encoded, timeout, s.time_up and s.stop_now)
+
+
+UNFINISHED = "unfinished when time was called: 0 for everyone"
+
+
+def _stopped_by_time(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]
+                     ) -> TableSession:
+    """A play step resolved with an input marked by the time call: the hand ends here,
+    its inputs not applied, scoring 0 for everyone, and it is the match's last. Decided by
+    the step's complete set of inputs, so by every seat alike."""
+    hand = s.hand
+    assert hand is not None
+    outcome = HandOutcome(None, (0, 0, 0, 0), UNFINISHED)
+    s = evolve(s, hand=evolve(hand, outcome=outcome), time_called=True)
+    s = start_step(s, Phase.HAND_END, acc, resolved)
+    return masked.start_audit(masked.flush(s, acc), acc)
+
+
 def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
+    if any(item.time_up for item in s.inputs.values()):
+        return _stopped_by_time(s, acc, resolved)
     hand = s.hand
     assert hand is not None and hand.seating is not None and s.rules is not None
     rules, seating, engine = s.rules, hand.seating, hand.engine
@@ -457,7 +483,11 @@ def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
                 outcomes=(*s.outcomes, (hand.hand_no, hand.outcome, hand.seating)),
                 finals=(*s.finals, hand.engine))
     acc.events.append(HandFinished(hand.hand_no, hand.outcome, hand.seating))
-    if s.hands_played >= s.match_hands:
+    # A seat whose daemon held the tournament's time call said so in its HandEnd: this hand
+    # was the last. Decided by the step's complete set of inputs, so by every seat alike.
+    if any(s.inputs[p].action is True for p in SEATS if p in s.inputs):
+        s = evolve(s, time_called=True)
+    if s.hands_played >= s.match_hands or s.time_called:
         acc.events.append(MatchFinished(s.scores))
         return evolve(start_step(s, Phase.OVER, acc, resolved), awaiting=frozenset())
     return _begin_hand(s, acc, hand.hand_no + 1, resolved)
@@ -502,7 +532,7 @@ def confirm_hand_end(s: TableSession, acc: Acc) -> TableSession:
             or not audit_done(s) or s.me is None or s.me not in s.awaiting
             or s.me in s.inputs or s.inbox[s.me]):
         return s
-    return send(s, acc, HandEnd(digest(hand.outcome)))
+    return send(s, acc, HandEnd(digest(hand.outcome), s.time_up))
 
 
 def more_time_allowed(s: TableSession) -> bool:
@@ -546,7 +576,7 @@ def _forced(s: TableSession, acc: Acc) -> TableSession:
     assert s.me is not None
     action = rules.forced_action(hand.engine, wind_of(hand.seating, s.me))
     if action is not None:
-        return send(s, acc, Act(rules.encode_action(action), False))
+        return send(s, acc, our_act(s, rules.encode_action(action), False))
     return _only_pass(s, acc)
 
 
@@ -567,4 +597,4 @@ def _only_pass(s: TableSession, acc: Acc) -> TableSession:
     legal = rules.offered_actions(hand.engine, wind)
     if len(legal) != 1 or legal[0] != rules.default_action(hand.engine, wind):
         return s
-    return send(s, acc, Act(rules.encode_action(legal[0]), False))
+    return send(s, acc, our_act(s, rules.encode_action(legal[0]), False))

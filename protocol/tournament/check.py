@@ -25,7 +25,10 @@ from .records import (
     Body,
     Correction,
     Create,
+    EndTable,
     Entry,
+    Extension,
+    Length,
     Penalty,
     Record,
     RoundStart,
@@ -33,6 +36,7 @@ from .records import (
     SeedEcho,
     SeedReveal,
     TableResult,
+    TimeCall,
     Unreadable,
     Withdraw,
     WithdrawnBy,
@@ -80,6 +84,10 @@ class Verdict:
     scores: tuple[tuple[tuple[int, int], tuple[int, int, int, int]], ...] = ()
     """Each table's final scores as they count: ((round, table), (E, S, W, N)), a
     correction's in place of the signed result's."""
+    time_called: frozenset[int] = frozenset()                 # rounds whose time is called
+    extensions: tuple[tuple[tuple[int, int], int], ...] = ()  # ((round, table), minutes)
+    ended: tuple[tuple[tuple[int, int], str], ...] = ()       # ((round, table), reason)
+    clock_records: tuple[TimeCall | Extension | EndTable, ...] = ()   # in record order
 
     @property
     def ok(self) -> bool:
@@ -117,6 +125,10 @@ class _Check:
         self.penalties: list[Deduction] = []
         self.adjustments: list[Correction | Penalty] = []
         self.problems: list[EventProblem] = []
+        self.time_called: set[int] = set()
+        self.extensions: dict[tuple[int, int], int] = {}
+        self.ended: dict[tuple[int, int], str] = {}
+        self.clock_records: list[TimeCall | Extension | EndTable] = []
         self.index = 0
 
     # -- helpers --------------------------------------------------------------------------
@@ -203,6 +215,8 @@ class _Check:
             self.result(body, record)
         elif isinstance(body, Correction):
             self.correction(body, record)
+        elif isinstance(body, (TimeCall, Extension, EndTable)):
+            self.clock(body)
         else:
             self.penalty(body, record)
 
@@ -354,6 +368,44 @@ class _Check:
         self.adjustments.append(body)
         self.hashes.append(_hash(record))
 
+    def clock(self, body: TimeCall | Extension | EndTable) -> None:
+        """The round clock's records (docs/TOURNAMENT.md): a time call once for the round
+        under way of a timed event; an extension or a forced end for a table of it whose
+        result is not held yet, with a reason (a forced end once)."""
+        r = body.round
+        if r != len(self.rounds) - 1:
+            self.refuse(ProblemKind.OUT_OF_ORDER, f"a clock record for round {r + 1}, "
+                        + (f"round {len(self.rounds)} is under way" if self.rounds
+                           else "no round has started"), r)
+            return
+        if not isinstance(body, EndTable) and self.create.length is not Length.MINUTES:
+            self.refuse(ProblemKind.NOT_TIMED, "", r)
+            return
+        if isinstance(body, TimeCall):
+            if r in self.time_called:
+                self.refuse(ProblemKind.DUPLICATE, "time called twice", r)
+                return
+            self.time_called.add(r)
+            self.clock_records.append(body)
+            return
+        t = body.table
+        if self.seated(r, t) is None:
+            return
+        if not body.reason.strip():
+            self.refuse(ProblemKind.NO_REASON, "a clock record", r, t)
+            return
+        if (r, t) in self.results:
+            self.refuse(ProblemKind.OUT_OF_ORDER, "the table's result is held", r, t)
+            return
+        if isinstance(body, Extension):
+            self.extensions[(r, t)] = self.extensions.get((r, t), 0) + body.minutes
+        elif (r, t) in self.ended:
+            self.refuse(ProblemKind.DUPLICATE, "a table ended twice", r, t)
+            return
+        else:
+            self.ended[(r, t)] = body.reason
+        self.clock_records.append(body)
+
     def penalty(self, body: Penalty, record: Record) -> None:
         number = self.entrant(body.player, body)
         if number is None:
@@ -411,7 +463,9 @@ class _Check:
         return Verdict(self.create, tuple(problems), tuple(self.keys), tuple(self.names),
                        tuple(self.rounds), len(self.results), rows, tuple(self.adjustments),
                        tuple(self.seeds), tuple(self.hashes), seeding,
-                       frozenset(self.withdrawn), tuple(sorted(self.results.items())))
+                       frozenset(self.withdrawn), tuple(sorted(self.results.items())),
+                       frozenset(self.time_called), tuple(sorted(self.extensions.items())),
+                       tuple(sorted(self.ended.items())), tuple(self.clock_records))
 
 
 class EventChecker:

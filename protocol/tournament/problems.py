@@ -37,6 +37,7 @@ class ProblemKind(Enum):
     NOT_SEATED = "the keys are not the ones seated at the table"
     BAD_TABLE_ID = "a result for a transcript of another table"
     NO_REASON = "a director's record without a reason"
+    NOT_TIMED = "a clock record at an event whose rounds are a number of hands"
     FULL = "the event holds as many records as an event can"
 
 

@@ -44,7 +44,9 @@ from .records import (
     Correction,
     Create,
     Deck,
+    EndTable,
     Entry,
+    Extension,
     Kind,
     Length,
     Penalty,
@@ -54,6 +56,7 @@ from .records import (
     SeedEcho,
     SeedReveal,
     TableResult,
+    TimeCall,
     Withdraw,
     WithdrawnBy,
 )
@@ -99,6 +102,12 @@ def body_to_wire(body: Body) -> list[Any]:
                 body.table_id]
     if isinstance(body, Correction):
         return [body.event, body.round, body.table, list(body.scores), body.reason]
+    if isinstance(body, TimeCall):
+        return [body.event, body.round]
+    if isinstance(body, Extension):
+        return [body.event, body.round, body.table, body.minutes, body.reason]
+    if isinstance(body, EndTable):
+        return [body.event, body.round, body.table, body.reason]
     return [body.event, body.round, body.player, body.points.numerator,
             body.points.denominator, body.score, body.reason]
 
@@ -213,6 +222,14 @@ _BODIES: dict[Kind, tuple[int, Callable[[list[Any]], Body]]] = {
                                         _fraction(f[3], f[4], "penalty points"),
                                         need_int(f[5], "penalty score", -MAX_SCORE, MAX_SCORE),
                                         need_str(f[6], "reason", MAX_REASON))),
+    Kind.TIME_CALL: (2, lambda f: TimeCall(_event(f[0]), _round(f[1]))),
+    Kind.EXTENSION: (5, lambda f: Extension(_event(f[0]), _round(f[1]),
+                                            need_int(f[2], "table", 0, MAX_TABLES - 1),
+                                            need_int(f[3], "extra minutes", 1, MAX_AMOUNT),
+                                            need_str(f[4], "reason", MAX_REASON))),
+    Kind.END_TABLE: (4, lambda f: EndTable(_event(f[0]), _round(f[1]),
+                                           need_int(f[2], "table", 0, MAX_TABLES - 1),
+                                           need_str(f[3], "reason", MAX_REASON))),
 }
 
 

@@ -15,7 +15,10 @@ Who signs what (``signers`` in check.py):
   commit-reveal (round_seed.py) run by all entrants for the round's seed;
 * ``RoundStart``: the director, the seating as the seating method computes it;
 * ``TableResult``: the four seats of the table (a bot seat: the director, who runs it);
-* ``Correction``, ``Penalty``: the director, with a reason, shown in the standings history.
+* ``Correction``, ``Penalty``: the director, with a reason, shown in the standings history;
+* ``TimeCall``: the director, once a started round of a timed event, when its clock runs out;
+  ``Extension``, ``EndTable``: the director, for one table of a started round, with a reason
+  (extra minutes before its time is called; its time called now). See docs/TOURNAMENT.md.
 
 Player keys are 32-byte Ed25519 public keys; players in a seating are entrant numbers, in the
 order the record admitted them (0 = the first).
@@ -59,6 +62,9 @@ class Kind(Enum):
     TABLE_RESULT = 9
     CORRECTION = 10
     PENALTY = 11
+    TIME_CALL = 12
+    EXTENSION = 13
+    END_TABLE = 14
 
 
 class Length(Enum):
@@ -212,14 +218,49 @@ class Penalty:
     reason: str
 
 
+@dataclass(frozen=True)
+class TimeCall:
+    """The director calls time in a round of a timed event: at every table the hand in
+    progress is the last (an extended table: that many minutes later). Signed by the director
+    when its own clock of the round runs out; the record says when, nobody's clock does."""
+
+    event: bytes
+    round: int
+
+
+@dataclass(frozen=True)
+class Extension:
+    """The director gives one table of a started round ``minutes`` more before its time is
+    called (the extensions of one table add up), with a reason."""
+
+    event: bytes
+    round: int
+    table: int
+    minutes: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class EndTable:
+    """The director ends one table of a started round by force, with a reason: its time is
+    called now (the hand in progress is its last). A table that cannot even finish that
+    hand gets its scores from a ``Correction``."""
+
+    event: bytes
+    round: int
+    table: int
+    reason: str
+
+
 Body = (Create | Entry | Admit | Withdraw | SeedCommit | SeedEcho | SeedReveal | RoundStart
-        | TableResult | Correction | Penalty)
+        | TableResult | Correction | Penalty | TimeCall | Extension | EndTable)
 
 KIND_OF: dict[type, Kind] = {
     Create: Kind.CREATE, Entry: Kind.ENTRY, Admit: Kind.ADMIT, Withdraw: Kind.WITHDRAW,
     SeedCommit: Kind.SEED_COMMIT, SeedEcho: Kind.SEED_ECHO, SeedReveal: Kind.SEED_REVEAL,
     RoundStart: Kind.ROUND_START, TableResult: Kind.TABLE_RESULT,
-    Correction: Kind.CORRECTION, Penalty: Kind.PENALTY,
+    Correction: Kind.CORRECTION, Penalty: Kind.PENALTY, TimeCall: Kind.TIME_CALL,
+    Extension: Kind.EXTENSION, EndTable: Kind.END_TABLE,
 }
 
 

@@ -84,8 +84,8 @@ def table_name(event_name: str, round_index: int, table: int) -> str:
 
 def table_options(verdict: Verdict) -> dict[str, Any]:
     """The options of every table of the event (the daemon's ``create`` map): the event's
-    deck, its hands a round (a timed round plays the rule set's match until the clock is
-    built), winds from the seating, a turn timer."""
+    deck, its hands a round (a timed round: the rule set's whole match as the upper bound,
+    the time call ends it, daemon/event_clock.py), winds from the seating, a turn timer."""
     create = verdict.create
     assert create is not None
     hands = create.amount if create.length is Length.HANDS else 0

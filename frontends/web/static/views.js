@@ -7,7 +7,8 @@ const Views = (() => {
   const WINDS = ["East", "South", "West", "North"];
   const RESULT_TITLES = { mahjong: "Mahjong", wall_game: "Wall game (no winner)",
     draw: "Draw (the wall ran out, no winner)",
-    dead_hand: "Dead hand (no seat can win; no winner)" };
+    dead_hand: "Dead hand (no seat can win; no winner)",
+    unfinished: "Unfinished when time was called (0 for everyone)" };
 
   function h(tag, attrs, ...children) {
     const node = document.createElement(tag);

@@ -21,7 +21,9 @@ from fourwinds.protocol.tournament.records import (
     Correction,
     Create,
     Deck,
+    EndTable,
     Entry,
+    Extension,
     Length,
     Penalty,
     Record,
@@ -30,6 +32,7 @@ from fourwinds.protocol.tournament.records import (
     SeedEcho,
     SeedReveal,
     TableResult,
+    TimeCall,
     Withdraw,
     WithdrawnBy,
 )
@@ -79,6 +82,9 @@ bodies = st.one_of(
               st.binary(min_size=16, max_size=16)),
     st.builds(Correction, events, rounds, st.integers(0, 255), scores, texts),
     st.builds(Penalty, events, rounds, keys, fractions, st.integers(-1000, 1000), texts),
+    st.builds(TimeCall, events, rounds),
+    st.builds(Extension, events, rounds, st.integers(0, 255), st.integers(1, 10_000), texts),
+    st.builds(EndTable, events, rounds, st.integers(0, 255), texts),
 )
 
 

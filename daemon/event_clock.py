@@ -1,0 +1,183 @@
+"""The round clock of a timed tournament (``--minutes``), kept by the daemons, decided by
+records (docs/TOURNAMENT.md, "The round clock").
+
+* The director's daemon starts the round's clock when it holds the round's start (its own
+  monotonic clock) and, when the round's minutes have run out, signs the round's
+  ``TimeCall`` (protocol/tournament/records.py): the record, not anybody's clock, says that
+  time was called, and every entrant's daemon checks it like any other record.
+* Each seat's daemon (the director's too, for a bot seat it plays), once it holds the time
+  call that applies to its table, tells its table that time is up (the session's
+  ``call_time``, through the local action ``{"type": "time_up"}``): its seat's next HandEnd
+  says so, and the hand that HandEnd confirms is the match's last, at all four seats alike
+  (protocol/table/steps.py). A table's ``Extension`` moves its call later by its minutes,
+  counted from when this daemon first held the round's time call; an ``EndTable`` calls its
+  time at once. The table's result is then signed as for any finished match. At an
+  American event created with ``unfinished_zero`` the call stops the hand in progress at
+  once, scoring 0 for everyone (the session's ``stop_now``).
+
+Nothing here decides: a seat's daemon only says what its record holds. The clock restarts
+when the director's daemon restarts (the round gets longer, never shorter).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from fourwinds.daemon.api import ApiError
+from fourwinds.protocol.tournament.records import EndTable, Extension, Length, TimeCall
+from fourwinds.protocol.tournament.standings import Rules
+
+if TYPE_CHECKING:
+    from fourwinds.daemon.app import Daemon
+    from fourwinds.daemon.events import EventRuntime
+
+log = logging.getLogger(__name__)
+
+MINUTE_S = 60.0
+"""Seconds in a minute of the round clock (tests make it short)."""
+CALL_RETRY_S = 5.0
+"""A time call the record refused (a full disk...) is tried again after this."""
+
+
+@dataclass
+class RoundClock:
+    """One round's clock as this daemon keeps it (monotonic seconds)."""
+
+    round: int
+    started: float                  # when we first held the round's start
+    called: float | None = None     # when we first held its time call
+    tried: float = -CALL_RETRY_S    # the director: when it last tried to sign the call
+
+
+def round_clock(rt: EventRuntime, now: float) -> RoundClock | None:
+    """The clock of ``rt``'s round under way (started now when we see it first); None
+    before the first round."""
+    rounds = rt.verdict.rounds
+    if not rounds:
+        return None
+    r = rounds[-1].round
+    if rt.clock is None or rt.clock.round != r:
+        rt.clock = RoundClock(r, now)
+    if r in rt.verdict.time_called and rt.clock.called is None:
+        rt.clock.called = now
+    return rt.clock
+
+
+def table_due(rt: EventRuntime, clock: RoundClock, table: int, now: float) -> bool:
+    """Whether ``table``'s time is up as our record holds it: ended by force, or the
+    round's time called and the table's extension (if any) run out since."""
+    at = (clock.round, table)
+    if at in dict(rt.verdict.ended):
+        return True
+    if clock.called is None:
+        return False
+    extra = dict(rt.verdict.extensions).get(at, 0)
+    return now >= clock.called + extra * MINUTE_S
+
+
+def stop_now(rt: EventRuntime) -> bool:
+    """Whether the time call stops the hand in progress at once, scoring 0 for everyone:
+    the American option ``unfinished_zero`` of the event's creation."""
+    return rt.create.unfinished_zero and rt.create.rules is Rules.AMERICAN
+
+
+class EventClock:
+    """The round clocks of every event this daemon holds. No I/O until ``tick``."""
+
+    def __init__(self, d: Daemon) -> None:
+        self.d = d
+
+    def tick(self, now: float) -> None:
+        """The director's time calls that are due; our tables told of theirs."""
+        for rt in list(self.d.events.events.values()):
+            try:
+                self._tick_event(rt, now)
+            except Exception:     # a bug here must not stop the ticker (the tables' timers)
+                log.exception("event %s: its round clock failed", rt.name)
+
+    def _tick_event(self, rt: EventRuntime, now: float) -> None:
+        clock = round_clock(rt, now)
+        if clock is None:
+            return
+        create = rt.create
+        if (create.director == self.d.identity.public_key and create.length is Length.MINUTES
+                and clock.called is None and now - clock.tried >= CALL_RETRY_S
+                and now - clock.started >= create.amount * MINUTE_S):
+            clock.tried = now
+            try:
+                self.d.events.director_record(rt, TimeCall(rt.held.event, clock.round))
+                log.info("event %s: time called in round %d", rt.name, clock.round + 1)
+            except ApiError as error:
+                log.warning("event %s: cannot call time: %s", rt.name, error)
+            clock = round_clock(rt, now)
+            assert clock is not None
+        for (event, table), duty in list(self.d.event_tables.duties.items()):
+            if event != rt.held.event or duty.plan.round != clock.round:
+                continue
+            if table_due(rt, clock, table, now):
+                self._tell(duty.plan.table_id, now, stop_now(rt))
+
+    def _tell(self, table_id: bytes, now: float, stop: bool = False) -> None:
+        """Our seat at ``table_id`` is told that time is up (once: the session keeps it)."""
+        table = self.d.tables.get(table_id)
+        session = None if table is None else table.session
+        if session is None or getattr(session, "time_up", True):
+            return    # not seated yet, told already, or a session module without a clock
+        if getattr(getattr(session, "phase", None), "value", "") == "over":
+            return
+        assert table is not None
+        try:
+            self.d.apply(table, self.d.port.local_action(
+                session, {"type": "time_up", "stop_now": stop}, now))
+            log.info("event table %s: time is up; the hand in progress is the last",
+                     table.name)
+        except Exception as error:
+            log.warning("event table %s: cannot call time: %s", table.name, error)
+
+
+def clock_view(rt: EventRuntime, me: bytes, now: float) -> dict[str, Any] | None:
+    """The round clock for ``tournament status``: the round's minutes, the seconds left as
+    this daemon counts them (from when it held the round's start: the director's count is
+    the one that calls time), whether time is called, and my table's extension and forced
+    end. None at an event of a number of hands without a forced end, or before round 1."""
+    clock = round_clock(rt, now)
+    if clock is None:
+        return None
+    create, verdict = rt.create, rt.verdict
+    seating = verdict.rounds[-1]
+    mine = verdict.entrants.index(me) if me in verdict.entrants else None
+    table = next((t for t, seats in enumerate(seating.tables) if mine in seats), -1)
+    at = (clock.round, table)
+    extension = dict(verdict.extensions).get(at, 0)
+    ended = dict(verdict.ended).get(at)
+    timed = create.length is Length.MINUTES
+    if not timed and ended is None and not verdict.extensions and not verdict.ended:
+        return None
+    left = None
+    if timed and clock.called is None:
+        left = max(0.0, create.amount * MINUTE_S - (now - clock.started))
+    extra_left = None
+    if clock.called is not None and extension:
+        extra_left = max(0.0, extension * MINUTE_S - (now - clock.called))
+    return {
+        "round": clock.round + 1, "minutes": create.amount if timed else None,
+        "seconds_left": None if left is None else round(left),
+        "time_called": clock.round in verdict.time_called,
+        "my_extension": extension,
+        "my_extension_seconds_left": None if extra_left is None else round(extra_left),
+        "my_table_ended": ended,
+        "unfinished_zero": create.unfinished_zero,
+    }
+
+
+def clock_record(item: TimeCall | Extension | EndTable) -> dict[str, Any]:
+    """A record of the round clock as the status's history shows it."""
+    if isinstance(item, TimeCall):
+        return {"kind": "time_call", "round": item.round + 1}
+    if isinstance(item, Extension):
+        return {"kind": "extension", "round": item.round + 1, "table": item.table + 1,
+                "minutes": item.minutes, "reason": item.reason}
+    return {"kind": "end_table", "round": item.round + 1, "table": item.table + 1,
+            "reason": item.reason}

@@ -1,0 +1,153 @@
+"""The round clock of a timed event at real daemons on loopback (daemon/event_clock.py):
+the director's daemon signs the round's time call when its minutes run out, each seat's
+daemon tells its table, the hand in progress is the last, and the result is signed and
+counted as any other."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fourwinds.daemon import event_clock
+from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.event_clock import EventClock
+from fourwinds.protocol.american.tournament_hand import tournament_hand
+from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.steps import UNFINISHED
+from fourwinds.protocol.tournament.export import check_export
+from fourwinds.protocol.tournament.signing import table_id
+from fourwinds.protocol.tournament.standings import american_table_points
+from tests.daemon.helpers import wait_for
+from tests.daemon.test_event_tables import _bot, _play_round, _table_of
+from tests.daemon.test_events import all_hold, enter, run
+from tests.daemon.test_shell import call
+
+pytestmark = pytest.mark.slow
+
+
+def test_time_is_called_and_the_hand_in_progress_is_the_last(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(event_clock, "MINUTE_S", 1.5)     # the round's minute: 1.5 s
+    told: dict[bytes, tuple[Phase, int]] = {}             # table -> (phase, hands) when told
+    tell = EventClock._tell
+
+    def noting(self: EventClock, table: bytes, now: float, stop: bool = False) -> None:
+        held = self.d.tables.get(table)
+        if held is not None and held.session is not None and not held.session.time_up:
+            told.setdefault(self.d.identity.public_key + table,
+                            (held.session.phase, held.session.hands_played))
+        tell(self, table, now, stop)
+
+    monkeypatch.setattr(EventClock, "_tell", noting)
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rules="mcr",
+                            rounds=1, minutes=1, deck="practice"))["event"]
+        ev = bytes.fromhex(event)
+        for d in players:
+            await enter(d, director, "club")
+        await _play_round(director, players, event, 0)
+        assert await all_hold(director, players, event)
+        verdict = director.events.events[ev].verdict
+        assert verdict.ok and verdict.time_called == {0}
+        sessions = [d.tables[table_id(ev, 0, 0)].session for d in players]
+        played = {s.hands_played for s in sessions}
+        assert len(played) == 1 and all(s.time_called for s in sessions)
+        (hands,) = played
+        assert 1 <= hands < sessions[0].match_hands      # the whole match is 16 hands
+        # the first seat told decides: the hand it was in is the last; a seat told while
+        # the table waited for "next" after its own HandEnd lets one more be played
+        first = min(h + (phase is Phase.HAND_END) for phase, h in told.values())
+        assert hands in (first + 1, first + 2), (told, hands)
+        assert len({s.step_hash for s in sessions}) == 1
+        status: dict[str, Any] = await call(players[0], type="tournament_status", name="club")
+        clock = status["clock"]
+        assert clock["time_called"] and clock["minutes"] == 1 and clock["seconds_left"] is None
+        assert status["clock_history"] == [{"kind": "time_call", "round": 1}]
+        exported = check_export((await call(players[1], type="tournament_export",
+                                            name="club"))["data"])
+        assert exported.ok and len(exported.scores) == 1 and exported.standings
+
+    run(tmp_path, 5, body)
+
+
+def test_an_extended_table_plays_on_until_the_director_ends_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Extra minutes for the table keep it playing past the round's time call; ending it by
+    force (with a reason) calls its time at once: the hand in progress is its last, and its
+    result is signed and counted as any other. Status shows both."""
+    monkeypatch.setattr(event_clock, "MINUTE_S", 1.0)
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rules="mcr",
+                            rounds=1, minutes=1, deck="practice"))["event"]
+        ev = bytes.fromhex(event)
+        for d in players:
+            await enter(d, director, "club")
+        await call(director, type="tournament_start", name="club", wait=10)
+        with pytest.raises(ApiError, match="a table no round start seated"):
+            await call(director, type="tournament_extend", name="club", table=2, minutes=5,
+                       reason="no such table")
+        await call(director, type="tournament_extend", name="club", table=1, minutes=30,
+                   reason="started late")
+        assert await wait_for(lambda: all(_table_of(d, event) for d in players), 20)
+        tables = [d.tables[table_id(ev, 0, 0)] for d in players]
+        stop = asyncio.Event()
+        bots = [asyncio.create_task(_bot(d, table_id(ev, 0, 0).hex(), stop)) for d in players]
+        try:
+            assert await wait_for(lambda: 0 in director.events.events[ev].verdict.time_called,
+                                  20)
+            await asyncio.sleep(1.0)
+            assert not any(t.session.time_up for t in tables)      # its extension runs
+            await call(director, type="tournament_end_table", name="club", table=1,
+                       reason="the venue closes")
+            await asyncio.wait_for(asyncio.gather(*bots), 60)
+        finally:
+            stop.set()
+        rt = director.events.events[ev]
+        assert await wait_for(lambda: len(rt.verdict.scores) == 1, 20)
+        assert all(t.session.time_called for t in tables)
+        assert rt.verdict.ok and rt.verdict.ended == (((0, 0), "the venue closes"),)
+        assert await all_hold(director, players, event)
+        status = await call(players[2], type="tournament_status", name="club")
+        assert status["clock"]["my_extension"] == 30
+        assert status["clock"]["my_table_ended"] == "the venue closes"
+        assert [h["kind"] for h in status["clock_history"]] == ["extension", "time_call",
+                                                                "end_table"]
+
+    run(tmp_path, 5, body)
+
+
+def test_american_unfinished_at_the_call_scores_zero(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An American event created with ``unfinished_zero``: the time call stops the hand in
+    progress at once, 0 for everyone, and the table's signed result counts it so."""
+    monkeypatch.setattr(event_clock, "MINUTE_S", 1.0)
+
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club",
+                            rules="american", rounds=1, minutes=1, deck="practice",
+                            unfinished_zero=True))["event"]
+        ev = bytes.fromhex(event)
+        for d in players:
+            await enter(d, director, "club")
+        await _play_round(director, players, event, 0)
+        assert await all_hold(director, players, event)
+        sessions = [d.tables[table_id(ev, 0, 0)].session for d in players]
+        for s in sessions:
+            assert s.time_called and s.outcomes[-1][1].summary == UNFINISHED
+            assert s.outcomes[-1][1].payments == (0, 0, 0, 0)
+        assert len({s.step_hash for s in sessions}) == 1
+        held = dict(director.events.events[ev].verdict.scores)
+        assert held[(0, 0)] == american_table_points(
+            [tournament_hand(f, o[2]) for f, o in zip(sessions[0].finals,
+                                                     sessions[0].outcomes, strict=True)])
+
+    run(tmp_path, 5, body)
