@@ -8,7 +8,9 @@ key deliveries privately to the drawer, public reveals, transfer notices and the
 audit to everyone. Engine events become deck operations: the deal and every draw are private
 draws, a Charleston pass is a transfer by the giver, and a seat reveals every tile its action
 shows *before* it sends the action, so the others check the face against the opened
-position. A seat acts only once the deck has shown it every tile it holds.
+position. A seat acts only once the deck has shown it every tile it holds. A pass moves its
+tiles by its giver's notice alone, so a peer's message about a tile still being passed (the
+receiver discarding it at once) waits for that notice, whatever sender's message came first.
 """
 
 from __future__ import annotations
@@ -21,13 +23,22 @@ from typing import Any
 from fourwinds.protocol.deck.blame import DeckCheat
 from fourwinds.protocol.deck.deck import MaskedDeck
 from fourwinds.protocol.deck.entropy import Entropy
-from fourwinds.protocol.deck.events import AuditFinished, Learned, Send, Suspect, WallReady
+from fourwinds.protocol.deck.events import (
+    AuditFinished,
+    Learned,
+    Moved,
+    Send,
+    Suspect,
+    WallReady,
+)
 from fourwinds.protocol.deck.masked_wall import PASSES
 from fourwinds.protocol.deck.messages import (
+    Complaint,
     DeckDescription,
     KeyDelivery,
     PublicReveal,
     Signed,
+    TransferNotice,
     WallPass,
     transport_authenticated,
 )
@@ -139,6 +150,9 @@ def handle_outputs(s: TableSession, acc: Acc, outputs: Iterable[object]) -> Tabl
             s = evolve(s, hand=evolve(hand, engine=engine))
         elif isinstance(out, WallReady):
             s = evolve(s, hand=evolve(hand, wall_ready=True))
+        elif isinstance(out, Moved) and hand.moving:  # a pass's notice is in (_awaits_a_move)
+            moving = {x: w for x, w in hand.moving.items() if x not in out.slots}
+            s = evolve(s, hand=evolve(hand, moving=moving))
         elif isinstance(out, AuditFinished):
             for blame in out.blames:
                 s = report(s, acc, Problem(ProblemKind.FALSE_FACE, hand.seating[blame.seat],
@@ -178,7 +192,8 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
     inner = message.body if isinstance(message, Signed) else message
     if getattr(inner, "context", None) != deck_context(s, hand.hand_no):
         return s, False  # for a later hand: wait until we get there
-    if getattr(inner, "seat", None) != wind_of(hand.seating, env.seat):
+    sender = wind_of(hand.seating, env.seat)
+    if getattr(inner, "seat", None) != sender:
         # The envelope's signature proves who sent it; a deck message speaks for its sender
         # only. (Else a seat could replay or forge messages that get another seat blamed.)
         return report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, env.seat,
@@ -196,7 +211,36 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
         if s.me is None:  # an observer (verify) redoes the audit at the end of the hand
             s = observe(s, env.seat, message, deck_context(s, hand.hand_no), acc)
         return s, True
+    if _awaits_a_move(hand, sender, inner):
+        return s, False
     return run_deck(s, acc, lambda d, st: d.receive(st, message)), True
+
+
+def _awaits_a_move(hand: Hand, sender: Seat, inner: object) -> bool:
+    """Whether a peer's deck message names a position still on its way to a new holder
+    (``Hand.moving``) while our deck does not yet count the sender as its holder: then it
+    waits, like a message made in a step we have not reached.
+
+    A pass's TransferNotice comes from its giver only, yet the receiver may act on the tiles
+    at once: East's first discard can be a tile the last Charleston pass gave it. Its reveal
+    (or its own pass of the tile onwards, or a complaint about it) may then reach us before
+    the giver's notice, from a different sender; taken at once, our deck would blame the
+    receiver for a position it does not hold and refuse its ACT. Once the notice is in, the
+    message is taken as ever, and a seat that shows a position it really does not hold is
+    blamed as ever."""
+    moving = hand.moving
+    if not moving:
+        return False
+    if isinstance(inner, (PublicReveal, Complaint)):
+        named: tuple[int, ...] = (inner.slot,)
+    elif isinstance(inner, TransferNotice):
+        named = inner.slots
+    elif isinstance(inner, KeyDelivery):
+        named = tuple(proof.slot for proof in inner.proofs)
+    else:
+        return False
+    holder = hand.deck_state.holder
+    return any(x in moving and 0 <= x < len(holder) and holder[x] != sender for x in named)
 
 
 def flush(s: TableSession, acc: Acc) -> TableSession:
@@ -228,9 +272,14 @@ def after_engine(s: TableSession, acc: Acc, ops: Iterable[DeckOp]) -> TableSessi
         elif op.kind is DeckOpKind.TRANSFER and op.seat is not None:
             hand = s.hand
             assert hand is not None
-            holder = hand.deck_state.holder
+            state = hand.deck_state
+            holder = state.holder
             ours = tuple(x for x in op.slots if holder[x] == mine)
             receiver = op.seat
+            theirs = {x: receiver for x in op.slots if holder[x] not in (mine, receiver)
+                      and x not in state.public}
+            if theirs:  # another seat's pass: its notice is still to come (_awaits_a_move)
+                s = evolve(s, hand=evolve(hand, moving={**hand.moving, **theirs}))
             if ours and receiver != mine:
                 s = run_deck(s, acc,
                              lambda d, st, o=ours, r=receiver: d.transfer(st, o, r))

@@ -82,6 +82,9 @@ class Hand:
     observed: tuple[tuple[Seat, Any], ...] = ()   # observer: (place, signed deck message)
     pending_deal: bool = False         # deck work of a resolved step, run in the next step
     pending_ops: tuple[Any, ...] = ()
+    # masked deck: positions the rules passed on (Charleston, courtesy) whose transfer notice
+    # from their giver our deck has not taken yet, with the wind they end at (masked.py)
+    moving: Mapping[int, Seat] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -2,20 +2,34 @@
 
 from __future__ import annotations
 
+import functools
+import random
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from fourwinds.protocol.deck.messages import PublicReveal, Signed
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.deck_wire import decode_message
 from fourwinds.protocol.table.envelope import bundle, decode, is_bundle, unbundle
 from fourwinds.protocol.table.flow import Acc
-from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run, seat_key
-from fourwinds.protocol.table.messages import Body, MsgKind, Open, decode_body
+from fourwinds.protocol.table.harness import (
+    Harness,
+    bot_moves,
+    deliver_one,
+    open_harness,
+    play_match,
+    run,
+    seat_key,
+)
+from fourwinds.protocol.table.messages import Body, DeckMsg, MsgKind, Open, decode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
+from fourwinds.protocol.table.rotation import wind_of
+from fourwinds.protocol.table.rules import WindowKind
 from fourwinds.protocol.table.session import handle_message
 from fourwinds.protocol.table.signing import SigningKey
 from fourwinds.protocol.table.state import Phase, Step, TableSession
@@ -176,13 +190,127 @@ def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> No
 
 
 def test_masked_hand_is_the_same_whatever_the_delivery_order() -> None:
-    import random
-
     fifo = play_match("american", b"masked-order", options=MASKED)
     shuffled = run(open_harness("american", b"masked-order", options=MASKED),
                    random.Random(3), duplicates=10)
     _agreed(shuffled)
     assert shuffled.sessions[0].step_hash == fifo.sessions[0].step_hash
+
+
+@functools.cache
+def _american_in_order() -> Harness:
+    return play_match("american", b"masked-stop", options=MASKED)
+
+
+def _held(s: TableSession) -> list[list[bytes]]:
+    """A seat's transcript up to redaction: the hash of every message of every chain."""
+    return [[env.msg_hash for env in chain.accepted] for chain in s.chains]
+
+
+@pytest.mark.parametrize("order_seed", [5, 6, 7, 8])
+def test_american_on_the_masked_wall_is_the_same_whatever_the_delivery_order(
+        order_seed: int) -> None:
+    # The last Charleston pass moves tiles by their givers' TransferNotices while East may
+    # discard one of them at once: its reveal (another sender) used to reach a seat before
+    # the notice and be refused as a position East did not hold, stalling the table.
+    fifo = _american_in_order()
+    shuffled = run(open_harness("american", b"masked-stop", options=MASKED),
+                   random.Random(order_seed))
+    _agreed(shuffled)
+    assert shuffled.sessions[0].step_hash == fifo.sessions[0].step_hash
+    reference = fifo.sessions[0]
+    for s in shuffled.sessions:
+        assert s.timeline == reference.timeline and s.outcomes == reference.outcomes
+        assert _held(s) == _held(shuffled.sessions[0])
+
+
+def _sender(payload: bytes) -> Seat:
+    return decode(unbundle(payload)[0] if is_bundle(payload) else payload).seat
+
+
+def _east_overtakes_a_pass() -> tuple[Harness, list[tuple[Seat, bytes]], Seat, int]:
+    """Play in order until the Charleston is over, then hold back every message a seat other
+    than East sends to another such seat: East gets its passed tiles, discards, and its
+    reveal reaches the others before the notices of the tiles' givers (different senders,
+    which real transport may interleave so). Returns the harness, the held messages, a seat
+    whose deck waits for such a notice and the position East revealed."""
+    h = open_harness("american", b"masked-stop", options=MASKED)
+    held: list[tuple[Seat, bytes]] = []
+
+    def over(place: Seat) -> bool:  # the seat has taken the last Charleston pass
+        s = h.sessions[place]
+        return (s.phase is Phase.PLAY and s.rules is not None and s.hand is not None
+                and s.hand.engine is not None and s.hand.seating is not None
+                and s.rules.window(s.hand.engine, Seat.EAST) is not WindowKind.CHARLESTON)
+
+    for _ in range(100_000):
+        if any(bot_moves(h, p) for p in SEATS):
+            continue
+        if not h.queue:
+            break
+        place, payload = h.queue[0]
+        hand = h.sessions[place].hand
+        east = None if hand is None or hand.seating is None else hand.seating[Seat.EAST]
+        if east is not None and over(place) and east not in (place, _sender(payload)):
+            held.append(h.queue.pop(0))
+            continue
+        deliver_one(h)
+    for place in SEATS:
+        s = h.sessions[place]
+        hand = s.hand
+        assert hand is not None and hand.seating is not None
+        head = s.inbox[hand.seating[Seat.EAST]][:1]
+        if not head or head[0].kind is not MsgKind.DECK or head[0].body is None:
+            continue
+        body = decode_body(MsgKind.DECK, head[0].body)
+        assert isinstance(body, DeckMsg)
+        message = decode_message(body.message)
+        inner = message.body if isinstance(message, Signed) else message
+        if isinstance(inner, PublicReveal) and inner.slot in hand.moving:
+            return h, held, place, inner.slot
+    raise AssertionError("no seat waits with East's reveal of a tile still being passed")
+
+
+def test_a_reveal_that_overtakes_the_pass_of_its_tile_waits_for_the_givers_notice() -> None:
+    h, held, waiting, _ = _east_overtakes_a_pass()
+    assert not any(h.problems), h.problems  # waiting, not refusing East's reveal
+    h.queue.extend(held)
+    run(h)
+    _agreed(h)
+    assert h.sessions[waiting].step_hash == _american_in_order().sessions[0].step_hash
+
+
+def test_a_reveal_of_a_tile_passed_to_another_seat_is_still_a_false_face() -> None:
+    # A third seat that reveals, in its own signed envelope, the position East is being
+    # passed is refused once the giver's notice is in: the wait never excuses a seat
+    # showing a tile it does not hold.
+    from fourwinds.protocol.deck.messages import sign
+    from fourwinds.protocol.table.deck_wire import encode_message
+    from fourwinds.protocol.table.masked import deck_context
+    from fourwinds.protocol.table.messages import encode_body
+
+    from .helpers import resign
+
+    h, held, waiting, slot = _east_overtakes_a_pass()
+    s = h.sessions[waiting]
+    hand = s.hand
+    assert hand is not None and hand.seating is not None
+    giver = hand.seating[hand.deck_state.holder[slot]]
+    liar = next(p for p in SEATS if p not in (waiting, giver, hand.seating[Seat.EAST]))
+    forged = PublicReveal(deck_context(s, hand.hand_no), wind_of(hand.seating, liar), slot,
+                          Kind.P1, bytes(32), ())
+    body = encode_body(DeckMsg(encode_message(sign(forged, lambda data: bytes(64)))))
+    last = s.chains[liar].accepted[-1]
+    lie = resign(h, last, seq=last.seq + 1, prev=last.msg_hash, step=s.step,
+                 state=s.step_hash, to=None, kind=MsgKind.DECK, body=body)
+    h.take(waiting, handle_message(s, lie, h.now))
+    assert not h.problems[waiting]  # it waits for the giver's notice like any reveal
+    for place, payload in held:  # the giver's messages only: the liar's real ones would fork
+        if place == waiting and _sender(payload) == giver:
+            h.take(waiting, handle_message(h.sessions[waiting], payload, h.now))
+    blamed = [p for p in h.problems[waiting] if p.kind is ProblemKind.FALSE_FACE]
+    assert [p.seat for p in blamed] == [liar]
+    assert f"revealed position {slot} it does not hold" in blamed[0].reason
 
 
 def test_private_messages_reach_the_other_seats_only_inside_the_senders_next_message(
