@@ -161,15 +161,30 @@ def clock_view(rt: EventRuntime, me: bytes, now: float) -> dict[str, Any] | None
     extra_left = None
     if clock.called is not None and extension:
         extra_left = max(0.0, extension * MINUTE_S - (now - clock.called))
+    called = clock.round in verdict.time_called
     return {
         "round": clock.round + 1, "minutes": create.amount if timed else None,
         "seconds_left": None if left is None else round(left),
-        "time_called": clock.round in verdict.time_called,
+        "says": clock_says(called, None if left is None else round(left),
+                           create.amount if timed else None),
+        "time_called": called,
         "my_extension": extension,
         "my_extension_seconds_left": None if extra_left is None else round(extra_left),
         "my_table_ended": ended,
         "unfinished_zero": create.unfinished_zero,
     }
+
+
+def clock_says(called: bool, seconds_left: int | None, minutes: int | None) -> str:
+    """The clock in words, as `tournament status` and the room's page both show it (said
+    once, here): the time left as the daemon counts it, or that time is called; "" when
+    neither (an event of a number of hands)."""
+    if called:
+        return "time called: the hand in progress is the last"
+    if seconds_left is None:
+        return ""
+    return (f"about {seconds_left // 60}:{seconds_left % 60:02d} left of {minutes} minutes "
+            "(the director's clock calls time)")
 
 
 def clock_record(item: TimeCall | Extension | EndTable) -> dict[str, Any]:

@@ -232,14 +232,7 @@ def _clock_lines(event: Mapping[str, Any]) -> list[str]:
     lines: list[str] = []
     clock = event.get("clock")
     if isinstance(clock, Mapping):
-        if clock.get("time_called"):
-            said = "time called: the hand in progress is the last"
-        elif clock.get("seconds_left") is not None:
-            left = int(clock["seconds_left"])
-            said = (f"about {left // 60}:{left % 60:02d} left of {clock.get('minutes')} "
-                    "minutes (the director's clock calls time)")
-        else:
-            said = ""
+        said = clean_text(str(clock.get("says") or ""))     # the daemon's words
         if said:
             lines.append(f"  clock, round {clock.get('round')}: {said}")
         if clock.get("my_extension"):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from fourwinds.daemon.event_clock import clock_says
 from fourwinds.frontends.commands.tournament_cmds import _clock_lines
 
 
 def test_time_left_an_extension_and_the_clock_records_are_shown() -> None:
     lines = _clock_lines({
         "clock": {"round": 2, "minutes": 90, "seconds_left": 754, "time_called": False,
+                  "says": clock_says(False, 754, 90),
                   "my_extension": 5, "my_extension_seconds_left": None,
                   "my_table_ended": None},
         "clock_history": [{"kind": "extension", "round": 2, "table": 3, "minutes": 5,
@@ -20,6 +22,7 @@ def test_time_left_an_extension_and_the_clock_records_are_shown() -> None:
 def test_time_called_and_a_table_ended_by_force() -> None:
     lines = _clock_lines({
         "clock": {"round": 1, "minutes": 90, "seconds_left": None, "time_called": True,
+                  "says": clock_says(True, None, 90),
                   "my_extension": 0, "my_table_ended": "the venue closes"},
         "clock_history": [{"kind": "time_call", "round": 1},
                           {"kind": "end_table", "round": 1, "table": 1,
@@ -32,3 +35,10 @@ def test_time_called_and_a_table_ended_by_force() -> None:
 
 def test_an_event_of_hands_shows_no_clock() -> None:
     assert _clock_lines({"clock": None, "clock_history": []}) == []
+
+
+def test_the_clock_in_words_is_said_once_by_the_daemon() -> None:
+    assert clock_says(False, 754, 90) == ("about 12:34 left of 90 minutes (the director's "
+                                          "clock calls time)")
+    assert clock_says(True, 12, 90) == "time called: the hand in progress is the last"
+    assert clock_says(False, None, None) == ""

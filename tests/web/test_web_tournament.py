@@ -1,11 +1,13 @@
 """The room's screen for a tournament in a real browser (issue 23): Pat directs an event
 that three players entered from daemons of their own; `fourwinds web` lists it in the lobby,
-and its screen (the one a venue puts on a projector) shows the round's tables by the players'
-names, then each table's scores and the standings as the results come in."""
+and its screen (the one a venue puts on a projector) shows the round's clock (a timed event), its
+tables by the players' names, then each table's scores and the standings as the results come
+in."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -40,7 +42,7 @@ def players(tmp_path: Path) -> Iterator[list[DaemonProcess]]:
 def test_the_tournament_screen_shows_the_round_and_the_standings(
         pat: Machine, players: list[DaemonProcess], tmp_path: Path) -> None:
     pat.start("fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns", "daemon.out")
-    made = pat.run("fourwinds tournament create 'club night' --rounds 2 --hands 1 --json",
+    made = pat.run("fourwinds tournament create 'club night' --rounds 2 --minutes 90 --json",
                    timeout=60)
     assert made.returncode == 0, made.stderr
     port = json.loads(made.stdout)["port"]
@@ -62,7 +64,11 @@ def test_the_tournament_screen_shows_the_round_and_the_standings(
                      and "Table 1: East" in body_text(driver), 10, "the round's table")
             text = body_text(driver)
             assert "Round 1" in text and "You direct this event." in text
-            assert "round 1 of 2 \u00b7 1 hand a round" in text
+            assert "round 1 of 2 \u00b7 90 minutes a round" in text
+            # the round clock, in the daemon's words (the director's daemon keeps it)
+            clock = driver.find_element("css selector", "#event-round .event-clock").text
+            assert re.fullmatch(r"Clock, round 1: about 89:[0-5]\d left of 90 minutes "
+                                r"\(the director's clock calls time\)", clock), clock
             for name in ("Ann", "Bob", "Cy"):
                 assert name in driver.find_element("id", "event-round").text
             assert "bot" in driver.find_element("id", "event-round").text   # 3 players

@@ -905,7 +905,8 @@
   // -- a tournament: the room's screen (a projector) and a player's ------------------------------
 
   // What the daemon's record of the event says, redrawn every 2 s while shown: the round's
-  // tables with their results, whom a round's seed waits for, the standings. Only reads.
+  // clock (a timed event), its tables with their results, whom a round's seed waits for, the
+  // standings. Only reads.
   async function showEvent(name) {
     state.table = null;
     state.event = null;
@@ -939,6 +940,11 @@
     if (round && round.my_table) you = `Round ${round.round}: you are ${round.my_wind} at table ${round.my_table}.`;
     setText($("event-you"), you);
     const parts = [];
+    // the round clock in the daemon's words (tournament status says the same), for the room
+    const clock = event.clock;
+    if (clock && clock.says) {
+      parts.push(h("p", { class: "event-clock", text: `Clock, round ${clock.round}: ${clock.says}` }));
+    }
     if (round) {
       parts.push(h("h3", { text: `Round ${round.round}` }));
       round.tables.forEach((table, t) => {
