@@ -118,6 +118,21 @@ def bot_entrant(d: LanDaemon) -> subprocess.Popen[bytes]:
             env={**os.environ, "PYTHONPATH": str(ROOT)})
 
 
+def stop_bots(bots: list[subprocess.Popen[bytes]]) -> None:
+    """End the bot entrants still running (a failed test's)."""
+    for bot in bots:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait(10)
+
+
+def all_hold_the_record(director: LanDaemon, players: list[LanDaemon]) -> None:
+    """Wait until every player's daemon holds as many records as the director's."""
+    final = records(director)
+    until("every daemon holding the whole record",
+          lambda: all(records(d) == final for d in players))
+
+
 def test_a_director_and_sixteen_entrants_on_their_own_machines_play_three_rounds(
         venue: list[LanDaemon]) -> None:
     """Each entrant's table is opened, played (a bot entrant at every seat) and scored by
@@ -147,13 +162,8 @@ def test_a_director_and_sixteen_entrants_on_their_own_machines_play_three_rounds
         for bot in bots:
             assert bot.wait(30) == 0          # each played its table of every round
     finally:
-        for bot in bots:
-            if bot.poll() is None:
-                bot.kill()
-                bot.wait(10)
-    final = records(director)
-    until("every daemon holding the whole record",
-          lambda: all(records(d) == final for d in players))
+        stop_bots(bots)
+    all_hold_the_record(director, players)
     standings = [ask(d, type="tournament_standings", name="club")["standings"] for d in venue]
     assert all(s == standings[0] for s in standings) and len(standings[0]) == ENTRANTS
     assert {s["played"] for s in standings[0]} == {ROUNDS}
@@ -186,13 +196,8 @@ def test_fifteen_entrants_with_bot_seats_play_every_table(
         for bot in bots:
             assert bot.wait(30) == 0
     finally:
-        for bot in bots:
-            if bot.poll() is None:
-                bot.kill()
-                bot.wait(10)
-    final = records(director)
-    until("every daemon holding the whole record",
-          lambda: all(records(d) == final for d in players))
+        stop_bots(bots)
+    all_hold_the_record(director, players)
     standings = [ask(d, type="tournament_standings", name="club")["standings"]
                  for d in venue15]
     assert all(s == standings[0] for s in standings) and len(standings[0]) == 15

@@ -21,6 +21,7 @@ from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
+from testkit.hidden import shuffle_unseen
 
 CARD = house_card()
 LEVELS = st.sampled_from(list(BotLevel))
@@ -61,14 +62,7 @@ def test_every_level_plays_only_legal_actions_to_the_end(seed: int,
 
 
 def _permute_hidden(state: AmericanState, seat: Seat, rng: random.Random) -> AmericanState:
-    seen = visible_slots(state, seat)
-    hidden = [i for i in range(len(state.faces)) if i not in seen]
-    faces = list(state.faces)
-    moved = [faces[i] for i in hidden]
-    rng.shuffle(moved)
-    for i, kind in zip(hidden, moved, strict=True):
-        faces[i] = kind
-    return replace(state, faces=tuple(faces))
+    return replace(state, faces=shuffle_unseen(state.faces, visible_slots(state, seat), rng))
 
 
 @settings(max_examples=6, deadline=None)

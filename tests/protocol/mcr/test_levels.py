@@ -18,6 +18,7 @@ from fourwinds.protocol.mcr.plans import Counts
 from fourwinds.protocol.mcr.state import HandState, MeldRec, Phase, SeatState, evolve, visible_to
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import MCR_TILES, Kind
+from testkit.hidden import shuffle_unseen
 
 from .rig import rig
 
@@ -66,14 +67,7 @@ def test_every_level_plays_only_legal_actions_to_the_end(seed: int,
 
 def _permute_hidden(state: HandState, seat: Seat, rng: random.Random) -> HandState:
     """The same state with every face ``seat`` may not see shuffled among those slots."""
-    seen = visible_to(state, seat)
-    hidden = [i for i in range(len(state.faces)) if i not in seen]
-    faces = list(state.faces)
-    moved = [faces[i] for i in hidden]
-    rng.shuffle(moved)
-    for i, kind in zip(hidden, moved, strict=True):
-        faces[i] = kind
-    return evolve(state, faces=tuple(faces))
+    return evolve(state, faces=shuffle_unseen(state.faces, visible_to(state, seat), rng))
 
 
 @settings(max_examples=8, deadline=None)
