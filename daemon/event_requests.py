@@ -144,6 +144,7 @@ async def _status(d: Daemon, request: Message) -> Message:
     answer = describe(rt, me)
     answer["my_table_state"] = d.event_tables.describe(rt)
     answer["my_table_counted"] = d.event_tables.counted(rt)
+    answer["my_table_open"] = d.event_tables.playing_at(rt)
     if rt.create.director == me:
         answer["missing"] = [name for n, (key, name) in enumerate(
             zip(rt.verdict.entrants, rt.verdict.names, strict=True))

@@ -145,6 +145,15 @@ class EventTables:
         return plan is not None and any(at == (plan.round, plan.table)
                                         for at, _ in rt.verdict.scores)
 
+    def playing_at(self, rt: EventRuntime) -> str | None:
+        """The table our player should be at now (its id), for a frontend that takes the
+        player there (the web page): our table of the round under way while its match is
+        on; None before it is open, once it is over, and when there is none."""
+        duty = self.own_duty(rt)
+        if duty is None or duty.plan.table_id not in self.d.tables:
+            return None
+        return duty.plan.table_id.hex() if self.describe(rt) == "playing" else None
+
     def describe(self, rt: EventRuntime) -> str:
         """Where our table stands, for ``tournament status`` ("" when there is none)."""
         duty = self.own_duty(rt)

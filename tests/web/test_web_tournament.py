@@ -84,3 +84,52 @@ def test_the_tournament_screen_shows_the_round_and_the_standings(
     finally:
         for c in clients:
             c.close()
+
+
+def test_the_page_takes_a_player_to_their_table_and_back_to_the_event(
+        pat: Machine, players: list[DaemonProcess], tmp_path: Path) -> None:
+    """Pat entered an event that Ann directs, with Bob and Cy (the table's fourth seat a bot
+    seat, played by Ann's daemon): Pat waits on the event's screen; when Ann starts the round
+    the page takes Pat to the table Pat's daemon joined (the daemon says which:
+    `my_table_open`), Q goes back to the event's screen, and Go to my table goes there
+    again."""
+    director = players[0]           # Ann directs; Bob and Cy enter, as Pat does
+    pat.start("fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns", "daemon.out")
+    clients = [d.client(subscribe=False) for d in players]
+    try:
+        request(clients[0], type="tournament_create", name="club night", rounds=1, hands=1,
+                deck="practice", fill="bots")
+        for c in clients[1:]:
+            request(c, type="tournament_join", name="club night", host="127.0.0.1",
+                    port=director.port)
+        entered = pat.run(f"fourwinds tournament join 'club night' --peer "
+                          f"127.0.0.1:{director.port}", timeout=60)
+        assert entered.returncode == 0, entered.stderr
+        pat.start("fourwinds web --no-browser", "web.out")
+        with chromium() as driver:
+            driver.get(_address(pat, "web.out"))
+            wait_for(driver, lambda p: "club night" in driver.find_element(
+                "id", "events").text, 15, "the event in the lobby")
+            driver.find_element("css selector", '#events button[data-event="club night"]'
+                                ).click()
+            wait_for(driver, lambda p: p["screen"] == "tournament", 10, "the event's screen")
+            request(clients[0], type="tournament_start", name="club night", wait=30)
+            wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
+                     "our table of round 1, taken there by the page")
+            shown = str(driver.execute_script("return location.hash")).removeprefix("#table=")
+            status = json.loads(pat.run("fourwinds tournament status 'club night' --json",
+                                        timeout=30).stdout)
+            assert shown and status["round"]["my_table_id"].startswith(shown), (shown, status)
+            assert status["my_table_open"] == status["round"]["my_table_id"]
+            driver.find_element("css selector", "body").send_keys("Q")
+            wait_for(driver, lambda p: p["screen"] == "tournament"
+                     and "Go to my table" in body_text(driver), 10,
+                     "the event's screen after Q, offering the table")
+            assert "Round 1: you are" in body_text(driver)
+            driver.find_element("id", "event-go-table").click()
+            wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 15,
+                     "the table again")
+            assert page_errors(driver) == []
+    finally:
+        for c in clients:
+            c.close()

@@ -31,6 +31,7 @@
     cursor: 0, selected: new Set(), menu: 0, overlay: null, showHints: true, answered: null,
     order: null, sheet: null, sheetProblem: "", keys: null, connected: false, stopped: "",
     menuAimed: false, events: null, eventName: null, decisionShownAt: 0,
+    fromEvent: null, tablesTaken: new Set(),   // a tournament's tables the page took us to
   };
 
   // -- the connection ----------------------------------------------------------------------
@@ -128,6 +129,14 @@
     const mine = ((tables && tables.tables) || []).filter((t) => !t.bot_seat);
     if (mine.length === 1) return openTable(mine[0].table);
     return showLobby();
+  }
+
+  // Q at a table: back where the player came from: a tournament's screen when the page
+  // took them to their table of a round (showEvent), else the lobby.
+  function backFromTable() {
+    const from = state.fromEvent;
+    state.fromEvent = null;
+    return from ? showEvent(from) : showLobby();
   }
 
   async function openTable(table) {
@@ -403,7 +412,7 @@
   function handleKey(key, rack) {
     const pages = { "?": "help", S: "scores", H: "history", C: "sheet" };
     if (pages[key]) { openOverlay(pages[key]); return true; }
-    if (key === "Q") { showLobby(); return true; }
+    if (key === "Q") { backFromTable(); return true; }
     if (key === "Tab") { state.showHints = !state.showHints; render(); return true; }
     const event = state.event;
     if (!event || screenOf(event) === "lobby-screen") return false;
@@ -940,6 +949,16 @@
     if (round && round.my_table) you = `Round ${round.round}: you are ${round.my_wind} at table ${round.my_table}.`;
     setText($("event-you"), you);
     const parts = [];
+    // our table of the round while its match is on (the daemon says which: my_table_open):
+    // the page takes the player there once, and offers it again after Q
+    const playing = event.my_table_open;
+    if (playing) {
+      const go = () => { state.fromEvent = event.name; openTable(playing); };
+      const button = h("button", { id: "event-go-table", text: "Go to my table" });
+      button.addEventListener("click", go);
+      parts.push(button);
+      if (!state.tablesTaken.has(playing)) { state.tablesTaken.add(playing); go(); }
+    }
     // the round clock in the daemon's words (tournament status says the same), for the room
     const clock = event.clock;
     if (clock && clock.says) {
