@@ -224,8 +224,8 @@ def _play_event(args: argparse.Namespace, config: Config, data_dir: str | None,
     (frontends/tournament_play.py)."""
     if args.web:
         raise FourwindsError("--tournament takes you to your tables in the terminal; in the "
-                             "browser, `fourwinds web` lists your table of the round under "
-                             "your tables and the event under Tournaments")
+                             "browser, run `fourwinds web` and Show the event under "
+                             "Tournaments: its screen takes you to your table of each round")
     if not has_terminal():
         raise FourwindsError("play needs a terminal for the table screen (a bot entrant is "
                              "`fourwinds bot --rules R --tournament EVENT`)")
