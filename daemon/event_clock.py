@@ -91,11 +91,7 @@ class EventClock:
 
     def tick(self, now: float) -> None:
         """The director's time calls that are due; our tables told of theirs."""
-        for rt in list(self.d.events.events.values()):
-            try:
-                self._tick_event(rt, now)
-            except Exception:     # a bug here must not stop the ticker (the tables' timers)
-                log.exception("event %s: its round clock failed", rt.name)
+        self.d.events.each(lambda rt: self._tick_event(rt, now), "its round clock")
 
     def _tick_event(self, rt: EventRuntime, now: float) -> None:
         clock = round_clock(rt, now)

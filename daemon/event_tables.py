@@ -211,11 +211,7 @@ class EventTables:
             return
         self._last_tick = now
         self.clock.tick(now)
-        for rt in list(self.d.events.events.values()):
-            try:
-                self._tick_event(rt, now)
-            except Exception:     # a bug here must not stop the ticker (the tables' timers)
-                log.exception("event %s: its table's duties failed", rt.name)
+        self.d.events.each(lambda rt: self._tick_event(rt, now), "its table's duties")
 
     def _tick_event(self, rt: EventRuntime, now: float) -> None:
         self._leave_earlier_rounds(rt)

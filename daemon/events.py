@@ -34,7 +34,7 @@ import hashlib
 import logging
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -515,27 +515,33 @@ class Events:
         if start is not None:
             self._take(rt, signed(start, self._signer()))
 
+    def each(self, do: Callable[[EventRuntime], None], what: str) -> None:
+        """``do`` for every event we hold, from the daemon's ticker: a bug in one event's
+        duty is logged (``what`` names it) and never stops the ticker, which also keeps the
+        tables' timers."""
+        for rt in list(self.events.values()):
+            try:
+                do(rt)
+            except Exception:
+                log.exception("event %s: %s failed", rt.name, what)
+
     def tick(self, now: float) -> None:
         """Send our seed step to the director again while the record does not hold it
         (every SUBMIT_RESEND_S): a step is sent once as the record makes it due, and a
         frame lost on the way (a director busy with 64 entrants' steps at once, a link
         down for a moment) would otherwise stall the round's seed for everyone, since the
         record, unchanged, never makes it due again. The director keeps a step once."""
+        self.each(lambda rt: self._resend(rt, now), "sending our seed step again")
+
+    def _resend(self, rt: EventRuntime, now: float) -> None:
         me = self._me()
-        for rt in list(self.events.values()):
-            if not rt.submitted or rt.create.director == me \
-                    or now - rt.submitted_at < SUBMIT_RESEND_S:
-                continue
-            rt.submitted_at = now
-            try:
-                step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(),
-                                 rt.called)
-                if step is not None and encode_record(signed(step, self._signer())) \
-                        == rt.submitted:
-                    self.d.transport.send(rt.create.director,
-                                          EventSubmit(rt.held.event, rt.submitted))
-            except Exception:     # a bug here must not stop the ticker (the tables' timers)
-                log.exception("event %s: sending our seed step again failed", rt.name)
+        if not rt.submitted or rt.create.director == me \
+                or now - rt.submitted_at < SUBMIT_RESEND_S:
+            return
+        rt.submitted_at = now
+        step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(), rt.called)
+        if step is not None and encode_record(signed(step, self._signer())) == rt.submitted:
+            self.d.transport.send(rt.create.director, EventSubmit(rt.held.event, rt.submitted))
 
     def _collect(self, rt: EventRuntime, key: bytes, record: Record) -> str:
         """A seat's signature of its table's result, for us to gather as the director
