@@ -168,10 +168,14 @@ class EventTables:
 
     # -- the director's hints ------------------------------------------------------------
 
-    def tell_peers(self, rt: EventRuntime, only: bytes | None = None) -> None:
-        """As the director: tell each seated entrant (or ``only`` that one) where the others
-        of its table were last heard (a seat that entered by the director's address knows
-        nobody else)."""
+    def tell_peers(self, rt: EventRuntime, around: bytes | None = None) -> None:
+        """As the director: tell each seated entrant (or those at ``around``'s table only)
+        where the others of its table were last heard (a seat that entered by the
+        director's address knows nobody else).
+
+        ``around`` is an entrant just heard from (a restarted director learns where each
+        entrant is only as its Hello arrives): its table's others are told too, so a seat
+        that said hello before its East did still learns where East is."""
         verdict = rt.verdict
         if not verdict.rounds:
             return
@@ -179,8 +183,10 @@ class EventTables:
         me = self.d.identity.public_key
         for numbers in verdict.rounds[-1].tables:
             keys = [verdict.entrants[n] for n in numbers if n is not None]
+            if around is not None and around not in keys:
+                continue
             for key in keys:
-                if key == me or (only is not None and key != only):
+                if key == me:
                     continue
                 # the others as we heard them (ourselves: the entrant reached us already)
                 members = tuple((other, *heard[other]) for other in keys

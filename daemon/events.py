@@ -257,8 +257,8 @@ class Events:
                 self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
                 if rt.called is not None and rt.create.director == self._me():
                     self.d.transport.send(key, EventCall(rt.held.event, rt.called))
-                if rt.create.director == self._me():   # it may have missed where its
-                    self.d.event_tables.tell_peers(rt, only=key)   # table's seats are
+                if rt.create.director == self._me():   # it, or its table's others, may
+                    self.d.event_tables.tell_peers(rt, around=key)   # lack where they are
 
     def handle(self, key: bytes, frame: EventFrame, sender: Sender, guest: bool) -> None:
         if isinstance(frame, EventFind):

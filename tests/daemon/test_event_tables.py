@@ -14,6 +14,7 @@ import pytest
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_tables import EventTables
+from fourwinds.daemon.wire import EventPeers
 from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played
@@ -235,3 +236,41 @@ def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
         assert len(standings[0]) == 3       # the bot has no row
 
     run(tmp_path, 4, body)
+
+
+def test_a_restarted_director_tells_a_table_where_its_east_is_whichever_seat_says_hello_first(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A director killed as it started a round knows, once restarted, where each entrant is
+    only as that entrant's Hello arrives. A seat that said hello before its East did was
+    told nothing of East then (the director had not heard East yet), so East's own Hello
+    must tell the table's other seats where East is: else they never join and the round
+    never ends (a fresh-clone CI run's stall, found with the daemons' logs kept)."""
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rounds=1,
+                            hands=1, deck="practice"))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        await call(director, type="tournament_start", name="club", wait=10)
+        rt = director.events.events[bytes.fromhex(event)]
+        verdict = rt.verdict
+        east, *others = [verdict.entrants[n] for n in verdict.rounds[-1].tables[0]
+                         if n is not None]
+        heard = dict(director.frames.addresses)
+        told: list[tuple[bytes, object]] = []
+        monkeypatch.setattr(director.transport, "send",
+                            lambda key, frame: told.append((key, frame)))
+        director.frames.addresses.clear()          # as after a restart: nobody heard yet
+        for key in others:                          # the other seats say hello first
+            director.frames.addresses[key] = heard[key]
+            director.events.on_hello(key)
+        told_east = {key for key, frame in told if isinstance(frame, EventPeers)
+                     and east in {m[0] for m in frame.members}}
+        assert told_east == set()                  # nobody could be told of East yet
+        director.frames.addresses[east] = heard[east]
+        director.events.on_hello(east)              # East's Hello, last
+        told_east = {key for key, frame in told if isinstance(frame, EventPeers)
+                     and east in {m[0] for m in frame.members}}
+        assert told_east == set(others)
+
+    run(tmp_path, 5, body)
