@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fourwinds.daemon import reach
@@ -69,7 +69,6 @@ class TableDuty:
     had_table: bool = False   # it was ours once: left (`fourwinds leave`), never re-opened
     acting: bool = False      # a bot seat's action is being carried out
     next_move: float = 0.0    # a bot seat's refused action is tried again from then
-    peers: dict[bytes, tuple[str, int]] = field(default_factory=dict)  # key -> told address
 
 
 class EventTables:
@@ -82,6 +81,9 @@ class EventTables:
         self.duties: dict[tuple[bytes, int], TableDuty] = {}
         self._last_tick = 0.0
         self.clock = EventClock(d)     # a timed round's time call (event_clock.py)
+        # event id -> entrant key -> the address the director told us (kept whether or not
+        # we hold the round's start yet: the hint may come first, and is not sent twice)
+        self.told_at: dict[bytes, dict[bytes, tuple[str, int]]] = {}
 
     # -- what the record says ------------------------------------------------------------
 
@@ -195,14 +197,20 @@ class EventTables:
                     self.d.transport.send(key, EventPeers(rt.held.event, members))
 
     def told(self, rt: EventRuntime, frame: EventPeers, via: str) -> None:
-        """The director's hints of where our table's seats are: kept for those seats only,
-        an address being kept only as a member's told one would be (reach.usable)."""
-        for duty in self._duties(rt):
-            seated = set(duty.plan.places())
-            for key, host, port in frame.members:
-                if key in seated and reach.usable(host, port, Source.TOLD, via):
-                    duty.peers[key] = (host, port)
-                    self.d.transport.dial(key, [(host, port)])
+        """The director's hints of where our table's seats are: kept for the event's
+        entrants only (at most one address each), an address being kept only as a member's
+        told one would be (reach.usable).
+
+        Kept even when we do not hold the round's start yet: a restarted director sends its
+        hints as each entrant says hello, which may be before our catching up brings the
+        round's seating, and it does not send them again."""
+        entrants = set(rt.entrants())
+        told = self.told_at.setdefault(rt.held.event, {})
+        for key, host, port in frame.members:
+            if key in entrants and key != self.d.identity.public_key \
+                    and reach.usable(host, port, Source.TOLD, via):
+                told[key] = (host, port)
+                self.d.transport.dial(key, [(host, port)])
 
     # -- the tick -------------------------------------------------------------------------
 
@@ -257,7 +265,8 @@ class EventTables:
         if duty.joining or now < duty.next_join:
             return
         host = plan.host
-        address = duty.peers.get(host) or self.d.frames.addresses.get(host)
+        address = self.told_at.get(rt.held.event, {}).get(host) \
+            or self.d.frames.addresses.get(host)
         if address is None or not address[1]:
             duty.join_problem = "waiting to hear where East's daemon is"
             return

@@ -274,3 +274,30 @@ def test_a_restarted_director_tells_a_table_where_its_east_is_whichever_seat_say
         assert told_east == set(others)
 
     run(tmp_path, 5, body)
+
+
+def test_where_a_tables_seats_are_told_before_the_rounds_seating_arrives_is_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A restarted director tells an entrant where its table's seats are as soon as the
+    entrant says hello, which may be before the entrant's catching up brings the round's
+    seating: the hint is kept for the event, not dropped for want of a table yet (it is not
+    sent twice), and the seats join from it. Here the hints come before the round and the
+    director's own hints at its start are lost."""
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rounds=1,
+                            hands=1, deck="practice"))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        ev = bytes.fromhex(event)
+        members = tuple((d.identity.public_key, "127.0.0.1", d.transport.port)
+                        for d in players)
+        for d in players:                  # the hints, before any round is seated
+            d.event_tables.told(d.events.events[ev], EventPeers(ev, members), "127.0.0.1")
+        send = director.transport.send
+        monkeypatch.setattr(director.transport, "send", lambda key, frame: None if isinstance(
+            frame, EventPeers) else send(key, frame))       # the start's own hints: lost
+        await call(director, type="tournament_start", name="club", wait=10)
+        assert await wait_for(lambda: all(_table_of(d, event) for d in players), 20)
+
+    run(tmp_path, 5, body)
