@@ -24,6 +24,7 @@ from fourwinds.protocol.tiles import Kind, RuleSet
 from .bot_rng import HashRng
 from .codec import ActionCodec
 from .engine_adapter import EngineDelegate
+from .options import TableOptions as TableAgreed
 from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.CharlestonPass, A.PoolIn, A.PoolTake, A.StopVote, A.CourtesyPass, A.Discard,
@@ -76,6 +77,15 @@ class AmericanRules(EngineDelegate):
     def default_hands(self) -> int:
         return HANDS_PER_GAME
 
+    def option_problem(self, options: TableAgreed) -> str | None:
+        """An American wall always has its 8 flowers: card hands are made with them."""
+        if any(name == "flowers" for name, _ in options.rules):
+            return ("the flowers option is for MCR tables: an American wall always has its "
+                    "flowers (card hands use them)")
+        return None
+
+    def flowers(self, options: TableAgreed) -> bool:
+        return True
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         self._bots = {}
