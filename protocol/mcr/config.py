@@ -60,9 +60,11 @@ Pairs = Sequence[tuple[str, str | int | bool]]
 
 def check_pairs(pairs: Pairs) -> str | None:
     """Why an MCR table's engine option pairs are refused (``mode`` one of friendly /
-    tournament, ``flowers`` true or false), or None when they are fine. Other names are
-    left to the table (a later option an older table never carried)."""
+    tournament, ``flowers`` true or false, no other name), or None when they are fine."""
     for name, value in pairs:
+        if name not in (MODE_OPTION, FLOWERS_OPTION):
+            return (f"unknown MCR table option {name!r} (known: {MODE_OPTION}, "
+                    f"{FLOWERS_OPTION})"[:200])
         if name == MODE_OPTION and value not in {m.value for m in TableMode}:
             return (f"options.rules mode must be one of "
                     f"{', '.join(m.value for m in TableMode)}, not {value!r}"[:200])

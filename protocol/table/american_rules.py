@@ -48,6 +48,11 @@ class _Reseeded:
         return self.rng.random()
 
 
+ENGINE_OPTIONS = ("hot_wall", "dead_player", "exchange_from_own_exposure", "declaration",
+                  "pooling")
+"""The engine option pairs an American table may carry (``engine_options``)."""
+
+
 def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOptions:
     """American table options from the Open message's ``rules`` pairs (unknown names are
     refused when the table is opened)."""
@@ -78,10 +83,20 @@ class AmericanRules(EngineDelegate):
         return HANDS_PER_GAME
 
     def option_problem(self, options: TableAgreed) -> str | None:
-        """An American wall always has its 8 flowers: card hands are made with them."""
-        if any(name == "flowers" for name, _ in options.rules):
-            return ("the flowers option is for MCR tables: an American wall always has its "
-                    "flowers (card hands use them)")
+        """The engine options must be American ones of the right values (``engine_options``);
+        ``flowers`` is refused with its own reason: an American wall always has its 8
+        flowers, card hands are made with them."""
+        for name, _ in options.rules:
+            if name == "flowers":
+                return ("the flowers option is for MCR tables: an American wall always has "
+                        "its flowers (card hands use them)")
+            if name not in ENGINE_OPTIONS:
+                return (f"unknown American table option {name!r} (known: "
+                        f"{', '.join(ENGINE_OPTIONS)})"[:200])
+        try:
+            engine_options(options.rules)
+        except ValueError as error:
+            return f"options.rules: {error}"[:200]
         return None
 
     def flowers(self, options: TableAgreed) -> bool:
