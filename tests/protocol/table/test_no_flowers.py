@@ -13,11 +13,12 @@ from fourwinds.protocol.mcr.events import FlowerExposed, FlowersFinished
 from fourwinds.protocol.mcr.state import HandState
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import PROTOCOL_VERSION, decode
-from fourwinds.protocol.table.harness import Harness, play_match, seat_key
+from fourwinds.protocol.table.harness import Harness, open_harness, play_match, seat_key
 from fourwinds.protocol.table.mcr_rules import MCRRules
 from fourwinds.protocol.table.messages import MsgKind, Open, decode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.session import join_table, new_table
+from fourwinds.protocol.table.sheet import table_sheet
 from fourwinds.protocol.table.state import EngineEvent, Phase
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 from fourwinds.protocol.tiles import is_bonus
@@ -107,3 +108,12 @@ def test_b3_no_flowers_hand_at_four_seats_deals_136_tiles_and_verifies(deck: Dec
         assert hand is not None and hand.audited
     verdict = check_transcript(export_transcript(h.sessions[2]))
     assert verdict.ok, [p.describe() for p in verdict.problems]
+
+
+def test_b5_no_flowers_tables_sheet_has_no_flower_tiles_fan() -> None:
+    h = open_harness("mcr", b"nf-sheet", options=FAIR)
+    names = [e["id"] for e in table_sheet(h.sessions[0])["entries"]]
+    usual = [e["id"] for e in table_sheet(open_harness("mcr", b"nf-sheet").sessions[0])[
+        "entries"]]
+    assert "Flower Tiles" in usual and "Flower Tiles" not in names
+    assert len(names) == len(usual) - 1
