@@ -121,7 +121,8 @@ def check_flowers(args: argparse.Namespace, rules: str) -> None:
 def table_options(args: argparse.Namespace, rules: str, *, solo: bool = False
                   ) -> dict[str, Any]:
     """The local API's table options for ``--hands``, the deck, auto-pass, ``--no-flowers``
-    (the rule set's option ``{"rules": {"flowers": false}}``, MCR only) and the timers
+    (the rule set's option ``{"rules": {"flowers": false}}``, MCR only; also from the config
+    file's ``flowers = false`` for an MCR table) and the timers
     (``solo``: all the other seats are our bots, so the deck defaults to practice). A timer
     is sent only when the command line or the config file gives it: otherwise the table's
     own default holds."""
@@ -130,9 +131,9 @@ def table_options(args: argparse.Namespace, rules: str, *, solo: bool = False
     check_flowers(args, rules)
     deck = args.deck or ("practice" if solo else "masked")
     options: dict[str, Any] = {"hands": args.hands, "deck": deck, "auto_pass": args.auto_pass}
-    if not args.flowers:
-        options["rules"] = {"flowers": False}
     config = config_of(args)
+    if not args.flowers or (rules == "mcr" and not config.flowers):
+        options["rules"] = {"flowers": False}
     for window in WINDOWS:
         given = getattr(args, window, None)
         seconds = given if given is not None else getattr(config, window)

@@ -176,7 +176,18 @@ def test_table_timers_are_sent_only_when_given(tmp_path: Path,
         table_options(_args("--call-window", "0"), "mcr")
 
 
-def test_no_flowers_is_the_mcr_rule_sets_option_and_refused_for_american() -> None:
+def test_config_flowers_false_hosts_mcr_tables_without_flowers_and_leaves_american_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("flowers = false\n")
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
+    assert table_options(_args(), "mcr")["rules"] == {"flowers": False}
+    assert "rules" not in table_options(_args(), "american")
+
+
+def test_no_flowers_is_the_mcr_rule_sets_option_and_refused_for_american(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     assert "rules" not in table_options(_args(), "mcr")
     assert table_options(_args("--no-flowers"), "mcr")["rules"] == {"flowers": False}
     with pytest.raises(FourwindsError, match=r"--no-flowers is for MCR tables \(add --rules "
