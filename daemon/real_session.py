@@ -65,12 +65,17 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
     """``TableOptions`` from the API's plain map; unknown or mistyped keys are refused, and
     the values are held to the limits a joiner holds the table's Open to
     (``options.checked``: one check for both), so ``create`` never opens a table its
-    joiners would refuse. Without ``deck`` the table deals the fair, masked wall."""
+    joiners would refuse. Without ``deck`` the table deals the fair, masked wall.
+    ``rules``: the rule set's own options, a map of name to text, whole number or bool
+    (e.g. MCR ``{"flowers": false}``); the rule set checks them when the table is opened."""
     known = {f.name for f in fields(TableOptions)}
     values: dict[str, Any] = {}
     for key, value in options.items():
-        if key not in known or key == "rules":
+        if key not in known:
             raise LocalProtocolError(f"unknown table option {key!r}"[:120])
+        if key == "rules":
+            values[key] = _engine_options(value)
+            continue
         if key in ("auto_pass", "fixed_winds"):
             if not isinstance(value, bool):
                 raise LocalProtocolError(f"option {key} must be true or false")
@@ -88,6 +93,23 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
         return checked(TableOptions(**values))
     except OptionError as error:
         raise LocalProtocolError(str(error)) from None
+
+
+def _engine_options(value: object) -> tuple[tuple[str, str | int | bool], ...]:
+    """The ``rules`` map as the table's engine option pairs, sorted by name (their
+    meaning is the rule set's: ``lobby.open_table`` asks it)."""
+    if not isinstance(value, dict):
+        raise LocalProtocolError("option rules must be a map of the rule set's options, "
+                                 "e.g. {\"flowers\": false}")
+    pairs: list[tuple[str, str | int | bool]] = []
+    for name, val in sorted(value.items(), key=lambda item: str(item[0])):
+        if not isinstance(name, str):
+            raise LocalProtocolError("option rules: a name must be text")
+        if isinstance(val, float) or not isinstance(val, (str, int, bool)):
+            raise LocalProtocolError(f"option rules {name!r}: expected text, a whole number "
+                                     f"or true/false"[:120])
+        pairs.append((name, val))
+    return tuple(pairs)
 
 
 def _number(key: str, value: object) -> float | int:

@@ -56,6 +56,7 @@ class Config:
     next_window: float | None = None
     bot_pause: float = DEFAULT_BOT_PAUSE
     bot_level: str = "normal"
+    flowers: bool = True
 
 
 WINDOWS = ("call_window", "turn_window", "charleston_window", "next_window")
@@ -113,6 +114,11 @@ TEMPLATE = """\
 # How well the built-in bots play at your tables (`play`, the web page's bots):
 # easy, normal or strong.
 # bot_level = "normal"
+
+# MCR tables you host (`play`, `host`) with the flowers and seasons (true) or without them
+# (false: 136 tiles, no flower points, as many Botzone bots were trained; --no-flowers for
+# one table). American tables always have their flowers: there this key is not used.
+# flowers = true
 """
 
 
@@ -137,6 +143,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     **{window: (int, float) for window in WINDOWS},
     "bot_pause": (int, float),
     "bot_level": (str,),
+    "flowers": (bool,),
 }
 
 

@@ -19,7 +19,7 @@ from fourwinds.frontends.demo_options import (
     run_through_table,
 )
 from fourwinds.protocol.mcr.bots import choose
-from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableOptions
+from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableOptions, pairs_of
 from fourwinds.protocol.mcr.events import (
     Discarded,
     DrawSource,
@@ -47,7 +47,7 @@ from fourwinds.protocol.mcr.match import (
 from fourwinds.protocol.mcr.state import HandState
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import MCR_TILES, Kind
+from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
 
 WIND = "ESWN"
 ROUND = ("East", "South", "West", "North")
@@ -60,27 +60,31 @@ def add_demo(sub: Any) -> None:
     parser.add_argument("--hands", type=int, default=1,
                         help=f"hands to play, 1-{HANDS_PER_MATCH} (default 1)")
     parser.add_argument("--quiet", action="store_true", help="only the per-hand summaries")
+    parser.add_argument("--no-flowers", action="store_false", dest="flowers",
+                        help="play without the 8 flowers and seasons (136 tiles)")
     add_table_options(parser)
     parser.set_defaults(handler=run_demo)
 
 
-def deal(rng: random.Random) -> tuple[list[Kind], tuple[int, int, int, int]]:
-    """A practice wall (faces by slot) and the four dice of the wall break."""
-    faces = list(MCR_TILES)
+def deal(rng: random.Random, flowers: bool = True
+         ) -> tuple[list[Kind], tuple[int, int, int, int]]:
+    """A practice wall (faces by slot; ``flowers=False``: the 136 tiles without flowers) and
+    the four dice of the wall break."""
+    faces = list(tile_set(RuleSet.MCR, flowers=flowers))
     rng.shuffle(faces)
     return faces, (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
 
 
 def play_match(seed: int, hands: int, out: Callable[[str], None] = print,
-               quiet: bool = False) -> MatchState:
+               quiet: bool = False, flowers: bool = True) -> MatchState:
     """Play ``hands`` hands of a match with four bots, printing the log."""
     rng = random.Random(seed)
     rolls = [rng.randint(1, 6) for _ in range(64)]
-    match = new_match(TableOptions(max_hands=hands), winds_from_rolls(rolls))
+    match = new_match(TableOptions(max_hands=hands, flowers=flowers), winds_from_rolls(rolls))
     out("Seat winds drawn: " + ", ".join(
         f"player {p + 1} {WIND[match.drawn_winds[p]]}" for p in range(4)))
     while not match.finished:
-        faces, dice = deal(rng)
+        faces, dice = deal(rng, flowers)
         number = match.hands_played
         winds = seat_winds(match, number)
         seats = ", ".join(f"{WIND[s]}=player {winds.index(s) + 1}" for s in SEATS)
@@ -187,6 +191,6 @@ def run_demo(args: argparse.Namespace) -> int:
                          f"not {args.hands}")
     check_table_options(args)
     if not args.engine_only:
-        return run_through_table("mcr", args)
-    play_match(args.seed, args.hands, quiet=args.quiet)
+        return run_through_table("mcr", args, engine_options=pairs_of(flowers=args.flowers))
+    play_match(args.seed, args.hands, quiet=args.quiet, flowers=args.flowers)
     return 0

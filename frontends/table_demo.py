@@ -38,7 +38,9 @@ def play_match_in_memory(rules: str, seed: int, hands: int,
                          bots: Sequence[Seat] = SEATS, *, card_text: str = "",
                          transcript_path: str | Path | None = None, deck: str = "masked",
                          out: Callable[[str], None] = print, quiet: bool = False,
-                         verbose: bool = False) -> Harness:
+                         verbose: bool = False,
+                         engine_options: tuple[tuple[str, str | int | bool], ...] = (),
+                         ) -> Harness:
     """Play ``hands`` hands of ``rules`` ("american" or "mcr") with four built-in bots
     through the in-memory table on the ``deck`` ("masked": the mental-poker wall, or
     "practice"); print the log; save the transcript if a path is given."""
@@ -52,7 +54,8 @@ def play_match_in_memory(rules: str, seed: int, hands: int,
         raise UsageError(f"unknown deck {deck!r} (masked or practice)") from None
     table_seed = hashlib.sha256(f"fourwinds-demo:{rules}:{seed}".encode()).digest()
     harness = play_match(rules, table_seed, card_text=card_text,
-                         options=TableOptions(hands=hands, deck=deck_kind))
+                         options=TableOptions(hands=hands, deck=deck_kind,
+                                              rules=engine_options))
     for line in log_lines(harness.events[0], quiet=quiet, verbose=verbose):
         out(line)
     for place in SEATS:

@@ -76,6 +76,8 @@ def lobby_lines(view: View, members: Sequence[Mapping[str, Any]] = (),
         label = f"{name} ({', '.join(marks)})" if marks else name
         status = "ready" if state == "ready" else ("not ready yet" if taken == 4 else "")
         lines.append(f"  {place + 1}. {label:<28} {status}".rstrip())
+    if view.get("flowers") is False:
+        lines.append("Played without flowers and seasons: 136 tiles, no flower points")
     timers = windows_text(view)
     if timers:
         lines.append(timers)

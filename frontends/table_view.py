@@ -390,7 +390,8 @@ def _head_line(view: View, ui: UiState) -> str:
     parts += [
         "fourwinds",
         f"table {view.get('name') or view.get('table', '?')}",
-        rules + (" practice" if view.get("practice") else ""),
+        rules + (" practice" if view.get("practice") else "")
+        + ("" if view.get("flowers", True) else " no flowers"),
         f"hand {view.get('hand_number', '?')}/{view.get('hands_in_match', '?')}",
     ]
     if view.get("phase") not in ("lobby", *RESULT_PHASES):

@@ -4,6 +4,11 @@ Every seat must hash the same state to the same bytes, so values are turned into
 ordered structure first: frozen dataclasses become ``[type name, field values...]``, Enums
 their value, tuples/lists lists, sets and frozensets sorted lists, dicts lists of sorted
 ``[key, value]`` pairs. ``canonical_bytes`` packs that with msgpack; ``digest`` is its SHA-256.
+
+A field added to a dataclass after values of it were hashed (into signed state hashes that
+stored tables replay) is marked ``metadata=ADDED_LATER`` and placed last: it is left out of
+the plain form while it holds its default, so every value that existed before it keeps its
+bytes (as the wire forms leave out an option that is off).
 """
 
 from __future__ import annotations
@@ -17,6 +22,10 @@ from typing import Any
 import msgpack
 
 Plain = None | bool | int | float | str | bytes | list["Plain"]
+
+ADDED_LATER: dict[str, bool] = {"fourwinds.canonical.added_later": True}
+"""``dataclasses.field(default=..., metadata=ADDED_LATER)``: a trailing field left out of the
+canonical form while at its default (see the module's note)."""
 
 
 def to_plain(value: Any) -> Plain:
@@ -75,12 +84,25 @@ def _converter_for(kind: type) -> Callable[[Any], Plain]:
         return _int
     if dataclasses.is_dataclass(kind):
         name = kind.__name__
-        names = tuple(f.name for f in dataclasses.fields(kind))
+        fields = dataclasses.fields(kind)
+        names = tuple(f.name for f in fields)
+        later = _added_later(kind, fields)
 
         def _dataclass(value: Any) -> Plain:
             return [name, *(to_plain(getattr(value, n)) for n in names)]
 
-        return _dataclass
+        if not later:
+            return _dataclass
+        kept = names[: len(names) - len(later)]
+
+        def _dataclass_later(value: Any) -> Plain:
+            tail = [getattr(value, f.name) for f in later]
+            while tail and tail[-1] == later[len(tail) - 1].default:
+                tail.pop()
+            return [name, *(to_plain(getattr(value, n)) for n in kept),
+                    *(to_plain(v) for v in tail)]
+
+        return _dataclass_later
     if issubclass(kind, (tuple, list)):
         return _sequence
     if issubclass(kind, (set, frozenset)):
@@ -94,6 +116,22 @@ def _converter_for(kind: type) -> Callable[[Any], Plain]:
     return _refuse
 
 
+def _added_later(kind: type, fields: tuple[dataclasses.Field[Any], ...],
+                 ) -> tuple[dataclasses.Field[Any], ...]:
+    """The trailing fields marked ``ADDED_LATER`` (``TypeError`` when one is not trailing or
+    has no plain default: leaving it out would then be ambiguous)."""
+    marked = [i for i, f in enumerate(fields) if f.metadata.get(_LATER_KEY)]
+    if not marked:
+        return ()
+    if marked != list(range(len(fields) - len(marked), len(fields))):
+        raise TypeError(f"{kind.__name__}: fields added later must come last")
+    later = tuple(fields[i] for i in marked)
+    if any(f.default is dataclasses.MISSING for f in later):
+        raise TypeError(f"{kind.__name__}: a field added later needs a default")
+    return later
+
+
+_LATER_KEY = next(iter(ADDED_LATER))
 _CONVERTERS: dict[type, Callable[[Any], Plain]] = {}
 
 

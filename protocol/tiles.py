@@ -3,7 +3,9 @@
 A *kind* is what a tile shows (3 Crak, East Wind, Joker...). Kinds are small ints so hands can
 be held as count arrays indexed by kind; the ``Kind`` IntEnum names every one of them. A
 *physical tile* is one of the 152 (American) or 144 (MCR) tiles of a set, identified by a tile
-id; several physical tiles share a kind (four 3 Craks), except MCR flowers and seasons.
+id; several physical tiles share a kind (four 3 Craks), except MCR flowers and seasons. An MCR
+table may play without its 8 flowers and seasons (the table option ``flowers``,
+protocol/mcr/config.py): its set is the first 136 tiles.
 
 Kind layout (``NUM_KINDS`` = 45):
   0-8    craks / characters 1-9   (notation ``1m``..``9m``)
@@ -168,10 +170,19 @@ AMERICAN_TILES: tuple[Kind, ...] = _tile_kinds(RuleSet.AMERICAN)
 MCR_TILES: tuple[Kind, ...] = _tile_kinds(RuleSet.MCR)
 """Kind of every physical tile of the MCR set, indexed by tile id (144 tiles)."""
 
+MCR_TILES_NO_FLOWERS: tuple[Kind, ...] = MCR_TILES[:136]
+"""The MCR set without its flowers and seasons (136 tiles): the tile ids are MCR_TILES' first
+136, so a tile id names the same face in both sets."""
 
-def tile_set(ruleset: RuleSet) -> tuple[Kind, ...]:
-    """Kind of each physical tile id for a rule set."""
-    return AMERICAN_TILES if ruleset is RuleSet.AMERICAN else MCR_TILES
+
+def tile_set(ruleset: RuleSet, *, flowers: bool = True) -> tuple[Kind, ...]:
+    """Kind of each physical tile id for a rule set; ``flowers=False``: MCR without its
+    flowers and seasons (``ValueError`` for American, whose flowers are part of card hands)."""
+    if ruleset is RuleSet.AMERICAN:
+        if not flowers:
+            raise ValueError("an American set always has its flowers (card hands use them)")
+        return AMERICAN_TILES
+    return MCR_TILES if flowers else MCR_TILES_NO_FLOWERS
 
 
 def counts(kinds: Iterable[int]) -> list[int]:

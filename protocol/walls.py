@@ -19,7 +19,9 @@ MCR (RULES.md B3): East's two dice pick the wall (1, 5, 9 East; 2, 6, 10 South; 
 wall's owner counts stacks from that wall's right end (running onto the next wall past 18).
 Dealing starts at the next stack: two stacks each E S W N three times, then East two tiles and
 South, West, North one each. Replacement tiles (flowers, kongs) come from the other end: the
-last tile of the wall in draw order.
+last tile of the wall in draw order. Without flowers (the MCR table option ``flowers`` off,
+protocol/mcr/config.py) the 136 tiles stand in walls of 17 stacks: the same deal, counted on
+17 stacks a wall (running onto the next wall past 17).
 """
 
 from __future__ import annotations
@@ -31,15 +33,21 @@ from .tiles import RuleSet
 
 AMERICAN_STACKS_PER_WALL = 19
 MCR_STACKS_PER_WALL = 18
+MCR_NO_FLOWERS_STACKS_PER_WALL = 17
 
 
-def stacks_per_wall(ruleset: RuleSet) -> int:
-    return AMERICAN_STACKS_PER_WALL if ruleset is RuleSet.AMERICAN else MCR_STACKS_PER_WALL
+def stacks_per_wall(ruleset: RuleSet, *, flowers: bool = True) -> int:
+    """19 American, 18 MCR, 17 MCR without flowers (``ValueError`` for American without)."""
+    if ruleset is RuleSet.AMERICAN:
+        if not flowers:
+            raise ValueError("an American wall always has its flowers")
+        return AMERICAN_STACKS_PER_WALL
+    return MCR_STACKS_PER_WALL if flowers else MCR_NO_FLOWERS_STACKS_PER_WALL
 
 
-def wall_size(ruleset: RuleSet) -> int:
-    """Tiles in the whole wall: 152 American, 144 MCR."""
-    return 8 * stacks_per_wall(ruleset)
+def wall_size(ruleset: RuleSet, *, flowers: bool = True) -> int:
+    """Tiles in the whole wall: 152 American, 144 MCR, 136 MCR without flowers."""
+    return 8 * stacks_per_wall(ruleset, flowers=flowers)
 
 
 def ring_wall_index(seat: Seat) -> int:
@@ -54,6 +62,7 @@ class WallPlan:
     ``deal[seat]`` lists the slots dealt to that seat, in dealing order (East 14, others 13).
     ``live`` lists the undealt slots in draw order: play draws from the front; MCR replacement
     tiles come from the back. ``break_stack`` is the ring stack where dealing started.
+    ``flowers``: False for an MCR wall without its flowers and seasons (136 slots).
     """
 
     ruleset: RuleSet
@@ -61,10 +70,11 @@ class WallPlan:
     break_stack: int
     deal: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     live: tuple[int, ...]
+    flowers: bool = True
 
     @property
     def size(self) -> int:
-        return wall_size(self.ruleset)
+        return wall_size(self.ruleset, flowers=self.flowers)
 
 
 def _check_dice(dice: tuple[int, ...], count: int) -> None:
@@ -111,10 +121,11 @@ def mcr_break_wall(first_two: tuple[int, int]) -> Seat:
     return Seat((sum(first_two) - 1) % 4)
 
 
-def mcr_plan(dice: tuple[int, int, int, int]) -> WallPlan:
-    """The MCR deal for East's two dice and the wall owner's two dice (RULES.md B3)."""
+def mcr_plan(dice: tuple[int, int, int, int], *, flowers: bool = True) -> WallPlan:
+    """The MCR deal for East's two dice and the wall owner's two dice (RULES.md B3);
+    ``flowers=False``: the 136-tile wall of 17 stacks a side."""
     _check_dice(dice, 4)
-    n = MCR_STACKS_PER_WALL
+    n = stacks_per_wall(RuleSet.MCR, flowers=flowers)
     owner = mcr_break_wall((dice[0], dice[1]))
     break_stack = (ring_wall_index(owner) * n + sum(dice)) % (4 * n)
     order = _slots_from(break_stack, 4 * n)
@@ -130,18 +141,21 @@ def mcr_plan(dice: tuple[int, int, int, int]) -> WallPlan:
         hands[seat].append(order[pos])
         pos += 1
     deal = (tuple(hands[0]), tuple(hands[1]), tuple(hands[2]), tuple(hands[3]))
-    return WallPlan(RuleSet.MCR, tuple(dice), break_stack, deal, tuple(order[pos:]))
+    return WallPlan(RuleSet.MCR, tuple(dice), break_stack, deal, tuple(order[pos:]), flowers)
 
 
-def plan_for(ruleset: RuleSet, dice: tuple[int, ...]) -> WallPlan:
-    """The deal plan for either rule set (2 dice American, 4 dice MCR)."""
+def plan_for(ruleset: RuleSet, dice: tuple[int, ...], *, flowers: bool = True) -> WallPlan:
+    """The deal plan for either rule set (2 dice American, 4 dice MCR); ``flowers=False``:
+    MCR's wall without flowers (``ValueError`` for American)."""
     if ruleset is RuleSet.AMERICAN:
         if len(dice) != 2:
             raise ValueError("American breaks the wall with 2 dice")
+        if not flowers:
+            raise ValueError("an American wall always has its flowers")
         return american_plan((dice[0], dice[1]))
     if len(dice) != 4:
         raise ValueError("MCR breaks the wall with 4 dice")
-    return mcr_plan((dice[0], dice[1], dice[2], dice[3]))
+    return mcr_plan((dice[0], dice[1], dice[2], dice[3]), flowers=flowers)
 
 
 @dataclass(frozen=True)

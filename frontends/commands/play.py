@@ -35,7 +35,11 @@ from fourwinds.daemon.store import Store, StoreError
 from fourwinds.frontends.bot_level_option import add_bot_level_option, chosen_level
 from fourwinds.frontends.bot_pause import add_bot_pause_option, chosen_pause
 from fourwinds.frontends.cli_common import config_of, data_dir_of, setup_logging, state_dir_of
-from fourwinds.frontends.commands.table_cmds import add_table_options, table_options
+from fourwinds.frontends.commands.table_cmds import (
+    add_table_options,
+    check_flowers,
+    table_options,
+)
 from fourwinds.frontends.config import RULES, Config, player_name
 from fourwinds.frontends.daemon_link import (
     DaemonTable,
@@ -161,6 +165,7 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
     if args.tournament:
         return _play_event(args, config, data_dir, state)
     bots = config.bots if args.bots is None else args.bots
+    check_flowers(args, args.rules or config.rules)
     pause = chosen_pause(args.bot_pause, config.bot_pause)
     level = chosen_level(args.bot_level, config.bot_level)
     target = choose_table(args, config, my_tables(data_dir), interactive=has_terminal())
@@ -413,7 +418,7 @@ def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bo
           level: BotLevel = BotLevel.NORMAL) -> tuple[str, BotSeats | None]:
     """Host a new table and seat the bots; a solo table (three bots) is not announced."""
     rules = args.rules or config.rules
-    options = table_options(args, solo=solo)
+    options = table_options(args, rules, solo=solo)
     card = args.card or config.card
     if card:
         try:

@@ -69,8 +69,13 @@ def register(sub: Any) -> None:
     hand.set_defaults(handler=cmd_hand)
 
 
+NO_FLOWERS_IS_MCR = ("--no-flowers is for MCR tables (add --rules mcr): an American wall "
+                     "always has its flowers, card hands use them")
+
+
 def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = False) -> None:
-    """``--hands``, the deck and auto-pass, for the tables `host` and `play` open.
+    """``--hands``, the deck, auto-pass and MCR's ``--no-flowers``, for the tables `host`
+    and `play` open.
 
     ``solo_default``: the deck defaults to practice when every other seat is one of our own
     bots (`play --bots 3`): the masked deck protects players from each other's software,
@@ -86,6 +91,9 @@ def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = F
                       help="the fair, masked deck (mental poker): nobody's software can see "
                            "the wall" + (" (default unless all three others are your bots)"
                                          if solo_default else " (default)"))
+    parser.add_argument("--no-flowers", action="store_false", dest="flowers",
+                        help="MCR: play without the 8 flowers and seasons (136 tiles, no "
+                             "flower points; many Botzone bots were trained so)")
     parser.add_argument("--no-auto-pass", action="store_false", dest="auto_pass",
                         help="every player answers every discard (by default a seat that "
                              "cannot call it passes at once, as on online tables)")
@@ -104,16 +112,28 @@ _WINDOW_HELP = {
 }
 
 
-def table_options(args: argparse.Namespace, *, solo: bool = False) -> dict[str, Any]:
-    """The local API's table options for ``--hands``, the deck, auto-pass and the timers
+def check_flowers(args: argparse.Namespace, rules: str) -> None:
+    """``--no-flowers`` only for an MCR table (refused before anything starts)."""
+    if not getattr(args, "flowers", True) and rules != "mcr":
+        raise FourwindsError(NO_FLOWERS_IS_MCR)
+
+
+def table_options(args: argparse.Namespace, rules: str, *, solo: bool = False
+                  ) -> dict[str, Any]:
+    """The local API's table options for ``--hands``, the deck, auto-pass, ``--no-flowers``
+    (the rule set's option ``{"rules": {"flowers": false}}``, MCR only; also from the config
+    file's ``flowers = false`` for an MCR table) and the timers
     (``solo``: all the other seats are our bots, so the deck defaults to practice). A timer
     is sent only when the command line or the config file gives it: otherwise the table's
     own default holds."""
     if not 0 <= args.hands <= 64:
         raise FourwindsError(f"--hands {args.hands}: must be 0 to 64")
+    check_flowers(args, rules)
     deck = args.deck or ("practice" if solo else "masked")
     options: dict[str, Any] = {"hands": args.hands, "deck": deck, "auto_pass": args.auto_pass}
     config = config_of(args)
+    if not args.flowers or (rules == "mcr" and not config.flowers):
+        options["rules"] = {"flowers": False}
     for window in WINDOWS:
         given = getattr(args, window, None)
         seconds = given if given is not None else getattr(config, window)
@@ -138,7 +158,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     config = config_of(args)
     name = args.name or config.table or f"{player_name(config)}-table"
     rules = args.rules or config.rules
-    options = table_options(args)
+    options = table_options(args, rules)
     request: dict[str, Any] = {"type": "create", "name": name, "rules": rules,
                                "private": args.private, "options": options}
     card = args.card or config.card

@@ -51,7 +51,10 @@ def describe_verdict(verdict: Verdict) -> list[str]:
     if s.open is not None:
         deck = s.open.options.deck.value
         shown = verdict.transcript.shown_id if verdict.transcript else s.table.hex()[:8]
-        lines.append(f"table {shown} \"{s.open.name}\": {s.open.rules}, {deck} deck, "
+        rules = s.open.rules
+        if s.rules is not None and not s.rules.flowers(s.open.options):
+            rules += " without flowers"
+        lines.append(f"table {shown} \"{s.open.name}\": {rules}, {deck} deck, "
                      f"protocol {s.version}")
     lines.append(f"{s.hands_played} hand(s) checked, {sum(len(c.accepted) for c in s.chains)} "
                  "signed messages")

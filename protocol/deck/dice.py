@@ -67,6 +67,7 @@ def break_dice(ruleset: RuleSet, seed: bytes) -> tuple[int, ...]:
     return dice(seed, 2 if ruleset is RuleSet.AMERICAN else 4, label="break")
 
 
-def wall_plan(ruleset: RuleSet, seed: bytes) -> WallPlan:
-    """The deal plan (who gets which slot, the draw order) for this hand's seed."""
-    return plan_for(ruleset, break_dice(ruleset, seed))
+def wall_plan(ruleset: RuleSet, seed: bytes, *, flowers: bool = True) -> WallPlan:
+    """The deal plan (who gets which slot, the draw order) for this hand's seed
+    (``flowers=False``: MCR's 136-tile wall)."""
+    return plan_for(ruleset, break_dice(ruleset, seed), flowers=flowers)

@@ -39,17 +39,20 @@ _SIGN_DOMAIN = b"fourwinds/deck/v1\x00"
 
 @dataclass(frozen=True)
 class DeckDescription:
-    """What deck a hand uses; every seat sees it. ``practice`` decks are open (see practice.py)."""
+    """What deck a hand uses; every seat sees it. ``practice`` decks are open (see practice.py).
+    ``flowers``: False for MCR without flowers and seasons (136 tiles); every seat derives it
+    from the table's agreed options, so all four shuffle and lock the same tile set."""
 
     context: bytes
     ruleset: RuleSet
     practice: bool = False
     size: int | None = None  # a shorter wall (tiles 0..size-1), for tests only
+    flowers: bool = True
 
     @property
     def tiles(self) -> tuple[Kind, ...]:
         """The kind of every physical tile in this deck, by tile id."""
-        full = tile_set(self.ruleset)
+        full = tile_set(self.ruleset, flowers=self.flowers)
         if self.size is None:
             return full
         if not 2 <= self.size <= len(full):

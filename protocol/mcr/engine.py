@@ -3,7 +3,8 @@
 
 A hand starts from the faces of all 144 slots (``Kind.HIDDEN`` where this engine instance may
 not see them: a seat at a real table knows only its own tiles) and the four dice, which give
-the wall break and the deal (``walls.mcr_plan``). Every transition is in its own module:
+the wall break and the deal (``walls.mcr_plan``); 136 slots and no flowers round at a table
+without flowers (``TableOptions.flowers`` off). Every transition is in its own module:
 flowers and draws (flowers.py), kongs (kongs.py), answers to a discard or an added kong
 (claims.py), Mahjong declarations (declare.py).
 """
@@ -16,7 +17,7 @@ from typing import Any
 from ..canonical import digest
 from ..errors import IllegalAction
 from ..seats import SEATS, Seat
-from ..tiles import MCR_TILES, Kind, counts, is_bonus, is_number, rank_of
+from ..tiles import Kind, RuleSet, counts, is_bonus, is_number, rank_of, tile_set
 from ..walls import LiveWall, mcr_plan
 from . import claims, declare, flowers, kongs
 from .actions import (
@@ -45,25 +46,31 @@ __all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "seat
 
 def new_hand(options: TableOptions, faces: Sequence[Kind], dice: tuple[int, int, int, int],
              prevalent_wind: int = 0) -> Step:
-    """Deal a hand: ``faces[slot]`` for all 144 slots, the four dice of the wall break."""
-    if len(faces) != 144:
-        raise ValueError(f"an MCR wall has 144 slots, got {len(faces)} faces")
+    """Deal a hand: ``faces[slot]`` for every slot (144, or 136 without flowers), the four
+    dice of the wall break. Without flowers East's first turn starts at once (no flowers
+    round), as after the round."""
+    tiles = tile_set(RuleSet.MCR, flowers=options.flowers)
+    size = len(tiles)
+    if len(faces) != size:
+        what = "an MCR wall" if options.flowers else "an MCR wall without flowers"
+        raise ValueError(f"{what} has {size} slots, got {len(faces)} faces")
     if not 0 <= prevalent_wind <= 3:
         raise ValueError(f"prevalent wind must be 0-3, got {prevalent_wind}")
     known = [Kind(f) for f in faces if f != Kind.HIDDEN]
     have = counts(known)
-    want = counts(MCR_TILES)
+    want = counts(tiles)
     if any(have[k] > want[k] for k in range(len(have))):
         raise ValueError("these faces are not from one MCR tile set")
-    if len(known) == 144 and have != want:
-        raise ValueError("these faces are not the 144 MCR tiles")
-    plan = mcr_plan(dice)
+    if len(known) == size and have != want:
+        raise ValueError(f"these faces are not the {size} MCR tiles")
+    plan = mcr_plan(dice, flowers=options.flowers)
     seats = tuple(SeatState(hand=plan.deal[s]) for s in SEATS)
     state = HandState(
         options=options, prevalent_wind=prevalent_wind, dice=dice,
         faces=tuple(Kind(f) for f in faces), wall=LiveWall(plan.live),
-        seats=(seats[0], seats[1], seats[2], seats[3]), phase=Phase.FLOWERS, turn=Seat.EAST,
-        drawn=plan.deal[Seat.EAST][-1], drawn_source=None, may_declare=False,
+        seats=(seats[0], seats[1], seats[2], seats[3]),
+        phase=Phase.FLOWERS if options.flowers else Phase.TURN, turn=Seat.EAST,
+        drawn=plan.deal[Seat.EAST][-1], drawn_source=None, may_declare=not options.flowers,
     )
     events: list[Event] = [HandStarted(dice, plan.break_stack, prevalent_wind)]
     for seat in SEATS:
@@ -245,7 +252,7 @@ def learn(state: HandState, faces: Mapping[int, Kind]) -> HandState:
     """Add faces this observer became entitled to; a known face must not change."""
     new: dict[int, Kind] = {}
     for slot, face in faces.items():
-        if not 0 <= slot < 144:
+        if not 0 <= slot < len(state.faces):
             raise IllegalAction(f"no slot {slot} in an MCR wall")
         known = state.faces[slot]
         if known != Kind.HIDDEN and known != face:

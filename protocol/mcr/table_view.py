@@ -274,9 +274,11 @@ def summary(s: HandState) -> dict[str, Any]:
             "summary": f"{r.total} points: {_fans_text(r.fans)}"}
 
 
-def sheet() -> dict[str, Any]:
-    """Every MCR fan with its points, highest first (the local API's ``sheet``)."""
-    order = sorted(Fan, key=lambda fan: (-FAN_POINTS[fan], int(fan)))
+def sheet(flowers: bool = True) -> dict[str, Any]:
+    """Every MCR fan with its points, highest first (the local API's ``sheet``); without
+    flowers (the table option) Flower Tiles, which cannot score there, is left out."""
+    order = sorted((fan for fan in Fan if flowers or fan is not Fan.FLOWER_TILES),
+                   key=lambda fan: (-FAN_POINTS[fan], int(fan)))
     return {"rules": "mcr", "title": "Chinese Official (MCR) fans",
             "entries": [{"id": FAN_NAME[fan], "section": "", "pattern": "",
                          "value": FAN_POINTS[fan], "concealed": False} for fan in order]}

@@ -24,6 +24,7 @@ from fourwinds.protocol.tiles import Kind, RuleSet
 from .bot_rng import HashRng
 from .codec import ActionCodec
 from .engine_adapter import EngineDelegate
+from .options import TableOptions as TableAgreed
 from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.CharlestonPass, A.PoolIn, A.PoolTake, A.StopVote, A.CourtesyPass, A.Discard,
@@ -45,6 +46,11 @@ class _Reseeded:
 
     def random(self) -> float:
         return self.rng.random()
+
+
+ENGINE_OPTIONS = ("hot_wall", "dead_player", "exchange_from_own_exposure", "declaration",
+                  "pooling")
+"""The engine option pairs an American table may carry (``engine_options``)."""
 
 
 def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOptions:
@@ -76,6 +82,25 @@ class AmericanRules(EngineDelegate):
     def default_hands(self) -> int:
         return HANDS_PER_GAME
 
+    def option_problem(self, options: TableAgreed) -> str | None:
+        """The engine options must be American ones of the right values (``engine_options``);
+        ``flowers`` is refused with its own reason: an American wall always has its 8
+        flowers, card hands are made with them."""
+        for name, _ in options.rules:
+            if name == "flowers":
+                return ("the flowers option is for MCR tables: an American wall always has "
+                        "its flowers (card hands use them)")
+            if name not in ENGINE_OPTIONS:
+                return (f"unknown American table option {name!r} (known: "
+                        f"{', '.join(ENGINE_OPTIONS)})"[:200])
+        try:
+            engine_options(options.rules)
+        except ValueError as error:
+            return f"options.rules: {error}"[:200]
+        return None
+
+    def flowers(self, options: TableAgreed) -> bool:
+        return True
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         self._bots = {}

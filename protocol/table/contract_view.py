@@ -377,6 +377,7 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         "rules": "" if s.open is None else s.open.rules,
         "table": s.table.hex() if s.open is None else shown_name(s.open.name, 60) or "table",
         "practice": s.open is not None and s.open.options.deck is DeckKind.PRACTICE,
+        "flowers": s.open is None or s.rules is None or s.rules.flowers(s.open.options),
         "hand_number": (hand.hand_no if hand is not None else s.hands_played) + 1,
         "hands_in_match": s.match_hands, "seat": seat, "dealer": int(Seat.EAST),
         "prevalent_wind": None, "phase": _PHASES[s.phase],

@@ -32,14 +32,15 @@ from .wire import (
     unpack,
 )
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """The version this code speaks; the lobby picks the highest one all four seats support.
-4: a seat may ask for more time on a discard (THINKING, ``THINKING_SINCE``); 3: the masked
-wall is worked in X25519 u-coordinates (docs/FAIRNESS.md); 2: a call's messages travel as
-bundles (see ``bundle``); 1: each message on its own, and a private one's redacted copy to
-every other seat at once. Envelopes are the same in all four."""
+5: a table may carry engine options older seats would not know (``ENGINE_OPTIONS_SINCE``:
+MCR without flowers); 4: a seat may ask for more time on a discard (THINKING,
+``THINKING_SINCE``); 3: the masked wall is worked in X25519 u-coordinates (docs/FAIRNESS.md);
+2: a call's messages travel as bundles (see ``bundle``); 1: each message on its own, and a
+private one's redacted copy to every other seat at once. Envelopes are the same in all five."""
 
-SUPPORTED_VERSIONS = (1, 4)
+SUPPORTED_VERSIONS = (1, 5)
 """Lowest and highest version this code can play (a masked table: see ``X25519_WALL_SINCE``)."""
 
 BUNDLES_SINCE = 2
@@ -53,6 +54,12 @@ a practice table plays at any supported version."""
 THINKING_SINCE = 4
 """The first version whose seats know THINKING (more time on a discard): at a table playing
 an older version the message would be unreadable to some seat, so nobody sends it."""
+
+ENGINE_OPTIONS_SINCE: dict[str, int] = {"flowers": 5}
+"""The first version that knows each of these engine options (the ``rules`` pairs of the
+table's options). Code before it would read the pair and ignore it (MCR: deal 144 tiles at a
+table without flowers, so its deck would never agree with the others'), so a table that
+carries one is played at that version or later: an older seat cannot join it."""
 
 DOMAIN = b"fourwinds-table"
 ZERO_HASH = bytes(32)

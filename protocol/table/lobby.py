@@ -16,6 +16,7 @@ from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from .envelope import (
+    ENGINE_OPTIONS_SINCE,
     SUPPORTED_VERSIONS,
     X25519_WALL_SINCE,
     Envelope,
@@ -27,7 +28,7 @@ from .envelope import (
 )
 from .flow import Acc, accept, halt, receive, report, send
 from .messages import Join, MsgKind, Open, Seating, decode_body
-from .options import DeckKind, TableOptions
+from .options import DeckKind, OptionError, TableOptions
 from .problems import Problem, ProblemKind
 from .records import genesis_record
 from .registry import rules_for
@@ -44,10 +45,13 @@ def base_session(me: Seat | None, identity_private_key: bytes | None, secret: by
 
 def table_versions(options: TableOptions) -> tuple[int, int]:
     """The versions this code can play a table with these options at: a masked wall needs
-    ``X25519_WALL_SINCE``."""
+    ``X25519_WALL_SINCE``, an engine option the version that first knew it
+    (``ENGINE_OPTIONS_SINCE``)."""
     low, high = SUPPORTED_VERSIONS
     if options.deck is DeckKind.MASKED:
         low = max(low, X25519_WALL_SINCE)
+    for name, _ in options.rules:
+        low = max(low, ENGINE_OPTIONS_SINCE.get(name, low))
     return low, high
 
 
@@ -66,9 +70,12 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
     pub = public_key_bytes(key)
     secret = derive_secret(entropy)
     try:
-        rules_for(rules, card_text)
+        adapter = rules_for(rules, card_text)
     except KeyError as error:
         raise LocalProtocolError(str(error.args[0])) from None
+    problem = adapter.option_problem(options or TableOptions())
+    if problem:
+        raise LocalProtocolError(problem)
     table = hashlib.sha256(b"fourwinds-table-id\0" + pub + secret).digest()[:16]
     s = base_session(Seat(0), identity_private_key, secret, table)
     acc = Acc(0.0)
@@ -125,11 +132,16 @@ def join(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy:
 
 
 def _set_open(s: TableSession, body: Open) -> TableSession:
+    """The table's Open taken (``OptionError`` when its rule set refuses its options)."""
+    rules = rules_for(body.rules, body.card_text)
+    problem = rules.option_problem(body.options)
+    if problem:
+        raise OptionError(problem)
     keys = list(s.public_keys)
     verifiers = list(s.verifiers)
     keys[0] = body.public_key
     verifiers[0] = public_key_from_bytes(body.public_key)
-    return evolve(s, open=body, rules=rules_for(body.rules, body.card_text),
+    return evolve(s, open=body, rules=rules,
                    public_keys=tuple(keys), verifiers=tuple(verifiers))
 
 

@@ -34,7 +34,6 @@ from fourwinds.protocol.deck.events import (
 from fourwinds.protocol.deck.masked_wall import PASSES
 from fourwinds.protocol.deck.messages import (
     Complaint,
-    DeckDescription,
     KeyDelivery,
     PublicReveal,
     Signed,
@@ -45,7 +44,6 @@ from fourwinds.protocol.deck.messages import (
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
-from fourwinds.protocol.walls import plan_for
 
 from .deck_wire import decode_message, encode_message
 from .envelope import Envelope
@@ -58,6 +56,7 @@ from .rules import DeckOp, DeckOpKind
 from .signing import SigningKey
 from .state import Hand, TableSession
 from .values import evolve
+from .wall import deck_description, hand_plan
 from .wire import WireError
 
 
@@ -81,7 +80,7 @@ def start_wall(s: TableSession, acc: Acc) -> TableSession:
     secret = hmac.new(s.secret, b"fourwinds-deck\0" + context, hashlib.sha256).digest()
     # Every deck message reaches the deck in its sender's checked envelope, whose seat
     # on_deck_message matches with the message's: its inner signature is not checked again.
-    deck = MaskedDeck.create(DeckDescription(context, s.rules.ruleset),
+    deck = MaskedDeck.create(deck_description(s, context),
                              mine, Entropy(secret + secret), signer, transport_authenticated)
     state, outputs = deck.start()
     s = evolve(s, hand=evolve(hand, deck=deck, deck_state=state))
@@ -105,7 +104,7 @@ def deal(s: TableSession, acc: Acc) -> TableSession:
     assert hand is not None and s.rules is not None
     if hand.deck is None:
         return s
-    return run_deck(s, acc, lambda d, st: d.deal(st, plan_for(s.rules.ruleset, hand.dice)))
+    return run_deck(s, acc, lambda d, st: d.deal(st, hand_plan(s, hand.dice)))
 
 
 def run_deck(s: TableSession, acc: Acc, command: Any, sending: bool = True) -> TableSession:

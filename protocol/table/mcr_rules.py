@@ -9,14 +9,16 @@ from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.mcr import actions as A
 from fourwinds.protocol.mcr import bots, engine, levels
 from fourwinds.protocol.mcr import events as E
-from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableMode, TableOptions
+from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableOptions, check_pairs, from_pairs
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind, RuleSet, is_bonus
+from fourwinds.protocol.walls import wall_size
 
 from .bot_rng import HashRng
 from .codec import ActionCodec
 from .engine_adapter import EngineDelegate
+from .options import TableOptions as TableAgreed
 from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.AddedKong,
@@ -35,16 +37,22 @@ class MCRRules(EngineDelegate):
     def default_hands(self) -> int:
         return HANDS_PER_MATCH
 
+    def option_problem(self, options: TableAgreed) -> str | None:
+        """``mode`` and ``flowers`` (protocol/mcr/config.py) must have their types."""
+        return check_pairs(options.rules)
+
+    def flowers(self, options: TableAgreed) -> bool:
+        return from_pairs(options.rules).flowers
 
     def _options(self, setup: HandSetup) -> TableOptions:
-        rules = dict(setup.options.rules)
-        mode = TableMode(str(rules.get("mode", TableMode.FRIENDLY.value)))
-        return TableOptions(mode=mode)
+        return from_pairs(setup.options.rules)
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         d = setup.dice
-        return engine.new_hand(self._options(setup), (Kind.HIDDEN,) * 144,
-                               (d[0], d[1], d[2], d[3]), setup.prevalent_wind)
+        options = self._options(setup)
+        size = wall_size(RuleSet.MCR, flowers=options.flowers)
+        return engine.new_hand(options, (Kind.HIDDEN,) * size, (d[0], d[1], d[2], d[3]),
+                               setup.prevalent_wind)
 
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
         return engine.legal_actions(state, seat)

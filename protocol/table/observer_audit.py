@@ -24,7 +24,6 @@ from fourwinds.protocol.deck.blame import Cheat, DeckCheat
 from fourwinds.protocol.deck.masked_wall import PASSES, TileTable
 from fourwinds.protocol.deck.messages import (
     AuditReveal,
-    DeckDescription,
     Phase,
     PublicReveal,
     Signed,
@@ -40,6 +39,7 @@ from .problems import Problem, ProblemKind
 from .rotation import wind_of
 from .state import TableSession
 from .values import evolve
+from .wall import deck_description
 
 KEPT = (WallPass, PublicReveal, AuditReveal)
 
@@ -105,7 +105,7 @@ def audit_hand(s: TableSession, observed: tuple[tuple[Seat, Any], ...],
             audits.setdefault(wind, body)
         else:
             reveals.append(body)
-    tiles = TileTable.build(DeckDescription(context, s.rules.ruleset))
+    tiles = TileTable.build(deck_description(s, context))
     for wind in SEATS:
         audit = audits.get(wind)
         if audit is None:  # its reveal was refused above (e.g. not its signature)

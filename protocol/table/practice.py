@@ -33,7 +33,8 @@ class PracticeWall:
         return tuple(bad)
 
 
-def practice_wall(ruleset: RuleSet, seed: bytes) -> PracticeWall:
-    tiles = tile_set(ruleset)
+def practice_wall(ruleset: RuleSet, seed: bytes, *, flowers: bool = True) -> PracticeWall:
+    """The hand's open wall (``flowers=False``: MCR's 136 tiles)."""
+    tiles = tile_set(ruleset, flowers=flowers)
     order = Entropy(seed).permutation(len(tiles), "practice wall")  # as protocol/deck/practice
     return PracticeWall(tuple(tiles[i] for i in order))

@@ -77,6 +77,17 @@ class RulesAdapter(Protocol):
         """Hands in a match when the table option says 0."""
         ...
 
+    def option_problem(self, options: TableOptions) -> str | None:
+        """Why this rule set refuses the table's options (its engine option pairs, the
+        ``rules`` of ``options``), or None: checked when the table is opened and when a
+        joiner reads its Open, so no seat plays a table another seat would refuse."""
+        ...
+
+    def flowers(self, options: TableOptions) -> bool:
+        """Whether the table's wall has its flower tiles (MCR: the ``flowers`` option; every
+        seat derives the wall's tile set, its size and the deal from this and the rule set)."""
+        ...
+
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         """A new hand with every face hidden, and its opening events (the deal)."""

@@ -25,17 +25,19 @@ def table_sheet(session: TableSession) -> dict[str, Any]:
     opened = session.open
     if opened is None:
         raise LocalProtocolError("the table has not been opened yet: no sheet")
-    return rules_sheet(opened.rules, opened.card_text)
+    flowers = session.rules is None or session.rules.flowers(opened.options)
+    return rules_sheet(opened.rules, opened.card_text, flowers=flowers)
 
 
-def rules_sheet(rules: str, card_text: str = "") -> dict[str, Any]:
+def rules_sheet(rules: str, card_text: str = "", *, flowers: bool = True) -> dict[str, Any]:
     """The sheet of a table of ``rules`` whose Open carries ``card_text`` ("": the house
     card, as a table hosted without a card file plays): what the lobby shows before any
-    table is open. ``LocalProtocolError`` for rules without a sheet."""
+    table is open. ``flowers`` False: an MCR table without flowers (no Flower Tiles fan).
+    ``LocalProtocolError`` for rules without a sheet."""
     if rules == "american":
         from fourwinds.protocol.american.table_view import sheet as american_sheet
         return american_sheet(card_from_text(card_text))
     if rules == "mcr":
         from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
-        return mcr_sheet()
+        return mcr_sheet(flowers)
     raise LocalProtocolError(f"the {rules} rules have no scoring sheet")

@@ -342,7 +342,7 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
         s = start_step(evolve(s, first_seating=first, hand=hand), Phase.WALL, acc, resolved)
         s = evolve(s, awaiting=frozenset())
         return masked.start_wall(s, acc)
-    wall = practice_wall(rules.ruleset, seed)
+    wall = practice_wall(rules.ruleset, seed, flowers=rules.flowers(opened.options))
     setup = HandSetup(hand_no, dice, prevalent_wind(rules.ruleset, hand_no), opened.options,
                       opened.card_text)
     engine, events = rules.start(setup)

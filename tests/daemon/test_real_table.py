@@ -13,6 +13,7 @@ import pytest
 
 from fourwinds.protocol.table.envelope import decode
 from fourwinds.protocol.table.transcript import check_transcript, read_transcript
+from fourwinds.protocol.tiles import is_bonus
 from testkit.bots import BotSeat, over
 from testkit.procs import DaemonProcess, request, start_all
 
@@ -222,3 +223,35 @@ def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTab
         assert time.monotonic() < resumed, f"the resumed daemon stays offline: {offline}"
         time.sleep(0.2)
     _finish(real_table, seats, 90)
+
+
+def test_four_daemons_play_an_mcr_hand_without_flowers_on_the_fair_deck(
+        tmp_path: Path) -> None:
+    """The MCR option ``{"rules": {"flowers": false}}`` at four real daemons on the fair,
+    masked deck: every seat agreed on it in the signed Open, dealt and audited the 136-tile
+    wall, and no seat ever laid out a flower; the transcript verifies as an observer."""
+    table = RealTable(tmp_path, "mcr", "masked")
+    try:
+        table.open_with({"hands": 1, "call_window": 0.5, "rules": {"flowers": False}})
+        seats = table.bots(timeout=60)
+        for seat in seats:
+            seat.join(60)
+            assert seat.error is None, seat.error
+        events = [table.query(i, type="view")["event"] for i in range(4)]
+        views = [e["view"] for e in events]
+        assert [v["session"]["phase"] for v in views] == ["over"] * 4
+        assert len({v["state"] for v in views}) == 1
+        assert not any(e["problems"] or e["view"]["problems"] for e in events)
+        every_hand_revealed(views)
+        assert [v["flowers"] for v in views] == [False] * 4
+        for view in views:
+            assert all(p["flowers"] == [] for p in view["players"]), view["players"]
+            assert view["result"]["audit"] == "ok"
+        for i in range(4):
+            verdict = check_transcript(table.query(i, type="transcript")["transcript"])
+            assert verdict.ok, verdict.problems
+            hand = verdict.session.hand
+            assert hand is not None and len(hand.engine.faces) == 136
+            assert not any(is_bonus(f) for f in hand.engine.faces)
+    finally:
+        table.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.daemon.real_session import table_options
+from fourwinds.daemon.real_session import new_table, table_options
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.wire import WireError
@@ -77,3 +77,37 @@ def test_options_wire_round_trip_with_the_older_forms() -> None:
 def test_bad_wire_options_are_refused(wire: list[object], reason: str) -> None:
     with pytest.raises(WireError, match=reason):
         TableOptions.from_wire(wire)
+
+
+def test_the_rule_sets_own_options_travel_as_sorted_pairs() -> None:
+    options = table_options({"rules": {"flowers": False, "mode": "friendly"}})
+    assert options.rules == (("flowers", False), ("mode", "friendly"))
+    assert table_options({}).rules == ()
+
+
+@pytest.mark.parametrize(("rules", "reason"), [
+    ([["flowers", False]], "option rules must be a map"),
+    ({"flowers": 0.5}, "option rules 'flowers': expected text, a whole number or true/false"),
+    ({"flowers": None}, "expected text"),
+])
+def test_bad_rule_set_options_are_refused(rules: object, reason: str) -> None:
+    with pytest.raises(LocalProtocolError, match=reason):
+        table_options({"rules": rules})
+
+
+@pytest.mark.parametrize(("rules", "options", "reason"), [
+    ("american", {"flowers": False}, "the flowers option is for MCR tables: an American wall "
+                                     "always has its flowers"),
+    ("mcr", {"flowers": "no"}, "options.rules flowers must be true or false, not 'no'"),
+    ("mcr", {"speed": 2}, "unknown MCR table option 'speed'"),
+    ("american", {"hot_wall": True, "dead_player": "ghost"}, "options.rules: 'ghost'"),
+])
+def test_create_asks_the_rule_set_about_its_options(rules: str, options: dict[str, object],
+                                                    reason: str) -> None:
+    with pytest.raises(LocalProtocolError, match=reason):
+        new_table(bytes(range(32)), "t", rules, "me", {"rules": options}, bytes(32), 0.0)
+    if rules == "mcr":
+        opened = new_table(bytes(range(32)), "t", "mcr", "me", {"rules": {"flowers": False}},
+                           bytes(32), 0.0)
+        assert opened.session.open is not None
+        assert opened.session.open.options.rules == (("flowers", False),)

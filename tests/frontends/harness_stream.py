@@ -28,9 +28,10 @@ class HarnessStream:
     """A ``botzone_seat.ViewStream`` over an in-memory table (see the module's doc)."""
 
     def __init__(self, seed: bytes, *, hands: int = 1, deck: DeckKind = DeckKind.PRACTICE,
-                 auto_pass: bool = True, skip: float = 0.0) -> None:
+                 auto_pass: bool = True, skip: float = 0.0, flowers: bool = True) -> None:
         self.h: Harness = open_harness("mcr", seed, options=TableOptions(
-            hands=hands, deck=deck, auto_pass=auto_pass))
+            hands=hands, deck=deck, auto_pass=auto_pass,
+            rules=() if flowers else (("flowers", False),)))
         self.rng = random.Random(seed)
         self.skip = skip
         self.seq = 0

@@ -55,10 +55,12 @@ def _verb(request: str) -> str:
 
 
 def play(seed: bytes, *, skip: float = 0.0, hands: int = 1, deck: DeckKind = DeckKind.PRACTICE,
-         seen: Counter[str] | None = None) -> Counter[str]:
+         seen: Counter[str] | None = None, flowers: bool = True,
+         told: list[str] | None = None) -> Counter[str]:
     """Play ``hands`` hands boldly; check the story at every question; what was checked,
-    and (in ``seen``) every verb told."""
-    stream = HarnessStream(seed, hands=hands, deck=deck, auto_pass=False, skip=skip)
+    (in ``seen``) every verb told and (in ``told``) the last hand's requests."""
+    stream = HarnessStream(seed, hands=hands, deck=deck, auto_pass=False, skip=skip,
+                           flowers=flowers)
     rng = random.Random(seed)
     story: Story | None = None
     checked: Counter[str] = Counter()
@@ -71,6 +73,8 @@ def play(seed: bytes, *, skip: float = 0.0, hands: int = 1, deck: DeckKind = Dec
                 assert story is not None and story.flow.step is Step.OVER
                 if seen is not None:
                     seen.update(_verb(r) for r in story.requests)
+                if told is not None:
+                    told.extend(story.requests)
                 return checked
             if not event["legal_actions"]:
                 continue
@@ -113,6 +117,21 @@ def test_several_hands_and_the_fair_deck() -> None:
     draw is told once its face is known to us."""
     checked = play(b"story-masked", hands=2, deck=DeckKind.MASKED)
     assert checked["drawn"] >= 10, checked
+
+
+def test_request_1_tells_no_flowers_at_a_fair_table_without_flowers() -> None:
+    """MCR without flowers (the table option): request 1 says 0 flowers at every seat and
+    lists none, and no BUHUA is ever told; the story still adds up at every question."""
+    seen: Counter[str] = Counter()
+    for i in range(3):
+        told: list[str] = []
+        checked = play(b"no-flowers-%d" % i, deck=DeckKind.MASKED if i == 0 else
+                       DeckKind.PRACTICE, seen=seen, flowers=False, told=told)
+        assert checked["discard"] >= 5, checked
+        first = told[1].split()
+        assert first[:5] == ["1", "0", "0", "0", "0"] and len(first) == 5 + 13, told[1]
+        assert not any(t.startswith("H") for t in first[5:])
+    assert "BUHUA" not in seen and {"0", "1", "DRAW", "PLAY"} <= set(seen), seen
 
 
 def test_a_hand_under_way_when_the_seat_starts_is_sat_out() -> None:

@@ -63,3 +63,19 @@ def test_demo_mcr_runs_through_the_table_and_saves_a_verifiable_transcript(
     assert code == 0 and "== Hand 1" in out and "-- Hand 1:" in out
     assert main(["verify", str(transcript)]) == 0
     assert "OK" in capsys.readouterr().out
+
+
+def test_demo_mcr_without_flowers_lays_out_none_and_verify_says_so(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    transcript = tmp_path / "mcr-nf.fw"
+    code, out, _ = run(capsys, "demo", "mcr", "--seed", "5", "--no-flowers",
+                       "--transcript", str(transcript))
+    assert code == 0 and "-- Hand 1:" in out
+    assert "flower replacement" not in out and " exposes " not in out
+    assert main(["verify", str(transcript)]) == 0
+    checked = capsys.readouterr().out
+    assert "mcr without flowers, masked deck" in checked and "OK" in checked
+    code, out, _ = run(capsys, "demo", "mcr", "--seed", "5", "--no-flowers", "--engine-only")
+    assert code == 0 and "flower replacement" not in out and " exposes " not in out
+    code, out, _ = run(capsys, "demo", "mcr", "--seed", "5", "--engine-only")
+    assert "flower replacement" in out and " exposes " in out   # the same seed, with flowers

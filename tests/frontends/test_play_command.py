@@ -160,9 +160,9 @@ def test_join_gives_up_after_the_wait_with_what_to_do(monkeypatch: pytest.Monkey
 
 def test_table_timers_are_sent_only_when_given(tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    assert set(table_options(_args())) == {"hands", "deck", "auto_pass"}
+    assert set(table_options(_args(), "american")) == {"hands", "deck", "auto_pass"}
     given = table_options(_args("--call-window", "12", "--next-window", "0",
-                                "--turn-window", "30", "--charleston-window", "45"))
+                                "--turn-window", "30", "--charleston-window", "45"), "mcr")
     assert {k: given[k] for k in ("call_window", "turn_window", "charleston_window",
                                   "next_window")} == {"call_window": 12.0, "turn_window": 30.0,
                                                       "charleston_window": 45.0,
@@ -170,10 +170,29 @@ def test_table_timers_are_sent_only_when_given(tmp_path: Path,
     config = tmp_path / "config.toml"
     config.write_text("call_window = 5\nnext_window = 90\n")
     monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
-    from_file = table_options(_args("--call-window", "3"))
+    from_file = table_options(_args("--call-window", "3"), "mcr")
     assert (from_file["call_window"], from_file["next_window"]) == (3.0, 90.0)
     with pytest.raises(FourwindsError, match=r"--call-window 0: must be 0\.1 to 3600 seconds"):
-        table_options(_args("--call-window", "0"))
+        table_options(_args("--call-window", "0"), "mcr")
+
+
+def test_config_flowers_false_hosts_mcr_tables_without_flowers_and_leaves_american_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text("flowers = false\n")
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
+    assert table_options(_args(), "mcr")["rules"] == {"flowers": False}
+    assert "rules" not in table_options(_args(), "american")
+
+
+def test_no_flowers_is_the_mcr_rule_sets_option_and_refused_for_american(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    assert "rules" not in table_options(_args(), "mcr")
+    assert table_options(_args("--no-flowers"), "mcr")["rules"] == {"flowers": False}
+    with pytest.raises(FourwindsError, match=r"--no-flowers is for MCR tables \(add --rules "
+                                             r"mcr\): an American wall always has its flowers"):
+        table_options(_args("--no-flowers"), "american")
 
 
 def test_bots_option_is_checked() -> None:

@@ -483,6 +483,16 @@ def test_lobby_shows_names_free_places_ready_and_timers() -> None:
     assert ">1 Ready to start [default]" in full
 
 
+def test_a_table_without_flowers_says_so_in_the_lobby_and_the_header() -> None:
+    event = sample_views.lobby_event()
+    event["view"]["flowers"] = False
+    screen = "\n".join(render(event, UiState(), 80, 24, True))
+    assert "Played without flowers and seasons: 136 tiles, no flower points" in screen
+    assert " no flowers" in screen.splitlines()[0]
+    usual = "\n".join(render(sample_views.lobby_event(), UiState(), 80, 24, True))
+    assert "flowers" not in usual
+
+
 def test_lobby_shows_an_admitted_member_the_view_does_not_name_yet() -> None:
     event = sample_views.lobby_event(seated=1)
     event["members"] = [{"fingerprint": "36d8:4e7e", "alive": True, "player": "ada"},

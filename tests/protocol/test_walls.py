@@ -14,6 +14,8 @@ from fourwinds.protocol.walls import (
     mcr_break_wall,
     mcr_plan,
     plan_for,
+    ring_wall_index,
+    wall_size,
 )
 
 die = st.integers(1, 6)
@@ -38,6 +40,26 @@ def test_b3_mcr_deal_every_tile_once_east_14_others_13_and_91_left(
     every = [slot for hand in plan.deal for slot in hand] + list(plan.live)
     assert sorted(every) == list(range(144))
     assert len(plan.live) == 91
+
+
+@given(die, die, die, die)
+def test_b3_no_flowers_deal_every_tile_once_from_17_stacks_a_wall_and_83_left(
+    a: int, b: int, c: int, d: int
+) -> None:
+    plan = mcr_plan((a, b, c, d), flowers=False)
+    assert plan == plan_for(RuleSet.MCR, (a, b, c, d), flowers=False)
+    assert plan.size == 136 and wall_size(RuleSet.MCR, flowers=False) == 136
+    assert [len(hand) for hand in plan.deal] == [14, 13, 13, 13]
+    every = [slot for hand in plan.deal for slot in hand] + list(plan.live)
+    assert sorted(every) == list(range(136))
+    assert len(plan.live) == 83
+    owner = mcr_break_wall((a, b))  # the break counts on 17 stacks a wall
+    assert plan.break_stack == (ring_wall_index(owner) * 17 + a + b + c + d) % 68
+
+
+def test_b3_no_flowers_is_refused_for_an_american_wall() -> None:
+    with pytest.raises(ValueError, match="American wall always has its flowers"):
+        plan_for(RuleSet.AMERICAN, (3, 4), flowers=False)
 
 
 def test_a3_american_break_sets_aside_stacks_drawn_last() -> None:

@@ -62,3 +62,29 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
         driver.find_element("css selector", "#mine button.open").click()
         wait_for(driver, lambda p: p["screen"] in ("table", "result"), 15, "the table again")
         assert not page_errors(driver), page_errors(driver)
+
+
+def test_host_an_mcr_table_without_flowers_from_the_lobby(pat: Machine) -> None:
+    """The host form's "Flowers and seasons" box: unticked, an American table is refused
+    with the reason (nothing is hosted), an MCR one is hosted without flowers and says so."""
+    pat.start("fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns", "daemon.out")
+    pat.start("fourwinds web --no-browser", "web.out")
+    url = _address(pat, "web.out")
+    with chromium() as driver:
+        driver.get(url)
+        wait_for(driver, lambda p: p["screen"] == "lobby"
+                 and "You sit at no table." in body_text(driver), 15, "the lobby")
+        driver.find_element("id", "host-flowers").click()
+        driver.find_element("id", "host-button").click()   # American, the first choice
+        wait_for(driver, lambda p: "cannot host: the flowers option is for MCR tables"
+                 in body_text(driver), 15, "the refusal")
+        driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
+        driver.find_element("id", "host-button").click()
+        page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
+                        "our rack at the hosted table")
+        assert len(page["rack"]) in (13, 14), page["rack"]
+        view = pat.view()
+        assert view.get("rules") == "mcr" and view.get("flowers") is False, view
+        assert re.search(r"Chinese Official \(MCR\)( practice)? without flowers",
+                         body_text(driver)), body_text(driver)
+        assert not page_errors(driver), page_errors(driver)

@@ -523,7 +523,7 @@
     setData(document.body, "answered", state.answered ? "yes" : "no");
     const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
     setText($("info"), [`table ${event.name || view.table || ""}`,
-      rules + (view.practice ? " practice" : ""),
+      rules + (view.practice ? " practice" : "") + (view.flowers === false ? " without flowers" : ""),
       screen === "waiting" ? `${view.hands_in_match} hands` : `hand ${view.hand_number}/${view.hands_in_match}`,
       view.prevalent_wind !== null && view.prevalent_wind !== undefined ? `prevalent ${Views.WINDS[view.prevalent_wind]}` : null,
       Number.isInteger(view.seat) && screen !== "waiting" ? `you: ${Views.WINDS[view.seat]}` : null]
@@ -1006,6 +1006,7 @@
   async function hostTable() {
     const options = { hands: number("host-hands") || 0, auto_pass: $("host-autopass").checked };
     if ($("host-deck").value) options.deck = $("host-deck").value;
+    if (!$("host-flowers").checked) options.rules = { flowers: false };  // MCR's own option
     for (const [id, key] of [["host-call", "call_window"], ["host-turn", "turn_window"],
       ["host-charleston", "charleston_window"], ["host-next", "next_window"]]) {
       if (number(id) !== null) options[key] = number(id);

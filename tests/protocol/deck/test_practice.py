@@ -11,13 +11,14 @@ import pytest
 from fourwinds.protocol.deck.blame import Cheat, DeckCheat
 from fourwinds.protocol.deck.deck import Deck, MaskedDeck
 from fourwinds.protocol.deck.entropy import Entropy
+from fourwinds.protocol.deck.errors import DeckUsageError
 from fourwinds.protocol.deck.events import Learned, Moved, Send
 from fourwinds.protocol.deck.loopback import Loopback
 from fourwinds.protocol.deck.messages import PublicReveal, Signed, sign
 from fourwinds.protocol.deck.practice import PracticeDeck
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import Kind, RuleSet
-from fourwinds.protocol.walls import LiveWall, american_plan
+from fourwinds.protocol.tiles import Kind, RuleSet, is_bonus, tile_set
+from fourwinds.protocol.walls import LiveWall, american_plan, mcr_plan
 
 from .helpers import (
     audit_result,
@@ -109,3 +110,39 @@ def test_both_decks_satisfy_the_deck_interface() -> None:
     practice = practice_decks()[1]
     masked = masked_decks(replace(DESC, practice=False, size=8))[1]
     assert _seat_of(practice) == _seat_of(masked) == Seat.SOUTH
+
+
+def _mcr_no_flowers_hand(loop: Loopback[S]) -> dict[Seat, dict[int, Kind]]:
+    """The deal of an MCR wall without flowers, four draws and discards, the audit."""
+    plan = mcr_plan((2, 5, 1, 6), flowers=False)
+    loop.everyone(lambda deck, state: deck.deal(state, plan))
+    wall = LiveWall(plan.live)
+    for turn in range(4):
+        slot, wall = wall.draw_front()
+        loop.everyone(drawing(slot, SEATS[turn]))
+        loop.command(SEATS[turn], revealing(slot))
+    loop.everyone(lambda deck, state: deck.audit(state))
+    return {seat: {e.slot: e.kind for e in loop.events[seat] if isinstance(e, Learned)}
+            for seat in SEATS}
+
+
+@pytest.mark.parametrize("practice", [True, False])
+def test_b1_no_flowers_deck_deals_and_audits_the_136_tiles(practice: bool) -> None:
+    desc = replace(description(RuleSet.MCR), practice=practice, flowers=False)
+    assert len(desc.tiles) == 136 and not any(is_bonus(k) for k in desc.tiles)
+    if practice:
+        _check_no_flowers(Loopback([PracticeDeck.create(desc, s, SEED, mac_signer(s), mac_verify)
+                                    for s in SEATS]))
+    else:
+        _check_no_flowers(Loopback(masked_decks(desc, run=5)))
+
+
+def _check_no_flowers(loop: Loopback[S]) -> None:
+    seen = _mcr_no_flowers_hand(loop)
+    faces = audit_result(loop.events, Seat.EAST).faces
+    assert Counter(faces) == Counter(tile_set(RuleSet.MCR, flowers=False))
+    for seat in SEATS:
+        assert len(seen[seat]) >= 13
+        assert all(faces[slot] == kind for slot, kind in seen[seat].items())
+    with pytest.raises(DeckUsageError, match="a plan for 144 tiles on a 136-tile wall"):
+        loop.decks[0].deal(loop.states[Seat.EAST], mcr_plan((2, 5, 1, 6)))

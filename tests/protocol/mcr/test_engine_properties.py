@@ -1,6 +1,6 @@
 """Invariants over random sequences of legal actions: tiles conserved, 13/14 tiles held,
 views hiding other seats' concealed tiles, no legal action ever reaching an invalid state,
-answers in any order giving one result."""
+answers in any order giving one result; with flowers and at a table without them."""
 
 from __future__ import annotations
 
@@ -21,10 +21,10 @@ from fourwinds.protocol.mcr.engine import (
     public_digest,
     view,
 )
-from fourwinds.protocol.mcr.events import TileDrawn
+from fourwinds.protocol.mcr.events import FlowerExposed, FlowersFinished, TileDrawn
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.tiles import MCR_TILES, Kind
+from fourwinds.protocol.tiles import MCR_TILES, Kind, RuleSet, is_bonus, tile_set
 
 
 def check_views(state: HandState) -> None:
@@ -50,7 +50,12 @@ def check_invariants(state: HandState) -> None:
             places += list(meld.slots)
     if state.pending is not None:
         places.append(state.pending)
-    assert sorted(places) == list(range(144)), "every tile is in exactly one place"
+    size = 144 if state.options.flowers else 136
+    assert len(state.faces) == size
+    assert sorted(places) == list(range(size)), "every tile is in exactly one place"
+    if not state.options.flowers:
+        assert not any(is_bonus(f) for f in state.faces), "no flower in a wall without them"
+        assert all(not own.flowers for own in state.seats)
     for seat in SEATS:
         mine = state.seats[seat]
         held = len(mine.hand) + 3 * len(mine.melds)
@@ -64,14 +69,16 @@ def check_invariants(state: HandState) -> None:
             assert held == (14 if on_turn else 13), (seat, state.phase, held)
 
 
-@settings(max_examples=10, deadline=None)
-@given(st.randoms(use_true_random=False), st.booleans())
+@settings(max_examples=14, deadline=None)
+@given(st.randoms(use_true_random=False), st.booleans(), st.booleans())
 def test_random_legal_actions_never_reach_an_invalid_state(rnd: random.Random,
-                                                           tournament: bool) -> None:
-    faces = list(MCR_TILES)
+                                                           tournament: bool,
+                                                           flowers: bool) -> None:
+    faces = list(tile_set(RuleSet.MCR, flowers=flowers))
     rnd.shuffle(faces)
     mode = TableMode.TOURNAMENT if tournament else TableMode.FRIENDLY
-    state, _ = new_hand(TableOptions(mode=mode), faces, (rnd.randint(1, 6), 3, 4, 5))
+    state, events = new_hand(TableOptions(mode=mode, flowers=flowers), faces,
+                             (rnd.randint(1, 6), 3, 4, 5))
     for _ in range(1500):
         check_invariants(state)
         check_views(state)
@@ -79,7 +86,9 @@ def test_random_legal_actions_never_reach_an_invalid_state(rnd: random.Random,
             break
         options: list[Action] = [a for s in SEATS for a in legal_actions(state, s)]
         assert options, "an unfinished hand always has someone to act"
-        state, _ = apply(state, rnd.choice(options))
+        state, events = apply(state, rnd.choice(options))
+        if not flowers:
+            assert not any(isinstance(e, (FlowerExposed, FlowersFinished)) for e in events)
     assert state.phase is Phase.ENDED
     assert state.result is not None and sum(state.result.payments) == 0
 

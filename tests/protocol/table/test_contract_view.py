@@ -26,7 +26,8 @@ from fourwinds.protocol.table.session import local_action
 from fourwinds.protocol.table.state import Phase, TableSession, evolve
 from fourwinds.protocol.tiles import Kind
 
-VIEW_KEYS = {"rules", "table", "practice", "hand_number", "hands_in_match", "seat", "dealer",
+VIEW_KEYS = {"rules", "table", "practice", "flowers", "hand_number", "hands_in_match", "seat",
+             "dealer",
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
              "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
              "hints", "result",
@@ -89,6 +90,7 @@ def check_view(view: dict[str, Any], rules: str) -> None:
     assert set(view) == VIEW_KEYS
     assert view["rules"] == rules
     assert isinstance(view["table"], str) and isinstance(view["practice"], bool)
+    assert view["flowers"] is True or (rules == "mcr" and view["flowers"] is False)
     assert view["hand_number"] >= 1 and view["hands_in_match"] >= 1
     # no wind for us while the dice seat the hand (issue 22, 16b: our place shown as a wind)
     # nor while the masked deck's wall is built (MCR's "deal", laying out flowers, has one)

@@ -14,7 +14,13 @@ from fourwinds.protocol.deck.messages import PublicReveal, Signed
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.deck_wire import decode_message
-from fourwinds.protocol.table.envelope import bundle, decode, is_bundle, unbundle
+from fourwinds.protocol.table.envelope import (
+    PROTOCOL_VERSION,
+    bundle,
+    decode,
+    is_bundle,
+    unbundle,
+)
 from fourwinds.protocol.table.flow import Acc
 from fourwinds.protocol.table.harness import (
     Harness,
@@ -447,9 +453,10 @@ def test_a_masked_table_needs_version_3_at_every_seat(monkeypatch: pytest.Monkey
     opened = new_table("t", "mcr", seat_key(b"v", 0), bytes(32), 0.0, options=MASKED)
     open_payload = opened.outgoing[0].payload
     body = decode_body(MsgKind.OPEN, decode(open_payload).body or b"")
-    assert isinstance(body, Open) and body.versions == (3, 4)
+    assert isinstance(body, Open) and body.versions == (3, PROTOCOL_VERSION)
     _old_seat(monkeypatch)
-    with pytest.raises(LocalProtocolError, match=r"protocol 3\.\.4, this seat 1\.\.2"):
+    with pytest.raises(LocalProtocolError,
+                       match=rf"protocol 3\.\.{PROTOCOL_VERSION}, this seat 1\.\.2"):
         join_table(open_payload, Seat(1), seat_key(b"v", 1), bytes(32), 0.0)
     old_open = new_table("t", "mcr", seat_key(b"v", 0), bytes(32), 0.0, options=MASKED)
     monkeypatch.undo()

@@ -19,6 +19,7 @@ from fourwinds.protocol.canonical import digest
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.codec import ActionCodec, encode
+from fourwinds.protocol.table.options import TableOptions
 from fourwinds.protocol.table.registry import register_rules
 from fourwinds.protocol.table.rules import (
     DeckOp,
@@ -120,6 +121,12 @@ class ToyRules:
 
     def default_hands(self) -> int:
         return 2
+
+    def option_problem(self, options: TableOptions) -> str | None:
+        return None
+
+    def flowers(self, options: TableOptions) -> bool:
+        return True
 
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
