@@ -21,7 +21,7 @@ import pytest
 
 from fourwinds.frontends.client import connect
 from fourwinds.protocol.american.call_offers import lines_kept_open
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.notation import parse_tiles
 from testkit.machines import TEST_BOT_PAUSE
 from tests.frontends.test_curses_tmux import TMUX

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import replace
 
 from fourwinds.protocol.american.actions import Action, Discard, NoCall
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.config import TableOptions
 from fourwinds.protocol.american.engine import apply, new_hand
 from fourwinds.protocol.american.events import AmericanEvent

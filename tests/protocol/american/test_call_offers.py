@@ -11,7 +11,7 @@ from fourwinds.protocol.american import engine
 from fourwinds.protocol.american.actions import Call, CallMahjong, NoCall
 from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.call_offers import call_offers, lines_kept_open
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.american.table_view import RULES
 from fourwinds.protocol.seats import SEATS, Seat

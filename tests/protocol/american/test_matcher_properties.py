@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fourwinds.protocol.american import matcher
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.compile import Variant, compiled, copies, hand_variants
 from fourwinds.protocol.american.matcher import match_hand, nearest_hands
 from fourwinds.protocol.notation import parse_tiles
