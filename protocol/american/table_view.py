@@ -22,7 +22,7 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Sta
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import format_tiles
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code, our_choices
+from fourwinds.protocol.table.rule_view import Offer, SeatFacts, code, our_choices
 from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
 
 __all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",

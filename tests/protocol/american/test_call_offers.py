@@ -16,7 +16,7 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Sta
 from fourwinds.protocol.american.table_view import RULES
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.american_rules import AmericanRules
-from fourwinds.protocol.table.contract_view import SeatFacts
+from fourwinds.protocol.table.rule_view import SeatFacts
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
 
 from .engine_fixtures import E, N, W, discard, play_state
