@@ -15,6 +15,7 @@ from collections.abc import Collection
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
+from .acc import Acc, halt, report
 from .envelope import (
     SUPPORTED_VERSIONS,
     X25519_WALL_SINCE,
@@ -25,7 +26,7 @@ from .envelope import (
     public_key_from_bytes,
     verify,
 )
-from .flow import Acc, accept, halt, receive, report, send
+from .flow import accept, receive, send
 from .messages import Join, MsgKind, Open, Seating, decode_body
 from .options import DeckKind, TableOptions
 from .problems import Problem, ProblemKind

@@ -47,9 +47,10 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
 from fourwinds.protocol.walls import plan_for
 
+from .acc import Acc, report
 from .deck_wire import decode_message, encode_message
 from .envelope import Envelope
-from .flow import Acc, report, send
+from .flow import send
 from .messages import DeckMsg, MsgKind, decode_body
 from .observer_audit import observe
 from .problems import Problem, ProblemKind

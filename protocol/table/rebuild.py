@@ -34,6 +34,7 @@ from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from . import dice as cr
+from .acc import Acc
 from .envelope import (
     Envelope,
     check_body,
@@ -44,7 +45,7 @@ from .envelope import (
     unbundle,
     verify,
 )
-from .flow import Acc, accept, receive
+from .flow import accept, receive
 from .lobby import _join_body, base_session, derive_secret
 from .messages import MsgKind, Open, Seating, decode_body
 from .records import genesis_record

@@ -17,8 +17,9 @@ from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from . import masked
+from .acc import Acc, report
 from .envelope import THINKING_SINCE
-from .flow import Acc, outgoing, receive, report, send
+from .flow import outgoing, receive, send
 from .lobby import join, open_table
 from .messages import Ready, Thinking
 from .options import TableOptions

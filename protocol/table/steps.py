@@ -26,8 +26,9 @@ from fourwinds.protocol.tiles import RuleSet
 
 from . import dice as cr
 from . import lobby, masked  # lobby: looked up when called (it imports this module)
+from .acc import Acc, halt, report
 from .envelope import THINKING_SINCE, Envelope
-from .flow import Acc, halt, report, send
+from .flow import send
 from .messages import Act, Commit, Echo, HandEnd, MsgKind, Ready, Reveal, decode_body
 from .options import DeckKind
 from .practice import practice_wall

@@ -56,7 +56,8 @@ class TranscriptCut(TranscriptError):
 
 def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> TableSession:
     """The session a seat had when it wrote ``records`` (its timers restart on next tick)."""
-    from .flow import Acc, receive
+    from .acc import Acc
+    from .flow import receive
     from .lobby import base_session
     from .steps import advance
 
@@ -199,7 +200,8 @@ def check_transcript(data: bytes, partial_ok: bool = False) -> Verdict:
 
 def check_messages(transcript: Transcript, partial_ok: bool = False) -> Verdict:
     """``check_transcript`` of a transcript already read (or rebuilt from a seat's records)."""
-    from .flow import Acc, receive
+    from .acc import Acc
+    from .flow import receive
     from .lobby import base_session
     from .steps import advance
 

@@ -13,9 +13,9 @@ import pytest
 from fourwinds.protocol.deck.messages import PublicReveal, Signed
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.acc import Acc
 from fourwinds.protocol.table.deck_wire import decode_message
 from fourwinds.protocol.table.envelope import bundle, decode, is_bundle, unbundle
-from fourwinds.protocol.table.flow import Acc
 from fourwinds.protocol.table.harness import (
     Harness,
     bot_moves,

@@ -11,8 +11,9 @@ import pytest
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table import lobby
+from fourwinds.protocol.table.acc import Acc
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.flow import Acc, outgoing, send
+from fourwinds.protocol.table.flow import outgoing, send
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
 from fourwinds.protocol.table.messages import MsgKind, Thinking
 from fourwinds.protocol.table.options import DeckKind, TableOptions
