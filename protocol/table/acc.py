@@ -4,10 +4,17 @@
 problems); ``report`` records a problem, ``halt`` stops the table. They need nothing of the
 message flow, the lobby or the step machine, so every one of those modules can use them
 without importing another.
+
+An ``Acc`` also carries the lobby's handlers (``LobbyHandlers``, filled in by ``lobby.LOBBY``):
+the message flow hands the lobby's messages (an Open, a Join, the Seating) on to them and the
+step machine asks them to seat the table, without importing the lobby, which builds on both.
+Whoever starts a call (the session, the lobby's own entry points, the transcript replays)
+names them, so the dispatch is written where the call begins instead of in a late import.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .envelope import Envelope
@@ -16,7 +23,7 @@ from .records import problem_record
 from .state import Phase, TableHalted, TableSession
 from .values import evolve
 
-__all__ = ["Acc", "halt", "report"]
+__all__ = ["Acc", "LobbyHandlers", "halt", "report"]
 
 
 @dataclass
@@ -30,6 +37,22 @@ class Acc:
     persist: list[bytes] = field(default_factory=list)
     events: list[object] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    lobby: LobbyHandlers = field(kw_only=True)
+    """Where the flow and the step machine hand the lobby's work (``lobby.LOBBY``)."""
+
+
+@dataclass(frozen=True)
+class LobbyHandlers:
+    """The lobby's part of a call, as the message flow and the step machine reach it."""
+
+    bootstrap_open: Callable[[TableSession, Envelope, Acc], TableSession]
+    """A table's Open, before any key of the table is known (flow.receive)."""
+    creator_join: Callable[[TableSession, Envelope, bytes, Acc], TableSession]
+    """At the creator, a joiner's Join for a free place (flow.receive)."""
+    on_seating: Callable[[TableSession, Envelope, Acc], TableSession]
+    """The creator's Seating, once accepted into its chain (flow.accept)."""
+    creator_seats: Callable[[TableSession, Acc], TableSession]
+    """At the creator, sign the Seating once three places are taken (steps.advance)."""
 
 
 def report(s: TableSession, acc: Acc, problem: Problem) -> TableSession:

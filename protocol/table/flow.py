@@ -94,9 +94,9 @@ def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None
     verifier = s.verifiers[env.seat]
     if verifier is None:
         if env.kind is MsgKind.OPEN and env.seat == 0 and s.open is None:
-            return lobby.bootstrap_open(s, env, acc)
+            return acc.lobby.bootstrap_open(s, env, acc)
         if env.kind is MsgKind.JOIN and s.me == 0 and s.phase is Phase.LOBBY:
-            return lobby.creator_join(s, env, payload, acc)
+            return acc.lobby.creator_join(s, env, payload, acc)
         if payload not in s.early and len(s.early) < 64:
             return evolve(s, early=(*s.early, payload))
         return s
@@ -132,7 +132,7 @@ def accept(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
             if inbox is not None:
                 s, inbox = evolve(s, inbox=tuple(inbox)), None
             if item.kind is MsgKind.SEATING:
-                s = lobby.on_seating(s, item, acc)
+                s = acc.lobby.on_seating(s, item, acc)
             else:
                 s = on_accuse(s, item, acc)
         elif item.kind is not MsgKind.OPEN and item.kind is not MsgKind.JOIN:
@@ -241,6 +241,3 @@ def _lacking(ours: tuple[Envelope, ...], first: int, seq: int, place: Seat) -> l
         run.append(env.encode() if full else env.redacted().encode())
     return run[::-1]
 
-
-# The lobby builds on this module; its functions are looked up when called.
-from . import lobby  # noqa: E402

@@ -20,7 +20,7 @@ from . import masked
 from .acc import Acc, report
 from .envelope import THINKING_SINCE
 from .flow import outgoing, receive, send
-from .lobby import join, open_table
+from .lobby import LOBBY, join, open_table
 from .messages import Ready, Thinking
 from .options import TableOptions
 from .problems import Problem, ProblemKind, shown_problems
@@ -114,7 +114,7 @@ def handle_message(session: TableSession, payload: bytes, now: float,
     ``answer=False`` applies it without making our own automatic inputs it calls for (the
     dice messages, an automatic pass...); ``settle`` then makes them. The daemon splits the
     two so that the new state is adopted, and shown, before the work of our reply."""
-    acc = Acc(now, answers=answer)
+    acc = Acc(now, answers=answer, lobby=LOBBY)
     s = receive(session, payload, acc)
     return _step(advance(s, acc), acc)
 
@@ -123,7 +123,7 @@ def settle(session: TableSession, now: float) -> Step:
     """Everything due now: inputs received but not yet taken (our own action sent with
     ``settle_now=False``) and our automatic answers (after ``handle_message(answer=False)``).
     Nothing happens when nothing is due."""
-    acc = Acc(now)
+    acc = Acc(now, lobby=LOBBY)
     return _step(advance(session, acc), acc)
 
 
@@ -138,7 +138,7 @@ def call_time(session: TableSession, now: float, stop_now: bool = False) -> Step
     ``stop_now`` (the American option that a hand unfinished at the call scores 0): our
     seat's next action is marked too, and the play step it resolves ends the hand at once,
     scoring 0 for everyone (steps.py ``_stopped_by_time``)."""
-    return _step(evolve(session, time_up=True, stop_now=stop_now), Acc(now))
+    return _step(evolve(session, time_up=True, stop_now=stop_now), Acc(now, lobby=LOBBY))
 
 
 def _our_wind(s: TableSession) -> Seat:
@@ -163,7 +163,7 @@ def local_action(session: TableSession, action: object, now: float,
         raise LocalProtocolError(f"the table is halted: {s.halted.describe()}")
     if s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
         raise LocalProtocolError("the table is not waiting for this seat now")
-    acc = Acc(now)
+    acc = Acc(now, lobby=LOBBY)
     if isinstance(action, TableReady):
         if s.phase is not Phase.READY:
             raise LocalProtocolError("ready is only for the lobby")
@@ -216,7 +216,7 @@ def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
 def tick(session: TableSession, now: float) -> Step:
     """Timers: answer by default for our own seat when its window expired; report seats that
     stopped answering; send any automatic message still due (e.g. after ``resume``)."""
-    acc = Acc(now)
+    acc = Acc(now, lobby=LOBBY)
     s = advance(session, acc)
     if s.step_started < 0:  # resumed: timers restart now
         s = evolve(s, step_started=now)

@@ -58,7 +58,7 @@ def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> Tabl
     """The session a seat had when it wrote ``records`` (its timers restart on next tick)."""
     from .acc import Acc
     from .flow import receive
-    from .lobby import base_session
+    from .lobby import LOBBY, base_session
     from .steps import advance
 
     if not records:
@@ -71,7 +71,7 @@ def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> Tabl
         raise TranscriptError("the first record is not a genesis record")
     s = base_session(genesis.me, identity_private_key if genesis.me is not None else None,
                      genesis.secret, genesis.table)
-    acc = Acc(0.0, auto=False)
+    acc = Acc(0.0, auto=False, lobby=LOBBY)
     problems: list[Problem] = []
     tally = ProblemTally()    # counted again as they were (their hand: the replay's)
     for index, record in enumerate(records[1:], start=1):
@@ -202,11 +202,11 @@ def check_messages(transcript: Transcript, partial_ok: bool = False) -> Verdict:
     """``check_transcript`` of a transcript already read (or rebuilt from a seat's records)."""
     from .acc import Acc
     from .flow import receive
-    from .lobby import base_session
+    from .lobby import LOBBY, base_session
     from .steps import advance
 
     s = base_session(None, None, b"", transcript.table)
-    acc = Acc(0.0, auto=False)
+    acc = Acc(0.0, auto=False, lobby=LOBBY)
     for payload in transcript.payloads:
         s = advance(receive(s, payload, acc), acc)
     problems = list(s.problems)
