@@ -39,7 +39,8 @@ _SIGN_DOMAIN = b"fourwinds/deck/v1\x00"
 
 @dataclass(frozen=True)
 class DeckDescription:
-    """What deck a hand uses; every seat sees it. ``practice`` decks are open (see practice.py)."""
+    """What deck a hand uses; every seat sees it. A ``practice`` wall is open
+    (protocol/table/practice.py): a masked deck refuses a description that says so."""
 
     context: bytes
     ruleset: RuleSet
