@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fourwinds.daemon.real_session import seat_view
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import (
@@ -39,7 +40,6 @@ from fourwinds.protocol.table.session import (
     join_table,
     local_action,
     new_table,
-    seat_view,
     settle,
     tick,
 )
@@ -237,7 +237,7 @@ def test_a_silent_seat_is_reported_and_visible_in_the_view() -> None:
     h = toy_harness(b"silent")
     run(h, bots=(Seat.EAST, Seat.SOUTH, Seat.WEST))
     s = h.sessions[0]
-    assert seat_view(s)["waiting_for"] == [3]
+    assert seat_view(s)["session"]["waiting_for"] == [3]
     assert _blamed(h, 0, ProblemKind.STALLED) == {Seat.NORTH}
 
 
@@ -286,7 +286,7 @@ def test_every_seat_must_say_ready_before_the_dice() -> None:
     h = open_harness("toy", b"ready", options=TableOptions(deck=DeckKind.PRACTICE))
     run(h, bots=(Seat.EAST, Seat.SOUTH, Seat.WEST))
     assert {s.phase for s in h.sessions} == {Phase.READY}
-    assert seat_view(h.sessions[0])["waiting_for"] == [3]
+    assert seat_view(h.sessions[0])["session"]["waiting_for"] == [3]
     bot_moves(h, Seat.NORTH)
     run(h)
     assert {s.phase for s in h.sessions} == {Phase.OVER}
