@@ -45,6 +45,7 @@ from fourwinds.protocol.table.session import (
 )
 from fourwinds.protocol.table.state import Outgoing, Phase
 from fourwinds.protocol.table.suggest import bot_entropy
+from testkit.payloads import unbundled
 
 from .helpers import discard_liar, liar, resign, toy_harness
 
@@ -305,9 +306,6 @@ def test_private_messages_are_redacted_for_other_seats_but_still_chain() -> None
     step = handle_message(h.sessions[1], redacted.encode(), 0.0)
     assert step.problems == () and step.session.step_hash == h.sessions[1].step_hash
 
-
-def unbundled(payload: bytes) -> bytes:
-    return unbundle(payload)[0] if is_bundle(payload) else payload
 
 
 def _delivered(outgoing: tuple[Outgoing, ...]) -> set[tuple[int, bytes, bool]]:
