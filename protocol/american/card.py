@@ -19,6 +19,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ..memo import Memo
+
 
 class Category(Enum):
     """The sections of the card (RULES.md A6). The value is the code used in card files."""
@@ -241,6 +243,9 @@ class Card:
     format: int = 1
     _by_id: dict[str, CardHand] = field(default_factory=dict, compare=False, repr=False,
                                         hash=False)
+    memo: Memo = field(default_factory=Memo, init=False, compare=False, hash=False,
+                       repr=False)
+    """Answers derived from this card (its compiled form, hints, call checks): memo.py."""
 
     def __post_init__(self) -> None:
         self._by_id.update({hand.id: hand for hand in self.hands})
