@@ -32,7 +32,7 @@ from testkit.imports import (
 DAEMON = "fourwinds.daemon."
 
 ALLOWED: dict[frozenset[str], str] = {}
-"""Runtime circles still allowed, each with why (the list only shrinks)."""
+"""Runtime circles still allowed, each with why (the list only shrinks; none is left)."""
 
 ALLOWED_TYPE_ONLY: dict[frozenset[str], str] = {
     frozenset(DAEMON + name for name in ("app", "event_clock", "event_requests",
