@@ -34,6 +34,7 @@ from .rotation import Seating, wind_of
 from .rule_view import Offer, RuleView, SeatFacts
 from .rules import HandOutcome
 from .screens import screen_of
+from .session import HandNext, MoreTime, TableReady
 from .state import Phase, TableSession
 from .steps import UNFINISHED, audit_done, more_time_allowed, window_seconds
 from .waiting import waiting_entry
@@ -580,7 +581,6 @@ def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] =
         _check_choice(offer.entry, chosen, int(want))
     result = offer.resolve(tuple(chosen))
     if isinstance(result, (_Ready, _Next, _MoreTime)):
-        from .session import HandNext, MoreTime, TableReady  # late, as session.py is
         return {_Ready: TableReady, _Next: HandNext, _MoreTime: MoreTime}[type(result)]()
     return result
 

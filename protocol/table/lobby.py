@@ -30,7 +30,7 @@ from .flow import accept, receive, send
 from .messages import Join, MsgKind, Open, Seating, decode_body
 from .options import DeckKind, TableOptions
 from .problems import Problem, ProblemKind
-from .records import genesis_record
+from .records import genesis_record, message_record
 from .registry import rules_for
 from .state import Phase, TableSeated, TableSession
 from .steps import start_step
@@ -188,8 +188,6 @@ def creator_join(s: TableSession, env: Envelope, payload: bytes, acc: Acc) -> Ta
 
 
 def _join_record(payload: bytes) -> bytes:
-    from .records import message_record
-
     return message_record(payload)
 
 

@@ -22,10 +22,14 @@ from dataclasses import dataclass
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.seats import SEATS
 
+from .acc import Acc
 from .envelope import decode
+from .flow import receive
+from .lobby import LOBBY, base_session
 from .problems import Problem, ProblemKind, ProblemTally
 from .records import Genesis, parse_record
 from .state import Phase, TableSession
+from .steps import advance
 from .values import evolve
 from .wire import WireCut, WireError, need_bytes, need_int, need_list, pack, unpack
 
@@ -56,11 +60,6 @@ class TranscriptCut(TranscriptError):
 
 def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> TableSession:
     """The session a seat had when it wrote ``records`` (its timers restart on next tick)."""
-    from .acc import Acc
-    from .flow import receive
-    from .lobby import LOBBY, base_session
-    from .steps import advance
-
     if not records:
         raise TranscriptError("no records to resume from")
     try:
@@ -200,11 +199,6 @@ def check_transcript(data: bytes, partial_ok: bool = False) -> Verdict:
 
 def check_messages(transcript: Transcript, partial_ok: bool = False) -> Verdict:
     """``check_transcript`` of a transcript already read (or rebuilt from a seat's records)."""
-    from .acc import Acc
-    from .flow import receive
-    from .lobby import LOBBY, base_session
-    from .steps import advance
-
     s = base_session(None, None, b"", transcript.table)
     acc = Acc(0.0, auto=False, lobby=LOBBY)
     for payload in transcript.payloads:
