@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from benchmarks.timing import result
 from fourwinds.protocol.american.bots import AmericanBot, run_hand
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.engine import new_hand
 from fourwinds.protocol.american.state import AmericanState
 from fourwinds.protocol.seats import SEATS

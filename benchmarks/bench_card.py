@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 
 from benchmarks.timing import median_seconds, result
-from fourwinds.protocol.american.card import Card, house_card, parse_card
+from fourwinds.protocol.american.card import Card
+from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.compile import compiled, copies, forget_expansions
 from fourwinds.protocol.american.matcher import match_hand, nearest_hands
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind, counts

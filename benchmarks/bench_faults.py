@@ -44,8 +44,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.timing import result
+from testkit.dirs import short_dir
 from testkit.faults import Fault, FaultMatch, Injected, Outcome
-from testkit.netns import Unavailable, short_dir
+from testkit.netns import Unavailable
 
 SEED = int(os.environ.get("FOURWINDS_FAULT_SEED", "14"))
 ROUNDS = int(os.environ.get("FOURWINDS_FAULT_ROUNDS", "1"))

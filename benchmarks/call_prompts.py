@@ -20,7 +20,7 @@ import time
 from benchmarks.timing import result
 from fourwinds.protocol.american import engine
 from fourwinds.protocol.american.bots import AmericanBot
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.american_rules import AmericanRules

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fourwinds.protocol.american import engine as american
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.levels import make_bot
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.mcr import engine as mcr

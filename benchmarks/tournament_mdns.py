@@ -29,7 +29,8 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks.timing import result
-from testkit.netns import Lan, LanDaemon, Unavailable, short_dir, start_all
+from testkit.dirs import short_dir
+from testkit.netns import Lan, LanDaemon, Unavailable, start_all
 from testkit.procs import request
 
 REAL = "fourwinds.daemon.real_session"

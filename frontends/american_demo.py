@@ -19,7 +19,8 @@ from fourwinds.frontends.demo_options import (
     run_through_table,
 )
 from fourwinds.protocol.american.bots import AmericanBot, run_hand
-from fourwinds.protocol.american.card import Card, house_card, parse_card
+from fourwinds.protocol.american.card import Card
+from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.engine import new_hand
 from fourwinds.protocol.american.events import (
     AmericanEvent,

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 from typing import IO, Any
 
 from fourwinds.frontends.cli import UsageError
-from fourwinds.protocol.american.card import Card, CardHand, Category, house_card, parse_card
+from fourwinds.protocol.american.card import Card, CardHand, Category
+from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.matcher import HandMatch, match_hand, nearest_hands
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.notation import TileParseError, format_tiles, parse_tile, parse_tiles

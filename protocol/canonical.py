@@ -1,7 +1,8 @@
 """Canonical plain encoding of protocol values, and the digests built on it.
 
 Every seat must hash the same state to the same bytes, so values are turned into a plain,
-ordered structure first: frozen dataclasses become ``[type name, field values...]``, Enums
+ordered structure first: frozen dataclasses become ``[type name, field values...]`` (the
+fields their constructor takes: one it does not, such as a ``memo.Memo``, is derived), Enums
 their value, tuples/lists lists, sets and frozensets sorted lists, dicts lists of sorted
 ``[key, value]`` pairs. ``canonical_bytes`` packs that with msgpack; ``digest`` is its SHA-256.
 
@@ -84,7 +85,7 @@ def _converter_for(kind: type) -> Callable[[Any], Plain]:
         return _int
     if dataclasses.is_dataclass(kind):
         name = kind.__name__
-        fields = dataclasses.fields(kind)
+        fields = tuple(f for f in dataclasses.fields(kind) if f.init)   # not a memo's
         names = tuple(f.name for f in fields)
         later = _added_later(kind, fields)
 

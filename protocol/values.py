@@ -6,11 +6,6 @@ from typing import Any, TypeVar
 
 _T = TypeVar("_T")
 
-CACHE_KEY = "_fourwinds_cached"
-"""Where a value may keep something derived from it (e.g. a session's seat view); not a
-field, and not carried over to a changed copy."""
-
-
 def evolve(value: _T, **changes: Any) -> _T:
     """``dataclasses.replace`` without re-running ``__init__`` (a session changes on every
     message and replace is the hottest path of a hand): copy the fields, set the changes.
@@ -19,5 +14,4 @@ def evolve(value: _T, **changes: Any) -> _T:
     fields = new.__dict__
     fields.update(value.__dict__)
     fields.update(changes)
-    fields.pop(CACHE_KEY, None)
     return new

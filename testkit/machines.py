@@ -21,7 +21,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +32,7 @@ import platformdirs
 
 from fourwinds.daemon.entropy import VARIABLE as ENTROPY_VARIABLE
 from fourwinds.frontends.client import Client
+from testkit.dirs import short_dir
 from testkit.screen import Terminal
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,11 +45,6 @@ slowed by a pause meant for a person's eyes (the suite must stay under 10 minute
 0.02 s it took 11:02). The pause itself is measured at real daemons in
 tests/frontends/test_bot_pause_real.py and tests/frontends/test_bot_pause.py."""
 
-
-def short_dir() -> Path:
-    """A new directory with a short path: a daemon's socket path must stay under ~100
-    characters (the ipc limit), and pytest's tmp_path is long. Remove it with rmtree."""
-    return Path(tempfile.mkdtemp(prefix="fw", dir="/tmp"))
 
 
 class Unavailable(Exception):

@@ -22,7 +22,6 @@ import os
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -37,10 +36,6 @@ class Unavailable(Exception):
 def ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
 
-
-def short_dir() -> Path:
-    """A new directory with a short path (a daemon's ipc socket path must stay short)."""
-    return Path(tempfile.mkdtemp(prefix="fwr", dir="/tmp"))
 
 
 class Lan:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from fourwinds.frontends.client import Client, connect
-from fourwinds.frontends.local_seats import fourwinds_command
+from fourwinds.frontends.local_seats import Started, fourwinds_command
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = "tests.daemon.toy_session"
@@ -136,6 +136,14 @@ def fourwinds_cli(*args: str, timeout: float = 60.0) -> subprocess.CompletedProc
                           stdin=subprocess.DEVNULL,
                           env={**os.environ, "PYTHONPATH": str(ROOT),
                                "FOURWINDS_CONFIG": "/nonexistent/config.toml"})
+
+
+def start_logged(started: Started, log: Path, *args: str) -> subprocess.Popen[bytes]:
+    """``fourwinds ARGS`` in the background from this checkout (a bot seat, as the real-daemon
+    tests start one), both its output streams in ``log``; ``started.stop()`` ends it."""
+    with open(log, "wb") as out:
+        return started.add(subprocess.Popen(fourwinds_command(*args), stdout=out, stderr=out,
+                                            cwd=ROOT))
 
 
 def request(client: Client, **message: Any) -> dict[str, Any]:

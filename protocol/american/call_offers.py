@@ -41,24 +41,27 @@ class CallOffer:
         return bool(self.lines)
 
 
-_Key = tuple[int, tuple[Kind, ...], tuple[tuple[Kind, ...], ...], tuple[Kind, ...], Kind]
-_CACHE: dict[_Key, tuple[Card, tuple[str, ...]]] = {}
+_Key = tuple[tuple[Kind, ...], tuple[tuple[Kind, ...], ...], tuple[Kind, ...], Kind]
+_LINES = __name__ + ".lines_kept_open"
+_NOW = __name__ + ".distance_now"
+"""This module's tables in a card's memo (memo.py), each of at most ``_CACHE_LIMIT``."""
 _CACHE_LIMIT = 2048
-_NOW: dict[tuple[int, tuple[Kind, ...], tuple[tuple[Kind, ...], ...]], tuple[Card, int]] = {}
 
 
 def _distance_now(card: Card, concealed: tuple[Kind, ...],
                   exposures: tuple[tuple[Kind, ...], ...]) -> int | None:
     """Tiles the nearest card hand still needs (None: no hand can use these exposures)."""
-    key = (id(card), concealed, exposures)
-    found = _NOW.get(key)
-    if found is not None and found[0] is card:
-        return found[1]
+    key = (concealed, exposures)
+    known: dict[tuple[tuple[Kind, ...], tuple[tuple[Kind, ...], ...]], int] = \
+        card.memo.table(_NOW)
+    found = known.get(key)
+    if found is not None:  # -1 kept: no hand can use these exposures
+        return None if found < 0 else found
     near = nearest_hands(card, concealed, exposures, 1)
     distance = near[0].distance if near else -1
-    if len(_NOW) >= _CACHE_LIMIT:
-        _NOW.clear()
-    _NOW[key] = (card, distance)
+    if len(known) >= _CACHE_LIMIT:
+        known.clear()
+    known[key] = distance
     return None if distance < 0 else distance
 
 
@@ -71,14 +74,15 @@ def lines_kept_open(card: Card, concealed: Sequence[Kind],
     held = tuple(sorted(concealed))
     laid = tuple(tuple(e) for e in exposures)
     faces = tuple(call_faces)
-    key = (id(card), held, laid, faces, discard)
-    found = _CACHE.get(key)
-    if found is not None and found[0] is card:
-        return found[1]
+    key = (held, laid, faces, discard)
+    made: dict[_Key, tuple[str, ...]] = card.memo.table(_LINES)
+    found = made.get(key)
+    if found is not None:
+        return found
     lines = _lines(card, held, laid, faces, discard)
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[key] = (card, lines)
+    if len(made) >= _CACHE_LIMIT:
+        made.clear()
+    made[key] = lines
     return lines
 
 

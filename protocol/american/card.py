@@ -8,8 +8,9 @@ letter in format 2, ``F`` flower) plus, for numbers and ``D``, a suit letter: ``
 are suit *variables* (the colours of the printed card) and ``m``/``p``/``s`` fixed suits
 (craks, dots, bams). A line's ``NumberVariable``s say how its numbers may vary and its
 ``suit_counts`` how many different suits its letters may stand for. The file format is read
-by :mod:`.cardfile` and documented in ``docs/CARD_FORMAT.md``; variables are expanded into
-concrete variants by :mod:`.compile`.
+by :mod:`.cardfile` (``parse_card``, ``house_card``) and documented in
+``docs/CARD_FORMAT.md``; variables are expanded into concrete variants by :mod:`.compile`.
+This module is the card's model only: it imports none of them, they all build on it.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import cache
-from importlib import resources
+
+from ..memo import Memo
 
 
 class Category(Enum):
@@ -242,6 +243,9 @@ class Card:
     format: int = 1
     _by_id: dict[str, CardHand] = field(default_factory=dict, compare=False, repr=False,
                                         hash=False)
+    memo: Memo = field(default_factory=Memo, init=False, compare=False, hash=False,
+                       repr=False)
+    """Answers derived from this card (its compiled form, hints, call checks): memo.py."""
 
     def __post_init__(self) -> None:
         self._by_id.update({hand.id: hand for hand in self.hands})
@@ -253,16 +257,3 @@ class Card:
         except KeyError:
             raise KeyError(f"no hand {hand_id!r} on card {self.name!r}") from None
 
-
-def parse_card(text: str, source: str = "<card>") -> Card:
-    """Read a card file's text; raises ``CardError`` naming the hand, line, column and reason."""
-    from .cardfile import read_card  # the parser needs this module's classes
-
-    return read_card(text, source)
-
-
-@cache
-def house_card() -> Card:
-    """fourwinds' own card, ``cards/house.card`` shipped in the ``fourwinds.cards`` package."""
-    text = resources.files("fourwinds.cards").joinpath("house.card").read_text(encoding="utf-8")
-    return parse_card(text, "house.card")

@@ -18,6 +18,9 @@ transcribing their own card can find it at once.
 
 from __future__ import annotations
 
+from functools import cache
+from importlib import resources
+
 from ..errors import CardError
 from .card import (
     Card,
@@ -94,6 +97,18 @@ def read_card(text: str, source: str = "<card>",
         raise CardError(f"{source}: the card has no hands")
     return Card(name=name, hands=tuple(hands), format=version)
 
+
+
+def parse_card(text: str, source: str = "<card>") -> Card:
+    """Read a card file's text; raises ``CardError`` naming the hand, line, column and reason."""
+    return read_card(text, source)
+
+
+@cache
+def house_card() -> Card:
+    """fourwinds' own card, ``cards/house.card`` shipped in the ``fourwinds.cards`` package."""
+    text = resources.files("fourwinds.cards").joinpath("house.card").read_text(encoding="utf-8")
+    return parse_card(text, "house.card")
 
 def _read_format(value: str, late: bool, number: int, column: int) -> int:
     if late:

@@ -13,10 +13,11 @@ use that kind, so a matcher rules out most variants with a few integer ORs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import permutations, product
 
+from ..memo import Memo
 from ..tiles import NUM_KINDS, WINDS, Kind
 from .card import (
     FIXED_SUITS,
@@ -330,6 +331,9 @@ class CompiledCard:
     hand_ranges: tuple[tuple[int, int], ...]  # per hand: its variants are [start, end)
     absent: tuple[int, ...]  # per kind: bitset of variants that do not use the kind
     all_variants: int  # bitset with every variant
+    memo: Memo = field(default_factory=Memo, init=False, compare=False, hash=False,
+                       repr=False)
+    """Answers derived from these variants (targets, needs): memo.py."""
 
 
 def _compile(card: Card) -> CompiledCard:
@@ -347,16 +351,6 @@ def _compile(card: Card) -> CompiledCard:
     return CompiledCard(card, tuple(variants), tuple(ranges), tuple(absent), everything)
 
 
-_CACHE: dict[int, tuple[Card, CompiledCard]] = {}
-
-
 def compiled(card: Card) -> CompiledCard:
-    """The compiled form of a card, built once per card object."""
-    entry = _CACHE.get(id(card))
-    if entry is not None and entry[0] is card:
-        return entry[1]
-    result = _compile(card)
-    if len(_CACHE) > 64:
-        _CACHE.clear()
-    _CACHE[id(card)] = (card, result)
-    return result
+    """The compiled form of a card, built once per card object (kept in its memo)."""
+    return card.memo.one(__name__, _compile, card)

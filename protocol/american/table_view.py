@@ -22,7 +22,7 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Sta
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import format_tiles
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code, our_choices
+from fourwinds.protocol.table.rule_view import Offer, SeatFacts, code, our_choices
 from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
 
 __all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",
@@ -84,19 +84,21 @@ def _phase(s: AmericanState) -> tuple[str, str]:
 Near = tuple[str, tuple[Kind, ...]]
 """One hint line and the tiles its card hand still needs."""
 
-_NEAR: dict[tuple[int, tuple[Kind, ...], tuple[tuple[Kind, ...], ...]],
-            tuple[Card, tuple[Near, ...]]] = {}
+_NEAR = __name__ + ".near"
+"""This module's table in a card's memo (memo.py): hint lines by rack, at most ``_NEAR_LIMIT``."""
 _NEAR_LIMIT = 512
 
 
 def _near(card: Card, concealed: tuple[Kind, ...],
           exposures: tuple[tuple[Kind, ...], ...]) -> tuple[Near, ...]:
-    """Hint lines with the tiles they need, cached per card (by identity: hashing a whole
-    card costs more than the search) and rack."""
-    key = (id(card), concealed, exposures)
-    found = _NEAR.get(key)
-    if found is not None and found[0] is card:
-        return found[1]
+    """Hint lines with the tiles they need, kept in the card's memo by rack (a card's
+    identity, not its value: hashing a whole card costs more than the search)."""
+    key = (concealed, exposures)
+    made: dict[tuple[tuple[Kind, ...], tuple[tuple[Kind, ...], ...]], tuple[Near, ...]] = \
+        card.memo.table(_NEAR)
+    found = made.get(key)
+    if found is not None:
+        return found
     out = []
     for near in nearest_hands(card, concealed, exposures, 3):
         need = " ".join(codes(near.missing)) if near.missing else "nothing: Mahjong!"
@@ -104,9 +106,9 @@ def _near(card: Card, concealed: tuple[Kind, ...],
         line = f"{near.pattern}, {which}" if which else near.pattern
         out.append((f"{near.hand.id} ({line}, {near.hand.value}): needs {need}",
                     tuple(near.missing)))
-    if len(_NEAR) >= _NEAR_LIMIT:
-        _NEAR.clear()
-    _NEAR[key] = (card, tuple(out))
+    if len(made) >= _NEAR_LIMIT:
+        made.clear()
+    made[key] = tuple(out)
     return tuple(out)
 
 

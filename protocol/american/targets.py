@@ -103,7 +103,10 @@ def too_many_pairs(key: tuple[tuple[int, ...], ...]) -> bool:
     return sum(1 for exposure in key if len(exposure) < 3) > 1
 
 
-_POSSIBLE: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[CompiledCard, bool]] = {}
+_Key = tuple[tuple[int, ...], ...]
+_POSSIBLE = __name__ + ".has_target"
+_TARGETS = __name__ + ".targets_for"
+"""The names of this module's tables in a compiled card's memo (memo.py), by exposures."""
 
 
 def has_target(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> bool:
@@ -114,13 +117,13 @@ def has_target(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> bool:
         return bool(cc.variants)
     if too_many_pairs(key):
         return False
-    cache_key = (id(cc), key)
-    listed = _TARGETS.get(cache_key)
-    if listed is not None and listed.card is cc:
-        return bool(listed.value.targets)
-    known = _POSSIBLE.get(cache_key)
-    if known is not None and known[0] is cc:
-        return known[1]
+    listed: TargetSet | None = cc.memo.table(_TARGETS).get(key)
+    if listed is not None:
+        return bool(listed.targets)
+    possible: dict[_Key, bool] = cc.memo.table(_POSSIBLE)
+    known = possible.get(key)
+    if known is not None:
+        return known
     real_mask = 0
     for exposure in key:
         for kind in exposure:
@@ -128,9 +131,9 @@ def has_target(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> bool:
                 real_mask |= 1 << kind
     found = any(not real_mask & ~variant.mask and not variant.hand.concealed
                 and _fits(variant.groups, key, frozenset()) for variant in cc.variants)
-    if len(_POSSIBLE) > 4096:
-        _POSSIBLE.clear()
-    _POSSIBLE[cache_key] = (cc, found)
+    if len(possible) > 4096:
+        possible.clear()
+    possible[key] = found
     return found
 
 
@@ -180,15 +183,12 @@ class TargetSet:
         return self._packed
 
 
-_TARGETS: dict[tuple[int, tuple[tuple[int, ...], ...]], _Cached] = {}
-
-
 def targets_for(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> TargetSet:
     """Every variant's targets given these exposures (memoised: exposures change rarely)."""
-    cache_key = (id(cc), key)
-    found = _TARGETS.get(cache_key)
-    if found is not None and found.card is cc:
-        return found.value
+    made: dict[_Key, TargetSet] = cc.memo.table(_TARGETS)
+    found = made.get(key)
+    if found is not None:
+        return found
     real_mask = 0
     for exposure in key:
         for kind in exposure:
@@ -199,14 +199,8 @@ def targets_for(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> TargetSet
         if real_mask & ~variant.mask or too_many_pairs(key):
             continue
         result.extend(_targets(variant, key))
-    if len(_TARGETS) > 4096:
-        _TARGETS.clear()
+    if len(made) > 4096:
+        made.clear()
     target_set = TargetSet(tuple(result))
-    _TARGETS[cache_key] = _Cached(cc, target_set)
+    made[key] = target_set
     return target_set
-
-
-@dataclass(frozen=True)
-class _Cached:
-    card: CompiledCard
-    value: TargetSet

@@ -12,7 +12,7 @@ from collections import Counter
 from ..seats import Seat
 from ..tiles import AMERICAN_TILES, Kind
 from .card import Card
-from .compile import CompiledCard, compiled
+from .compile import compiled
 from .state import AmericanState
 from .targets import exposure_key, targets_for
 
@@ -28,24 +28,26 @@ def unseen_counts(state: AmericanState, seat: Seat) -> dict[Kind, int]:
     return {kind: max(0, total - seen[kind]) for kind, total in _TOTAL.items()}
 
 
-_NEEDS: dict[tuple[int, tuple[tuple[int, ...], ...]], tuple[CompiledCard, dict[int, float]]] = {}
+_NEEDS = __name__ + ".needs"
+"""This module's table in a compiled card's memo (memo.py): kind shares, by exposures."""
 
 
 def _needs(card: Card, key: tuple[tuple[int, ...], ...]) -> dict[int, float]:
     """Share of the card's variants left possible by exposures ``key`` needing each kind
     (memoised per compiled card and exposures, which change rarely)."""
     cc = compiled(card)
-    found = _NEEDS.get((id(cc), key))
-    if found is not None and found[0] is cc:
-        return found[1]
+    needs: dict[tuple[tuple[int, ...], ...], dict[int, float]] = cc.memo.table(_NEEDS)
+    found = needs.get(key)
+    if found is not None:
+        return found
     targets = targets_for(cc, key).targets
     count: Counter[int] = Counter()
     for target in targets:
         count.update(k for k, n in zip(target.kinds, target.need, strict=True) if n > 0)
     shares = {k: n / len(targets) for k, n in count.items()} if targets else {}
-    if len(_NEEDS) > 1024:
-        _NEEDS.clear()
-    _NEEDS[(id(cc), key)] = (cc, shares)
+    if len(needs) > 1024:
+        needs.clear()
+    needs[key] = shares
     return shares
 
 

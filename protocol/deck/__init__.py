@@ -12,6 +12,5 @@ Modules, one job each (docs/FAIRNESS.md explains the protocol and the threat mod
 * ``audit``: the end-of-hand audit and the blame it assigns;
 * ``blame`` / ``errors``: cheats, blame, ``DeckCheat``; this seat's own usage errors;
 * ``deck``: the ``Deck`` interface a table drives, and ``MaskedDeck``;
-* ``practice``: the open, seeded ``PracticeDeck`` with the same interface;
 * ``loopback``: four decks wired together in memory (tests, tutorials, replays, benchmarks).
 """

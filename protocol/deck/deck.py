@@ -4,8 +4,8 @@ A deck is one seat's pure state machine: every method takes the seat's current s
 returns ``(new state, outputs)``; outputs are ``Send`` (messages for other seats) and events
 (``WallReady``, ``Learned``, ``Moved``, ``Suspect``, ``AuditFinished``). Nothing is mutated,
 nothing is sent by the deck itself, and randomness is the entropy given at creation, so the
-table protocol can drive it and tests can script every step. ``PracticeDeck`` (practice.py)
-has the same interface.
+table protocol can drive it and tests can script every step. A practice table uses no deck:
+its open wall comes from the hand's seed (``protocol/table/practice.py``).
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class MaskedDeck:
     def create(description: DeckDescription, seat: Seat, entropy: Entropy, signer: Signer,
                verify: Verifier, tiles: TileTable | None = None) -> MaskedDeck:
         if description.practice:
-            raise ValueError("a practice deck description makes a PracticeDeck")
+            raise ValueError("a practice table plays an open wall, not a masked deck")
         return MaskedDeck(SeatContext.create(description, seat, entropy, signer, verify, tiles))
 
     @property

@@ -39,7 +39,8 @@ _SIGN_DOMAIN = b"fourwinds/deck/v1\x00"
 
 @dataclass(frozen=True)
 class DeckDescription:
-    """What deck a hand uses; every seat sees it. ``practice`` decks are open (see practice.py).
+    """What deck a hand uses; every seat sees it. A ``practice`` wall is open
+    (protocol/table/practice.py): a masked deck refuses a description that says so.
     ``flowers``: False for MCR without flowers and seasons (136 tiles); every seat derives it
     from the table's agreed options, so all four shuffle and lock the same tile set."""
 

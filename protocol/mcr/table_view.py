@@ -22,7 +22,7 @@ from fourwinds.protocol.mcr.state import HandState, Phase, discards_made, public
 from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
 from fourwinds.protocol.mcr.wins import calc_melds
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.contract_view import Offer, SeatFacts, code, our_choices
+from fourwinds.protocol.table.rule_view import Offer, SeatFacts, code, our_choices
 from fourwinds.protocol.tiles import Kind, is_bonus
 
 __all__ = ["RULES", "MCRView", "hand_hints", "hints", "live_wins", "sheet", "summary"]

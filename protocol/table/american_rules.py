@@ -11,7 +11,8 @@ from fourwinds.protocol.american import engine
 from fourwinds.protocol.american import events as E
 from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.call_offers import call_offer
-from fourwinds.protocol.american.card import Card, house_card, parse_card
+from fourwinds.protocol.american.card import Card
+from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.config import DeadPlayer, DeclarationMode, TableOptions
 from fourwinds.protocol.american.declare import mahjong_matches
 from fourwinds.protocol.american.levels import make_bot

@@ -12,15 +12,16 @@ its view with it); this module does what every rule set shares
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
+from fourwinds.protocol.american import table_view as american_view
 from fourwinds.protocol.errors import IllegalAction
-from fourwinds.protocol.notation import tile_code
+from fourwinds.protocol.mcr import table_view as mcr_view
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.text import shown_name
-from fourwinds.protocol.tiles import Kind, RuleSet
+from fourwinds.protocol.tiles import RuleSet
 
 from .envelope import decode as decode_envelope
 from .masked import ready_to_act
@@ -30,21 +31,16 @@ from .problems import ProblemKind
 from .returning import own_window_start
 from .reveal import reveal_hands
 from .rotation import Seating, wind_of
-from .rules import HandOutcome, RulesAdapter
+from .rule_view import Offer, RuleView, SeatFacts
+from .rules import HandOutcome
 from .screens import screen_of
+from .session import HandNext, MoreTime, TableReady
 from .state import Phase, TableSession
 from .steps import UNFINISHED, audit_done, more_time_allowed, window_seconds
 from .waiting import waiting_entry
 
-__all__ = ["VIEW_VERSION", "Offer", "RuleView", "SeatFacts", "Unreachable", "build_seat_view",
-           "code", "rack_order", "resolve_action", "signed_names"]
-
-_CODES: dict[int, str] = {int(k): tile_code(k) for k in Kind}
-
-
-def code(kind: int) -> str:
-    """A tile's code (``"3p"``, ``"J"``, ``"?"`` for a hidden face), from a table."""
-    return _CODES[kind]
+__all__ = ["VIEW_VERSION", "Unreachable", "build_seat_view", "offered_entries", "rack_order",
+           "resolve_action", "signed_names"]
 
 VIEW_VERSION = 1
 WIND_LETTERS = "ESWN"
@@ -58,83 +54,6 @@ _DETAILS = {Phase.LOBBY: "Waiting for players to join",
             Phase.REVEAL: "Rolling the dice", Phase.WALL: "Building the wall",
             Phase.HAND_END: "Hand over",
             Phase.OVER: "Match over"}
-
-"""Builds the engine action of one offered ACTION from the tiles chosen (codes)."""
-
-Resolver = Callable[[tuple[str, ...]], object]
-"""Builds the engine action of one offered ACTION from the tiles chosen (codes)."""
-
-
-@dataclass(frozen=True)
-class SeatFacts:
-    """What a rule view reads: the session, our seat's engine state, the hand's seating
-    (``seating[wind]`` is a table place), our wind (None for an observer) and the adapter."""
-
-    session: TableSession
-    engine: Any
-    seating: Seating
-    me: Seat | None
-    rules: RulesAdapter
-
-    def place(self, wind: Seat) -> Seat:
-        return self.seating[wind]
-
-
-def our_choices(f: SeatFacts) -> tuple[tuple[Any, ...], Any]:
-    """Our seat's legal actions now and the one its window would default to (None when
-    there is none to mark): what every rule view's offers start from."""
-    if f.me is None:
-        return (), None
-    legal = tuple(f.rules.legal_actions(f.engine, f.me))
-    if not legal:
-        return (), None
-    try:
-        default = f.rules.default_action(f.engine, f.me)
-    except Exception:  # no default here: none is marked
-        default = None
-    return legal, default
-
-
-@dataclass(frozen=True)
-class Offer:
-    """One ACTION dict of the view and how to turn it (with chosen tiles) into the engine's
-    action."""
-
-    entry: dict[str, Any]
-    resolve: Resolver
-
-
-class RuleView(Protocol):
-    """The rule-specific half of the view (american.table_view.RULES,
-    mcr.table_view.RULES)."""
-
-    def table(self, f: SeatFacts) -> dict[str, Any]:
-        """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,
-        last_discard, news, received, hints, live_wins, result, prevalent_wind."""
-        ...
-
-    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
-        """One seat's public part: dead, concealed_count, exposures, flowers, discards."""
-        ...
-
-    def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
-        """Human text of what the table waits for."""
-        ...
-
-    def offers(self, f: SeatFacts) -> list[Offer]:
-        """Our seat's actions, human-labelled, with the default marked."""
-        ...
-
-    def summary(self, engine: Any) -> dict[str, Any]:
-        """A finished hand (its last engine state) for the history: ``kind``, ``winner``
-        and ``from`` (winds or None), ``self_drawn``, ``summary`` (one line)."""
-        ...
-
-    def concealed_slots(self, engine: Any, seat: Seat) -> Sequence[int]:
-        """The wall positions ``seat`` holds concealed (public: every seat knows them), for
-        the hand's-end reveal of every seat's tiles (reveal.py)."""
-        ...
-
 
 @dataclass(frozen=True)
 class Unreachable:
@@ -163,18 +82,13 @@ class _MoreTime:
     """Marker for the "more time" action (resolved to the session's ``MoreTime``)."""
 
 
-_VIEWS: dict[RuleSet, RuleView] = {}
+_VIEWS: dict[RuleSet, RuleView] = {RuleSet.AMERICAN: american_view.RULES,
+                                 RuleSet.MCR: mcr_view.RULES}
 
 
 def _rule_view(s: TableSession) -> RuleView | None:
     if s.rules is None:
         return None
-    if not _VIEWS:
-        # late: they import this module's types
-        from fourwinds.protocol.american import table_view as american_view
-        from fourwinds.protocol.mcr import table_view as mcr_view
-        _VIEWS[RuleSet.AMERICAN] = american_view.RULES
-        _VIEWS[RuleSet.MCR] = mcr_view.RULES
     return _VIEWS.get(s.rules.ruleset)
 
 
@@ -668,7 +582,6 @@ def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] =
         _check_choice(offer.entry, chosen, int(want))
     result = offer.resolve(tuple(chosen))
     if isinstance(result, (_Ready, _Next, _MoreTime)):
-        from .session import HandNext, MoreTime, TableReady  # late, as session.py is
         return {_Ready: TableReady, _Next: HandNext, _MoreTime: MoreTime}[type(result)]()
     return result
 

@@ -1,17 +1,16 @@
 """Receiving, accepting and sending messages: the plumbing every session call shares.
 
-``Acc`` collects what one call produces (outgoing messages, records to persist, events,
-problems). ``receive`` decodes and verifies a peer's bytes, ``accept`` runs a verified message
-through its seat's hash chain, and ``send`` signs one of our own messages and accepts it like
-any other, so our own history is checked by exactly the same code as everyone else's.
+What one call produces is collected in an ``Acc`` (``acc.py``). ``receive`` decodes and
+verifies a peer's bytes, ``accept`` runs a verified message through its seat's hash chain, and
+``send`` signs one of our own messages and accepts it like any other, so our own history is
+checked by exactly the same code as everyone else's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from fourwinds.protocol.seats import SEATS, Seat
 
+from .acc import Acc, halt, report
 from .chain import offer
 from .envelope import (
     BUNDLES_SINCE,
@@ -27,42 +26,10 @@ from .envelope import (
 )
 from .messages import KIND_OF, Accuse, Body, MsgKind, decode_body, encode_body
 from .problems import Problem, ProblemKind
-from .records import message_record, problem_record
-from .state import Outgoing, Phase, TableHalted, TableSession
+from .records import message_record
+from .state import Outgoing, Phase, TableSession
 from .values import evolve
 from .wire import WireError
-
-
-@dataclass
-class Acc:
-    """Mutable collector for one call; turned into a ``Step`` at the end."""
-
-    now: float
-    auto: bool = True
-    answers: bool = True  # our automatic inputs (dice, auto-pass...); False: left to the caller
-    sent: list[Envelope] = field(default_factory=list)  # our messages, in chain order
-    persist: list[bytes] = field(default_factory=list)
-    events: list[object] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-
-
-def report(s: TableSession, acc: Acc, problem: Problem) -> TableSession:
-    """Record ``problem`` (in the step's problems and records, and the session's), within
-    the bounds of ``ProblemTally.admit``; one over them is only counted."""
-    hand = s.hand.hand_no if s.hand is not None else -1
-    tally, keep = s.problem_tally.admit(hand, problem)
-    if not keep:
-        return evolve(s, problem_tally=tally)
-    acc.problems.append(problem)
-    acc.persist.append(problem_record(problem))
-    return evolve(s, problems=(*s.problems, problem), problem_tally=tally)
-
-
-def halt(s: TableSession, acc: Acc, problem: Problem) -> TableSession:
-    if s.halted is not None:
-        return s
-    acc.events.append(TableHalted(problem))
-    return evolve(s, halted=problem, phase=Phase.HALTED)
 
 
 def receive(s: TableSession, payload: bytes, acc: Acc) -> TableSession:
@@ -127,9 +94,9 @@ def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None
     verifier = s.verifiers[env.seat]
     if verifier is None:
         if env.kind is MsgKind.OPEN and env.seat == 0 and s.open is None:
-            return lobby.bootstrap_open(s, env, acc)
+            return acc.lobby.bootstrap_open(s, env, acc)
         if env.kind is MsgKind.JOIN and s.me == 0 and s.phase is Phase.LOBBY:
-            return lobby.creator_join(s, env, payload, acc)
+            return acc.lobby.creator_join(s, env, payload, acc)
         if payload not in s.early and len(s.early) < 64:
             return evolve(s, early=(*s.early, payload))
         return s
@@ -165,7 +132,7 @@ def accept(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
             if inbox is not None:
                 s, inbox = evolve(s, inbox=tuple(inbox)), None
             if item.kind is MsgKind.SEATING:
-                s = lobby.on_seating(s, item, acc)
+                s = acc.lobby.on_seating(s, item, acc)
             else:
                 s = on_accuse(s, item, acc)
         elif item.kind is not MsgKind.OPEN and item.kind is not MsgKind.JOIN:
@@ -274,6 +241,3 @@ def _lacking(ours: tuple[Envelope, ...], first: int, seq: int, place: Seat) -> l
         run.append(env.encode() if full else env.redacted().encode())
     return run[::-1]
 
-
-# The lobby builds on this module; its functions are looked up when called.
-from . import lobby  # noqa: E402

@@ -15,6 +15,7 @@ from collections.abc import Collection
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
+from .acc import Acc, LobbyHandlers, halt, report
 from .envelope import (
     ENGINE_OPTIONS_SINCE,
     SUPPORTED_VERSIONS,
@@ -26,13 +27,14 @@ from .envelope import (
     public_key_from_bytes,
     verify,
 )
-from .flow import Acc, accept, halt, receive, report, send
+from .flow import accept, receive, send
 from .messages import Join, MsgKind, Open, Seating, decode_body
 from .options import DeckKind, OptionError, TableOptions
 from .problems import Problem, ProblemKind
-from .records import genesis_record
+from .records import genesis_record, message_record
 from .registry import rules_for
 from .state import Phase, TableSeated, TableSession
+from .steps import start_step
 from .values import evolve
 from .wire import WireError
 
@@ -78,7 +80,7 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
         raise LocalProtocolError(problem)
     table = hashlib.sha256(b"fourwinds-table-id\0" + pub + secret).digest()[:16]
     s = base_session(Seat(0), identity_private_key, secret, table)
-    acc = Acc(0.0)
+    acc = Acc(0.0, lobby=LOBBY)
     acc.persist.append(genesis_record(s.me, table, secret))
     options = options or TableOptions()
     body = Open(name, rules, card_name, card_text, options, table_versions(options), pub,
@@ -110,7 +112,7 @@ def join(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy:
         raise LocalProtocolError(f"not a table's Open message: {error.problem}") from None
     secret = derive_secret(entropy)
     s = base_session(Seat(place), identity_private_key, secret, env.table)
-    acc = Acc(0.0)
+    acc = Acc(0.0, lobby=LOBBY)
     acc.persist.append(genesis_record(s.me, env.table, secret))
     s = receive(s, open_payload, acc)
     if s.open is None:
@@ -198,8 +200,6 @@ def creator_join(s: TableSession, env: Envelope, payload: bytes, acc: Acc) -> Ta
 
 
 def _join_record(payload: bytes) -> bytes:
-    from .records import message_record
-
     return message_record(payload)
 
 
@@ -219,8 +219,6 @@ def creator_seats(s: TableSession, acc: Acc) -> TableSession:
 
 def on_seating(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
     """Everyone: fix the four keys, chain the three Joins, and start the ready step."""
-    from .steps import start_step
-
     try:
         if env.seat != 0:
             raise WireError("only the creator seats the table")
@@ -274,3 +272,8 @@ def seated(s: TableSession) -> bool:
 
 
 __all__ = ["SEATS", "base_session", "join", "keep_joins", "open_table", "seated"]
+
+
+LOBBY = LobbyHandlers(bootstrap_open=bootstrap_open, creator_join=creator_join,
+                      on_seating=on_seating, creator_seats=creator_seats)
+"""The lobby's handlers, for every ``Acc`` of a table session (see ``acc.py``)."""

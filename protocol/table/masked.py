@@ -45,9 +45,10 @@ from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
 
+from .acc import Acc, report
 from .deck_wire import decode_message, encode_message
 from .envelope import Envelope
-from .flow import Acc, report, send
+from .flow import send
 from .messages import DeckMsg, MsgKind, decode_body
 from .observer_audit import observe
 from .problems import Problem, ProblemKind

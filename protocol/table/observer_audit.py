@@ -34,7 +34,7 @@ from fourwinds.protocol.deck.messages import (
 )
 from fourwinds.protocol.seats import SEATS, Seat
 
-from .flow import Acc, report
+from .acc import Acc, report
 from .problems import Problem, ProblemKind
 from .rotation import wind_of
 from .state import TableSession

@@ -34,6 +34,7 @@ from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from . import dice as cr
+from .acc import Acc
 from .envelope import (
     Envelope,
     check_body,
@@ -44,8 +45,8 @@ from .envelope import (
     unbundle,
     verify,
 )
-from .flow import Acc, accept, receive
-from .lobby import _join_body, base_session, derive_secret
+from .flow import accept, receive
+from .lobby import LOBBY, _join_body, base_session, derive_secret
 from .messages import MsgKind, Open, Seating, decode_body
 from .records import genesis_record
 from .signing import Verifier
@@ -217,7 +218,7 @@ def rebuild(pool: RebuildPool, identity_private_key: bytes, entropy: bytes) -> S
             raise RebuildError("the table's id does not follow from the secret derived from "
                                "our key: it was opened before seat secrets were derived, so "
                                "its secret is lost with the records")
-    acc = Acc(0.0, auto=False)
+    acc = Acc(0.0, auto=False, lobby=LOBBY)
     acc.persist.append(genesis_record(me, open_env.table, secret))
     own = {seq: env for (seat, seq), env in pool.messages.items() if seat == me}
     others = sorted((env for (seat, _), env in pool.messages.items() if seat != me),

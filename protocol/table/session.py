@@ -10,19 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from fourwinds.protocol.canonical import to_plain
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
 from . import masked
+from .acc import Acc, report
 from .envelope import THINKING_SINCE
-from .flow import Acc, outgoing, receive, report, send
-from .lobby import join, open_table
+from .flow import outgoing, receive, send
+from .lobby import LOBBY, join, open_table
 from .messages import Ready, Thinking
 from .options import TableOptions
-from .problems import Problem, ProblemKind, shown_problems
+from .problems import Problem, ProblemKind
 from .returning import own_window_start, seat_returned
 from .rotation import wind_of
 from .state import Outgoing, Phase, Step, TableSession
@@ -35,7 +34,7 @@ from .steps import (
     window_seconds,
 )
 from .transcript import resume
-from .values import CACHE_KEY, evolve
+from .values import evolve
 
 __all__ = [
     "HandNext",
@@ -52,7 +51,6 @@ __all__ = [
     "new_table",
     "resume",
     "seat_returned",
-    "seat_view",
     "settle",
     "state_hash",
     "tick",
@@ -113,7 +111,7 @@ def handle_message(session: TableSession, payload: bytes, now: float,
     ``answer=False`` applies it without making our own automatic inputs it calls for (the
     dice messages, an automatic pass...); ``settle`` then makes them. The daemon splits the
     two so that the new state is adopted, and shown, before the work of our reply."""
-    acc = Acc(now, answers=answer)
+    acc = Acc(now, answers=answer, lobby=LOBBY)
     s = receive(session, payload, acc)
     return _step(advance(s, acc), acc)
 
@@ -122,7 +120,7 @@ def settle(session: TableSession, now: float) -> Step:
     """Everything due now: inputs received but not yet taken (our own action sent with
     ``settle_now=False``) and our automatic answers (after ``handle_message(answer=False)``).
     Nothing happens when nothing is due."""
-    acc = Acc(now)
+    acc = Acc(now, lobby=LOBBY)
     return _step(advance(session, acc), acc)
 
 
@@ -137,7 +135,7 @@ def call_time(session: TableSession, now: float, stop_now: bool = False) -> Step
     ``stop_now`` (the American option that a hand unfinished at the call scores 0): our
     seat's next action is marked too, and the play step it resolves ends the hand at once,
     scoring 0 for everyone (steps.py ``_stopped_by_time``)."""
-    return _step(evolve(session, time_up=True, stop_now=stop_now), Acc(now))
+    return _step(evolve(session, time_up=True, stop_now=stop_now), Acc(now, lobby=LOBBY))
 
 
 def _our_wind(s: TableSession) -> Seat:
@@ -162,7 +160,7 @@ def local_action(session: TableSession, action: object, now: float,
         raise LocalProtocolError(f"the table is halted: {s.halted.describe()}")
     if s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
         raise LocalProtocolError("the table is not waiting for this seat now")
-    acc = Acc(now)
+    acc = Acc(now, lobby=LOBBY)
     if isinstance(action, TableReady):
         if s.phase is not Phase.READY:
             raise LocalProtocolError("ready is only for the lobby")
@@ -215,7 +213,7 @@ def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
 def tick(session: TableSession, now: float) -> Step:
     """Timers: answer by default for our own seat when its window expired; report seats that
     stopped answering; send any automatic message still due (e.g. after ``resume``)."""
-    acc = Acc(now)
+    acc = Acc(now, lobby=LOBBY)
     s = advance(session, acc)
     if s.step_started < 0:  # resumed: timers restart now
         s = evolve(s, step_started=now)
@@ -283,71 +281,6 @@ def messages_since(session: TableSession, seat: Seat, seq: int,
 def state_hash(session: TableSession) -> bytes:
     """The current step's state hash (equal at every honest seat once they reach the step)."""
     return session.step_hash
-
-
-_ENGINE_VIEWS: dict[tuple[int, int], tuple[object, Any, list[Any]]] = {}
-_ENGINE_VIEWS_KEPT = 32
-
-
-def seat_view(session: TableSession) -> dict[str, Any]:
-    """A plain, msgpack-able view for the local API: the table, the step, who we wait for,
-    our engine state (only what our seat may know) and our legal actions.
-
-    Lean: the card travels once, in the Open message, so the engine appears with the card's
-    name only. Cheap: a session is immutable, so its view is built once and kept with it
-    (each call returns a new top-level dict; the values inside are shared, do not mutate
-    them), and the engine's part (its plain form and our legal actions, the costly bit in a
-    Charleston) once per engine state, whatever else changed in the session meanwhile."""
-    cached: dict[str, Any] | None = session.__dict__.get(CACHE_KEY)
-    if cached is None:
-        cached = _build_view(session)
-        object.__setattr__(session, CACHE_KEY, cached)
-    return dict(cached)
-
-
-def _build_view(s: TableSession) -> dict[str, Any]:
-    view: dict[str, Any] = {
-        "table": s.table.hex(), "me": None if s.me is None else int(s.me),
-        "phase": s.phase.value, "step": s.step, "state": s.step_hash.hex(),
-        "waiting_for": sorted(int(p) for p in s.awaiting if p not in s.inputs),
-        "waiting_since": s.step_started, "scores": list(s.scores),
-        "hands_played": s.hands_played, "hands": s.match_hands,
-        "public_keys": [None if k is None else k.hex() for k in s.public_keys],
-        "problems": shown_problems(s.problems, s.problem_tally),
-        "halted": None if s.halted is None else s.halted.describe(), "legal": [],
-    }
-    if s.open is not None:
-        view["name"] = s.open.name
-        view["rules"] = s.open.rules
-        view["deck"] = s.open.options.deck.value
-    hand = s.hand
-    if hand is not None and hand.seating is not None and s.rules is not None:
-        view["hand"] = hand.hand_no
-        view["seating"] = [int(p) for p in hand.seating]
-        view["dice"] = list(hand.dice)
-        acting = s.me is not None and s.phase is Phase.PLAY and s.me not in s.inputs
-        wind = _our_wind(s) if acting else None
-        view["engine"], legal = _engine_view(s.rules, hand.engine, wind)
-        view["legal"] = legal if acting else []
-    return view
-
-
-def _engine_view(rules: Any, engine: Any, wind: Seat | None) -> tuple[Any, list[Any]]:
-    """(plain engine without its card, our encoded legal actions), kept per engine state."""
-    key = (id(engine), -1 if wind is None else int(wind))
-    hit = _ENGINE_VIEWS.get(key)
-    if hit is not None and hit[0] is engine:  # the entry holds the state: its id is not reused
-        return hit[1], hit[2]
-    shown = engine
-    if hasattr(shown, "card"):  # the card travels once, in the Open message
-        shown = evolve(shown, card=getattr(shown.card, "name", ""))
-    plain = to_plain(shown)
-    legal = [] if wind is None else [rules.encode_action(a)
-                                     for a in rules.legal_actions(engine, wind)]
-    if len(_ENGINE_VIEWS) >= _ENGINE_VIEWS_KEPT:
-        del _ENGINE_VIEWS[next(iter(_ENGINE_VIEWS))]
-    _ENGINE_VIEWS[key] = (engine, plain, legal)
-    return plain, legal
 
 
 def resume_session(records: Sequence[bytes], identity_private_key: bytes) -> TableSession:

@@ -25,9 +25,10 @@ from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import RuleSet
 
 from . import dice as cr
-from . import lobby, masked  # lobby: looked up when called (it imports this module)
+from . import masked
+from .acc import Acc, halt, report
 from .envelope import THINKING_SINCE, Envelope
-from .flow import Acc, halt, report, send
+from .flow import send
 from .messages import Act, Commit, Echo, HandEnd, MsgKind, Ready, Reveal, decode_body
 from .options import DeckKind
 from .practice import practice_wall
@@ -103,7 +104,7 @@ def advance(s: TableSession, acc: Acc) -> TableSession:
     """Take every input that is due, resolve every complete step, send automatic answers."""
     while True:
         if s.phase is Phase.LOBBY:
-            return lobby.creator_seats(s, acc) if acc.auto else s
+            return acc.lobby.creator_seats(s, acc) if acc.auto else s
         if s.phase not in STEP_PHASES or s.halted is not None:
             return s
         if s.phase is Phase.WALL:

@@ -26,8 +26,9 @@ from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import Seat
 
-from .contract_view import code, offered_entries, resolve_action
+from .contract_view import offered_entries, resolve_action
 from .rotation import wind_of
+from .rule_view import code
 from .state import Phase, TableSession
 
 __all__ = ["Suggestion", "bot_entropy", "match_action", "offered", "same_choice", "suggest"]

@@ -22,10 +22,14 @@ from dataclasses import dataclass
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.seats import SEATS
 
+from .acc import Acc
 from .envelope import decode
+from .flow import receive
+from .lobby import LOBBY, base_session
 from .problems import Problem, ProblemKind, ProblemTally
 from .records import Genesis, parse_record
 from .state import Phase, TableSession
+from .steps import advance
 from .values import evolve
 from .wire import WireCut, WireError, need_bytes, need_int, need_list, pack, unpack
 
@@ -56,10 +60,6 @@ class TranscriptCut(TranscriptError):
 
 def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> TableSession:
     """The session a seat had when it wrote ``records`` (its timers restart on next tick)."""
-    from .flow import Acc, receive
-    from .lobby import base_session
-    from .steps import advance
-
     if not records:
         raise TranscriptError("no records to resume from")
     try:
@@ -70,7 +70,7 @@ def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> Tabl
         raise TranscriptError("the first record is not a genesis record")
     s = base_session(genesis.me, identity_private_key if genesis.me is not None else None,
                      genesis.secret, genesis.table)
-    acc = Acc(0.0, auto=False)
+    acc = Acc(0.0, auto=False, lobby=LOBBY)
     problems: list[Problem] = []
     tally = ProblemTally()    # counted again as they were (their hand: the replay's)
     for index, record in enumerate(records[1:], start=1):
@@ -199,12 +199,8 @@ def check_transcript(data: bytes, partial_ok: bool = False) -> Verdict:
 
 def check_messages(transcript: Transcript, partial_ok: bool = False) -> Verdict:
     """``check_transcript`` of a transcript already read (or rebuilt from a seat's records)."""
-    from .flow import Acc, receive
-    from .lobby import base_session
-    from .steps import advance
-
     s = base_session(None, None, b"", transcript.table)
-    acc = Acc(0.0, auto=False)
+    acc = Acc(0.0, auto=False, lobby=LOBBY)
     for payload in transcript.payloads:
         s = advance(receive(s, payload, acc), acc)
     problems = list(s.problems)

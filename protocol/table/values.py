@@ -1,6 +1,6 @@
 """``evolve`` for the table's frozen values (it lives in ``fourwinds.protocol.values``, which
 the deck shares)."""
 
-from fourwinds.protocol.values import CACHE_KEY, evolve
+from fourwinds.protocol.values import evolve
 
-__all__ = ["CACHE_KEY", "evolve"]
+__all__ = ["evolve"]

@@ -25,7 +25,8 @@ from typing import Any
 import pytest
 
 from fourwinds.protocol.tournament.export import check_export
-from testkit.netns import Lan, LanDaemon, Unavailable, short_dir, start_all
+from testkit.dirs import short_dir
+from testkit.netns import Lan, LanDaemon, Unavailable, start_all
 from testkit.procs import request
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]

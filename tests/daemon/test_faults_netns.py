@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
+from testkit.dirs import short_dir
 from testkit.faults import Fault, FaultMatch, Outcome
-from testkit.netns import Unavailable, short_dir
+from testkit.netns import Unavailable
 from testkit.relay import LinkSpec
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]

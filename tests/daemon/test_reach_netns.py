@@ -18,7 +18,8 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from testkit.netns import Lan, LanDaemon, Unavailable, short_dir, start_all
+from testkit.dirs import short_dir
+from testkit.netns import Lan, LanDaemon, Unavailable, start_all
 from tests.daemon.toy_driver import ToyTable
 from tests.daemon.toy_session import PLAYS
 

@@ -7,7 +7,6 @@ does (the daemon applied the seat's act)."""
 from __future__ import annotations
 
 import statistics
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -15,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.daemon_link import LocalApi, connect
-from fourwinds.frontends.local_seats import Started, fourwinds_command, start_bot_seat
-from testkit.procs import ROOT, DaemonProcess, host_by_cli
+from fourwinds.frontends.local_seats import Started, start_bot_seat
+from testkit.procs import DaemonProcess, host_by_cli, start_logged
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
@@ -75,11 +74,8 @@ def test_a_bot_seated_as_play_seats_it_pauses_before_discarding_and_a_plain_bot_
         paced = DiscardClock(connect(str(tmp_path / "bot1")), table)
         plain = DiscardClock(connect(str(me.data_dir)), table)
         clocks = [paced, plain]
-        with open(tmp_path / "plain.log", "wb") as out:
-            started.add(subprocess.Popen(
-                fourwinds_command("bot", "--rules", "mcr", "--data-dir", str(me.data_dir),
-                                  "--table", table),
-                stdout=out, stderr=out, cwd=ROOT))
+        start_logged(started, tmp_path / "plain.log", "bot", "--rules", "mcr", "--data-dir",
+                     str(me.data_dir), "--table", table)
         deadline = time.monotonic() + WITHIN_S
         while time.monotonic() < deadline and min(len(c.waits) for c in clocks) < DISCARDS:
             time.sleep(0.2)

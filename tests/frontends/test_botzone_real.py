@@ -6,15 +6,14 @@ no fault, no problem at the table, and its stderr went to its log, not to the te
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.local_seats import Started, fourwinds_command, start_bot_seat
-from testkit.procs import ROOT, DaemonProcess, host_by_cli, request
+from fourwinds.frontends.local_seats import Started, start_bot_seat
+from testkit.procs import DaemonProcess, host_by_cli, request, start_logged
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
@@ -33,15 +32,10 @@ def test_a_botzone_bot_plays_a_whole_match_at_real_daemons(tmp_path: Path) -> No
                            host_port=me.port, host_key=key)
         out = tmp_path / "botzone-seat.out"
         botlog = tmp_path / "botzone-bot.log"
-        with open(out, "wb") as sink:
-            seat = subprocess.Popen(
-                fourwinds_command(
-                    "-v", "bot", "--botzone",
-                    f"{sys.executable} examples/botzone_bot.py --keep-running",
-                    "--data-dir", str(me.data_dir), "--table", table,
-                    "--botzone-log", str(botlog)),
-                stdout=sink, stderr=sink, cwd=ROOT)
-            started.add(seat)
+        seat = start_logged(started, out, "-v", "bot", "--botzone",
+                            f"{sys.executable} examples/botzone_bot.py --keep-running",
+                            "--data-dir", str(me.data_dir), "--table", table,
+                            "--botzone-log", str(botlog))
         deadline = time.monotonic() + 300
         view: dict[str, object] = {}
         while time.monotonic() < deadline and seat.poll() is None:

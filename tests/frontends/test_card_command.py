@@ -11,7 +11,7 @@ import pytest
 
 from fourwinds.frontends.cli import build_parser, main
 from fourwinds.frontends.completion import command_tree
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 
 HOUSE = Path(__file__).resolve().parents[2] / "cards" / "house.card"
 FORMAT1 = HOUSE.with_name("house-format1.card")

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.local_seats import Started, fourwinds_command
-from testkit.procs import ROOT, DaemonProcess, request
+from testkit.procs import ROOT, DaemonProcess, request, start_logged
 from tests.daemon.toy_session import PLAYS
 
 pytestmark = pytest.mark.slow
@@ -66,11 +66,8 @@ def test_cli_hosts_and_four_bot_seats_play_the_hand(daemons: list[DaemonProcess]
             seat_args = ["--table", table[:8]]
             log = tmp_path / f"bot{i}.log"
             logs.append(log)
-            with open(log, "wb") as out:
-                started.add(subprocess.Popen(
-                    fourwinds_command("bot", "--rules", "mcr", "--data-dir", str(d.data_dir),
-                                      *seat_args),
-                    stdout=out, stderr=out, cwd=ROOT))
+            start_logged(started, log, "bot", "--rules", "mcr", "--data-dir", str(d.data_dir),
+                         *seat_args)
         deadline = time.monotonic() + 90
         cli_moves = 0
         while time.monotonic() < deadline:  # seat 0 is played from the CLI, as a script would

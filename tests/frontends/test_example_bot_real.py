@@ -7,15 +7,14 @@ once in a while, which later runs have not shown)."""
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.local_seats import Started, fourwinds_command, start_bot_seat
-from testkit.procs import ROOT, DaemonProcess, host_by_cli, request
+from fourwinds.frontends.local_seats import Started, start_bot_seat
+from testkit.procs import DaemonProcess, host_by_cli, request, start_logged
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
@@ -32,11 +31,8 @@ def test_example_bot_plays_a_whole_hand_at_a_real_table(tmp_path: Path) -> None:
             start_bot_seat(started, base=tmp_path, index=index, rules="mcr", table=table,
                            host_port=me.port, host_key=key)
         log = tmp_path / "example.log"
-        with open(log, "wb") as out:
-            started.add(subprocess.Popen(
-                fourwinds_command("bot", "--exec", f"{sys.executable} examples/bot.py",
-                                  "--data-dir", str(me.data_dir), "--table", table),
-                stdout=out, stderr=out, cwd=ROOT))
+        start_logged(started, log, "bot", "--exec", f"{sys.executable} examples/bot.py",
+                     "--data-dir", str(me.data_dir), "--table", table)
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             view = request(client, type="view", table=table)["event"]["view"]

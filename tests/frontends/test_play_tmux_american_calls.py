@@ -21,9 +21,10 @@ import pytest
 
 from fourwinds.frontends.client import connect
 from fourwinds.protocol.american.call_offers import lines_kept_open
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.notation import parse_tiles
 from testkit.machines import TEST_BOT_PAUSE
+from testkit.views import our_exposures
 from tests.frontends.test_curses_tmux import TMUX
 from tests.frontends.tmux_play import PlayTable, call_offers
 
@@ -50,13 +51,6 @@ def _event(data_dir: Path) -> dict[str, Any]:
         client.close()
 
 
-def _our_exposures(view: dict[str, Any]) -> list[list[str]]:
-    me = view.get("seat")
-    for player in view.get("players") or ():
-        if player.get("seat") == me:
-            return [list(m.get("tiles") or ()) for m in player.get("exposures") or ()]
-    return []
-
 
 def _check_prompt(event: dict[str, Any], screen: str) -> list[str]:
     """The call entries of a prompt, checked against the view and the core's rule."""
@@ -65,7 +59,7 @@ def _check_prompt(event: dict[str, Any], screen: str) -> list[str]:
     assert calls, (event.get("legal_actions"), screen)
     concealed = [k for code in view["hand"] for k in parse_tiles(code)]
     exposures = [[k for code in meld for k in parse_tiles(code)]
-                 for meld in _our_exposures(view)]
+                 for meld in (m.get("tiles") or () for m in our_exposures(view))]
     discard = parse_tiles(view["last_discard"]["tile"])[0]
     for action in calls:
         lines = action.get("lines")

@@ -32,6 +32,7 @@ from fourwinds.frontends.client import connect
 from fourwinds.frontends.local_seats import Started, start_daemon, wait_for_api
 from fourwinds.frontends.table_panels import seat_label
 from fourwinds.frontends.tile_text import tiles_text
+from testkit.views import our_exposures
 from tests.frontends.test_curses_tmux import Tmux
 
 PORT_TAKEN = "is in use"  # what `play` says when the default peer port is taken
@@ -133,14 +134,6 @@ def _indented(lines: Sequence[str]) -> list[str]:
         out.append(line)
     return out
 
-
-def our_exposures(view: View) -> list[Mapping[str, Any]]:
-    """Our seat's exposures in the daemon's view."""
-    me = view.get("seat")
-    for player in view.get("players") or ():
-        if player.get("seat") == me:
-            return list(player.get("exposures") or ())
-    return []
 
 
 def make_call(tmux: Tmux, data_dir: Path, offer: CallOffer,

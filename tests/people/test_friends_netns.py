@@ -37,7 +37,8 @@ from typing import Any
 import pytest
 
 from fourwinds.frontends.table_keys import RESULT_GUARD_S
-from testkit.machines import Machine, Network, Unavailable, short_dir
+from testkit.dirs import short_dir
+from testkit.machines import Machine, Network, Unavailable
 from testkit.screen import TMUX, Person, Terminal, entry, is_result, play_until, rack
 from tests.people.readme import Role, role
 from tests.people.table_checks import result_of, result_problems, summary

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from testkit.machines import EXITED, Machine, short_dir
+from testkit.dirs import short_dir
+from testkit.machines import EXITED, Machine
 from testkit.procs import free_port_pair
 from testkit.screen import TMUX
 

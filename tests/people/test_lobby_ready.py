@@ -27,7 +27,8 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.client import Client
-from testkit.machines import Machine, short_dir
+from testkit.dirs import short_dir
+from testkit.machines import Machine
 from testkit.procs import free_port_pair
 from testkit.screen import TMUX, Terminal, entry, rack
 

@@ -35,7 +35,8 @@ from testkit.screen import (
     play_until,
     rack,
 )
-from tests.frontends.tmux_play import exposure_text, our_exposures
+from testkit.views import our_exposures
+from tests.frontends.tmux_play import exposure_text
 from tests.people.table_checks import result_of, result_problems, summary
 
 pytestmark = [

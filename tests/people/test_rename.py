@@ -14,7 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from testkit.machines import Machine, short_dir
+from testkit.dirs import short_dir
+from testkit.machines import Machine
 from testkit.procs import free_port_pair
 from testkit.screen import TMUX, Terminal, entry, rack
 

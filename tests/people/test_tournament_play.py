@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 
 from fourwinds.frontends.table_keys import RESULT_GUARD_S
-from testkit.machines import Machine, one_player, short_dir
+from testkit.dirs import short_dir
+from testkit.machines import Machine, one_player
 from testkit.procs import DaemonProcess, request, start_all
 from testkit.screen import TMUX, Person, Terminal, is_result, play_until, rack
 

@@ -28,3 +28,19 @@ def test_int_enum_runs_become_plain_ints() -> None:
     assert to_plain((Kind.M1, Kind.JOKER)) == [int(Kind.M1), int(Kind.JOKER)]
     assert all(type(x) is int for x in to_plain((Kind.M1, Kind.JOKER)))  # type: ignore[union-attr]
     assert to_plain((True, 1)) == [True, 1]
+
+
+def test_a_values_memo_is_not_part_of_its_canonical_form() -> None:
+    """A card keeps answers derived from it in ``memo`` (memo.py), a field its constructor
+    does not take: the same card encodes to the same bytes before and after it is asked."""
+    from fourwinds.protocol.american.cardfile import read_card
+    from fourwinds.protocol.american.compile import compiled
+
+    text = "card: tiny\n1 | year | 25 | X | - | NNNN EEE WWW SSSS | winds\n"
+    card = read_card(text)
+    before = canonical_bytes(card)
+    compiled(card)
+    assert card.memo.table("anything") == {}
+    assert canonical_bytes(card) == before
+    plain = to_plain(card)
+    assert isinstance(plain, list) and plain[0] == "Card" and "Memo" not in repr(plain)

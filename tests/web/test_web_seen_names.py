@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from testkit.browser import URL, body_text, chromium, page_errors, unavailable, wait_for
-from testkit.machines import Machine, short_dir
+from testkit.dirs import short_dir
+from testkit.machines import Machine
 from testkit.procs import free_port_pair
 
 pytestmark = [

@@ -38,6 +38,7 @@ from testkit.browser import (
     wait_for,
 )
 from testkit.machines import Machine
+from testkit.views import our_exposures
 from tests.people.table_checks import result_of, result_problems
 
 pytestmark = [
@@ -87,13 +88,6 @@ def play_hand(driver: Any, clicker: Clicker, pat: Machine,
     assert view.get("phase") in OVER, view.get("phase")
     return view
 
-
-def our_exposures(view: dict[str, Any]) -> list[Any]:
-    me = view.get("seat")
-    for player in view.get("players") or ():
-        if player.get("seat") == me:
-            return list(player.get("exposures") or ())
-    return []
 
 
 def check_result_screen(driver: Any, view: dict[str, Any]) -> str:

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import replace
 
 from fourwinds.protocol.american.actions import Action, Discard, NoCall
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.config import TableOptions
 from fourwinds.protocol.american.engine import apply, new_hand
 from fourwinds.protocol.american.events import AmericanEvent
@@ -15,6 +15,7 @@ from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
 from fourwinds.protocol.walls import american_plan
+from testkit.slots import nth_slot
 
 DICE = (3, 4)
 E, S, W, N = SEATS
@@ -56,8 +57,7 @@ def play_state(hands: dict[Seat, str], draws: str = "",
 
 def slot_of(state: AmericanState, seat: Seat, kind: str | Kind, nth: int = 0) -> int:
     want = parse_tiles(kind)[0] if isinstance(kind, str) else kind
-    slots = [s for s in state.hands[seat] if state.faces[s] == want]
-    return slots[nth]
+    return nth_slot(state.faces, state.hands[seat], want, nth)
 
 
 def slots_of(state: AmericanState, seat: Seat, kind: str, count: int) -> tuple[int, ...]:

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from fourwinds.protocol.american.actions import CharlestonPass, CourtesyPass
 from fourwinds.protocol.american.bots import AmericanBot, run_hand
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.config import (
     DeadPlayer,
     DeclarationMode,

@@ -11,12 +11,12 @@ from fourwinds.protocol.american import engine
 from fourwinds.protocol.american.actions import Call, CallMahjong, NoCall
 from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.call_offers import call_offers, lines_kept_open
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.american.table_view import RULES
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.american_rules import AmericanRules
-from fourwinds.protocol.table.contract_view import SeatFacts
+from fourwinds.protocol.table.rule_view import SeatFacts
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
 
 from .engine_fixtures import E, N, W, discard, play_state

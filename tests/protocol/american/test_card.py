@@ -4,13 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.protocol.american.card import (
-    Card,
-    Category,
-    NumberRule,
-    house_card,
-    parse_card,
-)
+from fourwinds.protocol.american.card import Card, Category, NumberRule
+from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.compile import compiled, hand_variants
 from fourwinds.protocol.errors import CardError
 from fourwinds.protocol.notation import format_tiles

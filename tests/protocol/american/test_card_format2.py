@@ -10,16 +10,8 @@ from importlib import resources
 import pytest
 
 from fourwinds.protocol.american.actions import CallMahjong, DeclareMahjong
-from fourwinds.protocol.american.card import (
-    Card,
-    CardHand,
-    Category,
-    ValueRule,
-    house_card,
-    parse_card,
-    section_category,
-)
-from fourwinds.protocol.american.cardfile import read_card
+from fourwinds.protocol.american.card import Card, CardHand, Category, ValueRule, section_category
+from fourwinds.protocol.american.cardfile import house_card, parse_card, read_card
 from fourwinds.protocol.american.compile import hand_variants
 from fourwinds.protocol.american.engine import apply
 from fourwinds.protocol.american.events import MahjongDeclared

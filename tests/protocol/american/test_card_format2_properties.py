@@ -13,7 +13,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fourwinds.protocol.american.card import Card, house_card, parse_card
+from fourwinds.protocol.american.card import Card
+from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.compile import Variant, compiled, copies
 from fourwinds.protocol.american.matcher import match_hand
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fourwinds.protocol.american.actions import CharlestonPass, Discard
 from fourwinds.protocol.american.bots import AmericanBot
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.config import DeclarationMode, TableOptions
 from fourwinds.protocol.american.engine import (
     apply,

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from fourwinds.protocol.american.actions import Action, Discard
 from fourwinds.protocol.american.bots import AmericanBot
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.engine import apply, new_hand, seats_to_act, view, visible_slots
 from fourwinds.protocol.american.levels import make_bot
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage

@@ -6,7 +6,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from fourwinds.protocol.american.card import Card, Category, house_card, parse_card
+from fourwinds.protocol.american.card import Card, Category
+from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.matcher import (
     HandMatch,
     exposures_possible,

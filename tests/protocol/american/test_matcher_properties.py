@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fourwinds.protocol.american import matcher
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.compile import Variant, compiled, copies, hand_variants
 from fourwinds.protocol.american.matcher import match_hand, nearest_hands
 from fourwinds.protocol.notation import parse_tiles
@@ -205,8 +205,8 @@ def test_a7_the_quick_exposure_check_agrees_with_the_full_target_list(
                  for kind, size, jokers in groups]
     key = targets.exposure_key(exposures)
     cc = compiled(CARD)
-    targets._POSSIBLE.clear()
+    cc.memo.table(targets._POSSIBLE).clear()
     quick = targets.has_target(cc, key)
-    targets._TARGETS.clear()
+    cc.memo.table(targets._TARGETS).clear()
     assert quick == bool(targets.targets_for(cc, key).targets)
     assert matcher.exposures_possible(CARD, exposures) == quick

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
+from fourwinds.protocol.deck.deck import MaskedDeck
+from fourwinds.protocol.deck.entropy import Entropy
 from fourwinds.protocol.deck.errors import DeckUsageError
 from fourwinds.protocol.deck.events import Moved, WallReady
 from fourwinds.protocol.deck.loopback import Loopback
@@ -20,6 +23,8 @@ from .helpers import (
     description,
     drawing,
     learned,
+    mac_signer,
+    mac_verify,
     masked_decks,
     revealing,
 )
@@ -136,3 +141,13 @@ def test_passes_arriving_out_of_order_give_the_same_wall() -> None:
             state, _ = east.receive(state, message)
     assert state.wall == loop.states[Seat.EAST].wall
     assert state.passes == loop.states[Seat.EAST].passes
+
+
+def test_a_masked_deck_refuses_a_practice_description() -> None:
+    """A description that says "practice" is the open wall's (table/practice.py), which every
+    seat could read: a masked deck never runs under it, so a table cannot claim to be fair
+    while telling its players it is practice, or the other way round."""
+    with pytest.raises(ValueError):
+        MaskedDeck.create(replace(description(RuleSet.AMERICAN), practice=True), Seat.EAST,
+                          Entropy(b"practice seed for a tutorial hand"), mac_signer(Seat.EAST),
+                          mac_verify)

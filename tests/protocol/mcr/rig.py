@@ -18,6 +18,7 @@ from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import MCR_TILES, Kind, is_bonus
 from fourwinds.protocol.walls import mcr_plan
+from testkit.slots import nth_slot
 
 DICE = (1, 1, 1, 1)
 
@@ -93,8 +94,7 @@ def run(state: HandState, actions: Iterable[Action]) -> tuple[HandState, list[Ev
 
 
 def slot_of(state: HandState, seat: Seat, kind: Kind, nth: int = 0) -> int:
-    found = [s for s in state.seats[seat].hand if state.faces[s] == kind]
-    return found[nth]
+    return nth_slot(state.faces, state.seats[seat].hand, kind, nth)
 
 
 def slots_of(state: HandState, seat: Seat, kinds: Sequence[Kind]) -> tuple[int, ...]:

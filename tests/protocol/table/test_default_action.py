@@ -8,7 +8,7 @@ import random
 
 from fourwinds.protocol.american import actions as AA
 from fourwinds.protocol.american.bots import AmericanBot
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.engine import apply as american_apply
 from fourwinds.protocol.american.engine import legal_actions
 from fourwinds.protocol.american.state import AmericanState

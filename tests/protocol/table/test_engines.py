@@ -86,22 +86,3 @@ def test_american_seat_restarted_mid_hand_completes_the_hand() -> None:
     run(h)
     _agreed(h, 1)
 
-
-def test_seat_view_is_plain_and_names_whom_we_wait_for() -> None:
-    import msgpack
-
-    from fourwinds.protocol.table.session import seat_view
-
-    for rules in ("american", "mcr"):
-        h = open_harness(rules, b"view", options=ONE)
-        for _ in range(300):
-            if not any(bot_moves(h, p) for p in SEATS):
-                deliver_one(h)
-        view = seat_view(h.sessions[1])
-        packed = msgpack.packb(view, use_bin_type=True)
-        assert msgpack.unpackb(packed, raw=False)["phase"] == "play"
-        assert len(packed) < 20_000
-        s = h.sessions[1]
-        assert view["waiting_for"] == sorted(int(p) for p in s.awaiting if p not in s.inputs)
-        if s.me in s.awaiting and s.me not in s.inputs:
-            assert view["legal"]

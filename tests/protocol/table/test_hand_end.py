@@ -9,7 +9,7 @@ import pytest
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.envelope import decode, is_bundle, unbundle
+from fourwinds.protocol.table.envelope import decode
 from fourwinds.protocol.table.harness import (
     bot_moves,
     deliver_one,
@@ -23,6 +23,7 @@ from fourwinds.protocol.table.problems import Problem, ProblemKind
 from fourwinds.protocol.table.session import HandNext, local_action, tick
 from fourwinds.protocol.table.state import Phase, Step
 from fourwinds.protocol.table.transcript import resume
+from testkit.payloads import unbundled
 
 from .hand_end_helpers import (
     AMERICAN_WALL_GAME,
@@ -38,8 +39,7 @@ from .hand_end_helpers import (
 def _sent_kinds(step: Step) -> list[MsgKind]:
     kinds = []
     for out in step.outgoing:
-        payload = unbundle(out.payload)[0] if is_bundle(out.payload) else out.payload
-        kinds.append(decode(payload).kind)
+        kinds.append(decode(unbundled(out.payload)).kind)
     return kinds
 
 

@@ -13,6 +13,7 @@ import pytest
 from fourwinds.protocol.deck.messages import PublicReveal, Signed
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.acc import Acc
 from fourwinds.protocol.table.deck_wire import decode_message
 from fourwinds.protocol.table.envelope import (
     PROTOCOL_VERSION,
@@ -21,7 +22,6 @@ from fourwinds.protocol.table.envelope import (
     is_bundle,
     unbundle,
 )
-from fourwinds.protocol.table.flow import Acc
 from fourwinds.protocol.table.harness import (
     Harness,
     bot_moves,
@@ -41,6 +41,7 @@ from fourwinds.protocol.table.signing import SigningKey
 from fourwinds.protocol.table.state import Phase, Step, TableSession
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 from fourwinds.protocol.tiles import Kind
+from testkit.payloads import unbundled
 
 from .helpers import body_liar, discard_liar
 
@@ -231,7 +232,7 @@ def test_american_on_the_masked_wall_is_the_same_whatever_the_delivery_order(
 
 
 def _sender(payload: bytes) -> Seat:
-    return decode(unbundle(payload)[0] if is_bundle(payload) else payload).seat
+    return decode(unbundled(payload)).seat
 
 
 def _east_overtakes_a_pass() -> tuple[Harness, list[tuple[Seat, bytes]], Seat, int]:
@@ -412,9 +413,6 @@ def test_a_private_message_for_another_seat_is_kept_as_its_header_only() -> None
     assert held.msg_hash == env.msg_hash and held.body is None
     assert env.msg_hash not in {e.msg_hash for e in step.session.inbox[env.seat]}
 
-
-def unbundled(payload: bytes) -> bytes:
-    return unbundle(payload)[0] if is_bundle(payload) else payload
 
 
 def test_a_table_that_does_not_bundle_sends_every_message_on_its_own(

@@ -11,9 +11,11 @@ import pytest
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table import lobby
+from fourwinds.protocol.table.acc import Acc
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.flow import Acc, outgoing, send
+from fourwinds.protocol.table.flow import outgoing, send
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.lobby import LOBBY
 from fourwinds.protocol.table.messages import MsgKind, Thinking
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.problems import Problem, ProblemKind
@@ -60,7 +62,7 @@ def _until(h: Harness, want: str) -> None:
 
 def _forge(h: Harness, place: Seat) -> None:
     """``place`` sends a THINKING whatever its own checks would say (a misbehaving seat)."""
-    acc = Acc(h.now)
+    acc = Acc(h.now, lobby=LOBBY)
     s = advance(send(h.sessions[place], acc, Thinking()), acc)
     h.take(place, Step(s, tuple(outgoing(s, acc)), tuple(acc.persist)))
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.protocol.american.card import house_card
+from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.mcr.fans import FAN_POINTS, Fan
 from fourwinds.protocol.notation import parse_tiles

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fourwinds.daemon.real_session import seat_view
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import (
@@ -39,12 +40,12 @@ from fourwinds.protocol.table.session import (
     join_table,
     local_action,
     new_table,
-    seat_view,
     settle,
     tick,
 )
 from fourwinds.protocol.table.state import Outgoing, Phase
 from fourwinds.protocol.table.suggest import bot_entropy
+from testkit.payloads import unbundled
 
 from .helpers import discard_liar, liar, resign, toy_harness
 
@@ -237,7 +238,7 @@ def test_a_silent_seat_is_reported_and_visible_in_the_view() -> None:
     h = toy_harness(b"silent")
     run(h, bots=(Seat.EAST, Seat.SOUTH, Seat.WEST))
     s = h.sessions[0]
-    assert seat_view(s)["waiting_for"] == [3]
+    assert seat_view(s)["session"]["waiting_for"] == [3]
     assert _blamed(h, 0, ProblemKind.STALLED) == {Seat.NORTH}
 
 
@@ -286,7 +287,7 @@ def test_every_seat_must_say_ready_before_the_dice() -> None:
     h = open_harness("toy", b"ready", options=TableOptions(deck=DeckKind.PRACTICE))
     run(h, bots=(Seat.EAST, Seat.SOUTH, Seat.WEST))
     assert {s.phase for s in h.sessions} == {Phase.READY}
-    assert seat_view(h.sessions[0])["waiting_for"] == [3]
+    assert seat_view(h.sessions[0])["session"]["waiting_for"] == [3]
     bot_moves(h, Seat.NORTH)
     run(h)
     assert {s.phase for s in h.sessions} == {Phase.OVER}
@@ -305,9 +306,6 @@ def test_private_messages_are_redacted_for_other_seats_but_still_chain() -> None
     step = handle_message(h.sessions[1], redacted.encode(), 0.0)
     assert step.problems == () and step.session.step_hash == h.sessions[1].step_hash
 
-
-def unbundled(payload: bytes) -> bytes:
-    return unbundle(payload)[0] if is_bundle(payload) else payload
 
 
 def _delivered(outgoing: tuple[Outgoing, ...]) -> set[tuple[int, bytes, bool]]:

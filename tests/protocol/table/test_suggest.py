@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 
 from fourwinds.protocol.american.actions import CharlestonPass, StopVote
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view, code, resolve_action
+from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, drive, open_harness
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.rotation import wind_of
+from fourwinds.protocol.table.rule_view import code
 from fourwinds.protocol.table.session import HandNext, TableReady, local_action
 from fourwinds.protocol.table.state import Phase, TableSession
 from fourwinds.protocol.table.suggest import bot_entropy, match_action, same_choice, suggest

@@ -1,0 +1,106 @@
+"""What a rule set's half of the seat view works with: the contract between
+``contract_view`` (the part every rule set shares) and each rule set's ``table_view``.
+
+``SeatFacts`` is what a rule view reads, ``Offer`` one action it offers, ``RuleView`` what it
+must answer, ``our_choices`` where its offers start and ``code`` a tile's code. They live
+here, below both halves, so the rule views need nothing from ``contract_view`` and
+``contract_view`` can import the rule views without an import circle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from fourwinds.protocol.notation import tile_code
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.tiles import Kind
+
+from .rotation import Seating
+from .rules import RulesAdapter
+from .state import TableSession
+
+__all__ = ["Offer", "Resolver", "RuleView", "SeatFacts", "code", "our_choices"]
+
+_CODES: dict[int, str] = {int(k): tile_code(k) for k in Kind}
+
+
+def code(kind: int) -> str:
+    """A tile's code (``"3p"``, ``"J"``, ``"?"`` for a hidden face), from a table."""
+    return _CODES[kind]
+
+
+Resolver = Callable[[tuple[str, ...]], object]
+"""Builds the engine action of one offered ACTION from the tiles chosen (codes)."""
+
+
+@dataclass(frozen=True)
+class SeatFacts:
+    """What a rule view reads: the session, our seat's engine state, the hand's seating
+    (``seating[wind]`` is a table place), our wind (None for an observer) and the adapter."""
+
+    session: TableSession
+    engine: Any
+    seating: Seating
+    me: Seat | None
+    rules: RulesAdapter
+
+    def place(self, wind: Seat) -> Seat:
+        return self.seating[wind]
+
+
+def our_choices(f: SeatFacts) -> tuple[tuple[Any, ...], Any]:
+    """Our seat's legal actions now and the one its window would default to (None when
+    there is none to mark): what every rule view's offers start from."""
+    if f.me is None:
+        return (), None
+    legal = tuple(f.rules.legal_actions(f.engine, f.me))
+    if not legal:
+        return (), None
+    try:
+        default = f.rules.default_action(f.engine, f.me)
+    except Exception:  # no default here: none is marked
+        default = None
+    return legal, default
+
+
+@dataclass(frozen=True)
+class Offer:
+    """One ACTION dict of the view and how to turn it (with chosen tiles) into the engine's
+    action."""
+
+    entry: dict[str, Any]
+    resolve: Resolver
+
+
+class RuleView(Protocol):
+    """The rule-specific half of the view (american.table_view.RULES,
+    mcr.table_view.RULES)."""
+
+    def table(self, f: SeatFacts) -> dict[str, Any]:
+        """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,
+        last_discard, news, received, hints, live_wins, result, prevalent_wind."""
+        ...
+
+    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
+        """One seat's public part: dead, concealed_count, exposures, flowers, discards."""
+        ...
+
+    def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
+        """Human text of what the table waits for."""
+        ...
+
+    def offers(self, f: SeatFacts) -> list[Offer]:
+        """Our seat's actions, human-labelled, with the default marked."""
+        ...
+
+    def summary(self, engine: Any) -> dict[str, Any]:
+        """A finished hand (its last engine state) for the history: ``kind``, ``winner``
+        and ``from`` (winds or None), ``self_drawn``, ``summary`` (one line)."""
+        ...
+
+    def concealed_slots(self, engine: Any, seat: Seat) -> Sequence[int]:
+        """The wall positions ``seat`` holds concealed (public: every seat knows them), for
+        the hand's-end reveal of every seat's tiles (reveal.py)."""
+        ...
