@@ -153,7 +153,10 @@ def _scores(value: object) -> tuple[int, int, int, int]:
 def _fraction(numerator: object, denominator: object, what: str) -> Fraction:
     top = need_int(numerator, what, -MAX_POINTS, MAX_POINTS)
     bottom = need_int(denominator, f"{what} denominator", 1, MAX_POINTS)
-    return Fraction(top, bottom)
+    value = Fraction(top, bottom)
+    if value.denominator != bottom:   # one value, one encoding: what is signed is re-packed
+        raise WireError(f"{what}: {top}/{bottom} is not in lowest terms")
+    return value
 
 
 def _create(f: list[Any]) -> Create:
