@@ -109,9 +109,22 @@ class EventTables:
         for table, plan in plans.items():
             duty = self.duties.get((event, table))
             if duty is None or duty.plan != plan:
+                if duty is not None and duty.plan.table_id != plan.table_id:
+                    self._left_behind(duty.plan.table_id)
                 duty = self.duties[(event, table)] = TableDuty(plan)
             duties.append(duty)
         return duties
+
+    def _left_behind(self, table_id: bytes) -> None:
+        """A table that goes on under another id (a substitute took a seat: round_tables.py)
+        is left, its folder kept as ``left-<id>``: its hands stand in its transcript, the
+        scores after them are carried in the substitute's record."""
+        from fourwinds.daemon.requests import drop_table
+
+        table = self.d.tables.get(table_id)
+        if table is not None:
+            log.info("event table %s: left, it goes on with a substitute", table.name)
+            drop_table(self.d, table)
 
     def bot_seat_at(self, table_id: bytes) -> bool:
         """Whether ``table_id`` is a table of an event we direct with a bot seat, of any
@@ -119,7 +132,7 @@ class EventTables:
         do not open it for the player)."""
         me = self.d.identity.public_key
         for rt in self.d.events.events.values():
-            if rt.create.director != me:
+            if rt.director != me:
                 continue
             entrants = rt.verdict.entrants
             own = entrants.index(me) if me in entrants else -1    # -1: not an entrant

@@ -68,9 +68,10 @@ def register(sub: Any) -> None:
 
 def run_group(args: argparse.Namespace) -> int:
     print("fourwinds tournament: give a command: create, list, join, start, status, "
-          "standings, export, verify, seating; the director also result, correct, "
-          "penalty, extend, end-table, withdraw (play your table of each round with "
-          "`fourwinds play --tournament NAME`)", file=sys.stderr)
+          "standings, export, verify, seating, director (a new one, by a majority); the "
+          "director also result, correct, penalty, extend, end-table, substitute, withdraw "
+          "(play your table of each round with `fourwinds play --tournament NAME`)",
+          file=sys.stderr)
     return 2
 
 
