@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ASK_AGAIN_S = 2.0        # the director asks the seats again until the substitute is held
-MAX_PROPOSALS = 4        # different answers (hands, scores) or director proposals kept
+MAX_SAID = 1024          # refusals remembered so that each is logged once
 
 
 @dataclass
@@ -52,14 +52,32 @@ class SubstituteAsk:
     answers: dict[bytes, tuple[Substitute, list[bytes | None]]] = field(default_factory=dict)
     asked: float = 0.0
 
+    def keep(self, body: Substitute, director_sig: bytes, slots: list[int]
+             ) -> list[bytes | None]:
+        """The signatures of ``body``'s answer, ``slots`` (a seat's) cleared from every
+        other answer first: a seat's latest answer is the one that counts, so at most one
+        answer a seat is kept."""
+        wire = signed_bytes(body)
+        for other, (_, sigs) in list(self.answers.items()):
+            if other != wire:
+                for n in slots:
+                    sigs[n] = None
+                if all(sig is None for sig in sigs[1:]):
+                    del self.answers[other]
+        if wire not in self.answers:
+            self.answers[wire] = (body, [director_sig, None, None, None])
+        return self.answers[wire][1]
+
 
 @dataclass
 class Proposal:
-    """A new director proposed: its body and the entrants' signatures so far (by number)."""
+    """A new director proposed: its body and the entrants' signatures so far (by number).
+    An entrant's signature counts for one proposal at a time (its latest), so an entrant
+    can neither make the daemon keep more than one proposal of its own nor crowd others
+    out."""
 
     body: NewDirector
-    sigs: list[bytes | None]
-    proposer: bytes
+    sigs: dict[int, bytes] = field(default_factory=dict)
 
 
 def _slot(seat: int, place: int) -> int:
@@ -78,6 +96,7 @@ class EventFaults:
         self.d = d
         self.asks: dict[tuple[bytes, int, int], SubstituteAsk] = {}
         self.proposals: dict[bytes, dict[bytes, Proposal]] = {}   # event -> signed -> ...
+        self._said: set[tuple[bytes, str]] = set()
 
     def _me(self) -> bytes:
         return self.d.identity.public_key
@@ -140,13 +159,7 @@ class EventFaults:
                  and record.signatures[_slot(body.seat, p)] is not None]
         if not given or not all(signed_by(body, record.signatures[n], key) for n in given):
             return "your signature of the substitute does not check"
-        wire = signed_bytes(body)
-        if wire not in ask.answers:
-            if len(ask.answers) >= MAX_PROPOSALS:
-                return "too many different answers for that table"
-            ask.answers[wire] = (body, [signature(body, self.d.events.signer()), None, None,
-                                        None])
-        sigs = ask.answers[wire][1]
+        sigs = ask.keep(body, signature(body, self.d.events.signer()), given)
         for n in given:
             sigs[n] = record.signatures[n]
         if all(s is not None for s in sigs):
@@ -206,12 +219,15 @@ class EventFaults:
         """Our player proposes ``director`` as the event's new director, and signs it."""
         if self._me() not in rt.entrants():
             raise ApiError(f"only an entrant of {rt.name} proposes a new director")
+        if director not in rt.entrants() or \
+                rt.entrants().index(director) in rt.verdict.withdrawn:
+            raise ApiError("the new director is an entrant not withdrawn (its daemon holds "
+                           "the record and its entrants reach it)")
         if director == rt.director:
             raise ApiError("that key directs the event already")
         if not reason.strip():
             raise ApiError("a new director is proposed with a reason")
         body = NewDirector(rt.held.event, len(rt.held), director, reason)
-        self._keep(rt, self._me(), body)
         self.agree(rt, body)
         return body
 
@@ -245,14 +261,17 @@ class EventFaults:
             del held[wire]                        # the record grew: signed for another place
         return held
 
-    def _keep(self, rt: EventRuntime, key: bytes, body: NewDirector) -> Proposal | None:
+    def _keep(self, rt: EventRuntime, number: int, body: NewDirector) -> Proposal:
+        """The proposal ``body``, entrant ``number``'s signature cleared from every other
+        one first (a proposal no entrant signs any more is dropped)."""
         held = self._current(rt)
         wire = signed_bytes(body)
-        if wire not in held:
-            if len(held) >= MAX_PROPOSALS:
-                return None
-            held[wire] = Proposal(body, [None] * len(rt.entrants()), key)
-        return held[wire]
+        for other, proposal in list(held.items()):
+            if other != wire:
+                proposal.sigs.pop(number, None)
+                if not proposal.sigs:
+                    del held[other]
+        return held.setdefault(wire, Proposal(body))
 
     def merge(self, rt: EventRuntime, key: bytes, record: Record) -> str:
         """An entrant's signature of a proposal ("" when kept; else why not): kept with the
@@ -268,18 +287,19 @@ class EventFaults:
         if number >= len(record.signatures) or not signed_by(body, record.signatures[number],
                                                              key):
             return "your signature of the new director does not check"
-        proposal = self._keep(rt, key, body)
-        if proposal is None:
-            return "too many proposals of a new director"
-        if proposal.sigs[number] is None and key != self._me():
+        proposal = self._keep(rt, number, body)
+        if number not in proposal.sigs and key != self._me():
             log.info("event %s: %s signs %s as the new director (%s); "
                      "`fourwinds tournament director %s --agree` to sign it too",
                      rt.name, rt.verdict.names[number], body.director.hex()[:16],
                      body.reason, rt.name)
-        proposal.sigs[number] = record.signatures[number]
+        sig = record.signatures[number]
+        assert sig is not None
+        proposal.sigs[number] = sig
         voters = [n for n in range(len(entrants)) if n not in rt.verdict.withdrawn]
-        if 2 * sum(1 for n in voters if proposal.sigs[n] is not None) > len(voters):
-            intake = self.d.events.take(rt, Record(body, tuple(proposal.sigs)))
+        if 2 * sum(1 for n in voters if n in proposal.sigs) > len(voters):
+            sigs = tuple(proposal.sigs.get(n) for n in range(max(proposal.sigs) + 1))
+            intake = self.d.events.take(rt, Record(body, sigs))
             if intake.decision is Decision.ACCEPT:
                 log.info("event %s: %s directs it now, named by a majority", rt.name,
                          body.director.hex()[:16])
@@ -313,6 +333,10 @@ class EventFaults:
         else:
             problem = "a substitute goes to the director"
         if problem:
-            log.info("event %s: %s from %s not signed: %s", rt.name, type(body).__name__,
-                     key.hex()[:8], problem)
+            if (key, problem) not in self._said:       # logged once, answered each time
+                if len(self._said) >= MAX_SAID:
+                    self._said.clear()
+                self._said.add((key, problem))
+                log.info("event %s: %s from %s not taken: %s", rt.name,
+                         type(body).__name__, key.hex()[:8], problem)
             self.d.transport.send(key, Refuse(problem[:200]))

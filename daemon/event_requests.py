@@ -337,7 +337,7 @@ async def _director(d: Daemon, request: Message) -> Message:
         proposals = d.event_faults.proposals_of(rt)
         return {"ok": True, "named": False, "proposals": [
             {"director": p.body.director.hex(), "reason": p.body.reason,
-             "signed": sum(s is not None for s in p.sigs)} for p in proposals],
+             "signed": len(p.sigs)} for p in proposals],
             **describe(rt, d.identity.public_key)}
     deadline = asyncio.get_running_loop().time() + wait
     while len(rt.verdict.directors) == before and asyncio.get_running_loop().time() < deadline:

@@ -42,7 +42,12 @@ from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import EventPeers
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.tournament import signing
-from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played
+from fourwinds.protocol.tournament.round_tables import (
+    RoundTable,
+    seated_keys,
+    table_for,
+    tables_played,
+)
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -190,8 +195,9 @@ class EventTables:
             return
         heard = self.d.frames.addresses
         me = self.d.identity.public_key
-        for numbers in verdict.rounds[-1].tables:
-            keys = [verdict.entrants[n] for n in numbers if n is not None]
+        seating = verdict.rounds[-1]
+        for table in range(len(seating.tables)):     # a substitute in the seat it took
+            keys = [k for k in seated_keys(verdict, seating, table) if k is not None]
             for key in keys:
                 if key == me or (only is not None and key != only):
                     continue

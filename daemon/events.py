@@ -502,7 +502,8 @@ class Events:
                     self._dial(key)
             if not rt.entries_open():
                 self.announce(rt)           # the last round started: withdrawn
-            if any(isinstance(r.body, RoundStart) for r in rt.held.records[before:]):
+            if any(isinstance(r.body, RoundStart | Substitute)
+                   for r in rt.held.records[before:]):
                 self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
         for director, joining in list(self.joining.items()):
             if joining.event == rt.held.event and me in rt.entrants():
