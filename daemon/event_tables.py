@@ -41,9 +41,9 @@ from fourwinds.daemon.session_port import final_scores, ready_due
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import EventPeers
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.tournament import signing
 from fourwinds.protocol.tournament.round_tables import (
     RoundTable,
+    bot_tables,
     seated_keys,
     table_for,
     tables_played,
@@ -139,12 +139,9 @@ class EventTables:
         for rt in self.d.events.events.values():
             if rt.director != me:
                 continue
-            entrants = rt.verdict.entrants
-            own = entrants.index(me) if me in entrants else -1    # -1: not an entrant
-            for seating in rt.verdict.rounds:
-                for t, numbers in enumerate(seating.tables):
-                    if None in numbers and own not in numbers and table_id == signing.table_id(
-                            rt.held.event, seating.round, t):
+            for seating in rt.verdict.rounds:     # a table gone on with a bot substitute too
+                for plan in bot_tables(rt.verdict, rt.held.event, seating.round):
+                    if plan.table_id == table_id and me not in plan.keys:
                         return True
         return False
 

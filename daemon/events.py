@@ -206,8 +206,11 @@ class Events:
         """After a start: reach the director of every event we entered (where it was last
         reached); the others find us as we find them (``on_hello``)."""
         for rt in self.events.values():
-            if rt.director_at is not None and rt.director != self._me():
+            if rt.director_at is not None and rt.director != self._me() \
+                    and rt.director == rt.create.director:   # where the creator was reached
                 self.d.transport.dial(rt.director, [rt.director_at])
+            elif rt.director != self._me():                  # a new director: heard of
+                self._dial(rt.director)
 
     def close(self) -> None:
         for rt in self.events.values():

@@ -97,6 +97,10 @@ def test_a_seat_gone_for_good_is_taken_by_a_bot_seat_from_the_next_hand(
         assert rows[south.name]["score"] == carried[1]      # South keeps its hand's score
         status = await call(left[1], type="tournament_status", name="club")
         assert status["substitutes"][0]["substitute"] == "a bot"
+        # the director's daemon sits at the table only for the bot seat: marked so that
+        # `play` and the web page do not take the director there
+        listed = (await call(director, type="tables"))["tables"]
+        assert listed and all(t["bot_seat"] for t in listed)
 
     run(tmp_path, 5, body)
 
