@@ -298,7 +298,10 @@ class EventFaults:
         proposal.sigs[number] = sig
         voters = [n for n in range(len(entrants)) if n not in rt.verdict.withdrawn]
         if 2 * sum(1 for n in voters if n in proposal.sigs) > len(voters):
-            sigs = tuple(proposal.sigs.get(n) for n in range(max(proposal.sigs) + 1))
+            counted = [n for n in voters if n in proposal.sigs]   # a majority: < 64 KiB
+            voting = set(voters)
+            sigs = tuple(proposal.sigs.get(n) if n in voting else None
+                         for n in range(max(counted) + 1))
             intake = self.d.events.take(rt, Record(body, sigs))
             if intake.decision is Decision.ACCEPT:
                 log.info("event %s: %s directs it now, named by a majority", rt.name,
