@@ -71,7 +71,7 @@ def test_a_seat_gone_for_good_is_taken_by_a_bot_seat_from_the_next_hand(
         assert await wait_for(lambda: not any(d.alive(south.identity.public_key)
                                               for d in left), 20)
         answer = await call(director, type="tournament_substitute", name="club", table=1,
-                            seat="S", reason="South's laptop died", wait=10)
+                            seat="S", reason="South's laptop died", wait=20)
         assert answer["held"], answer
         stop.set()
         await asyncio.gather(*bots, return_exceptions=True)
