@@ -171,8 +171,8 @@ class EventFaults:
                          "ESWN"[body.seat], body.reason)
                 self.asks.pop((rt.held.event, body.round, body.table), None)
             elif intake.problem is not None:
-                log.warning("event %s: the substitute is refused: %s", rt.name,
-                            intake.problem.line())
+                self._once(logging.WARNING, rt, self._me(), "the substitute is refused: "
+                           + intake.problem.line())
         return ""
 
     # -- a substitute: a seat left -------------------------------------------------------
@@ -187,7 +187,7 @@ class EventFaults:
         if template.round != len(verdict.rounds) - 1 or \
                 substitute_at(verdict, template.round, template.table) is not None:
             return "that table is not one of the round under way without a substitute"
-        if self.d.alive(template.leaving):
+        if key != self._me() and self.d.alive(template.leaving):   # (ours: a bot seat's)
             return "our daemon still reaches the leaving player's: it is not gone"
         penalty = rt.create.scoring.three_exposures_penalty
         answered = False
@@ -208,8 +208,8 @@ class EventFaults:
                 self.answered(rt, key, record)
             else:
                 self.d.transport.send(key, EventSubmit(rt.held.event, encode_record(record)))
-            log.info("event %s: our seat signs a substitute for seat %s after %d hand(s)",
-                     rt.name, "ESWN"[template.seat], so_far[0])
+            self._once(logging.INFO, rt, key, f"our seat signs a substitute for seat "
+                       f"{'ESWN'[template.seat]} after {so_far[0]} hand(s)")
             answered = True
         return "" if answered else "we do not sit at that table"
 
@@ -336,10 +336,15 @@ class EventFaults:
         else:
             problem = "a substitute goes to the director"
         if problem:
-            if (key, problem) not in self._said:       # logged once, answered each time
-                if len(self._said) >= MAX_SAID:
-                    self._said.clear()
-                self._said.add((key, problem))
-                log.info("event %s: %s from %s not taken: %s", rt.name,
-                         type(body).__name__, key.hex()[:8], problem)
+            self._once(logging.INFO, rt, key, f"{type(body).__name__} from {key.hex()[:8]} "
+                       f"not taken: {problem}")
             self.d.transport.send(key, Refuse(problem[:200]))
+
+    def _once(self, level: int, rt: EventRuntime, key: bytes, text: str) -> None:
+        """Log ``text`` the first time only (a request is asked again every ASK_AGAIN_S)."""
+        if (key, text) in self._said:
+            return
+        if len(self._said) >= MAX_SAID:
+            self._said.clear()
+        self._said.add((key, text))
+        log.log(level, "event %s: %s", rt.name, text)
