@@ -7,6 +7,7 @@ the next round. Each ends with the same standings at every daemon left, equal to
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import pytest
@@ -39,12 +40,13 @@ async def _same_standings(alive: list[Daemon], event: str) -> None:
 
 
 def test_a_seat_gone_for_good_is_taken_by_a_bot_seat_from_the_next_hand(
-        tmp_path: Path) -> None:
-    """Four entrants at one table of three hands; after the first hand South's daemon is
-    stopped and never returns. The director names a bot seat for South: the three seats
-    left sign it with the hand and the scores after it, the table goes on as a new table
-    with the director's daemon in South's seat for the two hands left, and its result counts
-    on top of the scores carried."""
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Four entrants at one table of three hands: a substitute for West, who is there, is not
+    signed by the seats. After the first hand South's daemon is stopped and never returns.
+    The director names a bot seat for South: the three seats left sign it with the hand and
+    the scores after it, the table goes on as a new table with the director's daemon in
+    South's seat for the two hands left, and its result counts on top of the scores
+    carried."""
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
@@ -65,6 +67,12 @@ def test_a_seat_gone_for_good_is_taken_by_a_bot_seat_from_the_next_hand(
         stop_south = asyncio.Event()
         bots = [asyncio.create_task(_bot(d, first.hex(), stop_south if d is south else stop))
                 for d in players]
+        # a player who is there cannot be replaced: the seats left reach West's daemon and
+        # do not sign
+        asked = await call(director, type="tournament_substitute", name="club", table=1,
+                           seat="W", reason="West looks gone", wait=1)
+        assert not asked["held"] and asked["substitutes"] == []
+        assert "still reaches the leaving player's: it is not gone" in caplog.text
         assert await wait_for(lambda: south.tables[first].session.hands_played >= 1, 30)
         stop_south.set()
         await south.close()                  # gone for good, in the second hand
@@ -102,6 +110,7 @@ def test_a_seat_gone_for_good_is_taken_by_a_bot_seat_from_the_next_hand(
         listed = (await call(director, type="tables"))["tables"]
         assert listed and all(t["bot_seat"] for t in listed)
 
+    caplog.set_level(logging.INFO, logger="fourwinds.daemon.event_faults")
     run(tmp_path, 5, body)
 
 
