@@ -21,6 +21,7 @@ from fourwinds.daemon import frames_in, reach
 from fourwinds.daemon.api import ApiError, ApiServer, Message
 from fourwinds.daemon.catching_up import RECONNECT_MAX_S, RECONNECTING_TEXT, CatchingUp
 from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
+from fourwinds.daemon.event_faults import EventFaults
 from fourwinds.daemon.event_tables import EventTables
 from fourwinds.daemon.events import Events
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
@@ -117,6 +118,7 @@ class Daemon:
         self.store = Store(paths.tables)
         self.events = Events(self, paths.data / "events")
         self.event_tables = EventTables(self)     # a round's tables, opened and scored
+        self.event_faults = EventFaults(self)     # substitutes and new directors signed
         self.tables: dict[bytes, TableRuntime] = {}
         self.names: dict[bytes, str] = {}              # peer key -> player name
         self.curve_to_key: dict[bytes, bytes] = {}     # CURVE key -> Ed25519 key
@@ -712,6 +714,7 @@ class Daemon:
                         self.apply(rt, step)
             self.events.tick(now)
             self.event_tables.tick(now)
+            self.event_faults.tick(now)
 
     async def _syncer(self) -> None:
         """Anti-entropy: ask every live member for what we may have missed; refresh views."""

@@ -98,7 +98,7 @@ class EventClock:
         if clock is None:
             return
         create = rt.create
-        if (create.director == self.d.identity.public_key and create.length is Length.MINUTES
+        if (rt.director == self.d.identity.public_key and create.length is Length.MINUTES
                 and clock.called is None and now - clock.tried >= CALL_RETRY_S
                 and now - clock.started >= create.amount * MINUTE_S):
             clock.tried = now

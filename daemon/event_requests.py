@@ -145,12 +145,12 @@ async def _status(d: Daemon, request: Message) -> Message:
     answer["my_table_state"] = d.event_tables.describe(rt)
     answer["my_table_counted"] = d.event_tables.counted(rt)
     answer["my_table_open"] = d.event_tables.playing_at(rt)
-    if rt.create.director == me:
+    if rt.director == me:
         answer["missing"] = [name for n, (key, name) in enumerate(
             zip(rt.verdict.entrants, rt.verdict.names, strict=True))
             if n not in rt.verdict.withdrawn and not d.alive(key)]
     else:
-        answer["missing"] = [] if d.alive(rt.create.director) else ["the director"]
+        answer["missing"] = [] if d.alive(rt.director) else ["the director"]
     return {"ok": True, **answer}
 
 
@@ -286,6 +286,66 @@ async def _end_table(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
+SUBSTITUTE_WAIT_S = 10.0
+SEATS = "ESWN"
+
+
+async def _substitute(d: Daemon, request: Message) -> Message:
+    """The director replaces the player at ``seat`` (E, S, W or N) of ``table`` (from 1) of
+    the round under way from the next hand, with the entrant named ``reserve`` or, without
+    one, a bot seat its daemon plays; with a reason. The three seats left sign it (each
+    daemon when it cannot reach the leaving one's); ``held`` says whether the record holds
+    it within ``wait`` seconds (SUBSTITUTE_WAIT_S unless given); it is asked again after."""
+    rt = d.events.find(_text(request, "name", 64))
+    table = _count(request, "table", 1, MAX_TABLES, 0) - 1
+    seat = _text(request, "seat", 5).strip().upper()[:1]
+    if not seat or seat not in SEATS:
+        raise ApiError("seat is one of E, S, W, N")
+    reserve = None
+    if request.get("reserve"):
+        reserve = entrant_named(rt, _text(request, "reserve", MAX_NAME))
+    reason = _text(request, "reason", MAX_REASON)
+    wait = _count(request, "wait", 0, 60, int(SUBSTITUTE_WAIT_S))
+    body = d.event_faults.substitute(rt, table, SEATS.index(seat), reserve, reason)
+    deadline = asyncio.get_running_loop().time() + wait
+
+    def held() -> bool:
+        return any((s.round, s.table) == (body.round, body.table)
+                   for s in rt.verdict.substitutes)
+    while not held() and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)
+    return {"ok": True, "held": held(), **describe(rt, d.identity.public_key)}
+
+
+async def _director(d: Daemon, request: Message) -> Message:
+    """A new director: ``propose`` (an entrant's name or a 64-hex-digit key) with a
+    ``reason``, signed by our player; or ``agree``: our player signs the proposal we hold.
+    ``named`` says whether the record holds a new director yet (within ``wait`` s)."""
+    rt = d.events.find(_text(request, "name", 64))
+    wait = _count(request, "wait", 0, 60, 3)
+    before = len(rt.verdict.directors)
+    if request.get("propose"):
+        who = _text(request, "propose", 64)
+        try:
+            key = bytes.fromhex(who) if len(who) == 64 else entrant_named(rt, who)
+        except ValueError:
+            raise ApiError(f"{who!r} is neither an entrant's name nor a key") from None
+        body = d.event_faults.propose(rt, key, _text(request, "reason", MAX_REASON))
+    elif _flag(request, "agree"):
+        body = d.event_faults.agree(rt)
+    else:
+        proposals = d.event_faults.proposals_of(rt)
+        return {"ok": True, "named": False, "proposals": [
+            {"director": p.body.director.hex(), "reason": p.body.reason,
+             "signed": len(p.sigs)} for p in proposals],
+            **describe(rt, d.identity.public_key)}
+    deadline = asyncio.get_running_loop().time() + wait
+    while len(rt.verdict.directors) == before and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.05)
+    return {"ok": True, "named": len(rt.verdict.directors) > before,
+            "proposed": body.director.hex(), **describe(rt, d.identity.public_key)}
+
+
 def _scores(request: Message) -> tuple[int, int, int, int]:
     scores = request.get("scores")
     if not isinstance(scores, list) or len(scores) != 4 or not all(
@@ -303,4 +363,5 @@ HANDLERS: dict[str, Handler] = {
     "tournament_result": _result, "tournament_withdraw": _withdraw,
     "tournament_correct": _correct, "tournament_penalty": _penalty,
     "tournament_extend": _extend, "tournament_end_table": _end_table,
+    "tournament_substitute": _substitute, "tournament_director": _director,
 }

@@ -41,8 +41,13 @@ from fourwinds.daemon.session_port import final_scores, ready_due
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import EventPeers
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.tournament import signing
-from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played
+from fourwinds.protocol.tournament.round_tables import (
+    RoundTable,
+    bot_tables,
+    seated_keys,
+    table_for,
+    tables_played,
+)
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -111,9 +116,22 @@ class EventTables:
         for table, plan in plans.items():
             duty = self.duties.get((event, table))
             if duty is None or duty.plan != plan:
+                if duty is not None and duty.plan.table_id != plan.table_id:
+                    self._left_behind(duty.plan.table_id)
                 duty = self.duties[(event, table)] = TableDuty(plan)
             duties.append(duty)
         return duties
+
+    def _left_behind(self, table_id: bytes) -> None:
+        """A table that goes on under another id (a substitute took a seat: round_tables.py)
+        is left, its folder kept as ``left-<id>``: its hands stand in its transcript, the
+        scores after them are carried in the substitute's record."""
+        from fourwinds.daemon.requests import drop_table
+
+        table = self.d.tables.get(table_id)
+        if table is not None:
+            log.info("event table %s: left, it goes on with a substitute", table.name)
+            drop_table(self.d, table)
 
     def bot_seat_at(self, table_id: bytes) -> bool:
         """Whether ``table_id`` is a table of an event we direct with a bot seat, of any
@@ -121,14 +139,11 @@ class EventTables:
         do not open it for the player)."""
         me = self.d.identity.public_key
         for rt in self.d.events.events.values():
-            if rt.create.director != me:
+            if rt.director != me:
                 continue
-            entrants = rt.verdict.entrants
-            own = entrants.index(me) if me in entrants else -1    # -1: not an entrant
-            for seating in rt.verdict.rounds:
-                for t, numbers in enumerate(seating.tables):
-                    if None in numbers and own not in numbers and table_id == signing.table_id(
-                            rt.held.event, seating.round, t):
+            for seating in rt.verdict.rounds:     # a table gone on with a bot substitute too
+                for plan in bot_tables(rt.verdict, rt.held.event, seating.round):
+                    if plan.table_id == table_id and me not in plan.keys:
                         return True
         return False
 
@@ -183,8 +198,9 @@ class EventTables:
             return
         heard = self.d.frames.addresses
         me = self.d.identity.public_key
-        for numbers in verdict.rounds[-1].tables:
-            keys = [verdict.entrants[n] for n in numbers if n is not None]
+        seating = verdict.rounds[-1]
+        for table in range(len(seating.tables)):     # a substitute in the seat it took
+            keys = [k for k in seated_keys(verdict, seating, table) if k is not None]
             if around is not None and around not in keys:
                 continue
             for key in keys:

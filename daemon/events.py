@@ -78,17 +78,20 @@ from fourwinds.protocol.tournament.records import (
     Entry,
     Extension,
     Length,
+    NewDirector,
     Penalty,
     Record,
     RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    Substitute,
     TableResult,
     TimeCall,
     Withdraw,
     WithdrawnBy,
 )
+from fourwinds.protocol.tournament.round_tables import table_for
 from fourwinds.protocol.tournament.seating import FillPolicy, SeatingError
 from fourwinds.protocol.tournament.signing import (
     event_id,
@@ -147,6 +150,12 @@ class EventRuntime:
     def name(self) -> str:
         return self.create.name
 
+    @property
+    def director(self) -> bytes:
+        """Who directs the event now: its creator, or the key a majority of the entrants
+        named since (records.NewDirector)."""
+        return self.verdict.director or self.create.director
+
     def entrants(self) -> tuple[bytes, ...]:
         return self.verdict.entrants
 
@@ -197,8 +206,11 @@ class Events:
         """After a start: reach the director of every event we entered (where it was last
         reached); the others find us as we find them (``on_hello``)."""
         for rt in self.events.values():
-            if rt.director_at is not None and rt.create.director != self._me():
-                self.d.transport.dial(rt.create.director, [rt.director_at])
+            if rt.director_at is not None and rt.director != self._me() \
+                    and rt.director == rt.create.director:   # where the creator was reached
+                self.d.transport.dial(rt.director, [rt.director_at])
+            elif rt.director != self._me():                  # a new director: heard of
+                self._dial(rt.director)
 
     def close(self) -> None:
         for rt in self.events.values():
@@ -214,7 +226,7 @@ class Events:
         """An event we direct is announced on mDNS while it takes entries (one service an
         event), and withdrawn when its last round has started."""
         discovery = self.d.discovery
-        if discovery is None or rt.create.director != self._me():
+        if discovery is None or rt.director != self._me():
             return
         if not rt.entries_open():
             self.d.withdraw_soon(rt.held.event)
@@ -234,8 +246,8 @@ class Events:
     def pinned(self) -> set[bytes]:
         keys = set(self.joining)
         for rt in self.events.values():
-            if rt.create.director == self._me() or self._me() in rt.entrants():
-                keys.add(rt.create.director)
+            if rt.director == self._me() or self._me() in rt.entrants():
+                keys.add(rt.director)
                 keys.update(rt.entrants())
         keys.discard(self._me())
         return keys
@@ -243,7 +255,7 @@ class Events:
     def admits_guests(self) -> bool:
         """We direct an event that still takes entries: unknown keys may connect as guests
         (to find it and enter)."""
-        return any(rt.create.director == self._me() and rt.entries_open()
+        return any(rt.director == self._me() and rt.entries_open()
                    for rt in self.events.values())
 
     # -- frames ------------------------------------------------------------------------------
@@ -252,12 +264,12 @@ class Events:
         """A peer said hello: ask it for what we lack of every event we share with it; a
         director whose round is being seeded calls it again (it may have missed the call)."""
         for rt in self.events.values():
-            if key == rt.create.director or key in rt.entrants():
+            if key == rt.director or key in rt.entrants():
                 self._dial(key)     # a restarted director knows an entrant only by its Hello
                 self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
-                if rt.called is not None and rt.create.director == self._me():
+                if rt.called is not None and rt.director == self._me():
                     self.d.transport.send(key, EventCall(rt.held.event, rt.called))
-                if rt.create.director == self._me():   # it, or its table's others, may
+                if rt.director == self._me():   # it, or its table's others, may
                     self.d.event_tables.tell_peers(rt, around=key)   # lack where they are
 
     def handle(self, key: bytes, frame: EventFrame, sender: Sender, guest: bool) -> None:
@@ -280,7 +292,7 @@ class Events:
 
     def _called(self, key: bytes, frame: EventCall) -> None:
         rt = self.events.get(frame.event)
-        if rt is None or key != rt.create.director:
+        if rt is None or key != rt.director:
             raise Refused(Refusal.NOT_MEMBER, "a round call from one not its director")
         rt.called = frame.round
         self._advance(rt)
@@ -288,21 +300,29 @@ class Events:
     def _peers(self, key: bytes, frame: EventPeers, via: str) -> None:
         """The director's hints of where our table's seats are (daemon/event_tables.py)."""
         rt = self.events.get(frame.event)
-        if rt is None or key != rt.create.director:
+        if rt is None or key != rt.director:
             raise Refused(Refusal.NOT_MEMBER, "table addresses from one not the director")
         self.d.event_tables.told(rt, frame, via)
 
     def _submitted(self, key: bytes, frame: EventSubmit) -> None:
         """An entrant's own seed step, for us to take as the event's director."""
         rt = self.events.get(frame.event)
-        if rt is None or rt.create.director != self._me() or key not in rt.entrants():
-            raise Refused(Refusal.NOT_MEMBER, "a record for an event we do not direct")
+        if rt is None or (key not in rt.entrants() and key != rt.director):
+            raise Refused(Refusal.NOT_MEMBER, "a record for an event we do not hold")
         try:
             record = decode_record(frame.record)
         except FourwindsError as error:
             self.d.transport.send(key, Refuse(f"your record does not decode: {error}"[:200]))
             return
+        if isinstance(record.body, Create) or record.body.event != rt.held.event:
+            self.d.transport.send(key, Refuse("a record of another event"))
+            return
         body = record.body
+        if isinstance(body, Substitute | NewDirector):
+            self.d.event_faults.submitted(rt, key, record)    # event_faults.py
+            return
+        if rt.director != self._me():
+            raise Refused(Refusal.NOT_MEMBER, "a record for an event we do not direct")
         if isinstance(body, TableResult):
             problem = self._collect(rt, key, record)
             if problem:
@@ -321,7 +341,7 @@ class Events:
 
     def _find(self, key: bytes, frame: EventFind) -> None:
         rt = next((rt for rt in self.events.values() if rt.name == frame.name
-                   and rt.create.director == self._me() and rt.entries_open()), None)
+                   and rt.director == self._me() and rt.entries_open()), None)
         if rt is None:
             self.d.transport.send(key, Refuse(f"no event {frame.name!r} takes entries here"))
             return
@@ -331,7 +351,7 @@ class Events:
         rt = self.events.get(frame.event)
         if rt is None:
             raise Refused(Refusal.UNKNOWN_TABLE, f"event {frame.event.hex()[:8]}")
-        if guest and not (rt.create.director == self._me() and rt.entries_open()):
+        if guest and not (rt.director == self._me() and rt.entries_open()):
             raise Refused(Refusal.NOT_SEATED, "EventAsk")
         self._send_from(key, rt, frame.have)
 
@@ -411,7 +431,7 @@ class Events:
 
     def _enter(self, key: bytes, frame: EventEnter, sender: Sender) -> None:
         rt = self.events.get(frame.event)
-        if rt is None or rt.create.director != self._me() or not rt.entries_open():
+        if rt is None or rt.director != self._me() or not rt.entries_open():
             self.d.transport.send(key, Refuse("that event takes no entries here"))
             return
         try:
@@ -457,6 +477,14 @@ class Events:
             log.error("event %s: cannot store a record: %s", rt.held.event.hex()[:8], error)
             return Intake(Decision.REFUSE)
 
+    def take(self, rt: EventRuntime, record: Record) -> Intake:
+        """Offer a record gathered elsewhere (event_faults.py) and do what follows."""
+        return self._take(rt, record)
+
+    def signer(self) -> SigningKey:
+        """Our identity key, which signs our records."""
+        return self._signer()
+
     def _take(self, rt: EventRuntime, record: Record) -> Intake:
         """Offer one record; when it is taken, do what follows (``_taken``)."""
         before = len(rt.held)
@@ -469,14 +497,16 @@ class Events:
         """Records from ``before`` on were taken: a director sends them to every entrant;
         a join waiting for our entry is answered."""
         me = self._me()
-        if rt.create.director == me:
+        named = any(isinstance(r.body, NewDirector) for r in rt.held.records[before:])
+        if rt.director == me or named:     # a new director: whoever took it spreads it
             for key in rt.entrants():
                 if key != me:
                     self._send_from(key, rt, before)
                     self._dial(key)
             if not rt.entries_open():
                 self.announce(rt)           # the last round started: withdrawn
-            if any(isinstance(r.body, RoundStart) for r in rt.held.records[before:]):
+            if any(isinstance(r.body, RoundStart | Substitute)
+                   for r in rt.held.records[before:]):
                 self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
         for director, joining in list(self.joining.items()):
             if joining.event == rt.held.event and me in rt.entrants():
@@ -495,15 +525,15 @@ class Events:
         step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(), rt.called)
         if step is not None:
             record = signed(step, self._signer())
-            if rt.create.director == me:
+            if rt.director == me:
                 self._take(rt, record)
                 return
             data = encode_record(record)
             if data != rt.submitted:
                 rt.submitted = data
                 rt.submitted_at = time.monotonic()
-                self.d.transport.send(rt.create.director, EventSubmit(rt.held.event, data))
-        if rt.create.director != me:
+                self.d.transport.send(rt.director, EventSubmit(rt.held.event, data))
+        if rt.director != me:
             return
         try:
             start = round_start(rt.verdict, rt.held.event)
@@ -535,13 +565,13 @@ class Events:
 
     def _resend(self, rt: EventRuntime, now: float) -> None:
         me = self._me()
-        if not rt.submitted or rt.create.director == me \
+        if not rt.submitted or rt.director == me \
                 or now - rt.submitted_at < SUBMIT_RESEND_S:
             return
         rt.submitted_at = now
         step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(), rt.called)
         if step is not None and encode_record(signed(step, self._signer())) == rt.submitted:
-            self.d.transport.send(rt.create.director, EventSubmit(rt.held.event, rt.submitted))
+            self.d.transport.send(rt.director, EventSubmit(rt.held.event, rt.submitted))
 
     def _collect(self, rt: EventRuntime, key: bytes, record: Record) -> str:
         """A seat's signature of its table's result, for us to gather as the director
@@ -553,7 +583,7 @@ class Events:
         MAX_PROPOSALS different results a table."""
         body = record.body
         assert isinstance(body, TableResult)
-        director = key == rt.create.director == self._me()
+        director = key == rt.director == self._me()
         own = [n for n, player in enumerate(body.players)
                if player == key or (player is None and director)]
         if not own:
@@ -603,12 +633,12 @@ class Events:
         sigs: list[bytes | None] = [None] * 4
         sigs[body.players.index(me)] = signature(body, self._signer())
         record = Record(body, tuple(sigs))
-        if rt.create.director == me:
+        if rt.director == me:
             problem = self._collect(rt, me, record)
             if problem:
                 raise ApiError(problem)
         else:
-            self.d.transport.send(rt.create.director,
+            self.d.transport.send(rt.director,
                                   EventSubmit(rt.held.event, encode_record(record)))
         return body
 
@@ -621,7 +651,7 @@ class Events:
             body = table_result(rt.verdict, rt.held.event, table, scores)
         except ValueError as error:
             raise ApiError(str(error)) from None
-        if rt.create.director != self._me() or None not in body.players:
+        if rt.director != self._me() or None not in body.players:
             raise ApiError(f"no bot seat of ours at table {table + 1}")
         sig = signature(body, self._signer())
         record = Record(body, tuple(sig if player is None else None
@@ -636,7 +666,7 @@ class Events:
         named ``player`` with a reason: from the next round not yet begun."""
         me = self._me()
         if player:
-            if rt.create.director != me:
+            if rt.director != me:
                 raise ApiError("only the director withdraws another player")
             if not reason.strip():
                 raise ApiError("the director withdraws a player with a reason")
@@ -647,11 +677,11 @@ class Events:
                 raise ApiError(f"you are not an entrant of {rt.name}")
             body = Withdraw(rt.held.event, me, WithdrawnBy.PLAYER, reason)
         record = signed(body, self._signer())
-        if rt.create.director == me:
+        if rt.director == me:
             if self._take(rt, record).decision is not Decision.ACCEPT:
                 raise ApiError("the record refuses that withdrawal (already withdrawn?)")
         else:
-            self.d.transport.send(rt.create.director,
+            self.d.transport.send(rt.director,
                                   EventSubmit(rt.held.event, encode_record(record)))
 
     def director_record(self, rt: EventRuntime,
@@ -659,7 +689,7 @@ class Events:
         """A correction of a table's scores (a result entered wrong, a table ended by force),
         a penalty, or a record of the round clock (event_clock.py), signed by us as the
         director, taken and spread."""
-        if rt.create.director != self._me():
+        if rt.director != self._me():
             raise ApiError(f"only the director of {rt.name} signs that")
         intake = self._take(rt, signed(body, self._signer()))
         if intake.decision is not Decision.ACCEPT:
@@ -669,7 +699,7 @@ class Events:
     def call_round(self, rt: EventRuntime) -> int:
         """The director calls the next round: every entrant makes its seed; the round start
         follows by itself (``_advance``). The round's number (from 0)."""
-        if rt.create.director != self._me():
+        if rt.director != self._me():
             raise ApiError(f"only the director starts a round of {rt.name}")
         r = rt.rounds_started()
         if r >= rt.create.rounds:
@@ -705,7 +735,7 @@ class Events:
     def create(self, name: str, rules: Rules, rounds: int, length: Length, amount: int,
                fill: FillPolicy, private: bool, seeded: bool, deck: Deck,
                unfinished_zero: bool) -> EventRuntime:
-        if any(rt.name == name and rt.create.director == self._me() and rt.entries_open()
+        if any(rt.name == name and rt.director == self._me() and rt.entries_open()
                for rt in self.events.values()):
             raise ApiError(f"you already direct an event {name!r} that takes entries")
         body = Create(self._me(), name, rules, rounds, length, amount, fill, Scoring(rules),
@@ -723,7 +753,7 @@ class Events:
     async def join(self, name: str, director: bytes, host: str, port: int,
                    code: str) -> EventRuntime:
         for rt in self.events.values():
-            if rt.name == name and rt.create.director == director \
+            if rt.name == name and rt.director == director \
                     and self._me() in rt.entrants():
                 return rt
         if director == self._me():
@@ -825,7 +855,10 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
         "event": rt.held.event.hex(), "name": create.name, "rules": create.rules.value,
         "rounds": create.rounds, "length": create.length.value, "amount": create.amount,
         "private": create.private, "fill": create.fill.value, "deck": create.deck.value,
-        "director": create.director == me, "director_key": create.director.hex(),
+        "director": rt.director == me, "director_key": rt.director.hex(),
+        "director_changes": [{"director": item.director.hex(), "at": item.at,
+                              "reason": item.reason} for item in rt.verdict.directors],
+        "substitutes": [_substitute(rt, item) for item in rt.verdict.substitutes],
         "entrants": [{"number": n, "name": name, "me": key == me,
                       "withdrawn": n in rt.verdict.withdrawn}
                      for n, name, key in names_of(rt)],
@@ -843,6 +876,17 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
 
 
 WINDS = ("East", "South", "West", "North")
+
+
+def _substitute(rt: EventRuntime, item: Substitute) -> dict[str, Any]:
+    """A seat taken by a substitute, as `tournament status` shows it."""
+    def named(key: bytes | None) -> str:
+        if key is None:
+            return "a bot"
+        return rt.verdict.names[rt.entrants().index(key)] if key in rt.entrants() else "?"
+    return {"round": item.round + 1, "table": item.table + 1, "seat": WINDS[item.seat],
+            "leaving": named(item.leaving), "substitute": named(item.substitute),
+            "hands": item.hands, "scores": list(item.scores), "reason": item.reason}
 
 
 def _adjustment(rt: EventRuntime, item: Correction | Penalty) -> dict[str, Any]:
@@ -882,6 +926,17 @@ def _last_round(rt: EventRuntime, me: bytes) -> dict[str, Any] | None:
     scores = dict(rt.verdict.scores)
     out["scores"] = [list(scores[(seating.round, t)]) if (seating.round, t) in scores else None
                      for t in range(len(seating.tables))]
+    plan = table_for(rt.verdict, rt.held.event, me)
+    if plan is None or plan.round != seating.round:   # our seat was taken by a substitute
+        out["my_table"] = out["my_wind"] = out["my_table_id"] = None
+        out["with"] = []
+    else:                            # the seating's, or the one we substitute at
+        out["my_table"] = plan.table + 1
+        out["my_wind"] = WINDS[plan.place]
+        out["my_table_id"] = plan.table_id.hex()
+        out["with"] = [f"{names[entrants.index(k)]} ({WINDS[w]})" if k in entrants
+                       else f"a bot ({WINDS[w]})" for w, k in enumerate(plan.keys)
+                       if w != plan.place]
     # the director's: per table, the results being signed and which winds signed each
     out["signing"] = [
         {"table": t + 1, "scores": list(body.scores),

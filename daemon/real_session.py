@@ -206,6 +206,21 @@ def final_scores(session: TableSession, three_exposures_penalty: int
     return session.scores
 
 
+def scores_so_far(session: TableSession, three_exposures_penalty: int
+                  ) -> tuple[int, tuple[int, int, int, int]] | None:
+    """The hands the table finished and each place's score over them as a tournament
+    counts it (final_scores' reckoning, the match not over): what a seat carries into the
+    table going on after a substitute (records.Substitute). None before the first hand."""
+    if session.rules is None or session.phase is Phase.LOBBY:
+        return None
+    if session.rules.ruleset is RuleSet.AMERICAN:
+        hands = [tournament_hand(final, seating)
+                 for final, (_, _, seating) in zip(session.finals, session.outcomes,
+                                                   strict=True)]
+        return len(hands), american_table_points(hands, three_exposures_penalty)
+    return session.hands_played, session.scores
+
+
 def last_seq(session: TableSession, seat: int) -> int:
     return session.chains[seat].next_seq - 1
 

@@ -134,3 +134,18 @@ def final_scores(port: SessionModule, session: Any, three_exposures_penalty: int
         return None
     a, b, c, d = (int(x) for x in found)
     return a, b, c, d
+
+
+def scores_so_far(port: SessionModule, session: Any, three_exposures_penalty: int
+                  ) -> tuple[int, tuple[int, int, int, int]] | None:
+    """The hands a table finished and each place's score over them (None before its first
+    hand, or for a module without ``scores_so_far``): what a seat carries into the table
+    going on after a substitute takes a seat."""
+    found = getattr(port, "scores_so_far", None)
+    if found is None or session is None:
+        return None
+    got = found(session, three_exposures_penalty)
+    if got is None:
+        return None
+    hands, (a, b, c, d) = got
+    return int(hands), (int(a), int(b), int(c), int(d))

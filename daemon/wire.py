@@ -284,7 +284,9 @@ class EventPeers:
 
 @dataclass(frozen=True)
 class EventSubmit:
-    """An entrant's own signed record for the director to take (a seed step)."""
+    """An entrant's own signed record for the director to take (a seed step, a withdrawal,
+    its seat's signature of a result); also a substitute asked of a table's seats and their
+    signed answers, and an entrant's signature of a new director (daemon/event_faults.py)."""
 
     event: bytes
     record: bytes

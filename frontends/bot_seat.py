@@ -181,6 +181,9 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2,
         if view.get("phase") in END_PHASES:
             brain.end("match over" if view.get("phase") != "halted" else "table halted")
             return 0
+        if event.get("gone"):     # our daemon left it (a tournament table gone on under
+            brain.end("table gone")   # another id after a substitute: the caller's next)
+            return 0
         if not needs_answer(event) or decision_key(event) in answered:
             log.debug("view %s: nothing to answer", event.get("seq"))
             continue

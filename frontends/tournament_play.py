@@ -48,6 +48,10 @@ def play_event(api: LocalApi, name: str, open_table: Callable[[str], int],
         if table is not None and any(t.get("table") == table for t in tables):
             say(seat_line(status))
             code = open_table(table)
+            tables = checked(api.request({"type": "tables"})).get("tables") or ()
+            if not any(t.get("table") == table for t in tables):
+                played.add(table)   # left by our daemon: the table goes on under another
+                continue            # id (a substitute took a seat), opened next
             view = current_view(api, table).get("view") or {}
             if view.get("phase") != "match_over":
                 return code         # left mid-match: the seat is kept for `play` again

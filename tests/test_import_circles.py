@@ -35,7 +35,7 @@ ALLOWED: dict[frozenset[str], str] = {}
 """Runtime circles still allowed, each with why (the list only shrinks; none is left)."""
 
 ALLOWED_TYPE_ONLY: dict[frozenset[str], str] = {
-    frozenset(DAEMON + name for name in ("app", "event_clock", "event_requests",
+    frozenset(DAEMON + name for name in ("app", "event_clock", "event_faults", "event_requests",
                                          "event_tables", "events", "frames_in", "requests")): (
         "The daemon's request and event handlers annotate their ``daemon: Daemon`` (and "
         "``EventRuntime``) under TYPE_CHECKING, and app.py imports the handlers. Undoing it "

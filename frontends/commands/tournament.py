@@ -68,9 +68,10 @@ def register(sub: Any) -> None:
 
 def run_group(args: argparse.Namespace) -> int:
     print("fourwinds tournament: give a command: create, list, join, start, status, "
-          "standings, export, verify, seating; the director also result, correct, "
-          "penalty, extend, end-table, withdraw (play your table of each round with "
-          "`fourwinds play --tournament NAME`)", file=sys.stderr)
+          "standings, export, verify, seating, director (a new one, by a majority); the "
+          "director also result, correct, penalty, extend, end-table, substitute, withdraw "
+          "(play your table of each round with `fourwinds play --tournament NAME`)",
+          file=sys.stderr)
     return 2
 
 
@@ -122,8 +123,8 @@ def run_verify(args: argparse.Namespace) -> int:
 
 def describe_event(verdict: Verdict) -> list[str]:
     """OK, the event in one line, its standings and their history (corrections, penalties;
-    the round clock's time calls, extensions and forced ends). Names and reasons are other
-    people's text: cleaned before they reach the terminal."""
+    the round clock's time calls, extensions and forced ends; substitutes, new directors).
+    Names and reasons are other people's text: cleaned before they reach the terminal."""
     from fourwinds.protocol.tournament.records import Correction, Extension, TimeCall
 
     create = verdict.create
@@ -156,4 +157,13 @@ def describe_event(verdict: Verdict) -> list[str]:
         else:
             lines.append(f"table ended: round {clock.round + 1}, table {clock.table + 1}: "
                          f"{clean_text(clock.reason)}")
+    by_key = dict(zip(verdict.entrants, names, strict=True))
+    for sub in verdict.substitutes:
+        taker = "a bot" if sub.substitute is None else by_key.get(sub.substitute, "?")
+        lines.append(f"substitute: round {sub.round + 1}, table {sub.table + 1}, "
+                     f"{'ESWN'[sub.seat]}: {taker} for {by_key.get(sub.leaving, '?')} after "
+                     f"{sub.hands} hand(s) {list(sub.scores)}: {clean_text(sub.reason)}")
+    for change in verdict.directors:
+        lines.append(f"new director: {change.director.hex()[:16]}, named by the entrants at "
+                     f"record {change.at}: {clean_text(change.reason)}")
     return lines

@@ -1,6 +1,6 @@
 """`fourwinds tournament create | list | join | start | result | correct | penalty | extend |
-end-table | withdraw | status | standings | export`: an event's record at your daemon
-(daemon/events.py, docs/TOURNAMENT.md).
+end-table | substitute | director | withdraw | status | standings | export`: an event's
+record at your daemon (daemon/events.py, daemon/event_faults.py, docs/TOURNAMENT.md).
 
 Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
 when it is not running) and prints what it answers, or one JSON object with ``--json``.
@@ -113,6 +113,30 @@ def add_parsers(commands: Any) -> None:
     end_table.add_argument("--table", type=int, required=True, metavar="T")
     end_table.add_argument("--reason", required=True)
     _common(end_table, cmd_end_table)
+    substitute = commands.add_parser(
+        "substitute", help="the director: a player who cannot come back is replaced from "
+                           "the next hand by a bot seat or a reserve (an entrant not seated "
+                           "this round); the three seats left sign it")
+    substitute.add_argument("name", metavar="NAME")
+    substitute.add_argument("--table", type=int, required=True, metavar="T")
+    substitute.add_argument("--seat", required=True, choices=list("ESWN"),
+                            help="the leaving player's wind")
+    who = substitute.add_mutually_exclusive_group(required=True)
+    who.add_argument("--bot", action="store_true", help="a bot seat the director's daemon "
+                                                        "plays (its points count for nobody)")
+    who.add_argument("--reserve", metavar="PLAYER", help="an entrant not seated this round")
+    substitute.add_argument("--reason", required=True)
+    _common(substitute, cmd_substitute)
+    director = commands.add_parser(
+        "director", help="name a new director by a majority of the entrants: --propose an "
+                         "entrant's name (or key) with a reason, or --agree to the proposal "
+                         "your daemon holds; alone: the proposals held")
+    director.add_argument("name", metavar="NAME")
+    proposal = director.add_mutually_exclusive_group()
+    proposal.add_argument("--propose", metavar="ENTRANT|KEY")
+    proposal.add_argument("--agree", action="store_true")
+    director.add_argument("--reason", default="", help="why (needed to propose)")
+    _common(director, cmd_director)
     withdraw = commands.add_parser(
         "withdraw", help="leave an event from its next round (the director: --player NAME "
                          "--reason WHY)")
@@ -222,6 +246,16 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
                          f"{shown_name(str(item.get('player')), 30)}: -{item.get('points')} "
                          f"points, -{item.get('score')} score: "
                          f"{clean_text(str(item.get('reason')))}")
+    for item in event.get("substitutes") or ():
+        lines.append(f"  substitute: round {item.get('round')}, table {item.get('table')}, "
+                     f"{item.get('seat')}: {shown_name(str(item.get('substitute')), 30)} for "
+                     f"{shown_name(str(item.get('leaving')), 30)} after {item.get('hands')} "
+                     f"hand(s) ({', '.join(map(str, item.get('scores') or ()))}): "
+                     f"{clean_text(str(item.get('reason')))}")
+    for item in event.get("director_changes") or ():
+        lines.append(f"  new director {str(item.get('director'))[:16]}, named by the "
+                     f"entrants at record {item.get('at')}: "
+                     f"{clean_text(str(item.get('reason')))}")
     for problem in event.get("problems") or ():
         lines.append(f"  PROBLEM {problem}")
     return lines
@@ -358,6 +392,38 @@ def cmd_end_table(args: argparse.Namespace) -> int:
     answer = _ask(args, {"type": "tournament_end_table", "name": args.name,
                          "table": args.table, "reason": args.reason})
     emit(args, _event_lines(answer), answer)
+    return 0
+
+
+def cmd_substitute(args: argparse.Namespace) -> int:
+    request: dict[str, Any] = {"type": "tournament_substitute", "name": args.name,
+                               "table": args.table, "seat": args.seat, "reason": args.reason}
+    if args.reserve:
+        request["reserve"] = args.reserve
+    answer = _ask(args, request)
+    head = ("the substitute is held: the table goes on from its next hand" if answer.get("held")
+            else "asked: the seats left sign it when their daemons cannot reach the leaving "
+                 "player's (`tournament status` shows it once held)")
+    emit(args, [head, *_event_lines(answer)], answer)
+    return 0
+
+
+def cmd_director(args: argparse.Namespace) -> int:
+    request: dict[str, Any] = {"type": "tournament_director", "name": args.name}
+    if args.propose:
+        request.update(propose=args.propose, reason=args.reason)
+    elif args.agree:
+        request["agree"] = True
+    answer = _ask(args, request)
+    if answer.get("named"):
+        head = [f"the entrants named a new director: {str(answer.get('director_key'))[:16]}"]
+    elif args.propose or args.agree:
+        head = ["signed; a new director is named once more than half of the entrants sign"]
+    else:
+        head = [f"proposed: {str(p.get('director'))[:16]} ({p.get('signed')} signed): "
+                f"{clean_text(str(p.get('reason')))}" for p in answer.get("proposals") or ()]
+        head = head or ["no proposal of a new director"]
+    emit(args, [*head, *_event_lines(answer)], answer)
     return 0
 
 

@@ -36,5 +36,5 @@ class PracticeWall:
 def practice_wall(ruleset: RuleSet, seed: bytes, *, flowers: bool = True) -> PracticeWall:
     """The hand's open wall (``flowers=False``: MCR's 136 tiles)."""
     tiles = tile_set(ruleset, flowers=flowers)
-    order = Entropy(seed).permutation(len(tiles), "practice wall")  # as protocol/deck/practice
+    order = Entropy(seed).permutation(len(tiles), "practice wall")
     return PracticeWall(tuple(tiles[i] for i in order))

@@ -9,7 +9,13 @@ not hold, a round start whose seed, results or seating differ from the recompute
 record changes nothing, except a round start refused for its seed, results or seating: it is
 kept as it stands so that the rest of the record is still checked against it (each of its
 tables' results is then checked too), and the verdict is not ok. The standings are computed
-from the accepted results, corrections, byes and penalties (standings.py).
+from the accepted results, corrections, byes, penalties and substitutes (standings.py).
+
+Two records change who signs what from their place on: a ``Substitute`` (the director and
+the three seats left) puts a reserve or a bot seat in a table's seat, so that table's result
+is the four new seats' (its scores counted on top of the scores carried); a ``NewDirector``
+(more than half of the entrants not withdrawn) makes every director's record the new key's,
+and a record the former director signs after it is refused, saying so.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from .problems import EventProblem, ProblemKind
 from .record_wire import encode_record
@@ -29,12 +36,14 @@ from .records import (
     Entry,
     Extension,
     Length,
+    NewDirector,
     Penalty,
     Record,
     RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    Substitute,
     TableResult,
     TimeCall,
     Unreadable,
@@ -45,10 +54,26 @@ from .round_seating import expected_seating
 from .round_seed import commitment, echo, results_digest, seed
 from .seating import RoundSeating, SeatingError
 from .signing import event_id, signed_by, table_id
-from .standings import Bye, Deduction, StandingsError, StandingsRow, ranking, standings
+from .standings import (
+    Bye,
+    Deduction,
+    Handover,
+    Rules,
+    StandingsError,
+    StandingsRow,
+    ranking,
+    standings,
+)
 from .standings import TableResult as Scores
 
 SEATS = "ESWN"
+MATCH_HANDS = {Rules.MCR: 16, Rules.AMERICAN: 4}
+"""A whole match of each rule set: a timed round's tables play at most this many hands."""
+
+
+def table_hands(create: Create) -> int:
+    """How many hands a table of the event plays at most (a timed round: a whole match)."""
+    return create.amount if create.length is Length.HANDS else MATCH_HANDS[create.rules]
 
 
 @dataclass(frozen=True)
@@ -88,6 +113,9 @@ class Verdict:
     extensions: tuple[tuple[tuple[int, int], int], ...] = ()  # ((round, table), minutes)
     ended: tuple[tuple[tuple[int, int], str], ...] = ()       # ((round, table), reason)
     clock_records: tuple[TimeCall | Extension | EndTable, ...] = ()   # in record order
+    director: bytes = b""                     # who signs the director's records now
+    directors: tuple[NewDirector, ...] = ()   # the entrants' changes of director, in order
+    substitutes: tuple[Substitute, ...] = ()  # every seat taken by a substitute, in order
 
     @property
     def ok(self) -> bool:
@@ -129,6 +157,10 @@ class _Check:
         self.extensions: dict[tuple[int, int], int] = {}
         self.ended: dict[tuple[int, int], str] = {}
         self.clock_records: list[TimeCall | Extension | EndTable] = []
+        self.director = create.director
+        self.former: dict[bytes, int] = {}    # a replaced director's key -> where replaced
+        self.directors: list[NewDirector] = []
+        self.subs: dict[tuple[int, int], Substitute] = {}
         self.index = 0
 
     # -- helpers --------------------------------------------------------------------------
@@ -139,13 +171,17 @@ class _Check:
 
     def signers(self, body: Body) -> tuple[bytes, ...]:
         """The keys that must sign ``body``, in the order of its signatures."""
-        director = self.create.director
+        director = self.director
         if isinstance(body, (Entry, SeedCommit, SeedEcho, SeedReveal)):
             return (body.player,)
         if isinstance(body, Withdraw):
             return (body.player if body.by is WithdrawnBy.PLAYER else director,)
         if isinstance(body, TableResult):
             return tuple(director if key is None else key for key in body.players)
+        if isinstance(body, Substitute):
+            seats = self.seats_now(body.round, body.table) or (None,) * 4
+            return (director, *(director if key is None else key
+                                for s, key in enumerate(seats) if s != body.seat))
         return (director,)
 
     def signatures_hold(self, record: Record) -> bool:
@@ -156,11 +192,12 @@ class _Check:
             self.refuse(ProblemKind.BAD_SIGNATURE, f"{len(record.signatures)} signatures "
                         f"where {len(keys)} sign", *_where(body))
             return False
+        if isinstance(body, Substitute):
+            return self.substitute_signed(body, sigs, keys)
         if not isinstance(body, TableResult):
             if not signed_by(body, sigs[0], keys[0]):
-                self.refuse(ProblemKind.BAD_SIGNATURE, "not signed by "
-                            + ("the director" if keys[0] == self.create.director
-                               else "its player"), *_where(body))
+                self.refuse(ProblemKind.BAD_SIGNATURE, self.not_signed(body, sigs[0], keys[0]),
+                            *_where(body))
                 return False
             return True
         missing = [SEATS[s] for s in range(4) if sigs[s] is None]
@@ -174,6 +211,32 @@ class _Check:
             self.refuse(ProblemKind.BAD_SIGNATURE,
                         f"seat(s) {', '.join(bad)} did not sign these scores (altered or "
                         "forged)", body.round, body.table)
+            return False
+        return True
+
+    def not_signed(self, body: Body, sig: bytes | None, key: bytes) -> str:
+        """Why a one-signer record's signature does not hold: a former director's says so."""
+        if key != self.director:
+            return "not signed by its player"
+        for former, at in self.former.items():
+            if signed_by(body, sig, former):
+                return (f"signed by the former director {former.hex()[:16]}, replaced by "
+                        f"the entrants at record {at}")
+        return "not signed by the director"
+
+    def substitute_signed(self, body: Substitute, sigs: Sequence[bytes | None],
+                          keys: Sequence[bytes]) -> bool:
+        """A substitute needs the director and every one of the three seats left."""
+        who = ["the director"] + [SEATS[s] for s in range(4) if s != body.seat]
+        missing = [who[n] for n in range(4) if sigs[n] is None]
+        if missing:
+            self.refuse(ProblemKind.UNSIGNED, f"no signature of {', '.join(missing)}",
+                        body.round, body.table)
+            return False
+        bad = [who[n] for n in range(4) if not signed_by(body, sigs[n], keys[n])]
+        if bad:
+            self.refuse(ProblemKind.BAD_SIGNATURE, f"{', '.join(bad)} did not sign this "
+                        "substitute", body.round, body.table)
             return False
         return True
 
@@ -199,6 +262,9 @@ class _Check:
             self.refuse(ProblemKind.OTHER_EVENT, f"event {body.event.hex()[:16]}, this is "
                         f"{self.event.hex()[:16]}", *_where(body))
             return
+        if isinstance(body, NewDirector):
+            self.new_director(body, record)
+            return
         if not self.signatures_hold(record):
             return
         if isinstance(body, Entry):
@@ -217,6 +283,8 @@ class _Check:
             self.correction(body, record)
         elif isinstance(body, (TimeCall, Extension, EndTable)):
             self.clock(body)
+        elif isinstance(body, Substitute):
+            self.substitute(body, record)
         else:
             self.penalty(body, record)
 
@@ -339,23 +407,40 @@ class _Check:
         return tuple(None if n is None or n >= len(self.keys) else self.keys[n]
                      for n in self.rounds[round_].tables[table])
 
+    def seats_now(self, round_: int, table: int) -> tuple[bytes | None, ...] | None:
+        """The keys at a table now: the seating's, a substitute's in a seat it took (None for
+        a bot seat). None (and no problem) for a table no round seated."""
+        if round_ >= len(self.rounds) or table >= len(self.rounds[round_].tables):
+            return None
+        seats = [None if n is None or n >= len(self.keys) else self.keys[n]
+                 for n in self.rounds[round_].tables[table]]
+        sub = self.subs.get((round_, table))
+        if sub is not None:
+            seats[sub.seat] = sub.substitute
+        return tuple(seats)
+
     def result(self, body: TableResult, record: Record) -> None:
         r, t = body.round, body.table
-        seats = self.seated(r, t)
-        if seats is None:
+        if self.seated(r, t) is None:
             return
+        seats = self.seats_now(r, t)
+        assert seats is not None
+        sub = self.subs.get((r, t))
         if body.players != seats:
             wrong = [SEATS[s] for s in range(4) if body.players[s] != seats[s]]
             self.refuse(ProblemKind.NOT_SEATED, f"seat(s) {', '.join(wrong)}", r, t)
             return
-        if body.table_id != table_id(self.event, r, t):
+        if body.table_id != table_id(self.event, r, t, 0 if sub is None else 1):
             self.refuse(ProblemKind.BAD_TABLE_ID, body.table_id.hex(), r, t)
             return
         if (r, t) in self.signed_results:
             self.refuse(ProblemKind.DUPLICATE, "a second result", r, t)
             return
         self.signed_results.add((r, t))
-        self.results.setdefault((r, t), body.scores)
+        scores = body.scores
+        if sub is not None:      # the hands after the substitute, on top of those before
+            scores = _added(sub.scores, scores)
+        self.results.setdefault((r, t), scores)
         self.hashes.append(_hash(record))
 
     def correction(self, body: Correction, record: Record) -> None:
@@ -406,6 +491,94 @@ class _Check:
             self.ended[(r, t)] = body.reason
         self.clock_records.append(body)
 
+    def substitute(self, body: Substitute, record: Record) -> None:
+        """A seat of the round under way taken by a reserve or a bot seat (its signatures
+        already hold): once a table, before its result, the leaving key the one seated there,
+        a reserve an entrant not withdrawn and not seated (nor with a bye) in the round,
+        hands left to play."""
+        r, t = body.round, body.table
+        if r != len(self.rounds) - 1:
+            self.refuse(ProblemKind.OUT_OF_ORDER, f"a substitute in round {r + 1}, which is "
+                        "not under way", r, t)
+            return
+        seats = self.seats_now(r, t)
+        if self.seated(r, t) is None or seats is None:
+            return
+        if not body.reason.strip():
+            self.refuse(ProblemKind.NO_REASON, "a substitute", r, t)
+            return
+        if (r, t) in self.results:
+            self.refuse(ProblemKind.OUT_OF_ORDER, "the table's result is held", r, t)
+            return
+        if (r, t) in self.subs:
+            self.refuse(ProblemKind.DUPLICATE, "a second substitute at one table (its scores "
+                        "are then the director's correction)", r, t)
+            return
+        if seats[body.seat] is None or seats[body.seat] != body.leaving:
+            self.refuse(ProblemKind.NOT_SEATED, f"seat {SEATS[body.seat]} is not the leaving "
+                        "player's", r, t)
+            return
+        if body.hands >= table_hands(self.create):
+            self.refuse(ProblemKind.BAD_SUBSTITUTE, f"no hand left after {body.hands}", r, t)
+            return
+        if body.substitute is not None:
+            problem = self.reserve_problem(body.substitute, r)
+            if problem:
+                self.refuse(ProblemKind.BAD_SUBSTITUTE, problem, r, t)
+                return
+        self.subs[(r, t)] = body
+        self.hashes.append(_hash(record))
+
+    def reserve_problem(self, key: bytes, round_: int) -> str:
+        """Why ``key`` cannot be a reserve in ``round_`` ("" when it can)."""
+        number = self.number.get(key)
+        if number is None:
+            return "the reserve is not an entrant"
+        if number in self.withdrawn:
+            return f"{self.names[number]!r} has withdrawn"
+        seating = self.rounds[round_]
+        if number in seating.byes or any(number in seats for seats in seating.tables):
+            return f"{self.names[number]!r} is seated in round {round_ + 1} (or has its bye)"
+        if any(s.round == round_ and s.substitute == key for s in self.subs.values()):
+            return f"{self.names[number]!r} already substitutes in round {round_ + 1}"
+        return ""
+
+    def new_director(self, body: NewDirector, record: Record) -> None:
+        """The entrants name a new director: signed at this very place of the record by more
+        than half of the entrants not withdrawn (a signature of a withdrawn entrant is not
+        counted; one that does not check refuses the record)."""
+        if body.at != self.index:
+            self.refuse(ProblemKind.BAD_PLACE, f"signed for record {body.at}, this is record "
+                        f"{self.index}")
+            return
+        sigs = record.signatures
+        if len(sigs) > len(self.keys):
+            self.refuse(ProblemKind.BAD_SIGNATURE, f"{len(sigs)} signatures, "
+                        f"{len(self.keys)} entrants")
+            return
+        bad = [self.names[n] for n, sig in enumerate(sigs)
+               if sig is not None and not signed_by(body, sig, self.keys[n])]
+        if bad:
+            self.refuse(ProblemKind.BAD_SIGNATURE, "not signed by "
+                        + ", ".join(map(repr, bad[:5])))
+            return
+        voters = [n for n in range(len(self.keys)) if n not in self.withdrawn]
+        signed = [n for n in voters if n < len(sigs) and sigs[n] is not None]
+        if 2 * len(signed) <= len(voters):
+            self.refuse(ProblemKind.NO_MAJORITY, f"{len(signed)} of {len(voters)} entrants "
+                        f"signed; {len(voters) // 2 + 1} needed")
+            return
+        if body.director == self.director:
+            self.refuse(ProblemKind.DUPLICATE, "that key is the director already")
+            return
+        if not body.reason.strip():
+            self.refuse(ProblemKind.NO_REASON, "a new director")
+            return
+        self.former[self.director] = self.index
+        self.former.pop(body.director, None)
+        self.director = body.director
+        self.directors.append(body)
+
     def penalty(self, body: Penalty, record: Record) -> None:
         number = self.entrant(body.player, body)
         if number is None:
@@ -427,8 +600,13 @@ class _Check:
         scores = [Scores(r, t, self.rounds[r].tables[t], s)
                   for (r, t), s in sorted(self.results.items())]
         byes = [Bye(seating.round, p) for seating in self.rounds for p in seating.byes]
+        total = table_hands(self.create)
+        handovers = [Handover(r, t, sub.seat,
+                              None if sub.substitute is None else self.number[sub.substitute],
+                              sub.scores[sub.seat], Fraction(sub.hands, total))
+                     for (r, t), sub in self.subs.items() if (r, t) in self.results]
         return standings(scores, self.create.scoring, byes, range(len(self.keys)),
-                         self.penalties)
+                         self.penalties, handovers)
 
     def copy(self) -> _Check:
         """A copy whose taking more records leaves this one as it is (each container
@@ -465,7 +643,8 @@ class _Check:
                        tuple(self.seeds), tuple(self.hashes), seeding,
                        frozenset(self.withdrawn), tuple(sorted(self.results.items())),
                        frozenset(self.time_called), tuple(sorted(self.extensions.items())),
-                       tuple(sorted(self.ended.items())), tuple(self.clock_records))
+                       tuple(sorted(self.ended.items())), tuple(self.clock_records),
+                       self.director, tuple(self.directors), tuple(self.subs.values()))
 
 
 class EventChecker:
@@ -528,6 +707,11 @@ def check_event(records: Sequence[Record | Unreadable]) -> Verdict:
             else:
                 check.take(record)
     return checker.verdict()
+
+
+def _added(a: tuple[int, int, int, int], b: tuple[int, int, int, int]
+           ) -> tuple[int, int, int, int]:
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 
 
 def _hash(record: Record) -> bytes:

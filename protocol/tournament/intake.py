@@ -21,8 +21,10 @@ from .records import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLES, Record
 
 # The most records an event can hold: each entrant's entry, admission and withdrawal, then
 # per round every entrant's commit, echo and reveal, the round start and every table's
-# result, with as many director's corrections and penalties again per round.
-MAX_EVENT_RECORDS = 1 + 3 * MAX_ENTRANTS + MAX_ROUNDS * (3 * MAX_ENTRANTS + 1 + 3 * MAX_TABLES)
+# result, with as many director's corrections and penalties again per round, a substitute
+# a table, and as many changes of director as there are entrants.
+MAX_EVENT_RECORDS = (1 + 4 * MAX_ENTRANTS
+                     + MAX_ROUNDS * (3 * MAX_ENTRANTS + 1 + 4 * MAX_TABLES))
 
 MAX_PULL = 256   # records asked of one peer at once
 

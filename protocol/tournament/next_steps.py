@@ -15,6 +15,7 @@ from . import round_seed
 from .check import Verdict
 from .records import MAX_SCORE, RoundStart, SeedCommit, SeedEcho, SeedReveal, TableResult
 from .round_seating import expected_seating
+from .round_tables import seated_keys, substitute_at
 from .signing import table_id
 from .standings import ranking
 
@@ -85,7 +86,7 @@ def table_result(verdict: Verdict, event: bytes, table: int,
         raise ValueError(f"round {seating.round + 1} has tables 1 to {len(seating.tables)}")
     if any(not -MAX_SCORE <= score <= MAX_SCORE for score in scores):
         raise ValueError(f"a score is beyond {MAX_SCORE:,}")
-    seats = seating.tables[table]
-    keys = tuple(None if n is None else verdict.entrants[n] for n in seats)
-    return TableResult(event, seating.round, table, (keys[0], keys[1], keys[2], keys[3]),
-                       scores, table_id(event, seating.round, table))
+    keys = seated_keys(verdict, seating, table)
+    sub = substitute_at(verdict, seating.round, table)
+    return TableResult(event, seating.round, table, keys, scores,
+                       table_id(event, seating.round, table, 0 if sub is None else 1))

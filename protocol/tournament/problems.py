@@ -39,6 +39,9 @@ class ProblemKind(Enum):
     NO_REASON = "a director's record without a reason"
     NOT_TIMED = "a clock record at an event whose rounds are a number of hands"
     FULL = "the event holds as many records as an event can"
+    BAD_SUBSTITUTE = "a substitute who cannot take that seat"
+    NO_MAJORITY = "a new director not named by more than half of the entrants"
+    BAD_PLACE = "signatures made for another place in the record"
 
 
 @dataclass(frozen=True)

@@ -49,12 +49,14 @@ from .records import (
     Extension,
     Kind,
     Length,
+    NewDirector,
     Penalty,
     Record,
     RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    Substitute,
     TableResult,
     TimeCall,
     Withdraw,
@@ -68,6 +70,7 @@ RECORD_VERSION = 1
 MAX_RECORD_BYTES = 64 * 1024
 """Largest record (a round start of 1024 entrants packs to about 6 KB)."""
 MAX_SIGNATURES = 4
+"""Signatures of a record, but a new director's: one an entrant (MAX_ENTRANTS)."""
 MAX_POINTS = 10**6
 
 
@@ -108,6 +111,11 @@ def body_to_wire(body: Body) -> list[Any]:
         return [body.event, body.round, body.table, body.minutes, body.reason]
     if isinstance(body, EndTable):
         return [body.event, body.round, body.table, body.reason]
+    if isinstance(body, Substitute):
+        return [body.event, body.round, body.table, body.seat, body.leaving, body.substitute,
+                body.hands, list(body.scores), body.reason]
+    if isinstance(body, NewDirector):
+        return [body.event, body.at, body.director, body.reason]
     return [body.event, body.round, body.player, body.points.numerator,
             body.points.denominator, body.score, body.reason]
 
@@ -153,7 +161,10 @@ def _scores(value: object) -> tuple[int, int, int, int]:
 def _fraction(numerator: object, denominator: object, what: str) -> Fraction:
     top = need_int(numerator, what, -MAX_POINTS, MAX_POINTS)
     bottom = need_int(denominator, f"{what} denominator", 1, MAX_POINTS)
-    return Fraction(top, bottom)
+    value = Fraction(top, bottom)
+    if value.denominator != bottom:   # one value, one encoding: what is signed is re-packed
+        raise WireError(f"{what}: {top}/{bottom} is not in lowest terms")
+    return value
 
 
 def _create(f: list[Any]) -> Create:
@@ -198,6 +209,14 @@ def _result(f: list[Any]) -> TableResult:
                        need_bytes(f[5], "table id", TABLE_ID_LEN))
 
 
+def _substitute(f: list[Any]) -> Substitute:
+    return Substitute(_event(f[0]), _round(f[1]), need_int(f[2], "table", 0, MAX_TABLES - 1),
+                      need_int(f[3], "seat", 0, 3), _key(f[4], "leaving player key"),
+                      None if f[5] is None else _key(f[5], "substitute key"),
+                      need_int(f[6], "hands played", 0, MAX_AMOUNT), _scores(f[7]),
+                      need_str(f[8], "reason", MAX_REASON))
+
+
 _BODIES: dict[Kind, tuple[int, Callable[[list[Any]], Body]]] = {
     Kind.CREATE: (13, _create),
     Kind.ENTRY: (3, lambda f: Entry(_event(f[0]), _key(f[1]),
@@ -230,6 +249,11 @@ _BODIES: dict[Kind, tuple[int, Callable[[list[Any]], Body]]] = {
     Kind.END_TABLE: (4, lambda f: EndTable(_event(f[0]), _round(f[1]),
                                            need_int(f[2], "table", 0, MAX_TABLES - 1),
                                            need_str(f[3], "reason", MAX_REASON))),
+    Kind.SUBSTITUTE: (9, _substitute),
+    Kind.NEW_DIRECTOR: (4, lambda f: NewDirector(_event(f[0]),
+                                                 need_int(f[1], "record place", 1, 10**7),
+                                                 _key(f[2], "new director key"),
+                                                 need_str(f[3], "reason", MAX_REASON))),
 }
 
 
@@ -240,6 +264,7 @@ def decode_record(data: bytes) -> Record:
     length, parse = _BODIES[kind]
     fields = need_list(items[1], f"{kind.name.lower()} record", length=length)
     body = parse(fields)
+    most = MAX_ENTRANTS if kind is Kind.NEW_DIRECTOR else MAX_SIGNATURES
     signatures = tuple(None if s is None else need_bytes(s, "signature", SIGNATURE_LEN)
-                       for s in need_list(items[2], "signatures", max_len=MAX_SIGNATURES))
+                       for s in need_list(items[2], "signatures", max_len=most))
     return Record(body, signatures)

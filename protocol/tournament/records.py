@@ -19,6 +19,9 @@ Who signs what (``signers`` in check.py):
 * ``TimeCall``: the director, once a started round of a timed event, when its clock runs out;
   ``Extension``, ``EndTable``: the director, for one table of a started round, with a reason
   (extra minutes before its time is called; its time called now). See docs/TOURNAMENT.md.
+* ``Substitute``: the director and the three seats left at the table: a seat taken by a
+  reserve or a bot seat from the next hand, with the scores so far and a reason;
+* ``NewDirector``: more than half of the entrants not withdrawn, each by entrant number.
 
 Player keys are 32-byte Ed25519 public keys; players in a seating are entrant numbers, in the
 order the record admitted them (0 = the first).
@@ -65,6 +68,8 @@ class Kind(Enum):
     TIME_CALL = 12
     EXTENSION = 13
     END_TABLE = 14
+    SUBSTITUTE = 15
+    NEW_DIRECTOR = 16
 
 
 class Length(Enum):
@@ -252,22 +257,59 @@ class EndTable:
     reason: str
 
 
+@dataclass(frozen=True)
+class Substitute:
+    """A seat of a started table whose player cannot come back is taken by a substitute
+    from the next hand: ``substitute`` a named reserve's key (an entrant not seated in the
+    round), or None for a bot seat the director's daemon plays. ``hands`` is how many hands
+    the table finished before, ``scores`` (E, S, W, N) the scores after them: carried into
+    the table's result. The table goes on as a new fourwinds table (signing.table_id part 1)
+    with the substitute in ``seat`` for the hands left. Signed by the director, then the three
+    seats left in wind order (a bot seat among them: the director again)."""
+
+    event: bytes
+    round: int
+    table: int
+    seat: int                    # 0..3: E, S, W, N
+    leaving: bytes
+    substitute: bytes | None
+    hands: int
+    scores: tuple[int, int, int, int]
+    reason: str
+
+
+@dataclass(frozen=True)
+class NewDirector:
+    """The entrants name a new director: signed by more than half of the entrants not
+    withdrawn, one signature an entrant by entrant number (None: not signed). ``at`` is the
+    record's own place in the record, so the signatures cannot be used at another place
+    (nor, naming the event, in another event). From then on the director's records are the
+    new key's, and the former director's are refused."""
+
+    event: bytes
+    at: int
+    director: bytes
+    reason: str
+
+
 Body = (Create | Entry | Admit | Withdraw | SeedCommit | SeedEcho | SeedReveal | RoundStart
-        | TableResult | Correction | Penalty | TimeCall | Extension | EndTable)
+        | TableResult | Correction | Penalty | TimeCall | Extension | EndTable | Substitute
+        | NewDirector)
 
 KIND_OF: dict[type, Kind] = {
     Create: Kind.CREATE, Entry: Kind.ENTRY, Admit: Kind.ADMIT, Withdraw: Kind.WITHDRAW,
     SeedCommit: Kind.SEED_COMMIT, SeedEcho: Kind.SEED_ECHO, SeedReveal: Kind.SEED_REVEAL,
     RoundStart: Kind.ROUND_START, TableResult: Kind.TABLE_RESULT,
     Correction: Kind.CORRECTION, Penalty: Kind.PENALTY, TimeCall: Kind.TIME_CALL,
-    Extension: Kind.EXTENSION, EndTable: Kind.END_TABLE,
+    Extension: Kind.EXTENSION, EndTable: Kind.END_TABLE, Substitute: Kind.SUBSTITUTE,
+    NewDirector: Kind.NEW_DIRECTOR,
 }
 
 
 @dataclass(frozen=True)
 class Record:
     """A body and its signatures, one per signer in the order ``check.signers`` gives (a
-    result: E, S, W, N). A signature missing is None."""
+    result: E, S, W, N; a new director: by entrant number). A signature missing is None."""
 
     body: Body
     signatures: tuple[bytes | None, ...]

@@ -13,15 +13,20 @@ at that place (``seats``) and is admitted there only, and the director's daemon 
 with the rule set's built-in bot (``bot_tables``). A table where one key would sit twice (the
 director entered and is seated beside a bot seat, or two bot seats at one table: 1, 2 or 5
 entrants) cannot be played by daemons, since a table seats a key
-once: its result is entered by its players (``playable``)."""
+once: its result is entered by its players (``playable``).
+
+A seat taken by a substitute (records.Substitute) makes the table go on as a new fourwinds
+table (``signing.table_id`` part 1) with the substitute's key in that seat (the director's
+for a bot seat) for the hands left, its first hand's scores at 0: the result of the hands
+after is added to the scores carried by the checker. The leaving player has no table then."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from .check import Verdict
-from .records import Deck, Length
+from .check import Verdict, table_hands
+from .records import Deck, Length, Substitute
 from .seating import RoundSeating
 from .signing import table_id
 
@@ -93,17 +98,41 @@ def table_options(verdict: Verdict) -> dict[str, Any]:
             "hands": hands, "fixed_winds": True, "turn_window": TURN_WINDOW_S}
 
 
+def substitute_at(verdict: Verdict, round_index: int, table: int) -> Substitute | None:
+    """The substitute who took a seat at that table, if one did."""
+    for sub in verdict.substitutes:
+        if (sub.round, sub.table) == (round_index, table):
+            return sub
+    return None
+
+
+def seated_keys(verdict: Verdict, seating: RoundSeating, table: int
+                ) -> tuple[bytes | None, bytes | None, bytes | None, bytes | None]:
+    """The keys at a table now, E S W N (None: a bot seat): the seating's, with a
+    substitute in the seat it took."""
+    keys = [None if n is None else verdict.entrants[n] for n in seating.tables[table]]
+    sub = substitute_at(verdict, seating.round, table)
+    if sub is not None:
+        keys[sub.seat] = sub.substitute
+    return (keys[0], keys[1], keys[2], keys[3])
+
+
 def _table(verdict: Verdict, event: bytes, seating: RoundSeating, table: int, place: int
            ) -> RoundTable:
     create = verdict.create
     assert create is not None
     round_index = seating.round
-    numbers = seating.tables[table]
-    keys = tuple(None if n is None else verdict.entrants[n] for n in numbers)
-    return RoundTable(round_index, table, table_id(event, round_index, table),
-                      (keys[0], keys[1], keys[2], keys[3]), place,
-                      table_name(create.name, round_index, table), create.rules.value,
-                      table_options(verdict), create.director)
+    keys = seated_keys(verdict, seating, table)
+    options = table_options(verdict)
+    sub = substitute_at(verdict, round_index, table)
+    name = table_name(create.name, round_index, table)
+    if sub is not None:      # the table goes on as a new one, for the hands left
+        options["hands"] = table_hands(create) - sub.hands if options["hands"] else 0
+        name = name[:EVENT_TABLE_NAME - 1] + "b"
+    return RoundTable(round_index, table, table_id(event, round_index, table,
+                                                   0 if sub is None else 1),
+                      keys, place, name, create.rules.value, options,
+                      verdict.director or create.director)
 
 
 def table_for(verdict: Verdict, event: bytes, player: bytes, round_index: int = -1
@@ -116,10 +145,15 @@ def table_for(verdict: Verdict, event: bytes, player: bytes, round_index: int = 
     if round_index >= len(verdict.rounds):
         return None
     seating = verdict.rounds[round_index]
+    for sub in verdict.substitutes:
+        if sub.round == seating.round and sub.substitute == player:
+            return _table(verdict, event, seating, sub.table, sub.seat)
     at = seating.table_of(verdict.entrants.index(player))
     if at is None:
         return None
     table, seat = at
+    if seated_keys(verdict, seating, table)[int(seat)] != player:
+        return None          # our seat was taken by a substitute
     return _table(verdict, event, seating, table, int(seat))
 
 
@@ -130,8 +164,12 @@ def bot_tables(verdict: Verdict, event: bytes, round_index: int = -1
     if verdict.create is None or not verdict.rounds or round_index >= len(verdict.rounds):
         return ()
     seating = verdict.rounds[round_index]
-    return tuple(_table(verdict, event, seating, table, numbers.index(None))
-                 for table, numbers in enumerate(seating.tables) if None in numbers)
+    found = []
+    for table in range(len(seating.tables)):
+        keys = seated_keys(verdict, seating, table)
+        if None in keys:
+            found.append(_table(verdict, event, seating, table, keys.index(None)))
+    return tuple(found)
 
 
 def tables_played(verdict: Verdict, event: bytes, key: bytes, round_index: int = -1
@@ -141,7 +179,7 @@ def tables_played(verdict: Verdict, event: bytes, key: bytes, round_index: int =
     own = table_for(verdict, event, key, round_index)
     found: tuple[RoundTable, ...] = () if own is None else (own,)
     create = verdict.create
-    if create is not None and create.director == key:
+    if create is not None and (verdict.director or create.director) == key:
         found += tuple(t for t in bot_tables(verdict, event, round_index)
                        if own is None or t.table != own.table)
     return found

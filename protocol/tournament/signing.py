@@ -22,10 +22,15 @@ def event_id(create: Create) -> bytes:
     return hashlib.sha256(b"fourwinds-tournament-event\0" + signed_bytes(create)).digest()
 
 
-def table_id(event: bytes, round_index: int, table: int) -> bytes:
-    """The protocol table id of a table of the event (what its transcript's messages sign)."""
+def table_id(event: bytes, round_index: int, table: int, part: int = 0) -> bytes:
+    """The protocol table id of a table of the event (what its transcript's messages sign).
+    ``part`` 1 is the table going on after a substitute took a seat (records.Substitute): a
+    new fourwinds table, so the transcript of the hands before stays as its four signed it."""
     data = b"fourwinds-tournament-table\0" + event + round_index.to_bytes(2, "big")
-    return hashlib.sha256(data + table.to_bytes(2, "big")).digest()[:TABLE_ID_LEN]
+    data += table.to_bytes(2, "big")
+    if part:
+        data += b"\0part" + part.to_bytes(2, "big")
+    return hashlib.sha256(data).digest()[:TABLE_ID_LEN]
 
 
 def signature(body: Body, key: SigningKey) -> bytes:

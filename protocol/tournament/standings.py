@@ -86,6 +86,22 @@ class TableResult:
 
 
 @dataclass(frozen=True)
+class Handover:
+    """A seat of a table taken by a substitute from a hand on (records.Substitute): the seat's
+    player (``players`` of the table's result) keeps what it earned before, ``carried`` (its
+    score then) and ``share`` of the seat's MCR table points (the hands it played over the
+    table's hands); the rest counts for ``substitute`` (a reserve's entrant number) or for
+    nobody (None: a bot seat)."""
+
+    round: int
+    table: int
+    seat: int
+    substitute: int | None
+    carried: int
+    share: Fraction
+
+
+@dataclass(frozen=True)
 class Bye:
     """A player who sat out a round."""
 
@@ -170,10 +186,13 @@ def table_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
 
 def standings(results: Sequence[TableResult], scoring: Scoring,
               byes: Sequence[Bye] = (), players: Sequence[int] = (),
-              deductions: Sequence[Deduction] = ()) -> tuple[StandingsRow, ...]:
+              deductions: Sequence[Deduction] = (), handovers: Sequence[Handover] = ()
+              ) -> tuple[StandingsRow, ...]:
     """Every player's row, best first (ties: by player number). ``players`` adds entrants
-    with no result yet; ``deductions`` are taken off after the results (penalties)."""
-    _check(results, byes)
+    with no result yet; ``deductions`` are taken off after the results (penalties);
+    ``handovers`` split a seat's result between its player and a substitute."""
+    _check(results, byes, handovers)
+    handed = {(h.round, h.table, h.seat): h for h in handovers}
     points: dict[int, Fraction] = {p: Fraction(0) for p in players}
     score: dict[int, int] = dict.fromkeys(players, 0)
     played: dict[int, int] = dict.fromkeys(players, 0)
@@ -184,12 +203,13 @@ def standings(results: Sequence[TableResult], scoring: Scoring,
         else:
             gained = tuple(Fraction(s) for s in result.scores)
         for seat, player in enumerate(result.players):
-            if player is None:
-                continue
-            points[player] = points.get(player, Fraction(0)) + gained[seat]
-            score[player] = score.get(player, 0) + result.scores[seat]
-            played[player] = played.get(player, 0) + 1
-            sat_out.setdefault(player, 0)
+            shares = _shares(result, seat, player, gained[seat],
+                             handed.get((result.round, result.table, seat)), scoring)
+            for who, won, scored in shares:
+                points[who] = points.get(who, Fraction(0)) + won
+                score[who] = score.get(who, 0) + scored
+                played[who] = played.get(who, 0) + 1
+                sat_out.setdefault(who, 0)
     for bye in byes:
         bonus = (scoring.bye_points if scoring.rules is Rules.MCR
                  else Fraction(scoring.bye_score))
@@ -215,12 +235,28 @@ def standings(results: Sequence[TableResult], scoring: Scoring,
     return tuple(rows)
 
 
+def _shares(result: TableResult, seat: int, player: int | None, gained: Fraction,
+            handover: Handover | None, scoring: Scoring
+            ) -> list[tuple[int, Fraction, int]]:
+    """Who a seat's result counts for: (player, points, score) each, none for a bot."""
+    total = result.scores[seat]
+    if handover is None:
+        return [] if player is None else [(player, gained, total)]
+    mcr = scoring.rules is Rules.MCR
+    before = gained * handover.share if mcr else Fraction(handover.carried)
+    shares = [] if player is None else [(player, before, handover.carried)]
+    if handover.substitute is not None:
+        shares.append((handover.substitute, gained - before, total - handover.carried))
+    return shares
+
+
 def ranking(rows: Sequence[StandingsRow]) -> tuple[int, ...]:
     """Player numbers best first: the ``standings`` argument of the seating's seeding."""
     return tuple(row.player for row in rows)
 
 
-def _check(results: Sequence[TableResult], byes: Sequence[Bye]) -> None:
+def _check(results: Sequence[TableResult], byes: Sequence[Bye],
+           handovers: Sequence[Handover] = ()) -> None:
     tables: set[tuple[int, int]] = set()
     seen: set[tuple[int, int]] = set()
     for result in results:
@@ -237,6 +273,12 @@ def _check(results: Sequence[TableResult], byes: Sequence[Bye]) -> None:
                     raise StandingsError(f"round {result.round + 1}: player {player} at "
                                          "two seats")
                 seen.add((result.round, player))
+    for handover in handovers:
+        if handover.substitute is not None:
+            if (handover.round, handover.substitute) in seen:
+                raise StandingsError(f"round {handover.round + 1}: player "
+                                     f"{handover.substitute} at two seats")
+            seen.add((handover.round, handover.substitute))
     for bye in byes:
         if (bye.round, bye.player) in seen:
             raise StandingsError(f"round {bye.round + 1}: player {bye.player} has a bye "

@@ -145,3 +145,12 @@ def test_the_web_pages_bots_get_the_pause_they_were_given(
     assert keeper.resume("t", 1) == 3
     assert given == [0.7, 0.7]
     assert seats.BotKeeper(tmp_path).pause == 0.0   # only a server told so pauses its bots
+
+
+def test_a_bot_seat_ends_when_its_daemon_left_the_table() -> None:
+    """A table the daemon left under the bot (a tournament table gone on under another id
+    after a substitute took a seat): the client says ``gone`` and the seat ends, so that
+    `fourwinds bot --tournament` goes on to the table's new id."""
+    gone = {**sample_views.play_event(seq=2), "gone": True}
+    table = TimedTable([sample_views.lobby_event(seq=1, seated=4), gone])
+    assert play_seat(table, FunctionBrain(choose_request), poll=0.01) == 0

@@ -110,3 +110,22 @@ def test_the_installed_command_verifies(tmp_path: Path, event: EventMaker) -> No
                            "verify", str(path)], capture_output=True, text=True)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_verify_prints_a_substitute_and_a_new_director_in_the_history(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.protocol.tournament.test_new_director import _name
+    from tests.protocol.tournament.test_substitutes import _event, _result_after, _substitute
+
+    maker = _event()
+    _substitute(maker, 0, 1, None, scores=(30, -10, -10, -10), hands=2)
+    _result_after(maker, 0, 1, None, (-20, 60, -20, -20))
+    maker.result(0, 1)
+    _name(maker, maker.players[2], range(5))
+    path = tmp_path / "event.fwt"
+    path.write_bytes(encode_export(maker.records))
+    code, out, _ = verify(capsys, path)
+    assert code == 0, out
+    assert "substitute: round 1, table 1, S: a bot for player" in out
+    assert "after 2 hand(s) [30, -10, -10, -10]: her laptop died" in out
+    assert "new director: " in out and "named by the entrants at record" in out

@@ -1,0 +1,350 @@
+"""Two faults of an event over daemons, each a record that needs several signatures gathered
+here (docs/TOURNAMENT.md, "Faults"); what a record means is the checker's alone.
+
+* **A substitute.** A seat's player whose machine is gone for good is replaced from the next
+  hand. The director asks (``substitute``) the three seats left at that table: each seat's
+  daemon fills in the hands its table finished and the scores after them, and signs, only
+  when it cannot reach the leaving seat's daemon itself (``agree_to``), so a director cannot
+  replace a player who is there. The director takes the record once the three signed the
+  same hands and scores; every daemon then reads the table as going on as a new fourwinds
+  table with the substitute in that seat (round_tables.py), opened and played by
+  event_tables.py as any round table, a bot seat by the director's daemon.
+* **A new director.** An entrant proposes a key (``propose``); each entrant's daemon signs
+  the proposal it holds when its player agrees (``agree``) and sends its signature to every
+  entrant; every daemon merges the signatures of one proposal, and whichever holds more
+  than half of the entrants' first takes the record and spreads it. The record names its own
+  place, so it holds only there: a proposal made before the record grew is dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.session_port import scores_so_far
+from fourwinds.daemon.wire import EventSubmit, Refuse
+from fourwinds.protocol.tournament.intake import Decision
+from fourwinds.protocol.tournament.record_wire import encode_record, signed_bytes
+from fourwinds.protocol.tournament.records import NewDirector, Record, Substitute
+from fourwinds.protocol.tournament.round_tables import seated_keys, substitute_at, tables_played
+from fourwinds.protocol.tournament.signing import signature, signed_by
+
+if TYPE_CHECKING:
+    from fourwinds.daemon.app import Daemon
+    from fourwinds.daemon.events import EventRuntime
+
+log = logging.getLogger(__name__)
+
+ASK_AGAIN_S = 2.0        # the director asks the seats again until the substitute is held
+MAX_SAID = 1024          # refusals remembered so that each is logged once
+
+
+@dataclass
+class SubstituteAsk:
+    """The director's request for a substitute at one table, and the seats' answers: the
+    signed bytes of each answer -> (its body, the signatures: the director, then the seats
+    left in wind order)."""
+
+    template: Substitute
+    answers: dict[bytes, tuple[Substitute, list[bytes | None]]] = field(default_factory=dict)
+    asked: float = 0.0
+
+    def keep(self, body: Substitute, director_sig: bytes, slots: list[int]
+             ) -> list[bytes | None]:
+        """The signatures of ``body``'s answer, ``slots`` (a seat's) cleared from every
+        other answer first: a seat's latest answer is the one that counts, so at most one
+        answer a seat is kept."""
+        wire = signed_bytes(body)
+        for other, (_, sigs) in list(self.answers.items()):
+            if other != wire:
+                for n in slots:
+                    sigs[n] = None
+                if all(sig is None for sig in sigs[1:]):
+                    del self.answers[other]
+        if wire not in self.answers:
+            self.answers[wire] = (body, [director_sig, None, None, None])
+        return self.answers[wire][1]
+
+
+@dataclass
+class Proposal:
+    """A new director proposed: its body and the entrants' signatures so far (by number).
+    An entrant's signature counts for one proposal at a time (its latest), so an entrant
+    can neither make the daemon keep more than one proposal of its own nor crowd others
+    out."""
+
+    body: NewDirector
+    sigs: dict[int, bytes] = field(default_factory=dict)
+
+
+def _slot(seat: int, place: int) -> int:
+    """Where the signature of the seat at ``place`` goes in a substitute for ``seat``."""
+    return 1 + (place if place < seat else place - 1)
+
+
+def _blank(body: Substitute) -> Substitute:
+    return replace(body, hands=0, scores=(0, 0, 0, 0))
+
+
+class EventFaults:
+    """Substitutes and new directors being signed, for every event this daemon holds."""
+
+    def __init__(self, d: Daemon) -> None:
+        self.d = d
+        self.asks: dict[tuple[bytes, int, int], SubstituteAsk] = {}
+        self.proposals: dict[bytes, dict[bytes, Proposal]] = {}   # event -> signed -> ...
+        self._said: set[tuple[bytes, str]] = set()
+
+    def _me(self) -> bytes:
+        return self.d.identity.public_key
+
+    # -- a substitute: the director ------------------------------------------------------
+
+    def substitute(self, rt: EventRuntime, table: int, seat: int, reserve: bytes | None,
+                   reason: str) -> Substitute:
+        """As the director: ask the seats left at ``table`` of the round under way to sign
+        a substitute for ``seat`` (``reserve`` an entrant's key, None a bot seat)."""
+        if rt.director != self._me():
+            raise ApiError(f"only the director of {rt.name} names a substitute")
+        verdict = rt.verdict
+        if not verdict.rounds:
+            raise ApiError(f"no round of {rt.name} has started")
+        seating = verdict.rounds[-1]
+        if not 0 <= table < len(seating.tables):
+            raise ApiError(f"round {seating.round + 1} has tables 1 to {len(seating.tables)}")
+        if not reason.strip():
+            raise ApiError("a substitute is named with a reason")
+        if substitute_at(verdict, seating.round, table) is not None:
+            raise ApiError(f"table {table + 1} has had a substitute already (a second seat "
+                           "gone: `tournament correct` sets its scores)")
+        leaving = seated_keys(verdict, seating, table)[seat]
+        if leaving is None:
+            raise ApiError("that seat is a bot seat")
+        template = Substitute(rt.held.event, seating.round, table, seat, leaving, reserve,
+                              0, (0, 0, 0, 0), reason)
+        self.asks[(rt.held.event, seating.round, table)] = SubstituteAsk(template)
+        self._ask(rt, self.asks[(rt.held.event, seating.round, table)], time.monotonic())
+        return template
+
+    def _ask(self, rt: EventRuntime, ask: SubstituteAsk, now: float) -> None:
+        """Send the request to each seat left (and answer for those our daemon plays)."""
+        ask.asked = now
+        body = ask.template
+        seating = rt.verdict.rounds[body.round]
+        data = encode_record(Record(body, ()))
+        for place, key in enumerate(seated_keys(rt.verdict, seating, body.table)):
+            if place == body.seat:
+                continue
+            if key is None or key == self._me():
+                self.agree_to(rt, self._me(), body)
+            else:
+                self.d.transport.send(key, EventSubmit(rt.held.event, data))
+
+    def answered(self, rt: EventRuntime, key: bytes, record: Record) -> str:
+        """A seat's signed answer to our request ("" when kept; else why not). Once the
+        three seats signed the same hands and scores, we sign and take the record."""
+        body = record.body
+        assert isinstance(body, Substitute)
+        ask = self.asks.get((rt.held.event, body.round, body.table))
+        if ask is None or _blank(body) != ask.template:
+            return "no such substitute was asked of you"
+        seats = seated_keys(rt.verdict, rt.verdict.rounds[body.round], body.table)
+        mine = [p for p, k in enumerate(seats) if p != body.seat
+                and (k == key or (k is None and key == self._me()))]
+        given = [_slot(body.seat, p) for p in mine
+                 if _slot(body.seat, p) < len(record.signatures)
+                 and record.signatures[_slot(body.seat, p)] is not None]
+        if not given or not all(signed_by(body, record.signatures[n], key) for n in given):
+            return "your signature of the substitute does not check"
+        sigs = ask.keep(body, signature(body, self.d.events.signer()), given)
+        for n in given:
+            sigs[n] = record.signatures[n]
+        if all(s is not None for s in sigs):
+            intake = self.d.events.take(rt, Record(body, tuple(sigs)))
+            if intake.decision is Decision.ACCEPT:
+                log.info("event %s: round %d, table %d: %s takes seat %s (%s)", rt.name,
+                         body.round + 1, body.table + 1,
+                         "a bot" if body.substitute is None else "a reserve",
+                         "ESWN"[body.seat], body.reason)
+                self.asks.pop((rt.held.event, body.round, body.table), None)
+            elif intake.problem is not None:
+                self._once(logging.WARNING, rt, self._me(), "the substitute is refused: "
+                           + intake.problem.line())
+        return ""
+
+    # -- a substitute: a seat left -------------------------------------------------------
+
+    def agree_to(self, rt: EventRuntime, key: bytes, template: Substitute) -> str:
+        """The director's request for a substitute at our table: sign it with the hands our
+        table finished and the scores after them, when we cannot reach the leaving seat's
+        daemon ourselves ("" when signed and sent; else why not)."""
+        if key != rt.director:
+            return "a substitute is asked by the director"
+        verdict = rt.verdict
+        if template.round != len(verdict.rounds) - 1 or \
+                substitute_at(verdict, template.round, template.table) is not None:
+            return "that table is not one of the round under way without a substitute"
+        if key != self._me() and self.d.alive(template.leaving):   # (ours: a bot seat's)
+            return "our daemon still reaches the leaving player's: it is not gone"
+        penalty = rt.create.scoring.three_exposures_penalty
+        answered = False
+        for plan in tables_played(verdict, rt.held.event, self._me(), template.round):
+            if plan.table != template.table or plan.place == template.seat \
+                    or not plan.playable:
+                continue
+            table = self.d.tables.get(plan.table_id)
+            so_far = scores_so_far(self.d.port, None if table is None else table.session,
+                                   penalty)
+            if so_far is None:
+                return "our table has not begun its first hand"
+            body = replace(template, hands=so_far[0], scores=so_far[1])
+            sigs: list[bytes | None] = [None] * 4
+            sigs[_slot(template.seat, plan.place)] = signature(body, self.d.events.signer())
+            record = Record(body, tuple(sigs))
+            if key == self._me():
+                self.answered(rt, key, record)
+            else:
+                self.d.transport.send(key, EventSubmit(rt.held.event, encode_record(record)))
+            self._once(logging.INFO, rt, key, f"our seat signs a substitute for seat "
+                       f"{'ESWN'[template.seat]} after {so_far[0]} hand(s)")
+            answered = True
+        return "" if answered else "we do not sit at that table"
+
+    # -- a new director ------------------------------------------------------------------
+
+    def propose(self, rt: EventRuntime, director: bytes, reason: str) -> NewDirector:
+        """Our player proposes ``director`` as the event's new director, and signs it."""
+        if self._me() not in rt.entrants():
+            raise ApiError(f"only an entrant of {rt.name} proposes a new director")
+        if director not in rt.entrants() or \
+                rt.entrants().index(director) in rt.verdict.withdrawn:
+            raise ApiError("the new director is an entrant not withdrawn (its daemon holds "
+                           "the record and its entrants reach it)")
+        if director == rt.director:
+            raise ApiError("that key directs the event already")
+        if not reason.strip():
+            raise ApiError("a new director is proposed with a reason")
+        body = NewDirector(rt.held.event, len(rt.held), director, reason)
+        self.agree(rt, body)
+        return body
+
+    def agree(self, rt: EventRuntime, body: NewDirector | None = None) -> NewDirector:
+        """Our player signs the proposal we hold (the only one, or ``body``), and our
+        signature goes to every entrant."""
+        held = self._current(rt)
+        if body is None:
+            if len(held) != 1:
+                raise ApiError("no proposal of a new director to agree to" if not held
+                               else f"{len(held)} proposals: name the director to agree to")
+            body = next(iter(held.values())).body
+        me = self._me()
+        sigs: list[bytes | None] = [None] * len(rt.entrants())
+        sigs[rt.entrants().index(me)] = signature(body, self.d.events.signer())
+        record = Record(body, tuple(sigs))
+        self.merge(rt, me, record)
+        data = encode_record(record)
+        for key in rt.entrants():
+            if key != me:
+                self.d.transport.send(key, EventSubmit(rt.held.event, data))
+        return body
+
+    def proposals_of(self, rt: EventRuntime) -> list[Proposal]:
+        """The proposals of a new director that still hold at the record's end."""
+        return list(self._current(rt).values())
+
+    def _current(self, rt: EventRuntime) -> dict[bytes, Proposal]:
+        held = self.proposals.setdefault(rt.held.event, {})
+        for wire in [w for w, p in held.items() if p.body.at != len(rt.held)]:
+            del held[wire]                        # the record grew: signed for another place
+        return held
+
+    def _keep(self, rt: EventRuntime, number: int, body: NewDirector) -> Proposal:
+        """The proposal ``body``, entrant ``number``'s signature cleared from every other
+        one first (a proposal no entrant signs any more is dropped)."""
+        held = self._current(rt)
+        wire = signed_bytes(body)
+        for other, proposal in list(held.items()):
+            if other != wire:
+                proposal.sigs.pop(number, None)
+                if not proposal.sigs:
+                    del held[other]
+        return held.setdefault(wire, Proposal(body))
+
+    def merge(self, rt: EventRuntime, key: bytes, record: Record) -> str:
+        """An entrant's signature of a proposal ("" when kept; else why not): kept with the
+        others of the same proposal; taken once more than half of the entrants signed."""
+        body = record.body
+        assert isinstance(body, NewDirector)
+        entrants = rt.entrants()
+        if key not in entrants:
+            return "only an entrant signs a new director"
+        if body.at != len(rt.held):
+            return f"the record holds {len(rt.held)} records, not {body.at}"
+        number = entrants.index(key)
+        if number >= len(record.signatures) or not signed_by(body, record.signatures[number],
+                                                             key):
+            return "your signature of the new director does not check"
+        proposal = self._keep(rt, number, body)
+        if number not in proposal.sigs and key != self._me():
+            log.info("event %s: %s signs %s as the new director (%s); "
+                     "`fourwinds tournament director %s --agree` to sign it too",
+                     rt.name, rt.verdict.names[number], body.director.hex()[:16],
+                     body.reason, rt.name)
+        sig = record.signatures[number]
+        assert sig is not None
+        proposal.sigs[number] = sig
+        voters = [n for n in range(len(entrants)) if n not in rt.verdict.withdrawn]
+        if 2 * sum(1 for n in voters if n in proposal.sigs) > len(voters):
+            counted = [n for n in voters if n in proposal.sigs]   # a majority: < 64 KiB
+            voting = set(voters)
+            sigs = tuple(proposal.sigs.get(n) if n in voting else None
+                         for n in range(max(counted) + 1))
+            intake = self.d.events.take(rt, Record(body, sigs))
+            if intake.decision is Decision.ACCEPT:
+                log.info("event %s: %s directs it now, named by a majority", rt.name,
+                         body.director.hex()[:16])
+        return ""
+
+    # -- the tick ------------------------------------------------------------------------
+
+    def tick(self, now: float) -> None:
+        """The director asks the seats again (a frame lost, a seat's daemon slow to see the
+        leaving seat gone) until the substitute is held or the round has moved on."""
+        for (event, r, t), ask in list(self.asks.items()):
+            rt = self.d.events.events.get(event)
+            if rt is None or rt.director != self._me() or r != len(rt.verdict.rounds) - 1 \
+                    or substitute_at(rt.verdict, r, t) is not None \
+                    or (r, t) in dict(rt.verdict.scores):
+                del self.asks[(event, r, t)]
+            elif now - ask.asked >= ASK_AGAIN_S:
+                self._ask(rt, ask, now)
+
+    def submitted(self, rt: EventRuntime, key: bytes, record: Record) -> None:
+        """A substitute or new-director record from a peer: a request, an answer or a
+        signature; a refusal goes back with the reason."""
+        body = record.body
+        if isinstance(body, NewDirector):
+            problem = self.merge(rt, key, record)
+        elif key == rt.director and not record.signatures:
+            assert isinstance(body, Substitute)
+            problem = self.agree_to(rt, key, body)
+        elif rt.director == self._me():
+            problem = self.answered(rt, key, record)
+        else:
+            problem = "a substitute goes to the director"
+        if problem:
+            self._once(logging.INFO, rt, key, f"{type(body).__name__} from {key.hex()[:8]} "
+                       f"not taken: {problem}")
+            self.d.transport.send(key, Refuse(problem[:200]))
+
+    def _once(self, level: int, rt: EventRuntime, key: bytes, text: str) -> None:
+        """Log ``text`` the first time only (a request is asked again every ASK_AGAIN_S)."""
+        if (key, text) in self._said:
+            return
+        if len(self._said) >= MAX_SAID:
+            self._said.clear()
+        self._said.add((key, text))
+        log.log(level, "event %s: %s", rt.name, text)
