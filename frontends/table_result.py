@@ -213,7 +213,8 @@ def next_lines(view: View, left: float | None, our_next: bool) -> list[str]:
     if isinstance(held, Mapping) and held.get("text"):
         return [str(held["text"])]   # past the window: whom and how long, not "0s"
     if left is not None:
-        lines.append(f"Next hand in {left:.0f}s")
+        then = nxt.get("then") if isinstance(nxt, Mapping) else None
+        lines.append(f"{then or 'Next hand'} in {left:.0f}s")
     if others:
         lines.append("Waiting for " + ", ".join(others)
                      + (" (no time limit)" if left is None else ""))

@@ -257,8 +257,7 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
     if s.phase is Phase.HAND_END:
         if not audit_done(s):
             return []  # the deck audit first (masked deck): "next" once it is over
-        last = s.hands_played + 1 >= s.match_hands or s.time_called   # time_called: stopped
-        label = "See the final standings" if last else "Next hand"
+        label = "See the final standings" if _last_hand(s) else "Next hand"
         return [Offer({"id": 0, "type": "next", "label": label, "tiles": [],
                        "default": True}, lambda chosen: _Next())]
     if (s.phase is not Phase.PLAY or f is None or rv is None or f.me is None
@@ -274,6 +273,12 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
         offer.entry.clear()
         offer.entry.update(entry)
     return offers
+
+
+def _last_hand(s: TableSession) -> bool:
+    """Whether the hand just over is the match's last (``time_called``: stopped by the
+    clock), so what comes after it is the final standings, not another hand."""
+    return bool(s.hands_played + 1 >= s.match_hands or s.time_called)
 
 
 def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | None,
@@ -310,7 +315,9 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         elif waiting and view["phase"] in ("play", "claim", "charleston", "courtesy"):
             view["phase_detail"] = rv.detail(f, waiting)
     if s.phase is Phase.HAND_END and f is not None:
-        view["next"] = {"waiting": sorted(int(w) for w in waiting), "deadline": view["deadline"]}
+        # what the countdown leads to, said once here for every frontend
+        view["next"] = {"waiting": sorted(int(w) for w in waiting), "deadline": view["deadline"],
+                        "then": "Final standings" if _last_hand(s) else "Next hand"}
         if waiting:
             who = ", ".join(names[f.place(w)] for w in waiting)
             view["phase_detail"] = f"Hand over: waiting for {who} to say next"

@@ -114,6 +114,14 @@ def test_end_of_hand_screen_shows_winner_payouts_and_audit() -> None:
     assert "Ready for the next hand" in screen
 
 
+def test_the_last_hands_countdown_says_it_leads_to_the_final_standings() -> None:
+    """The view says what the countdown after a hand leads to; the table shows its words."""
+    event = sample_views.hand_over_event()
+    event["view"]["next"]["then"] = "Final standings"
+    screen = _screen(event, ui=UiState(elapsed=3.2))
+    assert "Final standings in 12s" in screen and "Next hand in" not in screen
+
+
 def test_failed_audit_is_shown_with_its_reason() -> None:
     event = sample_views.result_event()
     event["view"]["result"]["audit"] = "West's reveal does not match its commitment"

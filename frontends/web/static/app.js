@@ -788,7 +788,8 @@
     const countdown = document.querySelector(`#${screen} .countdown`);
     if (countdown && held !== null) setText(countdown, held);
     else if (countdown && left !== null) {
-      setText(countdown, screen === "result" ? `Next hand in ${Math.ceil(left)} s` : `${Math.ceil(left)} s`);
+      const then = (view.next && view.next.then) || "Next hand";   // the view says which
+      setText(countdown, screen === "result" ? `${then} in ${Math.ceil(left)} s` : `${Math.ceil(left)} s`);
     }
   }
 

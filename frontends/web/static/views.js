@@ -202,7 +202,7 @@ const Views = (() => {
     const waiting = (nxt.waiting || view.waiting_for || []).filter((s) => s !== view.seat);
     return [
       left !== null ? h("p", { class: "countdown",
-        text: `Next hand in ${Math.ceil(left)} s` }) : null,
+        text: `${nxt.then || "Next hand"} in ${Math.ceil(left)} s` }) : null,
       waiting.length ? h("p", { text: "Waiting for " + waiting.map((s) => who(view, s))
         .join(", ") + (left === null ? " (no time limit)" : "") }) : null,
       ourNext ? h("p", { text: "Press Enter or n when you are ready for the next hand." }) : null,

@@ -43,6 +43,7 @@ RESULT_KEYS = {"kind", "winner", "hand", "tiles", "payouts", "audit", "winner_na
 RULE_RESULT_KEYS = {"american": {"card_hand"}, "mcr": {"fans", "total"}}
 CODE = re.compile(r"^([1-9][mpsz]|[1-8]f|F|J|\?)$")
 ME = Seat(0)
+THEN_SEEN: set[str] = set()   # what hand_over views' countdowns led to, over this module
 
 Pick = Callable[[TableSession, list[dict[str, Any]]], dict[str, Any]]
 
@@ -161,6 +162,10 @@ def check_view(view: dict[str, Any], rules: str) -> None:
     assert all(code in view["hand"] for code in view["received"])
     assert set(view["windows"]) == {"call", "turn", "charleston", "next"}
     assert (view["next"] is not None) == (view["phase"] == "hand_over")
+    if view["next"] is not None:    # what the countdown leads to, said by the view alone
+        last = view["hand_number"] >= view["hands_in_match"]
+        THEN_SEEN.add(view["next"]["then"])
+        assert view["next"]["then"] == ("Final standings" if last else "Next hand"), view["next"]
     assert (view["standings"] is not None) == (view["phase"] == "match_over")
     assert all(isinstance(p["ready"], bool) and isinstance(p["thinking"], bool)
                for p in view["players"])
@@ -260,11 +265,12 @@ def check_others_hidden(s: TableSession, view: dict[str, Any]) -> None:
 
 def drive(rules: str, seed: bytes, pick: Pick, *, every: bool = True,
           seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] | None = None,
-          deck: DeckKind = DeckKind.PRACTICE, auto_pass: bool = True) -> Harness:
-    """Play one hand: seat 0 through the contract view, the others by their bots. With
-    ``every``, each offered action is resolved and checked to be accepted by the session;
+          deck: DeckKind = DeckKind.PRACTICE, auto_pass: bool = True,
+          hands: int = 1) -> Harness:
+    """Play one hand (or ``hands``): seat 0 through the contract view, the others by their
+    bots. With ``every``, each offered action is resolved and checked to be accepted by the session;
     without ``auto_pass`` every discard is asked about, every legal call offered."""
-    h = open_harness(rules, seed, options=TableOptions(hands=1, deck=deck,
+    h = open_harness(rules, seed, options=TableOptions(hands=hands, deck=deck,
                                                        auto_pass=auto_pass))
     for _ in range(40_000):
         if h.done():
@@ -276,6 +282,10 @@ def drive(rules: str, seed: bytes, pick: Pick, *, every: bool = True,
             seen.append((view, actions))
         check_view(view, rules)
         check_actions(actions)
+        if view["next"] is not None:   # the offer says where "next" leads, as the view does
+            labels = [a["label"] for a in actions if a["type"] == "next"]
+            final = view["next"]["then"] == "Final standings"
+            assert labels in ([], ["See the final standings" if final else "Next hand"])
         check_prompt(view, actions)
         if actions and "?" in view["hand"]:
             raise AssertionError("actions offered before our tiles are known")
@@ -522,3 +532,14 @@ def test_a5_every_discard_and_called_tile_is_shown_under_the_seat_that_discarded
     drive_moves(h, check)
     assert h.done()
     assert checked["piles"] > 50 and checked["called"] > 0, checked
+
+
+@pytest.mark.parametrize("rules", ["american", "mcr"])
+def test_the_countdown_after_the_last_hand_leads_to_the_final_standings(rules: str) -> None:
+    """After a hand that is not the match's last the view's countdown leads to the "Next
+    hand"; after the last, to the "Final standings" (the curses table and the page said
+    "Next hand in 59s" there): decided once, in the view, for every frontend."""
+    seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
+    drive(rules, b"two hands", pick_default, every=False, seen=seen, hands=2)
+    thens = {(v["hand_number"], v["next"]["then"]) for v, _ in seen if v["next"] is not None}
+    assert thens == {(1, "Next hand"), (2, "Final standings")}
