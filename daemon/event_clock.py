@@ -15,13 +15,16 @@ records (docs/TOURNAMENT.md, "The round clock").
   American event created with ``unfinished_zero`` the call stops the hand in progress at
   once, scoring 0 for everyone (the session's ``stop_now``).
 
-Nothing here decides: a seat's daemon only says what its record holds. The clock restarts
-when the director's daemon restarts (the round gets longer, never shorter).
+Nothing here decides: a seat's daemon only says what its record holds. A daemon keeps the
+wall-clock time it first held the round's start in the event's metadata, so a restarted
+director goes on counting the round's minutes from then (a clock set back counts none of
+the time between; the time call itself is counted again from the restart).
 """
 
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -51,15 +54,24 @@ class RoundClock:
     tried: float = -CALL_RETRY_S    # the director: when it last tried to sign the call
 
 
-def round_clock(rt: EventRuntime, now: float) -> RoundClock | None:
-    """The clock of ``rt``'s round under way (started now when we see it first); None
-    before the first round."""
+def round_clock(rt: EventRuntime, now: float, wall: float | None = None
+                ) -> RoundClock | None:
+    """The clock of ``rt``'s round under way (started now when we see it first, or, after a
+    restart, as long ago as the wall clock ``wall`` says we first held the round's start);
+    None before the first round."""
     rounds = rt.verdict.rounds
     if not rounds:
         return None
     r = rounds[-1].round
     if rt.clock is None or rt.clock.round != r:
-        rt.clock = RoundClock(r, now)
+        wall = time.time() if wall is None else wall
+        if rt.clock_wall is not None and rt.clock_wall[0] == r:
+            since = max(0.0, wall - rt.clock_wall[1])    # a clock set back: none
+            rt.clock = RoundClock(r, now - since)
+        else:
+            rt.clock = RoundClock(r, now)
+            rt.clock_wall = (r, wall)
+            rt.meta_due = True             # kept for a restart (EventClock's tick)
     if r in rt.verdict.time_called and rt.clock.called is None:
         rt.clock.called = now
     return rt.clock
@@ -97,6 +109,9 @@ class EventClock:
         clock = round_clock(rt, now)
         if clock is None:
             return
+        if rt.meta_due:
+            rt.meta_due = False
+            self.d.events.save_meta(rt)
         create = rt.create
         if (rt.director == self.d.identity.public_key and create.length is Length.MINUTES
                 and clock.called is None and now - clock.tried >= CALL_RETRY_S

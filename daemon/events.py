@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Iterable
@@ -135,6 +136,10 @@ class EventRuntime:
     signing: dict[tuple[int, int], dict[bytes, tuple[TableResult, list[bytes | None]]]] = \
         field(default_factory=dict)
     clock: RoundClock | None = None    # the round under way's clock (event_clock.py)
+    # (round, wall-clock time we first held its start): in the metadata, so a restarted
+    # daemon goes on counting the round's minutes; meta_due: not written yet
+    clock_wall: tuple[int, float] | None = None
+    meta_due: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -805,8 +810,14 @@ class Events:
     def _meta_path(self, rt: EventRuntime) -> Path:
         return self.store.root / rt.held.event.hex() / META
 
+    def save_meta(self, rt: EventRuntime) -> None:
+        """Write what only this daemon knows of ``rt`` (its code, where the director was
+        reached, when the round's clock started) beside its record."""
+        self._write_meta(rt)
+
     def _write_meta(self, rt: EventRuntime) -> None:
-        meta = {"code": rt.code, "director_at": list(rt.director_at or ())}
+        meta = {"code": rt.code, "director_at": list(rt.director_at or ()),
+                "clock_wall": list(rt.clock_wall or ())}
         try:
             write_atomic(self._meta_path(rt), msgpack.packb(meta, use_bin_type=True))
         except StoreError as error:
@@ -828,6 +839,10 @@ class Events:
         if isinstance(where, list) and len(where) == 2 and isinstance(where[0], str) \
                 and isinstance(where[1], int):
             rt.director_at = (where[0], where[1])
+        clock = meta.get("clock_wall")
+        if isinstance(clock, list) and len(clock) == 2 and type(clock[0]) is int \
+                and clock[0] >= 0 and isinstance(clock[1], float) and math.isfinite(clock[1]):
+            rt.clock_wall = (clock[0], clock[1])
 
 
 def _same_code(given: str, code: str) -> bool:

@@ -15,6 +15,7 @@ from fourwinds.daemon import event_clock
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_clock import EventClock
+from fourwinds.daemon.events import Events
 from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.table.state import Phase
 from fourwinds.protocol.table.steps import UNFINISHED
@@ -149,5 +150,37 @@ def test_american_unfinished_at_the_call_scores_zero(
         assert held[(0, 0)] == american_table_points(
             [tournament_hand(f, o[2]) for f, o in zip(sessions[0].finals,
                                                      sessions[0].outcomes, strict=True)])
+
+    run(tmp_path, 5, body)
+
+
+def test_a_restarted_director_goes_on_counting_the_rounds_minutes(tmp_path: Path) -> None:
+    """The director's daemon keeps when it first held the round's start (wall clock) beside
+    the event's record: read back after a restart, the round's clock counts from then, not
+    from the restart (which made the round longer by the time the machine was down); a
+    clock set back counts none of the time between."""
+    async def body(ds: list[Daemon]) -> None:
+        director, *players = ds
+        event = (await call(director, type="tournament_create", name="club", rules="mcr",
+                            rounds=1, minutes=30, deck="practice"))["event"]
+        for d in players:
+            await enter(d, director, "club")
+        await call(director, type="tournament_start", name="club", wait=10)
+        ev = bytes.fromhex(event)
+        assert await wait_for(lambda: director.events.events[ev].clock_wall is not None
+                              and not director.events.events[ev].meta_due, 5)
+        first = director.events.events[ev].clock_wall
+        assert first is not None and first[0] == 0
+        again = Events(director, director.events.store.root)     # as a restarted daemon
+        again.load()
+        rt = again.events[ev]
+        assert rt.clock_wall == first and rt.clock is None
+        clock = event_clock.round_clock(rt, 1000.0, wall=first[1] + 600.0)   # 10 min later
+        assert clock is not None and clock.started == pytest.approx(400.0)
+        view = event_clock.clock_view(rt, players[0].identity.public_key, 1000.0)
+        assert view is not None and view["seconds_left"] == 20 * 60
+        rt.clock = None
+        clock = event_clock.round_clock(rt, 1000.0, wall=first[1] - 50.0)   # set back
+        assert clock is not None and clock.started == 1000.0
 
     run(tmp_path, 5, body)
