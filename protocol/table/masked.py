@@ -213,7 +213,28 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
         return s, True
     if _awaits_a_move(hand, sender, inner):
         return s, False
+    wrong = _misdirected(hand, inner)
+    if wrong:
+        return report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, env.seat, wrong,
+                                      env.step)), True
     return run_deck(s, acc, lambda d, st: d.receive(st, message)), True
+
+
+def _misdirected(hand: Hand, inner: object) -> str:
+    """Why a pass's TransferNotice names another receiver than the game's pass of those
+    positions (``Hand.moving``: where the engine says each goes), or "" when it does not.
+
+    The deck checks only that the giver holds what it passes; where the tiles go is the
+    game's (the Charleston's direction, a blind pass's seat), so a giver that names another
+    receiver is refused here, before our deck moves the positions where the game did not."""
+    if not isinstance(inner, TransferNotice):
+        return ""
+    for slot in inner.slots:
+        meant = hand.moving.get(slot)
+        if meant is not None and meant != inner.receiver:
+            return (f"a pass of position {slot} to {inner.receiver.name.title()}, where the "
+                    f"game passes it to {meant.name.title()}")
+    return ""
 
 
 def _awaits_a_move(hand: Hand, sender: Seat, inner: object) -> bool:

@@ -493,3 +493,34 @@ def test_verify_reads_the_private_messages_its_transcript_holds(mcr_masked: Harn
               if env.to not in (None, Seat(1)) and env.seat != Seat(1)
               and env.kind is not MsgKind.JOIN]   # the joins are public in the seating
     assert others and all(env.body is None for env in others)
+
+
+def test_a_pass_notice_naming_another_receiver_than_the_games_is_blamed_on_its_giver(
+) -> None:
+    # The deck checks only that a giver holds what it passes; where a Charleston pass goes
+    # is the game's. A giver whose TransferNotice sends its three tiles elsewhere (in its
+    # own signed envelope) is refused by the seats that know the game's pass, naming it.
+    from fourwinds.protocol.table.messages import DeckMsg
+
+    h = open_harness("american", b"masked-misdirected", options=MASKED)
+    forged: list[int] = []
+
+    def misdirect(body: Body) -> Body | None:
+        assert isinstance(body, DeckMsg)
+        message = list(body.message)
+        if message[0] != "Signed" or list(message[1])[:1] != ["TransferNotice"] or forged:
+            return None
+        notice = list(message[1])
+        giver, receiver = int(notice[2]), int(notice[3])
+        notice[3] = next(w for w in range(4) if w not in (giver, receiver))
+        forged.append(notice[3])
+        message[1] = notice
+        return DeckMsg(message)
+
+    body_liar(h, Seat.SOUTH, MsgKind.DECK, misdirect)
+    run(h, max_rounds=20_000)
+    assert forged, "South passed no tile"
+    told = [p for place in SEATS if place != Seat.SOUTH for p in h.problems[place]
+            if "where the game passes it to" in p.reason]
+    assert told and {p.seat for p in told} == {Seat.SOUTH}, told
+    assert all(p.kind is ProblemKind.ILLEGAL_ACTION for p in told)
