@@ -24,7 +24,7 @@ from fourwinds.protocol.tournament.signing import table_id
 from fourwinds.protocol.tournament.standings import american_table_points
 from tests.daemon.helpers import wait_for
 from tests.daemon.test_event_tables import _bot, _play_round, _table_of
-from tests.daemon.test_events import all_hold, enter, run
+from tests.daemon.test_events import all_hold, open_event, run
 from tests.daemon.test_shell import call
 
 pytestmark = pytest.mark.slow
@@ -47,11 +47,8 @@ def test_time_is_called_and_the_hand_in_progress_is_the_last(
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rules="mcr",
-                            rounds=1, minutes=1, deck="practice"))["event"]
+        event = await open_event(director, players, rules="mcr", rounds=1, minutes=1)
         ev = bytes.fromhex(event)
-        for d in players:
-            await enter(d, director, "club")
         await _play_round(director, players, event, 0)
         assert await all_hold(director, players, event)
         verdict = director.events.events[ev].verdict
@@ -86,11 +83,8 @@ def test_an_extended_table_plays_on_until_the_director_ends_it(
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rules="mcr",
-                            rounds=1, minutes=1, deck="practice"))["event"]
+        event = await open_event(director, players, rules="mcr", rounds=1, minutes=1)
         ev = bytes.fromhex(event)
-        for d in players:
-            await enter(d, director, "club")
         await call(director, type="tournament_start", name="club", wait=10)
         with pytest.raises(ApiError, match="a table no round start seated"):
             await call(director, type="tournament_extend", name="club", table=2, minutes=5,
@@ -133,12 +127,9 @@ def test_american_unfinished_at_the_call_scores_zero(
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club",
-                            rules="american", rounds=1, minutes=1, deck="practice",
-                            unfinished_zero=True))["event"]
+        event = await open_event(director, players, rules="american", rounds=1, minutes=1,
+                                 deck="practice", unfinished_zero=True)
         ev = bytes.fromhex(event)
-        for d in players:
-            await enter(d, director, "club")
         await _play_round(director, players, event, 0)
         assert await all_hold(director, players, event)
         sessions = [d.tables[table_id(ev, 0, 0)].session for d in players]
@@ -161,10 +152,7 @@ def test_a_restarted_director_goes_on_counting_the_rounds_minutes(tmp_path: Path
     clock set back counts none of the time between."""
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rules="mcr",
-                            rounds=1, minutes=30, deck="practice"))["event"]
-        for d in players:
-            await enter(d, director, "club")
+        event = await open_event(director, players, rules="mcr", rounds=1, minutes=30)
         await call(director, type="tournament_start", name="club", wait=10)
         ev = bytes.fromhex(event)
         assert await wait_for(lambda: director.events.events[ev].clock_wall is not None

@@ -19,7 +19,7 @@ from fourwinds.protocol.tournament.round_tables import table_for
 from fourwinds.protocol.tournament.signing import table_id
 from tests.daemon.helpers import wait_for
 from tests.daemon.test_event_tables import _bot, _play_round, _table_of
-from tests.daemon.test_events import enter, records_of, run
+from tests.daemon.test_events import open_event, records_of, run
 from tests.daemon.test_shell import call
 
 pytestmark = pytest.mark.slow
@@ -50,11 +50,8 @@ def test_a_seat_gone_for_good_is_taken_by_a_bot_seat_from_the_next_hand(
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rules="mcr",
-                            rounds=1, hands=3, deck="practice"))["event"]
+        event = await open_event(director, players, rules="mcr", rounds=1, hands=3)
         ev = bytes.fromhex(event)
-        for d in players:
-            await enter(d, director, "club")
         await call(director, type="tournament_start", name="club", wait=10)
         assert await wait_for(lambda: all(_table_of(d, event) for d in players), 20)
         plans = [table_for(d.events.events[ev].verdict, ev, d.identity.public_key)
@@ -121,11 +118,8 @@ def test_a_majority_names_a_new_director_who_starts_the_next_round(tmp_path: Pat
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rules="mcr",
-                            rounds=2, hands=1, deck="practice"))["event"]
+        event = await open_event(director, players, rules="mcr", rounds=2, hands=1)
         ev = bytes.fromhex(event)
-        for d in players:
-            await enter(d, director, "club")
         await _play_round(director, players, event, 0)
         assert await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
                                           for d in players), 10)

@@ -22,7 +22,7 @@ from fourwinds.protocol.tournament.signing import table_id
 from fourwinds.protocol.tournament.standings import american_table_points
 from testkit.bots import choose
 from tests.daemon.helpers import wait_for
-from tests.daemon.test_events import all_hold, enter, records_of, run
+from tests.daemon.test_events import all_hold, open_event, records_of, run
 from tests.daemon.test_shell import call
 from tests.daemon.test_shell import join as join_table
 
@@ -99,10 +99,7 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
         rounds = 1 if deck == "fair" else 2     # one round also on the fair deck
-        event = (await call(director, type="tournament_create", name="club", rules=rules,
-                            rounds=rounds, hands=1, deck=deck))["event"]
-        for d in players:
-            await enter(d, director, "club")
+        event = await open_event(director, players, rules=rules, rounds=rounds, hands=1, deck=deck)
         first = await _play_round(director, players, event, 0)
         ev = bytes.fromhex(event)
         signed = [_counted(players[0], ev, 0, rules)]
@@ -153,10 +150,7 @@ def test_a_stranger_cannot_take_a_seat_at_an_event_table(
     async def body(ds: list[Daemon]) -> None:
         nonlocal held_back
         director, *players, stranger = ds
-        event = (await call(director, type="tournament_create", name="club", rounds=1,
-                            hands=1, deck="practice"))["event"]
-        for d in players:
-            await enter(d, director, "club")
+        event = await open_event(director, players, rounds=1, hands=1)
         await call(director, type="tournament_start", name="club", wait=10)
         assert await all_hold(director, players, event)
         ev = bytes.fromhex(event)
@@ -200,11 +194,9 @@ def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rules=rules,
-                            rounds=rounds, hands=1, deck="practice", fill="bots"))["event"]
+        event = await open_event(director, players, rules=rules, rounds=rounds, hands=1,
+                                 fill="bots")
         ev = bytes.fromhex(event)
-        for d in players:
-            await enter(d, director, "club")
         bot_places = []
         for r in range(rounds):
             await _play_round(director, players, event, r)
@@ -247,10 +239,7 @@ def test_a_restarted_director_tells_a_table_where_its_east_is_whichever_seat_say
     never ends (a fresh-clone CI run's stall, found with the daemons' logs kept)."""
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rounds=1,
-                            hands=1, deck="practice"))["event"]
-        for d in players:
-            await enter(d, director, "club")
+        event = await open_event(director, players, rounds=1, hands=1)
         await call(director, type="tournament_start", name="club", wait=10)
         rt = director.events.events[bytes.fromhex(event)]
         verdict = rt.verdict
@@ -285,10 +274,7 @@ def test_where_a_tables_seats_are_told_before_the_rounds_seating_arrives_is_kept
     director's own hints at its start are lost."""
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = (await call(director, type="tournament_create", name="club", rounds=1,
-                            hands=1, deck="practice"))["event"]
-        for d in players:
-            await enter(d, director, "club")
+        event = await open_event(director, players, rounds=1, hands=1)
         ev = bytes.fromhex(event)
         members = tuple((d.identity.public_key, "127.0.0.1", d.transport.port)
                         for d in players)

@@ -43,6 +43,16 @@ async def enter(d: Daemon, director: Daemon, name: str, code: str = "") -> dict[
                       port=director.transport.port, code=code)
 
 
+async def open_event(director: Daemon, players: list[Daemon], **create: Any) -> str:
+    """`tournament create` of "club" at ``director`` (on the practice deck unless
+    ``create`` says) with every one of ``players`` entered: the event's id, in hex."""
+    create.setdefault("deck", "practice")
+    event = (await call(director, type="tournament_create", name="club", **create))["event"]
+    for d in players:
+        await enter(d, director, "club")
+    return str(event)
+
+
 def records_of(d: Daemon, event: str) -> list[bytes]:
     rt = d.events.events[bytes.fromhex(event)]
     return [encode_record(r) for r in rt.held.records]
