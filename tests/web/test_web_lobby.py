@@ -7,9 +7,12 @@ that `fourwinds play` started for solo play would be; the web server uses it as 
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,7 +37,9 @@ def _address(pat: Machine, log: str, timeout: float = 30.0) -> str:
                          + (pat.home / log).read_text(errors="replace"))
 
 
-def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Path) -> None:
+@contextlib.contextmanager
+def _lobby(pat: Machine) -> Iterator[Any]:
+    """Pat's daemon and `fourwinds web`, and a browser at the page's lobby (no table)."""
     pat.start("fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns", "daemon.out")
     pat.start("fourwinds web --no-browser", "web.out")
     url = _address(pat, "web.out")
@@ -42,6 +47,11 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
         driver.get(url)
         wait_for(driver, lambda p: p["screen"] == "lobby"
                  and "You sit at no table." in body_text(driver), 15, "the lobby")
+        yield driver
+
+
+def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Path) -> None:
+    with _lobby(pat) as driver:
         driver.save_screenshot(str(tmp_path / "web-lobby-1280x800.png"))
         driver.find_element("id", "host-name").send_keys("garden")
         driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
@@ -67,13 +77,7 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
 def test_host_an_mcr_table_without_flowers_from_the_lobby(pat: Machine) -> None:
     """The host form's "Flowers and seasons" box: unticked, an American table is refused
     with the reason (nothing is hosted), an MCR one is hosted without flowers and says so."""
-    pat.start("fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns", "daemon.out")
-    pat.start("fourwinds web --no-browser", "web.out")
-    url = _address(pat, "web.out")
-    with chromium() as driver:
-        driver.get(url)
-        wait_for(driver, lambda p: p["screen"] == "lobby"
-                 and "You sit at no table." in body_text(driver), 15, "the lobby")
+    with _lobby(pat) as driver:
         driver.find_element("id", "host-flowers").click()
         driver.find_element("id", "host-button").click()   # American, the first choice
         wait_for(driver, lambda p: "cannot host: the flowers option is for MCR tables"
