@@ -15,6 +15,7 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
+from fourwinds.protocol.table.ruleset import RuleSetAdapter
 from fourwinds.protocol.tiles import RuleSet
 
 from . import table_view
@@ -50,5 +51,5 @@ class AmericanRuleSet:
         return 0
 
 
-RULESET = AmericanRuleSet()
+RULESET: RuleSetAdapter = AmericanRuleSet()
 """What the registry's ``american`` line finds."""

@@ -17,6 +17,7 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.rotation import Seating
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
+from fourwinds.protocol.table.ruleset import RuleSetAdapter
 from fourwinds.protocol.tiles import RuleSet
 
 from . import table_view
@@ -57,5 +58,5 @@ class MCRRuleSet:
         return (hand_no // HANDS_PER_ROUND) % 4
 
 
-RULESET = MCRRuleSet()
+RULESET: RuleSetAdapter = MCRRuleSet()
 """What the registry's ``mcr`` line finds."""
