@@ -29,6 +29,8 @@ class AmericanRuleSet:
     name: str = RuleSet.AMERICAN.value
     ruleset: RuleSet = RuleSet.AMERICAN
     title: str = "American"
+    plays_a_card: bool = True
+    flowers_optional: bool = False
 
     @property
     def view(self) -> RuleView:

@@ -33,6 +33,8 @@ class MCRRuleSet:
     name: str = RuleSet.MCR.value
     ruleset: RuleSet = RuleSet.MCR
     title: str = "Chinese Official (MCR)"
+    plays_a_card: bool = False
+    flowers_optional: bool = True
 
     @property
     def view(self) -> RuleView:

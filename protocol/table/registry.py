@@ -20,6 +20,14 @@ _BUILT_IN = {
 }
 _EXTRA: dict[str, Callable[[str], RulesAdapter]] = {}
 
+PLAYED_BY_DEFAULT = "american"
+"""The rules the commands (``fourwinds play``, ``host``...) play when neither the command line
+nor the config file names any (frontends/config.py)."""
+
+HOSTED_BY_DEFAULT = "mcr"
+"""The rules of a table the local API's ``create`` hosts when the request names none
+(docs/LOCAL-API.md); the commands send theirs (``PLAYED_BY_DEFAULT`` or the config file's)."""
+
 
 def register_rules(name: str, factory: Callable[[str], RulesAdapter]) -> None:
     """Add a rule set (tests register a toy one); ``factory(card_text)`` builds the adapter."""

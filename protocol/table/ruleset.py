@@ -43,6 +43,17 @@ class RuleSetAdapter(Protocol):
         ...
 
     @property
+    def plays_a_card(self) -> bool:
+        """Whether its tables play a card that travels in the Open (``card_text``): a card
+        file given to a table of other rules is refused."""
+        ...
+
+    @property
+    def flowers_optional(self) -> bool:
+        """Whether a table may leave the flowers out of its wall (the ``flowers`` option)."""
+        ...
+
+    @property
     def view(self) -> RuleView:
         """The rule set's half of the seat view (``contract_view`` does the shared half)."""
         ...
