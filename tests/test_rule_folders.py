@@ -37,7 +37,6 @@ ALLOWED: dict[str, str] = {
     "frontends/mcr_demo.py": ONE_RULE_FRONTEND,
     "frontends/mcr_score.py": ONE_RULE_FRONTEND,
     "frontends/commands/card.py": "the American card command reads and compiles card files",
-    "frontends/table_demo.py": "the demo's table narrates each engine's actions and events",
     "frontends/botzone_seat.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
     "frontends/botzone_story.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
     "frontends/commands/tournament_cmds.py": NEXT_TOURNAMENT,

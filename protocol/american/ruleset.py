@@ -12,6 +12,7 @@ from typing import Any
 
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
@@ -19,6 +20,7 @@ from fourwinds.protocol.table.ruleset import RuleSetAdapter
 from fourwinds.protocol.tiles import RuleSet
 
 from . import table_view
+from .narration import NARRATION
 from .table_rules import AmericanRules, card_from_text
 
 
@@ -31,6 +33,10 @@ class AmericanRuleSet:
     title: str = "American"
     plays_a_card: bool = True
     flowers_optional: bool = False
+
+    @property
+    def narration(self) -> Narration:
+        return NARRATION
 
     @property
     def view(self) -> RuleView:

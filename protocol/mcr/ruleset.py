@@ -14,6 +14,7 @@ from typing import Any
 
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
@@ -23,6 +24,7 @@ from fourwinds.protocol.tiles import RuleSet
 from . import table_view
 from .config import HANDS_PER_ROUND
 from .match import hand_seating
+from .narration import NARRATION
 from .table_rules import MCRRules
 
 
@@ -35,6 +37,10 @@ class MCRRuleSet:
     title: str = "Chinese Official (MCR)"
     plays_a_card: bool = False
     flowers_optional: bool = True
+
+    @property
+    def narration(self) -> Narration:
+        return NARRATION
 
     @property
     def view(self) -> RuleView:

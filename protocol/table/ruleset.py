@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 from fourwinds.protocol.tiles import RuleSet
 
+from .narration import Narration
 from .rotation import Seating
 from .rule_view import RuleView
 from .rules import RulesAdapter
@@ -51,6 +52,11 @@ class RuleSetAdapter(Protocol):
     @property
     def flowers_optional(self) -> bool:
         """Whether a table may leave the flowers out of its wall (the ``flowers`` option)."""
+        ...
+
+    @property
+    def narration(self) -> Narration:
+        """Its engine's actions and events in a table log for people (narration.py)."""
         ...
 
     @property
