@@ -24,8 +24,7 @@ PAGE = "the page branches on the rules name: next, the view says what the page s
 
 ALLOWED: dict[str, str] = {
     "protocol/tiles.py": "the RuleSet enum and each rule set's tile set: next, into the folders",
-    "protocol/walls.py": "each rule set's wall plan (dice count, deal, flowers): next",
-    "protocol/deck/dice.py": "how many break dice each rule set rolls: next, with the wall plan",
+    "protocol/walls.py": "each rule set's wall plan (break dice, deal, flowers): next",
     "protocol/table/suggest.py": "the Charleston and joker exchange hints read American actions",
     "protocol/tournament/check.py": NEXT_TOURNAMENT,
     "protocol/tournament/standings.py": NEXT_TOURNAMENT,
