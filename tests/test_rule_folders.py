@@ -19,13 +19,15 @@ REGISTRY = "protocol/table/registry.py"
 """The one module outside the rule folders that names them: one line per rule set."""
 
 NEXT_TOURNAMENT = "tournament standings per rule set: next"
-ONE_RULE_FRONTEND = "a frontend for one rule set's own commands: next, through the registry"
+ONE_RULE_FRONTEND = ("one rule set's score/hint/demo command (printing, arguments), found through "
+                     "the registry; it imports its own folder: next, its pure part into it")
 PAGE = "the page branches on the rules name: next, the view says what the page shows"
 
 ALLOWED: dict[str, str] = {
     "protocol/tiles.py": "the RuleSet enum and each rule set's tile set: next, into the folders",
     "protocol/walls.py": "each rule set's wall plan (break dice, deal, flowers): next",
-    "protocol/table/suggest.py": "the Charleston and joker exchange hints read American actions",
+    "protocol/table/suggest.py": ("same_choice reads an American blind pass and joker exchange "
+                                  "as the player's decision: next, the rule set's to say"),
     "protocol/tournament/check.py": NEXT_TOURNAMENT,
     "protocol/tournament/standings.py": NEXT_TOURNAMENT,
     "daemon/event_clock.py": NEXT_TOURNAMENT,
