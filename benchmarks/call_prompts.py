@@ -22,8 +22,8 @@ from fourwinds.protocol.american import engine
 from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.american.table_rules import AmericanRules
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.american_rules import AmericanRules
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
 
 NAME = "call_prompts_two_jokers"

@@ -22,6 +22,7 @@ from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.registry import HOSTED_BY_DEFAULT, rule_names
 from fourwinds.protocol.table.transcript import Transcript, parse_transcript
 from fourwinds.protocol.table.wire import WireError
 
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RULES = ("american", "mcr")
 JOIN_TIMEOUT_S = 10.0
 OPEN_TIMEOUT_S = 5.0
 _OPEN_SAID = re.compile(r"^(the table's Open: )(cannot join: )?(open: )?")
@@ -110,9 +110,9 @@ async def _create(d: Daemon, request: Message) -> Message:
     """Host a new table. Its options are checked as its joiners will check them (no
     ``deck`` option: the fair, masked wall; ``"deck": "practice"`` for the open one)."""
     name = _str(request, "name", limit=TABLE_NAME_LIMIT)
-    rules = _str(request, "rules", "mcr")
-    if rules not in RULES:
-        raise ApiError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
+    rules = _str(request, "rules", HOSTED_BY_DEFAULT)
+    if rules not in rule_names():
+        raise ApiError(f"rules must be one of {', '.join(rule_names())}, not {rules!r}")
     if any(rt.name == name for rt in d.tables.values()):
         raise ApiError(f"you already sit at a table named {name!r}")
     private = bool(request.get("private", False))
@@ -399,8 +399,9 @@ async def _sheet(d: Daemon, request: Message) -> Message:
     if request.get("table") is None and request.get("rules") is not None:
         rules = request.get("rules")
         for_rules = getattr(d.port, "sheet_for_rules", None)
-        if rules not in ("american", "mcr") or for_rules is None:
-            raise ApiError(f"no sheet for the rules {rules!r}: 'rules' is american or mcr")
+        if rules not in rule_names() or for_rules is None:
+            raise ApiError(f"no sheet for the rules {rules!r}: 'rules' is "
+                           f"{' or '.join(rule_names())}")
         return {"ok": True, "sheet": for_rules(rules)}
     rt = d.find_table(request.get("table"))
     sheet = getattr(d.port, "sheet", None)

@@ -28,9 +28,11 @@ from fourwinds.daemon.checks import (
 from fourwinds.frontends.bot_pause import DEFAULT_BOT_PAUSE, pause_problem
 from fourwinds.protocol.bot_level import parse_level
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.registry import PLAYED_BY_DEFAULT, rule_names
 
 APP = "fourwinds"
-RULES = ("american", "mcr")
+RULES = rule_names()
+"""The rules a command may play (the registry's rule sets)."""
 
 
 class ConfigError(FourwindsError):
@@ -42,7 +44,7 @@ class Config:
     """Defaults for the commands; every field is optional in the file."""
 
     name: str | None = None
-    rules: str = "american"
+    rules: str = PLAYED_BY_DEFAULT
     card: str | None = None
     bots: int = 3
     ascii: bool = False
@@ -172,7 +174,7 @@ def parse_config(text: str, source: str = "<config>") -> Config:
             )
         numeric = key in WINDOWS or key == "bot_pause"
         values[key] = float(value) if numeric and isinstance(value, int | float) else value
-    if values.get("rules", "american") not in RULES:
+    if values.get("rules", PLAYED_BY_DEFAULT) not in RULES:
         raise ConfigError(f"config file {source}: 'rules' must be one of {', '.join(RULES)}")
     if not 0 <= values.get("bots", 3) <= 3:
         raise ConfigError(f"config file {source}: 'bots' must be 0 to 3")

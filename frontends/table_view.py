@@ -42,13 +42,24 @@ from fourwinds.frontends.tile_text import (
     wrap_cells,
     wrap_text,
 )
+from fourwinds.protocol.table.registry import ruleset_named
 from fourwinds.protocol.table.screens import screen_of
 
 View = Mapping[str, Any]
 Action = Mapping[str, Any]
 
 RACK_LETTERS = "abcdefghijklmnopqrstuvwxyz"
-RULES_NAMES = {"american": "American", "mcr": "Chinese Official (MCR)"}
+
+
+def rules_title(name: str) -> str:
+    """The rule set's name as people read it (its ``RuleSetAdapter.title``), or the rules name
+    as the view gave it when no rule set has that name."""
+    try:
+        return ruleset_named(name).title
+    except KeyError:
+        return name
+
+
 KEY_LINES = {  # the keys line of each screen, longest first: the first that fits is shown
     "table": (
         "<-/-> or a-n tile  space select  Enter discard/act  up/down action  1-9 act  "
@@ -379,7 +390,7 @@ def _footer(ui: UiState, width: int, kind: str) -> list[str]:
 # -- the header -------------------------------------------------------------------------------
 
 def _head_line(view: View, ui: UiState) -> str:
-    rules = RULES_NAMES.get(str(view.get("rules")), str(view.get("rules") or "?"))
+    rules = rules_title(str(view.get("rules") or "?"))
     parts = []
     waiting = view.get("waiting")
     left = deadline_left(view, ui.elapsed)

@@ -144,6 +144,12 @@ def mcr_plan(dice: tuple[int, int, int, int], *, flowers: bool = True) -> WallPl
     return WallPlan(RuleSet.MCR, tuple(dice), break_stack, deal, tuple(order[pos:]), flowers)
 
 
+def break_dice_count(ruleset: RuleSet) -> int:
+    """How many dice break the wall: East's two (American, A3), or East's two and the wall
+    owner's two (MCR, B3). The wall's geometry says it, with the plan the dice make."""
+    return 2 if ruleset is RuleSet.AMERICAN else 4
+
+
 def plan_for(ruleset: RuleSet, dice: tuple[int, ...], *, flowers: bool = True) -> WallPlan:
     """The deal plan for either rule set (2 dice American, 4 dice MCR); ``flowers=False``:
     MCR's wall without flowers (``ValueError`` for American)."""

@@ -24,6 +24,7 @@ from fourwinds.frontends.daemon_link import LocalApi, checked, current_view
 from fourwinds.frontends.table_result import result_lines
 from fourwinds.frontends.table_view import rack_tiles
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.registry import rule_names, ruleset_named
 
 SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north": 3, "n": 3}
 
@@ -112,9 +113,28 @@ _WINDOW_HELP = {
 }
 
 
+def _flowers_optional(rules: str) -> bool:
+    """Whether a table of ``rules`` may leave its flowers out (MCR; unknown rules: no)."""
+    try:
+        return ruleset_named(rules).flowers_optional
+    except KeyError:
+        return False
+
+
+def _card_problem(rules: str) -> str | None:
+    """Why a card file cannot go to a table of ``rules`` (it is not the card's rule set)."""
+    with_card = [ruleset_named(name) for name in rule_names()
+                 if ruleset_named(name).plays_a_card]
+    if any(ruleset.name == rules for ruleset in with_card):
+        return None
+    return " or ".join(f"--card is for {ruleset.title} tables (add --rules {ruleset.name})"
+                       for ruleset in with_card) or "--card: no rule set plays a card"
+
+
 def check_flowers(args: argparse.Namespace, rules: str) -> None:
-    """``--no-flowers`` only for an MCR table (refused before anything starts)."""
-    if not getattr(args, "flowers", True) and rules != "mcr":
+    """``--no-flowers`` only for a table whose rule set may leave its flowers out (MCR;
+    refused before anything starts)."""
+    if not getattr(args, "flowers", True) and not _flowers_optional(rules):
         raise FourwindsError(NO_FLOWERS_IS_MCR)
 
 
@@ -132,7 +152,7 @@ def table_options(args: argparse.Namespace, rules: str, *, solo: bool = False
     deck = args.deck or ("practice" if solo else "masked")
     options: dict[str, Any] = {"hands": args.hands, "deck": deck, "auto_pass": args.auto_pass}
     config = config_of(args)
-    if not args.flowers or (rules == "mcr" and not config.flowers):
+    if not args.flowers or (_flowers_optional(rules) and not config.flowers):
         options["rules"] = {"flowers": False}
     for window in WINDOWS:
         given = getattr(args, window, None)
@@ -163,8 +183,9 @@ def cmd_host(args: argparse.Namespace) -> int:
                                "private": args.private, "options": options}
     card = args.card or config.card
     if card:
-        if rules != "american":
-            raise FourwindsError("--card is for American tables (add --rules american)")
+        problem = _card_problem(rules)
+        if problem:
+            raise FourwindsError(problem)
         try:
             options["card_text"] = Path(card).read_text(encoding="utf-8")
             options["card_name"] = Path(card).stem

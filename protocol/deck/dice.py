@@ -18,7 +18,7 @@ import hashlib
 
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import RuleSet
-from fourwinds.protocol.walls import WallPlan, plan_for
+from fourwinds.protocol.walls import WallPlan, break_dice_count, plan_for
 
 from .entropy import uniform_below
 
@@ -64,7 +64,7 @@ def seat_winds(seed: bytes) -> tuple[Seat, ...]:
 
 def break_dice(ruleset: RuleSet, seed: bytes) -> tuple[int, ...]:
     """East's two dice (A3), or East's two and the wall owner's two (B3)."""
-    return dice(seed, 2 if ruleset is RuleSet.AMERICAN else 4, label="break")
+    return dice(seed, break_dice_count(ruleset), label="break")
 
 
 def wall_plan(ruleset: RuleSet, seed: bytes, *, flowers: bool = True) -> WallPlan:

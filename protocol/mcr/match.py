@@ -97,15 +97,29 @@ def new_match(options: TableOptions, drawn_winds: Sequence[int]) -> MatchState:
     return MatchState(options, (w[0], w[1], w[2], w[3]))
 
 
+def hand_seating(first: tuple[Seat, Seat, Seat, Seat], number: int
+                 ) -> tuple[Seat, Seat, Seat, Seat]:
+    """Who holds each wind in hand ``number`` (0-based; past the 16th the rounds start over):
+    ``first[w]`` is who holds wind ``w`` in the first hand (who drew it), the answer the same
+    for the hand asked. Each round starts with the players seated as ``ROUND_SEATING`` says,
+    and within it the winds rotate after every hand (the player who was South becomes East).
+    The table session (``ruleset.py``) and ``seat_winds`` both seat the players with this."""
+    rnd, j = divmod(number, HANDS_PER_ROUND)
+    row = ROUND_SEATING[rnd % len(ROUND_SEATING)]
+    start = (first[row[0]], first[row[1]], first[row[2]], first[row[3]])
+    k = j % 4
+    return (start[k], start[(k + 1) % 4], start[(k + 2) % 4], start[(k + 3) % 4])
+
+
 def seat_winds(match: MatchState, number: int) -> tuple[Seat, Seat, Seat, Seat]:
     """Each player's seat wind in hand ``number`` (0-15)."""
-    rnd, j = divmod(number, HANDS_PER_ROUND)
-    seating = ROUND_SEATING[rnd]
-    out = [Seat.EAST] * 4
-    for player in range(4):
-        position = seating.index(match.drawn_winds[player])
-        out[player] = Seat((position - j) % 4)
-    return (out[0], out[1], out[2], out[3])
+    if number >= HANDS_PER_ROUND * len(ROUND_SEATING):
+        raise IndexError(f"an MCR match has 16 hands, not hand {number}")
+    drew = match.drawn_winds
+    seating = hand_seating((Seat(drew.index(0)), Seat(drew.index(1)), Seat(drew.index(2)),
+                            Seat(drew.index(3))), number)
+    return (Seat(seating.index(Seat(0))), Seat(seating.index(Seat(1))),
+            Seat(seating.index(Seat(2))), Seat(seating.index(Seat(3))))
 
 
 def player_at(match: MatchState, seat: Seat, number: int | None = None) -> int:
@@ -165,6 +179,6 @@ def standings(match: MatchState) -> tuple[int, ...]:
     return tuple(sorted(range(4), key=lambda p: (-match.scores[p], p)))
 
 
-__all__ = ["ROUND_SEATING", "SEATS", "HandRecord", "MatchState", "call_time", "new_match",
-           "play", "player_at", "seat_winds", "standings", "start_hand", "tick",
+__all__ = ["ROUND_SEATING", "SEATS", "HandRecord", "MatchState", "call_time", "hand_seating",
+           "new_match", "play", "player_at", "seat_winds", "standings", "start_hand", "tick",
            "winds_from_rolls"]

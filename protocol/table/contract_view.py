@@ -4,9 +4,9 @@
 list of ACTION dicts it may choose from; ``resolve_action`` turns the id of one of those
 actions (plus the tiles the player chose, for "choose" actions) back into the engine action
 the session's ``local_action`` takes. Both are pure and read only what our seat may know: the
-session holds only our seat's engine state. The rule-specific parts live in
-``protocol/american/table_view.py`` and ``protocol/mcr/table_view.py`` (each rule set keeps
-its view with it); this module does what every rule set shares
+session holds only our seat's engine state. The rule-specific part is each rule set's
+``RuleSetAdapter.view`` (its folder's ``table_view.py``), found through the registry; this
+module does what every rule set shares
 (phases, seats, timers, names, the lobby's ready action).
 """
 
@@ -16,18 +16,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from fourwinds.protocol.american import table_view as american_view
 from fourwinds.protocol.errors import IllegalAction
-from fourwinds.protocol.mcr import table_view as mcr_view
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.text import shown_name
-from fourwinds.protocol.tiles import RuleSet
 
 from .envelope import decode as decode_envelope
 from .masked import ready_to_act
 from .messages import MsgKind, decode_body
 from .options import DeckKind
 from .problems import ProblemKind
+from .registry import ruleset_of
 from .returning import own_window_start
 from .reveal import reveal_hands
 from .rotation import Seating, wind_of
@@ -82,14 +80,11 @@ class _MoreTime:
     """Marker for the "more time" action (resolved to the session's ``MoreTime``)."""
 
 
-_VIEWS: dict[RuleSet, RuleView] = {RuleSet.AMERICAN: american_view.RULES,
-                                 RuleSet.MCR: mcr_view.RULES}
-
-
 def _rule_view(s: TableSession) -> RuleView | None:
+    """The rule set's half of the view (``RuleSetAdapter.view``), once the table has rules."""
     if s.rules is None:
         return None
-    return _VIEWS.get(s.rules.ruleset)
+    return ruleset_of(s.rules).view
 
 
 def _facts(s: TableSession) -> SeatFacts | None:

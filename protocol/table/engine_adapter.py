@@ -1,8 +1,9 @@
 """The part of a rules adapter that only forwards to its engine module.
 
-Both rule sets' adapters (``american_rules``, ``mcr_rules``) share these: applying an action,
-learning faces, the public digest, who acted, and the wire form of actions. Each subclass names
-its engine module and its action codec; what differs between the rule sets stays in them.
+Both rule sets' adapters (``american/table_rules``, ``mcr/table_rules``) share these: applying
+an action, learning faces, the public digest, who acted, and the wire form of actions. Each
+subclass names its engine module and its action codec; what differs between the rule sets
+stays in them.
 """
 
 from __future__ import annotations

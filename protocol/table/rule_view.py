@@ -3,8 +3,9 @@
 
 ``SeatFacts`` is what a rule view reads, ``Offer`` one action it offers, ``RuleView`` what it
 must answer, ``our_choices`` where its offers start and ``code`` a tile's code. They live
-here, below both halves, so the rule views need nothing from ``contract_view`` and
-``contract_view`` can import the rule views without an import circle.
+here, below both halves, so the rule views need nothing from ``contract_view``; and
+``contract_view`` gets a table's rule view from the registry (``RuleSetAdapter.view``), never
+importing a rule folder.
 """
 
 from __future__ import annotations
@@ -75,8 +76,8 @@ class Offer:
 
 
 class RuleView(Protocol):
-    """The rule-specific half of the view (american.table_view.RULES,
-    mcr.table_view.RULES)."""
+    """The rule-specific half of the view (each rule set's ``table_view.RULES``, which its
+    ``RuleSetAdapter.view`` gives)."""
 
     def table(self, f: SeatFacts) -> dict[str, Any]:
         """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,

@@ -1,7 +1,8 @@
 """What the table session needs from a rule set: a small adapter around an engine.
 
 The session never imports an engine directly. Each rule set provides a ``RulesAdapter``
-(``american_rules.py``, ``mcr_rules.py``; tests use a toy one) that starts a hand from the
+(``protocol/american/table_rules.py``, ``protocol/mcr/table_rules.py``, built by the rule set's
+``RuleSetAdapter.table`` through the registry; tests use a toy one) that starts a hand from the
 seating and dice the table agreed on, runs the engine contract of protocol/game.py
 (``legal_actions``, ``apply``, ``learn``, ``public_digest``), and translates engine events into
 the deck operations of the hand (who receives which slot, which slots become public).

@@ -2,8 +2,8 @@
 (id, section, pattern as printed, value, concealed) or the MCR fans with their points.
 
 Pure: read from the table's Open message (the card travels in it), so every seat shows the
-card its table plays. Each rule set's part lives with its view (``american/table_view.py``,
-``mcr/table_view.py``).
+card its table plays. Each rule set's sheet is its ``RuleSetAdapter.sheet`` (with its view, in
+its folder), found through the registry.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from fourwinds.protocol.errors import LocalProtocolError
 
-from .american_rules import card_from_text
+from .registry import ruleset_named
 from .state import TableSession
 
 __all__ = ["rules_sheet", "table_sheet"]
@@ -34,10 +34,8 @@ def rules_sheet(rules: str, card_text: str = "", *, flowers: bool = True) -> dic
     card, as a table hosted without a card file plays): what the lobby shows before any
     table is open. ``flowers`` False: an MCR table without flowers (no Flower Tiles fan).
     ``LocalProtocolError`` for rules without a sheet."""
-    if rules == "american":
-        from fourwinds.protocol.american.table_view import sheet as american_sheet
-        return american_sheet(card_from_text(card_text))
-    if rules == "mcr":
-        from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
-        return mcr_sheet(flowers)
-    raise LocalProtocolError(f"the {rules} rules have no scoring sheet")
+    try:
+        ruleset = ruleset_named(rules)
+    except KeyError:
+        raise LocalProtocolError(f"the {rules} rules have no scoring sheet") from None
+    return ruleset.sheet(card_text, flowers=flowers)

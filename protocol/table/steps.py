@@ -22,7 +22,6 @@ from fourwinds.protocol.deck import commit_reveal as deck_cr
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import RuleSet
 
 from . import dice as cr
 from . import masked
@@ -33,7 +32,8 @@ from .messages import Act, Commit, Echo, HandEnd, MsgKind, Ready, Reveal, decode
 from .options import DeckKind
 from .practice import practice_wall
 from .problems import Problem, ProblemKind
-from .rotation import first_seating, prevalent_wind, seating_for_hand, wind_of
+from .registry import ruleset_of
+from .rotation import first_seating, wind_of
 from .rules import DeckOpKind, HandOutcome, HandSetup, WindowKind
 from .state import (
     STEP_PHASES,
@@ -329,13 +329,9 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
     if first is None:
         if s.open is not None and s.open.options.fixed_winds:   # a tournament's seating
             first = (Seat(0), Seat(1), Seat(2), Seat(3))
-        elif rules.ruleset is RuleSet.MCR:  # B2: the four seat winds drawn at random once
-            winds = deck_dice.seat_winds(seed)
-            first = (Seat(winds.index(Seat.EAST)), Seat(winds.index(Seat.SOUTH)),
-                     Seat(winds.index(Seat.WEST)), Seat(winds.index(Seat.NORTH)))
-        else:  # A3: the highest roll is East, the others follow round the table
-            first = first_seating(Seat(deck_dice.first_east(seed)))
-    seating = seating_for_hand(rules.ruleset, first, hand_no)
+        else:  # the rule set's draw (MCR B2: winds drawn once; American A3: highest roll)
+            first = ruleset_of(rules).first_seating(seed)
+    seating = ruleset_of(rules).seating_for_hand(first, hand_no)
     dice = deck_dice.break_dice(rules.ruleset, seed)
     opened, commits = s.open, s.hand.commits
     if opened.options.deck is DeckKind.MASKED:
@@ -344,7 +340,7 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
         s = evolve(s, awaiting=frozenset())
         return masked.start_wall(s, acc)
     wall = practice_wall(rules.ruleset, seed, flowers=rules.flowers(opened.options))
-    setup = HandSetup(hand_no, dice, prevalent_wind(rules.ruleset, hand_no), opened.options,
+    setup = HandSetup(hand_no, dice, ruleset_of(rules).prevalent_wind(hand_no), opened.options,
                       opened.card_text)
     engine, events = rules.start(setup)
     if s.me is None:  # an observer checks everything: it knows the whole practice wall
@@ -360,7 +356,7 @@ def _after_wall(s: TableSession, acc: Acc) -> TableSession:
     """Masked deck: the wall is built; deal it and start the engine."""
     hand = s.hand
     assert hand is not None and s.rules is not None and s.open is not None
-    setup = HandSetup(hand.hand_no, hand.dice, prevalent_wind(s.rules.ruleset, hand.hand_no),
+    setup = HandSetup(hand.hand_no, hand.dice, ruleset_of(s.rules).prevalent_wind(hand.hand_no),
                       s.open.options, s.open.card_text)
     engine, events = s.rules.start(setup)
     if hand.deck is not None:  # faces the deck showed us before the engine existed

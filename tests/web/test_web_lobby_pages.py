@@ -19,9 +19,9 @@ from typing import Any
 
 import pytest
 
+from fourwinds.protocol.american.table_rules import card_from_text
 from fourwinds.protocol.american.table_view import sheet as american_sheet
 from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
-from fourwinds.protocol.table.american_rules import card_from_text
 from testkit.browser import URL, chromium, page_errors, unavailable, wait_for
 from testkit.machines import Machine
 

@@ -13,9 +13,9 @@ from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.call_offers import call_offers, lines_kept_open
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.american.table_rules import AmericanRules
 from fourwinds.protocol.american.table_view import RULES
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.american_rules import AmericanRules
 from fourwinds.protocol.table.rule_view import SeatFacts
 from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
 

@@ -17,9 +17,9 @@ from fourwinds.protocol.american.actions import (
 )
 from fourwinds.protocol.american.engine import apply
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.american.table_rules import AmericanRules
 from fourwinds.protocol.american.table_view import RULES
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.american_rules import AmericanRules
 from fourwinds.protocol.table.rule_view import SeatFacts
 from fourwinds.protocol.tiles import Kind
 

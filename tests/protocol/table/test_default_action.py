@@ -12,10 +12,10 @@ from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.engine import apply as american_apply
 from fourwinds.protocol.american.engine import legal_actions
 from fourwinds.protocol.american.state import AmericanState
+from fourwinds.protocol.american.table_rules import AmericanRules
 from fourwinds.protocol.mcr import actions as MA
 from fourwinds.protocol.mcr.state import Phase
-from fourwinds.protocol.table.american_rules import AmericanRules
-from fourwinds.protocol.table.mcr_rules import MCRRules
+from fourwinds.protocol.mcr.table_rules import MCRRules
 from fourwinds.protocol.tiles import Kind
 
 from ..american.engine_fixtures import E, S, W, answer_rest, discard, play_state, slot_of, slots_of

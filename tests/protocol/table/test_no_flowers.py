@@ -11,10 +11,10 @@ import pytest
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.mcr.events import FlowerExposed, FlowersFinished
 from fourwinds.protocol.mcr.state import HandState
+from fourwinds.protocol.mcr.table_rules import MCRRules
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import PROTOCOL_VERSION, decode
 from fourwinds.protocol.table.harness import Harness, open_harness, play_match, seat_key
-from fourwinds.protocol.table.mcr_rules import MCRRules
 from fourwinds.protocol.table.messages import MsgKind, Open, decode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.session import join_table, new_table

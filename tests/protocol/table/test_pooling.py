@@ -8,8 +8,8 @@ import pytest
 from fourwinds.protocol.american import actions as A
 from fourwinds.protocol.american import events as E
 from fourwinds.protocol.american.state import CharlestonStep
+from fourwinds.protocol.american.table_rules import AmericanRules, engine_options
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.american_rules import AmericanRules, engine_options
 from fourwinds.protocol.table.harness import play_match
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import EngineEvent, Phase

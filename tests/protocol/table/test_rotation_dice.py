@@ -18,12 +18,18 @@ from fourwinds.protocol.table.messages import MsgKind, Reveal, encode_body
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.practice import practice_wall
 from fourwinds.protocol.table.problems import ProblemKind
-from fourwinds.protocol.table.rotation import first_seating, seating_for_hand, wind_of
+from fourwinds.protocol.table.registry import ruleset_named
+from fourwinds.protocol.table.rotation import Seating, first_seating, wind_of
 from fourwinds.protocol.table.state import Phase
 from fourwinds.protocol.table.wire import WireError
 from fourwinds.protocol.tiles import RuleSet, tile_set
 
 from .helpers import liar, toy_harness
+
+
+def seating_for_hand(ruleset: RuleSet, first: Seating, hand: int) -> Seating:
+    """The rule set's seating of a hand, as the table session asks the registry for it."""
+    return ruleset_named(ruleset.value).seating_for_hand(first, hand)
 
 
 def test_a7_the_deal_passes_to_the_right_after_every_hand() -> None:

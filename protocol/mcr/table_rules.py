@@ -1,4 +1,5 @@
-"""The MCR engine (protocol/mcr) as the table session drives it."""
+"""The MCR engine (protocol/mcr) as the table session drives it: the rule set's RulesAdapter
+(protocol/table/rules.py), found through its RuleSetAdapter (ruleset.py)."""
 
 from __future__ import annotations
 
@@ -12,14 +13,20 @@ from fourwinds.protocol.mcr import events as E
 from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableOptions, check_pairs, from_pairs
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.bot_rng import HashRng
+from fourwinds.protocol.table.codec import ActionCodec
+from fourwinds.protocol.table.engine_adapter import EngineDelegate
+from fourwinds.protocol.table.options import TableOptions as TableAgreed
+from fourwinds.protocol.table.rules import (
+    DeckOp,
+    DeckOpKind,
+    HandOutcome,
+    HandSetup,
+    RulesAdapter,
+    WindowKind,
+)
 from fourwinds.protocol.tiles import Kind, RuleSet, is_bonus
 from fourwinds.protocol.walls import wall_size
-
-from .bot_rng import HashRng
-from .codec import ActionCodec
-from .engine_adapter import EngineDelegate
-from .options import TableOptions as TableAgreed
-from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.AddedKong,
                 A.DeclareWin, A.Pass, A.ClaimChow, A.ClaimPung, A.ClaimKong, A.ClaimWin)

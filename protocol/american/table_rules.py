@@ -1,4 +1,5 @@
-"""The American engine (protocol/american) as the table session drives it."""
+"""The American engine (protocol/american) as the table session drives it: the rule set's
+RulesAdapter (protocol/table/rules.py), found through its RuleSetAdapter (ruleset.py)."""
 
 from __future__ import annotations
 
@@ -20,13 +21,19 @@ from fourwinds.protocol.american.match import HANDS_PER_GAME
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.bot_rng import HashRng
+from fourwinds.protocol.table.codec import ActionCodec
+from fourwinds.protocol.table.engine_adapter import EngineDelegate
+from fourwinds.protocol.table.options import TableOptions as TableAgreed
+from fourwinds.protocol.table.rules import (
+    DeckOp,
+    DeckOpKind,
+    HandOutcome,
+    HandSetup,
+    RulesAdapter,
+    WindowKind,
+)
 from fourwinds.protocol.tiles import Kind, RuleSet
-
-from .bot_rng import HashRng
-from .codec import ActionCodec
-from .engine_adapter import EngineDelegate
-from .options import TableOptions as TableAgreed
-from .rules import DeckOp, DeckOpKind, HandOutcome, HandSetup, RulesAdapter, WindowKind
 
 ACTION_TYPES = (A.CharlestonPass, A.PoolIn, A.PoolTake, A.StopVote, A.CourtesyPass, A.Discard,
                 A.Call, A.CallMahjong, A.NoCall, A.ExchangeJoker, A.DeclareMahjong)

@@ -1,0 +1,63 @@
+"""American Mahjong (NMJL-style card, jokers, Charleston) as the rest of the code finds it.
+
+The one ``RuleSetAdapter`` (protocol/table/ruleset.py) of this rule set; the registry finds it
+by the name ``american``. Seating (RULES.md A3/A7): the highest roll of the first dice is
+East, and the deal passes to the right after every hand; there is no prevalent wind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fourwinds.protocol.deck import dice as deck_dice
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.narration import Narration
+from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
+from fourwinds.protocol.table.rule_view import RuleView
+from fourwinds.protocol.table.rules import RulesAdapter
+from fourwinds.protocol.table.ruleset import RuleSetAdapter
+from fourwinds.protocol.tiles import RuleSet
+
+from . import table_view
+from .narration import NARRATION
+from .table_rules import AmericanRules, card_from_text
+
+
+@dataclass(frozen=True)
+class AmericanRuleSet:
+    """American rules: the table's card travels in its Open (``card_text``)."""
+
+    name: str = RuleSet.AMERICAN.value
+    ruleset: RuleSet = RuleSet.AMERICAN
+    title: str = "American"
+    plays_a_card: bool = True
+    flowers_optional: bool = False
+
+    @property
+    def narration(self) -> Narration:
+        return NARRATION
+
+    @property
+    def view(self) -> RuleView:
+        return table_view.RULES
+
+    def table(self, card_text: str) -> RulesAdapter:
+        return AmericanRules(card_text)
+
+    def sheet(self, card_text: str, *, flowers: bool) -> dict[str, Any]:
+        """The card's lines; an American wall always has its flowers."""
+        return table_view.sheet(card_from_text(card_text))
+
+    def first_seating(self, seed: bytes) -> Seating:
+        return first_seating(Seat(deck_dice.first_east(seed)))
+
+    def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
+        return rotate(first, hand_no)
+
+    def prevalent_wind(self, hand_no: int) -> int:
+        return 0
+
+
+RULESET: RuleSetAdapter = AmericanRuleSet()
+"""What the registry's ``american`` line finds."""

@@ -1,0 +1,70 @@
+"""Chinese Official (MCR) as the rest of the code finds it.
+
+The one ``RuleSetAdapter`` (protocol/table/ruleset.py) of this rule set; the registry finds it
+by the name ``mcr``. Seating (RULES.md B2): the four seat winds are drawn at random once, the
+players change seats at each round's end and the winds rotate after every hand
+(``match.hand_seating``, which the match of ``match.py`` seats its players with too); the
+prevalent wind is the round's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fourwinds.protocol.deck import dice as deck_dice
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.narration import Narration
+from fourwinds.protocol.table.rotation import Seating
+from fourwinds.protocol.table.rule_view import RuleView
+from fourwinds.protocol.table.rules import RulesAdapter
+from fourwinds.protocol.table.ruleset import RuleSetAdapter
+from fourwinds.protocol.tiles import RuleSet
+
+from . import table_view
+from .config import HANDS_PER_ROUND
+from .match import hand_seating
+from .narration import NARRATION
+from .table_rules import MCRRules
+
+
+@dataclass(frozen=True)
+class MCRRuleSet:
+    """MCR rules: no card; the ``flowers`` table option says whether the wall has flowers."""
+
+    name: str = RuleSet.MCR.value
+    ruleset: RuleSet = RuleSet.MCR
+    title: str = "Chinese Official (MCR)"
+    plays_a_card: bool = False
+    flowers_optional: bool = True
+
+    @property
+    def narration(self) -> Narration:
+        return NARRATION
+
+    @property
+    def view(self) -> RuleView:
+        return table_view.RULES
+
+    def table(self, card_text: str) -> RulesAdapter:
+        return MCRRules(card_text)
+
+    def sheet(self, card_text: str, *, flowers: bool) -> dict[str, Any]:
+        """The fans and their points (no Flower Tiles fan without flowers)."""
+        return table_view.sheet(flowers)
+
+    def first_seating(self, seed: bytes) -> Seating:
+        """The four seat winds drawn at random once (B2): who drew each wind."""
+        winds = deck_dice.seat_winds(seed)
+        return (Seat(winds.index(Seat.EAST)), Seat(winds.index(Seat.SOUTH)),
+                Seat(winds.index(Seat.WEST)), Seat(winds.index(Seat.NORTH)))
+
+    def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
+        return hand_seating(first, hand_no)
+
+    def prevalent_wind(self, hand_no: int) -> int:
+        return (hand_no // HANDS_PER_ROUND) % 4
+
+
+RULESET: RuleSetAdapter = MCRRuleSet()
+"""What the registry's ``mcr`` line finds."""

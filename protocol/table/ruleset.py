@@ -1,0 +1,88 @@
+"""What the rest of the code needs from a rule set: one ``RuleSetAdapter`` per rule set.
+
+Each rule set keeps its adapter in its own folder (``protocol/american/ruleset.py``,
+``protocol/mcr/ruleset.py``) and is found by name through the registry
+(``protocol/table/registry.py``: one line per rule set). Generic code (the table session's
+steps, the seat view, the scoring sheet, the daemon, the frontends) asks the adapter instead of
+comparing rule names, so a rule set's choices (how the players sit each hand, its view half,
+its sheet, its name as people read it) are written once, in its folder.
+
+The adapter is stateless (one per rule set); the per-table part that drives an engine is the
+``RulesAdapter`` of ``rules.py`` that ``table`` builds from the table's card text.
+
+Seatings (``rotation.Seating``) are table places by wind: ``seating[wind]`` plays that wind.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from fourwinds.protocol.tiles import RuleSet
+
+from .narration import Narration
+from .rotation import Seating
+from .rule_view import RuleView
+from .rules import RulesAdapter
+
+
+class RuleSetAdapter(Protocol):
+    """One rule set as the table, the seat view, the daemon and the frontends need it."""
+
+    @property
+    def name(self) -> str:
+        """The rules name an Open message and the local API carry (``"mcr"``)."""
+        ...
+
+    @property
+    def ruleset(self) -> RuleSet:
+        """The tile set and wall geometry the rule set plays (``tiles.py``, ``walls.py``)."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The rule set's name as people read it (``"Chinese Official (MCR)"``)."""
+        ...
+
+    @property
+    def plays_a_card(self) -> bool:
+        """Whether its tables play a card that travels in the Open (``card_text``): a card
+        file given to a table of other rules is refused."""
+        ...
+
+    @property
+    def flowers_optional(self) -> bool:
+        """Whether a table may leave the flowers out of its wall (the ``flowers`` option)."""
+        ...
+
+    @property
+    def narration(self) -> Narration:
+        """Its engine's actions and events in a table log for people (narration.py)."""
+        ...
+
+    @property
+    def view(self) -> RuleView:
+        """The rule set's half of the seat view (``contract_view`` does the shared half)."""
+        ...
+
+    def table(self, card_text: str) -> RulesAdapter:
+        """The adapter that drives this rule set's engine at a table whose Open carries
+        ``card_text`` ("" when the rule set has no card, or for the house card)."""
+        ...
+
+    def sheet(self, card_text: str, *, flowers: bool) -> dict[str, Any]:
+        """The scoring sheet (``{"rules", "title", "entries"}``) of a table with this
+        ``card_text``; ``flowers`` False: a wall without flowers (no flower scoring)."""
+        ...
+
+    def first_seating(self, seed: bytes) -> Seating:
+        """The first hand's seating drawn from the table's first dice seed (a tournament's
+        fixed seating does not ask)."""
+        ...
+
+    def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
+        """The seating of hand ``hand_no`` (0-based) of a match given the first hand's."""
+        ...
+
+    def prevalent_wind(self, hand_no: int) -> int:
+        """The round wind of hand ``hand_no`` (0-3; 0, East, for rule sets without one)."""
+        ...

@@ -1,0 +1,91 @@
+"""A rule set is one folder: only ``protocol/<rules>/`` and the registry name a rule set (issue 25).
+
+Outside its folder, code reaches a rule set through the registry (``protocol/table/registry.py``)
+and never imports from ``protocol/american`` or ``protocol/mcr``, compares with ``"mcr"`` or
+``"american"``, or reads ``RuleSet.MCR`` (``testkit/rule_names.py`` says exactly what counts).
+
+The files that still do are listed in ``ALLOWED`` with the reason; the check fails on a file
+that names a rule set and is not listed (a new one) and on a listed file that no longer does
+(take it out), so the list only shrinks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from testkit.rule_names import rule_namings
+
+REGISTRY = "protocol/table/registry.py"
+"""The one module outside the rule folders that names them: one line per rule set."""
+
+NEXT_TOURNAMENT = "tournament standings per rule set: next"
+ONE_RULE_FRONTEND = ("one rule set's score/hint/demo command (printing, arguments), found through "
+                     "the registry; it imports its own folder: next, its pure part into it")
+PAGE = "the page branches on the rules name: next, the view says what the page shows"
+
+ALLOWED: dict[str, str] = {
+    "protocol/tiles.py": "the RuleSet enum and each rule set's tile set: next, into the folders",
+    "protocol/walls.py": "each rule set's wall plan (break dice, deal, flowers): next",
+    "protocol/table/suggest.py": ("same_choice reads an American blind pass and joker exchange "
+                                  "as the player's decision: next, the rule set's to say"),
+    "protocol/tournament/check.py": NEXT_TOURNAMENT,
+    "protocol/tournament/standings.py": NEXT_TOURNAMENT,
+    "daemon/event_clock.py": NEXT_TOURNAMENT,
+    "daemon/event_requests.py": NEXT_TOURNAMENT,
+    "daemon/real_session.py": "a tournament's American table points: " + NEXT_TOURNAMENT,
+    "frontends/american_demo.py": ONE_RULE_FRONTEND,
+    "frontends/american_score.py": ONE_RULE_FRONTEND,
+    "frontends/mcr_demo.py": ONE_RULE_FRONTEND,
+    "frontends/mcr_score.py": ONE_RULE_FRONTEND,
+    "frontends/commands/card.py": "the American card command reads and compiles card files",
+    "frontends/botzone_seat.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
+    "frontends/botzone_story.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
+    "frontends/commands/tournament_cmds.py": NEXT_TOURNAMENT,
+    "frontends/table_sheet.py": "the sheet screen says fans or hands by rules name",
+    "frontends/web/static/app.js": PAGE,
+    "frontends/web/static/index.html": PAGE,
+    "frontends/web/static/views.js": PAGE,
+}
+"""Files outside the rule folders that still name a rule set, each with why (only shrinks)."""
+
+
+def test_only_the_rule_folders_and_the_registry_name_a_rule_set() -> None:
+    found = rule_namings()
+    found.pop(REGISTRY, None)
+    new = [f"{path}:{n.line}: {n.how}" for path, namings in sorted(found.items())
+           if path not in ALLOWED for n in namings]
+    gone = sorted(set(ALLOWED) - set(found))
+    assert not new, ("these name a rule set outside its folder (ask the registry instead):\n"
+                     + "\n".join(new))
+    assert not gone, f"these no longer name a rule set; take them out of ALLOWED: {gone}"
+
+
+def test_the_reader_sees_each_way_of_naming_a_rule_set(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "mcr").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "mcr" / "__init__.py").write_text("")
+    (package / "mcr" / "engine.py").write_text("X = 'mcr'\n")
+    (package / "plain.py").write_text(
+        '"""About MCR and American tables: words, not a dependency."""\n'
+        "X = 'MCR tables and American ones'\n")
+    (package / "a.py").write_text(
+        "from .mcr import engine\n"
+        "def late(rules: str) -> bool:\n"
+        "    from fourwinds.protocol.mcr.engine import X\n"
+        "    return rules == 'American'\n"
+        "WHICH = RuleSet.MCR\n"
+        "MODULE = 'american_score'\n")
+    pages = tmp_path / "static"
+    pages.mkdir()
+    (pages / "app.js").write_text('if (view.rules === "mcr") {}\n// MCR tables\n')
+    found = rule_namings(tmp_path, {"fourwinds.protocol": "pkg"}, ("american", "mcr"),
+                         ("static",))
+    assert sorted(found) == ["pkg/a.py", "static/app.js"]
+    assert [(n.line, n.how) for n in found["pkg/a.py"]] == [
+        (1, "imports fourwinds.protocol.mcr.engine"),
+        (3, "imports fourwinds.protocol.mcr.engine"),
+        (4, "the string 'American'"),
+        (5, "the member .MCR"),
+        (6, "the string 'american_score'")]
+    assert [n.line for n in found["static/app.js"]] == [1]
