@@ -82,10 +82,12 @@ from fourwinds.protocol.tournament.records import (
     NewDirector,
     Penalty,
     Record,
+    RoundCall,
     RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    SeedSteps,
     Substitute,
     TableResult,
     TimeCall,
@@ -112,6 +114,10 @@ META = "meta.msgpack"
 JOIN_TIMEOUT_S = 10.0
 MAX_PROPOSALS = 4      # different results of one table kept while its seats sign
 SUBMIT_RESEND_S = 3.0  # our seed step goes to the director again until the record holds it
+# A seed made ahead (records.SeedSteps.AHEAD): when our daemon sends the steps the record
+# already allows, so that they cost the least where it matters (``Events._hold_back``).
+ECHO_SETTLE_S = 1.0    # before the call, an echo waits until the contributors held still
+AHEAD_AFTER_S = 2.0    # the next round's steps wait this long after a round's start
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
 EventFrame = (EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
               | EventPeers)
@@ -140,6 +146,11 @@ class EventRuntime:
     # daemon goes on counting the round's minutes; meta_due: not written yet
     clock_wall: tuple[int, float] | None = None
     meta_due: bool = False
+    # a seed made ahead: the contributors as last seen and since when (monotonic), when we
+    # first held the last round's start, and whether a step owed is held back for later
+    contributors: tuple[tuple[int, ...], float] = ((), 0.0)
+    started_seen: tuple[int, float] = (0, 0.0)
+    held_back: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -392,10 +403,16 @@ class Events:
                 log.warning("event %s: a record from %s does not decode: %s",
                             rt.held.event.hex()[:8], key.hex()[:8], error)
                 break
-            intake = self._offer(rt, record)
+            intake = self._offer(rt, record, sync=False)
             if intake is not Decision.ACCEPT:
                 break
         if len(rt.held) > before:
+            try:
+                rt.held.sync()          # one sync a frame: before anything that follows
+            except StoreError as error:
+                log.error("event %s: cannot store records: %s", rt.held.event.hex()[:8],
+                          error)
+                return
             self._taken(rt, before)
         if frame.records and (len(rt.held) > before or frame.start > before):
             self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
@@ -471,13 +488,14 @@ class Events:
 
     # -- taking records ----------------------------------------------------------------------
 
-    def _offer(self, rt: EventRuntime, record: Record) -> Decision:
-        """Offer one record to the held event (a disk that refuses it: refused)."""
-        return self._intake(rt, record).decision
+    def _offer(self, rt: EventRuntime, record: Record, sync: bool = True) -> Decision:
+        """Offer one record to the held event (a disk that refuses it: refused); with
+        ``sync`` False the caller syncs (``HeldEvent.sync``) before acting on it."""
+        return self._intake(rt, record, sync).decision
 
-    def _intake(self, rt: EventRuntime, record: Record) -> Intake:
+    def _intake(self, rt: EventRuntime, record: Record, sync: bool = True) -> Intake:
         try:
-            return rt.held.offer(record)
+            return rt.held.offer(record, sync)
         except StoreError as error:
             log.error("event %s: cannot store a record: %s", rt.held.event.hex()[:8], error)
             return Intake(Decision.REFUSE)
@@ -513,6 +531,11 @@ class Events:
             if any(isinstance(r.body, RoundStart | Substitute)
                    for r in rt.held.records[before:]):
                 self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
+        if any(isinstance(r.body, RoundStart) for r in rt.held.records[before:]):
+            try:
+                self.d.event_tables.round_started(rt)    # our table now, not next tick
+            except Exception:
+                log.exception("event %s: opening our table failed", rt.name)
         for director, joining in list(self.joining.items()):
             if joining.event == rt.held.event and me in rt.entrants():
                 del self.joining[director]
@@ -528,7 +551,8 @@ class Events:
         if rt.called is not None and rt.rounds_started() > rt.called:
             rt.called = None                 # the called round has started
         step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(), rt.called)
-        if step is not None:
+        rt.held_back = step is not None and self._hold_back(rt, step, time.monotonic())
+        if step is not None and not rt.held_back:
             record = signed(step, self._signer())
             if rt.director == me:
                 self._take(rt, record)
@@ -550,6 +574,31 @@ class Events:
         if start is not None:
             self._take(rt, signed(start, self._signer()))
 
+    def _hold_back(self, rt: EventRuntime, step: SeedCommit | SeedEcho | SeedReveal,
+                   now: float) -> bool:
+        """Whether to send a step the record already allows later (a seed made ahead):
+        the next round's steps only AHEAD_AFTER_S after we held this round's start and once
+        our table of it is open (the tables come first), and before the round's call an
+        echo only once the contributors held still ECHO_SETTLE_S (each entry re-opens the
+        commit step: echoing through a stream of entries would make every echo again)."""
+        verdict = rt.verdict
+        if rt.create.seed_steps is not SeedSteps.AHEAD:
+            return False
+        progress = verdict.seeding
+        called = progress is not None and progress.called
+        if called:
+            return False
+        started = len(verdict.rounds)
+        if started and rt.started_seen[0] != started:
+            rt.started_seen = (started, now)
+        if started and (now - rt.started_seen[1] < AHEAD_AFTER_S
+                        or self.d.event_tables.opening(rt)):
+            return True
+        roster = progress.roster if progress is not None else ()
+        if rt.contributors[0] != roster:
+            rt.contributors = (roster, now)
+        return isinstance(step, SeedEcho) and now - rt.contributors[1] < ECHO_SETTLE_S
+
     def each(self, do: Callable[[EventRuntime], None], what: str) -> None:
         """``do`` for every event we hold, from the daemon's ticker: a bug in one event's
         duty is logged (``what`` names it) and never stops the ticker, which also keeps the
@@ -569,6 +618,8 @@ class Events:
         self.each(lambda rt: self._resend(rt, now), "sending our seed step again")
 
     def _resend(self, rt: EventRuntime, now: float) -> None:
+        if rt.held_back:
+            self._advance(rt)            # a step held back (a seed made ahead) may be due
         me = self._me()
         if not rt.submitted or rt.director == me \
                 or now - rt.submitted_at < SUBMIT_RESEND_S:
@@ -713,6 +764,18 @@ class Events:
             raise ApiError(f"{rt.name} has no entrants yet")
         rt.called = r
         rt.start_problem = ""
+        if rt.create.seed_steps is SeedSteps.AHEAD:
+            # the signed call closes the round's entries and results; the reveals follow
+            if not any(isinstance(record.body, RoundCall) and record.body.round == r
+                       for record in rt.held.records):
+                intake = self._take(rt, signed(RoundCall(rt.held.event, r), self._signer()))
+                if intake.decision is not Decision.ACCEPT:
+                    rt.called = None
+                    why = intake.problem.line() if intake.problem is not None \
+                        else "not stored"
+                    raise ApiError(f"round {r + 1} of {rt.name} cannot be called: {why}")
+            self._advance(rt)
+            return r
         for key in rt.entrants():
             if key != self._me():
                 self.d.transport.send(key, EventCall(rt.held.event, r))
@@ -744,7 +807,8 @@ class Events:
                for rt in self.events.values()):
             raise ApiError(f"you already direct an event {name!r} that takes entries")
         body = Create(self._me(), name, rules, rounds, length, amount, fill, Scoring(rules),
-                      unfinished_zero, private, seeded, deck, secrets.token_bytes(NONCE_LEN))
+                      unfinished_zero, private, seeded, deck, secrets.token_bytes(NONCE_LEN),
+                      SeedSteps.AHEAD)
         try:
             held = self.store.create(signed(body, self._signer()))
         except StoreError as error:
@@ -969,8 +1033,12 @@ def _seeding(rt: EventRuntime) -> dict[str, Any] | None:
     names = rt.verdict.names
     steps = [("commit", dict(progress.commits)), ("echo", dict(progress.echoes)),
              ("reveal", dict(progress.reveals))]
+    if rt.create.seed_steps is SeedSteps.AHEAD and not progress.called:
+        steps = steps[:2]       # made ahead: the reveals wait for the director's call
     for step, done in steps:
         waiting = [names[n] for n in progress.roster if n not in done]
         if waiting:
             return {"round": progress.round + 1, "step": step, "waiting_for": waiting}
+    if rt.create.seed_steps is SeedSteps.AHEAD and not progress.called:
+        return {"round": progress.round + 1, "step": "call", "waiting_for": []}
     return {"round": progress.round + 1, "step": "start", "waiting_for": []}
