@@ -117,7 +117,9 @@ SUBMIT_RESEND_S = 3.0  # our seed step goes to the director again until the reco
 # A seed made ahead (records.SeedSteps.AHEAD): when our daemon sends the steps the record
 # already allows, so that they cost the least where it matters (``Events._hold_back``).
 ECHO_SETTLE_S = 1.0    # before the call, an echo waits until the contributors held still
-AHEAD_AFTER_S = 2.0    # the next round's steps wait this long after a round's start
+AHEAD_AFTER_S = 8.0    # the next round's steps wait this long after a round's start (its
+                       # tables are opened and dealt first; a round lasts minutes)
+SPREAD_BATCH_S = 0.02  # the director spreads the records it took within this in one frame
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
 EventFrame = (EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
               | EventPeers)
@@ -151,6 +153,10 @@ class EventRuntime:
     contributors: tuple[tuple[int, ...], float] = ((), 0.0)
     started_seen: tuple[int, float] = (0, 0.0)
     held_back: bool = False
+    # the director: the first record taken and not yet spread (None: all spread), whether
+    # the seats must be told where their table's others are once it is
+    unspread: int | None = None
+    tell_seats: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -520,18 +526,12 @@ class Events:
         """Records from ``before`` on were taken: a director sends them to every entrant;
         a join waiting for our entry is answered."""
         me = self._me()
-        named = any(isinstance(r.body, NewDirector) for r in rt.held.records[before:])
+        taken = rt.held.records[before:]
+        named = any(isinstance(r.body, NewDirector) for r in taken)
         if rt.director == me or named:     # a new director: whoever took it spreads it
-            for key in rt.entrants():
-                if key != me:
-                    self._send_from(key, rt, before)
-                    self._dial(key)
-            if not rt.entries_open():
-                self.announce(rt)           # the last round started: withdrawn
-            if any(isinstance(r.body, RoundStart | Substitute)
-                   for r in rt.held.records[before:]):
-                self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
-        if any(isinstance(r.body, RoundStart) for r in rt.held.records[before:]):
+            rt.tell_seats |= any(isinstance(r.body, RoundStart | Substitute) for r in taken)
+            self._spread_soon(rt, before)
+        if any(isinstance(r.body, RoundStart) for r in taken):
             try:
                 self.d.event_tables.round_started(rt)    # our table now, not next tick
             except Exception:
@@ -542,6 +542,39 @@ class Events:
                 if not joining.done.done():
                     joining.done.set_result(rt.held.event)
         self._advance(rt)
+
+    def _spread_soon(self, rt: EventRuntime, before: int) -> None:
+        """Send the records taken from ``before`` on to every entrant within SPREAD_BATCH_S:
+        a burst of seed steps (32 reveals within a few milliseconds) goes out as one frame
+        an entrant, not one a record (each frame costs every daemon its decryption, check
+        and answer; on two cores that, not the checking, was the seed's time)."""
+        first = rt.unspread is None
+        rt.unspread = before if rt.unspread is None else min(rt.unspread, before)
+        if not first:
+            return
+        try:
+            asyncio.get_running_loop().call_later(SPREAD_BATCH_S, self._spread, rt)
+        except RuntimeError:          # no loop running (a test's direct call): at once
+            self._spread(rt)
+
+    def _spread(self, rt: EventRuntime) -> None:
+        """Send what ``_spread_soon`` gathered."""
+        before, rt.unspread = rt.unspread, None
+        if before is None or rt.held.event not in self.events:
+            return
+        me = self._me()
+        try:
+            for key in rt.entrants():
+                if key != me:
+                    self._send_from(key, rt, before)
+                    self._dial(key)
+            if not rt.entries_open():
+                self.announce(rt)           # the last round started: withdrawn
+            if rt.tell_seats:
+                rt.tell_seats = False
+                self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
+        except Exception:
+            log.exception("event %s: spreading its records failed", rt.name)
 
     def _advance(self, rt: EventRuntime) -> None:
         """Take our own next step, as the record makes it due (protocol/tournament/
