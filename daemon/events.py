@@ -1066,12 +1066,14 @@ def _seeding(rt: EventRuntime) -> dict[str, Any] | None:
     names = rt.verdict.names
     steps = [("commit", dict(progress.commits)), ("echo", dict(progress.echoes)),
              ("reveal", dict(progress.reveals))]
-    if rt.create.seed_steps is SeedSteps.AHEAD and not progress.called:
+    ahead = rt.create.seed_steps is SeedSteps.AHEAD and not progress.called
+    extra = {"ahead": True} if ahead else {}    # made ahead, the round not called yet
+    if ahead:
         steps = steps[:2]       # made ahead: the reveals wait for the director's call
     for step, done in steps:
         waiting = [names[n] for n in progress.roster if n not in done]
         if waiting:
-            return {"round": progress.round + 1, "step": step, "waiting_for": waiting}
-    if rt.create.seed_steps is SeedSteps.AHEAD and not progress.called:
-        return {"round": progress.round + 1, "step": "call", "waiting_for": []}
-    return {"round": progress.round + 1, "step": "start", "waiting_for": []}
+            return {"round": progress.round + 1, "step": step, "waiting_for": waiting,
+                    **extra}
+    return {"round": progress.round + 1, "step": "call" if ahead else "start",
+            "waiting_for": [], **extra}

@@ -92,7 +92,7 @@ def test_players_enter_by_the_directors_address_and_every_daemon_holds_the_recor
             and len({tuple(records_of(d, event)) for d in ds}) == 1, 10)
         assert kinds_of(director, event).count("Entry") == len(players)
         assert (await call(director, type="tournament_status", name="club night"))[
-            "seeding"] == {"round": 1, "step": "call", "waiting_for": []}
+            "seeding"] == {"round": 1, "step": "call", "waiting_for": [], "ahead": True}
         status = [await call(d, type="tournament_status", name="club night") for d in ds]
         assert [s["me"] for s in status] == [None, 0, 1, 2, 3]
         assert {tuple(e["name"] for e in s["entrants"]) for s in status} == {
