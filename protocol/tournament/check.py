@@ -11,6 +11,13 @@ kept as it stands so that the rest of the record is still checked against it (ea
 tables' results is then checked too), and the verdict is not ok. The standings are computed
 from the accepted results, corrections, byes, penalties and substitutes (standings.py).
 
+At an event whose seed is made ahead (``Create.seed_steps`` AHEAD, seed_ahead.py) the
+commitments and echoes of the next round come whenever the record allows them, the
+director's ``RoundCall`` closes the round's roster and the results it is seated after (a
+result, correction, penalty or substitute between the call and the start is refused), and a
+reveal before the call is refused (``UNCALLED_REVEAL``); an event made before reads as
+AFTER_CALL and is checked as it always was.
+
 Two records change who signs what from their place on: a ``Substitute`` (the director and
 the three seats left) puts a reserve or a bot seat in a table's seat, so that table's result
 is the four new seats' (its scores counted on top of the scores carried); a ``NewDirector``
