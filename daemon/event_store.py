@@ -59,14 +59,16 @@ class HeldEvent:
     def __len__(self) -> int:
         return len(self._records)
 
-    def offer(self, record: Record) -> Intake:
+    def offer(self, record: Record, sync: bool = True) -> Intake:
         """Take ``record`` if the checker accepts it after the records held, writing and
         syncing it first (``StoreError`` when the disk refuses: nothing is held then). A
-        refused record is logged once with its reason and never stored."""
+        refused record is logged once with its reason and never stored. ``sync`` False
+        leaves the sync to ``sync()``, which must come before anything is done on the
+        record (a frame of records relayed: one sync for all)."""
         intake, checker = take_next(self._checker, self._wires, record)
         if intake.decision is Decision.ACCEPT:
             wire = encode_record(record)
-            self._log.append([wire])
+            self._log.append([wire], sync)
             self._records.append(record)
             self._wires.add(wire)
             self._checker = checker
@@ -80,6 +82,10 @@ class HeldEvent:
                 log.warning("event %s: refused a record: %s", self.event.hex()[:8],
                             intake.problem.line())
         return intake
+
+    def sync(self) -> None:
+        """Make every record taken durable (``StoreError`` when the disk refuses)."""
+        self._log.sync()
 
     def close(self) -> None:
         self._log.close()

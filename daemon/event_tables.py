@@ -55,9 +55,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-JOIN_RETRY_S = 0.5       # a join that failed (East not up yet) is tried again after this
+JOIN_RETRY_S = 0.25      # a join that failed (East not up yet) is tried again after this
 RESULT_RESEND_S = 5.0    # our signed result goes to the director again until it is held
-TICK_EVERY_S = 0.25      # how often the tables of the round are looked after
+TICK_EVERY_S = 0.1       # how often the tables of the round are looked after (and at once
+                         # when a round's start is taken: ``round_started``)
 BOT_RETRY_S = 0.5        # a bot seat whose actions were all refused tries again after this
 
 
@@ -170,6 +171,20 @@ class EventTables:
         if duty is None or duty.plan.table_id not in self.d.tables:
             return None
         return duty.plan.table_id.hex() if self.describe(rt) == "playing" else None
+
+    def opening(self, rt: EventRuntime) -> bool:
+        """Whether our player's table of the round under way is still being opened or
+        joined (a seed made ahead waits for it: the tables come first)."""
+        duty = self.own_duty(rt)
+        if duty is None:
+            return False
+        table = self.d.tables.get(duty.plan.table_id)
+        return not duty.had_table and (table is None or table.session is None)
+
+    def round_started(self, rt: EventRuntime) -> None:
+        """A round's start was just taken: open or join our table now, not at the next
+        tick (the time from `start` to every table dealt is what players wait)."""
+        self._tick_event(rt, time.monotonic())
 
     def describe(self, rt: EventRuntime) -> str:
         """Where our table stands, for ``tournament status`` ("" when there is none)."""

@@ -82,10 +82,12 @@ from fourwinds.protocol.tournament.records import (
     NewDirector,
     Penalty,
     Record,
+    RoundCall,
     RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    SeedSteps,
     Substitute,
     TableResult,
     TimeCall,
@@ -112,6 +114,12 @@ META = "meta.msgpack"
 JOIN_TIMEOUT_S = 10.0
 MAX_PROPOSALS = 4      # different results of one table kept while its seats sign
 SUBMIT_RESEND_S = 3.0  # our seed step goes to the director again until the record holds it
+# A seed made ahead (records.SeedSteps.AHEAD): when our daemon sends the steps the record
+# already allows, so that they cost the least where it matters (``Events._hold_back``).
+ECHO_SETTLE_S = 1.0    # before the call, an echo waits until the contributors held still
+AHEAD_AFTER_S = 8.0    # the next round's steps wait this long after a round's start (its
+                       # tables are opened and dealt first; a round lasts minutes)
+SPREAD_BATCH_S = 0.02  # the director spreads the records it took within this in one frame
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
 EventFrame = (EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
               | EventPeers)
@@ -140,6 +148,15 @@ class EventRuntime:
     # daemon goes on counting the round's minutes; meta_due: not written yet
     clock_wall: tuple[int, float] | None = None
     meta_due: bool = False
+    # a seed made ahead: the contributors as last seen and since when (monotonic), when we
+    # first held the last round's start, and whether a step owed is held back for later
+    contributors: tuple[tuple[int, ...], float] = ((), 0.0)
+    started_seen: tuple[int, float] = (0, 0.0)
+    held_back: bool = False
+    # the director: the first record taken and not yet spread (None: all spread), whether
+    # the seats must be told where their table's others are once it is
+    unspread: int | None = None
+    tell_seats: bool = False
 
     @property
     def verdict(self) -> Verdict:
@@ -392,10 +409,16 @@ class Events:
                 log.warning("event %s: a record from %s does not decode: %s",
                             rt.held.event.hex()[:8], key.hex()[:8], error)
                 break
-            intake = self._offer(rt, record)
+            intake = self._offer(rt, record, sync=False)
             if intake is not Decision.ACCEPT:
                 break
         if len(rt.held) > before:
+            try:
+                rt.held.sync()          # one sync a frame: before anything that follows
+            except StoreError as error:
+                log.error("event %s: cannot store records: %s", rt.held.event.hex()[:8],
+                          error)
+                return
             self._taken(rt, before)
         if frame.records and (len(rt.held) > before or frame.start > before):
             self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
@@ -471,13 +494,14 @@ class Events:
 
     # -- taking records ----------------------------------------------------------------------
 
-    def _offer(self, rt: EventRuntime, record: Record) -> Decision:
-        """Offer one record to the held event (a disk that refuses it: refused)."""
-        return self._intake(rt, record).decision
+    def _offer(self, rt: EventRuntime, record: Record, sync: bool = True) -> Decision:
+        """Offer one record to the held event (a disk that refuses it: refused); with
+        ``sync`` False the caller syncs (``HeldEvent.sync``) before acting on it."""
+        return self._intake(rt, record, sync).decision
 
-    def _intake(self, rt: EventRuntime, record: Record) -> Intake:
+    def _intake(self, rt: EventRuntime, record: Record, sync: bool = True) -> Intake:
         try:
-            return rt.held.offer(record)
+            return rt.held.offer(record, sync)
         except StoreError as error:
             log.error("event %s: cannot store a record: %s", rt.held.event.hex()[:8], error)
             return Intake(Decision.REFUSE)
@@ -502,23 +526,55 @@ class Events:
         """Records from ``before`` on were taken: a director sends them to every entrant;
         a join waiting for our entry is answered."""
         me = self._me()
-        named = any(isinstance(r.body, NewDirector) for r in rt.held.records[before:])
+        taken = rt.held.records[before:]
+        named = any(isinstance(r.body, NewDirector) for r in taken)
         if rt.director == me or named:     # a new director: whoever took it spreads it
-            for key in rt.entrants():
-                if key != me:
-                    self._send_from(key, rt, before)
-                    self._dial(key)
-            if not rt.entries_open():
-                self.announce(rt)           # the last round started: withdrawn
-            if any(isinstance(r.body, RoundStart | Substitute)
-                   for r in rt.held.records[before:]):
-                self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
+            rt.tell_seats |= any(isinstance(r.body, RoundStart | Substitute) for r in taken)
+            self._spread_soon(rt, before)
+        if any(isinstance(r.body, RoundStart) for r in taken):
+            try:
+                self.d.event_tables.round_started(rt)    # our table now, not next tick
+            except Exception:
+                log.exception("event %s: opening our table failed", rt.name)
         for director, joining in list(self.joining.items()):
             if joining.event == rt.held.event and me in rt.entrants():
                 del self.joining[director]
                 if not joining.done.done():
                     joining.done.set_result(rt.held.event)
         self._advance(rt)
+
+    def _spread_soon(self, rt: EventRuntime, before: int) -> None:
+        """Send the records taken from ``before`` on to every entrant within SPREAD_BATCH_S:
+        a burst of seed steps (32 reveals within a few milliseconds) goes out as one frame
+        an entrant, not one a record (each frame costs every daemon its decryption, check
+        and answer; on two cores that, not the checking, was the seed's time)."""
+        first = rt.unspread is None
+        rt.unspread = before if rt.unspread is None else min(rt.unspread, before)
+        if not first:
+            return
+        try:
+            asyncio.get_running_loop().call_later(SPREAD_BATCH_S, self._spread, rt)
+        except RuntimeError:          # no loop running (a test's direct call): at once
+            self._spread(rt)
+
+    def _spread(self, rt: EventRuntime) -> None:
+        """Send what ``_spread_soon`` gathered."""
+        before, rt.unspread = rt.unspread, None
+        if before is None or rt.held.event not in self.events:
+            return
+        me = self._me()
+        try:
+            for key in rt.entrants():
+                if key != me:
+                    self._send_from(key, rt, before)
+                    self._dial(key)
+            if not rt.entries_open():
+                self.announce(rt)           # the last round started: withdrawn
+            if rt.tell_seats:
+                rt.tell_seats = False
+                self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
+        except Exception:
+            log.exception("event %s: spreading its records failed", rt.name)
 
     def _advance(self, rt: EventRuntime) -> None:
         """Take our own next step, as the record makes it due (protocol/tournament/
@@ -528,7 +584,8 @@ class Events:
         if rt.called is not None and rt.rounds_started() > rt.called:
             rt.called = None                 # the called round has started
         step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(), rt.called)
-        if step is not None:
+        rt.held_back = step is not None and self._hold_back(rt, step, time.monotonic())
+        if step is not None and not rt.held_back:
             record = signed(step, self._signer())
             if rt.director == me:
                 self._take(rt, record)
@@ -550,6 +607,31 @@ class Events:
         if start is not None:
             self._take(rt, signed(start, self._signer()))
 
+    def _hold_back(self, rt: EventRuntime, step: SeedCommit | SeedEcho | SeedReveal,
+                   now: float) -> bool:
+        """Whether to send a step the record already allows later (a seed made ahead):
+        the next round's steps only AHEAD_AFTER_S after we held this round's start and once
+        our table of it is open (the tables come first), and before the round's call an
+        echo only once the contributors held still ECHO_SETTLE_S (each entry re-opens the
+        commit step: echoing through a stream of entries would make every echo again)."""
+        verdict = rt.verdict
+        if rt.create.seed_steps is not SeedSteps.AHEAD:
+            return False
+        progress = verdict.seeding
+        called = progress is not None and progress.called
+        if called:
+            return False
+        started = len(verdict.rounds)
+        if started and rt.started_seen[0] != started:
+            rt.started_seen = (started, now)
+        if started and (now - rt.started_seen[1] < AHEAD_AFTER_S
+                        or self.d.event_tables.opening(rt)):
+            return True
+        roster = progress.roster if progress is not None else ()
+        if rt.contributors[0] != roster:
+            rt.contributors = (roster, now)
+        return isinstance(step, SeedEcho) and now - rt.contributors[1] < ECHO_SETTLE_S
+
     def each(self, do: Callable[[EventRuntime], None], what: str) -> None:
         """``do`` for every event we hold, from the daemon's ticker: a bug in one event's
         duty is logged (``what`` names it) and never stops the ticker, which also keeps the
@@ -569,6 +651,8 @@ class Events:
         self.each(lambda rt: self._resend(rt, now), "sending our seed step again")
 
     def _resend(self, rt: EventRuntime, now: float) -> None:
+        if rt.held_back:
+            self._advance(rt)            # a step held back (a seed made ahead) may be due
         me = self._me()
         if not rt.submitted or rt.director == me \
                 or now - rt.submitted_at < SUBMIT_RESEND_S:
@@ -713,6 +797,18 @@ class Events:
             raise ApiError(f"{rt.name} has no entrants yet")
         rt.called = r
         rt.start_problem = ""
+        if rt.create.seed_steps is SeedSteps.AHEAD:
+            # the signed call closes the round's entries and results; the reveals follow
+            if not any(isinstance(record.body, RoundCall) and record.body.round == r
+                       for record in rt.held.records):
+                intake = self._take(rt, signed(RoundCall(rt.held.event, r), self._signer()))
+                if intake.decision is not Decision.ACCEPT:
+                    rt.called = None
+                    why = intake.problem.line() if intake.problem is not None \
+                        else "not stored"
+                    raise ApiError(f"round {r + 1} of {rt.name} cannot be called: {why}")
+            self._advance(rt)
+            return r
         for key in rt.entrants():
             if key != self._me():
                 self.d.transport.send(key, EventCall(rt.held.event, r))
@@ -744,7 +840,8 @@ class Events:
                for rt in self.events.values()):
             raise ApiError(f"you already direct an event {name!r} that takes entries")
         body = Create(self._me(), name, rules, rounds, length, amount, fill, Scoring(rules),
-                      unfinished_zero, private, seeded, deck, secrets.token_bytes(NONCE_LEN))
+                      unfinished_zero, private, seeded, deck, secrets.token_bytes(NONCE_LEN),
+                      SeedSteps.AHEAD)
         try:
             held = self.store.create(signed(body, self._signer()))
         except StoreError as error:
@@ -969,8 +1066,14 @@ def _seeding(rt: EventRuntime) -> dict[str, Any] | None:
     names = rt.verdict.names
     steps = [("commit", dict(progress.commits)), ("echo", dict(progress.echoes)),
              ("reveal", dict(progress.reveals))]
+    ahead = rt.create.seed_steps is SeedSteps.AHEAD and not progress.called
+    extra = {"ahead": True} if ahead else {}    # made ahead, the round not called yet
+    if ahead:
+        steps = steps[:2]       # made ahead: the reveals wait for the director's call
     for step, done in steps:
         waiting = [names[n] for n in progress.roster if n not in done]
         if waiting:
-            return {"round": progress.round + 1, "step": step, "waiting_for": waiting}
-    return {"round": progress.round + 1, "step": "start", "waiting_for": []}
+            return {"round": progress.round + 1, "step": step, "waiting_for": waiting,
+                    **extra}
+    return {"round": progress.round + 1, "step": "call" if ahead else "start",
+            "waiting_for": [], **extra}

@@ -26,10 +26,12 @@ from fourwinds.protocol.tournament.records import (
     Entry,
     Length,
     Record,
+    RoundCall,
     RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    SeedSteps,
     TableResult,
     Withdraw,
     WithdrawnBy,
@@ -65,6 +67,7 @@ class EventMaker:
     seeded: bool = False
     length: Length = Length.HANDS
     amount: int = 1
+    ahead: bool = False          # SeedSteps.AHEAD: commit and echo, the call, then reveal
     director: SigningKey = field(default_factory=lambda: key("director"))
     nonce: bytes = b"\x01" * NONCE_LEN
     records: list[Record] = field(default_factory=list)
@@ -77,7 +80,8 @@ class EventMaker:
     def __post_init__(self) -> None:
         self.create = Create(self.director.public, self.name, self.rules, self.rounds,
                              self.length, self.amount, self.fill, Scoring(self.rules), False,
-                             self.private, self.seeded, Deck.PRACTICE, self.nonce)
+                             self.private, self.seeded, Deck.PRACTICE, self.nonce,
+                             SeedSteps.AHEAD if self.ahead else SeedSteps.AFTER_CALL)
         self.event = event_id(self.create)
         self.records.append(signed(self.create, self.director))
 
@@ -105,12 +109,15 @@ class EventMaker:
         """The entrants of the next round: every one admitted and not withdrawn."""
         return [n for n in range(len(self.players)) if n not in self.withdrawn]
 
+    def nonce_of(self, player: SigningKey, round_index: int) -> bytes:
+        return round_seed.nonce(b"secret of " + player.public, self.event, round_index,
+                                player.public)
+
     def make_seed(self, round_index: int) -> bytes:
-        """Every entrant's commit, echo and reveal for the round; the seed."""
+        """Every entrant's commit, echo and reveal for the round (made ahead: the
+        director's call before the reveals); the seed."""
         players = [self.players[n] for n in self.roster()]
-        nonces = [round_seed.nonce(b"secret of " + p.public, self.event, round_index,
-                                   p.public)
-                  for p in players]
+        nonces = [self.nonce_of(p, round_index) for p in players]
         commits = [round_seed.commitment(self.event, round_index, p.public, n)
                    for p, n in zip(players, nonces, strict=True)]
         for p, c in zip(players, commits, strict=True):
@@ -118,6 +125,8 @@ class EventMaker:
         digest = round_seed.echo(commits)
         for p in players:
             self.records.append(signed(SeedEcho(self.event, round_index, p.public, digest), p))
+        if self.ahead:
+            self.director_signs(RoundCall(self.event, round_index))
         for p, n in zip(players, nonces, strict=True):
             self.records.append(signed(SeedReveal(self.event, round_index, p.public, n), p))
         return round_seed.seed(self.event, round_index, nonces)

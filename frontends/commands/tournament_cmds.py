@@ -231,7 +231,8 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     lines += _clock_lines(event)
     seeding = event.get("seeding")
     if isinstance(seeding, Mapping) and seeding.get("waiting_for"):
-        lines.append(f"  round {seeding.get('round')} is called: its seed waits for "
+        called = "'s seed is made ahead" if seeding.get("ahead") else " is called"
+        lines.append(f"  round {seeding.get('round')}{called}: its seed waits for "
                      f"{', '.join(map(str, seeding['waiting_for']))} ({seeding.get('step')})")
     if event.get("missing"):
         lines.append(f"  not heard from lately: "

@@ -11,6 +11,13 @@ kept as it stands so that the rest of the record is still checked against it (ea
 tables' results is then checked too), and the verdict is not ok. The standings are computed
 from the accepted results, corrections, byes, penalties and substitutes (standings.py).
 
+At an event whose seed is made ahead (``Create.seed_steps`` AHEAD, seed_ahead.py) the
+commitments and echoes of the next round come whenever the record allows them, the
+director's ``RoundCall`` closes the round's roster and the results it is seated after (a
+result, correction, penalty or substitute between the call and the start is refused), and a
+reveal before the call is refused (``UNCALLED_REVEAL``); an event made before reads as
+AFTER_CALL and is checked as it always was.
+
 Two records change who signs what from their place on: a ``Substitute`` (the director and
 the three seats left) puts a reserve or a bot seat in a table's seat, so that table's result
 is the four new seats' (its scores counted on top of the scores carried); a ``NewDirector``
@@ -39,10 +46,12 @@ from .records import (
     NewDirector,
     Penalty,
     Record,
+    RoundCall,
     RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    SeedSteps,
     Substitute,
     TableResult,
     TimeCall,
@@ -53,6 +62,7 @@ from .records import (
 from .round_seating import expected_seating
 from .round_seed import commitment, echo, results_digest, seed
 from .seating import RoundSeating, SeatingError
+from .seed_ahead import AheadSeed, call_round, take_step
 from .signing import event_id, signed_by, table_id
 from .standings import (
     Bye,
@@ -88,6 +98,10 @@ class SeedProgress:
     commits: tuple[tuple[int, bytes], ...]
     echoes: tuple[tuple[int, bytes], ...]
     reveals: tuple[tuple[int, bytes], ...]
+    called: bool = False
+    """A seed made ahead (seed_ahead.py): whether the director's call is held (reveals are
+    due only then). Before it, ``roster`` is the entrants now in and ``echoes`` only those of
+    the present commitments."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +159,7 @@ class _Check:
         self.admitted: set[bytes] = set()
         self.withdrawn: set[int] = set()
         self.seed: _Round | None = None
+        self.ahead: AheadSeed | None = None   # the next round's, at a SeedSteps.AHEAD event
         self.rounds: list[RoundSeating] = []
         self.seeds: list[bytes] = []
         self.results: dict[tuple[int, int], tuple[int, int, int, int]] = {}
@@ -267,6 +282,12 @@ class _Check:
             return
         if not self.signatures_hold(record):
             return
+        if self.ahead is not None and self.ahead.called and isinstance(
+                body, TableResult | Correction | Penalty | Substitute):
+            self.refuse(ProblemKind.OUT_OF_ORDER, f"round {len(self.rounds) + 1} is called: "
+                        "the results it is seated after are closed until it starts",
+                        *_where(body))
+            return
         if isinstance(body, Entry):
             self.entry(body)
         elif isinstance(body, Admit):
@@ -275,6 +296,8 @@ class _Check:
             self.withdraw(body)
         elif isinstance(body, (SeedCommit, SeedEcho, SeedReveal)):
             self.seed_step(body)
+        elif isinstance(body, RoundCall):
+            self.round_call(body)
         elif isinstance(body, RoundStart):
             self.round_start(body)
         elif isinstance(body, TableResult):
@@ -315,10 +338,25 @@ class _Check:
         else:
             self.withdrawn.add(number)
 
+    def live(self) -> tuple[int, ...]:
+        """The entrants now in: admitted and not withdrawn."""
+        return tuple(n for n in range(len(self.keys)) if n not in self.withdrawn)
+
     def seed_step(self, body: SeedCommit | SeedEcho | SeedReveal) -> None:
         if body.round != len(self.rounds) or body.round >= self.create.rounds:
             self.refuse(ProblemKind.OUT_OF_ORDER, f"a seed step for round {body.round + 1} "
                         f"while round {len(self.rounds) + 1} is next", body.round)
+            return
+        if self.create.seed_steps is SeedSteps.AHEAD:
+            number = self.number.get(body.player)
+            if number is None:
+                self.refuse(ProblemKind.NOT_IN_ROUND, body.player.hex()[:16], body.round)
+                return
+            self.ahead = self.ahead or AheadSeed()
+            refusal = take_step(self.ahead, self.live(), self.event, number, body,
+                                self.names[number])
+            if refusal is not None:
+                self.refuse(*refusal, body.round)
             return
         if self.seed is None:   # the first commitment closes the round's roster
             if not isinstance(body, SeedCommit):
@@ -359,14 +397,43 @@ class _Check:
         else:
             held[number] = value
 
+    def round_call(self, body: RoundCall) -> None:
+        """The director calls the next round of an event whose seed is made ahead: its
+        roster and the results it is seated after are closed, its reveals due."""
+        r = body.round
+        if self.create.seed_steps is not SeedSteps.AHEAD:
+            self.refuse(ProblemKind.OUT_OF_ORDER, "a round call at an event whose seeds are "
+                        "made after the call", r)
+            return
+        if r != len(self.rounds) or r >= self.create.rounds:
+            self.refuse(ProblemKind.OUT_OF_ORDER, f"a call of round {r + 1}, round "
+                        f"{len(self.rounds) + 1} is next of {self.create.rounds}", r)
+            return
+        missing = () if r == 0 else [t for t in range(len(self.rounds[r - 1].tables))
+                                     if (r - 1, t) not in self.results]
+        state = self.ahead or AheadSeed()
+        refusal = call_round(state, self.live(), missing)
+        if refusal is not None:
+            self.refuse(*refusal, r)
+            return
+        self.ahead = state
+
     def round_start(self, body: RoundStart) -> None:
         r = body.round
         if r != len(self.rounds) or r >= self.create.rounds:
             self.refuse(ProblemKind.OUT_OF_ORDER, f"round {len(self.rounds) + 1} is next "
                         f"of {self.create.rounds}", r)
             return
-        state = self.seed or _Round(tuple(n for n in range(len(self.keys))
-                                          if n not in self.withdrawn))
+        if self.create.seed_steps is SeedSteps.AHEAD:
+            ahead = self.ahead
+            if ahead is None or ahead.roster is None:
+                self.refuse(ProblemKind.OUT_OF_ORDER, "a round start before the round's call",
+                            r)
+                return
+            state = _Round(ahead.roster, ahead.commits, {}, ahead.reveals)
+            self.ahead = None
+        else:
+            state = self.seed or _Round(self.live())
         self.seed = None
         if r > 0:
             for t in range(len(self.rounds[r - 1].tables)):
@@ -618,6 +685,8 @@ class _Check:
             elif isinstance(value, _Round):
                 value = _Round(value.roster, dict(value.commits), dict(value.echoes),
                                dict(value.reveals))
+            elif isinstance(value, AheadSeed):
+                value = value.copy()
             setattr(new, name, value)
         return new
 
@@ -632,7 +701,15 @@ class _Check:
             problems.append(EventProblem(ProblemKind.NOT_SEATED, -1, None, None, str(error)))
             rows = ()
         seeding = None
-        if self.seed is not None:
+        if self.ahead is not None:
+            ahead = self.ahead
+            who = ahead.contributors(self.live())
+            seeding = SeedProgress(len(self.rounds), who,
+                                   tuple(sorted((n, c) for n, c in ahead.commits.items()
+                                                if n in who)),
+                                   tuple(sorted(ahead.echoed(who).items())),
+                                   tuple(sorted(ahead.reveals.items())), ahead.called)
+        elif self.seed is not None:
             state = self.seed
             seeding = SeedProgress(len(self.rounds), state.roster,
                                    tuple(sorted(state.commits.items())),

@@ -22,9 +22,11 @@ from .records import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLES, Record
 # The most records an event can hold: each entrant's entry, admission and withdrawal, then
 # per round every entrant's commit, echo and reveal, the round start and every table's
 # result, with as many director's corrections and penalties again per round, a substitute
-# a table, and as many changes of director as there are entrants.
+# a table, and as many changes of director as there are entrants; a seed made ahead adds the
+# round's call and one echo more an entrant (an entry or a withdrawal before the call makes
+# the echoes due again; a daemon waits for the roster to settle, check.py and events.py).
 MAX_EVENT_RECORDS = (1 + 4 * MAX_ENTRANTS
-                     + MAX_ROUNDS * (3 * MAX_ENTRANTS + 1 + 4 * MAX_TABLES))
+                     + MAX_ROUNDS * (4 * MAX_ENTRANTS + 2 + 4 * MAX_TABLES))
 
 MAX_PULL = 256   # records asked of one peer at once
 

@@ -7,13 +7,28 @@ reveal is in. Both are pure functions of the checker's ``Verdict`` (check.py), t
 id and what only the signer knows (its key; the secret its nonces are derived from), so the
 daemon decides nothing itself and a restarted daemon signs exactly what it would have: the
 nonce of a round is derived from the secret, never drawn again.
+
+At an event whose seed is made ahead (records.SeedSteps.AHEAD, seed_ahead.py) the
+commitment and echo are owed as soon as the record allows them (round 1's during entries,
+round ``r``'s once round ``r - 1`` has started; an echo again whenever an entry or a
+withdrawal changed the commitments), the reveal only once the director's ``RoundCall`` is
+held, and the round start once every reveal is in. When to send what is owed is the
+daemon's choice (it waits for the roster to settle, and for its table to open).
 """
 
 from __future__ import annotations
 
 from . import round_seed
 from .check import Verdict
-from .records import MAX_SCORE, RoundStart, SeedCommit, SeedEcho, SeedReveal, TableResult
+from .records import (
+    MAX_SCORE,
+    RoundStart,
+    SeedCommit,
+    SeedEcho,
+    SeedReveal,
+    SeedSteps,
+    TableResult,
+)
 from .round_seating import expected_seating
 from .round_tables import seated_keys, substitute_at
 from .signing import table_id
@@ -33,6 +48,8 @@ def seed_step(verdict: Verdict, event: bytes, player: bytes, secret: bytes,
     number = verdict.entrants.index(player)
     nonce = round_seed.nonce(secret, event, r, player)
     progress = verdict.seeding
+    if create.seed_steps is SeedSteps.AHEAD:
+        return _ahead_step(verdict, event, player, number, nonce)
     if progress is None:
         if called != r or number in verdict.withdrawn:
             return None
@@ -53,6 +70,31 @@ def seed_step(verdict: Verdict, event: bytes, player: bytes, secret: bytes,
     return SeedReveal(event, r, player, nonce)
 
 
+def _ahead_step(verdict: Verdict, event: bytes, player: bytes, number: int, nonce: bytes
+                ) -> SeedStep | None:
+    """The step owed at an event whose seed is made ahead (seed_ahead.py)."""
+    r = len(verdict.rounds)
+    progress = verdict.seeding
+    if progress is None:            # nothing taken yet: the entrants now in commit
+        if number in verdict.withdrawn:
+            return None
+        return SeedCommit(event, r, player, round_seed.commitment(event, r, player, nonce))
+    if number not in progress.roster:
+        return None                 # withdrawn, or entered after the call: the next round
+    commits = dict(progress.commits)
+    if number not in commits:
+        return SeedCommit(event, r, player, round_seed.commitment(event, r, player, nonce))
+    if len(commits) < len(progress.roster):
+        return None
+    if number not in dict(progress.echoes):
+        return SeedEcho(event, r, player,
+                        round_seed.echo([commits[n] for n in progress.roster]))
+    if not progress.called or len(progress.echoes) < len(progress.roster) \
+            or number in dict(progress.reveals):
+        return None
+    return SeedReveal(event, r, player, nonce)
+
+
 def round_start(verdict: Verdict, event: bytes) -> RoundStart | None:
     """The round start the director signs once every entrant of the round revealed: the
     seed they made and the seating the method gives (``SeatingError`` when the round
@@ -60,6 +102,8 @@ def round_start(verdict: Verdict, event: bytes) -> RoundStart | None:
     create = verdict.create
     progress = verdict.seeding
     if create is None or progress is None or len(progress.reveals) < len(progress.roster):
+        return None
+    if create.seed_steps is SeedSteps.AHEAD and not progress.called:
         return None
     r = progress.round
     reveals = dict(progress.reveals)

@@ -52,10 +52,12 @@ from .records import (
     NewDirector,
     Penalty,
     Record,
+    RoundCall,
     RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
+    SeedSteps,
     Substitute,
     TableResult,
     TimeCall,
@@ -84,7 +86,8 @@ def body_to_wire(body: Body) -> list[Any]:
                 body.amount, body.fill.value,
                 [s.bye_points.numerator, s.bye_points.denominator, s.bye_score,
                  s.three_exposures_penalty],
-                body.unfinished_zero, body.private, body.seeded, body.deck.value, body.nonce]
+                body.unfinished_zero, body.private, body.seeded, body.deck.value, body.nonce,
+                *([body.seed_steps.value] if body.seed_steps is SeedSteps.AHEAD else [])]
     if isinstance(body, Entry):
         return [body.event, body.player, body.name]
     if isinstance(body, Admit):
@@ -105,7 +108,7 @@ def body_to_wire(body: Body) -> list[Any]:
                 body.table_id]
     if isinstance(body, Correction):
         return [body.event, body.round, body.table, list(body.scores), body.reason]
-    if isinstance(body, TimeCall):
+    if isinstance(body, TimeCall | RoundCall):
         return [body.event, body.round]
     if isinstance(body, Extension):
         return [body.event, body.round, body.table, body.minutes, body.reason]
@@ -180,7 +183,18 @@ def _create(f: list[Any]) -> Create:
                 need_int(scoring[3], "three exposures penalty", 0, 1000)),
         need_bool(f[8], "unfinished scores zero"), need_bool(f[9], "private"),
         need_bool(f[10], "seeded"), _enum(Deck, f[11], "deck"),
-        need_bytes(f[12], "event nonce", NONCE_LEN))
+        need_bytes(f[12], "event nonce", NONCE_LEN),
+        _seed_steps(f[13]) if len(f) > 13 else SeedSteps.AFTER_CALL)
+
+
+def _seed_steps(value: object) -> SeedSteps:
+    """A 14th field of a creation says the seed is made ahead; events made before it have
+    13 fields and read as AFTER_CALL, so one encoding stands for each (what is signed is
+    re-packed): AFTER_CALL written out is refused."""
+    steps: SeedSteps = _enum(SeedSteps, value, "seed steps")
+    if steps is not SeedSteps.AHEAD:
+        raise WireError("seed steps: a 14th creation field is only ever 'ahead'")
+    return steps
 
 
 def _seat(value: object) -> int | None:
@@ -242,6 +256,7 @@ _BODIES: dict[Kind, tuple[int, Callable[[list[Any]], Body]]] = {
                                         need_int(f[5], "penalty score", -MAX_SCORE, MAX_SCORE),
                                         need_str(f[6], "reason", MAX_REASON))),
     Kind.TIME_CALL: (2, lambda f: TimeCall(_event(f[0]), _round(f[1]))),
+    Kind.ROUND_CALL: (2, lambda f: RoundCall(_event(f[0]), _round(f[1]))),
     Kind.EXTENSION: (5, lambda f: Extension(_event(f[0]), _round(f[1]),
                                             need_int(f[2], "table", 0, MAX_TABLES - 1),
                                             need_int(f[3], "extra minutes", 1, MAX_AMOUNT),
@@ -262,6 +277,8 @@ def decode_record(data: bytes) -> Record:
     items = need_list(unpack(data, "record", max_bytes=MAX_RECORD_BYTES), "record", length=3)
     kind = _enum(Kind, items[0], "record kind")
     length, parse = _BODIES[kind]
+    if kind is Kind.CREATE and isinstance(items[1], list) and len(items[1]) == length + 1:
+        length += 1                  # a creation that makes its seeds ahead (SeedSteps)
     fields = need_list(items[1], f"{kind.name.lower()} record", length=length)
     body = parse(fields)
     most = MAX_ENTRANTS if kind is Kind.NEW_DIRECTOR else MAX_SIGNATURES

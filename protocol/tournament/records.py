@@ -13,6 +13,9 @@ Who signs what (``signers`` in check.py):
   ``Withdraw``: the player, or the director with a reason;
 * ``SeedCommit``, ``SeedEcho``, ``SeedReveal``: each entrant of the round, the table dice's
   commit-reveal (round_seed.py) run by all entrants for the round's seed;
+* ``RoundCall``: the director, at ``tournament start`` (an event made with
+  ``SeedSteps.AHEAD``): entries and the results the seating uses are closed for that round,
+  and only from then on may its entrants reveal;
 * ``RoundStart``: the director, the seating as the seating method computes it;
 * ``TableResult``: the four seats of the table (a bot seat: the director, who runs it);
 * ``Correction``, ``Penalty``: the director, with a reason, shown in the standings history;
@@ -70,6 +73,7 @@ class Kind(Enum):
     END_TABLE = 14
     SUBSTITUTE = 15
     NEW_DIRECTOR = 16
+    ROUND_CALL = 17
 
 
 class Length(Enum):
@@ -84,6 +88,20 @@ class Deck(Enum):
 
     FAIR = "fair"
     PRACTICE = "practice"
+
+
+class SeedSteps(Enum):
+    """When a round's seed is made (docs/TOURNAMENT.md, "The round seed").
+
+    ``AFTER_CALL``: every step (commit, echo, reveal) after the director calls the round, the
+    call itself no record: events made before the ``RoundCall`` record existed (their
+    ``Create`` has 13 fields, and reads as this). ``AHEAD``: commitments and echoes are made
+    ahead (during entries, while the round before plays), the director's signed
+    ``RoundCall`` closes the round's entries and results, and reveals are taken only after
+    it: ``start`` waits for the reveals alone."""
+
+    AFTER_CALL = "after_call"
+    AHEAD = "ahead"
 
 
 class WithdrawnBy(Enum):
@@ -111,6 +129,7 @@ class Create:
     seeded: bool                 # Swiss-like seeding by standings from round 2
     deck: Deck
     nonce: bytes
+    seed_steps: SeedSteps = SeedSteps.AFTER_CALL   # a 14th field on the wire only if AHEAD
 
 
 @dataclass(frozen=True)
@@ -168,6 +187,17 @@ class SeedReveal:
     round: int
     player: bytes
     nonce: bytes
+
+
+@dataclass(frozen=True)
+class RoundCall:
+    """The director calls a round (``tournament start``, an event whose seed is made
+    ``AHEAD``): from here the round's roster is closed (an entry after it plays from the
+    next round; a withdrawal after it, from the next round), the results it is seated
+    after are fixed, and its entrants may reveal their nonces."""
+
+    event: bytes
+    round: int
 
 
 @dataclass(frozen=True)
@@ -292,9 +322,9 @@ class NewDirector:
     reason: str
 
 
-Body = (Create | Entry | Admit | Withdraw | SeedCommit | SeedEcho | SeedReveal | RoundStart
-        | TableResult | Correction | Penalty | TimeCall | Extension | EndTable | Substitute
-        | NewDirector)
+Body = (Create | Entry | Admit | Withdraw | SeedCommit | SeedEcho | SeedReveal | RoundCall
+        | RoundStart | TableResult | Correction | Penalty | TimeCall | Extension | EndTable
+        | Substitute | NewDirector)
 
 KIND_OF: dict[type, Kind] = {
     Create: Kind.CREATE, Entry: Kind.ENTRY, Admit: Kind.ADMIT, Withdraw: Kind.WITHDRAW,
@@ -302,7 +332,7 @@ KIND_OF: dict[type, Kind] = {
     RoundStart: Kind.ROUND_START, TableResult: Kind.TABLE_RESULT,
     Correction: Kind.CORRECTION, Penalty: Kind.PENALTY, TimeCall: Kind.TIME_CALL,
     Extension: Kind.EXTENSION, EndTable: Kind.END_TABLE, Substitute: Kind.SUBSTITUTE,
-    NewDirector: Kind.NEW_DIRECTOR,
+    NewDirector: Kind.NEW_DIRECTOR, RoundCall: Kind.ROUND_CALL,
 }
 
 

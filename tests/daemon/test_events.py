@@ -58,6 +58,25 @@ def records_of(d: Daemon, event: str) -> list[bytes]:
     return [encode_record(r) for r in rt.held.records]
 
 
+def kinds_of(d: Daemon, event: str) -> list[str]:
+    """The kinds of the records ``d`` holds, in order ("Entry", "SeedCommit", ...)."""
+    rt = d.events.events[bytes.fromhex(event)]
+    return [type(r.body).__name__ for r in rt.held.records]
+
+
+async def made_ahead(ds: list[Daemon], event: str) -> bool:
+    """Round 1's seed made ahead as far as it goes before the call (every entrant's
+    commitment and echo held), the same records at every daemon: the record holds still."""
+    director = ds[0]
+    rt = director.events.events[bytes.fromhex(event)]
+
+    def done() -> bool:
+        progress = rt.verdict.seeding
+        return progress is not None and len(progress.echoes) == len(progress.roster) \
+            and len({tuple(records_of(d, event)) for d in ds}) == 1
+    return await wait_for(done, 15)
+
+
 async def all_hold(director: Daemon, players: list[Daemon], event: str) -> bool:
     """Wait (up to 10 s) until every player's daemon holds the director's record."""
     return await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
@@ -75,9 +94,15 @@ def test_players_enter_by_the_directors_address_and_every_daemon_holds_the_recor
         for d in players:
             entered = await enter(d, director, "club night")
             assert entered["ok"] and entered["event"] == event and entered["me"] is not None
+        # round 1's seed is made ahead: each entrant's commitment, then (the entries held
+        # still) its echo; every daemon holds the same records
         assert await wait_for(lambda: all(
-            len(records_of(d, event)) == 1 + len(players) for d in ds), 10)
-        assert len({tuple(records_of(d, event)) for d in ds}) == 1
+            kinds_of(d, event).count("SeedCommit") == len(players)
+            and kinds_of(d, event).count("SeedEcho") >= len(players) for d in ds)
+            and len({tuple(records_of(d, event)) for d in ds}) == 1, 10)
+        assert kinds_of(director, event).count("Entry") == len(players)
+        assert (await call(director, type="tournament_status", name="club night"))[
+            "seeding"] == {"round": 1, "step": "call", "waiting_for": [], "ahead": True}
         status = [await call(d, type="tournament_status", name="club night") for d in ds]
         assert [s["me"] for s in status] == [None, 0, 1, 2, 3]
         assert {tuple(e["name"] for e in s["entrants"]) for s in status} == {
@@ -101,7 +126,7 @@ def test_a_private_event_takes_an_entry_only_with_its_code(tmp_path: Path) -> No
             await enter(ann, director, "finals", "WRONG1")
         entered = await enter(bob, director, "finals", code.lower())
         assert entered["me"] == 0
-        assert len(records_of(director, made["event"])) == 3     # create, admit, entry
+        assert kinds_of(director, made["event"])[:3] == ["Create", "Admit", "Entry"]
         assert [e["name"] for e in entered["entrants"]] == ["p2"]
 
     run(tmp_path, 3, body)
@@ -132,7 +157,7 @@ def test_a_restarted_entrant_catches_up_from_the_director(tmp_path: Path) -> Non
             await ann.close()
             for d in (bob, cy):
                 await enter(d, director, "club")
-            assert len(records_of(director, event)) == 4
+            assert kinds_of(director, event).count("Entry") == 3
             again = Daemon(identity(501), Paths(tmp_path / "d1", tmp_path / "d1" / "run"), PORT,
                            name="p1", host="127.0.0.1", listen_port=ann.transport.port,
                            mdns=False)
@@ -156,6 +181,7 @@ def test_a_forged_record_from_a_peer_is_refused_and_nothing_is_stored(
         event = (await call(director, type="tournament_create", name="club"))["event"]
         await enter(ann, director, "club")
         await enter(bob, director, "club")
+        assert await made_ahead(ds, event)
         held = director.events.events[bytes.fromhex(event)]
         entry = held.held.records[1]
         assert isinstance(entry.body, Entry)
@@ -221,8 +247,16 @@ def test_the_director_starts_a_round_every_entrant_seeds_it_and_all_hold_its_sea
             status = await call(d, type="tournament_status", name="club")
             assert status["round"]["tables"] == tables
             assert status["round"]["my_table"] in (1, 2) and status["round"]["my_wind"]
-            assert status["seeding"] is None
-        assert len(records_of(director, event)) == 1 + 6 + 3 * 6 + 1
+            # round 2's seed is made ahead while round 1 plays: only its first steps
+            assert status["seeding"] is None or status["seeding"]["round"] == 2
+        held = kinds_of(director, event)
+        first = held[:held.index("RoundStart") + 1]
+        # the creation, 6 entries, each entrant's commitment and echo (an echo again after
+        # an entry that came later), the director's call, 6 reveals after it, the start
+        assert [first.count(k) for k in ("Entry", "SeedCommit", "RoundCall", "SeedReveal",
+                                         "RoundStart")] == [6, 6, 1, 6, 1]
+        assert first.count("SeedEcho") >= 6
+        assert first.index("RoundCall") < first.index("SeedReveal")   # reveals after it
 
     run(tmp_path, 7, body)
 
@@ -268,7 +302,7 @@ def test_a_round_waits_for_an_entrant_who_is_away_and_says_so(tmp_path: Path) ->
         await enter(bob, director, "club")
         await bob.close()
         with pytest.raises(ApiError, match=r"round 1 of club is called; its seed waits for "
-                                           r"p2 \(commit\)"):
+                                           r"p2 \((commit|echo)\)"):
             await call(director, type="tournament_start", name="club", wait=1)
         assert await wait_for(lambda: not director.alive(bob.identity.public_key), 20)
         status = await call(director, type="tournament_status", name="club")

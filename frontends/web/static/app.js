@@ -978,7 +978,8 @@
     }
     const seeding = event.seeding;
     if (seeding && (seeding.waiting_for || []).length) {
-      parts.push(h("p", { text: `Round ${seeding.round} is called: its seed waits for ` +
+      const called = seeding.ahead ? "'s seed is made ahead" : " is called";
+      parts.push(h("p", { text: `Round ${seeding.round}${called}: its seed waits for ` +
         `${seeding.waiting_for.join(", ")} (${seeding.step})` }));
     }
     for (const problem of event.problems || []) parts.push(h("p", { class: "problem", text: problem }));
