@@ -6,8 +6,8 @@ seated, each round's tables are opened, played by a bot entrant at every seat an
 the seats' daemons, and the director's daemon is killed with SIGKILL while round 1's tables
 play and started again on the same data folder: nothing is lost, every daemon ends with the
 same record and the same standings, and the export verifies to them. Fifteen entrants with
-``--fill bots`` play a round whose bot seat the director's daemon plays. Where namespaces
-cannot be made, the test is skipped with the reason.
+``--fill bots`` play a round on the fair deck whose bot seat the director's daemon plays.
+Where namespaces cannot be made, the test is skipped with the reason.
 """
 
 from __future__ import annotations
@@ -177,12 +177,13 @@ def test_a_director_and_sixteen_entrants_on_their_own_machines_play_three_rounds
 
 def test_fifteen_entrants_with_bot_seats_play_every_table(
         venue15: list[LanDaemon]) -> None:
-    """``--fill bots`` with fifteen entrants: four tables, one of them with a bot seat, which
-    the director's daemon takes and plays; every table completes, every daemon computes the
-    same standings (the bot has no row), equal to verify's recomputation of the export."""
+    """``--fill bots`` with fifteen entrants, on the fair deck (the issue's one round on it
+    over machines): four tables, one of them with a bot seat, which the director's daemon
+    takes and plays; every table completes, every daemon computes the same standings (the
+    bot has no row), equal to verify's recomputation of the export."""
     director, *players = venue15
     ask(director, type="tournament_create", name="club", rounds=1, hands=1,
-        deck="practice", fill="bots")
+        deck="fair", fill="bots")
     for d in players:
         assert ask(d, type="tournament_join", name="club", host=director.address,
                    port=7420)["me"] is not None
