@@ -212,14 +212,14 @@ def next_lines(view: View, left: float | None, our_next: bool) -> list[str]:
     held = view.get("waiting")
     if isinstance(held, Mapping) and held.get("text"):
         return [str(held["text"])]   # past the window: whom and how long, not "0s"
+    then = str((nxt.get("then") if isinstance(nxt, Mapping) else None) or "Next hand")
     if left is not None:
-        then = nxt.get("then") if isinstance(nxt, Mapping) else None
-        lines.append(f"{then or 'Next hand'} in {left:.0f}s")
+        lines.append(f"{then} in {left:.0f}s")
     if others:
         lines.append("Waiting for " + ", ".join(others)
                      + (" (no time limit)" if left is None else ""))
     if our_next:
-        lines.append("Press Enter or n when you are ready for the next hand.")
+        lines.append(f"Press Enter or n when you are ready for the {then.lower()}.")
     elif me in waiting:
         lines.append("Waiting for the table to offer the next hand.")
     return lines

@@ -120,6 +120,7 @@ def test_the_last_hands_countdown_says_it_leads_to_the_final_standings() -> None
     event["view"]["next"]["then"] = "Final standings"
     screen = _screen(event, ui=UiState(elapsed=3.2))
     assert "Final standings in 12s" in screen and "Next hand in" not in screen
+    assert "when you are ready for the final standings." in screen
 
 
 def test_failed_audit_is_shown_with_its_reason() -> None:

@@ -205,7 +205,7 @@ const Views = (() => {
         text: `${nxt.then || "Next hand"} in ${Math.ceil(left)} s` }) : null,
       waiting.length ? h("p", { text: "Waiting for " + waiting.map((s) => who(view, s))
         .join(", ") + (left === null ? " (no time limit)" : "") }) : null,
-      ourNext ? h("p", { text: "Press Enter or n when you are ready for the next hand." }) : null,
+      ourNext ? h("p", { text: `Press Enter or n when you are ready for the ${(nxt.then || "Next hand").toLowerCase()}.` }) : null,
     ];
   }
 
