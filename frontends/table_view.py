@@ -303,7 +303,7 @@ def layout(
     if kind == "reconnecting":
         return _reconnecting(view, ui, width, height, ascii_only)
     over = view.get("phase") == "match_over" and not legal
-    footer = _footer(ui, width, "over" if over else kind)
+    footer = _footer(ui, width, "over" if over else kind, view)
     stack = Stack(width, ascii_only)
     for detail in DETAILS:
         stack = Stack(width, ascii_only)
@@ -377,13 +377,25 @@ def _pick(variants: Sequence[str], width: int) -> str:
     return next((v for v in variants if text_width(v) <= width), variants[-1])
 
 
-def _footer(ui: UiState, width: int, kind: str) -> list[str]:
+def _footer(ui: UiState, width: int, kind: str, view: View | None = None) -> list[str]:
     lines = []
     if ui.daemon:
         lines.append(f"! {ui.daemon}")
     if ui.message:
         lines.append(f"! {ui.message}")
-    lines.append(_pick(KEY_LINES[kind], width))
+    lines.append(_pick(_key_lines(kind, view), width))
+    return lines
+
+
+def _key_lines(kind: str, view: View | None) -> tuple[str, ...]:
+    """The keys line's variants for the screen; at the end of a hand, Enter's words are what
+    the view says comes next (its ``next.then``: "Final standings" after the match's last
+    hand), as the countdown and the prompt above say."""
+    lines: tuple[str, ...] = KEY_LINES[kind]
+    nxt = (view or {}).get("next")
+    then = nxt.get("then") if kind == "result" and isinstance(nxt, Mapping) else None
+    if isinstance(then, str) and then and then.lower() != "next hand":
+        lines = tuple(line.replace("next hand", then.lower()) for line in lines)
     return lines
 
 

@@ -121,6 +121,13 @@ def test_the_last_hands_countdown_says_it_leads_to_the_final_standings() -> None
     screen = _screen(event, ui=UiState(elapsed=3.2))
     assert "Final standings in 12s" in screen and "Next hand in" not in screen
     assert "when you are ready for the final standings." in screen
+    keys = screen.splitlines()[-1]
+    assert "final standings" in keys and "next hand" not in keys
+
+
+def test_the_keys_line_after_an_ordinary_hand_says_next_hand() -> None:
+    screen = _screen(sample_views.hand_over_event(), ui=UiState(elapsed=3.2))
+    assert "next hand" in screen.splitlines()[-1]
 
 
 def test_failed_audit_is_shown_with_its_reason() -> None:
