@@ -58,23 +58,34 @@ def round_clock(rt: EventRuntime, now: float, wall: float | None = None
                 ) -> RoundClock | None:
     """The clock of ``rt``'s round under way (started now when we see it first, or, after a
     restart, as long ago as the wall clock ``wall`` says we first held the round's start);
-    None before the first round."""
+    its time call likewise, so a table's extension after the call does not start again when
+    the daemon does. None before the first round."""
     rounds = rt.verdict.rounds
     if not rounds:
         return None
     r = rounds[-1].round
+    wall = time.time() if wall is None else wall
+    kept = rt.clock_wall if rt.clock_wall is not None and rt.clock_wall[0] == r else None
     if rt.clock is None or rt.clock.round != r:
-        wall = time.time() if wall is None else wall
-        if rt.clock_wall is not None and rt.clock_wall[0] == r:
-            since = max(0.0, wall - rt.clock_wall[1])    # a clock set back: none
-            rt.clock = RoundClock(r, now - since)
+        if kept is not None:
+            rt.clock = RoundClock(r, now - _since(kept[1], wall))
         else:
             rt.clock = RoundClock(r, now)
-            rt.clock_wall = (r, wall)
+            kept = rt.clock_wall = (r, wall, None)
             rt.meta_due = True             # kept for a restart (EventClock's tick)
     if r in rt.verdict.time_called and rt.clock.called is None:
-        rt.clock.called = now
+        if kept is not None and kept[2] is not None:
+            rt.clock.called = now - _since(kept[2], wall)
+        else:
+            rt.clock.called = now
+            rt.clock_wall = (r, kept[1] if kept is not None else wall, wall)
+            rt.meta_due = True
     return rt.clock
+
+
+def _since(then: float, wall: float) -> float:
+    """Seconds from the wall-clock time ``then`` to ``wall``; none for a clock set back."""
+    return max(0.0, wall - then)
 
 
 def table_due(rt: EventRuntime, clock: RoundClock, table: int, now: float) -> bool:

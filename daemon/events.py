@@ -144,9 +144,10 @@ class EventRuntime:
     signing: dict[tuple[int, int], dict[bytes, tuple[TableResult, list[bytes | None]]]] = \
         field(default_factory=dict)
     clock: RoundClock | None = None    # the round under way's clock (event_clock.py)
-    # (round, wall-clock time we first held its start): in the metadata, so a restarted
-    # daemon goes on counting the round's minutes; meta_due: not written yet
-    clock_wall: tuple[int, float] | None = None
+    # (round, wall-clock time we first held its start, and its time call): in the
+    # metadata, so a restarted daemon goes on counting the round's minutes and a table's
+    # extension; meta_due: not written yet
+    clock_wall: tuple[int, float, float | None] | None = None
     meta_due: bool = False
     # a seed made ahead: the contributors as last seen and since when (monotonic), when we
     # first held the last round's start, and whether a step owed is held back for later
@@ -936,10 +937,23 @@ class Events:
         if isinstance(where, list) and len(where) == 2 and isinstance(where[0], str) \
                 and isinstance(where[1], int):
             rt.director_at = (where[0], where[1])
-        clock = meta.get("clock_wall")
-        if isinstance(clock, list) and len(clock) == 2 and type(clock[0]) is int \
-                and clock[0] >= 0 and isinstance(clock[1], float) and math.isfinite(clock[1]):
-            rt.clock_wall = (clock[0], clock[1])
+        rt.clock_wall = _clock_wall(meta.get("clock_wall"))
+
+
+def _clock_wall(clock: object) -> tuple[int, float, float | None] | None:
+    """The metadata's round clock (round, start, time call: wall-clock seconds; a daemon of
+    before the time call was kept wrote only the first two), or None when it is not one."""
+    if not isinstance(clock, list) or len(clock) not in (2, 3) or type(clock[0]) is not int \
+            or clock[0] < 0 or not all(_finite(t) for t in clock[1:2]):
+        return None
+    called = clock[2] if len(clock) == 3 else None
+    if called is not None and not _finite(called):
+        return None
+    return (clock[0], clock[1], called)
+
+
+def _finite(value: object) -> bool:
+    return isinstance(value, float) and math.isfinite(value)
 
 
 def _same_code(given: str, code: str) -> bool:

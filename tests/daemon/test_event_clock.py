@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 
 from fourwinds.daemon import event_clock
+from fourwinds.daemon import events as events_module
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_clock import EventClock
-from fourwinds.daemon.events import Events
+from fourwinds.daemon.events import EventRuntime, Events
 from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.table.state import Phase
 from fourwinds.protocol.table.steps import UNFINISHED
@@ -172,3 +174,36 @@ def test_a_restarted_director_goes_on_counting_the_rounds_minutes(tmp_path: Path
         assert clock is not None and clock.started == 1000.0
 
     run(tmp_path, 5, body)
+
+
+def test_a_restarted_daemon_counts_a_tables_extension_from_the_time_call_not_the_restart(
+) -> None:
+    """When the round's time was called before the restart, the call's wall-clock time is in
+    the metadata too: an extended table's minutes count from the call, so a restart does not
+    give the table its extension again (nor does a clock set back take time away)."""
+    verdict = SimpleNamespace(rounds=(SimpleNamespace(round=0),), time_called=frozenset())
+    rt = cast(EventRuntime, SimpleNamespace(verdict=verdict, clock=None, clock_wall=None,
+                                            meta_due=False))
+    clock = event_clock.round_clock(rt, 100.0, wall=5000.0)
+    kept: object = rt.clock_wall
+    assert clock is not None and kept == (0, 5000.0, None) and rt.meta_due
+    verdict.time_called = frozenset({0})
+    clock = event_clock.round_clock(rt, 1900.0, wall=6800.0)          # time called
+    assert clock is not None and clock.called == 1900.0
+    kept = rt.clock_wall
+    assert kept == (0, 5000.0, 6800.0)
+    restarted = cast(EventRuntime, SimpleNamespace(verdict=verdict, clock=None,
+                                                   clock_wall=rt.clock_wall, meta_due=False))
+    clock = event_clock.round_clock(restarted, 50.0, wall=7100.0)      # 5 minutes later
+    assert clock is not None and clock.started == pytest.approx(50.0 - 2100.0)
+    assert clock.called == pytest.approx(50.0 - 300.0) and not restarted.meta_due
+    restarted.clock = None
+    clock = event_clock.round_clock(restarted, 50.0, wall=4000.0)      # a clock set back
+    assert clock is not None and clock.started == 50.0 and clock.called == 50.0
+
+
+def test_metadata_of_a_daemon_that_kept_only_the_rounds_start_still_reads() -> None:
+    assert events_module._clock_wall([2, 5000.0]) == (2, 5000.0, None)
+    assert events_module._clock_wall([2, 5000.0, 6800.0]) == (2, 5000.0, 6800.0)
+    for bad in ([2], [2, "x"], [-1, 5.0], [2, 5.0, float("nan")], "2,5", [2, 5.0, 6.0, 7.0]):
+        assert events_module._clock_wall(bad) is None
