@@ -30,6 +30,7 @@ import msgpack
 import zmq
 import zmq.asyncio
 
+from fourwinds.daemon.api_version import API_VERSION as API_VERSION  # re-exported
 from fourwinds.daemon.paths import Paths, ensure_private_dir
 from fourwinds.daemon.store import write_atomic
 from fourwinds.daemon.tasks import cancel_and_wait
@@ -37,7 +38,6 @@ from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
 
-API_VERSION = 1
 MAX_REQUEST = 64 * 1024
 """Bytes of the largest request a frontend may send: the API socket's ZMQ_MAXMSGSIZE (a
 ``create`` with a card file is the biggest; an Open over wire.MAX_PAYLOAD is refused there)."""

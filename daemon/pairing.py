@@ -23,11 +23,12 @@ import hmac
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
-
-from spake2 import SPAKE2_A, SPAKE2_B
+from typing import TYPE_CHECKING, Any
 
 from fourwinds.protocol.errors import FourwindsError
+
+if TYPE_CHECKING:
+    from spake2 import SPAKE2_A
 
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I/L
 CODE_LENGTH = 6
@@ -71,6 +72,7 @@ class JoinerPairing:
         """The SPAKE2 message for ``PairStart`` (empty for a public table)."""
         if self.code is None:
             return b""
+        from spake2 import SPAKE2_A  # a private table's join only: ~17 ms of a start
         self._spake = SPAKE2_A(normalize_code(self.code), idA=self.joiner_key,
                                idB=self.host_key)
         message: bytes = self._spake.start()
@@ -145,6 +147,7 @@ class HostPairing:
             raise PairingError("too many wrong codes from you; try again in a minute")
         if not message:
             raise PairingError("this table is private: joining needs its code")
+        from spake2 import SPAKE2_B  # a private table's join only: ~17 ms of a start
         spake = SPAKE2_B(normalize_code(self.code), idA=joiner_key, idB=self.host_key)
         ours: bytes = spake.start()
         try:

@@ -16,7 +16,6 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
-from importlib.metadata import PackageNotFoundError, version
 
 from fourwinds.frontends import commands
 from fourwinds.protocol.errors import FourwindsError
@@ -30,10 +29,26 @@ class UsageError(Exception):
 
 
 def _version() -> str:
+    # importlib.metadata reads the installed package's records: ~25 ms of every command's
+    # start, so it is imported only when the version is asked for (``_VersionAction``)
+    from importlib.metadata import PackageNotFoundError, version
     try:
         return version("fourwinds")
     except PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
         return "unknown"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: prints the installed version, looked up only when asked for."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
+                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=default, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        print(f"fourwinds {_version()}")
+        parser.exit()
 
 
 # Modules that register several subcommands, or one not named after the module; every other
@@ -67,7 +82,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="fourwinds",
         description="Serverless Mahjong for a home network or a venue (American and MCR).",
     )
-    parser.add_argument("--version", action="version", version=f"fourwinds {_version()}")
+    parser.add_argument("--version", action=_VersionAction,
+                        help="show the installed version and exit")
     parser.add_argument("--verbose", "-v", action="count", default=0, help="more logging")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from .rules import RulesAdapter
-from .ruleset import RuleSetAdapter
+# For annotations only: a command that asks for a rule set's title (`fourwinds status`) does
+# not import the table's state machine, its signing and crypto with them.
+if TYPE_CHECKING:
+    from .rules import RulesAdapter
+    from .ruleset import RuleSetAdapter
 
 _BUILT_IN = {
     "american": "fourwinds.protocol.american.ruleset",

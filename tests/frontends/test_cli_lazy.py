@@ -66,3 +66,31 @@ def test_help_without_a_command_lists_every_command(
     assert code in (0, 2)
     for name in ("play", "daemon", "tables", "more-time", "verify"):
         assert name in out
+
+
+def test_a_status_or_act_command_does_not_load_the_table_state_machine_or_package_metadata(
+) -> None:
+    """`fourwinds status` and `act` are what scripts run over and over: they start without
+    the table's state machine (its signing and crypto), which only the daemon needs, and
+    without reading the package metadata, which only ``--version`` needs."""
+    code = ("import sys\n"
+            "from fourwinds.frontends import cli\n"
+            "for argv in (['status', '--help'], ['act', '--help']):\n"
+            "    try:\n"
+            "        cli.main(argv)\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "print(sorted(sys.modules))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    loaded = out.strip().splitlines()[-1]
+    for heavy in ("fourwinds.protocol.table.state", "fourwinds.protocol.table.signing",
+                  "importlib.metadata"):
+        assert f"'{heavy}'" not in loaded
+
+
+def test_version_is_looked_up_when_asked_for(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["--version"])
+    assert stopped.value.code == 0
+    assert capsys.readouterr().out.startswith("fourwinds ")
