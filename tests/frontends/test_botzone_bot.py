@@ -19,7 +19,7 @@ from fourwinds.frontends.botzone_io import Mode
 from fourwinds.frontends.botzone_proc import BotzoneProgram
 from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
 from fourwinds.protocol.errors import FourwindsError
-from tests.frontends.harness_stream import HarnessStream
+from testkit.botzone_stream import HarnessStream
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "botzone_bot.py"

@@ -28,7 +28,7 @@ from fourwinds.frontends.exec_bot import default_action
 from fourwinds.frontends.table_keys import act_request
 from fourwinds.protocol.table.options import DeckKind
 from tests.frontends.botzone_referee import Referee
-from tests.frontends.harness_stream import HarnessStream
+from testkit.botzone_stream import HarnessStream
 
 Event = Mapping[str, Any]
 
