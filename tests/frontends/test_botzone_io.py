@@ -63,7 +63,8 @@ def test_json_output_indented_over_lines_as_jsoncpp_prints_it() -> None:
     assert (out.response, out.data, out.keep_running) == ("PASS", "k", True)
 
 
-@pytest.mark.parametrize("lines", [[], ["PLAY W1\n"], ["{\n", '"response": "PASS"\n'], ['{"answer": 1}\n'], ["[1, 2]\n"]])
+@pytest.mark.parametrize("lines", [[], ["PLAY W1\n"], ["{\n", '"response": "PASS"\n'],
+                                   ['{"answer": 1}\n'], ["[1, 2]\n"]])
 def test_json_output_without_a_response(lines: list[str]) -> None:
     out = read_output(Mode.JSON, lines)
     assert out.response is None and out.problem
