@@ -46,7 +46,7 @@ def test_a_player_enters_an_event_and_its_export_verifies(
                     "--data-dir", str(bob.data_dir))
     assert entered["me"] == 0 and entered["event"] == made["event"]
     listed = fourwinds_cli("tournament", "list", "--data-dir", str(ann.data_dir))
-    assert "club night (mcr, 3 rounds of 1 hand, practice deck): you direct it" in listed.stdout
+    assert "club night (MCR, 3 rounds of 1 hand, practice deck): you direct it" in listed.stdout
     assert "  0  Bob" in listed.stdout
     shown = fourwinds_cli("tournament", "status", "club night", "--data-dir", str(bob.data_dir))
     assert "you are entrant 0" in shown.stdout and "1 entrant(s)" in shown.stdout
