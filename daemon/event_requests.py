@@ -15,7 +15,7 @@ from fourwinds.daemon.events import describe, entrant_named
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION
-from fourwinds.protocol.rules_label import NO_FLOWERS_IS_MCR
+from fourwinds.protocol.rules_label import NO_FLOWERS_IS_MCR, rules_label
 from fourwinds.protocol.tournament.records import (
     MAX_AMOUNT,
     MAX_NAME,
@@ -134,6 +134,7 @@ async def _join(d: Daemon, request: Message) -> Message:
 async def _list(d: Daemon, request: Message) -> Message:
     me = d.identity.public_key
     seen = [{"event": e.event_id.hex(), "name": e.name, "rules": e.rules,
+             "flowers": e.flowers, "rules_label": rules_label(e.rules, e.flowers),
              "private": e.private, "director": e.director, "host": e.host, "port": e.port,
              "compatible": e.version == PROTOCOL_VERSION} for e in d.events.seen()]
     return {"ok": True, "events": [describe(rt, me) for rt in d.events.events.values()],

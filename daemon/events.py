@@ -256,7 +256,8 @@ class Events:
             self.d.withdraw_soon(rt.held.event)
             return
         self.d.in_background(discovery.announce_event(EventAnnouncement(
-            rt.held.event, rt.name, rt.create.rules.value, rt.create.private)), "announce")
+            rt.held.event, rt.name, rt.create.rules.value, rt.create.private,
+            rt.create.flowers)), "announce")
 
     def seen(self) -> list[SeenEvent]:
         """Events other daemons announce that we do not hold."""

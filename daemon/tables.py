@@ -111,6 +111,15 @@ class TableRuntime:
                 "place": self.place, "listed": self.listed,
                 "free_places": list(self.free_places)}
 
+    @property
+    def flowers(self) -> bool:
+        """Whether the table's wall has its flowers (MCR's option ``flowers``; True until the
+        Open is held): what the lobby and the announcement say."""
+        s = self.session
+        if s is None or s.open is None or s.rules is None:
+            return True
+        return bool(s.rules.flowers(s.open.options))
+
     def places(self) -> dict[bytes, int]:
         """Each member's place: the members in their order take the places that are not
         ``free_places`` (so with none free, the join order: the host 0, then 1, 2, 3)."""

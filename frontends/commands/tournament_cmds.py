@@ -327,7 +327,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     for event in events:
         lines += _event_lines(event)
     for seen in answer.get("seen") or ():
-        lines.append(f"announced: {shown_name(str(seen.get('name')), 64)} ({seen.get('rules')}"
+        rules = shown_name(str(seen.get("rules_label") or seen.get("rules")), 40)
+        lines.append(f"announced: {shown_name(str(seen.get('name')), 64)} ({rules}"
                      f"{', private' if seen.get('private') else ''}), directed by "
                      f"{shown_name(str(seen.get('director') or 'a player'), 30)} at "
                      f"{seen.get('host')}:{seen.get('port')}")
