@@ -20,9 +20,9 @@ from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.harness import Harness, bot_moves, one_round, open_harness
 from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.session import local_action, tick
+from fourwinds.protocol.table.session import local_action
 
 ME = Seat(0)
 ROUNDS = 20_000   # harness moves within one ``events`` call, at most
@@ -78,15 +78,8 @@ class HarnessStream:
         return out
 
     def _move(self) -> None:
-        h = self.h
-        if any(bot_moves(h, place, self.level) for place in SEATS if place != self.me):
-            return
-        if h.queue:
-            deliver_one(h)
-            return
-        h.now += 1.0
-        for place in SEATS:
-            h.take(place, tick(h.sessions[place], h.now))
+        one_round(self.h, lambda h: any(bot_moves(h, place, self.level) for place in SEATS
+                                        if place != self.me))
 
     def act(self, request: Mapping[str, Any]) -> dict[str, Any]:
         s = self.h.sessions[self.me]

@@ -165,15 +165,21 @@ def drive(h: Harness, moves: Callable[[Harness], bool], max_rounds: int = 100_00
     for _ in range(max_rounds):
         if h.done():
             break
-        if moves(h):
-            continue
-        if h.queue:
-            deliver_one(h)
-            continue
-        h.now += 1.0
-        for place in SEATS:
-            h.take(place, tick(h.sessions[place], h.now))
+        one_round(h, moves)
     return h
+
+
+def one_round(h: Harness, moves: Callable[[Harness], bool]) -> None:
+    """One round of ``drive``: a seat acts, else a message is delivered, else the clock
+    moves on a second and every seat's timers run."""
+    if moves(h):
+        return
+    if h.queue:
+        deliver_one(h)
+        return
+    h.now += 1.0
+    for place in SEATS:
+        h.take(place, tick(h.sessions[place], h.now))
 
 
 def restart(h: Harness, place: Seat) -> None:
