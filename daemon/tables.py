@@ -115,10 +115,11 @@ class TableRuntime:
     def flowers(self) -> bool:
         """Whether the table's wall has its flowers (MCR's option ``flowers``; True until the
         Open is held): what the lobby and the announcement say."""
-        s = self.session
-        if s is None or s.open is None or s.rules is None:
+        opened = getattr(self.session, "open", None)   # a table session (or a stand-in)
+        rules = getattr(self.session, "rules", None)
+        if opened is None or rules is None:
             return True
-        return bool(s.rules.flowers(s.open.options))
+        return bool(rules.flowers(opened.options))
 
     def places(self) -> dict[bytes, int]:
         """Each member's place: the members in their order take the places that are not
