@@ -48,7 +48,7 @@ from fourwinds.daemon.wire import (
     TableMessage,
 )
 from fourwinds.protocol.errors import FourwindsError, LocalProtocolError
-from fourwinds.protocol.rules_label import rules_label
+from fourwinds.protocol.table.rules_label import rules_label
 
 log = logging.getLogger(__name__)
 

@@ -40,6 +40,7 @@ from fourwinds.daemon.checks import (
 from fourwinds.daemon.identity import BadKey, checked_public_key, fingerprint
 from fourwinds.daemon.wire import PROTOCOL_VERSION, TABLE_ID
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.rules_label import flowers_optional
 
 log = logging.getLogger(__name__)
 
@@ -175,8 +176,9 @@ def parse_flowers(props: dict[str, str], rules: str) -> bool:
         return True
     if value != "0":
         raise ValueError(f"flowers is 0 or 1, not {peer_name(value, 8)!r}")
-    if rules != "mcr":
-        raise ValueError(f"no flowers is for MCR, not {peer_name(rules, RULES_LIMIT)!r}")
+    if not flowers_optional(rules):
+        raise ValueError(f"no flowers at a table of {peer_name(rules, RULES_LIMIT)!r}: its "
+                         "wall always has its flowers")
     return False
 
 

@@ -15,7 +15,7 @@ from fourwinds.daemon.events import describe, entrant_named
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION
-from fourwinds.protocol.rules_label import NO_FLOWERS_IS_MCR, rules_label
+from fourwinds.protocol.table.rules_label import NO_FLOWERS_REFUSED, rules_label
 from fourwinds.protocol.tournament.records import (
     MAX_AMOUNT,
     MAX_NAME,
@@ -84,7 +84,7 @@ async def _create(d: Daemon, request: Message) -> Message:
     if not isinstance(flowers, bool):
         raise ApiError("flowers must be true or false")
     if not flowers and rules is not Rules.MCR:
-        raise ApiError(NO_FLOWERS_IS_MCR)
+        raise ApiError(NO_FLOWERS_REFUSED)
     rt = d.events.create(name, rules, rounds, length, amount,
                          _choice(request, "fill", FillPolicy, FillPolicy.BOTS),
                          _flag(request, "private"), _flag(request, "seeded"),

@@ -63,7 +63,7 @@ from fourwinds.daemon.wire import (
     Refuse,
 )
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.rules_label import rules_label
+from fourwinds.protocol.table.rules_label import rules_label
 from fourwinds.protocol.table.signing import SigningKey
 from fourwinds.protocol.tournament.check import Verdict
 from fourwinds.protocol.tournament.export import encode_export

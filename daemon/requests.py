@@ -22,8 +22,8 @@ from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.rules_label import rules_label
 from fourwinds.protocol.table.registry import HOSTED_BY_DEFAULT, rule_names
+from fourwinds.protocol.table.rules_label import rules_label
 from fourwinds.protocol.table.transcript import Transcript, parse_transcript
 from fourwinds.protocol.table.wire import WireError
 

@@ -22,6 +22,7 @@ from fourwinds.frontends.commands.table_cmds import NO_FLOWERS_IS_MCR
 from fourwinds.frontends.daemon_link import LocalApi, checked, connect
 from fourwinds.frontends.local_seats import DaemonPlan, SoloBusy, ensure_daemon, is_running
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.rules_label import flowers_optional
 from fourwinds.protocol.text import clean_text, shown_name
 
 
@@ -297,7 +298,7 @@ def _clock_lines(event: Mapping[str, Any]) -> list[str]:
 
 
 def cmd_create(args: argparse.Namespace) -> int:
-    if not args.flowers and args.rules != "mcr":
+    if not args.flowers and not flowers_optional(args.rules):
         raise FourwindsError(NO_FLOWERS_IS_MCR)
     request: dict[str, Any] = {
         "type": "tournament_create", "name": args.name, "rules": args.rules,

@@ -188,7 +188,7 @@ def _create(f: list[Any]) -> Create:
         need_bytes(f[12], "event nonce", NONCE_LEN),
         (_enum(SeedSteps, f[13], "seed steps") if len(f) > 14 else
          _seed_steps(f[13]) if len(f) > 13 else SeedSteps.AFTER_CALL),
-        _no_flowers(f[14], rules) if len(f) > 14 else True)
+        _no_flowers(f[14]) if len(f) > 14 else True)
 
 
 def _seed_steps(value: object) -> SeedSteps:
@@ -201,14 +201,12 @@ def _seed_steps(value: object) -> SeedSteps:
     return steps
 
 
-def _no_flowers(value: object, rules: Rules) -> bool:
+def _no_flowers(value: object) -> bool:
     """A 15th field of a creation says its tables play without flowers: only ever false
-    (one encoding for each event: an event with flowers leaves it out), and only for MCR."""
+    (one encoding for each event: an event with flowers leaves it out). Whether its rules
+    may (MCR only) is the event check's (check.py)."""
     if need_bool(value, "flowers"):
         raise WireError("flowers: a 15th creation field is only ever false (no flowers)")
-    if rules is not Rules.MCR:
-        raise WireError(f"flowers: an event without flowers is MCR only ({rules.value} "
-                        "always plays its flowers)")
     return False
 
 

@@ -164,7 +164,7 @@ def test_an_announced_table_without_flowers_is_read_and_a_malformed_flowers_refu
     assert parse_info(_announcement(GOOD, flowers="no")) is None
     assert "flowers is 0 or 1, not 'no'" in caplog.text
     assert parse_info(_announcement(GOOD, flowers="0", rules="american")) is None
-    assert "no flowers is for MCR, not 'american'" in caplog.text
+    assert "no flowers at a table of 'american'" in caplog.text
 
 
 def _meta(members: list[list[Any]], host_key: bytes | None = None) -> dict[str, Any]:
