@@ -25,6 +25,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from benchmarks.timing import median_seconds, result
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.table import flow, harness, lobby, masked
 from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run
@@ -107,11 +108,11 @@ class _SeatClocks:
         latest clock, so it never shortens the path."""
         self.arrivals.extend([max(self.free)] * (len(self.h.queue) - len(self.arrivals)))
 
-    def timed_bot(self, h: Harness, place: Any) -> bool:
+    def timed_bot(self, h: Harness, place: Any, level: BotLevel = BotLevel.NORMAL) -> bool:
         self._catch_up()
         before = len(h.queue)
         start = time.perf_counter()
-        acted = self.bot_moves(h, place)
+        acted = self.bot_moves(h, place, level)
         spent = time.perf_counter() - start
         if acted:   # a bot acts when its machine is free; looking and finding nothing is free
             self.free[place] += spent

@@ -38,7 +38,7 @@ from fourwinds.protocol.mcr.state import Phase
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import AMERICAN_TILES, MCR_TILES
 
-__all__ = ["Run", "WallResult", "play_wall", "summary"]
+__all__ = ["Run", "WallResult", "ci95", "percentile", "play_wall", "summary"]
 
 MAX_STEPS = 5000
 Outcome = tuple[tuple[int, int, int, int], Seat | None, Seat | None]
@@ -133,7 +133,7 @@ def play_wall(rules: str, wall: int, strong: BotLevel, weak: BotLevel, run: Run
     return WallResult(sum(mine) / 4, sum(others) / 4, wins, deal_ins, walls)
 
 
-def _ci95(values: Sequence[float]) -> tuple[float, float]:
+def ci95(values: Sequence[float]) -> tuple[float, float]:
     """Mean ± 1.96 standard errors (normal approximation; the walls are independent)."""
     mean = statistics.fmean(values)
     if len(values) < 2:
@@ -142,7 +142,7 @@ def _ci95(values: Sequence[float]) -> tuple[float, float]:
     return mean - half, mean + half
 
 
-def _percentile(values: Sequence[float], share: float) -> float:
+def percentile(values: Sequence[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
 
@@ -154,17 +154,17 @@ def summary(walls: Sequence[WallResult], run: Run) -> dict[str, Any]:
     strong = [w.strong_points for w in walls]
     weak = [w.weak_points for w in walls]
     lead = [w.strong_points - w.weak_points for w in walls]
-    times = {level.value: {"p50_ms": round(1000 * _percentile(t, 0.5), 2),
-                           "p99_ms": round(1000 * _percentile(t, 0.99), 2),
+    times = {level.value: {"p50_ms": round(1000 * percentile(t, 0.5), 2),
+                           "p99_ms": round(1000 * percentile(t, 0.99), 2),
                            "decisions": len(t)}
              for level, t in run.times.items()}
     return {
         "hands": hands,
         "stronger_points_per_hand": round(statistics.fmean(strong), 3),
-        "stronger_ci95": [round(x, 3) for x in _ci95(strong)],
+        "stronger_ci95": [round(x, 3) for x in ci95(strong)],
         "weaker_points_per_hand": round(statistics.fmean(weak), 3),
-        "weaker_ci95": [round(x, 3) for x in _ci95(weak)],
-        "lead_ci95": [round(x, 3) for x in _ci95(lead)],
+        "weaker_ci95": [round(x, 3) for x in ci95(weak)],
+        "lead_ci95": [round(x, 3) for x in ci95(lead)],
         "win_rate": round(sum(w.wins for w in walls) / hands, 3),
         "deal_in_rate": round(sum(w.deal_ins for w in walls) / hands, 3),
         "wall_game_rate": round(sum(w.wall_games for w in walls) / hands, 3),

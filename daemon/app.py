@@ -48,6 +48,7 @@ from fourwinds.daemon.wire import (
     TableMessage,
 )
 from fourwinds.protocol.errors import FourwindsError, LocalProtocolError
+from fourwinds.protocol.table.rules_label import rules_label
 
 log = logging.getLogger(__name__)
 
@@ -614,7 +615,8 @@ class Daemon:
         if self.discovery is None or rt.host_key != self.identity.public_key or not rt.listed:
             return
         await self.discovery.announce(Announcement(rt.table_id, rt.name, rt.rules,
-                                                   4 - len(rt.members), rt.private))
+                                                   4 - len(rt.members), rt.private,
+                                                   rt.flowers))
 
     def roster_changed(self, rt: TableRuntime) -> None:
         """A seat was admitted at a table we host: the announcement's free seats follow the
@@ -670,6 +672,8 @@ class Daemon:
                                        "player": info.name}
             self.manual_tables[where] = [
                 {"table": table_id.hex(), "name": name, "rules": rules,
+                 # the key beacon does not carry the flowers option: shown as announced
+                 "rules_label": rules_label(rules),
                  "free": info.tables[table_id], "private": private,
                  "version": PROTOCOL_VERSION, "compatible": True,
                  "fingerprint": fingerprint(key), "host": host, "port": peer_port,
@@ -1136,6 +1140,7 @@ class Daemon:
 
     def table_summary(self, rt: TableRuntime) -> Message:
         return {"table": rt.table_hex, "name": rt.name, "rules": rt.rules,
+                "flowers": rt.flowers, "rules_label": rules_label(rt.rules, rt.flowers),
                 "leave_warning": self.leave_warning(rt),
                 "private": rt.private, "seated": len(rt.members),
                 "bot_seat": self.event_tables.bot_seat_at(rt.table_id),

@@ -2,7 +2,10 @@
 
 Each table this daemon hosts is announced as one ``_fourwinds._tcp.local.`` service whose TXT
 record carries the table name, rules, free seats, protocol version, the host's key fingerprint
-and its full public key (a hint only: trust comes from pinning and the table code). The browser
+and its full public key (a hint only: trust comes from pinning and the table code), and
+``flowers=0`` for an MCR table (or event) without flowers: left out when it has them, so
+an older daemon's record reads as before; any other value, or no flowers at another rule set,
+makes the record malformed (ignored, logged with the reason). The browser
 keeps what it sees in ``seen``. mDNS records of a killed daemon linger for minutes, so whether
 a peer is alive is never taken from here but from our own heartbeats (transport.last_seen).
 
@@ -37,6 +40,7 @@ from fourwinds.daemon.checks import (
 from fourwinds.daemon.identity import BadKey, checked_public_key, fingerprint
 from fourwinds.daemon.wire import PROTOCOL_VERSION, TABLE_ID
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.rules_label import flowers_optional
 
 log = logging.getLogger(__name__)
 
@@ -57,6 +61,7 @@ class Announcement:
     rules: str
     free: int
     private: bool
+    flowers: bool = True
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,7 @@ class Discovered:
     host: str
     port: int
     player: str = ""          # the host's player name, as it announces it (checked, cut)
+    flowers: bool = True      # False: an MCR table without flowers (``flowers=0``)
 
     @property
     def compatible(self) -> bool:
@@ -89,6 +95,7 @@ class EventAnnouncement:
     name: str
     rules: str
     private: bool
+    flowers: bool = True
 
 
 @dataclass(frozen=True)
@@ -105,6 +112,7 @@ class SeenEvent:
     host: str
     port: int
     director: str = ""
+    flowers: bool = True
 
 
 EVENT_ID = 32
@@ -137,6 +145,7 @@ def _txt(announcement: Announcement, public_key: bytes, player: str) -> dict[str
         "fp": fingerprint(public_key),
         "key": z85.encode(public_key).decode(),
         "player": player[:40],
+        **({} if announcement.flowers else {"flowers": "0"}),
     }
 
 
@@ -154,7 +163,23 @@ def _event_txt(announcement: EventAnnouncement, public_key: bytes, player: str
         "fp": fingerprint(public_key),
         "key": z85.encode(public_key).decode(),
         "player": player[:40],
+        **({} if announcement.flowers else {"flowers": "0"}),
     }
+
+
+def parse_flowers(props: dict[str, str], rules: str) -> bool:
+    """The ``flowers`` field of a TXT record: absent (an older daemon's record, or a table
+    with its flowers) is True, ``0`` False, ``1`` True; anything else, or no flowers at a
+    rule set other than MCR, is refused (ValueError naming why)."""
+    value = props.get("flowers")
+    if value is None or value == "1":
+        return True
+    if value != "0":
+        raise ValueError(f"flowers is 0 or 1, not {peer_name(value, 8)!r}")
+    if not flowers_optional(rules):
+        raise ValueError(f"no flowers at a table of {peer_name(rules, RULES_LIMIT)!r}: its "
+                         "wall always has its flowers")
+    return False
 
 
 def parse_event(props: dict[str, str], info: AsyncServiceInfo) -> SeenEvent:
@@ -169,10 +194,12 @@ def parse_event(props: dict[str, str], info: AsyncServiceInfo) -> SeenEvent:
     event_id = bytes.fromhex(props["event"])
     if len(event_id) != EVENT_ID:
         raise ValueError(f"an event id is {EVENT_ID} bytes")
+    rules = peer_name(props["rules"], RULES_LIMIT)
     return SeenEvent(event_id, peer_name(props["name"], TABLE_NAME_LIMIT),
-                     peer_name(props["rules"], RULES_LIMIT), props.get("private") == "1",
+                     rules, props.get("private") == "1",
                      int(props["v"]), public_key, checked_host(addresses[0]),
-                     checked_port(info.port), peer_name(props.get("player", "")))
+                     checked_port(info.port), peer_name(props.get("player", "")),
+                     parse_flowers(props, rules))
 
 
 def _props(info: AsyncServiceInfo) -> dict[str, str]:
@@ -205,9 +232,10 @@ def parse_info(info: AsyncServiceInfo) -> Discovered | None:
         table_id = bytes.fromhex(props["id"])
         if len(table_id) != TABLE_ID:
             raise ValueError(f"a table id is {TABLE_ID} bytes")
+        rules = peer_name(props["rules"], RULES_LIMIT)
         found = Discovered(
             table_id=table_id, table=peer_name(props["table"], TABLE_NAME_LIMIT),
-            rules=peer_name(props["rules"], RULES_LIMIT),
+            rules=rules, flowers=parse_flowers(props, rules),
             free=int(props["free"]), private=props.get("private") == "1",
             version=int(props["v"]), fingerprint=props["fp"], public_key=public_key,
             host=checked_host(addresses[0]), port=checked_port(info.port),

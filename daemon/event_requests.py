@@ -15,6 +15,7 @@ from fourwinds.daemon.events import describe, entrant_named
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION
+from fourwinds.protocol.table.rules_label import NO_FLOWERS_REFUSED, rules_label
 from fourwinds.protocol.tournament.records import (
     MAX_AMOUNT,
     MAX_NAME,
@@ -79,11 +80,16 @@ async def _create(d: Daemon, request: Message) -> Message:
         length, amount = Length.MINUTES, _count(request, "minutes", 1, MAX_AMOUNT, 90)
     else:
         length, amount = Length.HANDS, _count(request, "hands", 1, MAX_AMOUNT, 4)
+    flowers = request.get("flowers", True)
+    if not isinstance(flowers, bool):
+        raise ApiError("flowers must be true or false")
+    if not flowers and rules is not Rules.MCR:
+        raise ApiError(NO_FLOWERS_REFUSED)
     rt = d.events.create(name, rules, rounds, length, amount,
                          _choice(request, "fill", FillPolicy, FillPolicy.BOTS),
                          _flag(request, "private"), _flag(request, "seeded"),
                          _choice(request, "deck", Deck, Deck.FAIR),
-                         _flag(request, "unfinished_zero"))
+                         _flag(request, "unfinished_zero"), flowers)
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
@@ -128,6 +134,7 @@ async def _join(d: Daemon, request: Message) -> Message:
 async def _list(d: Daemon, request: Message) -> Message:
     me = d.identity.public_key
     seen = [{"event": e.event_id.hex(), "name": e.name, "rules": e.rules,
+             "flowers": e.flowers, "rules_label": rules_label(e.rules, e.flowers),
              "private": e.private, "director": e.director, "host": e.host, "port": e.port,
              "compatible": e.version == PROTOCOL_VERSION} for e in d.events.seen()]
     return {"ok": True, "events": [describe(rt, me) for rt in d.events.events.values()],

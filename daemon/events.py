@@ -63,6 +63,7 @@ from fourwinds.daemon.wire import (
     Refuse,
 )
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.rules_label import rules_label
 from fourwinds.protocol.table.signing import SigningKey
 from fourwinds.protocol.tournament.check import Verdict
 from fourwinds.protocol.tournament.export import encode_export
@@ -255,7 +256,8 @@ class Events:
             self.d.withdraw_soon(rt.held.event)
             return
         self.d.in_background(discovery.announce_event(EventAnnouncement(
-            rt.held.event, rt.name, rt.create.rules.value, rt.create.private)), "announce")
+            rt.held.event, rt.name, rt.create.rules.value, rt.create.private,
+            rt.create.flowers)), "announce")
 
     def seen(self) -> list[SeenEvent]:
         """Events other daemons announce that we do not hold."""
@@ -836,13 +838,13 @@ class Events:
 
     def create(self, name: str, rules: Rules, rounds: int, length: Length, amount: int,
                fill: FillPolicy, private: bool, seeded: bool, deck: Deck,
-               unfinished_zero: bool) -> EventRuntime:
+               unfinished_zero: bool, flowers: bool = True) -> EventRuntime:
         if any(rt.name == name and rt.director == self._me() and rt.entries_open()
                for rt in self.events.values()):
             raise ApiError(f"you already direct an event {name!r} that takes entries")
         body = Create(self._me(), name, rules, rounds, length, amount, fill, Scoring(rules),
                       unfinished_zero, private, seeded, deck, secrets.token_bytes(NONCE_LEN),
-                      SeedSteps.AHEAD)
+                      SeedSteps.AHEAD, flowers)
         try:
             held = self.store.create(signed(body, self._signer()))
         except StoreError as error:
@@ -981,6 +983,8 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
         "event": rt.held.event.hex(), "name": create.name, "rules": create.rules.value,
         "rounds": create.rounds, "length": create.length.value, "amount": create.amount,
         "private": create.private, "fill": create.fill.value, "deck": create.deck.value,
+        "flowers": create.flowers, "rules_label": rules_label(create.rules.value,
+                                                              create.flowers),
         "director": rt.director == me, "director_key": rt.director.hex(),
         "director_changes": [{"director": item.director.hex(), "at": item.at,
                               "reason": item.reason} for item in rt.verdict.directors],

@@ -23,6 +23,7 @@ from fourwinds.daemon.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.registry import HOSTED_BY_DEFAULT, rule_names
+from fourwinds.protocol.table.rules_label import rules_label
 from fourwinds.protocol.table.transcript import Transcript, parse_transcript
 from fourwinds.protocol.table.wire import WireError
 
@@ -79,7 +80,9 @@ def _seen(d: Daemon) -> list[Message]:
     if d.discovery is not None:
         for found in d.discovery.seen.values():
             seen.append({"table": found.table_id.hex(), "name": found.table,
-                         "rules": found.rules, "free": found.free, "private": found.private,
+                         "rules": found.rules, "flowers": found.flowers,
+                         "rules_label": rules_label(found.rules, found.flowers),
+                         "free": found.free, "private": found.private,
                          "version": found.version, "compatible": found.compatible,
                          "fingerprint": found.fingerprint, "host": found.host,
                          "port": found.port, "public_key": found.public_key.hex(),

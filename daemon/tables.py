@@ -111,6 +111,16 @@ class TableRuntime:
                 "place": self.place, "listed": self.listed,
                 "free_places": list(self.free_places)}
 
+    @property
+    def flowers(self) -> bool:
+        """Whether the table's wall has its flowers (MCR's option ``flowers``; True until the
+        Open is held): what the lobby and the announcement say."""
+        opened = getattr(self.session, "open", None)   # a table session (or a stand-in)
+        rules = getattr(self.session, "rules", None)
+        if opened is None or rules is None:
+            return True
+        return bool(rules.flowers(opened.options))
+
     def places(self) -> dict[bytes, int]:
         """Each member's place: the members in their order take the places that are not
         ``free_places`` (so with none free, the join order: the host 0, then 1, 2, 3)."""

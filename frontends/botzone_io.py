@@ -4,8 +4,9 @@ A Botzone bot is run once per turn with the whole history (requests and its own 
 responses), unless it asks to keep running:
 
 * **JSON**: one line in, ``{"requests": [...], "responses": [...], "data": ..., "globaldata":
-  ..., "time_limit": S, "memory_limit": MB}``; one line out, ``{"response": "PLAY W1",
-  "debug": ..., "data": ..., "globaldata": ...}`` (only ``response`` is needed).
+  ..., "time_limit": S, "memory_limit": MB}``; out, ``{"response": "PLAY W1", "debug": ...,
+  "data": ..., "globaldata": ...}`` (only ``response`` is needed), on one line or indented
+  over several (as jsoncpp prints it).
 * **simple**: the turn number n, then the 2n-1 lines of the history (request 1, response 1,
   ..., request n), then the ``data`` line and ``globaldata``; out, the response on the first
   line (then ``debug``, ``data``, ``globaldata``, each optional).
@@ -88,9 +89,11 @@ def read_output(mode: Mode, lines: Sequence[str]) -> Output:
         data = text[2] if len(text) > 2 else None
         glob = "\n".join(text[3:]) if len(text) > 3 else None
         return Output(_one_line(text[0]).strip(), data, glob, keep)
-    for line in text:
+    # one JSON line, as most bots print; else the whole output as one JSON value: a bot
+    # built on jsoncpp (the platform's own C++ sample) prints its object indented over lines
+    for candidate in [*text, "\n".join(text)]:
         try:
-            found = json.loads(line)
+            found = json.loads(candidate)
         except json.JSONDecodeError:
             continue
         if isinstance(found, dict) and "response" in found:

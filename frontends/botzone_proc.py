@@ -12,6 +12,12 @@ is late, exits without answering or cannot be started is stopped and a fault is 
 the next request that wants an answer starts it again with the whole history, until it has
 failed ``max_failures`` times in a row in this hand (then it rests until the next hand). Its
 stderr goes to the log file, beside the seat's notes, never to the terminal.
+
+With ``end_input`` a fresh run's input is ended (its stdin closed) after the whole history,
+for a bot that reads its input to the end: the platform's own C++ sample reads it with
+jsoncpp's ``cin >> value`` (Python: ``sys.stdin.read()``) and would otherwise wait until it
+is late. Such a bot cannot keep running; one that asks to is stopped after its answer and
+run again, with the whole history, at the next request that wants an answer.
 """
 
 from __future__ import annotations
@@ -52,13 +58,15 @@ class BotzoneProgram:
     """One bot program (``argv``) speaking the Botzone protocol in ``mode``."""
 
     def __init__(self, argv: Sequence[str], mode: Mode, log_path: Path, *,
-                 time_limit: float = TIME_LIMIT, max_failures: int = MAX_FAILURES) -> None:
+                 time_limit: float = TIME_LIMIT, max_failures: int = MAX_FAILURES,
+                 end_input: bool = False) -> None:
         if not argv:
             raise ValueError("a Botzone bot needs a command")
         self.argv = list(argv)
         self.mode = mode
         self.time_limit = time_limit
         self.max_failures = max_failures
+        self.end_input = end_input
         log_path.parent.mkdir(parents=True, exist_ok=True)
         self.log: IO[str] = open(log_path, "a", encoding="utf-8", buffering=1)  # noqa: SIM115
         self.requests: list[str] = []
@@ -69,6 +77,7 @@ class BotzoneProgram:
         self.runs = 0             # processes started (for tests and the log)
         self.kept = False         # the current process keeps running
         self._process: subprocess.Popen[str] | None = None
+        self._fresh = False       # the process has not been given its input yet
         self._lines: queue.Queue[str | None] = queue.Queue()
 
     # ------------------------------------------------------------------ the seat's calls
@@ -118,9 +127,13 @@ class BotzoneProgram:
                 return Reply(None, Fault.CRASH, problem)
             text = full_input(self.mode, self.requests, self.responses, data=self.data,
                               globaldata=self.globaldata, time_limit=self.time_limit)
-        if not self._write(text):
+        if not self._write(text, end=self.end_input and self._fresh):
             return self._ended([], "the bot exited before reading its input")
-        return self._read(limit)
+        self._fresh = False
+        reply = self._read(limit)
+        if self.end_input and self.kept:   # its input is over: it cannot read another request
+            self._stop()
+        return reply
 
     def _start(self) -> str:
         try:
@@ -133,17 +146,20 @@ class BotzoneProgram:
             return f"cannot start {self.argv[0]!r}: {error.strerror or error}"
         self.runs += 1
         self.kept = False
+        self._fresh = True
         self._lines = queue.Queue()
         threading.Thread(target=_pump, args=(self._process, self._lines), daemon=True).start()
         return ""
 
-    def _write(self, text: str) -> bool:
+    def _write(self, text: str, *, end: bool = False) -> bool:
         process = self._process
         if process is None or process.stdin is None:
             return False
         try:
             process.stdin.write(text)
             process.stdin.flush()
+            if end:
+                process.stdin.close()
         except (BrokenPipeError, OSError, ValueError):
             return False
         return True

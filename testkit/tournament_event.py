@@ -68,6 +68,7 @@ class EventMaker:
     length: Length = Length.HANDS
     amount: int = 1
     ahead: bool = False          # SeedSteps.AHEAD: commit and echo, the call, then reveal
+    flowers: bool = True         # False: an MCR event whose tables play without flowers
     director: SigningKey = field(default_factory=lambda: key("director"))
     nonce: bytes = b"\x01" * NONCE_LEN
     records: list[Record] = field(default_factory=list)
@@ -81,7 +82,8 @@ class EventMaker:
         self.create = Create(self.director.public, self.name, self.rules, self.rounds,
                              self.length, self.amount, self.fill, Scoring(self.rules), False,
                              self.private, self.seeded, Deck.PRACTICE, self.nonce,
-                             SeedSteps.AHEAD if self.ahead else SeedSteps.AFTER_CALL)
+                             SeedSteps.AHEAD if self.ahead else SeedSteps.AFTER_CALL,
+                             self.flowers)
         self.event = event_id(self.create)
         self.records.append(signed(self.create, self.director))
 

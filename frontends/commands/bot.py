@@ -66,6 +66,10 @@ def register(sub: Any) -> None:
     parser.add_argument("--botzone-time", type=float, default=TIME_LIMIT, metavar="SECONDS",
                         help=f"how long --botzone's bot may think a step (default "
                              f"{TIME_LIMIT:g}; less when the table's window is shorter)")
+    parser.add_argument("--botzone-eof", action="store_true",
+                        help="end --botzone's bot's input after the whole history, for a bot "
+                             "that reads to the end of its input (jsoncpp's cin >> value, as "
+                             "the platform's C++ sample does); such a bot cannot keep running")
     parser.add_argument("--botzone-log", metavar="FILE",
                         help="where --botzone's bot's stderr and its faults are written "
                              "(default: botzone-bot.log in the data directory)")
@@ -91,7 +95,7 @@ def botzone_seat(args: argparse.Namespace) -> BotzoneSeat:
         raise FourwindsError("--botzone-time must be a number of seconds above 0")
     log = Path(args.botzone_log) if args.botzone_log else state_dir_of(args) / "botzone-bot.log"
     program = BotzoneProgram(argv, Mode(args.botzone_mode), log,
-                             time_limit=args.botzone_time)
+                             time_limit=args.botzone_time, end_input=args.botzone_eof)
     return BotzoneSeat(program)
 
 

@@ -25,6 +25,7 @@ from fourwinds.frontends.table_result import result_lines
 from fourwinds.frontends.table_view import rack_tiles
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.registry import rule_names, ruleset_named
+from fourwinds.protocol.table.rules_label import flowers_optional
 
 SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north": 3, "n": 3}
 
@@ -113,14 +114,6 @@ _WINDOW_HELP = {
 }
 
 
-def _flowers_optional(rules: str) -> bool:
-    """Whether a table of ``rules`` may leave its flowers out (MCR; unknown rules: no)."""
-    try:
-        return ruleset_named(rules).flowers_optional
-    except KeyError:
-        return False
-
-
 def _card_problem(rules: str) -> str | None:
     """Why a card file cannot go to a table of ``rules`` (it is not the card's rule set)."""
     with_card = [ruleset_named(name) for name in rule_names()
@@ -134,7 +127,7 @@ def _card_problem(rules: str) -> str | None:
 def check_flowers(args: argparse.Namespace, rules: str) -> None:
     """``--no-flowers`` only for a table whose rule set may leave its flowers out (MCR;
     refused before anything starts)."""
-    if not getattr(args, "flowers", True) and not _flowers_optional(rules):
+    if not getattr(args, "flowers", True) and not flowers_optional(rules):
         raise FourwindsError(NO_FLOWERS_IS_MCR)
 
 
@@ -152,7 +145,7 @@ def table_options(args: argparse.Namespace, rules: str, *, solo: bool = False
     deck = args.deck or ("practice" if solo else "masked")
     options: dict[str, Any] = {"hands": args.hands, "deck": deck, "auto_pass": args.auto_pass}
     config = config_of(args)
-    if not args.flowers or (_flowers_optional(rules) and not config.flowers):
+    if not args.flowers or (flowers_optional(rules) and not config.flowers):
         options["rules"] = {"flowers": False}
     for window in WINDOWS:
         given = getattr(args, window, None)

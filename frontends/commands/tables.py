@@ -10,11 +10,13 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from fourwinds.frontends.cli_common import config_of, data_dir_of, state_dir_of
 from fourwinds.frontends.daemon_link import LocalApi, checked, connect
 from fourwinds.frontends.local_seats import DaemonPlan, SoloBusy, ensure_daemon, runs_solo
+from fourwinds.protocol.text import shown_name
 
 FIRST_LOOK_S = 5.0
 
@@ -61,10 +63,10 @@ def _run(args: argparse.Namespace) -> int:
     print("Your tables:" if answer["tables"] else "You sit at no table.")
     for t in answer["tables"]:
         code = f"  code {t['code']}" if t.get("code") else ""
-        print(f"  {t['name']:<20} {t['rules']:<9} {t['seated']}/4 seated  "
+        print(f"  {t['name']:<20} {_rules(t):<9} {t['seated']}/4 seated  "
               f"{t['table'][:8]}{code}")
     for t in answer.get("set_aside") or ():     # not resumed: docs/DAEMON.md says why
-        print(f"  {t['name']:<20} {t['rules']:<9} set aside: {t['set_aside']} "
+        print(f"  {t['name']:<20} {_rules(t):<9} set aside: {t['set_aside']} "
               f"(kept in {t['folder']})")
     if runs_solo(data_dir):
         print("Your daemon runs for solo play (127.0.0.1 only) and sees no other tables: "
@@ -78,12 +80,18 @@ def _run(args: argparse.Namespace) -> int:
         # the host by name (an older daemon announces none: its address alone); the key's
         # fingerprint belongs where trust is decided (pairing, whoami)
         host = f"{t['player']} " if t.get("player") else ""
-        print(f"  {t['name']:<20} {t['rules']:<9} {free}{lock}  "
+        print(f"  {t['name']:<20} {_rules(t):<9} {free}{lock}  "
               f"host {host}at {t['host']}:{t['port']}{flag}")
     for peer in answer["peers"]:
         if "error" in peer:
             print(f"  peer: {peer['error']}")
     return 0
+
+
+def _rules(table: Mapping[str, Any]) -> str:
+    """The rule set as the daemon's lobby data words it ("MCR, no flowers"; an older daemon
+    gives the rules name alone), checked and cut as every name from the daemon is."""
+    return shown_name(str(table.get("rules_label") or table.get("rules") or "?"), 24)
 
 
 def _look(api: LocalApi, wait: float, peers: bool = False) -> dict[str, Any]:

@@ -18,8 +18,11 @@ from typing import Any
 
 from fourwinds.frontends.cli import UsageError
 from fourwinds.frontends.cli_common import config_of, data_dir_of, emit, state_dir_of
+from fourwinds.frontends.commands.table_cmds import NO_FLOWERS_IS_MCR
 from fourwinds.frontends.daemon_link import LocalApi, checked, connect
 from fourwinds.frontends.local_seats import DaemonPlan, SoloBusy, ensure_daemon, is_running
+from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.rules_label import flowers_optional
 from fourwinds.protocol.text import clean_text, shown_name
 
 
@@ -45,6 +48,9 @@ def add_parsers(commands: Any) -> None:
     create.add_argument("--deck", choices=("fair", "practice"), default="fair")
     create.add_argument("--seeded", action="store_true",
                         help="seat from round 2 by the standings (Swiss-like)")
+    create.add_argument("--no-flowers", action="store_false", dest="flowers",
+                        help="MCR: every table of the event plays without the 8 flowers and "
+                             "seasons (136 tiles, no flower points)")
     _common(create, cmd_create)
     listing = commands.add_parser("list", help="the events your daemon holds")
     _common(listing, cmd_list)
@@ -191,7 +197,8 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     amount = event.get("amount")
     unit = str(event.get("length"))
     length = f"{amount} {unit[:-1] if amount == 1 else unit}"       # 1 hand, 4 hands
-    lines = [f"{shown_name(str(event.get('name')), 64)} ({event.get('rules')}, "
+    rules = event.get("rules_label") or event.get("rules")
+    lines = [f"{shown_name(str(event.get('name')), 64)} ({shown_name(str(rules), 40)}, "
              f"{event.get('rounds')} rounds of {length}, "
              f"{event.get('deck')} deck{', private' if event.get('private') else ''})"
              f"{': ' + role if role else ''}",
@@ -291,10 +298,14 @@ def _clock_lines(event: Mapping[str, Any]) -> list[str]:
 
 
 def cmd_create(args: argparse.Namespace) -> int:
+    if not args.flowers and not flowers_optional(args.rules):
+        raise FourwindsError(NO_FLOWERS_IS_MCR)
     request: dict[str, Any] = {
         "type": "tournament_create", "name": args.name, "rules": args.rules,
         "rounds": args.rounds, "private": args.private, "fill": args.fill, "deck": args.deck,
         "seeded": args.seeded, "unfinished_zero": args.unfinished_zero}
+    if not args.flowers:
+        request["flowers"] = False
     if args.minutes is not None:
         request["minutes"] = args.minutes
     else:
@@ -317,7 +328,8 @@ def cmd_list(args: argparse.Namespace) -> int:
     for event in events:
         lines += _event_lines(event)
     for seen in answer.get("seen") or ():
-        lines.append(f"announced: {shown_name(str(seen.get('name')), 64)} ({seen.get('rules')}"
+        rules = shown_name(str(seen.get("rules_label") or seen.get("rules")), 40)
+        lines.append(f"announced: {shown_name(str(seen.get('name')), 64)} ({rules}"
                      f"{', private' if seen.get('private') else ''}), directed by "
                      f"{shown_name(str(seen.get('director') or 'a player'), 30)} at "
                      f"{seen.get('host')}:{seen.get('port')}")

@@ -31,6 +31,7 @@ class AmericanRuleSet:
     name: str = RuleSet.AMERICAN.value
     ruleset: RuleSet = RuleSet.AMERICAN
     title: str = "American"
+    short_title: str = "American"
     plays_a_card: bool = True
     flowers_optional: bool = False
 

@@ -35,6 +35,7 @@ class MCRRuleSet:
     name: str = RuleSet.MCR.value
     ruleset: RuleSet = RuleSet.MCR
     title: str = "Chinese Official (MCR)"
+    short_title: str = "MCR"
     plays_a_card: bool = False
     flowers_optional: bool = True
 

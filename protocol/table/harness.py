@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 
@@ -93,9 +94,9 @@ def open_harness(rules: str, seed: bytes, *, card_text: str = "",
     return h
 
 
-def bot_moves(h: Harness, place: Seat) -> bool:
-    """Let ``place``'s built-in bot act if the table waits for it; True if it did (at a
-    hand's end it says "next" at once)."""
+def bot_moves(h: Harness, place: Seat, level: BotLevel = BotLevel.NORMAL) -> bool:
+    """Let ``place``'s built-in bot (at ``level``) act if the table waits for it; True if it
+    did (at a hand's end it says "next" at once)."""
     s = h.sessions[place]
     if s.me is None or s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
         return False
@@ -112,7 +113,7 @@ def bot_moves(h: Harness, place: Seat) -> bool:
         return False
     assert s.hand.seating is not None
     entropy = bot_entropy(h.seed, place, s.step)
-    action = s.rules.choose(s.hand.engine, wind_of(s.hand.seating, place), entropy)
+    action = s.rules.choose(s.hand.engine, wind_of(s.hand.seating, place), entropy, level)
     try:
         h.take(place, local_action(s, action, h.now))
     except IllegalAction:
@@ -164,15 +165,21 @@ def drive(h: Harness, moves: Callable[[Harness], bool], max_rounds: int = 100_00
     for _ in range(max_rounds):
         if h.done():
             break
-        if moves(h):
-            continue
-        if h.queue:
-            deliver_one(h)
-            continue
-        h.now += 1.0
-        for place in SEATS:
-            h.take(place, tick(h.sessions[place], h.now))
+        one_round(h, moves)
     return h
+
+
+def one_round(h: Harness, moves: Callable[[Harness], bool]) -> None:
+    """One round of ``drive``: a seat acts, else a message is delivered, else the clock
+    moves on a second and every seat's timers run."""
+    if moves(h):
+        return
+    if h.queue:
+        deliver_one(h)
+        return
+    h.now += 1.0
+    for place in SEATS:
+        h.take(place, tick(h.sessions[place], h.now))
 
 
 def restart(h: Harness, place: Seat) -> None:

@@ -44,6 +44,11 @@ class RuleSetAdapter(Protocol):
         ...
 
     @property
+    def short_title(self) -> str:
+        """Its name in a list where people choose a table or an event (``"MCR"``)."""
+        ...
+
+    @property
     def plays_a_card(self) -> bool:
         """Whether its tables play a card that travels in the Open (``card_text``): a card
         file given to a table of other rules is refused."""

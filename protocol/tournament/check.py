@@ -744,6 +744,12 @@ class EventChecker:
             self._refusal = Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
                                                         "its signature does not check"),))
             return
+        if not create.flowers and create.rules is not Rules.MCR:
+            self._refusal = Verdict(None, (EventProblem(
+                ProblemKind.NO_CREATE, 0, None, None,
+                f"an event without flowers is MCR only ({create.rules.value} always plays "
+                "its flowers)"),))
+            return
         self._check = _Check(create)
 
     def trial(self, record: Record | Unreadable) -> tuple[EventChecker, tuple[EventProblem, ...]]:

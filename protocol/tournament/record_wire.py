@@ -87,7 +87,9 @@ def body_to_wire(body: Body) -> list[Any]:
                 [s.bye_points.numerator, s.bye_points.denominator, s.bye_score,
                  s.three_exposures_penalty],
                 body.unfinished_zero, body.private, body.seeded, body.deck.value, body.nonce,
-                *([body.seed_steps.value] if body.seed_steps is SeedSteps.AHEAD else [])]
+                *([body.seed_steps.value]
+                  if body.seed_steps is SeedSteps.AHEAD or not body.flowers else []),
+                *([False] if not body.flowers else [])]
     if isinstance(body, Entry):
         return [body.event, body.player, body.name]
     if isinstance(body, Admit):
@@ -184,7 +186,9 @@ def _create(f: list[Any]) -> Create:
         need_bool(f[8], "unfinished scores zero"), need_bool(f[9], "private"),
         need_bool(f[10], "seeded"), _enum(Deck, f[11], "deck"),
         need_bytes(f[12], "event nonce", NONCE_LEN),
-        _seed_steps(f[13]) if len(f) > 13 else SeedSteps.AFTER_CALL)
+        (_enum(SeedSteps, f[13], "seed steps") if len(f) > 14 else
+         _seed_steps(f[13]) if len(f) > 13 else SeedSteps.AFTER_CALL),
+        _no_flowers(f[14]) if len(f) > 14 else True)
 
 
 def _seed_steps(value: object) -> SeedSteps:
@@ -195,6 +199,15 @@ def _seed_steps(value: object) -> SeedSteps:
     if steps is not SeedSteps.AHEAD:
         raise WireError("seed steps: a 14th creation field is only ever 'ahead'")
     return steps
+
+
+def _no_flowers(value: object) -> bool:
+    """A 15th field of a creation says its tables play without flowers: only ever false
+    (one encoding for each event: an event with flowers leaves it out). Whether its rules
+    may (MCR only) is the event check's (check.py)."""
+    if need_bool(value, "flowers"):
+        raise WireError("flowers: a 15th creation field is only ever false (no flowers)")
+    return False
 
 
 def _seat(value: object) -> int | None:
@@ -277,8 +290,9 @@ def decode_record(data: bytes) -> Record:
     items = need_list(unpack(data, "record", max_bytes=MAX_RECORD_BYTES), "record", length=3)
     kind = _enum(Kind, items[0], "record kind")
     length, parse = _BODIES[kind]
-    if kind is Kind.CREATE and isinstance(items[1], list) and len(items[1]) == length + 1:
-        length += 1                  # a creation that makes its seeds ahead (SeedSteps)
+    if kind is Kind.CREATE and isinstance(items[1], list) and len(items[1]) in (
+            length + 1, length + 2):
+        length = len(items[1])       # its seeds made ahead (SeedSteps); no flowers (MCR)
     fields = need_list(items[1], f"{kind.name.lower()} record", length=length)
     body = parse(fields)
     most = MAX_ENTRANTS if kind is Kind.NEW_DIRECTOR else MAX_SIGNATURES

@@ -32,10 +32,11 @@ order the record admitted them (0 = the first).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 
+from ..canonical import ADDED_LATER
 from .seating import FillPolicy, Seats
 from .standings import Rules, Scoring
 
@@ -130,6 +131,11 @@ class Create:
     deck: Deck
     nonce: bytes
     seed_steps: SeedSteps = SeedSteps.AFTER_CALL   # a 14th field on the wire only if AHEAD
+    # MCR without flowers: every table of the event opened with the table option ``flowers``
+    # off (136 tiles, no flower points). A 15th field on the wire only when off (then the
+    # 14th is written whatever the seed steps), so an event made before it keeps its bytes
+    # and its id; an American event always has its flowers (refused when read).
+    flowers: bool = field(default=True, metadata=ADDED_LATER)
 
 
 @dataclass(frozen=True)

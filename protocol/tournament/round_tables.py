@@ -90,12 +90,17 @@ def table_name(event_name: str, round_index: int, table: int) -> str:
 def table_options(verdict: Verdict) -> dict[str, Any]:
     """The options of every table of the event (the daemon's ``create`` map): the event's
     deck, its hands a round (a timed round: the rule set's whole match as the upper bound,
-    the time call ends it, daemon/event_clock.py), winds from the seating, a turn timer."""
+    the time call ends it, daemon/event_clock.py), winds from the seating, a turn timer, and
+    an MCR event's ``flowers`` off when it plays without them."""
     create = verdict.create
     assert create is not None
     hands = create.amount if create.length is Length.HANDS else 0
-    return {"deck": "practice" if create.deck is Deck.PRACTICE else "masked",
-            "hands": hands, "fixed_winds": True, "turn_window": TURN_WINDOW_S}
+    options: dict[str, Any] = {"deck": "practice" if create.deck is Deck.PRACTICE else "masked",
+                               "hands": hands, "fixed_winds": True,
+                               "turn_window": TURN_WINDOW_S}
+    if not create.flowers:
+        options["rules"] = {"flowers": False}
+    return options
 
 
 def substitute_at(verdict: Verdict, round_index: int, table: int) -> Substitute | None:

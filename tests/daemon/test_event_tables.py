@@ -96,10 +96,14 @@ async def _play_round(director: Daemon, players: list[Daemon], event: str,
                                              ("mcr", "fair")])
 def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
         tmp_path: Path, rules: str, deck: str) -> None:
+    """(The fair-deck event is also one without flowers, `tournament create --no-flowers`:
+    its table is opened with the option off and its hand dealt without a flower.)"""
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
         rounds = 1 if deck == "fair" else 2     # one round also on the fair deck
-        event = await open_event(director, players, rules=rules, rounds=rounds, hands=1, deck=deck)
+        flowers = deck != "fair"
+        event = await open_event(director, players, rules=rules, rounds=rounds, hands=1,
+                                 deck=deck, **({} if flowers else {"flowers": False}))
         first = await _play_round(director, players, event, 0)
         ev = bytes.fromhex(event)
         signed = [_counted(players[0], ev, 0, rules)]
@@ -111,6 +115,10 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
             table = d.tables[plan.table_id]     # the seating's winds, not the dice's
             assert table.session.first_seating == (0, 1, 2, 3)
             assert table.session.me == plan.place
+            if not flowers:
+                assert dict(table.session.open.options.rules) == {"flowers": False}
+                final = table.session.finals[0]
+                assert not final.options.flowers and not any(s.flowers for s in final.seats)
         if rounds == 2:
             second = await _play_round(director, players, event, 1)
             assert set(second) == {table_id(ev, 1, 0).hex()}

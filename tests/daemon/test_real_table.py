@@ -244,6 +244,10 @@ def test_four_daemons_play_an_mcr_hand_without_flowers_on_the_fair_deck(
         assert not any(e["problems"] or e["view"]["problems"] for e in events)
         every_hand_revealed(views)
         assert [v["flowers"] for v in views] == [False] * 4
+        # the lobby data says so, in the one wording every frontend shows (issue 24)
+        listed = [table.query(i, type="tables")["tables"] for i in range(4)]
+        assert [(t[0]["flowers"], t[0]["rules_label"]) for t in listed] == [
+            (False, "MCR, no flowers")] * 4
         for view in views:
             assert all(p["flowers"] == [] for p in view["players"]), view["players"]
             assert view["result"]["audit"] == "ok"

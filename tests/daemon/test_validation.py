@@ -8,6 +8,7 @@ the joiner refused was joined "ok" and then refused every second."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import subprocess
 import sys
@@ -120,12 +121,14 @@ def test_names_from_peers_lose_control_characters_and_are_bounded() -> None:
 
 
 def _announcement(key: bytes, fp: str | None = None, port: int = 7420,
-                  table: str = "kitchen", player: str = "x") -> AsyncServiceInfo:
+                  table: str = "kitchen", player: str = "x",
+                  **more: str) -> AsyncServiceInfo:
     from fourwinds.daemon.identity import fingerprint
 
     props = {"v": str(PROTOCOL_VERSION), "id": (b"t" * 16).hex(), "table": table,
              "rules": "mcr", "free": "3", "private": "0",
-             "fp": fp or fingerprint(key), "key": z85.encode(key).decode(), "player": player}
+             "fp": fp or fingerprint(key), "key": z85.encode(key).decode(), "player": player,
+             **more}
     return AsyncServiceInfo(SERVICE, f"x.{SERVICE}", port=port, properties=props,
                             addresses=[bytes([10, 0, 0, 9])])
 
@@ -142,6 +145,26 @@ def test_an_announced_player_name_is_checked_like_every_name_from_peers() -> Non
     found = parse_info(_announcement(GOOD, player="ann\x1b]0;owned\x07" + "y" * 80))
     assert found is not None and "\x1b" not in found.player and len(found.player) == 32
     assert found.player.startswith("ann ]0;owned")
+
+
+def test_an_announced_table_without_flowers_is_read_and_a_malformed_flowers_refused(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``flowers=0``: an MCR table without flowers; absent (older daemons, or flowers on)
+    reads as on; any other value, or no flowers at another rule set, is ignored with the
+    reason logged (issue 24)."""
+    from fourwinds.daemon.discovery import Announcement, _txt
+
+    on = parse_info(_announcement(GOOD))
+    off = parse_info(_announcement(GOOD, flowers="0"))
+    assert on is not None and on.flowers and off is not None and not off.flowers
+    assert _txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False, False), GOOD, "x")[
+        "flowers"] == "0"
+    assert "flowers" not in _txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False), GOOD, "x")
+    caplog.set_level(logging.INFO, logger="fourwinds.daemon.discovery")
+    assert parse_info(_announcement(GOOD, flowers="no")) is None
+    assert "flowers is 0 or 1, not 'no'" in caplog.text
+    assert parse_info(_announcement(GOOD, flowers="0", rules="american")) is None
+    assert "no flowers at a table of 'american'" in caplog.text
 
 
 def _meta(members: list[list[Any]], host_key: bytes | None = None) -> dict[str, Any]:

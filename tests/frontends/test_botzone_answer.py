@@ -14,7 +14,7 @@ import pytest
 from fourwinds.frontends.botzone_answer import Fault, Question, judge, question
 from fourwinds.frontends.botzone_story import Moment, Story, read_moment, tell
 from fourwinds.frontends.botzone_tiles import to_botzone
-from tests.frontends.harness_stream import HarnessStream
+from testkit.botzone_stream import HarnessStream
 from tests.frontends.test_botzone_story import bold
 
 Event = Mapping[str, Any]

@@ -19,7 +19,7 @@ from fourwinds.frontends.botzone_io import Mode
 from fourwinds.frontends.botzone_proc import BotzoneProgram
 from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
 from fourwinds.protocol.errors import FourwindsError
-from tests.frontends.harness_stream import HarnessStream
+from testkit.botzone_stream import HarnessStream
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "botzone_bot.py"
@@ -184,6 +184,13 @@ def test_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         assert program.argv == [sys.executable, str(EXAMPLE), "--simple"]
         assert program.mode is Mode.SIMPLE and program.time_limit == 2.5
         assert program.log.name == str(tmp_path / "botzone-bot.log")
+        assert not program.end_input
+    finally:
+        seat.close()
+    seat = botzone_seat(cli.build_parser("bot").parse_args(
+        ["bot", "--botzone", "./sample", "--botzone-eof", "--data-dir", str(tmp_path)]))
+    try:
+        assert seat.program.end_input
     finally:
         seat.close()
     for bad in (["--botzone", ""], ["--botzone", "x", "--botzone-time", "0"]):
@@ -202,3 +209,40 @@ def test_a_botzone_bot_sits_only_at_mcr_tables(tmp_path: Path) -> None:
                                       tmp_path / "log"))
     with pytest.raises(FourwindsError, match="plays MCR tables"):
         play_botzone(American(b"x"), seat)
+
+
+EOF_READER = (
+    "import json, sys\n"
+    "got = json.loads(sys.stdin.read())\n"          # to the end of input, as jsoncpp's cin >> v
+    "last = got['requests'][-1]\n"
+    "answer = 'PLAY ' + last.split()[1] if last.startswith('2 ') else 'PASS'\n"
+    "print(json.dumps({'response': answer}, indent=4), flush=True)\n")
+
+
+def test_a_bot_that_reads_to_the_end_of_its_input_plays_with_botzone_eof(
+        tmp_path: Path) -> None:
+    """The platform's C++ sample reads its input to the end and prints indented JSON: found
+    running it (issue 24). Without ``end_input`` it waits until it is late; with it
+    (``--botzone-eof``) it plays the hand without a fault."""
+    script = tmp_path / "eof_bot.py"
+    script.write_text(EOF_READER)
+    argv = [sys.executable, str(script)]
+    seat, _, log = run(tmp_path, argv, Mode.JSON, hands=1, time_limit=0.4)
+    assert seat.faults == Counter({Fault.LATE: 3}), log
+    stream = HarnessStream(b"bz-eof")
+    log_path = tmp_path / "eof.log"
+    seat = BotzoneSeat(BotzoneProgram(argv, Mode.JSON, log_path, end_input=True))
+    assert play_botzone(stream, seat, give_up=240) == 0
+    assert seat.faults == Counter(), log_path.read_text()
+    assert labels(stream)["Discard"] >= 10 and seat.program.runs > 10
+
+
+def test_a_bot_that_keeps_running_is_run_again_when_its_input_is_ended(tmp_path: Path) -> None:
+    log_path = tmp_path / "kr.log"
+    program = BotzoneProgram([sys.executable, str(EXAMPLE), "--keep-running"], Mode.JSON,
+                             log_path, end_input=True)
+    seat = BotzoneSeat(program)
+    stream = HarnessStream(b"bz-eof-kr")
+    assert play_botzone(stream, seat, give_up=240) == 0
+    assert seat.faults == Counter(), log_path.read_text()
+    assert program.runs > 10 and labels(stream)["Discard"] >= 10

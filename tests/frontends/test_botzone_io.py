@@ -53,7 +53,18 @@ def test_json_output() -> None:
     assert (out.response, out.data, out.keep_running) == ("PASS", '{"n": 1}', True)
 
 
-@pytest.mark.parametrize("lines", [[], ["PLAY W1\n"], ['{"answer": 1}\n'], ["[1, 2]\n"]])
+def test_json_output_indented_over_lines_as_jsoncpp_prints_it() -> None:
+    """The platform's C++ sample bot (jsoncpp's ``cout << value``) prints its object over
+    several indented lines; it was read as garbage (found running that bot, issue 24)."""
+    out = read_output(Mode.JSON, ["{\n", '\t"response" : "PLAY W9"\n', "}\n"])
+    assert (out.response, out.keep_running) == ("PLAY W9", False)
+    out = read_output(Mode.JSON, ["{\n", '  "response" : "PASS",\n', '  "data" : "k"\n', "}\n",
+                                  KEEP_RUNNING + "\n"])
+    assert (out.response, out.data, out.keep_running) == ("PASS", "k", True)
+
+
+@pytest.mark.parametrize("lines", [[], ["PLAY W1\n"], ["{\n", '"response": "PASS"\n'],
+                                   ['{"answer": 1}\n'], ["[1, 2]\n"]])
 def test_json_output_without_a_response(lines: list[str]) -> None:
     out = read_output(Mode.JSON, lines)
     assert out.response is None and out.problem

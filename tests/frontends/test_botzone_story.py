@@ -27,8 +27,8 @@ from fourwinds.frontends.botzone_story import (
 from fourwinds.frontends.exec_bot import default_action
 from fourwinds.frontends.table_keys import act_request
 from fourwinds.protocol.table.options import DeckKind
+from testkit.botzone_stream import HarnessStream
 from tests.frontends.botzone_referee import Referee
-from tests.frontends.harness_stream import HarnessStream
 
 Event = Mapping[str, Any]
 

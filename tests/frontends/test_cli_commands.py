@@ -333,3 +333,36 @@ def test_tables_starts_the_daemon_and_stop_stops_it(monkeypatch: pytest.MonkeyPa
 def _record(seen: list[Any], value: Any) -> int:
     seen.append(value)
     return 0
+
+
+class _TablesApi:
+    """The daemon's ``tables`` answer: one table of ours and two seen, as the daemon words
+    their rules (``rules_label``); one from an older daemon without it."""
+
+    def request(self, message: Any) -> dict[str, Any]:
+        seen = {"free": 2, "private": False, "compatible": True, "version": 5,
+                "host": "10.0.0.9", "port": 7420, "player": "Ann"}
+        return {"ok": True, "peers": [], "tables": [
+            {"table": "ab" * 16, "name": "kitchen", "rules": "mcr", "flowers": False,
+             "rules_label": "MCR, no flowers", "seated": 2}],
+            "seen": [{**seen, "table": "cd" * 16, "name": "den", "rules": "mcr",
+                      "flowers": False, "rules_label": "MCR, no flowers"},
+                     {**seen, "table": "ef" * 16, "name": "old", "rules": "american"}]}
+
+    def close(self) -> None:
+        pass
+
+
+def test_tables_says_which_table_plays_without_flowers(monkeypatch: pytest.MonkeyPatch,
+                                                       tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from fourwinds.frontends.commands import tables
+
+    monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setattr(tables, "ensure_daemon", lambda plan: (_TablesApi(), None))
+    monkeypatch.setattr(tables, "runs_solo", lambda data_dir: False)
+    assert cli.main(["tables", "--data-dir", str(tmp_path), "--wait", "0"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("  kitchen              MCR, no flowers 2/4 seated"), out
+    assert out[3].startswith("  den                  MCR, no flowers 2 free"), out
+    assert out[4].startswith("  old                  american  2 free"), out

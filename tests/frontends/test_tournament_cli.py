@@ -46,7 +46,7 @@ def test_a_player_enters_an_event_and_its_export_verifies(
                     "--data-dir", str(bob.data_dir))
     assert entered["me"] == 0 and entered["event"] == made["event"]
     listed = fourwinds_cli("tournament", "list", "--data-dir", str(ann.data_dir))
-    assert "club night (mcr, 3 rounds of 1 hand, practice deck): you direct it" in listed.stdout
+    assert "club night (MCR, 3 rounds of 1 hand, practice deck): you direct it" in listed.stdout
     assert "  0  Bob" in listed.stdout
     shown = fourwinds_cli("tournament", "status", "club night", "--data-dir", str(bob.data_dir))
     assert "you are entrant 0" in shown.stdout and "1 entrant(s)" in shown.stdout
@@ -88,8 +88,16 @@ def test_a_player_enters_an_event_and_its_export_verifies(
 def test_a_wrong_code_and_an_unknown_event_are_one_line_each(
         pair: tuple[DaemonProcess, DaemonProcess]) -> None:
     ann, bob = pair
-    made = _json("tournament", "create", "finals", "--private", "--data-dir", str(ann.data_dir))
-    assert made["code"]
+    made = _json("tournament", "create", "finals", "--private", "--no-flowers",
+                 "--data-dir", str(ann.data_dir))
+    assert made["code"] and made["flowers"] is False
+    assert made["rules_label"] == "MCR, no flowers"       # an MCR event without flowers
+    shown = fourwinds_cli("tournament", "status", "finals", "--data-dir", str(ann.data_dir))
+    assert shown.stdout.startswith("finals (MCR, no flowers, 4 rounds of 4 hands"), shown.stdout
+    american = fourwinds_cli("tournament", "create", "cards", "--rules", "american",
+                             "--no-flowers", "--data-dir", str(ann.data_dir))
+    assert american.returncode != 0 and "Traceback" not in american.stderr
+    assert "--no-flowers is for MCR tables" in american.stderr
     wrong = fourwinds_cli("tournament", "join", "finals", "--peer", f"127.0.0.1:{ann.port}",
                           "--code", "NOPE42", "--data-dir", str(bob.data_dir))
     assert wrong.returncode != 0 and "Traceback" not in wrong.stderr

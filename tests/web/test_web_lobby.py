@@ -68,7 +68,7 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
         driver.find_element("css selector", "body").send_keys("Q")
         wait_for(driver, lambda p: p["screen"] == "lobby", 10, "the lobby after Q")
         wait_for(driver, lambda p: "garden" in body_text(driver), 10, "our table listed")
-        assert re.search(r"garden . mcr . 4/4 seated", body_text(driver)), body_text(driver)
+        assert re.search(r"garden . MCR . 4/4 seated", body_text(driver)), body_text(driver)
         driver.find_element("css selector", "#mine button.open").click()
         wait_for(driver, lambda p: p["screen"] in ("table", "result"), 15, "the table again")
         assert not page_errors(driver), page_errors(driver)

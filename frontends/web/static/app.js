@@ -880,7 +880,7 @@
     const mine = (answer.tables || []).map((t) => {
       const open = h("button", { class: "open", "data-table": t.table, text: "Open" });
       open.addEventListener("click", () => openTable(t.table));
-      return h("div", { class: "row" }, open, ` ${t.name} \u00b7 ${t.rules} \u00b7 ${t.seated}/4 seated` +
+      return h("div", { class: "row" }, open, ` ${t.name} \u00b7 ${t.rules_label || t.rules} \u00b7 ${t.seated}/4 seated` +
         (t.code ? ` \u00b7 code ${t.code}` : "") + ` \u00b7 ${String(t.table).slice(0, 8)}`);
     });
     for (const t of answer.set_aside || []) {
@@ -892,7 +892,7 @@
       const join = h("button", { text: "Join", disabled: t.compatible === false || t.free <= 0 });
       join.addEventListener("click", () => joinTable({ table: t.table, code: code.value.trim() }));
       return h("div", { class: "row" }, join, t.private ? code : null,
-        ` ${t.name} \u00b7 ${t.rules} \u00b7 ${t.free <= 0 ? "full" : `${t.free} free`}` +
+        ` ${t.name} \u00b7 ${t.rules_label || t.rules} \u00b7 ${t.free <= 0 ? "full" : `${t.free} free`}` +
         // the host by its player name: a key fingerprint is for pairing and whoami only
         `${t.private ? " \u00b7 private" : ""} \u00b7 host ${t.player ? `${t.player} ` : ""}at ${t.host}:${t.port}` +
         (t.compatible === false ? ` (protocol ${t.version}: cannot join)` : ""));
@@ -901,12 +901,12 @@
     const held = ((state.events || {}).events || []).map((e) => {
       const open = h("button", { class: "open", text: "Show", "data-event": e.name });
       open.addEventListener("click", () => showEvent(e.name));
-      return h("div", { class: "row" }, open, ` ${e.name} \u00b7 ${e.rules} \u00b7 ` +
+      return h("div", { class: "row" }, open, ` ${e.name} \u00b7 ${e.rules_label || e.rules} \u00b7 ` +
         `${e.entrants.length} entrants \u00b7 round ${e.rounds_started} of ${e.rounds}` +
         (e.director ? " \u00b7 you direct it" : ""));
     });
     const announced = ((state.events || {}).seen || []).map((e) => h("div", {
-      class: "row", text: `${e.name} \u00b7 ${e.rules} \u00b7 directed by ` +
+      class: "row", text: `${e.name} \u00b7 ${e.rules_label || e.rules} \u00b7 directed by ` +
         `${e.director || "a player"} at ${e.host}:${e.port} (fourwinds tournament join)` }));
     put($("events"), ...(held.length || announced.length ? [...held, ...announced]
       : [h("p", { text: "No tournaments here: fourwinds tournament create or join." })]));
@@ -941,7 +941,7 @@
 
   function renderEvent(event, standings) {
     setText($("event-title"), `${event.name}`);
-    setText($("event-summary"), `${event.rules === "mcr" ? "Chinese Official (MCR)" : "American"}` +
+    setText($("event-summary"), `${event.rules_label || event.rules}` +
       ` \u00b7 ${event.entrants.length} entrants \u00b7 round ${event.rounds_started} of ` +
       `${event.rounds} \u00b7 ${event.amount} ${event.amount === 1 ? event.length.slice(0, -1) : event.length} a round` +
       (event.entries_open ? " \u00b7 entries open" : ""));
