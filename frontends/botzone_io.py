@@ -23,7 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["KEEP_RUNNING", "Mode", "Output", "full_input", "next_input", "read_output"]
+__all__ = ["KEEP_RUNNING", "TIME_LIMIT", "Mode", "Output", "full_input", "next_input",
+           "read_output"]
+
+TIME_LIMIT = 6.0          # seconds a step, as the platform gives a Python bot
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 MEMORY_LIMIT_MB = 256

@@ -35,11 +35,17 @@ from pathlib import Path
 from typing import IO
 
 from fourwinds.frontends.botzone_answer import Fault
-from fourwinds.frontends.botzone_io import KEEP_RUNNING, Mode, full_input, next_input, read_output
+from fourwinds.frontends.botzone_io import (
+    KEEP_RUNNING,
+    TIME_LIMIT,
+    Mode,
+    full_input,
+    next_input,
+    read_output,
+)
 
 __all__ = ["BotzoneProgram", "Reply"]
 
-TIME_LIMIT = 6.0          # seconds a step, as the platform gives a Python bot
 MAX_FAILURES = 3
 
 

@@ -15,20 +15,21 @@ from __future__ import annotations
 import argparse
 import shlex
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fourwinds.frontends.bot_level_option import DEFAULT_BOT_LEVEL, add_bot_level_option
 from fourwinds.frontends.bot_pause import pause_problem
 from fourwinds.frontends.bot_seat import Brain, ExecBrain, play_seat
-from fourwinds.frontends.botzone_io import Mode
-from fourwinds.frontends.botzone_proc import TIME_LIMIT, BotzoneProgram
-from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
+from fourwinds.frontends.botzone_io import TIME_LIMIT, Mode
 from fourwinds.frontends.cli_common import open_api, setup_logging, state_dir_of, table_name
 from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import DaemonTable, checked
 from fourwinds.frontends.suggest_bot import engine_brain
 from fourwinds.frontends.tournament_bot import play_event
 from fourwinds.protocol.errors import FourwindsError
+
+if TYPE_CHECKING:
+    from fourwinds.frontends.botzone_seat import BotzoneSeat
 
 
 def register(sub: Any) -> None:
@@ -94,6 +95,10 @@ def botzone_seat(args: argparse.Namespace) -> BotzoneSeat:
     if not args.botzone_time > 0:
         raise FourwindsError("--botzone-time must be a number of seconds above 0")
     log = Path(args.botzone_log) if args.botzone_log else state_dir_of(args) / "botzone-bot.log"
+    # a Botzone seat's modules are loaded for --botzone only: every built-in bot seat is a
+    # process of its own, and they were a sixth of its start
+    from fourwinds.frontends.botzone_proc import BotzoneProgram
+    from fourwinds.frontends.botzone_seat import BotzoneSeat
     program = BotzoneProgram(argv, Mode(args.botzone_mode), log,
                              time_limit=args.botzone_time, end_input=args.botzone_eof)
     return BotzoneSeat(program)
@@ -123,6 +128,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
             table = table_name(api, args)
         # no separate "ready": the table offers it as a legal action, the brain answers it
         if args.botzone_cmd:
+            from fourwinds.frontends.botzone_seat import play_botzone
             return play_botzone(DaemonTable(api, table), botzone_seat(args))
         return play_seat(DaemonTable(api, table), _brain(args, api), pause=args.pause)
     finally:

@@ -68,14 +68,14 @@ def test_help_without_a_command_lists_every_command(
         assert name in out
 
 
-def test_a_status_or_act_command_does_not_load_the_table_state_machine_or_package_metadata(
-) -> None:
-    """`fourwinds status` and `act` are what scripts run over and over: they start without
-    the table's state machine (its signing and crypto), which only the daemon needs, and
-    without reading the package metadata, which only ``--version`` needs."""
+def test_a_status_act_or_bot_command_does_not_load_what_it_does_not_use() -> None:
+    """`fourwinds status` and `act` are what scripts run over and over, and every bot seat is
+    a process: they start without the table's state machine (its signing and crypto), which
+    only the daemon needs, without reading the package metadata, which only ``--version``
+    needs, and a built-in bot without the Botzone adapter."""
     code = ("import sys\n"
             "from fourwinds.frontends import cli\n"
-            "for argv in (['status', '--help'], ['act', '--help']):\n"
+            "for argv in (['status', '--help'], ['act', '--help'], ['bot', '--help']):\n"
             "    try:\n"
             "        cli.main(argv)\n"
             "    except SystemExit:\n"
@@ -85,7 +85,7 @@ def test_a_status_or_act_command_does_not_load_the_table_state_machine_or_packag
                          check=True).stdout
     loaded = out.strip().splitlines()[-1]
     for heavy in ("fourwinds.protocol.table.state", "fourwinds.protocol.table.signing",
-                  "importlib.metadata"):
+                  "importlib.metadata", "fourwinds.frontends.botzone_proc"):
         assert f"'{heavy}'" not in loaded
 
 
