@@ -28,17 +28,21 @@ variant_indexes = st.integers(min_value=0, max_value=len(VARIANTS) - 1)
 
 def tiles_of(variant: Variant, rng: random.Random | None = None, joker_odds: float = 0.0
              ) -> list[list[Kind]]:
-    """Real tiles making the variant, group by group: a joker where the set runs out of a
-    kind, and (with ``rng``) now and then in any group that allows one."""
-    seen: list[Kind] = []
+    """Real tiles making the variant, group by group: a joker for each tile beyond a kind's
+    copies, in a group that allows one (a line may ask five white dragons, the zeros of
+    its years and a pung of them: the pung's jokers make up the fifth, whatever the order of
+    the groups), and (with ``rng``) now and then in any group that allows one."""
+    wanted = [kind for group in variant.groups for kind in group.kinds]
+    short = {kind: wanted.count(kind) - copies(kind) for kind in set(wanted)}
     out: list[list[Kind]] = []
     for group in variant.groups:
         tiles = []
         for kind in group.kinds:
-            over = seen.count(kind) >= copies(kind)
-            joker = group.jokers and (over or (rng is not None and rng.random() < joker_odds))
+            joker = group.jokers and (short[kind] > 0
+                                      or (rng is not None and rng.random() < joker_odds))
+            if joker:
+                short[kind] -= 1
             tiles.append(Kind.JOKER if joker else kind)
-            seen.append(kind)
         out.append(tiles)
     return out
 
