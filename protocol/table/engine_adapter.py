@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Generic, TypeVar
 
+from fourwinds.protocol.game import Engine
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind
 
 from .codec import ActionCodec, encode
 from .describe import describe_action
-from .engine_contract import Engine
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -24,7 +24,8 @@ A = TypeVar("A")
 
 class EngineDelegate(Generic[S, A]):
     """Forwarding methods of a ``RulesAdapter``; ``engine`` is the rules' engine module,
-    checked against the engine contract (engine_contract.py) for its state and action types."""
+    checked against the engine contract (``protocol/game.Engine``) for its state and action
+    types."""
 
     engine: Engine[S, A]
     _codec: ActionCodec

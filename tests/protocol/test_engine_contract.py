@@ -11,9 +11,9 @@ import pytest
 
 from fourwinds.protocol.american import engine as american_engine
 from fourwinds.protocol.american.table_rules import AmericanRules
+from fourwinds.protocol.game import Engine
 from fourwinds.protocol.mcr import engine as mcr_engine
 from fourwinds.protocol.mcr.table_rules import MCRRules
-from fourwinds.protocol.table.engine_contract import Engine
 
 
 def contract_functions() -> dict[str, int]:
