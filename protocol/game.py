@@ -24,9 +24,14 @@ event is private to.
 
 from __future__ import annotations
 
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from .seats import Seat
+from .tiles import Kind
+
+State = TypeVar("State")
+Action = TypeVar("Action")
 
 
 class Event(Protocol):
@@ -34,3 +39,27 @@ class Event(Protocol):
 
     @property
     def audience(self) -> Seat | None: ...
+
+
+class Engine(Protocol[State, Action]):
+    """The four functions of this contract the table session calls, as a type: a rule set's
+    engine module (``american/engine.py``, ``mcr/engine.py``) is checked against it by mypy
+    where its rules adapter names it (``table/engine_adapter.EngineDelegate``), instead of
+    being an untyped ``ModuleType``. Parameters are positional-only: the contract fixes what
+    is passed, not what each engine calls its parameters."""
+
+    def apply(self, state: State, action: Action, /) -> tuple[State, Sequence[object]]:
+        """The state after ``action`` and the events it caused; illegal actions raise."""
+        ...
+
+    def legal_actions(self, state: State, seat: Seat, /) -> Sequence[Action]:
+        """Every action ``seat`` may take now (empty when it has none)."""
+        ...
+
+    def learn(self, state: State, faces: Mapping[int, Kind], /) -> State:
+        """The state with the faces of the given slots filled in."""
+        ...
+
+    def public_digest(self, state: State, /) -> bytes:
+        """A hash of the state with every private face masked."""
+        ...

@@ -75,7 +75,7 @@ def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOpti
     )
 
 
-class AmericanRules(EngineDelegate):
+class AmericanRules(EngineDelegate[AmericanState, A.Action]):
     """American (NMJL-style) rules with the table's card; engine in protocol/american."""
 
     ruleset = RuleSet.AMERICAN

@@ -32,7 +32,7 @@ ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.Add
                 A.DeclareWin, A.Pass, A.ClaimChow, A.ClaimPung, A.ClaimKong, A.ClaimWin)
 
 
-class MCRRules(EngineDelegate):
+class MCRRules(EngineDelegate[HandState, A.Action]):
     """Chinese Official rules: 16 hands, four dice, flowers, chows; engine in protocol/mcr."""
 
     ruleset = RuleSet.MCR

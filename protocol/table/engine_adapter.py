@@ -9,32 +9,36 @@ stays in them.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import ModuleType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
+from fourwinds.protocol.game import Engine
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind
 
 from .codec import ActionCodec, encode
 from .describe import describe_action
 
+S = TypeVar("S")
+A = TypeVar("A")
 
-class EngineDelegate:
-    """Forwarding methods of a ``RulesAdapter``; ``engine`` is the rules' engine module."""
 
-    engine: ModuleType
+class EngineDelegate(Generic[S, A]):
+    """Forwarding methods of a ``RulesAdapter``; ``engine`` is the rules' engine module,
+    checked against the engine contract (``protocol/game.Engine``) for its state and action
+    types."""
+
+    engine: Engine[S, A]
     _codec: ActionCodec
 
-    def apply(self, state: Any, action: Any) -> tuple[Any, tuple[Any, ...]]:
+    def apply(self, state: S, action: A) -> tuple[S, tuple[object, ...]]:
         new, events = self.engine.apply(state, action)
         return new, tuple(events)
 
-    def learn(self, state: Any, faces: Mapping[int, Kind]) -> Any:
+    def learn(self, state: S, faces: Mapping[int, Kind]) -> S:
         return self.engine.learn(state, faces)
 
-    def public_digest(self, state: Any) -> bytes:
-        digest: bytes = self.engine.public_digest(state)
-        return digest
+    def public_digest(self, state: S) -> bytes:
+        return self.engine.public_digest(state)
 
     def actor(self, action: Any) -> Seat:
         seat: Seat = action.seat
