@@ -17,7 +17,6 @@ from dataclasses import fields
 from typing import Any
 
 from fourwinds.daemon.wire import MAX_PAYLOAD
-from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
@@ -35,12 +34,11 @@ from fourwinds.protocol.table.options import (
 from fourwinds.protocol.table.problems import shown_problems
 from fourwinds.protocol.table.rebuild import RebuildPool
 from fourwinds.protocol.table.rebuild import rebuild as rebuild_seat
+from fourwinds.protocol.table.registry import ruleset_of
 from fourwinds.protocol.table.sheet import rules_sheet, table_sheet
 from fourwinds.protocol.table.state import Phase, Step, TableSession
 from fourwinds.protocol.table.suggest import suggest as bot_suggestion
 from fourwinds.protocol.table.transcript import export_transcript
-from fourwinds.protocol.tiles import RuleSet
-from fourwinds.protocol.tournament.standings import american_table_points
 
 handle_message = table.handle_message
 settle = table.settle
@@ -198,12 +196,8 @@ def final_scores(session: TableSession, three_exposures_penalty: int
     exposures being the event's."""
     if session.phase is not Phase.OVER or session.rules is None:
         return None
-    if session.rules.ruleset is RuleSet.AMERICAN:
-        hands = [tournament_hand(final, seating)
-                 for final, (_, _, seating) in zip(session.finals, session.outcomes,
-                                                   strict=True)]
-        return american_table_points(hands, three_exposures_penalty)
-    return session.scores
+    counted = _counted(session, three_exposures_penalty)
+    return session.scores if counted is None else counted
 
 
 def scores_so_far(session: TableSession, three_exposures_penalty: int
@@ -213,12 +207,20 @@ def scores_so_far(session: TableSession, three_exposures_penalty: int
     table going on after a substitute (records.Substitute). None before the first hand."""
     if session.rules is None or session.phase is Phase.LOBBY:
         return None
-    if session.rules.ruleset is RuleSet.AMERICAN:
-        hands = [tournament_hand(final, seating)
-                 for final, (_, _, seating) in zip(session.finals, session.outcomes,
-                                                   strict=True)]
-        return len(hands), american_table_points(hands, three_exposures_penalty)
-    return session.hands_played, session.scores
+    counted = _counted(session, three_exposures_penalty)
+    if counted is None:
+        return session.hands_played, session.scores
+    return len(session.finals), counted
+
+
+def _counted(session: TableSession, three_exposures_penalty: int
+             ) -> tuple[int, int, int, int] | None:
+    """The finished hands' scores as the rule set's tournaments count them, or None when
+    the match score counts (the rule set's ``tournament_scores``)."""
+    assert session.rules is not None
+    seatings = [seating for _, _, seating in session.outcomes]
+    return ruleset_of(session.rules).tournament_scores(session.finals, seatings,
+                                                       three_exposures_penalty)
 
 
 def last_seq(session: TableSession, seat: int) -> int:

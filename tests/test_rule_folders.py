@@ -32,7 +32,6 @@ ALLOWED: dict[str, str] = {
     "protocol/tournament/standings.py": NEXT_TOURNAMENT,
     "daemon/event_clock.py": NEXT_TOURNAMENT,
     "daemon/event_requests.py": NEXT_TOURNAMENT,
-    "daemon/real_session.py": "a tournament's American table points: " + NEXT_TOURNAMENT,
     "frontends/american_demo.py": ONE_RULE_FRONTEND,
     "frontends/american_score.py": ONE_RULE_FRONTEND,
     "frontends/mcr_demo.py": ONE_RULE_FRONTEND,

@@ -7,6 +7,7 @@ East, and the deal passes to the right after every hand; there is no prevalent w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,10 +19,12 @@ from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
 from fourwinds.protocol.table.ruleset import RuleSetAdapter
 from fourwinds.protocol.tiles import RuleSet
+from fourwinds.protocol.tournament.standings import american_table_points
 
 from . import table_view
 from .narration import NARRATION
 from .table_rules import AmericanRules, card_from_text
+from .tournament_hand import tournament_hand
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,14 @@ class AmericanRuleSet:
 
     def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
         return rotate(first, hand_no)
+
+    def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
+                          three_exposures_penalty: int) -> tuple[int, int, int, int]:
+        """The tournament points of the hands (protocol/tournament/standings.py): the card
+        value, self-picked and jokerless bonuses, the discarder paying double."""
+        hands = [tournament_hand(final, seating)
+                 for final, seating in zip(finals, seatings, strict=True)]
+        return american_table_points(hands, three_exposures_penalty)
 
     def prevalent_wind(self, hand_no: int) -> int:
         return 0

@@ -9,6 +9,7 @@ prevalent wind is the round's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,6 +66,11 @@ class MCRRuleSet:
 
     def prevalent_wind(self, hand_no: int) -> int:
         return (hand_no // HANDS_PER_ROUND) % 4
+
+    def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
+                          three_exposures_penalty: int) -> None:
+        """The match score counts (its table points come from it: standings.py)."""
+        return None
 
 
 RULESET: RuleSetAdapter = MCRRuleSet()

@@ -15,6 +15,7 @@ Seatings (``rotation.Seating``) are table places by wind: ``seating[wind]`` play
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from fourwinds.protocol.tiles import RuleSet
@@ -90,4 +91,13 @@ class RuleSetAdapter(Protocol):
 
     def prevalent_wind(self, hand_no: int) -> int:
         """The round wind of hand ``hand_no`` (0-3; 0, East, for rule sets without one)."""
+        ...
+
+    def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
+                          three_exposures_penalty: int) -> tuple[int, int, int, int] | None:
+        """Each table place's score over the finished hands as a tournament counts it, when
+        the rule set counts other than the match's own score (American: the tournament
+        points of its hands); None when the match score counts (MCR). ``finals``: each
+        finished hand's last engine state, ``seatings`` its seating; the penalty is the
+        event's, for a discarder facing three or more exposures."""
         ...

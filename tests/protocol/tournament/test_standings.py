@@ -126,3 +126,11 @@ def test_results_that_cannot_make_standings_are_refused(
         results: list[TableResult], byes: list[Bye], reason: str) -> None:
     with pytest.raises(StandingsError, match=reason):
         standings(results, MCR, byes=byes)
+
+
+def test_each_rule_set_says_how_its_tournaments_count_a_tables_hands() -> None:
+    """The daemon asks the table's rule set (no branch on its name): MCR counts the match
+    score (None), American the tournament points of the hands played (none yet: zeros)."""
+    from fourwinds.protocol.table.registry import ruleset_named
+    assert ruleset_named("mcr").tournament_scores([], [], 10) is None
+    assert ruleset_named("american").tournament_scores([], [], 10) == (0, 0, 0, 0)
