@@ -39,17 +39,24 @@ def test_an_unknown_command_has_no_module() -> None:
     assert cli.module_of("actions") is None  # a module of several commands is no command
 
 
-def test_a_daemon_start_does_not_import_the_other_commands() -> None:
+def modules_after(*commands: list[str]) -> str:
+    """The modules a fresh interpreter holds after running these command lines (each
+    ``--help``-like, ending in SystemExit), as the printed sorted list."""
     code = ("import sys\n"
             "from fourwinds.frontends import cli\n"
-            "try:\n"
-            "    cli.main(['-v', 'daemon', '--help'])\n"
-            "except SystemExit:\n"
-            "    pass\n"
-            "print(sorted(m for m in sys.modules if m.startswith('fourwinds.frontends.')))\n")
+            f"for argv in {list(commands)!r}:\n"
+            "    try:\n"
+            "        cli.main(argv)\n"
+            "    except SystemExit:\n"
+            "        pass\n"
+            "print(sorted(sys.modules))\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
-    loaded = out.strip().splitlines()[-1]
+    return out.strip().splitlines()[-1]
+
+
+def test_a_daemon_start_does_not_import_the_other_commands() -> None:
+    loaded = modules_after(["-v", "daemon", "--help"])
     assert "fourwinds.frontends.commands.daemon" in loaded
     for other in ("commands.play", "commands.demo", "table_demo", "curses_table"):
         assert f"fourwinds.frontends.{other}'" not in loaded
@@ -73,17 +80,7 @@ def test_a_status_act_or_bot_command_does_not_load_what_it_does_not_use() -> Non
     a process: they start without the table's state machine (its signing and crypto), which
     only the daemon needs, without reading the package metadata, which only ``--version``
     needs, and a built-in bot without the Botzone adapter."""
-    code = ("import sys\n"
-            "from fourwinds.frontends import cli\n"
-            "for argv in (['status', '--help'], ['act', '--help'], ['bot', '--help']):\n"
-            "    try:\n"
-            "        cli.main(argv)\n"
-            "    except SystemExit:\n"
-            "        pass\n"
-            "print(sorted(sys.modules))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
-    loaded = out.strip().splitlines()[-1]
+    loaded = modules_after(["status", "--help"], ["act", "--help"], ["bot", "--help"])
     for heavy in ("fourwinds.protocol.table.state", "fourwinds.protocol.table.signing",
                   "importlib.metadata", "fourwinds.frontends.botzone_proc"):
         assert f"'{heavy}'" not in loaded
