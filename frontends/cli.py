@@ -18,6 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from fourwinds.frontends import commands
+from fourwinds.frontends.rule_plugins import load_named_rulesets
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.notation import TileParseError
 
@@ -97,6 +98,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
+    load_named_rulesets()   # before the command line: --rules takes their names too
     command = _command_named(words)
     parser = build_parser(module_of(command) if command is not None else None)
     args = parser.parse_args(words)

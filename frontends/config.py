@@ -31,8 +31,6 @@ from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.registry import PLAYED_BY_DEFAULT, rule_names
 
 APP = "fourwinds"
-RULES = rule_names()
-"""The rules a command may play (the registry's rule sets)."""
 
 
 class ConfigError(FourwindsError):
@@ -174,8 +172,9 @@ def parse_config(text: str, source: str = "<config>") -> Config:
             )
         numeric = key in WINDOWS or key == "bot_pause"
         values[key] = float(value) if numeric and isinstance(value, int | float) else value
-    if values.get("rules", PLAYED_BY_DEFAULT) not in RULES:
-        raise ConfigError(f"config file {source}: 'rules' must be one of {', '.join(RULES)}")
+    if values.get("rules", PLAYED_BY_DEFAULT) not in rule_names():
+        raise ConfigError(f"config file {source}: 'rules' must be one of "
+                          f"{', '.join(rule_names())}")
     if not 0 <= values.get("bots", 3) <= 3:
         raise ConfigError(f"config file {source}: 'bots' must be 0 to 3")
     if "name" in values:

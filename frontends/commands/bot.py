@@ -22,11 +22,11 @@ from fourwinds.frontends.bot_pause import pause_problem
 from fourwinds.frontends.bot_seat import Brain, ExecBrain, play_seat
 from fourwinds.frontends.botzone_io import TIME_LIMIT, Mode
 from fourwinds.frontends.cli_common import open_api, setup_logging, state_dir_of, table_name
-from fourwinds.frontends.config import RULES
 from fourwinds.frontends.daemon_link import DaemonTable, checked
 from fourwinds.frontends.suggest_bot import engine_brain
 from fourwinds.frontends.tournament_bot import play_event
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.registry import rule_names
 
 if TYPE_CHECKING:
     from fourwinds.frontends.botzone_seat import BotzoneSeat
@@ -36,7 +36,7 @@ def register(sub: Any) -> None:
     parser = sub.add_parser("bot", help="run a bot seat: built-in (--rules) or any program "
                                         "(--exec CMD, JSON lines)")
     brain = parser.add_mutually_exclusive_group(required=True)
-    brain.add_argument("--rules", choices=RULES,
+    brain.add_argument("--rules", choices=rule_names(),
                        help="play the built-in bot (the engine bot of the table's rule set)")
     brain.add_argument("--exec", dest="exec_cmd", metavar="CMD",
                        help="run CMD as the seat (events in on stdin, actions out on stdout)")

@@ -40,7 +40,7 @@ from fourwinds.frontends.commands.table_cmds import (
     check_flowers,
     table_options,
 )
-from fourwinds.frontends.config import RULES, Config, player_name
+from fourwinds.frontends.config import Config, player_name
 from fourwinds.frontends.daemon_link import (
     DaemonTable,
     DaemonUnavailable,
@@ -65,6 +65,7 @@ from fourwinds.frontends.ready_with_bots import READY_RETRY_S, READY_WAIT_S, rea
 from fourwinds.frontends.tournament_play import play_event
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.registry import rule_names
 
 log = logging.getLogger(__name__)
 JOIN_WAIT_S = 10.0
@@ -74,7 +75,8 @@ PROGRESS_S = 2.0
 def register(sub: Any) -> None:
     parser = sub.add_parser("play", help="play now: back to your table, or a new one with "
                                          "bots in the free seats")
-    parser.add_argument("--rules", choices=RULES, help="rule set (default: config, american)")
+    parser.add_argument("--rules", choices=rule_names(),
+                        help="rule set (default: config, american)")
     parser.add_argument("--bots", type=int, choices=range(4), metavar="N",
                         help="seats to fill with bots, 0-3 (default: config, then 3)")
     parser.add_argument("--card", metavar="FILE", help="American card file for the table")

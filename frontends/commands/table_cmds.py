@@ -19,7 +19,7 @@ from fourwinds.frontends.cli_common import (
     status_lines,
     table_name,
 )
-from fourwinds.frontends.config import RULES, WINDOWS, player_name, window_problem
+from fourwinds.frontends.config import WINDOWS, player_name, window_problem
 from fourwinds.frontends.daemon_link import LocalApi, checked, current_view
 from fourwinds.frontends.table_result import result_lines
 from fourwinds.frontends.table_view import rack_tiles
@@ -33,7 +33,8 @@ SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north
 def register(sub: Any) -> None:
     host = sub.add_parser("host", help="open a table on this daemon for others to join")
     host.add_argument("name", nargs="?", help="table name (default: config 'table', then yours)")
-    host.add_argument("--rules", choices=RULES, help="rule set (default: config, then american)")
+    host.add_argument("--rules", choices=rule_names(),
+                      help="rule set (default: config, then american)")
     host.add_argument("--card", metavar="FILE", help="American card file (default: house card)")
     host.add_argument("--private", action="store_true",
                       help="joining needs the short code this prints")

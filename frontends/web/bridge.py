@@ -28,13 +28,13 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from fourwinds.frontends.config import RULES
 from fourwinds.frontends.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
 from fourwinds.frontends.table_help import page_sections
 from fourwinds.frontends.web.link import AsyncLink
 from fourwinds.frontends.web.seats import BotKeeper
 from fourwinds.protocol.bot_level import parse_level
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.registry import rule_names
 
 log = logging.getLogger(__name__)
 Message = dict[str, Any]
@@ -110,8 +110,8 @@ class Bridge:
 
     async def _host(self, body: Mapping[str, Any]) -> Message:
         rules = body.get("rules")
-        if rules not in RULES:
-            raise PageError(f"rules must be one of {', '.join(RULES)}, not {rules!r}")
+        if rules not in rule_names():
+            raise PageError(f"rules must be one of {', '.join(rule_names())}, not {rules!r}")
         bots = body.get("bots", 0)
         if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= 3:
             raise PageError(f"bots must be 0 to 3, not {bots!r}")

@@ -78,6 +78,7 @@ def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOpti
 class AmericanRules(EngineDelegate[AmericanState, A.Action]):
     """American (NMJL-style) rules with the table's card; engine in protocol/american."""
 
+    name = RuleSet.AMERICAN.value
     ruleset = RuleSet.AMERICAN
     engine = engine
 

@@ -35,6 +35,7 @@ ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.Add
 class MCRRules(EngineDelegate[HandState, A.Action]):
     """Chinese Official rules: 16 hands, four dice, flowers, chows; engine in protocol/mcr."""
 
+    name = RuleSet.MCR.value
     ruleset = RuleSet.MCR
     engine = engine
 

@@ -72,7 +72,12 @@ class HandOutcome:
 class RulesAdapter(Protocol):
     """One rule set, as the table session drives it."""
 
+    name: str
+    """The rules name of the rule set this adapter plays (its ``RuleSetAdapter.name``): how
+    the registry finds the rest of the rule set for a table (``registry.ruleset_of``)."""
+
     ruleset: RuleSet
+    """The tile set and wall geometry it plays (a rule set may play another's)."""
 
     def default_hands(self) -> int:
         """Hands in a match when the table option says 0."""

@@ -114,6 +114,7 @@ def _with(hands: tuple[tuple[int, ...], ...], seat: Seat, hand: tuple[int, ...]
 class ToyRules:
     """The toy rule set as a ``RulesAdapter``."""
 
+    name = "toy"
     ruleset = RuleSet.MCR
 
     def __init__(self, card_text: str = "") -> None:
