@@ -73,7 +73,7 @@ UNREACHABLE_S = 3.0
 """A seat not heard from for this long is named in the view as unreachable (with how long and
 its last address); ``offline`` lists it after 2 s already (transport.HEARTBEAT_S x 4)."""
 QUICK_REQUESTS = frozenset({"hello", "status", "whoami", "tables", "stop", "peer",
-                            "subscribe"})
+                            "subscribe", "rulesets"})
 """Local API requests answered while tables are still being resumed (the others wait)."""
 
 

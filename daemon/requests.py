@@ -22,7 +22,12 @@ from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.registry import HOSTED_BY_DEFAULT, rule_names
+from fourwinds.protocol.table.registry import (
+    HOSTED_BY_DEFAULT,
+    refused_rulesets,
+    rule_names,
+    ruleset_named,
+)
 from fourwinds.protocol.table.rules_label import rules_label
 from fourwinds.protocol.table.transcript import Transcript, parse_transcript
 from fourwinds.protocol.table.wire import WireError
@@ -416,6 +421,16 @@ async def _sheet(d: Daemon, request: Message) -> Message:
         raise ApiError(str(error)) from None
 
 
+async def _rulesets(d: Daemon, request: Message) -> Message:
+    """The rule sets this daemon plays (built in, then those ``FOURWINDS_RULESETS`` loaded)
+    as a page lists them, and the rule set modules it refused with why."""
+    found = [ruleset_named(name) for name in rule_names()]
+    return {"ok": True, "refused": list(refused_rulesets()),
+            "rulesets": [{"name": r.name, "title": r.title, "short_title": r.short_title,
+                          "flowers_optional": r.flowers_optional,
+                          "plays_a_card": r.plays_a_card} for r in found]}
+
+
 async def _stop(d: Daemon, request: Message) -> Message:
     d.stop()
     return {"ok": True}
@@ -438,5 +453,5 @@ HANDLERS = {
     "hello": _hello, "subscribe": _subscribe, "whoami": _whoami, "tables": _tables,
     "status": _status, "create": _create, "join": _join, "leave": _leave, "view": _view,
     "transcript": _transcript, "stop": _stop, "seat": _seat, "suggest": _suggest,
-    "sheet": _sheet, **event_requests.HANDLERS,
+    "sheet": _sheet, "rulesets": _rulesets, **event_requests.HANDLERS,
 }

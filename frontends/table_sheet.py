@@ -1,6 +1,8 @@
 """The card or the fan list, as the daemon's ``sheet`` request answers it (docs/LOCAL-API.md):
 American: every card line (id, pattern as printed, value, concealed); MCR: every fan and its
-points. Pure text; the screen scrolls through it."""
+points. Pure text; the screen scrolls through it. The sheet's own words (``unit``,
+``value_unit``) say what its entries are; its entries, whether they have patterns to lay out:
+no rule set is named here."""
 
 from __future__ import annotations
 
@@ -15,9 +17,12 @@ def sheet_lines(sheet: Mapping[str, Any] | None, problem: str = "") -> list[str]
             return ["=== The card ===", f"The daemon did not send it: {problem}"]
         return ["=== The card ===", "Asking the daemon for it..."]
     entries = [e for e in sheet.get("entries") or () if isinstance(e, Mapping)]
-    mcr = sheet.get("rules") == "mcr"
-    title = str(sheet.get("title") or ("Chinese Official fans" if mcr else "The card"))
-    lines = [f"=== {title}: {len(entries)} {'fans' if mcr else 'hands'} ==="]
+    patterns = any(e.get("pattern") for e in entries)
+    # a sheet without its words (an older daemon's): fans in points when no entry has a pattern
+    unit = str(sheet.get("unit") or ("hands" if patterns else "fans"))
+    value_unit = str(sheet.get("value_unit", "" if patterns else "pts"))
+    title = str(sheet.get("title") or "The card")
+    lines = [f"=== {title}: {len(entries)} {unit} ==="]
     if not entries:
         lines.append("(empty)")
         return lines
@@ -30,8 +35,9 @@ def sheet_lines(sheet: Mapping[str, Any] | None, problem: str = "") -> list[str]
         section = here
         value = entry.get("value")
         value_text = f"{value:>3}" if isinstance(value, int) else f"{value or '':>3}"
-        if mcr:
-            line = f"  {entry.get('id', '?')!s:<{id_width}}{value_text} pts  " \
+        if not patterns:
+            after = f" {value_unit}" if value_unit else ""
+            line = f"  {entry.get('id', '?')!s:<{id_width}}{value_text}{after}  " \
                    f"{entry.get('pattern') or ''}"
         else:
             concealed = "  concealed" if entry.get("concealed") else ""

@@ -51,9 +51,13 @@ Action = Mapping[str, Any]
 RACK_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
-def rules_title(name: str) -> str:
-    """The rule set's name as people read it (its ``RuleSetAdapter.title``), or the rules name
-    as the view gave it when no rule set has that name."""
+def rules_title(name: str, view: View | None = None) -> str:
+    """The rule set's name as people read it: the view's ``ruleset.title`` (the daemon says
+    it), else its ``RuleSetAdapter.title``, or the rules name as the view gave it when no rule
+    set has that name."""
+    said = (view or {}).get("ruleset")
+    if isinstance(said, Mapping) and isinstance(said.get("title"), str) and said["title"]:
+        return str(said["title"])
     try:
         return ruleset_named(name).title
     except KeyError:
@@ -402,7 +406,7 @@ def _key_lines(kind: str, view: View | None) -> tuple[str, ...]:
 # -- the header -------------------------------------------------------------------------------
 
 def _head_line(view: View, ui: UiState) -> str:
-    rules = rules_title(str(view.get("rules") or "?"))
+    rules = rules_title(str(view.get("rules") or "?"), view)
     parts = []
     waiting = view.get("waiting")
     left = deadline_left(view, ui.elapsed)

@@ -21,7 +21,6 @@ REGISTRY = "protocol/table/registry.py"
 NEXT_TOURNAMENT = "tournament standings per rule set: next"
 ONE_RULE_FRONTEND = ("one rule set's score/hint/demo command (printing, arguments), found through "
                      "the registry; it imports its own folder: next, its pure part into it")
-PAGE = "the page branches on the rules name: next, the view says what the page shows"
 
 ALLOWED: dict[str, str] = {
     "protocol/tiles.py": "the RuleSet enum and each rule set's tile set: next, into the folders",
@@ -40,10 +39,6 @@ ALLOWED: dict[str, str] = {
     "frontends/botzone_seat.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
     "frontends/botzone_story.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
     "frontends/commands/tournament_cmds.py": NEXT_TOURNAMENT,
-    "frontends/table_sheet.py": "the sheet screen says fans or hands by rules name",
-    "frontends/web/static/app.js": PAGE,
-    "frontends/web/static/index.html": PAGE,
-    "frontends/web/static/views.js": PAGE,
 }
 """Files outside the rule folders that still name a rule set, each with why (only shrinks)."""
 

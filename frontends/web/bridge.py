@@ -39,8 +39,8 @@ from fourwinds.protocol.table.registry import rule_names
 log = logging.getLogger(__name__)
 Message = dict[str, Any]
 # the tournament requests only read: the page shows an event, it never changes one
-RELAYED = frozenset({"tables", "view", "sheet", "suggest", "act", "ready", "seat", "peer",
-                     "tournament_list", "tournament_status", "tournament_standings"})
+RELAYED = frozenset({"tables", "view", "sheet", "rulesets", "suggest", "act", "ready", "seat",
+                     "peer", "tournament_list", "tournament_status", "tournament_standings"})
 MAX_PAGE_MESSAGE = 64 * 1024
 
 

@@ -35,6 +35,7 @@ class AmericanRuleSet:
     ruleset: RuleSet = RuleSet.AMERICAN
     title: str = "American"
     short_title: str = "American"
+    hints_title: str = "Nearest card hands"
     plays_a_card: bool = True
     flowers_optional: bool = False
 

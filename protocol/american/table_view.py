@@ -266,7 +266,7 @@ def summary(s: AmericanState) -> dict[str, Any]:
 def sheet(card: Card) -> dict[str, Any]:
     """Every line of the table's card: id, section, the pattern as printed, its value and
     whether it must be concealed (the local API's ``sheet``)."""
-    return {"rules": "american", "title": card.name,
+    return {"rules": "american", "title": card.name, "unit": "hands", "value_unit": "",
             "entries": [{"id": h.id, "section": h.heading, "pattern": h.text,
                          "value": h.value, "concealed": h.concealed} for h in card.hands]}
 

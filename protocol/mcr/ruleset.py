@@ -37,6 +37,7 @@ class MCRRuleSet:
     ruleset: RuleSet = RuleSet.MCR
     title: str = "Chinese Official (MCR)"
     short_title: str = "MCR"
+    hints_title: str = "Tiles to win"
     plays_a_card: bool = False
     flowers_optional: bool = True
 

@@ -279,7 +279,8 @@ def sheet(flowers: bool = True) -> dict[str, Any]:
     flowers (the table option) Flower Tiles, which cannot score there, is left out."""
     order = sorted((fan for fan in Fan if flowers or fan is not Fan.FLOWER_TILES),
                    key=lambda fan: (-FAN_POINTS[fan], int(fan)))
-    return {"rules": "mcr", "title": "Chinese Official (MCR) fans",
+    return {"rules": "mcr", "title": "Chinese Official (MCR) fans", "unit": "fans",
+            "value_unit": "pts",
             "entries": [{"id": FAN_NAME[fan], "section": "", "pattern": "",
                          "value": FAN_POINTS[fan], "concealed": False} for fan in order]}
 

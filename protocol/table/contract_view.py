@@ -87,6 +87,18 @@ def _rule_view(s: TableSession) -> RuleView | None:
     return ruleset_of(s.rules).view
 
 
+def _ruleset_words(s: TableSession) -> dict[str, str]:
+    """The view's ``ruleset``: what a frontend calls the table's rule set and its parts, so
+    that none of them names or compares rule sets: ``title`` (``"Chinese Official (MCR)"``),
+    ``short_title`` (``"MCR"``) and ``hints_title`` (the heading of ``hints``); each ""
+    before the table has rules."""
+    if s.rules is None:
+        return {"title": "", "short_title": "", "hints_title": ""}
+    ruleset = ruleset_of(s.rules)
+    return {"title": ruleset.title, "short_title": ruleset.short_title,
+            "hints_title": ruleset.hints_title}
+
+
 def _facts(s: TableSession) -> SeatFacts | None:
     """Our wind and the hand's seating, when a hand with an engine is on the table."""
     hand = s.hand
@@ -288,7 +300,7 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
         else list(waiting_places)
     seat = _our_seat(s, f)
     view: dict[str, Any] = {
-        "rules": "" if s.open is None else s.open.rules,
+        "rules": "" if s.open is None else s.open.rules, "ruleset": _ruleset_words(s),
         "table": s.table.hex() if s.open is None else shown_name(s.open.name, 60) or "table",
         "practice": s.open is not None and s.open.options.deck is DeckKind.PRACTICE,
         "flowers": s.open is None or s.rules is None or s.rules.flowers(s.open.options),

@@ -49,7 +49,7 @@ RULES_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
 """A rules name: what an Open message carries (at most 16 characters), a command line's
 ``--rules`` and the local API's ``rules`` take."""
 
-_PLAIN = ("name", "title", "short_title")
+_PLAIN = ("name", "title", "short_title", "hints_title")
 """The ``RuleSetAdapter`` members that are text; every other one must be there too."""
 
 

@@ -50,6 +50,11 @@ class RuleSetAdapter(Protocol):
         ...
 
     @property
+    def hints_title(self) -> str:
+        """The heading of the seat view's ``hints`` (``"Tiles to win"``)."""
+        ...
+
+    @property
     def plays_a_card(self) -> bool:
         """Whether its tables play a card that travels in the Open (``card_text``): a card
         file given to a table of other rules is refused."""

@@ -118,7 +118,20 @@
     }
   }
 
+  // "Host a table" lists the rule sets the daemon plays (its ``rulesets``: built-in ones
+  // first, then any FOURWINDS_RULESETS loaded), so the page names none itself.
+  async function fillRules() {
+    const select = $("host-rules");
+    if (select.options.length) return;
+    const answer = await ask({ type: "rulesets" });
+    if (!answer.ok || select.options.length) return;
+    for (const r of answer.rulesets || []) {
+      select.append(h("option", { value: String(r.name), text: String(r.title || r.name) }));
+    }
+  }
+
   async function start(hello) {
+    await fillRules();
     const eventName = new URLSearchParams(location.hash.slice(1)).get("event");
     if (eventName) return showEvent(eventName);
     const wanted = new URLSearchParams(location.hash.slice(1)).get("table");
@@ -521,7 +534,7 @@
     setData(document.body, "phase", view.phase || "");
     setData(document.body, "reconnecting", view.reconnecting ? "yes" : "no");
     setData(document.body, "answered", state.answered ? "yes" : "no");
-    const rules = view.rules === "mcr" ? "Chinese Official (MCR)" : "American";
+    const rules = (view.ruleset && view.ruleset.title) || view.rules || "";
     setText($("info"), [`table ${event.name || view.table || ""}`,
       rules + (view.practice ? " practice" : "") + (view.flowers === false ? " without flowers" : ""),
       screen === "waiting" ? `${view.hands_in_match} hands` : `hand ${view.hand_number}/${view.hands_in_match}`,
@@ -830,7 +843,8 @@
   function fillOverlay() {
     const view = (state.event || {}).view || {};
     const which = state.overlay;
-    const lobbyRules = state.table ? null : $("host-rules").selectedOptions[0].textContent;
+    const chosen = $("host-rules").selectedOptions[0];
+    const lobbyRules = state.table ? null : chosen ? chosen.textContent : "";
     const body = which === "sheet" ? Views.sheet(state.sheet, state.sheetProblem, lobbyRules)
       : which === "history" ? Views.history(view) : which === "scores" ? Views.scores(view)
         : Views.help(state.keys);

@@ -112,7 +112,7 @@ const Views = (() => {
   function hints(view) {
     const list = view.hints || [];
     if (!list.length) return [];
-    return [h("h3", { text: view.rules === "mcr" ? "Tiles to win" : "Nearest card hands" }),
+    return [h("h3", { text: (view.ruleset && view.ruleset.hints_title) || "Hints" }),
       h("ul", {}, list.map((text) => h("li", { text: String(text) })))];
   }
 
@@ -245,7 +245,10 @@ const Views = (() => {
   // whose sheet the daemon sent.
   function sheet(data, problem, lobbyRules) {
     if (!data) return [h("h2", { text: "The card" }), h("p", { text: problem || "Asking the daemon..." })];
-    const mcr = data.rules === "mcr";
+    // the sheet's own words; an older daemon's sheet has none: fans in points when no entry
+    // has a pattern, card hands otherwise
+    const patterns = (data.entries || []).some((e) => e.pattern);
+    const valueUnit = data.value_unit !== undefined ? data.value_unit : patterns ? "" : "pts";
     const note = lobbyRules ? h("p", { class: "note", text: `No table is open: this is what ` +
       `a table hosted from this lobby plays (${lobbyRules}, the rules chosen under "Host a ` +
       `table"). At a table, Card shows that table's own.` }) : null;
@@ -257,10 +260,10 @@ const Views = (() => {
       }
       section = e.section;
       rows.push(h("tr", {}, h("td", { text: e.id }), h("td", { class: "pattern", text: e.pattern || "" }),
-        h("td", { class: "num", text: `${e.value}${mcr ? " pts" : ""}` }),
+        h("td", { class: "num", text: `${e.value}${valueUnit ? ` ${valueUnit}` : ""}` }),
         h("td", { text: e.concealed ? "concealed" : "" })));
     }
-    return [h("h2", { text: data.title || (mcr ? "Chinese Official fans" : "The card") }), note,
+    return [h("h2", { text: data.title || "The card" }), note,
       h("table", { class: "sheet" }, rows)];
   }
 

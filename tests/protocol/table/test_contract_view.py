@@ -26,8 +26,8 @@ from fourwinds.protocol.table.session import local_action
 from fourwinds.protocol.table.state import Phase, TableSession, evolve
 from fourwinds.protocol.tiles import Kind
 
-VIEW_KEYS = {"rules", "table", "practice", "flowers", "hand_number", "hands_in_match", "seat",
-             "dealer",
+VIEW_KEYS = {"rules", "ruleset", "table", "practice", "flowers", "hand_number", "hands_in_match",
+             "seat", "dealer",
              "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
              "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
              "hints", "result",
