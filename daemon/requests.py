@@ -222,6 +222,9 @@ async def join_at(d: Daemon, table_id: bytes, name: str, rules: str, host_key: b
     free = beacon.tables.get(table_id)
     if free is None:
         raise ApiError(f"cannot join {name}: {host}:{port} hosts no such table")
+    problem = _rules_problem(beacon.details.get(table_id, (name, rules, False))[1])
+    if problem:     # before pairing: the host keeps the place for a seat that can play it
+        raise ApiError(f"cannot join {name}: {problem}")
     if free <= 0 and table_id not in d.tables:
         raise ApiError(f"cannot join {name}: table {name} is full")
     if table_id in d.tables and d.tables[table_id].joiner is None:
@@ -251,6 +254,17 @@ async def join_at(d: Daemon, table_id: bytes, name: str, rules: str, host_key: b
     reason = rt.join_error or d.frames.last_refusal.get(host_key) or (
         f"the host at {host}:{port} did not answer within {JOIN_TIMEOUT_S:.0f} s")
     raise ApiError(f"cannot join {name}: {reason}")
+
+
+def _rules_problem(rules: str) -> str | None:
+    """Why this daemon cannot sit at a table of ``rules`` (as its host's key beacon or
+    announcement names them; "?" when unknown: the table's Open says), or None. Every seat
+    of a table plays the same rule set: a daemon without it refuses to join."""
+    if rules == "?" or rules in rule_names():
+        return None
+    return (f"it plays the rules {rules!r}, which this daemon does not have "
+            f"({', '.join(rule_names())}; a rule set that is not built in is loaded with "
+            "FOURWINDS_RULESETS: docs/DESIGN.md)")
 
 
 async def _await_open(d: Daemon, rt: TableRuntime, name: str, deadline: float) -> Message:
