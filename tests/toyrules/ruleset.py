@@ -1,0 +1,72 @@
+""""Pungs and a pair" as the rest of the code finds it: its one ``RuleSetAdapter``
+(protocol/table/ruleset.py).
+
+This module is what a registry line names: every ``fourwinds`` process started with
+``FOURWINDS_RULESETS=tests.toyrules.ruleset`` (and this checkout on its Python path) loads it
+(frontends/rule_plugins.py), and its tables are hosted, joined, played, shown and scored like
+the built-in rule sets' (docs/DESIGN.md, "How to add a rule set"). Seating: the first East by
+the dice (as American), and the deal passes to the right after each hand; no round wind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from fourwinds.protocol.deck import dice as deck_dice
+from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.narration import Narration
+from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
+from fourwinds.protocol.table.rule_view import RuleView
+from fourwinds.protocol.table.rules import RulesAdapter
+from fourwinds.protocol.table.ruleset import RuleSetAdapter
+from fourwinds.protocol.tiles import RuleSet
+
+from . import table_view
+from .narration import NARRATION
+from .table_rules import NAME, TILES, PungsRules
+
+
+@dataclass(frozen=True)
+class PungsRuleSet:
+    """Pungs and a pair: no card, no flowers, no options."""
+
+    name: str = NAME
+    ruleset: RuleSet = field(default=TILES)
+    title: str = "Pungs and a pair"
+    short_title: str = "Pungs"
+    hints_title: str = "Your pungs"
+    plays_a_card: bool = False
+    flowers_optional: bool = False
+
+    @property
+    def narration(self) -> Narration:
+        return NARRATION
+
+    @property
+    def view(self) -> RuleView:
+        return table_view.RULES
+
+    def table(self, card_text: str) -> RulesAdapter:
+        return PungsRules(card_text)
+
+    def sheet(self, card_text: str, *, flowers: bool) -> dict[str, Any]:
+        return table_view.SHEET
+
+    def first_seating(self, seed: bytes) -> Seating:
+        return first_seating(Seat(deck_dice.first_east(seed)))
+
+    def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
+        return rotate(first, hand_no)
+
+    def prevalent_wind(self, hand_no: int) -> int:
+        return 0
+
+    def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
+                          three_exposures_penalty: int) -> None:
+        return None
+
+
+RULESET: RuleSetAdapter = PungsRuleSet()
+"""What ``FOURWINDS_RULESETS=tests.toyrules.ruleset`` loads: the registry line."""

@@ -1,0 +1,99 @@
+"""The toy rule set at a table in memory (four sessions, protocol/table/harness.py): loaded
+through the registry line alone, played by the built-in bots to the end of its match, and
+shown by the seat view every frontend reads."""
+
+from __future__ import annotations
+
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+from fourwinds.frontends.rule_plugins import VARIABLE, load_named_rulesets
+from fourwinds.protocol.table import registry
+from fourwinds.protocol.table.contract_view import build_seat_view
+from fourwinds.protocol.table.harness import play_match
+from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.session import state_hash
+from fourwinds.protocol.table.sheet import rules_sheet
+from fourwinds.protocol.table.state import Phase
+
+from .conftest import MODULE
+
+
+def test_the_registry_line_makes_it_a_rule_set_like_the_others(pungs: str) -> None:
+    assert registry.rule_names() == ("american", "mcr", "pungs")
+    ruleset = registry.ruleset_named(pungs)
+    assert ruleset.title == "Pungs and a pair"
+    table = registry.rules_for(pungs, "")
+    assert registry.ruleset_of(table) is ruleset       # not MCR, whose tiles it plays
+    assert rules_sheet(pungs)["entries"][0]["id"] == "All Pungs"
+    assert registry.add_rulesets([MODULE]) == ()        # loaded once: again is no problem
+
+
+@pytest.mark.parametrize(("seed", "deck"), [(b"toy-1", DeckKind.PRACTICE),
+                                            (b"toy-2", DeckKind.MASKED)])
+def test_four_bots_play_its_whole_match_and_every_seat_agrees(pungs: str, seed: bytes,
+                                                              deck: DeckKind) -> None:
+    h = play_match(pungs, seed, options=TableOptions(deck=deck))
+    assert all(s.phase is Phase.OVER for s in h.sessions), [s.phase for s in h.sessions]
+    assert len({state_hash(s) for s in h.sessions}) == 1
+    scores = h.sessions[0].scores
+    assert sum(scores) == 0 and all(p == [] for p in h.problems)
+    view = build_seat_view(h.sessions[2])["view"]
+    assert view["rules"] == pungs and view["phase"] == "match_over"
+    assert view["ruleset"] == {"title": "Pungs and a pair", "short_title": "Pungs",
+                               "hints_title": "Your pungs"}
+    assert view["flowers"] is False and len(view["history"]) == 1
+    assert view["history"][0]["kind"] in ("mahjong", "draw")
+    assert [s["score"] for s in view["standings"]] == sorted(scores, reverse=True)
+
+
+def test_options_it_does_not_have_are_refused(pungs: str) -> None:
+    with pytest.raises(Exception, match="the pungs rules take no options"):
+        play_match(pungs, b"x", options=TableOptions(deck=DeckKind.PRACTICE,
+                                                     rules=(("flowers", False),)))
+
+
+def _module(folder: Path, name: str, text: str) -> str:
+    (folder / f"{name}.py").write_text(text)
+    return name
+
+
+def test_a_module_that_is_not_a_rule_set_is_refused_by_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_ADDED", {})
+    monkeypatch.setattr(registry, "_REFUSED", [])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    broken = _module(tmp_path, "toy_broken", "raise RuntimeError('half written')\n")
+    bare = _module(tmp_path, "toy_bare", "X = 1\n")
+    wrong = _module(tmp_path, "toy_wrong", "RULESET = 42\n")
+    taken = _module(tmp_path, "toy_taken",
+                    "from tests.toyrules.ruleset import RULESET as R\n"
+                    "from dataclasses import replace\n"
+                    "RULESET = replace(R, name='mcr')\n")
+    problems = registry.add_rulesets(["no.such.module", broken, bare, wrong, taken, MODULE])
+    assert len(problems) == 5
+    assert problems[0].startswith("rule set module 'no.such.module': cannot be imported")
+    assert "'toy_broken': cannot be imported (RuntimeError: half written)" in problems[1]
+    assert "'toy_bare': has no RULESET" in problems[2]
+    assert "'toy_wrong': its RULESET is not a rule set: int has no " in problems[3]
+    assert "'toy_taken': the rules name 'mcr' is a built-in rule set's" in problems[4]
+    assert registry.rule_names() == ("american", "mcr", "pungs")   # the good one loaded
+    assert registry.refused_rulesets() == problems
+    for name in (broken, bare, wrong, taken):
+        sys.modules.pop(name, None)
+
+
+def test_the_environment_names_the_modules_and_each_refusal_is_one_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_ADDED", {})
+    monkeypatch.setattr(registry, "_REFUSED", [])
+    err = io.StringIO()
+    problems = load_named_rulesets({VARIABLE: f" {MODULE} , no_such_rules ,"}, err)
+    assert registry.rule_names() == ("american", "mcr", "pungs")
+    assert err.getvalue().splitlines() == [
+        f"fourwinds: {problems[0]}; {VARIABLE} skips it"]
+    assert "'no_such_rules': cannot be imported (ModuleNotFoundError" in problems[0]
+    assert load_named_rulesets({}, err) == ()
