@@ -123,6 +123,22 @@ return {screen: body.dataset.screen, phase: body.dataset.phase || '', rack, acti
 """
 
 
+def open_lobby(machine: Machine, driver: Any, env: str = "") -> None:
+    """`fourwinds web` at ``machine``'s daemon (started first, on loopback; ``env``: shell
+    assignments before both commands, e.g. ``"FOURWINDS_RULESETS=..."``), its lobby in
+    ``driver``."""
+    machine.start(f"{env} fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns".strip(),
+                  "daemon.out")
+    machine.start(f"{env} fourwinds web --no-browser".strip(), "web.out")
+    log = machine.home / "web.out"
+    end = time.monotonic() + 30
+    while not (found := URL.search(log.read_text(errors="replace"))):
+        assert time.monotonic() < end, log.read_text(errors="replace")
+        time.sleep(0.2)
+    driver.get(found.group(1))
+    wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby")
+
+
 def read_page(driver: Any) -> dict[str, Any]:
     page: dict[str, Any] = driver.execute_script(READ_PAGE)
     return page

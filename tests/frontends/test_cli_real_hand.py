@@ -6,13 +6,13 @@ would be); the bots are `fourwinds bot` seats, each on its own daemon on 127.0.0
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
 
 from fourwinds.frontends import cli
 from fourwinds.frontends.local_seats import Started, start_bot_seat
+from testkit.cli_seat import play_hand_by_cli
 from testkit.procs import DaemonProcess, request
 
 pytestmark = pytest.mark.slow
@@ -36,27 +36,10 @@ def test_cli_script_plays_a_whole_hand_against_three_bots(
         for index in (1, 2, 3):
             start_bot_seat(started, base=tmp_path, index=index, rules="mcr", table=table,
                            host_port=me.port, host_key=key)
-        moves = 0
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            assert cli.main(["status", "--wait", "5", "--json", *data]) == 0
-            event = json.loads(capsys.readouterr().out)
-            if int(event["view"].get("hands_played") or 0) >= 1:
-                break
-            if not event["legal_actions"]:
-                continue
-            mahjong = any(a["type"] == "mahjong" for a in event["legal_actions"])
-            if cli.main(["mahjong" if mahjong else "act", *([] if mahjong else ["default"]),
-                         *data]) != 0:
-                refusal = capsys.readouterr().err
-                assert "not one of your legal actions now" in refusal or \
-                    "not waiting for this seat" in refusal, refusal  # raced the table
-            capsys.readouterr()
-            moves += 1
-        else:
-            raise AssertionError("the hand did not finish within 120 s")
-        assert moves >= 10  # ready, flowers, discards and call-window answers, all from the CLI
-        assert event["view"]["problems"] == []
+        played = play_hand_by_cli(data, capsys, timeout=120)
+        # ready, flowers, discards and call-window answers, all from the CLI
+        assert played.moves >= 10
+        assert played.event["view"]["problems"] == []
     finally:
         started.stop()
         me.stop()

@@ -22,7 +22,7 @@ import pytest
 from fourwinds.protocol.american.table_rules import card_from_text
 from fourwinds.protocol.american.table_view import sheet as american_sheet
 from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
-from testkit.browser import URL, chromium, page_errors, unavailable, wait_for
+from testkit.browser import chromium, open_lobby, page_errors, unavailable, wait_for
 from testkit.machines import Machine
 
 pytestmark = [
@@ -62,14 +62,7 @@ return out;
 
 def _lobby(pat: Machine, driver: Any) -> None:
     """`fourwinds web` at Pat's daemon (started first, on loopback), its lobby in ``driver``."""
-    pat.start("fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns", "daemon.out")
-    pat.start("fourwinds web --no-browser", "web.out")
-    end = time.monotonic() + 30
-    while not (found := URL.search((pat.home / "web.out").read_text(errors="replace"))):
-        assert time.monotonic() < end, (pat.home / "web.out").read_text(errors="replace")
-        time.sleep(0.2)
-    driver.get(found.group(1))
-    wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby")
+    open_lobby(pat, driver)
 
 
 def _choose(driver: Any, select: str, text: str) -> None:
