@@ -22,7 +22,13 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Sta
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import format_tiles
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.rule_view import Offer, SeatFacts, code, our_choices
+from fourwinds.protocol.table.rule_view import (
+    Offer,
+    SeatFacts,
+    code,
+    no_winner_result,
+    our_choices,
+)
 from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
 
 __all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",
@@ -223,10 +229,7 @@ def _result(f: SeatFacts) -> dict[str, Any] | None:
     if r is None:
         return None
     if r.winner is None:
-        return {"kind": _ending(s), "winner": None, "hand": "", "tiles": [],
-                "payouts": list(r.payments), "audit": "ok", "winning_tile": None,
-                "self_drawn": False, "from_seat": None, "concealed": [], "exposures": [],
-                "flowers": [], "card_hand": None}
+        return no_winner_result(_ending(s), r.payments, card_hand=None)
     tiles = [*s.concealed_kinds(r.winner), *(k for e in s.exposure_kinds(r.winner) for k in e)]
     hand = str(r.hand_id or "")
     try:

@@ -22,7 +22,13 @@ from fourwinds.protocol.mcr.state import HandState, Phase, discards_made, public
 from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
 from fourwinds.protocol.mcr.wins import calc_melds
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.rule_view import Offer, SeatFacts, code, our_choices
+from fourwinds.protocol.table.rule_view import (
+    Offer,
+    SeatFacts,
+    code,
+    no_winner_result,
+    our_choices,
+)
 from fourwinds.protocol.tiles import Kind, is_bonus
 
 __all__ = ["RULES", "MCRView", "hand_hints", "hints", "live_wins", "sheet", "summary"]
@@ -237,10 +243,7 @@ def _result(s: HandState) -> dict[str, Any] | None:
     if r is None:
         return None
     if r.winner is None:
-        return {"kind": "draw", "winner": None, "hand": "", "tiles": [],
-                "payouts": list(r.payments), "audit": "ok", "winning_tile": None,
-                "self_drawn": False, "from_seat": None, "concealed": [], "exposures": [],
-                "flowers": [], "fans": [], "total": 0}
+        return no_winner_result("draw", r.payments, fans=[], total=0)
     own = s.seats[r.winner]
     concealed = [s.faces[x] for x in own.hand]
     won_on = _won_on(s)

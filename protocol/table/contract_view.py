@@ -29,7 +29,7 @@ from .registry import ruleset_of
 from .returning import own_window_start
 from .reveal import reveal_hands
 from .rotation import Seating, wind_of
-from .rule_view import Offer, RuleView, SeatFacts
+from .rule_view import Offer, RuleView, SeatFacts, no_winner_result
 from .rules import HandOutcome
 from .screens import screen_of
 from .session import HandNext, MoreTime, TableReady
@@ -341,10 +341,8 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
     if (view["result"] is None and f is not None and s.phase in (Phase.HAND_END, Phase.OVER)
             and hand is not None and hand.outcome is not None
             and hand.outcome.summary == UNFINISHED):     # stopped by a time call (steps.py)
-        view["result"] = {"kind": "unfinished", "winner": None, "hand": UNFINISHED,
-                          "tiles": [], "payouts": [0, 0, 0, 0], "audit": "ok",
-                          "winning_tile": None, "self_drawn": False, "from_seat": None,
-                          "concealed": [], "exposures": [], "flowers": [], "card_hand": None}
+        view["result"] = no_winner_result("unfinished", (0, 0, 0, 0), UNFINISHED,
+                                          card_hand=None)
     if view["result"] is not None:
         assert f is not None and rv is not None
         view["result"]["audit"] = _audit(s)

@@ -22,7 +22,8 @@ from .rotation import Seating
 from .rules import RulesAdapter
 from .state import TableSession
 
-__all__ = ["Offer", "Resolver", "RuleView", "SeatFacts", "code", "our_choices"]
+__all__ = ["Offer", "Resolver", "RuleView", "SeatFacts", "code", "no_winner_result",
+           "our_choices"]
 
 _CODES: dict[int, str] = {int(k): tile_code(k) for k in Kind}
 
@@ -64,6 +65,17 @@ def our_choices(f: SeatFacts) -> tuple[tuple[Any, ...], Any]:
     except Exception:  # no default here: none is marked
         default = None
     return legal, default
+
+
+def no_winner_result(kind: str, payouts: Sequence[int], hand: str = "",
+                     **rule_keys: Any) -> dict[str, Any]:
+    """The view's ``result`` of a hand nobody won (``kind``: "draw", "wall_game"...): every
+    key of the contract's result (docs/LOCAL-API.md) empty but the payouts, and the rule
+    set's own keys (``fans=[]``, ``card_hand=None``) after them."""
+    return {"kind": kind, "winner": None, "hand": hand, "tiles": [],
+            "payouts": list(payouts), "audit": "ok", "winning_tile": None,
+            "self_drawn": False, "from_seat": None, "concealed": [], "exposures": [],
+            "flowers": [], **rule_keys}
 
 
 @dataclass(frozen=True)
