@@ -11,7 +11,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.rule_view import Offer, SeatFacts, code, our_choices
+from fourwinds.protocol.table.rule_view import (
+    Offer,
+    SeatFacts,
+    code,
+    no_winner_result,
+    our_choices,
+)
 from fourwinds.protocol.tiles import Kind
 
 from . import engine as E
@@ -48,10 +54,7 @@ def _result(s: E.HandState) -> dict[str, Any] | None:
     if r is None:
         return None
     if r.winner is None:
-        return {"kind": "draw", "winner": None, "hand": "", "tiles": [],
-                "payouts": list(r.payments), "audit": "ok", "winning_tile": None,
-                "self_drawn": False, "from_seat": None, "concealed": [], "exposures": [],
-                "flowers": [], "fans": [], "total": 0}
+        return no_winner_result("draw", r.payments, fans=[], total=0)
     own = s.seats[r.winner]
     concealed = [s.faces[x] for x in own.hand]
     melds = [[s.faces[x] for x in m.slots] for m in own.melds]

@@ -1,10 +1,10 @@
 """A whole hand of the toy rule set at real daemons: four ``fourwinds daemon`` processes on
-127.0.0.1 (and a fifth without it), each loading it through the registry line alone (``FOURWINDS_RULESETS``); our seat
-played by `fourwinds host --rules pungs`, `fourwinds status --wait --json` and `fourwinds act`
-/ `fourwinds mahjong`, the other three by `fourwinds bot --rules pungs` seats. Along the way:
-a daemon without the rule set refuses to join its table and says why; the terminal's table
-and the page's data (the daemon's view, its rule set list and its sheet) name it by what the
-view says."""
+127.0.0.1 (and a fifth without it), each loading it through the registry line alone
+(``FOURWINDS_RULESETS``); our seat played by `fourwinds host --rules pungs`, `fourwinds status
+--wait --json` and `fourwinds act` / `fourwinds mahjong`, the other three by `fourwinds bot
+--rules pungs` seats. Along the way: a daemon without the rule set refuses to join its table
+and says why; the terminal's table and the page's data (the daemon's view, its rule set list
+and its sheet) name it by what the view says."""
 
 from __future__ import annotations
 
