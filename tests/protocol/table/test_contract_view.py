@@ -333,8 +333,11 @@ def test_our_seat_declares_mahjong_through_the_view(rules: str) -> None:
     offer resolves to a declaration the session accepts, and the result names our seat."""
     wins = 0
     # American: the seat wins at bot-10 with the house card of issue 16 (bot-5 until calls
-    # that bring a hand no nearer to a card line were answered by auto_pass, issue 22)
-    for i in range(11):
+    # that bring a hand no nearer to a card line were answered by auto_pass, issue 22). That
+    # hand is tried first (ten hands fewer to play); the others stay, in case a change to the
+    # bots moves the win to another hand.
+    first = 10 if rules == "american" else 0
+    for i in (first, *(i for i in range(11) if i != first)):
         seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
         drive(rules, b"bot-%d" % i, pick_bot, every=False, seen=seen)
         final = seen[-1][0]
