@@ -15,12 +15,12 @@ import logging
 import os
 import time
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fourwinds.daemon import frames_in, reach
 from fourwinds.daemon.api import ApiError, ApiServer, Message
 from fourwinds.daemon.catching_up import RECONNECT_MAX_S, RECONNECTING_TEXT, CatchingUp
-from fourwinds.daemon.discovery import Announcement, Discovered, Discovery
+from fourwinds.daemon.discovery import Announcement, Discovered
 from fourwinds.daemon.event_faults import EventFaults
 from fourwinds.daemon.event_tables import EventTables
 from fourwinds.daemon.events import Events
@@ -49,6 +49,9 @@ from fourwinds.daemon.wire import (
 )
 from fourwinds.protocol.errors import FourwindsError, LocalProtocolError
 from fourwinds.protocol.table.rules_label import rules_label
+
+if TYPE_CHECKING:   # zeroconf is imported only with mDNS on (daemon/mdns.py)
+    from fourwinds.daemon.mdns import Discovery
 
 log = logging.getLogger(__name__)
 
@@ -170,6 +173,9 @@ class Daemon:
         await self.transport.start(self.host, self.listen_port)
         self.events.dial_all()
         if self.mdns:
+            # late: only a daemon that announces and browses needs zeroconf (daemon/mdns.py)
+            from fourwinds.daemon.mdns import Discovery
+
             self.discovery = Discovery(self.identity.public_key, self.name, self.transport.port,
                                        self.interface_address)
             self.discovery.on_found = self._announced

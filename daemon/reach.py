@@ -27,8 +27,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-import ifaddr
-
 from fourwinds.daemon.checks import BadInput, checked_host
 
 MAX_ADDRESSES = 8
@@ -157,6 +155,8 @@ class OwnAddresses:
             return ((bound, port),)
         now = time.monotonic()
         if self._cached is None or now - self._cached[0] > OWN_TTL_S:
+            import ifaddr  # late: a daemon bound to one address never lists the adapters
+
             found: list[tuple[str, int]] = []
             for adapter in ifaddr.get_adapters():
                 for entry in adapter.ips:

@@ -299,7 +299,8 @@ def test_peer_that_is_not_a_daemon_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_announced_table_of_another_version_or_full_is_refused_with_reason(
         tmp_path: Path) -> None:
-    from fourwinds.daemon.discovery import Discovered, Discovery
+    from fourwinds.daemon.discovery import Discovered
+    from fourwinds.daemon.mdns import Discovery
 
     async def body(ds: list[Daemon]) -> None:
         d = ds[0]

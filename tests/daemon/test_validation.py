@@ -35,8 +35,9 @@ from fourwinds.daemon.checks import (
     parse_host_port,
     peer_name,
 )
-from fourwinds.daemon.discovery import SERVICE, parse_info
+from fourwinds.daemon.discovery import SERVICE
 from fourwinds.daemon.identity import BadKey, checked_public_key, curve_public_from_ed25519
+from fourwinds.daemon.mdns import parse_info
 from fourwinds.daemon.paths import Paths, PathsError, ensure_private_dir
 from fourwinds.daemon.reach import Source, usable
 from fourwinds.daemon.recovery import CannotResume, resume_table
@@ -152,15 +153,16 @@ def test_an_announced_table_without_flowers_is_read_and_a_malformed_flowers_refu
     """``flowers=0``: an MCR table without flowers; absent (older daemons, or flowers on)
     reads as on; any other value, or no flowers at another rule set, is ignored with the
     reason logged (issue 24)."""
-    from fourwinds.daemon.discovery import Announcement, _txt
+    from fourwinds.daemon.discovery import Announcement, table_txt
 
     on = parse_info(_announcement(GOOD))
     off = parse_info(_announcement(GOOD, flowers="0"))
     assert on is not None and on.flowers and off is not None and not off.flowers
-    assert _txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False, False), GOOD, "x")[
+    assert table_txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False, False), GOOD, "x")[
         "flowers"] == "0"
-    assert "flowers" not in _txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False), GOOD, "x")
-    caplog.set_level(logging.INFO, logger="fourwinds.daemon.discovery")
+    assert "flowers" not in table_txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False),
+                                      GOOD, "x")
+    caplog.set_level(logging.INFO, logger="fourwinds.daemon.mdns")
     assert parse_info(_announcement(GOOD, flowers="no")) is None
     assert "flowers is 0 or 1, not 'no'" in caplog.text
     assert parse_info(_announcement(GOOD, flowers="0", rules="american")) is None
