@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 import logging
 import os
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from fourwinds.daemon import frames_in, reach
@@ -32,7 +31,7 @@ from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding
 from fourwinds.daemon.rebuild import start as start_rebuild
 from fourwinds.daemon.recovery import resume_or_set_aside
 from fourwinds.daemon.seat_secrets import seat_entropy
-from fourwinds.daemon.session_port import SessionModule, is_seated, progress_of
+from fourwinds.daemon.session_port import SessionModule, SessionPort, is_seated, progress_of
 from fourwinds.daemon.store import Store, StoreError
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
@@ -94,25 +93,17 @@ def _let_others_run() -> None:
 _SCHED_YIELD = getattr(os, "sched_yield", None)
 
 
-def _takes_keyword(function: Callable[..., Any], name: str) -> bool:
-    """Does ``function`` take the keyword argument ``name``? (An optional part of the
-    session port: ``seat_view(session, unreachable=...)``.)"""
-    try:
-        return name in inspect.signature(function).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 class Daemon:
     """One player's daemon. ``await start()``, then ``await serve_forever()`` or ``close()``."""
 
-    def __init__(self, identity: Identity, paths: Paths, port: SessionModule, *, name: str,
+    def __init__(self, identity: Identity, paths: Paths, port: SessionModule | SessionPort,
+                 *, name: str,
                  host: str = "127.0.0.1", listen_port: int = 0, mdns: bool = True,
                  interface_address: str | None = None,
                  peers: tuple[tuple[str, int], ...] = (), force_tcp_api: bool = False) -> None:
         self.identity = identity
         self.paths = paths
-        self.port = port
+        self.port = SessionPort.of(port)   # its capabilities looked up once
         self.name = name
         self.host = host
         self.listen_port = listen_port
@@ -157,8 +148,6 @@ class Daemon:
         self._started_at = time.monotonic()
         self._meta_writes: dict[bytes, asyncio.Task[None]] = {}
         self._meta_due: dict[bytes, dict[str, Any]] = {}
-        self._view_takes_reach = _takes_keyword(port.seat_view, "unreachable")
-        self._view_takes_names = _takes_keyword(port.seat_view, "names")
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -266,7 +255,7 @@ class Daemon:
             del self.tables[table_id]
             return
         rt.log, rt.session, rt.rebuild = stored.log, stored.session, stored.rebuild
-        keep = getattr(self.port, "keep_joins", None)
+        keep = self.port.keep_joins
         if keep is not None and rt.session is not None:
             # the records hold the Join of a player who left the lobby since: its place is
             # free (the roster on disk says who is still at the table)
@@ -316,7 +305,7 @@ class Daemon:
         check = rt.seq_check
         if check is not None and check.holds(self.port.last_seq(rt.session, check.place), now):
             return True
-        highest = getattr(self.port, "highest_seq", None) or self.port.last_seq
+        highest = self.port.highest_seq or self.port.last_seq
         return work.behind([int(highest(rt.session, seat)) for seat in range(4)], now)
 
     def _caught_up(self, rt: TableRuntime, now: float) -> None:
@@ -332,7 +321,7 @@ class Daemon:
         restart): the window in front of our seat starts again, once per step
         (protocol/table/returning.py). Not while we are still catching up: that ends with
         the same call, on the table as it is then."""
-        returned = getattr(self.port, "seat_returned", None)
+        returned = self.port.seat_returned
         if returned is None or rt.session is None or rt.catching_up is not None:
             return
         session = returned(rt.session, now)
@@ -393,7 +382,7 @@ class Daemon:
 
     def _settle(self, rt: TableRuntime, now: float) -> None:
         """Make what is due at ``rt`` (our automatic answers held while signing was)."""
-        settle = getattr(self.port, "settle", None)
+        settle = self.port.settle
         if settle is not None and rt.session is not None:
             self.apply(rt, settle(rt.session, now))
 
@@ -569,8 +558,7 @@ class Daemon:
         our automatic reply (an auto-pass, a dice message) is made, sent and shown: one view,
         built after the reply, so its legal actions never offer what was already answered.
         In between, other processes waiting for this CPU go first (``_let_others_run``)."""
-        split = getattr(self.port, "apply_message", None)
-        settle = getattr(self.port, "settle", None)
+        split, settle = self.port.apply_message, self.port.settle
         if split is None or settle is None:
             self.apply(rt, self.port.handle_message(rt.session, payload, now))
             return
@@ -594,8 +582,7 @@ class Daemon:
         if self.reconnecting(rt, now):
             raise LocalProtocolError("not yet: catching up with the other seats after a "
                                      "restart")
-        send_first = getattr(self.port, "send_action", None)
-        settle = getattr(self.port, "settle", None)
+        send_first, settle = self.port.send_action, self.port.settle
         if send_first is None or settle is None:
             self.apply(rt, self.port.local_action(rt.session, action, now), ours=True)
             rt.refuse_if_paused()
@@ -827,7 +814,8 @@ class Daemon:
     async def _finish_rebuild(self, rt: TableRuntime, work: Rebuilding) -> None:
         """Replay the pool into our seat's session, write its records (synced), and let the
         table go on: from here it is like any resumed table."""
-        rebuild_seat = self.port.rebuild  # type: ignore[attr-defined]
+        rebuild_seat = self.port.rebuild
+        assert rebuild_seat is not None   # a rebuild starts only where the port can (can_rebuild)
         entropy = self.seat_entropy(rt.table_id)
         try:
             step = await in_thread(lambda: rebuild_seat(work.pool, self.identity.private_key,
@@ -907,7 +895,7 @@ class Daemon:
         if key == self.identity.public_key:
             return self.name
         name = self.names.get(key, "")
-        signed = getattr(self.port, "signed_names", None)
+        signed = self.port.signed_names
         if name or rt is None or rt.session is None or signed is None:
             return name or "a player"
         keys = list(self.port.seat_keys(rt.session))
@@ -925,14 +913,14 @@ class Daemon:
                     "rebuilding": rt.rebuild.reason}
         if rt.session is None:
             return {}
-        names = self.current_names(rt) if self._view_takes_names else {}
+        names = self.current_names(rt) if self.port.view_takes_names else {}
         cached = self._views.get(rt.table_id)
         if (cached is None or cached[0] is not rt.session or cached[1] != away
                 or cached[4] != names
                 or (cached[2].get("waiting") and time.monotonic() - cached[3] >= 1.0)):
             # (a view that waits for a seat past its window counts the seconds: once a second)
-            extra: dict[str, Any] = {"names": names} if self._view_takes_names else {}
-            if away and self._view_takes_reach:
+            extra: dict[str, Any] = {"names": names} if self.port.view_takes_names else {}
+            if away and self.port.view_takes_reach:
                 extra["unreachable"] = [{"place": place, "for_s": for_s, "last_address": where}
                                         for place, for_s, where in away]
             made = self.port.seat_view(rt.session, **extra)
@@ -1085,7 +1073,7 @@ class Daemon:
 
     def _urgent(self, rt: TableRuntime) -> bool:
         """Does the table wait for our seat? (Then the frontend needs the view at once.)"""
-        awaits = getattr(self.port, "awaits_us", None)
+        awaits = self.port.awaits_us
         return rt.session is not None and (awaits is None or bool(awaits(rt.session)))
 
     def _progress(self, rt: TableRuntime) -> object:

@@ -370,7 +370,7 @@ class EventTables:
     def _bot_moves(self, now: float) -> None:
         """At each table where we play a bot seat and the table waits for it, its next
         action is carried out (one at a time a table)."""
-        awaits = getattr(self.d.port, "awaits_us", None)
+        awaits = self.d.port.awaits_us
         for duty in self.duties.values():
             if not duty.plan.bot_seat or duty.acting or awaits is None or now < duty.next_move:
                 continue
@@ -399,7 +399,7 @@ class EventTables:
             duty.acting = False
 
     def _bot_choices(self, table: TableRuntime) -> list[dict[str, object]]:
-        suggest = getattr(self.d.port, "suggest", None)
+        suggest = self.d.port.suggest
         choices: list[dict[str, object]] = []
         found = suggest(table.session) if suggest is not None else None
         if isinstance(found, dict) and isinstance(found.get("action"), dict):

@@ -252,7 +252,7 @@ class FrameRouter:
             self.d.publish_view(rt, [], at_once=True)
             return
         place = rt.remove_member(key)
-        keep = getattr(self.d.port, "keep_joins", None)
+        keep = self.d.port.keep_joins
         if keep is not None and rt.session is not None:
             rt.session = keep(rt.session, set(rt.members))
         log.info("table %s: %s left place %s; %d seated", rt.name, name, place,
@@ -391,7 +391,7 @@ class FrameRouter:
 
     def _send_heads(self, key: bytes, rt: TableRuntime) -> None:
         """The highest seq we hold of each seat, to ``key``."""
-        highest = getattr(self.d.port, "highest_seq", None) or self.d.port.last_seq
+        highest = self.d.port.highest_seq or self.d.port.last_seq
         a, b, c, d = (int(highest(rt.session, seat)) for seat in range(4))
         self.d.transport.send(key, Heads(rt.table_id, (a, b, c, d)))
 

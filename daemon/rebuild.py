@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fourwinds.daemon.session_port import SessionModule
+from fourwinds.daemon.session_port import SessionPort
 
 log = logging.getLogger(__name__)
 
@@ -69,15 +69,16 @@ class Rebuilding:
         return f"{text}, {missing:,} to come" if missing else f"{text}; replaying them"
 
 
-def can_rebuild(port: SessionModule, place: int | None, members: int) -> bool:
+def can_rebuild(port: SessionPort, place: int | None, members: int) -> bool:
     """Whether the session module can rebuild a seat and the table has every seat to ask."""
-    return (callable(getattr(port, "rebuild_pool", None))
-            and callable(getattr(port, "rebuild", None)) and place is not None
+    return (port.rebuild_pool is not None and port.rebuild is not None
+            and place is not None
             and members == 4)
 
 
-def start(port: SessionModule, place: int, own_key: bytes, host_key: bytes,
+def start(port: SessionPort, place: int, own_key: bytes, host_key: bytes,
           reason: str) -> Rebuilding:
     """A rebuild of our seat ``place`` (the host's key, when known, must sign the Open)."""
-    make = port.rebuild_pool  # type: ignore[attr-defined]
+    make = port.rebuild_pool
+    assert make is not None   # asked only where can_rebuild holds
     return Rebuilding(reason, make(place, own_key, host_key or None))

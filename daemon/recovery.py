@@ -16,7 +16,7 @@ import logging
 import re
 
 from fourwinds.daemon import rebuild
-from fourwinds.daemon.session_port import SessionModule
+from fourwinds.daemon.session_port import SessionPort
 from fourwinds.daemon.store import META, RECORDS, Store, StoreDamage, StoreError, TableLog
 from fourwinds.daemon.tables import BadMeta, TableRuntime
 from fourwinds.protocol.errors import FourwindsError
@@ -36,7 +36,7 @@ class CannotResume(FourwindsError):
         super().__init__(reason)
 
 
-def resume_or_set_aside(store: Store, port: SessionModule, private_key: bytes,
+def resume_or_set_aside(store: Store, port: SessionPort, private_key: bytes,
                         table_id: bytes, public_key: bytes | None = None
                         ) -> TableRuntime | None:
     """The table resumed from its folder (or, given our ``public_key``, being rebuilt from
@@ -61,7 +61,7 @@ def resume_or_set_aside(store: Store, port: SessionModule, private_key: bytes,
     return rt
 
 
-def _rebuild_instead(store: Store, port: SessionModule, table_id: bytes, rt: TableRuntime,
+def _rebuild_instead(store: Store, port: SessionPort, table_id: bytes, rt: TableRuntime,
                      reason: str, public_key: bytes) -> TableRuntime | None:
     """The damaged folder set aside (kept byte for byte, with the reason) and a fresh one
     started, our seat ``rt.place`` to be rebuilt from the others. The folder is set aside
@@ -85,7 +85,7 @@ def _rebuild_instead(store: Store, port: SessionModule, table_id: bytes, rt: Tab
     return rt
 
 
-def resume_table(store: Store, port: SessionModule, private_key: bytes,
+def resume_table(store: Store, port: SessionPort, private_key: bytes,
                  table_id: bytes, public_key: bytes | None = None) -> TableRuntime:
     """The table as its folder holds it; ``CannotResume`` with the reason if it cannot be
     (with the table's metadata when only its records are at fault)."""

@@ -364,7 +364,7 @@ async def _view(d: Daemon, request: Message) -> Message:
 async def _transcript(d: Daemon, request: Message) -> Message:
     """The table's transcript as this seat holds it (``fourwinds verify`` reads it)."""
     rt = d.find_table(request.get("table"))
-    export = getattr(d.port, "transcript", None)
+    export = d.port.transcript
     if rt.session is None or export is None:
         raise ApiError(f"no transcript for table {rt.name} yet")
     data = export(rt.session)
@@ -405,7 +405,7 @@ async def _suggest(d: Daemon, request: Message) -> Message:
     except ValueError as error:
         raise ApiError(str(error)) from None
     rt = d.find_table(request.get("table"))
-    suggest = getattr(d.port, "suggest", None)
+    suggest = d.port.suggest
     if rt.session is None or suggest is None:
         return {"ok": True, "suggestion": None}
     if level is BotLevel.NORMAL:   # a session module of before the levels takes no level
@@ -420,13 +420,13 @@ async def _sheet(d: Daemon, request: Message) -> Message:
     a lobby that has no table open."""
     if request.get("table") is None and request.get("rules") is not None:
         rules = request.get("rules")
-        for_rules = getattr(d.port, "sheet_for_rules", None)
+        for_rules = d.port.sheet_for_rules
         if rules not in rule_names() or for_rules is None:
             raise ApiError(f"no sheet for the rules {rules!r}: 'rules' is "
                            f"{' or '.join(rule_names())}")
         return {"ok": True, "sheet": for_rules(rules)}
     rt = d.find_table(request.get("table"))
-    sheet = getattr(d.port, "sheet", None)
+    sheet = d.port.sheet
     if rt.session is None or sheet is None:
         raise ApiError(f"no sheet for table {rt.name} yet")
     try:

@@ -17,13 +17,19 @@ and step: a view is sent at once when it changes), ``awaits_us``, ``suggest``,
 tournament table's daemon says ready and signs the result for its player), and ``seated``
 with ``keep_joins`` (a player who leaves the lobby before the seating frees its place;
 without them every table counts as seated, and a leave is one from a table that waits for
-its seat).
+its seat), ``highest_seq``, ``seat_returned``, ``signed_names`` and ``rebuild_pool`` with
+``rebuild`` (a seat rebuilt from its peers' copies).
+
+``SessionPort`` is what the daemon holds: each of these looked up once, when the module is
+loaded (``SessionPort.of``), so no call site probes the module and each has a type.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from fourwinds.protocol.errors import FourwindsError
@@ -66,33 +72,116 @@ class SessionModule(Protocol):
 NEEDED = ("new_table", "join_table", "opens_table", "handle_message", "local_action", "tick",
           "resume", "messages_since", "seat_view", "seat_keys", "last_seq")
 
+OPTIONAL = ("apply_message", "send_action", "settle", "progress", "awaits_us", "suggest",
+            "sheet", "sheet_for_rules", "transcript", "ready_due", "final_scores",
+            "scores_so_far", "seated", "keep_joins", "table_label", "highest_seq",
+            "seat_returned", "signed_names", "rebuild_pool", "rebuild")
+"""The capabilities a session module may have (the module docstring says what each is for)."""
 
-def progress_of(port: SessionModule, session: Any) -> tuple[str, int] | None:
+Fn = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class SessionPort:
+    """The table session as the daemon calls it: the functions every module has, and each
+    optional capability, looked up once when the module is loaded (None where the module
+    lacks it). The daemon asks ``port.settle is None``, never probes the module again, and
+    mypy sees each capability's type."""
+
+    name: str
+    new_table: Fn
+    join_table: Fn
+    opens_table: Callable[[bytes], bool]
+    handle_message: Callable[[Any, bytes, float], StepLike]
+    local_action: Callable[[Any, object, float], StepLike]
+    tick: Callable[[Any, float], StepLike]
+    resume: Callable[[Sequence[bytes], bytes], Any]
+    messages_since: Callable[..., tuple[bytes, ...]]
+    seat_view: Callable[..., dict[str, Any]]
+    seat_keys: Callable[[Any], Sequence[bytes | None]]
+    last_seq: Callable[[Any, Any], int]
+    view_takes_reach: bool = False
+    """``seat_view(session, unreachable=...)``: the view says which seats we cannot reach."""
+    view_takes_names: bool = False
+    """``seat_view(session, names=...)``: the view names the players as they signed."""
+    apply_message: Callable[[Any, bytes, float], StepLike] | None = None
+    send_action: Callable[[Any, object, float], StepLike] | None = None
+    settle: Callable[[Any, float], StepLike] | None = None
+    progress: Callable[[Any], tuple[object, int]] | None = None
+    awaits_us: Callable[[Any], bool] | None = None
+    suggest: Fn | None = None
+    sheet: Callable[[Any], dict[str, Any]] | None = None
+    sheet_for_rules: Callable[[str], dict[str, Any]] | None = None
+    transcript: Callable[[Any], bytes] | None = None
+    ready_due: Callable[[Any], bool] | None = None
+    final_scores: Fn | None = None
+    scores_so_far: Fn | None = None
+    seated: Callable[[Any], bool] | None = None
+    keep_joins: Fn | None = None
+    table_label: Callable[[Any], tuple[str, str] | None] | None = None
+    highest_seq: Callable[[Any, Any], int] | None = None
+    seat_returned: Callable[[Any, float], Any] | None = None
+    signed_names: Callable[[Any], Sequence[str]] | None = None
+    rebuild_pool: Fn | None = None
+    rebuild: Fn | None = None
+
+    @classmethod
+    def of(cls, module: SessionModule | SessionPort) -> SessionPort:
+        """The port of a session module (a port as it is); ``SessionUnavailable`` naming
+        what it lacks."""
+        if isinstance(module, SessionPort):
+            return module
+        name = str(getattr(module, "__name__", type(module).__name__))
+        missing = [fn for fn in NEEDED if not callable(getattr(module, fn, None))]
+        if missing:
+            raise SessionUnavailable(f"{name} lacks {', '.join(missing)}; this daemon cannot "
+                                     "host or join tables with it")
+        found: dict[str, Any] = {fn: getattr(module, fn) for fn in NEEDED}
+        for fn in OPTIONAL:
+            value = getattr(module, fn, None)
+            found[fn] = value if callable(value) else None
+        view = found["seat_view"]
+        return cls(name=name, view_takes_reach=_takes_keyword(view, "unreachable"),
+                   view_takes_names=_takes_keyword(view, "names"), **found)
+
+    @property
+    def splits(self) -> bool:
+        """Can a peer's message and our action be taken in two halves (``apply_message`` /
+        ``send_action``, then ``settle``)?"""
+        return self.settle is not None
+
+
+def _takes_keyword(function: Callable[..., Any], name: str) -> bool:
+    """Does ``function`` take the keyword argument ``name``?"""
+    try:
+        return name in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def progress_of(port: SessionPort, session: Any) -> tuple[str, int] | None:
     """Where the table is (phase, step), from the module's optional ``progress``; None for a
     module without it, or before there is a session."""
-    progress = getattr(port, "progress", None)
-    if progress is None or session is None:
+    if port.progress is None or session is None:
         return None
-    phase, step = progress(session)
+    phase, step = port.progress(session)
     return str(phase), int(step)
 
 
-def is_seated(port: SessionModule, session: Any) -> bool:
+def is_seated(port: SessionPort, session: Any) -> bool:
     """Are the table's four places fixed (so a leave leaves a seat the table waits for)?
     True for a module without ``seated``; False before there is a session."""
-    seated = getattr(port, "seated", None)
     if session is None:
         return False
-    return True if seated is None else bool(seated(session))
+    return True if port.seated is None else bool(port.seated(session))
 
 
-def label_of(port: SessionModule, session: Any) -> tuple[str, str] | None:
+def label_of(port: SessionPort, session: Any) -> tuple[str, str] | None:
     """(name, rules) the session's table was opened with, from the module's optional
     ``table_label``; None for a module without it, or before there is a session."""
-    label = getattr(port, "table_label", None)
-    if label is None or session is None:
+    if port.table_label is None or session is None:
         return None
-    found = label(session)
+    found = port.table_label(session)
     return None if found is None else (str(found[0]), str(found[1]))
 
 
@@ -100,51 +189,45 @@ class SessionUnavailable(FourwindsError):
     """The table session module is missing or lacks what the daemon needs."""
 
 
-def load_session_module(name: str = DEFAULT) -> SessionModule:
-    """Import the session module, checking it has every function the daemon calls."""
+def load_session_module(name: str = DEFAULT) -> SessionPort:
+    """Import the session module, checking it has every function the daemon calls; its
+    port."""
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as error:
         raise SessionUnavailable(f"the table session ({name}) is not part of this build: "
                                  f"{error}") from None
-    missing = [fn for fn in NEEDED if not callable(getattr(module, fn, None))]
-    if missing:
-        raise SessionUnavailable(f"{name} lacks {', '.join(missing)}; this daemon cannot "
-                                 "host or join tables with it")
-    port: SessionModule = module
-    return port
+    return SessionPort.of(module)
 
 
-def ready_due(port: SessionModule, session: Any) -> bool:
+def ready_due(port: SessionPort, session: Any) -> bool:
     """Does the table wait for our seat's "ready"? False for a module without
     ``ready_due`` or before there is a session."""
-    due = getattr(port, "ready_due", None)
-    return bool(due is not None and session is not None and due(session))
+    return bool(port.ready_due is not None and session is not None
+                and port.ready_due(session))
 
 
-def final_scores(port: SessionModule, session: Any, three_exposures_penalty: int
+def final_scores(port: SessionPort, session: Any, three_exposures_penalty: int
                  ) -> tuple[int, int, int, int] | None:
     """Each place's final score as a tournament counts it, once the match is over (None
     before, or for a module without ``final_scores``)."""
-    scores = getattr(port, "final_scores", None)
-    if scores is None or session is None:
+    if port.final_scores is None or session is None:
         return None
-    found = scores(session, three_exposures_penalty)
+    found = port.final_scores(session, three_exposures_penalty)
     if found is None:
         return None
     a, b, c, d = (int(x) for x in found)
     return a, b, c, d
 
 
-def scores_so_far(port: SessionModule, session: Any, three_exposures_penalty: int
+def scores_so_far(port: SessionPort, session: Any, three_exposures_penalty: int
                   ) -> tuple[int, tuple[int, int, int, int]] | None:
     """The hands a table finished and each place's score over them (None before its first
     hand, or for a module without ``scores_so_far``): what a seat carries into the table
     going on after a substitute takes a seat."""
-    found = getattr(port, "scores_so_far", None)
-    if found is None or session is None:
+    if port.scores_so_far is None or session is None:
         return None
-    got = found(session, three_exposures_penalty)
+    got = port.scores_so_far(session, three_exposures_penalty)
     if got is None:
         return None
     hands, (a, b, c, d) = got

@@ -33,7 +33,7 @@ from fourwinds.daemon.own_seq import OwnSeqCheck
 from fourwinds.daemon.pairing import HostPairing, JoinerPairing
 from fourwinds.daemon.reach import Address
 from fourwinds.daemon.rebuild import Rebuilding
-from fourwinds.daemon.session_port import SessionModule, StepLike, progress_of
+from fourwinds.daemon.session_port import SessionPort, StepLike, progress_of
 from fourwinds.daemon.store import Store, StoreError, TableLog
 from fourwinds.protocol.errors import FourwindsError
 
@@ -232,7 +232,7 @@ class TableRuntime:
     def save_meta(self, store: Store) -> None:
         store.write_meta(self.table_id, self.meta())
 
-    def note_progress(self, port: SessionModule, session: Any) -> None:
+    def note_progress(self, port: SessionPort, session: Any) -> None:
         """Remember when each of the last STEPS_KEPT steps was first applied (the session
         module's optional ``progress`` gives the step), so a view that shows several steps
         at once still says when each of them reached this seat."""
@@ -244,7 +244,7 @@ class TableRuntime:
             self.steps_applied.append((step, self.applied_at))
             del self.steps_applied[:-STEPS_KEPT]
 
-    def apply(self, port: SessionModule, step: StepLike, own_key: bytes, send: Send,
+    def apply(self, port: SessionPort, step: StepLike, own_key: bytes, send: Send,
               adopted: Callable[[], None] | None = None) -> None:
         """Carry out ``step``: persist, adopt the session (then ``adopted()``: e.g. show it to
         our own frontend, which is not a send to the table), and send once the records are
@@ -274,7 +274,7 @@ class TableRuntime:
             self.problems.append(text)
             del self.problems[:-20]
 
-    def _sends(self, port: SessionModule, step: StepLike, own_key: bytes
+    def _sends(self, port: SessionPort, step: StepLike, own_key: bytes
                ) -> list[tuple[bytes, bytes]]:
         """(peer key, payload) of each of ``step``'s sends, addressed by the session the step
         made (adopted already)."""

@@ -6,8 +6,8 @@ Figures)."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -36,7 +36,8 @@ def test_the_cpu_is_offered_after_the_message_is_adopted_and_before_the_reply(
         order.append(f"settle {session}")
         return toy_session.Step(session)
 
-    d.port = SimpleNamespace(apply_message=apply_message, settle=settle, seat_keys=lambda s: ())
+    d.port = dataclasses.replace(d.port, apply_message=apply_message, settle=settle,
+                                 seat_keys=lambda s: ())
     monkeypatch.setattr(app, "_SCHED_YIELD",
                         lambda: order.append(f"yield {rt.session} {len(log.records)}"))
     d.receive(rt, b"discard", 1.0)
@@ -65,7 +66,8 @@ def test_the_acting_daemon_sends_then_gives_the_peers_a_head_start_then_settles(
     async def sleep(seconds: float) -> None:
         order.append(f"sleep {seconds} after {len(log.records)} record(s) written")
 
-    d.port = SimpleNamespace(send_action=send_action, settle=settle, seat_keys=lambda s: ())
+    d.port = dataclasses.replace(d.port, send_action=send_action, settle=settle,
+                                 seat_keys=lambda s: ())
     monkeypatch.setattr(d, "send_payload",
                         lambda rt, key, payload: order.append(f"send {payload!r} to {key!r}"))
     monkeypatch.setattr(asyncio, "sleep", sleep)

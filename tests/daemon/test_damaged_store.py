@@ -17,6 +17,7 @@ import pytest
 from fourwinds.daemon import real_session, store
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
+from fourwinds.daemon.session_port import SessionPort
 from fourwinds.daemon.store import (
     HEADER,
     RECORDS,
@@ -435,7 +436,8 @@ def test_a_table_whose_rebuild_cannot_start_is_set_aside_once(
 
     monkeypatch.setattr(recovery, "resume_table", damaged)
     monkeypatch.setattr(Store, "start_rebuilding", refused)
-    assert recovery.resume_or_set_aside(tables, real_session, identity(2).private_key,
+    assert recovery.resume_or_set_aside(tables, SessionPort.of(real_session),
+                                        identity(2).private_key,
                                         table_id, keys[2]) is None
     aside = [p.name for p in (tmp_path / "tables").iterdir() if p.name.startswith("set-aside")]
     assert aside == [f"set-aside-{table_id.hex()}"]

@@ -18,7 +18,7 @@ from fourwinds.daemon import requests
 from fourwinds.daemon.api import API_VERSION, ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.session_port import SessionModule
+from fourwinds.daemon.session_port import SessionModule, SessionPort
 from fourwinds.daemon.store import TableLog
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import TableMessage
@@ -26,11 +26,12 @@ from testkit import fuzz
 from tests.daemon import toy_session
 from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
 
-PORT = cast(SessionModule, toy_session)
+PORT = SessionPort.of(cast(SessionModule, toy_session))
 
 
 def make_daemon(base: Path, i: int, force_tcp: bool = False, *,
-                session: SessionModule = PORT, first_identity: int = 100) -> Daemon:
+                session: SessionModule | SessionPort = PORT, first_identity: int = 100
+                ) -> Daemon:
     """Daemon ``i`` of a test, in ``base/d<i>``, on loopback, the toy session unless
     ``session`` names another (tests/daemon/test_events.py: the real one)."""
     data = base / f"d{i}"
@@ -51,7 +52,7 @@ async def join(d: Daemon, host: Daemon, table: str, code: str | None = None
 
 
 def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]],
-        force_tcp: bool = False, *, session: SessionModule = PORT,
+        force_tcp: bool = False, *, session: SessionModule | SessionPort = PORT,
         first_identity: int = 100) -> None:
     async def main() -> None:
         daemons = [make_daemon(base, i, force_tcp, session=session,
