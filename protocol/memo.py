@@ -9,8 +9,9 @@ go when the value goes; a global table keyed by ``id(value)`` had to hold the va
 so that its id could not be reused for another value, and kept it alive until the table was
 next cleared.
 
-Only for values that are never copied with ``values.evolve`` (which copies every attribute,
-the memo too): cards and compiled cards, not sessions or deck states.
+A value that is copied with ``values.evolve`` (which copies every attribute) also names its
+memo in a class attribute ``MEMO_FIELDS``, so that the copy starts with an empty one (a deck
+state: protocol/deck/masked_wall.py).
 """
 
 from __future__ import annotations

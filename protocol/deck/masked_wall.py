@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
 from fourwinds.protocol.canonical import digest
+from fourwinds.protocol.memo import Memo
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
 
@@ -133,6 +135,9 @@ class WallState:
     audits: tuple[Signed[AuditReveal] | None, ...] = (None,) * 4
     audited: bool = False
     wall_digest: bytes = b""
+    memo: Memo = field(default_factory=Memo, init=False, compare=False, hash=False, repr=False)
+    """Answers about this state (protocol/memo.py): whether a seat sees all it holds."""
+    MEMO_FIELDS: ClassVar[tuple[str, ...]] = ("memo",)
 
     @property
     def wall(self) -> tuple[bytes, ...] | None:

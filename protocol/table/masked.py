@@ -31,7 +31,7 @@ from fourwinds.protocol.deck.events import (
     Suspect,
     WallReady,
 )
-from fourwinds.protocol.deck.masked_wall import PASSES
+from fourwinds.protocol.deck.masked_wall import PASSES, WallState
 from fourwinds.protocol.deck.messages import (
     Complaint,
     KeyDelivery,
@@ -352,22 +352,17 @@ def ready_to_act(s: TableSession) -> bool:
     return s.rules is None or hand.engine is None or s.rules.knows_own_tiles(hand.engine, mine)
 
 
-_OPENED: dict[int, tuple[Any, Seat, bool]] = {}
-
-
-def _all_opened(state: Any, mine: Seat) -> bool:
-    """Whether every position ``mine`` holds is open to it; kept per deck state (a bot asks
-    before every move, and the deck state changes far less often than that)."""
-    hit = _OPENED.get(id(state))
-    if hit is not None and hit[0] is state and hit[1] == mine:  # the entry holds the state
-        return hit[2]
+def _all_opened(state: WallState, mine: Seat) -> bool:
+    """Whether every position ``mine`` holds is open to it; kept with the deck state (a bot
+    asks before every move, and the deck state changes far less often than that)."""
+    known: dict[Seat, bool] = state.memo.table("all opened")
+    found = known.get(mine)
+    if found is not None:
+        return found
     holder, faces = state.holder, state.faces
     opened = sum(1 for slot, held in state.proofs.items()  # _opened, over the few keyed slots
                  if len(held) == 3 and holder[slot] == mine and slot in faces)
-    result: bool = opened == holder.count(mine)
-    if len(_OPENED) >= 16:
-        del _OPENED[next(iter(_OPENED))]
-    _OPENED[id(state)] = (state, mine, result)
+    result = known[mine] = opened == holder.count(mine)
     return result
 
 
