@@ -163,17 +163,28 @@ def rack_tile(driver: Any, index: int) -> Any:
     return driver.find_element(By.CSS_SELECTOR, f'#rack .rack-tile[data-index="{index}"]')
 
 
-def click_tile(driver: Any, index: int) -> None:
-    """Click the rack's tile ``index`` (found again if the page redrew it meanwhile)."""
+def click_found(find: Callable[[], Any], what: str) -> None:
+    """Click the element ``find()`` gives, finding it again if the page redrew it between
+    the finding and the click (its screens are redrawn on every view the daemon sends)."""
     from selenium.common.exceptions import StaleElementReferenceException
 
     for _ in range(5):
         try:
-            rack_tile(driver, index).click()
+            find().click()
             return
         except StaleElementReferenceException:
             time.sleep(0.05)
-    raise AssertionError(f"rack tile {index} kept changing under the click")
+    raise AssertionError(f"{what} kept changing under the click")
+
+
+def click_tile(driver: Any, index: int) -> None:
+    """Click the rack's tile ``index`` (found again if the page redrew it meanwhile)."""
+    click_found(lambda: rack_tile(driver, index), f"rack tile {index}")
+
+
+def click_id(driver: Any, element_id: str) -> None:
+    """Click the element of this id (found again if the page redrew it meanwhile)."""
+    click_found(lambda: driver.find_element("id", element_id), f"#{element_id}")
 
 
 def body_text(driver: Any) -> str:

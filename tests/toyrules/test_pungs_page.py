@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from testkit.browser import chromium, open_lobby, page_errors, unavailable, wait_for
+from testkit.browser import chromium, click_id, open_lobby, page_errors, unavailable, wait_for
 from testkit.machines import one_player
 from testkit.procs import ROOT
 
@@ -58,7 +58,7 @@ def test_the_page_offers_shows_and_scores_the_toy_rules_by_the_daemons_words(
         driver.find_element("id", "host-name").send_keys("toys")
         from selenium.webdriver.support.ui import Select
         Select(driver.find_element("id", "host-bots")).select_by_visible_text("0")
-        driver.find_element("id", "host-button").click()
+        click_id(driver, "host-button")
         wait_for(driver, lambda p: p["screen"] == "waiting", 30, "the table's lobby")
         info = _text(driver, "info", "Pungs and a pair")
         assert "Pungs and a pair" in info and "without flowers" in info, info

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from testkit.browser import URL, body_text, chromium, page_errors, unavailable, wait_for
+from testkit.browser import URL, body_text, chromium, click_id, page_errors, unavailable, wait_for
 from testkit.dirs import short_dir
 from testkit.machines import Machine
 from testkit.procs import free_port_pair
@@ -102,7 +102,7 @@ def test_the_lobbys_leave_button_frees_the_place(friends: tuple[Machine, Machine
         driver.find_element("css selector", "body").send_keys(ESCAPE)
         wait_for(driver, lambda p: "leave the table for good" not in body_text(driver), 10,
                  "the help closed")
-        driver.find_element("id", "lobby-leave-button").click()
+        click_id(driver, "lobby-leave-button")
         wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby after Leave")
         wait_for(driver, lambda p: "You sit at no table." in body_text(driver), 10,
                  "no table of ours listed")

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from testkit.browser import URL, body_text, chromium, page_errors, unavailable, wait_for
+from testkit.browser import URL, body_text, chromium, click_id, page_errors, unavailable, wait_for
 from testkit.machines import Machine
 
 pytestmark = [
@@ -55,7 +55,7 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
         driver.save_screenshot(str(tmp_path / "web-lobby-1280x800.png"))
         driver.find_element("id", "host-name").send_keys("garden")
         driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
-        driver.find_element("id", "host-button").click()
+        click_id(driver, "host-button")
         page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
                         "our rack at the hosted table")
         assert len(page["rack"]) in (13, 14), page["rack"]
@@ -78,12 +78,12 @@ def test_host_an_mcr_table_without_flowers_from_the_lobby(pat: Machine) -> None:
     """The host form's "Flowers and seasons" box: unticked, an American table is refused
     with the reason (nothing is hosted), an MCR one is hosted without flowers and says so."""
     with _lobby(pat) as driver:
-        driver.find_element("id", "host-flowers").click()
-        driver.find_element("id", "host-button").click()   # American, the first choice
+        click_id(driver, "host-flowers")
+        click_id(driver, "host-button")   # American, the first choice
         wait_for(driver, lambda p: "cannot host: the flowers option is for MCR tables"
                  in body_text(driver), 15, "the refusal")
         driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
-        driver.find_element("id", "host-button").click()
+        click_id(driver, "host-button")
         page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
                         "our rack at the hosted table")
         assert len(page["rack"]) in (13, 14), page["rack"]

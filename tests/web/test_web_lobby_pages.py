@@ -22,7 +22,7 @@ import pytest
 from fourwinds.protocol.american.table_rules import card_from_text
 from fourwinds.protocol.american.table_view import sheet as american_sheet
 from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
-from testkit.browser import chromium, open_lobby, page_errors, unavailable, wait_for
+from testkit.browser import chromium, click_id, open_lobby, page_errors, unavailable, wait_for
 from testkit.machines import Machine
 
 pytestmark = [
@@ -118,7 +118,7 @@ def test_the_card_in_the_lobby_comes_from_the_daemon(pat: Machine, tmp_path: Pat
         driver.find_element("css selector", "#overlay-close").click()
         driver.find_element("id", "host-name").send_keys("porch")
         _choose(driver, "host-bots", "0")
-        driver.find_element("id", "host-button").click()
+        click_id(driver, "host-button")
         wait_for(driver, lambda p: p["screen"] == "waiting", 30, "the table's lobby")
         text = _open(driver, "C")
         assert not _sheet_shown(driver, "mcr"), text[:1500]
@@ -140,7 +140,7 @@ def test_history_and_scores_say_what_is_true_before_a_match(pat: Machine,
         _choose(driver, "host-bots", "0")
         driver.find_element("id", "host-hands").clear()
         driver.find_element("id", "host-hands").send_keys("2")
-        driver.find_element("id", "host-button").click()
+        click_id(driver, "host-button")
         wait_for(driver, lambda p: p["screen"] == "waiting", 30, "the table's lobby")
         for key in ("H", "S"):
             text = _open(driver, key)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from testkit.browser import body_text, chromium, page_errors, unavailable, wait_for
+from testkit.browser import body_text, chromium, click_id, page_errors, unavailable, wait_for
 from testkit.machines import Machine
 from testkit.procs import DaemonProcess, request, start_all
 from tests.web.test_web_lobby import _address
@@ -126,7 +126,7 @@ def test_the_page_takes_a_player_to_their_table_and_back_to_the_event(
                      and "Go to my table" in body_text(driver), 10,
                      "the event's screen after Q, offering the table")
             assert "Round 1: you are" in body_text(driver)
-            driver.find_element("id", "event-go-table").click()
+            click_id(driver, "event-go-table")
             wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 15,
                      "the table again")
             assert page_errors(driver) == []
