@@ -50,6 +50,22 @@ class Phase(Enum):
 STEP_PHASES = frozenset({Phase.READY, Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.WALL,
                          Phase.PLAY, Phase.HAND_END})
 
+PHASE_MOVES: Mapping[Phase, frozenset[Phase]] = {
+    Phase.LOBBY: frozenset({Phase.READY}),                 # the creator's Seating
+    Phase.READY: frozenset({Phase.COMMIT}),                # the first hand's dice
+    Phase.COMMIT: frozenset({Phase.ECHO}),
+    Phase.ECHO: frozenset({Phase.REVEAL}),
+    Phase.REVEAL: frozenset({Phase.WALL, Phase.PLAY, Phase.HAND_END}),  # fair deck: its wall
+    Phase.WALL: frozenset({Phase.PLAY, Phase.HAND_END}),
+    Phase.PLAY: frozenset({Phase.PLAY, Phase.HAND_END}),
+    Phase.HAND_END: frozenset({Phase.COMMIT, Phase.OVER}),  # the next hand's dice, or the end
+    Phase.OVER: frozenset(),
+    Phase.HALTED: frozenset(),
+}
+"""The steps each phase may lead to (``steps.start_step`` refuses any other). A hand may end
+at its first step (a win on the deal); HALTED is reached from any phase, by proof of
+misbehaviour (``acc.halt``), never by a step."""
+
 
 @dataclass(frozen=True)
 class Outgoing:

@@ -15,6 +15,7 @@ names the step it was made in and that hash; a different hash is a divergence.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from fourwinds.protocol.canonical import digest
@@ -36,6 +37,7 @@ from .registry import ruleset_of
 from .rotation import first_seating, wind_of
 from .rules import DeckOpKind, HandOutcome, HandSetup, WindowKind
 from .state import (
+    PHASE_MOVES,
     STEP_PHASES,
     ActionTaken,
     EngineEvent,
@@ -81,7 +83,10 @@ def _phase_digest(s: TableSession, full: bool) -> bytes:
 
 def start_step(s: TableSession, phase: Phase, acc: Acc,
                resolved: tuple[Envelope, ...], full: bool = False) -> TableSession:
-    """Enter the next step: new state hash, start time and the set of seats awaited."""
+    """Enter the next step: new state hash, start time and the set of seats awaited. A move
+    that ``PHASE_MOVES`` does not list is a fault of this code, never of a peer: raised."""
+    if phase not in PHASE_MOVES[s.phase]:
+        raise AssertionError(f"no step leads from {s.phase.value} to {phase.value}")
     s = evolve(s, phase=phase, inputs={}, step=s.step + 1, step_started=acc.now,
                thinking=frozenset())
     h = hashlib.sha256(b"fourwinds-step\0" + (s.step_hash or s.lobby_hash())
@@ -296,24 +301,34 @@ def _check(s: TableSession, place: Seat, body: object, action: Any = None) -> An
     return action, s.rules.apply(hand.engine, action)  # IllegalAction with the reason
 
 
+Resolver = Callable[[TableSession, Acc, tuple[Envelope, ...]], TableSession]
+"""What a complete step does with its inputs (in place order): the session after it."""
+
+
 def _resolve(s: TableSession, acc: Acc) -> TableSession:
     resolved = tuple(s.inputs[p].envelope for p in SEATS if p in s.inputs)
-    hand = s.hand
-    if s.phase is Phase.READY:
-        return _begin_hand(s, acc, 0, resolved)
-    assert hand is not None
-    if s.phase is Phase.COMMIT:
-        s = evolve(s, hand=evolve(hand, commits=tuple(s.inputs[p].action for p in SEATS)))
-        return start_step(s, Phase.ECHO, acc, resolved)
-    if s.phase is Phase.ECHO:
-        return start_step(s, Phase.REVEAL, acc, resolved)
-    if s.phase is Phase.REVEAL:
-        nonces = [s.inputs[p].action for p in SEATS]
-        seed = deck_cr.seed_of(dice_context(s, hand.hand_no), tuple(nonces))
-        return _deal(s, acc, seed, resolved)
-    if s.phase is Phase.HAND_END:
-        return _end_hand(s, acc, resolved)
-    return _play(s, acc, resolved)
+    return _RESOLVERS[s.phase](s, acc, resolved)
+
+
+def _all_ready(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
+    return _begin_hand(s, acc, 0, resolved)
+
+
+def _committed(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
+    assert s.hand is not None
+    s = evolve(s, hand=evolve(s.hand, commits=tuple(s.inputs[p].action for p in SEATS)))
+    return start_step(s, Phase.ECHO, acc, resolved)
+
+
+def _echoed(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
+    return start_step(s, Phase.REVEAL, acc, resolved)
+
+
+def _revealed(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
+    assert s.hand is not None
+    nonces = [s.inputs[p].action for p in SEATS]
+    seed = deck_cr.seed_of(dice_context(s, s.hand.hand_no), tuple(nonces))
+    return _deal(s, acc, seed, resolved)
 
 
 def _begin_hand(s: TableSession, acc: Acc, hand_no: int,
@@ -490,6 +505,18 @@ def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
     return _begin_hand(s, acc, hand.hand_no + 1, resolved)
 
 
+_RESOLVERS: Mapping[Phase, Resolver] = {
+    Phase.READY: _all_ready,       # -> COMMIT: the first hand's dice
+    Phase.COMMIT: _committed,      # -> ECHO
+    Phase.ECHO: _echoed,           # -> REVEAL
+    Phase.REVEAL: _revealed,       # -> WALL (fair deck), or PLAY / HAND_END (practice)
+    Phase.PLAY: _play,             # -> PLAY, or HAND_END
+    Phase.HAND_END: _end_hand,     # -> COMMIT (the next hand), or OVER
+}
+"""The step machine as a table: what resolves a complete step of each phase (WALL's steps are
+the deck's own, protocol/table/masked.py; PHASE_MOVES says where each may lead)."""
+
+
 def _auto(s: TableSession, acc: Acc) -> TableSession:
     """Our own automatic inputs: the dice commit/echo/reveal, a move the rules force (e.g.
     MCR's "no more flowers" with no flower left), (table option ``auto_pass``) a pass on a
@@ -497,22 +524,48 @@ def _auto(s: TableSession, acc: Acc) -> TableSession:
     next window (otherwise our player says "next", or ``tick`` when the window ends)."""
     if s.me is None or s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
         return s
-    hand = s.hand
-    if hand is not None and s.phase is Phase.PLAY:
-        return _forced(s, acc)
-    if hand is None or s.phase is Phase.READY:
-        return s
-    nonce = cr.derive_nonce(s.secret, dice_context(s, hand.hand_no))
-    if s.phase is Phase.COMMIT:
-        ctx = dice_context(s, hand.hand_no)
-        return send(s, acc, Commit(deck_cr.commitment(ctx, s.me, nonce)))
-    if s.phase is Phase.ECHO:
-        return send(s, acc, Echo(cr.commitments_hash(hand.commits)))
-    if s.phase is Phase.REVEAL:
-        return send(s, acc, Reveal(nonce))
-    if s.phase is Phase.HAND_END and s.open is not None and s.open.options.next_window is None:
+    answer = _AUTO.get(s.phase)
+    if answer is None or s.hand is None:
+        return s                   # READY: our player says it
+    return answer(s, acc, s.me, s.hand)
+
+
+def _nonce(s: TableSession, hand: Hand) -> bytes:
+    """Our dice nonce for this hand (derived from our secret: the same after a restart)."""
+    return cr.derive_nonce(s.secret, dice_context(s, hand.hand_no))
+
+
+def _auto_commit(s: TableSession, acc: Acc, me: Seat, hand: Hand) -> TableSession:
+    ctx = dice_context(s, hand.hand_no)
+    return send(s, acc, Commit(deck_cr.commitment(ctx, me, _nonce(s, hand))))
+
+
+def _auto_echo(s: TableSession, acc: Acc, me: Seat, hand: Hand) -> TableSession:
+    return send(s, acc, Echo(cr.commitments_hash(hand.commits)))
+
+
+def _auto_reveal(s: TableSession, acc: Acc, me: Seat, hand: Hand) -> TableSession:
+    return send(s, acc, Reveal(_nonce(s, hand)))
+
+
+def _auto_play(s: TableSession, acc: Acc, me: Seat, hand: Hand) -> TableSession:
+    return _forced(s, acc)
+
+
+def _auto_hand_end(s: TableSession, acc: Acc, me: Seat, hand: Hand) -> TableSession:
+    if s.open is not None and s.open.options.next_window is None:
         return confirm_hand_end(s, acc)
-    return s
+    return s                       # our player says "next" (or tick, when the window ends)
+
+
+_AUTO: Mapping[Phase, Callable[[TableSession, Acc, Seat, Hand], TableSession]] = {
+    Phase.COMMIT: _auto_commit,
+    Phase.ECHO: _auto_echo,
+    Phase.REVEAL: _auto_reveal,
+    Phase.PLAY: _auto_play,
+    Phase.HAND_END: _auto_hand_end,
+}
+"""Our own automatic input at a step of each phase, by the table; none at READY."""
 
 
 def audit_done(s: TableSession) -> bool:
