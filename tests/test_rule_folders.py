@@ -25,8 +25,6 @@ ONE_RULE_FRONTEND = ("one rule set's score/hint/demo command (printing, argument
 ALLOWED: dict[str, str] = {
     "protocol/tiles.py": "the RuleSet enum and each rule set's tile set: next, into the folders",
     "protocol/walls.py": "each rule set's wall plan (break dice, deal, flowers): next",
-    "protocol/table/suggest.py": ("same_choice reads an American blind pass and joker exchange "
-                                  "as the player's decision: next, the rule set's to say"),
     "protocol/tournament/check.py": NEXT_TOURNAMENT,
     "protocol/tournament/standings.py": NEXT_TOURNAMENT,
     "daemon/event_clock.py": NEXT_TOURNAMENT,

@@ -16,6 +16,7 @@ from fourwinds.protocol.american.card import Card
 from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.config import DeadPlayer, DeclarationMode, TableOptions
 from fourwinds.protocol.american.declare import mahjong_matches
+from fourwinds.protocol.american.exchange import find_joker
 from fourwinds.protocol.american.levels import make_bot
 from fourwinds.protocol.american.match import HANDS_PER_GAME
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
@@ -23,7 +24,7 @@ from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.bot_rng import HashRng
 from fourwinds.protocol.table.codec import ActionCodec
-from fourwinds.protocol.table.engine_adapter import EngineDelegate
+from fourwinds.protocol.table.engine_adapter import EngineDelegate, fields_as_faces
 from fourwinds.protocol.table.options import TableOptions as TableAgreed
 from fourwinds.protocol.table.rules import (
     DeckOp,
@@ -192,6 +193,16 @@ class AmericanRules(EngineDelegate[AmericanState, A.Action]):
     def forced_action(self, state: Any, seat: Seat) -> Any | None:
         """None: every American decision is the player's (``auto_pass`` covers calls)."""
         return None
+
+    def choice_faces(self, state: AmericanState, action: Any) -> tuple[object, ...] | None:
+        """As every rule set reads a choice, and: a joker to exchange is the exposure holding
+        it (which joker is no choice), and of a blind pass only the own tiles that go out
+        count (the view picks the fall-back tiles itself)."""
+        read: dict[str, Any] = {"joker_slot": lambda slot: find_joker(state, slot)}
+        if isinstance(action, A.CharlestonPass) and action.blind:
+            kept = 3 - action.blind
+            read["tiles"] = lambda slots: tuple(state.faces[x] for x in slots[:kept])
+        return fields_as_faces(state.faces, action, read)
 
     def claimed_faces(self, state: Any, action: Any) -> Mapping[int, Kind]:
         if isinstance(action, (A.Discard, A.ExchangeJoker)):

@@ -8,8 +8,9 @@ stays in them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import fields, is_dataclass
+from typing import Any, Generic, TypeVar, cast
 
 from fourwinds.protocol.game import Engine
 from fourwinds.protocol.seats import Seat
@@ -52,3 +53,31 @@ class EngineDelegate(Generic[S, A]):
 
     def describe_action(self, action: Any) -> str:
         return describe_action(action)
+
+    def choice_faces(self, state: S, action: Any) -> tuple[object, ...] | None:
+        """``action`` as its player's decision: its fields, every own tile it names read as
+        its face (two copies of one face are one choice); None for an action that is no
+        dataclass (compared as it is)."""
+        faces: Sequence[Any] = cast(Any, state).faces
+        return fields_as_faces(faces, action)
+
+
+def fields_as_faces(faces: Sequence[Any], action: Any,
+                    read: Mapping[str, Callable[[Any], object]] | None = None
+                    ) -> tuple[object, ...] | None:
+    """The fields of an action (a dataclass), each tile it names by slot (``slot``, ``tiles``,
+    ``slots``) read as its face, and a field ``read`` names read by its function instead; None
+    for an action that is no dataclass."""
+    if not is_dataclass(action) or isinstance(action, type):
+        return None
+    out: list[object] = []
+    for f in fields(action):
+        value = getattr(action, f.name)
+        if read is not None and f.name in read:
+            value = read[f.name](value)
+        elif f.name == "slot":
+            value = faces[value]
+        elif f.name in ("tiles", "slots"):
+            value = tuple(faces[x] for x in value)
+        out.append(value)
+    return tuple(out)

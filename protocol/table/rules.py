@@ -164,3 +164,9 @@ class RulesAdapter(Protocol):
         ...
 
     def describe_action(self, action: Any) -> str: ...
+
+    def choice_faces(self, state: Any, action: Any) -> tuple[object, ...] | None:
+        """``action`` as its player's decision, for telling whether two actions are the same
+        choice (``suggest.same_choice``): its fields with every own tile it names read as its
+        face, and whatever else this rule set counts as the same (None: compared as it is)."""
+        ...

@@ -16,12 +16,9 @@ passed in, the table step and our place.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from typing import Any
 
-from fourwinds.protocol.american.actions import CharlestonPass
-from fourwinds.protocol.american.exchange import find_joker
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import Seat
@@ -29,6 +26,7 @@ from fourwinds.protocol.seats import Seat
 from .contract_view import offered_entries, resolve_action
 from .rotation import wind_of
 from .rule_view import code
+from .rules import RulesAdapter
 from .state import Phase, TableSession
 
 __all__ = ["Suggestion", "bot_entropy", "match_action", "offered", "same_choice", "suggest"]
@@ -95,8 +93,9 @@ def match_action(session: TableSession, action: object) -> Suggestion | None:
     exactly if any, else the first that is the same choice (``same_choice``), else None."""
     s = session
     engine = None if s.hand is None else s.hand.engine
-    if engine is None:
+    if engine is None or s.rules is None:
         return None
+    rules = s.rules
     fallback: Suggestion | None = None
     for entry in offered(s):
         tiles = _chosen(engine, entry, action)
@@ -108,7 +107,7 @@ def match_action(session: TableSession, action: object) -> Suggestion | None:
             continue
         if resolved == action:
             return Suggestion(_copy(entry), tiles, s.step)
-        if fallback is None and same_choice(engine, resolved, action):
+        if fallback is None and same_choice(rules, engine, resolved, action):
             fallback = Suggestion(_copy(entry), tiles, s.step)
     return fallback
 
@@ -125,29 +124,13 @@ def _chosen(engine: Any, entry: dict[str, Any], action: object) -> tuple[str, ..
     return tuple(code(engine.faces[x]) for x in slots[:int(want)])
 
 
-def same_choice(engine: Any, a: object, b: object) -> bool:
+def same_choice(rules: RulesAdapter, engine: Any, a: object, b: object) -> bool:
     """Whether two engine actions are the same decision for the player: equal, or of one
-    type and equal once every own tile they name is read as its face (a joker to exchange
-    as the exposure holding it; of a blind pass, only the own tiles that go out)."""
+    type and the same once the rule set reads each as its player's choice
+    (``RulesAdapter.choice_faces``: own tiles as their faces, and what else it counts)."""
     if a == b:
         return True
-    if type(a) is not type(b) or not is_dataclass(a) or isinstance(a, type):
+    if type(a) is not type(b):
         return False
-    return _faces(engine, a) == _faces(engine, b)
-
-
-def _faces(engine: Any, action: Any) -> tuple[object, ...]:
-    faces: Sequence[Any] = engine.faces
-    out: list[object] = []
-    for f in fields(action):
-        value = getattr(action, f.name)
-        if f.name == "slot":
-            value = faces[value]
-        elif f.name == "joker_slot":
-            value = find_joker(engine, value)
-        elif f.name in ("tiles", "slots"):
-            if isinstance(action, CharlestonPass) and action.blind:
-                value = value[:3 - action.blind]
-            value = tuple(faces[x] for x in value)
-        out.append(value)
-    return tuple(out)
+    mine = rules.choice_faces(engine, a)
+    return mine is not None and mine == rules.choice_faces(engine, b)

@@ -66,7 +66,8 @@ def check_seat(h: Harness, place: Seat, seen: Counter[str]) -> None:
     if name in EXACT:
         assert resolved == wanted
     engine = None if s.hand is None else s.hand.engine
-    assert same_choice(engine, resolved, wanted), (resolved, wanted)
+    assert s.rules is not None
+    assert same_choice(s.rules, engine, resolved, wanted), (resolved, wanted)
     seen[name] += 1
 
 
@@ -194,7 +195,7 @@ def test_a4_a_blind_pass_is_matched_to_the_blind_offer_of_its_own_tiles(blind: i
     assert list(found.tiles) == [code(engine.faces[x]) for x in own[:3 - blind]]
     resolved = resolve_action(s, found.entry["id"], found.tiles, found.entry)
     assert isinstance(resolved, CharlestonPass) and resolved.blind == blind
-    assert same_choice(engine, resolved, action)
+    assert s.rules is not None and same_choice(s.rules, engine, resolved, action)
     local_action(s, resolved, h.now)   # accepted
 
 
@@ -202,15 +203,18 @@ def test_same_choice_tells_other_faces_and_other_blind_counts_apart() -> None:
     _, s = _at_first_left(b"blind-suggest")
     assert s.hand is not None and s.hand.seating is not None and s.me is not None
     engine = s.hand.engine
+    rules = s.rules
+    assert rules is not None
     wind = wind_of(s.hand.seating, s.me)
     slots = sorted((x for x in engine.hands[wind] if engine.faces[x] != Kind.JOKER),
                    key=lambda x: (engine.faces[x], x))
     low, high = tuple(slots[:3]), tuple(slots[-3:])
-    assert same_choice(engine, CharlestonPass(wind, low, 0), CharlestonPass(wind, low, 0))
-    assert not same_choice(engine, CharlestonPass(wind, low, 0), CharlestonPass(wind, low, 1))
+    assert same_choice(rules, engine, CharlestonPass(wind, low, 0), CharlestonPass(wind, low, 0))
+    assert not same_choice(rules, engine, CharlestonPass(wind, low, 0),
+                           CharlestonPass(wind, low, 1))
     if [engine.faces[x] for x in low] != [engine.faces[x] for x in high]:
-        assert not same_choice(engine, CharlestonPass(wind, low, 0),
+        assert not same_choice(rules, engine, CharlestonPass(wind, low, 0),
                                CharlestonPass(wind, high, 0))
     # a blind pass of 3 passes none of its own tiles: the fall-back tiles do not matter
-    assert same_choice(engine, CharlestonPass(wind, low, 3), CharlestonPass(wind, high, 3))
-    assert not same_choice(engine, CharlestonPass(wind, low, 0), StopVote(wind, True))
+    assert same_choice(rules, engine, CharlestonPass(wind, low, 3), CharlestonPass(wind, high, 3))
+    assert not same_choice(rules, engine, CharlestonPass(wind, low, 0), StopVote(wind, True))

@@ -335,6 +335,9 @@ class ToyRules:
     def describe_action(self, action: Any) -> str:
         return type(action).__name__ + " " + repr(encode(action)[2:])
 
+    def choice_faces(self, state: ToyState, action: Any) -> tuple[object, ...] | None:
+        return None   # no bot of ours suggests at this table: actions compare as they are
+
 
 def toy_adapter(card_text: str) -> RulesAdapter:
     return ToyRules(card_text)
