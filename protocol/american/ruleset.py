@@ -17,7 +17,7 @@ from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import RuleSetAdapter
+from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
 from fourwinds.protocol.tiles import RuleSet
 from fourwinds.protocol.tournament.standings import american_table_points
 
@@ -57,8 +57,9 @@ class AmericanRuleSet:
     def first_seating(self, seed: bytes) -> Seating:
         return first_seating(Seat(deck_dice.first_east(seed)))
 
-    def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
-        return rotate(first, hand_no)
+    def seating_for_hand(self, first: Seating, hand_no: int,
+                         before: Sequence[PlayedHand]) -> Seating:
+        return rotate(first, hand_no)   # the deal passes to the right after every hand
 
     def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
                           three_exposures_penalty: int) -> tuple[int, int, int, int]:

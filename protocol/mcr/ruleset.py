@@ -19,7 +19,7 @@ from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import RuleSetAdapter
+from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
 from fourwinds.protocol.tiles import RuleSet
 
 from . import table_view
@@ -62,8 +62,9 @@ class MCRRuleSet:
         return (Seat(winds.index(Seat.EAST)), Seat(winds.index(Seat.SOUTH)),
                 Seat(winds.index(Seat.WEST)), Seat(winds.index(Seat.NORTH)))
 
-    def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
-        return hand_seating(first, hand_no)
+    def seating_for_hand(self, first: Seating, hand_no: int,
+                         before: Sequence[PlayedHand]) -> Seating:
+        return hand_seating(first, hand_no)   # B2: by hand number alone, whoever won
 
     def prevalent_wind(self, hand_no: int) -> int:
         return (hand_no // HANDS_PER_ROUND) % 4

@@ -23,7 +23,10 @@ from fourwinds.protocol.tiles import RuleSet
 from .narration import Narration
 from .rotation import Seating
 from .rule_view import RuleView
-from .rules import RulesAdapter
+from .rules import HandOutcome, RulesAdapter
+
+PlayedHand = tuple[int, HandOutcome, Seating]
+"""A hand of the match so far: its number, how it ended (by wind) and its seating."""
 
 
 class RuleSetAdapter(Protocol):
@@ -90,8 +93,11 @@ class RuleSetAdapter(Protocol):
         fixed seating does not ask)."""
         ...
 
-    def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
-        """The seating of hand ``hand_no`` (0-based) of a match given the first hand's."""
+    def seating_for_hand(self, first: Seating, hand_no: int,
+                         before: Sequence[PlayedHand]) -> Seating:
+        """The seating of hand ``hand_no`` (0-based) of a match given the first hand's and
+        the match's hands so far, in order (``before``: a rule set whose dealer keeps the
+        deal after a win reads the last one; the built-in ones pass the deal regardless)."""
         ...
 
     def prevalent_wind(self, hand_no: int) -> int:

@@ -346,7 +346,7 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
             first = (Seat(0), Seat(1), Seat(2), Seat(3))
         else:  # the rule set's draw (MCR B2: winds drawn once; American A3: highest roll)
             first = ruleset_of(rules).first_seating(seed)
-    seating = ruleset_of(rules).seating_for_hand(first, hand_no)
+    seating = ruleset_of(rules).seating_for_hand(first, hand_no, s.outcomes)
     dice = deck_dice.break_dice(rules.ruleset, seed)
     opened, commits = s.open, s.hand.commits
     if opened.options.deck is DeckKind.MASKED:

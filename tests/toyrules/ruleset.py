@@ -5,7 +5,9 @@ This module is what a registry line names: every ``fourwinds`` process started w
 ``FOURWINDS_RULESETS=tests.toyrules.ruleset`` (and this checkout on its Python path) loads it
 (frontends/rule_plugins.py), and its tables are hosted, joined, played, shown and scored like
 the built-in rule sets' (docs/DESIGN.md, "How to add a rule set"). Seating: the first East by
-the dice (as American), and the deal passes to the right after each hand; no round wind.
+the dice (as American), and the deal passes to the right after each hand unless East won it,
+when East deals again (a house rule of many tables, which the built-in rule sets do not play:
+it shows the seating seam reads the hands so far); no round wind.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import RuleSetAdapter
+from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
 from fourwinds.protocol.tiles import RuleSet
 
 from . import table_view
@@ -57,8 +59,12 @@ class PungsRuleSet:
     def first_seating(self, seed: bytes) -> Seating:
         return first_seating(Seat(deck_dice.first_east(seed)))
 
-    def seating_for_hand(self, first: Seating, hand_no: int) -> Seating:
-        return rotate(first, hand_no)
+    def seating_for_hand(self, first: Seating, hand_no: int,
+                         before: Sequence[PlayedHand]) -> Seating:
+        if not before:
+            return first
+        _, outcome, seating = before[-1]
+        return seating if outcome.winner is Seat.EAST else rotate(seating, 1)
 
     def prevalent_wind(self, hand_no: int) -> int:
         return 0

@@ -5,16 +5,19 @@ shown by the seat view every frontend reads."""
 from __future__ import annotations
 
 import io
+import itertools
 import sys
 from pathlib import Path
 
 import pytest
 
 from fourwinds.frontends.rule_plugins import VARIABLE, load_named_rulesets
+from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import registry
 from fourwinds.protocol.table.contract_view import build_seat_view
 from fourwinds.protocol.table.harness import play_match
 from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.rotation import rotate
 from fourwinds.protocol.table.session import state_hash
 from fourwinds.protocol.table.sheet import rules_sheet
 from fourwinds.protocol.table.state import Phase
@@ -97,3 +100,22 @@ def test_the_environment_names_the_modules_and_each_refusal_is_one_line(
         f"fourwinds: {problems[0]}; {VARIABLE} skips it"]
     assert "'no_such_rules': cannot be imported (ModuleNotFoundError" in problems[0]
     assert load_named_rulesets({}, err) == ()
+
+
+def test_the_dealer_keeps_the_deal_after_a_win_through_the_seating_seam(pungs: str) -> None:
+    """The toy rule set's house rule (its ruleset.py): after a hand East won, the same
+    seating deals again; after any other, the deal passes to the right. The seam
+    (``seating_for_hand(first, hand_no, before)``) reads the match's hands so far, and every
+    seat derives the same seatings from them."""
+    h = play_match(pungs, b"deal-0", options=TableOptions(deck=DeckKind.PRACTICE, hands=4))
+    assert len({state_hash(s) for s in h.sessions}) == 1
+    played = h.sessions[0].outcomes
+    assert len(played) == 4
+    kept = 0
+    for (_, outcome, seating), (_, _, after) in itertools.pairwise(played):
+        if outcome.winner is Seat.EAST:
+            assert after == seating
+            kept += 1
+        else:
+            assert after == rotate(seating, 1)
+    assert kept >= 1          # this wall's first hand is East's: the rule was exercised

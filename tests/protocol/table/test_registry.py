@@ -26,7 +26,7 @@ def test_mcr_rounds_start_with_the_players_seated_as_the_tournament_exchange_say
     """Who drew E, S, W, N start the four rounds as E S W N, S E N W, W N S E, N W E S."""
     mcr = ruleset_named("mcr")
     first = first_seating(Seat.EAST)
-    starts = [mcr.seating_for_hand(first, 4 * round_no) for round_no in range(4)]
+    starts = [mcr.seating_for_hand(first, 4 * round_no, ()) for round_no in range(4)]
     drew = {place: "ESWN"[first.index(place)] for place in first}
     assert ["".join(drew[p] for p in start) for start in starts] == [
         "ESWN", "SENW", "WNSE", "NWES"]
@@ -36,5 +36,5 @@ def test_mcr_rounds_start_with_the_players_seated_as_the_tournament_exchange_say
 def test_american_deal_passes_right_and_has_no_round_wind() -> None:
     american = ruleset_named("american")
     first = first_seating(Seat.SOUTH)
-    assert american.seating_for_hand(first, 1)[Seat.EAST] == first[Seat.SOUTH]
+    assert american.seating_for_hand(first, 1, ())[Seat.EAST] == first[Seat.SOUTH]
     assert {american.prevalent_wind(n) for n in range(8)} == {0}

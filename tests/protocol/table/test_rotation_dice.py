@@ -29,7 +29,7 @@ from .helpers import liar, toy_harness
 
 def seating_for_hand(ruleset: RuleSet, first: Seating, hand: int) -> Seating:
     """The rule set's seating of a hand, as the table session asks the registry for it."""
-    return ruleset_named(ruleset.value).seating_for_hand(first, hand)
+    return ruleset_named(ruleset.value).seating_for_hand(first, hand, ())
 
 
 def test_a7_the_deal_passes_to_the_right_after_every_hand() -> None:
