@@ -488,8 +488,8 @@ class Daemon:
         return any(rt.host_key == self.identity.public_key and len(rt.members) < 4
                    for rt in self.tables.values())
 
-    def _hosted_tables(self) -> list[tuple[bytes, int, str, str, bool]]:
-        return [(rt.table_id, 4 - len(rt.members), rt.name, rt.rules, rt.private)
+    def _hosted_tables(self) -> list[tuple[bytes, int, str, str, bool, bool]]:
+        return [(rt.table_id, 4 - len(rt.members), rt.name, rt.rules, rt.private, rt.flowers)
                 for rt in self.tables.values() if rt.host_key == self.identity.public_key]
 
     def _policy(self, curve_key: bytes) -> str | None:
@@ -664,14 +664,13 @@ class Daemon:
                                        "public_key": key.hex(), "fingerprint": fingerprint(key),
                                        "player": info.name}
             self.manual_tables[where] = [
-                {"table": table_id.hex(), "name": name, "rules": rules,
-                 # the key beacon does not carry the flowers option: shown as announced
-                 "rules_label": rules_label(rules),
+                {"table": table_id.hex(), "name": name, "rules": rules, "flowers": flowers,
+                 "rules_label": rules_label(rules, flowers),
                  "free": info.tables[table_id], "private": private,
                  "version": PROTOCOL_VERSION, "compatible": True,
                  "fingerprint": fingerprint(key), "host": host, "port": peer_port,
                  "public_key": key.hex(), "player": info.name}
-                for table_id, (name, rules, private) in info.details.items()]
+                for table_id, (name, rules, private, flowers) in info.details.items()]
             await asyncio.sleep(PROBE_S)
 
     def _moved(self, key: bytes, host: str, peer_port: int) -> None:

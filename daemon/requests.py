@@ -222,7 +222,7 @@ async def join_at(d: Daemon, table_id: bytes, name: str, rules: str, host_key: b
     free = beacon.tables.get(table_id)
     if free is None:
         raise ApiError(f"cannot join {name}: {host}:{port} hosts no such table")
-    problem = _rules_problem(beacon.details.get(table_id, (name, rules, False))[1])
+    problem = _rules_problem(beacon.details.get(table_id, (name, rules, False, True))[1])
     if problem:     # before pairing: the host keeps the place for a seat that can play it
         raise ApiError(f"cannot join {name}: {problem}")
     if free <= 0 and table_id not in d.tables:

@@ -78,6 +78,7 @@ from fourwinds.daemon.wire import (
     unpack_strict,
 )
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.rules_label import flowers_optional
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,16 @@ class Sender:
     address: str            # peer IP address
 
 
+def _flowers(entry: Sequence[object]) -> bool:
+    """A beacon table entry's flowers (its sixth item, a bool; absent in an older daemon's
+    answer: the table has its flowers). Anything else is a malformed answer (ValueError)."""
+    if len(entry) < 6:
+        return True
+    if not isinstance(entry[5], bool):
+        raise ValueError("flowers is not a bool")
+    return entry[5]
+
+
 @dataclass(frozen=True)
 class BeaconInfo:
     """What a daemon's key beacon says: its key (a hint), name, and hosted tables' free seats."""
@@ -147,7 +158,9 @@ class BeaconInfo:
     public_key: bytes
     name: str
     tables: dict[bytes, int]                       # table id -> free seats
-    details: dict[bytes, tuple[str, str, bool]]    # table id -> (name, rules, private)
+    details: dict[bytes, tuple[str, str, bool, bool]]
+    """Table id -> (name, rules, private, flowers): ``flowers`` False for an MCR table
+    without flowers; a beacon of a daemon before the option says nothing, read as True."""
 
 
 Policy = Callable[[bytes], str | None]   # curve key -> "pinned:"/"guest:" or None (refused)
@@ -358,8 +371,9 @@ class Transport:
         self.own = OwnAddresses()
         # (peer key, host, port) of each completed handshake: an address that works
         self.on_reached: Callable[[bytes, str, int], None] = lambda key, host, port: None
-        # (table id, free seats, name, rules, private) of the tables we host, for the beacon
-        self.open_tables: Callable[[], list[tuple[bytes, int, str, str, bool]]] = list
+        # (table id, free seats, name, rules, private, flowers) of the tables we host, for
+        # the beacon (an older daemon reads the first five and ignores the sixth)
+        self.open_tables: Callable[[], list[tuple[bytes, int, str, str, bool, bool]]] = list
         self._tasks: list[asyncio.Task[None]] = []
         self._zap: ZapHandler | None = None
         self.host = ""
@@ -776,7 +790,8 @@ class Transport:
         try:
             _, key, name, tables = reply
             info = BeaconInfo(key, name, {bytes(t[0]): int(t[1]) for t in tables},
-                              {bytes(t[0]): (str(t[2]), str(t[3]), bool(t[4])) for t in tables})
+                              {bytes(t[0]): (str(t[2]), str(t[3]), bool(t[4]), _flowers(t))
+                               for t in tables})
         except (ValueError, TypeError, IndexError):
             raise TransportError(f"{host}:{port} sent a malformed beacon answer") from None
         if not (isinstance(key, bytes) and len(key) == 32 and isinstance(name, str)):
@@ -785,9 +800,14 @@ class Transport:
             checked_public_key(key)
         except BadKey as error:
             raise TransportError(f"{host}:{port} sent an {error.reason}") from None
+        for table_name, rules, _, flowers in info.details.values():
+            if not flowers and not flowers_optional(rules):
+                raise TransportError(
+                    f"{host}:{port} sent a malformed table: no flowers at a table of "
+                    f"{peer_name(rules, RULES_LIMIT)!r} ({peer_name(table_name, 40)!r})")
         return BeaconInfo(key, peer_name(name), info.tables, {
-            t: (peer_name(n, TABLE_NAME_LIMIT), peer_name(r, RULES_LIMIT), p)
-            for t, (n, r, p) in info.details.items()})
+            t: (peer_name(n, TABLE_NAME_LIMIT), peer_name(r, RULES_LIMIT), p, f)
+            for t, (n, r, p, f) in info.details.items()})
 
     # -- loops -----------------------------------------------------------------------------
 

@@ -286,6 +286,33 @@ def test_manual_peer_tables_are_listed_and_joinable_without_mdns(tmp_path: Path)
     run(tmp_path, 2, body)
 
 
+def test_a_peer_table_without_flowers_is_listed_as_such_through_the_key_beacon(
+        tmp_path: Path) -> None:
+    """Where multicast is blocked the key beacon is all a joiner sees of a table: it carries
+    the flowers option (a sixth item an older daemon ignores), so `fourwinds tables` says
+    "MCR, no flowers" for a --peer table as it does for an announced one."""
+    from fourwinds.daemon import real_session
+
+    async def body(ds: list[Daemon]) -> None:
+        host, guest = ds
+        await call(host, type="create", name="bare", rules="mcr",
+                   options={"rules": {"flowers": False}})
+        await call(host, type="create", name="full", rules="mcr")
+        beacon = await guest.transport.fetch_key("127.0.0.1", host.transport.port)
+        assert sorted((n, f) for n, _, _, f in beacon.details.values()) == [
+            ("bare", False), ("full", True)]
+        task = asyncio.create_task(guest._probe("127.0.0.1", host.transport.port))
+        try:
+            assert await wait_for(lambda: len(guest.manual_tables.get(
+                f"127.0.0.1:{host.transport.port}", [])) == 2)
+            seen = (await call(guest, type="tables"))["seen"]
+            assert sorted((t["name"], t["flowers"], t["rules_label"]) for t in seen) == [
+                ("bare", False, "MCR, no flowers"), ("full", True, "MCR")]
+        finally:
+            task.cancel()
+    run(tmp_path, 2, body, session=cast(SessionModule, real_session))
+
+
 def test_peer_that_is_not_a_daemon_is_a_clear_error(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         d = ds[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import msgpack
+import pytest
 import zmq
 import zmq.asyncio
 from zmq.utils import z85
@@ -187,6 +188,45 @@ def test_a_daemon_with_another_protocol_version_is_refused_with_reason() -> None
                 await task
             finally:
                 old.close(0)
+                ctx.destroy(0)
+    run(body())
+
+
+@pytest.mark.parametrize(("entry", "wanted"), [
+    ([b"t" * 16, 3, "old", "mcr", False], True),                 # a daemon before the option
+    ([b"t" * 16, 3, "bare", "mcr", False, False], False),
+    ([b"t" * 16, 3, "odd", "mcr", False, "no"], "malformed beacon answer"),
+    ([b"t" * 16, 3, "card", "american", False, False], "no flowers at a table of 'american'"),
+])
+def test_a_beacons_flowers_are_read_or_refused_as_malformed(entry: list[object],
+                                                            wanted: bool | str) -> None:
+    """A table's flowers in a key beacon's answer: absent reads as with flowers; a value that
+    is not a bool, or no flowers at a rule set that always has them, is a malformed answer."""
+    from fourwinds.daemon.wire import PROTOCOL_VERSION
+
+    key = identity(7).public_key
+
+    async def body() -> None:
+        async with Pair() as pair:
+            ctx = zmq.asyncio.Context()
+            fake = ctx.socket(zmq.ROUTER)
+            fake.linger = 0
+            port = fake.bind_to_random_port(f"tcp://{LOOPBACK}")
+            try:
+                async def answer() -> None:
+                    who, _ = await fake.recv_multipart()
+                    await fake.send_multipart([who, msgpack.packb(
+                        [PROTOCOL_VERSION, key, "host", [entry]], use_bin_type=True)])
+                task = asyncio.create_task(answer())
+                try:
+                    info = await pair.a.fetch_key(LOOPBACK, port - 1)
+                except TransportError as error:
+                    assert isinstance(wanted, str) and wanted in str(error), error
+                else:
+                    assert info.details[b"t" * 16][3] is wanted
+                await task
+            finally:
+                fake.close(0)
                 ctx.destroy(0)
     run(body())
 
