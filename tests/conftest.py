@@ -31,6 +31,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from testkit import cpu_report
+
 SCREENS = "screens"
 FRIENDS = "friends"
 PAGES = "pages"
@@ -62,6 +64,17 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         with contextlib.suppress(OSError):
             if folder.stat().st_mtime >= _SESSION_BEGAN - 1:
                 shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ``FOURWINDS_TEST_CPU=PREFIX``: each test's CPU to ``PREFIX.<worker>``
+    (testkit/cpu_report.py; docs/TESTING.md says how to read it)."""
+    prefix = os.environ.get(cpu_report.VARIABLE)
+    if not prefix:
+        return (yield)
+    with cpu_report.measured(item.nodeid, prefix):
+        return (yield)
 
 
 def group_of(item: pytest.Item) -> str | None:
