@@ -85,6 +85,10 @@ class _Choice:
     shifts: Combo
 
 
+_KIND_OF = {int(kind): kind for kind in Kind}
+"""Each kind by its number (a look-up: reading a card makes ~30,000 of them)."""
+
+
 def _spec_kind(spec: TileSpec, choice: _Choice, shift: int) -> Kind | None:
     """The real kind of a printed tile under a choice (None: a number left 1-9)."""
     if spec.symbol in _PLAIN_KINDS:
@@ -99,7 +103,7 @@ def _spec_kind(spec: TileSpec, choice: _Choice, shift: int) -> Kind | None:
     number = int(spec.symbol) + shift
     if not 1 <= number <= 9:
         return None
-    return Kind(suit * 9 + number - 1)
+    return _KIND_OF[suit * 9 + number - 1]
 
 
 def _letters(groups: tuple[Group, ...]) -> list[str]:
@@ -188,21 +192,43 @@ def _combos(hand: CardHand, alternative: Alternative) -> list[Combo]:
     return [dict(zip(names, chosen, strict=True)) for chosen in product(*lists)]
 
 
-def _concrete(hand: CardHand, alternative: int, choice: _Choice
+@dataclass(frozen=True)
+class _GroupPlan:
+    """What a group of a pattern is, whatever the choice: read once per pattern, not once
+    per choice (a line has up to thousands of choices)."""
+
+    group: Group
+    tag: str | None            # the value variable moving it (None: fixed numbers)
+    moves: tuple[str, ...]     # the position variables that shift it
+    extra: int | None          # a run with one number paired at a variable place: its index
+    jokers: bool               # whether jokers may stand in it
+
+
+def _plan(hand: CardHand, alternative: int) -> tuple[_GroupPlan, ...]:
+    positions = {v.name for v in hand.variables if v.position}
+    plans = []
+    for index, group in enumerate(hand.alternatives[alternative].groups):
+        moves = tuple(t for t in group.tags if t in positions)
+        extra = repeated_number(group) if moves and not group.alike else None
+        if moves and not group.alike:
+            assert extra is not None
+        plans.append(_GroupPlan(group, value_tag(group, hand.variables), moves, extra,
+                                hand.group_jokers_allowed(index, alternative)))
+    return tuple(plans)
+
+
+def _concrete(plans: tuple[_GroupPlan, ...], choice: _Choice
               ) -> tuple[ConcreteGroup, ...] | None:
     """The pattern's groups as real kinds under one choice (None: a number left 1-9)."""
     out: list[ConcreteGroup] = []
-    positions = {v.name for v in hand.variables if v.position}
-    for index, group in enumerate(hand.alternatives[alternative].groups):
-        tag = value_tag(group, hand.variables)
-        base = choice.shifts[tag] if tag is not None else 0
-        moves = [t for t in group.tags if t in positions]
-        if moves and not group.alike:  # a run with one number paired, at a variable place
-            extra = repeated_number(group)
-            assert extra is not None
-            kinds = [_spec_kind(s, choice, base) for i, s in enumerate(group.specs) if i != extra]
-            pair = _spec_kind(group.specs[extra], choice, base + sum(
-                choice.shifts[t] for t in moves))
+    for plan in plans:
+        group = plan.group
+        base = choice.shifts[plan.tag] if plan.tag is not None else 0
+        shift = base + sum(choice.shifts[t] for t in plan.moves)
+        if plan.extra is not None:  # a run with one number paired, at a variable place
+            kinds = [_spec_kind(s, choice, base) for i, s in enumerate(group.specs)
+                     if i != plan.extra]
+            pair = _spec_kind(group.specs[plan.extra], choice, shift)
             if pair is None or None in kinds:
                 return None
             rest = [k for k in kinds if k is not None]
@@ -210,12 +236,10 @@ def _concrete(hand: CardHand, alternative: int, choice: _Choice
             out.append(ConcreteGroup((pair, pair), False))
             out.append(ConcreteGroup(tuple(rest), False))
             continue
-        shift = base + sum(choice.shifts[t] for t in moves)
         tiles = [_spec_kind(spec, choice, shift) for spec in group.specs]
         if None in tiles:
             return None
-        out.append(ConcreteGroup(tuple(k for k in tiles if k is not None),
-                                 hand.group_jokers_allowed(index, alternative)))
+        out.append(ConcreteGroup(tuple(k for k in tiles if k is not None), plan.jokers))
     return tuple(out)
 
 
@@ -263,8 +287,9 @@ def _expand(hand: CardHand, hand_index: int
     made: dict[tuple[tuple[tuple[Kind, ...], bool], ...], bool] = {}
     out: list[tuple[Variant | None, bool, int, Combo]] = []
     for index, alternative in enumerate(hand.alternatives):
+        plans = _plan(hand, index)
         for choice in _choices(hand, alternative):
-            groups = _concrete(hand, index, choice)
+            groups = _concrete(plans, choice)
             if groups is None:
                 continue
             key = tuple(sorted((tuple(sorted(g.kinds)), g.jokers) for g in groups))
