@@ -7,7 +7,9 @@ Both sums are per kind, so for each kind and each count held we precompute one b
 that kind's contribution to every variant in its own byte. A query then adds a dozen big
 integers (one per kind held) instead of looping over ~800 variants in Python; ``min(jokers,
 ...)`` is one ``bytes.translate``. Every field stays within 0..14, so bytes never carry into
-their neighbours.
+their neighbours. Building the tables is translates too (one coded row per kind, ``pack``):
+about 4 ms for the house card's 1,739 variants where a byte-by-byte loop took 36 ms, paid
+for each set of exposures a seat's hints meet in a hand.
 """
 
 from __future__ import annotations
@@ -49,33 +51,41 @@ class PackedTargets:
         return (self.total - held - used).to_bytes(width, "little")
 
 
+_CODE = 16
+"""A target's need of one kind is coded in one byte as ``need * 16 + jneed`` (each 0..14), so
+that a kind's contribution at every count is one ``bytes.translate`` of the coded row."""
+_HELD_TABLES = tuple(bytes(min(count, code // _CODE) for code in range(256))
+                     for count in range(MAX_COUNT + 1))
+_JDROP_TABLES = tuple(bytes(
+    (code % _CODE) - min(code // _CODE - min(count, code // _CODE), code % _CODE)
+    for code in range(256)) for count in range(MAX_COUNT + 1))
+
+
 def pack(targets: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int]]]) -> PackedTargets:
     """Build the tables for targets given as (kinds, need, jneed) parallel sequences."""
     width = max(1, len(targets))
-    held_bytes: dict[int, list[bytearray]] = {}
-    jdrop_bytes: dict[int, list[bytearray]] = {}
+    coded: dict[int, bytearray] = {}
     jbase = bytearray(width)
     total = bytearray(width)
     for index, (kinds, need, jneed) in enumerate(targets):
         total[index] = sum(need)
         jbase[index] = sum(jneed)
         for kind, wanted, jokerable in zip(kinds, need, jneed, strict=True):
-            if kind not in held_bytes:
-                held_bytes[kind] = [bytearray(width) for _ in range(MAX_COUNT + 1)]
-                jdrop_bytes[kind] = [bytearray(width) for _ in range(MAX_COUNT + 1)]
-            for count in range(1, MAX_COUNT + 1):
-                have = min(count, wanted)
-                held_bytes[kind][count][index] = have
-                jdrop_bytes[kind][count][index] = jokerable - min(wanted - have, jokerable)
+            assert 0 <= jokerable <= wanted <= MAX_COUNT, (kind, wanted, jokerable)
+            row = coded.get(kind)
+            if row is None:
+                row = coded[kind] = bytearray(width)
+            row[index] = wanted * _CODE + jokerable
 
-    def ints(rows: list[bytearray]) -> tuple[int, ...]:
-        return tuple(int.from_bytes(row, "little") for row in rows)
+    def ints(row: bytearray, tables: tuple[bytes, ...]) -> tuple[int, ...]:
+        return (0, *(int.from_bytes(row.translate(tables[count]), "little")
+                     for count in range(1, MAX_COUNT + 1)))
 
-    assert all(kind < NUM_KINDS for kind in held_bytes)
+    assert all(kind < NUM_KINDS for kind in coded)
     return PackedTargets(
         width=width,
-        held={kind: ints(rows) for kind, rows in held_bytes.items()},
-        jdrop={kind: ints(rows) for kind, rows in jdrop_bytes.items()},
+        held={kind: ints(row, _HELD_TABLES) for kind, row in coded.items()},
+        jdrop={kind: ints(row, _JDROP_TABLES) for kind, row in coded.items()},
         jbase=int.from_bytes(jbase, "little"),
         total=int.from_bytes(total, "little"),
     )
