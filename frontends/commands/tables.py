@@ -60,13 +60,16 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps({**{k: answer[k] for k in ("tables", "seen", "peers")},
                           "set_aside": answer.get("set_aside") or []}))
         return 0
+    # the rules column as wide as its longest entry ("MCR, no flowers"), the same in every list
+    every = [*answer["tables"], *(answer.get("set_aside") or ()), *answer["seen"]]
+    width = max([9, *(len(_rules(t)) for t in every)])
     print("Your tables:" if answer["tables"] else "You sit at no table.")
     for t in answer["tables"]:
         code = f"  code {t['code']}" if t.get("code") else ""
-        print(f"  {t['name']:<20} {_rules(t):<9} {t['seated']}/4 seated  "
+        print(f"  {t['name']:<20} {_rules(t):<{width}} {t['seated']}/4 seated  "
               f"{t['table'][:8]}{code}")
     for t in answer.get("set_aside") or ():     # not resumed: docs/DAEMON.md says why
-        print(f"  {t['name']:<20} {_rules(t):<9} set aside: {t['set_aside']} "
+        print(f"  {t['name']:<20} {_rules(t):<{width}} set aside: {t['set_aside']} "
               f"(kept in {t['folder']})")
     if runs_solo(data_dir):
         print("Your daemon runs for solo play (127.0.0.1 only) and sees no other tables: "
@@ -80,7 +83,7 @@ def _run(args: argparse.Namespace) -> int:
         # the host by name (an older daemon announces none: its address alone); the key's
         # fingerprint belongs where trust is decided (pairing, whoami)
         host = f"{t['player']} " if t.get("player") else ""
-        print(f"  {t['name']:<20} {_rules(t):<9} {free}{lock}  "
+        print(f"  {t['name']:<20} {_rules(t):<{width}} {free}{lock}  "
               f"host {host}at {t['host']}:{t['port']}{flag}")
     for peer in answer["peers"]:
         if "error" in peer:

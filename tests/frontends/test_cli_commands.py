@@ -365,4 +365,4 @@ def test_tables_says_which_table_plays_without_flowers(monkeypatch: pytest.Monke
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("  kitchen              MCR, no flowers 2/4 seated"), out
     assert out[3].startswith("  den                  MCR, no flowers 2 free"), out
-    assert out[4].startswith("  old                  american  2 free"), out
+    assert out[4].startswith("  old                  american        2 free"), out  # aligned
