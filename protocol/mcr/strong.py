@@ -32,7 +32,18 @@ from . import bots
 from .actions import Action, ClaimWin, Discard, Pass
 from .defence import danger, threats
 from .hand import InvalidHand, Meld, MeldType
-from .plans import HAND_KINDS, INF, Counts, MeldKey, Plan, PlanKind, plan_distance, presence
+from .plans import (
+    HAND_KINDS,
+    HONOR_MASK,
+    INF,
+    ORPHANS,
+    Counts,
+    MeldKey,
+    Plan,
+    PlanKind,
+    plan_distance,
+    presence,
+)
 from .scoring import WinContext, score_hand
 from .state import HandState, Phase
 from .waits import tiles_to_win
@@ -120,14 +131,51 @@ def wait_points(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
     return tuple(out)
 
 
+ALL_KINDS = (1 << HAND_KINDS) - 1
+
+
+@lru_cache(maxsize=1 << 12)
+def _plan_tiles(plans: tuple[Plan, ...]) -> int:
+    """Kinds a drawn tile must be among to help one of ``plans`` by being one of its fixed
+    tiles (a template's, the knitted and honor tiles, the orphans) as a bit set; every kind
+    when a plan is Seven Pairs (any new kind can be a pair's start)."""
+    mask = 0
+    for plan in plans:
+        if plan.kind is PlanKind.SEVEN_PAIRS:
+            return ALL_KINDS
+        if plan.kind is PlanKind.ORPHANS:
+            mask |= sum(1 << k for k in ORPHANS)
+        elif plan.kind is PlanKind.HONORS_KNITTED:
+            mask |= plan.mask | HONOR_MASK
+        elif plan.kind is PlanKind.TEMPLATE:
+            mask |= plan.mask
+    return mask
+
+
+def _draws_that_may_help(after: Counts, plans: tuple[Plan, ...]) -> list[int]:
+    """The kinds a drawn tile may bring ``after`` nearer a plan as: one held (a pair, a
+    pung), a suited tile within two ranks of a held one (a chow or its part), or one of a
+    plan's fixed tiles. Any other kind lies alone in every shape: the distances skip it."""
+    mask = _plan_tiles(plans)
+    for k in range(HAND_KINDS):
+        if after[k]:
+            if k < 27:
+                base = k - k % 9
+                lo, hi = max(base, k - 2), min(base + 8, k + 2)
+                mask |= ((1 << (hi - lo + 1)) - 1) << lo
+            else:
+                mask |= 1 << k
+    return [k for k in range(HAND_KINDS) if mask >> k & 1 and after[k] < 4]
+
+
 def _improving(pos: bots._Position, after: Counts, key: MeldKey, plans: tuple[Plan, ...],
                dist: int) -> int:
     """Unseen tiles that would bring the 13 tiles ``after`` a step nearer a plan."""
     work = list(after)
     total = 0
-    for t in range(HAND_KINDS):
+    for t in _draws_that_may_help(after, plans):
         unseen = 4 - pos.seen[t]
-        if unseen <= 0 or work[t] >= 4:
+        if unseen <= 0:
             continue
         work[t] += 1
         d, _ = bots._plan_value(tuple(work), key, plans)
@@ -163,9 +211,9 @@ def _ready_draws(pos: bots._Position, after: Counts, melds: tuple[Meld, ...], ke
     a live wait worth 8 points, after the best discard."""
     work = list(after)
     total = 0
-    for t in range(HAND_KINDS):
+    for t in _draws_that_may_help(after, plans):
         unseen = 4 - pos.seen[t]
-        if unseen <= 0 or work[t] >= 4:
+        if unseen <= 0:
             continue
         work[t] += 1
         if (bots._plan_value(tuple(work), key, plans)[0] <= 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ from fourwinds.protocol.mcr.actions import Discard
 from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.engine import apply, legal_actions, new_hand, view
 from fourwinds.protocol.mcr.hand import MeldType
-from fourwinds.protocol.mcr.plans import Counts
+from fourwinds.protocol.mcr.plans import INF, Counts
 from fourwinds.protocol.mcr.state import HandState, MeldRec, Phase, SeatState, evolve, visible_to
 from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
@@ -164,6 +165,36 @@ def test_strong_aims_for_mixed_shifted_chows_the_normal_plans_miss() -> None:
     chosen = strong.choose(state, E, random.Random(0))
     assert isinstance(chosen, Discard)
     assert chosen.face not in parse_tiles("123m234p345s")
+
+
+def test_the_draws_strong_skips_would_never_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting ways forward, strong tries only the kinds that may help (held, near a held
+    suited tile, a plan's fixed tile): over the positions of two hands it counts what trying
+    every kind counts."""
+    every = 0
+    for state, seat in [d for seed in (3, 4) for d in _play(seed, [BotLevel.STRONG] * 4)]:
+        if state.phase is not Phase.TURN or state.turn != seat:
+            continue
+        pos = strong._Position(view(state, seat), seat)
+        plans = pos.plans(pos.key, pos.counts)
+        for k in (k for k in range(34) if pos.counts[k]):
+            work = list(pos.counts)
+            work[k] -= 1
+            rest: Counts = tuple(work)
+            dist = bots._plan_value(rest, pos.key, plans)[0]
+            if dist >= INF:
+                continue
+            counted = []
+            for helpers in (strong._draws_that_may_help,
+                            lambda after, _: [t for t in range(34) if after[t] < 4]):
+                monkeypatch.setattr(strong, "_draws_that_may_help", helpers)
+                ready = (strong._ready_draws(pos, rest, pos.melds, pos.key, plans)
+                         if dist == 1 else 0)   # counted only one step from ready
+                counted.append((strong._improving(pos, rest, pos.key, plans, dist), ready))
+                monkeypatch.undo()
+            assert counted[0] == counted[1]
+            every += 1
+    assert every > 100
 
 
 def test_easy_never_melds_but_still_wins() -> None:
