@@ -15,6 +15,12 @@ rotations and the weaker seats' mean, its wins, deal-ins and the wall games; plu
 decision's time by level. ``summary`` turns a run into the bench figures: mean points per
 hand with a 95% confidence interval over walls (the walls are independent, the rotations of
 one wall are not), win, deal-in and wall-game rates, and decision time p50/p99 per level.
+
+No control replay (the same wall played by four bots of the weaker level, the stronger seat
+measured against what the weaker bot scored in its seat): payments sum to zero and the
+stronger level sits at every seat once, so over a wall that difference is exactly the
+stronger seat's points per hand, and its interval is no narrower
+(tests/test_bench_duplicate.py). The lead over the weaker seats' mean is 4/3 of it.
 """
 
 from __future__ import annotations

@@ -131,9 +131,13 @@ class _Position:
         """Candidate plans, worked out once per meld set from the whole current hand."""
         found = self._plans.get(key)
         if found is None:
-            found = candidate_plans(counts, key)
+            found = self.candidates(counts, key)
             self._plans[key] = found
         return found
+
+    def candidates(self, counts: Counts, key: MeldKey) -> tuple[Plan, ...]:
+        """The plans nearest this hand (a stronger bot weighs more plans)."""
+        return candidate_plans(counts, key)
 
     def value(self, counts: Counts, melds: tuple[Meld, ...], key: MeldKey) -> float:
         """Smaller is better: plan distance, minus a small bonus for live winning waits."""
@@ -182,15 +186,17 @@ def _keep_worth(kind: int, counts: Counts) -> float:
     return 2.0 * (copies - 1) + near + middle
 
 
-def choose(state: HandState, seat: Seat, rng: Rng) -> Action | None:
-    """The bot's action for ``seat`` now, or None when the seat has nothing to do."""
+def choose(state: HandState, seat: Seat, rng: Rng, position: type[_Position] = _Position
+           ) -> Action | None:
+    """The bot's action for ``seat`` now, or None when the seat has nothing to do.
+    ``position``: how the bot sees its hand (a stronger bot weighs more plans)."""
     phase = state.phase
     if phase is Phase.ENDED:
         return None
     if phase in (Phase.CLAIMS, Phase.ROB):
         if seat == state.turn or state.answers[seat] is not None:
             return None
-        return _answer(state, seat)
+        return _answer(state, seat, position)
     if seat != state.turn:
         return None
     own = state.seats[seat]
@@ -199,10 +205,10 @@ def choose(state: HandState, seat: Seat, rng: Rng) -> Action | None:
             return ExposeFlower(seat, slot, state.faces[slot])
     if phase is Phase.FLOWERS:
         return FlowersDone(seat)
-    return _turn(state, seat, rng)
+    return _turn(state, seat, rng, position)
 
 
-def _turn(state: HandState, seat: Seat, rng: Rng) -> Action:
+def _turn(state: HandState, seat: Seat, rng: Rng, position: type[_Position]) -> Action:
     own = state.seats[seat]
     if state.may_declare and not own.dead:
         drawn = state.drawn
@@ -214,7 +220,7 @@ def _turn(state: HandState, seat: Seat, rng: Rng) -> Action:
         kong = _kong(state, seat)
         if kong is not None:
             return kong
-    pos = _Position(state, seat)
+    pos = position(state, seat)
     _, kind = pos.best_discard(pos.counts, pos.melds)
     slots = [s for s in own.hand if state.faces[s] == kind]
     slot = slots[int(rng.random() * len(slots)) % len(slots)]
@@ -276,7 +282,7 @@ def _may_complete(state: HandState, seat: Seat, drawn: int) -> bool:
     return faces[drawn] in _waits(calc_melds(state, seat), rest)
 
 
-def _answer(state: HandState, seat: Seat) -> Action:
+def _answer(state: HandState, seat: Seat, position: type[_Position]) -> Action:
     own = state.seats[seat]
     if own.dead:
         return Pass(seat)
@@ -301,7 +307,7 @@ def _answer(state: HandState, seat: Seat) -> Action:
               if isinstance(a, (ClaimPung, ClaimChow, ClaimKong))]
     if not claims:
         return Pass(seat)
-    pos = _Position(state, seat)
+    pos = position(state, seat)
     now = pos.value(pos.counts, pos.melds, pos.key)
     if now < 0:
         return Pass(seat)  # ready with live winning waits: keep the hand

@@ -9,7 +9,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fourwinds.protocol.american.actions import Action, Discard
+from fourwinds.protocol.american.actions import Action, Call, Discard
 from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.engine import apply, new_hand, seats_to_act, view, visible_slots
@@ -109,6 +109,20 @@ def test_strong_holds_jokers_and_does_not_feed_an_exposure() -> None:
                 fed_by_normal += isinstance(normal, Discard) and needs.get(
                     normal.face, 0.0) >= FEED_SHARE
     assert spots > 0 and fed_by_normal > 0
+
+
+def test_strong_calls_for_an_exposure_as_far_as_the_normal_bot_does() -> None:
+    """A strong bot calls with its line up to 6 tiles away, as the normal bot (calling only
+    within 4 cost points in the duplicate bench); over a few hands that arises."""
+    far_calls = 0
+    for seed in range(12):
+        levels = [BotLevel.STRONG, BotLevel.NORMAL, BotLevel.NORMAL, BotLevel.NORMAL]
+        for state, seat, action, bot in _play(seed, levels):
+            if seat == Seat.EAST and isinstance(action, Call):
+                distance = bot.plan(view(state, seat)).distance
+                assert distance <= 6
+                far_calls += distance > 4
+    assert far_calls > 0
 
 
 def test_easy_never_calls_for_an_exposure() -> None:

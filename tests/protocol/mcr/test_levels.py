@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,8 +15,9 @@ from fourwinds.protocol.mcr.actions import Discard
 from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.engine import apply, legal_actions, new_hand, view
 from fourwinds.protocol.mcr.hand import MeldType
-from fourwinds.protocol.mcr.plans import Counts
+from fourwinds.protocol.mcr.plans import INF, Counts
 from fourwinds.protocol.mcr.state import HandState, MeldRec, Phase, SeatState, evolve, visible_to
+from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import MCR_TILES, Kind
 from testkit.hidden import shuffle_unseen
@@ -105,7 +107,7 @@ def test_strong_does_not_feed_a_ready_looking_flush_when_a_safe_tile_exists() ->
 
 def test_strong_keeps_the_discard_with_more_unseen_improving_tiles() -> None:
     state = rig({E: "34589m688p124799s"})
-    pos = bots._Position(state, E)
+    pos = strong._Position(state, E)
     plans = pos.plans(pos.key, pos.counts)
 
     def after(kind: Kind) -> tuple[int, int]:
@@ -118,9 +120,81 @@ def test_strong_keeps_the_discard_with_more_unseen_improving_tiles() -> None:
     normal = bots.choose(state, E, random.Random(0))
     chosen = strong.choose(state, E, random.Random(0))
     assert isinstance(normal, Discard) and isinstance(chosen, Discard)
-    assert normal.face == Kind.M9 and chosen.face == Kind.S9
+    assert normal.face == Kind.M9 and chosen.face != normal.face
     (d_normal, n_normal), (d_strong, n_strong) = after(normal.face), after(chosen.face)
     assert d_normal == d_strong and n_strong > n_normal
+
+
+def _one_from_mixed_triple_chow(dead_wait: bool) -> HandState:
+    """East holds 123m 123p 12s 456m 9p 5z and a 9m to let go: one step from a Mixed Triple
+    Chow that waits on 3s whatever comes; with ``dead_wait`` South has thrown all four 3s."""
+    state = rig({E: "1234569m123p12s9p5z", S: "3333s12345678m1z"})
+    if not dead_wait:
+        return state
+    seats = list(state.seats)
+    hand = seats[S].hand
+    seats[S] = SeatState(hand=hand[4:], melds=(), discards=hand[:4])
+    return evolve(state, seats=(seats[0], seats[1], seats[2], seats[3]))
+
+
+def test_one_step_from_ready_strong_counts_only_draws_to_a_live_winning_wait() -> None:
+    for dead_wait, improving, ready in ((False, 10, 10), (True, 6, 0)):
+        state = _one_from_mixed_triple_chow(dead_wait)
+        pos = strong._Position(state, E)
+        plans = pos.plans(pos.key, pos.counts)
+        work = list(pos.counts)
+        work[Kind.M9] -= 1
+        rest: Counts = tuple(work)
+        assert bots._plan_value(rest, pos.key, plans)[0] == 1
+        # 3s, 9p and 5z each bring it a step nearer; with every 3s seen, the 9p and the 5z
+        # still do (a ready shape), but that shape can only wait on the dead 3s
+        assert strong._improving(pos, rest, pos.key, plans, 1) == improving
+        assert strong._ready_draws(pos, rest, pos.melds, pos.key, plans) == ready
+
+
+def test_strong_aims_for_mixed_shifted_chows_the_normal_plans_miss() -> None:
+    state = rig({E: "1239m234p345s5677z"})   # 123m 234p 345s: Mixed Shifted Chows
+    normal = bots._Position(state, E)
+    mine = strong._Position(state, E)
+    normal_plans = normal.plans(normal.key, normal.counts)
+    strong_plans = mine.plans(mine.key, mine.counts)
+    assert all("shifted" not in p.name for p in normal_plans)
+    assert [p.name for p in strong_plans] == ["mixed shifted chows mps 1"]
+    assert bots._plan_value(mine.counts, mine.key, strong_plans)[0] == 1
+    assert bots._plan_value(normal.counts, normal.key, normal_plans)[0] == 3
+    chosen = strong.choose(state, E, random.Random(0))
+    assert isinstance(chosen, Discard)
+    assert chosen.face not in parse_tiles("123m234p345s")
+
+
+def test_the_draws_strong_skips_would_never_help(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Counting ways forward, strong tries only the kinds that may help (held, near a held
+    suited tile, a plan's fixed tile): over the positions of two hands it counts what trying
+    every kind counts."""
+    every = 0
+    for state, seat in [d for seed in (3, 4) for d in _play(seed, [BotLevel.STRONG] * 4)]:
+        if state.phase is not Phase.TURN or state.turn != seat:
+            continue
+        pos = strong._Position(view(state, seat), seat)
+        plans = pos.plans(pos.key, pos.counts)
+        for k in (k for k in range(34) if pos.counts[k]):
+            work = list(pos.counts)
+            work[k] -= 1
+            rest: Counts = tuple(work)
+            dist = bots._plan_value(rest, pos.key, plans)[0]
+            if dist >= INF:
+                continue
+            counted = []
+            for helpers in (strong._draws_that_may_help,
+                            lambda after, _: [t for t in range(34) if after[t] < 4]):
+                monkeypatch.setattr(strong, "_draws_that_may_help", helpers)
+                ready = (strong._ready_draws(pos, rest, pos.melds, pos.key, plans)
+                         if dist == 1 else 0)   # counted only one step from ready
+                counted.append((strong._improving(pos, rest, pos.key, plans, dist), ready))
+                monkeypatch.undo()
+            assert counted[0] == counted[1]
+            every += 1
+    assert every > 100
 
 
 def test_easy_never_melds_but_still_wins() -> None:
