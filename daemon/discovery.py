@@ -3,9 +3,9 @@
 Each table this daemon hosts is announced as one ``_fourwinds._tcp.local.`` service whose TXT
 record carries the table name, rules, free seats, protocol version, the host's key fingerprint
 and its full public key (a hint only: trust comes from pinning and the table code), and
-``flowers=0`` for an MCR table (or event) without flowers: left out when it has them, so
-an older daemon's record reads as before; any other value, or no flowers at another rule set,
-makes the record malformed (ignored, logged with the reason). The browser
+``flowers=0`` for a table (or event) without flowers: left out when it has them, so an
+older daemon's record reads as before; any other value makes the record malformed (ignored,
+logged with the reason). The browser
 keeps what it sees in ``seen``. mDNS records of a killed daemon linger for minutes, so whether
 a peer is alive is never taken from here but from our own heartbeats (transport.last_seen).
 
@@ -28,13 +28,11 @@ from dataclasses import dataclass
 from zmq.utils import z85
 
 from fourwinds.daemon.checks import (
-    RULES_LIMIT,
     peer_name,
 )
 from fourwinds.daemon.identity import fingerprint
 from fourwinds.daemon.wire import PROTOCOL_VERSION
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.rules_label import flowers_optional
 
 log = logging.getLogger(__name__)
 
@@ -165,16 +163,16 @@ def event_txt(announcement: EventAnnouncement, public_key: bytes, player: str
 
 def parse_flowers(props: dict[str, str], rules: str) -> bool:
     """The ``flowers`` field of a TXT record: absent (an older daemon's record, or a table
-    with its flowers) is True, ``0`` False, ``1`` True; anything else, or no flowers at a
-    rule set other than MCR, is refused (ValueError naming why)."""
+    with its flowers) is True, ``0`` False, ``1`` True; anything else is refused (ValueError
+    naming why). Not checked against the rules: a rule set may play a wall without flowers
+    by nature (a house rule set loaded by FOURWINDS_RULESETS), and what is announced is a
+    hint for the lobby, the table's Open decides its wall (a joiner refuses options its rule
+    set does not have)."""
     value = props.get("flowers")
     if value is None or value == "1":
         return True
     if value != "0":
         raise ValueError(f"flowers is 0 or 1, not {peer_name(value, 8)!r}")
-    if not flowers_optional(rules):
-        raise ValueError(f"no flowers at a table of {peer_name(rules, RULES_LIMIT)!r}: its "
-                         "wall always has its flowers")
     return False
 
 

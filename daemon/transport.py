@@ -78,7 +78,6 @@ from fourwinds.daemon.wire import (
     unpack_strict,
 )
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.rules_label import flowers_optional
 
 log = logging.getLogger(__name__)
 
@@ -143,7 +142,9 @@ class Sender:
 
 def _flowers(entry: Sequence[object]) -> bool:
     """A beacon table entry's flowers (its sixth item, a bool; absent in an older daemon's
-    answer: the table has its flowers). Anything else is a malformed answer (ValueError)."""
+    answer: the table has its flowers). Anything else is a malformed answer (ValueError).
+    A hint for the lobby, as mDNS's ``flowers`` (discovery.parse_flowers): the table's Open
+    decides its wall."""
     if len(entry) < 6:
         return True
     if not isinstance(entry[5], bool):
@@ -800,11 +801,6 @@ class Transport:
             checked_public_key(key)
         except BadKey as error:
             raise TransportError(f"{host}:{port} sent an {error.reason}") from None
-        for table_name, rules, _, flowers in info.details.values():
-            if not flowers and not flowers_optional(rules):
-                raise TransportError(
-                    f"{host}:{port} sent a malformed table: no flowers at a table of "
-                    f"{peer_name(rules, RULES_LIMIT)!r} ({peer_name(table_name, 40)!r})")
         return BeaconInfo(key, peer_name(name), info.tables, {
             t: (peer_name(n, TABLE_NAME_LIMIT), peer_name(r, RULES_LIMIT), p, f)
             for t, (n, r, p, f) in info.details.items()})

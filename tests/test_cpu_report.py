@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from testkit import cpu_report
 
 
-def test_the_report_sums_each_tests_cpu_over_workers_and_by_module(tmp_path: Path) -> None:
+def test_the_report_sums_each_tests_cpu_over_workers_and_by_module(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PYTEST_XDIST_WORKER", raising=False)   # a run without workers
     prefix = tmp_path / "cpu"
     with cpu_report.measured("tests/a.py::test_one", str(prefix)):
         sum(range(10_000))
