@@ -48,7 +48,11 @@ class Client:
     def __init__(self, endpoint: str, token: str = "") -> None:
         self.endpoint = endpoint
         self.token = token
-        self._ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
+        # The process's one ZeroMQ context, never one of our own: a client dropped without
+        # close() in a reference cycle (a script's, a failed test's traceback) would have its
+        # context finalized in the same garbage collection as its socket, in any order, and
+        # a context terminated before its socket is closed waits for it for ever.
+        self._ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context.instance()
         self._socket = self._ctx.socket(zmq.DEALER)
         self._socket.linger = 0
         self._socket.maxmsgsize = MAX_MESSAGE
@@ -112,7 +116,6 @@ class Client:
 
     def close(self) -> None:
         self._socket.close(linger=0)
-        self._ctx.term()
 
 
 def connect(data_dir: str | None = None, subscribe: bool = True,
