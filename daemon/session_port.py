@@ -144,12 +144,6 @@ class SessionPort:
         return cls(name=name, view_takes_reach=_takes_keyword(view, "unreachable"),
                    view_takes_names=_takes_keyword(view, "names"), **found)
 
-    @property
-    def splits(self) -> bool:
-        """Can a peer's message and our action be taken in two halves (``apply_message`` /
-        ``send_action``, then ``settle``)?"""
-        return self.settle is not None
-
 
 def _takes_keyword(function: Callable[..., Any], name: str) -> bool:
     """Does ``function`` take the keyword argument ``name``?"""

@@ -12,7 +12,7 @@ from zmq.utils import z85
 
 from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
 from fourwinds.daemon.refusals import Refusal
-from fourwinds.daemon.transport import PINNED, Sender, Transport, TransportError
+from fourwinds.daemon.transport import PINNED, BeaconInfo, Sender, Transport, TransportError
 from fourwinds.daemon.wire import (
     Frame,
     Hello,
@@ -166,30 +166,36 @@ def test_curve_server_key_is_derived_from_identity() -> None:
     assert zmq.curve_public(ident.curve_secret_z85) == ident.curve_public_z85
 
 
-def test_a_daemon_with_another_protocol_version_is_refused_with_reason() -> None:
-    async def body() -> None:
+def _ask_a_fake_beacon(reply: list[object]) -> BeaconInfo | TransportError:
+    """What ``fetch_key`` makes of a key beacon that answers ``reply`` (packed): the info, or
+    the error it raised."""
+    async def body() -> BeaconInfo | TransportError:
         async with Pair() as pair:
             ctx = zmq.asyncio.Context()
-            old = ctx.socket(zmq.ROUTER)     # an old daemon's key beacon
-            old.linger = 0
-            port = old.bind_to_random_port(f"tcp://{LOOPBACK}")
+            fake = ctx.socket(zmq.ROUTER)
+            fake.linger = 0
+            port = fake.bind_to_random_port(f"tcp://{LOOPBACK}")
             try:
                 async def answer() -> None:
-                    who, _ = await old.recv_multipart()
-                    await old.send_multipart(
-                        [who, msgpack.packb([0, b"k" * 32, "old", []], use_bin_type=True)])
+                    who, _ = await fake.recv_multipart()
+                    await fake.send_multipart([who, msgpack.packb(reply, use_bin_type=True)])
                 task = asyncio.create_task(answer())
                 try:
-                    await pair.a.fetch_key(LOOPBACK, port - 1)
+                    return await pair.a.fetch_key(LOOPBACK, port - 1)
                 except TransportError as error:
-                    assert "protocol version 0" in str(error)
-                else:
-                    raise AssertionError("an old daemon was accepted")
-                await task
+                    return error
+                finally:
+                    await task
             finally:
-                old.close(0)
+                fake.close(0)
                 ctx.destroy(0)
-    run(body())
+    return asyncio.run(asyncio.wait_for(body(), time_limit(20)))
+
+
+def test_a_daemon_with_another_protocol_version_is_refused_with_reason() -> None:
+    found = _ask_a_fake_beacon([0, b"k" * 32, "old", []])     # an old daemon's key beacon
+    assert isinstance(found, TransportError), "an old daemon was accepted"
+    assert "protocol version 0" in str(found)
 
 
 @pytest.mark.parametrize(("entry", "wanted"), [
@@ -201,34 +207,15 @@ def test_a_daemon_with_another_protocol_version_is_refused_with_reason() -> None
 def test_a_beacons_flowers_are_read_or_refused_as_malformed(entry: list[object],
                                                             wanted: bool | str) -> None:
     """A table's flowers in a key beacon's answer: absent reads as with flowers; a value that
-    is not a bool, or no flowers at a rule set that always has them, is a malformed answer."""
+    is not a bool is a malformed answer."""
     from fourwinds.daemon.wire import PROTOCOL_VERSION
 
-    key = identity(7).public_key
-
-    async def body() -> None:
-        async with Pair() as pair:
-            ctx = zmq.asyncio.Context()
-            fake = ctx.socket(zmq.ROUTER)
-            fake.linger = 0
-            port = fake.bind_to_random_port(f"tcp://{LOOPBACK}")
-            try:
-                async def answer() -> None:
-                    who, _ = await fake.recv_multipart()
-                    await fake.send_multipart([who, msgpack.packb(
-                        [PROTOCOL_VERSION, key, "host", [entry]], use_bin_type=True)])
-                task = asyncio.create_task(answer())
-                try:
-                    info = await pair.a.fetch_key(LOOPBACK, port - 1)
-                except TransportError as error:
-                    assert isinstance(wanted, str) and wanted in str(error), error
-                else:
-                    assert info.details[b"t" * 16][3] is wanted
-                await task
-            finally:
-                fake.close(0)
-                ctx.destroy(0)
-    run(body())
+    found = _ask_a_fake_beacon([PROTOCOL_VERSION, identity(7).public_key, "host", [entry]])
+    if isinstance(wanted, str):
+        assert isinstance(found, TransportError) and wanted in str(found), found
+    else:
+        assert not isinstance(found, TransportError), found
+        assert found.details[b"t" * 16][3] is wanted
 
 
 def test_an_unknown_frame_kind_is_named_without_repeating_a_peers_big_value() -> None:
