@@ -34,7 +34,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from benchmarks.duplicate import Run, play_wall, summary
@@ -49,15 +49,15 @@ from fourwinds.protocol.table.session import local_action
 from fourwinds.protocol.table.state import TableSession
 from fourwinds.protocol.table.suggest import suggest
 
-Policy = Callable[[TableSession, bytes], "tuple[int, tuple[str, ...], dict[str, Any]] | None"]
+Policy = Callable[[TableSession, bytes], "tuple[int, tuple[str, ...], Mapping[str, Any]] | None"]
 
 
-def engine(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], dict[str, Any]] | None:
+def engine(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], Mapping[str, Any]] | None:
     found = suggest(s, seed)
     return None if found is None else (int(found.entry["id"]), found.tiles, found.entry)
 
 
-def view_bot(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], dict[str, Any]] | None:
+def view_bot(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], Mapping[str, Any]] | None:
     built = build_seat_view(s)
     if not built["legal_actions"]:
         return None
@@ -128,7 +128,8 @@ def bench_suggest_time(rules: str, quick: bool) -> list[dict[str, object]]:
     built, as in the daemon, which answers from the view it published)."""
     samples: list[float] = []
 
-    def timed(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], dict[str, Any]] | None:
+    def timed(s: TableSession, seed: bytes
+              ) -> tuple[int, tuple[str, ...], Mapping[str, Any]] | None:
         build_seat_view(s)
         start = time.perf_counter()
         choice = engine(s, seed)

@@ -255,8 +255,8 @@ def seat_view(session: TableSession, unreachable: Sequence[Mapping[str, Any]] = 
     away = [Unreachable(int(u["place"]), int(u["for_s"]), str(u.get("last_address", "")))
             for u in unreachable]
     built = build_seat_view(session, time.monotonic(), unreachable=away, names=names)
-    view: dict[str, Any] = built["view"]
-    view["legal_actions"] = built["legal_actions"]
+    # the contract VIEW, with the daemon's own keys added for the wire
+    view: dict[str, Any] = {**built["view"], "legal_actions": built["legal_actions"]}
     s = session
     view["step"] = s.step
     view["state"] = s.step_hash.hex()

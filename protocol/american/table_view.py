@@ -29,6 +29,13 @@ from fourwinds.protocol.table.rule_view import (
     no_winner_result,
     our_choices,
 )
+from fourwinds.protocol.table.view_types import (
+    ActionEntry,
+    HandResult,
+    HandSummary,
+    RulePlayerKeys,
+    RuleTableKeys,
+)
 from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
 
 __all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",
@@ -223,13 +230,25 @@ def _card_hand(s: AmericanState) -> dict[str, Any] | None:
             "as": " ".join(format_tiles(g) for g in match.assignment) if match else ""}
 
 
-def _result(f: SeatFacts) -> dict[str, Any] | None:
+class AmericanResult(HandResult):
+    """An American hand's ``result``: the shared keys and the card line it was won with
+    (``_card_hand``: id, pattern as made, value...; None when nobody won)."""
+
+    card_hand: dict[str, Any] | None
+
+
+def _no_winner(kind: str, payouts: Sequence[int], hand: str = "") -> AmericanResult:
+    """The result of a hand nobody won: no card line."""
+    return {**no_winner_result(kind, payouts, hand), "card_hand": None}
+
+
+def _result(f: SeatFacts) -> AmericanResult | None:
     s: AmericanState = f.engine
     r = s.result
     if r is None:
         return None
     if r.winner is None:
-        return no_winner_result(_ending(s), r.payments, card_hand=None)
+        return _no_winner(_ending(s), r.payments)
     tiles = [*s.concealed_kinds(r.winner), *(k for e in s.exposure_kinds(r.winner) for k in e)]
     hand = str(r.hand_id or "")
     try:
@@ -249,7 +268,7 @@ def _result(f: SeatFacts) -> dict[str, Any] | None:
             "flowers": [], "card_hand": _card_hand(s)}
 
 
-def summary(s: AmericanState) -> dict[str, Any]:
+def summary(s: AmericanState) -> HandSummary:
     """One finished hand for the match's history: how it ended, the winner (a wind), from
     whom, and the card line with its value."""
     r = s.result
@@ -429,12 +448,14 @@ def _charleston_offers(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
         return offers
     if s.step is CharlestonStep.COURTESY:
         for n in range(min(3, len(pool)) + 1):
-            entry: dict[str, Any] = {"type": "courtesy", "tiles": tiles if n else []}
+            entry: ActionEntry
             if n == 0:
-                entry.update(label="No courtesy pass", default=True)
+                entry = {"type": "courtesy", "label": "No courtesy pass", "tiles": [],
+                         "default": True}
             else:
-                entry.update(label=f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} "
-                                   "across", choose=n)
+                entry = {"type": "courtesy",
+                         "label": f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} across",
+                         "tiles": tiles, "choose": n}
 
             def courtesy(chosen: tuple[str, ...]) -> object:
                 return A.CourtesyPass(me, _slots_for(s, pool, chosen))
@@ -462,7 +483,7 @@ def _blind_offer(s: AmericanState, me: Seat, pool: list[int], tiles: list[str], 
     own = 3 - blind
     label = (f"Blind pass {where}: {own} of yours + {blind} unseen" if own
              else f"Blind pass {where}: pass on all 3 tiles you receive")
-    entry: dict[str, Any] = {"type": "charleston", "label": label,
+    entry: ActionEntry = {"type": "charleston", "label": label,
                              "tiles": tiles if own else []}
     if own:
         entry["choose"] = own
@@ -495,7 +516,7 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
             shown[action.face] = action
     exchanges: set[tuple[int, int]] = set()
     for action in sorted(legal, key=_order):
-        entry: dict[str, Any]
+        entry: ActionEntry | None
         if isinstance(action, A.Discard):
             if shown[action.face] != action:
                 continue
@@ -538,7 +559,13 @@ def _asks_every_call(f: SeatFacts) -> bool:
     return opened is not None and not opened.options.auto_pass
 
 
-def _call_entry(f: SeatFacts, action: A.Call) -> dict[str, Any] | None:
+class CallEntry(ActionEntry):
+    """An exposure call's ACTION: also the card lines the call keeps open."""
+
+    lines: list[str]
+
+
+def _call_entry(f: SeatFacts, action: A.Call) -> CallEntry | None:
     """The ACTION of an exposure call, saying which card lines it keeps open ("Call pung 5p
     (2 jokers): keeps open 2468-1, run-3"); None for a call worth no prompt (it brings the
     hand no nearer to any line: ``call_offers``) unless the table asks every call."""
@@ -577,10 +604,10 @@ def _generic(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
 class AmericanView:
     """The American rule view (see ``contract_view.RuleView``)."""
 
-    def table(self, f: SeatFacts) -> dict[str, Any]:
+    def table(self, f: SeatFacts) -> RuleTableKeys:
         s: AmericanState = f.engine
         phase, detail = _phase(s)
-        out: dict[str, Any] = {
+        out: RuleTableKeys = {
             "phase": phase, "phase_detail": detail,
             "turn": int(s.turn) if s.step is CharlestonStep.PLAY and s.result is None else None,
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(f),
@@ -604,7 +631,7 @@ class AmericanView:
         s: AmericanState = engine
         return tuple(s.hands[seat])
 
-    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
+    def player(self, f: SeatFacts, seat: Seat) -> RulePlayerKeys:
         s: AmericanState = f.engine
         owners = discards_by_seat(f)
         return {
@@ -620,8 +647,11 @@ class AmericanView:
     def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
         return _detail(f, waiting)
 
-    def summary(self, engine: Any) -> dict[str, Any]:
+    def summary(self, engine: Any) -> HandSummary:
         return summary(engine)
+
+    def no_winner(self, kind: str, payouts: Sequence[int], hand: str) -> AmericanResult:
+        return _no_winner(kind, payouts, hand)
 
     def offers(self, f: SeatFacts) -> list[Offer]:
         s: AmericanState = f.engine

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypedDict
 
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.mcr import actions as A
@@ -29,6 +29,15 @@ from fourwinds.protocol.table.rule_view import (
     no_winner_result,
     our_choices,
 )
+from fourwinds.protocol.table.view_types import (
+    ActionEntry,
+    Exposure,
+    HandResult,
+    HandSummary,
+    LiveWins,
+    RulePlayerKeys,
+    RuleTableKeys,
+)
 from fourwinds.protocol.tiles import Kind, is_bonus
 
 __all__ = ["RULES", "MCRView", "hand_hints", "hints", "live_wins", "sheet", "summary"]
@@ -43,6 +52,22 @@ def codes(kinds: Sequence[Kind]) -> list[str]:
 
 def sorted_codes(kinds: Sequence[Kind]) -> list[str]:
     return [code(k) for k in sorted(kinds)]
+
+
+class FanEntry(TypedDict):
+    """One fan of a won hand: its name, its points and how many times it counts."""
+
+    name: str
+    points: int
+    count: int
+
+
+class MCRResult(HandResult):
+    """An MCR hand's ``result``: the shared keys, the fans it scored and their total (no
+    fans and 0 for a draw)."""
+
+    fans: list[FanEntry]
+    total: int
 
 
 def _phase(s: HandState) -> tuple[str, str]:
@@ -124,7 +149,7 @@ def _scored_waits(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: in
 
 def live_wins(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
               prevalent: int, flowers: int, public: tuple[tuple[Kind, int], ...] = (),
-              wall_empty: bool = False) -> dict[str, Any] | None:
+              wall_empty: bool = False) -> LiveWins | None:
     """The view's ``live_wins`` of a ready 13-tile hand: ``{"left": N, "tiles": [codes]}``,
     the tiles that win for us (on a discard, or self-drawn where only that reaches 8 points)
     and how many of them are still live; None when the hand is not ready (or is 14 tiles)."""
@@ -230,6 +255,11 @@ def news(f: SeatFacts) -> list[str]:
 # ---------------------------------------------------------------- table
 
 
+def _no_winner(kind: str, payouts: Sequence[int], hand: str = "") -> MCRResult:
+    """The result of a hand nobody won: no fans, 0 points."""
+    return {**no_winner_result(kind, payouts, hand), "fans": [], "total": 0}
+
+
 def _won_on(s: HandState) -> int | None:
     """The tile that completed the winner's hand: its self-drawn tile, or the discard (or
     the tile added to a kong) it claimed."""
@@ -238,12 +268,12 @@ def _won_on(s: HandState) -> int | None:
     return s.drawn if r.self_drawn else s.pending
 
 
-def _result(s: HandState) -> dict[str, Any] | None:
+def _result(s: HandState) -> MCRResult | None:
     r = s.result
     if r is None:
         return None
     if r.winner is None:
-        return no_winner_result("draw", r.payments, fans=[], total=0)
+        return _no_winner("draw", r.payments)
     own = s.seats[r.winner]
     concealed = [s.faces[x] for x in own.hand]
     won_on = _won_on(s)
@@ -264,7 +294,7 @@ def _result(s: HandState) -> dict[str, Any] | None:
             "total": r.total}
 
 
-def summary(s: HandState) -> dict[str, Any]:
+def summary(s: HandState) -> HandSummary:
     """One finished hand for the match's history: how it ended, the winner (a wind), from
     whom, and its points with the fans."""
     r = s.result
@@ -299,7 +329,7 @@ def _detail(s: HandState, waiting: Sequence[Seat]) -> str:
     return f"Waiting for {names} to discard"
 
 
-def _meld_entry(s: HandState, meld: Any) -> dict[str, Any]:
+def _meld_entry(s: HandState, meld: Any) -> Exposure:
     label = meld.type.value
     if meld.concealed:
         label = f"concealed {label}"
@@ -314,7 +344,7 @@ def _const(action: object) -> Any:
     return lambda chosen: action
 
 
-def _entry(s: HandState, action: object) -> dict[str, Any] | None:
+def _entry(s: HandState, action: object) -> ActionEntry | None:
     pending = code(s.faces[s.pending]) if s.pending is not None else "?"
     if isinstance(action, A.Discard):
         return {"type": "discard", "label": f"Discard {code(action.face)}",
@@ -368,10 +398,10 @@ def _order(action: object) -> tuple[int, int]:
 class MCRView:
     """The MCR rule view (see ``contract_view.RuleView``)."""
 
-    def table(self, f: SeatFacts) -> dict[str, Any]:
+    def table(self, f: SeatFacts) -> RuleTableKeys:
         s: HandState = f.engine
         phase, detail = _phase(s)
-        out: dict[str, Any] = {
+        out: RuleTableKeys = {
             "phase": phase, "phase_detail": detail,
             "turn": None if s.phase is Phase.ENDED else int(s.turn),
             "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(s),
@@ -401,7 +431,7 @@ class MCRView:
             return (*hand, s.pending)
         return hand
 
-    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
+    def player(self, f: SeatFacts, seat: Seat) -> RulePlayerKeys:
         s: HandState = f.engine
         own = s.seats[seat]
         row = list(own.discards)
@@ -418,8 +448,11 @@ class MCRView:
     def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
         return _detail(f.engine, waiting)
 
-    def summary(self, engine: Any) -> dict[str, Any]:
+    def summary(self, engine: Any) -> HandSummary:
         return summary(engine)
+
+    def no_winner(self, kind: str, payouts: Sequence[int], hand: str) -> MCRResult:
+        return _no_winner(kind, payouts, hand)
 
     def offers(self, f: SeatFacts) -> list[Offer]:
         s: HandState = f.engine

@@ -13,7 +13,7 @@ module does what every rule set shares
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fourwinds.protocol.errors import IllegalAction
@@ -29,12 +29,27 @@ from .registry import ruleset_of
 from .returning import own_window_start
 from .reveal import reveal_hands
 from .rotation import Seating, wind_of
-from .rule_view import Offer, RuleView, SeatFacts, no_winner_result
+from .rule_view import Offer, RuleView, SeatFacts
 from .rules import HandOutcome
 from .screens import screen_of
 from .session import HandNext, MoreTime, TableReady
 from .state import Phase, TableSession
 from .steps import UNFINISHED, audit_done, more_time_allowed, window_seconds
+from .view_types import (
+    ActionEntry,
+    HandResult,
+    HandSummary,
+    PastHand,
+    PlayerEntry,
+    RulePlayerKeys,
+    RulesetWords,
+    RuleTableKeys,
+    SeatView,
+    SeatViewEvent,
+    StandingEntry,
+    UnreachableEntry,
+    Windows,
+)
 from .waiting import waiting_entry
 
 __all__ = ["VIEW_VERSION", "Unreachable", "build_seat_view", "offered_entries", "rack_order",
@@ -87,7 +102,7 @@ def _rule_view(s: TableSession) -> RuleView | None:
     return ruleset_of(s.rules).view
 
 
-def _ruleset_words(s: TableSession) -> dict[str, str]:
+def _ruleset_words(s: TableSession) -> RulesetWords:
     """The view's ``ruleset``: what a frontend calls the table's rule set and its parts, so
     that none of them names or compares rule sets: ``title`` (``"Chinese Official (MCR)"``),
     ``short_title`` (``"MCR"``) and ``hints_title`` (the heading of ``hints``); each ""
@@ -227,7 +242,7 @@ def _deadline(s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat],
     return max(0.0, window - (now - start))
 
 
-def _windows(s: TableSession) -> dict[str, float]:
+def _windows(s: TableSession) -> Windows:
     """The table's timers in seconds (0: none; ``next`` 0: the table waits for every
     player's "next", or, at a table opened before that window, does not wait at all)."""
     if s.open is None:
@@ -238,20 +253,20 @@ def _windows(s: TableSession) -> dict[str, float]:
 
 
 def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None,
-             connected: tuple[bool, ...] | None, names: Names) -> list[dict[str, Any]]:
-    out = []
+             connected: tuple[bool, ...] | None, names: Names) -> list[PlayerEntry]:
+    out: list[PlayerEntry] = []
     for seat in SEATS:
         place = seat if f is None else f.seating[seat]
-        player: dict[str, Any] = {
+        rule: RulePlayerKeys = rv.player(f, seat) if f is not None and rv is not None else {}
+        out.append({
             "seat": int(seat), "name": names[place], "wind": WIND_LETTERS[seat],
-            "score": int(s.match_scores[place]), "dead": False,
+            "score": int(s.match_scores[place]), "dead": rule.get("dead", False),
             "connected": True if connected is None else connected[place],
-            "concealed_count": 0, "exposures": [], "flowers": [], "discards": [],
+            "concealed_count": rule.get("concealed_count", 0),
+            "exposures": rule.get("exposures", []), "flowers": rule.get("flowers", []),
+            "discards": rule.get("discards", []),
             "ready": s.phase is Phase.READY and place in s.inputs,
-            "thinking": s.phase is Phase.PLAY and place in s.thinking}
-        if f is not None and rv is not None:
-            player.update(rv.player(f, seat))
-        out.append(player)
+            "thinking": s.phase is Phase.PLAY and place in s.thinking})
     return out
 
 
@@ -274,12 +289,9 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
     if offers and more_time_allowed(s):  # always last: never the default
         offers.append(Offer({"type": "more_time", "label": "More time", "tiles": [],
                              "default": False}, lambda chosen: _MoreTime()))
-    for index, offer in enumerate(offers):
-        # the id first, as the contract lists it
-        entry = {"id": index, **offer.entry}
-        offer.entry.clear()
-        offer.entry.update(entry)
-    return offers
+    # the id first, as the contract lists it
+    return [replace(offer, entry={"id": index, **offer.entry})
+            for index, offer in enumerate(offers)]
 
 
 def _last_hand(s: TableSession) -> bool:
@@ -290,7 +302,7 @@ def _last_hand(s: TableSession) -> bool:
 
 def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | None,
            unreachable: tuple[Unreachable, ...] = (), current: Mapping[int, str] | None = None
-           ) -> tuple[dict[str, Any], list[Offer]]:
+           ) -> tuple[SeatView, list[Offer]]:
     rv = _rule_view(s)
     f = _facts(s)
     names = _shown_names(s, current or {})
@@ -299,28 +311,33 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
     waiting = sorted(wind_of(f.seating, p) for p in waiting_places) if f is not None \
         else list(waiting_places)
     seat = _our_seat(s, f)
-    view: dict[str, Any] = {
+    # the rule set's half: the keys it knows, each in its place below (the shared default
+    # where it says nothing, and before the table has rules)
+    rule: RuleTableKeys = rv.table(f) if f is not None and rv is not None else {}
+    phase = rule.get("phase", _PHASES[s.phase]) if s.phase is Phase.PLAY else _PHASES[s.phase]
+    view: SeatView = {
         "rules": "" if s.open is None else s.open.rules, "ruleset": _ruleset_words(s),
         "table": s.table.hex() if s.open is None else shown_name(s.open.name, 60) or "table",
         "practice": s.open is not None and s.open.options.deck is DeckKind.PRACTICE,
         "flowers": s.open is None or s.rules is None or s.rules.flowers(s.open.options),
         "hand_number": (hand.hand_no if hand is not None else s.hands_played) + 1,
         "hands_in_match": s.match_hands, "seat": seat, "dealer": int(Seat.EAST),
-        "prevalent_wind": None, "phase": _PHASES[s.phase],
-        "phase_detail": _DETAILS.get(s.phase, ""), "turn": None,
-        "waiting_for": sorted(int(w) for w in waiting),
-        "deadline": _deadline(s, f, waiting, now), "wall_remaining": 0,
-        "players": _players(s, f, rv, _gone(connected, unreachable), names), "hand": [],
-        "drawn": None, "last_discard": None, "news": [], "received": [],
-        "hints": [], "live_wins": None, "result": None, "windows": _windows(s), "next": None,
-        "history": _history(s, rv, names), "standings": _standings(s, names)}
-    if f is not None and rv is not None:
-        view.update(rv.table(f))
-        if s.phase is not Phase.PLAY:
-            view["phase"] = _PHASES[s.phase]
-            view["phase_detail"] = _DETAILS.get(s.phase, view["phase_detail"])
-        elif waiting and view["phase"] in ("play", "claim", "charleston", "courtesy"):
-            view["phase_detail"] = rv.detail(f, waiting)
+        "prevalent_wind": rule.get("prevalent_wind"), "phase": phase,
+        "phase_detail": _DETAILS.get(s.phase, rule.get("phase_detail", "")),
+        "turn": rule.get("turn"), "waiting_for": sorted(int(w) for w in waiting),
+        "deadline": _deadline(s, f, waiting, now),
+        "wall_remaining": rule.get("wall_remaining", 0),
+        "players": _players(s, f, rv, _gone(connected, unreachable), names),
+        "hand": rule.get("hand", []), "drawn": rule.get("drawn"),
+        "last_discard": rule.get("last_discard"), "news": rule.get("news", []),
+        "received": rule.get("received", []), "hints": rule.get("hints", []),
+        "live_wins": rule.get("live_wins"), "result": rule.get("result"),
+        "windows": _windows(s), "next": None,
+        "history": _history(s, rv, names), "standings": _standings(s, names),
+        "unreachable": [], "waiting": None, "screen": "", "rack": [], "prompt": None}
+    if (f is not None and rv is not None and s.phase is Phase.PLAY and waiting
+            and phase in ("play", "claim", "charleston", "courtesy")):
+        view["phase_detail"] = rv.detail(f, waiting)
     if s.phase is Phase.HAND_END and f is not None:
         # what the countdown leads to, said once here for every frontend
         view["next"] = {"waiting": sorted(int(w) for w in waiting), "deadline": view["deadline"],
@@ -341,8 +358,8 @@ def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | Non
     if (view["result"] is None and f is not None and s.phase in (Phase.HAND_END, Phase.OVER)
             and hand is not None and hand.outcome is not None
             and hand.outcome.summary == UNFINISHED):     # stopped by a time call (steps.py)
-        view["result"] = no_winner_result("unfinished", (0, 0, 0, 0), UNFINISHED,
-                                          card_hand=None)
+        assert rv is not None
+        view["result"] = rv.no_winner("unfinished", (0, 0, 0, 0), UNFINISHED)
     if view["result"] is not None:
         assert f is not None and rv is not None
         view["result"]["audit"] = _audit(s)
@@ -374,7 +391,7 @@ def rack_order(hand: Sequence[str], drawn: str | None) -> list[str]:
 _PROMPTS = {"ready": "ready", "next": "next"}
 
 
-def _prompt(phase: str, offers: Sequence[Mapping[str, Any]]) -> str | None:
+def _prompt(phase: str, offers: Sequence[ActionEntry]) -> str | None:
     """The view's ``prompt``: what the table asks of our seat now, one word for a frontend's
     title, sound or notice: None (nothing), "call" (a discard, or a kong to rob, we may
     claim), "turn" (our own turn: a discard, a declaration, a flower), "charleston" (a pass,
@@ -402,7 +419,7 @@ def _gone(connected: tuple[bool, ...] | None,
     return tuple(c and place not in away for place, c in enumerate(base))
 
 
-def _unreachable(f: SeatFacts | None, u: Unreachable, names: Names) -> dict[str, Any]:
+def _unreachable(f: SeatFacts | None, u: Unreachable, names: Names) -> UnreachableEntry:
     """One entry of the view's ``unreachable``: the seat as ``players`` numbers it."""
     place = Seat(u.place)
     seat = int(wind_of(f.seating, place)) if f is not None else int(place)
@@ -410,13 +427,13 @@ def _unreachable(f: SeatFacts | None, u: Unreachable, names: Names) -> dict[str,
             "last_address": u.last_address}
 
 
-def _waiting_text(entry: dict[str, Any]) -> str:
+def _waiting_text(entry: UnreachableEntry) -> str:
     """"Waiting for Bob: unreachable for 12 s, last address 169.254.1.2:7420"."""
     text = f"Waiting for {entry['name']}: unreachable for {entry['for_s']} s"
     return text + (f", last address {entry['last_address']}" if entry["last_address"] else "")
 
 
-def _name_result(s: TableSession, f: SeatFacts, result: dict[str, Any], names: Names) -> None:
+def _name_result(s: TableSession, f: SeatFacts, result: HandResult, names: Names) -> None:
     """The result's parts every rule set shares: names, net payments, match scores after
     the hand (by wind)."""
     winner, source = result.get("winner"), result.get("from_seat")
@@ -429,15 +446,15 @@ def _name_result(s: TableSession, f: SeatFacts, result: dict[str, Any], names: N
     result["scores"] = [int(scores[f.place(w)]) for w in SEATS]
 
 
-_HISTORY: list[tuple[tuple[Any, ...], Names, list[dict[str, Any]]]] = []
+_HISTORY: list[tuple[tuple[Any, ...], Names, list[PastHand]]] = []
 
 
-def _history(s: TableSession, rv: RuleView | None, names: Names) -> list[dict[str, Any]]:
+def _history(s: TableSession, rv: RuleView | None, names: Names) -> list[PastHand]:
     """Every finished hand of the match, oldest first, the one just over included (while
     the table waits for "next"). A finished hand never changes, so the past ones are kept
     with the session's tuple of outcomes (by identity: each hand's end makes a new one) and
     the names they were shown with (a player's new name is shown in the past hands too)."""
-    made: list[dict[str, Any]] | None = None
+    made: list[PastHand] | None = None
     for outcomes, named, found in _HISTORY:
         if outcomes is s.outcomes and named == names:
             made = found
@@ -447,7 +464,8 @@ def _history(s: TableSession, rv: RuleView | None, names: Names) -> list[dict[st
                 for i, (hand_no, outcome, seating) in enumerate(s.outcomes)]
         _HISTORY.append((s.outcomes, names, made))
         del _HISTORY[:-8]
-    out = [dict(entry, payments=[list(p) for p in entry["payments"]]) for entry in made]
+    out: list[PastHand] = [{**entry, "payments": [list(p) for p in entry["payments"]]}
+                           for entry in made]
     hand = s.hand
     if (s.phase is Phase.HAND_END and hand is not None and hand.outcome is not None
             and hand.seating is not None):
@@ -456,11 +474,11 @@ def _history(s: TableSession, rv: RuleView | None, names: Names) -> list[dict[st
 
 
 def _past_hand(rv: RuleView | None, hand_no: int, outcome: HandOutcome, seating: Seating,
-               engine: Any, names: Names) -> dict[str, Any]:
+               engine: Any, names: Names) -> PastHand:
     def name(wind: object) -> str | None:
         return None if wind is None else names[seating[Seat(int(str(wind)))]]
 
-    about: dict[str, Any]
+    about: HandSummary
     if outcome.summary == UNFINISHED:   # stopped by a time call (steps.py)
         about = {"kind": "unfinished", "winner": None, "self_drawn": False, "from": None,
                  "summary": outcome.summary}
@@ -477,12 +495,12 @@ def _past_hand(rv: RuleView | None, hand_no: int, outcome: HandOutcome, seating:
                          for place in SEATS]}
 
 
-def _standings(s: TableSession, names: Names) -> list[dict[str, Any]] | None:
+def _standings(s: TableSession, names: Names) -> list[StandingEntry] | None:
     """The match's final scores, best first; equal scores share a rank (1, 1, 3...)."""
     if s.phase is not Phase.OVER:
         return None
     order = sorted(SEATS, key=lambda p: (-s.scores[p], int(p)))
-    out: list[dict[str, Any]] = []
+    out: list[StandingEntry] = []
     for index, place in enumerate(order):
         tied = out and out[-1]["score"] == s.scores[place]
         rank = out[-1]["rank"] if tied else index + 1
@@ -508,12 +526,12 @@ def _audit(s: TableSession) -> str:
 
 _Key = tuple[float | None, tuple[bool, ...] | None, tuple[Unreachable, ...],
              tuple[tuple[int, str], ...]]
-_CACHE: list[tuple[TableSession, _Key, dict[str, Any], list[Offer]]] = []
+_CACHE: list[tuple[TableSession, _Key, SeatView, list[Offer]]] = []
 
 
 def _cached(s: TableSession, now: float | None, connected: tuple[bool, ...] | None = None,
             any_key: bool = False, unreachable: tuple[Unreachable, ...] = (),
-            names: tuple[tuple[int, str], ...] = ()) -> tuple[dict[str, Any], list[Offer]]:
+            names: tuple[tuple[int, str], ...] = ()) -> tuple[SeatView, list[Offer]]:
     """The view of a session value (sessions are immutable), built once per ``now``,
     ``connected``, ``unreachable`` and ``names``; the offers depend on none of them, so
     ``resolve_action`` takes any."""
@@ -527,7 +545,7 @@ def _cached(s: TableSession, now: float | None, connected: tuple[bool, ...] | No
     return view, offers
 
 
-def offered_entries(session: TableSession) -> list[dict[str, Any]]:
+def offered_entries(session: TableSession) -> list[ActionEntry]:
     """The ``legal_actions`` entries of our seat's view now, as built for the view (shared
     with its cache: read them, do not change them)."""
     _, offers = _cached(session, None, any_key=True)
@@ -537,7 +555,7 @@ def offered_entries(session: TableSession) -> list[dict[str, Any]]:
 def build_seat_view(session: TableSession, now: float | None = None,
                     connected: Sequence[bool] | None = None,
                     unreachable: Sequence[Unreachable] = (),
-                    names: Mapping[int, str] | None = None) -> dict[str, Any]:
+                    names: Mapping[int, str] | None = None) -> SeatViewEvent:
     """``{"view": VIEW, "legal_actions": [ACTION, ...]}`` for our seat (plain, msgpack-able).
 
     ``now`` (the caller's monotonic clock) lets ``deadline`` say how many seconds are left in
@@ -598,7 +616,7 @@ def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] =
     return result
 
 
-def _check_choice(entry: dict[str, Any], chosen: list[str], want: int) -> None:
+def _check_choice(entry: ActionEntry, chosen: list[str], want: int) -> None:
     if len(chosen) != want:
         raise IllegalAction(f"choose exactly {want} tile{'s' if want != 1 else ''} for "
                             f"{entry['label']!r}, not {len(chosen)}")

@@ -21,6 +21,7 @@ from fourwinds.protocol.tiles import Kind
 from .rotation import Seating
 from .rules import RulesAdapter
 from .state import TableSession
+from .view_types import ActionEntry, HandResult, HandSummary, RulePlayerKeys, RuleTableKeys
 
 __all__ = ["Offer", "Resolver", "RuleView", "SeatFacts", "code", "no_winner_result",
            "our_choices"]
@@ -67,15 +68,14 @@ def our_choices(f: SeatFacts) -> tuple[tuple[Any, ...], Any]:
     return legal, default
 
 
-def no_winner_result(kind: str, payouts: Sequence[int], hand: str = "",
-                     **rule_keys: Any) -> dict[str, Any]:
-    """The view's ``result`` of a hand nobody won (``kind``: "draw", "wall_game"...): every
-    key of the contract's result (docs/LOCAL-API.md) empty but the payouts, and the rule
-    set's own keys (``fans=[]``, ``card_hand=None``) after them."""
+def no_winner_result(kind: str, payouts: Sequence[int], hand: str = "") -> HandResult:
+    """The shared keys of the view's ``result`` of a hand nobody won (``kind``: "draw",
+    "wall_game"...): every key of the contract's result (docs/LOCAL-API.md) empty but the
+    payouts; a rule set adds its own keys after them (``RuleView.no_winner``)."""
     return {"kind": kind, "winner": None, "hand": hand, "tiles": [],
             "payouts": list(payouts), "audit": "ok", "winning_tile": None,
             "self_drawn": False, "from_seat": None, "concealed": [], "exposures": [],
-            "flowers": [], **rule_keys}
+            "flowers": []}
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class Offer:
     """One ACTION dict of the view and how to turn it (with chosen tiles) into the engine's
     action."""
 
-    entry: dict[str, Any]
+    entry: ActionEntry
     resolve: Resolver
 
 
@@ -91,12 +91,12 @@ class RuleView(Protocol):
     """The rule-specific half of the view (each rule set's ``table_view.RULES``, which its
     ``RuleSetAdapter.view`` gives)."""
 
-    def table(self, f: SeatFacts) -> dict[str, Any]:
+    def table(self, f: SeatFacts) -> RuleTableKeys:
         """VIEW keys the rules know: phase, phase_detail, turn, wall_remaining, hand, drawn,
         last_discard, news, received, hints, live_wins, result, prevalent_wind."""
         ...
 
-    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
+    def player(self, f: SeatFacts, seat: Seat) -> RulePlayerKeys:
         """One seat's public part: dead, concealed_count, exposures, flowers, discards."""
         ...
 
@@ -108,7 +108,13 @@ class RuleView(Protocol):
         """Our seat's actions, human-labelled, with the default marked."""
         ...
 
-    def summary(self, engine: Any) -> dict[str, Any]:
+    def no_winner(self, kind: str, payouts: Sequence[int], hand: str) -> HandResult:
+        """The ``result`` of a hand nobody won, its own keys empty (``fans: []``): a draw
+        of its own, and a hand the shared half ends (a tournament's time call,
+        ``"unfinished"``)."""
+        ...
+
+    def summary(self, engine: Any) -> HandSummary:
         """A finished hand (its last engine state) for the history: ``kind``, ``winner``
         and ``from`` (winds or None), ``self_drawn``, ``summary`` (one line)."""
         ...

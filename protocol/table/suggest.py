@@ -28,6 +28,7 @@ from .rotation import wind_of
 from .rule_view import code
 from .rules import RulesAdapter
 from .state import Phase, TableSession
+from .view_types import ActionEntry
 
 __all__ = ["Suggestion", "bot_entropy", "match_action", "offered", "same_choice", "suggest"]
 
@@ -37,7 +38,7 @@ class Suggestion:
     """One entry of the view's ``legal_actions`` (a copy) and the tiles to choose with it
     (empty unless the entry asks the player to ``choose``), for table step ``step``."""
 
-    entry: dict[str, Any]
+    entry: ActionEntry
     tiles: tuple[str, ...]
     step: int
 
@@ -46,9 +47,9 @@ class Suggestion:
         return {"action": _copy(self.entry), "tiles": list(self.tiles), "step": self.step}
 
 
-def _copy(entry: dict[str, Any]) -> dict[str, Any]:
+def _copy(entry: ActionEntry) -> ActionEntry:
     """An entry of its own (the view cache's entries are shared: never handed out)."""
-    return {k: list(v) if isinstance(v, list) else v for k, v in entry.items()}
+    return {**entry, "tiles": list(entry["tiles"])}
 
 
 def bot_entropy(seed: bytes, place: Seat, step: int) -> bytes:
@@ -57,7 +58,7 @@ def bot_entropy(seed: bytes, place: Seat, step: int) -> bytes:
     return hashlib.sha256(seed + bytes([place]) + step.to_bytes(8, "big")).digest()
 
 
-def offered(session: TableSession) -> list[dict[str, Any]]:
+def offered(session: TableSession) -> list[ActionEntry]:
     """The ``legal_actions`` entries of our seat's view now (shared with the view cache:
     do not change them)."""
     return offered_entries(session)
@@ -112,7 +113,7 @@ def match_action(session: TableSession, action: object) -> Suggestion | None:
     return fallback
 
 
-def _chosen(engine: Any, entry: dict[str, Any], action: object) -> tuple[str, ...] | None:
+def _chosen(engine: Any, entry: ActionEntry, action: object) -> tuple[str, ...] | None:
     """The tiles to choose with ``entry`` for ``action``: none unless the entry chooses;
     then the codes of the first ``choose`` own tiles the action names (None: too few)."""
     want = entry.get("choose")

@@ -20,12 +20,12 @@ matters then), while the others' windows still run, and outside a match.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from fourwinds.protocol.seats import Seat
 
 from .state import Phase, TableSession
 from .steps import window_seconds
+from .view_types import WaitingEntry
 
 __all__ = ["waiting_entry"]
 
@@ -33,7 +33,7 @@ _QUIET = (Phase.LOBBY, Phase.OVER, Phase.HALTED)
 
 
 def waiting_entry(s: TableSession, waited: Sequence[tuple[Seat, Seat, str]],
-                  unreachable: Mapping[Seat, int], now: float | None) -> dict[str, Any] | None:
+                  unreachable: Mapping[Seat, int], now: float | None) -> WaitingEntry | None:
     """The view's ``waiting``. ``waited``: (place, wind, name) of each seat the table waits
     for now; ``unreachable``: whole seconds each unreachable place has been so; ``now``:
     the caller's clock (without it only unreachable seats are named)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.rule_view import (
@@ -17,6 +17,13 @@ from fourwinds.protocol.table.rule_view import (
     code,
     no_winner_result,
     our_choices,
+)
+from fourwinds.protocol.table.view_types import (
+    ActionEntry,
+    HandResult,
+    HandSummary,
+    RulePlayerKeys,
+    RuleTableKeys,
 )
 from fourwinds.protocol.tiles import Kind
 
@@ -49,12 +56,31 @@ def _hint(s: E.HandState, me: Seat) -> list[str]:
             "four pungs and a pair win"]
 
 
-def _result(s: E.HandState) -> dict[str, Any] | None:
+class FanEntry(TypedDict):
+    """The one fan: its name, points and count."""
+
+    name: str
+    points: int
+    count: int
+
+
+class PungsResult(HandResult):
+    """A hand's ``result``: the shared keys, its fan and total (none and 0 for a draw)."""
+
+    fans: list[FanEntry]
+    total: int
+
+
+def _no_winner(kind: str, payouts: Sequence[int], hand: str = "") -> PungsResult:
+    return {**no_winner_result(kind, payouts, hand), "fans": [], "total": 0}
+
+
+def _result(s: E.HandState) -> PungsResult | None:
     r = s.result
     if r is None:
         return None
     if r.winner is None:
-        return no_winner_result("draw", r.payments, fans=[], total=0)
+        return _no_winner("draw", r.payments)
     own = s.seats[r.winner]
     concealed = [s.faces[x] for x in own.hand]
     melds = [[s.faces[x] for x in m.slots] for m in own.melds]
@@ -72,7 +98,7 @@ def _result(s: E.HandState) -> dict[str, Any] | None:
             "total": E.ALL_PUNGS}
 
 
-def summary(s: E.HandState) -> dict[str, Any]:
+def summary(s: E.HandState) -> HandSummary:
     r = s.result
     assert r is not None
     if r.winner is None:
@@ -82,7 +108,7 @@ def summary(s: E.HandState) -> dict[str, Any]:
             "from": None, "summary": f"{E.ALL_PUNGS} points: {FAN}"}
 
 
-def _entry(s: E.HandState, action: E.Action) -> dict[str, Any]:
+def _entry(s: E.HandState, action: E.Action) -> ActionEntry:
     if isinstance(action, E.Discard):
         return {"type": "discard", "label": f"Discard {code(action.face)}",
                 "tiles": [code(action.face)]}
@@ -102,12 +128,12 @@ def _const(action: object) -> Any:
 class PungsView:
     """The rule view of "Pungs and a pair" (``contract_view.RuleView``)."""
 
-    def table(self, f: SeatFacts) -> dict[str, Any]:
+    def table(self, f: SeatFacts) -> RuleTableKeys:
         s: E.HandState = f.engine
         phase, detail = {E.Phase.TURN: ("play", "Play"),
                          E.Phase.CALLS: ("claim", "Pung or pass on the discard"),
                          E.Phase.ENDED: ("hand_over", "Hand over")}[s.phase]
-        out: dict[str, Any] = {
+        out: RuleTableKeys = {
             "phase": phase, "phase_detail": detail,
             "turn": None if s.phase is E.Phase.ENDED else int(s.turn),
             "wall_remaining": len(s.live), "result": _result(s), "prevalent_wind": None,
@@ -122,7 +148,7 @@ class PungsView:
                 out["drawn"] = code(s.faces[s.drawn])
         return out
 
-    def player(self, f: SeatFacts, seat: Seat) -> dict[str, Any]:
+    def player(self, f: SeatFacts, seat: Seat) -> RulePlayerKeys:
         s: E.HandState = f.engine
         own = s.seats[seat]
         row = list(own.discards)
@@ -160,8 +186,11 @@ class PungsView:
             offers.append(Offer(entry, _const(action)))
         return offers
 
-    def summary(self, engine: Any) -> dict[str, Any]:
+    def summary(self, engine: Any) -> HandSummary:
         return summary(engine)
+
+    def no_winner(self, kind: str, payouts: Sequence[int], hand: str) -> PungsResult:
+        return _no_winner(kind, payouts, hand)
 
     def concealed_slots(self, engine: Any, seat: Seat) -> tuple[int, ...]:
         s: E.HandState = engine

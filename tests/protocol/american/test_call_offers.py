@@ -76,7 +76,7 @@ def _facts(state: AmericanState, me: Seat, auto_pass: bool) -> SeatFacts:
 
 
 def test_the_call_prompt_says_which_card_lines_each_call_keeps_open() -> None:
-    entries = [o.entry for o in RULES.offers(_facts(_after("6m"), W, auto_pass=True))]
+    entries = [dict(o.entry) for o in RULES.offers(_facts(_after("6m"), W, auto_pass=True))]
     calls = [e for e in entries if e["type"] == "call"]
     assert [e["label"] for e in calls] == ["Call pung 6m: keeps open 2468-3",
                                            "Call kong 6m (1 joker): keeps open 2468-1"]
@@ -87,7 +87,7 @@ def test_the_call_prompt_says_which_card_lines_each_call_keeps_open() -> None:
 
 def test_without_auto_pass_every_legal_call_is_offered_and_says_it_brings_no_line_nearer(
         ) -> None:
-    entries = [o.entry for o in RULES.offers(_facts(_after("5p"), W, auto_pass=False))]
+    entries = [dict(o.entry) for o in RULES.offers(_facts(_after("5p"), W, auto_pass=False))]
     assert [e["label"] for e in entries] == [
         "Pass", "Call pung 5p (2 jokers): brings no card line nearer"]
     assert entries[1]["lines"] == []

@@ -3,6 +3,7 @@ the Charleston says who stopped it and which tiles a pass brought us (marked in 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -28,7 +29,7 @@ from .engine_fixtures import E, N, S, W, charleston_state, discard, play_state, 
 EAST_2468 = "5p 222m444m6666m888m"
 
 
-def _table(state: AmericanState, me: Seat) -> dict[str, Any]:
+def _table(state: AmericanState, me: Seat) -> Mapping[str, Any]:
     session = SimpleNamespace(open=SimpleNamespace(options=SimpleNamespace(auto_pass=True)))
     facts = SeatFacts(cast(Any, session), state, cast(Any, tuple(SEATS)), me, AmericanRules())
     return RULES.table(facts)

@@ -6,6 +6,8 @@ makes the hand win, and give each wait's live count."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fourwinds.protocol.mcr.table_view import hand_hints
 from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.tiles import Kind
@@ -52,7 +54,7 @@ def test_hint_live_count_leaves_out_our_own_and_the_public_copies() -> None:
 
 
 def _live_wins(hand: tuple[Kind, ...], public: dict[Kind, int],
-               wall_empty: bool = False) -> dict[str, object] | None:
+               wall_empty: bool = False) -> Mapping[str, object] | None:
     from fourwinds.protocol.mcr.table_view import live_wins
 
     return live_wins((), hand, 0, 0, 0, tuple(sorted(public.items())), wall_empty)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import pytest
@@ -48,6 +48,20 @@ THEN_SEEN: set[str] = set()   # what hand_over views' countdowns led to, over th
 Pick = Callable[[TableSession, list[dict[str, Any]]], dict[str, Any]]
 
 
+def _plain(s: TableSession, now: float | None = None
+           ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Our seat's VIEW and ACTIONs as a frontend reads them off the wire: plain maps, whose
+    rule set's own keys a check may read too."""
+    built = build_seat_view(s, now=now)
+    return dict(built["view"]), [dict(a) for a in built["legal_actions"]]
+
+
+def _audit(s: TableSession) -> str:
+    result = build_seat_view(s)["view"]["result"]
+    assert result is not None
+    return result["audit"]
+
+
 def pick_default(s: TableSession, actions: list[dict[str, Any]]) -> dict[str, Any]:
     return next((a for a in actions if a.get("default")), actions[0])
 
@@ -81,7 +95,7 @@ def pick_bot(s: TableSession, actions: list[dict[str, Any]]) -> dict[str, Any]:
     return pick_default(s, actions)
 
 
-def chosen_tiles(action: dict[str, Any]) -> list[str]:
+def chosen_tiles(action: Mapping[str, Any]) -> list[str]:
     return list(action["tiles"])[: action["choose"]] if "choose" in action else []
 
 
@@ -276,8 +290,7 @@ def drive(rules: str, seed: bytes, pick: Pick, *, every: bool = True,
         if h.done():
             break
         s = h.sessions[ME]
-        built = build_seat_view(s, now=h.now)
-        view, actions = built["view"], built["legal_actions"]
+        view, actions = _plain(s, now=h.now)
         if seen is not None and (not seen or seen[-1][0] != view):
             seen.append((view, actions))
         check_view(view, rules)
@@ -362,11 +375,11 @@ def test_the_other_choice_each_time_also_plays_through(rules: str) -> None:
 def test_result_audit_names_misbehaviour_but_not_a_slow_seat() -> None:
     h = drive("mcr", b"audit", pick_default, every=False)
     s = h.sessions[ME]
-    assert build_seat_view(s)["view"]["result"]["audit"] == "ok"
+    assert _audit(s) == "ok"
     slow = Problem(ProblemKind.STALLED, Seat(2), "no answer for 40 s")
-    assert build_seat_view(evolve(s, problems=(slow,)))["view"]["result"]["audit"] == "ok"
+    assert _audit(evolve(s, problems=(slow,))) == "ok"
     lie = Problem(ProblemKind.DIVERGENCE, Seat(1), "state hash differs from ours")
-    audit = build_seat_view(evolve(s, problems=(slow, lie)))["view"]["result"]["audit"]
+    audit = _audit(evolve(s, problems=(slow, lie)))
     assert "state hash differs from ours" in audit and "no answer" not in audit
 
 
@@ -384,8 +397,7 @@ def _first(rules: str, seed: bytes, phase: str) -> tuple[Harness, dict[str, Any]
     h = open_harness(rules, seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     for _ in range(40_000):
         s = h.sessions[ME]
-        built = build_seat_view(s, now=h.now)
-        view, actions = built["view"], built["legal_actions"]
+        view, actions = _plain(s, now=h.now)
         if actions and view["phase"] == phase:
             return h, view, actions
         if actions:
@@ -424,7 +436,7 @@ def test_a4_blind_pass_on_the_first_left() -> None:
             if not any(bot_moves(h, p) for p in SEATS[1:]):
                 deliver_one(h)
     s = h.sessions[ME]
-    actions = build_seat_view(s)["legal_actions"]
+    _, actions = _plain(s)
     blind = [a for a in actions if "Blind" in a["label"]]
     assert [a.get("choose") for a in blind] == [2, 1, None]
     pick = blind[0]

@@ -52,7 +52,7 @@ def test_the_table_waits_at_the_hand_end_until_every_seat_said_next(
         step = tick(h.sessions[place], h.now + 59.0)  # window changes nothing
         assert step.outgoing == () and step.problems == ()
         view = build_seat_view(h.sessions[place], now=h.now + 1.0)
-        assert view["view"]["phase"] == "hand_over"
+        assert view["view"]["phase"] == "hand_over" and view["view"]["next"] is not None
         assert view["view"]["next"]["waiting"] == [0, 1, 2, 3]
         assert view["view"]["next"]["deadline"] == pytest.approx(59.0)
         assert [a["type"] for a in view["legal_actions"]] == ["next"]
@@ -66,7 +66,8 @@ def test_the_table_waits_at_the_hand_end_until_every_seat_said_next(
             assert all(s.phase is Phase.HAND_END for s in h.sessions)
             winds = sorted(int(h.sessions[0].hand.seating.index(Seat(p)))  # type: ignore
                            for p in SEATS if p not in said)
-            assert build_seat_view(h.sessions[0])["view"]["next"]["waiting"] == winds
+            countdown = build_seat_view(h.sessions[0])["view"]["next"]
+            assert countdown is not None and countdown["waiting"] == winds
             assert build_seat_view(h.sessions[said[-1]])["legal_actions"] == []
     # the next hand's dice are rolled at once (automatic messages), then its deal
     assert all(s.phase is Phase.PLAY and s.hands_played == 1 for s in h.sessions)
@@ -109,6 +110,7 @@ def test_a_next_window_of_zero_waits_for_ever() -> None:
         assert step.outgoing == () and step.problems == ()  # no answer, no stall report
         assert step.session.phase is Phase.HAND_END
         view = build_seat_view(step.session, now=h.now + 100_000.0)["view"]
+        assert view["next"] is not None
         assert view["deadline"] is None and view["next"]["deadline"] is None
         assert view["windows"]["next"] == 0
     for place in SEATS:

@@ -33,7 +33,8 @@ OPTIONS = TableOptions(deck=DeckKind.PRACTICE, hands=1, call_window=8, stall_aft
 
 
 def _actions(h: Harness, place: Seat = ME) -> list[dict[str, Any]]:
-    actions: list[dict[str, Any]] = build_seat_view(h.sessions[place])["legal_actions"]
+    actions: list[dict[str, Any]] = [dict(a) for a in
+                                     build_seat_view(h.sessions[place])["legal_actions"]]
     return actions
 
 

@@ -41,7 +41,7 @@ from .toy_rules import ToyRules  # noqa: F401  (registers the "toy" rules)
 
 
 def _view(s: TableSession) -> dict[str, Any]:
-    view: dict[str, Any] = build_seat_view(s)["view"]
+    view: dict[str, Any] = dict(build_seat_view(s)["view"])
     return view
 
 

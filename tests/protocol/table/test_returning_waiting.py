@@ -22,7 +22,7 @@ OPTIONS = TableOptions(deck=DeckKind.PRACTICE, hands=1, call_window=8, stall_aft
 
 
 def _actions(s: TableSession) -> list[dict[str, Any]]:
-    actions: list[dict[str, Any]] = build_seat_view(s)["legal_actions"]
+    actions: list[dict[str, Any]] = [dict(a) for a in build_seat_view(s)["legal_actions"]]
     return actions
 
 
@@ -111,6 +111,7 @@ def test_waiting_names_an_unreachable_seat_instead_of_a_countdown() -> None:
                                "text": f"Waiting for {name} (unreachable for 42 s)"}
     later = build_seat_view(s, now=s.step_started + 51,
                             unreachable=[Unreachable(2, 43, "")])["view"]
+    assert later["waiting"] is not None
     assert later["waiting"]["text"].endswith("(unreachable for 43 s)")
     # an unreachable seat the table does not wait for: no waiting
     other = build_seat_view(s, now=s.step_started + 1, unreachable=[Unreachable(1, 9, "")])
@@ -127,6 +128,7 @@ def test_waiting_after_a_reachable_seats_window_is_over() -> None:
     deadline = view["deadline"]
     assert deadline is not None and view["waiting"] is None
     over = build_seat_view(s, now=s.step_started + deadline + 0.5 + 12)["view"]
+    assert over["waiting"] is not None
     name = over["waiting"]["names"][0]
     assert over["waiting"]["unreachable"] is False
     assert over["waiting"]["text"] == f"Waiting for {name} ({over['waiting']['seconds']} s)"

@@ -32,7 +32,7 @@ CASES = [("mcr", MCR_DISCARD_WIN), ("mcr", MCR_DRAW), ("american", AMERICAN_DISC
 
 
 def _view(h: Harness, place: Seat) -> dict[str, Any]:
-    view: dict[str, Any] = build_seat_view(h.sessions[place])["view"]
+    view: dict[str, Any] = dict(build_seat_view(h.sessions[place])["view"])
     return view
 
 

@@ -106,7 +106,7 @@ def _stopped_match(seed: int, caller: Seat, steps: int) -> list[TableSession]:
     for s in h.sessions:
         view = build_seat_view(s)["view"]    # the hand-over screen of a hand stopped by time
         if s.phase is Phase.HAND_END:
-            assert view["result"]["kind"] == "unfinished", view["result"]
+            assert view["result"] is not None and view["result"]["kind"] == "unfinished", view
     run(h, rng)
     return h.sessions
 

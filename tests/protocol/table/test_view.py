@@ -6,7 +6,7 @@ they hold for the one the daemon sends.)"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 
@@ -18,11 +18,12 @@ from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harnes
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import Phase, TableSession
 from fourwinds.protocol.table.values import evolve
+from fourwinds.protocol.table.view_types import SeatViewEvent
 
 
-def _views_of_a_hand(rules: str) -> list[tuple[TableSession, dict[str, Any]]]:
+def _views_of_a_hand(rules: str) -> list[tuple[TableSession, SeatViewEvent]]:
     h = open_harness(rules, b"view", options=TableOptions(hands=1, deck=DeckKind.MASKED))
-    seen: list[tuple[TableSession, dict[str, Any]]] = []
+    seen: list[tuple[TableSession, SeatViewEvent]] = []
     while not h.done():
         if not any(bot_moves(h, p) for p in SEATS):
             assert h.queue, "the hand stalled"
@@ -45,7 +46,8 @@ def test_view_is_kept_per_state_and_rebuilt_for_a_new_one() -> None:
     s, first = views[len(views) // 2]
     again = build_seat_view(s)
     assert again == first and again is not first
-    again["view"]["legal_actions"] = []  # a caller may add keys to its copy...
+    # a caller may add keys to its copy...
+    cast(dict[str, Any], again["view"])["legal_actions"] = []
     assert "legal_actions" not in build_seat_view(s)["view"]  # ...without touching the kept one
     later = evolve(s, scores=tuple(x + 1 for x in s.scores))  # a changed session: its own view
     assert [p["score"] for p in build_seat_view(later)["view"]["players"]] == [

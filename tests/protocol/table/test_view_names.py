@@ -20,6 +20,7 @@ def test_a_new_name_replaces_the_signed_one_everywhere_the_view_names_that_playe
     assert s.hand is not None and s.hand.seating is not None
     assert signed_names(s) == ("seat 0", "seat 1", "seat 2", "seat 3")
     before = build_seat_view(s)["view"]
+    assert before["result"] is not None and before["result"]["winner"] is not None
     winner = before["result"]["winner"]
     place = int(s.hand.seating[Seat(winner)])   # rename the winner: named in most places
     view = build_seat_view(s, names={place: "Robert"})["view"]
@@ -28,13 +29,14 @@ def test_a_new_name_replaces_the_signed_one_everywhere_the_view_names_that_playe
     assert [p["name"] for p in view["players"]] == [
         "Robert" if w == wind else before["players"][w]["name"] for w in range(4)]
     result = view["result"]
-    assert result["winner_name"] == "Robert"
-    assert [p["name"] for p in result["payments"]] == [p["name"] for p in view["players"]]
+    assert result is not None and result["winner_name"] == "Robert"
+    assert [p["name"] for p in result.get("payments", [])] == [p["name"] for p in view["players"]]
     assert view["history"][-1]["winner"] == "Robert"
     assert "Robert" in [name for name, _ in view["history"][-1]["payments"]]
     assert "seat " + str(place) not in str(view["players"]) + str(result) + str(view["history"])
     # the view of the same session without names still shows the signed ones (no cache mix)
-    assert build_seat_view(s)["view"]["result"]["winner_name"] == f"seat {place}"
+    again = build_seat_view(s)["view"]["result"]
+    assert again is not None and again["winner_name"] == f"seat {place}"
 
 
 def test_a_free_place_stays_free_whatever_names_the_caller_gives() -> None:
