@@ -62,6 +62,11 @@ GROUPED: dict[str, tuple[str, ...]] = {
 }
 
 
+RULE_VERBS = "rule_verbs"
+"""The module of the verbs rule sets declare as their own (``card``): asked only for a command
+no other module registers."""
+
+
 def module_of(command: str) -> str | None:
     """The command module (short name) that registers ``command``, None when there is none."""
     for module, names in GROUPED.items():
@@ -69,7 +74,11 @@ def module_of(command: str) -> str | None:
             return module
     name = command.replace("-", "_")
     known = {info.name for info in pkgutil.iter_modules(commands.__path__)}
-    return name if name in known and name not in GROUPED else None
+    if name in known and name not in GROUPED and name != RULE_VERBS:
+        return name
+    # late: only a command no module is named after loads the rule sets to ask them
+    from fourwinds.protocol.table.commands import own_verbs
+    return RULE_VERBS if command in own_verbs() else None
 
 
 def _command_named(argv: Sequence[str]) -> str | None:
