@@ -27,8 +27,6 @@ ALLOWED: dict[str, str] = {
     "protocol/tournament/standings.py": NEXT_TOURNAMENT,
     "daemon/event_clock.py": NEXT_TOURNAMENT,
     "daemon/event_requests.py": NEXT_TOURNAMENT,
-    "frontends/botzone_seat.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
-    "frontends/botzone_story.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
     "frontends/commands/tournament_cmds.py": NEXT_TOURNAMENT,
 }
 """Files outside the rule folders that still name a rule set, each with why (only shrinks)."""

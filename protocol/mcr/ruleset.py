@@ -15,6 +15,7 @@ from typing import Any
 
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.botzone import BotzoneGame
 from fourwinds.protocol.table.commands import RuleCommands
 from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating
@@ -53,6 +54,14 @@ class MCRRuleSet:
         from .commands import COMMANDS  # late: the scorers and the demo are the commands'
 
         return COMMANDS
+
+    @property
+    def botzone(self) -> BotzoneGame:
+        """Botzone's "Chinese-Standard-Mahjong", which `fourwinds bot --botzone` plays
+        (protocol/table/botzone.py): loaded when a Botzone seat asks."""
+        from .botzone.game import GAME  # late: only a Botzone seat needs it
+
+        return GAME
 
     @property
     def view(self) -> RuleView:
