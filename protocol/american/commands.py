@@ -18,21 +18,22 @@ from fourwinds.protocol.table.commands import (
     RuleCommands,
     TableDemo,
 )
+from fourwinds.protocol.tiles import RuleSet
 
 from .card import Card
 from .card_text import check_lines, show_lines
-from .cardfile import read_card
+from .cardfile import house_card, parse_card, read_card
 from .demo_log import MAX_HANDS, match_log
-from .score_text import hint_lines, load_card, score_jsonl, score_lines
+from .score_text import hint_lines, score_jsonl, score_lines
 
-NAME = "american"
+NAME = RuleSet.AMERICAN.value
 CARD_FILE = "card file"
 
 
 def _card(given: Given) -> Card:
     """The card of ``--card FILE`` (its text, read by the frontend), or the house card."""
-    path = given.args.get("card")
-    return load_card(given.files.get("card"), str(path))
+    text = given.files.get("card")
+    return house_card() if text is None else parse_card(text, given.arg("card", str))
 
 
 def _run_score(given: Given) -> Outcome:

@@ -19,7 +19,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from fourwinds.protocol.american.card import Card, CardHand, Category
-from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.matcher import HandMatch, match_hand, nearest_hands
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.notation import TileParseError, format_tiles, parse_tile, parse_tiles
@@ -29,13 +28,6 @@ from fourwinds.protocol.tiles import Kind
 HAND_SIZE = 14
 _AMERICAN = frozenset([*(Kind(k) for k in range(34)), Kind.FLOWER, Kind.JOKER])
 _JSONL_FIELDS = frozenset({"tiles", "exposures", "self_drawn"})
-
-
-def load_card(text: str | None, path: str) -> Card:
-    """The card of a card file's ``text`` (read from ``path``), or the house card (None)."""
-    if text is None:
-        return house_card()
-    return parse_card(text, path)
 
 
 def check_tiles(concealed: Sequence[Kind], exposures: Sequence[Sequence[Kind]],
