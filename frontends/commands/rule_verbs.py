@@ -15,8 +15,11 @@ from fourwinds.frontends.ruleset_commands import add_commands
 from fourwinds.protocol.table.commands import own_verbs
 
 
-def register(sub: Any) -> None:
+def register(sub: Any, only: str | None = None) -> None:
+    """Add every verb the rule sets declare as their own (``only``: that one alone)."""
     for verb, text in own_verbs().items():
+        if only is not None and verb != only:
+            continue
         parser: argparse.ArgumentParser = sub.add_parser(verb, help=text)
         commands = parser.add_subparsers(dest=f"{verb}_command", metavar="COMMAND",
                                          required=True)

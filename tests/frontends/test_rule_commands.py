@@ -30,3 +30,10 @@ def test_a_rule_sets_own_verb_is_found_by_the_command_line() -> None:
                                    "(docs/CARD_FORMAT.md)"}
     assert cli.module_of("card") == cli.RULE_VERBS
     assert cli.module_of("rule-verbs") is None and cli.module_of("rule_verbs") is None
+
+
+def test_the_whole_command_line_lists_a_rule_sets_verb_among_the_modules() -> None:
+    """`fourwinds --help` lists ``card`` where its own module used to put it."""
+    listed = [line.split()[0] for line in cli.build_parser().format_help().splitlines()
+              if line.startswith("    ") and not line.startswith("     ")]
+    assert listed.index("bot") < listed.index("card") < listed.index("completion")
