@@ -40,12 +40,12 @@ from pathlib import Path
 
 from benchmarks.duplicate import ci95, percentile
 from benchmarks.timing import result
-from fourwinds.frontends.botzone_answer import Fault
 from fourwinds.frontends.botzone_io import Mode
 from fourwinds.frontends.botzone_proc import BotzoneProgram, Reply
 from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS
+from fourwinds.protocol.table.botzone import Fault
 from testkit.botzone_stream import HarnessStream
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -34,7 +34,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from fourwinds.frontends.botzone_answer import Fault
 from fourwinds.frontends.botzone_io import (
     KEEP_RUNNING,
     TIME_LIMIT,
@@ -43,6 +42,7 @@ from fourwinds.frontends.botzone_io import (
     next_input,
     read_output,
 )
+from fourwinds.protocol.table.botzone import Fault
 
 __all__ = ["BotzoneProgram", "Reply"]
 

@@ -1,12 +1,15 @@
-"""`fourwinds bot --botzone CMD`: a Botzone "Chinese-Standard-Mahjong" bot plays our MCR seat.
+"""`fourwinds bot --botzone CMD`: a Botzone bot plays our seat, in the game the table's rule set
+speaks (MCR's "Chinese-Standard-Mahjong": protocol/mcr/botzone/).
 
-Every view event is read in order (``botzone_story``: what happened, as Botzone requests);
-the requests go to the program (``botzone_proc``) as they come, and when the view asks our
-seat to act on one of them (``botzone_answer.question``) the program's answer is judged
-against the view's legal actions and played. A combined claim (``PENG X``, ``CHI M X``) is
-played as the claim, then, once the table gives us the tile, the discard X. The seat acts by
-itself where a Botzone bot is never asked: laying out flowers (the platform does it),
-saying ready and next, and the whole hand when it was already under way at the start.
+The table's rule set is asked for its Botzone game (protocol/table/botzone.py), and a table
+whose rules speak none is refused with one line. Every view event is read in order (the
+game's story: what happened, as Botzone requests); the requests go to the program
+(``botzone_proc``) as they come, and when the view asks our seat to act on one of them (the
+game's question) the program's answer is judged against the view's legal actions and played.
+A combined claim (``PENG X``, ``CHI M X``) is played as the claim, then, once the table gives
+us the tile, the discard X. The seat acts by itself where a Botzone bot is never asked: laying
+out flowers (the platform does it), saying ready and next, and the whole hand when it was
+already under way at the start.
 
 An answer that is garbage, illegal or late, a program that crashes, an action the daemon
 refuses: each is counted in ``faults``, logged with the line the bot sent, and the seat's
@@ -21,12 +24,18 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any, Protocol
 
-from fourwinds.frontends.botzone_answer import Fault, Question, Verdict, judge, question
 from fourwinds.frontends.botzone_proc import BotzoneProgram
-from fourwinds.frontends.botzone_story import Moment, Step, Story, read_moment, tell
 from fourwinds.frontends.exec_bot import default_action, default_request, needs_answer
 from fourwinds.frontends.table_keys import act_request, decision_key
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.botzone import (
+    BotzoneGame,
+    Fault,
+    Told,
+    Verdict,
+    botzone_game,
+    botzone_refusal,
+)
 
 __all__ = ["BotzoneSeat", "ViewStream", "play_botzone"]
 
@@ -45,23 +54,15 @@ class ViewStream(Protocol):
     def act(self, request: Mapping[str, Any]) -> dict[str, Any]: ...
 
 
-def _may_ask(request: str, me: int) -> bool:
-    """A request that may want a real answer from our seat: our draw, or another seat's
-    discard or added kong. It is held back until the view shows whether it does."""
-    words = request.split()
-    if words[0] == "2":
-        return True
-    return (words[0] == "3" and int(words[1]) != me
-            and words[2] in ("PLAY", "PENG", "CHI", "BUGANG"))
-
-
 class BotzoneSeat:
     """Our seat's side of the adapter: the story of the hand, the program, the faults."""
 
     def __init__(self, program: BotzoneProgram) -> None:
         self.program = program
-        self.story: Story | None = None
-        self.moment: Moment | None = None
+        self.rules = ""                     # the table's rules, once a view named them
+        self.game: BotzoneGame | None = None   # the game they speak
+        self.story: Told | None = None      # the game's story (its own type)
+        self.moment: Any = None             # the game's last moment (its own type)
         self.given = 0                      # requests of the story given to the program
         self.answers: dict[int, str | None] = {}   # request index -> the bot's answer
         self.then: str | None = None        # our discard once our claim is taken
@@ -71,31 +72,45 @@ class BotzoneSeat:
 
     # ------------------------------------------------------------------ following the hand
 
+    def game_for(self, event: Event) -> BotzoneGame | None:
+        """The game of the table's rules (the view names them); ``FourwindsError`` at a table
+        whose rules speak no Botzone game."""
+        rules = (event.get("view") or {}).get("rules")
+        if rules and rules != self.rules:
+            game = botzone_game(str(rules))
+            if game is None:
+                raise FourwindsError(botzone_refusal(str(rules)))
+            self.rules, self.game = str(rules), game
+        return self.game
+
     def follow(self, event: Event) -> None:
         """Read one view event: what it adds to the story is given to the program."""
-        moment = read_moment(event)
+        game = self.game_for(event)
+        if game is None:
+            return
+        moment = game.read_moment(event)
         if moment is None:
             return
         self.moment = moment
         old = self.story
-        story = tell(old, moment)
+        story = game.tell(old, moment)
         if story is None:
             return
         if old is None or story.hand != old.hand:
             self._new_hand(story)
         self.story = story
-        if story.flow.step is Step.OVER:
+        if story.over:
             if not story.sat_out and not self.ended:
                 self._feed(len(story.requests))
                 self.program.new_hand()           # the game is over: the program ends
                 self.ended = True
             return
-        asked = question(story, moment, event) if needs_answer(event) else None
+        asked = game.question(story, moment, event) if needs_answer(event) else None
         last = story.requests[-1] if story.requests else ""
-        held = asked is not None or bool(last and _may_ask(last, story.me))
+        held = asked is not None or bool(last and game.may_ask(last, story.me))
         self._feed(len(story.requests) - (1 if held else 0))
 
-    def _new_hand(self, story: Story) -> None:
+    def _new_hand(self, story: Told) -> None:
         self.program.new_hand()
         self.given, self.answers, self.then, self.ended = 0, {}, None, False
         if story.sat_out:
@@ -120,17 +135,19 @@ class BotzoneSeat:
 
     def act_for(self, event: Event) -> dict[str, Any] | None:
         """The act request for a view that asks our seat to act (after ``follow``)."""
-        story, moment = self.story, self.moment
-        if story is None or moment is None or story.sat_out or not needs_answer(event):
+        story, moment, game = self.story, self.moment, self.game
+        if (story is None or moment is None or game is None or story.sat_out
+                or not needs_answer(event)):
             return default_request(event)
-        asked = question(story, moment, event)
+        asked = game.question(story, moment, event)
         if asked is not None:
-            return self._answer(asked, event, story)
-        if story.flow.step is Step.TURN and story.flow.seat == story.me and story.flow.claim:
+            return self._answer(game, asked, event, story)
+        if story.discard_after_claim:
             return self._discard_after_claim(event)
         return default_request(event)
 
-    def _answer(self, asked: Question, event: Event, story: Story) -> dict[str, Any] | None:
+    def _answer(self, game: BotzoneGame, asked: Any, event: Event, story: Told
+                ) -> dict[str, Any] | None:
         index = len(story.requests) - 1
         if index not in self.answers:
             self._feed(index)
@@ -144,7 +161,7 @@ class BotzoneSeat:
         line = self.answers[index]
         if line is None:
             return default_request(event)
-        verdict: Verdict = judge(line, asked, event, story)
+        verdict: Verdict = game.judge(line, asked, event, story)
         if verdict.action is None:
             return self._fault(verdict.fault or Fault.ILLEGAL, story.last, line,
                                verdict.problem, event=event)
@@ -212,16 +229,12 @@ def _time_left(event: Event) -> float | None:
 def play_botzone(stream: ViewStream, seat: BotzoneSeat, *, poll: float = 0.2,
                  give_up: float | None = None) -> int:
     """Play until the match ends (0); ``give_up``: seconds after which to stop (1).
-    ``FourwindsError`` at a table of other rules than MCR."""
+    ``FourwindsError`` at a table whose rules speak no Botzone game."""
     answered: set[object] = set()
     stop = None if give_up is None else time.monotonic() + give_up
     try:
         while stop is None or time.monotonic() < stop:
             for event in stream.events(poll):
-                rules = (event.get("view") or {}).get("rules")
-                if rules and rules != "mcr":
-                    raise FourwindsError(f"a Botzone bot plays MCR tables; this one plays "
-                                         f"{rules}")
                 seat.follow(event)
                 if (event.get("view") or {}).get("phase") in END_PHASES:
                     return 0

@@ -62,6 +62,11 @@ GROUPED: dict[str, tuple[str, ...]] = {
 }
 
 
+RULE_VERBS = "rule_verbs"
+"""The module of the verbs rule sets declare as their own (``card``): asked only for a command
+no other module registers."""
+
+
 def module_of(command: str) -> str | None:
     """The command module (short name) that registers ``command``, None when there is none."""
     for module, names in GROUPED.items():
@@ -69,7 +74,11 @@ def module_of(command: str) -> str | None:
             return module
     name = command.replace("-", "_")
     known = {info.name for info in pkgutil.iter_modules(commands.__path__)}
-    return name if name in known and name not in GROUPED else None
+    if name in known and name not in GROUPED and name != RULE_VERBS:
+        return name
+    # late: only a command no module is named after loads the rule sets to ask them
+    from fourwinds.protocol.table.commands import own_verbs
+    return RULE_VERBS if command in own_verbs() else None
 
 
 def _command_named(argv: Sequence[str]) -> str | None:
@@ -87,13 +96,26 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                         help="show the installed version and exit")
     parser.add_argument("--verbose", "-v", action="count", default=0, help="more logging")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    names = sorted(info.name for info in pkgutil.iter_modules(commands.__path__))
-    for name in [only] if only is not None else names:
+    for name, verb in [(only, None)] if only is not None else _every_module():
         module = importlib.import_module(f"{commands.__name__}.{name}")
         register = getattr(module, "register", None)
-        if callable(register):
+        if callable(register) and verb is None:
             register(sub)
+        elif callable(register):
+            register(sub, verb)
     return parser
+
+
+def _every_module() -> list[tuple[str, str | None]]:
+    """Every command module, each with None, in the order of their names; the rule sets' own
+    verbs among them as if each were a module of its name (``card`` between ``bot`` and
+    ``completion``), each with the module that registers it."""
+    # late: only the whole command line (help, completion) loads the rule sets to ask them
+    from fourwinds.protocol.table.commands import own_verbs
+    names = [(info.name, None) for info in pkgutil.iter_modules(commands.__path__)
+             if info.name != RULE_VERBS]
+    verbs = [(RULE_VERBS, verb) for verb in own_verbs()]
+    return sorted([*names, *verbs], key=lambda entry: (entry[1] or entry[0]).replace("-", "_"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

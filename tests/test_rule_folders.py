@@ -19,8 +19,6 @@ REGISTRY = "protocol/table/registry.py"
 """The one module outside the rule folders that names them: one line per rule set."""
 
 NEXT_TOURNAMENT = "tournament standings per rule set: next"
-ONE_RULE_FRONTEND = ("one rule set's score/hint/demo command (printing, arguments), found through "
-                     "the registry; it imports its own folder: next, its pure part into it")
 
 ALLOWED: dict[str, str] = {
     "protocol/tiles.py": "the RuleSet enum and each rule set's tile set: next, into the folders",
@@ -29,13 +27,6 @@ ALLOWED: dict[str, str] = {
     "protocol/tournament/standings.py": NEXT_TOURNAMENT,
     "daemon/event_clock.py": NEXT_TOURNAMENT,
     "daemon/event_requests.py": NEXT_TOURNAMENT,
-    "frontends/american_demo.py": ONE_RULE_FRONTEND,
-    "frontends/american_score.py": ONE_RULE_FRONTEND,
-    "frontends/mcr_demo.py": ONE_RULE_FRONTEND,
-    "frontends/mcr_score.py": ONE_RULE_FRONTEND,
-    "frontends/commands/card.py": "the American card command reads and compiles card files",
-    "frontends/botzone_seat.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
-    "frontends/botzone_story.py": "Botzone's bot protocol is MCR's own: it plays MCR tables only",
     "frontends/commands/tournament_cmds.py": NEXT_TOURNAMENT,
 }
 """Files outside the rule folders that still name a rule set, each with why (only shrinks)."""

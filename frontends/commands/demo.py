@@ -12,4 +12,4 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "demo", help="four built-in bots play; per-hand log and a summary"
     )
-    add_ruleset_parsers(parser, "add_demo")
+    add_ruleset_parsers(parser, "demo")

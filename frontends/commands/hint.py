@@ -12,4 +12,4 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "hint", help="what a hand needs: nearest card hands (American), tiles to win (MCR)"
     )
-    add_ruleset_parsers(parser, "add_hint")
+    add_ruleset_parsers(parser, "hint")

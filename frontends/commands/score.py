@@ -1,7 +1,7 @@
 """`fourwinds score american|mcr ...`: score a hand from the command line or JSON lines.
 
-The rule-set parts live in ``fourwinds.frontends.american_score`` and
-``fourwinds.frontends.mcr_score``; each provides ``add_score(subparsers)``.
+Each rule set declares its ``score`` command in its folder (``RuleSetAdapter.commands``:
+``protocol/<rules>/commands.py``); frontends/ruleset_commands.py builds and runs them.
 """
 
 from __future__ import annotations
@@ -16,4 +16,4 @@ def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
         "score", help="score a hand (American card or MCR fans)"
     )
-    add_ruleset_parsers(parser, "add_score")
+    add_ruleset_parsers(parser, "score")

@@ -13,6 +13,7 @@ from typing import Any
 
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.commands import RuleCommands
 from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
@@ -42,6 +43,14 @@ class AmericanRuleSet:
     @property
     def narration(self) -> Narration:
         return NARRATION
+
+    @property
+    def commands(self) -> RuleCommands:
+        """Its commands (``fourwinds score|hint|demo american``, ``card check|show``):
+        loaded when a command line asks, never by a daemon or a bot seat."""
+        from .commands import COMMANDS  # late: the scorers and the demo are the commands'
+
+        return COMMANDS
 
     @property
     def view(self) -> RuleView:

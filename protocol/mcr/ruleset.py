@@ -15,6 +15,8 @@ from typing import Any
 
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.table.botzone import BotzoneGame
+from fourwinds.protocol.table.commands import RuleCommands
 from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating
 from fourwinds.protocol.table.rule_view import RuleView
@@ -44,6 +46,22 @@ class MCRRuleSet:
     @property
     def narration(self) -> Narration:
         return NARRATION
+
+    @property
+    def commands(self) -> RuleCommands:
+        """Its commands (``fourwinds score|hint|demo mcr``): loaded when a command line
+        asks, never by a daemon or a bot seat."""
+        from .commands import COMMANDS  # late: the scorers and the demo are the commands'
+
+        return COMMANDS
+
+    @property
+    def botzone(self) -> BotzoneGame:
+        """Botzone's "Chinese-Standard-Mahjong", which `fourwinds bot --botzone` plays
+        (protocol/table/botzone.py): loaded when a Botzone seat asks."""
+        from .botzone.game import GAME  # late: only a Botzone seat needs it
+
+        return GAME
 
     @property
     def view(self) -> RuleView:

@@ -11,6 +11,11 @@ The adapter is stateless (one per rule set); the per-table part that drives an e
 ``RulesAdapter`` of ``rules.py`` that ``table`` builds from the table's card text.
 
 Seatings (``rotation.Seating``) are table places by wind: ``seating[wind]`` plays that wind.
+
+Two members are optional, so that a rule set written against this protocol stays one (and the
+registry does not ask for them): ``commands``, its command-line commands (a ``RuleCommands``,
+commands.py: ``commands_of``), and ``botzone``, the Botzone game it speaks (a ``BotzoneGame``,
+botzone.py: ``game_of``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The table as a Botzone bot rebuilds it from its requests: the tests' independent reading
-of what ``botzone_story`` tells. Every request is checked against the protocol as it goes (its
-grammar, a claim naming the discard just made, a chow only from the left, a concealed kong
-only after a draw), and the board it adds up to is compared with the seat view's."""
+of what ``protocol/mcr/botzone/story.py`` tells. Every request is checked against the
+protocol as it goes (its grammar, a claim naming the discard just made, a chow only from the
+left, a concealed kong only after a draw), and the board it adds up to is compared with the
+seat view's."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from fourwinds.frontends.botzone_tiles import from_botzone
+from fourwinds.protocol.mcr.botzone.tiles import from_botzone
 
 TILE = r"(?:[WBT][1-9]|F[1-4]|J[1-3])"
 GRAMMAR = re.compile(

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.american_score import payouts
 from fourwinds.frontends.cli import main
 from fourwinds.protocol.american.card import Category
+from fourwinds.protocol.american.score_text import payouts
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -1,4 +1,4 @@
-"""Judging a Botzone bot's answers (frontends/botzone_answer.py) against the legal actions of
+"""Judging a Botzone bot's answers (protocol/mcr/botzone/answer.py) against the legal actions of
 real seat views: every legal move has its Botzone answer, which finds exactly that action;
 answers the table does not allow are refused with the reason; garbage is told apart."""
 
@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.botzone_answer import Fault, Question, judge, question
-from fourwinds.frontends.botzone_story import Moment, Story, read_moment, tell
-from fourwinds.frontends.botzone_tiles import to_botzone
+from fourwinds.protocol.mcr.botzone.answer import Fault, Question, judge, question
+from fourwinds.protocol.mcr.botzone.story import Moment, Story, read_moment, tell
+from fourwinds.protocol.mcr.botzone.tiles import to_botzone
 from testkit.botzone_stream import HarnessStream
 from tests.frontends.test_botzone_story import bold
 

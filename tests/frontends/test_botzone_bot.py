@@ -14,11 +14,11 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.botzone_answer import Fault
 from fourwinds.frontends.botzone_io import Mode
 from fourwinds.frontends.botzone_proc import BotzoneProgram
 from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.botzone import Fault
 from testkit.botzone_stream import HarnessStream
 
 ROOT = Path(__file__).resolve().parents[2]

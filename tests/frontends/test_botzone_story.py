@@ -1,4 +1,4 @@
-"""The Botzone story of real MCR hands (frontends/botzone_story.py): whole hands of the real
+"""The Botzone story of real MCR hands (protocol/mcr/botzone/story.py): whole hands of the real
 engine, our seat seen through its seat views; whenever the view asks our seat something a
 Botzone bot is asked, the requests told so far add up (tests/frontends/botzone_referee.py,
 a bot's own reading of them) to exactly the table the view shows: every seat's discards,
@@ -14,8 +14,10 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.botzone_answer import Question, question
-from fourwinds.frontends.botzone_story import (
+from fourwinds.frontends.exec_bot import default_action
+from fourwinds.frontends.table_keys import act_request
+from fourwinds.protocol.mcr.botzone.answer import Question, question
+from fourwinds.protocol.mcr.botzone.story import (
     Board,
     Meld,
     Moment,
@@ -24,8 +26,6 @@ from fourwinds.frontends.botzone_story import (
     read_moment,
     tell,
 )
-from fourwinds.frontends.exec_bot import default_action
-from fourwinds.frontends.table_keys import act_request
 from fourwinds.protocol.table.options import DeckKind
 from testkit.botzone_stream import HarnessStream
 from tests.frontends.botzone_referee import Referee

@@ -1,4 +1,4 @@
-"""Botzone tile names and seat ids (frontends/botzone_tiles.py): every MCR tile and every seat
+"""Botzone tile names and seat ids (protocol/mcr/botzone/tiles.py): every MCR tile and every seat
 goes there and back unchanged; the names follow the platform's convention."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fourwinds.frontends.botzone_tiles import (
+from fourwinds.protocol.mcr.botzone.tiles import (
     BOTZONE_TILES,
     TileNameError,
     from_botzone,

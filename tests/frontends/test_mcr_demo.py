@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 
 from fourwinds.frontends.cli import main
-from fourwinds.frontends.mcr_demo import play_match
+from fourwinds.protocol.mcr.demo_log import play_match
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -39,8 +40,8 @@ def test_demo_mcr_logs_turns_and_summarises_each_hand(capsys: pytest.CaptureFixt
 def test_demo_mcr_same_seed_same_match() -> None:
     a: list[str] = []
     b: list[str] = []
-    first = play_match(9, 2, out=a.append)
-    second = play_match(9, 2, out=b.append)
+    first = play_match(random.Random(9), 2, out=a.append)
+    second = play_match(random.Random(9), 2, out=b.append)
     assert a == b and first.scores == second.scores
     assert sum(first.scores) == 0
 

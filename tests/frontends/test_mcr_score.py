@@ -8,7 +8,7 @@ import json
 import pytest
 
 from fourwinds.frontends.cli import main
-from fourwinds.frontends.mcr_score import score_json_line, score_jsonl
+from fourwinds.protocol.mcr.score_text import score_json_line, score_jsonl
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -102,7 +102,7 @@ def test_score_mcr_jsonl_continues_after_bad_lines() -> None:
                              "6z", "7z"], "win_tile": "7z", "self_drawn": True}),
     ]
     sink = io.StringIO()
-    score_jsonl(io.StringIO("\n".join(lines) + "\n"), sink)
+    sink.writelines(f"{a}\n" for a in score_jsonl(io.StringIO("\n".join(lines) + "\n")))
     answers = [json.loads(a) for a in sink.getvalue().splitlines()]
     assert len(answers) == 7
     assert all("error" in a for a in answers[:6])

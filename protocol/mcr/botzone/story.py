@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from fourwinds.frontends.botzone_tiles import is_flower, seat_id, to_botzone
+from .tiles import is_flower, seat_id, to_botzone
 
 __all__ = ["Board", "Flow", "Meld", "Moment", "Step", "Story", "read_moment", "tell"]
 
@@ -180,6 +180,16 @@ class Story:
     @property
     def last(self) -> str:
         return self.requests[-1] if self.requests else ""
+
+    @property
+    def over(self) -> bool:
+        return self.flow.step is Step.OVER
+
+    @property
+    def discard_after_claim(self) -> bool:
+        """Our turn after our claim (``PENG``, ``CHI``) was taken."""
+        return self.flow.step is Step.TURN and self.flow.seat == self.me and bool(
+            self.flow.claim)
 
 
 def tell(story: Story | None, moment: Moment) -> Story | None:

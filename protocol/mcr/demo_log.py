@@ -1,25 +1,17 @@
-"""`fourwinds demo mcr`: four built-in bots play an MCR match, shown turn by turn.
+"""`fourwinds demo mcr --engine-only`: four built-in bots play an MCR match, told turn by turn.
 
-The wall is a seeded practice shuffle (``random.Random(seed)``, fine here in frontends/, never
-in protocol/), as are the dice and the seat-wind draw: the same seed replays the same match.
+The wall is a practice shuffle of the random source the frontend seeds (``random.Random(seed)``;
+protocol/ makes no randomness of its own), as are the dice and the seat-wind draw: the same
+seed replays the same match.
 ``--hands`` plays the first N hands of the 16-hand match (a timed end agreed in hands).
 """
 
 from __future__ import annotations
 
-import argparse
-import random
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Generator, Iterable
 
-from fourwinds.frontends.cli import UsageError
-from fourwinds.frontends.demo_options import (
-    add_table_options,
-    check_table_options,
-    run_through_table,
-)
 from fourwinds.protocol.mcr.bots import choose
-from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableOptions, pairs_of
+from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.events import (
     Discarded,
     DrawSource,
@@ -47,26 +39,14 @@ from fourwinds.protocol.mcr.match import (
 from fourwinds.protocol.mcr.state import HandState
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.commands import Random
 from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
 
 WIND = "ESWN"
 ROUND = ("East", "South", "West", "North")
 
 
-def add_demo(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "mcr", help="four bots play Chinese Official (MCR) at an in-memory table")
-    parser.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
-    parser.add_argument("--hands", type=int, default=1,
-                        help=f"hands to play, 1-{HANDS_PER_MATCH} (default 1)")
-    parser.add_argument("--quiet", action="store_true", help="only the per-hand summaries")
-    parser.add_argument("--no-flowers", action="store_false", dest="flowers",
-                        help="play without the 8 flowers and seasons (136 tiles)")
-    add_table_options(parser)
-    parser.set_defaults(handler=run_demo)
-
-
-def deal(rng: random.Random, flowers: bool = True
+def deal(rng: Random, flowers: bool = True
          ) -> tuple[list[Kind], tuple[int, int, int, int]]:
     """A practice wall (faces by slot; ``flowers=False``: the 136 tiles without flowers) and
     the four dice of the wall break."""
@@ -75,21 +55,33 @@ def deal(rng: random.Random, flowers: bool = True
     return faces, (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
 
 
-def play_match(seed: int, hands: int, out: Callable[[str], None] = print,
-               quiet: bool = False, flowers: bool = True) -> MatchState:
-    """Play ``hands`` hands of a match with four bots, printing the log."""
-    rng = random.Random(seed)
+def play_match(rng: Random, hands: int, out: Callable[[str], None], quiet: bool = False,
+               flowers: bool = True) -> MatchState:
+    """Play ``hands`` hands of a match with four bots, telling ``out`` the log."""
+    log = match_log(rng, hands, quiet, flowers)
+    while True:
+        try:
+            out(next(log))
+        except StopIteration as done:
+            final: MatchState = done.value
+            return final
+
+
+def match_log(rng: Random, hands: int, quiet: bool = False, flowers: bool = True
+              ) -> Generator[str, None, MatchState]:
+    """The log of ``hands`` hands of a match played by four bots, line by line as they play;
+    the final match state is the generator's return value."""
     rolls = [rng.randint(1, 6) for _ in range(64)]
     match = new_match(TableOptions(max_hands=hands, flowers=flowers), winds_from_rolls(rolls))
-    out("Seat winds drawn: " + ", ".join(
-        f"player {p + 1} {WIND[match.drawn_winds[p]]}" for p in range(4)))
+    yield "Seat winds drawn: " + ", ".join(
+        f"player {p + 1} {WIND[match.drawn_winds[p]]}" for p in range(4))
     while not match.finished:
         faces, dice = deal(rng, flowers)
         number = match.hands_played
         winds = seat_winds(match, number)
         seats = ", ".join(f"{WIND[s]}=player {winds.index(s) + 1}" for s in SEATS)
-        out(f"== Hand {number + 1} ({ROUND[number // 4]} round): {seats}; "
-            f"dice {'+'.join(str(d) for d in dice)}")
+        yield (f"== Hand {number + 1} ({ROUND[number // 4]} round): {seats}; "
+               f"dice {'+'.join(str(d) for d in dice)}")
         match, events = start_hand(match, faces, dice)
         while match.hand is not None:
             hand = match.hand
@@ -102,13 +94,12 @@ def play_match(seed: int, hands: int, out: Callable[[str], None] = print,
             match, events = play(match, action)
             if not quiet:
                 for line in describe(hand, events):
-                    out(f"   {line}")
-        for line in summary(match.records[-1], match):
-            out(line)
+                    yield f"   {line}"
+        yield from summary(match.records[-1], match)
     wins = sum(1 for r in match.records if r.result.winner is not None)
-    out(f"== Match over: {match.hands_played} hands, {wins} won, "
-        f"{match.hands_played - wins} drawn; final scores "
-        + ", ".join(f"player {p + 1} {match.scores[p]:+d}" for p in standings(match)))
+    yield (f"== Match over: {match.hands_played} hands, {wins} won, "
+           f"{match.hands_played - wins} drawn; final scores "
+           + ", ".join(f"player {p + 1} {match.scores[p]:+d}" for p in standings(match)))
     return match
 
 
@@ -183,14 +174,3 @@ def summary(record: HandRecord, match: MatchState) -> list[str]:
     lines.append("   running scores: " + ", ".join(
         f"player {p + 1} {match.scores[p]:+d}" for p in range(4)))
     return lines
-
-
-def run_demo(args: argparse.Namespace) -> int:
-    if not 1 <= args.hands <= HANDS_PER_MATCH:
-        raise UsageError(f"--hands must be 1 to {HANDS_PER_MATCH} (one match), "
-                         f"not {args.hands}")
-    check_table_options(args)
-    if not args.engine_only:
-        return run_through_table("mcr", args, engine_options=pairs_of(flowers=args.flowers))
-    play_match(args.seed, args.hands, quiet=args.quiet, flowers=args.flowers)
-    return 0

@@ -19,27 +19,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from fourwinds.frontends.botzone_story import Flow, Moment, Step, Story
-from fourwinds.frontends.botzone_tiles import TileNameError, from_botzone, is_flower
+from fourwinds.protocol.table.botzone import Fault, Verdict
+
+from .story import Flow, Moment, Step, Story
+from .tiles import TileNameError, from_botzone, is_flower
 
 __all__ = ["Fault", "Question", "Verdict", "judge", "question"]
 
 Event = Mapping[str, Any]
 Action = Mapping[str, Any]
-
-
-class Fault(Enum):
-    """Why an answer of the bot was not played (each is counted and logged)."""
-
-    GARBAGE = "garbage"    # no Botzone response at all (not the protocol's words)
-    ILLEGAL = "illegal"    # a response, but not one the table allows now
-    LATE = "late"          # no answer within the time allowed
-    CRASH = "crash"        # the bot program exited without answering
-    REFUSED = "refused"    # the daemon refused the action it meant
 
 
 class Question(Enum):
@@ -48,17 +39,6 @@ class Question(Enum):
     DRAWN = "drawn"        # our draw
     DISCARD = "discard"    # another seat's discard
     KONG = "kong"          # another seat's added kong
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The legal action an answer means (``then``: our tile to discard once the claim is
-    taken), or why it is refused."""
-
-    action: Action | None = None
-    then: str | None = None
-    fault: Fault | None = None
-    problem: str = ""
 
 
 _ANSWERS = {Question.DRAWN: ("PLAY", "GANG", "BUGANG", "HU"),

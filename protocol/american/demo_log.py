@@ -1,26 +1,17 @@
-"""`fourwinds demo american`: four built-in bots play American hands, shown turn by turn.
+"""`fourwinds demo american --engine-only`: four built-in bots play American hands, told turn
+by turn.
 
-The wall is a seeded practice shuffle (``random.Random(seed)``, fine here in frontends/, never
-in protocol/): the same seed replays the same match.
+The wall is a practice shuffle of the random source the frontend seeds (``random.Random(seed)``;
+protocol/ makes no randomness of its own): the same seed replays the same match.
 """
 
 from __future__ import annotations
 
-import argparse
-import random
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
-from fourwinds.frontends.cli import UsageError
-from fourwinds.frontends.demo_options import (
-    add_table_options,
-    check_table_options,
-    run_through_table,
-)
 from fourwinds.protocol.american.bots import AmericanBot, run_hand
 from fourwinds.protocol.american.card import Card
-from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.engine import new_hand
 from fourwinds.protocol.american.events import (
     AmericanEvent,
@@ -37,63 +28,54 @@ from fourwinds.protocol.american.match import MatchState
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, HandResult
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.table.commands import Random
 from fourwinds.protocol.tiles import AMERICAN_TILES
 
 WIND = {Seat.EAST: "E", Seat.SOUTH: "S", Seat.WEST: "W", Seat.NORTH: "N"}
 MAX_HANDS = 10_000
 
 
-def add_demo(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "american", help="four bots play American Mahjong at an in-memory table")
-    parser.add_argument("--seed", type=int, default=1, help="shuffle seed (default 1)")
-    parser.add_argument("--hands", type=int, default=1, help="hands to play (default 1)")
-    parser.add_argument("--card", metavar="FILE", help="card file (default: the house card)")
-    parser.add_argument("--quiet", action="store_true", help="only the per-hand summaries")
-    add_table_options(parser)
-    parser.set_defaults(handler=run_demo)
-
-
-def load_card(path: str | None) -> Card:
-    if path is None:
-        return house_card()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise UsageError(f"cannot read card file {path}: {error}") from None
-    return parse_card(text, source=path)
-
-
-def deal(rng: random.Random) -> tuple[list[Any], tuple[int, int]]:
+def deal(rng: Random) -> tuple[list[Any], tuple[int, int]]:
     """A practice wall (faces by slot) and East's two dice."""
     faces = list(AMERICAN_TILES)
     rng.shuffle(faces)
     return faces, (rng.randint(1, 6), rng.randint(1, 6))
 
 
-def play_match(card: Card, seed: int, hands: int,
-               out: Callable[[str], None] = print, quiet: bool = False) -> MatchState:
-    """Play ``hands`` hands with four bots, printing the log; the final match state."""
-    rng = random.Random(seed)
+def play_match(card: Card, rng: Random, hands: int, out: Callable[[str], None],
+               quiet: bool = False) -> MatchState:
+    """Play ``hands`` hands with four bots, telling ``out`` the log; the final match state."""
+    log = match_log(card, rng, hands, quiet)
+    while True:
+        try:
+            out(next(log))
+        except StopIteration as done:
+            final: MatchState = done.value
+            return final
+
+
+def match_log(card: Card, rng: Random, hands: int, quiet: bool = False
+              ) -> Generator[str, None, MatchState]:
+    """The log of ``hands`` hands played by four bots, line by line as they play (a long
+    match is printed as it goes); the final match state is the generator's return value."""
     match = MatchState()
     for number in range(1, hands + 1):
         faces, dice = deal(rng)
         state, _ = new_hand(card, faces, dice)
         bots = [AmericanBot(seat, card, rng) for seat in SEATS]
         players = ", ".join(f"{WIND[s]}=player {match.player_at(s) + 1}" for s in SEATS)
-        out(f"== Hand {number}: {players}; dice {dice[0]}+{dice[1]}")
+        yield f"== Hand {number}: {players}; dice {dice[0]}+{dice[1]}"
         state, events = run_hand(state, bots)
         if not quiet:
             for line in describe(state, events):
-                out(f"   {line}")
+                yield f"   {line}"
         assert state.result is not None
         match = match.after(state.result)
-        for line in summary(state.result, match, number):
-            out(line)
+        yield from summary(state.result, match, number)
     mahjongs = match.hands_played - match.wall_games
-    out(f"== Match over: {match.hands_played} hands, {mahjongs} Mahjong, "
-        f"{match.wall_games} wall games; scores "
-        + ", ".join(f"player {p + 1} {match.scores[p]:+d}" for p in range(4)))
+    yield (f"== Match over: {match.hands_played} hands, {mahjongs} Mahjong, "
+           f"{match.wall_games} wall games; scores "
+           + ", ".join(f"player {p + 1} {match.scores[p]:+d}" for p in range(4)))
     return match
 
 
@@ -154,15 +136,3 @@ def summary(result: HandResult, match: MatchState, number: int) -> list[str]:
     pays = ", ".join(f"{WIND[s]} {result.payments[s]:+d}" for s in SEATS)
     scores = ", ".join(f"player {p + 1} {match.scores[p]:+d}" for p in range(4))
     return [head, f"   payouts: {pays}", f"   running scores: {scores}"]
-
-
-def run_demo(args: argparse.Namespace) -> int:
-    if not 1 <= args.hands <= MAX_HANDS:
-        raise UsageError(f"--hands must be 1 to {MAX_HANDS}, not {args.hands}")
-    check_table_options(args)
-    card = load_card(args.card)
-    if not args.engine_only:
-        card_text = "" if args.card is None else Path(args.card).read_text(encoding="utf-8")
-        return run_through_table("american", args, card_text)
-    play_match(card, args.seed, args.hands, quiet=args.quiet)
-    return 0

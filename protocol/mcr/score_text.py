@@ -1,4 +1,4 @@
-"""`fourwinds score mcr` and `fourwinds hint mcr`: the MCR fan calculator from the command line.
+"""`fourwinds score mcr` and `fourwinds hint mcr`: what the MCR fan calculator prints (pure).
 
 ``score`` lists the fans of a winning hand with their points and the total, and says whether
 it is a valid win (8 points before flowers). The concealed tiles are given WITH the winning
@@ -13,18 +13,16 @@ tile (the last one unless ``--win-tile`` names it); ``--melds`` are the sets on 
        or {"error": "..."}
 
 ``hint`` lists the tiles that complete a waiting hand and the fans each gives (or, for a
-14-tile hand, the discards that leave it ready).
+14-tile hand, the discards that leave it ready). The frontend reads standard input and prints
+what these return (protocol/table/commands.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-from collections.abc import Sequence
-from typing import IO, Any
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 
-from fourwinds.frontends.cli import UsageError
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.mcr.hand import InvalidHand, Meld, MeldType, meld
 from fourwinds.protocol.mcr.scoring import (
@@ -42,6 +40,7 @@ from fourwinds.protocol.notation import (
     parse_tiles,
     tile_code,
 )
+from fourwinds.protocol.table.commands import CommandError
 from fourwinds.protocol.tiles import MCR_BONUS, Kind
 
 WIND_NAMES = ("East", "South", "West", "North")
@@ -50,55 +49,20 @@ _WIND_WORDS = {"e": 0, "east": 0, "1z": 0, "0": 0, "s": 1, "south": 1, "2z": 1, 
 _BOOL_FIELDS = ("self_drawn", "last_tile", "kong_related", "wall_last")
 
 
-def add_score(subparsers: Any) -> None:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "mcr", help="the fans and points of an MCR (Chinese Official) winning hand",
-        description="The fans of an MCR hand, their points and the total, and whether it is a "
-                    "valid win (8 points before flowers). TILES are the concealed tiles "
-                    "INCLUDING the winning tile, which is the last one unless --win-tile names "
-                    "it. Exit status 1 when the hand is not a valid win.")
-    _hand_options(parser)
-    parser.add_argument("--win-tile", metavar="T", help="the winning tile (default: the last)")
-    parser.add_argument("--self-drawn", action="store_true",
-                        help="the winning tile came from the wall (default: a discard)")
-    parser.add_argument("--last-tile", action="store_true",
-                        help="the winning tile is the last of its kind (other three visible)")
-    parser.add_argument("--kong", action="store_true",
-                        help="won on a kong replacement (self-drawn) or by robbing a kong")
-    parser.add_argument("--wall-last", action="store_true",
-                        help="won on the last tile of the wall")
-    parser.add_argument("--jsonl", action="store_true",
-                        help="read one JSON hand per line on stdin, answer one per line")
-    parser.set_defaults(handler=run_score)
-
-
-def add_hint(subparsers: Any) -> None:
-    parser: argparse.ArgumentParser = subparsers.add_parser(
-        "mcr", help="MCR tiles to win and their fans, or the discards that make a hand ready",
-        description="For a waiting hand (13 tiles counting melds): the tiles that complete it "
-                    "and the fans each gives. For 14 tiles: the discards that leave it ready. "
-                    "Otherwise: how many tiles it is from ready (shanten).")
-    _hand_options(parser)
-    parser.set_defaults(handler=run_hint)
-
-
-def _hand_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("tiles", nargs="*", metavar="TILES",
-                        help="concealed tiles in notation, e.g. 123m 456m 789m 123p 55p")
-    parser.add_argument("--melds", nargs="+", action="extend", default=[], metavar="SET",
-                        help="exposed sets: 123m (chow), 555z (pung), 8888s (melded kong); "
-                             "give TILES first, the sets take every word after --melds")
-    parser.add_argument("--concealed-kong", action="append", default=[], metavar="SET",
-                        help="a declared concealed kong, e.g. 8888s (repeat for each)")
-    parser.add_argument("--seat-wind", default="E", metavar="WIND",
-                        help="E, S, W or N (default E)")
-    parser.add_argument("--prevalent-wind", default="E", metavar="WIND",
-                        help="E, S, W or N (default E)")
-    parser.add_argument("--flowers", type=int, default=0, metavar="N",
-                        help="flowers and seasons exposed, 1 point each (default 0)")
-
-
 # --- parsing -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandArgs:
+    """A hand as the command line gives it: the concealed ``tiles`` and ``--melds``,
+    ``--concealed-kong``, ``--seat-wind``, ``--prevalent-wind``, ``--flowers``."""
+
+    tiles: Sequence[str]
+    melds: Sequence[str] = ()
+    concealed_kong: Sequence[str] = ()
+    seat_wind: str = "E"
+    prevalent_wind: str = "E"
+    flowers: int = 0
 
 
 def check_mcr_tiles(tiles: Sequence[Kind], flowers: str = "--flowers N") -> None:
@@ -106,12 +70,12 @@ def check_mcr_tiles(tiles: Sequence[Kind], flowers: str = "--flowers N") -> None
     apart, with ``flowers``) or a hidden tile."""
     for kind in tiles:
         if kind is Kind.JOKER:
-            raise UsageError("a joker (J) is not an MCR tile: MCR is played without jokers")
+            raise CommandError("a joker (J) is not an MCR tile: MCR is played without jokers")
         if kind is Kind.FLOWER or kind in MCR_BONUS:
-            raise UsageError(f"a flower ({tile_code(kind)}) is not part of an MCR hand: "
+            raise CommandError(f"a flower ({tile_code(kind)}) is not part of an MCR hand: "
                              f"count the flowers with {flowers}")
         if kind is Kind.HIDDEN:
-            raise UsageError("? (a hidden tile) cannot be scored: name every tile")
+            raise CommandError("? (a hidden tile) cannot be scored: name every tile")
 
 
 def _count_error(tiles: int, sets: int) -> str:
@@ -129,7 +93,7 @@ def parse_wind(text: str) -> int:
     """E/S/W/N, a wind name, 1z-4z or 0-3 -> 0-3."""
     wind = _WIND_WORDS.get(text.strip().lower())
     if wind is None:
-        raise UsageError(f"bad wind {text!r}: use E, S, W or N")
+        raise CommandError(f"bad wind {text!r}: use E, S, W or N")
     return wind
 
 
@@ -144,23 +108,23 @@ def parse_meld(text: str, concealed: bool = False) -> Meld:
     elif len(tiles) == 3:
         kind = MeldType.CHOW
     else:
-        raise UsageError(f"bad set {text!r}: a set is 3 or 4 tiles, e.g. 123m, 555z, 8888s")
+        raise CommandError(f"bad set {text!r}: a set is 3 or 4 tiles, e.g. 123m, 555z, 8888s")
     if concealed and kind is not MeldType.KONG:
-        raise UsageError(f"bad concealed kong {text!r}: a kong is 4 alike")
+        raise CommandError(f"bad concealed kong {text!r}: a kong is 4 alike")
     return meld(kind, tiles, concealed)
 
 
-def _melds(args: argparse.Namespace) -> list[Meld]:
+def _melds(args: HandArgs) -> list[Meld]:
     result = [parse_meld(text) for text in args.melds]
     result.extend(parse_meld(text, concealed=True) for text in args.concealed_kong)
     if len(result) > 4:
-        raise UsageError(f"a hand has at most 4 sets on the table, not {len(result)}")
+        raise CommandError(f"a hand has at most 4 sets on the table, not {len(result)}")
     return result
 
 
-def _context(args: argparse.Namespace, win: Kind, **flags: bool) -> WinContext:
+def _context(args: HandArgs, win: Kind, **flags: bool) -> WinContext:
     if not 0 <= args.flowers <= 8:
-        raise UsageError(f"--flowers must be 0-8, not {args.flowers}")
+        raise CommandError(f"--flowers must be 0-8, not {args.flowers}")
     return WinContext(win, seat_wind=parse_wind(args.seat_wind),
                       prevalent_wind=parse_wind(args.prevalent_wind), flowers=args.flowers,
                       **flags)
@@ -169,33 +133,30 @@ def _context(args: argparse.Namespace, win: Kind, **flags: bool) -> WinContext:
 # --- score ---------------------------------------------------------------------------------
 
 
-def run_score(args: argparse.Namespace) -> int:
-    if args.jsonl:
-        if args.tiles:
-            raise UsageError("--jsonl reads hands from stdin; give no TILES")
-        score_jsonl(sys.stdin, sys.stdout)
-        return 0
+def score_lines(args: HandArgs, win_tile: str | None = None, *, self_drawn: bool = False,
+                last_tile: bool = False, kong: bool = False, wall_last: bool = False
+                ) -> tuple[list[str], int]:
+    """What ``score mcr`` prints for a hand (``win_tile``: the winning tile, by default the
+    last of ``args.tiles``) and its exit status (1: not a valid win)."""
     if not args.tiles:
-        raise UsageError("give the concealed tiles, winning tile included (or use --jsonl)")
+        raise CommandError("give the concealed tiles, winning tile included (or use --jsonl)")
     melds = _melds(args)
     tiles = parse_tiles(" ".join(args.tiles))
     check_mcr_tiles(tiles)
     if len(tiles) + 3 * len(melds) != 14:
-        raise UsageError(_count_error(len(tiles), len(melds)))
-    if args.win_tile is not None:
-        win = parse_tile(args.win_tile)
+        raise CommandError(_count_error(len(tiles), len(melds)))
+    if win_tile is not None:
+        win = parse_tile(win_tile)
         if win not in tiles:
-            raise UsageError(f"the winning tile {format_tiles([win])} is not among the tiles")
+            raise CommandError(f"the winning tile {format_tiles([win])} is not among the tiles")
     else:
         win = tiles[-1]
     hand = list(tiles)
     hand.remove(win)
-    ctx = _context(args, win, self_drawn=args.self_drawn, last_tile=args.last_tile,
-                   kong_related=args.kong, wall_last=args.wall_last)
+    ctx = _context(args, win, self_drawn=self_drawn, last_tile=last_tile,
+                   kong_related=kong, wall_last=wall_last)
     result = score_hand(melds, hand, ctx)
-    print(describe_hand(melds, hand, ctx))
-    print(score_table(result))
-    return 0 if result.winning else 1
+    return [describe_hand(melds, hand, ctx), score_table(result)], 0 if result.winning else 1
 
 
 def describe_hand(melds: Sequence[Meld], hand: Sequence[Kind], ctx: WinContext) -> str:
@@ -234,13 +195,13 @@ def score_table(result: FanScore) -> str:
     return "\n".join(lines)
 
 
-def score_jsonl(source: IO[str], sink: IO[str]) -> None:
-    """Answer each JSON line with its score or an error; a bad line never stops the loop."""
+def score_jsonl(source: Iterable[str]) -> Iterator[str]:
+    """Answer each JSON line, as it comes, with its score or an error; a bad line never stops
+    the loop."""
     for line in source:
         if not line.strip():
             continue
-        sink.write(json.dumps(score_json_line(line)) + "\n")
-        sink.flush()
+        yield json.dumps(score_json_line(line))
 
 
 def score_json_line(line: str) -> dict[str, object]:
@@ -252,7 +213,7 @@ def score_json_line(line: str) -> dict[str, object]:
     try:
         melds, hand, ctx = _hand_from_json(data)
         result = score_hand(melds, hand, ctx)
-    except (FourwindsError, TileParseError, UsageError, ValueError) as error:
+    except (FourwindsError, TileParseError, CommandError, ValueError) as error:
         return {"error": str(error)}
     return {"fans": [[name, points, count] for name, points, count in result.fans],
             "total": result.total, "winning": result.winning}
@@ -323,23 +284,23 @@ def _hand_from_json(data: object) -> tuple[list[Meld], list[Kind], WinContext]:
 # --- hint ----------------------------------------------------------------------------------
 
 
-def run_hint(args: argparse.Namespace) -> int:
+def hint_text(args: HandArgs) -> str:
+    """What ``hint mcr`` prints: the tiles that complete a waiting hand and their fans, the
+    discards that leave a 14-tile hand ready, or how far the hand is from ready."""
     if not args.tiles:
-        raise UsageError("give the concealed tiles")
+        raise CommandError("give the concealed tiles")
     melds = _melds(args)
     tiles = list(parse_tiles(" ".join(args.tiles)))
     check_mcr_tiles(tiles)
     size = 3 * len(melds) + len(tiles)
     if size == 14:
-        print(_hint_fourteen(melds, tiles, args))
-        return 0
+        return _hint_fourteen(melds, tiles, args)
     if size != 13:
-        raise UsageError(f"a hand has 13 or 14 tiles counting melds (3 per set), not {size}")
-    print(_hint_waiting(melds, tiles, args))
-    return 0
+        raise CommandError(f"a hand has 13 or 14 tiles counting melds (3 per set), not {size}")
+    return _hint_waiting(melds, tiles, args)
 
 
-def _hint_waiting(melds: list[Meld], tiles: list[Kind], args: argparse.Namespace) -> str:
+def _hint_waiting(melds: list[Meld], tiles: list[Kind], args: HandArgs) -> str:
     wins = tiles_to_win(melds, tiles)
     if not wins:
         away = shanten(melds, tiles)
@@ -358,7 +319,7 @@ def _hint_waiting(melds: list[Meld], tiles: list[Kind], args: argparse.Namespace
     return "\n".join(lines)
 
 
-def _hint_fourteen(melds: list[Meld], tiles: list[Kind], args: argparse.Namespace) -> str:
+def _hint_fourteen(melds: list[Meld], tiles: list[Kind], args: HandArgs) -> str:
     lines = []
     if is_complete(melds, tiles):
         lines.append("Complete hand: score it with `fourwinds score mcr`.")

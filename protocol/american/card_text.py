@@ -1,5 +1,7 @@
 """`fourwinds card check FILE` and `fourwinds card show FILE`: typing in an American card.
 
+What the two print, from the card file's text (the frontend reads the file and prints).
+
 ``check`` reads the whole card, lists every mistake at once (line, hand, column and what was
 expected; a line or alternative that no tiles could make is one of them) and, for each line
 read, how many concrete hands it stands for. Exit status 0 when the card is fine, 1 when it
@@ -9,12 +11,8 @@ line with its patterns ("or" between alternatives), what may vary, value, X/C an
 
 from __future__ import annotations
 
-import argparse
 from collections import Counter
-from typing import Any
 
-from fourwinds.frontends.american_score import read_card_text
-from fourwinds.frontends.pipe_out import print_lines
 from fourwinds.protocol.american.card import Card, CardHand, NumberVariable, ValueRule
 from fourwinds.protocol.american.cardfile import read_card
 from fourwinds.protocol.american.compile import hand_variants
@@ -22,25 +20,6 @@ from fourwinds.protocol.errors import CardError
 
 _RULE_WORDS = {ValueRule.ANY: "any", ValueRule.STEP2: "any, moving by 2",
                ValueRule.ODD: "any odd", ValueRule.EVEN: "any even"}
-
-
-def register(sub: Any) -> None:
-    parser: argparse.ArgumentParser = sub.add_parser(
-        "card", help="check or show an American card file (docs/CARD_FORMAT.md)")
-    commands = parser.add_subparsers(dest="card_command", metavar="COMMAND", required=True)
-    check = commands.add_parser(
-        "check", help="every mistake in a card file, and each line's number of variations",
-        description="Read a card file and list every mistake (line, hand, column, what was "
-                    "expected), then each line's number of concrete variations. Exit status "
-                    "1 when the card has mistakes.")
-    check.add_argument("file", metavar="FILE", help="the card file")
-    check.set_defaults(handler=run_check)
-    show = commands.add_parser(
-        "show", help="print a card file as a player reads it",
-        description="Print the card by section: each line's patterns, what may vary, value, "
-                    "X (exposed) or C (concealed) and its note.")
-    show.add_argument("file", metavar="FILE", help="the card file")
-    show.set_defaults(handler=run_show)
 
 
 def variations(hand: CardHand) -> tuple[int, Counter[int]]:
@@ -75,12 +54,6 @@ def check_lines(text: str, source: str) -> tuple[list[str], bool]:
                f"{len(problems)} mistake{'s' if len(problems) != 1 else ''}: the card is "
                "refused until they are fixed")
     return [*out, head, *rows, verdict], not problems
-
-
-def run_check(args: argparse.Namespace) -> int:
-    lines, ok = check_lines(read_card_text(args.file), args.file)
-    print_lines(lines)
-    return 0 if ok else 1
 
 
 def _rule_words(variable: NumberVariable) -> str:
@@ -124,9 +97,3 @@ def show_lines(card: Card) -> list[str]:
         if small:
             out.append(f"{'':<{id_width}}  {small}")
     return out
-
-
-def run_show(args: argparse.Namespace) -> int:
-    text = read_card_text(args.file)
-    print_lines(show_lines(read_card(text, args.file)))
-    return 0
