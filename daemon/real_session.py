@@ -135,11 +135,12 @@ def _open_text(options: Mapping[str, Any], key: str, limit: int) -> str:
 
 def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
               options: Mapping[str, Any], entropy: bytes, now: float) -> Step:
-    card_text = _open_text(options, "card_text", MAX_CARD_TEXT)
-    card_name = _open_text(options, "card_name", OPEN_TEXT_LIMIT)
+    # the local API's names for the rule set's own text (an American card file, its name)
+    rules_text = _open_text(options, "card_text", MAX_CARD_TEXT)
+    rules_text_name = _open_text(options, "card_name", OPEN_TEXT_LIMIT)
     plain = {k: v for k, v in options.items() if k not in ("card_text", "card_name")}
     step = table.new_table(name, rules, identity_private_key, entropy, now,
-                           card_name=card_name, card_text=card_text,
+                           rules_text_name=rules_text_name, rules_text=rules_text,
                            options=table_options(plain), player=player)
     opened = max((len(out.payload) for out in step.outgoing), default=0)
     if opened > MAX_PAYLOAD:     # the joiners' sockets would refuse it (wire.MAX_FRAME)

@@ -31,11 +31,11 @@ def check_table_options(args: argparse.Namespace) -> None:
         raise UsageError("--transcript needs the table session; drop --engine-only")
 
 
-def run_through_table(rules: str, args: argparse.Namespace, card_text: str = "",
+def run_through_table(rules: str, args: argparse.Namespace, rules_text: str = "",
                       engine_options: tuple[tuple[str, str | int | bool], ...] = ()) -> int:
     """Play the demo through four in-memory table sessions; exit status 1 if a seat was blamed.
     ``engine_options``: the rule set's own table options (MCR ``("flowers", False)``)."""
-    harness = play_match_in_memory(rules, args.seed, args.hands, card_text=card_text,
+    harness = play_match_in_memory(rules, args.seed, args.hands, rules_text=rules_text,
                                    transcript_path=args.transcript, deck=args.deck,
                                    quiet=args.quiet, engine_options=engine_options)
     return 1 if any(harness.problems[place] for place in range(4)) else 0

@@ -73,7 +73,7 @@ def run_command(command: RuleCommand, args: argparse.Namespace) -> int:
         from fourwinds.frontends.demo_options import check_table_options, run_through_table
         check_table_options(args)
         if isinstance(outcome, TableDemo):
-            return run_through_table(command.name, args, outcome.card_text,
+            return run_through_table(command.name, args, outcome.rules_text,
                                      outcome.engine_options)
     if not isinstance(outcome, Lines):
         raise TypeError(f"{command.verb} {command.name} returned {outcome!r}")

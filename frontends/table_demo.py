@@ -29,7 +29,7 @@ from fourwinds.protocol.table.transcript import export_transcript
 
 
 def play_match_in_memory(rules: str, seed: int, hands: int,
-                         bots: Sequence[Seat] = SEATS, *, card_text: str = "",
+                         bots: Sequence[Seat] = SEATS, *, rules_text: str = "",
                          transcript_path: str | Path | None = None, deck: str = "masked",
                          out: Callable[[str], None] = print, quiet: bool = False,
                          verbose: bool = False,
@@ -47,7 +47,7 @@ def play_match_in_memory(rules: str, seed: int, hands: int,
     except ValueError:
         raise UsageError(f"unknown deck {deck!r} (masked or practice)") from None
     table_seed = hashlib.sha256(f"fourwinds-demo:{rules}:{seed}".encode()).digest()
-    harness = play_match(rules, table_seed, card_text=card_text,
+    harness = play_match(rules, table_seed, rules_text=rules_text,
                          options=TableOptions(hands=hands, deck=deck_kind,
                                               rules=engine_options))
     for line in log_lines(harness.events[0], quiet=quiet, verbose=verbose):

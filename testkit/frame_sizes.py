@@ -64,10 +64,10 @@ class _Measuring(Harness):
                                     len(msgpack.packb(view, use_bin_type=True)))
 
 
-def measure(rules: str, hands: int, card_text: str = "", seed: bytes = b"frame sizes",
+def measure(rules: str, hands: int, rules_text: str = "", seed: bytes = b"frame sizes",
             view_every: int = 25) -> Sizes:
     """Play a ``hands``-hand match of ``rules`` (fair deck) and measure it."""
-    base = open_harness(rules, seed, card_text=card_text, options=TableOptions(hands=hands))
+    base = open_harness(rules, seed, rules_text=rules_text, options=TableOptions(hands=hands))
     h = _Measuring(base.seed, base.sessions, base.records, base.queue)
     h.view_every = view_every
     frames: list[int] = []

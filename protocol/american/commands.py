@@ -3,7 +3,7 @@ and ``card check|show``, declared as data for the frontends (protocol/table/comm
 
 Each ``run`` gets the parsed arguments and the card file's text the frontend read (``--card
 FILE``, ``card check FILE``) and returns the lines to print with the exit status; the text
-itself is made in ``score_text.py``, ``demo_log.py`` and ``card_text.py``.
+itself is made in ``score_text.py``, ``demo_log.py`` and ``rules_text.py``.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def _run_demo(given: Given) -> Outcome:
         raise CommandError(f"--hands must be 1 to {MAX_HANDS}, not {hands}")
     card = _card(given)
     if not given.arg("engine_only", bool):
-        return TableDemo(card_text=given.files.get("card", ""))
+        return TableDemo(rules_text=given.files.get("card", ""))
     rng = given.seeded(given.arg("seed", int))
     return Lines(match_log(card, rng, hands, quiet=given.arg("quiet", bool)))
 

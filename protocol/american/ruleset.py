@@ -30,7 +30,7 @@ from .tournament_hand import tournament_hand
 
 @dataclass(frozen=True)
 class AmericanRuleSet:
-    """American rules: the table's card travels in its Open (``card_text``)."""
+    """American rules: the table's card travels in its Open (``rules_text``)."""
 
     name: str = RuleSet.AMERICAN.value
     ruleset: RuleSet = RuleSet.AMERICAN
@@ -56,12 +56,12 @@ class AmericanRuleSet:
     def view(self) -> RuleView:
         return table_view.RULES
 
-    def table(self, card_text: str) -> RulesAdapter:
-        return AmericanRules(card_text)
+    def table(self, rules_text: str) -> RulesAdapter:
+        return AmericanRules(rules_text)
 
-    def sheet(self, card_text: str, *, flowers: bool) -> dict[str, Any]:
+    def sheet(self, rules_text: str, *, flowers: bool) -> dict[str, Any]:
         """The card's lines; an American wall always has its flowers."""
-        return table_view.sheet(card_from_text(card_text))
+        return table_view.sheet(card_from_text(rules_text))
 
     def first_seating(self, seed: bytes) -> Seating:
         return first_seating(Seat(deck_dice.first_east(seed)))

@@ -67,10 +67,10 @@ class MCRRuleSet:
     def view(self) -> RuleView:
         return table_view.RULES
 
-    def table(self, card_text: str) -> RulesAdapter:
-        return MCRRules(card_text)
+    def table(self, rules_text: str) -> RulesAdapter:
+        return MCRRules(rules_text)
 
-    def sheet(self, card_text: str, *, flowers: bool) -> dict[str, Any]:
+    def sheet(self, rules_text: str, *, flowers: bool) -> dict[str, Any]:
         """The fans and their points (no Flower Tiles fan without flowers)."""
         return table_view.sheet(flowers)
 

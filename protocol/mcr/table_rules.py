@@ -39,7 +39,7 @@ class MCRRules(EngineDelegate[HandState, A.Action]):
     ruleset = RuleSet.MCR
     engine = engine
 
-    def __init__(self, card_text: str = "") -> None:
+    def __init__(self, rules_text: str = "") -> None:
         self._codec = ActionCodec(ACTION_TYPES)
 
     def default_hands(self) -> int:
@@ -159,5 +159,5 @@ class MCRRules(EngineDelegate[HandState, A.Action]):
 
 
 
-def adapter(card_text: str) -> RulesAdapter:
-    return MCRRules(card_text)
+def adapter(rules_text: str) -> RulesAdapter:
+    return MCRRules(rules_text)

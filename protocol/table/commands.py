@@ -108,10 +108,10 @@ class Lines:
 class TableDemo:
     """Play the demo (``seed``, ``hands``, ``quiet``, the table options) through four
     in-memory table sessions of this rule set: the frontend's table harness does, with the
-    table's ``card_text`` and the rule set's own table options (MCR's ``("flowers",
+    table's ``rules_text`` and the rule set's own table options (MCR's ``("flowers",
     False)``)."""
 
-    card_text: str = ""
+    rules_text: str = ""
     engine_options: tuple[tuple[str, str | int | bool], ...] = ()
 
 

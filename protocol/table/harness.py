@@ -79,12 +79,12 @@ class Harness:
         return all(s.phase in (Phase.OVER, Phase.HALTED) for s in self.sessions)
 
 
-def open_harness(rules: str, seed: bytes, *, card_text: str = "",
+def open_harness(rules: str, seed: bytes, *, rules_text: str = "",
                  options: TableOptions | None = None) -> Harness:
     """A table opened by place 0 and joined by places 1-3 (joins still to be delivered)."""
     entropy = [hashlib.sha256(b"entropy" + seed + bytes([p])).digest() for p in SEATS]
     first = new_table("harness", rules, seat_key(seed, 0), entropy[0], 0.0,
-                      card_text=card_text, options=options, player="seat 0")
+                      rules_text=rules_text, options=options, player="seat 0")
     open_payload = first.outgoing[0].payload
     h = Harness(seed, [first.session] * 4, [list(first.persist), [], [], []])
     for place in SEATS[1:]:
@@ -204,7 +204,7 @@ def catch_up(h: Harness, place: Seat) -> None:
     h.take(place, tick(h.sessions[place], h.now))
 
 
-def play_match(rules: str, seed: bytes, *, card_text: str = "",
+def play_match(rules: str, seed: bytes, *, rules_text: str = "",
                options: TableOptions | None = None, rng: Rng | None = None) -> Harness:
     """A whole match of four built-in bots."""
-    return run(open_harness(rules, seed, card_text=card_text, options=options), rng)
+    return run(open_harness(rules, seed, rules_text=rules_text, options=options), rng)

@@ -32,7 +32,7 @@ from .messages import Join, MsgKind, Open, Seating, decode_body
 from .options import DeckKind, OptionError, TableOptions
 from .problems import Problem, ProblemKind
 from .records import genesis_record, message_record
-from .registry import rules_for
+from .registry import rules_for, rules_text_problem
 from .state import Phase, TableSeated, TableSession
 from .steps import start_step
 from .values import evolve
@@ -64,7 +64,7 @@ def derive_secret(entropy: bytes) -> bytes:
 
 
 def open_table(name: str, rules: str, identity_private_key: bytes, entropy: bytes, *,
-               card_name: str = "", card_text: str = "",
+               rules_text_name: str = "", rules_text: str = "",
                options: TableOptions | None = None, player: str = "",
                ) -> tuple[TableSession, Acc]:
     """The creator's session, after signing its Open message."""
@@ -72,10 +72,11 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
     pub = public_key_bytes(key)
     secret = derive_secret(entropy)
     try:
-        adapter = rules_for(rules, card_text)
+        adapter = rules_for(rules, rules_text)
     except KeyError as error:
         raise LocalProtocolError(str(error.args[0])) from None
-    problem = adapter.option_problem(options or TableOptions())
+    problem = (rules_text_problem(rules, rules_text)
+               or adapter.option_problem(options or TableOptions()))
     if problem:
         raise LocalProtocolError(problem)
     table = hashlib.sha256(b"fourwinds-table-id\0" + pub + secret).digest()[:16]
@@ -83,7 +84,7 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
     acc = Acc(0.0, lobby=LOBBY)
     acc.persist.append(genesis_record(s.me, table, secret))
     options = options or TableOptions()
-    body = Open(name, rules, card_name, card_text, options, table_versions(options), pub,
+    body = Open(name, rules, rules_text_name, rules_text, options, table_versions(options), pub,
                 player)
     s = _set_open(s, body)
     return send(s, acc, body), acc
@@ -134,9 +135,10 @@ def join(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy:
 
 
 def _set_open(s: TableSession, body: Open) -> TableSession:
-    """The table's Open taken (``OptionError`` when its rule set refuses its options)."""
-    rules = rules_for(body.rules, body.card_text)
-    problem = rules.option_problem(body.options)
+    """The table's Open taken (``OptionError`` when its rule set refuses its options, or a
+    text of its own it does not take)."""
+    rules = rules_for(body.rules, body.rules_text)
+    problem = rules_text_problem(body.rules, body.rules_text) or rules.option_problem(body.options)
     if problem:
         raise OptionError(problem)
     keys = list(s.public_keys)

@@ -47,16 +47,19 @@ class MsgKind(IntEnum):
 class Open:
     name: str
     rules: str                      # "american" or "mcr"
-    card_name: str                  # "" for MCR
-    card_text: str                  # the whole card file, so every seat plays the same card
+    # the rule set's own text, whole, so every seat plays the same (an American table's card
+    # file; "" for a rule set that has none), and its name as people read it; only the rule
+    # set reads it (RuleSetAdapter.table): on the wire, the card_name and card_text of before
+    rules_text_name: str
+    rules_text: str
     options: TableOptions
     versions: tuple[int, int]       # lowest, highest protocol version the creator speaks
     public_key: bytes
     player: str                     # the creator's display name
 
     def to_wire(self) -> list[Any]:
-        return [self.name, self.rules, self.card_name, self.card_text, self.options.to_wire(),
-                list(self.versions), self.public_key, self.player]
+        return [self.name, self.rules, self.rules_text_name, self.rules_text,
+                self.options.to_wire(), list(self.versions), self.public_key, self.player]
 
 
 @dataclass(frozen=True)
@@ -190,8 +193,8 @@ def decode_body(kind: MsgKind, data: bytes) -> Body:
     if kind is MsgKind.OPEN:
         f = need_list(value, what, length=8)
         return Open(need_str(f[0], "open.name"), need_str(f[1], "open.rules", 16),
-                    need_str(f[2], "open.card_name"),
-                    need_str(f[3], "open.card_text", MAX_CARD_TEXT),
+                    need_str(f[2], "open.rules_text_name"),
+                    need_str(f[3], "open.rules_text", MAX_CARD_TEXT),
                     TableOptions.from_wire(f[4]), _versions(f[5]),
                     need_bytes(f[6], "open.public_key", 32), need_str(f[7], "open.player"))
     if kind is MsgKind.JOIN:

@@ -54,7 +54,7 @@ _PLAIN = ("name", "title", "short_title", "hints_title")
 
 
 def register_rules(name: str, factory: Callable[[str], RulesAdapter]) -> None:
-    """Add a table adapter alone (the session tests' toy one): ``factory(card_text)`` builds
+    """Add a table adapter alone (the session tests' toy one): ``factory(rules_text)`` builds
     it; everything else (view, seating, sheet) is the rule set's whose tiles it plays."""
     _EXTRA[name] = factory
 
@@ -157,8 +157,19 @@ def ruleset_of(rules: RulesAdapter) -> RuleSetAdapter:
     return ruleset_named(rules.ruleset.value)
 
 
-def rules_for(name: str, card_text: str) -> RulesAdapter:
+def rules_text_problem(name: str, rules_text: str) -> str | None:
+    """Why a table of rules ``name`` cannot carry this ``rules_text`` in its Open: only a rule
+    set that plays a card takes a text of its own (None when it may, or when it is empty)."""
+    if not rules_text or name in _EXTRA:
+        return None
+    ruleset = ruleset_named(name)
+    if ruleset.plays_a_card:
+        return None
+    return f"{ruleset.title} tables play no card: a table's Open of them carries none"
+
+
+def rules_for(name: str, rules_text: str) -> RulesAdapter:
     """The adapter for a table; ``KeyError`` naming the rules when there is none."""
     if name in _EXTRA:
-        return _EXTRA[name](card_text)
-    return ruleset_named(name).table(card_text)
+        return _EXTRA[name](rules_text)
+    return ruleset_named(name).table(rules_text)

@@ -57,7 +57,7 @@ class HandSetup:
     dice: tuple[int, ...]
     prevalent_wind: int
     options: TableOptions
-    card_text: str
+    rules_text: str
 
 
 @dataclass(frozen=True)

@@ -64,8 +64,8 @@ class RuleSetAdapter(Protocol):
 
     @property
     def plays_a_card(self) -> bool:
-        """Whether its tables play a card that travels in the Open (``card_text``): a card
-        file given to a table of other rules is refused."""
+        """Whether its tables play a card, the rule set's own text that travels in the Open
+        (``rules_text``): a card file given to a table of other rules is refused."""
         ...
 
     @property
@@ -83,14 +83,15 @@ class RuleSetAdapter(Protocol):
         """The rule set's half of the seat view (``contract_view`` does the shared half)."""
         ...
 
-    def table(self, card_text: str) -> RulesAdapter:
+    def table(self, rules_text: str) -> RulesAdapter:
         """The adapter that drives this rule set's engine at a table whose Open carries
-        ``card_text`` ("" when the rule set has no card, or for the house card)."""
+        ``rules_text``, the rule set's own text that only it reads (American: the card file;
+        "" when the rule set has none, or for the house card)."""
         ...
 
-    def sheet(self, card_text: str, *, flowers: bool) -> dict[str, Any]:
+    def sheet(self, rules_text: str, *, flowers: bool) -> dict[str, Any]:
         """The scoring sheet (``{"rules", "title", "entries"}``) of a table with this
-        ``card_text``; ``flowers`` False: a wall without flowers (no flower scoring)."""
+        ``rules_text``; ``flowers`` False: a wall without flowers (no flower scoring)."""
         ...
 
     def first_seating(self, seed: bytes) -> Seating:

@@ -87,11 +87,14 @@ def _step(s: TableSession, acc: Acc) -> Step:
 
 
 def new_table(name: str, rules: str, identity_private_key: bytes, entropy: bytes, now: float,
-              *, card_name: str = "", card_text: str = "", options: TableOptions | None = None,
-              player: str = "") -> Step:
-    """Open a table as its creator (place 0); the Open message goes to every other seat."""
-    s, acc = open_table(name, rules, identity_private_key, entropy, card_name=card_name,
-                        card_text=card_text, options=options, player=player)
+              *, rules_text_name: str = "", rules_text: str = "",
+              options: TableOptions | None = None, player: str = "") -> Step:
+    """Open a table as its creator (place 0); the Open message goes to every other seat.
+    ``rules_text``: the rule set's own text (an American card file), ``rules_text_name``
+    its name."""
+    s, acc = open_table(name, rules, identity_private_key, entropy,
+                        rules_text_name=rules_text_name, rules_text=rules_text,
+                        options=options, player=player)
     acc.now = now
     return _step(evolve(s, step_started=now), acc)
 

@@ -26,11 +26,11 @@ def table_sheet(session: TableSession) -> dict[str, Any]:
     if opened is None:
         raise LocalProtocolError("the table has not been opened yet: no sheet")
     flowers = session.rules is None or session.rules.flowers(opened.options)
-    return rules_sheet(opened.rules, opened.card_text, flowers=flowers)
+    return rules_sheet(opened.rules, opened.rules_text, flowers=flowers)
 
 
-def rules_sheet(rules: str, card_text: str = "", *, flowers: bool = True) -> dict[str, Any]:
-    """The sheet of a table of ``rules`` whose Open carries ``card_text`` ("": the house
+def rules_sheet(rules: str, rules_text: str = "", *, flowers: bool = True) -> dict[str, Any]:
+    """The sheet of a table of ``rules`` whose Open carries ``rules_text`` ("": the house
     card, as a table hosted without a card file plays): what the lobby shows before any
     table is open. ``flowers`` False: an MCR table without flowers (no Flower Tiles fan).
     ``LocalProtocolError`` for rules without a sheet."""
@@ -38,4 +38,4 @@ def rules_sheet(rules: str, card_text: str = "", *, flowers: bool = True) -> dic
         ruleset = ruleset_named(rules)
     except KeyError:
         raise LocalProtocolError(f"the {rules} rules have no scoring sheet") from None
-    return ruleset.sheet(card_text, flowers=flowers)
+    return ruleset.sheet(rules_text, flowers=flowers)

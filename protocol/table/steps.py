@@ -356,7 +356,7 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
         return masked.start_wall(s, acc)
     wall = practice_wall(rules.ruleset, seed, flowers=rules.flowers(opened.options))
     setup = HandSetup(hand_no, dice, ruleset_of(rules).prevalent_wind(hand_no), opened.options,
-                      opened.card_text)
+                      opened.rules_text)
     engine, events = rules.start(setup)
     if s.me is None:  # an observer checks everything: it knows the whole practice wall
         engine = rules.learn(engine, dict(enumerate(wall.faces)))
@@ -372,7 +372,7 @@ def _after_wall(s: TableSession, acc: Acc) -> TableSession:
     hand = s.hand
     assert hand is not None and s.rules is not None and s.open is not None
     setup = HandSetup(hand.hand_no, hand.dice, ruleset_of(s.rules).prevalent_wind(hand.hand_no),
-                      s.open.options, s.open.card_text)
+                      s.open.options, s.open.rules_text)
     engine, events = s.rules.start(setup)
     if hand.deck is not None:  # faces the deck showed us before the engine existed
         known = dict(hand.deck.faces(hand.deck_state))

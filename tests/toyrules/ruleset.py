@@ -50,10 +50,10 @@ class PungsRuleSet:
     def view(self) -> RuleView:
         return table_view.RULES
 
-    def table(self, card_text: str) -> RulesAdapter:
-        return PungsRules(card_text)
+    def table(self, rules_text: str) -> RulesAdapter:
+        return PungsRules(rules_text)
 
-    def sheet(self, card_text: str, *, flowers: bool) -> dict[str, Any]:
+    def sheet(self, rules_text: str, *, flowers: bool) -> dict[str, Any]:
         return table_view.SHEET
 
     def first_seating(self, seed: bytes) -> Seating:

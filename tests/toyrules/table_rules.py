@@ -39,13 +39,13 @@ HANDS = 1
 
 
 class PungsRules(EngineDelegate[E.HandState, E.Action]):
-    """Pungs and a pair at a table (``card_text`` unused: no card)."""
+    """Pungs and a pair at a table (``rules_text`` unused: no card)."""
 
     name = NAME
     ruleset = TILES
     engine = E
 
-    def __init__(self, card_text: str = "") -> None:
+    def __init__(self, rules_text: str = "") -> None:
         self._codec = ActionCodec(E.ACTION_TYPES)
 
     def default_hands(self) -> int:

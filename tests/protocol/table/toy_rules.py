@@ -117,7 +117,7 @@ class ToyRules:
     name = "toy"
     ruleset = RuleSet.MCR
 
-    def __init__(self, card_text: str = "") -> None:
+    def __init__(self, rules_text: str = "") -> None:
         self._codec = ActionCodec((PassTile, Discard, Win, Pass, Take))
 
     def default_hands(self) -> int:
@@ -339,8 +339,8 @@ class ToyRules:
         return None   # no bot of ours suggests at this table: actions compare as they are
 
 
-def toy_adapter(card_text: str) -> RulesAdapter:
-    return ToyRules(card_text)
+def toy_adapter(rules_text: str) -> RulesAdapter:
+    return ToyRules(rules_text)
 
 
 register_rules("toy", toy_adapter)
