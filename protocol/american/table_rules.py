@@ -142,7 +142,7 @@ class AmericanRules(EngineDelegate[AmericanState, A.Action]):
     def window(self, state: Any, seat: Seat) -> WindowKind:
         s: AmericanState = state
         if s.step is not CharlestonStep.PLAY:
-            return WindowKind.CHARLESTON
+            return WindowKind.EXCHANGE
         return WindowKind.CALL if s.stage is Stage.CALLS else WindowKind.TURN
 
     def default_action(self, state: Any, seat: Seat) -> Any:

@@ -30,7 +30,9 @@ class WindowKind(Enum):
 
     TURN = "turn"              # one's own turn: no timer unless turn_window is set
     CALL = "call"              # answering a discard: call_window, default "pass"
-    CHARLESTON = "charleston"  # a Charleston pass or vote: charleston_window
+    # tiles passed between seats before play, or a vote on it (American's Charleston): the
+    # table's charleston_window (the option's name on the wire and in the local API)
+    EXCHANGE = "exchange"
 
 
 class DeckOpKind(Enum):

@@ -248,7 +248,7 @@ def _east_overtakes_a_pass() -> tuple[Harness, list[tuple[Seat, bytes]], Seat, i
         s = h.sessions[place]
         return (s.phase is Phase.PLAY and s.rules is not None and s.hand is not None
                 and s.hand.engine is not None and s.hand.seating is not None
-                and s.rules.window(s.hand.engine, Seat.EAST) is not WindowKind.CHARLESTON)
+                and s.rules.window(s.hand.engine, Seat.EAST) is not WindowKind.EXCHANGE)
 
     for _ in range(100_000):
         if any(bot_moves(h, p) for p in SEATS):

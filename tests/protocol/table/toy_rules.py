@@ -263,7 +263,7 @@ class ToyRules:
 
     def window(self, state: Any, seat: Seat) -> WindowKind:
         phase = state.phase
-        return {"swap": WindowKind.CHARLESTON, "calls": WindowKind.CALL}.get(phase,
+        return {"swap": WindowKind.EXCHANGE, "calls": WindowKind.CALL}.get(phase,
                                                                              WindowKind.TURN)
 
     def default_action(self, state: Any, seat: Seat) -> Any:
