@@ -43,6 +43,16 @@ def _log_with(path: Path, records: list[bytes]) -> bytes:
     return path.read_bytes()
 
 
+def _records_of(path: Path) -> tuple[bytes, ...]:
+    """The records of the log at ``path``, read by opening it as a daemon does (and closing
+    it again: a test that opens a log in a loop kept a file handle for each)."""
+    log = TableLog.open(path)
+    try:
+        return log.records
+    finally:
+        log.close()
+
+
 def _offsets(records: list[bytes]) -> list[int]:
     offsets, pos = [], 0
     for record in records:
@@ -110,7 +120,7 @@ def test_a_torn_tail_is_cut_at_every_point_of_the_last_write(tmp_path: Path) -> 
         assert log.records == tuple(RECORDS_WRITTEN[:3 + whole]), cut
         log.append([b"after"])
         log.close()
-        assert TableLog.open(path).records == (*RECORDS_WRITTEN[:3 + whole], b"after")
+        assert _records_of(path) == (*RECORDS_WRITTEN[:3 + whole], b"after")
 
 
 def test_a_tail_of_zeros_is_cut_as_never_written(tmp_path: Path) -> None:
@@ -118,7 +128,7 @@ def test_a_tail_of_zeros_is_cut_as_never_written(tmp_path: Path) -> None:
     path = tmp_path / RECORDS
     good = _log_with(path, RECORDS_WRITTEN)
     path.write_bytes(good + bytes(4096))
-    assert TableLog.open(path).records == tuple(RECORDS_WRITTEN)
+    assert _records_of(path) == tuple(RECORDS_WRITTEN)
     assert path.read_bytes() == good
 
 
@@ -157,7 +167,7 @@ def test_a_failed_write_leaves_the_log_at_its_last_good_record(
     monkeypatch.undo()                          # room again
     log.append(RECORDS_WRITTEN[2:4])
     log.close()
-    assert TableLog.open(path).records == tuple(RECORDS_WRITTEN[:4])
+    assert _records_of(path) == tuple(RECORDS_WRITTEN[:4])
 
 
 def test_a_failed_sync_stops_the_log_until_a_restart(
@@ -215,7 +225,7 @@ def test_a_full_tmpfs_leaves_the_log_at_its_last_good_record_until_there_is_room
     (small_tmpfs / "filler").unlink()
     log.append([b"small", big])
     log.close()
-    assert TableLog.open(path).records == (*RECORDS_WRITTEN, b"small", big)
+    assert _records_of(path) == (*RECORDS_WRITTEN, b"small", big)
 
 
 # -- a table runtime and a daemon with a full disk -------------------------------------------
@@ -259,7 +269,7 @@ def test_a_step_that_cannot_be_written_is_not_carried_out_and_the_table_says_why
     apply_and_send(rt, play, key, lambda k, payload: sent.append(payload))
     assert rt.paused == "" and len(sent) == 3 and rt.session is play.session
     rt.log.close()
-    assert TableLog.open(tmp_path / RECORDS).records[-1] == play.persist[-1]
+    assert _records_of(tmp_path / RECORDS)[-1] == play.persist[-1]
 
 
 def test_a_players_action_on_a_full_disk_is_refused_with_the_reason(
