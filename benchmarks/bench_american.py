@@ -15,8 +15,8 @@ from fourwinds.protocol.american.bots import AmericanBot, run_hand
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.engine import new_hand
 from fourwinds.protocol.american.state import AmericanState
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.tiles import AMERICAN_TILES
 
 HANDS_TARGET = 20.0  # engine-only bot hands per second
 SHARE_TARGET = 0.5  # share of hands ending in Mahjong

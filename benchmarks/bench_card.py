@@ -23,7 +23,8 @@ from fourwinds.protocol.american.card import Card
 from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.compile import compiled, copies, forget_expansions
 from fourwinds.protocol.american.matcher import match_hand, nearest_hands
-from fourwinds.protocol.tiles import AMERICAN_TILES, Kind, counts
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
+from fourwinds.protocol.tiles import Kind, counts
 
 MATCH_TARGET_US = 300.0
 NEAREST_TARGET_US = 1000.0

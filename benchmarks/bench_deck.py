@@ -28,6 +28,7 @@ from collections.abc import Callable
 import nacl.bindings as sodium
 
 from benchmarks.timing import result
+from fourwinds.protocol.american.tileset import AMERICAN_SET, american_plan
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.audit import judge
 from fourwinds.protocol.deck.deck import MaskedDeck
@@ -37,8 +38,6 @@ from fourwinds.protocol.deck.masked_wall import WallState
 from fourwinds.protocol.deck.messages import DeckDescription
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.signing import SigningKey, Verifier
-from fourwinds.protocol.tiles import RuleSet
-from fourwinds.protocol.walls import american_plan
 
 _clock = time.process_time
 """CPU time of this process: single-threaded work measured apart from the other processes
@@ -63,7 +62,7 @@ def _verify(seat: Seat, data: bytes, signature: bytes) -> bool:
 
 def _one_hand(run: int) -> tuple[float, float, float, Loopback[WallState]]:
     """Seconds for build + deal, for the four-seat audit, and for one seat's audit."""
-    desc = DeckDescription(b"bench table/hand %d" % run, RuleSet.AMERICAN)
+    desc = DeckDescription(b"bench table/hand %d" % run, AMERICAN_SET)
     plan = american_plan((3, 4))
     start = _clock()
     decks = [MaskedDeck.create(desc, s, Entropy(hashlib.sha256(b"%d/%d" % (run, s)).digest()),

@@ -21,7 +21,7 @@ from fourwinds.protocol.mcr.autoplay import play_hand
 from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.engine import new_hand
 from fourwinds.protocol.mcr.state import HandState
-from fourwinds.protocol.tiles import MCR_TILES
+from fourwinds.protocol.mcr.tileset import MCR_TILES
 
 HANDS_TARGET = 20.0  # engine-only bot hands per second
 SHARE_TARGET = 0.4  # share of hands ending in a win

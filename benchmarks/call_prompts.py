@@ -23,8 +23,9 @@ from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.american.table_rules import AmericanRules
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
+from fourwinds.protocol.tiles import Kind
 
 NAME = "call_prompts_two_jokers"
 HANDS, QUICK_HANDS = 20, 3

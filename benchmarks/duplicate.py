@@ -36,13 +36,14 @@ from typing import Any
 from fourwinds.protocol.american import engine as american
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.levels import make_bot
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.mcr import engine as mcr
 from fourwinds.protocol.mcr import levels as mcr_levels
 from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.state import Phase
+from fourwinds.protocol.mcr.tileset import MCR_TILES
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import AMERICAN_TILES, MCR_TILES
 
 __all__ = ["Run", "WallResult", "ci95", "percentile", "play_wall", "summary"]
 

@@ -1,11 +1,10 @@
-"""Tile kinds and the physical tile sets of both rule sets.
+"""Tile kinds: every face a tile of any rule set shows.
 
 A *kind* is what a tile shows (3 Crak, East Wind, Joker...). Kinds are small ints so hands can
 be held as count arrays indexed by kind; the ``Kind`` IntEnum names every one of them. A
-*physical tile* is one of the 152 (American) or 144 (MCR) tiles of a set, identified by a tile
-id; several physical tiles share a kind (four 3 Craks), except MCR flowers and seasons. An MCR
-table may play without its 8 flowers and seasons (the table option ``flowers``,
-protocol/mcr/config.py): its set is the first 136 tiles.
+*physical tile* is one tile of a set, identified by a tile id; several physical tiles share a
+kind (four 3 Craks). Which tiles a set holds is its rule set's (``walls.TileSet``, declared in
+the rule set's folder: ``protocol/<rules>/tileset.py``).
 
 Kind layout (``NUM_KINDS`` = 45):
   0-8    craks / characters 1-9   (notation ``1m``..``9m``)
@@ -145,46 +144,6 @@ def is_bonus(kind: int) -> bool:
     return 34 <= kind < 43
 
 
-class RuleSet(Enum):
-    """The two rule sets fourwinds plays."""
-
-    AMERICAN = "american"
-    MCR = "mcr"
-
-
-def _tile_kinds(ruleset: RuleSet) -> tuple[Kind, ...]:
-    kinds: list[Kind] = []
-    for kind in range(34):  # suits, winds, dragons: four of each
-        kinds.extend([Kind(kind)] * 4)
-    if ruleset is RuleSet.AMERICAN:
-        kinds.extend([Kind.FLOWER] * 8)
-        kinds.extend([Kind.JOKER] * 8)
-    else:
-        kinds.extend(MCR_BONUS)
-    return tuple(kinds)
-
-
-AMERICAN_TILES: tuple[Kind, ...] = _tile_kinds(RuleSet.AMERICAN)
-"""Kind of every physical tile of the American set, indexed by tile id (152 tiles)."""
-
-MCR_TILES: tuple[Kind, ...] = _tile_kinds(RuleSet.MCR)
-"""Kind of every physical tile of the MCR set, indexed by tile id (144 tiles)."""
-
-MCR_TILES_NO_FLOWERS: tuple[Kind, ...] = MCR_TILES[:136]
-"""The MCR set without its flowers and seasons (136 tiles): the tile ids are MCR_TILES' first
-136, so a tile id names the same face in both sets."""
-
-
-def tile_set(ruleset: RuleSet, *, flowers: bool = True) -> tuple[Kind, ...]:
-    """Kind of each physical tile id for a rule set; ``flowers=False``: MCR without its
-    flowers and seasons (``ValueError`` for American, whose flowers are part of card hands)."""
-    if ruleset is RuleSet.AMERICAN:
-        if not flowers:
-            raise ValueError("an American set always has its flowers (card hands use them)")
-        return AMERICAN_TILES
-    return MCR_TILES if flowers else MCR_TILES_NO_FLOWERS
-
-
 def counts(kinds: Iterable[int]) -> list[int]:
     """A count array of length ``NUM_KINDS`` for a collection of kinds."""
     result = [0] * NUM_KINDS
@@ -196,11 +155,6 @@ def counts(kinds: Iterable[int]) -> list[int]:
 def sorted_kinds(kinds: Iterable[int]) -> tuple[Kind, ...]:
     """Kinds in display order (by kind value)."""
     return tuple(sorted(Kind(k) for k in kinds))
-
-
-def copies_in_set(kind: int, ruleset: RuleSet) -> int:
-    """How many physical tiles of a kind a rule set has."""
-    return tile_set(ruleset).count(Kind(kind))
 
 
 def multiset_contains(have: Sequence[int], want: Sequence[int]) -> bool:

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from ..seats import Seat, seats_in_turn_order_after
 from ..tiles import Kind
-from ..walls import AMERICAN_STACKS_PER_WALL
 from .actions import Action, Call, CallMahjong, NoCall
 from .config import DeclarationMode
 from .declare import mahjong_matches
 from .matcher import exposures_possible
 from .state import AmericanState, Stage, check_face, check_own_tiles, fail
+from .tileset import AMERICAN_SET
 
 MIN_GROUP, MAX_GROUP = 3, 6
 
@@ -27,7 +27,7 @@ def discard_kind(state: AmericanState) -> Kind:
 
 def hot(state: AmericanState) -> bool:
     """The hot wall is on and play has reached the last wall: Mahjong calls only."""
-    return state.options.hot_wall and state.wall.in_last_wall(AMERICAN_STACKS_PER_WALL)
+    return state.options.hot_wall and state.wall.in_last_wall(AMERICAN_SET.stacks_per_wall)
 
 
 def answering(state: AmericanState, seat: Seat) -> bool:

@@ -18,15 +18,15 @@ from fourwinds.protocol.table.commands import (
     RuleCommands,
     TableDemo,
 )
-from fourwinds.protocol.tiles import RuleSet
 
 from .card import Card
 from .card_text import check_lines, show_lines
 from .cardfile import house_card, parse_card, read_card
 from .demo_log import MAX_HANDS, match_log
 from .score_text import hint_lines, score_jsonl, score_lines
+from .tileset import AMERICAN_SET
 
-NAME = RuleSet.AMERICAN.value
+NAME = AMERICAN_SET.name
 CARD_FILE = "card file"
 
 

@@ -26,10 +26,10 @@ from fourwinds.protocol.american.events import (
 )
 from fourwinds.protocol.american.match import MatchState
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, HandResult
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.commands import Random
-from fourwinds.protocol.tiles import AMERICAN_TILES
 
 WIND = {Seat.EAST: "E", Seat.SOUTH: "S", Seat.WEST: "W", Seat.NORTH: "N"}
 MAX_HANDS = 10_000

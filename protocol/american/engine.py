@@ -14,8 +14,8 @@ from dataclasses import replace
 from ..canonical import digest
 from ..errors import IllegalAction
 from ..seats import SEATS, Seat
-from ..tiles import AMERICAN_TILES, Kind, RuleSet, counts
-from ..walls import LiveWall, american_plan, wall_size
+from ..tiles import Kind, counts
+from ..walls import LiveWall
 from .actions import (
     Action,
     Call,
@@ -39,6 +39,7 @@ from .events import AmericanEvent, Dealt, StepStarted
 from .exchange import exchange_joker, legal_exchanges
 from .play import answer, discard, legal_discards
 from .state import AmericanState, CharlestonStep, Stage, evolve, fail
+from .tileset import AMERICAN_SET, AMERICAN_TILES, american_plan
 
 Result = tuple[AmericanState, list[AmericanEvent]]
 CHARLESTON_ACTIONS = (CharlestonPass, PoolIn, PoolTake, StopVote, CourtesyPass)
@@ -50,7 +51,7 @@ def new_hand(card: Card, faces: Sequence[Kind], dice: tuple[int, int],
     """Deal a hand: ``faces[slot]`` of the shuffled wall (``Kind.HIDDEN`` where this engine
     may not see the tile) and East's two dice for the break (RULES.md A3)."""
     options = options or TableOptions()
-    size = wall_size(RuleSet.AMERICAN)
+    size = AMERICAN_SET.size
     if len(faces) != size:
         raise IllegalAction(f"an American wall has {size} tiles, not {len(faces)}")
     known = [k for k in faces if k != Kind.HIDDEN]

@@ -19,12 +19,13 @@ from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
 from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
-from fourwinds.protocol.tiles import RuleSet
 from fourwinds.protocol.tournament.standings import american_table_points
+from fourwinds.protocol.walls import TileSet
 
 from . import table_view
 from .narration import NARRATION
 from .table_rules import AmericanRules, card_from_text
+from .tileset import AMERICAN_SET
 from .tournament_hand import tournament_hand
 
 
@@ -32,8 +33,8 @@ from .tournament_hand import tournament_hand
 class AmericanRuleSet:
     """American rules: the table's card travels in its Open (``rules_text``)."""
 
-    name: str = RuleSet.AMERICAN.value
-    ruleset: RuleSet = RuleSet.AMERICAN
+    name: str = AMERICAN_SET.name
+    tile_set: TileSet = AMERICAN_SET
     title: str = "American"
     short_title: str = "American"
     hints_title: str = "Nearest card hands"

@@ -20,6 +20,7 @@ from fourwinds.protocol.american.exchange import find_joker
 from fourwinds.protocol.american.levels import make_bot
 from fourwinds.protocol.american.match import HANDS_PER_GAME
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.american.tileset import AMERICAN_SET
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.bot_rng import HashRng
@@ -34,7 +35,7 @@ from fourwinds.protocol.table.rules import (
     RulesAdapter,
     WindowKind,
 )
-from fourwinds.protocol.tiles import Kind, RuleSet
+from fourwinds.protocol.tiles import Kind
 
 ACTION_TYPES = (A.CharlestonPass, A.PoolIn, A.PoolTake, A.StopVote, A.CourtesyPass, A.Discard,
                 A.Call, A.CallMahjong, A.NoCall, A.ExchangeJoker, A.DeclareMahjong)
@@ -79,8 +80,8 @@ def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOpti
 class AmericanRules(EngineDelegate[AmericanState, A.Action]):
     """American (NMJL-style) rules with the table's card; engine in protocol/american."""
 
-    name = RuleSet.AMERICAN.value
-    ruleset = RuleSet.AMERICAN
+    name = AMERICAN_SET.name
+    tile_set = AMERICAN_SET
     engine = engine
 
     def __init__(self, card_text: str = "") -> None:

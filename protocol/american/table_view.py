@@ -19,6 +19,7 @@ from fourwinds.protocol.american.charleston import BLIND_STEPS, PASS_TARGET
 from fourwinds.protocol.american.exchange import find_joker
 from fourwinds.protocol.american.matcher import HandMatch, match_hand, nearest_hands
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import format_tiles
 from fourwinds.protocol.seats import Seat
@@ -36,7 +37,7 @@ from fourwinds.protocol.table.view_types import (
     RulePlayerKeys,
     RuleTableKeys,
 )
-from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
+from fourwinds.protocol.tiles import Kind
 
 __all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",
            "summary"]
@@ -137,7 +138,7 @@ def unseen_counts(s: AmericanState, me: Seat) -> Counter[Kind]:
     return Counter({kind: max(0, _COPIES[kind] - seen[kind]) for kind in _COPIES})
 
 
-_COPIES: Counter[Kind] = Counter(tile_set(RuleSet.AMERICAN))
+_COPIES: Counter[Kind] = Counter(AMERICAN_TILES)
 
 
 def _unseen_text(missing: tuple[Kind, ...], unseen: Counter[Kind]) -> str:

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections import Counter
 
 from ..seats import Seat
-from ..tiles import AMERICAN_TILES, Kind
+from ..tiles import Kind
 from .card import Card
 from .compile import compiled
 from .state import AmericanState
 from .targets import exposure_key, targets_for
+from .tileset import AMERICAN_TILES
 
 __all__ = ["opponent_needs", "unseen_counts"]
 

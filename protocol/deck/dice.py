@@ -8,8 +8,9 @@ throws away the bit patterns past the bound instead of folding them in (no modul
   players roll again (more dice from the same seed, never a new commit-reveal round).
 * ``seat_winds`` (RULES.md B2): the four winds drawn at random once for the four players, as
   "a die of 1-4 gives E S W N, 5-6 roll again" does, in one uniform draw.
-* ``break_dice`` / ``wall_plan`` (RULES.md A3, B3): East's two dice (and for MCR the wall
-  owner's two) and the deal plan of ``walls.py`` they give.
+* ``break_dice`` / ``wall_plan`` (RULES.md A3, B3): the dice that break the wall, as many as
+  the tile set's wall takes (``walls.WallSpec.break_dice``: East's two, or East's two and the
+  wall owner's two), and the deal plan of ``walls.py`` they give.
 """
 
 from __future__ import annotations
@@ -17,8 +18,7 @@ from __future__ import annotations
 import hashlib
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import RuleSet
-from fourwinds.protocol.walls import WallPlan, break_dice_count, plan_for
+from fourwinds.protocol.walls import TileSet, WallPlan
 
 from .entropy import uniform_below
 
@@ -62,12 +62,13 @@ def seat_winds(seed: bytes) -> tuple[Seat, ...]:
     return tuple(winds)
 
 
-def break_dice(ruleset: RuleSet, seed: bytes) -> tuple[int, ...]:
-    """East's two dice (A3), or East's two and the wall owner's two (B3)."""
-    return dice(seed, break_dice_count(ruleset), label="break")
+def break_dice(tiles: TileSet, seed: bytes) -> tuple[int, ...]:
+    """The dice that break the tile set's wall: East's two (A3), or East's two and the wall
+    owner's two (B3). The same for a set with or without its flowers."""
+    return dice(seed, tiles.wall.break_dice, label="break")
 
 
-def wall_plan(ruleset: RuleSet, seed: bytes, *, flowers: bool = True) -> WallPlan:
+def wall_plan(tiles: TileSet, seed: bytes, *, flowers: bool = True) -> WallPlan:
     """The deal plan (who gets which slot, the draw order) for this hand's seed
-    (``flowers=False``: MCR's 136-tile wall)."""
-    return plan_for(ruleset, break_dice(ruleset, seed), flowers=flowers)
+    (``flowers=False``: the set without its flowers, MCR's 136-tile wall)."""
+    return tiles.played(flowers=flowers).plan(break_dice(tiles, seed))

@@ -26,7 +26,8 @@ import msgpack
 
 from fourwinds.protocol.canonical import canonical_bytes
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
+from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.walls import TileSet
 
 Signer = Callable[[bytes], bytes]
 """Signs the canonical bytes of a body with this seat's identity key."""
@@ -39,13 +40,15 @@ _SIGN_DOMAIN = b"fourwinds/deck/v1\x00"
 
 @dataclass(frozen=True)
 class DeckDescription:
-    """What deck a hand uses; every seat sees it. A ``practice`` wall is open
-    (protocol/table/practice.py): a masked deck refuses a description that says so.
-    ``flowers``: False for MCR without flowers and seasons (136 tiles); every seat derives it
-    from the table's agreed options, so all four shuffle and lock the same tile set."""
+    """What deck a hand uses; every seat builds it from the table's signed Open (it never
+    travels itself). A ``practice`` wall is open (protocol/table/practice.py): a masked deck
+    refuses a description that says so. ``tile_set``: the rule set's tiles
+    (``walls.TileSet``); ``flowers``: False for a wall without its flowers and seasons (MCR's
+    136 tiles); every seat derives it from the table's agreed options, so all four shuffle
+    and lock the same tile set."""
 
     context: bytes
-    ruleset: RuleSet
+    tile_set: TileSet
     practice: bool = False
     size: int | None = None  # a shorter wall (tiles 0..size-1), for tests only
     flowers: bool = True
@@ -53,7 +56,7 @@ class DeckDescription:
     @property
     def tiles(self) -> tuple[Kind, ...]:
         """The kind of every physical tile in this deck, by tile id."""
-        full = tile_set(self.ruleset, flowers=self.flowers)
+        full = self.tile_set.played(flowers=self.flowers).kinds
         if self.size is None:
             return full
         if not 2 <= self.size <= len(full):

@@ -18,13 +18,13 @@ from fourwinds.protocol.table.commands import (
     RuleCommands,
     TableDemo,
 )
-from fourwinds.protocol.tiles import RuleSet
 
 from .config import HANDS_PER_MATCH, pairs_of
 from .demo_log import match_log
 from .score_text import HandArgs, hint_text, score_jsonl, score_lines
+from .tileset import MCR_SET
 
-NAME = RuleSet.MCR.value
+NAME = MCR_SET.name
 
 
 def _hand(given: Given) -> HandArgs:

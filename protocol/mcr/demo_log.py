@@ -37,10 +37,11 @@ from fourwinds.protocol.mcr.match import (
     winds_from_rolls,
 )
 from fourwinds.protocol.mcr.state import HandState
+from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.commands import Random
-from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
+from fourwinds.protocol.tiles import Kind
 
 WIND = "ESWN"
 ROUND = ("East", "South", "West", "North")
@@ -50,7 +51,7 @@ def deal(rng: Random, flowers: bool = True
          ) -> tuple[list[Kind], tuple[int, int, int, int]]:
     """A practice wall (faces by slot; ``flowers=False``: the 136 tiles without flowers) and
     the four dice of the wall break."""
-    faces = list(tile_set(RuleSet.MCR, flowers=flowers))
+    faces = list(MCR_SET.played(flowers=flowers).kinds)
     rng.shuffle(faces)
     return faces, (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
 

@@ -3,7 +3,7 @@
 
 A hand starts from the faces of all 144 slots (``Kind.HIDDEN`` where this engine instance may
 not see them: a seat at a real table knows only its own tiles) and the four dice, which give
-the wall break and the deal (``walls.mcr_plan``); 136 slots and no flowers round at a table
+the wall break and the deal (``tileset.mcr_plan``); 136 slots and no flowers round at a table
 without flowers (``TableOptions.flowers`` off). Every transition is in its own module:
 flowers and draws (flowers.py), kongs (kongs.py), answers to a discard or an added kong
 (claims.py), Mahjong declarations (declare.py).
@@ -17,8 +17,8 @@ from typing import Any
 from ..canonical import digest
 from ..errors import IllegalAction
 from ..seats import SEATS, Seat
-from ..tiles import Kind, RuleSet, counts, is_bonus, is_number, rank_of, tile_set
-from ..walls import LiveWall, mcr_plan
+from ..tiles import Kind, counts, is_bonus, is_number, rank_of
+from ..walls import LiveWall
 from . import claims, declare, flowers, kongs
 from .actions import (
     Action,
@@ -38,6 +38,7 @@ from .config import TableOptions
 from .events import Dealt, Discarded, DrawSource, Event, HandStarted, TilesSeen
 from .flowers import Step
 from .state import HandState, Phase, SeatState, evolve, visible_to, with_faces, with_seat
+from .tileset import MCR_SET, mcr_plan
 from .wins import completes, judge, reveal_of
 
 __all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "seats_to_act",
@@ -49,7 +50,7 @@ def new_hand(options: TableOptions, faces: Sequence[Kind], dice: tuple[int, int,
     """Deal a hand: ``faces[slot]`` for every slot (144, or 136 without flowers), the four
     dice of the wall break. Without flowers East's first turn starts at once (no flowers
     round), as after the round."""
-    tiles = tile_set(RuleSet.MCR, flowers=options.flowers)
+    tiles = MCR_SET.played(flowers=options.flowers).kinds
     size = len(tiles)
     if len(faces) != size:
         what = "an MCR wall" if options.flowers else "an MCR wall without flowers"

@@ -22,21 +22,22 @@ from fourwinds.protocol.table.rotation import Seating
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
 from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
-from fourwinds.protocol.tiles import RuleSet
+from fourwinds.protocol.walls import TileSet
 
 from . import table_view
 from .config import HANDS_PER_ROUND
 from .match import hand_seating
 from .narration import NARRATION
 from .table_rules import MCRRules
+from .tileset import MCR_SET
 
 
 @dataclass(frozen=True)
 class MCRRuleSet:
     """MCR rules: no card; the ``flowers`` table option says whether the wall has flowers."""
 
-    name: str = RuleSet.MCR.value
-    ruleset: RuleSet = RuleSet.MCR
+    name: str = MCR_SET.name
+    tile_set: TileSet = MCR_SET
     title: str = "Chinese Official (MCR)"
     short_title: str = "MCR"
     hints_title: str = "Tiles to win"

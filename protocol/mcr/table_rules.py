@@ -12,6 +12,7 @@ from fourwinds.protocol.mcr import bots, engine, levels
 from fourwinds.protocol.mcr import events as E
 from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableOptions, check_pairs, from_pairs
 from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.bot_rng import HashRng
 from fourwinds.protocol.table.codec import ActionCodec
@@ -25,8 +26,7 @@ from fourwinds.protocol.table.rules import (
     RulesAdapter,
     WindowKind,
 )
-from fourwinds.protocol.tiles import Kind, RuleSet, is_bonus
-from fourwinds.protocol.walls import wall_size
+from fourwinds.protocol.tiles import Kind, is_bonus
 
 ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.AddedKong,
                 A.DeclareWin, A.Pass, A.ClaimChow, A.ClaimPung, A.ClaimKong, A.ClaimWin)
@@ -35,8 +35,8 @@ ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.Add
 class MCRRules(EngineDelegate[HandState, A.Action]):
     """Chinese Official rules: 16 hands, four dice, flowers, chows; engine in protocol/mcr."""
 
-    name = RuleSet.MCR.value
-    ruleset = RuleSet.MCR
+    name = MCR_SET.name
+    tile_set = MCR_SET
     engine = engine
 
     def __init__(self, rules_text: str = "") -> None:
@@ -58,7 +58,7 @@ class MCRRules(EngineDelegate[HandState, A.Action]):
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         d = setup.dice
         options = self._options(setup)
-        size = wall_size(RuleSet.MCR, flowers=options.flowers)
+        size = MCR_SET.played(flowers=options.flowers).size
         return engine.new_hand(options, (Kind.HIDDEN,) * size, (d[0], d[1], d[2], d[3]),
                                setup.prevalent_wind)
 

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fourwinds.protocol.deck.entropy import Entropy
-from fourwinds.protocol.tiles import Kind, RuleSet, tile_set
+from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.walls import TileSet
 
 
 @dataclass(frozen=True)
@@ -33,8 +34,9 @@ class PracticeWall:
         return tuple(bad)
 
 
-def practice_wall(ruleset: RuleSet, seed: bytes, *, flowers: bool = True) -> PracticeWall:
-    """The hand's open wall (``flowers=False``: MCR's 136 tiles)."""
-    tiles = tile_set(ruleset, flowers=flowers)
+def practice_wall(tile_set: TileSet, seed: bytes, *, flowers: bool = True) -> PracticeWall:
+    """The hand's open wall of a tile set (``flowers=False``: without its flowers, MCR's 136
+    tiles)."""
+    tiles = tile_set.played(flowers=flowers).kinds
     order = Entropy(seed).permutation(len(tiles), "practice wall")
     return PracticeWall(tuple(tiles[i] for i in order))

@@ -106,7 +106,7 @@ def _not_a_ruleset(ruleset: Any) -> str | None:
     """What ``ruleset`` lacks of a ``RuleSetAdapter`` (its members, by the protocol), or
     None."""
     # late: only a process that loads rule sets needs them
-    from fourwinds.protocol.tiles import RuleSet
+    from fourwinds.protocol.walls import TileSet
 
     from .ruleset import RuleSetAdapter
 
@@ -121,8 +121,8 @@ def _not_a_ruleset(ruleset: Any) -> str | None:
     if not RULES_NAME.fullmatch(name):
         return (f"its name {name!r} is not a rules name (lower-case letters, digits, - and _,"
                 " at most 16)")
-    if not isinstance(ruleset.ruleset, RuleSet):
-        return "its ruleset (the tile set and wall it plays) is not a RuleSet"
+    if not isinstance(ruleset.tile_set, TileSet):
+        return "its tile_set (the tiles and wall it plays) is not a walls.TileSet"
     protocol = vars(RuleSetAdapter)
     calls = [n for n in members if not isinstance(protocol[n], property)
              and not callable(getattr(ruleset, n))]
@@ -151,10 +151,11 @@ def ruleset_named(name: str) -> RuleSetAdapter:
 
 def ruleset_of(rules: RulesAdapter) -> RuleSetAdapter:
     """The rule set a table's adapter plays for (its ``name``); an adapter added alone
-    (``register_rules``) borrows the rule set whose tiles and wall it plays."""
+    (``register_rules``) borrows the rule set that declares the tiles and wall it plays
+    (its tile set's ``name``)."""
     if rules.name in _ADDED or rules.name in _BUILT_IN:
         return ruleset_named(rules.name)
-    return ruleset_named(rules.ruleset.value)
+    return ruleset_named(rules.tile_set.name)
 
 
 def rules_text_problem(name: str, rules_text: str) -> str | None:

@@ -20,7 +20,8 @@ from typing import Any, Protocol
 
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.tiles import Kind, RuleSet
+from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.walls import TileSet
 
 from .options import TableOptions
 
@@ -78,8 +79,9 @@ class RulesAdapter(Protocol):
     """The rules name of the rule set this adapter plays (its ``RuleSetAdapter.name``): how
     the registry finds the rest of the rule set for a table (``registry.ruleset_of``)."""
 
-    ruleset: RuleSet
-    """The tile set and wall geometry it plays (a rule set may play another's)."""
+    tile_set: TileSet
+    """The tile set and wall it plays, with its flowers (``flowers`` says whether a table
+    leaves them out); a rule set may play another's."""
 
     def default_hands(self) -> int:
         """Hands in a match when the table option says 0."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from fourwinds.protocol.tiles import RuleSet
+from fourwinds.protocol.walls import TileSet
 
 from .narration import Narration
 from .rotation import Seating
@@ -43,8 +43,9 @@ class RuleSetAdapter(Protocol):
         ...
 
     @property
-    def ruleset(self) -> RuleSet:
-        """The tile set and wall geometry the rule set plays (``tiles.py``, ``walls.py``)."""
+    def tile_set(self) -> TileSet:
+        """The tile set and wall the rule set plays (``walls.TileSet``: declared in its
+        folder, or a built-in rule set's borrowed through the registry)."""
         ...
 
     @property

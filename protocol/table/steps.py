@@ -347,14 +347,14 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
         else:  # the rule set's draw (MCR B2: winds drawn once; American A3: highest roll)
             first = ruleset_of(rules).first_seating(seed)
     seating = ruleset_of(rules).seating_for_hand(first, hand_no, s.outcomes)
-    dice = deck_dice.break_dice(rules.ruleset, seed)
+    dice = deck_dice.break_dice(rules.tile_set, seed)
     opened, commits = s.open, s.hand.commits
     if opened.options.deck is DeckKind.MASKED:
         hand = Hand(hand_no, commits, seed, seating, dice)
         s = start_step(evolve(s, first_seating=first, hand=hand), Phase.WALL, acc, resolved)
         s = evolve(s, awaiting=frozenset())
         return masked.start_wall(s, acc)
-    wall = practice_wall(rules.ruleset, seed, flowers=rules.flowers(opened.options))
+    wall = practice_wall(rules.tile_set, seed, flowers=rules.flowers(opened.options))
     setup = HandSetup(hand_no, dice, ruleset_of(rules).prevalent_wind(hand_no), opened.options,
                       opened.rules_text)
     engine, events = rules.start(setup)

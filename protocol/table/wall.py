@@ -7,7 +7,7 @@ Every seat reads the table's options from the same signed Open, so all four buil
 from __future__ import annotations
 
 from fourwinds.protocol.deck.messages import DeckDescription
-from fourwinds.protocol.walls import WallPlan, plan_for
+from fourwinds.protocol.walls import WallPlan
 
 from .state import TableSession
 
@@ -22,10 +22,10 @@ def deck_description(s: TableSession, context: bytes) -> DeckDescription:
     """The hand's deck for ``context``: the rule set's tiles, without flowers when the
     table's agreed options say so."""
     assert s.rules is not None
-    return DeckDescription(context, s.rules.ruleset, flowers=flowers(s))
+    return DeckDescription(context, s.rules.tile_set, flowers=flowers(s))
 
 
 def hand_plan(s: TableSession, dice: tuple[int, ...]) -> WallPlan:
     """The hand's deal plan for its dice, on the table's wall."""
     assert s.rules is not None
-    return plan_for(s.rules.ruleset, dice, flowers=flowers(s))
+    return s.rules.tile_set.played(flowers=flowers(s)).plan(dice)

@@ -16,8 +16,8 @@ from fourwinds.protocol.mcr.botzone.tiles import (
     to_botzone,
     wind_of_id,
 )
+from fourwinds.protocol.mcr.tileset import MCR_TILES
 from fourwinds.protocol.notation import tile_code
-from fourwinds.protocol.tiles import MCR_TILES
 
 MCR_CODES = sorted({tile_code(kind) for kind in MCR_TILES})
 

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
+from fourwinds.protocol.mcr.tileset import MCR_TILES
 from fourwinds.protocol.notation import (
     TileParseError,
     format_tiles,
@@ -17,16 +19,7 @@ from fourwinds.protocol.notation import (
     tile_glyph,
     tile_name,
 )
-from fourwinds.protocol.tiles import (
-    AMERICAN_TILES,
-    MCR_TILES,
-    NUMBER_SUITS,
-    Kind,
-    Suit,
-    number_kind,
-    rank_of,
-    suit_of,
-)
+from fourwinds.protocol.tiles import NUMBER_SUITS, Kind, Suit, number_kind, rank_of, suit_of
 
 
 def test_a1_american_set_has_152_tiles_in_the_listed_counts() -> None:

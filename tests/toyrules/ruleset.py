@@ -23,7 +23,7 @@ from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
 from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
-from fourwinds.protocol.tiles import RuleSet
+from fourwinds.protocol.walls import TileSet
 
 from . import table_view
 from .narration import NARRATION
@@ -35,7 +35,7 @@ class PungsRuleSet:
     """Pungs and a pair: no card, no flowers, no options."""
 
     name: str = NAME
-    ruleset: RuleSet = field(default=TILES)
+    tile_set: TileSet = field(default=TILES)
     title: str = "Pungs and a pair"
     short_title: str = "Pungs"
     hints_title: str = "Your pungs"

@@ -1,8 +1,10 @@
 """The "Pungs and a pair" engine as the table session drives it: its ``RulesAdapter``
 (protocol/table/rules.py), built by the rule set's ``RuleSetAdapter.table`` (ruleset.py).
 
-It borrows the MCR tile set and wall without flowers (``TILES``: 136 tiles, four break dice,
-the MCR deal); this module is the only place that says so.
+It declares its own tile set and wall (``TILES``, a ``walls.TileSet``): the 136 suit tiles,
+winds and dragons, no flowers, broken with four dice and dealt as MCR's wall without flowers
+is; this module is the only place that says so, and nothing outside this folder changes for
+it.
 """
 
 from __future__ import annotations
@@ -23,16 +25,20 @@ from fourwinds.protocol.table.rules import (
     HandSetup,
     WindowKind,
 )
-from fourwinds.protocol.tiles import Kind, RuleSet
-from fourwinds.protocol.walls import plan_for
+from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.walls import TileSet, WallSpec
 
 from . import engine as E
 
 NAME = "pungs"
 """The rules name: what ``--rules`` and an Open message carry."""
 
-TILES = RuleSet.MCR
-"""The tile set and wall geometry played: MCR's, always without flowers."""
+TILES = TileSet(
+    NAME, "Pungs and a pair", tuple(Kind(kind) for kind in range(34) for _ in range(4)),
+    WallSpec(break_dice=4, dice_choose_wall=True,
+             last_tiles=(Seat.EAST, Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH)))
+"""The tile set and wall played: four of each suit tile, wind and dragon (136, 17 stacks a
+side), no flowers; East's two dice choose the wall, four dice count the break."""
 
 HANDS = 1
 """Hands in a match when the table option says 0: a toy match is one hand."""
@@ -42,7 +48,7 @@ class PungsRules(EngineDelegate[E.HandState, E.Action]):
     """Pungs and a pair at a table (``rules_text`` unused: no card)."""
 
     name = NAME
-    ruleset = TILES
+    tile_set = TILES
     engine = E
 
     def __init__(self, rules_text: str = "") -> None:
@@ -61,7 +67,7 @@ class PungsRules(EngineDelegate[E.HandState, E.Action]):
         return False
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
-        plan = plan_for(TILES, setup.dice, flowers=False)
+        plan = TILES.plan(setup.dice)
         return E.new_hand(plan.size, plan.deal, plan.live)
 
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:

@@ -30,7 +30,7 @@ def test_the_registry_line_makes_it_a_rule_set_like_the_others(pungs: str) -> No
     ruleset = registry.ruleset_named(pungs)
     assert ruleset.title == "Pungs and a pair"
     table = registry.rules_for(pungs, "")
-    assert registry.ruleset_of(table) is ruleset       # not MCR, whose tiles it plays
+    assert registry.ruleset_of(table) is ruleset       # by its name
     assert rules_sheet(pungs)["entries"][0]["id"] == "All Pungs"
     assert registry.add_rulesets([MODULE]) == ()        # loaded once: again is no problem
 
@@ -87,6 +87,46 @@ def test_a_module_that_is_not_a_rule_set_is_refused_by_name(
     assert registry.refused_rulesets() == problems
     for name in (broken, bare, wrong, taken):
         sys.modules.pop(name, None)
+
+
+def test_a_rule_set_whose_tiles_are_not_a_tile_set_is_refused_by_name(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tile set is checked where it enters: a ``tile_set`` that is no ``walls.TileSet``
+    is refused by the registry, and a ``TileSet`` that cannot deal (here 132 tiles, not four
+    equal sides of stacks) stops its module's import, so that module is refused too."""
+    monkeypatch.setattr(registry, "_ADDED", {})
+    monkeypatch.setattr(registry, "_REFUSED", [])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    start = ("from dataclasses import replace\n"
+             "from tests.toyrules.ruleset import RULESET as R\n")
+    loose = _module(tmp_path, "toy_loose_tiles",
+                    start + "RULESET = replace(R, name='loose', tile_set=42)\n")
+    short = _module(tmp_path, "toy_short_wall",
+                    start + "from tests.toyrules.table_rules import TILES\n"
+                    "RULESET = replace(R, name='short',"
+                    " tile_set=replace(TILES, kinds=TILES.kinds[:-4]))\n")
+    problems = registry.add_rulesets([loose, short])
+    assert len(problems) == 2
+    assert ("'toy_loose_tiles': its RULESET is not a rule set: its tile_set (the tiles and"
+            " wall it plays) is not a walls.TileSet") in problems[0]
+    assert ("'toy_short_wall': cannot be imported (ValueError: the Pungs and a pair wall"
+            " needs four sides of stacks of two") in problems[1]
+    assert registry.rule_names() == ("american", "mcr")
+    for name in (loose, short):
+        sys.modules.pop(name, None)
+
+
+def test_its_own_wall_deals_every_break_as_the_mcr_wall_without_flowers(pungs: str) -> None:
+    """The toy declares its tile set in its folder (``table_rules.TILES``); it used to
+    borrow MCR's without flowers, and every deal is what that one's was, so its tables play
+    the same hands from the same seeds."""
+    own = registry.rules_for(pungs, "").tile_set
+    mcr = registry.ruleset_named("mcr").tile_set.played(flowers=False)
+    assert own.kinds == mcr.kinds and own.played(flowers=False) is own
+    for dice in itertools.product(range(1, 7), repeat=4):
+        ours, theirs = own.plan(dice), mcr.plan(dice)
+        assert (ours.break_stack, ours.deal, ours.live) == (
+            theirs.break_stack, theirs.deal, theirs.live)
 
 
 def test_the_environment_names_the_modules_and_each_refusal_is_one_line(

@@ -11,10 +11,10 @@ from fourwinds.protocol.american.config import TableOptions
 from fourwinds.protocol.american.engine import apply, new_hand
 from fourwinds.protocol.american.events import AmericanEvent
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.american.tileset import AMERICAN_TILES, american_plan
 from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
-from fourwinds.protocol.walls import american_plan
+from fourwinds.protocol.tiles import Kind
 from testkit.slots import nth_slot
 
 DICE = (3, 4)

@@ -15,8 +15,9 @@ from fourwinds.protocol.american.config import (
 )
 from fourwinds.protocol.american.engine import new_hand
 from fourwinds.protocol.american.state import AmericanState
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
+from fourwinds.protocol.tiles import Kind
 
 from .engine_fixtures import E, charleston_state
 

@@ -17,7 +17,8 @@ from fourwinds.protocol.american.card import Card
 from fourwinds.protocol.american.cardfile import house_card, parse_card
 from fourwinds.protocol.american.compile import Variant, compiled, copies
 from fourwinds.protocol.american.matcher import match_hand
-from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
+from fourwinds.protocol.tiles import Kind
 
 from .test_card_format2 import EQUIVALENT
 

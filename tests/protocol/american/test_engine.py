@@ -24,10 +24,10 @@ from fourwinds.protocol.american.engine import (
 )
 from fourwinds.protocol.american.events import TileSeen, TilesReceived
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
+from fourwinds.protocol.american.tileset import AMERICAN_TILES, american_plan
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
-from fourwinds.protocol.walls import american_plan
+from fourwinds.protocol.tiles import Kind
 
 from .engine_fixtures import E, S, W, charleston_state, discard, play_state
 

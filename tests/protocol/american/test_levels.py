@@ -16,11 +16,12 @@ from fourwinds.protocol.american.engine import apply, new_hand, seats_to_act, vi
 from fourwinds.protocol.american.levels import make_bot
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
 from fourwinds.protocol.american.strong import FEED_SHARE
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.american.unseen import opponent_needs
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
+from fourwinds.protocol.tiles import Kind
 from testkit.hidden import shuffle_unseen
 
 CARD = house_card()

@@ -12,8 +12,9 @@ from fourwinds.protocol.american import matcher
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.compile import Variant, compiled, copies, hand_variants
 from fourwinds.protocol.american.matcher import match_hand, nearest_hands
+from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.notation import parse_tiles
-from fourwinds.protocol.tiles import AMERICAN_TILES, Kind
+from fourwinds.protocol.tiles import Kind
 
 CARD = house_card()
 VARIANTS = compiled(CARD).variants

@@ -18,9 +18,10 @@ from fourwinds.protocol.deck.events import AuditFinished, Event, Learned, Messag
 from fourwinds.protocol.deck.loopback import Command, Loopback
 from fourwinds.protocol.deck.masked_wall import SeatContext, TileTable, WallState, pass_index
 from fourwinds.protocol.deck.messages import DeckDescription, Signed, Signer, Verifier, WallPass
+from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import Kind, RuleSet
-from fourwinds.protocol.walls import WallPlan
+from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.walls import TileSet, WallPlan
 
 S = TypeVar("S")
 _MAC_KEYS = tuple(hashlib.sha256(b"seat key %d" % s).digest() for s in SEATS)
@@ -57,9 +58,9 @@ def entropy(seat: Seat, run: int = 0, label: str = "") -> Entropy:
     return Entropy(hashlib.sha256(f"{label}/{run}/{int(seat)}".encode()).digest())
 
 
-def description(ruleset: RuleSet = RuleSet.MCR, size: int | None = None,
+def description(tile_set: TileSet = MCR_SET, size: int | None = None,
                 context: bytes = b"table/hand 1") -> DeckDescription:
-    return DeckDescription(context, ruleset, size=size)
+    return DeckDescription(context, tile_set, size=size)
 
 
 def masked_decks(desc: DeckDescription, run: int = 0,

@@ -10,13 +10,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fourwinds.protocol.american.tileset import AMERICAN_SET
 from fourwinds.protocol.deck import commit_reveal as cr
 from fourwinds.protocol.deck import dice
 from fourwinds.protocol.deck.blame import Cheat, DeckCheat
 from fourwinds.protocol.deck.events import Output, SeedReady, Send
 from fourwinds.protocol.deck.messages import Body, Commit, CommitEvidence, Reveal, Signed, sign
+from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import RuleSet
 
 from .helpers import entropy, mac_signer, mac_verify
 
@@ -155,16 +156,16 @@ def test_a3_first_east_is_the_highest_two_dice_total_and_ties_roll_again() -> No
 
 def test_a3_east_breaks_the_american_wall_with_two_dice() -> None:
     seed = b"\x05" * 32
-    plan = dice.wall_plan(RuleSet.AMERICAN, seed)
-    assert plan.dice == dice.break_dice(RuleSet.AMERICAN, seed)
+    plan = dice.wall_plan(AMERICAN_SET, seed)
+    assert plan.dice == dice.break_dice(AMERICAN_SET, seed)
     assert len(plan.dice) == 2 and sum(len(hand) for hand in plan.deal) == 53
 
 
 def test_b3_the_mcr_wall_is_broken_with_four_dice() -> None:
     seed = b"\x06" * 32
-    plan = dice.wall_plan(RuleSet.MCR, seed)
+    plan = dice.wall_plan(MCR_SET, seed)
     assert len(plan.dice) == 4 and all(1 <= d <= 6 for d in plan.dice)
-    assert plan.dice == dice.break_dice(RuleSet.MCR, seed)
+    assert plan.dice == dice.break_dice(MCR_SET, seed)
 
 
 def test_b2_seat_winds_are_one_uniform_draw() -> None:

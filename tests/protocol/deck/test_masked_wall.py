@@ -7,15 +7,16 @@ from dataclasses import replace
 
 import pytest
 
+from fourwinds.protocol.american.tileset import AMERICAN_SET, american_plan
 from fourwinds.protocol.deck.deck import MaskedDeck
 from fourwinds.protocol.deck.entropy import Entropy
 from fourwinds.protocol.deck.errors import DeckUsageError
 from fourwinds.protocol.deck.events import Moved, WallReady
 from fourwinds.protocol.deck.loopback import Loopback
 from fourwinds.protocol.deck.masked_wall import WallState
+from fourwinds.protocol.mcr.tileset import MCR_SET, mcr_plan
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import RuleSet, tile_set
-from fourwinds.protocol.walls import LiveWall, american_plan, mcr_plan
+from fourwinds.protocol.walls import LiveWall, TileSet
 
 from .helpers import (
     audit_result,
@@ -30,13 +31,13 @@ from .helpers import (
 )
 
 
-def check_exactly_once(loop: Loopback[WallState], ruleset: RuleSet, dealt: set[int]) -> None:
+def check_exactly_once(loop: Loopback[WallState], tile_set: TileSet, dealt: set[int]) -> None:
     """Every tile ends up exactly once in the wall, and every seat saw the same faces."""
     results = [audit_result(loop, seat) for seat in SEATS]
     faces = results[0].faces
     assert all(r.faces == faces for r in results)
     assert all(r.blames == () for r in results)
-    assert Counter(faces) == Counter(tile_set(ruleset))
+    assert Counter(faces) == Counter(tile_set.kinds)
     for seat in SEATS:
         seen = learned(loop.events[seat])
         assert all(faces[slot] == kind for slot, kind in seen.items())
@@ -46,7 +47,7 @@ def check_exactly_once(loop: Loopback[WallState], ruleset: RuleSet, dealt: set[i
 
 
 def test_american_152_tile_deal_and_audit() -> None:
-    desc = description(RuleSet.AMERICAN)
+    desc = description(AMERICAN_SET)
     loop = Loopback(masked_decks(desc, real_signatures=True))
     assert all(isinstance(loop.events[s][0], WallReady) for s in SEATS)
     plan = american_plan((4, 2))
@@ -54,11 +55,11 @@ def test_american_152_tile_deal_and_audit() -> None:
     for seat in SEATS:
         assert set(learned(loop.events[seat])) == set(plan.deal[seat])
     loop.everyone(lambda deck, state: deck.audit(state))
-    check_exactly_once(loop, RuleSet.AMERICAN, deal_slots(plan))
+    check_exactly_once(loop, AMERICAN_SET, deal_slots(plan))
 
 
 def test_mcr_144_tile_deal_draws_discards_and_audit() -> None:
-    desc = description(RuleSet.MCR)
+    desc = description(MCR_SET)
     loop = Loopback(masked_decks(desc, run=1))
     plan = mcr_plan((3, 5, 2, 6))
     loop.everyone(lambda deck, state: deck.deal(state, plan))
@@ -76,11 +77,11 @@ def test_mcr_144_tile_deal_draws_discards_and_audit() -> None:
     loop.everyone(lambda deck, state: deck.draw(state, replacement, Seat.SOUTH))
     assert replacement in loop.states[Seat.SOUTH].faces
     loop.everyone(lambda deck, state: deck.audit(state))
-    check_exactly_once(loop, RuleSet.MCR, deal_slots(plan))
+    check_exactly_once(loop, MCR_SET, deal_slots(plan))
 
 
 def test_charleston_passes_keep_faces_private_to_the_receiver() -> None:
-    desc = description(RuleSet.AMERICAN, size=64)
+    desc = description(AMERICAN_SET, size=64)
     loop = Loopback(masked_decks(desc, run=2))
     deal = {seat: tuple(range(8 * seat, 8 * seat + 8)) for seat in SEATS}
     for seat in SEATS:  # hand the tiles out with single draws
@@ -148,6 +149,6 @@ def test_a_masked_deck_refuses_a_practice_description() -> None:
     seat could read: a masked deck never runs under it, so a table cannot claim to be fair
     while telling its players it is practice, or the other way round."""
     with pytest.raises(ValueError):
-        MaskedDeck.create(replace(description(RuleSet.AMERICAN), practice=True), Seat.EAST,
+        MaskedDeck.create(replace(description(AMERICAN_SET), practice=True), Seat.EAST,
                           Entropy(b"practice seed for a tutorial hand"), mac_signer(Seat.EAST),
                           mac_verify)

@@ -14,9 +14,10 @@ import pytest
 from fourwinds.protocol.deck.errors import DeckUsageError
 from fourwinds.protocol.deck.events import Learned
 from fourwinds.protocol.deck.loopback import Loopback
+from fourwinds.protocol.mcr.tileset import MCR_SET, mcr_plan
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import Kind, RuleSet, is_bonus, tile_set
-from fourwinds.protocol.walls import LiveWall, mcr_plan
+from fourwinds.protocol.tiles import Kind, is_bonus
+from fourwinds.protocol.walls import LiveWall
 
 from .helpers import audit_result, description, drawing, masked_decks, revealing
 
@@ -38,12 +39,12 @@ def _mcr_no_flowers_hand(loop: Loopback[S]) -> dict[Seat, dict[int, Kind]]:
 
 
 def test_b1_no_flowers_deck_deals_and_audits_the_136_tiles() -> None:
-    desc = replace(description(RuleSet.MCR), practice=False, flowers=False)
+    desc = replace(description(MCR_SET), practice=False, flowers=False)
     assert len(desc.tiles) == 136 and not any(is_bonus(k) for k in desc.tiles)
     loop = Loopback(masked_decks(desc, run=5))
     seen = _mcr_no_flowers_hand(loop)
     faces = audit_result(loop.events, Seat.EAST).faces
-    assert Counter(faces) == Counter(tile_set(RuleSet.MCR, flowers=False))
+    assert Counter(faces) == Counter(MCR_SET.played(flowers=False).kinds)
     for seat in SEATS:
         assert len(seen[seat]) >= 13
         assert all(faces[slot] == kind for slot, kind in seen[seat].items())

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from fourwinds.protocol.american.tileset import AMERICAN_SET
 from fourwinds.protocol.deck.errors import DeckUsageError
 from fourwinds.protocol.deck.events import Send
 from fourwinds.protocol.deck.loopback import Command, Loopback
 from fourwinds.protocol.deck.masked_wall import WallState
 from fourwinds.protocol.deck.messages import KeyDelivery, Signed, TransferNotice
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import RuleSet
 
 from .helpers import description, masked_decks
 
@@ -20,7 +20,7 @@ def drawing(slot: int, seat: Seat) -> Command[WallState]:
 
 
 def test_reveal_of_a_tile_passed_back_before_its_keys_raises_deck_usage_error() -> None:
-    loop = Loopback(masked_decks(description(RuleSet.AMERICAN, size=64), run=7))
+    loop = Loopback(masked_decks(description(AMERICAN_SET, size=64), run=7))
     deal = {seat: tuple(range(8 * seat, 8 * seat + 8)) for seat in SEATS}
     for seat in SEATS:
         for slot in deal[seat]:

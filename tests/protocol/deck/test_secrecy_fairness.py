@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import permutations
 
+from fourwinds.protocol.american.tileset import AMERICAN_SET, american_plan
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.deck import MaskedDeck
 from fourwinds.protocol.deck.events import Message
@@ -20,8 +21,7 @@ from fourwinds.protocol.deck.messages import (
     PublicReveal,
 )
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import RuleSet
-from fourwinds.protocol.walls import LiveWall, american_plan
+from fourwinds.protocol.walls import LiveWall
 
 from .helpers import description, drawing, entropy, mac_signer, mac_verify, masked_decks, revealing
 
@@ -45,7 +45,7 @@ def keys_in_view(inbox: list[Message]) -> dict[int, set[Seat]]:
 
 
 def test_curious_seat_never_holds_all_four_keys_of_a_position_it_does_not_hold() -> None:
-    desc = description(RuleSet.AMERICAN)
+    desc = description(AMERICAN_SET)
     loop = Loopback(masked_decks(desc, run=5))
     plan = american_plan((2, 5))
     loop.everyone(lambda deck, state: deck.deal(state, plan))

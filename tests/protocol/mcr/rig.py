@@ -14,10 +14,10 @@ from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.engine import apply, new_hand
 from fourwinds.protocol.mcr.events import Event
 from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.tileset import MCR_TILES, mcr_plan
 from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import MCR_TILES, Kind, is_bonus
-from fourwinds.protocol.walls import mcr_plan
+from fourwinds.protocol.tiles import Kind, is_bonus
 from testkit.slots import nth_slot
 
 DICE = (1, 1, 1, 1)

@@ -11,8 +11,8 @@ from fourwinds.protocol.mcr.config import TableOptions
 from fourwinds.protocol.mcr.engine import apply, new_hand
 from fourwinds.protocol.mcr.plans import PLANS, plan_distance, standard_distance
 from fourwinds.protocol.mcr.state import HandState
+from fourwinds.protocol.mcr.tileset import MCR_TILES
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.tiles import MCR_TILES
 
 from .rig import discard, rig, tiles
 

@@ -29,10 +29,11 @@ from fourwinds.protocol.mcr.engine import (
 )
 from fourwinds.protocol.mcr.events import DiscardDead, TileDrawn, TilesSeen
 from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.tileset import MCR_TILES, mcr_plan
 from fourwinds.protocol.mcr.wins import reveal_of
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import MCR_TILES, Kind
-from fourwinds.protocol.walls import LiveWall, mcr_plan
+from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.walls import LiveWall
 
 from .rig import discard, hand_kinds, pass_others, rig, tiles
 

@@ -23,8 +23,9 @@ from fourwinds.protocol.mcr.engine import (
 )
 from fourwinds.protocol.mcr.events import FlowerExposed, FlowersFinished, TileDrawn
 from fourwinds.protocol.mcr.state import HandState, Phase
+from fourwinds.protocol.mcr.tileset import MCR_SET, MCR_TILES
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.tiles import MCR_TILES, Kind, RuleSet, is_bonus, tile_set
+from fourwinds.protocol.tiles import Kind, is_bonus
 
 
 def check_views(state: HandState) -> None:
@@ -74,7 +75,7 @@ def check_invariants(state: HandState) -> None:
 def test_random_legal_actions_never_reach_an_invalid_state(rnd: random.Random,
                                                            tournament: bool,
                                                            flowers: bool) -> None:
-    faces = list(tile_set(RuleSet.MCR, flowers=flowers))
+    faces = list(MCR_SET.played(flowers=flowers).kinds)
     rnd.shuffle(faces)
     mode = TableMode.TOURNAMENT if tournament else TableMode.FRIENDLY
     state, events = new_hand(TableOptions(mode=mode, flowers=flowers), faces,

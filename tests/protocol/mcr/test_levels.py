@@ -17,9 +17,10 @@ from fourwinds.protocol.mcr.engine import apply, legal_actions, new_hand, view
 from fourwinds.protocol.mcr.hand import MeldType
 from fourwinds.protocol.mcr.plans import INF, Counts
 from fourwinds.protocol.mcr.state import HandState, MeldRec, Phase, SeatState, evolve, visible_to
+from fourwinds.protocol.mcr.tileset import MCR_TILES
 from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import MCR_TILES, Kind
+from fourwinds.protocol.tiles import Kind
 from testkit.hidden import shuffle_unseen
 
 from .rig import rig

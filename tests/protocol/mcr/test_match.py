@@ -26,8 +26,8 @@ from fourwinds.protocol.mcr.match import (
     winds_from_rolls,
 )
 from fourwinds.protocol.mcr.state import HandResult
+from fourwinds.protocol.mcr.tileset import MCR_TILES
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tiles import MCR_TILES
 
 E, S, W, N = SEATS
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from fourwinds.protocol.american.tileset import AMERICAN_SET
 from fourwinds.protocol.canonical import to_plain
 from fourwinds.protocol.mcr.actions import Discard, ExposeFlower, FlowersDone
 from fourwinds.protocol.mcr.autoplay import play_hand
@@ -23,26 +24,27 @@ from fourwinds.protocol.mcr.engine import legal_actions, new_hand, public_digest
 from fourwinds.protocol.mcr.events import DrawSource, FlowerExposed, FlowersFinished, TileDrawn
 from fourwinds.protocol.mcr.fans import FAN_NAME, Fan
 from fourwinds.protocol.mcr.state import HandState, Phase, evolve
+from fourwinds.protocol.mcr.tileset import MCR_SET, MCR_TILES
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.tiles import MCR_TILES, Kind, RuleSet, is_bonus, tile_set
+from fourwinds.protocol.tiles import Kind, is_bonus
 
 NO_FLOWERS = TableOptions(flowers=False)
 
 
 def _wall(seed: int, flowers: bool = False) -> list[Kind]:
-    faces = list(tile_set(RuleSet.MCR, flowers=flowers))
+    faces = list(MCR_SET.played(flowers=flowers).kinds)
     random.Random(seed).shuffle(faces)
     return faces
 
 
 def test_b1_no_flowers_set_is_the_136_tiles_without_a_flower_or_season() -> None:
-    tiles = tile_set(RuleSet.MCR, flowers=False)
+    tiles = MCR_SET.played(flowers=False).kinds
     assert len(tiles) == 136
     assert not any(is_bonus(k) for k in tiles)
     assert Counter(tiles) == Counter(k for k in MCR_TILES if not is_bonus(k))
     assert tiles == MCR_TILES[:136]  # a tile id names the same face in both sets
     with pytest.raises(ValueError, match="American"):
-        tile_set(RuleSet.AMERICAN, flowers=False)
+        AMERICAN_SET.played(flowers=False)
 
 
 def test_b3_no_flowers_hand_starts_at_easts_first_turn_with_no_flowers_round() -> None:

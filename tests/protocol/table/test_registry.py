@@ -14,7 +14,7 @@ def test_every_registered_rule_set_answers_to_its_name() -> None:
     assert rule_names() == ("american", "mcr")
     for name in rule_names():
         ruleset = ruleset_named(name)
-        assert ruleset.name == name == ruleset.ruleset.value
+        assert ruleset.name == name == ruleset.tile_set.name
         table = rules_for(name, "")
         assert ruleset_of(table) is ruleset
         assert rules_sheet(name)["rules"] == name

@@ -17,6 +17,7 @@ from typing import Any
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.canonical import digest
 from fourwinds.protocol.errors import IllegalAction
+from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.codec import ActionCodec, encode
 from fourwinds.protocol.table.options import TableOptions
@@ -29,7 +30,7 @@ from fourwinds.protocol.table.rules import (
     RulesAdapter,
     WindowKind,
 )
-from fourwinds.protocol.tiles import Kind, RuleSet
+from fourwinds.protocol.tiles import Kind
 
 WALL_END = 44
 HIDDEN = Kind.HIDDEN
@@ -115,7 +116,7 @@ class ToyRules:
     """The toy rule set as a ``RulesAdapter``."""
 
     name = "toy"
-    ruleset = RuleSet.MCR
+    tile_set = MCR_SET
 
     def __init__(self, rules_text: str = "") -> None:
         self._codec = ActionCodec((PassTile, Discard, Win, Pass, Take))
