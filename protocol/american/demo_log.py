@@ -29,7 +29,7 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Han
 from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.commands import Random
+from fourwinds.protocol.table.commands import Random, told
 
 WIND = {Seat.EAST: "E", Seat.SOUTH: "S", Seat.WEST: "W", Seat.NORTH: "N"}
 MAX_HANDS = 10_000
@@ -45,13 +45,7 @@ def deal(rng: Random) -> tuple[list[Any], tuple[int, int]]:
 def play_match(card: Card, rng: Random, hands: int, out: Callable[[str], None],
                quiet: bool = False) -> MatchState:
     """Play ``hands`` hands with four bots, telling ``out`` the log; the final match state."""
-    log = match_log(card, rng, hands, quiet)
-    while True:
-        try:
-            out(next(log))
-        except StopIteration as done:
-            final: MatchState = done.value
-            return final
+    return told(match_log(card, rng, hands, quiet), out)
 
 
 def match_log(card: Card, rng: Random, hands: int, quiet: bool = False

@@ -40,7 +40,7 @@ from fourwinds.protocol.mcr.state import HandState
 from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.commands import Random
+from fourwinds.protocol.table.commands import Random, told
 from fourwinds.protocol.tiles import Kind
 
 WIND = "ESWN"
@@ -59,13 +59,7 @@ def deal(rng: Random, flowers: bool = True
 def play_match(rng: Random, hands: int, out: Callable[[str], None], quiet: bool = False,
                flowers: bool = True) -> MatchState:
     """Play ``hands`` hands of a match with four bots, telling ``out`` the log."""
-    log = match_log(rng, hands, quiet, flowers)
-    while True:
-        try:
-            out(next(log))
-        except StopIteration as done:
-            final: MatchState = done.value
-            return final
+    return told(match_log(rng, hands, quiet, flowers), out)
 
 
 def match_log(rng: Random, hands: int, quiet: bool = False, flowers: bool = True

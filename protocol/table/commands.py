@@ -18,7 +18,7 @@ rule set one folder and protocol/ sans-I/O:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, MutableSequence
+from collections.abc import Callable, Generator, Iterable, Mapping, MutableSequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
@@ -145,6 +145,17 @@ class RuleCommands:
 
 
 NO_COMMANDS = RuleCommands()
+
+
+def told(log: Generator[str, None, _T], out: Callable[[str], None]) -> _T:
+    """Tell ``out`` each line a log gives and return what the log returns at its end (a demo's
+    final match state): for a caller that wants lines as they come, not a generator."""
+    while True:
+        try:
+            out(next(log))
+        except StopIteration as done:
+            result: _T = done.value
+            return result
 
 
 def commands_of(ruleset: object) -> RuleCommands:
