@@ -18,15 +18,27 @@ from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
+from fourwinds.protocol.table.ruleset import (
+    PlayedHand,
+    RuleSetAdapter,
+    TablePoints,
+    TournamentRules,
+)
 from fourwinds.protocol.tournament.standings import american_table_points
 from fourwinds.protocol.walls import TileSet
 
 from . import table_view
+from .match import HANDS_PER_GAME
 from .narration import NARRATION
 from .table_rules import AmericanRules, card_from_text
 from .tileset import AMERICAN_SET
 from .tournament_hand import tournament_hand
+
+TOURNAMENT = TournamentRules(match_hands=HANDS_PER_GAME, points=TablePoints.SCORES,
+                             score_breaks_ties=False, unfinished_scores_zero=True)
+"""American tournaments: each hand's tournament points (``tournament_scores``) are the table's
+scores and the standings points, ties sharing a rank; a timed round plays at most a game of 4
+hands, and an event may say a hand unfinished at the time call scores 0 for everybody."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +52,10 @@ class AmericanRuleSet:
     hints_title: str = "Nearest card hands"
     plays_a_card: bool = True
     flowers_optional: bool = False
+
+    @property
+    def tournament(self) -> TournamentRules:
+        return TOURNAMENT
 
     @property
     def narration(self) -> Narration:

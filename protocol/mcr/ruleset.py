@@ -21,15 +21,26 @@ from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
+from fourwinds.protocol.table.ruleset import (
+    PlayedHand,
+    RuleSetAdapter,
+    TablePoints,
+    TournamentRules,
+)
 from fourwinds.protocol.walls import TileSet
 
 from . import table_view
-from .config import HANDS_PER_ROUND
+from .config import HANDS_PER_MATCH, HANDS_PER_ROUND
 from .match import hand_seating
 from .narration import NARRATION
 from .table_rules import MCRRules
 from .tileset import MCR_SET
+
+TOURNAMENT = TournamentRules(match_hands=HANDS_PER_MATCH, points=TablePoints.PLACES,
+                             score_breaks_ties=True, unfinished_scores_zero=False)
+"""MCR tournaments (European practice): table points 4 / 2 / 1 / 0 by place from the match
+scores, the total score breaking ties; a timed round plays at most a whole match of 16 hands,
+and the hand in progress at the time call is played out."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,10 @@ class MCRRuleSet:
     hints_title: str = "Tiles to win"
     plays_a_card: bool = False
     flowers_optional: bool = True
+
+    @property
+    def tournament(self) -> TournamentRules:
+        return TOURNAMENT
 
     @property
     def narration(self) -> Narration:

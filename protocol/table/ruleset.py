@@ -21,6 +21,8 @@ botzone.py: ``game_of``).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
 from typing import Any, Protocol
 
 from fourwinds.protocol.walls import TileSet
@@ -32,6 +34,38 @@ from .rules import HandOutcome, RulesAdapter
 
 PlayedHand = tuple[int, HandOutcome, Seating]
 """A hand of the match so far: its number, how it ended (by wind) and its seating."""
+
+
+class TablePoints(Enum):
+    """How a table's result in a tournament round becomes standings points
+    (protocol/tournament/standings.py)."""
+
+    PLACES = "places"
+    """Table points by place at the table, 4 / 2 / 1 / 0 from the final scores (ties share
+    the points of the places they cover); the score is kept beside them. A bye gives the
+    event's bye points, and a seat handed to a substitute keeps its share of the points by the
+    hands it played."""
+    SCORES = "scores"
+    """The table's final scores are the points (and the score). A bye gives the event's bye
+    score as points, and a seat handed to a substitute keeps the score it had then."""
+
+
+@dataclass(frozen=True)
+class TournamentRules:
+    """What a rule set's tournaments count, declared once in its folder (its adapter's
+    ``tournament``): the event's record, standings and round clock read it by the event's
+    rules name, never by comparing names (protocol/tournament/event_rules.py)."""
+
+    match_hands: int
+    """The hands of a whole match: a timed round's tables play at most this many."""
+    points: TablePoints
+    """How a table's result becomes standings points (and what a bye and a handed-over seat
+    count)."""
+    score_breaks_ties: bool
+    """Whether players equal on points rank by their total score (else they share a rank)."""
+    unfinished_scores_zero: bool
+    """Whether the event option ``unfinished_zero`` applies: at a timed event the time call
+    stops the hand in progress at once, scoring 0 for everybody."""
 
 
 class RuleSetAdapter(Protocol):
@@ -109,6 +143,12 @@ class RuleSetAdapter(Protocol):
 
     def prevalent_wind(self, hand_no: int) -> int:
         """The round wind of hand ``hand_no`` (0-3; 0, East, for rule sets without one)."""
+        ...
+
+    @property
+    def tournament(self) -> TournamentRules | None:
+        """What its tournaments count (``TournamentRules``); None when it has none: an event
+        of these rules is refused where it is created and where its record is checked."""
         ...
 
     def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
