@@ -12,8 +12,9 @@ records (docs/TOURNAMENT.md, "The round clock").
   (protocol/table/steps.py). A table's ``Extension`` moves its call later by its minutes,
   counted from when this daemon first held the round's time call; an ``EndTable`` calls its
   time at once. The table's result is then signed as for any finished match. At an
-  American event created with ``unfinished_zero`` the call stops the hand in progress at
-  once, scoring 0 for everyone (the session's ``stop_now``).
+  event created with ``unfinished_zero``, of a rule set whose tournaments allow it
+  (``TournamentRules.unfinished_scores_zero``: American), the call stops the hand in progress
+  at once, scoring 0 for everyone (the session's ``stop_now``).
 
 Nothing here decides: a seat's daemon only says what its record holds. A daemon keeps the
 wall-clock time it first held the round's start in the event's metadata, so a restarted
@@ -29,8 +30,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from fourwinds.daemon.api import ApiError
+from fourwinds.protocol.tournament.event_rules import tournament_rules
 from fourwinds.protocol.tournament.records import EndTable, Extension, Length, TimeCall
-from fourwinds.protocol.tournament.standings import Rules
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -101,9 +102,11 @@ def table_due(rt: EventRuntime, clock: RoundClock, table: int, now: float) -> bo
 
 
 def stop_now(rt: EventRuntime) -> bool:
-    """Whether the time call stops the hand in progress at once, scoring 0 for everyone:
-    the American option ``unfinished_zero`` of the event's creation."""
-    return rt.create.unfinished_zero and rt.create.rules is Rules.AMERICAN
+    """Whether the time call stops the hand in progress at once, scoring 0 for everyone: the
+    option ``unfinished_zero`` of the event's creation, where its rule set allows it
+    (American: ``TournamentRules.unfinished_scores_zero``)."""
+    return (rt.create.unfinished_zero
+            and tournament_rules(rt.create.rules).unfinished_scores_zero)
 
 
 class EventClock:

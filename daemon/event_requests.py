@@ -15,7 +15,13 @@ from fourwinds.daemon.events import describe, entrant_named
 from fourwinds.daemon.identity import BadKey, checked_public_key
 from fourwinds.daemon.transport import TransportError
 from fourwinds.daemon.wire import PROTOCOL_VERSION
-from fourwinds.protocol.table.rules_label import NO_FLOWERS_REFUSED, rules_label
+from fourwinds.protocol.table.registry import EVENT_BY_DEFAULT
+from fourwinds.protocol.table.rules_label import rules_label
+from fourwinds.protocol.tournament.event_rules import (
+    NoTournaments,
+    event_ruleset,
+    flowers_refused,
+)
 from fourwinds.protocol.tournament.records import (
     MAX_AMOUNT,
     MAX_NAME,
@@ -31,7 +37,6 @@ from fourwinds.protocol.tournament.records import (
     Penalty,
 )
 from fourwinds.protocol.tournament.seating import FillPolicy
-from fourwinds.protocol.tournament.standings import Rules
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -59,7 +64,7 @@ def _flag(request: Message, name: str) -> bool:
     return value
 
 
-E = TypeVar("E", Rules, FillPolicy, Deck)
+E = TypeVar("E", FillPolicy, Deck)
 
 
 def _choice(request: Message, name: str, kind: type[E], default: E) -> E:
@@ -70,9 +75,22 @@ def _choice(request: Message, name: str, kind: type[E], default: E) -> E:
     raise ApiError(f"{name} must be one of {', '.join(str(m.value) for m in kind)}")
 
 
+def _event_rules(request: Message) -> str:
+    """The event's rules name (``EVENT_BY_DEFAULT`` when the request names none): a rule set
+    this daemon has, with tournaments; else refused with the one-line reason."""
+    rules = request.get("rules", EVENT_BY_DEFAULT)
+    if not isinstance(rules, str):
+        raise ApiError("rules must be a rules name")
+    try:
+        event_ruleset(rules)
+    except NoTournaments as error:
+        raise ApiError(str(error)) from None
+    return rules
+
+
 async def _create(d: Daemon, request: Message) -> Message:
     name = _text(request, "name", MAX_NAME)
-    rules = _choice(request, "rules", Rules, Rules.MCR)
+    rules = _event_rules(request)
     rounds = _count(request, "rounds", 1, MAX_ROUNDS, 4)
     if request.get("minutes") is not None and request.get("hands") is not None:
         raise ApiError("a round is a number of hands or of minutes, not both")
@@ -83,8 +101,9 @@ async def _create(d: Daemon, request: Message) -> Message:
     flowers = request.get("flowers", True)
     if not isinstance(flowers, bool):
         raise ApiError("flowers must be true or false")
-    if not flowers and rules is not Rules.MCR:
-        raise ApiError(NO_FLOWERS_REFUSED)
+    refused = None if flowers else flowers_refused(rules)
+    if refused is not None:
+        raise ApiError(refused)
     rt = d.events.create(name, rules, rounds, length, amount,
                          _choice(request, "fill", FillPolicy, FillPolicy.BOTS),
                          _flag(request, "private"), _flag(request, "seeded"),
@@ -168,7 +187,7 @@ async def _standings(d: Daemon, request: Message) -> Message:
              "points": str(row.points), "score": row.score, "played": row.played,
              "byes": row.byes} for row in rt.verdict.standings]
     return {"ok": True, "event": rt.held.event.hex(), "name": rt.name,
-            "rules": rt.create.rules.value, "rounds_started": rt.rounds_started(),
+            "rules": rt.create.rules, "rounds_started": rt.rounds_started(),
             "results": rt.verdict.results, "standings": rows}
 
 

@@ -104,7 +104,7 @@ from fourwinds.protocol.tournament.signing import (
     signed_by,
     table_id,
 )
-from fourwinds.protocol.tournament.standings import Rules, Scoring
+from fourwinds.protocol.tournament.standings import Scoring
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
@@ -256,7 +256,7 @@ class Events:
             self.d.withdraw_soon(rt.held.event)
             return
         self.d.in_background(discovery.announce_event(EventAnnouncement(
-            rt.held.event, rt.name, rt.create.rules.value, rt.create.private,
+            rt.held.event, rt.name, rt.create.rules, rt.create.private,
             rt.create.flowers)), "announce")
 
     def seen(self) -> list[SeenEvent]:
@@ -836,7 +836,7 @@ class Events:
 
     # -- requests ----------------------------------------------------------------------------
 
-    def create(self, name: str, rules: Rules, rounds: int, length: Length, amount: int,
+    def create(self, name: str, rules: str, rounds: int, length: Length, amount: int,
                fill: FillPolicy, private: bool, seeded: bool, deck: Deck,
                unfinished_zero: bool, flowers: bool = True) -> EventRuntime:
         if any(rt.name == name and rt.director == self._me() and rt.entries_open()
@@ -980,10 +980,10 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
     create = rt.create
     entrants = rt.entrants()
     return {
-        "event": rt.held.event.hex(), "name": create.name, "rules": create.rules.value,
+        "event": rt.held.event.hex(), "name": create.name, "rules": create.rules,
         "rounds": create.rounds, "length": create.length.value, "amount": create.amount,
         "private": create.private, "fill": create.fill.value, "deck": create.deck.value,
-        "flowers": create.flowers, "rules_label": rules_label(create.rules.value,
+        "flowers": create.flowers, "rules_label": rules_label(create.rules,
                                                               create.flowers),
         "director": rt.director == me, "director_key": rt.director.hex(),
         "director_changes": [{"director": item.director.hex(), "at": item.at,

@@ -39,7 +39,7 @@ from fourwinds.protocol.tournament.records import (
 from fourwinds.protocol.tournament.round_seating import expected_seating
 from fourwinds.protocol.tournament.seating import FillPolicy, RoundSeating
 from fourwinds.protocol.tournament.signing import event_id, signed, table_id
-from fourwinds.protocol.tournament.standings import Rules, Scoring, ranking
+from fourwinds.protocol.tournament.standings import Scoring, ranking
 
 Scores = tuple[int, int, int, int]
 
@@ -60,7 +60,7 @@ class EventMaker:
     """The records of one event, as its director and entrants sign them."""
 
     name: str = "club night"
-    rules: Rules = Rules.MCR
+    rules: str = "mcr"          # the event's rules name
     rounds: int = 3
     fill: FillPolicy = FillPolicy.BOTS
     private: bool = False

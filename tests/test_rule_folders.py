@@ -5,9 +5,9 @@ and never imports from ``protocol/american`` or ``protocol/mcr``, compares with 
 ``"american"``, or reads a member such as ``Rules.MCR`` (``testkit/rule_names.py`` says
 exactly what counts).
 
-The files that still do are listed in ``ALLOWED`` with the reason; the check fails on a file
-that names a rule set and is not listed (a new one) and on a listed file that no longer does
-(take it out), so the list only shrinks.
+The files that still did were listed in ``ALLOWED`` with the reason, and the list only shrank;
+it is empty now. The check fails on a file that names a rule set and is not listed (a new
+one) and on a listed file that no longer does (take it out).
 """
 
 from __future__ import annotations
@@ -19,16 +19,9 @@ from testkit.rule_names import rule_namings
 REGISTRY = "protocol/table/registry.py"
 """The one module outside the rule folders that names them: one line per rule set."""
 
-NEXT_TOURNAMENT = "tournament standings per rule set: next"
-
-ALLOWED: dict[str, str] = {
-    "protocol/tournament/check.py": NEXT_TOURNAMENT,
-    "protocol/tournament/standings.py": NEXT_TOURNAMENT,
-    "daemon/event_clock.py": NEXT_TOURNAMENT,
-    "daemon/event_requests.py": NEXT_TOURNAMENT,
-    "frontends/commands/tournament_cmds.py": NEXT_TOURNAMENT,
-}
-"""Files outside the rule folders that still name a rule set, each with why (only shrinks)."""
+ALLOWED: dict[str, str] = {}
+"""Files outside the rule folders that still name a rule set, each with why (only shrinks):
+none is left since the tournament asks the event's rule set too."""
 
 
 def test_only_the_rule_folders_and_the_registry_name_a_rule_set() -> None:

@@ -130,7 +130,7 @@ def describe_event(verdict: Verdict) -> list[str]:
     create = verdict.create
     assert create is not None
     names = [shown_name(name, 20) for name in verdict.names]
-    lines = [f"OK: \"{shown_name(create.name, 64)}\", {create.rules.value}, "
+    lines = [f"OK: \"{shown_name(create.name, 64)}\", {create.rules}, "
              f"{len(verdict.entrants)} entrants, {len(verdict.rounds)} of {create.rounds} "
              f"round(s) started, {verdict.results} table result(s)"]
     lines.append("rank  player                points   score  played  byes")

@@ -22,8 +22,10 @@ from fourwinds.frontends.commands.table_cmds import NO_FLOWERS_IS_MCR
 from fourwinds.frontends.daemon_link import LocalApi, checked, connect
 from fourwinds.frontends.local_seats import DaemonPlan, SoloBusy, ensure_daemon, is_running
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.registry import EVENT_BY_DEFAULT, rule_names
 from fourwinds.protocol.table.rules_label import flowers_optional
 from fourwinds.protocol.text import clean_text, shown_name
+from fourwinds.protocol.tournament.event_rules import event_ruleset
 
 
 def add_parsers(commands: Any) -> None:
@@ -32,7 +34,8 @@ def add_parsers(commands: Any) -> None:
         description="Create an event you direct. Players enter it with `fourwinds tournament "
                     "join NAME --peer HOST:PORT` (the address this prints).")
     create.add_argument("name", metavar="NAME")
-    create.add_argument("--rules", choices=("mcr", "american"), default="mcr")
+    create.add_argument("--rules", choices=rule_names(), default=EVENT_BY_DEFAULT,
+                        help=f"the event's rule set (default {EVENT_BY_DEFAULT})")
     create.add_argument("--rounds", type=int, default=4, metavar="R")
     length = create.add_mutually_exclusive_group()
     length.add_argument("--hands", type=int, metavar="H", help="hands a round (default 4)")
@@ -298,6 +301,7 @@ def _clock_lines(event: Mapping[str, Any]) -> list[str]:
 
 
 def cmd_create(args: argparse.Namespace) -> int:
+    event_ruleset(args.rules)    # a rule set without tournaments: refused here, one line
     if not args.flowers and not flowers_optional(args.rules):
         raise FourwindsError(NO_FLOWERS_IS_MCR)
     request: dict[str, Any] = {

@@ -45,6 +45,10 @@ HOSTED_BY_DEFAULT = "mcr"
 """The rules of a table the local API's ``create`` hosts when the request names none
 (docs/LOCAL-API.md); the commands send theirs (``PLAYED_BY_DEFAULT`` or the config file's)."""
 
+EVENT_BY_DEFAULT = "mcr"
+"""The rules of a tournament event (``fourwinds tournament create``, the local API's
+``tournament_create``) when the command line or the request names none."""
+
 RULES_NAME = re.compile(r"[a-z][a-z0-9_-]{0,15}")
 """A rules name: what an Open message carries (at most 16 characters), a command line's
 ``--rules`` and the local API's ``rules`` take."""
@@ -108,7 +112,7 @@ def _not_a_ruleset(ruleset: Any) -> str | None:
     # late: only a process that loads rule sets needs them
     from fourwinds.protocol.walls import TileSet
 
-    from .ruleset import RuleSetAdapter
+    from .ruleset import RuleSetAdapter, TournamentRules
 
     members = sorted(n for n in vars(RuleSetAdapter) if not n.startswith("_"))
     missing = [n for n in members if not hasattr(ruleset, n)]
@@ -123,6 +127,8 @@ def _not_a_ruleset(ruleset: Any) -> str | None:
                 " at most 16)")
     if not isinstance(ruleset.tile_set, TileSet):
         return "its tile_set (the tiles and wall it plays) is not a walls.TileSet"
+    if ruleset.tournament is not None and not isinstance(ruleset.tournament, TournamentRules):
+        return "its tournament (what its tournaments count) is not a TournamentRules or None"
     protocol = vars(RuleSetAdapter)
     calls = [n for n in members if not isinstance(protocol[n], property)
              and not callable(getattr(ruleset, n))]

@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from .registry import ruleset_named
 
-__all__ = ["NO_FLOWERS", "NO_FLOWERS_REFUSED", "flowers_optional", "rules_label"]
+__all__ = ["NO_FLOWERS", "flowers_optional", "rules_label"]
 
 NO_FLOWERS = "no flowers"
-NO_FLOWERS_REFUSED = ("no flowers is for MCR: an American wall always has its flowers, card "
-                      "hands use them")
 
 
 def flowers_optional(rules: str) -> bool:

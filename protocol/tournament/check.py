@@ -11,6 +11,11 @@ kept as it stands so that the rest of the record is still checked against it (ea
 tables' results is then checked too), and the verdict is not ok. The standings are computed
 from the accepted results, corrections, byes, penalties and substitutes (standings.py).
 
+The event's rules are a rules name, and what its tournaments count is its rule set's
+(event_rules.py): a creation whose rules this daemon does not have, whose rule set has no
+tournaments, or that leaves the flowers out where its rule set always plays them, is refused
+(``NO_CREATE``) with one line saying why, and nothing of the event is checked.
+
 At an event whose seed is made ahead (``Create.seed_steps`` AHEAD, seed_ahead.py) the
 commitments and echoes of the next round come whenever the record allows them, the
 director's ``RoundCall`` closes the round's roster and the results it is seated after (a
@@ -32,6 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .event_rules import NoTournaments, event_ruleset, flowers_refused, tournament_rules
 from .problems import EventProblem, ProblemKind
 from .record_wire import encode_record
 from .records import (
@@ -68,7 +74,6 @@ from .standings import (
     Bye,
     Deduction,
     Handover,
-    Rules,
     StandingsError,
     StandingsRow,
     ranking,
@@ -77,13 +82,14 @@ from .standings import (
 from .standings import TableResult as Scores
 
 SEATS = "ESWN"
-MATCH_HANDS = {Rules.MCR: 16, Rules.AMERICAN: 4}
-"""A whole match of each rule set: a timed round's tables play at most this many hands."""
 
 
 def table_hands(create: Create) -> int:
-    """How many hands a table of the event plays at most (a timed round: a whole match)."""
-    return create.amount if create.length is Length.HANDS else MATCH_HANDS[create.rules]
+    """How many hands a table of the event plays at most (a timed round: a whole match of the
+    event's rule set, its ``TournamentRules.match_hands``)."""
+    if create.length is Length.HANDS:
+        return create.amount
+    return tournament_rules(create.rules).match_hands
 
 
 @dataclass(frozen=True)
@@ -744,11 +750,14 @@ class EventChecker:
             self._refusal = Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
                                                         "its signature does not check"),))
             return
-        if not create.flowers and create.rules is not Rules.MCR:
-            self._refusal = Verdict(None, (EventProblem(
-                ProblemKind.NO_CREATE, 0, None, None,
-                f"an event without flowers is MCR only ({create.rules.value} always plays "
-                "its flowers)"),))
+        try:
+            event_ruleset(create.rules)
+            refused = None if create.flowers else flowers_refused(create.rules)
+        except NoTournaments as error:   # unknown here, or a rule set without tournaments
+            refused = str(error)
+        if refused is not None:
+            self._refusal = Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
+                                                        refused),))
             return
         self._check = _Check(create)
 

@@ -24,6 +24,7 @@ from fourwinds.protocol.table.wire import (
     unpack,
 )
 
+from ..table.registry import RULES_NAME
 from .records import (
     EVENT_ID_LEN,
     HASH_LEN,
@@ -65,7 +66,7 @@ from .records import (
     WithdrawnBy,
 )
 from .seating import FillPolicy, Seats
-from .standings import Rules, Scoring
+from .standings import Scoring
 
 DOMAIN = "fourwinds-tournament"
 RECORD_VERSION = 1
@@ -82,7 +83,7 @@ def body_to_wire(body: Body) -> list[Any]:
     """The body's fields as plain values, in declaration order."""
     if isinstance(body, Create):
         s = body.scoring
-        return [body.director, body.name, body.rules.value, body.rounds, body.length.value,
+        return [body.director, body.name, body.rules, body.rounds, body.length.value,
                 body.amount, body.fill.value,
                 [s.bye_points.numerator, s.bye_points.denominator, s.bye_score,
                  s.three_exposures_penalty],
@@ -145,6 +146,16 @@ def _enum(kind: type[Any], value: object, what: str) -> Any:
                     f"{', '.join(str(m.value) for m in kind)}")
 
 
+def _rules_name(value: object) -> str:
+    """An event's rules: a rules name as a table's Open carries it (``"mcr"``). Whether a
+    rule set of that name is here, with tournaments, is the event check's (check.py), so a
+    record reads the same at every daemon whatever rule sets it has loaded."""
+    rules = need_str(value, "rules", 16)
+    if not RULES_NAME.fullmatch(rules):
+        raise WireError(f"rules: {rules!r} is not a rules name")
+    return rules
+
+
 def _round(value: object) -> int:
     return need_int(value, "round", 0, MAX_ROUNDS - 1)
 
@@ -174,7 +185,7 @@ def _fraction(numerator: object, denominator: object, what: str) -> Fraction:
 
 def _create(f: list[Any]) -> Create:
     scoring = need_list(f[7], "scoring", length=4)
-    rules: Rules = _enum(Rules, f[2], "rules")
+    rules = _rules_name(f[2])
     return Create(
         _key(f[0], "director key"), need_str(f[1], "event name", MAX_NAME),
         rules, need_int(f[3], "rounds", 1, MAX_ROUNDS),

@@ -38,7 +38,7 @@ from fractions import Fraction
 
 from ..canonical import ADDED_LATER
 from .seating import FillPolicy, Seats
-from .standings import Rules, Scoring
+from .standings import Scoring
 
 KEY_LEN = 32
 SIGNATURE_LEN = 64
@@ -114,18 +114,21 @@ class WithdrawnBy(Enum):
 
 @dataclass(frozen=True)
 class Create:
-    """The event: its director's key, name and rules, fixed at creation. ``nonce`` makes two
-    events of one director with the same settings two events (their ids differ)."""
+    """The event: its director's key, name and rules, fixed at creation. ``rules`` is a
+    rules name (the registry's, as a table's Open carries it: ``"mcr"``), whose rule set says
+    what its tournaments count (event_rules.py). ``nonce`` makes two events of one director
+    with the same settings two events (their ids differ)."""
 
     director: bytes
     name: str
-    rules: Rules
+    rules: str
     rounds: int
     length: Length
     amount: int                  # hands, or minutes, a round
     fill: FillPolicy
     scoring: Scoring
-    unfinished_zero: bool        # American: a hand unfinished at the call scores 0
+    unfinished_zero: bool        # a hand unfinished at the call scores 0 (where the rule set
+    #                              allows it: TournamentRules.unfinished_scores_zero, American)
     private: bool
     seeded: bool                 # Swiss-like seeding by standings from round 2
     deck: Deck
@@ -134,7 +137,8 @@ class Create:
     # MCR without flowers: every table of the event opened with the table option ``flowers``
     # off (136 tiles, no flower points). A 15th field on the wire only when off (then the
     # 14th is written whatever the seed steps), so an event made before it keeps its bytes
-    # and its id; an American event always has its flowers (refused when read).
+    # and its id; an event of a rule set that always plays its flowers (American) is refused
+    # when checked.
     flowers: bool = field(default=True, metadata=ADDED_LATER)
 
 

@@ -136,7 +136,7 @@ def _table(verdict: Verdict, event: bytes, seating: RoundSeating, table: int, pl
         name = name[:EVENT_TABLE_NAME - 1] + "b"
     return RoundTable(round_index, table, table_id(event, round_index, table,
                                                    0 if sub is None else 1),
-                      keys, place, name, create.rules.value, options,
+                      keys, place, name, create.rules, options,
                       verdict.director or create.director)
 
 

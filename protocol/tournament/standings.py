@@ -1,14 +1,18 @@
 """Standings from table results: pure, so every daemon computes the same table.
 
-MCR: each table of a round gives table points 4 / 2 / 1 / 0 by place (higher final score
-first); players tied on score share the points of the places they cover (two tied for
-third: 0.5 each). Players rank by table points, then by total score. American: each hand
-gives tournament points (``american_hand_points``: the card value, +10 self-picked, +20
-jokerless except Singles and Pairs; the discarder -10 with 0-1 exposures, -20 with 2 and
--30 with 3 or more, or the event's other figure such as -25; a wall game +10 to every hand
-not dead; a hand unfinished at time 0), and players rank by their total. Players equal on
-everything that ranks them share a rank. A bye scores what the event fixed at creation
-(``Scoring``); a bot seat takes its place at the table but its points count for nobody.
+How a table's result counts is the event's rule set's (its ``TournamentRules``, asked by the
+event's rules name: event_rules.py): with ``TablePoints.PLACES`` (MCR) each table of a round
+gives table points 4 / 2 / 1 / 0 by place (higher final score first); players tied on score
+share the points of the places they cover (two tied for third: 0.5 each); the score breaks
+ties between equal points when the rule set says so (MCR: players rank by table points, then
+by total score). With ``TablePoints.SCORES`` (American) the table's scores are the points:
+American tables score each hand's tournament points (``american_hand_points``: the card
+value, +10 self-picked, +20 jokerless except Singles and Pairs; the discarder -10 with 0-1
+exposures, -20 with 2 and -30 with 3 or more, or the event's other figure such as -25; a wall
+game +10 to every hand not dead; a hand unfinished at time 0), and players rank by their
+total. Players equal on everything that ranks them share a rank. A bye scores what the event
+fixed at creation (``Scoring``); a bot seat takes its place at the table but its points count
+for nobody.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from fractions import Fraction
 
 from ..errors import FourwindsError
 from ..seats import Seat
+from ..table.ruleset import TablePoints
+from .event_rules import tournament_rules
 
 PLACE_POINTS = (4, 2, 1, 0)
 SELF_PICKED_BONUS = 10
@@ -27,13 +33,6 @@ JOKERLESS_BONUS = 20
 WALL_GAME_POINTS = 10
 DISCARDER_PENALTY = (10, 10, 20)   # by the discarder's exposures: 0, 1, 2
 THREE_EXPOSURES_PENALTY = 30      # 3 or more: the default; some events use 25
-
-
-class Rules(Enum):
-    """Which standings rules apply."""
-
-    MCR = "mcr"
-    AMERICAN = "american"
 
 
 class HandEnd(Enum):
@@ -50,10 +49,12 @@ class StandingsError(FourwindsError):
 
 @dataclass(frozen=True)
 class Scoring:
-    """An event's standings rules, fixed at creation. A bye gives ``bye_points`` (MCR:
-    table points) and ``bye_score`` (MCR: game score; American: tournament points)."""
+    """An event's standings rules, fixed at creation: ``rules`` is the event's rules name
+    (its rule set's ``TournamentRules`` say how results count). A bye gives ``bye_points``
+    (table points by place: MCR) and ``bye_score`` (the score; where the scores are the
+    points, American, its points too)."""
 
-    rules: Rules
+    rules: str
     bye_points: Fraction = Fraction(0)
     bye_score: int = 0
     three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
@@ -120,9 +121,10 @@ class Deduction:
 
 @dataclass(frozen=True)
 class StandingsRow:
-    """One player's place: ``rank`` (1 = first; equal players share it), ``points`` (MCR:
-    table points; American: tournament points), ``score`` (MCR: total game score; American:
-    the same tournament points), rounds played and byes."""
+    """One player's place: ``rank`` (1 = first; equal players share it), ``points`` (table
+    points by place, MCR; or the scores, American: tournament points), ``score`` (the total
+    score: MCR's game score; American's the same tournament points), rounds played and
+    byes."""
 
     rank: int
     player: int
@@ -192,27 +194,28 @@ def standings(results: Sequence[TableResult], scoring: Scoring,
     with no result yet; ``deductions`` are taken off after the results (penalties);
     ``handovers`` split a seat's result between its player and a substitute."""
     _check(results, byes, handovers)
+    counts = tournament_rules(scoring.rules)
+    by_place = counts.points is TablePoints.PLACES
     handed = {(h.round, h.table, h.seat): h for h in handovers}
     points: dict[int, Fraction] = {p: Fraction(0) for p in players}
     score: dict[int, int] = dict.fromkeys(players, 0)
     played: dict[int, int] = dict.fromkeys(players, 0)
     sat_out: dict[int, int] = dict.fromkeys(players, 0)
     for result in results:
-        if scoring.rules is Rules.MCR:
+        if by_place:
             gained = table_points(result.scores)
         else:
             gained = tuple(Fraction(s) for s in result.scores)
         for seat, player in enumerate(result.players):
             shares = _shares(result, seat, player, gained[seat],
-                             handed.get((result.round, result.table, seat)), scoring)
+                             handed.get((result.round, result.table, seat)), by_place)
             for who, won, scored in shares:
                 points[who] = points.get(who, Fraction(0)) + won
                 score[who] = score.get(who, 0) + scored
                 played[who] = played.get(who, 0) + 1
                 sat_out.setdefault(who, 0)
     for bye in byes:
-        bonus = (scoring.bye_points if scoring.rules is Rules.MCR
-                 else Fraction(scoring.bye_score))
+        bonus = scoring.bye_points if by_place else Fraction(scoring.bye_score)
         points[bye.player] = points.get(bye.player, Fraction(0)) + bonus
         score[bye.player] = score.get(bye.player, 0) + scoring.bye_score
         sat_out[bye.player] = sat_out.get(bye.player, 0) + 1
@@ -224,7 +227,7 @@ def standings(results: Sequence[TableResult], scoring: Scoring,
         sat_out.setdefault(taken.player, 0)
 
     def key(p: int) -> tuple[Fraction, int]:
-        return (points[p], score[p] if scoring.rules is Rules.MCR else 0)
+        return (points[p], score[p] if counts.score_breaks_ties else 0)
 
     order = sorted(points, key=lambda p: (tuple(-k for k in key(p)), p))
     rows: list[StandingsRow] = []
@@ -236,14 +239,15 @@ def standings(results: Sequence[TableResult], scoring: Scoring,
 
 
 def _shares(result: TableResult, seat: int, player: int | None, gained: Fraction,
-            handover: Handover | None, scoring: Scoring
+            handover: Handover | None, by_place: bool
             ) -> list[tuple[int, Fraction, int]]:
-    """Who a seat's result counts for: (player, points, score) each, none for a bot."""
+    """Who a seat's result counts for: (player, points, score) each, none for a bot. A seat
+    handed over keeps, for its player, its share of the table points by place (``by_place``)
+    or, where the scores are the points, the score it had then."""
     total = result.scores[seat]
     if handover is None:
         return [] if player is None else [(player, gained, total)]
-    mcr = scoring.rules is Rules.MCR
-    before = gained * handover.share if mcr else Fraction(handover.carried)
+    before = gained * handover.share if by_place else Fraction(handover.carried)
     shares = [] if player is None else [(player, before, handover.carried)]
     if handover.substitute is not None:
         shares.append((handover.substitute, gained - before, total - handover.carried))

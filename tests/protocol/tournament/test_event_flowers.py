@@ -14,7 +14,6 @@ from fourwinds.protocol.tournament.record_wire import decode_record, encode_reco
 from fourwinds.protocol.tournament.records import Create, SeedSteps
 from fourwinds.protocol.tournament.round_tables import table_options
 from fourwinds.protocol.tournament.signing import event_id
-from fourwinds.protocol.tournament.standings import Rules
 from testkit.tournament_event import EventMaker, synthetic_event
 
 
@@ -57,7 +56,7 @@ def test_a_second_encoding_and_an_american_event_without_flowers_are_refused() -
     wire[1][14] = "no"
     with pytest.raises(WireError, match="flowers"):
         decode_record(msgpack.packb(wire))
-    american = EventMaker(rules=Rules.AMERICAN, flowers=False)
+    american = EventMaker(rules="american", flowers=False)
     read = decode_record(encode_record(american.records[0])).body   # read; the check refuses
     assert isinstance(read, Create) and not read.flowers
     verdict = check_event(american.records)

@@ -41,7 +41,6 @@ from fourwinds.protocol.tournament.signing import signature, signed, table_id
 from fourwinds.protocol.tournament.standings import (
     Bye,
     Deduction,
-    Rules,
     Scoring,
     standings,
 )
@@ -59,9 +58,10 @@ seat = st.one_of(st.none(), st.integers(0, 1023))
 fractions = st.builds(Fraction, st.integers(-1000, 1000), st.integers(1, 1000))
 
 creates = st.builds(
-    Create, keys, texts, st.sampled_from(Rules), st.integers(1, 64), st.sampled_from(Length),
+    Create, keys, texts, st.sampled_from(("mcr", "american")), st.integers(1, 64),
+    st.sampled_from(Length),
     st.integers(1, 10_000), st.sampled_from(FillPolicy),
-    st.builds(Scoring, st.just(Rules.MCR), fractions, st.integers(-1000, 1000),
+    st.builds(Scoring, st.just("mcr"), fractions, st.integers(-1000, 1000),
               st.integers(0, 1000)),
     st.booleans(), st.booleans(), st.booleans(), st.sampled_from(Deck),
     st.binary(min_size=16, max_size=16))
@@ -125,7 +125,7 @@ def test_a_whole_event_verifies_and_its_standings_are_the_standings_modules(
         if isinstance(body, TableResult):
             seats = event.rounds_started[body.round].tables[body.table]
             results.append(Scores(body.round, body.table, seats, body.scores))
-    assert verdict.standings == standings(results, Scoring(Rules.MCR), players=range(16))
+    assert verdict.standings == standings(results, Scoring("mcr"), players=range(16))
     met = [set(t) for seating in verdict.rounds for t in seating.tables]
     assert all(len(a & b) <= 1 for i, a in enumerate(met) for b in met[i + 1:]), \
         "16 x 3 from the plan: no pair meets twice"
@@ -244,7 +244,7 @@ def test_corrections_and_penalties_are_the_directors_and_show_in_the_history(
             seats = event.rounds_started[body.round].tables[body.table]
             got = fix.scores if (body.round, body.table) == (2, 0) else body.scores
             results.append(Scores(body.round, body.table, seats, got))
-    assert verdict.standings == standings(results, Scoring(Rules.MCR), players=range(16),
+    assert verdict.standings == standings(results, Scoring("mcr"), players=range(16),
                                           deductions=[Deduction(5, Fraction(1), 0)])
     assert verdict.standings != base
     forged = signed(fix, event.players[0])
@@ -352,7 +352,7 @@ def test_no_creation_record_is_one_problem() -> None:
 
 
 def test_a_bye_is_scored_as_created() -> None:
-    assert standings([], Scoring(Rules.MCR, Fraction(2), 5), [Bye(0, 1)])[0].points == 2
+    assert standings([], Scoring("mcr", Fraction(2), 5), [Bye(0, 1)])[0].points == 2
 
 
 # -- a damaged file -----------------------------------------------------------------------------

@@ -13,7 +13,6 @@ from fourwinds.protocol.tournament.standings import (
     AmericanHand,
     Bye,
     HandEnd,
-    Rules,
     Scoring,
     StandingsError,
     TableResult,
@@ -24,7 +23,7 @@ from fourwinds.protocol.tournament.standings import (
     table_points,
 )
 
-MCR = Scoring(Rules.MCR)
+MCR = Scoring("mcr")
 
 
 def fr(*values: int | Fraction) -> tuple[Fraction, ...]:
@@ -65,7 +64,7 @@ def test_players_equal_on_points_and_score_share_a_rank() -> None:
 
 
 def test_a_bye_scores_what_the_event_fixed_and_a_bot_seat_credits_nobody() -> None:
-    scoring = Scoring(Rules.MCR, bye_points=Fraction(2), bye_score=5)
+    scoring = Scoring("mcr", bye_points=Fraction(2), bye_score=5)
     results = [TableResult(0, 0, (0, 1, None, 2), (30, 0, 20, -50))]
     rows = standings(results, scoring, byes=[Bye(0, 3)], players=range(5))
     by_player = {row.player: row for row in rows}
@@ -110,7 +109,7 @@ def test_american_standings_rank_by_total_points_and_ties_share() -> None:
              AmericanHand(HandEnd.WALL_GAME)]
     scores = american_table_points(hands)
     assert scores == (35, 0, 10, 10)
-    scoring = Scoring(Rules.AMERICAN, bye_score=15)
+    scoring = Scoring("american", bye_score=15)
     rows = standings([TableResult(0, 0, (0, 1, 2, 3), scores)], scoring, byes=[Bye(0, 4)])
     assert [(row.player, row.rank, int(row.points)) for row in rows] == [
         (0, 1, 35), (4, 2, 15), (2, 3, 10), (3, 3, 10), (1, 5, 0)]
@@ -134,3 +133,23 @@ def test_each_rule_set_says_how_its_tournaments_count_a_tables_hands() -> None:
     from fourwinds.protocol.table.registry import ruleset_named
     assert ruleset_named("mcr").tournament_scores([], [], 10) is None
     assert ruleset_named("american").tournament_scores([], [], 10) == (0, 0, 0, 0)
+
+
+def test_each_rule_set_declares_what_its_tournaments_count() -> None:
+    """The tournament asks the rule set by the event's rules name (event_rules.py): MCR
+    counts table points by place with the score breaking ties, a whole match of 16 hands,
+    the hand in progress at the time call played out; American counts the hands' tournament
+    points as points, a game of 4 hands, and may score an unfinished hand 0."""
+    from fourwinds.protocol.table.ruleset import TablePoints, TournamentRules
+    from fourwinds.protocol.tournament.event_rules import (
+        NoTournaments,
+        event_rule_names,
+        tournament_rules,
+    )
+    assert event_rule_names() == ("american", "mcr")
+    assert tournament_rules("mcr") == TournamentRules(16, TablePoints.PLACES, True, False)
+    assert tournament_rules("american") == TournamentRules(4, TablePoints.SCORES, False, True)
+    with pytest.raises(NoTournaments, match=r"unknown rules 'toy' \(american or mcr\)"):
+        tournament_rules("toy")
+    with pytest.raises(NoTournaments, match="'No Rules' is not a rules name"):
+        tournament_rules("No Rules")

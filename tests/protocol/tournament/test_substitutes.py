@@ -14,13 +14,12 @@ from fourwinds.protocol.tournament.record_wire import decode_record, encode_reco
 from fourwinds.protocol.tournament.records import Record, Substitute
 from fourwinds.protocol.tournament.round_tables import table_for, tables_played
 from fourwinds.protocol.tournament.signing import signed, table_id
-from fourwinds.protocol.tournament.standings import Rules
 from testkit.tournament_event import EventMaker
 
 REASON = "her laptop died and will not start"
 
 
-def _event(rules: Rules = Rules.MCR, amount: int = 4) -> EventMaker:
+def _event(rules: str = "mcr", amount: int = 4) -> EventMaker:
     maker = EventMaker(rules=rules, amount=amount, rounds=2)
     for i in range(8):
         maker.enter(f"player {i}")
@@ -145,7 +144,7 @@ def test_the_table_result_after_a_bot_substitute_counts_the_hands_before_for_the
 
 
 def test_an_american_reserve_counts_the_points_after() -> None:
-    maker = _event(rules=Rules.AMERICAN)
+    maker = _event(rules="american")
     late = maker.enter("reserve")
     numbers = maker.rounds_started[0].tables[0]
     _substitute(maker, 0, 3, late, scores=(25, 0, -10, 15), hands=1)
