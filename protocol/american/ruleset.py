@@ -24,7 +24,6 @@ from fourwinds.protocol.table.ruleset import (
     TablePoints,
     TournamentRules,
 )
-from fourwinds.protocol.tournament.standings import american_table_points
 from fourwinds.protocol.walls import TileSet
 
 from . import table_view
@@ -32,7 +31,7 @@ from .match import HANDS_PER_GAME
 from .narration import NARRATION
 from .table_rules import AmericanRules, card_from_text
 from .tileset import AMERICAN_SET
-from .tournament_hand import tournament_hand
+from .tournament_hand import american_table_points, tournament_hand
 
 TOURNAMENT = TournamentRules(match_hands=HANDS_PER_GAME, points=TablePoints.SCORES,
                              score_breaks_ties=False, unfinished_scores_zero=True)

@@ -6,41 +6,29 @@ gives table points 4 / 2 / 1 / 0 by place (higher final score first); players ti
 share the points of the places they cover (two tied for third: 0.5 each); the score breaks
 ties between equal points when the rule set says so (MCR: players rank by table points, then
 by total score). With ``TablePoints.SCORES`` (American) the table's scores are the points:
-American tables score each hand's tournament points (``american_hand_points``: the card
-value, +10 self-picked, +20 jokerless except Singles and Pairs; the discarder -10 with 0-1
-exposures, -20 with 2 and -30 with 3 or more, or the event's other figure such as -25; a wall
-game +10 to every hand not dead; a hand unfinished at time 0), and players rank by their
-total. Players equal on everything that ranks them share a rank. A bye scores what the event
-fixed at creation (``Scoring``); a bot seat takes its place at the table but its points count
-for nobody.
+American tables score each hand's tournament points (protocol/american/tournament_hand.py,
+``american_hand_points``: the card value, +10 self-picked, +20 jokerless except Singles and
+Pairs; the discarder -10 with 0-1 exposures, -20 with 2 and -30 with 3 or more, or the
+event's other figure such as -25; a wall game +10 to every hand not dead; a hand unfinished
+at time 0), and players rank by their total. Players equal on everything that ranks them
+share a rank. A bye scores what the event fixed at creation (``Scoring``); a bot seat takes
+its place at the table but its points count for nobody.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
 
 from ..errors import FourwindsError
-from ..seats import Seat
 from ..table.ruleset import TablePoints
 from .event_rules import tournament_rules
 
 PLACE_POINTS = (4, 2, 1, 0)
-SELF_PICKED_BONUS = 10
-JOKERLESS_BONUS = 20
-WALL_GAME_POINTS = 10
-DISCARDER_PENALTY = (10, 10, 20)   # by the discarder's exposures: 0, 1, 2
-THREE_EXPOSURES_PENALTY = 30      # 3 or more: the default; some events use 25
-
-
-class HandEnd(Enum):
-    """How an American hand ended, for tournament points."""
-
-    MAHJONG = "mahjong"
-    WALL_GAME = "wall game"
-    UNFINISHED = "unfinished"   # time was called before it ended: 0 for everybody
+THREE_EXPOSURES_PENALTY = 30
+"""The American discarder's penalty facing 3 or more exposures, by default (``Scoring``, on the
+wire for every event); some events use 25 (protocol/american/tournament_hand.py counts it)."""
 
 
 class StandingsError(FourwindsError):
@@ -58,21 +46,6 @@ class Scoring:
     bye_points: Fraction = Fraction(0)
     bye_score: int = 0
     three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
-
-
-@dataclass(frozen=True)
-class AmericanHand:
-    """One American hand's end, as tournament points need it."""
-
-    end: HandEnd
-    winner: Seat | None = None
-    value: int = 0                   # the winning line's card value
-    self_picked: bool = False
-    jokerless: bool = False
-    singles_and_pairs: bool = False
-    discarder: Seat | None = None
-    discarder_exposures: int = 0
-    dead: tuple[bool, bool, bool, bool] = (False, False, False, False)
 
 
 @dataclass(frozen=True)
@@ -132,42 +105,6 @@ class StandingsRow:
     score: int
     played: int
     byes: int
-
-
-def american_hand_points(hand: AmericanHand,
-                         three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
-                         ) -> tuple[int, int, int, int]:
-    """Tournament points of one American hand, per seat E, S, W, N."""
-    points = [0, 0, 0, 0]
-    if hand.end is HandEnd.WALL_GAME:
-        wall = [0 if dead else WALL_GAME_POINTS for dead in hand.dead]
-        return (wall[0], wall[1], wall[2], wall[3])
-    if hand.end is HandEnd.UNFINISHED:
-        return (0, 0, 0, 0)
-    if hand.winner is None:
-        raise StandingsError("a Mahjong hand without a winner")
-    won = hand.value
-    if hand.self_picked:
-        won += SELF_PICKED_BONUS
-    if hand.jokerless and not hand.singles_and_pairs:
-        won += JOKERLESS_BONUS
-    points[hand.winner] += won
-    if not hand.self_picked and hand.discarder is not None:
-        exposures = hand.discarder_exposures
-        points[hand.discarder] -= (DISCARDER_PENALTY[exposures] if exposures < 3
-                                   else three_exposures_penalty)
-    return (points[0], points[1], points[2], points[3])
-
-
-def american_table_points(hands: Sequence[AmericanHand],
-                          three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
-                          ) -> tuple[int, int, int, int]:
-    """A table's tournament points over its hands, per seat E, S, W, N: its scores."""
-    total = [0, 0, 0, 0]
-    for hand in hands:
-        for seat, points in enumerate(american_hand_points(hand, three_exposures_penalty)):
-            total[seat] += points
-    return (total[0], total[1], total[2], total[3])
 
 
 def table_points(scores: Sequence[int]) -> tuple[Fraction, ...]:

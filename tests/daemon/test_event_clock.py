@@ -18,12 +18,11 @@ from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_clock import EventClock
 from fourwinds.daemon.events import EventRuntime, Events
-from fourwinds.protocol.american.tournament_hand import tournament_hand
+from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
 from fourwinds.protocol.table.state import Phase
 from fourwinds.protocol.table.steps import UNFINISHED
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.signing import table_id
-from fourwinds.protocol.tournament.standings import american_table_points
 from tests.daemon.helpers import wait_for
 from tests.daemon.test_event_tables import _bot, _play_round, _table_of
 from tests.daemon.test_events import all_hold, open_event, run

@@ -15,11 +15,10 @@ from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_tables import EventTables
 from fourwinds.daemon.wire import EventPeers
-from fourwinds.protocol.american.tournament_hand import tournament_hand
+from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played
 from fourwinds.protocol.tournament.signing import table_id
-from fourwinds.protocol.tournament.standings import american_table_points
 from testkit.bots import choose
 from tests.daemon.helpers import wait_for
 from tests.daemon.test_events import all_hold, open_event, records_of, run

@@ -4,11 +4,14 @@ the table, each hand read back against the engine's own result."""
 
 from __future__ import annotations
 
-from fourwinds.protocol.american.tournament_hand import tournament_hand
+from fourwinds.protocol.american.tournament_hand import (
+    HandEnd,
+    american_hand_points,
+    tournament_hand,
+)
 from fourwinds.protocol.seats import SEATS
 from fourwinds.protocol.table.harness import play_match
 from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.tournament.standings import HandEnd, american_hand_points
 
 
 def test_each_hand_is_read_by_place_with_the_engines_winner_value_and_discarder() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
+from fourwinds.protocol.american.tournament_hand import HandEnd as HandEnd_
 from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view
@@ -26,7 +27,6 @@ from fourwinds.protocol.table.session import call_time, tick
 from fourwinds.protocol.table.state import Phase, TableSession
 from fourwinds.protocol.table.steps import UNFINISHED
 from fourwinds.protocol.table.wire import WireError
-from fourwinds.protocol.tournament.standings import HandEnd as HandEnd_
 
 PRACTICE = TableOptions(deck=DeckKind.PRACTICE, hands=4)
 

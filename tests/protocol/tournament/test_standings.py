@@ -8,16 +8,18 @@ from fractions import Fraction
 
 import pytest
 
+from fourwinds.protocol.american.tournament_hand import (
+    AmericanHand,
+    HandEnd,
+    american_hand_points,
+    american_table_points,
+)
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tournament.standings import (
-    AmericanHand,
     Bye,
-    HandEnd,
     Scoring,
     StandingsError,
     TableResult,
-    american_hand_points,
-    american_table_points,
     ranking,
     standings,
     table_points,
