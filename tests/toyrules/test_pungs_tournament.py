@@ -1,10 +1,12 @@
 """The toy rule set has no tournaments (its adapter's ``tournament`` is None): an event of its
 rules is refused with one line saying so wherever an event is made (the command line, the
 local API's ``tournament_create``) and wherever an event's record is checked, never a
-traceback; the built-in rule sets make events as before."""
+traceback; the built-in rule sets make events as before. A rule set module whose
+``tournament`` is neither a ``TournamentRules`` nor None is refused where it is loaded."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ import pytest
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.frontends import cli
+from fourwinds.protocol.table import registry
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.event_rules import (
     NoTournaments,
@@ -65,3 +68,23 @@ def test_the_local_api_refuses_it_and_still_makes_a_built_in_event(
         made = await call(director, type="tournament_create", name="club", deck="practice")
         assert made["ok"] and made["rules"] == "mcr"
     run(tmp_path, 1, body)
+
+
+def test_a_rule_set_whose_tournament_is_not_a_tournament_rules_is_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_ADDED", {})
+    monkeypatch.setattr(registry, "_REFUSED", [])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "toy_counts.py").write_text(
+        "from tests.toyrules.ruleset import PungsRuleSet\n"
+        "class Counts(PungsRuleSet):\n"
+        "    @property\n"
+        "    def tournament(self):\n"
+        "        return 16\n"
+        "RULESET = Counts(name='counts')\n")
+    problems = registry.add_rulesets(["toy_counts"])
+    assert problems == ("rule set module 'toy_counts': its RULESET is not a rule set: its "
+                        "tournament (what its tournaments count) is not a TournamentRules or "
+                        "None",)
+    assert registry.rule_names() == ("american", "mcr")
+    sys.modules.pop("toy_counts", None)
