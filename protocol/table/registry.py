@@ -127,7 +127,8 @@ def _not_a_ruleset(ruleset: Any) -> str | None:
                 " at most 16)")
     if not isinstance(ruleset.tile_set, TileSet):
         return "its tile_set (the tiles and wall it plays) is not a walls.TileSet"
-    if ruleset.tournament is not None and not isinstance(ruleset.tournament, TournamentRules):
+    tournament = getattr(ruleset, "tournament", None)   # optional: none, no tournaments
+    if tournament is not None and not isinstance(tournament, TournamentRules):
         return "its tournament (what its tournaments count) is not a TournamentRules or None"
     protocol = vars(RuleSetAdapter)
     calls = [n for n in members if not isinstance(protocol[n], property)

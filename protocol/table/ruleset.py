@@ -12,10 +12,12 @@ The adapter is stateless (one per rule set); the per-table part that drives an e
 
 Seatings (``rotation.Seating``) are table places by wind: ``seating[wind]`` plays that wind.
 
-Two members are optional, so that a rule set written against this protocol stays one (and the
-registry does not ask for them): ``commands``, its command-line commands (a ``RuleCommands``,
-commands.py: ``commands_of``), and ``botzone``, the Botzone game it speaks (a ``BotzoneGame``,
-botzone.py: ``game_of``).
+Three members are optional, so that a rule set written against this protocol stays one (and
+the registry does not ask for them): ``commands``, its command-line commands (a
+``RuleCommands``, commands.py: ``commands_of``), ``botzone``, the Botzone game it speaks (a
+``BotzoneGame``, botzone.py: ``game_of``), and ``tournament``, what its tournaments count (a
+``TournamentRules``, below: ``tournament_of``; without one an event of its rules is refused,
+protocol/tournament/event_rules.py).
 """
 
 from __future__ import annotations
@@ -54,7 +56,8 @@ class TablePoints(Enum):
 class TournamentRules:
     """What a rule set's tournaments count, declared once in its folder (its adapter's
     ``tournament``): the event's record, standings and round clock read it by the event's
-    rules name, never by comparing names (protocol/tournament/event_rules.py)."""
+    rules name, never by comparing names (protocol/tournament/event_rules.py). Optional: a
+    rule set without one has no tournaments (``tournament_of``)."""
 
     match_hands: int
     """The hands of a whole match: a timed round's tables play at most this many."""
@@ -145,12 +148,6 @@ class RuleSetAdapter(Protocol):
         """The round wind of hand ``hand_no`` (0-3; 0, East, for rule sets without one)."""
         ...
 
-    @property
-    def tournament(self) -> TournamentRules | None:
-        """What its tournaments count (``TournamentRules``); None when it has none: an event
-        of these rules is refused where it is created and where its record is checked."""
-        ...
-
     def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
                           three_exposures_penalty: int) -> tuple[int, int, int, int] | None:
         """Each table place's score over the finished hands as a tournament counts it, when
@@ -159,3 +156,11 @@ class RuleSetAdapter(Protocol):
         finished hand's last engine state, ``seatings`` its seating; the penalty is the
         event's, for a discarder facing three or more exposures."""
         ...
+
+
+def tournament_of(ruleset: object) -> TournamentRules | None:
+    """What a rule set's tournaments count (its optional ``tournament``), or None when it has
+    none. The registry refuses a rule set whose ``tournament`` is there but is not a
+    ``TournamentRules`` (registry.add_rulesets), so None here means none was declared."""
+    found = getattr(ruleset, "tournament", None)
+    return found if isinstance(found, TournamentRules) else None

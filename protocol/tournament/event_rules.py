@@ -4,11 +4,11 @@ An event's ``Create`` carries its rules as the rules name a table's Open carries
 the same string on the wire as ever. What differs between rule sets at a tournament (how a
 table's result becomes standings points, whether the score breaks ties, how many hands a
 whole match has, whether the flowers may be left out, whether a hand unfinished at the time
-call may score 0) is declared by the rule set in its own folder (its adapter's ``tournament``
-and ``flowers_optional``: protocol/table/ruleset.py), and the tournament asks for it here by
-the name, never comparing names. A name the registry does not know, or a rule set with no
-tournaments, is refused with one line saying so (``NoTournaments``): where an event is created
-(the local API, the command line) and where its record is checked.
+call may score 0) is declared by the rule set in its own folder (its adapter's optional
+``tournament`` and its ``flowers_optional``: protocol/table/ruleset.py), and the tournament
+asks for it here by the name, never comparing names. A name the registry does not know, or a
+rule set with no tournaments, is refused with one line saying so (``NoTournaments``): where
+an event is created (the local API, the command line) and where its record is checked.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import FourwindsError
 from ..table.registry import RULES_NAME, rule_names, ruleset_named
+from ..table.ruleset import tournament_of
 
 if TYPE_CHECKING:
     from ..table.ruleset import RuleSetAdapter, TournamentRules
@@ -35,7 +36,7 @@ def event_ruleset(rules: str) -> RuleSetAdapter:
         ruleset = ruleset_named(rules)
     except KeyError as error:
         raise NoTournaments(str(error.args[0])) from None
-    if ruleset.tournament is None:
+    if tournament_of(ruleset) is None:
         raise NoTournaments(f"{ruleset.title} ({rules}) has no tournaments: an event plays "
                             f"{' or '.join(event_rule_names())}")
     return ruleset
@@ -43,7 +44,7 @@ def event_ruleset(rules: str) -> RuleSetAdapter:
 
 def tournament_rules(rules: str) -> TournamentRules:
     """What the tournaments of ``rules`` count; ``NoTournaments`` as ``event_ruleset``."""
-    found = event_ruleset(rules).tournament
+    found = tournament_of(event_ruleset(rules))
     assert found is not None    # event_ruleset refuses a rule set without tournaments
     return found
 
@@ -51,7 +52,7 @@ def tournament_rules(rules: str) -> TournamentRules:
 def event_rule_names() -> tuple[str, ...]:
     """The rules names an event can be created with: the registry's rule sets that have
     tournaments, in its order."""
-    return tuple(name for name in rule_names() if ruleset_named(name).tournament is not None)
+    return tuple(name for name in rule_names() if tournament_of(ruleset_named(name)) is not None)
 
 
 def flowers_refused(rules: str) -> str | None:

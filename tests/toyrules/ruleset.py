@@ -22,7 +22,7 @@ from fourwinds.protocol.table.narration import Narration
 from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
 from fourwinds.protocol.table.rule_view import RuleView
 from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter, TournamentRules
+from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
 from fourwinds.protocol.walls import TileSet
 
 from . import table_view
@@ -32,7 +32,8 @@ from .table_rules import NAME, TILES, PungsRules
 
 @dataclass(frozen=True)
 class PungsRuleSet:
-    """Pungs and a pair: no card, no flowers, no options, no tournaments."""
+    """Pungs and a pair: no card, no flowers, no options; no ``tournament`` (optional), so
+    no tournaments: an event of these rules is refused where it is made."""
 
     name: str = NAME
     tile_set: TileSet = field(default=TILES)
@@ -41,11 +42,6 @@ class PungsRuleSet:
     hints_title: str = "Your pungs"
     plays_a_card: bool = False
     flowers_optional: bool = False
-
-    @property
-    def tournament(self) -> TournamentRules | None:
-        """No tournaments: an event of these rules is refused where it is created."""
-        return None
 
     @property
     def narration(self) -> Narration:

@@ -1,8 +1,9 @@
-"""The toy rule set has no tournaments (its adapter's ``tournament`` is None): an event of its
-rules is refused with one line saying so wherever an event is made (the command line, the
-local API's ``tournament_create``) and wherever an event's record is checked, never a
-traceback; the built-in rule sets make events as before. A rule set module whose
-``tournament`` is neither a ``TournamentRules`` nor None is refused where it is loaded."""
+"""The toy rule set has no tournaments (its adapter declares no ``tournament``, an optional
+member): an event of its rules is refused with one line saying so wherever an event is made
+(the command line, the local API's ``tournament_create``) and wherever an event's record is
+checked, never a traceback; the built-in rule sets make events as before. A rule set module
+whose ``tournament`` is neither a ``TournamentRules`` nor None is refused where it is
+loaded."""
 
 from __future__ import annotations
 
