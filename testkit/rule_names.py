@@ -8,7 +8,7 @@ for each file outside those folders, how it names a rule set:
   ``TYPE_CHECKING`` or as ``importlib.import_module("a.literal")``: ``testkit/imports.py``),
   holds a string that is a rule set's name (``"mcr"``, ``"American"``: the comparisons
   ``rules == "mcr"`` and the tables keyed by name), or reads an enum member of that name
-  (a tournament's ``Rules.AMERICAN``);
+  (``Rules.AMERICAN``, as the tournament's enum of the two built-in rule sets was);
 * a page file (``frontends/web/static/*.js``, ``*.html``), which ``ast`` cannot read, that
   holds a quoted rule set name.
 
