@@ -187,6 +187,11 @@ def click_id(driver: Any, element_id: str) -> None:
     click_found(lambda: driver.find_element("id", element_id), f"#{element_id}")
 
 
+def click_css(driver: Any, selector: str) -> None:
+    """Click the element this CSS selector finds (found again if the page redrew it)."""
+    click_found(lambda: driver.find_element("css selector", selector), selector)
+
+
 def body_text(driver: Any) -> str:
     text: str = driver.execute_script("return document.body.innerText")
     return text

@@ -12,7 +12,15 @@ from typing import Any
 
 import pytest
 
-from testkit.browser import chromium, click_id, open_lobby, page_errors, unavailable, wait_for
+from testkit.browser import (
+    chromium,
+    click_css,
+    click_id,
+    open_lobby,
+    page_errors,
+    unavailable,
+    wait_for,
+)
 from testkit.machines import one_player
 from testkit.procs import ROOT
 
@@ -50,11 +58,11 @@ def test_the_page_offers_shows_and_scores_the_toy_rules_by_the_daemons_words(
             ".map((o) => [o.value, o.textContent])")
         assert offered == [["american", "American"], ["mcr", "Chinese Official (MCR)"],
                            ["pungs", "Pungs and a pair"]]
-        driver.find_element("css selector", '#host-rules option[value="pungs"]').click()
-        driver.find_element("css selector", '#tools button[data-key="C"]').click()
+        click_css(driver, '#host-rules option[value="pungs"]')
+        click_css(driver, '#tools button[data-key="C"]')
         sheet = _text(driver, "overlay-body", "All Pungs")
         assert "Pungs and a pair: the one fan" in sheet and "8 pts" in sheet, sheet
-        driver.find_element("css selector", "#overlay-close").click()
+        click_css(driver, "#overlay-close")
         driver.find_element("id", "host-name").send_keys("toys")
         from selenium.webdriver.support.ui import Select
         Select(driver.find_element("id", "host-bots")).select_by_visible_text("0")

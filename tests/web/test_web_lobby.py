@@ -16,7 +16,16 @@ from typing import Any
 
 import pytest
 
-from testkit.browser import URL, body_text, chromium, click_id, page_errors, unavailable, wait_for
+from testkit.browser import (
+    URL,
+    body_text,
+    chromium,
+    click_css,
+    click_id,
+    page_errors,
+    unavailable,
+    wait_for,
+)
 from testkit.machines import Machine
 
 pytestmark = [
@@ -54,7 +63,7 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
     with _lobby(pat) as driver:
         driver.save_screenshot(str(tmp_path / "web-lobby-1280x800.png"))
         driver.find_element("id", "host-name").send_keys("garden")
-        driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
+        click_css(driver, '#host-rules option[value="mcr"]')
         click_id(driver, "host-button")
         page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
                         "our rack at the hosted table")
@@ -69,7 +78,7 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
         wait_for(driver, lambda p: p["screen"] == "lobby", 10, "the lobby after Q")
         wait_for(driver, lambda p: "garden" in body_text(driver), 10, "our table listed")
         assert re.search(r"garden . MCR . 4/4 seated", body_text(driver)), body_text(driver)
-        driver.find_element("css selector", "#mine button.open").click()
+        click_css(driver, "#mine button.open")
         wait_for(driver, lambda p: p["screen"] in ("table", "result"), 15, "the table again")
         assert not page_errors(driver), page_errors(driver)
 
@@ -82,7 +91,7 @@ def test_host_an_mcr_table_without_flowers_from_the_lobby(pat: Machine) -> None:
         click_id(driver, "host-button")   # American, the first choice
         wait_for(driver, lambda p: "cannot host: the flowers option is for MCR tables"
                  in body_text(driver), 15, "the refusal")
-        driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
+        click_css(driver, '#host-rules option[value="mcr"]')
         click_id(driver, "host-button")
         page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
                         "our rack at the hosted table")

@@ -22,7 +22,15 @@ import pytest
 from fourwinds.protocol.american.table_rules import card_from_text
 from fourwinds.protocol.american.table_view import sheet as american_sheet
 from fourwinds.protocol.mcr.table_view import sheet as mcr_sheet
-from testkit.browser import chromium, click_id, open_lobby, page_errors, unavailable, wait_for
+from testkit.browser import (
+    chromium,
+    click_css,
+    click_id,
+    open_lobby,
+    page_errors,
+    unavailable,
+    wait_for,
+)
 from testkit.machines import Machine
 
 pytestmark = [
@@ -74,8 +82,8 @@ def _choose(driver: Any, select: str, text: str) -> None:
 def _open(driver: Any, key: str) -> str:
     """Press the tool button of ``key`` (C, H, S); the page it opens, once it is filled."""
     if driver.execute_script("return !document.getElementById('overlay').hidden"):
-        driver.find_element("css selector", "#overlay-close").click()
-    driver.find_element("css selector", f'#tools button[data-key="{key}"]').click()
+        click_css(driver, "#overlay-close")
+    click_css(driver, f'#tools button[data-key="{key}"]')
     end = time.monotonic() + 10
     text = ""
     while time.monotonic() < end:
@@ -108,14 +116,14 @@ def test_the_card_in_the_lobby_comes_from_the_daemon(pat: Machine, tmp_path: Pat
         assert not problems, "\n".join(problems) + "\n" + text[:1500]
         assert "No table is open" in text and "American" in text, text[:600]
         driver.save_screenshot(str(tmp_path / "web-lobby-card-1280x800.png"))
-        driver.find_element("css selector", "#overlay-close").click()
-        driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
+        click_css(driver, "#overlay-close")
+        click_css(driver, '#host-rules option[value="mcr"]')
         text = _open(driver, "C")
         problems = _sheet_shown(driver, "mcr")
         assert not problems, "\n".join(problems) + "\n" + text[:1500]
         assert "Pure Straight" in text and "Chinese Official" in text, text[:600]
         # in a table's lobby (hosted here, no bots: it waits for players): the table's sheet
-        driver.find_element("css selector", "#overlay-close").click()
+        click_css(driver, "#overlay-close")
         driver.find_element("id", "host-name").send_keys("porch")
         _choose(driver, "host-bots", "0")
         click_id(driver, "host-button")
@@ -134,9 +142,9 @@ def test_history_and_scores_say_what_is_true_before_a_match(pat: Machine,
             text = _open(driver, key)
             assert "?" not in text, text
             assert title in text and "No table is open" in text, text
-        driver.find_element("css selector", "#overlay-close").click()
+        click_css(driver, "#overlay-close")
         driver.find_element("id", "host-name").send_keys("porch")
-        driver.find_element("css selector", '#host-rules option[value="mcr"]').click()
+        click_css(driver, '#host-rules option[value="mcr"]')
         _choose(driver, "host-bots", "0")
         driver.find_element("id", "host-hands").clear()
         driver.find_element("id", "host-hands").send_keys("2")

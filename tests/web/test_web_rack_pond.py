@@ -27,6 +27,7 @@ from testkit.browser import (
     WebSeat,
     body_text,
     chromium,
+    click_css,
     page_errors,
     read_page,
     unavailable,
@@ -196,7 +197,7 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
         assert played >= 2, played
 
         # sounds off by the button; remembered across a reload; none played meanwhile
-        driver.find_element("css selector", "#sound-button").click()
+        click_css(driver, "#sound-button")
         wait_for(driver, lambda p: True, 1, "the page")
         off = _script(driver, SOUND)
         assert off["setting"] == "off" and off["stored"] == "off" and "off" in off["button"], off
