@@ -86,6 +86,9 @@ class AmericanRuleSet:
                          before: Sequence[PlayedHand]) -> Seating:
         return rotate(first, hand_no)   # the deal passes to the right after every hand
 
+    def match_over(self, played: Sequence[PlayedHand], hands: int) -> bool:
+        return len(played) >= hands   # a game of so many hands, whoever won them
+
     def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
                           three_exposures_penalty: int) -> tuple[int, int, int, int]:
         """The tournament points of the hands (protocol/tournament/standings.py): the card

@@ -100,6 +100,9 @@ class MCRRuleSet:
                          before: Sequence[PlayedHand]) -> Seating:
         return hand_seating(first, hand_no)   # B2: by hand number alone, whoever won
 
+    def match_over(self, played: Sequence[PlayedHand], hands: int) -> bool:
+        return len(played) >= hands   # B2: sixteen hands (or the table's), whoever won them
+
     def prevalent_wind(self, hand_no: int) -> int:
         return (hand_no // HANDS_PER_ROUND) % 4
 

@@ -295,9 +295,16 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
 
 
 def _last_hand(s: TableSession) -> bool:
-    """Whether the hand just over is the match's last (``time_called``: stopped by the
-    clock), so what comes after it is the final standings, not another hand."""
-    return bool(s.hands_played + 1 >= s.match_hands or s.time_called)
+    """Whether the hand just over is the match's last (its rule set's ``match_over`` with
+    this hand counted, or ``time_called``: stopped by the clock), so what comes after it is
+    the final standings, not another hand."""
+    hand = s.hand
+    if s.time_called:
+        return True
+    if s.rules is None or hand is None or hand.outcome is None or hand.seating is None:
+        return s.hands_played + 1 >= s.match_hands
+    played = (*s.outcomes, (hand.hand_no, hand.outcome, hand.seating))
+    return ruleset_of(s.rules).match_over(played, s.match_hands)
 
 
 def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | None,

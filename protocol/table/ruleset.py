@@ -144,6 +144,14 @@ class RuleSetAdapter(Protocol):
         deal after a win reads the last one; the built-in ones pass the deal regardless)."""
         ...
 
+    def match_over(self, played: Sequence[PlayedHand], hands: int) -> bool:
+        """Whether the match ends after the hands ``played`` (every hand so far, in order,
+        the one just over last) at a table of ``hands`` hands (the Open's option, else the
+        adapter's ``default_hands``): the built-in rule sets end after exactly that many; a
+        rule set may end sooner (a player bust) or count deals instead of hands. A
+        tournament's time call ends a match whatever this says."""
+        ...
+
     def prevalent_wind(self, hand_no: int) -> int:
         """The round wind of hand ``hand_no`` (0-3; 0, East, for rule sets without one)."""
         ...

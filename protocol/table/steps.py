@@ -499,7 +499,10 @@ def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
     # was the last. Decided by the step's complete set of inputs, so by every seat alike.
     if any(s.inputs[p].action is True for p in SEATS if p in s.inputs):
         s = evolve(s, time_called=True)
-    if s.hands_played >= s.match_hands or s.time_called:
+    assert s.rules is not None
+    # the rule set says when its match ends (a number of hands, a player bust...); a
+    # tournament's time call ends it whatever that says
+    if s.time_called or ruleset_of(s.rules).match_over(s.outcomes, s.match_hands):
         acc.events.append(MatchFinished(s.scores))
         return evolve(start_step(s, Phase.OVER, acc, resolved), awaiting=frozenset())
     return _begin_hand(s, acc, hand.hand_no + 1, resolved)

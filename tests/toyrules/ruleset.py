@@ -7,7 +7,9 @@ This module is what a registry line names: every ``fourwinds`` process started w
 the built-in rule sets' (docs/DESIGN.md, "How to add a rule set"). Seating: the first East by
 the dice (as American), and the deal passes to the right after each hand unless East won it,
 when East deals again (a house rule of many tables, which the built-in rule sets do not play:
-it shows the seating seam reads the hands so far); no round wind.
+it shows the seating seam reads the hands so far); no round wind. A match is the table's
+hands, or ends sooner once a player is bust: their match score at ``-BUST`` or below (another
+house rule, which shows the rule set decides when its match ends).
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from fourwinds.protocol.walls import TileSet
 from . import table_view
 from .narration import NARRATION
 from .table_rules import NAME, TILES, PungsRules
+
+BUST = 24
+"""A player whose match score falls to ``-BUST`` (three hands lost) ends the match."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +71,15 @@ class PungsRuleSet:
             return first
         _, outcome, seating = before[-1]
         return seating if outcome.winner is Seat.EAST else rotate(seating, 1)
+
+    def match_over(self, played: Sequence[PlayedHand], hands: int) -> bool:
+        if len(played) >= hands:
+            return True
+        scores = [0, 0, 0, 0]
+        for _, outcome, seating in played:   # payments by wind: each place's by its seat
+            for wind, place in enumerate(seating):
+                scores[place] += outcome.payments[wind]
+        return min(scores) <= -BUST
 
     def prevalent_wind(self, hand_no: int) -> int:
         return 0

@@ -4,25 +4,29 @@ shown by the seat view every frontend reads."""
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from fourwinds.frontends.rule_plugins import VARIABLE, load_named_rulesets
-from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table import registry
 from fourwinds.protocol.table.contract_view import build_seat_view
-from fourwinds.protocol.table.harness import play_match
+from fourwinds.protocol.table.harness import Harness, bot_moves, drive, open_harness, play_match
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.rotation import rotate
+from fourwinds.protocol.table.ruleset import PlayedHand
 from fourwinds.protocol.table.session import state_hash
 from fourwinds.protocol.table.sheet import rules_sheet
 from fourwinds.protocol.table.state import Phase
 
 from .conftest import MODULE
+from .ruleset import BUST
 
 
 def test_the_registry_line_makes_it_a_rule_set_like_the_others(pungs: str) -> None:
@@ -51,6 +55,45 @@ def test_four_bots_play_its_whole_match_and_every_seat_agrees(pungs: str, seed: 
     assert view["flowers"] is False and len(view["history"]) == 1
     assert view["history"][0]["kind"] in ("mahjong", "draw")
     assert [s["score"] for s in view["standings"] or []] == sorted(scores, reverse=True)
+
+
+def _bust_after(outcomes: Sequence[PlayedHand]) -> bool:
+    scores = [0, 0, 0, 0]
+    for _, outcome, seating in outcomes:
+        for wind, place in enumerate(seating):
+            scores[place] += outcome.payments[wind]
+    return min(scores) <= -BUST
+
+
+def _bots_noting_what_comes_next(then: dict[int, str], h: Harness) -> bool:
+    """The bots play; at each hand's end, what seat 1's view says comes next is noted."""
+    s = h.sessions[1]
+    if s.phase is Phase.HAND_END and s.hand is not None:
+        countdown = build_seat_view(s)["view"]["next"]
+        if countdown is not None:
+            then.setdefault(s.hand.hand_no, countdown["then"])
+    return any(bot_moves(h, place) for place in SEATS)
+
+
+def test_its_match_ends_when_a_player_is_bust_not_only_after_its_hands(pungs: str) -> None:
+    """The rule set decides when its match ends (``match_over``): a 12-hand table of the toy
+    stops after the first hand that leaves a player at -24 or below, every seat alike, and
+    the seat view's hand end already says the final standings come next."""
+    ended_early = 0
+    for n in range(6):
+        then: dict[int, str] = {}   # by hand: what the hand end's view says comes next
+        h = drive(open_harness(pungs, b"bust-%d" % n,
+                               options=TableOptions(deck=DeckKind.PRACTICE, hands=12)),
+                  functools.partial(_bots_noting_what_comes_next, then))
+        assert all(x.phase is Phase.OVER for x in h.sessions)
+        assert len({state_hash(x) for x in h.sessions}) == 1
+        played = h.sessions[1].outcomes
+        assert not any(_bust_after(played[:k]) for k in range(1, len(played)))
+        assert len(played) == 12 or _bust_after(played)
+        assert [then[k] for k in range(len(played))] == (
+            ["Next hand"] * (len(played) - 1) + ["Final standings"])
+        ended_early += len(played) < 12
+    assert ended_early, "no match of six reached a bust: the test shows nothing"
 
 
 def test_options_it_does_not_have_are_refused(pungs: str) -> None:
