@@ -15,7 +15,7 @@ from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.engine import apply, new_hand, seats_to_act, view, visible_slots
 from fourwinds.protocol.american.levels import make_bot
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
-from fourwinds.protocol.american.strong import FEED_SHARE
+from fourwinds.protocol.american.strong import FEED_SHARE, keep_order
 from fourwinds.protocol.american.unseen import opponent_needs
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction
@@ -129,3 +129,15 @@ def test_easy_never_calls_for_an_exposure() -> None:
     for seed in range(6):
         for state, seat, _, _ in _play(seed, [BotLevel.EASY] * 4):
             assert not state.exposures[seat] or state.result is not None
+
+
+def test_keep_order_lets_go_first_what_no_other_near_line_wants() -> None:
+    """Spare copies another near line uses go last, the nearer line's weighing more; the
+    others keep their order (loners before pairs) and jokers stay where they were."""
+    b1, b2, d3, w = int(Kind.S1), int(Kind.S2), int(Kind.P3), int(Kind.WEST)
+    surplus = (b1, b2, d3, w, w)
+    need = {w: 1}
+    near_line = (1.0, {b2: 2, w: 2})   # uses the B2 and the first spare West
+    far_line = (0.25, {d3: 1})
+    assert keep_order(surplus, need, [near_line, far_line]) == (b1, w, d3, b2, w)
+    assert keep_order(surplus, need, []) == surplus
