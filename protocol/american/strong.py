@@ -1,17 +1,20 @@
 """The ``strong`` American bot: the normal bot's planning, with tile counting and defence.
 
-* Lines: it aims for the nearest card line, as the normal bot does, but counts the tiles
+* Lines: it aims for a nearest card line, as the normal bot does, but counts the tiles
   still unseen (``unseen.unseen_counts``, jokers too: only a joker fills a joker-only
-  place): a nearest line that needs more copies of a kind than are left is dead, and it
-  takes instead the likeliest line at most one tile further (``line_cost``: scarce missing
-  tiles cost more). It keeps the line it aimed for while that is as near as the best, since
-  switching between equally near lines throws away the tiles each needs. The Charleston
-  passes the chosen line's surplus, so that line stays open, and of that surplus it lets
-  go first (passes and discards) the copies no other near line wants (``keep_order``: the
-  other lines of the six nearest, at most 2 tiles further, weighted by half per tile
-  further), so the second-best lines stay open too; on walls 1000-1999 of the duplicate
-  bench this took the lead over the normal bot from +2.5 to about +11.7 points a hand. (Choosing freely among the four
-  nearest lines by scarcity alone played worse in the duplicate bench: it switched lines.)
+  place): of the equally near lines it takes the one whose missing tiles are least scarce
+  (``line_cost``: the sum of 1 / (copies left + 1)); a nearest line that needs more copies
+  of a kind than are left is dead, and it takes instead the likeliest line at most one tile
+  further. It keeps the line it aimed for while that is as near as the best, since
+  switching between equally near lines throws away the tiles each needs.
+* Keeps the other lines open: in the Charleston and in play it lets go only its line's
+  surplus, and of that first the copies no other near line wants (``keep_order``: the
+  other lines of the six nearest, at most 2 tiles further, each weighing half as much per
+  tile further). On walls 1000-1999 of the duplicate bench this took its lead over the
+  normal bot from +2.5 to about +11.7 points a hand, and choosing among equally near lines
+  by scarcity (above) then added about 1.5 more; before ``keep_order`` that choice played
+  worse, as choosing freely among the nearest lines a tile further still does: it switches
+  lines and throws away what the old one held.
 * Calls for exposures as the normal bot does (within 6 tiles of its line): calling only
   within 4 (an exposure fixes the line) lost about 4 points a hand in the duplicate bench,
   within 2 about 11; calling later than 6 changed nothing.
@@ -79,6 +82,7 @@ class StrongAmericanBot(AmericanBot):
 
     NEAR_LINES = 6
     KEEP_SPAN = 2      # other lines at most this much further than the aim keep tiles
+    KEEP_DECAY = 0.5   # ... each weighing this much less for each tile further
 
     def __init__(self, seat: Seat, card: Card, chooser: Chooser) -> None:
         super().__init__(seat, card, chooser)
@@ -87,8 +91,9 @@ class StrongAmericanBot(AmericanBot):
         self._near: tuple[NearHand, ...] = ()  # the lines ``_pick_near`` chose among last
 
     def _pick_near(self, near: tuple[NearHand, ...]) -> NearHand | None:
-        """The nearest line (the card's order breaks ties, as the normal bot's does), unless
-        the tiles still unseen cannot complete it: then the likeliest line at most one tile
+        """Of the nearest lines, the one whose missing tiles are least scarce among the tiles
+        still unseen (``line_cost``; the card's order, higher values first, breaks ties),
+        unless the tiles unseen cannot complete it: then the likeliest line at most one tile
         further. A line aimed for before is kept while it is as near as the best."""
         if not near:
             return None
@@ -97,6 +102,9 @@ class StrongAmericanBot(AmericanBot):
         if costs[id(best)][0] > best.distance:   # the nearest line is dead
             live = [n for n in near if n.distance <= best.distance + 1]
             best = min(live, key=lambda n: (*costs[id(n)], n.distance))
+        else:   # of the equally near lines, the one whose missing tiles are least scarce
+            level = [n for n in near if costs[id(n)][0] == costs[id(best)][0]]
+            best = min(level, key=lambda n: costs[id(n)][1])
         kept = next((n for n in near if self._line is not None and n.hand.id == self._line),
                     None)
         if kept is not None and costs[id(kept)][0] <= costs[id(best)][0]:
@@ -131,7 +139,7 @@ class StrongAmericanBot(AmericanBot):
             for group in found[1]:
                 for kind in group.kinds:
                     need[kind] = need.get(kind, 0) + 1
-            others.append((0.5 ** (line.distance - plan.distance), need))
+            others.append((self.KEEP_DECAY ** (line.distance - plan.distance), need))
         surplus = keep_order(plan.surplus, plan.need, others)
         return Plan(plan.hand, plan.distance, plan.need, plan.jokerable, plan.groups, surplus)
 

@@ -14,8 +14,9 @@ from fourwinds.protocol.american.bots import AmericanBot
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.american.engine import apply, new_hand, seats_to_act, view, visible_slots
 from fourwinds.protocol.american.levels import make_bot
+from fourwinds.protocol.american.matcher import NearHand
 from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Stage
-from fourwinds.protocol.american.strong import FEED_SHARE, keep_order
+from fourwinds.protocol.american.strong import FEED_SHARE, StrongAmericanBot, keep_order
 from fourwinds.protocol.american.unseen import opponent_needs
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction
@@ -81,12 +82,12 @@ def test_no_level_reads_hidden_tiles(seed: int, level: BotLevel) -> None:
 
 
 def test_strong_holds_jokers_and_does_not_feed_an_exposure() -> None:
-    """Over several hands: a strong bot never discards a joker while its plan spares another
+    """Over some forty hands: a strong bot never discards a joker while its plan spares another
     tile, and never a tile an exposed opponent's possible lines need often
     (``FEED_SHARE``) while its plan spares one they need less; such choices do arise
     (the normal bot, in the same spots, fed an exposure)."""
     spots = fed_by_normal = 0
-    for seed in range(12):
+    for seed in range(40):
         levels = [BotLevel.STRONG, BotLevel.NORMAL, BotLevel.NORMAL, BotLevel.NORMAL]
         for state, seat, action, bot in _play(seed, levels):
             if seat != Seat.EAST or not isinstance(action, Discard):
@@ -141,3 +142,18 @@ def test_keep_order_lets_go_first_what_no_other_near_line_wants() -> None:
     far_line = (0.25, {d3: 1})
     assert keep_order(surplus, need, [near_line, far_line]) == (b1, w, d3, b2, w)
     assert keep_order(surplus, need, []) == surplus
+
+
+def test_strong_picks_the_equally_near_line_whose_missing_tiles_are_left() -> None:
+    """Of two lines equally near, strong aims for the one whose missing tiles are still
+    unseen in numbers (the normal bot takes the card's first); a line it aimed for before
+    is kept while it is as near."""
+    first, second = CARD.hands[0], CARD.hands[1]
+    scarce = NearHand(first, (Kind.S1, Kind.S1), 2, True)
+    plenty = NearHand(second, (Kind.P5, Kind.P6), 2, True)
+    bot = StrongAmericanBot(Seat.EAST, CARD, random.Random(0))
+    bot._unseen = {Kind.S1: 1, Kind.P5: 4, Kind.P6: 4}
+    assert AmericanBot(Seat.EAST, CARD, random.Random(0))._pick_near((scarce, plenty)) == scarce
+    assert bot._pick_near((scarce, plenty)) == plenty
+    bot._unseen = {Kind.S1: 4, Kind.P5: 1, Kind.P6: 1}
+    assert bot._pick_near((scarce, plenty)) == plenty   # kept: as near as the best
