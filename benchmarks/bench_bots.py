@@ -23,7 +23,8 @@ bot's p99 decision time against 100 ms. ``FOURWINDS_LEVEL_WALLS`` sets the walls
 each; default 250, so 1000 hands a pairing: a lead of a point or two a hand is within the
 noise of 400); quick: 1 wall. The walls are numbered from ``FIRST_WALL``, walls no tuning
 of the bots ever looked at (the strong bots' weights were chosen on walls 1000-1099 and
-checked on 5000-5099; their later changes were measured on walls 1000-1999). The lead's
+checked on 5000-5099; their later changes were measured on walls 1000-1999, and the American
+strong bot's second round on walls 1000-1999 and 5000-5499). The lead's
 spread between walls is large (some 20 points a hand in MCR, 45 in American), so at 250
 walls only a lead of about 2.5 (MCR) or 5.6 (American) points a hand clears zero; a
 control replay would not narrow it (benchmarks/duplicate.py).

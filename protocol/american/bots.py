@@ -153,23 +153,8 @@ class AmericanBot:
         jokers = have[Kind.JOKER]
         near = self._pick_near(nearest_hands(self.card, concealed, exposures,
                                              self.NEAR_LINES))
-        best: tuple[int, tuple[ConcreteGroup, ...]] | None = None
         hand = near.hand if near is not None else None
-        if hand is not None:
-            cc = compiled(self.card)
-            start, end = cc.hand_ranges[self._index[hand.id]]
-            for variant in cc.variants[start:end]:
-                if exposed:
-                    groups = _without_exposed(variant.groups, exposed)
-                    if groups is None:
-                        continue
-                    score = _held(groups, have, jokers)
-                else:
-                    groups = variant.groups
-                    score = _held_plain(variant.kinds, variant.need, variant.jneed, have,
-                                        jokers)
-                if best is None or score > best[0]:
-                    best = (score, groups)
+        best = self._best_groups(hand, exposed, have, jokers) if hand is not None else None
         if best is None:
             return Plan(None, 99, {}, 0, (), _surplus_order(concealed, {}, 0, have))
         groups = best[1]
@@ -185,6 +170,27 @@ class AmericanBot:
         assert near is not None
         return Plan(hand, near.distance, need, jokerable, groups,
                     _surplus_order(concealed, need, jokerable, have))
+
+    def _best_groups(self, hand: CardHand, exposed: tuple[tuple[Kind, int], ...],
+                     have: list[int], jokers: int
+                     ) -> tuple[int, tuple[ConcreteGroup, ...]] | None:
+        """The variant of card line ``hand`` using most of our tiles (``have``: counts by
+        kind, jokers apart): how many it uses and its groups not yet exposed."""
+        best: tuple[int, tuple[ConcreteGroup, ...]] | None = None
+        cc = compiled(self.card)
+        start, end = cc.hand_ranges[self._index[hand.id]]
+        for variant in cc.variants[start:end]:
+            if exposed:
+                groups = _without_exposed(variant.groups, exposed)
+                if groups is None:
+                    continue
+                score = _held(groups, have, jokers)
+            else:
+                groups = variant.groups
+                score = _held_plain(variant.kinds, variant.need, variant.jneed, have, jokers)
+            if best is None or score > best[0]:
+                best = (score, groups)
+        return best
 
     def _remember_after_discard(self, state: AmericanState, plan: Plan, kind: Kind) -> None:
         """Letting a surplus tile go leaves the target as it was: keep the plan for the
