@@ -98,7 +98,7 @@ class Stage:
     member: Stranger | None = None
     tables: int = 0
     quick: bool = False
-    hand_played: bool = False    # quick: the friend's hand was played during an attack
+    hand_played: bool = False  # quick: the friend's hand was played during an attack
 
     @property
     def deck(self) -> str:
@@ -117,17 +117,26 @@ def _legit_hand(stage: Stage, private: bool = False) -> tuple[bool, float, str]:
     driver, daemons = stage.driver, stage.daemons
     stage.tables += 1
     try:
-        made = driver.clients[0].request({
-            "type": "create", "name": f"legit{stage.tables}", "rules": "mcr",
-            "private": private,
-            "options": {"hands": 1, "call_window": 1.0, "deck": stage.deck,
-                        "next_window": 0.5}})
+        made = driver.clients[0].request(
+            {
+                "type": "create",
+                "name": f"legit{stage.tables}",
+                "rules": "mcr",
+                "private": private,
+                "options": {"hands": 1, "call_window": 1.0, "deck": stage.deck, "next_window": 0.5},
+            }
+        )
         if not made.get("ok"):
             return False, 0.0, f"create: {made.get('error')}"
         table = str(made["table"])
         for i in (1, 2, 3):
-            join: dict[str, Any] = {"type": "join", "table": table, "host": "127.0.0.1",
-                                    "port": daemons[0].port, "public_key": stage.key.hex()}
+            join: dict[str, Any] = {
+                "type": "join",
+                "table": table,
+                "host": "127.0.0.1",
+                "port": daemons[0].port,
+                "public_key": stage.key.hex(),
+            }
             if private:
                 join["code"] = made["code"]
             answer = driver.clients[i].request(join)
@@ -142,14 +151,17 @@ def _legit_hand(stage: Stage, private: bool = False) -> tuple[bool, float, str]:
         driver.begin_hand()
         for i in range(4):
             request(driver.clients[i], type="ready", table=table)
-        driver.play(table, lambda: all(driver.phase(i) in ("over", "halted")
-                                       for i in range(4)), HAND_TIMEOUT_S)
+        driver.play(
+            table,
+            lambda: all(driver.phase(i) in ("over", "halted") for i in range(4)),
+            HAND_TIMEOUT_S,
+        )
         if any(driver.phase(i) != "over" for i in range(4)):
             return False, time.monotonic() - started, "halted"
         states = {driver.views[i]["view"]["state"] for i in range(4)}
         if len(states) != 1:
             return False, time.monotonic() - started, "the seats disagree"
-        for client in driver.clients:      # a finished table is left: the next is new
+        for client in driver.clients:  # a finished table is left: the next is new
             client.request({"type": "leave", "table": table})
     except (RuntimeError, AssertionError) as error:
         return False, time.monotonic() - started, str(error)[:200]
@@ -163,11 +175,11 @@ More = Callable[[], bool]
 
 
 def _storm(stage: Stage, more: More) -> int:
-    sent = connection_storm(stage.ctx, stage.key, stage.daemons[0].port,
-                            keys=stage.amount(400))
+    sent = connection_storm(stage.ctx, stage.key, stage.daemons[0].port, keys=stage.amount(400))
     while more():
-        sent += connection_storm(stage.ctx, stage.key, stage.daemons[0].port,
-                                 keys=stage.amount(100))
+        sent += connection_storm(
+            stage.ctx, stage.key, stage.daemons[0].port, keys=stage.amount(100)
+        )
     return sent
 
 
@@ -183,7 +195,7 @@ def _nested(stage: Stage, more: More) -> int:
     sent = 0
     n = 0
     size = stage.amount(100)
-    while n < 25 or more():     # 2,500 each at least; the member's are never rate-limited
+    while n < 25 or more():  # 2,500 each at least; the member's are never rate-limited
         chosen = oversized if n % 5 == 4 else frames
         sent += flood([stage.member], [chosen[n % 2]] * size, pause_every=0)
         sent += flood([guest], [chosen[n % 2]] * size, pause_every=0)
@@ -198,7 +210,7 @@ def _garbage(stage: Stage, more: More) -> int:
     frames = garbage_table_messages(bytes.fromhex(stage.bait), stage.amount(20_000))
     sent = flood([stage.member], frames, pause_every=1000, pause_s=0.05)
     while more():
-        sent += flood([stage.member], frames[:stage.amount(1000)])
+        sent += flood([stage.member], frames[: stage.amount(1000)])
         time.sleep(0.05)
     return sent
 
@@ -206,7 +218,7 @@ def _garbage(stage: Stage, more: More) -> int:
 def _lockout(stage: Stage, more: More) -> int:
     """Wrong codes at the private bait table and at every private table the host opens
     meanwhile (the friend's): 10 throwaway keys a round, 3 frames each."""
-    api = stage.daemons[0].client(subscribe=False)   # its own: a client is one thread's
+    api = stage.daemons[0].client(subscribe=False)  # its own: a client is one thread's
     try:
         return _wrong_codes(stage, more, api)
     finally:
@@ -220,10 +232,10 @@ def _wrong_codes(stage: Stage, more: More, api: Client) -> int:
     rounds = 0
     while rounds < 1 or more():
         hosted = request(api, type="status")["tables"]
-        tables += [t["table"] for t in hosted
-                   if t["private"] and t["host"] and t["table"] not in tables]
-        strangers = [Stranger(stage.ctx, stage.key, stage.daemons[0].port)
-                     for _ in range(10)]
+        tables += [
+            t["table"] for t in hosted if t["private"] and t["host"] and t["table"] not in tables
+        ]
+        strangers = [Stranger(stage.ctx, stage.key, stage.daemons[0].port) for _ in range(10)]
         for n, stranger in enumerate(strangers):
             sent += stranger.hello()
             stranger.wrong_code(bytes.fromhex(tables[n % len(tables)]))
@@ -241,7 +253,7 @@ def _flood(stage: Stage, more: More) -> int:
     frames = [odd_kind_frame(n) for n in range(stage.amount(20_000))]
     sent += flood(guests, frames, pause_every=2000, pause_s=0.05)
     while more():
-        sent += flood(guests, frames[:stage.amount(2000)])
+        sent += flood(guests, frames[: stage.amount(2000)])
         time.sleep(0.05)
     time.sleep(0.5)
     for guest in guests:
@@ -254,12 +266,23 @@ Attack = Callable[[Stage, More], int]
 # at a private table?)
 ATTACKS: tuple[tuple[str, Attack, str, int, bool], ...] = (
     ("storm", _storm, "{:,} random keys, one connection and one Hello each", 400, False),
-    ("nested", _nested, "at least {:,} frames of a nested value tried (frames_sent: those "
-     "queued), 4 in 5 just under the 64 KiB limit and 1 in 5 of ~240 KB (over it), from a "
-     "seated member and a guest", 5000, False),
+    (
+        "nested",
+        _nested,
+        "at least {:,} frames of a nested value tried (frames_sent: those "
+        "queued), 4 in 5 just under the 64 KiB limit and 1 in 5 of ~240 KB (over it), from a "
+        "seated member and a guest",
+        5000,
+        False,
+    ),
     ("garbage", _garbage, "{:,} garbage table messages from a seated member", 20_000, False),
-    ("lockout", _lockout, "{:,} throwaway keys a round sending wrong codes to the private "
-     "tables (the friend's too)", 10, True),
+    (
+        "lockout",
+        _lockout,
+        "{:,} throwaway keys a round sending wrong codes to the private tables (the friend's too)",
+        10,
+        True,
+    ),
     ("flood", _flood, "{:,} small frames from 5 guest keys", 20_000, False),
 )
 
@@ -269,8 +292,7 @@ def _status_bytes(stage: Stage) -> int:
     return len(msgpack.packb(status, use_bin_type=True))
 
 
-def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool
-         ) -> dict[str, object]:
+def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool) -> dict[str, object]:
     gauge = stage.gauge
     before = gauge.read()
     sampler = gauge.sampling().start()
@@ -278,11 +300,11 @@ def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool
     peak = [before.fds]
     running = threading.Event()
     running.set()
-    hand = threading.Event()     # set while the friend's hand during the attack goes on
+    hand = threading.Event()  # set while the friend's hand during the attack goes on
     hand.set()
 
     def attacking() -> None:
-        try:   # quick: the attack's first round only, not more while the hand goes on
+        try:  # quick: the attack's first round only, not more while the hand goes on
             sent.append(attack(stage, (lambda: False) if stage.quick else hand.is_set))
         finally:
             running.clear()
@@ -314,57 +336,91 @@ def _one(stage: Stage, name: str, attack: Attack, what: str, private: bool
     ended = gauge.read()
     # quick: the descriptors are not awaited (the daemon drops an idle guest after ~10 s)
     back = None if stage.quick else gauge.fds_back(before.fds, FDS_BACK_S)
-    after_ok: bool | None = None   # quick: no hand after the attack
+    after_ok: bool | None = None  # quick: no hand after the attack
     after_s, after_why = 0.0, ""
     if not stage.quick:
         after_ok, after_s, after_why = _legit_hand(stage, private)
     after = gauge.read()
-    rss_growth = ended.rss_mb - before.rss_mb   # the attack's (module docstring)
+    rss_growth = ended.rss_mb - before.rss_mb  # the attack's (module docstring)
     peak_growth = peak_mb - before.rss_mb
     log_growth = after.log_bytes - before.log_bytes
-    met = (rss_growth <= RSS_TARGET_MB and peak_growth <= RSS_TARGET_MB
-           and (back is not None or stage.quick)
-           and during_ok is not False and after_ok is not False
-           and log_growth <= LOG_TARGET_BYTES)
+    met = (
+        rss_growth <= RSS_TARGET_MB
+        and peak_growth <= RSS_TARGET_MB
+        and (back is not None or stage.quick)
+        and during_ok is not False
+        and after_ok is not False
+        and log_growth <= LOG_TARGET_BYTES
+    )
     extra: dict[str, object] = {}
     if during_why:
         extra["during_error"] = during_why
     if after_why:
         extra["after_error"] = after_why
     return result(
-        f"adversary_{name}", rss_growth, "MB", attack=what, frames_sent=sent[0] if sent else 0,
-        rss_mb_before=before.rss_mb, rss_mb_after=ended.rss_mb,
+        f"adversary_{name}",
+        rss_growth,
+        "MB",
+        attack=what,
+        frames_sent=sent[0] if sent else 0,
+        rss_mb_before=before.rss_mb,
+        rss_mb_after=ended.rss_mb,
         rss_mb_after_hand=None if stage.quick else after.rss_mb,
-        rss_mb_peak=round(peak_mb, 1), rss_peak_growth_mb=round(peak_growth, 1),
+        rss_mb_peak=round(peak_mb, 1),
+        rss_peak_growth_mb=round(peak_growth, 1),
         rss_samples=len(sampler.samples),
-        fds_before=before.fds, fds_peak=max(peak), fds_at_end=ended.fds,
+        fds_before=before.fds,
+        fds_peak=max(peak),
+        fds_at_end=ended.fds,
         fds_back_s=None if back is None else round(back, 1),
-        log_bytes_before=before.log_bytes, log_bytes_after=after.log_bytes,
-        log_growth_bytes=log_growth, status_reply_bytes=_status_bytes(stage),
-        friend_hand_during=during_ok, during_s=round(during_s, 1),
+        log_bytes_before=before.log_bytes,
+        log_bytes_after=after.log_bytes,
+        log_growth_bytes=log_growth,
+        status_reply_bytes=_status_bytes(stage),
+        friend_hand_during=during_ok,
+        during_s=round(during_s, 1),
         attack_still_running_when_the_hand_ended=during_overlapped,
-        friend_hand_after=after_ok, after_s=round(after_s, 1),
-        target=(f"RSS growth and peak RSS growth during the attack <= "
-                f"{RSS_TARGET_MB:.0f} MB each, "
-                + ("" if stage.quick else f"descriptors back within {FDS_BACK_S:.0f} s, ")
-                + ("the friend's hand completes during and after, " if not stage.quick
-                   else "the friend's hand completes during the attack, " if with_hand
-                   else "(quick: no hand during this attack), ")
-                + "log "
-                f"growth <= {LOG_TARGET_BYTES / 1e6:.0f} MB"),
-        met=met, deck=stage.deck, **extra)
+        friend_hand_after=after_ok,
+        after_s=round(after_s, 1),
+        target=(
+            f"RSS growth and peak RSS growth during the attack <= "
+            f"{RSS_TARGET_MB:.0f} MB each, "
+            + ("" if stage.quick else f"descriptors back within {FDS_BACK_S:.0f} s, ")
+            + (
+                "the friend's hand completes during and after, "
+                if not stage.quick
+                else "the friend's hand completes during the attack, "
+                if with_hand
+                else "(quick: no hand during this attack), "
+            )
+            + "log "
+            f"growth <= {LOG_TARGET_BYTES / 1e6:.0f} MB"
+        ),
+        met=met,
+        deck=stage.deck,
+        **extra,
+    )
 
 
 def _stage(base: Path, quick: bool) -> Stage:
-    daemons = [DaemonProcess(base / f"d{i}", name, session_module=REAL)
-               for i, name in enumerate(("host", "friend", "seat2", "seat3"))]
+    daemons = [
+        DaemonProcess(base / f"d{i}", name, session_module=REAL)
+        for i, name in enumerate(("host", "friend", "seat2", "seat3"))
+    ]
     start_all(daemons)
     driver = Driver(daemons)
     key = bytes.fromhex(request(driver.clients[0], type="whoami")["public_key"])
     bait = request(driver.clients[0], type="create", name="bait", rules="mcr")["table"]
     assert daemons[0].proc is not None
-    stage = Stage(daemons, driver, Gauge(daemons[0].proc.pid, daemons[0].data_dir), key,
-                  str(bait), zmq.Context(), quick=quick)
+    stage = Stage(
+        daemons,
+        driver,
+        Gauge(daemons[0].proc.pid, daemons[0].data_dir),
+        key,
+        str(bait),
+        zmq.Context(),
+        quick=quick,
+    )
     stage.member = Stranger(stage.ctx, key, daemons[0].port)
     stage.member.hello()
     stage.member.take_seat(bytes.fromhex(stage.bait))
@@ -377,8 +433,8 @@ def bench_adversary(quick: bool) -> list[dict[str, object]]:
     stage = _stage(base, quick)
     lines: list[dict[str, object]] = []
     try:
-        if not quick:    # the seats' connections exist from here on (quick: the first
-            warm_ok, _, why = _legit_hand(stage)     # attack's hand makes them)
+        if not quick:  # the seats' connections exist from here on (quick: the first
+            warm_ok, _, why = _legit_hand(stage)  # attack's hand makes them)
             if not warm_ok:
                 raise RuntimeError(f"the first hand did not complete: {why}")
             time.sleep(1.0)
@@ -397,8 +453,16 @@ def bench_adversary(quick: bool) -> list[dict[str, object]]:
             daemon.stop()
         shutil.rmtree(base, ignore_errors=True)
     total = sum(1 for line in lines if line["met"])
-    lines.append(result("adversary", total, "attacks met", attacks=len(lines),
-                        target=f"all {len(lines)} met", met=total == len(lines)))
+    lines.append(
+        result(
+            "adversary",
+            total,
+            "attacks met",
+            attacks=len(lines),
+            target=f"all {len(lines)} met",
+            met=total == len(lines),
+        )
+    )
     return lines
 
 

@@ -48,9 +48,17 @@ def bench_hands(quick: bool) -> list[dict[str, object]]:
             _play(seed)
         rates.append(hands / (time.perf_counter() - start))
     rate = statistics.median(rates)
-    return [result("american-hands", rate, "hands/s", target=HANDS_TARGET,
-                   met=rate >= HANDS_TARGET, rounds=[round(r, 1) for r in rates],
-                   hands=hands * len(rates))]
+    return [
+        result(
+            "american-hands",
+            rate,
+            "hands/s",
+            target=HANDS_TARGET,
+            met=rate >= HANDS_TARGET,
+            rounds=[round(r, 1) for r in rates],
+            hands=hands * len(rates),
+        )
+    ]
 
 
 def bench_share(quick: bool) -> list[dict[str, object]]:
@@ -61,8 +69,16 @@ def bench_share(quick: bool) -> list[dict[str, object]]:
         assert state.result is not None
         wins += state.result.winner is not None
     share = wins / count
-    return [result("american-mahjong-share", share, "share", target=SHARE_TARGET,
-                   met=share >= SHARE_TARGET, hands=count)]
+    return [
+        result(
+            "american-mahjong-share",
+            share,
+            "share",
+            target=SHARE_TARGET,
+            met=share >= SHARE_TARGET,
+            hands=count,
+        )
+    ]
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {

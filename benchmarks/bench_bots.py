@@ -109,18 +109,32 @@ def bench_engine_vs_view(rules: str, quick: bool) -> list[dict[str, object]]:
     share = 100.0 * wins["engine"] / won if won else 0.0
     draws = {}
     for name, policy in (("engine", engine), ("view", view_bot)):
-        draws[name] = sum(play_hand(rules, f"bots-{name}-{i}".encode(), [policy] * 4) is None
-                          for i in range(n))
+        draws[name] = sum(
+            play_hand(rules, f"bots-{name}-{i}".encode(), [policy] * 4) is None for i in range(n)
+        )
     ratio = (wins["engine"] / wins["view"]) if wins["view"] else float(wins["engine"])
     return [
-        result(f"bots_{rules}_engine_seat_win_share", share, "% of hands won",
-               target=">50 (engine seats win more than view-bot seats)", met=share > 50.0,
-               hands=n, engine_wins=wins["engine"], view_wins=wins["view"],
-               draws=wins["draw"], ratio_engine_to_view_wins=round(ratio, 2)),
-        result(f"bots_{rules}_draw_rate_all_engine", 100.0 * draws["engine"] / n,
-               "% of hands drawn", target="< the all-view-bot table's",
-               met=draws["engine"] < draws["view"], hands=n,
-               all_view_bot_draw_rate=round(100.0 * draws["view"] / n, 1)),
+        result(
+            f"bots_{rules}_engine_seat_win_share",
+            share,
+            "% of hands won",
+            target=">50 (engine seats win more than view-bot seats)",
+            met=share > 50.0,
+            hands=n,
+            engine_wins=wins["engine"],
+            view_wins=wins["view"],
+            draws=wins["draw"],
+            ratio_engine_to_view_wins=round(ratio, 2),
+        ),
+        result(
+            f"bots_{rules}_draw_rate_all_engine",
+            100.0 * draws["engine"] / n,
+            "% of hands drawn",
+            target="< the all-view-bot table's",
+            met=draws["engine"] < draws["view"],
+            hands=n,
+            all_view_bot_draw_rate=round(100.0 * draws["view"] / n, 1),
+        ),
     ]
 
 
@@ -129,8 +143,9 @@ def bench_suggest_time(rules: str, quick: bool) -> list[dict[str, object]]:
     built, as in the daemon, which answers from the view it published)."""
     samples: list[float] = []
 
-    def timed(s: TableSession, seed: bytes
-              ) -> tuple[int, tuple[str, ...], Mapping[str, Any]] | None:
+    def timed(
+        s: TableSession, seed: bytes
+    ) -> tuple[int, tuple[str, ...], Mapping[str, Any]] | None:
         build_seat_view(s)
         start = time.perf_counter()
         choice = engine(s, seed)
@@ -142,10 +157,18 @@ def bench_suggest_time(rules: str, quick: bool) -> list[dict[str, object]]:
         play_hand(rules, f"bots-time-{i}".encode(), [timed] * 4)
     samples.sort()
     median = 1000 * statistics.median(samples)
-    return [result(f"bots_{rules}_suggest_ms", median, "ms per decision (median)",
-                   target=20.0, met=median < 20.0, decisions=len(samples),
-                   p95_ms=round(1000 * samples[int(0.95 * len(samples))], 3),
-                   max_ms=round(1000 * samples[-1], 3))]
+    return [
+        result(
+            f"bots_{rules}_suggest_ms",
+            median,
+            "ms per decision (median)",
+            target=20.0,
+            met=median < 20.0,
+            decisions=len(samples),
+            p95_ms=round(1000 * samples[int(0.95 * len(samples))], 3),
+            max_ms=round(1000 * samples[-1], 3),
+        )
+    ]
 
 
 def _walls(quick: bool) -> int:
@@ -169,19 +192,36 @@ def bench_levels(rules: str, quick: bool) -> list[dict[str, object]]:
         mine = float(figures["stronger_points_per_hand"])
         theirs = float(figures["weaker_points_per_hand"])
         lower = float(figures["lead_ci95"][0])
-        lines.append(result(
-            f"bots_{rules}_{strong.value}_vs_{weak.value}", mine, "points per hand",
-            target=f"ahead of the {weak.value} seats on the same walls, the lead's 95% "
-                   "interval above zero", met=mine > theirs and lower > 0,
-            **{k: v for k, v in figures.items() if k != "decision_ms"}))
+        lines.append(
+            result(
+                f"bots_{rules}_{strong.value}_vs_{weak.value}",
+                mine,
+                "points per hand",
+                target=f"ahead of the {weak.value} seats on the same walls, the lead's 95% "
+                "interval above zero",
+                met=mine > theirs and lower > 0,
+                **{k: v for k, v in figures.items() if k != "decision_ms"},
+            )
+        )
     times = {level: sorted(t) for level, t in run.times.items()}
     p99 = 1000 * times[BotLevel.STRONG][int(0.99 * (len(times[BotLevel.STRONG]) - 1))]
-    lines.append(result(
-        f"bots_{rules}_strong_decision_p99_ms", p99, "ms per decision (p99)",
-        target=f"<= {STRONG_P99_MS:g}", met=p99 <= STRONG_P99_MS,
-        **{f"{level.value}_p50_ms": round(1000 * t[len(t) // 2], 3) for level, t in times.items()},
-        **{f"{level.value}_p99_ms": round(1000 * t[int(0.99 * (len(t) - 1))], 3)
-           for level, t in times.items()}))
+    lines.append(
+        result(
+            f"bots_{rules}_strong_decision_p99_ms",
+            p99,
+            "ms per decision (p99)",
+            target=f"<= {STRONG_P99_MS:g}",
+            met=p99 <= STRONG_P99_MS,
+            **{
+                f"{level.value}_p50_ms": round(1000 * t[len(t) // 2], 3)
+                for level, t in times.items()
+            },
+            **{
+                f"{level.value}_p99_ms": round(1000 * t[int(0.99 * (len(t) - 1))], 3)
+                for level, t in times.items()
+            },
+        )
+    )
     return lines
 
 

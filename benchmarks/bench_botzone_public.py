@@ -50,8 +50,8 @@ from testkit.botzone_stream import HarnessStream
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "examples" / "botzone_bot.py"
-FIRST_WALL = 7000        # walls no tuning of the strong bots looked at
-GIVE_UP = 600.0          # seconds for one hand, at most (a hung bot is LATE each 6 s)
+FIRST_WALL = 7000  # walls no tuning of the strong bots looked at
+GIVE_UP = 600.0  # seconds for one hand, at most (a hung bot is LATE each 6 s)
 
 
 @dataclass(frozen=True)
@@ -68,12 +68,20 @@ def configured(quick: bool) -> Bot:
     """The bot from the environment, or our example (always in quick mode)."""
     command = os.environ.get("FOURWINDS_BOTZONE_BOT", "").strip()
     if quick or not command:
-        return Bot([sys.executable, str(EXAMPLE), "--keep-running"], Mode.JSON,
-                   "examples/botzone_bot.py (no public bot configured: FOURWINDS_BOTZONE_BOT)"
-                   if not command else "examples/botzone_bot.py (quick mode)")
+        return Bot(
+            [sys.executable, str(EXAMPLE), "--keep-running"],
+            Mode.JSON,
+            "examples/botzone_bot.py (no public bot configured: FOURWINDS_BOTZONE_BOT)"
+            if not command
+            else "examples/botzone_bot.py (quick mode)",
+        )
     mode = Mode(os.environ.get("FOURWINDS_BOTZONE_MODE", "json").strip() or "json")
-    return Bot(shlex.split(command), mode, os.environ.get("FOURWINDS_BOTZONE_NAME") or command,
-               os.environ.get("FOURWINDS_BOTZONE_EOF", "") == "1")
+    return Bot(
+        shlex.split(command),
+        mode,
+        os.environ.get("FOURWINDS_BOTZONE_NAME") or command,
+        os.environ.get("FOURWINDS_BOTZONE_EOF", "") == "1",
+    )
 
 
 class TimedProgram(BotzoneProgram):
@@ -103,14 +111,22 @@ class Tally:
     hands: int = 0
 
 
-def play_wall(bot: Bot, wall: int, flowers: bool, log: Path, faults: Counter[Fault],
-              times: list[float], tally: Tally) -> None:
+def play_wall(
+    bot: Bot,
+    wall: int,
+    flowers: bool,
+    log: Path,
+    faults: Counter[Fault],
+    times: list[float],
+    tally: Tally,
+) -> None:
     """One wall four times, the bot at each place in turn."""
     mine: list[float] = []
     others: list[float] = []
     for place in SEATS:
-        stream = HarnessStream(b"botzone-public-%d" % wall, me=place, level=BotLevel.STRONG,
-                               flowers=flowers)
+        stream = HarnessStream(
+            b"botzone-public-%d" % wall, me=place, level=BotLevel.STRONG, flowers=flowers
+        )
         seat = BotzoneSeat(TimedProgram(bot, log, times))
         if play_botzone(stream, seat, give_up=GIVE_UP) != 0:
             raise RuntimeError(f"wall {wall} with the bot at place {place} did not finish")
@@ -140,29 +156,44 @@ def bench_botzone_public(quick: bool) -> list[dict[str, object]]:
     lead = [b - s for b, s in zip(tally.bot, tally.strong, strict=True)]
     lead_ci = ci95(lead)
     hands = tally.hands
-    common = {"bot": bot.name, "mode": bot.mode.value, "end_input": bot.end_input,
-              "flowers": flowers, "hands": hands,
-              "walls": walls, "opponents": "3 x strong"}
+    common = {
+        "bot": bot.name,
+        "mode": bot.mode.value,
+        "end_input": bot.end_input,
+        "flowers": flowers,
+        "hands": hands,
+        "walls": walls,
+        "opponents": "3 x strong",
+    }
     counted = {f.value: faults[f] for f in Fault}
     return [
-        result("botzone_public_points_per_hand", statistics.fmean(tally.bot),
-               "points per hand (the Botzone bot's)",
-               target="the strong seats ahead on the same walls (lead's 95% interval < 0)",
-               met=lead_ci[1] < 0, **common,
-               bot_ci95=[round(x, 3) for x in ci95(tally.bot)],
-               strong_points_per_hand=round(statistics.fmean(tally.strong), 3),
-               strong_ci95=[round(x, 3) for x in ci95(tally.strong)],
-               lead_ci95=[round(x, 3) for x in lead_ci],
-               win_rate=round(tally.wins / hands, 3),
-               deal_in_rate=round(tally.deal_ins / hands, 3),
-               wall_game_rate=round(tally.wall_games / hands, 3)),
-        result("botzone_public_faults", float(sum(faults.values())),
-               "answers replaced by the seat's default",
-               target="no action of the adapter refused by the table (the others are the "
-                      "bot's own)", met=faults[Fault.REFUSED] == 0, **common, **counted,
-               answers=len(times),
-               answer_ms_p50=round(1000 * percentile(times, 0.5), 1),
-               answer_ms_p99=round(1000 * percentile(times, 0.99), 1)),
+        result(
+            "botzone_public_points_per_hand",
+            statistics.fmean(tally.bot),
+            "points per hand (the Botzone bot's)",
+            target="the strong seats ahead on the same walls (lead's 95% interval < 0)",
+            met=lead_ci[1] < 0,
+            **common,
+            bot_ci95=[round(x, 3) for x in ci95(tally.bot)],
+            strong_points_per_hand=round(statistics.fmean(tally.strong), 3),
+            strong_ci95=[round(x, 3) for x in ci95(tally.strong)],
+            lead_ci95=[round(x, 3) for x in lead_ci],
+            win_rate=round(tally.wins / hands, 3),
+            deal_in_rate=round(tally.deal_ins / hands, 3),
+            wall_game_rate=round(tally.wall_games / hands, 3),
+        ),
+        result(
+            "botzone_public_faults",
+            float(sum(faults.values())),
+            "answers replaced by the seat's default",
+            target="no action of the adapter refused by the table (the others are the bot's own)",
+            met=faults[Fault.REFUSED] == 0,
+            **common,
+            **counted,
+            answers=len(times),
+            answer_ms_p50=round(1000 * percentile(times, 0.5), 1),
+            answer_ms_p99=round(1000 * percentile(times, 0.99), 1),
+        ),
     ]
 
 

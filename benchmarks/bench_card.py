@@ -35,8 +35,11 @@ ROUNDS = 5
 
 def format1_card() -> Card:
     """The house card's first 74 lines as typed in card format 1."""
-    text = resources.files("fourwinds.cards").joinpath("house-format1.card").read_text(
-        encoding="utf-8")
+    text = (
+        resources.files("fourwinds.cards")
+        .joinpath("house-format1.card")
+        .read_text(encoding="utf-8")
+    )
     return parse_card(text, "house-format1.card")
 
 
@@ -67,8 +70,9 @@ def _sample(hands: list[list[Kind]], quick: bool) -> list[list[Kind]]:
     return hands[:10] + hands[100:110] if quick else hands
 
 
-def _median_us(fn: Callable[[Sequence[Kind]], object], hands: list[list[Kind]],
-               rounds: int = ROUNDS) -> float:
+def _median_us(
+    fn: Callable[[Sequence[Kind]], object], hands: list[list[Kind]], rounds: int = ROUNDS
+) -> float:
     for tiles in hands[:20]:
         fn(tiles)  # warm up (the card is compiled and cached on first use)
     samples = []
@@ -80,36 +84,59 @@ def _median_us(fn: Callable[[Sequence[Kind]], object], hands: list[list[Kind]],
     return statistics.median(samples) * 1e6
 
 
-def _bench(name: str, target: float, fn: Callable[[Card, Sequence[Kind]], object],
-           hands: list[list[Kind]], quick: bool) -> list[dict[str, object]]:
+def _bench(
+    name: str,
+    target: float,
+    fn: Callable[[Card, Sequence[Kind]], object],
+    hands: list[list[Kind]],
+    quick: bool,
+) -> list[dict[str, object]]:
     card, old = house_card(), format1_card()
     rounds = 1 if quick else ROUNDS
     floor = _median_us(counts, hands, rounds)
     value = _median_us(lambda tiles: fn(card, tiles), hands, rounds)
     before = _median_us(lambda tiles: fn(old, tiles), hands, rounds)
-    return [result(name, value, "us", target=target, met=value <= target,
-                   floor_us=round(floor, 3), floor="count array of the same tiles",
-                   ratio=round(value / floor, 1) if floor else None, hands=len(hands),
-                   card_format=2, lines=len(card.hands),
-                   variants=len(compiled(card).variants),
-                   format1_us=round(before, 3), format1_lines=len(old.hands),
-                   format1_variants=len(compiled(old).variants),
-                   ratio_to_format1=round(value / before, 2) if before else None)]
+    return [
+        result(
+            name,
+            value,
+            "us",
+            target=target,
+            met=value <= target,
+            floor_us=round(floor, 3),
+            floor="count array of the same tiles",
+            ratio=round(value / floor, 1) if floor else None,
+            hands=len(hands),
+            card_format=2,
+            lines=len(card.hands),
+            variants=len(compiled(card).variants),
+            format1_us=round(before, 3),
+            format1_lines=len(old.hands),
+            format1_variants=len(compiled(old).variants),
+            ratio_to_format1=round(value / before, 2) if before else None,
+        )
+    ]
 
 
 def bench_match(quick: bool) -> list[dict[str, object]]:
     hands = _sample(corpus(), quick)
     winners = sum(1 for tiles in hands if match_hand(house_card(), tiles, ()))
-    lines = _bench("match", MATCH_TARGET_US, lambda card, tiles: match_hand(card, tiles, ()),
-                   hands, quick)
+    lines = _bench(
+        "match", MATCH_TARGET_US, lambda card, tiles: match_hand(card, tiles, ()), hands, quick
+    )
     lines[0]["winning_hands"] = winners
     return lines
 
 
 def bench_nearest(quick: bool) -> list[dict[str, object]]:
     hands = [tiles[:13] for tiles in _sample(corpus(), quick)]
-    return _bench("nearest", NEAREST_TARGET_US,
-                  lambda card, tiles: nearest_hands(card, tiles, (), 5), hands, quick)
+    return _bench(
+        "nearest",
+        NEAREST_TARGET_US,
+        lambda card, tiles: nearest_hands(card, tiles, (), 5),
+        hands,
+        quick,
+    )
 
 
 def bench_load(quick: bool) -> list[dict[str, object]]:
@@ -120,8 +147,16 @@ def bench_load(quick: bool) -> list[dict[str, object]]:
         compiled(parse_card(text, "house.card"))
 
     value = median_seconds(load, repeat=1 if quick else 5, warmup=0 if quick else 1) * 1e3
-    return [result("load", value, "ms", target=LOAD_TARGET_MS, met=value <= LOAD_TARGET_MS,
-                   what="read and expand the format 2 house card from its text")]
+    return [
+        result(
+            "load",
+            value,
+            "ms",
+            target=LOAD_TARGET_MS,
+            met=value <= LOAD_TARGET_MS,
+            what="read and expand the format 2 house card from its text",
+        )
+    ]
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {

@@ -68,8 +68,8 @@ HAND_TARGET_S = 3.0
 RSS_TARGET_MB = 80.0
 FUZZ_FRAMES = 100_000
 QUICK_FUZZ_FRAMES = 200
-DECKS = ("masked", "practice")   # the table option's values; the masked deck first
-NEXT_WINDOW_S = 0.5   # the table's wait for "next" at a hand's end (the driver answers at once)
+DECKS = ("masked", "practice")  # the table option's values; the masked deck first
+NEXT_WINDOW_S = 0.5  # the table's wait for "next" at a hand's end (the driver answers at once)
 
 
 class Driver:
@@ -79,9 +79,9 @@ class Driver:
         self.daemons = daemons
         self.clients: list[Client] = [d.client() for d in daemons]
         self.views: list[dict[str, Any]] = [{} for _ in daemons]
-        self.latencies: list[float] = []        # until the three peers applied it
-        self.view_latencies: list[float] = []   # until their frontends had the view
-        self.ended: list[float | None] = [None] * len(daemons)   # see hand_ended
+        self.latencies: list[float] = []  # until the three peers applied it
+        self.view_latencies: list[float] = []  # until their frontends had the view
+        self.ended: list[float | None] = [None] * len(daemons)  # see hand_ended
 
     def begin_hand(self) -> None:
         """Forget the previous table's hand ends."""
@@ -146,13 +146,12 @@ class Driver:
                 legal = self.views[i].get("legal_actions") or []
                 if not legal:
                     continue
-                if not self.act(i, table, next((a for a in legal if a.get("default")),
-                                               legal[0])):
+                if not self.act(i, table, next((a for a in legal if a.get("default")), legal[0])):
                     continue
                 acted = True
                 self.views[i] = {**self.views[i], "legal_actions": []}
             if not acted and not any(c.pending() for c in self.clients):
-                poller.poll(20)     # all four at once: an event for any seat wakes us
+                poller.poll(20)  # all four at once: an event for any seat wakes us
 
     def act(self, i: int, table: str, action: dict[str, Any]) -> bool:
         """Seat ``i`` takes ``action`` through the local API, a discard timed until the three
@@ -165,15 +164,16 @@ class Driver:
             request["tiles"] = list(action.get("tiles") or [])[: int(action["choose"])]
         before = self.step(i)
         start = time.perf_counter()
-        started = time.monotonic()   # the clock the daemons' applied_at reads
+        started = time.monotonic()  # the clock the daemons' applied_at reads
         if not self.clients[i].request(request).get("ok"):
             return False
         if action["type"] == "discard":
             self._await_peers(i, table, before, start, started)
         return True
 
-    def _await_peers(self, actor: int, table: str, before: int, start: float,
-                     started: float) -> None:
+    def _await_peers(
+        self, actor: int, table: str, before: int, start: float, started: float
+    ) -> None:
         """Block (no spinning: this machine has two cores) until the three peers' view
         events show a later step than ``before``. Two figures: when the last peer *applied*
         the discard (its view's ``applied_at``, the daemon's monotonic clock, which every
@@ -193,9 +193,9 @@ class Driver:
                     waiting.remove(p)
                     poller.unregister(self.clients[p].socket)
                     applied.append(self._applied(p, before))
-        if not waiting and applied:   # (none to wait for: the driver saw the actor's view late)
+        if not waiting and applied:  # (none to wait for: the driver saw the actor's view late)
             self.view_latencies.append(time.perf_counter() - start)
-            if all(applied):    # (a view that does not say when it was applied: not counted)
+            if all(applied):  # (a view that does not say when it was applied: not counted)
                 self.latencies.append(max(applied) - started)
 
     def _applied(self, p: int, before: int) -> float:
@@ -211,20 +211,28 @@ class Driver:
             client.close()
 
 
-def _open_table(daemons: list[DaemonProcess], driver: Driver, n: int, rules: str,
-                deck: str) -> str:
+def _open_table(daemons: list[DaemonProcess], driver: Driver, n: int, rules: str, deck: str) -> str:
     """A one-hand table on ``deck``, the four daemons seated."""
     host = driver.clients[0]
-    options: dict[str, object] = {"hands": 1, "call_window": 1.0, "deck": deck,
-                                  "next_window": NEXT_WINDOW_S}
-    made = host.request({"type": "create", "name": f"bench{n}", "rules": rules,
-                         "options": options})
+    options: dict[str, object] = {
+        "hands": 1,
+        "call_window": 1.0,
+        "deck": deck,
+        "next_window": NEXT_WINDOW_S,
+    }
+    made = host.request({"type": "create", "name": f"bench{n}", "rules": rules, "options": options})
     if not made.get("ok"):
         raise RuntimeError(f"create refused: {made.get('error')}")
     key = request(host, type="whoami")["public_key"]
     for i in (1, 2, 3):
-        request(driver.clients[i], type="join", table=made["table"], host="127.0.0.1",
-                port=daemons[0].port, public_key=key)
+        request(
+            driver.clients[i],
+            type="join",
+            table=made["table"],
+            host="127.0.0.1",
+            port=daemons[0].port,
+            public_key=key,
+        )
     return str(made["table"])
 
 
@@ -254,8 +262,7 @@ class Run:
 def _hands(base: Path, deck: str, tables: int) -> Run:
     """Open ``tables`` MCR tables and one American table on ``deck`` over four fresh
     daemons."""
-    daemons = [DaemonProcess(base / f"d{i}", f"bench{i}", session_module=REAL)
-               for i in range(4)]
+    daemons = [DaemonProcess(base / f"d{i}", f"bench{i}", session_module=REAL) for i in range(4)]
     starts: list[float] = []
     hands: list[float] = []
     american: list[float] = []
@@ -279,15 +286,15 @@ def _hands(base: Path, deck: str, tables: int) -> Run:
                 for i in range(4):
                     request(driver.clients[i], type="ready", table=table)
                 began = time.perf_counter()
-                driver.play(table, lambda: all(driver.phase(i) == "play" for i in range(4)),
-                            30)
+                driver.play(table, lambda: all(driver.phase(i) == "play" for i in range(4)), 30)
                 mark, view_mark = len(driver.latencies), len(driver.view_latencies)
                 if rules == "mcr":
                     starts.append(time.perf_counter() - began)
-                driver.play(table, lambda: all(driver.phase(i) in ("over", "halted")
-                                               for i in range(4)), 120)
+                driver.play(
+                    table, lambda: all(driver.phase(i) in ("over", "halted") for i in range(4)), 120
+                )
                 (hands if rules == "mcr" else american).append(driver.hand_end() - began)
-                if rules != "mcr":   # latency figures are MCR's, like the targets
+                if rules != "mcr":  # latency figures are MCR's, like the targets
                     del driver.latencies[mark:]
                     del driver.view_latencies[view_mark:]
                 states = {driver.views[i]["view"]["state"] for i in range(4)}
@@ -308,12 +315,20 @@ def _hands(base: Path, deck: str, tables: int) -> Run:
     def p99(values: list[float]) -> float:
         return values[min(len(values) - 1, int(len(values) * 0.99))] * 1000 if values else 0.0
 
-    return Run({"start_ms": statistics.median(starts) * 1000,
-                "p50_ms": statistics.median(latencies) * 1000 if latencies else 0.0,
-                "p99_ms": p99(latencies), "samples": len(seen),
-                "view_p50_ms": statistics.median(seen) * 1000, "view_p99_ms": p99(seen),
-                "hand_s": statistics.median(hands), "american_s": american[0], "rss_mb": rss},
-               decks.pop())
+    return Run(
+        {
+            "start_ms": statistics.median(starts) * 1000,
+            "p50_ms": statistics.median(latencies) * 1000 if latencies else 0.0,
+            "p99_ms": p99(latencies),
+            "samples": len(seen),
+            "view_p50_ms": statistics.median(seen) * 1000,
+            "view_p99_ms": p99(seen),
+            "hand_s": statistics.median(hands),
+            "american_s": american[0],
+            "rss_mb": rss,
+        },
+        decks.pop(),
+    )
 
 
 def bench_hands(quick: bool) -> list[dict[str, object]]:
@@ -353,39 +368,84 @@ def bench_hands(quick: bool) -> list[dict[str, object]]:
     for variant in ("masked", "practice"):
         # the in-memory fair deck's shuffle-lock-deal (no daemon, no I/O) on every line: this
         # machine's speed in the same run, to read the absolute targets against
-        common: dict[str, object] = {"deck": played(variant), "rounds": rounds,
-                                     "machine_in_memory_deck_ms": round(deck_ms, 3)}
+        common: dict[str, object] = {
+            "deck": played(variant),
+            "rounds": rounds,
+            "machine_in_memory_deck_ms": round(deck_ms, 3),
+        }
         start_ms, p50 = med(variant, "start_ms"), med(variant, "p50_ms")
         hand_s, american_s = med(variant, "hand_s"), med(variant, "american_s")
         rss = med(variant, "rss_mb")
         lines += [
-            result("daemon_hand_start", start_ms, "ms", target=f"<= {HAND_START_TARGET_MS} ms",
-                   met=start_ms <= HAND_START_TARGET_MS, ratio=_ratio(start_ms, deck_ms),
-                   tables=tables, rules="mcr",
-                   runs=each(variant, "start_ms"), **beside(variant, "start_ms"), **common),
-            result("daemon_action_latency", p50, "ms", target=f"p50 <= {LATENCY_TARGET_MS} ms",
-                   met=p50 <= LATENCY_TARGET_MS, p99_ms=med(variant, "p99_ms"),
-                   measure="act request until the last of the three peers applied the "
-                           "discard (its view's applied_at, on the machine's shared "
-                           "monotonic clock)",
-                   samples=int(med(variant, "samples")), runs=each(variant, "p50_ms"),
-                   **beside(variant, "p50_ms"),
-                   view_p50_ms=med(variant, "view_p50_ms"),
-                   view_p99_ms=med(variant, "view_p99_ms"),
-                   view_measure="act request until the driver holds all three peers' new "
-                                "views (the frontends' side; no target of its own)",
-                   view_runs=each(variant, "view_p50_ms"),
-                   **beside(variant, "view_p50_ms", "view_"), **common),
-            result("daemon_full_hand", hand_s, "s", target=f"<= {HAND_TARGET_S} s",
-                   met=hand_s <= HAND_TARGET_S, hands=tables, rules="mcr",
-                   runs=each(variant, "hand_s"), **beside(variant, "hand_s"), **common),
-            result("daemon_full_hand_american", american_s, "s",
-                   target=f"<= {HAND_TARGET_S} s", met=american_s <= HAND_TARGET_S, hands=1,
-                   rules="american", runs=each(variant, "american_s"),
-                   **beside(variant, "american_s"), **common),
-            result("daemon_rss", rss, "MB", target=f"<= {RSS_TARGET_MB} MB",
-                   met=rss <= RSS_TARGET_MB, measure="VmHWM, largest of four daemons",
-                   runs=each(variant, "rss_mb"), **beside(variant, "rss_mb"), **common),
+            result(
+                "daemon_hand_start",
+                start_ms,
+                "ms",
+                target=f"<= {HAND_START_TARGET_MS} ms",
+                met=start_ms <= HAND_START_TARGET_MS,
+                ratio=_ratio(start_ms, deck_ms),
+                tables=tables,
+                rules="mcr",
+                runs=each(variant, "start_ms"),
+                **beside(variant, "start_ms"),
+                **common,
+            ),
+            result(
+                "daemon_action_latency",
+                p50,
+                "ms",
+                target=f"p50 <= {LATENCY_TARGET_MS} ms",
+                met=p50 <= LATENCY_TARGET_MS,
+                p99_ms=med(variant, "p99_ms"),
+                measure="act request until the last of the three peers applied the "
+                "discard (its view's applied_at, on the machine's shared "
+                "monotonic clock)",
+                samples=int(med(variant, "samples")),
+                runs=each(variant, "p50_ms"),
+                **beside(variant, "p50_ms"),
+                view_p50_ms=med(variant, "view_p50_ms"),
+                view_p99_ms=med(variant, "view_p99_ms"),
+                view_measure="act request until the driver holds all three peers' new "
+                "views (the frontends' side; no target of its own)",
+                view_runs=each(variant, "view_p50_ms"),
+                **beside(variant, "view_p50_ms", "view_"),
+                **common,
+            ),
+            result(
+                "daemon_full_hand",
+                hand_s,
+                "s",
+                target=f"<= {HAND_TARGET_S} s",
+                met=hand_s <= HAND_TARGET_S,
+                hands=tables,
+                rules="mcr",
+                runs=each(variant, "hand_s"),
+                **beside(variant, "hand_s"),
+                **common,
+            ),
+            result(
+                "daemon_full_hand_american",
+                american_s,
+                "s",
+                target=f"<= {HAND_TARGET_S} s",
+                met=american_s <= HAND_TARGET_S,
+                hands=1,
+                rules="american",
+                runs=each(variant, "american_s"),
+                **beside(variant, "american_s"),
+                **common,
+            ),
+            result(
+                "daemon_rss",
+                rss,
+                "MB",
+                target=f"<= {RSS_TARGET_MB} MB",
+                met=rss <= RSS_TARGET_MB,
+                measure="VmHWM, largest of four daemons",
+                runs=each(variant, "rss_mb"),
+                **beside(variant, "rss_mb"),
+                **common,
+            ),
         ]
     return lines
 
@@ -416,31 +476,45 @@ def bench_fuzz(quick: bool) -> list[dict[str, object]]:
     logger.propagate = False
     base = Path(tempfile.mkdtemp(prefix="fw-fuzz-"))
     try:
-        peer = asyncio.run(asyncio.wait_for(fuzz.peer_socket(frames),
-                                            60 + fuzz.settle_s(frames)))
-        api = asyncio.run(asyncio.wait_for(
-            fuzz.local_api(base, load_session_module(REAL), frames),
-            60 + fuzz.settle_s(frames)))
+        peer = asyncio.run(asyncio.wait_for(fuzz.peer_socket(frames), 60 + fuzz.settle_s(frames)))
+        api = asyncio.run(
+            asyncio.wait_for(
+                fuzz.local_api(base, load_session_module(REAL), frames), 60 + fuzz.settle_s(frames)
+            )
+        )
     finally:
         logger.removeHandler(counter)
         logger.propagate = True
         shutil.rmtree(base, ignore_errors=True)
-    peer_ok = (peer.all_accounted and peer.delivered == peer.decodable
-               and peer.only_table_messages and peer.oversized_refused and peer.link_after)
-    api_ok = (api.refused_replies == api.sent and api.view_unchanged
-              and api.tables_unchanged)
-    return [result("daemon_fuzz", peer.sent + api.sent, "frames",
-                   target="every frame refused with a reason (or, decodable, delivered as a "
-                          "table message), the oversized one refused at the socket, the link "
-                          "still working, no state changed",
-                   met=peer_ok and api_ok, peer_refused=peer.refused,
-                   peer_delivered=peer.delivered, peer_decodable=peer.decodable,
-                   peer_oversized_refused=peer.oversized_refused,
-                   peer_link_after=peer.link_after, api_refused=api.refused_replies,
-                   api_state_unchanged=api.view_unchanged and api.tables_unchanged,
-                   peer_frames_per_s=round(peer.sent / peer.seconds),
-                   api_frames_per_s=round(api.sent / api.seconds),
-                   logged_refusals=counter.count)]
+    peer_ok = (
+        peer.all_accounted
+        and peer.delivered == peer.decodable
+        and peer.only_table_messages
+        and peer.oversized_refused
+        and peer.link_after
+    )
+    api_ok = api.refused_replies == api.sent and api.view_unchanged and api.tables_unchanged
+    return [
+        result(
+            "daemon_fuzz",
+            peer.sent + api.sent,
+            "frames",
+            target="every frame refused with a reason (or, decodable, delivered as a "
+            "table message), the oversized one refused at the socket, the link "
+            "still working, no state changed",
+            met=peer_ok and api_ok,
+            peer_refused=peer.refused,
+            peer_delivered=peer.delivered,
+            peer_decodable=peer.decodable,
+            peer_oversized_refused=peer.oversized_refused,
+            peer_link_after=peer.link_after,
+            api_refused=api.refused_replies,
+            api_state_unchanged=api.view_unchanged and api.tables_unchanged,
+            peer_frames_per_s=round(peer.sent / peer.seconds),
+            api_frames_per_s=round(api.sent / api.seconds),
+            logged_refusals=counter.count,
+        )
+    ]
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {

@@ -65,8 +65,12 @@ def _one_hand(run: int) -> tuple[float, float, float, Loopback[WallState]]:
     desc = DeckDescription(b"bench table/hand %d" % run, AMERICAN_SET)
     plan = american_plan((3, 4))
     start = _clock()
-    decks = [MaskedDeck.create(desc, s, Entropy(hashlib.sha256(b"%d/%d" % (run, s)).digest()),
-                               _KEYS[s].sign, _verify) for s in SEATS]
+    decks = [
+        MaskedDeck.create(
+            desc, s, Entropy(hashlib.sha256(b"%d/%d" % (run, s)).digest()), _KEYS[s].sign, _verify
+        )
+        for s in SEATS
+    ]
     loop = Loopback(decks)
     loop.everyone(lambda deck, state: deck.deal(state, plan))
     built = _clock()
@@ -117,16 +121,43 @@ def bench_deck(quick: bool) -> list[dict[str, object]]:
     mults_ms = statistics.median(mult_floors) * 1000
     audit_ms, seat_ms = statistics.median(audits) * 1000, statistics.median(seats) * 1000
     return [
-        result("deck_shuffle_lock_deal", build_ms, "ms", target=f"<= {RATIO_TARGET}x floor",
-               met=ratio <= RATIO_TARGET, ratio=round(ratio, 3), floor_ms=round(floor_ms, 3),
-               floor_mults=MULTS, floor_maps=MAPS, mult_us=round(mults_ms * 1000 / MULTS, 1),
-               ratio_to_mults_alone=round(statistics.median(
-                   b / m for b, m in zip(builds, mult_floors, strict=True)), 3),
-               curve="X25519, clamped scalars", wall=WALL, dealt=DEALT, clock="process CPU time"),
-        result("deck_audit", seat_ms, "ms", target=f"<= {AUDIT_TARGET_MS} ms",
-               met=seat_ms <= AUDIT_TARGET_MS, wall=WALL, mults=WALL - 14),
-        result("deck_audit_four_seats", audit_ms, "ms", target=f"<= {AUDIT_TARGET_MS} ms",
-               met=audit_ms <= AUDIT_TARGET_MS, seats=4, wall=WALL),
+        result(
+            "deck_shuffle_lock_deal",
+            build_ms,
+            "ms",
+            target=f"<= {RATIO_TARGET}x floor",
+            met=ratio <= RATIO_TARGET,
+            ratio=round(ratio, 3),
+            floor_ms=round(floor_ms, 3),
+            floor_mults=MULTS,
+            floor_maps=MAPS,
+            mult_us=round(mults_ms * 1000 / MULTS, 1),
+            ratio_to_mults_alone=round(
+                statistics.median(b / m for b, m in zip(builds, mult_floors, strict=True)), 3
+            ),
+            curve="X25519, clamped scalars",
+            wall=WALL,
+            dealt=DEALT,
+            clock="process CPU time",
+        ),
+        result(
+            "deck_audit",
+            seat_ms,
+            "ms",
+            target=f"<= {AUDIT_TARGET_MS} ms",
+            met=seat_ms <= AUDIT_TARGET_MS,
+            wall=WALL,
+            mults=WALL - 14,
+        ),
+        result(
+            "deck_audit_four_seats",
+            audit_ms,
+            "ms",
+            target=f"<= {AUDIT_TARGET_MS} ms",
+            met=audit_ms <= AUDIT_TARGET_MS,
+            seats=4,
+            wall=WALL,
+        ),
     ]
 
 

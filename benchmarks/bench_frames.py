@@ -23,23 +23,35 @@ MATCHES = (("mcr", 16, False), ("american", 4, True))
 
 
 def bench_frames(quick: bool = False) -> list[dict[str, object]]:
-    card = resources.files("fourwinds.cards").joinpath("house.card").read_text(
-        encoding="utf-8")
+    card = resources.files("fourwinds.cards").joinpath("house.card").read_text(encoding="utf-8")
     lines = []
     for rules, hands, with_card in MATCHES:
         played = 1 if quick else hands
         sizes = measure(rules, played, card if with_card else "")
-        lines.append(result(
-            f"frames_{rules}", sizes.largest_frame, "bytes", hands=played, deck="masked",
-            card="house.card" if with_card else "", messages=sizes.messages,
-            open_frame_bytes=sizes.open_frame, largest_view_bytes=sizes.largest_view,
-            transcript_bytes=sizes.transcript,
-            max_frame=MAX_FRAME, margin=round(MAX_FRAME / sizes.largest_frame, 1),
-            completed=sizes.completed,
-            target=f"largest frame <= {MAX_FRAME // 4} bytes (MAX_FRAME / 4), view <= "
-                   f"{VIEW_RECKONED // 2} bytes, the match completes",
-            met=(sizes.completed and 4 * sizes.largest_frame <= MAX_FRAME
-                 and 2 * sizes.largest_view <= VIEW_RECKONED)))
+        lines.append(
+            result(
+                f"frames_{rules}",
+                sizes.largest_frame,
+                "bytes",
+                hands=played,
+                deck="masked",
+                card="house.card" if with_card else "",
+                messages=sizes.messages,
+                open_frame_bytes=sizes.open_frame,
+                largest_view_bytes=sizes.largest_view,
+                transcript_bytes=sizes.transcript,
+                max_frame=MAX_FRAME,
+                margin=round(MAX_FRAME / sizes.largest_frame, 1),
+                completed=sizes.completed,
+                target=f"largest frame <= {MAX_FRAME // 4} bytes (MAX_FRAME / 4), view <= "
+                f"{VIEW_RECKONED // 2} bytes, the match completes",
+                met=(
+                    sizes.completed
+                    and 4 * sizes.largest_frame <= MAX_FRAME
+                    and 2 * sizes.largest_view <= VIEW_RECKONED
+                ),
+            )
+        )
     return lines
 
 

@@ -54,10 +54,18 @@ def bench_hands(quick: bool) -> list[dict[str, object]]:
         rates.append(size / (time.perf_counter() - start))
         cpu_rates.append(size / max(time.process_time() - cpu, 1e-9))
     rate = max(rates)
-    return [result("mcr-hands", rate, "hands/s", target=HANDS_TARGET,
-                   met=rate >= HANDS_TARGET, cpu_rate=round(max(cpu_rates), 3),
-                   median_rate=round(statistics.median(rates), 3),
-                   hands=batches * size)]
+    return [
+        result(
+            "mcr-hands",
+            rate,
+            "hands/s",
+            target=HANDS_TARGET,
+            met=rate >= HANDS_TARGET,
+            cpu_rate=round(max(cpu_rates), 3),
+            median_rate=round(statistics.median(rates), 3),
+            hands=batches * size,
+        )
+    ]
 
 
 def bench_share(quick: bool) -> list[dict[str, object]]:
@@ -68,8 +76,16 @@ def bench_share(quick: bool) -> list[dict[str, object]]:
         assert state.result is not None
         wins += state.result.winner is not None
     share = wins / count
-    return [result("mcr-win-share", share, "share", target=SHARE_TARGET,
-                   met=share >= SHARE_TARGET, hands=count)]
+    return [
+        result(
+            "mcr-win-share",
+            share,
+            "share",
+            target=SHARE_TARGET,
+            met=share >= SHARE_TARGET,
+            hands=count,
+        )
+    ]
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {

@@ -39,7 +39,6 @@ BATCH = 10
 BATCHES = 3
 
 
-
 def _special(rng: random.Random) -> Hand:
     shape = rng.randrange(5)
     order = rng.choice(list(itertools.permutations(range(3))))
@@ -65,8 +64,13 @@ def _special(rng: random.Random) -> Hand:
 
 
 def _context(rng: random.Random, win: int) -> WinContext:
-    return WinContext(Kind(win), self_drawn=rng.random() < 0.4, seat_wind=rng.randrange(4),
-                      prevalent_wind=rng.randrange(4), flowers=rng.randrange(3))
+    return WinContext(
+        Kind(win),
+        self_drawn=rng.random() < 0.4,
+        seat_wind=rng.randrange(4),
+        prevalent_wind=rng.randrange(4),
+        flowers=rng.randrange(3),
+    )
 
 
 def _won(rng: random.Random, melds: list[Meld], concealed: list[int]) -> Hand:
@@ -148,11 +152,18 @@ def _peer_args(hand: Hand) -> dict[str, Any]:
             packs.append(("PENG", _peer_code(m.tiles[0]), 1))
         else:
             packs.append(("GANG", _peer_code(m.tiles[0]), 0 if m.concealed else 1))
-    return {"pack": tuple(packs), "hand": tuple(_peer_code(k) for k in tiles),
-            "winTile": _peer_code(ctx.win_tile), "flowerCount": ctx.flowers,
-            "isSelfDrawn": ctx.self_drawn, "is4thTile": ctx.last_tile,
-            "isAboutKong": ctx.kong_related, "isWallLast": ctx.wall_last,
-            "seatWind": ctx.seat_wind, "prevalentWind": ctx.prevalent_wind}
+    return {
+        "pack": tuple(packs),
+        "hand": tuple(_peer_code(k) for k in tiles),
+        "winTile": _peer_code(ctx.win_tile),
+        "flowerCount": ctx.flowers,
+        "isSelfDrawn": ctx.self_drawn,
+        "is4thTile": ctx.last_tile,
+        "isAboutKong": ctx.kong_related,
+        "isWallLast": ctx.wall_last,
+        "seatWind": ctx.seat_wind,
+        "prevalentWind": ctx.prevalent_wind,
+    }
 
 
 def _peer() -> tuple[str, Callable[..., Any]] | None:
@@ -180,19 +191,31 @@ def bench_fans(quick: bool) -> list[dict[str, object]]:
     hands = corpus(QUICK_CORPUS_SIZE if quick else CORPUS_SIZE)
     floor, _floor_cpu = _median_us(hands, _count_array)
     ours, ours_cpu = _median_us(hands, _score)
-    beside: dict[str, object] = {"peer": "none installed", "peer_us": None,
-                                 "ratio_to_peer": None}
+    beside: dict[str, object] = {"peer": "none installed", "peer_us": None, "ratio_to_peer": None}
     peer = _peer()
     if peer is not None:
         name, calculator = peer
         prepared = {id(hand): _peer_args(hand) for hand in hands}
-        theirs, _cpu = _median_us(hands,
-                                  lambda hand: _peer_call(calculator, prepared[id(hand)]))
-        beside = {"peer": name, "peer_us": round(theirs, 3),
-                  "ratio_to_peer": round(ours / theirs, 2) if theirs else None}
-    return [result("mcr-fans", ours, "us", target=TARGET_US, met=ours <= TARGET_US,
-                   cpu_us=round(ours_cpu, 3), floor_us=round(floor, 3),
-                   ratio_to_floor=round(ours / floor, 1), hands=len(hands), **beside)]
+        theirs, _cpu = _median_us(hands, lambda hand: _peer_call(calculator, prepared[id(hand)]))
+        beside = {
+            "peer": name,
+            "peer_us": round(theirs, 3),
+            "ratio_to_peer": round(ours / theirs, 2) if theirs else None,
+        }
+    return [
+        result(
+            "mcr-fans",
+            ours,
+            "us",
+            target=TARGET_US,
+            met=ours <= TARGET_US,
+            cpu_us=round(ours_cpu, 3),
+            floor_us=round(floor, 3),
+            ratio_to_floor=round(ours / floor, 1),
+            hands=len(hands),
+            **beside,
+        )
+    ]
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {"mcr-fans": bench_fans}

@@ -39,10 +39,22 @@ REPEATS = 3
 """Each seed's hand is played this many times and its fastest run kept: the machine is a
 shared VM whose speed moves by a third within a minute, and interference only ever adds."""
 PATCHED: tuple[tuple[object, str], ...] = (
-    (flow, "seal"), (flow, "verify"), (lobby, "verify"),
+    (flow, "seal"),
+    (flow, "verify"),
+    (lobby, "verify"),
     (masked, "sign_bytes"),
-    *((group, name) for name in ("mult", "hash_to_point", "mult_each", "scalar_invert",
-                                 "scalar_product", "batch_invert", "scalar_mul")),
+    *(
+        (group, name)
+        for name in (
+            "mult",
+            "hash_to_point",
+            "mult_each",
+            "scalar_invert",
+            "scalar_product",
+            "batch_invert",
+            "scalar_mul",
+        )
+    ),
 )
 
 
@@ -67,6 +79,7 @@ class _CryptoClock:
                 self.seconds += time.perf_counter() - start
                 self.calls += 1
                 self.depth -= 1
+
         return timed
 
 
@@ -114,7 +127,7 @@ class _SeatClocks:
         start = time.perf_counter()
         acted = self.bot_moves(h, place, level)
         spent = time.perf_counter() - start
-        if acted:   # a bot acts when its machine is free; looking and finding nothing is free
+        if acted:  # a bot acts when its machine is free; looking and finding nothing is free
             self.free[place] += spent
             self._sent(place, before)
         return acted
@@ -124,8 +137,9 @@ class _SeatClocks:
         might wait for its seat while another seat sits idle): the outcome is the same in
         any order (the order-independence property tests), only the clocks differ."""
         self._catch_up()
-        index = min(range(len(h.queue)),
-                    key=lambda i: max(self.free[h.queue[i][0]], self.arrivals[i]))
+        index = min(
+            range(len(h.queue)), key=lambda i: max(self.free[h.queue[i][0]], self.arrivals[i])
+        )
         place = h.queue[index][0]
         arrived = self.arrivals.pop(index)
         before = len(h.queue) - 1
@@ -169,29 +183,41 @@ def _bench(rules: str, deck: DeckKind, quick: bool) -> list[dict[str, object]]:
     if not quick:
         play_match(rules, b"warm-up", options=options)  # imports, card, caches
     floor = _verify_floor_us()
-    seeds, repeats = (SEEDS[:1], 1) if quick else (SEEDS[:RUNS[deck]], REPEATS)
-    runs = [min((_hand(rules, seed, deck) for _ in range(repeats)), key=lambda r: r[0])
-            for seed in seeds]
+    seeds, repeats = (SEEDS[:1], 1) if quick else (SEEDS[: RUNS[deck]], REPEATS)
+    runs = [
+        min((_hand(rules, seed, deck) for _ in range(repeats)), key=lambda r: r[0])
+        for seed in seeds
+    ]
     total = statistics.median(r[0] for r in runs)
     crypto = statistics.median(r[1] for r in runs)
-    path = statistics.median(min(_critical_path_ms(rules, seed, deck) for _ in range(repeats))
-                             for seed in seeds)
+    path = statistics.median(
+        min(_critical_path_ms(rules, seed, deck) for _ in range(repeats)) for seed in seeds
+    )
     name = f"table_{rules}_hand" if deck is DeckKind.MASKED else f"table_{rules}_hand_practice"
-    return [result(name, total, "ms", target=TARGET_MS,
-                   met=total <= TARGET_MS, crypto_ms=round(crypto, 1),
-                   crypto_share=round(crypto / total, 3) if total else None,
-                   crypto_calls=int(statistics.median(r[2] for r in runs)),
-                   deliveries=int(statistics.median(r[3] for r in runs)),
-                   hands=len(runs), deck=deck.value,
-                   verify_floor_us=round(floor, 1),
-                   hand_in_verify_floors=round(total * 1000 / floor) if floor else None,
-                   repeats=repeats,
-                   critical_path_ms=round(path, 1),
-                   critical_path_share=round(path / total, 3) if total else None,
-                   note="one-hand match: lobby, dice, wall, deal, play, audit, hand end; "
-                        "four seats in one process, the value is the sum of their work; "
-                        "critical_path_ms: the longest chain of it when each seat has its "
-                        "own machine (no network delay); bots included")]
+    return [
+        result(
+            name,
+            total,
+            "ms",
+            target=TARGET_MS,
+            met=total <= TARGET_MS,
+            crypto_ms=round(crypto, 1),
+            crypto_share=round(crypto / total, 3) if total else None,
+            crypto_calls=int(statistics.median(r[2] for r in runs)),
+            deliveries=int(statistics.median(r[3] for r in runs)),
+            hands=len(runs),
+            deck=deck.value,
+            verify_floor_us=round(floor, 1),
+            hand_in_verify_floors=round(total * 1000 / floor) if floor else None,
+            repeats=repeats,
+            critical_path_ms=round(path, 1),
+            critical_path_share=round(path / total, 3) if total else None,
+            note="one-hand match: lobby, dice, wall, deal, play, audit, hand end; "
+            "four seats in one process, the value is the sum of their work; "
+            "critical_path_ms: the longest chain of it when each seat has its "
+            "own machine (no network delay); bots included",
+        )
+    ]
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {

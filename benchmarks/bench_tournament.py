@@ -31,8 +31,16 @@ from fourwinds.protocol.tournament.quality import repeats, sum_of_squares, wind_
 from fourwinds.protocol.tournament.seating import FillPolicy, RoundSeating, seat_rounds
 
 BOTS, BYES = FillPolicy.BOTS, FillPolicy.BYES
-SIZES = [(16, 5, BOTS), (20, 5, BOTS), (24, 6, BOTS), (32, 8, BOTS), (40, 4, BOTS),
-         (240, 10, BOTS), (238, 10, BOTS), (241, 10, BYES)]
+SIZES = [
+    (16, 5, BOTS),
+    (20, 5, BOTS),
+    (24, 6, BOTS),
+    (32, 8, BOTS),
+    (40, 4, BOTS),
+    (240, 10, BOTS),
+    (238, 10, BOTS),
+    (241, 10, BYES),
+]
 QUICK_SIZES = SIZES[:3]
 BEYOND = (16, 8)
 TIME_TARGET_S = 2.0
@@ -41,8 +49,9 @@ SEED = bytes.fromhex("23" * 32)
 RUNS = 3
 
 
-def _timed(players: int, rounds: int, fill: FillPolicy = BOTS
-           ) -> tuple[tuple[RoundSeating, ...], float]:
+def _timed(
+    players: int, rounds: int, fill: FillPolicy = BOTS
+) -> tuple[tuple[RoundSeating, ...], float]:
     samples = []
     plan: tuple[RoundSeating, ...] = ()
     for _ in range(RUNS):
@@ -58,7 +67,7 @@ def _floor(players: int, rounds: int) -> int:
     """The least sum of (meetings - 1)**2 any seating of full tables can have."""
     pairs = players * (players - 1) // 2
     base, extra = divmod(rounds * (players // 4) * 6, pairs)
-    return ((pairs - extra) * max(0, base - 1) ** 2 + extra * max(0, base) ** 2)
+    return (pairs - extra) * max(0, base - 1) ** 2 + extra * max(0, base) ** 2
 
 
 def bench_seating(quick: bool) -> list[dict[str, object]]:
@@ -71,12 +80,17 @@ def bench_seating(quick: bool) -> list[dict[str, object]]:
         spread = wind_spread(plan)
         lines += [
             result(f"seating_repeats_{size}", found, "meetings", target="0", met=found == 0),
-            result(f"seating_sum_squares_{size}", squares, "sum (m-1)^2", target="0",
-                   met=squares == 0),
-            result(f"seating_wind_spread_{size}", spread, "seats", target="<= 1",
-                   met=spread <= 1),
-            result(f"seating_time_{size}", seconds, "s", target=f"<= {TIME_TARGET_S} s",
-                   met=seconds <= TIME_TARGET_S),
+            result(
+                f"seating_sum_squares_{size}", squares, "sum (m-1)^2", target="0", met=squares == 0
+            ),
+            result(f"seating_wind_spread_{size}", spread, "seats", target="<= 1", met=spread <= 1),
+            result(
+                f"seating_time_{size}",
+                seconds,
+                "s",
+                target=f"<= {TIME_TARGET_S} s",
+                met=seconds <= TIME_TARGET_S,
+            ),
         ]
     if not quick:
         players, rounds = BEYOND
@@ -85,16 +99,36 @@ def bench_seating(quick: bool) -> list[dict[str, object]]:
         squares, floor = sum_of_squares(plan), _floor(players, rounds)
         ratio = squares / floor if floor else 1.0
         lines += [
-            result(f"seating_sum_squares_vs_floor_{size}", ratio, "ratio",
-                   target=f"<= {FLOOR_RATIO_TARGET}", met=ratio <= FLOOR_RATIO_TARGET,
-                   sum_squares=squares, floor=floor, repeats=repeats(plan)),
-            result(f"seating_wind_spread_{size}", wind_spread(plan), "seats", target="<= 1",
-                   met=wind_spread(plan) <= 1),
-            result(f"seating_time_{size}", seconds, "s", target=f"<= {TIME_TARGET_S} s",
-                   met=seconds <= TIME_TARGET_S),
+            result(
+                f"seating_sum_squares_vs_floor_{size}",
+                ratio,
+                "ratio",
+                target=f"<= {FLOOR_RATIO_TARGET}",
+                met=ratio <= FLOOR_RATIO_TARGET,
+                sum_squares=squares,
+                floor=floor,
+                repeats=repeats(plan),
+            ),
+            result(
+                f"seating_wind_spread_{size}",
+                wind_spread(plan),
+                "seats",
+                target="<= 1",
+                met=wind_spread(plan) <= 1,
+            ),
+            result(
+                f"seating_time_{size}",
+                seconds,
+                "s",
+                target=f"<= {TIME_TARGET_S} s",
+                met=seconds <= TIME_TARGET_S,
+            ),
         ]
     return lines
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
-    "seating": bench_seating, "event": bench_event, "mdns": bench_mdns}
+    "seating": bench_seating,
+    "event": bench_event,
+    "mdns": bench_mdns,
+}

@@ -88,9 +88,9 @@ from testkit.procs import ROOT, DaemonProcess, request, start_all
 
 NAME = "web_discard_latency"
 IDLE_NAME = "idle_views_per_minute"
-IDLE_S = 60.0           # how long an idle table is watched (one minute)
+IDLE_S = 60.0  # how long an idle table is watched (one minute)
 QUICK_IDLE_S = 2.0
-SUBSCRIBED_S = 1.5      # the views that subscribing sends, let through before counting
+SUBSCRIBED_S = 1.5  # the views that subscribing sends, let through before counting
 RULES = "mcr"
 DECK = "practice"
 RATIO_TARGET = 2.0
@@ -101,10 +101,12 @@ SETTLE_S = 0.15
 QUICK_THINK_S = 0.02
 QUICK_CLICKS = 3
 PARTS = ("click_to_send", "send_to_peers_applied", "peers_applied_to_page", "page_to_dom")
-WINDS = ("East", "South", "West", "North")   # how the page names a seat
-PLACES = {1: "right", 2: "across", 3: "left"}   # (actor - observer) % 4 -> the page's place
-CLOCK = ("Date.now() inside the pages (the machine's one wall clock, 1 ms resolution): "
-         "the acting page's dblclick event to the last of the three other pages' DOM")
+WINDS = ("East", "South", "West", "North")  # how the page names a seat
+PLACES = {1: "right", 2: "across", 3: "left"}  # (actor - observer) % 4 -> the page's place
+CLOCK = (
+    "Date.now() inside the pages (the machine's one wall clock, 1 ms resolution): "
+    "the acting page's dblclick event to the last of the three other pages' DOM"
+)
 
 # In an observer page: note when the discard is shown, as the table's last discard in the
 # centre (while the other seats may call it: the view's ``last_discard``) or, once no one
@@ -202,11 +204,25 @@ class WebServer:
 
     def __init__(self, data_dir: Path, table: str) -> None:
         self.out = data_dir / "web.out"
-        cmd = [sys.executable, "-m", "fourwinds.frontends.cli", "web", "--data-dir",
-               str(data_dir), "--table", table, "--no-browser"]
+        cmd = [
+            sys.executable,
+            "-m",
+            "fourwinds.frontends.cli",
+            "web",
+            "--data-dir",
+            str(data_dir),
+            "--table",
+            table,
+            "--no-browser",
+        ]
         with open(self.out, "wb") as out:
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-                                         env={**os.environ, "PYTHONPATH": str(ROOT)})
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=ROOT,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
         self.url = ""
         self.port = 0
 
@@ -217,8 +233,10 @@ class WebServer:
             if found:
                 self.url, self.port = found.group(1), int(found.group(2))
             elif self.proc.poll() is not None or time.monotonic() > end:
-                raise RuntimeError(f"`fourwinds web` printed no address: "
-                                   f"{self.out.read_text(errors='replace')[-2000:]}")
+                raise RuntimeError(
+                    f"`fourwinds web` printed no address: "
+                    f"{self.out.read_text(errors='replace')[-2000:]}"
+                )
             else:
                 time.sleep(0.05)
         return self.url
@@ -243,24 +261,25 @@ class WebDriver(Driver):
     other discard a double-click in that seat's page, at most ``clicks`` of them (None: no
     limit)."""
 
-    def __init__(self, daemons: list[DaemonProcess], think_s: float = THINK_S,
-                 clicks: int | None = None) -> None:
+    def __init__(
+        self, daemons: list[DaemonProcess], think_s: float = THINK_S, clicks: int | None = None
+    ) -> None:
         super().__init__(daemons)
         self.think_s = think_s
         self.clicks_left = clicks
-        self.thought = [-1] * len(daemons)      # the step each seat last thought at
-        self.measuring = False                  # within Driver._await_peers
-        self.web_latencies: list[float] = []    # s: dblclick until the last other page
-        self.web_first: list[float] = []        # s: dblclick until the first other page
-        self.web_parts: list[tuple[float, ...]] = []   # s, each of PARTS
-        self.ending_discards = 0   # discards that ended the hand (shown as its end instead)
-        self.discards = 0                       # discards made in play_web
-        self.pages: list[Any] = []              # the four pages, while play_web runs
-        self.clicked = [-1] * len(daemons)      # the step each seat last discarded at there
-        self.server_logs: list[Callable[[], str]] = []   # what each web server printed
-        self.daemon_logs = [d.log for d in daemons]       # what each daemon logged
-        self.beside_pages: list[float] = []     # s: API discards in the web hand (as view_...)
-        self.beside_pages_applied: list[float] = []   # s: ... until the last peer applied
+        self.thought = [-1] * len(daemons)  # the step each seat last thought at
+        self.measuring = False  # within Driver._await_peers
+        self.web_latencies: list[float] = []  # s: dblclick until the last other page
+        self.web_first: list[float] = []  # s: dblclick until the first other page
+        self.web_parts: list[tuple[float, ...]] = []  # s, each of PARTS
+        self.ending_discards = 0  # discards that ended the hand (shown as its end instead)
+        self.discards = 0  # discards made in play_web
+        self.pages: list[Any] = []  # the four pages, while play_web runs
+        self.clicked = [-1] * len(daemons)  # the step each seat last discarded at there
+        self.server_logs: list[Callable[[], str]] = []  # what each web server printed
+        self.daemon_logs = [d.log for d in daemons]  # what each daemon logged
+        self.beside_pages: list[float] = []  # s: API discards in the web hand (as view_...)
+        self.beside_pages_applied: list[float] = []  # s: ... until the last peer applied
 
     def drain(self, i: int, table: str, wait: float = 0.0) -> bool:
         """``Driver.drain``, then a player's moment to choose when seat ``i``'s view newly
@@ -270,25 +289,26 @@ class WebDriver(Driver):
         wake than one kept busy, which is the players' case.)"""
         got = super().drain(i, table, wait)
         if self.measuring:
-            return got   # (a discard seen while timing another is thought over afterwards)
+            return got  # (a discard seen while timing another is thought over afterwards)
         legal = self.views[i].get("legal_actions") or []
         default = next((a for a in legal if a.get("default")), legal[0] if legal else None)
-        if default is not None and _one_tile_discard(default) \
-                and self.thought[i] != self.step(i):
+        if default is not None and _one_tile_discard(default) and self.thought[i] != self.step(i):
             self.thought[i] = self.step(i)
             time.sleep(self.think_s)
         return got
 
-    def _await_peers(self, actor: int, table: str, before: int, start: float,
-                     started: float) -> None:
+    def _await_peers(
+        self, actor: int, table: str, before: int, start: float, started: float
+    ) -> None:
         self.measuring = True
         try:
             super()._await_peers(actor, table, before, start, started)
         finally:
             self.measuring = False
 
-    def play_web(self, table: str, pages: list[Any], until: Callable[[], bool],
-                 timeout: float) -> None:
+    def play_web(
+        self, table: str, pages: list[Any], until: Callable[[], bool], timeout: float
+    ) -> None:
         """``Driver.play`` with the pages open: see ``act``."""
         self.pages = pages
         try:
@@ -304,7 +324,7 @@ class WebDriver(Driver):
         if not self.pages or not _one_tile_discard(action):
             return super().act(i, table, action)
         if self.clicked[i] == self.step(i):
-            return False   # (a later copy of the view we discarded from)
+            return False  # (a later copy of the view we discarded from)
         self.clicked[i] = self.step(i)
         self.discards += 1
         if self.discards % 2 == 1 and self.clicks_left != 0:
@@ -314,8 +334,8 @@ class WebDriver(Driver):
             return True
         marks = len(self.view_latencies), len(self.latencies)
         acted = super().act(i, table, action)
-        self.beside_pages.extend(self.view_latencies[marks[0]:])
-        self.beside_pages_applied.extend(self.latencies[marks[1]:])
+        self.beside_pages.extend(self.view_latencies[marks[0] :])
+        self.beside_pages_applied.extend(self.latencies[marks[1] :])
         return acted
 
     def _click_discard(self, actor: int, table: str, pages: list[Any], code: str) -> None:
@@ -332,12 +352,14 @@ class WebDriver(Driver):
         end = time.monotonic() + SEEN_TIMEOUT_S
         while (index := int(page.execute_script(DISCARDABLE, code))) < 0:
             if time.monotonic() > end:
-                raise RuntimeError(f"seat {seat}'s page never offered {code} as a discard "
-                                   f"(its daemon offers {_offers(self.views[actor])}): "
-                                   f"{page.execute_script(PAGE_STATE)}; its console: "
-                                   f"{[e.get('message') for e in page.get_log('browser')][-5:]}"
-                                   f"; its web server: {self.server_logs[actor]()[-1500:]}"
-                                   f"; its daemon: {_tail(self.daemon_logs[actor])}")
+                raise RuntimeError(
+                    f"seat {seat}'s page never offered {code} as a discard "
+                    f"(its daemon offers {_offers(self.views[actor])}): "
+                    f"{page.execute_script(PAGE_STATE)}; its console: "
+                    f"{[e.get('message') for e in page.get_log('browser')][-5:]}"
+                    f"; its web server: {self.server_logs[actor]()[-1500:]}"
+                    f"; its daemon: {_tail(self.daemon_logs[actor])}"
+                )
             time.sleep(0.005)
         others = [o for o in range(4) if o != actor]
         places = {o: PLACES[(seat - int(self.views[o]["view"]["seat"])) % 4] for o in others}
@@ -348,7 +370,7 @@ class WebDriver(Driver):
         page.execute_script(ARM_CLICK)
         tile = page.find_element(By.CSS_SELECTOR, f'#rack .rack-tile[data-index="{index}"]')
         ActionChains(page).double_click(tile).perform()
-        time.sleep(SETTLE_S)   # no driver traffic while the discard travels
+        time.sleep(SETTLE_S)  # no driver traffic while the discard travels
         try:
             seen = [pages[o].execute_async_script(WAIT_SEEN) for o in others]
         except TimeoutException:
@@ -357,20 +379,27 @@ class WebDriver(Driver):
                 f"seat {seat} double-clicked {code} (the page says "
                 f"{page.execute_script(MESSAGE)!r}); after {SEEN_TIMEOUT_S:.0f} s the other "
                 f"pages show neither it as the last discard nor its row as {code} at "
-                f"{count}: {rows}") from None
+                f"{count}: {rows}"
+            ) from None
         clicked_at = page.execute_script("return window.__fwClick")
         sent_at = page.execute_script("return window.__fwSent")
         if clicked_at is None or sent_at is None:
             raise RuntimeError(f"seat {seat}'s page saw no double-click or sent nothing")
         if min(shown for shown, _arrived in seen) == 0:
-            self.ending_discards += 1   # it ended the hand: the pages show the end instead
+            self.ending_discards += 1  # it ended the hand: the pages show the end instead
             return
         last, arrived = max(seen)
         peers = self._applied_at(others, table, before)
         self.web_latencies.append((last - clicked_at) / 1000)
         self.web_first.append((min(seen)[0] - clicked_at) / 1000)
-        self.web_parts.append(((sent_at - clicked_at) / 1000, peers - sent_at / 1000,
-                               arrived / 1000 - peers, (last - arrived) / 1000))
+        self.web_parts.append(
+            (
+                (sent_at - clicked_at) / 1000,
+                peers - sent_at / 1000,
+                arrived / 1000 - peers,
+                (last - arrived) / 1000,
+            )
+        )
 
     def _applied_at(self, seats: list[int], table: str, before: int) -> float:
         """When the last of ``seats``' daemons applied the step after ``before`` (their views'
@@ -396,14 +425,19 @@ def _tail(path: Path, size: int = 1500) -> str:
 
 def _one_tile_discard(action: dict[str, Any]) -> bool:
     """An action the page binds to a rack tile (a double-click does it)."""
-    return action.get("type") == "discard" and "choose" not in action \
+    return (
+        action.get("type") == "discard"
+        and "choose" not in action
         and len(action.get("tiles") or ()) == 1
+    )
 
 
 def _offers(event: dict[str, Any]) -> list[str]:
-    return [f"{a.get('type')} {' '.join(map(str, a.get('tiles') or ()))}".strip()
-            + (" (default)" if a.get("default") else "")
-            for a in event.get("legal_actions") or ()]
+    return [
+        f"{a.get('type')} {' '.join(map(str, a.get('tiles') or ()))}".strip()
+        + (" (default)" if a.get("default") else "")
+        for a in event.get("legal_actions") or ()
+    ]
 
 
 def _player(view: dict[str, Any], seat: int) -> dict[str, Any]:
@@ -439,21 +473,22 @@ def _decks(driver: Driver) -> set[str]:
     return {driver.deck(i) for i in range(4)}
 
 
-def _api_hand(daemons: list[DaemonProcess], driver: Driver, n: int
-              ) -> tuple[list[float], list[float], set[str]]:
+def _api_hand(
+    daemons: list[DaemonProcess], driver: Driver, n: int
+) -> tuple[list[float], list[float], set[str]]:
     """One hand through the local API alone: (until the driver held the three views, until
     the last peer applied it) for each discard, and the decks the views named."""
     table = _seat_table(daemons, driver, n)
     marks = len(driver.view_latencies), len(driver.latencies)
     _ready(driver, table)
     driver.play(table, _over(driver), HAND_TIMEOUT_S)
-    return (driver.view_latencies[marks[0]:], driver.latencies[marks[1]:],
-            _decks(driver))
+    return (driver.view_latencies[marks[0] :], driver.latencies[marks[1] :], _decks(driver))
 
 
 @contextlib.contextmanager
-def _pages(daemons: list[DaemonProcess], table: str
-           ) -> Iterator[tuple[list[Any], list[Callable[[], str]]]]:
+def _pages(
+    daemons: list[DaemonProcess], table: str
+) -> Iterator[tuple[list[Any], list[Callable[[], str]]]]:
     """Each daemon's own `fourwinds web` and headless Chromium, showing ``table``; and
     what each server printed."""
     servers = [WebServer(d.data_dir, table) for d in daemons]
@@ -462,27 +497,30 @@ def _pages(daemons: list[DaemonProcess], table: str
             pages = []
             for server in servers:
                 page = stack.enter_context(chromium())
-                page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
-                                     {"source": WIRE_HOOK})
+                page.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": WIRE_HOOK})
                 page.set_script_timeout(SEEN_TIMEOUT_S)
-                page.get(server.wait_url())   # the token becomes a cookie
+                page.get(server.wait_url())  # the token becomes a cookie
                 pages.append(page)
             for page in pages:
-                _wait_page(page, lambda p: p.execute_script(
-                    "return document.body.dataset.screen") == "waiting", "the table's lobby")
+                _wait_page(
+                    page,
+                    lambda p: p.execute_script("return document.body.dataset.screen") == "waiting",
+                    "the table's lobby",
+                )
             yield pages, [s.output for s in servers]
     finally:
         for server in servers:
             server.stop()
 
 
-def _wait_page(page: Any, test: Callable[[Any], bool], what: str,
-               timeout: float = 30.0) -> None:
+def _wait_page(page: Any, test: Callable[[Any], bool], what: str, timeout: float = 30.0) -> None:
     end = time.monotonic() + timeout
     while not test(page):
         if time.monotonic() > end:
-            raise RuntimeError(f"the page never showed {what}: "
-                               f"{page.execute_script('return document.body.innerText')[:500]}")
+            raise RuntimeError(
+                f"the page never showed {what}: "
+                f"{page.execute_script('return document.body.innerText')[:500]}"
+            )
         time.sleep(0.05)
 
 
@@ -496,15 +534,22 @@ def _web_hand(daemons: list[DaemonProcess], driver: WebDriver, n: int) -> set[st
         driver.server_logs = logs
         _ready(driver, table)
         for page in pages:
-            _wait_page(page, lambda p: p.execute_script(
-                "return document.body.dataset.screen") == "table", "the table", 20.0)
-        driver.play_web(table, pages, lambda: driver.clicks_left == 0 or over(),
-                        HAND_TIMEOUT_S)
-        errors = [str(e.get("message")) for page in pages for e in page.get_log("browser")
-                  if e.get("level") == "SEVERE" and "favicon" not in str(e.get("message"))]
+            _wait_page(
+                page,
+                lambda p: p.execute_script("return document.body.dataset.screen") == "table",
+                "the table",
+                20.0,
+            )
+        driver.play_web(table, pages, lambda: driver.clicks_left == 0 or over(), HAND_TIMEOUT_S)
+        errors = [
+            str(e.get("message"))
+            for page in pages
+            for e in page.get_log("browser")
+            if e.get("level") == "SEVERE" and "favicon" not in str(e.get("message"))
+        ]
     if errors:
         raise RuntimeError(f"the pages logged errors: {errors[:3]}")
-    driver.play(table, over, HAND_TIMEOUT_S)   # (at once when the hand is over)
+    driver.play(table, over, HAND_TIMEOUT_S)  # (at once when the hand is over)
     return _decks(driver)
 
 
@@ -519,12 +564,19 @@ def bench_web(quick: bool) -> list[dict[str, object]]:
     target = f"p50 <= {RATIO_TARGET}x the local API's"
     why = unavailable()
     if why is not None:
-        return [{"bench": NAME, "value": None, "unit": "ms", "target": target, "met": False,
-                 "skipped": why}]
+        return [
+            {
+                "bench": NAME,
+                "value": None,
+                "unit": "ms",
+                "target": target,
+                "met": False,
+                "skipped": why,
+            }
+        ]
     think = QUICK_THINK_S if quick else THINK_S
     base = Path(tempfile.mkdtemp(prefix="fw-bweb-"))
-    daemons = [DaemonProcess(base / f"d{i}", f"web{i}", session_module=REAL)
-               for i in range(4)]
+    daemons = [DaemonProcess(base / f"d{i}", f"web{i}", session_module=REAL) for i in range(4)]
     started = time.monotonic()
     try:
         start_all(daemons)
@@ -532,8 +584,7 @@ def bench_web(quick: bool) -> list[dict[str, object]]:
         try:
             view_a, applied_a, decks = _api_hand(daemons, driver, 0)
             decks |= _web_hand(daemons, driver, 1)
-            view_b, applied_b, decks_b = ([], [], set()) if quick else \
-                _api_hand(daemons, driver, 2)
+            view_b, applied_b, decks_b = ([], [], set()) if quick else _api_hand(daemons, driver, 2)
         finally:
             driver.close()
     finally:
@@ -550,24 +601,42 @@ def bench_web(quick: bool) -> list[dict[str, object]]:
     (api_p50, api_p99), (web_p50, web_p99) = _ms(api), _ms(web)
     ratio = _ratio(web_p50, api_p50)
     return [
-        result(NAME, web_p50, "ms", p99_ms=web_p99, api_p50_ms=api_p50, api_p99_ms=api_p99,
-               api_measure="act request until the driver holds the three other seats' new "
-                           "views (bench_daemon's Driver, time.perf_counter), a discard after "
-                           "a player's pause, the web servers and browsers stopped",
-               api_applied_p50_ms=_ms(applied)[0], api_applied_p99_ms=_ms(applied)[1],
-               api_samples=len(api), api_hands=1 if quick else 2,
-               ratio=ratio, ratio_p99=_ratio(web_p99, api_p99), target=target,
-               met=ratio is not None and ratio <= RATIO_TARGET,
-               first_page_p50_ms=_ms(driver.web_first)[0],
-               api_beside_pages_p50_ms=beside_p50,
-               api_beside_pages_applied_p50_ms=_ms(driver.beside_pages_applied)[0],
-               ratio_beside_pages=_ratio(web_p50, beside_p50),
-               api_beside_pages_samples=len(driver.beside_pages),
-               parts_p50_ms={name: _ms([p[k] for p in driver.web_parts])[0]
-                             for k, name in enumerate(PARTS)},
-               samples=len(web), not_shown_ended_hand=driver.ending_discards, hands=1,
-               pages=4, clock=CLOCK, bench_s=round(time.monotonic() - started, 1),
-               deck=played.pop(), rules=RULES, think_s=think),
+        result(
+            NAME,
+            web_p50,
+            "ms",
+            p99_ms=web_p99,
+            api_p50_ms=api_p50,
+            api_p99_ms=api_p99,
+            api_measure="act request until the driver holds the three other seats' new "
+            "views (bench_daemon's Driver, time.perf_counter), a discard after "
+            "a player's pause, the web servers and browsers stopped",
+            api_applied_p50_ms=_ms(applied)[0],
+            api_applied_p99_ms=_ms(applied)[1],
+            api_samples=len(api),
+            api_hands=1 if quick else 2,
+            ratio=ratio,
+            ratio_p99=_ratio(web_p99, api_p99),
+            target=target,
+            met=ratio is not None and ratio <= RATIO_TARGET,
+            first_page_p50_ms=_ms(driver.web_first)[0],
+            api_beside_pages_p50_ms=beside_p50,
+            api_beside_pages_applied_p50_ms=_ms(driver.beside_pages_applied)[0],
+            ratio_beside_pages=_ratio(web_p50, beside_p50),
+            api_beside_pages_samples=len(driver.beside_pages),
+            parts_p50_ms={
+                name: _ms([p[k] for p in driver.web_parts])[0] for k, name in enumerate(PARTS)
+            },
+            samples=len(web),
+            not_shown_ended_hand=driver.ending_discards,
+            hands=1,
+            pages=4,
+            clock=CLOCK,
+            bench_s=round(time.monotonic() - started, 1),
+            deck=played.pop(),
+            rules=RULES,
+            think_s=think,
+        ),
     ]
 
 
@@ -577,8 +646,13 @@ def _view_of(client: Any, table: str) -> dict[str, Any]:
     return event if isinstance(event, dict) else {}
 
 
-def _wait_views(clients: list[Any], table: str, test: Callable[[dict[str, Any]], bool],
-                what: str, timeout: float = 30.0) -> list[dict[str, Any]]:
+def _wait_views(
+    clients: list[Any],
+    table: str,
+    test: Callable[[dict[str, Any]], bool],
+    what: str,
+    timeout: float = 30.0,
+) -> list[dict[str, Any]]:
     """Every seat's view once ``test`` holds for all four (RuntimeError naming ``what``)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -586,8 +660,7 @@ def _wait_views(clients: list[Any], table: str, test: Callable[[dict[str, Any]],
         if all(test(v) for v in views):
             return views
         if time.monotonic() > deadline:
-            raise RuntimeError(f"the table never reached {what}: "
-                               f"{[v.get('phase') for v in views]}")
+            raise RuntimeError(f"the table never reached {what}: {[v.get('phase') for v in views]}")
         time.sleep(0.1)
 
 
@@ -596,19 +669,30 @@ def _idle_table(daemons: list[DaemonProcess], clients: list[Any]) -> str:
     player's first move is awaited (laying out flowers, or the dealer's first discard), with
     no turn window (nothing times out)."""
     host = clients[0]
-    made = request(host, type="create", name="idle", rules=RULES,
-                   options={"hands": 1, "deck": DECK, "turn_window": 0})
+    made = request(
+        host,
+        type="create",
+        name="idle",
+        rules=RULES,
+        options={"hands": 1, "deck": DECK, "turn_window": 0},
+    )
     table = str(made["table"])
     key = request(host, type="whoami")["public_key"]
     for client in clients[1:]:
-        request(client, type="join", table=table, host="127.0.0.1", port=daemons[0].port,
-                public_key=key)
-    _wait_views(clients, table, lambda v: (v.get("session") or {}).get("phase") == "ready",
-                "a full lobby")
+        request(
+            client, type="join", table=table, host="127.0.0.1", port=daemons[0].port, public_key=key
+        )
+    _wait_views(
+        clients, table, lambda v: (v.get("session") or {}).get("phase") == "ready", "a full lobby"
+    )
     for client in clients:
         request(client, type="ready", table=table)
-    _wait_views(clients, table, lambda v: (v.get("session") or {}).get("phase") == "play"
-                and bool(v.get("waiting_for")), "a player's first move")
+    _wait_views(
+        clients,
+        table,
+        lambda v: (v.get("session") or {}).get("phase") == "play" and bool(v.get("waiting_for")),
+        "a player's first move",
+    )
     return table
 
 
@@ -638,8 +722,7 @@ def bench_idle_views(quick: bool) -> list[dict[str, object]]:
     subscriber received, per minute; target 0. Needs no browser: it is the daemon's side."""
     window = QUICK_IDLE_S if quick else IDLE_S
     base = Path(tempfile.mkdtemp(prefix="fw-bidle-"))
-    daemons = [DaemonProcess(base / f"d{i}", f"idle{i}", session_module=REAL)
-               for i in range(4)]
+    daemons = [DaemonProcess(base / f"d{i}", f"idle{i}", session_module=REAL) for i in range(4)]
     started = time.monotonic()
     try:
         start_all(daemons)
@@ -659,11 +742,24 @@ def bench_idle_views(quick: bool) -> list[dict[str, object]]:
         shutil.rmtree(base, ignore_errors=True)
     per_minute = [round(n * 60.0 / window, 1) for n in counts]
     value = max(per_minute)
-    return [result(IDLE_NAME, value, "views/min", target="0 while nothing changes",
-                   met=value == 0, per_subscriber=per_minute, views=counts,
-                   on_subscribing=first, window_s=window, phase="a player's first move "
-                   "awaited, no turn window", subscribers=len(counts), rules=RULES,
-                   deck=DECK, bench_s=round(time.monotonic() - started, 1))]
+    return [
+        result(
+            IDLE_NAME,
+            value,
+            "views/min",
+            target="0 while nothing changes",
+            met=value == 0,
+            per_subscriber=per_minute,
+            views=counts,
+            on_subscribing=first,
+            window_s=window,
+            phase="a player's first move awaited, no turn window",
+            subscribers=len(counts),
+            rules=RULES,
+            deck=DECK,
+            bench_s=round(time.monotonic() - started, 1),
+        )
+    ]
 
 
 BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {

@@ -49,8 +49,11 @@ def _count(seed: int, state: AmericanState, me: Seat) -> tuple[int, int, int]:
     rules = AmericanRules()
     windows = before = after = 0
     while state.result is None:
-        if (state.step is CharlestonStep.PLAY and state.stage is Stage.CALLS
-                and state.pending[me] is None):
+        if (
+            state.step is CharlestonStep.PLAY
+            and state.stage is Stage.CALLS
+            and state.pending[me] is None
+        ):
             windows += 1
             before += len(rules.legal_actions(state, me)) > 1
             after += len(rules.offered_actions(state, me)) > 1
@@ -78,9 +81,21 @@ def bench_call_prompts(quick: bool) -> list[dict[str, object]]:
         seed += 1
     before = statistics.mean(c[1] for c in counts)
     after = statistics.mean(c[2] for c in counts)
-    return [result(NAME, after, "prompts/hand", before=round(before, 2),
-                   target=f"<= {TARGET:g} per hand", met=after <= TARGET,
-                   before_max=max(c[1] for c in counts), after_max=max(c[2] for c in counts),
-                   discards_answered_per_hand=round(statistics.mean(c[0] for c in counts), 1),
-                   hands=len(counts), seeds=seeds, card="house", players="4 built-in bots",
-                   bench_s=round(time.monotonic() - started, 1))]
+    return [
+        result(
+            NAME,
+            after,
+            "prompts/hand",
+            before=round(before, 2),
+            target=f"<= {TARGET:g} per hand",
+            met=after <= TARGET,
+            before_max=max(c[1] for c in counts),
+            after_max=max(c[2] for c in counts),
+            discards_answered_per_hand=round(statistics.mean(c[0] for c in counts), 1),
+            hands=len(counts),
+            seeds=seeds,
+            card="house",
+            players="4 built-in bots",
+            bench_s=round(time.monotonic() - started, 1),
+        )
+    ]

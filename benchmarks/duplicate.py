@@ -65,11 +65,11 @@ class Run:
 class WallResult:
     """One wall played four times, the stronger level at each seat once."""
 
-    strong_points: float     # the stronger seat's mean points per hand
-    weak_points: float       # the weaker seats' mean points per hand
-    wins: int                # hands the stronger seat won (of 4)
-    deal_ins: int            # hands it lost by discarding the winning tile
-    wall_games: int          # hands nobody won
+    strong_points: float  # the stronger seat's mean points per hand
+    weak_points: float  # the weaker seats' mean points per hand
+    wins: int  # hands the stronger seat won (of 4)
+    deal_ins: int  # hands it lost by discarding the winning tile
+    wall_games: int  # hands nobody won
 
 
 def _mcr_hand(wall: int, levels: Sequence[BotLevel], run: Run) -> Outcome:
@@ -122,8 +122,7 @@ def _american_hand(wall: int, levels: Sequence[BotLevel], run: Run) -> Outcome:
     return result.payments, result.winner, result.discarder
 
 
-def play_wall(rules: str, wall: int, strong: BotLevel, weak: BotLevel, run: Run
-              ) -> WallResult:
+def play_wall(rules: str, wall: int, strong: BotLevel, weak: BotLevel, run: Run) -> WallResult:
     """Wall number ``wall`` four times, ``strong`` at East, South, West, North in turn."""
     hand = _mcr_hand if rules == "mcr" else _american_hand
     mine: list[int] = []
@@ -161,10 +160,14 @@ def summary(walls: Sequence[WallResult], run: Run) -> dict[str, Any]:
     strong = [w.strong_points for w in walls]
     weak = [w.weak_points for w in walls]
     lead = [w.strong_points - w.weak_points for w in walls]
-    times = {level.value: {"p50_ms": round(1000 * percentile(t, 0.5), 2),
-                           "p99_ms": round(1000 * percentile(t, 0.99), 2),
-                           "decisions": len(t)}
-             for level, t in run.times.items()}
+    times = {
+        level.value: {
+            "p50_ms": round(1000 * percentile(t, 0.5), 2),
+            "p99_ms": round(1000 * percentile(t, 0.99), 2),
+            "decisions": len(t),
+        }
+        for level, t in run.times.items()
+    }
     return {
         "hands": hands,
         "stronger_points_per_hand": round(statistics.fmean(strong), 3),

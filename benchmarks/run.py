@@ -45,8 +45,9 @@ def discover() -> dict[str, dict[str, Bench]]:
     return groups
 
 
-def select(groups: dict[str, dict[str, Bench]], names: list[str]
-           ) -> list[tuple[str, str, Bench]] | None:
+def select(
+    groups: dict[str, dict[str, Bench]], names: list[str]
+) -> list[tuple[str, str, Bench]] | None:
     """(group, bench name, bench) for each name (a group or a bench), all when none; None
     (after saying so) for an unknown name."""
     selected: list[tuple[str, str, Bench]] = []
@@ -54,12 +55,12 @@ def select(groups: dict[str, dict[str, Bench]], names: list[str]
         if name in groups:
             selected.extend((name, n, b) for n, b in groups[name].items())
             continue
-        found = [(g, n, b) for g, benches in groups.items() for n, b in benches.items()
-                 if n == name]
+        found = [
+            (g, n, b) for g, benches in groups.items() for n, b in benches.items() if n == name
+        ]
         if not found:
             known = sorted(set(groups) | {n for g in groups.values() for n in g})
-            print(f"bench: unknown benchmark {name!r}; known: {', '.join(known)}",
-                  file=sys.stderr)
+            print(f"bench: unknown benchmark {name!r}; known: {', '.join(known)}", file=sys.stderr)
             return None
         selected.extend(found)
     return selected
@@ -77,12 +78,18 @@ def main(argv: list[str]) -> int:
             lines = bench(quick)
         except Exception:
             traceback.print_exc()
-            print(f"bench: {name} (group {group}) raised; the others go on", file=sys.stderr,
-                  flush=True)
+            print(
+                f"bench: {name} (group {group}) raised; the others go on",
+                file=sys.stderr,
+                flush=True,
+            )
             failed = True
             continue
-        print(f"bench: {name} (group {group}) took {time.monotonic() - started:.1f} s",
-              file=sys.stderr, flush=True)
+        print(
+            f"bench: {name} (group {group}) took {time.monotonic() - started:.1f} s",
+            file=sys.stderr,
+            flush=True,
+        )
         for line in lines:
             marks: dict[str, object] = {"group": group, **({"quick": True} if quick else {})}
             print(json.dumps({**line, **marks}), flush=True)

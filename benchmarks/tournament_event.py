@@ -48,7 +48,7 @@ SEATED_TARGET_S = 5.0
 STANDINGS_TARGET_S = 3.0
 RSS_TARGET_MB = 80.0
 WAIT_S = 60.0
-DEALT = ("play", "hand_end", "over")    # the session's phases once a hand is dealt
+DEALT = ("play", "hand_end", "over")  # the session's phases once a hand is dealt
 
 
 def _until(clients: list[Client], done: Callable[[dict[str, Any]], bool]) -> float:
@@ -56,8 +56,9 @@ def _until(clients: list[Client], done: Callable[[dict[str, Any]], bool]) -> flo
     start = time.monotonic()
     waiting = list(clients)
     while waiting and time.monotonic() - start < WAIT_S:
-        waiting = [c for c in waiting
-                   if not done(request(c, type="tournament_status", name="club"))]
+        waiting = [
+            c for c in waiting if not done(request(c, type="tournament_status", name="club"))
+        ]
         if waiting:
             time.sleep(0.02)
     if waiting:
@@ -100,8 +101,7 @@ def _until_dealt(clients: list[Client], bots: list[EntrantBot]) -> float:
     start = time.monotonic()
     waiting = list(zip(clients, bots, strict=True))
     while waiting and time.monotonic() - start < WAIT_S:
-        waiting = [(c, b) for c, b in waiting if not b.finished and _phase(c, b.table)
-                   not in DEALT]
+        waiting = [(c, b) for c, b in waiting if not b.finished and _phase(c, b.table) not in DEALT]
         if waiting:
             time.sleep(0.05)
     if waiting:
@@ -115,27 +115,33 @@ def _phase(client: Client, table: str) -> str:
     return str((view.get("session") or {}).get("phase", ""))
 
 
-def _why_dealt(worst: float, seated: list[float], dealt: list[float], entrants: int
-               ) -> dict[str, str]:
+def _why_dealt(
+    worst: float, seated: list[float], dealt: list[float], entrants: int
+) -> dict[str, str]:
     """When the target is missed, why, from the run's own figures."""
     if worst <= SEATED_TARGET_S:
         return {}
     at = dealt.index(worst)
-    return {"not_met_because": (
-        f"of the slowest round's {worst:.1f} s, the seed took {seated[at]:.1f} s: the "
-        f"call, then all {entrants} entrants' reveals (commitments and echoes were made "
-        f"ahead), each signed record synced at the director and relayed to every entrant, "
-        f"and the seating signed, {entrants + 1} daemons on {os.cpu_count()} cores; the "
-        f"tables {worst - seated[at]:.1f} s more (opened by East's daemons, joined, ready, "
-        f"dealt)")}
+    return {
+        "not_met_because": (
+            f"of the slowest round's {worst:.1f} s, the seed took {seated[at]:.1f} s: the "
+            f"call, then all {entrants} entrants' reveals (commitments and echoes were made "
+            f"ahead), each signed record synced at the director and relayed to every entrant, "
+            f"and the seating signed, {entrants + 1} daemons on {os.cpu_count()} cores; the "
+            f"tables {worst - seated[at]:.1f} s more (opened by East's daemons, joined, ready, "
+            f"dealt)"
+        )
+    }
 
 
 def bench_event(quick: bool) -> list[dict[str, object]]:
     entrants = QUICK_ENTRANTS if quick else ENTRANTS
     rounds = 1 if quick else 2
     base = Path(tempfile.mkdtemp(prefix="fw-event-"))
-    daemons = [DaemonProcess(base / f"d{i}", "director" if i == 0 else f"p{i}",
-                             session_module=REAL) for i in range(1 + entrants)]
+    daemons = [
+        DaemonProcess(base / f"d{i}", "director" if i == 0 else f"p{i}", session_module=REAL)
+        for i in range(1 + entrants)
+    ]
     start_all(daemons, timeout=120)
     clients = [d.client(subscribe=False) for d in daemons]
     try:
@@ -143,8 +149,7 @@ def bench_event(quick: bool) -> list[dict[str, object]]:
         request(director, type="tournament_create", name="club", rounds=rounds, hands=1)
         began = time.monotonic()
         for c in clients[1:]:
-            request(c, type="tournament_join", name="club", host="127.0.0.1",
-                    port=daemons[0].port)
+            request(c, type="tournament_join", name="club", host="127.0.0.1", port=daemons[0].port)
         entered = time.monotonic() - began
         seated: list[float] = []
         dealt: list[float] = []
@@ -154,8 +159,9 @@ def bench_event(quick: bool) -> list[dict[str, object]]:
             ahead.append(_until([director], _ahead_done))
             began = time.monotonic()
             request(director, type="tournament_start", name="club", wait=60)
-            seated.append(time.monotonic() - began
-                          + _until(clients, _field_is("rounds_started", r)))
+            seated.append(
+                time.monotonic() - began + _until(clients, _field_is("rounds_started", r))
+            )
             bots = _bot_entrants(daemons[1:], clients[1:])
             dealt.append(time.monotonic() - began + _until_dealt(clients[1:], bots))
             for bot in bots:
@@ -164,8 +170,9 @@ def bench_event(quick: bool) -> list[dict[str, object]]:
                     raise RuntimeError(f"a bot entrant did not finish: {bot.error!r}")
             last = max(bot.ended for bot in bots)
             _until(clients, _field_is("results", entrants // 4 * r))
-            rows = [request(c, type="tournament_standings", name="club")["standings"]
-                    for c in clients]
+            rows = [
+                request(c, type="tournament_standings", name="club")["standings"] for c in clients
+            ]
             if any(row != rows[0] for row in rows):
                 raise RuntimeError("the daemons' standings differ")
             standings.append(time.monotonic() - last)
@@ -179,32 +186,64 @@ def bench_event(quick: bool) -> list[dict[str, object]]:
     common = {"entrants": entrants, "rounds": rounds, "daemons": len(daemons)}
     worst_dealt, worst_standings = max(dealt), max(standings)
     return [
-        result("tournament_entries_s", entered, "s", target="none (reported)", met=True,
-               per_entrant_ms=round(1000 * entered / entrants, 1), **common),
-        result("tournament_round_seated_s", max(seated), "s", target="none (reported)",
-               met=True, runs=[round(s, 3) for s in seated],
-               measure="tournament_start until every daemon holds the round's seating "
-                       "(the seed made by every entrant, the seating signed)", **common),
-        result("tournament_tables_dealt_s", worst_dealt, "s",
-               target=f"<= {SEATED_TARGET_S:.0f} s", met=worst_dealt <= SEATED_TARGET_S,
-               runs=[round(s, 3) for s in dealt],
-               seed_s=[round(s, 3) for s in seated],
-               ahead_wait_s=[round(s, 3) for s in ahead],
-               tables_s=[round(d - s, 3) for d, s in zip(dealt, seated, strict=True)],
-               measure="tournament_start until every entrant's daemon sits at its table "
-                       "with the hand dealt: the round's call, reveals and seating (seed_s; "
-                       "commitments and echoes made ahead, ahead_wait_s what start waited "
-                       "for them before), then the tables opened by East's daemons, "
-                       "joined, ready and dealt (tables_s)",
-               **_why_dealt(worst_dealt, seated, dealt, entrants), **common),
-        result("tournament_standings_s", worst_standings, "s",
-               target=f"<= {STANDINGS_TARGET_S:.0f} s",
-               met=worst_standings <= STANDINGS_TARGET_S,
-               runs=[round(s, 3) for s in standings],
-               measure="the last table's match over (its bot saw it) until every daemon "
-                       "holds every result, signed from the tables by the seats' daemons, "
-                       "and all standings are identical", **common),
-        result("tournament_rss_mb", max(peaks), "MB", target=f"<= {RSS_TARGET_MB:.0f} MB",
-               met=max(peaks) <= RSS_TARGET_MB, median_mb=round(statistics.median(peaks), 1),
-               measure="VmHWM, largest of the daemons", **common),
+        result(
+            "tournament_entries_s",
+            entered,
+            "s",
+            target="none (reported)",
+            met=True,
+            per_entrant_ms=round(1000 * entered / entrants, 1),
+            **common,
+        ),
+        result(
+            "tournament_round_seated_s",
+            max(seated),
+            "s",
+            target="none (reported)",
+            met=True,
+            runs=[round(s, 3) for s in seated],
+            measure="tournament_start until every daemon holds the round's seating "
+            "(the seed made by every entrant, the seating signed)",
+            **common,
+        ),
+        result(
+            "tournament_tables_dealt_s",
+            worst_dealt,
+            "s",
+            target=f"<= {SEATED_TARGET_S:.0f} s",
+            met=worst_dealt <= SEATED_TARGET_S,
+            runs=[round(s, 3) for s in dealt],
+            seed_s=[round(s, 3) for s in seated],
+            ahead_wait_s=[round(s, 3) for s in ahead],
+            tables_s=[round(d - s, 3) for d, s in zip(dealt, seated, strict=True)],
+            measure="tournament_start until every entrant's daemon sits at its table "
+            "with the hand dealt: the round's call, reveals and seating (seed_s; "
+            "commitments and echoes made ahead, ahead_wait_s what start waited "
+            "for them before), then the tables opened by East's daemons, "
+            "joined, ready and dealt (tables_s)",
+            **_why_dealt(worst_dealt, seated, dealt, entrants),
+            **common,
+        ),
+        result(
+            "tournament_standings_s",
+            worst_standings,
+            "s",
+            target=f"<= {STANDINGS_TARGET_S:.0f} s",
+            met=worst_standings <= STANDINGS_TARGET_S,
+            runs=[round(s, 3) for s in standings],
+            measure="the last table's match over (its bot saw it) until every daemon "
+            "holds every result, signed from the tables by the seats' daemons, "
+            "and all standings are identical",
+            **common,
+        ),
+        result(
+            "tournament_rss_mb",
+            max(peaks),
+            "MB",
+            target=f"<= {RSS_TARGET_MB:.0f} MB",
+            met=max(peaks) <= RSS_TARGET_MB,
+            median_mb=round(statistics.median(peaks), 1),
+            measure="VmHWM, largest of the daemons",
+            **common,
+        ),
     ]

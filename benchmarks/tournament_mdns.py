@@ -44,8 +44,13 @@ SUBNET = 97
 
 def udp_counts(namespace: str) -> tuple[int, int]:
     """(datagrams sent, datagrams received) by UDP in ``namespace`` since it was made."""
-    text = subprocess.run(["ip", "netns", "exec", namespace, "cat", "/proc/net/snmp"],
-                          capture_output=True, text=True, check=True, timeout=10).stdout
+    text = subprocess.run(
+        ["ip", "netns", "exec", namespace, "cat", "/proc/net/snmp"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=10,
+    ).stdout
     head, values = [line.split() for line in text.splitlines() if line.startswith("Udp:")][:2]
     row = dict(zip(head[1:], values[1:], strict=True))
     return int(row["OutDatagrams"]), int(row["InDatagrams"])
@@ -76,13 +81,21 @@ def one_size(entrants: int, settle_s: float) -> dict[str, float]:
     """Run the evening's opening at ``entrants``; the per-namespace UDP figures."""
     base = short_dir()
     lan = Lan(1 + entrants, SUBNET)
-    daemons = [LanDaemon(lan, i, base / f"d{i}", "director" if i == 0 else f"p{i}",
-                         session_module=REAL, mdns=True) for i in range(1 + entrants)]
+    daemons = [
+        LanDaemon(
+            lan,
+            i,
+            base / f"d{i}",
+            "director" if i == 0 else f"p{i}",
+            session_module=REAL,
+            mdns=True,
+        )
+        for i in range(1 + entrants)
+    ]
     try:
         start_all(daemons, timeout=60 + 2 * entrants)
         director, *players = daemons
-        _ask(director, type="tournament_create", name="club", rounds=1, hands=1,
-             deck="practice")
+        _ask(director, type="tournament_create", name="club", rounds=1, hands=1, deck="practice")
         _until("every entrant seeing the event", lambda: all(_seen(d) for d in players), 60)
         for d in players:
             entered = _ask(d, type="tournament_join", name="club")
@@ -98,8 +111,12 @@ def one_size(entrants: int, settle_s: float) -> dict[str, float]:
         shutil.rmtree(base, ignore_errors=True)
     sent = [c[0] for c in counts[1:]]
     got = [c[1] for c in counts[1:]]
-    return {"mean": statistics.mean(sent), "max": max(sent), "director": counts[0][0],
-            "received_mean": statistics.mean(got)}
+    return {
+        "mean": statistics.mean(sent),
+        "max": max(sent),
+        "director": counts[0][0],
+        "received_mean": statistics.mean(got),
+    }
 
 
 def bench_mdns(quick: bool) -> list[dict[str, object]]:
@@ -108,17 +125,42 @@ def bench_mdns(quick: bool) -> list[dict[str, object]]:
     try:
         figures = {n: one_size(n, settle) for n in sizes}
     except Unavailable as why:
-        return [result("tournament_mdns_growth", 0, "ratio", target=f"<= {GROWTH_TARGET}",
-                       met=False, skipped=str(why))]
-    lines = [result(f"tournament_mdns_packets_{n}", f["mean"], "datagrams/entrant",
-                    target="none (reported; the target is tournament_mdns_growth)", met=True,
-                    max=f["max"], director=f["director"],
-                    received_per_entrant=round(f["received_mean"], 1),
-                    entrants=n, settle_s=settle) for n, f in figures.items()]
+        return [
+            result(
+                "tournament_mdns_growth",
+                0,
+                "ratio",
+                target=f"<= {GROWTH_TARGET}",
+                met=False,
+                skipped=str(why),
+            )
+        ]
+    lines = [
+        result(
+            f"tournament_mdns_packets_{n}",
+            f["mean"],
+            "datagrams/entrant",
+            target="none (reported; the target is tournament_mdns_growth)",
+            met=True,
+            max=f["max"],
+            director=f["director"],
+            received_per_entrant=round(f["received_mean"], 1),
+            entrants=n,
+            settle_s=settle,
+        )
+        for n, f in figures.items()
+    ]
     low, high = figures[sizes[0]]["mean"], figures[sizes[-1]]["mean"]
     growth = high / low if low else float("inf")
-    lines.append(result("tournament_mdns_growth", growth, "ratio",
-                        target=f"<= {GROWTH_TARGET}", met=growth <= GROWTH_TARGET,
-                        measure=f"datagrams sent per entrant at {sizes[-1]} entrants over "
-                                f"those at {sizes[0]}", sizes=list(sizes)))
+    lines.append(
+        result(
+            "tournament_mdns_growth",
+            growth,
+            "ratio",
+            target=f"<= {GROWTH_TARGET}",
+            met=growth <= GROWTH_TARGET,
+            measure=f"datagrams sent per entrant at {sizes[-1]} entrants over those at {sizes[0]}",
+            sizes=list(sizes),
+        )
+    )
     return lines

@@ -49,9 +49,23 @@ unsubscribed. A seat's view is at most 4.9 KB in a real match (the end of a 16-h
 match; ``scripts/bench frames``), a view event under 16 KB with the at most 50 events and 20
 problems it carries, so a full queue of events is under 16 MB. A ``transcript`` reply is the
 biggest message (docs/SECURITY.md "Socket bounds")."""
-SERIAL = frozenset({"create", "join", "leave", "act", "ready", "peer", "tournament_create",
-                    "tournament_join", "tournament_start", "tournament_result",
-                    "tournament_withdraw", "tournament_correct", "tournament_penalty"})
+SERIAL = frozenset(
+    {
+        "create",
+        "join",
+        "leave",
+        "act",
+        "ready",
+        "peer",
+        "tournament_create",
+        "tournament_join",
+        "tournament_start",
+        "tournament_result",
+        "tournament_withdraw",
+        "tournament_correct",
+        "tournament_penalty",
+    }
+)
 """Requests that change a table or wait on the network: handled one at a time, in the order
 they came. Every other request (``status``, ``view``, ``tables``...) is answered at once,
 also while one of these waits (a join waits up to 10 s for the host)."""
@@ -73,16 +87,25 @@ def unpack_request(data: bytes) -> Message:
     if len(data) > MAX_REQUEST:
         raise ApiError(f"request of {len(data)} bytes is over the {MAX_REQUEST} limit")
     try:
-        value = msgpack.unpackb(data, raw=False, strict_map_key=True, max_bin_len=MAX_REQUEST,
-                                max_str_len=MAX_REQUEST, max_array_len=1024, max_map_len=64,
-                                max_ext_len=0)
+        value = msgpack.unpackb(
+            data,
+            raw=False,
+            strict_map_key=True,
+            max_bin_len=MAX_REQUEST,
+            max_str_len=MAX_REQUEST,
+            max_array_len=1024,
+            max_map_len=64,
+            max_ext_len=0,
+        )
     except Exception as error:
         raise ApiError(f"request is not valid msgpack ({type(error).__name__})") from None
     if not isinstance(value, dict):
         raise ApiError("a request is a map")
     if value.get("v") != API_VERSION:
-        raise ApiError(f"local API version {value.get('v')!r} is not supported; "
-                       f"this daemon speaks {API_VERSION}")
+        raise ApiError(
+            f"local API version {value.get('v')!r} is not supported; "
+            f"this daemon speaks {API_VERSION}"
+        )
     if not isinstance(value.get("type"), str):
         raise ApiError("a request needs a string 'type'")
     return value
@@ -98,7 +121,7 @@ class ApiServer:
         self.refused: Counter[str] = Counter()
         self.endpoint = ""
         self.token = ""
-        self.info: Message = {}   # also written to api.endpoint: how the daemon listens
+        self.info: Message = {}  # also written to api.endpoint: how the daemon listens
         self._ctx: zmq.asyncio.Context | None = None
         self._socket: zmq.asyncio.Socket | None = None
         self._subscribers: set[bytes] = set()
@@ -129,9 +152,18 @@ class ApiServer:
             sock.bind("tcp://127.0.0.1:*")
             self.endpoint = sock.getsockopt_string(zmq.LAST_ENDPOINT)
             self.token = secrets.token_hex(16)
-        write_atomic(self.paths.api_endpoint_file,
-                     pack({**self.info, "v": API_VERSION, "endpoint": self.endpoint,
-                           "token": self.token, "pid": os.getpid()}))
+        write_atomic(
+            self.paths.api_endpoint_file,
+            pack(
+                {
+                    **self.info,
+                    "v": API_VERSION,
+                    "endpoint": self.endpoint,
+                    "token": self.token,
+                    "pid": os.getpid(),
+                }
+            ),
+        )
         self._task = asyncio.create_task(self._serve(), name="local-api")
 
     async def close(self) -> None:
@@ -167,8 +199,7 @@ class ApiServer:
         try:
             request = unpack_request(data)
             request_id = request.get("id")
-            if self.token and not hmac.compare_digest(
-                    str(request.get("token", "")), self.token):
+            if self.token and not hmac.compare_digest(str(request.get("token", "")), self.token):
                 raise ApiError("missing or wrong token")
             if request["type"] == "subscribe":
                 self._subscribers.add(client)
@@ -180,7 +211,7 @@ class ApiServer:
         except FourwindsError as error:
             self.refuse(str(error))
             reply = {"ok": False, "error": str(error)}
-        except Exception as error:   # a bug must not take the daemon down
+        except Exception as error:  # a bug must not take the daemon down
             log.exception("local API handler failed")
             reply = {"ok": False, "error": f"internal error ({type(error).__name__})"}
         if not isinstance(request_id, (int, str)) and request_id is not None:
@@ -195,14 +226,19 @@ class ApiServer:
         socket would swallow the wake-ups the asyncio receive loop waits for.)
         """
         assert self._socket is not None
-        future = cast("asyncio.Future[Any]", self._socket.send_multipart(
-            [client, pack(message)], flags=zmq.NOBLOCK))
+        future = cast(
+            "asyncio.Future[Any]",
+            self._socket.send_multipart([client, pack(message)], flags=zmq.NOBLOCK),
+        )
 
         def done(result: asyncio.Future[Any]) -> None:
             if not result.cancelled() and result.exception() is not None:
                 if client in self._subscribers:
-                    log.warning("local API: a subscribed frontend gets no more events "
-                                "(sending to it failed: %r)", result.exception())
+                    log.warning(
+                        "local API: a subscribed frontend gets no more events "
+                        "(sending to it failed: %r)",
+                        result.exception(),
+                    )
                 self._subscribers.discard(client)
 
         future.add_done_callback(done)

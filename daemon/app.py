@@ -49,7 +49,7 @@ from fourwinds.daemon.wire import (
 from fourwinds.protocol.errors import FourwindsError, LocalProtocolError
 from fourwinds.protocol.table.rules_label import rules_label
 
-if TYPE_CHECKING:   # zeroconf is imported only with mDNS on (daemon/mdns.py)
+if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/mdns.py)
     from fourwinds.daemon.mdns import Discovery
 
 log = logging.getLogger(__name__)
@@ -67,15 +67,16 @@ nothing, since the peers' answers take longer than this to come back (and a mess
 does arrive meanwhile is handled at once, settling our step with it). Measured: action latency
 p50 5.8 -> 5.4-5.5 ms over about 630 discards a run (docs/DAEMON.md)."""
 PROBE_S = 5.0
-MAX_RECOVERY_PEERS = 8      # --peer keys at none of our tables, pinned (see recovery_peers)
+MAX_RECOVERY_PEERS = 8  # --peer keys at none of our tables, pinned (see recovery_peers)
 CLOSE_S = 1.2
 """How long ``close`` waits for the metadata writes and mDNS goodbyes still in flight (the
 daemon must be gone within 2 s of a SIGTERM: daemon/main.py)."""
 UNREACHABLE_S = 3.0
 """A seat not heard from for this long is named in the view as unreachable (with how long and
 its last address); ``offline`` lists it after 2 s already (transport.HEARTBEAT_S x 4)."""
-QUICK_REQUESTS = frozenset({"hello", "status", "whoami", "tables", "stop", "peer",
-                            "subscribe", "rulesets"})
+QUICK_REQUESTS = frozenset(
+    {"hello", "status", "whoami", "tables", "stop", "peer", "subscribe", "rulesets"}
+)
 """Local API requests answered while tables are still being resumed (the others wait)."""
 
 
@@ -96,14 +97,23 @@ _SCHED_YIELD = getattr(os, "sched_yield", None)
 class Daemon:
     """One player's daemon. ``await start()``, then ``await serve_forever()`` or ``close()``."""
 
-    def __init__(self, identity: Identity, paths: Paths, port: SessionModule | SessionPort,
-                 *, name: str,
-                 host: str = "127.0.0.1", listen_port: int = 0, mdns: bool = True,
-                 interface_address: str | None = None,
-                 peers: tuple[tuple[str, int], ...] = (), force_tcp_api: bool = False) -> None:
+    def __init__(
+        self,
+        identity: Identity,
+        paths: Paths,
+        port: SessionModule | SessionPort,
+        *,
+        name: str,
+        host: str = "127.0.0.1",
+        listen_port: int = 0,
+        mdns: bool = True,
+        interface_address: str | None = None,
+        peers: tuple[tuple[str, int], ...] = (),
+        force_tcp_api: bool = False,
+    ) -> None:
         self.identity = identity
         self.paths = paths
-        self.port = SessionPort.of(port)   # its capabilities looked up once
+        self.port = SessionPort.of(port)  # its capabilities looked up once
         self.name = name
         self.host = host
         self.listen_port = listen_port
@@ -112,16 +122,16 @@ class Daemon:
         self.manual_peers = peers
         self.store = Store(paths.tables)
         self.events = Events(self, paths.data / "events")
-        self.event_tables = EventTables(self)     # a round's tables, opened and scored
-        self.event_faults = EventFaults(self)     # substitutes and new directors signed
+        self.event_tables = EventTables(self)  # a round's tables, opened and scored
+        self.event_faults = EventFaults(self)  # substitutes and new directors signed
         self.tables: dict[bytes, TableRuntime] = {}
-        self.names: dict[bytes, str] = {}              # peer key -> player name
-        self.curve_to_key: dict[bytes, bytes] = {}     # CURVE key -> Ed25519 key
-        self.pairing_hosts: set[bytes] = set()         # keys we are joining (pinned meanwhile)
+        self.names: dict[bytes, str] = {}  # peer key -> player name
+        self.curve_to_key: dict[bytes, bytes] = {}  # CURVE key -> Ed25519 key
+        self.pairing_hosts: set[bytes] = set()  # keys we are joining (pinned meanwhile)
         # keys a --peer's beacon answered with that sit at none of our tables: pinned and
         # dialled, so a daemon that lost a table's folder hears of it again (rebuild.py)
         self.recovery_peers: dict[bytes, tuple[str, int]] = {}
-        self._lost_asked: dict[bytes, float] = {}      # unknown table -> when we asked
+        self._lost_asked: dict[bytes, float] = {}  # unknown table -> when we asked
         self.transport = Transport(identity, self._policy, self._on_frame, name)
         self.transport.open_tables = self._hosted_tables
         self.transport.on_reached = self._reached
@@ -135,10 +145,11 @@ class Daemon:
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
         # table -> (session, unreachable places, its view, when built, current names)
-        self._views: dict[bytes, tuple[Any, tuple[Any, ...], dict[str, Any], float,
-                                       dict[int, str]]] = {}
+        self._views: dict[
+            bytes, tuple[Any, tuple[Any, ...], dict[str, Any], float, dict[int, str]]
+        ] = {}
         self._dirty: dict[bytes, list[str]] = {}
-        self._published_at: dict[bytes, float] = {}         # table -> when its last view went
+        self._published_at: dict[bytes, float] = {}  # table -> when its last view went
         self._published_progress: dict[bytes, object] = {}  # table -> where it was then
         self._published_shown: dict[bytes, object] = {}  # table -> what its last view showed
         self._wake = asyncio.Event()
@@ -156,8 +167,8 @@ class Daemon:
         start (``status`` at once; requests about tables once they are resumed); each
         table's records are read and its session resumed in a thread, off the event loop;
         its members are dialled at every address we know for them meanwhile."""
-        for table_id in self.store.table_ids():   # before any peer's frame can arrive: a
-            self._register(table_id)                # table not yet known is "lost" to them
+        for table_id in self.store.table_ids():  # before any peer's frame can arrive: a
+            self._register(table_id)  # table not yet known is "lost" to them
         self.events.load()
         await self.transport.start(self.host, self.listen_port)
         self.events.dial_all()
@@ -165,12 +176,17 @@ class Daemon:
             # late: only a daemon that announces and browses needs zeroconf (daemon/mdns.py)
             from fourwinds.daemon.mdns import Discovery
 
-            self.discovery = Discovery(self.identity.public_key, self.name, self.transport.port,
-                                       self.interface_address)
+            self.discovery = Discovery(
+                self.identity.public_key, self.name, self.transport.port, self.interface_address
+            )
             self.discovery.on_found = self._announced
             await self.discovery.start()
-        self.api.info = {"listen": self.host, "port": self.transport.port, "mdns": self.mdns,
-                         "name": self.name}
+        self.api.info = {
+            "listen": self.host,
+            "port": self.transport.port,
+            "mdns": self.mdns,
+            "name": self.name,
+        }
         await self.api.start()
         for rt in self.tables.values():
             self._connect_members(rt)
@@ -179,8 +195,14 @@ class Daemon:
         self._tasks.append(asyncio.create_task(self._publisher(), name="publish"))
         for host, peer_port in self.manual_peers:
             self._tasks.append(asyncio.create_task(self._probe(host, peer_port)))
-        log.info("daemon %s (%s) listening on %s:%d, local API %s", self.name,
-                 self.identity.fingerprint, self.host, self.transport.port, self.api.endpoint)
+        log.info(
+            "daemon %s (%s) listening on %s:%d, local API %s",
+            self.name,
+            self.identity.fingerprint,
+            self.host,
+            self.transport.port,
+            self.api.endpoint,
+        )
         for rt in list(self.tables.values()):
             await self._resume(rt)
         self._resumed.set()
@@ -228,7 +250,7 @@ class Daemon:
         once); its records are read back by ``_resume``."""
         try:
             rt = TableRuntime.from_meta(self.store.read_meta(table_id))
-        except Exception:   # _resume sets it aside with the reason (daemon/recovery.py)
+        except Exception:  # _resume sets it aside with the reason (daemon/recovery.py)
             rt = TableRuntime(table_id, "?", "?", b"", False, None, {})
         rt.resuming = True
         self.tables[table_id] = rt
@@ -240,13 +262,20 @@ class Daemon:
         Then ask the live members for what we missed."""
         table_id = rt.table_id
         try:
-            stored = await in_thread(lambda: resume_or_set_aside(
-                self.store, self.port, self.identity.private_key, table_id,
-                self.identity.public_key), "fourwinds-resume")
-        except Exception:   # a bug must not stop the daemon starting; logged loudly
+            stored = await in_thread(
+                lambda: resume_or_set_aside(
+                    self.store,
+                    self.port,
+                    self.identity.private_key,
+                    table_id,
+                    self.identity.public_key,
+                ),
+                "fourwinds-resume",
+            )
+        except Exception:  # a bug must not stop the daemon starting; logged loudly
             log.exception("table %s: resuming failed", table_id.hex()[:8])
             stored = None
-        if self.tables.get(table_id) is not rt:   # left meanwhile
+        if self.tables.get(table_id) is not rt:  # left meanwhile
             if stored is not None and stored.log is not None:
                 stored.log.close()
             return
@@ -261,8 +290,9 @@ class Daemon:
             # free (the roster on disk says who is still at the table)
             rt.session = keep(rt.session, set(rt.members))
         if rt.rebuild is not None:
-            rt.problems.append(f"rebuilding this table from the other seats' copies: "
-                               f"{rt.rebuild.reason}")
+            rt.problems.append(
+                f"rebuilding this table from the other seats' copies: {rt.rebuild.reason}"
+            )
             self.ask_rebuild(rt)
             self.publish_view(rt, [])
         if rt.session is not None:
@@ -292,8 +322,10 @@ class Daemon:
         why = check.holds(self.port.last_seq(rt.session, check.place), now)
         if not why:
             rt.seq_check = None
-            log.info("table %s: resumed; the other seats confirmed our last message number",
-                     rt.table_hex[:8])
+            log.info(
+                "table %s: resumed; the other seats confirmed our last message number",
+                rt.table_hex[:8],
+            )
         return why
 
     def reconnecting(self, rt: TableRuntime, now: float) -> bool:
@@ -311,8 +343,7 @@ class Daemon:
     def _caught_up(self, rt: TableRuntime, now: float) -> None:
         """The catch-up after our restart is over: our player is back at the table now."""
         rt.catching_up = None
-        log.info("table %s: caught up with the other seats after the restart",
-                 rt.table_hex[:8])
+        log.info("table %s: caught up with the other seats after the restart", rt.table_hex[:8])
         self.seat_returned(rt, now)
         self.publish_view(rt, [], at_once=True)
 
@@ -327,8 +358,7 @@ class Daemon:
         session = returned(rt.session, now)
         if session is not rt.session:
             rt.session = session
-            log.info("table %s: our player is back: our window starts again",
-                     rt.table_hex[:8])
+            log.info("table %s: our player is back: our window starts again", rt.table_hex[:8])
 
     def player_returned(self) -> None:
         """A frontend subscribed: our player is back at every table of ours."""
@@ -348,25 +378,31 @@ class Daemon:
         elif not self.signing_held(rt, now):
             self._settle(rt, now)
 
-    def _rebuild_older_copy(self, rt: TableRuntime, ahead: int, own_last: int,
-                            key: bytes) -> None:
+    def _rebuild_older_copy(self, rt: TableRuntime, ahead: int, own_last: int, key: bytes) -> None:
         """Our records are an older copy (a restored backup, a copied folder): a member holds
         messages of ours past their end. Our session cannot take its own messages back as a
         peer's, so the folder is set aside (kept, with the reason) and the seat is rebuilt
         from the others like a damaged one; it signs nothing meanwhile."""
         # the reason reaches the screens (problems, the set-aside folder): a name; the log
         # also gives the key's fingerprint
-        reason = (f"our records end at our message {own_last} and {self.player_name(rt, key)} "
-                  f"holds ours up to {ahead} (an older copy of the table)")
-        log.error("table %s: %s (%s); rebuilding it from the other seats' copies",
-                  rt.table_hex[:8], reason, fingerprint(key))
+        reason = (
+            f"our records end at our message {own_last} and {self.player_name(rt, key)} "
+            f"holds ours up to {ahead} (an older copy of the table)"
+        )
+        log.error(
+            "table %s: %s (%s); rebuilding it from the other seats' copies",
+            rt.table_hex[:8],
+            reason,
+            fingerprint(key),
+        )
         if rt.place is None or not can_rebuild(self.port, rt.place, len(rt.members)):
             rt.problems.append(f"cannot sign at this table again: {reason}")
-            return      # the check stays open: nothing is signed twice
+            return  # the check stays open: nothing is signed twice
         rt.close_log()
         rt.log, rt.session, rt.seq_check = None, None, None
-        self.store.set_aside(rt.table_id, f"{reason} (the table is rebuilt from the other "
-                                          "seats' copies)")
+        self.store.set_aside(
+            rt.table_id, f"{reason} (the table is rebuilt from the other seats' copies)"
+        )
         try:
             self.store.start_rebuilding(rt.table_id, rt.meta(), reason)
             rt.log = self.store.open_log(rt.table_id)
@@ -374,8 +410,9 @@ class Daemon:
             log.error("table %s: cannot start rebuilding it: %s", rt.table_hex[:8], error)
             rt.problems.append(f"cannot rebuild this table: {error}")
             return
-        rt.rebuild = start_rebuild(self.port, rt.place, self.identity.public_key,
-                                   rt.host_key, reason)
+        rt.rebuild = start_rebuild(
+            self.port, rt.place, self.identity.public_key, rt.host_key, reason
+        )
         rt.problems.append(f"rebuilding this table from the other seats' copies: {reason}")
         self.ask_rebuild(rt)
         self.publish_view(rt, [])
@@ -388,8 +425,9 @@ class Daemon:
 
     # -- where the other seats are ---------------------------------------------------------
 
-    def learn(self, key: bytes, host: str, port: int, source: Source,
-              via: str | None = None) -> None:
+    def learn(
+        self, key: bytes, host: str, port: int, source: Source, via: str | None = None
+    ) -> None:
         """An address of the seat ``key`` (see reach.py for what is kept): every table it
         sits at remembers it (the metadata is written in the background) and it is dialled
         there too."""
@@ -402,11 +440,19 @@ class Daemon:
                 seated = True
                 if rt.learn(key, address):
                     if source is not Source.DIALLED:
-                        log.info("table %s: seat %s may be reached at %s (%s)", rt.name,
-                                 key.hex()[:8], address, source.value)
+                        log.info(
+                            "table %s: seat %s may be reached at %s (%s)",
+                            rt.name,
+                            key.hex()[:8],
+                            address,
+                            source.value,
+                        )
                     self.save_meta_soon(rt)
-                    if (source.verified and rt.host_key == self.identity.public_key
-                            and rt.members[key] == address.where):
+                    if (
+                        source.verified
+                        and rt.host_key == self.identity.public_key
+                        and rt.members[key] == address.where
+                    ):
                         # we host it: a seat reached at a new address (restarted on another
                         # port, on another network) is where the others can find it too
                         # when mDNS cannot tell them (`play`'s bot seats, a venue's --peer)
@@ -458,7 +504,8 @@ class Daemon:
         task = self._meta_writes.get(rt.table_id)
         if task is None or task.done():
             self._meta_writes[rt.table_id] = asyncio.create_task(
-                self._write_meta(rt.table_id), name="meta-write")
+                self._write_meta(rt.table_id), name="meta-write"
+            )
 
     async def save_meta_now(self, rt: TableRuntime) -> None:
         """``save_meta_soon`` and wait until it is on disk (admissions, our place)."""
@@ -469,11 +516,12 @@ class Daemon:
         while table_id in self._meta_due:
             meta = self._meta_due.pop(table_id)
             try:
-                await in_thread(lambda m=meta: self.store.write_meta(table_id, m),  # type: ignore[misc]
-                                "fourwinds-meta")
+                await in_thread(
+                    lambda m=meta: self.store.write_meta(table_id, m),  # type: ignore[misc]
+                    "fourwinds-meta",
+                )
             except Exception as error:
-                log.error("table %s: cannot write its metadata: %s", table_id.hex()[:8],
-                          error)
+                log.error("table %s: cannot write its metadata: %s", table_id.hex()[:8], error)
 
     # -- who may connect -------------------------------------------------------------------
 
@@ -485,12 +533,17 @@ class Daemon:
         return keys
 
     def hosts_open_table(self) -> bool:
-        return any(rt.host_key == self.identity.public_key and len(rt.members) < 4
-                   for rt in self.tables.values())
+        return any(
+            rt.host_key == self.identity.public_key and len(rt.members) < 4
+            for rt in self.tables.values()
+        )
 
     def _hosted_tables(self) -> list[tuple[bytes, int, str, str, bool, bool]]:
-        return [(rt.table_id, 4 - len(rt.members), rt.name, rt.rules, rt.private, rt.flowers)
-                for rt in self.tables.values() if rt.host_key == self.identity.public_key]
+        return [
+            (rt.table_id, 4 - len(rt.members), rt.name, rt.rules, rt.private, rt.flowers)
+            for rt in self.tables.values()
+            if rt.host_key == self.identity.public_key
+        ]
 
     def _policy(self, curve_key: bytes) -> str | None:
         for key in self.pinned_keys():
@@ -522,7 +575,8 @@ class Daemon:
 
     def alive(self, key: bytes) -> bool:
         return key == self.identity.public_key or self.transport.alive(
-            curve_public_from_ed25519(key))
+            curve_public_from_ed25519(key)
+        )
 
     # -- frames from peers -----------------------------------------------------------------
 
@@ -532,8 +586,7 @@ class Daemon:
     def send_payload(self, rt: TableRuntime, key: bytes, payload: bytes) -> None:
         self.transport.send(key, TableMessage(rt.table_id, payload))
 
-    def apply(self, rt: TableRuntime, step: Any, ours: bool = False,
-              before: Any = None) -> None:
+    def apply(self, rt: TableRuntime, step: Any, ours: bool = False, before: Any = None) -> None:
         """Carry out a session Step. After a peer's message, a view our frontend needs now
         (the table waits for us, or moved to a new step) is built and sent as soon as the new
         session is adopted, before the fsync and the sends to peers: it goes to our own
@@ -541,14 +594,22 @@ class Daemon:
         queued for the publisher, after the sends and the reply to the request. ``before``:
         a step already carried out (see ``receive``) whose events this view also shows."""
         earlier = () if before is None else before.events
-        changed = bool(step.events or step.outgoing or step.persist or earlier
-                       or (before is not None and (before.outgoing or before.persist)))
+        changed = bool(
+            step.events
+            or step.outgoing
+            or step.persist
+            or earlier
+            or (before is not None and (before.outgoing or before.persist))
+        )
         events = [repr(e) for e in (*earlier, *step.events)]
         at_once = changed and not ours
-        rt.apply(self.port, step, self.identity.public_key,
-                 lambda key, payload: self.send_payload(rt, key, payload),
-                 adopted=(lambda: self.publish_view(rt, events, at_once=True)) if at_once
-                 else None)
+        rt.apply(
+            self.port,
+            step,
+            self.identity.public_key,
+            lambda key, payload: self.send_payload(rt, key, payload),
+            adopted=(lambda: self.publish_view(rt, events, at_once=True)) if at_once else None,
+        )
         if changed and ours:
             self.publish_view(rt, events)
 
@@ -563,9 +624,13 @@ class Daemon:
             self.apply(rt, self.port.handle_message(rt.session, payload, now))
             return
         first = split(rt.session, payload, now)
-        rt.apply(self.port, first, self.identity.public_key,
-                 lambda key, data: self.send_payload(rt, key, data))
-        if self.signing_held(rt, now):   # our automatic answers wait (daemon/own_seq.py)
+        rt.apply(
+            self.port,
+            first,
+            self.identity.public_key,
+            lambda key, data: self.send_payload(rt, key, data),
+        )
+        if self.signing_held(rt, now):  # our automatic answers wait (daemon/own_seq.py)
             self.publish_view(rt, [repr(e) for e in first.events], at_once=True)
             return
         _let_others_run()
@@ -580,17 +645,16 @@ class Daemon:
         if held:
             raise LocalProtocolError(f"not yet: {held}")
         if self.reconnecting(rt, now):
-            raise LocalProtocolError("not yet: catching up with the other seats after a "
-                                     "restart")
+            raise LocalProtocolError("not yet: catching up with the other seats after a restart")
         send_first, settle = self.port.send_action, self.port.settle
         if send_first is None or settle is None:
             self.apply(rt, self.port.local_action(rt.session, action, now), ours=True)
             rt.refuse_if_paused()
             return
         self.apply(rt, send_first(rt.session, action, now), ours=True)
-        rt.refuse_if_paused()   # not written (a full disk), so not sent: the player is told
-        await rt.drained()      # the message has left (after its fsync, off the loop)...
-        await asyncio.sleep(PEERS_FIRST_S)   # ...then the peers get their head start
+        rt.refuse_if_paused()  # not written (a full disk), so not sent: the player is told
+        await rt.drained()  # the message has left (after its fsync, off the loop)...
+        await asyncio.sleep(PEERS_FIRST_S)  # ...then the peers get their head start
         self.apply(rt, settle(rt.session, time.monotonic()), ours=True)
 
     def _connect_members(self, rt: TableRuntime) -> None:
@@ -603,13 +667,15 @@ class Daemon:
         an unlisted table (a solo table with our own bots) is never announced."""
         before = self._creating_unlisted
         if before is not None and rt.table_id not in before and rt.listed:
-            rt.listed = False       # the table the current unlisted `create` request makes
+            rt.listed = False  # the table the current unlisted `create` request makes
             self.save_meta_soon(rt)
         if self.discovery is None or rt.host_key != self.identity.public_key or not rt.listed:
             return
-        await self.discovery.announce(Announcement(rt.table_id, rt.name, rt.rules,
-                                                   4 - len(rt.members), rt.private,
-                                                   rt.flowers))
+        await self.discovery.announce(
+            Announcement(
+                rt.table_id, rt.name, rt.rules, 4 - len(rt.members), rt.private, rt.flowers
+            )
+        )
 
     def roster_changed(self, rt: TableRuntime) -> None:
         """A seat was admitted at a table we host: the announcement's free seats follow the
@@ -660,17 +726,32 @@ class Daemon:
             key = info.public_key
             self.names[key] = info.name
             self._moved(key, host, peer_port)
-            self.manual_seen[where] = {"host": host, "port": peer_port,
-                                       "public_key": key.hex(), "fingerprint": fingerprint(key),
-                                       "player": info.name}
+            self.manual_seen[where] = {
+                "host": host,
+                "port": peer_port,
+                "public_key": key.hex(),
+                "fingerprint": fingerprint(key),
+                "player": info.name,
+            }
             self.manual_tables[where] = [
-                {"table": table_id.hex(), "name": name, "rules": rules, "flowers": flowers,
-                 "rules_label": rules_label(rules, flowers),
-                 "free": info.tables[table_id], "private": private,
-                 "version": PROTOCOL_VERSION, "compatible": True,
-                 "fingerprint": fingerprint(key), "host": host, "port": peer_port,
-                 "public_key": key.hex(), "player": info.name}
-                for table_id, (name, rules, private, flowers) in info.details.items()]
+                {
+                    "table": table_id.hex(),
+                    "name": name,
+                    "rules": rules,
+                    "flowers": flowers,
+                    "rules_label": rules_label(rules, flowers),
+                    "free": info.tables[table_id],
+                    "private": private,
+                    "version": PROTOCOL_VERSION,
+                    "compatible": True,
+                    "fingerprint": fingerprint(key),
+                    "host": host,
+                    "port": peer_port,
+                    "public_key": key.hex(),
+                    "player": info.name,
+                }
+                for table_id, (name, rules, private, flowers) in info.details.items()
+            ]
             await asyncio.sleep(PROBE_S)
 
     def _moved(self, key: bytes, host: str, peer_port: int) -> None:
@@ -678,13 +759,17 @@ class Daemon:
         be reached there (a daemon restarted on another port): it is remembered and dialled,
         so the two daemons find each other again (its ``Hello`` then tells it ours)."""
         self.learn(key, host, peer_port, Source.BEACON, via=host)
-        if key == self.identity.public_key or any(key in rt.members
-                                                 for rt in self.tables.values()):
+        if key == self.identity.public_key or any(key in rt.members for rt in self.tables.values()):
             return
         if key in self.recovery_peers or len(self.recovery_peers) < MAX_RECOVERY_PEERS:
             if key not in self.recovery_peers:
-                log.info("--peer %s:%d (%s) sits at none of our tables: dialled, in case it "
-                         "holds one we lost", host, peer_port, fingerprint(key))
+                log.info(
+                    "--peer %s:%d (%s) sits at none of our tables: dialled, in case it "
+                    "holds one we lost",
+                    host,
+                    peer_port,
+                    fingerprint(key),
+                )
             self.recovery_peers[key] = (host, peer_port)
             self.transport.dial(key, [(host, peer_port)])
 
@@ -701,7 +786,7 @@ class Daemon:
                     self._settle(rt, now)
                 if rt.catching_up is not None:
                     if self.reconnecting(rt, now):
-                        continue    # our timers wait: the window starts again after it
+                        continue  # our timers wait: the window starts again after it
                     self._caught_up(rt, now)
                 self._countdown_over(rt, now)
                 if rt.session is not None:
@@ -717,7 +802,7 @@ class Daemon:
         while True:
             await asyncio.sleep(SYNC_S)
             for rt in list(self.tables.values()):
-                rt.sync_soon()      # bound what a crash can lose of what we received
+                rt.sync_soon()  # bound what a crash can lose of what we received
                 if rt.rebuild is not None:
                     self.ask_rebuild(rt)
                     self.publish_view(rt, [])
@@ -753,9 +838,12 @@ class Daemon:
         roster back (``offered``). Asked at most once a second a table; never for a table
         we left (its folder says so) or while MAX_OFFERED tables are being rebuilt."""
         now = time.monotonic()
-        if (key not in self.pinned_keys() or now - self._lost_asked.get(table_id, -9.0) < 1.0
-                or self.store.left_before(table_id) or (len(self._lost_asked) >= 64
-                and table_id not in self._lost_asked)):
+        if (
+            key not in self.pinned_keys()
+            or now - self._lost_asked.get(table_id, -9.0) < 1.0
+            or self.store.left_before(table_id)
+            or (len(self._lost_asked) >= 64 and table_id not in self._lost_asked)
+        ):
             return
         self._lost_asked[table_id] = now
         self.transport.send(key, Rebuild(table_id, lost=True))
@@ -767,18 +855,32 @@ class Daemon:
         message by its signature, and the Seating must give our place our own key)."""
         me = self.identity.public_key
         members = {k: (h, p) for k, h, p in roster.members}
-        if (roster.table_id not in self._lost_asked or roster.table_id in self.tables
-                or key not in members
-                or me not in members
-                or not can_rebuild(self.port, list(members).index(me), len(members))
-                or self.store.left_before(roster.table_id)
-                or sum(1 for rt in self.tables.values() if rt.rebuild is not None
-                       and rt.rebuild.reason == LOST) >= MAX_OFFERED):
+        if (
+            roster.table_id not in self._lost_asked
+            or roster.table_id in self.tables
+            or key not in members
+            or me not in members
+            or not can_rebuild(self.port, list(members).index(me), len(members))
+            or self.store.left_before(roster.table_id)
+            or sum(
+                1
+                for rt in self.tables.values()
+                if rt.rebuild is not None and rt.rebuild.reason == LOST
+            )
+            >= MAX_OFFERED
+        ):
             return
         host_key = next(iter(members))
-        rt = TableRuntime(table_id=roster.table_id, name=roster.name, rules=roster.rules,
-                          host_key=host_key, private=False, code=None, members=members,
-                          place=list(members).index(me))
+        rt = TableRuntime(
+            table_id=roster.table_id,
+            name=roster.name,
+            rules=roster.rules,
+            host_key=host_key,
+            private=False,
+            code=None,
+            members=members,
+            place=list(members).index(me),
+        )
         members[me] = (self.host, self.transport.port)
         try:
             self.store.start_rebuilding(rt.table_id, rt.meta(), LOST)
@@ -788,8 +890,13 @@ class Daemon:
             return
         rt.rebuild = start_rebuild(self.port, rt.place or 0, me, host_key, LOST)
         self.tables[rt.table_id] = rt
-        log.warning("table %s (%s): %s named us at it and we hold no copy; rebuilding it "
-                    "from the other seats", rt.name, rt.table_hex[:8], fingerprint(key))
+        log.warning(
+            "table %s (%s): %s named us at it and we hold no copy; rebuilding it "
+            "from the other seats",
+            rt.name,
+            rt.table_hex[:8],
+            fingerprint(key),
+        )
         rt.problems.append(f"rebuilding this table from the other seats' copies: {LOST}")
         for member, host, port in roster.members:
             if member != me:
@@ -814,11 +921,13 @@ class Daemon:
         """Replay the pool into our seat's session, write its records (synced), and let the
         table go on: from here it is like any resumed table."""
         rebuild_seat = self.port.rebuild
-        assert rebuild_seat is not None   # a rebuild starts only where the port can (can_rebuild)
+        assert rebuild_seat is not None  # a rebuild starts only where the port can (can_rebuild)
         entropy = self.seat_entropy(rt.table_id)
         try:
-            step = await in_thread(lambda: rebuild_seat(work.pool, self.identity.private_key,
-                                                        entropy), "fourwinds-rebuild")
+            step = await in_thread(
+                lambda: rebuild_seat(work.pool, self.identity.private_key, entropy),
+                "fourwinds-rebuild",
+            )
         except FourwindsError as error:
             self._rebuild_failed(rt, work, getattr(error, "reason", str(error)))
             return
@@ -826,7 +935,7 @@ class Daemon:
         if self.tables.get(rt.table_id) is not rt or table_log is None:
             return
 
-        def write() -> None:    # appended and synced, then the folder marked done
+        def write() -> None:  # appended and synced, then the folder marked done
             table_log.append(list(step.persist))
             self.store.rebuilt(rt.table_id)
 
@@ -840,10 +949,15 @@ class Daemon:
         rt.session, rt.rebuild = step.session, None
         rt.applied_at = time.monotonic()
         held = len(step.persist) - 1
-        log.warning("table %s: rebuilt from the other seats' copies (%d messages; %s)",
-                    rt.table_hex[:8], held, work.reason)
-        rt.problems.append(f"rebuilt this table from the other seats' copies ({held:,} "
-                           "messages); it goes on")
+        log.warning(
+            "table %s: rebuilt from the other seats' copies (%d messages; %s)",
+            rt.table_hex[:8],
+            held,
+            work.reason,
+        )
+        rt.problems.append(
+            f"rebuilt this table from the other seats' copies ({held:,} messages); it goes on"
+        )
         for key in rt.members:
             if key != self.identity.public_key and self.alive(key):
                 self.request_catchup(rt, key)
@@ -852,8 +966,7 @@ class Daemon:
     def _rebuild_failed(self, rt: TableRuntime, work: Rebuilding, reason: str) -> None:
         """The rebuild stops for good (it is not retried); the player's view says why."""
         work.failed, work.running = reason, False
-        log.error("table %s: cannot be rebuilt from the other seats: %s", rt.table_hex[:8],
-                  reason)
+        log.error("table %s: cannot be rebuilt from the other seats: %s", rt.table_hex[:8], reason)
         rt.problems.append(f"cannot rebuild this table: {reason}")
         self.publish_view(rt, [])
 
@@ -908,20 +1021,28 @@ class Daemon:
         set of unreachable places (``_unreachable``: their seconds change once a second, and
         only while a seat is unreachable) and per set of current names (``current_names``)."""
         if rt.rebuild is not None:
-            return {"phase_detail": rt.rebuild.detail(self.rebuild_peers(rt)),
-                    "rebuilding": rt.rebuild.reason}
+            return {
+                "phase_detail": rt.rebuild.detail(self.rebuild_peers(rt)),
+                "rebuilding": rt.rebuild.reason,
+            }
         if rt.session is None:
             return {}
         names = self.current_names(rt) if self.port.view_takes_names else {}
         cached = self._views.get(rt.table_id)
-        if (cached is None or cached[0] is not rt.session or cached[1] != away
-                or cached[4] != names
-                or (cached[2].get("waiting") and time.monotonic() - cached[3] >= 1.0)):
+        if (
+            cached is None
+            or cached[0] is not rt.session
+            or cached[1] != away
+            or cached[4] != names
+            or (cached[2].get("waiting") and time.monotonic() - cached[3] >= 1.0)
+        ):
             # (a view that waits for a seat past its window counts the seconds: once a second)
             extra: dict[str, Any] = {"names": names} if self.port.view_takes_names else {}
             if away and self.port.view_takes_reach:
-                extra["unreachable"] = [{"place": place, "for_s": for_s, "last_address": where}
-                                        for place, for_s, where in away]
+                extra["unreachable"] = [
+                    {"place": place, "for_s": for_s, "last_address": where}
+                    for place, for_s, where in away
+                ]
             made = self.port.seat_view(rt.session, **extra)
             cached = (rt.session, away, dict(made), time.monotonic(), names)
             self._views[rt.table_id] = cached
@@ -943,8 +1064,12 @@ class Daemon:
         if cached is None or cached[0] is not rt.session:
             return
         deadline = cached[2].get("deadline")
-        if (isinstance(deadline, (int, float)) and not isinstance(deadline, bool)
-                and deadline > 0 and now - cached[3] >= deadline):
+        if (
+            isinstance(deadline, (int, float))
+            and not isinstance(deadline, bool)
+            and deadline > 0
+            and now - cached[3] >= deadline
+        ):
             del self._views[rt.table_id]
             self.publish_view(rt, [], at_once=True)
 
@@ -967,27 +1092,48 @@ class Daemon:
     def view_event(self, rt: TableRuntime, events: list[str]) -> Message:
         missing = self._unreachable(rt, time.monotonic())
         away = tuple((place, for_s, where) for _, place, for_s, where in missing)
-        view = rt.show_pause(self._seat_view(rt, away))   # a full disk's pause says why
+        view = rt.show_pause(self._seat_view(rt, away))  # a full disk's pause says why
         view = self._show_rebuilding_peers(rt, view)
         legal = view.pop("legal_actions", [])
         if self.reconnecting(rt, time.monotonic()):
             # the table as our records left it is stale: say what we do, offer nothing
-            view = {**view, "reconnecting": True, "phase_detail": RECONNECTING_TEXT,
-                    "deadline": None, "waiting": None, "screen": "reconnecting"}
+            view = {
+                **view,
+                "reconnecting": True,
+                "phase_detail": RECONNECTING_TEXT,
+                "deadline": None,
+                "waiting": None,
+                "screen": "reconnecting",
+            }
             legal = []
         elif view:
             view["reconnecting"] = False
         now = time.monotonic()
-        offline = [{"fingerprint": fingerprint(k), "player": self.names.get(k, ""),
-                    "for_s": int(self.unreachable_for(k, now)),
-                    "last_address": self.last_address(rt, k)}
-                   for k in rt.members if not self.alive(k)]
+        offline = [
+            {
+                "fingerprint": fingerprint(k),
+                "player": self.names.get(k, ""),
+                "for_s": int(self.unreachable_for(k, now)),
+                "last_address": self.last_address(rt, k),
+            }
+            for k in rt.members
+            if not self.alive(k)
+        ]
         rt.view_seq += 1
-        event = {"type": "view", "table": rt.table_hex, "name": rt.name, "rules": rt.rules,
-                 "seq": rt.view_seq, "applied_at": rt.applied_at,
-                 "steps_applied": [[n, t] for n, t in rt.steps_applied], "view": view,
-                 "legal_actions": legal, "offline": offline,
-                 "events": events, "problems": list(rt.problems)}
+        event = {
+            "type": "view",
+            "table": rt.table_hex,
+            "name": rt.name,
+            "rules": rt.rules,
+            "seq": rt.view_seq,
+            "applied_at": rt.applied_at,
+            "steps_applied": [[n, t] for n, t in rt.steps_applied],
+            "view": view,
+            "legal_actions": legal,
+            "offline": offline,
+            "events": events,
+            "problems": list(rt.problems),
+        }
         if view.get("phase") in (None, "lobby"):
             # before the seating the session knows only the places it has seen join; the
             # daemon's roster (join order, the host first) shows an admitted player at once
@@ -999,19 +1145,22 @@ class Daemon:
                 event["code"] = rt.code
         return event
 
-    def _show_rebuilding_peers(self, rt: TableRuntime, view: dict[str, Any]
-                               ) -> dict[str, Any]:
+    def _show_rebuilding_peers(self, rt: TableRuntime, view: dict[str, Any]) -> dict[str, Any]:
         """While another seat rebuilds its table from ours (it asked within PEER_SHOWN_S),
         the view says so (``phase_detail`` and ``rebuilding_peers``): the table waits for it."""
         now = time.monotonic()
-        names = [self.player_name(rt, k) for k, at in rt.peers_rebuilding.items()
-                 if now - at < PEER_SHOWN_S]
+        names = [
+            self.player_name(rt, k)
+            for k, at in rt.peers_rebuilding.items()
+            if now - at < PEER_SHOWN_S
+        ]
         if not names:
             return view
         view = dict(view)
         view["rebuilding_peers"] = names
-        view["phase_detail"] = "; ".join(f"{name} is rebuilding its table from the others"
-                                         for name in names)
+        view["phase_detail"] = "; ".join(
+            f"{name} is rebuilding its table from the others" for name in names
+        )
         return view
 
     def peer_rebuilding(self, rt: TableRuntime, key: bytes) -> None:
@@ -1021,8 +1170,9 @@ class Daemon:
         rt.peers_rebuilding[key] = now
         if not already:
             name = self.player_name(rt, key)
-            log.warning("table %s: %s is rebuilding its table from the others",
-                        rt.table_hex[:8], name)
+            log.warning(
+                "table %s: %s is rebuilding its table from the others", rt.table_hex[:8], name
+            )
             rt.problems.append(f"{name} is rebuilding its table from the others")
             del rt.problems[:-20]
             self.publish_view(rt, [], at_once=True)
@@ -1051,8 +1201,7 @@ class Daemon:
 
     def _due_now(self, rt: TableRuntime) -> bool:
         """A view is due at once when the table waits for our seat or moved on a step."""
-        return (self._progress(rt) != self._published_progress.get(rt.table_id)
-                or self._urgent(rt))
+        return self._progress(rt) != self._published_progress.get(rt.table_id) or self._urgent(rt)
 
     def _send_view(self, rt: TableRuntime, events: list[str], now: float) -> None:
         """Build and send one view event. A failure to build it is logged and never stops
@@ -1061,12 +1210,12 @@ class Daemon:
         self._published_progress[rt.table_id] = self._progress(rt)
         try:
             event = self.view_event(rt, events[-50:])
-        except Exception:   # a bug in a view must not hold up the table
+        except Exception:  # a bug in a view must not hold up the table
             log.exception("table %s: building the view failed", rt.table_hex[:8])
             return
         seen = shown(event, time.monotonic())
         if not events and self._published_shown.get(rt.table_id) == seen:
-            return          # a refresh that shows nothing new is not sent (view_changes.py)
+            return  # a refresh that shows nothing new is not sent (view_changes.py)
         self._published_shown[rt.table_id] = seen
         self.api.publish(event)
 
@@ -1086,7 +1235,7 @@ class Daemon:
         needs only the newest view). Sleeps while nothing is due."""
         while True:
             await self._wake.wait()
-            await asyncio.sleep(0)          # let the rest of this burst of frames land first
+            await asyncio.sleep(0)  # let the rest of this burst of frames land first
             self._wake.clear()
             now = time.monotonic()
             later: dict[bytes, list[str]] = {}
@@ -1120,28 +1269,46 @@ class Daemon:
         if not is_seated(self.port, rt.session):
             if rt.host_key != me:
                 return ""
-            return (f"you host {rt.name}, where {who} {'waits' if len(others) == 1 else 'wait'}"
-                    ": leaving closes the table for them")
+            return (
+                f"you host {rt.name}, where {who} {'waits' if len(others) == 1 else 'wait'}"
+                ": leaving closes the table for them"
+            )
         progress = progress_of(self.port, rt.session)
         if progress is not None and progress[0] in ("over", "halted"):
             return ""
         if progress is not None and progress[0] == "ready":
-            return (f"all four places at {rt.name} are taken: if you leave, {who} cannot "
-                    f"start (the table waits for your seat for ever)")
-        return (f"the match at {rt.name} has started: if you leave, {who} cannot go on "
-                f"(the table waits for your seat for ever)")
+            return (
+                f"all four places at {rt.name} are taken: if you leave, {who} cannot "
+                f"start (the table waits for your seat for ever)"
+            )
+        return (
+            f"the match at {rt.name} has started: if you leave, {who} cannot go on "
+            f"(the table waits for your seat for ever)"
+        )
 
     def table_summary(self, rt: TableRuntime) -> Message:
-        return {"table": rt.table_hex, "name": rt.name, "rules": rt.rules,
-                "flowers": rt.flowers, "rules_label": rules_label(rt.rules, rt.flowers),
-                "leave_warning": self.leave_warning(rt),
-                "private": rt.private, "seated": len(rt.members),
-                "bot_seat": self.event_tables.bot_seat_at(rt.table_id),
-                "host": rt.host_key == self.identity.public_key,
-                "code": rt.code if rt.host_key == self.identity.public_key else None,
-                "members": [{"fingerprint": fingerprint(k), "alive": self.alive(k),
-                             "player": self.names.get(k, ""), "place": place}
-                            for k, place in rt.places().items()]}
+        return {
+            "table": rt.table_hex,
+            "name": rt.name,
+            "rules": rt.rules,
+            "flowers": rt.flowers,
+            "rules_label": rules_label(rt.rules, rt.flowers),
+            "leave_warning": self.leave_warning(rt),
+            "private": rt.private,
+            "seated": len(rt.members),
+            "bot_seat": self.event_tables.bot_seat_at(rt.table_id),
+            "host": rt.host_key == self.identity.public_key,
+            "code": rt.code if rt.host_key == self.identity.public_key else None,
+            "members": [
+                {
+                    "fingerprint": fingerprint(k),
+                    "alive": self.alive(k),
+                    "player": self.names.get(k, ""),
+                    "place": place,
+                }
+                for k, place in rt.places().items()
+            ],
+        }
 
     # -- local API -------------------------------------------------------------------------
 
@@ -1153,7 +1320,7 @@ class Daemon:
         if request.get("type") == "peer":
             return self._peer_request(request)
         if request.get("type") not in QUICK_REQUESTS:
-            await self._resumed.wait()   # a request about a table waits for its resume
+            await self._resumed.wait()  # a request about a table waits for its resume
         if request.get("type") != "create" or "listed" not in request:
             return await requests.handle(self, request)
         listed = request.pop("listed")
@@ -1172,8 +1339,11 @@ class Daemon:
         host, peer_port = request.get("host"), request.get("port")
         if not isinstance(host, str) or not 0 < len(host.strip()) <= 255:
             raise ApiError("'host' must be a host name or address")
-        if not isinstance(peer_port, int) or isinstance(peer_port, bool) \
-                or not 0 < peer_port < 65535:
+        if (
+            not isinstance(peer_port, int)
+            or isinstance(peer_port, bool)
+            or not 0 < peer_port < 65535
+        ):
             raise ApiError("'port' must be a port number 1-65534")
         return {"ok": True, "added": self.add_peer(host.strip(), peer_port)}
 

@@ -33,7 +33,7 @@ RECONNECTING_TEXT = "Reconnecting: asking the other seats\u2026"
 class CatchingUp:
     """A resumed table's catch-up, while it is open."""
 
-    until: float                             # time.monotonic() after which it is over
+    until: float  # time.monotonic() after which it is over
     heads: list[int] = field(default_factory=lambda: [-1, -1, -1, -1])  # most any member holds
 
     def heard(self, seqs: Sequence[int]) -> None:
@@ -44,4 +44,5 @@ class CatchingUp:
         """Do we still lack messages some member holds (``held``: the highest number of each
         seat we hold)? False once RECONNECT_MAX_S is over."""
         return now < self.until and any(
-            ours < theirs for ours, theirs in zip(held, self.heads, strict=True))
+            ours < theirs for ours, theirs in zip(held, self.heads, strict=True)
+        )

@@ -37,7 +37,7 @@ from fourwinds.protocol.errors import FourwindsError
 log = logging.getLogger(__name__)
 
 SERVICE = "_fourwinds._tcp.local."
-MAX_SEEN_EVENTS = 256   # events others announce, kept at most (anyone may announce)
+MAX_SEEN_EVENTS = 256  # events others announce, kept at most (anyone may announce)
 
 
 class DiscoveryError(FourwindsError):
@@ -70,8 +70,8 @@ class Discovered:
     public_key: bytes
     host: str
     port: int
-    player: str = ""          # the host's player name, as it announces it (checked, cut)
-    flowers: bool = True      # False: an MCR table without flowers (``flowers=0``)
+    player: str = ""  # the host's player name, as it announces it (checked, cut)
+    flowers: bool = True  # False: an MCR table without flowers (``flowers=0``)
 
     @property
     def compatible(self) -> bool:
@@ -143,8 +143,7 @@ def table_txt(announcement: Announcement, public_key: bytes, player: str) -> dic
     }
 
 
-def event_txt(announcement: EventAnnouncement, public_key: bytes, player: str
-               ) -> dict[str, str]:
+def event_txt(announcement: EventAnnouncement, public_key: bytes, player: str) -> dict[str, str]:
     """An event's TXT: ``kind=event`` and its 32-byte id (a daemon before events reads it as
     a malformed table announcement and ignores it)."""
     return {
@@ -179,6 +178,6 @@ def parse_flowers(props: dict[str, str], rules: str) -> bool:
 def key_from_z85(text: str) -> bytes:
     try:
         raw: bytes = z85.decode(text.encode())
-    except Exception:   # z85 raises KeyError, ValueError or struct.error on garbage
+    except Exception:  # z85 raises KeyError, ValueError or struct.error on garbage
         raise ValueError("the key is not Z85 text") from None
     return raw

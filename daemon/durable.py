@@ -33,7 +33,7 @@ class Durable:
         self.log = table_log
         self.on_failure = on_failure
         self._held: deque[tuple[int, Callable[[], None]]] = deque()
-        self._wanted = 0          # records the syncer asked to be made durable
+        self._wanted = 0  # records the syncer asked to be made durable
         self._task: asyncio.Task[None] | None = None
 
     def after_sync(self, release: Callable[[], None]) -> None:
@@ -63,7 +63,7 @@ class Durable:
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
         while self._held or self._wanted > self.log.synced:
-            upto = self.log.written     # what was written since rides along (group commit)
+            upto = self.log.written  # what was written since rides along (group commit)
             try:
                 await loop.run_in_executor(None, self.log.sync_through, upto)
             except StoreError as error:
@@ -75,7 +75,7 @@ class Durable:
                 _, release = self._held.popleft()
                 try:
                     release()
-                except Exception:   # a bug in one send must not hold up the others
+                except Exception:  # a bug in one send must not hold up the others
                     log.exception("%s: a send after a sync failed", self.log.path)
 
     async def drained(self) -> None:

@@ -44,16 +44,23 @@ def fresh_bytes(size: int, label: str) -> bytes:
     global _warned
     if not _warned:
         _warned = True
-        log.warning("%s is set: this daemon's keys and table ids are predictable "
-                    "(for tests only)", VARIABLE)
+        log.warning(
+            "%s is set: this daemon's keys and table ids are predictable (for tests only)", VARIABLE
+        )
     label = label[:LABEL_LIMIT]
     count = _drawn.get(label, 0)
     _drawn[label] = count + 1
     out = b""
     block = 0
     while len(out) < size:
-        out += hashlib.sha256(b"fourwinds-test-entropy\0" + seed + b"\0" + label.encode()
-                              + b"\0" + f"{count}:{block}".encode()).digest()
+        out += hashlib.sha256(
+            b"fourwinds-test-entropy\0"
+            + seed
+            + b"\0"
+            + label.encode()
+            + b"\0"
+            + f"{count}:{block}".encode()
+        ).digest()
         block += 1
     return out[:size]
 

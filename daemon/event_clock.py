@@ -50,13 +50,12 @@ class RoundClock:
     """One round's clock as this daemon keeps it (monotonic seconds)."""
 
     round: int
-    started: float                  # when we first held the round's start
-    called: float | None = None     # when we first held its time call
-    tried: float = -CALL_RETRY_S    # the director: when it last tried to sign the call
+    started: float  # when we first held the round's start
+    called: float | None = None  # when we first held its time call
+    tried: float = -CALL_RETRY_S  # the director: when it last tried to sign the call
 
 
-def round_clock(rt: EventRuntime, now: float, wall: float | None = None
-                ) -> RoundClock | None:
+def round_clock(rt: EventRuntime, now: float, wall: float | None = None) -> RoundClock | None:
     """The clock of ``rt``'s round under way (started now when we see it first, or, after a
     restart, as long ago as the wall clock ``wall`` says we first held the round's start);
     its time call likewise, so a table's extension after the call does not start again when
@@ -73,7 +72,7 @@ def round_clock(rt: EventRuntime, now: float, wall: float | None = None
         else:
             rt.clock = RoundClock(r, now)
             kept = rt.clock_wall = (r, wall, None)
-            rt.meta_due = True             # kept for a restart (EventClock's tick)
+            rt.meta_due = True  # kept for a restart (EventClock's tick)
     if r in rt.verdict.time_called and rt.clock.called is None:
         if kept is not None and kept[2] is not None:
             rt.clock.called = now - _since(kept[2], wall)
@@ -105,8 +104,7 @@ def stop_now(rt: EventRuntime) -> bool:
     """Whether the time call stops the hand in progress at once, scoring 0 for everyone: the
     option ``unfinished_zero`` of the event's creation, where its rule set allows it
     (American: ``TournamentRules.unfinished_scores_zero``)."""
-    return (rt.create.unfinished_zero
-            and tournament_rules(rt.create.rules).unfinished_scores_zero)
+    return rt.create.unfinished_zero and tournament_rules(rt.create.rules).unfinished_scores_zero
 
 
 class EventClock:
@@ -127,9 +125,13 @@ class EventClock:
             rt.meta_due = False
             self.d.events.save_meta(rt)
         create = rt.create
-        if (rt.director == self.d.identity.public_key and create.length is Length.MINUTES
-                and clock.called is None and now - clock.tried >= CALL_RETRY_S
-                and now - clock.started >= create.amount * MINUTE_S):
+        if (
+            rt.director == self.d.identity.public_key
+            and create.length is Length.MINUTES
+            and clock.called is None
+            and now - clock.tried >= CALL_RETRY_S
+            and now - clock.started >= create.amount * MINUTE_S
+        ):
             clock.tried = now
             try:
                 self.d.events.director_record(rt, TimeCall(rt.held.event, clock.round))
@@ -149,15 +151,15 @@ class EventClock:
         table = self.d.tables.get(table_id)
         session = None if table is None else table.session
         if session is None or getattr(session, "time_up", True):
-            return    # not seated yet, told already, or a session module without a clock
+            return  # not seated yet, told already, or a session module without a clock
         if getattr(getattr(session, "phase", None), "value", "") == "over":
             return
         assert table is not None
         try:
-            self.d.apply(table, self.d.port.local_action(
-                session, {"type": "time_up", "stop_now": stop}, now))
-            log.info("event table %s: time is up; the hand in progress is the last",
-                     table.name)
+            self.d.apply(
+                table, self.d.port.local_action(session, {"type": "time_up", "stop_now": stop}, now)
+            )
+            log.info("event table %s: time is up; the hand in progress is the last", table.name)
         except Exception as error:
             log.warning("event table %s: cannot call time: %s", table.name, error)
 
@@ -188,10 +190,12 @@ def clock_view(rt: EventRuntime, me: bytes, now: float) -> dict[str, Any] | None
         extra_left = max(0.0, extension * MINUTE_S - (now - clock.called))
     called = clock.round in verdict.time_called
     return {
-        "round": clock.round + 1, "minutes": create.amount if timed else None,
+        "round": clock.round + 1,
+        "minutes": create.amount if timed else None,
         "seconds_left": None if left is None else round(left),
-        "says": clock_says(called, None if left is None else round(left),
-                           create.amount if timed else None),
+        "says": clock_says(
+            called, None if left is None else round(left), create.amount if timed else None
+        ),
         "time_called": called,
         "my_extension": extension,
         "my_extension_seconds_left": None if extra_left is None else round(extra_left),
@@ -208,8 +212,10 @@ def clock_says(called: bool, seconds_left: int | None, minutes: int | None) -> s
         return "time called: the hand in progress is the last"
     if seconds_left is None:
         return ""
-    return (f"about {seconds_left // 60}:{seconds_left % 60:02d} left of {minutes} minutes "
-            "(the director's clock calls time)")
+    return (
+        f"about {seconds_left // 60}:{seconds_left % 60:02d} left of {minutes} minutes "
+        "(the director's clock calls time)"
+    )
 
 
 def clock_record(item: TimeCall | Extension | EndTable) -> dict[str, Any]:
@@ -217,7 +223,16 @@ def clock_record(item: TimeCall | Extension | EndTable) -> dict[str, Any]:
     if isinstance(item, TimeCall):
         return {"kind": "time_call", "round": item.round + 1}
     if isinstance(item, Extension):
-        return {"kind": "extension", "round": item.round + 1, "table": item.table + 1,
-                "minutes": item.minutes, "reason": item.reason}
-    return {"kind": "end_table", "round": item.round + 1, "table": item.table + 1,
-            "reason": item.reason}
+        return {
+            "kind": "extension",
+            "round": item.round + 1,
+            "table": item.table + 1,
+            "minutes": item.minutes,
+            "reason": item.reason,
+        }
+    return {
+        "kind": "end_table",
+        "round": item.round + 1,
+        "table": item.table + 1,
+        "reason": item.reason,
+    }

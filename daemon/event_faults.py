@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ASK_AGAIN_S = 2.0        # the director asks the seats again until the substitute is held
-MAX_SAID = 1024          # refusals remembered so that each is logged once
+ASK_AGAIN_S = 2.0  # the director asks the seats again until the substitute is held
+MAX_SAID = 1024  # refusals remembered so that each is logged once
 
 
 @dataclass
@@ -52,8 +52,7 @@ class SubstituteAsk:
     answers: dict[bytes, tuple[Substitute, list[bytes | None]]] = field(default_factory=dict)
     asked: float = 0.0
 
-    def keep(self, body: Substitute, director_sig: bytes, slots: list[int]
-             ) -> list[bytes | None]:
+    def keep(self, body: Substitute, director_sig: bytes, slots: list[int]) -> list[bytes | None]:
         """The signatures of ``body``'s answer, ``slots`` (a seat's) cleared from every
         other answer first: a seat's latest answer is the one that counts, so at most one
         answer a seat is kept."""
@@ -95,7 +94,7 @@ class EventFaults:
     def __init__(self, d: Daemon) -> None:
         self.d = d
         self.asks: dict[tuple[bytes, int, int], SubstituteAsk] = {}
-        self.proposals: dict[bytes, dict[bytes, Proposal]] = {}   # event -> signed -> ...
+        self.proposals: dict[bytes, dict[bytes, Proposal]] = {}  # event -> signed -> ...
         self._said: set[tuple[bytes, str]] = set()
 
     def _me(self) -> bytes:
@@ -103,8 +102,9 @@ class EventFaults:
 
     # -- a substitute: the director ------------------------------------------------------
 
-    def substitute(self, rt: EventRuntime, table: int, seat: int, reserve: bytes | None,
-                   reason: str) -> Substitute:
+    def substitute(
+        self, rt: EventRuntime, table: int, seat: int, reserve: bytes | None, reason: str
+    ) -> Substitute:
         """As the director: ask the seats left at ``table`` of the round under way to sign
         a substitute for ``seat`` (``reserve`` an entrant's key, None a bot seat)."""
         if rt.director != self._me():
@@ -118,13 +118,16 @@ class EventFaults:
         if not reason.strip():
             raise ApiError("a substitute is named with a reason")
         if substitute_at(verdict, seating.round, table) is not None:
-            raise ApiError(f"table {table + 1} has had a substitute already (a second seat "
-                           "gone: `tournament correct` sets its scores)")
+            raise ApiError(
+                f"table {table + 1} has had a substitute already (a second seat "
+                "gone: `tournament correct` sets its scores)"
+            )
         leaving = seated_keys(verdict, seating, table)[seat]
         if leaving is None:
             raise ApiError("that seat is a bot seat")
-        template = Substitute(rt.held.event, seating.round, table, seat, leaving, reserve,
-                              0, (0, 0, 0, 0), reason)
+        template = Substitute(
+            rt.held.event, seating.round, table, seat, leaving, reserve, 0, (0, 0, 0, 0), reason
+        )
         self.asks[(rt.held.event, seating.round, table)] = SubstituteAsk(template)
         self._ask(rt, self.asks[(rt.held.event, seating.round, table)], time.monotonic())
         return template
@@ -152,11 +155,17 @@ class EventFaults:
         if ask is None or _blank(body) != ask.template:
             return "no such substitute was asked of you"
         seats = seated_keys(rt.verdict, rt.verdict.rounds[body.round], body.table)
-        mine = [p for p, k in enumerate(seats) if p != body.seat
-                and (k == key or (k is None and key == self._me()))]
-        given = [_slot(body.seat, p) for p in mine
-                 if _slot(body.seat, p) < len(record.signatures)
-                 and record.signatures[_slot(body.seat, p)] is not None]
+        mine = [
+            p
+            for p, k in enumerate(seats)
+            if p != body.seat and (k == key or (k is None and key == self._me()))
+        ]
+        given = [
+            _slot(body.seat, p)
+            for p in mine
+            if _slot(body.seat, p) < len(record.signatures)
+            and record.signatures[_slot(body.seat, p)] is not None
+        ]
         if not given or not all(signed_by(body, record.signatures[n], key) for n in given):
             return "your signature of the substitute does not check"
         sigs = ask.keep(body, signature(body, self.d.events.signer()), given)
@@ -165,14 +174,23 @@ class EventFaults:
         if all(s is not None for s in sigs):
             intake = self.d.events.take(rt, Record(body, tuple(sigs)))
             if intake.decision is Decision.ACCEPT:
-                log.info("event %s: round %d, table %d: %s takes seat %s (%s)", rt.name,
-                         body.round + 1, body.table + 1,
-                         "a bot" if body.substitute is None else "a reserve",
-                         "ESWN"[body.seat], body.reason)
+                log.info(
+                    "event %s: round %d, table %d: %s takes seat %s (%s)",
+                    rt.name,
+                    body.round + 1,
+                    body.table + 1,
+                    "a bot" if body.substitute is None else "a reserve",
+                    "ESWN"[body.seat],
+                    body.reason,
+                )
                 self.asks.pop((rt.held.event, body.round, body.table), None)
             elif intake.problem is not None:
-                self._once(logging.WARNING, rt, self._me(), "the substitute is refused: "
-                           + intake.problem.line())
+                self._once(
+                    logging.WARNING,
+                    rt,
+                    self._me(),
+                    "the substitute is refused: " + intake.problem.line(),
+                )
         return ""
 
     # -- a substitute: a seat left -------------------------------------------------------
@@ -184,20 +202,20 @@ class EventFaults:
         if key != rt.director:
             return "a substitute is asked by the director"
         verdict = rt.verdict
-        if template.round != len(verdict.rounds) - 1 or \
-                substitute_at(verdict, template.round, template.table) is not None:
+        if (
+            template.round != len(verdict.rounds) - 1
+            or substitute_at(verdict, template.round, template.table) is not None
+        ):
             return "that table is not one of the round under way without a substitute"
-        if key != self._me() and self.d.alive(template.leaving):   # (ours: a bot seat's)
+        if key != self._me() and self.d.alive(template.leaving):  # (ours: a bot seat's)
             return "our daemon still reaches the leaving player's: it is not gone"
         penalty = rt.create.scoring.three_exposures_penalty
         answered = False
         for plan in tables_played(verdict, rt.held.event, self._me(), template.round):
-            if plan.table != template.table or plan.place == template.seat \
-                    or not plan.playable:
+            if plan.table != template.table or plan.place == template.seat or not plan.playable:
                 continue
             table = self.d.tables.get(plan.table_id)
-            so_far = scores_so_far(self.d.port, None if table is None else table.session,
-                                   penalty)
+            so_far = scores_so_far(self.d.port, None if table is None else table.session, penalty)
             if so_far is None:
                 return "our table has not begun its first hand"
             body = replace(template, hands=so_far[0], scores=so_far[1])
@@ -208,8 +226,13 @@ class EventFaults:
                 self.answered(rt, key, record)
             else:
                 self.d.transport.send(key, EventSubmit(rt.held.event, encode_record(record)))
-            self._once(logging.INFO, rt, key, f"our seat signs a substitute for seat "
-                       f"{'ESWN'[template.seat]} after {so_far[0]} hand(s)")
+            self._once(
+                logging.INFO,
+                rt,
+                key,
+                f"our seat signs a substitute for seat "
+                f"{'ESWN'[template.seat]} after {so_far[0]} hand(s)",
+            )
             answered = True
         return "" if answered else "we do not sit at that table"
 
@@ -219,10 +242,11 @@ class EventFaults:
         """Our player proposes ``director`` as the event's new director, and signs it."""
         if self._me() not in rt.entrants():
             raise ApiError(f"only an entrant of {rt.name} proposes a new director")
-        if director not in rt.entrants() or \
-                rt.entrants().index(director) in rt.verdict.withdrawn:
-            raise ApiError("the new director is an entrant not withdrawn (its daemon holds "
-                           "the record and its entrants reach it)")
+        if director not in rt.entrants() or rt.entrants().index(director) in rt.verdict.withdrawn:
+            raise ApiError(
+                "the new director is an entrant not withdrawn (its daemon holds "
+                "the record and its entrants reach it)"
+            )
         if director == rt.director:
             raise ApiError("that key directs the event already")
         if not reason.strip():
@@ -237,8 +261,11 @@ class EventFaults:
         held = self._current(rt)
         if body is None:
             if len(held) != 1:
-                raise ApiError("no proposal of a new director to agree to" if not held
-                               else f"{len(held)} proposals: name the director to agree to")
+                raise ApiError(
+                    "no proposal of a new director to agree to"
+                    if not held
+                    else f"{len(held)} proposals: name the director to agree to"
+                )
             body = next(iter(held.values())).body
         me = self._me()
         sigs: list[bytes | None] = [None] * len(rt.entrants())
@@ -258,7 +285,7 @@ class EventFaults:
     def _current(self, rt: EventRuntime) -> dict[bytes, Proposal]:
         held = self.proposals.setdefault(rt.held.event, {})
         for wire in [w for w, p in held.items() if p.body.at != len(rt.held)]:
-            del held[wire]                        # the record grew: signed for another place
+            del held[wire]  # the record grew: signed for another place
         return held
 
     def _keep(self, rt: EventRuntime, number: int, body: NewDirector) -> Proposal:
@@ -284,28 +311,36 @@ class EventFaults:
         if body.at != len(rt.held):
             return f"the record holds {len(rt.held)} records, not {body.at}"
         number = entrants.index(key)
-        if number >= len(record.signatures) or not signed_by(body, record.signatures[number],
-                                                             key):
+        if number >= len(record.signatures) or not signed_by(body, record.signatures[number], key):
             return "your signature of the new director does not check"
         proposal = self._keep(rt, number, body)
         if number not in proposal.sigs and key != self._me():
-            log.info("event %s: %s signs %s as the new director (%s); "
-                     "`fourwinds tournament director %s --agree` to sign it too",
-                     rt.name, rt.verdict.names[number], body.director.hex()[:16],
-                     body.reason, rt.name)
+            log.info(
+                "event %s: %s signs %s as the new director (%s); "
+                "`fourwinds tournament director %s --agree` to sign it too",
+                rt.name,
+                rt.verdict.names[number],
+                body.director.hex()[:16],
+                body.reason,
+                rt.name,
+            )
         sig = record.signatures[number]
         assert sig is not None
         proposal.sigs[number] = sig
         voters = [n for n in range(len(entrants)) if n not in rt.verdict.withdrawn]
         if 2 * sum(1 for n in voters if n in proposal.sigs) > len(voters):
-            counted = [n for n in voters if n in proposal.sigs]   # a majority: < 64 KiB
+            counted = [n for n in voters if n in proposal.sigs]  # a majority: < 64 KiB
             voting = set(voters)
-            sigs = tuple(proposal.sigs.get(n) if n in voting else None
-                         for n in range(max(counted) + 1))
+            sigs = tuple(
+                proposal.sigs.get(n) if n in voting else None for n in range(max(counted) + 1)
+            )
             intake = self.d.events.take(rt, Record(body, sigs))
             if intake.decision is Decision.ACCEPT:
-                log.info("event %s: %s directs it now, named by a majority", rt.name,
-                         body.director.hex()[:16])
+                log.info(
+                    "event %s: %s directs it now, named by a majority",
+                    rt.name,
+                    body.director.hex()[:16],
+                )
         return ""
 
     # -- the tick ------------------------------------------------------------------------
@@ -315,9 +350,13 @@ class EventFaults:
         leaving seat gone) until the substitute is held or the round has moved on."""
         for (event, r, t), ask in list(self.asks.items()):
             rt = self.d.events.events.get(event)
-            if rt is None or rt.director != self._me() or r != len(rt.verdict.rounds) - 1 \
-                    or substitute_at(rt.verdict, r, t) is not None \
-                    or (r, t) in dict(rt.verdict.scores):
+            if (
+                rt is None
+                or rt.director != self._me()
+                or r != len(rt.verdict.rounds) - 1
+                or substitute_at(rt.verdict, r, t) is not None
+                or (r, t) in dict(rt.verdict.scores)
+            ):
                 del self.asks[(event, r, t)]
             elif now - ask.asked >= ASK_AGAIN_S:
                 self._ask(rt, ask, now)
@@ -336,8 +375,12 @@ class EventFaults:
         else:
             problem = "a substitute goes to the director"
         if problem:
-            self._once(logging.INFO, rt, key, f"{type(body).__name__} from {key.hex()[:8]} "
-                       f"not taken: {problem}")
+            self._once(
+                logging.INFO,
+                rt,
+                key,
+                f"{type(body).__name__} from {key.hex()[:8]} not taken: {problem}",
+            )
             self.d.transport.send(key, Refuse(problem[:200]))
 
     def _once(self, level: int, rt: EventRuntime, key: bytes, text: str) -> None:

@@ -104,11 +104,19 @@ async def _create(d: Daemon, request: Message) -> Message:
     refused = None if flowers else flowers_refused(rules)
     if refused is not None:
         raise ApiError(refused)
-    rt = d.events.create(name, rules, rounds, length, amount,
-                         _choice(request, "fill", FillPolicy, FillPolicy.BOTS),
-                         _flag(request, "private"), _flag(request, "seeded"),
-                         _choice(request, "deck", Deck, Deck.FAIR),
-                         _flag(request, "unfinished_zero"), flowers)
+    rt = d.events.create(
+        name,
+        rules,
+        rounds,
+        length,
+        amount,
+        _choice(request, "fill", FillPolicy, FillPolicy.BOTS),
+        _flag(request, "private"),
+        _flag(request, "seeded"),
+        _choice(request, "deck", Deck, Deck.FAIR),
+        _flag(request, "unfinished_zero"),
+        flowers,
+    )
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
@@ -123,18 +131,25 @@ async def _join(d: Daemon, request: Message) -> Message:
     if request.get("host") is None and request.get("port") is None:
         seen = [e for e in d.events.seen() if e.name == name]
         if not seen:
-            raise ApiError(f"no event {name!r} is announced on this network; give the "
-                           "director's address (--peer HOST:PORT)")
+            raise ApiError(
+                f"no event {name!r} is announced on this network; give the "
+                "director's address (--peer HOST:PORT)"
+            )
         if len(seen) > 1:
-            raise ApiError(f"{len(seen)} events called {name!r} are announced; give the "
-                           "director's address (--peer HOST:PORT)")
-        request = {**request, "host": seen[0].host, "port": seen[0].port,
-                   "public_key": seen[0].public_key.hex()}
+            raise ApiError(
+                f"{len(seen)} events called {name!r} are announced; give the "
+                "director's address (--peer HOST:PORT)"
+            )
+        request = {
+            **request,
+            "host": seen[0].host,
+            "port": seen[0].port,
+            "public_key": seen[0].public_key.hex(),
+        }
     try:
         host, port = checked_address(request.get("host"), request.get("port"))
     except BadInput as error:
-        raise ApiError(f"{error.reason} (give the director's address: --peer HOST:PORT)"
-                       ) from None
+        raise ApiError(f"{error.reason} (give the director's address: --peer HOST:PORT)") from None
     key_hex = request.get("public_key")
     if key_hex is not None:
         try:
@@ -152,14 +167,27 @@ async def _join(d: Daemon, request: Message) -> Message:
 
 async def _list(d: Daemon, request: Message) -> Message:
     me = d.identity.public_key
-    seen = [{"event": e.event_id.hex(), "name": e.name, "rules": e.rules,
-             "flowers": e.flowers, "rules_label": rules_label(e.rules, e.flowers),
-             "private": e.private, "director": e.director, "host": e.host, "port": e.port,
-             "compatible": e.version == PROTOCOL_VERSION} for e in d.events.seen()]
-    return {"ok": True, "events": [describe(rt, me) for rt in d.events.events.values()],
-            "seen": seen,
-            "set_aside": [{"event": s.event.hex(), "reason": s.reason}
-                          for s in d.events.set_aside]}
+    seen = [
+        {
+            "event": e.event_id.hex(),
+            "name": e.name,
+            "rules": e.rules,
+            "flowers": e.flowers,
+            "rules_label": rules_label(e.rules, e.flowers),
+            "private": e.private,
+            "director": e.director,
+            "host": e.host,
+            "port": e.port,
+            "compatible": e.version == PROTOCOL_VERSION,
+        }
+        for e in d.events.seen()
+    ]
+    return {
+        "ok": True,
+        "events": [describe(rt, me) for rt in d.events.events.values()],
+        "seen": seen,
+        "set_aside": [{"event": s.event.hex(), "reason": s.reason} for s in d.events.set_aside],
+    }
 
 
 async def _status(d: Daemon, request: Message) -> Message:
@@ -172,9 +200,11 @@ async def _status(d: Daemon, request: Message) -> Message:
     answer["my_table_counted"] = d.event_tables.counted(rt)
     answer["my_table_open"] = d.event_tables.playing_at(rt)
     if rt.director == me:
-        answer["missing"] = [name for n, (key, name) in enumerate(
-            zip(rt.verdict.entrants, rt.verdict.names, strict=True))
-            if n not in rt.verdict.withdrawn and not d.alive(key)]
+        answer["missing"] = [
+            name
+            for n, (key, name) in enumerate(zip(rt.verdict.entrants, rt.verdict.names, strict=True))
+            if n not in rt.verdict.withdrawn and not d.alive(key)
+        ]
     else:
         answer["missing"] = [] if d.alive(rt.director) else ["the director"]
     return {"ok": True, **answer}
@@ -183,18 +213,32 @@ async def _status(d: Daemon, request: Message) -> Message:
 async def _standings(d: Daemon, request: Message) -> Message:
     rt = d.events.find(_text(request, "name", 64))
     names = rt.verdict.names
-    rows = [{"rank": row.rank, "player": row.player, "name": names[row.player],
-             "points": str(row.points), "score": row.score, "played": row.played,
-             "byes": row.byes} for row in rt.verdict.standings]
-    return {"ok": True, "event": rt.held.event.hex(), "name": rt.name,
-            "rules": rt.create.rules, "rounds_started": rt.rounds_started(),
-            "results": rt.verdict.results, "standings": rows}
+    rows = [
+        {
+            "rank": row.rank,
+            "player": row.player,
+            "name": names[row.player],
+            "points": str(row.points),
+            "score": row.score,
+            "played": row.played,
+            "byes": row.byes,
+        }
+        for row in rt.verdict.standings
+    ]
+    return {
+        "ok": True,
+        "event": rt.held.event.hex(),
+        "name": rt.name,
+        "rules": rt.create.rules,
+        "rounds_started": rt.rounds_started(),
+        "results": rt.verdict.results,
+        "standings": rows,
+    }
 
 
 async def _export(d: Daemon, request: Message) -> Message:
     rt = d.events.find(_text(request, "name", 64))
-    return {"ok": True, "event": rt.held.event.hex(), "name": rt.name,
-            "data": d.events.export(rt)}
+    return {"ok": True, "event": rt.held.event.hex(), "name": rt.name, "data": d.events.export(rt)}
 
 
 START_WAIT_S = 10.0
@@ -208,17 +252,22 @@ async def _start(d: Daemon, request: Message) -> Message:
     wait = _count(request, "wait", 0, 60, int(START_WAIT_S))
     r = d.events.call_round(rt)
     deadline = asyncio.get_running_loop().time() + wait
-    while rt.rounds_started() <= r and not rt.start_problem \
-            and asyncio.get_running_loop().time() < deadline:
+    while (
+        rt.rounds_started() <= r
+        and not rt.start_problem
+        and asyncio.get_running_loop().time() < deadline
+    ):
         await asyncio.sleep(0.05)
     if rt.start_problem:
         raise ApiError(f"round {r + 1} of {rt.name} cannot be seated: {rt.start_problem}")
     if rt.rounds_started() <= r:
         seeding = describe(rt, d.identity.public_key)["seeding"] or {}
         waiting = ", ".join(seeding.get("waiting_for") or ()) or "the director"
-        raise ApiError(f"round {r + 1} of {rt.name} is called; its seed waits for "
-                       f"{waiting} ({seeding.get('step', 'commit')}); it starts by itself "
-                       "when they answer (`fourwinds tournament status` shows it)")
+        raise ApiError(
+            f"round {r + 1} of {rt.name} is called; its seed waits for "
+            f"{waiting} ({seeding.get('step', 'commit')}); it starts by itself "
+            "when they answer (`fourwinds tournament status` shows it)"
+        )
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
@@ -237,11 +286,13 @@ async def _result(d: Daemon, request: Message) -> Message:
     body = d.events.result(rt, table, scores)
     where = (body.round, body.table)
     deadline = asyncio.get_running_loop().time() + wait
-    while where not in dict(rt.verdict.scores) \
-            and asyncio.get_running_loop().time() < deadline:
+    while where not in dict(rt.verdict.scores) and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.05)
-    return {"ok": True, "held": where in dict(rt.verdict.scores),
-            **describe(rt, d.identity.public_key)}
+    return {
+        "ok": True,
+        "held": where in dict(rt.verdict.scores),
+        **describe(rt, d.identity.public_key),
+    }
 
 
 async def _withdraw(d: Daemon, request: Message) -> Message:
@@ -336,8 +387,8 @@ async def _substitute(d: Daemon, request: Message) -> Message:
     deadline = asyncio.get_running_loop().time() + wait
 
     def held() -> bool:
-        return any((s.round, s.table) == (body.round, body.table)
-                   for s in rt.verdict.substitutes)
+        return any((s.round, s.table) == (body.round, body.table) for s in rt.verdict.substitutes)
+
     while not held() and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.05)
     return {"ok": True, "held": held(), **describe(rt, d.identity.public_key)}
@@ -361,33 +412,54 @@ async def _director(d: Daemon, request: Message) -> Message:
         body = d.event_faults.agree(rt)
     else:
         proposals = d.event_faults.proposals_of(rt)
-        return {"ok": True, "named": False, "proposals": [
-            {"director": p.body.director.hex(), "reason": p.body.reason,
-             "signed": len(p.sigs)} for p in proposals],
-            **describe(rt, d.identity.public_key)}
+        return {
+            "ok": True,
+            "named": False,
+            "proposals": [
+                {"director": p.body.director.hex(), "reason": p.body.reason, "signed": len(p.sigs)}
+                for p in proposals
+            ],
+            **describe(rt, d.identity.public_key),
+        }
     deadline = asyncio.get_running_loop().time() + wait
     while len(rt.verdict.directors) == before and asyncio.get_running_loop().time() < deadline:
         await asyncio.sleep(0.05)
-    return {"ok": True, "named": len(rt.verdict.directors) > before,
-            "proposed": body.director.hex(), **describe(rt, d.identity.public_key)}
+    return {
+        "ok": True,
+        "named": len(rt.verdict.directors) > before,
+        "proposed": body.director.hex(),
+        **describe(rt, d.identity.public_key),
+    }
 
 
 def _scores(request: Message) -> tuple[int, int, int, int]:
     scores = request.get("scores")
-    if not isinstance(scores, list) or len(scores) != 4 or not all(
-            isinstance(x, int) and not isinstance(x, bool) and abs(x) <= MAX_SCORE
-            for x in scores):
+    if (
+        not isinstance(scores, list)
+        or len(scores) != 4
+        or not all(
+            isinstance(x, int) and not isinstance(x, bool) and abs(x) <= MAX_SCORE for x in scores
+        )
+    ):
         raise ApiError("scores must be four whole numbers: East, South, West, North")
     return scores[0], scores[1], scores[2], scores[3]
 
 
 Handler = Callable[["Daemon", Message], Awaitable[Message]]
 HANDLERS: dict[str, Handler] = {
-    "tournament_create": _create, "tournament_join": _join, "tournament_list": _list,
-    "tournament_status": _status, "tournament_standings": _standings,
-    "tournament_export": _export, "tournament_start": _start,
-    "tournament_result": _result, "tournament_withdraw": _withdraw,
-    "tournament_correct": _correct, "tournament_penalty": _penalty,
-    "tournament_extend": _extend, "tournament_end_table": _end_table,
-    "tournament_substitute": _substitute, "tournament_director": _director,
+    "tournament_create": _create,
+    "tournament_join": _join,
+    "tournament_list": _list,
+    "tournament_status": _status,
+    "tournament_standings": _standings,
+    "tournament_export": _export,
+    "tournament_start": _start,
+    "tournament_result": _result,
+    "tournament_withdraw": _withdraw,
+    "tournament_correct": _correct,
+    "tournament_penalty": _penalty,
+    "tournament_extend": _extend,
+    "tournament_end_table": _end_table,
+    "tournament_substitute": _substitute,
+    "tournament_director": _director,
 }

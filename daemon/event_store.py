@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 SET_ASIDE_PREFIX = "set-aside-"
 REASON = "set-aside.txt"
-MAX_REFUSALS_REMEMBERED = 1024   # refused records logged once each, up to this many
+MAX_REFUSALS_REMEMBERED = 1024  # refused records logged once each, up to this many
 
 
 class HeldEvent:
@@ -79,8 +79,9 @@ class HeldEvent:
                 if len(self._refused) >= MAX_REFUSALS_REMEMBERED:
                     self._refused.clear()
                 self._refused.add(wire)
-                log.warning("event %s: refused a record: %s", self.event.hex()[:8],
-                            intake.problem.line())
+                log.warning(
+                    "event %s: refused a record: %s", self.event.hex()[:8], intake.problem.line()
+                )
         return intake
 
     def sync(self) -> None:

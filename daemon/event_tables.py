@@ -55,11 +55,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-JOIN_RETRY_S = 0.25      # a join that failed (East not up yet) is tried again after this
-RESULT_RESEND_S = 5.0    # our signed result goes to the director again until it is held
-TICK_EVERY_S = 0.1       # how often the tables of the round are looked after (and at once
-                         # when a round's start is taken: ``round_started``)
-BOT_RETRY_S = 0.5        # a bot seat whose actions were all refused tries again after this
+JOIN_RETRY_S = 0.25  # a join that failed (East not up yet) is tried again after this
+RESULT_RESEND_S = 5.0  # our signed result goes to the director again until it is held
+TICK_EVERY_S = 0.1  # how often the tables of the round are looked after (and at once
+# when a round's start is taken: ``round_started``)
+BOT_RETRY_S = 0.5  # a bot seat whose actions were all refused tries again after this
 
 
 @dataclass
@@ -72,9 +72,9 @@ class TableDuty:
     join_problem: str = ""
     result_sent: float = -RESULT_RESEND_S
     ready_sent: bool = False
-    had_table: bool = False   # it was ours once: left (`fourwinds leave`), never re-opened
-    acting: bool = False      # a bot seat's action is being carried out
-    next_move: float = 0.0    # a bot seat's refused action is tried again from then
+    had_table: bool = False  # it was ours once: left (`fourwinds leave`), never re-opened
+    acting: bool = False  # a bot seat's action is being carried out
+    next_move: float = 0.0  # a bot seat's refused action is tried again from then
 
 
 class EventTables:
@@ -86,7 +86,7 @@ class EventTables:
         # each table of the round with a bot seat
         self.duties: dict[tuple[bytes, int], TableDuty] = {}
         self._last_tick = 0.0
-        self.clock = EventClock(d)     # a timed round's time call (event_clock.py)
+        self.clock = EventClock(d)  # a timed round's time call (event_clock.py)
         # event id -> entrant key -> the address the director told us (kept whether or not
         # we hold the round's start yet: the hint may come first, and is not sent twice)
         self.told_at: dict[bytes, dict[bytes, tuple[str, int]]] = {}
@@ -97,9 +97,11 @@ class EventTables:
         """Our tables of ``rt``'s round under way played by daemons, whose results are not
         held yet (nothing left to do at the others)."""
         held = {at for at, _ in rt.verdict.scores}
-        return tuple(plan for plan in tables_played(rt.verdict, rt.held.event,
-                                                    self.d.identity.public_key)
-                     if plan.playable and (plan.round, plan.table) not in held)
+        return tuple(
+            plan
+            for plan in tables_played(rt.verdict, rt.held.event, self.d.identity.public_key)
+            if plan.playable and (plan.round, plan.table) not in held
+        )
 
     def own_duty(self, rt: EventRuntime) -> TableDuty | None:
         """Our player's duty at its table of ``rt``'s round (not a bot seat's)."""
@@ -142,7 +144,7 @@ class EventTables:
         for rt in self.d.events.events.values():
             if rt.director != me:
                 continue
-            for seating in rt.verdict.rounds:     # a table gone on with a bot substitute too
+            for seating in rt.verdict.rounds:  # a table gone on with a bot substitute too
                 for plan in bot_tables(rt.verdict, rt.held.event, seating.round):
                     if plan.table_id == table_id and me not in plan.keys:
                         return True
@@ -160,8 +162,9 @@ class EventTables:
     def counted(self, rt: EventRuntime) -> bool:
         """Whether the result of our table of the round under way counts (is held)."""
         plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
-        return plan is not None and any(at == (plan.round, plan.table)
-                                        for at, _ in rt.verdict.scores)
+        return plan is not None and any(
+            at == (plan.round, plan.table) for at, _ in rt.verdict.scores
+        )
 
     def playing_at(self, rt: EventRuntime) -> str | None:
         """The table our player should be at now (its id), for a frontend that takes the
@@ -195,8 +198,11 @@ class EventTables:
         if table is None:
             return duty.join_problem or "opening the table"
         penalty = rt.create.scoring.three_exposures_penalty
-        return "playing" if final_scores(self.d.port, table.session, penalty) is None \
+        return (
+            "playing"
+            if final_scores(self.d.port, table.session, penalty) is None
             else "over: our result is signed"
+        )
 
     # -- the director's hints ------------------------------------------------------------
 
@@ -214,7 +220,7 @@ class EventTables:
         heard = self.d.frames.addresses
         me = self.d.identity.public_key
         seating = verdict.rounds[-1]
-        for table in range(len(seating.tables)):     # a substitute in the seat it took
+        for table in range(len(seating.tables)):  # a substitute in the seat it took
             keys = [k for k in seated_keys(verdict, seating, table) if k is not None]
             if around is not None and around not in keys:
                 continue
@@ -222,8 +228,11 @@ class EventTables:
                 if key == me:
                     continue
                 # the others as we heard them (ourselves: the entrant reached us already)
-                members = tuple((other, *heard[other]) for other in keys
-                                if other not in (key, me) and other in heard)
+                members = tuple(
+                    (other, *heard[other])
+                    for other in keys
+                    if other not in (key, me) and other in heard
+                )
                 if members:
                     self.d.transport.send(key, EventPeers(rt.held.event, members))
 
@@ -238,8 +247,11 @@ class EventTables:
         entrants = set(rt.entrants())
         told = self.told_at.setdefault(rt.held.event, {})
         for key, host, port in frame.members:
-            if key in entrants and key != self.d.identity.public_key \
-                    and reach.usable(host, port, Source.TOLD, via):
+            if (
+                key in entrants
+                and key != self.d.identity.public_key
+                and reach.usable(host, port, Source.TOLD, via)
+            ):
                 told[key] = (host, port)
                 self.d.transport.dial(key, [(host, port)])
 
@@ -250,7 +262,7 @@ class EventTables:
         seat's move at every tick, the rest every TICK_EVERY_S."""
         try:
             self._bot_moves(now)
-        except Exception:     # a bug here must not stop the ticker (the tables' timers)
+        except Exception:  # a bug here must not stop the ticker (the tables' timers)
             log.exception("the bot seats' moves failed")
         if now - self._last_tick < TICK_EVERY_S:
             return
@@ -283,8 +295,11 @@ class EventTables:
                 if (plan.round, plan.table) not in held:
                     continue
                 table = self.d.tables.get(plan.table_id)
-                if table is not None and table.session is not None and final_scores(
-                        self.d.port, table.session, 0) is not None:
+                if (
+                    table is not None
+                    and table.session is not None
+                    and final_scores(self.d.port, table.session, 0) is not None
+                ):
                     log.info("event table %s: left, its result counts", table.name)
                     drop_table(self.d, table)
 
@@ -296,8 +311,7 @@ class EventTables:
         if duty.joining or now < duty.next_join:
             return
         host = plan.host
-        address = self.told_at.get(rt.held.event, {}).get(host) \
-            or self.d.frames.addresses.get(host)
+        address = self.told_at.get(rt.held.event, {}).get(host) or self.d.frames.addresses.get(host)
         if address is None or not address[1]:
             duty.join_problem = "waiting to hear where East's daemon is"
             return
@@ -309,8 +323,7 @@ class EventTables:
 
         plan = duty.plan
         try:
-            open_at(self.d, plan.table_id, plan.name, plan.rules, dict(plan.options),
-                    listed=False)
+            open_at(self.d, plan.table_id, plan.name, plan.rules, dict(plan.options), listed=False)
         except (ApiError, FourwindsError) as error:
             duty.join_problem = f"cannot open the table: {error}"
             log.warning("event table %s: %s", plan.name, duty.join_problem)
@@ -327,16 +340,19 @@ class EventTables:
         try:
             await join_at(self.d, plan.table_id, plan.name, plan.rules, host, address, None)
             duty.join_problem = ""
-            log.info("event table %s: joined as %s%s", plan.name, "ESWN"[plan.place],
-                     " (a bot seat)" if plan.bot_seat else "")
+            log.info(
+                "event table %s: joined as %s%s",
+                plan.name,
+                "ESWN"[plan.place],
+                " (a bot seat)" if plan.bot_seat else "",
+            )
         except (ApiError, FourwindsError) as error:
             duty.join_problem = f"joining: {error}"
             duty.next_join = time.monotonic() + JOIN_RETRY_S
         finally:
             duty.joining = False
 
-    def _at_table(self, rt: EventRuntime, duty: TableDuty, table: TableRuntime,
-                  now: float) -> None:
+    def _at_table(self, rt: EventRuntime, duty: TableDuty, table: TableRuntime, now: float) -> None:
         port = self.d.port
         if ready_due(port, table.session) and not duty.ready_sent:
             duty.ready_sent = True
@@ -353,8 +369,11 @@ class EventTables:
             else:
                 self.d.events.result(rt, duty.plan.table, scores)
             if first:
-                log.info("event table %s: over; our seat signed %s as its result",
-                         duty.plan.name, ", ".join(map(str, scores)))
+                log.info(
+                    "event table %s: over; our seat signed %s as its result",
+                    duty.plan.name,
+                    ", ".join(map(str, scores)),
+                )
         except ApiError as error:
             log.warning("event table %s: our result is not taken: %s", duty.plan.name, error)
 
@@ -378,7 +397,7 @@ class EventTables:
             if table is None or table.session is None or not awaits(table.session):
                 continue
             if ready_due(self.d.port, table.session):
-                continue      # "ready" is the slower tick's, as for every seat
+                continue  # "ready" is the slower tick's, as for every seat
             duty.acting = True
             self.d.in_background(self._bot_move(duty, table), "event-table-bot")
 
@@ -392,8 +411,12 @@ class EventTables:
                     await self.d.act(table, action, time.monotonic())
                     return
                 except FourwindsError as error:
-                    log.info("event table %s: the bot seat's action %s refused: %s",
-                             duty.plan.name, action.get("action"), error)
+                    log.info(
+                        "event table %s: the bot seat's action %s refused: %s",
+                        duty.plan.name,
+                        action.get("action"),
+                        error,
+                    )
             duty.next_move = time.monotonic() + BOT_RETRY_S
         finally:
             duty.acting = False
@@ -404,12 +427,17 @@ class EventTables:
         found = suggest(table.session) if suggest is not None else None
         if isinstance(found, dict) and isinstance(found.get("action"), dict):
             entry = found["action"]
-            choices.append({"action": entry.get("id"), "tiles": list(found.get("tiles") or ()),
-                            "expected": entry})
+            choices.append(
+                {
+                    "action": entry.get("id"),
+                    "tiles": list(found.get("tiles") or ()),
+                    "expected": entry,
+                }
+            )
         view = self.d.port.seat_view(table.session)
         for entry in view.get("legal_actions") or ():
             if isinstance(entry, dict) and entry.get("default"):
-                tiles = list(entry.get("tiles") or ())[:int(entry.get("choose") or 0)]
+                tiles = list(entry.get("tiles") or ())[: int(entry.get("choose") or 0)]
                 choices.append({"action": entry.get("id"), "tiles": tiles, "expected": entry})
                 break
         return choices

@@ -113,17 +113,16 @@ log = logging.getLogger(__name__)
 
 META = "meta.msgpack"
 JOIN_TIMEOUT_S = 10.0
-MAX_PROPOSALS = 4      # different results of one table kept while its seats sign
+MAX_PROPOSALS = 4  # different results of one table kept while its seats sign
 SUBMIT_RESEND_S = 3.0  # our seed step goes to the director again until the record holds it
 # A seed made ahead (records.SeedSteps.AHEAD): when our daemon sends the steps the record
 # already allows, so that they cost the least where it matters (``Events._hold_back``).
-ECHO_SETTLE_S = 1.0    # before the call, an echo waits until the contributors held still
-AHEAD_AFTER_S = 8.0    # the next round's steps wait this long after a round's start (its
-                       # tables are opened and dealt first; a round lasts minutes)
+ECHO_SETTLE_S = 1.0  # before the call, an echo waits until the contributors held still
+AHEAD_AFTER_S = 8.0  # the next round's steps wait this long after a round's start (its
+# tables are opened and dealt first; a round lasts minutes)
 SPREAD_BATCH_S = 0.02  # the director spreads the records it took within this in one frame
 GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
-EventFrame = (EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
-              | EventPeers)
+EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers
 
 
 @dataclass
@@ -135,16 +134,17 @@ class EventRuntime:
     held: HeldEvent
     code: str | None = None
     director_at: tuple[str, int] | None = None
-    guesses: CodeGuesses = field(default_factory=CodeGuesses)   # wrong codes, per key
-    called: int | None = None          # the round the director called (its seed is made)
-    submitted: bytes = b""             # our last seed step sent to the director
-    submitted_at: float = 0.0          # when it was last sent (monotonic)
-    start_problem: str = ""            # why the director could not sign the round start
+    guesses: CodeGuesses = field(default_factory=CodeGuesses)  # wrong codes, per key
+    called: int | None = None  # the round the director called (its seed is made)
+    submitted: bytes = b""  # our last seed step sent to the director
+    submitted_at: float = 0.0  # when it was last sent (monotonic)
+    start_problem: str = ""  # why the director could not sign the round start
     # the director: each table's results being signed, (round, table) -> the proposed
     # result's signed bytes -> (its body, one signature a seat, None until given)
-    signing: dict[tuple[int, int], dict[bytes, tuple[TableResult, list[bytes | None]]]] = \
-        field(default_factory=dict)
-    clock: RoundClock | None = None    # the round under way's clock (event_clock.py)
+    signing: dict[tuple[int, int], dict[bytes, tuple[TableResult, list[bytes | None]]]] = field(
+        default_factory=dict
+    )
+    clock: RoundClock | None = None  # the round under way's clock (event_clock.py)
     # (round, wall-clock time we first held its start, and its time call): in the
     # metadata, so a restarted daemon goes on counting the round's minutes and a table's
     # extension; meta_due: not written yet
@@ -167,7 +167,7 @@ class EventRuntime:
 
     @property
     def create(self) -> Create:
-        assert self.verdict.create is not None   # a held event begins with its creation
+        assert self.verdict.create is not None  # a held event begins with its creation
         return self.verdict.create
 
     @property
@@ -199,7 +199,7 @@ class Joining:
     name: str
     director: bytes
     code: str
-    done: asyncio.Future[bytes]       # the event id, once our entry is held
+    done: asyncio.Future[bytes]  # the event id, once our entry is held
     event: bytes | None = None
 
 
@@ -211,7 +211,7 @@ class Events:
         self.store = EventStore(root)
         self.events: dict[bytes, EventRuntime] = {}
         self.set_aside: list[EventSetAside] = []
-        self.joining: dict[bytes, Joining] = {}      # director key -> the join under way
+        self.joining: dict[bytes, Joining] = {}  # director key -> the join under way
 
     # -- start -------------------------------------------------------------------------------
 
@@ -230,10 +230,13 @@ class Events:
         """After a start: reach the director of every event we entered (where it was last
         reached); the others find us as we find them (``on_hello``)."""
         for rt in self.events.values():
-            if rt.director_at is not None and rt.director != self._me() \
-                    and rt.director == rt.create.director:   # where the creator was reached
+            if (
+                rt.director_at is not None
+                and rt.director != self._me()
+                and rt.director == rt.create.director
+            ):  # where the creator was reached
                 self.d.transport.dial(rt.director, [rt.director_at])
-            elif rt.director != self._me():                  # a new director: heard of
+            elif rt.director != self._me():  # a new director: heard of
                 self._dial(rt.director)
 
     def close(self) -> None:
@@ -255,16 +258,20 @@ class Events:
         if not rt.entries_open():
             self.d.withdraw_soon(rt.held.event)
             return
-        self.d.in_background(discovery.announce_event(EventAnnouncement(
-            rt.held.event, rt.name, rt.create.rules, rt.create.private,
-            rt.create.flowers)), "announce")
+        self.d.in_background(
+            discovery.announce_event(
+                EventAnnouncement(
+                    rt.held.event, rt.name, rt.create.rules, rt.create.private, rt.create.flowers
+                )
+            ),
+            "announce",
+        )
 
     def seen(self) -> list[SeenEvent]:
         """Events other daemons announce that we do not hold."""
         if self.d.discovery is None:
             return []
-        return [e for e in self.d.discovery.seen_events.values()
-                if e.event_id not in self.events]
+        return [e for e in self.d.discovery.seen_events.values() if e.event_id not in self.events]
 
     # -- who may connect ---------------------------------------------------------------------
 
@@ -280,8 +287,7 @@ class Events:
     def admits_guests(self) -> bool:
         """We direct an event that still takes entries: unknown keys may connect as guests
         (to find it and enter)."""
-        return any(rt.director == self._me() and rt.entries_open()
-                   for rt in self.events.values())
+        return any(rt.director == self._me() and rt.entries_open() for rt in self.events.values())
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -290,12 +296,12 @@ class Events:
         director whose round is being seeded calls it again (it may have missed the call)."""
         for rt in self.events.values():
             if key == rt.director or key in rt.entrants():
-                self._dial(key)     # a restarted director knows an entrant only by its Hello
+                self._dial(key)  # a restarted director knows an entrant only by its Hello
                 self.d.transport.send(key, EventAsk(rt.held.event, len(rt.held)))
                 if rt.called is not None and rt.director == self._me():
                     self.d.transport.send(key, EventCall(rt.held.event, rt.called))
-                if rt.director == self._me():   # it, or its table's others, may
-                    self.d.event_tables.tell_peers(rt, around=key)   # lack where they are
+                if rt.director == self._me():  # it, or its table's others, may
+                    self.d.event_tables.tell_peers(rt, around=key)  # lack where they are
 
     def handle(self, key: bytes, frame: EventFrame, sender: Sender, guest: bool) -> None:
         if isinstance(frame, EventFind):
@@ -344,7 +350,7 @@ class Events:
             return
         body = record.body
         if isinstance(body, Substitute | NewDirector):
-            self.d.event_faults.submitted(rt, key, record)    # event_faults.py
+            self.d.event_faults.submitted(rt, key, record)  # event_faults.py
             return
         if rt.director != self._me():
             raise Refused(Refusal.NOT_MEMBER, "a record for an event we do not direct")
@@ -356,17 +362,25 @@ class Events:
         if isinstance(body, SeedCommit | SeedEcho | SeedReveal):
             own = body.player == key
         else:
-            own = isinstance(body, Withdraw) and body.by is WithdrawnBy.PLAYER \
-                and body.player == key
+            own = (
+                isinstance(body, Withdraw) and body.by is WithdrawnBy.PLAYER and body.player == key
+            )
         if not own:
-            self.d.transport.send(key, Refuse("a submitted record is a seed step or a "
-                                              "withdrawal of your own"))
+            self.d.transport.send(
+                key, Refuse("a submitted record is a seed step or a withdrawal of your own")
+            )
             return
         self._take(rt, record)
 
     def _find(self, key: bytes, frame: EventFind) -> None:
-        rt = next((rt for rt in self.events.values() if rt.name == frame.name
-                   and rt.director == self._me() and rt.entries_open()), None)
+        rt = next(
+            (
+                rt
+                for rt in self.events.values()
+                if rt.name == frame.name and rt.director == self._me() and rt.entries_open()
+            ),
+            None,
+        )
         if rt is None:
             self.d.transport.send(key, Refuse(f"no event {frame.name!r} takes entries here"))
             return
@@ -385,7 +399,7 @@ class Events:
         again for the rest)."""
         chunk: list[bytes] = []
         size = 0
-        for record in rt.held.records[start:start + EVENT_RECORDS_MAX]:
+        for record in rt.held.records[start : start + EVENT_RECORDS_MAX]:
             data = encode_record(record)
             if chunk and size + len(data) > EVENT_RECORDS_BYTES:
                 break
@@ -397,30 +411,33 @@ class Events:
     def _records(self, key: bytes, frame: EventRecords) -> None:
         rt = self.events.get(frame.event)
         if rt is None:
-            self._open_joined(key, frame)   # takes the rest of the frame itself
+            self._open_joined(key, frame)  # takes the rest of the frame itself
             return
         before = len(rt.held)
         for offset, data in enumerate(frame.records):
             at = frame.start + offset
             if at < len(rt.held):
-                continue                         # held already
+                continue  # held already
             if at > len(rt.held):
-                break                            # a gap: asked for below
+                break  # a gap: asked for below
             try:
                 record = decode_record(data)
             except FourwindsError as error:
-                log.warning("event %s: a record from %s does not decode: %s",
-                            rt.held.event.hex()[:8], key.hex()[:8], error)
+                log.warning(
+                    "event %s: a record from %s does not decode: %s",
+                    rt.held.event.hex()[:8],
+                    key.hex()[:8],
+                    error,
+                )
                 break
             intake = self._offer(rt, record, sync=False)
             if intake is not Decision.ACCEPT:
                 break
         if len(rt.held) > before:
             try:
-                rt.held.sync()          # one sync a frame: before anything that follows
+                rt.held.sync()  # one sync a frame: before anything that follows
             except StoreError as error:
-                log.error("event %s: cannot store records: %s", rt.held.event.hex()[:8],
-                          error)
+                log.error("event %s: cannot store records: %s", rt.held.event.hex()[:8], error)
                 return
             self._taken(rt, before)
         if frame.records and (len(rt.held) > before or frame.start > before):
@@ -439,8 +456,12 @@ class Events:
             self._fail(joining, f"the director's event does not decode: {error}")
             return
         body = first.body
-        if not isinstance(body, Create) or event_id(body) != frame.event \
-                or body.director != key or body.name != joining.name:
+        if (
+            not isinstance(body, Create)
+            or event_id(body) != frame.event
+            or body.director != key
+            or body.name != joining.name
+        ):
             self._fail(joining, "the director sent another event than the one asked for")
             return
         try:
@@ -480,15 +501,18 @@ class Events:
         if rt.create.private:
             now = time.monotonic()
             if rt.guesses.locked(now, key, sender.address):
-                self.d.transport.send(key, Refuse("too many wrong codes from you; try again "
-                                                  "in a minute"))
+                self.d.transport.send(
+                    key, Refuse("too many wrong codes from you; try again in a minute")
+                )
                 return
             if rt.code is None or not _same_code(frame.code, rt.code):
                 rt.guesses.failed(now, key, sender.address)
                 self.d.transport.send(key, Refuse(f"wrong code for event {rt.name}"))
                 return
-            if self._offer(rt, signed(Admit(rt.held.event, key), self._signer())) \
-                    is not Decision.ACCEPT:
+            if (
+                self._offer(rt, signed(Admit(rt.held.event, key), self._signer()))
+                is not Decision.ACCEPT
+            ):
                 return
         if self._offer(rt, record) is Decision.ACCEPT:
             self.d.transport.admitted(key)
@@ -531,12 +555,12 @@ class Events:
         me = self._me()
         taken = rt.held.records[before:]
         named = any(isinstance(r.body, NewDirector) for r in taken)
-        if rt.director == me or named:     # a new director: whoever took it spreads it
+        if rt.director == me or named:  # a new director: whoever took it spreads it
             rt.tell_seats |= any(isinstance(r.body, RoundStart | Substitute) for r in taken)
             self._spread_soon(rt, before)
         if any(isinstance(r.body, RoundStart) for r in taken):
             try:
-                self.d.event_tables.round_started(rt)    # our table now, not next tick
+                self.d.event_tables.round_started(rt)  # our table now, not next tick
             except Exception:
                 log.exception("event %s: opening our table failed", rt.name)
         for director, joining in list(self.joining.items()):
@@ -557,7 +581,7 @@ class Events:
             return
         try:
             asyncio.get_running_loop().call_later(SPREAD_BATCH_S, self._spread, rt)
-        except RuntimeError:          # no loop running (a test's direct call): at once
+        except RuntimeError:  # no loop running (a test's direct call): at once
             self._spread(rt)
 
     def _spread(self, rt: EventRuntime) -> None:
@@ -572,10 +596,10 @@ class Events:
                     self._send_from(key, rt, before)
                     self._dial(key)
             if not rt.entries_open():
-                self.announce(rt)           # the last round started: withdrawn
+                self.announce(rt)  # the last round started: withdrawn
             if rt.tell_seats:
                 rt.tell_seats = False
-                self.d.event_tables.tell_peers(rt)   # each seat: where its table's others are
+                self.d.event_tables.tell_peers(rt)  # each seat: where its table's others are
         except Exception:
             log.exception("event %s: spreading its records failed", rt.name)
 
@@ -585,7 +609,7 @@ class Events:
         we direct it too); the director the round start once every reveal is in."""
         me = self._me()
         if rt.called is not None and rt.rounds_started() > rt.called:
-            rt.called = None                 # the called round has started
+            rt.called = None  # the called round has started
         step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(), rt.called)
         rt.held_back = step is not None and self._hold_back(rt, step, time.monotonic())
         if step is not None and not rt.held_back:
@@ -604,14 +628,19 @@ class Events:
             start = round_start(rt.verdict, rt.held.event)
         except SeatingError as error:
             rt.start_problem = str(error)
-            log.warning("event %s: round %d cannot be seated: %s", rt.held.event.hex()[:8],
-                        rt.rounds_started() + 1, error)
+            log.warning(
+                "event %s: round %d cannot be seated: %s",
+                rt.held.event.hex()[:8],
+                rt.rounds_started() + 1,
+                error,
+            )
             return
         if start is not None:
             self._take(rt, signed(start, self._signer()))
 
-    def _hold_back(self, rt: EventRuntime, step: SeedCommit | SeedEcho | SeedReveal,
-                   now: float) -> bool:
+    def _hold_back(
+        self, rt: EventRuntime, step: SeedCommit | SeedEcho | SeedReveal, now: float
+    ) -> bool:
         """Whether to send a step the record already allows later (a seed made ahead):
         the next round's steps only AHEAD_AFTER_S after we held this round's start and once
         our table of it is open (the tables come first), and before the round's call an
@@ -627,8 +656,9 @@ class Events:
         started = len(verdict.rounds)
         if started and rt.started_seen[0] != started:
             rt.started_seen = (started, now)
-        if started and (now - rt.started_seen[1] < AHEAD_AFTER_S
-                        or self.d.event_tables.opening(rt)):
+        if started and (
+            now - rt.started_seen[1] < AHEAD_AFTER_S or self.d.event_tables.opening(rt)
+        ):
             return True
         roster = progress.roster if progress is not None else ()
         if rt.contributors[0] != roster:
@@ -655,10 +685,9 @@ class Events:
 
     def _resend(self, rt: EventRuntime, now: float) -> None:
         if rt.held_back:
-            self._advance(rt)            # a step held back (a seed made ahead) may be due
+            self._advance(rt)  # a step held back (a seed made ahead) may be due
         me = self._me()
-        if not rt.submitted or rt.director == me \
-                or now - rt.submitted_at < SUBMIT_RESEND_S:
+        if not rt.submitted or rt.director == me or now - rt.submitted_at < SUBMIT_RESEND_S:
             return
         rt.submitted_at = now
         step = seed_step(rt.verdict, rt.held.event, me, self._nonce_secret(), rt.called)
@@ -676,12 +705,14 @@ class Events:
         body = record.body
         assert isinstance(body, TableResult)
         director = key == rt.director == self._me()
-        own = [n for n, player in enumerate(body.players)
-               if player == key or (player is None and director)]
+        own = [
+            n
+            for n, player in enumerate(body.players)
+            if player == key or (player is None and director)
+        ]
         if not own:
             return "you do not sit at that table"
-        given = [n for n in own if n < len(record.signatures)
-                 and record.signatures[n] is not None]
+        given = [n for n in own if n < len(record.signatures) and record.signatures[n] is not None]
         if not given or not all(signed_by(body, record.signatures[n], key) for n in given):
             return "your signature of the result does not check"
         try:
@@ -705,14 +736,17 @@ class Events:
         for n in given:
             proposals[wire][1][n] = record.signatures[n]
         complete = proposals[wire][1]
-        taken = all(s is not None for s in complete) and self._take(
-            rt, Record(body, tuple(complete))).decision is Decision.ACCEPT
+        taken = (
+            all(s is not None for s in complete)
+            and self._take(rt, Record(body, tuple(complete))).decision is Decision.ACCEPT
+        )
         if taken:
             del rt.signing[(body.round, body.table)]
         return ""
 
-    def result(self, rt: EventRuntime, table: int, scores: tuple[int, int, int, int]
-               ) -> TableResult:
+    def result(
+        self, rt: EventRuntime, table: int, scores: tuple[int, int, int, int]
+    ) -> TableResult:
         """Our player signs the final scores of their table of the current round; the
         director takes the result once its four seats signed the same scores."""
         try:
@@ -730,12 +764,12 @@ class Events:
             if problem:
                 raise ApiError(problem)
         else:
-            self.d.transport.send(rt.director,
-                                  EventSubmit(rt.held.event, encode_record(record)))
+            self.d.transport.send(rt.director, EventSubmit(rt.held.event, encode_record(record)))
         return body
 
-    def bot_result(self, rt: EventRuntime, table: int, scores: tuple[int, int, int, int]
-                   ) -> TableResult:
+    def bot_result(
+        self, rt: EventRuntime, table: int, scores: tuple[int, int, int, int]
+    ) -> TableResult:
         """As the director whose daemon played ``table``'s bot seat(s): sign the final
         scores our seat holds for each bot seat, to be taken once the players' seats signed
         the same (daemon/event_tables.py)."""
@@ -746,8 +780,7 @@ class Events:
         if rt.director != self._me() or None not in body.players:
             raise ApiError(f"no bot seat of ours at table {table + 1}")
         sig = signature(body, self._signer())
-        record = Record(body, tuple(sig if player is None else None
-                                    for player in body.players))
+        record = Record(body, tuple(sig if player is None else None for player in body.players))
         problem = self._collect(rt, self._me(), record)
         if problem:
             raise ApiError(problem)
@@ -762,8 +795,7 @@ class Events:
                 raise ApiError("only the director withdraws another player")
             if not reason.strip():
                 raise ApiError("the director withdraws a player with a reason")
-            body = Withdraw(rt.held.event, entrant_named(rt, player), WithdrawnBy.DIRECTOR,
-                            reason)
+            body = Withdraw(rt.held.event, entrant_named(rt, player), WithdrawnBy.DIRECTOR, reason)
         else:
             if me not in rt.entrants():
                 raise ApiError(f"you are not an entrant of {rt.name}")
@@ -773,11 +805,11 @@ class Events:
             if self._take(rt, record).decision is not Decision.ACCEPT:
                 raise ApiError("the record refuses that withdrawal (already withdrawn?)")
         else:
-            self.d.transport.send(rt.director,
-                                  EventSubmit(rt.held.event, encode_record(record)))
+            self.d.transport.send(rt.director, EventSubmit(rt.held.event, encode_record(record)))
 
-    def director_record(self, rt: EventRuntime,
-                        body: Correction | Penalty | TimeCall | Extension | EndTable) -> None:
+    def director_record(
+        self, rt: EventRuntime, body: Correction | Penalty | TimeCall | Extension | EndTable
+    ) -> None:
         """A correction of a table's scores (a result entered wrong, a table ended by force),
         a penalty, or a record of the round clock (event_clock.py), signed by us as the
         director, taken and spread."""
@@ -802,13 +834,14 @@ class Events:
         rt.start_problem = ""
         if rt.create.seed_steps is SeedSteps.AHEAD:
             # the signed call closes the round's entries and results; the reveals follow
-            if not any(isinstance(record.body, RoundCall) and record.body.round == r
-                       for record in rt.held.records):
+            if not any(
+                isinstance(record.body, RoundCall) and record.body.round == r
+                for record in rt.held.records
+            ):
                 intake = self._take(rt, signed(RoundCall(rt.held.event, r), self._signer()))
                 if intake.decision is not Decision.ACCEPT:
                     rt.called = None
-                    why = intake.problem.line() if intake.problem is not None \
-                        else "not stored"
+                    why = intake.problem.line() if intake.problem is not None else "not stored"
                     raise ApiError(f"round {r + 1} of {rt.name} cannot be called: {why}")
             self._advance(rt)
             return r
@@ -836,15 +869,42 @@ class Events:
 
     # -- requests ----------------------------------------------------------------------------
 
-    def create(self, name: str, rules: str, rounds: int, length: Length, amount: int,
-               fill: FillPolicy, private: bool, seeded: bool, deck: Deck,
-               unfinished_zero: bool, flowers: bool = True) -> EventRuntime:
-        if any(rt.name == name and rt.director == self._me() and rt.entries_open()
-               for rt in self.events.values()):
+    def create(
+        self,
+        name: str,
+        rules: str,
+        rounds: int,
+        length: Length,
+        amount: int,
+        fill: FillPolicy,
+        private: bool,
+        seeded: bool,
+        deck: Deck,
+        unfinished_zero: bool,
+        flowers: bool = True,
+    ) -> EventRuntime:
+        if any(
+            rt.name == name and rt.director == self._me() and rt.entries_open()
+            for rt in self.events.values()
+        ):
             raise ApiError(f"you already direct an event {name!r} that takes entries")
-        body = Create(self._me(), name, rules, rounds, length, amount, fill, Scoring(rules),
-                      unfinished_zero, private, seeded, deck, secrets.token_bytes(NONCE_LEN),
-                      SeedSteps.AHEAD, flowers)
+        body = Create(
+            self._me(),
+            name,
+            rules,
+            rounds,
+            length,
+            amount,
+            fill,
+            Scoring(rules),
+            unfinished_zero,
+            private,
+            seeded,
+            deck,
+            secrets.token_bytes(NONCE_LEN),
+            SeedSteps.AHEAD,
+            flowers,
+        )
         try:
             held = self.store.create(signed(body, self._signer()))
         except StoreError as error:
@@ -855,11 +915,11 @@ class Events:
         self.announce(rt)
         return rt
 
-    async def join(self, name: str, director: bytes, host: str, port: int,
-                   code: str) -> EventRuntime:
+    async def join(
+        self, name: str, director: bytes, host: str, port: int, code: str
+    ) -> EventRuntime:
         for rt in self.events.values():
-            if rt.name == name and rt.director == director \
-                    and self._me() in rt.entrants():
+            if rt.name == name and rt.director == director and self._me() in rt.entrants():
                 return rt
         if director == self._me():
             raise ApiError("you direct that event; your entry is not needed")
@@ -871,10 +931,14 @@ class Events:
         try:
             event = await asyncio.wait_for(asyncio.shield(future), JOIN_TIMEOUT_S)
         except TimeoutError:
-            self._fail(joining, f"the director at {host}:{port} did not answer within "
-                                f"{JOIN_TIMEOUT_S:.0f} s")
-            raise ApiError(f"cannot join {name}: the director at {host}:{port} did not "
-                           f"answer within {JOIN_TIMEOUT_S:.0f} s") from None
+            self._fail(
+                joining,
+                f"the director at {host}:{port} did not answer within {JOIN_TIMEOUT_S:.0f} s",
+            )
+            raise ApiError(
+                f"cannot join {name}: the director at {host}:{port} did not "
+                f"answer within {JOIN_TIMEOUT_S:.0f} s"
+            ) from None
         rt = self.events[event]
         rt.director_at = (host, port)
         self._write_meta(rt)
@@ -882,8 +946,11 @@ class Events:
 
     def find(self, ref: str) -> EventRuntime:
         """The event a request names: its name, or its id (or a prefix of it)."""
-        found = [rt for rt in self.events.values()
-                 if ref == rt.name or (len(ref) >= 8 and rt.held.event.hex().startswith(ref))]
+        found = [
+            rt
+            for rt in self.events.values()
+            if ref == rt.name or (len(ref) >= 8 and rt.held.event.hex().startswith(ref))
+        ]
         if not found:
             raise ApiError(f"no event {ref!r} here; `fourwinds tournament list` lists them")
         if len(found) > 1:
@@ -904,8 +971,9 @@ class Events:
     def _nonce_secret(self) -> bytes:
         """What our round-seed nonces are derived from: secret as our key is, and the same
         after a restart (a nonce drawn again would not open the commitment made before)."""
-        return hashlib.sha256(b"fourwinds-tournament-nonces\0"
-                              + self.d.identity.private_key).digest()
+        return hashlib.sha256(
+            b"fourwinds-tournament-nonces\0" + self.d.identity.private_key
+        ).digest()
 
     def _meta_path(self, rt: EventRuntime) -> Path:
         return self.store.root / rt.held.event.hex() / META
@@ -916,28 +984,37 @@ class Events:
         self._write_meta(rt)
 
     def _write_meta(self, rt: EventRuntime) -> None:
-        meta = {"code": rt.code, "director_at": list(rt.director_at or ()),
-                "clock_wall": list(rt.clock_wall or ())}
+        meta = {
+            "code": rt.code,
+            "director_at": list(rt.director_at or ()),
+            "clock_wall": list(rt.clock_wall or ()),
+        }
         try:
             write_atomic(self._meta_path(rt), msgpack.packb(meta, use_bin_type=True))
         except StoreError as error:
-            log.error("event %s: cannot write its metadata: %s", rt.held.event.hex()[:8],
-                      error)
+            log.error("event %s: cannot write its metadata: %s", rt.held.event.hex()[:8], error)
 
     def _read_meta(self, rt: EventRuntime) -> None:
         try:
             meta = msgpack.unpackb(self._meta_path(rt).read_bytes(), raw=False)
         except (OSError, ValueError, msgpack.ExtraData) as error:
-            log.warning("event %s: its metadata is unreadable (%s); the record is kept",
-                        rt.held.event.hex()[:8], error)
+            log.warning(
+                "event %s: its metadata is unreadable (%s); the record is kept",
+                rt.held.event.hex()[:8],
+                error,
+            )
             return
         if not isinstance(meta, dict):
             return
         code = meta.get("code")
         rt.code = code if isinstance(code, str) else None
         where = meta.get("director_at")
-        if isinstance(where, list) and len(where) == 2 and isinstance(where[0], str) \
-                and isinstance(where[1], int):
+        if (
+            isinstance(where, list)
+            and len(where) == 2
+            and isinstance(where[0], str)
+            and isinstance(where[1], int)
+        ):
             rt.director_at = (where[0], where[1])
         rt.clock_wall = _clock_wall(meta.get("clock_wall"))
 
@@ -945,8 +1022,13 @@ class Events:
 def _clock_wall(clock: object) -> tuple[int, float, float | None] | None:
     """The metadata's round clock (round, start, time call: wall-clock seconds; a daemon of
     before the time call was kept wrote only the first two), or None when it is not one."""
-    if not isinstance(clock, list) or len(clock) not in (2, 3) or type(clock[0]) is not int \
-            or clock[0] < 0 or not all(_finite(t) for t in clock[1:2]):
+    if (
+        not isinstance(clock, list)
+        or len(clock) not in (2, 3)
+        or type(clock[0]) is not int
+        or clock[0] < 0
+        or not all(_finite(t) for t in clock[1:2])
+    ):
         return None
     called = clock[2] if len(clock) == 3 else None
     if called is not None and not _finite(called):
@@ -971,8 +1053,10 @@ def entrant_named(rt: EventRuntime, player: str) -> bytes:
 
 
 def names_of(rt: EventRuntime) -> Iterable[tuple[int, str, bytes]]:
-    return ((n, name, key) for n, (name, key)
-            in enumerate(zip(rt.verdict.names, rt.verdict.entrants, strict=True)))
+    return (
+        (n, name, key)
+        for n, (name, key) in enumerate(zip(rt.verdict.names, rt.verdict.entrants, strict=True))
+    )
 
 
 def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
@@ -980,21 +1064,33 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
     create = rt.create
     entrants = rt.entrants()
     return {
-        "event": rt.held.event.hex(), "name": create.name, "rules": create.rules,
-        "rounds": create.rounds, "length": create.length.value, "amount": create.amount,
-        "private": create.private, "fill": create.fill.value, "deck": create.deck.value,
-        "flowers": create.flowers, "rules_label": rules_label(create.rules,
-                                                              create.flowers),
-        "director": rt.director == me, "director_key": rt.director.hex(),
-        "director_changes": [{"director": item.director.hex(), "at": item.at,
-                              "reason": item.reason} for item in rt.verdict.directors],
+        "event": rt.held.event.hex(),
+        "name": create.name,
+        "rules": create.rules,
+        "rounds": create.rounds,
+        "length": create.length.value,
+        "amount": create.amount,
+        "private": create.private,
+        "fill": create.fill.value,
+        "deck": create.deck.value,
+        "flowers": create.flowers,
+        "rules_label": rules_label(create.rules, create.flowers),
+        "director": rt.director == me,
+        "director_key": rt.director.hex(),
+        "director_changes": [
+            {"director": item.director.hex(), "at": item.at, "reason": item.reason}
+            for item in rt.verdict.directors
+        ],
         "substitutes": [_substitute(rt, item) for item in rt.verdict.substitutes],
-        "entrants": [{"number": n, "name": name, "me": key == me,
-                      "withdrawn": n in rt.verdict.withdrawn}
-                     for n, name, key in names_of(rt)],
+        "entrants": [
+            {"number": n, "name": name, "me": key == me, "withdrawn": n in rt.verdict.withdrawn}
+            for n, name, key in names_of(rt)
+        ],
         "me": entrants.index(me) if me in entrants else None,
-        "rounds_started": rt.rounds_started(), "entries_open": rt.entries_open(),
-        "records": len(rt.held), "results": rt.verdict.results,
+        "rounds_started": rt.rounds_started(),
+        "entries_open": rt.entries_open(),
+        "records": len(rt.held),
+        "results": rt.verdict.results,
         "problems": [p.line() for p in rt.verdict.problems],
         "code": rt.code,
         "adjustments": [_adjustment(rt, item) for item in rt.verdict.adjustments],
@@ -1010,24 +1106,44 @@ WINDS = ("East", "South", "West", "North")
 
 def _substitute(rt: EventRuntime, item: Substitute) -> dict[str, Any]:
     """A seat taken by a substitute, as `tournament status` shows it."""
+
     def named(key: bytes | None) -> str:
         if key is None:
             return "a bot"
         return rt.verdict.names[rt.entrants().index(key)] if key in rt.entrants() else "?"
-    return {"round": item.round + 1, "table": item.table + 1, "seat": WINDS[item.seat],
-            "leaving": named(item.leaving), "substitute": named(item.substitute),
-            "hands": item.hands, "scores": list(item.scores), "reason": item.reason}
+
+    return {
+        "round": item.round + 1,
+        "table": item.table + 1,
+        "seat": WINDS[item.seat],
+        "leaving": named(item.leaving),
+        "substitute": named(item.substitute),
+        "hands": item.hands,
+        "scores": list(item.scores),
+        "reason": item.reason,
+    }
 
 
 def _adjustment(rt: EventRuntime, item: Correction | Penalty) -> dict[str, Any]:
     """A correction or penalty as the standings' history shows it."""
     if isinstance(item, Correction):
-        return {"kind": "correction", "round": item.round + 1, "table": item.table + 1,
-                "scores": list(item.scores), "reason": item.reason}
+        return {
+            "kind": "correction",
+            "round": item.round + 1,
+            "table": item.table + 1,
+            "scores": list(item.scores),
+            "reason": item.reason,
+        }
     entrants = rt.entrants()
     name = rt.verdict.names[entrants.index(item.player)] if item.player in entrants else "?"
-    return {"kind": "penalty", "round": item.round + 1, "player": name,
-            "points": str(item.points), "score": item.score, "reason": item.reason}
+    return {
+        "kind": "penalty",
+        "round": item.round + 1,
+        "player": name,
+        "points": str(item.points),
+        "score": item.score,
+        "reason": item.reason,
+    }
 
 
 def _last_round(rt: EventRuntime, me: bytes) -> dict[str, Any] | None:
@@ -1041,38 +1157,52 @@ def _last_round(rt: EventRuntime, me: bytes) -> dict[str, Any] | None:
     mine = entrants.index(me) if me in entrants else None
     out: dict[str, Any] = {
         "round": seating.round + 1,
-        "tables": [[None if n is None else names[n] for n in table]
-                   for table in seating.tables],
-        "byes": [names[n] for n in seating.byes], "my_table": None, "my_wind": None,
-        "my_table_id": None, "with": [],
+        "tables": [[None if n is None else names[n] for n in table] for table in seating.tables],
+        "byes": [names[n] for n in seating.byes],
+        "my_table": None,
+        "my_wind": None,
+        "my_table_id": None,
+        "with": [],
     }
     for t, table in enumerate(seating.tables):
         if mine is not None and mine in table:
             out["my_table"] = t + 1
             out["my_wind"] = WINDS[table.index(mine)]
             out["my_table_id"] = table_id(rt.held.event, seating.round, t).hex()
-            out["with"] = [f"{names[n]} ({WINDS[w]})" if n is not None else f"a bot ({WINDS[w]})"
-                           for w, n in enumerate(table) if n != mine]
+            out["with"] = [
+                f"{names[n]} ({WINDS[w]})" if n is not None else f"a bot ({WINDS[w]})"
+                for w, n in enumerate(table)
+                if n != mine
+            ]
     scores = dict(rt.verdict.scores)
-    out["scores"] = [list(scores[(seating.round, t)]) if (seating.round, t) in scores else None
-                     for t in range(len(seating.tables))]
+    out["scores"] = [
+        list(scores[(seating.round, t)]) if (seating.round, t) in scores else None
+        for t in range(len(seating.tables))
+    ]
     plan = table_for(rt.verdict, rt.held.event, me)
-    if plan is None or plan.round != seating.round:   # our seat was taken by a substitute
+    if plan is None or plan.round != seating.round:  # our seat was taken by a substitute
         out["my_table"] = out["my_wind"] = out["my_table_id"] = None
         out["with"] = []
-    else:                            # the seating's, or the one we substitute at
+    else:  # the seating's, or the one we substitute at
         out["my_table"] = plan.table + 1
         out["my_wind"] = WINDS[plan.place]
         out["my_table_id"] = plan.table_id.hex()
-        out["with"] = [f"{names[entrants.index(k)]} ({WINDS[w]})" if k in entrants
-                       else f"a bot ({WINDS[w]})" for w, k in enumerate(plan.keys)
-                       if w != plan.place]
+        out["with"] = [
+            f"{names[entrants.index(k)]} ({WINDS[w]})" if k in entrants else f"a bot ({WINDS[w]})"
+            for w, k in enumerate(plan.keys)
+            if w != plan.place
+        ]
     # the director's: per table, the results being signed and which winds signed each
     out["signing"] = [
-        {"table": t + 1, "scores": list(body.scores),
-         "signed": [WINDS[n] for n, sig in enumerate(sigs) if sig is not None]}
-        for (r, t), proposals in sorted(rt.signing.items()) if r == seating.round
-        for body, sigs in proposals.values()]
+        {
+            "table": t + 1,
+            "scores": list(body.scores),
+            "signed": [WINDS[n] for n, sig in enumerate(sigs) if sig is not None],
+        }
+        for (r, t), proposals in sorted(rt.signing.items())
+        if r == seating.round
+        for body, sigs in proposals.values()
+    ]
     return out
 
 
@@ -1082,16 +1212,22 @@ def _seeding(rt: EventRuntime) -> dict[str, Any] | None:
     if progress is None:
         return None if rt.called is None else {"round": rt.called + 1, "waiting_for": []}
     names = rt.verdict.names
-    steps = [("commit", dict(progress.commits)), ("echo", dict(progress.echoes)),
-             ("reveal", dict(progress.reveals))]
+    steps = [
+        ("commit", dict(progress.commits)),
+        ("echo", dict(progress.echoes)),
+        ("reveal", dict(progress.reveals)),
+    ]
     ahead = rt.create.seed_steps is SeedSteps.AHEAD and not progress.called
-    extra = {"ahead": True} if ahead else {}    # made ahead, the round not called yet
+    extra = {"ahead": True} if ahead else {}  # made ahead, the round not called yet
     if ahead:
-        steps = steps[:2]       # made ahead: the reveals wait for the director's call
+        steps = steps[:2]  # made ahead: the reveals wait for the director's call
     for step, done in steps:
         waiting = [names[n] for n in progress.roster if n not in done]
         if waiting:
-            return {"round": progress.round + 1, "step": step, "waiting_for": waiting,
-                    **extra}
-    return {"round": progress.round + 1, "step": "call" if ahead else "start",
-            "waiting_for": [], **extra}
+            return {"round": progress.round + 1, "step": step, "waiting_for": waiting, **extra}
+    return {
+        "round": progress.round + 1,
+        "step": "call" if ahead else "start",
+        "waiting_for": [],
+        **extra,
+    }

@@ -56,7 +56,7 @@ class FrameRouter:
 
     def __init__(self, daemon: Daemon) -> None:
         self.d = daemon
-        self.addresses: dict[bytes, tuple[str, int]] = {}   # peer key -> (ip, peer port)
+        self.addresses: dict[bytes, tuple[str, int]] = {}  # peer key -> (ip, peer port)
         self.last_refusal: dict[bytes, str] = {}
 
     async def handle(self, sender: Sender, frame: Frame) -> None:
@@ -66,22 +66,27 @@ class FrameRouter:
         key = self.d.key_of(sender)
         if key is None:
             raise Refused(Refusal.BEFORE_HELLO)
-        guest = sender.guest and key not in self.d.pinned_keys()   # admitted since connecting?
+        guest = sender.guest and key not in self.d.pinned_keys()  # admitted since connecting?
         if isinstance(frame, Reach):
-            if not guest:       # a guest's addresses matter once it is admitted (its Hello)
+            if not guest:  # a guest's addresses matter once it is admitted (its Hello)
                 for host, port in frame.addresses:
                     self.d.learn(key, host, port, Source.TOLD, via=sender.address)
             return
-        if guest and not isinstance(frame, PairStart | PairConfirm | EventFind | EventAsk
-                                    | EventEnter):
+        if guest and not isinstance(
+            frame, PairStart | PairConfirm | EventFind | EventAsk | EventEnter
+        ):
             raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
-        if isinstance(frame, EventFind | EventAsk | EventRecords | EventEnter | EventCall
-                      | EventSubmit | EventPeers):
-            self.d.events.handle(key, frame, sender, guest)     # daemon/events.py
+        if isinstance(
+            frame,
+            EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers,
+        ):
+            self.d.events.handle(key, frame, sender, guest)  # daemon/events.py
             return
         now = time.monotonic()
-        if isinstance(frame, TableMessage | CatchUp | Heads | AskHeads | Roster) \
-                and frame.table_id not in self.d.tables:
+        if (
+            isinstance(frame, TableMessage | CatchUp | Heads | AskHeads | Roster)
+            and frame.table_id not in self.d.tables
+        ):
             # a table we do not know, from an authenticated member of another table or a
             # peer we were told: perhaps one whose folder we lost (it is offered back)
             if isinstance(frame, Roster):
@@ -112,7 +117,7 @@ class FrameRouter:
         elif isinstance(frame, Leave):
             self._leave(key, frame)
         elif isinstance(frame, Refuse):
-            if self.last_refusal.get(key) != frame.reason:    # once, not each time
+            if self.last_refusal.get(key) != frame.reason:  # once, not each time
                 log.warning("peer %s refused us: %s", key.hex()[:8], frame.reason)
             self.last_refusal[key] = frame.reason
             self.d.events.refused(key, frame.reason)
@@ -127,8 +132,8 @@ class FrameRouter:
         renamed = self.d.names.get(key) != hello.name
         self.d.names[key] = hello.name
         self.addresses[key] = (sender.address, hello.port)
-        if renamed:     # the first Hello, or a player who renamed and restarted: our screens
-            for rt in self.d.tables.values():   # show the name it goes by now (current_names)
+        if renamed:  # the first Hello, or a player who renamed and restarted: our screens
+            for rt in self.d.tables.values():  # show the name it goes by now (current_names)
                 if key in rt.members and rt.session is not None:
                     self.d.publish_view(rt, [])
         if sender.guest and key not in self.d.pinned_keys():
@@ -149,20 +154,24 @@ class FrameRouter:
 
     # -- host side of pairing --------------------------------------------------------------
 
-    def _result(self, key: bytes, table_id: bytes, admitted: bool, reason: str,
-                mac: bytes = b"") -> None:
+    def _result(
+        self, key: bytes, table_id: bytes, admitted: bool, reason: str, mac: bytes = b""
+    ) -> None:
         self.d.transport.send(key, PairResult(table_id, admitted, reason, mac))
 
-    async def _pair_start(self, key: bytes, frame: PairStart, now: float, address: str
-                          ) -> None:
+    async def _pair_start(self, key: bytes, frame: PairStart, now: float, address: str) -> None:
         rt = self.d.tables.get(frame.table_id)
         if rt is None or rt.host_key != self.d.identity.public_key:
             self._result(key, frame.table_id, False, "no such table at this host")
             return
-        seats = self.d.event_tables.seats_at(rt.table_id)    # a tournament table: its seating's
+        seats = self.d.event_tables.seats_at(rt.table_id)  # a tournament table: its seating's
         if seats is not None and key not in seats:
-            self._result(key, frame.table_id, False,
-                         f"{rt.name} is a tournament table and you are not seated there")
+            self._result(
+                key,
+                frame.table_id,
+                False,
+                f"{rt.name} is a tournament table and you are not seated there",
+            )
             return
         if key in rt.members and not rt.private:
             await self._admit(rt, key, b"")
@@ -182,8 +191,7 @@ class FrameRouter:
         else:
             self.d.transport.send(key, PairReply(rt.table_id, reply))
 
-    async def _pair_confirm(self, key: bytes, frame: PairConfirm, now: float, address: str
-                            ) -> None:
+    async def _pair_confirm(self, key: bytes, frame: PairConfirm, now: float, address: str) -> None:
         rt = self._table(frame.table_id)
         if rt.host_pairing is None:
             raise Refused(Refusal.OUT_OF_PLACE, "no pairing in progress")
@@ -197,12 +205,12 @@ class FrameRouter:
             return
         await self._admit(rt, key, mac)
 
-    def _refused_pairing(self, key: bytes, table_id: bytes, error: PairingError,
-                         address: str, now: float) -> None:
+    def _refused_pairing(
+        self, key: bytes, table_id: bytes, error: PairingError, address: str, now: float
+    ) -> None:
         """Tell the joiner why; counted and logged (at most once a minute per address) as
         ``Refusal.PAIRING``."""
-        self.d.transport.refusals.note(Refusal.PAIRING, address,
-                                       f"{key.hex()[:8]}: {error}", now)
+        self.d.transport.refusals.note(Refusal.PAIRING, address, f"{key.hex()[:8]}: {error}", now)
         self._result(key, table_id, False, str(error))
 
     async def _admit(self, rt: TableRuntime, key: bytes, mac: bytes) -> None:
@@ -210,14 +218,14 @@ class FrameRouter:
         loop goes on), tell it so, and send every member the new roster."""
         seats = self.d.event_tables.seats_at(rt.table_id) or {}
         rt.seat_member(key, self.addresses.get(key, ("", 0)), seats.get(key))
-        self.d.transport.admitted(key)      # its link is no longer a guest's
+        self.d.transport.admitted(key)  # its link is no longer a guest's
         host, port = self.addresses.get(key, ("", 0))
         self.d.learn(key, host, port, Source.HEARD)
         await self.d.save_meta_now(rt)
         self._result(key, rt.table_id, True, "", mac)
         self.send_roster(rt)
         log.info("table %s: admitted %s (%d seated)", rt.name, key.hex()[:8], len(rt.members))
-        self.d.roster_changed(rt)   # free seats announced as they fill, lobby shown at once
+        self.d.roster_changed(rt)  # free seats announced as they fill, lobby shown at once
 
     def send_roster(self, rt: TableRuntime) -> None:
         """The table's roster (members, and their places when one before the last is free)
@@ -236,18 +244,19 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members or key == self.d.identity.public_key:
             raise Refused(Refusal.NOT_MEMBER, "leave")
-        name = self.d.player_name(rt, key)    # shown in problems: a name, never a key
+        name = self.d.player_name(rt, key)  # shown in problems: a name, never a key
         seated = is_seated(self.d.port, rt.session)
         if key == rt.host_key and not seated:
             log.warning("table %s: the host %s closed it", rt.name, name)
             requests.drop_table(self.d, rt)
             return
         if seated or rt.host_key != self.d.identity.public_key:
-            if not seated:      # a joiner's news of another joiner: the host's roster follows
+            if not seated:  # a joiner's news of another joiner: the host's roster follows
                 return
             log.warning("table %s: %s left the table for good", rt.name, name)
-            rt.problems.append(f"{name} left the table for good: the table cannot go on "
-                               "without that seat")
+            rt.problems.append(
+                f"{name} left the table for good: the table cannot go on without that seat"
+            )
             del rt.problems[:-20]
             self.d.publish_view(rt, [], at_once=True)
             return
@@ -255,8 +264,7 @@ class FrameRouter:
         keep = self.d.port.keep_joins
         if keep is not None and rt.session is not None:
             rt.session = keep(rt.session, set(rt.members))
-        log.info("table %s: %s left place %s; %d seated", rt.name, name, place,
-                 len(rt.members))
+        log.info("table %s: %s left place %s; %d seated", rt.name, name, place, len(rt.members))
         self.d.save_meta_soon(rt)
         self.send_roster(rt)
         if key not in self.d.pinned_keys():
@@ -268,8 +276,9 @@ class FrameRouter:
     def _joining(self, key: bytes, table_id: bytes) -> TableRuntime:
         rt = self._table(table_id)
         if rt.joiner is None or rt.host_key != key:
-            raise Refused(Refusal.OUT_OF_PLACE,
-                          "pairing frame for a table we are not joining with this host")
+            raise Refused(
+                Refusal.OUT_OF_PLACE, "pairing frame for a table we are not joining with this host"
+            )
         return rt
 
     def _pair_reply(self, key: bytes, frame: PairReply) -> None:
@@ -290,9 +299,9 @@ class FrameRouter:
         except PairingError as error:
             rt.join_error = str(error)
             return
-        rt.joiner = None   # admitted: the table is ours from now on
+        rt.joiner = None  # admitted: the table is ours from now on
         rt.log = self.d.store.open_log(rt.table_id)
-        self.d.transport.send(key, CatchUp(rt.table_id, 0, -1))   # the Open first
+        self.d.transport.send(key, CatchUp(rt.table_id, 0, -1))  # the Open first
         await self.d.save_meta_now(rt)
 
     async def _roster(self, key: bytes, frame: Roster, sender: Sender) -> None:
@@ -317,7 +326,7 @@ class FrameRouter:
             if known:
                 members[member] = known[0].where
             elif member == key and member in rt.members:
-                members[member] = rt.members[member]      # where we reached the host
+                members[member] = rt.members[member]  # where we reached the host
         rt.set_places(places, members)
         for member, host, port in frame.members:
             if member != me:
@@ -333,7 +342,7 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "table message")
-        if rt.rebuild is not None:      # our seat is being rebuilt: into the pool, unread
+        if rt.rebuild is not None:  # our seat is being rebuilt: into the pool, unread
             if not rt.rebuild.running:
                 rt.rebuild.pool.add(frame.payload)
                 self.d.rebuild_progress(rt)
@@ -342,21 +351,29 @@ class FrameRouter:
             raise Refused(Refusal.OUT_OF_PLACE, "table message before we were admitted")
         if rt.session is None:
             if rt.place is None:
-                raise Refused(Refusal.OUT_OF_PLACE,
-                              "table message before the roster gave us a place")
-            if not self.d.port.opens_table(frame.payload):   # another seat's, ahead of it
+                raise Refused(
+                    Refusal.OUT_OF_PLACE, "table message before the roster gave us a place"
+                )
+            if not self.d.port.opens_table(frame.payload):  # another seat's, ahead of it
                 if len(rt.before_open) >= BEFORE_OPEN_KEPT:
-                    raise Refused(Refusal.OUT_OF_PLACE,
-                                  f"over {BEFORE_OPEN_KEPT} table messages before the Open")
+                    raise Refused(
+                        Refusal.OUT_OF_PLACE,
+                        f"over {BEFORE_OPEN_KEPT} table messages before the Open",
+                    )
                 if frame.payload not in rt.before_open:
                     rt.before_open.append(frame.payload)
                 return
             early, rt.before_open = rt.before_open, []
             try:
-                step = self.d.port.join_table(self.d.identity.private_key,
-                                              [frame.payload, *early], rt.place, self.d.name,
-                                              self.d.seat_entropy(rt.table_id), now)
-            except FourwindsError as error:   # once, not at every catch-up (requests.py)
+                step = self.d.port.join_table(
+                    self.d.identity.private_key,
+                    [frame.payload, *early],
+                    rt.place,
+                    self.d.name,
+                    self.d.seat_entropy(rt.table_id),
+                    now,
+                )
+            except FourwindsError as error:  # once, not at every catch-up (requests.py)
                 requests.give_up_joining(self.d, rt, f"the table's Open: {error}")
                 return
             self.d.apply(rt, step)
@@ -375,9 +392,9 @@ class FrameRouter:
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "rebuild request")
         if rt.session is None:
-            return          # we have nothing to give (we are joining, or rebuilding too)
+            return  # we have nothing to give (we are joining, or rebuilding too)
         self._send_heads(key, rt)
-        if frame.lost:      # it knows not even the seats: the roster, as the host sends it
+        if frame.lost:  # it knows not even the seats: the roster, as the host sends it
             self.d.transport.send(key, roster_of(rt))
         self.d.peer_rebuilding(rt, key)
 
@@ -413,7 +430,7 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "catch-up request")
-        session = rt.synced_session()     # only what is on disk (daemon/durable.py)
+        session = rt.synced_session()  # only what is on disk (daemon/durable.py)
         if session is None:
             return
         keys = list(self.d.port.seat_keys(session))
@@ -426,6 +443,10 @@ def roster_of(rt: TableRuntime) -> Roster:
     """The host's roster of ``rt``: every member in place order, with the places when one
     before the last is free (a player left the lobby)."""
     places = rt.places()
-    return Roster(rt.table_id, rt.name, rt.rules,
-                  tuple((k, h, p) for k, (h, p) in rt.members.items()),
-                  tuple(places[k] for k in rt.members) if rt.free_places else ())
+    return Roster(
+        rt.table_id,
+        rt.name,
+        rt.rules,
+        tuple((k, h, p) for k, (h, p) in rt.members.items()),
+        tuple(places[k] for k in rt.members) if rt.free_places else (),
+    )

@@ -42,7 +42,7 @@ def default_player_name() -> str:
     means nothing across a table; ``whoami`` still shows it), "player" where there is none."""
     try:
         login = getpass.getuser().strip()
-    except (OSError, KeyError):   # no USER/LOGNAME and no passwd entry (some containers)
+    except (OSError, KeyError):  # no USER/LOGNAME and no passwd entry (some containers)
         login = ""
     return login[:NAME_LIMIT] or "player"
 
@@ -52,7 +52,7 @@ def fingerprint(public_key: bytes) -> str:
     if len(public_key) != 32:
         raise ValueError("an Ed25519 public key is 32 bytes")
     digest = hashlib.sha256(b"fourwinds-fp" + public_key).hexdigest()[:16]
-    return ":".join(digest[i:i + 4] for i in range(0, 16, 4))
+    return ":".join(digest[i : i + 4] for i in range(0, 16, 4))
 
 
 class BadKey(FourwindsError):
@@ -90,7 +90,7 @@ def _key_problem(raw: bytes) -> str:
         return "it is not a point of the Ed25519 curve"
     if not crypto_core_ed25519_is_valid_point(raw):
         return "it is a point of small or mixed order (it has a small-order component)"
-    try:   # what libsodium refuses to turn into a CURVE key, whatever else it may be
+    try:  # what libsodium refuses to turn into a CURVE key, whatever else it may be
         VerifyKey(raw).to_curve25519_public_key()
     except (CryptoError, RuntimeError):
         return "libsodium cannot convert it to an X25519 key"
@@ -130,7 +130,7 @@ class Identity:
     """This daemon's key pair (raw bytes) with its derived CURVE keys."""
 
     private_key: bytes  # 32-byte Ed25519 seed
-    public_key: bytes   # 32 bytes
+    public_key: bytes  # 32 bytes
 
     @classmethod
     def generate(cls, seed: bytes) -> Identity:
@@ -166,7 +166,8 @@ def _check_mode(path: Path) -> None:
     mode = stat.S_IMODE(path.stat().st_mode)
     if mode & 0o077:
         raise IdentityError(
-            f"{path} is readable by other users (mode {mode:o}); run `chmod 600 {path}`")
+            f"{path} is readable by other users (mode {mode:o}); run `chmod 600 {path}`"
+        )
 
 
 def load_identity(path: Path) -> Identity:
@@ -175,7 +176,7 @@ def load_identity(path: Path) -> Identity:
     data = path.read_bytes()
     if not data.startswith(MAGIC) or len(data) != len(MAGIC) + 32:
         raise IdentityError(f"{path} is not a fourwinds identity file")
-    return Identity.generate(data[len(MAGIC):])
+    return Identity.generate(data[len(MAGIC) :])
 
 
 def load_or_create_identity(path: Path) -> Identity:

@@ -60,15 +60,26 @@ async def run(settings: Settings) -> None:
     for note in RUNTIME_NOTES:
         log.info("runtime directory: %s (private to this user)", note)
     ensure_private_dir(paths.data)
-    held = hold_data_dir(paths.data)     # before anything is read or bound (daemon/single.py)
+    held = hold_data_dir(paths.data)  # before anything is read or bound (daemon/single.py)
     identity = load_or_create_identity(paths.identity)
     address = interface_address(settings.interface)
     port = load_session_module(settings.session_module)
-    name = local_name(settings.name, "name", PLAYER_NAME_LIMIT) if settings.name.strip() \
+    name = (
+        local_name(settings.name, "name", PLAYER_NAME_LIMIT)
+        if settings.name.strip()
         else default_player_name()
-    daemon = Daemon(identity, paths, port, name=name,
-                    host=address or "0.0.0.0", listen_port=settings.port,
-                    mdns=settings.mdns, interface_address=address, peers=settings.peers)
+    )
+    daemon = Daemon(
+        identity,
+        paths,
+        port,
+        name=name,
+        host=address or "0.0.0.0",
+        listen_port=settings.port,
+        mdns=settings.mdns,
+        interface_address=address,
+        peers=settings.peers,
+    )
     loop = asyncio.get_running_loop()
 
     def stop_soon() -> None:
@@ -81,9 +92,12 @@ async def run(settings: Settings) -> None:
         stopping = asyncio.create_task(daemon.stopping.wait(), name="stopping")
         await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
         if starting.done():
-            starting.result()          # a start that failed says why
-            print(f"fourwinds daemon {identity.fingerprint} on port {daemon.transport.port}; "
-                  f"local API {daemon.api.endpoint}", flush=True)
+            starting.result()  # a start that failed says why
+            print(
+                f"fourwinds daemon {identity.fingerprint} on port {daemon.transport.port}; "
+                f"local API {daemon.api.endpoint}",
+                flush=True,
+            )
             await daemon.serve_forever()
         else:
             log.info("stopped while starting")
@@ -116,10 +130,9 @@ class SignalWatcher(threading.Thread):
     def run(self) -> None:
         received = signal.sigwait(STOP_SIGNALS)
         log.info("%s: stopping", signal.Signals(received).name)
-        with contextlib.suppress(RuntimeError):      # the loop is already closed
+        with contextlib.suppress(RuntimeError):  # the loop is already closed
             self.on_signal()
-        stopper = threading.Thread(target=self._second, name="fourwinds-signals-2",
-                                   daemon=True)
+        stopper = threading.Thread(target=self._second, name="fourwinds-signals-2", daemon=True)
         stopper.start()
         if not self.done.wait(STOP_S):
             log.warning("the daemon did not stop within %.1f s; ending it now", STOP_S)
@@ -140,6 +153,6 @@ def _exit_now() -> None:
 
 
 def main(settings: Settings) -> int:
-    logfile.setup(logging.INFO)     # rotated when it goes to a file (daemon/logfile.py)
+    logfile.setup(logging.INFO)  # rotated when it goes to a file (daemon/logfile.py)
     asyncio.run(run(settings))
     return 0

@@ -59,11 +59,18 @@ def parse_event(props: dict[str, str], info: AsyncServiceInfo) -> SeenEvent:
     if len(event_id) != EVENT_ID:
         raise ValueError(f"an event id is {EVENT_ID} bytes")
     rules = peer_name(props["rules"], RULES_LIMIT)
-    return SeenEvent(event_id, peer_name(props["name"], TABLE_NAME_LIMIT),
-                     rules, props.get("private") == "1",
-                     int(props["v"]), public_key, checked_host(addresses[0]),
-                     checked_port(info.port), peer_name(props.get("player", "")),
-                     parse_flowers(props, rules))
+    return SeenEvent(
+        event_id,
+        peer_name(props["name"], TABLE_NAME_LIMIT),
+        rules,
+        props.get("private") == "1",
+        int(props["v"]),
+        public_key,
+        checked_host(addresses[0]),
+        checked_port(info.port),
+        peer_name(props.get("player", "")),
+        parse_flowers(props, rules),
+    )
 
 
 def _props(info: AsyncServiceInfo) -> dict[str, str]:
@@ -90,18 +97,26 @@ def parse_info(info: AsyncServiceInfo) -> Discovered | None:
             raise ValueError(f"a table id is {TABLE_ID} bytes")
         rules = peer_name(props["rules"], RULES_LIMIT)
         found = Discovered(
-            table_id=table_id, table=peer_name(props["table"], TABLE_NAME_LIMIT),
-            rules=rules, flowers=parse_flowers(props, rules),
-            free=int(props["free"]), private=props.get("private") == "1",
-            version=int(props["v"]), fingerprint=props["fp"], public_key=public_key,
-            host=checked_host(addresses[0]), port=checked_port(info.port),
-            player=peer_name(props.get("player", "")))
+            table_id=table_id,
+            table=peer_name(props["table"], TABLE_NAME_LIMIT),
+            rules=rules,
+            flowers=parse_flowers(props, rules),
+            free=int(props["free"]),
+            private=props.get("private") == "1",
+            version=int(props["v"]),
+            fingerprint=props["fp"],
+            public_key=public_key,
+            host=checked_host(addresses[0]),
+            port=checked_port(info.port),
+            player=peer_name(props.get("player", "")),
+        )
     except (KeyError, ValueError, BadKey, BadInput) as error:
         log.info("ignoring malformed announcement %r (%s)", peer_name(info.name, 80), error)
         return None
     if fingerprint(public_key) != found.fingerprint:
-        log.info("ignoring announcement %r: fingerprint does not match its key",
-                 peer_name(info.name, 80))
+        log.info(
+            "ignoring announcement %r: fingerprint does not match its key", peer_name(info.name, 80)
+        )
         return None
     return found
 
@@ -109,8 +124,9 @@ def parse_info(info: AsyncServiceInfo) -> Discovered | None:
 class Discovery:
     """Announce our tables and browse for others'. Construct, then ``await start()``."""
 
-    def __init__(self, public_key: bytes, player: str, port: int,
-                 address: str | None = None) -> None:
+    def __init__(
+        self, public_key: bytes, player: str, port: int, address: str | None = None
+    ) -> None:
         self.public_key = public_key
         self.player = player
         self.port = port
@@ -127,14 +143,19 @@ class Discovery:
     async def start(self) -> None:
         interfaces: Any = [self.address] if self.address else None
         try:
-            self._zc = (AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
-                        if interfaces else AsyncZeroconf(ip_version=IPVersion.V4Only))
+            self._zc = (
+                AsyncZeroconf(interfaces=interfaces, ip_version=IPVersion.V4Only)
+                if interfaces
+                else AsyncZeroconf(ip_version=IPVersion.V4Only)
+            )
         except OSError as error:
-            raise DiscoveryError(f"cannot start mDNS ({error}); is there a network "
-                                 "interface? use --peer HOST:PORT where multicast is blocked"
-                                 ) from None
-        self._browser = AsyncServiceBrowser(self._zc.zeroconf, [SERVICE],
-                                            handlers=[self._on_change])
+            raise DiscoveryError(
+                f"cannot start mDNS ({error}); is there a network "
+                "interface? use --peer HOST:PORT where multicast is blocked"
+            ) from None
+        self._browser = AsyncServiceBrowser(
+            self._zc.zeroconf, [SERVICE], handlers=[self._on_change]
+        )
 
     def _addresses(self) -> list[bytes]:
         if self.address:
@@ -149,9 +170,13 @@ class Discovery:
     def _info(self, announcement: Announcement) -> AsyncServiceInfo:
         instance = f"{announcement.table[:40]} {announcement.table_id.hex()[:8]}.{SERVICE}"
         return AsyncServiceInfo(
-            SERVICE, instance, port=self.port,
+            SERVICE,
+            instance,
+            port=self.port,
             properties=table_txt(announcement, self.public_key, self.player),
-            addresses=self._addresses(), server=f"fw-{announcement.table_id.hex()[:12]}.local.")
+            addresses=self._addresses(),
+            server=f"fw-{announcement.table_id.hex()[:12]}.local.",
+        )
 
     async def announce(self, announcement: Announcement) -> None:
         """Announce (or update) one hosted table."""
@@ -170,9 +195,13 @@ class Discovery:
             return
         instance = f"{announcement.name[:40]} {announcement.event_id.hex()[:8]}.{SERVICE}"
         info = AsyncServiceInfo(
-            SERVICE, instance, port=self.port,
+            SERVICE,
+            instance,
+            port=self.port,
             properties=event_txt(announcement, self.public_key, self.player),
-            addresses=self._addresses(), server=f"fw-{announcement.event_id.hex()[:12]}.local.")
+            addresses=self._addresses(),
+            server=f"fw-{announcement.event_id.hex()[:12]}.local.",
+        )
         await self._zc.async_register_service(info, allow_name_change=True)
         self._announced[announcement.event_id] = info
 
@@ -181,8 +210,9 @@ class Discovery:
         if info is not None and self._zc is not None:
             await self._zc.async_unregister_service(info)
 
-    def _on_change(self, zeroconf: Any, service_type: str, name: str,
-                   state_change: ServiceStateChange) -> None:
+    def _on_change(
+        self, zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
+    ) -> None:
         if state_change is ServiceStateChange.Removed:
             self.seen.pop(name, None)
             self.seen_events.pop(name, None)
@@ -202,11 +232,13 @@ class Discovery:
             try:
                 event = parse_event(props, info)
             except (KeyError, ValueError, BadKey, BadInput) as error:
-                log.info("ignoring malformed event announcement %r (%s)",
-                         peer_name(name, 80), error)
+                log.info(
+                    "ignoring malformed event announcement %r (%s)", peer_name(name, 80), error
+                )
                 return
             if event.public_key != self.public_key and (
-                    len(self.seen_events) < MAX_SEEN_EVENTS or name in self.seen_events):
+                len(self.seen_events) < MAX_SEEN_EVENTS or name in self.seen_events
+            ):
                 self.seen_events[name] = event
             return
         found = parse_info(info)

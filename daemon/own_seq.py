@@ -24,10 +24,10 @@ CONFIRM_S = 5.0
 class OwnSeqCheck:
     """The question a resumed seat asks of the other members, while it is open."""
 
-    place: int                              # our place at the table
-    until: float                            # time.monotonic() after which we stop waiting
-    waiting: set[bytes] = field(default_factory=set)    # members yet to answer
-    ahead: int = -1     # the highest number of our seat any member holds (-1: none)
+    place: int  # our place at the table
+    until: float  # time.monotonic() after which we stop waiting
+    waiting: set[bytes] = field(default_factory=set)  # members yet to answer
+    ahead: int = -1  # the highest number of our seat any member holds (-1: none)
 
     def heard(self, key: bytes, seqs: tuple[int, int, int, int]) -> None:
         """``key``'s ``Heads``."""
@@ -38,8 +38,10 @@ class OwnSeqCheck:
         """Why our seat may not sign yet (``own_last``: the last number our records hold),
         or "" once it may."""
         if own_last < self.ahead:
-            return (f"the other seats hold our messages up to number {self.ahead} and our "
-                    f"records end at {own_last}: fetching them before signing again")
+            return (
+                f"the other seats hold our messages up to number {self.ahead} and our "
+                f"records end at {own_last}: fetching them before signing again"
+            )
         if self.waiting and now < self.until:
             return "asking the other seats for the last message number we used"
         return ""

@@ -30,12 +30,12 @@ from fourwinds.protocol.errors import FourwindsError
 if TYPE_CHECKING:
     from spake2 import SPAKE2_A
 
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"   # no 0/O, 1/I/L
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L
 CODE_LENGTH = 6
-MAX_FAILURES = 5           # wrong codes from one key per window before it is not heard
+MAX_FAILURES = 5  # wrong codes from one key per window before it is not heard
 MAX_ADDRESS_FAILURES = 10  # wrong codes from one address per window: its keys that failed
-FAILURE_WINDOW_S = 60.0    # are not heard (a key that never failed always is)
-FAILURE_SOURCES = 1024     # keys and addresses remembered (the oldest forgotten first)
+FAILURE_WINDOW_S = 60.0  # are not heard (a key that never failed always is)
+FAILURE_SOURCES = 1024  # keys and addresses remembered (the oldest forgotten first)
 
 
 class PairingError(FourwindsError):
@@ -53,8 +53,9 @@ def normalize_code(code: str) -> bytes:
 
 
 def _mac(key: bytes, role: bytes, table_id: bytes, joiner: bytes, host: bytes) -> bytes:
-    return hmac.new(key, b"fourwinds-pair|" + role + table_id + joiner + host,
-                    hashlib.sha256).digest()
+    return hmac.new(
+        key, b"fourwinds-pair|" + role + table_id + joiner + host, hashlib.sha256
+    ).digest()
 
 
 @dataclass
@@ -73,8 +74,8 @@ class JoinerPairing:
         if self.code is None:
             return b""
         from spake2 import SPAKE2_A  # a private table's join only: ~17 ms of a start
-        self._spake = SPAKE2_A(normalize_code(self.code), idA=self.joiner_key,
-                               idB=self.host_key)
+
+        self._spake = SPAKE2_A(normalize_code(self.code), idA=self.joiner_key, idB=self.host_key)
         message: bytes = self._spake.start()
         return message
 
@@ -96,8 +97,9 @@ class JoinerPairing:
             return
         expected = _mac(self._key, b"host", self.table_id, self.joiner_key, self.host_key)
         if not self._key or not hmac.compare_digest(mac, expected):
-            raise PairingError("the host could not prove it knows the table code; "
-                               "someone may be impersonating it")
+            raise PairingError(
+                "the host could not prove it knows the table code; someone may be impersonating it"
+            )
 
 
 @dataclass
@@ -105,7 +107,7 @@ class CodeGuesses:
     """Wrong codes counted per key and per address, never per table or event: a stranger's
     wrong codes must not lock out the friend who has the right one (module docstring)."""
 
-    _by_key: dict[bytes, list[float]] = field(default_factory=dict)     # wrong codes' times
+    _by_key: dict[bytes, list[float]] = field(default_factory=dict)  # wrong codes' times
     _by_address: dict[str, list[float]] = field(default_factory=dict)
 
     def locked(self, now: float, key: bytes, address: str = "") -> bool:
@@ -116,8 +118,9 @@ class CodeGuesses:
         mine = _recent(self._by_key, key, now)
         if not mine:
             return False
-        return mine >= MAX_FAILURES or _recent(self._by_address, address, now) \
-            >= MAX_ADDRESS_FAILURES
+        return (
+            mine >= MAX_FAILURES or _recent(self._by_address, address, now) >= MAX_ADDRESS_FAILURES
+        )
 
     def failed(self, now: float, key: bytes, address: str = "") -> None:
         """One more wrong code from ``key`` at ``address``."""
@@ -132,7 +135,7 @@ class HostPairing:
     table_id: bytes
     host_key: bytes
     code: str | None
-    _pending: dict[bytes, bytes] = field(default_factory=dict)      # joiner -> SPAKE2 key
+    _pending: dict[bytes, bytes] = field(default_factory=dict)  # joiner -> SPAKE2 key
     guesses: CodeGuesses = field(default_factory=CodeGuesses)
 
     def locked(self, now: float, joiner_key: bytes, address: str = "") -> bool:
@@ -148,13 +151,14 @@ class HostPairing:
         if not message:
             raise PairingError("this table is private: joining needs its code")
         from spake2 import SPAKE2_B  # a private table's join only: ~17 ms of a start
+
         spake = SPAKE2_B(normalize_code(self.code), idA=joiner_key, idB=self.host_key)
         ours: bytes = spake.start()
         try:
             self._pending[joiner_key] = spake.finish(message)
         except Exception as error:
             raise PairingError(f"bad pairing message ({error})") from None
-        if len(self._pending) > 32:   # bound memory: forget the oldest attempt
+        if len(self._pending) > 32:  # bound memory: forget the oldest attempt
             self._pending.pop(next(iter(self._pending)))
         return ours
 

@@ -25,6 +25,7 @@ class PathsError(FourwindsError, OSError):
     the message names it and what to do, in one line. Also an ``OSError``, so the store's
     handling of a failing disk takes it as it took the error it replaces."""
 
+
 RUNTIME_NOTES: list[str] = []
 """What platformdirs said while choosing the runtime directory (e.g. "XDG_RUNTIME_DIR is not
 set, falling back to /tmp/runtime-1000"), for the daemon to log once. The fallback it takes
@@ -81,7 +82,7 @@ def user_runtime_dir() -> Path:
         warnings.simplefilter("always")
         try:
             runtime = Path(platformdirs.user_runtime_dir(APP, appauthor=False))
-        except OSError as error:   # e.g. /tmp/runtime-<uid> made by another user
+        except OSError as error:  # e.g. /tmp/runtime-<uid> made by another user
             said = str(error).removeprefix("runtime directory ")
             raise PathsError(f"cannot use the runtime folder {said}") from None
     for warning in caught:
@@ -107,11 +108,12 @@ def ensure_private_dir(path: Path) -> Path:
     except OSError as error:
         raise PathsError(f"cannot create {path}: {error.strerror or error}") from None
     if not stat.S_ISDIR(info.st_mode):
-        raise PathsError(f"{path} is not a folder; move it away or choose another with "
-                         "--data-dir")
+        raise PathsError(f"{path} is not a folder; move it away or choose another with --data-dir")
     if info.st_uid != os.geteuid():
-        raise PathsError(f"{path} belongs to another user (uid {info.st_uid}); remove it, "
-                         "or set XDG_RUNTIME_DIR / --data-dir to a folder of your own")
+        raise PathsError(
+            f"{path} belongs to another user (uid {info.st_uid}); remove it, "
+            "or set XDG_RUNTIME_DIR / --data-dir to a folder of your own"
+        )
     try:
         os.chmod(path, 0o700)
     except OSError as error:

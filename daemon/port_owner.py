@@ -42,8 +42,8 @@ def _command(pid: str, proc: Path) -> str:
         return ""
     words = [w.decode(errors="replace") for w in raw.split(b"\0") if w]
     if len(words) > 1 and "python" in os.path.basename(words[0]) and words[1] == "-m":
-        words = words[2:]   # "python -m fourwinds.frontends.cli daemon": the module is enough
-    text = " ".join(" ".join(words).split())    # one line, whatever the arguments hold
+        words = words[2:]  # "python -m fourwinds.frontends.cli daemon": the module is enough
+    text = " ".join(" ".join(words).split())  # one line, whatever the arguments hold
     return text if len(text) <= 70 else text[:67] + "..."
 
 
@@ -69,7 +69,7 @@ def port_holder(port: int, proc: Path = PROC) -> str | None:
         try:
             fds = list((proc / pid / "fd").iterdir())
         except OSError:
-            continue        # gone, or another user's
+            continue  # gone, or another user's
         for fd in fds:
             try:
                 target = os.readlink(fd)

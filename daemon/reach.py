@@ -81,22 +81,24 @@ def usable(host: str, port: int, source: Source, via: str | None = None) -> bool
     if not isinstance(host, str) or not host or len(host) > 255 or host in ("?", "*"):
         return False
     try:
-        checked_host(host)      # an address or a DNS name that parses (daemon/checks.py)
+        checked_host(host)  # an address or a DNS name that parses (daemon/checks.py)
     except BadInput:
         return False
     if not isinstance(port, int) or isinstance(port, bool) or not 0 < port < 65535:
         return False
     address = _ip(host)
-    if address is not None and (address.is_unspecified or address.is_multicast
-                                or str(address) == "255.255.255.255"):
+    if address is not None and (
+        address.is_unspecified or address.is_multicast or str(address) == "255.255.255.255"
+    ):
         return False
     if is_loopback(host) and not source.verified:
         return source is not Source.MDNS and via is not None and is_loopback(via)
     return True
 
 
-def remember(known: Sequence[Address], new: Address,
-             limit: int = MAX_ADDRESSES) -> tuple[Address, ...]:
+def remember(
+    known: Sequence[Address], new: Address, limit: int = MAX_ADDRESSES
+) -> tuple[Address, ...]:
     """``known`` with ``new`` first (once verified, an address stays verified); when over
     ``limit``, the oldest unverified entry is dropped, else the oldest entry."""
     old = next((a for a in known if a.where == new.where), None)
@@ -134,9 +136,14 @@ def from_plain(value: object) -> tuple[Address, ...]:
     if not isinstance(value, list):
         return ()
     for item in value[:MAX_ADDRESSES]:
-        if (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)
-                and isinstance(item[1], int) and isinstance(item[2], bool)
-                and usable(item[0], item[1], Source.HEARD)):
+        if (
+            isinstance(item, list)
+            and len(item) == 3
+            and isinstance(item[0], str)
+            and isinstance(item[1], int)
+            and isinstance(item[2], bool)
+            and usable(item[0], item[1], Source.HEARD)
+        ):
             out.append(Address(item[0], item[1], item[2]))
     return tuple(out)
 

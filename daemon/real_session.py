@@ -46,9 +46,14 @@ transcript = export_transcript
 tick = table.tick
 resume = table.resume
 
-_OPTION_TYPES: dict[str, type] = {"call_window": float, "charleston_window": float,
-                                  "turn_window": float, "next_window": float,
-                                  "stall_after": float, "hands": int}
+_OPTION_TYPES: dict[str, type] = {
+    "call_window": float,
+    "charleston_window": float,
+    "turn_window": float,
+    "next_window": float,
+    "stall_after": float,
+    "hands": int,
+}
 OPEN_TEXT_LIMIT = 200
 """Longest card name an Open may carry (protocol/table/messages.py, ``need_str``)."""
 
@@ -83,8 +88,9 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
             try:
                 values[key] = DeckKind(value)
             except (ValueError, TypeError):
-                raise LocalProtocolError(f"deck must be one of "
-                                         f"{', '.join(d.value for d in DeckKind)}") from None
+                raise LocalProtocolError(
+                    f"deck must be one of {', '.join(d.value for d in DeckKind)}"
+                ) from None
             continue
         values[key] = _number(key, value)
     try:
@@ -97,15 +103,17 @@ def _engine_options(value: object) -> tuple[tuple[str, str | int | bool], ...]:
     """The ``rules`` map as the table's engine option pairs, sorted by name (their
     meaning is the rule set's: ``lobby.open_table`` asks it)."""
     if not isinstance(value, dict):
-        raise LocalProtocolError("option rules must be a map of the rule set's options, "
-                                 "e.g. {\"flowers\": false}")
+        raise LocalProtocolError(
+            'option rules must be a map of the rule set\'s options, e.g. {"flowers": false}'
+        )
     pairs: list[tuple[str, str | int | bool]] = []
     for name, val in sorted(value.items(), key=lambda item: str(item[0])):
         if not isinstance(name, str):
             raise LocalProtocolError("option rules: a name must be text")
         if isinstance(val, float) or not isinstance(val, (str, int, bool)):
-            raise LocalProtocolError(f"option rules {name!r}: expected text, a whole number "
-                                     f"or true/false"[:120])
+            raise LocalProtocolError(
+                f"option rules {name!r}: expected text, a whole number or true/false"[:120]
+            )
         pairs.append((name, val))
     return tuple(pairs)
 
@@ -114,8 +122,11 @@ def _number(key: str, value: object) -> float | int:
     """A timer (seconds) or the hand count, of the right type (``checked`` holds it to its
     range)."""
     kind = _OPTION_TYPES[key]
-    if (not isinstance(value, (int, float)) or isinstance(value, bool)
-            or (kind is int and isinstance(value, float) and not value.is_integer())):
+    if (
+        not isinstance(value, (int, float))
+        or isinstance(value, bool)
+        or (kind is int and isinstance(value, float) and not value.is_integer())
+    ):
         raise LocalProtocolError(f"option {key} must be {limit_text(key)}")
     if isinstance(value, float) and not math.isfinite(value):
         raise LocalProtocolError(f"option {key} must be {limit_text(key)}, not {value!r}")
@@ -133,20 +144,36 @@ def _open_text(options: Mapping[str, Any], key: str, limit: int) -> str:
     return value
 
 
-def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
-              options: Mapping[str, Any], entropy: bytes, now: float) -> Step:
+def new_table(
+    identity_private_key: bytes,
+    name: str,
+    rules: str,
+    player: str,
+    options: Mapping[str, Any],
+    entropy: bytes,
+    now: float,
+) -> Step:
     # the local API's names for the rule set's own text (an American card file, its name)
     rules_text = _open_text(options, "card_text", MAX_CARD_TEXT)
     rules_text_name = _open_text(options, "card_name", OPEN_TEXT_LIMIT)
     plain = {k: v for k, v in options.items() if k not in ("card_text", "card_name")}
-    step = table.new_table(name, rules, identity_private_key, entropy, now,
-                           rules_text_name=rules_text_name, rules_text=rules_text,
-                           options=table_options(plain), player=player)
+    step = table.new_table(
+        name,
+        rules,
+        identity_private_key,
+        entropy,
+        now,
+        rules_text_name=rules_text_name,
+        rules_text=rules_text,
+        options=table_options(plain),
+        player=player,
+    )
     opened = max((len(out.payload) for out in step.outgoing), default=0)
-    if opened > MAX_PAYLOAD:     # the joiners' sockets would refuse it (wire.MAX_FRAME)
+    if opened > MAX_PAYLOAD:  # the joiners' sockets would refuse it (wire.MAX_FRAME)
         raise LocalProtocolError(
             f"the table's Open would be {opened:,} bytes, over the {MAX_PAYLOAD:,} a peer "
-            "takes: use a shorter card file (fewer comments)")
+            "takes: use a shorter card file (fewer comments)"
+        )
     return step
 
 
@@ -155,31 +182,44 @@ def opens_table(payload: bytes) -> bool:
     return lobby.is_open_message(payload)
 
 
-def join_table(identity_private_key: bytes, payloads: Sequence[bytes], place: int,
-               player: str, entropy: bytes, now: float) -> Step:
+def join_table(
+    identity_private_key: bytes,
+    payloads: Sequence[bytes],
+    place: int,
+    player: str,
+    entropy: bytes,
+    now: float,
+) -> Step:
     if not payloads:
         raise LocalProtocolError("joining needs the table's Open message")
-    step = table.join_table(payloads[0], Seat(place), identity_private_key, entropy, now,
-                            player=player)
+    step = table.join_table(
+        payloads[0], Seat(place), identity_private_key, entropy, now, player=player
+    )
     for payload in payloads[1:]:
         more = table.handle_message(step.session, payload, now)
-        step = Step(more.session, step.outgoing + more.outgoing, step.persist + more.persist,
-                    step.events + more.events, step.problems + more.problems)
+        step = Step(
+            more.session,
+            step.outgoing + more.outgoing,
+            step.persist + more.persist,
+            step.events + more.events,
+            step.problems + more.problems,
+        )
     return step
 
 
-def messages_since(session: TableSession, seat: int, seq: int,
-                   for_seat: int | None = None) -> tuple[bytes, ...]:
+def messages_since(
+    session: TableSession, seat: int, seq: int, for_seat: int | None = None
+) -> tuple[bytes, ...]:
     """Messages of ``seat`` after ``seq`` (the daemon's catch-up asks "after the last I have")."""
-    return table.messages_since(session, Seat(seat), seq + 1,
-                                for_seat=None if for_seat is None else Seat(for_seat))
+    return table.messages_since(
+        session, Seat(seat), seq + 1, for_seat=None if for_seat is None else Seat(for_seat)
+    )
 
 
 def awaits_us(session: TableSession) -> bool:
     """The table waits for an input of our seat (the publisher sends such views at once)."""
     s = session
-    return (s.me is not None and s.me in s.awaiting and s.me not in s.inputs
-            and not s.inbox[s.me])
+    return s.me is not None and s.me in s.awaiting and s.me not in s.inputs and not s.inbox[s.me]
 
 
 def ready_due(session: TableSession) -> bool:
@@ -189,8 +229,9 @@ def ready_due(session: TableSession) -> bool:
     return s.phase is Phase.READY and s.me is not None and s.me not in s.inputs
 
 
-def final_scores(session: TableSession, three_exposures_penalty: int
-                 ) -> tuple[int, int, int, int] | None:
+def final_scores(
+    session: TableSession, three_exposures_penalty: int
+) -> tuple[int, int, int, int] | None:
     """Each place's final score as a tournament counts it, once the match is over (else
     None): MCR the match score; American the tournament points of its hands
     (protocol/tournament/standings.py), the discarder's penalty with three or more
@@ -201,8 +242,9 @@ def final_scores(session: TableSession, three_exposures_penalty: int
     return session.scores if counted is None else counted
 
 
-def scores_so_far(session: TableSession, three_exposures_penalty: int
-                  ) -> tuple[int, tuple[int, int, int, int]] | None:
+def scores_so_far(
+    session: TableSession, three_exposures_penalty: int
+) -> tuple[int, tuple[int, int, int, int]] | None:
     """The hands the table finished and each place's score over them as a tournament
     counts it (final_scores' reckoning, the match not over): what a seat carries into the
     table going on after a substitute (records.Substitute). None before the first hand."""
@@ -214,14 +256,16 @@ def scores_so_far(session: TableSession, three_exposures_penalty: int
     return len(session.finals), counted
 
 
-def _counted(session: TableSession, three_exposures_penalty: int
-             ) -> tuple[int, int, int, int] | None:
+def _counted(
+    session: TableSession, three_exposures_penalty: int
+) -> tuple[int, int, int, int] | None:
     """The finished hands' scores as the rule set's tournaments count them, or None when
     the match score counts (the rule set's ``tournament_scores``)."""
     assert session.rules is not None
     seatings = [seating for _, _, seating in session.outcomes]
-    return ruleset_of(session.rules).tournament_scores(session.finals, seatings,
-                                                       three_exposures_penalty)
+    return ruleset_of(session.rules).tournament_scores(
+        session.finals, seatings, three_exposures_penalty
+    )
 
 
 def last_seq(session: TableSession, seat: int) -> int:
@@ -243,8 +287,11 @@ def seat_keys(session: TableSession) -> Sequence[bytes | None]:
     return session.public_keys
 
 
-def seat_view(session: TableSession, unreachable: Sequence[Mapping[str, Any]] = (),
-              names: Mapping[int, str] | None = None) -> dict[str, Any]:
+def seat_view(
+    session: TableSession,
+    unreachable: Sequence[Mapping[str, Any]] = (),
+    names: Mapping[int, str] | None = None,
+) -> dict[str, Any]:
     """The local API's seat view (CONTRACTS.md / docs/LOCAL-API.md): the contract VIEW with
     ``legal_actions`` (ids, human labels, tiles, ``choose``, ``default``), plus the session's
     own bookkeeping (``step``, ``hands_played``, ``problems``, ``halted``, and under
@@ -253,8 +300,10 @@ def seat_view(session: TableSession, unreachable: Sequence[Mapping[str, Any]] = 
     ``last_address`` each), named in the view (contract_view.Unreachable). ``names``: by
     table place, the name each player goes by now (the daemon's: its config's, each peer's
     latest Hello), shown instead of the one signed when that player sat down."""
-    away = [Unreachable(int(u["place"]), int(u["for_s"]), str(u.get("last_address", "")))
-            for u in unreachable]
+    away = [
+        Unreachable(int(u["place"]), int(u["for_s"]), str(u.get("last_address", "")))
+        for u in unreachable
+    ]
     built = build_seat_view(session, time.monotonic(), unreachable=away, names=names)
     # the contract VIEW, with the daemon's own keys added for the wire
     view: dict[str, Any] = {**built["view"], "legal_actions": built["legal_actions"]}
@@ -262,10 +311,13 @@ def seat_view(session: TableSession, unreachable: Sequence[Mapping[str, Any]] = 
     view["step"] = s.step
     view["state"] = s.step_hash.hex()
     view["hands_played"] = s.hands_played
-    view["problems"] = shown_problems(s.problems, s.problem_tally)   # bounded
+    view["problems"] = shown_problems(s.problems, s.problem_tally)  # bounded
     view["halted"] = None if s.halted is None else s.halted.describe()
-    view["session"] = {"phase": s.phase.value, "me": None if s.me is None else int(s.me),
-                       "waiting_for": sorted(int(p) for p in s.awaiting if p not in s.inputs)}
+    view["session"] = {
+        "phase": s.phase.value,
+        "me": None if s.me is None else int(s.me),
+        "waiting_for": sorted(int(p) for p in s.awaiting if p not in s.inputs),
+    }
     return view
 
 
@@ -296,8 +348,9 @@ def progress(session: TableSession) -> tuple[str, int]:
     return session.phase.value, session.step
 
 
-def local_action(session: TableSession, action: object, now: float,
-                 settle_now: bool = True) -> Step:
+def local_action(
+    session: TableSession, action: object, now: float, settle_now: bool = True
+) -> Step:
     """``{"action": id, "tiles": [...]}`` (or ``"ready"``) from the local API -> the session's
     own call. The id is one of the current view's ``legal_actions``; ``tiles`` only for an
     action that asks the player to ``choose``; ``expected`` (optional) is the ACTION map the
@@ -307,19 +360,21 @@ def local_action(session: TableSession, action: object, now: float,
     wanted = action.get("action")
     if action.get("type") == "ready" or wanted == "ready":
         return table.local_action(session, table.TableReady(), now, settle_now=settle_now)
-    if action.get("type") == "time_up":       # the tournament's time call (event_clock.py)
+    if action.get("type") == "time_up":  # the tournament's time call (event_clock.py)
         return table.call_time(session, now, stop_now=action.get("stop_now") is True)
     if isinstance(wanted, str) and wanted.isdigit():
         wanted = int(wanted)
     if isinstance(wanted, bool) or not isinstance(wanted, int):
         raise LocalProtocolError(
-            f"'action' is the id (a number) of one of your legal actions, not {wanted!r}")
+            f"'action' is the id (a number) of one of your legal actions, not {wanted!r}"
+        )
     tiles = action.get("tiles") or []
     if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
-        raise LocalProtocolError("'tiles' is a list of tile codes such as [\"3p\", \"5z\"]")
+        raise LocalProtocolError('\'tiles\' is a list of tile codes such as ["3p", "5z"]')
     expected = action.get("expected")
-    chosen = resolve_action(session, wanted, tiles,
-                            expected if isinstance(expected, Mapping) else None)
+    chosen = resolve_action(
+        session, wanted, tiles, expected if isinstance(expected, Mapping) else None
+    )
     return table.local_action(session, chosen, now, settle_now=settle_now)
 
 

@@ -36,11 +36,11 @@ PEER_SHOWN_S = 3.0
 class Rebuilding:
     """Our seat's rebuild of one table, while it runs."""
 
-    reason: str                     # why the table is rebuilt (the damage, or "lost")
-    pool: Any                       # the session module's pool of the peers' copies
-    heads: dict[bytes, tuple[int, ...]] = field(default_factory=dict)   # peer -> its heads
-    running: bool = False           # the replay runs in a thread
-    failed: str = ""                # why it cannot be rebuilt (it is not retried), or ""
+    reason: str  # why the table is rebuilt (the damage, or "lost")
+    pool: Any  # the session module's pool of the peers' copies
+    heads: dict[bytes, tuple[int, ...]] = field(default_factory=dict)  # peer -> its heads
+    running: bool = False  # the replay runs in a thread
+    failed: str = ""  # why it cannot be rebuilt (it is not retried), or ""
 
     def merged(self) -> list[int]:
         """For each seat, the highest sequence number any peer holds (-1: none)."""
@@ -51,9 +51,13 @@ class Rebuilding:
 
     def ready(self, peers: Sequence[bytes]) -> bool:
         """Every other seat answered, and the pool holds everything up to their heads."""
-        return (not self.running and not self.failed and bool(peers)
-                and all(p in self.heads for p in peers)
-                and bool(self.pool.complete(self.merged())))
+        return (
+            not self.running
+            and not self.failed
+            and bool(peers)
+            and all(p in self.heads for p in peers)
+            and bool(self.pool.complete(self.merged()))
+        )
 
     def detail(self, peers: Sequence[bytes]) -> str:
         """One line for our player's view."""
@@ -61,8 +65,10 @@ class Rebuilding:
             return f"Cannot rebuild this table from the other seats: {self.failed}"
         answered = sum(1 for p in peers if p in self.heads)
         held = sum(self.pool.held(seat) for seat in range(4))
-        text = (f"Rebuilding this table from the other seats' copies ({self.reason}): "
-                f"{held:,} messages checked")
+        text = (
+            f"Rebuilding this table from the other seats' copies ({self.reason}): "
+            f"{held:,} messages checked"
+        )
         if answered < len(peers):
             return f"{text}; {answered} of {len(peers)} seats answered so far"
         missing = self.pool.missing(self.merged())
@@ -71,14 +77,18 @@ class Rebuilding:
 
 def can_rebuild(port: SessionPort, place: int | None, members: int) -> bool:
     """Whether the session module can rebuild a seat and the table has every seat to ask."""
-    return (port.rebuild_pool is not None and port.rebuild is not None
-            and place is not None
-            and members == 4)
+    return (
+        port.rebuild_pool is not None
+        and port.rebuild is not None
+        and place is not None
+        and members == 4
+    )
 
 
-def start(port: SessionPort, place: int, own_key: bytes, host_key: bytes,
-          reason: str) -> Rebuilding:
+def start(
+    port: SessionPort, place: int, own_key: bytes, host_key: bytes, reason: str
+) -> Rebuilding:
     """A rebuild of our seat ``place`` (the host's key, when known, must sign the Open)."""
     make = port.rebuild_pool
-    assert make is not None   # asked only where can_rebuild holds
+    assert make is not None  # asked only where can_rebuild holds
     return Rebuilding(reason, make(place, own_key, host_key or None))

@@ -36,57 +36,101 @@ class CannotResume(FourwindsError):
         super().__init__(reason)
 
 
-def resume_or_set_aside(store: Store, port: SessionPort, private_key: bytes,
-                        table_id: bytes, public_key: bytes | None = None
-                        ) -> TableRuntime | None:
+def resume_or_set_aside(
+    store: Store,
+    port: SessionPort,
+    private_key: bytes,
+    table_id: bytes,
+    public_key: bytes | None = None,
+) -> TableRuntime | None:
     """The table resumed from its folder (or, given our ``public_key``, being rebuilt from
     the peers: ``rt.rebuild``), or None when it was set aside (logged, one line)."""
     try:
         rt = resume_table(store, port, private_key, table_id, public_key)
     except CannotResume as error:
         meta = error.meta
-        if (public_key is None or meta is None or meta.place is None
-                or not rebuild.can_rebuild(port, meta.place, len(meta.members))):
+        if (
+            public_key is None
+            or meta is None
+            or meta.place is None
+            or not rebuild.can_rebuild(port, meta.place, len(meta.members))
+        ):
             aside = store.set_aside(table_id, error.reason)
-            log.error("table %s (%s) set aside, not resumed: %s; its files are kept in %s",
-                      aside.name, table_id.hex()[:8], error.reason, aside.folder)
+            log.error(
+                "table %s (%s) set aside, not resumed: %s; its files are kept in %s",
+                aside.name,
+                table_id.hex()[:8],
+                error.reason,
+                aside.folder,
+            )
             return None
         return _rebuild_instead(store, port, table_id, meta, error.reason, public_key)
     if rt.rebuild is not None:
-        log.warning("table %s (%s): rebuilding it from the other seats again (%s)",
-                    rt.name, rt.table_hex[:8], rt.rebuild.reason)
+        log.warning(
+            "table %s (%s): rebuilding it from the other seats again (%s)",
+            rt.name,
+            rt.table_hex[:8],
+            rt.rebuild.reason,
+        )
         return rt
-    log.info("resumed table %s (%s) from %d records", rt.name, rt.table_hex[:8],
-             len(rt.log.records) if rt.log is not None else 0)
+    log.info(
+        "resumed table %s (%s) from %d records",
+        rt.name,
+        rt.table_hex[:8],
+        len(rt.log.records) if rt.log is not None else 0,
+    )
     return rt
 
 
-def _rebuild_instead(store: Store, port: SessionPort, table_id: bytes, rt: TableRuntime,
-                     reason: str, public_key: bytes) -> TableRuntime | None:
+def _rebuild_instead(
+    store: Store,
+    port: SessionPort,
+    table_id: bytes,
+    rt: TableRuntime,
+    reason: str,
+    public_key: bytes,
+) -> TableRuntime | None:
     """The damaged folder set aside (kept byte for byte, with the reason) and a fresh one
     started, our seat ``rt.place`` to be rebuilt from the others. The folder is set aside
     once, whatever follows: when the fresh one cannot be started (a failing disk) the table
     is not resumed (None), and a member's later frame about it can still bring it back as a
     lost table (``Daemon.offered``); the kept copy is never moved a second time."""
     assert rt.place is not None
-    aside = store.set_aside(table_id, f"{reason} (the table is rebuilt from the other "
-                                      "seats' copies)")
+    aside = store.set_aside(
+        table_id, f"{reason} (the table is rebuilt from the other seats' copies)"
+    )
     try:
         store.start_rebuilding(table_id, rt.meta(), reason)
         rt.log = store.open_log(table_id)
     except (StoreError, OSError) as failed:
-        log.error("table %s (%s): its files are kept in %s, but rebuilding it cannot start "
-                  "(%s); it is not resumed this run", rt.name, table_id.hex()[:8],
-                  aside.folder, failed)
+        log.error(
+            "table %s (%s): its files are kept in %s, but rebuilding it cannot start "
+            "(%s); it is not resumed this run",
+            rt.name,
+            table_id.hex()[:8],
+            aside.folder,
+            failed,
+        )
         return None
     rt.rebuild = rebuild.start(port, rt.place, public_key, rt.host_key, reason)
-    log.error("table %s (%s): %s; its files are kept in %s, and the table is rebuilt from "
-              "the other seats' copies", rt.name, table_id.hex()[:8], reason, aside.folder)
+    log.error(
+        "table %s (%s): %s; its files are kept in %s, and the table is rebuilt from "
+        "the other seats' copies",
+        rt.name,
+        table_id.hex()[:8],
+        reason,
+        aside.folder,
+    )
     return rt
 
 
-def resume_table(store: Store, port: SessionPort, private_key: bytes,
-                 table_id: bytes, public_key: bytes | None = None) -> TableRuntime:
+def resume_table(
+    store: Store,
+    port: SessionPort,
+    private_key: bytes,
+    table_id: bytes,
+    public_key: bytes | None = None,
+) -> TableRuntime:
     """The table as its folder holds it; ``CannotResume`` with the reason if it cannot be
     (with the table's metadata when only its records are at fault)."""
     try:
@@ -97,8 +141,12 @@ def resume_table(store: Store, port: SessionPort, private_key: bytes,
     if rt.table_id != table_id:
         raise CannotResume(f"{META}: it names table {rt.table_id.hex()}, not its folder's")
     again = store.rebuilding(table_id)
-    if again is not None and public_key is not None and rt.place is not None \
-            and rebuild.can_rebuild(port, rt.place, len(rt.members)):
+    if (
+        again is not None
+        and public_key is not None
+        and rt.place is not None
+        and rebuild.can_rebuild(port, rt.place, len(rt.members))
+    ):
         try:
             store.start_rebuilding(table_id, rt.meta(), again)
             rt.log = store.open_log(table_id)
@@ -131,9 +179,9 @@ def _resume_reason(table_log: TableLog, error: Exception) -> str:
     if found is not None:
         offset = table_log.offset_of(int(found.group(1)))
         if offset is not None:
-            return (f"{RECORDS} record {found.group(1)} at byte {offset:,}: "
-                    f"{text[found.end():]}")
+            return f"{RECORDS} record {found.group(1)} at byte {offset:,}: {text[found.end() :]}"
     if not isinstance(error, FourwindsError):
         text = f"{type(error).__name__}: {text}"
-    return (f"{RECORDS}: the table cannot be resumed from its {len(table_log.records)} "
-            f"records ({text})")
+    return (
+        f"{RECORDS}: the table cannot be resumed from its {len(table_log.records)} records ({text})"
+    )

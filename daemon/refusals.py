@@ -85,8 +85,7 @@ class Refusals:
         self.counts[reason.value] += 1
         source = truncate(source, 64)
         if reason.quiet:
-            log.debug("dropped a frame from %s: %s (%s)", source, reason.value,
-                      truncate(detail))
+            log.debug("dropped a frame from %s: %s (%s)", source, reason.value, truncate(detail))
             return
         last = self._logged.get(source)
         if last is not None and now - last[0] < LOG_EVERY_S:
@@ -97,8 +96,8 @@ class Refusals:
         self._logged.move_to_end(source)
         while len(self._logged) > SOURCES_KEPT:
             self._logged.popitem(last=False)
-        more = (f" (and {held:,} more refused from there since the last line)" if held
-                else "")
+        more = f" (and {held:,} more refused from there since the last line)" if held else ""
         text = truncate(detail)
-        log.warning("refused from %s: %s%s%s", source, reason.value,
-                    f" ({text})" if text else "", more)
+        log.warning(
+            "refused from %s: %s%s%s", source, reason.value, f" ({text})" if text else "", more
+        )

@@ -65,53 +65,81 @@ async def handle(d: Daemon, request: Message) -> Message:
 
 
 async def _hello(d: Daemon, request: Message) -> Message:
-    return {"ok": True, "api_version": API_VERSION, "protocol_version": PROTOCOL_VERSION,
-            "fingerprint": d.identity.fingerprint, "name": d.name}
+    return {
+        "ok": True,
+        "api_version": API_VERSION,
+        "protocol_version": PROTOCOL_VERSION,
+        "fingerprint": d.identity.fingerprint,
+        "name": d.name,
+    }
 
 
 async def _subscribe(d: Daemon, request: Message) -> Message:
-    d.player_returned()   # a screen opened: the window in front of our seat starts again
-    d.resend_views()      # the new subscriber has seen none of them
+    d.player_returned()  # a screen opened: the window in front of our seat starts again
+    d.resend_views()  # the new subscriber has seen none of them
     return {"ok": True}
 
 
 async def _whoami(d: Daemon, request: Message) -> Message:
-    return {"ok": True, "fingerprint": d.identity.fingerprint,
-            "public_key": d.identity.public_key.hex(), "name": d.name}
+    return {
+        "ok": True,
+        "fingerprint": d.identity.fingerprint,
+        "public_key": d.identity.public_key.hex(),
+        "name": d.name,
+    }
 
 
 def _seen(d: Daemon) -> list[Message]:
     seen: list[Message] = []
     if d.discovery is not None:
         for found in d.discovery.seen.values():
-            seen.append({"table": found.table_id.hex(), "name": found.table,
-                         "rules": found.rules, "flowers": found.flowers,
-                         "rules_label": rules_label(found.rules, found.flowers),
-                         "free": found.free, "private": found.private,
-                         "version": found.version, "compatible": found.compatible,
-                         "fingerprint": found.fingerprint, "host": found.host,
-                         "port": found.port, "public_key": found.public_key.hex(),
-                         "player": found.player})
+            seen.append(
+                {
+                    "table": found.table_id.hex(),
+                    "name": found.table,
+                    "rules": found.rules,
+                    "flowers": found.flowers,
+                    "rules_label": rules_label(found.rules, found.flowers),
+                    "free": found.free,
+                    "private": found.private,
+                    "version": found.version,
+                    "compatible": found.compatible,
+                    "fingerprint": found.fingerprint,
+                    "host": found.host,
+                    "port": found.port,
+                    "public_key": found.public_key.hex(),
+                    "player": found.player,
+                }
+            )
     known = {entry["table"] for entry in seen}
-    for tables in d.manual_tables.values():   # --peer daemons where multicast is blocked
+    for tables in d.manual_tables.values():  # --peer daemons where multicast is blocked
         seen.extend(entry for entry in tables if entry["table"] not in known)
     return seen
 
 
 async def _tables(d: Daemon, request: Message) -> Message:
-    return {"ok": True, "tables": [d.table_summary(rt) for rt in d.tables.values()],
-            "seen": _seen(d), "peers": list(d.manual_seen.values()),
-            "set_aside": [t.summary() for t in d.store.set_aside_tables()]}
+    return {
+        "ok": True,
+        "tables": [d.table_summary(rt) for rt in d.tables.values()],
+        "seen": _seen(d),
+        "peers": list(d.manual_seen.values()),
+        "set_aside": [t.summary() for t in d.store.set_aside_tables()],
+    }
 
 
 async def _status(d: Daemon, request: Message) -> Message:
     refused = Counter(d.transport.refused)
     refused.update({f"api: {k}": v for k, v in d.api.refused.items()})
-    return {"ok": True, "fingerprint": d.identity.fingerprint, "name": d.name,
-            "port": d.transport.port, "pid": os.getpid(),
-            "tables": [d.table_summary(rt) for rt in d.tables.values()],
-            "set_aside": [t.summary() for t in d.store.set_aside_tables()],
-            "refused": dict(refused)}
+    return {
+        "ok": True,
+        "fingerprint": d.identity.fingerprint,
+        "name": d.name,
+        "port": d.transport.port,
+        "pid": os.getpid(),
+        "tables": [d.table_summary(rt) for rt in d.tables.values()],
+        "set_aside": [t.summary() for t in d.store.set_aside_tables()],
+        "refused": dict(refused),
+    }
 
 
 async def _create(d: Daemon, request: Message) -> Message:
@@ -133,22 +161,44 @@ async def _create(d: Daemon, request: Message) -> Message:
     return {"ok": True, "table": rt.table_hex, "code": rt.code}
 
 
-def open_at(d: Daemon, table_id: bytes, name: str, rules: str, options: dict[str, Any],
-            private: bool = False, listed: bool = True) -> TableRuntime:
+def open_at(
+    d: Daemon,
+    table_id: bytes,
+    name: str,
+    rules: str,
+    options: dict[str, Any],
+    private: bool = False,
+    listed: bool = True,
+) -> TableRuntime:
     """Open the table ``table_id`` as its host (place 0), its first record on disk;
     ``ApiError`` with the reason when its options are refused or it cannot be written.
     ``listed``: announced over mDNS (a tournament table is not: its seats know it)."""
     me = d.identity.public_key
-    rt = TableRuntime(table_id=table_id, name=name, rules=rules, host_key=me, private=private,
-                      code=new_code() if private else None,
-                      members={me: (d.host, d.transport.port)}, place=0, listed=listed)
-    step = d.port.new_table(d.identity.private_key, name, rules, d.name, options,
-                            d.seat_entropy(table_id), time.monotonic())
+    rt = TableRuntime(
+        table_id=table_id,
+        name=name,
+        rules=rules,
+        host_key=me,
+        private=private,
+        code=new_code() if private else None,
+        members={me: (d.host, d.transport.port)},
+        place=0,
+        listed=listed,
+    )
+    step = d.port.new_table(
+        d.identity.private_key,
+        name,
+        rules,
+        d.name,
+        options,
+        d.seat_entropy(table_id),
+        time.monotonic(),
+    )
     rt.save_meta(d.store)
     rt.log = d.store.open_log(table_id)
     d.tables[table_id] = rt
     d.apply(rt, step)
-    if rt.session is None:      # its first record could not be written (a full disk)
+    if rt.session is None:  # its first record could not be written (a full disk)
         del d.tables[table_id]
         rt.close_log()
         d.store.leave(table_id)
@@ -162,12 +212,20 @@ def _find_offer(d: Daemon, request: Message) -> tuple[bytes, str, str, bytes, st
     for found in _seen(d):
         if ref in (found["table"], found["name"]) or found["table"].startswith(ref):
             if not found["compatible"]:
-                raise ApiError(f"table {found['name']} is hosted with protocol version "
-                               f"{found['version']}; we speak {PROTOCOL_VERSION}")
+                raise ApiError(
+                    f"table {found['name']} is hosted with protocol version "
+                    f"{found['version']}; we speak {PROTOCOL_VERSION}"
+                )
             if found["free"] <= 0:
                 raise ApiError(f"table {found['name']} is full")
-            return (bytes.fromhex(found["table"]), found["name"], found["rules"],
-                    bytes.fromhex(found["public_key"]), found["host"], found["port"])
+            return (
+                bytes.fromhex(found["table"]),
+                found["name"],
+                found["rules"],
+                bytes.fromhex(found["public_key"]),
+                found["host"],
+                found["port"],
+            )
     host, port = request.get("host"), request.get("port")
     key_hex = request.get("public_key")
     if host is not None or port is not None or key_hex is not None:
@@ -175,8 +233,9 @@ def _find_offer(d: Daemon, request: Message) -> tuple[bytes, str, str, bytes, st
     raise ApiError(f"no table {ref!r} is visible; `fourwinds tables` lists those seen")
 
 
-def _offer_by_address(ref: str, host: object, port: object,
-                      key_hex: object) -> tuple[bytes, str, str, bytes, str, int]:
+def _offer_by_address(
+    ref: str, host: object, port: object, key_hex: object
+) -> tuple[bytes, str, str, bytes, str, int]:
     """A join by address (``table`` id, ``host``, ``port``, ``public_key`` hex): each
     checked where it enters (a key libsodium cannot use, a port no daemon listens on and a
     host that does not parse are refused with the reason)."""
@@ -207,8 +266,15 @@ async def _join(d: Daemon, request: Message) -> Message:
     return await join_at(d, table_id, name, rules, host_key, (host, port), code)
 
 
-async def join_at(d: Daemon, table_id: bytes, name: str, rules: str, host_key: bytes,
-                  address: tuple[str, int], code: str | None) -> Message:
+async def join_at(
+    d: Daemon,
+    table_id: bytes,
+    name: str,
+    rules: str,
+    host_key: bytes,
+    address: tuple[str, int],
+    code: str | None,
+) -> Message:
     """Join ``table_id`` at its host ``host_key`` reached at ``address``: pair (with the
     code of a private table), then wait for the roster and the table's Open. ``ApiError``
     with the reason when the table cannot be joined."""
@@ -223,16 +289,22 @@ async def join_at(d: Daemon, table_id: bytes, name: str, rules: str, host_key: b
     if free is None:
         raise ApiError(f"cannot join {name}: {host}:{port} hosts no such table")
     problem = _rules_problem(beacon.details.get(table_id, (name, rules, False, True))[1])
-    if problem:     # before pairing: the host keeps the place for a seat that can play it
+    if problem:  # before pairing: the host keeps the place for a seat that can play it
         raise ApiError(f"cannot join {name}: {problem}")
     if free <= 0 and table_id not in d.tables:
         raise ApiError(f"cannot join {name}: table {name} is full")
     if table_id in d.tables and d.tables[table_id].joiner is None:
         return {"ok": True, "table": table_id.hex(), "already": True}
     me = d.identity.public_key
-    rt = TableRuntime(table_id=table_id, name=name, rules=rules, host_key=host_key,
-                      private=code is not None, code=None,
-                      members={me: (d.host, d.transport.port), host_key: (host, port)})
+    rt = TableRuntime(
+        table_id=table_id,
+        name=name,
+        rules=rules,
+        host_key=host_key,
+        private=code is not None,
+        code=None,
+        members={me: (d.host, d.transport.port), host_key: (host, port)},
+    )
     rt.joiner = JoinerPairing(table_id, me, host_key, code)
     d.tables[table_id] = rt
     d.pairing_hosts.add(host_key)
@@ -244,15 +316,18 @@ async def join_at(d: Daemon, table_id: bytes, name: str, rules: str, host_key: b
             await asyncio.sleep(0.02)
     except BaseException:
         if d.tables.get(table_id) is rt and rt.joiner is not None:
-            del d.tables[table_id]      # never a half-made table left behind
+            del d.tables[table_id]  # never a half-made table left behind
         raise
     finally:
         d.pairing_hosts.discard(host_key)
     if rt.joiner is None:
         return await _await_open(d, rt, name, time.monotonic() + OPEN_TIMEOUT_S)
     d.tables.pop(table_id, None)
-    reason = rt.join_error or d.frames.last_refusal.get(host_key) or (
-        f"the host at {host}:{port} did not answer within {JOIN_TIMEOUT_S:.0f} s")
+    reason = (
+        rt.join_error
+        or d.frames.last_refusal.get(host_key)
+        or (f"the host at {host}:{port} did not answer within {JOIN_TIMEOUT_S:.0f} s")
+    )
     raise ApiError(f"cannot join {name}: {reason}")
 
 
@@ -262,9 +337,11 @@ def _rules_problem(rules: str) -> str | None:
     of a table plays the same rule set: a daemon without it refuses to join."""
     if rules == "?" or rules in rule_names():
         return None
-    return (f"it plays the rules {rules!r}, which this daemon does not have "
-            f"({', '.join(rule_names())}; a rule set that is not built in is loaded with "
-            "FOURWINDS_RULESETS: docs/DESIGN.md)")
+    return (
+        f"it plays the rules {rules!r}, which this daemon does not have "
+        f"({', '.join(rule_names())}; a rule set that is not built in is loaded with "
+        "FOURWINDS_RULESETS: docs/DESIGN.md)"
+    )
 
 
 async def _await_open(d: Daemon, rt: TableRuntime, name: str, deadline: float) -> Message:
@@ -275,8 +352,12 @@ async def _await_open(d: Daemon, rt: TableRuntime, name: str, deadline: float) -
     if rt.session is not None:
         return {"ok": True, "table": rt.table_hex}
     if not rt.join_error:
-        give_up_joining(d, rt, "the host admitted us but sent no usable roster and Open "
-                               f"within {OPEN_TIMEOUT_S:.0f} s")
+        give_up_joining(
+            d,
+            rt,
+            "the host admitted us but sent no usable roster and Open "
+            f"within {OPEN_TIMEOUT_S:.0f} s",
+        )
     raise ApiError(f"cannot join {name}: {rt.join_error}")
 
 
@@ -350,10 +431,20 @@ async def _leave(d: Daemon, request: Message) -> Message:
         await asyncio.sleep(LEAVE_FLUSH_S)
     if d.tables.get(rt.table_id) is rt:
         drop_table(d, rt)
-    log.info("left table %s (%s; told %d of %d)", rt.name,
-             "seated" if seated else "lobby", sum(sent), len(told))
-    return {"ok": True, "table": rt.table_hex, "name": rt.name,
-            "seated": seated, "others": _others(d, rt) if told else []}
+    log.info(
+        "left table %s (%s; told %d of %d)",
+        rt.name,
+        "seated" if seated else "lobby",
+        sum(sent),
+        len(told),
+    )
+    return {
+        "ok": True,
+        "table": rt.table_hex,
+        "name": rt.name,
+        "seated": seated,
+        "others": _others(d, rt) if told else [],
+    }
 
 
 async def _view(d: Daemon, request: Message) -> Message:
@@ -382,18 +473,22 @@ async def _seat(d: Daemon, request: Message) -> Message:
     the winds are dealt by the dice when a hand starts, so a place is all there is to take."""
     rt = d.find_table(request.get("table"))
     wanted = request.get("seat")
-    if wanted is not None and (not isinstance(wanted, int) or isinstance(wanted, bool)
-                               or not 0 <= wanted <= 3):
+    if wanted is not None and (
+        not isinstance(wanted, int) or isinstance(wanted, bool) or not 0 <= wanted <= 3
+    ):
         raise ApiError("'seat' must be a place 0-3, or null for any")
     if rt.joiner is not None or rt.place is None:
-        raise ApiError(f"you have no place at {rt.name} yet (the host has not seated you); "
-                       "try again in a moment")
+        raise ApiError(
+            f"you have no place at {rt.name} yet (the host has not seated you); "
+            "try again in a moment"
+        )
     if wanted is not None and wanted != rt.place:
-        raise ApiError(f"you sit at place {rt.place} of {rt.name}: places follow the join "
-                       f"order (the host is place 0), and winds are dealt by the dice when "
-                       f"the hand starts")
-    return {"ok": True, "table": rt.table_hex, "seat": rt.place,
-            "seated": len(rt.members)}
+        raise ApiError(
+            f"you sit at place {rt.place} of {rt.name}: places follow the join "
+            f"order (the host is place 0), and winds are dealt by the dice when "
+            f"the hand starts"
+        )
+    return {"ok": True, "table": rt.table_hex, "seat": rt.place, "seated": len(rt.members)}
 
 
 async def _suggest(d: Daemon, request: Message) -> Message:
@@ -408,7 +503,7 @@ async def _suggest(d: Daemon, request: Message) -> Message:
     suggest = d.port.suggest
     if rt.session is None or suggest is None:
         return {"ok": True, "suggestion": None}
-    if level is BotLevel.NORMAL:   # a session module of before the levels takes no level
+    if level is BotLevel.NORMAL:  # a session module of before the levels takes no level
         return {"ok": True, "suggestion": suggest(rt.session)}
     return {"ok": True, "suggestion": suggest(rt.session, level)}
 
@@ -422,8 +517,9 @@ async def _sheet(d: Daemon, request: Message) -> Message:
         rules = request.get("rules")
         for_rules = d.port.sheet_for_rules
         if rules not in rule_names() or for_rules is None:
-            raise ApiError(f"no sheet for the rules {rules!r}: 'rules' is "
-                           f"{' or '.join(rule_names())}")
+            raise ApiError(
+                f"no sheet for the rules {rules!r}: 'rules' is {' or '.join(rule_names())}"
+            )
         return {"ok": True, "sheet": for_rules(rules)}
     rt = d.find_table(request.get("table"))
     sheet = d.port.sheet
@@ -439,10 +535,20 @@ async def _rulesets(d: Daemon, request: Message) -> Message:
     """The rule sets this daemon plays (built in, then those ``FOURWINDS_RULESETS`` loaded)
     as a page lists them, and the rule set modules it refused with why."""
     found = [ruleset_named(name) for name in rule_names()]
-    return {"ok": True, "refused": list(refused_rulesets()),
-            "rulesets": [{"name": r.name, "title": r.title, "short_title": r.short_title,
-                          "flowers_optional": r.flowers_optional,
-                          "plays_a_card": r.plays_a_card} for r in found]}
+    return {
+        "ok": True,
+        "refused": list(refused_rulesets()),
+        "rulesets": [
+            {
+                "name": r.name,
+                "title": r.title,
+                "short_title": r.short_title,
+                "flowers_optional": r.flowers_optional,
+                "plays_a_card": r.plays_a_card,
+            }
+            for r in found
+        ],
+    }
 
 
 async def _stop(d: Daemon, request: Message) -> Message:
@@ -454,8 +560,9 @@ async def _session_request(d: Daemon, request: Message) -> Message:
     rt = d.find_table(request.get("table"))
     if rt.session is None:
         raise ApiError(f"table {rt.name} has not started here yet")
-    action: dict[str, Any] = {k: v for k, v in request.items()
-                              if k not in ("v", "id", "token", "table")}
+    action: dict[str, Any] = {
+        k: v for k, v in request.items() if k not in ("v", "id", "token", "table")
+    }
     try:
         await d.act(rt, action, time.monotonic())
     except FourwindsError as error:
@@ -464,8 +571,20 @@ async def _session_request(d: Daemon, request: Message) -> Message:
 
 
 HANDLERS = {
-    "hello": _hello, "subscribe": _subscribe, "whoami": _whoami, "tables": _tables,
-    "status": _status, "create": _create, "join": _join, "leave": _leave, "view": _view,
-    "transcript": _transcript, "stop": _stop, "seat": _seat, "suggest": _suggest,
-    "sheet": _sheet, "rulesets": _rulesets, **event_requests.HANDLERS,
+    "hello": _hello,
+    "subscribe": _subscribe,
+    "whoami": _whoami,
+    "tables": _tables,
+    "status": _status,
+    "create": _create,
+    "join": _join,
+    "leave": _leave,
+    "view": _view,
+    "transcript": _transcript,
+    "stop": _stop,
+    "seat": _seat,
+    "suggest": _suggest,
+    "sheet": _sheet,
+    "rulesets": _rulesets,
+    **event_requests.HANDLERS,
 }

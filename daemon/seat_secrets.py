@@ -29,6 +29,7 @@ def seat_entropy(identity_seed: bytes, table_id: bytes) -> bytes:
         raise ValueError("an identity seed is 32 bytes")
     if len(table_id) != 16:
         raise ValueError("a table id is 16 bytes")
-    hkdf = HKDF(algorithm=hashes.SHA256(), length=LENGTH, salt=SALT,
-                info=b"fourwinds table\0" + table_id)
+    hkdf = HKDF(
+        algorithm=hashes.SHA256(), length=LENGTH, salt=SALT, info=b"fourwinds table\0" + table_id
+    )
     return hkdf.derive(identity_seed)

@@ -43,7 +43,7 @@ class StepLike(Protocol):
     @property
     def session(self) -> Any: ...
     @property
-    def outgoing(self) -> Sequence[Any]: ...   # each has .to (Seat | None) and .payload
+    def outgoing(self) -> Sequence[Any]: ...  # each has .to (Seat | None) and .payload
     @property
     def persist(self) -> Sequence[bytes]: ...
     @property
@@ -53,29 +53,74 @@ class StepLike(Protocol):
 
 
 class SessionModule(Protocol):
-    def new_table(self, identity_private_key: bytes, name: str, rules: str, player: str,
-                  options: Mapping[str, Any], entropy: bytes, now: float) -> StepLike: ...
-    def join_table(self, identity_private_key: bytes, payloads: Sequence[bytes], place: int,
-                   player: str, entropy: bytes, now: float) -> StepLike: ...
+    def new_table(
+        self,
+        identity_private_key: bytes,
+        name: str,
+        rules: str,
+        player: str,
+        options: Mapping[str, Any],
+        entropy: bytes,
+        now: float,
+    ) -> StepLike: ...
+    def join_table(
+        self,
+        identity_private_key: bytes,
+        payloads: Sequence[bytes],
+        place: int,
+        player: str,
+        entropy: bytes,
+        now: float,
+    ) -> StepLike: ...
     def opens_table(self, payload: bytes) -> bool: ...
     def handle_message(self, session: Any, payload: bytes, now: float) -> StepLike: ...
     def local_action(self, session: Any, action: object, now: float) -> StepLike: ...
     def tick(self, session: Any, now: float) -> StepLike: ...
     def resume(self, records: Sequence[bytes], identity_private_key: bytes) -> Any: ...
-    def messages_since(self, session: Any, seat: int, seq: int,
-                       for_seat: int | None = None) -> tuple[bytes, ...]: ...
+    def messages_since(
+        self, session: Any, seat: int, seq: int, for_seat: int | None = None
+    ) -> tuple[bytes, ...]: ...
     def seat_view(self, session: Any) -> dict[str, Any]: ...
     def seat_keys(self, session: Any) -> Sequence[bytes | None]: ...
     def last_seq(self, session: Any, seat: Any) -> int: ...
 
 
-NEEDED = ("new_table", "join_table", "opens_table", "handle_message", "local_action", "tick",
-          "resume", "messages_since", "seat_view", "seat_keys", "last_seq")
+NEEDED = (
+    "new_table",
+    "join_table",
+    "opens_table",
+    "handle_message",
+    "local_action",
+    "tick",
+    "resume",
+    "messages_since",
+    "seat_view",
+    "seat_keys",
+    "last_seq",
+)
 
-OPTIONAL = ("apply_message", "send_action", "settle", "progress", "awaits_us", "suggest",
-            "sheet", "sheet_for_rules", "transcript", "ready_due", "final_scores",
-            "scores_so_far", "seated", "keep_joins", "table_label", "highest_seq",
-            "seat_returned", "signed_names", "rebuild_pool", "rebuild")
+OPTIONAL = (
+    "apply_message",
+    "send_action",
+    "settle",
+    "progress",
+    "awaits_us",
+    "suggest",
+    "sheet",
+    "sheet_for_rules",
+    "transcript",
+    "ready_due",
+    "final_scores",
+    "scores_so_far",
+    "seated",
+    "keep_joins",
+    "table_label",
+    "highest_seq",
+    "seat_returned",
+    "signed_names",
+    "rebuild_pool",
+    "rebuild",
+)
 """The capabilities a session module may have (the module docstring says what each is for)."""
 
 Fn = Callable[..., Any]
@@ -134,15 +179,20 @@ class SessionPort:
         name = str(getattr(module, "__name__", type(module).__name__))
         missing = [fn for fn in NEEDED if not callable(getattr(module, fn, None))]
         if missing:
-            raise SessionUnavailable(f"{name} lacks {', '.join(missing)}; this daemon cannot "
-                                     "host or join tables with it")
+            raise SessionUnavailable(
+                f"{name} lacks {', '.join(missing)}; this daemon cannot host or join tables with it"
+            )
         found: dict[str, Any] = {fn: getattr(module, fn) for fn in NEEDED}
         for fn in OPTIONAL:
             value = getattr(module, fn, None)
             found[fn] = value if callable(value) else None
         view = found["seat_view"]
-        return cls(name=name, view_takes_reach=_takes_keyword(view, "unreachable"),
-                   view_takes_names=_takes_keyword(view, "names"), **found)
+        return cls(
+            name=name,
+            view_takes_reach=_takes_keyword(view, "unreachable"),
+            view_takes_names=_takes_keyword(view, "names"),
+            **found,
+        )
 
 
 def _takes_keyword(function: Callable[..., Any], name: str) -> bool:
@@ -189,20 +239,21 @@ def load_session_module(name: str = DEFAULT) -> SessionPort:
     try:
         module = importlib.import_module(name)
     except ModuleNotFoundError as error:
-        raise SessionUnavailable(f"the table session ({name}) is not part of this build: "
-                                 f"{error}") from None
+        raise SessionUnavailable(
+            f"the table session ({name}) is not part of this build: {error}"
+        ) from None
     return SessionPort.of(module)
 
 
 def ready_due(port: SessionPort, session: Any) -> bool:
     """Does the table wait for our seat's "ready"? False for a module without
     ``ready_due`` or before there is a session."""
-    return bool(port.ready_due is not None and session is not None
-                and port.ready_due(session))
+    return bool(port.ready_due is not None and session is not None and port.ready_due(session))
 
 
-def final_scores(port: SessionPort, session: Any, three_exposures_penalty: int
-                 ) -> tuple[int, int, int, int] | None:
+def final_scores(
+    port: SessionPort, session: Any, three_exposures_penalty: int
+) -> tuple[int, int, int, int] | None:
     """Each place's final score as a tournament counts it, once the match is over (None
     before, or for a module without ``final_scores``)."""
     if port.final_scores is None or session is None:
@@ -214,8 +265,9 @@ def final_scores(port: SessionPort, session: Any, three_exposures_penalty: int
     return a, b, c, d
 
 
-def scores_so_far(port: SessionPort, session: Any, three_exposures_penalty: int
-                  ) -> tuple[int, tuple[int, int, int, int]] | None:
+def scores_so_far(
+    port: SessionPort, session: Any, three_exposures_penalty: int
+) -> tuple[int, tuple[int, int, int, int]] | None:
     """The hands a table finished and each place's score over them (None before its first
     hand, or for a module without ``scores_so_far``): what a seat carries into the table
     going on after a substitute takes a seat."""

@@ -38,8 +38,11 @@ def hold_data_dir(data: Path) -> IO[bytes]:
     except BlockingIOError:
         other = _pid_in(held)
         held.close()
-        raise AlreadyRunning(f"{ALREADY} {data}" + (f" (pid {other})" if other else "")
-                             + "; `fourwinds stop` stops it") from None
+        raise AlreadyRunning(
+            f"{ALREADY} {data}"
+            + (f" (pid {other})" if other else "")
+            + "; `fourwinds stop` stops it"
+        ) from None
     held.seek(0)
     held.truncate()
     held.write(f"{os.getpid()}\n".encode())

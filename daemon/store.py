@@ -68,7 +68,7 @@ class StoreDamage(StoreError):
         self.record = record
         self.offset = offset
         self.reason = f"{path.name} record {record} at byte {offset:,}: {what}"
-        super().__init__(f"{path}: {self.reason[len(path.name) + 1:]}")
+        super().__init__(f"{path}: {self.reason[len(path.name) + 1 :]}")
 
 
 def _fsync_dir(path: Path) -> None:
@@ -88,7 +88,7 @@ def write_atomic(path: Path, data: bytes) -> None:
         try:
             view = memoryview(data)
             while view:
-                view = view[os.write(fd, view):]
+                view = view[os.write(fd, view) :]
             os.fsync(fd)
         finally:
             os.close(fd)
@@ -122,14 +122,14 @@ def _valid_at(data: bytes, pos: int) -> bool:
         following = HEADER.unpack_from(data, end)[0]
         if following > MAX_RECORD:
             return False
-    return zlib.crc32(memoryview(data)[pos + HEADER.size:end]) == int(crc)
+    return zlib.crc32(memoryview(data)[pos + HEADER.size : end]) == int(crc)
 
 
 def _records_follow(data: bytes, start: int) -> bool:
     """Is there a whole record anywhere from ``start`` on? Then what stopped the scan is damage
     inside the file (e.g. a flipped bit in a length), not a record torn at its end."""
     last = len(data) - HEADER.size
-    pos = data.find(0, start)       # a length's first byte is 0: MAX_RECORD < 2**24
+    pos = data.find(0, start)  # a length's first byte is 0: MAX_RECORD < 2**24
     while 0 <= pos <= last:
         if _valid_at(data, pos):
             return True
@@ -148,10 +148,10 @@ def scan(data: bytes) -> Scan:
     while pos < size:
         index = len(records)
         if size - pos < HEADER.size:
-            break                               # a header torn mid-write
+            break  # a header torn mid-write
         length, crc = HEADER.unpack_from(data, pos)
         if length == 0 and data.count(0, pos) == size - pos:
-            break                               # zeros to the end: allocated, never written
+            break  # zeros to the end: allocated, never written
         end = pos + HEADER.size + length
         damage = None
         if length == 0:
@@ -160,14 +160,16 @@ def scan(data: bytes) -> Scan:
             damage = f"a length of {length:,} bytes, over the {MAX_RECORD:,}-byte limit"
         elif end > size:
             if not _records_follow(data, pos + 1):
-                break                           # the last record, torn mid-write
-            damage = (f"a length of {length:,} bytes runs past the end of the file, "
-                      "yet whole records follow it")
-        elif zlib.crc32(memoryview(data)[pos + HEADER.size:end]) != crc:
+                break  # the last record, torn mid-write
+            damage = (
+                f"a length of {length:,} bytes runs past the end of the file, "
+                "yet whole records follow it"
+            )
+        elif zlib.crc32(memoryview(data)[pos + HEADER.size : end]) != crc:
             damage = "checksum mismatch"
         if damage is not None:
             return Scan(records, offsets, pos, (index, pos, damage))
-        records.append(data[pos + HEADER.size:end])
+        records.append(data[pos + HEADER.size : end])
         offsets.append(pos)
         pos = end
     return Scan(records, offsets, pos)
@@ -188,17 +190,18 @@ def _describe(error: OSError) -> str:
 class TableLog:
     """The append-only record log of one table. Open it with ``TableLog.open``."""
 
-    def __init__(self, path: Path, fd: int, records: list[bytes], offsets: list[int],
-                 size: int) -> None:
+    def __init__(
+        self, path: Path, fd: int, records: list[bytes], offsets: list[int], size: int
+    ) -> None:
         self.path = path
         self._fd = fd
         self._records = records
         self._offsets = offsets
-        self._size = size           # bytes of whole records: where the next one starts
+        self._size = size  # bytes of whole records: where the next one starts
         self.fsyncs = 0
-        self._synced = len(records)   # records known durable (those read back count)
-        self._syncing = threading.Lock()    # one fdatasync at a time; close waits for it
-        self.failed = ""            # why the log refuses writes (a sync failed), or ""
+        self._synced = len(records)  # records known durable (those read back count)
+        self._syncing = threading.Lock()  # one fdatasync at a time; close waits for it
+        self.failed = ""  # why the log refuses writes (a sync failed), or ""
 
     @classmethod
     def open(cls, path: Path) -> TableLog:
@@ -212,8 +215,13 @@ class TableLog:
             if found.damage is not None:
                 raise StoreDamage(path, *found.damage)
             if found.end != len(data):
-                log.warning("%s: cut %d bytes of a torn record at the tail (record %d at byte "
-                            "%d)", path, len(data) - found.end, len(found.records), found.end)
+                log.warning(
+                    "%s: cut %d bytes of a torn record at the tail (record %d at byte %d)",
+                    path,
+                    len(data) - found.end,
+                    len(found.records),
+                    found.end,
+                )
                 os.ftruncate(fd, found.end)
                 os.fsync(fd)
         except BaseException:
@@ -245,13 +253,12 @@ class TableLog:
         chunks = []
         for record in records:
             if not 0 < len(record) <= MAX_RECORD:
-                raise StoreError(f"a record of {len(record)} bytes (1 to {MAX_RECORD} "
-                                 "allowed)")
+                raise StoreError(f"a record of {len(record)} bytes (1 to {MAX_RECORD} allowed)")
             chunks.append(HEADER.pack(len(record), zlib.crc32(record)) + record)
         blob = memoryview(b"".join(chunks))
         try:
             while blob:
-                blob = blob[os.write(self._fd, blob):]
+                blob = blob[os.write(self._fd, blob) :]
         except OSError as error:
             self._undo(error)
             raise StoreError(f"cannot write {self.path.name}: {_describe(error)}") from None
@@ -270,9 +277,11 @@ class TableLog:
         try:
             os.ftruncate(self._fd, self._size)
         except OSError as again:
-            self.failed = (f"cannot write {self.path.name}: {_describe(error)}, nor cut it "
-                           f"back: {_describe(again)}; restart the daemon once the disk "
-                           "is fixed")
+            self.failed = (
+                f"cannot write {self.path.name}: {_describe(error)}, nor cut it "
+                f"back: {_describe(again)}; restart the daemon once the disk "
+                "is fixed"
+            )
             log.error("%s: %s", self.path, self.failed)
 
     @property
@@ -309,8 +318,10 @@ class TableLog:
             try:
                 _datasync(self._fd)
             except OSError as error:
-                self.failed = (f"cannot make {self.path.name} durable: {_describe(error)}; "
-                               "restart the daemon once the disk is fixed")
+                self.failed = (
+                    f"cannot make {self.path.name} durable: {_describe(error)}; "
+                    "restart the daemon once the disk is fixed"
+                )
                 log.error("%s: %s", self.path, self.failed)
                 raise StoreError(self.failed) from None
             self.fsyncs += 1
@@ -334,12 +345,18 @@ class SetAside:
     rules: str
     reason: str
     folder: Path
-    since: float = 0.0          # time.time() when it was set aside (0: unknown)
+    since: float = 0.0  # time.time() when it was set aside (0: unknown)
 
     def summary(self) -> dict[str, Any]:
         """As the local API's ``tables`` and ``status`` list it."""
-        return {"table": self.table_id.hex(), "name": self.name, "rules": self.rules,
-                "set_aside": self.reason, "folder": str(self.folder), "since": self.since}
+        return {
+            "table": self.table_id.hex(),
+            "name": self.name,
+            "rules": self.rules,
+            "set_aside": self.reason,
+            "folder": str(self.folder),
+            "since": self.since,
+        }
 
 
 class Store:
@@ -347,7 +364,7 @@ class Store:
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.aside_now: dict[bytes, SetAside] = {}   # set aside by this daemon
+        self.aside_now: dict[bytes, SetAside] = {}  # set aside by this daemon
 
     def _folder(self, table_id: bytes) -> Path:
         return self.root / table_id.hex()
@@ -434,11 +451,15 @@ class Store:
             if moved is not None:
                 write_atomic(moved / REASON, f"{reason}\n".encode())
         except (OSError, StoreError) as error:
-            log.error("table %s: cannot set its folder aside (%s)%s", table_id.hex()[:8],
-                      _describe(error) if isinstance(error, OSError) else error,
-                      "" if moved else "; it is skipped for this run only")
-        entry = SetAside(table_id, name, rules, reason, moved or self._folder(table_id),
-                         time.time())
+            log.error(
+                "table %s: cannot set its folder aside (%s)%s",
+                table_id.hex()[:8],
+                _describe(error) if isinstance(error, OSError) else error,
+                "" if moved else "; it is skipped for this run only",
+            )
+        entry = SetAside(
+            table_id, name, rules, reason, moved or self._folder(table_id), time.time()
+        )
         self.aside_now[table_id] = entry
         return entry
 
@@ -451,7 +472,7 @@ class Store:
                 if not entry.name.startswith(SET_ASIDE_PREFIX) or entry in found:
                     continue
                 try:
-                    table_id = bytes.fromhex(entry.name[len(SET_ASIDE_PREFIX):].split("-")[0])
+                    table_id = bytes.fromhex(entry.name[len(SET_ASIDE_PREFIX) :].split("-")[0])
                 except ValueError:
                     continue
                 try:

@@ -44,7 +44,7 @@ BEFORE_OPEN_KEPT = 256
 whole traffic before a joiner's seat exists is a few Joins, a Seating and Readys; more is a
 peer flooding a seat that cannot read them yet, and the excess is refused."""
 
-Send = Callable[[bytes, bytes], None]      # (peer public key, session payload)
+Send = Callable[[bytes, bytes], None]  # (peer public key, session payload)
 STEPS_KEPT = 16
 HOST_KEPT = 255
 
@@ -66,8 +66,8 @@ class TableRuntime:
     rules: str
     host_key: bytes
     private: bool
-    code: str | None                        # only the host keeps the code
-    members: dict[bytes, tuple[str, int]]   # every seat's key -> (host, port); ours included
+    code: str | None  # only the host keeps the code
+    members: dict[bytes, tuple[str, int]]  # every seat's key -> (host, port); ours included
     # every other seat's key -> the addresses it was reached at, most recent first (reach.py)
     addresses: dict[bytes, tuple[Address, ...]] = field(default_factory=dict)
     log: TableLog | None = None
@@ -78,24 +78,24 @@ class TableRuntime:
     # admitted, no session yet: other seats' messages that came before the host's Open
     # (they travel on other links); taken in with the Open, at most BEFORE_OPEN_KEPT
     before_open: list[bytes] = field(default_factory=list)
-    place: int | None = None                # our place at the table (0 = its creator)
+    place: int | None = None  # our place at the table (0 = its creator)
     # places before the last member's that nobody holds: a player left the lobby (the next
     # joiner takes the lowest); the members hold the other places in their order
     free_places: tuple[int, ...] = ()
-    listed: bool = True                     # announced over mDNS (False: a solo table)
+    listed: bool = True  # announced over mDNS (False: a solo table)
     view_seq: int = 0
-    applied_at: float = 0.0   # time.monotonic() when the current session was adopted
+    applied_at: float = 0.0  # time.monotonic() when the current session was adopted
     steps_applied: list[tuple[int, float]] = field(default_factory=list)  # see note_progress
     problems: list[str] = field(default_factory=list)
-    resuming: bool = False    # its records are being read back (off the event loop)
-    paused: str = ""          # why our records cannot be written now (a full disk), or ""
-    durable: Durable | None = None     # the log's syncer, the sends held for it
+    resuming: bool = False  # its records are being read back (off the event loop)
+    paused: str = ""  # why our records cannot be written now (a full disk), or ""
+    durable: Durable | None = None  # the log's syncer, the sends held for it
     # (records written, session) of each adopted session not yet known durable, oldest first
     _undurable: deque[tuple[int, Any]] = field(default_factory=deque)
     _durable_session: Any = None
-    rebuild: Rebuilding | None = None   # our seat is being rebuilt from the peers (rebuild.py)
+    rebuild: Rebuilding | None = None  # our seat is being rebuilt from the peers (rebuild.py)
     peers_rebuilding: dict[bytes, float] = field(default_factory=dict)  # key -> last Rebuild
-    seq_check: OwnSeqCheck | None = None   # resumed: our last number asked of the peers
+    seq_check: OwnSeqCheck | None = None  # resumed: our last number asked of the peers
     catching_up: CatchingUp | None = None  # resumed: "reconnecting" until we hold what they do
 
     @property
@@ -103,19 +103,27 @@ class TableRuntime:
         return self.table_id.hex()
 
     def meta(self) -> dict[str, Any]:
-        return {"table_id": self.table_id, "name": self.name, "rules": self.rules,
-                "host_key": self.host_key, "private": self.private, "code": self.code,
-                "members": [[k, h, p] for k, (h, p) in self.members.items()],
-                "addresses": [[k, reach.plain(known)] for k, known in self.addresses.items()
-                              if k in self.members],
-                "place": self.place, "listed": self.listed,
-                "free_places": list(self.free_places)}
+        return {
+            "table_id": self.table_id,
+            "name": self.name,
+            "rules": self.rules,
+            "host_key": self.host_key,
+            "private": self.private,
+            "code": self.code,
+            "members": [[k, h, p] for k, (h, p) in self.members.items()],
+            "addresses": [
+                [k, reach.plain(known)] for k, known in self.addresses.items() if k in self.members
+            ],
+            "place": self.place,
+            "listed": self.listed,
+            "free_places": list(self.free_places),
+        }
 
     @property
     def flowers(self) -> bool:
         """Whether the table's wall has its flowers (MCR's option ``flowers``; True until the
         Open is held): what the lobby and the announcement say."""
-        opened = getattr(self.session, "open", None)   # a table session (or a stand-in)
+        opened = getattr(self.session, "open", None)  # a table session (or a stand-in)
         rules = getattr(self.session, "rules", None)
         if opened is None or rules is None:
             return True
@@ -127,8 +135,7 @@ class TableRuntime:
         held = (p for p in range(4) if p not in self.free_places)
         return {key: place for key, place in zip(self.members, held, strict=False)}
 
-    def set_places(self, places: dict[bytes, int],
-                   addresses: dict[bytes, tuple[str, int]]) -> None:
+    def set_places(self, places: dict[bytes, int], addresses: dict[bytes, tuple[str, int]]) -> None:
         """Members and free places from ``places`` (key -> place, at most 4, distinct):
         the members in place order, the places below the highest that nobody holds free."""
         order = sorted(places, key=lambda key: places[key])
@@ -136,8 +143,7 @@ class TableRuntime:
         top = max(places.values(), default=-1)
         self.free_places = tuple(p for p in range(top + 1) if p not in places.values())
 
-    def seat_member(self, key: bytes, address: tuple[str, int], place: int | None = None
-                    ) -> int:
+    def seat_member(self, key: bytes, address: tuple[str, int], place: int | None = None) -> int:
         """Admit ``key`` (host) at ``place`` (a tournament table: its wind), else at the
         lowest free place, else the next; its place."""
         places = self.places()
@@ -186,8 +192,12 @@ class TableRuntime:
             raise BadMeta("members is not a list of 1 to 4 seats")
         members: dict[bytes, tuple[str, int]] = {}
         for key, host, port in members_in:
-            if not isinstance(host, str) or isinstance(port, bool) or not isinstance(port, int) \
-                    or not 0 <= port <= 65535:
+            if (
+                not isinstance(host, str)
+                or isinstance(port, bool)
+                or not isinstance(port, int)
+                or not 0 <= port <= 65535
+            ):
                 raise BadMeta("a member's address is not a host and a port 0-65535")
             members[checked_public_key(key)] = (host[:HOST_KEPT], port)
         place, code = meta.get("place"), meta.get("code")
@@ -199,20 +209,33 @@ class TableRuntime:
             if not isinstance(meta[what], str):
                 raise BadMeta(f"{what} is not text")
         free = meta.get("free_places", [])
-        if not isinstance(free, list) or len(free) + len(members) > 4 or any(
-                isinstance(p, bool) or p not in range(1, 4) for p in free):
+        if (
+            not isinstance(free, list)
+            or len(free) + len(members) > 4
+            or any(isinstance(p, bool) or p not in range(1, 4) for p in free)
+        ):
             raise BadMeta(f"free_places {free!r} is not a list of places 1-3")
-        rt = cls(table_id=table_id, name=peer_name(meta["name"], TABLE_NAME_LIMIT) or "?",
-                 rules=peer_name(meta["rules"], RULES_LIMIT) or "?",
-                 host_key=checked_public_key(meta["host_key"]),
-                 private=bool(meta["private"]), code=code, members=members,
-                 place=place, listed=bool(meta.get("listed", True)),
-                 free_places=tuple(sorted(set(free))))
+        rt = cls(
+            table_id=table_id,
+            name=peer_name(meta["name"], TABLE_NAME_LIMIT) or "?",
+            rules=peer_name(meta["rules"], RULES_LIMIT) or "?",
+            host_key=checked_public_key(meta["host_key"]),
+            private=bool(meta["private"]),
+            code=code,
+            members=members,
+            place=place,
+            listed=bool(meta.get("listed", True)),
+            free_places=tuple(sorted(set(free))),
+        )
         stored = meta.get("addresses")
         if isinstance(stored, list):
             for item in stored:
-                if (isinstance(item, list) and len(item) == 2 and isinstance(item[0], bytes)
-                        and item[0] in members):
+                if (
+                    isinstance(item, list)
+                    and len(item) == 2
+                    and isinstance(item[0], bytes)
+                    and item[0] in members
+                ):
                     rt.addresses[bytes(item[0])] = reach.from_plain(item[1])
         return rt
 
@@ -244,8 +267,14 @@ class TableRuntime:
             self.steps_applied.append((step, self.applied_at))
             del self.steps_applied[:-STEPS_KEPT]
 
-    def apply(self, port: SessionPort, step: StepLike, own_key: bytes, send: Send,
-              adopted: Callable[[], None] | None = None) -> None:
+    def apply(
+        self,
+        port: SessionPort,
+        step: StepLike,
+        own_key: bytes,
+        send: Send,
+        adopted: Callable[[], None] | None = None,
+    ) -> None:
         """Carry out ``step``: persist, adopt the session (then ``adopted()``: e.g. show it to
         our own frontend, which is not a send to the table), and send once the records are
         durable (``after_sync``: the fsync is off the event loop). Nothing leaves for a peer
@@ -255,7 +284,7 @@ class TableRuntime:
             self.log.append(list(step.persist), sync=False)
         except StoreError as error:
             self.pause(str(error))
-            return      # not carried out: the log, the session and the peers are as they were
+            return  # not carried out: the log, the session and the peers are as they were
         if step.persist:
             self.unpause()
         if step.session is not self.session:
@@ -274,8 +303,9 @@ class TableRuntime:
             self.problems.append(text)
             del self.problems[:-20]
 
-    def _sends(self, port: SessionPort, step: StepLike, own_key: bytes
-               ) -> list[tuple[bytes, bytes]]:
+    def _sends(
+        self, port: SessionPort, step: StepLike, own_key: bytes
+    ) -> list[tuple[bytes, bytes]]:
         """(peer key, payload) of each of ``step``'s sends, addressed by the session the step
         made (adopted already)."""
         sends: list[tuple[bytes, bytes]] = []
@@ -288,8 +318,11 @@ class TableRuntime:
                 key = keys[index] if 0 <= index < len(keys) else None
                 targets = [key] if key is not None and key != own_key else []
                 if not targets:
-                    log.warning("table %s: no key for seat %s; message held for catch-up",
-                                self.table_hex[:8], out.to)
+                    log.warning(
+                        "table %s: no key for seat %s; message held for catch-up",
+                        self.table_hex[:8],
+                        out.to,
+                    )
             sends.extend((key, out.payload) for key in targets)
         return sends
 
@@ -311,7 +344,7 @@ class TableRuntime:
             self._undurable.clear()
             return
         if not self._undurable:
-            self._durable_session = self.session   # the one before: durable until now
+            self._durable_session = self.session  # the one before: durable until now
         self._undurable.append((self.log.written, session))
 
     def synced_session(self) -> Any:
@@ -348,8 +381,11 @@ class TableRuntime:
         """Our records cannot be written: say so once (log, problems), keep the reason for
         the view (``show_pause``)."""
         room = "(ENOSPC)" in reason or "(EDQUOT)" in reason
-        text = (f"paused: {reason}; the hand goes on once there is room" if room else
-                f"paused: {reason}; the hand goes on once the disk takes it again")
+        text = (
+            f"paused: {reason}; the hand goes on once there is room"
+            if room
+            else f"paused: {reason}; the hand goes on once the disk takes it again"
+        )
         if self.log is not None and self.log.failed:
             text = f"stopped: {reason}"
         if text != self.paused:
@@ -360,8 +396,7 @@ class TableRuntime:
 
     def unpause(self) -> None:
         if self.paused:
-            log.info("table %s: records are written again; the hand goes on",
-                     self.table_hex[:8])
+            log.info("table %s: records are written again; the hand goes on", self.table_hex[:8])
             self.paused = ""
 
     def refuse_if_paused(self) -> None:

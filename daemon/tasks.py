@@ -46,7 +46,7 @@ async def in_thread(call: Callable[[], T], name: str = "fourwinds-work") -> T:
         try:
             result = call()
         except BaseException as error:  # handed to the awaiting task
-            with contextlib.suppress(RuntimeError):   # the loop is closed: nobody waits
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
                 loop.call_soon_threadsafe(settle, None, error)
             return
         with contextlib.suppress(RuntimeError):

@@ -98,9 +98,13 @@ LINK_SNDHWM = 8192
 BEACON_HWM = 16
 GREET_RETRY_S = 0.01
 GREET_ATTEMPTS = 100
-LINK_EVENTS = (zmq.EVENT_HANDSHAKE_SUCCEEDED | zmq.EVENT_HANDSHAKE_FAILED_AUTH
-               | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
-               | zmq.EVENT_DISCONNECTED)
+LINK_EVENTS = (
+    zmq.EVENT_HANDSHAKE_SUCCEEDED
+    | zmq.EVENT_HANDSHAKE_FAILED_AUTH
+    | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+    | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+    | zmq.EVENT_DISCONNECTED
+)
 ZAP_ENDPOINT = "inproc://zeromq.zap.01"
 ZAP_DOMAIN = "fourwinds"
 GUEST = "guest:"
@@ -135,9 +139,9 @@ class TransportError(FourwindsError):
 class Sender:
     """Who sent a frame, as the transport authenticated it."""
 
-    curve_key: bytes        # raw 32 bytes, proven by CURVE
-    guest: bool             # admitted only to pair
-    address: str            # peer IP address
+    curve_key: bytes  # raw 32 bytes, proven by CURVE
+    guest: bool  # admitted only to pair
+    address: str  # peer IP address
 
 
 def _flowers(entry: Sequence[object]) -> bool:
@@ -158,13 +162,13 @@ class BeaconInfo:
 
     public_key: bytes
     name: str
-    tables: dict[bytes, int]                       # table id -> free seats
+    tables: dict[bytes, int]  # table id -> free seats
     details: dict[bytes, tuple[str, str, bool, bool]]
     """Table id -> (name, rules, private, flowers): ``flowers`` False for an MCR table
     without flowers; a beacon of a daemon before the option says nothing, read as True."""
 
 
-Policy = Callable[[bytes], str | None]   # curve key -> "pinned:"/"guest:" or None (refused)
+Policy = Callable[[bytes], str | None]  # curve key -> "pinned:"/"guest:" or None (refused)
 OnFrame = Callable[[Sender, Frame], Awaitable[None]]
 
 
@@ -178,8 +182,11 @@ class GuestLimits:
         self.total = RateLimit(rate=20.0, burst=200, sources=1)
 
     def allow(self, key: bytes, address: str, now: float) -> bool:
-        return (self.per_address.allow(address, now) and self.per_key.allow(key, now)
-                and self.total.allow("", now))
+        return (
+            self.per_address.allow(address, now)
+            and self.per_key.allow(key, now)
+            and self.total.allow("", now)
+        )
 
 
 class ZapHandler:
@@ -217,13 +224,17 @@ class ZapHandler:
         key = credentials[0]
         decision = self.policy(key)
         if decision is None:
-            self.refusals.note(Refusal.ZAP_UNKNOWN_KEY, peer,
-                               f"key {z85.encode(key).decode()[:8]}... is not pinned to any "
-                               "of our tables", now)
+            self.refusals.note(
+                Refusal.ZAP_UNKNOWN_KEY,
+                peer,
+                f"key {z85.encode(key).decode()[:8]}... is not pinned to any of our tables",
+                now,
+            )
             return [b"1.0", request_id, b"400", b"key not pinned", b"", b""]
         if decision == GUEST and not self.limits.allow(key, peer, now):
-            self.refusals.note(Refusal.ZAP_GUEST_LIMIT, peer,
-                               f"key {z85.encode(key).decode()[:8]}...", now)
+            self.refusals.note(
+                Refusal.ZAP_GUEST_LIMIT, peer, f"key {z85.encode(key).decode()[:8]}...", now
+            )
             return [b"1.0", request_id, b"400", b"too many new connections", b"", b""]
         return [b"1.0", request_id, b"200", b"OK", (decision + key.hex()).encode(), b""]
 
@@ -239,10 +250,14 @@ def port_in_use(host: str, port: int) -> str:
     for taken in (port, port + 1):
         holder = port_holder(taken)
         if holder is not None:
-            return (f"port {taken} on {host} is in use by {holder}; stop it (`fourwinds stop` "
-                    f"if it is your daemon) or choose another port with --port")
-    return (f"port {port} or {port + 1} on {host} is in use (another fourwinds daemon?); "
-            "choose another with --port")
+            return (
+                f"port {taken} on {host} is in use by {holder}; stop it (`fourwinds stop` "
+                f"if it is your daemon) or choose another port with --port"
+            )
+    return (
+        f"port {port} or {port + 1} on {host} is in use (another fourwinds daemon?); "
+        "choose another with --port"
+    )
 
 
 def _raise_descriptor_limit(wanted: int = 8192) -> None:
@@ -251,7 +266,7 @@ def _raise_descriptor_limit(wanted: int = 8192) -> None:
     refuse it, and a soft limit of 1,024 is soon reached by a flood of them."""
     try:
         import resource
-    except ImportError:     # not on this system
+    except ImportError:  # not on this system
         return
     with contextlib.suppress(ValueError, OSError):
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -260,7 +275,7 @@ def _raise_descriptor_limit(wanted: int = 8192) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-M_MMAP_THRESHOLD = -3     # glibc's mallopt parameter
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 MMAP_THRESHOLD = 128 * 1024
 
 
@@ -295,17 +310,18 @@ def _header_refusal(data: bytes) -> tuple[Refusal, str] | None:
     if not start or len(data) < start + 2:
         return None
     version, kind = data[start], data[start + 1]
-    if version >= 0x80:          # not a small integer: wire.decode says what it is
+    if version >= 0x80:  # not a small integer: wire.decode says what it is
         return None
     if version != PROTOCOL_VERSION:
-        return Refusal.FRAME_VERSION, (f"peer speaks protocol version {version}, we speak "
-                                       f"{PROTOCOL_VERSION}")
+        return Refusal.FRAME_VERSION, (
+            f"peer speaks protocol version {version}, we speak {PROTOCOL_VERSION}"
+        )
     return None if kind in _KINDS else (Refusal.FRAME_MALFORMED, "unknown frame kind")
 
 
 def _tcp(host: str, port: int) -> str:
     if ":" in host and not host.startswith("["):
-        host = f"[{host}]"        # an IPv6 address
+        host = f"[{host}]"  # an IPv6 address
     return f"tcp://{host}:{port}" if port else f"tcp://{host}:*"
 
 
@@ -323,18 +339,18 @@ class _Link:
 
     key: bytes
     dealer: zmq.asyncio.Socket
-    sync: zmq.Socket[bytes]      # the same socket, for sends that never wait on the loop
+    sync: zmq.Socket[bytes]  # the same socket, for sends that never wait on the loop
     monitor: zmq.asyncio.Socket
     endpoints: dict[str, tuple[str, int]] = field(default_factory=dict)
-    up: set[str] = field(default_factory=set)       # endpoints with a completed handshake
+    up: set[str] = field(default_factory=set)  # endpoints with a completed handshake
     failures: dict[str, int] = field(default_factory=dict)
     redial: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
     pending: deque[bytes] = field(default_factory=lambda: deque(maxlen=MAX_PENDING))
-    greeted: bool = False        # our Hello went out on a live connection: send directly
+    greeted: bool = False  # our Hello went out on a live connection: send directly
     watch: asyncio.Task[None] | None = None
-    guest: str = ""              # the guest's address while this answers a guest, else ""
-    opened: float = 0.0          # when (time.monotonic) the guest link was opened
-    used: float = 0.0            # when it was last dialled or sent to (least recently used)
+    guest: str = ""  # the guest's address while this answers a guest, else ""
+    opened: float = 0.0  # when (time.monotonic) the guest link was opened
+    used: float = 0.0  # when it was last dialled or sent to (least recently used)
 
 
 def _bound_port(socket: zmq.asyncio.Socket) -> int:
@@ -345,17 +361,19 @@ def _bound_port(socket: zmq.asyncio.Socket) -> int:
 class Transport:
     """The daemon's peer sockets. Construct, then ``await start(host, port)``."""
 
-    def __init__(self, identity: Identity, policy: Policy, on_frame: OnFrame,
-                 name: str = "") -> None:
+    def __init__(
+        self, identity: Identity, policy: Policy, on_frame: OnFrame, name: str = ""
+    ) -> None:
         self.identity = identity
         self.name = name
         self.refusals = Refusals()
-        self.refused: Counter[str] = self.refusals.counts   # by Refusal.value (status)
+        self.refused: Counter[str] = self.refusals.counts  # by Refusal.value (status)
         self.last_seen: dict[bytes, float] = {}
         self._yielded_at = 0.0
         self._guest_frames = RateLimit(GUEST_FRAME_RATE, GUEST_FRAME_BURST)
-        self._guest_address_frames = RateLimit(GUEST_ADDRESS_FRAME_RATE,
-                                               GUEST_ADDRESS_FRAME_BURST, sources=1024)
+        self._guest_address_frames = RateLimit(
+            GUEST_ADDRESS_FRAME_RATE, GUEST_ADDRESS_FRAME_BURST, sources=1024
+        )
         # curve key -> is it still a guest (not seated at any of our tables)? The daemon's
         # answer; frames from guests are rate-limited before they are decoded
         self.still_guest: Callable[[bytes], bool] = lambda curve_key: True
@@ -366,7 +384,7 @@ class Transport:
         self._ctx: zmq.asyncio.Context | None = None
         self._router: zmq.asyncio.Socket | None = None
         self._beacon: zmq.asyncio.Socket | None = None
-        self._links: dict[bytes, _Link] = {}    # peer key -> its DEALER and addresses
+        self._links: dict[bytes, _Link] = {}  # peer key -> its DEALER and addresses
         self._stalled: set[bytes] = set()
         self._monitors = 0
         self.own = OwnAddresses()
@@ -398,10 +416,10 @@ class Transport:
         router.zap_domain = ZAP_DOMAIN.encode()
         router.maxmsgsize = MAX_FRAME
         router.rcvhwm = PEER_RCVHWM
-        router.sndhwm = PEER_RCVHWM        # nothing is sent on it (answers go on our dials)
+        router.sndhwm = PEER_RCVHWM  # nothing is sent on it (answers go on our dials)
         router.handshake_ivl = int(HANDSHAKE_S * 1000)
-        router.heartbeat_ivl = ZMTP_HEARTBEAT_MS      # an incoming connection gone silent
-        router.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS   # (a guest that vanished) is closed
+        router.heartbeat_ivl = ZMTP_HEARTBEAT_MS  # an incoming connection gone silent
+        router.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS  # (a guest that vanished) is closed
         self._router = router
         beacon = self._ctx.socket(zmq.ROUTER)
         beacon.linger = 0
@@ -416,7 +434,8 @@ class Transport:
                 raise TransportError(port_in_use(host, port)) from None
             if error.errno in (errno.EADDRNOTAVAIL, errno.ENODEV):
                 raise TransportError(
-                    f"no network interface has the address {host}; check --interface") from None
+                    f"no network interface has the address {host}; check --interface"
+                ) from None
             raise TransportError(f"cannot listen on {host}:{port}: {error}") from None
         self.host = host
         self._tasks.append(asyncio.create_task(self._receive(), name="peer-recv"))
@@ -425,8 +444,9 @@ class Transport:
         self._tasks.append(asyncio.create_task(self._monitor(), name="monitor"))
         self._tasks.append(asyncio.create_task(self._sweep(), name="guest-sweep"))
 
-    def _bind_pair(self, router: zmq.asyncio.Socket, beacon: zmq.asyncio.Socket, host: str,
-                   port: int) -> None:
+    def _bind_pair(
+        self, router: zmq.asyncio.Socket, beacon: zmq.asyncio.Socket, host: str, port: int
+    ) -> None:
         """Bind the peer socket on ``port`` and the beacon on ``port + 1`` (port 0: any free
         pair, tried a bounded number of times)."""
         for attempt in range(20):
@@ -481,9 +501,12 @@ class Transport:
         link = self._links.get(public_key)
         if link is None:
             link = self._open_link(public_key)
-        link.guest = ""      # a member's link (a guest that was admitted stays)
-        wanted = {_tcp(host, port): (host, port) for host, port in addresses
-                  if port and not self._is_us(host, port)}
+        link.guest = ""  # a member's link (a guest that was admitted stays)
+        wanted = {
+            _tcp(host, port): (host, port)
+            for host, port in addresses
+            if port and not self._is_us(host, port)
+        }
         for endpoint in [e for e in link.endpoints if e not in wanted and e not in link.up]:
             link.endpoints.pop(endpoint)
             link.up.discard(endpoint)
@@ -507,13 +530,15 @@ class Transport:
         now = time.monotonic()
         link = self._links.get(public_key)
         if link is not None and not link.guest:
-            self.connect(public_key, host, port)    # already a member's: dialled as one
+            self.connect(public_key, host, port)  # already a member's: dialled as one
             return
         if link is None:
             guests = [g for g in self._links.values() if g.guest]
             same = [g for g in guests if g.guest == host]
-            for full, pool in ((len(same) >= GUEST_LINKS_PER_ADDRESS, same),
-                               (len(guests) >= GUEST_LINKS, guests)):
+            for full, pool in (
+                (len(same) >= GUEST_LINKS_PER_ADDRESS, same),
+                (len(guests) >= GUEST_LINKS, guests),
+            ):
                 if full:
                     oldest = min(pool, key=lambda g: g.used)
                     self._drop_guest(oldest.key, "least recently used, to make room")
@@ -527,7 +552,7 @@ class Transport:
         link.used = now
         wanted = _tcp(host, port)
         if port and not self._is_us(host, port) and wanted not in link.endpoints:
-            for endpoint in list(link.endpoints):      # one address a guest
+            for endpoint in list(link.endpoints):  # one address a guest
                 link.endpoints.pop(endpoint)
                 link.up.discard(endpoint)
                 with contextlib.suppress(zmq.ZMQError):
@@ -573,8 +598,10 @@ class Transport:
 
     def _is_us(self, host: str, port: int) -> bool:
         """Our own peer socket (a stale or wildcard address would dial ourselves)."""
-        return port == self.port and (host in ("0.0.0.0", "::", self.host)
-                                      or (host, port) in self.own.get(self.host, self.port))
+        return port == self.port and (
+            host in ("0.0.0.0", "::", self.host)
+            or (host, port) in self.own.get(self.host, self.port)
+        )
 
     def _open_link(self, public_key: bytes) -> _Link:
         assert self._ctx is not None
@@ -586,11 +613,11 @@ class Transport:
         dealer.reconnect_ivl = 100
         dealer.reconnect_ivl_max = 2000
         dealer.connect_timeout = CONNECT_TIMEOUT_MS
-        dealer.heartbeat_ivl = ZMTP_HEARTBEAT_MS            # a silently dead connection
-        dealer.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS     # (link cut, address moved)
-        dealer.immediate = True                              # is closed and re-dialled
+        dealer.heartbeat_ivl = ZMTP_HEARTBEAT_MS  # a silently dead connection
+        dealer.heartbeat_timeout = 4 * ZMTP_HEARTBEAT_MS  # (link cut, address moved)
+        dealer.immediate = True  # is closed and re-dialled
         dealer.sndhwm = LINK_SNDHWM
-        dealer.rcvhwm = 1                  # peers never send on our dial: nothing may pile up
+        dealer.rcvhwm = 1  # peers never send on our dial: nothing may pile up
         dealer.maxmsgsize = DEALER_MAX_IN  # (a frame over this closes that connection)
         monitor = self._monitor_socket(dealer, LINK_EVENTS)
         sync: zmq.Socket[bytes] = zmq.Socket.shadow(dealer.underlying)
@@ -636,7 +663,7 @@ class Transport:
             else:
                 link.up.discard(endpoint)
                 if not link.up:
-                    link.greeted = False     # queue again until the next handshake
+                    link.greeted = False  # queue again until the next handshake
                 if kind != zmq.Event.DISCONNECTED:
                     self._refused_handshake(link, endpoint, kind)
 
@@ -649,8 +676,7 @@ class Transport:
         hello = encode(Hello(self.identity.public_key, self.name, self.port))
         if not self._send_now(link, hello, quiet=True):
             if attempt < GREET_ATTEMPTS:
-                asyncio.get_running_loop().call_later(GREET_RETRY_S, self._greet, link,
-                                                      attempt + 1)
+                asyncio.get_running_loop().call_later(GREET_RETRY_S, self._greet, link, attempt + 1)
             return
         link.greeted = True
         self._send_now(link, encode(Reach(self.own.get(self.host, self.port))), quiet=True)
@@ -667,9 +693,14 @@ class Transport:
         failures = link.failures.get(endpoint, 0) + 1
         link.failures[endpoint] = failures
         delay = min(0.1 * 2 ** (failures - 1), REDIAL_MAX_S)
-        if failures & (failures - 1) == 0:      # the 1st, 2nd, 4th, 8th... time
-            log.info("handshake with %s refused (%s, %d times); re-dialling in %.1f s",
-                     endpoint.removeprefix("tcp://"), kind.name, failures, delay)
+        if failures & (failures - 1) == 0:  # the 1st, 2nd, 4th, 8th... time
+            log.info(
+                "handshake with %s refused (%s, %d times); re-dialling in %.1f s",
+                endpoint.removeprefix("tcp://"),
+                kind.name,
+                failures,
+                delay,
+            )
         if endpoint in link.redial or endpoint not in link.endpoints:
             return
         loop = asyncio.get_running_loop()
@@ -693,7 +724,7 @@ class Transport:
         if link.watch is not None and link.watch is not asyncio.current_task():
             link.watch.cancel()
         with contextlib.suppress(zmq.ZMQError):
-            link.dealer.disable_monitor()   # first: the monitor is still read until now
+            link.dealer.disable_monitor()  # first: the monitor is still read until now
         link.monitor.close(linger=0)
         link.dealer.close(linger=0)
 
@@ -727,9 +758,13 @@ class Transport:
         """Send to a peer without blocking. While no connection to it has completed its
         handshake the frame waits in the link's queue (``queue``; bounded: catch-up fills
         what falls out), sent after our next ``Hello`` there."""
-        if len(data) > MAX_FRAME:      # the peer would drop our connection for it
-            log.error("a frame of %d bytes to %s is over the %d limit; not sent", len(data),
-                      public_key.hex()[:8], MAX_FRAME)
+        if len(data) > MAX_FRAME:  # the peer would drop our connection for it
+            log.error(
+                "a frame of %d bytes to %s is over the %d limit; not sent",
+                len(data),
+                public_key.hex()[:8],
+                MAX_FRAME,
+            )
             return False
         link = self._links.get(public_key)
         if link is None:
@@ -749,10 +784,13 @@ class Transport:
         try:
             link.sync.send(data, flags=zmq.NOBLOCK)
         except zmq.Again:
-            if not quiet and link.greeted and link.key not in self._stalled:   # once per stall
+            if not quiet and link.greeted and link.key not in self._stalled:  # once per stall
                 self._stalled.add(link.key)
-                log.warning("cannot queue frames to %s (queue full); dropping them until "
-                            "it drains, catch-up will resend", link.key.hex()[:8])
+                log.warning(
+                    "cannot queue frames to %s (queue full); dropping them until "
+                    "it drains, catch-up will resend",
+                    link.key.hex()[:8],
+                )
             return False
         except zmq.ZMQError as error:
             log.warning("cannot send to %s: %s", link.key.hex()[:8], error)
@@ -760,8 +798,9 @@ class Transport:
         self._stalled.discard(link.key)
         return True
 
-    def alive(self, curve_key: bytes, now: float | None = None, within: float = 4 * HEARTBEAT_S
-              ) -> bool:
+    def alive(
+        self, curve_key: bytes, now: float | None = None, within: float = 4 * HEARTBEAT_S
+    ) -> bool:
         seen = self.last_seen.get(curve_key)
         return seen is not None and (now or time.monotonic()) - seen <= within
 
@@ -787,23 +826,33 @@ class Transport:
         if reply[0] != PROTOCOL_VERSION:
             raise TransportError(
                 f"the daemon at {host}:{port} speaks protocol version {reply[0]}, we speak "
-                f"{PROTOCOL_VERSION}; both players need the same fourwinds version")
+                f"{PROTOCOL_VERSION}; both players need the same fourwinds version"
+            )
         try:
             _, key, name, tables = reply
-            info = BeaconInfo(key, name, {bytes(t[0]): int(t[1]) for t in tables},
-                              {bytes(t[0]): (str(t[2]), str(t[3]), bool(t[4]), _flowers(t))
-                               for t in tables})
+            info = BeaconInfo(
+                key,
+                name,
+                {bytes(t[0]): int(t[1]) for t in tables},
+                {bytes(t[0]): (str(t[2]), str(t[3]), bool(t[4]), _flowers(t)) for t in tables},
+            )
         except (ValueError, TypeError, IndexError):
             raise TransportError(f"{host}:{port} sent a malformed beacon answer") from None
         if not (isinstance(key, bytes) and len(key) == 32 and isinstance(name, str)):
             raise TransportError(f"{host}:{port} sent a malformed key")
-        try:   # checked where it enters (docs/DAEMON.md, "Validation at the edges")
+        try:  # checked where it enters (docs/DAEMON.md, "Validation at the edges")
             checked_public_key(key)
         except BadKey as error:
             raise TransportError(f"{host}:{port} sent an {error.reason}") from None
-        return BeaconInfo(key, peer_name(name), info.tables, {
-            t: (peer_name(n, TABLE_NAME_LIMIT), peer_name(r, RULES_LIMIT), p, f)
-            for t, (n, r, p, f) in info.details.items()})
+        return BeaconInfo(
+            key,
+            peer_name(name),
+            info.tables,
+            {
+                t: (peer_name(n, TABLE_NAME_LIMIT), peer_name(r, RULES_LIMIT), p, f)
+                for t, (n, r, p, f) in info.details.items()
+            },
+        )
 
     # -- loops -----------------------------------------------------------------------------
 
@@ -826,14 +875,17 @@ class Transport:
             now = time.monotonic()
             self.last_seen[curve_key] = now
             guest = user.startswith(GUEST)
-            if guest and self.still_guest(curve_key) and not self._guest_may_send(
-                    curve_key, address, message.buffer.nbytes, now):
+            if (
+                guest
+                and self.still_guest(curve_key)
+                and not self._guest_may_send(curve_key, address, message.buffer.nbytes, now)
+            ):
                 self.refuse(Refusal.GUEST_RATE, address)
                 continue
             sender = Sender(curve_key, guest, address)
             data = bytes(message.buffer)
             early = _header_refusal(data)
-            if early is not None:      # refused from its first bytes: nothing decoded
+            if early is not None:  # refused from its first bytes: nothing decoded
                 self.refuse(early[0], address, early[1])
                 continue
             try:
@@ -870,8 +922,9 @@ class Transport:
         """Within the rate limits on frames from keys not seated at our tables (per key and
         per address; a big frame costs more)?"""
         cost = 1.0 + size / GUEST_FRAME_UNIT
-        return (self._guest_address_frames.allow(address, now, cost)
-                and self._guest_frames.allow(curve_key, now, cost))
+        return self._guest_address_frames.allow(address, now, cost) and self._guest_frames.allow(
+            curve_key, now, cost
+        )
 
     def refuse(self, reason: Refusal, address: str, detail: str = "") -> None:
         """Count a refused frame by its fixed ``reason``; log ``detail`` (truncated) at most
@@ -883,19 +936,24 @@ class Transport:
         from zmq.utils.monitor import parse_monitor_message
 
         assert self._router is not None
-        events = (zmq.EVENT_HANDSHAKE_FAILED_AUTH | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
-                  | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL | zmq.EVENT_DISCONNECTED)
+        events = (
+            zmq.EVENT_HANDSHAKE_FAILED_AUTH
+            | zmq.EVENT_HANDSHAKE_FAILED_PROTOCOL
+            | zmq.EVENT_HANDSHAKE_FAILED_NO_DETAIL
+            | zmq.EVENT_DISCONNECTED
+        )
         monitor = self._monitor_socket(self._router, events)
         try:
             while True:
                 event = parse_monitor_message(await monitor.recv_multipart())
                 kind = str(zmq.Event(event["event"]).name)
-                reason = (Refusal.SOCKET_CLOSED if kind == "DISCONNECTED"
-                          else Refusal.SOCKET_HANDSHAKE)
+                reason = (
+                    Refusal.SOCKET_CLOSED if kind == "DISCONNECTED" else Refusal.SOCKET_HANDSHAKE
+                )
                 self.refusals.note(reason, "peer socket", kind.lower(), time.monotonic())
         finally:
             with contextlib.suppress(zmq.ZMQError):
-                self._router.disable_monitor()   # before its reader closes (see there)
+                self._router.disable_monitor()  # before its reader closes (see there)
             monitor.close(linger=0)
 
     async def _serve_beacon(self) -> None:
@@ -904,8 +962,10 @@ class Transport:
             frames = await self._beacon.recv_multipart()
             if len(frames) == 2 and frames[1] == b"key?":
                 tables = [list(entry) for entry in self.open_tables()[:16]]
-                answer = msgpack.packb([PROTOCOL_VERSION, self.identity.public_key,
-                                        self.name[:64], tables], use_bin_type=True)
+                answer = msgpack.packb(
+                    [PROTOCOL_VERSION, self.identity.public_key, self.name[:64], tables],
+                    use_bin_type=True,
+                )
                 await self._beacon.send_multipart([frames[0], answer])
 
     async def _heartbeats(self) -> None:

@@ -178,7 +178,7 @@ class Rebuild:
     "Rebuilding a seat from its peers")."""
 
     table_id: bytes
-    lost: bool = False      # we have no copy at all: please send the table's roster too
+    lost: bool = False  # we have no copy at all: please send the table's roster too
 
 
 @dataclass(frozen=True)
@@ -292,19 +292,54 @@ class EventSubmit:
     record: bytes
 
 
-Frame = (Hello | Heartbeat | TableMessage | CatchUp | PairStart | PairReply | PairConfirm
-         | PairResult | Refuse | Roster | Reach | Rebuild | Heads | AskHeads | Leave
-         | EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit
-         | EventPeers)
+Frame = (
+    Hello
+    | Heartbeat
+    | TableMessage
+    | CatchUp
+    | PairStart
+    | PairReply
+    | PairConfirm
+    | PairResult
+    | Refuse
+    | Roster
+    | Reach
+    | Rebuild
+    | Heads
+    | AskHeads
+    | Leave
+    | EventFind
+    | EventAsk
+    | EventRecords
+    | EventEnter
+    | EventCall
+    | EventSubmit
+    | EventPeers
+)
 
 _KIND_OF: dict[type[Any], Kind] = {
-    Hello: Kind.HELLO, Heartbeat: Kind.HEARTBEAT, TableMessage: Kind.TABLE,
-    CatchUp: Kind.CATCHUP, PairStart: Kind.PAIR_START, PairReply: Kind.PAIR_REPLY,
-    PairConfirm: Kind.PAIR_CONFIRM, PairResult: Kind.PAIR_RESULT, Refuse: Kind.REFUSE,
-    Roster: Kind.ROSTER, Reach: Kind.REACH, Rebuild: Kind.REBUILD, Heads: Kind.HEADS,
-    AskHeads: Kind.ASK_HEADS, Leave: Kind.LEAVE, EventFind: Kind.EVENT_FIND,
-    EventAsk: Kind.EVENT_ASK, EventRecords: Kind.EVENT_RECORDS, EventEnter: Kind.EVENT_ENTER,
-    EventCall: Kind.EVENT_CALL, EventSubmit: Kind.EVENT_SUBMIT, EventPeers: Kind.EVENT_PEERS,
+    Hello: Kind.HELLO,
+    Heartbeat: Kind.HEARTBEAT,
+    TableMessage: Kind.TABLE,
+    CatchUp: Kind.CATCHUP,
+    PairStart: Kind.PAIR_START,
+    PairReply: Kind.PAIR_REPLY,
+    PairConfirm: Kind.PAIR_CONFIRM,
+    PairResult: Kind.PAIR_RESULT,
+    Refuse: Kind.REFUSE,
+    Roster: Kind.ROSTER,
+    Reach: Kind.REACH,
+    Rebuild: Kind.REBUILD,
+    Heads: Kind.HEADS,
+    AskHeads: Kind.ASK_HEADS,
+    Leave: Kind.LEAVE,
+    EventFind: Kind.EVENT_FIND,
+    EventAsk: Kind.EVENT_ASK,
+    EventRecords: Kind.EVENT_RECORDS,
+    EventEnter: Kind.EVENT_ENTER,
+    EventCall: Kind.EVENT_CALL,
+    EventSubmit: Kind.EVENT_SUBMIT,
+    EventPeers: Kind.EVENT_PEERS,
 }
 
 
@@ -322,7 +357,7 @@ def encode(frame: Frame) -> bytes:
             value = _members_plain(value)
         elif name == "places":
             if not value:
-                continue        # no free place: the roster as a daemon before Leave sends it
+                continue  # no free place: the roster as a daemon before Leave sends it
             value = list(value)
         elif name == "addresses":
             value = [[host, port] for host, port in value]
@@ -339,9 +374,16 @@ def unpack_strict(data: bytes, max_bin: int = MAX_PAYLOAD) -> Any:
         raise FrameError(f"frame of {len(data)} bytes is over the {MAX_FRAME} limit")
     try:
         return msgpack.unpackb(
-            data, raw=False, strict_map_key=True, use_list=True,
-            max_bin_len=max_bin, max_str_len=MAX_STR * 16, max_array_len=MAX_ITEMS * 4,
-            max_map_len=MAX_ITEMS, max_ext_len=0)
+            data,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_bin_len=max_bin,
+            max_str_len=MAX_STR * 16,
+            max_array_len=MAX_ITEMS * 4,
+            max_map_len=MAX_ITEMS,
+            max_ext_len=0,
+        )
     except Exception as error:  # msgpack raises many unrelated types on bad input
         raise FrameError(f"not valid msgpack ({type(error).__name__})") from None
 
@@ -404,8 +446,13 @@ def _decode_members(value: Any) -> tuple[tuple[bytes, str, int], ...]:
     for item in value:
         if not isinstance(item, list) or len(item) != 3:
             raise FrameError("a member is [key, host, port]")
-        out.append((_key(item[0], "member key"), _str(item[1], "member host"),
-                    _int(item[2], "member port", 0, 65535)))
+        out.append(
+            (
+                _key(item[0], "member key"),
+                _str(item[1], "member host"),
+                _int(item[2], "member port", 0, 65535),
+            )
+        )
     return tuple(out)
 
 
@@ -434,31 +481,57 @@ def decode(data: bytes) -> Frame:
         kind = Kind(kind_no)
     except (ValueError, TypeError):
         # a peer's value, possibly huge and nested: name only a small integer kind
-        shown = kind_no if isinstance(kind_no, int) and -2**31 < kind_no < 2**31 \
+        shown = (
+            kind_no
+            if isinstance(kind_no, int) and -(2**31) < kind_no < 2**31
             else f"of type {type(kind_no).__name__}"
+        )
         raise FrameError(f"unknown frame kind {shown}") from None
-    arity = {Kind.HELLO: 3, Kind.HEARTBEAT: 1, Kind.TABLE: 2, Kind.CATCHUP: 3,
-             Kind.PAIR_START: 2, Kind.PAIR_REPLY: 2, Kind.PAIR_CONFIRM: 2,
-             Kind.PAIR_RESULT: 4, Kind.REFUSE: 1, Kind.ROSTER: 4, Kind.REACH: 1,
-             Kind.REBUILD: 2, Kind.HEADS: 2, Kind.ASK_HEADS: 1, Kind.LEAVE: 1,
-             Kind.EVENT_FIND: 1, Kind.EVENT_ASK: 2, Kind.EVENT_RECORDS: 3,
-             Kind.EVENT_ENTER: 3, Kind.EVENT_CALL: 2, Kind.EVENT_SUBMIT: 2,
-             Kind.EVENT_PEERS: 2}[kind]
+    arity = {
+        Kind.HELLO: 3,
+        Kind.HEARTBEAT: 1,
+        Kind.TABLE: 2,
+        Kind.CATCHUP: 3,
+        Kind.PAIR_START: 2,
+        Kind.PAIR_REPLY: 2,
+        Kind.PAIR_CONFIRM: 2,
+        Kind.PAIR_RESULT: 4,
+        Kind.REFUSE: 1,
+        Kind.ROSTER: 4,
+        Kind.REACH: 1,
+        Kind.REBUILD: 2,
+        Kind.HEADS: 2,
+        Kind.ASK_HEADS: 1,
+        Kind.LEAVE: 1,
+        Kind.EVENT_FIND: 1,
+        Kind.EVENT_ASK: 2,
+        Kind.EVENT_RECORDS: 3,
+        Kind.EVENT_ENTER: 3,
+        Kind.EVENT_CALL: 2,
+        Kind.EVENT_SUBMIT: 2,
+        Kind.EVENT_PEERS: 2,
+    }[kind]
     if kind is Kind.ROSTER and len(fields) == 5:
-        arity = 5       # with the members' places (a free place before the last)
+        arity = 5  # with the members' places (a free place before the last)
     if len(fields) != arity:
         raise FrameError(f"{kind.name} frame has {len(fields)} fields, expected {arity}")
     f = fields
     if kind is Kind.HELLO:
-        return Hello(_key(f[0], "public key"), _name(f[1], "name", PLAYER_NAME_LIMIT),
-                     _int(f[2], "port", 1, 65535))
+        return Hello(
+            _key(f[0], "public key"),
+            _name(f[1], "name", PLAYER_NAME_LIMIT),
+            _int(f[2], "port", 1, 65535),
+        )
     if kind is Kind.HEARTBEAT:
         return Heartbeat(_int(f[0], "counter", 0, 2**63))
     if kind is Kind.TABLE:
         return TableMessage(_bytes(f[0], "table id", TABLE_ID), _bytes(f[1], "payload"))
     if kind is Kind.CATCHUP:
-        return CatchUp(_bytes(f[0], "table id", TABLE_ID), _int(f[1], "seat", 0, 3),
-                       _int(f[2], "seq", -1, 2**63))
+        return CatchUp(
+            _bytes(f[0], "table id", TABLE_ID),
+            _int(f[1], "seat", 0, 3),
+            _int(f[2], "seq", -1, 2**63),
+        )
     if kind is Kind.PAIR_START:
         return PairStart(_bytes(f[0], "table id", TABLE_ID), _bytes(f[1], "spake", limit=128))
     if kind is Kind.PAIR_REPLY:
@@ -466,8 +539,12 @@ def decode(data: bytes) -> Frame:
     if kind is Kind.PAIR_CONFIRM:
         return PairConfirm(_bytes(f[0], "table id", TABLE_ID), _bytes(f[1], "mac", 32))
     if kind is Kind.PAIR_RESULT:
-        return PairResult(_bytes(f[0], "table id", TABLE_ID), _bool(f[1], "admitted"),
-                          _name(f[2], "reason", REASON_LIMIT), _bytes(f[3], "mac", limit=32))
+        return PairResult(
+            _bytes(f[0], "table id", TABLE_ID),
+            _bool(f[1], "admitted"),
+            _name(f[2], "reason", REASON_LIMIT),
+            _bytes(f[3], "mac", limit=32),
+        )
     if kind is Kind.REFUSE:
         return Refuse(_name(f[0], "reason", REASON_LIMIT))
     if kind is Kind.REACH:
@@ -481,23 +558,29 @@ def decode(data: bytes) -> Frame:
     if kind is Kind.EVENT_FIND:
         return EventFind(_name(f[0], "event name", TABLE_NAME_LIMIT))
     if kind is Kind.EVENT_ASK:
-        return EventAsk(_bytes(f[0], "event id", EVENT_ID),
-                        _int(f[1], "have", 0, EVENT_POSITION_LIMIT))
+        return EventAsk(
+            _bytes(f[0], "event id", EVENT_ID), _int(f[1], "have", 0, EVENT_POSITION_LIMIT)
+        )
     if kind is Kind.EVENT_RECORDS:
-        return EventRecords(_bytes(f[0], "event id", EVENT_ID),
-                            _int(f[1], "start", 0, EVENT_POSITION_LIMIT),
-                            _event_records(f[2]))
+        return EventRecords(
+            _bytes(f[0], "event id", EVENT_ID),
+            _int(f[1], "start", 0, EVENT_POSITION_LIMIT),
+            _event_records(f[2]),
+        )
     if kind is Kind.EVENT_CALL:
         return EventCall(_bytes(f[0], "event id", EVENT_ID), _int(f[1], "round", 0, 63))
     if kind is Kind.EVENT_PEERS:
         return EventPeers(_bytes(f[0], "event id", EVENT_ID), _decode_members(f[1]))
     if kind is Kind.EVENT_SUBMIT:
-        return EventSubmit(_bytes(f[0], "event id", EVENT_ID),
-                           _bytes(f[1], "record", limit=EVENT_RECORD_LIMIT))
+        return EventSubmit(
+            _bytes(f[0], "event id", EVENT_ID), _bytes(f[1], "record", limit=EVENT_RECORD_LIMIT)
+        )
     if kind is Kind.EVENT_ENTER:
-        return EventEnter(_bytes(f[0], "event id", EVENT_ID),
-                          _name(f[1], "code", EVENT_CODE_LIMIT),
-                          _bytes(f[2], "entry", limit=EVENT_RECORD_LIMIT))
+        return EventEnter(
+            _bytes(f[0], "event id", EVENT_ID),
+            _name(f[1], "code", EVENT_CODE_LIMIT),
+            _bytes(f[2], "entry", limit=EVENT_RECORD_LIMIT),
+        )
     if kind is Kind.HEADS:
         if not isinstance(f[1], list) or len(f[1]) != 4:
             raise FrameError("heads must be a list of 4 sequence numbers")
@@ -505,8 +588,13 @@ def decode(data: bytes) -> Frame:
         return Heads(_bytes(f[0], "table id", TABLE_ID), (a, b, c, d))
     members = _decode_members(f[3])
     places = _decode_places(f[4], len(members)) if len(f) == 5 else ()
-    return Roster(_bytes(f[0], "table id", TABLE_ID), _name(f[1], "name", TABLE_NAME_LIMIT),
-                  _name(f[2], "rules", RULES_LIMIT), members, places)
+    return Roster(
+        _bytes(f[0], "table id", TABLE_ID),
+        _name(f[1], "name", TABLE_NAME_LIMIT),
+        _name(f[2], "rules", RULES_LIMIT),
+        members,
+        places,
+    )
 
 
 def _event_records(value: Any) -> tuple[bytes, ...]:

@@ -5,6 +5,7 @@ Reads one JSON event per line on stdin; answers each "view" with one line {"acti
 (plus "tiles" when the action says "choose"). Rules-agnostic: it declares Mahjong when it
 can, discards a lone tile (never a joker), passes on calls, and passes lone tiles on.
 """
+
 import json
 import sys
 from collections import Counter

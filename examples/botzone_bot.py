@@ -10,6 +10,7 @@ requests, discards the tile with the fewest neighbours, claims a kong or a pung 
 chow from its left when it holds the other two tiles, and never declares Mahjong (it counts
 no fans: a Botzone bot must know a win reaches 8 points, or the table refuses it).
 """
+
 import json
 import sys
 from collections import Counter
@@ -37,7 +38,7 @@ class Bot:
             self.hand.append(words[1])
         elif words[0] == "3" and int(words[1]) == self.me:
             self.mine(words[2], words[3:])
-            self.kong = ""   # a concealed kong is told right after our answer, or never
+            self.kong = ""  # a concealed kong is told right after our answer, or never
         if words[0] == "3" and words[2] in ("PLAY", "PENG", "CHI"):
             self.last = words[-1]
 
@@ -125,7 +126,7 @@ def first_input(simple):
     while not line.strip():
         line = sys.stdin.readline()
     lines = [sys.stdin.readline().rstrip("\n") for _ in range(2 * int(line) - 1)]
-    return lines[0::2], lines[1::2]   # data and globaldata lines follow: never read
+    return lines[0::2], lines[1::2]  # data and globaldata lines follow: never read
 
 
 def say(response, simple):

@@ -65,7 +65,7 @@ def pick_action(
     if len(matches) > 1 and tiles:
         exact = [a for a in matches if Counter(a.get("tiles") or ()) == Counter(tiles)]
         sized = [a for a in matches if int(a.get("choose", -1)) == len(tiles)]
-        matches = exact or sized or matches   # (e.g. a courtesy pass of 1, 2 or 3 tiles)
+        matches = exact or sized or matches  # (e.g. a courtesy pass of 1, 2 or 3 tiles)
     if len(matches) > 1:
         options = "; ".join(str(a.get("label") or a.get("type")) for a in matches)
         raise NoSuchAction(f"several ways to {what}: {options}; say which (e.g. a word of it)")

@@ -27,9 +27,12 @@ def level_arg(text: str) -> BotLevel:
 def add_bot_level_option(parser: argparse.ArgumentParser, *, configured: bool = True) -> None:
     """``--bot-level LEVEL`` (``configured``: its default is the config file's)."""
     default = "config, then normal" if configured else "normal"
-    parser.add_argument("--bot-level", type=level_arg, metavar="LEVEL",
-                        help=f"how well the built-in bots play: {', '.join(BotLevel.names())} "
-                             f"(default: {default})")
+    parser.add_argument(
+        "--bot-level",
+        type=level_arg,
+        metavar="LEVEL",
+        help=f"how well the built-in bots play: {', '.join(BotLevel.names())} (default: {default})",
+    )
 
 
 def chosen_level(given: BotLevel | None, configured: str) -> BotLevel:

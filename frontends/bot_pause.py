@@ -55,10 +55,14 @@ def pause_for(event: Mapping[str, Any], setting: float) -> float:
 
 def add_bot_pause_option(parser: argparse.ArgumentParser) -> None:
     """``--bot-pause SECONDS`` for the commands that seat bots beside a person."""
-    parser.add_argument("--bot-pause", type=float, metavar="SECONDS",
-                        help="how long each bot waits before it discards, calls or passes, "
-                             "so you can follow (never late: at most a quarter of the time "
-                             f"left; default: config, then {DEFAULT_BOT_PAUSE:g}; 0: none)")
+    parser.add_argument(
+        "--bot-pause",
+        type=float,
+        metavar="SECONDS",
+        help="how long each bot waits before it discards, calls or passes, "
+        "so you can follow (never late: at most a quarter of the time "
+        f"left; default: config, then {DEFAULT_BOT_PAUSE:g}; 0: none)",
+    )
 
 
 def chosen_pause(given: float | None, configured: float) -> float:

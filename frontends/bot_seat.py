@@ -54,8 +54,11 @@ class FunctionBrain:
     """A brain around ``choose(event) -> request``; refusals are logged. ``fallback``: another
     chooser, asked when the daemon refuses ``choose``'s request (before the default)."""
 
-    def __init__(self, choose: Callable[[Event], dict[str, Any] | None],
-                 fallback: Callable[[Event], dict[str, Any] | None] | None = None) -> None:
+    def __init__(
+        self,
+        choose: Callable[[Event], dict[str, Any] | None],
+        fallback: Callable[[Event], dict[str, Any] | None] | None = None,
+    ) -> None:
         self.choose = choose
         self.fallback = fallback
 
@@ -162,8 +165,7 @@ class ExecBrain:
             self.process.wait()
 
 
-def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2,
-              pause: float = 0.0) -> int:
+def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2, pause: float = 0.0) -> int:
     """Act on every view event that asks for it until the match ends or the brain dies.
 
     ``pause``: seconds to let pass between a view asking and the seat's act, at a table
@@ -181,8 +183,8 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2,
         if view.get("phase") in END_PHASES:
             brain.end("match over" if view.get("phase") != "halted" else "table halted")
             return 0
-        if event.get("gone"):     # our daemon left it (a tournament table gone on under
-            brain.end("table gone")   # another id after a substitute: the caller's next)
+        if event.get("gone"):  # our daemon left it (a tournament table gone on under
+            brain.end("table gone")  # another id after a substitute: the caller's next)
             return 0
         if not needs_answer(event) or decision_key(event) in answered:
             log.debug("view %s: nothing to answer", event.get("seq"))
@@ -201,8 +203,7 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2,
             return 1
 
 
-def _send(client: TableClient, brain: Brain, event: Event, request: dict[str, Any] | None
-          ) -> bool:
+def _send(client: TableClient, brain: Brain, event: Event, request: dict[str, Any] | None) -> bool:
     """Send the brain's request; when the daemon refuses it, the brain's fall-back choice (a
     ``FunctionBrain``'s ``fallback``), then the default. True if one of them was accepted."""
     if request is None:

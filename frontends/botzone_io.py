@@ -23,10 +23,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-__all__ = ["KEEP_RUNNING", "TIME_LIMIT", "Mode", "Output", "full_input", "next_input",
-           "read_output"]
+__all__ = [
+    "KEEP_RUNNING",
+    "TIME_LIMIT",
+    "Mode",
+    "Output",
+    "full_input",
+    "next_input",
+    "read_output",
+]
 
-TIME_LIMIT = 6.0          # seconds a step, as the platform gives a Python bot
+TIME_LIMIT = 6.0  # seconds a step, as the platform gives a Python bot
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 MEMORY_LIMIT_MB = 256
@@ -40,16 +47,34 @@ class Mode(Enum):
     SIMPLE = "simple"
 
 
-def full_input(mode: Mode, requests: Sequence[str], responses: Sequence[str], *,
-               data: str = "", globaldata: str = "", time_limit: float = 6.0) -> str:
+def full_input(
+    mode: Mode,
+    requests: Sequence[str],
+    responses: Sequence[str],
+    *,
+    data: str = "",
+    globaldata: str = "",
+    time_limit: float = 6.0,
+) -> str:
     """The whole history, for a bot started afresh (``len(requests) == len(responses) + 1``)."""
     if len(requests) != len(responses) + 1:
         raise ValueError("a bot is started with one request more than it gave responses")
     if mode is Mode.JSON:
-        return json.dumps({"requests": list(requests), "responses": list(responses),
-                           "data": data, "globaldata": globaldata,
-                           "time_limit": time_limit, "memory_limit": MEMORY_LIMIT_MB},
-                          ensure_ascii=False, separators=(",", ":")) + "\n"
+        return (
+            json.dumps(
+                {
+                    "requests": list(requests),
+                    "responses": list(responses),
+                    "data": data,
+                    "globaldata": globaldata,
+                    "time_limit": time_limit,
+                    "memory_limit": MEMORY_LIMIT_MB,
+                },
+                ensure_ascii=False,
+                separators=(",", ":"),
+            )
+            + "\n"
+        )
     lines = [str(len(requests))]
     for index, request in enumerate(requests):
         lines.append(request)
@@ -85,7 +110,7 @@ def read_output(mode: Mode, lines: Sequence[str]) -> Output:
     text = [line.rstrip("\r\n") for line in lines]
     keep = KEEP_RUNNING in (line.strip() for line in text)
     if keep:
-        text = text[:[line.strip() for line in text].index(KEEP_RUNNING)]
+        text = text[: [line.strip() for line in text].index(KEEP_RUNNING)]
     if mode is Mode.SIMPLE:
         if not text:
             return Output(None, keep_running=keep, problem="no output")
@@ -101,12 +126,20 @@ def read_output(mode: Mode, lines: Sequence[str]) -> Output:
             continue
         if isinstance(found, dict) and "response" in found:
             response = found["response"]
-            return Output(_one_line(str(response)).strip() if response is not None else "",
-                          _text(found.get("data")), _text(found.get("globaldata")), keep)
+            return Output(
+                _one_line(str(response)).strip() if response is not None else "",
+                _text(found.get("data")),
+                _text(found.get("globaldata")),
+                keep,
+            )
     shown = " | ".join(line for line in text if line.strip())[:200]
-    return Output(None, keep_running=keep,
-                  problem=f"no JSON line with a \"response\" in the output: {shown!r}"
-                  if shown else "no output")
+    return Output(
+        None,
+        keep_running=keep,
+        problem=f'no JSON line with a "response" in the output: {shown!r}'
+        if shown
+        else "no output",
+    )
 
 
 def _text(value: object) -> str | None:

@@ -63,9 +63,16 @@ class Reply:
 class BotzoneProgram:
     """One bot program (``argv``) speaking the Botzone protocol in ``mode``."""
 
-    def __init__(self, argv: Sequence[str], mode: Mode, log_path: Path, *,
-                 time_limit: float = TIME_LIMIT, max_failures: int = MAX_FAILURES,
-                 end_input: bool = False) -> None:
+    def __init__(
+        self,
+        argv: Sequence[str],
+        mode: Mode,
+        log_path: Path,
+        *,
+        time_limit: float = TIME_LIMIT,
+        max_failures: int = MAX_FAILURES,
+        end_input: bool = False,
+    ) -> None:
         if not argv:
             raise ValueError("a Botzone bot needs a command")
         self.argv = list(argv)
@@ -80,10 +87,10 @@ class BotzoneProgram:
         self.data = ""
         self.globaldata = ""
         self.failures = 0
-        self.runs = 0             # processes started (for tests and the log)
-        self.kept = False         # the current process keeps running
+        self.runs = 0  # processes started (for tests and the log)
+        self.kept = False  # the current process keeps running
         self._process: subprocess.Popen[str] | None = None
-        self._fresh = False       # the process has not been given its input yet
+        self._fresh = False  # the process has not been given its input yet
         self._lines: queue.Queue[str | None] = queue.Queue()
 
     # ------------------------------------------------------------------ the seat's calls
@@ -107,14 +114,19 @@ class BotzoneProgram:
         if self._process is None and not (decide or first):
             self.responses.append("PASS")
             return Reply(None)
-        if self.failures >= self.max_failures:   # counted when it failed: not again
+        if self.failures >= self.max_failures:  # counted when it failed: not again
             self.responses.append("PASS")
-            return Reply(None, None, f"the bot failed {self.failures} times in a row this "
-                                     "hand: it rests until the next hand")
+            return Reply(
+                None,
+                None,
+                f"the bot failed {self.failures} times in a row this "
+                "hand: it rests until the next hand",
+            )
         limit = min(self.time_limit, timeout) if timeout is not None else self.time_limit
         reply = self._turn(request, max(0.1, limit))
-        self.responses.append(reply.line if reply.line is not None else
-                              (reply.printed.splitlines() or ["PASS"])[0])
+        self.responses.append(
+            reply.line if reply.line is not None else (reply.printed.splitlines() or ["PASS"])[0]
+        )
         self.failures = self.failures + 1 if reply.fault in (Fault.LATE, Fault.CRASH) else 0
         return reply
 
@@ -131,22 +143,35 @@ class BotzoneProgram:
             problem = self._start()
             if problem:
                 return Reply(None, Fault.CRASH, problem)
-            text = full_input(self.mode, self.requests, self.responses, data=self.data,
-                              globaldata=self.globaldata, time_limit=self.time_limit)
+            text = full_input(
+                self.mode,
+                self.requests,
+                self.responses,
+                data=self.data,
+                globaldata=self.globaldata,
+                time_limit=self.time_limit,
+            )
         if not self._write(text, end=self.end_input and self._fresh):
             return self._ended([], "the bot exited before reading its input")
         self._fresh = False
         reply = self._read(limit)
-        if self.end_input and self.kept:   # its input is over: it cannot read another request
+        if self.end_input and self.kept:  # its input is over: it cannot read another request
             self._stop()
         return reply
 
     def _start(self) -> str:
         try:
             self._process = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-                text=True, encoding="utf-8", errors="replace", bufsize=1,
-                start_new_session=True)   # its own group: stopping it stops its children
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.log,
+                text=True,
+                encoding="utf-8",
+                errors="replace",
+                bufsize=1,
+                start_new_session=True,
+            )  # its own group: stopping it stops its children
         except OSError as error:
             self._process = None
             return f"cannot start {self.argv[0]!r}: {error.strerror or error}"
@@ -178,8 +203,7 @@ class BotzoneProgram:
                 line = self._lines.get(timeout=max(0.0, end - time.monotonic()))
             except queue.Empty:
                 self._stop()
-                return Reply(None, Fault.LATE, f"no answer within {limit:g} s",
-                             "\n".join(lines))
+                return Reply(None, Fault.LATE, f"no answer within {limit:g} s", "\n".join(lines))
             if line is None:
                 return self._ended(lines, "")
             lines.append(line)

@@ -42,7 +42,7 @@ __all__ = ["BotzoneSeat", "ViewStream", "play_botzone"]
 log = logging.getLogger(__name__)
 Event = Mapping[str, Any]
 END_PHASES = ("match_over", "over", "halted")
-MARGIN = 0.5   # seconds kept from the view's deadline for the act to reach the daemon
+MARGIN = 0.5  # seconds kept from the view's deadline for the act to reach the daemon
 
 
 class ViewStream(Protocol):
@@ -59,16 +59,16 @@ class BotzoneSeat:
 
     def __init__(self, program: BotzoneProgram) -> None:
         self.program = program
-        self.rules = ""                     # the table's rules, once a view named them
-        self.game: BotzoneGame | None = None   # the game they speak
-        self.story: Told | None = None      # the game's story (its own type)
-        self.moment: Any = None             # the game's last moment (its own type)
-        self.given = 0                      # requests of the story given to the program
-        self.answers: dict[int, str | None] = {}   # request index -> the bot's answer
-        self.then: str | None = None        # our discard once our claim is taken
-        self.ended = False                  # the hand is over and the program stopped
+        self.rules = ""  # the table's rules, once a view named them
+        self.game: BotzoneGame | None = None  # the game they speak
+        self.story: Told | None = None  # the game's story (its own type)
+        self.moment: Any = None  # the game's last moment (its own type)
+        self.given = 0  # requests of the story given to the program
+        self.answers: dict[int, str | None] = {}  # request index -> the bot's answer
+        self.then: str | None = None  # our discard once our claim is taken
+        self.ended = False  # the hand is over and the program stopped
         self.faults: Counter[Fault] = Counter()
-        self.hands = 0                      # hands the bot played (not sat out)
+        self.hands = 0  # hands the bot played (not sat out)
 
     # ------------------------------------------------------------------ following the hand
 
@@ -102,7 +102,7 @@ class BotzoneSeat:
         if story.over:
             if not story.sat_out and not self.ended:
                 self._feed(len(story.requests))
-                self.program.new_hand()           # the game is over: the program ends
+                self.program.new_hand()  # the game is over: the program ends
                 self.ended = True
             return
         asked = game.question(story, moment, event) if needs_answer(event) else None
@@ -114,8 +114,10 @@ class BotzoneSeat:
         self.program.new_hand()
         self.given, self.answers, self.then, self.ended = 0, {}, None, False
         if story.sat_out:
-            self.program.note(f"hand {story.hand}: under way when the seat started; the seat "
-                              "plays its default actions until the next hand")
+            self.program.note(
+                f"hand {story.hand}: under way when the seat started; the seat "
+                "plays its default actions until the next hand"
+            )
         else:
             self.hands += 1
             self.program.note(f"hand {story.hand}: seat {story.me}")
@@ -127,8 +129,13 @@ class BotzoneSeat:
         while self.given < upto:
             reply = self.program.ask(story.requests[self.given], decide=False, timeout=timeout)
             if reply.fault in (Fault.LATE, Fault.CRASH):
-                self._fault(reply.fault, story.requests[self.given], reply.printed,
-                            reply.problem, "nothing (no answer was wanted)")
+                self._fault(
+                    reply.fault,
+                    story.requests[self.given],
+                    reply.printed,
+                    reply.problem,
+                    "nothing (no answer was wanted)",
+                )
             self.given += 1
 
     # ------------------------------------------------------------------ acting
@@ -136,8 +143,13 @@ class BotzoneSeat:
     def act_for(self, event: Event) -> dict[str, Any] | None:
         """The act request for a view that asks our seat to act (after ``follow``)."""
         story, moment, game = self.story, self.moment, self.game
-        if (story is None or moment is None or game is None or story.sat_out
-                or not needs_answer(event)):
+        if (
+            story is None
+            or moment is None
+            or game is None
+            or story.sat_out
+            or not needs_answer(event)
+        ):
             return default_request(event)
         asked = game.question(story, moment, event)
         if asked is not None:
@@ -146,57 +158,78 @@ class BotzoneSeat:
             return self._discard_after_claim(event)
         return default_request(event)
 
-    def _answer(self, game: BotzoneGame, asked: Any, event: Event, story: Told
-                ) -> dict[str, Any] | None:
+    def _answer(
+        self, game: BotzoneGame, asked: Any, event: Event, story: Told
+    ) -> dict[str, Any] | None:
         index = len(story.requests) - 1
         if index not in self.answers:
             self._feed(index)
-            reply = self.program.ask(story.requests[index], decide=True,
-                                     timeout=_time_left(event))
+            reply = self.program.ask(story.requests[index], decide=True, timeout=_time_left(event))
             self.given = index + 1
             self.answers[index] = reply.line
             if reply.fault is not None:
-                return self._fault(reply.fault, story.last, reply.printed, reply.problem,
-                                   event=event)
+                return self._fault(
+                    reply.fault, story.last, reply.printed, reply.problem, event=event
+                )
         line = self.answers[index]
         if line is None:
             return default_request(event)
         verdict: Verdict = game.judge(line, asked, event, story)
         if verdict.action is None:
-            return self._fault(verdict.fault or Fault.ILLEGAL, story.last, line,
-                               verdict.problem, event=event)
+            return self._fault(
+                verdict.fault or Fault.ILLEGAL, story.last, line, verdict.problem, event=event
+            )
         self.then = verdict.then
         return act_request(event, verdict.action)
 
     def _discard_after_claim(self, event: Event) -> dict[str, Any] | None:
         tile, self.then = self.then, None
-        if tile is None:   # no claim of the bot's (cannot happen: the defaults never claim)
+        if tile is None:  # no claim of the bot's (cannot happen: the defaults never claim)
             return default_request(event)
-        action = next((a for a in event.get("legal_actions") or ()
-                       if a.get("type") == "discard" and a.get("tiles") == [tile]), None)
+        action = next(
+            (
+                a
+                for a in event.get("legal_actions") or ()
+                if a.get("type") == "discard" and a.get("tiles") == [tile]
+            ),
+            None,
+        )
         if action is None:
             story = self.story
             assert story is not None
-            return self._fault(Fault.ILLEGAL, story.last, f"(discard {tile} after the claim)",
-                               "the discard named with the claim is not legal now",
-                               event=event)
+            return self._fault(
+                Fault.ILLEGAL,
+                story.last,
+                f"(discard {tile} after the claim)",
+                "the discard named with the claim is not legal now",
+                event=event,
+            )
         return act_request(event, action)
 
-    def refused(self, event: Event, request: Mapping[str, Any], reason: str
-                ) -> dict[str, Any] | None:
+    def refused(
+        self, event: Event, request: Mapping[str, Any], reason: str
+    ) -> dict[str, Any] | None:
         """The daemon refused our act: counted, and the default to send instead (None when
         the refused act was the default already)."""
         fallback = default_request(event)
         label = str((request.get("expected") or {}).get("label") or request.get("action"))
-        self._fault(Fault.REFUSED, self.story.last if self.story else "", label, reason,
-                    event=event)
+        self._fault(
+            Fault.REFUSED, self.story.last if self.story else "", label, reason, event=event
+        )
         if fallback is None or fallback.get("action") == request.get("action"):
             return None
         return fallback
 
-    def _fault(self, fault: Fault, request: str, line: str, problem: str,
-               taken: str | None = None, *, event: Event | None = None
-               ) -> dict[str, Any] | None:
+    def _fault(
+        self,
+        fault: Fault,
+        request: str,
+        line: str,
+        problem: str,
+        taken: str | None = None,
+        *,
+        event: Event | None = None,
+    ) -> dict[str, Any] | None:
         """Count and log a fault; the seat's default action for ``event``, if any."""
         self.faults[fault] += 1
         fallback = None if event is None else default_request(event)
@@ -204,15 +237,22 @@ class BotzoneSeat:
             chosen = None if event is None else default_action(event)
             taken = "nothing" if chosen is None else str(chosen[0].get("label"))
         hand = self.story.hand if self.story else 0
-        text = (f"hand {hand}: {fault.value}: the bot answered {line!r} to {request!r} "
-                f"({problem}); the seat played: {taken}")
+        text = (
+            f"hand {hand}: {fault.value}: the bot answered {line!r} to {request!r} "
+            f"({problem}); the seat played: {taken}"
+        )
         self.program.note(text)
         log.info("botzone bot %s", text)
         return fallback
 
     def close(self) -> None:
-        summary = ", ".join(f"{n} {f.value}" for f, n in sorted(
-            self.faults.items(), key=lambda item: item[0].value)) or "none"
+        summary = (
+            ", ".join(
+                f"{n} {f.value}"
+                for f, n in sorted(self.faults.items(), key=lambda item: item[0].value)
+            )
+            or "none"
+        )
         self.program.note(f"match over: {self.hands} hands played by the bot; faults: {summary}")
         if self.faults:
             log.warning("the Botzone bot's faults: %s (log: %s)", summary, self.program.log.name)
@@ -226,8 +266,9 @@ def _time_left(event: Event) -> float | None:
     return None
 
 
-def play_botzone(stream: ViewStream, seat: BotzoneSeat, *, poll: float = 0.2,
-                 give_up: float | None = None) -> int:
+def play_botzone(
+    stream: ViewStream, seat: BotzoneSeat, *, poll: float = 0.2, give_up: float | None = None
+) -> int:
     """Play until the match ends (0); ``give_up``: seconds after which to stop (1).
     ``FourwindsError`` at a table whose rules speak no Botzone game."""
     answered: set[object] = set()
@@ -247,8 +288,9 @@ def play_botzone(stream: ViewStream, seat: BotzoneSeat, *, poll: float = 0.2,
         seat.close()
 
 
-def _send(stream: ViewStream, seat: BotzoneSeat, event: Event,
-          request: dict[str, Any] | None) -> bool:
+def _send(
+    stream: ViewStream, seat: BotzoneSeat, event: Event, request: dict[str, Any] | None
+) -> bool:
     if request is None:
         return False
     answer = stream.act(request)

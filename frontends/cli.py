@@ -33,6 +33,7 @@ def _version() -> str:
     # importlib.metadata reads the installed package's records: ~25 ms of every command's
     # start, so it is imported only when the version is asked for (``_VersionAction``)
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("fourwinds")
     except PackageNotFoundError:  # pragma: no cover - running from an uninstalled tree
@@ -42,12 +43,22 @@ def _version() -> str:
 class _VersionAction(argparse.Action):
     """``--version``: prints the installed version, looked up only when asked for."""
 
-    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS,
-                 default: str = argparse.SUPPRESS, help: str | None = None) -> None:
+    def __init__(
+        self,
+        option_strings: Sequence[str],
+        dest: str = argparse.SUPPRESS,
+        default: str = argparse.SUPPRESS,
+        help: str | None = None,
+    ) -> None:
         super().__init__(option_strings, dest, nargs=0, default=default, help=help)
 
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: object, option_string: str | None = None) -> None:
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
         print(f"fourwinds {_version()}")
         parser.exit()
 
@@ -56,8 +67,17 @@ class _VersionAction(argparse.Action):
 # subcommand lives in the module of its name ("more-time" would be more_time).
 # tests/frontends/test_cli_lazy.py checks this against what the modules register.
 GROUPED: dict[str, tuple[str, ...]] = {
-    "actions": ("act", "call", "charleston", "discard", "exchange", "mahjong", "more-time",
-                "next", "pass"),
+    "actions": (
+        "act",
+        "call",
+        "charleston",
+        "discard",
+        "exchange",
+        "mahjong",
+        "more-time",
+        "next",
+        "pass",
+    ),
     "table_cmds": ("hand", "host", "join", "ready", "seat", "status"),
 }
 
@@ -78,6 +98,7 @@ def module_of(command: str) -> str | None:
         return name
     # late: only a command no module is named after loads the rule sets to ask them
     from fourwinds.protocol.table.commands import own_verbs
+
     return RULE_VERBS if command in own_verbs() else None
 
 
@@ -92,8 +113,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="fourwinds",
         description="Serverless Mahjong for a home network or a venue (American and MCR).",
     )
-    parser.add_argument("--version", action=_VersionAction,
-                        help="show the installed version and exit")
+    parser.add_argument(
+        "--version", action=_VersionAction, help="show the installed version and exit"
+    )
     parser.add_argument("--verbose", "-v", action="count", default=0, help="more logging")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, verb in [(only, None)] if only is not None else _every_module():
@@ -112,15 +134,19 @@ def _every_module() -> list[tuple[str, str | None]]:
     ``completion``), each with the module that registers it."""
     # late: only the whole command line (help, completion) loads the rule sets to ask them
     from fourwinds.protocol.table.commands import own_verbs
-    names = [(info.name, None) for info in pkgutil.iter_modules(commands.__path__)
-             if info.name != RULE_VERBS]
+
+    names = [
+        (info.name, None)
+        for info in pkgutil.iter_modules(commands.__path__)
+        if info.name != RULE_VERBS
+    ]
     verbs = [(RULE_VERBS, verb) for verb in own_verbs()]
     return sorted([*names, *verbs], key=lambda entry: (entry[1] or entry[0]).replace("-", "_"))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
-    load_named_rulesets()   # before the command line: --rules takes their names too
+    load_named_rulesets()  # before the command line: --rules takes their names too
     command = _command_named(words)
     parser = build_parser(module_of(command) if command is not None else None)
     args = parser.parse_args(words)

@@ -30,12 +30,15 @@ Message = dict[str, Any]
 
 def add_daemon_options(parser: argparse.ArgumentParser, *, table: bool = True) -> None:
     """``--data-dir`` (which daemon), ``--table``, ``--json``."""
-    parser.add_argument("--data-dir", metavar="DIR",
-                        help="the daemon's data directory (default: config file, then the "
-                             "user's data directory)")
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="the daemon's data directory (default: config file, then the user's data directory)",
+    )
     if table:
-        parser.add_argument("--table", metavar="NAME",
-                            help="the table (default: the one table you sit at)")
+        parser.add_argument(
+            "--table", metavar="NAME", help="the table (default: the one table you sit at)"
+        )
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
 
@@ -116,22 +119,31 @@ def act_command(
     try:
         table = table_name(api, args)
         event = current_view(api, table)
-        action, chosen = pick_action(event, types, words=words, tiles=normalize_tiles(tiles),
-                                     what=what)
+        action, chosen = pick_action(
+            event, types, words=words, tiles=normalize_tiles(tiles), what=what
+        )
         checked(api.request(request_for(event, action, chosen)))
     finally:
         api.close()
     label = str(action.get("label") or action.get("type"))
-    emit(args, [f"{label}{' ' + ' '.join(chosen) if chosen else ''}: done"],
-         {"ok": True, "table": table, "seq": event.get("seq"), "action": dict(action),
-          "tiles": chosen})
+    emit(
+        args,
+        [f"{label}{' ' + ' '.join(chosen) if chosen else ''}: done"],
+        {
+            "ok": True,
+            "table": table,
+            "seq": event.get("seq"),
+            "action": dict(action),
+            "tiles": chosen,
+        },
+    )
     return 0
 
 
 def status_lines(event: Mapping[str, Any]) -> list[str]:
     """A table's view as plain lines (`fourwinds status`)."""
     view = event.get("view") or {}
-    seat = view.get("seat")   # None while the hand is being seated (the dice)
+    seat = view.get("seat")  # None while the hand is being seated (the dice)
     you = "your wind is not dealt yet" if seat is None else f"you are {seat_label(int(seat))}"
     lines = [
         f"table {view.get('table', event.get('table'))} ({view.get('rules')}), hand "
@@ -141,15 +153,19 @@ def status_lines(event: Mapping[str, Any]) -> list[str]:
     ]
     waiting = view.get("waiting")
     if isinstance(waiting, dict) and waiting.get("text"):
-        lines[-1] += f" ({waiting['text']})"   # whom the table waits for, not "0s left"
+        lines[-1] += f" ({waiting['text']})"  # whom the table waits for, not "0s left"
     elif view.get("deadline") is not None:
         lines[-1] += f" ({float(view['deadline']):.0f}s left)"
     for player in view.get("players") or ():
         seat = int(player.get("seat", 0))
-        text = (f"{seat_label(seat):<5} {player.get('name', '?')!s:<12} "
-                f"{int(player.get('score', 0)):>5}  {player.get('concealed_count')} tiles")
-        melds = [" ".join(m.get("tiles") or ()) + f" ({m.get('label')})"
-                 for m in player.get("exposures") or ()]
+        text = (
+            f"{seat_label(seat):<5} {player.get('name', '?')!s:<12} "
+            f"{int(player.get('score', 0)):>5}  {player.get('concealed_count')} tiles"
+        )
+        melds = [
+            " ".join(m.get("tiles") or ()) + f" ({m.get('label')})"
+            for m in player.get("exposures") or ()
+        ]
         if melds:
             text += "  exposed: " + ", ".join(melds)
         if player.get("discards"):

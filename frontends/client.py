@@ -22,7 +22,7 @@ from fourwinds.daemon.paths import default_paths
 
 Message = dict[str, Any]
 REQUEST_TIMEOUT = 10.0
-SLOW_REQUEST_TIMEOUT = 30.0     # join waits for the host (up to ~13 s), create for the disk
+SLOW_REQUEST_TIMEOUT = 30.0  # join waits for the host (up to ~13 s), create for the disk
 # tournament_start: the daemon waits up to 10 s for the round's seed unless told otherwise
 SLOW_TYPES = frozenset({"join", "create", "leave", "tournament_start"})
 WAIT_MARGIN = 5.0
@@ -39,6 +39,8 @@ def timeout_for(message: Mapping[str, Any]) -> float:
     if isinstance(wait, (int, float)) and not isinstance(wait, bool) and wait > 0:
         return max(base, float(wait) + WAIT_MARGIN)
     return base
+
+
 MAX_MESSAGE = 16 * 1024 * 1024
 
 
@@ -90,8 +92,9 @@ class Client:
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError(f"the daemon did not answer {message.get('type')!r} "
-                                   f"within {timeout:.0f} s")
+                raise TimeoutError(
+                    f"the daemon did not answer {message.get('type')!r} within {timeout:.0f} s"
+                )
             reply = self._receive(left)
             if reply is None:
                 continue
@@ -118,8 +121,9 @@ class Client:
         self._socket.close(linger=0)
 
 
-def connect(data_dir: str | None = None, subscribe: bool = True,
-            timeout: float = REQUEST_TIMEOUT) -> Client:
+def connect(
+    data_dir: str | None = None, subscribe: bool = True, timeout: float = REQUEST_TIMEOUT
+) -> Client:
     """A client of the daemon using ``data_dir`` (None: the user's default daemon).
 
     Raises ConnectionError when no daemon is running there.
@@ -129,8 +133,8 @@ def connect(data_dir: str | None = None, subscribe: bool = True,
         info = msgpack.unpackb(paths.api_endpoint_file.read_bytes(), raw=False)
     except (OSError, ValueError) as error:
         raise ConnectionError(
-            f"no fourwinds daemon is running for {paths.data} (start one with "
-            f"`fourwinds daemon`)") from error
+            f"no fourwinds daemon is running for {paths.data} (start one with `fourwinds daemon`)"
+        ) from error
     client = Client(str(info["endpoint"]), str(info.get("token") or ""))
     try:
         answer = client.request({"type": "hello"}, timeout=timeout)

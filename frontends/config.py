@@ -147,8 +147,13 @@ _TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-_KIND_NAMES = {str: "a string", int: "an integer", bool: "true or false", list: "a list",
-               float: "a number"}
+_KIND_NAMES = {
+    str: "a string",
+    int: "an integer",
+    bool: "true or false",
+    list: "a list",
+    float: "a number",
+}
 
 
 def parse_config(text: str, source: str = "<config>") -> Config:
@@ -173,16 +178,16 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         numeric = key in WINDOWS or key == "bot_pause"
         values[key] = float(value) if numeric and isinstance(value, int | float) else value
     if values.get("rules", PLAYED_BY_DEFAULT) not in rule_names():
-        raise ConfigError(f"config file {source}: 'rules' must be one of "
-                          f"{', '.join(rule_names())}")
+        raise ConfigError(f"config file {source}: 'rules' must be one of {', '.join(rule_names())}")
     if not 0 <= values.get("bots", 3) <= 3:
         raise ConfigError(f"config file {source}: 'bots' must be 0 to 3")
     if "name" in values:
-        try:   # control characters removed, as everywhere a name enters (daemon/checks.py)
+        try:  # control characters removed, as everywhere a name enters (daemon/checks.py)
             values["name"] = local_name(values["name"], "name", PLAYER_NAME_LIMIT)
         except BadInput:
-            raise ConfigError(f"config file {source}: 'name' must be 1 to "
-                              f"{PLAYER_NAME_LIMIT} characters") from None
+            raise ConfigError(
+                f"config file {source}: 'name' must be 1 to {PLAYER_NAME_LIMIT} characters"
+            ) from None
     if not 0 <= values.get("port", DEFAULT_PORT) <= 65534:
         raise ConfigError(f"config file {source}: 'port' must be 0 to 65534")
     for window in WINDOWS:
@@ -200,8 +205,10 @@ def parse_config(text: str, source: str = "<config>") -> Config:
     if "peers" in values:
         peers = values["peers"]
         if not all(isinstance(p, str) and _is_host_port(p) for p in peers):
-            raise ConfigError(f"config file {source}: 'peers' must be a list of \"HOST:PORT\" "
-                              f"(a host name or address, a port 1-{MAX_PORT})")
+            raise ConfigError(
+                f"config file {source}: 'peers' must be a list of \"HOST:PORT\" "
+                f"(a host name or address, a port 1-{MAX_PORT})"
+            )
         values["peers"] = tuple(peers)
     for key in ("card", "data_dir"):
         if key in values:
@@ -228,9 +235,11 @@ def load_config(path: Path | None = None) -> Config:
     except OSError as error:
         raise ConfigError(f"config file {path}: cannot read it ({error.strerror})") from error
     except UnicodeDecodeError as error:
-        line = path.read_bytes()[:error.start].count(b"\n") + 1
-        raise ConfigError(f"config file {path}: not UTF-8 text (byte {error.start + 1}, "
-                          f"line {line}); TOML files are UTF-8") from None
+        line = path.read_bytes()[: error.start].count(b"\n") + 1
+        raise ConfigError(
+            f"config file {path}: not UTF-8 text (byte {error.start + 1}, "
+            f"line {line}); TOML files are UTF-8"
+        ) from None
     return parse_config(text, str(path))
 
 

@@ -101,13 +101,13 @@ class TableScreen:
         self.event: Message | None = None
         self.ui = UiState()
         self.received = time.monotonic()
-        self.decision_shown = 0.0        # when the current decision first came on screen
+        self.decision_shown = 0.0  # when the current decision first came on screen
 
     def poll(self, timeout: float) -> bool:
         """Take the newest view event, if any; True when the screen must be redrawn."""
         event = self.client.latest_event(timeout)
         notice = self.client.notice if isinstance(self.client, Noticing) else ""
-        if notice != self.ui.daemon:    # the daemon went away, or is back
+        if notice != self.ui.daemon:  # the daemon went away, or is back
             self.ui = replace(self.ui, daemon=notice)
             if event is None:
                 return True
@@ -152,16 +152,24 @@ class TableScreen:
         if result.request is not None:
             answer = self.client.act(result.request)
             if answer.get("ok") and result.leave:
-                return False        # we left the table: nothing more to show
+                return False  # we left the table: nothing more to show
             if answer.get("ok"):
                 sent = self.ui.pending[0] if self.ui.pending else ""
                 answered = decision_key(self.event or {}) if result.final else self.ui.answered
                 selected = frozenset() if result.final else self.ui.selected
-                self.ui = replace(self.ui, selected=selected, pending=(),
-                                  answered=answered, message=f"sent: {sent}")
+                self.ui = replace(
+                    self.ui,
+                    selected=selected,
+                    pending=(),
+                    answered=answered,
+                    message=f"sent: {sent}",
+                )
             else:
-                self.ui = replace(self.ui, pending=(),
-                                  message=f"refused: {answer.get('error', 'no reason given')}")
+                self.ui = replace(
+                    self.ui,
+                    pending=(),
+                    message=f"refused: {answer.get('error', 'no reason given')}",
+                )
         return True
 
 

@@ -95,9 +95,10 @@ def checked(answer: Mapping[str, Any]) -> Message:
     return dict(answer)
 
 
-NOT_SEATED = "you are not seated at a table"   # the daemon's answer about a table it left
-TABLE_GONE = ("This table is gone: its host closed it, or you left it elsewhere "
-              "(Q closes the screen)")
+NOT_SEATED = "you are not seated at a table"  # the daemon's answer about a table it left
+TABLE_GONE = (
+    "This table is gone: its host closed it, or you left it elsewhere (Q closes the screen)"
+)
 
 
 class DaemonTable:
@@ -126,7 +127,8 @@ class DaemonTable:
         """A view event of this table (the daemon names tables by id and by name)."""
         table = str(event.get("table") or "")
         return event.get("type") == "view" and (
-            table.startswith(self.table) or event.get("name") == self.table)
+            table.startswith(self.table) or event.get("name") == self.table
+        )
 
     def _arrived(self, timeout: float) -> list[Message]:
         """This table's view events, oldest first: waiting up to ``timeout`` seconds for
@@ -163,7 +165,7 @@ class DaemonTable:
         found = self._arrived(timeout)
         now = time.monotonic()
         if not found and now - self._last_seen >= self.refresh:
-            with contextlib.suppress(FourwindsError):   # the next pull asks again
+            with contextlib.suppress(FourwindsError):  # the next pull asks again
                 found.append(current_view(self.api, self.table))
         if found:
             self._latest = found[-1]
@@ -186,7 +188,8 @@ class DaemonTable:
         now = time.monotonic()
         lobby = ((self._latest or {}).get("view") or {}).get("phase") == "lobby"
         return now - self._last_seen >= self.refresh or (
-            lobby and now - self._members_read >= self.refresh)
+            lobby and now - self._members_read >= self.refresh
+        )
 
     def refresh_now(self) -> None:
         """Pull the view at the next ``latest_event`` (a new daemon connection)."""

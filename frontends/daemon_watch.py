@@ -27,7 +27,7 @@ from fourwinds.frontends.local_seats import is_running, running_info
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
-WATCH_S = 1.0       # how often the endpoint file is looked at (a small read and a kill 0)
+WATCH_S = 1.0  # how often the endpoint file is looked at (a small read and a kill 0)
 
 
 @dataclass(frozen=True)
@@ -43,16 +43,15 @@ class DaemonId:
         """The daemon an endpoint file's contents name (None: no usable file)."""
         if info is None or not isinstance(info.get("endpoint"), str):
             return None
-        return cls(str(info["endpoint"]), str(info.get("token") or ""),
-                   int(info.get("pid") or 0))
+        return cls(str(info["endpoint"]), str(info.get("token") or ""), int(info.get("pid") or 0))
 
 
 class Seen(Enum):
     """What one look at the endpoint file found, compared with the daemon we know."""
 
-    SAME = "same"   # our daemon still runs
-    GONE = "gone"   # no daemon runs for the folder (stopped, or crashed)
-    NEW = "new"     # another daemon runs for the folder now
+    SAME = "same"  # our daemon still runs
+    GONE = "gone"  # no daemon runs for the folder (stopped, or crashed)
+    NEW = "new"  # another daemon runs for the folder now
 
 
 def look(data_dir: str | None, known: DaemonId | None) -> tuple[Seen, DaemonId | None]:
@@ -86,14 +85,19 @@ class FollowedTable:
     ``FourwindsError`` says why (one line, no traceback).
     """
 
-    def __init__(self, inner: DaemonTable, data_dir: str | None,
-                 restart: Callable[[], LocalApi], watch_s: float = WATCH_S) -> None:
+    def __init__(
+        self,
+        inner: DaemonTable,
+        data_dir: str | None,
+        restart: Callable[[], LocalApi],
+        watch_s: float = WATCH_S,
+    ) -> None:
         self.inner = inner
         self.data_dir = data_dir
         self.restart = restart
         self.watch_s = watch_s
         self.known = DaemonId.of(running_info(data_dir))
-        self.notice = ""            # what the screen says about the daemon ("" while up)
+        self.notice = ""  # what the screen says about the daemon ("" while up)
         self._looked = time.monotonic()
         self._thread: threading.Thread | None = None
         self._started: LocalApi | None = None
@@ -125,17 +129,22 @@ class FollowedTable:
         seen, running = look(self.data_dir, self.known)
         if seen is Seen.SAME:
             return
-        if seen is Seen.NEW and running is not None:   # started again by someone else
+        if seen is Seen.NEW and running is not None:  # started again by someone else
             log.warning("a new daemon (process %d) runs: connecting to it", running.pid)
         elif not crashed(self.data_dir):
-            raise DaemonStopped("your daemon was stopped, so the table screen closed "
-                                "(`fourwinds play` starts it again and returns to the table)")
+            raise DaemonStopped(
+                "your daemon was stopped, so the table screen closed "
+                "(`fourwinds play` starts it again and returns to the table)"
+            )
         else:
-            log.warning("the daemon (process %s) ended without stopping: starting it again",
-                        self.known.pid if self.known else "?")
+            log.warning(
+                "the daemon (process %s) ended without stopping: starting it again",
+                self.known.pid if self.known else "?",
+            )
         self.notice = "Your daemon stopped: starting it again..."
-        self._thread = threading.Thread(target=self._run_restart, name="daemon-restart",
-                                        daemon=True)
+        self._thread = threading.Thread(
+            target=self._run_restart, name="daemon-restart", daemon=True
+        )
         self._thread.start()
 
     def _run_restart(self) -> None:
@@ -152,8 +161,9 @@ class FollowedTable:
         self._thread = None
         if self._problem is not None or self._started is None:
             problem, self._problem = self._problem, None
-            raise FourwindsError(f"your daemon stopped and could not be started again: "
-                                 f"{problem or 'no connection'}") from None
+            raise FourwindsError(
+                f"your daemon stopped and could not be started again: {problem or 'no connection'}"
+            ) from None
         old, self.inner.api = self.inner.api, self._started
         self._started = None
         old.close()
@@ -168,7 +178,7 @@ class FollowedTable:
             time.sleep(timeout)
             return None
         if self.inner.pull_due():
-            self._follow(force=True)     # never ask a dead daemon for the view
+            self._follow(force=True)  # never ask a dead daemon for the view
             if self.down:
                 return None
         return self.inner.latest_event(timeout)

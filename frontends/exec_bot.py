@@ -109,23 +109,23 @@ def _action_by_id(event: Event, action_id: object) -> Action | None:
 def _problem(line: str, event: Event) -> str | None:
     text = line.strip()
     if not text:
-        return "empty answer: expected one JSON object like {\"action\": 0}"
+        return 'empty answer: expected one JSON object like {"action": 0}'
     try:
         answer = json.loads(text)
     except json.JSONDecodeError as error:
         return f"answer is not JSON ({error.msg} at column {error.colno})"
     if not isinstance(answer, dict):
-        return "answer must be a JSON object like {\"action\": 0}"
+        return 'answer must be a JSON object like {"action": 0}'
     action_id = answer.get("action")
     if not isinstance(action_id, (int, str)) or isinstance(action_id, bool):
-        return "answer needs \"action\": the id of a legal action"
+        return 'answer needs "action": the id of a legal action'
     action = _action_by_id(event, action_id)
     if action is None:
         ids = [a.get("id") for a in event.get("legal_actions") or ()]
         return f"action {action_id} is not legal now (legal ids: {ids})"
     tiles = answer.get("tiles", [])
     if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
-        return "\"tiles\" must be a list of tile codes like [\"3m\", \"J\"]"
+        return '"tiles" must be a list of tile codes like ["3m", "J"]'
     if "choose" in action:
         return check_choice(action, tiles)
     return None

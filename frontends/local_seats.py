@@ -87,16 +87,24 @@ def start_daemon(
     log_path.parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "ab") as out:
         process = subprocess.Popen(
-            fourwinds_command(*args), stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-            start_new_session=detach, env={**os.environ, **(env or {})},
+            fourwinds_command(*args),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=out,
+            start_new_session=detach,
+            env={**os.environ, **(env or {})},
         )
     if not detach:
         started.add(process)
     return process
 
 
-def wait_for_api(data_dir: str | None, process: subprocess.Popen[bytes], log_path: Path,
-                 timeout: float = START_TIMEOUT) -> LocalApi:
+def wait_for_api(
+    data_dir: str | None,
+    process: subprocess.Popen[bytes],
+    log_path: Path,
+    timeout: float = START_TIMEOUT,
+) -> LocalApi:
     """Connect to a daemon just started, or ``DaemonUnavailable`` with the end of its log."""
     deadline = time.monotonic() + timeout
     while True:
@@ -107,11 +115,11 @@ def wait_for_api(data_dir: str | None, process: subprocess.Popen[bytes], log_pat
             # the same moment): ours refused to start, and that one is ours to use once
             # its local API is up (daemon/single.py)
             if process.poll() is not None and ALREADY not in _tail(log_path):
-                raise DaemonUnavailable(
-                    f"the daemon exited at once ({_tail(log_path)})") from error
+                raise DaemonUnavailable(f"the daemon exited at once ({_tail(log_path)})") from error
             if time.monotonic() > deadline:
-                raise DaemonUnavailable(f"the daemon did not start within {timeout:.0f} s "
-                                        f"({_tail(log_path)})") from error
+                raise DaemonUnavailable(
+                    f"the daemon did not start within {timeout:.0f} s ({_tail(log_path)})"
+                ) from error
             time.sleep(0.1)
 
 
@@ -137,7 +145,7 @@ class DaemonPlan:
     data_dir: str | None
     log_dir: Path
     port: int | None = None
-    peers: tuple[str, ...] = ()     # HOST:PORT daemons to reach directly (`--peer`)
+    peers: tuple[str, ...] = ()  # HOST:PORT daemons to reach directly (`--peer`)
 
 
 SOLO_ARGS = ["--port", "0", "--interface", "127.0.0.1", "--no-mdns"]
@@ -148,8 +156,7 @@ def running_info(data_dir: str | None) -> dict[str, Any] | None:
     """What the running daemon of ``data_dir`` wrote about itself (``pid``, ``listen``,
     ``port``, ``mdns``: daemon/api.py), or None when there is no such file."""
     try:
-        info = msgpack.unpackb(default_paths(data_dir).api_endpoint_file.read_bytes(),
-                               raw=False)
+        info = msgpack.unpackb(default_paths(data_dir).api_endpoint_file.read_bytes(), raw=False)
     except (OSError, ValueError):
         return None
     return info if isinstance(info, dict) else None
@@ -188,8 +195,9 @@ def runs_solo(data_dir: str | None) -> bool:
         return False
 
 
-def ensure_daemon(plan: DaemonPlan, *, solo: bool = False
-                  ) -> tuple[LocalApi, subprocess.Popen[bytes] | None]:
+def ensure_daemon(
+    plan: DaemonPlan, *, solo: bool = False
+) -> tuple[LocalApi, subprocess.Popen[bytes] | None]:
     """The user's daemon: already running, or started now (detached: it keeps the seat when
     the screen closes, and stays up until `fourwinds stop`). ``solo``: a daemon started for
     a table of you and your bots listens on 127.0.0.1 only, on any free port, and announces
@@ -207,10 +215,12 @@ def ensure_daemon(plan: DaemonPlan, *, solo: bool = False
         _restart_for_network(api, plan)
     log_path = plan.log_dir / "daemon.log"
     log.info("starting the daemon (log: %s)", log_path)
-    extra = list(SOLO_ARGS) if solo else (
-        ["--port", str(plan.port)] if plan.port is not None else [])
-    process = start_daemon(Started(), data_dir=plan.data_dir, name="", log_path=log_path,
-                           extra=extra, detach=True)
+    extra = (
+        list(SOLO_ARGS) if solo else (["--port", str(plan.port)] if plan.port is not None else [])
+    )
+    process = start_daemon(
+        Started(), data_dir=plan.data_dir, name="", log_path=log_path, extra=extra, detach=True
+    )
     try:
         api = wait_for_api(plan.data_dir, process, log_path)
     except DaemonUnavailable:
@@ -236,14 +246,22 @@ def _restart_for_network(api: LocalApi, plan: DaemonPlan) -> None:
     refused while a solo table is being played (its bots are connected to it)."""
     try:
         answer = checked(api.request({"type": "tables"}))
-        busy = [t for t in answer.get("tables") or () if isinstance(t, dict)
-                and sum(1 for m in t.get("members") or () if m.get("alive")) > 1]
+        busy = [
+            t
+            for t in answer.get("tables") or ()
+            if isinstance(t, dict) and sum(1 for m in t.get("members") or () if m.get("alive")) > 1
+        ]
         if busy:
             raise SoloBusy(
                 f"your daemon is playing the solo table {busy[0].get('name')} on 127.0.0.1 "
-                "only; quit that table first (Q), then try again")
-        print("fourwinds: restarting your daemon on the network (it ran for solo play, on "
-              "127.0.0.1 only)", file=sys.stderr, flush=True)
+                "only; quit that table first (Q), then try again"
+            )
+        print(
+            "fourwinds: restarting your daemon on the network (it ran for solo play, on "
+            "127.0.0.1 only)",
+            file=sys.stderr,
+            flush=True,
+        )
         stop_running(api, plan.data_dir)
     finally:
         api.close()
@@ -258,16 +276,16 @@ def stop_running(api: LocalApi, data_dir: str | None, timeout: float = 10.0) -> 
         return None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        with contextlib.suppress(ChildProcessError):   # reaped here if it is our child
+        with contextlib.suppress(ChildProcessError):  # reaped here if it is our child
             os.waitpid(pid, os.WNOHANG)
         try:
             os.kill(pid, 0)
         except ProcessLookupError:
             return pid
         except PermissionError:
-            return pid      # another user's process now holds that number
+            return pid  # another user's process now holds that number
         if _exited(pid):
-            return pid      # a zombie: it has ended, its parent (e.g. a `play`) reaps it
+            return pid  # a zombie: it has ended, its parent (e.g. a `play`) reaps it
         time.sleep(0.05)
     raise DaemonUnavailable(f"the daemon (pid {pid}) did not stop within {timeout:.0f} s")
 
@@ -297,7 +315,7 @@ BOT_ENV = {"FOURWINDS_CONFIG": os.devnull, "PYTHONUNBUFFERED": "1"}
 """Bot seats do not read the player's config file (its peers, port and name are the
 player's): everything they need is on their command line."""
 SEATS_FILE = "seats.json"
-SOCKET_ROOM = 100 - len("/bot1/run/api.sock")   # an ipc socket path has ~100 characters
+SOCKET_ROOM = 100 - len("/bot1/run/api.sock")  # an ipc socket path has ~100 characters
 
 
 def start_bot_seat(
@@ -325,26 +343,51 @@ def start_bot_seat(
     log_path = data_dir / "seat.log"
     name = f"Bot {index}"
     daemon = start_daemon(
-        started, data_dir=str(data_dir), name=name, log_path=log_path,
-        extra=[*SOLO_ARGS, "--peer", f"127.0.0.1:{host_port}"], env=BOT_ENV,
+        started,
+        data_dir=str(data_dir),
+        name=name,
+        log_path=log_path,
+        extra=[*SOLO_ARGS, "--peer", f"127.0.0.1:{host_port}"],
+        env=BOT_ENV,
     )
     api = wait_for_api(str(data_dir), daemon, log_path)
     try:  # join here, one seat after the other, before the bot starts acting
         if join:
-            request: dict[str, Any] = {"type": "join", "table": table, "host": "127.0.0.1",
-                                       "port": host_port, "public_key": host_key}
+            request: dict[str, Any] = {
+                "type": "join",
+                "table": table,
+                "host": "127.0.0.1",
+                "port": host_port,
+                "public_key": host_key,
+            }
             if code:
                 request["code"] = code
             checked(api.request(request))
     finally:
         api.close()
     with open(log_path, "ab") as out:
-        started.add(subprocess.Popen(
-            fourwinds_command(*(["-v"] * verbose), "bot", "--rules", rules,
-                              "--data-dir", str(data_dir), "--table", table,
-                              "--pause", f"{pause:g}", "--bot-level", level.value),
-            stdin=subprocess.DEVNULL, stdout=out, stderr=out, env={**os.environ, **BOT_ENV},
-        ))
+        started.add(
+            subprocess.Popen(
+                fourwinds_command(
+                    *(["-v"] * verbose),
+                    "bot",
+                    "--rules",
+                    rules,
+                    "--data-dir",
+                    str(data_dir),
+                    "--table",
+                    table,
+                    "--pause",
+                    f"{pause:g}",
+                    "--bot-level",
+                    level.value,
+                ),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                env={**os.environ, **BOT_ENV},
+            )
+        )
 
 
 @dataclass(frozen=True)
@@ -353,7 +396,7 @@ class BotSeats:
     table) live in ``home``, so returning to the table restarts the same seats."""
 
     home: Path
-    table: str      # the table's id (hex)
+    table: str  # the table's id (hex)
     rules: str
     count: int
     level: BotLevel = BotLevel.NORMAL
@@ -369,8 +412,13 @@ def load_bot_seats(state: Path, table: str) -> BotSeats | None:
     home = bots_home(state, table)
     try:
         data = json.loads((home / SEATS_FILE).read_text(encoding="utf-8"))
-        return BotSeats(home, str(data["table"]), str(data["rules"]), int(data["count"]),
-                        parse_level(data.get("level", BotLevel.NORMAL.value)))
+        return BotSeats(
+            home,
+            str(data["table"]),
+            str(data["rules"]),
+            int(data["count"]),
+            parse_level(data.get("level", BotLevel.NORMAL.value)),
+        )
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -387,10 +435,21 @@ def _new_home(state: Path, table: str) -> Path:
     return home
 
 
-def seat_new_bots(started: Started, state: Path, *, table: str, rules: str, count: int,
-                  host_port: int, host_key: str, code: str | None = None,
-                  verbose: int = 0, pause: float = 0.0, level: BotLevel = BotLevel.NORMAL,
-                  say: Callable[[str], None] = print) -> BotSeats:
+def seat_new_bots(
+    started: Started,
+    state: Path,
+    *,
+    table: str,
+    rules: str,
+    count: int,
+    host_port: int,
+    host_key: str,
+    code: str | None = None,
+    verbose: int = 0,
+    pause: float = 0.0,
+    level: BotLevel = BotLevel.NORMAL,
+    say: Callable[[str], None] = print,
+) -> BotSeats:
     """Seat ``count`` new bot seats at our table, one after the other (each its own daemon
     on 127.0.0.1), remembered in ``state`` for a later return. ``pause``: seconds each bot
     lets pass before a decision, so the person at the table can follow (bot_pause.py);
@@ -399,26 +458,53 @@ def seat_new_bots(started: Started, state: Path, *, table: str, rules: str, coun
     seats = BotSeats(home, table, rules, 0, level)
     for index in range(1, count + 1):
         say(f"seating bot {index} of {count} (its own daemon on 127.0.0.1)...")
-        start_bot_seat(started, base=home, index=index, rules=rules, table=table,
-                       host_port=host_port, host_key=host_key, verbose=verbose, code=code,
-                       pause=pause, level=level)
+        start_bot_seat(
+            started,
+            base=home,
+            index=index,
+            rules=rules,
+            table=table,
+            host_port=host_port,
+            host_key=host_key,
+            verbose=verbose,
+            code=code,
+            pause=pause,
+            level=level,
+        )
         seats = BotSeats(home, table, rules, index, level)
-        (home / SEATS_FILE).write_text(json.dumps(
-            {"table": table, "rules": rules, "count": index, "level": level.value}),
-            encoding="utf-8")
+        (home / SEATS_FILE).write_text(
+            json.dumps({"table": table, "rules": rules, "count": index, "level": level.value}),
+            encoding="utf-8",
+        )
     return seats
 
 
-def resume_bot_seats(started: Started, seats: BotSeats, *, host_port: int,
-                     verbose: int = 0, pause: float = 0.0,
-                     say: Callable[[str], None] = print) -> None:
+def resume_bot_seats(
+    started: Started,
+    seats: BotSeats,
+    *,
+    host_port: int,
+    verbose: int = 0,
+    pause: float = 0.0,
+    say: Callable[[str], None] = print,
+) -> None:
     """Start the bot seats of a table we return to: their daemons resume it from disk
     (``pause`` as for ``seat_new_bots``; at the level they were seated with)."""
     say(f"restarting {seats.count} bot seat{'s' if seats.count > 1 else ''}...")
     for index in range(1, seats.count + 1):
-        start_bot_seat(started, base=seats.home, index=index, rules=seats.rules,
-                       table=seats.table, host_port=host_port, host_key="", verbose=verbose,
-                       join=False, pause=pause, level=seats.level)
+        start_bot_seat(
+            started,
+            base=seats.home,
+            index=index,
+            rules=seats.rules,
+            table=seats.table,
+            host_port=host_port,
+            host_key="",
+            verbose=verbose,
+            join=False,
+            pause=pause,
+            level=seats.level,
+        )
 
 
 def forget_bot_seats(seats: BotSeats) -> None:
@@ -434,5 +520,6 @@ def bot_daemon_dirs(state: Path) -> list[Path]:
     root = state / "bots"
     if not root.is_dir():
         return []
-    return sorted(seat for home in root.iterdir() for seat in home.glob("bot[0-9]")
-                  if seat.is_dir())
+    return sorted(
+        seat for home in root.iterdir() for seat in home.glob("bot[0-9]") if seat.is_dir()
+    )

@@ -30,5 +30,5 @@ def silence_stdout() -> None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
-    except (OSError, ValueError):   # no real descriptor (captured output): nothing to flush
+    except (OSError, ValueError):  # no real descriptor (captured output): nothing to flush
         pass

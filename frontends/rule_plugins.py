@@ -28,8 +28,9 @@ def modules_named(value: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in value.split(",") if part.strip())
 
 
-def load_named_rulesets(environ: Mapping[str, str] = os.environ,
-                        err: TextIO | None = None) -> tuple[str, ...]:
+def load_named_rulesets(
+    environ: Mapping[str, str] = os.environ, err: TextIO | None = None
+) -> tuple[str, ...]:
     """Load the rule sets ``FOURWINDS_RULESETS`` names; each refusal is written to ``err``
     (standard error) as ``fourwinds: ...`` and returned."""
     modules = modules_named(environ.get(VARIABLE, ""))

@@ -44,11 +44,13 @@ def add_commands(subparsers: Any, verb: str) -> None:
 def add_command(subparsers: Any, command: RuleCommand) -> None:
     """One rule set's command as an argparse sub-command, run by ``run_command``."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
-        command.name, help=command.help, description=command.description)
+        command.name, help=command.help, description=command.description
+    )
     for argument in command.arguments:
         parser.add_argument(*argument.flags, **argument.options)
     if command.table_demo:
         from fourwinds.frontends.demo_options import add_table_options  # late: the harness
+
         add_table_options(parser)
     parser.set_defaults(handler=functools.partial(run_command, command))
 
@@ -65,16 +67,18 @@ def read_text(path: str, what: str) -> str:
 def run_command(command: RuleCommand, args: argparse.Namespace) -> int:
     """Read what the command's arguments name, run it, print its lines: its exit status."""
     values = vars(args)
-    files = {argument.dest: read_text(values[argument.dest], argument.reads)
-             for argument in command.arguments
-             if argument.reads is not None and values.get(argument.dest) is not None}
+    files = {
+        argument.dest: read_text(values[argument.dest], argument.reads)
+        for argument in command.arguments
+        if argument.reads is not None and values.get(argument.dest) is not None
+    }
     outcome = command.run(Given(values, files, sys.stdin, random.Random))
     if command.table_demo:
         from fourwinds.frontends.demo_options import check_table_options, run_through_table
+
         check_table_options(args)
         if isinstance(outcome, TableDemo):
-            return run_through_table(command.name, args, outcome.rules_text,
-                                     outcome.engine_options)
+            return run_through_table(command.name, args, outcome.rules_text, outcome.engine_options)
     if not isinstance(outcome, Lines):
         raise TypeError(f"{command.verb} {command.name} returned {outcome!r}")
     return _print(outcome)

@@ -59,16 +59,18 @@ def scan_log(data: bytes) -> LogRead:
     found = scan(data)
     if found.damage is not None:
         index, offset, what = found.damage
-        return LogRead(tuple(found.records),
-                       damage=f"record {index} at byte {offset:,}: {what} "
-                              f"({len(data) - offset:,} bytes from there on not read)")
+        return LogRead(
+            tuple(found.records),
+            damage=f"record {index} at byte {offset:,}: {what} "
+            f"({len(data) - offset:,} bytes from there on not read)",
+        )
     return LogRead(tuple(found.records), torn=found.end != len(data))
 
 
 def looks_like_record_log(data: bytes) -> bool:
     """Whether ``data`` starts as a daemon's record log: a whole first record that is a
     genesis record (a transcript starts with a msgpack array instead)."""
-    first = scan_log(data[:HEADER.size + MAX_RECORD]).records[:1]
+    first = scan_log(data[: HEADER.size + MAX_RECORD]).records[:1]
     if not first:
         return False
     try:
@@ -87,8 +89,10 @@ def read_bounded(path: Path) -> bytes:
     except OSError as error:
         raise StoredError(f"cannot read {path}: {error.strerror or error}") from None
     if len(data) > MAX_TRANSCRIPT_BYTES:
-        raise StoredError(f"{path} is over {MAX_TRANSCRIPT_BYTES // 2**20} MiB: not a "
-                          "fourwinds transcript (or a match far longer than any table plays)")
+        raise StoredError(
+            f"{path} is over {MAX_TRANSCRIPT_BYTES // 2**20} MiB: not a "
+            "fourwinds transcript (or a match far longer than any table plays)"
+        )
     return data
 
 
@@ -127,8 +131,10 @@ def _listed_id(folder: Path) -> bytes | None:
 
 def _log_note(read: LogRead, path: Path) -> str | None:
     if read.damage is not None:
-        return f"{path} is damaged at {read.damage}; only the {len(read.records)} records " \
-               "before it are read"
+        return (
+            f"{path} is damaged at {read.damage}; only the {len(read.records)} records "
+            "before it are read"
+        )
     return None
 
 
@@ -192,9 +198,9 @@ class StoredTable:
     name: str
     rules: str
     left: bool
-    modified: float      # when its record log last changed (seconds since the epoch)
+    modified: float  # when its record log last changed (seconds since the epoch)
     listed_name: str = ""
-    set_aside: str | None = None    # why the daemon set it aside (a damaged log), if it did
+    set_aside: str | None = None  # why the daemon set it aside (a damaged log), if it did
 
     @property
     def kept(self) -> bool:
@@ -246,11 +252,18 @@ def stored_tables(data_dir: str | None) -> list[StoredTable]:
         except OSError:
             continue
         listed_name = str(meta.get("name") or "")
-        found.append(StoredTable(folder, _listed_id(folder),
-                                 _open_name(folder / RECORDS) or listed_name or "?",
-                                 str(meta.get("rules") or "?"),
-                                 folder.name.startswith(LEFT_PREFIX), modified, listed_name,
-                                 _set_aside_reason(folder)))
+        found.append(
+            StoredTable(
+                folder,
+                _listed_id(folder),
+                _open_name(folder / RECORDS) or listed_name or "?",
+                str(meta.get("rules") or "?"),
+                folder.name.startswith(LEFT_PREFIX),
+                modified,
+                listed_name,
+                _set_aside_reason(folder),
+            )
+        )
     return sorted(found, key=lambda t: (-t.modified, t.folder.name))
 
 
@@ -264,22 +277,27 @@ def find_stored(tables: list[StoredTable], ref: str | None) -> StoredTable:
         seated = [t for t in tables if not t.kept]
         if len(seated) == 1 or len(tables) == 1:
             return (seated or tables)[0]
-        raise StoredError("name the table (`fourwinds history` lists them): "
-                          + ", ".join(f"{t.name} ({t.shown_id})" for t in tables[:6])
-                          + (" ..." if len(tables) > 6 else ""))
+        raise StoredError(
+            "name the table (`fourwinds history` lists them): "
+            + ", ".join(f"{t.name} ({t.shown_id})" for t in tables[:6])
+            + (" ..." if len(tables) > 6 else "")
+        )
     lowered = ref.lower()
     by_id = [t for t in tables if t.listed_id is not None and t.listed_id.hex() == lowered]
-    by_prefix = [t for t in tables if t.listed_id is not None and len(ref) >= 4
-                 and t.listed_id.hex().startswith(lowered)]
-    by_name = sorted((t for t in tables if ref in (t.name, t.listed_name)),
-                     key=lambda t: t.kept)
+    by_prefix = [
+        t
+        for t in tables
+        if t.listed_id is not None and len(ref) >= 4 and t.listed_id.hex().startswith(lowered)
+    ]
+    by_name = sorted((t for t in tables if ref in (t.name, t.listed_name)), key=lambda t: t.kept)
     for matches in (by_id, by_prefix):
         if len(matches) == 1:
             return matches[0]
         if len(matches) > 1 and len({m.listed_id for m in matches}) > 1:
-            raise StoredError(f"{ref!r} starts the id of several tables: "
-                              + ", ".join(t.listed_id.hex()[:12] for t in matches
-                                          if t.listed_id is not None))
+            raise StoredError(
+                f"{ref!r} starts the id of several tables: "
+                + ", ".join(t.listed_id.hex()[:12] for t in matches if t.listed_id is not None)
+            )
         if matches:
             return sorted(matches, key=lambda t: t.kept)[0]
     if by_name:

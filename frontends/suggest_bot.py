@@ -33,8 +33,9 @@ def suggest_request(event: Event, level: BotLevel = BotLevel.NORMAL) -> dict[str
     return request
 
 
-def suggested_request(api: LocalApi, event: Event, level: BotLevel = BotLevel.NORMAL
-                      ) -> dict[str, Any] | None:
+def suggested_request(
+    api: LocalApi, event: Event, level: BotLevel = BotLevel.NORMAL
+) -> dict[str, Any] | None:
     """The act request for the daemon's suggestion (its bot of ``level``) for ``event``, or
     None when there is none for this very decision (no suggestion, another step, or an
     action ``event`` lists not)."""
@@ -58,8 +59,7 @@ def suggested_request(api: LocalApi, event: Event, level: BotLevel = BotLevel.NO
         return None
     tiles = found.get("tiles")
     log.debug("engine bot: %s %s", action.get("label"), tiles or "")
-    return act_request(event, action, [str(t) for t in tiles] if isinstance(tiles, list)
-                       else None)
+    return act_request(event, action, [str(t) for t in tiles] if isinstance(tiles, list) else None)
 
 
 def engine_brain(api: LocalApi, level: BotLevel = BotLevel.NORMAL) -> FunctionBrain:

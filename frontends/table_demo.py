@@ -28,13 +28,20 @@ from fourwinds.protocol.table.state import (
 from fourwinds.protocol.table.transcript import export_transcript
 
 
-def play_match_in_memory(rules: str, seed: int, hands: int,
-                         bots: Sequence[Seat] = SEATS, *, rules_text: str = "",
-                         transcript_path: str | Path | None = None, deck: str = "masked",
-                         out: Callable[[str], None] = print, quiet: bool = False,
-                         verbose: bool = False,
-                         engine_options: tuple[tuple[str, str | int | bool], ...] = (),
-                         ) -> Harness:
+def play_match_in_memory(
+    rules: str,
+    seed: int,
+    hands: int,
+    bots: Sequence[Seat] = SEATS,
+    *,
+    rules_text: str = "",
+    transcript_path: str | Path | None = None,
+    deck: str = "masked",
+    out: Callable[[str], None] = print,
+    quiet: bool = False,
+    verbose: bool = False,
+    engine_options: tuple[tuple[str, str | int | bool], ...] = (),
+) -> Harness:
     """Play ``hands`` hands of ``rules`` ("american" or "mcr") with four built-in bots
     through the in-memory table on the ``deck`` ("masked": the mental-poker wall, or
     "practice"); print the log; save the transcript if a path is given."""
@@ -47,9 +54,12 @@ def play_match_in_memory(rules: str, seed: int, hands: int,
     except ValueError:
         raise UsageError(f"unknown deck {deck!r} (masked or practice)") from None
     table_seed = hashlib.sha256(f"fourwinds-demo:{rules}:{seed}".encode()).digest()
-    harness = play_match(rules, table_seed, rules_text=rules_text,
-                         options=TableOptions(hands=hands, deck=deck_kind,
-                                              rules=engine_options))
+    harness = play_match(
+        rules,
+        table_seed,
+        rules_text=rules_text,
+        options=TableOptions(hands=hands, deck=deck_kind, rules=engine_options),
+    )
     for line in log_lines(harness.events[0], quiet=quiet, verbose=verbose):
         out(line)
     for place in SEATS:
@@ -64,8 +74,7 @@ def play_match_in_memory(rules: str, seed: int, hands: int,
     return harness
 
 
-def log_lines(events: Iterable[object], quiet: bool = False,
-              verbose: bool = False) -> list[str]:
+def log_lines(events: Iterable[object], quiet: bool = False, verbose: bool = False) -> list[str]:
     """A table log from table events: who did what, in table words (``E discards 5p``).
 
     An action is told through the engine events it caused (they know who a tile came from);
@@ -104,8 +113,10 @@ def _summary_lines(event: object) -> list[str]:
         pay = ", ".join(f"{WIND[w]} {event.outcome.payments[w]:+d}" for w in SEATS)
         return [f"-- Hand {event.hand_no + 1}: {event.outcome.summary}; {pay}"]
     if isinstance(event, MatchFinished):
-        return ["== Match over; scores " + ", ".join(
-            f"seat {p} {score:+d}" for p, score in enumerate(event.scores))]
+        return [
+            "== Match over; scores "
+            + ", ".join(f"seat {p} {score:+d}" for p, score in enumerate(event.scores))
+        ]
     return []
 
 
@@ -113,8 +124,11 @@ def _action_lines(event: ActionTaken, caused: list[object], verbose: bool) -> li
     told = [line for e in caused for line in _event_lines(e, verbose)]
     late = " (timeout)" if event.timeout else ""
     if verbose:  # the action itself, numbered, then what it caused
-        return [f"   [{event.step:4d}] {WIND[event.wind]} (seat {int(event.place)}) "
-                f"{_action_words(event)}{late}", *told]
+        return [
+            f"   [{event.step:4d}] {WIND[event.wind]} (seat {int(event.place)}) "
+            f"{_action_words(event)}{late}",
+            *told,
+        ]
     if not told and not _engine_action(event.action):
         told = [f"   {WIND[event.wind]} {event.text}"]
     if told and late:

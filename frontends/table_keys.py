@@ -148,8 +148,7 @@ def _phase(event: Event | None) -> object:
     return ("play" if phase == "claim" else phase), view.get("hand_number")
 
 
-SCROLL_STEPS = {"UP": -1, "DOWN": 1, "PGUP": -10, "PGDN": 10, "SPACE": 10, "LEFT": -10,
-                "RIGHT": 10}
+SCROLL_STEPS = {"UP": -1, "DOWN": 1, "PGUP": -10, "PGDN": 10, "SPACE": 10, "LEFT": -10, "RIGHT": 10}
 SCREEN_KEYS = {"?": "help", "S": "scores", "H": "history", "C": "sheet"}
 COMMAND_LETTERS = {"t": "T", "n": "N", "h": "H"}  # when no rack tile has that letter
 
@@ -169,7 +168,7 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
         if step is not None:
             return KeyResult(replace(ui, scroll=max(0, ui.scroll + step)))
         return KeyResult(replace(ui, screen="table", scroll=0))
-    if ui.leave_armed and key != "L":     # any other key: the player stays
+    if ui.leave_armed and key != "L":  # any other key: the player stays
         ui = replace(ui, leave_armed=False, message="")
     if key == "Q":
         return KeyResult(ui, quit=True)
@@ -188,8 +187,11 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
         return KeyResult(replace(ui, message="no view from the daemon yet"))
     legal: list[Action] = list(event.get("legal_actions") or ())
     if key in _NEXT_KEYS and ui.on_screen < RESULT_GUARD_S and screen_kind(event) == "result":
-        return KeyResult(replace(ui, message="the hand has just ended: look at the result, "
-                                             "then press n to go on"))
+        return KeyResult(
+            replace(
+                ui, message="the hand has just ended: look at the result, then press n to go on"
+            )
+        )
     if key in ("T", "N"):
         return _act_of_type(event, ui, legal, key)
     menu = menu_actions(legal, tiles)
@@ -213,8 +215,9 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
         if not menu:
             return KeyResult(ui)
         step = -1 if key == "UP" else 1
-        return KeyResult(replace(ui, menu=(ui.menu + step) % len(menu), menu_aimed=True,
-                                 message=""))
+        return KeyResult(
+            replace(ui, menu=(ui.menu + step) % len(menu), menu_aimed=True, message="")
+        )
     if len(key) == 1 and key in "123456789":
         index = int(key) - 1
         if index >= len(menu):
@@ -222,7 +225,7 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
         return _act(event, ui, menu[index], tiles)
     if key == "ENTER":
         bound = [a for a in legal if is_tile_bound(a, tiles)]
-        if ui.menu_aimed and menu:     # the default is in the menu, or up/down chose there
+        if ui.menu_aimed and menu:  # the default is in the menu, or up/down chose there
             return _act(event, ui, menu[min(ui.menu, len(menu) - 1)], tiles)
         if bound and tiles:
             code = tiles[min(ui.cursor, len(tiles) - 1)]
@@ -243,11 +246,13 @@ def _leave(event: Event, ui: UiState) -> KeyResult:
     warning is shown first and a second L confirms, as `fourwinds leave` asks."""
     warning = str(event.get("leave_warning") or "")
     if warning and not ui.leave_armed:
-        return KeyResult(replace(ui, leave_armed=True,
-                                 message=f"{warning}: press L again to leave for good"))
+        return KeyResult(
+            replace(ui, leave_armed=True, message=f"{warning}: press L again to leave for good")
+        )
     request = {"type": "leave", "table": event.get("table"), "force": bool(warning)}
-    return KeyResult(replace(ui, leave_armed=False, message="", pending=("Leave",)), request,
-                     leave=True)
+    return KeyResult(
+        replace(ui, leave_armed=False, message="", pending=("Leave",)), request, leave=True
+    )
 
 
 def _act_of_type(event: Event, ui: UiState, legal: Sequence[Action], key: str) -> KeyResult:
@@ -256,8 +261,11 @@ def _act_of_type(event: Event, ui: UiState, legal: Sequence[Action], key: str) -
     kinds = ("more_time",) if key == "T" else ("next", "ready")
     action = next((a for a in legal if a.get("type") in kinds), None)
     if action is None:
-        what = "more time is not offered now (one extension a discard, in a call window)" \
-            if key == "T" else "the table is not waiting for you to go on to the next hand"
+        what = (
+            "more time is not offered now (one extension a discard, in a call window)"
+            if key == "T"
+            else "the table is not waiting for you to go on to the next hand"
+        )
         return KeyResult(replace(ui, message=what))
     return _act(event, ui, action, [])
 
@@ -279,5 +287,8 @@ def _act(event: Event, ui: UiState, action: Action, tiles: Sequence[str]) -> Key
             return KeyResult(replace(ui, message=problem))
     label = str(action.get("label") or action.get("type"))
     pending = (label,)
-    return KeyResult(replace(ui, message="", pending=pending), act_request(event, action, chosen),
-                     final=action.get("type") != "more_time")
+    return KeyResult(
+        replace(ui, message="", pending=pending),
+        act_request(event, action, chosen),
+        final=action.get("type") != "more_time",
+    )

@@ -31,8 +31,11 @@ class Panel:
 
     def cells(self) -> set[tuple[int, int]]:
         """The (row, column) cells this panel writes (its text, not the padding)."""
-        return {(self.row + y, self.col + x)
-                for y, line in enumerate(self.lines) for x in range(text_width(line))}
+        return {
+            (self.row + y, self.col + x)
+            for y, line in enumerate(self.lines)
+            for x in range(text_width(line))
+        }
 
 
 class Stack:
@@ -50,8 +53,9 @@ class Stack:
             self.panels.append(self._panel(name, self.row, 0, self.width, lines))
             self.row += len(lines)
 
-    def beside(self, left: tuple[str, Sequence[str]], right: tuple[str, Sequence[str]],
-               left_width: int) -> None:
+    def beside(
+        self, left: tuple[str, Sequence[str]], right: tuple[str, Sequence[str]], left_width: int
+    ) -> None:
         """Two panels side by side: ``left`` in ``left_width`` columns, then one blank column,
         then ``right`` in the rest."""
         name, lines = left
@@ -61,14 +65,14 @@ class Stack:
         self.panels.append(self._panel(rname, self.row, col, self.width - col, rlines))
         self.row += max(len(lines), len(rlines))
 
-    def _panel(self, name: str, row: int, col: int, width: int,
-               lines: Sequence[str]) -> Panel:
+    def _panel(self, name: str, row: int, col: int, width: int, lines: Sequence[str]) -> Panel:
         fitted = tuple(fit(line, width, ascii_only=self.ascii_only) for line in lines)
         return Panel(name, row, col, width, fitted)
 
 
-def place_footer(panels: list[Panel], footer: Sequence[str], width: int, height: int,
-                 ascii_only: bool) -> list[Panel]:
+def place_footer(
+    panels: list[Panel], footer: Sequence[str], width: int, height: int, ascii_only: bool
+) -> list[Panel]:
     """The body panels cut to the rows above the footer, then the footer at the bottom of
     the body (never below the window)."""
     room = max(0, height - len(footer))
@@ -89,8 +93,7 @@ def compose(panels: Sequence[Panel], ascii_only: bool) -> list[str]:
     rows = max((p.row + p.height for p in panels), default=0)
     out: list[str] = []
     for y in range(rows):
-        on_row = sorted((p for p in panels if p.row <= y < p.row + p.height),
-                        key=lambda p: p.col)
+        on_row = sorted((p for p in panels if p.row <= y < p.row + p.height), key=lambda p: p.col)
         line = ""
         for panel in on_row:
             text = panel.lines[y - panel.row]
@@ -108,7 +111,7 @@ def overlaps(panels: Sequence[Panel]) -> list[tuple[str, str]]:
     for i, a in enumerate(panels):
         if any(text_width(line) > a.width for line in a.lines):
             found.append((a.name, "(its own width)"))
-        for b in panels[i + 1:]:
+        for b in panels[i + 1 :]:
             rows = (max(a.row, b.row), min(a.row + a.height, b.row + b.height))
             cols = (max(a.col, b.col), min(a.col + a.width, b.col + b.width))
             if rows[0] < rows[1] and cols[0] < cols[1]:

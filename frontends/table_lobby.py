@@ -50,19 +50,24 @@ def lobby_seats(view: View, members: Sequence[Mapping[str, Any]] = ()) -> list[t
     return out
 
 
-def lobby_lines(view: View, members: Sequence[Mapping[str, Any]] = (),
-                code: str | None = None, table: str = "") -> list[str]:
+def lobby_lines(
+    view: View, members: Sequence[Mapping[str, Any]] = (), code: str | None = None, table: str = ""
+) -> list[str]:
     """The lobby panel: the places, taken or free and ready or not, then the timers. A
     private table's host also sees the code its friends need (``code``: the daemon's view
     event carries it to the host only, while places are free)."""
     seats = lobby_seats(view, members)
     taken = sum(1 for _, state in seats if state != "free")
     detail = str(view.get("phase_detail") or "Waiting for players")
-    lines = [f"=== Lobby: {detail} ===",
-             f"Places: {taken} of 4 taken" + (f", {4 - taken} free" if taken < 4 else "")]
+    lines = [
+        f"=== Lobby: {detail} ===",
+        f"Places: {taken} of 4 taken" + (f", {4 - taken} free" if taken < 4 else ""),
+    ]
     if code:
-        lines.append(f"Private table: code {code}; friends join with "
-                     f"`fourwinds play --join {table or 'TABLE'} --code {code}`")
+        lines.append(
+            f"Private table: code {code}; friends join with "
+            f"`fourwinds play --join {table or 'TABLE'} --code {code}`"
+        )
     me = view.get("seat")
     for place, (name, state) in enumerate(seats):
         if state == "free":

@@ -11,15 +11,21 @@ from fourwinds.frontends.tile_text import wrap_cells
 
 View = Mapping[str, Any]
 
-KIND_WORDS = {"mahjong": "Mahjong", "wall_game": "Wall game", "draw": "Draw",
-              "dead_hand": "Dead hand", "unfinished": "Unfinished at the time call"}
+KIND_WORDS = {
+    "mahjong": "Mahjong",
+    "wall_game": "Wall game",
+    "draw": "Draw",
+    "dead_hand": "Dead hand",
+    "unfinished": "Unfinished at the time call",
+}
 
 
 def history_lines(view: View, width: int) -> list[str]:
     """Every finished hand, oldest first: its result, the summary, each player's payment."""
     hands = [h for h in view.get("history") or () if isinstance(h, Mapping)]
-    lines = [f"=== Hands of this match: {len(hands)} finished of "
-             f"{view.get('hands_in_match', '?')} ==="]
+    lines = [
+        f"=== Hands of this match: {len(hands)} finished of {view.get('hands_in_match', '?')} ==="
+    ]
     if not hands:
         lines.append("No hand has finished yet.")
     for hand in hands:
@@ -34,8 +40,10 @@ def history_lines(view: View, width: int) -> list[str]:
         if hand.get("summary"):
             text += f" - {hand['summary']}"
         lines.extend(wrap_cells(text.split(" "), width, sep=" ") or [text])
-        payments = [f"{name} {int(amount):+d}" for name, amount in
-                    (p for p in hand.get("payments") or () if len(p) == 2)]
+        payments = [
+            f"{name} {int(amount):+d}"
+            for name, amount in (p for p in hand.get("payments") or () if len(p) == 2)
+        ]
         if payments:
             packed = wrap_cells(payments, max(10, width - 4), sep="   ")
             lines.extend("    " + row for row in packed)
@@ -52,6 +60,7 @@ def standings_lines(view: View) -> list[str]:
     for entry in standings:
         name = str(entry.get("name", "?"))
         you = "  (you)" if name == me and me else ""
-        lines.append(f"{entry.get('rank', '?')!s:>2}. {name:<16}{int(entry.get('score', 0)):>7}"
-                     f"{you}")
+        lines.append(
+            f"{entry.get('rank', '?')!s:>2}. {name:<16}{int(entry.get('score', 0)):>7}{you}"
+        )
     return lines

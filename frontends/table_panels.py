@@ -12,8 +12,12 @@ from collections.abc import Mapping
 from typing import Any
 
 SEAT_NAMES = ("East", "South", "West", "North")
-WINDOW_NAMES = (("call", "call"), ("turn", "turn"), ("charleston", "Charleston"),
-                ("next", "next hand"))
+WINDOW_NAMES = (
+    ("call", "call"),
+    ("turn", "turn"),
+    ("charleston", "Charleston"),
+    ("next", "next hand"),
+)
 
 
 def seat_label(seat: int) -> str:

@@ -18,10 +18,13 @@ from fourwinds.frontends.tile_text import codes_text, describe_tile, group_rows,
 
 View = Mapping[str, Any]
 
-RESULT_TITLES = {"mahjong": "Mahjong", "wall_game": "Wall game (no winner)",
-                 "draw": "Draw (the wall ran out, no winner)",
-                 "dead_hand": "Dead hand (no seat can win; no winner)",
-                 "unfinished": "Unfinished when time was called (0 for everyone)"}
+RESULT_TITLES = {
+    "mahjong": "Mahjong",
+    "wall_game": "Wall game (no winner)",
+    "draw": "Draw (the wall ran out, no winner)",
+    "dead_hand": "Dead hand (no seat can win; no winner)",
+    "unfinished": "Unfinished when time was called (0 for everyone)",
+}
 
 
 def result_title(view: View) -> str:
@@ -45,8 +48,9 @@ class Reveal(Enum):
     NOTE = "note"
 
 
-def result_lines(view: View, width: int, compact: bool, ascii_only: bool,
-                 reveal: Reveal = Reveal.CODES) -> list[str]:
+def result_lines(
+    view: View, width: int, compact: bool, ascii_only: bool, reveal: Reveal = Reveal.CODES
+) -> list[str]:
     """The result of the hand (everything but the countdown and the actions). ``compact``:
     fans packed on few lines instead of one a line; ``reveal``: how every seat's tiles are
     shown."""
@@ -89,13 +93,13 @@ def _hand_rows(result: Mapping[str, Any], width: int, ascii_only: bool) -> list[
     if concealed or exposures:
         lines.append("Winning hand (concealed, then each exposure):")
         groups = ([concealed] if concealed else []) + exposures
-        lines.extend(indent + row for row in group_rows(groups, width - len(indent),
-                                                        ascii_only, gap=3))
+        lines.extend(
+            indent + row for row in group_rows(groups, width - len(indent), ascii_only, gap=3)
+        )
     elif result.get("tiles"):
         lines.append("Winning hand:")
         tiles = [str(t) for t in result.get("tiles") or ()]
-        lines.extend(indent + row for row in group_rows([tiles], width - len(indent),
-                                                        ascii_only))
+        lines.extend(indent + row for row in group_rows([tiles], width - len(indent), ascii_only))
     if flowers:
         label = "Flowers: "
         rows = group_rows([flowers], width - len(label), ascii_only)
@@ -103,8 +107,9 @@ def _hand_rows(result: Mapping[str, Any], width: int, ascii_only: bool) -> list[
     return lines
 
 
-def _every_hand(view: View, result: Mapping[str, Any], width: int, reveal: Reveal,
-                ascii_only: bool) -> list[str]:
+def _every_hand(
+    view: View, result: Mapping[str, Any], width: int, reveal: Reveal, ascii_only: bool
+) -> list[str]:
     """Every seat's concealed tiles, one seat under the other (the view's ``hands``, by
     wind), or the view's word on why they are not shown yet."""
     hands = result.get("hands")
@@ -124,8 +129,9 @@ def _every_hand(view: View, result: Mapping[str, Any], width: int, reveal: Revea
             lines.append(f"{label:<{room}}" + codes_text(codes))
         else:
             rows = group_rows([codes], width - room, ascii_only)
-            lines.extend((f"{label:<{room}}" if i == 0 else " " * room) + row
-                         for i, row in enumerate(rows))
+            lines.extend(
+                (f"{label:<{room}}" if i == 0 else " " * room) + row for i, row in enumerate(rows)
+            )
     return lines
 
 
@@ -141,21 +147,25 @@ def _card_or_fans(result: Mapping[str, Any], width: int, compact: bool) -> list[
         return [text]
     fans = [f for f in result.get("fans") or () if isinstance(f, Mapping)]
     if fans:
-        total = result.get("total", sum(int(f.get("points", 0)) * int(f.get("count", 1) or 1)
-                                        for f in fans))
+        total = result.get(
+            "total", sum(int(f.get("points", 0)) * int(f.get("count", 1) or 1) for f in fans)
+        )
         entries = [_fan_text(f) for f in fans]
         if compact:
-            packed = wrap_cells([e + "," for e in entries[:-1]] + entries[-1:], width - 6,
-                                sep=" ")
-            return [f"Fans: {packed[0]}", *("      " + rest for rest in packed[1:]),
-                    f"Total: {total} points"]
+            packed = wrap_cells([e + "," for e in entries[:-1]] + entries[-1:], width - 6, sep=" ")
+            return [
+                f"Fans: {packed[0]}",
+                *("      " + rest for rest in packed[1:]),
+                f"Total: {total} points",
+            ]
         name_width = max(len(str(f.get("name", ""))) for f in fans) + 2
         lines = [f"Fans ({len(fans)}):"]
         for fan in fans:
             count = int(fan.get("count", 1) or 1)
             times = f" x{count}" if count > 1 else ""
-            lines.append(f"  {fan.get('name', '?')!s:<{name_width}}"
-                         f"{int(fan.get('points', 0)):>3}{times}")
+            lines.append(
+                f"  {fan.get('name', '?')!s:<{name_width}}{int(fan.get('points', 0)):>3}{times}"
+            )
         lines.append(f"  {'Total':<{name_width}}{total:>3} points")
         return lines
     if result.get("hand"):
@@ -204,20 +214,24 @@ def next_lines(view: View, left: float | None, our_next: bool) -> list[str]:
     if view.get("phase") == "match_over":
         return ["The match is over. H: every hand of the match, Q: leave the table."]
     nxt = view.get("next")
-    waiting = [int(s) for s in (nxt or {}).get("waiting") or ()] if isinstance(nxt, Mapping) \
+    waiting = (
+        [int(s) for s in (nxt or {}).get("waiting") or ()]
+        if isinstance(nxt, Mapping)
         else [int(s) for s in view.get("waiting_for") or ()]
+    )
     me = view.get("seat")
     others = [who(view, s) for s in waiting if s != me]
     lines = []
     held = view.get("waiting")
     if isinstance(held, Mapping) and held.get("text"):
-        return [str(held["text"])]   # past the window: whom and how long, not "0s"
+        return [str(held["text"])]  # past the window: whom and how long, not "0s"
     then = str((nxt.get("then") if isinstance(nxt, Mapping) else None) or "Next hand")
     if left is not None:
         lines.append(f"{then} in {left:.0f}s")
     if others:
-        lines.append("Waiting for " + ", ".join(others)
-                     + (" (no time limit)" if left is None else ""))
+        lines.append(
+            "Waiting for " + ", ".join(others) + (" (no time limit)" if left is None else "")
+        )
     if our_next:
         lines.append(f"Press Enter or n when you are ready for the {then.lower()}.")
     elif me in waiting:

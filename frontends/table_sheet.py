@@ -37,11 +37,15 @@ def sheet_lines(sheet: Mapping[str, Any] | None, problem: str = "") -> list[str]
         value_text = f"{value:>3}" if isinstance(value, int) else f"{value or '':>3}"
         if not patterns:
             after = f" {value_unit}" if value_unit else ""
-            line = f"  {entry.get('id', '?')!s:<{id_width}}{value_text}{after}  " \
-                   f"{entry.get('pattern') or ''}"
+            line = (
+                f"  {entry.get('id', '?')!s:<{id_width}}{value_text}{after}  "
+                f"{entry.get('pattern') or ''}"
+            )
         else:
             concealed = "  concealed" if entry.get("concealed") else ""
-            line = f"  {entry.get('id', '?')!s:<{id_width}}{entry.get('pattern', '')!s:<32}" \
-                   f" {value_text}{concealed}"
+            line = (
+                f"  {entry.get('id', '?')!s:<{id_width}}{entry.get('pattern', '')!s:<32}"
+                f" {value_text}{concealed}"
+            )
         lines.append(line.rstrip())
     return lines

@@ -198,8 +198,12 @@ def drawn_apart(view: View, tiles: Sequence[str]) -> bool:
     """Is the rack's last tile the one just drawn, to be set apart? The view says so: its
     ``rack`` puts ``drawn`` at the right end (a view without ``rack`` sets nothing apart)."""
     drawn = view.get("drawn")
-    return (bool(drawn) and isinstance(view.get("rack"), list | tuple) and bool(tiles)
-            and tiles[-1] == drawn)
+    return (
+        bool(drawn)
+        and isinstance(view.get("rack"), list | tuple)
+        and bool(tiles)
+        and tiles[-1] == drawn
+    )
 
 
 def received_places(view: View, tiles: Sequence[str]) -> set[int]:
@@ -300,8 +304,7 @@ def layout(
         body = ["fourwinds", "", "Waiting for the table...", "(the daemon has sent no view yet)"]
         stack = Stack(width, ascii_only)
         stack.add("waiting", body)
-        return place_footer(stack.panels, _footer(ui, width, "table"), width, height,
-                            ascii_only)
+        return place_footer(stack.panels, _footer(ui, width, "table"), width, height, ascii_only)
     legal: list[Action] = list(event.get("legal_actions") or ())
     kind = screen_kind(event)
     if kind == "reconnecting":
@@ -324,21 +327,33 @@ def layout(
     return place_footer(stack.panels, footer, width, height, ascii_only)
 
 
-def _reconnecting(view: View, ui: UiState, width: int, height: int,
-                  ascii_only: bool) -> list[Panel]:
+def _reconnecting(
+    view: View, ui: UiState, width: int, height: int, ascii_only: bool
+) -> list[Panel]:
     """Our daemon is catching up after a restart: what it does, and no table (the one it
     holds is the turn before) and no actions until it holds what the other seats hold."""
     stack = Stack(width, ascii_only)
     head = f"fourwinds | table {view.get('table') or '?'}"
-    stack.add("reconnecting", [
-        *wrap_text(head, width, indent="  "), "",
-        *wrap_text(str(view.get("phase_detail") or "Reconnecting").replace("\u2026", "...")
-                   if ascii_only else str(view.get("phase_detail") or "Reconnecting"),
-                   width, indent="  "),
-        *wrap_text("The table comes back as soon as your daemon holds what the other "
-                   "seats hold.", width, indent="  ")])
-    return place_footer(stack.panels, _footer(ui, width, "reconnecting"), width, height,
-                        ascii_only)
+    stack.add(
+        "reconnecting",
+        [
+            *wrap_text(head, width, indent="  "),
+            "",
+            *wrap_text(
+                str(view.get("phase_detail") or "Reconnecting").replace("\u2026", "...")
+                if ascii_only
+                else str(view.get("phase_detail") or "Reconnecting"),
+                width,
+                indent="  ",
+            ),
+            *wrap_text(
+                "The table comes back as soon as your daemon holds what the other seats hold.",
+                width,
+                indent="  ",
+            ),
+        ],
+    )
+    return place_footer(stack.panels, _footer(ui, width, "reconnecting"), width, height, ascii_only)
 
 
 def _scrolled_body(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str] | None:
@@ -353,14 +368,15 @@ def _scrolled_body(view: View, ui: UiState, width: int, ascii_only: bool) -> lis
     return None
 
 
-def _scroll_screen(body: list[str], ui: UiState, width: int, height: int,
-                   ascii_only: bool) -> list[Panel]:
+def _scroll_screen(
+    body: list[str], ui: UiState, width: int, height: int, ascii_only: bool
+) -> list[Panel]:
     """A screen of its own (help, sheet, history, scores): a window of ``body`` from
     ``ui.scroll``, the title always on top, and where we are in it."""
     title, rest = body[:1], body[1:]
     room = max(1, height - 1 - len(title))
     start = max(0, min(ui.scroll, len(rest) - room))
-    shown = rest[start:start + room]
+    shown = rest[start : start + room]
     stack = Stack(width, ascii_only)
     stack.add("title", title)
     stack.add("page", shown)
@@ -405,19 +421,21 @@ def _key_lines(kind: str, view: View | None) -> tuple[str, ...]:
 
 # -- the header -------------------------------------------------------------------------------
 
+
 def _head_line(view: View, ui: UiState) -> str:
     rules = rules_title(str(view.get("rules") or "?"), view)
     parts = []
     waiting = view.get("waiting")
     left = deadline_left(view, ui.elapsed)
     if isinstance(waiting, Mapping) and waiting.get("text"):
-        parts.append(str(waiting["text"]))   # instead of a countdown stuck at 0
+        parts.append(str(waiting["text"]))  # instead of a countdown stuck at 0
     elif left is not None:
         parts.append(f"time {left:.0f}s")
     parts += [
         "fourwinds",
         f"table {view.get('name') or view.get('table', '?')}",
-        rules + (" practice" if view.get("practice") else "")
+        rules
+        + (" practice" if view.get("practice") else "")
         + ("" if view.get("flowers", True) else " no flowers"),
         f"hand {view.get('hand_number', '?')}/{view.get('hands_in_match', '?')}",
     ]
@@ -469,15 +487,16 @@ def _header(view: View, ui: UiState, width: int, ascii_only: bool) -> list[str]:
 
 
 def live_wins_text(view: View) -> str:
-    """"5 live tiles win for you: 6p 9p" from the view's ``live_wins`` (MCR, a ready hand:
+    """ "5 live tiles win for you: 6p 9p" from the view's ``live_wins`` (MCR, a ready hand:
     the tiles that win and how many of them are unseen); "" when the view gives none."""
     wins = view.get("live_wins")
     if not isinstance(wins, Mapping) or not wins.get("tiles"):
         return ""
     left = int(wins.get("left") or 0)
     tiles = " ".join(str(t) for t in wins.get("tiles") or ())
-    return f"{left} live tile{'' if left == 1 else 's'} win{'s' if left == 1 else ''} " \
-        f"for you: {tiles}"
+    return (
+        f"{left} live tile{'' if left == 1 else 's'} win{'s' if left == 1 else ''} for you: {tiles}"
+    )
 
 
 def _players_by_seat(view: View) -> dict[int, Mapping[str, Any]]:
@@ -499,8 +518,14 @@ def _seat_order(view: View) -> list[int]:
 
 # -- the seats --------------------------------------------------------------------------------
 
-FLAG_SHORT = {"you": "you", "dealer": "dealer", "<- turn": "TURN", "dead hand": "dead",
-              "OFFLINE": "OFF", "thinking": "thinking"}
+FLAG_SHORT = {
+    "you": "you",
+    "dealer": "dealer",
+    "<- turn": "TURN",
+    "dead hand": "dead",
+    "OFFLINE": "OFF",
+    "thinking": "thinking",
+}
 
 
 def _flags(view: View, player: Mapping[str, Any]) -> list[str]:
@@ -524,8 +549,9 @@ def _flags(view: View, player: Mapping[str, Any]) -> list[str]:
 def _meld_texts(player: Mapping[str, Any], glyphs: bool, ascii_only: bool) -> list[str]:
     melds = []
     for meld in player.get("exposures") or ():
-        tiles = "".join(seat_cell(str(t), ascii_only, glyphs)
-                        for t in meld.get("tiles") or ()).rstrip()
+        tiles = "".join(
+            seat_cell(str(t), ascii_only, glyphs) for t in meld.get("tiles") or ()
+        ).rstrip()
         label = str(meld.get("label") or "")
         source = meld.get("from")
         origin = f"<{seat_label(int(source))[0]}" if source is not None else ""
@@ -533,8 +559,9 @@ def _meld_texts(player: Mapping[str, Any], glyphs: bool, ascii_only: bool) -> li
     return melds
 
 
-def _player_block(view: View, player: Mapping[str, Any], width: int, detail: Detail,
-                  ascii_only: bool) -> list[str]:
+def _player_block(
+    view: View, player: Mapping[str, Any], width: int, detail: Detail, ascii_only: bool
+) -> list[str]:
     """One seat: who, score, tiles in hand, flags, then every exposed tile, flower and
     discard (wrapped, never cut)."""
     seat = int(player.get("seat", 0))
@@ -546,8 +573,10 @@ def _player_block(view: View, player: Mapping[str, Any], width: int, detail: Det
     discards = [seat_cell(str(t), ascii_only, glyphs) for t in player.get("discards") or ()]
     indent = "    "
     if not detail.full_seats:
-        head = (f"{wind} {str(player.get('name', '?'))[:8]:<8}"
-                f"{player.get('score', 0):>5} {player.get('concealed_count', '?'):>2}t")
+        head = (
+            f"{wind} {str(player.get('name', '?'))[:8]:<8}"
+            f"{player.get('score', 0):>5} {player.get('concealed_count', '?'):>2}t"
+        )
         if flags:
             head += " " + ",".join(FLAG_SHORT[f] for f in flags)
         tokens = [head, *melds]
@@ -557,8 +586,10 @@ def _player_block(view: View, player: Mapping[str, Any], width: int, detail: Det
             cells = [c.rstrip() for c in discards]
             tokens.extend(["d:" + cells[0], *cells[1:]])
         return _wrap_tokens(tokens, width, indent)
-    head = (f"{wind} {pad(str(player.get('name', '?')), 12)} "
-            f"{player.get('score', 0):>5} pts  {player.get('concealed_count', '?'):>2} in hand")
+    head = (
+        f"{wind} {pad(str(player.get('name', '?')), 12)} "
+        f"{player.get('score', 0):>5} pts  {player.get('concealed_count', '?'):>2} in hand"
+    )
     if flags:
         head += "  [" + ", ".join(flags) + "]"
     lines = [head]
@@ -595,6 +626,7 @@ def _wrap_tokens(tokens: Sequence[str], width: int, indent: str) -> list[str]:
 
 # -- our rack and the actions -----------------------------------------------------------------
 
+
 def _rack_lines(view: View, ui: UiState, detail: Detail, ascii_only: bool) -> list[str]:
     tiles = rack_tiles(view)
     me = int(view.get("seat") or 0)
@@ -619,10 +651,13 @@ def _rack_lines(view: View, ui: UiState, detail: Detail, ascii_only: bool) -> li
     glyphs = row([tile_cell(code, ascii_only) for code in tiles])
     codes = row([pad(code, cell) for code in tiles])
     if detail.full_rack:
-        marks = row([pad("*" if i in ui.selected else "+" if i in new else "", cell)
-                     for i in range(len(tiles))])
-        letters = row([pad(RACK_LETTERS[i] if i < 26 else "", cell)
-                       for i in range(len(tiles))])
+        marks = row(
+            [
+                pad("*" if i in ui.selected else "+" if i in new else "", cell)
+                for i in range(len(tiles))
+            ]
+        )
+        letters = row([pad(RACK_LETTERS[i] if i < 26 else "", cell) for i in range(len(tiles))])
         lines.append(marks.rstrip() or " ")
         lines.append(glyphs.rstrip() or "(no tiles)")
         if not ascii_only:
@@ -632,11 +667,14 @@ def _rack_lines(view: View, ui: UiState, detail: Detail, ascii_only: bool) -> li
         lines.append(" " * (cursor * cell + shift) + "^" if tiles else "")
         return lines
     # compact: the letters row carries the cursor (^) and the selection (*) after each letter
-    letters = row([
-        (RACK_LETTERS[i] if i < 26 else " ")
-        + ("^" if i == cursor else " ")
-        + ("*" if i in ui.selected else "+" if i in new else " ")
-        for i in range(len(tiles))])
+    letters = row(
+        [
+            (RACK_LETTERS[i] if i < 26 else " ")
+            + ("^" if i == cursor else " ")
+            + ("*" if i in ui.selected else "+" if i in new else " ")
+            for i in range(len(tiles))
+        ]
+    )
     lines.append(glyphs.rstrip() or "(no tiles)")
     if not ascii_only:
         lines.append(codes.rstrip())
@@ -645,8 +683,14 @@ def _rack_lines(view: View, ui: UiState, detail: Detail, ascii_only: bool) -> li
     return lines
 
 
-def _action_lines(legal: Sequence[Action], rack: Sequence[str], ui: UiState, width: int,
-                  detail: Detail, ascii_only: bool) -> list[str]:
+def _action_lines(
+    legal: Sequence[Action],
+    rack: Sequence[str],
+    ui: UiState,
+    width: int,
+    detail: Detail,
+    ascii_only: bool,
+) -> list[str]:
     if not legal:
         return ["Nothing to do now."]
     lines = []
@@ -658,8 +702,7 @@ def _action_lines(legal: Sequence[Action], rack: Sequence[str], ui: UiState, wid
             text += f" (default {codes_text(default.get('tiles') or ())})"
         lines.append(text)
     entries = [
-        f"{'>' if i == ui.menu else ' '}{i + 1 if i < 9 else ' '} "
-        f"{action_text(a, ascii_only)}"
+        f"{'>' if i == ui.menu else ' '}{i + 1 if i < 9 else ' '} {action_text(a, ascii_only)}"
         for i, a in enumerate(menu_actions(legal, rack))
     ]
     room = detail.menu_rows
@@ -696,8 +739,16 @@ def _hint_lines(view: View, width: int) -> list[str]:
 
 # -- the screens ------------------------------------------------------------------------------
 
-def _table(stack: Stack, view: View, legal: Sequence[Action], ui: UiState, width: int,
-           detail: Detail, ascii_only: bool) -> None:
+
+def _table(
+    stack: Stack,
+    view: View,
+    legal: Sequence[Action],
+    ui: UiState,
+    width: int,
+    detail: Detail,
+    ascii_only: bool,
+) -> None:
     """The table during a hand: header, the seats (ours last), our rack, actions, hints."""
     rule = "-" * min(width, 100)
     stack.add("header", _header(view, ui, width, ascii_only))
@@ -728,13 +779,25 @@ def _dealing(stack: Stack, view: View, ui: UiState, width: int) -> None:
     drawn from one; what the table is doing instead (the page says the same)."""
     stack.add("header", _head_lines(view, ui, width))
     detail = view.get("phase_detail") or "the hand is being dealt"
-    stack.add("dealing", wrap_text(f"Hand {view.get('hand_number', '?')} of "
-                                   f"{view.get('hands_in_match', '?')}: {detail}", width,
-                                   indent="  "))
+    stack.add(
+        "dealing",
+        wrap_text(
+            f"Hand {view.get('hand_number', '?')} of {view.get('hands_in_match', '?')}: {detail}",
+            width,
+            indent="  ",
+        ),
+    )
 
 
-def _end_of_hand(stack: Stack, view: View, legal: Sequence[Action], ui: UiState, width: int,
-                 detail: Detail, ascii_only: bool) -> None:
+def _end_of_hand(
+    stack: Stack,
+    view: View,
+    legal: Sequence[Action],
+    ui: UiState,
+    width: int,
+    detail: Detail,
+    ascii_only: bool,
+) -> None:
     """The end of a hand (and of the match): the result, the countdown to the next hand and
     who the table waits for, the standings when the match is over, the actions."""
     stack.add("header", _head_lines(view, ui, width))
@@ -750,16 +813,26 @@ def _end_of_hand(stack: Stack, view: View, legal: Sequence[Action], ui: UiState,
         stack.add("actions", _action_lines(legal, [], ui, width, detail, ascii_only))
 
 
-def _lobby(stack: Stack, event: Mapping[str, Any], view: View, legal: Sequence[Action],
-           ui: UiState, width: int, ascii_only: bool) -> None:
+def _lobby(
+    stack: Stack,
+    event: Mapping[str, Any],
+    view: View,
+    legal: Sequence[Action],
+    ui: UiState,
+    width: int,
+    ascii_only: bool,
+) -> None:
     """Before the match: the places, who is ready, the timers, and the ready action."""
     stack.add("header", _head_lines(view, ui, width))
     members = [m for m in event.get("members") or () if isinstance(m, Mapping)]
     code = event.get("code")
-    stack.add("lobby", lobby_lines(view, members, code if isinstance(code, str) else None,
-                                   str(event.get("name") or "")))
+    stack.add(
+        "lobby",
+        lobby_lines(
+            view, members, code if isinstance(code, str) else None, str(event.get("name") or "")
+        ),
+    )
     if legal:
         stack.add("actions", _action_lines(legal, [], ui, width, DETAILS[2], ascii_only))
     else:
         stack.add("actions", ["The match starts when all four players are seated and ready."])
-

@@ -127,13 +127,12 @@ def wrap_cells(cells: list[str], width: int, *, sep: str = "") -> list[str]:
     return lines
 
 
-def group_rows(groups: list[list[str]], width: int, ascii_only: bool, *,
-               gap: int = 2) -> list[str]:
+def group_rows(groups: list[list[str]], width: int, ascii_only: bool, *, gap: int = 2) -> list[str]:
     """Groups of tiles side by side (``gap`` columns between groups), wrapped to ``width``
     columns; in glyph mode each row of glyphs has a row of their codes under it, so a hand
     laid out this way reads as codes in any font."""
     per_row = max(1, width // TILE_CELL)
-    pieces = [group[i:i + per_row] for group in groups for i in range(0, len(group), per_row)]
+    pieces = [group[i : i + per_row] for group in groups for i in range(0, len(group), per_row)]
     rows: list[list[list[str]]] = []
     used = 0
     for piece in pieces:
@@ -149,8 +148,9 @@ def group_rows(groups: list[list[str]], width: int, ascii_only: bool, *,
     for row in rows:
         out.append(sep.join(tiles_text(piece, ascii_only) for piece in row).rstrip())
         if not ascii_only:
-            out.append(sep.join("".join(pad(c, TILE_CELL) for c in piece)
-                                for piece in row).rstrip())
+            out.append(
+                sep.join("".join(pad(c, TILE_CELL) for c in piece) for piece in row).rstrip()
+            )
     return out
 
 
@@ -158,11 +158,17 @@ def wrap_text(text: str, width: int, *, indent: str = "") -> list[str]:
     """Words of ``text`` in lines of at most ``width`` columns, later lines after ``indent``
     (a single word longer than a line stays whole; the screen then cuts it)."""
     lead = text[: len(text) - len(text.lstrip(" "))]
-    first, *rest = wrap_cells(text.lstrip(" ").split(" "), max(1, width - len(lead)),
-                              sep=" ") or [""]
+    first, *rest = wrap_cells(text.lstrip(" ").split(" "), max(1, width - len(lead)), sep=" ") or [
+        ""
+    ]
     first = lead + first
     if not rest:
         return [first]
     tail = " ".join(rest)
-    return [first, *(indent + line for line in
-                     wrap_cells(tail.split(" "), max(1, width - text_width(indent)), sep=" "))]
+    return [
+        first,
+        *(
+            indent + line
+            for line in wrap_cells(tail.split(" "), max(1, width - text_width(indent)), sep=" ")
+        ),
+    ]

@@ -44,8 +44,13 @@ def finished(status: Mapping[str, Any], played: set[str]) -> bool:
     return table is None or table in played or bool(status.get("my_table_counted"))
 
 
-def play_event(api: LocalApi, name: str, brain_for: Callable[[], Brain],
-               poll: float = POLL_S, pause: float = 0.0) -> int:
+def play_event(
+    api: LocalApi,
+    name: str,
+    brain_for: Callable[[], Brain],
+    poll: float = POLL_S,
+    pause: float = 0.0,
+) -> int:
     """Play our table of each round of ``name`` as it comes; 0 once the event's last round
     is played, 1 if a brain's program died."""
     played: set[str] = set()
@@ -56,10 +61,14 @@ def play_event(api: LocalApi, name: str, brain_for: Callable[[], Brain],
         table = next_table(status, played)
         tables = checked(api.request({"type": "tables"})).get("tables") or ()
         if table is None or not any(t.get("table") == table for t in tables):
-            time.sleep(poll)      # no round under way, or its table is being opened
+            time.sleep(poll)  # no round under way, or its table is being opened
             continue
-        log.info("event %s: round %s, table %s", name, status["round"]["round"],
-                 status["round"]["my_table"])
+        log.info(
+            "event %s: round %s, table %s",
+            name,
+            status["round"]["round"],
+            status["round"]["my_table"],
+        )
         if play_seat(DaemonTable(api, table), brain_for(), pause=pause) != 0:
             return 1
         played.add(table)

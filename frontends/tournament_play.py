@@ -29,14 +29,26 @@ def seat_line(status: Mapping[str, Any]) -> str:
     """Where the player sits in the round under way, in one line."""
     last = status.get("round") or {}
     others = [shown_name(str(who), 24) for who in last.get("with") or ()]
-    company = (f", with {', '.join(others[:-1])} and {others[-1]}" if len(others) > 1
-               else f", with {others[0]}" if others else "")
-    return (f"Round {last.get('round')}, table {last.get('my_table')}: you are "
-            f"{last.get('my_wind')}{company}")
+    company = (
+        f", with {', '.join(others[:-1])} and {others[-1]}"
+        if len(others) > 1
+        else f", with {others[0]}"
+        if others
+        else ""
+    )
+    return (
+        f"Round {last.get('round')}, table {last.get('my_table')}: you are "
+        f"{last.get('my_wind')}{company}"
+    )
 
 
-def play_event(api: LocalApi, name: str, open_table: Callable[[str], int],
-               say: Callable[[str], None], poll: float = POLL_S) -> int:
+def play_event(
+    api: LocalApi,
+    name: str,
+    open_table: Callable[[str], int],
+    say: Callable[[str], None],
+    poll: float = POLL_S,
+) -> int:
     """Take the player to their table of each round of ``name`` until the last is played;
     the table screen's exit status when the player leaves a match before its end."""
     played: set[str] = set()
@@ -50,11 +62,11 @@ def play_event(api: LocalApi, name: str, open_table: Callable[[str], int],
             code = open_table(table)
             tables = checked(api.request({"type": "tables"})).get("tables") or ()
             if not any(t.get("table") == table for t in tables):
-                played.add(table)   # left by our daemon: the table goes on under another
-                continue            # id (a substitute took a seat), opened next
+                played.add(table)  # left by our daemon: the table goes on under another
+                continue  # id (a substitute took a seat), opened next
             view = current_view(api, table).get("view") or {}
             if view.get("phase") != "match_over":
-                return code         # left mid-match: the seat is kept for `play` again
+                return code  # left mid-match: the seat is kept for `play` again
             played.add(table)
             _until_counted(api, name, say, poll)
             standings = checked(api.request({"type": "tournament_standings", "name": name}))
@@ -65,9 +77,12 @@ def play_event(api: LocalApi, name: str, open_table: Callable[[str], int],
             say(f"{shown_name(name, 64)} is over: every round is played")
             return 0
         started = int(status.get("rounds_started") or 0)
-        wait = (f"round {started}: your table is being opened..." if table is not None else
-                f"waiting for round {started + 1} of {status.get('rounds')}: the director "
-                "starts it, your table opens by itself")
+        wait = (
+            f"round {started}: your table is being opened..."
+            if table is not None
+            else f"waiting for round {started + 1} of {status.get('rounds')}: the director "
+            "starts it, your table opens by itself"
+        )
         if wait != said:
             said = wait
             say(wait)
@@ -87,5 +102,7 @@ def _until_counted(api: LocalApi, name: str, say: Callable[[str], None], poll: f
             say("the match is over: waiting for its result to count...")
             said = True
         time.sleep(poll)
-    say("the result does not count yet (the director's daemon may be away): "
-        "`fourwinds tournament standings` shows it once it does")
+    say(
+        "the result does not count yet (the director's daemon may be away): "
+        "`fourwinds tournament standings` shows it once it does"
+    )

@@ -43,8 +43,11 @@ def choose_request(event: Event) -> dict[str, Any] | None:
     for action in legal:
         if action.get("type") == "mahjong":
             return act_request(event, action)
-    discards = {str(a["tiles"][0]): a for a in legal
-                if a.get("type") == "discard" and len(a.get("tiles") or ()) == 1}
+    discards = {
+        str(a["tiles"][0]): a
+        for a in legal
+        if a.get("type") == "discard" and len(a.get("tiles") or ()) == 1
+    }
     for code in order:
         if code in discards:
             return act_request(event, discards[code])

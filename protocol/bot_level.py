@@ -16,9 +16,9 @@ __all__ = ["BotLevel", "parse_level"]
 class BotLevel(Enum):
     """A built-in bot's strength (the value is the name the user types)."""
 
-    EASY = "easy"        # a beginner: slow to build a hand, no defence; legal and quick
-    NORMAL = "normal"    # the bots as they played before levels existed
-    STRONG = "strong"    # counts unseen tiles, weighs the hand's value, defends
+    EASY = "easy"  # a beginner: slow to build a hand, no defence; legal and quick
+    NORMAL = "normal"  # the bots as they played before levels existed
+    STRONG = "strong"  # counts unseen tiles, weighs the hand's value, defends
 
     @classmethod
     def names(cls) -> tuple[str, ...]:

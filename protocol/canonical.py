@@ -66,8 +66,10 @@ def _set(value: Any) -> Plain:
 
 
 def _dict(value: Any) -> Plain:
-    keyed = sorted(((canonical_bytes(k), to_plain(k), to_plain(v)) for k, v in value.items()),
-                   key=lambda item: item[0])
+    keyed = sorted(
+        ((canonical_bytes(k), to_plain(k), to_plain(v)) for k, v in value.items()),
+        key=lambda item: item[0],
+    )
     return [[key, val] for _, key, val in keyed]
 
 
@@ -78,14 +80,21 @@ def _converter_for(kind: type) -> Callable[[Any], Plain]:
             return _enum
         return _same
     if issubclass(kind, Enum):
-        return _int if issubclass(kind, int) and kind.__members__ and all(
-            isinstance(m.value, int) and not isinstance(m.value, bool)
-            for m in kind.__members__.values()) else _enum
+        return (
+            _int
+            if issubclass(kind, int)
+            and kind.__members__
+            and all(
+                isinstance(m.value, int) and not isinstance(m.value, bool)
+                for m in kind.__members__.values()
+            )
+            else _enum
+        )
     if issubclass(kind, int):
         return _int
     if dataclasses.is_dataclass(kind):
         name = kind.__name__
-        fields = tuple(f for f in dataclasses.fields(kind) if f.init)   # not a memo's
+        fields = tuple(f for f in dataclasses.fields(kind) if f.init)  # not a memo's
         names = tuple(f.name for f in fields)
         later = _added_later(kind, fields)
 
@@ -100,8 +109,11 @@ def _converter_for(kind: type) -> Callable[[Any], Plain]:
             tail = [getattr(value, f.name) for f in later]
             while tail and tail[-1] == later[len(tail) - 1].default:
                 tail.pop()
-            return [name, *(to_plain(getattr(value, n)) for n in kept),
-                    *(to_plain(v) for v in tail)]
+            return [
+                name,
+                *(to_plain(getattr(value, n)) for n in kept),
+                *(to_plain(v) for v in tail),
+            ]
 
         return _dataclass_later
     if issubclass(kind, (tuple, list)):
@@ -117,8 +129,10 @@ def _converter_for(kind: type) -> Callable[[Any], Plain]:
     return _refuse
 
 
-def _added_later(kind: type, fields: tuple[dataclasses.Field[Any], ...],
-                 ) -> tuple[dataclasses.Field[Any], ...]:
+def _added_later(
+    kind: type,
+    fields: tuple[dataclasses.Field[Any], ...],
+) -> tuple[dataclasses.Field[Any], ...]:
     """The trailing fields marked ``ADDED_LATER`` (``TypeError`` when one is not trailing or
     has no plain default: leaving it out would then be ambiguous)."""
     marked = [i for i, f in enumerate(fields) if f.metadata.get(_LATER_KEY)]

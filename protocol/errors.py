@@ -33,8 +33,13 @@ class RemoteProtocolError(IllegalAction):
 class CardError(FourwindsError):
     """A card file could not be read: names the hand, the column and the reason."""
 
-    def __init__(self, reason: str, hand: str | None = None, line: int | None = None,
-                 column: int | None = None) -> None:
+    def __init__(
+        self,
+        reason: str,
+        hand: str | None = None,
+        line: int | None = None,
+        column: int | None = None,
+    ) -> None:
         self.reason = reason
         self.hand = hand
         self.line = line

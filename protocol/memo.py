@@ -48,4 +48,3 @@ class Memo:
         except KeyError:
             found = self._ones[name] = make(arg)
         return found
-

@@ -26,4 +26,4 @@ def shown_name(value: object, limit: int) -> str:
     """A name someone else gave, cleaned and cut to ``limit`` ("" for what is not text)."""
     if not isinstance(value, str):
         return ""
-    return clean_text(value[:limit * 4])[:limit].rstrip()
+    return clean_text(value[: limit * 4])[:limit].rstrip()

@@ -8,6 +8,7 @@ from .memo import Memo
 
 _T = TypeVar("_T")
 
+
 def evolve(value: _T, **changes: Any) -> _T:
     """``dataclasses.replace`` without re-running ``__init__`` (a session changes on every
     message and replace is the hottest path of a hand): copy the fields, set the changes.

@@ -81,9 +81,12 @@ class WallSpec:
             raise ValueError("two dice choose the wall: it needs at least two break dice")
         taken = Counter(Seat(s) for s in self.last_tiles)
         if len(self.last_tiles) != LAST_TILES or taken != Counter(
-                {Seat.EAST: 2, Seat.SOUTH: 1, Seat.WEST: 1, Seat.NORTH: 1}):
-            raise ValueError("the last five tiles of the deal go two to East and one to each"
-                             f" other seat, not {self.last_tiles!r}")
+            {Seat.EAST: 2, Seat.SOUTH: 1, Seat.WEST: 1, Seat.NORTH: 1}
+        ):
+            raise ValueError(
+                "the last five tiles of the deal go two to East and one to each"
+                f" other seat, not {self.last_tiles!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -108,8 +111,10 @@ class TileSet:
     def __post_init__(self) -> None:
         size = len(self.kinds)
         if size % 8 or size <= DEALT:
-            raise ValueError(f"the {self.title} wall needs four sides of stacks of two and more"
-                             f" than the deal's {DEALT} tiles, not {size}")
+            raise ValueError(
+                f"the {self.title} wall needs four sides of stacks of two and more"
+                f" than the deal's {DEALT} tiles, not {size}"
+            )
         if any(not isinstance(k, Kind) or k is Kind.HIDDEN for k in self.kinds):
             raise ValueError(f"the {self.title} set holds a tile that is not a face")
         bare = self.without_flowers
@@ -117,8 +122,10 @@ class TileSet:
             raise ValueError(f"the {self.title} set without flowers holds flower tiles")
         if bare is not None and bare.wall != self.wall:
             # the table rolls the break dice (deck/dice.break_dice) before it reads the wall
-            raise ValueError(f"the {self.title} set without flowers is broken and dealt as"
-                             " the set is: one WallSpec")
+            raise ValueError(
+                f"the {self.title} set without flowers is broken and dealt as"
+                " the set is: one WallSpec"
+            )
 
     @property
     def size(self) -> int:

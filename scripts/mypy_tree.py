@@ -29,8 +29,15 @@ def main() -> int:
     for folder in ("tests", "testkit", "benchmarks", "scripts"):
         if any((ROOT / folder).rglob("*.py")):
             targets.append(folder)
-    cmd = [sys.executable, "-m", "mypy", "--strict", "--explicit-package-bases",
-           *targets, *sys.argv[1:]]
+    cmd = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--strict",
+        "--explicit-package-bases",
+        *targets,
+        *sys.argv[1:],
+    ]
     return subprocess.call(cmd, cwd=ROOT, env=env)
 
 

@@ -44,7 +44,7 @@ from fourwinds.daemon.wire import (
 )
 
 SOURCE = "127.0.0.2"
-CLOSED_PORT = 9        # the discard port: nothing listens there on a test machine
+CLOSED_PORT = 9  # the discard port: nothing listens there on a test machine
 
 
 def target(host: str) -> str:
@@ -70,9 +70,16 @@ def new_identity() -> Identity:
 class Stranger:
     """One hostile key with one connection to a daemon's peer socket."""
 
-    def __init__(self, ctx: zmq.Context[zmq.Socket[bytes]], daemon_key: bytes, port: int,
-                 *, host: str = "127.0.0.1", identity: Identity | None = None,
-                 source: str = SOURCE) -> None:
+    def __init__(
+        self,
+        ctx: zmq.Context[zmq.Socket[bytes]],
+        daemon_key: bytes,
+        port: int,
+        *,
+        host: str = "127.0.0.1",
+        identity: Identity | None = None,
+        source: str = SOURCE,
+    ) -> None:
         self.identity = identity or new_identity()
         sock = ctx.socket(zmq.DEALER)
         sock.linger = 0
@@ -135,19 +142,22 @@ def nested_frame(size: int = NESTED_SIZE, in_field: bool = False) -> bytes:
 
 def odd_kind_frame(n: int) -> bytes:
     """A small frame of an unknown kind named ``n``: each one's reason text was new."""
-    data: bytes = msgpack.packb([PROTOCOL_VERSION, f"kind-{n}-{os.urandom(4).hex()}"],
-                                use_bin_type=True)
+    data: bytes = msgpack.packb(
+        [PROTOCOL_VERSION, f"kind-{n}-{os.urandom(4).hex()}"], use_bin_type=True
+    )
     return data
 
 
 def garbage_table_messages(table_id: bytes, count: int) -> list[bytes]:
     """Table messages whose signed payload is garbage (each a problem for the session)."""
-    return [encode(TableMessage(table_id, b"\xc1garbage" + n.to_bytes(4, "big")))
-            for n in range(count)]
+    return [
+        encode(TableMessage(table_id, b"\xc1garbage" + n.to_bytes(4, "big"))) for n in range(count)
+    ]
 
 
-def flood(strangers: list[Stranger], frames: list[bytes], pause_every: int = 200,
-          pause_s: float = 0.005) -> int:
+def flood(
+    strangers: list[Stranger], frames: list[bytes], pause_every: int = 200, pause_s: float = 0.005
+) -> int:
     """Send each frame from the strangers in turn; the number sent."""
     sent = 0
     for n, data in enumerate(frames):
@@ -157,9 +167,14 @@ def flood(strangers: list[Stranger], frames: list[bytes], pause_every: int = 200
     return sent
 
 
-def connection_storm(ctx: zmq.Context[zmq.Socket[bytes]], daemon_key: bytes, port: int,
-                     keys: int = 400, batch: int = 50,
-                     on_batch: Callable[[], None] | None = None) -> int:
+def connection_storm(
+    ctx: zmq.Context[zmq.Socket[bytes]],
+    daemon_key: bytes,
+    port: int,
+    keys: int = 400,
+    batch: int = 50,
+    on_batch: Callable[[], None] | None = None,
+) -> int:
     """``keys`` random CURVE keys each connect and send one Hello naming a port where
     nothing listens (so the daemon's dial-back never gets anywhere), in batches; the
     number of Hellos sent. Each batch's connections are held for a moment (``on_batch``

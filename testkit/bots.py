@@ -31,11 +31,17 @@ def choose(event: Event) -> dict[str, Any] | None:
 class BotSeat(threading.Thread):
     """One seat's bot over the local API of the daemon at ``data_dir``."""
 
-    def __init__(self, data_dir: Path, table: str, deadline: float,
-                 done: Callable[[Event], bool], think: float = 0.0,
-                 pause_after: int | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        table: str,
+        deadline: float,
+        done: Callable[[Event], bool],
+        think: float = 0.0,
+        pause_after: int | None = None,
+    ) -> None:
         super().__init__(daemon=True)
-        self.think = think      # seconds before each action (a player's pace; 0: at once)
+        self.think = think  # seconds before each action (a player's pace; 0: at once)
         # pause by itself once this many actions are done: the table then waits for this
         # seat, so a test can act on it mid-hand however fast the others play
         self.pause_after = pause_after
@@ -67,8 +73,7 @@ class BotSeat(threading.Thread):
             if self.think:
                 time.sleep(self.think)
             start = time.perf_counter()
-            answer = client.request({"type": "act", "table": self.table, **action},
-                                    timeout=3)
+            answer = client.request({"type": "act", "table": self.table, **action}, timeout=3)
             if answer.get("ok"):
                 self.actions += 1
                 self.latencies.append(time.perf_counter() - start)
@@ -94,12 +99,12 @@ class BotSeat(threading.Thread):
                         continue
                 try:
                     self._turn(client)
-                except TimeoutError:   # the daemon went away mid-request: reconnect
+                except TimeoutError:  # the daemon went away mid-request: reconnect
                     client.close()
                     client = None
                 if self.finished:
                     return
-        except BaseException as error:   # reported by the test
+        except BaseException as error:  # reported by the test
             self.error = error
         finally:
             if client is not None:

@@ -25,7 +25,7 @@ from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.session import local_action
 
 ME = Seat(0)
-ROUNDS = 20_000   # harness moves within one ``events`` call, at most
+ROUNDS = 20_000  # harness moves within one ``events`` call, at most
 
 
 @dataclass(frozen=True)
@@ -40,31 +40,53 @@ class HandScore:
 class HarnessStream:
     """A ``botzone_seat.ViewStream`` over an in-memory table (see the module's doc)."""
 
-    def __init__(self, seed: bytes, *, hands: int = 1, deck: DeckKind = DeckKind.PRACTICE,
-                 auto_pass: bool = True, skip: float = 0.0, flowers: bool = True,
-                 me: Seat = ME, level: BotLevel = BotLevel.NORMAL) -> None:
-        self.h: Harness = open_harness("mcr", seed, options=TableOptions(
-            hands=hands, deck=deck, auto_pass=auto_pass,
-            rules=() if flowers else (("flowers", False),)))
+    def __init__(
+        self,
+        seed: bytes,
+        *,
+        hands: int = 1,
+        deck: DeckKind = DeckKind.PRACTICE,
+        auto_pass: bool = True,
+        skip: float = 0.0,
+        flowers: bool = True,
+        me: Seat = ME,
+        level: BotLevel = BotLevel.NORMAL,
+    ) -> None:
+        self.h: Harness = open_harness(
+            "mcr",
+            seed,
+            options=TableOptions(
+                hands=hands,
+                deck=deck,
+                auto_pass=auto_pass,
+                rules=() if flowers else (("flowers", False),),
+            ),
+        )
         self.rng = random.Random(seed)
         self.me, self.level = me, level
         self.skip = skip
         self.seq = 0
         self.shown: dict[str, Any] | None = None
-        self.views: list[dict[str, Any]] = []      # every view event shown, in order
-        self.acts: list[dict[str, Any]] = []       # every act request, with its answer
+        self.views: list[dict[str, Any]] = []  # every view event shown, in order
+        self.acts: list[dict[str, Any]] = []  # every act request, with its answer
 
     def _event(self) -> dict[str, Any]:
         built = build_seat_view(self.h.sessions[self.me], now=self.h.now)
-        return {"type": "view", "table": "harness", "view": built["view"],
-                "legal_actions": built["legal_actions"]}
+        return {
+            "type": "view",
+            "table": "harness",
+            "view": built["view"],
+            "legal_actions": built["legal_actions"],
+        }
 
     def events(self, timeout: float) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
         for _ in range(ROUNDS):
             event = self._event()
             if self.shown is None or (event["view"], event["legal_actions"]) != (
-                    self.shown["view"], self.shown["legal_actions"]):
+                self.shown["view"],
+                self.shown["legal_actions"],
+            ):
                 self.shown = event
                 asks = bool(event["legal_actions"]) or event["view"]["phase"] == "match_over"
                 if asks or self.rng.random() >= self.skip:
@@ -78,14 +100,17 @@ class HarnessStream:
         return out
 
     def _move(self) -> None:
-        one_round(self.h, lambda h: any(bot_moves(h, place, self.level) for place in SEATS
-                                        if place != self.me))
+        one_round(
+            self.h,
+            lambda h: any(bot_moves(h, place, self.level) for place in SEATS if place != self.me),
+        )
 
     def act(self, request: Mapping[str, Any]) -> dict[str, Any]:
         s = self.h.sessions[self.me]
         try:
-            action = resolve_action(s, int(request["action"]), list(request.get("tiles") or ()),
-                                    request.get("expected"))
+            action = resolve_action(
+                s, int(request["action"]), list(request.get("tiles") or ()), request.get("expected")
+            )
             self.h.take(self.me, local_action(s, action, self.h.now))
         except (IllegalAction, LocalProtocolError) as error:
             answer = {"ok": False, "error": str(error)}
@@ -105,8 +130,11 @@ class HarnessStream:
             points = [0, 0, 0, 0]
             for wind in SEATS:
                 points[seating[wind]] = outcome.payments[wind]
-            found.append(HandScore(
-                (points[0], points[1], points[2], points[3]),
-                None if outcome.winner is None else seating[outcome.winner],
-                None if by_wind is None else seating[by_wind]))
+            found.append(
+                HandScore(
+                    (points[0], points[1], points[2], points[3]),
+                    None if outcome.winner is None else seating[outcome.winner],
+                    None if by_wind is None else seating[by_wind],
+                )
+            )
         return found

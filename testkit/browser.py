@@ -47,17 +47,23 @@ def chromium(width: int = 1280, height: int = 800) -> Iterator[Any]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    os.environ["SE_OFFLINE"] = "true"     # Selenium Manager must never fetch a browser
+    os.environ["SE_OFFLINE"] = "true"  # Selenium Manager must never fetch a browser
     profile = tempfile.mkdtemp(prefix="fw-chromium-")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                     "--disable-gpu", "--no-first-run", "--disable-extensions",
-                     f"--user-data-dir={profile}", f"--window-size={width},{height}"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--no-first-run",
+        "--disable-extensions",
+        f"--user-data-dir={profile}",
+        f"--window-size={width},{height}",
+    ):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options,
-                              service=Service(executable_path=str(CHROMEDRIVER)))
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
     try:
         resize(driver, width, height)
         yield driver
@@ -68,21 +74,27 @@ def chromium(width: int = 1280, height: int = 800) -> Iterator[Any]:
 
 def resize(driver: Any, width: int, height: int) -> None:
     """Make the page itself (not the window around it) ``width`` x ``height``."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
 
 
 def page_errors(driver: Any) -> list[str]:
     """The page's console errors (a CSP violation or a script error shows up here)."""
-    return [str(e.get("message")) for e in driver.get_log("browser")
-            if e.get("level") == "SEVERE" and "favicon" not in str(e.get("message"))]
+    return [
+        str(e.get("message"))
+        for e in driver.get_log("browser")
+        if e.get("level") == "SEVERE" and "favicon" not in str(e.get("message"))
+    ]
 
 
 class WebSeat:
     """`fourwinds play --web ARGS` on ``machine``; ``url`` is the address it printed."""
 
-    def __init__(self, machine: Machine, args: str, timeout: float = 60.0,
-                 deal: str | None = None) -> None:
+    def __init__(
+        self, machine: Machine, args: str, timeout: float = 60.0, deal: str | None = None
+    ) -> None:
         """``deal``: the same deal on every run (testkit.machines.fixed_deal)."""
         self.machine = machine
         self.log = f"web-{int(time.monotonic() * 1000)}.out"
@@ -92,8 +104,11 @@ class WebSeat:
             text = self.output()
             found = URL.search(text)
             if found:
-                self.url, self.port, self.token = found.group(1), int(found.group(2)), \
-                    found.group(3)
+                self.url, self.port, self.token = (
+                    found.group(1),
+                    int(found.group(2)),
+                    found.group(3),
+                )
                 return
             if self.process.poll() is not None or time.monotonic() > end:
                 raise AssertionError(f"`play --web {args}` printed no address:\n{text}")
@@ -127,8 +142,9 @@ def open_lobby(machine: Machine, driver: Any, env: str = "") -> None:
     """`fourwinds web` at ``machine``'s daemon (started first, on loopback; ``env``: shell
     assignments before both commands, e.g. ``"FOURWINDS_RULESETS=..."``), its lobby in
     ``driver``."""
-    machine.start(f"{env} fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns".strip(),
-                  "daemon.out")
+    machine.start(
+        f"{env} fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns".strip(), "daemon.out"
+    )
     machine.start(f"{env} fourwinds web --no-browser".strip(), "web.out")
     log = machine.home / "web.out"
     end = time.monotonic() + 30
@@ -144,8 +160,9 @@ def read_page(driver: Any) -> dict[str, Any]:
     return page
 
 
-def wait_for(driver: Any, test: Callable[[dict[str, Any]], bool], timeout: float,
-             what: str) -> dict[str, Any]:
+def wait_for(
+    driver: Any, test: Callable[[dict[str, Any]], bool], timeout: float, what: str
+) -> dict[str, Any]:
     end = time.monotonic() + timeout
     page: dict[str, Any] = {}
     while time.monotonic() < end:
@@ -153,8 +170,9 @@ def wait_for(driver: Any, test: Callable[[dict[str, Any]], bool], timeout: float
         if test(page):
             return page
         time.sleep(0.1)
-    raise AssertionError(f"{what} did not show within {timeout:.0f} s; the page: {page}\n"
-                         f"{body_text(driver)[:3000]}")
+    raise AssertionError(
+        f"{what} did not show within {timeout:.0f} s; the page: {page}\n{body_text(driver)[:3000]}"
+    )
 
 
 def rack_tile(driver: Any, index: int) -> Any:
@@ -205,15 +223,14 @@ class Clicker:
     def __init__(self, driver: Any, calls: bool = False, keyboard: int = 0) -> None:
         self.driver = driver
         self.calls = calls
-        self.keyboard = keyboard   # how many discards to make by keys (letter, then Enter)
+        self.keyboard = keyboard  # how many discards to make by keys (letter, then Enter)
         self.log: list[str] = []
         self.charleston = 0
 
     def _click_action(self, action_id: str) -> None:
         from selenium.webdriver.common.by import By
 
-        button = self.driver.find_element(By.CSS_SELECTOR,
-                                          f'button.action[data-id="{action_id}"]')
+        button = self.driver.find_element(By.CSS_SELECTOR, f'button.action[data-id="{action_id}"]')
         button.click()
 
     def _rack_tile(self, index: int) -> Any:
@@ -252,7 +269,8 @@ class Clicker:
                     self.keyboard -= 1
                     letter = "abcdefghijklmn"[tile["index"]]
                     ActionChains(self.driver).send_keys(letter).pause(0.1).send_keys(
-                        "\ue007").perform()   # Enter
+                        "\ue007"
+                    ).perform()  # Enter
                     return self._did(f"discard {tile['code']} (keys {letter} Enter)")
                 ActionChains(self.driver).double_click(self._rack_tile(tile["index"])).perform()
                 return self._did(f"discard {tile['code']} (double-click)")
@@ -261,12 +279,13 @@ class Clicker:
                 self._click_action(call["id"])
                 return self._did(f"call: {call['label']}")
             chosen = next((a for a in actions if a["dflt"]), None) or next(
-                (a for a in actions if a["type"] != "more_time"), None)
+                (a for a in actions if a["type"] != "more_time"), None
+            )
             if chosen is None:
                 return None
             self._click_action(chosen["id"])
             return self._did(f"{chosen['type']}: {chosen['label']}")
-        except WebDriverException:   # the page changed under the click: look again
+        except WebDriverException:  # the page changed under the click: look again
             return None
 
     def _did(self, what: str) -> str:

@@ -27,8 +27,7 @@ class Played:
     phases: set[str] = field(default_factory=set)
 
 
-def play_hand_by_cli(data: list[str], capsys: pytest.CaptureFixture[str],
-                     timeout: float) -> Played:
+def play_hand_by_cli(data: list[str], capsys: pytest.CaptureFixture[str], timeout: float) -> Played:
     """Play our seat of the daemon ``data`` names (``["--data-dir", DIR]``) until a hand has
     been played; ``AssertionError`` when it is not within ``timeout`` seconds."""
     played = Played()
@@ -42,8 +41,10 @@ def play_hand_by_cli(data: list[str], capsys: pytest.CaptureFixture[str],
         if not event["legal_actions"]:
             continue
         mahjong = any(a["type"] == "mahjong" for a in event["legal_actions"])
-        if cli.main(["mahjong" if mahjong else "act", *([] if mahjong else ["default"]),
-                     *data]) != 0:
+        if (
+            cli.main(["mahjong" if mahjong else "act", *([] if mahjong else ["default"]), *data])
+            != 0
+        ):
             refusal = capsys.readouterr().err
             assert any(said in refusal for said in RACED), refusal
         capsys.readouterr()

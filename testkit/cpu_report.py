@@ -35,8 +35,10 @@ def measured(node_id: str, prefix: str) -> Iterator[None]:
     try:
         yield
     finally:
-        line = (f"{node_id}\t{time.process_time() - own:.3f}\t{_children() - children:.3f}"
-                f"\t{time.monotonic() - wall:.3f}\n")
+        line = (
+            f"{node_id}\t{time.process_time() - own:.3f}\t{_children() - children:.3f}"
+            f"\t{time.monotonic() - wall:.3f}\n"
+        )
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         with open(f"{prefix}.{worker}", "a", encoding="utf-8") as out:
             out.write(line)
@@ -55,8 +57,12 @@ def report(prefix: str, top: int = 25) -> str:
     modules: defaultdict[str, float] = defaultdict(float)
     for node, cpu in tests.items():
         modules[node.split("::")[0]] += cpu
-    lines = [f"{len(tests)} tests: {own:.0f} CPU-s in the workers, {children:.0f} in the "
-             "processes they reaped", "", "tests:"]
+    lines = [
+        f"{len(tests)} tests: {own:.0f} CPU-s in the workers, {children:.0f} in the "
+        "processes they reaped",
+        "",
+        "tests:",
+    ]
     lines += [f"{cpu:8.1f} s  {node}" for node, cpu in _most(tests, top)]
     lines += ["", "modules:"]
     lines += [f"{cpu:8.1f} s  {module}" for module, cpu in _most(modules, top)]

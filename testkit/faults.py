@@ -60,10 +60,14 @@ from testkit.relay import LinkSpec
 
 REAL = "fourwinds.daemon.real_session"
 PORT = 7420
-JOIN_TRIES = 3           # a join that met the bad link is tried again (``_join``)
-OPTIONS: dict[str, object] = {"hands": 1, "call_window": 0.5, "next_window": 0.5,
-                              "deck": "practice"}
-RELAY_BASE = 200          # the relay's addresses on the bridge: 169.254.<subnet>.201...
+JOIN_TRIES = 3  # a join that met the bad link is tried again (``_join``)
+OPTIONS: dict[str, object] = {
+    "hands": 1,
+    "call_window": 0.5,
+    "next_window": 0.5,
+    "deck": "practice",
+}
+RELAY_BASE = 200  # the relay's addresses on the bridge: 169.254.<subnet>.201...
 
 
 class Fault(Enum):
@@ -90,10 +94,10 @@ class Injected:
     held_s: float = 0.0
     recovery_s: float | None = None
     seen: str = ""
-    own: str = ""          # what the faulted seat's own screen said (when it could say)
+    own: str = ""  # what the faulted seat's own screen said (when it could say)
     note: str = ""
-    began: float = 0.0     # monotonic
-    stall_s: float | None = None   # the longest the table stood still from the fault on
+    began: float = 0.0  # monotonic
+    stall_s: float | None = None  # the longest the table stood still from the fault on
 
 
 @dataclass(frozen=True)
@@ -106,8 +110,8 @@ class Outcome:
     verified: tuple[str, ...]
     longest_stall_s: float
     match_s: float
-    diagnosis: str = ""     # when it did not complete: each seat's view and log's last lines
-    steps: int = 0          # the table's steps (hands differ in length: a per-step measure)
+    diagnosis: str = ""  # when it did not complete: each seat's view and log's last lines
+    steps: int = 0  # the table's steps (hands differ in length: a per-step measure)
 
     @property
     def verified_ok(self) -> bool:
@@ -159,9 +163,18 @@ class Monitor(threading.Thread):
 class FaultMatch:
     """Four machines, four daemons, one table, four bots; see the module's docstring."""
 
-    def __init__(self, base: Path, subnet: int, *, seed: int = 1, think: float = 0.05,
-                 bad_seat: int | None = None, link: LinkSpec | None = None,
-                 relay: bool = True, small_disk_seat: int | None = None) -> None:
+    def __init__(
+        self,
+        base: Path,
+        subnet: int,
+        *,
+        seed: int = 1,
+        think: float = 0.05,
+        bad_seat: int | None = None,
+        link: LinkSpec | None = None,
+        relay: bool = True,
+        small_disk_seat: int | None = None,
+    ) -> None:
         base.mkdir(parents=True, exist_ok=True)
         self.base = base
         self.random = random.Random(seed)
@@ -169,8 +182,8 @@ class FaultMatch:
         self.think = think
         self.bad_seat = bad_seat
         self.link = link or LinkSpec()
-        self.use_relay = relay      # False: the bad link is tc netem's alone (Unavailable
-                                    # where the kernel has no sch_netem)
+        self.use_relay = relay  # False: the bad link is tc netem's alone (Unavailable
+        # where the kernel has no sch_netem)
         self.small_disk_seat = small_disk_seat
         self.lan = Lan(4, subnet)
         self.relay: subprocess.Popen[bytes] | None = None
@@ -205,20 +218,30 @@ class FaultMatch:
         if self.bad_seat is not None and self.use_relay:
             self._start_relay(self.bad_seat)
         elif self.bad_seat is not None:
-            why_not = self.lan.netem(self.bad_seat, int(self.link.delay_s * 1000),
-                                     int(self.link.jitter_s * 1000))
+            why_not = self.lan.netem(
+                self.bad_seat, int(self.link.delay_s * 1000), int(self.link.jitter_s * 1000)
+            )
             if why_not is not None:
                 raise Unavailable(why_not)
             self.netem = "applied"
         self.daemons = [
-            LanDaemon(self.lan, i, data[i], f"p{i}", session_module=REAL, log=logs[i],
-                      peers=(f"{self.host_address_for(i)}:{PORT}",) if i else ())
-            for i in range(4)]
+            LanDaemon(
+                self.lan,
+                i,
+                data[i],
+                f"p{i}",
+                session_module=REAL,
+                log=logs[i],
+                peers=(f"{self.host_address_for(i)}:{PORT}",) if i else (),
+            )
+            for i in range(4)
+        ]
         start_all(self.daemons)
         host = self.daemons[0].client()
         try:
-            self.table = request(host, type="create", name="faults", rules="mcr",
-                                 options=OPTIONS)["table"]
+            self.table = request(host, type="create", name="faults", rules="mcr", options=OPTIONS)[
+                "table"
+            ]
             key = request(host, type="whoami")["public_key"]
         finally:
             host.close()
@@ -232,12 +255,17 @@ class FaultMatch:
         for attempt in range(1, JOIN_TRIES + 1):
             client = self.daemons[i].client()
             try:
-                request(client, type="join", table=self.table, host=self.host_address_for(i),
-                        port=PORT, public_key=key)
+                request(
+                    client,
+                    type="join",
+                    table=self.table,
+                    host=self.host_address_for(i),
+                    port=PORT,
+                    public_key=key,
+                )
                 return
             except AssertionError as refused:
-                if "no fourwinds daemon answered" not in str(refused) \
-                        or attempt == JOIN_TRIES:
+                if "no fourwinds daemon answered" not in str(refused) or attempt == JOIN_TRIES:
                     raise
                 time.sleep(1.0)
             finally:
@@ -252,29 +280,47 @@ class FaultMatch:
         for j in range(4):
             self.lan.bridge_address(self.relay_address(j))
             if j == bad:
-                source = {self.lan.addresses[k]: self.relay_address(k)
-                          for k in range(4) if k != bad}
+                source = {
+                    self.lan.addresses[k]: self.relay_address(k) for k in range(4) if k != bad
+                }
             else:
                 source = {"*": self.relay_address(bad)}
             for port in (PORT, PORT + 1):
-                routes.append({"listen": [self.relay_address(j), port],
-                               "target": [self.lan.addresses[j], port], "source": source})
+                routes.append(
+                    {
+                        "listen": [self.relay_address(j), port],
+                        "target": [self.lan.addresses[j], port],
+                        "source": source,
+                    }
+                )
         spec = self.link
         self.relay_stats.unlink(missing_ok=True)
         config = self.base / "relay-config.json"
-        config.write_text(json.dumps({
-            "seed": self.seed, "delay_s": spec.delay_s, "jitter_s": spec.jitter_s,
-            "stall_every_s": spec.stall_every_s, "stall_s": spec.stall_s,
-            "reset_every_s": spec.reset_every_s, "first_stall_s": spec.first_stall_s,
-            "first_reset_s": spec.first_reset_s, "stats": str(self.relay_stats),
-            "routes": routes}))
-        self.relay = self.lan.in_bridge(   # its own process: the bots never slow it
-            [sys.executable, "-m", "testkit.relay", str(config)], self.base / "relay.log")
+        config.write_text(
+            json.dumps(
+                {
+                    "seed": self.seed,
+                    "delay_s": spec.delay_s,
+                    "jitter_s": spec.jitter_s,
+                    "stall_every_s": spec.stall_every_s,
+                    "stall_s": spec.stall_s,
+                    "reset_every_s": spec.reset_every_s,
+                    "first_stall_s": spec.first_stall_s,
+                    "first_reset_s": spec.first_reset_s,
+                    "stats": str(self.relay_stats),
+                    "routes": routes,
+                }
+            )
+        )
+        self.relay = self.lan.in_bridge(  # its own process: the bots never slow it
+            [sys.executable, "-m", "testkit.relay", str(config)], self.base / "relay.log"
+        )
         deadline = time.monotonic() + 20
         while not self.relay_stats.exists():
             if self.relay.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the relay did not start: "
-                                   f"{(self.base / 'relay.log').read_text()[-2000:]}")
+                raise RuntimeError(
+                    f"the relay did not start: {(self.base / 'relay.log').read_text()[-2000:]}"
+                )
             time.sleep(0.05)
         why_not = self.lan.netem(bad, int(spec.delay_s * 1000), int(spec.jitter_s * 1000))
         self.netem = "applied" if why_not is None else f"not applied ({why_not})"
@@ -298,8 +344,9 @@ class FaultMatch:
 
     def start_bots(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
-        self.bots = [BotSeat(d.data_dir, self.table, deadline, over, think=self.think)
-                     for d in self.daemons]
+        self.bots = [
+            BotSeat(d.data_dir, self.table, deadline, over, think=self.think) for d in self.daemons
+        ]
         self.monitor = Monitor(self.bots)
         self.started = time.monotonic()
         for bot in self.bots:
@@ -315,8 +362,10 @@ class FaultMatch:
         deadline = time.monotonic() + timeout
         while True:
             views = [(b.last or {}).get("view", {}) for b in self.bots]
-            if all(v.get("session", {}).get("phase") == "play" and int(v.get("step", -1))
-                   >= steps for v in views):
+            if all(
+                v.get("session", {}).get("phase") == "play" and int(v.get("step", -1)) >= steps
+                for v in views
+            ):
                 return
             if time.monotonic() > deadline:
                 where = [(v.get("session", {}).get("phase"), v.get("step")) for v in views]
@@ -352,8 +401,7 @@ class FaultMatch:
 
     # -- faults -----------------------------------------------------------------------------
 
-    def kill9(self, i: int, down: float = 1.0,
-              damage: Fault | None = None) -> Injected:
+    def kill9(self, i: int, down: float = 1.0, damage: Fault | None = None) -> Injected:
         """``kill -9`` of seat ``i``'s daemon, ``damage`` done to its log, then a restart on
         the same data folder after ``down`` seconds."""
         entry = self._note(damage or Fault.KILL9, i)
@@ -516,10 +564,22 @@ class FaultMatch:
         for n, data in enumerate(transcripts):
             path = self.base / f"t{n}.fwt"
             path.write_bytes(data)
-            procs.append(subprocess.Popen(
-                [sys.executable, "-m", "fourwinds.frontends.cli", "verify", str(path),
-                 *(["--partial"] if partial else [])], cwd=ROOT, stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT, text=True))
+            procs.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "fourwinds.frontends.cli",
+                        "verify",
+                        str(path),
+                        *(["--partial"] if partial else []),
+                    ],
+                    cwd=ROOT,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    text=True,
+                )
+            )
         lines = []
         for proc in procs:
             out, _ = proc.communicate(timeout=120)
@@ -548,10 +608,15 @@ class FaultMatch:
         last = max(self.monitor.moves[-1] if self.monitor.moves else ended, self.started)
         for entry in self.injected:
             entry.stall_s = round(self.monitor.longest_stall(entry.began, last), 2)
-        return Outcome(completed, identical, verified,
-                       round(self.monitor.longest_stall(self.started, last), 2),
-                       round((last if completed else ended) - self.started, 2),
-                       "" if completed else self.diagnose(), self.monitor.top)
+        return Outcome(
+            completed,
+            identical,
+            verified,
+            round(self.monitor.longest_stall(self.started, last), 2),
+            round((last if completed else ended) - self.started, 2),
+            "" if completed else self.diagnose(),
+            self.monitor.top,
+        )
 
     def diagnose(self) -> str:
         """Each seat's view (phase, step, whom it waits for, what it may do, problems) and
@@ -561,10 +626,12 @@ class FaultMatch:
             try:
                 event = self.view(i)
                 view = event["view"]
-                lines.append(f"seat {i}: {view.get('session')} step {view.get('step')} "
-                             f"detail {view.get('phase_detail')!r} legal "
-                             f"{[a.get('type') for a in event.get('legal_actions') or []]} "
-                             f"problems {event.get('problems')} offline {event.get('offline')}")
+                lines.append(
+                    f"seat {i}: {view.get('session')} step {view.get('step')} "
+                    f"detail {view.get('phase_detail')!r} legal "
+                    f"{[a.get('type') for a in event.get('legal_actions') or []]} "
+                    f"problems {event.get('problems')} offline {event.get('offline')}"
+                )
             except (AssertionError, OSError, TimeoutError, KeyError) as error:
                 lines.append(f"seat {i}: no view ({error})")
             with contextlib.suppress(OSError):
@@ -609,8 +676,7 @@ class FaultMatch:
         self.relay_counts()
         self.lan.close()
         if self.mounted is not None:
-            subprocess.run(["umount", "-l", str(self.mounted)], check=False,
-                           capture_output=True)
+            subprocess.run(["umount", "-l", str(self.mounted)], check=False, capture_output=True)
 
 
 def small_disk(base: Path, size_mib: int = 8) -> Path:
@@ -620,8 +686,10 @@ def small_disk(base: Path, size_mib: int = 8) -> Path:
     mount.mkdir()
     with open(image, "wb") as out:
         out.truncate(size_mib * 1024 * 1024)
-    for cmd in (["mkfs.ext2", "-q", "-F", "-b", "1024", "-m", "0", str(image)],
-                ["mount", "-o", "loop", str(image), str(mount)]):
+    for cmd in (
+        ["mkfs.ext2", "-q", "-F", "-b", "1024", "-m", "0", str(image)],
+        ["mount", "-o", "loop", str(image), str(mount)],
+    ):
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=30)
         except (OSError, subprocess.TimeoutExpired) as error:

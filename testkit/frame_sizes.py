@@ -60,12 +60,12 @@ class _Measuring(Harness):
         phase = step.session.phase
         if self._taken % self.view_every == 0 or phase in (Phase.HAND_END, Phase.OVER):
             view = real_session.seat_view(step.session)
-            self.largest_view = max(self.largest_view,
-                                    len(msgpack.packb(view, use_bin_type=True)))
+            self.largest_view = max(self.largest_view, len(msgpack.packb(view, use_bin_type=True)))
 
 
-def measure(rules: str, hands: int, rules_text: str = "", seed: bytes = b"frame sizes",
-            view_every: int = 25) -> Sizes:
+def measure(
+    rules: str, hands: int, rules_text: str = "", seed: bytes = b"frame sizes", view_every: int = 25
+) -> Sizes:
     """Play a ``hands``-hand match of ``rules`` (fair deck) and measure it."""
     base = open_harness(rules, seed, rules_text=rules_text, options=TableOptions(hands=hands))
     h = _Measuring(base.seed, base.sessions, base.records, base.queue)
@@ -80,9 +80,16 @@ def measure(rules: str, hands: int, rules_text: str = "", seed: bytes = b"frame 
     open_payload = base.records[0][0] if base.records[0] else b""
     opened = frame_of(_open_message(h, open_payload))
     run(h)
-    return Sizes(rules, hands, len(frames), max([opened, *frames]), opened, h.largest_view,
-                 len(real_session.transcript(h.sessions[0])),
-                 all(s.phase is Phase.OVER for s in h.sessions))
+    return Sizes(
+        rules,
+        hands,
+        len(frames),
+        max([opened, *frames]),
+        opened,
+        h.largest_view,
+        len(real_session.transcript(h.sessions[0])),
+        all(s.phase is Phase.OVER for s in h.sessions),
+    )
 
 
 def _open_message(h: Harness, first_record: bytes) -> bytes:

@@ -68,18 +68,33 @@ def peer_frames(rng: random.Random, n: int) -> list[bytes]:
         choice = i % 6
         if choice == 0:
             frames.append(rng.randbytes(rng.randrange(0, 300)))
-        elif choice == 1:   # valid msgpack, wrong shapes and types
-            frames.append(msgpack.packb(rng.choice(
-                [[1, 3, "str", 5], [1, 99], {"a": 1}, [1, 1, b"short", "n", 7], [True, 1],
-                 [1, 3, b"t" * 16], [1, 2, -5], [1, 4, b"t" * 16, 9, 0], None, 3.5]),
-                use_bin_type=True))
-        elif choice == 2:   # a valid frame with bytes flipped
+        elif choice == 1:  # valid msgpack, wrong shapes and types
+            frames.append(
+                msgpack.packb(
+                    rng.choice(
+                        [
+                            [1, 3, "str", 5],
+                            [1, 99],
+                            {"a": 1},
+                            [1, 1, b"short", "n", 7],
+                            [True, 1],
+                            [1, 3, b"t" * 16],
+                            [1, 2, -5],
+                            [1, 4, b"t" * 16, 9, 0],
+                            None,
+                            3.5,
+                        ]
+                    ),
+                    use_bin_type=True,
+                )
+            )
+        elif choice == 2:  # a valid frame with bytes flipped
             data = bytearray(valid)
             data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
             frames.append(bytes(data))
-        elif choice == 3:   # truncated
+        elif choice == 3:  # truncated
             frames.append(valid[: rng.randrange(len(valid))])
-        elif choice == 4:   # nested / huge declared lengths
+        elif choice == 4:  # nested / huge declared lengths
             frames.append(b"\xdd\xff\xff\xff\xff" + rng.randbytes(8))
         else:
             frames.append(b"\xc1" + rng.randbytes(10))
@@ -90,12 +105,21 @@ def api_requests(rng: random.Random, n: int, table: str) -> list[bytes]:
     """``n`` junk local API requests: a third random bytes, the rest msgpack of wrong shapes
     (``table`` is a real table's id, so some requests name it)."""
     shapes: list[Any] = [
-        [1, 2, 3], "text", 5, None, {"v": 99, "type": "status"}, {"v": 1},
-        {"v": 1, "type": 7}, {"v": 1, "type": "nonsense"}, {"v": 1, "type": "act"},
+        [1, 2, 3],
+        "text",
+        5,
+        None,
+        {"v": 99, "type": "status"},
+        {"v": 1},
+        {"v": 1, "type": 7},
+        {"v": 1, "type": "nonsense"},
+        {"v": 1, "type": "act"},
         {"v": 1, "type": "act", "table": table, "action": "fly"},
         {"v": 1, "type": "act", "table": table, "action": ["x"] * 50},
-        {"v": 1, "type": "join", "table": "ff" * 16}, {"v": 1, "type": "leave", "table": 3},
-        {"v": 1, "type": "create", "name": "x" * 500}, {"v": 1, "type": "create", "name": ""},
+        {"v": 1, "type": "join", "table": "ff" * 16},
+        {"v": 1, "type": "leave", "table": 3},
+        {"v": 1, "type": "create", "name": "x" * 500},
+        {"v": 1, "type": "create", "name": ""},
         {"v": 1, "type": "create", "name": "y", "rules": "poker"},
         {"v": 1, "type": "view", "table": "nope"},
     ]
@@ -112,14 +136,14 @@ def api_requests(rng: random.Random, n: int, table: str) -> list[bytes]:
 class PeerFuzz:
     """What ``peer_socket`` saw at B."""
 
-    sent: int                 # malformed frames A sent
-    decodable: int            # of them, how many decode as a frame (may reach the handler)
-    refused: int              # refused by B with a reason (its ``frame:`` counts)
-    delivered: int            # reached B's handler
-    only_table_messages: bool   # everything delivered was a table message
-    oversized_refused: bool   # the frame over MAX_FRAME was refused at the socket
-    link_after: bool          # a valid message still arrived afterwards
-    seconds: float            # sending the frames until B had counted them all
+    sent: int  # malformed frames A sent
+    decodable: int  # of them, how many decode as a frame (may reach the handler)
+    refused: int  # refused by B with a reason (its ``frame:`` counts)
+    delivered: int  # reached B's handler
+    only_table_messages: bool  # everything delivered was a table message
+    oversized_refused: bool  # the frame over MAX_FRAME was refused at the socket
+    link_after: bool  # a valid message still arrived afterwards
+    seconds: float  # sending the frames until B had counted them all
 
     @property
     def all_accounted(self) -> bool:
@@ -144,7 +168,7 @@ async def peer_socket(n: int, seed: int = PEER_SEED) -> PeerFuzz:
     await b.start(LOOPBACK, 0)
     try:
         a.connect(b_id.public_key, LOOPBACK, b.port)
-        if not await _wait(lambda: len(got) >= 2, 5.0):   # Hello and Reach
+        if not await _wait(lambda: len(got) >= 2, 5.0):  # Hello and Reach
             raise RuntimeError("the two transports never greeted each other")
         got.clear()
         frames = peer_frames(random.Random(seed), n)
@@ -161,7 +185,7 @@ async def peer_socket(n: int, seed: int = PEER_SEED) -> PeerFuzz:
 
         started = time.perf_counter()
         for sent, data in enumerate(frames, 1):
-            for _ in range(500):      # bounded: the queue drains within seconds
+            for _ in range(500):  # bounded: the queue drains within seconds
                 if a.send_raw(b_id.public_key, data):
                     break
                 await asyncio.sleep(0.01)
@@ -177,10 +201,11 @@ async def peer_socket(n: int, seed: int = PEER_SEED) -> PeerFuzz:
         a._links[b_id.public_key].sync.send(b"\x00" * (MAX_FRAME + 1))
         oversized = await _wait(lambda: any(k.startswith("socket:") for k in b.refused), 5.0)
         before = len(got)
-        a.send(b_id.public_key, TableMessage(b"t" * 16, b"after"))   # ZeroMQ reconnects
+        a.send(b_id.public_key, TableMessage(b"t" * 16, b"after"))  # ZeroMQ reconnects
         link_after = await _wait(lambda: len(got) > before, 8.0)
-        return PeerFuzz(n, decodable, counted, delivered, only_table, oversized, link_after,
-                        seconds)
+        return PeerFuzz(
+            n, decodable, counted, delivered, only_table, oversized, link_after, seconds
+        )
     finally:
         await a.close()
         await b.close()
@@ -190,24 +215,32 @@ async def peer_socket(n: int, seed: int = PEER_SEED) -> PeerFuzz:
 class ApiFuzz:
     """What ``local_api`` saw at the daemon."""
 
-    sent: int               # junk requests sent
-    refused_replies: int    # answered ok: false with an error
-    counted: int            # the API server's refusal counts
-    view_unchanged: bool    # the table's view is the same afterwards
+    sent: int  # junk requests sent
+    refused_replies: int  # answered ok: false with an error
+    counted: int  # the API server's refusal counts
+    view_unchanged: bool  # the table's view is the same afterwards
     tables_unchanged: bool  # no table was opened or closed
-    seconds: float          # sending the requests until the last reply
+    seconds: float  # sending the requests until the last reply
 
 
 async def local_api(base: Path, port: SessionModule, n: int, seed: int = API_SEED) -> ApiFuzz:
     """Open one table on a fresh daemon in ``base``, then send ``n`` junk requests and one
     oversized request to its local API."""
     data = base / "fuzz-api"
-    daemon = Daemon(seeded_identity(100), Paths(data, data / "run"), port, name="fuzz",
-                    host=LOOPBACK, listen_port=0, mdns=False)
+    daemon = Daemon(
+        seeded_identity(100),
+        Paths(data, data / "run"),
+        port,
+        name="fuzz",
+        host=LOOPBACK,
+        listen_port=0,
+        mdns=False,
+    )
     await daemon.start()
     try:
-        made = await requests.handle(daemon, {"v": API_VERSION, "type": "create",
-                                              "name": "quiet", "rules": "mcr"})
+        made = await requests.handle(
+            daemon, {"v": API_VERSION, "type": "create", "name": "quiet", "rules": "mcr"}
+        )
         table = bytes.fromhex(made["table"])
         before = daemon.view_event(daemon.tables[table], [])["view"]
         ctx = zmq.asyncio.Context()
@@ -222,14 +255,20 @@ async def local_api(base: Path, port: SessionModule, n: int, seed: int = API_SEE
                 reply = msgpack.unpackb(await asyncio.wait_for(sock.recv(), 10.0), raw=False)
                 refused += reply.get("ok") is False and bool(reply.get("error"))
             seconds = time.perf_counter() - started
-            await sock.send(b"\x00" * (MAX_REQUEST + 1))     # oversized: dropped by the socket
+            await sock.send(b"\x00" * (MAX_REQUEST + 1))  # oversized: dropped by the socket
             await sock.send(msgpack.packb({"v": 1, "type": "status", "id": 1}))
         finally:
             sock.close(0)
             ctx.destroy(0)
         after = daemon.view_event(daemon.tables[table], [])["view"]
         names = [rt.name for rt in daemon.tables.values()]
-        return ApiFuzz(n, refused, sum(daemon.api.refused.values()), after == before,
-                       names == ["quiet"], seconds)
+        return ApiFuzz(
+            n,
+            refused,
+            sum(daemon.api.refused.values()),
+            after == before,
+            names == ["quiet"],
+            seconds,
+        )
     finally:
         await daemon.close()

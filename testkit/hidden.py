@@ -10,8 +10,9 @@ from typing import TypeVar
 Face = TypeVar("Face")
 
 
-def shuffle_unseen(faces: Sequence[Face], seen: Collection[int],
-                   rng: random.Random) -> tuple[Face, ...]:
+def shuffle_unseen(
+    faces: Sequence[Face], seen: Collection[int], rng: random.Random
+) -> tuple[Face, ...]:
     """``faces`` with every slot not in ``seen`` shuffled among those slots."""
     hidden = [i for i in range(len(faces)) if i not in seen]
     out = list(faces)

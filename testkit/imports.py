@@ -20,8 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = {"fourwinds.protocol": "protocol", "fourwinds.daemon": "daemon",
-           "fourwinds.frontends": "frontends"}
+FOLDERS = {
+    "fourwinds.protocol": "protocol",
+    "fourwinds.daemon": "daemon",
+    "fourwinds.frontends": "frontends",
+}
 """The code folders a check reads, by the package name each installs as."""
 
 
@@ -38,8 +41,7 @@ class Import:
     """Written under ``if TYPE_CHECKING:``: it never runs, only the type checker reads it."""
 
 
-def module_files(root: Path = ROOT,
-                 folders: Mapping[str, str] = FOLDERS) -> dict[str, Path]:
+def module_files(root: Path = ROOT, folders: Mapping[str, str] = FOLDERS) -> dict[str, Path]:
     """Every module of the code folders by its installed dotted name (packages by their
     ``__init__.py``)."""
     found: dict[str, Path] = {}
@@ -54,7 +56,8 @@ def module_files(root: Path = ROOT,
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _absolute(module: str | None, level: int, source: str, is_package: bool) -> str:
@@ -79,8 +82,13 @@ def _targets(name: str, names: list[str], known: Set[str]) -> Iterator[str]:
 
 def _literal_import_module(node: ast.Call) -> str | None:
     func = node.func
-    called = (func.attr if isinstance(func, ast.Attribute)
-              else func.id if isinstance(func, ast.Name) else "")
+    called = (
+        func.attr
+        if isinstance(func, ast.Attribute)
+        else func.id
+        if isinstance(func, ast.Name)
+        else ""
+    )
     if called != "import_module" or not node.args:
         return None
     first = node.args[0]
@@ -105,8 +113,11 @@ class _Reader(ast.NodeVisitor):
         # importing a.b.c runs a, a.b and a.b.c
         parts = target.split(".")
         for end in range(1, len(parts) + 1):
-            self.found.append(Import(self.source, ".".join(parts[:end]), line,
-                                     self._late > 0, self._type_only > 0))
+            self.found.append(
+                Import(
+                    self.source, ".".join(parts[:end]), line, self._late > 0, self._type_only > 0
+                )
+            )
 
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> None:
         self._late += 1
@@ -154,8 +165,7 @@ def imports_of(source: str, path: Path, known: Set[str] = frozenset()) -> list[I
     return reader.found
 
 
-def project_imports(root: Path = ROOT,
-                    folders: Mapping[str, str] = FOLDERS) -> list[Import]:
+def project_imports(root: Path = ROOT, folders: Mapping[str, str] = FOLDERS) -> list[Import]:
     """Every import in the code folders, the project's own and everyone else's."""
     files = module_files(root, folders)
     known = set(files)

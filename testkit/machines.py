@@ -46,7 +46,6 @@ slowed by a pause meant for a person's eyes (the suite must stay under 10 minute
 tests/frontends/test_bot_pause_real.py and tests/frontends/test_bot_pause.py."""
 
 
-
 class Unavailable(Exception):
     """Network namespaces cannot be made here (the reason, for pytest.skip)."""
 
@@ -87,17 +86,25 @@ class Machine:
 
     def env(self, **extra: str) -> dict[str, str]:
         """The environment of a shell on this machine (``extra`` on top; "" unsets)."""
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith(("FOURWINDS_", "XDG_", "PYTEST_"))}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("FOURWINDS_", "XDG_", "PYTEST_"))
+        }
         env.update(
-            HOME=str(self.home), USER=self.login, LOGNAME=self.login,
+            HOME=str(self.home),
+            USER=self.login,
+            LOGNAME=self.login,
             XDG_CONFIG_HOME=str(self.home / ".config"),
             XDG_DATA_HOME=str(self.home / ".local/share"),
             XDG_STATE_HOME=str(self.home / ".local/state"),
             XDG_CACHE_HOME=str(self.home / ".cache"),
-            XDG_RUNTIME_DIR=str(self.home / "run"), TMPDIR=str(self.home / "tmp"),
+            XDG_RUNTIME_DIR=str(self.home / "run"),
+            TMPDIR=str(self.home / "tmp"),
             PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}",
-            LANG="C.UTF-8", LC_ALL="C.UTF-8", PYTHONFAULTHANDLER="1",
+            LANG="C.UTF-8",
+            LC_ALL="C.UTF-8",
+            PYTHONFAULTHANDLER="1",
         )
         env.update(extra)
         return {k: v for k, v in env.items() if v != ""}
@@ -108,20 +115,30 @@ class Machine:
 
     def run(self, command: str, timeout: float = 30.0) -> subprocess.CompletedProcess[str]:
         """Run a shell command line on this machine and wait for it."""
-        return subprocess.run(self._argv(command), env=self.env(), capture_output=True,
-                              text=True, timeout=timeout, check=False)
+        return subprocess.run(
+            self._argv(command),
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
 
     def start(self, command: str, log: str) -> subprocess.Popen[bytes]:
         """Run a command line in the background (``cmd &``), its output to ``home/log``."""
         with open(self.home / log, "ab") as out:
-            process = subprocess.Popen(self._argv(command), env=self.env(),
-                                       stdin=subprocess.DEVNULL, stdout=out, stderr=out,
-                                       start_new_session=True)
+            process = subprocess.Popen(
+                self._argv(command),
+                env=self.env(),
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=out,
+                start_new_session=True,
+            )
         self.background.append(process)
         return process
 
-    def terminal(self, command: str, width: int = 80, height: int = 24,
-                 **env: str) -> Terminal:
+    def terminal(self, command: str, width: int = 80, height: int = 24, **env: str) -> Terminal:
         """Open a terminal of ``width`` x ``height`` on this machine running ``command``;
         the shell stays open after it, showing ``[exited N]`` under its last words."""
         then = f'{command}; echo "{EXITED}$?]"; exec sleep 600'
@@ -140,8 +157,7 @@ class Machine:
         """A client of this machine's daemon (its local API socket is a file: reachable
         from outside the namespace). Raises ConnectionError when none runs."""
         try:
-            info = msgpack.unpackb((self.runtime_dir() / "api.endpoint").read_bytes(),
-                                   raw=False)
+            info = msgpack.unpackb((self.runtime_dir() / "api.endpoint").read_bytes(), raw=False)
         except (OSError, ValueError) as error:
             raise ConnectionError(f"{self.login}: no daemon") from error
         client = Client(str(info["endpoint"]), str(info.get("token") or ""))
@@ -165,8 +181,7 @@ class Machine:
                 tables = client.request({"type": "tables"}, timeout=10).get("tables") or []
                 if not tables:
                     return {}
-                answer = client.request({"type": "view", "table": tables[0]["table"]},
-                                        timeout=10)
+                answer = client.request({"type": "view", "table": tables[0]["table"]}, timeout=10)
                 view: dict[str, Any] = (answer.get("event") or {}).get("view") or {}
                 if view:
                     return view
@@ -201,8 +216,13 @@ class Machine:
     def pids(self) -> set[int]:
         """Every process running on this machine (its namespace, or carrying its HOME)."""
         if self.netns:
-            done = subprocess.run(["ip", "netns", "pids", self.netns], capture_output=True,
-                                  text=True, timeout=10, check=False)
+            done = subprocess.run(
+                ["ip", "netns", "pids", self.netns],
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
+            )
             return {int(p) for p in done.stdout.split()}
         marker = f"HOME={self.home}\0".encode()
         found = set()
@@ -212,16 +232,15 @@ class Machine:
             with contextlib.suppress(OSError):
                 if marker in (entry / "environ").read_bytes():
                     found.add(int(entry.name))
-        pid = self._endpoint_pid()   # not asked of the daemon: a killed one left its file,
-        if pid is not None:          # and asking it waited out a 5 s request, three times
+        pid = self._endpoint_pid()  # not asked of the daemon: a killed one left its file,
+        if pid is not None:  # and asking it waited out a 5 s request, three times
             found.add(pid)
         return found
 
     def _endpoint_pid(self) -> int | None:
         """The pid the daemon's endpoint file names, when that process still exists."""
         try:
-            info = msgpack.unpackb((self.runtime_dir() / "api.endpoint").read_bytes(),
-                                   raw=False)
+            info = msgpack.unpackb((self.runtime_dir() / "api.endpoint").read_bytes(), raw=False)
             pid = int(info["pid"])
         except (OSError, ValueError, KeyError, TypeError):
             return None
@@ -257,12 +276,14 @@ def stop_all(machines: Sequence[Machine]) -> None:
     _signal_and_wait(machines, signal.SIGKILL, 5.0, frontends=False)
 
 
-def _signal_and_wait(machines: Sequence[Machine], sig: signal.Signals, wait: float,
-                     frontends: bool) -> None:
+def _signal_and_wait(
+    machines: Sequence[Machine], sig: signal.Signals, wait: float, frontends: bool
+) -> None:
     """Send ``sig`` to the machines' processes (only those that are no daemon when
     ``frontends``) and wait up to ``wait`` seconds for them to end."""
-    pids = {pid for machine in machines for pid in machine.pids()
-            if not (frontends and _is_daemon(pid))}
+    pids = {
+        pid for machine in machines for pid in machine.pids() if not (frontends and _is_daemon(pid))
+    }
     for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, sig)
@@ -322,8 +343,7 @@ class Network:
     """Namespaces for ``logins`` (one machine each) on one bridge; ``close()`` removes them.
     ``multicast``: False drops mDNS (a venue network), so only ``--peer`` can find a table."""
 
-    def __init__(self, base: Path, logins: list[str], subnet: int,
-                 multicast: bool = True) -> None:
+    def __init__(self, base: Path, logins: list[str], subnet: int, multicast: bool = True) -> None:
         if os.geteuid() != 0:
             raise Unavailable("network namespaces need root")
         if subprocess.run(["sh", "-c", "command -v ip"], capture_output=True).returncode:
@@ -336,8 +356,9 @@ class Network:
         try:
             _ip("netns", "add", self.bridge)
         except subprocess.CalledProcessError as error:
-            raise Unavailable(f"cannot create a network namespace here: "
-                              f"{error.stderr.decode().strip()}") from None
+            raise Unavailable(
+                f"cannot create a network namespace here: {error.stderr.decode().strip()}"
+            ) from None
         self._made.append(self.bridge)
         try:
             _ip("-n", self.bridge, "link", "add", "br0", "type", "bridge")
@@ -346,12 +367,33 @@ class Network:
                 _ip("netns", "add", ns)
                 self._made.append(ns)
                 address = f"169.254.{subnet}.{i + 1}"
-                _ip("link", "add", f"fwv{tag}{i}", "netns", ns, "type", "veth", "peer", "name",
-                    f"fwp{tag}{i}", "netns", self.bridge)
+                _ip(
+                    "link",
+                    "add",
+                    f"fwv{tag}{i}",
+                    "netns",
+                    ns,
+                    "type",
+                    "veth",
+                    "peer",
+                    "name",
+                    f"fwp{tag}{i}",
+                    "netns",
+                    self.bridge,
+                )
                 _ip("-n", self.bridge, "link", "set", f"fwp{tag}{i}", "master", "br0", "up")
                 if not multicast:  # the bridge forwards no multicast (mDNS) to this port
-                    _ip("-n", self.bridge, "link", "set", f"fwp{tag}{i}", "type",
-                        "bridge_slave", "mcast_flood", "off")
+                    _ip(
+                        "-n",
+                        self.bridge,
+                        "link",
+                        "set",
+                        f"fwp{tag}{i}",
+                        "type",
+                        "bridge_slave",
+                        "mcast_flood",
+                        "off",
+                    )
                 _ip("-n", ns, "link", "set", f"fwv{tag}{i}", "name", "eth0")
                 _ip("-n", ns, "addr", "add", f"{address}/24", "dev", "eth0")
                 _ip("-n", ns, "link", "set", "eth0", "up")
@@ -364,8 +406,7 @@ class Network:
     def close(self) -> None:
         stop_all(self.machines)
         for ns in reversed(self._made):
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10,
-                           check=False)
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10, check=False)
         self._made.clear()
 
 

@@ -37,7 +37,6 @@ def ip(*args: str) -> None:
     subprocess.run(["ip", *args], check=True, capture_output=True, timeout=10)
 
 
-
 class Lan:
     """``count`` namespaces on one bridge; ``close()`` removes them."""
 
@@ -56,8 +55,9 @@ class Lan:
         try:
             ip("netns", "add", self.bridge)
         except subprocess.CalledProcessError as error:
-            raise Unavailable("cannot create a network namespace here: "
-                              f"{error.stderr.decode().strip()}") from None
+            raise Unavailable(
+                f"cannot create a network namespace here: {error.stderr.decode().strip()}"
+            ) from None
         self._made.append(self.bridge)
         try:
             ip("-n", self.bridge, "link", "add", "br0", "type", "bridge")
@@ -65,8 +65,20 @@ class Lan:
             for i, ns in enumerate(self.names):
                 ip("netns", "add", ns)
                 self._made.append(ns)
-                ip("link", "add", f"fwrv{tag}{i}", "netns", ns, "type", "veth", "peer",
-                   "name", f"fwrp{tag}{i}", "netns", self.bridge)
+                ip(
+                    "link",
+                    "add",
+                    f"fwrv{tag}{i}",
+                    "netns",
+                    ns,
+                    "type",
+                    "veth",
+                    "peer",
+                    "name",
+                    f"fwrp{tag}{i}",
+                    "netns",
+                    self.bridge,
+                )
                 ip("-n", self.bridge, "link", "set", f"fwrp{tag}{i}", "master", "br0", "up")
                 ip("-n", ns, "link", "set", f"fwrv{tag}{i}", "name", "eth0")
                 ip("-n", ns, "addr", "add", f"{self.addresses[i]}/16", "dev", "eth0")
@@ -106,33 +118,66 @@ class Lan:
     def in_bridge(self, argv: list[str], log: Path) -> subprocess.Popen[bytes]:
         """A process in the bridge's namespace (its stderr to ``log``); ended by its pid."""
         with open(log, "ab") as err:
-            return subprocess.Popen(["ip", "netns", "exec", self.bridge, *argv], cwd=ROOT,
-                                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            return subprocess.Popen(
+                ["ip", "netns", "exec", self.bridge, *argv],
+                cwd=ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                env={**os.environ, "PYTHONPATH": str(ROOT)},
+            )
 
     def netem(self, i: int, delay_ms: int, jitter_ms: int) -> str | None:
         """A ``tc netem`` delay on machine ``i``'s link; None when applied, else why not
         (these machines' kernels have no ``sch_netem``)."""
-        done = subprocess.run(["ip", "netns", "exec", self.names[i], "tc", "qdisc", "add", "dev",
-                               "eth0", "root", "netem", "delay", f"{delay_ms}ms",
-                               f"{jitter_ms}ms"], capture_output=True, text=True, check=False,
-                              timeout=10)
-        return (None if done.returncode == 0 else
-                f"no tc netem here (the kernel lacks sch_netem?): {done.stderr.strip()}")
+        done = subprocess.run(
+            [
+                "ip",
+                "netns",
+                "exec",
+                self.names[i],
+                "tc",
+                "qdisc",
+                "add",
+                "dev",
+                "eth0",
+                "root",
+                "netem",
+                "delay",
+                f"{delay_ms}ms",
+                f"{jitter_ms}ms",
+            ],
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=10,
+        )
+        return (
+            None
+            if done.returncode == 0
+            else f"no tc netem here (the kernel lacks sch_netem?): {done.stderr.strip()}"
+        )
 
     def close(self) -> None:
         for ns in reversed(self._made):
-            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10,
-                           check=False)
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=10, check=False)
         self._made.clear()
 
 
 class LanDaemon:
     """One daemon in a namespace of ``lan``, its data in ``data_dir``, port 7420."""
 
-    def __init__(self, lan: Lan, index: int, data_dir: Path, name: str,
-                 session_module: str = TOY, mdns: bool = False,
-                 peers: tuple[str, ...] = (), log: Path | None = None) -> None:
+    def __init__(
+        self,
+        lan: Lan,
+        index: int,
+        data_dir: Path,
+        name: str,
+        session_module: str = TOY,
+        mdns: bool = False,
+        peers: tuple[str, ...] = (),
+        log: Path | None = None,
+    ) -> None:
         self.lan = lan
         self.index = index
         self.data_dir = data_dir
@@ -141,7 +186,7 @@ class LanDaemon:
         self.mdns = mdns
         self.peers = peers
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = log or data_dir / "stderr.log"   # elsewhere when the data disk may fill
+        self.log = log or data_dir / "stderr.log"  # elsewhere when the data disk may fill
 
     @property
     def address(self) -> str:
@@ -152,19 +197,37 @@ class LanDaemon:
         endpoint = self.data_dir / "run" / "api.endpoint"
         if endpoint.exists():
             endpoint.unlink()
-        cmd = ["ip", "netns", "exec", self.lan.names[self.index], sys.executable, "-m",
-               "fourwinds.frontends.cli", "daemon", "--data-dir", str(self.data_dir),
-               "--port", "7420", "--name", self.name, "--session-module",
-               self.session_module]
+        cmd = [
+            "ip",
+            "netns",
+            "exec",
+            self.lan.names[self.index],
+            sys.executable,
+            "-m",
+            "fourwinds.frontends.cli",
+            "daemon",
+            "--data-dir",
+            str(self.data_dir),
+            "--port",
+            "7420",
+            "--name",
+            self.name,
+            "--session-module",
+            self.session_module,
+        ]
         if not self.mdns:
             cmd.append("--no-mdns")
         for peer in self.peers:
             cmd += ["--peer", peer]
         with open(self.log, "ab") as err:
             self.proc = subprocess.Popen(
-                cmd, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                stderr=err, env={**os.environ, "PYTHONPATH": str(ROOT),
-                                 "PYTHONFAULTHANDLER": "1"})
+                cmd,
+                cwd=ROOT,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"},
+            )
 
     def wait_ready(self, timeout: float = 30.0) -> None:
         assert self.proc is not None

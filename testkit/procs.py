@@ -65,8 +65,9 @@ def free_port_pair() -> int:
 class DaemonProcess:
     """One ``fourwinds daemon`` process with its own data dir, identity and port."""
 
-    def __init__(self, data_dir: Path, name: str, session_module: str = TOY,
-                 port: int | None = None) -> None:
+    def __init__(
+        self, data_dir: Path, name: str, session_module: str = TOY, port: int | None = None
+    ) -> None:
         self.data_dir = data_dir
         self.name = name
         self.session_module = session_module
@@ -83,14 +84,31 @@ class DaemonProcess:
         endpoint = self.data_dir / "run" / "api.endpoint"
         if endpoint.exists():
             endpoint.unlink()
-        cmd = [sys.executable, "-m", "fourwinds.frontends.cli", "daemon", "--data-dir",
-               str(self.data_dir), "--port", str(self.port), "--name", self.name,
-               "--interface", "127.0.0.1", "--no-mdns", "--session-module",
-               self.session_module]
+        cmd = [
+            sys.executable,
+            "-m",
+            "fourwinds.frontends.cli",
+            "daemon",
+            "--data-dir",
+            str(self.data_dir),
+            "--port",
+            str(self.port),
+            "--name",
+            self.name,
+            "--interface",
+            "127.0.0.1",
+            "--no-mdns",
+            "--session-module",
+            self.session_module,
+        ]
         with open(self.log, "ab") as err:
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
-                                         env={**os.environ, "PYTHONPATH": str(ROOT),
-                                              "PYTHONFAULTHANDLER": "1"})
+            self.proc = subprocess.Popen(
+                cmd,
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=err,
+                env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONFAULTHANDLER": "1"},
+            )
 
     def wait_ready(self, timeout: float = 20.0) -> None:
         assert self.proc is not None
@@ -120,7 +138,7 @@ class DaemonProcess:
         if self.proc is None or self.proc.poll() is not None:
             return
         try:
-            os.kill(self.proc.pid, signal.SIGCONT)   # a stopped process cannot exit
+            os.kill(self.proc.pid, signal.SIGCONT)  # a stopped process cannot exit
             self.proc.terminate()
             self.proc.wait(10)
         except (subprocess.TimeoutExpired, ProcessLookupError):
@@ -131,19 +149,24 @@ class DaemonProcess:
 def fourwinds_cli(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
     """``fourwinds ARGS`` as a person types it, from this checkout, with no config file of
     the machine's (each command names its daemon with ``--data-dir``)."""
-    return subprocess.run([sys.executable, "-m", "fourwinds.frontends.cli", *args],
-                          capture_output=True, text=True, timeout=timeout, cwd=ROOT,
-                          stdin=subprocess.DEVNULL,
-                          env={**os.environ, "PYTHONPATH": str(ROOT),
-                               "FOURWINDS_CONFIG": "/nonexistent/config.toml"})
+    return subprocess.run(
+        [sys.executable, "-m", "fourwinds.frontends.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "FOURWINDS_CONFIG": "/nonexistent/config.toml"},
+    )
 
 
 def start_logged(started: Started, log: Path, *args: str) -> subprocess.Popen[bytes]:
     """``fourwinds ARGS`` in the background from this checkout (a bot seat, as the real-daemon
     tests start one), both its output streams in ``log``; ``started.stop()`` ends it."""
     with open(log, "wb") as out:
-        return started.add(subprocess.Popen(fourwinds_command(*args), stdout=out, stderr=out,
-                                            cwd=ROOT))
+        return started.add(
+            subprocess.Popen(fourwinds_command(*args), stdout=out, stderr=out, cwd=ROOT)
+        )
 
 
 def request(client: Client, **message: Any) -> dict[str, Any]:
@@ -165,10 +188,15 @@ def host_by_cli(daemon: DaemonProcess, name: str, *options: str) -> tuple[str, s
     """`fourwinds host NAME --rules mcr OPTIONS --json` at ``daemon`` as a script runs it
     (no config file); the table's id and the host's public key (hex), for bot seats."""
     hosted = subprocess.run(
-        fourwinds_command("host", name, "--rules", "mcr", *options, "--data-dir",
-                          str(daemon.data_dir), "--json"),
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
-        env={"FOURWINDS_CONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"})
+        fourwinds_command(
+            "host", name, "--rules", "mcr", *options, "--data-dir", str(daemon.data_dir), "--json"
+        ),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={"FOURWINDS_CONFIG": "/nonexistent", "PATH": "/usr/bin:/bin"},
+    )
     assert hosted.returncode == 0, hosted.stderr
     client = daemon.client(subscribe=False)
     try:

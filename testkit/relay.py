@@ -67,8 +67,8 @@ class LinkSpec:
     stall_every_s: float = 8.0
     stall_s: float = 1.0
     reset_every_s: float = 15.0
-    first_stall_s: float | None = None     # the first of each at a set time (tests), else
-    first_reset_s: float | None = None     # drawn like the others
+    first_stall_s: float | None = None  # the first of each at a set time (tests), else
+    first_reset_s: float | None = None  # drawn like the others
 
 
 @dataclass
@@ -90,24 +90,32 @@ class Relay:
         self.servers: list[asyncio.Server] = []
 
     def delay(self) -> float:
-        return max(0.0, self.link.delay_s + self.random.uniform(-self.link.jitter_s,
-                                                                self.link.jitter_s))
+        return max(
+            0.0, self.link.delay_s + self.random.uniform(-self.link.jitter_s, self.link.jitter_s)
+        )
 
     async def start(self) -> None:
         for route in self.routes:
-            server = await asyncio.start_server(functools.partial(self._accept, route),
-                                                route.listen[0], route.listen[1],
-                                                reuse_address=True)
+            server = await asyncio.start_server(
+                functools.partial(self._accept, route),
+                route.listen[0],
+                route.listen[1],
+                reuse_address=True,
+            )
             self.servers.append(server)
 
-    async def _accept(self, route: Route, reader: asyncio.StreamReader,
-                      writer: asyncio.StreamWriter) -> None:
+    async def _accept(
+        self, route: Route, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
         peer = str(writer.get_extra_info("peername")[0])
         source = route.source_for(peer)
         try:
-            up_reader, up_writer = await asyncio.wait_for(asyncio.open_connection(
-                route.target[0], route.target[1],
-                local_addr=(source, 0) if source else None), 5)
+            up_reader, up_writer = await asyncio.wait_for(
+                asyncio.open_connection(
+                    route.target[0], route.target[1], local_addr=(source, 0) if source else None
+                ),
+                5,
+            )
         except (OSError, TimeoutError):
             self.counts["dial_failed"] += 1
             writer.close()
@@ -115,16 +123,19 @@ class Relay:
         self.counts["connections"] += 1
         pair = Pair((writer, up_writer))
         self.pairs.append(pair)
-        pair.tasks = [asyncio.create_task(self._pipe(pair, reader, up_writer, "up")),
-                      asyncio.create_task(self._pipe(pair, up_reader, writer, "down"))]
+        pair.tasks = [
+            asyncio.create_task(self._pipe(pair, reader, up_writer, "up")),
+            asyncio.create_task(self._pipe(pair, up_reader, writer, "down")),
+        ]
         await asyncio.gather(*pair.tasks, return_exceptions=True)
         if pair in self.pairs:
             self.pairs.remove(pair)
         for w in pair.writers:
             w.close()
 
-    async def _pipe(self, pair: Pair, reader: asyncio.StreamReader,
-                    writer: asyncio.StreamWriter, way: str) -> None:
+    async def _pipe(
+        self, pair: Pair, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, way: str
+    ) -> None:
         """Read as it comes, deliver each chunk after its delay, in order."""
         queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
 
@@ -167,10 +178,16 @@ class Relay:
     async def trouble(self) -> None:
         """Now and then a stall of one connection, and a reset of one."""
         start, link = time.monotonic(), self.link
-        next_stall = start + (link.first_stall_s if link.first_stall_s is not None
-                              else self.random.expovariate(1 / link.stall_every_s))
-        next_reset = start + (link.first_reset_s if link.first_reset_s is not None
-                              else self.random.expovariate(1 / link.reset_every_s))
+        next_stall = start + (
+            link.first_stall_s
+            if link.first_stall_s is not None
+            else self.random.expovariate(1 / link.stall_every_s)
+        )
+        next_reset = start + (
+            link.first_reset_s
+            if link.first_reset_s is not None
+            else self.random.expovariate(1 / link.reset_every_s)
+        )
         while True:
             await asyncio.sleep(0.05)
             now = time.monotonic()
@@ -201,14 +218,29 @@ class Relay:
 
 def load(path: Path) -> tuple[list[Route], LinkSpec, int, Path]:
     config: dict[str, Any] = json.loads(path.read_text())
-    routes = [Route((str(r["listen"][0]), int(r["listen"][1])),
-                    (str(r["target"][0]), int(r["target"][1])),
-                    {str(k): str(v) for k, v in r.get("source", {}).items()})
-              for r in config["routes"]]
-    link = LinkSpec(**{k: float(config[k]) for k in ("delay_s", "jitter_s", "stall_every_s",
-                                                      "stall_s", "reset_every_s",
-                                                      "first_stall_s", "first_reset_s")
-                       if config.get(k) is not None})
+    routes = [
+        Route(
+            (str(r["listen"][0]), int(r["listen"][1])),
+            (str(r["target"][0]), int(r["target"][1])),
+            {str(k): str(v) for k, v in r.get("source", {}).items()},
+        )
+        for r in config["routes"]
+    ]
+    link = LinkSpec(
+        **{
+            k: float(config[k])
+            for k in (
+                "delay_s",
+                "jitter_s",
+                "stall_every_s",
+                "stall_s",
+                "reset_every_s",
+                "first_stall_s",
+                "first_reset_s",
+            )
+            if config.get(k) is not None
+        }
+    )
     return routes, link, int(config.get("seed", 0)), Path(config["stats"])
 
 

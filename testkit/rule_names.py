@@ -66,19 +66,24 @@ def _docstrings(tree: ast.AST) -> set[int]:
         if not isinstance(body, list):
             continue
         for statement in body:
-            if (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
-                    and isinstance(statement.value.value, str)):
+            if (
+                isinstance(statement, ast.Expr)
+                and isinstance(statement.value, ast.Constant)
+                and isinstance(statement.value.value, str)
+            ):
                 found.add(id(statement.value))
     return found
 
 
-def _module_namings(name: str, path: Path, known: set[str], rules: tuple[str, ...],
-                    shown: str) -> Iterator[Naming]:
+def _module_namings(
+    name: str, path: Path, known: set[str], rules: tuple[str, ...], shown: str
+) -> Iterator[Naming]:
     deepest: dict[int, str] = {}
     for found in imports_of(name, path, known):
         # importing ``a.b.c`` also counts ``a`` and ``a.b``: name the deepest of a line once
-        if (_rule_of_module(found.target, rules) is not None
-                and len(found.target) > len(deepest.get(found.line, ""))):
+        if _rule_of_module(found.target, rules) is not None and len(found.target) > len(
+            deepest.get(found.line, "")
+        ):
             deepest[found.line] = found.target
     for line, target in deepest.items():
         yield Naming(shown, line, f"imports {target}")
@@ -87,8 +92,12 @@ def _module_namings(name: str, path: Path, known: set[str], rules: tuple[str, ..
     upper = {rule.upper() for rule in rules}
     identifier = _identifier_naming(rules)
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Constant) and isinstance(node.value, str)
-                and id(node) not in docstrings and identifier.search(node.value)):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and identifier.search(node.value)
+        ):
             yield Naming(shown, node.lineno, f"the string {node.value!r}")
         elif isinstance(node, ast.Attribute) and node.attr in upper:
             yield Naming(shown, node.lineno, f"the member .{node.attr}")
@@ -102,9 +111,12 @@ def _page_namings(path: Path, rules: tuple[str, ...], shown: str) -> Iterator[Na
             yield Naming(shown, number, f"the string {match.group(0)}")
 
 
-def rule_namings(root: Path = ROOT, folders: Mapping[str, str] = FOLDERS,
-                 rules: tuple[str, ...] = RULE_FOLDERS,
-                 pages: tuple[str, ...] = PAGE_FILES) -> dict[str, list[Naming]]:
+def rule_namings(
+    root: Path = ROOT,
+    folders: Mapping[str, str] = FOLDERS,
+    rules: tuple[str, ...] = RULE_FOLDERS,
+    pages: tuple[str, ...] = PAGE_FILES,
+) -> dict[str, list[Naming]]:
     """Every file outside the rule folders that names a rule set, by its path from ``root``,
     with each place it does."""
     files = module_files(root, folders)
@@ -114,8 +126,9 @@ def rule_namings(root: Path = ROOT, folders: Mapping[str, str] = FOLDERS,
         if _rule_of_module(name, rules) is not None:
             continue
         shown = path.relative_to(root).as_posix()
-        namings = sorted(set(_module_namings(name, path, known, rules, shown)),
-                         key=lambda n: (n.line, n.how))
+        namings = sorted(
+            set(_module_namings(name, path, known, rules, shown)), key=lambda n: (n.line, n.how)
+        )
         if namings:
             found[shown] = namings
     for folder in pages:

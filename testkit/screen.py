@@ -39,34 +39,52 @@ _DEFAULT_DISCARD = re.compile(r"\(default ([^)\s]+)\)")
 # the end-of-hand screen: its headline, or the way on to the next hand
 _RESULT_HEAD = re.compile(
     r"Mahjong\b.*\b(?:by|for|wins?)\b|\bwins\b|Wall game|\bDraw\b|dead hand|Hand \d+ over",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _NEXT = re.compile(r"Next hand|final standings", re.IGNORECASE)
 
 
 class Terminal:
     """A fixed-size terminal (a private tmux server) running ``command`` under ``env``."""
 
-    def __init__(self, command: str, width: int = 80, height: int = 24,
-                 env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self, command: str, width: int = 80, height: int = 24, env: Mapping[str, str] | None = None
+    ) -> None:
         assert TMUX is not None, "tmux is not installed"
         self.socket = f"fw-people-{os.getpid()}-{time.monotonic_ns()}"
         self.size = (width, height)
         # ``env`` is the whole environment when given (a machine's: see Machine.env)
-        base = dict(env) if env is not None else dict(os.environ, LANG="C.UTF-8",
-                                                       LC_ALL="C.UTF-8")
+        base = dict(env) if env is not None else dict(os.environ, LANG="C.UTF-8", LC_ALL="C.UTF-8")
         base["TERM"] = "xterm-256color"
         # an xdist worker exports COLUMNS and LINES (its own terminal's), and curses takes
         # them over the window's size: the table would be laid out for the wrong screen
         base.pop("COLUMNS", None)
         base.pop("LINES", None)
-        self._run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", str(width),
-                  "-y", str(height), command, env=base)
+        self._run(
+            "-f",
+            "/dev/null",
+            "new-session",
+            "-d",
+            "-s",
+            "t",
+            "-x",
+            str(width),
+            "-y",
+            str(height),
+            command,
+            env=base,
+        )
 
     def _run(self, *args: str, env: Mapping[str, str] | None = None) -> str:
         assert TMUX is not None
-        done = subprocess.run([TMUX, "-u", "-L", self.socket, *args], capture_output=True,
-                              text=True, env=dict(env) if env is not None else None,
-                              timeout=10, check=True)
+        done = subprocess.run(
+            [TMUX, "-u", "-L", self.socket, *args],
+            capture_output=True,
+            text=True,
+            env=dict(env) if env is not None else None,
+            timeout=10,
+            check=True,
+        )
         return done.stdout
 
     def screen(self) -> str:
@@ -81,8 +99,13 @@ class Terminal:
         for key in keys:
             self._run("send-keys", "-t", "t", key)
 
-    def wait_for(self, found: str | Callable[[str], bool], timeout: float = 10.0,
-                 what: str = "", gone: str = "[exited ") -> str:
+    def wait_for(
+        self,
+        found: str | Callable[[str], bool],
+        timeout: float = 10.0,
+        what: str = "",
+        gone: str = "[exited ",
+    ) -> str:
         """The screen once ``found`` (a text on it, or a test of it) holds; fails with the
         last screen after ``timeout`` seconds, or at once when ``gone`` shows (the command
         ended: see Machine.terminal)."""
@@ -93,15 +116,19 @@ class Terminal:
             if test(screen):
                 return screen
             if time.monotonic() > end or (gone and gone in screen):
-                why = "the command ended" if gone and gone in screen else \
-                    f"after {timeout:.0f} s"
-                raise AssertionError(f"{what or found!r} not on the screen ({why}); "
-                                     f"screen:\n{screen}")
+                why = "the command ended" if gone and gone in screen else f"after {timeout:.0f} s"
+                raise AssertionError(
+                    f"{what or found!r} not on the screen ({why}); screen:\n{screen}"
+                )
             time.sleep(0.1)
 
     def close(self) -> None:
-        subprocess.run([TMUX or "tmux", "-L", self.socket, "kill-server"],
-                       capture_output=True, timeout=10, check=False)
+        subprocess.run(
+            [TMUX or "tmux", "-L", self.socket, "kill-server"],
+            capture_output=True,
+            timeout=10,
+            check=False,
+        )
 
 
 @dataclass(frozen=True)
@@ -129,10 +156,11 @@ def menu(screen: str) -> list[Entry]:
         return []
     entries: list[Entry] = []
     head = _ACTIONS_HEAD.match(lines[start])
-    rows = [head.group(1) if head else "", *lines[start + 1:]]
+    rows = [head.group(1) if head else "", *lines[start + 1 :]]
     for row in rows:
-        found = [Entry(m.group(2), m.group(3).strip(), m.group(1) == ">")
-                 for m in _ENTRY.finditer(row)]
+        found = [
+            Entry(m.group(2), m.group(3).strip(), m.group(1) == ">") for m in _ENTRY.finditer(row)
+        ]
         if not found and row.strip() and not row.strip().startswith("..."):
             if entries:
                 break  # the menu ended (a hint, the keys line...)
@@ -189,20 +217,30 @@ def rack(screen: str) -> list[RackTile]:
         for j in range(i - 1, max(-1, i - 4), -1):
             tokens = lines[j].split()
             if len(tokens) == len(letters) and all(_name(t) or t == "J" for t in tokens):
-                marks = next((lines[k] for k in range(j - 1, max(-1, j - 3), -1)
-                              if lines[k].strip() and set(lines[k].strip()) <= {"*", "+", " "}),
-                             "")
+                marks = next(
+                    (
+                        lines[k]
+                        for k in range(j - 1, max(-1, j - 3), -1)
+                        if lines[k].strip() and set(lines[k].strip()) <= {"*", "+", " "}
+                    ),
+                    "",
+                )
                 columns = [m.start() for m in re.finditer(r"\S+", row)]
                 # the full rack marks a selected tile with "*" in a row above the tiles; the
                 # compact one right after the tile's letter and cursor ("c^*", "d *")
-                marked = [(col < len(marks) and marks[col:col + 3].strip() == "*")
-                          or lines[i][col + 1:col + 3].endswith("*")
-                          for col in columns]
+                marked = [
+                    (col < len(marks) and marks[col : col + 3].strip() == "*")
+                    or lines[i][col + 1 : col + 3].endswith("*")
+                    for col in columns
+                ]
                 steps = [b - a for a, b in itertools.pairwise(columns)]
                 apart = len(steps) >= 2 and steps[-1] > max(steps[:-1])
-                return [RackTile(letter, token, mark, apart and n == len(letters) - 1)
-                        for n, (letter, token, mark)
-                        in enumerate(zip(letters, tokens, marked, strict=True))]
+                return [
+                    RackTile(letter, token, mark, apart and n == len(letters) - 1)
+                    for n, (letter, token, mark) in enumerate(
+                        zip(letters, tokens, marked, strict=True)
+                    )
+                ]
         return []
     return []
 
@@ -223,15 +261,17 @@ def shows_amount(screen: str, name: str, amount: int) -> bool:
     name_at = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
     for line in screen.splitlines():
         for found in name_at.finditer(line):
-            first = re.search(r"(?<![\w.])([+\-\u2212\u00b1]?)(\d+)(?![\w.])",
-                              line[found.end():])
+            first = re.search(r"(?<![\w.])([+\-\u2212\u00b1]?)(\d+)(?![\w.])", line[found.end() :])
             if first is None:
                 continue
             sign, digits = first.group(1), int(first.group(2))
             if amount == 0 and digits == 0:
                 return True
-            if digits == abs(amount) and (sign == "+") == (amount > 0) and \
-                    (sign in ("-", "\u2212")) == (amount < 0):
+            if (
+                digits == abs(amount)
+                and (sign == "+") == (amount > 0)
+                and (sign in ("-", "\u2212")) == (amount < 0)
+            ):
                 return True
     return False
 
@@ -307,8 +347,9 @@ class Person:
         unmark = [t.letter for t in tiles if t.marked]
         free = [t for t in tiles if not t.is_joker()]
         if len(free) < want:
-            raise AssertionError(f"{self.name}: cannot read {want} tiles to pass off the "
-                                 f"rack:\n{screen}")
+            raise AssertionError(
+                f"{self.name}: cannot read {want} tiles to pass off the rack:\n{screen}"
+            )
         # pass the tiles least likely to help: the last ones of the (sorted) rack
         chosen = [t.letter for t in free[-want:]]
         self.term.keys(*unmark, *chosen, action.key)
@@ -327,17 +368,24 @@ class Person:
         return f"{tile.letter} Enter (discard {tile.token})"
 
 
-def play_until(people: Sequence[Person], done: Callable[[], bool], timeout: float,
-               what: str, pause: float = 0.05) -> None:
+def play_until(
+    people: Sequence[Person],
+    done: Callable[[], bool],
+    timeout: float,
+    what: str,
+    pause: float = 0.05,
+) -> None:
     """Let ``people`` play in turn until ``done()``; fails with every screen and the last
     moves when ``timeout`` seconds pass first."""
     end = time.monotonic() + timeout
     while not done():
         if time.monotonic() > end or any("[exited " in p.term.screen() for p in people):
-            screens = "\n".join(f"--- {p.name} (last moves: {p.log[-6:]})\n{p.term.screen()}"
-                                for p in people)
-            raise AssertionError(f"{what} did not happen (within {timeout:.0f} s, or a "
-                                 f"command ended)\n{screens}")
+            screens = "\n".join(
+                f"--- {p.name} (last moves: {p.log[-6:]})\n{p.term.screen()}" for p in people
+            )
+            raise AssertionError(
+                f"{what} did not happen (within {timeout:.0f} s, or a command ended)\n{screens}"
+            )
         acted = False
         for person in people:
             acted = bool(person.step()) or acted

@@ -60,15 +60,15 @@ class EventMaker:
     """The records of one event, as its director and entrants sign them."""
 
     name: str = "club night"
-    rules: str = "mcr"          # the event's rules name
+    rules: str = "mcr"  # the event's rules name
     rounds: int = 3
     fill: FillPolicy = FillPolicy.BOTS
     private: bool = False
     seeded: bool = False
     length: Length = Length.HANDS
     amount: int = 1
-    ahead: bool = False          # SeedSteps.AHEAD: commit and echo, the call, then reveal
-    flowers: bool = True         # False: an MCR event whose tables play without flowers
+    ahead: bool = False  # SeedSteps.AHEAD: commit and echo, the call, then reveal
+    flowers: bool = True  # False: an MCR event whose tables play without flowers
     director: SigningKey = field(default_factory=lambda: key("director"))
     nonce: bytes = b"\x01" * NONCE_LEN
     records: list[Record] = field(default_factory=list)
@@ -79,11 +79,23 @@ class EventMaker:
     withdrawn: set[int] = field(default_factory=set)
 
     def __post_init__(self) -> None:
-        self.create = Create(self.director.public, self.name, self.rules, self.rounds,
-                             self.length, self.amount, self.fill, Scoring(self.rules), False,
-                             self.private, self.seeded, Deck.PRACTICE, self.nonce,
-                             SeedSteps.AHEAD if self.ahead else SeedSteps.AFTER_CALL,
-                             self.flowers)
+        self.create = Create(
+            self.director.public,
+            self.name,
+            self.rules,
+            self.rounds,
+            self.length,
+            self.amount,
+            self.fill,
+            Scoring(self.rules),
+            False,
+            self.private,
+            self.seeded,
+            Deck.PRACTICE,
+            self.nonce,
+            SeedSteps.AHEAD if self.ahead else SeedSteps.AFTER_CALL,
+            self.flowers,
+        )
         self.event = event_id(self.create)
         self.records.append(signed(self.create, self.director))
 
@@ -103,8 +115,9 @@ class EventMaker:
     def withdraw(self, number: int) -> None:
         """Entrant ``number`` withdraws (its own signed record), from the next round."""
         player = self.players[number]
-        self.records.append(signed(Withdraw(self.event, player.public, WithdrawnBy.PLAYER,
-                                            "going home"), player))
+        self.records.append(
+            signed(Withdraw(self.event, player.public, WithdrawnBy.PLAYER, "going home"), player)
+        )
         self.withdrawn.add(number)
 
     def roster(self) -> list[int]:
@@ -112,16 +125,19 @@ class EventMaker:
         return [n for n in range(len(self.players)) if n not in self.withdrawn]
 
     def nonce_of(self, player: SigningKey, round_index: int) -> bytes:
-        return round_seed.nonce(b"secret of " + player.public, self.event, round_index,
-                                player.public)
+        return round_seed.nonce(
+            b"secret of " + player.public, self.event, round_index, player.public
+        )
 
     def make_seed(self, round_index: int) -> bytes:
         """Every entrant's commit, echo and reveal for the round (made ahead: the
         director's call before the reveals); the seed."""
         players = [self.players[n] for n in self.roster()]
         nonces = [self.nonce_of(p, round_index) for p in players]
-        commits = [round_seed.commitment(self.event, round_index, p.public, n)
-                   for p, n in zip(players, nonces, strict=True)]
+        commits = [
+            round_seed.commitment(self.event, round_index, p.public, n)
+            for p, n in zip(players, nonces, strict=True)
+        ]
         for p, c in zip(players, commits, strict=True):
             self.records.append(signed(SeedCommit(self.event, round_index, p.public, c), p))
         digest = round_seed.echo(commits)
@@ -140,10 +156,19 @@ class EventMaker:
         if self.seeded and r > 0:
             verdict = check_event(self.records)
             standings = [n for n in ranking(verdict.standings) if n in self.roster()]
-        seating = expected_seating(self.roster(), r, self.rounds,
-                                   self.rounds_started, self.seeds, self.fill, standings)
-        self.director_signs(RoundStart(self.event, r, seating.tables, seating.byes,
-                                       self.seeds[-1], round_seed.results_digest(self.hashes)))
+        seating = expected_seating(
+            self.roster(), r, self.rounds, self.rounds_started, self.seeds, self.fill, standings
+        )
+        self.director_signs(
+            RoundStart(
+                self.event,
+                r,
+                seating.tables,
+                seating.byes,
+                self.seeds[-1],
+                round_seed.results_digest(self.hashes),
+            )
+        )
         self.rounds_started.append(seating)
         return seating
 
@@ -151,13 +176,19 @@ class EventMaker:
         """The table's result, signed by its four seats."""
         seats = self.rounds_started[round_index].tables[table]
         keys = [self.director if n is None else self.players[n] for n in seats]
-        body = TableResult(self.event, round_index, table,
-                           (None if seats[0] is None else keys[0].public,
-                            None if seats[1] is None else keys[1].public,
-                            None if seats[2] is None else keys[2].public,
-                            None if seats[3] is None else keys[3].public),
-                           scores or default_scores(round_index, table),
-                           table_id(self.event, round_index, table))
+        body = TableResult(
+            self.event,
+            round_index,
+            table,
+            (
+                None if seats[0] is None else keys[0].public,
+                None if seats[1] is None else keys[1].public,
+                None if seats[2] is None else keys[2].public,
+                None if seats[3] is None else keys[3].public,
+            ),
+            scores or default_scores(round_index, table),
+            table_id(self.event, round_index, table),
+        )
         record = signed(body, *keys)
         self.records.append(record)
         self.hashes.append(hashlib.sha256(encode_record(record)).digest())

@@ -40,11 +40,15 @@ SCREEN_GROUPS = (SCREENS, FRIENDS, PAGES)
 OTHERS_NICE = 10
 
 settings.register_profile(
-    "default", deadline=None, max_examples=100,
+    "default",
+    deadline=None,
+    max_examples=100,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile(
-    "long", deadline=None, max_examples=2000,
+    "long",
+    deadline=None,
+    max_examples=2000,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("long" if os.environ.get("FOURWINDS_LONG") else "default")
@@ -101,7 +105,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
         group = group_of(item)
         if group is not None and item.get_closest_marker("xdist_group") is None:
             item.add_marker(pytest.mark.xdist_group(group))
-    items.sort(key=lambda item: group_of(item) not in SCREEN_GROUPS)   # stable
+    items.sort(key=lambda item: group_of(item) not in SCREEN_GROUPS)  # stable
     yield
 
 

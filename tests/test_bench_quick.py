@@ -19,7 +19,7 @@ from testkit.netns import Unavailable
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUIRED = ("bench", "value", "unit", "target", "met")
-BOUND_S = 600.0   # stops a hung run; not a target (a group's quick run takes seconds to ~1 min)
+BOUND_S = 600.0  # stops a hung run; not a target (a group's quick run takes seconds to ~1 min)
 
 
 def groups() -> list[str]:
@@ -41,8 +41,13 @@ def problems_of(line: dict[str, object]) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("group", groups())
 def test_every_group_prints_complete_quick_lines(group: str) -> None:
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", group],
-                          cwd=ROOT, capture_output=True, text=True, timeout=BOUND_S)
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "run.py"), "--quick", group],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=BOUND_S,
+    )
     assert "Traceback" not in done.stderr, done.stderr[-6000:]
     assert done.returncode == 0, done.stderr[-6000:]
     printed: dict[str, list[str]] = {group: []}
@@ -61,8 +66,15 @@ def test_every_group_prints_complete_quick_lines(group: str) -> None:
 
 
 def test_the_checks_catch_an_incomplete_line() -> None:
-    good = {"bench": "b", "value": 1, "unit": "ms", "target": "<= 2 ms", "met": True,
-            "group": "deck", "quick": True}
+    good = {
+        "bench": "b",
+        "value": 1,
+        "unit": "ms",
+        "target": "<= 2 ms",
+        "met": True,
+        "group": "deck",
+        "quick": True,
+    }
     assert problems_of(good) == []
     assert problems_of({**good, "met": None}) == ["met is None, not a bool"]
     assert problems_of({k: v for k, v in good.items() if k != "target"}) == ["no 'target'"]

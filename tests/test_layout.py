@@ -7,8 +7,17 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_PROTOCOL = {"zmq", "zeroconf", "asyncio", "socket", "threading", "time", "random",
-                         "fourwinds.daemon", "fourwinds.frontends"}
+FORBIDDEN_IN_PROTOCOL = {
+    "zmq",
+    "zeroconf",
+    "asyncio",
+    "socket",
+    "threading",
+    "time",
+    "random",
+    "fourwinds.daemon",
+    "fourwinds.frontends",
+}
 
 
 def _imported_modules(path: Path) -> set[str]:

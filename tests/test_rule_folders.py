@@ -27,11 +27,16 @@ none is left since the tournament asks the event's rule set too."""
 def test_only_the_rule_folders_and_the_registry_name_a_rule_set() -> None:
     found = rule_namings()
     found.pop(REGISTRY, None)
-    new = [f"{path}:{n.line}: {n.how}" for path, namings in sorted(found.items())
-           if path not in ALLOWED for n in namings]
+    new = [
+        f"{path}:{n.line}: {n.how}"
+        for path, namings in sorted(found.items())
+        if path not in ALLOWED
+        for n in namings
+    ]
     gone = sorted(set(ALLOWED) - set(found))
-    assert not new, ("these name a rule set outside its folder (ask the registry instead):\n"
-                     + "\n".join(new))
+    assert not new, (
+        "these name a rule set outside its folder (ask the registry instead):\n" + "\n".join(new)
+    )
     assert not gone, f"these no longer name a rule set; take them out of ALLOWED: {gone}"
 
 
@@ -43,24 +48,26 @@ def test_the_reader_sees_each_way_of_naming_a_rule_set(tmp_path: Path) -> None:
     (package / "mcr" / "engine.py").write_text("X = 'mcr'\n")
     (package / "plain.py").write_text(
         '"""About MCR and American tables: words, not a dependency."""\n'
-        "X = 'MCR tables and American ones'\n")
+        "X = 'MCR tables and American ones'\n"
+    )
     (package / "a.py").write_text(
         "from .mcr import engine\n"
         "def late(rules: str) -> bool:\n"
         "    from fourwinds.protocol.mcr.engine import X\n"
         "    return rules == 'American'\n"
         "WHICH = RuleSet.MCR\n"
-        "MODULE = 'american_score'\n")
+        "MODULE = 'american_score'\n"
+    )
     pages = tmp_path / "static"
     pages.mkdir()
     (pages / "app.js").write_text('if (view.rules === "mcr") {}\n// MCR tables\n')
-    found = rule_namings(tmp_path, {"fourwinds.protocol": "pkg"}, ("american", "mcr"),
-                         ("static",))
+    found = rule_namings(tmp_path, {"fourwinds.protocol": "pkg"}, ("american", "mcr"), ("static",))
     assert sorted(found) == ["pkg/a.py", "static/app.js"]
     assert [(n.line, n.how) for n in found["pkg/a.py"]] == [
         (1, "imports fourwinds.protocol.mcr.engine"),
         (3, "imports fourwinds.protocol.mcr.engine"),
         (4, "the string 'American'"),
         (5, "the member .MCR"),
-        (6, "the string 'american_score'")]
+        (6, "the string 'american_score'"),
+    ]
     assert [n.line for n in found["static/app.js"]] == [1]

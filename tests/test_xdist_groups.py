@@ -14,7 +14,7 @@ import pytest
 
 pytest.importorskip("xdist")
 
-GROUPED = '''
+GROUPED = """
 import pytest
 
 pytestmark = pytest.mark.xdist_group("together")
@@ -22,27 +22,47 @@ pytestmark = pytest.mark.xdist_group("together")
 @pytest.mark.parametrize("i", range(6))
 def test_grouped(i):
     pass
-'''
+"""
 
-FREE = '''
+FREE = """
 import pytest
 
 @pytest.mark.parametrize("i", range(6))
 def test_free(i):
     pass
-'''
+"""
 
 
 def test_a_group_runs_on_one_worker(tmp_path: Path) -> None:
     (tmp_path / "test_a.py").write_text(GROUPED)
     (tmp_path / "test_b.py").write_text(GROUPED)
     (tmp_path / "test_c.py").write_text(FREE)
-    done = subprocess.run([sys.executable, "-m", "pytest", "-n", "2", "--dist", "loadgroup",
-                           "-v", "-p", "no:cacheprovider", "-c", "/dev/null", str(tmp_path)],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-n",
+            "2",
+            "--dist",
+            "loadgroup",
+            "-v",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            "/dev/null",
+            str(tmp_path),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    workers = {found.group(1) for found in
-               re.finditer(r"\[(gw\d)\] .*PASSED .*test_grouped\[\d\]", done.stdout)}
+    workers = {
+        found.group(1)
+        for found in re.finditer(r"\[(gw\d)\] .*PASSED .*test_grouped\[\d\]", done.stdout)
+    }
     grouped = re.findall(r"PASSED .*test_grouped\[\d\](@\w+)?", done.stdout)
     assert len(grouped) == 12, done.stdout[-3000:]
     assert grouped == ["@together"] * 12, "the group name never reached the node ids"

@@ -33,47 +33,85 @@ if TYPE_CHECKING:
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("bot", help="run a bot seat: built-in (--rules) or any program "
-                                        "(--exec CMD, JSON lines)")
+    parser = sub.add_parser(
+        "bot", help="run a bot seat: built-in (--rules) or any program (--exec CMD, JSON lines)"
+    )
     brain = parser.add_mutually_exclusive_group(required=True)
-    brain.add_argument("--rules", choices=rule_names(),
-                       help="play the built-in bot (the engine bot of the table's rule set)")
-    brain.add_argument("--exec", dest="exec_cmd", metavar="CMD",
-                       help="run CMD as the seat (events in on stdin, actions out on stdout)")
-    brain.add_argument("--botzone", dest="botzone_cmd", metavar="CMD",
-                       help="run CMD, a Botzone Chinese-Standard-Mahjong bot, as the seat of "
-                            "an MCR table")
+    brain.add_argument(
+        "--rules",
+        choices=rule_names(),
+        help="play the built-in bot (the engine bot of the table's rule set)",
+    )
+    brain.add_argument(
+        "--exec",
+        dest="exec_cmd",
+        metavar="CMD",
+        help="run CMD as the seat (events in on stdin, actions out on stdout)",
+    )
+    brain.add_argument(
+        "--botzone",
+        dest="botzone_cmd",
+        metavar="CMD",
+        help="run CMD, a Botzone Chinese-Standard-Mahjong bot, as the seat of an MCR table",
+    )
     parser.add_argument("--data-dir", metavar="DIR", help="the bot seat's daemon data directory")
     parser.add_argument("--table", metavar="NAME", help="the table (default: the only one)")
     parser.add_argument("--join", metavar="NAME|ID", help="join this table first")
     parser.add_argument("--code", help="the private table's code, with --join")
-    parser.add_argument("--tournament", metavar="EVENT",
-                        help="play our table of every round of this tournament we entered")
+    parser.add_argument(
+        "--tournament",
+        metavar="EVENT",
+        help="play our table of every round of this tournament we entered",
+    )
     parser.add_argument("--host", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--key", help=argparse.SUPPRESS)
-    parser.add_argument("--answer-timeout", type=float, default=30.0, metavar="SECONDS",
-                        help="how long --exec's program may think (when the view gives no "
-                             "deadline)")
-    parser.add_argument("--pause", type=float, default=0.0, metavar="SECONDS",
-                        help="wait this long before each decision, so a person at the table "
-                             "can follow (less when the window is short; none for ready and "
-                             "next; default 0: `play` starts its bots with its --bot-pause)")
+    parser.add_argument(
+        "--answer-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long --exec's program may think (when the view gives no deadline)",
+    )
+    parser.add_argument(
+        "--pause",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="wait this long before each decision, so a person at the table "
+        "can follow (less when the window is short; none for ready and "
+        "next; default 0: `play` starts its bots with its --bot-pause)",
+    )
     add_bot_level_option(parser, configured=False)
-    parser.add_argument("--botzone-mode", choices=[m.value for m in Mode], default="json",
-                        help="how --botzone's bot reads its input: the platform's JSON or "
-                             "simple interaction (default json; a bot that keeps running is "
-                             "seen from its output)")
-    parser.add_argument("--botzone-time", type=float, default=TIME_LIMIT, metavar="SECONDS",
-                        help=f"how long --botzone's bot may think a step (default "
-                             f"{TIME_LIMIT:g}; less when the table's window is shorter)")
-    parser.add_argument("--botzone-eof", action="store_true",
-                        help="end --botzone's bot's input after the whole history, for a bot "
-                             "that reads to the end of its input (jsoncpp's cin >> value, as "
-                             "the platform's C++ sample does); such a bot cannot keep running")
-    parser.add_argument("--botzone-log", metavar="FILE",
-                        help="where --botzone's bot's stderr and its faults are written "
-                             "(default: botzone-bot.log in the data directory)")
+    parser.add_argument(
+        "--botzone-mode",
+        choices=[m.value for m in Mode],
+        default="json",
+        help="how --botzone's bot reads its input: the platform's JSON or "
+        "simple interaction (default json; a bot that keeps running is "
+        "seen from its output)",
+    )
+    parser.add_argument(
+        "--botzone-time",
+        type=float,
+        default=TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"how long --botzone's bot may think a step (default "
+        f"{TIME_LIMIT:g}; less when the table's window is shorter)",
+    )
+    parser.add_argument(
+        "--botzone-eof",
+        action="store_true",
+        help="end --botzone's bot's input after the whole history, for a bot "
+        "that reads to the end of its input (jsoncpp's cin >> value, as "
+        "the platform's C++ sample does); such a bot cannot keep running",
+    )
+    parser.add_argument(
+        "--botzone-log",
+        metavar="FILE",
+        help="where --botzone's bot's stderr and its faults are written "
+        "(default: botzone-bot.log in the data directory)",
+    )
     parser.set_defaults(handler=cmd_bot)
 
 
@@ -99,8 +137,10 @@ def botzone_seat(args: argparse.Namespace) -> BotzoneSeat:
     # process of its own, and they were a sixth of its start
     from fourwinds.frontends.botzone_proc import BotzoneProgram
     from fourwinds.frontends.botzone_seat import BotzoneSeat
-    program = BotzoneProgram(argv, Mode(args.botzone_mode), log,
-                             time_limit=args.botzone_time, end_input=args.botzone_eof)
+
+    program = BotzoneProgram(
+        argv, Mode(args.botzone_mode), log, time_limit=args.botzone_time, end_input=args.botzone_eof
+    )
     return BotzoneSeat(program)
 
 
@@ -110,18 +150,20 @@ def cmd_bot(args: argparse.Namespace) -> int:
     if problem:
         raise FourwindsError(f"--pause {args.pause:g}: {problem}")
     if args.pause and args.botzone_cmd:
-        raise FourwindsError("--pause is for --rules and --exec bots (a Botzone bot keeps "
-                             "the platform's own timing)")
+        raise FourwindsError(
+            "--pause is for --rules and --exec bots (a Botzone bot keeps the platform's own timing)"
+        )
     if args.bot_level is not None and not args.rules:
         raise FourwindsError("--bot-level is for the built-in bot (--rules)")
     api = open_api(args, subscribe=True)
     try:
         if args.tournament:
             if args.botzone_cmd:
-                raise FourwindsError("--tournament plays with --rules or --exec (a Botzone "
-                                     "bot plays one table: --botzone with --table)")
-            return play_event(api, args.tournament, lambda: _brain(args, api),
-                              pause=args.pause)
+                raise FourwindsError(
+                    "--tournament plays with --rules or --exec (a Botzone "
+                    "bot plays one table: --botzone with --table)"
+                )
+            return play_event(api, args.tournament, lambda: _brain(args, api), pause=args.pause)
         if args.join:
             table = str(checked(api.request(join_request(args))).get("table") or args.join)
         else:
@@ -129,6 +171,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         # no separate "ready": the table offers it as a legal action, the brain answers it
         if args.botzone_cmd:
             from fourwinds.frontends.botzone_seat import play_botzone
+
             return play_botzone(DaemonTable(api, table), botzone_seat(args))
         return play_seat(DaemonTable(api, table), _brain(args, api), pause=args.pause)
     finally:
@@ -146,4 +189,4 @@ def _brain(args: argparse.Namespace, api: Any) -> Brain:
         except OSError as error:
             raise FourwindsError(str(error)) from error
     level = args.bot_level or DEFAULT_BOT_LEVEL
-    return engine_brain(api, level)   # the table's own rules decide: see suggest_bot
+    return engine_brain(api, level)  # the table's own rules decide: see suggest_bot

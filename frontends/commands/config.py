@@ -11,9 +11,12 @@ from fourwinds.protocol.errors import FourwindsError
 
 def register(sub: Any) -> None:
     parser = sub.add_parser("config", help="where the config file is, what it says, make one")
-    parser.add_argument("what", choices=["path", "show", "init"],
-                        help="path: print its location; show: the settings in effect; "
-                             "init: write a commented starting file")
+    parser.add_argument(
+        "what",
+        choices=["path", "show", "init"],
+        help="path: print its location; show: the settings in effect; "
+        "init: write a commented starting file",
+    )
     parser.add_argument("--name", help="with init: your player name")
     parser.set_defaults(handler=cmd_config)
 

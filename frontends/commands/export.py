@@ -36,14 +36,25 @@ SUFFIX = ".fwt"
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "export", help="write a stored table's transcript (for verify and replay)")
-    parser.add_argument("table", metavar="TABLE", nargs="?",
-                        help="name, id or start of the id (default: the one table you sit at)")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help=f"where to write it (default: <name>-<date>{SUFFIX}; - for stdout)")
-    parser.add_argument("--data-dir", metavar="DIR",
-                        help="the daemon's data directory (default: config file, then the "
-                             "user's data directory)")
+        "export", help="write a stored table's transcript (for verify and replay)"
+    )
+    parser.add_argument(
+        "table",
+        metavar="TABLE",
+        nargs="?",
+        help="name, id or start of the id (default: the one table you sit at)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help=f"where to write it (default: <name>-<date>{SUFFIX}; - for stdout)",
+    )
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="the daemon's data directory (default: config file, then the user's data directory)",
+    )
     parser.set_defaults(handler=run_export)
 
 
@@ -105,17 +116,21 @@ def run_export(args: argparse.Namespace) -> int:
             _write_all(data)
         except BrokenPipeError:
             silence_stdout()
-            raise UsageError("the reader closed stdout before the whole transcript was "
-                             "written") from None
-        print(f"fourwinds: table {table.name} ({table.shown_id}): {count} messages",
-              file=sys.stderr)
+            raise UsageError(
+                "the reader closed stdout before the whole transcript was written"
+            ) from None
+        print(
+            f"fourwinds: table {table.name} ({table.shown_id}): {count} messages", file=sys.stderr
+        )
         return 0
     path = Path(args.output).expanduser() if args.output else Path(default_name(table))
-    if args.output is None and path.exists() and not _same_table(path,
-                                                                 loaded.transcript.table):
-        raise UsageError(f"{path} exists and is not this table's transcript; name another "
-                         "file with -o FILE")
+    if args.output is None and path.exists() and not _same_table(path, loaded.transcript.table):
+        raise UsageError(
+            f"{path} exists and is not this table's transcript; name another file with -o FILE"
+        )
     write_atomic(path, data)
-    print(f"table {table.name} ({table.shown_id}): {count} messages written to {path}; "
-          f"check it with `fourwinds verify {shlex.quote(str(path))}`")
+    print(
+        f"table {table.name} ({table.shown_id}): {count} messages written to {path}; "
+        f"check it with `fourwinds verify {shlex.quote(str(path))}`"
+    )
     return 0

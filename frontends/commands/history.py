@@ -35,12 +35,16 @@ from fourwinds.protocol.table.wire import WireError
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "history", help="the matches your daemon has stored: date, players, rules, result")
-    parser.add_argument("--data-dir", metavar="DIR",
-                        help="the daemon's data directory (default: config file, then the "
-                             "user's data directory)")
-    parser.add_argument("--json", action="store_true",
-                        help="one JSON object per line, one line per stored table")
+        "history", help="the matches your daemon has stored: date, players, rules, result"
+    )
+    parser.add_argument(
+        "--data-dir",
+        metavar="DIR",
+        help="the daemon's data directory (default: config file, then the user's data directory)",
+    )
+    parser.add_argument(
+        "--json", action="store_true", help="one JSON object per line, one line per stored table"
+    )
     parser.set_defaults(handler=run_history)
 
 
@@ -48,20 +52,20 @@ def register(sub: Any) -> None:
 class Entry:
     """One stored match as `history` tells it (also its ``--json`` line)."""
 
-    table: str               # the id as `fourwinds tables` shows it
+    table: str  # the id as `fourwinds tables` shows it
     name: str
-    date: str                # of its last message, local time
+    date: str  # of its last message, local time
     rules: str
     deck: str
-    players: list[str]       # by place (0 = the host)
-    state: str               # "over", "in progress", "lobby", "halted" or "unreadable"
-    hand: int                # the hand being played (1-based), or hands played when over
-    hands: int               # hands in the match
-    scores: list[int]        # by place
-    left: bool               # you left this table (its folder is kept for the record)
-    result: str              # the line a person reads
+    players: list[str]  # by place (0 = the host)
+    state: str  # "over", "in progress", "lobby", "halted" or "unreadable"
+    hand: int  # the hand being played (1-based), or hands played when over
+    hands: int  # hands in the match
+    scores: list[int]  # by place
+    left: bool  # you left this table (its folder is kept for the record)
+    result: str  # the line a person reads
     note: str | None = None  # damage found in the record log, if any
-    set_aside: str | None = None    # why the daemon set this table aside, if it did
+    set_aside: str | None = None  # why the daemon set this table aside, if it did
 
 
 def player_names(s: TableSession) -> list[str]:
@@ -95,7 +99,7 @@ def _result(s: TableSession, names: list[str]) -> tuple[str, int, str]:
     line = f"in progress, hand {min(hand, hands)} of {hands}"
     if s.phase is Phase.HAND_END:
         line += " over (waiting for every player's next)"
-    totals = s.match_scores   # the hand just over included, as the table's screens show
+    totals = s.match_scores  # the hand just over included, as the table's screens show
     if s.hands_played or totals != s.scores:
         line += ", scores so far: " + ", ".join(f"{names[p]} {totals[p]:+d}" for p in SEATS)
     return "in progress", hand, line
@@ -107,23 +111,63 @@ def entry_of(table: StoredTable) -> Entry:
     try:
         loaded = table.load()
     except StoredError as error:
-        return Entry(table.shown_id, table.name, date, table.rules, "?", [], "unreadable", 0,
-                     0, [], table.left, f"cannot read: {error}", None, table.set_aside)
+        return Entry(
+            table.shown_id,
+            table.name,
+            date,
+            table.rules,
+            "?",
+            [],
+            "unreadable",
+            0,
+            0,
+            [],
+            table.left,
+            f"cannot read: {error}",
+            None,
+            table.set_aside,
+        )
     s = check_messages(loaded.transcript, partial_ok=True).session
     if s.open is None:
-        return Entry(table.shown_id, table.name, date, table.rules, "?", [], "lobby", 0, 0,
-                     [], table.left, "not opened yet", loaded.note, table.set_aside)
+        return Entry(
+            table.shown_id,
+            table.name,
+            date,
+            table.rules,
+            "?",
+            [],
+            "lobby",
+            0,
+            0,
+            [],
+            table.left,
+            "not opened yet",
+            loaded.note,
+            table.set_aside,
+        )
     names = player_names(s)
     state, hand, line = _result(s, names)
-    return Entry(table.shown_id, s.open.name, date, s.open.rules, s.open.options.deck.value,
-                 names, state, hand, s.match_hands, list(s.match_scores), table.left, line,
-                 loaded.note, table.set_aside)
+    return Entry(
+        table.shown_id,
+        s.open.name,
+        date,
+        s.open.rules,
+        s.open.options.deck.value,
+        names,
+        state,
+        hand,
+        s.match_hands,
+        list(s.match_scores),
+        table.left,
+        line,
+        loaded.note,
+        table.set_aside,
+    )
 
 
 def human_lines(entry: Entry) -> list[str]:
     kept = ", left" if entry.left else ", set aside" if entry.set_aside else ""
-    lines = [f"{entry.date}  {entry.name}  {entry.table}  {entry.rules}, {entry.deck} deck"
-             f"{kept}"]
+    lines = [f"{entry.date}  {entry.name}  {entry.table}  {entry.rules}, {entry.deck} deck{kept}"]
     if entry.players:
         lines.append(f"    players: {', '.join(entry.players)}")
     lines.append(f"    {entry.result}")

@@ -42,12 +42,20 @@ Ask = Callable[[str], str]
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "leave", help="give up your place at a table for good (a lobby's seat is freed)")
-    parser.add_argument("table", nargs="?", metavar="TABLE",
-                        help="the table's name or id (default: the one table you sit at)")
-    parser.add_argument("--force", action="store_true",
-                        help="leave a match in progress (the others cannot go on) or close "
-                             "a lobby you host, without asking")
+        "leave", help="give up your place at a table for good (a lobby's seat is freed)"
+    )
+    parser.add_argument(
+        "table",
+        nargs="?",
+        metavar="TABLE",
+        help="the table's name or id (default: the one table you sit at)",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="leave a match in progress (the others cannot go on) or close "
+        "a lobby you host, without asking",
+    )
     parser.add_argument("--data-dir", metavar="DIR", help="the daemon's data directory")
     parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
     parser.set_defaults(handler=cmd_leave)
@@ -66,7 +74,8 @@ def pick_table(tables: Sequence[Mine], wanted: str | None, ask: Ask | None) -> M
         raise FourwindsError("you sit at no table")
     if wanted:
         found = [t for t in tables if wanted in (t.name, t.table)] or [
-            t for t in tables if len(wanted) >= 4 and t.table.startswith(wanted.lower())]
+            t for t in tables if len(wanted) >= 4 and t.table.startswith(wanted.lower())
+        ]
         if len(found) != 1:
             names = ", ".join(t.name for t in tables)
             raise FourwindsError(f"you sit at no table {wanted!r} (yours: {names})")
@@ -78,7 +87,8 @@ def pick_table(tables: Sequence[Mine], wanted: str | None, ask: Ask | None) -> M
         raise FourwindsError(f"you sit at several tables ({names}): fourwinds leave TABLE")
     lines = ["You sit at several tables:"] + [
         f"  {n}. {t.name}  ({t.rules}, {t.seated}/4 seated, id {t.table[:8]})"
-        for n, t in enumerate(tables, 1)]
+        for n, t in enumerate(tables, 1)
+    ]
     answer = ask("\n".join(lines) + f"\nLeave which table (1-{len(tables)} or its name)? ")
     answer = answer.strip()
     if answer.isdigit() and 1 <= int(answer) <= len(tables):
@@ -95,10 +105,12 @@ def confirmed(table: Mine, force: bool, ask: Ask | None) -> bool:
     if not table.warning or force:
         return True
     if ask is None:
-        raise FourwindsError(f"{table.warning}; to leave anyway: fourwinds leave "
-                             f"{table.name} --force")
-    answer = ask(f"{table.warning[0].upper()}{table.warning[1:]}.\n"
-                 f"Leave {table.name} for good? [y/N] ")
+        raise FourwindsError(
+            f"{table.warning}; to leave anyway: fourwinds leave {table.name} --force"
+        )
+    answer = ask(
+        f"{table.warning[0].upper()}{table.warning[1:]}.\nLeave {table.name} for good? [y/N] "
+    )
     return answer.strip().lower() in ("y", "yes")
 
 
@@ -126,7 +138,7 @@ def _daemon(args: argparse.Namespace) -> LocalApi:
         return connect(data_dir, subscribe=False)
     try:
         api, _ = ensure_daemon(DaemonPlan(data_dir, state_dir_of(args), config_of(args).port))
-    except SoloBusy:    # started meanwhile for a solo table being played: that one
+    except SoloBusy:  # started meanwhile for a solo table being played: that one
         return connect(data_dir, subscribe=False)
     return api
 
@@ -142,8 +154,11 @@ def cmd_leave(args: argparse.Namespace) -> int:
         if not confirmed(table, args.force, ask):
             emit(args, [f"you still sit at {table.name}"], {"ok": False, "left": False})
             return 1
-        answer = checked(api.request({"type": "leave", "table": table.table,
-                                      "force": bool(args.force or table.warning)}))
+        answer = checked(
+            api.request(
+                {"type": "leave", "table": table.table, "force": bool(args.force or table.warning)}
+            )
+        )
     finally:
         api.close()
     seats = load_bot_seats(state_dir_of(args), table.table)

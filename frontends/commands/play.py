@@ -73,61 +73,89 @@ PROGRESS_S = 2.0
 
 
 def register(sub: Any) -> None:
-    parser = sub.add_parser("play", help="play now: back to your table, or a new one with "
-                                         "bots in the free seats")
-    parser.add_argument("--rules", choices=rule_names(),
-                        help="rule set (default: config, american)")
-    parser.add_argument("--bots", type=int, choices=range(4), metavar="N",
-                        help="seats to fill with bots, 0-3 (default: config, then 3)")
+    parser = sub.add_parser(
+        "play", help="play now: back to your table, or a new one with bots in the free seats"
+    )
+    parser.add_argument(
+        "--rules", choices=rule_names(), help="rule set (default: config, american)"
+    )
+    parser.add_argument(
+        "--bots",
+        type=int,
+        choices=range(4),
+        metavar="N",
+        help="seats to fill with bots, 0-3 (default: config, then 3)",
+    )
     parser.add_argument("--card", metavar="FILE", help="American card file for the table")
-    parser.add_argument("--table", metavar="NAME",
-                        help="return to this table if you sit there, else host it")
-    parser.add_argument("--join", metavar="NAME|ID",
-                        help="return to this table if you sit there, else join it")
+    parser.add_argument(
+        "--table", metavar="NAME", help="return to this table if you sit there, else host it"
+    )
+    parser.add_argument(
+        "--join", metavar="NAME|ID", help="return to this table if you sit there, else join it"
+    )
     parser.add_argument("--code", help="the private table's code, with --join")
-    parser.add_argument("--tournament", metavar="EVENT",
-                        help="play your table of every round of this tournament you entered")
+    parser.add_argument(
+        "--tournament",
+        metavar="EVENT",
+        help="play your table of every round of this tournament you entered",
+    )
     parser.add_argument("--private", action="store_true", help="host a private table (code)")
     parser.add_argument("--ascii", action="store_true", help="tiles as codes, not glyphs")
-    parser.add_argument("--web", action="store_true",
-                        help="the table in your browser instead of the terminal "
-                             "(`fourwinds web`)")
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="the table in your browser instead of the terminal (`fourwinds web`)",
+    )
     add_table_options(parser, solo_default=True)
     add_bot_pause_option(parser)
     add_bot_level_option(parser)
     parser.add_argument("--data-dir", metavar="DIR", help="your daemon's data directory")
-    parser.add_argument("--port", type=int, metavar="PORT",
-                        help="your daemon's peer port, when play starts it for a table on "
-                             "the network (default: config, then 7420)")
-    parser.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
-                        help="reach this daemon directly, where multicast is blocked (e.g. "
-                             "the host's, with --join)")
+    parser.add_argument(
+        "--port",
+        type=int,
+        metavar="PORT",
+        help="your daemon's peer port, when play starts it for a table on "
+        "the network (default: config, then 7420)",
+    )
+    parser.add_argument(
+        "--peer",
+        action="append",
+        default=[],
+        metavar="HOST:PORT",
+        help="reach this daemon directly, where multicast is blocked (e.g. "
+        "the host's, with --join)",
+    )
     parser.set_defaults(handler=cmd_play)
 
 
 class Kind(Enum):
     """What `play` does to sit down."""
 
-    RETURN = "return"   # a table we already sit at
-    JOIN = "join"       # a table seen on the network
-    HOST = "host"       # a new table of ours
+    RETURN = "return"  # a table we already sit at
+    JOIN = "join"  # a table seen on the network
+    HOST = "host"  # a new table of ours
 
 
 @dataclass(frozen=True)
 class Mine:
     """A table our daemon sits at."""
 
-    table: str      # its id (hex)
+    table: str  # its id (hex)
     name: str
     rules: str
     seated: int
-    warning: str = ""   # what leaving does to the others, when it needs force ("": nothing)
+    warning: str = ""  # what leaving does to the others, when it needs force ("": nothing)
 
     @classmethod
     def listed(cls, entry: Mapping[str, Any]) -> Mine:
         """One entry of the daemon's ``tables`` answer."""
-        return cls(str(entry.get("table")), str(entry.get("name")), str(entry.get("rules")),
-                   int(entry.get("seated") or 0), str(entry.get("leave_warning") or ""))
+        return cls(
+            str(entry.get("table")),
+            str(entry.get("name")),
+            str(entry.get("rules")),
+            int(entry.get("seated") or 0),
+            str(entry.get("leave_warning") or ""),
+        )
 
 
 @dataclass(frozen=True)
@@ -155,7 +183,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     started = Started()
     try:
         return _play(args, state, started)
-    except OSError as error:    # the daemon stopped answering, a file we could not write...
+    except OSError as error:  # the daemon stopped answering, a file we could not write...
         raise FourwindsError(str(error) or type(error).__name__) from None
     finally:
         started.stop()
@@ -172,11 +200,12 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
     level = chosen_level(args.bot_level, config.bot_level)
     target = choose_table(args, config, my_tables(data_dir), interactive=has_terminal())
     if not has_terminal() and not args.web:
-        raise FourwindsError("play needs a terminal for the table screen (scripts use "
-                             "`fourwinds host`, `join`, `status` and the move commands)")
+        raise FourwindsError(
+            "play needs a terminal for the table screen (scripts use "
+            "`fourwinds host`, `join`, `status` and the move commands)"
+        )
     seats = load_bot_seats(state, target.ref) if target.kind is Kind.RETURN else None
-    solo = (target.kind is Kind.HOST and bots == 3) or (
-        seats is not None and seats.count == 3)
+    solo = (target.kind is Kind.HOST and bots == 3) or (seats is not None and seats.count == 3)
     _say("connecting to your daemon (starting it if needed)...")
     plan = DaemonPlan(data_dir, state, args.port, tuple(args.peer))
     api, _ = ensure_daemon(plan, solo=solo and not args.peer)
@@ -189,24 +218,34 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
             if seats is not None:
                 _resume_bots(api, started, seats, verbose, pause)
         elif target.kind is Kind.JOIN:
-            table = _join(api, target.ref, args.code)   # Ready is the player's own key
+            table = _join(api, target.ref, args.code)  # Ready is the player's own key
         else:
-            table, seats = _host(api, args, config, target.ref, bots, started, solo, state,
-                                 pause, level)
+            table, seats = _host(
+                api, args, config, target.ref, bots, started, solo, state, pause, level
+            )
             if bots == 3:
                 _ready_with_bots(api, table)
         if args.web:
             from fourwinds.frontends.web.launch import serve
 
             shown = True
-            return serve(data_dir, state, table=table, verbose=verbose, bot_pause=pause,
-                         bot_level=level,
-                         say=lambda text: print(f"fourwinds web: {text}", flush=True))
+            return serve(
+                data_dir,
+                state,
+                table=table,
+                verbose=verbose,
+                bot_pause=pause,
+                bot_level=level,
+                say=lambda text: print(f"fourwinds web: {text}", flush=True),
+            )
         from fourwinds.frontends.curses_table import run
 
         shown = True
-        link = FollowedTable(DaemonTable(api, table), data_dir,
-                             lambda: _restart_daemon(plan, solo=solo and not args.peer))
+        link = FollowedTable(
+            DaemonTable(api, table),
+            data_dir,
+            lambda: _restart_daemon(plan, solo=solo and not args.peer),
+        )
         try:
             return run(link, ascii_only=args.ascii or config.ascii)
         except curses.error as error:
@@ -216,8 +255,8 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
             _say(str(stopped))
             return 0
         finally:
-            api = link.api    # a new connection when the daemon was started again
-            shown = shown and not link.down     # (Q while it was being started: no asking)
+            api = link.api  # a new connection when the daemon was started again
+            shown = shown and not link.down  # (Q while it was being started: no asking)
     finally:
         started.stop()  # our bot seats: they come back with the table
         if shown and is_running(data_dir):
@@ -225,17 +264,20 @@ def _play(args: argparse.Namespace, state: Path, started: Started) -> int:
         api.close()
 
 
-def _play_event(args: argparse.Namespace, config: Config, data_dir: str | None,
-                state: Path) -> int:
+def _play_event(args: argparse.Namespace, config: Config, data_dir: str | None, state: Path) -> int:
     """`play --tournament EVENT`: the table screen on our table of each round as it comes
     (frontends/tournament_play.py)."""
     if args.web:
-        raise FourwindsError("--tournament takes you to your tables in the terminal; in the "
-                             "browser, run `fourwinds web` and Show the event under "
-                             "Tournaments: its screen takes you to your table of each round")
+        raise FourwindsError(
+            "--tournament takes you to your tables in the terminal; in the "
+            "browser, run `fourwinds web` and Show the event under "
+            "Tournaments: its screen takes you to your table of each round"
+        )
     if not has_terminal():
-        raise FourwindsError("play needs a terminal for the table screen (a bot entrant is "
-                             "`fourwinds bot --rules R --tournament EVENT`)")
+        raise FourwindsError(
+            "play needs a terminal for the table screen (a bot entrant is "
+            "`fourwinds bot --rules R --tournament EVENT`)"
+        )
     from fourwinds.frontends.curses_table import run
 
     plan = DaemonPlan(data_dir, state, args.port, tuple(args.peer))
@@ -243,8 +285,9 @@ def _play_event(args: argparse.Namespace, config: Config, data_dir: str | None,
 
     def open_table(table: str) -> int:
         nonlocal api
-        link = FollowedTable(DaemonTable(api, table), data_dir,
-                             lambda: _restart_daemon(plan, solo=False))
+        link = FollowedTable(
+            DaemonTable(api, table), data_dir, lambda: _restart_daemon(plan, solo=False)
+        )
         try:
             return run(link, ascii_only=args.ascii or config.ascii)
         except curses.error as error:
@@ -286,15 +329,19 @@ def my_tables(data_dir: str | None) -> list[Mine]:
             finally:
                 api.close()
             # a director's daemon also sits at its event's bot seats: not the player's tables
-            return [Mine.listed(t) for t in answer.get("tables") or ()
-                    if isinstance(t, Mapping) and not t.get("bot_seat")]
+            return [
+                Mine.listed(t)
+                for t in answer.get("tables") or ()
+                if isinstance(t, Mapping) and not t.get("bot_seat")
+            ]
     store = Store(default_paths(data_dir).tables)
     found = []
     for table_id in store.table_ids():
         with contextlib.suppress(StoreError, KeyError, TypeError):
             meta = store.read_meta(table_id)
-            found.append(Mine(table_id.hex(), str(meta["name"]), str(meta["rules"]),
-                              len(meta["members"])))
+            found.append(
+                Mine(table_id.hex(), str(meta["name"]), str(meta["rules"]), len(meta["members"]))
+            )
     return found
 
 
@@ -307,8 +354,9 @@ def _find(mine: Sequence[Mine], ref: str) -> Mine | None:
     return starts[0] if len(starts) == 1 else None
 
 
-def choose_table(args: argparse.Namespace, config: Config, mine: Sequence[Mine], *,
-                 interactive: bool) -> Target:
+def choose_table(
+    args: argparse.Namespace, config: Config, mine: Sequence[Mine], *, interactive: bool
+) -> Target:
     """Where `play` sits down (see the module's docstring)."""
     for wanted in (args.join, args.table):
         if wanted:
@@ -334,8 +382,11 @@ def _ask(mine: Sequence[Mine]) -> Mine:
     """List our tables and ask which one (on the terminal)."""
     print("You sit at several tables:", file=sys.stderr)
     for number, table in enumerate(mine, 1):
-        print(f"  {number}. {table.name}  ({table.rules}, {table.seated}/4 seated, "
-              f"id {table.table[:8]})", file=sys.stderr)
+        print(
+            f"  {number}. {table.name}  ({table.rules}, {table.seated}/4 seated, "
+            f"id {table.table[:8]})",
+            file=sys.stderr,
+        )
     try:
         answer = input(f"Which table (1-{len(mine)} or its name)? ").strip()
     except EOFError:
@@ -353,8 +404,9 @@ def _say(text: str) -> None:
     print(f"fourwinds play: {text}", file=sys.stderr, flush=True)
 
 
-def _resume_bots(api: LocalApi, started: Started, seats: BotSeats, verbose: int,
-                 pause: float) -> None:
+def _resume_bots(
+    api: LocalApi, started: Started, seats: BotSeats, verbose: int, pause: float
+) -> None:
     """Restart the bot seats of a table we return to (those not running already: the table
     may be open in another terminal)."""
     if any(is_running(str(seats.home / f"bot{i}")) for i in range(1, seats.count + 1)):
@@ -381,15 +433,22 @@ def _wait_until_seen(api: LocalApi, ref: str) -> None:
     _say(f"looking for table {ref} on the network (up to {JOIN_WAIT_S:.0f} s)...")
     while True:
         seen = checked(api.request({"type": "tables"})).get("seen") or ()
-        if any(isinstance(t, Mapping) and (ref in (t.get("name"), t.get("table")) or (
-                len(ref) >= 4 and str(t.get("table", "")).startswith(ref))) for t in seen):
+        if any(
+            isinstance(t, Mapping)
+            and (
+                ref in (t.get("name"), t.get("table"))
+                or (len(ref) >= 4 and str(t.get("table", "")).startswith(ref))
+            )
+            for t in seen
+        ):
             return
         now = time.monotonic()
         if now - start >= JOIN_WAIT_S:
             raise FourwindsError(
                 f"no table {ref!r} seen on the network within {JOIN_WAIT_S:.0f} s; "
                 "`fourwinds tables` lists those seen (where multicast is blocked, give the "
-                "host's address: --peer HOST:PORT)")
+                "host's address: --peer HOST:PORT)"
+            )
         if now - said >= PROGRESS_S:
             _say(f"still looking for {ref} ({now - start:.0f} s)...")
             said = now
@@ -399,15 +458,17 @@ def _wait_until_seen(api: LocalApi, ref: str) -> None:
 def _ready_with_bots(api: LocalApi, table: str) -> None:
     """Say ready at a table of the player and three bots (frontends/ready_with_bots.py)."""
     end = time.monotonic() + READY_WAIT_S
-    while ready_not_yet(api.request({"type": "ready", "table": table})) \
-            and time.monotonic() < end:
+    while ready_not_yet(api.request({"type": "ready", "table": table})) and time.monotonic() < end:
         time.sleep(READY_RETRY_S)
 
 
 def _free_name(api: LocalApi, base: str) -> str:
     """``base``, or ``base-2``, ``base-3``... when this daemon already sits at that table."""
-    taken = {str(t.get("name")) for t in checked(api.request({"type": "tables"})).get("tables")
-             or () if isinstance(t, dict)}
+    taken = {
+        str(t.get("name"))
+        for t in checked(api.request({"type": "tables"})).get("tables") or ()
+        if isinstance(t, dict)
+    }
     name, n = base, 1
     while name in taken:
         n += 1
@@ -415,9 +476,18 @@ def _free_name(api: LocalApi, base: str) -> str:
     return name
 
 
-def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bots: int,
-          started: Started, solo: bool, state: Path, pause: float,
-          level: BotLevel = BotLevel.NORMAL) -> tuple[str, BotSeats | None]:
+def _host(
+    api: LocalApi,
+    args: argparse.Namespace,
+    config: Config,
+    name: str,
+    bots: int,
+    started: Started,
+    solo: bool,
+    state: Path,
+    pause: float,
+    level: BotLevel = BotLevel.NORMAL,
+) -> tuple[str, BotSeats | None]:
     """Host a new table and seat the bots; a solo table (three bots) is not announced."""
     rules = args.rules or config.rules
     options = table_options(args, rules, solo=solo)
@@ -430,8 +500,13 @@ def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bo
         options["card_name"] = Path(card).stem
     name = name or _free_name(api, f"{player_name(config)}-table")
     _say(f"hosting table {name} ({rules}, {options['deck']} deck)...")
-    request: dict[str, Any] = {"type": "create", "name": name, "rules": rules,
-                               "private": args.private, "options": options}
+    request: dict[str, Any] = {
+        "type": "create",
+        "name": name,
+        "rules": rules,
+        "private": args.private,
+        "options": options,
+    }
     if solo:
         request["listed"] = False
     answer = checked(api.request(request))
@@ -444,12 +519,21 @@ def _host(api: LocalApi, args: argparse.Namespace, config: Config, name: str, bo
     try:
         port = int(checked(api.request({"type": "status"}))["port"])
         key = str(checked(api.request({"type": "whoami"})).get("public_key"))
-        seats = seat_new_bots(started, state, table=table, rules=rules, count=bots,
-                              host_port=port, host_key=key, code=code,
-                              verbose=int(getattr(args, "verbose", 0) or 0), pause=pause,
-                              level=level,
-                              say=_say)
-    except BaseException:   # a table short of its bots is no use: do not leave it behind
+        seats = seat_new_bots(
+            started,
+            state,
+            table=table,
+            rules=rules,
+            count=bots,
+            host_port=port,
+            host_key=key,
+            code=code,
+            verbose=int(getattr(args, "verbose", 0) or 0),
+            pause=pause,
+            level=level,
+            say=_say,
+        )
+    except BaseException:  # a table short of its bots is no use: do not leave it behind
         started.stop()
         with contextlib.suppress(FourwindsError, OSError):
             api.request({"type": "leave", "table": table, "force": True})
@@ -465,8 +549,9 @@ def _after_screen(api: LocalApi, table: str, seats: BotSeats | None) -> None:
     a table left from the lobby (L) forgets its bot seats; otherwise say how to come back."""
     try:
         tables = checked(api.request({"type": "tables"})).get("tables") or ()
-        if not any(isinstance(t, Mapping) and table in (t.get("table"), t.get("name"))
-                   for t in tables):
+        if not any(
+            isinstance(t, Mapping) and table in (t.get("table"), t.get("name")) for t in tables
+        ):
             if seats is not None:
                 forget_bot_seats(seats)
             _say("you left the table")
@@ -481,5 +566,7 @@ def _after_screen(api: LocalApi, table: str, seats: BotSeats | None) -> None:
     except (FourwindsError, OSError) as error:
         log.info("after the screen: %s", error)
         return
-    _say("your daemon keeps your seat: `fourwinds play` returns to the table, "
-         "`fourwinds stop` stops the daemon")
+    _say(
+        "your daemon keeps your seat: `fourwinds play` returns to the table, "
+        "`fourwinds stop` stops the daemon"
+    )

@@ -19,13 +19,19 @@ from fourwinds.protocol.table.transcript import check_messages
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "replay", help="print a stored hand or match turn by turn")
-    parser.add_argument("file", metavar="FILE",
-                        help="a transcript (`fourwinds export`, demo --transcript) or a "
-                             "daemon's records.log")
-    parser.add_argument("--verbose", action="store_true",
-                        help="every action with its step, also the answers that change nothing "
-                             "(no call, pass) and the private details (deals, draws)")
+        "replay", help="print a stored hand or match turn by turn"
+    )
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a transcript (`fourwinds export`, demo --transcript) or a daemon's records.log",
+    )
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        help="every action with its step, also the answers that change nothing "
+        "(no call, pass) and the private details (deals, draws)",
+    )
     parser.set_defaults(handler=run_replay)
 
 

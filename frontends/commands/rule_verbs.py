@@ -21,6 +21,5 @@ def register(sub: Any, only: str | None = None) -> None:
         if only is not None and verb != only:
             continue
         parser: argparse.ArgumentParser = sub.add_parser(verb, help=text)
-        commands = parser.add_subparsers(dest=f"{verb}_command", metavar="COMMAND",
-                                         required=True)
+        commands = parser.add_subparsers(dest=f"{verb}_command", metavar="COMMAND", required=True)
         add_commands(commands, verb)

@@ -17,7 +17,8 @@ from fourwinds.frontends.local_seats import bot_daemon_dirs, is_running, stop_ru
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "stop", help="stop your daemon (it keeps your seats: `play` starts it again)")
+        "stop", help="stop your daemon (it keeps your seats: `play` starts it again)"
+    )
     parser.add_argument("--data-dir", help="the daemon's data directory")
     parser.set_defaults(handler=_run)
 
@@ -47,6 +48,7 @@ def _run(args: argparse.Namespace) -> int:
     if pid is None:
         print(f"no daemon is running; stopped {seats}" if bots else "no daemon is running")
     else:
-        print(f"stopped your daemon{f' (pid {pid})' if pid else ''}"
-              f"{f' and {seats}' if bots else ''}")
+        print(
+            f"stopped your daemon{f' (pid {pid})' if pid else ''}{f' and {seats}' if bots else ''}"
+        )
     return 0

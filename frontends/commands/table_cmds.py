@@ -33,11 +33,13 @@ SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north
 def register(sub: Any) -> None:
     host = sub.add_parser("host", help="open a table on this daemon for others to join")
     host.add_argument("name", nargs="?", help="table name (default: config 'table', then yours)")
-    host.add_argument("--rules", choices=rule_names(),
-                      help="rule set (default: config, then american)")
+    host.add_argument(
+        "--rules", choices=rule_names(), help="rule set (default: config, then american)"
+    )
     host.add_argument("--card", metavar="FILE", help="American card file (default: house card)")
-    host.add_argument("--private", action="store_true",
-                      help="joining needs the short code this prints")
+    host.add_argument(
+        "--private", action="store_true", help="joining needs the short code this prints"
+    )
     add_table_options(host)
     add_daemon_options(host, table=False)
     host.set_defaults(handler=cmd_host)
@@ -52,8 +54,13 @@ def register(sub: Any) -> None:
     join.set_defaults(handler=cmd_join)
 
     seat = sub.add_parser("seat", help="take a seat at a table you joined")
-    seat.add_argument("wind", nargs="?", default="any",
-                      choices=[*SEAT_CHOICES, "any"], help="the seat wanted (default: any free)")
+    seat.add_argument(
+        "wind",
+        nargs="?",
+        default="any",
+        choices=[*SEAT_CHOICES, "any"],
+        help="the seat wanted (default: any free)",
+    )
     add_daemon_options(seat)
     seat.set_defaults(handler=cmd_seat)
 
@@ -62,8 +69,12 @@ def register(sub: Any) -> None:
     ready.set_defaults(handler=cmd_ready)
 
     status = sub.add_parser("status", help="the table as your seat sees it, with legal actions")
-    status.add_argument("--wait", type=float, metavar="SECONDS",
-                        help="first wait (up to SECONDS) until you have something to do")
+    status.add_argument(
+        "--wait",
+        type=float,
+        metavar="SECONDS",
+        help="first wait (up to SECONDS) until you have something to do",
+    )
     add_daemon_options(status)
     status.set_defaults(handler=cmd_status)
 
@@ -72,8 +83,10 @@ def register(sub: Any) -> None:
     hand.set_defaults(handler=cmd_hand)
 
 
-NO_FLOWERS_IS_MCR = ("--no-flowers is for MCR tables (add --rules mcr): an American wall "
-                     "always has its flowers, card hands use them")
+NO_FLOWERS_IS_MCR = (
+    "--no-flowers is for MCR tables (add --rules mcr): an American wall "
+    "always has its flowers, card hands use them"
+)
 
 
 def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = False) -> None:
@@ -84,45 +97,72 @@ def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = F
     bots (`play --bots 3`): the masked deck protects players from each other's software,
     and there is no other player's software at such a table.
     """
-    parser.add_argument("--hands", type=int, default=0, metavar="N",
-                        help="hands in the match (default: the rule set's, American 4, MCR 16)")
+    parser.add_argument(
+        "--hands",
+        type=int,
+        default=0,
+        metavar="N",
+        help="hands in the match (default: the rule set's, American 4, MCR 16)",
+    )
     deck = parser.add_mutually_exclusive_group()
-    deck.add_argument("--practice", action="store_const", const="practice", dest="deck",
-                      help="practice deck: quicker, but the wall is not hidden from the "
-                           "seats' software")
-    deck.add_argument("--fair", action="store_const", const="masked", dest="deck",
-                      help="the fair, masked deck (mental poker): nobody's software can see "
-                           "the wall" + (" (default unless all three others are your bots)"
-                                         if solo_default else " (default)"))
-    parser.add_argument("--no-flowers", action="store_false", dest="flowers",
-                        help="MCR: play without the 8 flowers and seasons (136 tiles, no "
-                             "flower points; many Botzone bots were trained so)")
-    parser.add_argument("--no-auto-pass", action="store_false", dest="auto_pass",
-                        help="every player answers every discard (by default a seat that "
-                             "cannot call it passes at once, as on online tables)")
+    deck.add_argument(
+        "--practice",
+        action="store_const",
+        const="practice",
+        dest="deck",
+        help="practice deck: quicker, but the wall is not hidden from the seats' software",
+    )
+    deck.add_argument(
+        "--fair",
+        action="store_const",
+        const="masked",
+        dest="deck",
+        help="the fair, masked deck (mental poker): nobody's software can see "
+        "the wall"
+        + (" (default unless all three others are your bots)" if solo_default else " (default)"),
+    )
+    parser.add_argument(
+        "--no-flowers",
+        action="store_false",
+        dest="flowers",
+        help="MCR: play without the 8 flowers and seasons (136 tiles, no "
+        "flower points; many Botzone bots were trained so)",
+    )
+    parser.add_argument(
+        "--no-auto-pass",
+        action="store_false",
+        dest="auto_pass",
+        help="every player answers every discard (by default a seat that "
+        "cannot call it passes at once, as on online tables)",
+    )
     for window, what in _WINDOW_HELP.items():
-        parser.add_argument(f"--{window.replace('_', '-')}", type=float, metavar="SECONDS",
-                            dest=window, help=what)
+        parser.add_argument(
+            f"--{window.replace('_', '-')}", type=float, metavar="SECONDS", dest=window, help=what
+        )
 
 
 _WINDOW_HELP = {
     "call_window": "how long each player may think about calling a discard (default: "
-                   "config, then 8)",
+    "config, then 8)",
     "turn_window": "how long a player may take to discard (default: config, then 0: no timer)",
     "charleston_window": "how long each Charleston pass may take (default: config, then 60)",
     "next_window": "how long the end-of-hand screen waits for every player's next (default: "
-                   "config, then 60; 0: until everyone says next)",
+    "config, then 60; 0: until everyone says next)",
 }
 
 
 def _card_problem(rules: str) -> str | None:
     """Why a card file cannot go to a table of ``rules`` (it is not the card's rule set)."""
-    with_card = [ruleset_named(name) for name in rule_names()
-                 if ruleset_named(name).plays_a_card]
+    with_card = [ruleset_named(name) for name in rule_names() if ruleset_named(name).plays_a_card]
     if any(ruleset.name == rules for ruleset in with_card):
         return None
-    return " or ".join(f"--card is for {ruleset.title} tables (add --rules {ruleset.name})"
-                       for ruleset in with_card) or "--card: no rule set plays a card"
+    return (
+        " or ".join(
+            f"--card is for {ruleset.title} tables (add --rules {ruleset.name})"
+            for ruleset in with_card
+        )
+        or "--card: no rule set plays a card"
+    )
 
 
 def check_flowers(args: argparse.Namespace, rules: str) -> None:
@@ -132,8 +172,7 @@ def check_flowers(args: argparse.Namespace, rules: str) -> None:
         raise FourwindsError(NO_FLOWERS_IS_MCR)
 
 
-def table_options(args: argparse.Namespace, rules: str, *, solo: bool = False
-                  ) -> dict[str, Any]:
+def table_options(args: argparse.Namespace, rules: str, *, solo: bool = False) -> dict[str, Any]:
     """The local API's table options for ``--hands``, the deck, auto-pass, ``--no-flowers``
     (the rule set's option ``{"rules": {"flowers": false}}``, MCR only; also from the config
     file's ``flowers = false`` for an MCR table) and the timers
@@ -173,8 +212,13 @@ def cmd_host(args: argparse.Namespace) -> int:
     name = args.name or config.table or f"{player_name(config)}-table"
     rules = args.rules or config.rules
     options = table_options(args, rules)
-    request: dict[str, Any] = {"type": "create", "name": name, "rules": rules,
-                               "private": args.private, "options": options}
+    request: dict[str, Any] = {
+        "type": "create",
+        "name": name,
+        "rules": rules,
+        "private": args.private,
+        "options": options,
+    }
     card = args.card or config.card
     if card:
         problem = _card_problem(rules)
@@ -200,8 +244,11 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.host and args.port and args.key:
         request.update(host=args.host, port=args.port, public_key=args.key)
     answer = _run(args, request)
-    emit(args, [f"joined table {answer.get('table', args.target)}; take a seat: fourwinds seat"],
-         answer)
+    emit(
+        args,
+        [f"joined table {answer.get('table', args.target)}; take a seat: fourwinds seat"],
+        answer,
+    )
     return 0
 
 
@@ -227,8 +274,12 @@ def cmd_ready(args: argparse.Namespace) -> int:
             event = {}
         ready = [a for a in event.get("legal_actions") or () if a.get("type") == "ready"]
         if ready:
-            request = {"type": "act", "table": table, "seq": event.get("seq"),
-                       "action": ready[0].get("id")}
+            request = {
+                "type": "act",
+                "table": table,
+                "seq": event.get("seq"),
+                "action": ready[0].get("id"),
+            }
         else:
             request = {"type": "ready", "table": table}
         answer = checked(api.request(request))
@@ -251,8 +302,11 @@ def wait_for_turn(api: LocalApi, table: str, seconds: float) -> dict[str, Any]:
         if left <= 0:
             break
         incoming = api.next_event(min(left, 1.0))
-        if incoming is not None and incoming.get("type") == "view" \
-                and incoming.get("table") in (table_id, table):
+        if (
+            incoming is not None
+            and incoming.get("type") == "view"
+            and incoming.get("table") in (table_id, table)
+        ):
             event = incoming
     return event
 
@@ -289,10 +343,20 @@ def cmd_hand(args: argparse.Namespace) -> int:
     lines = hand_lines(event)
     if view.get("result"):
         lines.extend(result_lines(view, 100, False, True))
-    emit(args, lines, {"table": table, "seq": event.get("seq"),
-                       "hand": rack_tiles(view), "drawn": view.get("drawn"),
-                       "hints": view.get("hints") or [], "phase": view.get("phase"),
-                       "result": view.get("result"), "next": view.get("next"),
-                       "history": view.get("history") or [],
-                       "standings": view.get("standings")})
+    emit(
+        args,
+        lines,
+        {
+            "table": table,
+            "seq": event.get("seq"),
+            "hand": rack_tiles(view),
+            "drawn": view.get("drawn"),
+            "hints": view.get("hints") or [],
+            "phase": view.get("phase"),
+            "result": view.get("result"),
+            "next": view.get("next"),
+            "history": view.get("history") or [],
+            "standings": view.get("standings"),
+        },
+    )
     return 0

@@ -23,17 +23,30 @@ FIRST_LOOK_S = 5.0
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "tables", help="list tables: yours and those announced nearby (starts your daemon)")
+        "tables", help="list tables: yours and those announced nearby (starts your daemon)"
+    )
     parser.add_argument("--data-dir", help="the daemon's data directory")
-    parser.add_argument("--wait", type=float, metavar="SECONDS",
-                        help="first wait up to SECONDS for a table to be seen nearby "
-                             f"(default: {FIRST_LOOK_S:.0f} when the daemon was just started, "
-                             "else 0)")
-    parser.add_argument("--port", type=int, metavar="PORT",
-                        help="your daemon's peer port, when this starts it (default: config, "
-                             "then 7420)")
-    parser.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
-                        help="also ask this daemon directly (where multicast is blocked)")
+    parser.add_argument(
+        "--wait",
+        type=float,
+        metavar="SECONDS",
+        help="first wait up to SECONDS for a table to be seen nearby "
+        f"(default: {FIRST_LOOK_S:.0f} when the daemon was just started, "
+        "else 0)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        metavar="PORT",
+        help="your daemon's peer port, when this starts it (default: config, then 7420)",
+    )
+    parser.add_argument(
+        "--peer",
+        action="append",
+        default=[],
+        metavar="HOST:PORT",
+        help="also ask this daemon directly (where multicast is blocked)",
+    )
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.set_defaults(handler=_run)
 
@@ -42,23 +55,36 @@ def _run(args: argparse.Namespace) -> int:
     data_dir = data_dir_of(args)
     try:
         api, process = ensure_daemon(
-            DaemonPlan(data_dir, state_dir_of(args),
-                       args.port if args.port is not None else config_of(args).port,
-                       tuple(args.peer)))
-    except SoloBusy:    # its solo table is being played: list what it has
+            DaemonPlan(
+                data_dir,
+                state_dir_of(args),
+                args.port if args.port is not None else config_of(args).port,
+                tuple(args.peer),
+            )
+        )
+    except SoloBusy:  # its solo table is being played: list what it has
         api, process = connect(data_dir, subscribe=False), None
     fresh = process is not None
     if fresh:
-        print("fourwinds: started your daemon (`fourwinds stop` stops it)", file=sys.stderr,
-              flush=True)
+        print(
+            "fourwinds: started your daemon (`fourwinds stop` stops it)",
+            file=sys.stderr,
+            flush=True,
+        )
     try:
         wait = args.wait if args.wait is not None else (FIRST_LOOK_S if fresh else 0.0)
         answer = _look(api, max(0.0, wait), bool(args.peer))
     finally:
         api.close()
     if args.json:
-        print(json.dumps({**{k: answer[k] for k in ("tables", "seen", "peers")},
-                          "set_aside": answer.get("set_aside") or []}))
+        print(
+            json.dumps(
+                {
+                    **{k: answer[k] for k in ("tables", "seen", "peers")},
+                    "set_aside": answer.get("set_aside") or [],
+                }
+            )
+        )
         return 0
     # the rules column as wide as its longest entry ("MCR, no flowers"), the same in every list
     every = [*answer["tables"], *(answer.get("set_aside") or ()), *answer["seen"]]
@@ -66,14 +92,19 @@ def _run(args: argparse.Namespace) -> int:
     print("Your tables:" if answer["tables"] else "You sit at no table.")
     for t in answer["tables"]:
         code = f"  code {t['code']}" if t.get("code") else ""
-        print(f"  {t['name']:<20} {_rules(t):<{width}} {t['seated']}/4 seated  "
-              f"{t['table'][:8]}{code}")
-    for t in answer.get("set_aside") or ():     # not resumed: docs/DAEMON.md says why
-        print(f"  {t['name']:<20} {_rules(t):<{width}} set aside: {t['set_aside']} "
-              f"(kept in {t['folder']})")
+        print(
+            f"  {t['name']:<20} {_rules(t):<{width}} {t['seated']}/4 seated  {t['table'][:8]}{code}"
+        )
+    for t in answer.get("set_aside") or ():  # not resumed: docs/DAEMON.md says why
+        print(
+            f"  {t['name']:<20} {_rules(t):<{width}} set aside: {t['set_aside']} "
+            f"(kept in {t['folder']})"
+        )
     if runs_solo(data_dir):
-        print("Your daemon runs for solo play (127.0.0.1 only) and sees no other tables: "
-              "`fourwinds stop`, then `fourwinds tables` again.")
+        print(
+            "Your daemon runs for solo play (127.0.0.1 only) and sees no other tables: "
+            "`fourwinds stop`, then `fourwinds tables` again."
+        )
         return 0
     print("Seen nearby:" if answer["seen"] else "No other tables seen (yet).")
     for t in answer["seen"]:
@@ -83,8 +114,10 @@ def _run(args: argparse.Namespace) -> int:
         # the host by name (an older daemon announces none: its address alone); the key's
         # fingerprint belongs where trust is decided (pairing, whoami)
         host = f"{t['player']} " if t.get("player") else ""
-        print(f"  {t['name']:<20} {_rules(t):<{width}} {free}{lock}  "
-              f"host {host}at {t['host']}:{t['port']}{flag}")
+        print(
+            f"  {t['name']:<20} {_rules(t):<{width}} {free}{lock}  "
+            f"host {host}at {t['host']}:{t['port']}{flag}"
+        )
     for peer in answer["peers"]:
         if "error" in peer:
             print(f"  peer: {peer['error']}")
@@ -109,8 +142,12 @@ def _look(api: LocalApi, wait: float, peers: bool = False) -> dict[str, Any]:
                 print(file=sys.stderr)
             return answer
         if not said:
-            print(f"fourwinds: looking for tables nearby (up to {wait:.0f} s)", end="",
-                  file=sys.stderr, flush=True)
+            print(
+                f"fourwinds: looking for tables nearby (up to {wait:.0f} s)",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
             said = True
         print(".", end="", file=sys.stderr, flush=True)
         time.sleep(0.5)

@@ -35,43 +35,60 @@ def register(sub: Any) -> None:
     from fourwinds.frontends.commands.tournament_cmds import add_parsers
 
     parser: argparse.ArgumentParser = sub.add_parser(
-        "tournament", help="venue tournaments: create, join, status, standings, export...",
+        "tournament",
+        help="venue tournaments: create, join, status, standings, export...",
         description="Venue tournaments (docs/TOURNAMENT.md). `start` seats a round; each "
-                    "player's daemon opens or joins its table, and `fourwinds play "
-                    "--tournament NAME` takes the player there.")
+        "player's daemon opens or joins its table, and `fourwinds play "
+        "--tournament NAME` takes the player there.",
+    )
     commands = parser.add_subparsers(dest="tournament_command", metavar="COMMAND")
     add_parsers(commands)
     seating = commands.add_parser(
-        "seating", help="print the seating method's rounds for N players (pure, for checking)",
+        "seating",
+        help="print the seating method's rounds for N players (pure, for checking)",
         description="Seat N players for R rounds with the tournament seating method "
-                    "(docs/TOURNAMENT.md) and print the tables: E, S, W, N per table, "
-                    "players numbered from 0, a bot seat as null (--json) or 'bot'.")
+        "(docs/TOURNAMENT.md) and print the tables: E, S, W, N per table, "
+        "players numbered from 0, a bot seat as null (--json) or 'bot'.",
+    )
     seating.add_argument("--players", type=int, required=True, metavar="N")
     seating.add_argument("--rounds", type=int, required=True, metavar="R")
-    seating.add_argument("--seed", default="", metavar="HEX",
-                         help="the event's seed, in hex (default: none, the empty seed)")
-    seating.add_argument("--fill", choices=("bots", "byes"), default="bots",
-                         help="when N is not a multiple of 4: bot seats (default) or byes")
-    seating.add_argument("--json", action="store_true",
-                         help='print {"rounds": [[[E, S, W, N], ...], ...]} only')
+    seating.add_argument(
+        "--seed",
+        default="",
+        metavar="HEX",
+        help="the event's seed, in hex (default: none, the empty seed)",
+    )
+    seating.add_argument(
+        "--fill",
+        choices=("bots", "byes"),
+        default="bots",
+        help="when N is not a multiple of 4: bot seats (default) or byes",
+    )
+    seating.add_argument(
+        "--json", action="store_true", help='print {"rounds": [[[E, S, W, N], ...], ...]} only'
+    )
     seating.set_defaults(handler=run_seating)
     verify = commands.add_parser(
-        "verify", help="recompute a tournament export: signatures, seeds, seating, results",
+        "verify",
+        help="recompute a tournament export: signatures, seeds, seating, results",
         description="Check a tournament export file (`fourwinds tournament export`): every "
-                    "record's signature, every round's seed and seating against the seating "
-                    "method, every result against the four seats of its table; print the "
-                    "standings (exit 0) or each problem in one line (exit 1).")
+        "record's signature, every round's seed and seating against the seating "
+        "method, every result against the four seats of its table; print the "
+        "standings (exit 0) or each problem in one line (exit 1).",
+    )
     verify.add_argument("file", metavar="FILE", help="a tournament export file")
     verify.set_defaults(handler=run_verify)
     parser.set_defaults(handler=run_group)
 
 
 def run_group(args: argparse.Namespace) -> int:
-    print("fourwinds tournament: give a command: create, list, join, start, status, "
-          "standings, export, verify, seating, director (a new one, by a majority); the "
-          "director also result, correct, penalty, extend, end-table, substitute, withdraw "
-          "(play your table of each round with `fourwinds play --tournament NAME`)",
-          file=sys.stderr)
+    print(
+        "fourwinds tournament: give a command: create, list, join, start, status, "
+        "standings, export, verify, seating, director (a new one, by a majority); the "
+        "director also result, correct, penalty, extend, end-table, substitute, withdraw "
+        "(play your table of each round with `fourwinds play --tournament NAME`)",
+        file=sys.stderr,
+    )
     return 2
 
 
@@ -88,12 +105,14 @@ def run_seating(args: argparse.Namespace) -> int:
         return 0
     lines = []
     for seating in plan:
-        lines.append(f"Round {seating.round + 1}"
-                     + (f" (byes: {', '.join(map(str, seating.byes))})" if seating.byes
-                        else ""))
+        lines.append(
+            f"Round {seating.round + 1}"
+            + (f" (byes: {', '.join(map(str, seating.byes))})" if seating.byes else "")
+        )
         for number, table in enumerate(seating.tables, 1):
-            seats = "  ".join(f"{wind} {'bot' if p is None else p}"
-                              for wind, p in zip("ESWN", table, strict=True))
+            seats = "  ".join(
+                f"{wind} {'bot' if p is None else p}" for wind, p in zip("ESWN", table, strict=True)
+            )
             lines.append(f"  table {number}: {seats}")
     print_lines(lines)
     return 0
@@ -130,40 +149,55 @@ def describe_event(verdict: Verdict) -> list[str]:
     create = verdict.create
     assert create is not None
     names = [shown_name(name, 20) for name in verdict.names]
-    lines = [f"OK: \"{shown_name(create.name, 64)}\", {create.rules}, "
-             f"{len(verdict.entrants)} entrants, {len(verdict.rounds)} of {create.rounds} "
-             f"round(s) started, {verdict.results} table result(s)"]
+    lines = [
+        f'OK: "{shown_name(create.name, 64)}", {create.rules}, '
+        f"{len(verdict.entrants)} entrants, {len(verdict.rounds)} of {create.rounds} "
+        f"round(s) started, {verdict.results} table result(s)"
+    ]
     lines.append("rank  player                points   score  played  byes")
     for row in verdict.standings:
         points = row.points
-        shown = (str(points.numerator) if points.denominator == 1
-                 else f"{float(points):.2f}")
-        lines.append(f"{row.rank:>4}  {names[row.player]:<20}  {shown:>6}  "
-                     f"{row.score:>6}  {row.played:>6}  {row.byes:>4}")
+        shown = str(points.numerator) if points.denominator == 1 else f"{float(points):.2f}"
+        lines.append(
+            f"{row.rank:>4}  {names[row.player]:<20}  {shown:>6}  "
+            f"{row.score:>6}  {row.played:>6}  {row.byes:>4}"
+        )
     for item in verdict.adjustments:
         if isinstance(item, Correction):
-            lines.append(f"correction: round {item.round + 1}, table {item.table + 1} "
-                         f"scores {list(item.scores)}: {clean_text(item.reason)}")
+            lines.append(
+                f"correction: round {item.round + 1}, table {item.table + 1} "
+                f"scores {list(item.scores)}: {clean_text(item.reason)}"
+            )
         else:
-            lines.append(f"penalty: round {item.round + 1}, "
-                         f"{names[verdict.entrants.index(item.player)]}: "
-                         f"-{item.points} points, -{item.score} score: {clean_text(item.reason)}")
-    for clock in verdict.clock_records:     # the round clock's records (time, extra, end)
+            lines.append(
+                f"penalty: round {item.round + 1}, "
+                f"{names[verdict.entrants.index(item.player)]}: "
+                f"-{item.points} points, -{item.score} score: {clean_text(item.reason)}"
+            )
+    for clock in verdict.clock_records:  # the round clock's records (time, extra, end)
         if isinstance(clock, TimeCall):
             lines.append(f"time called: round {clock.round + 1}")
         elif isinstance(clock, Extension):
-            lines.append(f"extension: round {clock.round + 1}, table {clock.table + 1} "
-                         f"+{clock.minutes} min: {clean_text(clock.reason)}")
+            lines.append(
+                f"extension: round {clock.round + 1}, table {clock.table + 1} "
+                f"+{clock.minutes} min: {clean_text(clock.reason)}"
+            )
         else:
-            lines.append(f"table ended: round {clock.round + 1}, table {clock.table + 1}: "
-                         f"{clean_text(clock.reason)}")
+            lines.append(
+                f"table ended: round {clock.round + 1}, table {clock.table + 1}: "
+                f"{clean_text(clock.reason)}"
+            )
     by_key = dict(zip(verdict.entrants, names, strict=True))
     for sub in verdict.substitutes:
         taker = "a bot" if sub.substitute is None else by_key.get(sub.substitute, "?")
-        lines.append(f"substitute: round {sub.round + 1}, table {sub.table + 1}, "
-                     f"{'ESWN'[sub.seat]}: {taker} for {by_key.get(sub.leaving, '?')} after "
-                     f"{sub.hands} hand(s) {list(sub.scores)}: {clean_text(sub.reason)}")
+        lines.append(
+            f"substitute: round {sub.round + 1}, table {sub.table + 1}, "
+            f"{'ESWN'[sub.seat]}: {taker} for {by_key.get(sub.leaving, '?')} after "
+            f"{sub.hands} hand(s) {list(sub.scores)}: {clean_text(sub.reason)}"
+        )
     for change in verdict.directors:
-        lines.append(f"new director: {change.director.hex()[:16]}, named by the entrants at "
-                     f"record {change.at}: {clean_text(change.reason)}")
+        lines.append(
+            f"new director: {change.director.hex()[:16]}, named by the entrants at "
+            f"record {change.at}: {clean_text(change.reason)}"
+        )
     return lines

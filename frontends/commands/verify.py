@@ -21,12 +21,18 @@ from fourwinds.protocol.table.transcript import Verdict, check_messages
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "verify", help="re-check a stored hand or match (signatures, chains, rules, deck)")
-    parser.add_argument("file", metavar="FILE",
-                        help="a transcript (`fourwinds export`, demo --transcript) or a "
-                             "daemon's records.log")
-    parser.add_argument("--partial", action="store_true",
-                        help="accept a transcript that stops before the end of the match")
+        "verify", help="re-check a stored hand or match (signatures, chains, rules, deck)"
+    )
+    parser.add_argument(
+        "file",
+        metavar="FILE",
+        help="a transcript (`fourwinds export`, demo --transcript) or a daemon's records.log",
+    )
+    parser.add_argument(
+        "--partial",
+        action="store_true",
+        help="accept a transcript that stops before the end of the match",
+    )
     parser.set_defaults(handler=run_verify)
 
 
@@ -38,8 +44,11 @@ def load(path: str) -> Loaded:
     except StoredError as error:
         raise UsageError(str(error)) from None
     if loaded.source == "record log":
-        print(f"fourwinds: {path} is a daemon's record log; reading the messages it holds "
-              "(`fourwinds export TABLE` writes them as a transcript file)", file=sys.stderr)
+        print(
+            f"fourwinds: {path} is a daemon's record log; reading the messages it holds "
+            "(`fourwinds export TABLE` writes them as a transcript file)",
+            file=sys.stderr,
+        )
     if loaded.note:
         print(f"fourwinds: {loaded.note}", file=sys.stderr)
     return loaded
@@ -54,10 +63,11 @@ def describe_verdict(verdict: Verdict) -> list[str]:
         rules = s.open.rules
         if s.rules is not None and not s.rules.flowers(s.open.options):
             rules += " without flowers"
-        lines.append(f"table {shown} \"{s.open.name}\": {rules}, {deck} deck, "
-                     f"protocol {s.version}")
-    lines.append(f"{s.hands_played} hand(s) checked, {sum(len(c.accepted) for c in s.chains)} "
-                 "signed messages")
+        lines.append(f'table {shown} "{s.open.name}": {rules}, {deck} deck, protocol {s.version}')
+    lines.append(
+        f"{s.hands_played} hand(s) checked, {sum(len(c.accepted) for c in s.chains)} "
+        "signed messages"
+    )
     for hand_no, outcome, _ in s.outcomes:
         lines.append(f"  hand {hand_no + 1}: {outcome.summary}")
     for problem in verdict.problems:

@@ -24,16 +24,28 @@ from fourwinds.protocol.errors import FourwindsError
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "web", help="the table in your browser: lobby, table, results (starts your daemon)")
+        "web", help="the table in your browser: lobby, table, results (starts your daemon)"
+    )
     parser.add_argument("--table", metavar="NAME|ID", help="open this table of yours first")
-    parser.add_argument("--no-browser", action="store_true",
-                        help="only print the address (with its token); open no browser")
+    parser.add_argument(
+        "--no-browser",
+        action="store_true",
+        help="only print the address (with its token); open no browser",
+    )
     parser.add_argument("--data-dir", metavar="DIR", help="your daemon's data directory")
-    parser.add_argument("--port", type=int, metavar="PORT",
-                        help="your daemon's peer port, when this starts it (default: config, "
-                             "then 7420)")
-    parser.add_argument("--peer", action="append", default=[], metavar="HOST:PORT",
-                        help="reach this daemon directly, where multicast is blocked")
+    parser.add_argument(
+        "--port",
+        type=int,
+        metavar="PORT",
+        help="your daemon's peer port, when this starts it (default: config, then 7420)",
+    )
+    parser.add_argument(
+        "--peer",
+        action="append",
+        default=[],
+        metavar="HOST:PORT",
+        help="reach this daemon directly, where multicast is blocked",
+    )
     add_bot_pause_option(parser)
     add_bot_level_option(parser)
     parser.set_defaults(handler=cmd_web)
@@ -55,17 +67,27 @@ def cmd_web(args: argparse.Namespace) -> int:
     pause = chosen_pause(args.bot_pause, config_of(args).bot_pause)
     level = chosen_level(args.bot_level, config_of(args).bot_level)
     try:
-        if is_running(data_dir):    # whatever kind (a solo one too): used as it is
+        if is_running(data_dir):  # whatever kind (a solo one too): used as it is
             api = connect(data_dir, subscribe=False)
             add_peers(api, tuple(args.peer))
         else:
-            print("fourwinds web: starting your daemon (`fourwinds stop` stops it)",
-                  file=sys.stderr, flush=True)
+            print(
+                "fourwinds web: starting your daemon (`fourwinds stop` stops it)",
+                file=sys.stderr,
+                flush=True,
+            )
             port = args.port if args.port is not None else config_of(args).port
             api, _ = ensure_daemon(DaemonPlan(data_dir, state, port, tuple(args.peer)))
         api.close()
-        return serve(data_dir, state, table=args.table, browser=not args.no_browser,
-                     verbose=int(getattr(args, "verbose", 0) or 0), bot_pause=pause,
-                     bot_level=level, say=say)
+        return serve(
+            data_dir,
+            state,
+            table=args.table,
+            browser=not args.no_browser,
+            verbose=int(getattr(args, "verbose", 0) or 0),
+            bot_pause=pause,
+            bot_level=level,
+            say=say,
+        )
     except OSError as error:
         raise FourwindsError(str(error) or type(error).__name__) from None

@@ -11,7 +11,8 @@ from fourwinds.frontends.cli_common import config_of, data_dir_of
 
 def register(sub: Any) -> None:
     parser: argparse.ArgumentParser = sub.add_parser(
-        "whoami", help="print your identity key fingerprint and player name")
+        "whoami", help="print your identity key fingerprint and player name"
+    )
     parser.add_argument("--data-dir", help="the daemon's data directory")
     parser.set_defaults(handler=_run)
 

@@ -39,8 +39,22 @@ from fourwinds.protocol.table.registry import rule_names
 log = logging.getLogger(__name__)
 Message = dict[str, Any]
 # the tournament requests only read: the page shows an event, it never changes one
-RELAYED = frozenset({"tables", "view", "sheet", "rulesets", "suggest", "act", "ready", "seat",
-                     "peer", "tournament_list", "tournament_status", "tournament_standings"})
+RELAYED = frozenset(
+    {
+        "tables",
+        "view",
+        "sheet",
+        "rulesets",
+        "suggest",
+        "act",
+        "ready",
+        "seat",
+        "peer",
+        "tournament_list",
+        "tournament_status",
+        "tournament_standings",
+    }
+)
 MAX_PAGE_MESSAGE = 64 * 1024
 
 
@@ -51,28 +65,34 @@ class PageError(FourwindsError):
 class Bridge:
     """What every page shares: the daemon link, the bot seats, the table to show first."""
 
-    def __init__(self, link: AsyncLink, bots: BotKeeper, table: str | None,
-                 hello: Mapping[str, Any]) -> None:
+    def __init__(
+        self, link: AsyncLink, bots: BotKeeper, table: str | None, hello: Mapping[str, Any]
+    ) -> None:
         self.link = link
         self.bots = bots
         self.table = table
         self.hello = dict(hello)
-        self.pages: set[web.WebSocketResponse] = set()   # the WebSockets open now
+        self.pages: set[web.WebSocketResponse] = set()  # the WebSockets open now
 
     async def close_pages(self) -> None:
         """Close every open page's WebSocket ("going away"): the server is stopping. Without
         this the server would wait for the browser to close the page first (aiohttp waits for
         running handlers), and `play --web` took 10-30 s to end after Ctrl-C."""
-        await asyncio.gather(*(page.close(code=WSCloseCode.GOING_AWAY,
-                                          message=b"the web server stopped")
-                               for page in list(self.pages)), return_exceptions=True)
+        await asyncio.gather(
+            *(
+                page.close(code=WSCloseCode.GOING_AWAY, message=b"the web server stopped")
+                for page in list(self.pages)
+            ),
+            return_exceptions=True,
+        )
 
     async def serve(self, request: web.Request) -> web.WebSocketResponse:
         """Run one page's WebSocket until it closes."""
         # not compressed: the page is on this machine, where deflating every view (a few KB,
         # several a second) only costs both ends CPU at the moment a move must be shown
-        socket = web.WebSocketResponse(max_msg_size=MAX_PAGE_MESSAGE, heartbeat=20.0,
-                                       compress=False)
+        socket = web.WebSocketResponse(
+            max_msg_size=MAX_PAGE_MESSAGE, heartbeat=20.0, compress=False
+        )
         await socket.prepare(request)
         self.pages.add(socket)
         try:
@@ -96,7 +116,7 @@ class Bridge:
                 return await self._open(body)
             if kind == "leave":
                 return await self._leave(body)
-            if kind == "keys":      # the help page: the table's one key list (table_help.py)
+            if kind == "keys":  # the help page: the table's one key list (table_help.py)
                 return {"ok": True, "sections": page_sections()}
         except (FourwindsError, TimeoutError, OSError) as error:
             return {"ok": False, "error": str(error) or type(error).__name__}
@@ -127,11 +147,17 @@ class Bridge:
         options = dict(options)
         options.setdefault("deck", "practice" if bots == 3 else "masked")
         name = str(body.get("name") or "").strip() or await self._free_name(
-            f"{self.hello.get('name') or 'my'}-table")
-        request: Message = {"type": "create", "name": name, "rules": rules,
-                            "private": bool(body.get("private")), "options": options}
+            f"{self.hello.get('name') or 'my'}-table"
+        )
+        request: Message = {
+            "type": "create",
+            "name": name,
+            "rules": rules,
+            "private": bool(body.get("private")),
+            "options": options,
+        }
         if bots == 3:
-            request["listed"] = False   # you and your bots: never announced
+            request["listed"] = False  # you and your bots: never announced
         answer = await self._ask(request)
         table = str(answer.get("table") or name)
         code = str(answer["code"]) if answer.get("code") else None
@@ -139,14 +165,21 @@ class Bridge:
             port = int((await self._ask({"type": "status"}))["port"])
             key = str((await self._ask({"type": "whoami"})).get("public_key"))
             try:
-                await asyncio.to_thread(self.bots.seat, table=table, rules=str(rules),
-                                        count=bots, host_port=port, host_key=key, code=code,
-                                        level=level)
+                await asyncio.to_thread(
+                    self.bots.seat,
+                    table=table,
+                    rules=str(rules),
+                    count=bots,
+                    host_port=port,
+                    host_key=key,
+                    code=code,
+                    level=level,
+                )
             except (FourwindsError, OSError) as error:
                 await self.link.request({"type": "leave", "table": table, "force": True})
                 await asyncio.to_thread(self.bots.forget, table)
                 raise PageError(f"could not seat the bots: {error}") from None
-        if bots == 3:   # you and three bots, who are ready at once: the hand starts
+        if bots == 3:  # you and three bots, who are ready at once: the hand starts
             await self._ready(table)
         return {"ok": True, "table": table, "code": code, "name": name}
 
@@ -160,8 +193,11 @@ class Bridge:
         return name
 
     async def _join(self, body: Mapping[str, Any]) -> Message:
-        request = {k: body[k] for k in ("table", "code", "host", "port", "public_key")
-                   if body.get(k) not in (None, "")}
+        request = {
+            k: body[k]
+            for k in ("table", "code", "host", "port", "public_key")
+            if body.get(k) not in (None, "")
+        }
         answer = await self._ask({"type": "join", **request})
         # never ready on the player's behalf: each person presses Ready in the lobby
         return {"ok": True, "table": str(answer.get("table") or body.get("table"))}
@@ -170,8 +206,10 @@ class Bridge:
         """Say ready at a table of the player and three bots (``host`` only; the rule and
         its wait: frontends/ready_with_bots.py, as `fourwinds play` says it)."""
         end = asyncio.get_running_loop().time() + READY_WAIT_S
-        while ready_not_yet(await self.link.request({"type": "ready", "table": table})) \
-                and asyncio.get_running_loop().time() < end:
+        while (
+            ready_not_yet(await self.link.request({"type": "ready", "table": table}))
+            and asyncio.get_running_loop().time() < end
+        ):
             await asyncio.sleep(READY_RETRY_S)
 
     async def _open(self, body: Mapping[str, Any]) -> Message:
@@ -201,7 +239,7 @@ class _Page:
     def __init__(self, bridge: Bridge, socket: web.WebSocketResponse) -> None:
         self.bridge = bridge
         self.socket = socket
-        self.newest: dict[str, Message] = {}   # the newest unsent view per table
+        self.newest: dict[str, Message] = {}  # the newest unsent view per table
         self.wake = asyncio.Event()
 
     def _on_event(self, event: Message) -> None:
@@ -219,8 +257,11 @@ class _Page:
                 try:
                     text = json.dumps(event, default=_jsonable)
                 except (TypeError, ValueError) as error:
-                    log.warning("a view of table %s could not be sent to the page: %s",
-                                str(event.get("table"))[:8], error)
+                    log.warning(
+                        "a view of table %s could not be sent to the page: %s",
+                        str(event.get("table"))[:8],
+                        error,
+                    )
                     continue
                 await self.socket.send_str(text)
 
@@ -238,9 +279,10 @@ class _Page:
         sender = asyncio.get_running_loop().create_task(self._send_events())
         sender.add_done_callback(self._sender_ended)
         try:
-            await self.socket.send_str(json.dumps({"type": "hello", **self.bridge.hello,
-                                                   "table": self.bridge.table}))
-            if self.bridge.link.lost:   # (a page opened while the daemon is away)
+            await self.socket.send_str(
+                json.dumps({"type": "hello", **self.bridge.hello, "table": self.bridge.table})
+            )
+            if self.bridge.link.lost:  # (a page opened while the daemon is away)
                 await self.socket.send_str(json.dumps({"type": "link", "state": "lost"}))
             async for frame in self.socket:
                 if frame.type != WSMsgType.TEXT:
@@ -260,12 +302,14 @@ class _Page:
         except ValueError:
             message = None
         if not isinstance(message, dict):
-            await self.socket.send_str(json.dumps(
-                {"type": "reply", "id": None, "ok": False, "error": "not a JSON map"}))
+            await self.socket.send_str(
+                json.dumps({"type": "reply", "id": None, "ok": False, "error": "not a JSON map"})
+            )
             return
         answer = await self.bridge.handle(message)
-        await self.socket.send_str(json.dumps(
-            {**answer, "type": "reply", "id": message.get("id")}, default=_jsonable))
+        await self.socket.send_str(
+            json.dumps({**answer, "type": "reply", "id": message.get("id")}, default=_jsonable)
+        )
 
 
 def _jsonable(value: object) -> object:

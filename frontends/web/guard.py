@@ -21,15 +21,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 COOKIE_PREFIX = "fourwinds_token"
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-       "connect-src 'self' {ws}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self' {ws}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
 
 
 @dataclass(frozen=True)
 class Guard:
     """The server's own address and its token."""
 
-    host: str    # "127.0.0.1"
+    host: str  # "127.0.0.1"
     port: int
     token: str
 
@@ -51,8 +53,13 @@ class Guard:
         """The address to open: it carries the token."""
         return f"{self.origin}/?token={self.token}"
 
-    def refusal(self, headers: Mapping[str, str], cookies: Mapping[str, str],
-                query_token: str | None, websocket: bool) -> str | None:
+    def refusal(
+        self,
+        headers: Mapping[str, str],
+        cookies: Mapping[str, str],
+        query_token: str | None,
+        websocket: bool,
+    ) -> str | None:
         """Why this request is refused, or None when it may be answered."""
         host = headers.get("Host", "")
         if host != self.authority:

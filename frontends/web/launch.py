@@ -44,38 +44,59 @@ take 30 s): the pages are closed first (Bridge.close_pages), so stopping never w
 the browser; the whole of Ctrl-C stays within 2 s (docs/WEB.md)."""
 
 
-def serve(data_dir: str | None, state: Path, *, table: str | None = None,
-          browser: bool = True, verbose: int = 0, bot_pause: float = 0.0,
-          bot_level: BotLevel = BotLevel.NORMAL, say: Callable[[str], None] = print) -> int:
+def serve(
+    data_dir: str | None,
+    state: Path,
+    *,
+    table: str | None = None,
+    browser: bool = True,
+    verbose: int = 0,
+    bot_pause: float = 0.0,
+    bot_level: BotLevel = BotLevel.NORMAL,
+    say: Callable[[str], None] = print,
+) -> int:
     """Serve the page until SIGINT, SIGTERM or SIGHUP; 0. ``table``: the table the page
     shows first (None: the lobby, or the one table you sit at). Bot seats started from the
     page are stopped when it ends (those a caller started are the caller's); they wait
     ``bot_pause`` seconds before a decision, as `play`'s do (bot_pause.py), and play at
     ``bot_level`` unless the page's host form names another level."""
-    return asyncio.run(_serve(data_dir, state, table, browser, verbose, bot_pause, bot_level,
-                              say))
+    return asyncio.run(_serve(data_dir, state, table, browser, verbose, bot_pause, bot_level, say))
 
 
-async def _serve(data_dir: str | None, state: Path, table: str | None, browser: bool,
-                 verbose: int, bot_pause: float, bot_level: BotLevel,
-                 say: Callable[[str], None]) -> int:
+async def _serve(
+    data_dir: str | None,
+    state: Path,
+    table: str | None,
+    browser: bool,
+    verbose: int,
+    bot_pause: float,
+    bot_level: BotLevel,
+    say: Callable[[str], None],
+) -> int:
     link = await open_link(data_dir)
     bots = BotKeeper(state, Started(), verbose, bot_pause, bot_level)
     runner: web.AppRunner | None = None
     try:
         hello = await link.request({"type": "hello"})
-        bridge = Bridge(link, bots, table, {"name": hello.get("name"),
-                                            "fingerprint": hello.get("fingerprint")})
+        bridge = Bridge(
+            link, bots, table, {"name": hello.get("name"), "fingerprint": hello.get("fingerprint")}
+        )
         listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         listener.bind((LOOPBACK, 0))
         guard = Guard(LOOPBACK, int(listener.getsockname()[1]), secrets.token_urlsafe(32))
-        runner = web.AppRunner(make_app(guard, bridge), access_log=None,
-                               handle_signals=False, shutdown_timeout=SHUTDOWN_S)
+        runner = web.AppRunner(
+            make_app(guard, bridge),
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=SHUTDOWN_S,
+        )
         await runner.setup()
         await web.SockSite(runner, listener).start()
         say(f"the table is at {guard.url}")
-        say("Ctrl-C stops this web server; your daemon keeps your seat "
-            "(`fourwinds web` again returns to the table)")
+        say(
+            "Ctrl-C stops this web server; your daemon keeps your seat "
+            "(`fourwinds web` again returns to the table)"
+        )
         if browser:
             open_browser(guard.url, default_paths(data_dir).runtime)
         await _until_stopped()
@@ -119,9 +140,11 @@ def open_browser(url: str, runtime: Path) -> None:
         fd = os.open(opener, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             target = html.escape(url, quote=True)
-            out.write(f'<!doctype html><meta charset="utf-8">'
-                      f'<meta http-equiv="refresh" content="0;url={target}">'
-                      f'<title>fourwinds</title><a href="{target}">fourwinds</a>\n')
+            out.write(
+                f'<!doctype html><meta charset="utf-8">'
+                f'<meta http-equiv="refresh" content="0;url={target}">'
+                f'<title>fourwinds</title><a href="{target}">fourwinds</a>\n'
+            )
         address = opener.resolve().as_uri()
     except OSError as error:
         log.info("cannot write %s (%s): opening the address itself", OPENER, error)

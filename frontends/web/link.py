@@ -40,12 +40,18 @@ MAX_MESSAGE = 16 * 1024 * 1024
 class AsyncLink:
     """One subscribed connection to the daemon, shared by every page."""
 
-    def __init__(self, endpoint: str, token: str = "", pid: int = 0, follow: bool = False,
-                 data_dir: str | None = None) -> None:
+    def __init__(
+        self,
+        endpoint: str,
+        token: str = "",
+        pid: int = 0,
+        follow: bool = False,
+        data_dir: str | None = None,
+    ) -> None:
         self.endpoint = endpoint
         self.token = token
         self.pid = pid
-        self.follow = follow        # watch ``data_dir``'s daemon through restarts
+        self.follow = follow  # watch ``data_dir``'s daemon through restarts
         self.data_dir = data_dir
         self._ctx = zmq.asyncio.Context()
         self._socket = self._connect(endpoint)
@@ -92,8 +98,9 @@ class AsyncLink:
         """One request; the daemon's reply. ``TimeoutError`` when it does not answer,
         ``DaemonUnavailable`` at once while it is gone (see ``_watch``)."""
         if self.lost:
-            raise DaemonUnavailable("your fourwinds daemon is not running "
-                                    "(`fourwinds play` starts it)")
+            raise DaemonUnavailable(
+                "your fourwinds daemon is not running (`fourwinds play` starts it)"
+            )
         return await self._exchange(message, timeout)
 
     async def _exchange(self, message: Mapping[str, Any], timeout: float | None) -> Message:
@@ -109,8 +116,9 @@ class AsyncLink:
             await self._socket.send(msgpack.packb(payload, use_bin_type=True))
             return await asyncio.wait_for(future, timeout)
         except TimeoutError:
-            raise TimeoutError(f"the daemon did not answer {message.get('type')!r} within "
-                               f"{timeout:.0f} s") from None
+            raise TimeoutError(
+                f"the daemon did not answer {message.get('type')!r} within {timeout:.0f} s"
+            ) from None
         finally:
             self._waiting.pop(request_id, None)
 
@@ -127,7 +135,7 @@ class AsyncLink:
                 continue
             if seen is Seen.SAME and not self.lost:
                 continue
-            self._tell("lost")   # the daemon we knew is gone (also when a new one is up)
+            self._tell("lost")  # the daemon we knew is gone (also when a new one is up)
             try:
                 await self._reopen(now)
             except (DaemonUnavailable, TimeoutError, zmq.ZMQError) as error:
@@ -141,8 +149,10 @@ class AsyncLink:
         if (state == "lost") == self.lost:
             return
         self.lost = state == "lost"
-        log.warning("the daemon is %s", "gone: waiting for it to start again" if self.lost
-                    else f"back (process {self.pid})")
+        log.warning(
+            "the daemon is %s",
+            "gone: waiting for it to start again" if self.lost else f"back (process {self.pid})",
+        )
         for listener in list(self._listeners):
             listener({"type": "link", "state": state})
 
@@ -150,7 +160,7 @@ class AsyncLink:
         """Connect to ``daemon`` (its endpoint file), say hello, subscribe."""
         await self._stop_reading()
         self._socket.close(linger=0)
-        for future in self._waiting.values():   # asked of the daemon that went away
+        for future in self._waiting.values():  # asked of the daemon that went away
             if not future.done():
                 future.set_exception(TimeoutError("the daemon restarted"))
         self.endpoint, self.token, self.pid = daemon.endpoint, daemon.token, daemon.pid
@@ -196,10 +206,16 @@ async def open_link(data_dir: str | None) -> AsyncLink:
     ``DaemonUnavailable`` when none runs."""
     info = running_info(data_dir)
     if info is None or not isinstance(info.get("endpoint"), str):
-        raise DaemonUnavailable(f"no fourwinds daemon is running for "
-                                f"{default_paths(data_dir).data}")
-    link = AsyncLink(info["endpoint"], str(info.get("token") or ""),
-                     pid=int(info.get("pid") or 0), follow=True, data_dir=data_dir)
+        raise DaemonUnavailable(
+            f"no fourwinds daemon is running for {default_paths(data_dir).data}"
+        )
+    link = AsyncLink(
+        info["endpoint"],
+        str(info.get("token") or ""),
+        pid=int(info.get("pid") or 0),
+        follow=True,
+        data_dir=data_dir,
+    )
     try:
         await link.start()
     except BaseException:

@@ -17,8 +17,12 @@ from fourwinds.frontends.web.bridge import Bridge
 from fourwinds.frontends.web.guard import Guard
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-TYPES = {".html": "text/html", ".css": "text/css", ".js": "text/javascript",
-         ".svg": "image/svg+xml"}
+TYPES = {
+    ".html": "text/html",
+    ".css": "text/css",
+    ".js": "text/javascript",
+    ".svg": "image/svg+xml",
+}
 
 
 def static_files() -> dict[str, tuple[bytes, str]]:
@@ -32,8 +36,9 @@ def static_files() -> dict[str, tuple[bytes, str]]:
     return files
 
 
-def make_app(guard: Guard, bridge: Bridge,
-             files: Mapping[str, tuple[bytes, str]] | None = None) -> web.Application:
+def make_app(
+    guard: Guard, bridge: Bridge, files: Mapping[str, tuple[bytes, str]] | None = None
+) -> web.Application:
     """The aiohttp application (tests run it with a bridge of their own)."""
     files = dict(files if files is not None else static_files())
 
@@ -54,10 +59,11 @@ def make_app(guard: Guard, bridge: Bridge,
         return response
 
     async def page(request: web.Request) -> web.StreamResponse:
-        if "token" in request.query:   # first load: the token becomes a cookie
+        if "token" in request.query:  # first load: the token becomes a cookie
             response = web.Response(status=303, headers={"Location": "/"})
-            response.set_cookie(guard.cookie, guard.token, httponly=True, samesite="Strict",
-                                path="/")
+            response.set_cookie(
+                guard.cookie, guard.token, httponly=True, samesite="Strict", path="/"
+            )
             return response
         body, kind = files["index.html"]
         return web.Response(body=body, content_type=kind, charset="utf-8")
@@ -67,8 +73,9 @@ def make_app(guard: Guard, bridge: Bridge,
         if found is None or found[1] == "text/html":
             raise web.HTTPNotFound(text="no such file\n")
         body, kind = found
-        return web.Response(body=body, content_type=kind,
-                            charset="utf-8" if kind != "image/svg+xml" else None)
+        return web.Response(
+            body=body, content_type=kind, charset="utf-8" if kind != "image/svg+xml" else None
+        )
 
     async def socket(request: web.Request) -> web.StreamResponse:
         return await bridge.serve(request)
@@ -77,7 +84,7 @@ def make_app(guard: Guard, bridge: Bridge,
         await bridge.close_pages()
 
     app = web.Application(middlewares=[guarded], client_max_size=64 * 1024)
-    app.on_shutdown.append(close_pages)     # the server stops: the pages are told at once
+    app.on_shutdown.append(close_pages)  # the server stops: the pages are told at once
     app.router.add_get("/", page)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/ws", socket)

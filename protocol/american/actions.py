@@ -119,5 +119,16 @@ class DeclareMahjong:
     faces: tuple[Kind, ...]
 
 
-Action = (CharlestonPass | PoolIn | PoolTake | StopVote | CourtesyPass | Discard | Call
-          | CallMahjong | NoCall | ExchangeJoker | DeclareMahjong)
+Action = (
+    CharlestonPass
+    | PoolIn
+    | PoolTake
+    | StopVote
+    | CourtesyPass
+    | Discard
+    | Call
+    | CallMahjong
+    | NoCall
+    | ExchangeJoker
+    | DeclareMahjong
+)

@@ -89,8 +89,7 @@ def _derive(old_key: PlanKey, old: Plan, key: PlanKey) -> Plan | None:
     for kind in added:
         if kind == Kind.JOKER or old.need.get(kind, 0) > kept.count(kind) - added.count(kind):
             return None
-    return Plan(old.hand, old.distance, old.need, old.jokerable, old.groups,
-                (*added, *surplus))
+    return Plan(old.hand, old.distance, old.need, old.jokerable, old.groups, (*added, *surplus))
 
 
 def _exposed_groups(state: AmericanState, seat: Seat) -> list[tuple[Kind, int]]:
@@ -104,8 +103,7 @@ class AmericanBot:
     tiles and public ones.
     """
 
-    def __init__(self, seat: Seat, card: Card, chooser: Chooser,
-                 blind_passes: bool = True) -> None:
+    def __init__(self, seat: Seat, card: Card, chooser: Chooser, blind_passes: bool = True) -> None:
         self.seat = seat
         self.blind_passes = blind_passes
         self.card = card
@@ -125,8 +123,7 @@ class AmericanBot:
 
     def plan(self, state: AmericanState) -> Plan:
         hand, laid = state.hands[self.seat], state.exposures[self.seat]
-        if self._last is not None and hand is self._last_tiles[0] and (
-                laid is self._last_tiles[1]):
+        if self._last is not None and hand is self._last_tiles[0] and (laid is self._last_tiles[1]):
             return self._last[1]  # the very same tiles as last time (answering discards)
         concealed = tuple(sorted(state.concealed_kinds(self.seat)))
         exposed = tuple(_exposed_groups(state, self.seat))
@@ -144,15 +141,17 @@ class AmericanBot:
         self._last = (key, plan)
         return plan
 
-    def _make_plan(self, concealed: tuple[Kind, ...],
-                   exposures: tuple[tuple[Kind, ...], ...],
-                   exposed: tuple[tuple[Kind, int], ...]) -> Plan:
+    def _make_plan(
+        self,
+        concealed: tuple[Kind, ...],
+        exposures: tuple[tuple[Kind, ...], ...],
+        exposed: tuple[tuple[Kind, int], ...],
+    ) -> Plan:
         have = [0] * (int(Kind.HIDDEN) + 1)
         for kind in concealed:
             have[kind] += 1
         jokers = have[Kind.JOKER]
-        near = self._pick_near(nearest_hands(self.card, concealed, exposures,
-                                             self.NEAR_LINES))
+        near = self._pick_near(nearest_hands(self.card, concealed, exposures, self.NEAR_LINES))
         hand = near.hand if near is not None else None
         best = self._best_groups(hand, exposed, have, jokers) if hand is not None else None
         if best is None:
@@ -168,12 +167,18 @@ class AmericanBot:
                 short = max(0, len(group.kinds) - have[group.kinds[0]])
                 jokerable += short
         assert near is not None
-        return Plan(hand, near.distance, need, jokerable, groups,
-                    _surplus_order(concealed, need, jokerable, have))
+        return Plan(
+            hand,
+            near.distance,
+            need,
+            jokerable,
+            groups,
+            _surplus_order(concealed, need, jokerable, have),
+        )
 
-    def _best_groups(self, hand: CardHand, exposed: tuple[tuple[Kind, int], ...],
-                     have: list[int], jokers: int
-                     ) -> tuple[int, tuple[ConcreteGroup, ...]] | None:
+    def _best_groups(
+        self, hand: CardHand, exposed: tuple[tuple[Kind, int], ...], have: list[int], jokers: int
+    ) -> tuple[int, tuple[ConcreteGroup, ...]] | None:
         """The variant of card line ``hand`` using most of our tiles (``have``: counts by
         kind, jokers apart): how many it uses and its groups not yet exposed."""
         best: tuple[int, tuple[ConcreteGroup, ...]] | None = None
@@ -200,8 +205,9 @@ class AmericanBot:
         surplus = list(plan.surplus)
         surplus.remove(kind)
         key = (tuple(concealed), tuple(_exposed_groups(state, self.seat)))
-        self._plans[key] = Plan(plan.hand, plan.distance, plan.need, plan.jokerable,
-                                plan.groups, tuple(surplus))
+        self._plans[key] = Plan(
+            plan.hand, plan.distance, plan.need, plan.jokerable, plan.groups, tuple(surplus)
+        )
 
     # ----- acting ---------------------------------------------------------------------
     def act(self, state: AmericanState) -> Action | None:
@@ -230,8 +236,11 @@ class AmericanBot:
             return PoolIn(seat, tiles, state.kinds(tiles))
         if state.step is CharlestonStep.POOL_TAKE:
             held = state.concealed_kinds(seat)
-            wanted = [s for s in state.pool
-                      if plan.need.get(state.faces[s], 0) > held.count(state.faces[s])]
+            wanted = [
+                s
+                for s in state.pool
+                if plan.need.get(state.faces[s], 0) > held.count(state.faces[s])
+            ]
             return PoolTake(seat, tuple(wanted))
         tiles = self._pick(state, plan, 3, strict=False)
         blind = 0
@@ -242,14 +251,14 @@ class AmericanBot:
             blind = 3 - spare
         return CharlestonPass(seat, tiles, blind)
 
-    def _pick(self, state: AmericanState, plan: Plan, count: int, strict: bool
-              ) -> tuple[int, ...]:
+    def _pick(self, state: AmericanState, plan: Plan, count: int, strict: bool) -> tuple[int, ...]:
         """Up to ``count`` non-joker slots to give away, least wanted first. ``strict``: only
         true surplus (the courtesy pass may give fewer)."""
         wanted = list(plan.surplus)
         if not strict:
-            wanted.extend(k for k in sorted(plan.need, key=lambda k: plan.need[k])
-                          if k not in wanted)
+            wanted.extend(
+                k for k in sorted(plan.need, key=lambda k: plan.need[k]) if k not in wanted
+            )
             wanted.extend(state.concealed_kinds(self.seat))
         chosen: list[int] = []
         for kind in wanted:
@@ -289,11 +298,11 @@ class AmericanBot:
             size = len(group.kinds)
             if size < 3 or any(k != kind for k in group.kinds):
                 continue
-            use = real[:size - 1]
+            use = real[: size - 1]
             if len(use) < size - 1:
                 if not group.jokers:
                     continue
-                use = use + jokers[:size - 1 - len(use)]
+                use = use + jokers[: size - 1 - len(use)]
             if len(use) != size - 1:
                 continue
             faces = state.kinds(use)
@@ -309,8 +318,7 @@ class AmericanBot:
         if state.dead[seat]:
             return self._discard(state, None)
         plan = self.plan(state)
-        if plan.distance == 0 and match_hand(self.card, concealed,
-                                             state.exposure_kinds(seat)):
+        if plan.distance == 0 and match_hand(self.card, concealed, state.exposure_kinds(seat)):
             return DeclareMahjong(seat, concealed)
         exchange = self._exchange(state, plan)
         if exchange is not None:
@@ -375,8 +383,9 @@ class AmericanBot:
         return Discard(self.seat, slot, state.faces[slot])
 
 
-def _without_exposed(groups: tuple[ConcreteGroup, ...], exposed: tuple[tuple[Kind, int], ...]
-                     ) -> tuple[ConcreteGroup, ...] | None:
+def _without_exposed(
+    groups: tuple[ConcreteGroup, ...], exposed: tuple[tuple[Kind, int], ...]
+) -> tuple[ConcreteGroup, ...] | None:
     """The variant's groups left once each exposure takes a whole group (None: no fit)."""
     left = list(groups)
     for kind, size in exposed:
@@ -400,8 +409,13 @@ def _held(groups: tuple[ConcreteGroup, ...], have: list[int], jokers: int) -> in
     return held + min(jokers, open_joker)
 
 
-def _held_plain(kinds: tuple[int, ...], need: tuple[int, ...], jneed: tuple[int, ...],
-                have: list[int], jokers: int) -> int:
+def _held_plain(
+    kinds: tuple[int, ...],
+    need: tuple[int, ...],
+    jneed: tuple[int, ...],
+    have: list[int],
+    jokers: int,
+) -> int:
     """``_held`` for a variant with nothing exposed, from its precompiled counts."""
     held = 0
     open_joker = 0
@@ -416,8 +430,9 @@ def _held_plain(kinds: tuple[int, ...], need: tuple[int, ...], jneed: tuple[int,
     return held + (jokers if jokers < open_joker else open_joker)
 
 
-def _surplus_order(concealed: tuple[Kind, ...], need: dict[int, int], jokerable: int,
-                   have: list[int]) -> tuple[int, ...]:
+def _surplus_order(
+    concealed: tuple[Kind, ...], need: dict[int, int], jokerable: int, have: list[int]
+) -> tuple[int, ...]:
     """Kinds we hold beyond the target's needs, loners before pairs (repeats = copies)."""
     out: list[tuple[int, int]] = []
     for kind in sorted(set(concealed)):
@@ -428,8 +443,9 @@ def _surplus_order(concealed: tuple[Kind, ...], need: dict[int, int], jokerable:
     return tuple(kind for _, kind in out)
 
 
-def run_hand(state: AmericanState, bots: Sequence[AmericanBot]
-             ) -> tuple[AmericanState, list[AmericanEvent]]:
+def run_hand(
+    state: AmericanState, bots: Sequence[AmericanBot]
+) -> tuple[AmericanState, list[AmericanEvent]]:
     """Let four bots (indexed by seat) play the hand to its end; every event, in order."""
     events: list[AmericanEvent] = []
     while state.result is None:

@@ -48,12 +48,12 @@ _NOW = __name__ + ".distance_now"
 _CACHE_LIMIT = 2048
 
 
-def _distance_now(card: Card, concealed: tuple[Kind, ...],
-                  exposures: tuple[tuple[Kind, ...], ...]) -> int | None:
+def _distance_now(
+    card: Card, concealed: tuple[Kind, ...], exposures: tuple[tuple[Kind, ...], ...]
+) -> int | None:
     """Tiles the nearest card hand still needs (None: no hand can use these exposures)."""
     key = (concealed, exposures)
-    known: dict[tuple[tuple[Kind, ...], tuple[tuple[Kind, ...], ...]], int] = \
-        card.memo.table(_NOW)
+    known: dict[tuple[tuple[Kind, ...], tuple[tuple[Kind, ...], ...]], int] = card.memo.table(_NOW)
     found = known.get(key)
     if found is not None:  # -1 kept: no hand can use these exposures
         return None if found < 0 else found
@@ -65,9 +65,13 @@ def _distance_now(card: Card, concealed: tuple[Kind, ...],
     return None if distance < 0 else distance
 
 
-def lines_kept_open(card: Card, concealed: Sequence[Kind],
-                    exposures: Sequence[Sequence[Kind]], call_faces: Sequence[Kind],
-                    discard: Kind) -> tuple[str, ...]:
+def lines_kept_open(
+    card: Card,
+    concealed: Sequence[Kind],
+    exposures: Sequence[Sequence[Kind]],
+    call_faces: Sequence[Kind],
+    discard: Kind,
+) -> tuple[str, ...]:
     """The card lines (ids, nearest first, at most ``LINES_SHOWN``) that, after exposing
     ``call_faces`` from ``concealed`` with the ``discard``, need fewer tiles than the nearest
     hand needs now; empty when the call brings the hand no nearer to any line."""
@@ -86,8 +90,13 @@ def lines_kept_open(card: Card, concealed: Sequence[Kind],
     return lines
 
 
-def _lines(card: Card, held: tuple[Kind, ...], laid: tuple[tuple[Kind, ...], ...],
-           faces: tuple[Kind, ...], discard: Kind) -> tuple[str, ...]:
+def _lines(
+    card: Card,
+    held: tuple[Kind, ...],
+    laid: tuple[tuple[Kind, ...], ...],
+    faces: tuple[Kind, ...],
+    discard: Kind,
+) -> tuple[str, ...]:
     now = _distance_now(card, held, laid)
     if now is None:
         return ()
@@ -111,13 +120,17 @@ def call_offer(state: AmericanState, seat: Seat, call: Call) -> CallOffer:
     concealed = state.concealed_kinds(seat)
     if Kind.HIDDEN in concealed:  # our own faces not all known yet: nothing to judge by
         return CallOffer(call, ())
-    lines = lines_kept_open(state.card, concealed, state.exposure_kinds(seat), call.faces,
-                            state.faces[state.last_discard])
+    lines = lines_kept_open(
+        state.card,
+        concealed,
+        state.exposure_kinds(seat),
+        call.faces,
+        state.faces[state.last_discard],
+    )
     return CallOffer(call, lines)
 
 
-def call_offers(state: AmericanState, seat: Seat, calls: Sequence[object]
-                ) -> tuple[CallOffer, ...]:
+def call_offers(state: AmericanState, seat: Seat, calls: Sequence[object]) -> tuple[CallOffer, ...]:
     """The exposure calls among ``calls`` (legal answers of ``seat``), each with the lines
     it keeps open (empty: not worth offering)."""
     return tuple(call_offer(state, seat, c) for c in calls if isinstance(c, Call))

@@ -32,8 +32,7 @@ def hot(state: AmericanState) -> bool:
 
 def answering(state: AmericanState, seat: Seat) -> bool:
     """Does the open call window wait for this seat's answer?"""
-    return (state.result is None and state.stage is Stage.CALLS
-            and state.pending[seat] is None)
+    return state.result is None and state.stage is Stage.CALLS and state.pending[seat] is None
 
 
 def exposure_calls(state: AmericanState, seat: Seat) -> tuple[Call, ...]:
@@ -94,8 +93,11 @@ def check_answer(state: AmericanState, action: Action) -> None:
     if isinstance(action, CallMahjong):
         concealed = (*state.concealed_kinds(seat), kind)
         friendly = state.options.declaration is DeclarationMode.FRIENDLY
-        if (friendly and Kind.HIDDEN not in concealed
-                and not mahjong_matches(state, seat, concealed)):
+        if (
+            friendly
+            and Kind.HIDDEN not in concealed
+            and not mahjong_matches(state, seat, concealed)
+        ):
             fail(f"{kind.name} does not complete a hand on the card for you", seat)
         return
     assert isinstance(action, Call)
@@ -113,8 +115,7 @@ def check_answer(state: AmericanState, action: Action) -> None:
         check_face(state, seat, slot, face)
         if face not in (kind, Kind.JOKER):
             fail(f"{face.name} does not belong in a group of {kind.name}", seat)
-    if (state.options.declaration is DeclarationMode.FRIENDLY
-            and not _possible(state, seat, action)):
+    if state.options.declaration is DeclarationMode.FRIENDLY and not _possible(state, seat, action):
         fail("no hand on the card can use these exposures", seat)
 
 

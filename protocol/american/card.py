@@ -38,26 +38,43 @@ class Category(Enum):
     OTHER = "other"  # format 2: a section of the card's own ("Lucky Numbers"...)
 
 
-SECTION_NAMES = {"year": "Year", "2468": "2468", "like": "Any like numbers",
-                 "addition": "Addition hands", "quints": "Quints",
-                 "run": "Consecutive run", "13579": "13579", "winds": "Winds - dragons",
-                 "369": "369", "sp": "Singles and pairs", "other": "Other hands"}
+SECTION_NAMES = {
+    "year": "Year",
+    "2468": "2468",
+    "like": "Any like numbers",
+    "addition": "Addition hands",
+    "quints": "Quints",
+    "run": "Consecutive run",
+    "13579": "13579",
+    "winds": "Winds - dragons",
+    "369": "369",
+    "sp": "Singles and pairs",
+    "other": "Other hands",
+}
 """The card's section headings, by the category code of a format 1 card file."""
 
 _SECTION_ALIASES: dict[str, Category] = {}
 for _category, _names in (
-        (Category.YEAR, ("year", "years")),
-        (Category.EVENS_2468, ("2468", "evens", "evens 2468")),
-        (Category.LIKE_NUMBERS, ("like", "any like numbers", "like numbers", "any like number")),
-        (Category.ADDITION, ("addition", "addition hands", "multiplication", "addition and "
-                             "multiplication", "addition multiplication")),
-        (Category.QUINTS, ("quints", "quint")),
-        (Category.CONSECUTIVE, ("run", "consecutive run", "consecutive runs", "consecutive",
-                                "runs")),
-        (Category.ODDS_13579, ("13579", "odds", "odds 13579")),
-        (Category.WINDS_DRAGONS, ("winds", "winds dragons", "winds and dragons", "dragons")),
-        (Category.THREE_SIX_NINE, ("369",)),
-        (Category.SINGLES_PAIRS, ("sp", "singles and pairs", "s and p", "singles pairs"))):
+    (Category.YEAR, ("year", "years")),
+    (Category.EVENS_2468, ("2468", "evens", "evens 2468")),
+    (Category.LIKE_NUMBERS, ("like", "any like numbers", "like numbers", "any like number")),
+    (
+        Category.ADDITION,
+        (
+            "addition",
+            "addition hands",
+            "multiplication",
+            "addition and multiplication",
+            "addition multiplication",
+        ),
+    ),
+    (Category.QUINTS, ("quints", "quint")),
+    (Category.CONSECUTIVE, ("run", "consecutive run", "consecutive runs", "consecutive", "runs")),
+    (Category.ODDS_13579, ("13579", "odds", "odds 13579")),
+    (Category.WINDS_DRAGONS, ("winds", "winds dragons", "winds and dragons", "dragons")),
+    (Category.THREE_SIX_NINE, ("369",)),
+    (Category.SINGLES_PAIRS, ("sp", "singles and pairs", "s and p", "singles pairs")),
+):
     for _name in _names:
         _SECTION_ALIASES[_name] = _category
     _SECTION_ALIASES[_category.name.lower().replace("_", " ")] = _category
@@ -224,8 +241,7 @@ class CardHand:
         return self.category is not Category.SINGLES_PAIRS
 
     def group_jokers_allowed(self, index: int, alternative: int = 0) -> bool:
-        return (self.jokers_allowed
-                and self.alternatives[alternative].groups[index].jokers_allowed)
+        return self.jokers_allowed and self.alternatives[alternative].groups[index].jokers_allowed
 
     def alternative_label(self, index: int) -> str:
         """How hints and results name an alternative: "" for a line with one pattern, else
@@ -241,10 +257,8 @@ class Card:
     name: str
     hands: tuple[CardHand, ...]
     format: int = 1
-    _by_id: dict[str, CardHand] = field(default_factory=dict, compare=False, repr=False,
-                                        hash=False)
-    memo: Memo = field(default_factory=Memo, init=False, compare=False, hash=False,
-                       repr=False)
+    _by_id: dict[str, CardHand] = field(default_factory=dict, compare=False, repr=False, hash=False)
+    memo: Memo = field(default_factory=Memo, init=False, compare=False, hash=False, repr=False)
     """Answers derived from this card (its compiled form, hints, call checks): memo.py."""
 
     def __post_init__(self) -> None:
@@ -256,4 +270,3 @@ class Card:
             return self._by_id[hand_id]
         except KeyError:
             raise KeyError(f"no hand {hand_id!r} on card {self.name!r}") from None
-

@@ -18,8 +18,12 @@ from fourwinds.protocol.american.cardfile import read_card
 from fourwinds.protocol.american.compile import hand_variants
 from fourwinds.protocol.errors import CardError
 
-_RULE_WORDS = {ValueRule.ANY: "any", ValueRule.STEP2: "any, moving by 2",
-               ValueRule.ODD: "any odd", ValueRule.EVEN: "any even"}
+_RULE_WORDS = {
+    ValueRule.ANY: "any",
+    ValueRule.STEP2: "any, moving by 2",
+    ValueRule.ODD: "any odd",
+    ValueRule.EVEN: "any even",
+}
 
 
 def variations(hand: CardHand) -> tuple[int, Counter[int]]:
@@ -43,16 +47,26 @@ def check_lines(text: str, source: str) -> tuple[list[str], bool]:
         total += count
         detail = ""
         if len(hand.alternatives) > 1:
-            detail = " (" + ", ".join(f"alternative {i + 1}: {per[i]}"
-                                      for i in range(len(hand.alternatives))) + ")"
-        rows.append(f"  {hand.id:<10} line {hand.line:<4} {count:>5} variation"
-                    f"{'s' if count != 1 else ''}{detail}")
-    head = (f"{card.name}: format {card.format}, {len(card.hands)} line"
-            f"{'s' if len(card.hands) != 1 else ''}, {total} variation"
-            f"{'s' if total != 1 else ''}")
-    verdict = ("OK" if not problems else
-               f"{len(problems)} mistake{'s' if len(problems) != 1 else ''}: the card is "
-               "refused until they are fixed")
+            detail = (
+                " ("
+                + ", ".join(f"alternative {i + 1}: {per[i]}" for i in range(len(hand.alternatives)))
+                + ")"
+            )
+        rows.append(
+            f"  {hand.id:<10} line {hand.line:<4} {count:>5} variation"
+            f"{'s' if count != 1 else ''}{detail}"
+        )
+    head = (
+        f"{card.name}: format {card.format}, {len(card.hands)} line"
+        f"{'s' if len(card.hands) != 1 else ''}, {total} variation"
+        f"{'s' if total != 1 else ''}"
+    )
+    verdict = (
+        "OK"
+        if not problems
+        else f"{len(problems)} mistake{'s' if len(problems) != 1 else ''}: the card is "
+        "refused until they are fixed"
+    )
     return [*out, head, *rows, verdict], not problems
 
 

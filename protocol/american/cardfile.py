@@ -39,14 +39,14 @@ from .compile import alternatives_made, hand_variants, values_made
 _FIELDS = ("id", "category", "value", "X/C", "numbers", "pattern", "note")
 _FIELDS2 = ("id", "value", "X/C", "variation", "pattern", "note")
 _CATEGORY_CODES = {c.value: c for c in Category if c is not Category.OTHER} | {
-    c.name.lower(): c for c in Category if c is not Category.OTHER}
+    c.name.lower(): c for c in Category if c is not Category.OTHER
+}
 _NUMBER_RULES = {r.value: r for r in NumberRule} | {"fixed": NumberRule.FIXED}
 _MAIN_RULES = {NumberRule.ANY: ValueRule.ANY, NumberRule.STEP2: ValueRule.STEP2}
 FORMATS = (1, 2)
 
 
-def read_card(text: str, source: str = "<card>",
-              problems: list[CardError] | None = None) -> Card:
+def read_card(text: str, source: str = "<card>", problems: list[CardError] | None = None) -> Card:
     """Parse a whole card file; see the module docstring.
 
     With ``problems`` (``fourwinds card check``) a line with a mistake is left out and its
@@ -76,16 +76,21 @@ def read_card(text: str, source: str = "<card>",
             if keyword == "section" and version == 2:
                 section = rest.strip()
                 if not section:
-                    raise CardError("expected a section name after 'section:' (e.g. section: "
-                                    "2468)", None, number, at)
+                    raise CardError(
+                        "expected a section name after 'section:' (e.g. section: 2468)",
+                        None,
+                        number,
+                        at,
+                    )
                 continue
             if version == 1:
                 hand = _read_hand(line, number, len(hands))
             else:
                 hand = _read_hand2(line, number, len(hands), section)
             if hand.id in seen:
-                raise CardError(f"duplicate hand id (first on line {seen[hand.id]})",
-                                hand.id, number, indent)
+                raise CardError(
+                    f"duplicate hand id (first on line {seen[hand.id]})", hand.id, number, indent
+                )
         except CardError as error:
             if problems is None:
                 raise
@@ -96,7 +101,6 @@ def read_card(text: str, source: str = "<card>",
     if not hands:
         raise CardError(f"{source}: the card has no hands")
     return Card(name=name, hands=tuple(hands), format=version)
-
 
 
 def parse_card(text: str, source: str = "<card>") -> Card:
@@ -110,6 +114,7 @@ def house_card() -> Card:
     text = resources.files("fourwinds.cards").joinpath("house.card").read_text(encoding="utf-8")
     return parse_card(text, "house.card")
 
+
 def _read_format(value: str, late: bool, number: int, column: int) -> int:
     if late:
         raise CardError("the 'format:' line must come before the first hand", None, number, 1)
@@ -118,8 +123,9 @@ def _read_format(value: str, late: bool, number: int, column: int) -> int:
     return int(value)
 
 
-def _split_fields(line: str, number: int, names: tuple[str, ...] = _FIELDS
-                  ) -> list[tuple[str, int]]:
+def _split_fields(
+    line: str, number: int, names: tuple[str, ...] = _FIELDS
+) -> list[tuple[str, int]]:
     """The fields of a hand line with the 1-based column where each one's text starts."""
     fields: list[tuple[str, int]] = []
     start = 0
@@ -127,9 +133,13 @@ def _split_fields(line: str, number: int, names: tuple[str, ...] = _FIELDS
         end = len(line) if index == len(names) - 1 else line.find("|", start)
         if end < 0:
             hand_id = fields[0][0] if fields else None
-            raise CardError(f"expected {len(names)} fields separated by '|' "
-                            f"({' | '.join(names)}), found {index + 1}",
-                            hand_id or None, number, len(line) + 1)
+            raise CardError(
+                f"expected {len(names)} fields separated by '|' "
+                f"({' | '.join(names)}), found {index + 1}",
+                hand_id or None,
+                number,
+                len(line) + 1,
+            )
         raw = line[start:end]
         lead = len(raw) - len(raw.lstrip())
         fields.append((raw.strip(), start + lead + 1))
@@ -157,29 +167,47 @@ def _read_hand(line: str, number: int, index: int) -> CardHand:
         raise fail(f"the X/C field must be X (exposed) or C (concealed), not {xc!r}", xc_col)
     rule = _NUMBER_RULES.get(numbers.lower())
     if rule is None:
-        raise fail(f"numbers must be '-' (fixed), 'any' or 'step2', not {numbers!r}",
-                   numbers_col)
+        raise fail(f"numbers must be '-' (fixed), 'any' or 'step2', not {numbers!r}", numbers_col)
     alternatives = read_pattern(pattern, pattern_col, fail, FORMAT1)
     specs = [spec for group in alternatives[0].groups for spec in group.specs]
     if rule is not NumberRule.FIXED and not any(spec.is_number for spec in specs):
         raise fail(f"numbers {numbers!r} but the pattern has no number tiles", numbers_col)
     _check_letters(alternatives[0].groups, pattern_col, fail)
-    variables = () if rule is NumberRule.FIXED else (
-        NumberVariable("", _MAIN_RULES[rule], (), numbers, numbers_col),)
-    hand = CardHand(id=hand_id, category=category, value=int(value), concealed=xc.upper() == "C",
-                    text=pattern, note=note, alternatives=alternatives, numbers=rule,
-                    line=number, variables=variables, vary=numbers)
+    variables = (
+        ()
+        if rule is NumberRule.FIXED
+        else (NumberVariable("", _MAIN_RULES[rule], (), numbers, numbers_col),)
+    )
+    hand = CardHand(
+        id=hand_id,
+        category=category,
+        value=int(value),
+        concealed=xc.upper() == "C",
+        text=pattern,
+        note=note,
+        alternatives=alternatives,
+        numbers=rule,
+        line=number,
+        variables=variables,
+        vary=numbers,
+    )
     if not hand_variants(hand, index):
-        raise fail("no set of tiles can make this hand (too many of one tile for the jokers "
-                   "allowed, or the numbers leave 1-9)", pattern_col)
+        raise fail(
+            "no set of tiles can make this hand (too many of one tile for the jokers "
+            "allowed, or the numbers leave 1-9)",
+            pattern_col,
+        )
     return hand
 
 
 def _check_letters(groups: tuple[Group, ...], column: int, fail: Fail) -> None:
     letters = {spec.suit for group in groups for spec in group.specs if spec.suit is not None}
     if len(letters) > 3:
-        raise fail(f"{len(letters)} different suit letters ({''.join(sorted(letters))}) "
-                   "but there are only 3 suits", column)
+        raise fail(
+            f"{len(letters)} different suit letters ({''.join(sorted(letters))}) "
+            "but there are only 3 suits",
+            column,
+        )
 
 
 def _read_hand2(line: str, number: int, index: int, section: str | None) -> CardHand:
@@ -193,11 +221,18 @@ def _read_hand2(line: str, number: int, index: int, section: str | None) -> Card
         return CardError(reason, hand_id, number, column)
 
     if section is None:
-        raise fail("expected a 'section: NAME' line before the first hand (format 2 hands "
-                   "sit under the card's section headings)", id_col)
+        raise fail(
+            "expected a 'section: NAME' line before the first hand (format 2 hands "
+            "sit under the card's section headings)",
+            id_col,
+        )
     if not value.isdigit() or int(value) <= 0:
-        hint = (" (format 2 lines have no category field: id | value | X/C | variation | "
-                "pattern | note)" if value.lower() in _CATEGORY_CODES else "")
+        hint = (
+            " (format 2 lines have no category field: id | value | X/C | variation | "
+            "pattern | note)"
+            if value.lower() in _CATEGORY_CODES
+            else ""
+        )
         raise fail(f"value must be a positive whole number, not {value!r}{hint}", value_col)
     if xc.upper() not in ("X", "C"):
         raise fail(f"the X/C field must be X (exposed) or C (concealed), not {xc!r}", xc_col)
@@ -207,39 +242,65 @@ def _read_hand2(line: str, number: int, index: int, section: str | None) -> Card
     for alternative in alternatives:
         _check_letters(alternative.groups, alternative.column, fail)
     if suit_counts:
-        most = max(len({s.suit for g in a.groups for s in g.specs if s.suit is not None})
-                   for a in alternatives)
+        most = max(
+            len({s.suit for g in a.groups for s in g.specs if s.suit is not None})
+            for a in alternatives
+        )
         if most < 2 or max(suit_counts) > most:
-            raise fail(f"suits={','.join(map(str, suit_counts))} but the pattern has "
-                       f"{most} suit letter{'s' if most != 1 else ''} (expected a letter "
-                       "per suit: suits=1,2 needs a and b)", vary_col)
+            raise fail(
+                f"suits={','.join(map(str, suit_counts))} but the pattern has "
+                f"{most} suit letter{'s' if most != 1 else ''} (expected a letter "
+                "per suit: suits=1,2 needs a and b)",
+                vary_col,
+            )
     main = next((v for v in variables if not v.name), None)
     rule = {ValueRule.ANY: NumberRule.ANY, ValueRule.STEP2: NumberRule.STEP2}.get(
-        main.rule if main else ValueRule.LISTED, NumberRule.FIXED)
-    hand = CardHand(id=hand_id, category=section_category(section), value=int(value),
-                    concealed=xc.upper() == "C", text=pattern, note=note,
-                    alternatives=alternatives, numbers=rule, line=number, variables=variables,
-                    suit_counts=suit_counts, section=section, vary=vary)
+        main.rule if main else ValueRule.LISTED, NumberRule.FIXED
+    )
+    hand = CardHand(
+        id=hand_id,
+        category=section_category(section),
+        value=int(value),
+        concealed=xc.upper() == "C",
+        text=pattern,
+        note=note,
+        alternatives=alternatives,
+        numbers=rule,
+        line=number,
+        variables=variables,
+        suit_counts=suit_counts,
+        section=section,
+        vary=vary,
+    )
     try:
         variants = hand_variants(hand, index)
     except ValueError as error:
-        raise fail(f"{error} (expected fewer choices: split the line or narrow a variable)",
-                   vary_col) from None
+        raise fail(
+            f"{error} (expected fewer choices: split the line or narrow a variable)", vary_col
+        ) from None
     values = values_made(hand, index)
     for variable in variables:
         missing = sorted(set(variable.values) - values.get(variable.name, set()))
         if variable.rule is ValueRule.LISTED and missing:
             listed = ", ".join(map(str, missing))
-            raise fail(f"{variable.text!r}: {listed} would take a number out of 1-9 or make "
-                       "a hand no tiles can make (expected values every group can take)",
-                       variable.column)
+            raise fail(
+                f"{variable.text!r}: {listed} would take a number out of 1-9 or make "
+                "a hand no tiles can make (expected values every group can take)",
+                variable.column,
+            )
     if not variants:
-        raise fail("no set of tiles can make this hand (too many of one tile for the jokers "
-                   "allowed, or the numbers leave 1-9)", pattern_col)
+        raise fail(
+            "no set of tiles can make this hand (too many of one tile for the jokers "
+            "allowed, or the numbers leave 1-9)",
+            pattern_col,
+        )
     made = alternatives_made(hand, index)
     for position, alternative in enumerate(alternatives):
         if position not in made:
-            raise fail(f"no set of tiles can make alternative {position + 1} "
-                       f"({alternative.text!r}): too many of one tile for the jokers allowed, "
-                       "or the numbers leave 1-9", alternative.column)
+            raise fail(
+                f"no set of tiles can make alternative {position + 1} "
+                f"({alternative.text!r}): too many of one tile for the jokers allowed, "
+                "or the numbers leave 1-9",
+                alternative.column,
+            )
     return hand

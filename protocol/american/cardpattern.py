@@ -49,8 +49,7 @@ def tokens(text: str, column: int) -> list[tuple[str, int]]:
     return [(match.group(), column + match.start()) for match in re.finditer(r"\S+", text)]
 
 
-def read_pattern(pattern: str, column: int, fail: Fail, syntax: Syntax
-                 ) -> tuple[Alternative, ...]:
+def read_pattern(pattern: str, column: int, fail: Fail, syntax: Syntax) -> tuple[Alternative, ...]:
     """The alternatives of a pattern field (one for format 1), each of exactly 14 tiles."""
     chunks: list[list[tuple[str, int]]] = [[]]
     for token, col in tokens(pattern, column):
@@ -68,15 +67,16 @@ def read_pattern(pattern: str, column: int, fail: Fail, syntax: Syntax
     for chunk in chunks:
         words = [(token, col) for token, col in chunk if col > 0]
         if not words:
-            raise fail("the pattern has no groups (expected groups such as 222a FF NEWS)",
-                       column)
+            raise fail("the pattern has no groups (expected groups such as 222a FF NEWS)", column)
         start = words[0][1] - column
         end = words[-1][1] - column + len(words[-1][0])
-        groups = tuple(read_group(token, col, fail, syntax) for token, col in words
-                       if token not in DECORATIONS)
+        groups = tuple(
+            read_group(token, col, fail, syntax) for token, col in words if token not in DECORATIONS
+        )
         if not groups:
-            raise fail("the pattern has no groups (expected groups such as 222a FF NEWS)",
-                       words[0][1])
+            raise fail(
+                "the pattern has no groups (expected groups such as 222a FF NEWS)", words[0][1]
+            )
         alternative = Alternative(pattern[start:end], groups, words[0][1])
         check_size(alternative, words, fail)
         out.append(alternative)
@@ -91,8 +91,10 @@ def check_size(alternative: Alternative, words: list[tuple[str, int]], fail: Fai
     reason = f"the pattern has {size} tiles, a hand has {HAND_SIZE}"
     times = [col for token, col in words if token == "X"]
     if times:
-        reason += (f" (the capital X at column {times[0]} is read as a single wind; if it is "
-                   "the card's times sign, write it as x or \u00d7)")
+        reason += (
+            f" (the capital X at column {times[0]} is read as a single wind; if it is "
+            "the card's times sign, write it as x or \u00d7)"
+        )
     raise fail(reason, alternative.column)
 
 
@@ -103,8 +105,11 @@ def read_group(token: str, column: int, fail: Fail, syntax: Syntax) -> Group:
     at = column + len(body)
     for text in tag_texts:
         if not TAG_NAME.fullmatch(text):
-            raise fail(f"expected a variable name after '@' in {token!r} (a lowercase word "
-                       "such as n, k or p)", at)
+            raise fail(
+                f"expected a variable name after '@' in {token!r} (a lowercase word "
+                "such as n, k or p)",
+                at,
+            )
         if text in tags:
             raise fail(f"{token!r} names variable {text!r} twice", at)
         tags.append(text)
@@ -121,25 +126,35 @@ def read_group(token: str, column: int, fail: Fail, syntax: Syntax) -> Group:
         raise fail(f"group {token!r} has no tiles", column)
     for offset, char in enumerate(body):
         if char not in SUITED_SYMBOLS and char not in PLAIN_SYMBOLS:
-            raise fail(f"{char!r} in {token!r} is not a card symbol (1-9, 0, N E W S, "
-                       "X Y Z, R G D, F, then a suit letter a b c / m p s)", column + offset)
+            raise fail(
+                f"{char!r} in {token!r} is not a card symbol (1-9, 0, N E W S, "
+                "X Y Z, R G D, F, then a suit letter a b c / m p s)",
+                column + offset,
+            )
     suited = [char for char in body if char in SUITED_SYMBOLS]
     if suited and suit is None:
         numbers = [char for char in suited if char in NUMBER_SYMBOLS]
         if numbers or not syntax.any_dragon:
             first = numbers[0] if numbers else suited[0]
             what = "number" if first in NUMBER_SYMBOLS else "dragon D"
-            raise fail(f"{what} {first!r} in {token!r} needs a suit letter "
-                       "(a, b, c for the card's colours or m, p, s)", column + body.index(first))
+            raise fail(
+                f"{what} {first!r} in {token!r} needs a suit letter "
+                "(a, b, c for the card's colours or m, p, s)",
+                column + body.index(first),
+            )
     if suit is not None and not suited:
-        raise fail(f"suit letter {suit!r} on {token!r}, which has no numbers or D",
-                   column + len(body))
+        raise fail(
+            f"suit letter {suit!r} on {token!r}, which has no numbers or D", column + len(body)
+        )
     if tags and not any(char in NUMBER_SYMBOLS for char in body):
-        raise fail(f"{token!r} has no numbers for variable {tags[0]!r} to move",
-                   column + len(group_text) + 1)
+        raise fail(
+            f"{token!r} has no numbers for variable {tags[0]!r} to move",
+            column + len(group_text) + 1,
+        )
     specs = tuple(TileSpec(char, suit if char in SUITED_SYMBOLS else None) for char in body)
-    group = Group(specs=specs, text=group_text, column=column, no_jokers=no_jokers,
-                  tags=tuple(tags))
+    group = Group(
+        specs=specs, text=group_text, column=column, no_jokers=no_jokers, tags=tuple(tags)
+    )
     if group.alike and group.size > MAX_ALIKE:
         raise fail(f"{token!r}: a group holds at most {MAX_ALIKE} alike tiles", column)
     return group

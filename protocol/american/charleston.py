@@ -50,11 +50,11 @@ def legal_charleston(state: AmericanState, seat: Seat) -> tuple[Action, ...]:
         return legal_pooling(state, seat)
     hand = tuple(s for s in state.hands[seat] if state.faces[s] != Kind.JOKER)
     if state.step is Step.COURTESY:
-        return tuple(CourtesyPass(seat, combo) for n in range(4)
-                     for combo in combinations(hand, n))
+        return tuple(CourtesyPass(seat, combo) for n in range(4) for combo in combinations(hand, n))
     blinds = range(4) if state.step in BLIND_STEPS else range(1)
-    return tuple(CharlestonPass(seat, combo, blind) for combo in combinations(hand, 3)
-                 for blind in blinds)
+    return tuple(
+        CharlestonPass(seat, combo, blind) for combo in combinations(hand, 3) for blind in blinds
+    )
 
 
 def apply_charleston(state: AmericanState, action: Action) -> Result:
@@ -95,8 +95,9 @@ def apply_charleston(state: AmericanState, action: Action) -> Result:
     return _resolve_pass(state, events)
 
 
-def _check_passable(state: AmericanState, seat: Seat, tiles: tuple[int, ...], low: int,
-                    high: int) -> None:
+def _check_passable(
+    state: AmericanState, seat: Seat, tiles: tuple[int, ...], low: int, high: int
+) -> None:
     if not low <= len(tiles) <= high:
         count = str(low) if low == high else f"{low} to {high}"
         fail(f"pass {count} tiles, not {len(tiles)}", seat)
@@ -105,13 +106,13 @@ def _check_passable(state: AmericanState, seat: Seat, tiles: tuple[int, ...], lo
         fail("jokers are never passed", seat)
 
 
-def _advance(state: AmericanState, step: CharlestonStep,
-             events: list[AmericanEvent]) -> Result:
+def _advance(state: AmericanState, step: CharlestonStep, events: list[AmericanEvent]) -> Result:
     events.append(StepStarted(step))
     if step is Step.PLAY:
         # East's 14th tile was dealt from the wall: a Mahjong with it counts as self-drawn.
-        return evolve(state, step=step, pending=EMPTY, turn=Seat.EAST, stage=Stage.DISCARD,
-                       drew=True), events
+        return evolve(
+            state, step=step, pending=EMPTY, turn=Seat.EAST, stage=Stage.DISCARD, drew=True
+        ), events
     return evolve(state, step=step, pending=EMPTY), events
 
 
@@ -130,8 +131,9 @@ def _passes(state: AmericanState) -> dict[Seat, CharlestonPass]:
     return passes
 
 
-def blind_flow(passes: dict[Seat, CharlestonPass], target: Callable[[Seat], Seat]
-               ) -> tuple[dict[Seat, tuple[int, ...]], dict[Seat, tuple[int, ...]]]:
+def blind_flow(
+    passes: dict[Seat, CharlestonPass], target: Callable[[Seat], Seat]
+) -> tuple[dict[Seat, tuple[int, ...]], dict[Seat, tuple[int, ...]]]:
     """Where the tiles of one pass land: ``(own tiles given, tiles kept)`` per seat.
 
     Each seat sends its first ``3 - blind`` named tiles; the first ``blind`` tiles that
@@ -140,7 +142,7 @@ def blind_flow(passes: dict[Seat, CharlestonPass], target: Callable[[Seat], Seat
     cannot all be honoured so that every seat keeps as many as it gave, nobody passes blind
     and everyone passes the three tiles they named.
     """
-    own = {s: p.tiles[:3 - p.blind] for s, p in passes.items()}
+    own = {s: p.tiles[: 3 - p.blind] for s, p in passes.items()}
     quota = {s: p.blind for s, p in passes.items()}
     queue: dict[Seat, list[int]] = {s: [] for s in SEATS}
     for seat in SEATS:
@@ -175,8 +177,11 @@ def _resolve_pass(state: AmericanState, events: list[AmericanEvent]) -> Result:
         events.append(PassMade(step, seat, target(seat), 3, 3 - given))
     for seat in SEATS:
         events.append(TilesReceived(seat, kept[seat], state.kinds(kept[seat])))
-    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]),
-                   received=(kept[SEATS[0]], kept[SEATS[1]], kept[SEATS[2]], kept[SEATS[3]]))
+    state = evolve(
+        state,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        received=(kept[SEATS[0]], kept[SEATS[1]], kept[SEATS[2]], kept[SEATS[3]]),
+    )
     after = NEXT_STEP[step]
     if step is Step.FIRST_LEFT and state.options.pooling:
         after = Step.POOL
@@ -199,7 +204,9 @@ def _resolve_courtesy(state: AmericanState, events: list[AmericanEvent]) -> Resu
         events.append(PassMade(Step.COURTESY, seat, seat.across, count, 0))
     for seat in SEATS:
         events.append(TilesReceived(seat, received[seat], state.kinds(received[seat])))
-    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]),
-                   received=(received[SEATS[0]], received[SEATS[1]], received[SEATS[2]],
-                             received[SEATS[3]]))
+    state = evolve(
+        state,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        received=(received[SEATS[0]], received[SEATS[1]], received[SEATS[2]], received[SEATS[3]]),
+    )
     return _advance(state, Step.PLAY, events)

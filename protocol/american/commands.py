@@ -40,14 +40,16 @@ def _run_score(given: Given) -> Outcome:
     card = _card(given)
     if given.arg("jsonl", bool):
         return Lines(score_jsonl(card, given.stdin), answers=True)
-    lines, status = score_lines(card, given.arg("tiles", list), given.arg("exposed", list),
-                                given.arg("self_drawn", bool))
+    lines, status = score_lines(
+        card, given.arg("tiles", list), given.arg("exposed", list), given.arg("self_drawn", bool)
+    )
     return Lines(lines, status)
 
 
 def _run_hint(given: Given) -> Outcome:
-    lines, status = hint_lines(_card(given), given.arg("tiles", list),
-                               given.arg("exposed", list), given.arg("count", int))
+    lines, status = hint_lines(
+        _card(given), given.arg("tiles", list), given.arg("exposed", list), given.arg("count", int)
+    )
     return Lines(lines, status)
 
 
@@ -73,66 +75,125 @@ def _run_show(given: Given) -> Outcome:
     return Lines(show_lines(read_card(given.files["file"], path)))
 
 
-_TILES = Argument(("tiles",), {"nargs": "*", "metavar": "TILES",
-                               "help": "concealed tiles in notation, e.g. 222s 444s 6666s 8888s "
-                                       "F J"})
-_CARD = Argument(("--card",), {"metavar": "FILE", "help": "a card file (default: the house card)"},
-                 reads=CARD_FILE)
-_EXPOSED = Argument(("--exposed",), {"action": "append", "default": [], "metavar": "TILES",
-                                     "help": "an exposed group, e.g. 5p5pJ (repeat for each "
-                                             "group)"})
+_TILES = Argument(
+    ("tiles",),
+    {
+        "nargs": "*",
+        "metavar": "TILES",
+        "help": "concealed tiles in notation, e.g. 222s 444s 6666s 8888s F J",
+    },
+)
+_CARD = Argument(
+    ("--card",),
+    {"metavar": "FILE", "help": "a card file (default: the house card)"},
+    reads=CARD_FILE,
+)
+_EXPOSED = Argument(
+    ("--exposed",),
+    {
+        "action": "append",
+        "default": [],
+        "metavar": "TILES",
+        "help": "an exposed group, e.g. 5p5pJ (repeat for each group)",
+    },
+)
 _FILE = Argument(("file",), {"metavar": "FILE", "help": "the card file"}, reads=CARD_FILE)
 
 SCORE = RuleCommand(
-    "score", NAME, "which American card hands 14 tiles make, their value and payouts", _run_score,
+    "score",
+    NAME,
+    "which American card hands 14 tiles make, their value and payouts",
+    _run_score,
     description="Which hands of the card the tiles make (concealed tiles, winning tile "
-                "included, plus --exposed groups), their value and the payouts (A7). "
-                "Exit status 1 when no hand matches.",
-    arguments=(_TILES, _CARD, _EXPOSED,
-               Argument(("--self-drawn",), {"action": "store_true",
-                                            "help": "the winning tile was drawn from the wall "
-                                                    "(default: a discard)"}),
-               Argument(("--jsonl",), {"action": "store_true",
-                                       "help": 'read {"tiles": [...], "exposures": [[...]], '
-                                               '"self_drawn": false} per line on stdin, answer '
-                                               "one JSON object per line"})))
+    "included, plus --exposed groups), their value and the payouts (A7). "
+    "Exit status 1 when no hand matches.",
+    arguments=(
+        _TILES,
+        _CARD,
+        _EXPOSED,
+        Argument(
+            ("--self-drawn",),
+            {
+                "action": "store_true",
+                "help": "the winning tile was drawn from the wall (default: a discard)",
+            },
+        ),
+        Argument(
+            ("--jsonl",),
+            {
+                "action": "store_true",
+                "help": 'read {"tiles": [...], "exposures": [[...]], '
+                '"self_drawn": false} per line on stdin, answer '
+                "one JSON object per line",
+            },
+        ),
+    ),
+)
 
 HINT = RuleCommand(
-    "hint", NAME, "the nearest American card hands and the tiles they still need", _run_hint,
+    "hint",
+    NAME,
+    "the nearest American card hands and the tiles they still need",
+    _run_hint,
     description="The card hands nearest to these tiles (13 or 14 concealed tiles plus "
-                "--exposed groups), with what is missing; J = a slot only a joker can fill.",
-    arguments=(_TILES, _CARD, _EXPOSED,
-               Argument(("-n", "--count"), {"type": int, "default": 5, "metavar": "N",
-                                            "help": "how many hands to list (default 5)"})))
+    "--exposed groups), with what is missing; J = a slot only a joker can fill.",
+    arguments=(
+        _TILES,
+        _CARD,
+        _EXPOSED,
+        Argument(
+            ("-n", "--count"),
+            {
+                "type": int,
+                "default": 5,
+                "metavar": "N",
+                "help": "how many hands to list (default 5)",
+            },
+        ),
+    ),
+)
 
 DEMO = RuleCommand(
-    "demo", NAME, "four bots play American Mahjong at an in-memory table", _run_demo,
-    arguments=(Argument(("--seed",), {"type": int, "default": 1,
-                                      "help": "shuffle seed (default 1)"}),
-               Argument(("--hands",), {"type": int, "default": 1,
-                                       "help": "hands to play (default 1)"}),
-               Argument(("--card",), {"metavar": "FILE",
-                                      "help": "card file (default: the house card)"},
-                        reads=CARD_FILE),
-               Argument(("--quiet",), {"action": "store_true",
-                                       "help": "only the per-hand summaries"})),
-    table_demo=True)
+    "demo",
+    NAME,
+    "four bots play American Mahjong at an in-memory table",
+    _run_demo,
+    arguments=(
+        Argument(("--seed",), {"type": int, "default": 1, "help": "shuffle seed (default 1)"}),
+        Argument(("--hands",), {"type": int, "default": 1, "help": "hands to play (default 1)"}),
+        Argument(
+            ("--card",),
+            {"metavar": "FILE", "help": "card file (default: the house card)"},
+            reads=CARD_FILE,
+        ),
+        Argument(("--quiet",), {"action": "store_true", "help": "only the per-hand summaries"}),
+    ),
+    table_demo=True,
+)
 
 CHECK = RuleCommand(
-    "card", "check", "every mistake in a card file, and each line's number of variations",
+    "card",
+    "check",
+    "every mistake in a card file, and each line's number of variations",
     _run_check,
     description="Read a card file and list every mistake (line, hand, column, what was "
-                "expected), then each line's number of concrete variations. Exit status "
-                "1 when the card has mistakes.",
-    arguments=(_FILE,))
+    "expected), then each line's number of concrete variations. Exit status "
+    "1 when the card has mistakes.",
+    arguments=(_FILE,),
+)
 
 SHOW = RuleCommand(
-    "card", "show", "print a card file as a player reads it", _run_show,
+    "card",
+    "show",
+    "print a card file as a player reads it",
+    _run_show,
     description="Print the card by section: each line's patterns, what may vary, value, "
-                "X (exposed) or C (concealed) and its note.",
-    arguments=(_FILE,))
+    "X (exposed) or C (concealed) and its note.",
+    arguments=(_FILE,),
+)
 
 COMMANDS = RuleCommands(
     commands=(SCORE, HINT, DEMO, CHECK, SHOW),
-    verbs={"card": "check or show an American card file (docs/CARD_FORMAT.md)"})
+    verbs={"card": "check or show an American card file (docs/CARD_FORMAT.md)"},
+)
 """What ``RULESET.commands`` offers."""

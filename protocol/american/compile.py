@@ -37,8 +37,14 @@ _SUIT_INDEX = {"m": 0, "p": 1, "s": 2}
 # Matching dragons (RULES.md A1): craks-Red, dots-White, bams-Green.
 DRAGON_OF_SUIT = (Kind.RED, Kind.WHITE, Kind.GREEN)
 _PLAIN_KINDS = {
-    "0": Kind.WHITE, "N": Kind.NORTH, "E": Kind.EAST, "W": Kind.WEST, "S": Kind.SOUTH,
-    "R": Kind.RED, "G": Kind.GREEN, "F": Kind.FLOWER,
+    "0": Kind.WHITE,
+    "N": Kind.NORTH,
+    "E": Kind.EAST,
+    "W": Kind.WEST,
+    "S": Kind.SOUTH,
+    "R": Kind.RED,
+    "G": Kind.GREEN,
+    "F": Kind.FLOWER,
 }
 
 
@@ -124,8 +130,10 @@ def _suit_assignments(hand: CardHand, groups: tuple[Group, ...]) -> list[dict[st
     variables = [letter for letter in letters if letter not in FIXED_SUITS]
     if not hand.suit_counts:
         free = [suit for suit in range(3) if suit not in fixed.values()]
-        return [fixed | dict(zip(variables, chosen, strict=True))
-                for chosen in permutations(free, len(variables))]
+        return [
+            fixed | dict(zip(variables, chosen, strict=True))
+            for chosen in permutations(free, len(variables))
+        ]
     out = []
     for chosen in product(range(3), repeat=len(variables)):
         if len({*fixed.values(), *chosen}) in hand.suit_counts:
@@ -157,8 +165,9 @@ def _numbers(groups: list[Group]) -> list[int]:
     return [int(spec.symbol) for group in groups for spec in group.specs if spec.is_number]
 
 
-def _variable_shifts(hand: CardHand, alternative: Alternative,
-                     variable: NumberVariable) -> list[int]:
+def _variable_shifts(
+    hand: CardHand, alternative: Alternative, variable: NumberVariable
+) -> list[int]:
     """The shifts a variable may give its groups in this pattern, before the 1-9 check."""
     if variable.position:
         for group in alternative.groups:
@@ -198,10 +207,10 @@ class _GroupPlan:
     per choice (a line has up to thousands of choices)."""
 
     group: Group
-    tag: str | None            # the value variable moving it (None: fixed numbers)
-    moves: tuple[str, ...]     # the position variables that shift it
-    extra: int | None          # a run with one number paired at a variable place: its index
-    jokers: bool               # whether jokers may stand in it
+    tag: str | None  # the value variable moving it (None: fixed numbers)
+    moves: tuple[str, ...]  # the position variables that shift it
+    extra: int | None  # a run with one number paired at a variable place: its index
+    jokers: bool  # whether jokers may stand in it
 
 
 def _plan(hand: CardHand, alternative: int) -> tuple[_GroupPlan, ...]:
@@ -212,13 +221,19 @@ def _plan(hand: CardHand, alternative: int) -> tuple[_GroupPlan, ...]:
         extra = repeated_number(group) if moves and not group.alike else None
         if moves and not group.alike:
             assert extra is not None
-        plans.append(_GroupPlan(group, value_tag(group, hand.variables), moves, extra,
-                                hand.group_jokers_allowed(index, alternative)))
+        plans.append(
+            _GroupPlan(
+                group,
+                value_tag(group, hand.variables),
+                moves,
+                extra,
+                hand.group_jokers_allowed(index, alternative),
+            )
+        )
     return tuple(plans)
 
 
-def _concrete(plans: tuple[_GroupPlan, ...], choice: _Choice
-              ) -> tuple[ConcreteGroup, ...] | None:
+def _concrete(plans: tuple[_GroupPlan, ...], choice: _Choice) -> tuple[ConcreteGroup, ...] | None:
     """The pattern's groups as real kinds under one choice (None: a number left 1-9)."""
     out: list[ConcreteGroup] = []
     for plan in plans:
@@ -226,8 +241,9 @@ def _concrete(plans: tuple[_GroupPlan, ...], choice: _Choice
         base = choice.shifts[plan.tag] if plan.tag is not None else 0
         shift = base + sum(choice.shifts[t] for t in plan.moves)
         if plan.extra is not None:  # a run with one number paired, at a variable place
-            kinds = [_spec_kind(s, choice, base) for i, s in enumerate(group.specs)
-                     if i != plan.extra]
+            kinds = [
+                _spec_kind(s, choice, base) for i, s in enumerate(group.specs) if i != plan.extra
+            ]
             pair = _spec_kind(group.specs[plan.extra], choice, shift)
             if pair is None or None in kinds:
                 return None
@@ -250,12 +266,18 @@ def _choices(hand: CardHand, alternative: Alternative) -> list[_Choice]:
     combos = _combos(hand, alternative)
     if len(suits) * len(winds) * len(dragons) * len(combos) > MAX_COMBINATIONS:
         raise ValueError(f"more than {MAX_COMBINATIONS} variations")
-    return [_Choice(s | w, dragon, combo) for s in suits for w in winds for dragon in dragons
-            for combo in combos]
+    return [
+        _Choice(s | w, dragon, combo)
+        for s in suits
+        for w in winds
+        for dragon in dragons
+        for combo in combos
+    ]
 
 
-def _make_variant(hand: CardHand, hand_index: int, alternative: int,
-                  groups: tuple[ConcreteGroup, ...]) -> Variant | None:
+def _make_variant(
+    hand: CardHand, hand_index: int, alternative: int, groups: tuple[ConcreteGroup, ...]
+) -> Variant | None:
     need = [0] * NUM_KINDS
     jneed = [0] * NUM_KINDS
     for group in groups:
@@ -272,15 +294,20 @@ def _make_variant(hand: CardHand, hand_index: int, alternative: int,
     if min_jokers > JOKERS_IN_SET:
         return None
     return Variant(
-        hand=hand, hand_index=hand_index, groups=groups, kinds=kinds,
-        need=tuple(need[k] for k in kinds), jneed=tuple(jneed[k] for k in kinds),
-        mask=sum(1 << k for k in kinds), min_jokers=min_jokers, alternative=alternative,
+        hand=hand,
+        hand_index=hand_index,
+        groups=groups,
+        kinds=kinds,
+        need=tuple(need[k] for k in kinds),
+        jneed=tuple(jneed[k] for k in kinds),
+        mask=sum(1 << k for k in kinds),
+        min_jokers=min_jokers,
+        alternative=alternative,
     )
 
 
 @lru_cache(maxsize=4096)
-def _expand(hand: CardHand, hand_index: int
-            ) -> tuple[tuple[Variant | None, bool, int, Combo], ...]:
+def _expand(hand: CardHand, hand_index: int) -> tuple[tuple[Variant | None, bool, int, Combo], ...]:
     """Every choice of every pattern of the line that keeps its numbers within 1-9, as
     (the variant, or None when it repeats an earlier one or no tiles can make it; whether
     tiles can make it; the pattern's index; the number shifts)."""
@@ -309,8 +336,7 @@ def hand_variants(hand: CardHand, hand_index: int = 0) -> tuple[Variant, ...]:
 
     Memoised: the parser checks each hand has a variant, then compiling reuses them.
     """
-    return tuple(variant for variant, _, _, _ in _expand(hand, hand_index)
-                 if variant is not None)
+    return tuple(variant for variant, _, _, _ in _expand(hand, hand_index) if variant is not None)
 
 
 def forget_expansions() -> None:
@@ -323,14 +349,14 @@ def forget_expansions() -> None:
 def values_made(hand: CardHand, hand_index: int = 0) -> dict[str, set[int]]:
     """For each listed number variable, the listed values some tiles can make (the parser
     refuses a value that leaves 1-9 or that no tiles can make)."""
-    out: dict[str, set[int]] = {v.name: set() for v in hand.variables
-                                if v.rule is ValueRule.LISTED}
+    out: dict[str, set[int]] = {v.name: set() for v in hand.variables if v.rule is ValueRule.LISTED}
     lows: dict[tuple[int, str], int | None] = {}
     for index, alternative in enumerate(hand.alternatives):
         for variable in hand.variables:
             if variable.rule is ValueRule.LISTED:
-                moved = [g for g in alternative.groups
-                         if value_tag(g, hand.variables) == variable.name]
+                moved = [
+                    g for g in alternative.groups if value_tag(g, hand.variables) == variable.name
+                ]
                 lows[(index, variable.name)] = min(_numbers(moved), default=None)
     for _, possible, index, shifts in _expand(hand, hand_index):
         if not possible:
@@ -356,8 +382,7 @@ class CompiledCard:
     hand_ranges: tuple[tuple[int, int], ...]  # per hand: its variants are [start, end)
     absent: tuple[int, ...]  # per kind: bitset of variants that do not use the kind
     all_variants: int  # bitset with every variant
-    memo: Memo = field(default_factory=Memo, init=False, compare=False, hash=False,
-                       repr=False)
+    memo: Memo = field(default_factory=Memo, init=False, compare=False, hash=False, repr=False)
     """Answers derived from these variants (targets, needs): memo.py."""
 
 

@@ -29,8 +29,9 @@ from .state import (
 Result = tuple[AmericanState, list[AmericanEvent]]
 
 
-def mark_dead(state: AmericanState, seat: Seat, reason: str,
-              events: list[AmericanEvent]) -> AmericanState:
+def mark_dead(
+    state: AmericanState, seat: Seat, reason: str, events: list[AmericanEvent]
+) -> AmericanState:
     """The seat's hand is dead for the rest of the hand (its exposures stay on the table)."""
     if state.dead[seat]:
         return state
@@ -58,19 +59,27 @@ def check_counts(state: AmericanState, events: list[AmericanEvent]) -> AmericanS
     return state
 
 
-def mahjong_matches(state: AmericanState, seat: Seat, concealed: tuple[Kind, ...]
-                    ) -> tuple[HandMatch, ...]:
+def mahjong_matches(
+    state: AmericanState, seat: Seat, concealed: tuple[Kind, ...]
+) -> tuple[HandMatch, ...]:
     """Card hands made by these concealed tiles with the seat's exposures (none if unknown)."""
-    if Kind.HIDDEN in concealed or len(concealed) + sum(
-            len(e.slots) for e in state.exposures[seat]) != 14:
+    if (
+        Kind.HIDDEN in concealed
+        or len(concealed) + sum(len(e.slots) for e in state.exposures[seat]) != 14
+    ):
         return ()
     return match_hand(state.card, concealed, state.exposure_kinds(seat))
 
 
 def declarable(state: AmericanState, seat: Seat) -> bool:
     """May ``seat`` declare Mahjong now (its turn with 14, or after winning a Mahjong call)?"""
-    return (state.result is None and state.step is CharlestonStep.PLAY and seat == state.turn
-            and state.stage in (Stage.DISCARD, Stage.MAHJONG) and not state.dead[seat])
+    return (
+        state.result is None
+        and state.step is CharlestonStep.PLAY
+        and seat == state.turn
+        and state.stage in (Stage.DISCARD, Stage.MAHJONG)
+        and not state.dead[seat]
+    )
 
 
 def declare_mahjong(state: AmericanState, action: DeclareMahjong) -> Result:
@@ -98,10 +107,27 @@ def declare_mahjong(state: AmericanState, action: DeclareMahjong) -> Result:
     self_drawn = state.stage is Stage.DISCARD and state.drew
     discarder = None if self_drawn else state.discarder
     bonus = jokerless_bonus(match)
-    result = HandResult(seat, match.hand.id, match.hand.value, bonus, self_drawn, discarder,
-                        payments(seat, match.hand.value, bonus, self_drawn, discarder))
-    events.append(MahjongDeclared(seat, match.hand.id, match.hand.value, match.jokerless,
-                                  self_drawn, action.faces, match.alternative,
-                                  match.assignment, len(match.hand.alternatives)))
+    result = HandResult(
+        seat,
+        match.hand.id,
+        match.hand.value,
+        bonus,
+        self_drawn,
+        discarder,
+        payments(seat, match.hand.value, bonus, self_drawn, discarder),
+    )
+    events.append(
+        MahjongDeclared(
+            seat,
+            match.hand.id,
+            match.hand.value,
+            match.jokerless,
+            self_drawn,
+            action.faces,
+            match.alternative,
+            match.assignment,
+            len(match.hand.alternatives),
+        )
+    )
     events.append(HandOver(result))
     return evolve(state, result=result), events

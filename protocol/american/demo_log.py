@@ -42,14 +42,16 @@ def deal(rng: Random) -> tuple[list[Any], tuple[int, int]]:
     return faces, (rng.randint(1, 6), rng.randint(1, 6))
 
 
-def play_match(card: Card, rng: Random, hands: int, out: Callable[[str], None],
-               quiet: bool = False) -> MatchState:
+def play_match(
+    card: Card, rng: Random, hands: int, out: Callable[[str], None], quiet: bool = False
+) -> MatchState:
     """Play ``hands`` hands with four bots, telling ``out`` the log; the final match state."""
     return told(match_log(card, rng, hands, quiet), out)
 
 
-def match_log(card: Card, rng: Random, hands: int, quiet: bool = False
-              ) -> Generator[str, None, MatchState]:
+def match_log(
+    card: Card, rng: Random, hands: int, quiet: bool = False
+) -> Generator[str, None, MatchState]:
     """The log of ``hands`` hands played by four bots, line by line as they play (a long
     match is printed as it goes); the final match state is the generator's return value."""
     match = MatchState()
@@ -67,9 +69,11 @@ def match_log(card: Card, rng: Random, hands: int, quiet: bool = False
         match = match.after(state.result)
         yield from summary(state.result, match, number)
     mahjongs = match.hands_played - match.wall_games
-    yield (f"== Match over: {match.hands_played} hands, {mahjongs} Mahjong, "
-           f"{match.wall_games} wall games; scores "
-           + ", ".join(f"player {p + 1} {match.scores[p]:+d}" for p in range(4)))
+    yield (
+        f"== Match over: {match.hands_played} hands, {mahjongs} Mahjong, "
+        f"{match.wall_games} wall games; scores "
+        + ", ".join(f"player {p + 1} {match.scores[p]:+d}" for p in range(4))
+    )
     return match
 
 
@@ -81,7 +85,8 @@ def describe(state: AmericanState, events: Iterable[AmericanEvent]) -> list[str]
         if isinstance(event, PassMade):
             blind = f" ({event.blind} blind)" if event.blind else ""
             passes.setdefault(event.step, []).append(
-                f"{WIND[event.seat]}>{WIND[event.to]} {event.count}{blind}")
+                f"{WIND[event.seat]}>{WIND[event.to]} {event.count}{blind}"
+            )
         elif isinstance(event, StepStarted):
             for step, said in passes.items():
                 lines.append(f"{step.value} pass: " + ", ".join(said))
@@ -93,28 +98,34 @@ def describe(state: AmericanState, events: Iterable[AmericanEvent]) -> list[str]
             elif event.step is CharlestonStep.COURTESY:
                 lines.append("Courtesy pass")
         elif isinstance(event, Drew):
-            lines.append(f"{WIND[event.seat]} draws {tile_code(state.faces[event.slot])} "
-                         f"({event.remaining} left)")
+            lines.append(
+                f"{WIND[event.seat]} draws {tile_code(state.faces[event.slot])} "
+                f"({event.remaining} left)"
+            )
         elif isinstance(event, Discarded):
             note = "" if event.callable else " (a joker: nobody may call it)"
             lines.append(f"{WIND[event.seat]} discards {tile_code(event.face)}{note}")
         elif isinstance(event, Called):
             what = "Mahjong" if event.mahjong else f"exposes {format_tiles(sorted(event.kinds))}"
-            lines.append(f"{WIND[event.seat]} calls {tile_code(state.faces[event.slot])}: "
-                         f"{what}")
+            lines.append(f"{WIND[event.seat]} calls {tile_code(state.faces[event.slot])}: {what}")
         elif isinstance(event, JokerExchanged):
             whose = "own" if event.owner == event.seat else f"{WIND[event.owner]}'s"
-            lines.append(f"{WIND[event.seat]} gives {tile_code(event.face)} for a joker "
-                         f"from {whose} exposure")
+            lines.append(
+                f"{WIND[event.seat]} gives {tile_code(event.face)} for a joker "
+                f"from {whose} exposure"
+            )
         elif isinstance(event, SeatDead):
             lines.append(f"{WIND[event.seat]} is dead: {event.reason}")
         elif isinstance(event, MahjongDeclared):
             how = "self-drawn" if event.self_drawn else "on a discard"
-            laid = " ".join(format_tiles(sorted(group))
-                            for group in state.exposure_kinds(event.seat))
+            laid = " ".join(
+                format_tiles(sorted(group)) for group in state.exposure_kinds(event.seat)
+            )
             shown = format_tiles(sorted(event.faces)) + (f" | exposed {laid}" if laid else "")
-            lines.append(f"{WIND[event.seat]} declares Mahjong {how} with "
-                         f"{event.hand_id}{event.made}: {shown}")
+            lines.append(
+                f"{WIND[event.seat]} declares Mahjong {how} with "
+                f"{event.hand_id}{event.made}: {shown}"
+            )
     return lines
 
 
@@ -122,11 +133,16 @@ def summary(result: HandResult, match: MatchState, number: int) -> list[str]:
     if result.winner is None:
         head = f"-- Hand {number}: wall game, no payment"
     else:
-        how = "self-drawn" if result.self_drawn else (
-            f"on {WIND[result.discarder]}'s discard" if result.discarder is not None else "")
+        how = (
+            "self-drawn"
+            if result.self_drawn
+            else (f"on {WIND[result.discarder]}'s discard" if result.discarder is not None else "")
+        )
         bonus = ", jokerless" if result.jokerless else ""
-        head = (f"-- Hand {number}: Mahjong by {WIND[result.winner]} with {result.hand_id} "
-                f"(value {result.value}{bonus}) {how}")
+        head = (
+            f"-- Hand {number}: Mahjong by {WIND[result.winner]} with {result.hand_id} "
+            f"(value {result.value}{bonus}) {how}"
+        )
     pays = ", ".join(f"{WIND[s]} {result.payments[s]:+d}" for s in SEATS)
     scores = ", ".join(f"player {p + 1} {match.scores[p]:+d}" for p in range(4))
     return [head, f"   payouts: {pays}", f"   running scores: {scores}"]

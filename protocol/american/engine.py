@@ -46,8 +46,9 @@ CHARLESTON_ACTIONS = (CharlestonPass, PoolIn, PoolTake, StopVote, CourtesyPass)
 ANSWERS = (Call, CallMahjong, NoCall)
 
 
-def new_hand(card: Card, faces: Sequence[Kind], dice: tuple[int, int],
-             options: TableOptions | None = None) -> Result:
+def new_hand(
+    card: Card, faces: Sequence[Kind], dice: tuple[int, int], options: TableOptions | None = None
+) -> Result:
     """Deal a hand: ``faces[slot]`` of the shuffled wall (``Kind.HIDDEN`` where this engine
     may not see the tile) and East's two dice for the break (RULES.md A3)."""
     options = options or TableOptions()
@@ -58,18 +59,29 @@ def new_hand(card: Card, faces: Sequence[Kind], dice: tuple[int, int],
     have, full = counts(known), counts(AMERICAN_TILES)
     for kind in range(len(full)):
         if have[kind] > full[kind]:
-            raise IllegalAction(f"the wall holds {have[kind]} {Kind(kind).name} tiles, "
-                                f"a set has {full[kind]}")
+            raise IllegalAction(
+                f"the wall holds {have[kind]} {Kind(kind).name} tiles, a set has {full[kind]}"
+            )
     try:
         plan = american_plan(dice)
     except ValueError as error:
         raise IllegalAction(str(error)) from None
     faces_t = tuple(Kind(k) for k in faces)
     state = AmericanState(
-        options=options, card=card, dice=(dice[0], dice[1]), faces=faces_t,
-        wall=LiveWall(plan.live), hands=plan.deal, exposures=((), (), (), ()), discards=(),
-        public=frozenset(), dead=(False, False, False, False),
-        step=CharlestonStep.FIRST_RIGHT, pending=(None, None, None, None), drew=True)
+        options=options,
+        card=card,
+        dice=(dice[0], dice[1]),
+        faces=faces_t,
+        wall=LiveWall(plan.live),
+        hands=plan.deal,
+        exposures=((), (), (), ()),
+        discards=(),
+        public=frozenset(),
+        dead=(False, False, False, False),
+        step=CharlestonStep.FIRST_RIGHT,
+        pending=(None, None, None, None),
+        drew=True,
+    )
     events: list[AmericanEvent] = [StepStarted(CharlestonStep.FIRST_RIGHT)]
     events.extend(Dealt(s, plan.deal[s], state.kinds(plan.deal[s])) for s in SEATS)
     return state, events
@@ -86,8 +98,9 @@ def legal_actions(state: AmericanState, seat: Seat) -> tuple[Action, ...]:
     actions: list[Action] = []
     if declarable(state, seat):
         concealed = state.concealed_kinds(seat)
-        if (state.options.declaration is DeclarationMode.TOURNAMENT
-                or mahjong_matches(state, seat, concealed)):
+        if state.options.declaration is DeclarationMode.TOURNAMENT or mahjong_matches(
+            state, seat, concealed
+        ):
             actions.append(DeclareMahjong(seat, concealed))
     if state.stage is Stage.DISCARD:
         actions.extend(legal_exchanges(state, seat))
@@ -176,15 +189,30 @@ def learn(state: AmericanState, faces: Mapping[int, Kind]) -> AmericanState:
 def public_digest(state: AmericanState) -> bytes:
     """SHA-256 of the state with every private face and private input masked."""
     masked = _masked(state, None)
-    fields = (masked.options, masked.card.name, masked.dice, masked.faces, masked.wall,
-              masked.hands, masked.exposures, masked.discards, sorted(masked.public),
-              masked.dead, masked.step,
-              # Charleston inputs are secret until their step fires; call answers are public.
-              masked.pending if state.step is CharlestonStep.PLAY else None,
-              masked.turn, masked.stage, masked.last_discard, masked.discarder, masked.drew,
-              masked.result, masked.pool, masked.pooled)
+    fields = (
+        masked.options,
+        masked.card.name,
+        masked.dice,
+        masked.faces,
+        masked.wall,
+        masked.hands,
+        masked.exposures,
+        masked.discards,
+        sorted(masked.public),
+        masked.dead,
+        masked.step,
+        # Charleston inputs are secret until their step fires; call answers are public.
+        masked.pending if state.step is CharlestonStep.PLAY else None,
+        masked.turn,
+        masked.stage,
+        masked.last_discard,
+        masked.discarder,
+        masked.drew,
+        masked.result,
+        masked.pool,
+        masked.pooled,
+    )
     return digest(fields)
 
 
-__all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "seats_to_act",
-           "view"]
+__all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "seats_to_act", "view"]

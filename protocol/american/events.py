@@ -156,8 +156,11 @@ class MahjongDeclared(Public):
     def made(self) -> str:
         """Which alternative and the concrete tiles, for logs: " (alternative 2 of 3) as FF
         4444s 6666s 8888s" ("" when the groups are not known)."""
-        which = (f" (alternative {self.alternative + 1} of {self.alternatives})"
-                 if self.alternatives > 1 else "")
+        which = (
+            f" (alternative {self.alternative + 1} of {self.alternatives})"
+            if self.alternatives > 1
+            else ""
+        )
         if not self.groups:
             return which
         return f"{which} as {' '.join(format_tiles(group) for group in self.groups)}"
@@ -168,7 +171,20 @@ class HandOver(Public):
     result: HandResult
 
 
-AmericanEvent = (Dealt | InputReceived | PassMade | Pooled | PoolTaken | TilesReceived
-                 | StepStarted | Drew
-                 | TileSeen | Discarded | Called | JokerExchanged | SeatDead | MahjongDeclared
-                 | HandOver)
+AmericanEvent = (
+    Dealt
+    | InputReceived
+    | PassMade
+    | Pooled
+    | PoolTaken
+    | TilesReceived
+    | StepStarted
+    | Drew
+    | TileSeen
+    | Discarded
+    | Called
+    | JokerExchanged
+    | SeatDead
+    | MahjongDeclared
+    | HandOver
+)

@@ -26,8 +26,13 @@ Result = tuple[AmericanState, list[AmericanEvent]]
 
 
 def may_exchange(state: AmericanState, seat: Seat) -> bool:
-    return (state.result is None and state.step is CharlestonStep.PLAY
-            and state.stage is Stage.DISCARD and state.turn == seat and not state.dead[seat])
+    return (
+        state.result is None
+        and state.step is CharlestonStep.PLAY
+        and state.stage is Stage.DISCARD
+        and state.turn == seat
+        and not state.dead[seat]
+    )
 
 
 def _owners(state: AmericanState, seat: Seat) -> tuple[Seat, ...]:
@@ -58,8 +63,7 @@ def legal_exchanges(state: AmericanState, seat: Seat) -> tuple[ExchangeJoker, ..
                 continue
             for slot in exposure.slots:
                 if state.faces[slot] == Kind.JOKER:
-                    found.append(ExchangeJoker(seat, by_kind[exposure.kind], exposure.kind,
-                                               slot))
+                    found.append(ExchangeJoker(seat, by_kind[exposure.kind], exposure.kind, slot))
     return tuple(found)
 
 
@@ -85,7 +89,11 @@ def exchange_joker(state: AmericanState, action: ExchangeJoker) -> Result:
     owner_exposures[index] = Exposure(exposure.kind, slots)
     exposures = with_seat(state.exposures, owner, tuple(owner_exposures))
     hand = (*(s for s in state.hands[seat] if s != action.slot), action.joker_slot)
-    state = evolve(state, exposures=exposures, hands=with_seat(state.hands, seat, hand),
-                    faces=set_faces(state.faces, {action.slot: action.face}),
-                    public=state.public | {action.slot})
+    state = evolve(
+        state,
+        exposures=exposures,
+        hands=with_seat(state.hands, seat, hand),
+        faces=set_faces(state.faces, {action.slot: action.face}),
+        public=state.public | {action.slot},
+    )
     return state, [JokerExchanged(seat, owner, action.slot, action.face, action.joker_slot)]

@@ -18,7 +18,8 @@ _CLASSES: dict[BotLevel, type[AmericanBot]] = {
 }
 
 
-def make_bot(seat: Seat, card: Card, chooser: Chooser,
-             level: BotLevel = BotLevel.NORMAL) -> AmericanBot:
+def make_bot(
+    seat: Seat, card: Card, chooser: Chooser, level: BotLevel = BotLevel.NORMAL
+) -> AmericanBot:
     """A new bot of ``level`` for ``seat`` (it keeps its plans for one hand)."""
     return _CLASSES[level](seat, card, chooser)

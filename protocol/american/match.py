@@ -35,6 +35,10 @@ class MatchState:
         scores = list(self.scores)
         for seat in Seat:
             scores[self.player_at(seat)] += result.payments[seat]
-        return replace(self, scores=(scores[0], scores[1], scores[2], scores[3]),
-                       dealer=self.player_at(Seat.SOUTH), hands_played=self.hands_played + 1,
-                       wall_games=self.wall_games + (1 if result.wall_game else 0))
+        return replace(
+            self,
+            scores=(scores[0], scores[1], scores[2], scores[3]),
+            dealer=self.player_at(Seat.SOUTH),
+            hands_played=self.hands_played + 1,
+            wall_games=self.wall_games + (1 if result.wall_game else 0),
+        )

@@ -69,8 +69,13 @@ def _count(tiles: Sequence[int]) -> list[int] | None:
     return counts
 
 
-def _fits(counts: list[int], jokers: int, kinds: tuple[int, ...], need: tuple[int, ...],
-          jneed: tuple[int, ...]) -> bool:
+def _fits(
+    counts: list[int],
+    jokers: int,
+    kinds: tuple[int, ...],
+    need: tuple[int, ...],
+    jneed: tuple[int, ...],
+) -> bool:
     """The concealed counts (no kind outside ``kinds``) make exactly this need."""
     deficit = 0
     for kind, wanted, jokerable in zip(kinds, need, jneed, strict=True):
@@ -89,8 +94,9 @@ def _order(matches: list[HandMatch]) -> tuple[HandMatch, ...]:
     return tuple(sorted(matches, key=lambda m: (-m.hand.value, not m.jokerless)))
 
 
-def match_hand(card: Card, concealed: Sequence[Kind],
-               exposures: Sequence[Sequence[Kind]]) -> tuple[HandMatch, ...]:
+def match_hand(
+    card: Card, concealed: Sequence[Kind], exposures: Sequence[Sequence[Kind]]
+) -> tuple[HandMatch, ...]:
     """Every card hand made by exactly these 14 tiles, highest value (then jokerless) first.
 
     Tiles that are not American tiles, or a count other than 14, make no hand.
@@ -122,15 +128,21 @@ def match_hand(card: Card, concealed: Sequence[Kind],
         if variant.min_jokers > jokers:
             continue
         if _fits(counts, jokers, variant.kinds, variant.need, variant.jneed):
-            matches.append(HandMatch(variant.hand, jokerless, _assignment(variant),
-                                     variant.alternative))
+            matches.append(
+                HandMatch(variant.hand, jokerless, _assignment(variant), variant.alternative)
+            )
             end = cc.hand_ranges[variant.hand_index][1]
             candidates = candidates >> end << end  # one match per hand is enough
     return _order(matches)
 
 
-def _match_exposed(cc: CompiledCard, counts: list[int], jokers: int,
-                   exposures: Sequence[Sequence[Kind]], jokerless: bool) -> tuple[HandMatch, ...]:
+def _match_exposed(
+    cc: CompiledCard,
+    counts: list[int],
+    jokers: int,
+    exposures: Sequence[Sequence[Kind]],
+    jokerless: bool,
+) -> tuple[HandMatch, ...]:
     target_set = targets_for(cc, exposure_key(exposures))
     targets = target_set.targets
     absent = target_set.absent
@@ -147,8 +159,9 @@ def _match_exposed(cc: CompiledCard, counts: list[int], jokers: int,
         if variant.hand_index in found:
             continue
         if _fits(counts, jokers, target.kinds, target.need, target.jneed):
-            found[variant.hand_index] = HandMatch(variant.hand, jokerless, _assignment(variant),
-                                                  variant.alternative)
+            found[variant.hand_index] = HandMatch(
+                variant.hand, jokerless, _assignment(variant), variant.alternative
+            )
     return _order(list(found.values()))
 
 
@@ -197,8 +210,9 @@ def _missing(counts: list[int], jokers: int, target: Target) -> tuple[Kind, ...]
     return tuple(out)
 
 
-def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequence[Kind]],
-                  n: int) -> tuple[NearHand, ...]:
+def nearest_hands(
+    card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequence[Kind]], n: int
+) -> tuple[NearHand, ...]:
     """The ``n`` card hands needing the fewest more tiles, with the tiles they miss.
 
     ``tiles`` are the concealed tiles (13 or 14); jokers count towards groups that allow them.
@@ -221,8 +235,15 @@ def nearest_hands(card: Card, tiles: Sequence[Kind], exposures: Sequence[Sequenc
     for distance, span in _best_spans(distances, target_set, n):
         _, start, end = target_set.spans[span]
         target = targets[distances.index(distance, start, end)]
-        out.append(NearHand(target.variant.hand, _missing(counts, jokers, target), distance,
-                            True, target.variant.alternative))
+        out.append(
+            NearHand(
+                target.variant.hand,
+                _missing(counts, jokers, target),
+                distance,
+                True,
+                target.variant.alternative,
+            )
+        )
     return tuple(out)
 
 

@@ -47,30 +47,35 @@ class AmericanNarration:
             return f"{WIND[e.seat]} discards {tile_code(e.face)}"
         if isinstance(e, AE.PassMade):
             blind = f", {e.blind} blind" if e.blind else ""
-            return (f"{WIND[e.seat]} passes {e.count} tile{'s' * (e.count != 1)} to "
-                    f"{WIND[e.to]} ({e.step.value}{blind})")
+            return (
+                f"{WIND[e.seat]} passes {e.count} tile{'s' * (e.count != 1)} to "
+                f"{WIND[e.to]} ({e.step.value}{blind})"
+            )
         if isinstance(e, AE.Pooled):
-            return (f"{WIND[e.seat]} puts {tiles_said(e.faces)} into the pool" if e.faces
-                    else None)
+            return f"{WIND[e.seat]} puts {tiles_said(e.faces)} into the pool" if e.faces else None
         if isinstance(e, AE.PoolTaken):
             n = len(e.slots)
             return f"{WIND[e.seat]} takes {n} tile{'s' * (n != 1)} from the pool" if n else None
         if isinstance(e, AE.Called):
             if e.mahjong:
-                return f"{WIND[e.seat]} calls {tile_code(e.kinds[0])} for Mahjong" if e.kinds \
+                return (
+                    f"{WIND[e.seat]} calls {tile_code(e.kinds[0])} for Mahjong"
+                    if e.kinds
                     else f"{WIND[e.seat]} calls for Mahjong"
+                )
             name = _SET_NAMES.get(len(e.kinds), "set")
             return f"{WIND[e.seat]} calls {name} {tiles_said(e.kinds)}"
         if isinstance(e, AE.JokerExchanged):
-            return (f"{WIND[e.seat]} exchanges {tile_code(e.face)} for a joker from "
-                    f"{WIND[e.owner]}")
+            return f"{WIND[e.seat]} exchanges {tile_code(e.face)} for a joker from {WIND[e.owner]}"
         if isinstance(e, AE.SeatDead):
             return f"{WIND[e.seat]} is dead: {e.reason}"
         if isinstance(e, AE.MahjongDeclared):
             how = "self-drawn" if e.self_drawn else "on a discard"
             extra = ", jokerless" if e.jokerless else ""
-            return (f"{WIND[e.seat]} declares Mahjong: {e.hand_id}{e.made} ({e.value}{extra}, "
-                    f"{how}): {tiles_said(e.faces)}")
+            return (
+                f"{WIND[e.seat]} declares Mahjong: {e.hand_id}{e.made} ({e.value}{extra}, "
+                f"{how}): {tiles_said(e.faces)}"
+            )
         return None
 
     def private_line(self, event: object) -> str | None:

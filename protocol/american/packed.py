@@ -46,19 +46,23 @@ class PackedTargets:
                 jdrop += jdrop_tables[kind][count]
         width = self.width
         open_slots = (self.jbase - jdrop).to_bytes(width, "little")
-        used = int.from_bytes(open_slots.translate(_MIN_TABLES[min(jokers, MAX_COUNT)]),
-                              "little")
+        used = int.from_bytes(open_slots.translate(_MIN_TABLES[min(jokers, MAX_COUNT)]), "little")
         return (self.total - held - used).to_bytes(width, "little")
 
 
 _CODE = 16
 """A target's need of one kind is coded in one byte as ``need * 16 + jneed`` (each 0..14), so
 that a kind's contribution at every count is one ``bytes.translate`` of the coded row."""
-_HELD_TABLES = tuple(bytes(min(count, code // _CODE) for code in range(256))
-                     for count in range(MAX_COUNT + 1))
-_JDROP_TABLES = tuple(bytes(
-    (code % _CODE) - min(code // _CODE - min(count, code // _CODE), code % _CODE)
-    for code in range(256)) for count in range(MAX_COUNT + 1))
+_HELD_TABLES = tuple(
+    bytes(min(count, code // _CODE) for code in range(256)) for count in range(MAX_COUNT + 1)
+)
+_JDROP_TABLES = tuple(
+    bytes(
+        (code % _CODE) - min(code // _CODE - min(count, code // _CODE), code % _CODE)
+        for code in range(256)
+    )
+    for count in range(MAX_COUNT + 1)
+)
 
 
 def pack(targets: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int]]]) -> PackedTargets:
@@ -78,8 +82,13 @@ def pack(targets: Sequence[tuple[Sequence[int], Sequence[int], Sequence[int]]]) 
             row[index] = wanted * _CODE + jokerable
 
     def ints(row: bytearray, tables: tuple[bytes, ...]) -> tuple[int, ...]:
-        return (0, *(int.from_bytes(row.translate(tables[count]), "little")
-                     for count in range(1, MAX_COUNT + 1)))
+        return (
+            0,
+            *(
+                int.from_bytes(row.translate(tables[count]), "little")
+                for count in range(1, MAX_COUNT + 1)
+            ),
+        )
 
     assert all(kind < NUM_KINDS for kind in coded)
     return PackedTargets(

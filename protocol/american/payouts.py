@@ -33,8 +33,9 @@ def best_match(matches: Sequence[HandMatch]) -> HandMatch:
     return max(matches, key=match_worth)
 
 
-def payments(winner: Seat, value: int, jokerless: bool, self_drawn: bool,
-             discarder: Seat | None) -> tuple[int, int, int, int]:
+def payments(
+    winner: Seat, value: int, jokerless: bool, self_drawn: bool, discarder: Seat | None
+) -> tuple[int, int, int, int]:
     """Net gain of every seat (sums to zero)."""
     unit = value * (2 if jokerless else 1)
     net = [0, 0, 0, 0]

@@ -51,14 +51,21 @@ def discard(state: AmericanState, action: Discard) -> Result:
     hand = tuple(s for s in state.hands[seat] if s != action.slot)
     callable_ = action.face != Kind.JOKER
     answers: list[Action | None] = [
-        None if callable_ and s != seat and not state.dead[s] else NoCall(s) for s in SEATS]
+        None if callable_ and s != seat and not state.dead[s] else NoCall(s) for s in SEATS
+    ]
     state = evolve(
-        state, hands=with_seat(state.hands, seat, hand),
+        state,
+        hands=with_seat(state.hands, seat, hand),
         faces=set_faces(state.faces, {action.slot: action.face}),
-        discards=(*state.discards, action.slot), public=state.public | {action.slot},
+        discards=(*state.discards, action.slot),
+        public=state.public | {action.slot},
         discarders={**state.discarders, action.slot: seat},
-        stage=Stage.CALLS, last_discard=action.slot, discarder=seat, drew=False,
-        pending=(answers[0], answers[1], answers[2], answers[3]))
+        stage=Stage.CALLS,
+        last_discard=action.slot,
+        discarder=seat,
+        drew=False,
+        pending=(answers[0], answers[1], answers[2], answers[3]),
+    )
     events: list[AmericanEvent] = [Discarded(seat, action.slot, action.face, callable_)]
     if all(a is not None for a in answers):
         return _close_window(state, events)
@@ -77,8 +84,9 @@ def answer(state: AmericanState, action: Action) -> Result:
 def _close_window(state: AmericanState, events: list[AmericanEvent]) -> Result:
     winner = winning_answer(state)
     if winner is not None and state.last_discard is not None and state.discarder is not None:
-        closed = CallsClosed(state.last_discard, state.discarder, state.pending, winner.seat,
-                             len(state.discarders))
+        closed = CallsClosed(
+            state.last_discard, state.discarder, state.pending, winner.seat, len(state.discarders)
+        )
         state = evolve(state, last_calls=closed)
     state = evolve(state, pending=(None, None, None, None))
     if winner is None:
@@ -90,20 +98,33 @@ def _close_window(state: AmericanState, events: list[AmericanEvent]) -> Result:
     if isinstance(winner, CallMahjong):
         hand = (*state.hands[seat], slot)
         events.append(Called(seat, slot, (state.faces[slot],), True))
-        return evolve(state, hands=with_seat(state.hands, seat, hand), discards=discards,
-                       turn=seat, stage=Stage.MAHJONG, drew=False), events
+        return evolve(
+            state,
+            hands=with_seat(state.hands, seat, hand),
+            discards=discards,
+            turn=seat,
+            stage=Stage.MAHJONG,
+            drew=False,
+        ), events
     assert isinstance(winner, Call)
     kind = state.faces[slot]
     exposure = Exposure(kind, (*winner.slots, slot))
     hand = tuple(s for s in state.hands[seat] if s not in set(winner.slots))
     state = evolve(
-        state, hands=with_seat(state.hands, seat, hand), discards=discards,
+        state,
+        hands=with_seat(state.hands, seat, hand),
+        discards=discards,
         exposures=with_seat(state.exposures, seat, (*state.exposures[seat], exposure)),
         faces=set_faces(state.faces, dict(zip(winner.slots, winner.faces, strict=True))),
-        public=state.public | set(winner.slots), turn=seat, stage=Stage.DISCARD, drew=False)
+        public=state.public | set(winner.slots),
+        turn=seat,
+        stage=Stage.DISCARD,
+        drew=False,
+    )
     events.append(Called(seat, slot, state.kinds(exposure.slots), False))
-    if (state.options.declaration is DeclarationMode.TOURNAMENT
-            and not exposures_possible(state.card, state.exposure_kinds(seat))):
+    if state.options.declaration is DeclarationMode.TOURNAMENT and not exposures_possible(
+        state.card, state.exposure_kinds(seat)
+    ):
         state = mark_dead(state, seat, "no hand on the card can use these exposures", events)
     return state, events
 
@@ -121,8 +142,15 @@ def next_draw(state: AmericanState, events: list[AmericanEvent]) -> Result:
     hand = (*state.hands[seat], slot)
     events.append(Drew(seat, slot, wall.remaining))
     events.append(TileSeen(seat, slot, state.faces[slot]))
-    return evolve(state, wall=wall, hands=with_seat(state.hands, seat, hand), turn=seat,
-                   stage=Stage.DISCARD, drew=True, last_discard=None), events
+    return evolve(
+        state,
+        wall=wall,
+        hands=with_seat(state.hands, seat, hand),
+        turn=seat,
+        stage=Stage.DISCARD,
+        drew=True,
+        last_discard=None,
+    ), events
 
 
 def wall_game(state: AmericanState, events: list[AmericanEvent]) -> Result:
@@ -134,8 +162,9 @@ def wall_game(state: AmericanState, events: list[AmericanEvent]) -> Result:
 def legal_discards(state: AmericanState, seat: Seat) -> tuple[Discard, ...]:
     if state.result is not None or state.stage is not Stage.DISCARD or state.turn != seat:
         return ()
-    return tuple(Discard(seat, s, state.faces[s]) for s in state.hands[seat]
-                 if state.faces[s] != Kind.HIDDEN)
+    return tuple(
+        Discard(seat, s, state.faces[s]) for s in state.hands[seat] if state.faces[s] != Kind.HIDDEN
+    )
 
 
 __all__ = ["answer", "discard", "legal_discards", "next_draw", "wall_game"]

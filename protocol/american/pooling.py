@@ -35,14 +35,15 @@ def legal_pooling(state: AmericanState, seat: Seat) -> tuple[Action, ...]:
         return ()
     if state.step is CharlestonStep.POOL:
         hand = tuple(s for s in state.hands[seat] if state.faces[s] != Kind.JOKER)
-        return tuple(PoolIn(seat, combo, state.kinds(combo))
-                     for n in range(4) for combo in combinations(hand, n))
-    return tuple(PoolTake(seat, combo)
-                 for combo in combinations(state.pool, state.pooled[seat]))
+        return tuple(
+            PoolIn(seat, combo, state.kinds(combo))
+            for n in range(4)
+            for combo in combinations(hand, n)
+        )
+    return tuple(PoolTake(seat, combo) for combo in combinations(state.pool, state.pooled[seat]))
 
 
-def apply_pooling(state: AmericanState, action: Action,
-                  then: CharlestonStep) -> Result:
+def apply_pooling(state: AmericanState, action: Action, then: CharlestonStep) -> Result:
     """Record a pooling input; resolve the step when all four are in. ``then``: the step
     after pooling."""
     seat = action.seat
@@ -90,17 +91,24 @@ def _fill(state: AmericanState, events: list[AmericanEvent], then: CharlestonSte
         counts[seat] = len(action.tiles)
         faces.update(zip(action.tiles, action.faces, strict=True))
         events.append(Pooled(seat, action.tiles, action.faces))
-    state = evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]), pool=tuple(pool),
-                   faces=set_faces(state.faces, faces),
-                   pooled=(counts[0], counts[1], counts[2], counts[3]),
-                   public=state.public | set(pool))
+    state = evolve(
+        state,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        pool=tuple(pool),
+        faces=set_faces(state.faces, faces),
+        pooled=(counts[0], counts[1], counts[2], counts[3]),
+        public=state.public | set(pool),
+    )
     if not pool:
         events.append(StepStarted(then))
         return evolve(state, step=then, pending=EMPTY), events
     events.append(StepStarted(CharlestonStep.POOL_TAKE))
     pending = tuple(None if counts[s] else PoolTake(s, ()) for s in SEATS)
-    return evolve(state, step=CharlestonStep.POOL_TAKE,
-                  pending=(pending[0], pending[1], pending[2], pending[3])), events
+    return evolve(
+        state,
+        step=CharlestonStep.POOL_TAKE,
+        pending=(pending[0], pending[1], pending[2], pending[3]),
+    ), events
 
 
 def _empty(state: AmericanState, events: list[AmericanEvent], then: CharlestonStep) -> Result:
@@ -127,5 +135,11 @@ def _empty(state: AmericanState, events: list[AmericanEvent], then: CharlestonSt
         events.append(PoolTaken(seat, tuple(taken[seat])))
         events.append(TilesReceived(seat, tuple(taken[seat]), state.kinds(taken[seat])))
     events.append(StepStarted(then))
-    return evolve(state, hands=(hands[0], hands[1], hands[2], hands[3]), pool=(),
-                  pooled=(0, 0, 0, 0), step=then, pending=EMPTY), events
+    return evolve(
+        state,
+        hands=(hands[0], hands[1], hands[2], hands[3]),
+        pool=(),
+        pooled=(0, 0, 0, 0),
+        step=then,
+        pending=EMPTY,
+    ), events

@@ -33,8 +33,12 @@ from .table_rules import AmericanRules, card_from_text
 from .tileset import AMERICAN_SET
 from .tournament_hand import american_table_points, tournament_hand
 
-TOURNAMENT = TournamentRules(match_hands=HANDS_PER_GAME, points=TablePoints.SCORES,
-                             score_breaks_ties=False, unfinished_scores_zero=True)
+TOURNAMENT = TournamentRules(
+    match_hands=HANDS_PER_GAME,
+    points=TablePoints.SCORES,
+    score_breaks_ties=False,
+    unfinished_scores_zero=True,
+)
 """American tournaments: each hand's tournament points (``tournament_scores``) are the table's
 scores and the standings points, ties sharing a rank; a timed round plays at most a game of 4
 hands, and an event may say a hand unfinished at the time call scores 0 for everybody."""
@@ -82,19 +86,22 @@ class AmericanRuleSet:
     def first_seating(self, seed: bytes) -> Seating:
         return first_seating(Seat(deck_dice.first_east(seed)))
 
-    def seating_for_hand(self, first: Seating, hand_no: int,
-                         before: Sequence[PlayedHand]) -> Seating:
-        return rotate(first, hand_no)   # the deal passes to the right after every hand
+    def seating_for_hand(
+        self, first: Seating, hand_no: int, before: Sequence[PlayedHand]
+    ) -> Seating:
+        return rotate(first, hand_no)  # the deal passes to the right after every hand
 
     def match_over(self, played: Sequence[PlayedHand], hands: int) -> bool:
-        return len(played) >= hands   # a game of so many hands, whoever won them
+        return len(played) >= hands  # a game of so many hands, whoever won them
 
-    def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
-                          three_exposures_penalty: int) -> tuple[int, int, int, int]:
+    def tournament_scores(
+        self, finals: Sequence[Any], seatings: Sequence[Seating], three_exposures_penalty: int
+    ) -> tuple[int, int, int, int]:
         """The tournament points of the hands (protocol/tournament/standings.py): the card
         value, self-picked and jokerless bonuses, the discarder paying double."""
-        hands = [tournament_hand(final, seating)
-                 for final, seating in zip(finals, seatings, strict=True)]
+        hands = [
+            tournament_hand(final, seating) for final, seating in zip(finals, seatings, strict=True)
+        ]
         return american_table_points(hands, three_exposures_penalty)
 
     def prevalent_wind(self, hand_no: int) -> int:

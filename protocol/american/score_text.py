@@ -30,14 +30,16 @@ _AMERICAN = frozenset([*(Kind(k) for k in range(34)), Kind.FLOWER, Kind.JOKER])
 _JSONL_FIELDS = frozenset({"tiles", "exposures", "self_drawn"})
 
 
-def check_tiles(concealed: Sequence[Kind], exposures: Sequence[Sequence[Kind]],
-                sizes: tuple[int, ...]) -> None:
+def check_tiles(
+    concealed: Sequence[Kind], exposures: Sequence[Sequence[Kind]], sizes: tuple[int, ...]
+) -> None:
     """Refuse tiles that no American table can hold, naming the problem (CommandError)."""
     every = [*concealed, *(k for group in exposures for k in group)]
     for kind in every:
         if kind not in _AMERICAN:
-            raise CommandError(f"{format_tiles([kind])} is not an American tile "
-                             "(flowers are F, jokers J)")
+            raise CommandError(
+                f"{format_tiles([kind])} is not an American tile (flowers are F, jokers J)"
+            )
     for kind, count in Counter(every).items():
         limit = 8 if kind in (Kind.FLOWER, Kind.JOKER) else 4
         if count > limit:
@@ -51,8 +53,7 @@ def check_tiles(concealed: Sequence[Kind], exposures: Sequence[Sequence[Kind]],
         raise CommandError(f"{wanted} tiles needed (concealed and exposed), got {len(every)}")
 
 
-def payouts(value: int, jokerless: bool, category: Category,
-            self_drawn: bool) -> tuple[int, int]:
+def payouts(value: int, jokerless: bool, category: Category, self_drawn: bool) -> tuple[int, int]:
     """(what the discarder pays, what each other player pays) under RULES.md A7."""
     factor = 2 if jokerless and category is not Category.SINGLES_PAIRS else 1
     if self_drawn:
@@ -60,8 +61,9 @@ def payouts(value: int, jokerless: bool, category: Category,
     return 2 * value * factor, value * factor
 
 
-def _read_tiles(tiles: Sequence[str], exposed: Sequence[str]
-                ) -> tuple[list[Kind], list[list[Kind]]]:
+def _read_tiles(
+    tiles: Sequence[str], exposed: Sequence[str]
+) -> tuple[list[Kind], list[list[Kind]]]:
     concealed = parse_tiles(" ".join(tiles))
     exposures = [parse_tiles(text) for text in exposed]
     return concealed, exposures
@@ -94,8 +96,9 @@ def _match_lines(match: HandMatch, self_drawn: bool) -> list[str]:
     ]
 
 
-def score_lines(card: Card, tiles: Sequence[str], exposed: Sequence[str],
-                self_drawn: bool) -> tuple[list[str], int]:
+def score_lines(
+    card: Card, tiles: Sequence[str], exposed: Sequence[str], self_drawn: bool
+) -> tuple[list[str], int]:
     """What ``score american`` prints for these tiles, and its exit status (1: no hand)."""
     concealed, exposures = _read_tiles(tiles, exposed)
     check_tiles(concealed, exposures, (HAND_SIZE,))
@@ -121,7 +124,8 @@ def _jsonl_request(line: str) -> tuple[list[Kind], list[list[Kind]]]:
     if not isinstance(tiles, list) or not all(isinstance(t, str) for t in tiles):
         raise CommandError('"tiles" must be a list of tile strings')
     if not isinstance(exposures, list) or not all(
-            isinstance(g, list) and all(isinstance(t, str) for t in g) for g in exposures):
+        isinstance(g, list) and all(isinstance(t, str) for t in g) for g in exposures
+    ):
         raise CommandError('"exposures" must be a list of lists of tile strings')
     if not isinstance(data.get("self_drawn", False), bool):
         raise CommandError('"self_drawn" must be true or false')
@@ -143,16 +147,24 @@ def score_jsonl(card: Card, source: Iterable[str]) -> Iterator[str]:
         else:
             found = match_hand(card, concealed, exposures)
             answer = {
-                "matches": [{"id": m.hand.id, "value": m.hand.value, "jokerless": m.jokerless,
-                             "alternative": m.alternative + 1, "pattern": m.pattern}
-                            for m in found],
+                "matches": [
+                    {
+                        "id": m.hand.id,
+                        "value": m.hand.value,
+                        "jokerless": m.jokerless,
+                        "alternative": m.alternative + 1,
+                        "pattern": m.pattern,
+                    }
+                    for m in found
+                ],
                 "best": found[0].hand.id if found else None,
             }
         yield json.dumps(answer)
 
 
-def hint_lines(card: Card, tiles: Sequence[str], exposed: Sequence[str],
-               count: int) -> tuple[list[str], int]:
+def hint_lines(
+    card: Card, tiles: Sequence[str], exposed: Sequence[str], count: int
+) -> tuple[list[str], int]:
     """What ``hint american`` prints: the ``count`` nearest card hands and what each misses,
     and the exit status (1: no hand can use these exposures)."""
     concealed, exposures = _read_tiles(tiles, exposed)
@@ -167,7 +179,9 @@ def hint_lines(card: Card, tiles: Sequence[str], exposed: Sequence[str],
         hand = entry.hand
         kind = "C" if hand.concealed else "X"
         missing = " ".join(format_tiles([k]) for k in entry.missing) or "nothing: Mahjong"
-        lines.append(f"{hand.id}  {hand.value} {kind}  {entry.pattern}  ({hand.note})"
-                     f"{_which(hand, entry.alternative)}")
+        lines.append(
+            f"{hand.id}  {hand.value} {kind}  {entry.pattern}  ({hand.note})"
+            f"{_which(hand, entry.alternative)}"
+        )
         lines.append(f"    needs {entry.distance}: {missing}")
     return lines, 0

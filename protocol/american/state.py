@@ -99,8 +99,9 @@ class AmericanState:
     faces: tuple[Kind, ...]
     wall: LiveWall
     hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-    exposures: tuple[tuple[Exposure, ...], tuple[Exposure, ...], tuple[Exposure, ...],
-                     tuple[Exposure, ...]]
+    exposures: tuple[
+        tuple[Exposure, ...], tuple[Exposure, ...], tuple[Exposure, ...], tuple[Exposure, ...]
+    ]
     discards: tuple[int, ...]
     public: frozenset[int]
     dead: tuple[bool, bool, bool, bool]
@@ -123,7 +124,11 @@ class AmericanState:
     # Charleston or courtesy pass, who voted to stop the Charleston (None before the vote),
     # and the last call window a call was made in (who lost to whom).
     received: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] = (
-        (), (), (), ())
+        (),
+        (),
+        (),
+        (),
+    )
     stop_votes: tuple[Seat, ...] | None = None
     last_calls: CallsClosed | None = None
 
@@ -145,8 +150,11 @@ class AmericanState:
     def tile_count(self, seat: Seat) -> int:
         """Concealed plus exposed tiles (plus any still owed from the pool): 13, or 14
         between draw (or call) and discard."""
-        return (len(self.hands[seat]) + sum(len(e.slots) for e in self.exposures[seat])
-                + self.pooled[seat])
+        return (
+            len(self.hands[seat])
+            + sum(len(e.slots) for e in self.exposures[seat])
+            + self.pooled[seat]
+        )
 
     def sits_out(self, seat: Seat) -> bool:
         return self.dead[seat] and self.options.dead_player is DeadPlayer.SITS_OUT

@@ -41,7 +41,7 @@ from .unseen import opponent_needs, unseen_counts
 
 __all__ = ["StrongAmericanBot", "keep_order", "line_cost"]
 
-FEED_SHARE = 0.35      # an opponent's lines needing a kind this often: do not throw it
+FEED_SHARE = 0.35  # an opponent's lines needing a kind this often: do not throw it
 
 
 def line_cost(near: NearHand, unseen: dict[Kind, int]) -> tuple[float, float]:
@@ -61,8 +61,9 @@ def line_cost(near: NearHand, unseen: dict[Kind, int]) -> tuple[float, float]:
     return near.distance + 3.0 * short, scarcity
 
 
-def keep_order(surplus: tuple[int, ...], need: dict[int, int],
-               others: list[tuple[float, dict[int, int]]]) -> tuple[int, ...]:
+def keep_order(
+    surplus: tuple[int, ...], need: dict[int, int], others: list[tuple[float, dict[int, int]]]
+) -> tuple[int, ...]:
     """``surplus`` (least wanted first, repeats = copies) stably reordered by how much the
     other near lines want each copy: ``others`` holds (weight, the line's needs by kind);
     the j-th spare copy of a kind is wanted by a line needing more than ``need`` + j - 1
@@ -72,8 +73,11 @@ def keep_order(surplus: tuple[int, ...], need: dict[int, int],
     for index, kind in enumerate(surplus):
         copy = seen.get(kind, 0) + 1
         seen[kind] = copy
-        wanted = 0.0 if kind == Kind.JOKER else sum(
-            w for w, line in others if line.get(kind, 0) >= need.get(kind, 0) + copy)
+        wanted = (
+            0.0
+            if kind == Kind.JOKER
+            else sum(w for w, line in others if line.get(kind, 0) >= need.get(kind, 0) + copy)
+        )
         scored.append((wanted, index, kind))
     scored.sort()
     return tuple(kind for _, _, kind in scored)
@@ -83,13 +87,13 @@ class StrongAmericanBot(AmericanBot):
     """A seat's strong bot (see the module's docstring)."""
 
     NEAR_LINES = 6
-    KEEP_SPAN = 2      # other lines at most this much further than the aim keep tiles
-    KEEP_DECAY = 0.5   # ... each weighing this much less for each tile further
+    KEEP_SPAN = 2  # other lines at most this much further than the aim keep tiles
+    KEEP_DECAY = 0.5  # ... each weighing this much less for each tile further
 
     def __init__(self, seat: Seat, card: Card, chooser: Chooser) -> None:
         super().__init__(seat, card, chooser)
         self._unseen: dict[Kind, int] = {}  # as of the last ``act``
-        self._line: str | None = None       # the card line aimed for last
+        self._line: str | None = None  # the card line aimed for last
         self._near: tuple[NearHand, ...] = ()  # the lines ``_pick_near`` chose among last
 
     def _pick_near(self, near: tuple[NearHand, ...]) -> NearHand | None:
@@ -101,23 +105,25 @@ class StrongAmericanBot(AmericanBot):
             return None
         costs = {id(n): line_cost(n, self._unseen) for n in near}
         best = near[0]
-        if costs[id(best)][0] > best.distance:   # the nearest line is dead
+        if costs[id(best)][0] > best.distance:  # the nearest line is dead
             live = [n for n in near if n.distance <= best.distance + 1]
             best = min(live, key=lambda n: (*costs[id(n)], n.distance))
-        else:   # of the equally near lines, the one whose missing tiles are least scarce
+        else:  # of the equally near lines, the one whose missing tiles are least scarce
             level = [n for n in near if costs[id(n)][0] == costs[id(best)][0]]
             best = min(level, key=lambda n: costs[id(n)][1])
-        kept = next((n for n in near if self._line is not None and n.hand.id == self._line),
-                    None)
+        kept = next((n for n in near if self._line is not None and n.hand.id == self._line), None)
         if kept is not None and costs[id(kept)][0] <= costs[id(best)][0]:
             best = kept  # no switching between equally near lines: it throws tiles away
         self._line = best.hand.id
         self._near = near
         return best
 
-    def _make_plan(self, concealed: tuple[Kind, ...],
-                   exposures: tuple[tuple[Kind, ...], ...],
-                   exposed: tuple[tuple[Kind, int], ...]) -> Plan:
+    def _make_plan(
+        self,
+        concealed: tuple[Kind, ...],
+        exposures: tuple[tuple[Kind, ...], ...],
+        exposed: tuple[tuple[Kind, int], ...],
+    ) -> Plan:
         """The normal bot's plan, its surplus reordered so that the copies the other near
         lines use go last (``keep_order``): letting go first what no line wants keeps the
         second-best lines open, in the Charleston and in play."""
@@ -172,7 +178,7 @@ class StrongAmericanBot(AmericanBot):
         return super().act(state)
 
     def _discard(self, state: AmericanState, plan: Plan | None) -> Discard:
-        if plan is None:   # a dead hand: any tile but a joker
+        if plan is None:  # a dead hand: any tile but a joker
             plain = [x for x in state.hands[self.seat] if state.faces[x] != Kind.JOKER]
             if not plain:
                 return super()._discard(state, plan)
@@ -187,4 +193,4 @@ class StrongAmericanBot(AmericanBot):
                 if state.faces[slot] == kind:
                     self._remember_after_discard(state, plan, kind)
                     return Discard(self.seat, slot, kind)
-        return super()._discard(state, plan)   # only jokers to spare: one its line cannot use
+        return super()._discard(state, plan)  # only jokers to spare: one its line cannot use

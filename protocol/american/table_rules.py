@@ -37,8 +37,19 @@ from fourwinds.protocol.table.rules import (
 )
 from fourwinds.protocol.tiles import Kind
 
-ACTION_TYPES = (A.CharlestonPass, A.PoolIn, A.PoolTake, A.StopVote, A.CourtesyPass, A.Discard,
-                A.Call, A.CallMahjong, A.NoCall, A.ExchangeJoker, A.DeclareMahjong)
+ACTION_TYPES = (
+    A.CharlestonPass,
+    A.PoolIn,
+    A.PoolTake,
+    A.StopVote,
+    A.CourtesyPass,
+    A.Discard,
+    A.Call,
+    A.CallMahjong,
+    A.NoCall,
+    A.ExchangeJoker,
+    A.DeclareMahjong,
+)
 
 
 @lru_cache(maxsize=8)
@@ -58,8 +69,7 @@ class _Reseeded:
         return self.rng.random()
 
 
-ENGINE_OPTIONS = ("hot_wall", "dead_player", "exchange_from_own_exposure", "declaration",
-                  "pooling")
+ENGINE_OPTIONS = ("hot_wall", "dead_player", "exchange_from_own_exposure", "declaration", "pooling")
 """The engine option pairs an American table may carry (``engine_options``)."""
 
 
@@ -71,8 +81,7 @@ def engine_options(pairs: tuple[tuple[str, str | int | bool], ...]) -> TableOpti
         hot_wall=bool(rules.get("hot_wall", False)),
         dead_player=DeadPlayer(str(rules.get("dead_player", DeadPlayer.KEEPS_PLAYING.value))),
         exchange_from_own_exposure=bool(rules.get("exchange_from_own_exposure", True)),
-        declaration=DeclarationMode(str(rules.get("declaration",
-                                                  DeclarationMode.FRIENDLY.value))),
+        declaration=DeclarationMode(str(rules.get("declaration", DeclarationMode.FRIENDLY.value))),
         pooling=bool(rules.get("pooling", False)),
     )
 
@@ -99,11 +108,16 @@ class AmericanRules(EngineDelegate[AmericanState, A.Action]):
         flowers, card hands are made with them."""
         for name, _ in options.rules:
             if name == "flowers":
-                return ("the flowers option is for MCR tables: an American wall always has "
-                        "its flowers (card hands use them)")
+                return (
+                    "the flowers option is for MCR tables: an American wall always has "
+                    "its flowers (card hands use them)"
+                )
             if name not in ENGINE_OPTIONS:
-                return (f"unknown American table option {name!r} (known: "
-                        f"{', '.join(ENGINE_OPTIONS)})"[:200])
+                return (
+                    f"unknown American table option {name!r} (known: {', '.join(ENGINE_OPTIONS)})"[
+                        :200
+                    ]
+                )
         try:
             engine_options(options.rules)
         except ValueError as error:
@@ -115,9 +129,12 @@ class AmericanRules(EngineDelegate[AmericanState, A.Action]):
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         self._bots = {}
-        state, events = engine.new_hand(self.card, (Kind.HIDDEN,) * 152,
-                                        (setup.dice[0], setup.dice[1]),
-                                        engine_options(setup.options.rules))
+        state, events = engine.new_hand(
+            self.card,
+            (Kind.HIDDEN,) * 152,
+            (setup.dice[0], setup.dice[1]),
+            engine_options(setup.options.rules),
+        )
         return state, tuple(events)
 
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
@@ -130,8 +147,11 @@ class AmericanRules(EngineDelegate[AmericanState, A.Action]):
         legal = engine.legal_actions(state, seat)
         if not any(isinstance(a, A.Call) for a in legal):
             return legal
-        return tuple(a for a in legal if not isinstance(a, A.Call)
-                     or call_offer(state, seat, a).worth_offering)
+        return tuple(
+            a
+            for a in legal
+            if not isinstance(a, A.Call) or call_offer(state, seat, a).worth_offering
+        )
 
     def knows_own_tiles(self, state: Any, seat: Seat) -> bool:
         faces = state.faces
@@ -236,20 +256,26 @@ class AmericanRules(EngineDelegate[AmericanState, A.Action]):
             return None
         if result.winner is None:
             return HandOutcome(None, result.payments, "wall game")
-        how = "self-drawn" if result.self_drawn else (
-            f"on {result.discarder.name}'s discard" if result.discarder is not None else "")
+        how = (
+            "self-drawn"
+            if result.self_drawn
+            else (f"on {result.discarder.name}'s discard" if result.discarder is not None else "")
+        )
         extra = ", jokerless" if result.jokerless else ""
-        return HandOutcome(result.winner, result.payments,
-                           f"{result.winner.name} Mahjong with {result.hand_id} "
-                           f"({result.value}{extra}) {how}".strip())
+        return HandOutcome(
+            result.winner,
+            result.payments,
+            f"{result.winner.name} Mahjong with {result.hand_id} "
+            f"({result.value}{extra}) {how}".strip(),
+        )
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes,
-               level: BotLevel = BotLevel.NORMAL) -> Any:
+    def choose(
+        self, state: Any, seat: Seat, entropy: bytes, level: BotLevel = BotLevel.NORMAL
+    ) -> Any:
         bot = self._bot(seat, level)
         self._chooser.rng = HashRng(entropy)
         action = bot.act(state)
         return action if action is not None else self.default_action(state, seat)
-
 
 
 def adapter(card_text: str) -> RulesAdapter:

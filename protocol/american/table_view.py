@@ -39,8 +39,15 @@ from fourwinds.protocol.table.view_types import (
 )
 from fourwinds.protocol.tiles import Kind
 
-__all__ = ["RULES", "SECTION_NAMES", "AmericanView", "discards_by_seat", "hints", "sheet",
-           "summary"]
+__all__ = [
+    "RULES",
+    "SECTION_NAMES",
+    "AmericanView",
+    "discards_by_seat",
+    "hints",
+    "sheet",
+    "summary",
+]
 
 SEAT_NAMES = ("East", "South", "West", "North")
 GROUP_NAMES = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
@@ -56,9 +63,14 @@ STEP_TEXT = {
     CharlestonStep.LAST_RIGHT: "Second Charleston: last right (blind pass allowed)",
     CharlestonStep.COURTESY: "Courtesy pass across (0 to 3 tiles)",
 }
-_DIRECTION = {CharlestonStep.FIRST_RIGHT: "right", CharlestonStep.FIRST_ACROSS: "across",
-              CharlestonStep.FIRST_LEFT: "left", CharlestonStep.SECOND_LEFT: "left",
-              CharlestonStep.SECOND_ACROSS: "across", CharlestonStep.LAST_RIGHT: "right"}
+_DIRECTION = {
+    CharlestonStep.FIRST_RIGHT: "right",
+    CharlestonStep.FIRST_ACROSS: "across",
+    CharlestonStep.FIRST_LEFT: "left",
+    CharlestonStep.SECOND_LEFT: "left",
+    CharlestonStep.SECOND_ACROSS: "across",
+    CharlestonStep.LAST_RIGHT: "right",
+}
 
 
 def codes(kinds: Sequence[Kind]) -> list[str]:
@@ -103,13 +115,15 @@ _NEAR = __name__ + ".near"
 _NEAR_LIMIT = 512
 
 
-def _near(card: Card, concealed: tuple[Kind, ...],
-          exposures: tuple[tuple[Kind, ...], ...]) -> tuple[Near, ...]:
+def _near(
+    card: Card, concealed: tuple[Kind, ...], exposures: tuple[tuple[Kind, ...], ...]
+) -> tuple[Near, ...]:
     """Hint lines with the tiles they need, kept in the card's memo by rack (a card's
     identity, not its value: hashing a whole card costs more than the search)."""
     key = (concealed, exposures)
-    made: dict[tuple[tuple[Kind, ...], tuple[tuple[Kind, ...], ...]], tuple[Near, ...]] = \
+    made: dict[tuple[tuple[Kind, ...], tuple[tuple[Kind, ...], ...]], tuple[Near, ...]] = (
         card.memo.table(_NEAR)
+    )
     found = made.get(key)
     if found is not None:
         return found
@@ -118,8 +132,9 @@ def _near(card: Card, concealed: tuple[Kind, ...],
         need = " ".join(codes(near.missing)) if near.missing else "nothing: Mahjong!"
         which = near.hand.alternative_label(near.alternative)
         line = f"{near.pattern}, {which}" if which else near.pattern
-        out.append((f"{near.hand.id} ({line}, {near.hand.value}): needs {need}",
-                    tuple(near.missing)))
+        out.append(
+            (f"{near.hand.id} ({line}, {near.hand.value}): needs {need}", tuple(near.missing))
+        )
     if len(made) >= _NEAR_LIMIT:
         made.clear()
     made[key] = tuple(out)
@@ -142,7 +157,7 @@ _COPIES: Counter[Kind] = Counter(AMERICAN_TILES)
 
 
 def _unseen_text(missing: tuple[Kind, ...], unseen: Counter[Kind]) -> str:
-    """"; unseen: 2m 3, 4m 2": how many of each tile a hint needs are still unseen."""
+    """ "; unseen: 2m 3, 4m 2": how many of each tile a hint needs are still unseen."""
     kinds = sorted(set(missing))
     if not kinds:
         return ""
@@ -220,15 +235,28 @@ def _card_hand(s: AmericanState) -> dict[str, Any] | None:
     try:
         line = s.card.hand(r.hand_id)
     except KeyError:  # an id the card lacks (cosmetic): the id and value alone
-        return {"id": r.hand_id, "pattern": "", "value": r.value, "jokerless": r.jokerless,
-                "section": "", "printed": "", "alternative": None, "as": ""}
+        return {
+            "id": r.hand_id,
+            "pattern": "",
+            "value": r.value,
+            "jokerless": r.jokerless,
+            "section": "",
+            "printed": "",
+            "alternative": None,
+            "as": "",
+        }
     match = made(s)
     several = len(line.alternatives) > 1 and match is not None
-    return {"id": line.id, "pattern": made_text(line, match), "value": r.value,
-            "jokerless": r.jokerless, "section": line.heading,
-            "printed": match.pattern if match is not None else line.text,
-            "alternative": match.alternative + 1 if several and match is not None else None,
-            "as": " ".join(format_tiles(g) for g in match.assignment) if match else ""}
+    return {
+        "id": line.id,
+        "pattern": made_text(line, match),
+        "value": r.value,
+        "jokerless": r.jokerless,
+        "section": line.heading,
+        "printed": match.pattern if match is not None else line.text,
+        "alternative": match.alternative + 1 if several and match is not None else None,
+        "as": " ".join(format_tiles(g) for g in match.assignment) if match else "",
+    }
 
 
 class AmericanResult(HandResult):
@@ -254,19 +282,28 @@ def _result(f: SeatFacts) -> AmericanResult | None:
     hand = str(r.hand_id or "")
     try:
         card_hand = s.card.hand(hand)
-        hand = (f"{hand}: {made_text(card_hand, made(s))} "
-                f"({r.value}{', jokerless' if r.jokerless else ''})")
+        hand = (
+            f"{hand}: {made_text(card_hand, made(s))} "
+            f"({r.value}{', jokerless' if r.jokerless else ''})"
+        )
     except KeyError:  # unknown id (cosmetic): keep the id alone
         pass
     won_on = _winning_slot(s)
-    return {"kind": "mahjong", "winner": int(r.winner), "hand": hand,
-            "tiles": sorted_codes(tiles), "payouts": list(r.payments), "audit": "ok",
-            "winning_tile": None if won_on is None else code(s.faces[won_on]),
-            "self_drawn": r.self_drawn,
-            "from_seat": None if r.self_drawn or r.discarder is None else int(r.discarder),
-            "concealed": sorted_codes(s.concealed_kinds(r.winner)),
-            "exposures": [codes(kinds) for kinds in s.exposure_kinds(r.winner)],
-            "flowers": [], "card_hand": _card_hand(s)}
+    return {
+        "kind": "mahjong",
+        "winner": int(r.winner),
+        "hand": hand,
+        "tiles": sorted_codes(tiles),
+        "payouts": list(r.payments),
+        "audit": "ok",
+        "winning_tile": None if won_on is None else code(s.faces[won_on]),
+        "self_drawn": r.self_drawn,
+        "from_seat": None if r.self_drawn or r.discarder is None else int(r.discarder),
+        "concealed": sorted_codes(s.concealed_kinds(r.winner)),
+        "exposures": [codes(kinds) for kinds in s.exposure_kinds(r.winner)],
+        "flowers": [],
+        "card_hand": _card_hand(s),
+    }
 
 
 def summary(s: AmericanState) -> HandSummary:
@@ -275,23 +312,44 @@ def summary(s: AmericanState) -> HandSummary:
     r = s.result
     assert r is not None
     kind = _ending(s)
-    if r.winner is None:   # the summary says why, not the kind's name again
-        why = ("every hand at the table is dead" if kind == "dead_hand"
-               else "the wall is exhausted")
-        return {"kind": kind, "winner": None, "self_drawn": False, "from": None,
-                "summary": f"no winner: {why}"}
+    if r.winner is None:  # the summary says why, not the kind's name again
+        why = "every hand at the table is dead" if kind == "dead_hand" else "the wall is exhausted"
+        return {
+            "kind": kind,
+            "winner": None,
+            "self_drawn": False,
+            "from": None,
+            "summary": f"no winner: {why}",
+        }
     line = f"{r.hand_id} ({r.value}{', jokerless' if r.jokerless else ''})"
-    return {"kind": kind, "winner": int(r.winner), "self_drawn": r.self_drawn,
-            "from": None if r.self_drawn or r.discarder is None else int(r.discarder),
-            "summary": line}
+    return {
+        "kind": kind,
+        "winner": int(r.winner),
+        "self_drawn": r.self_drawn,
+        "from": None if r.self_drawn or r.discarder is None else int(r.discarder),
+        "summary": line,
+    }
 
 
 def sheet(card: Card) -> dict[str, Any]:
     """Every line of the table's card: id, section, the pattern as printed, its value and
     whether it must be concealed (the local API's ``sheet``)."""
-    return {"rules": "american", "title": card.name, "unit": "hands", "value_unit": "",
-            "entries": [{"id": h.id, "section": h.heading, "pattern": h.text,
-                         "value": h.value, "concealed": h.concealed} for h in card.hands]}
+    return {
+        "rules": "american",
+        "title": card.name,
+        "unit": "hands",
+        "value_unit": "",
+        "entries": [
+            {
+                "id": h.id,
+                "section": h.heading,
+                "pattern": h.text,
+                "value": h.value,
+                "concealed": h.concealed,
+            }
+            for h in card.hands
+        ],
+    }
 
 
 def _detail(f: SeatFacts, waiting: Sequence[Seat]) -> str:
@@ -327,7 +385,7 @@ def _group_text(answer: A.Action | None) -> str:
 
 
 def _lost_call(f: SeatFacts) -> str | None:
-    """"Your pung call on 6m lost: West called kong (nearer in turn after South)" while the
+    """ "Your pung call on 6m lost: West called kong (nearer in turn after South)" while the
     last call window we called in went to another seat, for a round of discards."""
     s: AmericanState = f.engine
     closed, me = s.last_calls, f.me
@@ -341,25 +399,29 @@ def _lost_call(f: SeatFacts) -> str | None:
         why = "Mahjong beats an exposure"
     else:
         why = f"nearer in turn after {SEAT_NAMES[closed.discarder]}"
-    return (f"Your {_group_text(ours)} call on {code(s.faces[closed.slot])} lost: "
-            f"{SEAT_NAMES[closed.winner]} called {_group_text(winner)} ({why})")
+    return (
+        f"Your {_group_text(ours)} call on {code(s.faces[closed.slot])} lost: "
+        f"{SEAT_NAMES[closed.winner]} called {_group_text(winner)} ({why})"
+    )
 
 
-_PASSED = {CharlestonStep.FIRST_ACROSS: ("first right", "left"),
-           CharlestonStep.FIRST_LEFT: ("first across", "across"),
-           CharlestonStep.STOP_VOTE: ("first left", "right"),
-           CharlestonStep.POOL: ("first left", "right"),
-           CharlestonStep.POOL_TAKE: ("first left", "right"),
-           CharlestonStep.SECOND_LEFT: ("first left", "right"),
-           CharlestonStep.SECOND_ACROSS: ("second left", "right"),
-           CharlestonStep.LAST_RIGHT: ("second across", "across"),
-           CharlestonStep.COURTESY: ("last right", "left")}
+_PASSED = {
+    CharlestonStep.FIRST_ACROSS: ("first right", "left"),
+    CharlestonStep.FIRST_LEFT: ("first across", "across"),
+    CharlestonStep.STOP_VOTE: ("first left", "right"),
+    CharlestonStep.POOL: ("first left", "right"),
+    CharlestonStep.POOL_TAKE: ("first left", "right"),
+    CharlestonStep.SECOND_LEFT: ("first left", "right"),
+    CharlestonStep.SECOND_ACROSS: ("second left", "right"),
+    CharlestonStep.LAST_RIGHT: ("second across", "across"),
+    CharlestonStep.COURTESY: ("last right", "left"),
+}
 """The pass just made before each step, and from which neighbour (our left, across, right)
 its tiles came (a blind pass may have sent them on from further away)."""
 
 
 def _received_text(f: SeatFacts) -> str | None:
-    """"Received 3p 5s N from West (first right)": the tiles the last pass brought us."""
+    """ "Received 3p 5s N from West (first right)": the tiles the last pass brought us."""
     s: AmericanState = f.engine
     me = f.me
     if me is None or not s.received[me] or not _charleston_news_time(s):
@@ -441,25 +503,40 @@ def _charleston_offers(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
     tiles = [code(s.faces[x]) for x in pool]
     offers: list[Offer] = []
     if s.step is CharlestonStep.STOP_VOTE:
-        offers.append(Offer({"type": "stop_vote", "label": "Stop the Charleston",
-                             "tiles": [], "default": True},
-                            lambda chosen: A.StopVote(me, True)))
-        offers.append(Offer({"type": "stop_vote", "label": "Go on to the second Charleston",
-                             "tiles": []}, lambda chosen: A.StopVote(me, False)))
+        offers.append(
+            Offer(
+                {"type": "stop_vote", "label": "Stop the Charleston", "tiles": [], "default": True},
+                lambda chosen: A.StopVote(me, True),
+            )
+        )
+        offers.append(
+            Offer(
+                {"type": "stop_vote", "label": "Go on to the second Charleston", "tiles": []},
+                lambda chosen: A.StopVote(me, False),
+            )
+        )
         return offers
     if s.step is CharlestonStep.COURTESY:
         for n in range(min(3, len(pool)) + 1):
             entry: ActionEntry
             if n == 0:
-                entry = {"type": "courtesy", "label": "No courtesy pass", "tiles": [],
-                         "default": True}
+                entry = {
+                    "type": "courtesy",
+                    "label": "No courtesy pass",
+                    "tiles": [],
+                    "default": True,
+                }
             else:
-                entry = {"type": "courtesy",
-                         "label": f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} across",
-                         "tiles": tiles, "choose": n}
+                entry = {
+                    "type": "courtesy",
+                    "label": f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} across",
+                    "tiles": tiles,
+                    "choose": n,
+                }
 
             def courtesy(chosen: tuple[str, ...]) -> object:
                 return A.CourtesyPass(me, _slots_for(s, pool, chosen))
+
             offers.append(Offer(entry, courtesy))
         return offers
     if s.step in PASS_TARGET:
@@ -467,8 +544,19 @@ def _charleston_offers(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
 
         def plain(chosen: tuple[str, ...]) -> object:
             return A.CharlestonPass(me, _slots_for(s, pool, chosen), 0)
-        offers.append(Offer({"type": "charleston", "label": f"Pass 3 tiles {where}",
-                             "tiles": tiles, "choose": 3, "default": True}, plain))
+
+        offers.append(
+            Offer(
+                {
+                    "type": "charleston",
+                    "label": f"Pass 3 tiles {where}",
+                    "tiles": tiles,
+                    "choose": 3,
+                    "default": True,
+                },
+                plain,
+            )
+        )
         if s.step in BLIND_STEPS:
             for blind in (1, 2, 3):
                 offers.append(_blind_offer(s, me, pool, tiles, blind, where))
@@ -476,16 +564,19 @@ def _charleston_offers(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
     return _generic(f, legal)
 
 
-def _blind_offer(s: AmericanState, me: Seat, pool: list[int], tiles: list[str], blind: int,
-                 where: str) -> Offer:
+def _blind_offer(
+    s: AmericanState, me: Seat, pool: list[int], tiles: list[str], blind: int, where: str
+) -> Offer:
     """Pass ``blind`` of the tiles arriving now on unseen, with 3 - blind of ours. The engine
     wants 3 own tiles named (used if the table's blind passes cannot all go through): the
     chosen ones first, then the first other passable tiles."""
     own = 3 - blind
-    label = (f"Blind pass {where}: {own} of yours + {blind} unseen" if own
-             else f"Blind pass {where}: pass on all 3 tiles you receive")
-    entry: ActionEntry = {"type": "charleston", "label": label,
-                             "tiles": tiles if own else []}
+    label = (
+        f"Blind pass {where}: {own} of yours + {blind} unseen"
+        if own
+        else f"Blind pass {where}: pass on all 3 tiles you receive"
+    )
+    entry: ActionEntry = {"type": "charleston", "label": label, "tiles": tiles if own else []}
     if own:
         entry["choose"] = own
 
@@ -493,6 +584,7 @@ def _blind_offer(s: AmericanState, me: Seat, pool: list[int], tiles: list[str], 
         slots = list(_slots_for(s, pool, chosen))
         slots.extend(x for x in pool if x not in slots)
         return A.CharlestonPass(me, tuple(slots[:3]), blind)
+
     return Offer(entry, resolve)
 
 
@@ -521,8 +613,11 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
         if isinstance(action, A.Discard):
             if shown[action.face] != action:
                 continue
-            entry = {"type": "discard", "label": f"Discard {code(action.face)}",
-                     "tiles": [code(action.face)]}
+            entry = {
+                "type": "discard",
+                "label": f"Discard {code(action.face)}",
+                "tiles": [code(action.face)],
+            }
         elif isinstance(action, A.NoCall):
             entry = {"type": "pass", "label": "Pass", "tiles": []}
         elif isinstance(action, A.CallMahjong):
@@ -539,11 +634,13 @@ def _play_offers(f: SeatFacts, legal: Sequence[object], default: object) -> list
             if key in exchanges:
                 continue
             exchanges.add(key)
-            entry = {"type": "exchange", "label": _exchange_label(f, action),
-                     "tiles": [code(action.face), "J"]}
+            entry = {
+                "type": "exchange",
+                "label": _exchange_label(f, action),
+                "tiles": [code(action.face), "J"],
+            }
         elif isinstance(action, A.DeclareMahjong):
-            entry = {"type": "mahjong", "label": "Mahjong!",
-                     "tiles": sorted_codes(action.faces)}
+            entry = {"type": "mahjong", "label": "Mahjong!", "tiles": sorted_codes(action.faces)}
         else:
             offers.extend(_generic(f, (action,)))
             continue
@@ -579,10 +676,13 @@ def _call_entry(f: SeatFacts, action: A.Call) -> CallEntry | None:
     group = GROUP_NAMES.get(len(action.slots) + 1, "group")
     jokers = sum(1 for k in action.faces if k == Kind.JOKER)
     extra = f" ({jokers} joker{'s' if jokers > 1 else ''})" if jokers else ""
-    why = (f"keeps open {', '.join(offer.lines)}" if offer.lines
-           else "brings no card line nearer")
-    return {"type": "call", "label": f"Call {group} {code(kind)}{extra}: {why}",
-            "tiles": [*codes(action.faces), code(kind)], "lines": list(offer.lines)}
+    why = f"keeps open {', '.join(offer.lines)}" if offer.lines else "brings no card line nearer"
+    return {
+        "type": "call",
+        "label": f"Call {group} {code(kind)}{extra}: {why}",
+        "tiles": [*codes(action.faces), code(kind)],
+        "lines": list(offer.lines),
+    }
 
 
 def _order(action: object) -> tuple[int, int]:
@@ -598,8 +698,13 @@ def _const(action: object) -> Any:
 
 def _generic(f: SeatFacts, legal: Sequence[object]) -> list[Offer]:
     """Actions without a dedicated form (e.g. pooling): the adapter's one-line text."""
-    return [Offer({"type": type(a).__name__.lower(), "label": f.rules.describe_action(a),
-                   "tiles": []}, _const(a)) for a in legal]
+    return [
+        Offer(
+            {"type": type(a).__name__.lower(), "label": f.rules.describe_action(a), "tiles": []},
+            _const(a),
+        )
+        for a in legal
+    ]
 
 
 class AmericanView:
@@ -609,22 +714,40 @@ class AmericanView:
         s: AmericanState = f.engine
         phase, detail = _phase(s)
         out: RuleTableKeys = {
-            "phase": phase, "phase_detail": detail,
+            "phase": phase,
+            "phase_detail": detail,
             "turn": int(s.turn) if s.step is CharlestonStep.PLAY and s.result is None else None,
-            "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(f),
-            "prevalent_wind": None, "news": news(f), "received": received(f)}
-        if (s.last_discard is not None and s.discarder is not None and s.stage is Stage.CALLS
-                and s.result is None):
+            "wall_remaining": s.wall.remaining,
+            "hints": hints(f),
+            "result": _result(f),
+            "prevalent_wind": None,
+            "news": news(f),
+            "received": received(f),
+        }
+        if (
+            s.last_discard is not None
+            and s.discarder is not None
+            and s.stage is Stage.CALLS
+            and s.result is None
+        ):
             owners = discards_by_seat(f)
             row = [x for x in s.discards if owners.get(x) == s.discarder]
-            out["last_discard"] = {"seat": int(s.discarder),
-                                   "tile": code(s.faces[s.last_discard]),
-                                   "index": row.index(s.last_discard)}
+            out["last_discard"] = {
+                "seat": int(s.discarder),
+                "tile": code(s.faces[s.last_discard]),
+                "index": row.index(s.last_discard),
+            }
         if f.me is not None:
             out["hand"] = sorted_codes(s.concealed_kinds(f.me))
             hand = s.hands[f.me]
-            if (s.step is CharlestonStep.PLAY and s.turn == f.me and s.stage is Stage.DISCARD
-                    and s.drew and hand and (s.discards or any(s.exposures))):
+            if (
+                s.step is CharlestonStep.PLAY
+                and s.turn == f.me
+                and s.stage is Stage.DISCARD
+                and s.drew
+                and hand
+                and (s.discards or any(s.exposures))
+            ):
                 out["drawn"] = code(s.faces[hand[-1]])
         return out
 
@@ -636,14 +759,19 @@ class AmericanView:
         s: AmericanState = f.engine
         owners = discards_by_seat(f)
         return {
-            "dead": bool(s.dead[seat]), "concealed_count": len(s.hands[seat]),
-            "exposures": [{"tiles": codes(s.kinds(e.slots)),
-                           "label": GROUP_NAMES.get(len(e.slots), "group"),
-                           "from": next((int(owners[x]) for x in e.slots if x in owners),
-                                        None)}
-                          for e in s.exposures[seat]],
+            "dead": bool(s.dead[seat]),
+            "concealed_count": len(s.hands[seat]),
+            "exposures": [
+                {
+                    "tiles": codes(s.kinds(e.slots)),
+                    "label": GROUP_NAMES.get(len(e.slots), "group"),
+                    "from": next((int(owners[x]) for x in e.slots if x in owners), None),
+                }
+                for e in s.exposures[seat]
+            ],
             "flowers": [],
-            "discards": [code(s.faces[x]) for x in s.discards if owners.get(x) == seat]}
+            "discards": [code(s.faces[x]) for x in s.discards if owners.get(x) == seat],
+        }
 
     def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
         return _detail(f, waiting)

@@ -43,8 +43,9 @@ def _exposure_fits(exposure: tuple[int, ...], group: ConcreteGroup) -> bool:
     return all(kind == first for kind in exposure)  # a pair: only ever exposed at Mahjong
 
 
-def _placements(groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, ...], ...],
-                used: frozenset[int]) -> list[frozenset[int]]:
+def _placements(
+    groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, ...], ...], used: frozenset[int]
+) -> list[frozenset[int]]:
     """Every distinct way to lay each exposure on its own group (as sets of group indexes)."""
     if not exposures:
         return [used]
@@ -58,14 +59,18 @@ def _placements(groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, .
     return out
 
 
-def _fits(groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, ...], ...],
-          used: frozenset[int]) -> bool:
+def _fits(
+    groups: tuple[ConcreteGroup, ...], exposures: tuple[tuple[int, ...], ...], used: frozenset[int]
+) -> bool:
     """Whether each exposure can lie on a group of its own (the first way found is enough)."""
     if not exposures:
         return True
-    return any(index not in used and _exposure_fits(exposures[0], group)
-               and _fits(groups, exposures[1:], used | {index})
-               for index, group in enumerate(groups))
+    return any(
+        index not in used
+        and _exposure_fits(exposures[0], group)
+        and _fits(groups, exposures[1:], used | {index})
+        for index, group in enumerate(groups)
+    )
 
 
 def _targets(variant: Variant, exposures: tuple[tuple[int, ...], ...]) -> list[Target]:
@@ -129,8 +134,12 @@ def has_target(cc: CompiledCard, key: tuple[tuple[int, ...], ...]) -> bool:
         for kind in exposure:
             if kind != _JOKER:
                 real_mask |= 1 << kind
-    found = any(not real_mask & ~variant.mask and not variant.hand.concealed
-                and _fits(variant.groups, key, frozenset()) for variant in cc.variants)
+    found = any(
+        not real_mask & ~variant.mask
+        and not variant.hand.concealed
+        and _fits(variant.groups, key, frozenset())
+        for variant in cc.variants
+    )
     if len(possible) > 4096:
         possible.clear()
     possible[key] = found
@@ -153,14 +162,16 @@ class TargetSet:
             else:
                 spans.append((hand_index, index, index + 1))
         self.spans = tuple(spans)
-        order = sorted(range(len(spans)), key=lambda i: (
-            -targets[spans[i][1]].variant.hand.value, spans[i][0]))
+        order = sorted(
+            range(len(spans)), key=lambda i: (-targets[spans[i][1]].variant.hand.value, spans[i][0])
+        )
         ties = [0] * len(spans)
         for tie, span in enumerate(order):
             ties[span] = tie
         self.ties = tuple(ties)  # per span: its rank among equal distances (value, card order)
-        self.span_of = tuple(i for i, (_, start, end) in enumerate(spans)
-                             for _ in range(start, end))
+        self.span_of = tuple(
+            i for i, (_, start, end) in enumerate(spans) for _ in range(start, end)
+        )
         self._packed: PackedTargets | None = None
         self._absent: tuple[int, ...] | None = None
 

@@ -15,13 +15,21 @@ from fourwinds.protocol.walls import TileSet, WallPlan, WallSpec
 
 AMERICAN_TILES: tuple[Kind, ...] = (
     *(Kind(kind) for kind in range(34) for _ in range(4)),  # suits, winds, dragons
-    *(Kind.FLOWER,) * 8, *(Kind.JOKER,) * 8)
+    *(Kind.FLOWER,) * 8,
+    *(Kind.JOKER,) * 8,
+)
 """Kind of every physical tile of the American set, indexed by tile id (152 tiles)."""
 
 AMERICAN_SET = TileSet(
-    "american", "American", AMERICAN_TILES,
-    WallSpec(break_dice=2, dice_choose_wall=False,
-             last_tiles=(Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST)))
+    "american",
+    "American",
+    AMERICAN_TILES,
+    WallSpec(
+        break_dice=2,
+        dice_choose_wall=False,
+        last_tiles=(Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH, Seat.EAST),
+    ),
+)
 """The American tiles and wall: East's two dice break East's wall; the jump ends the deal."""
 
 

@@ -23,7 +23,7 @@ from fourwinds.protocol.tournament.standings import THREE_EXPOSURES_PENALTY, Sta
 SELF_PICKED_BONUS = 10
 JOKERLESS_BONUS = 20
 WALL_GAME_POINTS = 10
-DISCARDER_PENALTY = (10, 10, 20)   # by the discarder's exposures: 0, 1, 2; 3 or more: the event's
+DISCARDER_PENALTY = (10, 10, 20)  # by the discarder's exposures: 0, 1, 2; 3 or more: the event's
 
 
 class HandEnd(Enum):
@@ -31,7 +31,7 @@ class HandEnd(Enum):
 
     MAHJONG = "mahjong"
     WALL_GAME = "wall game"
-    UNFINISHED = "unfinished"   # time was called before it ended: 0 for everybody
+    UNFINISHED = "unfinished"  # time was called before it ended: 0 for everybody
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ class AmericanHand:
 
     end: HandEnd
     winner: Seat | None = None
-    value: int = 0                   # the winning line's card value
+    value: int = 0  # the winning line's card value
     self_picked: bool = False
     jokerless: bool = False
     singles_and_pairs: bool = False
@@ -55,6 +55,7 @@ Seating = Sequence[int]
 
 def tournament_hand(state: AmericanState, seating: Seating) -> AmericanHand:
     """The hand's end by table place: ``state`` its engine's last state."""
+
     def place(wind: Seat | None) -> Seat | None:
         return None if wind is None else Seat(seating[wind])
 
@@ -66,17 +67,26 @@ def tournament_hand(state: AmericanState, seating: Seating) -> AmericanHand:
         for wind in SEATS:
             dead[seating[wind]] = state.dead[wind]
         return AmericanHand(HandEnd.WALL_GAME, dead=(dead[0], dead[1], dead[2], dead[3]))
-    singles = (result.hand_id is not None
-               and state.card.hand(result.hand_id).category is Category.SINGLES_PAIRS)
+    singles = (
+        result.hand_id is not None
+        and state.card.hand(result.hand_id).category is Category.SINGLES_PAIRS
+    )
     exposures = 0 if result.discarder is None else len(state.exposures[result.discarder])
-    return AmericanHand(HandEnd.MAHJONG, place(result.winner), result.value,
-                        result.self_drawn, result.jokerless, singles,
-                        None if result.self_drawn else place(result.discarder), exposures)
+    return AmericanHand(
+        HandEnd.MAHJONG,
+        place(result.winner),
+        result.value,
+        result.self_drawn,
+        result.jokerless,
+        singles,
+        None if result.self_drawn else place(result.discarder),
+        exposures,
+    )
 
 
-def american_hand_points(hand: AmericanHand,
-                         three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
-                         ) -> tuple[int, int, int, int]:
+def american_hand_points(
+    hand: AmericanHand, three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
+) -> tuple[int, int, int, int]:
     """Tournament points of one American hand, per seat E, S, W, N."""
     points = [0, 0, 0, 0]
     if hand.end is HandEnd.WALL_GAME:
@@ -94,14 +104,15 @@ def american_hand_points(hand: AmericanHand,
     points[hand.winner] += won
     if not hand.self_picked and hand.discarder is not None:
         exposures = hand.discarder_exposures
-        points[hand.discarder] -= (DISCARDER_PENALTY[exposures] if exposures < 3
-                                   else three_exposures_penalty)
+        points[hand.discarder] -= (
+            DISCARDER_PENALTY[exposures] if exposures < 3 else three_exposures_penalty
+        )
     return (points[0], points[1], points[2], points[3])
 
 
-def american_table_points(hands: Sequence[AmericanHand],
-                          three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
-                          ) -> tuple[int, int, int, int]:
+def american_table_points(
+    hands: Sequence[AmericanHand], three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
+) -> tuple[int, int, int, int]:
     """A table's tournament points over its hands, per seat E, S, W, N: its scores."""
     total = [0, 0, 0, 0]
     for hand in hands:

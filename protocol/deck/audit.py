@@ -66,8 +66,9 @@ def check_reveal_shape(body: AuditReveal, size: int) -> None:
         raise cheat(seat, Cheat.MALFORMED, f"audit secrets: {error}", When.AT_AUDIT) from None
 
 
-def receive_audit(ctx: SeatContext, state: WallState,
-                  message: Signed[AuditReveal]) -> tuple[WallState, tuple[Output, ...]]:
+def receive_audit(
+    ctx: SeatContext, state: WallState, message: Signed[AuditReveal]
+) -> tuple[WallState, tuple[Output, ...]]:
     body = message.body
     held = state.audits[body.seat]
     if held is not None:
@@ -94,27 +95,48 @@ def composed_permutation(reveals: Sequence[AuditReveal]) -> tuple[int, ...]:
     return order
 
 
-def _key_blames(ctx: SeatContext, state: WallState,
-                reveals: Sequence[AuditReveal]) -> list[Blame]:
+def _key_blames(ctx: SeatContext, state: WallState, reveals: Sequence[AuditReveal]) -> list[Blame]:
     blames = []
     for issuer in SEATS:
         keys = reveals[issuer].keys
-        wrong = next((slot for slot in range(ctx.tiles.size)
-                      if key_commitment(ctx.context, issuer, slot, keys[slot])
-                      != state.commitment(issuer, slot)), None)
+        wrong = next(
+            (
+                slot
+                for slot in range(ctx.tiles.size)
+                if key_commitment(ctx.context, issuer, slot, keys[slot])
+                != state.commitment(issuer, slot)
+            ),
+            None,
+        )
         if wrong is not None:
-            blames.append(Blame(issuer, Cheat.WRONG_KEY, When.AT_AUDIT,
-                                f"revealed a key for position {wrong} its lock pass did not "
-                                "commit to"))
+            blames.append(
+                Blame(
+                    issuer,
+                    Cheat.WRONG_KEY,
+                    When.AT_AUDIT,
+                    f"revealed a key for position {wrong} its lock pass did not commit to",
+                )
+            )
     for (issuer, slot), key in sorted(state.shown_keys.items()):
         if reveals[issuer].keys[slot] != key:
-            blames.append(Blame(issuer, Cheat.WRONG_KEY, When.AT_AUDIT,
-                                f"showed a key for position {slot} it does not reveal"))
+            blames.append(
+                Blame(
+                    issuer,
+                    Cheat.WRONG_KEY,
+                    When.AT_AUDIT,
+                    f"showed a key for position {slot} it does not reveal",
+                )
+            )
     return blames
 
 
-def wall_matches(ctx: SeatContext, wall: Sequence[bytes], reveals: Sequence[AuditReveal],
-                 order: Sequence[int], opened: Mapping[int, int]) -> list[int]:
+def wall_matches(
+    ctx: SeatContext,
+    wall: Sequence[bytes],
+    reveals: Sequence[AuditReveal],
+    order: Sequence[int],
+    opened: Mapping[int, int],
+) -> list[int]:
     """Positions where the final wall is not the revealed masking of ``pi`` (one mult each).
 
     A position this seat opened during the hand, with keys the audit found equal to the
@@ -137,8 +159,9 @@ def tampered_cheat(phase: Phase) -> Cheat:
     return Cheat.SHUFFLE_TAMPERED if phase is Phase.SHUFFLE else Cheat.LOCK_TAMPERED
 
 
-def first_unexplained(phase: Phase, secrets: AuditReveal, inputs: Sequence[bytes],
-                      published: Sequence[bytes]) -> int | None:
+def first_unexplained(
+    phase: Phase, secrets: AuditReveal, inputs: Sequence[bytes], published: Sequence[bytes]
+) -> int | None:
     """The first position where a pass's published points are not its seat's revealed
     secrets applied to its input (None: the whole pass is explained). Shuffle:
     ``out[p] = s * in[perm[p]]``; lock: ``out[p] = (s^-1 * k[p]) * in[p]``. Both lists have
@@ -147,8 +170,10 @@ def first_unexplained(phase: Phase, secrets: AuditReveal, inputs: Sequence[bytes
         pairs = [(secrets.shuffle_scalar, inputs[i]) for i in secrets.permutation]
     else:
         inverse = group.scalar_to_int(group.scalar_invert(secrets.shuffle_scalar))
-        pairs = [(group.scalar_from_int(inverse * group.scalar_to_int(k)), point)
-                 for k, point in zip(secrets.keys, inputs, strict=True)]
+        pairs = [
+            (group.scalar_from_int(inverse * group.scalar_to_int(k)), point)
+            for k, point in zip(secrets.keys, inputs, strict=True)
+        ]
     for p, ((scalar, point), out) in enumerate(zip(pairs, published, strict=True)):
         try:
             expected = group.mult(scalar, point)
@@ -159,8 +184,9 @@ def first_unexplained(phase: Phase, secrets: AuditReveal, inputs: Sequence[bytes
     return None
 
 
-def recompute_passes(ctx: SeatContext, state: WallState,
-                     reveals: Sequence[AuditReveal]) -> list[Blame]:
+def recompute_passes(
+    ctx: SeatContext, state: WallState, reveals: Sequence[AuditReveal]
+) -> list[Blame]:
     """Every pass recomputed from its published input; blame each seat it does not explain."""
     blames = []
     for index, message in enumerate(state.passes):
@@ -170,13 +196,20 @@ def recompute_passes(ctx: SeatContext, state: WallState,
         assert inputs is not None
         wrong = first_unexplained(body.phase, reveals[body.seat], inputs, body.points)
         if wrong is not None:
-            blames.append(Blame(body.seat, tampered_cheat(body.phase), When.AT_AUDIT,
-                                f"its {body.phase.value} pass is wrong at position {wrong}"))
+            blames.append(
+                Blame(
+                    body.seat,
+                    tampered_cheat(body.phase),
+                    When.AT_AUDIT,
+                    f"its {body.phase.value} pass is wrong at position {wrong}",
+                )
+            )
     return blames
 
 
-def judge(ctx: SeatContext, state: WallState,
-          reveals: Sequence[AuditReveal]) -> tuple[tuple[Kind, ...], tuple[Blame, ...]]:
+def judge(
+    ctx: SeatContext, state: WallState, reveals: Sequence[AuditReveal]
+) -> tuple[tuple[Kind, ...], tuple[Blame, ...]]:
     """Every face of the wall, and every seat the audit blames."""
     wall = state.wall
     assert wall is not None
@@ -189,17 +222,32 @@ def judge(ctx: SeatContext, state: WallState,
     for slot, kind in sorted(state.faces.items()):
         if faces[slot] != kind:
             holder = state.holder[slot]
-            blames.append(Blame(holder if holder is not None else ctx.seat, Cheat.WRONG_FACE,
-                                When.AT_AUDIT, f"position {slot} held {faces[slot].name}"))
+            blames.append(
+                Blame(
+                    holder if holder is not None else ctx.seat,
+                    Cheat.WRONG_FACE,
+                    When.AT_AUDIT,
+                    f"position {slot} held {faces[slot].name}",
+                )
+            )
     if not blames:
         for slot, seat in sorted(state.complainers.items()):
-            blames.append(Blame(seat, Cheat.FALSE_COMPLAINT, When.AT_AUDIT,
-                                f"complained about the right keys for position {slot}"))
+            blames.append(
+                Blame(
+                    seat,
+                    Cheat.FALSE_COMPLAINT,
+                    When.AT_AUDIT,
+                    f"complained about the right keys for position {slot}",
+                )
+            )
     unique = tuple(dict.fromkeys(blames))
     return faces, unique
 
 
 def withheld_audit(state: WallState) -> tuple[Blame, ...]:
     """Seats that have not revealed their secrets when the table's timer runs out."""
-    return tuple(Blame(s, Cheat.WITHHELD, When.AT_AUDIT, "withheld its audit secrets")
-                 for s in SEATS if state.audits[s] is None)
+    return tuple(
+        Blame(s, Cheat.WITHHELD, When.AT_AUDIT, "withheld its audit secrets")
+        for s in SEATS
+        if state.audits[s] is None
+    )

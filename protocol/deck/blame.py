@@ -72,12 +72,15 @@ class Diverged(RemoteProtocolError):
         self.owner = owner
         self.witness = witness
         self.index = index
-        super().__init__(f"pass {index} of {owner.name} differs from the copy {witness.name} "
-                         "processed", int(witness))
+        super().__init__(
+            f"pass {index} of {owner.name} differs from the copy {witness.name} processed",
+            int(witness),
+        )
 
 
-def judge_equivocation(mine: Signed[Body], theirs: Signed[Body], presenter: Seat,
-                       verify: Verifier) -> Blame:
+def judge_equivocation(
+    mine: Signed[Body], theirs: Signed[Body], presenter: Seat, verify: Verifier
+) -> Blame:
     """Blame after comparing this seat's signed copy of a step with the copy ``presenter``
     shows: the signer when both are signed and differ (an equivocation), the presenter when
     its copy is not signed by the seat it names."""
@@ -85,13 +88,25 @@ def judge_equivocation(mine: Signed[Body], theirs: Signed[Body], presenter: Seat
     if theirs.body.seat != owner or step_key(mine.body) != step_key(theirs.body):
         return Blame(presenter, Cheat.MALFORMED, When.AT_ONCE, "presented a copy of another step")
     if not signed_by(theirs, owner, verify):
-        return Blame(presenter, Cheat.BAD_SIGNATURE, When.AT_ONCE,
-                     f"presented a copy {owner.name} did not sign")
+        return Blame(
+            presenter,
+            Cheat.BAD_SIGNATURE,
+            When.AT_ONCE,
+            f"presented a copy {owner.name} did not sign",
+        )
     if mine.body == theirs.body:
-        return Blame(presenter, Cheat.MALFORMED, When.AT_ONCE,
-                     "presented the same message as evidence of a difference")
-    return Blame(owner, Cheat.EQUIVOCATION, When.AT_ONCE,
-                 f"signed two different messages for one step ({step_key(mine.body)[0]})")
+        return Blame(
+            presenter,
+            Cheat.MALFORMED,
+            When.AT_ONCE,
+            "presented the same message as evidence of a difference",
+        )
+    return Blame(
+        owner,
+        Cheat.EQUIVOCATION,
+        When.AT_ONCE,
+        f"signed two different messages for one step ({step_key(mine.body)[0]})",
+    )
 
 
 def cheat(seat: Seat, kind: Cheat, detail: str, when: When = When.AT_ONCE) -> DeckCheat:

@@ -83,8 +83,9 @@ def _set(items: tuple[T | None, ...], seat: Seat, value: T) -> tuple[T | None, .
     return tuple(value if i == seat else item for i, item in enumerate(items))
 
 
-def start(context: bytes, seat: Seat, entropy: Entropy,
-          signer: Signer) -> tuple[DiceState, tuple[Output, ...]]:
+def start(
+    context: bytes, seat: Seat, entropy: Entropy, signer: Signer
+) -> tuple[DiceState, tuple[Output, ...]]:
     """Pick this seat's nonce from its entropy and broadcast the commitment."""
     nonce = entropy.block("commit-reveal nonce", 0)[:NONCE_BYTES]
     message = sign(Commit(context, seat, commitment(context, seat, nonce)), signer)
@@ -105,8 +106,9 @@ def _after_commits(state: DiceState, signer: Signer) -> tuple[DiceState, tuple[O
     return _after_echoes(state, signer, (Send(others(state.seat), echo),))
 
 
-def _after_echoes(state: DiceState, signer: Signer,
-                  out: tuple[Output, ...]) -> tuple[DiceState, tuple[Output, ...]]:
+def _after_echoes(
+    state: DiceState, signer: Signer, out: tuple[Output, ...]
+) -> tuple[DiceState, tuple[Output, ...]]:
     if state.revealed or any(e is None for e in state.echoes):
         return state, out
     mine = _commit_set_digest(state)
@@ -118,8 +120,7 @@ def _after_echoes(state: DiceState, signer: Signer,
             out = (*out, Send(others(state.seat), ev))
         return state, out
     reveal = sign(Reveal(state.context, state.seat, state.nonce), signer)
-    state = replace(state, revealed=True,
-                    reveals=tuple(_set(state.reveals, state.seat, reveal)))
+    state = replace(state, revealed=True, reveals=tuple(_set(state.reveals, state.seat, reveal)))
     return _finish(state, (*out, Send(others(state.seat), reveal)))
 
 
@@ -144,8 +145,9 @@ def _judge_evidence(state: DiceState, ev: Signed[CommitEvidence], verify: Verifi
         raise cheat(sender, Cheat.ECHO_MISMATCH, "echoed a digest its own commitments contradict")
 
 
-def receive(state: DiceState, message: Signed[Body], signer: Signer,
-            verify: Verifier) -> tuple[DiceState, tuple[Output, ...]]:
+def receive(
+    state: DiceState, message: Signed[Body], signer: Signer, verify: Verifier
+) -> tuple[DiceState, tuple[Output, ...]]:
     """Take one peer message; raise ``DeckCheat`` (state unchanged) on a provable cheat."""
     body = message.body
     sender = body.seat
@@ -202,5 +204,7 @@ def waiting_on(state: DiceState) -> tuple[Seat, ...]:
 
 def withheld(state: DiceState) -> tuple[Blame, ...]:
     """Blame for the seats still missing when the table's timer runs out (no re-roll)."""
-    return tuple(Blame(s, Cheat.WITHHELD, When.AT_ONCE, "withheld its commit-reveal message")
-                 for s in waiting_on(state))
+    return tuple(
+        Blame(s, Cheat.WITHHELD, When.AT_ONCE, "withheld its commit-reveal message")
+        for s in waiting_on(state)
+    )

@@ -60,8 +60,9 @@ class Deck(Protocol[S]):
 
     def reveal(self, state: S, slot: int) -> tuple[S, tuple[Output, ...]]: ...
 
-    def transfer(self, state: S, slots: tuple[int, ...], receiver: Seat,
-                 via: Seat | None = None) -> tuple[S, tuple[Output, ...]]: ...
+    def transfer(
+        self, state: S, slots: tuple[int, ...], receiver: Seat, via: Seat | None = None
+    ) -> tuple[S, tuple[Output, ...]]: ...
 
     def audit(self, state: S) -> tuple[S, tuple[Output, ...]]: ...
 
@@ -77,8 +78,14 @@ class MaskedDeck:
         self.ctx = ctx
 
     @staticmethod
-    def create(description: DeckDescription, seat: Seat, entropy: Entropy, signer: Signer,
-               verify: Verifier, tiles: TileTable | None = None) -> MaskedDeck:
+    def create(
+        description: DeckDescription,
+        seat: Seat,
+        entropy: Entropy,
+        signer: Signer,
+        verify: Verifier,
+        tiles: TileTable | None = None,
+    ) -> MaskedDeck:
         if description.practice:
             raise ValueError("a practice table plays an open wall, not a masked deck")
         return MaskedDeck(SeatContext.create(description, seat, entropy, signer, verify, tiles))
@@ -124,15 +131,17 @@ class MaskedDeck:
     def deal(self, state: WallState, plan: WallPlan) -> tuple[WallState, tuple[Output, ...]]:
         return operations.deal(self.ctx, state, plan)
 
-    def draw(self, state: WallState, slot: int,
-             drawer: Seat) -> tuple[WallState, tuple[Output, ...]]:
+    def draw(
+        self, state: WallState, slot: int, drawer: Seat
+    ) -> tuple[WallState, tuple[Output, ...]]:
         return operations.draw(self.ctx, state, slot, drawer)
 
     def reveal(self, state: WallState, slot: int) -> tuple[WallState, tuple[Output, ...]]:
         return operations.reveal(self.ctx, state, slot)
 
-    def transfer(self, state: WallState, slots: tuple[int, ...], receiver: Seat,
-                 via: Seat | None = None) -> tuple[WallState, tuple[Output, ...]]:
+    def transfer(
+        self, state: WallState, slots: tuple[int, ...], receiver: Seat, via: Seat | None = None
+    ) -> tuple[WallState, tuple[Output, ...]]:
         return operations.transfer(self.ctx, state, slots, receiver, via)
 
     def audit(self, state: WallState) -> tuple[WallState, tuple[Output, ...]]:

@@ -78,7 +78,7 @@ def _first_below(bound: int, block: bytes) -> int | None:
     below it (None: every one was rejected, another block is needed)."""
     mask = (1 << max(1, (bound - 1).bit_length())) - 1
     for start in range(0, len(block) - 7, 8):
-        value = int.from_bytes(block[start:start + 8], "big") & mask
+        value = int.from_bytes(block[start : start + 8], "big") & mask
         if value < bound:
             return value
     return None

@@ -74,7 +74,8 @@ def tile_points(context: bytes, tile_ids: Sequence[int]) -> tuple[bytes, ...]:
     ys = []
     for tile_id in tile_ids:
         seed = hashlib.sha256(
-            _length_prefixed(_TILE_DOMAIN, context, tile_id.to_bytes(2, "big"))).digest()
+            _length_prefixed(_TILE_DOMAIN, context, tile_id.to_bytes(2, "big"))
+        ).digest()
         edwards: bytes = sodium.crypto_core_ed25519_from_uniform(seed)
         ys.append(int.from_bytes(edwards, "little") & _Y_MASK)
     return tuple(u.to_bytes(POINT_BYTES, "little") for u in _montgomery_u(ys))
@@ -116,8 +117,11 @@ def _halved(scalar: bytes) -> bytes:
 
 def is_point(point: object) -> bool:
     """Whether ``point`` is a canonical 32-byte u-coordinate (never raises)."""
-    return (isinstance(point, bytes) and len(point) == POINT_BYTES
-            and (point[31] < 0x7F or int.from_bytes(point, "little") < _FIELD_P))
+    return (
+        isinstance(point, bytes)
+        and len(point) == POINT_BYTES
+        and (point[31] < 0x7F or int.from_bytes(point, "little") < _FIELD_P)
+    )
 
 
 def mult(scalar: bytes, point: bytes) -> bytes:

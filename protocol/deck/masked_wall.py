@@ -64,8 +64,9 @@ class SeatSecrets:
         return SeatSecrets.from_parts(scalar, entropy.permutation(size, "shuffle"), keys)
 
     @staticmethod
-    def from_parts(scalar: bytes, permutation: tuple[int, ...],
-                   keys: tuple[bytes, ...]) -> SeatSecrets:
+    def from_parts(
+        scalar: bytes, permutation: tuple[int, ...], keys: tuple[bytes, ...]
+    ) -> SeatSecrets:
         inverse = group.scalar_to_int(group.scalar_invert(scalar))
         lock = tuple(group.scalar_from_int(inverse * group.scalar_to_int(k)) for k in keys)
         return SeatSecrets(scalar, permutation, keys, lock)
@@ -106,8 +107,14 @@ class SeatContext:
     verify: Verifier
 
     @staticmethod
-    def create(description: DeckDescription, seat: Seat, entropy: Entropy, signer: Signer,
-               verify: Verifier, tiles: TileTable | None = None) -> SeatContext:
+    def create(
+        description: DeckDescription,
+        seat: Seat,
+        entropy: Entropy,
+        signer: Signer,
+        verify: Verifier,
+        tiles: TileTable | None = None,
+    ) -> SeatContext:
         table = tiles if tiles is not None else TileTable.build(description)
         if table.kinds != description.tiles:
             raise ValueError("the tile table is for another deck")
@@ -173,8 +180,9 @@ def input_digest(ctx: SeatContext, state: WallState, index: int) -> bytes | None
     return body_digest(previous.body) if previous is not None else None
 
 
-def _multiply(points: tuple[bytes, ...], scalars: tuple[bytes, ...] | bytes,
-              sender: Seat) -> tuple[bytes, ...]:
+def _multiply(
+    points: tuple[bytes, ...], scalars: tuple[bytes, ...] | bytes, sender: Seat
+) -> tuple[bytes, ...]:
     out: list[bytes] = []
     try:
         if isinstance(scalars, bytes):
@@ -199,16 +207,19 @@ def my_pass(ctx: SeatContext, state: WallState) -> tuple[WallState, tuple[Output
         secrets = ctx.secrets
         commitments: tuple[bytes, ...] = ()
         if phase is Phase.SHUFFLE:
-            scaled = _multiply(tuple(points[i] for i in secrets.permutation),
-                               secrets.shuffle_scalar, sender)
+            scaled = _multiply(
+                tuple(points[i] for i in secrets.permutation), secrets.shuffle_scalar, sender
+            )
         else:
             scaled = _multiply(points, secrets.lock_scalars, sender)
-            commitments = tuple(key_commitment(ctx.context, ctx.seat, p, key)
-                                for p, key in enumerate(secrets.keys))
+            commitments = tuple(
+                key_commitment(ctx.context, ctx.seat, p, key) for p, key in enumerate(secrets.keys)
+            )
         previous = input_digest(ctx, state, index)
         assert previous is not None
-        message = sign(WallPass(ctx.context, ctx.seat, phase, previous, scaled, commitments),
-                       ctx.signer)
+        message = sign(
+            WallPass(ctx.context, ctx.seat, phase, previous, scaled, commitments), ctx.signer
+        )
         state = _store_pass(state, index, message)
         out = (*out, Send(others(ctx.seat), message))
     return state, out
@@ -219,8 +230,9 @@ def _store_pass(state: WallState, index: int, message: Signed[WallPass]) -> Wall
     return replace(state, passes=passes)
 
 
-def receive_pass(ctx: SeatContext, state: WallState,
-                 message: Signed[WallPass]) -> tuple[WallState, tuple[Output, ...]]:
+def receive_pass(
+    ctx: SeatContext, state: WallState, message: Signed[WallPass]
+) -> tuple[WallState, tuple[Output, ...]]:
     """Store a peer's pass (checked: shape, no repeated point, the digest of its input once
     that is in: a pass may arrive before the one it processed), then run this seat's own
     pass if it is due."""
@@ -235,13 +247,19 @@ def receive_pass(ctx: SeatContext, state: WallState,
         raise cheat(body.seat, Cheat.MALFORMED, "a pass must hold one 32-byte point per tile")
     wanted = ctx.tiles.size if body.phase is Phase.LOCK else 0
     if len(body.key_commitments) != wanted or any(len(c) != 32 for c in body.key_commitments):
-        raise cheat(body.seat, Cheat.MALFORMED, "a lock pass commits to one 32-byte key hash "
-                    "per position, a shuffle pass to none")
+        raise cheat(
+            body.seat,
+            Cheat.MALFORMED,
+            "a lock pass commits to one 32-byte key hash per position, a shuffle pass to none",
+        )
     if not all(map(group.is_point, body.points)):
         raise cheat(body.seat, Cheat.BAD_POINT, "a point that is not canonically encoded")
     if len(set(body.points)) != len(body.points):
-        raise cheat(body.seat, Cheat.SHUFFLE_TAMPERED if body.phase is Phase.SHUFFLE
-                    else Cheat.LOCK_TAMPERED, "the same point twice in one pass")
+        raise cheat(
+            body.seat,
+            Cheat.SHUFFLE_TAMPERED if body.phase is Phase.SHUFFLE else Cheat.LOCK_TAMPERED,
+            "the same point twice in one pass",
+        )
     state = _store_pass(state, index, message)
     for later in (index, index + 1):  # a pass that came early is checked once its input is in
         stored = state.passes[later] if later < PASSES else None
@@ -283,6 +301,12 @@ def withheld_pass(state: WallState) -> tuple[Blame, ...]:
     """Blame for the seat whose pass is due when the table's timer runs out."""
     for index, message in enumerate(state.passes):
         if message is None:
-            return (Blame(SEATS[index % 4], Cheat.WITHHELD, When.AT_ONCE,
-                          f"withheld its {'shuffle' if index < 4 else 'lock'} pass"),)
+            return (
+                Blame(
+                    SEATS[index % 4],
+                    Cheat.WITHHELD,
+                    When.AT_ONCE,
+                    f"withheld its {'shuffle' if index < 4 else 'lock'} pass",
+                ),
+            )
     return ()

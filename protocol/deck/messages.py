@@ -206,8 +206,17 @@ class KeyDelivery:
     proofs: tuple[KeyProof, ...]
 
 
-Body = (Commit | Echo | Reveal | CommitEvidence | WallPass | PublicReveal | TransferNotice
-        | Complaint | AuditReveal)
+Body = (
+    Commit
+    | Echo
+    | Reveal
+    | CommitEvidence
+    | WallPass
+    | PublicReveal
+    | TransferNotice
+    | Complaint
+    | AuditReveal
+)
 
 
 def body_bytes(body: object) -> bytes:
@@ -216,14 +225,34 @@ def body_bytes(body: object) -> bytes:
     discard)."""
     plain: list[object]
     if isinstance(body, WallPass):
-        plain = ["WallPass", body.context, int(body.seat), body.phase.value, body.input_digest,
-                 list(body.points), list(body.key_commitments)]
+        plain = [
+            "WallPass",
+            body.context,
+            int(body.seat),
+            body.phase.value,
+            body.input_digest,
+            list(body.points),
+            list(body.key_commitments),
+        ]
     elif isinstance(body, PublicReveal):
-        plain = ["PublicReveal", body.context, int(body.seat), body.slot, int(body.kind),
-                 body.own_key, [["KeyProof", int(p.issuer), p.slot, p.key] for p in body.proofs]]
+        plain = [
+            "PublicReveal",
+            body.context,
+            int(body.seat),
+            body.slot,
+            int(body.kind),
+            body.own_key,
+            [["KeyProof", int(p.issuer), p.slot, p.key] for p in body.proofs],
+        ]
     elif isinstance(body, AuditReveal):
-        plain = ["AuditReveal", body.context, int(body.seat), body.shuffle_scalar,
-                 list(body.permutation), list(body.keys)]
+        plain = [
+            "AuditReveal",
+            body.context,
+            int(body.seat),
+            body.shuffle_scalar,
+            list(body.permutation),
+            list(body.keys),
+        ]
     else:
         return canonical_bytes(body)
     packed: bytes = msgpack.packb(plain, use_bin_type=True)

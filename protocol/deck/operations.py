@@ -59,22 +59,25 @@ def _own_keys(ctx: SeatContext, slots: Iterable[int]) -> tuple[KeyProof, ...]:
     return tuple(KeyProof(ctx.seat, s, keys[s]) for s in slots)
 
 
-def deal(ctx: SeatContext, state: WallState,
-         plan: WallPlan) -> tuple[WallState, tuple[Output, ...]]:
+def deal(
+    ctx: SeatContext, state: WallState, plan: WallPlan
+) -> tuple[WallState, tuple[Output, ...]]:
     """The deal of ``plan``: called on every seat."""
     if plan.size != ctx.tiles.size:
         raise DeckUsageError(f"a plan for {plan.size} tiles on a {ctx.tiles.size}-tile wall")
     return hand_out(ctx, state, {s: seat for seat in SEATS for s in plan.deal[seat]})
 
 
-def draw(ctx: SeatContext, state: WallState, slot: int,
-         drawer: Seat) -> tuple[WallState, tuple[Output, ...]]:
+def draw(
+    ctx: SeatContext, state: WallState, slot: int, drawer: Seat
+) -> tuple[WallState, tuple[Output, ...]]:
     """A private draw of ``slot`` by ``drawer``: called on every seat."""
     return hand_out(ctx, state, {slot: drawer})
 
 
-def hand_out(ctx: SeatContext, state: WallState,
-             assignment: Mapping[int, Seat]) -> tuple[WallState, tuple[Output, ...]]:
+def hand_out(
+    ctx: SeatContext, state: WallState, assignment: Mapping[int, Seat]
+) -> tuple[WallState, tuple[Output, ...]]:
     """Positions leave the wall for their drawers; this seat releases its keys to the others."""
     _wall(state)
     holder = list(state.holder)
@@ -88,15 +91,17 @@ def hand_out(ctx: SeatContext, state: WallState,
     for seat in others(ctx.seat):
         slots = sorted(s for s, d in assignment.items() if d == seat)
         if slots:
-            delivery = KeyDelivery(ctx.context, ctx.seat, seat, state.wall_digest,
-                                   _own_keys(ctx, slots))
+            delivery = KeyDelivery(
+                ctx.context, ctx.seat, seat, state.wall_digest, _own_keys(ctx, slots)
+            )
             out.append(Send((seat,), delivery))
     state = evolve(state, holder=tuple(holder))
     return state, tuple(out)
 
 
-def _check_key(ctx: SeatContext, state: WallState, issuer: Seat, slot: int, key: bytes,
-               presenter: Seat) -> None:
+def _check_key(
+    ctx: SeatContext, state: WallState, issuer: Seat, slot: int, key: bytes, presenter: Seat
+) -> None:
     """A key ``presenter`` shows for ``issuer`` must be well formed and match the issuer's
     commitment; otherwise the presenter is to blame (an honest one refuses such a key)."""
     try:
@@ -104,12 +109,16 @@ def _check_key(ctx: SeatContext, state: WallState, issuer: Seat, slot: int, key:
     except group.BadScalar as error:
         raise cheat(presenter, Cheat.MALFORMED, str(error)) from None
     if key_commitment(ctx.context, issuer, slot, key) != state.commitment(issuer, slot):
-        raise cheat(presenter, Cheat.WRONG_KEY,
-                    f"{issuer.name}'s key for {slot} does not match its lock pass")
+        raise cheat(
+            presenter,
+            Cheat.WRONG_KEY,
+            f"{issuer.name}'s key for {slot} does not match its lock pass",
+        )
 
 
-def receive_delivery(ctx: SeatContext, state: WallState,
-                     delivery: KeyDelivery) -> tuple[WallState, tuple[Output, ...]]:
+def receive_delivery(
+    ctx: SeatContext, state: WallState, delivery: KeyDelivery
+) -> tuple[WallState, tuple[Output, ...]]:
     """Keys for positions this seat holds; opens each position once all three are in."""
     sender = delivery.seat
     if delivery.recipient != ctx.seat or delivery.context != ctx.context:
@@ -132,14 +141,16 @@ def receive_delivery(ctx: SeatContext, state: WallState,
     return _open(ctx, state, ready)
 
 
-def _open(ctx: SeatContext, state: WallState,
-          slots: list[int]) -> tuple[WallState, tuple[Output, ...]]:
+def _open(
+    ctx: SeatContext, state: WallState, slots: list[int]
+) -> tuple[WallState, tuple[Output, ...]]:
     """Unmask positions whose four keys this seat holds: one multiplication each."""
     if not slots:
         return state, ()
     own = ctx.secrets.keys
-    products = [group.scalar_product([own[s], *(p.key for p in state.proofs[s].values())])
-                for s in slots]
+    products = [
+        group.scalar_product([own[s], *(p.key for p in state.proofs[s].values())]) for s in slots
+    ]
     faces = dict(state.faces)
     opened = dict(state.opened)
     out: list[Output] = []
@@ -157,8 +168,9 @@ def _open(ctx: SeatContext, state: WallState,
         faces[slot] = ctx.tiles.kinds[tile]
         opened[slot] = tile
         out.append(Learned(slot, faces[slot]))
-    state = evolve(state, faces=faces, opened=opened, complaints=tuple(complaints),
-                    complainers=complainers)
+    state = evolve(
+        state, faces=faces, opened=opened, complaints=tuple(complaints), complainers=complainers
+    )
     return state, tuple(out)
 
 
@@ -170,11 +182,13 @@ def reveal(ctx: SeatContext, state: WallState, slot: int) -> tuple[WallState, tu
         raise DeckUsageError(f"position {slot} is not open yet")
     held = state.proofs.get(slot, {})
     if len(held) != 3:  # e.g. a tile passed back to us: its face is known, its keys come anew
-        raise DeckUsageError(f"the keys of position {slot} have not all arrived yet "
-                             f"({len(held)} of 3)")
+        raise DeckUsageError(
+            f"the keys of position {slot} have not all arrived yet ({len(held)} of 3)"
+        )
     proofs = tuple(held[s] for s in sorted(held))
-    body = PublicReveal(ctx.context, ctx.seat, slot, state.faces[slot],
-                        ctx.secrets.keys[slot], proofs)
+    body = PublicReveal(
+        ctx.context, ctx.seat, slot, state.faces[slot], ctx.secrets.keys[slot], proofs
+    )
     message = sign(body, ctx.signer)
     state = _make_public(state, slot, ctx.seat, ctx.secrets.keys[slot])
     return state, (Send(others(ctx.seat), message), Learned(slot, body.kind, public=True))
@@ -184,12 +198,12 @@ def _make_public(state: WallState, slot: int, holder: Seat, own_key: bytes) -> W
     holders = list(state.holder)
     holders[slot] = None
     shown = {**state.shown_keys, (holder, slot): own_key}
-    return evolve(state, holder=tuple(holders), public=state.public | {slot},
-                   shown_keys=shown)
+    return evolve(state, holder=tuple(holders), public=state.public | {slot}, shown_keys=shown)
 
 
-def receive_reveal(ctx: SeatContext, state: WallState,
-                   message: Signed[PublicReveal]) -> tuple[WallState, tuple[Output, ...]]:
+def receive_reveal(
+    ctx: SeatContext, state: WallState, message: Signed[PublicReveal]
+) -> tuple[WallState, tuple[Output, ...]]:
     """Check a public reveal: the holder's, every key its issuer's, the face the one it
     claims."""
     body = message.body
@@ -205,15 +219,24 @@ def receive_reveal(ctx: SeatContext, state: WallState,
     product = group.scalar_product([body.own_key, *issuers.values()])
     opened = opened_tile(ctx, state, slot, group.scalar_invert(product))
     if opened is None or ctx.tiles.kinds[opened] != body.kind:
-        raise cheat(holder, Cheat.WRONG_FACE,
-                    f"claimed {body.kind.name} for position {slot}, which does not hold it")
-    state = evolve(state, faces={**state.faces, slot: body.kind},
-                    opened={**state.opened, slot: opened})
+        raise cheat(
+            holder,
+            Cheat.WRONG_FACE,
+            f"claimed {body.kind.name} for position {slot}, which does not hold it",
+        )
+    state = evolve(
+        state, faces={**state.faces, slot: body.kind}, opened={**state.opened, slot: opened}
+    )
     return _make_public(state, slot, holder, body.own_key), (Learned(slot, body.kind, True),)
 
 
-def transfer(ctx: SeatContext, state: WallState, slots: tuple[int, ...], receiver: Seat,
-             via: Seat | None = None) -> tuple[WallState, tuple[Output, ...]]:
+def transfer(
+    ctx: SeatContext,
+    state: WallState,
+    slots: tuple[int, ...],
+    receiver: Seat,
+    via: Seat | None = None,
+) -> tuple[WallState, tuple[Output, ...]]:
     """Pass held positions to ``receiver`` (``via`` a blind pass's seat, which sees nothing)."""
     if receiver == ctx.seat or via in (ctx.seat, receiver):
         raise DeckUsageError("a pass goes to another seat")
@@ -224,13 +247,19 @@ def transfer(ctx: SeatContext, state: WallState, slots: tuple[int, ...], receive
             raise DeckUsageError(f"position {slot} is not open yet")
     notice = sign(TransferNotice(ctx.context, ctx.seat, receiver, slots, via), ctx.signer)
     own = _own_keys(ctx, slots)
-    forwarded = tuple(state.proofs[s][issuer] for s in slots
-                      for issuer in sorted(state.proofs[s]) if issuer != receiver)
-    delivery = KeyDelivery(ctx.context, ctx.seat, receiver, state.wall_digest,
-                           (*own, *forwarded))
+    forwarded = tuple(
+        state.proofs[s][issuer]
+        for s in slots
+        for issuer in sorted(state.proofs[s])
+        if issuer != receiver
+    )
+    delivery = KeyDelivery(ctx.context, ctx.seat, receiver, state.wall_digest, (*own, *forwarded))
     state = _move(state, slots, receiver)
-    return state, (Send(others(ctx.seat), notice), Send((receiver,), delivery),
-                   Moved(slots, receiver))
+    return state, (
+        Send(others(ctx.seat), notice),
+        Send((receiver,), delivery),
+        Moved(slots, receiver),
+    )
 
 
 def _move(state: WallState, slots: tuple[int, ...], receiver: Seat) -> WallState:
@@ -240,8 +269,9 @@ def _move(state: WallState, slots: tuple[int, ...], receiver: Seat) -> WallState
     return evolve(state, holder=tuple(holders))
 
 
-def receive_transfer(ctx: SeatContext, state: WallState,
-                     message: Signed[TransferNotice]) -> tuple[WallState, tuple[Output, ...]]:
+def receive_transfer(
+    ctx: SeatContext, state: WallState, message: Signed[TransferNotice]
+) -> tuple[WallState, tuple[Output, ...]]:
     body = message.body
     for slot in body.slots:
         if not 0 <= slot < ctx.tiles.size or state.holder[slot] != body.seat:
@@ -255,8 +285,9 @@ def receive_transfer(ctx: SeatContext, state: WallState,
     return state, (Moved(body.slots, body.receiver),)
 
 
-def receive_complaint(ctx: SeatContext, state: WallState,
-                      message: Signed[Complaint]) -> tuple[WallState, tuple[Output, ...]]:
+def receive_complaint(
+    ctx: SeatContext, state: WallState, message: Signed[Complaint]
+) -> tuple[WallState, tuple[Output, ...]]:
     """A seat says its keys do not open a position: they must be the committed keys (else the
     complainer is lying about them); the audit then finds whose pass was wrong."""
     body = message.body
@@ -281,6 +312,7 @@ def missing_keys(ctx: SeatContext, state: WallState) -> tuple[Blame, ...]:
         got = state.proofs.get(slot, {})
         for issuer in others(ctx.seat):
             if issuer not in got and issuer not in blames:
-                blames[issuer] = Blame(issuer, Cheat.WITHHELD, When.AT_ONCE,
-                                       f"withheld its key for position {slot}")
+                blames[issuer] = Blame(
+                    issuer, Cheat.WITHHELD, When.AT_ONCE, f"withheld its key for position {slot}"
+                )
     return tuple(blames[s] for s in sorted(blames))

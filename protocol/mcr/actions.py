@@ -107,5 +107,16 @@ class ClaimWin:
 
 Claim = ClaimChow | ClaimPung | ClaimKong | ClaimWin
 Answer = Pass | Claim
-Action = (ExposeFlower | FlowersDone | Discard | ConcealedKong | AddedKong | DeclareWin
-          | Pass | ClaimChow | ClaimPung | ClaimKong | ClaimWin)
+Action = (
+    ExposeFlower
+    | FlowersDone
+    | Discard
+    | ConcealedKong
+    | AddedKong
+    | DeclareWin
+    | Pass
+    | ClaimChow
+    | ClaimPung
+    | ClaimKong
+    | ClaimWin
+)

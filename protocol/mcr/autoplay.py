@@ -17,8 +17,9 @@ from .state import HandState, Phase
 Listener = Callable[[HandState, object, tuple[Event, ...]], None]
 
 
-def play_hand(state: HandState, rng: Rng, listener: Listener | None = None,
-              max_steps: int = 2000) -> HandState:
+def play_hand(
+    state: HandState, rng: Rng, listener: Listener | None = None, max_steps: int = 2000
+) -> HandState:
     """Let four bots play ``state`` to the end of the hand."""
     for _ in range(max_steps):
         if state.phase is Phase.ENDED:

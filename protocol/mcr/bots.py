@@ -92,8 +92,9 @@ def _plan_value(counts: Counts, melds: MeldKey, plans: tuple[Plan, ...]) -> tupl
 
 
 @lru_cache(maxsize=1 << 14)
-def winning_waits(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
-                  prevalent: int) -> tuple[tuple[Kind, bool], ...]:
+def winning_waits(
+    melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int, prevalent: int
+) -> tuple[tuple[Kind, bool], ...]:
     """Waits of a ready 13-tile hand that score 8: (kind, also wins on a discard)."""
     try:
         waits = tiles_to_win(melds, hand)
@@ -101,10 +102,15 @@ def winning_waits(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: in
         return ()
     out: list[tuple[Kind, bool]] = []
     for kind in waits:
-        on_discard = score_hand(melds, hand, WinContext(kind, False, seat_wind=seat_wind,
-                                                        prevalent_wind=prevalent)).winning
-        drawn = on_discard or score_hand(melds, hand, WinContext(
-            kind, True, seat_wind=seat_wind, prevalent_wind=prevalent)).winning
+        on_discard = score_hand(
+            melds, hand, WinContext(kind, False, seat_wind=seat_wind, prevalent_wind=prevalent)
+        ).winning
+        drawn = (
+            on_discard
+            or score_hand(
+                melds, hand, WinContext(kind, True, seat_wind=seat_wind, prevalent_wind=prevalent)
+            ).winning
+        )
         if drawn:
             out.append((kind, on_discard))
     return tuple(out)
@@ -149,8 +155,7 @@ class _Position:
             return dist - bonus
         hand = tuple(Kind(k) for k in range(HAND_KINDS) for _ in range(counts[k]))
         waits = winning_waits(melds, hand, int(self.seat), self.state.prevalent_wind)
-        live = sum((4 - self.seen[k]) * (1.0 if on_discard else 0.4)
-                   for k, on_discard in waits)
+        live = sum((4 - self.seen[k]) * (1.0 if on_discard else 0.4) for k, on_discard in waits)
         if live <= 0:
             return 1.0 - bonus
         return -0.5 - min(live, 8) / 16
@@ -169,8 +174,7 @@ class _Position:
             work[k] += 1
         best = min(v for v, _ in scored)
         tied = [k for v, k in scored if v == best]
-        kind = tied[0] if len(tied) == 1 else min(
-            tied, key=lambda k: (_keep_worth(k, counts), k))
+        kind = tied[0] if len(tied) == 1 else min(tied, key=lambda k: (_keep_worth(k, counts), k))
         return best, kind
 
 
@@ -180,14 +184,14 @@ def _keep_worth(kind: int, counts: Counts) -> float:
     if is_honor(kind):
         return 2.0 * (copies - 1)
     base = kind - kind % 9
-    near = sum(counts[j] for j in range(max(base, kind - 2), min(base + 9, kind + 3))
-               if j != kind)
+    near = sum(counts[j] for j in range(max(base, kind - 2), min(base + 9, kind + 3)) if j != kind)
     middle = 0.3 if 3 <= rank_of(kind) <= 7 else (0.0 if is_terminal(kind) else 0.15)
     return 2.0 * (copies - 1) + near + middle
 
 
-def choose(state: HandState, seat: Seat, rng: Rng, position: type[_Position] = _Position
-           ) -> Action | None:
+def choose(
+    state: HandState, seat: Seat, rng: Rng, position: type[_Position] = _Position
+) -> Action | None:
     """The bot's action for ``seat`` now, or None when the seat has nothing to do.
     ``position``: how the bot sees its hand (a stronger bot weighs more plans)."""
     phase = state.phase
@@ -213,8 +217,13 @@ def _turn(state: HandState, seat: Seat, rng: Rng, position: type[_Position]) -> 
     if state.may_declare and not own.dead:
         drawn = state.drawn
         if drawn is not None and _may_complete(state, seat, drawn):
-            verdict = judge(state, seat, drawn, self_drawn=True,
-                            kong_related=state.drawn_source is DrawSource.KONG_REPLACEMENT)
+            verdict = judge(
+                state,
+                seat,
+                drawn,
+                self_drawn=True,
+                kong_related=state.drawn_source is DrawSource.KONG_REPLACEMENT,
+            )
             if verdict.winning:
                 return DeclareWin(seat, reveal_of(state, seat))
         kong = _kong(state, seat)
@@ -291,20 +300,26 @@ def _answer(state: HandState, seat: Seat, position: type[_Position]) -> Action:
     melds = calc_melds(state, seat)
     hand = tuple(sorted(state.faces[s] for s in own.hand))
     if tile in _waits(melds, hand):
-        verdict = judge(state, seat, state.pending, self_drawn=False,
-                        kong_related=state.phase is Phase.ROB)
+        verdict = judge(
+            state, seat, state.pending, self_drawn=False, kong_related=state.phase is Phase.ROB
+        )
         if verdict.winning:
             return ClaimWin(seat, reveal_of(state, seat))
     if state.phase is Phase.ROB:
         return Pass(seat)
     same = hand.count(tile)
     chow_seat = seat == state.turn.right and tile < 27
-    if same < 2 and not (chow_seat and any(
+    if same < 2 and not (
+        chow_seat
+        and any(
             0 <= tile + d < 27 and (tile + d) // 9 == tile // 9 and (tile + d) in hand
-            for d in (-2, -1, 1, 2))):
+            for d in (-2, -1, 1, 2)
+        )
+    ):
         return Pass(seat)
-    claims = [a for a in claim_options(state, seat)
-              if isinstance(a, (ClaimPung, ClaimChow, ClaimKong))]
+    claims = [
+        a for a in claim_options(state, seat) if isinstance(a, (ClaimPung, ClaimChow, ClaimKong))
+    ]
     if not claims:
         return Pass(seat)
     pos = position(state, seat)

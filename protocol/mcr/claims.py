@@ -31,8 +31,13 @@ from .state import (
 )
 from .wins import Verdict, judge
 
-_KINDS = {Pass: AnswerKind.PASS, ClaimChow: AnswerKind.CHOW, ClaimPung: AnswerKind.PUNG,
-          ClaimKong: AnswerKind.KONG, ClaimWin: AnswerKind.WIN}
+_KINDS = {
+    Pass: AnswerKind.PASS,
+    ClaimChow: AnswerKind.CHOW,
+    ClaimPung: AnswerKind.PUNG,
+    ClaimKong: AnswerKind.KONG,
+    ClaimWin: AnswerKind.WIN,
+}
 
 
 def is_chow(kinds: list[Kind]) -> bool:
@@ -43,8 +48,9 @@ def is_chow(kinds: list[Kind]) -> bool:
     return ranks[1] == ranks[0] + 1 and ranks[2] == ranks[1] + 1
 
 
-def _check_tiles(state: HandState, seat: Seat, slots: tuple[int, ...],
-                 faces: tuple[Kind, ...]) -> dict[int, Kind]:
+def _check_tiles(
+    state: HandState, seat: Seat, slots: tuple[int, ...], faces: tuple[Kind, ...]
+) -> dict[int, Kind]:
     if len(set(slots)) != len(slots) or len(slots) != len(faces):
         raise IllegalAction("each claimed tile must be a different slot with its face", seat)
     learned: dict[int, Kind] = {}
@@ -89,8 +95,14 @@ def _validate(state: HandState, answer: Answer) -> dict[int, Kind]:
 
 def _verdict(state: HandState, seat: Seat, learned: dict[int, Kind]) -> Verdict:
     assert state.pending is not None
-    return judge(state, seat, state.pending, self_drawn=False,
-                 kong_related=state.phase is Phase.ROB, faces=learned)
+    return judge(
+        state,
+        seat,
+        state.pending,
+        self_drawn=False,
+        kong_related=state.phase is Phase.ROB,
+        faces=learned,
+    )
 
 
 def answer(state: HandState, action: Answer) -> Step:
@@ -159,20 +171,35 @@ def _take(state: HandState, seat: Seat, claim: ClaimChow | ClaimPung | ClaimKong
     slot = state.pending
     assert slot is not None
     kind = {ClaimChow: MeldType.CHOW, ClaimPung: MeldType.PUNG, ClaimKong: MeldType.KONG}[
-        type(claim)]
+        type(claim)
+    ]
     slots = tuple(sorted((*claim.slots, slot), key=lambda s: (state.faces[s], s)))
     meld = MeldRec(kind, slots, False, source)
     own = state.seats[seat]
-    own = evolve(own, hand=tuple(s for s in own.hand if s not in claim.slots),
-                  melds=(*own.melds, meld))
+    own = evolve(
+        own, hand=tuple(s for s in own.hand if s not in claim.slots), melds=(*own.melds, meld)
+    )
     new = with_seat(state, seat, own)
     kinds = tuple(None if a is None else _KINDS[type(a)] for a in state.answers)
     lost = any(k not in (None, AnswerKind.PASS) for i, k in enumerate(kinds) if i != seat)
-    closed = ClosedClaims(slot, source, seat, (kinds[0], kinds[1], kinds[2], kinds[3]),
-                          discards_made(state) + 1) if lost else None
-    new = evolve(new, phase=Phase.TURN, turn=seat, pending=None, drawn=None,
-                  drawn_source=None, may_declare=False, answers=(None, None, None, None),
-                  last_claims=closed)
+    closed = (
+        ClosedClaims(
+            slot, source, seat, (kinds[0], kinds[1], kinds[2], kinds[3]), discards_made(state) + 1
+        )
+        if lost
+        else None
+    )
+    new = evolve(
+        new,
+        phase=Phase.TURN,
+        turn=seat,
+        pending=None,
+        drawn=None,
+        drawn_source=None,
+        may_declare=False,
+        answers=(None, None, None, None),
+        last_claims=closed,
+    )
     made = MeldMade(seat, kind, slots, new.kinds(slots), False, source)
     if kind is MeldType.KONG:
         after, more = draw(new, seat, DrawSource.KONG_REPLACEMENT)

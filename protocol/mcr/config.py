@@ -63,11 +63,14 @@ def check_pairs(pairs: Pairs) -> str | None:
     tournament, ``flowers`` true or false, no other name), or None when they are fine."""
     for name, value in pairs:
         if name not in (MODE_OPTION, FLOWERS_OPTION):
-            return (f"unknown MCR table option {name!r} (known: {MODE_OPTION}, "
-                    f"{FLOWERS_OPTION})"[:200])
+            return f"unknown MCR table option {name!r} (known: {MODE_OPTION}, {FLOWERS_OPTION})"[
+                :200
+            ]
         if name == MODE_OPTION and value not in {m.value for m in TableMode}:
-            return (f"options.rules mode must be one of "
-                    f"{', '.join(m.value for m in TableMode)}, not {value!r}"[:200])
+            return (
+                f"options.rules mode must be one of "
+                f"{', '.join(m.value for m in TableMode)}, not {value!r}"[:200]
+            )
         if name == FLOWERS_OPTION and not isinstance(value, bool):
             return f"options.rules flowers must be true or false, not {value!r}"[:200]
     return None
@@ -80,8 +83,10 @@ def from_pairs(pairs: Pairs) -> TableOptions:
     if problem:
         raise ValueError(problem)
     given = dict(pairs)
-    return TableOptions(mode=TableMode(str(given.get(MODE_OPTION, TableMode.FRIENDLY.value))),
-                        flowers=bool(given.get(FLOWERS_OPTION, True)))
+    return TableOptions(
+        mode=TableMode(str(given.get(MODE_OPTION, TableMode.FRIENDLY.value))),
+        flowers=bool(given.get(FLOWERS_OPTION, True)),
+    )
 
 
 def pairs_of(*, flowers: bool = True) -> tuple[tuple[str, str | int | bool], ...]:

@@ -19,8 +19,9 @@ from .state import HandResult, HandState, Phase, evolve, with_faces, with_seat
 from .wins import Verdict, check_reveal, judge, shown_slots
 
 
-def finish_win(state: HandState, winner: Seat, discarder: Seat | None, win_slot: int,
-               verdict: Verdict) -> Step:
+def finish_win(
+    state: HandState, winner: Seat, discarder: Seat | None, win_slot: int, verdict: Verdict
+) -> Step:
     """End the hand: the winner's hand is shown and the payments made."""
     score = verdict.score
     assert score is not None and score.winning
@@ -29,8 +30,13 @@ def finish_win(state: HandState, winner: Seat, discarder: Seat | None, win_slot:
     shown = state.revealed | set(state.seats[winner].hand) | {win_slot}
     for meld in state.seats[winner].melds:
         shown |= set(meld.slots)
-    ended = evolve(state, phase=Phase.ENDED, result=result, revealed=frozenset(shown),
-                    answers=(None, None, None, None))
+    ended = evolve(
+        state,
+        phase=Phase.ENDED,
+        result=result,
+        revealed=frozenset(shown),
+        answers=(None, None, None, None),
+    )
     return ended, (HandWon(winner, discarder, score.fans, score.total, payments),)
 
 
@@ -38,8 +44,11 @@ def false_declaration(state: HandState, seat: Seat, verdict: Verdict) -> Step:
     """Tournament penalty (B6): pay 10 or 20 to each, hand shown and dead."""
     each = verdict.penalty
     shown = state.revealed | set(shown_slots(state, seat))
-    new = evolve(state, penalties=add(state.penalties, penalty_payments(seat, each)),
-                  revealed=frozenset(shown))
+    new = evolve(
+        state,
+        penalties=add(state.penalties, penalty_payments(seat, each)),
+        revealed=frozenset(shown),
+    )
     new = with_seat(new, seat, evolve(new.seats[seat], dead=True))
     return new, (FalseDeclaration(seat, verdict.reason, each),)
 
@@ -59,8 +68,7 @@ def declare_win(state: HandState, action: DeclareWin) -> Step:
         raise IllegalAction("Mahjong on a claimed tile is claimed with the discard", seat)
     learned = reveal_faces(state, seat, action.reveal)
     kong = state.drawn_source is DrawSource.KONG_REPLACEMENT
-    verdict = judge(state, seat, state.drawn, self_drawn=True, kong_related=kong,
-                    faces=learned)
+    verdict = judge(state, seat, state.drawn, self_drawn=True, kong_related=kong, faces=learned)
     if not verdict.winning and not state.options.tournament:
         raise IllegalAction(f"not a winning hand: {verdict.reason}", seat)
     new = with_faces(state, learned)

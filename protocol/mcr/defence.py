@@ -26,8 +26,8 @@ from .state import HandState
 __all__ = ["danger", "threats"]
 
 MELD_THREAT = (0.04, 0.15, 0.35, 0.65, 0.9)  # by melds laid
-LATE_FROM = 6          # discards after which a seat's chance of being ready grows
-LATE_STEP = 0.035      # per discard beyond LATE_FROM
+LATE_FROM = 6  # discards after which a seat's chance of being ready grows
+LATE_STEP = 0.035  # per discard beyond LATE_FROM
 LATE_CAP = 0.3
 
 
@@ -83,14 +83,18 @@ def _kind_danger(kind: int, unseen: int, thrown: bool, flush: int | None) -> flo
     return base
 
 
-def danger(state: HandState, seat: Seat, kinds: Sequence[int], seen: Sequence[int]
-           ) -> dict[int, float]:
+def danger(
+    state: HandState, seat: Seat, kinds: Sequence[int], seen: Sequence[int]
+) -> dict[int, float]:
     """Danger of discarding each of ``kinds``: the sum over other seats of their threat
     times how likely they wait on it. ``seen``: copies of each kind ``seat`` can see
     (public tiles and its own)."""
     threat = threats(state, seat)
     thrown = {o: {state.faces[s] for s in state.seats[o].discards} for o in threat}
     flush = {o: _flush_suit(state, o) for o in threat}
-    return {k: sum(t * _kind_danger(k, 4 - seen[k], k in thrown[o], flush[o])
-                   for o, t in threat.items())
-            for k in kinds}
+    return {
+        k: sum(
+            t * _kind_danger(k, 4 - seen[k], k in thrown[o], flush[o]) for o, t in threat.items()
+        )
+        for k in kinds
+    }

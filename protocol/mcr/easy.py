@@ -17,7 +17,7 @@ from .state import HandState
 
 __all__ = ["CARELESS", "choose"]
 
-CARELESS = 0.5   # share of discards chosen by looks alone
+CARELESS = 0.5  # share of discards chosen by looks alone
 
 
 def choose(state: HandState, seat: Seat, rng: bots.Rng) -> Action | None:

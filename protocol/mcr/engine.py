@@ -41,12 +41,15 @@ from .state import HandState, Phase, SeatState, evolve, visible_to, with_faces, 
 from .tileset import MCR_SET, mcr_plan
 from .wins import completes, judge, reveal_of
 
-__all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "seats_to_act",
-           "view"]
+__all__ = ["apply", "learn", "legal_actions", "new_hand", "public_digest", "seats_to_act", "view"]
 
 
-def new_hand(options: TableOptions, faces: Sequence[Kind], dice: tuple[int, int, int, int],
-             prevalent_wind: int = 0) -> Step:
+def new_hand(
+    options: TableOptions,
+    faces: Sequence[Kind],
+    dice: tuple[int, int, int, int],
+    prevalent_wind: int = 0,
+) -> Step:
     """Deal a hand: ``faces[slot]`` for every slot (144, or 136 without flowers), the four
     dice of the wall break. Without flowers East's first turn starts at once (no flowers
     round), as after the round."""
@@ -67,11 +70,17 @@ def new_hand(options: TableOptions, faces: Sequence[Kind], dice: tuple[int, int,
     plan = mcr_plan(dice, flowers=options.flowers)
     seats = tuple(SeatState(hand=plan.deal[s]) for s in SEATS)
     state = HandState(
-        options=options, prevalent_wind=prevalent_wind, dice=dice,
-        faces=tuple(Kind(f) for f in faces), wall=LiveWall(plan.live),
+        options=options,
+        prevalent_wind=prevalent_wind,
+        dice=dice,
+        faces=tuple(Kind(f) for f in faces),
+        wall=LiveWall(plan.live),
         seats=(seats[0], seats[1], seats[2], seats[3]),
-        phase=Phase.FLOWERS if options.flowers else Phase.TURN, turn=Seat.EAST,
-        drawn=plan.deal[Seat.EAST][-1], drawn_source=None, may_declare=not options.flowers,
+        phase=Phase.FLOWERS if options.flowers else Phase.TURN,
+        turn=Seat.EAST,
+        drawn=plan.deal[Seat.EAST][-1],
+        drawn_source=None,
+        may_declare=not options.flowers,
     )
     events: list[Event] = [HandStarted(dice, plan.break_stack, prevalent_wind)]
     for seat in SEATS:
@@ -84,6 +93,7 @@ def new_hand(options: TableOptions, faces: Sequence[Kind], dice: tuple[int, int,
 
 # ---------------------------------------------------------------- applying actions
 
+
 def _discard(state: HandState, action: Discard) -> Step:
     seat = action.seat
     if state.phase is not Phase.TURN or seat != state.turn:
@@ -93,10 +103,16 @@ def _discard(state: HandState, action: Discard) -> Step:
     learned = flowers.check_own_face(state, seat, action.slot, action.face)
     new = with_faces(state, learned)
     own = new.seats[seat]
-    new = with_seat(new, seat, evolve(own, hand=tuple(s for s in own.hand
-                                                        if s != action.slot)))
-    new = evolve(new, phase=Phase.CLAIMS, pending=action.slot, drawn=None,
-                  drawn_source=None, may_declare=False, answers=(None, None, None, None))
+    new = with_seat(new, seat, evolve(own, hand=tuple(s for s in own.hand if s != action.slot)))
+    new = evolve(
+        new,
+        phase=Phase.CLAIMS,
+        pending=action.slot,
+        drawn=None,
+        drawn_source=None,
+        may_declare=False,
+        answers=(None, None, None, None),
+    )
     return new, (Discarded(seat, action.slot, action.face),)
 
 
@@ -128,6 +144,7 @@ def apply(state: HandState, action: Action) -> Step:
 
 
 # ---------------------------------------------------------------- what a seat may do
+
 
 def seats_to_act(state: HandState) -> tuple[Seat, ...]:
     """The seats the hand is waiting for (public: every engine instance agrees)."""
@@ -167,8 +184,13 @@ def legal_actions(state: HandState, seat: Seat) -> tuple[Action, ...]:
                 if kongs.pung_index(state, seat, kind) is not None and kind != Kind.HIDDEN:
                     out.extend(AddedKong(seat, s, kind) for s in slots)
         if state.drawn is not None and completes_self(state, seat):
-            verdict = judge(state, seat, state.drawn, self_drawn=True,
-                            kong_related=state.drawn_source is DrawSource.KONG_REPLACEMENT)
+            verdict = judge(
+                state,
+                seat,
+                state.drawn,
+                self_drawn=True,
+                kong_related=state.drawn_source is DrawSource.KONG_REPLACEMENT,
+            )
             if verdict.winning:
                 out.append(DeclareWin(seat, reveal_of(state, seat)))
     return tuple(out)
@@ -235,12 +257,14 @@ def _chows(state: HandState, seat: Seat, tile: Kind) -> list[Action]:
             continue
         others = [Kind(tile - rank + r) for r in range(low, low + 3) if r != rank]
         if all(k in first for k in others):
-            out.append(ClaimChow(seat, (first[others[0]], first[others[1]]),
-                                 (others[0], others[1])))
+            out.append(
+                ClaimChow(seat, (first[others[0]], first[others[1]]), (others[0], others[1]))
+            )
     return out
 
 
 # ---------------------------------------------------------------- hidden information
+
 
 def view(state: HandState, seat: Seat | None) -> HandState:
     """The state as ``seat`` may see it (None: only public faces)."""

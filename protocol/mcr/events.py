@@ -160,6 +160,20 @@ class HandDrawn:
     audience: Seat | None = None
 
 
-Event = (HandStarted | Dealt | TilesSeen | TileDrawn | FlowerExposed | FlowersFinished
-         | Discarded | Answered | DiscardDead | MeldMade | KongAdded | KongRobbed | FalseDeclaration
-         | HandWon | HandDrawn)
+Event = (
+    HandStarted
+    | Dealt
+    | TilesSeen
+    | TileDrawn
+    | FlowerExposed
+    | FlowersFinished
+    | Discarded
+    | Answered
+    | DiscardDead
+    | MeldMade
+    | KongAdded
+    | KongRobbed
+    | FalseDeclaration
+    | HandWon
+    | HandDrawn
+)

@@ -110,8 +110,9 @@ def _forest(items: tuple[int, ...], pair_fan: PairFan) -> list[Fan]:
     return chosen
 
 
-def _combine(items: tuple[int, ...], four: Fan | None, triple: TripleFan,
-             pair: PairFan) -> FanCounts:
+def _combine(
+    items: tuple[int, ...], four: Fan | None, triple: TripleFan, pair: PairFan
+) -> FanCounts:
     if four is not None:
         return ((four, 1),)
     best: list[Fan] = []
@@ -125,8 +126,11 @@ def _combine(items: tuple[int, ...], four: Fan | None, triple: TripleFan,
             rest = [i for i in range(len(items)) if i not in trio]
             if rest:
                 other = items[rest[0]]
-                extras = [f for i in trio
-                          if (f := pair(min(other, items[i]), max(other, items[i]))) is not None]
+                extras = [
+                    f
+                    for i in trio
+                    if (f := pair(min(other, items[i]), max(other, items[i]))) is not None
+                ]
                 if extras:
                     found.append(min(extras, key=lambda f: (-FAN_POINTS[f], f)))
             points = sum(FAN_POINTS[f] for f in found)
@@ -169,8 +173,7 @@ def pung_fans(pungs: tuple[int, ...]) -> FanCounts:
 
 
 @lru_cache(maxsize=4096)
-def honor_fans(pungs: tuple[int, ...], pair: int, seat_wind: int,
-               prevalent_wind: int) -> FanCounts:
+def honor_fans(pungs: tuple[int, ...], pair: int, seat_wind: int, prevalent_wind: int) -> FanCounts:
     """Wind and dragon fans plus Pung of Terminals or Honors, from all pungs/kongs and the pair.
 
     Pung of Terminals or Honors counts terminal pungs and the wind pungs that are neither the

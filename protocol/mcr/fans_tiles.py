@@ -43,8 +43,9 @@ UPPER_FOUR_MASK = _ranks((6, 7, 8, 9))
 LOWER_FOUR_MASK = _ranks((1, 2, 3, 4))
 EVEN_MASK = _ranks((2, 4, 6, 8))
 GREEN_MASK = _mask([18 + r - 1 for r in (2, 3, 4, 6, 8)] + [32])
-REVERSIBLE_MASK = _mask([9 + r - 1 for r in (1, 2, 3, 4, 5, 8, 9)]
-                        + [18 + r - 1 for r in (2, 4, 5, 6, 8, 9)] + [31])
+REVERSIBLE_MASK = _mask(
+    [9 + r - 1 for r in (1, 2, 3, 4, 5, 8, 9)] + [18 + r - 1 for r in (2, 4, 5, 6, 8, 9)] + [31]
+)
 
 
 _NONZERO = bytes([0] + [1] * 255)
@@ -115,8 +116,10 @@ def all_even(mask: int) -> bool:
 def nine_gates(hand_counts: Sequence[int]) -> bool:
     """The 13 tiles before winning are 1112345678999 of one suit (all concealed, no kong)."""
     for base in (0, 9, 18):
-        if hand_counts[base] == 3 and hand_counts[base + 8] == 3 and all(
-            hand_counts[base + r] == 1 for r in range(1, 8)
+        if (
+            hand_counts[base] == 3
+            and hand_counts[base + 8] == 3
+            and all(hand_counts[base + r] == 1 for r in range(1, 8))
         ):
             return sum(hand_counts[:34]) == 13
     return False

@@ -30,8 +30,9 @@ Step = tuple[HandState, tuple[Event, ...]]
 def exhausted(state: HandState) -> Step:
     """The wall is empty when a tile is needed: the hand is a draw (only penalties are paid)."""
     result = HandResult(None, None, False, (), 0, state.penalties)
-    ended = evolve(state, phase=Phase.ENDED, pending=None, result=result,
-                    answers=(None, None, None, None))
+    ended = evolve(
+        state, phase=Phase.ENDED, pending=None, result=result, answers=(None, None, None, None)
+    )
     return ended, (HandDrawn(state.penalties),)
 
 
@@ -48,11 +49,18 @@ def draw(state: HandState, seat: Seat, source: DrawSource) -> Step:
     seats[seat] = evolve(own, hand=(*own.hand, slot))
     phase = Phase.FLOWERS if state.phase is Phase.FLOWERS else Phase.TURN
     mine = phase is Phase.TURN or seat == Seat.EAST  # the tile East may win on at once
-    new = evolve(state, wall=wall, seats=(seats[0], seats[1], seats[2], seats[3]),
-                  phase=phase, turn=seat, pending=None, answers=(None, None, None, None),
-                  drawn=slot if mine else state.drawn,
-                  drawn_source=source if mine else state.drawn_source,
-                  may_declare=True if mine else state.may_declare)
+    new = evolve(
+        state,
+        wall=wall,
+        seats=(seats[0], seats[1], seats[2], seats[3]),
+        phase=phase,
+        turn=seat,
+        pending=None,
+        answers=(None, None, None, None),
+        drawn=slot if mine else state.drawn,
+        drawn_source=source if mine else state.drawn_source,
+        may_declare=True if mine else state.may_declare,
+    )
     events: list[Event] = [TileDrawn(seat, slot, source)]
     face = state.faces[slot]
     if face != Kind.HIDDEN:
@@ -81,8 +89,11 @@ def expose_flower(state: HandState, action: ExposeFlower) -> Step:
     learned = check_own_face(state, seat, action.slot, action.face)
     new = with_faces(state, learned)
     own = new.seats[seat]
-    own = evolve(own, hand=tuple(s for s in own.hand if s != action.slot),
-                  flowers=(*own.flowers, action.slot))
+    own = evolve(
+        own,
+        hand=tuple(s for s in own.hand if s != action.slot),
+        flowers=(*own.flowers, action.slot),
+    )
     new = with_seat(new, seat, own)
     replaced, events = draw(new, seat, DrawSource.FLOWER_REPLACEMENT)
     return replaced, (FlowerExposed(seat, action.slot, action.face), *events)
@@ -97,6 +108,7 @@ def flowers_done(state: HandState, action: FlowersDone) -> Step:
     events: tuple[Event, ...] = (FlowersFinished(seat),)
     if seat == Seat.NORTH:
         east_drawn = state.drawn
-        return evolve(state, phase=Phase.TURN, turn=Seat.EAST, drawn=east_drawn,
-                       may_declare=True), events
+        return evolve(
+            state, phase=Phase.TURN, turn=Seat.EAST, drawn=east_drawn, may_declare=True
+        ), events
     return evolve(state, turn=seat.right), events

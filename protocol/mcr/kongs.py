@@ -78,9 +78,8 @@ def finish_added_kong(state: HandState) -> Step:
     own = state.seats[seat]
     old = own.melds[index]
     kong = MeldRec(MeldType.KONG, (*old.slots, slot), False, old.claimed_from)
-    melds = (*own.melds[:index], kong, *own.melds[index + 1:])
+    melds = (*own.melds[:index], kong, *own.melds[index + 1 :])
     new = with_seat(evolve(state, pending=None), seat, evolve(own, melds=melds))
-    made = MeldMade(seat, MeldType.KONG, kong.slots, new.kinds(kong.slots), False,
-                    old.claimed_from)
+    made = MeldMade(seat, MeldType.KONG, kong.slots, new.kinds(kong.slots), False, old.claimed_from)
     after, events = draw(new, seat, DrawSource.KONG_REPLACEMENT)
     return after, (made, *events)

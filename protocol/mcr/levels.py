@@ -11,8 +11,9 @@ from .state import HandState
 __all__ = ["choose"]
 
 
-def choose(state: HandState, seat: Seat, rng: bots.Rng, level: BotLevel = BotLevel.NORMAL
-           ) -> Action | None:
+def choose(
+    state: HandState, seat: Seat, rng: bots.Rng, level: BotLevel = BotLevel.NORMAL
+) -> Action | None:
     """The action of a ``level`` bot for ``seat`` now (None: nothing to do)."""
     if level is BotLevel.STRONG:
         return strong.choose(state, seat, rng)

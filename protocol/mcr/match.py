@@ -97,8 +97,9 @@ def new_match(options: TableOptions, drawn_winds: Sequence[int]) -> MatchState:
     return MatchState(options, (w[0], w[1], w[2], w[3]))
 
 
-def hand_seating(first: tuple[Seat, Seat, Seat, Seat], number: int
-                 ) -> tuple[Seat, Seat, Seat, Seat]:
+def hand_seating(
+    first: tuple[Seat, Seat, Seat, Seat], number: int
+) -> tuple[Seat, Seat, Seat, Seat]:
     """Who holds each wind in hand ``number`` (0-based; past the 16th the rounds start over):
     ``first[w]`` is who holds wind ``w`` in the first hand (who drew it), the answer the same
     for the hand asked. Each round starts with the players seated as ``ROUND_SEATING`` says,
@@ -116,10 +117,15 @@ def seat_winds(match: MatchState, number: int) -> tuple[Seat, Seat, Seat, Seat]:
     if number >= HANDS_PER_ROUND * len(ROUND_SEATING):
         raise IndexError(f"an MCR match has 16 hands, not hand {number}")
     drew = match.drawn_winds
-    seating = hand_seating((Seat(drew.index(0)), Seat(drew.index(1)), Seat(drew.index(2)),
-                            Seat(drew.index(3))), number)
-    return (Seat(seating.index(Seat(0))), Seat(seating.index(Seat(1))),
-            Seat(seating.index(Seat(2))), Seat(seating.index(Seat(3))))
+    seating = hand_seating(
+        (Seat(drew.index(0)), Seat(drew.index(1)), Seat(drew.index(2)), Seat(drew.index(3))), number
+    )
+    return (
+        Seat(seating.index(Seat(0))),
+        Seat(seating.index(Seat(1))),
+        Seat(seating.index(Seat(2))),
+        Seat(seating.index(Seat(3))),
+    )
 
 
 def player_at(match: MatchState, seat: Seat, number: int | None = None) -> int:
@@ -132,8 +138,9 @@ def prevalent_wind(number: int) -> int:
     return number // HANDS_PER_ROUND
 
 
-def start_hand(match: MatchState, faces: Sequence[Kind],
-               dice: tuple[int, int, int, int]) -> tuple[MatchState, tuple[Event, ...]]:
+def start_hand(
+    match: MatchState, faces: Sequence[Kind], dice: tuple[int, int, int, int]
+) -> tuple[MatchState, tuple[Event, ...]]:
     """Deal the next hand (faces by slot, the four dice of its wall break)."""
     if match.hand is not None:
         raise IllegalAction("a hand is still in play")
@@ -154,11 +161,20 @@ def play(match: MatchState, action: Action) -> tuple[MatchState, tuple[Event, ..
     number = match.hands_played
     winds = seat_winds(match, number)
     points = tuple(hand.result.payments[winds[p]] for p in range(4))
-    record = HandRecord(number, prevalent_wind(number), winds, hand.result,
-                        (points[0], points[1], points[2], points[3]))
+    record = HandRecord(
+        number,
+        prevalent_wind(number),
+        winds,
+        hand.result,
+        (points[0], points[1], points[2], points[3]),
+    )
     scores = tuple(s + p for s, p in zip(match.scores, points, strict=True))
-    return replace(match, hand=None, records=(*match.records, record),
-                   scores=(scores[0], scores[1], scores[2], scores[3])), events
+    return replace(
+        match,
+        hand=None,
+        records=(*match.records, record),
+        scores=(scores[0], scores[1], scores[2], scores[3]),
+    ), events
 
 
 def call_time(match: MatchState) -> MatchState:
@@ -179,6 +195,19 @@ def standings(match: MatchState) -> tuple[int, ...]:
     return tuple(sorted(range(4), key=lambda p: (-match.scores[p], p)))
 
 
-__all__ = ["ROUND_SEATING", "SEATS", "HandRecord", "MatchState", "call_time", "hand_seating",
-           "new_match", "play", "player_at", "seat_winds", "standings", "start_hand", "tick",
-           "winds_from_rolls"]
+__all__ = [
+    "ROUND_SEATING",
+    "SEATS",
+    "HandRecord",
+    "MatchState",
+    "call_time",
+    "hand_seating",
+    "new_match",
+    "play",
+    "player_at",
+    "seat_winds",
+    "standings",
+    "start_hand",
+    "tick",
+    "winds_from_rolls",
+]

@@ -47,13 +47,15 @@ class MCRNarration:
         if isinstance(e, ME.KongRobbed):
             return f"{WIND[e.winner]} robs the kong of {WIND[e.robbed]}"
         if isinstance(e, ME.FalseDeclaration):
-            return (f"{WIND[e.seat]} declares a false win: {e.reason} "
-                    f"(pays {e.penalty_each} to each)")
+            return (
+                f"{WIND[e.seat]} declares a false win: {e.reason} (pays {e.penalty_each} to each)"
+            )
         if isinstance(e, ME.HandWon):
-            fans = ", ".join(f"{name} {points}" + (f" x{count}" if count > 1 else "")
-                             for name, points, count in e.fans)
-            how = (f"on {WIND[e.discarder]}'s discard" if e.discarder is not None
-                   else "self-drawn")
+            fans = ", ".join(
+                f"{name} {points}" + (f" x{count}" if count > 1 else "")
+                for name, points, count in e.fans
+            )
+            how = f"on {WIND[e.discarder]}'s discard" if e.discarder is not None else "self-drawn"
             return f"{WIND[e.seat]} declares Mahjong ({how}): {fans}; total {e.total}"
         return None
 

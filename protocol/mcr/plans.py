@@ -51,8 +51,9 @@ class Plan:
         return sum(1 << k for k in set(self.tiles))
 
 
-def _template(name: str, groups: tuple[tuple[int, int, int], ...], chows: bool,
-              bonus: float) -> Plan:
+def _template(
+    name: str, groups: tuple[tuple[int, int, int], ...], chows: bool, bonus: float
+) -> Plan:
     tiles = tuple(k for g in groups for k in g)
     return Plan(PlanKind.TEMPLATE, name, tiles, groups if chows else (), bonus)
 
@@ -60,24 +61,36 @@ def _template(name: str, groups: tuple[tuple[int, int, int], ...], chows: bool,
 def _all_plans() -> tuple[Plan, ...]:
     plans: list[Plan] = []
     for s in range(3):
-        plans.append(Plan(PlanKind.FLUSH, f"flush {'mps'[s]}", tuple(range(9 * s, 9 * s + 9)),
-                          bonus=0.1))
+        plans.append(
+            Plan(PlanKind.FLUSH, f"flush {'mps'[s]}", tuple(range(9 * s, 9 * s + 9)), bonus=0.1)
+        )
     plans.append(Plan(PlanKind.ALL_PUNGS, "all pungs", bonus=0.1))
     plans.append(Plan(PlanKind.SEVEN_PAIRS, "seven pairs", bonus=0.4))
     for n in range(7):
         groups = tuple((9 * s + n, 9 * s + n + 1, 9 * s + n + 2) for s in range(3))
         plans.append(_template(f"mixed triple chow {n + 1}", groups, True, 0.3))
     for a, b, c in permutations(range(3)):
-        groups = ((9 * a, 9 * a + 1, 9 * a + 2), (9 * b + 3, 9 * b + 4, 9 * b + 5),
-                  (9 * c + 6, 9 * c + 7, 9 * c + 8))
-        plans.append(_template(f"mixed straight {'mps'[a]}{'mps'[b]}{'mps'[c]}", groups,
-                               True, 0.3))
-        knitted = ((9 * a, 9 * a + 3, 9 * a + 6), (9 * b + 1, 9 * b + 4, 9 * b + 7),
-                   (9 * c + 2, 9 * c + 5, 9 * c + 8))
+        groups = (
+            (9 * a, 9 * a + 1, 9 * a + 2),
+            (9 * b + 3, 9 * b + 4, 9 * b + 5),
+            (9 * c + 6, 9 * c + 7, 9 * c + 8),
+        )
+        plans.append(_template(f"mixed straight {'mps'[a]}{'mps'[b]}{'mps'[c]}", groups, True, 0.3))
+        knitted = (
+            (9 * a, 9 * a + 3, 9 * a + 6),
+            (9 * b + 1, 9 * b + 4, 9 * b + 7),
+            (9 * c + 2, 9 * c + 5, 9 * c + 8),
+        )
         name = f"knitted {'mps'[a]}{'mps'[b]}{'mps'[c]}"
         plans.append(_template(f"{name} straight", knitted, False, 0.35))
-        plans.append(Plan(PlanKind.HONORS_KNITTED, f"honors and {name}",
-                          tuple(k for g in knitted for k in g), bonus=0.35))
+        plans.append(
+            Plan(
+                PlanKind.HONORS_KNITTED,
+                f"honors and {name}",
+                tuple(k for g in knitted for k in g),
+                bonus=0.35,
+            )
+        )
     for s in range(3):
         groups = tuple((9 * s + i, 9 * s + i + 1, 9 * s + i + 2) for i in (0, 3, 6))
         plans.append(_template(f"pure straight {'mps'[s]}", groups, True, 0.5))
@@ -90,9 +103,11 @@ ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 
 
 def _pareto(options: set[Option]) -> tuple[Option, ...]:
-    keep = [o for o in options
-            if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2]
-                       for p in options)]
+    keep = [
+        o
+        for o in options
+        if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2] for p in options)
+    ]
     return tuple(sorted(keep))
 
 
@@ -192,10 +207,12 @@ def presence(counts: Counts) -> int:
 
 
 TEMPLATE_MASKS: tuple[tuple[int, int], ...] = tuple(
-    (i, p.mask) for i, p in enumerate(PLANS) if p.kind is PlanKind.TEMPLATE)
+    (i, p.mask) for i, p in enumerate(PLANS) if p.kind is PlanKind.TEMPLATE
+)
 PLAN_MASKS: tuple[int, ...] = tuple(p.mask for p in PLANS)
 OTHER_PLANS: tuple[int, ...] = tuple(
-    i for i, p in enumerate(PLANS) if p.kind is not PlanKind.TEMPLATE)
+    i for i, p in enumerate(PLANS) if p.kind is not PlanKind.TEMPLATE
+)
 
 
 def lower_bounds(counts: Counts, melds: MeldKey) -> list[tuple[int, int]]:
@@ -216,8 +233,14 @@ def lower_bounds(counts: Counts, melds: MeldKey) -> list[tuple[int, int]]:
         elif plan.kind is PlanKind.ALL_PUNGS:
             out.append((len(counts) - counts.count(0) - 7, i))
         elif plan.kind is PlanKind.HONORS_KNITTED:
-            out.append((INF if melds else 13 - min(14, (have & (PLAN_MASKS[i] | HONOR_MASK))
-                                                   .bit_count()), i))
+            out.append(
+                (
+                    INF
+                    if melds
+                    else 13 - min(14, (have & (PLAN_MASKS[i] | HONOR_MASK)).bit_count()),
+                    i,
+                )
+            )
         else:
             out.append((plan_distance(plan, counts, melds), i))
     covered = 0
@@ -239,8 +262,11 @@ HONOR_MASK = sum(1 << k for k in range(27, 34))
 def lower_bound(plan: Plan, counts: Counts, melds: MeldKey) -> int:
     """A cheap bound the distance never goes below (to skip hopeless templates)."""
     if plan.kind is PlanKind.TEMPLATE:
-        covered = sum(3 for t, first in melds
-                      if t is MeldType.CHOW and (first, first + 1, first + 2) in plan.chows)
+        covered = sum(
+            3
+            for t, first in melds
+            if t is MeldType.CHOW and (first, first + 1, first + 2) in plan.chows
+        )
         have = len(plan.tiles) - list(map(counts.__getitem__, plan.tiles)).count(0)
         return max(-1, len(plan.tiles) - covered - have - 1)
     return -1
@@ -255,7 +281,7 @@ def plan_distance(plan: Plan, counts: Counts, melds: MeldKey) -> int:
         for _t, first in melds:
             if first < 27 and not lo <= first <= hi:
                 return INF
-        return _flush_distance(counts[lo:hi + 1], counts[27:34], need)
+        return _flush_distance(counts[lo : hi + 1], counts[27:34], need)
     if kind is PlanKind.ALL_PUNGS:
         if any(t is MeldType.CHOW for t, _ in melds):
             return INF
@@ -271,8 +297,7 @@ def plan_distance(plan: Plan, counts: Counts, melds: MeldKey) -> int:
         pair = any(counts[k] >= 2 for k in ORPHANS)
         return 13 - have - (1 if pair else 0)
     if kind is PlanKind.HONORS_KNITTED:
-        have = sum(1 for k in plan.tiles if counts[k]) + sum(1 for k in range(27, 34)
-                                                             if counts[k])
+        have = sum(1 for k in plan.tiles if counts[k]) + sum(1 for k in range(27, 34) if counts[k])
         return 13 - min(have, 14)
     return _template_distance(plan, counts, melds)
 

@@ -36,8 +36,12 @@ from .narration import NARRATION
 from .table_rules import MCRRules
 from .tileset import MCR_SET
 
-TOURNAMENT = TournamentRules(match_hands=HANDS_PER_MATCH, points=TablePoints.PLACES,
-                             score_breaks_ties=True, unfinished_scores_zero=False)
+TOURNAMENT = TournamentRules(
+    match_hands=HANDS_PER_MATCH,
+    points=TablePoints.PLACES,
+    score_breaks_ties=True,
+    unfinished_scores_zero=False,
+)
 """MCR tournaments (European practice): table points 4 / 2 / 1 / 0 by place from the match
 scores, the total score breaking ties; a timed round plays at most a whole match of 16 hands,
 and the hand in progress at the time call is played out."""
@@ -93,21 +97,27 @@ class MCRRuleSet:
     def first_seating(self, seed: bytes) -> Seating:
         """The four seat winds drawn at random once (B2): who drew each wind."""
         winds = deck_dice.seat_winds(seed)
-        return (Seat(winds.index(Seat.EAST)), Seat(winds.index(Seat.SOUTH)),
-                Seat(winds.index(Seat.WEST)), Seat(winds.index(Seat.NORTH)))
+        return (
+            Seat(winds.index(Seat.EAST)),
+            Seat(winds.index(Seat.SOUTH)),
+            Seat(winds.index(Seat.WEST)),
+            Seat(winds.index(Seat.NORTH)),
+        )
 
-    def seating_for_hand(self, first: Seating, hand_no: int,
-                         before: Sequence[PlayedHand]) -> Seating:
-        return hand_seating(first, hand_no)   # B2: by hand number alone, whoever won
+    def seating_for_hand(
+        self, first: Seating, hand_no: int, before: Sequence[PlayedHand]
+    ) -> Seating:
+        return hand_seating(first, hand_no)  # B2: by hand number alone, whoever won
 
     def match_over(self, played: Sequence[PlayedHand], hands: int) -> bool:
-        return len(played) >= hands   # B2: sixteen hands (or the table's), whoever won them
+        return len(played) >= hands  # B2: sixteen hands (or the table's), whoever won them
 
     def prevalent_wind(self, hand_no: int) -> int:
         return (hand_no // HANDS_PER_ROUND) % 4
 
-    def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
-                          three_exposures_penalty: int) -> None:
+    def tournament_scores(
+        self, finals: Sequence[Any], seatings: Sequence[Seating], three_exposures_penalty: int
+    ) -> None:
         """The match score counts (its table points come from it: standings.py)."""
         return None
 

@@ -44,8 +44,24 @@ from fourwinds.protocol.table.commands import CommandError
 from fourwinds.protocol.tiles import MCR_BONUS, Kind
 
 WIND_NAMES = ("East", "South", "West", "North")
-_WIND_WORDS = {"e": 0, "east": 0, "1z": 0, "0": 0, "s": 1, "south": 1, "2z": 1, "1": 1,
-               "w": 2, "west": 2, "3z": 2, "2": 2, "n": 3, "north": 3, "4z": 3, "3": 3}
+_WIND_WORDS = {
+    "e": 0,
+    "east": 0,
+    "1z": 0,
+    "0": 0,
+    "s": 1,
+    "south": 1,
+    "2z": 1,
+    "1": 1,
+    "w": 2,
+    "west": 2,
+    "3z": 2,
+    "2": 2,
+    "n": 3,
+    "north": 3,
+    "4z": 3,
+    "3": 3,
+}
 _BOOL_FIELDS = ("self_drawn", "last_tile", "kong_related", "wall_last")
 
 
@@ -72,8 +88,10 @@ def check_mcr_tiles(tiles: Sequence[Kind], flowers: str = "--flowers N") -> None
         if kind is Kind.JOKER:
             raise CommandError("a joker (J) is not an MCR tile: MCR is played without jokers")
         if kind is Kind.FLOWER or kind in MCR_BONUS:
-            raise CommandError(f"a flower ({tile_code(kind)}) is not part of an MCR hand: "
-                             f"count the flowers with {flowers}")
+            raise CommandError(
+                f"a flower ({tile_code(kind)}) is not part of an MCR hand: "
+                f"count the flowers with {flowers}"
+            )
         if kind is Kind.HIDDEN:
             raise CommandError("? (a hidden tile) cannot be scored: name every tile")
 
@@ -82,11 +100,15 @@ def _count_error(tiles: int, sets: int) -> str:
     """What `score mcr` got and needs: 14 tiles counting 3 per set, the winning tile in."""
     need = 14 - 3 * sets
     if not sets:
-        return (f"got {tiles} tile{'s' if tiles != 1 else ''}, needs 14: the 13 of the hand "
-                "plus the winning tile (the last one, or --win-tile)")
-    return (f"got {tiles} tile{'s' if tiles != 1 else ''} beside {sets} set"
-            f"{'s' if sets != 1 else ''}, needs {need}: a winning hand is 14 tiles counting 3 "
-            "per set, the winning tile included (the last one, or --win-tile)")
+        return (
+            f"got {tiles} tile{'s' if tiles != 1 else ''}, needs 14: the 13 of the hand "
+            "plus the winning tile (the last one, or --win-tile)"
+        )
+    return (
+        f"got {tiles} tile{'s' if tiles != 1 else ''} beside {sets} set"
+        f"{'s' if sets != 1 else ''}, needs {need}: a winning hand is 14 tiles counting 3 "
+        "per set, the winning tile included (the last one, or --win-tile)"
+    )
 
 
 def parse_wind(text: str) -> int:
@@ -125,17 +147,27 @@ def _melds(args: HandArgs) -> list[Meld]:
 def _context(args: HandArgs, win: Kind, **flags: bool) -> WinContext:
     if not 0 <= args.flowers <= 8:
         raise CommandError(f"--flowers must be 0-8, not {args.flowers}")
-    return WinContext(win, seat_wind=parse_wind(args.seat_wind),
-                      prevalent_wind=parse_wind(args.prevalent_wind), flowers=args.flowers,
-                      **flags)
+    return WinContext(
+        win,
+        seat_wind=parse_wind(args.seat_wind),
+        prevalent_wind=parse_wind(args.prevalent_wind),
+        flowers=args.flowers,
+        **flags,
+    )
 
 
 # --- score ---------------------------------------------------------------------------------
 
 
-def score_lines(args: HandArgs, win_tile: str | None = None, *, self_drawn: bool = False,
-                last_tile: bool = False, kong: bool = False, wall_last: bool = False
-                ) -> tuple[list[str], int]:
+def score_lines(
+    args: HandArgs,
+    win_tile: str | None = None,
+    *,
+    self_drawn: bool = False,
+    last_tile: bool = False,
+    kong: bool = False,
+    wall_last: bool = False,
+) -> tuple[list[str], int]:
     """What ``score mcr`` prints for a hand (``win_tile``: the winning tile, by default the
     last of ``args.tiles``) and its exit status (1: not a valid win)."""
     if not args.tiles:
@@ -153,27 +185,39 @@ def score_lines(args: HandArgs, win_tile: str | None = None, *, self_drawn: bool
         win = tiles[-1]
     hand = list(tiles)
     hand.remove(win)
-    ctx = _context(args, win, self_drawn=self_drawn, last_tile=last_tile,
-                   kong_related=kong, wall_last=wall_last)
+    ctx = _context(
+        args,
+        win,
+        self_drawn=self_drawn,
+        last_tile=last_tile,
+        kong_related=kong,
+        wall_last=wall_last,
+    )
     result = score_hand(melds, hand, ctx)
     return [describe_hand(melds, hand, ctx), score_table(result)], 0 if result.winning else 1
 
 
 def describe_hand(melds: Sequence[Meld], hand: Sequence[Kind], ctx: WinContext) -> str:
     """One line: the tiles, the melds and how the hand was won."""
-    sets = " ".join(("[" + format_tiles(m.tiles) + "]") if m.concealed else format_tiles(m.tiles)
-                    for m in melds)
+    sets = " ".join(
+        ("[" + format_tiles(m.tiles) + "]") if m.concealed else format_tiles(m.tiles) for m in melds
+    )
     how = "self-drawn" if ctx.self_drawn else "on a discard"
-    extras = [name for name, on in (("last of its kind", ctx.last_tile),
-                                    ("kong", ctx.kong_related),
-                                    ("last tile of the wall", ctx.wall_last)) if on]
+    extras = [
+        name
+        for name, on in (
+            ("last of its kind", ctx.last_tile),
+            ("kong", ctx.kong_related),
+            ("last tile of the wall", ctx.wall_last),
+        )
+        if on
+    ]
     line = f"Hand: {format_tiles(sorted(hand))} + {format_tiles([ctx.win_tile])} {how}"
     if extras:
         line += " (" + ", ".join(extras) + ")"
     if sets:
         line += f"; melds {sets}"
-    return (line + f"; seat {WIND_NAMES[ctx.seat_wind]}, prevalent "
-            f"{WIND_NAMES[ctx.prevalent_wind]}")
+    return line + f"; seat {WIND_NAMES[ctx.seat_wind]}, prevalent {WIND_NAMES[ctx.prevalent_wind]}"
 
 
 def score_table(result: FanScore) -> str:
@@ -215,19 +259,22 @@ def score_json_line(line: str) -> dict[str, object]:
         result = score_hand(melds, hand, ctx)
     except (FourwindsError, TileParseError, CommandError, ValueError) as error:
         return {"error": str(error)}
-    return {"fans": [[name, points, count] for name, points, count in result.fans],
-            "total": result.total, "winning": result.winning}
+    return {
+        "fans": [[name, points, count] for name, points, count in result.fans],
+        "total": result.total,
+        "winning": result.winning,
+    }
 
 
 def _tile(value: object, where: str) -> Kind:
     if not isinstance(value, str):
-        raise InvalidHand(f"{where}: a tile is a string like \"5p\", not {value!r}")
+        raise InvalidHand(f'{where}: a tile is a string like "5p", not {value!r}')
     return parse_tile(value)
 
 
 def _tiles(value: object, where: str) -> list[Kind]:
     if not isinstance(value, list):
-        raise InvalidHand(f"{where} must be a list of tiles like [\"1p\", \"2p\"]")
+        raise InvalidHand(f'{where} must be a list of tiles like ["1p", "2p"]')
     return [_tile(item, where) for item in value]
 
 
@@ -272,13 +319,24 @@ def _hand_from_json(data: object) -> tuple[list[Meld], list[Kind], WinContext]:
         numbers[name] = value
     need = 13 - 3 * len(melds)
     if len(hand) != need:
-        raise InvalidHand(f"hand has {len(hand)} tiles, needs {need} with {len(melds)} "
-                          "meld(s): 13 counting 3 per meld, the winning tile apart in win_tile")
-    return melds, hand, WinContext(
-        win, self_drawn=flags["self_drawn"], last_tile=flags["last_tile"],
-        kong_related=flags["kong_related"], wall_last=flags["wall_last"],
-        seat_wind=numbers["seat_wind"], prevalent_wind=numbers["prevalent_wind"],
-        flowers=numbers["flowers"])
+        raise InvalidHand(
+            f"hand has {len(hand)} tiles, needs {need} with {len(melds)} "
+            "meld(s): 13 counting 3 per meld, the winning tile apart in win_tile"
+        )
+    return (
+        melds,
+        hand,
+        WinContext(
+            win,
+            self_drawn=flags["self_drawn"],
+            last_tile=flags["last_tile"],
+            kong_related=flags["kong_related"],
+            wall_last=flags["wall_last"],
+            seat_wind=numbers["seat_wind"],
+            prevalent_wind=numbers["prevalent_wind"],
+            flowers=numbers["flowers"],
+        ),
+    )
 
 
 # --- hint ----------------------------------------------------------------------------------
@@ -313,8 +371,10 @@ def _hint_waiting(melds: list[Meld], tiles: list[Kind], args: HandArgs) -> str:
         drawn = score_hand(melds, tiles, _context(args, win, self_drawn=True))
         fans = ", ".join(f"{name} {points * count}" for name, points, count in on_discard.fans)
         verdict = "" if on_discard.winning else " (under 8 on a discard: not a valid win)"
-        lines.append(f"  {format_tiles([win])}: {on_discard.total} on a discard, "
-                     f"{drawn.total} self-drawn{verdict}")
+        lines.append(
+            f"  {format_tiles([win])}: {on_discard.total} on a discard, "
+            f"{drawn.total} self-drawn{verdict}"
+        )
         lines.append(f"      {fans}")
     return "\n".join(lines)
 

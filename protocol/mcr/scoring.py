@@ -38,7 +38,13 @@ from .shapes import (
 from .waits import hand_counts, is_complete, shanten, tiles_to_win, winning_kinds
 
 __all__ = [
-    "FanScore", "InvalidHand", "WinContext", "is_complete", "score_hand", "shanten", "tiles_to_win",
+    "FanScore",
+    "InvalidHand",
+    "WinContext",
+    "is_complete",
+    "score_hand",
+    "shanten",
+    "tiles_to_win",
 ]
 
 MIN_POINTS = 8
@@ -94,8 +100,9 @@ class _Hand:
         "win",
     )
 
-    def __init__(self, melds: Sequence[Meld], hand13: list[int], total: list[int],
-                 ctx: WinContext) -> None:
+    def __init__(
+        self, melds: Sequence[Meld], hand13: list[int], total: list[int], ctx: WinContext
+    ) -> None:
         self.ctx = ctx
         self.win = int(ctx.win_tile)
         self.hand13 = hand13
@@ -201,12 +208,18 @@ def _standard_fans(h: _Hand, r: Reading, win_pung_melded: bool, wait: Fan | None
             if pair < 27:
                 fans[Fan.ALL_CHOWS] = 1
             _four_chow_shapes(fans, chows, pair)
-        if (all(_is_terminal_set(c, True) for c in chows)
-                and all(_is_terminal_set(p, False) for p in pungs)
-                and _is_terminal_set(pair, False)):
+        if (
+            all(_is_terminal_set(c, True) for c in chows)
+            and all(_is_terminal_set(p, False) for p in pungs)
+            and _is_terminal_set(pair, False)
+        ):
             fans[Fan.OUTSIDE_HAND] = 1
-        if (pair < 27 and pair % 9 == 4 and all(c % 9 in (2, 3, 4) for c in chows)
-                and all(p < 27 and p % 9 == 4 for p in pungs)):
+        if (
+            pair < 27
+            and pair % 9 == 4
+            and all(c % 9 in (2, 3, 4) for c in chows)
+            and all(p < 27 and p % 9 == 4 for p in pungs)
+        ):
             fans[Fan.ALL_FIVES] = 1
     if Fan.ALL_EVEN_PUNGS in fans and len(pungs) != 4:
         del fans[Fan.ALL_EVEN_PUNGS]
@@ -233,8 +246,10 @@ def _four_chow_shapes(fans: FanDict, chows: tuple[int, ...], pair: int) -> None:
     if pair < 27 and pair % 9 == 4:
         suits = sorted({x // 9 for x in chows})
         pair_suit = pair // 9
-        if len(suits) == 2 and pair_suit not in suits and all(
-            sorted(x % 9 for x in chows if x // 9 == s) == [0, 6] for s in suits
+        if (
+            len(suits) == 2
+            and pair_suit not in suits
+            and all(sorted(x % 9 for x in chows if x // 9 == s) == [0, 6] for s in suits)
         ):
             fans[Fan.THREE_SUITED_TERMINAL_CHOWS] = 1
 
@@ -302,8 +317,9 @@ def _special_fans(h: _Hand, c: list[int]) -> list[FanDict]:
             if any(all(c[k] for k in tiles) for tiles in KNITTED_SETS):
                 shape.append((Fan.KNITTED_STRAIGHT, 1))
     if shape:
-        fans: FanDict = {f: n for f, n in h.tiles.items()
-                         if f not in (Fan.ALL_EVEN_PUNGS, Fan.NINE_GATES)}
+        fans: FanDict = {
+            f: n for f, n in h.tiles.items() if f not in (Fan.ALL_EVEN_PUNGS, Fan.NINE_GATES)
+        }
         _add(fans, shape)
         _context_fans(fans, h, True)
         found.append(fans)
@@ -317,7 +333,8 @@ _FLOWERS = frozenset(range(9))
 def _check_context(ctx: WinContext) -> None:
     if not 0 <= int(ctx.win_tile) < 34:
         raise InvalidHand(
-            f"the winning tile must be a suit, wind or dragon tile, not {ctx.win_tile!r}")
+            f"the winning tile must be a suit, wind or dragon tile, not {ctx.win_tile!r}"
+        )
     if ctx.seat_wind not in _WINDS or ctx.prevalent_wind not in _WINDS:
         for name, value in (("seat_wind", ctx.seat_wind), ("prevalent_wind", ctx.prevalent_wind)):
             if value not in _WINDS:

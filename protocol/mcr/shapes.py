@@ -31,8 +31,13 @@ class Reading(NamedTuple):
 
 
 KNITTED_SETS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(suit * 9 + r for offset, suit in enumerate(order) for r in (offset, offset + 3,
-                                                                            offset + 6)))
+    tuple(
+        sorted(
+            suit * 9 + r
+            for offset, suit in enumerate(order)
+            for r in (offset, offset + 3, offset + 6)
+        )
+    )
     for order in permutations(range(3))
 )
 """The six ways to lay 147, 258 and 369 over the three suits (kinds of the nine tiles)."""
@@ -50,8 +55,9 @@ def suit_readings(key: tuple[int, ...]) -> tuple[SuitReading, ...]:
     return tuple(sorted(found))
 
 
-def _split(c: list[int], start: int, chows: list[int], pungs: list[int], pair: int,
-           found: set[SuitReading]) -> None:
+def _split(
+    c: list[int], start: int, chows: list[int], pungs: list[int], pair: int, found: set[SuitReading]
+) -> None:
     i = start
     while i < 9 and c[i] == 0:
         i += 1
@@ -103,7 +109,7 @@ def standard_complete(c: Sequence[int]) -> bool:
         elif n not in (0, 3):
             return False
     for base in (0, 9, 18):
-        key = tuple(c[base:base + 9])
+        key = tuple(c[base : base + 9])
         if not any(key):
             continue
         flags = suit_flags(key)
@@ -130,10 +136,11 @@ def standard_readings(c: Sequence[int], knitted: int = -1) -> list[Reading]:
             honor_pair = k
         elif n:
             return []
-    partial: list[tuple[tuple[int, ...], tuple[int, ...], int]] = [((), tuple(honor_pungs),
-                                                                    honor_pair)]
+    partial: list[tuple[tuple[int, ...], tuple[int, ...], int]] = [
+        ((), tuple(honor_pungs), honor_pair)
+    ]
     for base in (0, 9, 18):
-        key = tuple(c[base:base + 9])
+        key = tuple(c[base : base + 9])
         if not any(key):
             continue
         options = suit_readings(key)
@@ -148,13 +155,21 @@ def standard_readings(c: Sequence[int], knitted: int = -1) -> list[Reading]:
                     new_pair = base + s_pair
                 else:
                     new_pair = pair
-                grown.append((chows + tuple(base + r for r in s_chows),
-                              tuple(base + r for r in s_pungs) + pungs, new_pair))
+                grown.append(
+                    (
+                        chows + tuple(base + r for r in s_chows),
+                        tuple(base + r for r in s_pungs) + pungs,
+                        new_pair,
+                    )
+                )
         partial = grown
         if not partial:
             return []
-    return [Reading(chows, tuple(sorted(pungs)), pair, knitted)
-            for chows, pungs, pair in partial if pair >= 0]
+    return [
+        Reading(chows, tuple(sorted(pungs)), pair, knitted)
+        for chows, pungs, pair in partial
+        if pair >= 0
+    ]
 
 
 def knitted_straight_readings(c: Sequence[int]) -> list[Reading]:
@@ -203,7 +218,7 @@ def honors_and_knitted(c: Sequence[int]) -> int:
 
 def special_complete(c: Sequence[int]) -> bool:
     """A complete 14-tile concealed hand of a shape other than four sets and a pair."""
-    return (is_seven_pairs(c) or is_thirteen_orphans(c) or honors_and_knitted(c) > 0)
+    return is_seven_pairs(c) or is_thirteen_orphans(c) or honors_and_knitted(c) > 0
 
 
 def knitted_straight_complete(c: Sequence[int]) -> bool:

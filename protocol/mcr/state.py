@@ -87,7 +87,11 @@ class HandState:
     may_declare: bool = False  # ``turn`` drew (or is East's first turn): kongs, self-drawn win
     pending: int | None = None  # the discard (CLAIMS) or the added tile (ROB)
     answers: tuple[Answer | None, Answer | None, Answer | None, Answer | None] = (
-        None, None, None, None)
+        None,
+        None,
+        None,
+        None,
+    )
     revealed: frozenset[int] = frozenset()  # concealed slots shown at a (false) Mahjong
     penalties: tuple[int, int, int, int] = (0, 0, 0, 0)  # running B6 penalty points
     result: HandResult | None = None
@@ -173,5 +177,7 @@ def visible_to(state: HandState, seat: Seat | None) -> frozenset[int]:
 
 def discards_made(state: HandState) -> int:
     """Every discard made in the hand so far, the claimed ones (now in melds) too."""
-    return sum(len(seat.discards) + sum(1 for m in seat.melds if m.claimed_from is not None)
-               for seat in state.seats)
+    return sum(
+        len(seat.discards) + sum(1 for m in seat.melds if m.claimed_from is not None)
+        for seat in state.seats
+    )

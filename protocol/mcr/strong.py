@@ -50,10 +50,10 @@ from .waits import tiles_to_win
 
 __all__ = ["choose", "discard_scores"]
 
-IMPROVE_WEIGHT = 1 / 40     # one unseen tile that helps, in plan steps (40 tiles = a step);
+IMPROVE_WEIGHT = 1 / 40  # one unseen tile that helps, in plan steps (40 tiles = a step);
 # heavier (1/20, 1/12) did much worse: far hands have more such tiles, so a discard that
 # stepped back won on them
-FOLD_THREAT = 0.5          # a seat this likely ready makes a far hand fold
+FOLD_THREAT = 0.5  # a seat this likely ready makes a far hand fold
 # How much a unit of danger weighs, in plan steps, by how far our own hand is. Light: a win
 # brings 24 points and more, a deal-in costs only the hand's value beyond the 8 every seat
 # pays, so folding early loses more than it saves (heavier weights and an earlier fold did
@@ -68,12 +68,20 @@ def _shifted_chows() -> tuple[Plan, ...]:
     out: list[Plan] = []
     for a, b, c in permutations(range(3)):
         for n in range(5):
-            groups = ((9 * a + n, 9 * a + n + 1, 9 * a + n + 2),
-                      (9 * b + n + 1, 9 * b + n + 2, 9 * b + n + 3),
-                      (9 * c + n + 2, 9 * c + n + 3, 9 * c + n + 4))
-            out.append(Plan(PlanKind.TEMPLATE, f"mixed shifted chows {'mps'[a]}{'mps'[b]}"
-                            f"{'mps'[c]} {n + 1}", tuple(k for g in groups for k in g),
-                            groups, EXTRA_BONUS))
+            groups = (
+                (9 * a + n, 9 * a + n + 1, 9 * a + n + 2),
+                (9 * b + n + 1, 9 * b + n + 2, 9 * b + n + 3),
+                (9 * c + n + 2, 9 * c + n + 3, 9 * c + n + 4),
+            )
+            out.append(
+                Plan(
+                    PlanKind.TEMPLATE,
+                    f"mixed shifted chows {'mps'[a]}{'mps'[b]}{'mps'[c]} {n + 1}",
+                    tuple(k for g in groups for k in g),
+                    groups,
+                    EXTRA_BONUS,
+                )
+            )
     return tuple(out)
 
 
@@ -115,8 +123,9 @@ class _Position(bots._Position):
 
 
 @lru_cache(maxsize=1 << 14)
-def wait_points(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
-                prevalent: int) -> tuple[tuple[Kind, int, bool], ...]:
+def wait_points(
+    melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int, prevalent: int
+) -> tuple[tuple[Kind, int, bool], ...]:
     """Each winning wait of a ready 13-tile hand, the points it scores on a discard
     (self-drawn when only that wins) and whether it also wins on a discard."""
     try:
@@ -126,8 +135,9 @@ def wait_points(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
     out: list[tuple[Kind, int, bool]] = []
     for kind in waits:
         for drawn in (False, True):
-            found = score_hand(melds, hand, WinContext(kind, drawn, seat_wind=seat_wind,
-                                                       prevalent_wind=prevalent))
+            found = score_hand(
+                melds, hand, WinContext(kind, drawn, seat_wind=seat_wind, prevalent_wind=prevalent)
+            )
             if found.winning:
                 out.append((kind, found.total, not drawn))
                 break
@@ -171,8 +181,9 @@ def _draws_that_may_help(after: Counts, plans: tuple[Plan, ...]) -> list[int]:
     return [k for k in range(HAND_KINDS) if mask >> k & 1 and after[k] < 4]
 
 
-def _improving(pos: bots._Position, after: Counts, key: MeldKey, plans: tuple[Plan, ...],
-               dist: int) -> int:
+def _improving(
+    pos: bots._Position, after: Counts, key: MeldKey, plans: tuple[Plan, ...], dist: int
+) -> int:
     """Unseen tiles that would bring the 13 tiles ``after`` a step nearer a plan."""
     work = list(after)
     total = 0
@@ -188,8 +199,14 @@ def _improving(pos: bots._Position, after: Counts, key: MeldKey, plans: tuple[Pl
     return total
 
 
-def _wins_after_discard(pos: bots._Position, work: list[int], melds: tuple[Meld, ...],
-                        key: MeldKey, plans: tuple[Plan, ...], drawn: int) -> bool:
+def _wins_after_discard(
+    pos: bots._Position,
+    work: list[int],
+    melds: tuple[Meld, ...],
+    key: MeldKey,
+    plans: tuple[Plan, ...],
+    drawn: int,
+) -> bool:
     """Whether some discard from the 14 counts ``work`` leaves a hand ready to win 8 points
     on a tile still unseen (``drawn``, the tile just added, is no longer unseen)."""
     for j in range(HAND_KINDS):
@@ -200,16 +217,23 @@ def _wins_after_discard(pos: bots._Position, work: list[int], melds: tuple[Meld,
         ok = False
         if bots._plan_value(rest, key, plans)[0] <= 0:
             hand = tuple(Kind(k) for k in range(HAND_KINDS) for _ in range(rest[k]))
-            ok = any(4 - pos.seen[k] - (k == drawn) > 0 for k, _, _ in wait_points(
-                melds, hand, int(pos.seat), pos.state.prevalent_wind))
+            ok = any(
+                4 - pos.seen[k] - (k == drawn) > 0
+                for k, _, _ in wait_points(melds, hand, int(pos.seat), pos.state.prevalent_wind)
+            )
         work[j] += 1
         if ok:
             return True
     return False
 
 
-def _ready_draws(pos: bots._Position, after: Counts, melds: tuple[Meld, ...], key: MeldKey,
-                 plans: tuple[Plan, ...]) -> int:
+def _ready_draws(
+    pos: bots._Position,
+    after: Counts,
+    melds: tuple[Meld, ...],
+    key: MeldKey,
+    plans: tuple[Plan, ...],
+) -> int:
     """Unseen tiles that would make the 13 tiles ``after`` (one step from ready) ready with
     a live wait worth 8 points, after the best discard."""
     work = list(after)
@@ -219,8 +243,9 @@ def _ready_draws(pos: bots._Position, after: Counts, melds: tuple[Meld, ...], ke
         if unseen <= 0:
             continue
         work[t] += 1
-        if (bots._plan_value(tuple(work), key, plans)[0] <= 0
-                and _wins_after_discard(pos, work, melds, key, plans, t)):
+        if bots._plan_value(tuple(work), key, plans)[0] <= 0 and _wins_after_discard(
+            pos, work, melds, key, plans, t
+        ):
             total += unseen
         work[t] -= 1
     return total
@@ -234,8 +259,10 @@ def _ready_value(pos: bots._Position, after: Counts, melds: tuple[Meld, ...]) ->
     waits = wait_points(melds, hand, int(pos.seat), pos.state.prevalent_wind)
     if not waits:
         return None
-    live = sum((4 - pos.seen[k]) * min(points / 8, 3.0) * (1.0 if on_discard else 0.4)
-               for k, points, on_discard in waits)
+    live = sum(
+        (4 - pos.seen[k]) * min(points / 8, 3.0) * (1.0 if on_discard else 0.4)
+        for k, points, on_discard in waits
+    )
     return -0.5 - min(live, 12) / 16 if live > 0 else 1.0
 
 
@@ -289,15 +316,22 @@ def choose(state: HandState, seat: Seat, rng: bots.Rng) -> Action | None:
         scores = discard_scores(state, seat)
         best = min(scores.values())
         tied = sorted(k for k, v in scores.items() if v == best)
-        kind = tied[0] if len(tied) == 1 else min(
-            tied, key=lambda k: (bots._keep_worth(k, _Position(state, seat).counts), k))
+        kind = (
+            tied[0]
+            if len(tied) == 1
+            else min(tied, key=lambda k: (bots._keep_worth(k, _Position(state, seat).counts), k))
+        )
         if kind == action.face:
             return action
         own = state.seats[seat].hand
         slots = [s for s in own if state.faces[s] == kind]
         slot = slots[int(rng.random() * len(slots)) % len(slots)]
         return Discard(seat, slot, Kind(kind))
-    if (state.phase is Phase.CLAIMS and action is not None
-            and not isinstance(action, (Pass, ClaimWin)) and folding(state, seat)):
+    if (
+        state.phase is Phase.CLAIMS
+        and action is not None
+        and not isinstance(action, (Pass, ClaimWin))
+        and folding(state, seat)
+    ):
         return Pass(seat)
     return action

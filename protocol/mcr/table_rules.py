@@ -28,8 +28,19 @@ from fourwinds.protocol.table.rules import (
 )
 from fourwinds.protocol.tiles import Kind, is_bonus
 
-ACTION_TYPES = (A.ExposeFlower, A.FlowersDone, A.Discard, A.ConcealedKong, A.AddedKong,
-                A.DeclareWin, A.Pass, A.ClaimChow, A.ClaimPung, A.ClaimKong, A.ClaimWin)
+ACTION_TYPES = (
+    A.ExposeFlower,
+    A.FlowersDone,
+    A.Discard,
+    A.ConcealedKong,
+    A.AddedKong,
+    A.DeclareWin,
+    A.Pass,
+    A.ClaimChow,
+    A.ClaimPung,
+    A.ClaimKong,
+    A.ClaimWin,
+)
 
 
 class MCRRules(EngineDelegate[HandState, A.Action]):
@@ -59,8 +70,9 @@ class MCRRules(EngineDelegate[HandState, A.Action]):
         d = setup.dice
         options = self._options(setup)
         size = MCR_SET.played(flowers=options.flowers).size
-        return engine.new_hand(options, (Kind.HIDDEN,) * size, (d[0], d[1], d[2], d[3]),
-                               setup.prevalent_wind)
+        return engine.new_hand(
+            options, (Kind.HIDDEN,) * size, (d[0], d[1], d[2], d[3]), setup.prevalent_wind
+        )
 
     def legal_actions(self, state: Any, seat: Seat) -> tuple[Any, ...]:
         return engine.legal_actions(state, seat)
@@ -96,7 +108,7 @@ class MCRRules(EngineDelegate[HandState, A.Action]):
             return A.Pass(seat)
         legal = engine.legal_actions(s, seat)
         if s.phase is Phase.TURN:
-            for kind in (A.DeclareWin, A.ExposeFlower):   # a win, then any flower held
+            for kind in (A.DeclareWin, A.ExposeFlower):  # a win, then any flower held
                 for action in legal:
                     if isinstance(action, kind):
                         return action
@@ -109,7 +121,7 @@ class MCRRules(EngineDelegate[HandState, A.Action]):
         return legal[0]
 
     def forced_action(self, state: Any, seat: Seat) -> Any | None:
-        """"No more flowers" from a seat whose turn it is in the flowers round and that
+        """ "No more flowers" from a seat whose turn it is in the flowers round and that
         holds no flower or season (its only legal move: nothing to ask its player)."""
         s: HandState = state
         if s.phase is not Phase.FLOWERS or s.turn != seat:
@@ -147,16 +159,22 @@ class MCRRules(EngineDelegate[HandState, A.Action]):
             return None
         if result.winner is None:
             return HandOutcome(None, result.payments, "draw: the wall is exhausted")
-        how = "self-drawn" if result.self_drawn else (
-            f"on {result.discarder.name}'s discard" if result.discarder is not None else "")
-        return HandOutcome(result.winner, result.payments,
-                           f"{result.winner.name} wins {result.total} points {how}".strip())
+        how = (
+            "self-drawn"
+            if result.self_drawn
+            else (f"on {result.discarder.name}'s discard" if result.discarder is not None else "")
+        )
+        return HandOutcome(
+            result.winner,
+            result.payments,
+            f"{result.winner.name} wins {result.total} points {how}".strip(),
+        )
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes,
-               level: BotLevel = BotLevel.NORMAL) -> Any:
+    def choose(
+        self, state: Any, seat: Seat, entropy: bytes, level: BotLevel = BotLevel.NORMAL
+    ) -> Any:
         action = levels.choose(state, seat, HashRng(entropy), level)
         return action if action is not None else engine.legal_actions(state, seat)[0]
-
 
 
 def adapter(rules_text: str) -> RulesAdapter:

@@ -43,7 +43,7 @@ from fourwinds.protocol.tiles import Kind, is_bonus
 __all__ = ["RULES", "MCRView", "hand_hints", "hints", "live_wins", "sheet", "summary"]
 
 SEAT_NAMES = ("East", "South", "West", "North")
-HINT_WAITS = 6   # at most this many winning tiles are scored in the hints
+HINT_WAITS = 6  # at most this many winning tiles are scored in the hints
 
 
 def codes(kinds: Sequence[Kind]) -> list[str]:
@@ -86,14 +86,21 @@ def _phase(s: HandState) -> tuple[str, str]:
 
 
 def _fans_text(fans: tuple[tuple[str, int, int], ...]) -> str:
-    return ", ".join(f"{name} {points}" + (f" x{count}" if count > 1 else "")
-                     for name, points, count in fans)
+    return ", ".join(
+        f"{name} {points}" + (f" x{count}" if count > 1 else "") for name, points, count in fans
+    )
 
 
 @lru_cache(maxsize=256)
-def hand_hints(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
-               prevalent: int, flowers: int, public: tuple[tuple[Kind, int], ...] = (),
-               wall_empty: bool = False) -> tuple[str, ...]:
+def hand_hints(
+    melds: tuple[Meld, ...],
+    hand: tuple[Kind, ...],
+    seat_wind: int,
+    prevalent: int,
+    flowers: int,
+    public: tuple[tuple[Kind, int], ...] = (),
+    wall_empty: bool = False,
+) -> tuple[str, ...]:
     """Tiles to win and their fans (13 tiles), or how far from ready; with 14 tiles, which
     discards leave the hand ready and on what.
 
@@ -110,8 +117,12 @@ def hand_hints(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
         if not waits:
             away = shanten(melds, hand)
             return (f"{away} tile{'s' if away != 1 else ''} from ready",)
-        out = [_wait_text(*wait) for wait in _scored_waits(
-            melds, hand, seat_wind, prevalent, flowers, public, wall_empty)[:HINT_WAITS]]
+        out = [
+            _wait_text(*wait)
+            for wait in _scored_waits(
+                melds, hand, seat_wind, prevalent, flowers, public, wall_empty
+            )[:HINT_WAITS]
+        ]
         if len(waits) > HINT_WAITS:
             out.append("also wins on " + " ".join(codes(waits[HINT_WAITS:])))
         return tuple(out)
@@ -125,31 +136,67 @@ self-drawn (None once the wall is empty)."""
 
 
 @lru_cache(maxsize=256)
-def _scored_waits(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
-                  prevalent: int, flowers: int, public: tuple[tuple[Kind, int], ...],
-                  wall_empty: bool) -> tuple[Scored, ...]:
+def _scored_waits(
+    melds: tuple[Meld, ...],
+    hand: tuple[Kind, ...],
+    seat_wind: int,
+    prevalent: int,
+    flowers: int,
+    public: tuple[tuple[Kind, int], ...],
+    wall_empty: bool,
+) -> tuple[Scored, ...]:
     """Every tile to win of a 13-tile hand, scored as ``hand_hints`` says (raises
     ``FourwindsError`` on a shape the calculator refuses)."""
     seen = dict(public)
     out = []
     for kind in tiles_to_win(melds, hand):
         shown = seen.get(kind, 0)
-        live = max(0, 4 - shown - hand.count(kind)
-                   - sum(m.tiles.count(kind) for m in melds if m.concealed))
+        live = max(
+            0, 4 - shown - hand.count(kind) - sum(m.tiles.count(kind) for m in melds if m.concealed)
+        )
         last = shown >= 3
-        on_discard = score_hand(melds, hand, WinContext(
-            kind, False, last_tile=last, wall_last=wall_empty, seat_wind=seat_wind,
-            prevalent_wind=prevalent, flowers=flowers))
-        drawn = None if wall_empty else score_hand(melds, hand, WinContext(
-            kind, True, last_tile=last, seat_wind=seat_wind, prevalent_wind=prevalent,
-            flowers=flowers))
+        on_discard = score_hand(
+            melds,
+            hand,
+            WinContext(
+                kind,
+                False,
+                last_tile=last,
+                wall_last=wall_empty,
+                seat_wind=seat_wind,
+                prevalent_wind=prevalent,
+                flowers=flowers,
+            ),
+        )
+        drawn = (
+            None
+            if wall_empty
+            else score_hand(
+                melds,
+                hand,
+                WinContext(
+                    kind,
+                    True,
+                    last_tile=last,
+                    seat_wind=seat_wind,
+                    prevalent_wind=prevalent,
+                    flowers=flowers,
+                ),
+            )
+        )
         out.append((kind, live, on_discard, drawn))
     return tuple(out)
 
 
-def live_wins(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
-              prevalent: int, flowers: int, public: tuple[tuple[Kind, int], ...] = (),
-              wall_empty: bool = False) -> LiveWins | None:
+def live_wins(
+    melds: tuple[Meld, ...],
+    hand: tuple[Kind, ...],
+    seat_wind: int,
+    prevalent: int,
+    flowers: int,
+    public: tuple[tuple[Kind, int], ...] = (),
+    wall_empty: bool = False,
+) -> LiveWins | None:
     """The view's ``live_wins`` of a ready 13-tile hand: ``{"left": N, "tiles": [codes]}``,
     the tiles that win for us (on a discard, or self-drawn where only that reaches 8 points)
     and how many of them are still live; None when the hand is not ready (or is 14 tiles)."""
@@ -161,10 +208,12 @@ def live_wins(melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int,
         return None
     if not waits:
         return None
-    winning = [(kind, live) for kind, live, on_discard, drawn in waits
-               if on_discard.winning or (drawn is not None and drawn.winning)]
-    return {"left": sum(live for _, live in winning),
-            "tiles": [code(kind) for kind, _ in winning]}
+    winning = [
+        (kind, live)
+        for kind, live, on_discard, drawn in waits
+        if on_discard.winning or (drawn is not None and drawn.winning)
+    ]
+    return {"left": sum(live for _, live in winning), "tiles": [code(kind) for kind, _ in winning]}
 
 
 def _wait_text(kind: Kind, live: int, on_discard: FanScore, drawn: FanScore | None) -> str:
@@ -214,10 +263,20 @@ def _hint_facts(f: SeatFacts) -> tuple[Any, ...] | None:
         return None
     # the discard in front of us is the tile that may come, not one of its kind already
     # gone: it is left out of the count
-    public = Counter(s.faces[x] for x in public_slots(s)
-                     if x not in own.hand and x != s.pending and not is_bonus(s.faces[x]))
-    return (melds, hand, int(me), s.prevalent_wind, len(own.flowers),
-            tuple(sorted(public.items())), s.wall.remaining == 0)
+    public = Counter(
+        s.faces[x]
+        for x in public_slots(s)
+        if x not in own.hand and x != s.pending and not is_bonus(s.faces[x])
+    )
+    return (
+        melds,
+        hand,
+        int(me),
+        s.prevalent_wind,
+        len(own.flowers),
+        tuple(sorted(public.items())),
+        s.wall.remaining == 0,
+    )
 
 
 def hints(f: SeatFacts) -> list[str]:
@@ -228,8 +287,12 @@ def hints(f: SeatFacts) -> list[str]:
 # ---------------------------------------------------------------- news
 
 NEWS_DISCARDS = 4  # a lost claim is told until this many more discards (a round) are made
-_CLAIM_NAMES = {AnswerKind.CHOW: "chow", AnswerKind.PUNG: "pung", AnswerKind.KONG: "kong",
-                AnswerKind.WIN: "Mahjong"}
+_CLAIM_NAMES = {
+    AnswerKind.CHOW: "chow",
+    AnswerKind.PUNG: "pung",
+    AnswerKind.KONG: "kong",
+    AnswerKind.WIN: "Mahjong",
+}
 
 
 def news(f: SeatFacts) -> list[str]:
@@ -237,8 +300,13 @@ def news(f: SeatFacts) -> list[str]:
     claimed pung (a pung or kong goes before a chow)"), for a round of discards."""
     s: HandState = f.engine
     closed, me = s.last_claims, f.me
-    if (closed is None or me is None or closed.winner == me or s.result is not None
-            or discards_made(s) - closed.made >= NEWS_DISCARDS):
+    if (
+        closed is None
+        or me is None
+        or closed.winner == me
+        or s.result is not None
+        or discards_made(s) - closed.made >= NEWS_DISCARDS
+    ):
         return []
     ours, theirs = closed.answers[me], closed.answers[closed.winner]
     if ours is None or ours is AnswerKind.PASS or theirs is None:
@@ -247,9 +315,11 @@ def news(f: SeatFacts) -> list[str]:
         why = "a pung or kong goes before a chow"
     else:
         why = f"nearer in turn after {SEAT_NAMES[closed.discarder]}"
-    return [f"Your {_CLAIM_NAMES.get(ours, 'claim')} claim on {code(s.faces[closed.slot])} "
-            f"lost: {SEAT_NAMES[closed.winner]} claimed {_CLAIM_NAMES.get(theirs, 'it')} "
-            f"({why})"]
+    return [
+        f"Your {_CLAIM_NAMES.get(ours, 'claim')} claim on {code(s.faces[closed.slot])} "
+        f"lost: {SEAT_NAMES[closed.winner]} claimed {_CLAIM_NAMES.get(theirs, 'it')} "
+        f"({why})"
+    ]
 
 
 # ---------------------------------------------------------------- table
@@ -280,18 +350,24 @@ def _result(s: HandState) -> MCRResult | None:
     if not r.self_drawn and s.pending is not None and s.pending not in own.hand:
         concealed.append(s.faces[s.pending])  # the discard (or robbed tile) it won on
     tiles = concealed + [s.faces[x] for m in own.melds for x in m.slots]
-    return {"kind": "mahjong", "winner": int(r.winner),
-            "hand": f"{r.total} points: {_fans_text(r.fans)}", "tiles": sorted_codes(tiles),
-            "payouts": list(r.payments), "audit": "ok",
-            "winning_tile": None if won_on is None else code(s.faces[won_on]),
-            "self_drawn": r.self_drawn,
-            "from_seat": None if r.self_drawn or r.discarder is None else int(r.discarder),
-            "concealed": sorted_codes(concealed),
-            "exposures": [codes([s.faces[x] for x in m.slots]) for m in own.melds],
-            "flowers": codes([s.faces[x] for x in own.flowers]),
-            "fans": [{"name": name, "points": points, "count": count}
-                     for name, points, count in r.fans],
-            "total": r.total}
+    return {
+        "kind": "mahjong",
+        "winner": int(r.winner),
+        "hand": f"{r.total} points: {_fans_text(r.fans)}",
+        "tiles": sorted_codes(tiles),
+        "payouts": list(r.payments),
+        "audit": "ok",
+        "winning_tile": None if won_on is None else code(s.faces[won_on]),
+        "self_drawn": r.self_drawn,
+        "from_seat": None if r.self_drawn or r.discarder is None else int(r.discarder),
+        "concealed": sorted_codes(concealed),
+        "exposures": [codes([s.faces[x] for x in m.slots]) for m in own.melds],
+        "flowers": codes([s.faces[x] for x in own.flowers]),
+        "fans": [
+            {"name": name, "points": points, "count": count} for name, points, count in r.fans
+        ],
+        "total": r.total,
+    }
 
 
 def summary(s: HandState) -> HandSummary:
@@ -300,22 +376,45 @@ def summary(s: HandState) -> HandSummary:
     r = s.result
     assert r is not None
     if r.winner is None:
-        return {"kind": "draw", "winner": None, "self_drawn": False, "from": None,
-                "summary": "draw: the wall is exhausted"}
-    return {"kind": "mahjong", "winner": int(r.winner), "self_drawn": r.self_drawn,
-            "from": None if r.self_drawn or r.discarder is None else int(r.discarder),
-            "summary": f"{r.total} points: {_fans_text(r.fans)}"}
+        return {
+            "kind": "draw",
+            "winner": None,
+            "self_drawn": False,
+            "from": None,
+            "summary": "draw: the wall is exhausted",
+        }
+    return {
+        "kind": "mahjong",
+        "winner": int(r.winner),
+        "self_drawn": r.self_drawn,
+        "from": None if r.self_drawn or r.discarder is None else int(r.discarder),
+        "summary": f"{r.total} points: {_fans_text(r.fans)}",
+    }
 
 
 def sheet(flowers: bool = True) -> dict[str, Any]:
     """Every MCR fan with its points, highest first (the local API's ``sheet``); without
     flowers (the table option) Flower Tiles, which cannot score there, is left out."""
-    order = sorted((fan for fan in Fan if flowers or fan is not Fan.FLOWER_TILES),
-                   key=lambda fan: (-FAN_POINTS[fan], int(fan)))
-    return {"rules": "mcr", "title": "Chinese Official (MCR) fans", "unit": "fans",
-            "value_unit": "pts",
-            "entries": [{"id": FAN_NAME[fan], "section": "", "pattern": "",
-                         "value": FAN_POINTS[fan], "concealed": False} for fan in order]}
+    order = sorted(
+        (fan for fan in Fan if flowers or fan is not Fan.FLOWER_TILES),
+        key=lambda fan: (-FAN_POINTS[fan], int(fan)),
+    )
+    return {
+        "rules": "mcr",
+        "title": "Chinese Official (MCR) fans",
+        "unit": "fans",
+        "value_unit": "pts",
+        "entries": [
+            {
+                "id": FAN_NAME[fan],
+                "section": "",
+                "pattern": "",
+                "value": FAN_POINTS[fan],
+                "concealed": False,
+            }
+            for fan in order
+        ],
+    }
 
 
 def _detail(s: HandState, waiting: Sequence[Seat]) -> str:
@@ -333,8 +432,11 @@ def _meld_entry(s: HandState, meld: Any) -> Exposure:
     label = meld.type.value
     if meld.concealed:
         label = f"concealed {label}"
-    return {"tiles": codes([s.faces[x] for x in meld.slots]), "label": label,
-            "from": None if meld.claimed_from is None else int(meld.claimed_from)}
+    return {
+        "tiles": codes([s.faces[x] for x in meld.slots]),
+        "label": label,
+        "from": None if meld.claimed_from is None else int(meld.claimed_from),
+    }
 
 
 # ---------------------------------------------------------------- our actions
@@ -347,32 +449,47 @@ def _const(action: object) -> Any:
 def _entry(s: HandState, action: object) -> ActionEntry | None:
     pending = code(s.faces[s.pending]) if s.pending is not None else "?"
     if isinstance(action, A.Discard):
-        return {"type": "discard", "label": f"Discard {code(action.face)}",
-                "tiles": [code(action.face)]}
+        return {
+            "type": "discard",
+            "label": f"Discard {code(action.face)}",
+            "tiles": [code(action.face)],
+        }
     if isinstance(action, A.ExposeFlower):
-        return {"type": "flower", "label": f"Lay out flower {code(action.face)}",
-                "tiles": [code(action.face)]}
+        return {
+            "type": "flower",
+            "label": f"Lay out flower {code(action.face)}",
+            "tiles": [code(action.face)],
+        }
     if isinstance(action, A.FlowersDone):
         return {"type": "flower", "label": "No more flowers", "tiles": []}
     if isinstance(action, A.ConcealedKong):
         kind = s.faces[action.slots[0]]
-        return {"type": "kong", "label": f"Declare concealed kong {code(kind)}",
-                "tiles": [code(kind)] * 4}
+        return {
+            "type": "kong",
+            "label": f"Declare concealed kong {code(kind)}",
+            "tiles": [code(kind)] * 4,
+        }
     if isinstance(action, A.AddedKong):
-        return {"type": "kong", "label": f"Add {code(action.face)} to your pung (kong)",
-                "tiles": [code(action.face)]}
+        return {
+            "type": "kong",
+            "label": f"Add {code(action.face)} to your pung (kong)",
+            "tiles": [code(action.face)],
+        }
     if isinstance(action, A.DeclareWin):
-        return {"type": "mahjong", "label": "Mahjong! (self-drawn)",
-                "tiles": sorted_codes([k for _, k in action.reveal])}
+        return {
+            "type": "mahjong",
+            "label": "Mahjong! (self-drawn)",
+            "tiles": sorted_codes([k for _, k in action.reveal]),
+        }
     if isinstance(action, A.ClaimWin):
         robbing = " robbing the kong" if s.phase is Phase.ROB else ""
-        return {"type": "mahjong", "label": f"Mahjong! on {pending}{robbing}",
-                "tiles": [pending]}
+        return {"type": "mahjong", "label": f"Mahjong! on {pending}{robbing}", "tiles": [pending]}
     if isinstance(action, A.Pass):
         return {"type": "pass", "label": "Pass", "tiles": []}
     if isinstance(action, A.ClaimChow):
-        run = sorted_codes([*action.faces, s.faces[s.pending]] if s.pending is not None
-                           else list(action.faces))
+        run = sorted_codes(
+            [*action.faces, s.faces[s.pending]] if s.pending is not None else list(action.faces)
+        )
         return {"type": "call", "label": f"Call chow {' '.join(run)}", "tiles": run}
     if isinstance(action, A.ClaimPung):
         return {"type": "call", "label": f"Call pung {pending}", "tiles": [pending] * 3}
@@ -402,17 +519,25 @@ class MCRView:
         s: HandState = f.engine
         phase, detail = _phase(s)
         out: RuleTableKeys = {
-            "phase": phase, "phase_detail": detail,
+            "phase": phase,
+            "phase_detail": detail,
             "turn": None if s.phase is Phase.ENDED else int(s.turn),
-            "wall_remaining": s.wall.remaining, "hints": hints(f), "result": _result(s),
-            "prevalent_wind": int(s.prevalent_wind), "news": news(f)}
+            "wall_remaining": s.wall.remaining,
+            "hints": hints(f),
+            "result": _result(s),
+            "prevalent_wind": int(s.prevalent_wind),
+            "news": news(f),
+        }
         facts = _hint_facts(f)
         out["live_wins"] = None if facts is None else live_wins(*facts)
         if s.phase is Phase.CLAIMS and s.pending is not None:
             # the claimable tile lies at the end of the discarder's row (``player``), as in
             # the American view; ``index`` is its place there, for a frontend to mark that tile
-            out["last_discard"] = {"seat": int(s.turn), "tile": code(s.faces[s.pending]),
-                                   "index": len(s.seats[s.turn].discards)}
+            out["last_discard"] = {
+                "seat": int(s.turn),
+                "tile": code(s.faces[s.pending]),
+                "index": len(s.seats[s.turn].discards),
+            }
         if f.me is not None:
             own = s.seats[f.me]
             out["hand"] = sorted_codes([s.faces[x] for x in own.hand])
@@ -426,8 +551,13 @@ class MCRView:
         s: HandState = engine
         hand = tuple(s.seats[seat].hand)
         r = s.result
-        if (r is not None and r.winner == seat and not r.self_drawn and s.pending is not None
-                and s.pending not in hand):
+        if (
+            r is not None
+            and r.winner == seat
+            and not r.self_drawn
+            and s.pending is not None
+            and s.pending not in hand
+        ):
             return (*hand, s.pending)
         return hand
 
@@ -440,10 +570,13 @@ class MCRView:
             # (a claimed one goes into the claimer's meld), but at the table it lies in front
             # of its discarder until then
             row.append(s.pending)
-        return {"dead": bool(own.dead), "concealed_count": len(own.hand),
-                "exposures": [_meld_entry(s, m) for m in own.melds],
-                "flowers": codes([s.faces[x] for x in own.flowers]),
-                "discards": codes([s.faces[x] for x in row])}
+        return {
+            "dead": bool(own.dead),
+            "concealed_count": len(own.hand),
+            "exposures": [_meld_entry(s, m) for m in own.melds],
+            "flowers": codes([s.faces[x] for x in own.flowers]),
+            "discards": codes([s.faces[x] for x in row]),
+        }
 
     def detail(self, f: SeatFacts, waiting: Sequence[Seat]) -> str:
         return _detail(f.engine, waiting)
@@ -472,8 +605,11 @@ class MCRView:
                 continue  # never asked: the seat says it by itself (forced_action)
             entry = _entry(s, action)
             if entry is None:
-                entry = {"type": type(action).__name__.lower(),
-                         "label": f.rules.describe_action(action), "tiles": []}
+                entry = {
+                    "type": type(action).__name__.lower(),
+                    "label": f.rules.describe_action(action),
+                    "tiles": [],
+                }
             if action == default:
                 entry["default"] = True
             offers.append(Offer(entry, _const(action)))

@@ -14,16 +14,18 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import MCR_BONUS, Kind
 from fourwinds.protocol.walls import TileSet, WallPlan, WallSpec
 
-MCR_TILES: tuple[Kind, ...] = (*(Kind(kind) for kind in range(34) for _ in range(4)),
-                               *MCR_BONUS)
+MCR_TILES: tuple[Kind, ...] = (*(Kind(kind) for kind in range(34) for _ in range(4)), *MCR_BONUS)
 """Kind of every physical tile of the MCR set, indexed by tile id (144 tiles)."""
 
 MCR_TILES_NO_FLOWERS: tuple[Kind, ...] = MCR_TILES[:136]
 """The MCR set without its flowers and seasons (136 tiles): the tile ids are MCR_TILES' first
 136, so a tile id names the same face in both sets."""
 
-_WALL = WallSpec(break_dice=4, dice_choose_wall=True,
-                 last_tiles=(Seat.EAST, Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH))
+_WALL = WallSpec(
+    break_dice=4,
+    dice_choose_wall=True,
+    last_tiles=(Seat.EAST, Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH),
+)
 
 MCR_SET_NO_FLOWERS = TileSet("mcr", "MCR", MCR_TILES_NO_FLOWERS, _WALL)
 """The 136 tiles without flowers, 17 stacks a side: the same break and deal."""

@@ -30,8 +30,9 @@ from .shapes import (
 )
 
 
-def hand_counts(melds: Sequence[Meld], hand: Sequence[int], extra: int) -> tuple[list[int],
-                                                                                  list[int]]:
+def hand_counts(
+    melds: Sequence[Meld], hand: Sequence[int], extra: int
+) -> tuple[list[int], list[int]]:
     """(concealed counts, all counts) of a hand, checking it is a possible hand.
 
     ``extra`` is how many tiles beyond 13 the caller supplies (0 for a waiting hand, 1 with the
@@ -90,7 +91,7 @@ def _group_ok(c: Sequence[int], group: int) -> bool:
                 return False
         return pairs <= 1
     base = group * 9
-    key = tuple(c[base:base + 9])
+    key = tuple(c[base : base + 9])
     size = sum(key)
     if size == 0:
         return True
@@ -142,7 +143,7 @@ def winning_kinds(c: list[int], n_melds: int, total: Sequence[int], limit: int =
     ok = [_group_ok(c, g) for g in range(4)]
     bad = [g for g in range(4) if not ok[g]]
     groups = bad if len(bad) == 1 else ([] if bad else [0, 1, 2, 3])
-    sizes = [sum(c[g * 9:g * 9 + 9]) for g in range(3)] + [sum(c[k] for k in HONOR_KINDS)]
+    sizes = [sum(c[g * 9 : g * 9 + 9]) for g in range(3)] + [sum(c[k] for k in HONOR_KINDS)]
     pairs = sum(1 for n in sizes if n % 3 == 2)
     for g in groups:
         # Exactly one group may hold the pair once the tile is added.
@@ -153,7 +154,7 @@ def winning_kinds(c: list[int], n_melds: int, total: Sequence[int], limit: int =
             kinds = _honor_winners(c)
         else:
             base = g * 9
-            kinds = [base + r for r in _suit_winners(tuple(c[base:base + 9]))]
+            kinds = [base + r for r in _suit_winners(tuple(c[base : base + 9]))]
         for k in kinds:
             if total[k] < 4:
                 found.append(k)
@@ -217,8 +218,11 @@ Blocks = tuple[tuple[int, int, int], ...]
 
 
 def _pareto(options: set[tuple[int, int, int]]) -> Blocks:
-    best = [o for o in options if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and
-                                          p[2] >= o[2] for p in options)]
+    best = [
+        o
+        for o in options
+        if not any(p != o and p[0] >= o[0] and p[1] >= o[1] and p[2] >= o[2] for p in options)
+    ]
     return tuple(sorted(best))
 
 
@@ -229,8 +233,9 @@ def _suit_blocks(key: tuple[int, ...]) -> Blocks:
     return _pareto(found)
 
 
-def _blocks(c: list[int], i: int, sets: int, partial: int, head: int,
-            found: set[tuple[int, int, int]]) -> None:
+def _blocks(
+    c: list[int], i: int, sets: int, partial: int, head: int, found: set[tuple[int, int, int]]
+) -> None:
     while i < 9 and c[i] == 0:
         i += 1
     if i == 9:
@@ -275,13 +280,14 @@ def _honor_blocks(c: Sequence[int]) -> Blocks:
 
 
 def _standard_shanten(c: Sequence[int], fixed_sets: int) -> int:
-    groups = [_suit_blocks(tuple(c[b:b + 9])) for b in (0, 9, 18)]
+    groups = [_suit_blocks(tuple(c[b : b + 9])) for b in (0, 9, 18)]
     groups.append(_honor_blocks(c))
     best = 8
     combos: list[tuple[int, int, int]] = [(fixed_sets, 0, 0)]
     for group in groups:
-        combos = [(s + gs, p + gp, h + gh) for s, p, h in combos for gs, gp, gh in group
-                  if h + gh <= 1]
+        combos = [
+            (s + gs, p + gp, h + gh) for s, p, h in combos for gs, gp, gh in group if h + gh <= 1
+        ]
     for sets, partial, head in combos:
         partial = min(partial, 4 - sets) if sets < 4 else 0
         best = min(best, 8 - 2 * sets - partial - head)
@@ -301,11 +307,13 @@ def shanten(melds: Sequence[Meld], hand: Sequence[Kind]) -> int:
         pairs = sum(n // 2 for n in concealed)
         best = min(best, 6 - min(pairs, 7))
         orphans = [concealed[k] for k in TERMINALS_AND_HONORS]
-        best = min(best, 13 - sum(1 for n in orphans if n) - (1 if any(n >= 2 for n in orphans)
-                                                              else 0))
+        best = min(
+            best, 13 - sum(1 for n in orphans if n) - (1 if any(n >= 2 for n in orphans) else 0)
+        )
         for tiles in KNITTED_SETS:
-            useful = sum(1 for k in tiles if concealed[k]) + sum(1 for k in HONOR_KINDS
-                                                                  if concealed[k])
+            useful = sum(1 for k in tiles if concealed[k]) + sum(
+                1 for k in HONOR_KINDS if concealed[k]
+            )
             best = min(best, 13 - min(useful, 14))
     if len(melds) <= 1:
         for tiles in KNITTED_SETS:

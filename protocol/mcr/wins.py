@@ -49,8 +49,7 @@ def _meld(kind: MeldType, tiles: tuple[Kind, ...], concealed: bool) -> Meld:
 
 def calc_melds(state: HandState, seat: Seat) -> tuple[Meld, ...]:
     """The seat's melds as the calculator takes them."""
-    return tuple(_meld(m.type, meld_kinds(state, m), m.concealed)
-                 for m in state.seats[seat].melds)
+    return tuple(_meld(m.type, meld_kinds(state, m), m.concealed) for m in state.seats[seat].melds)
 
 
 def shown_slots(state: HandState, seat: Seat) -> tuple[int, ...]:
@@ -95,8 +94,15 @@ def last_of_its_kind(state: HandState, win_slot: int) -> bool:
     return seen >= 3
 
 
-def judge(state: HandState, seat: Seat, win_slot: int, *, self_drawn: bool,
-          kong_related: bool, faces: dict[int, Kind] | None = None) -> Verdict:
+def judge(
+    state: HandState,
+    seat: Seat,
+    win_slot: int,
+    *,
+    self_drawn: bool,
+    kong_related: bool,
+    faces: dict[int, Kind] | None = None,
+) -> Verdict:
     """Score ``seat``'s hand completed by ``win_slot`` (``faces`` fills in revealed tiles)."""
     if faces:
         state = with_faces(state, faces)
@@ -125,8 +131,11 @@ def judge(state: HandState, seat: Seat, win_slot: int, *, self_drawn: bool,
     if score.winning:
         return Verdict(score, "", True)
     flowers = len(own.flowers)
-    return Verdict(score, f"only {score.total - flowers} points without flowers; "
-                          f"{state.options.min_points} needed", True)
+    return Verdict(
+        score,
+        f"only {score.total - flowers} points without flowers; {state.options.min_points} needed",
+        True,
+    )
 
 
 def completes(state: HandState, seat: Seat, kind: Kind) -> bool:

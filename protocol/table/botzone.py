@@ -28,11 +28,11 @@ Action = Mapping[str, Any]
 class Fault(Enum):
     """Why an answer of the bot was not played (each is counted and logged)."""
 
-    GARBAGE = "garbage"    # no Botzone response at all (not the protocol's words)
-    ILLEGAL = "illegal"    # a response, but not one the table allows now
-    LATE = "late"          # no answer within the time allowed
-    CRASH = "crash"        # the bot program exited without answering
-    REFUSED = "refused"    # the daemon refused the action it meant
+    GARBAGE = "garbage"  # no Botzone response at all (not the protocol's words)
+    ILLEGAL = "illegal"  # a response, but not one the table allows now
+    LATE = "late"  # no answer within the time allowed
+    CRASH = "crash"  # the bot program exited without answering
+    REFUSED = "refused"  # the daemon refused the action it meant
 
 
 @dataclass(frozen=True)
@@ -134,6 +134,9 @@ def botzone_game(rules: str) -> BotzoneGame | None:
 def botzone_refusal(rules: str) -> str:
     """Why a Botzone bot does not sit at a table of ``rules``, naming the rule sets it
     plays."""
-    speaking = [ruleset_named(name).short_title for name in rule_names()
-                if game_of(ruleset_named(name)) is not None]
+    speaking = [
+        ruleset_named(name).short_title
+        for name in rule_names()
+        if game_of(ruleset_named(name)) is not None
+    ]
     return f"a Botzone bot plays {' or '.join(speaking)} tables; this one plays {rules}"

@@ -45,13 +45,18 @@ class SeatChain:
 
 
 def _equivocation(seat: Seat, first: Envelope, second: Envelope) -> Problem:
-    return Problem(ProblemKind.EQUIVOCATION, seat,
-                   f"two different signed messages for seq {first.seq}", first.step,
-                   (first.encode(), second.encode()))
+    return Problem(
+        ProblemKind.EQUIVOCATION,
+        seat,
+        f"two different signed messages for seq {first.seq}",
+        first.step,
+        (first.encode(), second.encode()),
+    )
 
 
-def offer(chain: SeatChain, env: Envelope
-          ) -> tuple[SeatChain, tuple[Envelope, ...], Problem | None]:
+def offer(
+    chain: SeatChain, env: Envelope
+) -> tuple[SeatChain, tuple[Envelope, ...], Problem | None]:
     """Add one verified message of this seat.
 
     Returns the new chain, the messages that became acceptable in order (possibly several
@@ -61,7 +66,7 @@ def offer(chain: SeatChain, env: Envelope
         held = chain.accepted[env.seq]
         if held.msg_hash == env.msg_hash:
             if held.body is None and env.body is not None:  # a full copy of a redacted one
-                accepted = (*chain.accepted[:env.seq], env, *chain.accepted[env.seq + 1:])
+                accepted = (*chain.accepted[: env.seq], env, *chain.accepted[env.seq + 1 :])
                 return evolve(chain, accepted=accepted), (), None
             return chain, (), None
         return chain, (), _equivocation(chain.seat, held, env)
@@ -72,8 +77,15 @@ def offer(chain: SeatChain, env: Envelope
                 return chain, (), _equivocation(chain.seat, other, env)
             return chain, (), None
         if len(chain.pending) >= MAX_PENDING:
-            return chain, (), Problem(ProblemKind.MISSING, chain.seat,
-                                      f"too many messages buffered past seq {chain.next_seq}")
+            return (
+                chain,
+                (),
+                Problem(
+                    ProblemKind.MISSING,
+                    chain.seat,
+                    f"too many messages buffered past seq {chain.next_seq}",
+                ),
+            )
         return evolve(chain, pending={**chain.pending, env.seq: env}), (), None
     accepted_now: list[Envelope] = []
     pending = dict(chain.pending)
@@ -82,9 +94,13 @@ def offer(chain: SeatChain, env: Envelope
     current: Envelope | None = env
     while current is not None:
         if current.prev != head:
-            problem = Problem(ProblemKind.BROKEN_CHAIN, chain.seat,
-                              f"seq {current.seq} does not follow the seat's previous message",
-                              current.step, (current.encode(),))
+            problem = Problem(
+                ProblemKind.BROKEN_CHAIN,
+                chain.seat,
+                f"seq {current.seq} does not follow the seat's previous message",
+                current.step,
+                (current.encode(),),
+            )
             pending.pop(current.seq, None)
             new = evolve(chain, accepted=tuple(items), pending=pending)
             return new, tuple(accepted_now), problem

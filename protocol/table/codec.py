@@ -89,24 +89,27 @@ class ActionCodec:
             hints = {name: bound.get(hint, hint) for name, hint in hints.items()}
         decoders: list[Decoder] = []  # compiled on first use (types may refer to each other)
         # plain fields take a shortcut: a value of exactly the hinted type is taken as it is
-        exact = tuple(hints[name] if hints[name] in (int, bytes, str, bool) else None
-                      for name in names)
+        exact = tuple(
+            hints[name] if hints[name] in (int, bytes, str, bool) else None for name in names
+        )
 
         def build(value: object, what: str, depth: int) -> object:
             assert isinstance(value, list)
             if len(value) != count + 1:
-                raise WireError(f"action {label}: expected {count} fields, "
-                                f"got {len(value) - 1}")
+                raise WireError(f"action {label}: expected {count} fields, got {len(value) - 1}")
             if not decoders:
                 decoders.extend(self._compile(hints[name]) for name in names)
             inner = depth + 1
             if inner > MAX_DEPTH:
-                args = [decode(v, w, inner)
-                        for decode, v, w in zip(decoders, value[1:], whats, strict=True)]
+                args = [
+                    decode(v, w, inner)
+                    for decode, v, w in zip(decoders, value[1:], whats, strict=True)
+                ]
             else:
-                args = [v if type(v) is plain else decode(v, w, inner)
-                        for plain, decode, v, w in zip(exact, decoders, value[1:], whats,
-                                                       strict=True)]
+                args = [
+                    v if type(v) is plain else decode(v, w, inner)
+                    for plain, decode, v, w in zip(exact, decoders, value[1:], whats, strict=True)
+                ]
             try:
                 if keywords:
                     return cls(**dict(zip(names, args, strict=True)))
@@ -136,6 +139,7 @@ class ActionCodec:
                 if value not in allowed:
                     raise WireError(f"{what}: {value!r} not allowed")
                 return value
+
             return literal
         if isinstance(hint, type):
             return self._scalar(hint)
@@ -157,6 +161,7 @@ class ActionCodec:
                 except WireError as error:
                     errors.append(error.problem)
             raise WireError(f"{what}: matches none of its types ({'; '.join(errors)})")
+
         return union
 
     def _tuple(self, hint: Any) -> Decoder:
@@ -173,6 +178,7 @@ class ActionCodec:
                     if all(type(v) is item for v in value):
                         return tuple(value)
                     raise WireError(f"{what}: expected {name} items")
+
                 return plain_items
             each = self._compile(item)
 
@@ -182,6 +188,7 @@ class ActionCodec:
                     raise WireError(f"{what}: expected an array")
                 inner = depth + 1
                 return tuple(each(v, what, inner) for v in value)
+
             return items
         parts = [self._compile(a) for a in args]
 
@@ -193,6 +200,7 @@ class ActionCodec:
                 raise WireError(f"{what}: expected {len(parts)} items, got {len(value)}")
             inner = depth + 1
             return tuple(p(v, what, inner) for p, v in zip(parts, value, strict=True))
+
         return fixed
 
     def _generic(self, hint: Any, origin: type) -> Decoder:
@@ -213,6 +221,7 @@ class ActionCodec:
             if built is None:
                 built = self._memo[key] = build(value, what, depth)
             return built
+
         return generic
 
     def _scalar(self, hint: type) -> Decoder:
@@ -230,27 +239,34 @@ class ActionCodec:
                     return hint(value)
                 except ValueError:
                     raise WireError(f"{what}: {value!r} is not a {enum_name}") from None
+
             return enum
         if hint is bool:
+
             def boolean(value: object, what: str, depth: int) -> Any:
                 _depth(what, depth)
                 if not isinstance(value, bool):
                     raise WireError(f"{what}: expected true/false")
                 return value
+
             return boolean
         if hint is int:
+
             def integer(value: object, what: str, depth: int) -> Any:
                 _depth(what, depth)
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise WireError(f"{what}: expected an integer")
                 return value
+
             return integer
         if hint in (str, bytes, float):
+
             def simple(value: object, what: str, depth: int) -> Any:
                 _depth(what, depth)
                 if isinstance(value, bool) or not isinstance(value, hint):
                     raise WireError(f"{what}: expected {hint.__name__}")
                 return value
+
             return simple
         if dataclasses.is_dataclass(hint):
             build = self._fields_of(hint)
@@ -261,6 +277,7 @@ class ActionCodec:
                 if not isinstance(value, list) or not value or value[0] != name:
                     raise WireError(f"{what}: expected a {name}")
                 return build(value, what, depth)
+
             return nested
         return _fail(f"unsupported field type {hint.__name__}")
 
@@ -274,4 +291,5 @@ def _fail(problem: str) -> Decoder:
     def fail(value: object, what: str, depth: int) -> Any:
         _depth(what, depth)
         raise WireError(f"{what}: {problem}")
+
     return fail

@@ -167,8 +167,9 @@ def commands_of(ruleset: object) -> RuleCommands:
 
 def every_command() -> list[RuleCommand]:
     """Every command of the registry's rule sets, in the registry's order."""
-    return [command for name in rule_names()
-            for command in commands_of(ruleset_named(name)).commands]
+    return [
+        command for name in rule_names() for command in commands_of(ruleset_named(name)).commands
+    ]
 
 
 def own_verbs() -> dict[str, str]:

@@ -52,21 +52,41 @@ from .view_types import (
 )
 from .waiting import waiting_entry
 
-__all__ = ["VIEW_VERSION", "Unreachable", "build_seat_view", "offered_entries", "rack_order",
-           "resolve_action", "signed_names"]
+__all__ = [
+    "VIEW_VERSION",
+    "Unreachable",
+    "build_seat_view",
+    "offered_entries",
+    "rack_order",
+    "resolve_action",
+    "signed_names",
+]
 
 VIEW_VERSION = 1
 WIND_LETTERS = "ESWN"
-_PHASES = {Phase.LOBBY: "lobby", Phase.READY: "lobby", Phase.COMMIT: "dice",
-           Phase.ECHO: "dice", Phase.REVEAL: "dice", Phase.WALL: "deal",
-           Phase.PLAY: "play", Phase.HAND_END: "hand_over", Phase.OVER: "match_over",
-           Phase.HALTED: "match_over"}
-_DETAILS = {Phase.LOBBY: "Waiting for players to join",
-            Phase.READY: "Waiting for every player to be ready",
-            Phase.COMMIT: "Rolling the dice", Phase.ECHO: "Rolling the dice",
-            Phase.REVEAL: "Rolling the dice", Phase.WALL: "Building the wall",
-            Phase.HAND_END: "Hand over",
-            Phase.OVER: "Match over"}
+_PHASES = {
+    Phase.LOBBY: "lobby",
+    Phase.READY: "lobby",
+    Phase.COMMIT: "dice",
+    Phase.ECHO: "dice",
+    Phase.REVEAL: "dice",
+    Phase.WALL: "deal",
+    Phase.PLAY: "play",
+    Phase.HAND_END: "hand_over",
+    Phase.OVER: "match_over",
+    Phase.HALTED: "match_over",
+}
+_DETAILS = {
+    Phase.LOBBY: "Waiting for players to join",
+    Phase.READY: "Waiting for every player to be ready",
+    Phase.COMMIT: "Rolling the dice",
+    Phase.ECHO: "Rolling the dice",
+    Phase.REVEAL: "Rolling the dice",
+    Phase.WALL: "Building the wall",
+    Phase.HAND_END: "Hand over",
+    Phase.OVER: "Match over",
+}
+
 
 @dataclass(frozen=True)
 class Unreachable:
@@ -110,8 +130,11 @@ def _ruleset_words(s: TableSession) -> RulesetWords:
     if s.rules is None:
         return {"title": "", "short_title": "", "hints_title": ""}
     ruleset = ruleset_of(s.rules)
-    return {"title": ruleset.title, "short_title": ruleset.short_title,
-            "hints_title": ruleset.hints_title}
+    return {
+        "title": ruleset.title,
+        "short_title": ruleset.short_title,
+        "hints_title": ruleset.hints_title,
+    }
 
 
 def _facts(s: TableSession) -> SeatFacts | None:
@@ -140,8 +163,13 @@ _DEALING = frozenset({Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.WALL, Phase.
 
 
 def _our_turn(s: TableSession) -> bool:
-    return (s.me is not None and s.halted is None and s.me in s.awaiting
-            and s.me not in s.inputs and not s.inbox[s.me])
+    return (
+        s.me is not None
+        and s.halted is None
+        and s.me in s.awaiting
+        and s.me not in s.inputs
+        and not s.inbox[s.me]
+    )
 
 
 NAME_LIMIT = 32
@@ -165,8 +193,9 @@ def _name(s: TableSession, place: Seat) -> str:
         for env in s.chains[place].accepted[:2]:
             if env.kind is MsgKind.JOIN and env.body is not None:
                 try:
-                    name = shown_name(getattr(decode_body(env.kind, env.body), "player", ""),
-                                      NAME_LIMIT)
+                    name = shown_name(
+                        getattr(decode_body(env.kind, env.body), "player", ""), NAME_LIMIT
+                    )
                 except Exception:  # a name is cosmetic; never fail a view on it
                     name = ""
                 break
@@ -224,8 +253,9 @@ def _join_name(payload: bytes) -> str:
     return name or "a player"
 
 
-def _deadline(s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat],
-              now: float | None) -> float | None:
+def _deadline(
+    s: TableSession, f: SeatFacts | None, waiting: Sequence[Seat], now: float | None
+) -> float | None:
     """Seconds left in the window of the seat the table waits for (ours first), a granted
     "more time" included; at a hand's end, in the next window (None when it has none)."""
     if now is None or s.open is None or f is None or s.step_started < 0:
@@ -248,25 +278,41 @@ def _windows(s: TableSession) -> Windows:
     if s.open is None:
         return {"call": 0.0, "turn": 0.0, "charleston": 0.0, "next": 0.0}
     o = s.open.options
-    return {"call": o.call_window, "turn": o.turn_window, "charleston": o.charleston_window,
-            "next": o.next_window or 0.0}
+    return {
+        "call": o.call_window,
+        "turn": o.turn_window,
+        "charleston": o.charleston_window,
+        "next": o.next_window or 0.0,
+    }
 
 
-def _players(s: TableSession, f: SeatFacts | None, rv: RuleView | None,
-             connected: tuple[bool, ...] | None, names: Names) -> list[PlayerEntry]:
+def _players(
+    s: TableSession,
+    f: SeatFacts | None,
+    rv: RuleView | None,
+    connected: tuple[bool, ...] | None,
+    names: Names,
+) -> list[PlayerEntry]:
     out: list[PlayerEntry] = []
     for seat in SEATS:
         place = seat if f is None else f.seating[seat]
         rule: RulePlayerKeys = rv.player(f, seat) if f is not None and rv is not None else {}
-        out.append({
-            "seat": int(seat), "name": names[place], "wind": WIND_LETTERS[seat],
-            "score": int(s.match_scores[place]), "dead": rule.get("dead", False),
-            "connected": True if connected is None else connected[place],
-            "concealed_count": rule.get("concealed_count", 0),
-            "exposures": rule.get("exposures", []), "flowers": rule.get("flowers", []),
-            "discards": rule.get("discards", []),
-            "ready": s.phase is Phase.READY and place in s.inputs,
-            "thinking": s.phase is Phase.PLAY and place in s.thinking})
+        out.append(
+            {
+                "seat": int(seat),
+                "name": names[place],
+                "wind": WIND_LETTERS[seat],
+                "score": int(s.match_scores[place]),
+                "dead": rule.get("dead", False),
+                "connected": True if connected is None else connected[place],
+                "concealed_count": rule.get("concealed_count", 0),
+                "exposures": rule.get("exposures", []),
+                "flowers": rule.get("flowers", []),
+                "discards": rule.get("discards", []),
+                "ready": s.phase is Phase.READY and place in s.inputs,
+                "thinking": s.phase is Phase.PLAY and place in s.thinking,
+            }
+        )
     return out
 
 
@@ -274,24 +320,36 @@ def _offers(s: TableSession, f: SeatFacts | None, rv: RuleView | None) -> list[O
     if s.me is None or not _our_turn(s):
         return []
     if s.phase is Phase.READY:
-        return [Offer({"id": 0, "type": "ready", "label": "Ready to start", "tiles": [],
-                       "default": True}, lambda chosen: _Ready())]
+        return [
+            Offer(
+                {"id": 0, "type": "ready", "label": "Ready to start", "tiles": [], "default": True},
+                lambda chosen: _Ready(),
+            )
+        ]
     if s.phase is Phase.HAND_END:
         if not audit_done(s):
             return []  # the deck audit first (masked deck): "next" once it is over
         label = "See the final standings" if _last_hand(s) else "Next hand"
-        return [Offer({"id": 0, "type": "next", "label": label, "tiles": [],
-                       "default": True}, lambda chosen: _Next())]
-    if (s.phase is not Phase.PLAY or f is None or rv is None or f.me is None
-            or not ready_to_act(s)):
+        return [
+            Offer(
+                {"id": 0, "type": "next", "label": label, "tiles": [], "default": True},
+                lambda chosen: _Next(),
+            )
+        ]
+    if s.phase is not Phase.PLAY or f is None or rv is None or f.me is None or not ready_to_act(s):
         return []
     offers = rv.offers(f)
     if offers and more_time_allowed(s):  # always last: never the default
-        offers.append(Offer({"type": "more_time", "label": "More time", "tiles": [],
-                             "default": False}, lambda chosen: _MoreTime()))
+        offers.append(
+            Offer(
+                {"type": "more_time", "label": "More time", "tiles": [], "default": False},
+                lambda chosen: _MoreTime(),
+            )
+        )
     # the id first, as the contract lists it
-    return [replace(offer, entry={"id": index, **offer.entry})
-            for index, offer in enumerate(offers)]
+    return [
+        replace(offer, entry={"id": index, **offer.entry}) for index, offer in enumerate(offers)
+    ]
 
 
 def _last_hand(s: TableSession) -> bool:
@@ -307,72 +365,115 @@ def _last_hand(s: TableSession) -> bool:
     return ruleset_of(s.rules).match_over(played, s.match_hands)
 
 
-def _build(s: TableSession, now: float | None, connected: tuple[bool, ...] | None,
-           unreachable: tuple[Unreachable, ...] = (), current: Mapping[int, str] | None = None
-           ) -> tuple[SeatView, list[Offer]]:
+def _build(
+    s: TableSession,
+    now: float | None,
+    connected: tuple[bool, ...] | None,
+    unreachable: tuple[Unreachable, ...] = (),
+    current: Mapping[int, str] | None = None,
+) -> tuple[SeatView, list[Offer]]:
     rv = _rule_view(s)
     f = _facts(s)
     names = _shown_names(s, current or {})
     hand = s.hand
     waiting_places = sorted(p for p in s.awaiting if p not in s.inputs)
-    waiting = sorted(wind_of(f.seating, p) for p in waiting_places) if f is not None \
+    waiting = (
+        sorted(wind_of(f.seating, p) for p in waiting_places)
+        if f is not None
         else list(waiting_places)
+    )
     seat = _our_seat(s, f)
     # the rule set's half: the keys it knows, each in its place below (the shared default
     # where it says nothing, and before the table has rules)
     rule: RuleTableKeys = rv.table(f) if f is not None and rv is not None else {}
     phase = rule.get("phase", _PHASES[s.phase]) if s.phase is Phase.PLAY else _PHASES[s.phase]
     view: SeatView = {
-        "rules": "" if s.open is None else s.open.rules, "ruleset": _ruleset_words(s),
+        "rules": "" if s.open is None else s.open.rules,
+        "ruleset": _ruleset_words(s),
         "table": s.table.hex() if s.open is None else shown_name(s.open.name, 60) or "table",
         "practice": s.open is not None and s.open.options.deck is DeckKind.PRACTICE,
         "flowers": s.open is None or s.rules is None or s.rules.flowers(s.open.options),
         "hand_number": (hand.hand_no if hand is not None else s.hands_played) + 1,
-        "hands_in_match": s.match_hands, "seat": seat, "dealer": int(Seat.EAST),
-        "prevalent_wind": rule.get("prevalent_wind"), "phase": phase,
+        "hands_in_match": s.match_hands,
+        "seat": seat,
+        "dealer": int(Seat.EAST),
+        "prevalent_wind": rule.get("prevalent_wind"),
+        "phase": phase,
         "phase_detail": _DETAILS.get(s.phase, rule.get("phase_detail", "")),
-        "turn": rule.get("turn"), "waiting_for": sorted(int(w) for w in waiting),
+        "turn": rule.get("turn"),
+        "waiting_for": sorted(int(w) for w in waiting),
         "deadline": _deadline(s, f, waiting, now),
         "wall_remaining": rule.get("wall_remaining", 0),
         "players": _players(s, f, rv, _gone(connected, unreachable), names),
-        "hand": rule.get("hand", []), "drawn": rule.get("drawn"),
-        "last_discard": rule.get("last_discard"), "news": rule.get("news", []),
-        "received": rule.get("received", []), "hints": rule.get("hints", []),
-        "live_wins": rule.get("live_wins"), "result": rule.get("result"),
-        "windows": _windows(s), "next": None,
-        "history": _history(s, rv, names), "standings": _standings(s, names),
-        "unreachable": [], "waiting": None, "screen": "", "rack": [], "prompt": None}
-    if (f is not None and rv is not None and s.phase is Phase.PLAY and waiting
-            and phase in ("play", "claim", "charleston", "courtesy")):
+        "hand": rule.get("hand", []),
+        "drawn": rule.get("drawn"),
+        "last_discard": rule.get("last_discard"),
+        "news": rule.get("news", []),
+        "received": rule.get("received", []),
+        "hints": rule.get("hints", []),
+        "live_wins": rule.get("live_wins"),
+        "result": rule.get("result"),
+        "windows": _windows(s),
+        "next": None,
+        "history": _history(s, rv, names),
+        "standings": _standings(s, names),
+        "unreachable": [],
+        "waiting": None,
+        "screen": "",
+        "rack": [],
+        "prompt": None,
+    }
+    if (
+        f is not None
+        and rv is not None
+        and s.phase is Phase.PLAY
+        and waiting
+        and phase in ("play", "claim", "charleston", "courtesy")
+    ):
         view["phase_detail"] = rv.detail(f, waiting)
     if s.phase is Phase.HAND_END and f is not None:
         # what the countdown leads to, said once here for every frontend
-        view["next"] = {"waiting": sorted(int(w) for w in waiting), "deadline": view["deadline"],
-                        "then": "Final standings" if _last_hand(s) else "Next hand"}
+        view["next"] = {
+            "waiting": sorted(int(w) for w in waiting),
+            "deadline": view["deadline"],
+            "then": "Final standings" if _last_hand(s) else "Next hand",
+        }
         if waiting:
             who = ", ".join(names[f.place(w)] for w in waiting)
             view["phase_detail"] = f"Hand over: waiting for {who} to say next"
     view["unreachable"] = [_unreachable(f, u, names) for u in unreachable]
-    waited = [entry for u, entry in zip(unreachable, view["unreachable"], strict=True)
-              if u.place in waiting_places]
+    waited = [
+        entry
+        for u, entry in zip(unreachable, view["unreachable"], strict=True)
+        if u.place in waiting_places
+    ]
     if waited and s.phase is not Phase.OVER:
         view["phase_detail"] = "; ".join(_waiting_text(entry) for entry in waited)
     view["waiting"] = waiting_entry(
-        s, [(p, wind_of(f.seating, p) if f is not None else p, _name(s, p))
-            for p in waiting_places], {Seat(u.place): int(u.for_s) for u in unreachable}, now)
+        s,
+        [(p, wind_of(f.seating, p) if f is not None else p, _name(s, p)) for p in waiting_places],
+        {Seat(u.place): int(u.for_s) for u in unreachable},
+        now,
+    )
     if s.halted is not None:
         view["phase_detail"] = f"Table halted: {s.halted.describe()}"
-    if (view["result"] is None and f is not None and s.phase in (Phase.HAND_END, Phase.OVER)
-            and hand is not None and hand.outcome is not None
-            and hand.outcome.summary == UNFINISHED):     # stopped by a time call (steps.py)
+    if (
+        view["result"] is None
+        and f is not None
+        and s.phase in (Phase.HAND_END, Phase.OVER)
+        and hand is not None
+        and hand.outcome is not None
+        and hand.outcome.summary == UNFINISHED
+    ):  # stopped by a time call (steps.py)
         assert rv is not None
         view["result"] = rv.no_winner("unfinished", (0, 0, 0, 0), UNFINISHED)
     if view["result"] is not None:
         assert f is not None and rv is not None
         view["result"]["audit"] = _audit(s)
         shown = reveal_hands(s, f.engine, rv.concealed_slots)
-        view["result"]["hands"] = (None if shown.hands is None
-                                   else [list(tiles) for tiles in shown.hands])
+        view["result"]["hands"] = (
+            None if shown.hands is None else [list(tiles) for tiles in shown.hands]
+        )
         view["result"]["hands_detail"] = shown.detail
         _name_result(s, f, view["result"], names)
     view["screen"] = screen_of(view)
@@ -389,7 +490,7 @@ def rack_order(hand: Sequence[str], drawn: str | None) -> list[str]:
     rack = list(hand)
     if drawn is None or drawn not in rack:
         return rack
-    rack.reverse()   # the last tile of that code goes: the others keep their places
+    rack.reverse()  # the last tile of that code goes: the others keep their places
     rack.remove(drawn)
     rack.reverse()
     return [*rack, drawn]
@@ -416,8 +517,9 @@ def _prompt(phase: str, offers: Sequence[ActionEntry]) -> str | None:
     return "turn"
 
 
-def _gone(connected: tuple[bool, ...] | None,
-          unreachable: tuple[Unreachable, ...]) -> tuple[bool, ...] | None:
+def _gone(
+    connected: tuple[bool, ...] | None, unreachable: tuple[Unreachable, ...]
+) -> tuple[bool, ...] | None:
     """``connected`` with the unreachable places marked so."""
     if not unreachable:
         return connected
@@ -430,12 +532,16 @@ def _unreachable(f: SeatFacts | None, u: Unreachable, names: Names) -> Unreachab
     """One entry of the view's ``unreachable``: the seat as ``players`` numbers it."""
     place = Seat(u.place)
     seat = int(wind_of(f.seating, place)) if f is not None else int(place)
-    return {"seat": seat, "name": names[place], "for_s": int(u.for_s),
-            "last_address": u.last_address}
+    return {
+        "seat": seat,
+        "name": names[place],
+        "for_s": int(u.for_s),
+        "last_address": u.last_address,
+    }
 
 
 def _waiting_text(entry: UnreachableEntry) -> str:
-    """"Waiting for Bob: unreachable for 12 s, last address 169.254.1.2:7420"."""
+    """ "Waiting for Bob: unreachable for 12 s, last address 169.254.1.2:7420"."""
     text = f"Waiting for {entry['name']}: unreachable for {entry['for_s']} s"
     return text + (f", last address {entry['last_address']}" if entry["last_address"] else "")
 
@@ -447,9 +553,10 @@ def _name_result(s: TableSession, f: SeatFacts, result: HandResult, names: Names
     result["winner_name"] = None if winner is None else names[f.place(Seat(winner))]
     result["from_name"] = None if source is None else names[f.place(Seat(source))]
     payouts = [int(x) for x in result["payouts"]]
-    result["payments"] = [{"seat": int(w), "name": names[f.place(w)], "amount": payouts[w]}
-                          for w in SEATS]
-    scores = s.match_scores   # the hand over is in them (counted or waiting for "next")
+    result["payments"] = [
+        {"seat": int(w), "name": names[f.place(w)], "amount": payouts[w]} for w in SEATS
+    ]
+    scores = s.match_scores  # the hand over is in them (counted or waiting for "next")
     result["scores"] = [int(scores[f.place(w)]) for w in SEATS]
 
 
@@ -466,40 +573,69 @@ def _history(s: TableSession, rv: RuleView | None, names: Names) -> list[PastHan
         if outcomes is s.outcomes and named == names:
             made = found
     if made is None:
-        made = [_past_hand(rv, hand_no, outcome, seating,
-                           s.finals[i] if i < len(s.finals) else None, names)
-                for i, (hand_no, outcome, seating) in enumerate(s.outcomes)]
+        made = [
+            _past_hand(
+                rv, hand_no, outcome, seating, s.finals[i] if i < len(s.finals) else None, names
+            )
+            for i, (hand_no, outcome, seating) in enumerate(s.outcomes)
+        ]
         _HISTORY.append((s.outcomes, names, made))
         del _HISTORY[:-8]
-    out: list[PastHand] = [{**entry, "payments": [list(p) for p in entry["payments"]]}
-                           for entry in made]
+    out: list[PastHand] = [
+        {**entry, "payments": [list(p) for p in entry["payments"]]} for entry in made
+    ]
     hand = s.hand
-    if (s.phase is Phase.HAND_END and hand is not None and hand.outcome is not None
-            and hand.seating is not None):
+    if (
+        s.phase is Phase.HAND_END
+        and hand is not None
+        and hand.outcome is not None
+        and hand.seating is not None
+    ):
         out.append(_past_hand(rv, hand.hand_no, hand.outcome, hand.seating, hand.engine, names))
     return out
 
 
-def _past_hand(rv: RuleView | None, hand_no: int, outcome: HandOutcome, seating: Seating,
-               engine: Any, names: Names) -> PastHand:
+def _past_hand(
+    rv: RuleView | None,
+    hand_no: int,
+    outcome: HandOutcome,
+    seating: Seating,
+    engine: Any,
+    names: Names,
+) -> PastHand:
     def name(wind: object) -> str | None:
         return None if wind is None else names[seating[Seat(int(str(wind)))]]
 
     about: HandSummary
-    if outcome.summary == UNFINISHED:   # stopped by a time call (steps.py)
-        about = {"kind": "unfinished", "winner": None, "self_drawn": False, "from": None,
-                 "summary": outcome.summary}
+    if outcome.summary == UNFINISHED:  # stopped by a time call (steps.py)
+        about = {
+            "kind": "unfinished",
+            "winner": None,
+            "self_drawn": False,
+            "from": None,
+            "summary": outcome.summary,
+        }
     elif rv is not None and engine is not None:
         about = rv.summary(engine)
     else:  # no engine state kept (cannot happen in a session replayed by this code)
-        about = {"kind": "mahjong" if outcome.winner is not None else "draw",
-                 "winner": outcome.winner, "self_drawn": False, "from": None,
-                 "summary": outcome.summary}
-    return {"hand_number": hand_no + 1, "kind": about["kind"], "winner": name(about["winner"]),
-            "self_drawn": bool(about["self_drawn"]), "from": name(about["from"]),
-            "summary": about["summary"],
-            "payments": [[names[place], int(outcome.payments[wind_of(seating, place)])]
-                         for place in SEATS]}
+        about = {
+            "kind": "mahjong" if outcome.winner is not None else "draw",
+            "winner": outcome.winner,
+            "self_drawn": False,
+            "from": None,
+            "summary": outcome.summary,
+        }
+    return {
+        "hand_number": hand_no + 1,
+        "kind": about["kind"],
+        "winner": name(about["winner"]),
+        "self_drawn": bool(about["self_drawn"]),
+        "from": name(about["from"]),
+        "summary": about["summary"],
+        "payments": [
+            [names[place], int(outcome.payments[wind_of(seating, place)])] for place in SEATS
+        ],
+    }
 
 
 def _standings(s: TableSession, names: Names) -> list[StandingEntry] | None:
@@ -519,10 +655,10 @@ _NOT_CHEATING = frozenset({ProblemKind.STALLED, ProblemKind.MISSING, ProblemKind
 
 
 def _audit(s: TableSession) -> str:
-    """"ok", or what the checks found: proven or suspected misbehaviour (a slow or missing
+    """ "ok", or what the checks found: proven or suspected misbehaviour (a slow or missing
     seat is not an audit finding), or a masked deck's audit still running."""
     found = [p.describe() for p in s.problems if p.kind not in _NOT_CHEATING]
-    if found:   # bounded: the view's problems list the rest
+    if found:  # bounded: the view's problems list the rest
         more = f"; and {len(found) - 5:,} more" if len(found) > 5 else ""
         return "; ".join(found[:5]) + more
     hand = s.hand
@@ -531,14 +667,20 @@ def _audit(s: TableSession) -> str:
     return "ok"
 
 
-_Key = tuple[float | None, tuple[bool, ...] | None, tuple[Unreachable, ...],
-             tuple[tuple[int, str], ...]]
+_Key = tuple[
+    float | None, tuple[bool, ...] | None, tuple[Unreachable, ...], tuple[tuple[int, str], ...]
+]
 _CACHE: list[tuple[TableSession, _Key, SeatView, list[Offer]]] = []
 
 
-def _cached(s: TableSession, now: float | None, connected: tuple[bool, ...] | None = None,
-            any_key: bool = False, unreachable: tuple[Unreachable, ...] = (),
-            names: tuple[tuple[int, str], ...] = ()) -> tuple[SeatView, list[Offer]]:
+def _cached(
+    s: TableSession,
+    now: float | None,
+    connected: tuple[bool, ...] | None = None,
+    any_key: bool = False,
+    unreachable: tuple[Unreachable, ...] = (),
+    names: tuple[tuple[int, str], ...] = (),
+) -> tuple[SeatView, list[Offer]]:
     """The view of a session value (sessions are immutable), built once per ``now``,
     ``connected``, ``unreachable`` and ``names``; the offers depend on none of them, so
     ``resolve_action`` takes any."""
@@ -559,10 +701,13 @@ def offered_entries(session: TableSession) -> list[ActionEntry]:
     return [offer.entry for offer in offers]
 
 
-def build_seat_view(session: TableSession, now: float | None = None,
-                    connected: Sequence[bool] | None = None,
-                    unreachable: Sequence[Unreachable] = (),
-                    names: Mapping[int, str] | None = None) -> SeatViewEvent:
+def build_seat_view(
+    session: TableSession,
+    now: float | None = None,
+    connected: Sequence[bool] | None = None,
+    unreachable: Sequence[Unreachable] = (),
+    names: Mapping[int, str] | None = None,
+) -> SeatViewEvent:
     """``{"view": VIEW, "legal_actions": [ACTION, ...]}`` for our seat (plain, msgpack-able).
 
     ``now`` (the caller's monotonic clock) lets ``deadline`` say how many seconds are left in
@@ -583,14 +728,19 @@ def build_seat_view(session: TableSession, now: float | None = None,
     away = tuple(sorted(unreachable, key=lambda u: u.place))
     if any(not 0 <= u.place < len(SEATS) for u in away):
         raise ValueError("an unreachable place is 0-3")
-    current = tuple(sorted((int(p), str(n)) for p, n in (names or {}).items()
-                           if 0 <= int(p) < len(SEATS)))
+    current = tuple(
+        sorted((int(p), str(n)) for p, n in (names or {}).items() if 0 <= int(p) < len(SEATS))
+    )
     view, offers = _cached(session, now, alive, unreachable=away, names=current)
     return {"view": _copy(view), "legal_actions": [_copy(o.entry) for o in offers]}
 
 
-def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] = (),
-                   expected: Mapping[str, Any] | None = None) -> object:
+def resolve_action(
+    session: TableSession,
+    action_id: int,
+    tiles: Sequence[str] = (),
+    expected: Mapping[str, Any] | None = None,
+) -> object:
     """The engine action (or the lobby's ``TableReady``) for ACTION ``action_id`` of the
     current view, with the ``tiles`` chosen for a "choose" action. ``IllegalAction`` with the
     reason when the id is not offered now or the tiles are not a valid choice.
@@ -606,10 +756,13 @@ def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] =
             raise IllegalAction("there is nothing for this seat to do now")
         raise IllegalAction(f"no action {action_id} now: choose 0 to {len(offers) - 1}")
     offer = offers[action_id]
-    if expected is not None and any(expected.get(k) != offer.entry.get(k)
-                                    for k in ("type", "label", "tiles", "choose")):
-        raise IllegalAction("the table has moved on since that view: look at the new one "
-                            f"(action {action_id} is now {offer.entry['label']!r})")
+    if expected is not None and any(
+        expected.get(k) != offer.entry.get(k) for k in ("type", "label", "tiles", "choose")
+    ):
+        raise IllegalAction(
+            "the table has moved on since that view: look at the new one "
+            f"(action {action_id} is now {offer.entry['label']!r})"
+        )
     chosen = [str(t) for t in tiles]
     want = offer.entry.get("choose")
     if want is None:
@@ -625,13 +778,17 @@ def resolve_action(session: TableSession, action_id: int, tiles: Sequence[str] =
 
 def _check_choice(entry: ActionEntry, chosen: list[str], want: int) -> None:
     if len(chosen) != want:
-        raise IllegalAction(f"choose exactly {want} tile{'s' if want != 1 else ''} for "
-                            f"{entry['label']!r}, not {len(chosen)}")
+        raise IllegalAction(
+            f"choose exactly {want} tile{'s' if want != 1 else ''} for "
+            f"{entry['label']!r}, not {len(chosen)}"
+        )
     offered = list(entry.get("tiles") or ())
     for code in chosen:
         if code not in offered:
-            raise IllegalAction(f"{code!r} is not one of the tiles you may choose here"
-                                + (" (jokers are never passed)" if code == "J" else ""))
+            raise IllegalAction(
+                f"{code!r} is not one of the tiles you may choose here"
+                + (" (jokers are never passed)" if code == "J" else "")
+            )
         offered.remove(code)
 
 
@@ -641,4 +798,3 @@ def _copy(value: Any) -> Any:
     if isinstance(value, list):
         return [_copy(v) for v in value]
     return value
-

@@ -12,8 +12,17 @@ from fourwinds.protocol.tiles import Kind
 from .codec import ActionCodec, encode
 from .wire import WireError, need_bytes, need_list
 
-BODIES = (M.Commit, M.Echo, M.Reveal, M.CommitEvidence, M.WallPass, M.PublicReveal,
-          M.TransferNotice, M.Complaint, M.AuditReveal)
+BODIES = (
+    M.Commit,
+    M.Echo,
+    M.Reveal,
+    M.CommitEvidence,
+    M.WallPass,
+    M.PublicReveal,
+    M.TransferNotice,
+    M.Complaint,
+    M.AuditReveal,
+)
 _CODEC = ActionCodec((*BODIES, M.KeyDelivery, M.KeyProof))
 
 
@@ -54,19 +63,34 @@ def _common(plain: object) -> Message | None:
         return None
     if plain[0] == "KeyDelivery" and len(plain) == 6:
         _, context, seat, recipient, wall_digest, proofs = plain
-        if (type(context) is not bytes or type(seat) is not int or type(recipient) is not int
-                or type(wall_digest) is not bytes):
+        if (
+            type(context) is not bytes
+            or type(seat) is not int
+            or type(recipient) is not int
+            or type(wall_digest) is not bytes
+        ):
             return None
         sender, to, keys = _SEAT_OF.get(seat), _SEAT_OF.get(recipient), _proofs(proofs)
         if sender is None or to is None or keys is None:
             return None
         return M.KeyDelivery(context, sender, to, wall_digest, keys)
-    if (plain[0] == "Signed" and len(plain) == 3 and type(plain[2]) is bytes
-            and len(plain[2]) == 64 and type(plain[1]) is list and len(plain[1]) == 7
-            and plain[1][0] == "PublicReveal"):
+    if (
+        plain[0] == "Signed"
+        and len(plain) == 3
+        and type(plain[2]) is bytes
+        and len(plain[2]) == 64
+        and type(plain[1]) is list
+        and len(plain[1]) == 7
+        and plain[1][0] == "PublicReveal"
+    ):
         _, context, seat, slot, kind, own_key, proofs = plain[1]
-        if (type(context) is not bytes or type(seat) is not int or type(slot) is not int
-                or type(kind) is not int or type(own_key) is not bytes):
+        if (
+            type(context) is not bytes
+            or type(seat) is not int
+            or type(slot) is not int
+            or type(kind) is not int
+            or type(own_key) is not bytes
+        ):
             return None
         sender, face, keys = _SEAT_OF.get(seat), _KIND_OF.get(kind), _proofs(proofs)
         if sender is None or face is None or keys is None:

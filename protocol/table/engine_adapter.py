@@ -62,9 +62,9 @@ class EngineDelegate(Generic[S, A]):
         return fields_as_faces(faces, action)
 
 
-def fields_as_faces(faces: Sequence[Any], action: Any,
-                    read: Mapping[str, Callable[[Any], object]] | None = None
-                    ) -> tuple[object, ...] | None:
+def fields_as_faces(
+    faces: Sequence[Any], action: Any, read: Mapping[str, Callable[[Any], object]] | None = None
+) -> tuple[object, ...] | None:
     """The fields of an action (a dataclass), each tile it names by slot (``slot``, ``tiles``,
     ``slots``) read as its face, and a field ``read`` names read by its function instead; None
     for an action that is no dataclass."""

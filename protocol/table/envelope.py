@@ -120,9 +120,20 @@ class Envelope:
         held: bytes | None = self.__dict__.get("header")
         if held is None:
             held = self.__dict__["header"] = pack(
-                [DOMAIN, self.version, self.table, int(self.seat), self.seq, self.prev,
-                 self.step, self.state, -1 if self.to is None else int(self.to),
-                 int(self.kind), self.body_hash])
+                [
+                    DOMAIN,
+                    self.version,
+                    self.table,
+                    int(self.seat),
+                    self.seq,
+                    self.prev,
+                    self.step,
+                    self.state,
+                    -1 if self.to is None else int(self.to),
+                    int(self.kind),
+                    self.body_hash,
+                ]
+            )
         return held
 
     # msg_hash and wire are kept in the instance once made (like functools.cached_property,
@@ -145,9 +156,21 @@ class Envelope:
         held: bytes | None = self.__dict__.get("wire")
         if held is None:
             held = self.__dict__["wire"] = pack(
-                [self.version, self.table, int(self.seat), self.seq, self.prev, self.step,
-                 self.state, -1 if self.to is None else int(self.to), int(self.kind),
-                 self.body_hash, self.signature, self.body])
+                [
+                    self.version,
+                    self.table,
+                    int(self.seat),
+                    self.seq,
+                    self.prev,
+                    self.step,
+                    self.state,
+                    -1 if self.to is None else int(self.to),
+                    int(self.kind),
+                    self.body_hash,
+                    self.signature,
+                    self.body,
+                ]
+            )
         return held
 
     def redacted(self) -> Envelope:
@@ -161,12 +184,35 @@ class Envelope:
         return self.to is None
 
 
-def seal(key: SigningKey, *, version: int, table: bytes, seat: Seat, seq: int,
-         prev: bytes, step: int, state: bytes, to: Seat | None, kind: MsgKind,
-         body: bytes) -> Envelope:
+def seal(
+    key: SigningKey,
+    *,
+    version: int,
+    table: bytes,
+    seat: Seat,
+    seq: int,
+    prev: bytes,
+    step: int,
+    state: bytes,
+    to: Seat | None,
+    kind: MsgKind,
+    body: bytes,
+) -> Envelope:
     """Sign a new message (Ed25519 is deterministic: same inputs, same bytes)."""
-    unsigned = Envelope(version, table, seat, seq, prev, step, state, to, kind,
-                        hashlib.sha256(body).digest(), b"", body)
+    unsigned = Envelope(
+        version,
+        table,
+        seat,
+        seq,
+        prev,
+        step,
+        state,
+        to,
+        kind,
+        hashlib.sha256(body).digest(),
+        b"",
+        body,
+    )
     return evolve(unsigned, signature=key.sign(unsigned.header_bytes()))
 
 
@@ -175,8 +221,10 @@ def decode(data: object) -> Envelope:
     items = need_list(unpack(data), "envelope", length=12)
     version = need_int(items[0], "version", 0, 2**16)
     if not SUPPORTED_VERSIONS[0] <= version <= SUPPORTED_VERSIONS[1]:
-        raise WireError(f"protocol version {version} is not supported "
-                        f"(this seat speaks {SUPPORTED_VERSIONS[0]}..{SUPPORTED_VERSIONS[1]})")
+        raise WireError(
+            f"protocol version {version} is not supported "
+            f"(this seat speaks {SUPPORTED_VERSIONS[0]}..{SUPPORTED_VERSIONS[1]})"
+        )
     table = need_bytes(items[1], "table id", TABLE_ID_LEN)
     seat = SEATS[need_int(items[2], "seat", 0, 3)]
     seq = need_int(items[3], "seq", 0, MAX_SEQ)
@@ -191,8 +239,20 @@ def decode(data: object) -> Envelope:
     body_hash = need_bytes(items[9], "body hash", HASH_LEN)
     signature = need_bytes(items[10], "signature", 64)
     body = None if items[11] is None else need_bytes(items[11], "body")
-    env = Envelope(version, table, seat, seq, prev, step, state,
-                   None if to_raw < 0 else SEATS[to_raw], kind, body_hash, signature, body)
+    env = Envelope(
+        version,
+        table,
+        seat,
+        seq,
+        prev,
+        step,
+        state,
+        None if to_raw < 0 else SEATS[to_raw],
+        kind,
+        body_hash,
+        signature,
+        body,
+    )
     env.__dict__["wire"] = data  # keep the bytes as received (persisted and forwarded as is)
     return env
 
@@ -218,13 +278,16 @@ def unbundle(data: bytes) -> tuple[bytes, tuple[bytes, ...]]:
 def verify(envelope: Envelope, public_key: Verifier) -> None:
     """Check the signature and, when present, the body against its hash."""
     if not public_key.check(envelope.signature, envelope.header_bytes()):
-        raise BadSignature(f"bad signature on a message claiming seat {envelope.seat.name} "
-                           f"seq {envelope.seq}") from None
+        raise BadSignature(
+            f"bad signature on a message claiming seat {envelope.seat.name} seq {envelope.seq}"
+        ) from None
     check_body(envelope)
 
 
 def check_body(envelope: Envelope) -> None:
     """The body, when present, against the hash its header names."""
     if envelope.body is not None and hashlib.sha256(envelope.body).digest() != envelope.body_hash:
-        raise BadSignature(f"body of seat {envelope.seat.name} seq {envelope.seq} does not "
-                           "match its signed hash (altered in transit)")
+        raise BadSignature(
+            f"body of seat {envelope.seat.name} seq {envelope.seq} does not "
+            "match its signed hash (altered in transit)"
+        )

@@ -61,8 +61,10 @@ def _vouched(s: TableSession, main: Envelope, items: list[Envelope]) -> bool:
         return False
     expected = main.seq - len(items)
     after = (*items[1:], main)
-    if any(item.seat != main.seat or item.seq != expected + i or nxt.prev != item.msg_hash
-           for i, (item, nxt) in enumerate(zip(items, after, strict=True))):
+    if any(
+        item.seat != main.seat or item.seq != expected + i or nxt.prev != item.msg_hash
+        for i, (item, nxt) in enumerate(zip(items, after, strict=True))
+    ):
         return False
     try:
         verify(main, verifier)
@@ -71,8 +73,14 @@ def _vouched(s: TableSession, main: Envelope, items: list[Envelope]) -> bool:
     return True
 
 
-def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None = None,
-                 vouched: bool = False, checked: bool = False) -> TableSession:
+def _receive_one(
+    s: TableSession,
+    payload: bytes,
+    acc: Acc,
+    env: Envelope | None = None,
+    vouched: bool = False,
+    checked: bool = False,
+) -> TableSession:
     """One message; ``env`` when already decoded. ``vouched``: a carried message whose
     bundle's signature covers it (see ``receive``); ``checked``: its signature is checked."""
     try:
@@ -83,8 +91,9 @@ def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None
     except WireError as error:
         return report(s, acc, Problem(ProblemKind.MALFORMED, None, error.problem))
     if env.table != s.table:
-        return report(s, acc, Problem(ProblemKind.WRONG_TABLE, None,
-                                      f"message for table {env.table.hex()}"))
+        return report(
+            s, acc, Problem(ProblemKind.WRONG_TABLE, None, f"message for table {env.table.hex()}")
+        )
     if s.me is not None and env.seat != s.me and env.to is not None:
         if env.body is None and env.to == s.me:
             return s  # the redacted form of a message to us: we wait for the full one
@@ -101,13 +110,21 @@ def _receive_one(s: TableSession, payload: bytes, acc: Acc, env: Envelope | None
             return evolve(s, early=(*s.early, payload))
         return s
     chain = s.chains[env.seat]
-    if env.kind is MsgKind.JOIN and (not chain.accepted or chain.accepted[0].msg_hash
-                                     != env.msg_hash):
-        return report(s, acc, Problem(ProblemKind.REFUSED_JOIN, None,
-                                      f"place {int(env.seat)} is already seated"))
+    if env.kind is MsgKind.JOIN and (
+        not chain.accepted or chain.accepted[0].msg_hash != env.msg_hash
+    ):
+        return report(
+            s,
+            acc,
+            Problem(ProblemKind.REFUSED_JOIN, None, f"place {int(env.seat)} is already seated"),
+        )
     held = chain.accepted[env.seq] if env.seq < chain.next_seq else chain.pending.get(env.seq)
-    if held is not None and held.msg_hash == env.msg_hash and (
-            held.body == env.body or env.body is None) and env.seq < chain.next_seq:
+    if (
+        held is not None
+        and held.msg_hash == env.msg_hash
+        and (held.body == env.body or env.body is None)
+        and env.seq < chain.next_seq
+    ):
         return s  # an exact duplicate (or its redacted form): nothing to check or do
     if not checked and not (vouched and (held is None or held.msg_hash == env.msg_hash)):
         try:  # a vouched message that contradicts one we hold is checked: proof must be signed
@@ -157,19 +174,32 @@ def on_accuse(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
     assert isinstance(body, Accuse)
     try:
         first, second = decode(body.first), decode(body.second)
-        same = (first.table == second.table == s.table and first.seat == second.seat
-                and first.seq == second.seq and first.msg_hash != second.msg_hash)
+        same = (
+            first.table == second.table == s.table
+            and first.seat == second.seat
+            and first.seq == second.seq
+            and first.msg_hash != second.msg_hash
+        )
         verifier = s.verifiers[first.seat]
         if not same or verifier is None:
             raise WireError("the two messages are not one seat's fork")
         verify(first, verifier)
         verify(second, verifier)
     except WireError as error:
-        return report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, env.seat,
-                                      f"false accusation: {error.problem}", env.step))
-    problem = Problem(ProblemKind.EQUIVOCATION, first.seat,
-                      f"two different signed messages for seq {first.seq} "
-                      f"(reported by seat {int(env.seat)})", first.step, (body.first, body.second))
+        return report(
+            s,
+            acc,
+            Problem(
+                ProblemKind.ILLEGAL_ACTION, env.seat, f"false accusation: {error.problem}", env.step
+            ),
+        )
+    problem = Problem(
+        ProblemKind.EQUIVOCATION,
+        first.seat,
+        f"two different signed messages for seq {first.seq} (reported by seat {int(env.seat)})",
+        first.step,
+        (body.first, body.second),
+    )
     if s.halted is None:
         s = report(s, acc, problem)
     return halt(s, acc, problem)
@@ -180,9 +210,19 @@ def send(s: TableSession, acc: Acc, body: Body, to: Seat | None = None) -> Table
     leaves with the call's other messages (see ``outgoing``)."""
     assert s.me is not None and s.key is not None
     chain = s.chains[s.me]
-    env = seal(s.key, version=s.version, table=s.table, seat=s.me, seq=chain.next_seq,
-               prev=chain.head, step=s.step, state=s.step_hash or s.lobby_hash(), to=to,
-               kind=KIND_OF[type(body)], body=encode_body(body))
+    env = seal(
+        s.key,
+        version=s.version,
+        table=s.table,
+        seat=s.me,
+        seq=chain.next_seq,
+        prev=chain.head,
+        step=s.step,
+        state=s.step_hash or s.lobby_hash(),
+        to=to,
+        kind=KIND_OF[type(body)],
+        body=encode_body(body),
+    )
     acc.sent.append(env)
     return accept(s, env, acc)
 
@@ -240,4 +280,3 @@ def _lacking(ours: tuple[Envelope, ...], first: int, seq: int, place: Seat) -> l
         full = env.seq >= first and env.to in (None, place)
         run.append(env.encode() if full else env.redacted().encode())
     return run[::-1]
-

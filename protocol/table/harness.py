@@ -69,8 +69,11 @@ class Harness:
         self.problems[place].extend(p for p in step.problems if isinstance(p, Problem))
         self.events[place].extend(step.events)
         for out in step.outgoing:
-            payloads = [out.payload] if self.intercept is None else list(
-                self.intercept(place, out.payload))
+            payloads = (
+                [out.payload]
+                if self.intercept is None
+                else list(self.intercept(place, out.payload))
+            )
             targets = [out.to] if out.to is not None else [p for p in SEATS if p != place]
             for payload in payloads:
                 self.queue.extend((t, payload) for t in targets)
@@ -79,17 +82,32 @@ class Harness:
         return all(s.phase in (Phase.OVER, Phase.HALTED) for s in self.sessions)
 
 
-def open_harness(rules: str, seed: bytes, *, rules_text: str = "",
-                 options: TableOptions | None = None) -> Harness:
+def open_harness(
+    rules: str, seed: bytes, *, rules_text: str = "", options: TableOptions | None = None
+) -> Harness:
     """A table opened by place 0 and joined by places 1-3 (joins still to be delivered)."""
     entropy = [hashlib.sha256(b"entropy" + seed + bytes([p])).digest() for p in SEATS]
-    first = new_table("harness", rules, seat_key(seed, 0), entropy[0], 0.0,
-                      rules_text=rules_text, options=options, player="seat 0")
+    first = new_table(
+        "harness",
+        rules,
+        seat_key(seed, 0),
+        entropy[0],
+        0.0,
+        rules_text=rules_text,
+        options=options,
+        player="seat 0",
+    )
     open_payload = first.outgoing[0].payload
     h = Harness(seed, [first.session] * 4, [list(first.persist), [], [], []])
     for place in SEATS[1:]:
-        step = join_table(open_payload, place, seat_key(seed, place), entropy[place], 0.0,
-                          player=f"seat {int(place)}")
+        step = join_table(
+            open_payload,
+            place,
+            seat_key(seed, place),
+            entropy[place],
+            0.0,
+            player=f"seat {int(place)}",
+        )
         h.take(place, step)
     return h
 
@@ -129,8 +147,14 @@ def deliver_one(h: Harness, index: int = 0, duplicate: bool = False) -> None:
     h.take(place, handle_message(h.sessions[place], payload, h.now))
 
 
-def run(h: Harness, rng: Rng | None = None, *, duplicates: int = 0, max_rounds: int = 200_000,
-        bots: Sequence[Seat] = SEATS) -> Harness:
+def run(
+    h: Harness,
+    rng: Rng | None = None,
+    *,
+    duplicates: int = 0,
+    max_rounds: int = 200_000,
+    bots: Sequence[Seat] = SEATS,
+) -> Harness:
     """Deliver and play until every seat is over (or halted) or nothing can move.
 
     With ``rng``: random delivery order, bots acting at random moments, and a duplicate of a
@@ -204,7 +228,13 @@ def catch_up(h: Harness, place: Seat) -> None:
     h.take(place, tick(h.sessions[place], h.now))
 
 
-def play_match(rules: str, seed: bytes, *, rules_text: str = "",
-               options: TableOptions | None = None, rng: Rng | None = None) -> Harness:
+def play_match(
+    rules: str,
+    seed: bytes,
+    *,
+    rules_text: str = "",
+    options: TableOptions | None = None,
+    rng: Rng | None = None,
+) -> Harness:
     """A whole match of four built-in bots."""
     return run(open_harness(rules, seed, rules_text=rules_text, options=options), rng)

@@ -39,8 +39,9 @@ from .values import evolve
 from .wire import WireError
 
 
-def base_session(me: Seat | None, identity_private_key: bytes | None, secret: bytes,
-                 table: bytes) -> TableSession:
+def base_session(
+    me: Seat | None, identity_private_key: bytes | None, secret: bytes, table: bytes
+) -> TableSession:
     key = None if identity_private_key is None else private_key_from_bytes(identity_private_key)
     return TableSession(me=me, key=key, secret=secret, table=table)
 
@@ -63,10 +64,17 @@ def derive_secret(entropy: bytes) -> bytes:
     return hashlib.sha256(b"fourwinds-seat-secret\0" + entropy).digest()
 
 
-def open_table(name: str, rules: str, identity_private_key: bytes, entropy: bytes, *,
-               rules_text_name: str = "", rules_text: str = "",
-               options: TableOptions | None = None, player: str = "",
-               ) -> tuple[TableSession, Acc]:
+def open_table(
+    name: str,
+    rules: str,
+    identity_private_key: bytes,
+    entropy: bytes,
+    *,
+    rules_text_name: str = "",
+    rules_text: str = "",
+    options: TableOptions | None = None,
+    player: str = "",
+) -> tuple[TableSession, Acc]:
     """The creator's session, after signing its Open message."""
     key = private_key_from_bytes(identity_private_key)
     pub = public_key_bytes(key)
@@ -75,8 +83,9 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
         adapter = rules_for(rules, rules_text)
     except KeyError as error:
         raise LocalProtocolError(str(error.args[0])) from None
-    problem = (rules_text_problem(rules, rules_text)
-               or adapter.option_problem(options or TableOptions()))
+    problem = rules_text_problem(rules, rules_text) or adapter.option_problem(
+        options or TableOptions()
+    )
     if problem:
         raise LocalProtocolError(problem)
     table = hashlib.sha256(b"fourwinds-table-id\0" + pub + secret).digest()[:16]
@@ -84,8 +93,9 @@ def open_table(name: str, rules: str, identity_private_key: bytes, entropy: byte
     acc = Acc(0.0, lobby=LOBBY)
     acc.persist.append(genesis_record(s.me, table, secret))
     options = options or TableOptions()
-    body = Open(name, rules, rules_text_name, rules_text, options, table_versions(options), pub,
-                player)
+    body = Open(
+        name, rules, rules_text_name, rules_text, options, table_versions(options), pub, player
+    )
     s = _set_open(s, body)
     return send(s, acc, body), acc
 
@@ -102,8 +112,9 @@ def is_open_message(payload: bytes) -> bool:
     return env.kind is MsgKind.OPEN and env.seat == 0 and env.seq == 0
 
 
-def join(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy: bytes,
-         player: str = "") -> tuple[TableSession, Acc]:
+def join(
+    open_payload: bytes, place: Seat, identity_private_key: bytes, entropy: bytes, player: str = ""
+) -> tuple[TableSession, Acc]:
     """A joiner's session for the table an Open message describes, asking for ``place``."""
     if place == 0:
         raise LocalProtocolError("place 0 is the creator's")
@@ -124,11 +135,14 @@ def join(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy:
     if hi < mine[0] or lo > mine[1]:
         why = ""
         if s.open.options.deck is DeckKind.MASKED and hi < X25519_WALL_SINCE:
-            why = (f" (its masked wall is the Edwards one of versions before "
-                   f"{X25519_WALL_SINCE}: update the creator's fourwinds, or play a practice "
-                   f"table)")
-        raise LocalProtocolError(f"the table speaks protocol {lo}..{hi}, this seat "
-                                 f"{mine[0]}..{mine[1]} for it{why}")
+            why = (
+                f" (its masked wall is the Edwards one of versions before "
+                f"{X25519_WALL_SINCE}: update the creator's fourwinds, or play a practice "
+                f"table)"
+            )
+        raise LocalProtocolError(
+            f"the table speaks protocol {lo}..{hi}, this seat {mine[0]}..{mine[1]} for it{why}"
+        )
     assert s.key is not None
     body = Join(public_key_bytes(s.key), mine, player)
     return send(s, acc, body, to=Seat(0)), acc
@@ -145,8 +159,7 @@ def _set_open(s: TableSession, body: Open) -> TableSession:
     verifiers = list(s.verifiers)
     keys[0] = body.public_key
     verifiers[0] = public_key_from_bytes(body.public_key)
-    return evolve(s, open=body, rules=rules,
-                   public_keys=tuple(keys), verifiers=tuple(verifiers))
+    return evolve(s, open=body, rules=rules, public_keys=tuple(keys), verifiers=tuple(verifiers))
 
 
 def bootstrap_open(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
@@ -207,8 +220,13 @@ def _join_record(payload: bytes) -> bytes:
 
 def creator_seats(s: TableSession, acc: Acc) -> TableSession:
     """Once places 1-3 are taken, the creator signs the Seating (automatic)."""
-    if (s.me != 0 or s.phase is not Phase.LOBBY or any(j is None for j in s.joins[1:])
-            or s.chains[0].next_seq > 1 or s.open is None):
+    if (
+        s.me != 0
+        or s.phase is not Phase.LOBBY
+        or any(j is None for j in s.joins[1:])
+        or s.chains[0].next_seq > 1
+        or s.open is None
+    ):
         return s
     bodies = [_join_body(decode(j)) for j in s.joins[1:] if j is not None]
     highest = min([s.open.versions[1], *(b.versions[1] for b in bodies)])
@@ -236,18 +254,26 @@ def on_seating(s: TableSession, env: Envelope, acc: Acc) -> TableSession:
             raise WireError("seating: one key in two places")
         low, high = table_versions(s.open.options) if s.open is not None else SUPPORTED_VERSIONS
         if not low <= body.version <= high:
-            raise WireError(f"seating: version {body.version} is not one this seat plays "
-                            f"this table at ({low}..{high})")
+            raise WireError(
+                f"seating: version {body.version} is not one this seat plays "
+                f"this table at ({low}..{high})"
+            )
     except WireError as error:
         problem = Problem(ProblemKind.ILLEGAL_ACTION, Seat(0), error.problem)
         return halt(report(s, acc, problem), acc, problem)
-    s = evolve(s, public_keys=tuple(keys), version=body.version, seating_hash=env.msg_hash,
-                verifiers=tuple(public_key_from_bytes(k) for k in keys if k is not None))
+    s = evolve(
+        s,
+        public_keys=tuple(keys),
+        version=body.version,
+        seating_hash=env.msg_hash,
+        verifiers=tuple(public_key_from_bytes(k) for k in keys if k is not None),
+    )
     for join_env in joins:
         s = accept(s, join_env, acc)
     if s.me is not None and s.key is not None and keys[s.me] != public_key_bytes(s.key):
-        problem = Problem(ProblemKind.REFUSED_JOIN, None,
-                          f"place {int(s.me)} went to another player")
+        problem = Problem(
+            ProblemKind.REFUSED_JOIN, None, f"place {int(s.me)} went to another player"
+        )
         return halt(report(s, acc, problem), acc, problem)
     acc.events.append(TableSeated(tuple(k for k in keys if k is not None), body.version))
     s = start_step(s, Phase.READY, acc, ())
@@ -263,8 +289,9 @@ def keep_joins(s: TableSession, keys: Collection[bytes]) -> TableSession:
     the Seating the places are fixed by a signed message, and the session is unchanged."""
     if s.me != 0 or s.phase is not Phase.LOBBY:
         return s
-    kept = tuple(j if j is None or _join_body(decode(j)).public_key in keys else None
-                 for j in s.joins)
+    kept = tuple(
+        j if j is None or _join_body(decode(j)).public_key in keys else None for j in s.joins
+    )
     return s if kept == s.joins else evolve(s, joins=kept)
 
 
@@ -276,6 +303,10 @@ def seated(s: TableSession) -> bool:
 __all__ = ["SEATS", "base_session", "join", "keep_joins", "open_table", "seated"]
 
 
-LOBBY = LobbyHandlers(bootstrap_open=bootstrap_open, creator_join=creator_join,
-                      on_seating=on_seating, creator_seats=creator_seats)
+LOBBY = LobbyHandlers(
+    bootstrap_open=bootstrap_open,
+    creator_join=creator_join,
+    on_seating=on_seating,
+    creator_seats=creator_seats,
+)
 """The lobby's handlers, for every ``Acc`` of a table session (see ``acc.py``)."""

@@ -81,8 +81,13 @@ def start_wall(s: TableSession, acc: Acc) -> TableSession:
     secret = hmac.new(s.secret, b"fourwinds-deck\0" + context, hashlib.sha256).digest()
     # Every deck message reaches the deck in its sender's checked envelope, whose seat
     # on_deck_message matches with the message's: its inner signature is not checked again.
-    deck = MaskedDeck.create(deck_description(s, context),
-                             mine, Entropy(secret + secret), signer, transport_authenticated)
+    deck = MaskedDeck.create(
+        deck_description(s, context),
+        mine,
+        Entropy(secret + secret),
+        signer,
+        transport_authenticated,
+    )
     state, outputs = deck.start()
     s = evolve(s, hand=evolve(hand, deck=deck, deck_state=state))
     return handle_outputs(s, acc, outputs)
@@ -95,8 +100,7 @@ def sign_bytes(key: SigningKey, data: bytes) -> bytes:
 
 def wall_built(s: TableSession) -> bool:
     hand = s.hand
-    return hand is not None and hand.passes_seen >= PASSES and (
-        s.me is None or hand.wall_ready)
+    return hand is not None and hand.passes_seen >= PASSES and (s.me is None or hand.wall_ready)
 
 
 def deal(s: TableSession, acc: Acc) -> TableSession:
@@ -155,9 +159,16 @@ def handle_outputs(s: TableSession, acc: Acc, outputs: Iterable[object]) -> Tabl
             s = evolve(s, hand=evolve(hand, moving=moving))
         elif isinstance(out, AuditFinished):
             for blame in out.blames:
-                s = report(s, acc, Problem(ProblemKind.FALSE_FACE, hand.seating[blame.seat],
-                                           f"deck audit: {blame.cheat.value}: {blame.detail}",
-                                           s.step))
+                s = report(
+                    s,
+                    acc,
+                    Problem(
+                        ProblemKind.FALSE_FACE,
+                        hand.seating[blame.seat],
+                        f"deck audit: {blame.cheat.value}: {blame.detail}",
+                        s.step,
+                    ),
+                )
             hand = s.hand
             assert hand is not None
             # the whole wall as the four revealed permutations put it: shown at the hand's
@@ -187,8 +198,9 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
         assert isinstance(body, DeckMsg)
         message = decode_message(body.message)
     except WireError as error:
-        return report(s, acc, Problem(ProblemKind.MALFORMED, env.seat, error.problem,
-                                      env.step)), True
+        return report(
+            s, acc, Problem(ProblemKind.MALFORMED, env.seat, error.problem, env.step)
+        ), True
     inner = message.body if isinstance(message, Signed) else message
     if getattr(inner, "context", None) != deck_context(s, hand.hand_no):
         return s, False  # for a later hand: wait until we get there
@@ -196,13 +208,25 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
     if getattr(inner, "seat", None) != sender:
         # The envelope's signature proves who sent it; a deck message speaks for its sender
         # only. (Else a seat could replay or forge messages that get another seat blamed.)
-        return report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, env.seat,
-                                      "a deck message in another seat's name", env.step)), True
+        return report(
+            s,
+            acc,
+            Problem(
+                ProblemKind.ILLEGAL_ACTION,
+                env.seat,
+                "a deck message in another seat's name",
+                env.step,
+            ),
+        ), True
     if isinstance(inner, WallPass):
         hand = evolve(hand, passes_seen=hand.passes_seen + 1)
         s = evolve(s, hand=hand)
-    if (env.seat == s.me and hand.deck is not None and isinstance(inner, PublicReveal)
-            and inner.slot not in hand.deck_state.public):
+    if (
+        env.seat == s.me
+        and hand.deck is not None
+        and isinstance(inner, PublicReveal)
+        and inner.slot not in hand.deck_state.public
+    ):
         # our own reveal, replayed from our records after a restart: redo it, send nothing
         return run_deck(s, acc, lambda d, st: d.reveal(st, inner.slot), sending=False), True
     if s.me is None or env.seat == s.me or hand.deck is None:
@@ -215,8 +239,7 @@ def on_deck_message(s: TableSession, env: Envelope, acc: Acc) -> tuple[TableSess
         return s, False
     wrong = _misdirected(hand, inner)
     if wrong:
-        return report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, env.seat, wrong,
-                                      env.step)), True
+        return report(s, acc, Problem(ProblemKind.ILLEGAL_ACTION, env.seat, wrong, env.step)), True
     return run_deck(s, acc, lambda d, st: d.receive(st, message)), True
 
 
@@ -232,8 +255,10 @@ def _misdirected(hand: Hand, inner: object) -> str:
     for slot in inner.slots:
         meant = hand.moving.get(slot)
         if meant is not None and meant != inner.receiver:
-            return (f"a pass of position {slot} to {inner.receiver.name.title()}, where the "
-                    f"game passes it to {meant.name.title()}")
+            return (
+                f"a pass of position {slot} to {inner.receiver.name.title()}, where the "
+                f"game passes it to {meant.name.title()}"
+            )
     return ""
 
 
@@ -297,13 +322,15 @@ def after_engine(s: TableSession, acc: Acc, ops: Iterable[DeckOp]) -> TableSessi
             holder = state.holder
             ours = tuple(x for x in op.slots if holder[x] == mine)
             receiver = op.seat
-            theirs = {x: receiver for x in op.slots if holder[x] not in (mine, receiver)
-                      and x not in state.public}
+            theirs = {
+                x: receiver
+                for x in op.slots
+                if holder[x] not in (mine, receiver) and x not in state.public
+            }
             if theirs:  # another seat's pass: its notice is still to come (_awaits_a_move)
                 s = evolve(s, hand=evolve(hand, moving={**hand.moving, **theirs}))
             if ours and receiver != mine:
-                s = run_deck(s, acc,
-                             lambda d, st, o=ours, r=receiver: d.transfer(st, o, r))
+                s = run_deck(s, acc, lambda d, st, o=ours, r=receiver: d.transfer(st, o, r))
     return s
 
 
@@ -360,11 +387,25 @@ def _all_opened(state: WallState, mine: Seat) -> bool:
     if found is not None:
         return found
     holder, faces = state.holder, state.faces
-    opened = sum(1 for slot, held in state.proofs.items()  # _opened, over the few keyed slots
-                 if len(held) == 3 and holder[slot] == mine and slot in faces)
+    opened = sum(
+        1
+        for slot, held in state.proofs.items()  # _opened, over the few keyed slots
+        if len(held) == 3 and holder[slot] == mine and slot in faces
+    )
     result = known[mine] = opened == holder.count(mine)
     return result
 
 
-__all__ = ["SEATS", "after_engine", "deal", "flush", "on_deck_message", "public_face",
-           "ready_to_act", "reveal_shown", "start_audit", "start_wall", "wall_built"]
+__all__ = [
+    "SEATS",
+    "after_engine",
+    "deal",
+    "flush",
+    "on_deck_message",
+    "public_face",
+    "ready_to_act",
+    "reveal_shown",
+    "start_audit",
+    "start_wall",
+    "wall_built",
+]

@@ -44,8 +44,7 @@ from .wall import deck_description
 KEPT = (WallPass, PublicReveal, AuditReveal)
 
 
-def observe(s: TableSession, place: Seat, message: Any, context: bytes,
-            acc: Acc) -> TableSession:
+def observe(s: TableSession, place: Seat, message: Any, context: bytes, acc: Acc) -> TableSession:
     """Keep a deck message of the hand; once the four seats' secrets are in, audit it."""
     hand = s.hand
     assert hand is not None
@@ -57,16 +56,25 @@ def observe(s: TableSession, place: Seat, message: Any, context: bytes,
     if isinstance(message.body, AuditReveal) and len(audits) == 4:
         for wind, cheat, detail in audit_hand(s, observed, context):
             assert hand.seating is not None
-            s = report(s, acc, Problem(ProblemKind.FALSE_FACE, hand.seating[wind],
-                                       f"deck audit: {cheat.value}: {detail}", s.step))
+            s = report(
+                s,
+                acc,
+                Problem(
+                    ProblemKind.FALSE_FACE,
+                    hand.seating[wind],
+                    f"deck audit: {cheat.value}: {detail}",
+                    s.step,
+                ),
+            )
     return s
 
 
 Finding = tuple[Seat, Cheat, str]  # the wind to blame, what, and where
 
 
-def audit_hand(s: TableSession, observed: tuple[tuple[Seat, Any], ...],
-               context: bytes) -> list[Finding]:
+def audit_hand(
+    s: TableSession, observed: tuple[tuple[Seat, Any], ...], context: bytes
+) -> list[Finding]:
     """Everything wrong with one hand's deck, from its public messages and revealed secrets."""
     hand = s.hand
     assert hand is not None and hand.seating is not None and s.rules is not None
@@ -98,8 +106,7 @@ def audit_hand(s: TableSession, observed: tuple[tuple[Seat, Any], ...],
         if isinstance(body, WallPass):
             index = (0 if body.phase is Phase.SHUFFLE else 4) + int(wind)
             if index in passes and passes[index] != body:
-                found.append((wind, Cheat.EQUIVOCATION, f"two different {body.phase.value} "
-                              "passes"))
+                found.append((wind, Cheat.EQUIVOCATION, f"two different {body.phase.value} passes"))
             passes.setdefault(index, body)
         elif isinstance(body, AuditReveal):
             audits.setdefault(wind, body)
@@ -123,8 +130,9 @@ def audit_hand(s: TableSession, observed: tuple[tuple[Seat, Any], ...],
     return list(dict.fromkeys(found))
 
 
-def _recompute(tiles: TileTable, passes: dict[int, WallPass],
-               audits: dict[Seat, AuditReveal], context: bytes) -> list[Finding]:
+def _recompute(
+    tiles: TileTable, passes: dict[int, WallPass], audits: dict[Seat, AuditReveal], context: bytes
+) -> list[Finding]:
     """Every pass from its published input and its seat's secrets."""
     found: list[Finding] = []
     points, digest_in = tiles.points, tiles.points_digest
@@ -136,27 +144,41 @@ def _recompute(tiles: TileTable, passes: dict[int, WallPass],
             return found
         secrets = audits[wind]
         if body.input_digest != digest_in:
-            found.append((wind, Cheat.MALFORMED, f"its {body.phase.value} pass names another "
-                          "input"))
+            found.append(
+                (wind, Cheat.MALFORMED, f"its {body.phase.value} pass names another input")
+            )
         wrong = tampered_cheat(body.phase)
         if len(body.points) != len(points):
             found.append((wind, wrong, f"its {body.phase.value} pass has the wrong size"))
             return found
         if body.phase is Phase.LOCK and body.key_commitments != tuple(
-                key_commitment(context, wind, p, k) for p, k in enumerate(secrets.keys)):
-            found.append((wind, Cheat.WRONG_KEY, "its lock pass committed to keys it does not "
-                          "reveal"))
+            key_commitment(context, wind, p, k) for p, k in enumerate(secrets.keys)
+        ):
+            found.append(
+                (wind, Cheat.WRONG_KEY, "its lock pass committed to keys it does not reveal")
+            )
         position = first_unexplained(body.phase, secrets, points, body.points)
         if position is not None:
-            found.append((wind, wrong, f"its {body.phase.value} pass is not explained by "
-                          f"its revealed secrets at position {position}"))
+            found.append(
+                (
+                    wind,
+                    wrong,
+                    f"its {body.phase.value} pass is not explained by "
+                    f"its revealed secrets at position {position}",
+                )
+            )
         points, digest_in = body.points, body_digest(body)
     return found
 
 
-def _faces(tiles: TileTable, order: tuple[int, ...], audits: dict[Seat, AuditReveal],
-           reveals: list[PublicReveal], passes: dict[int, WallPass],
-           context: bytes) -> list[Finding]:
+def _faces(
+    tiles: TileTable,
+    order: tuple[int, ...],
+    audits: dict[Seat, AuditReveal],
+    reveals: list[PublicReveal],
+    passes: dict[int, WallPass],
+    context: bytes,
+) -> list[Finding]:
     """Every face shown during the hand, and the keys shown with it."""
     found: list[Finding] = []
     for body in reveals:
@@ -166,19 +188,33 @@ def _faces(tiles: TileTable, order: tuple[int, ...], audits: dict[Seat, AuditRev
             continue
         actual = tiles.kinds[order[slot]]
         if body.kind != actual:
-            found.append((holder, Cheat.WRONG_FACE, f"showed position {slot} as "
-                          f"{body.kind.name}, it held {actual.name}"))
+            found.append(
+                (
+                    holder,
+                    Cheat.WRONG_FACE,
+                    f"showed position {slot} as {body.kind.name}, it held {actual.name}",
+                )
+            )
         if body.own_key != audits[holder].keys[slot]:
-            found.append((holder, Cheat.WRONG_KEY, f"showed a key for position {slot} it does "
-                          "not reveal"))
+            found.append(
+                (holder, Cheat.WRONG_KEY, f"showed a key for position {slot} it does not reveal")
+            )
         for proof in body.proofs:
             issuer = proof.issuer
             lock = passes.get(4 + int(issuer))
             if lock is None:
                 continue  # a missing lock pass is reported by _recompute
-            if (proof.slot != slot or len(lock.key_commitments) != tiles.size
-                    or key_commitment(context, issuer, slot, proof.key)
-                    != lock.key_commitments[slot]):
-                found.append((holder, Cheat.WRONG_KEY, f"showed a key for position {slot} "
-                              f"that {issuer.name}'s lock pass did not commit to"))
+            if (
+                proof.slot != slot
+                or len(lock.key_commitments) != tiles.size
+                or key_commitment(context, issuer, slot, proof.key) != lock.key_commitments[slot]
+            ):
+                found.append(
+                    (
+                        holder,
+                        Cheat.WRONG_KEY,
+                        f"showed a key for position {slot} "
+                        f"that {issuer.name}'s lock pass did not commit to",
+                    )
+                )
     return found

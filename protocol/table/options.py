@@ -20,9 +20,12 @@ class DeckKind(Enum):
 
 
 WINDOW_BOUNDS: dict[str, tuple[float, float]] = {
-    "call_window": (0.1, 3600.0), "charleston_window": (0.1, 3600.0),
-    "turn_window": (0.0, 3600.0), "next_window": (0.0, 3600.0),
-    "stall_after": (0.1, 86400.0)}
+    "call_window": (0.1, 3600.0),
+    "charleston_window": (0.1, 3600.0),
+    "turn_window": (0.0, 3600.0),
+    "next_window": (0.0, 3600.0),
+    "stall_after": (0.1, 86400.0),
+}
 """The range of each timer option (seconds). ``checked`` holds every option to them, for the
 daemon's ``create`` and for a joiner reading the Open alike."""
 
@@ -55,17 +58,23 @@ def checked(options: TableOptions) -> TableOptions:
     for name, (lo, hi) in WINDOW_BOUNDS.items():
         value = getattr(options, name)
         if name == "next_window" and value is None:
-            continue        # a table opened before this option
-        if (isinstance(value, bool) or not isinstance(value, (int, float))
-                or not math.isfinite(value) or not lo <= value <= hi):
+            continue  # a table opened before this option
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+            or not lo <= value <= hi
+        ):
             raise _out_of_range(name, value)
     hands = options.hands
-    if (isinstance(hands, bool) or not isinstance(hands, int)
-            or not HANDS_BOUNDS[0] <= hands <= HANDS_BOUNDS[1]):
+    if (
+        isinstance(hands, bool)
+        or not isinstance(hands, int)
+        or not HANDS_BOUNDS[0] <= hands <= HANDS_BOUNDS[1]
+    ):
         raise _out_of_range("hands", hands)
     if not isinstance(options.deck, DeckKind):
-        raise OptionError(f"options.deck must be one of "
-                          f"{', '.join(d.value for d in DeckKind)}")
+        raise OptionError(f"options.deck must be one of {', '.join(d.value for d in DeckKind)}")
     if not isinstance(options.auto_pass, bool):
         raise OptionError("options.auto_pass must be true or false")
     if not isinstance(options.fixed_winds, bool):
@@ -120,9 +129,16 @@ class TableOptions:
         """9 items; 8 (the form tables had before ``next_window``) when it is None, so an
         older table's options encode as they were; 10 with ``fixed_winds`` (only when set:
         a table that draws its winds encodes as before)."""
-        items = [self.call_window, self.charleston_window, self.turn_window,
-                 self.stall_after, self.hands, self.deck.value,
-                 [[k, v] for k, v in self.rules], self.auto_pass]
+        items = [
+            self.call_window,
+            self.charleston_window,
+            self.turn_window,
+            self.stall_after,
+            self.hands,
+            self.deck.value,
+            [[k, v] for k, v in self.rules],
+            self.auto_pass,
+        ]
         if self.next_window is not None:
             items.append(self.next_window)
         if self.fixed_winds:
@@ -143,7 +159,7 @@ class TableOptions:
         auto_pass = items[7] if len(items) >= 8 else False
         if not isinstance(auto_pass, bool):
             raise WireError("options.auto_pass: expected true or false")
-        next_window = (_number(items[8], "next_window") if len(items) >= 9 else None)
+        next_window = _number(items[8], "next_window") if len(items) >= 9 else None
         try:
             deck = DeckKind(need_str(items[5], "options.deck"))
         except ValueError:
@@ -152,18 +168,20 @@ class TableOptions:
         for pair in need_list(items[6], "options.rules", max_len=RULES_OPTIONS):
             name, val = need_list(pair, "options.rules item", length=2)
             pairs.append((need_str(name, "options.rules name", 64), val))
-        return checked(TableOptions(
-            _number(items[0], "call_window"),
-            _number(items[1], "charleston_window"),
-            _number(items[2], "turn_window"),
-            _number(items[3], "stall_after"),
-            need_int(items[4], "options.hands", -2**63, 2**63 - 1),
-            deck,
-            tuple(pairs),
-            auto_pass,
-            next_window,
-            bool(fixed_winds),
-        ))
+        return checked(
+            TableOptions(
+                _number(items[0], "call_window"),
+                _number(items[1], "charleston_window"),
+                _number(items[2], "turn_window"),
+                _number(items[3], "stall_after"),
+                need_int(items[4], "options.hands", -(2**63), 2**63 - 1),
+                deck,
+                tuple(pairs),
+                auto_pass,
+                next_window,
+                bool(fixed_winds),
+            )
+        )
 
 
 def _number(value: object, name: str) -> float:

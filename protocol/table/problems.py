@@ -14,19 +14,19 @@ from fourwinds.protocol.seats import Seat
 
 
 class ProblemKind(Enum):
-    MALFORMED = "malformed"              # bytes that do not decode (sender unproven)
-    BAD_SIGNATURE = "bad-signature"      # signature or body hash wrong (sender unproven)
-    WRONG_TABLE = "wrong-table"          # a message for another table
-    EQUIVOCATION = "equivocation"        # two signed messages for one sequence number
-    BROKEN_CHAIN = "broken-chain"        # prev hash does not name the seat's previous message
-    DIVERGENCE = "divergence"            # the state hash in a message differs from ours
-    ILLEGAL_ACTION = "illegal-action"    # rejected by the rules, with the reason
-    FALSE_FACE = "false-face"            # a tile shown with a face its slot does not hold
-    BAD_REVEAL = "bad-reveal"            # a dice reveal that does not open its commitment
-    OUT_OF_TURN = "out-of-turn"          # an input for a step that does not wait for this seat
-    STALLED = "stalled"                  # a seat we wait for has not answered
-    REFUSED_JOIN = "refused-join"        # a join the creator could not seat
-    MISSING = "missing"                  # a message seen referenced but never delivered
+    MALFORMED = "malformed"  # bytes that do not decode (sender unproven)
+    BAD_SIGNATURE = "bad-signature"  # signature or body hash wrong (sender unproven)
+    WRONG_TABLE = "wrong-table"  # a message for another table
+    EQUIVOCATION = "equivocation"  # two signed messages for one sequence number
+    BROKEN_CHAIN = "broken-chain"  # prev hash does not name the seat's previous message
+    DIVERGENCE = "divergence"  # the state hash in a message differs from ours
+    ILLEGAL_ACTION = "illegal-action"  # rejected by the rules, with the reason
+    FALSE_FACE = "false-face"  # a tile shown with a face its slot does not hold
+    BAD_REVEAL = "bad-reveal"  # a dice reveal that does not open its commitment
+    OUT_OF_TURN = "out-of-turn"  # an input for a step that does not wait for this seat
+    STALLED = "stalled"  # a seat we wait for has not answered
+    REFUSED_JOIN = "refused-join"  # a join the creator could not seat
+    MISSING = "missing"  # a message seen referenced but never delivered
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,10 @@ class ProblemTally:
         who = -1 if problem.seat is None else int(problem.seat)
         count = next((n for kind, seat, n in seen if kind is problem.kind and seat == who), 0)
         others = tuple(item for item in seen if item[0] is not problem.kind or item[1] != who)
-        keep = problem.kind in ALWAYS_KEPT or (count < PROBLEMS_KEPT
-                                               and kept < PROBLEMS_PER_HAND)
-        return ProblemTally(hand, (*others, (problem.kind, who, count + 1)),
-                            kept + keep, self.dropped + (not keep)), keep
+        keep = problem.kind in ALWAYS_KEPT or (count < PROBLEMS_KEPT and kept < PROBLEMS_PER_HAND)
+        return ProblemTally(
+            hand, (*others, (problem.kind, who, count + 1)), kept + keep, self.dropped + (not keep)
+        ), keep
 
 
 def shown_problems(problems: tuple[Problem, ...], tally: ProblemTally) -> list[str]:
@@ -90,7 +90,10 @@ def shown_problems(problems: tuple[Problem, ...], tally: ProblemTally) -> list[s
     lines = [p.describe() for p in problems[-PROBLEMS_SHOWN:]]
     more = len(problems) - len(lines) + tally.dropped
     if more:
-        lines.insert(0, f"{more:,} more problems not listed here (at most {PROBLEMS_KEPT} of "
-                        "each kind and seat are recorded in a hand; fourwinds verify lists "
-                        "the recorded ones)")
+        lines.insert(
+            0,
+            f"{more:,} more problems not listed here (at most {PROBLEMS_KEPT} of "
+            "each kind and seat are recorded in a hand; fourwinds verify lists "
+            "the recorded ones)",
+        )
     return lines

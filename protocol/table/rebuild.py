@@ -73,15 +73,15 @@ class RebuildPool:
     """The peers' copies of a table's messages, gathered for seat ``me`` (see the module)."""
 
     me: Seat
-    own_key: bytes                      # our Ed25519 public key
-    host_key: bytes | None = None       # the creator's key, when the daemon knows it
+    own_key: bytes  # our Ed25519 public key
+    host_key: bytes | None = None  # the creator's key, when the daemon knows it
     messages: dict[tuple[int, int], Envelope] = field(default_factory=dict)
     keys: list[bytes | None] = field(default_factory=lambda: [None, None, None, None])
     waiting: list[bytes] = field(default_factory=list)
     size: int = 0
     refused: int = 0
     last_refusal: str = ""
-    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])   # held(), so far
+    counts: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # held(), so far
 
     def add(self, payload: bytes) -> None:
         """Take one payload (a message or a bundle) from a peer. A payload that does not
@@ -110,7 +110,7 @@ class RebuildPool:
         where = (int(env.seat), env.seq)
         held = self.messages.get(where)
         if held is not None and (held.body is not None or env.body is None):
-            return      # held already (a peer's redacted copy never replaces a full one)
+            return  # held already (a peer's redacted copy never replaces a full one)
         if where == (0, 0) and env.kind is MsgKind.OPEN and self.keys[0] is None:
             self._take_open(env)
             return
@@ -122,8 +122,10 @@ class RebuildPool:
             return
         verify(env, verifier)
         if held is not None and held.msg_hash != env.msg_hash:
-            raise WireError(f"seat {int(env.seat)} seq {env.seq}: a second, different "
-                            "signed message (kept the first)")
+            raise WireError(
+                f"seat {int(env.seat)} seq {env.seq}: a second, different "
+                "signed message (kept the first)"
+            )
         self._keep(where, env, len(payload))
         if where == (0, 1) and env.kind is MsgKind.SEATING:
             self._take_seating(env)
@@ -181,7 +183,7 @@ class RebuildPool:
     def held(self, seat: int) -> int:
         """How many of ``seat``'s messages are held from seq 0 on without a gap (a private
         message to us counts only in full: only its sender holds that)."""
-        count = self.counts[seat]       # messages are only ever added, so go on from there
+        count = self.counts[seat]  # messages are only ever added, so go on from there
         while True:
             env = self.messages.get((seat, count))
             if env is None or (env.to == self.me and env.body is None and seat != self.me):
@@ -195,8 +197,11 @@ class RebuildPool:
         return sum(max(0, heads[seat] + 1 - self.held(seat)) for seat in range(4))
 
     def complete(self, heads: Sequence[int]) -> bool:
-        return self.keys[0] is not None and all(k is not None for k in self.keys) \
+        return (
+            self.keys[0] is not None
+            and all(k is not None for k in self.keys)
             and self.missing(heads) == 0
+        )
 
 
 def rebuild(pool: RebuildPool, identity_private_key: bytes, entropy: bytes) -> Step:
@@ -215,15 +220,19 @@ def rebuild(pool: RebuildPool, identity_private_key: bytes, entropy: bytes) -> S
     if me == 0:
         made = hashlib.sha256(b"fourwinds-table-id\0" + pool.own_key + secret).digest()[:16]
         if made != open_env.table:
-            raise RebuildError("the table's id does not follow from the secret derived from "
-                               "our key: it was opened before seat secrets were derived, so "
-                               "its secret is lost with the records")
+            raise RebuildError(
+                "the table's id does not follow from the secret derived from "
+                "our key: it was opened before seat secrets were derived, so "
+                "its secret is lost with the records"
+            )
     acc = Acc(0.0, auto=False, lobby=LOBBY)
     acc.persist.append(genesis_record(me, open_env.table, secret))
     own = {seq: env for (seat, seq), env in pool.messages.items() if seat == me}
-    others = sorted((env for (seat, _), env in pool.messages.items() if seat != me),
-                    key=lambda e: (e.step, int(e.seat), e.seq))
-    if me == 0:         # our Open comes first: the Joins need it
+    others = sorted(
+        (env for (seat, _), env in pool.messages.items() if seat != me),
+        key=lambda e: (e.step, int(e.seat), e.seq),
+    )
+    if me == 0:  # our Open comes first: the Joins need it
         s = advance(receive(s, own[0].encode(), acc), acc)
     i = 0
     while True:
@@ -247,15 +256,20 @@ def rebuild(pool: RebuildPool, identity_private_key: bytes, entropy: bytes) -> S
     chain = s.chains[me]
     for seq, env in sorted(own.items()):
         if seq >= chain.next_seq:
-            raise RebuildError(f"our message seq {seq} ({env.kind.name}) could not be "
-                               f"replayed (the table stands at step {s.step})")
+            raise RebuildError(
+                f"our message seq {seq} ({env.kind.name}) could not be "
+                f"replayed (the table stands at step {s.step})"
+            )
         if chain.accepted[seq].msg_hash != env.msg_hash:
-            raise RebuildError(f"the rebuilt seat made a different message at seq {seq} "
-                               f"({chain.accepted[seq].kind.name}) than the one the peers "
-                               "hold; it would equivocate, so it stops")
+            raise RebuildError(
+                f"the rebuilt seat made a different message at seq {seq} "
+                f"({chain.accepted[seq].kind.name}) than the one the peers "
+                "hold; it would equivocate, so it stops"
+            )
     _check_dice(s)
-    return Step(evolve(s, step_started=-1.0), (), tuple(acc.persist), tuple(acc.events),
-                tuple(acc.problems))
+    return Step(
+        evolve(s, step_started=-1.0), (), tuple(acc.persist), tuple(acc.events), tuple(acc.problems)
+    )
 
 
 def _check_dice(s: TableSession) -> None:
@@ -272,9 +286,11 @@ def _check_dice(s: TableSession) -> None:
         return
     context = dice_context(s, hand.hand_no)
     if deck_cr.commitment(context, me, cr.derive_nonce(s.secret, context)) != signed:
-        raise RebuildError("our dice commitment of this hand does not open with the secret "
-                           "derived from our key: the table was joined before seat secrets "
-                           "were derived, so its secret is lost with the records")
+        raise RebuildError(
+            "our dice commitment of this hand does not open with the secret "
+            "derived from our key: the table was joined before seat secrets "
+            "were derived, so its secret is lost with the records"
+        )
 
 
 def _take_own(s: TableSession, env: Envelope, acc: Acc) -> TableSession:

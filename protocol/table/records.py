@@ -38,9 +38,16 @@ def message_record(payload: bytes) -> bytes:
 
 
 def problem_record(problem: Problem) -> bytes:
-    return pack([int(RecordKind.PROBLEM), problem.kind.value,
-                 -1 if problem.seat is None else int(problem.seat), problem.reason,
-                 problem.step, list(problem.evidence)])
+    return pack(
+        [
+            int(RecordKind.PROBLEM),
+            problem.kind.value,
+            -1 if problem.seat is None else int(problem.seat),
+            problem.reason,
+            problem.step,
+            list(problem.evidence),
+        ]
+    )
 
 
 def parse_record(record: bytes) -> Genesis | bytes | Problem:
@@ -52,8 +59,11 @@ def parse_record(record: bytes) -> Genesis | bytes | Problem:
     if kind == RecordKind.GENESIS:
         _, me, table, secret = need_list(items, "genesis", length=4)
         place = need_int(me, "genesis seat", -1, 3)
-        return Genesis(None if place < 0 else Seat(place), need_bytes(table, "genesis table", 16),
-                       need_bytes(secret, "genesis secret", max_len=64))
+        return Genesis(
+            None if place < 0 else Seat(place),
+            need_bytes(table, "genesis table", 16),
+            need_bytes(secret, "genesis secret", max_len=64),
+        )
     if kind == RecordKind.MESSAGE:
         return need_bytes(need_list(items, "message record", length=2)[1], "message")
     _, pkind, seat, reason, step, evidence = need_list(items, "problem record", length=6)
@@ -62,7 +72,10 @@ def parse_record(record: bytes) -> Genesis | bytes | Problem:
     except ValueError:
         raise WireError(f"problem record: unknown kind {pkind!r}") from None
     who = need_int(seat, "problem seat", -1, 3)
-    return Problem(problem_kind, None if who < 0 else Seat(who), need_str(reason, "reason", 2000),
-                   need_int(step, "problem step", -1, 2**32),
-                   tuple(need_bytes(e, "evidence")
-                         for e in need_list(evidence, "evidence", max_len=8)))
+    return Problem(
+        problem_kind,
+        None if who < 0 else Seat(who),
+        need_str(reason, "reason", 2000),
+        need_int(step, "problem step", -1, 2**32),
+        tuple(need_bytes(e, "evidence") for e in need_list(evidence, "evidence", max_len=8)),
+    )

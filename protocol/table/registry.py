@@ -123,16 +123,21 @@ def _not_a_ruleset(ruleset: Any) -> str | None:
             return f"its {text} is not a text"
     name = ruleset.name
     if not RULES_NAME.fullmatch(name):
-        return (f"its name {name!r} is not a rules name (lower-case letters, digits, - and _,"
-                " at most 16)")
+        return (
+            f"its name {name!r} is not a rules name (lower-case letters, digits, - and _,"
+            " at most 16)"
+        )
     if not isinstance(ruleset.tile_set, TileSet):
         return "its tile_set (the tiles and wall it plays) is not a walls.TileSet"
-    tournament = getattr(ruleset, "tournament", None)   # optional: none, no tournaments
+    tournament = getattr(ruleset, "tournament", None)  # optional: none, no tournaments
     if tournament is not None and not isinstance(tournament, TournamentRules):
         return "its tournament (what its tournaments count) is not a TournamentRules or None"
     protocol = vars(RuleSetAdapter)
-    calls = [n for n in members if not isinstance(protocol[n], property)
-             and not callable(getattr(ruleset, n))]
+    calls = [
+        n
+        for n in members
+        if not isinstance(protocol[n], property) and not callable(getattr(ruleset, n))
+    ]
     if calls:
         return f"{', '.join(calls)} cannot be called"
     return None

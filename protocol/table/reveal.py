@@ -47,15 +47,16 @@ def wall_faces(s: TableSession) -> tuple[Kind, ...] | None:
     hand = s.hand
     if hand is None or hand.outcome is None:
         return None
-    if hand.wall is not None:   # practice deck: from the public seed
+    if hand.wall is not None:  # practice deck: from the public seed
         return hand.wall.faces
     if hand.deck is not None and hand.audited and hand.revealed:
         return hand.revealed
     return None
 
 
-def reveal_hands(s: TableSession, engine: Any,
-                 concealed_slots: Callable[[Any, Seat], Sequence[int]]) -> Reveal:
+def reveal_hands(
+    s: TableSession, engine: Any, concealed_slots: Callable[[Any, Seat], Sequence[int]]
+) -> Reveal:
     """Every seat's concealed tiles at the end of the hand, or why they are not shown yet.
     ``concealed_slots(engine, wind)``: the wall positions a seat holds concealed, as the
     rules engine's public state has them."""
@@ -64,8 +65,9 @@ def reveal_hands(s: TableSession, engine: Any,
         hand = s.hand
         if hand is not None and hand.deck is not None:
             return Reveal(None, AUDIT_FAILED if hand.audited else AUDIT_RUNNING)
-        return Reveal(None, "")   # an observer of a masked hand: no seat view to show
-    hands = tuple(tuple(tile_code(k) for k in sorted(faces[slot] for slot in
-                                                   concealed_slots(engine, wind)))
-                  for wind in SEATS)
+        return Reveal(None, "")  # an observer of a masked hand: no seat view to show
+    hands = tuple(
+        tuple(tile_code(k) for k in sorted(faces[slot] for slot in concealed_slots(engine, wind)))
+        for wind in SEATS
+    )
     return Reveal(hands, "")

@@ -23,8 +23,7 @@ from .rules import RulesAdapter
 from .state import TableSession
 from .view_types import ActionEntry, HandResult, HandSummary, RulePlayerKeys, RuleTableKeys
 
-__all__ = ["Offer", "Resolver", "RuleView", "SeatFacts", "code", "no_winner_result",
-           "our_choices"]
+__all__ = ["Offer", "Resolver", "RuleView", "SeatFacts", "code", "no_winner_result", "our_choices"]
 
 _CODES: dict[int, str] = {int(k): tile_code(k) for k in Kind}
 
@@ -72,10 +71,20 @@ def no_winner_result(kind: str, payouts: Sequence[int], hand: str = "") -> HandR
     """The shared keys of the view's ``result`` of a hand nobody won (``kind``: "draw",
     "wall_game"...): every key of the contract's result (docs/LOCAL-API.md) empty but the
     payouts; a rule set adds its own keys after them (``RuleView.no_winner``)."""
-    return {"kind": kind, "winner": None, "hand": hand, "tiles": [],
-            "payouts": list(payouts), "audit": "ok", "winning_tile": None,
-            "self_drawn": False, "from_seat": None, "concealed": [], "exposures": [],
-            "flowers": []}
+    return {
+        "kind": kind,
+        "winner": None,
+        "hand": hand,
+        "tiles": [],
+        "payouts": list(payouts),
+        "audit": "ok",
+        "winning_tile": None,
+        "self_drawn": False,
+        "from_seat": None,
+        "concealed": [],
+        "exposures": [],
+        "flowers": [],
+    }
 
 
 @dataclass(frozen=True)

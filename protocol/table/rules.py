@@ -29,17 +29,17 @@ from .options import TableOptions
 class WindowKind(Enum):
     """Which timer applies to a seat's pending decision."""
 
-    TURN = "turn"              # one's own turn: no timer unless turn_window is set
-    CALL = "call"              # answering a discard: call_window, default "pass"
+    TURN = "turn"  # one's own turn: no timer unless turn_window is set
+    CALL = "call"  # answering a discard: call_window, default "pass"
     # tiles passed between seats before play, or a vote on it (American's Charleston): the
     # table's charleston_window (the option's name on the wire and in the local API)
     EXCHANGE = "exchange"
 
 
 class DeckOpKind(Enum):
-    DRAW = "draw"          # slots go privately to ``seat`` (deal, draw, replacement)
+    DRAW = "draw"  # slots go privately to ``seat`` (deal, draw, replacement)
     TRANSFER = "transfer"  # slots move privately from ``source`` to ``seat`` (Charleston)
-    REVEAL = "reveal"      # slots become public (discard, exposure, Mahjong hand)
+    REVEAL = "reveal"  # slots become public (discard, exposure, Mahjong hand)
 
 
 @dataclass(frozen=True)
@@ -48,8 +48,8 @@ class DeckOp:
 
     kind: DeckOpKind
     slots: tuple[int, ...]
-    seat: Seat | None = None        # receiver (DRAW, TRANSFER)
-    source: Seat | None = None      # giver (TRANSFER)
+    seat: Seat | None = None  # receiver (DRAW, TRANSFER)
+    source: Seat | None = None  # giver (TRANSFER)
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,6 @@ class RulesAdapter(Protocol):
         """Whether the table's wall has its flower tiles (MCR: the ``flowers`` option; every
         seat derives the wall's tile set, its size and the deal from this and the rule set)."""
         ...
-
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         """A new hand with every face hidden, and its opening events (the deal)."""
@@ -161,8 +160,9 @@ class RulesAdapter(Protocol):
         """Strict: raises WireError for anything that is not one of the engine's actions."""
         ...
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes,
-               level: BotLevel = BotLevel.NORMAL) -> Any:
+    def choose(
+        self, state: Any, seat: Seat, entropy: bytes, level: BotLevel = BotLevel.NORMAL
+    ) -> Any:
         """The built-in bot's choice for ``seat`` at ``level`` (deterministic given
         ``entropy``); it reads only what ``state`` shows the seat."""
         ...

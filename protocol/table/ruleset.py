@@ -137,8 +137,9 @@ class RuleSetAdapter(Protocol):
         fixed seating does not ask)."""
         ...
 
-    def seating_for_hand(self, first: Seating, hand_no: int,
-                         before: Sequence[PlayedHand]) -> Seating:
+    def seating_for_hand(
+        self, first: Seating, hand_no: int, before: Sequence[PlayedHand]
+    ) -> Seating:
         """The seating of hand ``hand_no`` (0-based) of a match given the first hand's and
         the match's hands so far, in order (``before``: a rule set whose dealer keeps the
         deal after a win reads the last one; the built-in ones pass the deal regardless)."""
@@ -156,8 +157,9 @@ class RuleSetAdapter(Protocol):
         """The round wind of hand ``hand_no`` (0-3; 0, East, for rule sets without one)."""
         ...
 
-    def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
-                          three_exposures_penalty: int) -> tuple[int, int, int, int] | None:
+    def tournament_scores(
+        self, finals: Sequence[Any], seatings: Sequence[Seating], three_exposures_penalty: int
+    ) -> tuple[int, int, int, int] | None:
         """Each table place's score over the finished hands as a tournament counts it, when
         the rule set counts other than the match's own score (American: the tournament
         points of its hands); None when the match score counts (MCR). ``finals``: each

@@ -82,33 +82,55 @@ class DefaultRefused:
 
 
 def _step(s: TableSession, acc: Acc) -> Step:
-    return Step(s, tuple(outgoing(s, acc)), tuple(acc.persist), tuple(acc.events),
-                tuple(acc.problems))
+    return Step(
+        s, tuple(outgoing(s, acc)), tuple(acc.persist), tuple(acc.events), tuple(acc.problems)
+    )
 
 
-def new_table(name: str, rules: str, identity_private_key: bytes, entropy: bytes, now: float,
-              *, rules_text_name: str = "", rules_text: str = "",
-              options: TableOptions | None = None, player: str = "") -> Step:
+def new_table(
+    name: str,
+    rules: str,
+    identity_private_key: bytes,
+    entropy: bytes,
+    now: float,
+    *,
+    rules_text_name: str = "",
+    rules_text: str = "",
+    options: TableOptions | None = None,
+    player: str = "",
+) -> Step:
     """Open a table as its creator (place 0); the Open message goes to every other seat.
     ``rules_text``: the rule set's own text (an American card file), ``rules_text_name``
     its name."""
-    s, acc = open_table(name, rules, identity_private_key, entropy,
-                        rules_text_name=rules_text_name, rules_text=rules_text,
-                        options=options, player=player)
+    s, acc = open_table(
+        name,
+        rules,
+        identity_private_key,
+        entropy,
+        rules_text_name=rules_text_name,
+        rules_text=rules_text,
+        options=options,
+        player=player,
+    )
     acc.now = now
     return _step(evolve(s, step_started=now), acc)
 
 
-def join_table(open_payload: bytes, place: Seat, identity_private_key: bytes, entropy: bytes,
-               now: float, player: str = "") -> Step:
+def join_table(
+    open_payload: bytes,
+    place: Seat,
+    identity_private_key: bytes,
+    entropy: bytes,
+    now: float,
+    player: str = "",
+) -> Step:
     """Join the table an Open message describes, asking the creator for ``place`` (1-3)."""
     s, acc = join(open_payload, place, identity_private_key, entropy, player)
     acc.now = now
     return _step(evolve(s, step_started=now), acc)
 
 
-def handle_message(session: TableSession, payload: bytes, now: float,
-                   answer: bool = True) -> Step:
+def handle_message(session: TableSession, payload: bytes, now: float, answer: bool = True) -> Step:
     """A peer's wire message (any order, duplicates welcome).
 
     ``answer=False`` applies it without making our own automatic inputs it calls for (the
@@ -146,8 +168,9 @@ def _our_wind(s: TableSession) -> Seat:
     return wind_of(s.hand.seating, s.me)
 
 
-def local_action(session: TableSession, action: object, now: float,
-                 settle_now: bool = True) -> Step:
+def local_action(
+    session: TableSession, action: object, now: float, settle_now: bool = True
+) -> Step:
     """Our own seat acts: ``TableReady()`` in the lobby, an engine action during play,
     ``MoreTime()`` while answering a discard, ``HandNext()`` at a hand's end.
 
@@ -185,15 +208,16 @@ def local_action(session: TableSession, action: object, now: float,
 def _no_more_time(s: TableSession) -> TableSession:
     """Raise the reason our seat cannot have more time now."""
     if s.version < THINKING_SINCE:
-        raise LocalProtocolError(f"this table plays protocol version {s.version}: some seat's "
-                                 "fourwinds cannot give more time")
+        raise LocalProtocolError(
+            f"this table plays protocol version {s.version}: some seat's "
+            "fourwinds cannot give more time"
+        )
     if s.me in s.thinking:
         raise LocalProtocolError("you already had more time on this discard")
     raise LocalProtocolError("more time is only for answering a discard")
 
 
-def _act(s: TableSession, action: object, acc: Acc, timeout: bool,
-         settle_now: bool = True) -> Step:
+def _act(s: TableSession, action: object, acc: Acc, timeout: bool, settle_now: bool = True) -> Step:
     rules = s.rules
     if s.phase is not Phase.PLAY or rules is None or s.hand is None:
         raise LocalProtocolError("no hand is being played")
@@ -222,10 +246,16 @@ def tick(session: TableSession, now: float) -> Step:
         s = evolve(s, step_started=now)
     if s.halted is not None or s.me is None:
         return _step(s, acc)
-    waited = now - own_window_start(s)   # our own window: restarted once by a return
-    if (s.phase is Phase.PLAY and s.me in s.awaiting and s.me not in s.inputs
-            and not s.inbox[s.me] and s.rules is not None and s.hand is not None
-            and masked.ready_to_act(s)):
+    waited = now - own_window_start(s)  # our own window: restarted once by a return
+    if (
+        s.phase is Phase.PLAY
+        and s.me in s.awaiting
+        and s.me not in s.inputs
+        and not s.inbox[s.me]
+        and s.rules is not None
+        and s.hand is not None
+        and masked.ready_to_act(s)
+    ):
         window = window_seconds(s, s.me)
         if window > 0 and waited >= window:
             default = s.rules.default_action(s.hand.engine, _our_wind(s))
@@ -241,9 +271,14 @@ def tick(session: TableSession, now: float) -> Step:
     if s.open is not None and s.stall_reported != s.step and s.phase is not Phase.LOBBY:
         stall_after = s.open.options.stall_after
         ours = now - own_window_start(s)
-        late = [p for p in SEATS if p in s.awaiting and p not in s.inputs
-                and (ours if p == s.me else waited) >= window_seconds(s, p) + stall_after
-                and not (s.phase is Phase.HAND_END and s.open.options.next_window == 0)]
+        late = [
+            p
+            for p in SEATS
+            if p in s.awaiting
+            and p not in s.inputs
+            and (ours if p == s.me else waited) >= window_seconds(s, p) + stall_after
+            and not (s.phase is Phase.HAND_END and s.open.options.next_window == 0)
+        ]
         blames = [(p, f"no answer for {waited:.0f} s") for p in late if p != s.me]
         if s.me in late or (s.phase is Phase.WALL and waited >= stall_after):
             # What holds us up may be the deck: a pass not sent, keys or audit secrets
@@ -265,16 +300,19 @@ def _deck_withholders(s: TableSession) -> list[tuple[Seat, str]]:
     hand = s.hand
     if s.me is None or hand is None or hand.deck is None or hand.seating is None:
         return []
-    return [(hand.seating[blame.seat], f"deck: {blame.detail}")
-            for blame in hand.deck.withheld(hand.deck_state)]
+    return [
+        (hand.seating[blame.seat], f"deck: {blame.detail}")
+        for blame in hand.deck.withheld(hand.deck_state)
+    ]
 
 
-def messages_since(session: TableSession, seat: Seat, seq: int,
-                   for_seat: Seat | None = None) -> tuple[bytes, ...]:
+def messages_since(
+    session: TableSession, seat: Seat, seq: int, for_seat: Seat | None = None
+) -> tuple[bytes, ...]:
     """``seat``'s messages from ``seq`` on, as a peer catching up needs them. Private
     messages go in full only to their addressee (``for_seat``), redacted to anyone else."""
     out = []
-    for env in session.chains[seat].accepted[max(seq, 0):]:
+    for env in session.chains[seat].accepted[max(seq, 0) :]:
         if env.to is not None and env.to != for_seat and env.seat != for_seat:
             env = env.redacted()
         out.append(env.encode())

@@ -35,24 +35,25 @@ class Phase(Enum):
     """Where the table is. Every phase after LOBBY is a sequence of steps, each waiting for
     one input from a known set of seats."""
 
-    LOBBY = "lobby"          # waiting for joins and the creator's Seating
-    READY = "ready"          # every seat says ready
-    COMMIT = "commit"        # the hand's dice: commitments
-    ECHO = "echo"            # ... echoes of the commitments seen
-    REVEAL = "reveal"        # ... nonces
-    WALL = "wall"            # masked deck only: the shuffle and lock passes
-    PLAY = "play"            # the rules engine's decision points
-    HAND_END = "hand-end"    # every seat confirms the outcome (its player says "next")
-    OVER = "over"            # the match is finished
-    HALTED = "halted"        # stopped by proven misbehaviour (equivocation)
+    LOBBY = "lobby"  # waiting for joins and the creator's Seating
+    READY = "ready"  # every seat says ready
+    COMMIT = "commit"  # the hand's dice: commitments
+    ECHO = "echo"  # ... echoes of the commitments seen
+    REVEAL = "reveal"  # ... nonces
+    WALL = "wall"  # masked deck only: the shuffle and lock passes
+    PLAY = "play"  # the rules engine's decision points
+    HAND_END = "hand-end"  # every seat confirms the outcome (its player says "next")
+    OVER = "over"  # the match is finished
+    HALTED = "halted"  # stopped by proven misbehaviour (equivocation)
 
 
-STEP_PHASES = frozenset({Phase.READY, Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.WALL,
-                         Phase.PLAY, Phase.HAND_END})
+STEP_PHASES = frozenset(
+    {Phase.READY, Phase.COMMIT, Phase.ECHO, Phase.REVEAL, Phase.WALL, Phase.PLAY, Phase.HAND_END}
+)
 
 PHASE_MOVES: Mapping[Phase, frozenset[Phase]] = {
-    Phase.LOBBY: frozenset({Phase.READY}),                 # the creator's Seating
-    Phase.READY: frozenset({Phase.COMMIT}),                # the first hand's dice
+    Phase.LOBBY: frozenset({Phase.READY}),  # the creator's Seating
+    Phase.READY: frozenset({Phase.COMMIT}),  # the first hand's dice
     Phase.COMMIT: frozenset({Phase.ECHO}),
     Phase.ECHO: frozenset({Phase.REVEAL}),
     Phase.REVEAL: frozenset({Phase.WALL, Phase.PLAY, Phase.HAND_END}),  # fair deck: its wall
@@ -87,16 +88,16 @@ class Hand:
     wall: PracticeWall | None = None
     engine: Any = None
     outcome: HandOutcome | None = None
-    deck: Any = None                   # masked deck: this seat's MaskedDeck and its state
+    deck: Any = None  # masked deck: this seat's MaskedDeck and its state
     deck_state: Any = None
-    passes_seen: int = 0               # wall passes seen (the wall is built after eight)
+    passes_seen: int = 0  # wall passes seen (the wall is built after eight)
     wall_ready: bool = False
     audit_started: bool = False
     audited: bool = False
-    revealed: tuple[Kind, ...] = ()    # masked deck: every face, from an audit that blamed none
-    shown: Mapping[int, Kind] = field(default_factory=dict)   # observer: faces revealed
-    observed: tuple[tuple[Seat, Any], ...] = ()   # observer: (place, signed deck message)
-    pending_deal: bool = False         # deck work of a resolved step, run in the next step
+    revealed: tuple[Kind, ...] = ()  # masked deck: every face, from an audit that blamed none
+    shown: Mapping[int, Kind] = field(default_factory=dict)  # observer: faces revealed
+    observed: tuple[tuple[Seat, Any], ...] = ()  # observer: (place, signed deck message)
+    pending_deal: bool = False  # deck work of a resolved step, run in the next step
     pending_ops: tuple[Any, ...] = ()
     # masked deck: positions the rules passed on (Charleston, courtesy) whose transfer notice
     # from their giver our deck has not taken yet, with the wind they end at (masked.py)
@@ -110,9 +111,9 @@ class Input:
     envelope: Envelope
     action: Any = None
     timeout: bool = False
-    applied: Any = None     # the engine's (state, events) for this action alone, from the check
-    base: Any = None        # the engine state that check applied it to
-    time_up: bool = False   # an Act marked by the time call: the hand stops at once
+    applied: Any = None  # the engine's (state, events) for this action alone, from the check
+    base: Any = None  # the engine state that check applied it to
+    time_up: bool = False  # an Act marked by the time call: the hand stops at once
 
 
 @dataclass(frozen=True)
@@ -126,12 +127,17 @@ class TableSession:
     version: int = 1
     public_keys: tuple[bytes | None, ...] = (None, None, None, None)
     verifiers: tuple[Verifier | None, ...] = field(
-        default=(None, None, None, None), compare=False, repr=False)
-    chains: tuple[SeatChain, ...] = (SeatChain(Seat(0)), SeatChain(Seat(1)),
-                                     SeatChain(Seat(2)), SeatChain(Seat(3)))
+        default=(None, None, None, None), compare=False, repr=False
+    )
+    chains: tuple[SeatChain, ...] = (
+        SeatChain(Seat(0)),
+        SeatChain(Seat(1)),
+        SeatChain(Seat(2)),
+        SeatChain(Seat(3)),
+    )
     inbox: tuple[tuple[Envelope, ...], ...] = ((), (), (), ())
-    early: tuple[bytes, ...] = ()             # messages of unseated places, until Seating
-    joins: tuple[bytes | None, ...] = (None, None, None, None)   # creator: joins received
+    early: tuple[bytes, ...] = ()  # messages of unseated places, until Seating
+    joins: tuple[bytes | None, ...] = (None, None, None, None)  # creator: joins received
     seating_hash: bytes = b""
     phase: Phase = Phase.LOBBY
     step: int = 0
@@ -143,18 +149,18 @@ class TableSession:
     hand: Hand | None = None
     hands_played: int = 0
     outcomes: tuple[tuple[int, HandOutcome, Seating], ...] = ()
-    finals: tuple[Any, ...] = ()              # each finished hand's last engine state (views)
+    finals: tuple[Any, ...] = ()  # each finished hand's last engine state (views)
     scores: tuple[int, int, int, int] = (0, 0, 0, 0)
-    problems: tuple[Problem, ...] = ()       # those recorded (problems.ProblemTally)
+    problems: tuple[Problem, ...] = ()  # those recorded (problems.ProblemTally)
     problem_tally: ProblemTally = field(default_factory=ProblemTally)
     halted: Problem | None = None
     stall_reported: int = -1
-    thinking: frozenset[Seat] = frozenset()   # places granted more time in this step
+    thinking: frozenset[Seat] = frozenset()  # places granted more time in this step
     returned: tuple[int, float] = (-1, -1.0)  # our own timer restarted: (step, when); returning.py
     timeline: tuple[tuple[int, Seat, str], ...] = ()
-    time_up: bool = field(default=False, compare=False)   # ours: our daemon holds the time call
+    time_up: bool = field(default=False, compare=False)  # ours: our daemon holds the time call
     stop_now: bool = field(default=False, compare=False)  # ours: ...which stops the hand at once
-    time_called: bool = False                 # the match ended by a time call (a seat's HandEnd)
+    time_called: bool = False  # the match ended by a time call (a seat's HandEnd)
 
     @property
     def match_hands(self) -> int:
@@ -171,16 +177,19 @@ class TableSession:
         for "next" (``scores`` counts a hand only once every seat said it). The one source
         of the scores every view, the history and the result screens show."""
         hand = self.hand
-        if (self.phase is not Phase.HAND_END or hand is None or hand.outcome is None
-                or hand.seating is None):
+        if (
+            self.phase is not Phase.HAND_END
+            or hand is None
+            or hand.outcome is None
+            or hand.seating is None
+        ):
             return self.scores
         paid = hand_payments_by_place(hand.outcome, hand.seating)
         a, b, c, d = (x + y for x, y in zip(self.scores, paid, strict=True))
         return a, b, c, d
 
 
-def hand_payments_by_place(outcome: HandOutcome, seating: Seating
-                           ) -> tuple[int, int, int, int]:
+def hand_payments_by_place(outcome: HandOutcome, seating: Seating) -> tuple[int, int, int, int]:
     """A hand's payments (by wind in ``outcome``) by table place."""
     by_place = [0, 0, 0, 0]
     for wind in SEATS:
@@ -200,6 +209,7 @@ class Step:
 
 
 # Events for frontends ---------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class TableSeated:
@@ -232,7 +242,7 @@ class ActionTaken:
     wind: Seat
     text: str
     timeout: bool
-    action: object = None   # the engine action itself (frontends word it their own way)
+    action: object = None  # the engine action itself (frontends word it their own way)
 
 
 @dataclass(frozen=True)
@@ -254,10 +264,9 @@ class HandFinished:
 
 @dataclass(frozen=True)
 class MatchFinished:
-    scores: tuple[int, int, int, int]     # by table place
+    scores: tuple[int, int, int, int]  # by table place
 
 
 @dataclass(frozen=True)
 class TableHalted:
     problem: Problem
-

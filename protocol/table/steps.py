@@ -53,9 +53,14 @@ from .state import (
 from .values import evolve
 from .wire import WireError
 
-EXPECTED_KIND = {Phase.READY: MsgKind.READY, Phase.COMMIT: MsgKind.COMMIT,
-                 Phase.ECHO: MsgKind.ECHO, Phase.REVEAL: MsgKind.REVEAL,
-                 Phase.PLAY: MsgKind.ACT, Phase.HAND_END: MsgKind.HAND_END}
+EXPECTED_KIND = {
+    Phase.READY: MsgKind.READY,
+    Phase.COMMIT: MsgKind.COMMIT,
+    Phase.ECHO: MsgKind.ECHO,
+    Phase.REVEAL: MsgKind.REVEAL,
+    Phase.PLAY: MsgKind.ACT,
+    Phase.HAND_END: MsgKind.HAND_END,
+}
 
 
 def dice_context(s: TableSession, hand_no: int) -> bytes:
@@ -77,20 +82,33 @@ def _phase_digest(s: TableSession, full: bool) -> bytes:
         if full or s.step % ENGINE_DIGEST_EVERY == 0:
             return s.rules.public_digest(hand.engine)
         return b""
-    return digest([hand.hand_no, list(hand.commits), hand.seed, list(hand.dice),
-                   None if hand.outcome is None else hand.outcome])
+    return digest(
+        [
+            hand.hand_no,
+            list(hand.commits),
+            hand.seed,
+            list(hand.dice),
+            None if hand.outcome is None else hand.outcome,
+        ]
+    )
 
 
-def start_step(s: TableSession, phase: Phase, acc: Acc,
-               resolved: tuple[Envelope, ...], full: bool = False) -> TableSession:
+def start_step(
+    s: TableSession, phase: Phase, acc: Acc, resolved: tuple[Envelope, ...], full: bool = False
+) -> TableSession:
     """Enter the next step: new state hash, start time and the set of seats awaited. A move
     that ``PHASE_MOVES`` does not list is a fault of this code, never of a peer: raised."""
     if phase not in PHASE_MOVES[s.phase]:
         raise AssertionError(f"no step leads from {s.phase.value} to {phase.value}")
-    s = evolve(s, phase=phase, inputs={}, step=s.step + 1, step_started=acc.now,
-               thinking=frozenset())
-    h = hashlib.sha256(b"fourwinds-step\0" + (s.step_hash or s.lobby_hash())
-                       + s.step.to_bytes(8, "big") + phase.value.encode())
+    s = evolve(
+        s, phase=phase, inputs={}, step=s.step + 1, step_started=acc.now, thinking=frozenset()
+    )
+    h = hashlib.sha256(
+        b"fourwinds-step\0"
+        + (s.step_hash or s.lobby_hash())
+        + s.step.to_bytes(8, "big")
+        + phase.value.encode()
+    )
     for env in resolved:
         h.update(env.msg_hash)
     h.update(_phase_digest(s, full))
@@ -159,11 +177,16 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
         return report(s, acc, Problem(kind, place, reason, env.step, (env.encode(),)))
 
     if env.step < s.step or place not in s.awaiting or place in s.inputs:
-        return bad(ProblemKind.OUT_OF_TURN, f"{env.kind.name} at step {env.step}, but step "
-                   f"{s.step} does not wait for seat {int(place)}")
+        return bad(
+            ProblemKind.OUT_OF_TURN,
+            f"{env.kind.name} at step {env.step}, but step "
+            f"{s.step} does not wait for seat {int(place)}",
+        )
     if env.state != s.step_hash:
-        return bad(ProblemKind.DIVERGENCE, f"made in state {env.state.hex()[:16]}, ours is "
-                   f"{s.step_hash.hex()[:16]}")
+        return bad(
+            ProblemKind.DIVERGENCE,
+            f"made in state {env.state.hex()[:16]}, ours is {s.step_hash.hex()[:16]}",
+        )
     if env.kind is not EXPECTED_KIND[s.phase]:
         return bad(ProblemKind.OUT_OF_TURN, f"{env.kind.name} during {s.phase.value}")
     try:
@@ -181,46 +204,62 @@ def _consider(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSes
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as error:
         # An engine that trips over a peer's odd (but well-typed) action must not take the
         # session down: the action is refused like any illegal one.
-        return bad(ProblemKind.ILLEGAL_ACTION, f"refused by the rules engine "
-                   f"({type(error).__name__}: {error})")
+        return bad(
+            ProblemKind.ILLEGAL_ACTION,
+            f"refused by the rules engine ({type(error).__name__}: {error})",
+        )
     timeout = isinstance(body, Act) and body.timeout
     stop = isinstance(body, Act) and body.time_up
     base = s.hand.engine if s.hand is not None else None
-    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied, base,
-                                                       stop)})
+    return evolve(s, inputs={**s.inputs, place: Input(env, value, timeout, applied, base, stop)})
 
 
 def _thinking(s: TableSession, place: Seat, env: Envelope, acc: Acc) -> TableSession:
     """A seat asks for more time on the discard the current step waits on (THINKING, not a
     step input): its call window is extended once. Anything else is refused with the reason
     and changes nothing."""
+
     def bad(kind: ProblemKind, reason: str) -> TableSession:
-        return report(s, acc, Problem(kind, place, f"more time refused: {reason}", env.step,
-                                      (env.encode(),)))
+        return report(
+            s, acc, Problem(kind, place, f"more time refused: {reason}", env.step, (env.encode(),))
+        )
 
     if s.version < THINKING_SINCE:
-        return bad(ProblemKind.OUT_OF_TURN, f"this table plays protocol version {s.version}, "
-                   f"which has no THINKING (it came with version {THINKING_SINCE})")
+        return bad(
+            ProblemKind.OUT_OF_TURN,
+            f"this table plays protocol version {s.version}, "
+            f"which has no THINKING (it came with version {THINKING_SINCE})",
+        )
     if env.step != s.step:
-        return bad(ProblemKind.OUT_OF_TURN, f"made for step {env.step}, the table is at "
-                   f"step {s.step}")
+        return bad(
+            ProblemKind.OUT_OF_TURN, f"made for step {env.step}, the table is at step {s.step}"
+        )
     if env.state != s.step_hash:
-        return bad(ProblemKind.DIVERGENCE, f"made in state {env.state.hex()[:16]}, ours is "
-                   f"{s.step_hash.hex()[:16]}")
+        return bad(
+            ProblemKind.DIVERGENCE,
+            f"made in state {env.state.hex()[:16]}, ours is {s.step_hash.hex()[:16]}",
+        )
     try:
         decode_body(env.kind, env.body or b"")
     except WireError as error:
         return bad(ProblemKind.MALFORMED, error.problem)
-    if (s.phase is not Phase.PLAY or place not in s.awaiting or place in s.inputs
-            or s.rules is None or s.hand is None or s.hand.seating is None):
-        return bad(ProblemKind.OUT_OF_TURN, "the table does not wait for this seat's answer "
-                   "to a discard now")
+    if (
+        s.phase is not Phase.PLAY
+        or place not in s.awaiting
+        or place in s.inputs
+        or s.rules is None
+        or s.hand is None
+        or s.hand.seating is None
+    ):
+        return bad(
+            ProblemKind.OUT_OF_TURN,
+            "the table does not wait for this seat's answer to a discard now",
+        )
     if s.rules.window(s.hand.engine, wind_of(s.hand.seating, place)) is not WindowKind.CALL:
         return bad(ProblemKind.OUT_OF_TURN, "more time is only for answering a discard")
     if place in s.thinking:
         return bad(ProblemKind.OUT_OF_TURN, "this seat already had more time on this discard")
-    acc.events.append(SeatThinking(s.hand.hand_no, s.step, place,
-                                   wind_of(s.hand.seating, place)))
+    acc.events.append(SeatThinking(s.hand.hand_no, s.step, place, wind_of(s.hand.seating, place)))
     return evolve(s, thinking=s.thinking | {place})
 
 
@@ -289,15 +328,17 @@ def _check(s: TableSession, place: Seat, body: object, action: Any = None) -> An
         wrong = hand.wall.false_faces(claimed)
         if wrong:
             slot, face, actual = wrong[0]
-            raise _Rejected(ProblemKind.FALSE_FACE, f"showed slot {slot} as {face.name}, "
-                            f"it holds {actual.name}")
+            raise _Rejected(
+                ProblemKind.FALSE_FACE, f"showed slot {slot} as {face.name}, it holds {actual.name}"
+            )
     else:
         for slot, face in sorted(claimed.items()):
             shown = masked.public_face(hand, slot)
             if shown != face:
                 what = "was never revealed" if shown is None else f"was opened as {shown.name}"
-                raise _Rejected(ProblemKind.FALSE_FACE, f"showed slot {slot} as {face.name}, "
-                                f"it {what}")
+                raise _Rejected(
+                    ProblemKind.FALSE_FACE, f"showed slot {slot} as {face.name}, it {what}"
+                )
     return action, s.rules.apply(hand.engine, action)  # IllegalAction with the reason
 
 
@@ -331,18 +372,18 @@ def _revealed(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
     return _deal(s, acc, seed, resolved)
 
 
-def _begin_hand(s: TableSession, acc: Acc, hand_no: int,
-                resolved: tuple[Envelope, ...]) -> TableSession:
+def _begin_hand(
+    s: TableSession, acc: Acc, hand_no: int, resolved: tuple[Envelope, ...]
+) -> TableSession:
     return start_step(evolve(s, hand=Hand(hand_no)), Phase.COMMIT, acc, resolved)
 
 
-def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
-          ) -> TableSession:
+def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]) -> TableSession:
     assert s.hand is not None and s.rules is not None and s.open is not None
     rules, hand_no = s.rules, s.hand.hand_no
     first = s.first_seating
     if first is None:
-        if s.open is not None and s.open.options.fixed_winds:   # a tournament's seating
+        if s.open is not None and s.open.options.fixed_winds:  # a tournament's seating
             first = (Seat(0), Seat(1), Seat(2), Seat(3))
         else:  # the rule set's draw (MCR B2: winds drawn once; American A3: highest roll)
             first = ruleset_of(rules).first_seating(seed)
@@ -355,8 +396,9 @@ def _deal(s: TableSession, acc: Acc, seed: bytes, resolved: tuple[Envelope, ...]
         s = evolve(s, awaiting=frozenset())
         return masked.start_wall(s, acc)
     wall = practice_wall(rules.tile_set, seed, flowers=rules.flowers(opened.options))
-    setup = HandSetup(hand_no, dice, ruleset_of(rules).prevalent_wind(hand_no), opened.options,
-                      opened.rules_text)
+    setup = HandSetup(
+        hand_no, dice, ruleset_of(rules).prevalent_wind(hand_no), opened.options, opened.rules_text
+    )
     engine, events = rules.start(setup)
     if s.me is None:  # an observer checks everything: it knows the whole practice wall
         engine = rules.learn(engine, dict(enumerate(wall.faces)))
@@ -371,15 +413,19 @@ def _after_wall(s: TableSession, acc: Acc) -> TableSession:
     """Masked deck: the wall is built; deal it and start the engine."""
     hand = s.hand
     assert hand is not None and s.rules is not None and s.open is not None
-    setup = HandSetup(hand.hand_no, hand.dice, ruleset_of(s.rules).prevalent_wind(hand.hand_no),
-                      s.open.options, s.open.rules_text)
+    setup = HandSetup(
+        hand.hand_no,
+        hand.dice,
+        ruleset_of(s.rules).prevalent_wind(hand.hand_no),
+        s.open.options,
+        s.open.rules_text,
+    )
     engine, events = s.rules.start(setup)
     if hand.deck is not None:  # faces the deck showed us before the engine existed
         known = dict(hand.deck.faces(hand.deck_state))
         engine = s.rules.learn(engine, known) if known else engine
     s = evolve(s, hand=evolve(hand, engine=engine))
-    acc.events.append(HandBegan(hand.hand_no, hand.seating or first_seating(Seat(0)),
-                                hand.dice))
+    acc.events.append(HandBegan(hand.hand_no, hand.seating or first_seating(Seat(0)), hand.dice))
     hand = s.hand
     assert hand is not None
     s = evolve(s, hand=evolve(hand, pending_deal=True))
@@ -387,8 +433,9 @@ def _after_wall(s: TableSession, acc: Acc) -> TableSession:
     return _next_play_step(s, acc, (), full=True)
 
 
-def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...],
-                  dealing: bool = False, engine: Any = None) -> TableSession:
+def _after_engine(
+    s: TableSession, acc: Acc, events: tuple[Any, ...], dealing: bool = False, engine: Any = None
+) -> TableSession:
     """Tell our engine the faces the deck now gives our seat, and report visible events.
     ``engine``: the hand's new engine state, when the caller has not stored it yet."""
     hand = s.hand
@@ -416,8 +463,9 @@ def _after_engine(s: TableSession, acc: Acc, events: tuple[Any, ...],
     return evolve(s, hand=evolve(hand, engine=engine, pending_ops=pending_ops))
 
 
-def _next_play_step(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...],
-                    full: bool = False) -> TableSession:
+def _next_play_step(
+    s: TableSession, acc: Acc, resolved: tuple[Envelope, ...], full: bool = False
+) -> TableSession:
     assert s.hand is not None and s.rules is not None
     outcome = s.rules.outcome(s.hand.engine)
     if outcome is not None:
@@ -426,8 +474,11 @@ def _next_play_step(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...],
         return masked.start_audit(masked.flush(s, acc), acc)
     s = masked.flush(start_step(s, Phase.PLAY, acc, resolved, full), acc)
     if not s.awaiting:
-        problem = Problem(ProblemKind.ILLEGAL_ACTION, None,
-                          "the rules engine waits for nobody and the hand is not over")
+        problem = Problem(
+            ProblemKind.ILLEGAL_ACTION,
+            None,
+            "the rules engine waits for nobody and the hand is not over",
+        )
         return halt(report(s, acc, problem), acc, problem)
     return s
 
@@ -441,8 +492,7 @@ def our_act(s: TableSession, encoded: Any, timeout: bool) -> Act:
 UNFINISHED = "unfinished when time was called: 0 for everyone"
 
 
-def _stopped_by_time(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]
-                     ) -> TableSession:
+def _stopped_by_time(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
     """A play step resolved with an input marked by the time call: the hand ends here,
     its inputs not applied, scoring 0 for everyone, and it is the match's last. Decided by
     the step's complete set of inputs, so by every seat alike."""
@@ -478,8 +528,9 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
         text = rules.describe_action(item.action)
         entries.append((s.step, place, text))
         # the action first, then the engine events it caused (logs group them so)
-        acc.events.append(ActionTaken(hand.hand_no, s.step, place, wind, text, item.timeout,
-                                       item.action))
+        acc.events.append(
+            ActionTaken(hand.hand_no, s.step, place, wind, text, item.timeout, item.action)
+        )
         s = _after_engine(s, acc, events, engine=engine)
         hand = s.hand
         assert hand is not None
@@ -491,9 +542,13 @@ def _play(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSes
 def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> TableSession:
     hand = s.hand
     assert hand is not None and hand.outcome is not None and hand.seating is not None
-    s = evolve(s, scores=s.match_scores, hands_played=s.hands_played + 1,
-                outcomes=(*s.outcomes, (hand.hand_no, hand.outcome, hand.seating)),
-                finals=(*s.finals, hand.engine))
+    s = evolve(
+        s,
+        scores=s.match_scores,
+        hands_played=s.hands_played + 1,
+        outcomes=(*s.outcomes, (hand.hand_no, hand.outcome, hand.seating)),
+        finals=(*s.finals, hand.engine),
+    )
     acc.events.append(HandFinished(hand.hand_no, hand.outcome, hand.seating))
     # A seat whose daemon held the tournament's time call said so in its HandEnd: this hand
     # was the last. Decided by the step's complete set of inputs, so by every seat alike.
@@ -509,12 +564,12 @@ def _end_hand(s: TableSession, acc: Acc, resolved: tuple[Envelope, ...]) -> Tabl
 
 
 _RESOLVERS: Mapping[Phase, Resolver] = {
-    Phase.READY: _all_ready,       # -> COMMIT: the first hand's dice
-    Phase.COMMIT: _committed,      # -> ECHO
-    Phase.ECHO: _echoed,           # -> REVEAL
-    Phase.REVEAL: _revealed,       # -> WALL (fair deck), or PLAY / HAND_END (practice)
-    Phase.PLAY: _play,             # -> PLAY, or HAND_END
-    Phase.HAND_END: _end_hand,     # -> COMMIT (the next hand), or OVER
+    Phase.READY: _all_ready,  # -> COMMIT: the first hand's dice
+    Phase.COMMIT: _committed,  # -> ECHO
+    Phase.ECHO: _echoed,  # -> REVEAL
+    Phase.REVEAL: _revealed,  # -> WALL (fair deck), or PLAY / HAND_END (practice)
+    Phase.PLAY: _play,  # -> PLAY, or HAND_END
+    Phase.HAND_END: _end_hand,  # -> COMMIT (the next hand), or OVER
 }
 """The step machine as a table: what resolves a complete step of each phase (WALL's steps are
 the deck's own, protocol/table/masked.py; PHASE_MOVES says where each may lead)."""
@@ -529,7 +584,7 @@ def _auto(s: TableSession, acc: Acc) -> TableSession:
         return s
     answer = _AUTO.get(s.phase)
     if answer is None or s.hand is None:
-        return s                   # READY: our player says it
+        return s  # READY: our player says it
     return answer(s, acc, s.me, s.hand)
 
 
@@ -558,7 +613,7 @@ def _auto_play(s: TableSession, acc: Acc, me: Seat, hand: Hand) -> TableSession:
 def _auto_hand_end(s: TableSession, acc: Acc, me: Seat, hand: Hand) -> TableSession:
     if s.open is not None and s.open.options.next_window is None:
         return confirm_hand_end(s, acc)
-    return s                       # our player says "next" (or tick, when the window ends)
+    return s  # our player says "next" (or tick, when the window ends)
 
 
 _AUTO: Mapping[Phase, Callable[[TableSession, Acc, Seat, Hand], TableSession]] = {
@@ -581,9 +636,16 @@ def confirm_hand_end(s: TableSession, acc: Acc) -> TableSession:
     """Our seat's HAND_END (the digest of the outcome we computed), once the deck audit is
     over; unchanged before that, or when it is not ours to send."""
     hand = s.hand
-    if (s.phase is not Phase.HAND_END or hand is None or hand.outcome is None
-            or not audit_done(s) or s.me is None or s.me not in s.awaiting
-            or s.me in s.inputs or s.inbox[s.me]):
+    if (
+        s.phase is not Phase.HAND_END
+        or hand is None
+        or hand.outcome is None
+        or not audit_done(s)
+        or s.me is None
+        or s.me not in s.awaiting
+        or s.me in s.inputs
+        or s.inbox[s.me]
+    ):
         return s
     return send(s, acc, HandEnd(digest(hand.outcome), s.time_up))
 
@@ -591,8 +653,15 @@ def confirm_hand_end(s: TableSession, acc: Acc) -> TableSession:
 def more_time_allowed(s: TableSession) -> bool:
     """Whether our seat may ask for more time now: it is answering a discard (a call
     window), has not had more time on it yet, and the table's version knows THINKING."""
-    if (s.me is None or s.phase is not Phase.PLAY or s.rules is None or s.hand is None
-            or s.hand.seating is None or s.version < THINKING_SINCE or s.me in s.thinking):
+    if (
+        s.me is None
+        or s.phase is not Phase.PLAY
+        or s.rules is None
+        or s.hand is None
+        or s.hand.seating is None
+        or s.version < THINKING_SINCE
+        or s.me in s.thinking
+    ):
         return False
     if s.me not in s.awaiting or s.me in s.inputs or s.inbox[s.me]:
         return False
@@ -615,8 +684,9 @@ def window_seconds(s: TableSession, place: Seat) -> float:
     kind = s.rules.window(s.hand.engine, wind_of(s.hand.seating, place))
     if kind is WindowKind.CALL:
         return options.call_window * (2 if place in s.thinking else 1)
-    return {WindowKind.EXCHANGE: options.charleston_window,
-            WindowKind.TURN: options.turn_window}[kind]
+    return {WindowKind.EXCHANGE: options.charleston_window, WindowKind.TURN: options.turn_window}[
+        kind
+    ]
 
 
 def _forced(s: TableSession, acc: Acc) -> TableSession:
@@ -640,8 +710,14 @@ def _only_pass(s: TableSession, acc: Acc) -> TableSession:
     Mahjong), send it now instead of asking the player.
     The answer is an ordinary signed input of our seat; only its timing is automatic."""
     hand, rules = s.hand, s.rules
-    if (s.open is None or not s.open.options.auto_pass or hand is None or rules is None
-            or hand.seating is None or not masked.ready_to_act(s)):
+    if (
+        s.open is None
+        or not s.open.options.auto_pass
+        or hand is None
+        or rules is None
+        or hand.seating is None
+        or not masked.ready_to_act(s)
+    ):
         return s
     assert s.me is not None
     wind = wind_of(hand.seating, s.me)

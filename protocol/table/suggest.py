@@ -64,8 +64,9 @@ def offered(session: TableSession) -> list[ActionEntry]:
     return offered_entries(session)
 
 
-def suggest(session: TableSession, seed: bytes, level: BotLevel = BotLevel.NORMAL
-            ) -> Suggestion | None:
+def suggest(
+    session: TableSession, seed: bytes, level: BotLevel = BotLevel.NORMAL
+) -> Suggestion | None:
     """The built-in bot's choice for our seat, or None when the table awaits nothing of us
     (or the bot's action matches none of the offered ones: the caller decides another way).
 
@@ -122,7 +123,7 @@ def _chosen(engine: Any, entry: ActionEntry, action: object) -> tuple[str, ...] 
     slots = getattr(action, "tiles", None)
     if not isinstance(slots, tuple) or len(slots) < int(want):
         return None
-    return tuple(code(engine.faces[x]) for x in slots[:int(want)])
+    return tuple(code(engine.faces[x]) for x in slots[: int(want)])
 
 
 def same_choice(rules: RulesAdapter, engine: Any, a: object, b: object) -> bool:

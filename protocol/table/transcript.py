@@ -68,11 +68,15 @@ def resume(records: Sequence[bytes], identity_private_key: bytes | None) -> Tabl
         raise TranscriptError(f"record 0: {error.problem}") from None
     if not isinstance(genesis, Genesis):
         raise TranscriptError("the first record is not a genesis record")
-    s = base_session(genesis.me, identity_private_key if genesis.me is not None else None,
-                     genesis.secret, genesis.table)
+    s = base_session(
+        genesis.me,
+        identity_private_key if genesis.me is not None else None,
+        genesis.secret,
+        genesis.table,
+    )
     acc = Acc(0.0, auto=False, lobby=LOBBY)
     problems: list[Problem] = []
-    tally = ProblemTally()    # counted again as they were (their hand: the replay's)
+    tally = ProblemTally()  # counted again as they were (their hand: the replay's)
     for index, record in enumerate(records[1:], start=1):
         try:
             item = parse_record(record)
@@ -106,8 +110,9 @@ class Transcript:
     def encode(self) -> bytes:
         if self.listed_id is None:
             return pack([TRANSCRIPT_MAGIC, TRANSCRIPT_VERSION, self.table, list(self.payloads)])
-        return pack([TRANSCRIPT_MAGIC, LISTED_VERSION, self.table, list(self.payloads),
-                     self.listed_id])
+        return pack(
+            [TRANSCRIPT_MAGIC, LISTED_VERSION, self.table, list(self.payloads), self.listed_id]
+        )
 
     @property
     def shown_id(self) -> str:
@@ -120,20 +125,35 @@ def parse_transcript(data: bytes) -> Transcript:
     """The transcript in a file's bytes; ``TranscriptCut`` when they stop mid-way,
     ``TranscriptError`` for anything else unreadable."""
     try:
-        items = need_list(unpack(data, "transcript", max_bytes=MAX_TRANSCRIPT_BYTES,
-                                 max_items=MAX_TRANSCRIPT_MESSAGES), "transcript")
+        items = need_list(
+            unpack(
+                data,
+                "transcript",
+                max_bytes=MAX_TRANSCRIPT_BYTES,
+                max_items=MAX_TRANSCRIPT_MESSAGES,
+            ),
+            "transcript",
+        )
         if not items or items[0] != TRANSCRIPT_MAGIC:
             raise WireError("not a fourwinds transcript")
-        version = need_int(items[1] if len(items) > 1 else None, "transcript version",
-                           TRANSCRIPT_VERSION, LISTED_VERSION)
+        version = need_int(
+            items[1] if len(items) > 1 else None,
+            "transcript version",
+            TRANSCRIPT_VERSION,
+            LISTED_VERSION,
+        )
         need_list(items, "transcript", length=4 if version == TRANSCRIPT_VERSION else 5)
         table = need_bytes(items[2], "table id", 16)
-        payloads = tuple(need_bytes(p, "message") for p in
-                         need_list(items[3], "messages", max_len=MAX_TRANSCRIPT_MESSAGES))
+        payloads = tuple(
+            need_bytes(p, "message")
+            for p in need_list(items[3], "messages", max_len=MAX_TRANSCRIPT_MESSAGES)
+        )
         listed = need_bytes(items[4], "listed table id", 16) if len(items) == 5 else None
     except WireCut:
-        raise TranscriptCut(f"the transcript is cut short: its {len(data)} bytes end in the "
-                            "middle of a message (a truncated file)") from None
+        raise TranscriptCut(
+            f"the transcript is cut short: its {len(data)} bytes end in the "
+            "middle of a message (a truncated file)"
+        ) from None
     except WireError as error:
         raise TranscriptError(error.problem) from None
     return Transcript(table, payloads, listed)
@@ -145,8 +165,7 @@ def read_transcript(data: bytes) -> tuple[bytes, tuple[bytes, ...]]:
     return transcript.table, transcript.payloads
 
 
-def transcript_of_records(records: Sequence[bytes],
-                          listed_id: bytes | None = None) -> Transcript:
+def transcript_of_records(records: Sequence[bytes], listed_id: bytes | None = None) -> Transcript:
     """The transcript a seat's records hold: every message it accepted, ordered as
     ``export_transcript`` orders them (by seat, then sequence number), without its secret.
     ``TranscriptError`` names the first record that cannot be read."""
@@ -168,7 +187,7 @@ def transcript_of_records(records: Sequence[bytes],
                 env = decode(item)
                 key = (int(env.seat), env.seq)
             except WireError:
-                key = (len(SEATS), len(keyed))   # kept, at the end: verify names it
+                key = (len(SEATS), len(keyed))  # kept, at the end: verify names it
             keyed.append((key, item))
     if table is None:
         raise TranscriptError("the records hold no genesis record")
@@ -207,15 +226,26 @@ def check_messages(transcript: Transcript, partial_ok: bool = False) -> Verdict:
     for place in SEATS:
         chain = s.chains[place]
         for seq in chain.missing():
-            problems.append(Problem(ProblemKind.MISSING, None,
-                                    f"seat {int(place)}'s message seq {seq} is missing "
-                                    "(the transcript was cut or altered)"))
+            problems.append(
+                Problem(
+                    ProblemKind.MISSING,
+                    None,
+                    f"seat {int(place)}'s message seq {seq} is missing "
+                    "(the transcript was cut or altered)",
+                )
+            )
     complete = s.phase is Phase.OVER
     if not complete and not partial_ok and s.halted is None:
         waiting = sorted(int(p) for p in s.awaiting if p not in s.inputs)
-        problems.append(Problem(ProblemKind.MISSING, None,
-                                f"the transcript stops at step {s.step} ({s.phase.value}), "
-                                f"waiting for seat(s) {waiting}", s.step))
+        problems.append(
+            Problem(
+                ProblemKind.MISSING,
+                None,
+                f"the transcript stops at step {s.step} ({s.phase.value}), "
+                f"waiting for seat(s) {waiting}",
+                s.step,
+            )
+        )
     return Verdict(s, tuple(problems), complete or partial_ok, tuple(acc.events), transcript)
 
 

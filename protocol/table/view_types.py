@@ -16,10 +16,26 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-__all__ = ["ActionEntry", "Exposure", "HandResult", "HandSummary", "LastDiscard", "LiveWins",
-           "NextEntry", "PastHand", "PlayerEntry", "RulePlayerKeys", "RuleTableKeys",
-           "RulesetWords", "SeatView", "SeatViewEvent", "StandingEntry", "UnreachableEntry",
-           "WaitingEntry", "Windows"]
+__all__ = [
+    "ActionEntry",
+    "Exposure",
+    "HandResult",
+    "HandSummary",
+    "LastDiscard",
+    "LiveWins",
+    "NextEntry",
+    "PastHand",
+    "PlayerEntry",
+    "RulePlayerKeys",
+    "RuleTableKeys",
+    "RulesetWords",
+    "SeatView",
+    "SeatViewEvent",
+    "StandingEntry",
+    "UnreachableEntry",
+    "WaitingEntry",
+    "Windows",
+]
 
 
 class ActionEntry(TypedDict):
@@ -129,15 +145,26 @@ class HandResult(TypedDict):
     scores: NotRequired[list[int]]
 
 
-PastHand = TypedDict("PastHand", {
-    "hand_number": int, "kind": str, "winner": str | None, "self_drawn": bool,
-    "from": str | None, "summary": str, "payments": list[list[Any]]})
+PastHand = TypedDict(
+    "PastHand",
+    {
+        "hand_number": int,
+        "kind": str,
+        "winner": str | None,
+        "self_drawn": bool,
+        "from": str | None,
+        "summary": str,
+        "payments": list[list[Any]],
+    },
+)
 """One finished hand of ``history``: its kind, the winner's and the discarder's names (``from``
 is a Python keyword, hence this form), its one line and each player's ``[name, amount]``."""
 
 
-HandSummary = TypedDict("HandSummary", {
-    "kind": str, "winner": int | None, "from": int | None, "self_drawn": bool, "summary": str})
+HandSummary = TypedDict(
+    "HandSummary",
+    {"kind": str, "winner": int | None, "from": int | None, "self_drawn": bool, "summary": str},
+)
 """A finished hand as a rule set sums it up for ``history`` (``RuleView.summary``): winds,
 which the shared half turns into the players' names."""
 

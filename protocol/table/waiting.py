@@ -32,35 +32,53 @@ __all__ = ["waiting_entry"]
 _QUIET = (Phase.LOBBY, Phase.OVER, Phase.HALTED)
 
 
-def waiting_entry(s: TableSession, waited: Sequence[tuple[Seat, Seat, str]],
-                  unreachable: Mapping[Seat, int], now: float | None) -> WaitingEntry | None:
+def waiting_entry(
+    s: TableSession,
+    waited: Sequence[tuple[Seat, Seat, str]],
+    unreachable: Mapping[Seat, int],
+    now: float | None,
+) -> WaitingEntry | None:
     """The view's ``waiting``. ``waited``: (place, wind, name) of each seat the table waits
     for now; ``unreachable``: whole seconds each unreachable place has been so; ``now``:
     the caller's clock (without it only unreachable seats are named)."""
-    if (s.me is None or s.halted is not None or s.phase in _QUIET or not waited
-            or any(place == s.me for place, _, _ in waited)):
+    if (
+        s.me is None
+        or s.halted is not None
+        or s.phase in _QUIET
+        or not waited
+        or any(place == s.me for place, _, _ in waited)
+    ):
         return None
     away = [(place, wind, name) for place, wind, name in waited if place in unreachable]
     if away:
         seconds = max(unreachable[place] for place, _, _ in away)
         names = [name for _, _, name in away]
-        return {"seats": [int(w) for _, w, _ in away], "names": names, "unreachable": True,
-                "seconds": seconds,
-                "text": f"Waiting for {_names(names)} (unreachable for {seconds} s)"}
+        return {
+            "seats": [int(w) for _, w, _ in away],
+            "names": names,
+            "unreachable": True,
+            "seconds": seconds,
+            "text": f"Waiting for {_names(names)} (unreachable for {seconds} s)",
+        }
     if now is None or s.step_started < 0:
         return None
     windows = [window_seconds(s, place) for place, _, _ in waited]
     elapsed = now - s.step_started
     if any(w <= 0 for w in windows) or elapsed < max(windows):
-        return None   # no timer (nothing counts down), or a window still running
+        return None  # no timer (nothing counts down), or a window still running
     names = [name for _, _, name in waited]
     seconds = int(elapsed)
-    return {"seats": [int(w) for _, w, _ in waited], "names": names, "unreachable": False,
-            "seconds": seconds, "text": f"Waiting for {_names(names)} ({seconds} s)"}
+    return {
+        "seats": [int(w) for _, w, _ in waited],
+        "names": names,
+        "unreachable": False,
+        "seconds": seconds,
+        "text": f"Waiting for {_names(names)} ({seconds} s)",
+    }
 
 
 def _names(names: Sequence[str]) -> str:
-    """"Bob", "Bob and Carol", "Bob, Carol and Dan"."""
+    """ "Bob", "Bob and Carol", "Bob, Carol and Dan"."""
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]

@@ -38,8 +38,12 @@ def pack(value: Any) -> bytes:
     return packed
 
 
-def unpack(data: object, what: str = "message", max_bytes: int = MAX_MESSAGE_BYTES,
-           max_items: int = MAX_ITEMS) -> Any:
+def unpack(
+    data: object,
+    what: str = "message",
+    max_bytes: int = MAX_MESSAGE_BYTES,
+    max_items: int = MAX_ITEMS,
+) -> Any:
     """Decode one msgpack value with limits (``max_bytes`` in all, ``max_items`` in any array
     or map); ``WireCut`` for bytes that stop mid-value, ``WireError`` for anything else
     malformed."""
@@ -51,9 +55,15 @@ def unpack(data: object, what: str = "message", max_bytes: int = MAX_MESSAGE_BYT
         raise WireError(f"{what}: empty")
     try:
         return msgpack.unpackb(
-            data, raw=False, use_list=True, strict_map_key=True,
-            max_bin_len=max_bytes, max_str_len=max_bytes,
-            max_array_len=max_items, max_map_len=max_items, max_ext_len=0,
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_bin_len=max_bytes,
+            max_str_len=max_bytes,
+            max_array_len=max_items,
+            max_map_len=max_items,
+            max_ext_len=0,
         )
     except msgpack.OutOfData:
         raise WireCut(f"{what}: cut short (it ends in the middle of a value)") from None
@@ -61,7 +71,7 @@ def unpack(data: object, what: str = "message", max_bytes: int = MAX_MESSAGE_BYT
         raise WireError(f"{what}: not valid msgpack ({error.__class__.__name__})") from None
     except ValueError as error:
         text = str(error)
-        if "incomplete" in text:    # msgpack's C unpacker: "Unpack failed: incomplete input"
+        if "incomplete" in text:  # msgpack's C unpacker: "Unpack failed: incomplete input"
             raise WireCut(f"{what}: cut short (it ends in the middle of a value)") from None
         if "exceeds max_" in text:  # "5000 exceeds max_array_len(4096)"
             raise WireError(f"{what}: over a size limit ({text})") from None
@@ -70,8 +80,9 @@ def unpack(data: object, what: str = "message", max_bytes: int = MAX_MESSAGE_BYT
         raise WireError(f"{what}: undecodable ({error.__class__.__name__})") from None
 
 
-def need_list(value: object, what: str, length: int | None = None,
-              max_len: int = MAX_ITEMS) -> list[Any]:
+def need_list(
+    value: object, what: str, length: int | None = None, max_len: int = MAX_ITEMS
+) -> list[Any]:
     if not isinstance(value, list):
         raise WireError(f"{what}: expected an array, got {type(value).__name__}")
     if length is not None and len(value) != length:
@@ -104,8 +115,9 @@ def need_float(value: object, what: str, lo: float = 0.0, hi: float = 1e9) -> fl
     return number
 
 
-def need_bytes(value: object, what: str, length: int | None = None,
-               max_len: int = MAX_MESSAGE_BYTES) -> bytes:
+def need_bytes(
+    value: object, what: str, length: int | None = None, max_len: int = MAX_MESSAGE_BYTES
+) -> bytes:
     if not isinstance(value, bytes):
         raise WireError(f"{what}: expected bytes, got {type(value).__name__}")
     if length is not None and len(value) != length:

@@ -116,25 +116,25 @@ class Verdict:
 
     create: Create | None
     problems: tuple[EventProblem, ...]
-    entrants: tuple[bytes, ...] = ()          # keys, by entrant number
+    entrants: tuple[bytes, ...] = ()  # keys, by entrant number
     names: tuple[str, ...] = ()
     rounds: tuple[RoundSeating, ...] = ()
-    results: int = 0                          # tables with a result or a correction
+    results: int = 0  # tables with a result or a correction
     standings: tuple[StandingsRow, ...] = ()
-    adjustments: tuple[Correction | Penalty, ...] = ()   # the standings' history
-    seeds: tuple[bytes, ...] = ()             # each started round's seed
-    hashes: tuple[bytes, ...] = ()            # results, corrections, penalties: the digest's
-    seeding: SeedProgress | None = None       # the next round's seed, once committed to
-    withdrawn: frozenset[int] = frozenset()   # entrant numbers
+    adjustments: tuple[Correction | Penalty, ...] = ()  # the standings' history
+    seeds: tuple[bytes, ...] = ()  # each started round's seed
+    hashes: tuple[bytes, ...] = ()  # results, corrections, penalties: the digest's
+    seeding: SeedProgress | None = None  # the next round's seed, once committed to
+    withdrawn: frozenset[int] = frozenset()  # entrant numbers
     scores: tuple[tuple[tuple[int, int], tuple[int, int, int, int]], ...] = ()
     """Each table's final scores as they count: ((round, table), (E, S, W, N)), a
     correction's in place of the signed result's."""
-    time_called: frozenset[int] = frozenset()                 # rounds whose time is called
+    time_called: frozenset[int] = frozenset()  # rounds whose time is called
     extensions: tuple[tuple[tuple[int, int], int], ...] = ()  # ((round, table), minutes)
-    ended: tuple[tuple[tuple[int, int], str], ...] = ()       # ((round, table), reason)
-    clock_records: tuple[TimeCall | Extension | EndTable, ...] = ()   # in record order
-    director: bytes = b""                     # who signs the director's records now
-    directors: tuple[NewDirector, ...] = ()   # the entrants' changes of director, in order
+    ended: tuple[tuple[tuple[int, int], str], ...] = ()  # ((round, table), reason)
+    clock_records: tuple[TimeCall | Extension | EndTable, ...] = ()  # in record order
+    director: bytes = b""  # who signs the director's records now
+    directors: tuple[NewDirector, ...] = ()  # the entrants' changes of director, in order
     substitutes: tuple[Substitute, ...] = ()  # every seat taken by a substitute, in order
 
     @property
@@ -165,7 +165,7 @@ class _Check:
         self.admitted: set[bytes] = set()
         self.withdrawn: set[int] = set()
         self.seed: _Round | None = None
-        self.ahead: AheadSeed | None = None   # the next round's, at a SeedSteps.AHEAD event
+        self.ahead: AheadSeed | None = None  # the next round's, at a SeedSteps.AHEAD event
         self.rounds: list[RoundSeating] = []
         self.seeds: list[bytes] = []
         self.results: dict[tuple[int, int], tuple[int, int, int, int]] = {}
@@ -179,15 +179,20 @@ class _Check:
         self.ended: dict[tuple[int, int], str] = {}
         self.clock_records: list[TimeCall | Extension | EndTable] = []
         self.director = create.director
-        self.former: dict[bytes, int] = {}    # a replaced director's key -> where replaced
+        self.former: dict[bytes, int] = {}  # a replaced director's key -> where replaced
         self.directors: list[NewDirector] = []
         self.subs: dict[tuple[int, int], Substitute] = {}
         self.index = 0
 
     # -- helpers --------------------------------------------------------------------------
 
-    def refuse(self, kind: ProblemKind, detail: str = "", round_: int | None = None,
-               table: int | None = None) -> None:
+    def refuse(
+        self,
+        kind: ProblemKind,
+        detail: str = "",
+        round_: int | None = None,
+        table: int | None = None,
+    ) -> None:
         self.problems.append(EventProblem(kind, self.index, round_, table, detail))
 
     def signers(self, body: Body) -> tuple[bytes, ...]:
@@ -201,8 +206,14 @@ class _Check:
             return tuple(director if key is None else key for key in body.players)
         if isinstance(body, Substitute):
             seats = self.seats_now(body.round, body.table) or (None,) * 4
-            return (director, *(director if key is None else key
-                                for s, key in enumerate(seats) if s != body.seat))
+            return (
+                director,
+                *(
+                    director if key is None else key
+                    for s, key in enumerate(seats)
+                    if s != body.seat
+                ),
+            )
         return (director,)
 
     def signatures_hold(self, record: Record) -> bool:
@@ -210,28 +221,44 @@ class _Check:
         keys = self.signers(body)
         sigs = (*record.signatures, *(None,) * max(0, len(keys) - len(record.signatures)))
         if len(record.signatures) > len(keys):
-            self.refuse(ProblemKind.BAD_SIGNATURE, f"{len(record.signatures)} signatures "
-                        f"where {len(keys)} sign", *_where(body))
+            self.refuse(
+                ProblemKind.BAD_SIGNATURE,
+                f"{len(record.signatures)} signatures where {len(keys)} sign",
+                *_where(body),
+            )
             return False
         if isinstance(body, Substitute):
             return self.substitute_signed(body, sigs, keys)
         if not isinstance(body, TableResult):
             if not signed_by(body, sigs[0], keys[0]):
-                self.refuse(ProblemKind.BAD_SIGNATURE, self.not_signed(body, sigs[0], keys[0]),
-                            *_where(body))
+                self.refuse(
+                    ProblemKind.BAD_SIGNATURE,
+                    self.not_signed(body, sigs[0], keys[0]),
+                    *_where(body),
+                )
                 return False
             return True
         missing = [SEATS[s] for s in range(4) if sigs[s] is None]
-        bad = [SEATS[s] for s in range(4)
-               if sigs[s] is not None and not signed_by(body, sigs[s], keys[s])]
+        bad = [
+            SEATS[s]
+            for s in range(4)
+            if sigs[s] is not None and not signed_by(body, sigs[s], keys[s])
+        ]
         if missing:
-            self.refuse(ProblemKind.UNSIGNED, f"no signature of seat(s) {', '.join(missing)}",
-                        body.round, body.table)
+            self.refuse(
+                ProblemKind.UNSIGNED,
+                f"no signature of seat(s) {', '.join(missing)}",
+                body.round,
+                body.table,
+            )
             return False
         if bad:
-            self.refuse(ProblemKind.BAD_SIGNATURE,
-                        f"seat(s) {', '.join(bad)} did not sign these scores (altered or "
-                        "forged)", body.round, body.table)
+            self.refuse(
+                ProblemKind.BAD_SIGNATURE,
+                f"seat(s) {', '.join(bad)} did not sign these scores (altered or forged)",
+                body.round,
+                body.table,
+            )
             return False
         return True
 
@@ -241,23 +268,34 @@ class _Check:
             return "not signed by its player"
         for former, at in self.former.items():
             if signed_by(body, sig, former):
-                return (f"signed by the former director {former.hex()[:16]}, replaced by "
-                        f"the entrants at record {at}")
+                return (
+                    f"signed by the former director {former.hex()[:16]}, replaced by "
+                    f"the entrants at record {at}"
+                )
         return "not signed by the director"
 
-    def substitute_signed(self, body: Substitute, sigs: Sequence[bytes | None],
-                          keys: Sequence[bytes]) -> bool:
+    def substitute_signed(
+        self, body: Substitute, sigs: Sequence[bytes | None], keys: Sequence[bytes]
+    ) -> bool:
         """A substitute needs the director and every one of the three seats left."""
         who = ["the director"] + [SEATS[s] for s in range(4) if s != body.seat]
         missing = [who[n] for n in range(4) if sigs[n] is None]
         if missing:
-            self.refuse(ProblemKind.UNSIGNED, f"no signature of {', '.join(missing)}",
-                        body.round, body.table)
+            self.refuse(
+                ProblemKind.UNSIGNED,
+                f"no signature of {', '.join(missing)}",
+                body.round,
+                body.table,
+            )
             return False
         bad = [who[n] for n in range(4) if not signed_by(body, sigs[n], keys[n])]
         if bad:
-            self.refuse(ProblemKind.BAD_SIGNATURE, f"{', '.join(bad)} did not sign this "
-                        "substitute", body.round, body.table)
+            self.refuse(
+                ProblemKind.BAD_SIGNATURE,
+                f"{', '.join(bad)} did not sign this substitute",
+                body.round,
+                body.table,
+            )
             return False
         return True
 
@@ -280,19 +318,28 @@ class _Check:
             self.refuse(ProblemKind.DUPLICATE, "a second creation record")
             return
         if body.event != self.event:
-            self.refuse(ProblemKind.OTHER_EVENT, f"event {body.event.hex()[:16]}, this is "
-                        f"{self.event.hex()[:16]}", *_where(body))
+            self.refuse(
+                ProblemKind.OTHER_EVENT,
+                f"event {body.event.hex()[:16]}, this is {self.event.hex()[:16]}",
+                *_where(body),
+            )
             return
         if isinstance(body, NewDirector):
             self.new_director(body, record)
             return
         if not self.signatures_hold(record):
             return
-        if self.ahead is not None and self.ahead.called and isinstance(
-                body, TableResult | Correction | Penalty | Substitute):
-            self.refuse(ProblemKind.OUT_OF_ORDER, f"round {len(self.rounds) + 1} is called: "
-                        "the results it is seated after are closed until it starts",
-                        *_where(body))
+        if (
+            self.ahead is not None
+            and self.ahead.called
+            and isinstance(body, TableResult | Correction | Penalty | Substitute)
+        ):
+            self.refuse(
+                ProblemKind.OUT_OF_ORDER,
+                f"round {len(self.rounds) + 1} is called: "
+                "the results it is seated after are closed until it starts",
+                *_where(body),
+            )
             return
         if isinstance(body, Entry):
             self.entry(body)
@@ -350,8 +397,12 @@ class _Check:
 
     def seed_step(self, body: SeedCommit | SeedEcho | SeedReveal) -> None:
         if body.round != len(self.rounds) or body.round >= self.create.rounds:
-            self.refuse(ProblemKind.OUT_OF_ORDER, f"a seed step for round {body.round + 1} "
-                        f"while round {len(self.rounds) + 1} is next", body.round)
+            self.refuse(
+                ProblemKind.OUT_OF_ORDER,
+                f"a seed step for round {body.round + 1} "
+                f"while round {len(self.rounds) + 1} is next",
+                body.round,
+            )
             return
         if self.create.seed_steps is SeedSteps.AHEAD:
             number = self.number.get(body.player)
@@ -359,17 +410,17 @@ class _Check:
                 self.refuse(ProblemKind.NOT_IN_ROUND, body.player.hex()[:16], body.round)
                 return
             self.ahead = self.ahead or AheadSeed()
-            refusal = take_step(self.ahead, self.live(), self.event, number, body,
-                                self.names[number])
+            refusal = take_step(
+                self.ahead, self.live(), self.event, number, body, self.names[number]
+            )
             if refusal is not None:
                 self.refuse(*refusal, body.round)
             return
-        if self.seed is None:   # the first commitment closes the round's roster
+        if self.seed is None:  # the first commitment closes the round's roster
             if not isinstance(body, SeedCommit):
                 self.refuse(ProblemKind.OUT_OF_ORDER, "before any commitment", body.round)
                 return
-            self.seed = _Round(tuple(n for n in range(len(self.keys))
-                                     if n not in self.withdrawn))
+            self.seed = _Round(tuple(n for n in range(len(self.keys)) if n not in self.withdrawn))
         state = self.seed
         number = self.number.get(body.player)
         if number is None or number not in state.roster:
@@ -395,11 +446,11 @@ class _Check:
             return
         self.step(state.reveals, number, body.nonce, body.round, "reveal")
 
-    def step(self, held: dict[int, bytes], number: int, value: bytes, round_: int,
-             what: str) -> None:
+    def step(
+        self, held: dict[int, bytes], number: int, value: bytes, round_: int, what: str
+    ) -> None:
         if number in held:
-            self.refuse(ProblemKind.DUPLICATE, f"a second {what} of {self.names[number]!r}",
-                        round_)
+            self.refuse(ProblemKind.DUPLICATE, f"a second {what} of {self.names[number]!r}", round_)
         else:
             held[number] = value
 
@@ -408,15 +459,27 @@ class _Check:
         roster and the results it is seated after are closed, its reveals due."""
         r = body.round
         if self.create.seed_steps is not SeedSteps.AHEAD:
-            self.refuse(ProblemKind.OUT_OF_ORDER, "a round call at an event whose seeds are "
-                        "made after the call", r)
+            self.refuse(
+                ProblemKind.OUT_OF_ORDER,
+                "a round call at an event whose seeds are made after the call",
+                r,
+            )
             return
         if r != len(self.rounds) or r >= self.create.rounds:
-            self.refuse(ProblemKind.OUT_OF_ORDER, f"a call of round {r + 1}, round "
-                        f"{len(self.rounds) + 1} is next of {self.create.rounds}", r)
+            self.refuse(
+                ProblemKind.OUT_OF_ORDER,
+                f"a call of round {r + 1}, round "
+                f"{len(self.rounds) + 1} is next of {self.create.rounds}",
+                r,
+            )
             return
-        missing = () if r == 0 else [t for t in range(len(self.rounds[r - 1].tables))
-                                     if (r - 1, t) not in self.results]
+        missing = (
+            ()
+            if r == 0
+            else [
+                t for t in range(len(self.rounds[r - 1].tables)) if (r - 1, t) not in self.results
+            ]
+        )
         state = self.ahead or AheadSeed()
         refusal = call_round(state, self.live(), missing)
         if refusal is not None:
@@ -427,14 +490,16 @@ class _Check:
     def round_start(self, body: RoundStart) -> None:
         r = body.round
         if r != len(self.rounds) or r >= self.create.rounds:
-            self.refuse(ProblemKind.OUT_OF_ORDER, f"round {len(self.rounds) + 1} is next "
-                        f"of {self.create.rounds}", r)
+            self.refuse(
+                ProblemKind.OUT_OF_ORDER,
+                f"round {len(self.rounds) + 1} is next of {self.create.rounds}",
+                r,
+            )
             return
         if self.create.seed_steps is SeedSteps.AHEAD:
             ahead = self.ahead
             if ahead is None or ahead.roster is None:
-                self.refuse(ProblemKind.OUT_OF_ORDER, "a round start before the round's call",
-                            r)
+                self.refuse(ProblemKind.OUT_OF_ORDER, "a round start before the round's call", r)
                 return
             state = _Round(ahead.roster, ahead.commits, {}, ahead.reveals)
             self.ahead = None
@@ -444,14 +509,18 @@ class _Check:
         if r > 0:
             for t in range(len(self.rounds[r - 1].tables)):
                 if (r - 1, t) not in self.results:
-                    self.refuse(ProblemKind.MISSING_RESULT, f"round {r + 1} started first",
-                                r - 1, t)
+                    self.refuse(
+                        ProblemKind.MISSING_RESULT, f"round {r + 1} started first", r - 1, t
+                    )
         lacking = [self.names[n] for n in state.roster if n not in state.reveals]
         made = body.seed
         if lacking:
             more = f" and {len(lacking) - 5} more" if len(lacking) > 5 else ""
-            self.refuse(ProblemKind.SEED_MISSING,
-                        "no reveal of " + ", ".join(map(repr, lacking[:5])) + more, r)
+            self.refuse(
+                ProblemKind.SEED_MISSING,
+                "no reveal of " + ", ".join(map(repr, lacking[:5])) + more,
+                r,
+            )
         else:
             made = seed(self.event, r, [state.reveals[n] for n in state.roster])
             if made != body.seed:
@@ -460,11 +529,18 @@ class _Check:
             self.refuse(ProblemKind.BAD_RESULTS, "", r)
         given = RoundSeating(r, body.tables, body.byes)
         try:
-            order = (ranking(self.standings()) if self.create.seeded and r > 0 else None)
+            order = ranking(self.standings()) if self.create.seeded and r > 0 else None
             if order is not None:
                 order = tuple(n for n in order if n in state.roster)
-            wanted = expected_seating(state.roster, r, self.create.rounds, self.rounds,
-                                      [*self.seeds, made], self.create.fill, order)
+            wanted = expected_seating(
+                state.roster,
+                r,
+                self.create.rounds,
+                self.rounds,
+                [*self.seeds, made],
+                self.create.fill,
+                order,
+            )
         except (SeatingError, StandingsError) as error:
             self.refuse(ProblemKind.CANNOT_SEAT, str(error), r)
             wanted = None
@@ -477,16 +553,20 @@ class _Check:
         if round_ >= len(self.rounds) or table >= len(self.rounds[round_].tables):
             self.refuse(ProblemKind.UNKNOWN_TABLE, "", round_, table)
             return None
-        return tuple(None if n is None or n >= len(self.keys) else self.keys[n]
-                     for n in self.rounds[round_].tables[table])
+        return tuple(
+            None if n is None or n >= len(self.keys) else self.keys[n]
+            for n in self.rounds[round_].tables[table]
+        )
 
     def seats_now(self, round_: int, table: int) -> tuple[bytes | None, ...] | None:
         """The keys at a table now: the seating's, a substitute's in a seat it took (None for
         a bot seat). None (and no problem) for a table no round seated."""
         if round_ >= len(self.rounds) or table >= len(self.rounds[round_].tables):
             return None
-        seats = [None if n is None or n >= len(self.keys) else self.keys[n]
-                 for n in self.rounds[round_].tables[table]]
+        seats = [
+            None if n is None or n >= len(self.keys) else self.keys[n]
+            for n in self.rounds[round_].tables[table]
+        ]
         sub = self.subs.get((round_, table))
         if sub is not None:
             seats[sub.seat] = sub.substitute
@@ -511,7 +591,7 @@ class _Check:
             return
         self.signed_results.add((r, t))
         scores = body.scores
-        if sub is not None:      # the hands after the substitute, on top of those before
+        if sub is not None:  # the hands after the substitute, on top of those before
             scores = _added(sub.scores, scores)
         self.results.setdefault((r, t), scores)
         self.hashes.append(_hash(record))
@@ -532,9 +612,16 @@ class _Check:
         result is not held yet, with a reason (a forced end once)."""
         r = body.round
         if r != len(self.rounds) - 1:
-            self.refuse(ProblemKind.OUT_OF_ORDER, f"a clock record for round {r + 1}, "
-                        + (f"round {len(self.rounds)} is under way" if self.rounds
-                           else "no round has started"), r)
+            self.refuse(
+                ProblemKind.OUT_OF_ORDER,
+                f"a clock record for round {r + 1}, "
+                + (
+                    f"round {len(self.rounds)} is under way"
+                    if self.rounds
+                    else "no round has started"
+                ),
+                r,
+            )
             return
         if not isinstance(body, EndTable) and self.create.length is not Length.MINUTES:
             self.refuse(ProblemKind.NOT_TIMED, "", r)
@@ -571,8 +658,12 @@ class _Check:
         hands left to play."""
         r, t = body.round, body.table
         if r != len(self.rounds) - 1:
-            self.refuse(ProblemKind.OUT_OF_ORDER, f"a substitute in round {r + 1}, which is "
-                        "not under way", r, t)
+            self.refuse(
+                ProblemKind.OUT_OF_ORDER,
+                f"a substitute in round {r + 1}, which is not under way",
+                r,
+                t,
+            )
             return
         seats = self.seats_now(r, t)
         if self.seated(r, t) is None or seats is None:
@@ -584,12 +675,17 @@ class _Check:
             self.refuse(ProblemKind.OUT_OF_ORDER, "the table's result is held", r, t)
             return
         if (r, t) in self.subs:
-            self.refuse(ProblemKind.DUPLICATE, "a second substitute at one table (its scores "
-                        "are then the director's correction)", r, t)
+            self.refuse(
+                ProblemKind.DUPLICATE,
+                "a second substitute at one table (its scores are then the director's correction)",
+                r,
+                t,
+            )
             return
         if seats[body.seat] is None or seats[body.seat] != body.leaving:
-            self.refuse(ProblemKind.NOT_SEATED, f"seat {SEATS[body.seat]} is not the leaving "
-                        "player's", r, t)
+            self.refuse(
+                ProblemKind.NOT_SEATED, f"seat {SEATS[body.seat]} is not the leaving player's", r, t
+            )
             return
         if body.hands >= table_hands(self.create):
             self.refuse(ProblemKind.BAD_SUBSTITUTE, f"no hand left after {body.hands}", r, t)
@@ -621,25 +717,31 @@ class _Check:
         than half of the entrants not withdrawn (a signature of a withdrawn entrant is not
         counted; one that does not check refuses the record)."""
         if body.at != self.index:
-            self.refuse(ProblemKind.BAD_PLACE, f"signed for record {body.at}, this is record "
-                        f"{self.index}")
+            self.refuse(
+                ProblemKind.BAD_PLACE, f"signed for record {body.at}, this is record {self.index}"
+            )
             return
         sigs = record.signatures
         if len(sigs) > len(self.keys):
-            self.refuse(ProblemKind.BAD_SIGNATURE, f"{len(sigs)} signatures, "
-                        f"{len(self.keys)} entrants")
+            self.refuse(
+                ProblemKind.BAD_SIGNATURE, f"{len(sigs)} signatures, {len(self.keys)} entrants"
+            )
             return
-        bad = [self.names[n] for n, sig in enumerate(sigs)
-               if sig is not None and not signed_by(body, sig, self.keys[n])]
+        bad = [
+            self.names[n]
+            for n, sig in enumerate(sigs)
+            if sig is not None and not signed_by(body, sig, self.keys[n])
+        ]
         if bad:
-            self.refuse(ProblemKind.BAD_SIGNATURE, "not signed by "
-                        + ", ".join(map(repr, bad[:5])))
+            self.refuse(ProblemKind.BAD_SIGNATURE, "not signed by " + ", ".join(map(repr, bad[:5])))
             return
         voters = [n for n in range(len(self.keys)) if n not in self.withdrawn]
         signed = [n for n in voters if n < len(sigs) and sigs[n] is not None]
         if 2 * len(signed) <= len(voters):
-            self.refuse(ProblemKind.NO_MAJORITY, f"{len(signed)} of {len(voters)} entrants "
-                        f"signed; {len(voters) // 2 + 1} needed")
+            self.refuse(
+                ProblemKind.NO_MAJORITY,
+                f"{len(signed)} of {len(voters)} entrants signed; {len(voters) // 2 + 1} needed",
+            )
             return
         if body.director == self.director:
             self.refuse(ProblemKind.DUPLICATE, "that key is the director already")
@@ -657,8 +759,7 @@ class _Check:
         if number is None:
             return
         if body.round >= len(self.rounds):
-            self.refuse(ProblemKind.OUT_OF_ORDER, "a penalty in a round not started",
-                        body.round)
+            self.refuse(ProblemKind.OUT_OF_ORDER, "a penalty in a round not started", body.round)
             return
         if not body.reason.strip():
             self.refuse(ProblemKind.NO_REASON, "a penalty", body.round)
@@ -670,16 +771,26 @@ class _Check:
     # -- the standings --------------------------------------------------------------------
 
     def standings(self) -> tuple[StandingsRow, ...]:
-        scores = [Scores(r, t, self.rounds[r].tables[t], s)
-                  for (r, t), s in sorted(self.results.items())]
+        scores = [
+            Scores(r, t, self.rounds[r].tables[t], s) for (r, t), s in sorted(self.results.items())
+        ]
         byes = [Bye(seating.round, p) for seating in self.rounds for p in seating.byes]
         total = table_hands(self.create)
-        handovers = [Handover(r, t, sub.seat,
-                              None if sub.substitute is None else self.number[sub.substitute],
-                              sub.scores[sub.seat], Fraction(sub.hands, total))
-                     for (r, t), sub in self.subs.items() if (r, t) in self.results]
-        return standings(scores, self.create.scoring, byes, range(len(self.keys)),
-                         self.penalties, handovers)
+        handovers = [
+            Handover(
+                r,
+                t,
+                sub.seat,
+                None if sub.substitute is None else self.number[sub.substitute],
+                sub.scores[sub.seat],
+                Fraction(sub.hands, total),
+            )
+            for (r, t), sub in self.subs.items()
+            if (r, t) in self.results
+        ]
+        return standings(
+            scores, self.create.scoring, byes, range(len(self.keys)), self.penalties, handovers
+        )
 
     def copy(self) -> _Check:
         """A copy whose taking more records leaves this one as it is (each container
@@ -689,8 +800,9 @@ class _Check:
             if isinstance(value, list | dict | set):
                 value = value.copy()
             elif isinstance(value, _Round):
-                value = _Round(value.roster, dict(value.commits), dict(value.echoes),
-                               dict(value.reveals))
+                value = _Round(
+                    value.roster, dict(value.commits), dict(value.echoes), dict(value.reveals)
+                )
             elif isinstance(value, AheadSeed):
                 value = value.copy()
             setattr(new, name, value)
@@ -699,8 +811,9 @@ class _Check:
     def verdict(self) -> Verdict:
         problems = list(self.problems)
         for key, name in self.pending.items():
-            problems.append(EventProblem(ProblemKind.UNADMITTED, -1, None, None,
-                                         f"{name!r} ({key.hex()[:16]})"))
+            problems.append(
+                EventProblem(ProblemKind.UNADMITTED, -1, None, None, f"{name!r} ({key.hex()[:16]})")
+            )
         try:
             rows = self.standings()
         except StandingsError as error:
@@ -710,24 +823,45 @@ class _Check:
         if self.ahead is not None:
             ahead = self.ahead
             who = ahead.contributors(self.live())
-            seeding = SeedProgress(len(self.rounds), who,
-                                   tuple(sorted((n, c) for n, c in ahead.commits.items()
-                                                if n in who)),
-                                   tuple(sorted(ahead.echoed(who).items())),
-                                   tuple(sorted(ahead.reveals.items())), ahead.called)
+            seeding = SeedProgress(
+                len(self.rounds),
+                who,
+                tuple(sorted((n, c) for n, c in ahead.commits.items() if n in who)),
+                tuple(sorted(ahead.echoed(who).items())),
+                tuple(sorted(ahead.reveals.items())),
+                ahead.called,
+            )
         elif self.seed is not None:
             state = self.seed
-            seeding = SeedProgress(len(self.rounds), state.roster,
-                                   tuple(sorted(state.commits.items())),
-                                   tuple(sorted(state.echoes.items())),
-                                   tuple(sorted(state.reveals.items())))
-        return Verdict(self.create, tuple(problems), tuple(self.keys), tuple(self.names),
-                       tuple(self.rounds), len(self.results), rows, tuple(self.adjustments),
-                       tuple(self.seeds), tuple(self.hashes), seeding,
-                       frozenset(self.withdrawn), tuple(sorted(self.results.items())),
-                       frozenset(self.time_called), tuple(sorted(self.extensions.items())),
-                       tuple(sorted(self.ended.items())), tuple(self.clock_records),
-                       self.director, tuple(self.directors), tuple(self.subs.values()))
+            seeding = SeedProgress(
+                len(self.rounds),
+                state.roster,
+                tuple(sorted(state.commits.items())),
+                tuple(sorted(state.echoes.items())),
+                tuple(sorted(state.reveals.items())),
+            )
+        return Verdict(
+            self.create,
+            tuple(problems),
+            tuple(self.keys),
+            tuple(self.names),
+            tuple(self.rounds),
+            len(self.results),
+            rows,
+            tuple(self.adjustments),
+            tuple(self.seeds),
+            tuple(self.hashes),
+            seeding,
+            frozenset(self.withdrawn),
+            tuple(sorted(self.results.items())),
+            frozenset(self.time_called),
+            tuple(sorted(self.extensions.items())),
+            tuple(sorted(self.ended.items())),
+            tuple(self.clock_records),
+            self.director,
+            tuple(self.directors),
+            tuple(self.subs.values()),
+        )
 
 
 class EventChecker:
@@ -741,23 +875,31 @@ class EventChecker:
         self.count = 1
         if not isinstance(first, Record) or not isinstance(first.body, Create):
             detail = first.problem if isinstance(first, Unreadable) else ""
-            self._refusal = Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
-                                                        detail),))
+            self._refusal = Verdict(
+                None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None, detail),)
+            )
             return
         create = first.body
         sigs = first.signatures
         if len(sigs) != 1 or not signed_by(create, sigs[0], create.director):
-            self._refusal = Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
-                                                        "its signature does not check"),))
+            self._refusal = Verdict(
+                None,
+                (
+                    EventProblem(
+                        ProblemKind.NO_CREATE, 0, None, None, "its signature does not check"
+                    ),
+                ),
+            )
             return
         try:
             event_ruleset(create.rules)
             refused = None if create.flowers else flowers_refused(create.rules)
-        except NoTournaments as error:   # unknown here, or a rule set without tournaments
+        except NoTournaments as error:  # unknown here, or a rule set without tournaments
             refused = str(error)
         if refused is not None:
-            self._refusal = Verdict(None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None,
-                                                        refused),))
+            self._refusal = Verdict(
+                None, (EventProblem(ProblemKind.NO_CREATE, 0, None, None, refused),)
+            )
             return
         self._check = _Check(create)
 
@@ -791,7 +933,7 @@ def check_event(records: Sequence[Record | Unreadable]) -> Verdict:
     ``Unreadable`` one, from a file, is refused where it stands)."""
     checker = EventChecker(records[0] if records else None)
     if checker._check is not None:
-        check = checker._check          # one pass, in place: nothing to keep apart
+        check = checker._check  # one pass, in place: nothing to keep apart
         for index, record in enumerate(records[1:], start=1):
             check.index = index
             if isinstance(record, Unreadable):
@@ -801,8 +943,7 @@ def check_event(records: Sequence[Record | Unreadable]) -> Verdict:
     return checker.verdict()
 
 
-def _added(a: tuple[int, int, int, int], b: tuple[int, int, int, int]
-           ) -> tuple[int, int, int, int]:
+def _added(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
 
 
@@ -813,8 +954,7 @@ def _hash(record: Record) -> bytes:
 def _where(body: Body) -> tuple[int | None, int | None]:
     round_ = getattr(body, "round", None)
     table = getattr(body, "table", None)
-    return (round_ if isinstance(round_, int) else None,
-            table if isinstance(table, int) else None)
+    return (round_ if isinstance(round_, int) else None, table if isinstance(table, int) else None)
 
 
 def _first_difference(wanted: RoundSeating, given: RoundSeating) -> str:
@@ -827,6 +967,4 @@ def _first_difference(wanted: RoundSeating, given: RoundSeating) -> str:
 
 
 def _seats(table: Sequence[int | None]) -> str:
-    return " ".join(f"{w}:{'bot' if p is None else p}" for w, p in zip(SEATS, table,
-                                                                        strict=True))
-
+    return " ".join(f"{w}:{'bot' if p is None else p}" for w, p in zip(SEATS, table, strict=True))

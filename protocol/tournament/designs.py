@@ -31,10 +31,22 @@ _MAX_FIELD = 256
 _MAX_MULTIPLIER = 16
 
 _SIX_TABLES: tuple[tuple[tuple[int, int, int, int], ...], ...] = (
-    ((0, 4, 6, 13), (3, 17, 21, 22), (2, 14, 16, 18),
-     (5, 10, 12, 20), (7, 8, 9, 15), (1, 11, 19, 23)),
-    ((10, 13, 14, 17), (4, 7, 12, 21), (8, 18, 20, 23),
-     (3, 15, 16, 19), (1, 2, 6, 22), (0, 5, 9, 11)),
+    (
+        (0, 4, 6, 13),
+        (3, 17, 21, 22),
+        (2, 14, 16, 18),
+        (5, 10, 12, 20),
+        (7, 8, 9, 15),
+        (1, 11, 19, 23),
+    ),
+    (
+        (10, 13, 14, 17),
+        (4, 7, 12, 21),
+        (8, 18, 20, 23),
+        (3, 15, 16, 19),
+        (1, 2, 6, 22),
+        (0, 5, 9, 11),
+    ),
 )
 
 
@@ -77,8 +89,11 @@ def _irreducible(p: int, k: int) -> list[int]:
     """The first monic polynomial of degree k over GF(p) that has no factor of lower degree."""
     for body in range(p**k):
         f = [*_digits(body, p, k), 1]
-        if all(_remainder(f, [*_digits(low, p, d), 1], p)
-               for d in range(1, k // 2 + 1) for low in range(p**d)):
+        if all(
+            _remainder(f, [*_digits(low, p, d), 1], p)
+            for d in range(1, k // 2 + 1)
+            for low in range(p**d)
+        ):
             return f
     raise AssertionError("no irreducible polynomial")  # pragma: no cover - one always exists
 
@@ -104,14 +119,23 @@ def field_tables(q: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, 
         raise ValueError(f"{q} is not a prime power")
     p, k = found
     if k == 1:
-        return (tuple(tuple((a + b) % p for b in range(q)) for a in range(q)),
-                tuple(tuple((a * b) % p for b in range(q)) for a in range(q)))
+        return (
+            tuple(tuple((a + b) % p for b in range(q)) for a in range(q)),
+            tuple(tuple((a * b) % p for b in range(q)) for a in range(q)),
+        )
     f = _irreducible(p, k)
     digits = [_digits(v, p, k) for v in range(q)]
-    add = tuple(tuple(_number([(x + y) % p for x, y in zip(digits[a], digits[b], strict=True)],
-                              p) for b in range(q)) for a in range(q))
-    mul = tuple(tuple(_number(_poly_mul_mod(digits[a], digits[b], f, p), p)
-                      for b in range(q)) for a in range(q))
+    add = tuple(
+        tuple(
+            _number([(x + y) % p for x, y in zip(digits[a], digits[b], strict=True)], p)
+            for b in range(q)
+        )
+        for a in range(q)
+    )
+    mul = tuple(
+        tuple(_number(_poly_mul_mod(digits[a], digits[b], f, p), p) for b in range(q))
+        for a in range(q)
+    )
     return add, mul
 
 
@@ -129,8 +153,12 @@ def _field_design(q: int, rounds: int) -> Design:
             out.append(tuple(_table(g * q, g * q + 1, g * q + 2, g * q + 3) for g in range(4)))
             continue
         a = (r - r // 5) % q if q == 4 else r % q
-        out.append(tuple(_table(*(g * q + add[mul[a][multipliers[g]]][b] for g in range(4)))
-                         for b in range(q)))
+        out.append(
+            tuple(
+                _table(*(g * q + add[mul[a][multipliers[g]]][b] for g in range(4)))
+                for b in range(q)
+            )
+        )
     return tuple(out)
 
 
@@ -153,7 +181,8 @@ def _cyclic_design(q: int, rounds: int) -> Design:
     best = min(choices, key=lambda m: (_cyclic_cost(q, rounds, m), m))
     return tuple(
         tuple(_table(*(g * q + (b + r * best[g]) % q for g in range(4))) for b in range(q))
-        for r in range(rounds))
+        for r in range(rounds)
+    )
 
 
 def zero_repeat_rounds(q: int) -> int:
@@ -167,11 +196,15 @@ def zero_repeat_rounds(q: int) -> int:
 
 def _six_tables(rounds: int) -> Design:
     """24 players: six rounds with no repeat (see above), any rounds after them cyclic."""
+
     def shift(slot: int, k: int) -> int:
         return 3 * (slot // 3) + (slot % 3 + k) % 3
 
-    six = tuple(tuple(_table(*(shift(s, k) for s in table)) for table in base)
-                for base in _SIX_TABLES for k in range(3))
+    six = tuple(
+        tuple(_table(*(shift(s, k) for s in table)) for table in base)
+        for base in _SIX_TABLES
+        for k in range(3)
+    )
     return six[:rounds] + (_cyclic_design(6, rounds - 6) if rounds > 6 else ())
 
 

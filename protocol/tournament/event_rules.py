@@ -37,15 +37,17 @@ def event_ruleset(rules: str) -> RuleSetAdapter:
     except KeyError as error:
         raise NoTournaments(str(error.args[0])) from None
     if tournament_of(ruleset) is None:
-        raise NoTournaments(f"{ruleset.title} ({rules}) has no tournaments: an event plays "
-                            f"{' or '.join(event_rule_names())}")
+        raise NoTournaments(
+            f"{ruleset.title} ({rules}) has no tournaments: an event plays "
+            f"{' or '.join(event_rule_names())}"
+        )
     return ruleset
 
 
 def tournament_rules(rules: str) -> TournamentRules:
     """What the tournaments of ``rules`` count; ``NoTournaments`` as ``event_ruleset``."""
     found = tournament_of(event_ruleset(rules))
-    assert found is not None    # event_ruleset refuses a rule set without tournaments
+    assert found is not None  # event_ruleset refuses a rule set without tournaments
     return found
 
 
@@ -61,8 +63,11 @@ def flowers_refused(rules: str) -> str | None:
     ruleset = event_ruleset(rules)
     if ruleset.flowers_optional:
         return None
-    may = [ruleset_named(name).short_title for name in event_rule_names()
-           if ruleset_named(name).flowers_optional]
+    may = [
+        ruleset_named(name).short_title
+        for name in event_rule_names()
+        if ruleset_named(name).flowers_optional
+    ]
     always = f"{ruleset.title} always plays its flowers"
     if not may:
         return f"no rule set here plays an event without flowers ({always})"

@@ -40,23 +40,24 @@ def encode_export(records: Sequence[Record]) -> bytes:
 def read_export(data: bytes) -> tuple[Record | Unreadable, ...]:
     """The records of an export file, in order; ``ExportError`` if it cannot be read."""
     if len(data) > MAX_EXPORT_BYTES:
-        raise ExportError(f"the file is {len(data)} bytes, over the limit of "
-                          f"{MAX_EXPORT_BYTES}")
+        raise ExportError(f"the file is {len(data)} bytes, over the limit of {MAX_EXPORT_BYTES}")
     try:
         items = unpack(data, "export", max_bytes=MAX_EXPORT_BYTES, max_items=MAX_RECORDS)
     except WireCut:
-        raise ExportError(f"the file is cut short: its {len(data)} bytes end in the middle "
-                          "of a record (a truncated file)") from None
+        raise ExportError(
+            f"the file is cut short: its {len(data)} bytes end in the middle "
+            "of a record (a truncated file)"
+        ) from None
     except WireError as error:
         raise ExportError(f"not a fourwinds tournament export ({error.problem})") from None
     if not isinstance(items, list) or len(items) != 3 or items[0] != MAGIC:
-        raise ExportError("not a fourwinds tournament export (it does not begin with "
-                          f"{MAGIC!r})")
+        raise ExportError(f"not a fourwinds tournament export (it does not begin with {MAGIC!r})")
     try:
         version = need_int(items[1], "export version", 0, 2**16)
         if version != EXPORT_VERSION:
-            raise WireError(f"export version {version}; this fourwinds reads version "
-                            f"{EXPORT_VERSION}")
+            raise WireError(
+                f"export version {version}; this fourwinds reads version {EXPORT_VERSION}"
+            )
         raw = need_list(items[2], "records", max_len=MAX_RECORDS)
     except WireError as error:
         raise ExportError(error.problem) from None

@@ -25,18 +25,17 @@ from .records import MAX_ENTRANTS, MAX_ROUNDS, MAX_TABLES, Record
 # a table, and as many changes of director as there are entrants; a seed made ahead adds the
 # round's call and one echo more an entrant (an entry or a withdrawal before the call makes
 # the echoes due again; a daemon waits for the roster to settle, check.py and events.py).
-MAX_EVENT_RECORDS = (1 + 4 * MAX_ENTRANTS
-                     + MAX_ROUNDS * (4 * MAX_ENTRANTS + 2 + 4 * MAX_TABLES))
+MAX_EVENT_RECORDS = 1 + 4 * MAX_ENTRANTS + MAX_ROUNDS * (4 * MAX_ENTRANTS + 2 + 4 * MAX_TABLES)
 
-MAX_PULL = 256   # records asked of one peer at once
+MAX_PULL = 256  # records asked of one peer at once
 
 
 class Decision(Enum):
     """What becomes of an offered record."""
 
-    ACCEPT = "accept"            # append it to the held record
+    ACCEPT = "accept"  # append it to the held record
     ALREADY_HELD = "already held"  # drop it quietly
-    REFUSE = "refuse"            # drop it, log the problem once
+    REFUSE = "refuse"  # drop it, log the problem once
 
 
 @dataclass(frozen=True)
@@ -62,8 +61,9 @@ def take_record(held: Sequence[Record], offered: Record) -> Intake:
     return Intake(Decision.ACCEPT)
 
 
-def take_next(checker: EventChecker, held: Collection[bytes], offered: Record
-              ) -> tuple[Intake, EventChecker]:
+def take_next(
+    checker: EventChecker, held: Collection[bytes], offered: Record
+) -> tuple[Intake, EventChecker]:
     """``take_record`` for a daemon that keeps the checker of the records it holds and their
     encoded forms (``held``): the decision, and the checker to keep (the one after
     ``offered`` when it is accepted; else ``checker`` itself). Checks only the new record."""

@@ -37,8 +37,9 @@ from .standings import ranking
 SeedStep = SeedCommit | SeedEcho | SeedReveal
 
 
-def seed_step(verdict: Verdict, event: bytes, player: bytes, secret: bytes,
-              called: int | None) -> SeedStep | None:
+def seed_step(
+    verdict: Verdict, event: bytes, player: bytes, secret: bytes, called: int | None
+) -> SeedStep | None:
     """The seed step ``player`` owes now, or None. Before anyone committed, only when the
     director called the next round (``called``): the first commitment closes its roster."""
     create = verdict.create
@@ -55,7 +56,7 @@ def seed_step(verdict: Verdict, event: bytes, player: bytes, secret: bytes,
             return None
         return SeedCommit(event, r, player, round_seed.commitment(event, r, player, nonce))
     if number not in progress.roster:
-        return None           # entered after the round's roster closed: the next round
+        return None  # entered after the round's roster closed: the next round
     commits = dict(progress.commits)
     if number not in commits:
         return SeedCommit(event, r, player, round_seed.commitment(event, r, player, nonce))
@@ -63,34 +64,36 @@ def seed_step(verdict: Verdict, event: bytes, player: bytes, secret: bytes,
         return None
     echoes = dict(progress.echoes)
     if number not in echoes:
-        return SeedEcho(event, r, player,
-                        round_seed.echo([commits[n] for n in progress.roster]))
+        return SeedEcho(event, r, player, round_seed.echo([commits[n] for n in progress.roster]))
     if len(echoes) < len(progress.roster) or number in dict(progress.reveals):
         return None
     return SeedReveal(event, r, player, nonce)
 
 
-def _ahead_step(verdict: Verdict, event: bytes, player: bytes, number: int, nonce: bytes
-                ) -> SeedStep | None:
+def _ahead_step(
+    verdict: Verdict, event: bytes, player: bytes, number: int, nonce: bytes
+) -> SeedStep | None:
     """The step owed at an event whose seed is made ahead (seed_ahead.py)."""
     r = len(verdict.rounds)
     progress = verdict.seeding
-    if progress is None:            # nothing taken yet: the entrants now in commit
+    if progress is None:  # nothing taken yet: the entrants now in commit
         if number in verdict.withdrawn:
             return None
         return SeedCommit(event, r, player, round_seed.commitment(event, r, player, nonce))
     if number not in progress.roster:
-        return None                 # withdrawn, or entered after the call: the next round
+        return None  # withdrawn, or entered after the call: the next round
     commits = dict(progress.commits)
     if number not in commits:
         return SeedCommit(event, r, player, round_seed.commitment(event, r, player, nonce))
     if len(commits) < len(progress.roster):
         return None
     if number not in dict(progress.echoes):
-        return SeedEcho(event, r, player,
-                        round_seed.echo([commits[n] for n in progress.roster]))
-    if not progress.called or len(progress.echoes) < len(progress.roster) \
-            or number in dict(progress.reveals):
+        return SeedEcho(event, r, player, round_seed.echo([commits[n] for n in progress.roster]))
+    if (
+        not progress.called
+        or len(progress.echoes) < len(progress.roster)
+        or number in dict(progress.reveals)
+    ):
         return None
     return SeedReveal(event, r, player, nonce)
 
@@ -111,14 +114,23 @@ def round_start(verdict: Verdict, event: bytes) -> RoundStart | None:
     order = None
     if create.seeded and r > 0:
         order = tuple(n for n in ranking(verdict.standings) if n in progress.roster)
-    seating = expected_seating(progress.roster, r, create.rounds, verdict.rounds,
-                               [*verdict.seeds, made], create.fill, order)
-    return RoundStart(event, r, seating.tables, seating.byes, made,
-                      round_seed.results_digest(verdict.hashes))
+    seating = expected_seating(
+        progress.roster,
+        r,
+        create.rounds,
+        verdict.rounds,
+        [*verdict.seeds, made],
+        create.fill,
+        order,
+    )
+    return RoundStart(
+        event, r, seating.tables, seating.byes, made, round_seed.results_digest(verdict.hashes)
+    )
 
 
-def table_result(verdict: Verdict, event: bytes, table: int,
-                 scores: tuple[int, int, int, int]) -> TableResult:
+def table_result(
+    verdict: Verdict, event: bytes, table: int, scores: tuple[int, int, int, int]
+) -> TableResult:
     """The result of ``table`` (from 0) of the last round started with these final scores
     (E, S, W, N), naming the keys seated there (None: a bot seat, signed by the director):
     what each seat of the table signs. ``ValueError`` when there is no such table or a
@@ -132,5 +144,11 @@ def table_result(verdict: Verdict, event: bytes, table: int,
         raise ValueError(f"a score is beyond {MAX_SCORE:,}")
     keys = seated_keys(verdict, seating, table)
     sub = substitute_at(verdict, seating.round, table)
-    return TableResult(event, seating.round, table, keys, scores,
-                       table_id(event, seating.round, table, 0 if sub is None else 1))
+    return TableResult(
+        event,
+        seating.round,
+        table,
+        keys,
+        scores,
+        table_id(event, seating.round, table, 0 if sub is None else 1),
+    )

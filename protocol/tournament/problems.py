@@ -26,8 +26,10 @@ class ProblemKind(Enum):
     NOT_IN_ROUND = "from a key that is not an entrant of the round"
     BAD_ECHO = "an echo that does not match the round's commitments"
     EARLY_REVEAL = "a reveal before every entrant echoed the commitments"
-    UNCALLED_REVEAL = ("a reveal before the director called the round (its entries and the "
-                       "results it is seated after are not closed yet)")
+    UNCALLED_REVEAL = (
+        "a reveal before the director called the round (its entries and the "
+        "results it is seated after are not closed yet)"
+    )
     BAD_REVEAL = "a nonce that does not open its commitment"
     SEED_MISSING = "the round's seed is missing an entrant's step"
     BAD_SEED = "a round seed that differs from the one its entrants made"

@@ -79,18 +79,37 @@ MAX_POINTS = 10**6
 
 # -- to the wire ----------------------------------------------------------------------------
 
+
 def body_to_wire(body: Body) -> list[Any]:
     """The body's fields as plain values, in declaration order."""
     if isinstance(body, Create):
         s = body.scoring
-        return [body.director, body.name, body.rules, body.rounds, body.length.value,
-                body.amount, body.fill.value,
-                [s.bye_points.numerator, s.bye_points.denominator, s.bye_score,
-                 s.three_exposures_penalty],
-                body.unfinished_zero, body.private, body.seeded, body.deck.value, body.nonce,
-                *([body.seed_steps.value]
-                  if body.seed_steps is SeedSteps.AHEAD or not body.flowers else []),
-                *([False] if not body.flowers else [])]
+        return [
+            body.director,
+            body.name,
+            body.rules,
+            body.rounds,
+            body.length.value,
+            body.amount,
+            body.fill.value,
+            [
+                s.bye_points.numerator,
+                s.bye_points.denominator,
+                s.bye_score,
+                s.three_exposures_penalty,
+            ],
+            body.unfinished_zero,
+            body.private,
+            body.seeded,
+            body.deck.value,
+            body.nonce,
+            *(
+                [body.seed_steps.value]
+                if body.seed_steps is SeedSteps.AHEAD or not body.flowers
+                else []
+            ),
+            *([False] if not body.flowers else []),
+        ]
     if isinstance(body, Entry):
         return [body.event, body.player, body.name]
     if isinstance(body, Admit):
@@ -104,11 +123,23 @@ def body_to_wire(body: Body) -> list[Any]:
     if isinstance(body, SeedReveal):
         return [body.event, body.round, body.player, body.nonce]
     if isinstance(body, RoundStart):
-        return [body.event, body.round, [list(t) for t in body.tables], list(body.byes),
-                body.seed, body.results]
+        return [
+            body.event,
+            body.round,
+            [list(t) for t in body.tables],
+            list(body.byes),
+            body.seed,
+            body.results,
+        ]
     if isinstance(body, TableResult):
-        return [body.event, body.round, body.table, list(body.players), list(body.scores),
-                body.table_id]
+        return [
+            body.event,
+            body.round,
+            body.table,
+            list(body.players),
+            list(body.scores),
+            body.table_id,
+        ]
     if isinstance(body, Correction):
         return [body.event, body.round, body.table, list(body.scores), body.reason]
     if isinstance(body, TimeCall | RoundCall):
@@ -118,12 +149,28 @@ def body_to_wire(body: Body) -> list[Any]:
     if isinstance(body, EndTable):
         return [body.event, body.round, body.table, body.reason]
     if isinstance(body, Substitute):
-        return [body.event, body.round, body.table, body.seat, body.leaving, body.substitute,
-                body.hands, list(body.scores), body.reason]
+        return [
+            body.event,
+            body.round,
+            body.table,
+            body.seat,
+            body.leaving,
+            body.substitute,
+            body.hands,
+            list(body.scores),
+            body.reason,
+        ]
     if isinstance(body, NewDirector):
         return [body.event, body.at, body.director, body.reason]
-    return [body.event, body.round, body.player, body.points.numerator,
-            body.points.denominator, body.score, body.reason]
+    return [
+        body.event,
+        body.round,
+        body.player,
+        body.points.numerator,
+        body.points.denominator,
+        body.score,
+        body.reason,
+    ]
 
 
 def signed_bytes(body: Body) -> bytes:
@@ -138,12 +185,12 @@ def encode_record(record: Record) -> bytes:
 
 # -- from the wire --------------------------------------------------------------------------
 
+
 def _enum(kind: type[Any], value: object, what: str) -> Any:
     for member in kind:
         if member.value == value:
             return member
-    raise WireError(f"{what}: {value!r} is not one of "
-                    f"{', '.join(str(m.value) for m in kind)}")
+    raise WireError(f"{what}: {value!r} is not one of {', '.join(str(m.value) for m in kind)}")
 
 
 def _rules_name(value: object) -> str:
@@ -169,8 +216,9 @@ def _event(value: object) -> bytes:
 
 
 def _scores(value: object) -> tuple[int, int, int, int]:
-    items = [need_int(v, "score", -MAX_SCORE, MAX_SCORE)
-             for v in need_list(value, "scores", length=4)]
+    items = [
+        need_int(v, "score", -MAX_SCORE, MAX_SCORE) for v in need_list(value, "scores", length=4)
+    ]
     return (items[0], items[1], items[2], items[3])
 
 
@@ -178,7 +226,7 @@ def _fraction(numerator: object, denominator: object, what: str) -> Fraction:
     top = need_int(numerator, what, -MAX_POINTS, MAX_POINTS)
     bottom = need_int(denominator, f"{what} denominator", 1, MAX_POINTS)
     value = Fraction(top, bottom)
-    if value.denominator != bottom:   # one value, one encoding: what is signed is re-packed
+    if value.denominator != bottom:  # one value, one encoding: what is signed is re-packed
         raise WireError(f"{what}: {top}/{bottom} is not in lowest terms")
     return value
 
@@ -187,19 +235,33 @@ def _create(f: list[Any]) -> Create:
     scoring = need_list(f[7], "scoring", length=4)
     rules = _rules_name(f[2])
     return Create(
-        _key(f[0], "director key"), need_str(f[1], "event name", MAX_NAME),
-        rules, need_int(f[3], "rounds", 1, MAX_ROUNDS),
-        _enum(Length, f[4], "round length"), need_int(f[5], "hands or minutes", 1, MAX_AMOUNT),
+        _key(f[0], "director key"),
+        need_str(f[1], "event name", MAX_NAME),
+        rules,
+        need_int(f[3], "rounds", 1, MAX_ROUNDS),
+        _enum(Length, f[4], "round length"),
+        need_int(f[5], "hands or minutes", 1, MAX_AMOUNT),
         _enum(FillPolicy, f[6], "fill"),
-        Scoring(rules, _fraction(scoring[0], scoring[1], "bye points"),
-                need_int(scoring[2], "bye score", -MAX_SCORE, MAX_SCORE),
-                need_int(scoring[3], "three exposures penalty", 0, 1000)),
-        need_bool(f[8], "unfinished scores zero"), need_bool(f[9], "private"),
-        need_bool(f[10], "seeded"), _enum(Deck, f[11], "deck"),
+        Scoring(
+            rules,
+            _fraction(scoring[0], scoring[1], "bye points"),
+            need_int(scoring[2], "bye score", -MAX_SCORE, MAX_SCORE),
+            need_int(scoring[3], "three exposures penalty", 0, 1000),
+        ),
+        need_bool(f[8], "unfinished scores zero"),
+        need_bool(f[9], "private"),
+        need_bool(f[10], "seeded"),
+        _enum(Deck, f[11], "deck"),
         need_bytes(f[12], "event nonce", NONCE_LEN),
-        (_enum(SeedSteps, f[13], "seed steps") if len(f) > 14 else
-         _seed_steps(f[13]) if len(f) > 13 else SeedSteps.AFTER_CALL),
-        _no_flowers(f[14]) if len(f) > 14 else True)
+        (
+            _enum(SeedSteps, f[13], "seed steps")
+            if len(f) > 14
+            else _seed_steps(f[13])
+            if len(f) > 13
+            else SeedSteps.AFTER_CALL
+        ),
+        _no_flowers(f[14]) if len(f) > 14 else True,
+    )
 
 
 def _seed_steps(value: object) -> SeedSteps:
@@ -232,67 +294,136 @@ def _table(value: object) -> Seats:
 
 def _round_start(f: list[Any]) -> RoundStart:
     tables = tuple(_table(t) for t in need_list(f[2], "tables", max_len=MAX_TABLES))
-    byes = tuple(need_int(b, "bye", 0, MAX_ENTRANTS - 1)
-                 for b in need_list(f[3], "byes", max_len=MAX_ENTRANTS))
-    return RoundStart(_event(f[0]), _round(f[1]), tables, byes,
-                      need_bytes(f[4], "round seed", HASH_LEN),
-                      need_bytes(f[5], "results digest", HASH_LEN))
+    byes = tuple(
+        need_int(b, "bye", 0, MAX_ENTRANTS - 1)
+        for b in need_list(f[3], "byes", max_len=MAX_ENTRANTS)
+    )
+    return RoundStart(
+        _event(f[0]),
+        _round(f[1]),
+        tables,
+        byes,
+        need_bytes(f[4], "round seed", HASH_LEN),
+        need_bytes(f[5], "results digest", HASH_LEN),
+    )
 
 
 def _result(f: list[Any]) -> TableResult:
-    seats = [None if k is None else _key(k, "seat key")
-             for k in need_list(f[3], "seat keys", length=4)]
-    return TableResult(_event(f[0]), _round(f[1]), need_int(f[2], "table", 0, MAX_TABLES - 1),
-                       (seats[0], seats[1], seats[2], seats[3]), _scores(f[4]),
-                       need_bytes(f[5], "table id", TABLE_ID_LEN))
+    seats = [
+        None if k is None else _key(k, "seat key") for k in need_list(f[3], "seat keys", length=4)
+    ]
+    return TableResult(
+        _event(f[0]),
+        _round(f[1]),
+        need_int(f[2], "table", 0, MAX_TABLES - 1),
+        (seats[0], seats[1], seats[2], seats[3]),
+        _scores(f[4]),
+        need_bytes(f[5], "table id", TABLE_ID_LEN),
+    )
 
 
 def _substitute(f: list[Any]) -> Substitute:
-    return Substitute(_event(f[0]), _round(f[1]), need_int(f[2], "table", 0, MAX_TABLES - 1),
-                      need_int(f[3], "seat", 0, 3), _key(f[4], "leaving player key"),
-                      None if f[5] is None else _key(f[5], "substitute key"),
-                      need_int(f[6], "hands played", 0, MAX_AMOUNT), _scores(f[7]),
-                      need_str(f[8], "reason", MAX_REASON))
+    return Substitute(
+        _event(f[0]),
+        _round(f[1]),
+        need_int(f[2], "table", 0, MAX_TABLES - 1),
+        need_int(f[3], "seat", 0, 3),
+        _key(f[4], "leaving player key"),
+        None if f[5] is None else _key(f[5], "substitute key"),
+        need_int(f[6], "hands played", 0, MAX_AMOUNT),
+        _scores(f[7]),
+        need_str(f[8], "reason", MAX_REASON),
+    )
 
 
 _BODIES: dict[Kind, tuple[int, Callable[[list[Any]], Body]]] = {
     Kind.CREATE: (13, _create),
-    Kind.ENTRY: (3, lambda f: Entry(_event(f[0]), _key(f[1]),
-                                    need_str(f[2], "player name", MAX_NAME))),
+    Kind.ENTRY: (
+        3,
+        lambda f: Entry(_event(f[0]), _key(f[1]), need_str(f[2], "player name", MAX_NAME)),
+    ),
     Kind.ADMIT: (2, lambda f: Admit(_event(f[0]), _key(f[1]))),
-    Kind.WITHDRAW: (4, lambda f: Withdraw(_event(f[0]), _key(f[1]),
-                                          _enum(WithdrawnBy, f[2], "withdrawn by"),
-                                          need_str(f[3], "reason", MAX_REASON))),
-    Kind.SEED_COMMIT: (4, lambda f: SeedCommit(_event(f[0]), _round(f[1]), _key(f[2]),
-                                               need_bytes(f[3], "commitment", HASH_LEN))),
-    Kind.SEED_ECHO: (4, lambda f: SeedEcho(_event(f[0]), _round(f[1]), _key(f[2]),
-                                           need_bytes(f[3], "commitments digest", HASH_LEN))),
-    Kind.SEED_REVEAL: (4, lambda f: SeedReveal(_event(f[0]), _round(f[1]), _key(f[2]),
-                                               need_bytes(f[3], "nonce", HASH_LEN))),
+    Kind.WITHDRAW: (
+        4,
+        lambda f: Withdraw(
+            _event(f[0]),
+            _key(f[1]),
+            _enum(WithdrawnBy, f[2], "withdrawn by"),
+            need_str(f[3], "reason", MAX_REASON),
+        ),
+    ),
+    Kind.SEED_COMMIT: (
+        4,
+        lambda f: SeedCommit(
+            _event(f[0]), _round(f[1]), _key(f[2]), need_bytes(f[3], "commitment", HASH_LEN)
+        ),
+    ),
+    Kind.SEED_ECHO: (
+        4,
+        lambda f: SeedEcho(
+            _event(f[0]), _round(f[1]), _key(f[2]), need_bytes(f[3], "commitments digest", HASH_LEN)
+        ),
+    ),
+    Kind.SEED_REVEAL: (
+        4,
+        lambda f: SeedReveal(
+            _event(f[0]), _round(f[1]), _key(f[2]), need_bytes(f[3], "nonce", HASH_LEN)
+        ),
+    ),
     Kind.ROUND_START: (6, _round_start),
     Kind.TABLE_RESULT: (6, _result),
-    Kind.CORRECTION: (5, lambda f: Correction(_event(f[0]), _round(f[1]),
-                                              need_int(f[2], "table", 0, MAX_TABLES - 1),
-                                              _scores(f[3]),
-                                              need_str(f[4], "reason", MAX_REASON))),
-    Kind.PENALTY: (7, lambda f: Penalty(_event(f[0]), _round(f[1]), _key(f[2]),
-                                        _fraction(f[3], f[4], "penalty points"),
-                                        need_int(f[5], "penalty score", -MAX_SCORE, MAX_SCORE),
-                                        need_str(f[6], "reason", MAX_REASON))),
+    Kind.CORRECTION: (
+        5,
+        lambda f: Correction(
+            _event(f[0]),
+            _round(f[1]),
+            need_int(f[2], "table", 0, MAX_TABLES - 1),
+            _scores(f[3]),
+            need_str(f[4], "reason", MAX_REASON),
+        ),
+    ),
+    Kind.PENALTY: (
+        7,
+        lambda f: Penalty(
+            _event(f[0]),
+            _round(f[1]),
+            _key(f[2]),
+            _fraction(f[3], f[4], "penalty points"),
+            need_int(f[5], "penalty score", -MAX_SCORE, MAX_SCORE),
+            need_str(f[6], "reason", MAX_REASON),
+        ),
+    ),
     Kind.TIME_CALL: (2, lambda f: TimeCall(_event(f[0]), _round(f[1]))),
     Kind.ROUND_CALL: (2, lambda f: RoundCall(_event(f[0]), _round(f[1]))),
-    Kind.EXTENSION: (5, lambda f: Extension(_event(f[0]), _round(f[1]),
-                                            need_int(f[2], "table", 0, MAX_TABLES - 1),
-                                            need_int(f[3], "extra minutes", 1, MAX_AMOUNT),
-                                            need_str(f[4], "reason", MAX_REASON))),
-    Kind.END_TABLE: (4, lambda f: EndTable(_event(f[0]), _round(f[1]),
-                                           need_int(f[2], "table", 0, MAX_TABLES - 1),
-                                           need_str(f[3], "reason", MAX_REASON))),
+    Kind.EXTENSION: (
+        5,
+        lambda f: Extension(
+            _event(f[0]),
+            _round(f[1]),
+            need_int(f[2], "table", 0, MAX_TABLES - 1),
+            need_int(f[3], "extra minutes", 1, MAX_AMOUNT),
+            need_str(f[4], "reason", MAX_REASON),
+        ),
+    ),
+    Kind.END_TABLE: (
+        4,
+        lambda f: EndTable(
+            _event(f[0]),
+            _round(f[1]),
+            need_int(f[2], "table", 0, MAX_TABLES - 1),
+            need_str(f[3], "reason", MAX_REASON),
+        ),
+    ),
     Kind.SUBSTITUTE: (9, _substitute),
-    Kind.NEW_DIRECTOR: (4, lambda f: NewDirector(_event(f[0]),
-                                                 need_int(f[1], "record place", 1, 10**7),
-                                                 _key(f[2], "new director key"),
-                                                 need_str(f[3], "reason", MAX_REASON))),
+    Kind.NEW_DIRECTOR: (
+        4,
+        lambda f: NewDirector(
+            _event(f[0]),
+            need_int(f[1], "record place", 1, 10**7),
+            _key(f[2], "new director key"),
+            need_str(f[3], "reason", MAX_REASON),
+        ),
+    ),
 }
 
 
@@ -301,12 +432,17 @@ def decode_record(data: bytes) -> Record:
     items = need_list(unpack(data, "record", max_bytes=MAX_RECORD_BYTES), "record", length=3)
     kind = _enum(Kind, items[0], "record kind")
     length, parse = _BODIES[kind]
-    if kind is Kind.CREATE and isinstance(items[1], list) and len(items[1]) in (
-            length + 1, length + 2):
-        length = len(items[1])       # its seeds made ahead (SeedSteps); no flowers (MCR)
+    if (
+        kind is Kind.CREATE
+        and isinstance(items[1], list)
+        and len(items[1]) in (length + 1, length + 2)
+    ):
+        length = len(items[1])  # its seeds made ahead (SeedSteps); no flowers (MCR)
     fields = need_list(items[1], f"{kind.name.lower()} record", length=length)
     body = parse(fields)
     most = MAX_ENTRANTS if kind is Kind.NEW_DIRECTOR else MAX_SIGNATURES
-    signatures = tuple(None if s is None else need_bytes(s, "signature", SIGNATURE_LEN)
-                       for s in need_list(items[2], "signatures", max_len=most))
+    signatures = tuple(
+        None if s is None else need_bytes(s, "signature", SIGNATURE_LEN)
+        for s in need_list(items[2], "signatures", max_len=most)
+    )
     return Record(body, signatures)

@@ -51,8 +51,8 @@ MAX_REASON = 200
 MAX_ROUNDS = 64
 MAX_ENTRANTS = 1024
 MAX_TABLES = MAX_ENTRANTS // 4 + 1
-MAX_AMOUNT = 10_000          # hands or minutes a round
-MAX_SCORE = 10**9            # a table's final score, either sign
+MAX_AMOUNT = 10_000  # hands or minutes a round
+MAX_SCORE = 10**9  # a table's final score, either sign
 
 
 class Kind(Enum):
@@ -124,16 +124,16 @@ class Create:
     rules: str
     rounds: int
     length: Length
-    amount: int                  # hands, or minutes, a round
+    amount: int  # hands, or minutes, a round
     fill: FillPolicy
     scoring: Scoring
-    unfinished_zero: bool        # a hand unfinished at the call scores 0 (where the rule set
+    unfinished_zero: bool  # a hand unfinished at the call scores 0 (where the rule set
     #                              allows it: TournamentRules.unfinished_scores_zero, American)
     private: bool
-    seeded: bool                 # Swiss-like seeding by standings from round 2
+    seeded: bool  # Swiss-like seeding by standings from round 2
     deck: Deck
     nonce: bytes
-    seed_steps: SeedSteps = SeedSteps.AFTER_CALL   # a 14th field on the wire only if AHEAD
+    seed_steps: SeedSteps = SeedSteps.AFTER_CALL  # a 14th field on the wire only if AHEAD
     # MCR without flowers: every table of the event opened with the table option ``flowers``
     # off (136 tiles, no flower points). A 15th field on the wire only when off (then the
     # 14th is written whatever the seed steps), so an event made before it keeps its bytes
@@ -310,7 +310,7 @@ class Substitute:
     event: bytes
     round: int
     table: int
-    seat: int                    # 0..3: E, S, W, N
+    seat: int  # 0..3: E, S, W, N
     leaving: bytes
     substitute: bytes | None
     hands: int
@@ -332,17 +332,44 @@ class NewDirector:
     reason: str
 
 
-Body = (Create | Entry | Admit | Withdraw | SeedCommit | SeedEcho | SeedReveal | RoundCall
-        | RoundStart | TableResult | Correction | Penalty | TimeCall | Extension | EndTable
-        | Substitute | NewDirector)
+Body = (
+    Create
+    | Entry
+    | Admit
+    | Withdraw
+    | SeedCommit
+    | SeedEcho
+    | SeedReveal
+    | RoundCall
+    | RoundStart
+    | TableResult
+    | Correction
+    | Penalty
+    | TimeCall
+    | Extension
+    | EndTable
+    | Substitute
+    | NewDirector
+)
 
 KIND_OF: dict[type, Kind] = {
-    Create: Kind.CREATE, Entry: Kind.ENTRY, Admit: Kind.ADMIT, Withdraw: Kind.WITHDRAW,
-    SeedCommit: Kind.SEED_COMMIT, SeedEcho: Kind.SEED_ECHO, SeedReveal: Kind.SEED_REVEAL,
-    RoundStart: Kind.ROUND_START, TableResult: Kind.TABLE_RESULT,
-    Correction: Kind.CORRECTION, Penalty: Kind.PENALTY, TimeCall: Kind.TIME_CALL,
-    Extension: Kind.EXTENSION, EndTable: Kind.END_TABLE, Substitute: Kind.SUBSTITUTE,
-    NewDirector: Kind.NEW_DIRECTOR, RoundCall: Kind.ROUND_CALL,
+    Create: Kind.CREATE,
+    Entry: Kind.ENTRY,
+    Admit: Kind.ADMIT,
+    Withdraw: Kind.WITHDRAW,
+    SeedCommit: Kind.SEED_COMMIT,
+    SeedEcho: Kind.SEED_ECHO,
+    SeedReveal: Kind.SEED_REVEAL,
+    RoundStart: Kind.ROUND_START,
+    TableResult: Kind.TABLE_RESULT,
+    Correction: Kind.CORRECTION,
+    Penalty: Kind.PENALTY,
+    TimeCall: Kind.TIME_CALL,
+    Extension: Kind.EXTENSION,
+    EndTable: Kind.END_TABLE,
+    Substitute: Kind.SUBSTITUTE,
+    NewDirector: Kind.NEW_DIRECTOR,
+    RoundCall: Kind.ROUND_CALL,
 }
 
 

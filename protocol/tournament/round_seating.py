@@ -15,10 +15,15 @@ from collections.abc import Sequence
 from .seating import FillPolicy, RoundSeating, seat_round, seat_rounds
 
 
-def expected_seating(roster: Sequence[int], round_index: int, rounds: int,
-                     history: Sequence[RoundSeating], seeds: Sequence[bytes],
-                     fill: FillPolicy, standings: Sequence[int] | None = None
-                     ) -> RoundSeating:
+def expected_seating(
+    roster: Sequence[int],
+    round_index: int,
+    rounds: int,
+    history: Sequence[RoundSeating],
+    seeds: Sequence[bytes],
+    fill: FillPolicy,
+    standings: Sequence[int] | None = None,
+) -> RoundSeating:
     """Round ``round_index`` for ``roster`` (entrant numbers) after ``history``; ``seeds``
     are the rounds' seeds up to this one; ``standings`` (entrants best first) when the event
     seeds by standings. ``SeatingError`` when it cannot be seated."""
@@ -26,5 +31,12 @@ def expected_seating(roster: Sequence[int], round_index: int, rounds: int,
         plan = seat_rounds(roster, rounds, seeds[0], fill)
         if tuple(history) == plan[:round_index]:
             return plan[round_index]
-    return seat_round(roster, round_index, rounds, history, seeds[round_index], fill,
-                      standings if round_index > 0 else None)
+    return seat_round(
+        roster,
+        round_index,
+        rounds,
+        history,
+        seeds[round_index],
+        fill,
+        standings if round_index > 0 else None,
+    )

@@ -20,7 +20,7 @@ from fourwinds.protocol.deck import commit_reveal
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table import dice
 
-_SEAT = Seat.EAST   # the commitment's seat: every entrant commits in its own context
+_SEAT = Seat.EAST  # the commitment's seat: every entrant commits in its own context
 
 
 def round_context(event: bytes, round_index: int) -> bytes:

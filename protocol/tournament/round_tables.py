@@ -84,7 +84,7 @@ class RoundTable:
 def table_name(event_name: str, round_index: int, table: int) -> str:
     """The table's name as its players see it, e.g. "club night R2 T5"."""
     tail = f" R{round_index + 1} T{table + 1}"
-    return event_name[:EVENT_TABLE_NAME - len(tail)] + tail
+    return event_name[: EVENT_TABLE_NAME - len(tail)] + tail
 
 
 def table_options(verdict: Verdict) -> dict[str, Any]:
@@ -95,9 +95,12 @@ def table_options(verdict: Verdict) -> dict[str, Any]:
     create = verdict.create
     assert create is not None
     hands = create.amount if create.length is Length.HANDS else 0
-    options: dict[str, Any] = {"deck": "practice" if create.deck is Deck.PRACTICE else "masked",
-                               "hands": hands, "fixed_winds": True,
-                               "turn_window": TURN_WINDOW_S}
+    options: dict[str, Any] = {
+        "deck": "practice" if create.deck is Deck.PRACTICE else "masked",
+        "hands": hands,
+        "fixed_winds": True,
+        "turn_window": TURN_WINDOW_S,
+    }
     if not create.flowers:
         options["rules"] = {"flowers": False}
     return options
@@ -111,8 +114,9 @@ def substitute_at(verdict: Verdict, round_index: int, table: int) -> Substitute 
     return None
 
 
-def seated_keys(verdict: Verdict, seating: RoundSeating, table: int
-                ) -> tuple[bytes | None, bytes | None, bytes | None, bytes | None]:
+def seated_keys(
+    verdict: Verdict, seating: RoundSeating, table: int
+) -> tuple[bytes | None, bytes | None, bytes | None, bytes | None]:
     """The keys at a table now, E S W N (None: a bot seat): the seating's, with a
     substitute in the seat it took."""
     keys = [None if n is None else verdict.entrants[n] for n in seating.tables[table]]
@@ -122,8 +126,9 @@ def seated_keys(verdict: Verdict, seating: RoundSeating, table: int
     return (keys[0], keys[1], keys[2], keys[3])
 
 
-def _table(verdict: Verdict, event: bytes, seating: RoundSeating, table: int, place: int
-           ) -> RoundTable:
+def _table(
+    verdict: Verdict, event: bytes, seating: RoundSeating, table: int, place: int
+) -> RoundTable:
     create = verdict.create
     assert create is not None
     round_index = seating.round
@@ -131,17 +136,25 @@ def _table(verdict: Verdict, event: bytes, seating: RoundSeating, table: int, pl
     options = table_options(verdict)
     sub = substitute_at(verdict, round_index, table)
     name = table_name(create.name, round_index, table)
-    if sub is not None:      # the table goes on as a new one, for the hands left
+    if sub is not None:  # the table goes on as a new one, for the hands left
         options["hands"] = table_hands(create) - sub.hands if options["hands"] else 0
-        name = name[:EVENT_TABLE_NAME - 1] + "b"
-    return RoundTable(round_index, table, table_id(event, round_index, table,
-                                                   0 if sub is None else 1),
-                      keys, place, name, create.rules, options,
-                      verdict.director or create.director)
+        name = name[: EVENT_TABLE_NAME - 1] + "b"
+    return RoundTable(
+        round_index,
+        table,
+        table_id(event, round_index, table, 0 if sub is None else 1),
+        keys,
+        place,
+        name,
+        create.rules,
+        options,
+        verdict.director or create.director,
+    )
 
 
-def table_for(verdict: Verdict, event: bytes, player: bytes, round_index: int = -1
-              ) -> RoundTable | None:
+def table_for(
+    verdict: Verdict, event: bytes, player: bytes, round_index: int = -1
+) -> RoundTable | None:
     """``player``'s table in the last round started (or round ``round_index``), or None (no
     such round, not an entrant, a bye)."""
     create = verdict.create
@@ -158,12 +171,11 @@ def table_for(verdict: Verdict, event: bytes, player: bytes, round_index: int = 
         return None
     table, seat = at
     if seated_keys(verdict, seating, table)[int(seat)] != player:
-        return None          # our seat was taken by a substitute
+        return None  # our seat was taken by a substitute
     return _table(verdict, event, seating, table, int(seat))
 
 
-def bot_tables(verdict: Verdict, event: bytes, round_index: int = -1
-               ) -> tuple[RoundTable, ...]:
+def bot_tables(verdict: Verdict, event: bytes, round_index: int = -1) -> tuple[RoundTable, ...]:
     """The tables of the last round started (or round ``round_index``) with a bot seat, each
     at its first bot seat's place: what the director's daemon plays. Empty without a round."""
     if verdict.create is None or not verdict.rounds or round_index >= len(verdict.rounds):
@@ -177,14 +189,18 @@ def bot_tables(verdict: Verdict, event: bytes, round_index: int = -1
     return tuple(found)
 
 
-def tables_played(verdict: Verdict, event: bytes, key: bytes, round_index: int = -1
-                  ) -> tuple[RoundTable, ...]:
+def tables_played(
+    verdict: Verdict, event: bytes, key: bytes, round_index: int = -1
+) -> tuple[RoundTable, ...]:
     """Every table ``key``'s daemon sits at in the last round started (or ``round_index``):
     its player's, and, for the director, each table with a bot seat."""
     own = table_for(verdict, event, key, round_index)
     found: tuple[RoundTable, ...] = () if own is None else (own,)
     create = verdict.create
     if create is not None and (verdict.director or create.director) == key:
-        found += tuple(t for t in bot_tables(verdict, event, round_index)
-                       if own is None or t.table != own.table)
+        found += tuple(
+            t
+            for t in bot_tables(verdict, event, round_index)
+            if own is None or t.table != own.table
+        )
     return found

@@ -23,13 +23,13 @@ from itertools import permutations
 from .stream import SeedStream
 
 CONSECUTIVE_WEIGHT = 3
-SWISS_REPEAT_WEIGHT = 8   # with a ranking: one repeated meeting weighs as 8 ranks of spread
-WIND_WEIGHT = 2           # a player who must take a wind held more than another, per repeat
+SWISS_REPEAT_WEIGHT = 8  # with a ranking: one repeated meeting weighs as 8 ranks of spread
+WIND_WEIGHT = 2  # a player who must take a wind held more than another, per repeat
 ALL_WINDS = 0b1111
 BOT = -1
-_SAMPLE = 4               # swaps weighed per step
-_THRESHOLD = 2            # the worsening a step may make at first (falls to 0)
-_REFRESH = 16             # steps between refreshes of the players in trouble
+_SAMPLE = 4  # swaps weighed per step
+_THRESHOLD = 2  # the worsening a step may make at first (falls to 0)
+_REFRESH = 16  # steps between refreshes of the players in trouble
 
 
 @lru_cache(maxsize=4096)
@@ -38,8 +38,7 @@ def matched(masks: tuple[int, ...]) -> int:
     matching; ``masks`` sorted, so that equal tables share the answer)."""
     best = 0
     for order in permutations(range(4)):
-        best = max(best, sum(1 for mask, w in zip(masks, order, strict=True)
-                             if mask >> w & 1))
+        best = max(best, sum(1 for mask, w in zip(masks, order, strict=True) if mask >> w & 1))
         if best == 4:
             break
     return best
@@ -53,9 +52,15 @@ def pair_cost(meetings: int) -> int:
 class Search:
     """Tables of ``rounds`` (lists of lists of player indices or BOT), improved in place."""
 
-    def __init__(self, players: int, rounds: list[list[list[int]]], first_free: int,
-                 stream: SeedStream, ranks: Sequence[int] | None = None,
-                 winds: Sequence[int] | None = None) -> None:
+    def __init__(
+        self,
+        players: int,
+        rounds: list[list[list[int]]],
+        first_free: int,
+        stream: SeedStream,
+        ranks: Sequence[int] | None = None,
+        winds: Sequence[int] | None = None,
+    ) -> None:
         self.players = players
         self.rounds = rounds
         self.first_free = first_free
@@ -78,7 +83,7 @@ class Search:
                 for p in real:
                     where[p] = t
                 for i, a in enumerate(real):
-                    for b in real[i + 1:]:
+                    for b in real[i + 1 :]:
                         self.meet[a][b] += 1
                         self.meet[b][a] += 1
             self.where.append(where)
@@ -97,7 +102,7 @@ class Search:
             for table in self.rounds[r]:
                 real = [p for p in table if p != BOT]
                 for i, a in enumerate(real):
-                    for b in real[i + 1:]:
+                    for b in real[i + 1 :]:
                         if before[a] >= 0 and before[a] == before[b]:
                             total += CONSECUTIVE_WEIGHT
         total *= self.scale
@@ -123,8 +128,9 @@ class Search:
         pairs = self.players * (self.players - 1) // 2
         if pairs == 0:
             return 0
-        total = sum(self.meet[a][b] for a in range(self.players)
-                    for b in range(a + 1, self.players))
+        total = sum(
+            self.meet[a][b] for a in range(self.players) for b in range(a + 1, self.players)
+        )
         base, extra = divmod(total, pairs)
         return self.scale * ((pairs - extra) * pair_cost(base) + extra * pair_cost(base + 1))
 
@@ -137,7 +143,9 @@ class Search:
         after = self.where[r + 1] if r + 1 < len(self.rounds) else None
         d = 0
         for leaver, joiner, table, row_leaver, row_joiner in (
-                (a, b, table_a, row_a, row_b), (b, a, table_b, row_b, row_a)):
+            (a, b, table_a, row_a, row_b),
+            (b, a, table_b, row_b, row_a),
+        ):
             for x in table:
                 if x in (leaver, BOT):
                     continue
@@ -232,8 +240,7 @@ class Search:
             spent += 1  # a step costs at least one, so the search always ends
             threshold = _THRESHOLD * (budget - spent) // budget
             r, a = troubled[self.stream.below(len(troubled))]
-            others = [p for table in self.rounds[r] if a not in table for p in table
-                      if p != BOT]
+            others = [p for table in self.rounds[r] if a not in table for p in table if p != BOT]
             choice: tuple[int, int] | None = None
             for _ in range(min(_SAMPLE, len(others))):
                 b = others[self.stream.below(len(others))]
@@ -252,8 +259,8 @@ class Search:
         return best
 
     def _snapshot(self) -> list[list[list[int]]]:
-        return [[list(table) for table in tables] for tables in self.rounds[self.first_free:]]
+        return [[list(table) for table in tables] for tables in self.rounds[self.first_free :]]
 
     def _restore(self, state: list[list[list[int]]]) -> None:
-        self.rounds[self.first_free:] = state
+        self.rounds[self.first_free :] = state
         self._index()

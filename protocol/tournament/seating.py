@@ -33,7 +33,7 @@ from .search import BOT, Search
 from .stream import SeedStream
 from .winds import WINDS, block_winds, table_winds
 
-SEARCH_BUDGET = 120_000   # swaps weighed by the local search, at most, per seating
+SEARCH_BUDGET = 120_000  # swaps weighed by the local search, at most, per seating
 _LABEL = "fourwinds tournament seating 1"
 
 Seats = tuple[int | None, int | None, int | None, int | None]
@@ -83,8 +83,12 @@ class RoundSeating:
 
     def bot_seats(self) -> tuple[tuple[int, Seat], ...]:
         """(table index, seat) of every bot seat."""
-        return tuple((t, Seat(s)) for t, table in enumerate(self.tables)
-                     for s, p in enumerate(table) if p is None)
+        return tuple(
+            (t, Seat(s))
+            for t, table in enumerate(self.tables)
+            for s, p in enumerate(table)
+            if p is None
+        )
 
     def table_of(self, player: int) -> tuple[int, Seat] | None:
         """(table index, seat) of ``player``, None for a bye."""
@@ -94,18 +98,24 @@ class RoundSeating:
         return None
 
 
-def seat_rounds(players: int | Sequence[int], rounds: int, seed: bytes,
-                fill: FillPolicy = FillPolicy.BOTS) -> tuple[RoundSeating, ...]:
+def seat_rounds(
+    players: int | Sequence[int], rounds: int, seed: bytes, fill: FillPolicy = FillPolicy.BOTS
+) -> tuple[RoundSeating, ...]:
     """Every round of an event with no seeding by standings: the plan."""
     roster = _roster(players)
     _check(roster, rounds, fill, seed)
     return _plan(roster, rounds, bytes(seed), fill)
 
 
-def seat_round(players: int | Sequence[int], round_index: int, rounds: int,
-               history: Sequence[RoundSeating], seed: bytes,
-               fill: FillPolicy = FillPolicy.BOTS,
-               standings: Sequence[int] | None = None) -> RoundSeating:
+def seat_round(
+    players: int | Sequence[int],
+    round_index: int,
+    rounds: int,
+    history: Sequence[RoundSeating],
+    seed: bytes,
+    fill: FillPolicy = FillPolicy.BOTS,
+    standings: Sequence[int] | None = None,
+) -> RoundSeating:
     """Round ``round_index`` (0 = the first) of an event of ``rounds`` rounds, after the
     rounds in ``history``. ``standings`` (player numbers, best first) seeds the round by
     rank (Swiss-like: neighbours in the standings meet, repeats avoided where possible);
@@ -129,6 +139,7 @@ def seat_round(players: int | Sequence[int], round_index: int, rounds: int,
 
 # -- checks ---------------------------------------------------------------------------------
 
+
 def _roster(players: int | Sequence[int]) -> tuple[int, ...]:
     if isinstance(players, int):
         if players < 0:
@@ -148,24 +159,30 @@ def _check(roster: tuple[int, ...], rounds: int, fill: FillPolicy, seed: bytes) 
     if not roster:
         raise SeatingError(SeatingProblem.NO_PLAYERS)
     if fill is FillPolicy.BYES and len(roster) < 4:
-        raise SeatingError(SeatingProblem.TOO_FEW_PLAYERS,
-                           f"{len(roster)} players; --fill bots seats them with bots")
+        raise SeatingError(
+            SeatingProblem.TOO_FEW_PLAYERS,
+            f"{len(roster)} players; --fill bots seats them with bots",
+        )
 
 
 def _check_history(history: Sequence[RoundSeating], round_index: int) -> None:
     if len(history) != round_index:
-        raise SeatingError(SeatingProblem.BAD_HISTORY,
-                           f"{len(history)} rounds given before round {round_index}")
+        raise SeatingError(
+            SeatingProblem.BAD_HISTORY, f"{len(history)} rounds given before round {round_index}"
+        )
     for index, seating in enumerate(history):
         if seating.round != index:
             raise SeatingError(SeatingProblem.BAD_HISTORY, f"round {seating.round} at {index}")
         people = [*seating.seated(), *seating.byes]
         if len(set(people)) != len(people) or any(len(t) != WINDS for t in seating.tables):
-            raise SeatingError(SeatingProblem.BAD_HISTORY,
-                               f"round {index} seats a player twice or a table not of four")
+            raise SeatingError(
+                SeatingProblem.BAD_HISTORY,
+                f"round {index} seats a player twice or a table not of four",
+            )
 
 
 # -- shared steps ---------------------------------------------------------------------------
+
 
 def _shape(count: int, fill: FillPolicy) -> tuple[int, int, int]:
     """(tables, bot seats, byes) of a round of ``count`` players."""
@@ -175,8 +192,9 @@ def _shape(count: int, fill: FillPolicy) -> tuple[int, int, int]:
     return count // 4, 0, count % 4
 
 
-def _pick_byes(count: int, byes: int, had: list[int], last: list[int],
-               order: Sequence[int]) -> list[int]:
+def _pick_byes(
+    count: int, byes: int, had: list[int], last: list[int], order: Sequence[int]
+) -> list[int]:
     """The ``byes`` players (indices) to sit out: fewest byes, the longest ago, then by
     ``order`` (their place in it)."""
     place = {p: i for i, p in enumerate(order)}
@@ -198,8 +216,9 @@ def _spread_bots(tables: list[list[int]]) -> None:
             table[i], target[j] = target[j], table[i]
 
 
-def _seating(roster: tuple[int, ...], index: int, tables: Sequence[Sequence[int]],
-             byes: Sequence[int]) -> RoundSeating:
+def _seating(
+    roster: tuple[int, ...], index: int, tables: Sequence[Sequence[int]], byes: Sequence[int]
+) -> RoundSeating:
     def who(p: int) -> int | None:
         return None if p == BOT else roster[p]
 
@@ -209,9 +228,11 @@ def _seating(roster: tuple[int, ...], index: int, tables: Sequence[Sequence[int]
 
 # -- the plan -------------------------------------------------------------------------------
 
+
 @lru_cache(maxsize=8)
-def _plan(roster: tuple[int, ...], rounds: int, seed: bytes,
-          fill: FillPolicy) -> tuple[RoundSeating, ...]:
+def _plan(
+    roster: tuple[int, ...], rounds: int, seed: bytes, fill: FillPolicy
+) -> tuple[RoundSeating, ...]:
     count = len(roster)
     table_count, bots, bye_count = _shape(count, fill)
     order = SeedStream(seed, f"{_LABEL}/players").permutation(count)
@@ -225,8 +246,8 @@ def _plan(roster: tuple[int, ...], rounds: int, seed: bytes,
         byes_of.append(out)
     design = base_design(table_count, rounds)
     slots = 4 * table_count
-    holder: list[int] = [BOT] * bots + order[:slots - bots]
-    bench = order[slots - bots:]
+    holder: list[int] = [BOT] * bots + order[: slots - bots]
+    bench = order[slots - bots :]
     tables_of: list[list[list[int]]] = []
     for r in range(rounds):
         away = set(byes_of[r])
@@ -244,7 +265,7 @@ def _plan(roster: tuple[int, ...], rounds: int, seed: bytes,
     counts = [[0] * WINDS for _ in range(count)]
     plan = []
     for start in range(0, rounds, WINDS):
-        block = tables_of[start:start + WINDS]
+        block = tables_of[start : start + WINDS]
         for offset, seated in enumerate(block_winds(count, block, counts, orders)):
             shuffle.shuffle(seated)
             plan.append(_seating(roster, start + offset, seated, byes_of[start + offset]))
@@ -253,8 +274,15 @@ def _plan(roster: tuple[int, ...], rounds: int, seed: bytes,
 
 # -- one round alone ------------------------------------------------------------------------
 
-def _alone(roster: tuple[int, ...], index: int, history: tuple[RoundSeating, ...],
-           seed: bytes, fill: FillPolicy, ranking: tuple[int, ...] | None) -> RoundSeating:
+
+def _alone(
+    roster: tuple[int, ...],
+    index: int,
+    history: tuple[RoundSeating, ...],
+    seed: bytes,
+    fill: FillPolicy,
+    ranking: tuple[int, ...] | None,
+) -> RoundSeating:
     count = len(roster)
     number = {p: i for i, p in enumerate(roster)}
     table_count, bots, bye_count = _shape(count, fill)
@@ -288,8 +316,9 @@ def _alone(roster: tuple[int, ...], index: int, history: tuple[RoundSeating, ...
     by_rank = sorted(range(count), key=lambda p: ranks[p]) if ranks is not None else order
     playing = [p for p in by_rank if p not in sitting_out]
     tables = _first_tables(playing, table_count, bots, past, count, ranks is not None)
-    may_take = [sum(1 << w for w in range(WINDS) if counts[p][w] == min(counts[p]))
-                for p in range(count)]
+    may_take = [
+        sum(1 << w for w in range(WINDS) if counts[p][w] == min(counts[p])) for p in range(count)
+    ]
     search = Search(count, [*past, tables], len(past), stream, ranks, may_take)
     search.run(SEARCH_BUDGET)
     tables = search.rounds[-1]
@@ -301,8 +330,14 @@ def _alone(roster: tuple[int, ...], index: int, history: tuple[RoundSeating, ...
     return _seating(roster, index, seated, out)
 
 
-def _first_tables(playing: list[int], table_count: int, bots: int,
-                  past: list[list[list[int]]], count: int, ranked: bool) -> list[list[int]]:
+def _first_tables(
+    playing: list[int],
+    table_count: int,
+    bots: int,
+    past: list[list[list[int]]],
+    count: int,
+    ranked: bool,
+) -> list[list[int]]:
     """A start for the search: by rank in fours, or greedily each table's newcomer the one
     who met its players least; bot seats at the last tables, as evenly as they go."""
     bots_at = [0] * table_count
@@ -312,7 +347,7 @@ def _first_tables(playing: list[int], table_count: int, bots: int,
         tables, start = [], 0
         for t in range(table_count):
             size = 4 - bots_at[t]
-            tables.append(playing[start:start + size] + [BOT] * bots_at[t])
+            tables.append(playing[start : start + size] + [BOT] * bots_at[t])
             start += size
         return tables
     meet = [[0] * count for _ in range(count)]

@@ -33,13 +33,12 @@ class AheadSeed:
     """The next round's seed made ahead: the steps taken, and the roster once called."""
 
     commits: dict[int, bytes] = field(default_factory=dict)
-    echoes: dict[int, bytes] = field(default_factory=dict)   # each one's last echo
+    echoes: dict[int, bytes] = field(default_factory=dict)  # each one's last echo
     reveals: dict[int, bytes] = field(default_factory=dict)
-    roster: tuple[int, ...] | None = None                    # fixed by the round's call
+    roster: tuple[int, ...] | None = None  # fixed by the round's call
 
     def copy(self) -> AheadSeed:
-        return AheadSeed(dict(self.commits), dict(self.echoes), dict(self.reveals),
-                         self.roster)
+        return AheadSeed(dict(self.commits), dict(self.echoes), dict(self.reveals), self.roster)
 
     @property
     def called(self) -> bool:
@@ -61,8 +60,14 @@ class AheadSeed:
         return {n: d for n, d in self.echoes.items() if d == now and n in contributors}
 
 
-def take_step(state: AheadSeed, live: Sequence[int], event: bytes, number: int,
-              body: SeedCommit | SeedEcho | SeedReveal, name: str) -> Refusal | None:
+def take_step(
+    state: AheadSeed,
+    live: Sequence[int],
+    event: bytes,
+    number: int,
+    body: SeedCommit | SeedEcho | SeedReveal,
+    name: str,
+) -> Refusal | None:
     """Take one entrant's step into ``state`` (its round already checked as the next one),
     or say why it is refused (``state`` unchanged then)."""
     who = state.contributors(live)
@@ -96,8 +101,9 @@ def take_step(state: AheadSeed, live: Sequence[int], event: bytes, number: int,
     return None
 
 
-def call_round(state: AheadSeed, live: Sequence[int],
-               missing_results: Collection[int]) -> Refusal | None:
+def call_round(
+    state: AheadSeed, live: Sequence[int], missing_results: Collection[int]
+) -> Refusal | None:
     """The director's call: refused when the round is called already or a table of the
     round before has no result (``missing_results``: their numbers, from 0); else the
     roster is fixed."""

@@ -116,17 +116,21 @@ def table_points(scores: Sequence[int]) -> tuple[Fraction, ...]:
         end = start
         while end + 1 < len(order) and scores[order[end + 1]] == scores[order[start]]:
             end += 1
-        share = Fraction(sum(PLACE_POINTS[start:end + 1]), end - start + 1)
+        share = Fraction(sum(PLACE_POINTS[start : end + 1]), end - start + 1)
         for place in range(start, end + 1):
             points[order[place]] = share
         start = end + 1
     return tuple(points)
 
 
-def standings(results: Sequence[TableResult], scoring: Scoring,
-              byes: Sequence[Bye] = (), players: Sequence[int] = (),
-              deductions: Sequence[Deduction] = (), handovers: Sequence[Handover] = ()
-              ) -> tuple[StandingsRow, ...]:
+def standings(
+    results: Sequence[TableResult],
+    scoring: Scoring,
+    byes: Sequence[Bye] = (),
+    players: Sequence[int] = (),
+    deductions: Sequence[Deduction] = (),
+    handovers: Sequence[Handover] = (),
+) -> tuple[StandingsRow, ...]:
     """Every player's row, best first (ties: by player number). ``players`` adds entrants
     with no result yet; ``deductions`` are taken off after the results (penalties);
     ``handovers`` split a seat's result between its player and a substitute."""
@@ -144,8 +148,14 @@ def standings(results: Sequence[TableResult], scoring: Scoring,
         else:
             gained = tuple(Fraction(s) for s in result.scores)
         for seat, player in enumerate(result.players):
-            shares = _shares(result, seat, player, gained[seat],
-                             handed.get((result.round, result.table, seat)), by_place)
+            shares = _shares(
+                result,
+                seat,
+                player,
+                gained[seat],
+                handed.get((result.round, result.table, seat)),
+                by_place,
+            )
             for who, won, scored in shares:
                 points[who] = points.get(who, Fraction(0)) + won
                 score[who] = score.get(who, 0) + scored
@@ -170,14 +180,18 @@ def standings(results: Sequence[TableResult], scoring: Scoring,
     rows: list[StandingsRow] = []
     for place, p in enumerate(order):
         rank = rows[-1].rank if rows and key(order[place - 1]) == key(p) else place + 1
-        rows.append(StandingsRow(rank, p, points[p], score[p], played.get(p, 0),
-                                 sat_out.get(p, 0)))
+        rows.append(StandingsRow(rank, p, points[p], score[p], played.get(p, 0), sat_out.get(p, 0)))
     return tuple(rows)
 
 
-def _shares(result: TableResult, seat: int, player: int | None, gained: Fraction,
-            handover: Handover | None, by_place: bool
-            ) -> list[tuple[int, Fraction, int]]:
+def _shares(
+    result: TableResult,
+    seat: int,
+    player: int | None,
+    gained: Fraction,
+    handover: Handover | None,
+    by_place: bool,
+) -> list[tuple[int, Fraction, int]]:
     """Who a seat's result counts for: (player, points, score) each, none for a bot. A seat
     handed over keeps, for its player, its share of the table points by place (``by_place``)
     or, where the scores are the points, the score it had then."""
@@ -196,32 +210,32 @@ def ranking(rows: Sequence[StandingsRow]) -> tuple[int, ...]:
     return tuple(row.player for row in rows)
 
 
-def _check(results: Sequence[TableResult], byes: Sequence[Bye],
-           handovers: Sequence[Handover] = ()) -> None:
+def _check(
+    results: Sequence[TableResult], byes: Sequence[Bye], handovers: Sequence[Handover] = ()
+) -> None:
     tables: set[tuple[int, int]] = set()
     seen: set[tuple[int, int]] = set()
     for result in results:
         if (result.round, result.table) in tables:
-            raise StandingsError(f"round {result.round + 1}, table {result.table + 1}: "
-                                 "two results")
+            raise StandingsError(f"round {result.round + 1}, table {result.table + 1}: two results")
         tables.add((result.round, result.table))
         if len(result.players) != 4 or len(result.scores) != 4:
-            raise StandingsError(f"round {result.round + 1}, table {result.table + 1}: "
-                                 "not four seats")
+            raise StandingsError(
+                f"round {result.round + 1}, table {result.table + 1}: not four seats"
+            )
         for player in result.players:
             if player is not None:
                 if (result.round, player) in seen:
-                    raise StandingsError(f"round {result.round + 1}: player {player} at "
-                                         "two seats")
+                    raise StandingsError(f"round {result.round + 1}: player {player} at two seats")
                 seen.add((result.round, player))
     for handover in handovers:
         if handover.substitute is not None:
             if (handover.round, handover.substitute) in seen:
-                raise StandingsError(f"round {handover.round + 1}: player "
-                                     f"{handover.substitute} at two seats")
+                raise StandingsError(
+                    f"round {handover.round + 1}: player {handover.substitute} at two seats"
+                )
             seen.add((handover.round, handover.substitute))
     for bye in byes:
         if (bye.round, bye.player) in seen:
-            raise StandingsError(f"round {bye.round + 1}: player {bye.player} has a bye "
-                                 "and a seat")
+            raise StandingsError(f"round {bye.round + 1}: player {bye.player} has a bye and a seat")
         seen.add((bye.round, bye.player))

@@ -30,10 +30,10 @@ class SeedStream:
     def _word(self) -> int:
         if not self._words:
             block = hashlib.sha512(
-                self._prefix + self._counter.to_bytes(8, "big") + self._seed).digest()
+                self._prefix + self._counter.to_bytes(8, "big") + self._seed
+            ).digest()
             self._counter += 1
-            self._words = [int.from_bytes(block[i:i + 8], "big")
-                           for i in range(56, -1, -8)]
+            self._words = [int.from_bytes(block[i : i + 8], "big") for i in range(56, -1, -8)]
         return self._words.pop()
 
     def below(self, bound: int) -> int:

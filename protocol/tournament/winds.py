@@ -63,15 +63,17 @@ class _Coloring:
         return node
 
 
-def block_winds(players: int, block: Sequence[Sequence[Sequence[int]]],
-                counts: Counts, stream: SeedStream) -> list[list[list[int]]]:
+def block_winds(
+    players: int, block: Sequence[Sequence[Sequence[int]]], counts: Counts, stream: SeedStream
+) -> list[list[list[int]]]:
     """For each round of ``block`` (at most four), each table's players in seat order
     E, S, W, N. Tables hold player indices, -1 for a bot seat; ``counts[p][w]`` is how often
     p sat at wind w before the block, and is updated. When a player who misses a round of
     the block would end with winds two apart, the colouring is tried again with the seats in
     another order drawn from ``stream`` (up to ``_ATTEMPTS`` times; the most even kept)."""
-    table_ids: list[tuple[int, int]] = [(r, t) for r, tables in enumerate(block)
-                                        for t in range(len(tables))]
+    table_ids: list[tuple[int, int]] = [
+        (r, t) for r, tables in enumerate(block) for t in range(len(tables))
+    ]
     node_of_table = {rt: players + i for i, rt in enumerate(table_ids)}
     bot_nodes = players + len(table_ids)
     edges: list[tuple[int, int]] = []
@@ -97,8 +99,13 @@ def block_winds(players: int, block: Sequence[Sequence[Sequence[int]]],
         _best_renaming(coloring, players, degree, counts)
         _even_out(coloring, players, degree, counts)
         held = [[coloring.at[p][c] is not None for c in range(WINDS)] for p in short]
-        worst = max((_spread([n + h for n, h in zip(counts[p], held[i], strict=True)])
-                     for i, p in enumerate(short)), default=0)
+        worst = max(
+            (
+                _spread([n + h for n, h in zip(counts[p], held[i], strict=True)])
+                for i, p in enumerate(short)
+            ),
+            default=0,
+        )
         total = sum(_penalty(counts[p], held[i]) for i, p in enumerate(short))
         if best is None or (worst, total) < best[0]:
             best = ((worst, total), coloring)
@@ -131,8 +138,9 @@ def _penalty(counts: Sequence[int], held: Sequence[bool]) -> int:
     return 16 * _spread(final) + sum(n * n for n in final)
 
 
-def _best_renaming(coloring: _Coloring, players: int, degree: Sequence[int],
-                   counts: Counts) -> None:
+def _best_renaming(
+    coloring: _Coloring, players: int, degree: Sequence[int], counts: Counts
+) -> None:
     """Rename the four colours of the block (still a proper colouring) so that the players
     who miss a wind miss one they already hold most."""
     short = [p for p in range(players) if 0 < degree[p] < WINDS]
@@ -157,10 +165,10 @@ def _best_renaming(coloring: _Coloring, players: int, degree: Sequence[int],
         node[:] = renamed
 
 
-def _even_out(coloring: _Coloring, players: int, degree: Sequence[int],
-              counts: Counts) -> None:
+def _even_out(coloring: _Coloring, players: int, degree: Sequence[int], counts: Counts) -> None:
     """Move a short player's missing wind to one already held most, along alternating paths
     (each swap keeps the colouring proper; it is kept only when the spread falls)."""
+
     def penalty(p: int) -> int:
         if p >= players:
             return 0
@@ -172,8 +180,11 @@ def _even_out(coloring: _Coloring, players: int, degree: Sequence[int],
         for p in short:
             for miss in range(WINDS):
                 for held in range(WINDS):
-                    if (coloring.at[p][miss] is not None or coloring.at[p][held] is None
-                            or counts[p][held] <= counts[p][miss]):
+                    if (
+                        coloring.at[p][miss] is not None
+                        or coloring.at[p][held] is None
+                        or counts[p][held] <= counts[p][miss]
+                    ):
                         continue
                     before = penalty(p)
                     end = coloring.flip(p, held, miss)

@@ -15,8 +15,7 @@ def identity(seed: int) -> Identity:
     return Identity.generate(random.Random(seed).randbytes(32))
 
 
-async def wait_for(predicate: Callable[[], bool], timeout: float = 5.0,
-                   step: float = 0.02) -> bool:
+async def wait_for(predicate: Callable[[], bool], timeout: float = 5.0, step: float = 0.02) -> bool:
     """Poll ``predicate`` until true or ``timeout`` seconds pass (bounded in time)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

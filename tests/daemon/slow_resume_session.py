@@ -31,6 +31,6 @@ RESUME_S = float(os.environ.get("FOURWINDS_TOY_RESUME_S", "3"))
 def resume(records: Sequence[bytes], identity_private_key: bytes) -> Session:
     deadline = time.monotonic() + RESUME_S
     spins = 0
-    while time.monotonic() < deadline:     # pure Python work: it holds the GIL as it runs
+    while time.monotonic() < deadline:  # pure Python work: it holds the GIL as it runs
         spins += sum(range(1000)) % 7
     return toy_session.resume(records, identity_private_key)

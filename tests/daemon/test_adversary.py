@@ -70,8 +70,13 @@ class Scene:
     def friend_joins(self, table: str, code: str | None = None) -> dict[str, Any]:
         client = self.friend.client(subscribe=False)
         self.clients.append(client)
-        message: dict[str, Any] = {"type": "join", "table": table, "host": "127.0.0.1",
-                                   "port": self.host.port, "public_key": self.key.hex()}
+        message: dict[str, Any] = {
+            "type": "join",
+            "table": table,
+            "host": "127.0.0.1",
+            "port": self.host.port,
+            "public_key": self.key.hex(),
+        }
         if code is not None:
             message["code"] = code
         answer: dict[str, Any] = client.request(message)
@@ -128,16 +133,20 @@ def test_400_strangers_saying_hello_leave_no_connections_behind(scene: Scene) ->
     raise_fd_limit()
     start = scene.gauge.fds()
     peak = [start]
-    connection_storm(scene.ctx, scene.key, scene.host.port, keys=400,
-                     on_batch=lambda: peak.append(scene.gauge.fds()))
+    connection_storm(
+        scene.ctx,
+        scene.key,
+        scene.host.port,
+        keys=400,
+        on_batch=lambda: peak.append(scene.gauge.fds()),
+    )
     assert max(peak) < start + 150, (start, peak)
     assert scene.gauge.fds_back(start, timeout=30) is not None, (start, scene.gauge.fds())
     assert scene.friend_joins(table).get("ok"), "the friend could not join after the storm"
     assert scene.seated(table) == 2
 
 
-def test_refused_frames_are_counted_by_fixed_reasons_and_logged_briefly(scene: Scene
-                                                                        ) -> None:
+def test_refused_frames_are_counted_by_fixed_reasons_and_logged_briefly(scene: Scene) -> None:
     """Finding 3: a refused frame's kind became part of the reason (a counter key and a log
     line each): 3,000 frames of a 240 KB nested value took the daemon to 947 MB, its log to
     745 MB and its ``status`` reply past the client's limit. Here from a seated member (not
@@ -156,7 +165,7 @@ def test_refused_frames_are_counted_by_fixed_reasons_and_logged_briefly(scene: S
     assert until(lambda: sum(scene.status()["refused"].values()) >= len(frames) + 500, 30)
     status = scene.status()
     assert set(status["refused"]) <= REASONS, sorted(status["refused"])[:5]
-    assert status["refused"][Refusal.GUEST_RATE.value] >= 400      # the guest's flood
+    assert status["refused"][Refusal.GUEST_RATE.value] >= 400  # the guest's flood
     assert len(msgpack.packb(status)) < 16 * 1024
     after = scene.gauge.read()
     assert after.log_bytes - before.log_bytes < 64 * 1024, after
@@ -165,7 +174,8 @@ def test_refused_frames_are_counted_by_fixed_reasons_and_logged_briefly(scene: S
 
 
 def test_a_seated_member_flooding_garbage_leaves_bounded_records_and_views(
-        real_scene: Scene) -> None:
+    real_scene: Scene,
+) -> None:
     """Finding 4: 20,000 garbage table messages from a seated member left 20,000 problem
     records and a 1.56 MB view. The real table session, 3,000 messages."""
     scene = real_scene
@@ -179,12 +189,12 @@ def test_a_seated_member_flooding_garbage_leaves_bounded_records_and_views(
     flood([member], garbage_table_messages(bytes.fromhex(table), 3000))
 
     def problems() -> list[str]:
-        shown: list[str] = request(scene.api, type="view", table=table)["event"]["view"][
-            "problems"]
+        shown: list[str] = request(scene.api, type="view", table=table)["event"]["view"]["problems"]
         return shown
 
-    assert until(lambda: bool(problems()) and problems()[0].startswith(
-        f"{3000 - PROBLEMS_KEPT:,} more"), 30), problems()[:2]
+    assert until(
+        lambda: bool(problems()) and problems()[0].startswith(f"{3000 - PROBLEMS_KEPT:,} more"), 30
+    ), problems()[:2]
     assert len(problems()) <= PROBLEMS_SHOWN + 1
     assert records.stat().st_size - size < 4096
     assert scene.friend_joins(table).get("ok")
@@ -195,12 +205,12 @@ def test_wrong_codes_from_throwaway_keys_never_lock_out_the_friend(scene: Scene)
     right code for a minute (the wrong-code limit was per table)."""
     made = scene.create("secret", private=True)
     table, code = made["table"], made["code"]
-    strangers = [scene.stranger() for _ in range(10)]     # (held: a socket collected is
-    for stranger in strangers:                             # closed, frames and all)
+    strangers = [scene.stranger() for _ in range(10)]  # (held: a socket collected is
+    for stranger in strangers:  # closed, frames and all)
         stranger.hello()
         stranger.wrong_code(bytes.fromhex(table))
-        time.sleep(0.05)    # (more than 8 guests at one address: the oldest is forgotten)
-    until(lambda: refused(scene, Refusal.PAIRING) >= 10, 10)   # the ten wrong codes are in
+        time.sleep(0.05)  # (more than 8 guests at one address: the oldest is forgotten)
+    until(lambda: refused(scene, Refusal.PAIRING) >= 10, 10)  # the ten wrong codes are in
     answer = scene.friend_joins(table, code)
     assert answer.get("ok"), answer
     assert scene.seated(table) == 2

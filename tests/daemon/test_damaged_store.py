@@ -65,7 +65,8 @@ def _offsets(records: list[bytes]) -> list[int]:
 
 
 def test_a_flipped_byte_before_the_last_record_is_damage_named_and_nothing_is_cut(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Every single byte flipped anywhere before the last record's header: open refuses with
     the record holding that byte and its offset, and the file is left exactly as it was."""
     path = tmp_path / RECORDS
@@ -80,27 +81,30 @@ def test_a_flipped_byte_before_the_last_record_is_damage_named_and_nothing_is_cu
             TableLog.open(path)
         assert raised.value.record == record and raised.value.offset == offsets[record], at
         assert raised.value.reason.startswith(
-            f"records.log record {record} at byte {offsets[record]:,}: ")
+            f"records.log record {record} at byte {offsets[record]:,}: "
+        )
         assert path.read_bytes() == bytes(damaged), f"bytes cut after a flip at {at}"
 
 
-def test_a_length_flipped_past_the_end_mid_file_is_damage_not_a_torn_tail(
-        tmp_path: Path) -> None:
+def test_a_length_flipped_past_the_end_mid_file_is_damage_not_a_torn_tail(tmp_path: Path) -> None:
     """A length that now runs past the end of the file looks like a torn record, but whole
     records follow it: damage, not a tail to cut (the case that cut 72,645 bytes)."""
     path = tmp_path / RECORDS
     records = [bytes([i]) * 300 for i in range(1, 40)]
     good = _log_with(path, records)
     damaged = bytearray(good)
-    damaged[_offsets(records)[3] + 1] ^= 0x80      # + 8 MiB: over the limit
+    damaged[_offsets(records)[3] + 1] ^= 0x80  # + 8 MiB: over the limit
     path.write_bytes(bytes(damaged))
     with pytest.raises(StoreDamage, match=r"record 3 at byte 924: a length of .* over the"):
         TableLog.open(path)
     damaged = bytearray(good)
-    damaged[_offsets(records)[3] + 2] ^= 0x80      # + 32 KiB: past the end, within the limit
+    damaged[_offsets(records)[3] + 2] ^= 0x80  # + 32 KiB: past the end, within the limit
     path.write_bytes(bytes(damaged))
-    with pytest.raises(StoreDamage, match=r"record 3 at byte 924: .*runs past the end of the "
-                                           r"file, yet whole records follow it"):
+    with pytest.raises(
+        StoreDamage,
+        match=r"record 3 at byte 924: .*runs past the end of the "
+        r"file, yet whole records follow it",
+    ):
         TableLog.open(path)
     assert path.read_bytes() == bytes(damaged)
 
@@ -111,16 +115,18 @@ def test_a_torn_tail_is_cut_at_every_point_of_the_last_write(tmp_path: Path) -> 
     path = tmp_path / RECORDS
     before = _log_with(path, RECORDS_WRITTEN[:3])
     full = _log_with(path, RECORDS_WRITTEN[3:])
-    ends = [len(before) + HEADER.size * (i + 1) + sum(map(len, RECORDS_WRITTEN[3:4 + i]))
-            for i in range(3)]
+    ends = [
+        len(before) + HEADER.size * (i + 1) + sum(map(len, RECORDS_WRITTEN[3 : 4 + i]))
+        for i in range(3)
+    ]
     for cut in range(len(before), len(full)):
         path.write_bytes(full[:cut])
         log = TableLog.open(path)
         whole = sum(1 for end in ends if end <= cut)
-        assert log.records == tuple(RECORDS_WRITTEN[:3 + whole]), cut
+        assert log.records == tuple(RECORDS_WRITTEN[: 3 + whole]), cut
         log.append([b"after"])
         log.close()
-        assert _records_of(path) == (*RECORDS_WRITTEN[:3 + whole], b"after")
+        assert _records_of(path) == (*RECORDS_WRITTEN[: 3 + whole], b"after")
 
 
 def test_a_tail_of_zeros_is_cut_as_never_written(tmp_path: Path) -> None:
@@ -132,8 +138,9 @@ def test_a_tail_of_zeros_is_cut_as_never_written(tmp_path: Path) -> None:
     assert path.read_bytes() == good
 
 
-def _failing_write(monkeypatch: pytest.MonkeyPatch, fd_of: Callable[[], int],
-                   partial: bool) -> list[int]:
+def _failing_write(
+    monkeypatch: pytest.MonkeyPatch, fd_of: Callable[[], int], partial: bool
+) -> list[int]:
     """Make os.write on the log's fd write half of what it is given (when ``partial``) and
     then fail with ENOSPC, as a disk that fills mid-write does; returns the call log."""
     real = os.write
@@ -144,7 +151,7 @@ def _failing_write(monkeypatch: pytest.MonkeyPatch, fd_of: Callable[[], int],
             return real(fd, data)
         calls.append(len(data))
         if partial and len(calls) == 1:
-            return real(fd, bytes(data)[:len(data) // 2])
+            return real(fd, bytes(data)[: len(data) // 2])
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "write", write)
@@ -152,26 +159,31 @@ def _failing_write(monkeypatch: pytest.MonkeyPatch, fd_of: Callable[[], int],
 
 
 def test_a_failed_write_leaves_the_log_at_its_last_good_record(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / RECORDS
     log = TableLog.open(path)
     log.append(RECORDS_WRITTEN[:2])
     good = path.read_bytes()
     calls = _failing_write(monkeypatch, lambda: log._fd, partial=True)
-    with pytest.raises(StoreError, match=r"cannot write records.log: No space left on device "
-                                         r"\(ENOSPC\)"):
+    with pytest.raises(
+        StoreError,
+        match=r"cannot write records.log: No space left on device "
+        r"\(ENOSPC\)",
+    ):
         log.append(RECORDS_WRITTEN[2:4], sync=False)
-    assert len(calls) == 2                      # half written, then the disk was full
-    assert path.read_bytes() == good            # the half record is gone
+    assert len(calls) == 2  # half written, then the disk was full
+    assert path.read_bytes() == good  # the half record is gone
     assert log.records == tuple(RECORDS_WRITTEN[:2])
-    monkeypatch.undo()                          # room again
+    monkeypatch.undo()  # room again
     log.append(RECORDS_WRITTEN[2:4])
     log.close()
     assert _records_of(path) == tuple(RECORDS_WRITTEN[:4])
 
 
 def test_a_failed_sync_stops_the_log_until_a_restart(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     log = TableLog.open(tmp_path / RECORDS)
     log.append([b"one"])
 
@@ -179,8 +191,11 @@ def test_a_failed_sync_stops_the_log_until_a_restart(
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 
     monkeypatch.setattr(store, "_datasync", fail)
-    with pytest.raises(StoreError, match=r"cannot make records.log durable: .*\(EIO\); "
-                                         "restart the daemon"):
+    with pytest.raises(
+        StoreError,
+        match=r"cannot make records.log durable: .*\(EIO\); "
+        "restart the daemon",
+    ):
         log.append([b"two"])
     monkeypatch.undo()
     with pytest.raises(StoreError, match="restart the daemon"):
@@ -193,8 +208,12 @@ def small_tmpfs(tmp_path: Path) -> Iterator[Path]:
     """A 64 KiB tmpfs (CI runs as root); skipped with the reason where it cannot be mounted."""
     mount = tmp_path / "small"
     mount.mkdir()
-    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs",
-                           str(mount)], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", str(mount)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     if done.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs: {done.stderr.strip() or done.returncode}")
     try:
@@ -212,7 +231,8 @@ def _fill(path: Path) -> None:
 
 
 def test_a_full_tmpfs_leaves_the_log_at_its_last_good_record_until_there_is_room(
-        small_tmpfs: Path) -> None:
+    small_tmpfs: Path,
+) -> None:
     path = small_tmpfs / RECORDS
     log = TableLog.open(path)
     log.append(RECORDS_WRITTEN)
@@ -237,8 +257,15 @@ def _seated_runtime(tmp_path: Path) -> tuple[TableRuntime, bytes]:
 
     me = identity(1)
     others = [identity(i).public_key for i in (2, 3, 4)]
-    rt = TableRuntime(b"t" * 16, "t", "mcr", me.public_key, False, None,
-                      {k: ("127.0.0.1", 1) for k in (me.public_key, *others)})
+    rt = TableRuntime(
+        b"t" * 16,
+        "t",
+        "mcr",
+        me.public_key,
+        False,
+        None,
+        {k: ("127.0.0.1", 1) for k in (me.public_key, *others)},
+    )
     rt.log = TableLog.open(tmp_path / RECORDS)
     step = toy_session.new_table(me.private_key, "t", "mcr", "me", {}, b"", 0.0)
     rt.log.append(list(step.persist))
@@ -247,7 +274,8 @@ def _seated_runtime(tmp_path: Path) -> tuple[TableRuntime, bytes]:
 
 
 def test_a_step_that_cannot_be_written_is_not_carried_out_and_the_table_says_why(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     rt, key = _seated_runtime(tmp_path)
     assert rt.log is not None
     log = rt.log
@@ -256,16 +284,18 @@ def test_a_step_that_cannot_be_written_is_not_carried_out_and_the_table_says_why
     _failing_write(monkeypatch, lambda: log._fd, partial=True)
     play = toy_session.local_action(rt.session, {"action": "play"}, 0.0)
     apply_and_send(rt, play, key, lambda k, payload: sent.append(payload))
-    assert sent == [] and rt.session is before          # not sent, not adopted
+    assert sent == [] and rt.session is before  # not sent, not adopted
     assert (tmp_path / RECORDS).read_bytes() == good
-    assert rt.paused.startswith("paused: cannot write records.log: No space left on device "
-                                "(ENOSPC); the hand goes on once there is room")
+    assert rt.paused.startswith(
+        "paused: cannot write records.log: No space left on device "
+        "(ENOSPC); the hand goes on once there is room"
+    )
     view = rt.show_pause({"phase": "play", "phase_detail": "Your turn"})
     assert view["phase_detail"].startswith("Paused: cannot write records.log")
     assert rt.problems == [rt.paused]
     with pytest.raises(StoreError, match="your action was not saved: paused: cannot write"):
         rt.refuse_if_paused()
-    monkeypatch.undo()                                    # room again: the same play goes
+    monkeypatch.undo()  # room again: the same play goes
     apply_and_send(rt, play, key, lambda k, payload: sent.append(payload))
     assert rt.paused == "" and len(sent) == 3 and rt.session is play.session
     rt.log.close()
@@ -273,10 +303,12 @@ def test_a_step_that_cannot_be_written_is_not_carried_out_and_the_table_says_why
 
 
 def test_a_players_action_on_a_full_disk_is_refused_with_the_reason(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     async def body() -> None:
-        d = Daemon(identity(1), Paths(tmp_path / "d", tmp_path / "d" / "run"), PORT,
-                   name="me", mdns=False)
+        d = Daemon(
+            identity(1), Paths(tmp_path / "d", tmp_path / "d" / "run"), PORT, name="me", mdns=False
+        )
         rt, _ = _seated_runtime(tmp_path)
         d.tables[rt.table_id] = rt
         sent: list[bytes] = []
@@ -284,21 +316,23 @@ def test_a_players_action_on_a_full_disk_is_refused_with_the_reason(
         assert rt.log is not None
         log = rt.log
         _failing_write(monkeypatch, lambda: log._fd, partial=False)
-        with pytest.raises(FourwindsError, match="your action was not saved: paused: cannot "
-                                                 r"write records.log: .*\(ENOSPC\)"):
+        with pytest.raises(
+            FourwindsError,
+            match="your action was not saved: paused: cannot "
+            r"write records.log: .*\(ENOSPC\)",
+        ):
             await d.act(rt, {"action": "play"}, 0.0)
         event = d.view_event(rt, [])
         assert event["view"]["phase_detail"].startswith("Paused: cannot write records.log")
         assert event["problems"] == [rt.paused] and sent == []
-        monkeypatch.setattr(os, "write", _REAL_WRITE)       # room again
+        monkeypatch.setattr(os, "write", _REAL_WRITE)  # room again
         await d.act(rt, {"action": "play"}, 0.0)
-        await rt.drained()                                  # (sent once it is durable)
+        await rt.drained()  # (sent once it is durable)
         assert rt.paused == "" and len(sent) == 3
         assert "phase_detail" not in d.view_event(rt, [])["view"]
         rt.log.close()
 
     asyncio.run(body())
-
 
 
 # -- a daemon with damaged table folders -----------------------------------------------------
@@ -312,8 +346,15 @@ def _flip(path: Path, at: int) -> None:
 
 def _real_daemon(base: Path) -> Daemon:
     data = base / "d"
-    return Daemon(identity(7), Paths(data, data / "run"), real_session, name="me",
-                  host="127.0.0.1", listen_port=0, mdns=False)
+    return Daemon(
+        identity(7),
+        Paths(data, data / "run"),
+        real_session,
+        name="me",
+        host="127.0.0.1",
+        listen_port=0,
+        mdns=False,
+    )
 
 
 def _start_and(base: Path, body: Callable[[Daemon], Any]) -> None:
@@ -324,19 +365,22 @@ def _start_and(base: Path, body: Callable[[Daemon], Any]) -> None:
             await body(d)
         finally:
             await d.close()
+
     asyncio.run(asyncio.wait_for(main(), 60))
 
 
 def test_a_flipped_genesis_sets_the_table_aside_with_a_clear_reason(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     made: dict[str, str] = {}
 
     async def create(d: Daemon) -> None:
         made["bad"] = (await call(d, type="create", name="kitchen", rules="mcr"))["table"]
         made["good"] = (await call(d, type="create", name="porch", rules="mcr"))["table"]
+
     _start_and(tmp_path, create)
     tables = tmp_path / "d" / "tables"
-    _flip(tables / made["bad"] / RECORDS, HEADER.size + 3)     # inside the genesis record
+    _flip(tables / made["bad"] / RECORDS, HEADER.size + 3)  # inside the genesis record
 
     async def again(d: Daemon) -> None:
         listed = await call(d, type="tables")
@@ -347,6 +391,7 @@ def test_a_flipped_genesis_sets_the_table_aside_with_a_clear_reason(
         assert (await call(d, type="status"))["set_aside"] == aside
         view = (await call(d, type="view", table="porch"))["event"]["view"]
         assert view["phase"] == "lobby"
+
     with caplog.at_level("INFO"):
         _start_and(tmp_path, again)
     assert not any(r.exc_info for r in caplog.records)
@@ -355,10 +400,11 @@ def test_a_flipped_genesis_sets_the_table_aside_with_a_clear_reason(
     assert (kept / RECORDS).exists() and not (tables / made["bad"]).exists()
     assert (kept / "set-aside.txt").read_text().startswith("records.log record 0 at byte 0")
 
-    async def third(d: Daemon) -> None:       # still listed, still not resumed, next start
+    async def third(d: Daemon) -> None:  # still listed, still not resumed, next start
         listed = await call(d, type="tables")
         assert [t["name"] for t in listed["tables"]] == ["porch"]
         assert [a["name"] for a in listed["set_aside"]] == ["kitchen"]
+
     _start_and(tmp_path, third)
 
 
@@ -367,35 +413,41 @@ def test_a_record_the_session_cannot_read_names_its_offset(tmp_path: Path) -> No
 
     async def create(d: Daemon) -> None:
         made["table"] = (await call(d, type="create", name="kitchen", rules="mcr"))["table"]
+
     _start_and(tmp_path, create)
     path = tmp_path / "d" / "tables" / made["table"] / RECORDS
     log = TableLog.open(path)
     count, size = len(log.records), path.stat().st_size
-    log.append([b"\xc1 not msgpack"])       # a whole record, checksum right, unreadable
+    log.append([b"\xc1 not msgpack"])  # a whole record, checksum right, unreadable
     log.close()
 
     async def again(d: Daemon) -> None:
         assert d.tables == {}
         reason = (await call(d, type="tables"))["set_aside"][0]["set_aside"]
         assert reason.startswith(f"records.log record {count} at byte {size:,}: ")
+
     _start_and(tmp_path, again)
 
 
-def test_unreadable_metadata_sets_the_table_aside_and_the_others_resume(
-        tmp_path: Path) -> None:
+def test_unreadable_metadata_sets_the_table_aside_and_the_others_resume(tmp_path: Path) -> None:
     async def create(ds: list[Daemon]) -> None:
         for name in ("one", "two"):
             assert (await call(ds[0], type="create", name=name, rules="american"))["ok"]
+
     run(tmp_path, 1, create)
     tables = tmp_path / "d0" / "tables"
-    one = next(p for p in tables.iterdir() if Store(tables).read_meta(
-        bytes.fromhex(p.name))["name"] == "one")
+    one = next(
+        p
+        for p in tables.iterdir()
+        if Store(tables).read_meta(bytes.fromhex(p.name))["name"] == "one"
+    )
     (one / "meta.msgpack").write_bytes(b"\x92\x01")
 
     async def again(ds: list[Daemon]) -> None:
         listed = await call(ds[0], type="tables")
         assert [t["name"] for t in listed["tables"]] == ["two"]
         assert listed["set_aside"][0]["set_aside"].startswith("meta.msgpack: ")
+
     run(tmp_path, 1, again)
 
 
@@ -405,40 +457,57 @@ def test_a_toy_daemon_skips_a_damaged_table_and_keeps_every_byte(tmp_path: Path)
 
     async def create(ds: list[Daemon]) -> None:
         made["t"] = (await call(ds[0], type="create", name="one", rules="mcr"))["table"]
+
     run(tmp_path, 1, create)
     path = tmp_path / "d0" / "tables" / made["t"] / RECORDS
-    _flip(path, 5)                          # the genesis record's checksum
+    _flip(path, 5)  # the genesis record's checksum
     damaged = path.read_bytes()
 
     async def again(ds: list[Daemon]) -> None:
         assert ds[0].tables == {}
+
     run(tmp_path, 1, again)
     kept = tmp_path / "d0" / "tables" / f"set-aside-{made['t']}" / RECORDS
     assert kept.read_bytes() == damaged
-    assert make_daemon(tmp_path, 0).store.set_aside_tables()[0].reason.startswith(
-        "records.log record 0 at byte 0: ")
+    assert (
+        make_daemon(tmp_path, 0)
+        .store.set_aside_tables()[0]
+        .reason.startswith("records.log record 0 at byte 0: ")
+    )
 
 
 def test_a_table_whose_rebuild_cannot_start_is_set_aside_once(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Damaged records with good metadata: the folder is set aside to rebuild the seat from
     the peers. When the fresh folder cannot be started (here the disk refuses its metadata)
     the kept copy stays the one set-aside folder, byte for byte (it was once moved a second
     time, as ``set-aside-<id>-1``, over the partly made fresh folder), and the daemon goes
     on without the table."""
     from fourwinds.daemon import recovery
+
     keys = [identity(i).public_key for i in range(4)]
     table_id = bytes(range(16))
-    rt = TableRuntime(table_id, "kitchen", "mcr", keys[0], False, None,
-                      {k: ("127.0.0.1", 7000 + i) for i, k in enumerate(keys)}, place=2)
+    rt = TableRuntime(
+        table_id,
+        "kitchen",
+        "mcr",
+        keys[0],
+        False,
+        None,
+        {k: ("127.0.0.1", 7000 + i) for i, k in enumerate(keys)},
+        place=2,
+    )
     tables = Store(tmp_path / "tables")
     tables.write_meta(table_id, rt.meta())
     _log_with(tmp_path / "tables" / table_id.hex() / RECORDS, RECORDS_WRITTEN)
     kept = {p.name: p.read_bytes() for p in (tmp_path / "tables" / table_id.hex()).iterdir()}
 
     def damaged(*_: Any, **__: Any) -> TableRuntime:
-        raise recovery.CannotResume("records.log record 3 at byte 60: bad checksum",
-                                    TableRuntime.from_meta(tables.read_meta(table_id)))
+        raise recovery.CannotResume(
+            "records.log record 3 at byte 60: bad checksum",
+            TableRuntime.from_meta(tables.read_meta(table_id)),
+        )
 
     def refused(self: Store, table_id: bytes, meta: dict[str, Any], reason: str) -> None:
         (self.root / table_id.hex()).mkdir()
@@ -446,9 +515,12 @@ def test_a_table_whose_rebuild_cannot_start_is_set_aside_once(
 
     monkeypatch.setattr(recovery, "resume_table", damaged)
     monkeypatch.setattr(Store, "start_rebuilding", refused)
-    assert recovery.resume_or_set_aside(tables, SessionPort.of(real_session),
-                                        identity(2).private_key,
-                                        table_id, keys[2]) is None
+    assert (
+        recovery.resume_or_set_aside(
+            tables, SessionPort.of(real_session), identity(2).private_key, table_id, keys[2]
+        )
+        is None
+    )
     aside = [p.name for p in (tmp_path / "tables").iterdir() if p.name.startswith("set-aside")]
     assert aside == [f"set-aside-{table_id.hex()}"]
     folder = tmp_path / "tables" / aside[0]

@@ -42,15 +42,23 @@ class Seats:
         start_all(self.daemons)
         key = request(self.client(0), type="whoami")["public_key"]
         for name in names:
-            self.tables[name] = request(self.client(0), type="create", name=name,
-                                        rules="mcr")["table"]
+            self.tables[name] = request(self.client(0), type="create", name=name, rules="mcr")[
+                "table"
+            ]
             for i in (1, 2, 3):
-                request(self.client(i), type="join", table=self.tables[name],
-                        host="127.0.0.1", port=self.daemons[0].port, public_key=key)
+                request(
+                    self.client(i),
+                    type="join",
+                    table=self.tables[name],
+                    host="127.0.0.1",
+                    port=self.daemons[0].port,
+                    public_key=key,
+                )
 
     def view(self, i: int, name: str) -> dict[str, Any]:
-        event: dict[str, Any] = request(self.client(i), type="view",
-                                        table=self.tables[name])["event"]
+        event: dict[str, Any] = request(self.client(i), type="view", table=self.tables[name])[
+            "event"
+        ]
         return event
 
     def play_until(self, name: str, done: int, timeout: float) -> None:
@@ -61,11 +69,18 @@ class Seats:
                 return
             for i, event in enumerate(views):
                 if event["legal_actions"]:
-                    self.client(i).request({"type": "act", "table": self.tables[name],
-                                            "action": event["legal_actions"][0]["id"]})
+                    self.client(i).request(
+                        {
+                            "type": "act",
+                            "table": self.tables[name],
+                            "action": event["legal_actions"][0]["id"],
+                        }
+                    )
             time.sleep(0.01)
-        raise AssertionError(f"{name} did not reach {done} plays within {timeout} s: "
-                             f"{[self.view(i, name)['view'].get('plays') for i in range(4)]}")
+        raise AssertionError(
+            f"{name} did not reach {done} plays within {timeout} s: "
+            f"{[self.view(i, name)['view'].get('plays') for i in range(4)]}"
+        )
 
     def close(self) -> None:
         for client in self.clients.values():
@@ -85,7 +100,8 @@ def seats(tmp_path: Path) -> Iterator[Seats]:
 
 
 def test_a_restarted_daemon_sets_a_damaged_table_aside_and_plays_on_at_the_other(
-        seats: Seats) -> None:
+    seats: Seats,
+) -> None:
     seats.play_until("bad", 8, timeout=30)
     seats.play_until("good", 4, timeout=30)
     victim = seats.daemons[2]
@@ -98,7 +114,7 @@ def test_a_restarted_daemon_sets_a_damaged_table_aside_and_plays_on_at_the_other
     victim.start()
     reason = f"records.log record {middle} at byte {at:,}: checksum mismatch"
     good, bad = seats.tables["good"], seats.tables["bad"]
-    deadline = time.monotonic() + 10    # tables resume off the event loop: status answers
+    deadline = time.monotonic() + 10  # tables resume off the event loop: status answers
     while time.monotonic() < deadline:  # at once, and lists the damaged one set aside soon
         status = request(seats.client(2), type="status")
         if status["set_aside"] and len(status["tables"]) == 1:
@@ -110,14 +126,27 @@ def test_a_restarted_daemon_sets_a_damaged_table_aside_and_plays_on_at_the_other
     assert [t["table"] for t in listed["tables"]] == [good]
     assert listed["set_aside"] == status["set_aside"]
     shown = subprocess.run(
-        [sys.executable, "-m", "fourwinds.frontends.cli", "tables", "--data-dir",
-         str(victim.data_dir), "--wait", "0"], capture_output=True, text=True, timeout=30,
-        cwd=ROOT, env={**os.environ, "FOURWINDS_CONFIG": str(victim.data_dir / "none.toml")},
-        check=False)
+        [
+            sys.executable,
+            "-m",
+            "fourwinds.frontends.cli",
+            "tables",
+            "--data-dir",
+            str(victim.data_dir),
+            "--wait",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        cwd=ROOT,
+        env={**os.environ, "FOURWINDS_CONFIG": str(victim.data_dir / "none.toml")},
+        check=False,
+    )
     assert shown.returncode == 0, shown.stderr
     assert f"set aside: {reason} (kept in " in shown.stdout
     kept = victim.data_dir / "tables" / f"set-aside-{bad}" / RECORDS
-    assert kept.read_bytes() == flipped.data         # kept byte for byte, nothing cut
+    assert kept.read_bytes() == flipped.data  # kept byte for byte, nothing cut
 
     seats.play_until("good", PLAYS, timeout=40)
     transcripts = [seats.view(i, "good")["view"]["transcript"] for i in range(4)]
@@ -135,8 +164,10 @@ def _small_disk(base: Path) -> Path:
     mount.mkdir()
     with open(image, "wb") as out:
         out.truncate(2 * 1024 * 1024)
-    for cmd in (["mkfs.ext2", "-q", "-F", "-b", "1024", "-m", "0", str(image)],
-                ["mount", "-o", "loop", str(image), str(mount)]):
+    for cmd in (
+        ["mkfs.ext2", "-q", "-F", "-b", "1024", "-m", "0", str(image)],
+        ["mount", "-o", "loop", str(image), str(mount)],
+    ):
         try:
             done = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=30)
         except (OSError, subprocess.TimeoutExpired) as error:
@@ -147,20 +178,21 @@ def _small_disk(base: Path) -> Path:
 
 
 def test_a_daemon_whose_disk_fills_mid_hand_pauses_says_why_and_plays_on_once_there_is_room(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Seat 2's data folder is on a small disk filled mid-hand: its table pauses with the
     reason in its view (and the table waits for it), nothing is half written, and once the
     filler is removed the hand plays to the end with four identical transcripts."""
     small = _small_disk(tmp_path)
     seats = Seats(tmp_path)
     seats.daemons[2] = DaemonProcess(small / "d2", "bot2")
-    seats.daemons[2].log = tmp_path / "d2.log"        # the daemon's own log off that disk
+    seats.daemons[2].log = tmp_path / "d2.log"  # the daemon's own log off that disk
     try:
         seats.seat(("t",))
         path = small / "d2" / "tables" / seats.tables["t"] / RECORDS
         plays = 0
         while BLOCK - path.stat().st_size % BLOCK > 300:  # wait until seat 2's log has
-            plays += 1                                  # little room left in its last block
+            plays += 1  # little room left in its last block
             seats.play_until("t", plays, timeout=10)
         assert plays < PLAYS - 4
         filler = small / "filler"
@@ -175,20 +207,28 @@ def test_a_daemon_whose_disk_fills_mid_hand_pauses_says_why_and_plays_on_once_th
                 if i == 2:
                     detail = str(event["view"].get("phase_detail", ""))
                 if event["legal_actions"]:
-                    answer = seats.client(i).request({"type": "act", "table": seats.tables["t"],
-                                                      "action": event["legal_actions"][0]["id"]})
-                    if i == 2 and not answer.get("ok"):     # its own play could not be saved
+                    answer = seats.client(i).request(
+                        {
+                            "type": "act",
+                            "table": seats.tables["t"],
+                            "action": event["legal_actions"][0]["id"],
+                        }
+                    )
+                    if i == 2 and not answer.get("ok"):  # its own play could not be saved
                         assert str(answer.get("error")).startswith(
-                            "your action was not saved: paused: cannot write records.log")
+                            "your action was not saved: paused: cannot write records.log"
+                        )
             time.sleep(0.02)
-        assert detail.startswith("Paused: cannot write records.log: No space left on device "
-                                 "(ENOSPC); the hand goes on once there is room"), detail
+        assert detail.startswith(
+            "Paused: cannot write records.log: No space left on device "
+            "(ENOSPC); the hand goes on once there is room"
+        ), detail
         assert detail[0].upper() + detail[1:] == detail
-        time.sleep(1.0)                                 # what was on its way lands
+        time.sleep(1.0)  # what was on its way lands
         stuck = [seats.view(i, "t")["view"]["plays"] for i in range(4)]
-        time.sleep(1.5)                                 # and the table waits for seat 2
+        time.sleep(1.5)  # and the table waits for seat 2
         assert [seats.view(i, "t")["view"]["plays"] for i in range(4)] == stuck
-        TableLog.open(path).close()     # whole records only: no damage, no torn tail
+        TableLog.open(path).close()  # whole records only: no damage, no torn tail
         filler.unlink()
         seats.play_until("t", PLAYS, timeout=40)
         transcripts = [seats.view(i, "t")["view"]["transcript"] for i in range(4)]

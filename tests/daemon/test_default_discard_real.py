@@ -40,8 +40,7 @@ def test_a_turns_default_discard_is_never_a_joker_at_real_daemons(tmp_path: Path
     try:
         table.open_with({"hands": HANDS, "call_window": 0.5})
         deadline = time.monotonic() + 150
-        seats = [BotSeat(d.data_dir, table.table, deadline, look)
-                 for d in table.daemons]
+        seats = [BotSeat(d.data_dir, table.table, deadline, look) for d in table.daemons]
         for seat in seats:
             seat.start()
         for seat in seats:

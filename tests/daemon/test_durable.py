@@ -30,7 +30,7 @@ class Disk:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.gate = threading.Event()
         self.threads: list[str] = []
-        self.calls: list[str] = []       # "sync" in the order they ended, among the sends
+        self.calls: list[str] = []  # "sync" in the order they ended, among the sends
         real = store._datasync
 
         def datasync(fd: int) -> None:
@@ -43,8 +43,15 @@ class Disk:
 
 
 def _runtime(tmp_path: Path) -> TableRuntime:
-    rt = TableRuntime(b"t" * 16, "t", "mcr", ME.public_key, False, None,
-                      {ME.public_key: ("127.0.0.1", 1), PEER.public_key: ("127.0.0.1", 2)})
+    rt = TableRuntime(
+        b"t" * 16,
+        "t",
+        "mcr",
+        ME.public_key,
+        False,
+        None,
+        {ME.public_key: ("127.0.0.1", 1), PEER.public_key: ("127.0.0.1", 2)},
+    )
     rt.log = TableLog.open(tmp_path / "records.log")
     return rt
 
@@ -59,7 +66,8 @@ def _session(n: int) -> toy_session.Session:
 
 
 def test_a_send_waits_for_its_sync_which_runs_off_the_event_loop(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     disk = Disk(monkeypatch)
     rt = _runtime(tmp_path)
     sent: list[bytes] = []
@@ -74,12 +82,13 @@ def test_a_send_waits_for_its_sync_which_runs_off_the_event_loop(
                 await asyncio.sleep(0.001)
 
         other = asyncio.create_task(ticker())
+
         def send(key: bytes, payload: bytes) -> None:
             sent.append(payload)
             disk.calls.append("send")
 
         rt.apply(PORT, _step(_session(1), b"mine"), ME.public_key, send)
-        assert rt.session.name == "s1"         # adopted at once (our frontend sees it)
+        assert rt.session.name == "s1"  # adopted at once (our frontend sees it)
         for _ in range(50):
             await asyncio.sleep(0.002)
         assert sent == [], "sent before its record was durable"
@@ -97,7 +106,8 @@ def test_a_send_waits_for_its_sync_which_runs_off_the_event_loop(
 
 
 def test_sends_of_one_table_leave_in_the_order_of_their_steps(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Steps applied while a sync runs wait for the next one (one fsync for all of them:
     group commit), and their sends leave in order after the first step's."""
     disk = Disk(monkeypatch)
@@ -109,7 +119,7 @@ def test_sends_of_one_table_leave_in_the_order_of_their_steps(
             sent.append(payload)
 
         rt.apply(PORT, _step(_session(1), b"a"), ME.public_key, send)
-        await asyncio.sleep(0.02)          # the sync of "a" has begun (held at the gate)
+        await asyncio.sleep(0.02)  # the sync of "a" has begun (held at the gate)
         rt.apply(PORT, _step(_session(2), b"quiet", send=False), ME.public_key, send)
         rt.apply(PORT, _step(_session(3), b"b"), ME.public_key, send)
         rt.apply(PORT, _step(_session(4), b"c"), ME.public_key, send)
@@ -124,7 +134,8 @@ def test_sends_of_one_table_leave_in_the_order_of_their_steps(
 
 
 def test_catch_up_answers_are_built_from_synced_records_only(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     disk = Disk(monkeypatch)
     rt = _runtime(tmp_path)
     first, second = _session(1), _session(2)
@@ -138,7 +149,7 @@ def test_catch_up_answers_are_built_from_synced_records_only(
         assert rt.synced_session() is first
         rt.apply(PORT, _step(second, b"two"), ME.public_key, lambda k, p: None)
         await asyncio.sleep(0.02)
-        seen.append(rt.synced_session())     # "two" is not on disk yet: not in an answer
+        seen.append(rt.synced_session())  # "two" is not on disk yet: not in an answer
         assert rt.session is second
         disk.gate.set()
         await rt.drained()
@@ -150,7 +161,8 @@ def test_catch_up_answers_are_built_from_synced_records_only(
 
 
 def test_a_failed_sync_drops_the_sends_that_waited_for_it_and_stops_the_table(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def fail(fd: int) -> None:
         raise OSError(errno.EIO, os.strerror(errno.EIO))
 

@@ -20,14 +20,22 @@ def test_without_the_variable_every_draw_is_new(monkeypatch: pytest.MonkeyPatch)
 
 def test_a_fixed_seed_gives_the_same_stream_on_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(entropy.VARIABLE, "deal-1")
-    first = [entropy.fresh_bytes(32, "identity:Pat/id"), entropy.fresh_bytes(32, "identity:Pat/id"),
-             entropy.fresh_bytes(16, "table:k:t"), entropy.fresh_bytes(70, "other")]
-    monkeypatch.setattr(entropy, "_drawn", {})   # a new process
-    again = [entropy.fresh_bytes(32, "identity:Pat/id"), entropy.fresh_bytes(32, "identity:Pat/id"),
-             entropy.fresh_bytes(16, "table:k:t"), entropy.fresh_bytes(70, "other")]
+    first = [
+        entropy.fresh_bytes(32, "identity:Pat/id"),
+        entropy.fresh_bytes(32, "identity:Pat/id"),
+        entropy.fresh_bytes(16, "table:k:t"),
+        entropy.fresh_bytes(70, "other"),
+    ]
+    monkeypatch.setattr(entropy, "_drawn", {})  # a new process
+    again = [
+        entropy.fresh_bytes(32, "identity:Pat/id"),
+        entropy.fresh_bytes(32, "identity:Pat/id"),
+        entropy.fresh_bytes(16, "table:k:t"),
+        entropy.fresh_bytes(70, "other"),
+    ]
     assert first == again
-    assert first[0] != first[1]            # the second draw of a label is the next block
+    assert first[0] != first[1]  # the second draw of a label is the next block
     assert [len(b) for b in first] == [32, 32, 16, 70]
     monkeypatch.setattr(entropy, "_drawn", {})
     monkeypatch.setenv(entropy.VARIABLE, "deal-2")
-    assert entropy.fresh_bytes(32, "identity:Pat/id") != first[0]   # another seed, another deal
+    assert entropy.fresh_bytes(32, "identity:Pat/id") != first[0]  # another seed, another deal

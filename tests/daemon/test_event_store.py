@@ -37,7 +37,8 @@ def test_an_event_is_held_and_read_back(tmp_path: Path) -> None:
 
 
 def test_a_refused_record_is_logged_once_and_not_stored(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     maker = synthetic_event(players=4, rounds=1)
     *before, last = maker.records
     assert isinstance(last.body, TableResult)
@@ -61,7 +62,7 @@ def test_a_damaged_log_is_set_aside_with_the_reason(tmp_path: Path) -> None:
     _held(store, maker.records).close()
     path = tmp_path / "events" / maker.event.hex() / RECORDS
     data = bytearray(path.read_bytes())
-    data[20] ^= 0xFF          # inside the first record: a checksum that no longer holds
+    data[20] ^= 0xFF  # inside the first record: a checksum that no longer holds
     path.write_bytes(bytes(data))
     result = store.open(maker.event)
     assert isinstance(result, EventSetAside)

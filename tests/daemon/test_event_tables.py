@@ -38,12 +38,12 @@ async def _bot(d: Daemon, table: str, stop: asyncio.Event) -> None:
             return
         action = choose(event)
         if action is None or action.get("action") == "ready":
-            await asyncio.sleep(0.02)      # ready is our daemon's to say at event tables
+            await asyncio.sleep(0.02)  # ready is our daemon's to say at event tables
             continue
         try:
             await call(d, type="act", table=table, **action)
         except ApiError:
-            await asyncio.sleep(0.02)       # the table moved on meanwhile
+            await asyncio.sleep(0.02)  # the table moved on meanwhile
 
 
 def _table_of(d: Daemon, event: str, round_index: int = 0) -> str | None:
@@ -64,13 +64,16 @@ def _duty_text(d: Daemon, ev: bytes, table: str) -> str:
     session = d.tables[bytes.fromhex(table)].session
     if duty is None:
         return f"no duty, {session.phase}"
-    return (f"round {duty.plan.round} place {duty.plan.place} joining {duty.joining} "
-            f"sent {duty.result_sent:.1f} ready {duty.ready_sent} {duty.join_problem!r} "
-            f"{session.phase} {session.scores}")
+    return (
+        f"round {duty.plan.round} place {duty.plan.place} joining {duty.joining} "
+        f"sent {duty.result_sent:.1f} ready {duty.ready_sent} {duty.join_problem!r} "
+        f"{session.phase} {session.scores}"
+    )
 
 
-async def _play_round(director: Daemon, players: list[Daemon], event: str,
-                      round_index: int) -> list[str]:
+async def _play_round(
+    director: Daemon, players: list[Daemon], event: str, round_index: int
+) -> list[str]:
     """Start the round, wait for every player's daemon to sit at its table, play the
     tables by bots; the tables' ids."""
     started = await call(director, type="tournament_start", name="club", wait=10)
@@ -78,40 +81,56 @@ async def _play_round(director: Daemon, players: list[Daemon], event: str,
     assert await wait_for(lambda: all(_table_of(d, event, round_index) for d in players), 20)
     tables = [_table_of(d, event, round_index) for d in players]
     stop = asyncio.Event()
-    bots = [asyncio.create_task(_bot(d, t, stop)) for d, t in zip(players, tables, strict=True)
-            if t is not None]
+    bots = [
+        asyncio.create_task(_bot(d, t, stop))
+        for d, t in zip(players, tables, strict=True)
+        if t is not None
+    ]
     try:
         await asyncio.wait_for(asyncio.gather(*bots), 90)
     finally:
         stop.set()
     rt = director.events.events[bytes.fromhex(event)]
-    assert await wait_for(lambda: len([s for s in rt.verdict.scores if s[0][0] == round_index])
-                          == (len(players) + 3) // 4, 20), "; ".join(
-        _duty_text(d, rt.held.event, t) for d, t in zip(players, tables, strict=True) if t)
+    assert await wait_for(
+        lambda: (
+            len([s for s in rt.verdict.scores if s[0][0] == round_index]) == (len(players) + 3) // 4
+        ),
+        20,
+    ), "; ".join(_duty_text(d, rt.held.event, t) for d, t in zip(players, tables, strict=True) if t)
     return [t for t in tables if t is not None]
 
 
-@pytest.mark.parametrize(("rules", "deck"), [("mcr", "practice"), ("american", "practice"),
-                                             ("mcr", "fair")])
+@pytest.mark.parametrize(
+    ("rules", "deck"), [("mcr", "practice"), ("american", "practice"), ("mcr", "fair")]
+)
 def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
-        tmp_path: Path, rules: str, deck: str) -> None:
+    tmp_path: Path, rules: str, deck: str
+) -> None:
     """(The fair-deck event is also one without flowers, `tournament create --no-flowers`:
     its table is opened with the option off and its hand dealt without a flower.)"""
+
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        rounds = 1 if deck == "fair" else 2     # one round also on the fair deck
+        rounds = 1 if deck == "fair" else 2  # one round also on the fair deck
         flowers = deck != "fair"
-        event = await open_event(director, players, rules=rules, rounds=rounds, hands=1,
-                                 deck=deck, **({} if flowers else {"flowers": False}))
+        event = await open_event(
+            director,
+            players,
+            rules=rules,
+            rounds=rounds,
+            hands=1,
+            deck=deck,
+            **({} if flowers else {"flowers": False}),
+        )
         first = await _play_round(director, players, event, 0)
         ev = bytes.fromhex(event)
         signed = [_counted(players[0], ev, 0, rules)]
-        assert set(first) == {table_id(ev, 0, 0).hex()}     # the table the event names
+        assert set(first) == {table_id(ev, 0, 0).hex()}  # the table the event names
         for d in players:
             rt = d.events.events[ev]
             plan = table_for(rt.verdict, ev, d.identity.public_key)
             assert plan is not None
-            table = d.tables[plan.table_id]     # the seating's winds, not the dice's
+            table = d.tables[plan.table_id]  # the seating's winds, not the dice's
             assert table.session.first_seating == (0, 1, 2, 3)
             assert table.session.me == plan.place
             if not flowers:
@@ -121,10 +140,12 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
         if rounds == 2:
             second = await _play_round(director, players, event, 1)
             assert set(second) == {table_id(ev, 1, 0).hex()}
-        assert await wait_for(lambda: all(records_of(d, event) == records_of(director, event)
-                                          for d in players), 10)
-        standings = [(await call(d, type="tournament_standings", name="club"))["standings"]
-                     for d in ds]
+        assert await wait_for(
+            lambda: all(records_of(d, event) == records_of(director, event) for d in players), 10
+        )
+        standings = [
+            (await call(d, type="tournament_standings", name="club"))["standings"] for d in ds
+        ]
         assert all(s == standings[0] for s in standings)
         exported = await call(players[1], type="tournament_export", name="club")
         verdict = check_export(exported["data"])
@@ -141,7 +162,8 @@ def test_a_rounds_tables_are_opened_played_and_scored_by_the_seats_daemons(
 
 
 def test_a_stranger_cannot_take_a_seat_at_an_event_table(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Only the keys the seating put at a table are admitted there, each at its wind: a
     stranger who asks East's daemon for a seat while three are still free is refused with
     the reason; the seated players then take their seats."""
@@ -179,8 +201,9 @@ def _counted(d: Daemon, ev: bytes, round_index: int, rules: str) -> tuple[int, .
     session = d.tables[table_id(ev, round_index, 0)].session
     if rules == "mcr":
         return tuple(session.scores)
-    return american_table_points([tournament_hand(f, o[2]) for f, o in
-                                  zip(session.finals, session.outcomes, strict=True)])
+    return american_table_points(
+        [tournament_hand(f, o[2]) for f, o in zip(session.finals, session.outcomes, strict=True)]
+    )
 
 
 def _plan(d: Daemon, ev: bytes) -> RoundTable:
@@ -191,7 +214,8 @@ def _plan(d: Daemon, ev: bytes) -> RoundTable:
 
 @pytest.mark.parametrize(("rules", "rounds"), [("mcr", 4), ("american", 1)])
 def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
-        tmp_path: Path, rules: str, rounds: int) -> None:
+    tmp_path: Path, rules: str, rounds: int
+) -> None:
     """``--fill bots`` with three entrants: each round's one table has a bot seat, which the
     director's daemon takes under its own key (admitted at that wind only), plays with the
     built-in bot and signs from the scores its seat holds. Over four rounds the seating's
@@ -201,21 +225,26 @@ def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
-        event = await open_event(director, players, rules=rules, rounds=rounds, hands=1,
-                                 fill="bots")
+        event = await open_event(
+            director, players, rules=rules, rounds=rounds, hands=1, fill="bots"
+        )
         ev = bytes.fromhex(event)
         bot_places = []
         for r in range(rounds):
             await _play_round(director, players, event, r)
             rt = director.events.events[ev]
-            (plan,) = [p for p in tables_played(rt.verdict, ev, director.identity.public_key)
-                       if p.round == r]
+            (plan,) = [
+                p
+                for p in tables_played(rt.verdict, ev, director.identity.public_key)
+                if p.round == r
+            ]
             assert plan.bot_seat and plan.keys[plan.place] is None
             bot_places.append(plan.place)
-            host = director if plan.place == 0 else next(
-                d for d in players if _plan(d, ev).place == 0)
+            host = (
+                director if plan.place == 0 else next(d for d in players if _plan(d, ev).place == 0)
+            )
             table = host.tables[plan.table_id]
-            assert table.places() == plan.places()   # the director's key at the bot's wind
+            assert table.places() == plan.places()  # the director's key at the bot's wind
             assert table.places()[director.identity.public_key] == plan.place
             held = dict(rt.verdict.scores)
             assert held[(r, 0)] == _counted(director, ev, r, rules)
@@ -226,70 +255,84 @@ def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
         assert listed and all(t["bot_seat"] for t in listed)
         assert not any(t["bot_seat"] for t in (await call(players[0], type="tables"))["tables"])
         assert await all_hold(director, players, event)
-        standings = [(await call(d, type="tournament_standings", name="club"))["standings"]
-                     for d in ds]
+        standings = [
+            (await call(d, type="tournament_standings", name="club"))["standings"] for d in ds
+        ]
         assert all(s == standings[0] for s in standings)
-        verdict = check_export((await call(players[0], type="tournament_export",
-                                           name="club"))["data"])
+        verdict = check_export(
+            (await call(players[0], type="tournament_export", name="club"))["data"]
+        )
         assert verdict.ok and len(verdict.scores) == rounds
-        assert len(standings[0]) == 3       # the bot has no row
+        assert len(standings[0]) == 3  # the bot has no row
 
     run(tmp_path, 4, body)
 
 
 def test_a_restarted_director_tells_a_table_where_its_east_is_whichever_seat_says_hello_first(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A director killed as it started a round knows, once restarted, where each entrant is
     only as that entrant's Hello arrives. A seat that said hello before its East did was
     told nothing of East then (the director had not heard East yet), so East's own Hello
     must tell the table's other seats where East is: else they never join and the round
     never ends (a fresh-clone CI run's stall, found with the daemons' logs kept)."""
+
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
         event = await open_event(director, players, rounds=1, hands=1)
         await call(director, type="tournament_start", name="club", wait=10)
         rt = director.events.events[bytes.fromhex(event)]
         verdict = rt.verdict
-        east, *others = [verdict.entrants[n] for n in verdict.rounds[-1].tables[0]
-                         if n is not None]
+        east, *others = [verdict.entrants[n] for n in verdict.rounds[-1].tables[0] if n is not None]
         heard = dict(director.frames.addresses)
         told: list[tuple[bytes, object]] = []
-        monkeypatch.setattr(director.transport, "send",
-                            lambda key, frame: told.append((key, frame)))
-        director.frames.addresses.clear()          # as after a restart: nobody heard yet
-        for key in others:                          # the other seats say hello first
+        monkeypatch.setattr(
+            director.transport, "send", lambda key, frame: told.append((key, frame))
+        )
+        director.frames.addresses.clear()  # as after a restart: nobody heard yet
+        for key in others:  # the other seats say hello first
             director.frames.addresses[key] = heard[key]
             director.events.on_hello(key)
-        told_east = {key for key, frame in told if isinstance(frame, EventPeers)
-                     and east in {m[0] for m in frame.members}}
-        assert told_east == set()                  # nobody could be told of East yet
+        told_east = {
+            key
+            for key, frame in told
+            if isinstance(frame, EventPeers) and east in {m[0] for m in frame.members}
+        }
+        assert told_east == set()  # nobody could be told of East yet
         director.frames.addresses[east] = heard[east]
-        director.events.on_hello(east)              # East's Hello, last
-        told_east = {key for key, frame in told if isinstance(frame, EventPeers)
-                     and east in {m[0] for m in frame.members}}
+        director.events.on_hello(east)  # East's Hello, last
+        told_east = {
+            key
+            for key, frame in told
+            if isinstance(frame, EventPeers) and east in {m[0] for m in frame.members}
+        }
         assert told_east == set(others)
 
     run(tmp_path, 5, body)
 
 
 def test_where_a_tables_seats_are_told_before_the_rounds_seating_arrives_is_kept(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A restarted director tells an entrant where its table's seats are as soon as the
     entrant says hello, which may be before the entrant's catching up brings the round's
     seating: the hint is kept for the event, not dropped for want of a table yet (it is not
     sent twice), and the seats join from it. Here the hints come before the round and the
     director's own hints at its start are lost."""
+
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
         event = await open_event(director, players, rounds=1, hands=1)
         ev = bytes.fromhex(event)
-        members = tuple((d.identity.public_key, "127.0.0.1", d.transport.port)
-                        for d in players)
-        for d in players:                  # the hints, before any round is seated
+        members = tuple((d.identity.public_key, "127.0.0.1", d.transport.port) for d in players)
+        for d in players:  # the hints, before any round is seated
             d.event_tables.told(d.events.events[ev], EventPeers(ev, members), "127.0.0.1")
         send = director.transport.send
-        monkeypatch.setattr(director.transport, "send", lambda key, frame: None if isinstance(
-            frame, EventPeers) else send(key, frame))       # the start's own hints: lost
+        monkeypatch.setattr(
+            director.transport,
+            "send",
+            lambda key, frame: None if isinstance(frame, EventPeers) else send(key, frame),
+        )  # the start's own hints: lost
         await call(director, type="tournament_start", name="club", wait=10)
         assert await wait_for(lambda: all(_table_of(d, event) for d in players), 20)
 

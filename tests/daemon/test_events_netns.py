@@ -47,8 +47,12 @@ def lan_of(entrants: int, subnet: int) -> Iterator[list[LanDaemon]]:
             lan = Lan(1 + entrants, subnet)
         except Unavailable as why:
             pytest.skip(str(why))
-        daemons = [LanDaemon(lan, i, base / f"d{i}", "director" if i == 0 else f"player{i}",
-                             session_module=REAL) for i in range(1 + entrants)]
+        daemons = [
+            LanDaemon(
+                lan, i, base / f"d{i}", "director" if i == 0 else f"player{i}", session_module=REAL
+            )
+            for i in range(1 + entrants)
+        ]
         try:
             start_all(daemons)
             yield daemons
@@ -85,16 +89,18 @@ def start(director: LanDaemon) -> dict[str, Any]:
     is as long: on a loaded machine fifteen entrants' seed takes over 10 s)."""
     client = director.client()
     try:
-        answer = client.request({"type": "tournament_start", "name": "club", "wait": 30},
-                                 timeout=40)
+        answer = client.request(
+            {"type": "tournament_start", "name": "club", "wait": 30}, timeout=40
+        )
     finally:
         client.close()
     assert answer.get("ok"), answer
     return answer
 
 
-def until(what: str, test: Any, timeout: float = 20.0,
-          shown: Callable[[], object] | None = None) -> None:
+def until(
+    what: str, test: Any, timeout: float = 20.0, shown: Callable[[], object] | None = None
+) -> None:
     """Wait for ``test``; else fail naming ``what`` (and what ``shown`` says then)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -113,10 +119,24 @@ def bot_entrant(d: LanDaemon) -> subprocess.Popen[bytes]:
     """`fourwinds bot --tournament club` at ``d``: plays its table of every round."""
     with open(d.data_dir / "bot.log", "ab") as err:
         return subprocess.Popen(
-            [sys.executable, "-m", "fourwinds.frontends.cli", "bot", "--rules", "mcr",
-             "--tournament", "club", "--data-dir", str(d.data_dir)],
-            cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err,
-            env={**os.environ, "PYTHONPATH": str(ROOT)})
+            [
+                sys.executable,
+                "-m",
+                "fourwinds.frontends.cli",
+                "bot",
+                "--rules",
+                "mcr",
+                "--tournament",
+                "club",
+                "--data-dir",
+                str(d.data_dir),
+            ],
+            cwd=ROOT,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
 
 
 def stop_bots(bots: list[subprocess.Popen[bytes]]) -> None:
@@ -130,21 +150,21 @@ def stop_bots(bots: list[subprocess.Popen[bytes]]) -> None:
 def all_hold_the_record(director: LanDaemon, players: list[LanDaemon]) -> None:
     """Wait until every player's daemon holds as many records as the director's."""
     final = records(director)
-    until("every daemon holding the whole record",
-          lambda: all(records(d) == final for d in players))
+    until(
+        "every daemon holding the whole record", lambda: all(records(d) == final for d in players)
+    )
 
 
 def test_a_director_and_sixteen_entrants_on_their_own_machines_play_three_rounds(
-        venue: list[LanDaemon]) -> None:
+    venue: list[LanDaemon],
+) -> None:
     """Each entrant's table is opened, played (a bot entrant at every seat) and scored by
     the seats' daemons; the director is killed with -9 as round 1's tables open and play,
     and started again: the results sent meanwhile reach it, and every round completes."""
     director, *players = venue
-    ask(director, type="tournament_create", name="club", rounds=ROUNDS, hands=1,
-        deck="practice")
+    ask(director, type="tournament_create", name="club", rounds=ROUNDS, hands=1, deck="practice")
     for d in players:
-        entered = ask(d, type="tournament_join", name="club", host=director.address,
-                      port=7420)
+        entered = ask(d, type="tournament_join", name="club", host=director.address, port=7420)
         assert entered["me"] is not None
     bots = [bot_entrant(d) for d in players]
     try:
@@ -154,14 +174,19 @@ def test_a_director_and_sixteen_entrants_on_their_own_machines_play_three_rounds
             tables = started["round"]["tables"]
             assert len(tables) == ENTRANTS // 4
             if round_no == 1:
-                director.kill9()                # mid-round, as the tables open and play
+                director.kill9()  # mid-round, as the tables open and play
                 director.spawn()
                 director.wait_ready()
             wanted = len(tables) * round_no
-            until(f"round {round_no}'s results at the director", lambda n=wanted: ask(
-                director, type="tournament_status", name="club")["results"] == n, 120)
+            until(
+                f"round {round_no}'s results at the director",
+                lambda n=wanted: (
+                    ask(director, type="tournament_status", name="club")["results"] == n
+                ),
+                120,
+            )
         for bot in bots:
-            assert bot.wait(30) == 0          # each played its table of every round
+            assert bot.wait(30) == 0  # each played its table of every round
     finally:
         stop_bots(bots)
     all_hold_the_record(director, players)
@@ -172,41 +197,47 @@ def test_a_director_and_sixteen_entrants_on_their_own_machines_play_three_rounds
     verdict = check_export(data)
     assert verdict.ok and verdict.results == ROUNDS * len(tables)
     assert [(r.rank, r.player, str(r.points), r.score) for r in verdict.standings] == [
-        (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]]
+        (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]
+    ]
 
 
-def test_fifteen_entrants_with_bot_seats_play_every_table(
-        venue15: list[LanDaemon]) -> None:
+def test_fifteen_entrants_with_bot_seats_play_every_table(venue15: list[LanDaemon]) -> None:
     """``--fill bots`` with fifteen entrants, on the fair deck (the issue's one round on it
     over machines): four tables, one of them with a bot seat, which the director's daemon
     takes and plays; every table completes, every daemon computes the same standings (the
     bot has no row), equal to verify's recomputation of the export."""
     director, *players = venue15
-    ask(director, type="tournament_create", name="club", rounds=1, hands=1,
-        deck="fair", fill="bots")
+    ask(
+        director, type="tournament_create", name="club", rounds=1, hands=1, deck="fair", fill="bots"
+    )
     for d in players:
-        assert ask(d, type="tournament_join", name="club", host=director.address,
-                   port=7420)["me"] is not None
+        assert (
+            ask(d, type="tournament_join", name="club", host=director.address, port=7420)["me"]
+            is not None
+        )
     bots = [bot_entrant(d) for d in players]
     try:
         started = start(director)
         tables = started["round"]["tables"]
         assert len(tables) == 4 and sum(seat is None for t in tables for seat in t) == 1
-        until("the round's four results at the director", lambda: ask(
-            director, type="tournament_status", name="club")["results"] == 4, 60,
-              shown=lambda: ask(director, type="tournament_status", name="club"))
+        until(
+            "the round's four results at the director",
+            lambda: ask(director, type="tournament_status", name="club")["results"] == 4,
+            60,
+            shown=lambda: ask(director, type="tournament_status", name="club"),
+        )
         for bot in bots:
             assert bot.wait(30) == 0
     finally:
         stop_bots(bots)
     all_hold_the_record(director, players)
-    standings = [ask(d, type="tournament_standings", name="club")["standings"]
-                 for d in venue15]
+    standings = [ask(d, type="tournament_standings", name="club")["standings"] for d in venue15]
     assert all(s == standings[0] for s in standings) and len(standings[0]) == 15
     verdict = check_export(ask(players[3], type="tournament_export", name="club")["data"])
     assert verdict.ok and verdict.results == 4
     assert [(r.rank, r.player, str(r.points), r.score) for r in verdict.standings] == [
-        (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]]
+        (s["rank"], s["player"], s["points"], s["score"]) for s in standings[0]
+    ]
 
 
 def test_an_event_is_announced_once_and_players_enter_it_by_name() -> None:
@@ -219,23 +250,34 @@ def test_an_event_is_announced_once_and_players_enter_it_by_name() -> None:
             lan = Lan(4, 94)
         except Unavailable as why:
             pytest.skip(str(why))
-        daemons = [LanDaemon(lan, i, base / f"d{i}", name, session_module=REAL, mdns=True)
-                   for i, name in enumerate(("director", "ann", "bob", "cy"))]
+        daemons = [
+            LanDaemon(lan, i, base / f"d{i}", name, session_module=REAL, mdns=True)
+            for i, name in enumerate(("director", "ann", "bob", "cy"))
+        ]
         try:
             start_all(daemons)
-            director, ann, bob, cy = daemons       # cy only watches the announcements
+            director, ann, bob, cy = daemons  # cy only watches the announcements
             ask(director, type="tournament_create", name="club", rounds=1)
             for d in (ann, bob):
-                until("the event announced", lambda d=d: [
-                    e["name"] for e in ask(d, type="tournament_list")["seen"]] == ["club"])
+                until(
+                    "the event announced",
+                    lambda d=d: (
+                        [e["name"] for e in ask(d, type="tournament_list")["seen"]] == ["club"]
+                    ),
+                )
                 assert ask(d, type="tournament_join", name="club")["me"] is not None
             listed = ask(ann, type="tournament_list")
             assert listed["seen"] == [] and [e["name"] for e in listed["events"]] == ["club"]
-            until("the event announced to cy", lambda: [
-                e["name"] for e in ask(cy, type="tournament_list")["seen"]] == ["club"])
+            until(
+                "the event announced to cy",
+                lambda: [e["name"] for e in ask(cy, type="tournament_list")["seen"]] == ["club"],
+            )
             ask(director, type="tournament_start", name="club")
-            until("the announcement withdrawn", lambda: ask(
-                cy, type="tournament_list")["seen"] == [], 30)
+            until(
+                "the announcement withdrawn",
+                lambda: ask(cy, type="tournament_list")["seen"] == [],
+                30,
+            )
         finally:
             for d in daemons:
                 d.stop()

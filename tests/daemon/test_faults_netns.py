@@ -27,7 +27,7 @@ from testkit.relay import LinkSpec
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
-MATCH_S = 120.0        # a bound on every match here (each takes 10-20 s)
+MATCH_S = 120.0  # a bound on every match here (each takes 10-20 s)
 Factory = Callable[..., FaultMatch]
 
 
@@ -66,7 +66,7 @@ def _complete(outcome: Outcome) -> None:
 
 def test_kill9_of_a_random_daemon_at_a_random_moment_then_restart(make: Factory) -> None:
     match = make(91, seed=14)
-    seat = match.random.randrange(4)              # the host too: no seat is special
+    seat = match.random.randrange(4)  # the host too: no seat is special
     match.wait_for_play(steps=30)
     match.random_moment(2.0)
     fault = match.kill9(seat, down=1.0)
@@ -111,7 +111,7 @@ def test_a_whole_match_over_a_bad_link(make: Factory) -> None:
     _complete(match.finish(MATCH_S))
     counts = match.relay_counts()
     assert counts.get("stalls", 0) >= 1 and counts.get("resets", 0) >= 1, counts
-    assert counts.get("bytes_up", 0) > 10_000, counts        # the seat's traffic went through
+    assert counts.get("bytes_up", 0) > 10_000, counts  # the seat's traffic went through
 
 
 def test_a_bad_link_made_by_netem_where_the_kernel_has_it(make: Factory) -> None:
@@ -126,24 +126,34 @@ def test_a_log_torn_mid_record_is_cut_and_the_hand_goes_on(make: Factory) -> Non
     fault = match.kill9(1, damage=Fault.TORN_TAIL)
     _complete(match.finish(MATCH_S))
     assert fault.recovery_s is not None, fault
-    assert "cut" in match.daemons[1].log.read_text() and "torn record at the tail" in \
-        match.daemons[1].log.read_text()
+    assert (
+        "cut" in match.daemons[1].log.read_text()
+        and "torn record at the tail" in match.daemons[1].log.read_text()
+    )
 
 
 def test_a_flipped_byte_is_kept_aside_and_the_seat_is_rebuilt_from_the_others(
-        make: Factory) -> None:
+    make: Factory,
+) -> None:
     match = make(98)
     match.wait_for_play(steps=30)
     fault = match.kill9(2, damage=Fault.FLIPPED_BYTE)
     assert "is rebuilding its table from the others" in fault.seen, fault
-    _complete(match.finish(MATCH_S))        # the rebuilt seat's transcript is the others'
+    _complete(match.finish(MATCH_S))  # the rebuilt seat's transcript is the others'
     assert fault.recovery_s is not None, fault
     victim = match.daemons[2]
     reason = f"records.log {fault.note}: checksum mismatch"
     aside = match.set_aside(2)
     assert [a["table"] for a in aside] == [match.table], "\n".join(
-        [str(aside), *(line for line in victim.log.read_text().splitlines()
-          if any(w in line for w in ("rebuild", "aside", "cannot", "ERROR", "WARNING")))])
+        [
+            str(aside),
+            *(
+                line
+                for line in victim.log.read_text().splitlines()
+                if any(w in line for w in ("rebuild", "aside", "cannot", "ERROR", "WARNING"))
+            ),
+        ]
+    )
     assert aside[0]["set_aside"].startswith(reason), aside
     assert "Traceback" not in victim.log.read_text()
 
@@ -151,7 +161,7 @@ def test_a_flipped_byte_is_kept_aside_and_the_seat_is_rebuilt_from_the_others(
 def test_a_deleted_data_folder_is_rebuilt_from_the_others(make: Factory) -> None:
     match = make(96)
     match.wait_for_play(steps=30)
-    fault = match.kill9(0, damage=Fault.DELETED_DATA)     # the host: told seat 1's address
+    fault = match.kill9(0, damage=Fault.DELETED_DATA)  # the host: told seat 1's address
     assert "is rebuilding its table from the others" in fault.seen, fault
     _complete(match.finish(MATCH_S))
     assert fault.recovery_s is not None, fault
@@ -159,11 +169,14 @@ def test_a_deleted_data_folder_is_rebuilt_from_the_others(make: Factory) -> None
 
 
 def test_a_full_data_disk_pauses_the_hand_with_the_reason_until_there_is_room(
-        make: Factory) -> None:
+    make: Factory,
+) -> None:
     match = make(99, small_disk_seat=2)
     match.wait_for_play(steps=30)
     fault = match.fill_disk(2)
-    assert fault.own.startswith("Paused: cannot write records.log: No space left on device "
-                                 "(ENOSPC); the hand goes on once there is room"), fault
+    assert fault.own.startswith(
+        "Paused: cannot write records.log: No space left on device "
+        "(ENOSPC); the hand goes on once there is room"
+    ), fault
     _complete(match.finish(MATCH_S))
     assert fault.recovery_s is not None, fault

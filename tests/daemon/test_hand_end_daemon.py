@@ -28,6 +28,7 @@ def _run(base: Path, n: int, body: Any, limit: float = 60) -> None:
         finally:
             for d in ds:
                 await d.close()
+
     asyncio.run(asyncio.wait_for(main(), limit))
 
 
@@ -35,15 +36,19 @@ def test_the_sheet_request_and_the_timer_bounds(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         d = ds[0]
         # (the API server turns these into {"ok": false, "error": ...})
-        with pytest.raises(FourwindsError, match="next_window must be a number of seconds "
-                                                 "from 0 to 3600, not inf"):
-            await call(d, type="create", name="bad", rules="mcr",
-                       options={"next_window": float("inf")})
+        with pytest.raises(
+            FourwindsError, match="next_window must be a number of seconds from 0 to 3600, not inf"
+        ):
+            await call(
+                d, type="create", name="bad", rules="mcr", options={"next_window": float("inf")}
+            )
         with pytest.raises(FourwindsError, match="call_window must be"):
-            await call(d, type="create", name="bad", rules="mcr",
-                       options={"call_window": float("nan")})
-        american = await call(d, type="create", name="card", rules="american",
-                              options={"next_window": 0})
+            await call(
+                d, type="create", name="bad", rules="mcr", options={"call_window": float("nan")}
+            )
+        american = await call(
+            d, type="create", name="card", rules="american", options={"next_window": 0}
+        )
         sheet = (await call(d, type="sheet", table=american["table"]))["sheet"]
         assert sheet["rules"] == "american" and sheet["entries"]
         assert set(sheet["entries"][0]) == {"id", "section", "pattern", "value", "concealed"}
@@ -55,7 +60,7 @@ def test_the_sheet_request_and_the_timer_bounds(tmp_path: Path) -> None:
         # no table, only rules (the web lobby's Card, issue 22 16d): what a table hosted
         # here with those rules and no card file plays
         lobby = (await call(d, type="sheet", rules="american"))["sheet"]
-        assert lobby == sheet   # the table "card" was created without a card file
+        assert lobby == sheet  # the table "card" was created without a card file
         assert (await call(d, type="sheet", rules="mcr"))["sheet"] == fans
         with pytest.raises(ApiError, match="'rules' is american or mcr"):
             await call(d, type="sheet", rules="riichi")
@@ -75,13 +80,17 @@ def test_a_session_module_without_sheets_says_so(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_four_daemons_wait_for_every_next_then_play_on_to_the_standings(
-        tmp_path: Path) -> None:
+def test_four_daemons_wait_for_every_next_then_play_on_to_the_standings(tmp_path: Path) -> None:
     seen: dict[str, int] = {"waited": 0, "hands": 0}
 
     async def body(ds: list[Daemon]) -> None:
-        made = await call(ds[0], type="create", name="nexts", rules="mcr",
-                          options={"hands": 2, "deck": "practice"})
+        made = await call(
+            ds[0],
+            type="create",
+            name="nexts",
+            rules="mcr",
+            options={"hands": 2, "deck": "practice"},
+        )
         table = made["table"]
         for d in ds[1:]:
             assert (await join(d, ds[0], table))["ok"]
@@ -95,8 +104,10 @@ def test_four_daemons_wait_for_every_next_then_play_on_to_the_standings(
                 assert standings[0]["rank"] == 1 and len(standings) == 4
                 assert len(views[0]["history"]) == 2
                 return
-            if all(v["phase"] == "hand_over" and [a["type"] for a in e["legal_actions"]]
-                   == ["next"] for v, e in zip(views, events, strict=True)):
+            if all(
+                v["phase"] == "hand_over" and [a["type"] for a in e["legal_actions"]] == ["next"]
+                for v, e in zip(views, events, strict=True)
+            ):
                 await _every_next(ds, table, views)
                 seen["hands"] += 1
                 continue
@@ -106,8 +117,14 @@ def test_four_daemons_wait_for_every_next_then_play_on_to_the_standings(
                 if not actions or e["view"]["phase"] == "hand_over":
                     continue  # "next" waits until every seat has reached the hand's end
                 pick = next((a for a in actions if a.get("default")), actions[0])
-                answer = await call(d, type="act", table=table, action=pick["id"],
-                                    expected=pick, tiles=pick["tiles"][:pick.get("choose", 0)])
+                answer = await call(
+                    d,
+                    type="act",
+                    table=table,
+                    action=pick["id"],
+                    expected=pick,
+                    tiles=pick["tiles"][: pick.get("choose", 0)],
+                )
                 acted = acted or bool(answer["ok"])
             if not acted:
                 await asyncio.sleep(0.02)
@@ -123,8 +140,9 @@ def test_four_daemons_wait_for_every_next_then_play_on_to_the_standings(
         for d in ds:
             event = (await call(d, type="view", table=table))["event"]
             action = event["legal_actions"][0]
-            assert (await call(d, type="act", table=table, action=action["id"],
-                               expected=action))["ok"]
+            assert (await call(d, type="act", table=table, action=action["id"], expected=action))[
+                "ok"
+            ]
 
     _run(tmp_path, 4, body)
     assert seen == {"waited": 2, "hands": 2}

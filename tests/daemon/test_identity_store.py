@@ -101,7 +101,8 @@ def test_store_lists_seated_tables_and_leave_keeps_transcript(tmp_path: Path) ->
 
 
 def test_a_missing_runtime_dir_is_made_private_with_its_parents(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A missing XDG_RUNTIME_DIR made by the daemon must be 0700, or platformdirs sends the
     next command's client to another folder than the daemon's socket."""
     from fourwinds.daemon.paths import ensure_private_dir, user_runtime_dir

@@ -25,8 +25,15 @@ PRACTICE = {"deck": "practice"}
 
 def _daemon(base: Path, i: int) -> Daemon:
     data = base / f"d{i}"
-    return Daemon(identity(700 + i), Paths(data, data / "run"), real_session, name=f"p{i}",
-                  host="127.0.0.1", listen_port=0, mdns=False)
+    return Daemon(
+        identity(700 + i),
+        Paths(data, data / "run"),
+        real_session,
+        name=f"p{i}",
+        host="127.0.0.1",
+        listen_port=0,
+        mdns=False,
+    )
 
 
 async def call(d: Daemon, **request: Any) -> dict[str, Any]:
@@ -34,8 +41,16 @@ async def call(d: Daemon, **request: Any) -> dict[str, Any]:
 
 
 async def join(d: Daemon, host: Daemon, table: str) -> None:
-    assert (await call(d, type="join", table=table, host="127.0.0.1", port=host.transport.port,
-                       public_key=host.identity.public_key.hex()))["ok"]
+    assert (
+        await call(
+            d,
+            type="join",
+            table=table,
+            host="127.0.0.1",
+            port=host.transport.port,
+            public_key=host.identity.public_key.hex(),
+        )
+    )["ok"]
     rt = d.find_table(table)
     assert await wait_for(lambda: rt.session is not None and rt.place is not None)
 
@@ -50,6 +65,7 @@ def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]]) -> 
         finally:
             for d in ds:
                 await d.close()
+
     asyncio.run(asyncio.wait_for(main(), 90))
 
 
@@ -75,11 +91,13 @@ def at(*seated: tuple[Daemon, int]) -> dict[str, int]:
 
 
 def test_a_lobby_leave_frees_the_place_at_every_lobby_and_the_next_joiner_takes_it(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     async def body(ds: list[Daemon]) -> None:
         host, ann, bob, cat, dan = ds
-        table = (await call(host, type="create", name="kitchen", rules="mcr",
-                            options=PRACTICE))["table"]
+        table = (await call(host, type="create", name="kitchen", rules="mcr", options=PRACTICE))[
+            "table"
+        ]
         await join(ann, host, table)
         await join(bob, host, table)
         assert await wait_for(lambda: places(bob, table) == at((host, 0), (ann, 1), (bob, 2)))
@@ -103,6 +121,7 @@ def test_a_lobby_leave_frees_the_place_at_every_lobby_and_the_next_joiner_takes_
         await seated([host, bob, cat, dan], table)
         keys = list(real_session.seat_keys(host.find_table(table).session))
         assert keys == [d.identity.public_key for d in (host, cat, bob, dan)]
+
     run(tmp_path, 5, body)
 
 
@@ -114,12 +133,14 @@ def test_a_freed_place_stays_free_when_the_host_restarts(tmp_path: Path) -> None
     async def first(ds: list[Daemon]) -> None:
         nonlocal table
         host, ann = ds[0], ds[1]
-        table = (await call(host, type="create", name="kitchen", rules="mcr",
-                            options=PRACTICE))["table"]
+        table = (await call(host, type="create", name="kitchen", rules="mcr", options=PRACTICE))[
+            "table"
+        ]
         await join(ann, host, table)
         assert (await call(ann, type="leave", table=table))["ok"]
         assert await wait_for(lambda: len(host.find_table(table).members) == 1)
-        await asyncio.sleep(0.3)    # the roster's meta written
+        await asyncio.sleep(0.3)  # the roster's meta written
+
     run(tmp_path, 2, first)
 
     async def second(ds: list[Daemon]) -> None:
@@ -133,21 +154,23 @@ def test_a_freed_place_stays_free_when_the_host_restarts(tmp_path: Path) -> None
             return [p["name"] for p in view["players"]][:2]
 
         assert await wait_for(lambda: names() == ["p0", "p2"]), names()
+
     run(tmp_path, 3, second)
 
 
 def test_leaving_a_started_match_needs_force_and_the_others_are_told(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         host = ds[0]
-        table = (await call(host, type="create", name="club", rules="mcr",
-                            options=PRACTICE))["table"]
+        table = (await call(host, type="create", name="club", rules="mcr", options=PRACTICE))[
+            "table"
+        ]
         for d in ds[1:]:
             await join(d, host, table)
         await seated(ds, table)
         expected = "all four places at club are taken: if you leave, p0, p1, p3 cannot start"
         warning = ""
 
-        async def warned() -> bool:     # the others' names come with their Hello frames
+        async def warned() -> bool:  # the others' names come with their Hello frames
             nonlocal warning
             warning = (await call(ds[2], type="tables"))["tables"][0]["leave_warning"]
             return expected in warning
@@ -161,13 +184,14 @@ def test_leaving_a_started_match_needs_force_and_the_others_are_told(tmp_path: P
         for d in ds:
             assert (await call(d, type="ready", table=table))["ok"]
         rt2 = ds[2].find_table(table)
-        assert await wait_for(lambda: real_session.progress(rt2.session)[0] not in ("ready",),
-                              timeout=10)
+        assert await wait_for(
+            lambda: real_session.progress(rt2.session)[0] not in ("ready",), timeout=10
+        )
         warning = (await call(ds[2], type="tables"))["tables"][0]["leave_warning"]
         assert "cannot go on" in warning and "p0" in warning
         with pytest.raises(ApiError, match=r"has started: if you leave, .*force"):
             await call(ds[2], type="leave", table=table)
-        assert ds[2].tables                        # refused: still seated
+        assert ds[2].tables  # refused: still seated
         assert (await call(ds[2], type="leave", table=table, force=True))["seated"]
         for d in (ds[0], ds[1], ds[3]):
             rt = d.find_table(table)
@@ -176,16 +200,19 @@ def test_leaving_a_started_match_needs_force_and_the_others_are_told(tmp_path: P
                 return any("p2 left the table for good" in p for p in rt.problems)
 
             assert await wait_for(told)
-            assert len(rt.members) == 4             # the seat stays: the table waits for it
+            assert len(rt.members) == 4  # the seat stays: the table waits for it
+
     run(tmp_path, 4, body)
 
 
 def test_the_host_closing_its_lobby_needs_force_and_drops_the_table_at_the_joiners(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     async def body(ds: list[Daemon]) -> None:
         host, ann = ds
-        table = (await call(host, type="create", name="den", rules="mcr",
-                            options=PRACTICE))["table"]
+        table = (await call(host, type="create", name="den", rules="mcr", options=PRACTICE))[
+            "table"
+        ]
         assert (await call(host, type="tables"))["tables"][0]["leave_warning"] == ""
         with pytest.raises(ApiError, match="'force' must be true or false"):
             await call(host, type="leave", table=table, force="yes")
@@ -195,14 +222,16 @@ def test_the_host_closing_its_lobby_needs_force_and_drops_the_table_at_the_joine
             await call(host, type="leave", table=table)
         assert (await call(host, type="leave", table=table, force=True))["ok"]
         assert await wait_for(lambda: not ann.tables)
+
     run(tmp_path, 2, body)
 
 
 def test_a_player_who_left_the_lobby_can_join_it_again(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         host, ann = ds
-        table = (await call(host, type="create", name="porch", rules="mcr",
-                            options=PRACTICE))["table"]
+        table = (await call(host, type="create", name="porch", rules="mcr", options=PRACTICE))[
+            "table"
+        ]
         await join(ann, host, table)
         assert (await call(ann, type="leave", table=table))["ok"]
         assert await wait_for(lambda: len(host.find_table(table).members) == 1)
@@ -214,22 +243,21 @@ def test_a_player_who_left_the_lobby_can_join_it_again(tmp_path: Path) -> None:
             return bool([p["name"] for p in view["players"]][1] == "p1")
 
         assert await wait_for(named)
+
     run(tmp_path, 2, body)
 
 
-def test_a_roster_with_a_free_place_carries_the_places_and_one_without_reads_as_before(
-        ) -> None:
+def test_a_roster_with_a_free_place_carries_the_places_and_one_without_reads_as_before() -> None:
     """A roster is sent as before (four fields) unless a place before the last is free; its
     places are checked like every field from a peer."""
     keys = [identity(800 + i).public_key for i in range(3)]
     members = tuple((k, "127.0.0.1", 7420 + i) for i, k in enumerate(keys))
     plain = Roster(b"t" * 16, "kitchen", "mcr", members[:2])
-    assert len(msgpack.unpackb(encode(plain))) == 6       # version, kind and 4 fields
+    assert len(msgpack.unpackb(encode(plain))) == 6  # version, kind and 4 fields
     assert decode(encode(plain)) == plain
     gap = Roster(b"t" * 16, "kitchen", "mcr", (members[0], members[2]), (0, 2))
     assert decode(encode(gap)) == gap
     for places in ((0, 0), (1, 2), (0,), (0, 4)):
         with pytest.raises(FrameError, match="place"):
-            decode(encode(Roster(b"t" * 16, "kitchen", "mcr", (members[0], members[2]),
-                                 places)))
+            decode(encode(Roster(b"t" * 16, "kitchen", "mcr", (members[0], members[2]), places)))
     assert decode(encode(Leave(b"t" * 16))) == Leave(b"t" * 16)

@@ -71,12 +71,13 @@ def test_the_announced_free_seats_follow_the_roster(tmp_path: Path) -> None:
 def test_a_solo_table_is_never_announced_even_after_a_restart(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         fake = _fake_discovery(ds[0])
-        answer = await ds[0]._on_request({"v": 1, "type": "create", "name": "solo",
-                                          "rules": "mcr", "listed": False})
+        answer = await ds[0]._on_request(
+            {"v": 1, "type": "create", "name": "solo", "rules": "mcr", "listed": False}
+        )
         assert answer["ok"]
         assert await call(ds[0], type="create", name="open", rules="mcr")
         assert [a.table for a in fake.announced] == ["open"]
-        assert (await join(ds[1], ds[0], answer["table"]))["ok"]   # bots still join it
+        assert (await join(ds[1], ds[0], answer["table"]))["ok"]  # bots still join it
         assert [a.table for a in fake.announced] == ["open"]
 
     run(tmp_path, 2, body)
@@ -89,8 +90,7 @@ def test_a_solo_table_is_never_announced_even_after_a_restart(tmp_path: Path) ->
             for rt in d.tables.values():
                 await d._announce(rt)
             assert [a.table for a in fake.announced] == ["open"]
-            assert {rt.name: rt.listed for rt in d.tables.values()} == {"solo": False,
-                                                                       "open": True}
+            assert {rt.name: rt.listed for rt in d.tables.values()} == {"solo": False, "open": True}
         finally:
             await d.close()
 
@@ -100,8 +100,9 @@ def test_a_solo_table_is_never_announced_even_after_a_restart(tmp_path: Path) ->
 def test_listed_must_be_a_boolean(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         with pytest.raises(ApiError, match="'listed' must be true or false"):
-            await ds[0]._on_request({"v": 1, "type": "create", "name": "x", "rules": "mcr",
-                                     "listed": "no"})
+            await ds[0]._on_request(
+                {"v": 1, "type": "create", "name": "x", "rules": "mcr", "listed": "no"}
+            )
         assert not ds[0].tables
 
     run(tmp_path, 1, body)
@@ -110,10 +111,20 @@ def test_listed_must_be_a_boolean(tmp_path: Path) -> None:
 def test_an_admitted_join_is_published_at_once_with_the_roster(tmp_path: Path) -> None:
     """The host's lobby screen learns of an admitted friend from the next view event: sent
     at once (not at the next once-a-second refresh), with the daemon's roster."""
+
     async def main() -> None:
-        ds = [Daemon(identity(300 + i), Paths(tmp_path / f"r{i}", tmp_path / f"r{i}" / "run"),
-                     real_session, name=f"p{i}", host="127.0.0.1", listen_port=0, mdns=False)
-              for i in range(2)]
+        ds = [
+            Daemon(
+                identity(300 + i),
+                Paths(tmp_path / f"r{i}", tmp_path / f"r{i}" / "run"),
+                real_session,
+                name=f"p{i}",
+                host="127.0.0.1",
+                listen_port=0,
+                mdns=False,
+            )
+            for i in range(2)
+        ]
         for d in ds:
             await d.start()
         host, guest = ds
@@ -121,8 +132,11 @@ def test_an_admitted_join_is_published_at_once_with_the_roster(tmp_path: Path) -
         host.api.has_subscribers = lambda: True  # type: ignore[method-assign]
         host.api.publish = published.append  # type: ignore[method-assign,assignment]
         try:
-            table = (await call(host, type="create", name="kitchen", rules="mcr",
-                                options={"deck": "practice"}))["table"]
+            table = (
+                await call(
+                    host, type="create", name="kitchen", rules="mcr", options={"deck": "practice"}
+                )
+            )["table"]
             assert [len(e["members"]) for e in published] == [1]
             assert (await join(guest, host, table))["ok"]
             admitted = asyncio.get_running_loop().time()
@@ -141,10 +155,10 @@ def test_an_admitted_join_is_published_at_once_with_the_roster(tmp_path: Path) -
     asyncio.run(asyncio.wait_for(main(), time_limit(60)))
 
 
-def test_a_seat_whose_daemon_moved_is_found_again_through_its_peer_address(
-        tmp_path: Path) -> None:
+def test_a_seat_whose_daemon_moved_is_found_again_through_its_peer_address(tmp_path: Path) -> None:
     """A bot seat's daemon and ours restart on new ports (port 0): the bot's ``--peer``
     gives ours, and both see each other alive again (what `play` relies on to return)."""
+
     async def main() -> None:
         host, guest = make_daemon(tmp_path, 0), make_daemon(tmp_path, 1)
         await host.start()
@@ -156,13 +170,24 @@ def test_a_seat_whose_daemon_moved_is_found_again_through_its_peer_address(
         host = make_daemon(tmp_path, 0)
         await host.start()
         data = tmp_path / "d1"
-        guest = Daemon(identity(101), Paths(data, data / "run"), PORT, name="p1",
-                       host="127.0.0.1", listen_port=0, mdns=False,
-                       peers=(("127.0.0.1", host.transport.port),))
+        guest = Daemon(
+            identity(101),
+            Paths(data, data / "run"),
+            PORT,
+            name="p1",
+            host="127.0.0.1",
+            listen_port=0,
+            mdns=False,
+            peers=(("127.0.0.1", host.transport.port),),
+        )
         await guest.start()
         try:
-            assert await wait_for(lambda: host.alive(guest.identity.public_key)
-                                  and guest.alive(host.identity.public_key), timeout=10)
+            assert await wait_for(
+                lambda: (
+                    host.alive(guest.identity.public_key) and guest.alive(host.identity.public_key)
+                ),
+                timeout=10,
+            )
             rt = next(iter(guest.tables.values()))
             assert rt.members[host.identity.public_key] == ("127.0.0.1", host.transport.port)
         finally:
@@ -202,8 +227,9 @@ def test_the_default_name_is_the_login_name(monkeypatch: pytest.MonkeyPatch) -> 
     assert identity_module.default_player_name() == "player"
 
 
-def test_a_daemon_without_a_name_uses_the_login_name(monkeypatch: pytest.MonkeyPatch,
-                                                     tmp_path: Path) -> None:
+def test_a_daemon_without_a_name_uses_the_login_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from fourwinds.daemon import main as daemon_main
 
     monkeypatch.setattr(getpass, "getuser", lambda: "ada")
@@ -212,8 +238,7 @@ def test_a_daemon_without_a_name_uses_the_login_name(monkeypatch: pytest.MonkeyP
     class Stop(Exception):
         pass
 
-    def capture(identity: object, paths: object, port: object, *, name: str,
-                **_: object) -> Daemon:
+    def capture(identity: object, paths: object, port: object, *, name: str, **_: object) -> Daemon:
         seen.append(name)
         raise Stop
 
@@ -224,11 +249,10 @@ def test_a_daemon_without_a_name_uses_the_login_name(monkeypatch: pytest.MonkeyP
     assert seen == ["ada"]
 
 
-def test_no_runtime_directory_warning_reaches_the_user(monkeypatch: pytest.MonkeyPatch
-                                                        ) -> None:
+def test_no_runtime_directory_warning_reaches_the_user(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("XDG_RUNTIME_DIR", raising=False)
     with warnings.catch_warnings():
-        warnings.simplefilter("error")   # a warning would fail here
+        warnings.simplefilter("error")  # a warning would fail here
         paths = paths_module.default_paths(None)
     assert paths.runtime.name == "fourwinds"
     assert any("XDG_RUNTIME_DIR" in note for note in paths_module.RUNTIME_NOTES)  # for the log
@@ -237,6 +261,7 @@ def test_no_runtime_directory_warning_reaches_the_user(monkeypatch: pytest.Monke
 def test_a_peer_given_at_run_time_lists_its_tables(tmp_path: Path) -> None:
     """`play --join club --peer HOST:PORT` with a daemon already running: the peer request
     makes it ask that daemon's beacon, so the table becomes joinable without mDNS."""
+
     async def body(ds: list[Daemon]) -> None:
         host, friend = ds
         table = (await call(host, type="create", name="club", rules="mcr"))["table"]
@@ -249,8 +274,11 @@ def test_a_peer_given_at_run_time_lists_its_tables(tmp_path: Path) -> None:
 
         assert await wait_for(lambda: seen() == ["club"])
         assert (await call(friend, type="join", table="club"))["table"] == table
-        for bad in ({"host": "", "port": 7420}, {"host": "h", "port": 70000},
-                    {"host": "h", "port": True}):
+        for bad in (
+            {"host": "", "port": 7420},
+            {"host": "h", "port": 70000},
+            {"host": "h", "port": True},
+        ):
             with pytest.raises(ApiError):
                 await friend._on_request({"v": 1, "type": "peer", **bad})
 

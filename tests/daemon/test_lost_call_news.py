@@ -25,15 +25,16 @@ from testkit.procs import DaemonProcess, request, start_all
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
 WINDS = ("East", "South", "West", "North")
-LOST = re.compile(r"^Your (pung|kong|quint|sextet|Mahjong) call on (\S+) lost: "
-                  r"(East|South|West|North) called (pung|kong|quint|sextet|Mahjong) "
-                  r"\((nearer in turn after (East|South|West|North)|Mahjong beats an exposure)\)$")
+LOST = re.compile(
+    r"^Your (pung|kong|quint|sextet|Mahjong) call on (\S+) lost: "
+    r"(East|South|West|North) called (pung|kong|quint|sextet|Mahjong) "
+    r"\((nearer in turn after (East|South|West|North)|Mahjong beats an exposure)\)$"
+)
 
 
 @pytest.fixture
 def daemons(tmp_path: Path) -> Iterator[list[DaemonProcess]]:
-    procs = [DaemonProcess(tmp_path / f"d{i}", f"seat{i}", session_module=REAL)
-             for i in range(4)]
+    procs = [DaemonProcess(tmp_path / f"d{i}", f"seat{i}", session_module=REAL) for i in range(4)]
     try:
         start_all(procs)
         yield procs
@@ -43,14 +44,25 @@ def daemons(tmp_path: Path) -> Iterator[list[DaemonProcess]]:
 
 
 def _open(daemons: list[DaemonProcess], clients: list[Any]) -> str:
-    made = request(clients[0], type="create", name="calls", rules="american",
-                   options={"hands": 1, "deck": "practice", "auto_pass": False,
-                            "call_window": 60, "turn_window": 0})
+    made = request(
+        clients[0],
+        type="create",
+        name="calls",
+        rules="american",
+        options={
+            "hands": 1,
+            "deck": "practice",
+            "auto_pass": False,
+            "call_window": 60,
+            "turn_window": 0,
+        },
+    )
     table = str(made["table"])
     key = request(clients[0], type="whoami")["public_key"]
     for client in clients[1:]:
-        request(client, type="join", table=table, host="127.0.0.1", port=daemons[0].port,
-                public_key=key)
+        request(
+            client, type="join", table=table, host="127.0.0.1", port=daemons[0].port, public_key=key
+        )
     return table
 
 
@@ -68,7 +80,8 @@ def _exposures(view: dict[str, Any]) -> int:
 
 
 def test_each_losing_caller_is_told_who_took_the_discard_and_why(
-        daemons: list[DaemonProcess]) -> None:
+    daemons: list[DaemonProcess],
+) -> None:
     clients = [d.client(subscribe=False) for d in daemons]
     try:
         table = _open(daemons, clients)
@@ -79,9 +92,11 @@ def test_each_losing_caller_is_told_who_took_the_discard_and_why(
             views = [e.get("view") or {} for e in events]
             if any(v.get("phase") in ("hand_over", "match_over") for v in views):
                 break
-            calls = {i: next(a for a in e.get("legal_actions") or () if a["type"] == "call")
-                     for i, e in enumerate(events)
-                     if any(a["type"] == "call" for a in e.get("legal_actions") or ())}
+            calls = {
+                i: next(a for a in e.get("legal_actions") or () if a["type"] == "call")
+                for i, e in enumerate(events)
+                if any(a["type"] == "call" for a in e.get("legal_actions") or ())
+            }
             if len(calls) >= 2 and all(views[i].get("phase") == "claim" for i in calls):
                 tile = views[next(iter(calls))]["last_discard"]["tile"]
                 before = _exposures(views[0])
@@ -105,15 +120,17 @@ def test_each_losing_caller_is_told_who_took_the_discard_and_why(
             client.close()
 
 
-def _check_losers(clients: list[Any], table: str, callers: set[int], tile: str,
-                  before: int) -> list[str]:
+def _check_losers(
+    clients: list[Any], table: str, callers: set[int], tile: str, before: int
+) -> list[str]:
     """Once the call stood: each other caller's news explains its loss; the rest say
     nothing of it. Returns the losers' lines."""
     end = time.monotonic() + 20
     while True:
         views = [_event(c, table).get("view") or {} for c in clients]
         if _exposures(views[0]) > before or any(
-                (v.get("result") or {}).get("kind") == "mahjong" for v in views):
+            (v.get("result") or {}).get("kind") == "mahjong" for v in views
+        ):
             break
         assert time.monotonic() < end, [v.get("phase_detail") for v in views]
         time.sleep(0.1)
@@ -122,9 +139,14 @@ def _check_losers(clients: list[Any], table: str, callers: set[int], tile: str,
         news = [n for n in view.get("news") or () if n.startswith("Your ")]
         if view.get("result"):
             continue  # the hand ended on a Mahjong call: the result says who won
-        won = any(p.get("seat") == view.get("seat") and any(
-            m.get("from") is not None and tile in m.get("tiles", ()) for m in
-            p.get("exposures") or ()) for p in view.get("players") or ())
+        won = any(
+            p.get("seat") == view.get("seat")
+            and any(
+                m.get("from") is not None and tile in m.get("tiles", ())
+                for m in p.get("exposures") or ()
+            )
+            for p in view.get("players") or ()
+        )
         if i in callers and not won:
             assert news, (i, view.get("news"))
             match = LOST.match(news[0])

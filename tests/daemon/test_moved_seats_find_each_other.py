@@ -23,8 +23,7 @@ def _alive(table: RealTable, i: int) -> dict[int, bool]:
     return {int(m["place"]): bool(m["alive"]) for m in listed[0]["members"]}
 
 
-def test_two_seats_restarted_on_new_ports_reach_each_other_through_the_host(
-        tmp_path: Path) -> None:
+def test_two_seats_restarted_on_new_ports_reach_each_other_through_the_host(tmp_path: Path) -> None:
     table = RealTable(tmp_path, "mcr", "practice")
     try:
         table.open()
@@ -32,7 +31,7 @@ def test_two_seats_restarted_on_new_ports_reach_each_other_through_the_host(
         for daemon in moved:
             daemon.stop()
         for daemon in moved:
-            daemon.port = free_port_pair()          # a new port, as `play --port 0` gives
+            daemon.port = free_port_pair()  # a new port, as `play --port 0` gives
             daemon.start()
             client = daemon.client(subscribe=False)
             try:

@@ -58,12 +58,34 @@ def namespaces() -> Iterator[tuple[str, str]]:
 
 def _daemon(ns: str, data: Path, address: str, name: str) -> subprocess.Popen[bytes]:
     data.mkdir(parents=True)
-    cmd = ["ip", "netns", "exec", ns, sys.executable, "-m", "fourwinds.frontends.cli",
-           "daemon", "--data-dir", str(data), "--port", "7420", "--name", name,
-           "--interface", address, "--session-module", TOY]
+    cmd = [
+        "ip",
+        "netns",
+        "exec",
+        ns,
+        sys.executable,
+        "-m",
+        "fourwinds.frontends.cli",
+        "daemon",
+        "--data-dir",
+        str(data),
+        "--port",
+        "7420",
+        "--name",
+        name,
+        "--interface",
+        address,
+        "--session-module",
+        TOY,
+    ]
     with open(data / "stderr.log", "wb") as err:
-        return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
-                                env={**os.environ, "PYTHONPATH": str(ROOT)})
+        return subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=err,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
 
 
 def _wait_started(data: Path, proc: subprocess.Popen[bytes], timeout: float = 15) -> None:
@@ -78,10 +100,13 @@ def _wait_started(data: Path, proc: subprocess.Popen[bytes], timeout: float = 15
 
 
 def test_mdns_discovery_between_namespaces_then_join(
-        namespaces: tuple[str, str], tmp_path: Path) -> None:
+    namespaces: tuple[str, str], tmp_path: Path
+) -> None:
     a, b = namespaces
-    procs = [_daemon(a, tmp_path / "a", f"{NET}.1", "alice"),
-             _daemon(b, tmp_path / "b", f"{NET}.2", "bob")]
+    procs = [
+        _daemon(a, tmp_path / "a", f"{NET}.1", "alice"),
+        _daemon(b, tmp_path / "b", f"{NET}.2", "bob"),
+    ]
     try:
         for proc, name in zip(procs, ("a", "b"), strict=True):
             _wait_started(tmp_path / name, proc)
@@ -93,15 +118,16 @@ def test_mdns_discovery_between_namespaces_then_join(
             deadline = time.monotonic() + 15
             seen: list[dict[str, object]] = []
             while time.monotonic() < deadline and not seen:
-                seen = [t for t in guest.request({"type": "tables"})["seen"]
-                        if t["name"] == "lantern"]
+                seen = [
+                    t for t in guest.request({"type": "tables"})["seen"] if t["name"] == "lantern"
+                ]
                 time.sleep(0.2)
             assert seen, "bob never saw alice's table over mDNS"
             found = seen[0]
             assert found["host"] == f"{NET}.1" and found["port"] == 7420
             assert found["rules"] == "american" and found["free"] == 3
             assert found["compatible"] is True
-            assert found["player"] == "alice"   # the host by name (issue 22, 7)
+            assert found["player"] == "alice"  # the host by name (issue 22, 7)
             joined = guest.request({"type": "join", "table": "lantern"})
             assert joined["ok"], joined
             deadline = time.monotonic() + 10

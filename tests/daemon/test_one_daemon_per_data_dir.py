@@ -17,8 +17,17 @@ import pytest
 
 from fourwinds.frontends.local_seats import wait_for_api
 
-DAEMON = [sys.executable, "-m", "fourwinds.frontends.cli", "daemon", "--port", "0",
-          "--interface", "127.0.0.1", "--no-mdns"]
+DAEMON = [
+    sys.executable,
+    "-m",
+    "fourwinds.frontends.cli",
+    "daemon",
+    "--port",
+    "0",
+    "--interface",
+    "127.0.0.1",
+    "--no-mdns",
+]
 
 
 def _env(tmp_path: Path) -> dict[str, str]:
@@ -29,8 +38,12 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 def _start(tmp_path: Path, log: str) -> subprocess.Popen[bytes]:
     with open(tmp_path / log, "wb") as out:
-        return subprocess.Popen([*DAEMON, "--data-dir", str(tmp_path / "data")],
-                                stdout=out, stderr=out, env=_env(tmp_path))
+        return subprocess.Popen(
+            [*DAEMON, "--data-dir", str(tmp_path / "data")],
+            stdout=out,
+            stderr=out,
+            env=_env(tmp_path),
+        )
 
 
 def _answers(tmp_path: Path, process: subprocess.Popen[bytes], log: str) -> bool:
@@ -53,7 +66,8 @@ def _first_to_exit(*processes: subprocess.Popen[bytes]) -> int:
 
 
 def test_a_second_daemon_on_one_data_directory_refuses_and_the_first_goes_on(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_RUNTIME_DIR", _env(tmp_path)["XDG_RUNTIME_DIR"])
     first = _start(tmp_path, "first.log")
     try:
@@ -61,8 +75,10 @@ def test_a_second_daemon_on_one_data_directory_refuses_and_the_first_goes_on(
         second = _start(tmp_path, "second.log")
         assert second.wait(timeout=30) != 0
         said = (tmp_path / "second.log").read_text()
-        assert f"another fourwinds daemon already runs for {tmp_path / 'data'} " \
-               f"(pid {first.pid}); `fourwinds stop` stops it" in said, said
+        assert (
+            f"another fourwinds daemon already runs for {tmp_path / 'data'} "
+            f"(pid {first.pid}); `fourwinds stop` stops it" in said
+        ), said
         assert "Traceback" not in said
         assert first.poll() is None
         assert _answers(tmp_path, first, "first.log"), "the first daemon stopped answering"
@@ -72,11 +88,12 @@ def test_a_second_daemon_on_one_data_directory_refuses_and_the_first_goes_on(
 
 
 def test_a_command_whose_daemon_lost_the_race_uses_the_one_that_won(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("XDG_RUNTIME_DIR", _env(tmp_path)["XDG_RUNTIME_DIR"])
     processes = (_start(tmp_path, "first.log"), _start(tmp_path, "second.log"))
     try:
-        lost = _first_to_exit(*processes)     # the two started at the same moment
+        lost = _first_to_exit(*processes)  # the two started at the same moment
         loser, log = processes[lost], ("first.log", "second.log")[lost]
         assert loser.returncode != 0
         assert "already runs for" in (tmp_path / log).read_text()

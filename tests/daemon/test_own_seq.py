@@ -17,7 +17,7 @@ def test_a_resumed_seat_waits_for_every_member_until_its_deadline() -> None:
     check.heard(A, (5, 6, 40, 7))
     check.heard(B, (5, 6, 39, 7))
     assert "asking the other seats" in check.holds(own_last=40, now=1.0)
-    assert check.holds(own_last=40, now=10.0) == ""     # C unreachable: the deadline ends it
+    assert check.holds(own_last=40, now=10.0) == ""  # C unreachable: the deadline ends it
     check.heard(C, (5, 6, 40, 7))
     assert check.holds(own_last=40, now=1.0) == ""
 
@@ -35,7 +35,10 @@ def test_ask_heads_and_heads_frames_round_trip_and_are_checked() -> None:
     assert decode(encode(AskHeads(table))) == AskHeads(table)
     assert decode(encode(Heads(table, (1, -1, 3, 4)))) == Heads(table, (1, -1, 3, 4))
     with pytest.raises(FrameError, match="ASK_HEADS frame has 2 fields"):
-        decode(encode(Heads(table, (1, 2, 3, 4))).replace(
-            bytes([Kind.HEADS]), bytes([Kind.ASK_HEADS]), 1))
+        decode(
+            encode(Heads(table, (1, 2, 3, 4))).replace(
+                bytes([Kind.HEADS]), bytes([Kind.ASK_HEADS]), 1
+            )
+        )
     with pytest.raises(FrameError, match="table id"):
         decode(encode(AskHeads(b"short")))

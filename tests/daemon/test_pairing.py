@@ -85,17 +85,19 @@ def test_throwaway_keys_never_lock_out_a_key_that_never_failed() -> None:
     host = HostPairing(TABLE, H, "K7QX3M")
     for n in range(10):
         _wrong(host, bytes([n]) * 32, "10.0.0.66", 1.0)
-    friend = JoinerPairing(TABLE, J, H, "K7QX3M")       # the same address, too
+    friend = JoinerPairing(TABLE, J, H, "K7QX3M")  # the same address, too
     mac = friend.confirm(host.reply(J, friend.start(), 2.0, "10.0.0.66"))
     friend.check_result(True, "", host.check(J, mac, 2.0, "10.0.0.66"))
     # a throwaway key that failed is not heard from that address for the window
     with pytest.raises(PairingError, match="too many"):
-        host.reply(bytes([3]) * 32, JoinerPairing(TABLE, bytes([3]) * 32, H, "B").start(),
-                   3.0, "10.0.0.66")
+        host.reply(
+            bytes([3]) * 32, JoinerPairing(TABLE, bytes([3]) * 32, H, "B").start(), 3.0, "10.0.0.66"
+        )
     # ...but is from elsewhere while it has few failures of its own
-    host.reply(bytes([3]) * 32, JoinerPairing(TABLE, bytes([3]) * 32, H, "B").start(),
-               3.0, "10.0.0.7")
-    assert not host.locked(62.0, bytes([3]) * 32, "10.0.0.66")   # the window has passed
+    host.reply(
+        bytes([3]) * 32, JoinerPairing(TABLE, bytes([3]) * 32, H, "B").start(), 3.0, "10.0.0.7"
+    )
+    assert not host.locked(62.0, bytes([3]) * 32, "10.0.0.66")  # the window has passed
 
 
 def test_codes_are_short_and_unambiguous() -> None:

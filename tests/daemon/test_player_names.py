@@ -25,8 +25,15 @@ from tests.daemon.test_leave import PRACTICE, call, join, seated
 
 def _daemon(base: Path, i: int, name: str = "") -> Daemon:
     data = base / f"d{i}"
-    return Daemon(identity(900 + i), Paths(data, data / "run"), real_session,
-                  name=name or f"p{i}", host="127.0.0.1", listen_port=0, mdns=False)
+    return Daemon(
+        identity(900 + i),
+        Paths(data, data / "run"),
+        real_session,
+        name=name or f"p{i}",
+        host="127.0.0.1",
+        listen_port=0,
+        mdns=False,
+    )
 
 
 def _names(d: Daemon, table: str) -> list[str]:
@@ -35,15 +42,17 @@ def _names(d: Daemon, table: str) -> list[str]:
 
 
 def test_a_renamed_player_is_shown_by_the_new_name_at_every_seat_after_a_restart(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     async def main() -> None:
         ds = [_daemon(tmp_path, i) for i in range(4)]
         try:
             for d in ds:
                 await d.start()
             host = ds[0]
-            table = (await call(host, type="create", name="kitchen", rules="mcr",
-                                options=PRACTICE))["table"]
+            table = (
+                await call(host, type="create", name="kitchen", rules="mcr", options=PRACTICE)
+            )["table"]
             for d in ds[1:]:
                 await join(d, host, table)
             await seated(ds, table)
@@ -53,35 +62,38 @@ def test_a_renamed_player_is_shown_by_the_new_name_at_every_seat_after_a_restart
             await ds[2].start()
 
             def renamed() -> bool:
-                return all(d.find_table(table).session is not None
-                           and "Robert" in _names(d, table) and "p2" not in _names(d, table)
-                           for d in ds)
+                return all(
+                    d.find_table(table).session is not None
+                    and "Robert" in _names(d, table)
+                    and "p2" not in _names(d, table)
+                    for d in ds
+                )
 
-            assert await wait_for(renamed, timeout=20), {
-                d.name: _names(d, table) for d in ds}
+            assert await wait_for(renamed, timeout=20), {d.name: _names(d, table) for d in ds}
             summary = (await call(host, type="tables"))["tables"][0]
             assert "Robert" in [m["player"] for m in summary["members"]]
         finally:
             for d in ds:
                 await d.close()
+
     asyncio.run(asyncio.wait_for(main(), 90))
 
 
-def test_a_player_not_heard_from_yet_is_named_as_signed_not_by_fingerprint(
-        tmp_path: Path) -> None:
+def test_a_player_not_heard_from_yet_is_named_as_signed_not_by_fingerprint(tmp_path: Path) -> None:
     async def main() -> None:
         ds = [_daemon(tmp_path, i) for i in range(4)]
         try:
             for d in ds:
                 await d.start()
             host = ds[0]
-            table = (await call(host, type="create", name="kitchen", rules="mcr",
-                                options=PRACTICE))["table"]
+            table = (
+                await call(host, type="create", name="kitchen", rules="mcr", options=PRACTICE)
+            )["table"]
             for d in ds[1:]:
                 await join(d, host, table)
             await seated(ds, table)
             rt = host.find_table(table)
-            host.names.clear()      # as just after a restart, before the others' Hellos
+            host.names.clear()  # as just after a restart, before the others' Hellos
             warning = host.leave_warning(rt)
             assert "p1, p2, p3" in warning, warning
             assert not any(fingerprint(d.identity.public_key) in warning for d in ds), warning
@@ -95,9 +107,11 @@ def test_a_player_not_heard_from_yet_is_named_as_signed_not_by_fingerprint(
             leaver.names.clear()
             left = await call(leaver, type="leave", table=table, force=True)
             assert sorted(left["others"]) == ["p0", "p1", "p3"], left
-            assert await wait_for(lambda: any("p2 left the table for good" in p
-                                              for p in rt.problems)), rt.problems
+            assert await wait_for(
+                lambda: any("p2 left the table for good" in p for p in rt.problems)
+            ), rt.problems
         finally:
             for d in ds:
                 await d.close()
+
     asyncio.run(asyncio.wait_for(main(), 90))

@@ -47,8 +47,14 @@ class Table:
         self.table = request(host, type="create", name="east-wind", rules="mcr")["table"]
         key = request(host, type="whoami")["public_key"]
         for i in (1, 2, 3):
-            request(self.client(i), type="join", table=self.table, host="127.0.0.1",
-                    port=self.daemons[0].port, public_key=key)
+            request(
+                self.client(i),
+                type="join",
+                table=self.table,
+                host="127.0.0.1",
+                port=self.daemons[0].port,
+                public_key=key,
+            )
 
     def view(self, i: int) -> dict[str, Any]:
         event: dict[str, Any] = request(self.client(i), type="view", table=self.table)["event"]
@@ -61,23 +67,28 @@ class Table:
                 continue
             event = self.view(i)
             if event["legal_actions"]:
-                self.client(i).request({"type": "act", "table": self.table,
-                                        "seq": event["seq"],
-                                        "action": event["legal_actions"][0]["id"]})
+                self.client(i).request(
+                    {
+                        "type": "act",
+                        "table": self.table,
+                        "seq": event["seq"],
+                        "action": event["legal_actions"][0]["id"],
+                    }
+                )
 
-    def play_until(self, done: int, timeout: float, skip: frozenset[int] = frozenset()
-                   ) -> None:
+    def play_until(self, done: int, timeout: float, skip: frozenset[int] = frozenset()) -> None:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if all(self.view(i)["view"].get("plays", 0) >= done
-                   for i in range(4) if i not in skip):
+            if all(self.view(i)["view"].get("plays", 0) >= done for i in range(4) if i not in skip):
                 return
             self.bot_round(skip)
             time.sleep(0.01)
-        state = [(self.view(i)["view"].get("plays"), self.view(i)["offline"])
-                 for i in range(4) if i not in skip]
-        raise AssertionError(f"the table did not reach {done} plays within {timeout} s: "
-                             f"{state}")
+        state = [
+            (self.view(i)["view"].get("plays"), self.view(i)["offline"])
+            for i in range(4)
+            if i not in skip
+        ]
+        raise AssertionError(f"the table did not reach {done} plays within {timeout} s: {state}")
 
     def close(self) -> None:
         for client in self.clients:
@@ -106,8 +117,7 @@ def test_four_daemons_play_a_full_hand_with_bots(table: Table) -> None:
     assert status["tables"][0]["seated"] == 4
 
 
-def test_kill9_mid_hand_then_restart_completes_with_identical_transcripts(
-        table: Table) -> None:
+def test_kill9_mid_hand_then_restart_completes_with_identical_transcripts(table: Table) -> None:
     table.play_until(PLAYS // 3, timeout=20)
     victim = table.daemons[2]
     victim.kill9()
@@ -115,7 +125,7 @@ def test_kill9_mid_hand_then_restart_completes_with_identical_transcripts(
     table.play_until(PLAYS // 3 + 2, timeout=5, skip=frozenset({2}))
     victim.start()
     table.reconnect(2)
-    assert table.view(2)["view"]["seat"] == 2          # resumed the table from disk
+    assert table.view(2)["view"]["seat"] == 2  # resumed the table from disk
     table.play_until(PLAYS, timeout=30)
     transcripts = [table.view(i)["view"]["transcript"] for i in range(4)]
     assert all(t == transcripts[0] for t in transcripts)
@@ -135,9 +145,9 @@ def test_sigstop_table_waits_shows_who_and_resumes(table: Table) -> None:
     try:
         time.sleep(3.0)
         before = table.view(0)
-        assert before["view"]["waiting_for"] == [1]            # the table waits for seat 1
+        assert before["view"]["waiting_for"] == [1]  # the table waits for seat 1
         assert frozen_fp in [p["fingerprint"] for p in before["offline"]]
-        table.bot_round(skip=frozenset({1}))                     # nobody else can move
+        table.bot_round(skip=frozenset({1}))  # nobody else can move
         assert table.view(0)["view"]["plays"] == before["view"]["plays"]
     finally:
         frozen.signal(signal.SIGCONT)

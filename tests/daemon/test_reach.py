@@ -37,6 +37,7 @@ process start-up and reaping on a loaded machine."""
 
 # -- which addresses are kept ----------------------------------------------------------------
 
+
 def test_a_wildcard_is_never_kept_and_loopback_only_first_hand() -> None:
     for source in Source:
         assert not reach_usable("0.0.0.0", 7420, source)
@@ -56,32 +57,43 @@ def test_the_list_is_bounded_and_hints_never_push_out_the_proven_addresses() -> 
     known: tuple[Address, ...] = ()
     for i in range(6):
         known = remember(known, Address(f"169.254.1.{i}", 7420, verified=True))
-    for i in range(50):                      # a flood of announcements for that key
+    for i in range(50):  # a flood of announcements for that key
         known = remember(known, Address(f"10.9.{i}.1", 7420))
     assert len(known) == MAX_ADDRESSES
-    assert sum(a.verified for a in known) >= 5          # at most one proven one lost
-    assert known[0] == Address("10.9.49.1", 7420)       # the newest first
+    assert sum(a.verified for a in known) >= 5  # at most one proven one lost
+    assert known[0] == Address("10.9.49.1", 7420)  # the newest first
     proven = remember(known, Address("169.254.1.3", 7420, verified=True))
     assert proven[0] == Address("169.254.1.3", 7420, True) and len(proven) == MAX_ADDRESSES
     hinted = remember(proven, Address("169.254.1.3", 7420))
-    assert hinted == proven                  # a hint about a proven address changes nothing
+    assert hinted == proven  # a hint about a proven address changes nothing
     assert from_plain(plain(proven)) == proven
     assert from_plain([["0.0.0.0", 7420, True], ["x", "y"], 5]) == ()
 
 
 def test_an_old_table_whose_roster_lists_a_wildcard_keeps_no_address_for_it() -> None:
     host, joiner, other = (Identity.generate(bytes([n]) * 32).public_key for n in (1, 2, 3))
-    meta = {"table_id": b"t" * 16, "name": "kitchen", "rules": "mcr", "host_key": host,
-            "private": False, "code": None, "place": 1, "listed": True,
-            "members": [[host, "0.0.0.0", 7420], [joiner, "0.0.0.0", 7420],
-                        [other, "169.254.1.4", 7420]]}
+    meta = {
+        "table_id": b"t" * 16,
+        "name": "kitchen",
+        "rules": "mcr",
+        "host_key": host,
+        "private": False,
+        "code": None,
+        "place": 1,
+        "listed": True,
+        "members": [
+            [host, "0.0.0.0", 7420],
+            [joiner, "0.0.0.0", 7420],
+            [other, "169.254.1.4", 7420],
+        ],
+    }
     rt = TableRuntime.from_meta(meta)
     assert host not in rt.addresses and rt.addresses[other] == (Address("169.254.1.4", 7420),)
     assert rt.learn(host, Address("169.254.1.1", 7420, True))
     assert rt.members[host] == ("169.254.1.1", 7420)
     again = TableRuntime.from_meta(rt.meta())
     assert again.addresses[host] == (Address("169.254.1.1", 7420, True),)
-    assert not rt.learn(b"x" * 32, Address("169.254.1.9", 7420))   # not a member
+    assert not rt.learn(b"x" * 32, Address("169.254.1.9", 7420))  # not a member
 
 
 def test_the_reach_frame_round_trips_and_bad_ones_are_refused() -> None:
@@ -95,6 +107,7 @@ def test_the_reach_frame_round_trips_and_bad_ones_are_refused() -> None:
 
 
 # -- real daemons on loopback ----------------------------------------------------------------
+
 
 def _status_times(client: Client, seconds: float) -> list[float]:
     """How long each ``status`` took, asked every 20 ms for ``seconds``."""
@@ -118,8 +131,7 @@ def _stops_within(d: DaemonProcess, seconds: float) -> float:
     except subprocess.TimeoutExpired:
         d.proc.kill()
         d.proc.wait(5)
-        raise AssertionError(f"SIGTERM did not stop the daemon within {seconds + 3} s"
-                             ) from None
+        raise AssertionError(f"SIGTERM did not stop the daemon within {seconds + 3} s") from None
     return time.monotonic() - start
 
 
@@ -139,7 +151,8 @@ def four(tmp_path: Path) -> Iterator[tuple[list[DaemonProcess], ToyTable]]:
 
 @pytest.mark.slow
 def test_status_answers_and_sigterm_stops_while_a_peer_is_unreachable(
-        four: tuple[list[DaemonProcess], ToyTable], tmp_path: Path) -> None:
+    four: tuple[list[DaemonProcess], ToyTable], tmp_path: Path
+) -> None:
     daemons, table = four
     table.until_turn_of(1, timeout=20)
     daemons[1].kill9()
@@ -177,18 +190,18 @@ def test_status_answers_during_a_long_resume_and_sigterm_stops_it(tmp_path: Path
     table = request(client, type="create", name="long", rules="mcr")["table"]
     client.close()
     assert _stops_within(d, STOP_S) < STOP_S
-    d.start()                                 # its API answers while the table resumes
+    d.start()  # its API answers while the table resumes
     client = d.client(subscribe=False)
     try:
         start = time.monotonic()
         times = _status_times(client, 1.5)
         assert max(times) < STATUS_S, f"status took {max(times) * 1000:.0f} ms"
-        view = request(client, type="view", table=table)   # waits for the resume
+        view = request(client, type="view", table=table)  # waits for the resume
         assert view["event"]["view"]["seated"] == 1
-        assert time.monotonic() - start >= 2.0              # it did wait for the resume
+        assert time.monotonic() - start >= 2.0  # it did wait for the resume
     finally:
         client.close()
     assert _stops_within(d, STOP_S) < STOP_S
     d.start()
-    time.sleep(0.5)                                     # mid-resume
+    time.sleep(0.5)  # mid-resume
     assert _stops_within(d, STOP_S) < STOP_S

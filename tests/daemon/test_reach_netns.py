@@ -88,7 +88,7 @@ def _no_wildcards(m: Match) -> None:
         me = _own_key(m, i)
         for key, (roster, known) in m.stored(i).items():
             if key == me:
-                continue                      # our own entry is never dialled
+                continue  # our own entry is never dialled
             assert known, f"seat {i} keeps no address for {key.hex()[:8]}"
             hosts = {h for h, _ in roster} | {str(entry[0]) for entry in known}
             assert not hosts & WILDCARDS, f"seat {i} stores {hosts} for {key.hex()[:8]}"
@@ -113,12 +113,12 @@ def test_the_joiner_comes_back_at_a_new_address_and_is_found(match: Match) -> No
     joiner = _own_key(match, 2)
     match.daemons[2].kill9()
     match.table.forget(2)
-    match.lan.move(2, "169.254.87.42")            # a new DHCP lease
+    match.lan.move(2, "169.254.87.42")  # a new DHCP lease
     match.restart(2)
     match.table.play_until(PLAYS, timeout=40)
     transcripts = match.table.transcripts()
     assert len(transcripts[0]) == PLAYS and all(t == transcripts[0] for t in transcripts)
-    for i in (0, 1, 3):          # the others found it there, and keep the old one too
+    for i in (0, 1, 3):  # the others found it there, and keep the old one too
         roster, known = match.stored(i)[joiner]
         assert roster == [("169.254.87.42", 7420)], (i, roster)
         assert ["169.254.87.42", 7420, True] in known and len(known) <= 8, known

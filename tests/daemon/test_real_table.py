@@ -23,8 +23,9 @@ REAL = "fourwinds.daemon.real_session"
 
 class RealTable:
     def __init__(self, base: Path, rules: str, deck: str = "practice") -> None:
-        self.daemons = [DaemonProcess(base / f"d{i}", f"bot{i}", session_module=REAL)
-                        for i in range(4)]
+        self.daemons = [
+            DaemonProcess(base / f"d{i}", f"bot{i}", session_module=REAL) for i in range(4)
+        ]
         self.rules = rules
         self.deck = deck
         self.table = ""
@@ -38,8 +39,13 @@ class RealTable:
         start_all(self.daemons)
         host = self.daemons[0].client(subscribe=False)
         try:
-            made = request(host, type="create", name="real", rules=self.rules,
-                           options={**options, "deck": self.deck})
+            made = request(
+                host,
+                type="create",
+                name="real",
+                rules=self.rules,
+                options={**options, "deck": self.deck},
+            )
             self.table = made["table"]
             key = request(host, type="whoami")["public_key"]
         finally:
@@ -47,19 +53,25 @@ class RealTable:
         for d in self.daemons[1:]:
             client = d.client(subscribe=False)
             try:
-                request(client, type="join", table=self.table, host="127.0.0.1",
-                        port=self.daemons[0].port, public_key=key)
+                request(
+                    client,
+                    type="join",
+                    table=self.table,
+                    host="127.0.0.1",
+                    port=self.daemons[0].port,
+                    public_key=key,
+                )
             finally:
                 client.close()
 
-    def bots(self, timeout: float, pause_after: dict[int, int] | None = None
-             ) -> list[BotSeat]:
+    def bots(self, timeout: float, pause_after: dict[int, int] | None = None) -> list[BotSeat]:
         """A bot at every seat; ``pause_after``: seat -> the actions after which its bot
         pauses by itself (``BotSeat.pause_after``)."""
         deadline = time.monotonic() + timeout
-        seats = [BotSeat(d.data_dir, self.table, deadline, over,
-                         pause_after=(pause_after or {}).get(i))
-                 for i, d in enumerate(self.daemons)]
+        seats = [
+            BotSeat(d.data_dir, self.table, deadline, over, pause_after=(pause_after or {}).get(i))
+            for i, d in enumerate(self.daemons)
+        ]
         for seat in seats:
             seat.start()
         return seats
@@ -115,7 +127,8 @@ def every_hand_revealed(views: list[dict[str, Any]]) -> None:
 
 @pytest.mark.parametrize("real_table", ["mcr", "american"], indirect=True)
 def test_four_daemons_play_a_full_hand_of_each_rule_set_with_api_bots(
-        real_table: RealTable) -> None:
+    real_table: RealTable,
+) -> None:
     seats = real_table.bots(timeout=90)
     _finish(real_table, seats, 90)
     # every seat played its part (an MCR hand can end after 44 actions in all: a quick win)
@@ -147,7 +160,7 @@ def test_four_daemons_play_a_hand_on_the_masked_wall(real_table: RealTable) -> N
         assert verdict.ok, verdict.problems
         _, payloads = read_transcript(transcript)
         held.append({(e.seat, e.seq, e.msg_hash) for e in map(decode, payloads)})
-        assert any(decode(p).body is None for p in payloads)   # others' private messages
+        assert any(decode(p).body is None for p in payloads)  # others' private messages
     assert all(h == held[0] for h in held)
 
 
@@ -169,8 +182,7 @@ def _paused_mid_hand(seat: BotSeat) -> None:
     assert phase == "play", f"paused after {seat.actions} actions in phase {phase}"
 
 
-def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
-        real_table: RealTable) -> None:
+def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(real_table: RealTable) -> None:
     # the seat pauses by itself after 8 actions, so the kill lands mid-hand however fast the
     # hand goes (a short hand once ended before seat 2 had acted 15 times)
     seats = real_table.bots(timeout=120, pause_after={2: PAUSE_AFTER})
@@ -182,7 +194,7 @@ def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(
     _finish(real_table, seats, 90)
 
 
-STOPPED_S = 8.0   # issue 6 asks 20 s: `scripts/bench faults` stops a seat that long
+STOPPED_S = 8.0  # issue 6 asks 20 s: `scripts/bench faults` stops a seat that long
 
 
 def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTable) -> None:
@@ -196,18 +208,18 @@ def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTab
     frozen.signal(signal.SIGSTOP)
     stopped = time.monotonic()
     try:
-        time.sleep(4.0)   # heartbeats missed for 2 s mark it offline; play reaches its turn
+        time.sleep(4.0)  # heartbeats missed for 2 s mark it offline; play reaches its turn
         first = [real_table.query(i, type="view")["event"] for i in (0, 2, 3)]
         for event in first:
             assert fp in [p["fingerprint"] for p in event["offline"]]
             assert event["view"]["session"]["phase"] == "play"
-            assert event["view"]["session"]["waiting_for"] == [1]      # only place 1 is awaited
+            assert event["view"]["session"]["waiting_for"] == [1]  # only place 1 is awaited
         time.sleep(max(0.0, STOPPED_S - 1.0 - (time.monotonic() - stopped)))
         for before, i in zip(first, (0, 2, 3), strict=True):
             event = real_table.query(i, type="view")["event"]
             assert fp in [p["fingerprint"] for p in event["offline"]]
             assert event["view"]["session"]["waiting_for"] == [1]
-            assert event["view"]["step"] == before["view"]["step"]   # it did not move on
+            assert event["view"]["step"] == before["view"]["step"]  # it did not move on
             assert event["view"]["state"] == before["view"]["state"]
     finally:
         time.sleep(max(0.0, STOPPED_S - (time.monotonic() - stopped)))
@@ -225,8 +237,7 @@ def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTab
     _finish(real_table, seats, 90)
 
 
-def test_four_daemons_play_an_mcr_hand_without_flowers_on_the_fair_deck(
-        tmp_path: Path) -> None:
+def test_four_daemons_play_an_mcr_hand_without_flowers_on_the_fair_deck(tmp_path: Path) -> None:
     """The MCR option ``{"rules": {"flowers": false}}`` at four real daemons on the fair,
     masked deck: every seat agreed on it in the signed Open, dealt and audited the 136-tile
     wall, and no seat ever laid out a flower; the transcript verifies as an observer."""
@@ -247,7 +258,8 @@ def test_four_daemons_play_an_mcr_hand_without_flowers_on_the_fair_deck(
         # the lobby data says so, in the one wording every frontend shows (issue 24)
         listed = [table.query(i, type="tables")["tables"] for i in range(4)]
         assert [(t[0]["flowers"], t[0]["rules_label"]) for t in listed] == [
-            (False, "MCR, no flowers")] * 4
+            (False, "MCR, no flowers")
+        ] * 4
         for view in views:
             assert all(p["flowers"] == [] for p in view["players"]), view["players"]
             assert view["result"]["audit"] == "ok"

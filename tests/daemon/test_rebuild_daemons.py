@@ -29,9 +29,11 @@ def _paused_mid_hand(table: RealTable, seats: list[BotSeat], timeout: float) -> 
     deadline = time.monotonic() + timeout
     while not seats[VICTIM].paused.is_set():
         victim = seats[VICTIM]
-        assert victim.is_alive(), (f"the victim's bot stopped before it paused: error "
-                                   f"{victim.error!r}, hand over {victim.finished}, "
-                                   f"{victim.actions} actions")
+        assert victim.is_alive(), (
+            f"the victim's bot stopped before it paused: error "
+            f"{victim.error!r}, hand over {victim.finished}, "
+            f"{victim.actions} actions"
+        )
         assert time.monotonic() < deadline, "the hand never got going"
         time.sleep(0.05)
     view = table.query(VICTIM, type="view")["event"]["view"]
@@ -50,8 +52,11 @@ def _seen_by_others(table: RealTable, timeout: float) -> list[str]:
     """What the other seats' views say while the victim rebuilds (their phase_detail)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        details = [table.query(i, type="view")["event"]["view"].get("phase_detail", "")
-                   for i in range(4) if i != VICTIM]
+        details = [
+            table.query(i, type="view")["event"]["view"].get("phase_detail", "")
+            for i in range(4)
+            if i != VICTIM
+        ]
         if any("rebuilding its table from the others" in d for d in details):
             return details
         time.sleep(0.05)
@@ -75,7 +80,8 @@ def _finished_alike(table: RealTable, seats: list[BotSeat]) -> list[dict[str, An
 
 @pytest.mark.parametrize("deck", ["masked", "practice"])
 def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_completes(
-        tmp_path: Path, deck: str) -> None:
+    tmp_path: Path, deck: str
+) -> None:
     table = RealTable(tmp_path, "mcr", deck)
     try:
         table.open()
@@ -91,7 +97,7 @@ def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_complete
         assert details, "no other seat said the victim rebuilds"
         events = _finished_alike(table, seats)
         kept = victim.data_dir / "tables" / f"set-aside-{table.table}"
-        assert (kept / RECORDS).read_bytes() == flipped.data      # kept byte for byte
+        assert (kept / RECORDS).read_bytes() == flipped.data  # kept byte for byte
         reason = (kept / "set-aside.txt").read_text()
         assert reason.startswith(f"records.log record {middle} at byte {at:,}: checksum")
         assert "rebuilt from the other seats" in reason
@@ -105,7 +111,8 @@ def test_a_flipped_byte_mid_log_is_rebuilt_from_the_peers_and_the_match_complete
 
 
 def test_a_deleted_data_folder_is_rebuilt_from_the_peers_and_the_match_completes(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Seat 2's tables folder is deleted mid-hand (its identity key kept, as on a new laptop
     with the key restored): told one peer's address, its daemon is offered the table back,
     rebuilds it from the three others and the hand completes on the fair deck."""
@@ -127,14 +134,16 @@ def test_a_deleted_data_folder_is_rebuilt_from_the_peers_and_the_match_completes
         listed: Any = table.query(VICTIM, type="tables")
         assert [(t["table"], t["name"]) for t in listed["tables"]] == [(table.table, "real")]
         assert "rebuilt this table from the other seats' copies" in " ".join(
-            events[VICTIM]["problems"])
+            events[VICTIM]["problems"]
+        )
         assert "Traceback" not in victim.log.read_text()
     finally:
         table.close()
 
 
 def test_a_seat_resumed_from_an_older_copy_learns_its_last_number_and_never_signs_twice(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Seat 2's records are put back to an older copy (a restored backup) after it has
     signed more: resumed, it asks the others for the last number it used before it signs
     again, finds they hold later messages of its own, sets the older copy aside and rebuilds
@@ -167,7 +176,7 @@ def test_a_seat_resumed_from_an_older_copy_learns_its_last_number_and_never_sign
         events = _finished_alike(table, seats)
         problems = [" ".join(e["problems"]) for e in events]
         assert not any("equivocat" in p.lower() for p in problems), problems
-        reason = (victim.data_dir / "tables" / f"set-aside-{table.table}" / "set-aside.txt")
+        reason = victim.data_dir / "tables" / f"set-aside-{table.table}" / "set-aside.txt"
         assert "an older copy of the table" in reason.read_text()
         assert "Traceback" not in victim.log.read_text()
     finally:

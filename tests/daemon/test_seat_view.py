@@ -28,6 +28,7 @@ def test_seat_view_is_plain_and_names_whom_we_wait_for() -> None:
         assert len(packed) < 20_000
         s = h.sessions[1]
         assert view["session"]["waiting_for"] == sorted(
-            int(p) for p in s.awaiting if p not in s.inputs)
+            int(p) for p in s.awaiting if p not in s.inputs
+        )
         if s.me in s.awaiting and s.me not in s.inputs:
             assert view["legal_actions"]

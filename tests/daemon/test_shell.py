@@ -29,34 +29,59 @@ from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
 PORT = SessionPort.of(cast(SessionModule, toy_session))
 
 
-def make_daemon(base: Path, i: int, force_tcp: bool = False, *,
-                session: SessionModule | SessionPort = PORT, first_identity: int = 100
-                ) -> Daemon:
+def make_daemon(
+    base: Path,
+    i: int,
+    force_tcp: bool = False,
+    *,
+    session: SessionModule | SessionPort = PORT,
+    first_identity: int = 100,
+) -> Daemon:
     """Daemon ``i`` of a test, in ``base/d<i>``, on loopback, the toy session unless
     ``session`` names another (tests/daemon/test_events.py: the real one)."""
     data = base / f"d{i}"
-    return Daemon(identity(first_identity + i), Paths(data, data / "run"), session,
-                  name=f"p{i}", host="127.0.0.1", listen_port=0, mdns=False,
-                  force_tcp_api=force_tcp)
+    return Daemon(
+        identity(first_identity + i),
+        Paths(data, data / "run"),
+        session,
+        name=f"p{i}",
+        host="127.0.0.1",
+        listen_port=0,
+        mdns=False,
+        force_tcp_api=force_tcp,
+    )
 
 
 async def call(d: Daemon, **request: Any) -> dict[str, Any]:
     return await requests.handle(d, {"v": API_VERSION, **request})
 
 
-async def join(d: Daemon, host: Daemon, table: str, code: str | None = None
-               ) -> dict[str, Any]:
-    return await call(d, type="join", table=table, host="127.0.0.1",
-                      port=host.transport.port, public_key=host.identity.public_key.hex(),
-                      code=code)
+async def join(d: Daemon, host: Daemon, table: str, code: str | None = None) -> dict[str, Any]:
+    return await call(
+        d,
+        type="join",
+        table=table,
+        host="127.0.0.1",
+        port=host.transport.port,
+        public_key=host.identity.public_key.hex(),
+        code=code,
+    )
 
 
-def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]],
-        force_tcp: bool = False, *, session: SessionModule | SessionPort = PORT,
-        first_identity: int = 100) -> None:
+def run(
+    base: Path,
+    n: int,
+    body: Callable[[list[Daemon]], Awaitable[None]],
+    force_tcp: bool = False,
+    *,
+    session: SessionModule | SessionPort = PORT,
+    first_identity: int = 100,
+) -> None:
     async def main() -> None:
-        daemons = [make_daemon(base, i, force_tcp, session=session,
-                               first_identity=first_identity) for i in range(n)]
+        daemons = [
+            make_daemon(base, i, force_tcp, session=session, first_identity=first_identity)
+            for i in range(n)
+        ]
         try:
             for d in daemons:
                 await d.start()
@@ -64,21 +89,26 @@ def run(base: Path, n: int, body: Callable[[list[Daemon]], Awaitable[None]],
         finally:
             for d in daemons:
                 await d.close()
+
     asyncio.run(asyncio.wait_for(main(), time_limit(60)))
 
 
-def apply_and_send(rt: TableRuntime, step: Any, key: bytes,
-                   send: Callable[[bytes, bytes], None]) -> None:
+def apply_and_send(
+    rt: TableRuntime, step: Any, key: bytes, send: Callable[[bytes, bytes], None]
+) -> None:
     """``rt.apply`` on an event loop, then wait for its sends (held until the fsync, which
     runs off the loop: daemon/durable.py)."""
+
     async def body() -> None:
         rt.apply(PORT, step, key, send)
         await rt.drained()
+
     asyncio.run(body())
 
 
-def test_persist_is_fsynced_before_any_message_is_sent(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_persist_is_fsynced_before_any_message_is_sent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     order: list[str] = []
     real_fsync = os.fsync
 
@@ -90,14 +120,22 @@ def test_persist_is_fsynced_before_any_message_is_sent(tmp_path: Path,
     monkeypatch.setattr(os, "fdatasync", fsync, raising=False)  # the log uses it if there
     me = identity(1)
     others = [identity(i).public_key for i in (2, 3, 4)]
-    rt = TableRuntime(b"t" * 16, "t", "mcr", me.public_key, False, None,
-                      {k: ("127.0.0.1", 1) for k in (me.public_key, *others)})
+    rt = TableRuntime(
+        b"t" * 16,
+        "t",
+        "mcr",
+        me.public_key,
+        False,
+        None,
+        {k: ("127.0.0.1", 1) for k in (me.public_key, *others)},
+    )
     rt.log = TableLog.open(tmp_path / "records.log")
     step = toy_session.new_table(me.private_key, "t", "mcr", "me", {}, b"", 0.0)
     apply_and_send(rt, step, me.public_key, lambda key, payload: order.append("send"))
     session = step.session
-    for key in others:   # seat the three others through the host's own session
+    for key in others:  # seat the three others through the host's own session
         from dataclasses import replace
+
         session = replace(session, seats=(*session.seats, key))
     order.clear()
     play = toy_session.local_action(session, {"action": "play"}, 0.0)
@@ -111,6 +149,7 @@ def test_restart_resumes_every_table(tmp_path: Path) -> None:
     async def first(ds: list[Daemon]) -> None:
         made = await call(ds[0], type="create", name="north", rules="american")
         assert made["ok"]
+
     run(tmp_path, 1, first)
 
     async def second(ds: list[Daemon]) -> None:
@@ -118,6 +157,7 @@ def test_restart_resumes_every_table(tmp_path: Path) -> None:
         assert [t["name"] for t in listed["tables"]] == ["north"]
         view = (await call(ds[0], type="view", table="north"))["event"]["view"]
         assert view["seat"] == 0 and view["seated"] == 1
+
     run(tmp_path, 1, second)
 
 
@@ -132,12 +172,14 @@ def test_private_table_wrong_code_refused_right_code_admitted(tmp_path: Path) ->
         with pytest.raises(ApiError, match="private"):
             await join(guest, host, made["table"], code=None)
         assert (await join(guest, host, made["table"], code=code.lower()))["ok"]
-        assert await wait_for(lambda: guest.tables[bytes.fromhex(made["table"])].session
-                              is not None)
+        assert await wait_for(
+            lambda: guest.tables[bytes.fromhex(made["table"])].session is not None
+        )
         assert len(host.tables[bytes.fromhex(made["table"])].members) == 2
         # the host's lobby shows the code while places are free; a joiner never has it
         assert (await call(host, type="view", table="club"))["event"]["code"] == code
         assert "code" not in (await call(guest, type="view", table=made["table"]))["event"]
+
     run(tmp_path, 2, body)
 
 
@@ -148,11 +190,11 @@ def test_a_full_table_is_refused_with_reason(tmp_path: Path) -> None:
             assert (await join(d, ds[0], made["table"]))["ok"]
         with pytest.raises(ApiError, match="is full"):
             await join(ds[4], ds[0], made["table"])
+
     run(tmp_path, 5, body)
 
 
-def test_seat_request_gives_the_place_held_and_refuses_another_with_reason(
-        tmp_path: Path) -> None:
+def test_seat_request_gives_the_place_held_and_refuses_another_with_reason(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         host, guest = ds
         made = await call(host, type="create", name="seats", rules="mcr")
@@ -168,14 +210,15 @@ def test_seat_request_gives_the_place_held_and_refuses_another_with_reason(
             await call(guest, type="seat", table=table, seat=3)
         with pytest.raises(ApiError, match="must be a place 0-3"):
             await call(guest, type="seat", table=table, seat="north")
-        assert rt.place == 1                      # a refused request changed nothing
+        assert rt.place == 1  # a refused request changed nothing
+
     run(tmp_path, 2, body)
 
 
 def test_fuzzed_local_api_requests_are_refused_without_state_change(tmp_path: Path) -> None:
     n = fuzz_count()
     got = asyncio.run(asyncio.wait_for(fuzz.local_api(tmp_path, PORT, n), time_limit(60)))
-    assert got.refused_replies == n     # every one answered ok: false with an error
+    assert got.refused_replies == n  # every one answered ok: false with an error
     assert got.counted >= n
     assert got.view_unchanged
     assert got.tables_unchanged
@@ -192,17 +235,18 @@ def test_tcp_fallback_needs_the_token(tmp_path: Path) -> None:
         try:
             await sock.send(msgpack.packb({"v": 1, "type": "status", "id": 1}))
             assert "token" in msgpack.unpackb(await sock.recv())["error"]
-            await sock.send(msgpack.packb({"v": 1, "type": "status", "id": 2,
-                                           "token": d.api.token}))
+            await sock.send(
+                msgpack.packb({"v": 1, "type": "status", "id": 2, "token": d.api.token})
+            )
             assert msgpack.unpackb(await sock.recv())["ok"] is True
         finally:
             sock.close(0)
             ctx.destroy(0)
+
     run(tmp_path, 1, body, force_tcp=True)
 
 
-def test_bad_signatures_replays_and_junk_from_a_seated_peer_change_nothing(
-        tmp_path: Path) -> None:
+def test_bad_signatures_replays_and_junk_from_a_seated_peer_change_nothing(tmp_path: Path) -> None:
     n = fuzz_count()
 
     async def body(ds: list[Daemon]) -> None:
@@ -219,16 +263,15 @@ def test_bad_signatures_replays_and_junk_from_a_seated_peer_change_nothing(
         rng = random.Random(5)
         for i in range(n):
             payload = rng.choice(valid)
-            if i % 3 == 0:       # a flipped byte: bad signature or malformed
+            if i % 3 == 0:  # a flipped byte: bad signature or malformed
                 data = bytearray(payload)
                 data[rng.randrange(len(data))] ^= 0xFF
                 payload = bytes(data)
             elif i % 3 == 1:
                 payload = rng.randbytes(rng.randrange(1, 120))
             # i % 3 == 2: a replay of a message the host already has
-            for _ in range(500):      # bounded: the queue drains within seconds
-                if guest.transport.send(host.identity.public_key,
-                                        TableMessage(table_id, payload)):
+            for _ in range(500):  # bounded: the queue drains within seconds
+                if guest.transport.send(host.identity.public_key, TableMessage(table_id, payload)):
                     break
                 await asyncio.sleep(0.01)
             else:
@@ -239,13 +282,16 @@ def test_bad_signatures_replays_and_junk_from_a_seated_peer_change_nothing(
         assert toy_session.seat_view(rt.session) == before
         assert (len(rt.log.records) if rt.log else 0) == records
         assert rt.problems, "bad messages are reported"
+
     run(tmp_path, 2, body)
 
 
-def test_received_records_are_synced_before_the_next_send(tmp_path: Path,
-                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_received_records_are_synced_before_the_next_send(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     order: list[str] = []
     real_fsync = os.fsync
+
     def fsync(fd: int) -> None:
         order.append("fsync")
         real_fsync(fd)
@@ -253,17 +299,26 @@ def test_received_records_are_synced_before_the_next_send(tmp_path: Path,
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "fdatasync", fsync, raising=False)  # the log uses it if there
     me = identity(1)
-    rt = TableRuntime(b"t" * 16, "t", "mcr", me.public_key, False, None,
-                      {me.public_key: ("127.0.0.1", 1), identity(2).public_key: ("h", 1)})
+    rt = TableRuntime(
+        b"t" * 16,
+        "t",
+        "mcr",
+        me.public_key,
+        False,
+        None,
+        {me.public_key: ("127.0.0.1", 1), identity(2).public_key: ("h", 1)},
+    )
     rt.log = TableLog.open(tmp_path / "records.log")
-    quiet = toy_session.Step(toy_session.Session(me.private_key, me.public_key),
-                             persist=(b"received",))
+    quiet = toy_session.Step(
+        toy_session.Session(me.private_key, me.public_key), persist=(b"received",)
+    )
     apply_and_send(rt, quiet, me.public_key, lambda key, payload: order.append("send"))
-    assert order == []                       # nothing sent: no need to wait for the disk
-    loud = toy_session.Step(quiet.session, outgoing=(toy_session.Outgoing(None, b"m"),),
-                            persist=(b"mine",))
+    assert order == []  # nothing sent: no need to wait for the disk
+    loud = toy_session.Step(
+        quiet.session, outgoing=(toy_session.Outgoing(None, b"m"),), persist=(b"mine",)
+    )
     apply_and_send(rt, loud, me.public_key, lambda key, payload: order.append("send"))
-    assert order == ["fsync", "send"]        # both records durable before the send
+    assert order == ["fsync", "send"]  # both records durable before the send
     rt.log.close()
     assert TableLog.open(tmp_path / "records.log").records == (b"received", b"mine")
 
@@ -277,17 +332,18 @@ def test_manual_peer_tables_are_listed_and_joinable_without_mdns(tmp_path: Path)
         try:
             assert await wait_for(lambda: bool(guest.manual_tables))
             seen = (await call(guest, type="tables"))["seen"]
-            assert [(t["name"], t["free"], t["host"]) for t in seen] == [
-                ("venue", 3, "127.0.0.1")]
+            assert [(t["name"], t["free"], t["host"]) for t in seen] == [("venue", 3, "127.0.0.1")]
             assert (await call(guest, type="join", table="venue"))["ok"]
             assert (await call(guest, type="view", table=made["table"]))["ok"]
         finally:
             task.cancel()
+
     run(tmp_path, 2, body)
 
 
 def test_a_peer_table_without_flowers_is_listed_as_such_through_the_key_beacon(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Where multicast is blocked the key beacon is all a joiner sees of a table: it carries
     the flowers option (a sixth item an older daemon ignores), so `fourwinds tables` says
     "MCR, no flowers" for a --peer table as it does for an announced one."""
@@ -295,21 +351,28 @@ def test_a_peer_table_without_flowers_is_listed_as_such_through_the_key_beacon(
 
     async def body(ds: list[Daemon]) -> None:
         host, guest = ds
-        await call(host, type="create", name="bare", rules="mcr",
-                   options={"rules": {"flowers": False}})
+        await call(
+            host, type="create", name="bare", rules="mcr", options={"rules": {"flowers": False}}
+        )
         await call(host, type="create", name="full", rules="mcr")
         beacon = await guest.transport.fetch_key("127.0.0.1", host.transport.port)
         assert sorted((n, f) for n, _, _, f in beacon.details.values()) == [
-            ("bare", False), ("full", True)]
+            ("bare", False),
+            ("full", True),
+        ]
         task = asyncio.create_task(guest._probe("127.0.0.1", host.transport.port))
         try:
-            assert await wait_for(lambda: len(guest.manual_tables.get(
-                f"127.0.0.1:{host.transport.port}", [])) == 2)
+            assert await wait_for(
+                lambda: len(guest.manual_tables.get(f"127.0.0.1:{host.transport.port}", [])) == 2
+            )
             seen = (await call(guest, type="tables"))["seen"]
             assert sorted((t["name"], t["flowers"], t["rules_label"]) for t in seen) == [
-                ("bare", False, "MCR, no flowers"), ("full", True, "MCR")]
+                ("bare", False, "MCR, no flowers"),
+                ("full", True, "MCR"),
+            ]
         finally:
             task.cancel()
+
     run(tmp_path, 2, body, session=cast(SessionModule, real_session))
 
 
@@ -322,11 +385,11 @@ def test_peer_that_is_not_a_daemon_is_a_clear_error(tmp_path: Path) -> None:
             assert "no fourwinds daemon answered" in d.manual_seen["127.0.0.1:9"]["error"]
         finally:
             task.cancel()
+
     run(tmp_path, 1, body)
 
 
-def test_announced_table_of_another_version_or_full_is_refused_with_reason(
-        tmp_path: Path) -> None:
+def test_announced_table_of_another_version_or_full_is_refused_with_reason(tmp_path: Path) -> None:
     from fourwinds.daemon.discovery import Discovered
     from fourwinds.daemon.mdns import Discovery
 
@@ -334,10 +397,20 @@ def test_announced_table_of_another_version_or_full_is_refused_with_reason(
         d = ds[0]
         found = Discovery(d.identity.public_key, "me", d.transport.port)
         other = identity(50).public_key
+
         def offer(name: str, free: int, version: int) -> Discovered:
-            return Discovered(table_id=name[0].encode() * 16, table=name, rules="mcr",
-                              free=free, private=False, version=version, fingerprint="x",
-                              public_key=other, host="127.0.0.1", port=1)
+            return Discovered(
+                table_id=name[0].encode() * 16,
+                table=name,
+                rules="mcr",
+                free=free,
+                private=False,
+                version=version,
+                fingerprint="x",
+                public_key=other,
+                host="127.0.0.1",
+                port=1,
+            )
 
         found.seen = {"old": offer("old", 3, 0), "full": offer("full", 0, 1)}
         d.discovery = found
@@ -348,4 +421,5 @@ def test_announced_table_of_another_version_or_full_is_refused_with_reason(
         with pytest.raises(ApiError, match="is full"):
             await call(d, type="join", table="full")
         d.discovery = None
+
     run(tmp_path, 1, body)

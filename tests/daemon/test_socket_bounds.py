@@ -53,20 +53,22 @@ def test_the_largest_frames_of_real_matches_are_far_under_the_bound() -> None:
         assert sizes.messages > 400, sizes
         assert 4 * sizes.largest_frame <= MAX_FRAME, sizes
         assert 0 < sizes.largest_view <= 8 * 1024, sizes
-    assert american.open_frame > 9000, american     # the card travels in the Open
+    assert american.open_frame > 9000, american  # the card travels in the Open
 
 
 def test_a_card_too_big_for_the_peers_sockets_is_refused_when_the_table_is_made() -> None:
     """An Open over MAX_PAYLOAD would close the connection of every joiner that it is sent
     to (and be sent again at every catch-up): the create is refused with the reason."""
     card = (CARDS / "house.card").read_text(encoding="utf-8")
-    made = real_session.new_table(bytes(range(32)), "t", "american", "me",
-                                  {"card_text": card}, bytes(32), 0.0)
+    made = real_session.new_table(
+        bytes(range(32)), "t", "american", "me", {"card_text": card}, bytes(32), 0.0
+    )
     assert made.outgoing and len(made.outgoing[0].payload) <= MAX_PAYLOAD
     padded = card + "\n".join("# " + "x" * 70 for _ in range(MAX_PAYLOAD // 72 + 1))
     with pytest.raises(LocalProtocolError, match=r"Open would be .* bytes, over"):
-        real_session.new_table(bytes(range(32)), "t", "american", "me",
-                               {"card_text": padded}, bytes(32), 0.0)
+        real_session.new_table(
+            bytes(range(32)), "t", "american", "me", {"card_text": padded}, bytes(32), 0.0
+        )
 
 
 # -- the options on every socket -----------------------------------------------------------
@@ -85,13 +87,18 @@ def test_every_peer_facing_socket_has_a_size_limit_and_bounded_queues() -> None:
             assert (beacon.rcvhwm, beacon.sndhwm) == (BEACON_HWM, BEACON_HWM)
             dealer = pair.a._links[pair.b_id.public_key].dealer
             assert (dealer.maxmsgsize, dealer.rcvhwm, dealer.sndhwm) == (
-                DEALER_MAX_IN, 1, LINK_SNDHWM)
+                DEALER_MAX_IN,
+                1,
+                LINK_SNDHWM,
+            )
             # and no socket keeps libzmq's defaults (no size limit, 1,000 a queue)
             for sock in (router, beacon, dealer):
-                size, rcv, snd = (sock.getsockopt(o) for o in (
-                    zmq.MAXMSGSIZE, zmq.RCVHWM, zmq.SNDHWM))
+                size, rcv, snd = (
+                    sock.getsockopt(o) for o in (zmq.MAXMSGSIZE, zmq.RCVHWM, zmq.SNDHWM)
+                )
                 assert isinstance(size, int) and isinstance(rcv, int) and isinstance(snd, int)
                 assert size > 0 and rcv < 1000 and snd < 10000
+
     asyncio.run(asyncio.wait_for(body(), time_limit(20)))
 
 
@@ -106,24 +113,34 @@ def test_the_local_api_socket_has_its_own_bounds(tmp_path: Path) -> None:
             sock = server._socket
             assert sock is not None
             assert (sock.maxmsgsize, sock.rcvhwm, sock.sndhwm) == (
-                MAX_REQUEST, API_RCVHWM, API_SNDHWM)
+                MAX_REQUEST,
+                API_RCVHWM,
+                API_SNDHWM,
+            )
         finally:
             await server.close()
+
     asyncio.run(body())
 
 
 def test_a_frame_over_the_limit_is_never_sent_to_a_peer() -> None:
     """The peer would close our connection for it (and a queued one would do it again after
     every reconnect): ``send_raw`` refuses it, and the link still works."""
+
     async def body() -> None:
         async with Pair() as pair:
             pair.a.connect(pair.b_id.public_key, LOOPBACK, pair.b.port)
             assert not pair.a.send_raw(pair.b_id.public_key, b"\x00" * (MAX_FRAME + 1))
             pair.a.send(pair.b_id.public_key, TableMessage(b"t" * 16, b"x" * MAX_PAYLOAD))
-            assert await wait_for(lambda: any(
-                isinstance(f, TableMessage) and len(f.payload) == MAX_PAYLOAD
-                for _, f in pair.got), timeout=8)
+            assert await wait_for(
+                lambda: any(
+                    isinstance(f, TableMessage) and len(f.payload) == MAX_PAYLOAD
+                    for _, f in pair.got
+                ),
+                timeout=8,
+            )
             assert not any(k.startswith("socket:") for k in pair.b.refused), pair.b.refused
+
     asyncio.run(asyncio.wait_for(body(), time_limit(20)))
 
 
@@ -131,8 +148,9 @@ def test_a_frame_over_the_limit_is_never_sent_to_a_peer() -> None:
 
 
 @pytest.fixture
-def host(tmp_path: Path) -> Iterator[tuple[DaemonProcess, bytes, str, Stranger,
-                                            zmq.Context[zmq.Socket[bytes]]]]:
+def host(
+    tmp_path: Path,
+) -> Iterator[tuple[DaemonProcess, bytes, str, Stranger, zmq.Context[zmq.Socket[bytes]]]]:
     daemon = DaemonProcess(tmp_path / "host", "host")
     ctx: zmq.Context[zmq.Socket[bytes]] = zmq.Context()
     start_all([daemon])
@@ -178,8 +196,8 @@ def _until(predicate: Callable[[], bool], timeout: float) -> bool:
 
 @pytest.mark.slow
 def test_frames_over_the_limit_close_the_connection_and_are_never_read(
-        host: tuple[DaemonProcess, bytes, str, Stranger, zmq.Context[zmq.Socket[bytes]]]
-        ) -> None:
+    host: tuple[DaemonProcess, bytes, str, Stranger, zmq.Context[zmq.Socket[bytes]]],
+) -> None:
     """A seated member's 240 KB frames (within the limit of issue 15, 256 KiB): libzmq
     closes its connection at each one's header; none is read, decoded or counted as a frame,
     and the daemon's memory does not hold them."""
@@ -201,8 +219,8 @@ def test_frames_over_the_limit_close_the_connection_and_are_never_read(
 
 @pytest.mark.slow
 def test_frames_at_the_limit_wait_in_a_bounded_queue(
-        host: tuple[DaemonProcess, bytes, str, Stranger, zmq.Context[zmq.Socket[bytes]]]
-        ) -> None:
+    host: tuple[DaemonProcess, bytes, str, Stranger, zmq.Context[zmq.Socket[bytes]]],
+) -> None:
     """2,000 nested frames just under MAX_FRAME from a seated member and a guest, each costly
     to decode: what waits for the daemon is at most PEER_RCVHWM frames a connection, so its
     resident memory stays within 20 MB of where it was all along (it grew by hundreds of MB
@@ -221,8 +239,11 @@ def test_frames_at_the_limit_wait_in_a_bounded_queue(
     assert sent >= 1500
 
     def counted() -> int:
-        return sum(v for k, v in _refused(daemon).items()
-                   if k.startswith("frame:") or k == Refusal.GUEST_RATE.value)
+        return sum(
+            v
+            for k, v in _refused(daemon).items()
+            if k.startswith("frame:") or k == Refusal.GUEST_RATE.value
+        )
 
     assert _until(lambda: counted() >= 1000, time_limit(60)), _refused(daemon)
     peak = sampler.stop()

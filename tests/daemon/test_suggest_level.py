@@ -28,6 +28,6 @@ def test_suggest_passes_the_level_and_refuses_an_unknown_one() -> None:
     d = _daemon(calls)
     asyncio.run(requests._suggest(d, {"type": "suggest", "table": "t"}))
     asyncio.run(requests._suggest(d, {"type": "suggest", "table": "t", "level": "strong"}))
-    assert calls == [(), (BotLevel.STRONG,)]   # normal: the call of before the levels
+    assert calls == [(), (BotLevel.STRONG,)]  # normal: the call of before the levels
     with pytest.raises(ApiError, match="unknown bot level 'hard'"):
         asyncio.run(requests._suggest(d, {"type": "suggest", "table": "t", "level": "hard"}))

@@ -23,8 +23,15 @@ REAL = cast(SessionModule, real_session)
 
 def real_daemon(base: Path, i: int) -> Daemon:
     data = base / f"r{i}"
-    return Daemon(identity(200 + i), Paths(data, data / "run"), REAL, name=f"r{i}",
-                  host="127.0.0.1", listen_port=0, mdns=False)
+    return Daemon(
+        identity(200 + i),
+        Paths(data, data / "run"),
+        REAL,
+        name=f"r{i}",
+        host="127.0.0.1",
+        listen_port=0,
+        mdns=False,
+    )
 
 
 def test_suggest_is_one_of_the_legal_actions_and_acting_on_it_plays_on(tmp_path: Path) -> None:
@@ -35,8 +42,13 @@ def test_suggest_is_one_of_the_legal_actions_and_acting_on_it_plays_on(tmp_path:
         try:
             for d in ds:
                 await d.start()
-            made = await call(ds[0], type="create", name="hint", rules="mcr",
-                              options={"hands": 1, "deck": "practice"})
+            made = await call(
+                ds[0],
+                type="create",
+                name="hint",
+                rules="mcr",
+                options={"hands": 1, "deck": "practice"},
+            )
             table = made["table"]
             for d in ds[1:]:
                 assert (await join(d, ds[0], table))["ok"]
@@ -65,8 +77,14 @@ def test_suggest_is_one_of_the_legal_actions_and_acting_on_it_plays_on(tmp_path:
         assert found["step"] == event["view"]["step"]
         assert found["action"] in event["legal_actions"]
         assert (await call(d, type="suggest", table=table))["suggestion"] == found
-        done = await call(d, type="act", table=table, action=found["action"]["id"],
-                          expected=found["action"], tiles=found["tiles"])
+        done = await call(
+            d,
+            type="act",
+            table=table,
+            action=found["action"]["id"],
+            expected=found["action"],
+            tiles=found["tiles"],
+        )
         assert done["ok"], done
         seen[found["action"]["type"]] += 1
         return True
@@ -76,12 +94,11 @@ def test_suggest_is_one_of_the_legal_actions_and_acting_on_it_plays_on(tmp_path:
     assert seen["discard"] >= 8
 
 
-def test_suggest_is_null_without_bots_and_refused_for_an_unknown_table(tmp_path: Path
-                                                                      ) -> None:
+def test_suggest_is_null_without_bots_and_refused_for_an_unknown_table(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         made = await call(ds[0], type="create", name="toy", rules="mcr")
         answer = await call(ds[0], type="suggest", table=made["table"])
-        assert answer == {"ok": True, "suggestion": None}   # the toy session has no bots
+        assert answer == {"ok": True, "suggestion": None}  # the toy session has no bots
         with pytest.raises(ApiError, match="nosuch"):
             await call(ds[0], type="suggest", table="nosuch")
 

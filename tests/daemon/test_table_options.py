@@ -11,29 +11,29 @@ from fourwinds.protocol.table.wire import WireError
 
 
 def test_options_map_to_table_options() -> None:
-    options = table_options({"call_window": 2, "hands": 1, "deck": "masked",
-                             "auto_pass": False})
-    assert options == TableOptions(call_window=2.0, hands=1, deck=DeckKind.MASKED,
-                                   auto_pass=False)
+    options = table_options({"call_window": 2, "hands": 1, "deck": "masked", "auto_pass": False})
+    assert options == TableOptions(call_window=2.0, hands=1, deck=DeckKind.MASKED, auto_pass=False)
     assert table_options({}).auto_pass is True
 
 
-@pytest.mark.parametrize(("options", "reason"), [
-    ({"auto_pass": 1}, "auto_pass must be true or false"),
-    ({"deck": "marked"}, "deck must be one of"),
-    ({"hands": -1}, "hands must be a whole number from 0 to 64"),
-    ({"hands": 1.5}, "hands must be a whole number"),
-    ({"call_window": float("nan")}, "call_window must be a number of seconds from 0.1 to 3600"),
-    ({"next_window": float("inf")}, "next_window must be a number of seconds from 0 to 3600"),
-    ({"next_window": -1}, "next_window must be"),
-    ({"turn_window": 3601}, "turn_window must be a number of seconds from 0 to 3600"),
-    ({"charleston_window": 0}, "charleston_window must be a number of seconds from 0.1"),
-    ({"next_window": "60"}, "next_window must be a number of seconds"),
-    ({"stall_after": True}, "stall_after must be a number of seconds"),
-    ({"speed": 3}, "unknown table option 'speed'"),
-])
-def test_bad_options_are_refused_with_the_reason(options: dict[str, object],
-                                                 reason: str) -> None:
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"auto_pass": 1}, "auto_pass must be true or false"),
+        ({"deck": "marked"}, "deck must be one of"),
+        ({"hands": -1}, "hands must be a whole number from 0 to 64"),
+        ({"hands": 1.5}, "hands must be a whole number"),
+        ({"call_window": float("nan")}, "call_window must be a number of seconds from 0.1 to 3600"),
+        ({"next_window": float("inf")}, "next_window must be a number of seconds from 0 to 3600"),
+        ({"next_window": -1}, "next_window must be"),
+        ({"turn_window": 3601}, "turn_window must be a number of seconds from 0 to 3600"),
+        ({"charleston_window": 0}, "charleston_window must be a number of seconds from 0.1"),
+        ({"next_window": "60"}, "next_window must be a number of seconds"),
+        ({"stall_after": True}, "stall_after must be a number of seconds"),
+        ({"speed": 3}, "unknown table option 'speed'"),
+    ],
+)
+def test_bad_options_are_refused_with_the_reason(options: dict[str, object], reason: str) -> None:
     with pytest.raises(LocalProtocolError, match=reason):
         table_options(options)
 
@@ -54,8 +54,14 @@ def test_the_next_window_and_the_longer_call_window() -> None:
 def test_options_wire_round_trip_with_the_older_forms() -> None:
     """9 items now; the 8-item form (before the next window) reads as "no wait at the
     hand's end" and encodes back exactly; the 7-item form also turns auto_pass off."""
-    options = TableOptions(call_window=5, next_window=0, hands=3, deck=DeckKind.MASKED,
-                           rules=(("hot_wall", True),), auto_pass=False)
+    options = TableOptions(
+        call_window=5,
+        next_window=0,
+        hands=3,
+        deck=DeckKind.MASKED,
+        rules=(("hot_wall", True),),
+        auto_pass=False,
+    )
     wire = options.to_wire()
     assert len(wire) == 9 and wire[8] == 0
     assert TableOptions.from_wire(wire) == options
@@ -67,13 +73,16 @@ def test_options_wire_round_trip_with_the_older_forms() -> None:
     assert seven.auto_pass is False and seven.next_window is None
 
 
-@pytest.mark.parametrize(("wire", "reason"), [
-    ([*TableOptions().to_wire(), 1], "options"),
-    (TableOptions().to_wire()[:6], "expected 9 or 10 items, got 6"),
-    ([*TableOptions().to_wire()[:8], -1], "options.next_window"),
-    ([*TableOptions().to_wire()[:8], float("nan")], "options.next_window"),
-    ([*TableOptions().to_wire()[:8], "60"], "options.next_window: expected a number"),
-])
+@pytest.mark.parametrize(
+    ("wire", "reason"),
+    [
+        ([*TableOptions().to_wire(), 1], "options"),
+        (TableOptions().to_wire()[:6], "expected 9 or 10 items, got 6"),
+        ([*TableOptions().to_wire()[:8], -1], "options.next_window"),
+        ([*TableOptions().to_wire()[:8], float("nan")], "options.next_window"),
+        ([*TableOptions().to_wire()[:8], "60"], "options.next_window: expected a number"),
+    ],
+)
 def test_bad_wire_options_are_refused(wire: list[object], reason: str) -> None:
     with pytest.raises(WireError, match=reason):
         TableOptions.from_wire(wire)
@@ -85,29 +94,40 @@ def test_the_rule_sets_own_options_travel_as_sorted_pairs() -> None:
     assert table_options({}).rules == ()
 
 
-@pytest.mark.parametrize(("rules", "reason"), [
-    ([["flowers", False]], "option rules must be a map"),
-    ({"flowers": 0.5}, "option rules 'flowers': expected text, a whole number or true/false"),
-    ({"flowers": None}, "expected text"),
-])
+@pytest.mark.parametrize(
+    ("rules", "reason"),
+    [
+        ([["flowers", False]], "option rules must be a map"),
+        ({"flowers": 0.5}, "option rules 'flowers': expected text, a whole number or true/false"),
+        ({"flowers": None}, "expected text"),
+    ],
+)
 def test_bad_rule_set_options_are_refused(rules: object, reason: str) -> None:
     with pytest.raises(LocalProtocolError, match=reason):
         table_options({"rules": rules})
 
 
-@pytest.mark.parametrize(("rules", "options", "reason"), [
-    ("american", {"flowers": False}, "the flowers option is for MCR tables: an American wall "
-                                     "always has its flowers"),
-    ("mcr", {"flowers": "no"}, "options.rules flowers must be true or false, not 'no'"),
-    ("mcr", {"speed": 2}, "unknown MCR table option 'speed'"),
-    ("american", {"hot_wall": True, "dead_player": "ghost"}, "options.rules: 'ghost'"),
-])
-def test_create_asks_the_rule_set_about_its_options(rules: str, options: dict[str, object],
-                                                    reason: str) -> None:
+@pytest.mark.parametrize(
+    ("rules", "options", "reason"),
+    [
+        (
+            "american",
+            {"flowers": False},
+            "the flowers option is for MCR tables: an American wall always has its flowers",
+        ),
+        ("mcr", {"flowers": "no"}, "options.rules flowers must be true or false, not 'no'"),
+        ("mcr", {"speed": 2}, "unknown MCR table option 'speed'"),
+        ("american", {"hot_wall": True, "dead_player": "ghost"}, "options.rules: 'ghost'"),
+    ],
+)
+def test_create_asks_the_rule_set_about_its_options(
+    rules: str, options: dict[str, object], reason: str
+) -> None:
     with pytest.raises(LocalProtocolError, match=reason):
         new_table(bytes(range(32)), "t", rules, "me", {"rules": options}, bytes(32), 0.0)
     if rules == "mcr":
-        opened = new_table(bytes(range(32)), "t", "mcr", "me", {"rules": {"flowers": False}},
-                           bytes(32), 0.0)
+        opened = new_table(
+            bytes(range(32)), "t", "mcr", "me", {"rules": {"flowers": False}}, bytes(32), 0.0
+        )
         assert opened.session.open is not None
         assert opened.session.open.options.rules == (("flowers", False),)

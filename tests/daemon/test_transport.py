@@ -42,8 +42,7 @@ class Pair:
             self.got.append((sender, frame))
 
         self.a = Transport(self.a_id, lambda key: PINNED, on_a, "A")
-        self.b = Transport(self.b_id, lambda key: PINNED if key in self.pinned else None,
-                           on_b, "B")
+        self.b = Transport(self.b_id, lambda key: PINNED if key in self.pinned else None, on_b, "B")
 
     async def __aenter__(self) -> Pair:
         await self.a.start(LOOPBACK, 0)
@@ -69,6 +68,7 @@ def test_pinned_key_is_admitted_and_hello_arrives() -> None:
             assert sender.curve_key == curve_public_from_ed25519(pair.a_id.public_key)
             assert not sender.guest
             assert await wait_for(lambda: pair.b.alive(sender.curve_key))
+
     run(body())
 
 
@@ -85,6 +85,7 @@ def test_curve_zap_refuses_an_unknown_key() -> None:
                 assert pair.b.last_seen == {}
             finally:
                 await stranger.close()
+
     run(body())
 
 
@@ -100,6 +101,7 @@ def test_plain_client_without_curve_is_refused() -> None:
             sock.close(0)
             ctx.destroy(0)
             assert pair.got == []
+
     run(body())
 
 
@@ -118,7 +120,8 @@ def test_old_protocol_version_is_refused() -> None:
             assert await wait_for(lambda: bool(pair.got))
             pair.a.send_raw(pair.b_id.public_key, old)
             assert await wait_for(lambda: pair.b.refused[Refusal.FRAME_VERSION.value] == 1)
-            assert [type(f) for _, f in pair.got] == [Hello, Reach]   # the greeting only
+            assert [type(f) for _, f in pair.got] == [Hello, Reach]  # the greeting only
+
     run(body())
 
 
@@ -133,6 +136,7 @@ def test_key_beacon_gives_key_and_unreachable_daemon_is_a_clear_error() -> None:
                 assert "no fourwinds daemon answered" in str(error)
             else:
                 raise AssertionError("no error for a dead address")
+
     run(body())
 
 
@@ -146,6 +150,7 @@ def test_port_in_use_is_a_clear_error() -> None:
                 assert "is in use" in str(error)
             else:
                 raise AssertionError("bound a port in use")
+
     run(body())
 
 
@@ -153,11 +158,11 @@ def test_fuzzed_frames_never_crash_and_are_each_refused() -> None:
     n = fuzz_count()
     got = asyncio.run(asyncio.wait_for(fuzz.peer_socket(n), time_limit(40)))
     assert got.sent == n
-    assert got.all_accounted            # each refused with a reason, or delivered
-    assert got.delivered == got.decodable   # only frames that decode reach the handler
+    assert got.all_accounted  # each refused with a reason, or delivered
+    assert got.delivered == got.decodable  # only frames that decode reach the handler
     assert got.only_table_messages
-    assert got.oversized_refused        # dropped by MAXMSGSIZE at the socket, logged
-    assert got.link_after               # and the link still works afterwards
+    assert got.oversized_refused  # dropped by MAXMSGSIZE at the socket, logged
+    assert got.link_after  # and the link still works afterwards
 
 
 def test_curve_server_key_is_derived_from_identity() -> None:
@@ -169,6 +174,7 @@ def test_curve_server_key_is_derived_from_identity() -> None:
 def _ask_a_fake_beacon(reply: list[object]) -> BeaconInfo | TransportError:
     """What ``fetch_key`` makes of a key beacon that answers ``reply`` (packed): the info, or
     the error it raised."""
+
     async def body() -> BeaconInfo | TransportError:
         async with Pair() as pair:
             ctx = zmq.asyncio.Context()
@@ -176,9 +182,11 @@ def _ask_a_fake_beacon(reply: list[object]) -> BeaconInfo | TransportError:
             fake.linger = 0
             port = fake.bind_to_random_port(f"tcp://{LOOPBACK}")
             try:
+
                 async def answer() -> None:
                     who, _ = await fake.recv_multipart()
                     await fake.send_multipart([who, msgpack.packb(reply, use_bin_type=True)])
+
                 task = asyncio.create_task(answer())
                 try:
                     return await pair.a.fetch_key(LOOPBACK, port - 1)
@@ -189,23 +197,28 @@ def _ask_a_fake_beacon(reply: list[object]) -> BeaconInfo | TransportError:
             finally:
                 fake.close(0)
                 ctx.destroy(0)
+
     return asyncio.run(asyncio.wait_for(body(), time_limit(20)))
 
 
 def test_a_daemon_with_another_protocol_version_is_refused_with_reason() -> None:
-    found = _ask_a_fake_beacon([0, b"k" * 32, "old", []])     # an old daemon's key beacon
+    found = _ask_a_fake_beacon([0, b"k" * 32, "old", []])  # an old daemon's key beacon
     assert isinstance(found, TransportError), "an old daemon was accepted"
     assert "protocol version 0" in str(found)
 
 
-@pytest.mark.parametrize(("entry", "wanted"), [
-    ([b"t" * 16, 3, "old", "mcr", False], True),                 # a daemon before the option
-    ([b"t" * 16, 3, "bare", "mcr", False, False], False),
-    ([b"t" * 16, 3, "odd", "mcr", False, "no"], "malformed beacon answer"),
-    ([b"t" * 16, 3, "toy", "pungs", False, False], False),       # a hint: the Open decides
-])
-def test_a_beacons_flowers_are_read_or_refused_as_malformed(entry: list[object],
-                                                            wanted: bool | str) -> None:
+@pytest.mark.parametrize(
+    ("entry", "wanted"),
+    [
+        ([b"t" * 16, 3, "old", "mcr", False], True),  # a daemon before the option
+        ([b"t" * 16, 3, "bare", "mcr", False, False], False),
+        ([b"t" * 16, 3, "odd", "mcr", False, "no"], "malformed beacon answer"),
+        ([b"t" * 16, 3, "toy", "pungs", False, False], False),  # a hint: the Open decides
+    ],
+)
+def test_a_beacons_flowers_are_read_or_refused_as_malformed(
+    entry: list[object], wanted: bool | str
+) -> None:
     """A table's flowers in a key beacon's answer: absent reads as with flowers; a value that
     is not a bool is a malformed answer."""
     from fourwinds.daemon.wire import PROTOCOL_VERSION
@@ -225,9 +238,11 @@ def test_an_unknown_frame_kind_is_named_without_repeating_a_peers_big_value() ->
 
     from fourwinds.daemon.wire import PROTOCOL_VERSION, FrameError, decode
 
-    for kind, said in ((99, "unknown frame kind 99"),
-                       (2**40, "unknown frame kind of type int"),
-                       ({"a": [1] * 50}, "unknown frame kind of type dict")):
+    for kind, said in (
+        (99, "unknown frame kind 99"),
+        (2**40, "unknown frame kind of type int"),
+        ({"a": [1] * 50}, "unknown frame kind of type dict"),
+    ):
         with pytest.raises(FrameError) as caught:
             decode(msgpack.packb([PROTOCOL_VERSION, kind]))
         assert str(caught.value) == said

@@ -72,8 +72,10 @@ BAD_KEYS = {
     "the neutral point": ((1).to_bytes(32, "little"), "small or mixed order"),
     "a point of order 2": ((P - 1).to_bytes(32, "little"), "small or mixed order"),
     "a point of order 8": (ORDER_8, "small or mixed order"),
-    "a mixed-order point": (nacl.bindings.crypto_core_ed25519_add(GOOD, ORDER_8),
-                            "small or mixed order"),
+    "a mixed-order point": (
+        nacl.bindings.crypto_core_ed25519_add(GOOD, ORDER_8),
+        "small or mixed order",
+    ),
     "a non-canonical encoding": ((P + 1).to_bytes(32, "little"), "non-canonical"),
     "x = 0 with the sign bit": ((1 | 1 << 255).to_bytes(32, "little"), "not a point"),
 }
@@ -81,12 +83,13 @@ BAD_KEYS = {
 
 # -- keys ------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", list(BAD_KEYS))
 def test_a_key_libsodium_cannot_convert_is_refused_with_the_reason(name: str) -> None:
     raw, reason = BAD_KEYS[name]
     with pytest.raises(BadKey, match=reason):
         checked_public_key(raw)
-    with pytest.raises(BadKey):       # never libsodium's "Unexpected library error"
+    with pytest.raises(BadKey):  # never libsodium's "Unexpected library error"
         curve_public_from_ed25519(raw)
 
 
@@ -121,17 +124,31 @@ def test_names_from_peers_lose_control_characters_and_are_bounded() -> None:
     assert roster.rules == "mcr"
 
 
-def _announcement(key: bytes, fp: str | None = None, port: int = 7420,
-                  table: str = "kitchen", player: str = "x",
-                  **more: str) -> AsyncServiceInfo:
+def _announcement(
+    key: bytes,
+    fp: str | None = None,
+    port: int = 7420,
+    table: str = "kitchen",
+    player: str = "x",
+    **more: str,
+) -> AsyncServiceInfo:
     from fourwinds.daemon.identity import fingerprint
 
-    props = {"v": str(PROTOCOL_VERSION), "id": (b"t" * 16).hex(), "table": table,
-             "rules": "mcr", "free": "3", "private": "0",
-             "fp": fp or fingerprint(key), "key": z85.encode(key).decode(), "player": player,
-             **more}
-    return AsyncServiceInfo(SERVICE, f"x.{SERVICE}", port=port, properties=props,
-                            addresses=[bytes([10, 0, 0, 9])])
+    props = {
+        "v": str(PROTOCOL_VERSION),
+        "id": (b"t" * 16).hex(),
+        "table": table,
+        "rules": "mcr",
+        "free": "3",
+        "private": "0",
+        "fp": fp or fingerprint(key),
+        "key": z85.encode(key).decode(),
+        "player": player,
+        **more,
+    }
+    return AsyncServiceInfo(
+        SERVICE, f"x.{SERVICE}", port=port, properties=props, addresses=[bytes([10, 0, 0, 9])]
+    )
 
 
 def test_an_announcement_with_a_bad_key_or_port_is_ignored() -> None:
@@ -139,7 +156,7 @@ def test_an_announcement_with_a_bad_key_or_port_is_ignored() -> None:
     assert found is not None and found.public_key == GOOD and found.table == "kit [31mchen"
     for raw, _ in BAD_KEYS.values():
         assert parse_info(_announcement(raw)) is None
-    assert parse_info(_announcement(GOOD, port=65535)) is None   # its beacon would be 65536
+    assert parse_info(_announcement(GOOD, port=65535)) is None  # its beacon would be 65536
 
 
 def test_an_announced_player_name_is_checked_like_every_name_from_peers() -> None:
@@ -149,7 +166,8 @@ def test_an_announced_player_name_is_checked_like_every_name_from_peers() -> Non
 
 
 def test_an_announced_table_without_flowers_is_read_and_a_malformed_flowers_refused(
-        caplog: pytest.LogCaptureFixture) -> None:
+    caplog: pytest.LogCaptureFixture,
+) -> None:
     """``flowers=0``: an MCR table without flowers; absent (older daemons, or flowers on)
     reads as on; any other value is ignored with the reason logged (issue 24)."""
     from fourwinds.daemon.discovery import Announcement, table_txt
@@ -157,10 +175,13 @@ def test_an_announced_table_without_flowers_is_read_and_a_malformed_flowers_refu
     on = parse_info(_announcement(GOOD))
     off = parse_info(_announcement(GOOD, flowers="0"))
     assert on is not None and on.flowers and off is not None and not off.flowers
-    assert table_txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False, False), GOOD, "x")[
-        "flowers"] == "0"
-    assert "flowers" not in table_txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False),
-                                      GOOD, "x")
+    assert (
+        table_txt(Announcement(b"t" * 16, "kitchen", "mcr", 3, False, False), GOOD, "x")["flowers"]
+        == "0"
+    )
+    assert "flowers" not in table_txt(
+        Announcement(b"t" * 16, "kitchen", "mcr", 3, False), GOOD, "x"
+    )
     caplog.set_level(logging.INFO, logger="fourwinds.daemon.mdns")
     assert parse_info(_announcement(GOOD, flowers="no")) is None
     assert "flowers is 0 or 1, not 'no'" in caplog.text
@@ -171,13 +192,20 @@ def test_an_announced_table_without_flowers_is_read_and_a_malformed_flowers_refu
 
 
 def _meta(members: list[list[Any]], host_key: bytes | None = None) -> dict[str, Any]:
-    return {"table_id": b"t" * 16, "name": "kitchen", "rules": "mcr",
-            "host_key": host_key or members[0][0], "private": False, "code": None,
-            "members": members, "place": 1, "listed": True}
+    return {
+        "table_id": b"t" * 16,
+        "name": "kitchen",
+        "rules": "mcr",
+        "host_key": host_key or members[0][0],
+        "private": False,
+        "code": None,
+        "members": members,
+        "place": 1,
+        "listed": True,
+    }
 
 
-def test_stored_metadata_is_checked_as_a_strangers_and_sets_the_table_aside(
-        tmp_path: Path) -> None:
+def test_stored_metadata_is_checked_as_a_strangers_and_sets_the_table_aside(tmp_path: Path) -> None:
     good = [[GOOD, "10.0.0.1", 7420], [identity(8).public_key, "10.0.0.2", 7420]]
     assert TableRuntime.from_meta(_meta(good)).members[GOOD] == ("10.0.0.1", 7420)
     bad = [*good, [bytes(32), "10.0.0.3", 7420]]
@@ -185,8 +213,12 @@ def test_stored_metadata_is_checked_as_a_strangers_and_sets_the_table_aside(
         TableRuntime.from_meta(_meta(bad))
     with pytest.raises(BadMeta, match="small or mixed order"):
         TableRuntime.from_meta(_meta(good, host_key=ORDER_8))
-    for broken in ({**_meta(good), "place": 9}, {**_meta(good), "members": "x"},
-                   {**_meta(good), "table_id": b"short"}, {"name": "kitchen"}):
+    for broken in (
+        {**_meta(good), "place": 9},
+        {**_meta(good), "members": "x"},
+        {**_meta(good), "table_id": b"short"},
+        {"name": "kitchen"},
+    ):
         with pytest.raises(BadMeta):
             TableRuntime.from_meta(broken)
     store = Store(tmp_path)
@@ -196,6 +228,7 @@ def test_stored_metadata_is_checked_as_a_strangers_and_sets_the_table_aside(
 
 
 # -- names, addresses, options --------------------------------------------------------------
+
 
 def test_names_and_addresses_are_checked_with_a_reason() -> None:
     assert clean_text(" a\tb\x1b[0m\u200bc ") == "a b [0m c"
@@ -223,17 +256,26 @@ def test_names_and_addresses_are_checked_with_a_reason() -> None:
         parse_host_port("10.0.4.17:70000", "--peer")
 
 
-@pytest.mark.parametrize("options", [
-    {"hands": 65}, {"call_window": float("nan")}, {"call_window": 1e9},
-    {"turn_window": -1}, {"stall_after": float("inf")}, {"next_window": 3601},
-    {"deck": 3}, {"card_name": "x" * 201}, {"card_text": 5},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"hands": 65},
+        {"call_window": float("nan")},
+        {"call_window": 1e9},
+        {"turn_window": -1},
+        {"stall_after": float("inf")},
+        {"next_window": 3601},
+        {"deck": 3},
+        {"card_name": "x" * 201},
+        {"card_text": 5},
+    ],
+)
 def test_create_refuses_what_a_joiner_would_refuse(options: dict[str, Any]) -> None:
     with pytest.raises(LocalProtocolError):
         real_session.new_table(b"k" * 32, "t", "mcr", "p", options, b"e" * 32, 0.0)
     plain = {k: v for k, v in options.items() if not k.startswith("card")}
-    if plain and not isinstance(plain.get("deck"), int):   # the joiner refuses it too
-        wire = TableOptions(**plain).to_wire()              # (built unchecked)
+    if plain and not isinstance(plain.get("deck"), int):  # the joiner refuses it too
+        wire = TableOptions(**plain).to_wire()  # (built unchecked)
         with pytest.raises(WireError, match=next(iter(plain))):
             TableOptions.from_wire(wire)
 
@@ -242,33 +284,39 @@ def test_the_fair_deck_is_the_default_and_practice_is_asked_for_by_name() -> Non
     assert TableOptions().deck is DeckKind.MASKED
     assert real_session.table_options({}).deck is DeckKind.MASKED
     assert real_session.table_options({"deck": "practice"}).deck is DeckKind.PRACTICE
-    step = real_session.new_table(identity(1).private_key, "t", "mcr", "p", {}, b"e" * 32,
-                                  0.0)
+    step = real_session.new_table(identity(1).private_key, "t", "mcr", "p", {}, b"e" * 32, 0.0)
     opened = step.session.open
     assert opened is not None and opened.options.deck is DeckKind.MASKED
     assert real_session.seat_view(step.session)["practice"] is False
     assert "practice" not in _head_line(real_session.seat_view(step.session), UiState())
-    step = real_session.new_table(identity(1).private_key, "t", "mcr", "p",
-                                  {"deck": "practice"}, b"e" * 32, 0.0)
+    step = real_session.new_table(
+        identity(1).private_key, "t", "mcr", "p", {"deck": "practice"}, b"e" * 32, 0.0
+    )
     practice = real_session.seat_view(step.session)
     assert practice["practice"] is True
-    assert "(MCR) practice" in _head_line(practice, UiState())    # the curses header says so
+    assert "(MCR) practice" in _head_line(practice, UiState())  # the curses header says so
 
 
 # -- daemons ---------------------------------------------------------------------------------
 
-def test_a_join_with_a_bad_key_port_or_host_is_one_line_and_leaves_nothing(
-        tmp_path: Path) -> None:
+
+def test_a_join_with_a_bad_key_port_or_host_is_one_line_and_leaves_nothing(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         table = (await call(ds[0], type="create", name="kitchen", rules="mcr"))["table"]
-        good = {"table": table, "host": "127.0.0.1", "port": ds[0].transport.port,
-                "public_key": ds[0].identity.public_key.hex()}
-        for change, reason in (({"public_key": bytes(32).hex()}, "32 zero bytes"),
-                               ({"public_key": ORDER_8.hex()}, "small or mixed order"),
-                               ({"port": -1}, "port number 1-65534"),
-                               ({"port": 70000}, "port number 1-65534"),
-                               ({"host": "bad host"}, "neither an IP address"),
-                               ({"host": 5}, "host name or address")):
+        good = {
+            "table": table,
+            "host": "127.0.0.1",
+            "port": ds[0].transport.port,
+            "public_key": ds[0].identity.public_key.hex(),
+        }
+        for change, reason in (
+            ({"public_key": bytes(32).hex()}, "32 zero bytes"),
+            ({"public_key": ORDER_8.hex()}, "small or mixed order"),
+            ({"port": -1}, "port number 1-65534"),
+            ({"port": 70000}, "port number 1-65534"),
+            ({"host": "bad host"}, "neither an IP address"),
+            ({"host": 5}, "host name or address"),
+        ):
             with pytest.raises(ApiError, match=reason) as error:
                 await call(ds[1], type="join", **{**good, **change})
             assert "\n" not in str(error.value) and "internal error" not in str(error.value)
@@ -284,8 +332,10 @@ async def _hostile_beacon(port: int, key: bytes, stop: asyncio.Event) -> None:
     sock = ctx.socket(zmq.ROUTER)
     sock.linger = 0
     sock.bind(f"tcp://127.0.0.1:{port + 1}")
-    answer = msgpack.packb([PROTOCOL_VERSION, key, "mallory\x1b[2J",
-                            [[b"e" * 16, 3, "evil", "mcr", False]]], use_bin_type=True)
+    answer = msgpack.packb(
+        [PROTOCOL_VERSION, key, "mallory\x1b[2J", [[b"e" * 16, 3, "evil", "mcr", False]]],
+        use_bin_type=True,
+    )
     try:
         while not stop.is_set():
             if await sock.poll(50):
@@ -297,7 +347,8 @@ async def _hostile_beacon(port: int, key: bytes, stop: asyncio.Event) -> None:
 
 
 def test_a_hostile_beacons_bad_key_is_refused_and_the_daemon_serves_its_guests(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Before: the --peer's table was listed with the zero key, `join evil` answered
     "internal error (RuntimeError)", left a half-made table, and the victim's ZAP handler
     died, so its own guests could no longer connect."""
@@ -310,9 +361,13 @@ def test_a_hostile_beacons_bad_key_is_refused_and_the_daemon_serves_its_guests(
         beacon = asyncio.create_task(_hostile_beacon(port, bytes(32), stop))
         try:
             victim.add_peer("127.0.0.1", port)
-            assert await wait_for(lambda: any(
-                "unusable public key" in str(p.get("error", "")) for p in
-                victim.manual_seen.values()), timeout=5)
+            assert await wait_for(
+                lambda: any(
+                    "unusable public key" in str(p.get("error", ""))
+                    for p in victim.manual_seen.values()
+                ),
+                timeout=5,
+            )
             tables = await call(victim, type="tables")
             assert tables["seen"] == [] and tables["tables"] == []
             with pytest.raises(ApiError, match="no table 'evil' is visible"):
@@ -320,7 +375,7 @@ def test_a_hostile_beacons_bad_key_is_refused_and_the_daemon_serves_its_guests(
             assert victim.tables == {}
             assert (await call(victim, type="status"))["ok"]
             mine = (await call(victim, type="create", name="kitchen", rules="mcr"))["table"]
-            assert (await join(guest, victim, mine))["ok"]      # ZAP still answers
+            assert (await join(guest, victim, mine))["ok"]  # ZAP still answers
         finally:
             stop.set()
             await beacon
@@ -331,37 +386,67 @@ def test_a_hostile_beacons_bad_key_is_refused_and_the_daemon_serves_its_guests(
 def _lax_host_port() -> SessionModule:
     """The real session module, but for a host whose ``create`` skips the options check (an
     old or modified fourwinds): its table asks for 65 hands."""
-    def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
-                  options: Any, entropy: bytes, now: float) -> Any:
-        return table_session.new_table(name, rules, identity_private_key, entropy, now,
-                                       options=TableOptions(hands=65), player=player)
+
+    def new_table(
+        identity_private_key: bytes,
+        name: str,
+        rules: str,
+        player: str,
+        options: Any,
+        entropy: bytes,
+        now: float,
+    ) -> Any:
+        return table_session.new_table(
+            name,
+            rules,
+            identity_private_key,
+            entropy,
+            now,
+            options=TableOptions(hands=65),
+            player=player,
+        )
 
     names = {n: getattr(real_session, n) for n in dir(real_session) if not n.startswith("_")}
     return cast(SessionModule, types.SimpleNamespace(**{**names, "new_table": new_table}))
 
 
 def test_a_joiner_refusing_the_tables_open_gets_one_line_and_drops_the_table(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     """Before: `join` said ok, and the joiner logged "cannot join: open: ..." every second
     for ever, the half-joined table listed by `tables`."""
+
     async def main() -> None:
         real = cast(SessionModule, real_session)
-        host = Daemon(identity(300), Paths(tmp_path / "h", tmp_path / "h" / "run"),
-                      _lax_host_port(), name="host", host="127.0.0.1", mdns=False)
-        joiner = Daemon(identity(301), Paths(tmp_path / "j", tmp_path / "j" / "run"), real,
-                        name="joiner", host="127.0.0.1", mdns=False)
+        host = Daemon(
+            identity(300),
+            Paths(tmp_path / "h", tmp_path / "h" / "run"),
+            _lax_host_port(),
+            name="host",
+            host="127.0.0.1",
+            mdns=False,
+        )
+        joiner = Daemon(
+            identity(301),
+            Paths(tmp_path / "j", tmp_path / "j" / "run"),
+            real,
+            name="joiner",
+            host="127.0.0.1",
+            mdns=False,
+        )
         try:
             await host.start()
             await joiner.start()
             table = (await call(host, type="create", name="long", rules="mcr"))["table"]
-            with pytest.raises(ApiError, match="hands must be a whole number from 0 to 64"
-                               ) as error:
+            with pytest.raises(
+                ApiError, match="hands must be a whole number from 0 to 64"
+            ) as error:
                 await join(joiner, host, table)
             assert str(error.value).startswith("cannot join")
             assert "\n" not in str(error.value)
             assert joiner.tables == {}
             assert (await call(joiner, type="tables"))["tables"] == []
-            await asyncio.sleep(2.5)          # the syncer would have asked twice by now
+            await asyncio.sleep(2.5)  # the syncer would have asked twice by now
             assert joiner.tables == {}
         finally:
             await joiner.close()
@@ -369,16 +454,23 @@ def test_a_joiner_refusing_the_tables_open_gets_one_line_and_drops_the_table(
 
     with caplog.at_level("WARNING"):
         asyncio.run(asyncio.wait_for(main(), 60))
-    said = [r.getMessage() for r in caplog.records if "hands must be" in r.getMessage()
-            and r.name.startswith("fourwinds.daemon") and "joiner" not in r.getMessage()]
+    said = [
+        r.getMessage()
+        for r in caplog.records
+        if "hands must be" in r.getMessage()
+        and r.name.startswith("fourwinds.daemon")
+        and "joiner" not in r.getMessage()
+    ]
     assert len([m for m in said if "not joined" in m]) == 1, said
     assert not [m for m in said if "refused a frame" in m], said
 
 
 def test_a_stored_roster_with_a_bad_key_sets_the_table_aside_and_the_daemon_starts(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     """Before: a joiner that had pinned the zero key from a host's roster exited with
     nacl.exceptions.RuntimeError on every start."""
+
     async def seat(ds: list[Daemon]) -> None:
         (await call(ds[0], type="create", name="kitchen", rules="mcr"))
         (await call(ds[0], type="create", name="porch", rules="mcr"))
@@ -404,6 +496,7 @@ def test_a_stored_roster_with_a_bad_key_sets_the_table_aside_and_the_daemon_star
 def test_a_join_answers_once_the_tables_open_is_taken(tmp_path: Path) -> None:
     """The join now waits for the table's Open: a session module's join still answers
     ok at once when the Open comes (the toy module here)."""
+
     async def body(ds: list[Daemon]) -> None:
         table = (await call(ds[0], type="create", name="kitchen", rules="mcr"))["table"]
         answer = await join(ds[1], ds[0], table)
@@ -414,11 +507,18 @@ def test_a_join_answers_once_the_tables_open_is_taken(tmp_path: Path) -> None:
 
 # -- files -------------------------------------------------------------------------------------
 
+
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     base = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR" or env is None}
-    return subprocess.run([sys.executable, "-m", "fourwinds.frontends.cli", *args],
-                          capture_output=True, text=True, timeout=30,
-                          env={**base, **(env or {})}, cwd=ROOT, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "fourwinds.frontends.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        env={**base, **(env or {})},
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def test_a_config_file_that_is_not_utf8_is_one_line_naming_it(tmp_path: Path) -> None:
@@ -429,14 +529,13 @@ def test_a_config_file_that_is_not_utf8_is_one_line_naming_it(tmp_path: Path) ->
     done = _cli("config", "show", env={"FOURWINDS_CONFIG": str(path)})
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
-        f"fourwinds: config file {path}: not UTF-8 text (byte 26, line 2); TOML files are "
-        "UTF-8"]
+        f"fourwinds: config file {path}: not UTF-8 text (byte 26, line 2); TOML files are UTF-8"
+    ]
 
 
 def test_config_names_and_peers_are_checked_as_the_network_s_are() -> None:
     assert parse_config('name = "Ann\\u001b[31m"').name == "Ann [31m"
-    for text in ('peers = ["10.0.4.17:65535"]', 'peers = ["bad host:7420"]',
-                 'name = "\\u0007"'):
+    for text in ('peers = ["10.0.4.17:65535"]', 'peers = ["bad host:7420"]', 'name = "\\u0007"'):
         with pytest.raises(ConfigError):
             parse_config(text)
 
@@ -450,13 +549,17 @@ def test_a_foreign_runtime_or_data_folder_is_one_line_at_start(tmp_path: Path) -
     runtime = tmp_path / f"runtime-{os.geteuid()}"
     runtime.mkdir(mode=0o700)
     os.chown(runtime, 4242, -1)
-    env = {"TMPDIR": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config")}
+    env = {
+        "TMPDIR": str(tmp_path),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    }
     done = _cli("daemon", "--port", "0", "--no-mdns", env=env)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert done.stderr.strip().splitlines() == [
         f"fourwinds: cannot use the runtime folder {runtime} is owned by uid 4242, not 0; "
-        "set XDG_RUNTIME_DIR instead"]
+        "set XDG_RUNTIME_DIR instead"
+    ]
     foreign = tmp_path / "theirs"
     foreign.mkdir()
     os.chown(foreign, 4242, -1)
@@ -471,6 +574,7 @@ def test_a_joiner_that_hears_another_seat_before_the_open_still_joins(tmp_path: 
     """CI, three joins at once: a seat's message reached a joiner before the host's Open
     (other links, other timing), and the joiner gave up with "the table's Open: not a
     table's Open message". It now keeps such messages and takes them in with the Open."""
+
     async def body(ds: list[Daemon]) -> None:
         host, late, early = ds
         table = (await call(host, type="create", name="kitchen", rules="mcr"))["table"]
@@ -485,10 +589,10 @@ def test_a_joiner_that_hears_another_seat_before_the_open_still_joins(tmp_path: 
                 return
             send(rt, key, payload)
 
-        host.send_payload = slow_open     # type: ignore[method-assign]
+        host.send_payload = slow_open  # type: ignore[method-assign]
         joining = asyncio.create_task(join(late, host, table))
         await wait_for(lambda: bool(held), 10)
-        assert (await join(early, host, table))["ok"]   # the host seats it: a message to all
+        assert (await join(early, host, table))["ok"]  # the host seats it: a message to all
         answer = await joining
         assert answer["ok"], answer
         rt = late.tables[bytes.fromhex(table)]

@@ -14,15 +14,21 @@ REAL = "fourwinds.daemon.real_session"
 
 
 def _event(seq: int, deadline: float | None, **view: Any) -> dict[str, Any]:
-    return {"type": "view", "table": "ab", "seq": seq, "applied_at": 5.0,
-            "steps_applied": [[3, 5.0]], "offline": [],
-            "view": {"phase": "claim", "step": 3, "deadline": deadline, **view}}
+    return {
+        "type": "view",
+        "table": "ab",
+        "seq": seq,
+        "applied_at": 5.0,
+        "steps_applied": [[3, 5.0]],
+        "offline": [],
+        "view": {"phase": "claim", "step": 3, "deadline": deadline, **view},
+    }
 
 
 def test_a_countdown_that_ends_when_it_did_is_no_change() -> None:
     first = shown(_event(1, 8.0), now=100.0)
-    assert shown(_event(2, 7.0), now=101.0) == first          # one second later, same end
-    assert shown(_event(3, 8.0), now=101.0) != first          # more time: a later end
+    assert shown(_event(2, 7.0), now=101.0) == first  # one second later, same end
+    assert shown(_event(3, 8.0), now=101.0) != first  # more time: a later end
     assert shown(_event(4, 0.0), now=120.0) == shown(_event(5, 0.0), now=121.0)
 
 
@@ -34,7 +40,7 @@ def test_what_a_person_sees_is_a_change() -> None:
     assert shown(gone, now=1.0) != first
     later = _event(4, None)
     later["offline"] = [{"player": "Bo", "for_s": 4}]
-    assert shown(later, now=2.0) != shown(gone, now=1.0)      # "unreachable for 4 s"
+    assert shown(later, now=2.0) != shown(gone, now=1.0)  # "unreachable for 4 s"
     problem = _event(5, None)
     problem["problems"] = ["Bo stopped answering"]
     assert shown(problem, now=1.0) != first
@@ -58,7 +64,7 @@ def test_an_idle_daemon_at_a_table_sends_no_views(tmp_path: Path) -> None:
             request(client, type="subscribe")
             first = client.next_event(5.0)
             assert first is not None and first["table"] == made["table"]
-            while client.next_event(0.5) is not None:   # the creation's own views
+            while client.next_event(0.5) is not None:  # the creation's own views
                 pass
             quiet: list[dict[str, Any]] = []
             end = time.monotonic() + 3.5
@@ -67,7 +73,7 @@ def test_an_idle_daemon_at_a_table_sends_no_views(tmp_path: Path) -> None:
                 if event is not None:
                     quiet.append(event)
             assert quiet == []
-            request(client, type="subscribe")            # a new subscriber: the view again
+            request(client, type="subscribe")  # a new subscriber: the view again
             assert client.next_event(5.0) is not None
         finally:
             client.close()

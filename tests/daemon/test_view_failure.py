@@ -14,11 +14,18 @@ from tests.daemon.test_shell import make_daemon
 
 
 def test_a_failing_view_is_logged_and_the_table_goes_on(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture,
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
     d = make_daemon(tmp_path, 0)
-    rt = TableRuntime(table_id=b"\x01" * 16, name="t", rules="toy", host_key=b"\x02" * 32,
-                      private=False, code=None, members={})
+    rt = TableRuntime(
+        table_id=b"\x01" * 16,
+        name="t",
+        rules="toy",
+        host_key=b"\x02" * 32,
+        private=False,
+        code=None,
+        members={},
+    )
     published: list[dict[str, Any]] = []
     monkeypatch.setattr(d.api, "publish", published.append)
 

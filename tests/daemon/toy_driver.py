@@ -42,8 +42,14 @@ class ToyTable:
         self.table = request(host, type="create", name="kitchen", rules="mcr")["table"]
         key = request(host, type="whoami")["public_key"]
         for i in range(1, len(self.daemons)):
-            request(self.client(i), type="join", table=self.table, host=host_address,
-                    port=host_port, public_key=key)
+            request(
+                self.client(i),
+                type="join",
+                table=self.table,
+                host=host_address,
+                port=host_port,
+                public_key=key,
+            )
 
     def event(self, i: int) -> dict[str, Any]:
         answer: dict[str, Any] = request(self.client(i), type="view", table=self.table)
@@ -53,8 +59,7 @@ class ToyTable:
     def plays(self, i: int) -> int:
         return int(self.event(i)["view"].get("plays", 0))
 
-    def play_until(self, done: int, timeout: float, skip: frozenset[int] = frozenset()
-                   ) -> None:
+    def play_until(self, done: int, timeout: float, skip: frozenset[int] = frozenset()) -> None:
         """Every running seat plays when it may, until each has seen ``done`` plays."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -64,13 +69,14 @@ class ToyTable:
                 return
             for i, event in events.items():
                 if event["legal_actions"]:
-                    self.client(i).request({"type": "act", "table": self.table,
-                                            "action": "play"})
+                    self.client(i).request({"type": "act", "table": self.table, "action": "play"})
             time.sleep(0.02)
-        state = [(self.event(i)["view"].get("plays"), self.event(i)["offline"])
-                 for i in range(len(self.daemons)) if i not in skip]
-        raise AssertionError(f"the table did not reach {done} plays within {timeout} s: "
-                             f"{state}")
+        state = [
+            (self.event(i)["view"].get("plays"), self.event(i)["offline"])
+            for i in range(len(self.daemons))
+            if i not in skip
+        ]
+        raise AssertionError(f"the table did not reach {done} plays within {timeout} s: {state}")
 
     def until_turn_of(self, seat: int, timeout: float) -> None:
         """Play until the toy table waits for ``seat``."""
@@ -79,8 +85,7 @@ class ToyTable:
             assert time.monotonic() < deadline, f"the turn never came to seat {seat}"
             for i in range(len(self.daemons)):
                 if i != seat and self.event(i)["legal_actions"]:
-                    self.client(i).request({"type": "act", "table": self.table,
-                                            "action": "play"})
+                    self.client(i).request({"type": "act", "table": self.table, "action": "play"})
             time.sleep(0.02)
 
     def transcripts(self) -> list[list[int]]:

@@ -43,8 +43,8 @@ class Session:
     seats: tuple[bytes, ...] = ()
     chains: Mapping[bytes, tuple[bytes, ...]] = field(default_factory=dict)
     pending: Mapping[tuple[bytes, int], bytes] = field(default_factory=dict)
-    plays: tuple[int, ...] = ()          # the seat of each play, in order
-    early: Mapping[int, bytes] = field(default_factory=dict)   # play number -> its author
+    plays: tuple[int, ...] = ()  # the seat of each play, in order
+    early: Mapping[int, bytes] = field(default_factory=dict)  # play number -> its author
 
 
 @dataclass(frozen=True)
@@ -76,15 +76,22 @@ def _open(payload: bytes) -> tuple[bytes, int, str, Any]:
     return bytes(pub), int(seq), str(kind), body
 
 
-def _effect(s: Session, pub: bytes, kind: str, body: Any, replay: bool = False
-            ) -> tuple[Session, list[Outgoing], list[bytes], list[Problem]]:
+def _effect(
+    s: Session, pub: bytes, kind: str, body: Any, replay: bool = False
+) -> tuple[Session, list[Outgoing], list[bytes], list[Problem]]:
     out: list[Outgoing] = []
     persist: list[bytes] = []
     problems: list[Problem] = []
     if kind == "open" and not s.seats:
         s = replace(s, name=str(body), seats=(pub,))
-    elif kind == "join" and s.seats and s.seats[0] == s.me and pub not in s.seats \
-            and len(s.seats) < 4 and not replay:
+    elif (
+        kind == "join"
+        and s.seats
+        and s.seats[0] == s.me
+        and pub not in s.seats
+        and len(s.seats) < 4
+        and not replay
+    ):
         s, payload = _emit(s, "seat", pub)
         s = replace(s, seats=(*s.seats, pub))
         out.append(Outgoing(None, payload))
@@ -94,7 +101,7 @@ def _effect(s: Session, pub: bytes, kind: str, body: Any, replay: bool = False
     elif kind == "play":
         seat = s.seats.index(pub) if pub in s.seats else -1
         if isinstance(body, int) and len(s.plays) < body < PLAYS:
-            s = replace(s, early={**s.early, body: pub})   # arrived before the plays it follows
+            s = replace(s, early={**s.early, body: pub})  # arrived before the plays it follows
         elif len(s.seats) == 4 and body == len(s.plays) < PLAYS and seat == len(s.plays) % 4:
             s = replace(s, plays=(*s.plays, seat))
             while len(s.plays) in s.early:
@@ -128,7 +135,7 @@ def _accept(s: Session, payload: bytes, replay: bool = False) -> Step:
     if seq < len(chain):
         if chain[seq] != payload:
             return Step(s, problems=(Problem(None, f"equivocation at seq {seq}"),))
-        return Step(s)   # a replay: already have it
+        return Step(s)  # a replay: already have it
     pending = dict(s.pending)
     pending[(pub, seq)] = payload
     s = replace(s, pending=pending)
@@ -150,8 +157,15 @@ def _accept(s: Session, payload: bytes, replay: bool = False) -> Step:
     return Step(s, tuple(out), tuple(persist), ("accepted",), tuple(problems))
 
 
-def new_table(identity_private_key: bytes, name: str, rules: str, player: str,
-              options: Mapping[str, Any], entropy: bytes, now: float) -> Step:
+def new_table(
+    identity_private_key: bytes,
+    name: str,
+    rules: str,
+    player: str,
+    options: Mapping[str, Any],
+    entropy: bytes,
+    now: float,
+) -> Step:
     s = Session(identity_private_key, _pub(identity_private_key))
     s, payload = _emit(s, "open", name)
     s = replace(s, name=name, seats=(s.me,))
@@ -165,15 +179,21 @@ def opens_table(payload: bytes) -> bool:
         return False
 
 
-def join_table(identity_private_key: bytes, payloads: Sequence[bytes], place: int,
-               player: str, entropy: bytes, now: float) -> Step:
+def join_table(
+    identity_private_key: bytes,
+    payloads: Sequence[bytes],
+    place: int,
+    player: str,
+    entropy: bytes,
+    now: float,
+) -> Step:
     s = Session(identity_private_key, _pub(identity_private_key))
     persist: list[bytes] = []
     for payload in payloads:
         step = _accept(s, payload)
         s = step.session
         persist += step.persist
-    if not s.seats:   # as the real session refuses it: the Open comes first (by catch-up)
+    if not s.seats:  # as the real session refuses it: the Open comes first (by catch-up)
         from fourwinds.protocol.errors import LocalProtocolError
 
         raise LocalProtocolError("not a table's Open message")
@@ -224,13 +244,14 @@ def _emit_existing(s: Session, payload: bytes) -> tuple[Session, bytes]:
     return replace(s, chains=chains), payload
 
 
-def messages_since(session: Session, seat: Any, seq: int,
-                   for_seat: int | None = None) -> tuple[bytes, ...]:
+def messages_since(
+    session: Session, seat: Any, seq: int, for_seat: int | None = None
+) -> tuple[bytes, ...]:
     keys = seat_keys(session)
     index = int(seat)
     if index >= len(keys) or keys[index] is None:
         return ()
-    return session.chains.get(keys[index] or b"", ())[seq + 1:]
+    return session.chains.get(keys[index] or b"", ())[seq + 1 :]
 
 
 def last_seq(session: Session, seat: Any) -> int:
@@ -246,8 +267,7 @@ def seat_keys(session: Session) -> Sequence[bytes | None]:
 
 
 def _my_turn(s: Session) -> bool:
-    return (len(s.seats) == 4 and len(s.plays) < PLAYS
-            and s.seats[len(s.plays) % 4] == s.me)
+    return len(s.seats) == 4 and len(s.plays) < PLAYS and s.seats[len(s.plays) % 4] == s.me
 
 
 def awaits_us(session: Session) -> bool:
@@ -259,26 +279,33 @@ def transcript(session: Session) -> bytes:
     return packed
 
 
-def seat_view(session: Session, unreachable: Sequence[Mapping[str, Any]] = ()
-              ) -> dict[str, Any]:
+def seat_view(session: Session, unreachable: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     s = session
     done = len(s.plays) >= PLAYS
     view: dict[str, Any] = {
         "seat": s.seats.index(s.me) if s.me in s.seats else None,
-        "seated": len(s.seats), "plays": len(s.plays), "transcript": list(s.plays),
+        "seated": len(s.seats),
+        "plays": len(s.plays),
+        "transcript": list(s.plays),
         "phase": "over" if done else ("play" if len(s.seats) == 4 else "lobby"),
         "waiting_for": [] if done or len(s.seats) < 4 else [len(s.plays) % 4],
-        "legal_actions": [{"id": "play", "type": "play", "label": "Play"}]
-        if _my_turn(s) else [],
+        "legal_actions": [{"id": "play", "type": "play", "label": "Play"}] if _my_turn(s) else [],
     }
-    if unreachable:   # as the real view says it (protocol/table/contract_view.py)
+    if unreachable:  # as the real view says it (protocol/table/contract_view.py)
         view["unreachable"] = [
-            {"seat": int(u["place"]), "name": f"seat {u['place']}", "for_s": int(u["for_s"]),
-             "last_address": str(u["last_address"])} for u in unreachable]
+            {
+                "seat": int(u["place"]),
+                "name": f"seat {u['place']}",
+                "for_s": int(u["for_s"]),
+                "last_address": str(u["last_address"]),
+            }
+            for u in unreachable
+        ]
         waited = [a for a in view["unreachable"] if a["seat"] in view["waiting_for"]]
         if waited:
             view["phase_detail"] = "; ".join(
                 f"Waiting for {a['name']}: unreachable for {a['for_s']} s"
                 + (f", last address {a['last_address']}" if a["last_address"] else "")
-                for a in waited)
+                for a in waited
+            )
     return view

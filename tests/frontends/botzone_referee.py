@@ -18,7 +18,8 @@ TILE = r"(?:[WBT][1-9]|F[1-4]|J[1-3])"
 GRAMMAR = re.compile(
     rf"^(?:0 [0-3] [0-3]|1(?: \d){{4}}(?: {TILE}){{13}}(?: H[1-8])*|2 {TILE}"
     rf"|3 [0-3] (?:DRAW|GANG|PLAY {TILE}|PENG {TILE}|CHI {TILE} {TILE}|BUGANG {TILE}"
-    rf"|BUHUA H[1-8]))$")
+    rf"|BUHUA H[1-8]))$"
+)
 
 
 def _run(middle: str) -> list[str]:
@@ -35,10 +36,11 @@ class Referee:
     hand: list[str] = field(default_factory=list)
     rows: list[list[str]] = field(default_factory=lambda: [[], [], [], []])
     melds: list[list[tuple[str, tuple[str, ...], int | None]]] = field(
-        default_factory=lambda: [[], [], [], []])
+        default_factory=lambda: [[], [], [], []]
+    )
     flowers: list[list[str]] = field(default_factory=lambda: [[], [], [], []])
-    pending: tuple[int, str] | None = None     # the last discard: seat, tile
-    drew: int | None = None                    # the seat that drew last and has not discarded
+    pending: tuple[int, str] | None = None  # the last discard: seat, tile
+    drew: int | None = None  # the seat that drew last and has not discarded
     heard: int = 0
 
     def hear(self, request: str) -> None:
@@ -87,7 +89,7 @@ class Referee:
             self._meld(seat, meld, used if mine else [])
             self._discard(seat, tiles[-1])
         elif verb == "GANG":
-            if self.drew == seat:      # after its own draw: concealed
+            if self.drew == seat:  # after its own draw: concealed
                 kind = next((t for t, n in Counter(self.hand).items() if n == 4), "?")
                 shown = (kind if mine else "?",) * 4
                 self._meld(seat, ("concealed kong", shown, None), [kind] * 4 if mine else [])
@@ -98,8 +100,9 @@ class Referee:
         else:  # BUGANG
             assert self.drew == seat
             tile = tiles[0]
-            index = next(i for i, m in enumerate(self.melds[seat])
-                         if m[0] == "pung" and m[1][0] == tile)
+            index = next(
+                i for i, m in enumerate(self.melds[seat]) if m[0] == "pung" and m[1][0] == tile
+            )
             self.melds[seat][index] = ("kong", (tile,) * 4, self.melds[seat][index][2])
             if mine:
                 self.hand.remove(tile)
@@ -119,8 +122,9 @@ class Referee:
         self.pending = None
         return source, tile
 
-    def _meld(self, seat: int, meld: tuple[str, tuple[str, ...], int | None],
-              used: list[str]) -> None:
+    def _meld(
+        self, seat: int, meld: tuple[str, tuple[str, ...], int | None], used: list[str]
+    ) -> None:
         self.melds[seat].append(meld)
         for tile in used:
             self.hand.remove(tile)
@@ -133,9 +137,11 @@ class Referee:
         for seat, player in enumerate(view["players"]):
             assert self.rows[seat] == player["discards"], (seat, self.rows[seat], player)
             assert self.flowers[seat] == player["flowers"], (seat, self.flowers[seat])
-            shown = [(m["label"], tuple(sorted(m["tiles"])), m["from"])
-                     for m in player["exposures"]]
-            told = [(kind, tuple(sorted(tiles)), source)
-                    for kind, tiles, source in self.melds[seat]]
+            shown = [
+                (m["label"], tuple(sorted(m["tiles"])), m["from"]) for m in player["exposures"]
+            ]
+            told = [
+                (kind, tuple(sorted(tiles)), source) for kind, tiles, source in self.melds[seat]
+            ]
             if seat != robbing:
                 assert told == shown, (seat, told, shown)

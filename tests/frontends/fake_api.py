@@ -11,13 +11,15 @@ from tests.frontends.scripted_table import ScriptedTable
 class FakeApi:
     """Answers the local-API requests the frontends send; records every one."""
 
-    def __init__(self, events: Sequence[dict[str, Any]], tables: int = 1,
-                 sheet: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, events: Sequence[dict[str, Any]], tables: int = 1, sheet: dict[str, Any] | None = None
+    ) -> None:
         self.table = ScriptedTable(events)
         self.sent: list[dict[str, Any]] = []
         self.tables: list[dict[str, Any]] = [
             {"table": f"ab{i}cd", "name": "kitchen" if i == 0 else f"t{i}", "members": []}
-            for i in range(tables)]
+            for i in range(tables)
+        ]
         self.sheet = sheet  # the `sheet` answer; None: refused as by an older daemon
         self.closed = False
 

@@ -65,11 +65,23 @@ def play_event(seq: int = 7) -> dict[str, Any]:
         for i, t in enumerate(tiles)
     ]
     actions[tiles.index("6s")]["default"] = True
-    actions.append({"id": len(actions), "type": "exchange", "label": "Exchange 5p for joker",
-                    "tiles": ["5p", "J"]})
+    actions.append(
+        {
+            "id": len(actions),
+            "type": "exchange",
+            "label": "Exchange 5p for joker",
+            "tiles": ["5p", "J"],
+        }
+    )
     actions.append({"id": len(actions), "type": "mahjong", "label": "Mahjong", "tiles": []})
-    return {"type": "view", "version": 1, "table": "kitchen", "seq": seq, "view": view,
-            "legal_actions": actions}
+    return {
+        "type": "view",
+        "version": 1,
+        "table": "kitchen",
+        "seq": seq,
+        "view": view,
+        "legal_actions": actions,
+    }
 
 
 def call_event(seq: int = 8) -> dict[str, Any]:
@@ -107,8 +119,13 @@ def charleston_event(seq: int = 3) -> dict[str, Any]:
         p["discards"] = []
         p["exposures"] = []
     event["legal_actions"] = [
-        {"id": 0, "type": "charleston", "label": "Pass right",
-         "tiles": sorted(set(view["hand"]) - {"J"}), "choose": 3},
+        {
+            "id": 0,
+            "type": "charleston",
+            "label": "Pass right",
+            "tiles": sorted(set(view["hand"]) - {"J"}),
+            "choose": 3,
+        },
     ]
     return event
 
@@ -125,14 +142,30 @@ def result_event(seq: int = 40, *, match_over: bool = False) -> dict[str, Any]:
         "kind": "mahjong",
         "winner": 1,
         "hand": "2468-1",
-        "tiles": ["2m", "2m", "4m", "4m", "4m", "6m", "6m", "6m",
-                  "8m", "8m", "8m", "8m", "2m", "J"],
+        "tiles": [
+            "2m",
+            "2m",
+            "4m",
+            "4m",
+            "4m",
+            "6m",
+            "6m",
+            "6m",
+            "8m",
+            "8m",
+            "8m",
+            "8m",
+            "2m",
+            "J",
+        ],
         "payouts": [-50, 100, -25, -25],
         "audit": "ok",
     }
-    event["legal_actions"] = [] if match_over else [
-        {"id": 0, "type": "ready", "label": "Ready for the next hand", "tiles": []}
-    ]
+    event["legal_actions"] = (
+        []
+        if match_over
+        else [{"id": 0, "type": "ready", "label": "Ready for the next hand", "tiles": []}]
+    )
     return event
 
 
@@ -145,13 +178,16 @@ def more_time_call_event(seq: int = 9) -> dict[str, Any]:
     event = call_event(seq)
     view = event["view"]
     view["windows"] = dict(WINDOWS)
-    view["hints"] = ["run-10 (FF 1111 2222 3333 D, 25): needs 2m 4m",
-                     "2468-1 (222 4444 666 8888, 25): needs 4p 6p 8p"]
+    view["hints"] = [
+        "run-10 (FF 1111 2222 3333 D, 25): needs 2m 4m",
+        "2468-1 (222 4444 666 8888, 25): needs 4p 6p 8p",
+    ]
     for player in view["players"]:
         player["ready"] = False
         player["thinking"] = player["seat"] == 3
     event["legal_actions"].append(
-        {"id": 3, "type": "more_time", "label": "More time", "tiles": [], "default": False})
+        {"id": 3, "type": "more_time", "label": "More time", "tiles": [], "default": False}
+    )
     return event
 
 
@@ -167,26 +203,36 @@ def late_play_event(seq: int = 30) -> dict[str, Any]:
     suits = "mps"
     for seat, player in enumerate(view["players"]):
         count = (24, 19, 21, 17)[seat]
-        player["discards"] = [f"{(k * 7 + seat) % 9 + 1}{suits[(k + seat) % 3]}"
-                              for k in range(count - 1)] + [("7z", "6z", "5z", "4z")[seat]]
+        player["discards"] = [
+            f"{(k * 7 + seat) % 9 + 1}{suits[(k + seat) % 3]}" for k in range(count - 1)
+        ] + [("7z", "6z", "5z", "4z")[seat]]
         player["flowers"] = [f"{f}f" for f in range(1, 1 + (seat % 3) + 1)]
-        player["exposures"] = [
-            {"tiles": ["2s", "3s", "4s"], "label": "chow", "from": (seat + 3) % 4},
-            {"tiles": ["9p"] * 3, "label": "pung", "from": (seat + 1) % 4},
-        ] if seat else [{"tiles": ["1z"] * 4, "label": "kong", "from": None}]
+        player["exposures"] = (
+            [
+                {"tiles": ["2s", "3s", "4s"], "label": "chow", "from": (seat + 3) % 4},
+                {"tiles": ["9p"] * 3, "label": "pung", "from": (seat + 1) % 4},
+            ]
+            if seat
+            else [{"tiles": ["1z"] * 4, "label": "kong", "from": None}]
+        )
         player["concealed_count"] = 7 if seat else 10
     view["hand"] = ["1m", "2m", "3m", "4p", "4p", "6s", "7s", "8s", "5z", "6p", "7p"]
     view["drawn"] = "7p"
     view["last_discard"] = {"seat": 3, "tile": "4z"}
     event["legal_actions"] = [
-        {"id": i, "type": "discard", "label": f"Discard {t}", "tiles": [t],
-         "default": t == "7p"} for i, t in enumerate(sorted(set(view["hand"])))
+        {"id": i, "type": "discard", "label": f"Discard {t}", "tiles": [t], "default": t == "7p"}
+        for i, t in enumerate(sorted(set(view["hand"])))
     ]
     return event
 
 
-def hand_over_event(seq: int = 41, *, rules: str = "american", self_drawn: bool = False,
-                    waiting: tuple[int, ...] = (0, 2, 3)) -> dict[str, Any]:
+def hand_over_event(
+    seq: int = 41,
+    *,
+    rules: str = "american",
+    self_drawn: bool = False,
+    waiting: tuple[int, ...] = (0, 2, 3),
+) -> dict[str, Any]:
     """Hand 2 over (spec'd view): South (Bob) won on East's (our) discard, or self-drawn;
     the table waits for the seats in ``waiting`` to say next; the next hand in 15 s."""
     event = play_event(seq)
@@ -200,9 +246,13 @@ def hand_over_event(seq: int = 41, *, rules: str = "american", self_drawn: bool 
     view["deadline"] = 15.0
     view["hints"] = []
     result: dict[str, Any] = {
-        "kind": "mahjong", "winner": 1, "winner_name": "Bob",
-        "winning_tile": "8m", "self_drawn": self_drawn,
-        "from_seat": None if self_drawn else 0, "from_name": None if self_drawn else "Ada",
+        "kind": "mahjong",
+        "winner": 1,
+        "winner_name": "Bob",
+        "winning_tile": "8m",
+        "self_drawn": self_drawn,
+        "from_seat": None if self_drawn else 0,
+        "from_name": None if self_drawn else "Ada",
         "concealed": ["2m", "2m", "2m", "4m", "4m", "4m", "4m", "6m", "6m", "6m", "8m"],
         "exposures": [["8m", "8m", "J"]],
         "flowers": ["F"],
@@ -216,41 +266,78 @@ def hand_over_event(seq: int = 41, *, rules: str = "american", self_drawn: bool 
         "scores": [-25, 90, -25, -40],
         "audit": "ok",
         "hand": "2468-1",
-        "tiles": ["2m", "2m", "2m", "4m", "4m", "4m", "4m", "6m", "6m", "6m", "8m", "8m", "8m",
-                  "J"],
-        "hands": [["1m", "3m", "5p", "5p", "7p", "9p", "2s", "3s", "4s", "1z", "1z", "5z", "6z"],
-                  ["2m", "2m", "2m", "4m", "4m", "4m", "4m", "6m", "6m", "6m", "8m"],
-                  ["1p", "2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "7z", "7z", "J", "F"],
-                  ["9m", "9m", "1s", "1s", "2z", "2z", "3z", "3z", "4z", "4z", "F", "F", "J"]],
+        "tiles": [
+            "2m",
+            "2m",
+            "2m",
+            "4m",
+            "4m",
+            "4m",
+            "4m",
+            "6m",
+            "6m",
+            "6m",
+            "8m",
+            "8m",
+            "8m",
+            "J",
+        ],
+        "hands": [
+            ["1m", "3m", "5p", "5p", "7p", "9p", "2s", "3s", "4s", "1z", "1z", "5z", "6z"],
+            ["2m", "2m", "2m", "4m", "4m", "4m", "4m", "6m", "6m", "6m", "8m"],
+            ["1p", "2p", "3p", "4p", "5p", "6p", "7s", "8s", "9s", "7z", "7z", "J", "F"],
+            ["9m", "9m", "1s", "1s", "2z", "2z", "3z", "3z", "4z", "4z", "F", "F", "J"],
+        ],
         "hands_detail": "",
     }
     if rules == "american":
-        result["card_hand"] = {"id": "2468-1", "pattern": "222 4444 666 8888",
-                               "value": 25, "jokerless": False, "section": "2468"}
+        result["card_hand"] = {
+            "id": "2468-1",
+            "pattern": "222 4444 666 8888",
+            "value": 25,
+            "jokerless": False,
+            "section": "2468",
+        }
     else:
         result["exposures"] = [["8m", "8m", "8m"]]
         result["flowers"] = ["1f", "3f"]
         result["hand"] = None
-        result["fans"] = [{"name": "Full Flush", "points": 24, "count": 1},
-                          {"name": "All Pungs", "points": 6, "count": 1},
-                          {"name": "Flower Tiles", "points": 1, "count": 2}]
+        result["fans"] = [
+            {"name": "Full Flush", "points": 24, "count": 1},
+            {"name": "All Pungs", "points": 6, "count": 1},
+            {"name": "Flower Tiles", "points": 1, "count": 2},
+        ]
         result["total"] = 32
     view["result"] = result
     view["next"] = {"waiting": list(waiting), "deadline": 15.0}
     view["history"] = [
-        {"hand_number": 1, "kind": "wall_game", "winner": None, "self_drawn": False,
-         "from": None, "summary": "", "payments": [["Ada", 0], ["Bob", 0], ["Cy", 0],
-                                                    ["Di", 0]]},
-        {"hand_number": 2, "kind": "mahjong", "winner": "Bob", "self_drawn": self_drawn,
-         "from": None if self_drawn else "Ada",
-         "summary": "2468-1, 25" if rules == "american"
-         else "32 points: Full Flush, All Pungs, Flower Tiles",
-         "payments": [[p["name"], p["amount"]] for p in result["payments"]]},
+        {
+            "hand_number": 1,
+            "kind": "wall_game",
+            "winner": None,
+            "self_drawn": False,
+            "from": None,
+            "summary": "",
+            "payments": [["Ada", 0], ["Bob", 0], ["Cy", 0], ["Di", 0]],
+        },
+        {
+            "hand_number": 2,
+            "kind": "mahjong",
+            "winner": "Bob",
+            "self_drawn": self_drawn,
+            "from": None if self_drawn else "Ada",
+            "summary": "2468-1, 25"
+            if rules == "american"
+            else "32 points: Full Flush, All Pungs, Flower Tiles",
+            "payments": [[p["name"], p["amount"]] for p in result["payments"]],
+        },
     ]
     view["standings"] = None
-    event["legal_actions"] = [
-        {"id": 0, "type": "next", "label": "Next hand", "tiles": [], "default": True}
-    ] if 0 in waiting else []
+    event["legal_actions"] = (
+        [{"id": 0, "type": "next", "label": "Next hand", "tiles": [], "default": True}]
+        if 0 in waiting
+        else []
+    )
     return event
 
 
@@ -258,11 +345,18 @@ def wall_game_event(seq: int = 42) -> dict[str, Any]:
     """Hand 2 ended with the wall used up (American wall game): no winner, nobody pays."""
     event = hand_over_event(seq)
     result = event["view"]["result"]
-    for key in ("winner", "winner_name", "winning_tile", "from_seat", "from_name",
-                "card_hand"):
+    for key in ("winner", "winner_name", "winning_tile", "from_seat", "from_name", "card_hand"):
         result[key] = None
-    result.update(kind="wall_game", self_drawn=False, concealed=[], exposures=[], flowers=[],
-                  hand=None, tiles=[], payouts=[0, 0, 0, 0])
+    result.update(
+        kind="wall_game",
+        self_drawn=False,
+        concealed=[],
+        exposures=[],
+        flowers=[],
+        hand=None,
+        tiles=[],
+        payouts=[0, 0, 0, 0],
+    )
     for payment in result["payments"]:
         payment["amount"] = 0
     return event
@@ -279,17 +373,31 @@ def match_over_event(seq: int = 60) -> dict[str, Any]:
     view["next"] = None
     view["waiting_for"] = []
     view["history"] = view["history"] + [
-        {"hand_number": 3, "kind": "mahjong", "winner": "Cy", "self_drawn": True,
-         "from": None, "summary": "369-2, 30", "payments": [["Ada", -60], ["Bob", -60],
-                                                            ["Cy", 180], ["Di", -60]]},
-        {"hand_number": 4, "kind": "mahjong", "winner": "Bob", "self_drawn": False,
-         "from": "Ada", "summary": "2468-1, 25", "payments": [["Ada", -50], ["Bob", 100],
-                                                              ["Cy", -25], ["Di", -25]]},
+        {
+            "hand_number": 3,
+            "kind": "mahjong",
+            "winner": "Cy",
+            "self_drawn": True,
+            "from": None,
+            "summary": "369-2, 30",
+            "payments": [["Ada", -60], ["Bob", -60], ["Cy", 180], ["Di", -60]],
+        },
+        {
+            "hand_number": 4,
+            "kind": "mahjong",
+            "winner": "Bob",
+            "self_drawn": False,
+            "from": "Ada",
+            "summary": "2468-1, 25",
+            "payments": [["Ada", -50], ["Bob", 100], ["Cy", -25], ["Di", -25]],
+        },
     ]
-    view["standings"] = [{"name": "Cy", "score": 130, "rank": 1},
-                         {"name": "Bob", "score": 130, "rank": 1},
-                         {"name": "Di", "score": -125, "rank": 3},
-                         {"name": "Ada", "score": -135, "rank": 4}]
+    view["standings"] = [
+        {"name": "Cy", "score": 130, "rank": 1},
+        {"name": "Bob", "score": 130, "rank": 1},
+        {"name": "Di", "score": -125, "rank": 3},
+        {"name": "Ada", "score": -135, "rank": 4},
+    ]
     event["legal_actions"] = []
     return event
 
@@ -298,43 +406,88 @@ def lobby_event(seq: int = 2, *, seated: int = 2, ready: tuple[int, ...] = ()) -
     """Before the match (spec'd view): ``seated`` places taken (the rest named "seat N"),
     the ``ready`` places said ready; we are place 0, the host."""
     view: dict[str, Any] = {
-        "rules": "american", "table": "kitchen", "practice": False, "hand_number": 1,
-        "hands_in_match": 4, "seat": 0, "dealer": 0, "prevalent_wind": None,
-        "phase": "lobby", "phase_detail": "Waiting for players to join", "turn": None,
-        "waiting_for": [], "deadline": None, "wall_remaining": 0,
+        "rules": "american",
+        "table": "kitchen",
+        "practice": False,
+        "hand_number": 1,
+        "hands_in_match": 4,
+        "seat": 0,
+        "dealer": 0,
+        "prevalent_wind": None,
+        "phase": "lobby",
+        "phase_detail": "Waiting for players to join",
+        "turn": None,
+        "waiting_for": [],
+        "deadline": None,
+        "wall_remaining": 0,
         "windows": dict(WINDOWS),
         "players": [
-            _player(i, ("Ada", "Bob", "Cy", "Di")[i] if i < seated else f"seat {i}",
-                    concealed_count=0, ready=i in ready, thinking=False)
-            for i in range(4)],
-        "hand": [], "drawn": None, "last_discard": None, "hints": [], "result": None,
-        "next": None, "history": [], "standings": None,
+            _player(
+                i,
+                ("Ada", "Bob", "Cy", "Di")[i] if i < seated else f"seat {i}",
+                concealed_count=0,
+                ready=i in ready,
+                thinking=False,
+            )
+            for i in range(4)
+        ],
+        "hand": [],
+        "drawn": None,
+        "last_discard": None,
+        "hints": [],
+        "result": None,
+        "next": None,
+        "history": [],
+        "standings": None,
     }
     actions: list[dict[str, Any]] = []
     if seated == 4:
         view["phase_detail"] = "Waiting for every player to be ready"
         if 0 not in ready:
-            actions = [{"id": 0, "type": "ready", "label": "Ready to start", "tiles": [],
-                        "default": True}]
-    return {"type": "view", "version": 1, "table": "kitchen", "seq": seq, "view": view,
-            "legal_actions": actions}
+            actions = [
+                {"id": 0, "type": "ready", "label": "Ready to start", "tiles": [], "default": True}
+            ]
+    return {
+        "type": "view",
+        "version": 1,
+        "table": "kitchen",
+        "seq": seq,
+        "view": view,
+        "legal_actions": actions,
+    }
 
 
 def sample_sheet(rules: str = "american") -> dict[str, Any]:
     """A ``sheet`` answer: a few card lines, or a few MCR fans."""
     if rules == "mcr":
-        entries = [{"id": name, "section": "", "pattern": "", "value": points}
-                   for name, points in (("Big Four Winds", 88), ("Full Flush", 24),
-                                        ("All Pungs", 6), ("Flower Tiles", 1))]
+        entries = [
+            {"id": name, "section": "", "pattern": "", "value": points}
+            for name, points in (
+                ("Big Four Winds", 88),
+                ("Full Flush", 24),
+                ("All Pungs", 6),
+                ("Flower Tiles", 1),
+            )
+        ]
         return {"rules": "mcr", "title": "Chinese Official fans", "entries": entries}
     entries = [
         {"id": f"2468-{k}", "section": "2468", "pattern": p, "value": v, "concealed": c}
-        for k, (p, v, c) in enumerate((("222 4444 666 8888", 25, False),
-                                       ("FF 2222 44 66 8888", 25, False),
-                                       ("22 44 666 888 DDDD", 30, True)), start=1)
+        for k, (p, v, c) in enumerate(
+            (
+                ("222 4444 666 8888", 25, False),
+                ("FF 2222 44 66 8888", 25, False),
+                ("22 44 666 888 DDDD", 30, True),
+            ),
+            start=1,
+        )
     ] + [
-        {"id": f"run-{k}", "section": "Consecutive run", "pattern": f"FF {k}111 2222 3333",
-         "value": 25 + k, "concealed": k % 2 == 0}
+        {
+            "id": f"run-{k}",
+            "section": "Consecutive run",
+            "pattern": f"FF {k}111 2222 3333",
+            "value": 25 + k,
+            "concealed": k % 2 == 0,
+        }
         for k in range(1, 30)
     ]
     return {"rules": "american", "title": "House card 2024", "entries": entries}

@@ -10,7 +10,8 @@ from fourwinds.frontends.cli import main
 
 
 def test_demo_american_plays_seeded_hands_with_a_log_and_a_summary(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     assert main(["demo", "american", "--seed", "7", "--hands", "2", "--engine-only"]) == 0
     out = capsys.readouterr().out
     assert "== Hand 1" in out and "== Hand 2" in out
@@ -22,7 +23,8 @@ def test_demo_american_plays_seeded_hands_with_a_log_and_a_summary(
 
 
 def test_demo_american_bad_input_exits_2_with_one_line(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     assert main(["demo", "american", "--hands", "0"]) == 2
     assert "--hands" in capsys.readouterr().err
     assert main(["demo", "american", "--card", str(tmp_path / "missing.card")]) == 2
@@ -35,7 +37,8 @@ def test_demo_american_bad_input_exits_2_with_one_line(
 
 
 def test_demo_american_runs_through_the_table_on_the_masked_deck(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     transcript = tmp_path / "american.fw"
     assert main(["demo", "american", "--seed", "3", "--transcript", str(transcript)]) == 0
     out = capsys.readouterr().out
@@ -46,7 +49,7 @@ def test_demo_american_runs_through_the_table_on_the_masked_deck(
 
 
 def test_demo_engine_only_refuses_a_transcript(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    assert main(["demo", "american", "--engine-only", "--transcript",
-                 str(tmp_path / "t.fw")]) == 2
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    assert main(["demo", "american", "--engine-only", "--transcript", str(tmp_path / "t.fw")]) == 2
     assert "--engine-only" in capsys.readouterr().err

@@ -19,16 +19,19 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def jsonl(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lines: list[str],
-          *extra: str) -> list[dict[str, object]]:
+def jsonl(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    lines: list[str],
+    *extra: str,
+) -> list[dict[str, object]]:
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(line + "\n" for line in lines)))
     code, out, _ = run(capsys, "score", "american", "--jsonl", *extra)
     assert code == 0
     return [json.loads(line) for line in out.splitlines()]
 
 
-def test_score_names_the_hand_value_and_discard_payouts(capsys: pytest.CaptureFixture[str]
-                                                        ) -> None:
+def test_score_names_the_hand_value_and_discard_payouts(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "score", "american", "222s", "444s", "6666s", "8888s")
     assert code == 0
     assert "2468-1  25 X" in out
@@ -38,8 +41,9 @@ def test_score_names_the_hand_value_and_discard_payouts(capsys: pytest.CaptureFi
 
 
 def test_score_with_exposures_and_self_drawn(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "score", "american", "222s444s8888s", "--exposed", "6s6s6sJ",
-                       "--self-drawn")
+    code, out, _ = run(
+        capsys, "score", "american", "222s444s8888s", "--exposed", "6s6s6sJ", "--self-drawn"
+    )
     assert code == 0
     assert "with jokers" in out
     assert "self-drawn: each player pays 50" in out
@@ -61,8 +65,9 @@ def test_score_without_a_hand_exits_1(capsys: pytest.CaptureFixture[str]) -> Non
         (["222s444s888s8s", "--exposed", "6s7s6s"], "exposure 676s is not 2 to 6 alike"),
     ],
 )
-def test_score_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str],
-                                               argv: list[str], message: str) -> None:
+def test_score_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
     code, out, err = run(capsys, "score", "american", *argv)
     assert code == 2 and out == ""
     assert message in err
@@ -72,13 +77,15 @@ def test_score_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str
 def test_score_reads_a_card_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "mine.card"
     path.write_text("card: mine\nwinds-1 | winds | 40 | C | - | NNNN EEE WWW SSSS | n\n")
-    code, out, _ = run(capsys, "score", "american", "--card", str(path),
-                       "4z4z4z4z1z1z1z3z3z3z2z2z2z2z")
+    code, out, _ = run(
+        capsys, "score", "american", "--card", str(path), "4z4z4z4z1z1z1z3z3z3z2z2z2z2z"
+    )
     assert code == 0 and "winds-1  40 C" in out
 
 
 def test_score_bad_card_file_exits_2_naming_hand_and_column(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "bad.card"
     path.write_text("x-1 | run | 25 | X | any | 111a 2222a 333a 444Qa | n\n")
     code, _, err = run(capsys, "score", "american", "--card", str(path), "1m")
@@ -88,17 +95,31 @@ def test_score_bad_card_file_exits_2_naming_hand_and_column(
     assert code == 2 and "cannot read card file" in err
 
 
-def test_score_jsonl_answers_every_line(monkeypatch: pytest.MonkeyPatch,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
-    win = {"tiles": ["2s"] * 3 + ["4s"] * 3 + ["8s"] * 4, "exposures": [["6s", "6s", "6s", "J"]],
-           "self_drawn": False}
+def test_score_jsonl_answers_every_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    win = {
+        "tiles": ["2s"] * 3 + ["4s"] * 3 + ["8s"] * 4,
+        "exposures": [["6s", "6s", "6s", "J"]],
+        "self_drawn": False,
+    }
     clean = {"tiles": ["2s"] * 3 + ["4s"] * 3 + ["6s"] * 4 + ["8s"] * 4}
-    answers = jsonl(monkeypatch, capsys, [
-        json.dumps(win), "not json", json.dumps({"tiles": ["2s"]}), "",
-        json.dumps(clean), json.dumps({"tiles": ["Q"] * 14}), json.dumps({"tile": []}),
-        json.dumps({"tiles": ["1m"] * 2 + ["3p"] * 12}), "[1, 2]",
-        json.dumps(win | {"self_drawn": "yes"}),
-    ])
+    answers = jsonl(
+        monkeypatch,
+        capsys,
+        [
+            json.dumps(win),
+            "not json",
+            json.dumps({"tiles": ["2s"]}),
+            "",
+            json.dumps(clean),
+            json.dumps({"tiles": ["Q"] * 14}),
+            json.dumps({"tile": []}),
+            json.dumps({"tiles": ["1m"] * 2 + ["3p"] * 12}),
+            "[1, 2]",
+            json.dumps(win | {"self_drawn": "yes"}),
+        ],
+    )
     line = {"id": "2468-1", "value": 25, "alternative": 1, "pattern": "222a 444a 6666a 8888a"}
     assert answers[0] == {"matches": [line | {"jokerless": False}], "best": "2468-1"}
     assert "not JSON" in str(answers[1]["error"])
@@ -112,10 +133,30 @@ def test_score_jsonl_answers_every_line(monkeypatch: pytest.MonkeyPatch,
     assert len(answers) == 9
 
 
-def test_score_jsonl_no_match_is_best_null(monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
-    line = json.dumps({"tiles": ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m",
-                                 "1p", "2p", "3p", "4p", "5p"], "exposures": []})
+def test_score_jsonl_no_match_is_best_null(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    line = json.dumps(
+        {
+            "tiles": [
+                "1m",
+                "2m",
+                "3m",
+                "4m",
+                "5m",
+                "6m",
+                "7m",
+                "8m",
+                "9m",
+                "1p",
+                "2p",
+                "3p",
+                "4p",
+                "5p",
+            ],
+            "exposures": [],
+        }
+    )
     assert jsonl(monkeypatch, capsys, [line]) == [{"matches": [], "best": None}]
 
 
@@ -149,6 +190,7 @@ def test_hint_bad_count_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
         (50, True, Category.SINGLES_PAIRS, False, (100, 50)),
     ],
 )
-def test_a7_payout_table(value: int, jokerless: bool, category: Category, self_drawn: bool,
-                         expected: tuple[int, int]) -> None:
+def test_a7_payout_table(
+    value: int, jokerless: bool, category: Category, self_drawn: bool, expected: tuple[int, int]
+) -> None:
     assert payouts(value, jokerless, category, self_drawn) == expected

@@ -20,19 +20,22 @@ from tests.frontends.scripted_table import ScriptedTable
 
 
 def test_a_decision_of_its_own_waits_the_pause() -> None:
-    for event in (sample_views.play_event(), sample_views.call_event(),
-                  sample_views.charleston_event()):
+    for event in (
+        sample_views.play_event(),
+        sample_views.call_event(),
+        sample_views.charleston_event(),
+    ):
         assert event["view"]["deadline"] is None or event["view"]["deadline"] * SAFE_SHARE > 1
         assert pause_for(event, 1.0) == 1.0
 
 
 def test_the_pause_is_bounded_by_the_time_left() -> None:
     event = sample_views.call_event()
-    event["view"]["deadline"] = 2.0     # a short call window, partly gone
+    event["view"]["deadline"] = 2.0  # a short call window, partly gone
     assert pause_for(event, 1.0) == pytest.approx(2.0 * SAFE_SHARE)
-    event["view"]["deadline"] = 0.0     # out of time: act at once
+    event["view"]["deadline"] = 0.0  # out of time: act at once
     assert pause_for(event, 1.0) == 0.0
-    event["view"]["deadline"] = None    # no timer (a turn window of 0): the whole pause
+    event["view"]["deadline"] = None  # no timer (a turn window of 0): the whole pause
     assert pause_for(event, 1.0) == 1.0
 
 
@@ -88,8 +91,11 @@ class TimedTable(ScriptedTable):
 
 
 def _script() -> list[dict[str, Any]]:
-    return [sample_views.lobby_event(seq=1, seated=4), sample_views.play_event(seq=2),
-            sample_views.result_event(seq=3, match_over=True)]
+    return [
+        sample_views.lobby_event(seq=1, seated=4),
+        sample_views.play_event(seq=2),
+        sample_views.result_event(seq=3, match_over=True),
+    ]
 
 
 def _waits(pause: float, think: float = 0.0) -> dict[int, float]:
@@ -104,16 +110,16 @@ def _waits(pause: float, think: float = 0.0) -> dict[int, float]:
 
 def test_a_seat_waits_the_pause_from_the_asking_but_not_for_ready() -> None:
     waits = _waits(0.4)
-    assert waits[1] < 0.2                   # ready: at once
-    assert 0.38 <= waits[2] < 0.8           # the discard: about the pause
-    thinking = _waits(0.4, think=0.3)       # a bot that thought waits only the rest
+    assert waits[1] < 0.2  # ready: at once
+    assert 0.38 <= waits[2] < 0.8  # the discard: about the pause
+    thinking = _waits(0.4, think=0.3)  # a bot that thought waits only the rest
     assert 0.38 <= thinking[2] < 0.8
-    assert _waits(0.0)[2] < 0.2             # no pause: at once
+    assert _waits(0.0)[2] < 0.2  # no pause: at once
 
 
 def test_bad_pauses_are_one_line_before_anything_starts(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     from fourwinds.frontends import cli
     from fourwinds.frontends.local_seats import is_running
 
@@ -121,30 +127,34 @@ def test_bad_pauses_are_one_line_before_anything_starts(
     data = ["--data-dir", str(tmp_path / "d")]
     assert cli.main(["bot", "--rules", "mcr", "--pause", "-1", *data]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "fourwinds: --pause -1: must be 0 to 10 seconds")
+        "fourwinds: --pause -1: must be 0 to 10 seconds"
+    )
     assert cli.main(["bot", "--botzone", "./b", "--pause", "1", *data]) == 2
     assert "--pause is for --rules and --exec bots" in capsys.readouterr().err
     assert cli.main(["play", "--bot-pause", "12", *data]) == 2
     assert capsys.readouterr().err.splitlines()[-1] == (
-        "fourwinds: --bot-pause 12: must be 0 to 10 seconds")
-    assert not is_running(str(tmp_path / "d"))     # no daemon was started
+        "fourwinds: --bot-pause 12: must be 0 to 10 seconds"
+    )
+    assert not is_running(str(tmp_path / "d"))  # no daemon was started
 
 
 def test_the_web_pages_bots_get_the_pause_they_were_given(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from fourwinds.frontends.local_seats import BotSeats
     from fourwinds.frontends.web import seats
 
     given: list[float] = []
     monkeypatch.setattr(seats, "seat_new_bots", lambda *a, **k: given.append(k["pause"]))
     monkeypatch.setattr(seats, "resume_bot_seats", lambda *a, **k: given.append(k["pause"]))
-    monkeypatch.setattr(seats, "load_bot_seats",
-                        lambda state, table: BotSeats(tmp_path, table, "mcr", 3))
+    monkeypatch.setattr(
+        seats, "load_bot_seats", lambda state, table: BotSeats(tmp_path, table, "mcr", 3)
+    )
     keeper = seats.BotKeeper(tmp_path, pause=0.7)
     keeper.seat(table="t", rules="mcr", count=3, host_port=1, host_key="k", code=None)
     assert keeper.resume("t", 1) == 3
     assert given == [0.7, 0.7]
-    assert seats.BotKeeper(tmp_path).pause == 0.0   # only a server told so pauses its bots
+    assert seats.BotKeeper(tmp_path).pause == 0.0  # only a server told so pauses its bots
 
 
 def test_a_bot_seat_ends_when_its_daemon_left_the_table() -> None:

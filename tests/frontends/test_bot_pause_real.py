@@ -20,7 +20,7 @@ from testkit.procs import DaemonProcess, host_by_cli, start_logged
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
 PAUSE = 0.8
-DISCARDS = 4        # each watched seat's discards measured
+DISCARDS = 4  # each watched seat's discards measured
 WITHIN_S = 120.0
 
 
@@ -37,7 +37,7 @@ class DiscardClock:
         self.thread.start()
 
     def _watch(self) -> None:
-        asked: tuple[object, float] | None = None     # (step, when its discard was offered)
+        asked: tuple[object, float] | None = None  # (step, when its discard was offered)
         measured: set[object] = set()
         while not self.stop.is_set():
             event = self.api.next_event(0.2)
@@ -60,22 +60,40 @@ class DiscardClock:
 
 
 def test_a_bot_seated_as_play_seats_it_pauses_before_discarding_and_a_plain_bot_does_not(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     me = DaemonProcess(tmp_path / "me", "plain", session_module=REAL)
     started = Started()
     me.start()
     client = me.client(subscribe=False)
     clocks: list[DiscardClock] = []
     try:
-        table, key = host_by_cli(me, 'paced', "--practice")
-        for index in (1, 2, 3):     # as `play` seats them; only the first one with a pause
-            start_bot_seat(started, base=tmp_path, index=index, rules="mcr", table=table,
-                           host_port=me.port, host_key=key, pause=PAUSE if index == 1 else 0.0)
+        table, key = host_by_cli(me, "paced", "--practice")
+        for index in (1, 2, 3):  # as `play` seats them; only the first one with a pause
+            start_bot_seat(
+                started,
+                base=tmp_path,
+                index=index,
+                rules="mcr",
+                table=table,
+                host_port=me.port,
+                host_key=key,
+                pause=PAUSE if index == 1 else 0.0,
+            )
         paced = DiscardClock(connect(str(tmp_path / "bot1")), table)
         plain = DiscardClock(connect(str(me.data_dir)), table)
         clocks = [paced, plain]
-        start_logged(started, tmp_path / "plain.log", "bot", "--rules", "mcr", "--data-dir",
-                     str(me.data_dir), "--table", table)
+        start_logged(
+            started,
+            tmp_path / "plain.log",
+            "bot",
+            "--rules",
+            "mcr",
+            "--data-dir",
+            str(me.data_dir),
+            "--table",
+            table,
+        )
         deadline = time.monotonic() + WITHIN_S
         while time.monotonic() < deadline and min(len(c.waits) for c in clocks) < DISCARDS:
             time.sleep(0.2)

@@ -60,8 +60,9 @@ def _legal(event: Event, kind: str) -> list[Mapping[str, Any]]:
 def test_real_hands_ask_every_question() -> None:
     kinds = Counter(q[0] for q in QUESTIONS)
     assert kinds[Question.DRAWN] >= 20 and kinds[Question.DISCARD] >= 40, kinds
-    calls = Counter(a["label"].split()[1] for _, _, _, e in _of(Question.DISCARD)
-                    for a in _legal(e, "call"))
+    calls = Counter(
+        a["label"].split()[1] for _, _, _, e in _of(Question.DISCARD) for a in _legal(e, "call")
+    )
     assert calls["pung"] and calls["chow"], calls
 
 
@@ -86,10 +87,15 @@ def test_answers_to_a_draw_the_table_does_not_allow() -> None:
     asked, story, _, event = _of(Question.DRAWN)[0]
     held = set(event["view"]["hand"])
     absent = next(t for t in ("1m", "2m", "3m", "4m", "5m", "1z") if t not in held)
-    cases = {f"PLAY {to_botzone(absent)}": "not held", "PASS": "no answer to",
-             "PENG W1": "no answer to", "PLAY": "takes 1 tile", "PLAY W1 W2": "takes 1 tile",
-             f"GANG {to_botzone(absent)}": "no concealed kong",
-             f"BUGANG {to_botzone(absent)}": "cannot add"}
+    cases = {
+        f"PLAY {to_botzone(absent)}": "not held",
+        "PASS": "no answer to",
+        "PENG W1": "no answer to",
+        "PLAY": "takes 1 tile",
+        "PLAY W1 W2": "takes 1 tile",
+        f"GANG {to_botzone(absent)}": "no concealed kong",
+        f"BUGANG {to_botzone(absent)}": "cannot add",
+    }
     for line, why in cases.items():
         verdict = judge(line, asked, event, story)
         assert verdict.action is None and verdict.fault is Fault.ILLEGAL, line
@@ -125,16 +131,23 @@ def test_every_claim_on_a_discard_has_its_answer() -> None:
 
 def test_claims_the_table_does_not_allow() -> None:
     asked, story, moment, event = next(
-        q for q in _of(Question.DISCARD) if any(a["label"].startswith("Call pung")
-                                                for a in _legal(q[3], "call")))
+        q
+        for q in _of(Question.DISCARD)
+        if any(a["label"].startswith("Call pung") for a in _legal(q[3], "call"))
+    )
     assert moment.pending is not None
     tile = moment.pending[2]
     hand = Counter(event["view"]["hand"])
     pair_only = next(t for t in ("1m", "2m", "3m", "4m", "5m", "1z", "2z") if not hand[t])
-    cases = {f"PENG {to_botzone(pair_only)}": "cannot discard",
-             f"PENG {to_botzone(tile)}": "cannot discard",   # both copies go into the pung
-             "GANG": "no kong", "CHI B5 B1": "makes no chow", "HU": "do not win",
-             "PLAY W1": "no answer to", "PENG": "takes 1 tile"}
+    cases = {
+        f"PENG {to_botzone(pair_only)}": "cannot discard",
+        f"PENG {to_botzone(tile)}": "cannot discard",  # both copies go into the pung
+        "GANG": "no kong",
+        "CHI B5 B1": "makes no chow",
+        "HU": "do not win",
+        "PLAY W1": "no answer to",
+        "PENG": "takes 1 tile",
+    }
     if hand[tile] >= 3:
         del cases["GANG"]
     if hand[tile] >= 3 and pair_only != tile:

@@ -23,14 +23,29 @@ RESPONSES = ["PASS", "PASS"]
 def test_json_input_is_one_line_with_the_whole_history() -> None:
     text = full_input(Mode.JSON, REQUESTS, RESPONSES, data="d", globaldata="g", time_limit=3)
     assert text.endswith("\n") and text.count("\n") == 1
-    assert json.loads(text) == {"requests": REQUESTS, "responses": RESPONSES, "data": "d",
-                                "globaldata": "g", "time_limit": 3, "memory_limit": 256}
+    assert json.loads(text) == {
+        "requests": REQUESTS,
+        "responses": RESPONSES,
+        "data": "d",
+        "globaldata": "g",
+        "time_limit": 3,
+        "memory_limit": 256,
+    }
 
 
 def test_simple_input_interleaves_requests_and_responses() -> None:
     text = full_input(Mode.SIMPLE, REQUESTS, RESPONSES, data="saved\nline")
-    assert text.split("\n") == ["3", REQUESTS[0], "PASS", REQUESTS[1], "PASS", REQUESTS[2],
-                                "saved line", "", ""]
+    assert text.split("\n") == [
+        "3",
+        REQUESTS[0],
+        "PASS",
+        REQUESTS[1],
+        "PASS",
+        REQUESTS[2],
+        "saved line",
+        "",
+        "",
+    ]
 
 
 def test_the_history_must_end_with_a_request() -> None:
@@ -45,11 +60,22 @@ def test_a_bot_that_keeps_running_gets_only_the_new_request() -> None:
 
 def test_json_output() -> None:
     out = read_output(Mode.JSON, ['{"response": "PLAY W1", "data": "x", "debug": "hi"}\n'])
-    assert (out.response, out.data, out.globaldata, out.keep_running) == ("PLAY W1", "x",
-                                                                          None, False)
+    assert (out.response, out.data, out.globaldata, out.keep_running) == (
+        "PLAY W1",
+        "x",
+        None,
+        False,
+    )
     # debug text before the line, data that is not text, and the keep-running line after
-    out = read_output(Mode.JSON, ["thinking...\n", '{"response": "PASS", "data": {"n": 1}}\n',
-                                  KEEP_RUNNING + "\n", "ignored\n"])
+    out = read_output(
+        Mode.JSON,
+        [
+            "thinking...\n",
+            '{"response": "PASS", "data": {"n": 1}}\n',
+            KEEP_RUNNING + "\n",
+            "ignored\n",
+        ],
+    )
     assert (out.response, out.data, out.keep_running) == ("PASS", '{"n": 1}', True)
 
 
@@ -58,13 +84,16 @@ def test_json_output_indented_over_lines_as_jsoncpp_prints_it() -> None:
     several indented lines; it was read as garbage (found running that bot, issue 24)."""
     out = read_output(Mode.JSON, ["{\n", '\t"response" : "PLAY W9"\n', "}\n"])
     assert (out.response, out.keep_running) == ("PLAY W9", False)
-    out = read_output(Mode.JSON, ["{\n", '  "response" : "PASS",\n', '  "data" : "k"\n', "}\n",
-                                  KEEP_RUNNING + "\n"])
+    out = read_output(
+        Mode.JSON,
+        ["{\n", '  "response" : "PASS",\n', '  "data" : "k"\n', "}\n", KEEP_RUNNING + "\n"],
+    )
     assert (out.response, out.data, out.keep_running) == ("PASS", "k", True)
 
 
-@pytest.mark.parametrize("lines", [[], ["PLAY W1\n"], ["{\n", '"response": "PASS"\n'],
-                                   ['{"answer": 1}\n'], ["[1, 2]\n"]])
+@pytest.mark.parametrize(
+    "lines", [[], ["PLAY W1\n"], ["{\n", '"response": "PASS"\n'], ['{"answer": 1}\n'], ["[1, 2]\n"]]
+)
 def test_json_output_without_a_response(lines: list[str]) -> None:
     out = read_output(Mode.JSON, lines)
     assert out.response is None and out.problem

@@ -26,32 +26,51 @@ def test_a_botzone_bot_plays_a_whole_match_at_real_daemons(tmp_path: Path) -> No
     me.start()
     client = me.client(subscribe=False)
     try:
-        table, key = host_by_cli(me, 'botzone', "--hands", str(HANDS))
+        table, key = host_by_cli(me, "botzone", "--hands", str(HANDS))
         for index in (1, 2, 3):
-            start_bot_seat(started, base=tmp_path, index=index, rules="mcr", table=table,
-                           host_port=me.port, host_key=key)
+            start_bot_seat(
+                started,
+                base=tmp_path,
+                index=index,
+                rules="mcr",
+                table=table,
+                host_port=me.port,
+                host_key=key,
+            )
         out = tmp_path / "botzone-seat.out"
         botlog = tmp_path / "botzone-bot.log"
-        seat = start_logged(started, out, "-v", "bot", "--botzone",
-                            f"{sys.executable} examples/botzone_bot.py --keep-running",
-                            "--data-dir", str(me.data_dir), "--table", table,
-                            "--botzone-log", str(botlog))
+        seat = start_logged(
+            started,
+            out,
+            "-v",
+            "bot",
+            "--botzone",
+            f"{sys.executable} examples/botzone_bot.py --keep-running",
+            "--data-dir",
+            str(me.data_dir),
+            "--table",
+            table,
+            "--botzone-log",
+            str(botlog),
+        )
         deadline = time.monotonic() + 300
         view: dict[str, object] = {}
         while time.monotonic() < deadline and seat.poll() is None:
             view = request(client, type="view", table=table)["event"]["view"]
             time.sleep(0.5)
-        assert seat.poll() == 0, (f"the seat did not finish: {view.get('phase')} "
-                                  f"{view.get('phase_detail')}; {out.read_text()[-1500:]}; "
-                                  f"{botlog.read_text()[-1500:] if botlog.exists() else ''}")
+        assert seat.poll() == 0, (
+            f"the seat did not finish: {view.get('phase')} "
+            f"{view.get('phase_detail')}; {out.read_text()[-1500:]}; "
+            f"{botlog.read_text()[-1500:] if botlog.exists() else ''}"
+        )
         view = request(client, type="view", table=table)["event"]["view"]
         assert view["phase"] == "match_over" and view["hands_played"] == HANDS
-        assert view["practice"] is False          # the fair deck
+        assert view["practice"] is False  # the fair deck
         assert view["problems"] == []
         log = botlog.read_text()
         assert f"match over: {HANDS} hands played by the bot; faults: none" in log, log
         assert "hand 1: seat" in log and "hand 2: seat" in log
-        assert "faults" not in out.read_text()     # nothing to warn about on the terminal
+        assert "faults" not in out.read_text()  # nothing to warn about on the terminal
     finally:
         started.stop()
         client.close()

@@ -54,13 +54,21 @@ def _verb(request: str) -> str:
     return words[2] if words[0] == "3" else words[0]
 
 
-def play(seed: bytes, *, skip: float = 0.0, hands: int = 1, deck: DeckKind = DeckKind.PRACTICE,
-         seen: Counter[str] | None = None, flowers: bool = True,
-         told: list[str] | None = None) -> Counter[str]:
+def play(
+    seed: bytes,
+    *,
+    skip: float = 0.0,
+    hands: int = 1,
+    deck: DeckKind = DeckKind.PRACTICE,
+    seen: Counter[str] | None = None,
+    flowers: bool = True,
+    told: list[str] | None = None,
+) -> Counter[str]:
     """Play ``hands`` hands boldly; check the story at every question; what was checked,
     (in ``seen``) every verb told and (in ``told``) the last hand's requests."""
-    stream = HarnessStream(seed, hands=hands, deck=deck, auto_pass=False, skip=skip,
-                           flowers=flowers)
+    stream = HarnessStream(
+        seed, hands=hands, deck=deck, auto_pass=False, skip=skip, flowers=flowers
+    )
     rng = random.Random(seed)
     story: Story | None = None
     checked: Counter[str] = Counter()
@@ -125,8 +133,13 @@ def test_request_1_tells_no_flowers_at_a_fair_table_without_flowers() -> None:
     seen: Counter[str] = Counter()
     for i in range(3):
         told: list[str] = []
-        checked = play(b"no-flowers-%d" % i, deck=DeckKind.MASKED if i == 0 else
-                       DeckKind.PRACTICE, seen=seen, flowers=False, told=told)
+        checked = play(
+            b"no-flowers-%d" % i,
+            deck=DeckKind.MASKED if i == 0 else DeckKind.PRACTICE,
+            seen=seen,
+            flowers=False,
+            told=told,
+        )
         assert checked["discard"] >= 5, checked
         first = told[1].split()
         assert first[:5] == ["1", "0", "0", "0", "0"] and len(first) == 5 + 13, told[1]
@@ -174,8 +187,16 @@ def _moment(me: int, **changes: Any) -> Moment:
     rows = changes.pop("rows", ((),) * 4)
     melds = changes.pop("melds", ((),) * 4)
     board = Board(tuple(tuple(r) for r in rows), tuple(tuple(m) for m in melds), ((),) * 4)
-    base: dict[str, Any] = {"hand": 1, "me": me, "quan": 0, "phase": "play", "turn": 0,
-                            "board": board, "tiles": tuple(["1m"] * 13), "drawn": None}
+    base: dict[str, Any] = {
+        "hand": 1,
+        "me": me,
+        "quan": 0,
+        "phase": "play",
+        "turn": 0,
+        "board": board,
+        "tiles": tuple(["1m"] * 13),
+        "drawn": None,
+    }
     base.update(changes)
     return Moment(**base)
 
@@ -185,11 +206,19 @@ def test_a_claim_that_lost_is_never_told() -> None:
     discard straight to West's pung and discard, as the platform tells it."""
     story = tell(None, _moment(1))
     assert story is not None and story.requests[0] == "0 1 0"
-    story = tell(story, _moment(1, phase="claim", rows=(("4m",), (), (), ()),
-                                pending=(0, 0, "4m")))
+    story = tell(story, _moment(1, phase="claim", rows=(("4m",), (), (), ()), pending=(0, 0, "4m")))
     assert story is not None and story.requests[-2:] == ("3 0 DRAW", "3 0 PLAY W4")
     pung = Meld("pung", ("4m", "4m", "4m"), 0)
-    story = tell(story, _moment(1, phase="claim", turn=2, rows=((), (), ("9p",), ()),
-                                melds=((), (), (pung,), ()), pending=(2, 0, "9p")))
+    story = tell(
+        story,
+        _moment(
+            1,
+            phase="claim",
+            turn=2,
+            rows=((), (), ("9p",), ()),
+            melds=((), (), (pung,), ()),
+            pending=(2, 0, "9p"),
+        ),
+    )
     assert story is not None and story.requests[-1] == "3 2 PENG B9"
     assert not any(r.startswith("3 1") for r in story.requests)

@@ -37,14 +37,17 @@ def test_card_check_counts_each_lines_variations(capsys: pytest.CaptureFixture[s
     assert code == 0 and "format 1, 74 lines" in out
 
 
-def test_card_check_lists_every_mistake_and_exits_1(tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_card_check_lists_every_mistake_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "mine.card"
-    path.write_text("format: 2\ncard: mine\nsection: Lucky\n"
-                    "ok-1 | 25 | X | - | NNNN EEE WWW SSSS | fine\n"
-                    "x-1 | 25 | X | any | FF 1111a 2222b 333Qc | n\n"
-                    "x-2 | 25 | X | - | FFFF 5555a X 5555b 22c | n\n"
-                    "x-3 | 25 | X | - | NN NN NN EE WW SS FF | n\n")
+    path.write_text(
+        "format: 2\ncard: mine\nsection: Lucky\n"
+        "ok-1 | 25 | X | - | NNNN EEE WWW SSSS | fine\n"
+        "x-1 | 25 | X | any | FF 1111a 2222b 333Qc | n\n"
+        "x-2 | 25 | X | - | FFFF 5555a X 5555b 22c | n\n"
+        "x-3 | 25 | X | - | NN NN NN EE WW SS FF | n\n"
+    )
     code, out, _ = run(capsys, "card", "check", str(path))
     assert code == 1
     lines = out.splitlines()
@@ -57,13 +60,15 @@ def test_card_check_lists_every_mistake_and_exits_1(tmp_path: Path,
 
 
 def test_card_check_of_a_file_that_cannot_be_read_exits_2(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, err = run(capsys, "card", "check", str(tmp_path / "none.card"))
     assert code == 2 and out == "" and "cannot read card file" in err
 
 
 def test_card_show_prints_sections_patterns_alternatives_and_variables(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = run(capsys, "card", "show", str(HOUSE))
     assert code == 0
     lines = out.splitlines()
@@ -87,7 +92,8 @@ def test_card_commands_complete_file_names() -> None:
 
 
 def test_score_names_the_alternative_and_the_concrete_tiles(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = run(capsys, "score", "american", "FF 3333p 6666p 9999p")
     assert code == 0
     head = next(line for line in out.splitlines() if line.startswith("add-7 "))
@@ -95,8 +101,9 @@ def test_score_names_the_alternative_and_the_concrete_tiles(
     assert "    as FF 3333p 6666p 9999p  jokerless" in out
 
 
-def test_score_jsonl_gives_the_alternative(monkeypatch: pytest.MonkeyPatch,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_jsonl_gives_the_alternative(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     line = json.dumps({"tiles": ["F", "F"] + ["4m"] * 4 + ["5m"] * 4 + ["9m"] * 4})
     monkeypatch.setattr("sys.stdin", io.StringIO(line + "\n"))
     code, out, _ = run(capsys, "score", "american", "--jsonl")
@@ -107,7 +114,8 @@ def test_score_jsonl_gives_the_alternative(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_hint_names_the_line_and_its_nearest_alternative(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, out, _ = run(capsys, "hint", "american", "FF 2222s 777s 9999s", "-n", "1")
     assert code == 0
     lines = out.splitlines()

@@ -33,8 +33,9 @@ def _json(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
     return value
 
 
-def test_charleston_discard_call_round_trip(api: FakeApi,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_charleston_discard_call_round_trip(
+    api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["charleston", "1m", "3m", "6s", "--json"]) == 0
     out = _json(capsys)
     assert out["ok"] is True and out["seq"] == 1 and out["tiles"] == ["1m", "3m", "6s"]
@@ -53,7 +54,8 @@ def test_status_json_is_the_view_event(api: FakeApi, capsys: pytest.CaptureFixtu
 
 
 def test_status_human_lists_seats_hand_and_legal_ids(
-        api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     api.table.index = 2  # the call window
     assert cli.main(["status"]) == 0
     out = capsys.readouterr().out
@@ -67,14 +69,24 @@ def test_hand_json_shape(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> No
     api.table.index = 1
     assert cli.main(["hand", "--json"]) == 0
     out = _json(capsys)
-    assert set(out) == {"table", "seq", "hand", "drawn", "hints", "phase", "result", "next",
-                        "history", "standings"}
+    assert set(out) == {
+        "table",
+        "seq",
+        "hand",
+        "drawn",
+        "hints",
+        "phase",
+        "result",
+        "next",
+        "history",
+        "standings",
+    }
     assert out["drawn"] == "6s" and out["table"] == "kitchen" and out["result"] is None
 
 
 def test_a_hands_end_in_the_cli_shows_the_result_and_next_goes_on(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     over = sample_views.hand_over_event()
     fake = FakeApi([over, sample_views.match_over_event()])
     monkeypatch.setattr(cli_common, "connect", lambda data_dir=None, subscribe=False: fake)
@@ -87,13 +99,14 @@ def test_a_hands_end_in_the_cli_shows_the_result_and_next_goes_on(
     text = capsys.readouterr().out
     assert "Mahjong by" in text and "Bob" in text and "Payments:" in text
     assert cli.main(["next"]) == 0
-    assert fake.table.requests[-1]["action"] == 0   # the view's `next` action
-    assert cli.main(["more-time"]) == 2             # nothing to think about at a hand's end
+    assert fake.table.requests[-1]["action"] == 0  # the view's `next` action
+    assert cli.main(["more-time"]) == 2  # nothing to think about at a hand's end
     assert "cannot ask for more time now" in capsys.readouterr().err
 
 
 def test_illegal_move_exits_2_listing_the_legal_ones(
-        api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     api.table.index = 2
     assert cli.main(["discard", "3m"]) == 2
     err = capsys.readouterr().err
@@ -113,8 +126,12 @@ def test_ambiguous_call_asks_which(api: FakeApi, capsys: pytest.CaptureFixture[s
     assert cli.main(["call"]) == 2
     assert "several ways to call: Pung 4p; Kong 4p" in capsys.readouterr().err
     assert cli.main(["call", "kong", "--json"]) == 0
-    assert _json(capsys)["action"] == {"id": 1, "type": "call", "label": "Kong 4p",
-                                       "tiles": ["4p", "4p", "4p", "J"]}
+    assert _json(capsys)["action"] == {
+        "id": 1,
+        "type": "call",
+        "label": "Kong 4p",
+        "tiles": ["4p", "4p", "4p", "J"],
+    }
 
 
 def test_pass_and_act_by_id(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
@@ -129,8 +146,8 @@ def test_pass_and_act_by_id(api: FakeApi, capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_table_must_be_named_when_there_are_several(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     fake = FakeApi(sample_script(), tables=2)
     monkeypatch.setattr(cli_common, "connect", lambda data_dir=None, subscribe=False: fake)
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
@@ -139,27 +156,42 @@ def test_table_must_be_named_when_there_are_several(
     assert cli.main(["status", "--table", "kitchen", "--json"]) == 0
 
 
-def test_host_sends_create_with_options(api: FakeApi, tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_host_sends_create_with_options(
+    api: FakeApi, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     card = tmp_path / "my.card"
     card.write_text("# a card\n")
-    assert cli.main(["host", "den", "--rules", "american", "--card", str(card), "--private",
-                     "--json"]) == 0
+    assert (
+        cli.main(["host", "den", "--rules", "american", "--card", str(card), "--private", "--json"])
+        == 0
+    )
     assert _json(capsys)["code"] == "7-tiger"
     create = api.sent[-1]
-    assert create == {"type": "create", "name": "den", "rules": "american", "private": True,
-                      "options": {"hands": 0, "deck": "masked", "auto_pass": True,
-                                  "card_text": "# a card\n", "card_name": "my"}}
+    assert create == {
+        "type": "create",
+        "name": "den",
+        "rules": "american",
+        "private": True,
+        "options": {
+            "hands": 0,
+            "deck": "masked",
+            "auto_pass": True,
+            "card_text": "# a card\n",
+            "card_name": "my",
+        },
+    }
 
 
 def test_host_no_auto_pass_asks_every_player_about_every_discard(
-        api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["host", "den", "--rules", "mcr", "--no-auto-pass", "--json"]) == 0
     assert api.sent[-1]["options"]["auto_pass"] is False
 
 
-def test_card_with_mcr_is_refused(api: FakeApi, tmp_path: Path,
-                                  capsys: pytest.CaptureFixture[str]) -> None:
+def test_card_with_mcr_is_refused(
+    api: FakeApi, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     card = tmp_path / "my.card"
     card.write_text("x")
     assert cli.main(["host", "--rules", "mcr", "--card", str(card)]) == 2
@@ -176,11 +208,13 @@ def test_join_seat_ready(api: FakeApi, capsys: pytest.CaptureFixture[str]) -> No
     assert api.sent[-1] == {"type": "ready", "table": "kitchen"}
 
 
-def test_no_daemon_is_one_clear_line(monkeypatch: pytest.MonkeyPatch,
-                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_daemon_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def refuse(data_dir: str | None = None, subscribe: bool = False) -> FakeApi:
         raise DaemonUnavailable(
-            "no fourwinds daemon is running (start one with `fourwinds daemon`)")
+            "no fourwinds daemon is running (start one with `fourwinds daemon`)"
+        )
 
     monkeypatch.setattr(cli_common, "connect", refuse)
     assert cli.main(["status"]) == 2
@@ -189,9 +223,26 @@ def test_no_daemon_is_one_clear_line(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_every_command_has_help(capsys: pytest.CaptureFixture[str]) -> None:
-    for command in ("play", "host", "join", "seat", "ready", "status", "hand", "discard", "stop",
-                    "call", "pass", "exchange", "mahjong", "charleston", "act", "bot",
-                    "completion", "config"):
+    for command in (
+        "play",
+        "host",
+        "join",
+        "seat",
+        "ready",
+        "status",
+        "hand",
+        "discard",
+        "stop",
+        "call",
+        "pass",
+        "exchange",
+        "mahjong",
+        "charleston",
+        "act",
+        "bot",
+        "completion",
+        "config",
+    ):
         with pytest.raises(SystemExit) as done:
             cli.main([command, "--help"])
         assert done.value.code == 0
@@ -210,8 +261,9 @@ def test_pick_action_tiles_and_words() -> None:
     assert action["type"] == "mahjong"
 
 
-def test_act_default_takes_what_a_timeout_would(api: FakeApi,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_act_default_takes_what_a_timeout_would(
+    api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     api.table.index = 2
     assert cli.main(["act", "default", "--json"]) == 0
     assert _json(capsys)["action"]["label"] == "Pass"  # type: ignore[index]
@@ -236,8 +288,8 @@ class _WaitingApi(FakeApi):
 
 
 def test_status_wait_returns_the_view_that_gives_the_seat_a_turn(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     fake = _WaitingApi()
     monkeypatch.setattr(cli_common, "connect", lambda data_dir=None, subscribe=False: fake)
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
@@ -247,8 +299,9 @@ def test_status_wait_returns_the_view_that_gives_the_seat_a_turn(
     assert fake.stream == []  # the other table's view was read and passed over
 
 
-def test_host_sends_the_table_timers_given(api: FakeApi,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_host_sends_the_table_timers_given(
+    api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["host", "den", "--call-window", "15", "--next-window", "0", "--json"]) == 0
     options = api.sent[-1]["options"]
     assert (options["call_window"], options["next_window"]) == (15.0, 0.0)
@@ -259,8 +312,9 @@ def test_daemon_reads_the_config_file(monkeypatch: pytest.MonkeyPatch, tmp_path:
     from fourwinds.daemon import main as daemon_main
 
     config = tmp_path / "config.toml"
-    config.write_text(f'name = "Bob"\npeers = ["10.0.4.17:7420"]\nport = 7500\n'
-                      f'data_dir = "{tmp_path / "data"}"\n')
+    config.write_text(
+        f'name = "Bob"\npeers = ["10.0.4.17:7420"]\nport = 7500\ndata_dir = "{tmp_path / "data"}"\n'
+    )
     monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
     seen: list[Any] = []
     monkeypatch.setattr(daemon_main, "main", lambda settings: _record(seen, settings))
@@ -268,13 +322,18 @@ def test_daemon_reads_the_config_file(monkeypatch: pytest.MonkeyPatch, tmp_path:
     assert cli.main(["daemon", "--name", "Ann", "--port", "0", "--peer", "10.0.4.18:7420"]) == 0
     first, second = seen
     assert (first.name, first.port, first.peers, first.data_dir) == (
-        "Bob", 7500, (("10.0.4.17", 7420),), str(tmp_path / "data"))
+        "Bob",
+        7500,
+        (("10.0.4.17", 7420),),
+        str(tmp_path / "data"),
+    )
     assert (second.name, second.port) == ("Ann", 0)
     assert second.peers == (("10.0.4.17", 7420), ("10.0.4.18", 7420))
 
 
-def test_daemon_name_defaults_to_the_login_name(monkeypatch: pytest.MonkeyPatch,
-                                                tmp_path: Path) -> None:
+def test_daemon_name_defaults_to_the_login_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     import getpass
 
     from fourwinds.daemon import main as daemon_main
@@ -287,9 +346,9 @@ def test_daemon_name_defaults_to_the_login_name(monkeypatch: pytest.MonkeyPatch,
     assert (seen[0].name, seen[0].port) == ("ada", 7420)
 
 
-def test_whoami_shows_the_fingerprint_and_the_name(monkeypatch: pytest.MonkeyPatch,
-                                                   tmp_path: Path,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_whoami_shows_the_fingerprint_and_the_name(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = tmp_path / "config.toml"
     config.write_text('name = "Bob"\n')
     monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
@@ -298,17 +357,18 @@ def test_whoami_shows_the_fingerprint_and_the_name(monkeypatch: pytest.MonkeyPat
     assert len(fingerprint.split(":")) == 4 and name == "name: Bob"
 
 
-def test_stop_without_a_daemon_says_so(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_stop_without_a_daemon_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     assert cli.main(["stop", "--data-dir", str(tmp_path / "d")]) == 0
     assert capsys.readouterr().out == "no daemon is running\n"
 
 
 @pytest.mark.slow
-def test_tables_starts_the_daemon_and_stop_stops_it(monkeypatch: pytest.MonkeyPatch,
-                                                    tmp_path: Path,
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_tables_starts_the_daemon_and_stop_stops_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from fourwinds.frontends.local_seats import is_running, running_info
 
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
@@ -319,7 +379,7 @@ def test_tables_starts_the_daemon_and_stop_stops_it(monkeypatch: pytest.MonkeyPa
         assert "started your daemon (`fourwinds stop` stops it)" in err
         assert out.startswith("You sit at no table.\n")
         info = running_info(data) or {}
-        assert info["listen"] == "0.0.0.0" and info["mdns"] is True   # on the network
+        assert info["listen"] == "0.0.0.0" and info["mdns"] is True  # on the network
         assert cli.main(["tables", "--data-dir", data, "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["tables"] == []
     finally:
@@ -340,22 +400,48 @@ class _TablesApi:
     their rules (``rules_label``); one from an older daemon without it."""
 
     def request(self, message: Any) -> dict[str, Any]:
-        seen = {"free": 2, "private": False, "compatible": True, "version": 5,
-                "host": "10.0.0.9", "port": 7420, "player": "Ann"}
-        return {"ok": True, "peers": [], "tables": [
-            {"table": "ab" * 16, "name": "kitchen", "rules": "mcr", "flowers": False,
-             "rules_label": "MCR, no flowers", "seated": 2}],
-            "seen": [{**seen, "table": "cd" * 16, "name": "den", "rules": "mcr",
-                      "flowers": False, "rules_label": "MCR, no flowers"},
-                     {**seen, "table": "ef" * 16, "name": "old", "rules": "american"}]}
+        seen = {
+            "free": 2,
+            "private": False,
+            "compatible": True,
+            "version": 5,
+            "host": "10.0.0.9",
+            "port": 7420,
+            "player": "Ann",
+        }
+        return {
+            "ok": True,
+            "peers": [],
+            "tables": [
+                {
+                    "table": "ab" * 16,
+                    "name": "kitchen",
+                    "rules": "mcr",
+                    "flowers": False,
+                    "rules_label": "MCR, no flowers",
+                    "seated": 2,
+                }
+            ],
+            "seen": [
+                {
+                    **seen,
+                    "table": "cd" * 16,
+                    "name": "den",
+                    "rules": "mcr",
+                    "flowers": False,
+                    "rules_label": "MCR, no flowers",
+                },
+                {**seen, "table": "ef" * 16, "name": "old", "rules": "american"},
+            ],
+        }
 
     def close(self) -> None:
         pass
 
 
-def test_tables_says_which_table_plays_without_flowers(monkeypatch: pytest.MonkeyPatch,
-                                                       tmp_path: Path,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_tables_says_which_table_plays_without_flowers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from fourwinds.frontends.commands import tables
 
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))

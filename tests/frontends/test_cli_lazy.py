@@ -42,16 +42,19 @@ def test_an_unknown_command_has_no_module() -> None:
 def modules_after(*commands: list[str]) -> str:
     """The modules a fresh interpreter holds after running these command lines (each
     ``--help``-like, ending in SystemExit), as the printed sorted list."""
-    code = ("import sys\n"
-            "from fourwinds.frontends import cli\n"
-            f"for argv in {list(commands)!r}:\n"
-            "    try:\n"
-            "        cli.main(argv)\n"
-            "    except SystemExit:\n"
-            "        pass\n"
-            "print(sorted(sys.modules))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    code = (
+        "import sys\n"
+        "from fourwinds.frontends import cli\n"
+        f"for argv in {list(commands)!r}:\n"
+        "    try:\n"
+        "        cli.main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print(sorted(sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     return out.strip().splitlines()[-1]
 
 
@@ -64,7 +67,8 @@ def test_a_daemon_start_does_not_import_the_other_commands() -> None:
 
 @pytest.mark.parametrize("argv", [["--help"], ["-v"]])
 def test_help_without_a_command_lists_every_command(
-        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
     try:
         code = cli.main(argv)
     except SystemExit as exit_:
@@ -81,8 +85,12 @@ def test_a_status_act_or_bot_command_does_not_load_what_it_does_not_use() -> Non
     only the daemon needs, without reading the package metadata, which only ``--version``
     needs, and a built-in bot without the Botzone adapter."""
     loaded = modules_after(["status", "--help"], ["act", "--help"], ["bot", "--help"])
-    for heavy in ("fourwinds.protocol.table.state", "fourwinds.protocol.table.signing",
-                  "importlib.metadata", "fourwinds.frontends.botzone_proc"):
+    for heavy in (
+        "fourwinds.protocol.table.state",
+        "fourwinds.protocol.table.signing",
+        "importlib.metadata",
+        "fourwinds.frontends.botzone_proc",
+    ):
         assert f"'{heavy}'" not in loaded
 
 
@@ -97,12 +105,15 @@ def test_a_daemon_without_mdns_does_not_import_zeroconf() -> None:
     """Most daemons of the suite and every `--no-mdns` one (a venue where multicast is
     blocked) never announce: their start does not import zeroconf (daemon/mdns.py), nor
     list the network adapters for a daemon bound to one address."""
-    code = ("import sys\n"
-            "import fourwinds.daemon.main, fourwinds.daemon.app\n"
-            "from fourwinds.daemon.reach import OwnAddresses\n"
-            "OwnAddresses().get('127.0.0.1', 7420)\n"
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('zeroconf', 'ifaddr') or m == 'fourwinds.daemon.mdns'))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+    code = (
+        "import sys\n"
+        "import fourwinds.daemon.main, fourwinds.daemon.app\n"
+        "from fourwinds.daemon.reach import OwnAddresses\n"
+        "OwnAddresses().get('127.0.0.1', 7420)\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('zeroconf', 'ifaddr') or m == 'fourwinds.daemon.mdns'))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
     assert out.strip().splitlines()[-1] == "[]"

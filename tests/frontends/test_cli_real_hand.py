@@ -20,8 +20,8 @@ REAL = "fourwinds.daemon.real_session"
 
 
 def test_cli_script_plays_a_whole_hand_against_three_bots(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     me = DaemonProcess(tmp_path / "me", "scripted", session_module=REAL)
     started = Started()
@@ -34,8 +34,15 @@ def test_cli_script_plays_a_whole_hand_against_three_bots(
         key = request(client, type="whoami")["public_key"]
         client.close()
         for index in (1, 2, 3):
-            start_bot_seat(started, base=tmp_path, index=index, rules="mcr", table=table,
-                           host_port=me.port, host_key=key)
+            start_bot_seat(
+                started,
+                base=tmp_path,
+                index=index,
+                rules="mcr",
+                table=table,
+                host_port=me.port,
+                host_key=key,
+            )
         played = play_hand_by_cli(data, capsys, timeout=120)
         # ready, flowers, discards and call-window answers, all from the CLI
         assert played.moves >= 10

@@ -33,7 +33,8 @@ print("collected")
 
 
 def test_clients_dropped_in_reference_cycles_are_collected_without_hanging() -> None:
-    done = subprocess.run([sys.executable, "-c", DROP_IN_CYCLES], cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", DROP_IN_CYCLES], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "collected"

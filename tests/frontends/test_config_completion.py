@@ -28,26 +28,34 @@ def test_config_reads_every_setting(tmp_path: Path) -> None:
 
 
 def test_config_reads_the_daemon_and_timer_settings() -> None:
-    config = parse_config("port = 7500\ncall_window = 12\nturn_window = 30.5\n"
-                          "charleston_window = 45\nnext_window = 0\n")
+    config = parse_config(
+        "port = 7500\ncall_window = 12\nturn_window = 30.5\n"
+        "charleston_window = 45\nnext_window = 0\n"
+    )
     assert config.port == 7500
-    assert (config.call_window, config.turn_window, config.charleston_window,
-            config.next_window) == (12.0, 30.5, 45.0, 0.0)
+    assert (
+        config.call_window,
+        config.turn_window,
+        config.charleston_window,
+        config.next_window,
+    ) == (12.0, 30.5, 45.0, 0.0)
     assert isinstance(config.port, int)
 
 
-def test_config_init_explains_every_key_and_reads_back(tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_config_init_explains_every_key_and_reads_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "config.toml"
     monkeypatch.setenv("FOURWINDS_CONFIG", str(path))
     assert cli.main(["config", "init"]) == 0
     text = path.read_text()
-    assert load_config(path) == Config()     # every key commented out: the defaults
-    for key in fields(Config):               # each key has its explanation and an example
-        line = next(n for n, ln in enumerate(text.splitlines())
-                    if ln.startswith(f"# {key.name} = "))
+    assert load_config(path) == Config()  # every key commented out: the defaults
+    for key in fields(Config):  # each key has its explanation and an example
+        line = next(
+            n for n, ln in enumerate(text.splitlines()) if ln.startswith(f"# {key.name} = ")
+        )
         assert text.splitlines()[line - 1].startswith("# "), key.name
-    uncommented = re.sub(r"(?m)^# (\w+ = )", r"\1", text)   # every example is valid
+    uncommented = re.sub(r"(?m)^# (\w+ = )", r"\1", text)  # every example is valid
     everything = parse_config(uncommented)
     assert everything.port == 7420 and everything.next_window == 60.0
     assert everything.peers == ("10.0.4.17:7420",)
@@ -57,32 +65,44 @@ def test_missing_config_file_gives_defaults(tmp_path: Path) -> None:
     assert load_config(tmp_path / "absent.toml") == Config()
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('rules = "riichi"', "'rules' must be one of american, mcr"),
-    ("bots = 7", "'bots' must be 0 to 3"),
-    ('bots = "two"', "'bots' must be an integer, not str"),
-    ("ascii = 1", "'ascii' must be true or false, not int"),
-    ('colour = "red"', "unknown key 'colour'"),
-    ('peers = ["nohost"]', "'peers' must be a list of \"HOST:PORT\""),
-    ('name = "', "config file"),
-    ("port = 70000", "'port' must be 0 to 65534"),
-    ("call_window = 0", "'call_window' must be 0.1 to 3600 seconds"),
-    ('next_window = "soon"', "'next_window' must be a number, not str"),
-    ("turn_window = true", "'turn_window' must be a number, not bool"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('rules = "riichi"', "'rules' must be one of american, mcr"),
+        ("bots = 7", "'bots' must be 0 to 3"),
+        ('bots = "two"', "'bots' must be an integer, not str"),
+        ("ascii = 1", "'ascii' must be true or false, not int"),
+        ('colour = "red"', "unknown key 'colour'"),
+        ('peers = ["nohost"]', "'peers' must be a list of \"HOST:PORT\""),
+        ('name = "', "config file"),
+        ("port = 70000", "'port' must be 0 to 65534"),
+        ("call_window = 0", "'call_window' must be 0.1 to 3600 seconds"),
+        ('next_window = "soon"', "'next_window' must be a number, not str"),
+        ("turn_window = true", "'turn_window' must be a number, not bool"),
+    ],
+)
 def test_bad_config_is_one_clear_error(text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message.replace("(", r"\(").replace(")", r"\)")):
         parse_config(text, "cfg.toml")
 
 
 def test_config_text_round_trips() -> None:
-    config = Config(name='A "quoted" name', rules="mcr", bots=1, ascii=True,
-                    peers=("h:1", "k:2"), port=7500, call_window=2.5, next_window=0.0)
+    config = Config(
+        name='A "quoted" name',
+        rules="mcr",
+        bots=1,
+        ascii=True,
+        peers=("h:1", "k:2"),
+        port=7500,
+        call_window=2.5,
+        next_window=0.0,
+    )
     assert parse_config(config_text(config)) == config
 
 
-def test_config_command_init_show_and_bad_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_config_command_init_show_and_bad_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "cfg" / "config.toml"
     monkeypatch.setenv("FOURWINDS_CONFIG", str(path))
     assert cli.main(["config", "init", "--name", "Ada"]) == 0
@@ -107,10 +127,13 @@ def test_completion_tree_has_commands_options_and_choices() -> None:
 def _complete(words: list[str]) -> list[str]:
     script = bash_script(cli.build_parser())
     line = " ".join(f"'{w}'" for w in words)
-    program = (f"{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _fourwinds; "
-               'printf "%s\\n" "${COMPREPLY[@]}"')
-    done = subprocess.run(["bash", "-c", program], capture_output=True, text=True, timeout=20,
-                          check=True)
+    program = (
+        f"{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; _fourwinds; "
+        'printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    done = subprocess.run(
+        ["bash", "-c", program], capture_output=True, text=True, timeout=20, check=True
+    )
     return done.stdout.split()
 
 

@@ -40,16 +40,21 @@ def daemons(tmp_path: Path) -> Iterator[list[DaemonProcess]]:
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(fourwinds_command(*args), capture_output=True, text=True, timeout=60,
-                          cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT),
-                                         "FOURWINDS_CONFIG": "/nonexistent/config.toml"})
+    return subprocess.run(
+        fourwinds_command(*args),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "FOURWINDS_CONFIG": "/nonexistent/config.toml"},
+    )
 
 
-def test_cli_hosts_and_four_bot_seats_play_the_hand(daemons: list[DaemonProcess],
-                                                    tmp_path: Path) -> None:
+def test_cli_hosts_and_four_bot_seats_play_the_hand(
+    daemons: list[DaemonProcess], tmp_path: Path
+) -> None:
     host = daemons[0]
-    done = _cli("host", "east-wind", "--rules", "mcr", "--data-dir", str(host.data_dir),
-                "--json")
+    done = _cli("host", "east-wind", "--rules", "mcr", "--data-dir", str(host.data_dir), "--json")
     assert done.returncode == 0, done.stderr
     table = json.loads(done.stdout)["table"]
     client = host.client(subscribe=False)
@@ -58,16 +63,28 @@ def test_cli_hosts_and_four_bot_seats_play_the_hand(daemons: list[DaemonProcess]
     try:
         logs = []
         for d in daemons[1:]:  # one after the other, as `fourwinds play` seats its bots
-            joined = _cli("join", table, "--host", "127.0.0.1", "--port", str(host.port),
-                          "--key", key, "--data-dir", str(d.data_dir), "--json")
+            joined = _cli(
+                "join",
+                table,
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(host.port),
+                "--key",
+                key,
+                "--data-dir",
+                str(d.data_dir),
+                "--json",
+            )
             assert joined.returncode == 0, joined.stderr
             assert json.loads(joined.stdout)["table"] == table
         for i, d in enumerate(daemons[1:], start=1):
             seat_args = ["--table", table[:8]]
             log = tmp_path / f"bot{i}.log"
             logs.append(log)
-            start_logged(started, log, "bot", "--rules", "mcr", "--data-dir", str(d.data_dir),
-                         *seat_args)
+            start_logged(
+                started, log, "bot", "--rules", "mcr", "--data-dir", str(d.data_dir), *seat_args
+            )
         deadline = time.monotonic() + 90
         cli_moves = 0
         while time.monotonic() < deadline:  # seat 0 is played from the CLI, as a script would
@@ -83,8 +100,10 @@ def test_cli_hosts_and_four_bot_seats_play_the_hand(daemons: list[DaemonProcess]
                 cli_moves += 1
         else:
             started.stop()
-            raise AssertionError(f"the hand did not finish: {view} " + " | ".join(
-                log.read_text()[-600:] for log in logs))
+            raise AssertionError(
+                f"the hand did not finish: {view} "
+                + " | ".join(log.read_text()[-600:] for log in logs)
+            )
         transcripts = []
         for d in daemons:
             status = _cli("status", "--data-dir", str(d.data_dir), "--json")
@@ -104,7 +123,8 @@ def test_cli_errors_from_a_real_daemon_are_one_line(daemons: list[DaemonProcess]
     done = _cli("status", "--data-dir", str(daemons[1].data_dir))
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "fourwinds: you are at no table: `fourwinds host` or `fourwinds join` first"]
+        "fourwinds: you are at no table: `fourwinds host` or `fourwinds join` first"
+    ]
     done = _cli("host", "x", "--rules", "mcr", "--data-dir", str(daemons[1].data_dir))
     assert done.returncode == 0, done.stderr
     again = _cli("host", "x", "--rules", "mcr", "--data-dir", str(daemons[1].data_dir))

@@ -81,12 +81,14 @@ def test_look_tells_the_same_daemon_a_new_one_and_none(tmp_path: Path) -> None:
 
 
 def test_a_crashed_daemon_is_said_at_once_and_the_screen_moves_to_the_new_one(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     _write(tmp_path, os.getpid())
-    new_api = FakeApi({"ok": True, "event": {"type": "view", "table": "kitchen",
-                                             "view": {"phase": "play"}}})
+    new_api = FakeApi(
+        {"ok": True, "event": {"type": "view", "table": "kitchen", "view": {"phase": "play"}}}
+    )
 
-    checked = threading.Event()     # the restart waits until the screen while down is read
+    checked = threading.Event()  # the restart waits until the screen while down is read
 
     def restart() -> FakeApi:
         assert checked.wait(10), "the test never let the restart finish"
@@ -94,13 +96,13 @@ def test_a_crashed_daemon_is_said_at_once_and_the_screen_moves_to_the_new_one(
         return new_api
 
     link, old_api = _followed(tmp_path, restart)
-    _write(tmp_path, _dead_pid())        # killed with -9: the file stays, its pid has ended
+    _write(tmp_path, _dead_pid())  # killed with -9: the file stays, its pid has ended
     try:
         assert link.latest_event(0.0) is None
         assert "stopped" in link.notice and "again" in link.notice
         refused = link.act({"type": "act", "table": "kitchen"})
         assert not refused["ok"] and "not running" in refused["error"]
-        assert not old_api.asked            # never a request to the dead daemon
+        assert not old_api.asked  # never a request to the dead daemon
     finally:
         checked.set()
     _until(lambda: link.latest_event(0.0) is not None, "the view from the new daemon")
@@ -109,7 +111,8 @@ def test_a_crashed_daemon_is_said_at_once_and_the_screen_moves_to_the_new_one(
 
 
 def test_a_daemon_that_cannot_be_started_again_ends_the_screen_with_the_reason(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     _write(tmp_path, os.getpid())
 
     def restart() -> FakeApi:
@@ -117,20 +120,22 @@ def test_a_daemon_that_cannot_be_started_again_ends_the_screen_with_the_reason(
 
     link, _ = _followed(tmp_path, restart)
     _write(tmp_path, _dead_pid())
-    with pytest.raises(FourwindsError, match="could not be started again: the daemon exited "
-                                             r"at once \(port 7420 is in use\)") as failed:
+    with pytest.raises(
+        FourwindsError,
+        match="could not be started again: the daemon exited "
+        r"at once \(port 7420 is in use\)",
+    ) as failed:
         end = time.monotonic() + 5
         while time.monotonic() < end:
             link.latest_event(0.01)
     assert "\n" not in str(failed.value)
 
 
-def test_a_daemon_stopped_on_purpose_closes_the_screen_and_is_not_restarted(
-        tmp_path: Path) -> None:
+def test_a_daemon_stopped_on_purpose_closes_the_screen_and_is_not_restarted(tmp_path: Path) -> None:
     _write(tmp_path, os.getpid())
     restarted: list[bool] = []
     link, _ = _followed(tmp_path, lambda: restarted.append(True))
-    default_paths(str(tmp_path)).api_endpoint_file.unlink()    # `fourwinds stop`
+    default_paths(str(tmp_path)).api_endpoint_file.unlink()  # `fourwinds stop`
     with pytest.raises(DaemonStopped, match="was stopped"):
         link.latest_event(0.0)
     assert not restarted

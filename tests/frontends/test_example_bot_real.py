@@ -26,13 +26,29 @@ def test_example_bot_plays_a_whole_hand_at_a_real_table(tmp_path: Path) -> None:
     me.start()
     client = me.client(subscribe=False)
     try:
-        table, key = host_by_cli(me, 'scripted', "--practice")
+        table, key = host_by_cli(me, "scripted", "--practice")
         for index in (1, 2, 3):
-            start_bot_seat(started, base=tmp_path, index=index, rules="mcr", table=table,
-                           host_port=me.port, host_key=key)
+            start_bot_seat(
+                started,
+                base=tmp_path,
+                index=index,
+                rules="mcr",
+                table=table,
+                host_port=me.port,
+                host_key=key,
+            )
         log = tmp_path / "example.log"
-        start_logged(started, log, "bot", "--exec", f"{sys.executable} examples/bot.py",
-                     "--data-dir", str(me.data_dir), "--table", table)
+        start_logged(
+            started,
+            log,
+            "bot",
+            "--exec",
+            f"{sys.executable} examples/bot.py",
+            "--data-dir",
+            str(me.data_dir),
+            "--table",
+            table,
+        )
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline:
             view = request(client, type="view", table=table)["event"]["view"]
@@ -40,11 +56,15 @@ def test_example_bot_plays_a_whole_hand_at_a_real_table(tmp_path: Path) -> None:
                 break
             time.sleep(0.3)
         else:
-            state = {k: view.get(k) for k in ("phase", "step", "waiting_for", "problems",
-                                                  "halted", "hands_played")}
+            state = {
+                k: view.get(k)
+                for k in ("phase", "step", "waiting_for", "problems", "halted", "hands_played")
+            }
             seats = [(tmp_path / f"bot{i}" / "seat.log").read_text()[-500:] for i in (1, 2, 3)]
-            raise AssertionError(f"no hand finished: {state}; example bot: "
-                                 f"{log.read_text()[-1500:]}; bot seats: {seats}")
+            raise AssertionError(
+                f"no hand finished: {state}; example bot: "
+                f"{log.read_text()[-1500:]}; bot seats: {seats}"
+            )
         assert "refused" not in log.read_text()  # every answer of the example was legal
         assert view["problems"] == []
     finally:

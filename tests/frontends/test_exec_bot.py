@@ -49,10 +49,10 @@ def test_invalid_answers_are_refused_with_the_reason_and_the_default_taken() -> 
     cases = {
         "nonsense": "not JSON",
         "[1, 2]": "must be a JSON object",
-        '{"act": 1}': "needs \"action\"",
-        '{"action": true}': "needs \"action\"",
+        '{"act": 1}': 'needs "action"',
+        '{"action": true}': 'needs "action"',
         '{"action": 9}': "action 9 is not legal now (legal ids: [0, 1, 2])",
-        '{"action": 0, "tiles": "4p"}': "\"tiles\" must be a list",
+        '{"action": 0, "tiles": "4p"}': '"tiles" must be a list',
         "": "empty answer",
     }
     for line, reason in cases.items():
@@ -75,7 +75,7 @@ def test_default_prefers_the_marked_action_then_pass_then_the_first_listed() -> 
     assert call is not None and call[0]["label"] == "Pass"
     play = sample_views.play_event()
     marked = default_action(play)
-    assert marked is not None and marked[0].get("default")   # the view's decision
+    assert marked is not None and marked[0].get("default")  # the view's decision
     for action in play["legal_actions"]:
         action.pop("default", None)
     chosen = default_action(play)
@@ -101,8 +101,12 @@ def test_view_bot_answers_legally_everywhere() -> None:
             assert request is None
             continue
         assert request is not None
-        assert judge_answer(json.dumps({"action": request["action"],
-                                        "tiles": request.get("tiles", [])}), event).error is None
+        assert (
+            judge_answer(
+                json.dumps({"action": request["action"], "tiles": request.get("tiles", [])}), event
+            ).error
+            is None
+        )
     event = sample_views.play_event()
     play = choose_request(event)
     assert play is not None and play["action"] == _id_of(event, "mahjong")  # legal: take it
@@ -127,13 +131,16 @@ def _program(tmp_path: Path, body: str) -> list[str]:
 
 
 def test_bad_program_is_told_why_and_the_default_is_taken(tmp_path: Path) -> None:
-    argv = _program(tmp_path, (
-        "seen = open(sys.argv[1], 'w')\n"
-        "for line in sys.stdin:\n"
-        "    seen.write(line); seen.flush()\n"
-        "    if json.loads(line)['type'] == 'view':\n"
-        "        print('{\"action\": 99}', flush=True)\n"
-    ))
+    argv = _program(
+        tmp_path,
+        (
+            "seen = open(sys.argv[1], 'w')\n"
+            "for line in sys.stdin:\n"
+            "    seen.write(line); seen.flush()\n"
+            "    if json.loads(line)['type'] == 'view':\n"
+            "        print('{\"action\": 99}', flush=True)\n"
+        ),
+    )
     table = ScriptedTable(sample_script())
     assert play_seat(table, ExecBrain(argv, answer_timeout=10), poll=0.01) == 0
     seen = [json.loads(line) for line in (tmp_path / "seen.jsonl").read_text().splitlines()]
@@ -182,8 +189,11 @@ def test_daemon_refusal_is_reported_and_the_default_sent() -> None:
             refusals.append(reason)
 
     def always_first(event: Mapping[str, Any]) -> dict[str, Any] | None:
-        return choose_request(event) if event["seq"] != 3 else {
-            "type": "act", "table": "kitchen", "seq": 3, "action": 0}
+        return (
+            choose_request(event)
+            if event["seq"] != 3
+            else {"type": "act", "table": "kitchen", "seq": 3, "action": 0}
+        )
 
     table = RefusingTable(sample_script())
     assert play_seat(table, Recording(always_first), poll=0.01) == 0

@@ -34,7 +34,8 @@ def _play_args(**given: object) -> argparse.Namespace:
 
 
 def test_leave_names_the_tables_then_leaves_one_and_play_stops_asking(
-        daemon: DaemonProcess) -> None:
+    daemon: DaemonProcess,
+) -> None:
     data = str(daemon.data_dir)
     for name in ("kitchen", "den"):
         hosted = fourwinds_cli("host", name, "--rules", "mcr", "--practice", "--data-dir", data)
@@ -45,11 +46,13 @@ def test_leave_names_the_tables_then_leaves_one_and_play_stops_asking(
     several = fourwinds_cli("leave", "--data-dir", data)
     assert several.returncode == 2
     assert several.stderr.strip() == (
-        "fourwinds: you sit at several tables (kitchen, den): fourwinds leave TABLE")
+        "fourwinds: you sit at several tables (kitchen, den): fourwinds leave TABLE"
+    )
     unknown = fourwinds_cli("leave", "attic", "--data-dir", data)
     assert unknown.returncode == 2
     assert unknown.stderr.strip() == (
-        "fourwinds: you sit at no table 'attic' (yours: kitchen, den)")
+        "fourwinds: you sit at no table 'attic' (yours: kitchen, den)"
+    )
     left = fourwinds_cli("leave", "kitchen", "--data-dir", data, "--json")
     assert left.returncode == 0, left.stderr
     answer = json.loads(left.stdout)
@@ -75,13 +78,31 @@ def test_a_joiner_leaving_the_lobby_frees_its_place_at_the_host(tmp_path: Path) 
     try:
         host.start()
         guest.start()
-        hosted = fourwinds_cli("host", "kitchen", "--rules", "mcr", "--practice", "--data-dir",
-                      str(host.data_dir), "--json")
+        hosted = fourwinds_cli(
+            "host",
+            "kitchen",
+            "--rules",
+            "mcr",
+            "--practice",
+            "--data-dir",
+            str(host.data_dir),
+            "--json",
+        )
         assert hosted.returncode == 0, hosted.stderr
         table = json.loads(hosted.stdout)["table"]
         key = request(host.client(subscribe=False), type="whoami")["public_key"]
-        joined = fourwinds_cli("join", table, "--host", "127.0.0.1", "--port", str(host.port),
-                      "--key", key, "--data-dir", str(guest.data_dir))
+        joined = fourwinds_cli(
+            "join",
+            table,
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(host.port),
+            "--key",
+            key,
+            "--data-dir",
+            str(guest.data_dir),
+        )
         assert joined.returncode == 0, joined.stderr
         api = host.client(subscribe=False)
 
@@ -94,14 +115,16 @@ def test_a_joiner_leaving_the_lobby_frees_its_place_at_the_host(tmp_path: Path) 
         assert seated() == 2
         left = fourwinds_cli("leave", "--data-dir", str(guest.data_dir))
         assert left.returncode == 0, left.stderr
-        assert left.stdout.splitlines() == ["you left kitchen",
-                                            "your place is free again for someone else"]
+        assert left.stdout.splitlines() == [
+            "you left kitchen",
+            "your place is free again for someone else",
+        ]
         deadline = time.monotonic() + 5
         while seated() != 1 and time.monotonic() < deadline:
             time.sleep(0.1)
         assert seated() == 1
         event = request(api, type="view", table="kitchen")["event"]
-        assert [m["player"] for m in event["members"]] == [""]     # the host alone
+        assert [m["player"] for m in event["members"]] == [""]  # the host alone
         assert [p["name"] for p in event["view"]["players"]][1] == "seat 1"
     finally:
         guest.stop()

@@ -10,9 +10,14 @@ from fourwinds.frontends.commands.play import Mine
 from fourwinds.protocol.errors import FourwindsError
 
 KITCHEN = Mine("aa" * 16, "kitchen", "mcr", 2, "")
-DEN = Mine("bb" * 16, "den", "american", 4,
-             "the match at den has started: if you leave, Bob cannot go on (the table waits "
-             "for your seat for ever)")
+DEN = Mine(
+    "bb" * 16,
+    "den",
+    "american",
+    4,
+    "the match at den has started: if you leave, Bob cannot go on (the table waits "
+    "for your seat for ever)",
+)
 
 
 def test_at_several_tables_it_lists_them_and_asks_which() -> None:
@@ -31,19 +36,25 @@ def test_at_several_tables_it_lists_them_and_asks_which() -> None:
 
 
 def test_without_a_terminal_it_names_them() -> None:
-    with pytest.raises(FourwindsError, match=r"several tables \(kitchen, den\): fourwinds "
-                                             r"leave TABLE"):
+    with pytest.raises(
+        FourwindsError,
+        match=r"several tables \(kitchen, den\): fourwinds "
+        r"leave TABLE",
+    ):
         pick_table([KITCHEN, DEN], None, None)
     assert pick_table([KITCHEN], None, None) is KITCHEN
-    assert pick_table([KITCHEN, DEN], "bbbb", None) is DEN      # the start of its id
+    assert pick_table([KITCHEN, DEN], "bbbb", None) is DEN  # the start of its id
     with pytest.raises(FourwindsError, match=r"you sit at no table$"):
         pick_table([], None, None)
 
 
 def test_a_table_that_cannot_go_on_without_you_is_confirmed_or_forced() -> None:
-    assert confirmed(KITCHEN, False, None)              # a lobby we joined: no question
-    with pytest.raises(FourwindsError, match=r"cannot go on .*; to leave anyway: fourwinds "
-                                             r"leave den --force"):
+    assert confirmed(KITCHEN, False, None)  # a lobby we joined: no question
+    with pytest.raises(
+        FourwindsError,
+        match=r"cannot go on .*; to leave anyway: fourwinds "
+        r"leave den --force",
+    ):
         confirmed(DEN, False, None)
     assert confirmed(DEN, True, None)
     prompts: list[str] = []

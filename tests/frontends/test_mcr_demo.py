@@ -18,10 +18,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return code, out, err
 
 
-def test_demo_mcr_logs_turns_and_summarises_each_hand(capsys: pytest.CaptureFixture[str]
-                                                     ) -> None:
-    code, out, _ = run(capsys, "demo", "mcr", "--seed", "4", "--hands", "2",
-                         "--engine-only")
+def test_demo_mcr_logs_turns_and_summarises_each_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "demo", "mcr", "--seed", "4", "--hands", "2", "--engine-only")
     assert code == 0
     assert out.count("== Hand ") == 2
     assert re.search(r"^   [ESWN] discards \d?[mpsz]", out, re.M)
@@ -30,8 +28,9 @@ def test_demo_mcr_logs_turns_and_summarises_each_hand(capsys: pytest.CaptureFixt
     summaries = re.findall(r"^-- Hand \d+: (won by [ESWN] .*|draw .*)$", out, re.M)
     assert len(summaries) == 2
     if "won by" in out:
-        assert re.search(r"declares Mahjong (self-drawn|on [ESWN]'s discard): \S.* \+ \d?[mpsz]",
-                         out)
+        assert re.search(
+            r"declares Mahjong (self-drawn|on [ESWN]'s discard): \S.* \+ \d?[mpsz]", out
+        )
     for line in out.splitlines():
         if line.startswith("   fans:"):
             assert re.search(r"[A-Z][a-z]+.* \d+", line)
@@ -57,20 +56,24 @@ def test_demo_mcr_rejects_a_bad_hand_count(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_demo_mcr_runs_through_the_table_and_saves_a_verifiable_transcript(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     transcript = tmp_path / "mcr.fw"
-    code, out, _ = run(capsys, "demo", "mcr", "--seed", "5", "--deck", "practice",
-                       "--transcript", str(transcript))
+    code, out, _ = run(
+        capsys, "demo", "mcr", "--seed", "5", "--deck", "practice", "--transcript", str(transcript)
+    )
     assert code == 0 and "== Hand 1" in out and "-- Hand 1:" in out
     assert main(["verify", str(transcript)]) == 0
     assert "OK" in capsys.readouterr().out
 
 
 def test_demo_mcr_without_flowers_lays_out_none_and_verify_says_so(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     transcript = tmp_path / "mcr-nf.fw"
-    code, out, _ = run(capsys, "demo", "mcr", "--seed", "5", "--no-flowers",
-                       "--transcript", str(transcript))
+    code, out, _ = run(
+        capsys, "demo", "mcr", "--seed", "5", "--no-flowers", "--transcript", str(transcript)
+    )
     assert code == 0 and "-- Hand 1:" in out
     assert "flower replacement" not in out and " exposes " not in out
     assert main(["verify", str(transcript)]) == 0
@@ -79,4 +82,4 @@ def test_demo_mcr_without_flowers_lays_out_none_and_verify_says_so(
     code, out, _ = run(capsys, "demo", "mcr", "--seed", "5", "--no-flowers", "--engine-only")
     assert code == 0 and "flower replacement" not in out and " exposes " not in out
     code, out, _ = run(capsys, "demo", "mcr", "--seed", "5", "--engine-only")
-    assert "flower replacement" in out and " exposes " in out   # the same seed, with flowers
+    assert "flower replacement" in out and " exposes " in out  # the same seed, with flowers

@@ -26,17 +26,47 @@ def test_score_mcr_table_and_valid_win(capsys: pytest.CaptureFixture[str]) -> No
 
 
 def test_score_mcr_options(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _err = run(["score", "mcr", "67m", "44z", "8m", "--melds", "234m", "567p",
-                           "888s", "--flowers", "2", "--self-drawn", "--wall-last"], capsys)
+    code, out, _err = run(
+        [
+            "score",
+            "mcr",
+            "67m",
+            "44z",
+            "8m",
+            "--melds",
+            "234m",
+            "567p",
+            "888s",
+            "--flowers",
+            "2",
+            "--self-drawn",
+            "--wall-last",
+        ],
+        capsys,
+    )
     assert code == 0
     assert "Last Tile Draw" in out and "Flower Tiles" in out
     assert "Self-Drawn" not in out
 
 
 def test_score_mcr_winds_and_concealed_kong(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _err = run(["score", "mcr", "67m44s8m", "--melds", "222z", "999p",
-                           "--concealed-kong", "5555z", "--seat-wind", "S",
-                           "--prevalent-wind", "W"], capsys)
+    code, out, _err = run(
+        [
+            "score",
+            "mcr",
+            "67m44s8m",
+            "--melds",
+            "222z",
+            "999p",
+            "--concealed-kong",
+            "5555z",
+            "--seat-wind",
+            "S",
+            "--prevalent-wind",
+            "W",
+        ],
+        capsys,
+    )
     assert "Seat Wind" in out and "Prevalent Wind" not in out
     assert "Concealed Kong" in out and "All Types" in out
     assert code == 0  # All Types 6 + Dragon Pung 2 + Seat Wind 2 + Concealed Kong 2 + 1
@@ -44,8 +74,10 @@ def test_score_mcr_winds_and_concealed_kong(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_score_mcr_win_tile_option(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _err = run(["score", "mcr", "13m", "2m", "44z", "--win-tile", "2m", "--melds",
-                           "234m", "567p", "888s"], capsys)
+    code, out, _err = run(
+        ["score", "mcr", "13m", "2m", "44z", "--win-tile", "2m", "--melds", "234m", "567p", "888s"],
+        capsys,
+    )
     assert "Closed Wait" in out
     assert code == 1
 
@@ -63,8 +95,9 @@ def test_score_mcr_win_tile_option(capsys: pytest.CaptureFixture[str]) -> None:
         (["hint", "mcr", "123m"], "13 or 14 tiles"),
     ],
 )
-def test_score_mcr_user_errors_exit_2(argv: list[str], message: str,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_mcr_user_errors_exit_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _out, err = run(argv, capsys)
     assert code == 2
     assert message in err
@@ -73,18 +106,33 @@ def test_score_mcr_user_errors_exit_2(argv: list[str], message: str,
 
 
 def test_score_mcr_jsonl_exact_fields() -> None:
-    line = json.dumps({
-        "melds": [{"type": "chow", "tiles": ["1p", "2p", "3p"], "concealed": False}],
-        "hand": ["4m", "5m", "6m", "7m", "8m", "9m", "1m", "2m", "3m", "8p"],
-        "win_tile": "8p", "self_drawn": False, "last_tile": False, "kong_related": False,
-        "wall_last": False, "seat_wind": 0, "prevalent_wind": 0, "flowers": 1,
-        "unknown_field": "ignored",
-    })
+    line = json.dumps(
+        {
+            "melds": [{"type": "chow", "tiles": ["1p", "2p", "3p"], "concealed": False}],
+            "hand": ["4m", "5m", "6m", "7m", "8m", "9m", "1m", "2m", "3m", "8p"],
+            "win_tile": "8p",
+            "self_drawn": False,
+            "last_tile": False,
+            "kong_related": False,
+            "wall_last": False,
+            "seat_wind": 0,
+            "prevalent_wind": 0,
+            "flowers": 1,
+            "unknown_field": "ignored",
+        }
+    )
     answer = score_json_line(line)
     assert answer == {
-        "fans": [["Pure Straight", 16, 1], ["All Chows", 2, 1], ["Mixed Double Chow", 1, 1],
-                 ["One Voided Suit", 1, 1], ["Single Wait", 1, 1], ["Flower Tiles", 1, 1]],
-        "total": 22, "winning": True,
+        "fans": [
+            ["Pure Straight", 16, 1],
+            ["All Chows", 2, 1],
+            ["Mixed Double Chow", 1, 1],
+            ["One Voided Suit", 1, 1],
+            ["Single Wait", 1, 1],
+            ["Flower Tiles", 1, 1],
+        ],
+        "total": 22,
+        "winning": True,
     }
 
 
@@ -95,11 +143,35 @@ def test_score_mcr_jsonl_continues_after_bad_lines() -> None:
         json.dumps({"hand": "1m", "win_tile": "1m"}),
         json.dumps([1, 2]),
         json.dumps({"hand": [], "win_tile": "1m", "seat_wind": 7}),
-        json.dumps({"melds": [{"type": "triple", "tiles": ["1m", "1m", "1m"]}], "hand": [],
-                    "win_tile": "1m"}),
+        json.dumps(
+            {
+                "melds": [{"type": "triple", "tiles": ["1m", "1m", "1m"]}],
+                "hand": [],
+                "win_tile": "1m",
+            }
+        ),
         "",
-        json.dumps({"hand": ["1m", "9m", "1p", "9p", "1s", "9s", "1z", "2z", "3z", "4z", "5z",
-                             "6z", "7z"], "win_tile": "7z", "self_drawn": True}),
+        json.dumps(
+            {
+                "hand": [
+                    "1m",
+                    "9m",
+                    "1p",
+                    "9p",
+                    "1s",
+                    "9s",
+                    "1z",
+                    "2z",
+                    "3z",
+                    "4z",
+                    "5z",
+                    "6z",
+                    "7z",
+                ],
+                "win_tile": "7z",
+                "self_drawn": True,
+            }
+        ),
     ]
     sink = io.StringIO()
     sink.writelines(f"{a}\n" for a in score_jsonl(io.StringIO("\n".join(lines) + "\n")))
@@ -107,19 +179,42 @@ def test_score_mcr_jsonl_continues_after_bad_lines() -> None:
     assert len(answers) == 7
     assert all("error" in a for a in answers[:6])
     assert "seat_wind" in answers[4]["error"]
-    assert answers[6] == {"fans": [["Thirteen Orphans", 88, 1], ["Self-Drawn", 1, 1]],
-                          "total": 89, "winning": True}
+    assert answers[6] == {
+        "fans": [["Thirteen Orphans", 88, 1], ["Self-Drawn", 1, 1]],
+        "total": 89,
+        "winning": True,
+    }
 
 
 def test_score_mcr_jsonl_incomplete_hand_is_not_an_error() -> None:
-    answer = score_json_line(json.dumps({"hand": ["1m", "2m", "3m", "4m", "5m", "6m", "7m",
-                                                  "8m", "9m", "1p", "2p", "3p", "5s"],
-                                         "win_tile": "7z"}))
+    answer = score_json_line(
+        json.dumps(
+            {
+                "hand": [
+                    "1m",
+                    "2m",
+                    "3m",
+                    "4m",
+                    "5m",
+                    "6m",
+                    "7m",
+                    "8m",
+                    "9m",
+                    "1p",
+                    "2p",
+                    "3p",
+                    "5s",
+                ],
+                "win_tile": "7z",
+            }
+        )
+    )
     assert answer == {"fans": [], "total": 0, "winning": False}
 
 
-def test_score_mcr_jsonl_from_stdin(capsys: pytest.CaptureFixture[str],
-                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_score_mcr_jsonl_from_stdin(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr("sys.stdin", io.StringIO('{"hand": [], "win_tile": "1m"}\n'))
     code, out, _err = run(["score", "mcr", "--jsonl"], capsys)
     assert code == 0

@@ -23,7 +23,7 @@ from fourwinds.frontends.config import Config
 from fourwinds.frontends.local_seats import Started, fourwinds_command, is_running
 from fourwinds.protocol.errors import FourwindsError
 
-MAIN = cli.main   # kept: the tests that forbid the demo replace cli.main
+MAIN = cli.main  # kept: the tests that forbid the demo replace cli.main
 KITCHEN = Mine("ab12cd34" * 4, "kitchen", "mcr", 2)
 CLUB = Mine("ef56ab78" * 4, "club", "american", 4)
 
@@ -37,8 +37,9 @@ def _args(*argv: str) -> argparse.Namespace:
     return cli.build_parser().parse_args(["play", *argv])
 
 
-def _choose(*argv: str, mine: tuple[Mine, ...] = (), config: Config | None = None,
-            interactive: bool = False) -> play.Target:
+def _choose(
+    *argv: str, mine: tuple[Mine, ...] = (), config: Config | None = None, interactive: bool = False
+) -> play.Target:
     return choose_table(_args(*argv), config or Config(), list(mine), interactive=interactive)
 
 
@@ -49,8 +50,12 @@ def test_play_alone_returns_to_the_one_table_you_sit_at() -> None:
 
 
 def test_join_and_table_find_the_tables_you_sit_at() -> None:
-    for argv in (("--join", "kitchen"), ("--join", KITCHEN.table),
-                 ("--join", KITCHEN.table[:8]), ("--table", "kitchen")):
+    for argv in (
+        ("--join", "kitchen"),
+        ("--join", KITCHEN.table),
+        ("--join", KITCHEN.table[:8]),
+        ("--table", "kitchen"),
+    ):
         assert _choose(*argv, mine=(KITCHEN, CLUB)).kind is Kind.RETURN, argv
         assert _choose(*argv, mine=(KITCHEN, CLUB)).ref == KITCHEN.table
     assert _choose("--join", "den", mine=(KITCHEN,)) == play.Target(Kind.JOIN, "den", "den")
@@ -64,8 +69,9 @@ def test_several_tables_without_a_terminal_is_one_clear_error() -> None:
     assert _choose(mine=(KITCHEN, CLUB), config=Config(table="club")).ref == CLUB.table
 
 
-def test_several_tables_on_a_terminal_asks_which(monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_several_tables_on_a_terminal_asks_which(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     answers = iter(["2", "kitchen", "nine"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
     assert _choose(mine=(KITCHEN, CLUB), interactive=True).ref == CLUB.table
@@ -90,12 +96,20 @@ def _no_daemon(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr("fourwinds.frontends.cli.main", no_demo)
 
 
-@pytest.mark.parametrize("failure", [FourwindsError("cannot join kitchen: table is full"),
-                                     ConnectionResetError("the daemon went away"),
-                                     TimeoutError("the daemon did not answer 'tables'")])
+@pytest.mark.parametrize(
+    "failure",
+    [
+        FourwindsError("cannot join kitchen: table is full"),
+        ConnectionResetError("the daemon went away"),
+        TimeoutError("the daemon did not answer 'tables'"),
+    ],
+)
 def test_every_failure_is_one_line_and_status_2(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        tmp_path: Path, failure: Exception) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    failure: Exception,
+) -> None:
     _no_daemon(monkeypatch, tmp_path)
     monkeypatch.setattr(play, "has_terminal", lambda: True)
 
@@ -110,8 +124,8 @@ def test_every_failure_is_one_line_and_status_2(
 
 
 def test_play_without_a_terminal_says_so_before_touching_anything(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-        tmp_path: Path) -> None:
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
     _no_daemon(monkeypatch, tmp_path)
     monkeypatch.setattr(play, "has_terminal", lambda: False)
     monkeypatch.setattr(play, "ensure_daemon", lambda *a, **k: pytest.fail("daemon started"))
@@ -138,8 +152,9 @@ class SeenLater:
         return {"ok": False, "error": "not here"}
 
 
-def test_join_waits_for_the_table_to_be_seen(monkeypatch: pytest.MonkeyPatch,
-                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_join_waits_for_the_table_to_be_seen(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setattr(play, "PROGRESS_S", 0.1)
     monkeypatch.setattr("fourwinds.frontends.commands.play.time.sleep", lambda s: None)
     api = SeenLater(after=4)
@@ -158,15 +173,26 @@ def test_join_gives_up_after_the_wait_with_what_to_do(monkeypatch: pytest.Monkey
     assert not any(m["type"] == "join" for m in api.sent)
 
 
-def test_table_timers_are_sent_only_when_given(tmp_path: Path,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_table_timers_are_sent_only_when_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert set(table_options(_args(), "american")) == {"hands", "deck", "auto_pass"}
-    given = table_options(_args("--call-window", "12", "--next-window", "0",
-                                "--turn-window", "30", "--charleston-window", "45"), "mcr")
-    assert {k: given[k] for k in ("call_window", "turn_window", "charleston_window",
-                                  "next_window")} == {"call_window": 12.0, "turn_window": 30.0,
-                                                      "charleston_window": 45.0,
-                                                      "next_window": 0.0}
+    given = table_options(
+        _args(
+            "--call-window",
+            "12",
+            "--next-window",
+            "0",
+            "--turn-window",
+            "30",
+            "--charleston-window",
+            "45",
+        ),
+        "mcr",
+    )
+    assert {
+        k: given[k] for k in ("call_window", "turn_window", "charleston_window", "next_window")
+    } == {"call_window": 12.0, "turn_window": 30.0, "charleston_window": 45.0, "next_window": 0.0}
     config = tmp_path / "config.toml"
     config.write_text("call_window = 5\nnext_window = 90\n")
     monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
@@ -177,7 +203,8 @@ def test_table_timers_are_sent_only_when_given(tmp_path: Path,
 
 
 def test_config_flowers_false_hosts_mcr_tables_without_flowers_and_leaves_american_alone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     config = tmp_path / "config.toml"
     config.write_text("flowers = false\n")
     monkeypatch.setenv("FOURWINDS_CONFIG", str(config))
@@ -186,12 +213,16 @@ def test_config_flowers_false_hosts_mcr_tables_without_flowers_and_leaves_americ
 
 
 def test_no_flowers_is_the_mcr_rule_sets_option_and_refused_for_american(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     assert "rules" not in table_options(_args(), "mcr")
     assert table_options(_args("--no-flowers"), "mcr")["rules"] == {"flowers": False}
-    with pytest.raises(FourwindsError, match=r"--no-flowers is for MCR tables \(add --rules "
-                                             r"mcr\): an American wall always has its flowers"):
+    with pytest.raises(
+        FourwindsError,
+        match=r"--no-flowers is for MCR tables \(add --rules "
+        r"mcr\): an American wall always has its flowers",
+    ):
         table_options(_args("--no-flowers"), "american")
 
 
@@ -208,14 +239,16 @@ def test_started_processes_are_stopped_by_pid() -> None:
 
 
 def test_subprocesses_run_this_same_fourwinds() -> None:
-    done = subprocess.run(fourwinds_command("--version"), capture_output=True, text=True,
-                          timeout=30, check=True)
+    done = subprocess.run(
+        fourwinds_command("--version"), capture_output=True, text=True, timeout=30, check=True
+    )
     assert done.stdout.startswith("fourwinds ")
 
 
 @pytest.mark.slow
-def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyPatch,
-                                                     tmp_path: Path) -> None:
+def test_solo_play_quit_and_return_to_the_same_table(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """`play` hosts a solo table (three bot seats, a loopback daemon on a free port, never
     announced), the screen is quit; `play` again returns to that table with the same bot
     seats (restarted), and `--table NAME` / `--join NAME` find it too. The daemon stays up
@@ -231,12 +264,13 @@ def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyP
         players = {p["name"] for p in event["view"]["players"]}
         bots = sum(is_running(str(b)) for b in (data / "bots").glob("*/bot[0-9]"))
         pauses = _bot_pauses(data)
-        end = time.monotonic() + 10     # a bot's process may still be starting (under load)
+        end = time.monotonic() + 10  # a bot's process may still be starting (under load)
         while len(pauses) < bots and time.monotonic() < end:
             time.sleep(0.1)
             pauses = _bot_pauses(data)
-        shown.append((str(event["table"]), {"players": players, "bots running": bots,
-                                            "pauses": pauses}))
+        shown.append(
+            (str(event["table"]), {"players": players, "bots running": bots, "pauses": pauses})
+        )
         return 0
 
     monkeypatch.setattr(play, "has_terminal", lambda: True)
@@ -255,12 +289,15 @@ def test_solo_play_quit_and_return_to_the_same_table(monkeypatch: pytest.MonkeyP
         assert shown[0][1]["pauses"] == ["1", "1", "1"]
         bots = sorted((data / "bots").glob("*/bot[0-9]"))
         assert len(bots) == 3 and not any(is_running(str(b)) for b in bots)  # stopped on Q
-        for argv in (["play", "--data-dir", str(data)], [*base],
-                     ["play", "--data-dir", str(data), "--join", "solo"]):
+        for argv in (
+            ["play", "--data-dir", str(data)],
+            [*base],
+            ["play", "--data-dir", str(data), "--join", "solo"],
+        ):
             assert cli.main(argv) == 0
             assert shown[-1] == (table, {**shown[0][1], "bots running": 3})  # restarted
         assert not any(is_running(str(b)) for b in bots)
-        assert len(list((data / "tables").iterdir())) == 1   # no second table was hosted
+        assert len(list((data / "tables").iterdir())) == 1  # no second table was hosted
     finally:
         assert cli.main(["stop", "--data-dir", str(data)]) == 0
     assert not is_running(str(data))
@@ -315,8 +352,12 @@ class _Daemon:
         self.sent.append(dict(message))
         kind = message["type"]
         if kind == "tables":
-            return {"ok": True, "tables": [], "peers": [],
-                    "seen": [{"name": "kitchen", "table": "ab" * 16}]}
+            return {
+                "ok": True,
+                "tables": [],
+                "peers": [],
+                "seen": [{"name": "kitchen", "table": "ab" * 16}],
+            }
         if kind in ("join", "create"):
             return {"ok": True, "table": "ab" * 16}
         if kind == "status":
@@ -329,15 +370,19 @@ class _Daemon:
         pass
 
 
-@pytest.mark.parametrize(("argv", "says_ready"), [
-    (("--join", "kitchen"), False),
-    (("--bots", "0", "--table", "kitchen"), False),
-    (("--bots", "2", "--table", "kitchen"), False),
-    (("--bots", "3", "--table", "solo"), True),
-], ids=["joiner", "host-alone", "host-with-two-bots", "solo-with-three-bots"])
+@pytest.mark.parametrize(
+    ("argv", "says_ready"),
+    [
+        (("--join", "kitchen"), False),
+        (("--bots", "0", "--table", "kitchen"), False),
+        (("--bots", "2", "--table", "kitchen"), False),
+        (("--bots", "3", "--table", "solo"), True),
+    ],
+    ids=["joiner", "host-alone", "host-with-two-bots", "solo-with-three-bots"],
+)
 def test_play_at_a_table_with_people_never_says_ready_for_the_player(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: tuple[str, ...],
-        says_ready: bool) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, argv: tuple[str, ...], says_ready: bool
+) -> None:
     """Issue 22 item 1: three friends joined at once and only the last was made ready (its
     join came after the table filled, so play's ready went through). One rule now: at a
     table with other people, host or joiner, play never says ready for the player (each
@@ -350,7 +395,7 @@ def test_play_at_a_table_with_people_never_says_ready_for_the_player(
     monkeypatch.setattr("fourwinds.frontends.curses_table.run", lambda link, **k: 0)
     assert MAIN(["play", "--data-dir", str(tmp_path / "d"), *argv]) == 0
     kinds = [m["type"] for m in daemon.sent]
-    assert ("join" in kinds or "create" in kinds), kinds
+    assert "join" in kinds or "create" in kinds, kinds
     assert ("ready" in kinds) is says_ready, kinds
 
 
@@ -365,7 +410,7 @@ def test_a_zombie_counts_as_stopped() -> None:
         while not _exited(child.pid) and deadline:
             deadline -= 1
             subprocess.run(["sleep", "0.1"], check=True)
-        assert _exited(child.pid)       # ended, not yet reaped
+        assert _exited(child.pid)  # ended, not yet reaped
     finally:
         child.wait()
     assert not _exited(os.getpid())
@@ -392,7 +437,7 @@ def test_a_daemon_killed_outright_is_not_running_while_a_zombie(tmp_path: Path) 
         while not _exited(child.pid) and deadline:
             deadline -= 1
             subprocess.run(["sleep", "0.1"], check=True)
-        assert not is_running(data)     # a zombie, not yet reaped
+        assert not is_running(data)  # a zombie, not yet reaped
     finally:
         child.kill()
         child.wait()

@@ -36,14 +36,16 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
     tmp_path: Path,
 ) -> None:
     me = tmp_path / "me"
-    command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
-               f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
-               f"--bot-pause {TEST_BOT_PAUSE:g} "
-               f"--hands 8 --data-dir {me}; sleep 60")
+    command = (
+        f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
+        f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
+        f"--bot-pause {TEST_BOT_PAUSE:g} "
+        f"--hands 8 --data-dir {me}; sleep 60"
+    )
     with PlayTable(me, command, 120, 45) as table:
         started = time.monotonic()
         tmux, screen = table.start("Charleston: first right")  # dealt, passing
-        end = time.monotonic() + 5     # the header may be read before the rest is drawn
+        end = time.monotonic() + 5  # the header may be read before the rest is drawn
         while "Your hand (" not in screen and time.monotonic() < end:
             time.sleep(0.1)
             screen = tmux.screen()
@@ -52,16 +54,22 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
         seen: set[str] = set()
 
         def look(screen: str) -> None:
-            for word in ("Charleston: first right", "Charleston: first across",
-                         "Pass 3 tiles", "sent: Pass 3 tiles", "Discard", "sent: Discard"):
+            for word in (
+                "Charleston: first right",
+                "Charleston: first across",
+                "Pass 3 tiles",
+                "sent: Pass 3 tiles",
+                "Discard",
+                "sent: Discard",
+            ):
                 if word in screen:
                     seen.add(word)
 
         def press(screen: str) -> None:
             if "(select 3 tiles, then this)" in screen and "sent:" not in screen.splitlines()[-3]:
-                tmux.keys("a", "b", "c", "1")   # three tiles of the rack, then the pass
+                tmux.keys("a", "b", "c", "1")  # three tiles of the rack, then the pass
             else:
-                tmux.keys("Enter")              # the highlighted action, or discard tile a
+                tmux.keys("Enter")  # the highlighted action, or discard tile a
             time.sleep(0.3)
 
         def over(view: dict[str, Any], screen: str) -> bool:

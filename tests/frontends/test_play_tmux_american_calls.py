@@ -51,23 +51,26 @@ def _event(data_dir: Path) -> dict[str, Any]:
         client.close()
 
 
-
 def _check_prompt(event: dict[str, Any], screen: str) -> list[str]:
     """The call entries of a prompt, checked against the view and the core's rule."""
     view = event["view"]
     calls = [a for a in event.get("legal_actions") or () if a.get("type") == "call"]
     assert calls, (event.get("legal_actions"), screen)
     concealed = [k for code in view["hand"] for k in parse_tiles(code)]
-    exposures = [[k for code in meld for k in parse_tiles(code)]
-                 for meld in (m.get("tiles") or () for m in our_exposures(view))]
+    exposures = [
+        [k for code in meld for k in parse_tiles(code)]
+        for meld in (m.get("tiles") or () for m in our_exposures(view))
+    ]
     discard = parse_tiles(view["last_discard"]["tile"])[0]
     for action in calls:
         lines = action.get("lines")
         assert lines, f"a call that keeps no card line open was offered: {action}"
         assert f"keeps open {', '.join(lines)}" in action["label"], action
         faces = [k for code in action["tiles"][:-1] for k in parse_tiles(code)]
-        assert list(lines_kept_open(house_card(), concealed, exposures, faces, discard)) \
-            == lines, (action, view["hand"])
+        assert list(lines_kept_open(house_card(), concealed, exposures, faces, discard)) == lines, (
+            action,
+            view["hand"],
+        )
     assert "keeps open" in screen, screen
     return [str(a["label"]) for a in calls]
 
@@ -76,10 +79,12 @@ def test_american_call_prompts_name_the_card_lines_each_call_keeps_open(
     tmp_path: Path,
 ) -> None:
     me = tmp_path / "me"
-    command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
-               f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
-               f"--bot-pause {TEST_BOT_PAUSE:g} "
-               f"--hands 8 --data-dir {me}; sleep 60")
+    command = (
+        f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
+        f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
+        f"--bot-pause {TEST_BOT_PAUSE:g} "
+        f"--hands 8 --data-dir {me}; sleep 60"
+    )
     with PlayTable(me, command, 140, 50) as table:
         started = time.monotonic()
         tmux, _ = table.start("Charleston: first right")
@@ -87,12 +92,12 @@ def test_american_call_prompts_name_the_card_lines_each_call_keeps_open(
         answered: set[tuple[Any, ...]] = set()
         while len(prompts) < PROMPTS_WANTED:
             assert time.monotonic() - started < LIMIT_S, (
-                f"{len(prompts)} call prompts in {LIMIT_S:.0f} s; screen:\n{tmux.screen()}")
+                f"{len(prompts)} call prompts in {LIMIT_S:.0f} s; screen:\n{tmux.screen()}"
+            )
             screen = tmux.screen()
             if "Match over" in screen:
                 break
-            if "(select 3 tiles, then this)" in screen and "sent:" not in \
-                    screen.splitlines()[-3]:
+            if "(select 3 tiles, then this)" in screen and "sent:" not in screen.splitlines()[-3]:
                 tmux.keys("a", "b", "c", "1")
                 time.sleep(0.3)
                 continue
@@ -100,12 +105,17 @@ def test_american_call_prompts_name_the_card_lines_each_call_keeps_open(
                 event = _event(me)
                 view = event.get("view") or {}
                 key = (view.get("step"), view.get("hand_number"))
-                if view.get("phase") == "claim" and key not in answered and any(
-                        a.get("type") == "call" for a in event.get("legal_actions") or ()):
+                if (
+                    view.get("phase") == "claim"
+                    and key not in answered
+                    and any(a.get("type") == "call" for a in event.get("legal_actions") or ())
+                ):
                     prompts.append(_check_prompt(event, tmux.screen()))
                     answered.add(key)
-                    print(f"prompt {len(prompts)} after {time.monotonic() - started:.0f} s: "
-                          f"{prompts[-1]}")
+                    print(
+                        f"prompt {len(prompts)} after {time.monotonic() - started:.0f} s: "
+                        f"{prompts[-1]}"
+                    )
             tmux.keys("Enter")  # the default: pass on a prompt, the default discard
             time.sleep(0.3)
         assert prompts, f"no call prompt in the match; screen:\n{tmux.screen()}"

@@ -34,7 +34,7 @@ def _marked(screen: str) -> list[str]:
     for i, line in enumerate(lines):
         if line.startswith("Your hand (") and i + 2 < len(lines):
             marks, codes = lines[i + 1], lines[i + 2]
-            return [codes[p:p + TILE_CELL].strip() for p, c in enumerate(marks) if c == "+"]
+            return [codes[p : p + TILE_CELL].strip() for p, c in enumerate(marks) if c == "+"]
     return []
 
 
@@ -47,12 +47,15 @@ def _step(tmux: Any, screen: str) -> None:
 
 
 def test_the_terminal_tells_the_tiles_a_pass_brought_and_who_stopped_the_charleston(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     me = tmp_path / "me"
-    command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
-               f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
-               f"--bot-pause {TEST_BOT_PAUSE:g} "
-               f"--hands 1 --data-dir {me}; sleep 60")
+    command = (
+        f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
+        f"fourwinds.frontends.cli play --rules american --bots 3 --practice --ascii "
+        f"--bot-pause {TEST_BOT_PAUSE:g} "
+        f"--hands 1 --data-dir {me}; sleep 60"
+    )
     with PlayTable(me, command, 140, 50) as table:
         tmux, screen = table.start("Charleston: first right")
         got: dict[str, Any] = {}
@@ -61,8 +64,11 @@ def test_the_terminal_tells_the_tiles_a_pass_brought_and_who_stopped_the_charles
             screen = tmux.screen()
             view = view_of(me)
             news = [str(n) for n in view.get("news") or ()]
-            if ("received" not in got and view.get("received")
-                    and all(f"News: {n}" in screen for n in news)):
+            if (
+                "received" not in got
+                and view.get("received")
+                and all(f"News: {n}" in screen for n in news)
+            ):
                 marked = _marked(screen)
                 if Counter(marked) == Counter(view["received"]):
                     got["received"] = (news, marked)

@@ -34,10 +34,12 @@ pytestmark = [
 
 def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path) -> None:
     me = tmp_path / "me"
-    command = (f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
-               f"fourwinds.frontends.cli play --rules mcr --bots 3 --practice --ascii "
-               f"--bot-pause {TEST_BOT_PAUSE:g} "
-               f"--data-dir {me}; sleep 60")
+    command = (
+        f"cd {ROOT} && FOURWINDS_CONFIG=/nonexistent {sys.executable} -m "
+        f"fourwinds.frontends.cli play --rules mcr --bots 3 --practice --ascii "
+        f"--bot-pause {TEST_BOT_PAUSE:g} "
+        f"--data-dir {me}; sleep 60"
+    )
     with PlayTable(me, command, 110, 45) as table:
         started = time.monotonic()
         tmux, screen = table.start("Your hand")  # dealt: our rack is on screen
@@ -50,8 +52,10 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
             nonlocal refusals
             seen.update(word for word in ("Discard", "Pass", "sent:") if word in screen)
             if "refused:" in screen:  # only a race with the table moving on is acceptable
-                assert any(race in screen for race in (
-                    "moved on", "nothing for this seat to do", "no action")), screen
+                assert any(
+                    race in screen
+                    for race in ("moved on", "nothing for this seat to do", "no action")
+                ), screen
                 refusals += 1
 
         def press(screen: str) -> None:

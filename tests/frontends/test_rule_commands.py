@@ -14,8 +14,15 @@ from fourwinds.protocol.table.commands import every_command, own_verbs
 def test_every_argument_is_parsed_under_its_dest() -> None:
     commands = every_command()
     assert {(c.verb, c.name) for c in commands} >= {
-        ("score", "american"), ("hint", "american"), ("demo", "american"), ("score", "mcr"),
-        ("hint", "mcr"), ("demo", "mcr"), ("card", "check"), ("card", "show")}
+        ("score", "american"),
+        ("hint", "american"),
+        ("demo", "american"),
+        ("score", "mcr"),
+        ("hint", "mcr"),
+        ("demo", "mcr"),
+        ("card", "check"),
+        ("card", "show"),
+    }
     for command in commands:
         sub = argparse.ArgumentParser().add_subparsers(dest="which")
         add_command(sub, command)
@@ -26,14 +33,16 @@ def test_every_argument_is_parsed_under_its_dest() -> None:
 
 
 def test_a_rule_sets_own_verb_is_found_by_the_command_line() -> None:
-    assert own_verbs() == {"card": "check or show an American card file "
-                                   "(docs/CARD_FORMAT.md)"}
+    assert own_verbs() == {"card": "check or show an American card file (docs/CARD_FORMAT.md)"}
     assert cli.module_of("card") == cli.RULE_VERBS
     assert cli.module_of("rule-verbs") is None and cli.module_of("rule_verbs") is None
 
 
 def test_the_whole_command_line_lists_a_rule_sets_verb_among_the_modules() -> None:
     """`fourwinds --help` lists ``card`` where its own module used to put it."""
-    listed = [line.split()[0] for line in cli.build_parser().format_help().splitlines()
-              if line.startswith("    ") and not line.startswith("     ")]
+    listed = [
+        line.split()[0]
+        for line in cli.build_parser().format_help().splitlines()
+        if line.startswith("    ") and not line.startswith("     ")
+    ]
     assert listed.index("bot") < listed.index("card") < listed.index("completion")

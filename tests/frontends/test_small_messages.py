@@ -38,7 +38,8 @@ def _one_line_error(code: int, err: str) -> str:
 
 
 def test_score_mcr_with_13_tiles_says_it_got_13_and_needs_14(
-        capsys: pytest.CaptureFixture[str]) -> None:
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     code, _out, err = _run(["score", "mcr", "123m", "456m", "789m", "123p", "5p"], capsys)
     line = _one_line_error(code, err)
     assert "got 13 tiles, needs 14" in line
@@ -46,13 +47,16 @@ def test_score_mcr_with_13_tiles_says_it_got_13_and_needs_14(
 
 
 def test_score_mcr_counts_sets_as_three_tiles(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _out, err = _run(["score", "mcr", "456m", "789m", "123p", "5p", "--melds", "123m"],
-                           capsys)
+    code, _out, err = _run(
+        ["score", "mcr", "456m", "789m", "123p", "5p", "--melds", "123m"], capsys
+    )
     assert "got 10 tiles beside 1 set, needs 11" in _one_line_error(code, err)
 
 
-@pytest.mark.parametrize("tiles", [["123m", "456m", "789m", "123p", "5p", "J"],
-                                   ["123m", "456m", "789m", "12p", "J", "55p"]])
+@pytest.mark.parametrize(
+    "tiles",
+    [["123m", "456m", "789m", "123p", "5p", "J"], ["123m", "456m", "789m", "12p", "J", "55p"]],
+)
 def test_score_mcr_joker_is_named(tiles: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = _run(["score", "mcr", *tiles], capsys)
     line = _one_line_error(code, err)
@@ -65,8 +69,7 @@ def test_hint_mcr_joker_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     assert "a joker (J) is not an MCR tile" in _one_line_error(code, err)
 
 
-def test_score_mcr_flower_points_to_the_flowers_option(
-        capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_mcr_flower_points_to_the_flowers_option(capsys: pytest.CaptureFixture[str]) -> None:
     code, _out, err = _run(["score", "mcr", "123m456m789m123p55p", "1f"], capsys)
     assert "count the flowers with --flowers N" in _one_line_error(code, err)
 
@@ -94,9 +97,16 @@ def _courtesy_event(seq: int = 5) -> dict[str, Any]:
     pool = sorted(set(view["hand"]) - {"J"})
     event["legal_actions"] = [
         {"id": 0, "type": "courtesy", "tiles": [], "label": "No courtesy pass", "default": True},
-        *({"id": n, "type": "courtesy", "tiles": pool, "choose": n,
-           "label": f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} across"}
-          for n in (1, 2, 3)),
+        *(
+            {
+                "id": n,
+                "type": "courtesy",
+                "tiles": pool,
+                "choose": n,
+                "label": f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} across",
+            }
+            for n in (1, 2, 3)
+        ),
     ]
     return event
 
@@ -111,7 +121,8 @@ def courtesy_api(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Fa
 
 
 def test_courtesy_without_tiles_says_what_to_give(
-        courtesy_api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    courtesy_api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _out, err = _run(["charleston", "--courtesy"], capsys)
     line = _one_line_error(code, err)
     assert "0 to 3 tiles" in line and "--courtesy none" in line
@@ -119,8 +130,9 @@ def test_courtesy_without_tiles_says_what_to_give(
     assert courtesy_api.table.requests == []
 
 
-def test_courtesy_none_offers_no_tiles(courtesy_api: FakeApi,
-                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_courtesy_none_offers_no_tiles(
+    courtesy_api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _err = _run(["charleston", "--courtesy", "none"], capsys)
     assert code == 0, out
     assert out.strip() == "No courtesy pass: done"
@@ -130,7 +142,8 @@ def test_courtesy_none_offers_no_tiles(courtesy_api: FakeApi,
 
 @pytest.mark.parametrize("tiles", [["8s"], ["1m", "3m"], ["1m", "3m", "6s"]])
 def test_courtesy_with_tiles_picks_the_pass_of_that_size(
-        tiles: list[str], courtesy_api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    tiles: list[str], courtesy_api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     pool = courtesy_api.table.current["legal_actions"][1]["tiles"]
     assert all(t in pool for t in tiles)
     code, out, err = _run(["charleston", "--courtesy", *tiles], capsys)
@@ -141,7 +154,8 @@ def test_courtesy_with_tiles_picks_the_pass_of_that_size(
 
 
 def test_courtesy_with_four_tiles_says_at_most_three(
-        courtesy_api: FakeApi, capsys: pytest.CaptureFixture[str]) -> None:
+    courtesy_api: FakeApi, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, _out, err = _run(["charleston", "--courtesy", "1m", "3m", "6s", "8s"], capsys)
     assert "4 tiles named: a courtesy pass offers 0 to 3" in _one_line_error(code, err)
     assert courtesy_api.table.requests == []
@@ -153,9 +167,20 @@ def test_the_module_entry_point_gives_one_line_not_a_traceback(tmp_path: Path) -
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "fourwinds.frontends.cli", "export", "nosuch",
-                           "--data-dir", str(tmp_path)], capture_output=True, text=True,
-                          timeout=60)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "fourwinds.frontends.cli",
+            "export",
+            "nosuch",
+            "--data-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2, done
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith("fourwinds: ")

@@ -54,26 +54,29 @@ def long_file(long_match: Harness, tmp_path_factory: pytest.TempPathFactory) -> 
 
 @pytest.fixture(scope="module")
 def short_match() -> Harness:
-    return play_match("american", b"stored short",
-                      options=TableOptions(deck=DeckKind.PRACTICE, hands=2))
+    return play_match(
+        "american", b"stored short", options=TableOptions(deck=DeckKind.PRACTICE, hands=2)
+    )
 
 
 def _store_table(data_dir: Path, records: list[bytes], name: str) -> bytes:
     """A table folder as the daemon writes it (meta and record log); its listed id."""
     store = Store(data_dir / "tables")
     table_id = os.urandom(16)
-    store.write_meta(table_id, {"table_id": table_id, "name": name, "rules": "x",
-                                "members": [], "place": 1})
+    store.write_meta(
+        table_id, {"table_id": table_id, "name": name, "rules": "x", "members": [], "place": 1}
+    )
     log = store.open_log(table_id)
     log.append(records)
     log.close()
     return table_id
 
 
-def test_a_whole_16_hand_match_verifies_and_replays(long_match: Harness, long_file: Path,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_whole_16_hand_match_verifies_and_replays(
+    long_match: Harness, long_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     messages = sum(len(c.accepted) for c in long_match.sessions[0].chains)
-    assert messages > MAX_ITEMS         # the old limit: "not valid msgpack (ValueError)"
+    assert messages > MAX_ITEMS  # the old limit: "not valid msgpack (ValueError)"
     assert cli.main(["verify", str(long_file)]) == 0
     out = capsys.readouterr().out
     assert "16 hand(s) checked" in out and f"{messages} signed messages" in out
@@ -84,14 +87,16 @@ def test_a_whole_16_hand_match_verifies_and_replays(long_match: Harness, long_fi
 
 
 def test_verify_names_a_demo_transcript_by_its_8_digit_id(
-        long_match: Harness, long_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    long_match: Harness, long_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert cli.main(["verify", str(long_file)]) == 0
     first = capsys.readouterr().out.splitlines()[0]
-    assert first.startswith(f"table {long_match.sessions[0].table.hex()[:8]} \"harness\": mcr")
+    assert first.startswith(f'table {long_match.sessions[0].table.hex()[:8]} "harness": mcr')
 
 
-def test_a_cut_transcript_is_one_line_and_exit_2(long_file: Path, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_cut_transcript_is_one_line_and_exit_2(
+    long_file: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     cut = tmp_path / "cut.fwt"
     cut.write_bytes(long_file.read_bytes()[: long_file.stat().st_size // 2])
     for command in ("replay", "verify"):
@@ -102,12 +107,11 @@ def test_a_cut_transcript_is_one_line_and_exit_2(long_file: Path, tmp_path: Path
         assert "cut short" in captured.err and str(cut) in captured.err
 
 
-def test_a_transcript_over_the_message_bound_is_refused(tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]
-                                                        ) -> None:
+def test_a_transcript_over_the_message_bound_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     huge = tmp_path / "huge.fwt"
-    huge.write_bytes(pack([TRANSCRIPT_MAGIC, 1, bytes(16),
-                           [b""] * (MAX_TRANSCRIPT_MESSAGES + 1)]))
+    huge.write_bytes(pack([TRANSCRIPT_MAGIC, 1, bytes(16), [b""] * (MAX_TRANSCRIPT_MESSAGES + 1)]))
     assert cli.main(["verify", str(huge)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "limit" in err
@@ -117,31 +121,41 @@ def test_replay_piped_into_head_ends_quietly(long_file: Path) -> None:
     # --verbose writes far more than a pipe holds, so the writer meets the closed pipe
     done = subprocess.run(
         f"'{sys.executable}' -c '{ENTRY}' replay --verbose '{long_file}' | head -1; "
-        "exit ${PIPESTATUS[0]}", shell=True, executable="bash", capture_output=True,
-        text=True, timeout=60, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        "exit ${PIPESTATUS[0]}",
+        shell=True,
+        executable="bash",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 0
     assert done.stdout.startswith("== Hand 1:") and done.stdout.count("\n") == 1
     assert done.stderr == ""
 
 
 def test_verify_and_replay_read_a_record_log_directly(
-        short_match: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    short_match: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = _store_table(tmp_path, short_match.records[2], "club")
     log = tmp_path / "tables" / listed.hex() / "records.log"
     assert cli.main(["verify", str(log)]) == 0
     captured = capsys.readouterr()
-    assert captured.out.splitlines()[0].startswith(f"table {listed.hex()[:8]} \"harness\"")
+    assert captured.out.splitlines()[0].startswith(f'table {listed.hex()[:8]} "harness"')
     assert captured.out.rstrip().endswith("OK")
     assert "record log" in captured.err and "fourwinds export" in captured.err
     assert captured.err.count("\n") == 1
-    assert cli.main(["replay", str(log.parent)]) == 0     # the table folder works too
+    assert cli.main(["replay", str(log.parent)]) == 0  # the table folder works too
     assert "== Match over" in capsys.readouterr().out
 
 
 def test_export_writes_what_verify_reads_with_the_listed_id(
-        short_match: Harness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    short_match: Harness,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     data = tmp_path / "data"
     listed = _store_table(data, short_match.records[1], "club")
     work = tmp_path / "work"
@@ -152,19 +166,21 @@ def test_export_writes_what_verify_reads_with_the_listed_id(
     [written] = list(work.glob("harness-*.fwt"))
     transcript = parse_transcript(written.read_bytes())
     assert transcript.listed_id == listed
-    assert transcript.payloads == parse_transcript(
-        export_transcript(short_match.sessions[1])).payloads      # what the daemon exports
+    assert (
+        transcript.payloads == parse_transcript(export_transcript(short_match.sessions[1])).payloads
+    )  # what the daemon exports
     assert cli.main(["verify", str(written)]) == 0
-    assert capsys.readouterr().out.startswith(f"table {listed.hex()[:8]} \"harness\"")
+    assert capsys.readouterr().out.startswith(f'table {listed.hex()[:8]} "harness"')
     # by id prefix, to a named file; and the default name again replaces its own file
     assert cli.main(["export", listed.hex()[:6], "--data-dir", str(data), "-o", "x.fwt"]) == 0
     assert (work / "x.fwt").read_bytes() == written.read_bytes()
-    assert cli.main(["export", "--data-dir", str(data)]) == 0        # the only table
+    assert cli.main(["export", "--data-dir", str(data)]) == 0  # the only table
     capsys.readouterr()
 
 
-def test_export_to_stdout(short_match: Harness, tmp_path: Path,
-                          capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+def test_export_to_stdout(
+    short_match: Harness, tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]
+) -> None:
     listed = _store_table(tmp_path, short_match.records[0], "club")
     assert cli.main(["export", "club", "--data-dir", str(tmp_path), "-o", "-"]) == 0
     captured = capsysbinary.readouterr()
@@ -172,9 +188,13 @@ def test_export_to_stdout(short_match: Harness, tmp_path: Path,
     assert b"messages" in captured.err
 
 
-def test_export_refuses_in_one_line(short_match: Harness, long_match: Harness,
-                                    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_refuses_in_one_line(
+    short_match: Harness,
+    long_match: Harness,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     data = tmp_path / "data"
     assert cli.main(["export", "club", "--data-dir", str(data)]) == 2
     assert "no stored tables" in capsys.readouterr().err
@@ -192,8 +212,8 @@ def test_export_refuses_in_one_line(short_match: Harness, long_match: Harness,
 
 
 def test_history_lists_finished_unfinished_and_left_matches_without_a_daemon(
-        short_match: Harness, long_match: Harness, tmp_path: Path,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    short_match: Harness, long_match: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     records = short_match.records[3]
     unfinished = _store_table(tmp_path, records[: len(records) * 3 // 5], "half")
     finished = _store_table(tmp_path, long_match.records[0], "whole")
@@ -204,8 +224,12 @@ def test_history_lists_finished_unfinished_and_left_matches_without_a_daemon(
     assert cli.main(["history", "--data-dir", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     blocks = {line.split()[3]: line for line in out.splitlines() if not line.startswith(" ")}
-    assert set(blocks) == {unfinished.hex()[:8], finished.hex()[:8], left.hex()[:8],
-                           aside.hex()[:8]}
+    assert set(blocks) == {
+        unfinished.hex()[:8],
+        finished.hex()[:8],
+        left.hex()[:8],
+        aside.hex()[:8],
+    }
     assert "mcr, practice deck" in blocks[finished.hex()[:8]]
     assert blocks[left.hex()[:8]].endswith(", left")
     assert blocks[aside.hex()[:8]].endswith(", set aside")
@@ -217,6 +241,7 @@ def test_history_lists_finished_unfinished_and_left_matches_without_a_daemon(
     assert "players: seat 0, seat 1, seat 2, seat 3" in out
     assert cli.main(["history", "--data-dir", str(tmp_path), "--json"]) == 0
     import json
+
     entries = {e["table"]: e for e in map(json.loads, capsys.readouterr().out.splitlines())}
     assert entries[finished.hex()[:8]]["state"] == "over"
     assert entries[finished.hex()[:8]]["hands"] == 16
@@ -225,14 +250,14 @@ def test_history_lists_finished_unfinished_and_left_matches_without_a_daemon(
     assert entries[left.hex()[:8]]["left"] is True
 
 
-def test_history_of_an_empty_data_dir(tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_history_of_an_empty_data_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["history", "--data-dir", str(tmp_path)]) == 0
     assert "No stored matches" in capsys.readouterr().out
 
 
 def test_a_damaged_record_log_is_named_not_a_traceback(
-        short_match: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    short_match: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     listed = _store_table(tmp_path, short_match.records[0], "club")
     log = tmp_path / "tables" / listed.hex() / "records.log"
     data = bytearray(log.read_bytes())
@@ -252,15 +277,13 @@ def test_a_torn_tail_is_read_up_to_the_last_whole_record(short_match: Harness) -
     import struct
     import zlib
 
-    blob = b"".join(struct.pack(">II", len(r), zlib.crc32(r)) + r
-                    for r in short_match.records[0])
+    blob = b"".join(struct.pack(">II", len(r), zlib.crc32(r)) + r for r in short_match.records[0])
     read = scan_log(blob[:-3])
     assert read.torn and read.damage is None
     assert read.records == tuple(short_match.records[0][:-1])
 
 
-def test_not_a_transcript_is_one_line(tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_not_a_transcript_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     junk = tmp_path / "meta.msgpack"
     junk.write_bytes(msgpack.packb({"name": "x"}))
     assert cli.main(["verify", str(junk)]) == 2
@@ -276,10 +299,18 @@ def test_completion_offers_the_commands_and_file_names(tmp_path: Path) -> None:
 
     def complete(*words: str) -> list[str]:
         line = " ".join(f"'{w}'" for w in words)
-        program = (f"{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; "
-                   '_fourwinds; printf "%s\\n" "${COMPREPLY[@]}"')
-        return subprocess.run(["bash", "-c", program], capture_output=True, text=True,
-                              timeout=20, check=True, cwd=tmp_path).stdout.split()
+        program = (
+            f"{script}\nCOMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; "
+            '_fourwinds; printf "%s\\n" "${COMPREPLY[@]}"'
+        )
+        return subprocess.run(
+            ["bash", "-c", program],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=True,
+            cwd=tmp_path,
+        ).stdout.split()
 
     assert {"export", "history"} <= set(complete("fourwinds", "h") + complete("fourwinds", "e"))
     assert complete("fourwinds", "verify", "g") == ["game.fwt"]
@@ -300,7 +331,8 @@ def test_the_wire_tells_a_cut_value_and_a_size_limit_apart() -> None:
 
 
 def test_history_replays_only_the_tables_whose_log_changed(
-        short_match: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    short_match: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import json
 
     records = short_match.records[0]
@@ -315,7 +347,7 @@ def test_history_replays_only_the_tables_whose_log_changed(
     cache_path.write_text(json.dumps(cache))
     assert cli.main(["history", "--data-dir", str(tmp_path)]) == 0
     assert "    from the cache" in capsys.readouterr().out
-    log = Store(tmp_path / "tables").open_log(listed)    # the match goes on: replayed again
+    log = Store(tmp_path / "tables").open_log(listed)  # the match goes on: replayed again
     log.append(records[-40:])
     log.close()
     assert cli.main(["history", "--data-dir", str(tmp_path)]) == 0
@@ -324,13 +356,18 @@ def test_history_replays_only_the_tables_whose_log_changed(
 
 
 def test_export_to_a_pipe_closed_early_says_so(long_match: Harness, tmp_path: Path) -> None:
-    _store_table(tmp_path, long_match.records[0], "long")       # about 0.9 MB
+    _store_table(tmp_path, long_match.records[0], "long")  # about 0.9 MB
     reader = f"'{sys.executable}' -c 'import sys; sys.stdin.buffer.read(10)'"
     fourwinds = f"'{sys.executable}' -c '{ENTRY}'"
     done = subprocess.run(
-        f"{fourwinds} export long --data-dir '{tmp_path}' -o - | {reader}; "
-        "exit ${PIPESTATUS[0]}", shell=True, executable="bash",
-        capture_output=True, text=True, timeout=60, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)})
+        f"{fourwinds} export long --data-dir '{tmp_path}' -o - | {reader}; exit ${{PIPESTATUS[0]}}",
+        shell=True,
+        executable="bash",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "closed stdout" in done.stderr

@@ -27,8 +27,9 @@ def played(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RealTable
         for seat in seats:
             seat.join(90)
             assert seat.error is None, seat.error
-        phases = [table.query(i, type="view")["event"]["view"]["session"]["phase"]
-                  for i in range(4)]
+        phases = [
+            table.query(i, type="view")["event"]["view"]["session"]["phase"] for i in range(4)
+        ]
         assert phases == ["over"] * 4
         yield table
     finally:
@@ -36,9 +37,10 @@ def played(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RealTable
 
 
 def test_export_from_real_daemons_verifies_under_the_listed_id(
-        played: RealTable, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    played: RealTable, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     shown = played.table[:8]
-    for i in (0, 1):        # the host, and a joiner (whose daemon knows the name later)
+    for i in (0, 1):  # the host, and a joiner (whose daemon knows the name later)
         data_dir = str(played.daemons[i].data_dir)
         assert cli.main(["tables", "--data-dir", data_dir, "--wait", "0"]) == 0
         listing = capsys.readouterr().out
@@ -52,14 +54,14 @@ def test_export_from_real_daemons_verifies_under_the_listed_id(
         assert exported.payloads == held.payloads and exported.table == held.table
         assert cli.main(["verify", str(out)]) == 0
         lines = capsys.readouterr().out.splitlines()
-        assert lines[0].startswith(f"table {shown} \"real\": mcr, {played.deck} deck")
+        assert lines[0].startswith(f'table {shown} "real": mcr, {played.deck} deck')
         assert lines[-1] == "OK"
         assert cli.main(["history", "--data-dir", data_dir]) == 0
         history = capsys.readouterr().out
         assert f"  real  {shown}  mcr, {played.deck} deck" in history
         assert "players: bot0, bot1, bot2, bot3" in history
         assert "final scores: " in history
-    played.close()          # no daemon running: history and export read the disk alone
+    played.close()  # no daemon running: history and export read the disk alone
     data_dir = str(played.daemons[2].data_dir)
     assert cli.main(["history", "--data-dir", data_dir]) == 0
     assert "final scores: " in capsys.readouterr().out
@@ -67,4 +69,3 @@ def test_export_from_real_daemons_verifies_under_the_listed_id(
     assert cli.main(["export", shown, "--data-dir", data_dir, "-o", str(out)]) == 0
     assert cli.main(["verify", str(out)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "OK"
-

@@ -17,8 +17,9 @@ from tests.frontends.scripted_table import ScriptedTable
 class SuggestApi:
     """Answers ``suggest`` with ``answer`` (or raises ``error``); records the requests."""
 
-    def __init__(self, answer: dict[str, Any] | None = None,
-                 error: Exception | None = None) -> None:
+    def __init__(
+        self, answer: dict[str, Any] | None = None, error: Exception | None = None
+    ) -> None:
         self.answer = answer
         self.error = error
         self.sent: list[dict[str, Any]] = []
@@ -38,10 +39,10 @@ class SuggestApi:
         pass
 
 
-def _suggesting(action: Mapping[str, Any], tiles: list[str] | None = None,
-                step: int | None = None) -> dict[str, Any]:
-    return {"ok": True, "suggestion": {"action": dict(action), "tiles": tiles or [],
-                                       "step": step}}
+def _suggesting(
+    action: Mapping[str, Any], tiles: list[str] | None = None, step: int | None = None
+) -> dict[str, Any]:
+    return {"ok": True, "suggestion": {"action": dict(action), "tiles": tiles or [], "step": step}}
 
 
 def test_the_suggestion_becomes_the_act_request_with_expected_and_tiles() -> None:
@@ -54,8 +55,9 @@ def test_the_suggestion_becomes_the_act_request_with_expected_and_tiles() -> Non
     assert api.sent == [{"type": "suggest", "table": "kitchen"}]
     charleston = sample_views.charleston_event()
     pick = ["1m", "2m", "F"]
-    request = suggested_request(SuggestApi(_suggesting(charleston["legal_actions"][0], pick)),
-                                charleston)
+    request = suggested_request(
+        SuggestApi(_suggesting(charleston["legal_actions"][0], pick)), charleston
+    )
     assert request is not None and request["tiles"] == pick
 
 
@@ -91,7 +93,7 @@ class RefusingExchange(ScriptedTable):
 def test_a_refused_suggestion_falls_back_to_the_view_bot_before_the_default() -> None:
     play = sample_views.play_event(seq=2)
     play["legal_actions"] = [a for a in play["legal_actions"] if a["type"] != "mahjong"]
-    for action in play["legal_actions"]:   # the default: another tile than the view bot's
+    for action in play["legal_actions"]:  # the default: another tile than the view bot's
         action.pop("default", None)
         if action["tiles"] == ["1z"]:
             action["default"] = True
@@ -100,5 +102,5 @@ def test_a_refused_suggestion_falls_back_to_the_view_bot_before_the_default() ->
     api = SuggestApi(_suggesting(exchange))
     assert play_seat(table, engine_brain(api), poll=0.01) == 0
     labels = [r["expected"]["label"] for r in table.requests]
-    assert labels == ["Exchange 5p for joker", "Discard 6s"]   # not the default, Discard 1z
+    assert labels == ["Exchange 5p for joker", "Discard 6s"]  # not the default, Discard 1z
     assert choose_request(play) == table.requests[1]

@@ -51,8 +51,10 @@ def _lobby_ready() -> Event:
 
 def _on_page(screen: str) -> Callable[[Event], UiState]:
     """A page (help, card...) scrolled down a little, so a scroll either way shows."""
+
     def start(event: Event) -> UiState:
         return UiState(screen=screen, scroll=5)
+
     return start
 
 
@@ -63,18 +65,30 @@ def _plain(event: Event) -> UiState:
 Sample = tuple[Callable[[], Event], Callable[[Event], UiState]]
 PLAIN = _plain
 SAMPLES: dict[Where, tuple[Sample, ...]] = {
-    Where.PLAY: ((sample_views.play_event, PLAIN), (sample_views.call_event, PLAIN),
-                 (sample_views.more_time_call_event, PLAIN)),
+    Where.PLAY: (
+        (sample_views.play_event, PLAIN),
+        (sample_views.call_event, PLAIN),
+        (sample_views.more_time_call_event, PLAIN),
+    ),
     Where.CHOOSE: ((sample_views.charleston_event, _chosen),),
     Where.LOBBY: ((_lobby_ready, PLAIN), (sample_views.lobby_event, PLAIN)),
     Where.RESULT: ((sample_views.hand_over_event, PLAIN),),
-    Where.ANY: ((sample_views.play_event, PLAIN), (sample_views.lobby_event, PLAIN),
-                (sample_views.hand_over_event, PLAIN)),
-    Where.PAGES: tuple((sample_views.play_event, _on_page(screen))
-                       for screen in ("help", "sheet", "history", "scores")),
+    Where.ANY: (
+        (sample_views.play_event, PLAIN),
+        (sample_views.lobby_event, PLAIN),
+        (sample_views.hand_over_event, PLAIN),
+    ),
+    Where.PAGES: tuple(
+        (sample_views.play_event, _on_page(screen))
+        for screen in ("help", "sheet", "history", "scores")
+    ),
 }
-OPENS = {"help": Outcome.HELP, "sheet": Outcome.SHEET, "history": Outcome.HISTORY,
-         "scores": Outcome.SCORES}
+OPENS = {
+    "help": Outcome.HELP,
+    "sheet": Outcome.SHEET,
+    "history": Outcome.HISTORY,
+    "scores": Outcome.SCORES,
+}
 
 
 def outcome(event: Event, ui: UiState, key: str, result: KeyResult) -> Outcome | None:
@@ -94,8 +108,10 @@ def outcome(event: Event, ui: UiState, key: str, result: KeyResult) -> Outcome |
             return typed[kind]
         rack = rack_tiles(event["view"]) if shows_rack(event) else []
         menu = menu_actions(event["legal_actions"], rack)
-        if is_tile_bound(action, rack) and rack[min(ui.cursor, len(rack) - 1)] \
-                == action["tiles"][0]:
+        if (
+            is_tile_bound(action, rack)
+            and rack[min(ui.cursor, len(rack) - 1)] == action["tiles"][0]
+        ):
             return Outcome.DISCARD
         if key.isdigit() and menu[int(key) - 1] == action:
             return Outcome.ACT_NUMBERED
@@ -132,40 +148,44 @@ def outcomes_of(where: Where, binding: Binding) -> dict[Outcome, list[str]]:
     return seen
 
 
-CASES = [pytest.param(section.where, binding, id=f"{section.where.name}:{binding.shown}")
-         for section in SECTIONS for binding in section.bindings]
+CASES = [
+    pytest.param(section.where, binding, id=f"{section.where.name}:{binding.shown}")
+    for section in SECTIONS
+    for binding in section.bindings
+]
 
 
 @pytest.mark.parametrize(("where", "binding"), CASES)
 def test_every_key_the_help_lists_does_what_it_says(where: Where, binding: Binding) -> None:
     seen = outcomes_of(where, binding)
     wrong = {o: keys for o, keys in seen.items() if o not in binding.outcomes}
-    assert not wrong, f"{binding.shown} ({where.value}): the help says {binding.does!r}, " \
-                      f"but the handler did {wrong}"
+    assert not wrong, (
+        f"{binding.shown} ({where.value}): the help says {binding.does!r}, "
+        f"but the handler did {wrong}"
+    )
     missing = binding.outcomes - set(seen)
     assert not missing, f"{binding.shown} ({where.value}) never did {missing}"
 
 
 def test_letters_select_in_the_charleston_and_only_move_the_cursor_in_play() -> None:
     """The old help said the letters move the cursor; in a Charleston pass they select."""
-    charleston = next(b for s in SECTIONS if s.where is Where.CHOOSE for b in s.bindings
-                      if "a" in b.keys)
+    charleston = next(
+        b for s in SECTIONS if s.where is Where.CHOOSE for b in s.bindings if "a" in b.keys
+    )
     assert charleston.outcomes == {Outcome.SELECT} and "select" in charleston.does
-    play = next(b for s in SECTIONS if s.where is Where.PLAY for b in s.bindings
-                if "a" in b.keys)
+    play = next(b for s in SECTIONS if s.where is Where.PLAY for b in s.bindings if "a" in b.keys)
     assert play.outcomes == {Outcome.CURSOR}
 
 
 def test_the_help_screen_is_made_from_the_key_table() -> None:
-    shown = "\n".join(render(sample_views.play_event(), UiState(screen="help"), 100, 200,
-                             True))
+    shown = "\n".join(render(sample_views.play_event(), UiState(screen="help"), 100, 200, True))
     for line in help_lines(True)[1:]:
         assert line.rstrip() in shown
     text = "\n".join(help_lines(False))
     for section in SECTIONS:
         for binding in section.bindings:
             assert binding.shown in text
-    assert "play --join TABLE` brings" not in text          # what it said, and was wrong
+    assert "play --join TABLE` brings" not in text  # what it said, and was wrong
     assert "codes (3m, 5z, J...) beside them" not in text
     assert all(len(line) <= 80 for line in help_lines(False))
 
@@ -175,9 +195,10 @@ def test_the_readme_key_section_is_the_generated_one() -> None:
     ``python -m fourwinds.frontends.table_help`` into the README."""
     section = readme_section(README.read_text(encoding="utf-8"))
     assert section is not None, "README.md has no generated key section"
-    assert section == readme_keys(), \
-        "README.md's keys differ from table_help.SECTIONS: run " \
+    assert section == readme_keys(), (
+        "README.md's keys differ from table_help.SECTIONS: run "
         "`python -m fourwinds.frontends.table_help` and paste its output"
+    )
 
 
 def test_the_pages_help_is_the_same_key_table() -> None:

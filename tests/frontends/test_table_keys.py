@@ -21,8 +21,13 @@ def test_enter_discards_the_tile_under_the_cursor() -> None:
     result = handle_key(event, ui, "ENTER")
     action = next(a for a in event["legal_actions"] if a["id"] == result.request["action"])  # type: ignore[index]
     assert action["tiles"] == ["8s"] and action["type"] == "discard"
-    assert result.request == {"type": "act", "table": "kitchen", "seq": 7,
-                              "action": action["id"], "expected": action}
+    assert result.request == {
+        "type": "act",
+        "table": "kitchen",
+        "seq": 7,
+        "action": action["id"],
+        "expected": action,
+    }
 
 
 def test_arrows_move_the_cursor_within_the_rack() -> None:
@@ -60,8 +65,13 @@ def test_charleston_needs_exactly_three_selected_tiles() -> None:
     ui = handle_key(event, ui, "f").ui
     sent = handle_key(event, ui, "1")
     assert sent.request is not None and sent.request.pop("expected")["id"] == 0
-    assert sent.request == {"type": "act", "table": "kitchen", "seq": 3, "action": 0,
-                            "tiles": ["1m", "3m", "6s"]}
+    assert sent.request == {
+        "type": "act",
+        "table": "kitchen",
+        "seq": 3,
+        "action": 0,
+        "tiles": ["1m", "3m", "6s"],
+    }
 
 
 def test_selection_of_a_tile_the_action_cannot_take_is_refused() -> None:
@@ -131,7 +141,8 @@ def test_one_decision_seen_in_two_views_is_answered_once() -> None:
     later["view"]["step"] = 60  # the next call window, the same "Pass" offered again
     assert decision_key(later) != decision_key(first)
     assert decision_key(sample_views.call_event(seq=8)) != decision_key(
-        sample_views.call_event(seq=9))  # no step in the view: the seq decides
+        sample_views.call_event(seq=9)
+    )  # no step in the view: the seq decides
 
 
 # -- the end of a hand, more time, the screens of their own ----------------------------------
@@ -207,8 +218,9 @@ def test_scrolled_screens_scroll_and_any_other_key_goes_back() -> None:
     assert back.screen == "table" and back.scroll == 0
 
 
-def _screen_on(events: list[dict[str, Any]], sheet: dict[str, Any] | None = None
-               ) -> tuple[TableScreen, FakeApi]:
+def _screen_on(
+    events: list[dict[str, Any]], sheet: dict[str, Any] | None = None
+) -> tuple[TableScreen, FakeApi]:
     api = FakeApi(events, sheet=sheet)
     screen = TableScreen(DaemonTable(api, "kitchen", refresh=0.0), ascii_only=True)
     assert screen.poll(0.0)
@@ -216,11 +228,12 @@ def _screen_on(events: list[dict[str, Any]], sheet: dict[str, Any] | None = None
 
 
 def test_pressing_n_sends_the_next_action_to_the_daemon() -> None:
-    screen, api = _screen_on([sample_views.hand_over_event(seq=1),
-                              sample_views.hand_over_event(seq=2, waiting=(2, 3))])
-    assert screen.press("n")        # at once: taken for a key meant for the last discard
+    screen, api = _screen_on(
+        [sample_views.hand_over_event(seq=1), sample_views.hand_over_event(seq=2, waiting=(2, 3))]
+    )
+    assert screen.press("n")  # at once: taken for a key meant for the last discard
     assert not [m for m in api.sent if m["type"] == "act"]
-    screen.decision_shown -= RESULT_GUARD_S      # the player has looked at the result
+    screen.decision_shown -= RESULT_GUARD_S  # the player has looked at the result
     assert screen.press("n")
     acts = [m for m in api.sent if m["type"] == "act"]
     assert len(acts) == 1 and acts[0]["expected"]["type"] == "next" and acts[0]["seq"] == 1
@@ -230,8 +243,9 @@ def test_pressing_n_sends_the_next_action_to_the_daemon() -> None:
 
 
 def test_more_time_leaves_the_call_open_for_an_answer() -> None:
-    screen, _ = _screen_on([sample_views.more_time_call_event(seq=1),
-                              sample_views.call_event(seq=2)])
+    screen, _ = _screen_on(
+        [sample_views.more_time_call_event(seq=1), sample_views.call_event(seq=2)]
+    )
     screen.press("T")
     assert screen.ui.answered is None and screen.ui.message == "sent: More time"
 
@@ -253,8 +267,10 @@ def test_the_card_comes_from_the_daemons_sheet_request() -> None:
 
 def test_the_lobby_reads_the_tables_members_as_a_safety_net() -> None:
     api = FakeApi([sample_views.lobby_event(seated=1)])
-    api.tables[0]["members"] = [{"fingerprint": "36d8:4e7e", "alive": True, "player": "ada"},
-                                {"fingerprint": "9a1b:0c2d", "alive": True, "player": "bob"}]
+    api.tables[0]["members"] = [
+        {"fingerprint": "36d8:4e7e", "alive": True, "player": "ada"},
+        {"fingerprint": "9a1b:0c2d", "alive": True, "player": "bob"},
+    ]
     link = DaemonTable(api, "kitchen", refresh=0.0)
     event = link.latest_event(0.0)
     assert event is not None and [m["player"] for m in event["members"]] == ["ada", "bob"]
@@ -278,16 +294,16 @@ def test_the_highlight_stays_while_the_same_decision_is_asked() -> None:
     """Up/down picked an action and the next view (another seat's answer, a countdown) put
     the highlight back on the default (issue 22, 15); a new decision starts at its default."""
     call = sample_views.call_event()
-    call["view"]["step"] = 11                # the session's step names the decision
+    call["view"]["step"] = 11  # the session's step names the decision
     ui = on_new_event(None, call, UiState())
-    assert ui.menu == 2                      # Pass, the default
+    assert ui.menu == 2  # Pass, the default
     moved = handle_key(call, ui, "UP").ui
     assert moved.menu == 1
-    again = sample_views.call_event(seq=9)   # the same question, a later view
+    again = sample_views.call_event(seq=9)  # the same question, a later view
     again["view"]["step"] = 11
     assert on_new_event(call, again, moved).menu == 1
     fresh = sample_views.call_event(seq=10)
-    fresh["view"]["step"] = 12                # the next discard's window
+    fresh["view"]["step"] = 12  # the next discard's window
     assert on_new_event(call, fresh, moved).menu == 2
 
 
@@ -324,7 +340,7 @@ def test_a_table_the_daemon_left_says_so_on_the_screen() -> None:
     api = FakeApi([sample_views.lobby_event(seated=2)])
     link = DaemonTable(api, "kitchen", refresh=0.0)
     assert link.latest_event(0.0) is not None
-    link.table = "ab0cd-left"       # the daemon now answers "you are not seated at a table"
+    link.table = "ab0cd-left"  # the daemon now answers "you are not seated at a table"
     event = link.latest_event(0.0)
     assert event is not None and event["gone"] and event["legal_actions"] == []
     text = "\n".join(render(event, UiState(), 100, 30, True))
@@ -344,10 +360,10 @@ def test_a_new_turn_puts_the_cursor_on_the_default_discard() -> None:
     sent = handle_key(play, ui, "ENTER").request
     assert sent is not None and sent["action"] == default["id"]
     moved = handle_key(play, ui, "a").ui
-    again = sample_views.play_event(seq=8)   # the same turn, a later view
+    again = sample_views.play_event(seq=8)  # the same turn, a later view
     again["view"]["step"] = 20
     assert on_new_event(play, again, moved).cursor == 0
-    call = sample_views.call_event()          # a call window: no discard, the cursor stays
+    call = sample_views.call_event()  # a call window: no discard, the cursor stays
     call["view"]["step"] = 21
     assert on_new_event(again, call, moved).cursor == 0
 
@@ -366,13 +382,13 @@ def test_enter_does_a_default_in_the_menu_until_the_cursor_moves() -> None:
     ui = on_new_event(None, win, UiState())
     sent = handle_key(win, ui, "ENTER").request
     assert sent is not None and sent["action"] == mahjong["id"]
-    aimed = handle_key(win, ui, "h").ui                       # the cursor on 8s
+    aimed = handle_key(win, ui, "h").ui  # the cursor on 8s
     sent = handle_key(win, aimed, "ENTER").request
     assert sent is not None and sent["expected"]["tiles"] == ["8s"]
     back = handle_key(win, handle_key(win, aimed, "DOWN").ui, "UP").ui
     sent = handle_key(win, back, "ENTER").request
     assert sent is not None and sent["action"] == mahjong["id"]
-    turn = sample_views.play_event()                          # a discard is the default
+    turn = sample_views.play_event()  # a discard is the default
     turn["view"]["step"] = 31
     ui = on_new_event(win, turn, aimed)
     sent = handle_key(turn, ui, "ENTER").request

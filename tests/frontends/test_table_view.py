@@ -11,8 +11,13 @@ from fourwinds.protocol.table.reveal import AUDIT_RUNNING
 from tests.frontends import sample_views
 
 
-def _screen(event: object, width: int = 100, height: int = 40, ascii_only: bool = True,
-            ui: UiState | None = None) -> str:
+def _screen(
+    event: object,
+    width: int = 100,
+    height: int = 40,
+    ascii_only: bool = True,
+    ui: UiState | None = None,
+) -> str:
     lines = render(event, ui or UiState(), width, height, ascii_only)  # type: ignore[arg-type]
     return "\n".join(lines)
 
@@ -151,7 +156,7 @@ def test_scoreboard_and_help_screens() -> None:
     helptext = _screen(event, ui=UiState(screen="help"), height=80)
     assert "=== fourwinds: help ===" in helptext
     assert "Press any key to go back" in helptext
-    longer = _screen(event, ui=UiState(screen="help"), height=24)   # scrolled, with the keys
+    longer = _screen(event, ui=UiState(screen="help"), height=24)  # scrolled, with the keys
     assert "any other key: back to the table" in longer
 
 
@@ -179,8 +184,7 @@ def test_no_event_yet_waits() -> None:
 
 
 def test_refusal_message_shown_above_keys() -> None:
-    lines = render(sample_views.play_event(), UiState(message="refused: stale view"), 100, 40,
-                   True)
+    lines = render(sample_views.play_event(), UiState(message="refused: stale view"), 100, 40, True)
     assert lines[-2] == "! refused: stale view"
 
 
@@ -189,10 +193,15 @@ def test_unknown_tile_code_is_shown_not_crashed() -> None:
 
 
 @settings(max_examples=60)
-@given(st.integers(min_value=1, max_value=200), st.integers(min_value=1, max_value=80),
-       st.booleans(), st.sampled_from(["play", "call", "charleston", "result"]))
-def test_screen_always_fits_the_window(width: int, height: int, ascii_only: bool,
-                                       which: str) -> None:
+@given(
+    st.integers(min_value=1, max_value=200),
+    st.integers(min_value=1, max_value=80),
+    st.booleans(),
+    st.sampled_from(["play", "call", "charleston", "result"]),
+)
+def test_screen_always_fits_the_window(
+    width: int, height: int, ascii_only: bool, which: str
+) -> None:
     event = {
         "play": sample_views.play_event,
         "call": sample_views.call_event,
@@ -211,8 +220,7 @@ def test_fit_cuts_wide_characters_by_columns() -> None:
 def test_long_menu_shows_a_window_around_the_highlight() -> None:
     event = sample_views.call_event()
     event["legal_actions"] = [
-        {"id": f"x{i}", "type": "charleston", "label": f"Pass combination {i}"}
-        for i in range(200)
+        {"id": f"x{i}", "type": "charleston", "label": f"Pass combination {i}"} for i in range(200)
     ]
     screen = _screen(event, ui=UiState(menu=100))
     assert "Actions (200, up/down to see all):" in screen
@@ -283,8 +291,9 @@ SEAT_EVENTS = {
 @pytest.mark.parametrize("which", sorted(SEAT_EVENTS))
 @pytest.mark.parametrize(("width", "height"), SIZES)
 @pytest.mark.parametrize("ascii_only", MODES)
-def test_every_tile_of_every_seat_is_on_screen_as_a_code(which: str, width: int, height: int,
-                                                        ascii_only: bool) -> None:
+def test_every_tile_of_every_seat_is_on_screen_as_a_code(
+    which: str, width: int, height: int, ascii_only: bool
+) -> None:
     event = SEAT_EVENTS[which]()
     panels = layout(event, UiState(), width, height, ascii_only)
     seats = "\n".join(_panel(panels, "seats").lines)
@@ -326,8 +335,9 @@ ALL_EVENTS: dict[str, Callable[[], dict[str, Any]]] = {
 @pytest.mark.parametrize("which", sorted(ALL_EVENTS))
 @pytest.mark.parametrize(("width", "height"), [*SIZES, (60, 16), (140, 45)])
 @pytest.mark.parametrize("ascii_only", MODES)
-def test_no_two_panels_write_the_same_cell(which: str, width: int, height: int,
-                                           ascii_only: bool) -> None:
+def test_no_two_panels_write_the_same_cell(
+    which: str, width: int, height: int, ascii_only: bool
+) -> None:
     event = ALL_EVENTS[which]()
     ui = UiState(message="refused: stale view")
     panels = layout(event, ui, width, height, ascii_only)
@@ -375,6 +385,7 @@ def test_no_utf8_names_become_question_marks_in_ascii_mode() -> None:
 
 # -- the end of a hand, of the match; history; the lobby; the card ---------------------------
 
+
 @pytest.mark.parametrize(("width", "height"), SIZES)
 @pytest.mark.parametrize("ascii_only", MODES)
 def test_end_of_hand_screen_american(width: int, height: int, ascii_only: bool) -> None:
@@ -398,21 +409,24 @@ def test_end_of_hand_screen_american(width: int, height: int, ascii_only: bool) 
 @pytest.mark.parametrize(("width", "height"), SIZES)
 @pytest.mark.parametrize("ascii_only", MODES)
 @pytest.mark.parametrize("rules", ["american", "mcr"])
-def test_end_of_hand_screen_shows_every_seats_tiles(width: int, height: int, ascii_only: bool,
-                                                    rules: str) -> None:
+def test_end_of_hand_screen_shows_every_seats_tiles(
+    width: int, height: int, ascii_only: bool, rules: str
+) -> None:
     event = sample_views.hand_over_event(rules=rules)
     lines = render(event, UiState(elapsed=3.2), width, height, ascii_only)
     screen = "\n".join(lines)
     assert len(lines) <= height and "Every seat's tiles:" in screen
     below = screen.split("Every seat's tiles:")[1].split("Payments:")[0].splitlines()[1:]
     names = ["East (Ada)", "South (Bob)", "West (Cy)", "North (Di)"]
-    starts = [next(i for i, line in enumerate(below) if line.strip().startswith(name + ":"))
-              for name in names]
+    starts = [
+        next(i for i, line in enumerate(below) if line.strip().startswith(name + ":"))
+        for name in names
+    ]
     ends = [*starts[1:], len(below)]
     for seat, (start, end) in enumerate(zip(starts, ends, strict=True)):
         rows = "\n".join(below[start:end]).replace(names[seat] + ":", "")
         assert _codes(rows) == event["view"]["result"]["hands"][seat], (seat, screen)
-    assert ">1 Next hand (n) [default]" in screen   # the way on is never cut for them
+    assert ">1 Next hand (n) [default]" in screen  # the way on is never cut for them
 
 
 def test_a_window_too_small_for_every_seats_tiles_says_they_are_there() -> None:
@@ -454,8 +468,7 @@ def test_wall_game_and_draw_say_so() -> None:
     assert "Winning tile" not in screen and "East (Ada) +0" in screen
     event = sample_views.wall_game_event()
     event["view"]["result"]["kind"] = "draw"
-    assert "Draw (the wall ran out, no winner)" in "\n".join(
-        render(event, UiState(), 80, 24, True))
+    assert "Draw (the wall ran out, no winner)" in "\n".join(render(event, UiState(), 80, 24, True))
 
 
 def test_end_of_hand_without_a_time_limit_says_who_it_waits_for() -> None:
@@ -471,7 +484,7 @@ def test_end_of_hand_without_a_time_limit_says_who_it_waits_for() -> None:
 def test_match_over_shows_the_final_standings(width: int, height: int) -> None:
     lines = render(sample_views.match_over_event(), UiState(), width, height, True)
     start = lines.index("=== Final standings ===")
-    assert [line.split()[1] for line in lines[start + 1:start + 5]] == ["Cy", "Bob", "Di", "Ada"]
+    assert [line.split()[1] for line in lines[start + 1 : start + 5]] == ["Cy", "Bob", "Di", "Ada"]
     assert lines[start + 4].endswith("-135  (you)")
     assert any(line.startswith("The match is over.") for line in lines)
     assert "next hand" not in lines[-1]
@@ -493,8 +506,9 @@ def test_lobby_shows_names_free_places_ready_and_timers() -> None:
     assert "1. Ada (you, host)" in screen and "2. Bob" in screen
     assert "3. (free)" in screen and "4. (free)" in screen
     assert "Timers: call 8s, turn 30s, Charleston 60s, next hand 20s" in screen
-    full = "\n".join(render(sample_views.lobby_event(seated=4, ready=(1,)), UiState(), 80, 24,
-                            True))
+    full = "\n".join(
+        render(sample_views.lobby_event(seated=4, ready=(1,)), UiState(), 80, 24, True)
+    )
     assert re.search(r"2\. Bob\s+ready", full) and re.search(r"3\. Cy\s+not ready yet", full)
     assert ">1 Ready to start [default]" in full
 
@@ -511,8 +525,10 @@ def test_a_table_without_flowers_says_so_in_the_lobby_and_the_header() -> None:
 
 def test_lobby_shows_an_admitted_member_the_view_does_not_name_yet() -> None:
     event = sample_views.lobby_event(seated=1)
-    event["members"] = [{"fingerprint": "36d8:4e7e", "alive": True, "player": "ada"},
-                        {"fingerprint": "9a1b:0c2d", "alive": True, "player": "bob"}]
+    event["members"] = [
+        {"fingerprint": "36d8:4e7e", "alive": True, "player": "ada"},
+        {"fingerprint": "9a1b:0c2d", "alive": True, "player": "bob"},
+    ]
     screen = "\n".join(render(event, UiState(), 80, 24, True))
     assert "2. bob" in screen and "Places: 2 of 4 taken, 2 free" in screen
 
@@ -523,16 +539,29 @@ def test_card_sheet_lists_every_line_and_scrolls() -> None:
     assert top[0] == "=== House card 2024: 32 hands ==="
     assert any(re.match(r"  2468-3\s+22 44 666 888 DDDD\s+30  concealed$", line) for line in top)
     assert top[-1].startswith("lines 1-22 of 34")
-    later = render(sample_views.play_event(), UiState(screen="sheet", sheet=sheet, scroll=99),
-                   80, 24, True)
+    later = render(
+        sample_views.play_event(), UiState(screen="sheet", sheet=sheet, scroll=99), 80, 24, True
+    )
     assert any(line.startswith("  run-29") for line in later)  # the last line, reached
-    fans = "\n".join(render(sample_views.play_event(),
-                            UiState(screen="sheet", sheet=sample_views.sample_sheet("mcr")),
-                            80, 24, True))
+    fans = "\n".join(
+        render(
+            sample_views.play_event(),
+            UiState(screen="sheet", sheet=sample_views.sample_sheet("mcr")),
+            80,
+            24,
+            True,
+        )
+    )
     assert re.search(r"Big Four Winds\s+88 pts", fans)
-    missing = "\n".join(render(sample_views.play_event(),
-                               UiState(screen="sheet", sheet_problem="unknown request"),
-                               80, 24, True))
+    missing = "\n".join(
+        render(
+            sample_views.play_event(),
+            UiState(screen="sheet", sheet_problem="unknown request"),
+            80,
+            24,
+            True,
+        )
+    )
     assert "The daemon did not send it: unknown request" in missing
 
 
@@ -541,8 +570,18 @@ def test_help_lists_every_key_the_screen_reads() -> None:
 
     helptext = "\n".join(render(None, UiState(screen="help"), 100, 60, True))
     documented = {key for line in helptext.splitlines() for key in line[:21].split()}
-    for key in [*SCREEN_KEYS, *COMMAND_LETTERS, *COMMAND_LETTERS.values(), "Tab", "Q",
-                "Enter", "space", "1-9", "up", "down"]:
+    for key in [
+        *SCREEN_KEYS,
+        *COMMAND_LETTERS,
+        *COMMAND_LETTERS.values(),
+        "Tab",
+        "Q",
+        "Enter",
+        "space",
+        "1-9",
+        "up",
+        "down",
+    ]:
         assert key in documented, key
 
 
@@ -562,8 +601,14 @@ def test_a_hand_being_dealt_is_said_not_drawn_from_a_seat_we_do_not_have() -> No
     does, instead of a table drawn from East's side with no "you" (issue 22, 16b)."""
     event = sample_views.play_event()
     view = event["view"]
-    view.update(phase="dice", phase_detail="Rolling the dice for the seats", seat=None,
-                screen="dealing", hand=[], drawn=None)
+    view.update(
+        phase="dice",
+        phase_detail="Rolling the dice for the seats",
+        seat=None,
+        screen="dealing",
+        hand=[],
+        drawn=None,
+    )
     screen = _screen(event)
     assert "Hand 2 of 4: Rolling the dice for the seats" in screen, screen
     assert "Your hand" not in screen and "you" not in screen.split("\n")[0]
@@ -588,8 +633,13 @@ def test_the_drawn_tile_is_set_apart_at_the_right_end_of_the_rack() -> None:
     from testkit.screen import rack
 
     event = _drawn_apart_event()
-    for width, height, ascii_only in ((100, 40, True), (100, 40, False), (80, 24, True),
-                                      (80, 15, True), (60, 18, True)):
+    for width, height, ascii_only in (
+        (100, 40, True),
+        (100, 40, False),
+        (80, 24, True),
+        (80, 15, True),
+        (60, 18, True),
+    ):
         screen = _screen(event, width, height, ascii_only, ui=UiState(cursor=13))
         assert "drew 6s (far right)" in screen, screen
         tiles = rack(screen)
@@ -607,8 +657,8 @@ def test_the_drawn_tile_is_set_apart_at_the_right_end_of_the_rack() -> None:
 
 def test_a_rack_without_a_drawn_tile_has_no_gap() -> None:
     event = _drawn_apart_event()
-    event["view"]["drawn"] = None   # type: ignore[index]
-    event["view"]["rack"] = list(event["view"]["hand"])   # type: ignore[index]
+    event["view"]["drawn"] = None  # type: ignore[index]
+    event["view"]["rack"] = list(event["view"]["hand"])  # type: ignore[index]
     screen = _screen(event)
     assert "a  b  c  d  e  f  g  h  i  j  k  l  m  n" in screen
     from testkit.screen import rack

@@ -6,8 +6,13 @@ from __future__ import annotations
 from fourwinds.frontends.table_view import UiState, render, screen_kind
 from tests.frontends import sample_views
 
-WAITING = {"seats": [2], "names": ["Bob"], "unreachable": True, "seconds": 42,
-           "text": "Waiting for Bob (unreachable for 42 s)"}
+WAITING = {
+    "seats": [2],
+    "names": ["Bob"],
+    "unreachable": True,
+    "seconds": 42,
+    "text": "Waiting for Bob (unreachable for 42 s)",
+}
 
 
 def _screen(event: object, ascii_only: bool = True) -> str:
@@ -26,8 +31,9 @@ def test_the_header_says_whom_the_table_waits_for_instead_of_time_0s() -> None:
 
 def test_the_hand_end_waits_with_the_same_text() -> None:
     event = sample_views.clone(sample_views.hand_over_event())
-    event["view"].update(deadline=0.0, waiting=dict(WAITING, seconds=7,
-                                                    text="Waiting for Bob (7 s)"))
+    event["view"].update(
+        deadline=0.0, waiting=dict(WAITING, seconds=7, text="Waiting for Bob (7 s)")
+    )
     event["view"]["next"] = {"waiting": [2], "deadline": 0.0}
     screen = _screen(event)
     assert "Waiting for Bob (7 s)" in screen and "Next hand in 0s" not in screen, screen
@@ -35,8 +41,9 @@ def test_the_hand_end_waits_with_the_same_text() -> None:
 
 def test_reconnecting_shows_the_line_alone_with_no_rack_and_no_action() -> None:
     event = sample_views.clone(sample_views.call_event())
-    event["view"].update(reconnecting=True,
-                         phase_detail="Reconnecting: asking the other seats\u2026")
+    event["view"].update(
+        reconnecting=True, phase_detail="Reconnecting: asking the other seats\u2026"
+    )
     assert screen_kind(event) == "reconnecting"
     for ascii_only in (True, False):
         screen = _screen(event, ascii_only)

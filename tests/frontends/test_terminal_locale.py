@@ -10,16 +10,23 @@ import pytest
 
 from fourwinds.frontends.curses_table import _coerced_c_locale
 
-_PROBE = ("import locale, os\n"
-          "from fourwinds.frontends.curses_table import set_locale, utf8_terminal\n"
-          "set_locale(os.environ)\n"
-          "print(utf8_terminal())\n")
+_PROBE = (
+    "import locale, os\n"
+    "from fourwinds.frontends.curses_table import set_locale, utf8_terminal\n"
+    "set_locale(os.environ)\n"
+    "print(utf8_terminal())\n"
+)
 
 
 def _probe(**env: str) -> str:
     base = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG"))}
-    done = subprocess.run([sys.executable, "-c", _PROBE], env={**base, **env},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", _PROBE],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 

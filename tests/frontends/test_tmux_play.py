@@ -20,7 +20,8 @@ def _mcr_call() -> dict[str, Any]:
     event = call_event()
     event["view"]["rules"] = "mcr"
     event["view"]["players"][0]["exposures"] = [
-        {"tiles": ["1z", "1z", "1z"], "label": "pung", "from": 2}]
+        {"tiles": ["1z", "1z", "1z"], "label": "pung", "from": 2}
+    ]
     event["legal_actions"] = [
         {"id": 0, "type": "pass", "label": "Pass", "tiles": [], "default": True},
         {"id": 1, "type": "call", "label": "Call chow 3p 4p 5p", "tiles": ["3p", "4p", "5p"]},
@@ -34,8 +35,12 @@ def _american_call() -> dict[str, Any]:
     event["legal_actions"] = [
         {"id": 0, "type": "pass", "label": "Pass", "tiles": [], "default": True},
         {"id": 1, "type": "call", "label": "Call pung 4p (2 jokers)", "tiles": ["J", "J", "4p"]},
-        {"id": 2, "type": "call", "label": "Call kong 4p (1 joker)",
-         "tiles": ["4p", "4p", "J", "4p"]},
+        {
+            "id": 2,
+            "type": "call",
+            "label": "Call kong 4p (1 joker)",
+            "tiles": ["4p", "4p", "J", "4p"],
+        },
     ]
     return event
 
@@ -48,7 +53,9 @@ def _screen(event: dict[str, Any], width: int, height: int) -> str:
 def test_call_entries_are_read_with_their_menu_number(width: int, height: int) -> None:
     offers = call_offers(_screen(_mcr_call(), width, height))
     assert [(o.key, o.label, o.kind) for o in offers] == [
-        ("2", "Call chow 3p 4p 5p", "chow"), ("3", "Call pung 4p", "pung")]
+        ("2", "Call chow 3p 4p 5p", "chow"),
+        ("3", "Call pung 4p", "pung"),
+    ]
     assert offers[0].meld_tiles() == Counter(["3p", "4p", "5p"])
     assert best_offer(offers).kind == "pung"  # a pung outranks another seat's chow
 
@@ -57,7 +64,9 @@ def test_call_entries_are_read_with_their_menu_number(width: int, height: int) -
 def test_american_calls_with_jokers_read_as_their_label(width: int, height: int) -> None:
     offers = call_offers(_screen(_american_call(), width, height))
     assert [(o.key, o.label) for o in offers] == [
-        ("2", "Call pung 4p (2 jokers)"), ("3", "Call kong 4p (1 joker)")]
+        ("2", "Call pung 4p (2 jokers)"),
+        ("3", "Call kong 4p (1 joker)"),
+    ]
     assert offers[0].meld_tiles() == Counter({"J": 2, "4p": 1})
     assert offers[1].meld_tiles() == Counter({"4p": 3, "J": 1})
 

@@ -37,13 +37,32 @@ def pair(tmp_path: Path) -> Iterator[tuple[DaemonProcess, DaemonProcess]]:
 
 
 def test_a_player_enters_an_event_and_its_export_verifies(
-        pair: tuple[DaemonProcess, DaemonProcess], tmp_path: Path) -> None:
+    pair: tuple[DaemonProcess, DaemonProcess], tmp_path: Path
+) -> None:
     ann, bob = pair
-    made = _json("tournament", "create", "club night", "--rounds", "3", "--hands", "1",
-                 "--deck", "practice", "--data-dir", str(ann.data_dir))
+    made = _json(
+        "tournament",
+        "create",
+        "club night",
+        "--rounds",
+        "3",
+        "--hands",
+        "1",
+        "--deck",
+        "practice",
+        "--data-dir",
+        str(ann.data_dir),
+    )
     assert made["director"] is True and made["port"] == ann.port
-    entered = _json("tournament", "join", "club night", "--peer", f"127.0.0.1:{ann.port}",
-                    "--data-dir", str(bob.data_dir))
+    entered = _json(
+        "tournament",
+        "join",
+        "club night",
+        "--peer",
+        f"127.0.0.1:{ann.port}",
+        "--data-dir",
+        str(bob.data_dir),
+    )
     assert entered["me"] == 0 and entered["event"] == made["event"]
     listed = fourwinds_cli("tournament", "list", "--data-dir", str(ann.data_dir))
     assert "club night (MCR, 3 rounds of 1 hand, practice deck): you direct it" in listed.stdout
@@ -51,55 +70,119 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     shown = fourwinds_cli("tournament", "status", "club night", "--data-dir", str(bob.data_dir))
     assert "you are entrant 0" in shown.stdout and "1 entrant(s)" in shown.stdout
     standings = _json("tournament", "standings", "club night", "--data-dir", str(bob.data_dir))
-    assert standings["standings"] == [{"rank": 1, "player": 0, "name": "Bob", "points": "0",
-                                       "score": 0, "played": 0, "byes": 0}]
+    assert standings["standings"] == [
+        {"rank": 1, "player": 0, "name": "Bob", "points": "0", "score": 0, "played": 0, "byes": 0}
+    ]
     started = fourwinds_cli("tournament", "start", "club night", "--data-dir", str(ann.data_dir))
     assert started.returncode == 0, started.stderr
     assert "round 1:" in started.stdout and "    table 1: " in started.stdout
-    end = time.monotonic() + 15     # the round start travels to Bob's daemon meanwhile
-    while " table 1, you are" not in (seated := fourwinds_cli(
-            "tournament", "status", "club night", "--data-dir", str(bob.data_dir))).stdout \
-            and time.monotonic() < end:
+    end = time.monotonic() + 15  # the round start travels to Bob's daemon meanwhile
+    while (
+        " table 1, you are"
+        not in (
+            seated := fourwinds_cli(
+                "tournament", "status", "club night", "--data-dir", str(bob.data_dir)
+            )
+        ).stdout
+        and time.monotonic() < end
+    ):
         time.sleep(0.3)
     assert " table 1, you are" in seated.stdout and "Bob" in seated.stdout, seated.stdout
     assert "    with a bot (" in seated.stdout, seated.stdout
-    signed = fourwinds_cli("tournament", "result", "club night", "--table", "1", "--scores",
-                  "90,-30,-30,-30", "--data-dir", str(bob.data_dir))
+    signed = fourwinds_cli(
+        "tournament",
+        "result",
+        "club night",
+        "--table",
+        "1",
+        "--scores",
+        "90,-30,-30,-30",
+        "--data-dir",
+        str(bob.data_dir),
+    )
     assert signed.returncode == 0, signed.stderr
     assert signed.stdout.startswith("the result counts: all four seats signed these scores")
     assert "table 1 result: 90, -30, -30, -30" in signed.stdout
-    fixed = fourwinds_cli("tournament", "correct", "club night", "--round", "1", "--table", "1",
-                 "--scores=-30,90,-30,-30", "--reason", "South won, not East",
-                 "--data-dir", str(ann.data_dir))
+    fixed = fourwinds_cli(
+        "tournament",
+        "correct",
+        "club night",
+        "--round",
+        "1",
+        "--table",
+        "1",
+        "--scores=-30,90,-30,-30",
+        "--reason",
+        "South won, not East",
+        "--data-dir",
+        str(ann.data_dir),
+    )
     assert fixed.returncode == 0, fixed.stderr
-    assert ("  correction: round 1, table 1 scores -30, 90, -30, -30: South won, not East"
-            in fixed.stdout)
-    bad = fourwinds_cli("tournament", "result", "club night", "--table", "1", "--scores", "1,2",
-               "--data-dir", str(bob.data_dir))
+    assert (
+        "  correction: round 1, table 1 scores -30, 90, -30, -30: South won, not East"
+        in fixed.stdout
+    )
+    bad = fourwinds_cli(
+        "tournament",
+        "result",
+        "club night",
+        "--table",
+        "1",
+        "--scores",
+        "1,2",
+        "--data-dir",
+        str(bob.data_dir),
+    )
     assert bad.returncode == 2 and "four whole numbers" in bad.stderr
     out = tmp_path / "club.export"
     _json("tournament", "export", "club night", str(out), "--data-dir", str(bob.data_dir))
     verified = fourwinds_cli("tournament", "verify", str(out))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert verified.stdout.startswith(
-        'OK: "club night", mcr, 1 entrants, 1 of 3 round(s) started, 1 table result(s)')
+        'OK: "club night", mcr, 1 entrants, 1 of 3 round(s) started, 1 table result(s)'
+    )
 
 
 def test_a_wrong_code_and_an_unknown_event_are_one_line_each(
-        pair: tuple[DaemonProcess, DaemonProcess]) -> None:
+    pair: tuple[DaemonProcess, DaemonProcess],
+) -> None:
     ann, bob = pair
-    made = _json("tournament", "create", "finals", "--private", "--no-flowers",
-                 "--data-dir", str(ann.data_dir))
+    made = _json(
+        "tournament",
+        "create",
+        "finals",
+        "--private",
+        "--no-flowers",
+        "--data-dir",
+        str(ann.data_dir),
+    )
     assert made["code"] and made["flowers"] is False
-    assert made["rules_label"] == "MCR, no flowers"       # an MCR event without flowers
+    assert made["rules_label"] == "MCR, no flowers"  # an MCR event without flowers
     shown = fourwinds_cli("tournament", "status", "finals", "--data-dir", str(ann.data_dir))
     assert shown.stdout.startswith("finals (MCR, no flowers, 4 rounds of 4 hands"), shown.stdout
-    american = fourwinds_cli("tournament", "create", "cards", "--rules", "american",
-                             "--no-flowers", "--data-dir", str(ann.data_dir))
+    american = fourwinds_cli(
+        "tournament",
+        "create",
+        "cards",
+        "--rules",
+        "american",
+        "--no-flowers",
+        "--data-dir",
+        str(ann.data_dir),
+    )
     assert american.returncode != 0 and "Traceback" not in american.stderr
     assert "--no-flowers is for MCR tables" in american.stderr
-    wrong = fourwinds_cli("tournament", "join", "finals", "--peer", f"127.0.0.1:{ann.port}",
-                          "--code", "NOPE42", "--data-dir", str(bob.data_dir))
+    wrong = fourwinds_cli(
+        "tournament",
+        "join",
+        "finals",
+        "--peer",
+        f"127.0.0.1:{ann.port}",
+        "--code",
+        "NOPE42",
+        "--data-dir",
+        str(bob.data_dir),
+    )
     assert wrong.returncode != 0 and "Traceback" not in wrong.stderr
     assert wrong.stderr.strip() == "fourwinds: cannot join finals: wrong code for event finals"
     unknown = fourwinds_cli("tournament", "status", "derby", "--data-dir", str(bob.data_dir))

@@ -33,7 +33,8 @@ def verify(capsys: pytest.CaptureFixture[str], path: Path) -> tuple[int, str, st
 
 
 def test_an_export_verifies_with_the_standings_recomputed(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], event: EventMaker) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], event: EventMaker
+) -> None:
     path = tmp_path / "event.fwt"
     path.write_bytes(encode_export(event.records))
     code, out, err = verify(capsys, path)
@@ -48,14 +49,20 @@ def test_an_export_verifies_with_the_standings_recomputed(
 
 
 def test_one_score_changed_fails_naming_the_table(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], event: EventMaker) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], event: EventMaker
+) -> None:
     records = list(event.records)
-    at = next(i for i, r in enumerate(records) if isinstance(r.body, TableResult)
-              and r.body.round == 2 and r.body.table == 1)
+    at = next(
+        i
+        for i, r in enumerate(records)
+        if isinstance(r.body, TableResult) and r.body.round == 2 and r.body.table == 1
+    )
     body = records[at].body
     assert isinstance(body, TableResult)
-    records[at] = Record(dataclasses.replace(body, scores=(*body.scores[:3], body.scores[3] + 1)),
-                         records[at].signatures)
+    records[at] = Record(
+        dataclasses.replace(body, scores=(*body.scores[:3], body.scores[3] + 1)),
+        records[at].signatures,
+    )
     path = tmp_path / "tampered.fwt"
     path.write_bytes(encode_export(records))
     code, out, err = verify(capsys, path)
@@ -67,7 +74,8 @@ def test_one_score_changed_fails_naming_the_table(
 
 
 def test_the_history_shows_a_penalty_with_its_reason(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], event: EventMaker) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], event: EventMaker
+) -> None:
     fine = Penalty(event.event, 1, event.players[2].public, Fraction(1), 0, "slow play\x1b[2J")
     path = tmp_path / "fined.fwt"
     path.write_bytes(encode_export([*event.records, signed(fine, event.director)]))
@@ -77,15 +85,19 @@ def test_the_history_shows_a_penalty_with_its_reason(
     assert "\x1b" not in out
 
 
-@pytest.mark.parametrize("damage, says", [
-    (lambda data: data[:len(data) // 2], "cut short"),
-    (lambda data: b"\x00garbage" * 40, "not a fourwinds tournament export"),
-    (lambda data: b"", "empty"),
-    (lambda data: pack([MAGIC, 9, []]), "export version 9"),
-    (lambda data: pack([MAGIC, 1, [b"\x93\x01\x90\x90"]]), "the event's creation"),
-])
-def test_a_bad_file_is_one_clear_line(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                                      event: EventMaker, damage: object, says: str) -> None:
+@pytest.mark.parametrize(
+    "damage, says",
+    [
+        (lambda data: data[: len(data) // 2], "cut short"),
+        (lambda data: b"\x00garbage" * 40, "not a fourwinds tournament export"),
+        (lambda data: b"", "empty"),
+        (lambda data: pack([MAGIC, 9, []]), "export version 9"),
+        (lambda data: pack([MAGIC, 1, [b"\x93\x01\x90\x90"]]), "the event's creation"),
+    ],
+)
+def test_a_bad_file_is_one_clear_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], event: EventMaker, damage: object, says: str
+) -> None:
     path = tmp_path / "bad.fwt"
     path.write_bytes(damage(encode_export(event.records)))  # type: ignore[operator]
     code, out, err = verify(capsys, path)
@@ -102,18 +114,25 @@ def test_a_missing_file_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_the_installed_command_verifies(tmp_path: Path, event: EventMaker) -> None:
     path = tmp_path / "event.fwt"
     path.write_bytes(encode_export(event.records))
-    done = subprocess.run([sys.executable, "-m", "fourwinds.frontends.cli", "tournament",
-                           "verify", str(path)], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "fourwinds.frontends.cli", "tournament", "verify", str(path)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stderr
     path.write_bytes(b"\x92")
-    done = subprocess.run([sys.executable, "-m", "fourwinds.frontends.cli", "tournament",
-                           "verify", str(path)], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "fourwinds.frontends.cli", "tournament", "verify", str(path)],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
 
 
 def test_verify_prints_a_substitute_and_a_new_director_in_the_history(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from tests.protocol.tournament.test_new_director import _name
     from tests.protocol.tournament.test_substitutes import _event, _result_after, _substitute
 

@@ -121,7 +121,7 @@ def our_rows(screen: str) -> list[str]:
     for i, line in enumerate(lines):
         if _OUR_HEAD.match(line):
             rows = [line]
-            rows.extend(next_line for next_line in _indented(lines[i + 1:]))
+            rows.extend(next_line for next_line in _indented(lines[i + 1 :]))
             return rows
     return []
 
@@ -135,9 +135,9 @@ def _indented(lines: Sequence[str]) -> list[str]:
     return out
 
 
-
-def make_call(tmux: Tmux, data_dir: Path, offer: CallOffer,
-              timeout: float = 8.0) -> CallMade | None:
+def make_call(
+    tmux: Tmux, data_dir: Path, offer: CallOffer, timeout: float = 8.0
+) -> CallMade | None:
     """Pick ``offer`` by its menu number and follow it through: None when the call did not
     stand (another seat's claim won, or the window closed before our key arrived);
     otherwise the call as the daemon and then the screen show it (asserted here)."""
@@ -172,10 +172,16 @@ def make_call(tmux: Tmux, data_dir: Path, offer: CallOffer,
         time.sleep(0.1)
 
 
-def play_until_a_call_stood(tmux: Tmux, data_dir: Path, started: float, *,
-                            look: Callable[[str], None], press: Callable[[str], None],
-                            over: Callable[[dict[str, Any], str], bool] = lambda v, s: False,
-                            limit: float = 200.0) -> CallMade | None:
+def play_until_a_call_stood(
+    tmux: Tmux,
+    data_dir: Path,
+    started: float,
+    *,
+    look: Callable[[str], None],
+    press: Callable[[str], None],
+    over: Callable[[dict[str, Any], str], bool] = lambda v, s: False,
+    limit: float = 200.0,
+) -> CallMade | None:
     """Press keys through the first hand, then on into the next ones, until one of our calls
     stood: every call the menu offers is taken (the best one). ``look`` sees every screen,
     ``press`` answers one that offers no call; ``over`` ends early (e.g. the match ended).
@@ -187,8 +193,9 @@ def play_until_a_call_stood(tmux: Tmux, data_dir: Path, started: float, *,
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         view = view_of(data_dir)
-        if not hand_over and (int(view.get("hands_played") or 0) >= 1
-                              or view.get("phase") == "match_over"):
+        if not hand_over and (
+            int(view.get("hands_played") or 0) >= 1 or view.get("phase") == "match_over"
+        ):
             hand_over = True
             print(f"hand over after {time.monotonic() - started:.1f} s")
         if hand_over and call is not None:
@@ -204,13 +211,16 @@ def play_until_a_call_stood(tmux: Tmux, data_dir: Path, started: float, *,
             offered.append(offer.label)
             call = make_call(tmux, data_dir, offer)
             if call is not None:
-                print(f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
-                      f"{call.exposure_text()}")
+                print(
+                    f"{offer.label} stood after {time.monotonic() - started:.1f} s: "
+                    f"{call.exposure_text()}"
+                )
             continue
         press(screen)
     raise AssertionError(
         f"{'no call stood' if hand_over else 'the hand did not end'} in time (calls "
-        f"offered: {offered or 'none'}); screen:\n{tmux.screen()}")
+        f"offered: {offered or 'none'}); screen:\n{tmux.screen()}"
+    )
 
 
 def view_of(data_dir: Path) -> dict[str, Any]:
@@ -274,8 +284,10 @@ class PlayTable:
             if ready in screen:
                 return self.tmux, screen
             if PORT_TAKEN in screen and self.own_daemon is None:
-                print(f"`play` could not start its daemon ({PORT_TAKEN}): "
-                      f"starting it on a loopback port")
+                print(
+                    f"`play` could not start its daemon ({PORT_TAKEN}): "
+                    f"starting it on a loopback port"
+                )
                 self.tmux.close()
                 self.own_daemon = self._start_daemon()
                 self.tmux = Tmux(self.command, *self.size)
@@ -287,9 +299,14 @@ class PlayTable:
     def _start_daemon(self) -> subprocess.Popen[bytes]:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         log_path = self.data_dir / "test-daemon.log"
-        process = start_daemon(Started(), data_dir=str(self.data_dir), name="",
-                               log_path=log_path, detach=True,
-                               extra=["--port", "0", "--interface", "127.0.0.1", "--no-mdns"])
+        process = start_daemon(
+            Started(),
+            data_dir=str(self.data_dir),
+            name="",
+            log_path=log_path,
+            detach=True,
+            extra=["--port", "0", "--interface", "127.0.0.1", "--no-mdns"],
+        )
         wait_for_api(str(self.data_dir), process, log_path).close()
         return process
 
@@ -303,6 +320,10 @@ class PlayTable:
     def __enter__(self) -> PlayTable:
         return self
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
-                 trace: TracebackType | None) -> None:
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
         self.close()

@@ -29,7 +29,7 @@ def section(title: str, readme: Path = README) -> str:
     assert heading, f"README.md has no section {title!r}"
     out: list[str] = []
     fenced = False
-    for line in text[heading.end():].splitlines(keepends=True):
+    for line in text[heading.end() :].splitlines(keepends=True):
         if line.startswith("```"):
             fenced = not fenced
         elif not fenced and re.match(r"#+ ", line):
@@ -68,6 +68,8 @@ def roles(title: str, readme: Path = README) -> list[Role]:
 def role(title: str, starts: str, readme: Path = README) -> Role:
     """The one role of the section whose comment starts with ``starts``."""
     matches = [r for r in roles(title, readme) if r.who.startswith(starts)]
-    assert len(matches) == 1, f"README {title!r}: expected one '# {starts}...' part, " \
-                              f"found {[r.who for r in roles(title, readme)]}"
+    assert len(matches) == 1, (
+        f"README {title!r}: expected one '# {starts}...' part, "
+        f"found {[r.who for r in roles(title, readme)]}"
+    )
     return matches[0]

@@ -14,8 +14,12 @@ from typing import Any
 
 from testkit.screen import one_line, shows_amount
 
-HEADLINES = {"mahjong": ("Mahjong",), "wall_game": ("Wall game",), "draw": ("Draw", "draw"),
-             "dead_hand": ("dead hand", "Dead hand")}
+HEADLINES = {
+    "mahjong": ("Mahjong",),
+    "wall_game": ("Wall game",),
+    "draw": ("Draw", "draw"),
+    "dead_hand": ("dead hand", "Dead hand"),
+}
 
 
 def result_of(view: Mapping[str, Any]) -> dict[str, Any]:
@@ -43,8 +47,9 @@ def result_problems(screen: str, result: Mapping[str, Any]) -> list[str]:
         fans = result.get("fans")
         if card:
             if not (str(card.get("pattern")) in text or str(card.get("id")) in text):
-                problems.append(f"the card hand {card.get('id')!r} / {card.get('pattern')!r} "
-                                "is not shown")
+                problems.append(
+                    f"the card hand {card.get('id')!r} / {card.get('pattern')!r} is not shown"
+                )
             if str(card.get("value")) not in text:
                 problems.append(f"the hand's value {card.get('value')} is not shown")
         elif fans:
@@ -66,8 +71,15 @@ def result_problems(screen: str, result: Mapping[str, Any]) -> list[str]:
 
 def summary(result: Mapping[str, Any]) -> tuple[object, ...]:
     """What every seat must agree on about one hand's result."""
-    pays = tuple(sorted((str(p.get("name")), int(p.get("amount", 0)))
-                        for p in result.get("payments") or ()))
+    pays = tuple(
+        sorted((str(p.get("name")), int(p.get("amount", 0))) for p in result.get("payments") or ())
+    )
     card = result.get("card_hand") or {}
-    return (result.get("kind"), result.get("winner_name"), result.get("winning_tile"),
-            card.get("id"), result.get("total"), pays)
+    return (
+        result.get("kind"),
+        result.get("winner_name"),
+        result.get("winning_tile"),
+        card.get("id"),
+        result.get("total"),
+        pays,
+    )

@@ -21,7 +21,7 @@ pytestmark = [
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux)"),
 ]
 
-TURNS = 3   # our turns after a draw to check
+TURNS = 3  # our turns after a draw to check
 TIMEOUT = 120.0
 
 
@@ -46,23 +46,29 @@ def _open(pat: Machine, command: str, width: int, height: int, **env: str) -> Te
     return term
 
 
-@pytest.mark.parametrize(("width", "height", "flags", "lang"), [
-    (100, 40, "", "C.UTF-8"),
-    (80, 24, "--ascii", "C"),
-], ids=["100x40-glyphs", "80x24-ascii"])
+@pytest.mark.parametrize(
+    ("width", "height", "flags", "lang"),
+    [
+        (100, 40, "", "C.UTF-8"),
+        (80, 24, "--ascii", "C"),
+    ],
+    ids=["100x40-glyphs", "80x24-ascii"],
+)
 def test_the_drawn_tile_stands_apart_at_the_right_end_on_our_turns(
-        pat: Machine, width: int, height: int, flags: str, lang: str) -> None:
+    pat: Machine, width: int, height: int, flags: str, lang: str
+) -> None:
     env = {"LANG": lang, "LC_ALL": "" if lang == "C" else lang}
-    term = _open(pat, f"fourwinds play --rules mcr --hands 1 {flags}".strip(), width, height,
-                 **env)
+    term = _open(pat, f"fourwinds play --rules mcr --hands 1 {flags}".strip(), width, height, **env)
     person = Person(term, pat.login)
     checked: list[str] = []
     steps: set[object] = set()
     end = time.monotonic() + TIMEOUT
     while len(checked) < TURNS:
-        assert time.monotonic() < end, (f"only {len(checked)} turns after a draw seen: "
-                                        f"{checked}; last moves {person.log[-6:]}\n"
-                                        f"{term.screen()}")
+        assert time.monotonic() < end, (
+            f"only {len(checked)} turns after a draw seen: "
+            f"{checked}; last moves {person.log[-6:]}\n"
+            f"{term.screen()}"
+        )
         screen = term.screen()
         view = pat.view()
         if view.get("phase") in ("hand_over", "match_over") or is_result(screen):
@@ -71,8 +77,14 @@ def test_the_drawn_tile_stands_apart_at_the_right_end_on_our_turns(
         drawn = view.get("drawn")
         shown = rack(again)
         ours = view.get("turn") == view.get("seat") and drawn and "Discard:" in again
-        if (ours and view.get("step") not in steps and again == screen and shown
-                and f"drew {drawn}" in again and pat.view().get("step") == view.get("step")):
+        if (
+            ours
+            and view.get("step") not in steps
+            and again == screen
+            and shown
+            and f"drew {drawn}" in again
+            and pat.view().get("step") == view.get("step")
+        ):
             # the screen and the view are of one moment (read before and after the view)
             assert shown[-1].drawn, f"the drawn tile {drawn} is not set apart:\n{again}"
             assert shown[-1].same(str(drawn)), (drawn, shown[-1], again)
@@ -80,7 +92,8 @@ def test_the_drawn_tile_stands_apart_at_the_right_end_on_our_turns(
             order = view.get("rack") or []
             assert order and order[-1] == drawn, order
             assert len(shown) == len(order) and all(
-                t.same(code) for t, code in zip(shown, order, strict=True)), (order, again)
+                t.same(code) for t, code in zip(shown, order, strict=True)
+            ), (order, again)
             checked.append(str(drawn))
             steps.add(view.get("step"))
         person.step()

@@ -118,8 +118,10 @@ class Story:
             else:
                 done = machine.run(command)
                 if done.returncode:
-                    self.problems.append(f"{machine.login}: `{command}` failed: "
-                                         f"{(done.stderr or done.stdout).strip()[-300:]}")
+                    self.problems.append(
+                        f"{machine.login}: `{command}` failed: "
+                        f"{(done.stderr or done.stdout).strip()[-300:]}"
+                    )
 
     def _play(self, machine: Machine, command: str, words: list[str]) -> None:
         if "--table" in words:
@@ -128,8 +130,11 @@ class Story:
         self.screens[machine.login] = term
         want = self.table or words[-1]
         try:
-            term.wait_for(lambda s: want in _table_lines(s), 60,
-                          f"the table {want} on {machine.login}'s screen")
+            term.wait_for(
+                lambda s: want in _table_lines(s),
+                60,
+                f"the table {want} on {machine.login}'s screen",
+            )
         except AssertionError as error:
             self.problems.append(f"{machine.login}: `{command}`: {error}")
 
@@ -142,7 +147,8 @@ class Story:
             if time.monotonic() > end:
                 self.problems.append(
                     f"{machine.login}: `{command}` did not list {self.table!r} within 30 s "
-                    f"(exit {done.returncode}): {(done.stdout + done.stderr).strip()[-300:]}")
+                    f"(exit {done.returncode}): {(done.stdout + done.stderr).strip()[-300:]}"
+                )
                 return
             time.sleep(1.0)
 
@@ -152,9 +158,11 @@ class Story:
         end = time.monotonic() + timeout
         for login, term in self.screens.items():
             try:
-                term.wait_for(lambda s: all(n.search(s) for n in names),
-                              max(1.0, end - time.monotonic()),
-                              f"all four names {NAMES} on {login}'s screen")
+                term.wait_for(
+                    lambda s: all(n.search(s) for n in names),
+                    max(1.0, end - time.monotonic()),
+                    f"all four names {NAMES} on {login}'s screen",
+                )
             except AssertionError as error:
                 raise AssertionError("\n".join([*self.problems, str(error)])) from None
 
@@ -169,8 +177,11 @@ class Story:
                 return False
             checked[0] = time.monotonic()
             views = [m.view() for m in machines]
-            return all(v.get("phase") in ("hand_over", "match_over")
-                       or int(v.get("hands_played") or 0) >= 1 for v in views)
+            return all(
+                v.get("phase") in ("hand_over", "match_over")
+                or int(v.get("hands_played") or 0) >= 1
+                for v in views
+            )
 
         try:
             play_until(people, over, HAND_TIMEOUT, "the hand's end")
@@ -185,7 +196,8 @@ class Story:
             view = event.get("view") or {}
             assert view.get("phase") in ("hand_over", "match_over"), (
                 f"{machine.login}'s view left the end of the hand without anyone pressing "
-                f"next: phase {view.get('phase')!r}, hand {view.get('hand_number')}")
+                f"next: phase {view.get('phase')!r}, hand {view.get('hand_number')}"
+            )
             results[machine.login] = result_of(view)
         seen = {login: summary(r) for login, r in results.items()}
         assert len(set(seen.values())) == 1, f"the daemons disagree on the result: {seen}"
@@ -196,9 +208,9 @@ class Story:
             except AssertionError as error:
                 self.problems.append(str(error))
                 continue
-            self.problems.extend(f"{login}'s screen: {p}\n{screen}"
-                                 for p in result_problems(screen, result))
-
+            self.problems.extend(
+                f"{login}'s screen: {p}\n{screen}" for p in result_problems(screen, result)
+            )
 
     def next_hand(self) -> None:
         """Three say "next" (``n``): the table still waits, and the last one's screen says
@@ -216,28 +228,34 @@ class Story:
             view = machine.view()
             assert view.get("phase") == "hand_over", (
                 f"{machine.login}: the next hand began before {last} said next: "
-                f"{view.get('phase')!r}")
+                f"{view.get('phase')!r}"
+            )
             waiting = (view.get("next") or {}).get("waiting")
             assert waiting is not None and len(waiting) == 1, (machine.login, view.get("next"))
         screen = self.screens[logins[0]].screen()
         if not re.search(rf"[Ww]aiting for\b.*\b{last}\b", screen):
-            self.problems.append(f"{logins[0]}'s screen does not say it waits for {last}:\n"
-                                 f"{screen}")
+            self.problems.append(
+                f"{logins[0]}'s screen does not say it waits for {last}:\n{screen}"
+            )
         self.screens[last].keys("n")
         end = time.monotonic() + 30
         for machine in self.net.machines:
             while machine.view().get("hand_number") == hand[machine.login]:
                 assert time.monotonic() < end, f"{machine.login}: hand 2 did not start"
                 time.sleep(0.2)
-            self.screens[machine.login].wait_for(lambda s: not is_result(s), 15,
-                                                 f"{machine.login}'s table after the result")
+            self.screens[machine.login].wait_for(
+                lambda s: not is_result(s), 15, f"{machine.login}'s table after the result"
+            )
 
 
 def _table_lines(screen: str) -> str:
     """The screen without the progress and error lines `fourwinds` prints before (or
     instead of) the table."""
-    return "\n".join(line for line in screen.splitlines()
-                     if not line.startswith(("fourwinds play:", "fourwinds:")))
+    return "\n".join(
+        line
+        for line in screen.splitlines()
+        if not line.startswith(("fourwinds play:", "fourwinds:"))
+    )
 
 
 def _play_the_section(net: Network, section: str) -> None:
@@ -265,14 +283,15 @@ def test_four_friends_on_one_network_play_a_hand_as_the_readme_says(lan: Network
 
 
 def test_four_players_at_a_venue_without_multicast_play_a_hand_by_peer_addresses(
-        venue: Network) -> None:
+    venue: Network,
+) -> None:
     _play_the_section(venue, VENUE)
 
 
 # -- four friends, a whole hand with a call, a kill -9 and a Q (issue 22, "How it must be
 # shown") ------------------------------------------------------------------------------------
 
-KILLED, QUITS = "Bob", "Cy"      # whose daemon is killed mid-hand; who presses Q and returns
+KILLED, QUITS = "Bob", "Cy"  # whose daemon is killed mid-hand; who presses Q and returns
 
 
 @pytest.fixture
@@ -294,16 +313,17 @@ class WholeHand:
     def __init__(self, net: Network, screens: dict[str, Terminal]) -> None:
         self.net = net
         self.machines = {m.login: m for m in net.machines}
-        self.people = {login: Person(term, login, calls="hold")
-                       for login, term in screens.items()}
+        self.people = {login: Person(term, login, calls="hold") for login, term in screens.items()}
         self.called: list[str] = []
         self.killed_at: float | None = None
         self.back_from_kill = False
         self.quit_done = False
 
     def screens(self) -> str:
-        return "\n".join(f"--- {p.name} (last moves: {p.log[-6:]})\n{p.term.screen()}"
-                         for p in self.people.values())
+        return "\n".join(
+            f"--- {p.name} (last moves: {p.log[-6:]})\n{p.term.screen()}"
+            for p in self.people.values()
+        )
 
     def _calls(self, person: Person, screen: str) -> bool:
         """A call offered on ``person``'s screen: the first is checked and taken, the
@@ -333,17 +353,21 @@ class WholeHand:
         assert pid is not None, f"{KILLED}'s daemon is not running"
         os.kill(pid, signal.SIGKILL)
         self.killed_at = time.monotonic()
-        self.people[KILLED].term.wait_for("Your daemon stopped", 5.0,
-                                          f"{KILLED}'s screen saying the daemon stopped")
+        self.people[KILLED].term.wait_for(
+            "Your daemon stopped", 5.0, f"{KILLED}'s screen saying the daemon stopped"
+        )
 
     def _back(self) -> bool:
         screen = self.people[KILLED].term.screen()
         if rack(screen) or is_result(screen):
-            print(f"{KILLED}'s table back {time.monotonic() - (self.killed_at or 0):.1f} s "
-                  "after kill -9")
+            print(
+                f"{KILLED}'s table back {time.monotonic() - (self.killed_at or 0):.1f} s "
+                "after kill -9"
+            )
             return True
         assert time.monotonic() - (self.killed_at or 0) < 60, (
-            f"{KILLED}'s seat did not come back within 60 s of kill -9:\n{screen}")
+            f"{KILLED}'s seat did not come back within 60 s of kill -9:\n{screen}"
+        )
         return False
 
     def _quit_and_return(self) -> None:
@@ -352,11 +376,17 @@ class WholeHand:
         person.term.keys("Q")
         person.term.wait_for(lambda s: not rack(s), 20, f"{QUITS}'s table closed after Q")
         term = machine.terminal("fourwinds play --ascii", 80, 24)
-        term.wait_for(lambda s: bool(rack(s)) or is_result(s), 60,
-                      f"{QUITS} back at the table with `fourwinds play`")
+        term.wait_for(
+            lambda s: bool(rack(s)) or is_result(s),
+            60,
+            f"{QUITS} back at the table with `fourwinds play`",
+        )
         after = machine.view()
         assert (after.get("table"), after.get("seat"), after.get("hand_number")) == (
-            before.get("table"), before.get("seat"), before.get("hand_number")), (before, after)
+            before.get("table"),
+            before.get("seat"),
+            before.get("hand_number"),
+        ), (before, after)
         person.term = term
         self.quit_done = True
 
@@ -366,8 +396,9 @@ class WholeHand:
         checked = 0.0
         while True:
             if time.monotonic() > end:
-                raise AssertionError(f"the hand did not end within {timeout:.0f} s\n"
-                                     f"{self.screens()}")
+                raise AssertionError(
+                    f"the hand did not end within {timeout:.0f} s\n{self.screens()}"
+                )
             if time.monotonic() - checked > 1.0:
                 checked = time.monotonic()
                 views = [m.view() for m in self.net.machines]
@@ -391,7 +422,8 @@ class WholeHand:
 
 @pytest.mark.parametrize("rules", ["mcr", "american"])
 def test_four_friends_play_a_whole_hand_by_keys_through_a_kill9_and_a_q(
-        friends: Network, rules: str) -> None:
+    friends: Network, rules: str
+) -> None:
     """The host opens a table (MCR; American, with the Charleston), the three friends join
     at the same moment; every lobby
     shows the four names; the hand is played by keys with a call taken on the screen that
@@ -400,16 +432,18 @@ def test_four_friends_play_a_whole_hand_by_keys_through_a_kill9_and_a_q(
     daemon reports."""
     started = time.monotonic()
     host, *others = friends.machines
-    screens = {host.login: host.terminal(
-        f"fourwinds play --bots 0 --table dragons --rules {rules} --hands 1 --ascii", 80, 24)}
-    screens[host.login].wait_for(lambda s: "dragons" in _table_lines(s), 60,
-                                 "the host's table")
-    for friend in others:   # each friend's daemon sees the table before they all join
+    screens = {
+        host.login: host.terminal(
+            f"fourwinds play --bots 0 --table dragons --rules {rules} --hands 1 --ascii", 80, 24
+        )
+    }
+    screens[host.login].wait_for(lambda s: "dragons" in _table_lines(s), 60, "the host's table")
+    for friend in others:  # each friend's daemon sees the table before they all join
         end = time.monotonic() + 30
         while "dragons" not in friend.run("fourwinds tables").stdout:
             assert time.monotonic() < end, f"{friend.login}: the table was never listed"
             time.sleep(1.0)
-    for friend in others:   # at the same moment
+    for friend in others:  # at the same moment
         screens[friend.login] = friend.terminal("fourwinds play --join dragons --ascii", 80, 24)
     story = Story(friends, FRIENDS)
     story.screens = screens

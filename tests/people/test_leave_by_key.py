@@ -36,13 +36,15 @@ def friends() -> Iterator[tuple[Machine, Machine]]:
 
 
 def test_l_in_the_lobby_leaves_and_the_hosts_lobby_shows_the_place_free(
-        friends: tuple[Machine, Machine]) -> None:
+    friends: tuple[Machine, Machine],
+) -> None:
     ann, bob = friends
     port = free_port_pair()
     host = ann.terminal(f"fourwinds play --bots 0 --table kitchen --port {port}", 100, 30)
     host.wait_for("Places: 1 of 4 taken, 3 free", 60, "Ann's lobby")
-    guest = bob.terminal(f"fourwinds play --join kitchen --peer 127.0.0.1:{port} "
-                         f"--port {free_port_pair()}", 100, 30)
+    guest = bob.terminal(
+        f"fourwinds play --join kitchen --peer 127.0.0.1:{port} --port {free_port_pair()}", 100, 30
+    )
     screen = guest.wait_for("Places: 2 of 4 taken, 2 free", 60, "Bob's lobby")
     assert re.search(r"L leave", screen), f"the lobby shows no key to leave:\n{screen}"
     host.wait_for("Places: 2 of 4 taken, 2 free", 15, "Bob in Ann's lobby")

@@ -56,12 +56,15 @@ def _open(pat: Machine, command: str, deal: str | None = None) -> Terminal:
 
 def live_wins_text(wins: dict[str, Any]) -> str:
     left = int(wins["left"])
-    return (f"{left} live tile{'' if left == 1 else 's'} win{'s' if left == 1 else ''} for "
-            f"you: {' '.join(wins['tiles'])}")
+    return (
+        f"{left} live tile{'' if left == 1 else 's'} win{'s' if left == 1 else ''} for "
+        f"you: {' '.join(wins['tiles'])}"
+    )
 
 
-def _play_until_shown(pat: Machine, term: Terminal,
-                      wanted: Callable[[dict[str, Any]], str | None]) -> str:
+def _play_until_shown(
+    pat: Machine, term: Terminal, wanted: Callable[[dict[str, Any]], str | None]
+) -> str:
     """Play by keys (saying next at each hand's end) until the view has something
     ``wanted`` turns into a text, and the screen shows that text while the view still has
     it; that text."""
@@ -78,19 +81,22 @@ def _play_until_shown(pat: Machine, term: Terminal,
             break
         text = wanted(view)
         if text is not None:
-            for _ in range(20):   # the screen draws the view it was sent: a moment later
+            for _ in range(20):  # the screen draws the view it was sent: a moment later
                 if text in one_line(term.screen()):
                     return text
                 if wanted(pat.view()) != text:
-                    break   # the table moved on meanwhile: look again
+                    break  # the table moved on meanwhile: look again
                 time.sleep(0.1)
             else:
-                raise AssertionError(f"{text!r} is in the view, not on the screen:\n"
-                                     f"{term.screen()}")
+                raise AssertionError(
+                    f"{text!r} is in the view, not on the screen:\n{term.screen()}"
+                )
         person.step()
         time.sleep(0.1)
-    pytest.fail(f"the view never gave it within {TIMEOUT:.0f} s; last moves "
-                f"{person.log[-6:]}\n{term.screen()}")
+    pytest.fail(
+        f"the view never gave it within {TIMEOUT:.0f} s; last moves "
+        f"{person.log[-6:]}\n{term.screen()}"
+    )
 
 
 def test_mcr_says_how_many_live_tiles_win_once_the_hand_is_ready(pat: Machine) -> None:
@@ -113,6 +119,6 @@ def test_american_hints_say_how_many_needed_tiles_are_unseen(pat: Machine) -> No
         hints = [str(h) for h in view.get("hints") or () if "; unseen: " in str(h)]
         if view.get("phase") != "play" or not hints:
             return None
-        return hints[0].split("): needs ", 1)[1]   # what it needs and how many are unseen
+        return hints[0].split("): needs ", 1)[1]  # what it needs and how many are unseen
 
     print("shown:", _play_until_shown(pat, term, unseen))

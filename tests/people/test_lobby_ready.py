@@ -41,8 +41,10 @@ pytestmark = [
 NAMES = ("Ada", "Bob", "Cy", "Di")
 SETTLE_S = 4.0  # longer than the old `play` kept asking for ready after its join
 # a place of the lobby panel: "  2. Bob (you)      not ready yet" (the status after the label)
-_PLACE = re.compile(r"^\s*\d\. (?P<name>\w+)(?: \((?P<marks>[^)]*)\))?\s+(?P<state>ready|"
-                    r"not ready yet)\s*$")
+_PLACE = re.compile(
+    r"^\s*\d\. (?P<name>\w+)(?: \((?P<marks>[^)]*)\))?\s+(?P<state>ready|"
+    r"not ready yet)\s*$"
+)
 
 
 @pytest.fixture
@@ -137,16 +139,20 @@ def _seated(machine: Machine) -> bool:
 
 
 def test_three_joining_at_once_and_the_host_are_each_ready_only_by_their_own_key(
-        machines: list[Machine]) -> None:
+    machines: list[Machine],
+) -> None:
     ada, *friends = machines
     port = free_port_pair()
     screens: dict[str, Terminal] = {
-        "Ada": ada.terminal(f"fourwinds play --bots 0 --table kitchen --port {port}", 100, 30)}
+        "Ada": ada.terminal(f"fourwinds play --bots 0 --table kitchen --port {port}", 100, 30)
+    }
     screens["Ada"].wait_for("Places: 1 of 4 taken", 60, "Ada's lobby")
     for friend in friends:  # the three at once: none waits for another's screen
         screens[friend.login] = friend.terminal(
-            f"fourwinds play --join kitchen --peer 127.0.0.1:{port} "
-            f"--port {free_port_pair()}", 100, 30)
+            f"fourwinds play --join kitchen --peer 127.0.0.1:{port} --port {free_port_pair()}",
+            100,
+            30,
+        )
     paused = _pause_while_joining(friends)
     try:
         end = time.monotonic() + 90
@@ -166,9 +172,11 @@ def test_three_joining_at_once_and_the_host_are_each_ready_only_by_their_own_key
         screen = term.wait_for(_full, 10, f"{name}'s full lobby")
         places = _places(screen)
         assert places[name] == (True, False), (
-            f"{name}'s lobby shows {name} ready (or not as 'you') before any key:\n{screen}")
+            f"{name}'s lobby shows {name} ready (or not as 'you') before any key:\n{screen}"
+        )
         assert not any(ready for _, ready in places.values()), (
-            f"someone is ready on {name}'s screen before any key was pressed:\n{screen}")
+            f"someone is ready on {name}'s screen before any key was pressed:\n{screen}"
+        )
         assert entry(screen, "Ready") is not None, f"no Ready on {name}'s screen:\n{screen}"
         assert _own_ready(by_name[name]) is False, f"{name}'s daemon says ready already"
 
@@ -181,11 +189,14 @@ def test_three_joining_at_once_and_the_host_are_each_ready_only_by_their_own_key
             break
         done = set(NAMES[:count])
         for other, other_term in screens.items():  # every lobby shows who pressed, only them
-            other_term.wait_for(_shows_ready(done), 20,
-                                f"{other}'s lobby showing exactly {sorted(done)} ready after "
-                                f"{name}'s key")
+            other_term.wait_for(
+                _shows_ready(done),
+                20,
+                f"{other}'s lobby showing exactly {sorted(done)} ready after {name}'s key",
+            )
         for machine in machines:
             assert machine.view().get("phase") == "lobby", (
-                f"the match started at {machine.login}'s daemon before all four were ready")
+                f"the match started at {machine.login}'s daemon before all four were ready"
+            )
     for name, term in screens.items():
         term.wait_for(lambda s: bool(rack(s)), 90, f"the first hand on {name}'s screen")

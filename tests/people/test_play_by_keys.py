@@ -56,8 +56,7 @@ def pat() -> Iterator[Machine]:
         yield machine
 
 
-def _open(pat: Machine, command: str, width: int = 100, height: int = 40,
-          **env: str) -> Terminal:
+def _open(pat: Machine, command: str, width: int = 100, height: int = 40, **env: str) -> Terminal:
     """`play` in a terminal, once the table shows our rack (or fails with the screen); in
     the lobby the person says ready when the screen asks (Enter on "Ready to start")."""
     term = pat.terminal(command, width, height, **env)
@@ -83,6 +82,7 @@ def _hand_over(pat: Machine, hand: int) -> Callable[[], bool]:
         checked[0] = time.monotonic()
         view = pat.view()
         return view.get("phase") in OVER or int(view.get("hands_played") or 0) >= hand
+
     return over
 
 
@@ -92,18 +92,24 @@ def _first_hand_to_its_end(pat: Machine, term: Terminal) -> dict[str, Any]:
     view = pat.view()
     assert view.get("phase") in OVER, (
         f"the table left the end of hand 1 without our 'next': phase {view.get('phase')!r}, "
-        f"hand {view.get('hand_number')}; screen:\n{term.screen()}")
+        f"hand {view.get('hand_number')}; screen:\n{term.screen()}"
+    )
     return view
 
 
-@pytest.mark.parametrize(("rules", "width", "height", "lang"), [
-    ("american", 100, 40, "C.UTF-8"),
-    ("mcr", 100, 40, "C.UTF-8"),
-    ("american", 80, 24, "C"),
-    ("mcr", 80, 24, "C"),
-], ids=["american", "mcr", "american-80x24-LANG=C", "mcr-80x24-LANG=C"])
+@pytest.mark.parametrize(
+    ("rules", "width", "height", "lang"),
+    [
+        ("american", 100, 40, "C.UTF-8"),
+        ("mcr", 100, 40, "C.UTF-8"),
+        ("american", 80, 24, "C"),
+        ("mcr", 80, 24, "C"),
+    ],
+    ids=["american", "mcr", "american-80x24-LANG=C", "mcr-80x24-LANG=C"],
+)
 def test_a_whole_hand_by_keys_ends_on_a_result_screen_that_waits_for_next(
-        pat: Machine, rules: str, width: int, height: int, lang: str) -> None:
+    pat: Machine, rules: str, width: int, height: int, lang: str
+) -> None:
     started = time.monotonic()
     env = {"LANG": lang, "LC_ALL": "" if lang == "C" else lang}
     term = _open(pat, f"fourwinds play --rules {rules} --hands 2", width, height, **env)
@@ -126,7 +132,8 @@ def test_a_whole_hand_by_keys_ends_on_a_result_screen_that_waits_for_next(
     still = pat.view()
     assert still.get("phase") in OVER and still.get("hand_number") == view.get("hand_number"), (
         f"the next hand started without our 'next': {still.get('phase')!r} hand "
-        f"{still.get('hand_number')}")
+        f"{still.get('hand_number')}"
+    )
     assert is_result(term.screen()), term.screen()
     if still.get("phase") == "hand_over":
         nxt = still.get("next") or {}
@@ -144,8 +151,7 @@ def test_a_whole_hand_by_keys_ends_on_a_result_screen_that_waits_for_next(
     assert not glyphs, "glyphs on a LANG=C terminal (codes only, please):\n" + glyphs[0]
 
 
-def test_quit_mid_hand_then_play_with_no_arguments_returns_to_the_same_seat(
-        pat: Machine) -> None:
+def test_quit_mid_hand_then_play_with_no_arguments_returns_to_the_same_seat(pat: Machine) -> None:
     started = time.monotonic()
     term = _open(pat, "fourwinds play --rules mcr --hands 2 --ascii")
     person = Person(term, pat.login)
@@ -167,7 +173,10 @@ def test_quit_mid_hand_then_play_with_no_arguments_returns_to_the_same_seat(
     again = _open(pat, "fourwinds play --ascii")
     after = pat.view()
     assert (after.get("table"), after.get("seat"), after.get("hand_number")) == (
-        before.get("table"), before.get("seat"), before.get("hand_number")), (before, after)
+        before.get("table"),
+        before.get("seat"),
+        before.get("hand_number"),
+    ), (before, after)
     assert after.get("phase") not in OVER, f"the hand did not go on: {after.get('phase')}"
     tiles_after = Counter(str(t) for t in after.get("hand") or ())
     if after.get("drawn"):
@@ -223,5 +232,4 @@ def test_a_call_made_five_seconds_after_the_discard_stands(pat: Machine) -> None
             time.sleep(0.1)
         screen = term.screen()
         assert "window closed" not in screen and "too late" not in screen, screen
-    raise AssertionError(f"no call stood (offers taken at 5 s: {tried}); screen:\n"
-                         f"{term.screen()}")
+    raise AssertionError(f"no call stood (offers taken at 5 s: {tried}); screen:\n{term.screen()}")

@@ -56,14 +56,17 @@ def _names(machine: Machine) -> list[str]:
 
 
 def test_a_new_name_reaches_the_table_after_the_daemon_restarts(
-        friends: tuple[Machine, Machine]) -> None:
+    friends: tuple[Machine, Machine],
+) -> None:
     ann, bob = friends
     port, bob_port = free_port_pair(), free_port_pair()
-    host = ann.terminal(f"fourwinds play --rules mcr --bots 2 --table kitchen --port {port}",
-                        100, 40)
+    host = ann.terminal(
+        f"fourwinds play --rules mcr --bots 2 --table kitchen --port {port}", 100, 40
+    )
     host.wait_for("Places: 3 of 4 taken", 90, "Ann's lobby with her two bots")
-    guest = bob.terminal(f"fourwinds play --join kitchen --peer 127.0.0.1:{port} "
-                         f"--port {bob_port}", 100, 40)
+    guest = bob.terminal(
+        f"fourwinds play --join kitchen --peer 127.0.0.1:{port} --port {bob_port}", 100, 40
+    )
     for term in (host, guest):
         term.wait_for("Places: 4 of 4 taken", 60, "the four places taken")
     _ready_then_dealt([host, guest])
@@ -72,16 +75,21 @@ def test_a_new_name_reaches_the_table_after_the_daemon_restarts(
 
     guest.keys("Q")
     guest.wait_for("[exited ", 20, "Bob's screen closing", gone="")
-    bob.config_file.unlink()    # the test machine's (its bots' pause): init writes a new one
+    bob.config_file.unlink()  # the test machine's (its bots' pause): init writes a new one
     for command in ("fourwinds config init --name Robert", "fourwinds stop"):
         done = bob.run(command)
         assert done.returncode == 0, f"`{command}`: {done.stderr or done.stdout}"
     back = bob.terminal(f"fourwinds play --port {bob_port}", 100, 40)
-    back.wait_for(lambda s: bool(rack(s)) and bool(_word("Robert").search(s)), 60,
-                  "Bob back at his seat as Robert")
-    screen = host.wait_for(lambda s: bool(_word("Robert").search(s))
-                           and not _word("Bob").search(s), 30,
-                           "Robert, and Bob no more, on Ann's table screen")
+    back.wait_for(
+        lambda s: bool(rack(s)) and bool(_word("Robert").search(s)),
+        60,
+        "Bob back at his seat as Robert",
+    )
+    screen = host.wait_for(
+        lambda s: bool(_word("Robert").search(s)) and not _word("Bob").search(s),
+        30,
+        "Robert, and Bob no more, on Ann's table screen",
+    )
     assert rack(screen), f"Ann's screen left the table:\n{screen}"
     assert "Robert" in _names(ann) and "Bob" not in _names(ann), _names(ann)
     assert "Robert" in _names(bob) and "Bob" not in _names(bob), _names(bob)

@@ -34,8 +34,10 @@ pytestmark = [
 ]
 
 CALL_WINDOW = 20
-PLAY = (f"fourwinds play --rules mcr --hands 1 --ascii --practice --no-auto-pass "
-        f"--call-window {CALL_WINDOW}")
+PLAY = (
+    f"fourwinds play --rules mcr --hands 1 --ascii --practice --no-auto-pass "
+    f"--call-window {CALL_WINDOW}"
+)
 _TIME_LEFT = re.compile(r"\btime (\d+)s\b")
 RECONNECTING = "Reconnecting: asking the other seats"
 
@@ -63,6 +65,7 @@ def _dealt(term: Terminal) -> None:
             term.keys(ready.key)
             time.sleep(0.3)
         return bool(rack(screen))
+
     term.wait_for(dealt, 60, "our rack")
 
 
@@ -80,14 +83,18 @@ def _play_until_asked(term: Terminal, person: Person, timeout: float = 90) -> st
 
 
 def test_q_with_seconds_left_and_back_gives_the_current_table_and_a_fresh_window(
-        pat: Machine) -> None:
+    pat: Machine,
+) -> None:
     term = pat.terminal(PLAY, 100, 40)
     _dealt(term)
     person = Person(term, pat.login)
     _play_until_asked(term, person)
-    screen = term.wait_for(lambda s: not _asked_to_call(s) or (_time_left(s) or 99) <= 4,
-                           CALL_WINDOW + 5, "4 s left to call")
-    assert _asked_to_call(screen), screen     # (our own side would pass at 0)
+    screen = term.wait_for(
+        lambda s: not _asked_to_call(s) or (_time_left(s) or 99) <= 4,
+        CALL_WINDOW + 5,
+        "4 s left to call",
+    )
+    assert _asked_to_call(screen), screen  # (our own side would pass at 0)
     before = pat.view()
     term.keys("Q")
     term.wait_for("[exited 0]", 10, "the screen closed")
@@ -105,18 +112,19 @@ def test_q_with_seconds_left_and_back_gives_the_current_table_and_a_fresh_window
     # a window started again after Q (the old one had at most 4 s left then): what is left
     # is a whole window less the time since Q at most, however slow the screen came back
     left = _time_left(first)
-    assert left is not None and left > 4 and left >= CALL_WINDOW - elapsed - 2, (elapsed,
-                                                                                  first)
+    assert left is not None and left > 4 and left >= CALL_WINDOW - elapsed - 2, (elapsed, first)
     # and it is ours to answer: a pass by its key is taken
     passing = entry(first, "Pass")
     assert passing is not None
     back.keys(passing.key)
-    back.wait_for(lambda s: not _asked_to_call(s) or pat.view().get("step") !=
-                  before.get("step"), 10, "our pass taken")
+    back.wait_for(
+        lambda s: not _asked_to_call(s) or pat.view().get("step") != before.get("step"),
+        10,
+        "our pass taken",
+    )
 
 
-def test_a_daemon_restarted_while_a_seat_is_unreachable_says_reconnecting(
-        pat: Machine) -> None:
+def test_a_daemon_restarted_while_a_seat_is_unreachable_says_reconnecting(pat: Machine) -> None:
     term = pat.terminal(PLAY, 100, 40)
     _dealt(term)
     person = Person(term, pat.login)
@@ -125,11 +133,11 @@ def test_a_daemon_restarted_while_a_seat_is_unreachable_says_reconnecting(
     assert len(bots) == 3, bots
     pid = pat.daemon_pid()
     assert pid is not None
-    os.kill(bots[0], signal.SIGSTOP)     # it cannot say what it holds of ours
+    os.kill(bots[0], signal.SIGSTOP)  # it cannot say what it holds of ours
     try:
         os.kill(pid, signal.SIGKILL)
         screen = term.wait_for(RECONNECTING, 60, "the reconnecting screen")
-        assert not rack(screen) and not menu(screen), screen   # no stale table, no keys
+        assert not rack(screen) and not menu(screen), screen  # no stale table, no keys
         assert "time " not in screen, screen
         print(screen)
     finally:
@@ -137,22 +145,21 @@ def test_a_daemon_restarted_while_a_seat_is_unreachable_says_reconnecting(
     term.wait_for(lambda s: RECONNECTING not in s and bool(rack(s)), 30, "the table again")
 
 
-def test_an_unreachable_seat_shows_whom_the_table_waits_for_never_time_0s(
-        pat: Machine) -> None:
+def test_an_unreachable_seat_shows_whom_the_table_waits_for_never_time_0s(pat: Machine) -> None:
     term = pat.terminal(PLAY, 100, 40)
     _dealt(term)
     person = Person(term, pat.login)
     _play_until_asked(term, person)
     bots = pat.bot_daemons()
     assert len(bots) == 3, bots
-    for bot in bots:      # every other seat: whoever the table waits for next is one of them
+    for bot in bots:  # every other seat: whoever the table waits for next is one of them
         os.kill(bot, signal.SIGSTOP)
     try:
         seen: list[int] = []
         end = time.monotonic() + 60
         # past the call window (the countdown before stopped at "time 0s" there)
         while time.monotonic() < end and (not seen or seen[-1] < CALL_WINDOW + 5):
-            person.step()   # our answers (a pass, our discard): then the table waits for them
+            person.step()  # our answers (a pass, our discard): then the table waits for them
             screen = term.screen()
             head = " ".join(screen.splitlines()[:2])
             assert "time 0s" not in head, screen
@@ -161,7 +168,9 @@ def test_an_unreachable_seat_shows_whom_the_table_waits_for_never_time_0s(
                 seen.append(int(found.group(1)))
             time.sleep(0.5)
         assert seen and seen[-1] >= CALL_WINDOW + 5 and seen[-1] - seen[0] >= 5, (
-            seen, term.screen())
+            seen,
+            term.screen(),
+        )
         assert seen == sorted(seen), seen
         print(f"seconds shown: {seen}")
     finally:

@@ -46,7 +46,7 @@ def shown_hands(screen: str) -> list[list[str]] | None:
         head = re.match(r"\s+(East|South|West|North) \([^)]*\):", line)
         if head is not None:
             seat = WINDS.index(head.group(1))
-            line = line[head.end():]
+            line = line[head.end() :]
         if seat is not None:
             hands[seat].extend(CODE.findall(line))
     return hands
@@ -65,14 +65,14 @@ def test_the_end_of_hand_screen_shows_every_seats_tiles(pat: Machine) -> None:
     assert hands is not None, result.get("hands_detail")
     assert shown_hands(term.screen()) == hands, screen
     me = int(view["seat"])
-    winner = result.get("winner")   # the winner's as the result lays it out
+    winner = result.get("winner")  # the winner's as the result lays it out
     own = result["concealed"] if me == winner else view.get("hand") or ()
     assert hands[me] == list(own), (hands, own)
     players = view.get("players") or []
     for wind in range(4):
         if wind == winner:
             assert hands[wind] == result["concealed"], (hands, result["concealed"])
-        elif wind != me:   # the others' tiles, which the table hid until now
+        elif wind != me:  # the others' tiles, which the table hid until now
             assert len(hands[wind]) == players[wind]["concealed_count"] > 0, (wind, players)
     print(f"every seat's tiles shown after {time.monotonic() - started:.1f} s")
     term.keys("Q")

@@ -48,22 +48,43 @@ def pat() -> Iterator[Machine]:
 def venue() -> Iterator[list[DaemonProcess]]:
     """The director's daemon and three bot entrants' daemons, entered in "club"."""
     base = short_dir()
-    daemons = [DaemonProcess(base / f"d{i}", name, session_module=REAL)
-               for i, name in enumerate(("Director", "Ann", "Bob", "Cy"))]
+    daemons = [
+        DaemonProcess(base / f"d{i}", name, session_module=REAL)
+        for i, name in enumerate(("Director", "Ann", "Bob", "Cy"))
+    ]
     bots: list[subprocess.Popen[bytes]] = []
     try:
         start_all(daemons)
         director = daemons[0].client(subscribe=False)
-        request(director, type="tournament_create", name="club", rounds=2, hands=1,
-                deck="practice")
+        request(director, type="tournament_create", name="club", rounds=2, hands=1, deck="practice")
         for d in daemons[1:]:
-            request(d.client(subscribe=False), type="tournament_join", name="club",
-                    host="127.0.0.1", port=daemons[0].port)
+            request(
+                d.client(subscribe=False),
+                type="tournament_join",
+                name="club",
+                host="127.0.0.1",
+                port=daemons[0].port,
+            )
             with open(d.data_dir / "bot.log", "ab") as err:
-                bots.append(subprocess.Popen(
-                    [sys.executable, "-m", "fourwinds.frontends.cli", "bot", "--rules", "mcr",
-                     "--tournament", "club", "--data-dir", str(d.data_dir)],
-                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err))
+                bots.append(
+                    subprocess.Popen(
+                        [
+                            sys.executable,
+                            "-m",
+                            "fourwinds.frontends.cli",
+                            "bot",
+                            "--rules",
+                            "mcr",
+                            "--tournament",
+                            "club",
+                            "--data-dir",
+                            str(d.data_dir),
+                        ],
+                        stdin=subprocess.DEVNULL,
+                        stdout=subprocess.DEVNULL,
+                        stderr=err,
+                    )
+                )
         yield daemons
     finally:
         for bot in bots:
@@ -92,6 +113,7 @@ def _hand_over(pat: Machine) -> Callable[[], bool]:
             return False
         asked[0] = time.monotonic()
         return pat.view().get("phase") in ("hand_over", "match_over")
+
     return over
 
 
@@ -111,7 +133,7 @@ def _play_round(pat: Machine, term: Terminal, director: DaemonProcess, round_no:
     person = Person(term, "Pat")
     play_until([person], _hand_over(pat), HAND_TIMEOUT, f"the end of round {round_no}'s hand")
     term.wait_for(is_result, 20, "the hand's result on the screen")
-    time.sleep(RESULT_GUARD_S + 0.2)    # a person reads the result, then says next
+    time.sleep(RESULT_GUARD_S + 0.2)  # a person reads the result, then says next
     term.keys("n")
     term.wait_for(lambda s: "The match is over" in s, 20, "the match's end on the screen")
     print(f"round {round_no}'s match over after {time.monotonic() - began:.1f} s")
@@ -119,19 +141,26 @@ def _play_round(pat: Machine, term: Terminal, director: DaemonProcess, round_no:
 
 
 def test_a_person_plays_a_two_round_tournament_by_keys_at_a_table_of_bot_entrants(
-        pat: Machine, venue: list[DaemonProcess]) -> None:
+    pat: Machine, venue: list[DaemonProcess]
+) -> None:
     director = venue[0]
     joined = pat.run(f"fourwinds tournament join club --peer 127.0.0.1:{director.port}")
     assert joined.returncode == 0, joined.stderr
     term = pat.terminal("fourwinds play --tournament club", 100, 40)
     term.wait_for(lambda s: "waiting for round 1 of 2" in s, 30, "the wait for round 1")
     _play_round(pat, term, director, 1)
-    between = term.wait_for(lambda s: "rank  player" in s and "waiting for round 2" in s, 30,
-                            "the standings and the wait for round 2")
+    between = term.wait_for(
+        lambda s: "rank  player" in s and "waiting for round 2" in s,
+        30,
+        "the standings and the wait for round 2",
+    )
     assert all(name in between for name in ("Pat", "Ann", "Bob", "Cy")), between
     _play_round(pat, term, director, 2)
     end = term.wait_for(lambda s: "club is over" in s, 30, "the event's end")
     assert "[exited 0]" in term.wait_for(lambda s: "[exited" in s, 10, "play's exit"), end
-    rows = [line for line in end[end.rindex("rank  player"):].splitlines()[1:]
-            if any(name in line for name in ("Pat", "Ann", "Bob", "Cy"))]
+    rows = [
+        line
+        for line in end[end.rindex("rank  player") :].splitlines()[1:]
+        if any(name in line for name in ("Pat", "Ann", "Bob", "Cy"))
+    ]
     assert len(rows) == 4 and all(row.split()[-2] == "2" for row in rows), end  # 2 played

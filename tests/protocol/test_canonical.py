@@ -9,8 +9,14 @@ from fourwinds.protocol.canonical import canonical_bytes, to_plain
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.tiles import Kind
 
-ITEMS = st.one_of(st.integers(-(2**63), 2**64 - 1), st.booleans(), st.sampled_from(list(Kind)),
-                  st.sampled_from(list(Seat)), st.none(), st.binary(max_size=4))
+ITEMS = st.one_of(
+    st.integers(-(2**63), 2**64 - 1),
+    st.booleans(),
+    st.sampled_from(list(Kind)),
+    st.sampled_from(list(Seat)),
+    st.none(),
+    st.binary(max_size=4),
+)
 
 
 @given(st.lists(ITEMS, max_size=12))

@@ -35,10 +35,13 @@ def test_a_value_without_a_memo_is_copied_as_before() -> None:
 def test_whether_a_seat_sees_all_it_holds_is_kept_with_each_deck_state() -> None:
     proof = cast(Any, b"proof")
     me = Seat(0)
-    state = WallState(holder=(me, None), faces={0: next(iter(Kind))},
-                      proofs={0: {Seat(1): proof, Seat(2): proof, Seat(3): proof}})
+    state = WallState(
+        holder=(me, None),
+        faces={0: next(iter(Kind))},
+        proofs={0: {Seat(1): proof, Seat(2): proof, Seat(3): proof}},
+    )
     assert _all_opened(state, me)
     assert state.memo.table("all opened") == {me: True}
-    hidden = evolve(state, faces={})         # the copy's answer is its own, not the original's
+    hidden = evolve(state, faces={})  # the copy's answer is its own, not the original's
     assert not _all_opened(hidden, me)
     assert _all_opened(state, me)

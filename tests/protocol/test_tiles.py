@@ -42,10 +42,24 @@ def test_b1_mcr_set_has_144_tiles_with_unique_flowers_and_seasons() -> None:
 
 
 def test_parse_runs_of_digits_and_honours() -> None:
-    assert parse_tiles("123m55p789s") == [Kind.M1, Kind.M2, Kind.M3, Kind.P5, Kind.P5,
-                                          Kind.S7, Kind.S8, Kind.S9]
-    assert parse_tiles("1z 7z, F J 1f 8f") == [Kind.EAST, Kind.RED, Kind.FLOWER, Kind.JOKER,
-                                               Kind.FLOWER_1, Kind.SEASON_4]
+    assert parse_tiles("123m55p789s") == [
+        Kind.M1,
+        Kind.M2,
+        Kind.M3,
+        Kind.P5,
+        Kind.P5,
+        Kind.S7,
+        Kind.S8,
+        Kind.S9,
+    ]
+    assert parse_tiles("1z 7z, F J 1f 8f") == [
+        Kind.EAST,
+        Kind.RED,
+        Kind.FLOWER,
+        Kind.JOKER,
+        Kind.FLOWER_1,
+        Kind.SEASON_4,
+    ]
 
 
 def test_parse_error_names_the_token_and_column() -> None:
@@ -92,7 +106,10 @@ def test_a1_matching_dragons_craks_red_dots_white_bams_green() -> None:
     from fourwinds.protocol.american.compile import DRAGON_OF_SUIT
 
     assert [DRAGON_OF_SUIT[NUMBER_SUITS.index(s)] for s in NUMBER_SUITS] == [
-        Kind.RED, Kind.WHITE, Kind.GREEN]
+        Kind.RED,
+        Kind.WHITE,
+        Kind.GREEN,
+    ]
 
 
 def test_a1_white_dragon_also_serves_as_zero_in_notation_names() -> None:

@@ -81,12 +81,18 @@ def test_a3_american_walls_go_out_to_the_left_of_east() -> None:
     assert [slot // 2 for slot in plan.live[-2:]] == [11, 11]
 
 
-@pytest.mark.parametrize(("two", "owner"), [((1, 1), Seat.SOUTH), ((2, 3), Seat.EAST),
-                                             ((1, 2), Seat.WEST), ((2, 2), Seat.NORTH),
-                                             ((6, 6), Seat.NORTH), ((5, 6), Seat.WEST)])
-def test_b3_mcr_dice_choose_the_wall_counter_clockwise(
-    two: tuple[int, int], owner: Seat
-) -> None:
+@pytest.mark.parametrize(
+    ("two", "owner"),
+    [
+        ((1, 1), Seat.SOUTH),
+        ((2, 3), Seat.EAST),
+        ((1, 2), Seat.WEST),
+        ((2, 2), Seat.NORTH),
+        ((6, 6), Seat.NORTH),
+        ((5, 6), Seat.WEST),
+    ],
+)
+def test_b3_mcr_dice_choose_the_wall_counter_clockwise(two: tuple[int, int], owner: Seat) -> None:
     assert dice_wall(two) == owner
 
 
@@ -133,9 +139,9 @@ def test_a_tile_set_or_wall_that_cannot_deal_is_refused_when_made() -> None:
     import, and the registry refuses it by name, instead of a table dealing wrongly."""
     spec = WallSpec(break_dice=4, dice_choose_wall=True, last_tiles=DEAL_TAIL)
     with pytest.raises(ValueError, match="four sides of stacks of two"):
-        TileSet("house", "House", FOUR_OF_EACH[:-4], spec)   # 132 tiles: not four equal sides
+        TileSet("house", "House", FOUR_OF_EACH[:-4], spec)  # 132 tiles: not four equal sides
     with pytest.raises(ValueError, match="four sides of stacks of two"):
-        TileSet("house", "House", FOUR_OF_EACH[:48], spec)   # fewer than the deal takes
+        TileSet("house", "House", FOUR_OF_EACH[:48], spec)  # fewer than the deal takes
     with pytest.raises(ValueError, match="not a face"):
         TileSet("house", "House", (*FOUR_OF_EACH[:-1], Kind.HIDDEN), spec)
     with pytest.raises(ValueError, match="two to East and one to each other seat"):
@@ -148,8 +154,13 @@ def test_a_tile_set_or_wall_that_cannot_deal_is_refused_when_made() -> None:
         TileSet("house", "House", MCR_SET.kinds, spec, without_flowers=MCR_SET)
     other = WallSpec(break_dice=2, dice_choose_wall=False, last_tiles=DEAL_TAIL)
     with pytest.raises(ValueError, match="one WallSpec"):
-        TileSet("house", "House", MCR_SET.kinds, spec,
-                without_flowers=TileSet("house", "House", FOUR_OF_EACH, other))
+        TileSet(
+            "house",
+            "House",
+            MCR_SET.kinds,
+            spec,
+            without_flowers=TileSet("house", "House", FOUR_OF_EACH, other),
+        )
 
 
 def test_a_set_with_no_flower_tiles_is_its_own_set_without_them() -> None:
@@ -161,4 +172,4 @@ def test_a_set_with_no_flower_tiles_is_its_own_set_without_them() -> None:
     assert AMERICAN_SET.copies(Kind.JOKER) == 8 and AMERICAN_SET.stacks_per_wall == 19
     with pytest.raises(ValueError, match="expected 2 dice of 1-6"):
         plain.plan((1, 2, 3, 4))
-    assert plain.plan((3, 4)).break_stack == 7   # East's own wall: the dice choose none
+    assert plain.plan((3, 4)).break_stack == 7  # East's own wall: the dice choose none

@@ -37,8 +37,8 @@ HIDDEN = Kind.HIDDEN
 
 
 class Phase(Enum):
-    TURN = "turn"      # ``turn`` discards (or declares Mahjong)
-    CALLS = "calls"    # the other three answer the discard ``pending``
+    TURN = "turn"  # ``turn`` discards (or declares Mahjong)
+    CALLS = "calls"  # the other three answer the discard ``pending``
     ENDED = "ended"
 
 
@@ -155,23 +155,29 @@ class Result:
 class HandState:
     faces: tuple[Kind, ...]
     seats: tuple[SeatState, SeatState, SeatState, SeatState]
-    live: tuple[int, ...]               # the wall's slots still to draw, in draw order
+    live: tuple[int, ...]  # the wall's slots still to draw, in draw order
     phase: Phase
     turn: Seat
-    drawn: int | None = None            # the tile ``turn`` just drew (None after a pung)
-    pending: int | None = None          # the discard being answered
+    drawn: int | None = None  # the tile ``turn`` just drew (None after a pung)
+    pending: int | None = None  # the discard being answered
     answers: tuple[Action | None, ...] = (None, None, None, None)
-    called: bool = False                # ``turn`` took a pung: its turn has no draw
+    called: bool = False  # ``turn`` took a pung: its turn has no draw
     result: Result | None = None
 
 
-def new_hand(size: int, deal: Sequence[Sequence[int]], live: Sequence[int]
-             ) -> tuple[HandState, tuple[Dealt, ...]]:
+def new_hand(
+    size: int, deal: Sequence[Sequence[int]], live: Sequence[int]
+) -> tuple[HandState, tuple[Dealt, ...]]:
     """A hand of a ``size``-slot wall, every face hidden, dealt as ``deal`` says (by wind;
     East 14), the rest drawn in the order of ``live``."""
     seats = tuple(SeatState(hand=tuple(deal[w])) for w in SEATS)
-    state = HandState((HIDDEN,) * size, (seats[0], seats[1], seats[2], seats[3]),
-                      tuple(live), Phase.TURN, Seat.EAST)
+    state = HandState(
+        (HIDDEN,) * size,
+        (seats[0], seats[1], seats[2], seats[3]),
+        tuple(live),
+        Phase.TURN,
+        Seat.EAST,
+    )
     return state, tuple(Dealt(w, tuple(deal[w]), audience=w) for w in SEATS)
 
 
@@ -201,7 +207,7 @@ def legal_actions(s: HandState, seat: Seat) -> tuple[Action, ...]:
     own = s.seats[seat]
     if s.phase is Phase.TURN and seat == s.turn:
         if any(s.faces[x] == HIDDEN for x in own.hand):
-            return ()   # our tiles are not all seen yet (the masked deck tells us soon)
+            return ()  # our tiles are not all seen yet (the masked deck tells us soon)
         out: list[Action] = []
         if _can_win(s, seat):
             out.append(Mahjong(seat, tuple((x, s.faces[x]) for x in own.hand)))
@@ -285,8 +291,14 @@ def _discard(s: HandState, action: Discard) -> tuple[HandState, tuple[object, ..
     own = s.seats[seat]
     own = replace(own, hand=tuple(x for x in own.hand if x != action.slot))
     s = _with_seat(replace(s, faces=_faces(s, {action.slot: action.face})), seat, own)
-    s = replace(s, phase=Phase.CALLS, pending=action.slot, drawn=None, called=False,
-                answers=(None, None, None, None))
+    s = replace(
+        s,
+        phase=Phase.CALLS,
+        pending=action.slot,
+        drawn=None,
+        called=False,
+        answers=(None, None, None, None),
+    )
     return s, (Discarded(seat, action.slot, action.face),)
 
 
@@ -303,8 +315,10 @@ def _mahjong(s: HandState, action: Mahjong) -> tuple[HandState, tuple[object, ..
     payments = (pay[0], pay[1], pay[2], pay[3])
     self_drawn = not s.called
     result = Result(seat, self_drawn, payments)
-    return (replace(s, phase=Phase.ENDED, result=result),
-            (Won(seat, tuple(hand), self_drawn, payments),))
+    return (
+        replace(s, phase=Phase.ENDED, result=result),
+        (Won(seat, tuple(hand), self_drawn, payments),),
+    )
 
 
 def _close_calls(s: HandState) -> tuple[HandState, tuple[object, ...]]:
@@ -317,15 +331,28 @@ def _close_calls(s: HandState) -> tuple[HandState, tuple[object, ...]]:
         if isinstance(answer, Pung):
             slots = (answer.slots[0], answer.slots[1], pending)
             own = s.seats[w]
-            own = replace(own, hand=tuple(x for x in own.hand if x not in answer.slots),
-                          melds=(*own.melds, Meld(slots, discarder)))
-            s = _with_seat(replace(s, faces=_faces(s, dict(zip(answer.slots, answer.faces,
-                                                                  strict=True)))), w, own)
-            s = replace(s, phase=Phase.TURN, turn=w, pending=None, called=True,
-                        answers=(None, None, None, None))
+            own = replace(
+                own,
+                hand=tuple(x for x in own.hand if x not in answer.slots),
+                melds=(*own.melds, Meld(slots, discarder)),
+            )
+            s = _with_seat(
+                replace(s, faces=_faces(s, dict(zip(answer.slots, answer.faces, strict=True)))),
+                w,
+                own,
+            )
+            s = replace(
+                s,
+                phase=Phase.TURN,
+                turn=w,
+                pending=None,
+                called=True,
+                answers=(None, None, None, None),
+            )
             return s, (Punged(w, discarder, slots, answer.faces[0]),)
-    s = _with_seat(s, discarder, replace(s.seats[discarder],
-                                         discards=(*s.seats[discarder].discards, pending)))
+    s = _with_seat(
+        s, discarder, replace(s.seats[discarder], discards=(*s.seats[discarder].discards, pending))
+    )
     s = replace(s, pending=None, answers=(None, None, None, None))
     if not s.live:
         result = Result(None, False, (0, 0, 0, 0))
@@ -359,10 +386,24 @@ def public_digest(s: HandState) -> bytes:
     """The state with every private face left out: the same at the four seats."""
     public = sorted(public_slots(s))
     answers = [None if a is None else type(a).__name__ for a in s.answers]
-    result = None if s.result is None else [s.result.winner, s.result.self_drawn,
-                                            list(s.result.payments)]
-    return digest([[list(o.hand) for o in s.seats],
-                   [[[list(m.slots), int(m.source)] for m in o.melds] for o in s.seats],
-                   [list(o.discards) for o in s.seats], list(s.live), s.phase.value,
-                   int(s.turn), s.drawn, s.pending, answers, s.called, result,
-                   [int(s.faces[x]) for x in public]])
+    result = (
+        None
+        if s.result is None
+        else [s.result.winner, s.result.self_drawn, list(s.result.payments)]
+    )
+    return digest(
+        [
+            [list(o.hand) for o in s.seats],
+            [[[list(m.slots), int(m.source)] for m in o.melds] for o in s.seats],
+            [list(o.discards) for o in s.seats],
+            list(s.live),
+            s.phase.value,
+            int(s.turn),
+            s.drawn,
+            s.pending,
+            answers,
+            s.called,
+            result,
+            [int(s.faces[x]) for x in public],
+        ]
+    )

@@ -1,4 +1,4 @@
-""""Pungs and a pair" as the rest of the code finds it: its one ``RuleSetAdapter``
+""" "Pungs and a pair" as the rest of the code finds it: its one ``RuleSetAdapter``
 (protocol/table/ruleset.py).
 
 This module is what a registry line names: every ``fourwinds`` process started with
@@ -65,8 +65,9 @@ class PungsRuleSet:
     def first_seating(self, seed: bytes) -> Seating:
         return first_seating(Seat(deck_dice.first_east(seed)))
 
-    def seating_for_hand(self, first: Seating, hand_no: int,
-                         before: Sequence[PlayedHand]) -> Seating:
+    def seating_for_hand(
+        self, first: Seating, hand_no: int, before: Sequence[PlayedHand]
+    ) -> Seating:
         if not before:
             return first
         _, outcome, seating = before[-1]
@@ -76,7 +77,7 @@ class PungsRuleSet:
         if len(played) >= hands:
             return True
         scores = [0, 0, 0, 0]
-        for _, outcome, seating in played:   # payments by wind: each place's by its seat
+        for _, outcome, seating in played:  # payments by wind: each place's by its seat
             for wind, place in enumerate(seating):
                 scores[place] += outcome.payments[wind]
         return min(scores) <= -BUST
@@ -84,8 +85,9 @@ class PungsRuleSet:
     def prevalent_wind(self, hand_no: int) -> int:
         return 0
 
-    def tournament_scores(self, finals: Sequence[Any], seatings: Sequence[Seating],
-                          three_exposures_penalty: int) -> None:
+    def tournament_scores(
+        self, finals: Sequence[Any], seatings: Sequence[Seating], three_exposures_penalty: int
+    ) -> None:
         return None
 
 

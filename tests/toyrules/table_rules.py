@@ -34,9 +34,15 @@ NAME = "pungs"
 """The rules name: what ``--rules`` and an Open message carry."""
 
 TILES = TileSet(
-    NAME, "Pungs and a pair", tuple(Kind(kind) for kind in range(34) for _ in range(4)),
-    WallSpec(break_dice=4, dice_choose_wall=True,
-             last_tiles=(Seat.EAST, Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH)))
+    NAME,
+    "Pungs and a pair",
+    tuple(Kind(kind) for kind in range(34) for _ in range(4)),
+    WallSpec(
+        break_dice=4,
+        dice_choose_wall=True,
+        last_tiles=(Seat.EAST, Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH),
+    ),
+)
 """The tile set and wall played: four of each suit tile, wind and dragon (136, 17 stacks a
 side), no flowers; East's two dice choose the wall, four dice count the break."""
 
@@ -136,11 +142,13 @@ class PungsRules(EngineDelegate[E.HandState, E.Action]):
         if r.winner is None:
             return HandOutcome(None, r.payments, "draw: the wall is empty")
         how = "self-drawn" if r.self_drawn else "after a pung"
-        return HandOutcome(r.winner, r.payments,
-                           f"{r.winner.name} wins All Pungs {E.ALL_PUNGS} from each ({how})")
+        return HandOutcome(
+            r.winner, r.payments, f"{r.winner.name} wins All Pungs {E.ALL_PUNGS} from each ({how})"
+        )
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes,
-               level: BotLevel = BotLevel.NORMAL) -> Any:
+    def choose(
+        self, state: Any, seat: Seat, entropy: bytes, level: BotLevel = BotLevel.NORMAL
+    ) -> Any:
         """Mahjong when it can, every pung it can, else the discard it needs least (one bot
         for every level: the rules leave little to choose)."""
         s: E.HandState = state

@@ -12,8 +12,9 @@ from fourwinds.protocol.table.commands import NO_COMMANDS, commands_of, every_co
 from fourwinds.protocol.table.registry import rule_names, ruleset_named
 
 
-def test_a_rule_set_without_commands_adds_none(pungs: str,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_rule_set_without_commands_adds_none(
+    pungs: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert pungs in rule_names()
     assert commands_of(ruleset_named(pungs)) is NO_COMMANDS
     assert {c.name for c in every_command() if c.verb == "score"} == {"american", "mcr"}

@@ -27,13 +27,13 @@ REAL = "fourwinds.daemon.real_session"
 
 
 def test_a_whole_hand_of_the_toy_rules_at_four_daemons(
-        pungs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
+    pungs: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
     monkeypatch.delenv(VARIABLE, raising=False)
     plain = DaemonProcess(tmp_path / "plain", "plain", session_module=REAL)
-    plain.spawn()                     # started without the toy rule set
+    plain.spawn()  # started without the toy rule set
     monkeypatch.setenv(VARIABLE, MODULE)
     me = DaemonProcess(tmp_path / "me", "scripted", session_module=REAL)
     me.spawn()
@@ -53,16 +53,31 @@ def test_a_whole_hand_of_the_toy_rules_at_four_daemons(
         assert (sheet["unit"], [e["id"] for e in sheet["entries"]]) == ("fans", ["All Pungs"])
 
         other = plain.client(subscribe=False)
-        refused = other.request({"type": "join", "table": table, "host": "127.0.0.1",
-                                 "port": me.port, "public_key": key})
+        refused = other.request(
+            {
+                "type": "join",
+                "table": table,
+                "host": "127.0.0.1",
+                "port": me.port,
+                "public_key": key,
+            }
+        )
         other.close()
         assert not refused.get("ok")
-        assert "plays the rules 'pungs', which this daemon does not have (american, mcr;" \
-            in str(refused.get("error")), refused
+        assert "plays the rules 'pungs', which this daemon does not have (american, mcr;" in str(
+            refused.get("error")
+        ), refused
 
         for index in (1, 2, 3):
-            start_bot_seat(started, base=tmp_path, index=index, rules=pungs, table=table,
-                           host_port=me.port, host_key=key)
+            start_bot_seat(
+                started,
+                base=tmp_path,
+                index=index,
+                rules=pungs,
+                table=table,
+                host_port=me.port,
+                host_key=key,
+            )
         played = play_hand_by_cli(data, capsys, timeout=90)
         event, view = played.event, played.event["view"]
         assert played.moves >= 5 and "play" in played.phases, played
@@ -71,8 +86,9 @@ def test_a_whole_hand_of_the_toy_rules_at_four_daemons(
         assert view["flowers"] is False and len(view["history"]) == 1
         result = view["result"]
         assert result["kind"] in ("mahjong", "draw") and sum(result["payouts"]) == 0
-        assert result["fans"] == ([] if result["kind"] == "draw" else
-                                  [{"name": "All Pungs", "points": 8, "count": 1}])
+        assert result["fans"] == (
+            [] if result["kind"] == "draw" else [{"name": "All Pungs", "points": 8, "count": 1}]
+        )
         screen = "\n".join(render(event, UiState(), 100, 30, True))
         assert "Pungs and a pair" in screen, screen
         client.close()

@@ -19,8 +19,8 @@ def kinds(text: str) -> list[Kind]:
 
 def test_four_pungs_and_a_pair_win_and_nothing_else_does() -> None:
     assert E.pungs_and_pair(kinds("111m 222p 333s 444z 55z"))
-    assert E.pungs_and_pair(kinds("111m 55z"))           # after three laid-out pungs
-    assert not E.pungs_and_pair(kinds("123m 222p 333s 444z 55z"))   # a chow
+    assert E.pungs_and_pair(kinds("111m 55z"))  # after three laid-out pungs
+    assert not E.pungs_and_pair(kinds("123m 222p 333s 444z 55z"))  # a chow
     assert not E.pungs_and_pair(kinds("11m 22p 33s 44z 55z 66z 77z"))  # pairs only
     assert not E.pungs_and_pair(kinds("111m 222p 333s 444z 5z 6z"))
     assert not E.pungs_and_pair([Kind.HIDDEN] * 2)
@@ -42,10 +42,12 @@ def _hand(deal: dict[Seat, str], live: str = "9m 9p 9s") -> E.HandState:
     return E.learn(state, dict(enumerate(faces)))
 
 
-DEAL = {Seat.EAST: "111m 222p 333s 444z 5z 6z",
-        Seat.SOUTH: "5z 5z 1p 3p 5p 7p 9p 1s 3s 5s 7s 9s 7z",
-        Seat.WEST: "2m 3m 4m 5m 6m 7m 8m 9m 1p 2s 4s 6s 8s",
-        Seat.NORTH: "6z 6z 3m 4p 6p 8p 2z 3z 1z 7m 8m 9m 4s"}
+DEAL = {
+    Seat.EAST: "111m 222p 333s 444z 5z 6z",
+    Seat.SOUTH: "5z 5z 1p 3p 5p 7p 9p 1s 3s 5s 7s 9s 7z",
+    Seat.WEST: "2m 3m 4m 5m 6m 7m 8m 9m 1p 2s 4s 6s 8s",
+    Seat.NORTH: "6z 6z 3m 4p 6p 8p 2z 3z 1z 7m 8m 9m 4s",
+}
 
 
 def _discard(s: E.HandState, seat: Seat, text: str) -> E.HandState:
@@ -58,7 +60,7 @@ def test_a_pung_is_the_only_call_and_the_nearest_one_takes_the_discard() -> None
     s = _discard(_hand(DEAL), Seat.EAST, "5z")
     assert E.awaiting(s) == (Seat.SOUTH, Seat.WEST, Seat.NORTH)
     south = E.legal_actions(s, Seat.SOUTH)
-    assert [type(a) for a in south] == [E.Pass, E.Pung]          # no chow, no win call
+    assert [type(a) for a in south] == [E.Pass, E.Pung]  # no chow, no win call
     assert [type(a) for a in E.legal_actions(s, Seat.WEST)] == [E.Pass]
     s, events = E.apply(s, south[1])
     assert events == ()
@@ -72,7 +74,7 @@ def test_a_pung_is_the_only_call_and_the_nearest_one_takes_the_discard() -> None
 
 def _all_pass(s: E.HandState) -> E.HandState:
     for seat in E.awaiting(s):
-        assert E.legal_actions(s, seat) == (E.Pass(seat),)   # nobody holds a pair of it
+        assert E.legal_actions(s, seat) == (E.Pass(seat),)  # nobody holds a pair of it
         s = E.apply(s, E.Pass(seat))[0]
     return s
 
@@ -80,7 +82,7 @@ def _all_pass(s: E.HandState) -> E.HandState:
 def test_mahjong_on_a_draw_pays_the_one_fan_from_each_player() -> None:
     deal = {**DEAL, Seat.NORTH: "1z 2z 3z 3m 4p 6p 8p 7m 8m 9m 4s 1s 2s"}
     s = _all_pass(_discard(_hand(deal, live="9m 9p 9s 5z"), Seat.EAST, "6z"))
-    for _ in range(3):   # South, West and North throw what they draw
+    for _ in range(3):  # South, West and North throw what they draw
         assert s.drawn is not None and E.awaiting(s) == (s.turn,)
         s = _all_pass(E.apply(s, E.Discard(s.turn, s.drawn, s.faces[s.drawn]))[0])
     assert s.turn == Seat.EAST
@@ -106,8 +108,9 @@ def test_an_empty_wall_is_a_draw_nobody_pays() -> None:
 def test_the_public_digest_leaves_private_faces_out() -> None:
     seen = _hand(DEAL)
     hidden = E.learn(seen, {})
-    blind = E.HandState((Kind.HIDDEN,) * len(seen.faces), seen.seats, seen.live,
-                        seen.phase, seen.turn)
+    blind = E.HandState(
+        (Kind.HIDDEN,) * len(seen.faces), seen.seats, seen.live, seen.phase, seen.turn
+    )
     assert E.public_digest(blind) == E.public_digest(hidden)
     after_seen = _discard(seen, Seat.EAST, "5z")
     face = kinds("5z")[0]

@@ -29,7 +29,7 @@ from .conftest import MODULE
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.screen,
-    pytest.mark.xdist_group("pages"),    # with the other Chromium tests (tests/conftest.py)
+    pytest.mark.xdist_group("pages"),  # with the other Chromium tests (tests/conftest.py)
     pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
 ]
 
@@ -50,14 +50,19 @@ def _text(driver: Any, element: str, want: str) -> str:
 
 
 def test_the_page_offers_shows_and_scores_the_toy_rules_by_the_daemons_words(
-        tmp_path: Path) -> None:
+    tmp_path: Path,
+) -> None:
     with one_player("Pat") as pat, chromium() as driver:
         open_lobby(pat, driver, WITH_TOY)
         offered = driver.execute_script(
             "return [...document.querySelectorAll('#host-rules option')]"
-            ".map((o) => [o.value, o.textContent])")
-        assert offered == [["american", "American"], ["mcr", "Chinese Official (MCR)"],
-                           ["pungs", "Pungs and a pair"]]
+            ".map((o) => [o.value, o.textContent])"
+        )
+        assert offered == [
+            ["american", "American"],
+            ["mcr", "Chinese Official (MCR)"],
+            ["pungs", "Pungs and a pair"],
+        ]
         click_css(driver, '#host-rules option[value="pungs"]')
         click_css(driver, '#tools button[data-key="C"]')
         sheet = _text(driver, "overlay-body", "All Pungs")
@@ -65,6 +70,7 @@ def test_the_page_offers_shows_and_scores_the_toy_rules_by_the_daemons_words(
         click_css(driver, "#overlay-close")
         driver.find_element("id", "host-name").send_keys("toys")
         from selenium.webdriver.support.ui import Select
+
         Select(driver.find_element("id", "host-bots")).select_by_visible_text("0")
         click_id(driver, "host-button")
         wait_for(driver, lambda p: p["screen"] == "waiting", 30, "the table's lobby")

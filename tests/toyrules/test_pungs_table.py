@@ -34,15 +34,17 @@ def test_the_registry_line_makes_it_a_rule_set_like_the_others(pungs: str) -> No
     ruleset = registry.ruleset_named(pungs)
     assert ruleset.title == "Pungs and a pair"
     table = registry.rules_for(pungs, "")
-    assert registry.ruleset_of(table) is ruleset       # by its name
+    assert registry.ruleset_of(table) is ruleset  # by its name
     assert rules_sheet(pungs)["entries"][0]["id"] == "All Pungs"
-    assert registry.add_rulesets([MODULE]) == ()        # loaded once: again is no problem
+    assert registry.add_rulesets([MODULE]) == ()  # loaded once: again is no problem
 
 
-@pytest.mark.parametrize(("seed", "deck"), [(b"toy-1", DeckKind.PRACTICE),
-                                            (b"toy-2", DeckKind.MASKED)])
-def test_four_bots_play_its_whole_match_and_every_seat_agrees(pungs: str, seed: bytes,
-                                                              deck: DeckKind) -> None:
+@pytest.mark.parametrize(
+    ("seed", "deck"), [(b"toy-1", DeckKind.PRACTICE), (b"toy-2", DeckKind.MASKED)]
+)
+def test_four_bots_play_its_whole_match_and_every_seat_agrees(
+    pungs: str, seed: bytes, deck: DeckKind
+) -> None:
     h = play_match(pungs, seed, options=TableOptions(deck=deck))
     assert all(s.phase is Phase.OVER for s in h.sessions), [s.phase for s in h.sessions]
     assert len({state_hash(s) for s in h.sessions}) == 1
@@ -50,8 +52,11 @@ def test_four_bots_play_its_whole_match_and_every_seat_agrees(pungs: str, seed: 
     assert sum(scores) == 0 and all(p == [] for p in h.problems)
     view = build_seat_view(h.sessions[2])["view"]
     assert view["rules"] == pungs and view["phase"] == "match_over"
-    assert view["ruleset"] == {"title": "Pungs and a pair", "short_title": "Pungs",
-                               "hints_title": "Your pungs"}
+    assert view["ruleset"] == {
+        "title": "Pungs and a pair",
+        "short_title": "Pungs",
+        "hints_title": "Your pungs",
+    }
     assert view["flowers"] is False and len(view["history"]) == 1
     assert view["history"][0]["kind"] in ("mahjong", "draw")
     assert [s["score"] for s in view["standings"] or []] == sorted(scores, reverse=True)
@@ -81,25 +86,30 @@ def test_its_match_ends_when_a_player_is_bust_not_only_after_its_hands(pungs: st
     the seat view's hand end already says the final standings come next."""
     ended_early = 0
     for n in range(6):
-        then: dict[int, str] = {}   # by hand: what the hand end's view says comes next
-        h = drive(open_harness(pungs, b"bust-%d" % n,
-                               options=TableOptions(deck=DeckKind.PRACTICE, hands=12)),
-                  functools.partial(_bots_noting_what_comes_next, then))
+        then: dict[int, str] = {}  # by hand: what the hand end's view says comes next
+        h = drive(
+            open_harness(
+                pungs, b"bust-%d" % n, options=TableOptions(deck=DeckKind.PRACTICE, hands=12)
+            ),
+            functools.partial(_bots_noting_what_comes_next, then),
+        )
         assert all(x.phase is Phase.OVER for x in h.sessions)
         assert len({state_hash(x) for x in h.sessions}) == 1
         played = h.sessions[1].outcomes
         assert not any(_bust_after(played[:k]) for k in range(1, len(played)))
         assert len(played) == 12 or _bust_after(played)
         assert [then[k] for k in range(len(played))] == (
-            ["Next hand"] * (len(played) - 1) + ["Final standings"])
+            ["Next hand"] * (len(played) - 1) + ["Final standings"]
+        )
         ended_early += len(played) < 12
     assert ended_early, "no match of six reached a bust: the test shows nothing"
 
 
 def test_options_it_does_not_have_are_refused(pungs: str) -> None:
     with pytest.raises(Exception, match="the pungs rules take no options"):
-        play_match(pungs, b"x", options=TableOptions(deck=DeckKind.PRACTICE,
-                                                     rules=(("flowers", False),)))
+        play_match(
+            pungs, b"x", options=TableOptions(deck=DeckKind.PRACTICE, rules=(("flowers", False),))
+        )
 
 
 def _module(folder: Path, name: str, text: str) -> str:
@@ -108,17 +118,21 @@ def _module(folder: Path, name: str, text: str) -> str:
 
 
 def test_a_module_that_is_not_a_rule_set_is_refused_by_name(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(registry, "_ADDED", {})
     monkeypatch.setattr(registry, "_REFUSED", [])
     monkeypatch.syspath_prepend(str(tmp_path))
     broken = _module(tmp_path, "toy_broken", "raise RuntimeError('half written')\n")
     bare = _module(tmp_path, "toy_bare", "X = 1\n")
     wrong = _module(tmp_path, "toy_wrong", "RULESET = 42\n")
-    taken = _module(tmp_path, "toy_taken",
-                    "from tests.toyrules.ruleset import RULESET as R\n"
-                    "from dataclasses import replace\n"
-                    "RULESET = replace(R, name='mcr')\n")
+    taken = _module(
+        tmp_path,
+        "toy_taken",
+        "from tests.toyrules.ruleset import RULESET as R\n"
+        "from dataclasses import replace\n"
+        "RULESET = replace(R, name='mcr')\n",
+    )
     problems = registry.add_rulesets(["no.such.module", broken, bare, wrong, taken, MODULE])
     assert len(problems) == 5
     assert problems[0].startswith("rule set module 'no.such.module': cannot be imported")
@@ -126,34 +140,42 @@ def test_a_module_that_is_not_a_rule_set_is_refused_by_name(
     assert "'toy_bare': has no RULESET" in problems[2]
     assert "'toy_wrong': its RULESET is not a rule set: int has no " in problems[3]
     assert "'toy_taken': the rules name 'mcr' is a built-in rule set's" in problems[4]
-    assert registry.rule_names() == ("american", "mcr", "pungs")   # the good one loaded
+    assert registry.rule_names() == ("american", "mcr", "pungs")  # the good one loaded
     assert registry.refused_rulesets() == problems
     for name in (broken, bare, wrong, taken):
         sys.modules.pop(name, None)
 
 
 def test_a_rule_set_whose_tiles_are_not_a_tile_set_is_refused_by_name(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The tile set is checked where it enters: a ``tile_set`` that is no ``walls.TileSet``
     is refused by the registry, and a ``TileSet`` that cannot deal (here 132 tiles, not four
     equal sides of stacks) stops its module's import, so that module is refused too."""
     monkeypatch.setattr(registry, "_ADDED", {})
     monkeypatch.setattr(registry, "_REFUSED", [])
     monkeypatch.syspath_prepend(str(tmp_path))
-    start = ("from dataclasses import replace\n"
-             "from tests.toyrules.ruleset import RULESET as R\n")
-    loose = _module(tmp_path, "toy_loose_tiles",
-                    start + "RULESET = replace(R, name='loose', tile_set=42)\n")
-    short = _module(tmp_path, "toy_short_wall",
-                    start + "from tests.toyrules.table_rules import TILES\n"
-                    "RULESET = replace(R, name='short',"
-                    " tile_set=replace(TILES, kinds=TILES.kinds[:-4]))\n")
+    start = "from dataclasses import replace\nfrom tests.toyrules.ruleset import RULESET as R\n"
+    loose = _module(
+        tmp_path, "toy_loose_tiles", start + "RULESET = replace(R, name='loose', tile_set=42)\n"
+    )
+    short = _module(
+        tmp_path,
+        "toy_short_wall",
+        start + "from tests.toyrules.table_rules import TILES\n"
+        "RULESET = replace(R, name='short',"
+        " tile_set=replace(TILES, kinds=TILES.kinds[:-4]))\n",
+    )
     problems = registry.add_rulesets([loose, short])
     assert len(problems) == 2
-    assert ("'toy_loose_tiles': its RULESET is not a rule set: its tile_set (the tiles and"
-            " wall it plays) is not a walls.TileSet") in problems[0]
-    assert ("'toy_short_wall': cannot be imported (ValueError: the Pungs and a pair wall"
-            " needs four sides of stacks of two") in problems[1]
+    assert (
+        "'toy_loose_tiles': its RULESET is not a rule set: its tile_set (the tiles and"
+        " wall it plays) is not a walls.TileSet"
+    ) in problems[0]
+    assert (
+        "'toy_short_wall': cannot be imported (ValueError: the Pungs and a pair wall"
+        " needs four sides of stacks of two"
+    ) in problems[1]
     assert registry.rule_names() == ("american", "mcr")
     for name in (loose, short):
         sys.modules.pop(name, None)
@@ -169,18 +191,21 @@ def test_its_own_wall_deals_every_break_as_the_mcr_wall_without_flowers(pungs: s
     for dice in itertools.product(range(1, 7), repeat=4):
         ours, theirs = own.plan(dice), mcr.plan(dice)
         assert (ours.break_stack, ours.deal, ours.live) == (
-            theirs.break_stack, theirs.deal, theirs.live)
+            theirs.break_stack,
+            theirs.deal,
+            theirs.live,
+        )
 
 
 def test_the_environment_names_the_modules_and_each_refusal_is_one_line(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(registry, "_ADDED", {})
     monkeypatch.setattr(registry, "_REFUSED", [])
     err = io.StringIO()
     problems = load_named_rulesets({VARIABLE: f" {MODULE} , no_such_rules ,"}, err)
     assert registry.rule_names() == ("american", "mcr", "pungs")
-    assert err.getvalue().splitlines() == [
-        f"fourwinds: {problems[0]}; {VARIABLE} skips it"]
+    assert err.getvalue().splitlines() == [f"fourwinds: {problems[0]}; {VARIABLE} skips it"]
     assert "'no_such_rules': cannot be imported (ModuleNotFoundError" in problems[0]
     assert load_named_rulesets({}, err) == ()
 
@@ -201,4 +226,4 @@ def test_the_dealer_keeps_the_deal_after_a_win_through_the_seating_seam(pungs: s
             kept += 1
         else:
             assert after == rotate(seating, 1)
-    assert kept >= 1          # this wall's first hand is East's: the rule was exercised
+    assert kept >= 1  # this wall's first hand is East's: the rule was exercised

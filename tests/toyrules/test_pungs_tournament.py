@@ -49,16 +49,17 @@ def test_without_the_toy_loaded_its_name_is_unknown() -> None:
 
 
 def test_tournament_create_refuses_it_on_the_command_line(
-        pungs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = cli.main(["tournament", "create", "club", "--rules", pungs,
-                     "--data-dir", str(tmp_path)])
+    pungs: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(["tournament", "create", "club", "--rules", pungs, "--data-dir", str(tmp_path)])
     err = capsys.readouterr().err
     assert code != 0 and "Traceback" not in err
     assert REFUSED in err and len(err.strip().splitlines()) == 1, err
 
 
 def test_the_local_api_refuses_it_and_still_makes_a_built_in_event(
-        pungs: str, tmp_path: Path) -> None:
+    pungs: str, tmp_path: Path
+) -> None:
     async def body(ds: list[Daemon]) -> None:
         (director,) = ds
         with pytest.raises(ApiError) as refused:
@@ -68,11 +69,13 @@ def test_the_local_api_refuses_it_and_still_makes_a_built_in_event(
             await call(director, type="tournament_create", name="toy night", rules="chess")
         made = await call(director, type="tournament_create", name="club", deck="practice")
         assert made["ok"] and made["rules"] == "mcr"
+
     run(tmp_path, 1, body)
 
 
 def test_a_rule_set_whose_tournament_is_not_a_tournament_rules_is_refused(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(registry, "_ADDED", {})
     monkeypatch.setattr(registry, "_REFUSED", [])
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -82,10 +85,13 @@ def test_a_rule_set_whose_tournament_is_not_a_tournament_rules_is_refused(
         "    @property\n"
         "    def tournament(self):\n"
         "        return 16\n"
-        "RULESET = Counts(name='counts')\n")
+        "RULESET = Counts(name='counts')\n"
+    )
     problems = registry.add_rulesets(["toy_counts"])
-    assert problems == ("rule set module 'toy_counts': its RULESET is not a rule set: its "
-                        "tournament (what its tournaments count) is not a TournamentRules or "
-                        "None",)
+    assert problems == (
+        "rule set module 'toy_counts': its RULESET is not a rule set: its "
+        "tournament (what its tournaments count) is not a TournamentRules or "
+        "None",
+    )
     assert registry.rule_names() == ("american", "mcr")
     sys.modules.pop("toy_counts", None)

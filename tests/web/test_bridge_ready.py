@@ -26,8 +26,9 @@ class Daemon:
     def listen(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         return lambda: None
 
-    async def request(self, message: Mapping[str, Any],
-                      timeout: float | None = None) -> dict[str, Any]:
+    async def request(
+        self, message: Mapping[str, Any], timeout: float | None = None
+    ) -> dict[str, Any]:
         self.asked.append(dict(message))
         kind = message.get("type")
         if kind == "tables":
@@ -41,18 +42,22 @@ class Daemon:
         return {"ok": True}
 
 
-@pytest.mark.parametrize(("request_", "says_ready"), [
-    ({"type": "join", "table": "kitchen"}, False),
-    ({"type": "host", "rules": "mcr", "bots": 0}, False),
-    ({"type": "host", "rules": "mcr", "bots": 2}, False),
-    ({"type": "host", "rules": "mcr", "bots": 3}, True),
-], ids=["join", "host-alone", "host-with-two-bots", "host-with-three-bots"])
+@pytest.mark.parametrize(
+    ("request_", "says_ready"),
+    [
+        ({"type": "join", "table": "kitchen"}, False),
+        ({"type": "host", "rules": "mcr", "bots": 0}, False),
+        ({"type": "host", "rules": "mcr", "bots": 2}, False),
+        ({"type": "host", "rules": "mcr", "bots": 3}, True),
+    ],
+    ids=["join", "host-alone", "host-with-two-bots", "host-with-three-bots"],
+)
 def test_the_page_says_ready_only_at_a_table_of_you_and_three_bots(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request_: dict[str, Any],
-        says_ready: bool) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request_: dict[str, Any], says_ready: bool
+) -> None:
     daemon = Daemon()
     bots = BotKeeper(tmp_path)
-    monkeypatch.setattr(bots, "seat", lambda **_: None)   # no bot processes: only the asks
+    monkeypatch.setattr(bots, "seat", lambda **_: None)  # no bot processes: only the asks
     bridge = Bridge(cast(AsyncLink, daemon), bots, None, {"name": "Pat"})
     answer = asyncio.run(bridge.handle({"id": 1, **request_}))
     assert answer.get("ok"), answer

@@ -38,8 +38,9 @@ class FakeLink:
     def listen(self, listener: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
         return lambda: None
 
-    async def request(self, message: Mapping[str, Any],
-                      timeout: float | None = None) -> dict[str, Any]:
+    async def request(
+        self, message: Mapping[str, Any], timeout: float | None = None
+    ) -> dict[str, Any]:
         self.asked.append(dict(message))
         if message.get("type") == "tables":
             return {"ok": True, "tables": [], "seen": [], "peers": []}
@@ -108,24 +109,31 @@ def test_requests_without_the_token_are_refused(tmp_path: Path) -> None:
             await session.ws_connect(f"ws://{guard.authority}/ws", origin=guard.origin)
         assert refused.value.status == 403
 
-    assert served(check, tmp_path).asked == []   # the daemon heard nothing
+    assert served(check, tmp_path).asked == []  # the daemon heard nothing
 
 
 def test_a_foreign_origin_is_refused_also_with_the_token(tmp_path: Path) -> None:
     async def check(session: aiohttp.ClientSession, guard: Guard, link: FakeLink) -> None:
-        for origin in ("http://evil.example", f"http://localhost:{guard.port}",
-                       f"https://{guard.authority}", "null"):
+        for origin in (
+            "http://evil.example",
+            f"http://localhost:{guard.port}",
+            f"https://{guard.authority}",
+            "null",
+        ):
             with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
-                await session.ws_connect(f"ws://{guard.authority}/ws", origin=origin,
-                                         headers=_cookie(guard))
+                await session.ws_connect(
+                    f"ws://{guard.authority}/ws", origin=origin, headers=_cookie(guard)
+                )
             assert refused.value.status == 403, origin
-            async with session.get(f"{guard.origin}/", headers={
-                    **_cookie(guard), "Origin": origin}) as answer:
+            async with session.get(
+                f"{guard.origin}/", headers={**_cookie(guard), "Origin": origin}
+            ) as answer:
                 assert answer.status == 403 and "foreign Origin" in await answer.text()
-        with pytest.raises(aiohttp.WSServerHandshakeError):   # a WebSocket must say where from
+        with pytest.raises(aiohttp.WSServerHandshakeError):  # a WebSocket must say where from
             await session.ws_connect(f"ws://{guard.authority}/ws", headers=_cookie(guard))
-        async with session.ws_connect(f"ws://{guard.authority}/ws", origin=guard.origin,
-                                      headers=_cookie(guard)) as ws:
+        async with session.ws_connect(
+            f"ws://{guard.authority}/ws", origin=guard.origin, headers=_cookie(guard)
+        ) as ws:
             hello = json.loads(await ws.receive_str())
             assert hello == {"type": "hello", "name": "Pat", "table": None}
 
@@ -134,15 +142,22 @@ def test_a_foreign_origin_is_refused_also_with_the_token(tmp_path: Path) -> None
 
 def test_a_foreign_host_is_refused_also_with_the_token(tmp_path: Path) -> None:
     """DNS rebinding: a hostile name resolving to 127.0.0.1 sends its own name as Host."""
+
     async def check(session: aiohttp.ClientSession, guard: Guard, link: FakeLink) -> None:
-        for host in (f"evil.example:{guard.port}", f"localhost:{guard.port}", "127.0.0.1",
-                     f"127.0.0.1:{guard.port + 1}"):
-            async with session.get(f"{guard.origin}/", headers={
-                    **_cookie(guard), "Host": host}) as answer:
+        for host in (
+            f"evil.example:{guard.port}",
+            f"localhost:{guard.port}",
+            "127.0.0.1",
+            f"127.0.0.1:{guard.port + 1}",
+        ):
+            async with session.get(
+                f"{guard.origin}/", headers={**_cookie(guard), "Host": host}
+            ) as answer:
                 assert answer.status == 403, host
                 assert "wrong Host" in await answer.text()
-            async with session.get(f"{guard.origin}/?token={TOKEN}", headers={"Host": host},
-                                   allow_redirects=False) as answer:
+            async with session.get(
+                f"{guard.origin}/?token={TOKEN}", headers={"Host": host}, allow_redirects=False
+            ) as answer:
                 assert answer.status == 403 and "Set-Cookie" not in answer.headers
 
     assert served(check, tmp_path).asked == []
@@ -150,11 +165,15 @@ def test_a_foreign_host_is_refused_also_with_the_token(tmp_path: Path) -> None:
 
 def test_the_page_may_not_stop_the_daemon_or_send_unknown_requests(tmp_path: Path) -> None:
     async def check(session: aiohttp.ClientSession, guard: Guard, link: FakeLink) -> None:
-        async with session.ws_connect(f"ws://{guard.authority}/ws", origin=guard.origin,
-                                      headers=_cookie(guard)) as ws:
-            await ws.receive_str()   # hello
-            for request in ({"id": 1, "type": "stop"}, {"id": 2, "type": "transcript"},
-                            {"id": 3, "type": "host", "rules": "chess"}):
+        async with session.ws_connect(
+            f"ws://{guard.authority}/ws", origin=guard.origin, headers=_cookie(guard)
+        ) as ws:
+            await ws.receive_str()  # hello
+            for request in (
+                {"id": 1, "type": "stop"},
+                {"id": 2, "type": "transcript"},
+                {"id": 3, "type": "host", "rules": "chess"},
+            ):
                 await ws.send_str(json.dumps(request))
                 answer = json.loads(await ws.receive_str())
                 assert answer["id"] == request["id"] and answer["ok"] is False, answer
@@ -187,8 +206,9 @@ def test_two_web_servers_on_one_machine_keep_their_own_token_cookies(tmp_path: P
             listener = socket.socket()
             listener.bind(("127.0.0.1", 0))
             guard = Guard("127.0.0.1", listener.getsockname()[1], f"{TOKEN}-{n}")
-            bridge = Bridge(cast(AsyncLink, FakeLink()), BotKeeper(tmp_path / str(n)), None,
-                            {"name": "Pat"})
+            bridge = Bridge(
+                cast(AsyncLink, FakeLink()), BotKeeper(tmp_path / str(n)), None, {"name": "Pat"}
+            )
             runner = web.AppRunner(make_app(guard, bridge), access_log=None)
             await runner.setup()
             await web.SockSite(runner, listener).start()
@@ -199,9 +219,9 @@ def test_two_web_servers_on_one_machine_keep_their_own_token_cookies(tmp_path: P
             async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as s:
                 for guard in guards:
                     async with s.get(guard.url) as answer:
-                        assert answer.status == 200   # redirected to "/" with the cookie
+                        assert answer.status == 200  # redirected to "/" with the cookie
                 statuses = []
-                for guard in guards:   # a reload of each page: the cookie alone
+                for guard in guards:  # a reload of each page: the cookie alone
                     async with s.get(f"{guard.origin}/") as answer:
                         statuses.append(answer.status)
                 return statuses

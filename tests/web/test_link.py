@@ -46,7 +46,7 @@ def test_the_link_follows_a_daemon_killed_and_started_again(tmp_path: Path) -> N
             started = time.monotonic()
             with pytest.raises(DaemonUnavailable, match="not running"):
                 await link.request({"type": "status"})
-            assert time.monotonic() - started < 1.0   # refused at once, not timed out
+            assert time.monotonic() - started < 1.0  # refused at once, not timed out
             await asyncio.to_thread(daemon.start)
             await _until(lambda: not link.lost, 15, "the link to find the new daemon")
             assert seen[-1] == {"type": "link", "state": "back"}
@@ -56,8 +56,9 @@ def test_the_link_follows_a_daemon_killed_and_started_again(tmp_path: Path) -> N
             # subscribed again: a table made now shows up as a view event
             made = await link.request({"type": "create", "name": "kitchen", "rules": "mcr"})
             assert made["ok"], made
-            await _until(lambda: any(e.get("type") == "view" for e in seen), 10,
-                         "a view from the new daemon")
+            await _until(
+                lambda: any(e.get("type") == "view" for e in seen), 10, "a view from the new daemon"
+            )
         finally:
             await link.close()
 

@@ -33,7 +33,7 @@ from testkit.machines import TEST_BOT_PAUSE, Machine
 pytestmark = [pytest.mark.slow, pytest.mark.screen]
 
 URL = re.compile(r"http://(127\.0\.0\.1:\d+)/\?token=[\w-]+")
-EXIT_BOUND_S = 5.0      # the bound of this test; the target is 2 s (docs/WEB.md)
+EXIT_BOUND_S = 5.0  # the bound of this test; the target is 2 s (docs/WEB.md)
 
 
 class OpenPage:
@@ -52,10 +52,11 @@ class OpenPage:
             # a cookie of 127.0.0.1, kept as a browser keeps it (aiohttp's jar refuses IPs)
             jar = aiohttp.CookieJar(unsafe=True)
             async with aiohttp.ClientSession(cookie_jar=jar) as session:
-                async with session.get(self.url) as answer:   # the token becomes a cookie
+                async with session.get(self.url) as answer:  # the token becomes a cookie
                     assert answer.status == 200, answer.status
-                async with session.ws_connect(f"ws://{self.authority}/ws",
-                                              origin=f"http://{self.authority}") as ws:
+                async with session.ws_connect(
+                    f"ws://{self.authority}/ws", origin=f"http://{self.authority}"
+                ) as ws:
                     async for frame in ws:
                         if frame.type == aiohttp.WSMsgType.TEXT and '"hello"' in frame.data:
                             self.hello.set()
@@ -69,17 +70,34 @@ def test_sigint_to_play_web_alone_ends_it_quickly_and_cleanly(pat: Machine) -> N
     data = pat.home / "fw"
     with open(pat.home / "web.out", "wb") as out, open(pat.home / "web.err", "wb") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "fourwinds.frontends.cli", "play", "--web", "--bots", "3",
-             "--practice", "--rules", "mcr", "--bot-pause", f"{TEST_BOT_PAUSE:g}",
-             "--data-dir", str(data)],
-            cwd=pat.home, env=pat.env(FOURWINDS_CONFIG=os.devnull, DISPLAY="",
-                                      WAYLAND_DISPLAY="", BROWSER=""),
-            stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+            [
+                sys.executable,
+                "-m",
+                "fourwinds.frontends.cli",
+                "play",
+                "--web",
+                "--bots",
+                "3",
+                "--practice",
+                "--rules",
+                "mcr",
+                "--bot-pause",
+                f"{TEST_BOT_PAUSE:g}",
+                "--data-dir",
+                str(data),
+            ],
+            cwd=pat.home,
+            env=pat.env(FOURWINDS_CONFIG=os.devnull, DISPLAY="", WAYLAND_DISPLAY="", BROWSER=""),
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+        )
     try:
         end = time.monotonic() + 90
         while not (found := URL.search((pat.home / "web.out").read_text(errors="replace"))):
             assert process.poll() is None and time.monotonic() < end, (
-                f"`play --web` printed no address:\n{(pat.home / 'web.err').read_text()}")
+                f"`play --web` printed no address:\n{(pat.home / 'web.err').read_text()}"
+            )
             time.sleep(0.2)
         page = OpenPage(found.group(0), found.group(1))
         assert page.hello.wait(20), f"the page got no hello ({page.problem})"
@@ -87,7 +105,7 @@ def test_sigint_to_play_web_alone_ends_it_quickly_and_cleanly(pat: Machine) -> N
         assert len(bots) == 3 and all(is_running(str(d)) for d in bots), bots
 
         started = time.monotonic()
-        os.kill(process.pid, signal.SIGINT)       # this process only, not its group
+        os.kill(process.pid, signal.SIGINT)  # this process only, not its group
         try:
             process.wait(EXIT_BOUND_S)
         except subprocess.TimeoutExpired:

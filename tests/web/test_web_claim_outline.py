@@ -43,7 +43,7 @@ return [...document.querySelectorAll('#table .seat')].map((s) => {
     outlined: tiles.map((t, i) => (t.classList.contains('last') ? i : -1)).filter((i) => i >= 0)};
 });
 """
-PROMPTS = 3   # claim prompts checked
+PROMPTS = 3  # claim prompts checked
 
 
 def _claim_prompt(page: dict[str, Any]) -> bool:
@@ -76,22 +76,23 @@ def test_the_page_outlines_the_discard_being_claimed(pat: Machine) -> None:
                 clicker.step()
                 time.sleep(0.1)
                 continue
-            time.sleep(0.3)   # the page has drawn this view
+            time.sleep(0.3)  # the page has drawn this view
             rows = driver.execute_script(ROWS)
             if pat.view().get("step") != view.get("step"):
-                continue   # the table moved on meanwhile: look again
+                continue  # the table moved on meanwhile: look again
             discarder = WINDS[int(last["seat"])]
             outlined = [(r["wind"], r["codes"][i]) for r in rows for i in r["outlined"]]
             row = next(r for r in rows if r["wind"] == discarder)
-            if len(_row(view, int(last["seat"]))) >= 2:   # an earlier discard to mistake it for
+            if len(_row(view, int(last["seat"]))) >= 2:  # an earlier discard to mistake it for
                 assert outlined == [(discarder, last["tile"])], (last, rows)
                 assert row["outlined"] == [last["index"]], (last, rows)
                 assert row["codes"] == _row(view, int(last["seat"])), (row, view)
                 assert row["codes"][last["index"]] == last["tile"]
                 checked.append(f"{discarder} {last['tile']} at {last['index']}")
             pass_button = next(a for a in page["actions"] if a["type"] == "pass")
-            driver.find_element("css selector",
-                                f'button.action[data-id="{pass_button["id"]}"]').click()
+            driver.find_element(
+                "css selector", f'button.action[data-id="{pass_button["id"]}"]'
+            ).click()
             time.sleep(0.2)
         assert len(checked) >= 1, "no claim prompt after a seat's second discard"
         assert not page_errors(driver), page_errors(driver)

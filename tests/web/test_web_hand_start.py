@@ -67,13 +67,15 @@ def _problems(shown: list[dict[str, Any]], winds: dict[int, str]) -> list[str]:
         wind = winds[int(hand.group(1))]
         said = re.search(r"you: (\w+)", s["info"])
         if said and said.group(1) != wind:
-            out.append(f"hand {hand.group(1)}: the top line says you: {said.group(1)}, "
-                       f"not {wind}: {s}")
+            out.append(
+                f"hand {hand.group(1)}: the top line says you: {said.group(1)}, not {wind}: {s}"
+            )
         if s["screen"] != "table":
             continue
         if not s["rack"].startswith(f"Your hand ({wind})") or s["wind"] != wind:
-            out.append(f"hand {hand.group(1)}: the table shows us as {s['wind']!r}, "
-                       f"not {wind}: {s}")
+            out.append(
+                f"hand {hand.group(1)}: the table shows us as {s['wind']!r}, not {wind}: {s}"
+            )
         if s["tiles"] == 0 or s["rack"].startswith(f"Your hand ({wind}): 0 tiles"):
             out.append(f"hand {hand.group(1)}: a table with no tiles in our rack: {s}")
     return out
@@ -89,8 +91,12 @@ def test_the_page_never_shows_a_wrong_seat_at_a_hands_start(pat: Machine) -> Non
         view = pat.view()
         winds[int(view["hand_number"])] = WINDS[int(view["seat"])]
         play_hand(driver, Clicker(driver), pat)
-        wait_for(driver, lambda p: any(a["type"] == "next" for a in p["actions"]), 20,
-                 "Next at the end of the first hand")
+        wait_for(
+            driver,
+            lambda p: any(a["type"] == "next" for a in p["actions"]),
+            20,
+            "Next at the end of the first hand",
+        )
         button = driver.find_element("css selector", 'button.action[data-type="next"]')
         # as a person does: scroll the button to the middle of the window, then click it
         # (at the window's bottom edge the fixed message line is over it)
@@ -104,8 +110,12 @@ def test_the_page_never_shows_a_wrong_seat_at_a_hands_start(pat: Machine) -> Non
             assert time.monotonic() < end, (view.get("phase"), body_text(driver)[:2000])
             time.sleep(0.2)
         winds[2] = WINDS[int(view["seat"])]
-        wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"])
-                 and "hand 2/" in body_text(driver), 20, "the second hand's table")
+        wait_for(
+            driver,
+            lambda p: p["screen"] == "table" and bool(p["rack"]) and "hand 2/" in body_text(driver),
+            20,
+            "the second hand's table",
+        )
         time.sleep(1.0)
         shown: list[dict[str, Any]] = driver.execute_script("return window.__shown")
         assert any("hand 2/" in s["info"] and s["screen"] == "table" for s in shown), shown

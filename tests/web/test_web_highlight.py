@@ -29,7 +29,7 @@ const b = [...document.querySelectorAll('button.action.highlight')]
   .filter((x) => x.offsetParent !== null)[0];
 return b ? b.dataset.type : null;
 """
-STILL_S = 3.5   # more than three rounds of the daemon's once-a-second syncer
+STILL_S = 3.5  # more than three rounds of the daemon's once-a-second syncer
 
 
 def _call_prompt(page: dict[str, Any]) -> bool:

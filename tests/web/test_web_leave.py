@@ -69,13 +69,15 @@ def _seated(machine: Machine) -> int:
         client.close()
 
 
-def test_the_lobbys_leave_button_frees_the_place(friends: tuple[Machine, Machine],
-                                                 tmp_path: Path) -> None:
+def test_the_lobbys_leave_button_frees_the_place(
+    friends: tuple[Machine, Machine], tmp_path: Path
+) -> None:
     ann, pat = friends
     port = free_port_pair()
     ann.start(f"fourwinds daemon --port {port} --interface 127.0.0.1 --no-mdns", "daemon.out")
-    pat.start(f"fourwinds daemon --port {free_port_pair()} --interface 127.0.0.1 --no-mdns",
-              "daemon.out")
+    pat.start(
+        f"fourwinds daemon --port {free_port_pair()} --interface 127.0.0.1 --no-mdns", "daemon.out"
+    )
     _until(lambda: _seated(ann) == 0 and _seated(pat) == 0, 30, "the two daemons")
     hosted = ann.run("fourwinds host kitchen --rules mcr --practice --json")
     assert hosted.returncode == 0, hosted.stderr
@@ -96,16 +98,28 @@ def test_the_lobbys_leave_button_frees_the_place(friends: tuple[Machine, Machine
         driver.save_screenshot(str(tmp_path / "web-lobby-leave.png"))
         # the page's help is the terminal's key table (frontends/table_help.py)
         driver.find_element("css selector", "body").send_keys("?")
-        wait_for(driver, lambda p: "leave the table for good" in body_text(driver), 10,
-                 "the lobby's L in the page's help")
+        wait_for(
+            driver,
+            lambda p: "leave the table for good" in body_text(driver),
+            10,
+            "the lobby's L in the page's help",
+        )
         assert "back to the lobby (your daemon keeps your seat)" in body_text(driver)
         driver.find_element("css selector", "body").send_keys(ESCAPE)
-        wait_for(driver, lambda p: "leave the table for good" not in body_text(driver), 10,
-                 "the help closed")
+        wait_for(
+            driver,
+            lambda p: "leave the table for good" not in body_text(driver),
+            10,
+            "the help closed",
+        )
         click_id(driver, "lobby-leave-button")
         wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby after Leave")
-        wait_for(driver, lambda p: "You sit at no table." in body_text(driver), 10,
-                 "no table of ours listed")
+        wait_for(
+            driver,
+            lambda p: "You sit at no table." in body_text(driver),
+            10,
+            "no table of ours listed",
+        )
         assert "you left the table" in body_text(driver)
         _until(lambda: _seated(ann) == 1, 10, "Pat's place free again at Ann's")
         assert _seated(pat) == 0

@@ -42,8 +42,9 @@ def _address(pat: Machine, log: str, timeout: float = 30.0) -> str:
         if found:
             return found.group(1)
         time.sleep(0.2)
-    raise AssertionError("`fourwinds web` printed no address:\n"
-                         + (pat.home / log).read_text(errors="replace"))
+    raise AssertionError(
+        "`fourwinds web` printed no address:\n" + (pat.home / log).read_text(errors="replace")
+    )
 
 
 @contextlib.contextmanager
@@ -54,8 +55,12 @@ def _lobby(pat: Machine) -> Iterator[Any]:
     url = _address(pat, "web.out")
     with chromium() as driver:
         driver.get(url)
-        wait_for(driver, lambda p: p["screen"] == "lobby"
-                 and "You sit at no table." in body_text(driver), 15, "the lobby")
+        wait_for(
+            driver,
+            lambda p: p["screen"] == "lobby" and "You sit at no table." in body_text(driver),
+            15,
+            "the lobby",
+        )
         yield driver
 
 
@@ -65,8 +70,12 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
         driver.find_element("id", "host-name").send_keys("garden")
         click_css(driver, '#host-rules option[value="mcr"]')
         click_id(driver, "host-button")
-        page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
-                        "our rack at the hosted table")
+        page = wait_for(
+            driver,
+            lambda p: p["screen"] == "table" and bool(p["rack"]),
+            60,
+            "our rack at the hosted table",
+        )
         assert len(page["rack"]) in (13, 14), page["rack"]
         view = pat.view()
         assert view.get("rules") == "mcr"
@@ -88,16 +97,25 @@ def test_host_an_mcr_table_without_flowers_from_the_lobby(pat: Machine) -> None:
     with the reason (nothing is hosted), an MCR one is hosted without flowers and says so."""
     with _lobby(pat) as driver:
         click_id(driver, "host-flowers")
-        click_id(driver, "host-button")   # American, the first choice
-        wait_for(driver, lambda p: "cannot host: the flowers option is for MCR tables"
-                 in body_text(driver), 15, "the refusal")
+        click_id(driver, "host-button")  # American, the first choice
+        wait_for(
+            driver,
+            lambda p: "cannot host: the flowers option is for MCR tables" in body_text(driver),
+            15,
+            "the refusal",
+        )
         click_css(driver, '#host-rules option[value="mcr"]')
         click_id(driver, "host-button")
-        page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
-                        "our rack at the hosted table")
+        page = wait_for(
+            driver,
+            lambda p: p["screen"] == "table" and bool(p["rack"]),
+            60,
+            "our rack at the hosted table",
+        )
         assert len(page["rack"]) in (13, 14), page["rack"]
         view = pat.view()
         assert view.get("rules") == "mcr" and view.get("flowers") is False, view
-        assert re.search(r"Chinese Official \(MCR\)( practice)? without flowers",
-                         body_text(driver)), body_text(driver)
+        assert re.search(
+            r"Chinese Official \(MCR\)( practice)? without flowers", body_text(driver)
+        ), body_text(driver)
         assert not page_errors(driver), page_errors(driver)

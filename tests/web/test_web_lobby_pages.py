@@ -134,8 +134,7 @@ def test_the_card_in_the_lobby_comes_from_the_daemon(pat: Machine, tmp_path: Pat
         assert not page_errors(driver), page_errors(driver)
 
 
-def test_history_and_scores_say_what_is_true_before_a_match(pat: Machine,
-                                                            tmp_path: Path) -> None:
+def test_history_and_scores_say_what_is_true_before_a_match(pat: Machine, tmp_path: Path) -> None:
     with chromium() as driver:
         _lobby(pat, driver)
         for key, title in (("H", "Hands of this match"), ("S", "Scores")):
@@ -166,10 +165,14 @@ def test_the_flowers_number_is_clear_of_its_petals(pat: Machine, tmp_path: Path)
         tiles = driver.execute_script(FLOWERS)
         driver.save_screenshot(str(tmp_path / "web-flowers-1280x800.png"))
         for tile in tiles:
-            assert tile["numbers"] == 1, tile   # the number is drawn, once
+            assert tile["numbers"] == 1, tile  # the number is drawn, once
             n, p = tile["number"], tile["petals"]
-            apart = (n["right"] <= p["x"] or p["right"] <= n["x"] or n["bottom"] <= p["y"]
-                     or p["bottom"] <= n["y"])
+            apart = (
+                n["right"] <= p["x"]
+                or p["right"] <= n["x"]
+                or n["bottom"] <= p["y"]
+                or p["bottom"] <= n["y"]
+            )
             assert apart, f"{tile['code']}: the number's box {n} meets the petals' {p}"
             assert n["x"] >= 0 and n["right"] <= 48 and n["y"] >= 0 and n["bottom"] <= 64, tile
         assert not page_errors(driver), page_errors(driver)

@@ -71,7 +71,7 @@ def test_discards_land_and_calls_are_laid_down_once(pat: Machine, tmp_path: Path
         wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
         first = driver.execute_script(MOTION)["seats"]
         me, right, across, left = (first[f"seat-{w}"] for w in ("me", "right", "across", "left"))
-        assert me["y"] > across["y"] and right["x"] > left["x"], first   # around the table
+        assert me["y"] > across["y"] and right["x"] > left["x"], first  # around the table
         assert left["x"] < me["x"] < right["x"] and across["y"] < left["y"] < me["y"], first
         clicker = Clicker(driver, calls=True)
         probe: str | None = None
@@ -82,14 +82,22 @@ def test_discards_land_and_calls_are_laid_down_once(pat: Machine, tmp_path: Path
         turns_checked = False
         end = time.monotonic() + 120
         while not (landed >= 3 and called and shot and probe_views >= 5 and turns_checked):
-            assert time.monotonic() < end, (landed, called, shot, probe_views, turns_checked,
-                                            clicker.log[-8:])
+            assert time.monotonic() < end, (
+                landed,
+                called,
+                shot,
+                probe_views,
+                turns_checked,
+                clicker.log[-8:],
+            )
             page = read_page(driver)
             if page["screen"] == "result":
-                pytest.fail(f"the hand ended first: landed {landed}, called {called}, call shot "
-                            f"{shot}, probe kept over {probe_views} views; {clicker.log}")
+                pytest.fail(
+                    f"the hand ended first: landed {landed}, called {called}, call shot "
+                    f"{shot}, probe kept over {probe_views} views; {clicker.log}"
+                )
             if not shot and any(a["type"] == "call" for a in page["actions"]):
-                shoot(driver, tmp_path, "web-call")   # a call offered to us, before we answer
+                shoot(driver, tmp_path, "web-call")  # a call offered to us, before we answer
                 shot = True
             if any(t["discardable"] for t in page["rack"]) and not turns_checked:
                 # our turn: the cursor starts on the tile the page marks as the default
@@ -105,8 +113,9 @@ def test_discards_land_and_calls_are_laid_down_once(pat: Machine, tmp_path: Path
                     landed += 1
             called = max(called, sum(info["called"] for info in motion.values()))
             if probe is None:
-                probe = next((w.removeprefix("seat-") for w, i in motion.items()
-                              if i["discards"] >= 2), None)
+                probe = next(
+                    (w.removeprefix("seat-") for w, i in motion.items() if i["discards"] >= 2), None
+                )
                 if probe is not None:
                     assert driver.execute_script(PROBE, probe)
             elif motion[f"seat-{probe}"]["discards"]:
@@ -117,5 +126,7 @@ def test_discards_land_and_calls_are_laid_down_once(pat: Machine, tmp_path: Path
             time.sleep(0.15)
         assert not page_errors(driver), page_errors(driver)
     assert {p.name for p in tmp_path.glob("web-call-*.png")} == {
-        "web-call-1280x800.png", "web-call-800x600.png"}
+        "web-call-1280x800.png",
+        "web-call-800x600.png",
+    }
     print(f"landed {landed}, called {called}, moves {clicker.log}")

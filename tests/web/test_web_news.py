@@ -34,8 +34,9 @@ def _news(driver: Any) -> dict[str, Any]:
     return found
 
 
-def _until(driver: Any, clicker: Clicker, pat: Machine, test: Any, what: str,
-           timeout: float = 60.0) -> tuple[dict[str, Any], dict[str, Any]]:
+def _until(
+    driver: Any, clicker: Clicker, pat: Machine, test: Any, what: str, timeout: float = 60.0
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """Click what the page offers until ``test(page news, daemon view)`` holds."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -44,12 +45,15 @@ def _until(driver: Any, clicker: Clicker, pat: Machine, test: Any, what: str,
             return news, view
         clicker.step()
         time.sleep(0.1)
-    raise AssertionError(f"{what} never showed; news {_news(driver)}, view news "
-                         f"{pat.view().get('news')}\n{body_text(driver)[:3000]}")
+    raise AssertionError(
+        f"{what} never showed; news {_news(driver)}, view news "
+        f"{pat.view().get('news')}\n{body_text(driver)[:3000]}"
+    )
 
 
 def test_the_page_tells_the_tiles_a_pass_brought_and_who_stopped_the_charleston(
-        pat: Machine) -> None:
+    pat: Machine,
+) -> None:
     seat = WebSeat(pat, "--rules american --hands 1")
     with chromium() as driver:
         driver.get(seat.url)
@@ -57,9 +61,12 @@ def test_the_page_tells_the_tiles_a_pass_brought_and_who_stopped_the_charleston(
 
         def received(news: dict[str, Any], view: dict[str, Any]) -> bool:
             # the page shows what the daemon's view says now (both read at once)
-            return (bool(view.get("received")) and news["news"] == view.get("news")
-                    and Counter(news["received"]) == Counter(view["received"])
-                    and any(n.startswith("Received") for n in news["news"]))
+            return (
+                bool(view.get("received"))
+                and news["news"] == view.get("news")
+                and Counter(news["received"]) == Counter(view["received"])
+                and any(n.startswith("Received") for n in news["news"])
+            )
 
         news, view = _until(driver, clicker, pat, received, "the tiles of the first pass")
         assert clicker.charleston >= 1, clicker.log
@@ -67,7 +74,8 @@ def test_the_page_tells_the_tiles_a_pass_brought_and_who_stopped_the_charleston(
         line = next(n for n in news["news"] if n.startswith("Received"))
         assert line in view["news"], (line, view["news"])
         assert " from " in line and line.endswith(
-            ("(first right)", "(first across)", "(first left)")), line
+            ("(first right)", "(first across)", "(first left)")
+        ), line
         # the tiles received are marked in the rack: the view's, one mark each
         assert Counter(news["received"]) == Counter(view["received"]), (news, view)
         assert len(news["received"]) == 3, news
@@ -75,7 +83,8 @@ def test_the_page_tells_the_tiles_a_pass_brought_and_who_stopped_the_charleston(
         def voted(news: dict[str, Any], view: dict[str, Any]) -> bool:
             return news["news"] == view.get("news") and any(
                 n.startswith(("The Charleston stopped", "No one voted to stop"))
-                for n in news["news"])
+                for n in news["news"]
+            )
 
         news, view = _until(driver, clicker, pat, voted, "the stop vote's outcome")
         told = next(n for n in news["news"] if n.startswith(("The Charleston", "No one")))

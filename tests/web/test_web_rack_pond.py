@@ -42,7 +42,7 @@ pytestmark = [
 ]
 
 OVER = ("hand_over", "match_over")
-MCR_DEAL = "live-wins-1"   # a fixed deal (testkit.machines.fixed_deal): see the test
+MCR_DEAL = "live-wins-1"  # a fixed deal (testkit.machines.fixed_deal): see the test
 
 RACK = """
 const tiles = [...document.querySelectorAll('#rack .rack-tile')];
@@ -90,15 +90,17 @@ def _check_drawn_apart(driver: Any, view: dict[str, Any]) -> bool:
     assert tiles[-1]["drawn"] and tiles[-1]["code"] == view["drawn"], tiles
     assert not any(t["drawn"] for t in tiles[:-1]), tiles
     gaps = [b["left"] - a["right"] for a, b in itertools.pairwise(tiles)]
-    assert gaps[-1] > max(gaps[:-1]) + 10, gaps   # a clear space before it
+    assert gaps[-1] > max(gaps[:-1]) + 10, gaps  # a clear space before it
     return True
 
 
 def live_wins_text(wins: dict[str, Any]) -> str:
     """What a frontend says of the view's ``live_wins``: "5 live tiles win for you: 6p 9p"."""
     left = int(wins["left"])
-    return (f"{left} live tile{'' if left == 1 else 's'} win{'s' if left == 1 else ''} for "
-            f"you: {' '.join(wins['tiles'])}")
+    return (
+        f"{left} live tile{'' if left == 1 else 's'} win{'s' if left == 1 else ''} for "
+        f"you: {' '.join(wins['tiles'])}"
+    )
 
 
 def _check_live_wins(driver: Any, pat: Machine, view: dict[str, Any]) -> int:
@@ -113,7 +115,7 @@ def _check_live_wins(driver: Any, pat: Machine, view: dict[str, Any]) -> int:
         if live_wins_text(wins) in title:
             return 1
         if pat.view().get("live_wins") != wins or read_page(driver)["screen"] != "table":
-            return 0   # the table moved on meanwhile
+            return 0  # the table moved on meanwhile
         assert time.monotonic() < end, (wins, title)
         time.sleep(0.1)
 
@@ -126,8 +128,11 @@ def _title_in_background(driver: Any) -> str:
     try:
         time.sleep(0.5)
         targets = driver.execute_cdp_cmd("Target.getTargets", {})["targetInfos"]
-        titles = [t["title"] for t in targets if t["type"] == "page" and "/" in t["url"]
-                  and t["url"].startswith("http")]
+        titles = [
+            t["title"]
+            for t in targets
+            if t["type"] == "page" and "/" in t["url"] and t["url"].startswith("http")
+        ]
         return " | ".join(titles)
     finally:
         driver.close()
@@ -152,7 +157,7 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
     with chromium() as driver:
         driver.get(seat.url)
         wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
-        assert _script(driver, SOUND)["setting"] == "on"   # sounds on by default
+        assert _script(driver, SOUND)["setting"] == "on"  # sounds on by default
         clicker = Clicker(driver)
         drawn_checked = 0
         live_seen = 0
@@ -160,12 +165,19 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
         titled = ""
         end = time.monotonic() + 240
         while not (drawn_checked >= 2 and pond_checked and titled):
-            assert time.monotonic() < end, (drawn_checked, pond_checked, titled,
-                                            clicker.log[-8:], body_text(driver)[:2000])
+            assert time.monotonic() < end, (
+                drawn_checked,
+                pond_checked,
+                titled,
+                clicker.log[-8:],
+                body_text(driver)[:2000],
+            )
             view = pat.view()
             if view.get("phase") == "match_over":
-                pytest.fail(f"three hands ended first: drawn {drawn_checked}, pond "
-                            f"{pond_checked}, title {titled!r}")
+                pytest.fail(
+                    f"three hands ended first: drawn {drawn_checked}, pond "
+                    f"{pond_checked}, title {titled!r}"
+                )
             if view.get("phase") == "hand_over":
                 _next_hand(driver)
                 time.sleep(0.3)
@@ -176,7 +188,7 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
                     titled = _title_in_background(driver)
                     assert "Your turn - fourwinds" in titled, titled
                     wait_for(driver, lambda p: True, 1, "the page")
-                    assert _script(driver, SOUND)["title"] == "fourwinds"   # in front again
+                    assert _script(driver, SOUND)["title"] == "fourwinds"  # in front again
                 if _check_drawn_apart(driver, view):
                     drawn_checked += 1
                     sound = _script(driver, SOUND)
@@ -218,8 +230,10 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
             clicker.step()
             time.sleep(0.1)
         assert _script(driver, SOUND)["sounds"] == 0, _script(driver, SOUND)
-        print(f"drawn checked {drawn_checked}, sounds {played}, turns silent {turns}, "
-              f"title {titled!r}, live wins seen {live_seen}")
+        print(
+            f"drawn checked {drawn_checked}, sounds {played}, turns silent {turns}, "
+            f"title {titled!r}, live wins seen {live_seen}"
+        )
         assert not page_errors(driver), page_errors(driver)
 
 
@@ -238,8 +252,11 @@ def test_the_page_counts_the_live_tiles_that_win(pat: Machine, rules: str) -> No
     # several does: the test once played 8 hands without one); --no-auto-pass: every discard
     # waits for our pass, so the ready view (13 tiles, the others' turns) stays until we answer
     mcr = rules == "mcr"
-    seat = WebSeat(pat, f"--rules {rules} --hands 4" + (" --no-auto-pass" if mcr else ""),
-                   deal=MCR_DEAL if mcr else None)
+    seat = WebSeat(
+        pat,
+        f"--rules {rules} --hands 4" + (" --no-auto-pass" if mcr else ""),
+        deal=MCR_DEAL if mcr else None,
+    )
     with chromium() as driver:
         driver.get(seat.url)
         wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
@@ -247,16 +264,18 @@ def test_the_page_counts_the_live_tiles_that_win(pat: Machine, rules: str) -> No
         end = time.monotonic() + 240
         shown = ""
         while not shown:
-            assert time.monotonic() < end, (f"never shown; moves {clicker.log[-6:]}\n"
-                                            f"{body_text(driver)[:2000]}")
+            assert time.monotonic() < end, (
+                f"never shown; moves {clicker.log[-6:]}\n{body_text(driver)[:2000]}"
+            )
             page = read_page(driver)
             if page["screen"] == "result":
                 nxt = [a for a in page["actions"] if a["type"] == "next"]
                 if nxt:
                     # (redrawn under the click: look again)
                     with contextlib.suppress(WebDriverException):
-                        driver.find_element("css selector",
-                                            f'button.action[data-id="{nxt[0]["id"]}"]').click()
+                        driver.find_element(
+                            "css selector", f'button.action[data-id="{nxt[0]["id"]}"]'
+                        ).click()
                 time.sleep(0.3)
                 continue
             view = pat.view()
@@ -272,7 +291,7 @@ def test_the_page_counts_the_live_tiles_that_win(pat: Machine, rules: str) -> No
                             shown = hints[0]
                             break
                         if hints[0] not in (pat.view().get("hints") or ()):
-                            break   # the table moved on meanwhile
+                            break  # the table moved on meanwhile
                         time.sleep(0.1)
                     else:
                         raise AssertionError((hints, _script(driver, HINTS)))

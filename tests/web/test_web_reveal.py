@@ -57,14 +57,14 @@ def test_the_pages_end_of_hand_shows_every_seats_tiles(pat: Machine, tmp_path: P
         assert shown is not None, f"no seat's tiles on the page: {result.get('hands_detail')}"
         assert shown == result["hands"], (shown, result["hands"])
         me = int(view["seat"])
-        winner = result.get("winner")   # the winner's as the result lays it out
+        winner = result.get("winner")  # the winner's as the result lays it out
         own = result["concealed"] if me == winner else view.get("hand") or ()
         assert shown[me] == list(own), (shown, own)
         players = view.get("players") or []
         for wind in range(4):
             if wind == winner:
                 assert shown[wind] == result["concealed"], (shown, result["concealed"])
-            elif wind != me:   # the others' tiles, which the table hid until now
+            elif wind != me:  # the others' tiles, which the table hid until now
                 assert len(shown[wind]) == players[wind]["concealed_count"] > 0, (wind, players)
         shoot(driver, tmp_path, "web-every-hand")
         assert not page_errors(driver), page_errors(driver)

@@ -62,8 +62,7 @@ def _address(machine: Machine, log: str, timeout: float = 30.0) -> str:
     raise AssertionError("`fourwinds web` printed no address")
 
 
-def test_the_seen_tables_name_their_host_by_player_name(
-        friends: tuple[Machine, Machine]) -> None:
+def test_the_seen_tables_name_their_host_by_player_name(friends: tuple[Machine, Machine]) -> None:
     ann, pat = friends
     port = free_port_pair()
     ann.start(f"fourwinds daemon --port {port} --interface 127.0.0.1 --no-mdns", "daemon.out")
@@ -74,8 +73,11 @@ def test_the_seen_tables_name_their_host_by_player_name(
     who = ann.run("fourwinds whoami")
     assert who.returncode == 0, who.stderr
     ann_fingerprint = who.stdout.splitlines()[0].strip()
-    pat.start(f"fourwinds daemon --port {free_port_pair()} --interface 127.0.0.1 --no-mdns "
-              f"--peer 127.0.0.1:{port}", "daemon.out")
+    pat.start(
+        f"fourwinds daemon --port {free_port_pair()} --interface 127.0.0.1 --no-mdns "
+        f"--peer 127.0.0.1:{port}",
+        "daemon.out",
+    )
     _until(lambda: _answers(pat), 30, "Pat's daemon")
     where = f"host Ann at 127.0.0.1:{port}"
 
@@ -88,8 +90,12 @@ def test_the_seen_tables_name_their_host_by_player_name(
     with chromium() as driver:
         driver.get(_address(pat, "web.out"))
         wait_for(driver, lambda p: p["screen"] == "lobby", 20, "the page's lobby")
-        wait_for(driver, lambda p: "kitchen" in body_text(driver), 20,
-                 "Ann's table among the tables seen nearby")
+        wait_for(
+            driver,
+            lambda p: "kitchen" in body_text(driver),
+            20,
+            "Ann's table among the tables seen nearby",
+        )
         text = body_text(driver)
         row = next((line for line in text.splitlines() if "kitchen" in line), "")
         assert where in row, f"the row does not name Ann: {row!r}\n{text}"

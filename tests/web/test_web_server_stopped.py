@@ -57,19 +57,25 @@ def test_a_page_whose_web_server_stopped_offers_nothing(pat: Machine, tmp_path: 
         driver.get(seat.url)
         wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack")
         play_hand(driver, Clicker(driver), pat)
-        wait_for(driver, lambda p: any(a["type"] == "next" for a in p["actions"])
-                 and "Next hand in" in body_text(driver), 20, "Next and its countdown")
-        os.killpg(seat.process.pid, signal.SIGINT)   # Ctrl-C in the terminal of `play --web`
+        wait_for(
+            driver,
+            lambda p: (
+                any(a["type"] == "next" for a in p["actions"])
+                and "Next hand in" in body_text(driver)
+            ),
+            20,
+            "Next and its countdown",
+        )
+        os.killpg(seat.process.pid, signal.SIGINT)  # Ctrl-C in the terminal of `play --web`
         seat.process.wait(15)
         end = time.monotonic() + 5
         while (problems := _dead(driver)) and time.monotonic() < end:
             time.sleep(0.2)
         assert not problems, "\n".join(problems) + "\n" + body_text(driver)[-2000:]
         shoot(driver, tmp_path, "web-server-stopped")
-        time.sleep(3.0)   # its reconnect attempts fail meanwhile: the page stays as it is
+        time.sleep(3.0)  # its reconnect attempts fail meanwhile: the page stays as it is
         assert not _dead(driver), "\n".join(_dead(driver)) + "\n" + body_text(driver)[-2000:]
-        driver.execute_script(
-            "document.querySelector('button.action[data-type=\"next\"]').click()")
+        driver.execute_script("document.querySelector('button.action[data-type=\"next\"]').click()")
         time.sleep(0.5)
         assert "sending" not in driver.find_element("id", "message").text
         assert pat.view().get("phase") == "hand_over", "our Next reached the daemon"

@@ -66,8 +66,9 @@ def shoot(driver: Any, folder: Path, name: str) -> list[Path]:
     return saved
 
 
-def play_hand(driver: Any, clicker: Clicker, pat: Machine,
-              on_step: Callable[[int], None] | None = None) -> dict[str, Any]:
+def play_hand(
+    driver: Any, clicker: Clicker, pat: Machine, on_step: Callable[[int], None] | None = None
+) -> dict[str, Any]:
     """Click until the page shows the end of the hand; the daemon's view then."""
     end = time.monotonic() + HAND_TIMEOUT
     steps = 0
@@ -82,12 +83,13 @@ def play_hand(driver: Any, clicker: Clicker, pat: Machine,
                 on_step(steps)
         time.sleep(0.05)
     else:
-        raise AssertionError(f"the hand did not end within {HAND_TIMEOUT:.0f} s; moves "
-                             f"{clicker.log[-10:]}\n{body_text(driver)[:3000]}")
+        raise AssertionError(
+            f"the hand did not end within {HAND_TIMEOUT:.0f} s; moves "
+            f"{clicker.log[-10:]}\n{body_text(driver)[:3000]}"
+        )
     view = pat.view()
     assert view.get("phase") in OVER, view.get("phase")
     return view
-
 
 
 def check_result_screen(driver: Any, view: dict[str, Any]) -> str:
@@ -98,24 +100,29 @@ def check_result_screen(driver: Any, view: dict[str, Any]) -> str:
     return text
 
 
-def test_a_whole_american_hand_with_the_charleston_by_clicks(pat: Machine,
-                                                             tmp_path: Path) -> None:
+def test_a_whole_american_hand_with_the_charleston_by_clicks(pat: Machine, tmp_path: Path) -> None:
     started = time.monotonic()
     seat = WebSeat(pat, "--rules american --hands 1")
     with chromium() as driver:
         driver.get(seat.url)
-        page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30,
-                        "our rack")
-        assert "token" not in driver.current_url   # the token became a cookie
+        page = wait_for(
+            driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 30, "our rack"
+        )
+        assert "token" not in driver.current_url  # the token became a cookie
         # the first Charleston pass: choose three, screenshot, pass
-        wait_for(driver, lambda p: any("(select 3)" in a["label"] for a in p["actions"]), 20,
-                 "the first Charleston pass")
+        wait_for(
+            driver,
+            lambda p: any("(select 3)" in a["label"] for a in p["actions"]),
+            20,
+            "the first Charleston pass",
+        )
         page = read_page(driver)
         picks = [t for t in page["rack"] if not t["dim"]][:3]
         for tile in picks:
             click_tile(driver, tile["index"])
-        wait_for(driver, lambda p: sum(t["selected"] for t in p["rack"]) == 3, 5,
-                 "three tiles selected")
+        wait_for(
+            driver, lambda p: sum(t["selected"] for t in p["rack"]) == 3, 5, "three tiles selected"
+        )
         assert "Charleston" in body_text(driver)
         shoot(driver, tmp_path, "web-charleston")
         clicker = Clicker(driver)
@@ -133,9 +140,10 @@ def test_a_whole_american_hand_with_the_charleston_by_clicks(pat: Machine,
                 shoot(driver, tmp_path, "web-table")
 
         view = play_hand(driver, clicker, pat, table_shot)
-        print(f"American hand over after {time.monotonic() - started:.1f} s, "
-              f"{len(clicker.log)} moves")
-        assert clicker.charleston >= 2, clicker.log   # our passes, chosen by clicks
+        print(
+            f"American hand over after {time.monotonic() - started:.1f} s, {len(clicker.log)} moves"
+        )
+        assert clicker.charleston >= 2, clicker.log  # our passes, chosen by clicks
         assert any(m.startswith("discard") for m in clicker.log), clicker.log
         check_result_screen(driver, view)
         shoot(driver, tmp_path, "web-hand-end")
@@ -152,8 +160,10 @@ def test_a_whole_american_hand_with_the_charleston_by_clicks(pat: Machine,
             assert entry["name"] in text and str(entry["score"]) in text, (entry, text)
         assert not page_errors(driver), page_errors(driver)
     assert {p.name for p in tmp_path.glob("*.png")} >= {
-        f"{name}-{w}x{h}.png" for name in ("web-charleston", "web-table", "web-hand-end")
-        for w, h in SIZES}
+        f"{name}-{w}x{h}.png"
+        for name in ("web-charleston", "web-table", "web-hand-end")
+        for w, h in SIZES
+    }
     print(f"done after {time.monotonic() - started:.1f} s")
 
 
@@ -194,11 +204,18 @@ def test_a_whole_mcr_hand_with_a_call_and_a_reload(pat: Machine, tmp_path: Path)
             if before.get("phase") in OVER:
                 return
             driver.refresh()
-            page = wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 15,
-                            "the table after a reload")
+            page = wait_for(
+                driver,
+                lambda p: p["screen"] == "table" and bool(p["rack"]),
+                15,
+                "the table after a reload",
+            )
             after = pat.view()
             assert (after.get("table"), after.get("seat"), after.get("hand_number")) == (
-                before.get("table"), before.get("seat"), before.get("hand_number"))
+                before.get("table"),
+                before.get("seat"),
+                before.get("hand_number"),
+            )
             # the page's rack against the daemon's hand, read again while the table moves
             # between the two reads (a tile drawn just after the page was read: CI)
             end = time.monotonic() + 5.0

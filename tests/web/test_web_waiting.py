@@ -59,7 +59,7 @@ def test_the_clock_says_whom_the_table_waits_for_not_time_0(pat: Machine) -> Non
             seen: list[int] = []
             end = time.monotonic() + 60
             while time.monotonic() < end and (not seen or seen[-1] < CALL_WINDOW + 5):
-                clicker.step()       # our own answers: then the table waits for the bots
+                clicker.step()  # our own answers: then the table waits for the bots
                 clock = str(driver.execute_script(CLOCK))
                 assert clock != "time 0 s", body_text(driver)[:2000]
                 found = WAITING.fullmatch(clock)
@@ -67,7 +67,9 @@ def test_the_clock_says_whom_the_table_waits_for_not_time_0(pat: Machine) -> Non
                     seen.append(int(found.group(1)))
                 time.sleep(0.3)
             assert seen and seen[-1] >= CALL_WINDOW + 5 and seen == sorted(seen), (
-                seen, body_text(driver)[:2000])
+                seen,
+                body_text(driver)[:2000],
+            )
             print(f"the clock's seconds: {seen[0]}..{seen[-1]} ({len(seen)} reads)")
         finally:
             for bot in bots:
@@ -76,7 +78,7 @@ def test_the_clock_says_whom_the_table_waits_for_not_time_0(pat: Machine) -> Non
 
 
 RECONNECTING = "Reconnecting: asking the other seats"
-SOLO_DAEMON = "fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns"   # as `play` runs it
+SOLO_DAEMON = "fourwinds daemon --port 0 --interface 127.0.0.1 --no-mdns"  # as `play` runs it
 
 
 def test_the_page_says_reconnecting_while_a_restarted_daemon_catches_up(pat: Machine) -> None:
@@ -91,22 +93,26 @@ def test_the_page_says_reconnecting_while_a_restarted_daemon_catches_up(pat: Mac
         bots = pat.bot_daemons()
         pid = pat.daemon_pid()
         assert len(bots) == 3 and pid is not None, (bots, pid)
-        os.kill(bots[0], signal.SIGSTOP)   # it cannot say what it holds of ours
+        os.kill(bots[0], signal.SIGSTOP)  # it cannot say what it holds of ours
         try:
             os.kill(pid, signal.SIGKILL)
             time.sleep(1.0)
             pat.start(SOLO_DAEMON, "daemon-again.out")
             # the page read (p) and the text read after it must both show it: the text
             # alone could be newer than a page read still showing the table before the kill
-            page = wait_for(driver, lambda p: p["screen"] == "waiting"
-                            and RECONNECTING in body_text(driver), 60,
-                            "the reconnecting screen")
+            page = wait_for(
+                driver,
+                lambda p: p["screen"] == "waiting" and RECONNECTING in body_text(driver),
+                60,
+                "the reconnecting screen",
+            )
             assert page["screen"] == "waiting" and not page["actions"], page
             assert driver.execute_script("return document.body.dataset.reconnecting;") == "yes"
             assert not driver.find_element("id", "table").is_displayed()
             assert "time " not in str(driver.execute_script(CLOCK)), body_text(driver)[:2000]
         finally:
             os.kill(bots[0], signal.SIGCONT)
-        wait_for(driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60,
-                 "the table again")
+        wait_for(
+            driver, lambda p: p["screen"] == "table" and bool(p["rack"]), 60, "the table again"
+        )
         assert driver.execute_script("return document.body.dataset.reconnecting;") != "yes"

@@ -36,14 +36,16 @@ Action = Mapping[str, Any]
 class Question(Enum):
     """The three requests that want a real answer."""
 
-    DRAWN = "drawn"        # our draw
-    DISCARD = "discard"    # another seat's discard
-    KONG = "kong"          # another seat's added kong
+    DRAWN = "drawn"  # our draw
+    DISCARD = "discard"  # another seat's discard
+    KONG = "kong"  # another seat's added kong
 
 
-_ANSWERS = {Question.DRAWN: ("PLAY", "GANG", "BUGANG", "HU"),
-            Question.DISCARD: ("PASS", "HU", "GANG", "PENG", "CHI"),
-            Question.KONG: ("PASS", "HU")}
+_ANSWERS = {
+    Question.DRAWN: ("PLAY", "GANG", "BUGANG", "HU"),
+    Question.DISCARD: ("PASS", "HU", "GANG", "PENG", "CHI"),
+    Question.KONG: ("PASS", "HU"),
+}
 _VERBS = frozenset({"PASS", "PLAY", "GANG", "BUGANG", "HU", "PENG", "CHI"})
 
 
@@ -91,10 +93,16 @@ def _illegal(problem: str) -> Verdict:
     return Verdict(fault=Fault.ILLEGAL, problem=problem)
 
 
-def _find(legal: Sequence[Action], kind: str, tiles: Sequence[str] | None = None
-          ) -> Action | None:
-    return next((a for a in legal if a.get("type") == kind
-                 and (tiles is None or list(a.get("tiles") or ()) == list(tiles))), None)
+def _find(legal: Sequence[Action], kind: str, tiles: Sequence[str] | None = None) -> Action | None:
+    return next(
+        (
+            a
+            for a in legal
+            if a.get("type") == kind
+            and (tiles is None or list(a.get("tiles") or ()) == list(tiles))
+        ),
+        None,
+    )
 
 
 def _found(action: Action | None, problem: str, then: str | None = None) -> Verdict:
@@ -110,8 +118,12 @@ def _simple(verb: str, tiles: Sequence[str], legal: Sequence[Action]) -> Verdict
     if wrong:
         return _illegal(f"{verb} {wrong}")
     kind = "pass" if verb == "PASS" else "mahjong"
-    return _found(_find(legal, kind), "the tiles do not win now (no Mahjong offered)"
-                  if verb == "HU" else "passing is not offered")
+    return _found(
+        _find(legal, kind),
+        "the tiles do not win now (no Mahjong offered)"
+        if verb == "HU"
+        else "passing is not offered",
+    )
 
 
 def _on_draw(verb: str, tiles: Sequence[str], legal: Sequence[Action]) -> Verdict:
@@ -128,8 +140,9 @@ def _on_draw(verb: str, tiles: Sequence[str], legal: Sequence[Action]) -> Verdic
     return _found(_find(legal, "kong", [tile]), f"cannot add {tile} to a pung now")
 
 
-def _claim(verb: str, tiles: Sequence[str], legal: Sequence[Action], hand: Sequence[str],
-           discard: str) -> Verdict:
+def _claim(
+    verb: str, tiles: Sequence[str], legal: Sequence[Action], hand: Sequence[str], discard: str
+) -> Verdict:
     if verb == "GANG":
         if tiles and tiles != [discard]:
             return _illegal(f"GANG on {discard} takes no other tile")

@@ -39,8 +39,11 @@ class ChineseStandardMahjong:
         words = request.split()
         if words[0] == "2":
             return True
-        return (words[0] == "3" and int(words[1]) != me
-                and words[2] in ("PLAY", "PENG", "CHI", "BUGANG"))
+        return (
+            words[0] == "3"
+            and int(words[1]) != me
+            and words[2] in ("PLAY", "PENG", "CHI", "BUGANG")
+        )
 
 
 GAME = ChineseStandardMahjong()

@@ -57,8 +57,9 @@ class Board:
 
     def discarded(self, seat: int) -> int:
         """How many tiles ``seat`` has discarded: its row and those claimed from it."""
-        return len(self.rows[seat]) + sum(1 for melds in self.melds for m in melds
-                                          if m.source == seat)
+        return len(self.rows[seat]) + sum(
+            1 for melds in self.melds for m in melds if m.source == seat
+        )
 
     def with_row(self, seat: int, row: tuple[str, ...]) -> Board:
         return replace(self, rows=_put(self.rows, seat, row))
@@ -71,7 +72,7 @@ class Board:
 
 
 def _put(items: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
-    return (*items[:index], value, *items[index + 1:])
+    return (*items[:index], value, *items[index + 1 :])
 
 
 EMPTY = Board(((),) * 4, ((),) * 4, ((),) * 4)
@@ -106,8 +107,11 @@ class Moment:
 
 def _meld(entry: Mapping[str, Any]) -> Meld:
     source = entry.get("from")
-    return Meld(str(entry.get("label") or ""), tuple(str(t) for t in entry.get("tiles") or ()),
-                None if source is None else int(source))
+    return Meld(
+        str(entry.get("label") or ""),
+        tuple(str(t) for t in entry.get("tiles") or ()),
+        None if source is None else int(source),
+    )
 
 
 def read_moment(event: Event) -> Moment | None:
@@ -116,42 +120,66 @@ def read_moment(event: Event) -> Moment | None:
     view = event.get("view") or {}
     seat, quan = view.get("seat"), view.get("prevalent_wind")
     players = view.get("players") or []
-    if (view.get("rules") != "mcr" or seat is None or quan is None or len(players) != 4
-            or view.get("phase") not in ("deal", "play", "claim", "hand_over", "match_over")):
+    if (
+        view.get("rules") != "mcr"
+        or seat is None
+        or quan is None
+        or len(players) != 4
+        or view.get("phase") not in ("deal", "play", "claim", "hand_over", "match_over")
+    ):
         return None
     board = Board(
         tuple(tuple(str(t) for t in p.get("discards") or ()) for p in players),
         tuple(tuple(_meld(m) for m in p.get("exposures") or ()) for p in players),
-        tuple(tuple(str(t) for t in p.get("flowers") or ()) for p in players))
+        tuple(tuple(str(t) for t in p.get("flowers") or ()) for p in players),
+    )
     last = view.get("last_discard")
     pending = None if not last else (int(last["seat"]), int(last["index"]), str(last["tile"]))
     robbed = None
     if view.get("phase") == "claim" and pending is None:
-        offer = next((a for a in event.get("legal_actions") or ()
-                      if a.get("type") == "mahjong" and a.get("tiles")), None)
+        offer = next(
+            (
+                a
+                for a in event.get("legal_actions") or ()
+                if a.get("type") == "mahjong" and a.get("tiles")
+            ),
+            None,
+        )
         robbed = None if offer is None else str(offer["tiles"][0])
     result = view.get("result")
     turn = view.get("turn")
-    moment = Moment(int(view.get("hand_number") or 0), int(seat), int(quan),
-                    str(view.get("phase")), None if turn is None else int(turn), board,
-                    tuple(str(t) for t in view.get("hand") or ()),
-                    None if view.get("drawn") is None else str(view["drawn"]), pending, robbed)
+    moment = Moment(
+        int(view.get("hand_number") or 0),
+        int(seat),
+        int(quan),
+        str(view.get("phase")),
+        None if turn is None else int(turn),
+        board,
+        tuple(str(t) for t in view.get("hand") or ()),
+        None if view.get("drawn") is None else str(view["drawn"]),
+        pending,
+        robbed,
+    )
     if result:
         winner, source = result.get("winner"), result.get("from_seat")
-        moment = replace(moment, over=True, winner=None if winner is None else int(winner),
-                         self_drawn=bool(result.get("self_drawn")),
-                         from_seat=None if source is None else int(source))
+        moment = replace(
+            moment,
+            over=True,
+            winner=None if winner is None else int(winner),
+            self_drawn=bool(result.get("self_drawn")),
+            from_seat=None if source is None else int(source),
+        )
     return moment
 
 
 class Step(Enum):
     """Where the hand's flow stands, after what the requests so far have told."""
 
-    DRAW = "draw"          # ``seat`` draws next (from the wall, or a replacement)
-    TURN = "turn"          # ``seat`` holds 14 tiles (drawn, or ``claim`` made) and acts
-    CLAIMS = "claims"      # ``seat`` discarded ``tile`` (``index`` in its row): claims open
-    ROB = "rob"            # ``seat`` adds ``tile`` to its pung: the others may rob it
-    OVER = "over"          # the hand is over (or we sat it out): nothing more is told
+    DRAW = "draw"  # ``seat`` draws next (from the wall, or a replacement)
+    TURN = "turn"  # ``seat`` holds 14 tiles (drawn, or ``claim`` made) and acts
+    CLAIMS = "claims"  # ``seat`` discarded ``tile`` (``index`` in its row): claims open
+    ROB = "rob"  # ``seat`` adds ``tile`` to its pung: the others may rob it
+    OVER = "over"  # the hand is over (or we sat it out): nothing more is told
 
 
 @dataclass(frozen=True)
@@ -160,7 +188,7 @@ class Flow:
     seat: int = 0
     tile: str = ""
     index: int = -1
-    claim: str = ""        # TURN after a claim: "PENG" or "CHI M", told with the discard
+    claim: str = ""  # TURN after a claim: "PENG" or "CHI M", told with the discard
 
 
 @dataclass(frozen=True)
@@ -175,7 +203,7 @@ class Story:
     flow: Flow
     requests: tuple[str, ...]
     sat_out: bool = False
-    held: tuple[str, ...] = ()   # our concealed tiles in the view before this one
+    held: tuple[str, ...] = ()  # our concealed tiles in the view before this one
 
     @property
     def last(self) -> str:
@@ -188,8 +216,7 @@ class Story:
     @property
     def discard_after_claim(self) -> bool:
         """Our turn after our claim (``PENG``, ``CHI``) was taken."""
-        return self.flow.step is Step.TURN and self.flow.seat == self.me and bool(
-            self.flow.claim)
+        return self.flow.step is Step.TURN and self.flow.seat == self.me and bool(self.flow.claim)
 
 
 def tell(story: Story | None, moment: Moment) -> Story | None:
@@ -209,8 +236,11 @@ def tell(story: Story | None, moment: Moment) -> Story | None:
 
 def _begin(m: Moment) -> Story | None:
     """Requests 0 and 1, once the flowers are laid out and play begins (East to play)."""
-    if (m.phase in ("deal", "hand_over", "match_over") or "?" in m.tiles
-            or any(is_flower(t) for t in m.tiles)):
+    if (
+        m.phase in ("deal", "hand_over", "match_over")
+        or "?" in m.tiles
+        or any(is_flower(t) for t in m.tiles)
+    ):
         return None
     b = m.board
     if b.discarded(m.me) > 0 or b.melds[m.me]:
@@ -219,17 +249,16 @@ def _begin(m: Moment) -> Story | None:
     if len(tiles) == 14:  # East's 14th tile (or ours, drawn already) is told as a draw
         tiles.remove(m.drawn if m.drawn in tiles else tiles[-1])
     flowers = [to_botzone(f) for row in b.flowers for f in row]
-    first = " ".join(["1", *(str(len(row)) for row in b.flowers),
-                      *(to_botzone(t) for t in tiles), *flowers])
+    first = " ".join(
+        ["1", *(str(len(row)) for row in b.flowers), *(to_botzone(t) for t in tiles), *flowers]
+    )
     told = replace(EMPTY, flowers=b.flowers)
-    return Story(m.hand, m.me, told, Flow(Step.DRAW, 0),
-                 (f"0 {seat_id(m.me)} {m.quan}", first))
+    return Story(m.hand, m.me, told, Flow(Step.DRAW, 0), (f"0 {seat_id(m.me)} {m.quan}", first))
 
 
 def _say(story: Story, request: str | None, flow: Flow, told: Board | None = None) -> Story:
     requests = story.requests if request is None else (*story.requests, request)
-    return replace(story, flow=flow, told=story.told if told is None else told,
-                   requests=requests)
+    return replace(story, flow=flow, told=story.told if told is None else told, requests=requests)
 
 
 def _next(story: Story, m: Moment) -> Story | None:
@@ -260,16 +289,24 @@ def _new_flower(story: Story, m: Moment, seat: int) -> Story | None:
     if len(shown) <= len(told):
         return None
     flower = shown[len(told)]
-    return _say(story, f"3 {seat} BUHUA {to_botzone(flower)}", story.flow,
-                story.told.with_flowers(seat, (*told, flower)))
+    return _say(
+        story,
+        f"3 {seat} BUHUA {to_botzone(flower)}",
+        story.flow,
+        story.told.with_flowers(seat, (*told, flower)),
+    )
 
 
 def _acted(story: Story, m: Moment, seat: int) -> bool:
     """Has ``seat`` done something since its draw: discarded, declared a kong, or the turn
     has moved on? (Its flowers, laid out before, are told before its draw.)"""
     told, shown = story.told, m.board
-    return (m.turn != seat or m.phase != "play" or shown.discarded(seat) > told.discarded(seat)
-            or shown.melds[seat] != told.melds[seat])
+    return (
+        m.turn != seat
+        or m.phase != "play"
+        or shown.discarded(seat) > told.discarded(seat)
+        or shown.melds[seat] != told.melds[seat]
+    )
 
 
 def _draw(story: Story, m: Moment) -> Story | None:
@@ -278,8 +315,13 @@ def _draw(story: Story, m: Moment) -> Story | None:
         return _over(story, m)
     if seat == story.me:
         drawn = m.drawn
-        if (m.turn == seat and m.phase == "play" and drawn is not None and drawn != "?"
-                and not is_flower(drawn)):
+        if (
+            m.turn == seat
+            and m.phase == "play"
+            and drawn is not None
+            and drawn != "?"
+            and not is_flower(drawn)
+        ):
             return _say(story, f"2 {to_botzone(drawn)}", Flow(Step.TURN, seat))
         return None
     if _acted(story, m, seat):
@@ -290,17 +332,26 @@ def _draw(story: Story, m: Moment) -> Story | None:
 def _turn(story: Story, m: Moment) -> Story | None:
     seat, told, shown = story.flow.seat, story.told, m.board
     for index, (was, now) in enumerate(zip(told.melds[seat], shown.melds[seat], strict=False)):
-        if was.kind == "pung" and now.kind == "kong":   # an added kong, nobody robbed it
+        if was.kind == "pung" and now.kind == "kong":  # an added kong, nobody robbed it
             melds = _put(told.melds[seat], index, now)
-            return _say(story, f"3 {seat} BUGANG {to_botzone(now.tiles[0])}",
-                        Flow(Step.DRAW, seat), told.with_melds(seat, melds))
+            return _say(
+                story,
+                f"3 {seat} BUGANG {to_botzone(now.tiles[0])}",
+                Flow(Step.DRAW, seat),
+                told.with_melds(seat, melds),
+            )
     if m.robbing and m.turn == seat and m.robbed is not None:
-        return _say(story, f"3 {seat} BUGANG {to_botzone(m.robbed)}",
-                    Flow(Step.ROB, seat, m.robbed))
-    new = shown.melds[seat][len(told.melds[seat]):]
-    if new and new[0].source is None:                  # a concealed kong
-        return _say(story, f"3 {seat} GANG", Flow(Step.DRAW, seat),
-                    told.with_melds(seat, (*told.melds[seat], new[0])))
+        return _say(
+            story, f"3 {seat} BUGANG {to_botzone(m.robbed)}", Flow(Step.ROB, seat, m.robbed)
+        )
+    new = shown.melds[seat][len(told.melds[seat]) :]
+    if new and new[0].source is None:  # a concealed kong
+        return _say(
+            story,
+            f"3 {seat} GANG",
+            Flow(Step.DRAW, seat),
+            told.with_melds(seat, (*told.melds[seat], new[0])),
+        )
     if shown.discarded(seat) > told.discarded(seat):
         return _discard(story, m)
     return _over(story, m)
@@ -313,14 +364,18 @@ def _discard(story: Story, m: Moment) -> Story | None:
     index = len(told.rows[seat])
     if len(shown.rows[seat]) > index:
         tile = shown.rows[seat][index]
-    else:   # claimed already (views were coalesced): the tile is in the claimer's meld
+    else:  # claimed already (views were coalesced): the tile is in the claimer's meld
         found = _claim_of(story, m, seat)
         if found is None:
             return None
         tile = _claimed_tile(story, m, found[1])
     said = f"{flow.claim} {to_botzone(tile)}" if flow.claim else f"PLAY {to_botzone(tile)}"
-    return _say(story, f"3 {seat} {said}", Flow(Step.CLAIMS, seat, tile, index),
-                told.with_row(seat, (*told.rows[seat], tile)))
+    return _say(
+        story,
+        f"3 {seat} {said}",
+        Flow(Step.CLAIMS, seat, tile, index),
+        told.with_row(seat, (*told.rows[seat], tile)),
+    )
 
 
 def _claimed_tile(story: Story, m: Moment, meld: Meld) -> str:
@@ -343,7 +398,7 @@ def _claim_of(story: Story, m: Moment, seat: int) -> tuple[int, Meld] | None:
     """The first meld not told yet that was made with a discard of ``seat``, and whose."""
     for step in (1, 2, 3):
         claimer = (seat + step) % 4
-        for meld in m.board.melds[claimer][len(story.told.melds[claimer]):]:
+        for meld in m.board.melds[claimer][len(story.told.melds[claimer]) :]:
             if meld.source == seat:
                 return claimer, meld
     return None
@@ -353,21 +408,22 @@ def _claims(story: Story, m: Moment) -> Story | None:
     flow, told = story.flow, story.told
     seat, tile, index = flow.seat, flow.tile, flow.index
     if m.pending == (seat, index, tile):
-        return None                                    # the claims are still open
+        return None  # the claims are still open
     if m.over and m.winner not in (None, seat) and not m.self_drawn:
-        return _over(story, m)                         # won on it
+        return _over(story, m)  # won on it
     row = m.board.rows[seat]
     still = len(row) > index and row[index] == tile
     found = _claim_of(story, m, seat)
     if found is not None and not still:
         claimer, meld = found
         told = told.with_row(seat, told.rows[seat][:-1]).with_melds(
-            claimer, (*told.melds[claimer], meld))
+            claimer, (*told.melds[claimer], meld)
+        )
         if meld.kind.endswith("kong"):
             return _say(story, f"3 {claimer} GANG", Flow(Step.DRAW, claimer), told)
         claim = "PENG" if meld.kind == "pung" else f"CHI {to_botzone(_middle(meld))}"
         return _say(story, None, Flow(Step.TURN, claimer, claim=claim), told)
-    if still:                                          # nobody claimed it: the next draws
+    if still:  # nobody claimed it: the next draws
         return _say(story, None, Flow(Step.DRAW, (seat + 1) % 4))
     return _over(story, m)
 
@@ -384,11 +440,10 @@ def _rank(code: str) -> tuple[str, str]:
 def _rob(story: Story, m: Moment) -> Story | None:
     seat, told = story.flow.seat, story.told
     if m.robbing and m.turn == seat:
-        return None                                    # the others still answer
+        return None  # the others still answer
     if m.over:
         return _over(story, m)
-    for index, (was, now) in enumerate(zip(told.melds[seat], m.board.melds[seat],
-                                           strict=False)):
+    for index, (was, now) in enumerate(zip(told.melds[seat], m.board.melds[seat], strict=False)):
         if was.kind == "pung" and now.kind == "kong":
             melds = _put(told.melds[seat], index, now)
             return _say(story, None, Flow(Step.DRAW, seat), told.with_melds(seat, melds))

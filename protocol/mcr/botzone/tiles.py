@@ -20,8 +20,15 @@ winds the same way, so the id is the wind. ``quan`` is the prevailing wind, 0-3,
 
 from __future__ import annotations
 
-__all__ = ["BOTZONE_TILES", "TileNameError", "from_botzone", "is_flower", "seat_id", "to_botzone",
-           "wind_of_id"]
+__all__ = [
+    "BOTZONE_TILES",
+    "TileNameError",
+    "from_botzone",
+    "is_flower",
+    "seat_id",
+    "to_botzone",
+    "wind_of_id",
+]
 
 
 class TileNameError(ValueError):
@@ -36,10 +43,20 @@ def _table() -> dict[str, str]:
             out[f"{rank}{suit}"] = f"{letter}{rank}"
     for wind in range(1, 5):
         out[f"{wind}z"] = f"F{wind}"
-    out.update({"7z": "J1", "6z": "J2", "5z": "J3"})            # red, green, white
+    out.update({"7z": "J1", "6z": "J2", "5z": "J3"})  # red, green, white
     # seasons spring..winter are H1-H4; plum, orchid, bamboo, chrysanthemum H5-H8
-    out.update({"5f": "H1", "6f": "H2", "7f": "H3", "8f": "H4",
-                "1f": "H5", "2f": "H6", "4f": "H7", "3f": "H8"})
+    out.update(
+        {
+            "5f": "H1",
+            "6f": "H2",
+            "7f": "H3",
+            "8f": "H4",
+            "1f": "H5",
+            "2f": "H6",
+            "4f": "H7",
+            "3f": "H8",
+        }
+    )
     return out
 
 

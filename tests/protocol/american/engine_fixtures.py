@@ -41,18 +41,26 @@ def wall_faces(hands: dict[Seat, str], draws: str = "") -> list[Kind]:
     return [f if f is not None else next(rest) for f in faces]
 
 
-def charleston_state(hands: dict[Seat, str] | None = None,
-                     options: TableOptions | None = None) -> AmericanState:
+def charleston_state(
+    hands: dict[Seat, str] | None = None, options: TableOptions | None = None
+) -> AmericanState:
     state, _ = new_hand(house_card(), wall_faces(hands or {}), DICE, options)
     return state
 
 
-def play_state(hands: dict[Seat, str], draws: str = "",
-               options: TableOptions | None = None) -> AmericanState:
+def play_state(
+    hands: dict[Seat, str], draws: str = "", options: TableOptions | None = None
+) -> AmericanState:
     """The hand just after the Charleston: East holds 14 and discards first."""
     state, _ = new_hand(house_card(), wall_faces(hands, draws), DICE, options)
-    return replace(state, step=CharlestonStep.PLAY, pending=(None, None, None, None),
-                   turn=Seat.EAST, stage=Stage.DISCARD, drew=True)
+    return replace(
+        state,
+        step=CharlestonStep.PLAY,
+        pending=(None, None, None, None),
+        turn=Seat.EAST,
+        stage=Stage.DISCARD,
+        drew=True,
+    )
 
 
 def slot_of(state: AmericanState, seat: Seat, kind: str | Kind, nth: int = 0) -> int:
@@ -67,14 +75,16 @@ def slots_of(state: AmericanState, seat: Seat, kind: str, count: int) -> tuple[i
     return tuple(slots[:count])
 
 
-def discard(state: AmericanState, seat: Seat, kind: str
-            ) -> tuple[AmericanState, list[AmericanEvent]]:
+def discard(
+    state: AmericanState, seat: Seat, kind: str
+) -> tuple[AmericanState, list[AmericanEvent]]:
     slot = slot_of(state, seat, kind)
     return apply(state, Discard(seat, slot, state.faces[slot]))
 
 
-def answer_rest(state: AmericanState, answers: dict[Seat, Action] | None = None
-                ) -> tuple[AmericanState, list[AmericanEvent]]:
+def answer_rest(
+    state: AmericanState, answers: dict[Seat, Action] | None = None
+) -> tuple[AmericanState, list[AmericanEvent]]:
     """Give the listed answers, then NoCall for every seat still to answer."""
     events: list[AmericanEvent] = []
     for action in (answers or {}).values():

@@ -54,9 +54,13 @@ def test_a4_bots_never_pass_jokers() -> None:
 
 
 def test_bots_play_under_every_table_option() -> None:
-    options = TableOptions(hot_wall=True, pooling=True, dead_player=DeadPlayer.SITS_OUT,
-                           exchange_from_own_exposure=False,
-                           declaration=DeclarationMode.TOURNAMENT)
+    options = TableOptions(
+        hot_wall=True,
+        pooling=True,
+        dead_player=DeadPlayer.SITS_OUT,
+        exchange_from_own_exposure=False,
+        declaration=DeclarationMode.TOURNAMENT,
+    )
     for seed in (1, 2):
         state = _hand(seed, options)
         assert state.result is not None and not any(state.dead)
@@ -64,6 +68,7 @@ def test_bots_play_under_every_table_option() -> None:
 
 def test_a4_bots_short_of_spare_tiles_pass_blind_on_the_first_left() -> None:
     from fourwinds.protocol.american.state import CharlestonStep
+
     # East holds 2468-1 complete but for one tile: only one spare tile to pass.
     state = charleston_state({E: "222m444m6666m888m1z"})
     state = replace(state, step=CharlestonStep.FIRST_LEFT)

@@ -46,9 +46,8 @@ def test_a_two_joker_pung_of_a_tile_no_near_line_uses_is_legal_but_not_offered()
 
 def test_a_call_that_fills_a_group_of_a_near_line_is_offered_naming_the_line() -> None:
     state = _after("6m")
-    offered = {o.call.faces: o.lines for o in call_offers(state, W,
-                                                          engine.legal_actions(state, W))}
-    assert offered[(Kind.M6, Kind.M6)] == ("2468-3",)            # pung 666m of 2468-3
+    offered = {o.call.faces: o.lines for o in call_offers(state, W, engine.legal_actions(state, W))}
+    assert offered[(Kind.M6, Kind.M6)] == ("2468-3",)  # pung 666m of 2468-3
     assert offered[(Kind.M6, Kind.M6, Kind.JOKER)] == ("2468-1",)  # kong 6666m of 2468-1
     # spending both jokers on the 6m group brings no line nearer than keeping them
     assert offered[(Kind.JOKER, Kind.JOKER)] == ()
@@ -79,18 +78,21 @@ def _facts(state: AmericanState, me: Seat, auto_pass: bool) -> SeatFacts:
 def test_the_call_prompt_says_which_card_lines_each_call_keeps_open() -> None:
     entries = [dict(o.entry) for o in RULES.offers(_facts(_after("6m"), W, auto_pass=True))]
     calls = [e for e in entries if e["type"] == "call"]
-    assert [e["label"] for e in calls] == ["Call pung 6m: keeps open 2468-3",
-                                           "Call kong 6m (1 joker): keeps open 2468-1"]
+    assert [e["label"] for e in calls] == [
+        "Call pung 6m: keeps open 2468-3",
+        "Call kong 6m (1 joker): keeps open 2468-1",
+    ]
     assert [e["lines"] for e in calls] == [["2468-3"], ["2468-1"]]
     only = [o.entry["type"] for o in RULES.offers(_facts(_after("5p"), W, auto_pass=True))]
     assert only == ["pass"]
 
 
-def test_without_auto_pass_every_legal_call_is_offered_and_says_it_brings_no_line_nearer(
-        ) -> None:
+def test_without_auto_pass_every_legal_call_is_offered_and_says_it_brings_no_line_nearer() -> None:
     entries = [dict(o.entry) for o in RULES.offers(_facts(_after("5p"), W, auto_pass=False))]
     assert [e["label"] for e in entries] == [
-        "Pass", "Call pung 5p (2 jokers): brings no card line nearer"]
+        "Pass",
+        "Call pung 5p (2 jokers): brings no card line nearer",
+    ]
     assert entries[1]["lines"] == []
 
 
@@ -106,8 +108,11 @@ def _prompts(seed: int) -> tuple[int, int]:
     rules = AmericanRules()
     old = new = 0
     while state.result is None:
-        if (state.step is CharlestonStep.PLAY and state.stage is Stage.CALLS
-                and state.pending[me] is None):
+        if (
+            state.step is CharlestonStep.PLAY
+            and state.stage is Stage.CALLS
+            and state.pending[me] is None
+        ):
             old += len(rules.legal_actions(state, me)) != 1
             new += len(rules.offered_actions(state, me)) != 1
         for seat in engine.seats_to_act(state):

@@ -11,8 +11,15 @@ from fourwinds.protocol.errors import CardError
 from fourwinds.protocol.notation import format_tiles
 
 
-def one_hand(pattern: str, *, category: str = "like", numbers: str = "-", xc: str = "X",
-             value: str = "25", hand_id: str = "h-1") -> str:
+def one_hand(
+    pattern: str,
+    *,
+    category: str = "like",
+    numbers: str = "-",
+    xc: str = "X",
+    value: str = "25",
+    hand_id: str = "h-1",
+) -> str:
     return f"card: test\n{hand_id} | {category} | {value} | {xc} | {numbers} | {pattern} | note\n"
 
 
@@ -24,11 +31,11 @@ def card_error(text: str) -> CardError:
 
 def variant_texts(pattern: str, **kw: str) -> set[str]:
     card = parse_card(one_hand(pattern, **kw))
-    return {" ".join(format_tiles(g.kinds) for g in v.groups) for v in hand_variants(
-        card.hands[0])}
+    return {" ".join(format_tiles(g.kinds) for g in v.groups) for v in hand_variants(card.hands[0])}
 
 
 # --- the house card -------------------------------------------------------------------------
+
 
 def test_house_card_has_at_least_50_hands_in_every_a6_category() -> None:
     card = house_card()
@@ -57,8 +64,7 @@ def test_house_card_ids_are_unique_and_found_by_hand() -> None:
 
 def test_house_card_year_hands_use_the_current_year() -> None:
     years = [hand for hand in house_card().hands if hand.category is Category.YEAR]
-    assert years and all("2026" in h.text or ("000" in h.text and "666" in h.text)
-                         for h in years)
+    assert years and all("2026" in h.text or ("000" in h.text and "666" in h.text) for h in years)
 
 
 def test_house_card_is_read_once() -> None:
@@ -75,6 +81,7 @@ def test_every_house_hand_has_a_concrete_variant_of_14_tiles() -> None:
 
 # --- reading the format ---------------------------------------------------------------------
 
+
 def test_card_fields_are_read() -> None:
     card = parse_card(
         "# a comment\ncard: My 2026 card\n\n"
@@ -83,8 +90,12 @@ def test_card_fields_are_read() -> None:
     assert isinstance(card, Card)
     assert card.name == "My 2026 card"
     hand = card.hands[0]
-    assert (hand.id, hand.category, hand.value, hand.concealed) == ("run-1", Category.CONSECUTIVE,
-                                                                    30, True)
+    assert (hand.id, hand.category, hand.value, hand.concealed) == (
+        "run-1",
+        Category.CONSECUTIVE,
+        30,
+        True,
+    )
     assert hand.numbers is NumberRule.ANY
     assert hand.text == "111a 2222a 333a 4444a"
     assert hand.note == "any 4 consecutive | note with |"
@@ -104,13 +115,14 @@ def test_card_without_a_name_is_named_after_its_source() -> None:
 
 def test_a6_white_dragon_is_zero_in_a_year_group() -> None:
     assert variant_texts("FFF 2026a 222b 2222c", category="year") >= {
-        "FFF 2m5z26m 222p 2222s", "FFF 2m5z26m 222s 2222p"}
+        "FFF 2m5z26m 222p 2222s",
+        "FFF 2m5z26m 222s 2222p",
+    }
 
 
 def test_a6_matching_dragons_pair_craks_red_bams_green_dots_white() -> None:
     texts = variant_texts("111a 222a 3333a DDDDa", category="run")
-    assert texts == {"111m 222m 3333m 7777z", "111p 222p 3333p 5555z",
-                     "111s 222s 3333s 6666z"}
+    assert texts == {"111m 222m 3333m 7777z", "111p 222p 3333p 5555z", "111s 222s 3333s 6666z"}
 
 
 def test_a6_opposite_dragons_are_the_dragons_of_other_suits() -> None:
@@ -128,7 +140,9 @@ def test_a6_three_colours_are_three_different_suits() -> None:
 
 def test_a6_fixed_suit_letters_pin_the_suit() -> None:
     assert variant_texts("FF 1111p 2222a 3333a", category="run") == {
-        "FF 1111p 2222m 3333m", "FF 1111p 2222s 3333s"}
+        "FF 1111p 2222m 3333m",
+        "FF 1111p 2222s 3333s",
+    }
 
 
 def test_a6_any_like_numbers_moves_every_number_together() -> None:
@@ -169,8 +183,9 @@ PATTERN_COLUMN = len("bad-3 | like | 25 | X | - | ") + 1
         ("FF DDD 2222a 3333b N", 3, "dragon D 'D' in 'DDD' needs a suit letter"),
     ],
 )
-def test_card_error_names_hand_line_column_and_reason(pattern: str, offset: int,
-                                                      reason: str) -> None:
+def test_card_error_names_hand_line_column_and_reason(
+    pattern: str, offset: int, reason: str
+) -> None:
     error = card_error(one_hand(pattern, hand_id="bad-3"))
     assert (error.hand, error.line, error.column) == ("bad-3", 2, PATTERN_COLUMN + offset)
     assert reason in error.reason
@@ -188,8 +203,10 @@ def test_card_error_names_hand_line_column_and_reason(pattern: str, offset: int,
 )
 def test_card_error_in_a_field(field: str, value: str, reason: str) -> None:
     fields = {"category": "run", "value": "25", "xc": "X", "numbers": "any"} | {field: value}
-    text = (f"run-9 | {fields['category']:<4} | {fields['value']:<4} | {fields['xc']} | "
-            f"{fields['numbers']:<3} | 111a 2222a 333a 4444a | note\n")
+    text = (
+        f"run-9 | {fields['category']:<4} | {fields['value']:<4} | {fields['xc']} | "
+        f"{fields['numbers']:<3} | 111a 2222a 333a 4444a | note\n"
+    )
     error = card_error(text)
     assert (error.hand, error.line, error.column) == ("run-9", 1, text.index(f" {value} ") + 2)
     assert reason in error.reason
@@ -224,7 +241,10 @@ def test_card_error_for_an_empty_card() -> None:
 
 def test_a6_any_wind_letters_are_different_winds_not_named_in_the_hand() -> None:
     assert variant_texts("XXXX YYY ZZZ NNNN", category="winds") == {
-        "1111z 222z 333z 4444z", "2222z 111z 333z 4444z", "3333z 111z 222z 4444z"}
+        "1111z 222z 333z 4444z",
+        "2222z 111z 333z 4444z",
+        "3333z 111z 222z 4444z",
+    }
 
 
 def test_exclamation_mark_forbids_jokers_in_a_group() -> None:
@@ -235,7 +255,8 @@ def test_exclamation_mark_forbids_jokers_in_a_group() -> None:
 
 
 def test_card_file_with_byte_order_mark_and_windows_line_ends_is_read() -> None:
-    card = parse_card("\ufeffcard: saved on windows\r\nw-1 | winds | 25 | X | - | "
-                      "NNNN EEE WWW SSSS | n\r\n")
+    card = parse_card(
+        "\ufeffcard: saved on windows\r\nw-1 | winds | 25 | X | - | NNNN EEE WWW SSSS | n\r\n"
+    )
     assert card.name == "saved on windows"
     assert card.hands[0].id == "w-1" and card.hands[0].note == "n"

@@ -27,8 +27,9 @@ VARIANTS = compiled(CARD).variants
 variant_indexes = st.integers(min_value=0, max_value=len(VARIANTS) - 1)
 
 
-def tiles_of(variant: Variant, rng: random.Random | None = None, joker_odds: float = 0.0
-             ) -> list[list[Kind]]:
+def tiles_of(
+    variant: Variant, rng: random.Random | None = None, joker_odds: float = 0.0
+) -> list[list[Kind]]:
     """Real tiles making the variant, group by group: a joker for each tile beyond a kind's
     copies, in a group that allows one (a line may ask five white dragons, the zeros of
     its years and a pung of them: the pung's jokers make up the fifth, whatever the order of
@@ -39,8 +40,9 @@ def tiles_of(variant: Variant, rng: random.Random | None = None, joker_odds: flo
     for group in variant.groups:
         tiles = []
         for kind in group.kinds:
-            joker = group.jokers and (short[kind] > 0
-                                      or (rng is not None and rng.random() < joker_odds))
+            joker = group.jokers and (
+                short[kind] > 0 or (rng is not None and rng.random() < joker_odds)
+            )
             if joker:
                 short[kind] -= 1
             tiles.append(Kind.JOKER if joker else kind)
@@ -55,7 +57,8 @@ def ids(card: Card, tiles: list[Kind], exposures: list[list[Kind]]) -> list[str]
 @settings(max_examples=300, deadline=None)
 @given(variant_indexes, st.randoms(use_true_random=False), st.booleans())
 def test_every_variation_of_every_house_line_is_matched_as_that_line(
-        index: int, rng: random.Random, jokers: bool) -> None:
+    index: int, rng: random.Random, jokers: bool
+) -> None:
     variant = VARIANTS[index]
     groups = tiles_of(variant, rng, 0.3 if jokers else 0.0)
     tiles = [k for group in groups for k in group]
@@ -71,11 +74,13 @@ def test_every_variation_of_every_house_line_is_matched_as_that_line(
 @settings(max_examples=200, deadline=None)
 @given(variant_indexes, st.randoms(use_true_random=False))
 def test_a_variation_with_a_group_exposed_is_matched_as_that_line(
-        index: int, rng: random.Random) -> None:
+    index: int, rng: random.Random
+) -> None:
     variant = VARIANTS[index]
     groups = tiles_of(variant, rng, 0.3)
-    exposable = [i for i, g in enumerate(variant.groups)
-                 if len(g.kinds) >= 3 and len(set(g.kinds)) == 1]
+    exposable = [
+        i for i, g in enumerate(variant.groups) if len(g.kinds) >= 3 and len(set(g.kinds)) == 1
+    ]
     if variant.hand.concealed or not exposable:
         return
     shown = rng.choice(exposable)
@@ -86,18 +91,21 @@ def test_a_variation_with_a_group_exposed_is_matched_as_that_line(
 def _cards(case: Any) -> tuple[Card, Card]:
     """The format 2 card of one line and the format 1 card of the lines it replaces."""
     line, format1, _ = case.values
-    return (parse_card(f"format: 2\nsection: S\n{line}\n"),
-            parse_card("\n".join(format1) + "\n"))
+    return (parse_card(f"format: 2\nsection: S\n{line}\n"), parse_card("\n".join(format1) + "\n"))
 
 
 EQUIVALENT_CARDS = [_cards(case) for case in EQUIVALENT]
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.integers(min_value=0, max_value=len(EQUIVALENT_CARDS) - 1),
-       st.randoms(use_true_random=False), st.integers(min_value=0, max_value=3))
+@given(
+    st.integers(min_value=0, max_value=len(EQUIVALENT_CARDS) - 1),
+    st.randoms(use_true_random=False),
+    st.integers(min_value=0, max_value=3),
+)
 def test_a_format2_line_matches_exactly_what_its_format1_lines_match(
-        case: int, rng: random.Random, changes: int) -> None:
+    case: int, rng: random.Random, changes: int
+) -> None:
     new, old = EQUIVALENT_CARDS[case]
     pool = list(compiled(new).variants) + list(compiled(old).variants)
     groups = tiles_of(rng.choice(pool), rng, 0.2)

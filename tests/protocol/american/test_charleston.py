@@ -34,15 +34,19 @@ def _plain(state: AmericanState, seat: Seat, count: int = 3) -> tuple[int, ...]:
 
 def _all_pass(state: AmericanState, blind: dict[Seat, int] | None = None) -> AmericanState:
     for seat in SEATS:
-        state, _ = apply(state, CharlestonPass(seat, _plain(state, seat),
-                                               (blind or {}).get(seat, 0)))
+        state, _ = apply(
+            state, CharlestonPass(seat, _plain(state, seat), (blind or {}).get(seat, 0))
+        )
     return state
 
 
 def test_a4_first_charleston_passes_right_then_across_then_left() -> None:
     state = charleston_state()
-    for step, direction in ((Step.FIRST_RIGHT, "right"), (Step.FIRST_ACROSS, "across"),
-                            (Step.FIRST_LEFT, "left")):
+    for step, direction in (
+        (Step.FIRST_RIGHT, "right"),
+        (Step.FIRST_ACROSS, "across"),
+        (Step.FIRST_LEFT, "left"),
+    ):
         assert state.step is step
         given = {seat: _plain(state, seat) for seat in SEATS}
         state = _all_pass(state)
@@ -79,8 +83,10 @@ def test_a4_jokers_are_never_passed() -> None:
     jokers = tuple(s for s in state.hands[E] if state.faces[s] == Kind.JOKER)
     with pytest.raises(IllegalAction, match="jokers are never passed"):
         apply(state, CharlestonPass(E, jokers))
-    assert all(Kind.JOKER not in [state.faces[s] for s in a.tiles]  # type: ignore[union-attr]
-               for a in legal_actions(state, E))
+    assert all(
+        Kind.JOKER not in [state.faces[s] for s in a.tiles]  # type: ignore[union-attr]
+        for a in legal_actions(state, E)
+    )
 
 
 def test_a4_one_stop_vote_skips_the_second_charleston() -> None:
@@ -94,8 +100,11 @@ def test_a4_without_a_stop_the_second_charleston_goes_left_across_right() -> Non
     state = _all_pass(_all_pass(_all_pass(charleston_state())))
     for seat in SEATS:
         state, _ = apply(state, StopVote(seat, False))
-    for step, direction in ((Step.SECOND_LEFT, "left"), (Step.SECOND_ACROSS, "across"),
-                            (Step.LAST_RIGHT, "right")):
+    for step, direction in (
+        (Step.SECOND_LEFT, "left"),
+        (Step.SECOND_ACROSS, "across"),
+        (Step.LAST_RIGHT, "right"),
+    ):
         assert state.step is step
         given = {seat: _plain(state, seat) for seat in SEATS}
         state = _all_pass(state)
@@ -128,8 +137,9 @@ def test_a4_blind_pass_passes_on_tiles_received_unseen() -> None:
 
 
 def test_a4_blind_passes_that_cannot_all_go_through_fall_back_to_the_named_tiles() -> None:
-    passes = {seat: CharlestonPass(seat, (10 * seat, 10 * seat + 1, 10 * seat + 2), 3)
-              for seat in SEATS}
+    passes = {
+        seat: CharlestonPass(seat, (10 * seat, 10 * seat + 1, 10 * seat + 2), 3) for seat in SEATS
+    }
     own, kept = blind_flow(passes, lambda s: s.left)
     for seat in SEATS:
         assert len(kept[seat]) == len(own[seat])
@@ -143,8 +153,10 @@ def test_a4_blind_passes_that_cannot_all_go_through_fall_back_to_the_named_tiles
 @settings(max_examples=60)
 @given(st.lists(st.integers(0, 3), min_size=4, max_size=4))
 def test_a4_blind_flow_every_seat_keeps_as_many_as_it_gives(blinds: list[int]) -> None:
-    passes = {seat: CharlestonPass(seat, (10 * seat, 10 * seat + 1, 10 * seat + 2),
-                                   blinds[seat]) for seat in SEATS}
+    passes = {
+        seat: CharlestonPass(seat, (10 * seat, 10 * seat + 1, 10 * seat + 2), blinds[seat])
+        for seat in SEATS
+    }
     own, kept = blind_flow(passes, lambda s: s.right)
     given_all = sorted(x for v in own.values() for x in v)
     assert given_all == sorted(x for v in kept.values() for x in v)
@@ -153,8 +165,7 @@ def test_a4_blind_flow_every_seat_keeps_as_many_as_it_gives(blinds: list[int]) -
 
 
 def _to_courtesy() -> AmericanState:
-    state = _all_pass(_all_pass(_all_pass(charleston_state(
-        {E: "JJ 1m2m3m4m5m6m7m8m9m 1p2p3p"}))))
+    state = _all_pass(_all_pass(_all_pass(charleston_state({E: "JJ 1m2m3m4m5m6m7m8m9m 1p2p3p"}))))
     for seat in SEATS:
         state, _ = apply(state, StopVote(seat, True))
     return state
@@ -181,13 +192,21 @@ def test_a4_courtesy_pass_never_passes_jokers() -> None:
 
 
 @settings(max_examples=40)
-@given(st.permutations(list(SEATS)), st.permutations(list(SEATS)),
-       st.lists(st.integers(0, 3), min_size=4, max_size=4))
+@given(
+    st.permutations(list(SEATS)),
+    st.permutations(list(SEATS)),
+    st.lists(st.integers(0, 3), min_size=4, max_size=4),
+)
 def test_a4_the_order_passes_arrive_in_never_changes_the_result(
-        first: list[Seat], second: list[Seat], blinds: list[int]) -> None:
+    first: list[Seat], second: list[Seat], blinds: list[int]
+) -> None:
     base = _all_pass(_all_pass(charleston_state()))
-    passes = {seat: CharlestonPass(seat, tuple(combinations(_plain(base, seat, 6), 3))[
-        blinds[seat]], blinds[seat]) for seat in SEATS}
+    passes = {
+        seat: CharlestonPass(
+            seat, tuple(combinations(_plain(base, seat, 6), 3))[blinds[seat]], blinds[seat]
+        )
+        for seat in SEATS
+    }
     results = []
     for order in (first, second):
         state = base
@@ -198,8 +217,7 @@ def test_a4_the_order_passes_arrive_in_never_changes_the_result(
 
 
 def test_a4_pooling_option_puts_tiles_in_a_face_up_pool_and_takes_as_many_out() -> None:
-    state = _all_pass(_all_pass(_all_pass(charleston_state(options=TableOptions(
-        pooling=True)))))
+    state = _all_pass(_all_pass(_all_pass(charleston_state(options=TableOptions(pooling=True)))))
     assert state.step is Step.POOL
     given = {E: _plain(state, E, 3), S: _plain(state, S, 1), W: (), N: _plain(state, N, 2)}
     for seat in SEATS:
@@ -222,8 +240,13 @@ def test_a4_pooling_option_puts_tiles_in_a_face_up_pool_and_takes_as_many_out() 
 def test_a4_pooling_refuses_jokers_and_is_off_by_default() -> None:
     state = _all_pass(_all_pass(_all_pass(charleston_state())))
     assert state.step is Step.STOP_VOTE
-    state = _all_pass(_all_pass(_all_pass(charleston_state(
-        {E: "JJ 1m2m3m4m5m6m7m8m9m 1p2p3p"}, TableOptions(pooling=True)))))
+    state = _all_pass(
+        _all_pass(
+            _all_pass(
+                charleston_state({E: "JJ 1m2m3m4m5m6m7m8m9m 1p2p3p"}, TableOptions(pooling=True))
+            )
+        )
+    )
     jokers = tuple(s for s in state.hands[E] if state.faces[s] == Kind.JOKER)
     with pytest.raises(IllegalAction, match="jokers"):
         apply(state, PoolIn(E, jokers[:1], (Kind.JOKER,)))

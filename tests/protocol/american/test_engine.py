@@ -62,7 +62,7 @@ def test_view_hides_other_seats_concealed_tiles_and_the_wall() -> None:
         assert seen.faces[slot] == state.faces[slot]
     for seat in (E, W):
         assert all(seen.faces[s] == Kind.HIDDEN for s in state.hands[seat])
-    assert all(seen.faces[s] == Kind.HIDDEN for s in state.wall.live[state.wall.front:])
+    assert all(seen.faces[s] == Kind.HIDDEN for s in state.wall.live[state.wall.front :])
     assert seen.faces[state.discards[-1]] == Kind.S9
 
 
@@ -77,10 +77,11 @@ def test_an_illegal_action_leaves_the_state_unchanged() -> None:
     state = play_state({E: "9s 1p2p3p4p6p7p9p 1s2s3s4s 7z7z"})
     before = public_digest(state), state
     slot = state.hands[E][0]
-    for action in (Discard(S, state.hands[S][0], state.faces[state.hands[S][0]]),
-                   Discard(E, slot, Kind.JOKER if state.faces[slot] != Kind.JOKER
-                           else Kind.M1),
-                   Discard(E, state.hands[S][0], state.faces[state.hands[S][0]])):
+    for action in (
+        Discard(S, state.hands[S][0], state.faces[state.hands[S][0]]),
+        Discard(E, slot, Kind.JOKER if state.faces[slot] != Kind.JOKER else Kind.M1),
+        Discard(E, state.hands[S][0], state.faces[state.hands[S][0]]),
+    ):
         with pytest.raises(IllegalAction):
             apply(state, action)
         assert (public_digest(state), state) == before
@@ -134,7 +135,7 @@ def test_a_seat_engine_with_hidden_faces_follows_the_full_engine() -> None:
 def _check_invariants(state: AmericanState) -> None:
     held = [s for h in state.hands for s in h]
     exposed = [s for ex in state.exposures for e in ex for s in e.slots]
-    wall = list(state.wall.live[state.wall.front:])
+    wall = list(state.wall.live[state.wall.front :])
     everything = held + exposed + list(state.discards) + wall + list(state.pool)
     assert sorted(everything) == list(range(152))  # every tile exactly once
     for seat in SEATS:
@@ -144,28 +145,34 @@ def _check_invariants(state: AmericanState) -> None:
         elif state.result is None:
             holding = state.stage is not Stage.CALLS and seat == state.turn
             assert count == (14 if holding else 13)
-        assert all(state.faces[s] != Kind.JOKER or len(e.slots) >= 3
-                   for e in state.exposures[seat] for s in e.slots)
+        assert all(
+            state.faces[s] != Kind.JOKER or len(e.slots) >= 3
+            for e in state.exposures[seat]
+            for s in e.slots
+        )
     assert not any(state.dead) or state.options.declaration is DeclarationMode.TOURNAMENT
 
 
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10_000), st.booleans(), st.booleans(), st.booleans())
 def test_no_sequence_of_legal_actions_reaches_an_invalid_state(
-        seed: int, tournament: bool, pooling: bool, hot_wall: bool) -> None:
+    seed: int, tournament: bool, pooling: bool, hot_wall: bool
+) -> None:
     rng = random.Random(seed)
     mode = DeclarationMode.TOURNAMENT if tournament else DeclarationMode.FRIENDLY
     options = TableOptions(declaration=mode, pooling=pooling, hot_wall=hot_wall)
-    state, _ = new_hand(house_card(), _shuffled(seed), (rng.randint(1, 6), rng.randint(1, 6)),
-                        options)
+    state, _ = new_hand(
+        house_card(), _shuffled(seed), (rng.randint(1, 6), rng.randint(1, 6)), options
+    )
     for _ in range(600):
         if state.result is not None:
             break
         actions = [a for seat in SEATS for a in legal_actions(state, seat)]
         assert actions
         if tournament:  # mostly sensible moves, the occasional false declaration
-            quiet = [a for a in actions if type(a).__name__ not in ("DeclareMahjong",
-                                                                    "CallMahjong")]
+            quiet = [
+                a for a in actions if type(a).__name__ not in ("DeclareMahjong", "CallMahjong")
+            ]
             actions = quiet if quiet and rng.random() < 0.97 else actions
         state, _ = apply(state, rng.choice(actions))
         _check_invariants(state)
@@ -174,7 +181,8 @@ def test_no_sequence_of_legal_actions_reaches_an_invalid_state(
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 500), st.integers(1, 20), st.permutations([0, 1, 2, 3]))
 def test_a5_the_order_call_answers_arrive_in_never_changes_the_result(
-        seed: int, target: int, order: list[int]) -> None:
+    seed: int, target: int, order: list[int]
+) -> None:
     """Bots play to the ``target``-th discard; its answers, in any order, settle alike."""
     rng = random.Random(seed)
     card = house_card()
@@ -191,8 +199,7 @@ def test_a5_the_order_call_answers_arrive_in_never_changes_the_result(
         assert action is not None
         state, _ = apply(state, action)
     assume(state.result is None)
-    answers = [a for a in (bots[seat].act(state) for seat in seats_to_act(state))
-               if a is not None]
+    answers = [a for a in (bots[seat].act(state) for seat in seats_to_act(state)) if a is not None]
     finals = []
     for arrangement in (order, sorted(order)):
         final = state

@@ -49,9 +49,12 @@ def _west_exposed_east_winds(options: TableOptions | None = None) -> AmericanSta
     state = play_state({E: JUNK_EAST, W: "1z1z1z 9s9s 1m2m3m4m5m6m7m8m"}, options=options)
     winds = slots_of(state, W, "1z", 3)
     hand = tuple(s for s in state.hands[W] if s not in winds)
-    state = replace(state, hands=(*state.hands[:2], hand, state.hands[3]),
-                    exposures=((), (), (Exposure(Kind.EAST, winds),), ()),
-                    public=state.public | set(winds))
+    state = replace(
+        state,
+        hands=(*state.hands[:2], hand, state.hands[3]),
+        exposures=((), (), (Exposure(Kind.EAST, winds),), ()),
+        public=state.public | set(winds),
+    )
     state, _ = discard(state, E, "9s")
     return state
 
@@ -65,8 +68,9 @@ def test_a7_exposures_no_card_hand_can_use_are_refused_in_friendly_mode() -> Non
 
 def test_a7_exposures_no_card_hand_can_use_kill_the_hand_in_tournament_mode() -> None:
     state = _west_exposed_east_winds(TOURNAMENT)
-    state, events = answer_rest(state, {W: Call(W, slots_of(state, W, "9s", 2),
-                                                (Kind.S9, Kind.S9))})
+    state, events = answer_rest(
+        state, {W: Call(W, slots_of(state, W, "9s", 2), (Kind.S9, Kind.S9))}
+    )
     assert state.dead[W] and any(isinstance(e, SeatDead) and e.seat == W for e in events)
 
 

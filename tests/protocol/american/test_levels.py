@@ -58,8 +58,9 @@ def _play(seed: int, seat_levels: list[BotLevel]) -> list[Decision]:
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), seat_levels=st.lists(LEVELS, min_size=4, max_size=4))
-def test_every_level_plays_only_legal_actions_to_the_end(seed: int,
-                                                          seat_levels: list[BotLevel]) -> None:
+def test_every_level_plays_only_legal_actions_to_the_end(
+    seed: int, seat_levels: list[BotLevel]
+) -> None:
     _play(seed, seat_levels)
 
 
@@ -75,7 +76,7 @@ def test_no_level_reads_hidden_tiles(seed: int, level: BotLevel) -> None:
     shuffler = random.Random(seed)
     for state, seat, _, _ in _play(seed, [level] * 4)[::9]:
         if state.step is not CharlestonStep.PLAY:
-            continue   # others' Charleston passes name their slots: not permuted here
+            continue  # others' Charleston passes name their slots: not permuted here
         other = _permute_hidden(state, seat, shuffler)
         first = make_bot(seat, CARD, random.Random(3), level).act(state)
         again = make_bot(seat, CARD, random.Random(3), level).act(other)
@@ -108,8 +109,9 @@ def test_strong_holds_jokers_and_does_not_feed_an_exposure() -> None:
                 spots += 1
                 assert needs.get(action.face, 0.0) < FEED_SHARE, (seed, action)
                 normal = AmericanBot(seat, CARD, random.Random(0)).act(seen)
-                fed_by_normal += isinstance(normal, Discard) and needs.get(
-                    normal.face, 0.0) >= FEED_SHARE
+                fed_by_normal += (
+                    isinstance(normal, Discard) and needs.get(normal.face, 0.0) >= FEED_SHARE
+                )
     assert spots > 0 and fed_by_normal > 0
 
 
@@ -139,7 +141,7 @@ def test_keep_order_lets_go_first_what_no_other_near_line_wants() -> None:
     b1, b2, d3, w = int(Kind.S1), int(Kind.S2), int(Kind.P3), int(Kind.WEST)
     surplus = (b1, b2, d3, w, w)
     need = {w: 1}
-    near_line = (1.0, {b2: 2, w: 2})   # uses the B2 and the first spare West
+    near_line = (1.0, {b2: 2, w: 2})  # uses the B2 and the first spare West
     far_line = (0.25, {d3: 1})
     assert keep_order(surplus, need, [near_line, far_line]) == (b1, w, d3, b2, w)
     assert keep_order(surplus, need, []) == surplus
@@ -157,7 +159,7 @@ def test_strong_picks_the_equally_near_line_whose_missing_tiles_are_left() -> No
     assert AmericanBot(Seat.EAST, CARD, random.Random(0))._pick_near((scarce, plenty)) == scarce
     assert bot._pick_near((scarce, plenty)) == plenty
     bot._unseen = {Kind.S1: 4, Kind.P5: 1, Kind.P6: 1}
-    assert bot._pick_near((scarce, plenty)) == plenty   # kept: as near as the best
+    assert bot._pick_near((scarce, plenty)) == plenty  # kept: as near as the best
 
 
 def test_strong_exchanges_a_needed_tile_for_a_joker_where_a_joker_may_stand() -> None:

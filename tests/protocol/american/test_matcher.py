@@ -24,8 +24,9 @@ def t(text: str) -> list[Kind]:
     return parse_tiles(text)
 
 
-def matches(tiles: str, exposures: Sequence[str] = (), card: Card | None = None
-            ) -> tuple[HandMatch, ...]:
+def matches(
+    tiles: str, exposures: Sequence[str] = (), card: Card | None = None
+) -> tuple[HandMatch, ...]:
     return match_hand(card or house_card(), t(tiles), [t(e) for e in exposures])
 
 
@@ -38,6 +39,7 @@ def small_card(*lines: str) -> Card:
 
 
 # --- one real hand of every category ---------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     ("category", "hand_id", "tiles"),
@@ -54,8 +56,9 @@ def small_card(*lines: str) -> Card:
         (Category.SINGLES_PAIRS, "sp-1", "1z1z 2z2z 3z3z 4z4z 5z5z 6z6z 7z7z"),
     ],
 )
-def test_every_category_is_matched_by_a_real_hand(category: Category, hand_id: str,
-                                                  tiles: str) -> None:
+def test_every_category_is_matched_by_a_real_hand(
+    category: Category, hand_id: str, tiles: str
+) -> None:
     found = matches(tiles)
     assert hand_id in [m.hand.id for m in found]
     match = next(m for m in found if m.hand.id == hand_id)
@@ -76,7 +79,9 @@ def assert_assignment_holds(tiles: list[Kind], match: HandMatch) -> None:
 def test_assignment_lists_the_hands_groups_in_card_order() -> None:
     (match,) = [m for m in matches("FF 222m 5z5z5z 222p 666s") if m.hand.id == "year-2"]
     assert [format_tiles(g) for g in match.assignment] in (
-        ["FF", "222m", "555z", "222p", "666s"], ["FF", "222p", "555z", "222m", "666s"])
+        ["FF", "222m", "555z", "222p", "666s"],
+        ["FF", "222p", "555z", "222m", "666s"],
+    )
 
 
 def test_wrong_tile_count_makes_no_hand() -> None:
@@ -89,13 +94,16 @@ def test_tiles_that_are_not_american_make_no_hand() -> None:
 
 
 def test_best_match_first_by_value() -> None:
-    card = small_card("low | run | 25 | X | any | 111a 2222a 333a 4444a | n",
-                      "high | run | 40 | X | - | 111a 2222a 333a 4444a | n")
+    card = small_card(
+        "low | run | 25 | X | any | 111a 2222a 333a 4444a | n",
+        "high | run | 40 | X | - | 111a 2222a 333a 4444a | n",
+    )
     assert ids("111m 2222m 333m 4444m", card=card) == ["high", "low"]
     assert ids("222m 3333m 444m 5555m", card=card) == ["low"]
 
 
 # --- jokers (A2) -------------------------------------------------------------------------------
+
 
 def test_a2_joker_stands_in_a_pung_kong_or_quint() -> None:
     assert "2468-1" in ids("22J 444s 6666s 8888s".replace("22J", "22sJ"))
@@ -125,8 +133,9 @@ def test_a2_joker_never_in_a_flower_pair() -> None:
 
 def test_a2_singles_and_pairs_hands_use_no_jokers_even_in_a_pung() -> None:
     pattern = "111a 222a 333a NN EEE | n"
-    card = small_card(f"sp-x | sp | 50 | C | - | {pattern}",
-                      f"run-x | run | 25 | X | - | {pattern}")
+    card = small_card(
+        f"sp-x | sp | 50 | C | - | {pattern}", f"run-x | run | 25 | X | - | {pattern}"
+    )
     assert ids("111m 222m 333m 4z4z 1z1z1z", card=card) == ["sp-x", "run-x"]
     assert ids("111m 222m 33mJ 4z4z 1z1z1z", card=card) == ["run-x"]
 
@@ -152,6 +161,7 @@ def test_a2_sextet_needs_two_jokers() -> None:
 
 
 # --- colours and variables (A6) ----------------------------------------------------------------
+
 
 def test_a6_one_colour_is_one_suit() -> None:
     assert "run-1" in ids("111m 2222m 333m 4444m")
@@ -209,6 +219,7 @@ def test_a6_these_numbers_only() -> None:
 
 # --- exposures (A5) and concealed hands ------------------------------------------------------
 
+
 def test_a5_exposure_is_one_whole_group_of_the_hand() -> None:
     assert "2468-1" in ids("222m 444m 8888m", exposures=["6666m"])
     assert "2468-1" in ids("222m 444m 8888m", exposures=["66mJJ"])
@@ -241,6 +252,7 @@ def test_a7_exposures_no_hand_can_use_are_found() -> None:
 
 # --- jokerless (A7) ----------------------------------------------------------------------------
 
+
 def test_a7_jokerless_detected() -> None:
     (match,) = [m for m in matches("222s 444s 6666s 8888s") if m.hand.id == "2468-1"]
     assert match.jokerless
@@ -254,6 +266,7 @@ def test_a7_a_joker_in_an_exposure_is_not_jokerless() -> None:
 
 
 # --- nearest hands -------------------------------------------------------------------------------
+
 
 def test_nearest_complete_hand_is_at_distance_zero() -> None:
     near = nearest_hands(house_card(), t("222s 444s 6666s 8888s"), [], 3)
@@ -292,7 +305,8 @@ def test_nearest_returns_at_most_n_hands() -> None:
     assert len(nearest_hands(house_card(), t("123456789m1234p"), [], 4)) == 4
     assert nearest_hands(house_card(), t("123456789m1234p"), [], 0) == ()
     assert len(nearest_hands(house_card(), t("123456789m1234p"), [], 999)) == len(
-        house_card().hands)
+        house_card().hands
+    )
 
 
 def test_nearest_ties_go_to_the_higher_value() -> None:

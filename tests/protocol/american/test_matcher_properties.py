@@ -66,8 +66,9 @@ def test_a_variant_matches_its_hand_in_any_tile_order(index: int, rng: random.Ra
 
 @settings(max_examples=150, deadline=None)
 @given(variant_indexes, st.data())
-def test_a2_joker_replacing_a_tile_of_a_3_plus_group_keeps_the_match(index: int,
-                                                                     data: st.DataObject) -> None:
+def test_a2_joker_replacing_a_tile_of_a_3_plus_group_keeps_the_match(
+    index: int, data: st.DataObject
+) -> None:
     variant = VARIANTS[index]
     groups = [g for g in variant.groups if g.jokers]
     if not groups:
@@ -83,7 +84,8 @@ def test_a2_joker_replacing_a_tile_of_a_3_plus_group_keeps_the_match(index: int,
 @settings(max_examples=150, deadline=None)
 @given(variant_indexes, st.data())
 def test_a2_joker_replacing_a_tile_of_a_pair_or_single_breaks_the_hand(
-        index: int, data: st.DataObject) -> None:
+    index: int, data: st.DataObject
+) -> None:
     variant = VARIANTS[index]
     # a kind that is also in a group jokers may fill (2026's 0 beside a pung of White)
     # is no test: the joker then stands in that group
@@ -128,8 +130,9 @@ def test_nearest_one_tile_short_names_that_tile(index: int, data: st.DataObject)
 
 @settings(max_examples=60, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(min_value=13, max_value=14))
-def test_nearest_distances_agree_with_filling_slots_one_by_one(rng: random.Random,
-                                                               size: int) -> None:
+def test_nearest_distances_agree_with_filling_slots_one_by_one(
+    rng: random.Random, size: int
+) -> None:
     wall = list(AMERICAN_TILES)
     rng.shuffle(wall)
     tiles = wall[:size]
@@ -154,13 +157,15 @@ def test_adding_the_missing_tiles_completes_the_hand(rng: random.Random) -> None
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.one_of(variant_indexes.map(lambda i: tiles_of(VARIANTS[i])),
-                 st.randoms(use_true_random=False).map(
-                     lambda r: r.sample(list(AMERICAN_TILES), 14))))
+@given(
+    st.one_of(
+        variant_indexes.map(lambda i: tiles_of(VARIANTS[i])),
+        st.randoms(use_true_random=False).map(lambda r: r.sample(list(AMERICAN_TILES), 14)),
+    )
+)
 def test_match_hand_agrees_with_distance_zero(tiles: list[Kind]) -> None:
     matched = set(hand_ids(tiles))
-    zero = {n.hand.id for n in nearest_hands(CARD, tiles, [], len(CARD.hands))
-            if n.distance == 0}
+    zero = {n.hand.id for n in nearest_hands(CARD, tiles, [], len(CARD.hands)) if n.distance == 0}
     assert matched == zero
 
 
@@ -170,11 +175,12 @@ EXPOSURES = [["JJJ"], ["5p5pJ"], ["FFFF"], ["JJJJ", "1z1z1z"], ["3m3m3m", "6m6m6
 @settings(max_examples=40, deadline=None)
 @given(st.randoms(use_true_random=False), st.sampled_from(EXPOSURES))
 def test_nearest_with_exposures_same_with_and_without_packed_tables(
-        rng: random.Random, exposures: list[str]) -> None:
+    rng: random.Random, exposures: list[str]
+) -> None:
     laid = [parse_tiles(text) for text in exposures]
     wall = list(AMERICAN_TILES)
     rng.shuffle(wall)
-    tiles = wall[:13 - sum(len(group) for group in laid)]
+    tiles = wall[: 13 - sum(len(group) for group in laid)]
     original = matcher._PACK_FROM
     try:
         matcher._PACK_FROM = 0
@@ -184,26 +190,35 @@ def test_nearest_with_exposures_same_with_and_without_packed_tables(
     finally:
         matcher._PACK_FROM = original
     assert [(n.hand.id, n.distance, n.missing) for n in packed] == [
-        (n.hand.id, n.distance, n.missing) for n in looped]
+        (n.hand.id, n.distance, n.missing) for n in looped
+    ]
     assert all(not n.hand.concealed for n in packed)
 
 
 exposure_groups = st.lists(
-    st.tuples(st.sampled_from([k for k in AMERICAN_TILES if k is not Kind.JOKER]),
-              st.integers(min_value=3, max_value=5), st.integers(min_value=0, max_value=4)),
-    min_size=1, max_size=3)
+    st.tuples(
+        st.sampled_from([k for k in AMERICAN_TILES if k is not Kind.JOKER]),
+        st.integers(min_value=3, max_value=5),
+        st.integers(min_value=0, max_value=4),
+    ),
+    min_size=1,
+    max_size=3,
+)
 
 
 @given(exposure_groups)
 @settings(max_examples=150)
 def test_a7_the_quick_exposure_check_agrees_with_the_full_target_list(
-        groups: list[tuple[Kind, int, int]]) -> None:
+    groups: list[tuple[Kind, int, int]],
+) -> None:
     """``exposures_possible`` stops at the first hand that takes the exposures; it must say
     what building every target would say (RULES.md A7's dead-hand check)."""
     from fourwinds.protocol.american import targets
 
-    exposures = [[Kind.JOKER] * min(jokers, size - 1) + [kind] * (size - min(jokers, size - 1))
-                 for kind, size, jokers in groups]
+    exposures = [
+        [Kind.JOKER] * min(jokers, size - 1) + [kind] * (size - min(jokers, size - 1))
+        for kind, size, jokers in groups
+    ]
     key = targets.exposure_key(exposures)
     cc = compiled(CARD)
     cc.memo.table(targets._POSSIBLE).clear()

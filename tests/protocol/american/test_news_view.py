@@ -43,36 +43,50 @@ def _answers(state: AmericanState, answers: dict[Seat, Action]) -> AmericanState
 
 
 def test_a_pung_call_lost_to_a_kong_nearer_in_turn_says_who_took_it_and_why() -> None:
-    state = play_state({E: EAST_2468, S: "5pJJ 1s2s3s4s6s7s8s9s 1z2z",
-                        W: "5p5p 1s2s3s4s6s7s8s9s 5z6z7z"})
+    state = play_state(
+        {E: EAST_2468, S: "5pJJ 1s2s3s4s6s7s8s9s 1z2z", W: "5p5p 1s2s3s4s6s7s8s9s 5z6z7z"}
+    )
     state, _ = discard(state, E, "5p")
-    kong = Call(S, (slot_of(state, S, "5p"), *slots_of(state, S, "J", 2)),
-                (Kind.P5, Kind.JOKER, Kind.JOKER))
-    state = _answers(state, {S: kong, W: Call(W, slots_of(state, W, "5p", 2),
-                                              (Kind.P5, Kind.P5))})
+    kong = Call(
+        S, (slot_of(state, S, "5p"), *slots_of(state, S, "J", 2)), (Kind.P5, Kind.JOKER, Kind.JOKER)
+    )
+    state = _answers(state, {S: kong, W: Call(W, slots_of(state, W, "5p", 2), (Kind.P5, Kind.P5))})
     assert _table(state, W)["news"] == [
-        "Your pung call on 5p lost: South called kong (nearer in turn after East)"]
+        "Your pung call on 5p lost: South called kong (nearer in turn after East)"
+    ]
     assert _table(state, S)["news"] == []  # the winner is told by its new exposure
     assert _table(state, N)["news"] == []  # North did not call
 
 
 def test_an_exposure_call_lost_to_mahjong_says_mahjong_beats_an_exposure() -> None:
-    state = play_state({E: "8m 1p2p3p4p5p6p7p9p 1s2s3s4s5s",
-                        S: "JJ 3s6s7s8s9s 5z5z5z6z6z6z", N: "222m444m6666m888m"})
+    state = play_state(
+        {
+            E: "8m 1p2p3p4p5p6p7p9p 1s2s3s4s5s",
+            S: "JJ 3s6s7s8s9s 5z5z5z6z6z6z",
+            N: "222m444m6666m888m",
+        }
+    )
     state, _ = discard(state, E, "8m")
-    state = _answers(state, {S: Call(S, slots_of(state, S, "J", 2), (Kind.JOKER, Kind.JOKER)),
-                             N: CallMahjong(N)})
+    state = _answers(
+        state, {S: Call(S, slots_of(state, S, "J", 2), (Kind.JOKER, Kind.JOKER)), N: CallMahjong(N)}
+    )
     assert _table(state, S)["news"] == [
-        "Your pung call on 8m lost: North called Mahjong (Mahjong beats an exposure)"]
+        "Your pung call on 8m lost: North called Mahjong (Mahjong beats an exposure)"
+    ]
 
 
 def test_a_lost_call_is_told_for_a_round_of_discards_then_no_more() -> None:
-    state = play_state({E: EAST_2468, S: "5pJ 1s2s3s4s6s7s8s9s 1z2z3z",
-                        W: "5p5p 1s2s3s4s6s7s8s9s 5z6z7z"})
+    state = play_state(
+        {E: EAST_2468, S: "5pJ 1s2s3s4s6s7s8s9s 1z2z3z", W: "5p5p 1s2s3s4s6s7s8s9s 5z6z7z"}
+    )
     state, _ = discard(state, E, "5p")
-    state = _answers(state, {S: Call(S, (slot_of(state, S, "5p"), slot_of(state, S, "J")),
-                                     (Kind.P5, Kind.JOKER)),
-                             W: Call(W, slots_of(state, W, "5p", 2), (Kind.P5, Kind.P5))})
+    state = _answers(
+        state,
+        {
+            S: Call(S, (slot_of(state, S, "5p"), slot_of(state, S, "J")), (Kind.P5, Kind.JOKER)),
+            W: Call(W, slots_of(state, W, "5p", 2), (Kind.P5, Kind.P5)),
+        },
+    )
     told = []
     for _ in range(4):  # South discards, then West, North and East after their draws
         told.append(bool(_table(state, W)["news"]))
@@ -100,13 +114,15 @@ def test_the_tiles_a_charleston_pass_brought_us_are_news_and_marked_in_the_rack(
     codes = [str(c) for c in table["received"]]
     assert sorted(codes) == sorted(_code(k) for k in came)
     assert set(state.received[S]) == set(given)  # East passed right, to South
-    assert table["news"] == [f"Received {' '.join(_code(k) for k in state.kinds(given))} "
-                             "from East (first right)"]
+    assert table["news"] == [
+        f"Received {' '.join(_code(k) for k in state.kinds(given))} from East (first right)"
+    ]
     assert all(code in table["hand"] for code in codes)
 
 
 def _code(kind: Kind) -> str:
     from fourwinds.protocol.table.rule_view import code
+
     return code(kind)
 
 
@@ -115,7 +131,8 @@ def test_the_stop_vote_says_who_stopped_the_charleston() -> None:
     for _ in range(3):
         state = _pass_all(state)
     assert state.step is CharlestonStep.STOP_VOTE and _table(state, E)["news"][:1] != [
-        "The Charleston stopped"]
+        "The Charleston stopped"
+    ]
     for seat in SEATS:
         state, _ = apply(state, StopVote(seat, seat in (S, N)))
     assert state.step is CharlestonStep.COURTESY

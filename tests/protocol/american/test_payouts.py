@@ -41,8 +41,7 @@ def test_a7_self_drawn_mahjong_with_a_joker_everyone_pays_double() -> None:
 
 
 def test_a7_mahjong_on_a_discard_discarder_pays_double_others_single() -> None:
-    state = play_state({E: "8m 1p2p3p4p5p6p7p9p 1s2s3s4s5s",
-                        N: "222m444m666mJ888m"})
+    state = play_state({E: "8m 1p2p3p4p5p6p7p9p 1s2s3s4s5s", N: "222m444m666mJ888m"})
     state, _ = discard(state, E, "8m")
     state, _ = answer_rest(state, {N: CallMahjong(N)})
     state, _ = apply(state, DeclareMahjong(N, state.concealed_kinds(N)))

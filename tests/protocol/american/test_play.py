@@ -93,18 +93,22 @@ def test_a5_exposed_tiles_must_match_the_called_tile() -> None:
     state = play_state({E: EAST_2468, W: "5p6p 1s2s3s4s6s7s8s9s 1z2z3z"})
     state, _ = discard(state, E, "5p")
     with pytest.raises(IllegalAction, match="does not belong"):
-        apply(state, Call(W, (slot_of(state, W, "5p"), slot_of(state, W, "6p")),
-                          (Kind.P5, Kind.P6)))
+        apply(
+            state, Call(W, (slot_of(state, W, "5p"), slot_of(state, W, "6p")), (Kind.P5, Kind.P6))
+        )
 
 
 def test_a5_mahjong_beats_an_exposure_call_even_when_further_in_turn() -> None:
-    state = play_state({E: "8m 1p2p3p4p5p6p7p9p 1s2s3s4s5s",
-                        S: "JJ 3s6s7s8s9s 5z5z5z6z6z6z",
-                        N: "222m444m6666m888m"})
+    state = play_state(
+        {
+            E: "8m 1p2p3p4p5p6p7p9p 1s2s3s4s5s",
+            S: "JJ 3s6s7s8s9s 5z5z5z6z6z6z",
+            N: "222m444m6666m888m",
+        }
+    )
     state, _ = discard(state, E, "8m")
     jokers = slots_of(state, S, "J", 2)
-    state, _ = answer_rest(state, {S: Call(S, jokers, (Kind.JOKER, Kind.JOKER)),
-                                   N: CallMahjong(N)})
+    state, _ = answer_rest(state, {S: Call(S, jokers, (Kind.JOKER, Kind.JOKER)), N: CallMahjong(N)})
     assert state.stage is Stage.MAHJONG and state.turn == N
     state, _ = apply(state, DeclareMahjong(N, state.concealed_kinds(N)))
     assert state.result is not None and state.result.winner == N
@@ -112,17 +116,16 @@ def test_a5_mahjong_beats_an_exposure_call_even_when_further_in_turn() -> None:
 
 
 def test_a5_between_two_exposure_calls_the_nearest_in_turn_wins() -> None:
-    hands = {E: EAST_2468, S: "5pJ 1s2s3s4s6s7s8s9s 1z2z3z",
-             W: "5p5p 1s2s3s4s6s7s8s9s 5z6z7z"}
+    hands = {E: EAST_2468, S: "5pJ 1s2s3s4s6s7s8s9s 1z2z3z", W: "5p5p 1s2s3s4s6s7s8s9s 5z6z7z"}
     results = []
     for order in permutations((S, W, N)):
         state = play_state(hands)
         state, _ = discard(state, E, "5p")
         answers: dict[Kind | int, Action] = {
-            S: Call(S, (slot_of(state, S, "5p"), slot_of(state, S, "J")),
-                    (Kind.P5, Kind.JOKER)),
+            S: Call(S, (slot_of(state, S, "5p"), slot_of(state, S, "J")), (Kind.P5, Kind.JOKER)),
             W: Call(W, slots_of(state, W, "5p", 2), (Kind.P5, Kind.P5)),
-            N: NoCall(N)}
+            N: NoCall(N),
+        }
         for seat in order:
             state, _ = apply(state, answers[seat])
         assert state.turn == S and len(state.exposures[S]) == 1
@@ -141,8 +144,9 @@ def test_a5_concealed_hand_calls_only_for_mahjong() -> None:
     # Calling the North for a pung instead exposes it: no concealed hand is possible any more.
     state = play_state({E: "4z2z 1p2p3p4p5p6p7p9p 1s2s3s4s", W: waiting})
     state, _ = discard(state, E, "4z")
-    state, _ = answer_rest(state, {W: Call(W, slots_of(state, W, "4z", 2),
-                                           (Kind.NORTH, Kind.NORTH))})
+    state, _ = answer_rest(
+        state, {W: Call(W, slots_of(state, W, "4z", 2), (Kind.NORTH, Kind.NORTH))}
+    )
     near = nearest_hands(state.card, state.concealed_kinds(W), state.exposure_kinds(W), 80)
     assert near and not any(n.hand.concealed for n in near)
 
@@ -161,15 +165,17 @@ def test_a5_hot_wall_allows_only_mahjong_calls_in_the_last_wall() -> None:
     assert any(isinstance(a, Call) for a in legal_actions(cold, W))
 
 
-def _south_exposes_5p_kong_with_jokers(draws: str = "", options: TableOptions | None = None,
-                                       west: str = "5p5p 1s2s3s4s6s7s8s9s 5z6z7z"
-                                       ) -> AmericanState:
+def _south_exposes_5p_kong_with_jokers(
+    draws: str = "", options: TableOptions | None = None, west: str = "5p5p 1s2s3s4s6s7s8s9s 5z6z7z"
+) -> AmericanState:
     """East discards 5p; South calls it with 5p J J; South discards 1z; West draws."""
-    state = play_state({E: EAST_2468, S: "5pJJ 2s3s4s6s7s8s9s 1z2z3z", W: west},
-                       draws=draws, options=options)
+    state = play_state(
+        {E: EAST_2468, S: "5pJJ 2s3s4s6s7s8s9s 1z2z3z", W: west}, draws=draws, options=options
+    )
     state, _ = discard(state, E, "5p")
-    call = Call(S, (slot_of(state, S, "5p"), *slots_of(state, S, "J", 2)),
-                (Kind.P5, Kind.JOKER, Kind.JOKER))
+    call = Call(
+        S, (slot_of(state, S, "5p"), *slots_of(state, S, "J", 2)), (Kind.P5, Kind.JOKER, Kind.JOKER)
+    )
     state, _ = answer_rest(state, {S: call})
     state, _ = discard(state, S, "1z")
     state, _ = answer_rest(state)
@@ -195,8 +201,7 @@ def test_a2_joker_exchange_only_on_your_turn_and_only_for_the_tile_it_stands_for
     state = _south_exposes_5p_kong_with_jokers()
     joker = _exposed_jokers(state, S)[0]
     with pytest.raises(IllegalAction, match="your turn"):
-        apply(state, ExchangeJoker(N, state.hands[N][0], state.faces[state.hands[N][0]],
-                                   joker))
+        apply(state, ExchangeJoker(N, state.hands[N][0], state.faces[state.hands[N][0]], joker))
     with pytest.raises(IllegalAction, match="stands for"):
         apply(state, ExchangeJoker(W, slot_of(state, W, "1s"), Kind.S1, joker))
 
@@ -214,11 +219,14 @@ def test_a2_joker_exchange_from_own_exposure_is_a_table_option() -> None:
     draws = "1m 1m 1m 5p"
     for allowed in (True, False):
         state = _south_exposes_5p_kong_with_jokers(
-            draws, TableOptions(exchange_from_own_exposure=allowed),
-            west="5p 1s2s3s4s6s7s8s9s 5z6z7z4z")
+            draws,
+            TableOptions(exchange_from_own_exposure=allowed),
+            west="5p 1s2s3s4s6s7s8s9s 5z6z7z4z",
+        )
         for seat in (W, N, E):
-            state, _ = apply(state, Discard(seat, state.hands[seat][-1],
-                                            state.faces[state.hands[seat][-1]]))
+            state, _ = apply(
+                state, Discard(seat, state.hands[seat][-1], state.faces[state.hands[seat][-1]])
+            )
             state, _ = answer_rest(state)
         assert state.turn == S and state.faces[state.hands[S][-1]] == Kind.P5
         exchange = ExchangeJoker(S, state.hands[S][-1], Kind.P5, _exposed_jokers(state, S)[0])
@@ -251,6 +259,7 @@ def test_a5_only_the_most_recent_discard_may_be_called() -> None:
 
 def _last(state: AmericanState, seat: Kind | int) -> str:
     from fourwinds.protocol.notation import tile_code
+
     return tile_code(state.faces[state.hands[seat][-1]])
 
 
@@ -262,8 +271,11 @@ def test_a5_exposures_stay_as_laid_for_the_rest_of_the_hand() -> None:
         state, _ = discard(state, seat, _last(state, seat))
         state, _ = answer_rest(state)
         assert state.exposures[S] == laid
-    assert not any(isinstance(a, ExchangeJoker) and a.joker_slot not in _exposed_jokers(state, S)
-                   for seat in (E, S, W, N) for a in legal_actions(state, seat))
+    assert not any(
+        isinstance(a, ExchangeJoker) and a.joker_slot not in _exposed_jokers(state, S)
+        for seat in (E, S, W, N)
+        for a in legal_actions(state, seat)
+    )
 
 
 def test_a2_a_dead_hand_cannot_exchange_jokers() -> None:
@@ -279,6 +291,7 @@ def test_a7_east_may_declare_a_dealt_hand_as_self_drawn() -> None:
     from fourwinds.protocol.american.state import CharlestonStep
 
     from .engine_fixtures import charleston_state
+
     state = charleston_state({E: "222m444m6666m8888m"})
     state = replace(state, step=CharlestonStep.COURTESY)
     for seat in (E, S, W, N):

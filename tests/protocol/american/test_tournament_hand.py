@@ -17,12 +17,15 @@ from fourwinds.protocol.table.options import DeckKind, TableOptions
 def test_each_hand_is_read_by_place_with_the_engines_winner_value_and_discarder() -> None:
     seen = set()
     for n in range(3):
-        h = play_match("american", f"tournament hand {n}".encode(),
-                       options=TableOptions(deck=DeckKind.PRACTICE, hands=4, fixed_winds=True))
+        h = play_match(
+            "american",
+            f"tournament hand {n}".encode(),
+            options=TableOptions(deck=DeckKind.PRACTICE, hands=4, fixed_winds=True),
+        )
         s = h.sessions[0]
         assert len(s.finals) == len(s.outcomes) == 4
         for final, (hand_no, outcome, seating) in zip(s.finals, s.outcomes, strict=True):
-            assert seating[SEATS[0]] == hand_no % 4      # the deal moves round the table
+            assert seating[SEATS[0]] == hand_no % 4  # the deal moves round the table
             hand = tournament_hand(final, seating)
             result = final.result
             assert result is not None

@@ -36,8 +36,9 @@ def mac_verify(seat: Seat, data: bytes, signature: bytes) -> bool:
     return hmac.compare_digest(hmac.new(_MAC_KEYS[seat], data, "sha256").digest(), signature)
 
 
-_ED_KEYS = tuple(Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"ed %d" % s).digest())
-                 for s in SEATS)
+_ED_KEYS = tuple(
+    Ed25519PrivateKey.from_private_bytes(hashlib.sha256(b"ed %d" % s).digest()) for s in SEATS
+)
 _ED_PUBLIC = tuple(k.public_key() for k in _ED_KEYS)
 
 
@@ -58,13 +59,15 @@ def entropy(seat: Seat, run: int = 0, label: str = "") -> Entropy:
     return Entropy(hashlib.sha256(f"{label}/{run}/{int(seat)}".encode()).digest())
 
 
-def description(tile_set: TileSet = MCR_SET, size: int | None = None,
-                context: bytes = b"table/hand 1") -> DeckDescription:
+def description(
+    tile_set: TileSet = MCR_SET, size: int | None = None, context: bytes = b"table/hand 1"
+) -> DeckDescription:
     return DeckDescription(context, tile_set, size=size)
 
 
-def masked_decks(desc: DeckDescription, run: int = 0,
-                 real_signatures: bool = False) -> list[MaskedDeck]:
+def masked_decks(
+    desc: DeckDescription, run: int = 0, real_signatures: bool = False
+) -> list[MaskedDeck]:
     tiles = TileTable.build(desc)
     decks = []
     for seat in SEATS:
@@ -100,8 +103,9 @@ class TamperingDeck(MaskedDeck):
         super().__init__(ctx)
         self.edit = edit
 
-    def _tamper(self, step: tuple[WallState, tuple[Output, ...]]) -> tuple[
-            WallState, tuple[Output, ...]]:
+    def _tamper(
+        self, step: tuple[WallState, tuple[Output, ...]]
+    ) -> tuple[WallState, tuple[Output, ...]]:
         state, outputs = step
         changed: list[Output] = []
         for output in outputs:
@@ -129,15 +133,17 @@ class TamperingDeck(MaskedDeck):
     def deal(self, state: WallState, plan: WallPlan) -> tuple[WallState, tuple[Output, ...]]:
         return self._tamper(super().deal(state, plan))
 
-    def draw(self, state: WallState, slot: int,
-             drawer: Seat) -> tuple[WallState, tuple[Output, ...]]:
+    def draw(
+        self, state: WallState, slot: int, drawer: Seat
+    ) -> tuple[WallState, tuple[Output, ...]]:
         return self._tamper(super().draw(state, slot, drawer))
 
     def reveal(self, state: WallState, slot: int) -> tuple[WallState, tuple[Output, ...]]:
         return self._tamper(super().reveal(state, slot))
 
-    def transfer(self, state: WallState, slots: tuple[int, ...], receiver: Seat,
-                 via: Seat | None = None) -> tuple[WallState, tuple[Output, ...]]:
+    def transfer(
+        self, state: WallState, slots: tuple[int, ...], receiver: Seat, via: Seat | None = None
+    ) -> tuple[WallState, tuple[Output, ...]]:
         return self._tamper(super().transfer(state, slots, receiver, via))
 
     def audit(self, state: WallState) -> tuple[WallState, tuple[Output, ...]]:
@@ -150,20 +156,26 @@ def verifier_for(real: bool) -> Verifier:
 
 def drawing(slot: int, drawer: Seat) -> Command[S]:
     """The public step 'drawer draws slot', for ``Loopback.everyone``."""
+
     def command(deck: Deck[S], state: S) -> tuple[S, tuple[Output, ...]]:
         return deck.draw(state, slot, drawer)
+
     return command
 
 
 def revealing(slot: int) -> Command[S]:
     """The holder's command 'reveal slot' (a discard), for ``Loopback.command``."""
+
     def command(deck: Deck[S], state: S) -> tuple[S, tuple[Output, ...]]:
         return deck.reveal(state, slot)
+
     return command
 
 
 def passing(slots: tuple[int, ...], receiver: Seat, via: Seat | None = None) -> Command[S]:
     """The holder's command 'pass these positions to receiver' (Charleston, courtesy pass)."""
+
     def command(deck: Deck[S], state: S) -> tuple[S, tuple[Output, ...]]:
         return deck.transfer(state, slots, receiver, via)
+
     return command

@@ -77,12 +77,16 @@ def audit_blames(loop: Loopback[WallState]) -> set[Blame]:
 
 def edit_pass(seat: Seat, phase: Phase, change: Change) -> Edit:
     def edit(message: Message) -> Message | None:
-        if isinstance(message, Signed) and isinstance(message.body, WallPass) \
-                and message.body.phase is phase:
+        if (
+            isinstance(message, Signed)
+            and isinstance(message.body, WallPass)
+            and message.body.phase is phase
+        ):
             points = list(message.body.points)
             change(points)
             return sign(replace(message.body, points=tuple(points)), mac_signer(seat))
         return message
+
     return edit
 
 
@@ -106,11 +110,13 @@ def test_substituted_tile_in_a_shuffle_pass_is_blamed_at_the_audit(change: Chang
     loop.everyone(lambda deck, state: deck.draw(state, 0, Seat.WEST))
     blames = audit_blames(loop)
     assert {(b.seat, b.cheat, b.when) for b in blames} == {
-        (Seat.SOUTH, Cheat.SHUFFLE_TAMPERED, When.AT_AUDIT)}
+        (Seat.SOUTH, Cheat.SHUFFLE_TAMPERED, When.AT_AUDIT)
+    }
 
 
-def test_drawing_a_substituted_tile_raises_a_complaint_at_once_and_the_audit_names_the_cheat(
-) -> None:
+def test_drawing_a_substituted_tile_raises_a_complaint_at_once_and_the_audit_names_the_cheat() -> (
+    None
+):
     loop = table(Seat.SOUTH, edit_pass(Seat.SOUTH, Phase.SHUFFLE, fresh_point))
     deal_all(loop)
     suspects = [e for seat in SEATS for e in loop.events[seat] if isinstance(e, Suspect)]
@@ -152,18 +158,23 @@ BAD_KEY = group.scalar_from_int(12345)
 def wrong_keys(seat: Seat, slot: int, committed: bool) -> Edit:
     """Release a wrong key for ``slot``; ``committed``: the lock pass committed to it too
     (the cheater's pass is then wrong, which only the audit can show)."""
+
     def edit(message: Message) -> Message | None:
-        if committed and isinstance(message, Signed) and isinstance(message.body, WallPass) \
-                and message.body.phase is Phase.LOCK:
+        if (
+            committed
+            and isinstance(message, Signed)
+            and isinstance(message.body, WallPass)
+            and message.body.phase is Phase.LOCK
+        ):
             commitments = list(message.body.key_commitments)
             commitments[slot] = key_commitment(DESC.context, seat, slot, BAD_KEY)
             body = replace(message.body, key_commitments=tuple(commitments))
             return sign(body, mac_signer(seat))
         if not isinstance(message, KeyDelivery):
             return message
-        proofs = tuple(replace(p, key=BAD_KEY) if p.slot == slot else p
-                       for p in message.proofs)
+        proofs = tuple(replace(p, key=BAD_KEY) if p.slot == slot else p for p in message.proofs)
         return replace(message, proofs=proofs)
+
     return edit
 
 
@@ -174,22 +185,25 @@ def test_wrong_key_that_contradicts_its_lock_pass_commitment_is_caught_at_once()
     assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.EAST, Cheat.WRONG_KEY)
 
 
-def test_wrong_key_with_a_matching_commitment_is_detected_at_once_and_blamed_at_the_audit(
-) -> None:
+def test_wrong_key_with_a_matching_commitment_is_detected_at_once_and_blamed_at_the_audit() -> None:
     loop = table(Seat.EAST, wrong_keys(Seat.EAST, 4, committed=True))
     loop.everyone(lambda deck, state: deck.draw(state, 4, Seat.NORTH))
     assert Suspect(Seat.NORTH, 4) in loop.events[Seat.NORTH]
     assert Suspect(Seat.NORTH, 4) in loop.events[Seat.SOUTH]
     blames = audit_blames(loop)
     assert (Seat.EAST, Cheat.WRONG_KEY, When.AT_AUDIT) in {
-        (b.seat, b.cheat, b.when) for b in blames}
+        (b.seat, b.cheat, b.when) for b in blames
+    }
     assert {b.seat for b in blames} == {Seat.EAST}
 
 
 def test_lock_pass_without_a_commitment_for_every_key_is_refused() -> None:
     def drop(message: Message) -> Message | None:
-        if isinstance(message, Signed) and isinstance(message.body, WallPass) \
-                and message.body.phase is Phase.LOCK:
+        if (
+            isinstance(message, Signed)
+            and isinstance(message.body, WallPass)
+            and message.body.phase is Phase.LOCK
+        ):
             body = replace(message.body, key_commitments=message.body.key_commitments[1:])
             return sign(body, mac_signer(Seat.SOUTH))
         return message
@@ -239,13 +253,17 @@ def test_withheld_key_is_blamed_on_the_seat_that_withholds_it() -> None:
 
 def test_withheld_audit_secrets_are_blamed() -> None:
     def drop(message: Message) -> Message | None:
-        return None if isinstance(message, Signed) and type(message.body).__name__ == \
-            "AuditReveal" else message
+        return (
+            None
+            if isinstance(message, Signed) and type(message.body).__name__ == "AuditReveal"
+            else message
+        )
 
     loop = table(Seat.WEST, drop)
     loop.everyone(lambda deck, state: deck.audit(state))
     assert [(b.seat, b.cheat) for b in withheld_audit(loop.states[Seat.EAST])] == [
-        (Seat.WEST, Cheat.WITHHELD)]
+        (Seat.WEST, Cheat.WITHHELD)
+    ]
 
 
 class Splitter(TamperingDeck):
@@ -253,14 +271,18 @@ class Splitter(TamperingDeck):
 
     copies: ClassVar[dict[Seat, Signed[WallPass]]] = {}
 
-    def _tamper(self, step: tuple[WallState, tuple[Output, ...]]) -> tuple[
-            WallState, tuple[Output, ...]]:
+    def _tamper(
+        self, step: tuple[WallState, tuple[Output, ...]]
+    ) -> tuple[WallState, tuple[Output, ...]]:
         state, outputs = step
         split: list[Output] = []
         for output in outputs:
             message = output.message if isinstance(output, Send) else None
-            if isinstance(message, Signed) and isinstance(message.body, WallPass) \
-                    and message.body.phase is Phase.SHUFFLE:
+            if (
+                isinstance(message, Signed)
+                and isinstance(message.body, WallPass)
+                and message.body.phase is Phase.SHUFFLE
+            ):
                 body = message.body
                 other = sign(replace(body, points=body.points[::-1]), mac_signer(Seat.SOUTH))
                 self.copies[Seat.WEST] = Signed(body, message.signature)
@@ -293,8 +315,7 @@ def test_a_second_different_pass_to_the_same_seat_is_an_equivocation_at_once() -
     other = sign(replace(held.body, points=held.body.points[::-1]), mac_signer(Seat.SOUTH))
     with pytest.raises(DeckCheat) as caught:
         loop.decks[Seat.NORTH].receive(loop.states[Seat.NORTH], other)
-    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.SOUTH,
-                                                                    Cheat.EQUIVOCATION)
+    assert (caught.value.blame.seat, caught.value.blame.cheat) == (Seat.SOUTH, Cheat.EQUIVOCATION)
 
 
 def test_false_complaint_is_blamed_on_the_complainer_at_the_audit() -> None:
@@ -318,8 +339,7 @@ def test_a_forged_key_in_a_reveal_is_blamed_on_the_presenter() -> None:
     message = out[0].message if isinstance(out[0], Send) else None
     assert isinstance(message, Signed) and isinstance(message.body, PublicReveal)
     proof = message.body.proofs[0]
-    body = replace(message.body, proofs=(replace(proof, key=BAD_KEY),
-                                         *message.body.proofs[1:]))
+    body = replace(message.body, proofs=(replace(proof, key=BAD_KEY), *message.body.proofs[1:]))
     forged = sign(body, mac_signer(Seat.WEST))
     with pytest.raises(DeckCheat) as caught:
         loop.decks[Seat.EAST].receive(loop.states[Seat.EAST], forged)
@@ -329,8 +349,9 @@ def test_a_forged_key_in_a_reveal_is_blamed_on_the_presenter() -> None:
 def test_rejected_messages_leave_the_state_unchanged() -> None:
     loop = table()
     state = loop.states[Seat.EAST]
-    bad = sign(PublicReveal(DESC.context, Seat.SOUTH, 3, Kind.RED, BAD_KEY, ()),
-               mac_signer(Seat.SOUTH))
+    bad = sign(
+        PublicReveal(DESC.context, Seat.SOUTH, 3, Kind.RED, BAD_KEY, ()), mac_signer(Seat.SOUTH)
+    )
     with pytest.raises(DeckCheat):
         loop.decks[Seat.EAST].receive(state, bad)
     assert loop.states[Seat.EAST] is state
@@ -350,20 +371,24 @@ def test_a_final_wall_split_between_seats_shows_at_the_first_key() -> None:
     class SplitWall(TamperingDeck):
         """North sends West a final wall with two positions swapped."""
 
-        def _tamper(self, step: tuple[WallState, tuple[Output, ...]]) -> tuple[
-                WallState, tuple[Output, ...]]:
+        def _tamper(
+            self, step: tuple[WallState, tuple[Output, ...]]
+        ) -> tuple[WallState, tuple[Output, ...]]:
             state, outputs = step
             changed: list[Output] = []
             for output in outputs:
                 message = output.message if isinstance(output, Send) else None
-                if isinstance(message, Signed) and isinstance(message.body, WallPass) \
-                        and message.body.phase is Phase.LOCK:
+                if (
+                    isinstance(message, Signed)
+                    and isinstance(message.body, WallPass)
+                    and message.body.phase is Phase.LOCK
+                ):
                     points = list(message.body.points)
                     points[0], points[1] = points[1], points[0]
-                    other = sign(replace(message.body, points=tuple(points)),
-                                 mac_signer(Seat.NORTH))
-                    changed += [Send((Seat.EAST, Seat.SOUTH), message),
-                                Send((Seat.WEST,), other)]
+                    other = sign(
+                        replace(message.body, points=tuple(points)), mac_signer(Seat.NORTH)
+                    )
+                    changed += [Send((Seat.EAST, Seat.SOUTH), message), Send((Seat.WEST,), other)]
                 else:
                     changed.append(output)
             return state, tuple(changed)
@@ -378,12 +403,18 @@ def test_a_final_wall_split_between_seats_shows_at_the_first_key() -> None:
 
 def test_a_withheld_pass_is_blamed_on_the_seat_whose_turn_it_is() -> None:
     def drop(message: Message) -> Message | None:
-        return None if isinstance(message, Signed) and isinstance(message.body, WallPass) \
-            and message.body.phase is Phase.LOCK else message
+        return (
+            None
+            if isinstance(message, Signed)
+            and isinstance(message.body, WallPass)
+            and message.body.phase is Phase.LOCK
+            else message
+        )
 
     loop = table(Seat.WEST, drop)
     assert [(b.seat, b.cheat) for b in withheld_pass(loop.states[Seat.EAST])] == [
-        (Seat.WEST, Cheat.WITHHELD)]
+        (Seat.WEST, Cheat.WITHHELD)
+    ]
     assert withheld_pass(table().states[Seat.EAST]) == ()
 
 
@@ -400,23 +431,31 @@ def test_keys_before_the_wall_is_built_are_refused() -> None:
 
 def test_the_deck_says_who_holds_the_hand_up_at_each_stage() -> None:
     def drop_lock(message: Message) -> Message | None:
-        return None if isinstance(message, Signed) and isinstance(message.body, WallPass) \
-            and message.body.phase is Phase.LOCK else message
+        return (
+            None
+            if isinstance(message, Signed)
+            and isinstance(message.body, WallPass)
+            and message.body.phase is Phase.LOCK
+            else message
+        )
 
     stuck = table(Seat.SOUTH, drop_lock)
     assert [b.seat for b in stuck.decks[Seat.EAST].withheld(stuck.states[Seat.EAST])] == [
-        Seat.SOUTH]
+        Seat.SOUTH
+    ]
 
     def drop_keys(message: Message) -> Message | None:
         return None if isinstance(message, KeyDelivery) else message
 
     loop = table(Seat.WEST, drop_keys)
     loop.everyone(drawing(3, Seat.EAST))
-    assert [b.seat for b in loop.decks[Seat.EAST].withheld(loop.states[Seat.EAST])] == [
-        Seat.WEST]
-    loop = table(Seat.NORTH, lambda m: None if isinstance(m, Signed) and isinstance(
-        m.body, AuditReveal) else m)
+    assert [b.seat for b in loop.decks[Seat.EAST].withheld(loop.states[Seat.EAST])] == [Seat.WEST]
+    loop = table(
+        Seat.NORTH,
+        lambda m: None if isinstance(m, Signed) and isinstance(m.body, AuditReveal) else m,
+    )
     loop.everyone(lambda deck, state: deck.audit(state))
     assert [b.seat for b in loop.decks[Seat.SOUTH].withheld(loop.states[Seat.SOUTH])] == [
-        Seat.NORTH]
+        Seat.NORTH
+    ]
     assert table().decks[Seat.EAST].withheld(table().states[Seat.EAST]) == ()

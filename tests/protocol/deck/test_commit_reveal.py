@@ -25,8 +25,9 @@ CONTEXT = b"table/dice hand 1"
 Edit = Callable[[Seat, Seat, Signed[Body]], Signed[Body] | None]
 
 
-def run_round(edit: Edit | None = None, run: int = 0) -> tuple[list[cr.DiceState],
-                                                                list[list[Output]]]:
+def run_round(
+    edit: Edit | None = None, run: int = 0
+) -> tuple[list[cr.DiceState], list[list[Output]]]:
     """Four seats run a round; ``edit(sender, target, message)`` may alter or drop a message."""
     states: list[cr.DiceState] = []
     events: list[list[Output]] = [[], [], [], []]
@@ -64,8 +65,10 @@ def test_four_seats_agree_on_one_seed() -> None:
 
 
 def test_echo_mismatch_is_detected_and_the_splitting_seat_blamed() -> None:
-    other_commit = sign(Commit(CONTEXT, Seat.WEST, cr.commitment(CONTEXT, Seat.WEST, b"n" * 32)),
-                        mac_signer(Seat.WEST))
+    other_commit = sign(
+        Commit(CONTEXT, Seat.WEST, cr.commitment(CONTEXT, Seat.WEST, b"n" * 32)),
+        mac_signer(Seat.WEST),
+    )
 
     def split(sender: Seat, target: Seat, message: Signed[Body]) -> Signed[Body] | None:
         if sender == Seat.WEST and target == Seat.NORTH and isinstance(message.body, Commit):
@@ -172,8 +175,9 @@ def test_b2_seat_winds_are_one_uniform_draw() -> None:
     draws = Counter(dice.seat_winds(n.to_bytes(32, "big")) for n in range(1200))
     assert all(sorted(w) == list(SEATS) for w in draws)
     expected = 1200 / 24
-    chi_square = sum((c - expected) ** 2 / expected for c in draws.values()) + (
-        24 - len(draws)) * expected
+    chi_square = (
+        sum((c - expected) ** 2 / expected for c in draws.values()) + (24 - len(draws)) * expected
+    )
     assert chi_square < 49.7  # 23 degrees of freedom, p = 0.001
 
 

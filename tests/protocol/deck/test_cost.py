@@ -34,7 +34,8 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 
 def test_two_multiplications_per_point_per_seat_then_one_per_opened_tile(
-        counted: list[int]) -> None:
+    counted: list[int],
+) -> None:
     loop = Loopback(masked_decks(description(size=SIZE), run=21))
     assert counted[0] == 4 * 2 * SIZE
     counted[0] = 0
@@ -52,4 +53,3 @@ def test_a_public_reveal_costs_one_multiplication_per_observer(counted: list[int
     counted[0] = 0
     loop.command(Seat.WEST, lambda deck, state: deck.reveal(state, 3))
     assert counted[0] == 3
-

@@ -42,8 +42,12 @@ def test_tile_points_are_libsodiums_montgomery_form_of_the_elligator_points() ->
     batch = group.tile_points(b"h", range(40))
     for tile, point in enumerate(batch):
         assert point == group.hash_to_point(b"h", tile)
-        seed = hashlib.sha256(b"".join(len(part).to_bytes(4, "big") + part for part in (
-            b"fourwinds/deck/tile-point/v1", b"h", tile.to_bytes(2, "big")))).digest()
+        seed = hashlib.sha256(
+            b"".join(
+                len(part).to_bytes(4, "big") + part
+                for part in (b"fourwinds/deck/tile-point/v1", b"h", tile.to_bytes(2, "big"))
+            )
+        ).digest()
         edwards = sodium.crypto_core_ed25519_from_uniform(seed)
         assert point == sodium.crypto_sign_ed25519_pk_to_curve25519(edwards)
 
@@ -85,8 +89,10 @@ def test_a_scalar_without_a_clamped_form_is_multiplied_by_halves() -> None:
     value = (2**254 + 8 * m) % group.L
     point = group.hash_to_point(b"h", 0)
     odd = group.scalar_from_int(value)
-    expected = group.mult(group.scalar_from_int(2),
-                          group.mult(group.scalar_from_int(value * pow(2, -1, group.L)), point))
+    expected = group.mult(
+        group.scalar_from_int(2),
+        group.mult(group.scalar_from_int(value * pow(2, -1, group.L)), point),
+    )
     assert group.mult(odd, point) == expected == group.mult_each(odd, [point])[0]
     # and it unmasks like any other: (1/value) * (value * P) == P
     inverse = group.scalar_invert(odd)
@@ -110,8 +116,10 @@ def test_masking_commutes_and_unmasks_with_the_inverse(a: int, b: int, tile: int
 def test_batch_invert_matches_single_inversions() -> None:
     scalars = [scalar(n) for n in range(20)]
     assert group.batch_invert(scalars) == [group.scalar_invert(s) for s in scalars]
-    assert all(sodium.crypto_core_ed25519_scalar_mul(s, group.scalar_invert(s))
-               == group.scalar_from_int(1) for s in scalars)
+    assert all(
+        sodium.crypto_core_ed25519_scalar_mul(s, group.scalar_invert(s)) == group.scalar_from_int(1)
+        for s in scalars
+    )
     assert group.batch_invert([]) == []
 
 
@@ -152,20 +160,26 @@ def test_rejection_sampling_rejects_values_past_the_bound() -> None:
 
 
 def test_the_direct_wall_pass_encoding_is_the_canonical_one() -> None:
-    body = WallPass(b"ctx", Seat.WEST, Phase.LOCK, b"\x01" * 32,
-                    tuple(group.hash_to_point(b"h", t) for t in range(5)))
+    body = WallPass(
+        b"ctx",
+        Seat.WEST,
+        Phase.LOCK,
+        b"\x01" * 32,
+        tuple(group.hash_to_point(b"h", t) for t in range(5)),
+    )
     assert body_bytes(body) == canonical_bytes(body)
     assert body_digest(body) == digest(body)
-    assert body_bytes(Reveal(b"ctx", Seat.EAST, b"n")) == canonical_bytes(Reveal(b"ctx",
-                                                                                 Seat.EAST, b"n"))
+    assert body_bytes(Reveal(b"ctx", Seat.EAST, b"n")) == canonical_bytes(
+        Reveal(b"ctx", Seat.EAST, b"n")
+    )
 
 
 def test_the_direct_reveal_and_audit_encodings_are_the_canonical_ones() -> None:
-    proofs = tuple(KeyProof(seat, 17, scalar(int(seat))) for seat in (Seat.EAST, Seat.WEST,
-                                                                        Seat.NORTH))
+    proofs = tuple(
+        KeyProof(seat, 17, scalar(int(seat))) for seat in (Seat.EAST, Seat.WEST, Seat.NORTH)
+    )
     reveal = PublicReveal(b"ctx", Seat.SOUTH, 17, Kind.RED, scalar(9), proofs)
-    audit = AuditReveal(b"ctx", Seat.NORTH, scalar(1), (2, 0, 1), (scalar(2), scalar(3),
-                                                                   scalar(4)))
+    audit = AuditReveal(b"ctx", Seat.NORTH, scalar(1), (2, 0, 1), (scalar(2), scalar(3), scalar(4)))
     for body in (reveal, audit):
         assert body_bytes(body) == canonical_bytes(body)
 

@@ -97,8 +97,9 @@ def test_charleston_passes_keep_faces_private_to_the_receiver() -> None:
     assert any(isinstance(e, Moved) for e in loop.events[Seat.WEST])
     # A blind pass: West's tiles go to North via South, who never gets their keys.
     blind = deal[Seat.WEST][:2]
-    loop.command(Seat.WEST, lambda deck, state: deck.transfer(state, blind, Seat.NORTH,
-                                                              via=Seat.SOUTH))
+    loop.command(
+        Seat.WEST, lambda deck, state: deck.transfer(state, blind, Seat.NORTH, via=Seat.SOUTH)
+    )
     for slot in blind:
         assert slot in loop.states[Seat.NORTH].faces
         assert slot not in loop.states[Seat.SOUTH].faces
@@ -149,6 +150,10 @@ def test_a_masked_deck_refuses_a_practice_description() -> None:
     seat could read: a masked deck never runs under it, so a table cannot claim to be fair
     while telling its players it is practice, or the other way round."""
     with pytest.raises(ValueError):
-        MaskedDeck.create(replace(description(AMERICAN_SET), practice=True), Seat.EAST,
-                          Entropy(b"practice seed for a tutorial hand"), mac_signer(Seat.EAST),
-                          mac_verify)
+        MaskedDeck.create(
+            replace(description(AMERICAN_SET), practice=True),
+            Seat.EAST,
+            Entropy(b"practice seed for a tutorial hand"),
+            mac_signer(Seat.EAST),
+            mac_verify,
+        )

@@ -34,8 +34,10 @@ def _mcr_no_flowers_hand(loop: Loopback[S]) -> dict[Seat, dict[int, Kind]]:
         loop.everyone(drawing(slot, SEATS[turn]))
         loop.command(SEATS[turn], revealing(slot))
     loop.everyone(lambda deck, state: deck.audit(state))
-    return {seat: {e.slot: e.kind for e in loop.events[seat] if isinstance(e, Learned)}
-            for seat in SEATS}
+    return {
+        seat: {e.slot: e.kind for e in loop.events[seat] if isinstance(e, Learned)}
+        for seat in SEATS
+    }
 
 
 def test_b1_no_flowers_deck_deals_and_audits_the_136_tiles() -> None:

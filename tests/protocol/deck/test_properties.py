@@ -18,14 +18,19 @@ SIZE = 10
 DESC = description(size=SIZE)
 TILES = TileTable.build(DESC)
 
-step = st.tuples(st.sampled_from(["draw", "pass", "discard"]), st.integers(0, SIZE - 1),
-                 st.sampled_from(SEATS), st.sampled_from(SEATS))
+step = st.tuples(
+    st.sampled_from(["draw", "pass", "discard"]),
+    st.integers(0, SIZE - 1),
+    st.sampled_from(SEATS),
+    st.sampled_from(SEATS),
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(step, max_size=14), st.integers(0, 3))
 def test_any_hand_keeps_views_consistent_and_audits_clean(
-        steps: list[tuple[str, int, Seat, Seat]], run: int) -> None:
+    steps: list[tuple[str, int, Seat, Seat]], run: int
+) -> None:
     loop = Loopback(masked_decks(DESC, run=100 + run))
     entitled: dict[Seat, set[int]] = {seat: set() for seat in SEATS}
     for kind, slot, seat, other in steps:

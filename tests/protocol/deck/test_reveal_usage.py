@@ -30,8 +30,7 @@ def test_reveal_of_a_tile_passed_back_before_its_keys_raises_deck_usage_error() 
     # South passes it straight back; East gets the public notice before the keys.
     _, outputs = loop.decks[Seat.SOUTH].transfer(loop.states[Seat.SOUTH], (slot,), Seat.EAST)
     sent = [o.message for o in outputs if isinstance(o, Send)]
-    notice = next(m for m in sent if isinstance(m, Signed) and isinstance(m.body,
-                                                                          TransferNotice))
+    notice = next(m for m in sent if isinstance(m, Signed) and isinstance(m.body, TransferNotice))
     keys = next(m for m in sent if isinstance(m, KeyDelivery))
     east = loop.decks[Seat.EAST]
     state, _ = east.receive(loop.states[Seat.EAST], notice)

@@ -96,24 +96,37 @@ def test_wall_order_is_not_predictable_from_the_curious_seats_secrets() -> None:
     where = Counter[int]()
     runs = 120
     for run in range(runs):
-        decks = [MaskedDeck.create(desc, s, entropy(s, 0 if s == CURIOUS else run, "view"),
-                                   mac_signer(s), mac_verify, tiles) for s in SEATS]
+        decks = [
+            MaskedDeck.create(
+                desc,
+                s,
+                entropy(s, 0 if s == CURIOUS else run, "view"),
+                mac_signer(s),
+                mac_verify,
+                tiles,
+            )
+            for s in SEATS
+        ]
         loop = Loopback(decks)
         where[_decoded_order(loop, decks).index(0)] += 1
     assert len(where) == 6
     assert _chi_square(list(where.values()), 6, runs) < 20.5  # 5 degrees of freedom, p = 0.001
 
 
-def _rigged(desc: DeckDescription, tiles: TileTable, seat: Seat, honest: Seat | None,
-            run: int) -> MaskedDeck:
+def _rigged(
+    desc: DeckDescription, tiles: TileTable, seat: Seat, honest: Seat | None, run: int
+) -> MaskedDeck:
     """Every seat but ``honest`` keeps the order (identity permutation, fixed secrets)."""
     if seat == honest:
-        return MaskedDeck.create(desc, seat, entropy(seat, run, "fair"), mac_signer(seat),
-                                 mac_verify, tiles)
+        return MaskedDeck.create(
+            desc, seat, entropy(seat, run, "fair"), mac_signer(seat), mac_verify, tiles
+        )
     fixed = entropy(seat, 0, "rigged")
     secrets = SeatSecrets.from_parts(
-        fixed.scalar("s", 0), tuple(range(tiles.size)),
-        tuple(fixed.scalar("k", p) for p in range(tiles.size)))
+        fixed.scalar("s", 0),
+        tuple(range(tiles.size)),
+        tuple(fixed.scalar("k", p) for p in range(tiles.size)),
+    )
     return MaskedDeck(SeatContext(desc, seat, secrets, tiles, mac_signer(seat), mac_verify))
 
 

@@ -27,8 +27,12 @@ def tiles(text: str) -> list[Kind]:
     return parse_tiles(text)
 
 
-def rig_faces(hands: Mapping[Seat, str], front: str = "", back: str = "",
-              dice: tuple[int, int, int, int] = DICE) -> list[Kind]:
+def rig_faces(
+    hands: Mapping[Seat, str],
+    front: str = "",
+    back: str = "",
+    dice: tuple[int, int, int, int] = DICE,
+) -> list[Kind]:
     """Faces by slot: ``hands`` dealt as given, ``front`` drawn first, ``back`` replacements
     (first listed = first replacement)."""
     plan = mcr_plan(dice)
@@ -61,8 +65,9 @@ def rig_faces(hands: Mapping[Seat, str], front: str = "", back: str = "",
     plain = [k for k in pool if not is_bonus(k)]
     empty = [s for s in order if faces[s] is None]
     # flowers go to the empty live slots nearest the middle of the wall
-    middle = sorted((s for s in empty if s in live),
-                    key=lambda s: abs(live.index(s) - half))[: len(flowers)]
+    middle = sorted((s for s in empty if s in live), key=lambda s: abs(live.index(s) - half))[
+        : len(flowers)
+    ]
     for slot, kind in zip(middle, flowers, strict=True):
         faces[slot] = kind
     rest = [s for s in empty if faces[s] is None]
@@ -72,9 +77,15 @@ def rig_faces(hands: Mapping[Seat, str], front: str = "", back: str = "",
     return [f for f in faces if f is not None]
 
 
-def rig(hands: Mapping[Seat, str], front: str = "", back: str = "",
-        options: TableOptions | None = None, prevalent: int = 0,
-        dice: tuple[int, int, int, int] = DICE, start: bool = True) -> HandState:
+def rig(
+    hands: Mapping[Seat, str],
+    front: str = "",
+    back: str = "",
+    options: TableOptions | None = None,
+    prevalent: int = 0,
+    dice: tuple[int, int, int, int] = DICE,
+    start: bool = True,
+) -> HandState:
     """A hand dealt from ``rig_faces``; with ``start`` the flower phase is done (no flowers)."""
     faces = rig_faces(hands, front, back, dice)
     state, _ = new_hand(options or TableOptions(), faces, dice, prevalent)
@@ -100,8 +111,9 @@ def slot_of(state: HandState, seat: Seat, kind: Kind, nth: int = 0) -> int:
 def slots_of(state: HandState, seat: Seat, kinds: Sequence[Kind]) -> tuple[int, ...]:
     used: list[int] = []
     for kind in kinds:
-        used.append(next(s for s in state.seats[seat].hand
-                         if state.faces[s] == kind and s not in used))
+        used.append(
+            next(s for s in state.seats[seat].hand if state.faces[s] == kind and s not in used)
+        )
     return tuple(used)
 
 

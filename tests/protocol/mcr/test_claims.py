@@ -28,9 +28,13 @@ EAST_HAND = "5p 1m9m 1p9p 1s9s 1z2z3z4z 5z6z7z"  # discards 5p first
 TOURNAMENT = TableOptions(mode=TableMode.TOURNAMENT)
 
 
-def table(north: str = "123456789m46p55s", south: str = "46p 2m2m 3s3s 6s6s 7s7s 8s8s 9m",
-          west: str = "5p5p 2p2p 3p3p 7p7p 8p8p 4s4s 3m", options: TableOptions | None = None,
-          front: str = "") -> HandState:
+def table(
+    north: str = "123456789m46p55s",
+    south: str = "46p 2m2m 3s3s 6s6s 7s7s 8s8s 9m",
+    west: str = "5p5p 2p2p 3p3p 7p7p 8p8p 4s4s 3m",
+    options: TableOptions | None = None,
+    front: str = "",
+) -> HandState:
     state = rig({E: EAST_HAND, S: south, W: west, N: north}, front=front, options=options)
     return discard(state, E, "5p")
 
@@ -240,10 +244,11 @@ def test_b4_a_chow_claim_that_loses_to_a_pung_is_news_for_a_round() -> None:
     def said(seat: Seat) -> list[str]:
         return news(SimpleNamespace(engine=state, me=seat))  # type: ignore[arg-type]
 
-    assert said(S) == ["Your chow claim on 5p lost: West claimed pung "
-                       "(a pung or kong goes before a chow)"]
+    assert said(S) == [
+        "Your chow claim on 5p lost: West claimed pung (a pung or kong goes before a chow)"
+    ]
     assert said(W) == [] and said(N) == [] and said(E) == []
-    for _ in range(4):          # a round of discards later it is no news
+    for _ in range(4):  # a round of discards later it is no news
         seat = state.turn
         state = discard(state, seat, tile_code(hand_kinds(state, seat)[-1]))
         state = pass_others(state)

@@ -149,8 +149,11 @@ def test_four_hidden_information_engines_agree_with_the_full_one(seed: int) -> N
         for seat in SEATS:
             engines[seat], _ = apply(engines[seat], action)
             for event in events:
-                if isinstance(event, (TilesSeen, TileDrawn)) and getattr(
-                        event, "audience", None) in (None, seat) and event.seat == seat:
+                if (
+                    isinstance(event, (TilesSeen, TileDrawn))
+                    and getattr(event, "audience", None) in (None, seat)
+                    and event.seat == seat
+                ):
                     slots = event.slots if isinstance(event, TilesSeen) else (event.slot,)
                     engines[seat] = learn(engines[seat], {s: state.faces[s] for s in slots})
         digest = public_digest(state)
@@ -195,8 +198,13 @@ def test_b5_last_tile_draw_is_scored_on_the_last_wall_tile() -> None:
 
 
 def test_b4_no_kong_without_a_tile_left_for_its_replacement() -> None:
-    state = rig({E: "123m678p789s1122z5z", S: "5p 1m9m 1p9p 1s9s 1z2z3z4z 6z7z",
-                 W: "5p5p5p 2p2p 3p3p 7p7p 8p8p 3m 4s"})
+    state = rig(
+        {
+            E: "123m678p789s1122z5z",
+            S: "5p 1m9m 1p9p 1s9s 1z2z3z4z 6z7z",
+            W: "5p5p5p 2p2p 3p3p 7p7p 8p8p 3m 4s",
+        }
+    )
     state = pass_others(discard(_one_tile_left(state), E, "5z"))
     assert state.wall.remaining == 0 and state.turn is S
     state = discard(state, S, "5p")

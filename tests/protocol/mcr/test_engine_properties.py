@@ -44,7 +44,7 @@ def check_views(state: HandState) -> None:
 
 def check_invariants(state: HandState) -> None:
     wall = state.wall
-    places: list[int] = list(wall.live[wall.front: len(wall.live) - wall.back])
+    places: list[int] = list(wall.live[wall.front : len(wall.live) - wall.back])
     for own in state.seats:
         places += list(own.hand) + list(own.flowers) + list(own.discards)
         for meld in own.melds:
@@ -72,14 +72,15 @@ def check_invariants(state: HandState) -> None:
 
 @settings(max_examples=14, deadline=None)
 @given(st.randoms(use_true_random=False), st.booleans(), st.booleans())
-def test_random_legal_actions_never_reach_an_invalid_state(rnd: random.Random,
-                                                           tournament: bool,
-                                                           flowers: bool) -> None:
+def test_random_legal_actions_never_reach_an_invalid_state(
+    rnd: random.Random, tournament: bool, flowers: bool
+) -> None:
     faces = list(MCR_SET.played(flowers=flowers).kinds)
     rnd.shuffle(faces)
     mode = TableMode.TOURNAMENT if tournament else TableMode.FRIENDLY
-    state, events = new_hand(TableOptions(mode=mode, flowers=flowers), faces,
-                             (rnd.randint(1, 6), 3, 4, 5))
+    state, events = new_hand(
+        TableOptions(mode=mode, flowers=flowers), faces, (rnd.randint(1, 6), 3, 4, 5)
+    )
     for _ in range(1500):
         check_invariants(state)
         check_views(state)
@@ -138,8 +139,11 @@ def test_hidden_information_engines_follow_any_legal_play(rnd: random.Random) ->
         state, events = apply(state, action)
         for seat in SEATS:
             engines[seat], _ = apply(engines[seat], action)
-            drawn = {e.slot: state.faces[e.slot] for e in events
-                     if isinstance(e, TileDrawn) and e.seat == seat}
+            drawn = {
+                e.slot: state.faces[e.slot]
+                for e in events
+                if isinstance(e, TileDrawn) and e.seat == seat
+            }
             engines[seat] = learn(engines[seat], drawn)
         checked = SEATS[step % 4]  # one seat per step keeps the test quick
         assert public_digest(engines[checked]) == public_digest(state)

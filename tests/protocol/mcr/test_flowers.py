@@ -80,8 +80,7 @@ def test_b3_only_flowers_can_be_exposed() -> None:
 
 def _north_with_flowers(north: str, replacements: str) -> HandState:
     """North is dealt three flowers and replaces them; then East discards 5p."""
-    state = rig({E: "5p 1m9m 1p9p 1s9s 1z2z3z4z 5z6z7z", N: north},
-                back=replacements, start=False)
+    state = rig({E: "5p 1m9m 1p9p 1s9s 1z2z3z4z 5z6z7z", N: north}, back=replacements, start=False)
     for seat in SEATS:
         while True:
             flowers = [s for s in state.seats[seat].hand if state.faces[s] >= Kind.FLOWER_1]

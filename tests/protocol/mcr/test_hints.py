@@ -18,8 +18,9 @@ DRAWN_HAND = tuple(sorted(parse_tiles("2m 3m 4m 4s 5s 6s 7s 7s 4z 4z 4z 7z 7z"))
 SEVEN_S = parse_tiles("7s")[0]
 
 
-def _hint(hand: tuple[Kind, ...], wait: str, public: dict[Kind, int],
-          wall_empty: bool = False) -> str:
+def _hint(
+    hand: tuple[Kind, ...], wait: str, public: dict[Kind, int], wall_empty: bool = False
+) -> str:
     """The hint line of ``wait`` for a concealed ``hand`` (East in an East round)."""
     lines = hand_hints((), hand, 0, 0, 0, tuple(sorted(public.items())), wall_empty)
     return next(line for line in lines if line.startswith((f"{wait} (", f"wins on {wait} (")))
@@ -28,7 +29,8 @@ def _hint(hand: tuple[Kind, ...], wait: str, public: dict[Kind, int],
 def test_hint_last_tile_counts_when_the_other_three_are_public() -> None:
     assert _hint(LAST_TILE_HAND, "6p", {}).startswith(
         "6p (4 left) completes the hand but scores 7 on a discard (8 needed); "
-        "self-drawn it wins: 9 (Fully Concealed Hand 4, ")
+        "self-drawn it wins: 9 (Fully Concealed Hand 4, "
+    )
     hint = _hint(LAST_TILE_HAND, "6p", {SIX_P: 3})
     assert hint.startswith("wins on 6p (1 left): 11 (Last Tile 4, Concealed Hand 2, "), hint
     assert hint.endswith("; self-drawn 13"), hint
@@ -37,14 +39,15 @@ def test_hint_last_tile_counts_when_the_other_three_are_public() -> None:
 def test_hint_last_tile_claim_when_the_wall_is_empty() -> None:
     hint = _hint(LAST_TILE_HAND, "6p", {SIX_P: 1}, wall_empty=True)
     assert hint.startswith("wins on 6p (3 left): 15 (Last Tile Claim 8, "), hint
-    assert "self-drawn" not in hint      # no tile is left to draw
+    assert "self-drawn" not in hint  # no tile is left to draw
 
 
 def test_hint_says_when_self_drawing_makes_the_hand_win() -> None:
     assert _hint(DRAWN_HAND, "7s", {SEVEN_S: 1}) == (
         "7s (1 left) completes the hand but scores 4 on a discard (8 needed); "
         "self-drawn it wins: 8 (Fully Concealed Hand 4, Two Concealed Pungs 2, "
-        "Pung of Terminals or Honors 1, One Voided Suit 1)")
+        "Pung of Terminals or Honors 1, One Voided Suit 1)"
+    )
 
 
 def test_hint_live_count_leaves_out_our_own_and_the_public_copies() -> None:
@@ -53,8 +56,9 @@ def test_hint_live_count_leaves_out_our_own_and_the_public_copies() -> None:
     assert _hint(DRAWN_HAND, "7s", {SEVEN_S: 2}).startswith("7s (0 left) ")
 
 
-def _live_wins(hand: tuple[Kind, ...], public: dict[Kind, int],
-               wall_empty: bool = False) -> Mapping[str, object] | None:
+def _live_wins(
+    hand: tuple[Kind, ...], public: dict[Kind, int], wall_empty: bool = False
+) -> Mapping[str, object] | None:
     from fourwinds.protocol.mcr.table_view import live_wins
 
     return live_wins((), hand, 0, 0, 0, tuple(sorted(public.items())), wall_empty)
@@ -71,12 +75,14 @@ def test_live_wins_count_the_live_tiles_of_every_wait_that_wins() -> None:
     assert _live_wins(DRAWN_HAND, {SEVEN_S: 1}) == {"left": 3, "tiles": ["7s", "7z"]}
     for hand, public in ((LAST_TILE_HAND, {SIX_P: 1}), (DRAWN_HAND, {SEVEN_S: 1})):
         lines = hand_hints((), hand, 0, 0, 0, tuple(sorted(public.items())), False)
-        winning = [line for line in lines if line.startswith("wins on")
-                   or "self-drawn it wins" in line]
+        winning = [
+            line for line in lines if line.startswith("wins on") or "self-drawn it wins" in line
+        ]
         left = sum(int(line.split("(")[1].split(" ")[0]) for line in winning)
         assert _live_wins(hand, public) == {
-            "left": left, "tiles": [line.removeprefix("wins on ").split(" ")[0]
-                                    for line in winning]}, (lines, _live_wins(hand, public))
+            "left": left,
+            "tiles": [line.removeprefix("wins on ").split(" ")[0] for line in winning],
+        }, (lines, _live_wins(hand, public))
 
 
 def test_live_wins_when_no_tile_wins_or_the_hand_is_not_ready() -> None:

@@ -38,8 +38,9 @@ def test_b4_exposed_kong_from_a_discard_then_replacement_from_the_far_end() -> N
     last = state.wall.live[-1]
     state = discard(state, E, "5p")
     slots = slots_of(state, W, tiles("5p5p5p"))
-    state, _ = apply(state, ClaimKong(W, (slots[0], slots[1], slots[2]),
-                                      (Kind.P5, Kind.P5, Kind.P5)))
+    state, _ = apply(
+        state, ClaimKong(W, (slots[0], slots[1], slots[2]), (Kind.P5, Kind.P5, Kind.P5))
+    )
     state, events = apply(pass_others(state, but=[N]), Pass(N))
     drawn = [e for e in events if isinstance(e, TileDrawn)]
     assert drawn and drawn[0].slot == last and drawn[0].source is DrawSource.KONG_REPLACEMENT
@@ -83,8 +84,15 @@ def test_b5_out_with_replacement_tile_after_a_concealed_kong() -> None:
 
 def _pung_then_draw_fourth(north: str) -> HandState:
     """East discards 5p, South pungs it, and four turns later South draws the last 5p."""
-    state = rig({E: EAST_HAND, S: "5p5p 2m2m 3s3s 6s6s 7s7s 8s8s 9m",
-                 W: "2p2p 3p3p 7p7p 8p8p 4s4s 3m 1m 9p", N: north}, front="1z 2z 3z 5p")
+    state = rig(
+        {
+            E: EAST_HAND,
+            S: "5p5p 2m2m 3s3s 6s6s 7s7s 8s8s 9m",
+            W: "2p2p 3p3p 7p7p 8p8p 4s4s 3m 1m 9p",
+            N: north,
+        },
+        front="1z 2z 3z 5p",
+    )
     state = discard(state, E, "5p")
     a, b = slots_of(state, S, tiles("5p5p"))
     state, _ = apply(state, ClaimPung(S, (a, b), (Kind.P5, Kind.P5)))
@@ -108,8 +116,7 @@ def test_b4_added_kong_becomes_a_kong_when_nobody_robs_it() -> None:
     state, events = apply(pass_others(state, but=[N]), Pass(N))
     assert state.seats[S].melds[0].type is MeldType.KONG
     assert len(state.seats[S].melds[0].slots) == 4
-    assert any(isinstance(e, TileDrawn) and e.source is DrawSource.KONG_REPLACEMENT
-               for e in events)
+    assert any(isinstance(e, TileDrawn) and e.source is DrawSource.KONG_REPLACEMENT for e in events)
 
 
 def test_b4_added_kong_needs_an_exposed_pung_of_that_tile() -> None:

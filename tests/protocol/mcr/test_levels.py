@@ -38,8 +38,9 @@ def _dealt(seed: int) -> HandState:
     return state
 
 
-def _play(seed: int, seat_levels: list[BotLevel], stop_after: int = 10_000
-          ) -> list[tuple[HandState, Seat]]:
+def _play(
+    seed: int, seat_levels: list[BotLevel], stop_after: int = 10_000
+) -> list[tuple[HandState, Seat]]:
     """Play a hand, each bot deciding from its seat's view; every (state, seat) decided,
     each action checked legal on the full state."""
     state = _dealt(seed)
@@ -63,8 +64,9 @@ def _play(seed: int, seat_levels: list[BotLevel], stop_after: int = 10_000
 
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), seat_levels=st.lists(LEVELS, min_size=4, max_size=4))
-def test_every_level_plays_only_legal_actions_to_the_end(seed: int,
-                                                          seat_levels: list[BotLevel]) -> None:
+def test_every_level_plays_only_legal_actions_to_the_end(
+    seed: int, seat_levels: list[BotLevel]
+) -> None:
     _play(seed, seat_levels)
 
 
@@ -82,7 +84,8 @@ def test_no_level_reads_hidden_tiles(seed: int, level: BotLevel) -> None:
     for state, seat in _play(seed, [level] * 4)[::7]:
         other = _permute_hidden(state, seat, shuffler)
         assert levels.choose(state, seat, random.Random(1), level) == levels.choose(
-            other, seat, random.Random(1), level)
+            other, seat, random.Random(1), level
+        )
 
 
 def _south_looks_ready(east: str, south_discards: str) -> HandState:
@@ -90,8 +93,10 @@ def _south_looks_ready(east: str, south_discards: str) -> HandState:
     ``south_discards``; East is to discard from ``east``."""
     state = rig({E: east, S: "111s456s888s9p" + south_discards})
     hand = state.seats[S].hand
-    melds = tuple(MeldRec(t, hand[i:i + 3], claimed_from=N)
-                  for i, t in ((0, MeldType.PUNG), (3, MeldType.CHOW), (6, MeldType.PUNG)))
+    melds = tuple(
+        MeldRec(t, hand[i : i + 3], claimed_from=N)
+        for i, t in ((0, MeldType.PUNG), (3, MeldType.CHOW), (6, MeldType.PUNG))
+    )
     seats = list(state.seats)
     seats[S] = SeatState(hand=hand[9:10], melds=melds, discards=hand[10:13])
     return evolve(state, seats=(seats[0], seats[1], seats[2], seats[3]))
@@ -100,10 +105,10 @@ def _south_looks_ready(east: str, south_discards: str) -> HandState:
 def test_strong_does_not_feed_a_ready_looking_flush_when_a_safe_tile_exists() -> None:
     state = _south_looks_ready("13579m2468p5s1177z", "1z9m3p")
     normal = bots.choose(state, E, random.Random(0))
-    assert isinstance(normal, Discard) and normal.face == Kind.S5   # the loner plans spare
+    assert isinstance(normal, Discard) and normal.face == Kind.S5  # the loner plans spare
     chosen = strong.choose(view(state, E), E, random.Random(0))
     assert isinstance(chosen, Discard) and chosen in legal_actions(state, E)
-    assert not Kind.S1 <= chosen.face <= Kind.S9   # nothing of South's flush suit
+    assert not Kind.S1 <= chosen.face <= Kind.S9  # nothing of South's flush suit
 
 
 def test_strong_keeps_the_discard_with_more_unseen_improving_tiles() -> None:
@@ -154,7 +159,7 @@ def test_one_step_from_ready_strong_counts_only_draws_to_a_live_winning_wait() -
 
 
 def test_strong_aims_for_mixed_shifted_chows_the_normal_plans_miss() -> None:
-    state = rig({E: "1239m234p345s5677z"})   # 123m 234p 345s: Mixed Shifted Chows
+    state = rig({E: "1239m234p345s5677z"})  # 123m 234p 345s: Mixed Shifted Chows
     normal = bots._Position(state, E)
     mine = strong._Position(state, E)
     normal_plans = normal.plans(normal.key, normal.counts)
@@ -186,11 +191,14 @@ def test_the_draws_strong_skips_would_never_help(monkeypatch: pytest.MonkeyPatch
             if dist >= INF:
                 continue
             counted = []
-            for helpers in (strong._draws_that_may_help,
-                            lambda after, _: [t for t in range(34) if after[t] < 4]):
+            for helpers in (
+                strong._draws_that_may_help,
+                lambda after, _: [t for t in range(34) if after[t] < 4],
+            ):
                 monkeypatch.setattr(strong, "_draws_that_may_help", helpers)
-                ready = (strong._ready_draws(pos, rest, pos.melds, pos.key, plans)
-                         if dist == 1 else 0)   # counted only one step from ready
+                ready = (
+                    strong._ready_draws(pos, rest, pos.melds, pos.key, plans) if dist == 1 else 0
+                )  # counted only one step from ready
                 counted.append((strong._improving(pos, rest, pos.key, plans, dist), ready))
                 monkeypatch.undo()
             assert counted[0] == counted[1]
@@ -203,4 +211,3 @@ def test_easy_never_melds_but_still_wins() -> None:
     for seed in range(4):
         for state, seat in _play(seed, [BotLevel.EASY] * 4):
             assert all(m.claimed_from is None for m in state.seats[seat].melds)
-

@@ -52,10 +52,12 @@ def test_b2_seat_change_at_the_end_of_each_round() -> None:
     # the player who drew the round's wind is East at the start of that round
     for rnd in range(4):
         assert player_at(m, E, 4 * rnd) == rnd
+
     # 003's exchanges, as table positions at the start of each round
     def positions(rnd: int) -> tuple[int, ...]:
         winds = seat_winds(m, 4 * rnd)
         return tuple(winds.index(Seat(p)) for p in range(4))  # player at E, S, W, N
+
     assert positions(0) == (0, 1, 2, 3)
     assert positions(1) == (1, 0, 3, 2)  # after East round: E<->S, W<->N
     assert positions(2) == (2, 3, 1, 0)  # after South round: a four-way move
@@ -142,12 +144,12 @@ def test_b2_timed_end_by_a_deadline_on_the_callers_clock() -> None:
 
 def test_b2_prevalent_wind_is_the_rounds_wind() -> None:
     m = match_for()
-    fake = HandRecord(0, 0, seat_winds(m, 0), HandResult(None, None, False, (), 0, (0, 0, 0, 0)),
-                      (0, 0, 0, 0))
+    fake = HandRecord(
+        0, 0, seat_winds(m, 0), HandResult(None, None, False, (), 0, (0, 0, 0, 0)), (0, 0, 0, 0)
+    )
     for played, wind in ((0, 0), (3, 0), (4, 1), (9, 2), (15, 3)):
         assert prevalent_wind(played) == wind
-        started, _ = start_hand(replace(m, records=(fake,) * played), list(MCR_TILES),
-                                (1, 1, 1, 1))
+        started, _ = start_hand(replace(m, records=(fake,) * played), list(MCR_TILES), (1, 1, 1, 1))
         assert started.hand is not None and started.hand.prevalent_wind == wind
 
 
@@ -156,5 +158,5 @@ def test_b2_a_match_is_16_hands_in_4_rounds() -> None:
     assert m.finished and m.hands_played == 16
     assert [r.prevalent_wind for r in m.records] == [0] * 4 + [1] * 4 + [2] * 4 + [3] * 4
     east = [r.seat_of.index(E) for r in m.records]
-    assert all(sorted(east[4 * k: 4 * k + 4]) == [0, 1, 2, 3] for k in range(4))
+    assert all(sorted(east[4 * k : 4 * k + 4]) == [0, 1, 2, 3] for k in range(4))
     assert sum(m.scores) == 0

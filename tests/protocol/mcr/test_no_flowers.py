@@ -67,11 +67,11 @@ def test_b3_no_flowers_wall_is_refused_with_144_faces_and_a_flower_face() -> Non
 
 def _played(seed: int, flowers: bool) -> tuple[HandState, list[object]]:
     events: list[object] = []
-    state, first = new_hand(TableOptions(flowers=flowers), _wall(seed, flowers),
-                            (seed % 6 + 1, 2, 3, 4))
+    state, first = new_hand(
+        TableOptions(flowers=flowers), _wall(seed, flowers), (seed % 6 + 1, 2, 3, 4)
+    )
     events.extend(first)
-    end = play_hand(state, random.Random(seed),
-                    lambda _s, _a, evs: events.extend(evs))
+    end = play_hand(state, random.Random(seed), lambda _s, _a, evs: events.extend(evs))
     return end, events
 
 
@@ -80,8 +80,9 @@ def test_b3_no_flowers_hand_never_has_a_flower_step(seed: int) -> None:
     end, events = _played(seed, flowers=False)
     assert end.phase is Phase.ENDED
     assert not any(isinstance(e, (FlowerExposed, FlowersFinished)) for e in events)
-    assert not any(isinstance(e, TileDrawn) and e.source is DrawSource.FLOWER_REPLACEMENT
-                   for e in events)
+    assert not any(
+        isinstance(e, TileDrawn) and e.source is DrawSource.FLOWER_REPLACEMENT for e in events
+    )
     assert all(not seat.flowers for seat in end.seats)
 
 
@@ -107,9 +108,11 @@ def test_no_flowers_option_reads_from_the_tables_pairs_and_is_off_only_when_give
     assert from_pairs(pairs_of(flowers=False)) == NO_FLOWERS
     assert pairs_of(flowers=True) == ()
     assert from_pairs((("mode", "tournament"), ("flowers", False))) == TableOptions(
-        mode=TableMode.TOURNAMENT, flowers=False)
+        mode=TableMode.TOURNAMENT, flowers=False
+    )
     assert check_pairs((("flowers", "no"),)) == (
-        "options.rules flowers must be true or false, not 'no'")
+        "options.rules flowers must be true or false, not 'no'"
+    )
     assert check_pairs((("mode", "casual"),)) is not None
     with pytest.raises(ValueError, match="flowers must be true or false"):
         from_pairs((("flowers", 0),))

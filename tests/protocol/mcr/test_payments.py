@@ -30,10 +30,8 @@ def test_b6_penalty_paid_to_each_other_player() -> None:
     assert penalty_payments(E, 20) == (-60, 20, 20, 20)
 
 
-@given(st.sampled_from(SEATS), st.one_of(st.none(), st.sampled_from(SEATS)),
-       st.integers(8, 400))
-def test_b5_payments_always_sum_to_zero(winner: Seat, discarder: Seat | None,
-                                        total: int) -> None:
+@given(st.sampled_from(SEATS), st.one_of(st.none(), st.sampled_from(SEATS)), st.integers(8, 400))
+def test_b5_payments_always_sum_to_zero(winner: Seat, discarder: Seat | None, total: int) -> None:
     if discarder == winner:
         discarder = None
     pays = win_payments(winner, discarder, total)
@@ -57,6 +55,7 @@ def test_b5_engine_pays_a_self_drawn_win() -> None:
     state, _ = apply(state, DeclareWin(S, reveal_of(state, S)))
     assert state.result is not None and state.result.self_drawn
     total = state.result.total
-    assert "Self-Drawn" in [n for n, _, _ in state.result.fans] or \
-        "Fully Concealed Hand" in [n for n, _, _ in state.result.fans]
+    assert "Self-Drawn" in [n for n, _, _ in state.result.fans] or "Fully Concealed Hand" in [
+        n for n, _, _ in state.result.fans
+    ]
     assert state.result.payments == (-(total + 8), 3 * (total + 8), -(total + 8), -(total + 8))

@@ -45,8 +45,7 @@ def test_b5_account_once_four_chows_give_at_most_three_pair_fans() -> None:
     result = score("123m123p123p5s", "5s", "c123m")
     fans = fan_counts(result)
     assert fans.get("Pure Double Chow", 0) + fans.get("Mixed Double Chow", 0) == 3
-    assert fans == {"Pure Double Chow": 2, "Mixed Double Chow": 1, "All Chows": 1,
-                    "Single Wait": 1}
+    assert fans == {"Pure Double Chow": 2, "Mixed Double Chow": 1, "All Chows": 1, "Single Wait": 1}
 
 
 def test_b5_account_once_three_chow_fan_plus_one_more() -> None:
@@ -63,14 +62,16 @@ def test_b5_account_once_pungs() -> None:
 
 
 def test_b5_exclusion_robbing_the_kong_excludes_last_tile() -> None:
-    fans = fan_counts(score("67m44z", "8m", "c234m c567p p888s", kong_related=True,
-                            last_tile=True))
+    fans = fan_counts(score("67m44z", "8m", "c234m c567p p888s", kong_related=True, last_tile=True))
     assert fans == {"Robbing the Kong": 1}
 
 
 def test_b5_exclusion_replacement_tile_and_last_draw_exclude_self_drawn() -> None:
-    fans = fan_counts(score("67m44z", "8m", "c234m c567p k8888s", self_drawn=True,
-                            kong_related=True, wall_last=True))
+    fans = fan_counts(
+        score(
+            "67m44z", "8m", "c234m c567p k8888s", self_drawn=True, kong_related=True, wall_last=True
+        )
+    )
     assert fans == {"Out with Replacement Tile": 1, "Last Tile Draw": 1, "Melded Kong": 1}
 
 
@@ -121,8 +122,9 @@ def test_b5_single_wait_on_pair() -> None:
         ("111m555p999s444z5m", "5m", "Four Concealed Pungs"),
     ],
 )
-def test_b5_concealed_by_nature_hands_add_no_concealed_hand(hand: str, win: str,
-                                                             shape: str) -> None:
+def test_b5_concealed_by_nature_hands_add_no_concealed_hand(
+    hand: str, win: str, shape: str
+) -> None:
     on_discard = fan_counts(score(hand, win))
     assert shape in on_discard
     assert "Concealed Hand" not in on_discard
@@ -175,13 +177,11 @@ def test_b5_winning_tile_read_in_a_chow_keeps_the_pung_concealed() -> None:
 
 
 def test_b5_pung_of_terminals_or_honors_not_for_seat_prevalent_or_dragons() -> None:
-    fans = fan_counts(score("67m44s", "8m", "p111z p999p p555z", seat_wind=0,
-                            prevalent_wind=1))
+    fans = fan_counts(score("67m44s", "8m", "p111z p999p p555z", seat_wind=0, prevalent_wind=1))
     assert fans["Seat Wind"] == 1
     assert fans["Dragon Pung"] == 1
     assert fans["Pung of Terminals or Honors"] == 1  # only the 999p pung
-    both = fan_counts(score("67m44s", "8m", "p222z p999p p555z", seat_wind=1,
-                            prevalent_wind=1))
+    both = fan_counts(score("67m44s", "8m", "p222z p999p p555z", seat_wind=1, prevalent_wind=1))
     assert both["Seat Wind"] == 1 and both["Prevalent Wind"] == 1
 
 
@@ -205,8 +205,7 @@ def test_score_hand_incomplete_hand_is_not_an_error() -> None:
         ("678m4z", "8m", "c234m c567p p888m", "5 copies of 8m"),
     ],
 )
-def test_score_hand_rejects_impossible_input(hand: str, win: str, melds: str,
-                                             message: str) -> None:
+def test_score_hand_rejects_impossible_input(hand: str, win: str, melds: str, message: str) -> None:
     with pytest.raises(InvalidHand, match=message):
         score(hand, win, melds)
 
@@ -248,8 +247,9 @@ def test_is_complete() -> None:
 
 
 def test_score_hand_accepts_kinds_and_context_defaults() -> None:
-    result = score_hand(melds_of("c234m c567p p888s"), parse_tiles("67m44z"),
-                        WinContext(parse_tile("8m")))
+    result = score_hand(
+        melds_of("c234m c567p p888s"), parse_tiles("67m44z"), WinContext(parse_tile("8m"))
+    )
     assert result.winning and result.total == 8
 
 
@@ -273,8 +273,9 @@ def test_b5_last_tile_follows_the_visible_tiles() -> None:
 def test_b5_kong_flags_need_a_kong() -> None:
     # Out with Replacement Tile needs a kong of one's own; Robbing the Kong needs the robbed
     # tile's three others on the konger's pung, so the winner holds none of them.
-    drawn = fan_counts(score("67m44z", "8m", "c234m c567p p888s", self_drawn=True,
-                             kong_related=True))
+    drawn = fan_counts(
+        score("67m44z", "8m", "c234m c567p p888s", self_drawn=True, kong_related=True)
+    )
     assert drawn == {"Self-Drawn": 1}
     robbed = fan_counts(score("678m8m", "8m", "c234m c567p c123p", kong_related=True))
     assert "Robbing the Kong" not in robbed

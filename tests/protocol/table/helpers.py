@@ -26,8 +26,9 @@ ONE_HAND = TableOptions(deck=DeckKind.PRACTICE, hands=1)
 
 
 def toy_harness(seed: bytes = b"toy", hands: int = 1, auto_pass: bool = True) -> Harness:
-    return open_harness("toy", seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=hands,
-                                                          auto_pass=auto_pass))
+    return open_harness(
+        "toy", seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=hands, auto_pass=auto_pass)
+    )
 
 
 def resign(h: Harness, env: Envelope, **changes: object) -> bytes:
@@ -42,8 +43,7 @@ def resign(h: Harness, env: Envelope, **changes: object) -> bytes:
     return replace(changed, signature=key.sign(changed.header_bytes())).encode()
 
 
-def liar(h: Harness, seat: Seat, tamper: Callable[[Envelope], dict[str, object] | None]
-         ) -> None:
+def liar(h: Harness, seat: Seat, tamper: Callable[[Envelope], dict[str, object] | None]) -> None:
     """Make ``seat`` rewrite its outgoing messages with ``tamper`` (fields to change, or None
     to leave one alone), re-signing and re-chaining them so only the tampering shows (the
     redacted messages a bundle carries included)."""
@@ -71,10 +71,10 @@ def liar(h: Harness, seat: Seat, tamper: Callable[[Envelope], dict[str, object] 
     h.intercept = intercept
 
 
-def body_liar(h: Harness, seat: Seat, kind: MsgKind,
-              edit: Callable[[Body], Body | None]) -> None:
+def body_liar(h: Harness, seat: Seat, kind: MsgKind, edit: Callable[[Body], Body | None]) -> None:
     """Make ``seat`` rewrite the body of each of its ``kind`` messages with ``edit`` (None
     leaves one as it is); see ``liar``."""
+
     def tamper(env: Envelope) -> dict[str, object] | None:
         if env.kind is not kind or env.body is None:
             return None
@@ -86,6 +86,7 @@ def body_liar(h: Harness, seat: Seat, kind: MsgKind,
 
 def discard_liar(h: Harness, seat: Seat, edit: Callable[[list[Any]], None]) -> None:
     """Make ``seat`` alter the plain form of each of its discards with ``edit`` (in place)."""
+
     def rewrite(body: Body) -> Body | None:
         assert isinstance(body, Act)
         if body.action[0] != "Discard":

@@ -17,9 +17,19 @@ def chain_of(n: int, salt: bytes = b"") -> list[Envelope]:
     out: list[Envelope] = []
     prev = ZERO_HASH
     for seq in range(n):
-        env = seal(KEY, version=1, table=bytes(16), seat=Seat.SOUTH, seq=seq, prev=prev,
-                   step=seq, state=bytes(32), to=None, kind=MsgKind.ACT,
-                   body=b"\x92" + bytes([seq]) + salt[:1] if salt else b"\x91" + bytes([seq]))
+        env = seal(
+            KEY,
+            version=1,
+            table=bytes(16),
+            seat=Seat.SOUTH,
+            seq=seq,
+            prev=prev,
+            step=seq,
+            state=bytes(32),
+            to=None,
+            kind=MsgKind.ACT,
+            body=b"\x92" + bytes([seq]) + salt[:1] if salt else b"\x91" + bytes([seq]),
+        )
         out.append(env)
         prev = env.msg_hash
     return out

@@ -26,30 +26,98 @@ from fourwinds.protocol.table.session import local_action
 from fourwinds.protocol.table.state import Phase, TableSession, evolve
 from fourwinds.protocol.tiles import Kind
 
-VIEW_KEYS = {"rules", "ruleset", "table", "practice", "flowers", "hand_number", "hands_in_match",
-             "seat", "dealer",
-             "prevalent_wind", "phase", "phase_detail", "turn", "waiting_for", "deadline",
-             "wall_remaining", "players", "hand", "drawn", "last_discard", "news", "received",
-             "hints", "result",
-             "windows", "next", "history", "standings", "unreachable", "waiting", "screen",
-             "rack", "prompt", "live_wins"}
-PLAYER_KEYS = {"seat", "name", "wind", "score", "dead", "connected", "concealed_count",
-               "exposures", "flowers", "discards", "ready", "thinking"}
-PHASES = {"lobby", "dice", "deal", "charleston", "courtesy", "play", "claim", "hand_over",
-          "match_over"}
-RESULT_KEYS = {"kind", "winner", "hand", "tiles", "payouts", "audit", "winner_name",
-               "winning_tile", "self_drawn", "from_seat", "from_name", "concealed",
-               "exposures", "flowers", "payments", "scores", "hands", "hands_detail"}
+VIEW_KEYS = {
+    "rules",
+    "ruleset",
+    "table",
+    "practice",
+    "flowers",
+    "hand_number",
+    "hands_in_match",
+    "seat",
+    "dealer",
+    "prevalent_wind",
+    "phase",
+    "phase_detail",
+    "turn",
+    "waiting_for",
+    "deadline",
+    "wall_remaining",
+    "players",
+    "hand",
+    "drawn",
+    "last_discard",
+    "news",
+    "received",
+    "hints",
+    "result",
+    "windows",
+    "next",
+    "history",
+    "standings",
+    "unreachable",
+    "waiting",
+    "screen",
+    "rack",
+    "prompt",
+    "live_wins",
+}
+PLAYER_KEYS = {
+    "seat",
+    "name",
+    "wind",
+    "score",
+    "dead",
+    "connected",
+    "concealed_count",
+    "exposures",
+    "flowers",
+    "discards",
+    "ready",
+    "thinking",
+}
+PHASES = {
+    "lobby",
+    "dice",
+    "deal",
+    "charleston",
+    "courtesy",
+    "play",
+    "claim",
+    "hand_over",
+    "match_over",
+}
+RESULT_KEYS = {
+    "kind",
+    "winner",
+    "hand",
+    "tiles",
+    "payouts",
+    "audit",
+    "winner_name",
+    "winning_tile",
+    "self_drawn",
+    "from_seat",
+    "from_name",
+    "concealed",
+    "exposures",
+    "flowers",
+    "payments",
+    "scores",
+    "hands",
+    "hands_detail",
+}
 RULE_RESULT_KEYS = {"american": {"card_hand"}, "mcr": {"fans", "total"}}
 CODE = re.compile(r"^([1-9][mpsz]|[1-8]f|F|J|\?)$")
 ME = Seat(0)
-THEN_SEEN: set[str] = set()   # what hand_over views' countdowns led to, over this module
+THEN_SEEN: set[str] = set()  # what hand_over views' countdowns led to, over this module
 
 Pick = Callable[[TableSession, list[dict[str, Any]]], dict[str, Any]]
 
 
-def _plain(s: TableSession, now: float | None = None
-           ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _plain(
+    s: TableSession, now: float | None = None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Our seat's VIEW and ACTIONs as a frontend reads them off the wire: plain maps, whose
     rule set's own keys a check may read too."""
     built = build_seat_view(s, now=now)
@@ -79,8 +147,13 @@ def pick_bold(s: TableSession, actions: list[dict[str, Any]]) -> dict[str, Any]:
 def pick_bot(s: TableSession, actions: list[dict[str, Any]]) -> dict[str, Any]:
     """What the built-in bot would do, found among the offered actions (the same action, or
     for a discard the same tile), so our seat plays well enough to win now and then."""
-    if (s.phase is not Phase.PLAY or s.rules is None or s.hand is None
-            or s.hand.seating is None or s.me is None):
+    if (
+        s.phase is not Phase.PLAY
+        or s.rules is None
+        or s.hand is None
+        or s.hand.seating is None
+        or s.me is None
+    ):
         return pick_default(s, actions)
     wind = wind_of(s.hand.seating, s.me)
     wanted = s.rules.choose(s.hand.engine, wind, bytes([s.step % 256]) * 32)
@@ -113,12 +186,19 @@ def check_view(view: dict[str, Any], rules: str) -> None:
         assert view["seat"] is None
     if view["phase"] in ("dice", "deal") and view["seat"] is None:
         assert not view["hand"] and all(p["concealed_count"] == 0 for p in view["players"])
-        assert view["screen"] == "dealing"   # the frontends draw no table from no seat
+        assert view["screen"] == "dealing"  # the frontends draw no table from no seat
     else:
         assert view["seat"] in range(4)
     over = view["phase"] == "match_over" or (view["phase"] == "hand_over" and view["result"])
-    assert view["screen"] == ("lobby" if view["phase"] == "lobby" else "result" if over
-                              else "dealing" if view["seat"] is None else "table"), view["phase"]
+    assert view["screen"] == (
+        "lobby"
+        if view["phase"] == "lobby"
+        else "result"
+        if over
+        else "dealing"
+        if view["seat"] is None
+        else "table"
+    ), view["phase"]
     assert view["dealer"] in range(4)
     assert view["phase"] in PHASES and isinstance(view["phase_detail"], str)
     assert view["turn"] is None or view["turn"] in range(4)
@@ -164,25 +244,28 @@ def check_view(view: dict[str, Any], rules: str) -> None:
         assert last["index"] == len(row) - 1 and row[last["index"]] == last["tile"], (last, row)
     assert all(isinstance(h, str) for h in view["hints"])
     wins = view["live_wins"]
-    if wins is not None:   # MCR, a ready hand: the live tiles of the waits that win
+    if wins is not None:  # MCR, a ready hand: the live tiles of the waits that win
         assert rules == "mcr" and set(wins) == {"left", "tiles"}, wins
         assert wins["left"] >= 0 and all(CODE.match(t) for t in wins["tiles"]), wins
-        assert all(any(t in h for h in view["hints"]) for t in wins["tiles"][:6]), (wins,
-                                                                                    view["hints"])
+        assert all(any(t in h for h in view["hints"]) for t in wins["tiles"][:6]), (
+            wins,
+            view["hints"],
+        )
     for hint in view["hints"]:
-        if hint.startswith("wins on "):   # a wait that wins is counted
+        if hint.startswith("wins on "):  # a wait that wins is counted
             assert wins is not None and hint.split(" ")[2] in wins["tiles"], (hint, wins)
     assert all(isinstance(n, str) and n for n in view["news"])
     assert all(code in view["hand"] for code in view["received"])
     assert set(view["windows"]) == {"call", "turn", "charleston", "next"}
     assert (view["next"] is not None) == (view["phase"] == "hand_over")
-    if view["next"] is not None:    # what the countdown leads to, said by the view alone
+    if view["next"] is not None:  # what the countdown leads to, said by the view alone
         last = view["hand_number"] >= view["hands_in_match"]
         THEN_SEEN.add(view["next"]["then"])
         assert view["next"]["then"] == ("Final standings" if last else "Next hand"), view["next"]
     assert (view["standings"] is not None) == (view["phase"] == "match_over")
-    assert all(isinstance(p["ready"], bool) and isinstance(p["thinking"], bool)
-               for p in view["players"])
+    assert all(
+        isinstance(p["ready"], bool) and isinstance(p["thinking"], bool) for p in view["players"]
+    )
     if view["result"] is not None:
         result = view["result"]
         assert set(result) == RESULT_KEYS | RULE_RESULT_KEYS[rules]
@@ -192,8 +275,9 @@ def check_view(view: dict[str, Any], rules: str) -> None:
         assert isinstance(result["hands_detail"], str)
         assert (result["hands"] is None) == bool(result["hands_detail"])
         if result["hands"] is not None:
-            assert len(result["hands"]) == 4 and all(CODE.match(c) for tiles in result["hands"]
-                                                     for c in tiles)
+            assert len(result["hands"]) == 4 and all(
+                CODE.match(c) for tiles in result["hands"] for c in tiles
+            )
 
 
 _ORDER: dict[str, int] = {}
@@ -269,23 +353,28 @@ def check_others_hidden(s: TableSession, view: dict[str, Any]) -> None:
         shown.update(player["discards"] + player["flowers"])
         if wind == view["seat"]:
             continue
-        theirs = (engine.hands[wind] if view["rules"] == "american"
-                  else engine.seats[wind].hand)
+        theirs = engine.hands[wind] if view["rules"] == "american" else engine.seats[wind].hand
         assert player["concealed_count"] == len(theirs)
     for code, count in shown.items():
         limit = 8 if code in ("F", "J") else 1 if code.endswith("f") else 4
         assert count <= limit, code
 
 
-def drive(rules: str, seed: bytes, pick: Pick, *, every: bool = True,
-          seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] | None = None,
-          deck: DeckKind = DeckKind.PRACTICE, auto_pass: bool = True,
-          hands: int = 1) -> Harness:
+def drive(
+    rules: str,
+    seed: bytes,
+    pick: Pick,
+    *,
+    every: bool = True,
+    seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] | None = None,
+    deck: DeckKind = DeckKind.PRACTICE,
+    auto_pass: bool = True,
+    hands: int = 1,
+) -> Harness:
     """Play one hand (or ``hands``): seat 0 through the contract view, the others by their
     bots. With ``every``, each offered action is resolved and checked to be accepted by the session;
     without ``auto_pass`` every discard is asked about, every legal call offered."""
-    h = open_harness(rules, seed, options=TableOptions(hands=hands, deck=deck,
-                                                       auto_pass=auto_pass))
+    h = open_harness(rules, seed, options=TableOptions(hands=hands, deck=deck, auto_pass=auto_pass))
     for _ in range(40_000):
         if h.done():
             break
@@ -295,7 +384,7 @@ def drive(rules: str, seed: bytes, pick: Pick, *, every: bool = True,
             seen.append((view, actions))
         check_view(view, rules)
         check_actions(actions)
-        if view["next"] is not None:   # the offer says where "next" leads, as the view does
+        if view["next"] is not None:  # the offer says where "next" leads, as the view does
             labels = [a["label"] for a in actions if a["type"] == "next"]
             final = view["next"]["then"] == "Final standings"
             assert labels in ([], ["See the final standings" if final else "Next hand"])
@@ -391,8 +480,9 @@ def test_a_hand_on_the_masked_deck_through_the_view() -> None:
     assert not seen[-1][0]["practice"] and seen[-1][0]["result"]["audit"] == "ok"
 
 
-def _first(rules: str, seed: bytes, phase: str) -> tuple[Harness, dict[str, Any],
-                                                        list[dict[str, Any]]]:
+def _first(
+    rules: str, seed: bytes, phase: str
+) -> tuple[Harness, dict[str, Any], list[dict[str, Any]]]:
     """Play seat 0 by default until its view is in ``phase`` with something to do."""
     h = open_harness(rules, seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
     for _ in range(40_000):
@@ -463,8 +553,7 @@ def test_resolve_action_refuses_bad_choices_with_the_reason() -> None:
     a = actions[0]
     with pytest.raises(IllegalAction, match="exactly 3"):
         resolve_action(s, a["id"], a["tiles"][:2])
-    missing = next(c for c in ("1m", "2m", "3m", "4m", "5m", "6m", "7m")
-                   if c not in a["tiles"])
+    missing = next(c for c in ("1m", "2m", "3m", "4m", "5m", "6m", "7m") if c not in a["tiles"])
     with pytest.raises(IllegalAction, match="not one of the tiles"):
         resolve_action(s, a["id"], [*a["tiles"][:2], missing])
     with pytest.raises(IllegalAction, match="jokers are never passed"):
@@ -528,16 +617,19 @@ def test_a5_every_discard_and_called_tile_is_shown_under_the_seat_that_discarded
         if s.phase is not Phase.PLAY or hand is None or hand.seating is None:
             return any(bot_moves(h, p) for p in SEATS)
         seating = hand.seating
-        owner = {int(m.group(1)): wind_of(seating, place) for _, place, text in s.timeline
-                 if (m := DISCARD_LOG.match(text))}
+        owner = {
+            int(m.group(1)): wind_of(seating, place)
+            for _, place, text in s.timeline
+            if (m := DISCARD_LOG.match(text))
+        }
         engine = hand.engine
         view = build_seat_view(s)["view"]
         for player in view["players"]:
             wind = Seat(player["seat"])
-            assert player["discards"] == [tile_code(engine.faces[x]) for x in engine.discards
-                                          if owner[x] == wind]
-            for exposure, laid in zip(player["exposures"], engine.exposures[wind],
-                                      strict=True):
+            assert player["discards"] == [
+                tile_code(engine.faces[x]) for x in engine.discards if owner[x] == wind
+            ]
+            for exposure, laid in zip(player["exposures"], engine.exposures[wind], strict=True):
                 called = [x for x in laid.slots if x in owner]
                 assert exposure["from"] == (int(owner[called[0]]) if called else None)
                 checked["called"] += bool(called)

@@ -85,4 +85,3 @@ def test_american_seat_restarted_mid_hand_completes_the_hand() -> None:
     restart(h, Seat.SOUTH)
     run(h)
     _agreed(h, 1)
-

@@ -14,11 +14,26 @@ from fourwinds.protocol.table.problems import ProblemKind
 from fourwinds.protocol.table.session import handle_message
 from fourwinds.protocol.table.state import Phase
 
-NAMES = ["Discard", "ClaimPung", "ClaimWin", "Pass", "ExposeFlower", "ConcealedKong",
-         "AddedKong", "DeclareWin", "FlowersDone", "ClaimChow", "Explode"]
-plain = st.recursive(st.one_of(st.integers(-5, 200), st.booleans(), st.none(),
-                               st.binary(max_size=4), st.text(max_size=4)),
-                     lambda inner: st.lists(inner, max_size=4), max_leaves=12)
+NAMES = [
+    "Discard",
+    "ClaimPung",
+    "ClaimWin",
+    "Pass",
+    "ExposeFlower",
+    "ConcealedKong",
+    "AddedKong",
+    "DeclareWin",
+    "FlowersDone",
+    "ClaimChow",
+    "Explode",
+]
+plain = st.recursive(
+    st.one_of(
+        st.integers(-5, 200), st.booleans(), st.none(), st.binary(max_size=4), st.text(max_size=4)
+    ),
+    lambda inner: st.lists(inner, max_size=4),
+    max_leaves=12,
+)
 
 
 def _at_play() -> Harness:
@@ -38,31 +53,41 @@ _REAL = [env.encode() for chain in HARNESS.sessions[1].chains for env in chain.a
 
 @given(st.sampled_from(NAMES), st.lists(plain, max_size=4))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-def test_a_signed_nonsense_action_is_refused_with_a_reason(name: str, fields: list[object]
-                                                            ) -> None:
+def test_a_signed_nonsense_action_is_refused_with_a_reason(name: str, fields: list[object]) -> None:
     s = HARNESS.sessions[0]
     sender = next(p for p in SEATS if p in s.awaiting)
     chain = s.chains[sender]
-    action = [name, int(s.hand.seating.index(sender)) if s.hand and s.hand.seating else 0,
-              *fields]
-    env = seal(private_key_from_bytes(seat_key(HARNESS.seed, sender)), version=1,
-               table=s.table, seat=Seat(sender), seq=chain.next_seq, prev=chain.head,
-               step=s.step, state=s.step_hash, to=None, kind=MsgKind.ACT,
-               body=encode_body(Act(action, False)))
+    action = [name, int(s.hand.seating.index(sender)) if s.hand and s.hand.seating else 0, *fields]
+    env = seal(
+        private_key_from_bytes(seat_key(HARNESS.seed, sender)),
+        version=1,
+        table=s.table,
+        seat=Seat(sender),
+        seq=chain.next_seq,
+        prev=chain.head,
+        step=s.step,
+        state=s.step_hash,
+        to=None,
+        kind=MsgKind.ACT,
+        body=encode_body(Act(action, False)),
+    )
     step = handle_message(s, env.encode(), 1.0)
     kinds = {p.kind for p in step.problems}  # type: ignore[attr-defined]
     accepted = step.session.step != s.step or sender in step.session.inputs
     if not accepted:
-        assert kinds <= {ProblemKind.MALFORMED, ProblemKind.ILLEGAL_ACTION,
-                         ProblemKind.FALSE_FACE}
+        assert kinds <= {ProblemKind.MALFORMED, ProblemKind.ILLEGAL_ACTION, ProblemKind.FALSE_FACE}
         assert kinds
 
 
-@given(st.lists(st.one_of(st.binary(max_size=40), st.sampled_from(_REAL)), max_size=5),
-       st.sampled_from(_REAL), st.booleans())
+@given(
+    st.lists(st.one_of(st.binary(max_size=40), st.sampled_from(_REAL)), max_size=5),
+    st.sampled_from(_REAL),
+    st.booleans(),
+)
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_bundle_of_odd_parts_is_refused_or_taken_never_a_crash(
-        carried: list[bytes], message: bytes, shuffle: bool) -> None:
+    carried: list[bytes], message: bytes, shuffle: bool
+) -> None:
     # Bundles (docs/PROTOCOL.md): whatever a bundle carries, a seat either takes what is
     # valid or reports what is not; it never crashes and never halts on it.
     s = HARNESS.sessions[0]
@@ -70,5 +95,11 @@ def test_a_bundle_of_odd_parts_is_refused_or_taken_never_a_crash(
     step = handle_message(s, bundle(message, parts), 1.0)
     assert step.session.halted is None
     kinds = {p.kind for p in step.problems}  # type: ignore[attr-defined]
-    assert kinds <= {ProblemKind.MALFORMED, ProblemKind.BAD_SIGNATURE, ProblemKind.WRONG_TABLE,
-                     ProblemKind.OUT_OF_TURN, ProblemKind.DIVERGENCE, ProblemKind.MISSING}
+    assert kinds <= {
+        ProblemKind.MALFORMED,
+        ProblemKind.BAD_SIGNATURE,
+        ProblemKind.WRONG_TABLE,
+        ProblemKind.OUT_OF_TURN,
+        ProblemKind.DIVERGENCE,
+        ProblemKind.MISSING,
+    }

@@ -44,8 +44,7 @@ def _sent_kinds(step: Step) -> list[MsgKind]:
 
 
 @pytest.mark.parametrize("order", [(3, 1, 0, 2), (0, 1, 2, 3)])
-def test_the_table_waits_at_the_hand_end_until_every_seat_said_next(
-        order: tuple[int, ...]) -> None:
+def test_the_table_waits_at_the_hand_end_until_every_seat_said_next(order: tuple[int, ...]) -> None:
     h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=2))
     first = h.sessions[0].step_hash
     for place in SEATS:  # no seat has answered by itself, and time passing short of the
@@ -64,8 +63,11 @@ def test_the_table_waits_at_the_hand_end_until_every_seat_said_next(
         said.append(index)
         if len(said) < 4:
             assert all(s.phase is Phase.HAND_END for s in h.sessions)
-            winds = sorted(int(h.sessions[0].hand.seating.index(Seat(p)))  # type: ignore
-                           for p in SEATS if p not in said)
+            winds = sorted(
+                int(h.sessions[0].hand.seating.index(Seat(p)))  # type: ignore
+                for p in SEATS
+                if p not in said
+            )
             countdown = build_seat_view(h.sessions[0])["view"]["next"]
             assert countdown is not None and countdown["waiting"] == winds
             assert build_seat_view(h.sessions[said[-1]])["legal_actions"] == []
@@ -89,8 +91,11 @@ def test_arrival_order_of_the_four_next_does_not_change_the_state() -> None:
 
 
 def test_the_next_window_expires_and_each_seat_answers_by_itself() -> None:
-    h = to_hand_end("american", AMERICAN_WALL_GAME, TableOptions(deck=DeckKind.PRACTICE, hands=1,
-                                                                 next_window=20))
+    h = to_hand_end(
+        "american",
+        AMERICAN_WALL_GAME,
+        TableOptions(deck=DeckKind.PRACTICE, hands=1, next_window=20),
+    )
     for place in SEATS:
         assert tick(h.sessions[place], h.now + 19.9).outgoing == ()
     for place in SEATS:
@@ -103,8 +108,9 @@ def test_the_next_window_expires_and_each_seat_answers_by_itself() -> None:
 
 
 def test_a_next_window_of_zero_waits_for_ever() -> None:
-    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=1,
-                                                         next_window=0))
+    h = to_hand_end(
+        "mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=1, next_window=0)
+    )
     for place in SEATS:
         step = tick(h.sessions[place], h.now + 100_000.0)
         assert step.outgoing == () and step.problems == ()  # no answer, no stall report
@@ -120,20 +126,25 @@ def test_a_next_window_of_zero_waits_for_ever() -> None:
 
 
 def test_a_silent_seat_is_reported_stalled_only_past_the_next_window() -> None:
-    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=1,
-                                                         next_window=20, stall_after=10))
+    h = to_hand_end(
+        "mcr",
+        MCR_DISCARD_WIN,
+        TableOptions(deck=DeckKind.PRACTICE, hands=1, next_window=20, stall_after=10),
+    )
     for place in (0, 1, 2):
         say_next(h, Seat(place))
     deliver_all(h)
     assert tick(h.sessions[0], h.now + 29.0).problems == ()
     late = tick(h.sessions[0], h.now + 30.0).problems
     assert [(p.kind, p.seat) for p in late if isinstance(p, Problem)] == [
-        (ProblemKind.STALLED, Seat(3))]
+        (ProblemKind.STALLED, Seat(3))
+    ]
 
 
 def test_a_seat_resumed_at_the_hand_end_still_waits_for_next() -> None:
-    h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=1,
-                                                         next_window=30))
+    h = to_hand_end(
+        "mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.PRACTICE, hands=1, next_window=30)
+    )
     say_next(h, Seat(1))
     deliver_all(h)
     for place, said in ((Seat(0), False), (Seat(1), True)):
@@ -150,8 +161,7 @@ def test_a_seat_resumed_at_the_hand_end_still_waits_for_next() -> None:
 
 
 def test_the_masked_deck_audit_runs_before_next_is_offered() -> None:
-    h = open_harness("mcr", b"audit-first", options=TableOptions(hands=1,
-                                                                deck=DeckKind.MASKED))
+    h = open_harness("mcr", b"audit-first", options=TableOptions(hands=1, deck=DeckKind.MASKED))
     play_until(h, lambda h: h.sessions[0].phase is Phase.HAND_END)
     s = h.sessions[0]
     assert s.hand is not None and s.hand.deck is not None and not s.hand.audited

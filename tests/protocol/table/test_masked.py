@@ -99,7 +99,8 @@ def test_a_face_that_differs_from_the_opened_tile_is_blamed_on_its_seat() -> Non
         if place == Seat.SOUTH:
             continue
         assert {p.seat for p in h.problems[place] if p.kind is ProblemKind.FALSE_FACE} == {
-            Seat.SOUTH}
+            Seat.SOUTH
+        }
 
 
 def test_a_deck_message_in_another_seats_name_is_blamed_on_its_sender() -> None:
@@ -125,14 +126,20 @@ def test_a_deck_message_in_another_seats_name_is_blamed_on_its_sender() -> None:
 
     body_liar(h, Seat.SOUTH, MsgKind.DECK, forge)
     run(h, max_rounds=20_000)
-    blamed = {p.seat for place in SEATS if place != Seat.SOUTH for p in h.problems[place]
-              if p.seat is not None and p.kind is not ProblemKind.STALLED}
+    blamed = {
+        p.seat
+        for place in SEATS
+        if place != Seat.SOUTH
+        for p in h.problems[place]
+        if p.seat is not None and p.kind is not ProblemKind.STALLED
+    }
     assert blamed == {Seat.SOUTH}  # (the hand then waits for the keys the forger withholds)
     assert any("in another seat's name" in p.reason for p in h.problems[Seat.EAST])
 
 
 def test_inner_deck_signatures_are_left_to_verify_which_blames_a_bad_one(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # In the table a deck message is authenticated by its sender's signed envelope, so the
     # seats do not check its inner signature again; fourwinds verify does, and names the
     # seat whose envelope carried a bad one.
@@ -158,7 +165,8 @@ def test_inner_deck_signatures_are_left_to_verify_which_blames_a_bad_one(
 
 
 def test_a_seat_that_withholds_its_keys_is_blamed_for_the_stall(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # FAIRNESS.md "What the table layer must do": when the timer runs out, the seats the deck
     # waits for are to blame, not the drawer who cannot act without their keys.
     from fourwinds.protocol.deck.events import Send
@@ -170,14 +178,18 @@ def test_a_seat_that_withholds_its_keys_is_blamed_for_the_stall(
     def withholding(s: TableSession, acc: Acc, outputs: Iterable[object]) -> TableSession:
         outputs = tuple(outputs)
         if s.me == Seat.SOUTH and len(s.timeline) >= 8:
-            outputs = tuple(o for o in outputs
-                            if not (isinstance(o, Send) and isinstance(o.message, KeyDelivery)))
+            outputs = tuple(
+                o
+                for o in outputs
+                if not (isinstance(o, Send) and isinstance(o.message, KeyDelivery))
+            )
         return real(s, acc, outputs)
 
     monkeypatch.setattr(masked, "handle_outputs", withholding)
     h = run(open_harness("mcr", b"masked-withhold", options=MASKED))
-    stalls = [(place, p) for place in SEATS for p in h.problems[place]
-              if p.kind is ProblemKind.STALLED]
+    stalls = [
+        (place, p) for place in SEATS for p in h.problems[place] if p.kind is ProblemKind.STALLED
+    ]
     by_deck = [p for _, p in stalls if "deck:" in p.reason]
     assert by_deck and {p.seat for p in by_deck} == {Seat.SOUTH}
     assert all("withheld its key" in p.reason for p in by_deck)
@@ -198,8 +210,9 @@ def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> No
 
 def test_masked_hand_is_the_same_whatever_the_delivery_order() -> None:
     fifo = play_match("american", b"masked-order", options=MASKED)
-    shuffled = run(open_harness("american", b"masked-order", options=MASKED),
-                   random.Random(3), duplicates=10)
+    shuffled = run(
+        open_harness("american", b"masked-order", options=MASKED), random.Random(3), duplicates=10
+    )
     _agreed(shuffled)
     assert shuffled.sessions[0].step_hash == fifo.sessions[0].step_hash
 
@@ -216,13 +229,15 @@ def _held(s: TableSession) -> list[list[bytes]]:
 
 @pytest.mark.parametrize("order_seed", [5, 6, 7, 8])
 def test_american_on_the_masked_wall_is_the_same_whatever_the_delivery_order(
-        order_seed: int) -> None:
+    order_seed: int,
+) -> None:
     # The last Charleston pass moves tiles by their givers' TransferNotices while East may
     # discard one of them at once: its reveal (another sender) used to reach a seat before
     # the notice and be refused as a position East did not hold, stalling the table.
     fifo = _american_in_order()
-    shuffled = run(open_harness("american", b"masked-stop", options=MASKED),
-                   random.Random(order_seed))
+    shuffled = run(
+        open_harness("american", b"masked-stop", options=MASKED), random.Random(order_seed)
+    )
     _agreed(shuffled)
     assert shuffled.sessions[0].step_hash == fifo.sessions[0].step_hash
     reference = fifo.sessions[0]
@@ -246,9 +261,14 @@ def _east_overtakes_a_pass() -> tuple[Harness, list[tuple[Seat, bytes]], Seat, i
 
     def over(place: Seat) -> bool:  # the seat has taken the last Charleston pass
         s = h.sessions[place]
-        return (s.phase is Phase.PLAY and s.rules is not None and s.hand is not None
-                and s.hand.engine is not None and s.hand.seating is not None
-                and s.rules.window(s.hand.engine, Seat.EAST) is not WindowKind.EXCHANGE)
+        return (
+            s.phase is Phase.PLAY
+            and s.rules is not None
+            and s.hand is not None
+            and s.hand.engine is not None
+            and s.hand.seating is not None
+            and s.rules.window(s.hand.engine, Seat.EAST) is not WindowKind.EXCHANGE
+        )
 
     for _ in range(100_000):
         if any(bot_moves(h, p) for p in SEATS):
@@ -304,12 +324,22 @@ def test_a_reveal_of_a_tile_passed_to_another_seat_is_still_a_false_face() -> No
     assert hand is not None and hand.seating is not None
     giver = hand.seating[hand.deck_state.holder[slot]]
     liar = next(p for p in SEATS if p not in (waiting, giver, hand.seating[Seat.EAST]))
-    forged = PublicReveal(deck_context(s, hand.hand_no), wind_of(hand.seating, liar), slot,
-                          Kind.P1, bytes(32), ())
+    forged = PublicReveal(
+        deck_context(s, hand.hand_no), wind_of(hand.seating, liar), slot, Kind.P1, bytes(32), ()
+    )
     body = encode_body(DeckMsg(encode_message(sign(forged, lambda data: bytes(64)))))
     last = s.chains[liar].accepted[-1]
-    lie = resign(h, last, seq=last.seq + 1, prev=last.msg_hash, step=s.step,
-                 state=s.step_hash, to=None, kind=MsgKind.DECK, body=body)
+    lie = resign(
+        h,
+        last,
+        seq=last.seq + 1,
+        prev=last.msg_hash,
+        step=s.step,
+        state=s.step_hash,
+        to=None,
+        kind=MsgKind.DECK,
+        body=body,
+    )
     h.take(waiting, handle_message(s, lie, h.now))
     assert not h.problems[waiting]  # it waits for the giver's notice like any reveal
     for place, payload in held:  # the giver's messages only: the liar's real ones would fork
@@ -320,8 +350,7 @@ def test_a_reveal_of_a_tile_passed_to_another_seat_is_still_a_false_face() -> No
     assert f"revealed position {slot} it does not hold" in blamed[0].reason
 
 
-def test_private_messages_reach_the_other_seats_only_inside_the_senders_next_message(
-) -> None:
+def test_private_messages_reach_the_other_seats_only_inside_the_senders_next_message() -> None:
     # PROTOCOL.md "Bundles": a key delivery goes to its drawer alone; the other seats get
     # its redacted header with the sender's next message, and every chain still closes.
     h = open_harness("mcr", b"bundled", options=MASKED)
@@ -338,7 +367,8 @@ def test_private_messages_reach_the_other_seats_only_inside_the_senders_next_mes
     assert bundles > 50
     for place in SEATS:  # every seat holds every seat's whole chain
         assert [c.next_seq for c in h.sessions[place].chains] == [
-            c.next_seq for c in h.sessions[0].chains]
+            c.next_seq for c in h.sessions[0].chains
+        ]
         assert all(not c.pending for c in h.sessions[place].chains)
 
 
@@ -367,8 +397,7 @@ def test_a_carried_header_is_vouched_for_by_the_signed_message_it_precedes() -> 
     assert step.problems == ()
     assert step.session.chains[first.seat].next_seq > first.seq
     # on its own, or beside a message that does not name it, its signature is checked
-    other = next(decode(p) for _, p in h.queue if not is_bundle(p)
-                 and decode(p).seat != first.seat)
+    other = next(decode(p) for _, p in h.queue if not is_bundle(p) and decode(p).seat != first.seat)
     for alone in (unsigned, bundle(other.encode(), (unsigned,))):
         step = handle_message(h.sessions[place], alone, 0.0)
         assert [p.kind for p in _problems(step)] == [ProblemKind.BAD_SIGNATURE]
@@ -397,11 +426,18 @@ def test_a_private_message_for_another_seat_is_kept_as_its_header_only() -> None
     h = open_harness("mcr", b"misrouted", options=MASKED)
     for _ in range(20_000):
         found = [(to, p, decode(unbundled(p))) for to, p in h.queue]
-        hit = next(((to, p, env, other) for to, p, env in found
-                    if env.to is not None and env.kind is MsgKind.DECK
-                    for other in SEATS if other not in (to, env.seat)
-                    and h.sessions[other].chains[env.seat].next_seq == env.seq
-                    and not is_bundle(p)), None)
+        hit = next(
+            (
+                (to, p, env, other)
+                for to, p, env in found
+                if env.to is not None and env.kind is MsgKind.DECK
+                for other in SEATS
+                if other not in (to, env.seat)
+                and h.sessions[other].chains[env.seat].next_seq == env.seq
+                and not is_bundle(p)
+            ),
+            None,
+        )
         if hit is not None:
             break
         run(h, max_rounds=1)
@@ -414,9 +450,9 @@ def test_a_private_message_for_another_seat_is_kept_as_its_header_only() -> None
     assert env.msg_hash not in {e.msg_hash for e in step.session.inbox[env.seat]}
 
 
-
 def test_a_table_that_does_not_bundle_sends_every_message_on_its_own(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     # PROTOCOL.md "Bundles": below BUNDLES_SINCE every message goes on its own and a private
     # one's redacted copy at once. Masked tables play at version 3 only, so the one-by-one
     # path is driven here by moving the bundles' version out of reach.
@@ -453,8 +489,9 @@ def test_a_masked_table_needs_version_3_at_every_seat(monkeypatch: pytest.Monkey
     body = decode_body(MsgKind.OPEN, decode(open_payload).body or b"")
     assert isinstance(body, Open) and body.versions == (3, PROTOCOL_VERSION)
     _old_seat(monkeypatch)
-    with pytest.raises(LocalProtocolError,
-                       match=rf"protocol 3\.\.{PROTOCOL_VERSION}, this seat 1\.\.2"):
+    with pytest.raises(
+        LocalProtocolError, match=rf"protocol 3\.\.{PROTOCOL_VERSION}, this seat 1\.\.2"
+    ):
         join_table(open_payload, Seat(1), seat_key(b"v", 1), bytes(32), 0.0)
     old_open = new_table("t", "mcr", seat_key(b"v", 0), bytes(32), 0.0, options=MASKED)
     monkeypatch.undo()
@@ -463,18 +500,29 @@ def test_a_masked_table_needs_version_3_at_every_seat(monkeypatch: pytest.Monkey
 
 
 def test_a_practice_table_still_plays_with_a_version_2_seat(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from fourwinds.protocol.table.session import join_table, new_table
 
-    first = new_table("t", "mcr", seat_key(b"old", 0), bytes(32), 0.0,
-                      options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
+    first = new_table(
+        "t",
+        "mcr",
+        seat_key(b"old", 0),
+        bytes(32),
+        0.0,
+        options=TableOptions(deck=DeckKind.PRACTICE, hands=1),
+    )
     open_payload = first.outgoing[0].payload
     h = Harness(b"old", [first.session] * 4, [list(first.persist), [], [], []])
     for place in (1, 2, 3):
         if place == 3:
             _old_seat(monkeypatch)
-        h.take(Seat(place), join_table(open_payload, Seat(place), seat_key(b"old", place),
-                                       bytes([place]) * 32, 0.0))
+        h.take(
+            Seat(place),
+            join_table(
+                open_payload, Seat(place), seat_key(b"old", place), bytes([place]) * 32, 0.0
+            ),
+        )
     monkeypatch.undo()
     run(h)
     assert all(s.phase is Phase.OVER for s in h.sessions)
@@ -486,17 +534,20 @@ def test_verify_reads_the_private_messages_its_transcript_holds(mcr_masked: Harn
     # seat's transcript reads everything in it, the key deliveries to that seat included.
     verdict = check_transcript(export_transcript(mcr_masked.sessions[1]))
     assert verdict.ok, verdict.problems
-    to_one = [env for chain in verdict.session.chains for env in chain.accepted
-              if env.to == Seat(1)]
+    to_one = [
+        env for chain in verdict.session.chains for env in chain.accepted if env.to == Seat(1)
+    ]
     assert to_one and all(env.body is not None for env in to_one)
-    others = [env for chain in verdict.session.chains for env in chain.accepted
-              if env.to not in (None, Seat(1)) and env.seat != Seat(1)
-              and env.kind is not MsgKind.JOIN]   # the joins are public in the seating
+    others = [
+        env
+        for chain in verdict.session.chains
+        for env in chain.accepted
+        if env.to not in (None, Seat(1)) and env.seat != Seat(1) and env.kind is not MsgKind.JOIN
+    ]  # the joins are public in the seating
     assert others and all(env.body is None for env in others)
 
 
-def test_a_pass_notice_naming_another_receiver_than_the_games_is_blamed_on_its_giver(
-) -> None:
+def test_a_pass_notice_naming_another_receiver_than_the_games_is_blamed_on_its_giver() -> None:
     # The deck checks only that a giver holds what it passes; where a Charleston pass goes
     # is the game's. A giver whose TransferNotice sends its three tiles elsewhere (in its
     # own signed envelope) is refused by the seats that know the game's pass, naming it.
@@ -520,7 +571,12 @@ def test_a_pass_notice_naming_another_receiver_than_the_games_is_blamed_on_its_g
     body_liar(h, Seat.SOUTH, MsgKind.DECK, misdirect)
     run(h, max_rounds=20_000)
     assert forged, "South passed no tile"
-    told = [p for place in SEATS if place != Seat.SOUTH for p in h.problems[place]
-            if "where the game passes it to" in p.reason]
+    told = [
+        p
+        for place in SEATS
+        if place != Seat.SOUTH
+        for p in h.problems[place]
+        if "where the game passes it to" in p.reason
+    ]
     assert told and {p.seat for p in told} == {Seat.SOUTH}, told
     assert all(p.kind is ProblemKind.ILLEGAL_ACTION for p in told)

@@ -28,13 +28,15 @@ from fourwinds.protocol.table.transcript import check_transcript, export_transcr
 from .hand_end_helpers import deliver_all
 
 ME = Seat(0)
-OPTIONS = TableOptions(deck=DeckKind.PRACTICE, hands=1, call_window=8, stall_after=30,
-                       auto_pass=False)
+OPTIONS = TableOptions(
+    deck=DeckKind.PRACTICE, hands=1, call_window=8, stall_after=30, auto_pass=False
+)
 
 
 def _actions(h: Harness, place: Seat = ME) -> list[dict[str, Any]]:
-    actions: list[dict[str, Any]] = [dict(a) for a in
-                                     build_seat_view(h.sessions[place])["legal_actions"]]
+    actions: list[dict[str, Any]] = [
+        dict(a) for a in build_seat_view(h.sessions[place])["legal_actions"]
+    ]
     return actions
 
 
@@ -50,8 +52,11 @@ def _until(h: Harness, want: str) -> None:
             continue
         if actions:
             s = h.sessions[ME]
-            pick = next(a for a in actions if a.get("default")) if any(
-                a.get("default") for a in actions) else actions[0]
+            pick = (
+                next(a for a in actions if a.get("default"))
+                if any(a.get("default") for a in actions)
+                else actions[0]
+            )
             h.take(ME, local_action(s, resolve_action(s, pick["id"]), h.now))
             continue
         if any(bot_moves(h, p) for p in SEATS[1:]):
@@ -105,7 +110,8 @@ def test_more_time_doubles_our_call_window_once_and_the_others_see_us_thinking()
         assert tick(h.sessions[place], start + 45.0).problems == ()
         late = tick(h.sessions[place], start + 46.0).problems
         assert [(p.kind, p.seat) for p in late if isinstance(p, Problem)] == [
-            (ProblemKind.STALLED, ME)]
+            (ProblemKind.STALLED, ME)
+        ]
     # our own side answers by default only when the doubled window ends
     assert tick(s, start + 15.9).outgoing == ()
     answered = tick(s, start + 16.0)  # the others answered already: the step resolves
@@ -114,7 +120,8 @@ def test_more_time_doubles_our_call_window_once_and_the_others_see_us_thinking()
     # THINKING is on our chain: a transcript with it verifies like any other
     verdict = check_transcript(export_transcript(h.sessions[1]), partial_ok=True)
     assert verdict.problems == () and any(
-        env.kind is MsgKind.THINKING for env in verdict.session.chains[ME].accepted)
+        env.kind is MsgKind.THINKING for env in verdict.session.chains[ME].accepted
+    )
 
 
 def test_a_repeated_or_untimely_thinking_is_refused_and_changes_nothing() -> None:
@@ -149,7 +156,8 @@ def test_a_repeated_or_untimely_thinking_is_refused_and_changes_nothing() -> Non
 
 
 def test_no_more_time_at_a_table_that_plays_an_older_version(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A seat whose fourwinds predates THINKING (version 3) makes the table play version 3:
     nobody is offered more time, and a THINKING sent anyway is refused."""
     monkeypatch.setattr(lobby, "SUPPORTED_VERSIONS", (1, 3))  # every seat here: version 3

@@ -28,8 +28,11 @@ FAIR = TableOptions(hands=1, deck=DeckKind.MASKED, rules=NO_FLOWERS)
 
 
 def test_no_flowers_options_round_trip_on_the_wire() -> None:
-    for options in (FAIR, replace(FAIR, deck=DeckKind.PRACTICE),
-                    replace(FAIR, rules=(("mode", "tournament"), *NO_FLOWERS))):
+    for options in (
+        FAIR,
+        replace(FAIR, deck=DeckKind.PRACTICE),
+        replace(FAIR, rules=(("mode", "tournament"), *NO_FLOWERS)),
+    ):
         wire = options.to_wire()
         assert TableOptions.from_wire(wire) == options
         assert MCRRules().flowers(TableOptions.from_wire(wire)) is False
@@ -60,7 +63,8 @@ def test_the_option_is_signed_in_the_open_and_needs_this_protocol_version() -> N
 
 
 def test_a_seat_of_an_older_version_cannot_join_a_table_without_flowers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Code before the option would deal 144 tiles there: it is kept out by the version."""
     from fourwinds.protocol.table import lobby
 
@@ -78,8 +82,14 @@ def test_an_american_table_refuses_the_flowers_option() -> None:
 
 def test_an_mcr_table_refuses_a_flowers_option_that_is_not_true_or_false() -> None:
     with pytest.raises(LocalProtocolError, match="flowers must be true or false, not 'no'"):
-        new_table("t", "mcr", seat_key(b"nf", 0), bytes(32), 0.0,
-                  options=replace(FAIR, rules=(("flowers", "no"),)))
+        new_table(
+            "t",
+            "mcr",
+            seat_key(b"nf", 0),
+            bytes(32),
+            0.0,
+            options=replace(FAIR, rules=(("flowers", "no"),)),
+        )
 
 
 def _no_flower_hand(h: Harness) -> None:
@@ -100,8 +110,7 @@ def _no_flower_hand(h: Harness) -> None:
 
 @pytest.mark.parametrize("deck", [DeckKind.MASKED, DeckKind.PRACTICE])
 def test_b3_no_flowers_hand_at_four_seats_deals_136_tiles_and_verifies(deck: DeckKind) -> None:
-    h = play_match("mcr", b"no-flowers " + deck.value.encode(),
-                   options=replace(FAIR, deck=deck))
+    h = play_match("mcr", b"no-flowers " + deck.value.encode(), options=replace(FAIR, deck=deck))
     _no_flower_hand(h)
     if deck is DeckKind.MASKED:
         hand = h.sessions[0].hand
@@ -113,7 +122,6 @@ def test_b3_no_flowers_hand_at_four_seats_deals_136_tiles_and_verifies(deck: Dec
 def test_b5_no_flowers_tables_sheet_has_no_flower_tiles_fan() -> None:
     h = open_harness("mcr", b"nf-sheet", options=FAIR)
     names = [e["id"] for e in table_sheet(h.sessions[0])["entries"]]
-    usual = [e["id"] for e in table_sheet(open_harness("mcr", b"nf-sheet").sessions[0])[
-        "entries"]]
+    usual = [e["id"] for e in table_sheet(open_harness("mcr", b"nf-sheet").sessions[0])["entries"]]
     assert "Flower Tiles" in usual and "Flower Tiles" not in names
     assert len(names) == len(usual) - 1

@@ -17,33 +17,40 @@ from fourwinds.protocol.table.state import PHASE_MOVES, STEP_PHASES, Phase, Tabl
 
 def test_every_phase_has_its_moves_and_every_step_phase_a_resolver() -> None:
     assert set(PHASE_MOVES) == set(Phase)
-    assert set(steps._RESOLVERS) == STEP_PHASES - {Phase.WALL}   # the deck's own steps
+    assert set(steps._RESOLVERS) == STEP_PHASES - {Phase.WALL}  # the deck's own steps
     assert set(steps._AUTO) <= STEP_PHASES and Phase.READY not in steps._AUTO
     assert all(not PHASE_MOVES[end] for end in (Phase.OVER, Phase.HALTED))
 
 
-@pytest.mark.parametrize(("rules", "deck"), [("mcr", DeckKind.MASKED),
-                                             ("american", DeckKind.PRACTICE)])
-def test_a_match_moves_only_as_the_table_says(rules: str, deck: DeckKind,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    ("rules", "deck"), [("mcr", DeckKind.MASKED), ("american", DeckKind.PRACTICE)]
+)
+def test_a_match_moves_only_as_the_table_says(
+    rules: str, deck: DeckKind, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen: set[tuple[Phase, Phase]] = set()
     start = steps.start_step
 
-    def watched(s: TableSession, phase: Phase, acc: Acc, *args: object,
-                **kwargs: object) -> TableSession:
+    def watched(
+        s: TableSession, phase: Phase, acc: Acc, *args: object, **kwargs: object
+    ) -> TableSession:
         seen.add((s.phase, phase))
         return start(s, phase, acc, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(steps, "start_step", watched)
-    h = run(open_harness(rules, b"moves-" + rules.encode(),
-                         options=TableOptions(deck=deck, hands=2)))
+    h = run(
+        open_harness(rules, b"moves-" + rules.encode(), options=TableOptions(deck=deck, hands=2))
+    )
     assert all(s.phase is Phase.OVER for s in h.sessions)
     assert all(to in PHASE_MOVES[frm] for frm, to in seen), seen
-    dice = {(Phase.COMMIT, Phase.ECHO), (Phase.ECHO, Phase.REVEAL),
-            (Phase.PLAY, Phase.HAND_END), (Phase.HAND_END, Phase.COMMIT),
-            (Phase.HAND_END, Phase.OVER)}
-    dealt = (Phase.REVEAL, Phase.WALL) if deck is DeckKind.MASKED else (Phase.REVEAL,
-                                                                         Phase.PLAY)
+    dice = {
+        (Phase.COMMIT, Phase.ECHO),
+        (Phase.ECHO, Phase.REVEAL),
+        (Phase.PLAY, Phase.HAND_END),
+        (Phase.HAND_END, Phase.COMMIT),
+        (Phase.HAND_END, Phase.OVER),
+    }
+    dealt = (Phase.REVEAL, Phase.WALL) if deck is DeckKind.MASKED else (Phase.REVEAL, Phase.PLAY)
     assert dice | {dealt} <= seen
 
 
@@ -52,4 +59,4 @@ def test_a_move_the_table_does_not_list_is_refused() -> None:
     over = h.sessions[0]
     assert over.phase is Phase.OVER
     with pytest.raises(AssertionError, match="no step leads from over to play"):
-        steps.start_step(over, Phase.PLAY, cast(Acc, None), ())   # refused first
+        steps.start_step(over, Phase.PLAY, cast(Acc, None), ())  # refused first

@@ -26,13 +26,13 @@ def test_a4_5_pooling_option_reaches_the_engine() -> None:
 
 @pytest.mark.parametrize("deck", [DeckKind.MASKED, DeckKind.PRACTICE])
 def test_a4_5_pooling_hand_at_the_table(deck: DeckKind) -> None:
-    h = play_match("american", b"pool-1", options=TableOptions(hands=1, deck=deck,
-                                                                rules=POOLING))
+    h = play_match("american", b"pool-1", options=TableOptions(hands=1, deck=deck, rules=POOLING))
     assert all(s.phase is Phase.OVER for s in h.sessions)
     assert len({s.step_hash for s in h.sessions}) == 1
     assert all(not p for p in h.problems), h.problems
-    pooled = [e.event for e in h.events[0] if isinstance(e, EngineEvent)
-              and isinstance(e.event, E.Pooled)]
+    pooled = [
+        e.event for e in h.events[0] if isinstance(e, EngineEvent) and isinstance(e.event, E.Pooled)
+    ]
     assert len(pooled) == 4
     put = {slot: face for p in pooled for slot, face in zip(p.slots, p.faces, strict=True)}
     assert put, "the bots pooled nothing: pick another seed"
@@ -61,8 +61,7 @@ def test_pooling_defaults_put_nothing_in_and_take_what_is_owed() -> None:
     from fourwinds.protocol.american import engine
 
     rules = AmericanRules()
-    state = engine.new_hand(rules.card, (Kind.HIDDEN,) * 152, (3, 4),
-                            engine_options(POOLING))[0]
+    state = engine.new_hand(rules.card, (Kind.HIDDEN,) * 152, (3, 4), engine_options(POOLING))[0]
     pool_step = replace(state, step=CharlestonStep.POOL)
     assert rules.default_action(pool_step, Seat.EAST) == A.PoolIn(Seat.EAST, (), ())
     take_step = replace(state, step=CharlestonStep.POOL_TAKE)

@@ -34,7 +34,7 @@ def test_a_flood_of_garbage_leaves_a_bounded_number_of_records_and_view_lines() 
         persisted += len(step.persist)
         logged += len(step.problems)
         records.extend(step.persist)
-    assert persisted == logged == PROBLEMS_KEPT          # the first few, then only counted
+    assert persisted == logged == PROBLEMS_KEPT  # the first few, then only counted
     assert len(s.problems) == PROBLEMS_KEPT
     assert s.problem_tally.dropped == GARBAGE - PROBLEMS_KEPT
     shown = seat_view(s)["problems"]
@@ -55,7 +55,7 @@ def test_the_bound_is_per_kind_seat_and_hand_and_never_hides_equivocation() -> N
             kept += keep
     assert kept == 3 * PROBLEMS_KEPT and tally.dropped == 9
     tally, keep = tally.admit(1, Problem(ProblemKind.OUT_OF_TURN, Seat(0), "x"))
-    assert keep and tally.kept == 1                       # a new hand starts again
+    assert keep and tally.kept == 1  # a new hand starts again
     kinds = [k for k in ProblemKind if k is not ProblemKind.EQUIVOCATION]
     for n in range(PROBLEMS_PER_HAND * 2):
         tally, _ = tally.admit(2, Problem(kinds[n % len(kinds)], Seat(n % 4), "x"))

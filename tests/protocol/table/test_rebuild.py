@@ -30,7 +30,7 @@ VICTIM = Seat(2)
 
 
 def _entropy(seed: bytes, place: int) -> bytes:
-    return hashlib.sha256(b"entropy" + seed + bytes([place])).digest()   # as open_harness
+    return hashlib.sha256(b"entropy" + seed + bytes([place])).digest()  # as open_harness
 
 
 def _quiet(h: Harness) -> None:
@@ -53,11 +53,20 @@ def _pool(h: Harness, me: Seat) -> tuple[RebuildPool, list[int]]:
     return pool, heads
 
 
-@pytest.mark.parametrize(("deck", "rounds", "place"), [
-    (DeckKind.MASKED, 40, 2), (DeckKind.MASKED, 900, 2), (DeckKind.MASKED, 2500, 0),
-    (DeckKind.MASKED, 1700, 3), (DeckKind.PRACTICE, 300, 1), (DeckKind.PRACTICE, 20, 0)])
+@pytest.mark.parametrize(
+    ("deck", "rounds", "place"),
+    [
+        (DeckKind.MASKED, 40, 2),
+        (DeckKind.MASKED, 900, 2),
+        (DeckKind.MASKED, 2500, 0),
+        (DeckKind.MASKED, 1700, 3),
+        (DeckKind.PRACTICE, 300, 1),
+        (DeckKind.PRACTICE, 20, 0),
+    ],
+)
 def test_a_seat_rebuilt_from_its_peers_is_the_seat_it_was_and_plays_on(
-        deck: DeckKind, rounds: int, place: int) -> None:
+    deck: DeckKind, rounds: int, place: int
+) -> None:
     seed = f"rebuild-{deck.value}-{rounds}".encode()
     h = open_harness("mcr", seed, options=TableOptions(deck=deck, hands=1))
     run(h, random.Random(rounds), max_rounds=rounds)
@@ -66,14 +75,15 @@ def test_a_seat_rebuilt_from_its_peers_is_the_seat_it_was_and_plays_on(
     before = h.sessions[me]
     pool, heads = _pool(h, me)
     assert pool.complete(heads), pool.missing(heads)
-    assert heads[me] == before.chains[me].next_seq - 1        # the last seq it used
+    assert heads[me] == before.chains[me].next_seq - 1  # the last seq it used
     step = rebuild(pool, seat_key(seed, me), _entropy(seed, me))
     rebuilt = step.session
     assert rebuilt.step_hash == before.step_hash and rebuilt.phase is before.phase
     for author in SEATS:
-        assert [e.msg_hash for e in rebuilt.chains[author].accepted] == \
-            [e.msg_hash for e in before.chains[author].accepted]
-    again = resume(step.persist, seat_key(seed, me))           # the fresh log reads back
+        assert [e.msg_hash for e in rebuilt.chains[author].accepted] == [
+            e.msg_hash for e in before.chains[author].accepted
+        ]
+    again = resume(step.persist, seat_key(seed, me))  # the fresh log reads back
     assert again.step_hash == before.step_hash
     assert again.chains[me].next_seq == before.chains[me].next_seq
     h.sessions[me] = again
@@ -81,9 +91,8 @@ def test_a_seat_rebuilt_from_its_peers_is_the_seat_it_was_and_plays_on(
     catch_up(h, me)
     run(h, random.Random(7))
     assert h.done()
-    hashes = {tuple(e.msg_hash for a in SEATS for e in s.chains[a].accepted)
-              for s in h.sessions}
-    assert len(hashes) == 1                                     # the same messages everywhere
+    hashes = {tuple(e.msg_hash for a in SEATS for e in s.chains[a].accepted) for s in h.sessions}
+    assert len(hashes) == 1  # the same messages everywhere
     for session in h.sessions:
         verdict = check_transcript(export_transcript(session))
         assert verdict.ok, [p.describe() for p in verdict.problems]
@@ -122,8 +131,9 @@ def test_a_dice_commitment_the_derived_secret_cannot_open_is_refused() -> None:
     for _ in range(3000):
         s = h.sessions[VICTIM]
         if s.phase is Phase.ECHO and all(
-                o.chains[VICTIM].next_seq == s.chains[VICTIM].next_seq for o in h.sessions):
-            break                   # the others hold our commitment; nothing revealed yet
+            o.chains[VICTIM].next_seq == s.chains[VICTIM].next_seq for o in h.sessions
+        ):
+            break  # the others hold our commitment; nothing revealed yet
         run(h, rng, max_rounds=1)
     else:
         raise AssertionError("the dice never came")
@@ -143,7 +153,7 @@ def test_a_forged_or_foreign_message_is_refused_and_counted() -> None:
     victim_msg = messages_since(h.sessions[0], VICTIM, 3)[0]
     env = decode(victim_msg)
     forged = bytearray(victim_msg)
-    forged[-70] ^= 0x01                                  # inside the signature
+    forged[-70] ^= 0x01  # inside the signature
     fresh = RebuildPool(VICTIM, pool.own_key, pool.host_key)
     for (seat, seq), held in sorted(pool.messages.items()):
         if (seat, seq) != (int(VICTIM), env.seq):

@@ -28,8 +28,7 @@ def test_mcr_rounds_start_with_the_players_seated_as_the_tournament_exchange_say
     first = first_seating(Seat.EAST)
     starts = [mcr.seating_for_hand(first, 4 * round_no, ()) for round_no in range(4)]
     drew = {place: "ESWN"[first.index(place)] for place in first}
-    assert ["".join(drew[p] for p in start) for start in starts] == [
-        "ESWN", "SENW", "WNSE", "NWES"]
+    assert ["".join(drew[p] for p in start) for start in starts] == ["ESWN", "SENW", "WNSE", "NWES"]
     assert [mcr.prevalent_wind(n) for n in (0, 3, 4, 15, 16)] == [0, 0, 1, 3, 0]
 
 

@@ -55,8 +55,9 @@ def _common(s: TableSession, result: dict[str, Any]) -> None:
     names = _names_by_wind(s)
     payouts = list(s.hand.outcome.payments)
     assert result["payouts"] == payouts and sum(payouts) == 0
-    assert result["payments"] == [{"seat": w, "name": names[w], "amount": payouts[w]}
-                                  for w in range(4)]
+    assert result["payments"] == [
+        {"seat": w, "name": names[w], "amount": payouts[w]} for w in range(4)
+    ]
     assert result["scores"] == payouts  # the first hand: the match's totals are its payments
     winner = result["winner"]
     assert result["winner_name"] == (None if winner is None else names[winner])
@@ -78,8 +79,12 @@ def test_american_mahjong_on_a_discard() -> None:
     line = house_card().hand(r.hand_id)
     card_hand = result["card_hand"]
     assert {k: card_hand[k] for k in ("id", "printed", "value", "jokerless", "section")} == {
-        "id": line.id, "printed": line.text, "value": r.value, "jokerless": r.jokerless,
-        "section": line.heading}
+        "id": line.id,
+        "printed": line.text,
+        "value": r.value,
+        "jokerless": r.jokerless,
+        "section": line.heading,
+    }
     assert card_hand["alternative"] is None  # the line has one pattern
     assert card_hand["pattern"] == f"{line.text} as {card_hand['as']}"
     made = Counter(t for group in card_hand["as"].split() for t in parse_tiles(group))
@@ -140,6 +145,7 @@ def test_the_scores_at_a_hands_end_are_the_results_everywhere(seed: bytes) -> No
 
 def _names_by_place(s: TableSession) -> list[str]:
     from fourwinds.frontends.commands.history import player_names
+
     return player_names(s)
 
 
@@ -174,8 +180,9 @@ def test_history_grows_by_one_per_hand_and_the_standings_close_the_match() -> No
         s = h.sessions[1]
         view = _view(s)
         history = view["history"]
-        assert len(history) == hand + 1 and [e["hand_number"] for e in history] == \
-            list(range(1, hand + 2))
+        assert len(history) == hand + 1 and [e["hand_number"] for e in history] == list(
+            range(1, hand + 2)
+        )
         last = history[-1]
         assert last["summary"] and last["kind"] in ("mahjong", "draw")
         names = [n for n, _ in last["payments"]]
@@ -184,10 +191,12 @@ def test_history_grows_by_one_per_hand_and_the_standings_close_the_match() -> No
         assert s.hand is not None and s.hand.outcome is not None
         assert [a for _, a in last["payments"]] == [
             s.hand.outcome.payments[wind_of(s.hand.seating, p)]  # type: ignore[arg-type]
-            for p in SEATS]
+            for p in SEATS
+        ]
         if last["kind"] == "mahjong":
             assert last["winner"] in names and last["summary"].endswith(
-                view["result"]["hand"].split(": ", 1)[1])
+                view["result"]["hand"].split(": ", 1)[1]
+            )
         assert view["standings"] is None
         for place in SEATS:
             say_next(h, place)
@@ -205,14 +214,16 @@ def test_history_grows_by_one_per_hand_and_the_standings_close_the_match() -> No
     assert {e["name"] for e in standings} == {"seat 0", "seat 1", "seat 2", "seat 3"}
     assert standings[0]["rank"] == 1
     for before, after in itertools.pairwise(standings):
-        assert after["rank"] == (before["rank"] if after["score"] == before["score"]
-                                 else standings.index(after) + 1)
+        assert after["rank"] == (
+            before["rank"] if after["score"] == before["score"] else standings.index(after) + 1
+        )
     assert view["next"] is None and build_seat_view(s)["legal_actions"] == []
 
 
 def test_the_windows_are_in_every_view_from_the_lobby_on() -> None:
-    options = TableOptions(deck=DeckKind.PRACTICE, hands=1, call_window=5, next_window=45,
-                           turn_window=90)
+    options = TableOptions(
+        deck=DeckKind.PRACTICE, hands=1, call_window=5, next_window=45, turn_window=90
+    )
     h = open_harness("mcr", b"windows", options=options)
     s = h.sessions[0]
     assert s.phase is Phase.LOBBY
@@ -244,15 +255,26 @@ def test_the_sheets_of_both_rule_sets() -> None:
     assert sheet["rules"] == "american" and sheet["title"] == card.name
     assert len(sheet["entries"]) == len(card.hands)
     first = sheet["entries"][0]
-    assert first == {"id": "year-1", "section": "2026", "pattern": "FFF 2026a 222b 2222c",
-                     "value": 25, "concealed": False}
+    assert first == {
+        "id": "year-1",
+        "section": "2026",
+        "pattern": "FFF 2026a 222b 2222c",
+        "value": 25,
+        "concealed": False,
+    }
     assert any(e["concealed"] for e in sheet["entries"])
     mcr = table_sheet(open_harness("mcr", b"sheet", options=PRACTICE).sessions[0])
     assert mcr["rules"] == "mcr" and len(mcr["entries"]) == len(Fan)
-    assert mcr["entries"][0] == {"id": "Big Four Winds", "section": "", "pattern": "",
-                                 "value": 88, "concealed": False}
-    assert {e["id"]: e["value"] for e in mcr["entries"]}["Flower Tiles"] == \
-        FAN_POINTS[Fan.FLOWER_TILES]
+    assert mcr["entries"][0] == {
+        "id": "Big Four Winds",
+        "section": "",
+        "pattern": "",
+        "value": 88,
+        "concealed": False,
+    }
+    assert {e["id"]: e["value"] for e in mcr["entries"]}["Flower Tiles"] == FAN_POINTS[
+        Fan.FLOWER_TILES
+    ]
     values = [e["value"] for e in mcr["entries"]]
     assert values == sorted(values, reverse=True)
     with pytest.raises(LocalProtocolError, match="no scoring sheet"):
@@ -298,8 +320,12 @@ def test_american_hints_say_how_many_of_the_needed_tiles_are_still_unseen() -> N
                     assert int(left) == (8 if tile == "F" else 4) - seen[tile], (hint, seen)
                 checked += 1
         before = h.sessions[0].step
-        play_until(h, lambda h, before=before: h.sessions[0].step > before + 8
-                   or h.sessions[0].phase in _OVER)
+        play_until(
+            h,
+            lambda h, before=before: (
+                h.sessions[0].step > before + 8 or h.sessions[0].phase in _OVER
+            ),
+        )
         if h.sessions[0].phase in _OVER:
             break
     assert checked >= 3, checked
@@ -310,19 +336,25 @@ def test_mcr_never_asks_a_seat_to_say_no_more_flowers() -> None:
     offered to lay it out, and then says the rest by itself too."""
     laid = 0
     for i in range(6):
-        h = open_harness("mcr", b"flowers-%d" % i,
-                         options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
+        h = open_harness(
+            "mcr", b"flowers-%d" % i, options=TableOptions(deck=DeckKind.PRACTICE, hands=1)
+        )
         for _ in range(100_000):
             s = h.sessions[0]
-            if s.phase is Phase.PLAY and s.hand is not None and \
-                    s.hand.engine.phase.value != "flowers":
+            if (
+                s.phase is Phase.PLAY
+                and s.hand is not None
+                and s.hand.engine.phase.value != "flowers"
+            ):
                 break
             built = build_seat_view(s)
             labels = [a["label"] for a in built["legal_actions"]]
             assert "No more flowers" not in labels
             if labels:
-                assert all(label.startswith("Lay out flower") or label == "Ready to start"
-                           for label in labels), labels
+                assert all(
+                    label.startswith("Lay out flower") or label == "Ready to start"
+                    for label in labels
+                ), labels
                 laid += labels[0].startswith("Lay out flower")
                 h.take(Seat(0), local_action(s, resolve_action(s, 0), h.now))
                 continue
@@ -338,8 +370,7 @@ def test_the_hosts_lobby_names_a_joiner_as_soon_as_it_is_admitted() -> None:
 
     opened = new_table("kitchen", "mcr", bytes(range(32)), b"e" * 32, 0.0, player="Ada")
     open_payload = opened.outgoing[0].payload
-    joined = join_table(open_payload, Seat(1), bytes(range(1, 33)), b"f" * 32, 0.0,
-                        player="Bob")
+    joined = join_table(open_payload, Seat(1), bytes(range(1, 33)), b"f" * 32, 0.0, player="Bob")
     host = opened.session
     for out in joined.outgoing:
         host = handle_message(host, out.payload, 1.0).session
@@ -353,10 +384,17 @@ def test_names_reach_the_view_without_control_characters() -> None:
     reach the other players' terminals."""
     from fourwinds.protocol.table.session import handle_message, join_table, new_table
 
-    opened = new_table("k\x1b[2Jitchen", "mcr", bytes(range(32)), b"g" * 32, 0.0,
-                       player="Ada\x1b]0;owned\x07")
-    joined = join_table(opened.outgoing[0].payload, Seat(1), bytes(range(1, 33)), b"f" * 32,
-                        0.0, player="B\u202eob" + "x" * 100)
+    opened = new_table(
+        "k\x1b[2Jitchen", "mcr", bytes(range(32)), b"g" * 32, 0.0, player="Ada\x1b]0;owned\x07"
+    )
+    joined = join_table(
+        opened.outgoing[0].payload,
+        Seat(1),
+        bytes(range(1, 33)),
+        b"f" * 32,
+        0.0,
+        player="B\u202eob" + "x" * 100,
+    )
     host = opened.session
     for out in joined.outgoing:
         host = handle_message(host, out.payload, 1.0).session

@@ -17,8 +17,9 @@ from fourwinds.protocol.table.session import local_action, seat_returned, tick
 from fourwinds.protocol.table.state import Phase, TableSession
 
 ME = Seat(0)
-OPTIONS = TableOptions(deck=DeckKind.PRACTICE, hands=1, call_window=8, stall_after=30,
-                       auto_pass=False)
+OPTIONS = TableOptions(
+    deck=DeckKind.PRACTICE, hands=1, call_window=8, stall_after=30, auto_pass=False
+)
 
 
 def _actions(s: TableSession) -> list[dict[str, Any]]:
@@ -54,35 +55,40 @@ def test_a_return_restarts_our_window_once_per_step() -> None:
     s = h.sessions[ME]
     start, step = s.step_started, s.step
     assert build_seat_view(s, now=start + 7)["view"]["deadline"] == pytest.approx(1.0)
-    back = seat_returned(s, start + 7)          # 1 s left: we come back
+    back = seat_returned(s, start + 7)  # 1 s left: we come back
     assert back.returned == (step, start + 7)
     assert build_seat_view(back, now=start + 7)["view"]["deadline"] == pytest.approx(8.0)
-    assert tick(back, start + 14.9).outgoing == ()   # the old window would have ended at 8
-    assert tick(back, start + 15.0).outgoing         # the fresh one ends 8 s after the return
+    assert tick(back, start + 14.9).outgoing == ()  # the old window would have ended at 8
+    assert tick(back, start + 15.0).outgoing  # the fresh one ends 8 s after the return
     # once per step: a second return in the same step gives nothing more
     again = seat_returned(back, start + 12)
     assert again is back
     assert build_seat_view(again, now=start + 12)["view"]["deadline"] == pytest.approx(3.0)
     # our own stall report follows the fresh window too (none at 8 + 30 s after the start)
-    assert not [p for p in tick(back, start + 38.5).problems
-                if isinstance(p, Problem) and p.kind is ProblemKind.STALLED and p.seat == ME]
+    assert not [
+        p
+        for p in tick(back, start + 38.5).problems
+        if isinstance(p, Problem) and p.kind is ProblemKind.STALLED and p.seat == ME
+    ]
 
 
 def test_a_return_changes_nothing_when_no_window_of_ours_runs() -> None:
     h = open_harness("mcr", b"return-idle", options=OPTIONS)
     _until_we_answer_a_discard(h)
     s = h.sessions[ME]
-    answered = local_action(s, resolve_action(
-        s, next(a["id"] for a in _actions(s) if a["type"] == "pass")), h.now).session
+    answered = local_action(
+        s, resolve_action(s, next(a["id"] for a in _actions(s) if a["type"] == "pass")), h.now
+    ).session
     if ME not in answered.awaiting or ME in answered.inputs:
         assert seat_returned(answered, h.now + 1) is answered
     resumed = TableSession.__new__(TableSession)
     resumed.__dict__.update({**s.__dict__, "step_started": -1.0})
-    assert seat_returned(resumed, h.now) is resumed   # tick restarts a resumed timer anyway
+    assert seat_returned(resumed, h.now) is resumed  # tick restarts a resumed timer anyway
 
 
-def _waiting_for(place: int, seed: bytes, options: TableOptions = OPTIONS
-                 ) -> tuple[Harness, TableSession]:
+def _waiting_for(
+    place: int, seed: bytes, options: TableOptions = OPTIONS
+) -> tuple[Harness, TableSession]:
     h = open_harness("mcr", seed, options=options)
     for _ in range(40_000):
         s = h.sessions[0]
@@ -104,13 +110,17 @@ def test_waiting_names_an_unreachable_seat_instead_of_a_countdown() -> None:
     plain = build_seat_view(s, now=s.step_started + 1)["view"]
     assert plain["waiting"] is None
     name = plain["players"][wind]["name"]
-    view = build_seat_view(s, now=s.step_started + 50,
-                           unreachable=[Unreachable(2, 42, "")])["view"]
-    assert view["waiting"] == {"seats": [wind], "names": [name], "unreachable": True,
-                               "seconds": 42,
-                               "text": f"Waiting for {name} (unreachable for 42 s)"}
-    later = build_seat_view(s, now=s.step_started + 51,
-                            unreachable=[Unreachable(2, 43, "")])["view"]
+    view = build_seat_view(s, now=s.step_started + 50, unreachable=[Unreachable(2, 42, "")])["view"]
+    assert view["waiting"] == {
+        "seats": [wind],
+        "names": [name],
+        "unreachable": True,
+        "seconds": 42,
+        "text": f"Waiting for {name} (unreachable for 42 s)",
+    }
+    later = build_seat_view(s, now=s.step_started + 51, unreachable=[Unreachable(2, 43, "")])[
+        "view"
+    ]
     assert later["waiting"] is not None
     assert later["waiting"]["text"].endswith("(unreachable for 43 s)")
     # an unreachable seat the table does not wait for: no waiting
@@ -120,7 +130,7 @@ def test_waiting_names_an_unreachable_seat_instead_of_a_countdown() -> None:
 
 def test_waiting_after_a_reachable_seats_window_is_over() -> None:
     untimed = build_seat_view(_waiting_for(1, b"waiting-late")[1], now=1e6)["view"]
-    if untimed["deadline"] is None:   # a turn with no timer: nothing counts down or waits
+    if untimed["deadline"] is None:  # a turn with no timer: nothing counts down or waits
         assert untimed["waiting"] is None
     timed = TableOptions(deck=DeckKind.PRACTICE, hands=1, turn_window=5, auto_pass=False)
     _, s = _waiting_for(1, b"waiting-late", timed)

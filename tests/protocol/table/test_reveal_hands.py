@@ -27,8 +27,12 @@ from .hand_end_helpers import (
     to_hand_end,
 )
 
-CASES = [("mcr", MCR_DISCARD_WIN), ("mcr", MCR_DRAW), ("american", AMERICAN_DISCARD_WIN),
-         ("american", AMERICAN_WALL_GAME)]
+CASES = [
+    ("mcr", MCR_DISCARD_WIN),
+    ("mcr", MCR_DRAW),
+    ("american", AMERICAN_DISCARD_WIN),
+    ("american", AMERICAN_WALL_GAME),
+]
 
 
 def _view(h: Harness, place: Seat) -> dict[str, Any]:
@@ -50,7 +54,8 @@ def _own_racks(h: Harness) -> list[list[str]]:
 @pytest.mark.parametrize("deck", [DeckKind.PRACTICE, DeckKind.MASKED])
 @pytest.mark.parametrize(("rules", "seed"), CASES)
 def test_every_seat_sees_every_seats_tiles_at_the_hands_end(
-        rules: str, seed: bytes, deck: DeckKind) -> None:
+    rules: str, seed: bytes, deck: DeckKind
+) -> None:
     h = to_hand_end(rules, seed, TableOptions(deck=deck, hands=1))
     results = [_view(h, place)["result"] for place in SEATS]
     hands = results[0]["hands"]
@@ -65,22 +70,27 @@ def test_every_seat_sees_every_seats_tiles_at_the_hands_end(
         racks[winner] = results[0]["concealed"]
     assert hands == racks
     players = _view(h, Seat(0))["players"]
-    assert all(len(tiles) == p["concealed_count"] for w, (tiles, p)
-               in enumerate(zip(hands, players, strict=True)) if w != winner)
+    assert all(
+        len(tiles) == p["concealed_count"]
+        for w, (tiles, p) in enumerate(zip(hands, players, strict=True))
+        if w != winner
+    )
 
 
 def test_a_seat_restarted_at_the_hands_end_shows_the_same_hands() -> None:
     h = to_hand_end("mcr", MCR_DISCARD_WIN, TableOptions(deck=DeckKind.MASKED, hands=1))
     before = _view(h, Seat(2))["result"]["hands"]
     restart(h, Seat(2))
-    play_until(h, lambda h: not h.queue and h.sessions[2].hand is not None
-               and h.sessions[2].hand.audited)
+    play_until(
+        h, lambda h: not h.queue and h.sessions[2].hand is not None and h.sessions[2].hand.audited
+    )
     assert _view(h, Seat(2))["result"]["hands"] == before is not None
 
 
 def test_masked_hands_are_not_shown_until_the_audit_is_over() -> None:
-    h = open_harness("american", AMERICAN_DISCARD_WIN,
-                     options=TableOptions(deck=DeckKind.MASKED, hands=1))
+    h = open_harness(
+        "american", AMERICAN_DISCARD_WIN, options=TableOptions(deck=DeckKind.MASKED, hands=1)
+    )
     play_until(h, lambda h: any(s.phase is Phase.HAND_END for s in h.sessions))
     place = next(p for p in SEATS if h.sessions[p].phase is Phase.HAND_END)
     hand = h.sessions[place].hand
@@ -96,4 +106,3 @@ def test_no_hands_are_shown_after_an_audit_that_blamed_a_seat() -> None:
     h.sessions[1] = evolve(s, hand=evolve(s.hand, revealed=()))  # as an audit with a blame
     result = _view(h, Seat(1))["result"]
     assert result["hands"] is None and result["hands_detail"] == AUDIT_FAILED
-

@@ -59,8 +59,9 @@ def test_b2_the_first_south_is_east_when_the_south_round_starts() -> None:
 def test_a3_first_east_and_break_dice_come_from_the_shared_seed() -> None:
     easts = Counter(deck_dice.first_east(n.to_bytes(4, "big")) for n in range(200))
     assert set(easts) == {0, 1, 2, 3}
-    rolls = Counter(d for n in range(300)
-                    for d in deck_dice.break_dice(AMERICAN_SET, n.to_bytes(4, "big")))
+    rolls = Counter(
+        d for n in range(300) for d in deck_dice.break_dice(AMERICAN_SET, n.to_bytes(4, "big"))
+    )
     assert set(rolls) == {1, 2, 3, 4, 5, 6} and min(rolls.values()) > 60
 
 
@@ -79,12 +80,14 @@ def test_practice_wall_holds_every_tile_once() -> None:
 
 def test_a_reveal_that_does_not_open_its_commitment_is_blamed_and_no_hand_starts() -> None:
     h = toy_harness(b"reveal")
-    liar(h, Seat.NORTH, lambda e: {"body": encode_body(Reveal(bytes(32)))}
-         if e.kind is MsgKind.REVEAL else None)
+    liar(
+        h,
+        Seat.NORTH,
+        lambda e: {"body": encode_body(Reveal(bytes(32)))} if e.kind is MsgKind.REVEAL else None,
+    )
     run(h)
     for p in (0, 1, 2):
-        assert {x.seat for x in h.problems[p] if x.kind is ProblemKind.BAD_REVEAL} == {
-            Seat.NORTH}
+        assert {x.seat for x in h.problems[p] if x.kind is ProblemKind.BAD_REVEAL} == {Seat.NORTH}
         assert h.sessions[p].phase is Phase.REVEAL
 
 
@@ -97,16 +100,21 @@ def test_fixed_winds_a_tournament_table_seats_its_places_at_their_winds() -> Non
             fixed = TableOptions(deck=DeckKind.PRACTICE, hands=1, fixed_winds=True)
             h = play_match(rules, f"fixed-{n}".encode(), options=fixed)
             assert all(s.first_seating == (0, 1, 2, 3) for s in h.sessions), (rules, n)
-    drawn = {play_match("mcr", f"drawn-{n}".encode(),
-                        options=TableOptions(deck=DeckKind.PRACTICE, hands=1)
-                        ).sessions[0].first_seating for n in range(6)}
+    drawn = {
+        play_match(
+            "mcr", f"drawn-{n}".encode(), options=TableOptions(deck=DeckKind.PRACTICE, hands=1)
+        )
+        .sessions[0]
+        .first_seating
+        for n in range(6)
+    }
     assert len(drawn) > 1
 
 
 def test_fixed_winds_travels_in_the_open_and_older_forms_still_read() -> None:
     fixed = TableOptions(fixed_winds=True)
     assert TableOptions.from_wire(fixed.to_wire()) == fixed
-    assert len(TableOptions().to_wire()) == 9          # a table that draws encodes as before
+    assert len(TableOptions().to_wire()) == 9  # a table that draws encodes as before
     assert TableOptions.from_wire(TableOptions().to_wire()).fixed_winds is False
     with pytest.raises(WireError, match="fixed_winds"):
         TableOptions.from_wire([*TableOptions().to_wire(), False])

@@ -20,8 +20,9 @@ CARD = "# a club's card\n"
 
 
 def _opened(rules: str, text: str) -> bytes:
-    step = new_table("t", rules, seat_key(b"rt", 0), bytes(32), 0.0, rules_text_name="club",
-                     rules_text=text)
+    step = new_table(
+        "t", rules, seat_key(b"rt", 0), bytes(32), 0.0, rules_text_name="club", rules_text=text
+    )
     return step.outgoing[0].payload
 
 
@@ -38,8 +39,9 @@ def test_a_rule_set_without_a_card_refuses_a_text_its_creator_gives() -> None:
 
 
 def test_a_peer_refuses_an_open_that_gives_a_text_to_a_rule_set_without_a_card(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    with monkeypatch.context() as creator:   # a creator whose code does not check
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with monkeypatch.context() as creator:  # a creator whose code does not check
         creator.setattr(lobby, "rules_text_problem", lambda name, text: None)
         payload = _opened("mcr", CARD)
     with pytest.raises((OptionError, LocalProtocolError), match="tables play no card"):

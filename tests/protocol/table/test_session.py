@@ -80,7 +80,8 @@ def _fifo_reference() -> Harness:
 @given(st.integers(0, 2**32), st.integers(0, 30))
 @settings(max_examples=10, deadline=None)
 def test_any_delivery_order_with_duplicates_gives_identical_states(
-        order_seed: int, duplicates: int) -> None:
+    order_seed: int, duplicates: int
+) -> None:
     fifo = _fifo_reference()
     shuffled = run(toy_harness(b"prop"), random.Random(order_seed), duplicates=duplicates)
     assert all(s.phase is Phase.OVER for s in shuffled.sessions)
@@ -138,8 +139,11 @@ def test_illegal_action_is_rejected_with_the_reason_and_blamed() -> None:
     discard_liar(h, Seat.NORTH, steal)
     run(h)
     for p in (0, 1, 2):
-        problems = [x for x in h.problems[p] if x.kind is ProblemKind.ILLEGAL_ACTION
-                    or x.kind is ProblemKind.FALSE_FACE]
+        problems = [
+            x
+            for x in h.problems[p]
+            if x.kind is ProblemKind.ILLEGAL_ACTION or x.kind is ProblemKind.FALSE_FACE
+        ]
         assert problems and {x.seat for x in problems} == {Seat.NORTH}
     _honest_agree(h, Seat.NORTH)
 
@@ -191,8 +195,12 @@ def _until_seat_0_answers_a_discard(h: Harness) -> None:
     """Deliver and let the other bots play until seat 0 is asked about a discard."""
     while True:
         s0 = h.sessions[0]
-        waiting = s0.phase is Phase.PLAY and s0.me in s0.awaiting and s0.hand is not None \
+        waiting = (
+            s0.phase is Phase.PLAY
+            and s0.me in s0.awaiting
+            and s0.hand is not None
             and s0.hand.engine.phase == "calls"
+        )
         if waiting and not h.queue:
             break
         if not any(bot_moves(h, p) for p in SEATS if p != 0 or not waiting):
@@ -226,10 +234,14 @@ def test_auto_pass_answers_a_discard_we_cannot_claim_at_once() -> None:
                 if not h.queue:
                     break
                 deliver_one(h)
-        acts = [decode_body(e.kind, e.body or b"") for e in h.sessions[0].chains[0].accepted
-                if e.kind is MsgKind.ACT]
-        passes.append(sum(1 for a in acts
-                          if isinstance(a, Act) and a.action[0] == "Pass" and not a.timeout))
+        acts = [
+            decode_body(e.kind, e.body or b"")
+            for e in h.sessions[0].chains[0].accepted
+            if e.kind is MsgKind.ACT
+        ]
+        passes.append(
+            sum(1 for a in acts if isinstance(a, Act) and a.action[0] == "Pass" and not a.timeout)
+        )
     assert passes[0] > 0
     assert passes[1] == 0
 
@@ -307,13 +319,11 @@ def test_private_messages_are_redacted_for_other_seats_but_still_chain() -> None
     assert step.problems == () and step.session.step_hash == h.sessions[1].step_hash
 
 
-
 def _delivered(outgoing: tuple[Outgoing, ...]) -> set[tuple[int, bytes, bool]]:
     """(seat, message hash, in full) for every message the payloads give each seat."""
     got = set()
     for out in outgoing:
-        message, carried = unbundle(out.payload) if is_bundle(out.payload) else (out.payload,
-                                                                                 ())
+        message, carried = unbundle(out.payload) if is_bundle(out.payload) else (out.payload, ())
         for raw in (*carried, message):
             env = decode(raw)
             for place in SEATS:
@@ -326,8 +336,11 @@ def _delivered(outgoing: tuple[Outgoing, ...]) -> set[tuple[int, bytes, bool]]:
 def test_a_message_applied_then_answered_is_the_same_as_handled_at_once(table: str) -> None:
     # The daemon applies a peer's message first (to adopt and show it), then makes our
     # automatic reply: the two calls must end where the one call does, sending the same.
-    h = (toy_harness(b"split") if table == "toy" else open_harness(
-        "mcr", b"split", options=TableOptions(hands=1, deck=DeckKind.MASKED)))
+    h = (
+        toy_harness(b"split")
+        if table == "toy"
+        else open_harness("mcr", b"split", options=TableOptions(hands=1, deck=DeckKind.MASKED))
+    )
     split_ones = 0
     for _ in range(20_000):
         if h.done():
@@ -346,19 +359,21 @@ def test_a_message_applied_then_answered_is_the_same_as_handled_at_once(table: s
         assert first.persist + then.persist == whole.persist
         if then.outgoing:
             split_ones += 1
-            assert not any(decode(unbundled(o.payload)).kind is MsgKind.ACT
-                           for o in first.outgoing)
+            assert not any(decode(unbundled(o.payload)).kind is MsgKind.ACT for o in first.outgoing)
         deliver_one(h)
     assert h.done()
-    assert split_ones > 20   # dice messages and passes were left to ``settle``
+    assert split_ones > 20  # dice messages and passes were left to ``settle``
 
 
 @pytest.mark.parametrize("table", ["toy", "mcr-masked"])
 def test_our_action_sent_then_settled_is_the_same_as_taken_at_once(table: str) -> None:
     # The daemon sends our signed action before its own session takes it in: the message
     # is the same, and so is where the session ends once settled.
-    h = (toy_harness(b"settle") if table == "toy" else open_harness(
-        "mcr", b"settle", options=TableOptions(hands=1, deck=DeckKind.MASKED)))
+    h = (
+        toy_harness(b"settle")
+        if table == "toy"
+        else open_harness("mcr", b"settle", options=TableOptions(hands=1, deck=DeckKind.MASKED))
+    )
     checked = 0
 
     def moves(h: Harness) -> bool:
@@ -369,8 +384,13 @@ def test_our_action_sent_then_settled_is_the_same_as_taken_at_once(table: str) -
                 continue
             if s.phase is Phase.READY:
                 action: object = TableReady()
-            elif (s.phase is Phase.PLAY and s.rules is not None and s.hand is not None
-                  and s.hand.seating is not None and ready_to_act(s)):
+            elif (
+                s.phase is Phase.PLAY
+                and s.rules is not None
+                and s.hand is not None
+                and s.hand.seating is not None
+                and ready_to_act(s)
+            ):
                 wind = wind_of(s.hand.seating, place)
                 action = s.rules.choose(s.hand.engine, wind, bot_entropy(h.seed, place, s.step))
             else:
@@ -378,7 +398,7 @@ def test_our_action_sent_then_settled_is_the_same_as_taken_at_once(table: str) -
             whole = local_action(s, action, h.now)
             first = local_action(s, action, h.now, settle_now=False)
             then = settle(first.session, h.now)
-            assert first.session.step == s.step   # nothing resolved before settle
+            assert first.session.step == s.step  # nothing resolved before settle
             assert then.session.step_hash == whole.session.step_hash
             assert _delivered(first.outgoing + then.outgoing) == _delivered(whole.outgoing)
             checked += 1
@@ -397,6 +417,6 @@ def test_only_the_creators_first_message_is_taken_for_a_tables_open() -> None:
     payload = opened.outgoing[0].payload
     assert is_open_message(payload)
     joined = join_table(payload, Seat(1), bytes(range(1, 33)), b"f" * 32, 0.0)
-    assert not is_open_message(joined.outgoing[0].payload)     # its Join
+    assert not is_open_message(joined.outgoing[0].payload)  # its Join
     assert not is_open_message(b"\x93\x01\x02")
     assert not is_open_message(b"")

@@ -24,9 +24,22 @@ from fourwinds.protocol.table.suggest import bot_entropy, match_action, same_cho
 from fourwinds.protocol.tiles import Kind
 
 # actions the view never merges with another: the suggestion must be exactly the bot's
-EXACT = {"StopVote", "NoCall", "Pass", "CallMahjong", "ClaimWin", "DeclareMahjong",
-         "DeclareWin", "FlowersDone", "TableReady", "HandNext", "Call", "ClaimPung",
-         "ClaimChow", "ClaimKong"}
+EXACT = {
+    "StopVote",
+    "NoCall",
+    "Pass",
+    "CallMahjong",
+    "ClaimWin",
+    "DeclareMahjong",
+    "DeclareWin",
+    "FlowersDone",
+    "TableReady",
+    "HandNext",
+    "Call",
+    "ClaimPung",
+    "ClaimChow",
+    "ClaimKong",
+}
 
 
 def harness_entropy(h: Harness, place: Seat, step: int) -> bytes:
@@ -41,8 +54,9 @@ def bot_choice(h: Harness, s: TableSession, place: Seat) -> object:
     if s.phase is Phase.HAND_END:
         return HandNext()
     assert s.rules is not None and s.hand is not None and s.hand.seating is not None
-    return s.rules.choose(s.hand.engine, wind_of(s.hand.seating, place),
-                          harness_entropy(h, place, s.step))
+    return s.rules.choose(
+        s.hand.engine, wind_of(s.hand.seating, place), harness_entropy(h, place, s.step)
+    )
 
 
 def check_seat(h: Harness, place: Seat, seen: Counter[str]) -> None:
@@ -116,25 +130,26 @@ def test_bot_entropy_is_the_harness_formula_and_differs_by_place_and_step() -> N
 
 def test_nothing_is_suggested_to_a_seat_the_table_does_not_wait_for() -> None:
     h = open_harness("mcr", b"idle", options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
-    assert all(suggest(s, h.seed) is None for s in h.sessions)   # lobby: joins in flight
+    assert all(suggest(s, h.seed) is None for s in h.sessions)  # lobby: joins in flight
     while h.queue:
         deliver_one(h)
     assert all(s.phase is Phase.READY for s in h.sessions)
     first = suggest(h.sessions[1], h.seed)
     assert first is not None and first.entry["type"] == "ready" and first.tiles == ()
-    first.entry["tiles"].append("1m")              # the suggestion's entry is its own copy
+    first.entry["tiles"].append("1m")  # the suggestion's entry is its own copy
     first.plain()["action"]["tiles"].append("2m")
     assert build_seat_view(h.sessions[1])["legal_actions"][0]["tiles"] == []
     h.take(Seat(1), local_action(h.sessions[1], TableReady(), h.now))
-    assert suggest(h.sessions[1], h.seed) is None      # answered: nothing more awaited
+    assert suggest(h.sessions[1], h.seed) is None  # answered: nothing more awaited
 
 
 @pytest.mark.parametrize("rules", ["american", "mcr"])
 def test_a_hand_played_only_through_suggestions_is_always_accepted(rules: str) -> None:
     """Every seat acts on its suggestion (resolved from the view, as the daemon does):
     never refused, and the hand reaches its end."""
-    h = open_harness(rules, b"through-" + rules.encode(),
-                     options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
+    h = open_harness(
+        rules, b"through-" + rules.encode(), options=TableOptions(deck=DeckKind.PRACTICE, hands=1)
+    )
     acted = 0
 
     def moves(h: Harness) -> bool:
@@ -164,7 +179,8 @@ def _at_first_left(seed: bytes) -> tuple[Harness, TableSession]:
         s = h.sessions[0]
         built = build_seat_view(s)
         if built["legal_actions"] and built["view"]["phase_detail"].startswith(
-                "Charleston: first left"):
+            "Charleston: first left"
+        ):
             return h, s
         if any(bot_moves(h, p) for p in SEATS):
             continue
@@ -184,19 +200,22 @@ def test_a4_a_blind_pass_is_matched_to_the_blind_offer_of_its_own_tiles(blind: i
     assert s.hand is not None and s.hand.seating is not None and s.me is not None
     engine = s.hand.engine
     wind = wind_of(s.hand.seating, s.me)
-    own = sorted((x for x in engine.hands[wind] if engine.faces[x] != Kind.JOKER),
-                 key=lambda x: (engine.faces[x], x), reverse=True)[:3]
+    own = sorted(
+        (x for x in engine.hands[wind] if engine.faces[x] != Kind.JOKER),
+        key=lambda x: (engine.faces[x], x),
+        reverse=True,
+    )[:3]
     action = CharlestonPass(wind, tuple(own), blind)
     found = match_action(s, action)
     assert found is not None
     assert found.entry["type"] == "charleston"
     assert found.entry.get("choose") == (3 - blind or None)
     assert ("Blind" in found.entry["label"]) == (blind > 0)
-    assert list(found.tiles) == [code(engine.faces[x]) for x in own[:3 - blind]]
+    assert list(found.tiles) == [code(engine.faces[x]) for x in own[: 3 - blind]]
     resolved = resolve_action(s, found.entry["id"], found.tiles, found.entry)
     assert isinstance(resolved, CharlestonPass) and resolved.blind == blind
     assert s.rules is not None and same_choice(s.rules, engine, resolved, action)
-    local_action(s, resolved, h.now)   # accepted
+    local_action(s, resolved, h.now)  # accepted
 
 
 def test_same_choice_tells_other_faces_and_other_blind_counts_apart() -> None:
@@ -206,15 +225,19 @@ def test_same_choice_tells_other_faces_and_other_blind_counts_apart() -> None:
     rules = s.rules
     assert rules is not None
     wind = wind_of(s.hand.seating, s.me)
-    slots = sorted((x for x in engine.hands[wind] if engine.faces[x] != Kind.JOKER),
-                   key=lambda x: (engine.faces[x], x))
+    slots = sorted(
+        (x for x in engine.hands[wind] if engine.faces[x] != Kind.JOKER),
+        key=lambda x: (engine.faces[x], x),
+    )
     low, high = tuple(slots[:3]), tuple(slots[-3:])
     assert same_choice(rules, engine, CharlestonPass(wind, low, 0), CharlestonPass(wind, low, 0))
-    assert not same_choice(rules, engine, CharlestonPass(wind, low, 0),
-                           CharlestonPass(wind, low, 1))
+    assert not same_choice(
+        rules, engine, CharlestonPass(wind, low, 0), CharlestonPass(wind, low, 1)
+    )
     if [engine.faces[x] for x in low] != [engine.faces[x] for x in high]:
-        assert not same_choice(rules, engine, CharlestonPass(wind, low, 0),
-                               CharlestonPass(wind, high, 0))
+        assert not same_choice(
+            rules, engine, CharlestonPass(wind, low, 0), CharlestonPass(wind, high, 0)
+        )
     # a blind pass of 3 passes none of its own tiles: the fall-back tiles do not matter
     assert same_choice(rules, engine, CharlestonPass(wind, low, 3), CharlestonPass(wind, high, 3))
     assert not same_choice(rules, engine, CharlestonPass(wind, low, 0), StopVote(wind, True))

@@ -19,8 +19,9 @@ LEVELS = (BotLevel.STRONG, BotLevel.EASY, BotLevel.NORMAL, BotLevel.STRONG)
 
 @pytest.mark.parametrize("rules", ["mcr", "american"])
 def test_each_level_suggests_an_offered_action_to_the_end_of_a_hand(rules: str) -> None:
-    h = open_harness(rules, b"levels-" + rules.encode(),
-                     options=TableOptions(deck=DeckKind.PRACTICE, hands=1))
+    h = open_harness(
+        rules, b"levels-" + rules.encode(), options=TableOptions(deck=DeckKind.PRACTICE, hands=1)
+    )
 
     def moves(h: Harness) -> bool:
         moved = False

@@ -11,14 +11,17 @@ from fourwinds.protocol.table.harness import play_match
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript
 
-MOVE = re.compile(r"^   [ESWN] (discards|passes|calls|declares|exposes|exchanges|puts|takes|"
-                  r"adds|robs|is dead)\b")
+MOVE = re.compile(
+    r"^   [ESWN] (discards|passes|calls|declares|exposes|exchanges|puts|takes|"
+    r"adds|robs|is dead)\b"
+)
 
 
 @pytest.mark.parametrize("rules", ["american", "mcr"])
 def test_log_reads_like_a_table(rules: str) -> None:
-    options = TableOptions(hands=1, deck=DeckKind.PRACTICE,
-                           rules=(("pooling", True),) if rules == "american" else ())
+    options = TableOptions(
+        hands=1, deck=DeckKind.PRACTICE, rules=(("pooling", True),) if rules == "american" else ()
+    )
     h = play_match(rules, b"log-" + rules.encode(), options=options)
     lines = log_lines(h.events[0])
     assert lines[0].startswith("== Hand 1: E=seat ")

@@ -88,10 +88,12 @@ def test_hand_end_on_the_wire() -> None:
     digest = bytes(32)
     assert decode_body(MsgKind.HAND_END, encode_body(HandEnd(digest))) == HandEnd(digest)
     assert decode_body(MsgKind.HAND_END, encode_body(HandEnd(digest, True))) == HandEnd(
-        digest, True)
+        digest, True
+    )
     with pytest.raises(WireError):
-        decode_body(MsgKind.HAND_END, encode_body(HandEnd(digest)).replace(b"\x91", b"\x92")
-                    + b"\xc2")
+        decode_body(
+            MsgKind.HAND_END, encode_body(HandEnd(digest)).replace(b"\x91", b"\x92") + b"\xc2"
+        )
 
 
 def _stopped_match(seed: int, caller: Seat, steps: int) -> list[TableSession]:
@@ -104,7 +106,7 @@ def _stopped_match(seed: int, caller: Seat, steps: int) -> list[TableSession]:
     h.sessions[caller] = call_time(h.sessions[caller], h.now, stop_now=True).session
     _until(h, rng, lambda h: any(s.phase is Phase.HAND_END for s in h.sessions))
     for s in h.sessions:
-        view = build_seat_view(s)["view"]    # the hand-over screen of a hand stopped by time
+        view = build_seat_view(s)["view"]  # the hand-over screen of a hand stopped by time
         if s.phase is Phase.HAND_END:
             assert view["result"] is not None and view["result"]["kind"] == "unfinished", view
     run(h, rng)
@@ -116,34 +118,40 @@ def test_american_unfinished_at_the_call_scores_zero_for_everyone(seed: int) -> 
     sessions = _stopped_match(seed, Seat(seed % 4), 8 + 5 * seed)
     for s in sessions:
         assert s.phase is Phase.OVER and s.time_called and s.hands_played == 1
-        (_, outcome, _), = s.outcomes
+        ((_, outcome, _),) = s.outcomes
         assert outcome.summary == UNFINISHED and outcome.payments == (0, 0, 0, 0)
         assert s.scores == (0, 0, 0, 0)
         assert tournament_hand(s.finals[0], s.outcomes[0][2]).end is HandEnd_.UNFINISHED
-        build_seat_view(s)           # the views of a hand stopped by time still build
+        build_seat_view(s)  # the views of a hand stopped by time still build
     assert len({s.step_hash for s in sessions}) == 1
 
 
 def test_act_on_the_wire() -> None:
     assert decode_body(MsgKind.ACT, encode_body(Act([1, 2], False, True))) == Act(
-        [1, 2], False, True)
+        [1, 2], False, True
+    )
     assert encode_body(Act([1], True)) == encode_body(Act([1], True, False))
 
 
 def test_a_call_heard_after_saying_next_lets_one_more_hand_be_played() -> None:
     """A seat told of the call while the table waits for "next" after its own HandEnd went
     unmarked: its mark goes with the next hand's end (docs/TOURNAMENT.md)."""
+
     def waiting_after_next(h: Harness) -> bool:
         s = h.sessions[Seat(1)]
-        return (s.phase is Phase.HAND_END and s.hand is not None and s.hand.hand_no == 0
-                and s.me in s.inputs)
+        return (
+            s.phase is Phase.HAND_END
+            and s.hand is not None
+            and s.hand.hand_no == 0
+            and s.me in s.inputs
+        )
 
     for seed in range(10):
         rng = random.Random(seed)
         h = open_harness("mcr", b"after-next-%d" % seed, options=PRACTICE)
         _until(h, rng, waiting_after_next)
         if not waiting_after_next(h):
-            continue        # this order resolved the hand at once: try another
+            continue  # this order resolved the hand at once: try another
         h.sessions[Seat(1)] = call_time(h.sessions[Seat(1)], h.now).session
         run(h, rng)
         assert all(s.phase is Phase.OVER and s.hands_played == 2 for s in h.sessions)
@@ -154,8 +162,9 @@ def test_a_call_heard_after_saying_next_lets_one_more_hand_be_played() -> None:
 
 def test_a_hand_stopped_by_time_on_the_masked_deck_is_audited_and_agreed() -> None:
     """The fair (masked) deck: the stopped hand's deck audit runs as at any hand's end."""
-    h = open_harness("american", b"masked-stop",
-                     options=TableOptions(deck=DeckKind.MASKED, hands=4))
+    h = open_harness(
+        "american", b"masked-stop", options=TableOptions(deck=DeckKind.MASKED, hands=4)
+    )
     called = False
 
     def moves(h: Harness) -> bool:

@@ -17,8 +17,11 @@ TOURNAMENT = (("mode", "tournament"),)
 
 @pytest.mark.parametrize("deck", [DeckKind.PRACTICE, DeckKind.MASKED])
 def test_an_mcr_table_in_tournament_mode_plays_a_match_that_verifies(deck: DeckKind) -> None:
-    h = play_match("mcr", b"tournament mode " + deck.value.encode(),
-                   options=TableOptions(hands=2, deck=deck, rules=TOURNAMENT))
+    h = play_match(
+        "mcr",
+        b"tournament mode " + deck.value.encode(),
+        options=TableOptions(hands=2, deck=deck, rules=TOURNAMENT),
+    )
     for s in h.sessions:
         assert s.phase is Phase.OVER and s.hands_played == 2
         assert s.open is not None and s.open.options.rules == TOURNAMENT

@@ -50,8 +50,10 @@ def test_a_changed_byte_is_caught_as_an_altered_message(played: Harness) -> None
     victim = len(payloads) // 2
     changed = bytearray(payloads[victim])
     changed[-3] ^= 0x40
-    data = _rewrite(export_transcript(played.sessions[0]),
-                    [*payloads[:victim], bytes(changed), *payloads[victim + 1:]])
+    data = _rewrite(
+        export_transcript(played.sessions[0]),
+        [*payloads[:victim], bytes(changed), *payloads[victim + 1 :]],
+    )
     verdict = check_transcript(data)
     assert not verdict.ok
     assert ProblemKind.BAD_SIGNATURE in {p.kind for p in verdict.problems}
@@ -67,8 +69,7 @@ def test_a_dropped_message_is_caught_as_missing(played: Harness) -> None:
     assert f"seat {int(dropped.seat)}'s message seq {dropped.seq} is missing" in reasons[0]
 
 
-def test_a_swapped_tile_rewritten_by_its_own_seat_is_blamed_on_that_seat(
-        played: Harness) -> None:
+def test_a_swapped_tile_rewritten_by_its_own_seat_is_blamed_on_that_seat(played: Harness) -> None:
     data = export_transcript(played.sessions[0])
     _, payloads = read_transcript(data)
     index = 0
@@ -83,7 +84,7 @@ def test_a_swapped_tile_rewritten_by_its_own_seat_is_blamed_on_that_seat(
     action = list(body.action)
     action[3] = (action[3] + 1) % 34
     forged = resign(played, env, body=encode_body(Act(action, False)))
-    kinds = _kinds(_rewrite(data, [*payloads[:index], forged, *payloads[index + 1:]]))
+    kinds = _kinds(_rewrite(data, [*payloads[:index], forged, *payloads[index + 1 :]]))
     assert (ProblemKind.FALSE_FACE, env.seat) in kinds
 
 
@@ -109,8 +110,9 @@ def test_verify_command_exit_codes(played: Harness, tmp_path: Path) -> None:
     assert main(["verify", str(tmp_path / "absent.fwt")]) == 2
 
 
-def test_replay_prints_every_action(played: Harness, tmp_path: Path,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_prints_every_action(
+    played: Harness, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "t.fwt"
     path.write_bytes(export_transcript(played.sessions[2]))
     assert main(["replay", "--verbose", str(path)]) == 0
@@ -120,8 +122,7 @@ def test_replay_prints_every_action(played: Harness, tmp_path: Path,
     assert "== Hand 1" in out and "== Match over" in out
     assert main(["replay", str(path)]) == 0  # without --verbose: no step numbers
     plain = capsys.readouterr().out
-    assert "== Hand 1" in plain and not any(line.startswith("   [")
-                                             for line in plain.splitlines())
+    assert "== Hand 1" in plain and not any(line.startswith("   [") for line in plain.splitlines())
 
 
 def test_verify_blames_a_lying_seat_from_an_honest_seats_transcript() -> None:

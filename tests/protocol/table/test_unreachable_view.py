@@ -39,10 +39,12 @@ def test_the_view_names_the_unreachable_seat_with_its_last_address() -> None:
     assert plain["unreachable"] == [] and "unreachable" not in plain["phase_detail"]
     view = build_seat_view(s, unreachable=[Unreachable(2, 12, "169.254.1.3:7420")])["view"]
     name = view["players"][wind]["name"]
-    assert view["unreachable"] == [{"seat": wind, "name": name, "for_s": 12,
-                                    "last_address": "169.254.1.3:7420"}]
-    assert view["phase_detail"] == (f"Waiting for {name}: unreachable for 12 s, "
-                                    "last address 169.254.1.3:7420")
+    assert view["unreachable"] == [
+        {"seat": wind, "name": name, "for_s": 12, "last_address": "169.254.1.3:7420"}
+    ]
+    assert view["phase_detail"] == (
+        f"Waiting for {name}: unreachable for 12 s, last address 169.254.1.3:7420"
+    )
     assert [p["connected"] for p in view["players"]] == [w != wind for w in range(4)]
     # a seat the table does not wait for is listed, and the detail says what it was
     other = build_seat_view(s, unreachable=[Unreachable(1, 5, "")])["view"]

@@ -74,19 +74,22 @@ def test_observer_audit_blames_a_face_the_secrets_contradict() -> None:
     from fourwinds.protocol.tiles import Kind
 
     observed = list(hand.observed)
-    index, (place, message) = next((i, o) for i, o in enumerate(observed)
-                                   if isinstance(o[1].body, PublicReveal))
+    index, (place, message) = next(
+        (i, o) for i, o in enumerate(observed) if isinstance(o[1].body, PublicReveal)
+    )
     body = message.body
     wrong = Kind.P1 if body.kind != Kind.P1 else Kind.P2
     holder_key = private_key_from_bytes(seat_key(b"audit-face", int(place)))
     observed[index] = (place, sign(replace(body, kind=wrong), holder_key.sign))
-    found = audit_hand(verdict.session, tuple(observed),
-                       deck_context(verdict.session, hand.hand_no))
+    found = audit_hand(
+        verdict.session, tuple(observed), deck_context(verdict.session, hand.hand_no)
+    )
     assert [(w, c.value) for w, c, _ in found] == [(body.seat, "wrong_face")]
 
 
 def test_verify_command_names_the_seat_with_the_tampered_secret(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from fourwinds.frontends.cli import main
 
     path = tmp_path / "tampered.fwt"

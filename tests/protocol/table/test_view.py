@@ -51,5 +51,6 @@ def test_view_is_kept_per_state_and_rebuilt_for_a_new_one() -> None:
     assert "legal_actions" not in build_seat_view(s)["view"]  # ...without touching the kept one
     later = evolve(s, scores=tuple(x + 1 for x in s.scores))  # a changed session: its own view
     assert [p["score"] for p in build_seat_view(later)["view"]["players"]] == [
-        p["score"] + 1 for p in first["view"]["players"]]
+        p["score"] + 1 for p in first["view"]["players"]
+    ]
     assert build_seat_view(s) == first

@@ -22,12 +22,13 @@ def test_a_new_name_replaces_the_signed_one_everywhere_the_view_names_that_playe
     before = build_seat_view(s)["view"]
     assert before["result"] is not None and before["result"]["winner"] is not None
     winner = before["result"]["winner"]
-    place = int(s.hand.seating[Seat(winner)])   # rename the winner: named in most places
+    place = int(s.hand.seating[Seat(winner)])  # rename the winner: named in most places
     view = build_seat_view(s, names={place: "Robert"})["view"]
     wind = int(wind_of(s.hand.seating, Seat(place)))
     assert wind == winner
     assert [p["name"] for p in view["players"]] == [
-        "Robert" if w == wind else before["players"][w]["name"] for w in range(4)]
+        "Robert" if w == wind else before["players"][w]["name"] for w in range(4)
+    ]
     result = view["result"]
     assert result is not None and result["winner_name"] == "Robert"
     assert [p["name"] for p in result.get("payments", [])] == [p["name"] for p in view["players"]]

@@ -44,8 +44,19 @@ TABLE = bytes(range(16))
 
 
 def sample(body: bytes = b"\x91\xc0", to: Seat | None = None) -> bytes:
-    return seal(KEY, version=1, table=TABLE, seat=Seat.WEST, seq=3, prev=ZERO_HASH, step=7,
-                state=bytes(32), to=to, kind=MsgKind.ACT, body=body).encode()
+    return seal(
+        KEY,
+        version=1,
+        table=TABLE,
+        seat=Seat.WEST,
+        seq=3,
+        prev=ZERO_HASH,
+        step=7,
+        state=bytes(32),
+        to=to,
+        kind=MsgKind.ACT,
+        body=body,
+    ).encode()
 
 
 def test_signed_message_round_trips_and_verifies() -> None:
@@ -56,7 +67,8 @@ def test_signed_message_round_trips_and_verifies() -> None:
 
 def test_identity_key_comes_from_passed_in_bytes_only() -> None:
     assert public_key_bytes(private_key_from_bytes(bytes(32))) == public_key_bytes(
-        private_key_from_bytes(bytes(32)))
+        private_key_from_bytes(bytes(32))
+    )
     with pytest.raises(ValueError):
         private_key_from_bytes(b"short")
 
@@ -117,8 +129,16 @@ def test_bad_field_type_names_the_field() -> None:
 
 
 def test_open_body_round_trips_with_options() -> None:
-    body = Open("t", "mcr", "", "", TableOptions(call_window=5.0, hands=8,
-                rules=(("hot_wall", True),)), (1, 1), bytes(32), "me")
+    body = Open(
+        "t",
+        "mcr",
+        "",
+        "",
+        TableOptions(call_window=5.0, hands=8, rules=(("hot_wall", True),)),
+        (1, 1),
+        bytes(32),
+        "me",
+    )
     assert decode_body(MsgKind.OPEN, encode_body(body)) == body
 
 
@@ -150,9 +170,11 @@ def test_a_bundle_carries_redacted_messages_and_unbundles_strictly() -> None:
     payload = bundle(main, carried)
     assert is_bundle(payload) and not is_bundle(main)
     assert unbundle(payload) == (main, tuple(carried))
-    for bad, reason in ((pack([main]), "expected 2 items"),
-                        (pack([main, [1]]), "carried message"),
-                        (pack([main, [b"x"] * (MAX_CARRIED + 1)]), "over the limit")):
+    for bad, reason in (
+        (pack([main]), "expected 2 items"),
+        (pack([main, [1]]), "carried message"),
+        (pack([main, [b"x"] * (MAX_CARRIED + 1)]), "over the limit"),
+    ):
         with pytest.raises(WireError, match=reason):
             unbundle(bad)
 

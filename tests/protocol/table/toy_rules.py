@@ -97,7 +97,7 @@ class Shown:
 class ToyState:
     faces: tuple[Kind, ...]
     hands: tuple[tuple[int, ...], ...]
-    phase: str                       # swap, turn, calls, over
+    phase: str  # swap, turn, calls, over
     turn: Seat
     next_draw: int
     passes: tuple[int | None, ...] = (None, None, None, None)
@@ -107,8 +107,9 @@ class ToyState:
     outcome: HandOutcome | None = None
 
 
-def _with(hands: tuple[tuple[int, ...], ...], seat: Seat, hand: tuple[int, ...]
-          ) -> tuple[tuple[int, ...], ...]:
+def _with(
+    hands: tuple[tuple[int, ...], ...], seat: Seat, hand: tuple[int, ...]
+) -> tuple[tuple[int, ...], ...]:
     return tuple(hand if i == seat else h for i, h in enumerate(hands))
 
 
@@ -129,7 +130,6 @@ class ToyRules:
 
     def flowers(self, options: TableOptions) -> bool:
         return True
-
 
     def start(self, setup: HandSetup) -> tuple[Any, tuple[Any, ...]]:
         hands = tuple(tuple(range(4 * w, 4 * w + 4)) for w in SEATS)
@@ -188,8 +188,12 @@ class ToyRules:
                 assert slot is not None
                 hands = _with(hands, w.right, (*hands[w.right], slot))
                 events.append(Moved(w, w.right, slot))
-            s = replace(s, hands=_with(hands, Seat.EAST, (*hands[Seat.EAST], s.next_draw)),
-                        phase="turn", next_draw=s.next_draw + 1)
+            s = replace(
+                s,
+                hands=_with(hands, Seat.EAST, (*hands[Seat.EAST], s.next_draw)),
+                phase="turn",
+                next_draw=s.next_draw + 1,
+            )
             return s, (*events, Dealt(Seat.EAST, (s.next_draw - 1,)))
         if isinstance(action, (Discard, Win)):
             if s.phase != "turn" or seat != s.turn:
@@ -199,15 +203,26 @@ class ToyRules:
                 if len(set(action.faces)) != 1:
                     raise IllegalAction("three alike are needed", seat)
                 faces = self._faces(s, dict(zip(action.slots, action.faces, strict=True)))
-                out = HandOutcome(seat, tuple(9 if w == seat else -3 for w in SEATS),  # type: ignore[arg-type]
-                                  f"{seat.name} wins with three {action.faces[0].name}")
-                return (replace(s, faces=faces, phase="over", outcome=out),
-                        (Shown(seat, action.slots),))
+                out = HandOutcome(
+                    seat,
+                    tuple(9 if w == seat else -3 for w in SEATS),  # type: ignore[arg-type]
+                    f"{seat.name} wins with three {action.faces[0].name}",
+                )
+                return (
+                    replace(s, faces=faces, phase="over", outcome=out),
+                    (Shown(seat, action.slots),),
+                )
             self._own(s, seat, (action.slot,), (action.face,))
             faces = self._faces(s, {action.slot: action.face})
             hand = tuple(x for x in s.hands[seat] if x != action.slot)
-            s = replace(s, faces=faces, hands=_with(s.hands, seat, hand), phase="calls",
-                        pending=action.slot, answers=(None, None, None, None))
+            s = replace(
+                s,
+                faces=faces,
+                hands=_with(s.hands, seat, hand),
+                phase="calls",
+                pending=action.slot,
+                answers=(None, None, None, None),
+            )
             return s, (Shown(seat, (action.slot,)),)
         if s.phase != "calls" or seat == s.turn or s.answers[seat] is not None:
             raise IllegalAction("no discard to answer", seat)
@@ -229,8 +244,9 @@ class ToyRules:
         for w in (s.turn.right, s.turn.across, s.turn.left):
             answer = s.answers[w]
             if isinstance(answer, Take):
-                s = replace(s, faces=self._faces(s, dict(zip(answer.slots, answer.faces,
-                                                              strict=True))))
+                s = replace(
+                    s, faces=self._faces(s, dict(zip(answer.slots, answer.faces, strict=True)))
+                )
                 pay = tuple(6 if x == w else (-6 if x == s.turn else 0) for x in SEATS)
                 out = HandOutcome(w, pay, f"{w.name} takes {s.turn.name}'s discard")  # type: ignore[arg-type]
                 return replace(s, phase="over", outcome=out), (Shown(w, answer.slots),)
@@ -241,8 +257,16 @@ class ToyRules:
             return replace(s, phase="over", outcome=out, discards=discards, pending=None), ()
         nxt = s.turn.right
         hands = _with(s.hands, nxt, (*s.hands[nxt], s.next_draw))
-        s = replace(s, hands=hands, turn=nxt, phase="turn", next_draw=s.next_draw + 1,
-                    pending=None, discards=discards, answers=(None, None, None, None))
+        s = replace(
+            s,
+            hands=hands,
+            turn=nxt,
+            phase="turn",
+            next_draw=s.next_draw + 1,
+            pending=None,
+            discards=discards,
+            answers=(None, None, None, None),
+        )
         return s, (Dealt(nxt, (s.next_draw - 1,)),)
 
     def learn(self, state: Any, faces: Mapping[int, Kind]) -> Any:
@@ -254,9 +278,20 @@ class ToyRules:
         public = set(s.discards) | ({s.pending} if s.pending is not None else set())
         faces = [s.faces[x] for x in sorted(public)]
         passes = [p is not None for p in s.passes]
-        return digest([list(s.hands), s.phase, s.turn, s.next_draw, passes,
-                       [encode(a) if a is not None else None for a in s.answers],
-                       s.pending, list(s.discards), faces, s.outcome])
+        return digest(
+            [
+                list(s.hands),
+                s.phase,
+                s.turn,
+                s.next_draw,
+                passes,
+                [encode(a) if a is not None else None for a in s.answers],
+                s.pending,
+                list(s.discards),
+                faces,
+                s.outcome,
+            ]
+        )
 
     def actor(self, action: Any) -> Seat:
         seat: Seat = action.seat
@@ -264,8 +299,7 @@ class ToyRules:
 
     def window(self, state: Any, seat: Seat) -> WindowKind:
         phase = state.phase
-        return {"swap": WindowKind.EXCHANGE, "calls": WindowKind.CALL}.get(phase,
-                                                                             WindowKind.TURN)
+        return {"swap": WindowKind.EXCHANGE, "calls": WindowKind.CALL}.get(phase, WindowKind.TURN)
 
     def default_action(self, state: Any, seat: Seat) -> Any:
         s: ToyState = state
@@ -317,8 +351,9 @@ class ToyRules:
     def decode_action(self, plain: Any) -> Any:
         return self._codec.decode(plain)
 
-    def choose(self, state: Any, seat: Seat, entropy: bytes,
-               level: BotLevel = BotLevel.NORMAL) -> Any:
+    def choose(
+        self, state: Any, seat: Seat, entropy: bytes, level: BotLevel = BotLevel.NORMAL
+    ) -> Any:
         s: ToyState = state
         legal = self.legal_actions(s, seat)
         for kind in (Win, Take):
@@ -337,7 +372,7 @@ class ToyRules:
         return type(action).__name__ + " " + repr(encode(action)[2:])
 
     def choice_faces(self, state: ToyState, action: Any) -> tuple[object, ...] | None:
-        return None   # no bot of ours suggests at this table: actions compare as they are
+        return None  # no bot of ours suggests at this table: actions compare as they are
 
 
 def toy_adapter(rules_text: str) -> RulesAdapter:

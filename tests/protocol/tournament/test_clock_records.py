@@ -54,15 +54,15 @@ def test_time_called_twice_is_refused() -> None:
 
 def test_a_time_call_for_a_round_not_under_way_is_refused() -> None:
     maker = _timed()
-    maker.director_signs(TimeCall(maker.event, 0))      # no round started
+    maker.director_signs(TimeCall(maker.event, 0))  # no round started
     maker.start_round()
-    maker.director_signs(TimeCall(maker.event, 1))      # the next round, not started
+    maker.director_signs(TimeCall(maker.event, 1))  # the next round, not started
     assert _problems(maker) == [ProblemKind.OUT_OF_ORDER, ProblemKind.OUT_OF_ORDER]
 
 
 def test_an_extension_of_a_table_that_does_not_exist_is_refused() -> None:
     maker = _timed()
-    maker.start_round()                                 # 8 entrants: tables 0 and 1
+    maker.start_round()  # 8 entrants: tables 0 and 1
     maker.director_signs(Extension(maker.event, 0, 2, 5, "no such table"))
     maker.director_signs(Extension(maker.event, 0, 1, 5, " "))
     assert _problems(maker) == [ProblemKind.UNKNOWN_TABLE, ProblemKind.NO_REASON]
@@ -86,7 +86,7 @@ def test_a_clock_at_an_event_of_a_number_of_hands_is_refused() -> None:
     maker.start_round()
     maker.director_signs(TimeCall(maker.event, 0))
     maker.director_signs(Extension(maker.event, 0, 0, 5, "late"))
-    maker.director_signs(EndTable(maker.event, 0, 0, "a fire alarm"))   # any event may
+    maker.director_signs(EndTable(maker.event, 0, 0, "a fire alarm"))  # any event may
     assert _problems(maker) == [ProblemKind.NOT_TIMED, ProblemKind.NOT_TIMED]
 
 
@@ -99,6 +99,8 @@ def test_verify_prints_the_clock_records_in_the_history() -> None:
     maker.director_signs(TimeCall(maker.event, 0))
     maker.director_signs(EndTable(maker.event, 0, 0, "the venue\x1b[2J closes"))
     lines = describe_event(check_event(maker.records))
-    assert lines[-3:] == ["extension: round 1, table 2 +5 min: started late",
-                          "time called: round 1",
-                          "table ended: round 1, table 1: the venue [2J closes"]
+    assert lines[-3:] == [
+        "extension: round 1, table 2 +5 min: started late",
+        "time called: round 1",
+        "table ended: round 1, table 1: the venue [2J closes",
+    ]

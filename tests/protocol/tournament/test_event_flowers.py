@@ -22,15 +22,14 @@ def _wire(maker: EventMaker) -> list[object]:
 
 
 @pytest.mark.parametrize("ahead", [False, True])
-def test_an_event_without_flowers_checks_and_its_tables_open_without_flowers(
-        ahead: bool) -> None:
+def test_an_event_without_flowers_checks_and_its_tables_open_without_flowers(ahead: bool) -> None:
     maker = synthetic_event(8, 2, flowers=False, ahead=ahead)
     verdict = check_event(maker.records)
     assert verdict.ok and len(verdict.rounds) == 2
     assert table_options(verdict)["rules"] == {"flowers": False}
     fields = _wire(maker)
     assert len(fields) == 15 and fields[14] is False
-    assert fields[13] == ("ahead" if ahead else "after_call")   # written out: a 15th follows
+    assert fields[13] == ("ahead" if ahead else "after_call")  # written out: a 15th follows
     create = decode_record(encode_record(maker.records[0])).body
     assert isinstance(create, Create) and create.flowers is False
     assert create.seed_steps is (SeedSteps.AHEAD if ahead else SeedSteps.AFTER_CALL)
@@ -50,14 +49,14 @@ def test_events_with_flowers_keep_their_creation_bytes_and_id(ahead: bool) -> No
 def test_a_second_encoding_and_an_american_event_without_flowers_are_refused() -> None:
     maker = synthetic_event(4, 1, flowers=False)
     wire = msgpack.unpackb(encode_record(maker.records[0]))
-    wire[1][14] = True                 # flowers on is never written out
+    wire[1][14] = True  # flowers on is never written out
     with pytest.raises(WireError, match="only ever false"):
         decode_record(msgpack.packb(wire))
     wire[1][14] = "no"
     with pytest.raises(WireError, match="flowers"):
         decode_record(msgpack.packb(wire))
     american = EventMaker(rules="american", flowers=False)
-    read = decode_record(encode_record(american.records[0])).body   # read; the check refuses
+    read = decode_record(encode_record(american.records[0])).body  # read; the check refuses
     assert isinstance(read, Create) and not read.flowers
     verdict = check_event(american.records)
     assert not verdict.ok and "MCR only" in verdict.problems[0].line()

@@ -83,10 +83,14 @@ def test_the_first_record_must_be_the_creation() -> None:
     assert intake.problem.kind is ProblemKind.NO_CREATE
 
 
-@given(st.integers(0, MAX_EVENT_RECORDS + 10), st.integers(0, MAX_EVENT_RECORDS + 10),
-       st.integers(1, 1000))
+@given(
+    st.integers(0, MAX_EVENT_RECORDS + 10),
+    st.integers(0, MAX_EVENT_RECORDS + 10),
+    st.integers(1, 1000),
+)
 def test_a_pull_asks_for_the_next_records_the_peer_holds_and_no_more(
-        held: int, peer: int, limit: int) -> None:
+    held: int, peer: int, limit: int
+) -> None:
     wanted = to_pull(held, peer, limit)
     assert len(wanted) <= limit
     assert wanted.step == 1

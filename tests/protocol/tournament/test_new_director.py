@@ -26,12 +26,14 @@ def _event(players: int = 8) -> EventMaker:
     return maker
 
 
-def _name(maker: EventMaker, new: SigningKey, voters: range | list[int],
-          at: int | None = None) -> Record:
-    body = NewDirector(maker.event, len(maker.records) if at is None else at, new.public,
-                       REASON)
-    sigs = [signature(body, maker.players[n]) if n in voters else None
-            for n in range(len(maker.players))]
+def _name(
+    maker: EventMaker, new: SigningKey, voters: range | list[int], at: int | None = None
+) -> Record:
+    body = NewDirector(maker.event, len(maker.records) if at is None else at, new.public, REASON)
+    sigs = [
+        signature(body, maker.players[n]) if n in voters else None
+        for n in range(len(maker.players))
+    ]
     record = Record(body, tuple(sigs))
     maker.records.append(record)
     return record
@@ -44,12 +46,12 @@ def _kinds(maker: EventMaker) -> list[ProblemKind]:
 def test_a_majority_names_a_new_director_who_then_starts_the_next_round() -> None:
     maker = _event()
     new = maker.players[2]
-    record = _name(maker, new, range(5))                 # 5 of 8
+    record = _name(maker, new, range(5))  # 5 of 8
     assert decode_record(encode_record(record)) == record
     verdict = check_event(maker.records)
     assert verdict.ok, verdict.problems
     assert verdict.director == new.public and verdict.directors == (record.body,)
-    maker.director = new                                 # the new director signs on
+    maker.director = new  # the new director signs on
     maker.play_round()
     verdict = check_event(maker.records)
     assert verdict.ok, verdict.problems
@@ -61,7 +63,7 @@ def test_a_majority_names_a_new_director_who_then_starts_the_next_round() -> Non
 
 def test_a_director_change_signed_by_only_half_is_refused() -> None:
     maker = _event()
-    _name(maker, maker.players[2], range(4))             # 4 of 8: not more than half
+    _name(maker, maker.players[2], range(4))  # 4 of 8: not more than half
     problems = check_event(maker.records).problems
     assert [p.kind for p in problems] == [ProblemKind.NO_MAJORITY]
     assert "4 of 8" in problems[0].detail
@@ -72,14 +74,14 @@ def test_withdrawn_entrants_are_not_counted_and_a_forged_signature_refuses_it() 
     maker = _event()
     maker.withdraw(7)
     maker.withdraw(6)
-    record = _name(maker, maker.players[2], [0, 1, 2, 7])     # 3 of the 6 left, and one gone
+    record = _name(maker, maker.players[2], [0, 1, 2, 7])  # 3 of the 6 left, and one gone
     assert _kinds(maker) == [ProblemKind.NO_MAJORITY]
     maker.records.remove(record)
-    _name(maker, maker.players[2], [0, 1, 2, 3])              # 4 of 6
+    _name(maker, maker.players[2], [0, 1, 2, 3])  # 4 of 6
     assert check_event(maker.records).ok
     body = NewDirector(maker.event, len(maker.records), maker.players[3].public, REASON)
     sigs = [signature(body, maker.players[n]) for n in range(6)]
-    sigs[4] = signature(body, maker.players[5])               # 4's signature forged
+    sigs[4] = signature(body, maker.players[5])  # 4's signature forged
     maker.records.append(Record(body, (*sigs, None, None)))
     assert _kinds(maker) == [ProblemKind.BAD_SIGNATURE]
 
@@ -94,7 +96,7 @@ def test_records_by_the_former_director_after_the_change_are_refused() -> None:
     assert "former director" in problems[0].detail
     maker.director = maker.players[2]
     maker.director_signs(Penalty(maker.event, 0, maker.players[1].public, Fraction(1), 0, "late"))
-    assert _kinds(maker) == [ProblemKind.BAD_SIGNATURE]      # only the first
+    assert _kinds(maker) == [ProblemKind.BAD_SIGNATURE]  # only the first
     assert old.public not in (check_event(maker.records).director,)
 
 

@@ -18,8 +18,10 @@ def _seed_round(maker: EventMaker, called: int) -> int:
     steps = 0
     while True:
         verdict = check_event(maker.records)
-        owed = [(p, seed_step(verdict, maker.event, p.public, b"secret of " + p.public, called))
-                for p in maker.players]
+        owed = [
+            (p, seed_step(verdict, maker.event, p.public, b"secret of " + p.public, called))
+            for p in maker.players
+        ]
         due = [(p, step) for p, step in owed if step is not None]
         if not due:
             return steps
@@ -34,9 +36,10 @@ def test_entrants_seed_a_called_round_and_the_directors_start_is_accepted() -> N
     for i in range(9):
         maker.enter(f"player {i}")
     verdict = check_event(maker.records)
-    assert all(seed_step(verdict, maker.event, p.public, b"s", None) is None
-               for p in maker.players), "nobody commits before the round is called"
-    assert _seed_round(maker, called=0) == 27          # commit, echo, reveal each
+    assert all(
+        seed_step(verdict, maker.event, p.public, b"s", None) is None for p in maker.players
+    ), "nobody commits before the round is called"
+    assert _seed_round(maker, called=0) == 27  # commit, echo, reveal each
     start = round_start(check_event(maker.records), maker.event)
     assert start is not None and start.round == 0
     maker.director_signs(start)

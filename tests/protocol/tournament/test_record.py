@@ -53,33 +53,54 @@ keys = st.binary(min_size=32, max_size=32)
 events = st.binary(min_size=32, max_size=32)
 rounds = st.integers(0, 63)
 texts = st.text(max_size=40)
-scores = st.tuples(*[st.integers(-10**9, 10**9)] * 4)
+scores = st.tuples(*[st.integers(-(10**9), 10**9)] * 4)
 seat = st.one_of(st.none(), st.integers(0, 1023))
 fractions = st.builds(Fraction, st.integers(-1000, 1000), st.integers(1, 1000))
 
 creates = st.builds(
-    Create, keys, texts, st.sampled_from(("mcr", "american")), st.integers(1, 64),
+    Create,
+    keys,
+    texts,
+    st.sampled_from(("mcr", "american")),
+    st.integers(1, 64),
     st.sampled_from(Length),
-    st.integers(1, 10_000), st.sampled_from(FillPolicy),
-    st.builds(Scoring, st.just("mcr"), fractions, st.integers(-1000, 1000),
-              st.integers(0, 1000)),
-    st.booleans(), st.booleans(), st.booleans(), st.sampled_from(Deck),
-    st.binary(min_size=16, max_size=16))
+    st.integers(1, 10_000),
+    st.sampled_from(FillPolicy),
+    st.builds(Scoring, st.just("mcr"), fractions, st.integers(-1000, 1000), st.integers(0, 1000)),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(Deck),
+    st.binary(min_size=16, max_size=16),
+)
 bodies = st.one_of(
-    creates.map(lambda c: dataclasses.replace(
-        c, scoring=dataclasses.replace(c.scoring, rules=c.rules))),
+    creates.map(
+        lambda c: dataclasses.replace(c, scoring=dataclasses.replace(c.scoring, rules=c.rules))
+    ),
     st.builds(Entry, events, keys, texts),
     st.builds(Admit, events, keys),
     st.builds(Withdraw, events, keys, st.sampled_from(WithdrawnBy), texts),
     st.builds(SeedCommit, events, rounds, keys, keys),
     st.builds(SeedEcho, events, rounds, keys, keys),
     st.builds(SeedReveal, events, rounds, keys, keys),
-    st.builds(RoundStart, events, rounds,
-              st.lists(st.tuples(seat, seat, seat, seat), max_size=8).map(tuple),
-              st.lists(st.integers(0, 1023), max_size=3).map(tuple), keys, keys),
-    st.builds(TableResult, events, rounds, st.integers(0, 255),
-              st.tuples(*[st.one_of(st.none(), keys)] * 4), scores,
-              st.binary(min_size=16, max_size=16)),
+    st.builds(
+        RoundStart,
+        events,
+        rounds,
+        st.lists(st.tuples(seat, seat, seat, seat), max_size=8).map(tuple),
+        st.lists(st.integers(0, 1023), max_size=3).map(tuple),
+        keys,
+        keys,
+    ),
+    st.builds(
+        TableResult,
+        events,
+        rounds,
+        st.integers(0, 255),
+        st.tuples(*[st.one_of(st.none(), keys)] * 4),
+        scores,
+        st.binary(min_size=16, max_size=16),
+    ),
     st.builds(Correction, events, rounds, st.integers(0, 255), scores, texts),
     st.builds(Penalty, events, rounds, keys, fractions, st.integers(-1000, 1000), texts),
     st.builds(TimeCall, events, rounds),
@@ -89,10 +110,10 @@ bodies = st.one_of(
 
 
 @settings(max_examples=300, deadline=None)
-@given(bodies, st.lists(st.one_of(st.none(), st.binary(min_size=64, max_size=64)),
-                        max_size=4))
-def test_every_record_round_trips_through_its_wire_form(body: object,
-                                                        sigs: list[bytes | None]) -> None:
+@given(bodies, st.lists(st.one_of(st.none(), st.binary(min_size=64, max_size=64)), max_size=4))
+def test_every_record_round_trips_through_its_wire_form(
+    body: object, sigs: list[bytes | None]
+) -> None:
     record = Record(body, tuple(sigs))  # type: ignore[arg-type]
     assert decode_record(encode_record(record)) == record
 
@@ -101,6 +122,7 @@ def test_every_record_round_trips_through_its_wire_form(body: object,
 @given(bodies)
 def test_a_signed_record_checks_against_its_signer_only(body: object) -> None:
     from fourwinds.protocol.tournament.signing import signed_by
+
     record = signed(body, key("a"))  # type: ignore[arg-type]
     back = decode_record(encode_record(record))
     assert signed_by(back.body, back.signatures[0], key("a").public)
@@ -109,13 +131,15 @@ def test_a_signed_record_checks_against_its_signer_only(body: object) -> None:
 
 # -- a whole event ----------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def event() -> EventMaker:
     return synthetic_event(16, 3)
 
 
 def test_a_whole_event_verifies_and_its_standings_are_the_standings_modules(
-        event: EventMaker) -> None:
+    event: EventMaker,
+) -> None:
     verdict = check_event(event.records)
     assert verdict.ok, [p.line() for p in verdict.problems]
     assert len(verdict.entrants) == 16 and len(verdict.rounds) == 3 and verdict.results == 12
@@ -127,14 +151,18 @@ def test_a_whole_event_verifies_and_its_standings_are_the_standings_modules(
             results.append(Scores(body.round, body.table, seats, body.scores))
     assert verdict.standings == standings(results, Scoring("mcr"), players=range(16))
     met = [set(t) for seating in verdict.rounds for t in seating.tables]
-    assert all(len(a & b) <= 1 for i, a in enumerate(met) for b in met[i + 1:]), \
+    assert all(len(a & b) <= 1 for i, a in enumerate(met) for b in met[i + 1 :]), (
         "16 x 3 from the plan: no pair meets twice"
+    )
 
 
 def test_a_changed_score_is_refused_naming_the_table(event: EventMaker) -> None:
     records = list(event.records)
-    at = next(i for i, r in enumerate(records) if isinstance(r.body, TableResult)
-              and r.body.round == 1 and r.body.table == 2)
+    at = next(
+        i
+        for i, r in enumerate(records)
+        if isinstance(r.body, TableResult) and r.body.round == 1 and r.body.table == 2
+    )
     body = records[at].body
     assert isinstance(body, TableResult)
     changed = (body.scores[0] + 10, *body.scores[1:])
@@ -158,19 +186,27 @@ def test_a_result_signed_by_three_seats_is_refused(event: EventMaker) -> None:
 
 
 def test_a_result_replayed_from_another_event_is_refused(event: EventMaker) -> None:
-    other = synthetic_event(16, 3, nonce=b"\x02" * 16)   # same people, another event
+    other = synthetic_event(16, 3, nonce=b"\x02" * 16)  # same people, another event
     replayed = next(r for r in other.records if isinstance(r.body, TableResult))
     assert isinstance(replayed.body, TableResult)
-    records = [r for r in event.records
-               if not (isinstance(r.body, TableResult) and r.body.round == 2
-                       and r.body.table == replayed.body.table)]
+    records = [
+        r
+        for r in event.records
+        if not (
+            isinstance(r.body, TableResult)
+            and r.body.round == 2
+            and r.body.table == replayed.body.table
+        )
+    ]
     records.append(replayed)
     problems = check_event(records).problems
     assert problems[0].kind is ProblemKind.OTHER_EVENT
     # and with the event id changed to this one, the seats' signatures no longer hold
     moved = Record(dataclasses.replace(replayed.body, event=event.event), replayed.signatures)
     assert check_event([*records[:-1], moved]).problems[0].kind in (
-        ProblemKind.BAD_SIGNATURE, ProblemKind.NOT_SEATED)
+        ProblemKind.BAD_SIGNATURE,
+        ProblemKind.NOT_SEATED,
+    )
 
 
 def test_a_seating_that_differs_from_the_recomputed_one_is_refused() -> None:
@@ -180,12 +216,20 @@ def test_a_seating_that_differs_from_the_recomputed_one_is_refused() -> None:
     maker.play_round()
     maker.seeds.append(maker.make_seed(1))
     from fourwinds.protocol.tournament.round_seating import expected_seating
+
     right = expected_seating(range(16), 1, 2, maker.rounds_started, maker.seeds, maker.fill)
     doctored = [list(t) for t in right.tables]
-    doctored[0][0], doctored[1][0] = doctored[1][0], doctored[0][0]   # two players swapped
-    maker.director_signs(RoundStart(
-        maker.event, 1, tuple((t[0], t[1], t[2], t[3]) for t in doctored), (),
-        maker.seeds[-1], round_seed.results_digest(maker.hashes)))
+    doctored[0][0], doctored[1][0] = doctored[1][0], doctored[0][0]  # two players swapped
+    maker.director_signs(
+        RoundStart(
+            maker.event,
+            1,
+            tuple((t[0], t[1], t[2], t[3]) for t in doctored),
+            (),
+            maker.seeds[-1],
+            round_seed.results_digest(maker.hashes),
+        )
+    )
     problems = check_event(maker.records).problems
     assert [p.kind for p in problems] == [ProblemKind.BAD_SEATING]
     assert problems[0].round == 1 and "table 1 seats" in problems[0].detail
@@ -229,7 +273,8 @@ def test_a_reveal_that_does_not_open_its_commitment_is_refused() -> None:
 
 
 def test_corrections_and_penalties_are_the_directors_and_show_in_the_history(
-        event: EventMaker) -> None:
+    event: EventMaker,
+) -> None:
     records = list(event.records)
     fix = Correction(event.event, 2, 0, (100, 0, 0, 0), "scores entered in the wrong seats")
     fine = Penalty(event.event, 2, event.players[5].public, Fraction(1), 0, "late to the table")
@@ -244,8 +289,9 @@ def test_corrections_and_penalties_are_the_directors_and_show_in_the_history(
             seats = event.rounds_started[body.round].tables[body.table]
             got = fix.scores if (body.round, body.table) == (2, 0) else body.scores
             results.append(Scores(body.round, body.table, seats, got))
-    assert verdict.standings == standings(results, Scoring("mcr"), players=range(16),
-                                          deductions=[Deduction(5, Fraction(1), 0)])
+    assert verdict.standings == standings(
+        results, Scoring("mcr"), players=range(16), deductions=[Deduction(5, Fraction(1), 0)]
+    )
     assert verdict.standings != base
     forged = signed(fix, event.players[0])
     assert check_event([*event.records, forged]).problems[0].kind is ProblemKind.BAD_SIGNATURE
@@ -277,13 +323,19 @@ def test_a_seed_step_from_outside_the_round_and_a_missing_reveal_are_refused() -
     maker.play_round()
     gone = maker.players[2]
     intruder = signed(SeedCommit(maker.event, 1, gone.public, bytes(32)), gone)
-    at = next(i for i, r in enumerate(maker.records)
-              if isinstance(r.body, SeedCommit) and r.body.round == 1)
-    records = [*maker.records[:at + 1], intruder, *maker.records[at + 1:]]
+    at = next(
+        i
+        for i, r in enumerate(maker.records)
+        if isinstance(r.body, SeedCommit) and r.body.round == 1
+    )
+    records = [*maker.records[: at + 1], intruder, *maker.records[at + 1 :]]
     assert [p.kind for p in check_event(records).problems] == [ProblemKind.NOT_IN_ROUND]
-    reveal = next(i for i, r in enumerate(maker.records)
-                  if isinstance(r.body, SeedReveal) and r.body.round == 1)
-    records = maker.records[:reveal] + maker.records[reveal + 1:]
+    reveal = next(
+        i
+        for i, r in enumerate(maker.records)
+        if isinstance(r.body, SeedReveal) and r.body.round == 1
+    )
+    records = maker.records[:reveal] + maker.records[reveal + 1 :]
     problems = check_event(records).problems
     assert problems[0].kind is ProblemKind.SEED_MISSING and problems[0].round == 1
     assert "player 0" in problems[0].detail
@@ -305,8 +357,11 @@ def test_a_bot_seats_result_signed_by_anyone_but_the_director_is_refused() -> No
     """The director runs the bot seats, so only its key signs for one: a seat of the table,
     or any other entrant, signing in the bot's place is refused, naming the seat."""
     maker = synthetic_event(15, 1, fill=FillPolicy.BOTS)
-    at = next(i for i, r in enumerate(maker.records) if isinstance(r.body, TableResult)
-              and None in r.body.players)
+    at = next(
+        i
+        for i, r in enumerate(maker.records)
+        if isinstance(r.body, TableResult) and None in r.body.players
+    )
     result = maker.records[at]
     body = result.body
     assert isinstance(body, TableResult)
@@ -315,12 +370,12 @@ def test_a_bot_seats_result_signed_by_anyone_but_the_director_is_refused() -> No
     signer = next(k for k in maker.players if k.public == player)
     sigs = list(result.signatures)
     sigs[bot] = signature(body, signer)
-    records = [*maker.records[:at], Record(body, tuple(sigs)), *maker.records[at + 1:]]
+    records = [*maker.records[:at], Record(body, tuple(sigs)), *maker.records[at + 1 :]]
     (problem, *_) = check_event(records).problems
     assert problem.kind is ProblemKind.BAD_SIGNATURE
     assert (problem.round, problem.table) == (0, body.table)
     assert f"seat(s) {'ESWN'[bot]} did not sign" in problem.line()
-    assert check_event(maker.records).ok      # the director's own signature holds
+    assert check_event(maker.records).ok  # the director's own signature holds
 
 
 def test_seeded_rounds_follow_the_standings() -> None:
@@ -330,18 +385,21 @@ def test_seeded_rounds_follow_the_standings() -> None:
 
 
 def test_a_wrong_table_id_and_a_result_for_no_table_are_refused(event: EventMaker) -> None:
-    result = next(r for r in event.records if isinstance(r.body, TableResult)
-                  and r.body.round == 2)
+    result = next(r for r in event.records if isinstance(r.body, TableResult) and r.body.round == 2)
     assert isinstance(result.body, TableResult)
     seats = event.rounds_started[result.body.round].tables[result.body.table]
     keys_ = [event.director if n is None else event.players[n] for n in seats]
     other_id = dataclasses.replace(result.body, table_id=table_id(event.event, 1, 3))
     records = [r for r in event.records if r is not result]
-    assert check_event([*records, signed(other_id, *keys_)]).problems[0].kind \
+    assert (
+        check_event([*records, signed(other_id, *keys_)]).problems[0].kind
         is ProblemKind.BAD_TABLE_ID
+    )
     nowhere = dataclasses.replace(result.body, round=2, table=9)
-    assert check_event([*event.records, signed(nowhere, *keys_)]).problems[0].kind \
+    assert (
+        check_event([*event.records, signed(nowhere, *keys_)]).problems[0].kind
         is ProblemKind.UNKNOWN_TABLE
+    )
 
 
 def test_no_creation_record_is_one_problem() -> None:
@@ -357,23 +415,27 @@ def test_a_bye_is_scored_as_created() -> None:
 
 # -- a damaged file -----------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def small_export() -> bytes:
     from fourwinds.protocol.tournament.export import encode_export
+
     return encode_export(synthetic_event(8, 2).records)
 
 
 @settings(max_examples=settings().max_examples // 4, deadline=None)  # each a whole check
 @given(st.data())
-def test_a_damaged_export_is_refused_never_a_crash(small_export: bytes,
-                                                   data: st.DataObject) -> None:
+def test_a_damaged_export_is_refused_never_a_crash(
+    small_export: bytes, data: st.DataObject
+) -> None:
     from fourwinds.protocol.tournament.export import ExportError, check_export
+
     damaged = bytearray(small_export)
     for _ in range(data.draw(st.integers(1, 3))):
         at = data.draw(st.integers(0, len(damaged) - 1))
         damaged[at] ^= data.draw(st.integers(1, 255))
     if data.draw(st.booleans()):
-        del damaged[data.draw(st.integers(1, len(damaged))):]
+        del damaged[data.draw(st.integers(1, len(damaged))) :]
     try:
         verdict = check_export(bytes(damaged))
     except ExportError as error:

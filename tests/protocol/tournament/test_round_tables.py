@@ -30,20 +30,19 @@ def test_the_director_plays_each_bot_seat_under_its_own_key_at_that_wind() -> No
     east = numbers[0]
     assert bot.host == (director if east is None else verdict.entrants[east])
     assert tables_played(verdict, maker.event, director) == (bot,)
-    for n in numbers:            # each player there reads the same table, its own place
+    for n in numbers:  # each player there reads the same table, its own place
         if n is not None:
             own = table_for(verdict, maker.event, verdict.entrants[n])
             assert own is not None and not own.bot_seat
             assert own.places() == bot.places() and own.table_id == bot.table_id
-    other = next(n for t in verdict.rounds[0].tables if None not in t for n in t
-                 if n is not None)
+    other = next(n for t in verdict.rounds[0].tables if None not in t for n in t if n is not None)
     assert tables_played(verdict, maker.event, verdict.entrants[other])[0].table != bot.table
 
 
 def test_a_table_seating_the_director_twice_is_not_played_by_daemons() -> None:
     """The director entered, and three entrants make one table with a bot seat: its key
     would sit at two places, which a table cannot seat, so it is entered by hand."""
-    maker = _started(["director", "a", "b"])     # key("director") is the director's key
+    maker = _started(["director", "a", "b"])  # key("director") is the director's key
     verdict = check_event(maker.records)
     assert verdict.ok, [p.line() for p in verdict.problems]
     plays = tables_played(verdict, maker.event, maker.director.public)

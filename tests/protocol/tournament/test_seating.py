@@ -32,8 +32,7 @@ ZERO_REPEAT_SIZES = [(16, 5), (20, 5), (24, 6), (32, 8), (40, 4)]
 SMALL_BUDGET = 2000  # the invariants hold at any search effort; a small one keeps this quick
 
 
-def _fresh(players: int, rounds: int, seed: bytes, fill: FillPolicy
-           ) -> tuple[RoundSeating, ...]:
+def _fresh(players: int, rounds: int, seed: bytes, fill: FillPolicy) -> tuple[RoundSeating, ...]:
     """The plan computed again (not the cached answer of an earlier call)."""
     seating._plan.cache_clear()
     return seat_rounds(players, rounds, seed, fill)
@@ -55,8 +54,7 @@ def check_round(seated: RoundSeating, players: int, fill: FillPolicy) -> None:
 
 @pytest.mark.parametrize(("players", "rounds"), ZERO_REPEAT_SIZES)
 @pytest.mark.parametrize("seed", [b"", b"\x01", bytes(range(32))])
-def test_no_repeated_meeting_at_the_issues_sizes(players: int, rounds: int, seed: bytes
-                                                 ) -> None:
+def test_no_repeated_meeting_at_the_issues_sizes(players: int, rounds: int, seed: bytes) -> None:
     plan = seat_rounds(players, rounds, seed)
     assert len(plan) == rounds
     for seated in plan:
@@ -85,10 +83,15 @@ def test_a_different_seed_seats_differently_and_the_same_seed_the_same() -> None
 
 
 @settings(max_examples=40, deadline=None)
-@given(players=st.integers(1, 30), rounds=st.integers(1, 9), seed=st.binary(max_size=8),
-       fill=st.sampled_from(FillPolicy))
+@given(
+    players=st.integers(1, 30),
+    rounds=st.integers(1, 9),
+    seed=st.binary(max_size=8),
+    fill=st.sampled_from(FillPolicy),
+)
 def test_every_player_once_a_round_the_same_for_a_seed_and_winds_even(
-        players: int, rounds: int, seed: bytes, fill: FillPolicy) -> None:
+    players: int, rounds: int, seed: bytes, fill: FillPolicy
+) -> None:
     if fill is FillPolicy.BYES and players < 4:
         with pytest.raises(SeatingError) as refused:
             seat_rounds(players, rounds, seed, fill)
@@ -106,8 +109,10 @@ def test_every_player_once_a_round_the_same_for_a_seed_and_winds_even(
     assert wind_spread(plan) <= 1
 
 
-@pytest.mark.parametrize(("players", "rounds", "seed"), [
-    (7, 8, b""), (11, 12, b""), (11, 16, b"a"), (15, 16, b""), (19, 16, b"b")])
+@pytest.mark.parametrize(
+    ("players", "rounds", "seed"),
+    [(7, 8, b""), (11, 12, b""), (11, 16, b"a"), (15, 16, b""), (19, 16, b"b")],
+)
 def test_winds_stay_even_when_many_sit_out(players: int, rounds: int, seed: bytes) -> None:
     """Three byes a round at small events: a player misses a wind in most blocks, and the
     misses must not pile up at one wind."""
@@ -141,8 +146,10 @@ def test_seeding_by_standings_seats_neighbours_and_avoids_repeats() -> None:
     place = {p: i for i, p in enumerate(ranking)}
 
     def spread(seated: RoundSeating) -> int:
-        return sum(max(place[p] for p in t if p is not None)
-                   - min(place[p] for p in t if p is not None) for t in seated.tables)
+        return sum(
+            max(place[p] for p in t if p is not None) - min(place[p] for p in t if p is not None)
+            for t in seated.tables
+        )
 
     assert spread(seeded) < spread(plan[1]) - 8, "closer in rank than the unseeded round"
     assert repeats([plan[0], seeded]) == 0
@@ -151,19 +158,23 @@ def test_seeding_by_standings_seats_neighbours_and_avoids_repeats() -> None:
     assert all(max(c) <= 1 for c in counts.values()), "a new wind for everyone in round 2"
 
 
-@pytest.mark.parametrize(("call", "problem"), [
-    (lambda: seat_rounds(0, 3, b""), SeatingProblem.NO_PLAYERS),
-    (lambda: seat_rounds(3, 3, b"", FillPolicy.BYES), SeatingProblem.TOO_FEW_PLAYERS),
-    (lambda: seat_rounds(8, 0, b""), SeatingProblem.BAD_ROUNDS),
-    (lambda: seat_rounds([1, 1, 2, 3], 2, b""), SeatingProblem.BAD_ROSTER),
-    (lambda: seat_round(8, 2, 2, (), b""), SeatingProblem.BAD_ROUND),
-    (lambda: seat_round(8, 1, 2, (), b""), SeatingProblem.BAD_HISTORY),
-    (lambda: seat_round(8, 1, 2, seat_rounds(8, 1, b""), b"", standings=[0, 1]),
-     SeatingProblem.BAD_STANDINGS),
-    (lambda: seat_rounds(8, 2, "ab"), SeatingProblem.BAD_SEED),  # type: ignore[arg-type]
-])
-def test_impossible_input_is_refused_with_the_reason(call: object, problem: SeatingProblem
-                                                     ) -> None:
+@pytest.mark.parametrize(
+    ("call", "problem"),
+    [
+        (lambda: seat_rounds(0, 3, b""), SeatingProblem.NO_PLAYERS),
+        (lambda: seat_rounds(3, 3, b"", FillPolicy.BYES), SeatingProblem.TOO_FEW_PLAYERS),
+        (lambda: seat_rounds(8, 0, b""), SeatingProblem.BAD_ROUNDS),
+        (lambda: seat_rounds([1, 1, 2, 3], 2, b""), SeatingProblem.BAD_ROSTER),
+        (lambda: seat_round(8, 2, 2, (), b""), SeatingProblem.BAD_ROUND),
+        (lambda: seat_round(8, 1, 2, (), b""), SeatingProblem.BAD_HISTORY),
+        (
+            lambda: seat_round(8, 1, 2, seat_rounds(8, 1, b""), b"", standings=[0, 1]),
+            SeatingProblem.BAD_STANDINGS,
+        ),
+        (lambda: seat_rounds(8, 2, "ab"), SeatingProblem.BAD_SEED),  # type: ignore[arg-type]
+    ],
+)
+def test_impossible_input_is_refused_with_the_reason(call: object, problem: SeatingProblem) -> None:
     with pytest.raises(SeatingError) as refused:
         call()  # type: ignore[operator]
     assert refused.value.problem is problem
@@ -190,10 +201,16 @@ def test_rounds_seated_alone_keep_the_winds_even() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(players=st.integers(1, 14), rounds=st.integers(2, 6), seed=st.binary(max_size=4),
-       fill=st.sampled_from(FillPolicy), seeded=st.booleans())
+@given(
+    players=st.integers(1, 14),
+    rounds=st.integers(2, 6),
+    seed=st.binary(max_size=4),
+    fill=st.sampled_from(FillPolicy),
+    seeded=st.booleans(),
+)
 def test_rounds_seated_alone_seat_everyone_at_any_size(
-        players: int, rounds: int, seed: bytes, fill: FillPolicy, seeded: bool) -> None:
+    players: int, rounds: int, seed: bytes, fill: FillPolicy, seeded: bool
+) -> None:
     """The path for a changed roster or seeding by standings, down to one player with
     bots: every player once, the same answer twice."""
     if fill is FillPolicy.BYES and players < 5:

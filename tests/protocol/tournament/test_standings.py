@@ -80,21 +80,33 @@ def test_a_bye_scores_what_the_event_fixed_and_a_bot_seat_credits_nobody() -> No
 def test_american_points_winner_bonuses_and_discarder_penalty_by_exposures() -> None:
     win = AmericanHand(HandEnd.MAHJONG, winner=Seat.SOUTH, value=25, discarder=Seat.WEST)
     assert american_hand_points(win) == (0, 25, -10, 0)
-    assert american_hand_points(AmericanHand(
-        HandEnd.MAHJONG, winner=Seat.SOUTH, value=25, discarder=Seat.WEST,
-        discarder_exposures=1)) == (0, 25, -10, 0)
-    assert american_hand_points(AmericanHand(
-        HandEnd.MAHJONG, winner=Seat.SOUTH, value=25, discarder=Seat.WEST,
-        discarder_exposures=2)) == (0, 25, -20, 0)
-    three = AmericanHand(HandEnd.MAHJONG, winner=Seat.SOUTH, value=25, discarder=Seat.WEST,
-                         discarder_exposures=3)
+    assert american_hand_points(
+        AmericanHand(
+            HandEnd.MAHJONG, winner=Seat.SOUTH, value=25, discarder=Seat.WEST, discarder_exposures=1
+        )
+    ) == (0, 25, -10, 0)
+    assert american_hand_points(
+        AmericanHand(
+            HandEnd.MAHJONG, winner=Seat.SOUTH, value=25, discarder=Seat.WEST, discarder_exposures=2
+        )
+    ) == (0, 25, -20, 0)
+    three = AmericanHand(
+        HandEnd.MAHJONG, winner=Seat.SOUTH, value=25, discarder=Seat.WEST, discarder_exposures=3
+    )
     assert american_hand_points(three) == (0, 25, -30, 0)
     assert american_hand_points(three, three_exposures_penalty=25) == (0, 25, -25, 0)
-    picked = AmericanHand(HandEnd.MAHJONG, winner=Seat.EAST, value=30, self_picked=True,
-                          jokerless=True)
+    picked = AmericanHand(
+        HandEnd.MAHJONG, winner=Seat.EAST, value=30, self_picked=True, jokerless=True
+    )
     assert american_hand_points(picked) == (60, 0, 0, 0)
-    pairs = AmericanHand(HandEnd.MAHJONG, winner=Seat.EAST, value=50, jokerless=True,
-                         singles_and_pairs=True, discarder=Seat.NORTH)
+    pairs = AmericanHand(
+        HandEnd.MAHJONG,
+        winner=Seat.EAST,
+        value=50,
+        jokerless=True,
+        singles_and_pairs=True,
+        discarder=Seat.NORTH,
+    )
     assert american_hand_points(pairs) == (50, 0, 0, -10), "no jokerless bonus for S&P"
 
 
@@ -107,24 +119,41 @@ def test_american_wall_game_and_unfinished_hand() -> None:
 
 
 def test_american_standings_rank_by_total_points_and_ties_share() -> None:
-    hands = [AmericanHand(HandEnd.MAHJONG, winner=Seat.EAST, value=25, discarder=Seat.SOUTH),
-             AmericanHand(HandEnd.WALL_GAME)]
+    hands = [
+        AmericanHand(HandEnd.MAHJONG, winner=Seat.EAST, value=25, discarder=Seat.SOUTH),
+        AmericanHand(HandEnd.WALL_GAME),
+    ]
     scores = american_table_points(hands)
     assert scores == (35, 0, 10, 10)
     scoring = Scoring("american", bye_score=15)
     rows = standings([TableResult(0, 0, (0, 1, 2, 3), scores)], scoring, byes=[Bye(0, 4)])
     assert [(row.player, row.rank, int(row.points)) for row in rows] == [
-        (0, 1, 35), (4, 2, 15), (2, 3, 10), (3, 3, 10), (1, 5, 0)]
+        (0, 1, 35),
+        (4, 2, 15),
+        (2, 3, 10),
+        (3, 3, 10),
+        (1, 5, 0),
+    ]
 
 
-@pytest.mark.parametrize("results, byes, reason", [
-    ([TableResult(0, 0, (0, 1, 2, 3), (0, 0, 0, 0))] * 2, [], "two results"),
-    ([TableResult(0, 0, (0, 1, 2, 3), (0, 0, 0, 0)),
-      TableResult(0, 1, (3, 4, 5, 6), (0, 0, 0, 0))], [], "player 3 at two seats"),
-    ([TableResult(0, 0, (0, 1, 2, 3), (0, 0, 0, 0))], [Bye(0, 2)], "a bye and a seat"),
-])
+@pytest.mark.parametrize(
+    "results, byes, reason",
+    [
+        ([TableResult(0, 0, (0, 1, 2, 3), (0, 0, 0, 0))] * 2, [], "two results"),
+        (
+            [
+                TableResult(0, 0, (0, 1, 2, 3), (0, 0, 0, 0)),
+                TableResult(0, 1, (3, 4, 5, 6), (0, 0, 0, 0)),
+            ],
+            [],
+            "player 3 at two seats",
+        ),
+        ([TableResult(0, 0, (0, 1, 2, 3), (0, 0, 0, 0))], [Bye(0, 2)], "a bye and a seat"),
+    ],
+)
 def test_results_that_cannot_make_standings_are_refused(
-        results: list[TableResult], byes: list[Bye], reason: str) -> None:
+    results: list[TableResult], byes: list[Bye], reason: str
+) -> None:
     with pytest.raises(StandingsError, match=reason):
         standings(results, MCR, byes=byes)
 
@@ -133,6 +162,7 @@ def test_each_rule_set_says_how_its_tournaments_count_a_tables_hands() -> None:
     """The daemon asks the table's rule set (no branch on its name): MCR counts the match
     score (None), American the tournament points of the hands played (none yet: zeros)."""
     from fourwinds.protocol.table.registry import ruleset_named
+
     assert ruleset_named("mcr").tournament_scores([], [], 10) is None
     assert ruleset_named("american").tournament_scores([], [], 10) == (0, 0, 0, 0)
 
@@ -148,6 +178,7 @@ def test_each_rule_set_declares_what_its_tournaments_count() -> None:
         event_rule_names,
         tournament_rules,
     )
+
     assert event_rule_names() == ("american", "mcr")
     assert tournament_rules("mcr") == TournamentRules(16, TablePoints.PLACES, True, False)
     assert tournament_rules("american") == TournamentRules(4, TablePoints.SCORES, False, True)

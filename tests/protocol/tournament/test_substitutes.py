@@ -33,13 +33,27 @@ def _keys(maker: EventMaker, table: int) -> list[SigningKey]:
     return [maker.director if n is None else maker.players[n] for n in seats]
 
 
-def _substitute(maker: EventMaker, table: int, seat: int, reserve: SigningKey | None,
-                scores: tuple[int, int, int, int] = (30, -10, -10, -10), hands: int = 2,
-                signers: list[SigningKey] | None = None) -> Record:
+def _substitute(
+    maker: EventMaker,
+    table: int,
+    seat: int,
+    reserve: SigningKey | None,
+    scores: tuple[int, int, int, int] = (30, -10, -10, -10),
+    hands: int = 2,
+    signers: list[SigningKey] | None = None,
+) -> Record:
     keys = _keys(maker, table)
-    body = Substitute(maker.event, len(maker.rounds_started) - 1, table, seat,
-                      keys[seat].public, None if reserve is None else reserve.public, hands,
-                      scores, REASON)
+    body = Substitute(
+        maker.event,
+        len(maker.rounds_started) - 1,
+        table,
+        seat,
+        keys[seat].public,
+        None if reserve is None else reserve.public,
+        hands,
+        scores,
+        REASON,
+    )
     if signers is None:
         signers = [maker.director, *(k for s, k in enumerate(keys) if s != seat)]
     record = signed(body, *signers)
@@ -48,8 +62,13 @@ def _substitute(maker: EventMaker, table: int, seat: int, reserve: SigningKey | 
     return record
 
 
-def _result_after(maker: EventMaker, table: int, seat: int, sub: SigningKey | None,
-                  scores: tuple[int, int, int, int]) -> Record:
+def _result_after(
+    maker: EventMaker,
+    table: int,
+    seat: int,
+    sub: SigningKey | None,
+    scores: tuple[int, int, int, int],
+) -> Record:
     """The continued table's result, signed by its four seats now (a bot: the director)."""
     verdict = check_event(maker.records)
     body = table_result(verdict, maker.event, table, scores)
@@ -75,8 +94,9 @@ def test_a_bot_substitute_signed_by_the_director_and_the_three_left_is_held() ->
     # the table goes on as a new one: the director's key in the seat, the hands left
     leaving = _keys(maker, 0)[1].public
     assert table_for(verdict, maker.event, leaving) is None
-    plan = next(p for p in tables_played(verdict, maker.event, maker.director.public)
-                if p.table == 0)
+    plan = next(
+        p for p in tables_played(verdict, maker.event, maker.director.public) if p.table == 0
+    )
     assert plan.bot_seat and plan.place == 1 and plan.options["hands"] == 2
     assert plan.table_id == table_id(maker.event, 0, 0, 1) != table_id(maker.event, 0, 0)
     east = table_for(verdict, maker.event, _keys(maker, 0)[0].public)
@@ -93,8 +113,11 @@ def test_a_substitute_without_the_three_seats_signatures_is_refused() -> None:
     # the director cannot sign in a seat's place, nor the leaving player for the others
     _substitute(maker, 0, 1, None, signers=[maker.director, keys[0], keys[2], maker.director])
     _substitute(maker, 0, 1, None, signers=[maker.director, keys[0], keys[2], keys[1]])
-    assert _kinds(maker) == [ProblemKind.UNSIGNED, ProblemKind.BAD_SIGNATURE,
-                             ProblemKind.BAD_SIGNATURE]
+    assert _kinds(maker) == [
+        ProblemKind.UNSIGNED,
+        ProblemKind.BAD_SIGNATURE,
+        ProblemKind.BAD_SIGNATURE,
+    ]
     assert check_event(maker.records).substitutes == ()
 
 
@@ -106,25 +129,32 @@ def test_a_substitute_must_name_the_seated_player_a_reason_and_a_hand_left() -> 
     _substitute(maker, 0, 1, None, hands=4)
     blank = Substitute(maker.event, 0, 0, 1, keys[1].public, None, 2, (0, 0, 0, 0), " ")
     maker.records.append(signed(blank, maker.director, keys[0], keys[2], keys[3]))
-    assert _kinds(maker) == [ProblemKind.NOT_SEATED, ProblemKind.BAD_SUBSTITUTE,
-                             ProblemKind.NO_REASON]
+    assert _kinds(maker) == [
+        ProblemKind.NOT_SEATED,
+        ProblemKind.BAD_SUBSTITUTE,
+        ProblemKind.NO_REASON,
+    ]
 
 
 def test_a_reserve_must_be_an_entrant_not_seated_in_the_round() -> None:
     maker = _event()
     seated = maker.players[maker.rounds_started[0].tables[1][0] or 0]
     _substitute(maker, 0, 2, seated)
-    late = maker.enter("late arrival")            # enters during round 1: not seated in it
+    late = maker.enter("late arrival")  # enters during round 1: not seated in it
     assert _kinds(maker) == [ProblemKind.BAD_SUBSTITUTE]
     _substitute(maker, 0, 2, late)
     keys = _keys(maker, 0)
-    _substitute(maker, 0, 3, None,                # one substitute a table (the seats now sign)
-                signers=[maker.director, keys[0], keys[1], late])
+    _substitute(
+        maker,
+        0,
+        3,
+        None,  # one substitute a table (the seats now sign)
+        signers=[maker.director, keys[0], keys[1], late],
+    )
     assert _kinds(maker) == [ProblemKind.BAD_SUBSTITUTE, ProblemKind.DUPLICATE]
 
 
-def test_the_table_result_after_a_bot_substitute_counts_the_hands_before_for_the_player(
-) -> None:
+def test_the_table_result_after_a_bot_substitute_counts_the_hands_before_for_the_player() -> None:
     maker = _event(amount=4)
     keys = _keys(maker, 0)
     numbers = maker.rounds_started[0].tables[0]
@@ -153,9 +183,9 @@ def test_an_american_reserve_counts_the_points_after() -> None:
     verdict = check_event(maker.records)
     assert verdict.ok, verdict.problems
     rows = {row.player: row for row in verdict.standings}
-    assert rows[numbers[3] or 0].points == 15            # the hands before
+    assert rows[numbers[3] or 0].points == 15  # the hands before
     assert rows[8].points == 30 and rows[8].played == 1  # the reserve: the hands after
-    maker.start_round()                                  # the next round starts after it
+    maker.start_round()  # the next round starts after it
     assert check_event(maker.records).ok
 
 
