@@ -96,10 +96,11 @@ class TableOptions:
     """Timers (seconds), match length and engine options.
 
     ``call_window``: how long a seat may think about a discard before its own side answers
-    "pass" (8 s: long enough to read a discard and decide; RULES.md B6's 3 seconds is a
-    tournament penalty, not this window; docs/RULES-CHOICES.md). A seat may once per discard
-    ask for another full window (``THINKING``, docs/PROTOCOL.md). ``charleston_window``: the
-    same for a Charleston pass (60 s). ``turn_window``: 0 means no timer on one's own turn.
+    "pass" (8 s: long enough to read a discard and decide; docs/RULES.md B6's 3 seconds is
+    a tournament penalty, not this window; docs/RULES.md, "The table's timers"). A seat may
+    once per discard ask for another full window (``THINKING``, docs/PROTOCOL.md).
+    ``charleston_window``: the same for a Charleston pass (60 s). ``turn_window``: 0 means no
+    timer on one's own turn.
     ``next_window``: how long the table waits at a hand's end for each player to say "next"
     before that seat's own side says it (60 s; 0 waits for ever; None: a table opened before
     this option, whose seats confirm the hand's end at once, as they then did).

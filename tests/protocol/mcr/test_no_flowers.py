@@ -1,4 +1,4 @@
-"""An MCR table without flowers (the ``flowers`` table option off; docs/RULES-CHOICES-MCR.md,
+"""An MCR table without flowers (the ``flowers`` table option off; docs/RULES.md B1,
 "A table without flowers"): 136 tiles, no flowers round, no flower points."""
 
 from __future__ import annotations
