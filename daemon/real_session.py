@@ -292,7 +292,7 @@ def seat_view(
     unreachable: Sequence[Mapping[str, Any]] = (),
     names: Mapping[int, str] | None = None,
 ) -> dict[str, Any]:
-    """The local API's seat view (CONTRACTS.md / docs/LOCAL-API.md): the contract VIEW with
+    """The local API's seat view (docs/LOCAL-API.md): the contract VIEW with
     ``legal_actions`` (ids, human labels, tiles, ``choose``, ``default``), plus the session's
     own bookkeeping (``step``, ``hands_played``, ``problems``, ``halted``, and under
     ``session`` its phase and the *places* it waits for) for tools and tests.

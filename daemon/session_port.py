@@ -1,6 +1,6 @@
 """What the daemon needs from the pure table session, and where it comes from.
 
-The contract (notes/CONTRACTS.md, "Table session <-> daemon") names ``handle_message``,
+The contract (docs/PROTOCOL.md, "The API the daemon drives") names ``handle_message``,
 ``local_action``, ``tick``, ``resume``, ``messages_since`` and ``seat_view``; the daemon also
 needs to create and join a table and to route by seat, named here as ``new_table``,
 ``join_table`` (with ``opens_table``: which message a joiner starts from), ``seat_keys`` and

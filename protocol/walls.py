@@ -54,7 +54,7 @@ def _check_dice(dice: tuple[int, ...], count: int) -> None:
 
 def dice_wall(first_two: tuple[int, int]) -> Seat:
     """Whose wall two dice break when they choose it: counted counter-clockwise with East as
-    1 (RULES.md B3)."""
+    1 (docs/RULES.md B3)."""
     _check_dice(first_two, 2)
     return Seat((sum(first_two) - 1) % 4)
 

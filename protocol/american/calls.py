@@ -1,4 +1,4 @@
-"""Answers to a discard (RULES.md A5): call for an exposure, call for Mahjong, or no call.
+"""Answers to a discard (docs/RULES.md A5): call for an exposure, call for Mahjong, or no call.
 
 Every eligible seat answers; the window resolves only when all answers are in. Mahjong beats
 an exposure; otherwise the caller nearest in turn after the discarder wins. Discarded jokers

@@ -23,7 +23,7 @@ from ..memo import Memo
 
 
 class Category(Enum):
-    """The sections of the card (RULES.md A6). The value is the code used in card files."""
+    """The sections of the card (docs/RULES.md A6). The value is the code used in card files."""
 
     YEAR = "year"
     EVENS_2468 = "2468"
@@ -83,7 +83,7 @@ _YEAR = re.compile(r"(19|20)\d\d")
 
 def section_category(name: str) -> Category:
     """The A6 category a section heading names (format 2: headings are free text; the ten
-    of RULES.md A6 are known by their usual names, a year such as "2026" is the Year
+    of docs/RULES.md A6 are known by their usual names, a year such as "2026" is the Year
     section, and any other heading is ``Category.OTHER``)."""
     words = re.sub(r"[^a-z0-9]+", " ", name.lower().replace("&", " and ")).strip()
     if words in _SECTION_ALIASES:
@@ -94,7 +94,7 @@ def section_category(name: str) -> Category:
 
 
 class NumberRule(Enum):
-    """How the numbers printed in a hand may vary (RULES.md A6 "variable hands").
+    """How the numbers printed in a hand may vary (docs/RULES.md A6 "variable hands").
 
     ``FIXED``: these numbers only. ``ANY``: every number tile moves up or down by the same
     amount, staying within 1-9 ("any like numbers", "any N consecutive numbers"). ``STEP2``: the
@@ -166,7 +166,7 @@ class Group:
 
     A group of identical specs is a single, pair, pung, kong, quint or sextet; a group of
     different specs (``NEWS``, ``2026a``, ``123a``) is a run of singles. ``no_jokers`` is an
-    explicit ``!`` in the file; :attr:`jokers_allowed` adds the rules of RULES.md A2.
+    explicit ``!`` in the file; :attr:`jokers_allowed` adds the rules of docs/RULES.md A2.
     """
 
     specs: tuple[TileSpec, ...]

@@ -1,4 +1,4 @@
-"""The Charleston (RULES.md A4): three mandatory passes, the stop vote, the reverse second
+"""The Charleston (docs/RULES.md A4): three mandatory passes, the stop vote, the reverse second
 Charleston, blind passes and the courtesy pass.
 
 Every step collects one input per seat and fires only when all four are in, so the order in

@@ -6,7 +6,7 @@ line expands every one of its patterns ("... or ...") under every choice of its 
 (suits, winds, the any-dragon, each number variable); each variant remembers its pattern.
 Each variant lists its groups as real kinds and, as count arrays in sparse form, how many
 tiles of each kind it needs (``need``) and how many of those may be jokers (``jneed``: slots
-in groups of 3+ of a hand that allows jokers, RULES.md A2). A card is compiled once (cached
+in groups of 3+ of a hand that allows jokers, docs/RULES.md A2). A card is compiled once (cached
 per card object) into all its variants plus, per kind, a bitset of the variants that do *not*
 use that kind, so a matcher rules out most variants with a few integer ORs.
 """
@@ -34,7 +34,7 @@ from .cardvary import repeated_number, value_tag
 
 JOKERS_IN_SET = 8
 _SUIT_INDEX = {"m": 0, "p": 1, "s": 2}
-# Matching dragons (RULES.md A1): craks-Red, dots-White, bams-Green.
+# Matching dragons (docs/RULES.md A1): craks-Red, dots-White, bams-Green.
 DRAGON_OF_SUIT = (Kind.RED, Kind.WHITE, Kind.GREEN)
 _PLAIN_KINDS = {
     "0": Kind.WHITE,

@@ -1,4 +1,4 @@
-"""Mahjong declarations and dead hands (RULES.md A7).
+"""Mahjong declarations and dead hands (docs/RULES.md A7).
 
 A hand is dead for a wrong tile count, for exposures no card hand can use
 (``exposures_possible``) and, in tournament mode, for a false Mahjong. In friendly mode a
@@ -50,7 +50,7 @@ def expected_count(state: AmericanState, seat: Seat) -> int:
 
 
 def check_counts(state: AmericanState, events: list[AmericanEvent]) -> AmericanState:
-    """Any seat holding too many or too few tiles is dead (RULES.md A5, A7)."""
+    """Any seat holding too many or too few tiles is dead (docs/RULES.md A5, A7)."""
     for seat in SEATS:
         count = state.tile_count(seat)
         want = expected_count(state, seat)

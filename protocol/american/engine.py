@@ -50,7 +50,7 @@ def new_hand(
     card: Card, faces: Sequence[Kind], dice: tuple[int, int], options: TableOptions | None = None
 ) -> Result:
     """Deal a hand: ``faces[slot]`` of the shuffled wall (``Kind.HIDDEN`` where this engine
-    may not see the tile) and East's two dice for the break (RULES.md A3)."""
+    may not see the tile) and East's two dice for the break (docs/RULES.md A3)."""
     options = options or TableOptions()
     size = AMERICAN_SET.size
     if len(faces) != size:

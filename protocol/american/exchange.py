@@ -1,4 +1,4 @@
-"""Joker exchange (RULES.md A2): on your turn, give the real tile a joker stands for in any
+"""Joker exchange (docs/RULES.md A2): on your turn, give the real tile a joker stands for in any
 exposure (dead hands' too; your own if the table allows) and take the joker. Several may be
 exchanged in one turn; each is one action.
 """

@@ -1,4 +1,4 @@
-"""A match of American hands: running scores, and the deal passing to the right (RULES.md A7).
+"""A match of American hands: running scores, and the deal passing to the right (docs/RULES.md A7).
 
 Players are numbered 0-3 for the whole match; winds are per hand. Player ``dealer`` is East;
 after each hand the deal passes to the right, so the player who was South becomes East.

@@ -1,9 +1,9 @@
-"""Which card hands a set of tiles makes, and which hands are nearest (RULES.md A2, A6, A7).
+"""Which card hands a set of tiles makes, and which hands are nearest (docs/RULES.md A2, A6, A7).
 
 Tiles are matched against the precompiled variants of :mod:`.compile`. A variant is made by 14
 tiles when, kind by kind, the real tiles never exceed what it needs and every missing tile falls
 in a group of 3+ that allows jokers, with exactly as many jokers as missing tiles. Exposures
-must each be one whole group of the variant (RULES.md A5: exposures are fixed), at most one of
+must each be one whole group of the variant (docs/RULES.md A5: exposures are fixed), at most one of
 them a pair (only the Mahjong tile is called for a pair), and concealed (C) hands take no
 exposures at all. A card line may offer several patterns ("... or ..."): a match and a near
 hand name the line and which of its patterns (``alternative``) the tiles make or are nearest.

@@ -1,4 +1,4 @@
-"""Who pays whom at Mahjong (RULES.md A7), V being the hand's value on the card.
+"""Who pays whom at Mahjong (docs/RULES.md A7), V being the hand's value on the card.
 
 | how                                 | discarder | each other |
 | Mahjong on a discard                | 2V        | V          |

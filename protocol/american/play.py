@@ -1,4 +1,4 @@
-"""Turns of play (RULES.md A5): East discards first; discard, the call window, the draw.
+"""Turns of play (docs/RULES.md A5): East discards first; discard, the call window, the draw.
 
 A discard opens a window that waits for every eligible seat's answer (dead seats and the
 discarder are answered for at once with ``NoCall``); when it is complete the winning call

@@ -1,4 +1,4 @@
-"""Pooling (RULES.md A4.5, a table option of seed 004): after the first Charleston each
+"""Pooling (docs/RULES.md A4.5, a table option of seed 004): after the first Charleston each
 player puts 0-3 unwanted tiles into a face-up pool, then takes as many back out.
 
 Both steps collect all four inputs before anything moves. Taking is settled in rounds, seats

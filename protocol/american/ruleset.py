@@ -1,7 +1,7 @@
 """American Mahjong (NMJL-style card, jokers, Charleston) as the rest of the code finds it.
 
 The one ``RuleSetAdapter`` (protocol/table/ruleset.py) of this rule set; the registry finds it
-by the name ``american``. Seating (RULES.md A3/A7): the highest roll of the first dice is
+by the name ``american``. Seating (docs/RULES.md A3/A7): the highest roll of the first dice is
 East, and the deal passes to the right after every hand; there is no prevalent wind.
 """
 

@@ -1,6 +1,6 @@
 """`fourwinds score american` and `fourwinds hint american`: what they print (pure).
 
-``score`` lists the card hands that 14 tiles make, with value and payouts (RULES.md A7);
+``score`` lists the card hands that 14 tiles make, with value and payouts (docs/RULES.md A7);
 ``--jsonl`` answers one JSON object per input line (issue 2 section 5):
 ``{"tiles": [...], "exposures": [[...]], "self_drawn": false}`` ->
 ``{"matches": [{"id", "value", "jokerless", "alternative", "pattern"}...], "best": id | null}``
@@ -54,7 +54,7 @@ def check_tiles(
 
 
 def payouts(value: int, jokerless: bool, category: Category, self_drawn: bool) -> tuple[int, int]:
-    """(what the discarder pays, what each other player pays) under RULES.md A7."""
+    """(what the discarder pays, what each other player pays) under docs/RULES.md A7."""
     factor = 2 if jokerless and category is not Category.SINGLES_PAIRS else 1
     if self_drawn:
         return 0, 2 * value * factor

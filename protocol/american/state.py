@@ -26,7 +26,7 @@ T = TypeVar("T")
 
 
 class CharlestonStep(Enum):
-    """Where the hand is before play, in order (RULES.md A4); PLAY once play has begun."""
+    """Where the hand is before play, in order (docs/RULES.md A4); PLAY once play has begun."""
 
     FIRST_RIGHT = "first-right"
     FIRST_ACROSS = "first-across"

@@ -1,6 +1,6 @@
 """What each variant of a card still needs once some exposures are on the table.
 
-An exposure must be one whole group of a variant (RULES.md A5: exposures are fixed; singles
+An exposure must be one whole group of a variant (docs/RULES.md A5: exposures are fixed; singles
 are never called, so never exposed), at most one exposure is a pair (a discard is called for a
 pair only to go Mahjong, so only the last tile's pair is ever exposed), and concealed (C)
 hands take none. For a set of exposures
@@ -104,7 +104,7 @@ def exposure_key(exposures: Sequence[Sequence[Kind]]) -> tuple[tuple[int, ...], 
 
 def too_many_pairs(key: tuple[tuple[int, ...], ...]) -> bool:
     """More than one exposure of fewer than 3 tiles: only the Mahjong tile may be called for
-    a pair (RULES.md A5), so no hand can have two exposed pairs."""
+    a pair (docs/RULES.md A5), so no hand can have two exposed pairs."""
     return sum(1 for exposure in key if len(exposure) < 3) > 1
 
 

@@ -1,4 +1,4 @@
-"""The American tile set and wall (RULES.md A3): 152 tiles in walls of 19 stacks a side.
+"""The American tile set and wall (docs/RULES.md A3): 152 tiles in walls of 19 stacks a side.
 
 Four of each suit tile, wind and dragon, eight flowers (all alike) and eight jokers; the
 flowers are part of card hands, so a table never leaves them out. East's two dice set aside
@@ -34,5 +34,5 @@ AMERICAN_SET = TileSet(
 
 
 def american_plan(dice: tuple[int, int]) -> WallPlan:
-    """The American deal for East's two dice (RULES.md A3)."""
+    """The American deal for East's two dice (docs/RULES.md A3)."""
     return AMERICAN_SET.plan(dice)

@@ -4,11 +4,11 @@ The seed (``commit_reveal``) is shared and unpredictable; each use has its own l
 dice of one use say nothing about another. Every value is exactly uniform: rejection sampling
 throws away the bit patterns past the bound instead of folding them in (no modulo bias).
 
-* ``first_east`` (RULES.md A3): every player rolls two dice, the highest total is East; tied
+* ``first_east`` (docs/RULES.md A3): every player rolls two dice, the highest total is East; tied
   players roll again (more dice from the same seed, never a new commit-reveal round).
-* ``seat_winds`` (RULES.md B2): the four winds drawn at random once for the four players, as
+* ``seat_winds`` (docs/RULES.md B2): the four winds drawn at random once for the four players, as
   "a die of 1-4 gives E S W N, 5-6 roll again" does, in one uniform draw.
-* ``break_dice`` / ``wall_plan`` (RULES.md A3, B3): the dice that break the wall, as many as
+* ``break_dice`` / ``wall_plan`` (docs/RULES.md A3, B3): the dice that break the wall, as many as
   the tile set's wall takes (``walls.WallSpec.break_dice``: East's two, or East's two and the
   wall owner's two), and the deal plan of ``walls.py`` they give.
 """

@@ -1,4 +1,4 @@
-"""Answers to a discard or to an added kong, and how they resolve (RULES.md B4).
+"""Answers to a discard or to an added kong, and how they resolve (docs/RULES.md B4).
 
 Each of the three other seats answers exactly once (a claim or a pass); the window resolves
 only when all three have answered, so the order answers arrive in never matters. Priority:

@@ -25,7 +25,7 @@ HANDS_PER_ROUND = 4
 
 
 class TableMode(Enum):
-    """How false declarations are treated (RULES.md B6)."""
+    """How false declarations are treated (docs/RULES.md B6)."""
 
     FRIENDLY = "friendly"  # a false Mahjong is refused with the reason; nothing happens
     TOURNAMENT = "tournament"  # a false Mahjong is accepted and penalised; the hand goes dead

@@ -1,7 +1,7 @@
 """Mahjong declarations: the self-drawn win, the end of a won hand, and false declarations.
 
 A friendly table refuses a false Mahjong with the reason. A tournament table accepts it and
-applies RULES.md B6: the declarer pays 10 to each player (complete hand under 8 points) or 20
+applies docs/RULES.md B6: the declarer pays 10 to each player (complete hand under 8 points) or 20
 (not a winning hand at all), the shown hand stays shown, and the hand is dead: it keeps
 drawing and discarding but can no longer claim, kong or win.
 """

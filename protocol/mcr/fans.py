@@ -1,6 +1,6 @@
 """The 81 MCR fans (plus the kong combination and Flower Tiles): names, points, exclusions.
 
-Names and points are those of RULES.md B5 (the European MCR rulebook that seed 003
+Names and points are those of docs/RULES.md B5 (the European MCR rulebook that seed 003
 translates). ``EXCLUDES[f]`` lists the fans that fan ``f`` makes uncountable: the fans it
 implies (non-repeat principle) and those the rulebook says it does not combine with. The table
 is closed under implication, so a scorer simply drops every fan excluded by any fan present.
@@ -119,7 +119,7 @@ def _display(fan: Fan) -> str:
 
 
 FAN_NAME: tuple[str, ...] = tuple(_display(f) for f in Fan)
-"""Each fan's name exactly as RULES.md B5 writes it, indexed by ``Fan``."""
+"""Each fan's name exactly as docs/RULES.md B5 writes it, indexed by ``Fan``."""
 
 FAN_BY_NAME: dict[str, Fan] = {FAN_NAME[f]: f for f in Fan}
 

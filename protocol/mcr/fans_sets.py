@@ -210,7 +210,7 @@ def honor_fans(pungs: tuple[int, ...], pair: int, seat_wind: int, prevalent_wind
 
 
 def kong_fans(melded: int, concealed: int) -> tuple[Fan, ...]:
-    """Kong fans with the kong combinations 4 / 6 / 8 of RULES.md B5."""
+    """Kong fans with the kong combinations 4 / 6 / 8 of docs/RULES.md B5."""
     total = melded + concealed
     if total == 4:
         return (Fan.FOUR_KONGS,)

@@ -1,4 +1,4 @@
-"""Drawing tiles and exposing flowers (RULES.md B3).
+"""Drawing tiles and exposing flowers (docs/RULES.md B3).
 
 Play draws from the front of the live wall; replacements for flowers and kongs come from the
 far end. Drawing from an empty wall ends the hand as a draw. At the start of the hand East,

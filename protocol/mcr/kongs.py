@@ -1,4 +1,4 @@
-"""Kongs on one's own turn (RULES.md B4): concealed kong and added kong, with the replacement
+"""Kongs on one's own turn (docs/RULES.md B4): concealed kong and added kong, with the replacement
 draw from the far end of the wall. An added kong is pending until the three other seats have
 answered win-or-pass (robbing the kong); the exposed kong on a discard is a claim (claims.py).
 """

@@ -1,4 +1,4 @@
-"""An MCR match (RULES.md B2): 16 hands in 4 rounds, seat winds and seats, running scores.
+"""An MCR match (docs/RULES.md B2): 16 hands in 4 rounds, seat winds and seats, running scores.
 
 Players are numbered 0-3 and keep their number for the whole match; ``drawn_winds[p]`` is the
 wind player ``p`` drew at the start (the random draw is an input: see ``winds_from_rolls``).

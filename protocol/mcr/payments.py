@@ -1,4 +1,4 @@
-"""Who pays whom at the end of an MCR hand (RULES.md B5, B6). Net points per seat, sum zero.
+"""Who pays whom at the end of an MCR hand (docs/RULES.md B5, B6). Net points per seat, sum zero.
 
 Win on a discard: the discarder pays the fan total + 8, each other player pays 8.
 Self-drawn: each of the three pays the fan total + 8. Flowers are part of the total.

@@ -1,7 +1,7 @@
 """Chinese Official (MCR) as the rest of the code finds it.
 
 The one ``RuleSetAdapter`` (protocol/table/ruleset.py) of this rule set; the registry finds it
-by the name ``mcr``. Seating (RULES.md B2): the four seat winds are drawn at random once, the
+by the name ``mcr``. Seating (docs/RULES.md B2): the four seat winds are drawn at random once, the
 players change seats at each round's end and the winds rotate after every hand
 (``match.hand_seating``, which the match of ``match.py`` seats its players with too); the
 prevalent wind is the round's.

@@ -54,7 +54,7 @@ _NO_LIMIT = (0,) * 34  # "tiles already shown": none, so every kind may complete
 
 @dataclass(frozen=True)
 class WinContext:
-    """How the hand was won (see CONTRACTS.md)."""
+    """How the hand was won (docs/MCR-FANS.md, "How a hand is scored")."""
 
     win_tile: Kind
     self_drawn: bool = False
@@ -70,7 +70,7 @@ class WinContext:
 class FanScore:
     """The fans of the best reading, the total (flowers included) and whether it may win."""
 
-    fans: tuple[tuple[str, int, int], ...]  # (name as RULES.md B5, points each, count)
+    fans: tuple[tuple[str, int, int], ...]  # (name as docs/RULES.md B5, points each, count)
     total: int
     winning: bool  # complete hand AND total without flowers >= 8
 

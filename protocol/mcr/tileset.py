@@ -1,4 +1,4 @@
-"""The MCR tile set and wall (RULES.md B3): 144 tiles in walls of 18 stacks a side, or the
+"""The MCR tile set and wall (docs/RULES.md B3): 144 tiles in walls of 18 stacks a side, or the
 136 without flowers and seasons in walls of 17 (the table option ``flowers``, config.py).
 
 Four of each suit tile, wind and dragon, then the four flowers and four seasons, one each. A
@@ -35,6 +35,6 @@ MCR_SET = TileSet("mcr", "MCR", MCR_TILES, _WALL, without_flowers=MCR_SET_NO_FLO
 
 
 def mcr_plan(dice: tuple[int, int, int, int], *, flowers: bool = True) -> WallPlan:
-    """The MCR deal for East's two dice and the wall owner's two dice (RULES.md B3);
+    """The MCR deal for East's two dice and the wall owner's two dice (docs/RULES.md B3);
     ``flowers=False``: the 136-tile wall of 17 stacks a side."""
     return MCR_SET.played(flowers=flowers).plan(dice)

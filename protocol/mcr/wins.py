@@ -88,7 +88,7 @@ def _check_face(state: HandState, seat: Seat, slot: int, face: Kind) -> None:
 
 
 def last_of_its_kind(state: HandState, win_slot: int) -> bool:
-    """The winning tile's other three copies are already public (Last Tile, RULES.md B5)."""
+    """The winning tile's other three copies are already public (Last Tile, docs/RULES.md B5)."""
     kind = state.faces[win_slot]
     seen = sum(1 for s in public_slots(state) if s != win_slot and state.faces[s] == kind)
     return seen >= 3

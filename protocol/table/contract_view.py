@@ -1,4 +1,4 @@
-"""The local API's seat view, version 1 (docs: /work/notes/CONTRACTS.md "Local API seat view").
+"""The local API's seat view, version 1 (docs/DESIGN.md, "The seat view frontends see").
 
 ``build_seat_view`` turns a table session into the plain VIEW dict a frontend renders and the
 list of ACTION dicts it may choose from; ``resolve_action`` turns the id of one of those

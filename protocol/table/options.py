@@ -111,7 +111,7 @@ class TableOptions:
     "pass" answers at once, without asking its player (what online tables do; the price is
     that a seat that pauses could have called). Off, every seat answers every discard itself
     or by its timer. ``fixed_winds``: the first hand's winds are the places (0 East,
-    1 South, 2 West, 3 North) instead of drawn (RULES.md A3/B2's draw): a tournament round's
+    1 South, 2 West, 3 North) instead of drawn (docs/RULES.md A3/B2's draw): a tournament round's
     seating has already given each player a wind (docs/TOURNAMENT.md).
     """
 

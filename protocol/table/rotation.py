@@ -2,7 +2,7 @@
 
 How the players sit from hand to hand is each rule set's (``RuleSetAdapter.seating_for_hand``
 and ``prevalent_wind``, in its folder: American passes the deal to the right after every hand,
-RULES.md A3/A7; MCR draws the winds once and changes seats at each round's end, B2,
+docs/RULES.md A3/A7; MCR draws the winds once and changes seats at each round's end, B2,
 ``protocol/mcr/match.py``). This module holds what they share: the seating type, the first
 seating round the table from a given East, passing the deal to the right, and a place's wind.
 """

@@ -1,4 +1,4 @@
-"""Wall geometry (RULES.md A3 and B3): every slot dealt or drawn exactly once."""
+"""Wall geometry (docs/RULES.md A3 and B3): every slot dealt or drawn exactly once."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The card file format and the house card (issue 2 section 3, RULES.md A6)."""
+"""The card file format and the house card (issue 2 section 3, docs/RULES.md A6)."""
 
 from __future__ import annotations
 

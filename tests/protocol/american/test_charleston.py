@@ -1,4 +1,4 @@
-"""The Charleston (RULES.md A4)."""
+"""The Charleston (docs/RULES.md A4)."""
 
 from __future__ import annotations
 

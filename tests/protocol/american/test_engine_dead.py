@@ -1,4 +1,4 @@
-"""Dead hands (RULES.md A7) and the friendly/tournament declaration option."""
+"""Dead hands (docs/RULES.md A7) and the friendly/tournament declaration option."""
 
 from __future__ import annotations
 

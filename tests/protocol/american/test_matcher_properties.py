@@ -212,7 +212,7 @@ def test_a7_the_quick_exposure_check_agrees_with_the_full_target_list(
     groups: list[tuple[Kind, int, int]],
 ) -> None:
     """``exposures_possible`` stops at the first hand that takes the exposures; it must say
-    what building every target would say (RULES.md A7's dead-hand check)."""
+    what building every target would say (docs/RULES.md A7's dead-hand check)."""
     from fourwinds.protocol.american import targets
 
     exposures = [

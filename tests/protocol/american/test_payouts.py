@@ -1,4 +1,4 @@
-"""Mahjong, payouts, the wall game and the match (RULES.md A7)."""
+"""Mahjong, payouts, the wall game and the match (docs/RULES.md A7)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Play (RULES.md A5, A2): turns, the call window, calls, priority, hot wall, joker exchange."""
+"""Play (docs/RULES.md A5, A2): turns, the call window, calls, priority, hot wall, jokers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Claims on a discard (RULES.md B4) and false declarations (B5, B6)."""
+"""Claims on a discard (docs/RULES.md B4) and false declarations (B5, B6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md B5: one rulebook-style hand per fan, with every fan it must score.
+"""docs/RULES.md B5: one rulebook-style hand per fan, with every fan it must score.
 
 Each case is a hand written in compact notation: the concealed tiles WITHOUT the winning tile,
 the winning tile, and the melds (``c123m`` chow, ``p777z`` pung, ``k5555z`` melded kong,
@@ -856,7 +856,7 @@ def test_b5_every_fan_has_a_rulebook_example() -> None:
 
 
 def test_b5_fan_names_and_points_match_rules_table() -> None:
-    assert len(FAN_NAME) == 82  # 81 fans + the kong combination of RULES.md B5
+    assert len(FAN_NAME) == 82  # 81 fans + the kong combination of docs/RULES.md B5
     assert FAN_POINTS[Fan.BIG_FOUR_WINDS] == 88
     assert FAN_POINTS[Fan.TWO_CONCEALED_KONGS] == 8
     assert FAN_POINTS[Fan.CONCEALED_KONG_AND_MELDED_KONG] == 6

@@ -1,4 +1,4 @@
-"""Flowers and seasons (RULES.md B3): exposed and replaced from the far end of the wall."""
+"""Flowers and seasons (docs/RULES.md B3): exposed and replaced from the far end of the wall."""
 
 from __future__ import annotations
 

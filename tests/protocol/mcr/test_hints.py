@@ -1,4 +1,4 @@
-"""The MCR hints count what the table already decides (RULES.md B5, issue 22 item 14): a
+"""The MCR hints count what the table already decides (docs/RULES.md B5, issue 22 item 14): a
 hint once said "6p completes the hand but scores 7 (8 needed)" and the player then won on
 6p with 11, Last Tile (the other three 6p were public). Hints score Last Tile from the public
 tiles and Last Tile Claim from an empty wall, say when self-drawing changes the score or

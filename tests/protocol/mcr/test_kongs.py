@@ -1,4 +1,4 @@
-"""Kongs (RULES.md B4): exposed, concealed, added; replacement draws; robbing the kong."""
+"""Kongs (docs/RULES.md B4): exposed, concealed, added; replacement draws; robbing the kong."""
 
 from __future__ import annotations
 

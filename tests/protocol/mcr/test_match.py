@@ -1,4 +1,4 @@
-"""The match (RULES.md B2): 16 hands in 4 rounds, seat winds and seat changes, scores."""
+"""The match (docs/RULES.md B2): 16 hands in 4 rounds, seat winds and seat changes, scores."""
 
 from __future__ import annotations
 

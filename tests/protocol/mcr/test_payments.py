@@ -1,4 +1,4 @@
-"""Payments (RULES.md B5) and penalties (B6), alone and through the engine."""
+"""Payments (docs/RULES.md B5) and penalties (B6), alone and through the engine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""RULES.md B5 combination principles and the score_hand contract (errors, incomplete hands)."""
+"""docs/RULES.md B5 combination principles and the score_hand contract (errors, partial hands)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Hand shapes of RULES.md B5 / issue 3: four sets and a pair, Seven Pairs, Thirteen Orphans,
+"""Hand shapes of docs/RULES.md B5 / issue 3: four sets and a pair, Seven Pairs, Thirteen Orphans,
 Honors and Knitted Tiles (lesser and greater), Knitted Straight with a set and a pair."""
 
 from __future__ import annotations

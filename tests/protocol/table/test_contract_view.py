@@ -1,6 +1,6 @@
-"""The local API seat view (CONTRACTS.md "Local API seat view"): whole hands of both rule sets
-played by one seat through ``build_seat_view`` + ``resolve_action`` + ``local_action``, the
-other three seats being built-in bots, on the practice deck."""
+"""The local API seat view (docs/DESIGN.md, "The seat view frontends see"): whole hands of
+both rule sets played by one seat through ``build_seat_view`` + ``resolve_action`` +
+``local_action``, the other three seats being built-in bots, on the practice deck."""
 
 from __future__ import annotations
 

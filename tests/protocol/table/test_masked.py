@@ -167,7 +167,7 @@ def test_inner_deck_signatures_are_left_to_verify_which_blames_a_bad_one(
 def test_a_seat_that_withholds_its_keys_is_blamed_for_the_stall(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # FAIRNESS.md "What the table layer must do": when the timer runs out, the seats the deck
+    # docs/FAIRNESS.md "What the table layer must do": when the timer runs out, the seats the deck
     # waits for are to blame, not the drawer who cannot act without their keys.
     from fourwinds.protocol.deck.events import Send
     from fourwinds.protocol.deck.messages import KeyDelivery
@@ -351,7 +351,7 @@ def test_a_reveal_of_a_tile_passed_to_another_seat_is_still_a_false_face() -> No
 
 
 def test_private_messages_reach_the_other_seats_only_inside_the_senders_next_message() -> None:
-    # PROTOCOL.md "Bundles": a key delivery goes to its drawer alone; the other seats get
+    # docs/PROTOCOL.md "Bundles": a key delivery goes to its drawer alone; the other seats get
     # its redacted header with the sender's next message, and every chain still closes.
     h = open_harness("mcr", b"bundled", options=MASKED)
     bundles = 0
@@ -453,7 +453,7 @@ def test_a_private_message_for_another_seat_is_kept_as_its_header_only() -> None
 def test_a_table_that_does_not_bundle_sends_every_message_on_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # PROTOCOL.md "Bundles": below BUNDLES_SINCE every message goes on its own and a private
+    # docs/PROTOCOL.md "Bundles": below BUNDLES_SINCE every message goes on its own and a private
     # one's redacted copy at once. Masked tables play at version 3 only, so the one-by-one
     # path is driven here by moving the bundles' version out of reach.
     from fourwinds.protocol.table import flow

@@ -1,4 +1,4 @@
-"""The American pooling option (RULES.md A4.5) at the table: PoolIn/PoolTake travel as actions,
+"""The American pooling option (docs/RULES.md A4.5) at the table: PoolIn/PoolTake travel as actions,
 pooled tiles are opened through the deck, and every seat ends the hand in the same state."""
 
 from __future__ import annotations

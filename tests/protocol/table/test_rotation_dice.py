@@ -1,4 +1,4 @@
-"""Seating rotation (RULES.md A7, B2) and the commit-reveal dice of the table."""
+"""Seating rotation (docs/RULES.md A7, B2) and the commit-reveal dice of the table."""
 
 from __future__ import annotations
 

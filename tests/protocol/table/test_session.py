@@ -221,7 +221,7 @@ def test_timeout_makes_our_own_seat_pass_with_a_signed_default() -> None:
 
 
 def test_auto_pass_answers_a_discard_we_cannot_claim_at_once() -> None:
-    # RULES.md B6 gives a call window; with nothing to call there is nothing to wait for.
+    # docs/RULES.md B6 gives a call window; with nothing to call there is nothing to wait for.
     # Seat 0's bot never answers a discard here: only auto_pass can.
     passes = []
     for auto in (True, False):
