@@ -9,9 +9,10 @@ tests that drive a person's screen (marked ``screen``) form three xdist groups, 
 on one machine (a curses table in tmux, ``SCREENS``), the four friends' machines in network
 namespaces (``FRIENDS``: tmux too, marked ``netns``) and the pages (Chromium, ``PAGES``, the
 tests under tests/web): each group runs one test after another on one worker, so at most one
-of each competes. The suite waits more than it computes (call windows, a person's pace, four
-daemons' round trips: about one core busy of two on 3 workers), so the friends' tests, the
-longest of the terminals' (~45 s each), run beside the rest instead of after them. Every
+of each competes, and the three groups go first, so they start at once on three workers while
+the fourth takes the rest: the friends' tests, the longest of the terminals' (~45 s each), run
+beside the rest instead of after them. The run is CPU-bound (both cores busy over a whole run),
+so more workers would not make it shorter (docs/TESTING.md, "Why four workers"). Every
 other test goes to whichever worker is free, and runs niced (``OTHERS_NICE``), the processes
 it starts too: a screen paced by a person's keys and call windows goes first, and the tables
 of bots, whose bounds are generous, take what is left. A test module may name a group of
@@ -95,12 +96,12 @@ def group_of(item: pytest.Item) -> str | None:
 
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
-    """Put the screen tests in their group (``SCREENS`` or ``PAGES``) and first in the order:
-    as a wrapper, before every other plugin's hook, xdist's too, which reads the groups into
-    the node ids on each worker (tests/test_xdist_groups.py checks that they arrive). The two
-    screen groups are the suite's longest runs of tests that must go one after another, so
-    they start at once on three workers while the fourth (and each of them once its group is
-    done) takes the rest."""
+    """Put the screen tests in their group (``SCREENS``, ``FRIENDS`` or ``PAGES``) and first in
+    the order: as a wrapper, before every other plugin's hook, xdist's too, which reads the
+    groups into the node ids on each worker (tests/test_xdist_groups.py checks that they
+    arrive). The three screen groups are the suite's longest runs of tests that must go one
+    after another, so they start at once on three workers while the fourth (and each of them
+    once its group is done) takes the rest."""
     for item in items:
         group = group_of(item)
         if group is not None and item.get_closest_marker("xdist_group") is None:
