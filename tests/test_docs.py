@@ -8,6 +8,7 @@ repository; a reader of the repository alone could not follow them. These checks
 from __future__ import annotations
 
 import ast
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,15 +32,17 @@ SECTION_HEADING = re.compile(r"^### ([AB]\d+)\. ", re.M)
 
 def project_files() -> Iterator[Path]:
     """Every text file of the project: code, tests, docs, scripts (extension-less included)."""
-    for path in sorted(ROOT.rglob("*")):
-        relative = path.relative_to(ROOT)
-        if any(part in SKIPPED_DIRS or part.endswith(".egg-info") for part in relative.parts):
-            continue
-        if not path.is_file():
-            continue
-        in_scripts = relative.parts[0] == "scripts" and path.suffix == ""
-        if path.suffix in TEXT_SUFFIXES or in_scripts:
-            yield path
+    for folder, subfolders, files in os.walk(ROOT):
+        subfolders[:] = sorted(
+            name
+            for name in subfolders
+            if name not in SKIPPED_DIRS and not name.endswith(".egg-info")
+        )
+        for name in sorted(files):
+            path = Path(folder) / name
+            in_scripts = path.parent == ROOT / "scripts" and path.suffix == ""
+            if path.suffix in TEXT_SUFFIXES or in_scripts:
+                yield path
 
 
 def resolves(cited: str, citing: Path) -> bool:
