@@ -173,12 +173,12 @@ saw the hand end first)."""
 
 def _paused_mid_hand(seat: BotSeat) -> None:
     """Wait (bounded) until ``seat``'s bot has paused by itself in the play phase."""
-    deadline = time.monotonic() + 60
-    while not seat.paused.is_set():
+
+    def paused() -> bool:
         assert seat.error is None, seat.error
-        assert time.monotonic() < deadline, f"the seat acted {seat.actions} times in 60 s"
-        # sleep-ok: poll interval of a bounded wait
-        time.sleep(0.05)
+        return seat.paused.is_set()
+
+    until(paused, 60, "the seat pausing by itself", shown=lambda: f"{seat.actions} actions")
     assert seat.last is not None
     phase = seat.last["view"].get("session", {}).get("phase")
     assert phase == "play", f"paused after {seat.actions} actions in phase {phase}"
@@ -236,16 +236,13 @@ def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTab
         time.sleep(max(0.0, STOPPED_S - (time.monotonic() - stopped)))
         frozen.signal(signal.SIGCONT)
         seats[1].paused.clear()
+
     # a bound, not a target: the peers closed the silent connections (ZMTP heartbeat, 4 s)
     # and the resumed daemon dials again with backoff; a loaded CI machine took over 10 s
-    resumed = time.monotonic() + 25
-    while True:
-        offline = real_table.query(0, type="view")["event"]["offline"]
-        if fp not in [p["fingerprint"] for p in offline]:
-            break
-        assert time.monotonic() < resumed, f"the resumed daemon stays offline: {offline}"
-        # sleep-ok: poll interval of a bounded wait
-        time.sleep(0.2)
+    def offline() -> list[str]:
+        return [p["fingerprint"] for p in real_table.query(0, type="view")["event"]["offline"]]
+
+    until(lambda: fp not in offline(), 25, "the resumed daemon back online", 0.2, offline)
     _finish(real_table, seats, 90)
 
 
