@@ -163,6 +163,7 @@ def flood(
     for n, data in enumerate(frames):
         sent += strangers[n % len(strangers)].send(data)
         if pause_every and (n + 1) % pause_every == 0:
+            # sleep-ok: the flood's own pace (a pause every few hundred frames), not a wait
             time.sleep(pause_s)
     return sent
 
@@ -184,6 +185,7 @@ def connection_storm(
         group = [Stranger(ctx, daemon_key, port) for _ in range(min(batch, keys - start))]
         for stranger in group:
             sent += stranger.hello()
+        # sleep-ok: the batch stays connected a while, for the daemon to see it at once
         time.sleep(0.3)
         if on_batch is not None:
             on_batch()
@@ -241,6 +243,7 @@ class Gauge:
         while time.monotonic() - began < timeout:
             if self.fds() <= start + slack:
                 return time.monotonic() - began
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.25)
         return None
 
@@ -267,6 +270,7 @@ class RssSampler:
         while self._running.is_set():
             with contextlib.suppress(OSError, ValueError):
                 self.samples.append(self.gauge.rss_mb())
+            # sleep-ok: the memory sampler's interval
             time.sleep(self.every_s)
 
     def stop(self) -> float:

@@ -71,6 +71,7 @@ class BotSeat(threading.Thread):
         action = choose(event)
         if action is not None:
             if self.think:
+                # sleep-ok: the bot's think time: a player's pace, the test's input
                 time.sleep(self.think)
             start = time.perf_counter()
             answer = client.request({"type": "act", "table": self.table, **action}, timeout=3)
@@ -89,12 +90,14 @@ class BotSeat(threading.Thread):
                     if client is not None:
                         client.close()
                         client = None
+                    # sleep-ok: poll interval while the bot is paused
                     time.sleep(0.05)
                     continue
                 if client is None:
                     try:
                         client = connect(str(self.data_dir))
                     except ConnectionError:
+                        # sleep-ok: retry interval while the daemon is not answering yet
                         time.sleep(0.1)
                         continue
                 try:

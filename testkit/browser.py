@@ -112,6 +112,7 @@ class WebSeat:
                 return
             if self.process.poll() is not None or time.monotonic() > end:
                 raise AssertionError(f"`play --web {args}` printed no address:\n{text}")
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
 
     def output(self) -> str:
@@ -150,6 +151,7 @@ def open_lobby(machine: Machine, driver: Any, env: str = "") -> None:
     end = time.monotonic() + 30
     while not (found := URL.search(log.read_text(errors="replace"))):
         assert time.monotonic() < end, log.read_text(errors="replace")
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.2)
     driver.get(found.group(1))
     wait_for(driver, lambda p: p["screen"] == "lobby", 15, "the lobby")
@@ -169,6 +171,7 @@ def wait_for(
         page = read_page(driver)
         if test(page):
             return page
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.1)
     raise AssertionError(
         f"{what} did not show within {timeout:.0f} s; the page: {page}\n{body_text(driver)[:3000]}"
@@ -191,6 +194,7 @@ def click_found(find: Callable[[], Any], what: str) -> None:
             find().click()
             return
         except StaleElementReferenceException:
+            # sleep-ok: retry interval after the page redrew under a click (bounded: 5 tries)
             time.sleep(0.05)
     raise AssertionError(f"{what} kept changing under the click")
 

@@ -147,6 +147,7 @@ class Monitor(threading.Thread):
                 if detail and shown.get(i) != detail:
                     self.details.append((now, i, detail))
                 shown[i] = detail
+            # sleep-ok: the stall monitor's sampling interval
             time.sleep(0.05)
 
     def longest_stall(self, since: float, until: float) -> float:
@@ -267,6 +268,7 @@ class FaultMatch:
             except AssertionError as refused:
                 if "no fourwinds daemon answered" not in str(refused) or attempt == JOIN_TRIES:
                     raise
+                # sleep-ok: pause between join attempts (bounded: JOIN_TRIES)
                 time.sleep(1.0)
             finally:
                 client.close()
@@ -321,6 +323,7 @@ class FaultMatch:
                 raise RuntimeError(
                     f"the relay did not start: {(self.base / 'relay.log').read_text()[-2000:]}"
                 )
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.05)
         why_not = self.lan.netem(bad, int(spec.delay_s * 1000), int(spec.jitter_s * 1000))
         self.netem = "applied" if why_not is None else f"not applied ({why_not})"
@@ -370,10 +373,12 @@ class FaultMatch:
             if time.monotonic() > deadline:
                 where = [(v.get("session", {}).get("phase"), v.get("step")) for v in views]
                 raise AssertionError(f"the hand never got going: {where}")
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.05)
 
     def random_moment(self, spread: float) -> None:
         """Wait a random time (seeded) of up to ``spread`` seconds: the fault's moment."""
+        # sleep-ok: the fault's random moment: when it strikes is the test's input
         time.sleep(self.random.uniform(0.0, spread))
 
     def _recovered(self, fault: Injected, seat: int, ended: float, timeout: float) -> None:
@@ -386,6 +391,7 @@ class FaultMatch:
             if self.monitor.step_of(seat) > mark or self.bots[seat].finished:
                 fault.recovery_s = round(time.monotonic() - ended, 2)
                 return
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.02)
 
     def _note(self, fault: Fault, seat: int) -> Injected:
@@ -414,6 +420,7 @@ class FaultMatch:
             entry.note = self.flip_byte(i)
         elif damage is Fault.DELETED_DATA:
             entry.note = self.delete_data(i)
+        # sleep-ok: how long the daemon stays down is the fault under test
         time.sleep(down)
         self.daemons[i].spawn()
         self.daemons[i].wait_ready()
@@ -475,6 +482,7 @@ class FaultMatch:
         began = time.monotonic()
         self.daemons[i].signal(signal.SIGSTOP)
         try:
+            # sleep-ok: how long the daemon stays stopped is the fault under test
             time.sleep(seconds)
         finally:
             self.daemons[i].signal(signal.SIGCONT)
@@ -491,6 +499,7 @@ class FaultMatch:
         began = time.monotonic()
         self.lan.cut(i)
         try:
+            # sleep-ok: how long the link stays cut is the fault under test
             time.sleep(seconds)
         finally:
             self.lan.restore(i)
@@ -525,9 +534,11 @@ class FaultMatch:
         detail = ""
         while not detail.startswith("Paused") and time.monotonic() < deadline:
             detail = str((self.bots[i].last or {}).get("view", {}).get("phase_detail") or "")
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.05)
         entry.own = detail
         if detail.startswith("Paused"):
+            # sleep-ok: how long the disk stays full is the fault under test
             time.sleep(hold)
         else:
             entry.note = f"not paused within {paused_within:.0f} s"
@@ -650,6 +661,7 @@ class FaultMatch:
                 client.close()
             if aside or time.monotonic() > deadline:
                 return aside
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
 
     def others_agree(self, away: int, timeout: float = 20.0) -> tuple[bool, tuple[str, ...]]:
@@ -662,6 +674,7 @@ class FaultMatch:
             same = all(t == transcripts[0] for t in transcripts)
             if same or time.monotonic() > deadline:
                 return same, self.verify(transcripts, partial=True)
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.5)
 
     def close(self) -> None:

@@ -34,6 +34,7 @@ from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.session_port import SessionModule
 from fourwinds.daemon.transport import PINNED, Sender, Transport
 from fourwinds.daemon.wire import MAX_FRAME, Frame, TableMessage, decode, encode
+from testkit.waiting import async_within
 
 LOOPBACK = "127.0.0.1"
 PEER_SEED = 7
@@ -46,12 +47,7 @@ def seeded_identity(seed: int) -> Identity:
 
 
 async def _wait(predicate: Any, timeout: float, step: float = 0.02) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        await asyncio.sleep(step)
-    return bool(predicate())
+    return await async_within(predicate, timeout, step)
 
 
 def settle_s(n: int) -> float:
@@ -188,10 +184,12 @@ async def peer_socket(n: int, seed: int = PEER_SEED) -> PeerFuzz:
             for _ in range(500):  # bounded: the queue drains within seconds
                 if a.send_raw(b_id.public_key, data):
                     break
+                # sleep-ok: retry interval while the socket's queue drains (bounded: 500 tries)
                 await asyncio.sleep(0.01)
             else:
                 raise RuntimeError("the peer socket stopped taking frames")
             if sent % 500 == 0:
+                # sleep-ok: sleep(0) yields, so the receiver reads during the flood
                 await asyncio.sleep(0)
         await _wait(lambda: refused() + len(got) >= n, settle_s(n))
         seconds = time.perf_counter() - started

@@ -175,6 +175,7 @@ class Machine:
             try:
                 client = self.client()
             except ConnectionError:
+                # sleep-ok: retry interval while the daemon is not answering yet (bounded: attempts)
                 time.sleep(0.5)
                 continue
             try:
@@ -189,7 +190,8 @@ class Machine:
                 continue
             finally:
                 client.close()
-            time.sleep(0.5)  # a table not yet ready to show (just created or resumed)
+            # sleep-ok: retry interval (bounded: attempts): a table not yet ready to show
+            time.sleep(0.5)
         return {}
 
     def status_json(self) -> dict[str, Any]:
@@ -292,6 +294,7 @@ def _signal_and_wait(
         for machine in machines:
             _reap(machine.background)
         pids = {p for p in pids if _alive(p)}
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.05)
     for machine in machines:
         _reap(machine.background)

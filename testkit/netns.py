@@ -238,6 +238,7 @@ class LanDaemon:
                 raise RuntimeError(f"daemon {self.name} exited: {self.log.read_text()[-3000:]}")
             if endpoint.exists():
                 return
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.05)
         raise RuntimeError(f"daemon {self.name} did not start within {timeout} s")
 

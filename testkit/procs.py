@@ -119,6 +119,7 @@ class DaemonProcess:
                 raise RuntimeError(f"daemon {self.name} exited: {self.log.read_text()[-2000:]}")
             if endpoint.exists():
                 return
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.05)
         raise RuntimeError(f"daemon {self.name} did not start within {timeout} s")
 

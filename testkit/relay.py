@@ -150,6 +150,7 @@ class Relay:
                     wait = max(due, pair.held_until) - time.monotonic()
                     if wait <= 0:
                         break
+                    # sleep-ok: holding a chunk until due is the latency it simulates
                     await asyncio.sleep(wait)
                 writer.write(data)
                 await writer.drain()
@@ -189,6 +190,7 @@ class Relay:
             else self.random.expovariate(1 / link.reset_every_s)
         )
         while True:
+            # sleep-ok: the tick of the relay's stall and reset clock
             await asyncio.sleep(0.05)
             now = time.monotonic()
             if now >= next_stall:

@@ -120,6 +120,7 @@ class Terminal:
                 raise AssertionError(
                     f"{what or found!r} not on the screen ({why}); screen:\n{screen}"
                 )
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
 
     def close(self) -> None:
@@ -389,4 +390,5 @@ def play_until(
         acted = False
         for person in people:
             acted = bool(person.step()) or acted
+        # sleep-ok: a person's pace between moves (the loop is bounded by timeout)
         time.sleep(pause if acted else 0.15)

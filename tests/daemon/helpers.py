@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
-import time
 from collections.abc import Callable
 
 from fourwinds.daemon.identity import Identity
+from testkit.waiting import async_within
 
 
 def identity(seed: int) -> Identity:
@@ -17,12 +16,7 @@ def identity(seed: int) -> Identity:
 
 async def wait_for(predicate: Callable[[], bool], timeout: float = 5.0, step: float = 0.02) -> bool:
     """Poll ``predicate`` until true or ``timeout`` seconds pass (bounded in time)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        await asyncio.sleep(step)
-    return predicate()
+    return await async_within(predicate, timeout, step)
 
 
 def fuzz_count(default: int = 2000) -> int:

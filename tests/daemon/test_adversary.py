@@ -9,7 +9,6 @@ The adversary (testkit/adversary.py) connects from 127.0.0.2, the friends from
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from testkit.adversary import (
     raise_fd_limit,
 )
 from testkit.procs import TOY, DaemonProcess, request, start_all
+from testkit.waiting import within
 
 pytestmark = pytest.mark.slow
 
@@ -114,12 +114,7 @@ def real_scene(tmp_path: Path) -> Iterator[Scene]:
 
 
 def until(predicate: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return predicate()
+    return within(predicate, timeout, step=0.1)
 
 
 def refused(scene: Scene, reason: Refusal) -> int:
@@ -206,11 +201,11 @@ def test_wrong_codes_from_throwaway_keys_never_lock_out_the_friend(scene: Scene)
     made = scene.create("secret", private=True)
     table, code = made["table"], made["code"]
     strangers = [scene.stranger() for _ in range(10)]  # (held: a socket collected is
-    for stranger in strangers:  # closed, frames and all)
+    for n, stranger in enumerate(strangers, 1):  # closed, frames and all)
         stranger.hello()
         stranger.wrong_code(bytes.fromhex(table))
-        time.sleep(0.05)  # (more than 8 guests at one address: the oldest is forgotten)
-    until(lambda: refused(scene, Refusal.PAIRING) >= 10, 10)  # the ten wrong codes are in
+        # one by one (more than 8 guests at one address: the oldest is forgotten)
+        assert until(lambda: refused(scene, Refusal.PAIRING) >= n, 10)  # noqa: B023 (called here)
     answer = scene.friend_joins(table, code)
     assert answer.get("ok"), answer
     assert scene.seated(table) == 2

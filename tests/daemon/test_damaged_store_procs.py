@@ -76,6 +76,7 @@ class Seats:
                             "action": event["legal_actions"][0]["id"],
                         }
                     )
+            # sleep-ok: pace of the bots' loop (bounded by its deadline)
             time.sleep(0.01)
         raise AssertionError(
             f"{name} did not reach {done} plays within {timeout} s: "
@@ -119,6 +120,7 @@ def test_a_restarted_daemon_sets_a_damaged_table_aside_and_plays_on_at_the_other
         status = request(seats.client(2), type="status")
         if status["set_aside"] and len(status["tables"]) == 1:
             break
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.05)
     assert [t["table"] for t in status["tables"]] == [good]
     assert [(a["table"], a["set_aside"]) for a in status["set_aside"]] == [(bad, reason)]
@@ -218,15 +220,18 @@ def test_a_daemon_whose_disk_fills_mid_hand_pauses_says_why_and_plays_on_once_th
                         assert str(answer.get("error")).startswith(
                             "your action was not saved: paused: cannot write records.log"
                         )
+            # sleep-ok: pace of the bots' loop (bounded by its deadline)
             time.sleep(0.02)
         assert detail.startswith(
             "Paused: cannot write records.log: No space left on device "
             "(ENOSPC); the hand goes on once there is room"
         ), detail
         assert detail[0].upper() + detail[1:] == detail
-        time.sleep(1.0)  # what was on its way lands
+        # sleep-ok: settle: no signal says what was in flight landed (what was on its way lands)
+        time.sleep(1.0)
         stuck = [seats.view(i, "t")["view"]["plays"] for i in range(4)]
-        time.sleep(1.5)  # and the table waits for seat 2
+        # sleep-ok: a negative: time passes to show the table waits for seat 2
+        time.sleep(1.5)
         assert [seats.view(i, "t")["view"]["plays"] for i in range(4)] == stuck
         TableLog.open(path).close()  # whole records only: no damage, no torn tail
         filler.unlink()

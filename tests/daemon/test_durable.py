@@ -17,6 +17,7 @@ import pytest
 from fourwinds.daemon import store
 from fourwinds.daemon.store import TableLog
 from fourwinds.daemon.tables import TableRuntime
+from testkit.waiting import async_until
 from tests.daemon import toy_session
 from tests.daemon.helpers import identity
 from tests.daemon.test_shell import PORT
@@ -79,6 +80,7 @@ def test_a_send_waits_for_its_sync_which_runs_off_the_event_loop(
             nonlocal ticks
             while True:
                 ticks += 1
+                # sleep-ok: the ticker's interval: it counts the event loop's turns
                 await asyncio.sleep(0.001)
 
         other = asyncio.create_task(ticker())
@@ -90,6 +92,7 @@ def test_a_send_waits_for_its_sync_which_runs_off_the_event_loop(
         rt.apply(PORT, _step(_session(1), b"mine"), ME.public_key, send)
         assert rt.session.name == "s1"  # adopted at once (our frontend sees it)
         for _ in range(50):
+            # sleep-ok: the test is that the loop runs on meanwhile: time must pass
             await asyncio.sleep(0.002)
         assert sent == [], "sent before its record was durable"
         assert ticks > 10, "the event loop waited for the disk"
@@ -119,7 +122,7 @@ def test_sends_of_one_table_leave_in_the_order_of_their_steps(
             sent.append(payload)
 
         rt.apply(PORT, _step(_session(1), b"a"), ME.public_key, send)
-        await asyncio.sleep(0.02)  # the sync of "a" has begun (held at the gate)
+        await async_until(lambda: disk.threads, 5, 'the sync of "a" beginning (at the gate)')
         rt.apply(PORT, _step(_session(2), b"quiet", send=False), ME.public_key, send)
         rt.apply(PORT, _step(_session(3), b"b"), ME.public_key, send)
         rt.apply(PORT, _step(_session(4), b"c"), ME.public_key, send)
@@ -148,7 +151,7 @@ def test_catch_up_answers_are_built_from_synced_records_only(
         disk.gate.clear()
         assert rt.synced_session() is first
         rt.apply(PORT, _step(second, b"two"), ME.public_key, lambda k, p: None)
-        await asyncio.sleep(0.02)
+        await async_until(lambda: len(disk.threads) == 2, 5, 'the sync of "two" beginning')
         seen.append(rt.synced_session())  # "two" is not on disk yet: not in an answer
         assert rt.session is second
         disk.gate.set()

@@ -114,6 +114,7 @@ def test_an_extended_table_plays_on_until_the_director_ends_it(
         bots = [asyncio.create_task(_bot(d, table_id(ev, 0, 0).hex(), stop)) for d in players]
         try:
             assert await wait_for(lambda: 0 in director.events.events[ev].verdict.time_called, 20)
+            # sleep-ok: a clock: the extension must run a while without time up
             await asyncio.sleep(1.0)
             assert not any(t.session.time_up for t in tables)  # its extension runs
             await call(

@@ -161,6 +161,7 @@ def test_a_majority_names_a_new_director_who_starts_the_next_round(tmp_path: Pat
             lambda: len(cy.event_faults.proposals_of(cy.events.events[ev])) == 1, 10
         )
         await call(cy, type="tournament_director", name="club", agree=True, wait=0)
+        # sleep-ok: a negative: time passes to show one agreement names nobody
         await asyncio.sleep(0.5)
         assert all(d.events.events[ev].director != bob.identity.public_key for d in players)
         named = await call(dee, type="tournament_director", name="club", agree=True, wait=5)

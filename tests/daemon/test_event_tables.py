@@ -38,12 +38,14 @@ async def _bot(d: Daemon, table: str, stop: asyncio.Event) -> None:
             return
         action = choose(event)
         if action is None or action.get("action") == "ready":
-            await asyncio.sleep(0.02)  # ready is our daemon's to say at event tables
+            # sleep-ok: bot loop pace (ready is our daemon's to say at event tables)
+            await asyncio.sleep(0.02)
             continue
         try:
             await call(d, type="act", table=table, **action)
         except ApiError:
-            await asyncio.sleep(0.02)  # the table moved on meanwhile
+            # sleep-ok: bot loop pace (the table moved on meanwhile)
+            await asyncio.sleep(0.02)
 
 
 def _table_of(d: Daemon, event: str, round_index: int = 0) -> str | None:

@@ -230,6 +230,7 @@ def test_a_forged_record_from_a_peer_is_refused_and_nothing_is_stored(tmp_path: 
             director.identity.public_key,
             EventRecords(bytes.fromhex(event), len(before), (encode_record(forged),)),
         )
+        # sleep-ok: a negative: time passes to show the forged record is not taken
         await asyncio.sleep(1.0)
         assert records_of(director, event) == before
         assert records_of(ann, event) == before
@@ -416,6 +417,7 @@ def test_a_doctored_seating_from_the_director_is_refused_by_every_entrant(
                 d.identity.public_key,
                 EventRecords(bytes.fromhex(event), len(before), (encode_record(record),)),
             )
+        # sleep-ok: a negative: time passes to show the record is not taken
         await asyncio.sleep(1.0)
         for d in players:
             assert records_of(d, event) == before

@@ -17,7 +17,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from typing import Any
 import pytest
 
 from fourwinds.protocol.tournament.export import check_export
+from testkit import waiting
 from testkit.dirs import short_dir
 from testkit.netns import Lan, LanDaemon, Unavailable, start_all
 from testkit.procs import request
@@ -102,13 +102,7 @@ def until(
     what: str, test: Any, timeout: float = 20.0, shown: Callable[[], object] | None = None
 ) -> None:
     """Wait for ``test``; else fail naming ``what`` (and what ``shown`` says then)."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if test():
-            return
-        time.sleep(0.2)
-    seen = f": {shown()}" if shown is not None else ""
-    raise AssertionError(f"{what} did not happen within {timeout:.0f} s{seen}")
+    waiting.until(test, timeout, what, step=0.2, shown=shown)
 
 
 def records(d: LanDaemon) -> int:

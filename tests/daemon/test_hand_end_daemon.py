@@ -127,12 +127,14 @@ def test_four_daemons_wait_for_every_next_then_play_on_to_the_standings(tmp_path
                 )
                 acted = acted or bool(answer["ok"])
             if not acted:
+                # sleep-ok: pace of the bots' loop (bounded by its deadline)
                 await asyncio.sleep(0.02)
         raise AssertionError("the match did not end in time")
 
     async def _every_next(ds: list[Daemon], table: str, views: list[dict[str, Any]]) -> None:
         assert views[0]["next"]["waiting"] == [0, 1, 2, 3] and views[0]["result"] is not None
-        await asyncio.sleep(1.0)  # nobody says next: the table keeps waiting
+        # sleep-ok: a clock: nobody says next, time passes, the table keeps waiting
+        await asyncio.sleep(1.0)
         still = (await call(ds[2], type="view", table=table))["event"]["view"]
         assert still["phase"] == "hand_over" and still["next"]["waiting"] == [0, 1, 2, 3]
         assert 55 < still["next"]["deadline"] <= 59.5

@@ -139,7 +139,9 @@ def test_a_freed_place_stays_free_when_the_host_restarts(tmp_path: Path) -> None
         await join(ann, host, table)
         assert (await call(ann, type="leave", table=table))["ok"]
         assert await wait_for(lambda: len(host.find_table(table).members) == 1)
-        await asyncio.sleep(0.3)  # the roster's meta written
+        assert await wait_for(  # the roster's meta written
+            lambda: len(host.store.read_meta(bytes.fromhex(table))["members"]) == 1
+        )
 
     run(tmp_path, 2, first)
 
@@ -178,6 +180,7 @@ def test_leaving_a_started_match_needs_force_and_the_others_are_told(tmp_path: P
         for _ in range(100):
             if await warned():
                 break
+            # sleep-ok: poll interval of a bounded wait
             await asyncio.sleep(0.05)
         assert expected in warning
         assert ds[2].view_event(ds[2].find_table(table), [])["leave_warning"] == warning

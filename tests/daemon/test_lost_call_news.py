@@ -112,6 +112,7 @@ def test_each_losing_caller_is_told_who_took_the_discard_and_why(
                 action = choose(event)
                 if action is not None:
                     _act(client, table, action)
+            # sleep-ok: pace of the bots' loop (bounded by its deadline)
             time.sleep(0.05)
         assert told, "no discard could be called by two seats in the hand"
         print("told:", told)
@@ -133,6 +134,7 @@ def _check_losers(
         ):
             break
         assert time.monotonic() < end, [v.get("phase_detail") for v in views]
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.1)
     lines: list[str] = []
     for i, view in enumerate(views):

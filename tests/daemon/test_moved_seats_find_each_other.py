@@ -44,6 +44,7 @@ def test_two_seats_restarted_on_new_ports_reach_each_other_through_the_host(tmp_
             if seen[0].get(2) and seen[1].get(1):
                 break
             assert time.monotonic() < end, f"the moved seats never reached each other: {seen}"
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
     finally:
         table.close()

@@ -95,6 +95,7 @@ def _wait_started(data: Path, proc: subprocess.Popen[bytes], timeout: float = 15
             return
         if proc.poll() is not None:
             raise AssertionError((data / "stderr.log").read_text()[-2000:])
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.05)
     raise AssertionError("daemon did not start")
 
@@ -121,6 +122,7 @@ def test_mdns_discovery_between_namespaces_then_join(
                 seen = [
                     t for t in guest.request({"type": "tables"})["seen"] if t["name"] == "lantern"
                 ]
+                # sleep-ok: poll interval of a bounded wait
                 time.sleep(0.2)
             assert seen, "bob never saw alice's table over mDNS"
             found = seen[0]
@@ -135,6 +137,7 @@ def test_mdns_discovery_between_namespaces_then_join(
                 status = host.request({"type": "status"})
                 if status["tables"][0]["seated"] == 2:
                     break
+                # sleep-ok: poll interval of a bounded wait
                 time.sleep(0.1)
             assert status["tables"][0]["seated"] == 2
         finally:

@@ -61,6 +61,7 @@ def _first_to_exit(*processes: subprocess.Popen[bytes]) -> int:
         for i, process in enumerate(processes):
             if process.poll() is not None:
                 return i
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.05)
     raise AssertionError("both daemons run on one data directory")
 

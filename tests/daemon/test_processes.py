@@ -17,6 +17,7 @@ import pytest
 
 from fourwinds.frontends.client import Client
 from testkit.procs import DaemonProcess, request, start_all
+from testkit.waiting import until
 from tests.daemon.toy_session import PLAYS
 
 pytestmark = pytest.mark.slow
@@ -82,6 +83,7 @@ class Table:
             if all(self.view(i)["view"].get("plays", 0) >= done for i in range(4) if i not in skip):
                 return
             self.bot_round(skip)
+            # sleep-ok: pace of the bots' loop (bounded by its deadline)
             time.sleep(0.01)
         state = [
             (self.view(i)["view"].get("plays"), self.view(i)["offline"])
@@ -140,21 +142,26 @@ def test_sigstop_table_waits_shows_who_and_resumes(table: Table) -> None:
     while table.view(1)["view"]["waiting_for"] != [1]:
         assert time.monotonic() < deadline, "the turn never came to seat 1"
         table.bot_round(skip=frozenset({1}))
+        # sleep-ok: pace of the bots' loop (bounded by its deadline)
         time.sleep(0.01)
     frozen.signal(signal.SIGSTOP)
     try:
-        time.sleep(3.0)
-        before = table.view(0)
+
+        def seen_offline() -> dict[str, Any] | None:  # missed heartbeats mark it offline
+            view = table.view(0)
+            return view if frozen_fp in [p["fingerprint"] for p in view["offline"]] else None
+
+        before = until(seen_offline, 20, "the stopped daemon shown offline")
         assert before["view"]["waiting_for"] == [1]  # the table waits for seat 1
-        assert frozen_fp in [p["fingerprint"] for p in before["offline"]]
         table.bot_round(skip=frozenset({1}))  # nobody else can move
         assert table.view(0)["view"]["plays"] == before["view"]["plays"]
     finally:
         frozen.signal(signal.SIGCONT)
-    deadline = time.monotonic() + 5
-    while frozen_fp in [p["fingerprint"] for p in table.view(0)["offline"]]:
-        assert time.monotonic() < deadline, "the resumed daemon never came back"
-        time.sleep(0.05)
+    until(
+        lambda: frozen_fp not in [p["fingerprint"] for p in table.view(0)["offline"]],
+        5,
+        "the resumed daemon coming back",
+    )
     table.play_until(PLAYS, timeout=30)
     transcripts = [table.view(i)["view"]["transcript"] for i in range(4)]
     assert all(t == transcripts[0] for t in transcripts)

@@ -118,6 +118,7 @@ def _status_times(client: Client, seconds: float) -> list[float]:
         answer = client.request({"type": "status"}, timeout=5)
         times.append(time.monotonic() - start)
         assert answer["ok"], answer
+        # sleep-ok: the sampling interval of the status latency measured
         time.sleep(0.02)
     return times
 
@@ -203,5 +204,6 @@ def test_status_answers_during_a_long_resume_and_sigterm_stops_it(tmp_path: Path
         client.close()
     assert _stops_within(d, STOP_S) < STOP_S
     d.start()
-    time.sleep(0.5)  # mid-resume
+    # sleep-ok: the fault's moment: the stop must land mid-resume (mid-resume)
+    time.sleep(0.5)
     assert _stops_within(d, STOP_S) < STOP_S

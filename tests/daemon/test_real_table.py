@@ -16,6 +16,7 @@ from fourwinds.protocol.table.transcript import check_transcript, read_transcrip
 from fourwinds.protocol.tiles import is_bonus
 from testkit.bots import BotSeat, over
 from testkit.procs import DaemonProcess, request, start_all
+from testkit.waiting import until
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.real_session"
@@ -172,11 +173,12 @@ saw the hand end first)."""
 
 def _paused_mid_hand(seat: BotSeat) -> None:
     """Wait (bounded) until ``seat``'s bot has paused by itself in the play phase."""
-    deadline = time.monotonic() + 60
-    while not seat.paused.is_set():
+
+    def paused() -> bool:
         assert seat.error is None, seat.error
-        assert time.monotonic() < deadline, f"the seat acted {seat.actions} times in 60 s"
-        time.sleep(0.05)
+        return seat.paused.is_set()
+
+    until(paused, 60, "the seat pausing by itself", shown=lambda: f"{seat.actions} actions")
     assert seat.last is not None
     phase = seat.last["view"].get("session", {}).get("phase")
     assert phase == "play", f"paused after {seat.actions} actions in phase {phase}"
@@ -188,6 +190,7 @@ def test_kill9_a_daemon_mid_hand_restart_and_the_hand_completes(real_table: Real
     seats = real_table.bots(timeout=120, pause_after={2: PAUSE_AFTER})
     _paused_mid_hand(seats[2])
     real_table.daemons[2].kill9()
+    # sleep-ok: the fault: the killed daemon stays down a moment
     time.sleep(1.0)
     real_table.daemons[2].start()
     seats[2].paused.clear()
@@ -208,12 +211,19 @@ def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTab
     frozen.signal(signal.SIGSTOP)
     stopped = time.monotonic()
     try:
-        time.sleep(4.0)  # heartbeats missed for 2 s mark it offline; play reaches its turn
-        first = [real_table.query(i, type="view")["event"] for i in (0, 2, 3)]
+
+        def all_see_it_offline() -> list[dict[str, Any]] | None:
+            events = [real_table.query(i, type="view")["event"] for i in (0, 2, 3)]
+            gone = all(fp in [p["fingerprint"] for p in e["offline"]] for e in events)
+            return events if gone else None
+
+        # heartbeats missed for 2 s mark it offline; play reaches its turn
+        first = until(all_see_it_offline, 20, "the stopped daemon shown offline at every seat")
         for event in first:
             assert fp in [p["fingerprint"] for p in event["offline"]]
             assert event["view"]["session"]["phase"] == "play"
             assert event["view"]["session"]["waiting_for"] == [1]  # only place 1 is awaited
+        # sleep-ok: a clock: the daemon must stay stopped STOPPED_S in all
         time.sleep(max(0.0, STOPPED_S - 1.0 - (time.monotonic() - stopped)))
         for before, i in zip(first, (0, 2, 3), strict=True):
             event = real_table.query(i, type="view")["event"]
@@ -222,18 +232,17 @@ def test_sigstop_a_daemon_table_waits_shows_who_then_resumes(real_table: RealTab
             assert event["view"]["step"] == before["view"]["step"]  # it did not move on
             assert event["view"]["state"] == before["view"]["state"]
     finally:
+        # sleep-ok: a clock: the daemon must stay stopped STOPPED_S in all
         time.sleep(max(0.0, STOPPED_S - (time.monotonic() - stopped)))
         frozen.signal(signal.SIGCONT)
         seats[1].paused.clear()
+
     # a bound, not a target: the peers closed the silent connections (ZMTP heartbeat, 4 s)
     # and the resumed daemon dials again with backoff; a loaded CI machine took over 10 s
-    resumed = time.monotonic() + 25
-    while True:
-        offline = real_table.query(0, type="view")["event"]["offline"]
-        if fp not in [p["fingerprint"] for p in offline]:
-            break
-        assert time.monotonic() < resumed, f"the resumed daemon stays offline: {offline}"
-        time.sleep(0.2)
+    def offline() -> list[str]:
+        return [p["fingerprint"] for p in real_table.query(0, type="view")["event"]["offline"]]
+
+    until(lambda: fp not in offline(), 25, "the resumed daemon back online", 0.2, offline)
     _finish(real_table, seats, 90)
 
 

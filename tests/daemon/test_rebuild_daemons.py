@@ -35,6 +35,7 @@ def _paused_mid_hand(table: RealTable, seats: list[BotSeat], timeout: float) -> 
             f"{victim.actions} actions"
         )
         assert time.monotonic() < deadline, "the hand never got going"
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.05)
     view = table.query(VICTIM, type="view")["event"]["view"]
     assert view["session"]["phase"] == "play", view.get("phase_detail")
@@ -59,6 +60,7 @@ def _seen_by_others(table: RealTable, timeout: float) -> list[str]:
         ]
         if any("rebuilding its table from the others" in d for d in details):
             return details
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.05)
     return []
 
@@ -156,6 +158,7 @@ def test_a_seat_resumed_from_an_older_copy_learns_its_last_number_and_never_sign
         victim = table.daemons[VICTIM]
         folder = victim.data_dir / "tables" / table.table
         _paused_mid_hand(table, seats, 40)
+        # sleep-ok: settle: no signal says the paused seat's last play is out
         time.sleep(0.5)
         victim.kill9()
         backup = tmp_path / "backup"
@@ -167,6 +170,7 @@ def test_a_seat_resumed_from_an_older_copy_learns_its_last_number_and_never_sign
         seats[VICTIM].pause_after = seats[VICTIM].actions + 1
         seats[VICTIM].paused.clear()
         _paused_mid_hand(table, seats, 60)
+        # sleep-ok: settle: no signal says the paused seat's last play is out
         time.sleep(0.5)
         victim.kill9()
         assert len(TableLog.open(folder / RECORDS).records) > older

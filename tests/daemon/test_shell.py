@@ -273,11 +273,14 @@ def test_bad_signatures_replays_and_junk_from_a_seated_peer_change_nothing(tmp_p
             for _ in range(500):  # bounded: the queue drains within seconds
                 if guest.transport.send(host.identity.public_key, TableMessage(table_id, payload)):
                     break
+                # sleep-ok: retry interval while the queue drains (bounded: 500 tries)
                 await asyncio.sleep(0.01)
             else:
                 raise AssertionError("the peer socket stopped taking frames")
             if i % 200 == 0:
+                # sleep-ok: the flood's pace, so the host reads between bursts
                 await asyncio.sleep(0.01)
+        # sleep-ok: a negative: time passes to show bad messages change nothing
         await asyncio.sleep(1.0)
         assert toy_session.seat_view(rt.session) == before
         assert (len(rt.log.records) if rt.log else 0) == records

@@ -10,7 +10,6 @@ receive queue of 10,000 a connection, hundreds of MB (issue 21: 420-520 MB in th
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -32,6 +31,7 @@ from fourwinds.protocol.errors import LocalProtocolError
 from testkit.adversary import OVERSIZED, Gauge, Stranger, flood, nested_frame
 from testkit.frame_sizes import measure
 from testkit.procs import DaemonProcess, request, start_all
+from testkit.waiting import within
 from tests.daemon.helpers import time_limit, wait_for
 from tests.daemon.test_transport import LOOPBACK, Pair
 
@@ -186,12 +186,7 @@ def _seated(daemon: DaemonProcess, table: str) -> int:
 
 
 def _until(predicate: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return predicate()
+    return within(predicate, timeout, step=0.1)
 
 
 @pytest.mark.slow

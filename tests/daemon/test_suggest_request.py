@@ -61,6 +61,7 @@ def test_suggest_is_one_of_the_legal_actions_and_acting_on_it_plays_on(tmp_path:
                         continue
                     acted = await act_on_suggestion(d, table, seen) or acted
                 if not acted:
+                    # sleep-ok: pace of the bots' loop (bounded by its deadline)
                     await asyncio.sleep(0.02)
         finally:
             for d in ds:

@@ -80,6 +80,7 @@ def test_curve_zap_refuses_an_unknown_key() -> None:
             try:
                 stranger.connect(pair.b_id.public_key, LOOPBACK, pair.b.port)
                 assert await wait_for(lambda: pair.b.refused[Refusal.ZAP_UNKNOWN_KEY.value] >= 1)
+                # sleep-ok: a negative: time passes to show no frame gets through
                 await asyncio.sleep(0.3)
                 assert pair.got == []
                 assert pair.b.last_seen == {}
@@ -97,6 +98,7 @@ def test_plain_client_without_curve_is_refused() -> None:
             sock.linger = 0
             sock.connect(f"tcp://{LOOPBACK}:{pair.b.port}")
             await sock.send(encode(Hello(b"x" * 32, "plain", 1)))
+            # sleep-ok: a negative: time passes to show no frame gets through
             await asyncio.sleep(0.5)
             sock.close(0)
             ctx.destroy(0)

@@ -446,7 +446,8 @@ def test_a_joiner_refusing_the_tables_open_gets_one_line_and_drops_the_table(
             assert "\n" not in str(error.value)
             assert joiner.tables == {}
             assert (await call(joiner, type="tables"))["tables"] == []
-            await asyncio.sleep(2.5)  # the syncer would have asked twice by now
+            # sleep-ok: a clock: the syncer would have asked twice by now
+            await asyncio.sleep(2.5)
             assert joiner.tables == {}
         finally:
             await joiner.close()

@@ -70,6 +70,7 @@ class ToyTable:
             for i, event in events.items():
                 if event["legal_actions"]:
                     self.client(i).request({"type": "act", "table": self.table, "action": "play"})
+            # sleep-ok: pace of the bots' loop (bounded by its deadline)
             time.sleep(0.02)
         state = [
             (self.event(i)["view"].get("plays"), self.event(i)["offline"])
@@ -86,6 +87,7 @@ class ToyTable:
             for i in range(len(self.daemons)):
                 if i != seat and self.event(i)["legal_actions"]:
                     self.client(i).request({"type": "act", "table": self.table, "action": "play"})
+            # sleep-ok: pace of the bots' loop (bounded by its deadline)
             time.sleep(0.02)
 
     def transcripts(self) -> list[list[int]]:

@@ -100,6 +100,7 @@ def _script() -> list[dict[str, Any]]:
 
 def _waits(pause: float, think: float = 0.0) -> dict[int, float]:
     def choose(event: Mapping[str, Any]) -> dict[str, Any] | None:
+        # sleep-ok: the bot's think time is the test's input (measured against the pause)
         time.sleep(think)
         return choose_request(event)
 

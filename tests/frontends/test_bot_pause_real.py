@@ -96,6 +96,7 @@ def test_a_bot_seated_as_play_seats_it_pauses_before_discarding_and_a_plain_bot_
         )
         deadline = time.monotonic() + WITHIN_S
         while time.monotonic() < deadline and min(len(c.waits) for c in clocks) < DISCARDS:
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
         assert min(len(c.waits) for c in clocks) >= DISCARDS, (paced.waits, plain.waits)
         assert statistics.median(paced.waits) >= PAUSE - 0.05, paced.waits

@@ -57,6 +57,7 @@ def test_a_botzone_bot_plays_a_whole_match_at_real_daemons(tmp_path: Path) -> No
         view: dict[str, object] = {}
         while time.monotonic() < deadline and seat.poll() is None:
             view = request(client, type="view", table=table)["event"]["view"]
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.5)
         assert seat.poll() == 0, (
             f"the seat did not finish: {view.get('phase')} "

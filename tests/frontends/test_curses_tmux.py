@@ -80,6 +80,7 @@ class Tmux:
             if time.monotonic() > end:
                 missing = [t for t in (text, *more) if t not in screen]
                 raise AssertionError(f"{missing!r} never appeared; screen:\n{screen}")
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
 
     def close(self) -> None:
@@ -165,6 +166,7 @@ def test_tmux_unicode_rack_and_quit(log: Path) -> None:
         tmux.keys("Q")
         end = time.monotonic() + 10
         while "Pass right" in tmux.screen() and time.monotonic() < end:
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
         assert "Pass right" not in tmux.screen()  # the table closed; the shell's sleep remains
     finally:

@@ -25,6 +25,7 @@ from fourwinds.daemon.paths import default_paths
 from fourwinds.frontends.daemon_link import DaemonTable, Message
 from fourwinds.frontends.daemon_watch import DaemonId, DaemonStopped, FollowedTable, Seen, look
 from fourwinds.protocol.errors import FourwindsError
+from testkit.waiting import until
 
 
 class FakeApi:
@@ -64,10 +65,7 @@ def _followed(folder: Path, restart: Callable[[], Any]) -> tuple[FollowedTable, 
 
 
 def _until(test: Callable[[], bool], what: str) -> None:
-    end = time.monotonic() + 5
-    while not test():
-        assert time.monotonic() < end, what
-        time.sleep(0.02)
+    until(test, 5, what, step=0.02)
 
 
 def test_look_tells_the_same_daemon_a_new_one_and_none(tmp_path: Path) -> None:

@@ -54,6 +54,7 @@ def test_example_bot_plays_a_whole_hand_at_a_real_table(tmp_path: Path) -> None:
             view = request(client, type="view", table=table)["event"]["view"]
             if int(view.get("hands_played") or 0) >= 1:
                 break
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.3)
         else:
             state = {

@@ -111,6 +111,7 @@ def test_a_joiner_leaving_the_lobby_frees_its_place_at_the_host(tmp_path: Path) 
 
         deadline = time.monotonic() + 10
         while seated() != 2 and time.monotonic() < deadline:
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
         assert seated() == 2
         left = fourwinds_cli("leave", "--data-dir", str(guest.data_dir))
@@ -121,6 +122,7 @@ def test_a_joiner_leaving_the_lobby_frees_its_place_at_the_host(tmp_path: Path) 
         ]
         deadline = time.monotonic() + 5
         while seated() != 1 and time.monotonic() < deadline:
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
         assert seated() == 1
         event = request(api, type="view", table="kitchen")["event"]

@@ -266,6 +266,7 @@ def test_solo_play_quit_and_return_to_the_same_table(
         pauses = _bot_pauses(data)
         end = time.monotonic() + 10  # a bot's process may still be starting (under load)
         while len(pauses) < bots and time.monotonic() < end:
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
             pauses = _bot_pauses(data)
         shown.append(

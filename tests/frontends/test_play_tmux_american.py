@@ -47,6 +47,7 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
         tmux, screen = table.start("Charleston: first right")  # dealt, passing
         end = time.monotonic() + 5  # the header may be read before the rest is drawn
         while "Your hand (" not in screen and time.monotonic() < end:
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
             screen = tmux.screen()
         assert "American" in screen and "Your hand (" in screen, screen
@@ -70,6 +71,7 @@ def test_play_american_against_three_bots_through_charleston_a_hand_and_a_call(
                 tmux.keys("a", "b", "c", "1")  # three tiles of the rack, then the pass
             else:
                 tmux.keys("Enter")  # the highlighted action, or discard tile a
+            # sleep-ok: a person's pace: the screen redraws before the next look
             time.sleep(0.3)
 
         def over(view: dict[str, Any], screen: str) -> bool:

@@ -99,6 +99,7 @@ def test_american_call_prompts_name_the_card_lines_each_call_keeps_open(
                 break
             if "(select 3 tiles, then this)" in screen and "sent:" not in screen.splitlines()[-3]:
                 tmux.keys("a", "b", "c", "1")
+                # sleep-ok: a person's pace: the screen redraws before the next look
                 time.sleep(0.3)
                 continue
             if call_offers(screen):
@@ -117,6 +118,7 @@ def test_american_call_prompts_name_the_card_lines_each_call_keeps_open(
                         f"{prompts[-1]}"
                     )
             tmux.keys("Enter")  # the default: pass on a prompt, the default discard
+            # sleep-ok: a person's pace: the screen redraws before the next look
             time.sleep(0.3)
         assert prompts, f"no call prompt in the match; screen:\n{tmux.screen()}"
         tmux.keys("Q")

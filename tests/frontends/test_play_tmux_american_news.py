@@ -43,6 +43,7 @@ def _step(tmux: Any, screen: str) -> None:
         tmux.keys("a", "b", "c", "1")  # three tiles of the rack, then the pass
     else:
         tmux.keys("Enter")
+    # sleep-ok: a person's pace: the screen redraws before the next look
     time.sleep(0.4)
 
 

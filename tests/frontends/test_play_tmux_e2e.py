@@ -60,6 +60,7 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
 
         def press(screen: str) -> None:
             tmux.keys("Enter")
+            # sleep-ok: a person's pace: the screen redraws before the next look
             time.sleep(0.1)
 
         call = play_until_a_call_stood(tmux, me, started, look=look, press=press)
@@ -70,5 +71,6 @@ def test_play_alone_against_three_bots_through_a_hand_with_a_call(tmp_path: Path
         tmux.keys("Q")
         end = time.monotonic() + 20
         while "Phase:" in tmux.screen() and time.monotonic() < end:
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
         assert "Phase:" not in tmux.screen()

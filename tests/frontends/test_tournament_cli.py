@@ -86,6 +86,7 @@ def test_a_player_enters_an_event_and_its_export_verifies(
         ).stdout
         and time.monotonic() < end
     ):
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.3)
     assert " table 1, you are" in seated.stdout and "Bob" in seated.stdout, seated.stdout
     assert "    with a bot (" in seated.stdout, seated.stdout

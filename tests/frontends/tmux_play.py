@@ -150,11 +150,13 @@ def make_call(
     while sent not in tmux.screen():
         if time.monotonic() > end:
             return None  # the window closed first (or an earlier Enter passed on it)
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.05)
     end = time.monotonic() + timeout
     while len(mine := our_exposures(view := view_of(data_dir))) <= before:
         if view.get("last_discard") != discard or time.monotonic() > end:
             return None  # the discard went elsewhere: our call was outranked
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.1)
     meld = mine[-1]
     assert Counter(str(t) for t in meld.get("tiles") or ()) == offer.meld_tiles(), (meld, offer)
@@ -169,6 +171,7 @@ def make_call(
             return CallMade(offer, meld, screen)
         if time.monotonic() > end:
             raise AssertionError(f"our exposure {text} is not in our seat's rows:\n{screen}")
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.1)
 
 
@@ -259,6 +262,7 @@ def stop_daemon(data_dir: Path) -> None:
             os.kill(pid, 0)
         except ProcessLookupError:
             return
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.1)
 
 
@@ -294,6 +298,7 @@ class PlayTable:
                 continue
             if time.monotonic() > end:
                 raise AssertionError(f"{ready!r} never appeared; screen:\n{screen}")
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
 
     def _start_daemon(self) -> subprocess.Popen[bytes]:

@@ -39,6 +39,7 @@ def _open(pat: Machine, command: str, width: int, height: int, **env: str) -> Te
         ready = entry(screen, "Ready")
         if ready is not None and not rack(screen):
             term.keys(ready.key)
+            # sleep-ok: a person's pace: ready is not pressed twice before the redraw
             time.sleep(0.3)
         return bool(rack(screen))
 
@@ -97,5 +98,6 @@ def test_the_drawn_tile_stands_apart_at_the_right_end_on_our_turns(
             checked.append(str(drawn))
             steps.add(view.get("step"))
         person.step()
+        # sleep-ok: a person's pace: the screen redraws before the next look
         time.sleep(0.15)
     print(f"drawn tiles checked: {checked}")

@@ -110,6 +110,7 @@ class Story:
             words = shlex.split(command.rstrip("&").strip())
             if command.endswith("&"):
                 machine.start(command.rstrip("&").strip(), f"{words[1]}.log")
+                # sleep-ok: a person's pace, as in the README
                 time.sleep(1.0)  # a person starts the daemon, then types the next line
             elif words[:2] == ["fourwinds", "play"]:
                 self._play(machine, command, words)
@@ -150,6 +151,7 @@ class Story:
                     f"(exit {done.returncode}): {(done.stdout + done.stderr).strip()[-300:]}"
                 )
                 return
+            # sleep-ok: retry interval of a bounded wait (30 s)
             time.sleep(1.0)
 
     def lobby_full(self, timeout: float = 90.0) -> None:
@@ -219,10 +221,12 @@ class Story:
         hand = {m.login: m.view().get("hand_number") for m in self.net.machines}
         # people look at the result first: a key within RESULT_GUARD_S of its coming up is
         # taken for one meant for the last discard, and not as "next" (table_keys.py)
+        # sleep-ok: a rule about time: keys within RESULT_GUARD_S are not 'next'
         time.sleep(RESULT_GUARD_S)
         for login in logins[:-1]:
             self.screens[login].keys("n")
         last = logins[-1]
+        # sleep-ok: a negative: time passes to show the table still waits
         time.sleep(2.0)
         for machine in self.net.machines:
             view = machine.view()
@@ -242,6 +246,7 @@ class Story:
         for machine in self.net.machines:
             while machine.view().get("hand_number") == hand[machine.login]:
                 assert time.monotonic() < end, f"{machine.login}: hand 2 did not start"
+                # sleep-ok: poll interval of a bounded wait
                 time.sleep(0.2)
             self.screens[machine.login].wait_for(
                 lambda s: not is_result(s), 15, f"{machine.login}'s table after the result"
@@ -344,6 +349,7 @@ class WholeHand:
             if passing is None:
                 return False
             person.term.keys(passing.key)
+        # sleep-ok: a person's pace: the screen redraws before the next look
         time.sleep(0.3)
         return True
 
@@ -417,6 +423,7 @@ class WholeHand:
                     continue
                 screen = person.term.screen()
                 acted = self._calls(person, screen) or bool(person.step()) or acted
+            # sleep-ok: a person's pace: the screen redraws before the next look
             time.sleep(0.05 if acted else 0.15)
 
 
@@ -442,6 +449,7 @@ def test_four_friends_play_a_whole_hand_by_keys_through_a_kill9_and_a_q(
         end = time.monotonic() + 30
         while "dragons" not in friend.run("fourwinds tables").stdout:
             assert time.monotonic() < end, f"{friend.login}: the table was never listed"
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(1.0)
     for friend in others:  # at the same moment
         screens[friend.login] = friend.terminal("fourwinds play --join dragons --ascii", 80, 24)

@@ -47,6 +47,7 @@ def _open(pat: Machine, command: str, deal: str | None = None) -> Terminal:
         ready = entry(screen, "Ready")
         if ready is not None and not rack(screen):
             term.keys(ready.key)
+            # sleep-ok: a person's pace: ready is not pressed twice before the redraw
             time.sleep(0.3)
         return bool(rack(screen))
 
@@ -74,6 +75,7 @@ def _play_until_shown(
         screen = term.screen()
         if is_result(screen):
             term.keys("n")
+            # sleep-ok: a person's pace: the screen redraws before the next look
             time.sleep(0.5)
             continue
         view = pat.view()
@@ -86,12 +88,14 @@ def _play_until_shown(
                     return text
                 if wanted(pat.view()) != text:
                     break  # the table moved on meanwhile: look again
+                # sleep-ok: poll interval of a bounded wait
                 time.sleep(0.1)
             else:
                 raise AssertionError(
                     f"{text!r} is in the view, not on the screen:\n{term.screen()}"
                 )
         person.step()
+        # sleep-ok: a person's pace: the screen redraws before the next look
         time.sleep(0.1)
     pytest.fail(
         f"the view never gave it within {TIMEOUT:.0f} s; last moves "

@@ -125,6 +125,7 @@ def _pause_while_joining(friends: list[Machine], timeout: float = 60.0) -> set[i
                         os.kill(pid, signal.SIGSTOP)
                         paused.add(pid)
                     waiting.remove(friend)
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.01)
     finally:
         for client in clients.values():
@@ -158,6 +159,7 @@ def test_three_joining_at_once_and_the_host_are_each_ready_only_by_their_own_key
         end = time.monotonic() + 90
         while not all(_seated(m) for m in machines):
             assert time.monotonic() < end, "the table was not seated within 90 s"
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
     finally:
         for pid in paused:
@@ -165,6 +167,7 @@ def test_three_joining_at_once_and_the_host_are_each_ready_only_by_their_own_key
                 os.kill(pid, signal.SIGCONT)
     for name, term in screens.items():
         term.wait_for(_full, 90, f"the four places taken on {name}'s screen")
+    # sleep-ok: a negative: longer than the old play asked for ready
     time.sleep(SETTLE_S)
 
     by_name = {m.login: m for m in machines}

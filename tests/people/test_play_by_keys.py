@@ -65,6 +65,7 @@ def _open(pat: Machine, command: str, width: int = 100, height: int = 40, **env:
         ready = entry(screen, "Ready")
         if ready is not None and not rack(screen):
             term.keys(ready.key)
+            # sleep-ok: a person's pace: ready is not pressed twice before the redraw
             time.sleep(0.3)
         return bool(rack(screen))
 
@@ -128,6 +129,7 @@ def test_a_whole_hand_by_keys_ends_on_a_result_screen_that_waits_for_next(
     if lang == "C" and not screen.isascii():
         glyphs.append(screen)
 
+    # sleep-ok: a negative: time passes to show the table waits for us
     time.sleep(STILL)  # the bots said next at once; the table waits for us
     still = pat.view()
     assert still.get("phase") in OVER and still.get("hand_number") == view.get("hand_number"), (
@@ -144,6 +146,7 @@ def test_a_whole_hand_by_keys_ends_on_a_result_screen_that_waits_for_next(
         end = time.monotonic() + 20
         while pat.view().get("hand_number") == view.get("hand_number"):
             assert time.monotonic() < end, "the next hand did not start after n"
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
     term.keys("Q")
     term.wait_for(lambda s: not rack(s) and not is_result(s), 20, "the table closed")
@@ -198,17 +201,20 @@ def test_a_call_made_five_seconds_after_the_discard_stands(pat: Machine) -> None
         screen = term.screen()
         if is_result(screen):
             term.keys("n")
+            # sleep-ok: a person's pace: the screen redraws before the next look
             time.sleep(0.5)
             continue
         offer = entry(screen, "Call ")
         if offer is None:
             person.step()
+            # sleep-ok: a person's pace: the screen redraws before the next look
             time.sleep(0.1)
             continue
         seen = time.monotonic()
         view = pat.view()
         discard = view.get("last_discard")
         before = len(our_exposures(view))
+        # sleep-ok: a clock: the call is made 5 s into the 8 s window
         time.sleep(max(0.0, 5.0 - (time.monotonic() - seen)))
         screen = term.screen()
         offer = entry(screen, "Call ")
@@ -229,6 +235,7 @@ def test_a_call_made_five_seconds_after_the_discard_stands(pat: Machine) -> None
                 return
             if view.get("last_discard") != discard:
                 break  # outranked by another seat's claim: wait for the next chance
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.1)
         screen = term.screen()
         assert "window closed" not in screen and "too late" not in screen, screen

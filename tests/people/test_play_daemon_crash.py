@@ -45,6 +45,7 @@ def _dealt(term: Terminal) -> None:
         ready = entry(screen, "Ready")
         if ready is not None and not rack(screen):
             term.keys(ready.key)
+            # sleep-ok: a person's pace: ready is not pressed twice before the redraw
             time.sleep(0.3)
         return bool(rack(screen))
 

@@ -63,6 +63,7 @@ def _dealt(term: Terminal) -> None:
         ready = entry(screen, "Ready")
         if ready is not None and not rack(screen):
             term.keys(ready.key)
+            # sleep-ok: a person's pace: ready is not pressed twice before the redraw
             time.sleep(0.3)
         return bool(rack(screen))
 
@@ -78,6 +79,7 @@ def _play_until_asked(term: Terminal, person: Person, timeout: float = 90) -> st
             return screen
         assert "[exited " not in screen, screen
         person.step()
+        # sleep-ok: a person's pace: the screen redraws before the next look
         time.sleep(0.1)
     raise AssertionError(f"never asked about a discard; screen:\n{term.screen()}")
 
@@ -166,6 +168,7 @@ def test_an_unreachable_seat_shows_whom_the_table_waits_for_never_time_0s(pat: M
             found = re.search(r"Waiting for .+? \(unreachable for (\d+) s\)", head)
             if found:
                 seen.append(int(found.group(1)))
+            # sleep-ok: the sampling interval of the countdown read
             time.sleep(0.5)
         assert seen and seen[-1] >= CALL_WINDOW + 5 and seen[-1] - seen[0] >= 5, (
             seen,

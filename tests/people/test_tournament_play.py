@@ -133,6 +133,7 @@ def _play_round(pat: Machine, term: Terminal, director: DaemonProcess, round_no:
     person = Person(term, "Pat")
     play_until([person], _hand_over(pat), HAND_TIMEOUT, f"the end of round {round_no}'s hand")
     term.wait_for(is_result, 20, "the hand's result on the screen")
+    # sleep-ok: a rule about time: keys within RESULT_GUARD_S are not 'next'
     time.sleep(RESULT_GUARD_S + 0.2)  # a person reads the result, then says next
     term.keys("n")
     term.wait_for(lambda s: "The match is over" in s, 20, "the match's end on the screen")

@@ -45,6 +45,7 @@ def _text(driver: Any, element: str, want: str) -> str:
         text = str(driver.execute_script(TEXT.format(element)))
         if want in text:
             return text
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.1)
     return text
 

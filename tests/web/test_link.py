@@ -19,14 +19,11 @@ import pytest
 from fourwinds.frontends.daemon_link import DaemonUnavailable
 from fourwinds.frontends.web.link import open_link
 from testkit.procs import DaemonProcess
+from testkit.waiting import async_until
 
 
 async def _until(test: Callable[[], bool], timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not test():
-        if time.monotonic() > end:
-            raise AssertionError(f"not within {timeout} s: {what}")
-        await asyncio.sleep(0.05)
+    await async_until(test, timeout, what)
 
 
 def test_the_link_follows_a_daemon_killed_and_started_again(tmp_path: Path) -> None:

@@ -98,6 +98,7 @@ def test_sigint_to_play_web_alone_ends_it_quickly_and_cleanly(pat: Machine) -> N
             assert process.poll() is None and time.monotonic() < end, (
                 f"`play --web` printed no address:\n{(pat.home / 'web.err').read_text()}"
             )
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
         page = OpenPage(found.group(0), found.group(1))
         assert page.hello.wait(20), f"the page got no hello ({page.problem})"

@@ -74,8 +74,10 @@ def test_the_page_outlines_the_discard_being_claimed(pat: Machine) -> None:
             last = view.get("last_discard")
             if not (_claim_prompt(page) and last and last["seat"] != view.get("seat")):
                 clicker.step()
+                # sleep-ok: pace of the clicking loop (bounded by its deadline)
                 time.sleep(0.1)
                 continue
+            # sleep-ok: settle: the page gives no signal it drew this view
             time.sleep(0.3)  # the page has drawn this view
             rows = driver.execute_script(ROWS)
             if pat.view().get("step") != view.get("step"):
@@ -93,6 +95,7 @@ def test_the_page_outlines_the_discard_being_claimed(pat: Machine) -> None:
             driver.find_element(
                 "css selector", f'button.action[data-id="{pass_button["id"]}"]'
             ).click()
+            # sleep-ok: pace of the clicking loop (bounded by its deadline)
             time.sleep(0.2)
         assert len(checked) >= 1, "no claim prompt after a seat's second discard"
         assert not page_errors(driver), page_errors(driver)

@@ -108,6 +108,7 @@ def test_the_page_never_shows_a_wrong_seat_at_a_hands_start(pat: Machine) -> Non
             if view.get("hand_number") == 2 and view.get("phase") in ("deal", "play", "claim"):
                 break
             assert time.monotonic() < end, (view.get("phase"), body_text(driver)[:2000])
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
         winds[2] = WINDS[int(view["seat"])]
         wait_for(
@@ -116,6 +117,7 @@ def test_the_page_never_shows_a_wrong_seat_at_a_hands_start(pat: Machine) -> Non
             20,
             "the second hand's table",
         )
+        # sleep-ok: a negative: the page must not flash a wrong frame meanwhile
         time.sleep(1.0)
         shown: list[dict[str, Any]] = driver.execute_script("return window.__shown")
         assert any("hand 2/" in s["info"] and s["screen"] == "table" for s in shown), shown

@@ -50,6 +50,7 @@ def test_the_highlight_stays_where_the_player_moved_it(pat: Machine) -> None:
         while not _call_prompt(read_page(driver)):
             assert time.monotonic() < end, body_text(driver)[:3000]
             clicker.step()
+            # sleep-ok: pace of the clicking loop (bounded by its deadline)
             time.sleep(0.1)
         page = read_page(driver)
         default = next(a["type"] for a in page["actions"] if a["dflt"])
@@ -58,6 +59,7 @@ def test_the_highlight_stays_where_the_player_moved_it(pat: Machine) -> None:
         moved = driver.execute_script(HIGHLIGHT)
         assert moved is not None and moved != "pass", read_page(driver)
         view_step = pat.view().get("step")
+        # sleep-ok: a negative: time passes to show the highlight stays
         time.sleep(STILL_S)
         assert pat.view().get("step") == view_step, "the table moved on: not the same question"
         assert _call_prompt(read_page(driver))

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from testkit.browser import URL, body_text, chromium, click_id, page_errors, una
 from testkit.dirs import short_dir
 from testkit.machines import Machine
 from testkit.procs import free_port_pair
+from testkit.waiting import until
 
 pytestmark = [
     pytest.mark.slow,
@@ -41,20 +41,17 @@ def friends() -> Iterator[tuple[Machine, Machine]]:
 
 
 def _until(test: Callable[[], bool], timeout: float, what: str) -> None:
-    end = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < end, what
-        time.sleep(0.2)
+    until(test, timeout, what, step=0.2)
 
 
 def _address(machine: Machine, log: str, timeout: float = 30.0) -> str:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        found = URL.search((machine.home / log).read_text(errors="replace"))
-        if found:
-            return found.group(1)
-        time.sleep(0.2)
-    raise AssertionError("`fourwinds web` printed no address")
+    found = until(
+        lambda: URL.search((machine.home / log).read_text(errors="replace")),
+        timeout,
+        "`fourwinds web` printing its address",
+        step=0.2,
+    )
+    return found.group(1)
 
 
 def _seated(machine: Machine) -> int:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from testkit.browser import (
     wait_for,
 )
 from testkit.machines import Machine
+from testkit.waiting import until
 
 pytestmark = [
     pytest.mark.slow,
@@ -36,15 +36,13 @@ pytestmark = [
 
 
 def _address(pat: Machine, log: str, timeout: float = 30.0) -> str:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        found = URL.search((pat.home / log).read_text(errors="replace"))
-        if found:
-            return found.group(1)
-        time.sleep(0.2)
-    raise AssertionError(
-        "`fourwinds web` printed no address:\n" + (pat.home / log).read_text(errors="replace")
+    def printed() -> str:
+        return (pat.home / log).read_text(errors="replace")
+
+    found = until(
+        lambda: URL.search(printed()), timeout, "`fourwinds web` printing its address", 0.2, printed
     )
+    return found.group(1)
 
 
 @contextlib.contextmanager

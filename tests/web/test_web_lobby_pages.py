@@ -90,6 +90,7 @@ def _open(driver: Any, key: str) -> str:
         text = str(driver.execute_script(OVERLAY))
         if "Asking" not in text:
             return text
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.1)
     return text
 

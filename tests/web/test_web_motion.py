@@ -123,6 +123,7 @@ def test_discards_land_and_calls_are_laid_down_once(pat: Machine, tmp_path: Path
                 assert motion[f"seat-{probe}"]["probed"], (probe, motion)
                 probe_views += 1
             clicker.step()
+            # sleep-ok: pace of the clicking loop (bounded by its deadline)
             time.sleep(0.15)
         assert not page_errors(driver), page_errors(driver)
     assert {p.name for p in tmp_path.glob("web-call-*.png")} == {

@@ -44,6 +44,7 @@ def _until(
         if test(news, view):
             return news, view
         clicker.step()
+        # sleep-ok: pace of the clicking loop (bounded by its deadline)
         time.sleep(0.1)
     raise AssertionError(
         f"{what} never showed; news {_news(driver)}, view news "

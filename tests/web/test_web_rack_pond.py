@@ -117,6 +117,7 @@ def _check_live_wins(driver: Any, pat: Machine, view: dict[str, Any]) -> int:
         if pat.view().get("live_wins") != wins or read_page(driver)["screen"] != "table":
             return 0  # the table moved on meanwhile
         assert time.monotonic() < end, (wins, title)
+        # sleep-ok: poll interval of a bounded wait
         time.sleep(0.1)
 
 
@@ -126,6 +127,7 @@ def _title_in_background(driver: Any) -> str:
     ours = driver.current_window_handle
     driver.switch_to.new_window("tab")
     try:
+        # sleep-ok: settle: no signal says the tab went to the back
         time.sleep(0.5)
         targets = driver.execute_cdp_cmd("Target.getTargets", {})["targetInfos"]
         titles = [
@@ -180,6 +182,7 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
                 )
             if view.get("phase") == "hand_over":
                 _next_hand(driver)
+                # sleep-ok: pace of the clicking loop (bounded by its deadline)
                 time.sleep(0.3)
                 continue
             ours = view.get("prompt") == "turn" and view.get("drawn")
@@ -204,6 +207,7 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
                 assert pond["seat-me"]["count"] == 0 or pond["seat-me"]["pondAbove"], pond
                 pond_checked = True
             clicker.step()
+            # sleep-ok: pace of the clicking loop (bounded by its deadline)
             time.sleep(0.1)
         played = _script(driver, SOUND)["sounds"]
         assert played >= 2, played
@@ -228,6 +232,7 @@ def test_drawn_tile_apart_ponds_of_six_title_and_sound(pat: Machine) -> None:
                 last_step = view.get("step")
                 turns += 1
             clicker.step()
+            # sleep-ok: pace of the clicking loop (bounded by its deadline)
             time.sleep(0.1)
         assert _script(driver, SOUND)["sounds"] == 0, _script(driver, SOUND)
         print(
@@ -276,6 +281,7 @@ def test_the_page_counts_the_live_tiles_that_win(pat: Machine, rules: str) -> No
                         driver.find_element(
                             "css selector", f'button.action[data-id="{nxt[0]["id"]}"]'
                         ).click()
+                # sleep-ok: pace of the clicking loop (bounded by its deadline)
                 time.sleep(0.3)
                 continue
             view = pat.view()
@@ -292,10 +298,12 @@ def test_the_page_counts_the_live_tiles_that_win(pat: Machine, rules: str) -> No
                             break
                         if hints[0] not in (pat.view().get("hints") or ()):
                             break  # the table moved on meanwhile
+                        # sleep-ok: poll interval of a bounded wait
                         time.sleep(0.1)
                     else:
                         raise AssertionError((hints, _script(driver, HINTS)))
             clicker.step()
+            # sleep-ok: pace of the clicking loop (bounded by its deadline)
             time.sleep(0.1)
         print(f"shown: {shown}")
         assert not page_errors(driver), page_errors(driver)

@@ -51,6 +51,7 @@ def test_the_pages_end_of_hand_shows_every_seats_tiles(pat: Machine, tmp_path: P
             shown = driver.execute_script(READ_HANDS)
             if shown is not None:
                 break
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
         view = pat.view()
         result: dict[str, Any] = view.get("result") or {}

@@ -70,12 +70,15 @@ def test_a_page_whose_web_server_stopped_offers_nothing(pat: Machine, tmp_path: 
         seat.process.wait(15)
         end = time.monotonic() + 5
         while (problems := _dead(driver)) and time.monotonic() < end:
+            # sleep-ok: poll interval of a bounded wait
             time.sleep(0.2)
         assert not problems, "\n".join(problems) + "\n" + body_text(driver)[-2000:]
         shoot(driver, tmp_path, "web-server-stopped")
+        # sleep-ok: a negative: reconnects fail a while, the page stays
         time.sleep(3.0)  # its reconnect attempts fail meanwhile: the page stays as it is
         assert not _dead(driver), "\n".join(_dead(driver)) + "\n" + body_text(driver)[-2000:]
         driver.execute_script("document.querySelector('button.action[data-type=\"next\"]').click()")
+        # sleep-ok: a negative: time passes to show no 'sending' shows
         time.sleep(0.5)
         assert "sending" not in driver.find_element("id", "message").text
         assert pat.view().get("phase") == "hand_over", "our Next reached the daemon"

@@ -57,6 +57,7 @@ def shoot(driver: Any, folder: Path, name: str) -> list[Path]:
     saved = []
     for width, height in SIZES:
         resize(driver, width, height)
+        # sleep-ok: settle: the page lays out again after a resize
         time.sleep(0.3)
         path = folder / f"{name}-{width}x{height}.png"
         driver.save_screenshot(str(path))
@@ -81,6 +82,7 @@ def play_hand(
             steps += 1
             if on_step is not None:
                 on_step(steps)
+        # sleep-ok: pace of the clicking loop (bounded by its deadline)
         time.sleep(0.05)
     else:
         raise AssertionError(
@@ -148,6 +150,7 @@ def test_a_whole_american_hand_with_the_charleston_by_clicks(pat: Machine, tmp_p
         check_result_screen(driver, view)
         shoot(driver, tmp_path, "web-hand-end")
         # the table waits for our Next; then the final standings are the view's
+        # sleep-ok: a negative: time passes to show the table waits for Next
         time.sleep(1.0)
         assert pat.view().get("phase") == "hand_over"
         next_button = driver.find_element("css selector", 'button.action[data-type="next"]')
@@ -192,6 +195,7 @@ def test_a_whole_mcr_hand_with_a_call_and_a_reload(pat: Machine, tmp_path: Path)
                     stood.append(call)
                     called_at[:] = [view]
                     return
+                # sleep-ok: poll interval of a bounded wait
                 time.sleep(0.1)
 
         called_at: list[dict[str, Any]] = []
@@ -224,6 +228,7 @@ def test_a_whole_mcr_hand_with_a_call_and_a_reload(pat: Machine, tmp_path: Path)
                 held = Counter(str(t) for t in pat.view().get("hand") or ())
                 if shown == held or time.monotonic() > end:
                     break
+                # sleep-ok: poll interval of a bounded wait
                 time.sleep(0.2)
             assert shown == held, (shown, held)
             reloaded.append(page)

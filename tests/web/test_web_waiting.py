@@ -50,6 +50,7 @@ def test_the_clock_says_whom_the_table_waits_for_not_time_0(pat: Machine) -> Non
         end = time.monotonic() + 60
         while pat.view().get("phase") not in ("play", "claim") and time.monotonic() < end:
             clicker.step()
+            # sleep-ok: pace of the clicking loop (bounded by its deadline)
             time.sleep(0.1)
         bots = pat.bot_daemons()
         assert len(bots) == 3, bots
@@ -65,6 +66,7 @@ def test_the_clock_says_whom_the_table_waits_for_not_time_0(pat: Machine) -> Non
                 found = WAITING.fullmatch(clock)
                 if found:
                     seen.append(int(found.group(1)))
+                # sleep-ok: the sampling interval of the clock read
                 time.sleep(0.3)
             assert seen and seen[-1] >= CALL_WINDOW + 5 and seen == sorted(seen), (
                 seen,
@@ -89,6 +91,7 @@ def test_the_page_says_reconnecting_while_a_restarted_daemon_catches_up(pat: Mac
         end = time.monotonic() + 60
         while not read_page(driver)["rack"] and time.monotonic() < end:
             clicker.step()
+            # sleep-ok: pace of the clicking loop (bounded by its deadline)
             time.sleep(0.1)
         bots = pat.bot_daemons()
         pid = pat.daemon_pid()
@@ -96,6 +99,7 @@ def test_the_page_says_reconnecting_while_a_restarted_daemon_catches_up(pat: Mac
         os.kill(bots[0], signal.SIGSTOP)  # it cannot say what it holds of ours
         try:
             os.kill(pid, signal.SIGKILL)
+            # sleep-ok: the fault: the killed daemon stays down a moment
             time.sleep(1.0)
             pat.start(SOLO_DAEMON, "daemon-again.out")
             # the page read (p) and the text read after it must both show it: the text
