@@ -1,4 +1,7 @@
-"""The project's shape: the import boundary of protocol/ and the installed package names."""
+"""The project's shape: the installed package names, and what the benchmarks import.
+
+The import boundaries (protocol/ imports no I/O, the layers, the rule sets apart) are
+import-linter contracts in pyproject.toml, checked by ``lint-imports`` (scripts/test)."""
 
 from __future__ import annotations
 
@@ -7,17 +10,6 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FORBIDDEN_IN_PROTOCOL = {
-    "zmq",
-    "zeroconf",
-    "asyncio",
-    "socket",
-    "threading",
-    "time",
-    "random",
-    "fourwinds.daemon",
-    "fourwinds.frontends",
-}
 
 
 def _imported_modules(path: Path) -> set[str]:
@@ -29,21 +21,6 @@ def _imported_modules(path: Path) -> set[str]:
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             names.add(node.module)
     return names
-
-
-def test_protocol_imports_no_io_time_or_randomness() -> None:
-    offenders = []
-    for path in sorted((ROOT / "protocol").rglob("*.py")):
-        for name in _imported_modules(path):
-            if any(name == bad or name.startswith(bad + ".") for bad in FORBIDDEN_IN_PROTOCOL):
-                offenders.append(f"{path.relative_to(ROOT)} imports {name}")
-    assert offenders == []
-
-
-def test_boundary_check_sees_a_forbidden_import(tmp_path: Path) -> None:
-    sample = tmp_path / "sample.py"
-    sample.write_text("import time\nfrom asyncio import sleep\n")
-    assert {"time", "asyncio"} <= _imported_modules(sample)
 
 
 def test_every_package_folder_is_installed() -> None:
