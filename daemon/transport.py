@@ -575,10 +575,6 @@ class Transport:
         self._drop(public_key)
         self.on_guest_closed(public_key)
 
-    def guest_links(self) -> int:
-        """How many connections to guests we hold (tests, the adversary bench)."""
-        return sum(1 for link in self._links.values() if link.guest)
-
     async def _sweep(self) -> None:
         """Every SWEEP_S: close guest links older than GUEST_LINK_S (a guest that has not
         been admitted by then is not pairing), and forget ``last_seen`` of keys we hold no
@@ -739,16 +735,6 @@ class Transport:
             first = next(iter(link.endpoints.values()), ("", 0))
             out[key] = live[0] if live else first
         return out
-
-    def live_address(self, public_key: bytes) -> tuple[str, int] | None:
-        """An address at which our connection to that peer completed its handshake."""
-        link = self._links.get(public_key)
-        if link is None:
-            return None
-        for endpoint in link.up:
-            if endpoint in link.endpoints:
-                return link.endpoints[endpoint]
-        return None
 
     def send(self, public_key: bytes, frame: Frame) -> bool:
         """Queue ``frame`` to a peer; False (logged) when it cannot be queued."""

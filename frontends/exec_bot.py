@@ -17,7 +17,7 @@ seat's default action, so all of it is tested without a daemon. ``bot_seat.py`` 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,8 +129,3 @@ def _problem(line: str, event: Event) -> str | None:
     if "choose" in action:
         return check_choice(action, tiles)
     return None
-
-
-def legal_ids(event: Event) -> Sequence[object]:
-    """The ids a program may answer with for this event."""
-    return [a.get("id") for a in event.get("legal_actions") or ()]

@@ -12,12 +12,13 @@ always). docs/DESIGN.md, "How to add a rule set".
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import TextIO
 
-from fourwinds.protocol.table.registry import add_rulesets
+from fourwinds.protocol.table import registry
 
 VARIABLE = "FOURWINDS_RULESETS"
 """The environment variable that names the rule set modules."""
@@ -26,6 +27,13 @@ VARIABLE = "FOURWINDS_RULESETS"
 def modules_named(value: str) -> tuple[str, ...]:
     """The module names in the variable's value (commas between them, blanks ignored)."""
     return tuple(part.strip() for part in value.split(",") if part.strip())
+
+
+def add_rulesets(modules: Iterable[str]) -> tuple[str, ...]:
+    """Import these rule set modules by name and add their ``RULESET``s to the registry
+    (``registry.add_rulesets``: the pure core checks them, this side does the importing);
+    one line naming each one refused."""
+    return registry.add_rulesets(modules, importlib.import_module)
 
 
 def load_named_rulesets(

@@ -27,10 +27,6 @@ class Seat(IntEnum):
         """The previous seat in turn order (the player on this seat's left)."""
         return Seat((self + 3) % 4)
 
-    def turns_after(self, other: Seat) -> int:
-        """How many turns after ``other`` this seat plays (1 = next, 3 = the one before)."""
-        return (self - other) % 4
-
 
 SEATS: tuple[Seat, Seat, Seat, Seat] = (Seat.EAST, Seat.SOUTH, Seat.WEST, Seat.NORTH)
 

@@ -20,7 +20,7 @@ Kind layout (``NUM_KINDS`` = 45):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from enum import Enum, IntEnum
 
 
@@ -92,7 +92,6 @@ class Kind(IntEnum):
 
 NUM_KINDS = 45
 WINDS: tuple[Kind, ...] = (Kind.EAST, Kind.SOUTH, Kind.WEST, Kind.NORTH)
-DRAGONS: tuple[Kind, ...] = (Kind.WHITE, Kind.GREEN, Kind.RED)
 MCR_BONUS: tuple[Kind, ...] = tuple(Kind(k) for k in range(Kind.FLOWER_1, Kind.SEASON_4 + 1))
 
 _SUIT_OF_NUMBER_BLOCK = (Suit.CRAKS, Suit.DOTS, Suit.BAMS)
@@ -150,18 +149,3 @@ def counts(kinds: Iterable[int]) -> list[int]:
     for kind in kinds:
         result[kind] += 1
     return result
-
-
-def sorted_kinds(kinds: Iterable[int]) -> tuple[Kind, ...]:
-    """Kinds in display order (by kind value)."""
-    return tuple(sorted(Kind(k) for k in kinds))
-
-
-def multiset_contains(have: Sequence[int], want: Sequence[int]) -> bool:
-    """True when every kind in ``want`` is in ``have`` at least as many times."""
-    have_counts = counts(have)
-    for kind in want:
-        have_counts[kind] -= 1
-        if have_counts[kind] < 0:
-            return False
-    return True

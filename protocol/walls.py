@@ -236,16 +236,6 @@ class LiveWall:
         slot = self.live[len(self.live) - 1 - self.back]
         return slot, LiveWall(self.live, self.front, self.back + 1)
 
-    def peek_front(self) -> int:
-        if self.remaining <= 0:
-            raise IndexError("the wall is exhausted")
-        return self.live[self.front]
-
-    def next_back(self) -> int:
-        if self.remaining <= 0:
-            raise IndexError("the wall is exhausted")
-        return self.live[len(self.live) - 1 - self.back]
-
     def in_last_wall(self, stacks_per_wall: int) -> bool:
         """True once no more than one wall's worth of tiles is left (for the hot-wall option)."""
         return self.remaining <= 2 * stacks_per_wall

@@ -3,7 +3,7 @@
 The code folders install as ``fourwinds.protocol`` etc. through a setuptools package-dir
 mapping, which mypy cannot follow through an editable install's import hook. So we lay out a
 throw-away tree of symlinks, ``.mypy-src/fourwinds/{protocol,daemon,frontends,cards}``, that
-has the installed shape, and point mypy at it.
+has the installed shape (``testkit/installed_shape.py``), and point mypy at it.
 """
 
 from __future__ import annotations
@@ -14,17 +14,12 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("protocol", "daemon", "frontends", "cards")
+sys.path.insert(0, str(ROOT))
+from testkit.installed_shape import shadow_tree  # noqa: E402  (a script: the tree's root first)
 
 
 def main() -> int:
-    shadow = ROOT / ".mypy-src" / "fourwinds"
-    shadow.mkdir(parents=True, exist_ok=True)
-    for name in PACKAGES:
-        link = shadow / name
-        if not link.is_symlink():
-            link.symlink_to(ROOT / name, target_is_directory=True)
-    env = dict(os.environ, MYPYPATH=str(ROOT / ".mypy-src"))
+    env = dict(os.environ, MYPYPATH=str(shadow_tree()))
     targets = [".mypy-src/fourwinds"]
     for folder in ("tests", "testkit", "benchmarks", "scripts"):
         if any((ROOT / folder).rglob("*.py")):

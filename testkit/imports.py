@@ -1,9 +1,10 @@
-"""Every import of the project's code, read from the source with ``ast``, and the circles in it.
+"""Every import of the project's code, read from the source with ``ast``.
 
-The layout tests (``tests/test_layout.py``, ``tests/test_import_circles.py``) check the code's
-shape from what its modules import, without importing any of them. An import counts wherever it
-is written: at the top of a module, late inside a function (a late import only defers a circle,
-it does not remove it), in a ``try`` block, and as ``importlib.import_module("a.literal.name")``.
+``testkit/rule_names.py`` reads it to find code outside a rule folder that imports from one,
+without importing any of it (the import graph's contracts and circles are import-linter's and
+grimp's: pyproject.toml's [tool.importlinter], ``tests/test_import_circles.py``).
+An import counts wherever it is written: at the top of a module, late inside a function, in a
+``try`` block, and as ``importlib.import_module("a.literal.name")``.
 Each import remembers whether it sits under ``if TYPE_CHECKING:`` (``type_only``), so a check
 can decide for itself whether an import that never runs counts. Names built at run time
 (``import_module(f"...{name}")``: the rule registry, the command table) cannot be read here.
@@ -163,92 +164,3 @@ def imports_of(source: str, path: Path, known: Set[str] = frozenset()) -> list[I
     reader = _Reader(source, path.name == "__init__.py", known)
     reader.visit(ast.parse(path.read_text(), filename=str(path)))
     return reader.found
-
-
-def project_imports(root: Path = ROOT, folders: Mapping[str, str] = FOLDERS) -> list[Import]:
-    """Every import in the code folders, the project's own and everyone else's."""
-    files = module_files(root, folders)
-    known = set(files)
-    return [found for name, path in files.items() for found in imports_of(name, path, known)]
-
-
-def import_graph(imports: list[Import], modules: Set[str]) -> dict[str, set[str]]:
-    """Module -> the modules among ``modules`` it imports (itself left out)."""
-    graph: dict[str, set[str]] = {name: set() for name in modules}
-    for found in imports:
-        if found.source in graph and found.target in modules and found.target != found.source:
-            graph[found.source].add(found.target)
-    return graph
-
-
-def circles(graph: Mapping[str, Set[str]]) -> list[list[str]]:
-    """The strongly connected parts of ``graph`` with more than one module, each sorted, the
-    list sorted: every module in one part reaches every other through imports, which is what a
-    circle of imports is. Tarjan's algorithm, written without recursion."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    parts: list[list[str]] = []
-    counter = 0
-    for start in sorted(graph):
-        if start in index:
-            continue
-        work: list[tuple[str, Iterator[str]]] = [(start, iter(sorted(graph[start])))]
-        index[start] = low[start] = counter
-        counter += 1
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, successors = work[-1]
-            advanced = False
-            for nxt in successors:
-                if nxt not in index:
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(sorted(graph.get(nxt, ())))))
-                    advanced = True
-                    break
-                if nxt in on_stack:
-                    low[node] = min(low[node], index[nxt])
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                low[work[-1][0]] = min(low[work[-1][0]], low[node])
-            if low[node] == index[node]:
-                part = []
-                while True:
-                    member = stack.pop()
-                    on_stack.discard(member)
-                    part.append(member)
-                    if member == node:
-                        break
-                if len(part) > 1:
-                    parts.append(sorted(part))
-    return sorted(parts)
-
-
-def one_circle(graph: Mapping[str, Set[str]], part: list[str]) -> list[str]:
-    """A shortest circle through ``part``'s first module inside ``part``, as the modules in
-    import order, the first repeated at the end: what to read to see why ``part`` is a circle."""
-    members = set(part)
-    start = part[0]
-    came_from: dict[str, str] = {}
-    frontier = [start]
-    while frontier:
-        following: list[str] = []
-        for node in frontier:
-            for nxt in sorted(graph[node] & members):
-                if nxt == start:
-                    path = [node]
-                    while path[-1] != start:
-                        path.append(came_from[path[-1]])
-                    return [*reversed(path), start]
-                if nxt not in came_from:
-                    came_from[nxt] = node
-                    following.append(nxt)
-        frontier = following
-    return [start]

@@ -2,7 +2,8 @@
 
 Hypothesis: no per-example deadline (the machines are shared and noisy; timing targets live in
 scripts/bench, never in tests) and a bounded number of examples so scripts/test stays under
-10 minutes on 2 cores. Set FOURWINDS_LONG=1 for the long, opt-in profile (more examples).
+10 minutes on 2 cores. Set FOURWINDS_LONG=1 for the long, opt-in profile (more examples);
+``scripts/test --quick`` (FOURWINDS_QUICK=1) takes 30 examples a property.
 
 Parallel workers (scripts/test runs ``pytest -n 4 --dist loadgroup``, docs/TESTING.md): the
 tests that drive a person's screen (marked ``screen``) form three xdist groups, the terminals
@@ -24,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
@@ -52,7 +54,19 @@ settings.register_profile(
     max_examples=2000,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile("long" if os.environ.get("FOURWINDS_LONG") else "default")
+settings.register_profile(
+    "quick",
+    deadline=None,
+    max_examples=30,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(
+    "long"
+    if os.environ.get("FOURWINDS_LONG")
+    else "quick"
+    if os.environ.get("FOURWINDS_QUICK")
+    else "default"
+)
 
 _SESSION_BEGAN = time.time()
 
@@ -108,6 +122,26 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> Iterator[None]:
             item.add_marker(pytest.mark.xdist_group(group))
     items.sort(key=lambda item: group_of(item) not in SCREEN_GROUPS)  # stable
     yield
+
+
+QUICK = "FOURWINDS_QUICK"
+"""Set by ``scripts/test --quick``: the run is the pure tests only, and starts no process."""
+
+
+@pytest.fixture(autouse=True)
+def _quick_starts_no_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under ``scripts/test --quick`` a test that starts a process (a daemon, a bot seat, a
+    command, tmux, Chromium, ``ip netns``: all go through ``subprocess.Popen``) fails at once
+    with why, so one at real daemons cannot join the quick run unseen."""
+    if not os.environ.get(QUICK):
+        return
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise RuntimeError(
+            "scripts/test --quick starts no process: this test belongs outside its folders"
+        )
+
+    monkeypatch.setattr(subprocess.Popen, "__init__", refused)
 
 
 @pytest.fixture(autouse=True)

@@ -1,40 +1,37 @@
 """No import circles in protocol/, daemon/ or frontends/ (issue 25).
 
-Every import written in the code counts, wherever it is written: at the top, late inside a
-function, in a ``try``, or as ``importlib.import_module("a.literal")`` (``testkit/imports.py``
-reads them with ``ast``). A late import only puts a circle off until the function runs; the
-modules still need each other, so it is a circle here.
+The graph is grimp's (import-linter's graph library), read from the source without importing
+any of it, through the symlink tree with the installed shape (``testkit/installed_shape.py``). Every
+import statement counts wherever it is written: at the top, late inside a function (a late
+import only puts a circle off until the function runs; the modules still need each other), or
+in a ``try``. A name built at run time (``importlib.import_module(name)``: the registry's
+built-in rule sets, the command table) is not an import grimp can see.
 
 Imports under ``if TYPE_CHECKING:`` are left out of the first check: they never run, so they
 cannot make a module meet another half-initialised, and annotating a back-reference (a
 request handler's ``daemon: Daemon``) is what they are for. They are not free, though: the
-second check counts them too and holds those circles to a written list that may only shrink.
+second check counts them too and holds those circles to a written list, ``KNOWN``.
 
-A circle that cannot be undone yet is listed in ``ALLOWED`` with the reason; the check fails
-when a circle is found that is not listed exactly (a new one, or a listed one that grew) and
-when a listed one is gone or smaller (take it out or narrow it), so the list only shrinks.
+A circle is a strongly connected part of the graph: every module in it reaches every other.
+The check fails on a circle that is not listed exactly (a new one, or a listed one that grew)
+and on a listed one that is gone or smaller (take it out or narrow it), so the list only
+shrinks.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
-from testkit.imports import (
-    Import,
-    circles,
-    import_graph,
-    imports_of,
-    module_files,
-    one_circle,
-    project_imports,
-)
+import grimp
+import pytest
+
+from testkit.installed_shape import shadow_tree
 
 DAEMON = "fourwinds.daemon."
 
-ALLOWED: dict[frozenset[str], str] = {}
-"""Runtime circles still allowed, each with why (the list only shrinks; none is left)."""
-
-ALLOWED_TYPE_ONLY: dict[frozenset[str], str] = {
+KNOWN: dict[frozenset[str], str] = {
     frozenset(
         DAEMON + name
         for name in (
@@ -48,97 +45,107 @@ ALLOWED_TYPE_ONLY: dict[frozenset[str], str] = {
             "requests",
         )
     ): (
-        "The daemon's request and event handlers annotate their ``daemon: Daemon`` (and "
-        "``EventRuntime``) under TYPE_CHECKING, and app.py imports the handlers. Undoing it "
-        "means the session port and the daemon's capabilities as typed protocols of their own "
-        "(issue 25, 'Typed seams')."
+        "Being removed now (issue 37: the daemon's events and requests rewritten behind typed "
+        "seams); the lead empties this list at the merge. The request and event handlers "
+        "annotate their ``daemon: Daemon`` (and ``EventRuntime``) under TYPE_CHECKING, and "
+        "app.py imports the handlers."
     ),
 }
 """Circles made only by type-only imports, each with why (the list only shrinks)."""
 
 
-def _described(graph: dict[str, set[str]], imports: list[Import], part: list[str]) -> str:
-    """One circle, for a failure message: its modules, one way round it, and every import
-    line inside it."""
-    members = set(part)
+def _graph(package: str, *, type_only: bool) -> grimp.ImportGraph:
+    return grimp.build_graph(package, cache_dir=None, exclude_type_checking_imports=not type_only)
+
+
+@pytest.fixture(scope="module")
+def installed_shape() -> Iterator[None]:
+    """``fourwinds`` on the path as it installs (the editable install's mapping hides it)."""
+    path = str(shadow_tree())
+    sys.path.insert(0, path)
+    yield
+    sys.path.remove(path)
+
+
+def circles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """The strongly connected parts of ``graph`` with more than one module, each sorted, the
+    list sorted: a module's part is what it imports (through any chain) that imports it back."""
+    parts = set()
+    for module in graph.modules:
+        part = graph.find_upstream_modules(module) & graph.find_downstream_modules(module)
+        if part:
+            parts.add(frozenset({module, *part}))
+    return sorted(sorted(part) for part in parts)
+
+
+def _described(graph: grimp.ImportGraph, part: list[str]) -> str:
+    """One circle, for a failure message: its modules, one way round it, and the import lines
+    inside it."""
+    first, members = part[0], set(part)
+    back = next(m for m in part if m in graph.find_modules_directly_imported_by(first))
+    way = [*(graph.find_shortest_chain(back, first) or (back, first))]
     lines = sorted(
-        f"    {i.source}:{i.line} imports {i.target}"
-        + (" (late)" if i.late else "")
-        + (" (type only)" if i.type_only else "")
-        for i in imports
-        if i.source in members and i.target in members and i.source != i.target
+        f"    {d['importer']}:{d['line_number']} imports {d['imported']}"
+        for importer in part
+        for imported in graph.find_modules_directly_imported_by(importer) & members
+        for d in graph.get_import_details(importer=importer, imported=imported)
     )
     return "\n".join(
         [
             f"circle of {len(part)}: {', '.join(part)}",
-            f"  e.g. {' -> '.join(one_circle(graph, part))}",
-            *sorted(set(lines)),
+            f"  e.g. {' -> '.join([first, *way])}",
+            *lines,
         ]
     )
 
 
-def _check(imports: list[Import], allowed: dict[frozenset[str], str]) -> list[str]:
-    """What is wrong with the circles ``imports`` make, measured against ``allowed``."""
-    modules = set(module_files())
-    graph = import_graph(imports, modules)
+def _check(graph: grimp.ImportGraph, allowed: dict[frozenset[str], str]) -> list[str]:
+    """What is wrong with ``graph``'s circles, measured against ``allowed``."""
     found = circles(graph)
-    wrong = [_described(graph, imports, part) for part in found if frozenset(part) not in allowed]
+    wrong = [_described(graph, part) for part in found if frozenset(part) not in allowed]
     wrong += [
-        f"allowed circle no longer found as listed (take it out or narrow it): {sorted(part)}"
+        f"known circle no longer found as listed (take it out or narrow it): {sorted(part)}"
         for part in allowed
         if sorted(part) not in found
     ]
     return wrong
 
 
+@pytest.mark.usefixtures("installed_shape")
 def test_no_import_circles() -> None:
-    runtime = [found for found in project_imports() if not found.type_only]
-    wrong = _check(runtime, ALLOWED)
+    graph = _graph("fourwinds", type_only=False)
+    assert len(graph.modules) > 100  # it read the tree, not an empty path
+    wrong = _check(graph, {})
     assert not wrong, "\n".join(wrong)
 
 
+@pytest.mark.usefixtures("installed_shape")
 def test_no_import_circles_counting_type_only_imports() -> None:
-    runtime_parts = {frozenset(part) for part in ALLOWED}
-    wrong = _check(project_imports(), {**ALLOWED_TYPE_ONLY, **dict.fromkeys(runtime_parts, "")})
+    wrong = _check(_graph("fourwinds", type_only=True), KNOWN)
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_reader_counts_late_relative_and_literal_imports(tmp_path: Path) -> None:
-    package = tmp_path / "pkg"
+def test_the_check_sees_late_and_type_only_circles(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "circle_sample"
     package.mkdir()
     (package / "__init__.py").write_text("")
     (package / "a.py").write_text(
         "from typing import TYPE_CHECKING\n"
-        "from . import c\n"
         "if TYPE_CHECKING:\n"
         "    from .c import C\n"
         "def later() -> None:\n"
         "    from .b import thing\n"
-        "    import importlib\n"
-        "    importlib.import_module('fourwinds.x.c')\n"
     )
-    (package / "b.py").write_text("from fourwinds.x.a import later\n")
-    (package / "c.py").write_text("")
-    files = module_files(tmp_path, {"fourwinds.x": "pkg"})
-    assert set(files) == {"fourwinds.x", "fourwinds.x.a", "fourwinds.x.b", "fourwinds.x.c"}
-    found = imports_of("fourwinds.x.a", files["fourwinds.x.a"], set(files))
-    ours = {
-        (i.target, i.line, i.late, i.type_only)
-        for i in found
-        if i.target.startswith("fourwinds.x.")
-    }
-    assert ours == {
-        ("fourwinds.x.c", 2, False, False),
-        ("fourwinds.x.c", 4, False, True),
-        ("fourwinds.x.b", 6, True, False),
-        ("fourwinds.x.c", 8, True, False),
-    }
-    every = [i for name, path in files.items() for i in imports_of(name, path, set(files))]
-    graph = import_graph(every, set(files))
-    assert circles(graph) == [["fourwinds.x.a", "fourwinds.x.b"]]
-    assert one_circle(graph, ["fourwinds.x.a", "fourwinds.x.b"]) == [
-        "fourwinds.x.a",
-        "fourwinds.x.b",
-        "fourwinds.x.a",
-    ]
-    assert circles(import_graph([i for i in every if not i.late], set(files))) == []
+    (package / "b.py").write_text("from circle_sample.a import later\nthing = 1\n")
+    (package / "c.py").write_text("from . import a\nclass C: ...\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    runtime = _graph("circle_sample", type_only=False)
+    assert circles(runtime) == [["circle_sample.a", "circle_sample.b"]]
+    assert "circle_sample.a:5 imports circle_sample.b" in _described(
+        runtime, ["circle_sample.a", "circle_sample.b"]
+    )
+    every = _graph("circle_sample", type_only=True)
+    assert circles(every) == [["circle_sample.a", "circle_sample.b", "circle_sample.c"]]
+    assert _check(every, {frozenset(["circle_sample.a", "circle_sample.b"]): ""}) != []

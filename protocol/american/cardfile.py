@@ -43,7 +43,6 @@ _CATEGORY_CODES = {c.value: c for c in Category if c is not Category.OTHER} | {
 }
 _NUMBER_RULES = {r.value: r for r in NumberRule} | {"fixed": NumberRule.FIXED}
 _MAIN_RULES = {NumberRule.ANY: ValueRule.ANY, NumberRule.STEP2: ValueRule.STEP2}
-FORMATS = (1, 2)
 
 
 def read_card(text: str, source: str = "<card>", problems: list[CardError] | None = None) -> Card:

@@ -121,7 +121,6 @@ def _display(fan: Fan) -> str:
 FAN_NAME: tuple[str, ...] = tuple(_display(f) for f in Fan)
 """Each fan's name exactly as docs/RULES.md B5 writes it, indexed by ``Fan``."""
 
-FAN_BY_NAME: dict[str, Fan] = {FAN_NAME[f]: f for f in Fan}
 
 _POINTS_BY_VALUE: dict[int, tuple[Fan, ...]] = {
     88: (
@@ -349,16 +348,6 @@ _EXCLUDES_SOURCE: dict[Fan, tuple[Fan, ...]] = {
 EXCLUDES: tuple[frozenset[Fan], ...] = tuple(frozenset(_EXCLUDES_SOURCE.get(f, ())) for f in Fan)
 """``EXCLUDES[f]``: the fans not counted when fan ``f`` is counted."""
 
-STRUCTURAL_EXCLUSIONS: tuple[tuple[Fan, tuple[Fan, ...]], ...] = (
-    (_F.PURE_TRIPLE_CHOW, (_F.PURE_DOUBLE_CHOW,)),
-    (_F.PURE_STRAIGHT, (_F.SHORT_STRAIGHT, _F.TWO_TERMINAL_CHOWS)),
-    (_F.MIXED_TRIPLE_CHOW, (_F.MIXED_DOUBLE_CHOW,)),
-    (_F.TRIPLE_PUNG, (_F.DOUBLE_PUNG,)),
-)
-"""Exclusions among the sets that form a three-set fan. They are built into ``fans_sets``
-(no two-set fan is counted between those three sets) rather than listed in ``EXCLUDES``,
-because a fourth set may still form such a two-set fan with one of the three (account-once):
-123m 456m 789m + 789m scores Pure Straight AND Pure Double Chow."""
 
 EXCLUSION_TABLE: tuple[tuple[Fan, tuple[Fan, ...]], ...] = tuple(
     (f, _EXCLUDES_SOURCE[f]) for f in Fan if f in _EXCLUDES_SOURCE

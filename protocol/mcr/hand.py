@@ -18,9 +18,6 @@ from fourwinds.protocol.tiles import Kind
 NUM_HAND_KINDS = 34
 """Kinds 0-33 can be part of a hand: three suits, four winds, three dragons."""
 
-WIND_BASE = 27
-DRAGON_BASE = 31
-
 
 class InvalidHand(FourwindsError):
     """An input that cannot be a hand at all: wrong tile count, a fifth copy, a bad meld."""
@@ -83,28 +80,6 @@ def meld(kind: MeldType | str, tiles: Iterable[int], concealed: bool = False) ->
     return Meld(meld_type, tuple(Kind(t) for t in sorted(tiles)), concealed)
 
 
-def is_suited(kind: int) -> bool:
-    return 0 <= kind < 27
-
-
-def is_wind(kind: int) -> bool:
-    return WIND_BASE <= kind < DRAGON_BASE
-
-
-def is_dragon(kind: int) -> bool:
-    return DRAGON_BASE <= kind < NUM_HAND_KINDS
-
-
-def is_terminal_or_honor(kind: int) -> bool:
-    """1s, 9s, winds and dragons (the 'orphans' of Thirteen Orphans)."""
-    return kind >= 27 or kind % 9 in (0, 8)
-
-
-def suit_index(kind: int) -> int:
-    """0 characters, 1 dots, 2 bamboo for number tiles; 3 for honors."""
-    return kind // 9 if kind < 27 else 3
-
-
 def rank(kind: int) -> int:
     """1-9 for a number tile, 0 for an honor."""
     return kind % 9 + 1 if kind < 27 else 0
@@ -112,8 +87,3 @@ def rank(kind: int) -> int:
 
 TERMINALS_AND_HONORS: tuple[int, ...] = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 """The 13 kinds of Thirteen Orphans."""
-
-
-def meld_tile_count(melds: Sequence[Meld]) -> int:
-    """Tiles the melds stand for in a 14-tile hand (a kong counts as 3)."""
-    return 3 * len(melds)

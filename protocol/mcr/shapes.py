@@ -216,11 +216,6 @@ def honors_and_knitted(c: Sequence[int]) -> int:
     return 0
 
 
-def special_complete(c: Sequence[int]) -> bool:
-    """A complete 14-tile concealed hand of a shape other than four sets and a pair."""
-    return is_seven_pairs(c) or is_thirteen_orphans(c) or honors_and_knitted(c) > 0
-
-
 def knitted_straight_complete(c: Sequence[int]) -> bool:
     """The counts hold a Knitted Straight and the rest is sets plus one pair."""
     for tiles in KNITTED_SETS:

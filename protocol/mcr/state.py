@@ -140,11 +140,6 @@ def with_faces(state: HandState, faces: dict[int, Kind]) -> HandState:
     return evolve(state, faces=tuple(new))
 
 
-def remove_slots(hand: tuple[int, ...], slots: tuple[int, ...]) -> tuple[int, ...]:
-    drop = set(slots)
-    return tuple(s for s in hand if s not in drop)
-
-
 def meld_kinds(state: HandState, meld: MeldRec) -> tuple[Kind, ...]:
     return tuple(sorted(state.faces[s] for s in meld.slots))
 

@@ -17,11 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from fourwinds.protocol.values import evolve
+
 from .envelope import Envelope
 from .problems import Problem
 from .records import problem_record
 from .state import Phase, TableHalted, TableSession
-from .values import evolve
 
 __all__ = ["Acc", "LobbyHandlers", "halt", "report"]
 

@@ -13,10 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fourwinds.protocol.seats import Seat
+from fourwinds.protocol.values import evolve
 
 from .envelope import ZERO_HASH, Envelope
 from .problems import Problem, ProblemKind
-from .values import evolve
 
 MAX_PENDING = 2048
 

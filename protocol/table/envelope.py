@@ -19,10 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.values import evolve
 
 from .messages import MsgKind
 from .signing import SigningKey, Verifier
-from .values import evolve
 from .wire import (
     WireError,
     need_bytes,

@@ -9,6 +9,7 @@ checked by exactly the same code as everyone else's.
 from __future__ import annotations
 
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.values import evolve
 
 from .acc import Acc, halt, report
 from .chain import offer
@@ -28,7 +29,6 @@ from .messages import KIND_OF, Accuse, Body, MsgKind, decode_body, encode_body
 from .problems import Problem, ProblemKind
 from .records import message_record
 from .state import Outgoing, Phase, TableSession
-from .values import evolve
 from .wire import WireError
 
 

@@ -14,6 +14,7 @@ from collections.abc import Collection
 
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.values import evolve
 
 from .acc import Acc, LobbyHandlers, halt, report
 from .envelope import (
@@ -35,7 +36,6 @@ from .records import genesis_record, message_record
 from .registry import rules_for, rules_text_problem
 from .state import Phase, TableSeated, TableSession
 from .steps import start_step
-from .values import evolve
 from .wire import WireError
 
 

@@ -44,6 +44,7 @@ from fourwinds.protocol.deck.messages import (
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.values import evolve
 
 from .acc import Acc, report
 from .deck_wire import decode_message, encode_message
@@ -56,7 +57,6 @@ from .rotation import wind_of
 from .rules import DeckOp, DeckOpKind
 from .signing import SigningKey
 from .state import Hand, TableSession
-from .values import evolve
 from .wall import deck_description, hand_plan
 from .wire import WireError
 

@@ -33,12 +33,12 @@ from fourwinds.protocol.deck.messages import (
     signed_by,
 )
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.values import evolve
 
 from .acc import Acc, report
 from .problems import Problem, ProblemKind
 from .rotation import wind_of
 from .state import TableSession
-from .values import evolve
 from .wall import deck_description
 
 KEPT = (WallPass, PublicReveal, AuditReveal)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from fourwinds.protocol.deck import commit_reveal as deck_cr
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.values import evolve
 
 from . import dice as cr
 from .acc import Acc
@@ -53,7 +54,6 @@ from .signing import Verifier
 from .state import Phase, Step, TableSession
 from .steps import advance, dice_context
 from .transcript import MAX_TRANSCRIPT_BYTES, MAX_TRANSCRIPT_MESSAGES
-from .values import evolve
 from .wire import WireError
 
 MAX_WAITING = 4096

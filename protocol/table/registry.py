@@ -6,10 +6,11 @@ this module for a rule set instead of naming one (``tests/test_rule_folders.py``
 are imported when first asked for, so the table's core does not import every engine.
 
 A rule set that is not built in (a club's house rules, a test's toy rule set) is a module
-with a ``RULESET`` of its own, anywhere on the Python path: ``add_rulesets`` loads it by the
-module's name (the command line does, at its start, for the modules the environment variable
-``FOURWINDS_RULESETS`` names: frontends/rule_plugins.py; docs/DESIGN.md, "How to add a rule
-set"). It is checked where it enters: a module that cannot be imported, has no ``RULESET``,
+with a ``RULESET`` of its own, anywhere on the Python path: ``add_rulesets`` adds it by the
+module's name, through the loader its caller passes (this core imports nothing by name: the
+command line loads, at its start, the modules the environment variable ``FOURWINDS_RULESETS``
+names: frontends/rule_plugins.py; docs/DESIGN.md, "How to add a rule set"). It is checked
+where it enters: a module that cannot be imported, has no ``RULESET``,
 or whose ``RULESET`` is not a rule set is refused with a line naming it, and the built-in rule
 sets play on.
 """
@@ -31,6 +32,8 @@ _BUILT_IN = {
     "american": "fourwinds.protocol.american.ruleset",
     "mcr": "fourwinds.protocol.mcr.ruleset",
 }
+"""The built-in rule sets' modules, imported late by name when first asked for: the table's
+core imports no engine it does not play (and the engines import the table's parts)."""
 _EXTRA: dict[str, Callable[[str], RulesAdapter]] = {}
 _ADDED: dict[str, RuleSetAdapter] = {}
 """Rule sets loaded by ``add_rulesets``, by their rules name (in the order loaded)."""
@@ -63,13 +66,14 @@ def register_rules(name: str, factory: Callable[[str], RulesAdapter]) -> None:
     _EXTRA[name] = factory
 
 
-def add_rulesets(modules: Iterable[str]) -> tuple[str, ...]:
-    """Load the rule sets that are not built in from these modules (each a dotted module name
-    whose ``RULESET`` is a ``RuleSetAdapter``); what was wrong with each one refused, one line
-    naming it (empty when all loaded). A module loaded before is not loaded again."""
+def add_rulesets(modules: Iterable[str], load: Callable[[str], object]) -> tuple[str, ...]:
+    """Add the rule sets that are not built in from these modules (each a dotted module name
+    whose ``RULESET`` is a ``RuleSetAdapter``; ``load(name)`` imports one, and whatever it
+    raises refuses it); what was wrong with each one refused, one line naming it (empty when
+    all loaded). A rule set added before is not added again."""
     problems = []
     for module_name in modules:
-        problem = _add(module_name.strip())
+        problem = _add(module_name.strip(), load)
         if problem:
             problems.append(f"rule set module {module_name.strip()!r}: {problem}")
     _REFUSED.extend(p for p in problems if p not in _REFUSED)
@@ -82,12 +86,12 @@ def refused_rulesets() -> tuple[str, ...]:
     return tuple(_REFUSED)
 
 
-def _add(module_name: str) -> str | None:
+def _add(module_name: str, load: Callable[[str], object]) -> str | None:
     """Load one rule set module; why it is refused, or None."""
     if not module_name:
         return "no module named"
     try:
-        module = importlib.import_module(module_name)
+        module = load(module_name)
     except Exception as error:  # anything a broken module raises: refused, never a traceback
         return f"cannot be imported ({type(error).__name__}: {error})"
     ruleset = getattr(module, "RULESET", None)

@@ -17,9 +17,10 @@ The others' screens show what they wait for (``waiting.py``) once our old window
 
 from __future__ import annotations
 
+from fourwinds.protocol.values import evolve
+
 from .state import Phase, TableSession
 from .steps import window_seconds
-from .values import evolve
 
 __all__ = ["own_window_start", "seat_returned"]
 

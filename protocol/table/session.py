@@ -8,11 +8,11 @@ problems detected. ``now`` is the caller's monotonic clock; randomness comes in 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.values import evolve
 
 from . import masked
 from .acc import Acc, report
@@ -34,7 +34,6 @@ from .steps import (
     window_seconds,
 )
 from .transcript import resume
-from .values import evolve
 
 __all__ = [
     "HandNext",
@@ -322,8 +321,3 @@ def messages_since(
 def state_hash(session: TableSession) -> bytes:
     """The current step's state hash (equal at every honest seat once they reach the step)."""
     return session.step_hash
-
-
-def resume_session(records: Sequence[bytes], identity_private_key: bytes) -> TableSession:
-    """Alias of ``resume`` (kept for symmetry with the other constructors)."""
-    return resume(records, identity_private_key)

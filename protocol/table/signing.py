@@ -15,7 +15,6 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from nacl.bindings import crypto_sign, crypto_sign_open, crypto_sign_seed_keypair
 from nacl.exceptions import CryptoError
 
-PUBLIC_KEY_LEN = 32
 SIGNATURE_LEN = 64
 SEED_LEN = 32
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.tiles import Kind
+from fourwinds.protocol.values import evolve
 
 from .chain import SeatChain
 from .envelope import Envelope
@@ -26,7 +27,6 @@ from .problems import Problem, ProblemTally
 from .rotation import Seating
 from .rules import HandOutcome, RulesAdapter
 from .signing import SigningKey, Verifier
-from .values import evolve
 
 __all__ = ["evolve"]
 

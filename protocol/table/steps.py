@@ -23,6 +23,7 @@ from fourwinds.protocol.deck import commit_reveal as deck_cr
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.seats import SEATS, Seat
+from fourwinds.protocol.values import evolve
 
 from . import dice as cr
 from . import masked
@@ -50,7 +51,6 @@ from .state import (
     SeatThinking,
     TableSession,
 )
-from .values import evolve
 from .wire import WireError
 
 EXPECTED_KIND = {

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.seats import SEATS
+from fourwinds.protocol.values import evolve
 
 from .acc import Acc
 from .envelope import decode
@@ -30,7 +31,6 @@ from .problems import Problem, ProblemKind, ProblemTally
 from .records import Genesis, parse_record
 from .state import Phase, TableSession
 from .steps import advance
-from .values import evolve
 from .wire import WireCut, WireError, need_bytes, need_int, need_list, pack, unpack
 
 TRANSCRIPT_MAGIC = "fourwinds-transcript"
@@ -247,14 +247,3 @@ def check_messages(transcript: Transcript, partial_ok: bool = False) -> Verdict:
             )
         )
     return Verdict(s, tuple(problems), complete or partial_ok, tuple(acc.events), transcript)
-
-
-def first_open(payloads: Sequence[bytes]) -> bytes | None:
-    for payload in payloads:
-        try:
-            env = decode(payload)
-        except WireError:
-            continue
-        if env.seat == 0 and env.seq == 0:
-            return payload
-    return None

@@ -106,15 +106,6 @@ def need_bool(value: object, what: str) -> bool:
     return value
 
 
-def need_float(value: object, what: str, lo: float = 0.0, hi: float = 1e9) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise WireError(f"{what}: expected a number, got {type(value).__name__}")
-    number = float(value)
-    if not lo <= number <= hi:
-        raise WireError(f"{what}: {number} is outside {lo}..{hi}")
-    return number
-
-
 def need_bytes(
     value: object, what: str, length: int | None = None, max_len: int = MAX_MESSAGE_BYTES
 ) -> bytes:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from itertools import combinations, pairwise
+from itertools import combinations
 
 from .seating import RoundSeating
 
@@ -30,15 +30,6 @@ def repeats(rounds: Sequence[RoundSeating]) -> int:
 def sum_of_squares(rounds: Sequence[RoundSeating]) -> int:
     """The sum over pairs of (meetings - 1)**2."""
     return sum((m - 1) ** 2 for m in meetings(rounds).values())
-
-
-def consecutive_repeats(rounds: Sequence[RoundSeating]) -> int:
-    """Pairs that meet in a round and again in the next, counted once per such pair of
-    rounds."""
-    found = 0
-    for before, after in pairwise(rounds):
-        found += len(set(meetings([before])) & set(meetings([after])))
-    return found
 
 
 def wind_counts(rounds: Sequence[RoundSeating]) -> dict[int, list[int]]:

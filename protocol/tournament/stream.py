@@ -46,10 +46,6 @@ class SeedStream:
             if value < bound:
                 return value
 
-    def chance(self, numerator: int, denominator: int) -> bool:
-        """True with probability ``numerator / denominator``."""
-        return self.below(denominator) < numerator
-
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Shuffle ``items`` in place, uniformly (Fisher-Yates)."""
         for i in range(len(items) - 1, 0, -1):

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from fourwinds.frontends.rule_plugins import add_rulesets
 from fourwinds.protocol.table import registry
 
 MODULE = "tests.toyrules.ruleset"
@@ -18,5 +19,5 @@ def pungs(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """The toy rule set loaded as a daemon loads it, and forgotten after the test."""
     monkeypatch.setattr(registry, "_ADDED", {})
     monkeypatch.setattr(registry, "_REFUSED", [])
-    assert registry.add_rulesets([MODULE]) == ()
+    assert add_rulesets([MODULE]) == ()
     yield "pungs"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.rule_plugins import VARIABLE, load_named_rulesets
+from fourwinds.frontends.rule_plugins import VARIABLE, add_rulesets, load_named_rulesets
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table import registry
 from fourwinds.protocol.table.contract_view import build_seat_view
@@ -36,7 +36,7 @@ def test_the_registry_line_makes_it_a_rule_set_like_the_others(pungs: str) -> No
     table = registry.rules_for(pungs, "")
     assert registry.ruleset_of(table) is ruleset  # by its name
     assert rules_sheet(pungs)["entries"][0]["id"] == "All Pungs"
-    assert registry.add_rulesets([MODULE]) == ()  # loaded once: again is no problem
+    assert add_rulesets([MODULE]) == ()  # loaded once: again is no problem
 
 
 @pytest.mark.parametrize(
@@ -133,7 +133,7 @@ def test_a_module_that_is_not_a_rule_set_is_refused_by_name(
         "from dataclasses import replace\n"
         "RULESET = replace(R, name='mcr')\n",
     )
-    problems = registry.add_rulesets(["no.such.module", broken, bare, wrong, taken, MODULE])
+    problems = add_rulesets(["no.such.module", broken, bare, wrong, taken, MODULE])
     assert len(problems) == 5
     assert problems[0].startswith("rule set module 'no.such.module': cannot be imported")
     assert "'toy_broken': cannot be imported (RuntimeError: half written)" in problems[1]
@@ -166,7 +166,7 @@ def test_a_rule_set_whose_tiles_are_not_a_tile_set_is_refused_by_name(
         "RULESET = replace(R, name='short',"
         " tile_set=replace(TILES, kinds=TILES.kinds[:-4]))\n",
     )
-    problems = registry.add_rulesets([loose, short])
+    problems = add_rulesets([loose, short])
     assert len(problems) == 2
     assert (
         "'toy_loose_tiles': its RULESET is not a rule set: its tile_set (the tiles and"

@@ -15,6 +15,7 @@ import pytest
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.frontends import cli
+from fourwinds.frontends.rule_plugins import add_rulesets
 from fourwinds.protocol.table import registry
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.event_rules import (
@@ -87,7 +88,7 @@ def test_a_rule_set_whose_tournament_is_not_a_tournament_rules_is_refused(
         "        return 16\n"
         "RULESET = Counts(name='counts')\n"
     )
-    problems = registry.add_rulesets(["toy_counts"])
+    problems = add_rulesets(["toy_counts"])
     assert problems == (
         "rule set module 'toy_counts': its RULESET is not a rule set: its "
         "tournament (what its tournaments count) is not a TournamentRules or "

@@ -16,7 +16,7 @@ from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.reveal import AUDIT_FAILED, AUDIT_RUNNING
 from fourwinds.protocol.table.rotation import wind_of
 from fourwinds.protocol.table.state import Phase
-from fourwinds.protocol.table.values import evolve
+from fourwinds.protocol.values import evolve
 
 from .hand_end_helpers import (
     AMERICAN_DISCARD_WIN,

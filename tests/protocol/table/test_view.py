@@ -17,8 +17,8 @@ from fourwinds.protocol.table.contract_view import build_seat_view
 from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.state import Phase, TableSession
-from fourwinds.protocol.table.values import evolve
 from fourwinds.protocol.table.view_types import SeatViewEvent
+from fourwinds.protocol.values import evolve
 
 
 def _views_of_a_hand(rules: str) -> list[tuple[TableSession, SeatViewEvent]]:
