@@ -4,7 +4,7 @@ Some commands exist once per rule set (``fourwinds score american``, ``hint mcr`
 mcr``) and some belong to one rule set alone (``fourwinds card check FILE``: American card
 files). Each rule set declares its commands in its folder (``RuleSetAdapter.commands``, an
 optional member: a rule set without it has none) and the frontends build the command line
-from what the registry's rule sets declare (frontends/ruleset_commands.py). That keeps the
+from what the registry's rule sets declare (frontends/cli/ruleset_commands.py). That keeps the
 rule set one folder and protocol/ sans-I/O:
 
 * a ``RuleCommand`` says where it hangs (``verb`` and ``name``: ``fourwinds <verb> <name>``),

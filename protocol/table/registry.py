@@ -8,7 +8,7 @@ are imported when first asked for, so the table's core does not import every eng
 A rule set that is not built in (a club's house rules, a test's toy rule set) is a module
 with a ``RULESET`` of its own, anywhere on the Python path: ``add_rulesets`` loads it by the
 module's name (the command line does, at its start, for the modules the environment variable
-``FOURWINDS_RULESETS`` names: frontends/rule_plugins.py; docs/DESIGN.md, "How to add a rule
+``FOURWINDS_RULESETS`` names: frontends/cli/rule_plugins.py; docs/DESIGN.md, "How to add a rule
 set"). It is checked where it enters: a module that cannot be imported, has no ``RULESET``,
 or whose ``RULESET`` is not a rule set is refused with a line naming it, and the built-in rule
 sets play on.
@@ -39,7 +39,7 @@ _REFUSED: list[str] = []
 
 PLAYED_BY_DEFAULT = "american"
 """The rules the commands (``fourwinds play``, ``host``...) play when neither the command line
-nor the config file names any (frontends/config.py)."""
+nor the config file names any (frontends/cli/player_config.py)."""
 
 HOSTED_BY_DEFAULT = "mcr"
 """The rules of a table the local API's ``create`` hosts when the request names none

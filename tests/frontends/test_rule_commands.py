@@ -1,4 +1,4 @@
-"""The rule sets' commands as the command line builds them (frontends/ruleset_commands.py
+"""The rule sets' commands as the command line builds them (frontends/cli/ruleset_commands.py
 from protocol/table/commands.py): every declared argument is parsed under the name its
 ``run`` reads, a file argument is read for it, and the verbs are where `cli` looks."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from fourwinds.frontends import cli
-from fourwinds.frontends.ruleset_commands import add_command
+from fourwinds.frontends.cli.ruleset_commands import add_command
 from fourwinds.protocol.table.commands import every_command, own_verbs
 
 
