@@ -75,7 +75,6 @@ GROUPED: dict[str, tuple[str, ...]] = {
     "actions": (
         "act",
         "call",
-        "charleston",
         "discard",
         "exchange",
         "mahjong",

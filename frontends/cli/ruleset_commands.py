@@ -4,8 +4,9 @@ declare (protocol/table/commands.py), run with the I/O they need.
 A rule set declares each command as data (``RuleCommand``: where it hangs, its help, its
 arguments) with a pure ``run``; this module adds the argparse sub-commands (``fourwinds score
 <rules>``, ``hint``, ``demo`` and a rule set's own verbs such as ``card``), reads the files its
-arguments name, gives it standard input and a seeded random source, prints what it returns
-and plays a ``TableDemo`` at the in-memory table. A rule set without commands adds none.
+arguments name, gives it standard input and a seeded random source, prints what it returns,
+plays a ``TableDemo`` at the in-memory table and sends a ``TableAct`` to the player's table
+(``fourwinds charleston``). A rule set without commands adds none.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from fourwinds.protocol.table.commands import (
     Given,
     Lines,
     RuleCommand,
+    TableAct,
     TableDemo,
     every_command,
 )
@@ -46,12 +48,22 @@ def add_command(subparsers: Any, command: RuleCommand) -> None:
     parser: argparse.ArgumentParser = subparsers.add_parser(
         command.name, help=command.help, description=command.description
     )
+    add_arguments(parser, command)
+
+
+def add_arguments(parser: argparse.ArgumentParser, command: RuleCommand) -> None:
+    """The command's arguments and options on ``parser``, run by ``run_command``: its own,
+    then the table demo's or the daemon's that it needs."""
     for argument in command.arguments:
         parser.add_argument(*argument.flags, **argument.options)
     if command.table_demo:
         from fourwinds.frontends.cli.demo_options import add_table_options  # late: the harness
 
         add_table_options(parser)
+    if command.at_table:
+        from fourwinds.frontends.cli.cli_common import add_daemon_options  # late: the client
+
+        add_daemon_options(parser)
     parser.set_defaults(handler=functools.partial(run_command, command))
 
 
@@ -79,6 +91,12 @@ def run_command(command: RuleCommand, args: argparse.Namespace) -> int:
         check_table_options(args)
         if isinstance(outcome, TableDemo):
             return run_through_table(command.name, args, outcome.rules_text, outcome.engine_options)
+    if isinstance(outcome, TableAct) and command.at_table:
+        from fourwinds.frontends.cli.cli_common import act_command
+
+        return act_command(
+            args, outcome.types, words=outcome.words, tiles=outcome.tiles, what=outcome.what
+        )
     if not isinstance(outcome, Lines):
         raise TypeError(f"{command.verb} {command.name} returned {outcome!r}")
     return _print(outcome)

@@ -1,5 +1,6 @@
-"""`fourwinds discard | call | pass | exchange | mahjong | charleston | next | more-time | act`:
-play a move.
+"""`fourwinds discard | call | pass | exchange | mahjong | next | more-time | act`: play a move.
+
+A rule set's own moves (American's `charleston`) are its commands: commands/rule_verbs.py.
 
 Each reads the seat's current view from the daemon, picks the one legal action the words
 mean (or says what is legal), and sends it. JSON: ``{"ok", "table", "seq", "action", "tiles"}``.
@@ -10,7 +11,6 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from fourwinds.frontends.cli import UsageError
 from fourwinds.frontends.cli.action_pick import normalize_tiles, pick_by_id_or_label, request_for
 from fourwinds.frontends.cli.cli_common import (
     act_command,
@@ -71,27 +71,6 @@ def register(sub: Any) -> None:
     add_daemon_options(mahjong)
     mahjong.set_defaults(handler=lambda a: act_command(a, ["mahjong"], what="declare Mahjong"))
 
-    charleston = sub.add_parser(
-        "charleston", help="Charleston: pass tiles, vote to stop or go on, courtesy pass"
-    )
-    charleston.add_argument("tiles", nargs="*", metavar="TILE", help="the tiles to pass")
-    charleston.add_argument(
-        "--vote", choices=["stop", "continue"], help="the vote on a second Charleston"
-    )
-    charleston.add_argument(
-        "--courtesy",
-        action="store_true",
-        help="the courtesy pass: offer TILES (1-3) across, or `none`",
-    )
-    charleston.add_argument(
-        "--label",
-        default="",
-        metavar="WORDS",
-        help="pick among several legal passes by words (e.g. blind)",
-    )
-    add_daemon_options(charleston)
-    charleston.set_defaults(handler=cmd_charleston)
-
     nxt = sub.add_parser("next", help="at a hand's end: on to the next hand (or the standings)")
     add_daemon_options(nxt)
     nxt.set_defaults(handler=lambda a: act_command(a, ["next"], what="go on to the next hand"))
@@ -109,44 +88,6 @@ def register(sub: Any) -> None:
     act.add_argument("tiles", nargs="*", metavar="TILE", help="tiles, when it asks to choose")
     add_daemon_options(act)
     act.set_defaults(handler=cmd_act)
-
-
-def cmd_charleston(args: argparse.Namespace) -> int:
-    if args.vote:
-        return act_command(args, ["stop_vote"], words=[args.vote], what="vote")
-    if args.courtesy:
-        return _courtesy(args)
-    return act_command(
-        args,
-        ["charleston"],
-        words=args.label.split(),
-        tiles=args.tiles,
-        what="make a charleston pass",
-    )
-
-
-COURTESY_HOW = (
-    "a courtesy pass offers 0 to 3 tiles to the player across: name them "
-    "(fourwinds charleston --courtesy 3m 7p), or offer none with "
-    "`fourwinds charleston --courtesy none`"
-)
-
-
-def _courtesy(args: argparse.Namespace) -> int:
-    """The courtesy pass: the tiles named, or none when the only word is ``none`` (or 0).
-    With neither, say what to give instead of listing every size of pass as ambiguous."""
-    words = args.label.split()
-    if [t.lower() for t in args.tiles] in (["none"], ["0"]):
-        return act_command(
-            args, ["courtesy"], words=[*words, "no courtesy"], what="offer no courtesy pass"
-        )
-    if not args.tiles and not words:
-        raise UsageError(COURTESY_HOW)
-    if len(args.tiles) > 3:
-        raise UsageError(f"{len(args.tiles)} tiles named: {COURTESY_HOW}")
-    return act_command(
-        args, ["courtesy"], words=words, tiles=args.tiles, what="make a courtesy pass"
-    )
 
 
 def cmd_act(args: argparse.Namespace) -> int:
