@@ -9,7 +9,7 @@ name only with the way it is reached: dead code is deleted, not listed.
 _ = object()
 
 # ZeroMQ socket options: set as attributes, which zmq.Socket.__setattr__ turns into
-# setsockopt calls (daemon/transport.py, daemon/api.py, frontends/client.py, web/link.py)
+# setsockopt calls (daemon/transport.py, daemon/api.py, frontends/client/client.py, web/link.py)
 (_.linger, _.router_mandatory, _.immediate, _.zap_domain)
 (_.curve_server, _.curve_serverkey, _.curve_secretkey, _.curve_publickey)
 (_.handshake_ivl, _.heartbeat_ivl, _.heartbeat_timeout)

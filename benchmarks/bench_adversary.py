@@ -64,7 +64,7 @@ import zmq
 
 from benchmarks.bench_daemon import Driver
 from benchmarks.timing import result
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit.adversary import (
     OVERSIZED,
     Gauge,

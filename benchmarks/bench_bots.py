@@ -1,6 +1,6 @@
 """How well the bot seats of `fourwinds bot --rules` play: the engine bot through the view
 (``suggest``, what a built-in seat plays now) against the rules-agnostic view bot
-(frontends/view_bot.py, what it played before), in the in-memory harness, one hand per seed.
+(frontends/bots/view_bot.py, what it played before), in the in-memory harness, one hand per seed.
 
 Every seat acts only through its view, as a real seat does: the engine seats on
 ``protocol.table.suggest``, the view seats on ``view_bot.choose_request`` of the same view
@@ -40,7 +40,7 @@ from typing import Any
 
 from benchmarks.duplicate import Run, play_wall, summary
 from benchmarks.timing import result
-from fourwinds.frontends.view_bot import choose_request
+from fourwinds.frontends.bots.view_bot import choose_request
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action

@@ -1,6 +1,6 @@
 """A public Botzone "Chinese-Standard-Mahjong" bot against three ``strong`` bots (issue 24).
 
-The bot plays through the adapter of `fourwinds bot --botzone` (frontends/botzone_seat.py and
+The bot plays through the adapter of `fourwinds bot --botzone` (frontends/bots/botzone_seat.py and
 botzone_proc.py, the very classes the command runs: every request translated, every answer
 judged against the seat's legal actions, faults counted); its table is the in-memory one of
 testkit/botzone_stream.py, whose views are those a daemon builds for the seat
@@ -40,9 +40,9 @@ from pathlib import Path
 
 from benchmarks.duplicate import ci95, percentile
 from benchmarks.timing import result
-from fourwinds.frontends.botzone_io import Mode
-from fourwinds.frontends.botzone_proc import BotzoneProgram, Reply
-from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
+from fourwinds.frontends.bots.botzone_io import Mode
+from fourwinds.frontends.bots.botzone_proc import BotzoneProgram, Reply
+from fourwinds.frontends.bots.botzone_seat import BotzoneSeat, play_botzone
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS
 from fourwinds.protocol.table.botzone import Fault

@@ -55,7 +55,7 @@ import zmq
 
 from benchmarks.timing import result
 from fourwinds.daemon.session_port import load_session_module
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit import fuzz
 from testkit.procs import DaemonProcess, request, start_all
 

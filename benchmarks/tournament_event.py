@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.timing import result
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit.adversary import Gauge
 from testkit.bots import BotSeat, over
 from testkit.procs import DaemonProcess, request, start_all

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from fourwinds.frontends.client import Client, connect
+from fourwinds.frontends.client.client import Client, connect
 
 Event = dict[str, Any]
 

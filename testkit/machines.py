@@ -31,7 +31,7 @@ import msgpack
 import platformdirs
 
 from fourwinds.daemon.entropy import VARIABLE as ENTROPY_VARIABLE
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit.dirs import short_dir
 from testkit.screen import Terminal
 
@@ -40,7 +40,7 @@ BIN = Path(sys.executable).parent  # the virtualenv's bin: `fourwinds` as instal
 EXITED = "[exited "  # what a terminal shows when its command has ended
 TEST_BOT_PAUSE = 0.0
 """The bots' pause at the tests' tables with a person (config ``bot_pause``, default 1 s:
-frontends/bot_pause.py): none, so the tests that play whole hands against bots are not
+frontends/bots/bot_pause.py): none, so the tests that play whole hands against bots are not
 slowed by a pause meant for a person's eyes (the suite must stay under 10 minutes; at
 0.02 s it took 11:02). The pause itself is measured at real daemons in
 tests/frontends/test_bot_pause_real.py and tests/frontends/test_bot_pause.py."""

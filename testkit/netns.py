@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from fourwinds.frontends.client import Client, connect
+from fourwinds.frontends.client.client import Client, connect
 from testkit.procs import ROOT, TOY
 
 

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fourwinds.frontends.client import Client, connect
-from fourwinds.frontends.local_seats import Started, fourwinds_command
+from fourwinds.frontends.client.client import Client, connect
+from fourwinds.frontends.client.local_seats import Started, fourwinds_command
 
 ROOT = Path(__file__).resolve().parents[1]
 TOY = "tests.daemon.toy_session"

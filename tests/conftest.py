@@ -74,7 +74,7 @@ _SESSION_BEGAN = time.time()
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """Once every worker is done (on the controller, or a run without workers): remove the
     bot seats' folders that `fourwinds play` made in the temporary directory during this run
-    (frontends/local_seats.py links them there when the home's path is too long for ipc
+    (frontends/client/local_seats.py links them there when the home's path is too long for ipc
     sockets; `play` removes them when a table ends, but a test that stops `play` by a signal
     leaves them, ~180 a run)."""
     if os.environ.get("PYTEST_XDIST_WORKER"):

@@ -28,8 +28,8 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from fourwinds.frontends.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
-from fourwinds.frontends.table_help import page_sections
+from fourwinds.frontends.client.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
+from fourwinds.frontends.terminal.table_help import page_sections
 from fourwinds.frontends.web.link import AsyncLink
 from fourwinds.frontends.web.seats import BotKeeper
 from fourwinds.protocol.bot_level import parse_level
@@ -204,7 +204,7 @@ class Bridge:
 
     async def _ready(self, table: str) -> None:
         """Say ready at a table of the player and three bots (``host`` only; the rule and
-        its wait: frontends/ready_with_bots.py, as `fourwinds play` says it)."""
+        its wait: frontends/client/ready_with_bots.py, as `fourwinds play` says it)."""
         end = asyncio.get_running_loop().time() + READY_WAIT_S
         while (
             ready_not_yet(await self.link.request({"type": "ready", "table": table}))

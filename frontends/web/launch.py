@@ -27,7 +27,7 @@ from pathlib import Path
 from aiohttp import web
 
 from fourwinds.daemon.paths import default_paths
-from fourwinds.frontends.local_seats import Started
+from fourwinds.frontends.client.local_seats import Started
 from fourwinds.frontends.web.bridge import Bridge
 from fourwinds.frontends.web.guard import Guard
 from fourwinds.frontends.web.link import open_link

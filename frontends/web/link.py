@@ -1,6 +1,6 @@
 """The web server's link to the local daemon: the local API over asyncio ZeroMQ.
 
-The same wire as ``fourwinds.frontends.client`` (one msgpack map a frame, replies matched by
+The same wire as ``fourwinds.frontends.client.client`` (one msgpack map a frame, replies matched by
 ``id``), but on the event loop, so one link serves every open page: a reader task hands each
 reply to the request waiting for it and each event to every listener (``listen``).
 
@@ -26,10 +26,10 @@ import zmq.asyncio
 
 from fourwinds.daemon.api_version import API_VERSION
 from fourwinds.daemon.paths import default_paths
-from fourwinds.frontends.client import timeout_for
-from fourwinds.frontends.daemon_link import DaemonUnavailable
-from fourwinds.frontends.daemon_watch import WATCH_S, DaemonId, Seen, look
-from fourwinds.frontends.local_seats import running_info
+from fourwinds.frontends.client.client import timeout_for
+from fourwinds.frontends.client.daemon_link import DaemonUnavailable
+from fourwinds.frontends.client.daemon_watch import WATCH_S, DaemonId, Seen, look
+from fourwinds.frontends.client.local_seats import running_info
 
 log = logging.getLogger(__name__)
 Message = dict[str, Any]

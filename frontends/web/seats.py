@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fourwinds.frontends.local_seats import (
+from fourwinds.frontends.client.local_seats import (
     Started,
     forget_bot_seats,
     is_running,

@@ -1,5 +1,6 @@
-"""The American rule set's commands: ``score american``, ``hint american``, ``demo american``
-and ``card check|show``, declared as data for the frontends (protocol/table/commands.py).
+"""The American rule set's commands: ``score american``, ``hint american``, ``demo american``,
+``card check|show`` and ``charleston``, declared as data for the frontends
+(protocol/table/commands.py).
 
 Each ``run`` gets the parsed arguments and the card file's text the frontend read (``--card
 FILE``, ``card check FILE``) and returns the lines to print with the exit status; the text
@@ -16,6 +17,7 @@ from fourwinds.protocol.table.commands import (
     Outcome,
     RuleCommand,
     RuleCommands,
+    TableAct,
     TableDemo,
 )
 
@@ -73,6 +75,38 @@ def _run_check(given: Given) -> Outcome:
 def _run_show(given: Given) -> Outcome:
     path = given.arg("file", str)
     return Lines(show_lines(read_card(given.files["file"], path)))
+
+
+COURTESY_HOW = (
+    "a courtesy pass offers 0 to 3 tiles to the player across: name them "
+    "(fourwinds charleston --courtesy 3m 7p), or offer none with "
+    "`fourwinds charleston --courtesy none`"
+)
+
+
+def _run_charleston(given: Given) -> Outcome:
+    """A Charleston pass (the tiles, or the pass the label's words pick), the vote on a
+    second Charleston, or the courtesy pass."""
+    words = tuple(given.arg("label", str).split())
+    tiles = tuple(str(tile) for tile in given.arg("tiles", list))
+    vote = given.args.get("vote")
+    if isinstance(vote, str):
+        return TableAct(("stop_vote",), "vote", words=(vote,))
+    if given.arg("courtesy", bool):
+        return _courtesy(words, tiles)
+    return TableAct(("charleston",), "make a charleston pass", words=words, tiles=tiles)
+
+
+def _courtesy(words: tuple[str, ...], tiles: tuple[str, ...]) -> TableAct:
+    """The courtesy pass: the tiles named, or none when the only word is ``none`` (or 0).
+    With neither, say what to give instead of listing every size of pass as ambiguous."""
+    if [tile.lower() for tile in tiles] in (["none"], ["0"]):
+        return TableAct(("courtesy",), "offer no courtesy pass", words=(*words, "no courtesy"))
+    if not tiles and not words:
+        raise CommandError(COURTESY_HOW)
+    if len(tiles) > 3:
+        raise CommandError(f"{len(tiles)} tiles named: {COURTESY_HOW}")
+    return TableAct(("courtesy",), "make a courtesy pass", words=words, tiles=tiles)
 
 
 _TILES = Argument(
@@ -192,8 +226,41 @@ SHOW = RuleCommand(
     arguments=(_FILE,),
 )
 
+CHARLESTON = RuleCommand(
+    "charleston",
+    "",
+    "Charleston: pass tiles, vote to stop or go on, courtesy pass",
+    _run_charleston,
+    arguments=(
+        Argument(("tiles",), {"nargs": "*", "metavar": "TILE", "help": "the tiles to pass"}),
+        Argument(
+            ("--vote",),
+            {"choices": ["stop", "continue"], "help": "the vote on a second Charleston"},
+        ),
+        Argument(
+            ("--courtesy",),
+            {
+                "action": "store_true",
+                "help": "the courtesy pass: offer TILES (1-3) across, or `none`",
+            },
+        ),
+        Argument(
+            ("--label",),
+            {
+                "default": "",
+                "metavar": "WORDS",
+                "help": "pick among several legal passes by words (e.g. blind)",
+            },
+        ),
+    ),
+    at_table=True,
+)
+
 COMMANDS = RuleCommands(
-    commands=(SCORE, HINT, DEMO, CHECK, SHOW),
-    verbs={"card": "check or show an American card file (docs/CARD_FORMAT.md)"},
+    commands=(SCORE, HINT, DEMO, CHECK, SHOW, CHARLESTON),
+    verbs={
+        "card": "check or show an American card file (docs/CARD_FORMAT.md)",
+        "charleston": CHARLESTON.help,
+    },
 )
 """What ``RULESET.commands`` offers."""

@@ -2,7 +2,7 @@
 
 Botzone (botzone.org.cn) runs bots for many games; its framing (a bot program's input and
 output: the whole history in JSON or simple lines, keeping running) is the platform's and
-lives with the seat (frontends/botzone_*.py). The game's own language, which requests tell a
+lives with the seat (frontends/bots/botzone_*.py). The game's own language, which requests tell a
 hand and which answers a bot may give, is one rule set's: "Chinese-Standard-Mahjong" is MCR's
 (protocol/mcr/botzone/). A rule set that speaks a Botzone game offers it as its optional
 ``botzone`` member (a ``BotzoneGame``); the seat asks the table's rule set for it and refuses a

@@ -4,16 +4,21 @@ Some commands exist once per rule set (``fourwinds score american``, ``hint mcr`
 mcr``) and some belong to one rule set alone (``fourwinds card check FILE``: American card
 files). Each rule set declares its commands in its folder (``RuleSetAdapter.commands``, an
 optional member: a rule set without it has none) and the frontends build the command line
-from what the registry's rule sets declare (frontends/ruleset_commands.py). That keeps the
+from what the registry's rule sets declare (frontends/cli/ruleset_commands.py). That keeps the
 rule set one folder and protocol/ sans-I/O:
 
 * a ``RuleCommand`` says where it hangs (``verb`` and ``name``: ``fourwinds <verb> <name>``),
   its help, and its arguments as data (``Argument``: argparse's flags and keywords);
 * its ``run`` is pure: it gets the parsed arguments and what I/O produced for it
   (``Given``: the text of each file argument, standard input's lines, a seeded random
-  source) and returns what to do (``Lines`` to print and the exit status, or ``TableDemo``
-  for the frontend to play at its in-memory table); a user's mistake is a ``CommandError``,
-  which the command line prints as one line with exit status 2.
+  source) and returns what to do (``Lines`` to print and the exit status, ``TableDemo``
+  for the frontend to play at its in-memory table, or ``TableAct``: an action at the
+  player's table, which the frontend picks from the view and sends through the daemon, as
+  the generic verbs do); a user's mistake is a ``CommandError``, which the command line
+  prints as one line with exit status 2.
+
+A rule concept the generic command line does not know stays the rule set's this way: the
+Charleston is American's (``fourwinds charleston TILES``, protocol/american/commands.py).
 """
 
 from __future__ import annotations
@@ -115,7 +120,20 @@ class TableDemo:
     engine_options: tuple[tuple[str, str | int | bool], ...] = ()
 
 
-Outcome = Lines | TableDemo
+@dataclass(frozen=True)
+class TableAct:
+    """Act at the player's table: the one legal action of the view whose type is one of
+    ``types`` and whose label ``words`` pick, with ``tiles`` when it chooses; ``what`` names
+    it in a refusal ("make a charleston pass"). The frontend reads the view from the daemon,
+    picks the action (or says what is legal) and sends it."""
+
+    types: tuple[str, ...]
+    what: str
+    words: tuple[str, ...] = ()
+    tiles: tuple[str, ...] = ()
+
+
+Outcome = Lines | TableDemo | TableAct
 """What a command's ``run`` returns."""
 
 
@@ -123,9 +141,12 @@ Outcome = Lines | TableDemo
 class RuleCommand:
     """One command of a rule set: ``fourwinds <verb> <name> ARGS``. For the per-rule-set
     verbs (``score``, ``hint``, ``demo``) the name is the rule set's; a verb of the rule
-    set's own (``card``) is declared in ``RuleCommands.verbs``. ``table_demo``: the command
-    plays the demo at a table too (the frontend adds its table options: ``--deck``,
-    ``--transcript``, ``--engine-only``)."""
+    set's own (``card``) is declared in ``RuleCommands.verbs``, and a command of such a verb
+    with the name ``""`` is the verb itself (``fourwinds charleston ARGS``). ``table_demo``:
+    the command plays the demo at a table too (the frontend adds its table options:
+    ``--deck``, ``--transcript``, ``--engine-only``). ``at_table``: the command acts at the
+    player's table (its ``run`` returns a ``TableAct``; the frontend adds the options that
+    find the daemon and the table)."""
 
     verb: str
     name: str
@@ -134,6 +155,7 @@ class RuleCommand:
     description: str | None = None
     arguments: tuple[Argument, ...] = ()
     table_demo: bool = False
+    at_table: bool = False
 
 
 @dataclass(frozen=True)

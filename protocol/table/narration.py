@@ -1,6 +1,6 @@
 """What a rule set's engine actions and events say in a table log for people.
 
-The table log (``fourwinds demo``, ``fourwinds replay``: frontends/table_demo.py) tells the
+The table log (``fourwinds demo``, ``fourwinds replay``: frontends/bots/table_demo.py) tells the
 table's own events itself and asks each rule set's ``Narration`` (its
 ``RuleSetAdapter.narration``, in its folder) for the lines of its engine's actions and events.
 Pure text; the helpers here are the words every rule set's lines share.

@@ -9,7 +9,7 @@ A rule set that is not built in (a club's house rules, a test's toy rule set) is
 with a ``RULESET`` of its own, anywhere on the Python path: ``add_rulesets`` adds it by the
 module's name, through the loader its caller passes (this core imports nothing by name: the
 command line loads, at its start, the modules the environment variable ``FOURWINDS_RULESETS``
-names: frontends/rule_plugins.py; docs/DESIGN.md, "How to add a rule set"). It is checked
+names: frontends/cli/rule_plugins.py; docs/DESIGN.md, "How to add a rule set"). It is checked
 where it enters: a module that cannot be imported, has no ``RULESET``,
 or whose ``RULESET`` is not a rule set is refused with a line naming it, and the built-in rule
 sets play on.
@@ -42,7 +42,7 @@ _REFUSED: list[str] = []
 
 PLAYED_BY_DEFAULT = "american"
 """The rules the commands (``fourwinds play``, ``host``...) play when neither the command line
-nor the config file names any (frontends/config.py)."""
+nor the config file names any (frontends/cli/player_config.py)."""
 
 HOSTED_BY_DEFAULT = "mcr"
 """The rules of a table the local API's ``create`` hosts when the request names none

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from fourwinds.daemon.store import RECORDS, TableLog
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit.damage import flip_middle_record
 from testkit.procs import ROOT, DaemonProcess, request, start_all
 from tests.daemon.toy_session import PLAYS

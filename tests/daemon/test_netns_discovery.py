@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.client import connect
+from fourwinds.frontends.client.client import connect
 from testkit.procs import ROOT, TOY
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]

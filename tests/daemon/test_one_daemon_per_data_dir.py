@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.local_seats import wait_for_api
+from fourwinds.frontends.client.local_seats import wait_for_api
 
 DAEMON = [
     sys.executable,

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit.procs import DaemonProcess, request, start_all
 from testkit.waiting import until
 from tests.daemon.toy_session import PLAYS

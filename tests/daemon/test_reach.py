@@ -22,7 +22,7 @@ from fourwinds.daemon.reach import MAX_ADDRESSES, Address, Source, from_plain, p
 from fourwinds.daemon.reach import usable as reach_usable
 from fourwinds.daemon.tables import TableRuntime
 from fourwinds.daemon.wire import FrameError, Reach, decode, encode
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit.procs import DaemonProcess, request, start_all
 from tests.daemon.toy_driver import ToyTable
 

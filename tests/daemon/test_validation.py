@@ -53,8 +53,8 @@ from fourwinds.daemon.wire import (
     decode,
     encode,
 )
-from fourwinds.frontends.config import ConfigError, load_config, parse_config
-from fourwinds.frontends.table_view import UiState, _head_line
+from fourwinds.frontends.cli.player_config import ConfigError, load_config, parse_config
+from fourwinds.frontends.terminal.table_view import UiState, _head_line
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table import session as table_session
 from fourwinds.protocol.table.options import DeckKind, TableOptions

@@ -8,7 +8,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit.procs import request
 
 

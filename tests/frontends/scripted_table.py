@@ -83,7 +83,7 @@ def end_script() -> list[dict[str, Any]]:
 
 
 def main(argv: Sequence[str]) -> int:
-    from fourwinds.frontends.curses_table import run
+    from fourwinds.frontends.terminal.curses_table import run
 
     ascii_only = "--ascii" in argv
     paths = [a for a in argv if not a.startswith("--")]

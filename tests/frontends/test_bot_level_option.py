@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.bot_level_option import chosen_level
-from fourwinds.frontends.config import ConfigError, parse_config
-from fourwinds.frontends.suggest_bot import suggest_request
+from fourwinds.frontends.bots.bot_level_option import chosen_level
+from fourwinds.frontends.bots.suggest_bot import suggest_request
+from fourwinds.frontends.cli.player_config import ConfigError, parse_config
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
 
@@ -49,7 +49,7 @@ def test_an_unknown_level_is_refused_on_the_command_line_before_anything_starts(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     from fourwinds.frontends import cli
-    from fourwinds.frontends.local_seats import is_running
+    from fourwinds.frontends.client.local_seats import is_running
 
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     data = ["--data-dir", str(tmp_path / "d")]
@@ -72,7 +72,7 @@ def test_an_unknown_level_is_refused_on_the_command_line_before_anything_starts(
 def test_the_bot_seats_get_the_level_and_keep_it_for_a_return(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from fourwinds.frontends import local_seats
+    from fourwinds.frontends.client import local_seats
 
     started: list[dict[str, Any]] = []
     monkeypatch.setattr(local_seats, "start_bot_seat", lambda *a, **k: started.append(k))

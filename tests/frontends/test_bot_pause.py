@@ -1,4 +1,4 @@
-"""The bots' pause at a table with a person (frontends/bot_pause.py): how long each decision
+"""The bots' pause at a table with a person (frontends/bots/bot_pause.py): how long each decision
 waits, and that a seat counts it from the view's asking, at a scripted table."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.bot_pause import SAFE_SHARE, chosen_pause, pause_for
-from fourwinds.frontends.bot_seat import FunctionBrain, play_seat
-from fourwinds.frontends.config import ConfigError, parse_config
-from fourwinds.frontends.view_bot import choose_request
+from fourwinds.frontends.bots.bot_pause import SAFE_SHARE, chosen_pause, pause_for
+from fourwinds.frontends.bots.bot_seat import FunctionBrain, play_seat
+from fourwinds.frontends.bots.view_bot import choose_request
+from fourwinds.frontends.cli.player_config import ConfigError, parse_config
 from fourwinds.protocol.errors import FourwindsError
 from tests.frontends import sample_views
 from tests.frontends.scripted_table import ScriptedTable
@@ -122,7 +122,7 @@ def test_bad_pauses_are_one_line_before_anything_starts(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     from fourwinds.frontends import cli
-    from fourwinds.frontends.local_seats import is_running
+    from fourwinds.frontends.client.local_seats import is_running
 
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     data = ["--data-dir", str(tmp_path / "d")]
@@ -142,7 +142,7 @@ def test_bad_pauses_are_one_line_before_anything_starts(
 def test_the_web_pages_bots_get_the_pause_they_were_given(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    from fourwinds.frontends.local_seats import BotSeats
+    from fourwinds.frontends.client.local_seats import BotSeats
     from fourwinds.frontends.web import seats
 
     given: list[float] = []

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.daemon_link import LocalApi, connect
-from fourwinds.frontends.local_seats import Started, start_bot_seat
+from fourwinds.frontends.client.daemon_link import LocalApi, connect
+from fourwinds.frontends.client.local_seats import Started, start_bot_seat
 from testkit.procs import DaemonProcess, host_by_cli, start_logged
 
 pytestmark = pytest.mark.slow

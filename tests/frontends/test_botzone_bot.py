@@ -1,4 +1,4 @@
-"""The Botzone adapter with real bot programs (frontends/botzone_seat.py, botzone_proc.py):
+"""The Botzone adapter with real bot programs (frontends/bots/botzone_seat.py, botzone_proc.py):
 examples/botzone_bot.py plays real MCR hands in each of the platform's three ways (JSON, simple
 interaction, keeping running); bots that answer garbage, claim what they cannot, answer
 nothing or crash leave the hand going on with the seat's defaults, each fault counted and
@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.botzone_io import Mode
-from fourwinds.frontends.botzone_proc import BotzoneProgram
-from fourwinds.frontends.botzone_seat import BotzoneSeat, play_botzone
+from fourwinds.frontends.bots.botzone_io import Mode
+from fourwinds.frontends.bots.botzone_proc import BotzoneProgram
+from fourwinds.frontends.bots.botzone_seat import BotzoneSeat, play_botzone
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.botzone import Fault
 from testkit.botzone_stream import HarnessStream
@@ -200,7 +200,7 @@ def test_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     """`fourwinds bot --botzone CMD` with its mode, its time a step and its log; the bot's
     log goes to the data directory unless named."""
     from fourwinds.frontends import cli
-    from fourwinds.frontends.commands.bot import botzone_seat
+    from fourwinds.frontends.cli.commands.bot import botzone_seat
 
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     args = cli.build_parser("bot").parse_args(

@@ -1,4 +1,4 @@
-"""The Botzone bot's input and output (frontends/botzone_io.py): the whole history in JSON and
+"""The Botzone bot's input and output (frontends/bots/botzone_io.py): the whole history in JSON and
 in simple interaction, one request at a time once a bot keeps running, and every way a bot's
 output is read."""
 
@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from fourwinds.frontends.botzone_io import (
+from fourwinds.frontends.bots.botzone_io import (
     KEEP_RUNNING,
     Mode,
     full_input,

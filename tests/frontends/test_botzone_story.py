@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.exec_bot import default_action
-from fourwinds.frontends.table_keys import act_request
+from fourwinds.frontends.bots.exec_bot import default_action
+from fourwinds.frontends.client.acting import act_request
 from fourwinds.protocol.mcr.botzone.answer import Question, question
 from fourwinds.protocol.mcr.botzone.story import (
     Board,

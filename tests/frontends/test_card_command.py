@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.cli import build_parser, main
-from fourwinds.frontends.completion import command_tree
+from fourwinds.frontends.cli.completion_scripts import command_tree
 from fourwinds.protocol.american.cardfile import house_card
 
 HOUSE = Path(__file__).resolve().parents[2] / "cards" / "house.card"

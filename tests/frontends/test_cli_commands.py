@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends import cli, cli_common
-from fourwinds.frontends.action_pick import NoSuchAction, pick_action, pick_by_id_or_label
-from fourwinds.frontends.daemon_link import DaemonUnavailable
+from fourwinds.frontends import cli
+from fourwinds.frontends.cli import cli_common
+from fourwinds.frontends.cli.action_pick import NoSuchAction, pick_action, pick_by_id_or_label
+from fourwinds.frontends.client.daemon_link import DaemonUnavailable
 from tests.frontends import sample_views
 from tests.frontends.fake_api import FakeApi
 from tests.frontends.scripted_table import sample_script
@@ -369,7 +370,7 @@ def test_stop_without_a_daemon_says_so(
 def test_tables_starts_the_daemon_and_stop_stops_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from fourwinds.frontends.local_seats import is_running, running_info
+    from fourwinds.frontends.client.local_seats import is_running, running_info
 
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     data = str(tmp_path / "d")
@@ -442,7 +443,7 @@ class _TablesApi:
 def test_tables_says_which_table_plays_without_flowers(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from fourwinds.frontends.commands import tables
+    from fourwinds.frontends.cli.commands import tables
 
     monkeypatch.setenv("FOURWINDS_CONFIG", str(tmp_path / "none.toml"))
     monkeypatch.setattr(tables, "ensure_daemon", lambda plan: (_TablesApi(), None))

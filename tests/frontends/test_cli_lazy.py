@@ -1,4 +1,4 @@
-"""The command line imports only the module of the command it runs (frontends/cli.py)."""
+"""The command line imports only the module of the command it runs (frontends/cli/__init__.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import sys
 
 import pytest
 
-from fourwinds.frontends import cli, commands
+from fourwinds.frontends import cli
+from fourwinds.frontends.cli import commands
 
 
 def _registered() -> dict[str, str]:
@@ -60,8 +61,13 @@ def modules_after(*commands: list[str]) -> str:
 
 def test_a_daemon_start_does_not_import_the_other_commands() -> None:
     loaded = modules_after(["-v", "daemon", "--help"])
-    assert "fourwinds.frontends.commands.daemon" in loaded
-    for other in ("commands.play", "commands.demo", "table_demo", "curses_table"):
+    assert "fourwinds.frontends.cli.commands.daemon" in loaded
+    for other in (
+        "cli.commands.play",
+        "cli.commands.demo",
+        "bots.table_demo",
+        "terminal.curses_table",
+    ):
         assert f"fourwinds.frontends.{other}'" not in loaded
 
 
@@ -89,7 +95,7 @@ def test_a_status_act_or_bot_command_does_not_load_what_it_does_not_use() -> Non
         "fourwinds.protocol.table.state",
         "fourwinds.protocol.table.signing",
         "importlib.metadata",
-        "fourwinds.frontends.botzone_proc",
+        "fourwinds.frontends.bots.botzone_proc",
     ):
         assert f"'{heavy}'" not in loaded
 

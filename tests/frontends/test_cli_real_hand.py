@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends import cli
-from fourwinds.frontends.local_seats import Started, start_bot_seat
+from fourwinds.frontends.client.local_seats import Started, start_bot_seat
 from testkit.cli_seat import play_hand_by_cli
 from testkit.procs import DaemonProcess, request
 

@@ -1,4 +1,4 @@
-"""A local-API client dropped without ``close()`` never hangs its process (frontends/client.py).
+"""A local-API client dropped without ``close()`` never hangs its process (client/client.py).
 
 A client in a reference cycle (a script's, or a failed test's traceback holding it) is
 collected with its socket in one garbage collection. With a ZeroMQ context of its own, that
@@ -15,7 +15,7 @@ from testkit.procs import ROOT
 
 DROP_IN_CYCLES = """
 import gc
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 
 class Holder:
     pass

@@ -1,4 +1,4 @@
-"""How long a frontend waits for its daemon's answer (frontends/client.py ``timeout_for``):
+"""How long a frontend waits for its daemon's answer (frontends/client/client.py ``timeout_for``):
 a request that asks the daemon to wait is given that long and a margin, so the daemon's
 answer after its wait ("its seed waits for Ann") reaches the person instead of "the daemon
 did not answer"."""
@@ -6,7 +6,7 @@ did not answer"."""
 from __future__ import annotations
 
 from fourwinds.daemon.event_requests import START_WAIT_S
-from fourwinds.frontends.client import (
+from fourwinds.frontends.client.client import (
     REQUEST_TIMEOUT,
     SLOW_REQUEST_TIMEOUT,
     WAIT_MARGIN,

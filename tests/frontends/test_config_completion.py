@@ -11,8 +11,14 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends import cli
-from fourwinds.frontends.completion import bash_script, command_tree
-from fourwinds.frontends.config import Config, ConfigError, config_text, load_config, parse_config
+from fourwinds.frontends.cli.completion_scripts import bash_script, command_tree
+from fourwinds.frontends.cli.player_config import (
+    Config,
+    ConfigError,
+    config_text,
+    load_config,
+    parse_config,
+)
 
 
 def test_config_reads_every_setting(tmp_path: Path) -> None:
@@ -157,7 +163,7 @@ def test_verbose_sets_the_log_level_and_target(tmp_path: Path) -> None:
     import argparse
     import logging
 
-    from fourwinds.frontends.cli_common import setup_logging
+    from fourwinds.frontends.cli.cli_common import setup_logging
 
     root = logging.getLogger()
     saved = (root.handlers[:], root.level)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.local_seats import Started, fourwinds_command
+from fourwinds.frontends.client.local_seats import Started, fourwinds_command
 from testkit.procs import ROOT, DaemonProcess, request, start_logged
 from tests.daemon.toy_session import PLAYS
 

@@ -22,8 +22,14 @@ import msgpack
 import pytest
 
 from fourwinds.daemon.paths import default_paths
-from fourwinds.frontends.daemon_link import DaemonTable, Message
-from fourwinds.frontends.daemon_watch import DaemonId, DaemonStopped, FollowedTable, Seen, look
+from fourwinds.frontends.client.daemon_link import DaemonTable, Message
+from fourwinds.frontends.client.daemon_watch import (
+    DaemonId,
+    DaemonStopped,
+    FollowedTable,
+    Seen,
+    look,
+)
 from fourwinds.protocol.errors import FourwindsError
 from testkit.waiting import until
 

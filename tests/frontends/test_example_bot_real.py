@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.local_seats import Started, start_bot_seat
+from fourwinds.frontends.client.local_seats import Started, start_bot_seat
 from testkit.procs import DaemonProcess, host_by_cli, request, start_logged
 
 pytestmark = pytest.mark.slow

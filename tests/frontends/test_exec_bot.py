@@ -8,15 +8,15 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from fourwinds.frontends.bot_seat import ExecBrain, FunctionBrain, play_seat
-from fourwinds.frontends.exec_bot import (
+from fourwinds.frontends.bots.bot_seat import ExecBrain, FunctionBrain, play_seat
+from fourwinds.frontends.bots.exec_bot import (
     default_action,
     default_request,
     event_line,
     judge_answer,
     needs_answer,
 )
-from fourwinds.frontends.view_bot import choose_request
+from fourwinds.frontends.bots.view_bot import choose_request
 from tests.frontends import sample_views
 from tests.frontends.scripted_table import ScriptedTable, sample_script
 

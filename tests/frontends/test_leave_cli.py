@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.commands.play import Kind, choose_table, my_tables
-from fourwinds.frontends.config import Config
+from fourwinds.frontends.cli.commands.play import Kind, choose_table, my_tables
+from fourwinds.frontends.cli.player_config import Config
 from testkit.procs import DaemonProcess, fourwinds_cli, request
 
 pytestmark = pytest.mark.slow

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.frontends.commands.leave import confirmed, pick_table
-from fourwinds.frontends.commands.play import Mine
+from fourwinds.frontends.cli.commands.leave import confirmed, pick_table
+from fourwinds.frontends.cli.commands.play import Mine
 from fourwinds.protocol.errors import FourwindsError
 
 KITCHEN = Mine("aa" * 16, "kitchen", "mcr", 2, "")

@@ -16,11 +16,11 @@ from typing import Any
 import pytest
 
 from fourwinds.frontends import cli
-from fourwinds.frontends.commands import play
-from fourwinds.frontends.commands.play import Kind, Mine, choose_table
-from fourwinds.frontends.commands.table_cmds import table_options
-from fourwinds.frontends.config import Config
-from fourwinds.frontends.local_seats import Started, fourwinds_command, is_running
+from fourwinds.frontends.cli.commands import play
+from fourwinds.frontends.cli.commands.play import Kind, Mine, choose_table
+from fourwinds.frontends.cli.commands.table_cmds import table_options
+from fourwinds.frontends.cli.player_config import Config
+from fourwinds.frontends.client.local_seats import Started, fourwinds_command, is_running
 from fourwinds.protocol.errors import FourwindsError
 
 MAIN = cli.main  # kept: the tests that forbid the demo replace cli.main
@@ -156,7 +156,7 @@ def test_join_waits_for_the_table_to_be_seen(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setattr(play, "PROGRESS_S", 0.1)
-    monkeypatch.setattr("fourwinds.frontends.commands.play.time.sleep", lambda s: None)
+    monkeypatch.setattr("fourwinds.frontends.cli.commands.play.time.sleep", lambda s: None)
     api = SeenLater(after=4)
     assert play._join(api, "kitchen", "K7QX3M") == "ab" * 16  # type: ignore[arg-type]
     assert api.sent[-1] == {"type": "join", "table": "kitchen", "code": "K7QX3M"}
@@ -253,12 +253,12 @@ def test_solo_play_quit_and_return_to_the_same_table(
     announced), the screen is quit; `play` again returns to that table with the same bot
     seats (restarted), and `--table NAME` / `--join NAME` find it too. The daemon stays up
     after play exits, until `fourwinds stop`. Its bots, beside a person, pause the default
-    second before a decision (frontends/bot_pause.py), restarted ones too."""
+    second before a decision (frontends/bots/bot_pause.py), restarted ones too."""
     data = tmp_path / "me"
     shown: list[tuple[str, dict[str, Any]]] = []
 
     def screen(client: Any, ascii_only: bool = False) -> int:
-        from fourwinds.frontends.daemon_link import current_view
+        from fourwinds.frontends.client.daemon_link import current_view
 
         event = current_view(client.api, client.table)
         players = {p["name"] for p in event["view"]["players"]}
@@ -275,12 +275,12 @@ def test_solo_play_quit_and_return_to_the_same_table(
         return 0
 
     monkeypatch.setattr(play, "has_terminal", lambda: True)
-    monkeypatch.setattr("fourwinds.frontends.curses_table.run", screen)
+    monkeypatch.setattr("fourwinds.frontends.terminal.curses_table.run", screen)
     base = ["play", "--data-dir", str(data), "--rules", "mcr", "--table", "solo"]
     try:
         assert cli.main(base) == 0
         assert is_running(str(data))
-        from fourwinds.frontends.local_seats import running_info
+        from fourwinds.frontends.client.local_seats import running_info
 
         info = running_info(str(data)) or {}
         assert info["listen"] == "127.0.0.1" and info["mdns"] is False and info["port"] != 7420
@@ -393,7 +393,7 @@ def test_play_at_a_table_with_people_never_says_ready_for_the_player(
     daemon = _Daemon()
     monkeypatch.setattr(play, "ensure_daemon", lambda *a, **k: (daemon, None))
     monkeypatch.setattr(play, "seat_new_bots", lambda *a, **k: None)
-    monkeypatch.setattr("fourwinds.frontends.curses_table.run", lambda link, **k: 0)
+    monkeypatch.setattr("fourwinds.frontends.terminal.curses_table.run", lambda link, **k: 0)
     assert MAIN(["play", "--data-dir", str(tmp_path / "d"), *argv]) == 0
     kinds = [m["type"] for m in daemon.sent]
     assert "join" in kinds or "create" in kinds, kinds
@@ -403,7 +403,7 @@ def test_play_at_a_table_with_people_never_says_ready_for_the_player(
 def test_a_zombie_counts_as_stopped() -> None:
     """A bot seat's daemon that ended while its `play` is still open stays a zombie until
     play reaps it; `fourwinds stop` must not wait 10 s for it and give up."""
-    from fourwinds.frontends.local_seats import _exited
+    from fourwinds.frontends.client.local_seats import _exited
 
     child = subprocess.Popen([sys.executable, "-c", "pass"])
     try:
@@ -424,7 +424,7 @@ def test_a_daemon_killed_outright_is_not_running_while_a_zombie(tmp_path: Path) 
     import msgpack
 
     from fourwinds.daemon.paths import default_paths
-    from fourwinds.frontends.local_seats import _exited, is_running
+    from fourwinds.frontends.client.local_seats import _exited, is_running
 
     data = str(tmp_path / "d")
     endpoint = default_paths(data).api_endpoint_file

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.client import connect
+from fourwinds.frontends.client.client import connect
 from fourwinds.protocol.american.call_offers import lines_kept_open
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.notation import parse_tiles

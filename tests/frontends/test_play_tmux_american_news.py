@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.tile_text import TILE_CELL
+from fourwinds.frontends.terminal.tile_text import TILE_CELL
 from testkit.machines import TEST_BOT_PAUSE
 from tests.frontends.test_curses_tmux import TMUX
 from tests.frontends.tmux_play import PlayTable, view_of

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.frontends.ready_with_bots import ready_not_yet
+from fourwinds.frontends.client.ready_with_bots import ready_not_yet
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table.session import TableReady, local_action, new_table
 

@@ -1,4 +1,4 @@
-"""The rule sets' commands as the command line builds them (frontends/ruleset_commands.py
+"""The rule sets' commands as the command line builds them (frontends/cli/ruleset_commands.py
 from protocol/table/commands.py): every declared argument is parsed under the name its
 ``run`` reads, a file argument is read for it, and the verbs are where `cli` looks."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 
 from fourwinds.frontends import cli
-from fourwinds.frontends.ruleset_commands import add_command
+from fourwinds.frontends.cli.ruleset_commands import add_command
 from fourwinds.protocol.table.commands import every_command, own_verbs
 
 
@@ -33,8 +33,12 @@ def test_every_argument_is_parsed_under_its_dest() -> None:
 
 
 def test_a_rule_sets_own_verb_is_found_by_the_command_line() -> None:
-    assert own_verbs() == {"card": "check or show an American card file (docs/CARD_FORMAT.md)"}
+    assert own_verbs() == {
+        "card": "check or show an American card file (docs/CARD_FORMAT.md)",
+        "charleston": "Charleston: pass tiles, vote to stop or go on, courtesy pass",
+    }
     assert cli.module_of("card") == cli.RULE_VERBS
+    assert cli.module_of("charleston") == cli.RULE_VERBS  # the Charleston is American's
     assert cli.module_of("rule-verbs") is None and cli.module_of("rule_verbs") is None
 
 
@@ -46,3 +50,14 @@ def test_the_whole_command_line_lists_a_rule_sets_verb_among_the_modules() -> No
         if line.startswith("    ") and not line.startswith("     ")
     ]
     assert listed.index("bot") < listed.index("card") < listed.index("completion")
+    assert listed.index("card") < listed.index("charleston") < listed.index("completion")
+
+
+def test_the_charleston_is_a_verb_of_its_own_with_the_daemon_options() -> None:
+    """`fourwinds charleston TILES` is the American rule set's command, the verb itself (no
+    sub-command), and it finds the daemon and the table like the generic moves."""
+    args = cli.build_parser(cli.RULE_VERBS).parse_args(
+        ["charleston", "1m", "3m", "--table", "kitchen", "--json"]
+    )
+    assert args.tiles == ["1m", "3m"] and args.table == "kitchen" and args.json
+    assert args.vote is None and not args.courtesy and args.label == ""

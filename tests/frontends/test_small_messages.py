@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends import cli, cli_common
+from fourwinds.frontends import cli
+from fourwinds.frontends.cli import cli_common
 from fourwinds.protocol.mcr.score_text import score_json_line
 from tests.frontends import sample_views
 from tests.frontends.fake_api import FakeApi

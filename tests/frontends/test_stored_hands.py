@@ -18,8 +18,8 @@ import pytest
 
 from fourwinds.daemon.store import Store
 from fourwinds.frontends import cli
-from fourwinds.frontends.completion import bash_script
-from fourwinds.frontends.stored import scan_log
+from fourwinds.frontends.cli.completion_scripts import bash_script
+from fourwinds.frontends.client.stored import scan_log
 from fourwinds.protocol.table.harness import Harness, play_match
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.transcript import (

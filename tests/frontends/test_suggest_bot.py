@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from fourwinds.frontends.bot_seat import play_seat
-from fourwinds.frontends.suggest_bot import engine_brain, suggested_request
-from fourwinds.frontends.table_keys import act_request
-from fourwinds.frontends.view_bot import choose_request
+from fourwinds.frontends.bots.bot_seat import play_seat
+from fourwinds.frontends.bots.suggest_bot import engine_brain, suggested_request
+from fourwinds.frontends.bots.view_bot import choose_request
+from fourwinds.frontends.client.acting import act_request
 from tests.frontends import sample_views
 from tests.frontends.scripted_table import ScriptedTable
 

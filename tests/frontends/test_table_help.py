@@ -16,7 +16,8 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.table_help import (
+from fourwinds.frontends.client.acting import rack_tiles
+from fourwinds.frontends.terminal.table_help import (
     SECTIONS,
     Binding,
     Outcome,
@@ -25,12 +26,11 @@ from fourwinds.frontends.table_help import (
     readme_keys,
     readme_section,
 )
-from fourwinds.frontends.table_keys import KeyResult, handle_key
-from fourwinds.frontends.table_view import (
+from fourwinds.frontends.terminal.table_keys import KeyResult, handle_key
+from fourwinds.frontends.terminal.table_view import (
     UiState,
     is_tile_bound,
     menu_actions,
-    rack_tiles,
     render,
     shows_rack,
 )
@@ -192,19 +192,19 @@ def test_the_help_screen_is_made_from_the_key_table() -> None:
 
 def test_the_readme_key_section_is_the_generated_one() -> None:
     """Fails when the README's keys and the key table disagree: paste the output of
-    ``python -m fourwinds.frontends.table_help`` into the README."""
+    ``python -m fourwinds.frontends.terminal.table_help`` into the README."""
     section = readme_section(README.read_text(encoding="utf-8"))
     assert section is not None, "README.md has no generated key section"
     assert section == readme_keys(), (
         "README.md's keys differ from table_help.SECTIONS: run "
-        "`python -m fourwinds.frontends.table_help` and paste its output"
+        "`python -m fourwinds.frontends.terminal.table_help` and paste its output"
     )
 
 
 def test_the_pages_help_is_the_same_key_table() -> None:
     """The browser's help page (the bridge's ``keys`` answer) lists the same keys, in the
     page's words where they differ (Q goes back to the lobby there)."""
-    from fourwinds.frontends.table_help import page_sections
+    from fourwinds.frontends.terminal.table_help import page_sections
 
     sections = page_sections()
     assert [len(s["keys"]) for s in sections] == [len(s.bindings) for s in SECTIONS]

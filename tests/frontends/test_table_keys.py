@@ -5,13 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from fourwinds.frontends.table_keys import (
+from fourwinds.frontends.client.acting import decision_key
+from fourwinds.frontends.terminal.table_keys import (
     RESULT_GUARD_S,
-    decision_key,
     handle_key,
     on_new_event,
 )
-from fourwinds.frontends.table_view import UiState, render
+from fourwinds.frontends.terminal.table_view import UiState, render
 from tests.frontends import sample_views
 
 
@@ -147,8 +147,8 @@ def test_one_decision_seen_in_two_views_is_answered_once() -> None:
 
 # -- the end of a hand, more time, the screens of their own ----------------------------------
 
-from fourwinds.frontends.curses_table import TableScreen  # noqa: E402
-from fourwinds.frontends.daemon_link import DaemonTable  # noqa: E402
+from fourwinds.frontends.client.daemon_link import DaemonTable  # noqa: E402
+from fourwinds.frontends.terminal.curses_table import TableScreen  # noqa: E402
 from tests.frontends.fake_api import FakeApi  # noqa: E402
 
 
@@ -325,7 +325,7 @@ def test_l_in_the_lobby_leaves_and_asks_first_when_the_others_cannot_go_on() -> 
 
 
 def test_the_lobby_shows_a_place_freed_between_two_players() -> None:
-    from fourwinds.frontends.table_lobby import lobby_lines
+    from fourwinds.frontends.terminal.table_lobby import lobby_lines
 
     event = sample_views.lobby_event(seated=1)
     members = [{"player": "Ada", "place": 0}, {"player": "Cy", "place": 2}]

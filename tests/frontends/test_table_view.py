@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fourwinds.frontends.table_view import UiState, menu_actions, render
-from fourwinds.frontends.tile_text import fit, text_width, tile_cell
+from fourwinds.frontends.terminal.table_view import UiState, menu_actions, render
+from fourwinds.frontends.terminal.tile_text import fit, text_width, tile_cell
 from fourwinds.protocol.table.reveal import AUDIT_RUNNING
 from tests.frontends import sample_views
 
@@ -231,7 +231,7 @@ def test_long_menu_shows_a_window_around_the_highlight() -> None:
 
 
 def test_without_a_rack_discards_are_menu_entries_with_the_default_first() -> None:
-    from fourwinds.frontends.table_keys import handle_key, on_new_event
+    from fourwinds.frontends.terminal.table_keys import handle_key, on_new_event
 
     event = sample_views.play_event()
     event["view"]["hand"] = []
@@ -259,8 +259,8 @@ from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 
-from fourwinds.frontends.table_layout import Panel, overlaps  # noqa: E402
-from fourwinds.frontends.table_view import layout  # noqa: E402
+from fourwinds.frontends.terminal.table_layout import Panel, overlaps  # noqa: E402
+from fourwinds.frontends.terminal.table_view import layout  # noqa: E402
 
 SIZES = [(80, 24), (120, 40)]
 MODES = [True, False]  # --ascii, glyphs
@@ -566,7 +566,7 @@ def test_card_sheet_lists_every_line_and_scrolls() -> None:
 
 
 def test_help_lists_every_key_the_screen_reads() -> None:
-    from fourwinds.frontends.table_keys import COMMAND_LETTERS, SCREEN_KEYS
+    from fourwinds.frontends.terminal.table_keys import COMMAND_LETTERS, SCREEN_KEYS
 
     helptext = "\n".join(render(None, UiState(screen="help"), 100, 60, True))
     documented = {key for line in helptext.splitlines() for key in line[:21].split()}
@@ -629,7 +629,7 @@ def test_the_drawn_tile_is_set_apart_at_the_right_end_of_the_rack() -> None:
     """Issue 22: the tile just drawn stands apart at the right end (one empty cell before
     it) on every layout, its letter is the last, the cursor sits under it, the screen reader
     reads it as the drawn tile, and its letter then Enter discards it."""
-    from fourwinds.frontends.table_keys import handle_key
+    from fourwinds.frontends.terminal.table_keys import handle_key
     from testkit.screen import rack
 
     event = _drawn_apart_event()

@@ -3,7 +3,7 @@ screen instead of the stale table (issue 22 items 4 and 5), for hand-written vie
 
 from __future__ import annotations
 
-from fourwinds.frontends.table_view import UiState, render, screen_kind
+from fourwinds.frontends.terminal.table_view import UiState, render, screen_kind
 from tests.frontends import sample_views
 
 WAITING = {

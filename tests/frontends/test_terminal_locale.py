@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from fourwinds.frontends.curses_table import _coerced_c_locale
+from fourwinds.frontends.terminal.curses_table import _coerced_c_locale
 
 _PROBE = (
     "import locale, os\n"
-    "from fourwinds.frontends.curses_table import set_locale, utf8_terminal\n"
+    "from fourwinds.frontends.terminal.curses_table import set_locale, utf8_terminal\n"
     "set_locale(os.environ)\n"
     "print(utf8_terminal())\n"
 )

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.table_view import UiState, render
+from fourwinds.frontends.terminal.table_view import UiState, render
 from tests.frontends.sample_views import call_event
 from tests.frontends.tmux_play import best_offer, call_offers, exposure_text, our_rows
 

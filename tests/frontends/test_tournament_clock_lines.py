@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fourwinds.daemon.event_clock import clock_says
-from fourwinds.frontends.commands.tournament_cmds import _clock_lines
+from fourwinds.frontends.cli.commands.tournament_cmds import _clock_lines
 
 
 def test_time_left_an_extension_and_the_clock_records_are_shown() -> None:

@@ -28,10 +28,10 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from fourwinds.frontends.client import connect
-from fourwinds.frontends.local_seats import Started, start_daemon, wait_for_api
-from fourwinds.frontends.table_panels import seat_label
-from fourwinds.frontends.tile_text import tiles_text
+from fourwinds.frontends.client.client import connect
+from fourwinds.frontends.client.local_seats import Started, start_daemon, wait_for_api
+from fourwinds.frontends.terminal.table_panels import seat_label
+from fourwinds.frontends.terminal.tile_text import tiles_text
 from testkit.views import our_exposures
 from tests.frontends.test_curses_tmux import Tmux
 

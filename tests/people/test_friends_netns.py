@@ -36,7 +36,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.table_keys import RESULT_GUARD_S
+from fourwinds.frontends.terminal.table_keys import RESULT_GUARD_S
 from testkit.dirs import short_dir
 from testkit.machines import Machine, Network, Unavailable
 from testkit.screen import TMUX, Person, Terminal, entry, is_result, play_until, rack

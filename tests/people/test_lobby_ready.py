@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.client import Client
+from fourwinds.frontends.client.client import Client
 from testkit.dirs import short_dir
 from testkit.machines import Machine
 from testkit.procs import free_port_pair

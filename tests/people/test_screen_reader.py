@@ -40,7 +40,7 @@ def test_the_tall_rack_is_read_with_its_marks_row() -> None:
 
 
 # the tile just drawn, set apart at the right end of the rack (one empty cell before it), as
-# the terminal draws it from the view's ``rack`` (frontends/table_view.py, DRAWN_GAP)
+# the terminal draws it from the view's ``rack`` (frontends/terminal/table_view.py, DRAWN_GAP)
 DRAWN_FULL = """\
 Your hand (East): 14 tiles, drew 6s (far right)
 

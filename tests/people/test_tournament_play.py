@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.table_keys import RESULT_GUARD_S
+from fourwinds.frontends.terminal.table_keys import RESULT_GUARD_S
 from testkit.dirs import short_dir
 from testkit.machines import Machine, one_player
 from testkit.procs import DaemonProcess, request, start_all

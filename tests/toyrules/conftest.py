@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from fourwinds.frontends.rule_plugins import add_rulesets
+from fourwinds.frontends.cli.rule_plugins import add_rulesets
 from fourwinds.protocol.table import registry
 
 MODULE = "tests.toyrules.ruleset"

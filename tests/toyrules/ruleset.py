@@ -3,7 +3,7 @@
 
 This module is what a registry line names: every ``fourwinds`` process started with
 ``FOURWINDS_RULESETS=tests.toyrules.ruleset`` (and this checkout on its Python path) loads it
-(frontends/rule_plugins.py), and its tables are hosted, joined, played, shown and scored like
+(frontends/cli/rule_plugins.py), and its tables are hosted, joined, played, shown and scored like
 the built-in rule sets' (docs/DESIGN.md, "How to add a rule set"). Seating: the first East by
 the dice (as American), and the deal passes to the right after each hand unless East won it,
 when East deals again (a house rule of many tables, which the built-in rule sets do not play:

@@ -18,7 +18,7 @@ def test_a_rule_set_without_commands_adds_none(
     assert pungs in rule_names()
     assert commands_of(ruleset_named(pungs)) is NO_COMMANDS
     assert {c.name for c in every_command() if c.verb == "score"} == {"american", "mcr"}
-    assert list(own_verbs()) == ["card"]
+    assert list(own_verbs()) == ["card", "charleston"]  # both American's
     for verb in ("score", "hint", "demo", "card"):
         with pytest.raises(SystemExit) as shown:
             cli.main([verb, "--help"])

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends import cli
-from fourwinds.frontends.local_seats import Started, start_bot_seat
-from fourwinds.frontends.rule_plugins import VARIABLE
-from fourwinds.frontends.table_view import UiState, render
+from fourwinds.frontends.cli.rule_plugins import VARIABLE
+from fourwinds.frontends.client.local_seats import Started, start_bot_seat
+from fourwinds.frontends.terminal.table_view import UiState, render
 from testkit.cli_seat import play_hand_by_cli
 from testkit.procs import ROOT, DaemonProcess, request
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.frontends.rule_plugins import VARIABLE, add_rulesets, load_named_rulesets
+from fourwinds.frontends.cli.rule_plugins import VARIABLE, add_rulesets, load_named_rulesets
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table import registry
 from fourwinds.protocol.table.contract_view import build_seat_view

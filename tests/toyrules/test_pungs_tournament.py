@@ -15,7 +15,7 @@ import pytest
 from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.frontends import cli
-from fourwinds.frontends.rule_plugins import add_rulesets
+from fourwinds.frontends.cli.rule_plugins import add_rulesets
 from fourwinds.protocol.table import registry
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.event_rules import (

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.frontends.daemon_link import DaemonUnavailable
+from fourwinds.frontends.client.daemon_link import DaemonUnavailable
 from fourwinds.frontends.web.link import open_link
 from testkit.procs import DaemonProcess
 from testkit.waiting import async_until

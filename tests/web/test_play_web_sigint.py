@@ -27,7 +27,7 @@ import time
 import aiohttp
 import pytest
 
-from fourwinds.frontends.local_seats import bot_daemon_dirs, is_running
+from fourwinds.frontends.client.local_seats import bot_daemon_dirs, is_running
 from testkit.machines import TEST_BOT_PAUSE, Machine
 
 pytestmark = [pytest.mark.slow, pytest.mark.screen]

@@ -93,7 +93,7 @@ def test_the_lobbys_leave_button_frees_the_place(
         wait_for(driver, lambda p: p["screen"] == "waiting", 20, "the table's lobby")
         wait_for(driver, lambda p: "Ann" in body_text(driver), 10, "Ann in the lobby")
         driver.save_screenshot(str(tmp_path / "web-lobby-leave.png"))
-        # the page's help is the terminal's key table (frontends/table_help.py)
+        # the page's help is the terminal's key table (frontends/terminal/table_help.py)
         driver.find_element("css selector", "body").send_keys("?")
         wait_for(
             driver,

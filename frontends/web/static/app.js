@@ -433,7 +433,7 @@
     const legal = event.legal_actions || [];
     const menu = menuActions(event);
     // a key that would say "next" within a second of a hand's end was meant for the discard
-    // before it (the terminal's RESULT_GUARD_S, frontends/table_keys.py)
+    // before it (the terminal's RESULT_GUARD_S, frontends/terminal/table_keys.py)
     if ((key === "Enter" || key === "N" || /^[1-9]$/.test(key)) && state.event
         && screenOf(state.event) === "result" && performance.now() - state.decisionShownAt < 1000) {
       say("the hand has just ended: look at the result, then press n to go on");

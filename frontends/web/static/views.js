@@ -307,7 +307,7 @@ const Views = (() => {
       h("p", { text: windowsText(view) })];
   }
 
-  // The page's own clicks; the keys come from the server (frontends/table_help.py, the one
+  // The page's own clicks; the keys come from the server (frontends/terminal/table_help.py, the one
   // key table of the terminal, the README and this page).
   const CLICKS = [
     ["click a tile", "select it (the cursor); in a Charleston pass, choose it"],

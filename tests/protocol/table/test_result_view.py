@@ -129,7 +129,7 @@ def test_the_scores_at_a_hands_end_are_the_results_everywhere(seed: bytes) -> No
     """While the table waits for "next" the players' scores (the Scores page, S), the
     result's scores and the history command's scores are one figure (issue 22, 6: the
     Scores page said 120/-30/-30/-60 beside a result of 300/-90/-90/-120)."""
-    from fourwinds.frontends.commands.history import _result
+    from fourwinds.frontends.cli.commands.history import _result
 
     h = to_hand_end("mcr", seed)
     s = h.sessions[0]
@@ -144,7 +144,7 @@ def test_the_scores_at_a_hands_end_are_the_results_everywhere(seed: bytes) -> No
 
 
 def _names_by_place(s: TableSession) -> list[str]:
-    from fourwinds.frontends.commands.history import player_names
+    from fourwinds.frontends.cli.commands.history import player_names
 
     return player_names(s)
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from fourwinds.frontends.table_demo import log_lines
+from fourwinds.frontends.bots.table_demo import log_lines
 from fourwinds.protocol.table.harness import play_match
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.transcript import check_transcript, export_transcript

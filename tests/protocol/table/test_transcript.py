@@ -153,7 +153,7 @@ def test_verify_carries_an_equivocation_proof() -> None:
 
 
 def test_in_memory_demo_saves_a_transcript_that_verifies(tmp_path: Path) -> None:
-    from fourwinds.frontends.table_demo import play_match_in_memory
+    from fourwinds.frontends.bots.table_demo import play_match_in_memory
 
     lines: list[str] = []
     path = tmp_path / "demo.fwt"

@@ -91,7 +91,7 @@ def test_a_clock_at_an_event_of_a_number_of_hands_is_refused() -> None:
 
 
 def test_verify_prints_the_clock_records_in_the_history() -> None:
-    from fourwinds.frontends.commands.tournament import describe_event
+    from fourwinds.frontends.cli.commands.tournament import describe_event
 
     maker = _timed(1)
     maker.start_round()
