@@ -16,28 +16,17 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from fourwinds.daemon import frames_in, reach
-from fourwinds.daemon.api import ApiError, ApiServer, Message
-from fourwinds.daemon.catching_up import RECONNECT_MAX_S, RECONNECTING_TEXT, CatchingUp
-from fourwinds.daemon.discovery import Announcement, Discovered
+from fourwinds.daemon.api.server import ApiError, ApiServer, Message
 from fourwinds.daemon.event_faults import EventFaults
 from fourwinds.daemon.event_tables import EventTables
 from fourwinds.daemon.events import Events
-from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
-from fourwinds.daemon.own_seq import CONFIRM_S, OwnSeqCheck
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.reach import Address, Source
-from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding, can_rebuild
-from fourwinds.daemon.rebuild import start as start_rebuild
-from fourwinds.daemon.recovery import resume_or_set_aside
-from fourwinds.daemon.seat_secrets import seat_entropy
-from fourwinds.daemon.session_port import SessionModule, SessionPort, is_seated, progress_of
-from fourwinds.daemon.store import Store, StoreError
-from fourwinds.daemon.tables import TableRuntime
-from fourwinds.daemon.tasks import cancel_and_wait, in_thread
-from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
-from fourwinds.daemon.view_changes import shown
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.peers import frames_in, reach
+from fourwinds.daemon.peers.discovery import Announcement, Discovered
+from fourwinds.daemon.peers.identity import Identity, curve_public_from_ed25519, fingerprint
+from fourwinds.daemon.peers.reach import Address, Source
+from fourwinds.daemon.peers.transport import GUEST, PINNED, Sender, Transport
+from fourwinds.daemon.peers.wire import (
     PROTOCOL_VERSION,
     AskHeads,
     CatchUp,
@@ -46,11 +35,22 @@ from fourwinds.daemon.wire import (
     Roster,
     TableMessage,
 )
+from fourwinds.daemon.store.disk import Store, StoreError
+from fourwinds.daemon.tables.catching_up import RECONNECT_MAX_S, RECONNECTING_TEXT, CatchingUp
+from fourwinds.daemon.tables.own_seq import CONFIRM_S, OwnSeqCheck
+from fourwinds.daemon.tables.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding, can_rebuild
+from fourwinds.daemon.tables.rebuild import start as start_rebuild
+from fourwinds.daemon.tables.recovery import resume_or_set_aside
+from fourwinds.daemon.tables.runtime import TableRuntime
+from fourwinds.daemon.tables.seat_secrets import seat_entropy
+from fourwinds.daemon.tables.session_port import SessionModule, SessionPort, is_seated, progress_of
+from fourwinds.daemon.tables.view_changes import shown
+from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.protocol.errors import FourwindsError, LocalProtocolError
 from fourwinds.protocol.table.rules_label import rules_label
 
-if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/mdns.py)
-    from fourwinds.daemon.mdns import Discovery
+if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/peers/mdns.py)
+    from fourwinds.daemon.peers.mdns import Discovery
 
 log = logging.getLogger(__name__)
 
@@ -173,8 +173,8 @@ class Daemon:
         await self.transport.start(self.host, self.listen_port)
         self.events.dial_all()
         if self.mdns:
-            # late: only a daemon that announces and browses needs zeroconf (daemon/mdns.py)
-            from fourwinds.daemon.mdns import Discovery
+            # late: only a daemon that announces and browses needs zeroconf (daemon/peers/mdns.py)
+            from fourwinds.daemon.peers.mdns import Discovery
 
             self.discovery = Discovery(
                 self.identity.public_key, self.name, self.transport.port, self.interface_address
@@ -250,7 +250,7 @@ class Daemon:
         once); its records are read back by ``_resume``."""
         try:
             rt = TableRuntime.from_meta(self.store.read_meta(table_id))
-        except Exception:  # _resume sets it aside with the reason (daemon/recovery.py)
+        except Exception:  # _resume sets it aside with the reason (daemon/tables/recovery.py)
             rt = TableRuntime(table_id, "?", "?", b"", False, None, {})
         rt.resuming = True
         self.tables[table_id] = rt
@@ -258,7 +258,7 @@ class Daemon:
     async def _resume(self, rt: TableRuntime) -> None:
         """Resume a stored table in a thread (its records are read and replayed: seconds for
         a long match), off the event loop; one that cannot be is set aside with its reason
-        (the ``tables`` request lists it) and never stops the daemon (daemon/recovery.py).
+        (the ``tables`` request lists it) and never stops the daemon (daemon/tables/recovery.py).
         Then ask the live members for what we missed."""
         table_id = rt.table_id
         try:
@@ -306,7 +306,7 @@ class Daemon:
                     self.request_catchup(rt, key)
             self.publish_view(rt, [])
 
-    # -- a resumed seat learns its last number before it signs (daemon/own_seq.py) ---------
+    # -- a resumed seat learns its last number before it signs (daemon/tables/own_seq.py) ---------
 
     def _ask_heads(self, rt: TableRuntime) -> None:
         if rt.seq_check is not None:
@@ -329,7 +329,7 @@ class Daemon:
         return why
 
     def reconnecting(self, rt: TableRuntime, now: float) -> bool:
-        """Is ``rt`` still catching up after our restart (daemon/catching_up.py)? Our
+        """Is ``rt`` still catching up after our restart (daemon/tables/catching_up.py)? Our
         player's view then says so instead of the stale table, with no actions."""
         work = rt.catching_up
         if work is None or rt.session is None:
@@ -614,55 +614,46 @@ class Daemon:
             self.publish_view(rt, events)
 
     def receive(self, rt: TableRuntime, payload: bytes, now: float) -> None:
-        """A peer's session message. With a session module that can split it, the message is
-        applied and adopted first (``applied_at``: the table's latency counts to here), then
-        our automatic reply (an auto-pass, a dice message) is made, sent and shown: one view,
-        built after the reply, so its legal actions never offer what was already answered.
-        In between, other processes waiting for this CPU go first (``_let_others_run``)."""
-        split, settle = self.port.apply_message, self.port.settle
-        if split is None or settle is None:
-            self.apply(rt, self.port.handle_message(rt.session, payload, now))
-            return
-        first = split(rt.session, payload, now)
+        """A peer's session message: applied and adopted first (``applied_at``: the table's
+        latency counts to here), then our automatic reply (an auto-pass, a dice message) is
+        made, sent and shown: one view, built after the reply, so its legal actions never
+        offer what was already answered. In between, other processes waiting for this CPU
+        go first (``_let_others_run``)."""
+        first = self.port.apply_message(rt.session, payload, now)
         rt.apply(
             self.port,
             first,
             self.identity.public_key,
             lambda key, data: self.send_payload(rt, key, data),
         )
-        if self.signing_held(rt, now):  # our automatic answers wait (daemon/own_seq.py)
+        if self.signing_held(rt, now):  # our automatic answers wait (daemon/tables/own_seq.py)
             self.publish_view(rt, [repr(e) for e in first.events], at_once=True)
             return
         _let_others_run()
-        self.apply(rt, settle(rt.session, now), before=first)
+        self.apply(rt, self.port.settle(rt.session, now), before=first)
 
     async def act(self, rt: TableRuntime, action: object, now: float) -> None:
-        """Our player's action. With a session module that can split it, the signed message
-        goes to the peers (after the fsync) before our own session takes it in: the peers'
-        wait does not include our bookkeeping, which also gives them a head start of
-        PEERS_FIRST_S (see there). ``FourwindsError`` when it is refused."""
+        """Our player's action: the signed message goes to the peers (after the fsync)
+        before our own session takes it in: the peers' wait does not include our
+        bookkeeping, which also gives them a head start of PEERS_FIRST_S (see there).
+        ``FourwindsError`` when it is refused."""
         held = self.signing_held(rt, now)
         if held:
             raise LocalProtocolError(f"not yet: {held}")
         if self.reconnecting(rt, now):
             raise LocalProtocolError("not yet: catching up with the other seats after a restart")
-        send_first, settle = self.port.send_action, self.port.settle
-        if send_first is None or settle is None:
-            self.apply(rt, self.port.local_action(rt.session, action, now), ours=True)
-            rt.refuse_if_paused()
-            return
-        self.apply(rt, send_first(rt.session, action, now), ours=True)
+        self.apply(rt, self.port.send_action(rt.session, action, now), ours=True)
         rt.refuse_if_paused()  # not written (a full disk), so not sent: the player is told
         await rt.drained()  # the message has left (after its fsync, off the loop)...
         await asyncio.sleep(PEERS_FIRST_S)  # ...then the peers get their head start
-        self.apply(rt, settle(rt.session, time.monotonic()), ours=True)
+        self.apply(rt, self.port.settle(rt.session, time.monotonic()), ours=True)
 
     def _connect_members(self, rt: TableRuntime) -> None:
         for key in rt.members:
             if key != self.identity.public_key:
                 self.dial_member(key)
 
-    async def _announce(self, rt: TableRuntime) -> None:
+    async def announce(self, rt: TableRuntime) -> None:
         """Announce (or update) a table we host, with its free seats as the roster says now;
         an unlisted table (a solo table with our own bots) is never announced."""
         before = self._creating_unlisted
@@ -692,7 +683,7 @@ class Daemon:
         task.add_done_callback(self._announcing.discard)
 
     def withdraw_soon(self, table_id: bytes) -> None:
-        """Stop announcing ``table_id`` (in the background, as ``_announce``): we left it."""
+        """Stop announcing ``table_id`` (in the background, as ``announce``): we left it."""
         if self.discovery is None:
             return
         task = asyncio.create_task(self.discovery.withdraw(table_id), name="withdraw")
@@ -700,15 +691,15 @@ class Daemon:
         task.add_done_callback(self._announcing.discard)
 
     def _start_announcing(self, rt: TableRuntime) -> None:
-        """``_announce`` in the background (mDNS registration takes a second or two)."""
-        task = asyncio.create_task(self._announce(rt), name="announce")
+        """``announce`` in the background (mDNS registration takes a second or two)."""
+        task = asyncio.create_task(self.announce(rt), name="announce")
         self._announcing.add(task)
         task.add_done_callback(self._announcing.discard)
 
     async def _probe(self, host: str, peer_port: int) -> None:
         """A ``--peer``: ask its key beacon for its key and tables every few seconds, so its
         tables are listed and joinable like announced ones (errors back off, up to 30 s)."""
-        from fourwinds.daemon.transport import TransportError
+        from fourwinds.daemon.peers.transport import TransportError
 
         where = f"{host}:{peer_port}"
         delay = 0.5
@@ -817,7 +808,7 @@ class Daemon:
                         self.request_catchup(rt, key)
                 self.publish_view(rt, [])
 
-    # -- rebuilding a lost table from the peers (daemon/rebuild.py) ------------------------
+    # -- rebuilding a lost table from the peers (daemon/tables/rebuild.py) ------------------------
 
     def ask_rebuild(self, rt: TableRuntime) -> None:
         """Ask every live member for its heads and for every seat's messages after those we
@@ -1315,7 +1306,7 @@ class Daemon:
     async def _on_request(self, request: Message) -> Message:
         """Route one local API request. ``create`` may carry ``"listed": false``: the table
         is not announced over mDNS (a solo table whose other seats are our own bots)."""
-        from fourwinds.daemon import requests
+        from fourwinds.daemon.api import requests
 
         if request.get("type") == "peer":
             return self._peer_request(request)
@@ -1332,6 +1323,27 @@ class Daemon:
             return await requests.handle(self, request)
         finally:
             self._creating_unlisted = None
+
+    async def other_request(self, request: Message) -> Message:
+        """A request the table API does not know: the tournament's (daemon/event_requests.py)."""
+        from fourwinds.daemon import event_requests
+
+        handler = event_requests.HANDLERS.get(request["type"])
+        if handler is None:
+            raise ApiError(f"unknown request type {request['type']!r}")
+        return await handler(self, request)
+
+    def drop_table(self, rt: TableRuntime) -> None:
+        """Forget ``rt`` for good and stop announcing it (api/requests.py)."""
+        from fourwinds.daemon.api import requests
+
+        requests.drop_table(self, rt)
+
+    def give_up_joining(self, rt: TableRuntime, reason: str) -> None:
+        """A table we were admitted to but cannot play: dropped once (api/requests.py)."""
+        from fourwinds.daemon.api import requests
+
+        requests.give_up_joining(self, rt, reason)
 
     def _peer_request(self, request: Message) -> Message:
         """``{"type": "peer", "host", "port"}``: reach this daemon directly from now on, as a
@@ -1366,7 +1378,7 @@ class Daemon:
 
     def seat_entropy(self, table_id: bytes) -> bytes:
         """The randomness our seat uses at ``table_id``, derived from our identity key and
-        the table (daemon/seat_secrets.py), so a lost record log can be rebuilt."""
+        the table (daemon/tables/seat_secrets.py), so a lost record log can be rebuilt."""
         return seat_entropy(self.identity.private_key, table_id)
 
 

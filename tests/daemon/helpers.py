@@ -8,7 +8,7 @@ import random
 import time
 from collections.abc import Callable
 
-from fourwinds.daemon.identity import Identity
+from fourwinds.daemon.peers.identity import Identity
 
 
 def identity(seed: int) -> Identity:

@@ -18,7 +18,7 @@ import msgpack
 import pytest
 import zmq
 
-from fourwinds.daemon.refusals import Refusal
+from fourwinds.daemon.peers.refusals import Refusal
 from fourwinds.protocol.table.problems import PROBLEMS_KEPT, PROBLEMS_SHOWN
 from testkit.adversary import (
     Gauge,
@@ -34,7 +34,7 @@ from testkit.procs import TOY, DaemonProcess, request, start_all
 
 pytestmark = pytest.mark.slow
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.tables.real_session"
 REASONS = {r.value for r in Refusal}
 
 

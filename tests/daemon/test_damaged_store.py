@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon import real_session, store
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.session_port import SessionPort
-from fourwinds.daemon.store import (
+from fourwinds.daemon.store import disk as store
+from fourwinds.daemon.store.disk import (
     HEADER,
     RECORDS,
     Store,
@@ -26,7 +25,9 @@ from fourwinds.daemon.store import (
     StoreError,
     TableLog,
 )
-from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.tables import real_session
+from fourwinds.daemon.tables.runtime import TableRuntime
+from fourwinds.daemon.tables.session_port import SessionPort
 from fourwinds.protocol.errors import FourwindsError
 from tests.daemon import toy_session
 from tests.daemon.helpers import identity
@@ -484,7 +485,7 @@ def test_a_table_whose_rebuild_cannot_start_is_set_aside_once(
     the kept copy stays the one set-aside folder, byte for byte (it was once moved a second
     time, as ``set-aside-<id>-1``, over the partly made fresh folder), and the daemon goes
     on without the table."""
-    from fourwinds.daemon import recovery
+    from fourwinds.daemon.tables import recovery
 
     keys = [identity(i).public_key for i in range(4)]
     table_id = bytes(range(16))

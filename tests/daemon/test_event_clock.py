@@ -14,7 +14,7 @@ import pytest
 
 from fourwinds.daemon import event_clock
 from fourwinds.daemon import events as events_module
-from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.api.server import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_clock import EventClock
 from fourwinds.daemon.events import EventRuntime, Events

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.api.server import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.round_tables import table_for

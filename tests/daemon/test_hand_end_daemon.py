@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.api.server import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.protocol.errors import FourwindsError
 from tests.daemon.test_shell import call, join

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.api.server import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.frontends import cli
 from fourwinds.protocol.table import registry

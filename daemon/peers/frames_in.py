@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
 
-from fourwinds.daemon import requests
-from fourwinds.daemon.identity import curve_public_from_ed25519
-from fourwinds.daemon.pairing import HostPairing, PairingError
-from fourwinds.daemon.reach import Source
-from fourwinds.daemon.refusals import Refusal, Refused
-from fourwinds.daemon.session_port import is_seated, label_of
-from fourwinds.daemon.tables import BEFORE_OPEN_KEPT, TableRuntime
-from fourwinds.daemon.transport import Sender
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.peers.frame_host import FrameHost
+from fourwinds.daemon.peers.identity import curve_public_from_ed25519
+from fourwinds.daemon.peers.pairing import HostPairing, PairingError
+from fourwinds.daemon.peers.reach import Source
+from fourwinds.daemon.peers.refusals import Refusal, Refused
+from fourwinds.daemon.peers.transport import Sender
+from fourwinds.daemon.peers.wire import (
     AskHeads,
     CatchUp,
     EventAsk,
@@ -43,10 +40,9 @@ from fourwinds.daemon.wire import (
     Roster,
     TableMessage,
 )
+from fourwinds.daemon.tables.runtime import BEFORE_OPEN_KEPT, TableRuntime
+from fourwinds.daemon.tables.session_port import is_seated, label_of
 from fourwinds.protocol.errors import FourwindsError
-
-if TYPE_CHECKING:
-    from fourwinds.daemon.app import Daemon
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +50,7 @@ log = logging.getLogger(__name__)
 class FrameRouter:
     """Dispatches frames for one daemon."""
 
-    def __init__(self, daemon: Daemon) -> None:
+    def __init__(self, daemon: FrameHost) -> None:
         self.d = daemon
         self.addresses: dict[bytes, tuple[str, int]] = {}  # peer key -> (ip, peer port)
         self.last_refusal: dict[bytes, str] = {}
@@ -248,7 +244,7 @@ class FrameRouter:
         seated = is_seated(self.d.port, rt.session)
         if key == rt.host_key and not seated:
             log.warning("table %s: the host %s closed it", rt.name, name)
-            requests.drop_table(self.d, rt)
+            self.d.drop_table(rt)
             return
         if seated or rt.host_key != self.d.identity.public_key:
             if not seated:  # a joiner's news of another joiner: the host's roster follows
@@ -374,7 +370,7 @@ class FrameRouter:
                     now,
                 )
             except FourwindsError as error:  # once, not at every catch-up (requests.py)
-                requests.give_up_joining(self.d, rt, f"the table's Open: {error}")
+                self.d.give_up_joining(rt, f"the table's Open: {error}")
                 return
             self.d.apply(rt, step)
             label = label_of(self.d.port, rt.session)
@@ -399,7 +395,7 @@ class FrameRouter:
         self.d.peer_rebuilding(rt, key)
 
     def _heads_asked(self, key: bytes, frame: AskHeads) -> None:
-        """A member resumed the table and asks the last number it used (daemon/own_seq.py)."""
+        """A member resumed the table and asks the last number it used (tables/own_seq.py)."""
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "heads request")
@@ -430,7 +426,7 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "catch-up request")
-        session = rt.synced_session()  # only what is on disk (daemon/durable.py)
+        session = rt.synced_session()  # only what is on disk (daemon/store/durable.py)
         if session is None:
             return
         keys = list(self.d.port.seat_keys(session))

@@ -1,0 +1,586 @@
+"""Local API requests: each one a thin call into the daemon (docs/LOCAL-API.md lists them)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import time
+from collections import Counter
+from typing import Any
+
+from fourwinds.daemon.api.host import ApiHost
+from fourwinds.daemon.api.server import API_VERSION, ApiError, Message
+from fourwinds.daemon.checks import TABLE_NAME_LIMIT, BadInput, checked_address, local_name
+from fourwinds.daemon.entropy import fresh_bytes
+from fourwinds.daemon.peers.identity import BadKey, checked_public_key
+from fourwinds.daemon.peers.pairing import JoinerPairing, new_code
+from fourwinds.daemon.peers.transport import TransportError
+from fourwinds.daemon.peers.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
+from fourwinds.daemon.tables.runtime import TableRuntime
+from fourwinds.daemon.tables.session_port import is_seated
+from fourwinds.protocol.bot_level import BotLevel, parse_level
+from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.registry import (
+    HOSTED_BY_DEFAULT,
+    refused_rulesets,
+    rule_names,
+    ruleset_named,
+)
+from fourwinds.protocol.table.rules_label import rules_label
+from fourwinds.protocol.table.transcript import Transcript, parse_transcript
+from fourwinds.protocol.table.wire import WireError
+
+log = logging.getLogger(__name__)
+
+JOIN_TIMEOUT_S = 10.0
+OPEN_TIMEOUT_S = 5.0
+_OPEN_SAID = re.compile(r"^(the table's Open: )(cannot join: )?(open: )?")
+"""After the host admitted us: how long its roster and the table's Open may take (they
+come within milliseconds; the client waits 10 s for the whole request)."""
+SESSION_REQUESTS = ("ready", "act")
+
+
+def _str(request: Message, name: str, default: str | None = None, limit: int = 60) -> str:
+    """A name in a request: control characters removed, 1 to ``limit`` characters
+    (daemon/checks.py)."""
+    try:
+        return local_name(request.get(name, default), name, limit)
+    except BadInput as error:
+        raise ApiError(error.reason) from None
+
+
+async def handle(d: ApiHost, request: Message) -> Message:
+    kind = request["type"]
+    handler = HANDLERS.get(kind)
+    if handler is None:
+        if kind in SESSION_REQUESTS:
+            return await _session_request(d, request)
+        return await d.other_request(request)  # the tournament's (the wiring routes them)
+    return await handler(d, request)
+
+
+async def _hello(d: ApiHost, request: Message) -> Message:
+    return {
+        "ok": True,
+        "api_version": API_VERSION,
+        "protocol_version": PROTOCOL_VERSION,
+        "fingerprint": d.identity.fingerprint,
+        "name": d.name,
+    }
+
+
+async def _subscribe(d: ApiHost, request: Message) -> Message:
+    d.player_returned()  # a screen opened: the window in front of our seat starts again
+    d.resend_views()  # the new subscriber has seen none of them
+    return {"ok": True}
+
+
+async def _whoami(d: ApiHost, request: Message) -> Message:
+    return {
+        "ok": True,
+        "fingerprint": d.identity.fingerprint,
+        "public_key": d.identity.public_key.hex(),
+        "name": d.name,
+    }
+
+
+def _seen(d: ApiHost) -> list[Message]:
+    seen: list[Message] = []
+    if d.discovery is not None:
+        for found in d.discovery.seen.values():
+            seen.append(
+                {
+                    "table": found.table_id.hex(),
+                    "name": found.table,
+                    "rules": found.rules,
+                    "flowers": found.flowers,
+                    "rules_label": rules_label(found.rules, found.flowers),
+                    "free": found.free,
+                    "private": found.private,
+                    "version": found.version,
+                    "compatible": found.compatible,
+                    "fingerprint": found.fingerprint,
+                    "host": found.host,
+                    "port": found.port,
+                    "public_key": found.public_key.hex(),
+                    "player": found.player,
+                }
+            )
+    known = {entry["table"] for entry in seen}
+    for tables in d.manual_tables.values():  # --peer daemons where multicast is blocked
+        seen.extend(entry for entry in tables if entry["table"] not in known)
+    return seen
+
+
+async def _tables(d: ApiHost, request: Message) -> Message:
+    return {
+        "ok": True,
+        "tables": [d.table_summary(rt) for rt in d.tables.values()],
+        "seen": _seen(d),
+        "peers": list(d.manual_seen.values()),
+        "set_aside": [t.summary() for t in d.store.set_aside_tables()],
+    }
+
+
+async def _status(d: ApiHost, request: Message) -> Message:
+    refused = Counter(d.transport.refused)
+    refused.update({f"api: {k}": v for k, v in d.api.refused.items()})
+    return {
+        "ok": True,
+        "fingerprint": d.identity.fingerprint,
+        "name": d.name,
+        "port": d.transport.port,
+        "pid": os.getpid(),
+        "tables": [d.table_summary(rt) for rt in d.tables.values()],
+        "set_aside": [t.summary() for t in d.store.set_aside_tables()],
+        "refused": dict(refused),
+    }
+
+
+async def _create(d: ApiHost, request: Message) -> Message:
+    """Host a new table. Its options are checked as its joiners will check them (no
+    ``deck`` option: the fair, masked wall; ``"deck": "practice"`` for the open one)."""
+    name = _str(request, "name", limit=TABLE_NAME_LIMIT)
+    rules = _str(request, "rules", HOSTED_BY_DEFAULT)
+    if rules not in rule_names():
+        raise ApiError(f"rules must be one of {', '.join(rule_names())}, not {rules!r}")
+    if any(rt.name == name for rt in d.tables.values()):
+        raise ApiError(f"you already sit at a table named {name!r}")
+    private = bool(request.get("private", False))
+    options = request.get("options") or {}
+    if not isinstance(options, dict):
+        raise ApiError("'options' must be a map")
+    table_id = fresh_bytes(16, f"table:{d.identity.public_key.hex()}:{name}")
+    rt = open_at(d, table_id, name, rules, options, private)
+    await d.announce(rt)
+    return {"ok": True, "table": rt.table_hex, "code": rt.code}
+
+
+def open_at(
+    d: ApiHost,
+    table_id: bytes,
+    name: str,
+    rules: str,
+    options: dict[str, Any],
+    private: bool = False,
+    listed: bool = True,
+) -> TableRuntime:
+    """Open the table ``table_id`` as its host (place 0), its first record on disk;
+    ``ApiError`` with the reason when its options are refused or it cannot be written.
+    ``listed``: announced over mDNS (a tournament table is not: its seats know it)."""
+    me = d.identity.public_key
+    rt = TableRuntime(
+        table_id=table_id,
+        name=name,
+        rules=rules,
+        host_key=me,
+        private=private,
+        code=new_code() if private else None,
+        members={me: (d.host, d.transport.port)},
+        place=0,
+        listed=listed,
+    )
+    step = d.port.new_table(
+        d.identity.private_key,
+        name,
+        rules,
+        d.name,
+        options,
+        d.seat_entropy(table_id),
+        time.monotonic(),
+    )
+    rt.save_meta(d.store)
+    rt.log = d.store.open_log(table_id)
+    d.tables[table_id] = rt
+    d.apply(rt, step)
+    if rt.session is None:  # its first record could not be written (a full disk)
+        del d.tables[table_id]
+        rt.close_log()
+        d.store.leave(table_id)
+        raise ApiError(f"cannot create {name}: {rt.paused}")
+    return rt
+
+
+def _find_offer(d: ApiHost, request: Message) -> tuple[bytes, str, str, bytes, str, int]:
+    """(table id, name, rules, host key, host, port) of the table a join request names."""
+    ref = _str(request, "table", limit=64)
+    for found in _seen(d):
+        if ref in (found["table"], found["name"]) or found["table"].startswith(ref):
+            if not found["compatible"]:
+                raise ApiError(
+                    f"table {found['name']} is hosted with protocol version "
+                    f"{found['version']}; we speak {PROTOCOL_VERSION}"
+                )
+            if found["free"] <= 0:
+                raise ApiError(f"table {found['name']} is full")
+            return (
+                bytes.fromhex(found["table"]),
+                found["name"],
+                found["rules"],
+                bytes.fromhex(found["public_key"]),
+                found["host"],
+                found["port"],
+            )
+    host, port = request.get("host"), request.get("port")
+    key_hex = request.get("public_key")
+    if host is not None or port is not None or key_hex is not None:
+        return _offer_by_address(ref, host, port, key_hex)
+    raise ApiError(f"no table {ref!r} is visible; `fourwinds tables` lists those seen")
+
+
+def _offer_by_address(
+    ref: str, host: object, port: object, key_hex: object
+) -> tuple[bytes, str, str, bytes, str, int]:
+    """A join by address (``table`` id, ``host``, ``port``, ``public_key`` hex): each
+    checked where it enters (a key libsodium cannot use, a port no daemon listens on and a
+    host that does not parse are refused with the reason)."""
+    if not isinstance(key_hex, str):
+        raise ApiError("a join by address needs 'public_key' (hex)")
+    try:
+        table_id, key = bytes.fromhex(ref), bytes.fromhex(key_hex)
+    except ValueError:
+        raise ApiError("table and public_key must be hex") from None
+    if len(table_id) != 16:
+        raise ApiError("a table id is 16 bytes (32 hex digits)")
+    try:
+        key = checked_public_key(key)
+        host, port = checked_address(host, port)
+    except (BadKey, BadInput) as error:
+        raise ApiError(error.reason) from None
+    return table_id, ref[:8], "?", key, host, port
+
+
+async def _join(d: ApiHost, request: Message) -> Message:
+    """Join a table: pair with its host, then wait for the host's roster and the table's
+    Open. A table whose Open this seat refuses (options out of range, another protocol...)
+    or that never comes is dropped and the request answers why in one line."""
+    table_id, name, rules, host_key, host, port = _find_offer(d, request)
+    code = request.get("code")
+    if code is not None and not isinstance(code, str):
+        raise ApiError("'code' must be a string")
+    return await join_at(d, table_id, name, rules, host_key, (host, port), code)
+
+
+async def join_at(
+    d: ApiHost,
+    table_id: bytes,
+    name: str,
+    rules: str,
+    host_key: bytes,
+    address: tuple[str, int],
+    code: str | None,
+) -> Message:
+    """Join ``table_id`` at its host ``host_key`` reached at ``address``: pair (with the
+    code of a private table), then wait for the roster and the table's Open. ``ApiError``
+    with the reason when the table cannot be joined."""
+    host, port = address
+    try:
+        beacon = await d.transport.fetch_key(host, port)
+    except TransportError as error:
+        raise ApiError(f"cannot join {name}: {error}") from None
+    if beacon.public_key != host_key:
+        raise ApiError(f"cannot join {name}: the daemon at {host}:{port} has another key")
+    free = beacon.tables.get(table_id)
+    if free is None:
+        raise ApiError(f"cannot join {name}: {host}:{port} hosts no such table")
+    problem = _rules_problem(beacon.details.get(table_id, (name, rules, False, True))[1])
+    if problem:  # before pairing: the host keeps the place for a seat that can play it
+        raise ApiError(f"cannot join {name}: {problem}")
+    if free <= 0 and table_id not in d.tables:
+        raise ApiError(f"cannot join {name}: table {name} is full")
+    if table_id in d.tables and d.tables[table_id].joiner is None:
+        return {"ok": True, "table": table_id.hex(), "already": True}
+    me = d.identity.public_key
+    rt = TableRuntime(
+        table_id=table_id,
+        name=name,
+        rules=rules,
+        host_key=host_key,
+        private=code is not None,
+        code=None,
+        members={me: (d.host, d.transport.port), host_key: (host, port)},
+    )
+    rt.joiner = JoinerPairing(table_id, me, host_key, code)
+    d.tables[table_id] = rt
+    d.pairing_hosts.add(host_key)
+    deadline = time.monotonic() + JOIN_TIMEOUT_S
+    try:
+        d.transport.connect(host_key, host, port)
+        d.transport.send(host_key, PairStart(table_id, rt.joiner.start()))
+        while rt.joiner is not None and not rt.join_error and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+    except BaseException:
+        if d.tables.get(table_id) is rt and rt.joiner is not None:
+            del d.tables[table_id]  # never a half-made table left behind
+        raise
+    finally:
+        d.pairing_hosts.discard(host_key)
+    if rt.joiner is None:
+        return await _await_open(d, rt, name, time.monotonic() + OPEN_TIMEOUT_S)
+    d.tables.pop(table_id, None)
+    reason = (
+        rt.join_error
+        or d.frames.last_refusal.get(host_key)
+        or (f"the host at {host}:{port} did not answer within {JOIN_TIMEOUT_S:.0f} s")
+    )
+    raise ApiError(f"cannot join {name}: {reason}")
+
+
+def _rules_problem(rules: str) -> str | None:
+    """Why this daemon cannot sit at a table of ``rules`` (as its host's key beacon or
+    announcement names them; "?" when unknown: the table's Open says), or None. Every seat
+    of a table plays the same rule set: a daemon without it refuses to join."""
+    if rules == "?" or rules in rule_names():
+        return None
+    return (
+        f"it plays the rules {rules!r}, which this daemon does not have "
+        f"({', '.join(rule_names())}; a rule set that is not built in is loaded with "
+        "FOURWINDS_RULESETS: docs/DESIGN.md)"
+    )
+
+
+async def _await_open(d: ApiHost, rt: TableRuntime, name: str, deadline: float) -> Message:
+    """Admitted: wait for the table's Open to be taken (``rt.session``). Refused
+    (``give_up_joining`` dropped it) or never sent: the join fails with the reason."""
+    while rt.session is None and not rt.join_error and time.monotonic() < deadline:
+        await asyncio.sleep(0.02)
+    if rt.session is not None:
+        return {"ok": True, "table": rt.table_hex}
+    if not rt.join_error:
+        give_up_joining(
+            d,
+            rt,
+            "the host admitted us but sent no usable roster and Open "
+            f"within {OPEN_TIMEOUT_S:.0f} s",
+        )
+    raise ApiError(f"cannot join {name}: {rt.join_error}")
+
+
+def give_up_joining(d: ApiHost, rt: TableRuntime, reason: str) -> None:
+    """A table we were admitted to but cannot play (its Open refused: options out of
+    range, another protocol; or it never came): dropped once, with the reason logged, kept
+    as the joining ``join`` request's answer and told to the host, instead of the Open
+    being refused again at every catch-up. Its folder is kept as ``left-<id>``."""
+    rt.join_error = _OPEN_SAID.sub(r"\1", reason)
+    if d.tables.get(rt.table_id) is not rt:
+        return
+    log.warning("table %s: not joined: %s", rt.table_hex[:8], rt.join_error)
+    d.transport.send(rt.host_key, Refuse(f"cannot join {rt.name}: {rt.join_error}"[:200]))
+    _drop(d, rt)
+
+
+def _drop(d: ApiHost, rt: TableRuntime) -> None:
+    """Forget the table ``rt`` (its folder kept as ``left-<id>``) and the connections
+    only it needed."""
+    del d.tables[rt.table_id]
+    rt.close_log()
+    d.store.leave(rt.table_id)
+    still = d.pinned_keys()
+    for key in rt.members:
+        if key not in still:
+            d.transport.disconnect(key)
+
+
+LEAVE_FLUSH_S = 0.3
+"""How long a leave waits for its ``Leave`` frames to go out before the links they need are
+closed (a frame already handed to a completed connection leaves within milliseconds)."""
+LEAVE_REACH_S = 3.0
+"""How long a leave waits to hear from the seats it tells (a daemon started just now to
+leave has not reached them yet); one still silent then is not told."""
+
+
+def drop_table(d: ApiHost, rt: TableRuntime) -> None:
+    """Forget ``rt`` for good (its folder kept as ``left-<id>``) and stop announcing it."""
+    if d.tables.get(rt.table_id) is not rt:
+        return
+    _drop(d, rt)
+    d.withdraw_soon(rt.table_id)
+
+
+def _others(d: ApiHost, rt: TableRuntime) -> list[str]:
+    me = d.identity.public_key
+    return [d.player_name(rt, k) for k in rt.members if k != me]
+
+
+async def _leave(d: ApiHost, request: Message) -> Message:
+    """Give up our place at a table for good (docs/LOCAL-API.md, "Leaving a table"). In a
+    lobby we joined the host frees the place for the next joiner; leaving a match in
+    progress, or a lobby we host with others in it, needs ``force``. The table's folder is
+    kept (``left-<id>``), and it is no longer resumed."""
+    rt = d.find_table(request.get("table"))
+    force = request.get("force", False)
+    if not isinstance(force, bool):
+        raise ApiError("'force' must be true or false")
+    refusal = d.leave_warning(rt)
+    if refusal and not force:
+        raise ApiError(f"{refusal}; leave with force (`fourwinds leave {rt.name} --force`)")
+    me = d.identity.public_key
+    hosting = rt.host_key == me
+    seated = is_seated(d.port, rt.session)
+    told = [k for k in rt.members if k != me and (hosting or seated or k == rt.host_key)]
+    reach_by = time.monotonic() + LEAVE_REACH_S
+    while not all(d.alive(k) for k in told) and time.monotonic() < reach_by:
+        await asyncio.sleep(0.05)
+    sent = [d.transport.send(key, Leave(rt.table_id)) for key in told]
+    if told:
+        await asyncio.sleep(LEAVE_FLUSH_S)
+    if d.tables.get(rt.table_id) is rt:
+        drop_table(d, rt)
+    log.info(
+        "left table %s (%s; told %d of %d)",
+        rt.name,
+        "seated" if seated else "lobby",
+        sum(sent),
+        len(told),
+    )
+    return {
+        "ok": True,
+        "table": rt.table_hex,
+        "name": rt.name,
+        "seated": seated,
+        "others": _others(d, rt) if told else [],
+    }
+
+
+async def _view(d: ApiHost, request: Message) -> Message:
+    rt = d.find_table(request.get("table"))
+    return {"ok": True, "event": d.view_event(rt, [])}
+
+
+async def _transcript(d: ApiHost, request: Message) -> Message:
+    """The table's transcript as this seat holds it (``fourwinds verify`` reads it)."""
+    rt = d.find_table(request.get("table"))
+    export = d.port.transcript
+    if rt.session is None or export is None:
+        raise ApiError(f"no transcript for table {rt.name} yet")
+    data = export(rt.session)
+    try:  # name the table as `fourwinds tables` lists it, as `fourwinds export` does
+        held = parse_transcript(data)
+    except WireError:  # a session module with a transcript of its own: as it is
+        return {"ok": True, "transcript": data}
+    listed = Transcript(held.table, held.payloads, rt.table_id)
+    return {"ok": True, "transcript": listed.encode()}
+
+
+async def _seat(d: ApiHost, request: Message) -> Message:
+    """Take a seat: confirms the place you hold at a table you joined (``seat``: the place
+    wanted, 0-3, or absent/null for any). Places follow the join order (the host is place 0);
+    the winds are dealt by the dice when a hand starts, so a place is all there is to take."""
+    rt = d.find_table(request.get("table"))
+    wanted = request.get("seat")
+    if wanted is not None and (
+        not isinstance(wanted, int) or isinstance(wanted, bool) or not 0 <= wanted <= 3
+    ):
+        raise ApiError("'seat' must be a place 0-3, or null for any")
+    if rt.joiner is not None or rt.place is None:
+        raise ApiError(
+            f"you have no place at {rt.name} yet (the host has not seated you); "
+            "try again in a moment"
+        )
+    if wanted is not None and wanted != rt.place:
+        raise ApiError(
+            f"you sit at place {rt.place} of {rt.name}: places follow the join "
+            f"order (the host is place 0), and winds are dealt by the dice when "
+            f"the hand starts"
+        )
+    return {"ok": True, "table": rt.table_hex, "seat": rt.place, "seated": len(rt.members)}
+
+
+async def _suggest(d: ApiHost, request: Message) -> Message:
+    """The built-in bot's choice among our seat's legal actions now, or null (nothing awaited
+    from us, or a session module without bots). ``level``: the bot's level (``normal``
+    when absent; an unknown one is refused, naming the known)."""
+    try:
+        level = parse_level(request.get("level") or BotLevel.NORMAL.value)
+    except ValueError as error:
+        raise ApiError(str(error)) from None
+    rt = d.find_table(request.get("table"))
+    suggest = d.port.suggest
+    if rt.session is None or suggest is None:
+        return {"ok": True, "suggestion": None}
+    if level is BotLevel.NORMAL:  # a session module of before the levels takes no level
+        return {"ok": True, "suggestion": suggest(rt.session)}
+    return {"ok": True, "suggestion": suggest(rt.session, level)}
+
+
+async def _sheet(d: ApiHost, request: Message) -> Message:
+    """The table's scoring sheet: every line of the American card (id, section, pattern as
+    printed, value, concealed) or every MCR fan with its points. With ``rules`` and no
+    ``table``: the sheet a table hosted here with those rules (and no card file) plays, for
+    a lobby that has no table open."""
+    if request.get("table") is None and request.get("rules") is not None:
+        rules = request.get("rules")
+        for_rules = d.port.sheet_for_rules
+        if rules not in rule_names() or for_rules is None:
+            raise ApiError(
+                f"no sheet for the rules {rules!r}: 'rules' is {' or '.join(rule_names())}"
+            )
+        return {"ok": True, "sheet": for_rules(rules)}
+    rt = d.find_table(request.get("table"))
+    sheet = d.port.sheet
+    if rt.session is None or sheet is None:
+        raise ApiError(f"no sheet for table {rt.name} yet")
+    try:
+        return {"ok": True, "sheet": sheet(rt.session)}
+    except FourwindsError as error:
+        raise ApiError(str(error)) from None
+
+
+async def _rulesets(d: ApiHost, request: Message) -> Message:
+    """The rule sets this daemon plays (built in, then those ``FOURWINDS_RULESETS`` loaded)
+    as a page lists them, and the rule set modules it refused with why."""
+    found = [ruleset_named(name) for name in rule_names()]
+    return {
+        "ok": True,
+        "refused": list(refused_rulesets()),
+        "rulesets": [
+            {
+                "name": r.name,
+                "title": r.title,
+                "short_title": r.short_title,
+                "flowers_optional": r.flowers_optional,
+                "plays_a_card": r.plays_a_card,
+            }
+            for r in found
+        ],
+    }
+
+
+async def _stop(d: ApiHost, request: Message) -> Message:
+    d.stop()
+    return {"ok": True}
+
+
+async def _session_request(d: ApiHost, request: Message) -> Message:
+    rt = d.find_table(request.get("table"))
+    if rt.session is None:
+        raise ApiError(f"table {rt.name} has not started here yet")
+    action: dict[str, Any] = {
+        k: v for k, v in request.items() if k not in ("v", "id", "token", "table")
+    }
+    try:
+        await d.act(rt, action, time.monotonic())
+    except FourwindsError as error:
+        raise ApiError(str(error)) from None
+    return {"ok": True}
+
+
+HANDLERS = {
+    "hello": _hello,
+    "subscribe": _subscribe,
+    "whoami": _whoami,
+    "tables": _tables,
+    "status": _status,
+    "create": _create,
+    "join": _join,
+    "leave": _leave,
+    "view": _view,
+    "transcript": _transcript,
+    "stop": _stop,
+    "seat": _seat,
+    "suggest": _suggest,
+    "sheet": _sheet,
+    "rulesets": _rulesets,
+}
