@@ -242,7 +242,7 @@ async def local_api(base: Path, port: SessionModule, n: int, seed: int = API_SEE
             daemon, {"v": API_VERSION, "type": "create", "name": "quiet", "rules": "mcr"}
         )
         table = bytes.fromhex(made["table"])
-        before = daemon.view_event(daemon.tables[table], [])["view"]
+        before = daemon.views.view_event(daemon.tables[table], [])["view"]
         ctx = zmq.asyncio.Context()
         sock = ctx.socket(zmq.DEALER)
         sock.linger = 0
@@ -260,7 +260,7 @@ async def local_api(base: Path, port: SessionModule, n: int, seed: int = API_SEE
         finally:
             sock.close(0)
             ctx.destroy(0)
-        after = daemon.view_event(daemon.tables[table], [])["view"]
+        after = daemon.views.view_event(daemon.tables[table], [])["view"]
         names = [rt.name for rt in daemon.tables.values()]
         return ApiFuzz(
             n,

@@ -73,7 +73,7 @@ async def _hello(d: ApiHost, request: Message) -> Message:
 
 async def _subscribe(d: ApiHost, request: Message) -> Message:
     d.player_returned()  # a screen opened: the window in front of our seat starts again
-    d.resend_views()  # the new subscriber has seen none of them
+    d.views.resend_views()  # the new subscriber has seen none of them
     return {"ok": True}
 
 
@@ -117,7 +117,7 @@ def _seen(d: ApiHost) -> list[Message]:
 async def _tables(d: ApiHost, request: Message) -> Message:
     return {
         "ok": True,
-        "tables": [d.table_summary(rt) for rt in d.tables.values()],
+        "tables": [d.views.table_summary(rt) for rt in d.tables.values()],
         "seen": _seen(d),
         "peers": list(d.manual_seen.values()),
         "set_aside": [t.summary() for t in d.store.set_aside_tables()],
@@ -133,7 +133,7 @@ async def _status(d: ApiHost, request: Message) -> Message:
         "name": d.name,
         "port": d.transport.port,
         "pid": os.getpid(),
-        "tables": [d.table_summary(rt) for rt in d.tables.values()],
+        "tables": [d.views.table_summary(rt) for rt in d.tables.values()],
         "set_aside": [t.summary() for t in d.store.set_aside_tables()],
         "refused": dict(refused),
     }
@@ -401,7 +401,7 @@ def drop_table(d: ApiHost, rt: TableRuntime) -> None:
 
 def _others(d: ApiHost, rt: TableRuntime) -> list[str]:
     me = d.identity.public_key
-    return [d.player_name(rt, k) for k in rt.members if k != me]
+    return [d.views.player_name(rt, k) for k in rt.members if k != me]
 
 
 async def _leave(d: ApiHost, request: Message) -> Message:
@@ -413,7 +413,7 @@ async def _leave(d: ApiHost, request: Message) -> Message:
     force = request.get("force", False)
     if not isinstance(force, bool):
         raise ApiError("'force' must be true or false")
-    refusal = d.leave_warning(rt)
+    refusal = d.views.leave_warning(rt)
     if refusal and not force:
         raise ApiError(f"{refusal}; leave with force (`fourwinds leave {rt.name} --force`)")
     me = d.identity.public_key
@@ -446,7 +446,7 @@ async def _leave(d: ApiHost, request: Message) -> Message:
 
 async def _view(d: ApiHost, request: Message) -> Message:
     rt = d.find_table(request.get("table"))
-    return {"ok": True, "event": d.view_event(rt, [])}
+    return {"ok": True, "event": d.views.view_event(rt, [])}
 
 
 async def _transcript(d: ApiHost, request: Message) -> Message:

@@ -86,9 +86,9 @@ class FrameRouter:
             # a table we do not know, from an authenticated member of another table or a
             # peer we were told: perhaps one whose folder we lost (it is offered back)
             if isinstance(frame, Roster):
-                self.d.offered(key, frame, sender.address)
+                self.d.rebuilds.offered(key, frame, sender.address)
             else:
-                self.d.lost_table(key, frame.table_id)
+                self.d.rebuilds.lost_table(key, frame.table_id)
             raise Refused(Refusal.UNKNOWN_TABLE, frame.table_id.hex()[:8])
         if isinstance(frame, PairStart):
             await self._pair_start(key, frame, now, sender.address)
@@ -131,7 +131,7 @@ class FrameRouter:
         if renamed:  # the first Hello, or a player who renamed and restarted: our screens
             for rt in self.d.tables.values():  # show the name it goes by now (current_names)
                 if key in rt.members and rt.session is not None:
-                    self.d.publish_view(rt, [])
+                    self.d.views.publish_view(rt, [])
         if sender.guest and key not in self.d.pinned_keys():
             self.d.transport.connect_guest(key, sender.address, hello.port)
             return
@@ -139,7 +139,7 @@ class FrameRouter:
         self.d.learn(key, sender.address, hello.port, Source.HEARD)
         for rt in self.d.tables.values():
             if key in rt.members and rt.session is not None:
-                self.d.request_catchup(rt, key)
+                self.d.rebuilds.request_catchup(rt, key)
         self.d.events.on_hello(key)
 
     def _table(self, table_id: bytes) -> TableRuntime:
@@ -240,7 +240,7 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members or key == self.d.identity.public_key:
             raise Refused(Refusal.NOT_MEMBER, "leave")
-        name = self.d.player_name(rt, key)  # shown in problems: a name, never a key
+        name = self.d.views.player_name(rt, key)  # shown in problems: a name, never a key
         seated = is_seated(self.d.port, rt.session)
         if key == rt.host_key and not seated:
             log.warning("table %s: the host %s closed it", rt.name, name)
@@ -254,7 +254,7 @@ class FrameRouter:
                 f"{name} left the table for good: the table cannot go on without that seat"
             )
             del rt.problems[:-20]
-            self.d.publish_view(rt, [], at_once=True)
+            self.d.views.publish_view(rt, [], at_once=True)
             return
         place = rt.remove_member(key)
         keep = self.d.port.keep_joins
@@ -341,7 +341,7 @@ class FrameRouter:
         if rt.rebuild is not None:  # our seat is being rebuilt: into the pool, unread
             if not rt.rebuild.running:
                 rt.rebuild.pool.add(frame.payload)
-                self.d.rebuild_progress(rt)
+                self.d.rebuilds.rebuild_progress(rt)
             return
         if rt.log is None:
             raise Refused(Refusal.OUT_OF_PLACE, "table message before we were admitted")
@@ -392,7 +392,7 @@ class FrameRouter:
         self._send_heads(key, rt)
         if frame.lost:  # it knows not even the seats: the roster, as the host sends it
             self.d.transport.send(key, roster_of(rt))
-        self.d.peer_rebuilding(rt, key)
+        self.d.views.peer_rebuilding(rt, key)
 
     def _heads_asked(self, key: bytes, frame: AskHeads) -> None:
         """A member resumed the table and asks the last number it used (tables/own_seq.py)."""
@@ -414,7 +414,7 @@ class FrameRouter:
             raise Refused(Refusal.NOT_MEMBER, "heads")
         if rt.rebuild is not None:
             rt.rebuild.heads[key] = frame.seqs
-            self.d.rebuild_progress(rt)
+            self.d.rebuilds.rebuild_progress(rt)
         else:
             if rt.catching_up is not None:
                 rt.catching_up.heard(frame.seqs)

@@ -1,9 +1,10 @@
 """The table runtimes: one ``runtime.TableRuntime`` per table this daemon sits at, the pure
 session it drives through ``session_port`` (loaded by module name; ``real_session`` adapts
-the real one), and what keeps a table going when something goes wrong: rebuilding a lost copy
-(``rebuild``), resuming or setting aside a stored one at start (``recovery``), catching up a
-returning seat (``catching_up``), checking our own sequence against peers' (``own_seq``),
-what a view change shows (``view_changes``) and each seat's secret entropy (``seat_secrets``).
+the real one), and what keeps a table going when something goes wrong: rebuilding a lost
+copy (``rebuild``, driven by ``rebuilds``), resuming or setting aside a stored one at start
+(``recovery``), catching up a returning seat (``catching_up``), checking our own sequence
+against peers' (``own_seq``), what a view change shows (``view_changes``) and each seat's
+secret entropy (``seat_secrets``).
 
 ``TableRuntime`` is re-exported here for the tournament modules (daemon/event*.py), which
 import it from ``fourwinds.daemon.tables``.
@@ -15,6 +16,7 @@ PUBLIC = (
     "runtime",
     "session_port",
     "rebuild",
+    "rebuilds",
     "recovery",
     "catching_up",
     "own_seq",

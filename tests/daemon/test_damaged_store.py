@@ -323,14 +323,14 @@ def test_a_players_action_on_a_full_disk_is_refused_with_the_reason(
             r"write records.log: .*\(ENOSPC\)",
         ):
             await d.act(rt, {"action": "play"}, 0.0)
-        event = d.view_event(rt, [])
+        event = d.views.view_event(rt, [])
         assert event["view"]["phase_detail"].startswith("Paused: cannot write records.log")
         assert event["problems"] == [rt.paused] and sent == []
         monkeypatch.setattr(os, "write", _REAL_WRITE)  # room again
         await d.act(rt, {"action": "play"}, 0.0)
         await rt.drained()  # (sent once it is durable)
         assert rt.paused == "" and len(sent) == 3
-        assert "phase_detail" not in d.view_event(rt, [])["view"]
+        assert "phase_detail" not in d.views.view_event(rt, [])["view"]
         rt.log.close()
 
     asyncio.run(body())
