@@ -94,7 +94,7 @@ def _rebuild_instead(
     started, our seat ``rt.place`` to be rebuilt from the others. The folder is set aside
     once, whatever follows: when the fresh one cannot be started (a failing disk) the table
     is not resumed (None), and a member's later frame about it can still bring it back as a
-    lost table (``Daemon.offered``); the kept copy is never moved a second time."""
+    lost table (``Rebuilds.offered``); the kept copy is never moved a second time."""
     assert rt.place is not None
     aside = store.set_aside(
         table_id, f"{reason} (the table is rebuilt from the other seats' copies)"
