@@ -15,11 +15,11 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from fourwinds.daemon.api.server import ApiError, ApiServer, Message
-from fourwinds.daemon.api.views import Views
 from fourwinds.daemon.event_faults import EventFaults
 from fourwinds.daemon.event_tables import EventTables
 from fourwinds.daemon.events import Events
+from fourwinds.daemon.local_api.server import ApiError, ApiServer, Message
+from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers import frames_in, reach
 from fourwinds.daemon.peers.discovery import Announcement, Discovered
@@ -34,15 +34,15 @@ from fourwinds.daemon.peers.wire import (
     TableMessage,
 )
 from fourwinds.daemon.store.disk import Store, StoreError
-from fourwinds.daemon.tables.catching_up import RECONNECT_MAX_S, CatchingUp
-from fourwinds.daemon.tables.own_seq import CONFIRM_S, OwnSeqCheck
-from fourwinds.daemon.tables.rebuild import can_rebuild
-from fourwinds.daemon.tables.rebuild import start as start_rebuild
-from fourwinds.daemon.tables.rebuilds import Rebuilds
-from fourwinds.daemon.tables.recovery import resume_or_set_aside
-from fourwinds.daemon.tables.runtime import TableRuntime
-from fourwinds.daemon.tables.seat_secrets import seat_entropy
-from fourwinds.daemon.tables.session_port import SessionModule, SessionPort
+from fourwinds.daemon.table_runtimes.catching_up import RECONNECT_MAX_S, CatchingUp
+from fourwinds.daemon.table_runtimes.own_seq import CONFIRM_S, OwnSeqCheck
+from fourwinds.daemon.table_runtimes.rebuild import can_rebuild
+from fourwinds.daemon.table_runtimes.rebuild import start as start_rebuild
+from fourwinds.daemon.table_runtimes.rebuilds import Rebuilds
+from fourwinds.daemon.table_runtimes.recovery import resume_or_set_aside
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.seat_secrets import seat_entropy
+from fourwinds.daemon.table_runtimes.session_port import SessionModule, SessionPort
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table.rules_label import rules_label
@@ -235,7 +235,9 @@ class Daemon:
         once); its records are read back by ``_resume``."""
         try:
             rt = TableRuntime.from_meta(self.store.read_meta(table_id))
-        except Exception:  # _resume sets it aside with the reason (daemon/tables/recovery.py)
+        except (
+            Exception
+        ):  # _resume sets it aside with the reason (daemon/table_runtimes/recovery.py)
             rt = TableRuntime(table_id, "?", "?", b"", False, None, {})
         rt.resuming = True
         self.tables[table_id] = rt
@@ -243,7 +245,7 @@ class Daemon:
     async def _resume(self, rt: TableRuntime) -> None:
         """Resume a stored table in a thread (its records are read and replayed: seconds for
         a long match), off the event loop; one that cannot be is set aside with its reason
-        (the ``tables`` request lists it) and never stops the daemon (daemon/tables/recovery.py).
+        (the ``tables`` request lists it) and never stops the daemon (table_runtimes/recovery.py).
         Then ask the live members for what we missed."""
         table_id = rt.table_id
         try:
@@ -291,7 +293,7 @@ class Daemon:
                     self.rebuilds.request_catchup(rt, key)
             self.views.publish_view(rt, [])
 
-    # -- a resumed seat learns its last number before it signs (daemon/tables/own_seq.py) ---------
+    # -- a resumed seat learns its last number before it signs (table_runtimes/own_seq.py)
 
     def _ask_heads(self, rt: TableRuntime) -> None:
         if rt.seq_check is not None:
@@ -314,7 +316,7 @@ class Daemon:
         return why
 
     def reconnecting(self, rt: TableRuntime, now: float) -> bool:
-        """Is ``rt`` still catching up after our restart (daemon/tables/catching_up.py)? Our
+        """Is ``rt`` still catching up after our restart (daemon/table_runtimes/catching_up.py)? Our
         player's view then says so instead of the stale table, with no actions."""
         work = rt.catching_up
         if work is None or rt.session is None:
@@ -613,7 +615,9 @@ class Daemon:
             self.identity.public_key,
             lambda key, data: self.send_payload(rt, key, data),
         )
-        if self.signing_held(rt, now):  # our automatic answers wait (daemon/tables/own_seq.py)
+        if self.signing_held(
+            rt, now
+        ):  # our automatic answers wait (daemon/table_runtimes/own_seq.py)
             self.views.publish_view(rt, [repr(e) for e in first.events], at_once=True)
             return
         _let_others_run()
@@ -800,7 +804,7 @@ class Daemon:
     async def _on_request(self, request: Message) -> Message:
         """Route one local API request. ``create`` may carry ``"listed": false``: the table
         is not announced over mDNS (a solo table whose other seats are our own bots)."""
-        from fourwinds.daemon.api import requests
+        from fourwinds.daemon.local_api import requests
 
         if request.get("type") == "peer":
             return self._peer_request(request)
@@ -829,13 +833,13 @@ class Daemon:
 
     def drop_table(self, rt: TableRuntime) -> None:
         """Forget ``rt`` for good and stop announcing it (api/requests.py)."""
-        from fourwinds.daemon.api import requests
+        from fourwinds.daemon.local_api import requests
 
         requests.drop_table(self, rt)
 
     def give_up_joining(self, rt: TableRuntime, reason: str) -> None:
         """A table we were admitted to but cannot play: dropped once (api/requests.py)."""
-        from fourwinds.daemon.api import requests
+        from fourwinds.daemon.local_api import requests
 
         requests.give_up_joining(self, rt, reason)
 
@@ -872,7 +876,7 @@ class Daemon:
 
     def seat_entropy(self, table_id: bytes) -> bytes:
         """The randomness our seat uses at ``table_id``, derived from our identity key and
-        the table (daemon/tables/seat_secrets.py), so a lost record log can be rebuilt."""
+        the table (daemon/table_runtimes/seat_secrets.py), so a lost record log can be rebuilt."""
         return seat_entropy(self.identity.private_key, table_id)
 
 

@@ -26,7 +26,7 @@ from fourwinds.daemon.paths import RUNTIME_NOTES, default_paths, ensure_private_
 from fourwinds.daemon.peers.discovery import interface_address
 from fourwinds.daemon.peers.identity import default_player_name, load_or_create_identity
 from fourwinds.daemon.single import hold_data_dir
-from fourwinds.daemon.tables.session_port import DEFAULT, load_session_module
+from fourwinds.daemon.table_runtimes.session_port import DEFAULT, load_session_module
 
 DEFAULT_PORT = 7420
 STOP_S = 1.8

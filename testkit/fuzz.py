@@ -26,14 +26,14 @@ import msgpack
 import zmq
 import zmq.asyncio
 
-from fourwinds.daemon.api import requests
-from fourwinds.daemon.api.server import API_VERSION, MAX_REQUEST
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import API_VERSION, MAX_REQUEST
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers.identity import Identity
 from fourwinds.daemon.peers.transport import PINNED, Sender, Transport
 from fourwinds.daemon.peers.wire import MAX_FRAME, Frame, TableMessage, decode, encode
-from fourwinds.daemon.tables.session_port import SessionModule
+from fourwinds.daemon.table_runtimes.session_port import SessionModule
 
 LOOPBACK = "127.0.0.1"
 PEER_SEED = 7

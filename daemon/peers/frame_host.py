@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import Any, Protocol
 
-from fourwinds.daemon.api.views import Views
+from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.peers.identity import Identity
 from fourwinds.daemon.peers.reach import Source
 from fourwinds.daemon.peers.transport import Sender, Transport
@@ -24,9 +24,9 @@ from fourwinds.daemon.peers.wire import (
     EventSubmit,
 )
 from fourwinds.daemon.store.disk import Store
-from fourwinds.daemon.tables.rebuilds import Rebuilds
-from fourwinds.daemon.tables.runtime import TableRuntime
-from fourwinds.daemon.tables.session_port import SessionPort
+from fourwinds.daemon.table_runtimes.rebuilds import Rebuilds
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionPort
 
 TournamentFrame = (
     EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers

@@ -40,8 +40,8 @@ from fourwinds.daemon.peers.wire import (
     Roster,
     TableMessage,
 )
-from fourwinds.daemon.tables.runtime import BEFORE_OPEN_KEPT, TableRuntime
-from fourwinds.daemon.tables.session_port import is_seated, label_of
+from fourwinds.daemon.table_runtimes.runtime import BEFORE_OPEN_KEPT, TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import is_seated, label_of
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)

@@ -194,7 +194,7 @@ class Heads:
 @dataclass(frozen=True)
 class AskHeads:
     """The sender resumed ``table_id`` from its own records: please answer with ``Heads``,
-    so that it learns the last number it used before it signs again (daemon/tables/own_seq.py). A
+    so that it learns the last number it used before it signs again (table_runtimes/own_seq.py). A
     daemon that predates this frame refuses it as an unknown kind; the sender then waits
     only until its deadline."""
 

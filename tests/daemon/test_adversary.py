@@ -34,7 +34,7 @@ from testkit.procs import TOY, DaemonProcess, request, start_all
 
 pytestmark = pytest.mark.slow
 
-REAL = "fourwinds.daemon.tables.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 REASONS = {r.value for r in Refusal}
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from fourwinds.daemon import app
 from fourwinds.daemon.store.disk import TableLog
-from fourwinds.daemon.tables.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from tests.daemon import toy_session
 from tests.daemon.test_shell import make_daemon
 

@@ -25,9 +25,9 @@ from fourwinds.daemon.store.disk import (
     StoreError,
     TableLog,
 )
-from fourwinds.daemon.tables import real_session
-from fourwinds.daemon.tables.runtime import TableRuntime
-from fourwinds.daemon.tables.session_port import SessionPort
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionPort
 from fourwinds.protocol.errors import FourwindsError
 from tests.daemon import toy_session
 from tests.daemon.helpers import identity
@@ -485,7 +485,7 @@ def test_a_table_whose_rebuild_cannot_start_is_set_aside_once(
     the kept copy stays the one set-aside folder, byte for byte (it was once moved a second
     time, as ``set-aside-<id>-1``, over the partly made fresh folder), and the daemon goes
     on without the table."""
-    from fourwinds.daemon.tables import recovery
+    from fourwinds.daemon.table_runtimes import recovery
 
     keys = [identity(i).public_key for i in range(4)]
     table_id = bytes(range(16))

@@ -16,7 +16,7 @@ import pytest
 
 from fourwinds.daemon.store import disk as store
 from fourwinds.daemon.store.disk import TableLog
-from fourwinds.daemon.tables.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from tests.daemon import toy_session
 from tests.daemon.helpers import identity
 from tests.daemon.test_shell import PORT

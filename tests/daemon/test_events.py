@@ -14,12 +14,12 @@ from typing import Any, cast
 import pytest
 
 from fourwinds.daemon import events as events_module
-from fourwinds.daemon.api.server import ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers.wire import EventRecords, EventSubmit
-from fourwinds.daemon.tables import real_session
-from fourwinds.daemon.tables.session_port import SessionModule
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
 from fourwinds.protocol.tournament.records import Entry, SeedEcho

@@ -12,13 +12,13 @@ from typing import Any
 import msgpack
 import pytest
 
-from fourwinds.daemon.api import requests
-from fourwinds.daemon.api.server import API_VERSION, ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import API_VERSION, ApiError
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers.wire import FrameError, Leave, Roster, decode, encode
-from fourwinds.daemon.tables import real_session
-from fourwinds.daemon.tables.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from tests.daemon.helpers import identity, wait_for
 
 PRACTICE = {"deck": "practice"}

@@ -16,15 +16,15 @@ from typing import Any
 import pytest
 
 from fourwinds.daemon import paths as paths_module
-from fourwinds.daemon.api import requests
-from fourwinds.daemon.api.server import ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers import identity as identity_module
 from fourwinds.daemon.peers.discovery import Announcement, Discovered
 from fourwinds.daemon.peers.port_owner import port_holder
 from fourwinds.daemon.peers.transport import port_in_use
-from fourwinds.daemon.tables import real_session
+from fourwinds.daemon.table_runtimes import real_session
 from tests.daemon.helpers import identity, time_limit, wait_for
 from tests.daemon.test_shell import PORT, call, join, make_daemon, run
 

@@ -1,4 +1,5 @@
-"""The daemon is made of parts (daemon/api, daemon/peers, daemon/store, daemon/tables), each
+"""The daemon is made of parts (daemon/local_api, daemon/peers, daemon/store,
+daemon/table_runtimes), each
 reaching the others only through what they expose, and wired together in daemon/app.py alone.
 
 Read from the source with testkit/imports.py (nothing is imported): a part exposes its
@@ -30,9 +31,9 @@ TOURNAMENT = {
     f"{DAEMON}.event_tables",
 }
 """The tournament modules, still taking the daemon itself (see the module docstring)."""
-REEXPORTS_FOR_TOURNAMENT = {f"{DAEMON}.api", f"{DAEMON}.store", f"{DAEMON}.tables"}
+REEXPORTS_FOR_TOURNAMENT = {f"{DAEMON}.store"}
 """Parts whose ``__init__`` re-exports a few names the tournament modules import by the old
-module names (``from fourwinds.daemon.api import ApiError``); a part's ``__init__`` otherwise
+module names (``from fourwinds.daemon.local_api import ApiError``); a part's ``__init__`` otherwise
 imports nothing (its submodules import it first, so an import there would be a circle). The
 re-exports go when the tournament part imports the new names."""
 
@@ -76,7 +77,9 @@ def _daemon_imports() -> list[Import]:
 
 def test_the_daemon_has_its_parts_each_saying_its_job() -> None:
     parts = _parts()
-    assert {f"{DAEMON}.{p}" for p in ("api", "peers", "store", "tables")} <= set(parts)
+    assert {f"{DAEMON}.{p}" for p in ("local_api", "peers", "store", "table_runtimes")} <= set(
+        parts
+    )
     for name, init in parts.items():
         docstring = ast.get_docstring(ast.parse(init.read_text()))
         assert docstring and len(docstring) > 80, f"{name} does not say what it is for"

@@ -18,7 +18,7 @@ from pathlib import Path
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers.identity import fingerprint
-from fourwinds.daemon.tables import real_session
+from fourwinds.daemon.table_runtimes import real_session
 from tests.daemon.helpers import identity, wait_for
 from tests.daemon.test_leave import PRACTICE, call, join, seated
 

@@ -21,7 +21,7 @@ from fourwinds.daemon.peers.identity import Identity
 from fourwinds.daemon.peers.reach import MAX_ADDRESSES, Address, Source, from_plain, plain, remember
 from fourwinds.daemon.peers.reach import usable as reach_usable
 from fourwinds.daemon.peers.wire import FrameError, Reach, decode, encode
-from fourwinds.daemon.tables.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from fourwinds.frontends.client import Client
 from testkit.procs import DaemonProcess, request, start_all
 from tests.daemon.toy_driver import ToyTable

@@ -18,7 +18,7 @@ from testkit.bots import BotSeat, over
 from testkit.procs import DaemonProcess, request, start_all
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.tables.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 class RealTable:

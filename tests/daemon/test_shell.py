@@ -14,14 +14,14 @@ import pytest
 import zmq
 import zmq.asyncio
 
-from fourwinds.daemon.api import requests
-from fourwinds.daemon.api.server import API_VERSION, ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import API_VERSION, ApiError
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers.wire import TableMessage
 from fourwinds.daemon.store.disk import TableLog
-from fourwinds.daemon.tables.runtime import TableRuntime
-from fourwinds.daemon.tables.session_port import SessionModule, SessionPort
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionModule, SessionPort
 from testkit import fuzz
 from tests.daemon import toy_session
 from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
@@ -347,7 +347,7 @@ def test_a_peer_table_without_flowers_is_listed_as_such_through_the_key_beacon(
     """Where multicast is blocked the key beacon is all a joiner sees of a table: it carries
     the flowers option (a sixth item an older daemon ignores), so `fourwinds tables` says
     "MCR, no flowers" for a --peer table as it does for an announced one."""
-    from fourwinds.daemon.tables import real_session
+    from fourwinds.daemon.table_runtimes import real_session
 
     async def body(ds: list[Daemon]) -> None:
         host, guest = ds

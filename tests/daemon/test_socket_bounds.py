@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import zmq
 
-from fourwinds.daemon.api.server import API_RCVHWM, API_SNDHWM, MAX_REQUEST, ApiServer
+from fourwinds.daemon.local_api.server import API_RCVHWM, API_SNDHWM, MAX_REQUEST, ApiServer
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers.refusals import Refusal
 from fourwinds.daemon.peers.transport import (
@@ -27,7 +27,7 @@ from fourwinds.daemon.peers.transport import (
     PEER_RCVHWM,
 )
 from fourwinds.daemon.peers.wire import MAX_FRAME, MAX_PAYLOAD, TableMessage
-from fourwinds.daemon.tables import real_session
+from fourwinds.daemon.table_runtimes import real_session
 from fourwinds.protocol.errors import LocalProtocolError
 from testkit.adversary import OVERSIZED, Gauge, Stranger, flood, nested_frame
 from testkit.frame_sizes import measure

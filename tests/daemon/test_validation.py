@@ -24,7 +24,6 @@ import zmq.asyncio
 from zeroconf.asyncio import AsyncServiceInfo
 from zmq.utils import z85
 
-from fourwinds.daemon.api.server import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.checks import (
     BadInput,
@@ -34,6 +33,7 @@ from fourwinds.daemon.checks import (
     parse_host_port,
     peer_name,
 )
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths, PathsError, ensure_private_dir
 from fourwinds.daemon.peers.discovery import SERVICE
 from fourwinds.daemon.peers.identity import BadKey, checked_public_key, curve_public_from_ed25519
@@ -49,10 +49,10 @@ from fourwinds.daemon.peers.wire import (
     encode,
 )
 from fourwinds.daemon.store.disk import Store
-from fourwinds.daemon.tables import real_session
-from fourwinds.daemon.tables.recovery import CannotResume, resume_table
-from fourwinds.daemon.tables.runtime import BadMeta, TableRuntime
-from fourwinds.daemon.tables.session_port import SessionModule
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.recovery import CannotResume, resume_table
+from fourwinds.daemon.table_runtimes.runtime import BadMeta, TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from fourwinds.frontends.config import ConfigError, load_config, parse_config
 from fourwinds.frontends.table_view import UiState, _head_line
 from fourwinds.protocol.errors import LocalProtocolError

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.tables.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from tests.daemon.test_shell import make_daemon
 
 

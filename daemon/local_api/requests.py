@@ -10,16 +10,16 @@ import time
 from collections import Counter
 from typing import Any
 
-from fourwinds.daemon.api.host import ApiHost
-from fourwinds.daemon.api.server import API_VERSION, ApiError, Message
 from fourwinds.daemon.checks import TABLE_NAME_LIMIT, BadInput, checked_address, local_name
 from fourwinds.daemon.entropy import fresh_bytes
+from fourwinds.daemon.local_api.host import ApiHost
+from fourwinds.daemon.local_api.server import API_VERSION, ApiError, Message
 from fourwinds.daemon.peers.identity import BadKey, checked_public_key
 from fourwinds.daemon.peers.pairing import JoinerPairing, new_code
 from fourwinds.daemon.peers.transport import TransportError
 from fourwinds.daemon.peers.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
-from fourwinds.daemon.tables.runtime import TableRuntime
-from fourwinds.daemon.tables.session_port import is_seated
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import is_seated
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.registry import (

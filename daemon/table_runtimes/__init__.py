@@ -5,12 +5,7 @@ copy (``rebuild``, driven by ``rebuilds``), resuming or setting aside a stored o
 (``recovery``), catching up a returning seat (``catching_up``), checking our own sequence
 against peers' (``own_seq``), what a view change shows (``view_changes``) and each seat's
 secret entropy (``seat_secrets``).
-
-``TableRuntime`` is re-exported here for the tournament modules (daemon/event*.py), which
-import it from ``fourwinds.daemon.tables``.
 """
-
-from fourwinds.daemon.tables.runtime import TableRuntime as TableRuntime
 
 PUBLIC = (
     "runtime",

@@ -6,7 +6,7 @@ renamed ``set-aside-<id>`` with the reason (``Store.set_aside``), the local API'
 and ``status`` list it, and every other table resumes. When only the records are lost (the
 metadata still names our place and the four seats) and the session module can rebuild a
 seat, the table is not given up: a fresh folder is started beside the kept one and the seat
-is rebuilt from the other seats' copies (daemon/tables/rebuild.py; docs/DAEMON.md, "Rebuilding a
+is rebuilt from the other seats' copies (table_runtimes/rebuild.py; docs/DAEMON.md, "Rebuilding a
 seat from its peers"). A restart while that runs starts it again.
 """
 
@@ -16,9 +16,9 @@ import logging
 import re
 
 from fourwinds.daemon.store.disk import META, RECORDS, Store, StoreDamage, StoreError, TableLog
-from fourwinds.daemon.tables import rebuild
-from fourwinds.daemon.tables.runtime import BadMeta, TableRuntime
-from fourwinds.daemon.tables.session_port import SessionPort
+from fourwinds.daemon.table_runtimes import rebuild
+from fourwinds.daemon.table_runtimes.runtime import BadMeta, TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionPort
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)

@@ -14,13 +14,13 @@ import logging
 import time
 from typing import Any, Protocol
 
-from fourwinds.daemon.api.server import Message
+from fourwinds.daemon.local_api.server import Message
 from fourwinds.daemon.peers.identity import Identity, fingerprint
-from fourwinds.daemon.tables.catching_up import RECONNECTING_TEXT
-from fourwinds.daemon.tables.rebuild import PEER_SHOWN_S
-from fourwinds.daemon.tables.runtime import TableRuntime
-from fourwinds.daemon.tables.session_port import SessionPort, is_seated, progress_of
-from fourwinds.daemon.tables.view_changes import shown
+from fourwinds.daemon.table_runtimes.catching_up import RECONNECTING_TEXT
+from fourwinds.daemon.table_runtimes.rebuild import PEER_SHOWN_S
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionPort, is_seated, progress_of
+from fourwinds.daemon.table_runtimes.view_changes import shown
 from fourwinds.protocol.table.rules_label import rules_label
 
 log = logging.getLogger(__name__)

@@ -30,7 +30,7 @@ import msgpack
 import zmq
 import zmq.asyncio
 
-from fourwinds.daemon.api.version import API_VERSION as API_VERSION  # re-exported
+from fourwinds.daemon.local_api.version import API_VERSION as API_VERSION  # re-exported
 from fourwinds.daemon.paths import Paths, ensure_private_dir
 from fourwinds.daemon.store.disk import write_atomic
 from fourwinds.daemon.tasks import cancel_and_wait

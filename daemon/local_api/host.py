@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Protocol
 
-from fourwinds.daemon.api.server import Message
-from fourwinds.daemon.api.views import Views
+from fourwinds.daemon.local_api.server import Message
+from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.peers.identity import Identity
 from fourwinds.daemon.peers.transport import Transport
 from fourwinds.daemon.store.disk import Store
-from fourwinds.daemon.tables.runtime import TableRuntime
-from fourwinds.daemon.tables.session_port import SessionPort
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionPort
 
 if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/peers/mdns.py)
     from fourwinds.daemon.peers.mdns import Discovery

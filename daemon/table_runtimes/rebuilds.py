@@ -19,10 +19,10 @@ from fourwinds.daemon.peers.reach import Source
 from fourwinds.daemon.peers.transport import Transport
 from fourwinds.daemon.peers.wire import CatchUp, Rebuild, Roster
 from fourwinds.daemon.store.disk import Store, StoreError
-from fourwinds.daemon.tables.rebuild import LOST, MAX_OFFERED, Rebuilding, can_rebuild
-from fourwinds.daemon.tables.rebuild import start as start_rebuild
-from fourwinds.daemon.tables.runtime import TableRuntime
-from fourwinds.daemon.tables.session_port import SessionPort
+from fourwinds.daemon.table_runtimes.rebuild import LOST, MAX_OFFERED, Rebuilding, can_rebuild
+from fourwinds.daemon.table_runtimes.rebuild import start as start_rebuild
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionPort
 from fourwinds.daemon.tasks import in_thread
 from fourwinds.protocol.errors import FourwindsError
 

@@ -8,7 +8,7 @@ needs to create and join a table and to route by seat, named here as ``new_table
 ``apply_message`` and ``send_action`` with ``settle`` (adopt a peer's message before making
 our automatic reply; send our action before our own session takes it in). The module is
 ``fourwinds.protocol.table.session``
-(through the thin adapter ``fourwinds.daemon.tables.real_session``)
+(through the thin adapter ``fourwinds.daemon.table_runtimes.real_session``)
 unless ``--session-module`` names another one with the same functions (the tests use a small
 one to exercise the shell). The daemon never looks inside a session or a payload.
 
@@ -35,7 +35,7 @@ from typing import Any, Protocol
 
 from fourwinds.protocol.errors import FourwindsError
 
-DEFAULT = "fourwinds.daemon.tables.real_session"
+DEFAULT = "fourwinds.daemon.table_runtimes.real_session"
 
 
 class StepLike(Protocol):

@@ -31,10 +31,10 @@ from fourwinds.daemon.peers.pairing import HostPairing, JoinerPairing
 from fourwinds.daemon.peers.reach import Address
 from fourwinds.daemon.store.disk import Store, StoreError, TableLog
 from fourwinds.daemon.store.durable import Durable
-from fourwinds.daemon.tables.catching_up import CatchingUp
-from fourwinds.daemon.tables.own_seq import OwnSeqCheck
-from fourwinds.daemon.tables.rebuild import Rebuilding
-from fourwinds.daemon.tables.session_port import SessionPort, StepLike, progress_of
+from fourwinds.daemon.table_runtimes.catching_up import CatchingUp
+from fourwinds.daemon.table_runtimes.own_seq import OwnSeqCheck
+from fourwinds.daemon.table_runtimes.rebuild import Rebuilding
+from fourwinds.daemon.table_runtimes.session_port import SessionPort, StepLike, progress_of
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -167,7 +167,7 @@ class TableRuntime:
         """The table as ``meta()`` wrote it, every field checked as if a stranger had written
         it (a damaged or tampered file): ``BadMeta`` with the reason names the first field
         that is wrong, and the daemon sets the table aside instead of resuming it
-        (daemon/tables/recovery.py). Keys go through ``identity.checked_public_key``: a key that
+        (table_runtimes/recovery.py). Keys go through ``identity.checked_public_key``: a key that
         cannot be turned into a CURVE key would otherwise stop the daemon on every start. A
         table stored before the address lists were kept starts its lists from the roster's
         addresses, wildcards left out."""
