@@ -9,7 +9,8 @@ name only with the way it is reached: dead code is deleted, not listed.
 _ = object()
 
 # ZeroMQ socket options: set as attributes, which zmq.Socket.__setattr__ turns into
-# setsockopt calls (daemon/transport.py, daemon/api.py, frontends/client/client.py, web/link.py)
+# setsockopt calls (daemon/peers/transport.py, daemon/local_api/server.py,
+# frontends/client/client.py, web/link.py)
 (_.linger, _.router_mandatory, _.immediate, _.zap_domain)
 (_.curve_server, _.curve_serverkey, _.curve_secretkey, _.curve_publickey)
 (_.handshake_ivl, _.heartbeat_ivl, _.heartbeat_timeout)
@@ -31,3 +32,7 @@ _ = object()
 # argparse calls an Action as action(parser, namespace, values, option_string) by keyword
 # (frontends/cli.py's version action must take the name)
 _.option_string
+
+# Each daemon part's __init__ names the modules other parts may import; tests/daemon/
+# test_parts.py reads the tuple from the source
+_.PUBLIC

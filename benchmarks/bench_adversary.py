@@ -78,7 +78,7 @@ from testkit.adversary import (
 )
 from testkit.procs import DaemonProcess, request, start_all
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 RSS_TARGET_MB = 20.0
 FDS_BACK_S = 30.0
 LOG_TARGET_BYTES = 1_000_000

@@ -54,12 +54,12 @@ from typing import Any
 import zmq
 
 from benchmarks.timing import result
-from fourwinds.daemon.session_port import load_session_module
+from fourwinds.daemon.table_runtimes.session_port import load_session_module
 from fourwinds.frontends.client.client import Client
 from testkit import fuzz
 from testkit.procs import DaemonProcess, request, start_all
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 TABLES = 3
 ROUNDS = int(os.environ.get("FOURWINDS_BENCH_ROUNDS", "2"))
 HAND_START_TARGET_MS = 500.0

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from importlib import resources
 
 from benchmarks.timing import result
-from fourwinds.daemon.wire import MAX_FRAME
+from fourwinds.daemon.peers.wire import MAX_FRAME
 from testkit.frame_sizes import measure
 
 VIEW_RECKONED = 16 * 1024

@@ -42,7 +42,7 @@ from testkit.adversary import Gauge
 from testkit.bots import BotSeat, over
 from testkit.procs import DaemonProcess, request, start_all
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 ENTRANTS, QUICK_ENTRANTS = 32, 4
 SEATED_TARGET_S = 5.0
 STANDINGS_TARGET_S = 3.0

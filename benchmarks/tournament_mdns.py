@@ -33,7 +33,7 @@ from testkit.dirs import short_dir
 from testkit.netns import Lan, LanDaemon, Unavailable, start_all
 from testkit.procs import request
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 SIZES = (8, 16, 32, 64)
 QUICK_SIZES = (2, 4)
 SETTLE_S = 20.0

@@ -9,55 +9,51 @@ constructor does no I/O: ``start()`` opens everything, ``close()`` closes it all
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from fourwinds.daemon import frames_in, reach
-from fourwinds.daemon.api import ApiError, ApiServer, Message
-from fourwinds.daemon.catching_up import RECONNECT_MAX_S, RECONNECTING_TEXT, CatchingUp
-from fourwinds.daemon.discovery import Announcement, Discovered
 from fourwinds.daemon.event_faults import EventFaults
 from fourwinds.daemon.event_tables import EventTables
 from fourwinds.daemon.events import Events
-from fourwinds.daemon.identity import Identity, curve_public_from_ed25519, fingerprint
-from fourwinds.daemon.own_seq import CONFIRM_S, OwnSeqCheck
+from fourwinds.daemon.local_api.server import ApiError, ApiServer, Message
+from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.reach import Address, Source
-from fourwinds.daemon.rebuild import LOST, MAX_OFFERED, PEER_SHOWN_S, Rebuilding, can_rebuild
-from fourwinds.daemon.rebuild import start as start_rebuild
-from fourwinds.daemon.recovery import resume_or_set_aside
-from fourwinds.daemon.seat_secrets import seat_entropy
-from fourwinds.daemon.session_port import SessionModule, SessionPort, is_seated, progress_of
-from fourwinds.daemon.store import Store, StoreError
-from fourwinds.daemon.tables import TableRuntime
-from fourwinds.daemon.tasks import cancel_and_wait, in_thread
-from fourwinds.daemon.transport import GUEST, PINNED, Sender, Transport
-from fourwinds.daemon.view_changes import shown
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.peers import frames_in, reach
+from fourwinds.daemon.peers.discovery import Announcement, Discovered
+from fourwinds.daemon.peers.identity import Identity, curve_public_from_ed25519, fingerprint
+from fourwinds.daemon.peers.reach import Address, Source
+from fourwinds.daemon.peers.transport import GUEST, PINNED, Sender, Transport
+from fourwinds.daemon.peers.wire import (
     PROTOCOL_VERSION,
     AskHeads,
     CatchUp,
     Frame,
-    Rebuild,
-    Roster,
     TableMessage,
 )
-from fourwinds.protocol.errors import FourwindsError, LocalProtocolError
+from fourwinds.daemon.store.disk import Store, StoreError
+from fourwinds.daemon.table_runtimes.catching_up import RECONNECT_MAX_S, CatchingUp
+from fourwinds.daemon.table_runtimes.own_seq import CONFIRM_S, OwnSeqCheck
+from fourwinds.daemon.table_runtimes.rebuild import can_rebuild
+from fourwinds.daemon.table_runtimes.rebuild import start as start_rebuild
+from fourwinds.daemon.table_runtimes.rebuilds import Rebuilds
+from fourwinds.daemon.table_runtimes.recovery import resume_or_set_aside
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.seat_secrets import seat_entropy
+from fourwinds.daemon.table_runtimes.session_port import SessionModule, SessionPort
+from fourwinds.daemon.tasks import cancel_and_wait, in_thread
+from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table.rules_label import rules_label
 
-if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/mdns.py)
-    from fourwinds.daemon.mdns import Discovery
+if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/peers/mdns.py)
+    from fourwinds.daemon.peers.mdns import Discovery
 
 log = logging.getLogger(__name__)
 
 TICK_S = 0.05
 SYNC_S = 1.0
-PUBLISH_S = 0.001
-PUBLISH_IDLE_S = 0.1
 PEERS_FIRST_S = 0.002
 """After sending our own action, our daemon waits this long before its own bookkeeping (taking
 the action into its session, its view, the reply to the frontend). On a machine that hosts
@@ -71,9 +67,6 @@ MAX_RECOVERY_PEERS = 8  # --peer keys at none of our tables, pinned (see recover
 CLOSE_S = 1.2
 """How long ``close`` waits for the metadata writes and mDNS goodbyes still in flight (the
 daemon must be gone within 2 s of a SIGTERM: daemon/main.py)."""
-UNREACHABLE_S = 3.0
-"""A seat not heard from for this long is named in the view as unreachable (with how long and
-its last address); ``offline`` lists it after 2 s already (transport.HEARTBEAT_S x 4)."""
 QUICK_REQUESTS = frozenset(
     {"hello", "status", "whoami", "tables", "stop", "peer", "subscribe", "rulesets"}
 )
@@ -131,7 +124,6 @@ class Daemon:
         # keys a --peer's beacon answered with that sit at none of our tables: pinned and
         # dialled, so a daemon that lost a table's folder hears of it again (rebuild.py)
         self.recovery_peers: dict[bytes, tuple[str, int]] = {}
-        self._lost_asked: dict[bytes, float] = {}  # unknown table -> when we asked
         self.transport = Transport(identity, self._policy, self._on_frame, name)
         self.transport.open_tables = self._hosted_tables
         self.transport.on_reached = self._reached
@@ -144,15 +136,8 @@ class Daemon:
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
-        # table -> (session, unreachable places, its view, when built, current names)
-        self._views: dict[
-            bytes, tuple[Any, tuple[Any, ...], dict[str, Any], float, dict[int, str]]
-        ] = {}
-        self._dirty: dict[bytes, list[str]] = {}
-        self._published_at: dict[bytes, float] = {}  # table -> when its last view went
-        self._published_progress: dict[bytes, object] = {}  # table -> where it was then
-        self._published_shown: dict[bytes, object] = {}  # table -> what its last view showed
-        self._wake = asyncio.Event()
+        self.views = Views(self)  # what our frontends see (api/views.py)
+        self.rebuilds = Rebuilds(self)  # lost tables and older copies (tables/rebuilds.py)
         self._creating_unlisted: set[bytes] | None = None  # tables before an unlisted create
         self._announcing: set[asyncio.Task[None]] = set()
         self._resumed = asyncio.Event()
@@ -173,8 +158,8 @@ class Daemon:
         await self.transport.start(self.host, self.listen_port)
         self.events.dial_all()
         if self.mdns:
-            # late: only a daemon that announces and browses needs zeroconf (daemon/mdns.py)
-            from fourwinds.daemon.mdns import Discovery
+            # late: only a daemon that announces and browses needs zeroconf (daemon/peers/mdns.py)
+            from fourwinds.daemon.peers.mdns import Discovery
 
             self.discovery = Discovery(
                 self.identity.public_key, self.name, self.transport.port, self.interface_address
@@ -189,10 +174,10 @@ class Daemon:
         }
         await self.api.start()
         for rt in self.tables.values():
-            self._connect_members(rt)
+            self.connect_members(rt)
         self._tasks.append(asyncio.create_task(self._ticker(), name="ticker"))
         self._tasks.append(asyncio.create_task(self._syncer(), name="sync"))
-        self._tasks.append(asyncio.create_task(self._publisher(), name="publish"))
+        self._tasks.append(asyncio.create_task(self.views.publisher(), name="publish"))
         for host, peer_port in self.manual_peers:
             self._tasks.append(asyncio.create_task(self._probe(host, peer_port)))
         log.info(
@@ -250,15 +235,14 @@ class Daemon:
         once); its records are read back by ``_resume``."""
         try:
             rt = TableRuntime.from_meta(self.store.read_meta(table_id))
-        except Exception:  # _resume sets it aside with the reason (daemon/recovery.py)
+        except Exception:  # _resume sets it aside with its reason (table_runtimes/recovery.py)
             rt = TableRuntime(table_id, "?", "?", b"", False, None, {})
-        rt.resuming = True
         self.tables[table_id] = rt
 
     async def _resume(self, rt: TableRuntime) -> None:
         """Resume a stored table in a thread (its records are read and replayed: seconds for
         a long match), off the event loop; one that cannot be is set aside with its reason
-        (the ``tables`` request lists it) and never stops the daemon (daemon/recovery.py).
+        (the ``tables`` request lists it) and never stops the daemon (table_runtimes/recovery.py).
         Then ask the live members for what we missed."""
         table_id = rt.table_id
         try:
@@ -279,7 +263,6 @@ class Daemon:
             if stored is not None and stored.log is not None:
                 stored.log.close()
             return
-        rt.resuming = False
         if stored is None:
             del self.tables[table_id]
             return
@@ -293,8 +276,8 @@ class Daemon:
             rt.problems.append(
                 f"rebuilding this table from the other seats' copies: {rt.rebuild.reason}"
             )
-            self.ask_rebuild(rt)
-            self.publish_view(rt, [])
+            self.rebuilds.ask_rebuild(rt)
+            self.views.publish_view(rt, [])
         if rt.session is not None:
             if rt.place is not None:
                 others = {k for k in rt.members if k != self.identity.public_key}
@@ -303,10 +286,10 @@ class Daemon:
                 self._ask_heads(rt)
             for key in rt.members:
                 if key != self.identity.public_key and self.alive(key):
-                    self.request_catchup(rt, key)
-            self.publish_view(rt, [])
+                    self.rebuilds.request_catchup(rt, key)
+            self.views.publish_view(rt, [])
 
-    # -- a resumed seat learns its last number before it signs (daemon/own_seq.py) ---------
+    # -- a resumed seat learns its last number before it signs (table_runtimes/own_seq.py)
 
     def _ask_heads(self, rt: TableRuntime) -> None:
         if rt.seq_check is not None:
@@ -329,7 +312,7 @@ class Daemon:
         return why
 
     def reconnecting(self, rt: TableRuntime, now: float) -> bool:
-        """Is ``rt`` still catching up after our restart (daemon/catching_up.py)? Our
+        """Is ``rt`` still catching up after our restart (daemon/table_runtimes/catching_up.py)? Our
         player's view then says so instead of the stale table, with no actions."""
         work = rt.catching_up
         if work is None or rt.session is None:
@@ -345,7 +328,7 @@ class Daemon:
         rt.catching_up = None
         log.info("table %s: caught up with the other seats after the restart", rt.table_hex[:8])
         self.seat_returned(rt, now)
-        self.publish_view(rt, [], at_once=True)
+        self.views.publish_view(rt, [], at_once=True)
 
     def seat_returned(self, rt: TableRuntime, now: float) -> None:
         """Our player is back at ``rt`` (a frontend subscribed, or we caught up after a
@@ -386,7 +369,7 @@ class Daemon:
         # the reason reaches the screens (problems, the set-aside folder): a name; the log
         # also gives the key's fingerprint
         reason = (
-            f"our records end at our message {own_last} and {self.player_name(rt, key)} "
+            f"our records end at our message {own_last} and {self.views.player_name(rt, key)} "
             f"holds ours up to {ahead} (an older copy of the table)"
         )
         log.error(
@@ -414,8 +397,8 @@ class Daemon:
             self.port, rt.place, self.identity.public_key, rt.host_key, reason
         )
         rt.problems.append(f"rebuilding this table from the other seats' copies: {reason}")
-        self.ask_rebuild(rt)
-        self.publish_view(rt, [])
+        self.rebuilds.ask_rebuild(rt)
+        self.views.publish_view(rt, [])
 
     def _settle(self, rt: TableRuntime, now: float) -> None:
         """Make what is due at ``rt`` (our automatic answers held while signing was)."""
@@ -608,61 +591,56 @@ class Daemon:
             step,
             self.identity.public_key,
             lambda key, payload: self.send_payload(rt, key, payload),
-            adopted=(lambda: self.publish_view(rt, events, at_once=True)) if at_once else None,
+            adopted=(lambda: self.views.publish_view(rt, events, at_once=True))
+            if at_once
+            else None,
         )
         if changed and ours:
-            self.publish_view(rt, events)
+            self.views.publish_view(rt, events)
 
     def receive(self, rt: TableRuntime, payload: bytes, now: float) -> None:
-        """A peer's session message. With a session module that can split it, the message is
-        applied and adopted first (``applied_at``: the table's latency counts to here), then
-        our automatic reply (an auto-pass, a dice message) is made, sent and shown: one view,
-        built after the reply, so its legal actions never offer what was already answered.
-        In between, other processes waiting for this CPU go first (``_let_others_run``)."""
-        split, settle = self.port.apply_message, self.port.settle
-        if split is None or settle is None:
-            self.apply(rt, self.port.handle_message(rt.session, payload, now))
-            return
-        first = split(rt.session, payload, now)
+        """A peer's session message: applied and adopted first (``applied_at``: the table's
+        latency counts to here), then our automatic reply (an auto-pass, a dice message) is
+        made, sent and shown: one view, built after the reply, so its legal actions never
+        offer what was already answered. In between, other processes waiting for this CPU
+        go first (``_let_others_run``)."""
+        first = self.port.apply_message(rt.session, payload, now)
         rt.apply(
             self.port,
             first,
             self.identity.public_key,
             lambda key, data: self.send_payload(rt, key, data),
         )
-        if self.signing_held(rt, now):  # our automatic answers wait (daemon/own_seq.py)
-            self.publish_view(rt, [repr(e) for e in first.events], at_once=True)
+        if self.signing_held(
+            rt, now
+        ):  # our automatic answers wait (daemon/table_runtimes/own_seq.py)
+            self.views.publish_view(rt, [repr(e) for e in first.events], at_once=True)
             return
         _let_others_run()
-        self.apply(rt, settle(rt.session, now), before=first)
+        self.apply(rt, self.port.settle(rt.session, now), before=first)
 
     async def act(self, rt: TableRuntime, action: object, now: float) -> None:
-        """Our player's action. With a session module that can split it, the signed message
-        goes to the peers (after the fsync) before our own session takes it in: the peers'
-        wait does not include our bookkeeping, which also gives them a head start of
-        PEERS_FIRST_S (see there). ``FourwindsError`` when it is refused."""
+        """Our player's action: the signed message goes to the peers (after the fsync)
+        before our own session takes it in: the peers' wait does not include our
+        bookkeeping, which also gives them a head start of PEERS_FIRST_S (see there).
+        ``FourwindsError`` when it is refused."""
         held = self.signing_held(rt, now)
         if held:
             raise LocalProtocolError(f"not yet: {held}")
         if self.reconnecting(rt, now):
             raise LocalProtocolError("not yet: catching up with the other seats after a restart")
-        send_first, settle = self.port.send_action, self.port.settle
-        if send_first is None or settle is None:
-            self.apply(rt, self.port.local_action(rt.session, action, now), ours=True)
-            rt.refuse_if_paused()
-            return
-        self.apply(rt, send_first(rt.session, action, now), ours=True)
+        self.apply(rt, self.port.send_action(rt.session, action, now), ours=True)
         rt.refuse_if_paused()  # not written (a full disk), so not sent: the player is told
         await rt.drained()  # the message has left (after its fsync, off the loop)...
         await asyncio.sleep(PEERS_FIRST_S)  # ...then the peers get their head start
-        self.apply(rt, settle(rt.session, time.monotonic()), ours=True)
+        self.apply(rt, self.port.settle(rt.session, time.monotonic()), ours=True)
 
-    def _connect_members(self, rt: TableRuntime) -> None:
+    def connect_members(self, rt: TableRuntime) -> None:
         for key in rt.members:
             if key != self.identity.public_key:
                 self.dial_member(key)
 
-    async def _announce(self, rt: TableRuntime) -> None:
+    async def announce(self, rt: TableRuntime) -> None:
         """Announce (or update) a table we host, with its free seats as the roster says now;
         an unlisted table (a solo table with our own bots) is never announced."""
         before = self._creating_unlisted
@@ -682,7 +660,7 @@ class Daemon:
         roster, and our frontends see the lobby change at once."""
         self._start_announcing(rt)
         if rt.session is not None:
-            self.publish_view(rt, [], at_once=True)
+            self.views.publish_view(rt, [], at_once=True)
 
     def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         """Run ``work`` (an mDNS registration: seconds) without waiting for it; it is
@@ -692,7 +670,7 @@ class Daemon:
         task.add_done_callback(self._announcing.discard)
 
     def withdraw_soon(self, table_id: bytes) -> None:
-        """Stop announcing ``table_id`` (in the background, as ``_announce``): we left it."""
+        """Stop announcing ``table_id`` (in the background, as ``announce``): we left it."""
         if self.discovery is None:
             return
         task = asyncio.create_task(self.discovery.withdraw(table_id), name="withdraw")
@@ -700,15 +678,15 @@ class Daemon:
         task.add_done_callback(self._announcing.discard)
 
     def _start_announcing(self, rt: TableRuntime) -> None:
-        """``_announce`` in the background (mDNS registration takes a second or two)."""
-        task = asyncio.create_task(self._announce(rt), name="announce")
+        """``announce`` in the background (mDNS registration takes a second or two)."""
+        task = asyncio.create_task(self.announce(rt), name="announce")
         self._announcing.add(task)
         task.add_done_callback(self._announcing.discard)
 
     async def _probe(self, host: str, peer_port: int) -> None:
         """A ``--peer``: ask its key beacon for its key and tables every few seconds, so its
         tables are listed and joinable like announced ones (errors back off, up to 30 s)."""
-        from fourwinds.daemon.transport import TransportError
+        from fourwinds.daemon.peers.transport import TransportError
 
         where = f"{host}:{peer_port}"
         delay = 0.5
@@ -788,7 +766,7 @@ class Daemon:
                     if self.reconnecting(rt, now):
                         continue  # our timers wait: the window starts again after it
                     self._caught_up(rt, now)
-                self._countdown_over(rt, now)
+                self.views.countdown_over(rt, now)
                 if rt.session is not None:
                     step = self.port.tick(rt.session, now)
                     if step.persist or step.outgoing or step.events:
@@ -804,8 +782,8 @@ class Daemon:
             for rt in list(self.tables.values()):
                 rt.sync_soon()  # bound what a crash can lose of what we received
                 if rt.rebuild is not None:
-                    self.ask_rebuild(rt)
-                    self.publish_view(rt, [])
+                    self.rebuilds.ask_rebuild(rt)
+                    self.views.publish_view(rt, [])
                     continue
                 if rt.session is None:
                     if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
@@ -814,508 +792,15 @@ class Daemon:
                 self._ask_heads(rt)
                 for key in rt.members:
                     if key != self.identity.public_key and self.alive(key):
-                        self.request_catchup(rt, key)
-                self.publish_view(rt, [])
-
-    # -- rebuilding a lost table from the peers (daemon/rebuild.py) ------------------------
-
-    def ask_rebuild(self, rt: TableRuntime) -> None:
-        """Ask every live member for its heads and for every seat's messages after those we
-        hold (the answers go to ``rebuild_progress``)."""
-        work = rt.rebuild
-        if work is None or work.running or work.failed:
-            return
-        for key in rt.members:
-            if key == self.identity.public_key or not self.alive(key):
-                continue
-            self.transport.send(key, Rebuild(rt.table_id))
-            for seat in range(4):
-                self.transport.send(key, CatchUp(rt.table_id, seat, work.pool.held(seat) - 1))
-
-    def lost_table(self, key: bytes, table_id: bytes) -> None:
-        """``key`` (authenticated: pinned at a table of ours, or a ``--peer``) sent a frame
-        about a table we do not know: if it is one whose folder we lost, it sends the
-        roster back (``offered``). Asked at most once a second a table; never for a table
-        we left (its folder says so) or while MAX_OFFERED tables are being rebuilt."""
-        now = time.monotonic()
-        if (
-            key not in self.pinned_keys()
-            or now - self._lost_asked.get(table_id, -9.0) < 1.0
-            or self.store.left_before(table_id)
-            or (len(self._lost_asked) >= 64 and table_id not in self._lost_asked)
-        ):
-            return
-        self._lost_asked[table_id] = now
-        self.transport.send(key, Rebuild(table_id, lost=True))
-
-    def offered(self, key: bytes, roster: Roster, via: str) -> None:
-        """A member's roster of a table we do not know, in answer to ``lost_table``: when it
-        names us and its sender among four seats, the table is ours again, to be rebuilt
-        from the others (nothing it says is trusted beyond that: the rebuild checks every
-        message by its signature, and the Seating must give our place our own key)."""
-        me = self.identity.public_key
-        members = {k: (h, p) for k, h, p in roster.members}
-        if (
-            roster.table_id not in self._lost_asked
-            or roster.table_id in self.tables
-            or key not in members
-            or me not in members
-            or not can_rebuild(self.port, list(members).index(me), len(members))
-            or self.store.left_before(roster.table_id)
-            or sum(
-                1
-                for rt in self.tables.values()
-                if rt.rebuild is not None and rt.rebuild.reason == LOST
-            )
-            >= MAX_OFFERED
-        ):
-            return
-        host_key = next(iter(members))
-        rt = TableRuntime(
-            table_id=roster.table_id,
-            name=roster.name,
-            rules=roster.rules,
-            host_key=host_key,
-            private=False,
-            code=None,
-            members=members,
-            place=list(members).index(me),
-        )
-        members[me] = (self.host, self.transport.port)
-        try:
-            self.store.start_rebuilding(rt.table_id, rt.meta(), LOST)
-            rt.log = self.store.open_log(rt.table_id)
-        except (StoreError, OSError) as error:
-            log.error("table %s: cannot start rebuilding it: %s", rt.table_hex[:8], error)
-            return
-        rt.rebuild = start_rebuild(self.port, rt.place or 0, me, host_key, LOST)
-        self.tables[rt.table_id] = rt
-        log.warning(
-            "table %s (%s): %s named us at it and we hold no copy; rebuilding it "
-            "from the other seats",
-            rt.name,
-            rt.table_hex[:8],
-            fingerprint(key),
-        )
-        rt.problems.append(f"rebuilding this table from the other seats' copies: {LOST}")
-        for member, host, port in roster.members:
-            if member != me:
-                self.learn(member, host, port, Source.TOLD, via=via)
-        self._connect_members(rt)
-        self.ask_rebuild(rt)
-        self.publish_view(rt, [])
-
-    def rebuild_peers(self, rt: TableRuntime) -> list[bytes]:
-        return [k for k in rt.members if k != self.identity.public_key]
-
-    def rebuild_progress(self, rt: TableRuntime) -> None:
-        """A peer's heads or messages arrived: once everything is in, replay it (a thread)."""
-        work = rt.rebuild
-        if work is None or not work.ready(self.rebuild_peers(rt)):
-            return
-        work.running = True
-        task = asyncio.create_task(self._finish_rebuild(rt, work), name="rebuild")
-        self._tasks.append(task)
-
-    async def _finish_rebuild(self, rt: TableRuntime, work: Rebuilding) -> None:
-        """Replay the pool into our seat's session, write its records (synced), and let the
-        table go on: from here it is like any resumed table."""
-        rebuild_seat = self.port.rebuild
-        assert rebuild_seat is not None  # a rebuild starts only where the port can (can_rebuild)
-        entropy = self.seat_entropy(rt.table_id)
-        try:
-            step = await in_thread(
-                lambda: rebuild_seat(work.pool, self.identity.private_key, entropy),
-                "fourwinds-rebuild",
-            )
-        except FourwindsError as error:
-            self._rebuild_failed(rt, work, getattr(error, "reason", str(error)))
-            return
-        table_log = rt.log
-        if self.tables.get(rt.table_id) is not rt or table_log is None:
-            return
-
-        def write() -> None:  # appended and synced, then the folder marked done
-            table_log.append(list(step.persist))
-            self.store.rebuilt(rt.table_id)
-
-        try:
-            await in_thread(write, "fourwinds-rebuilt")
-        except (StoreError, OSError) as error:
-            self._rebuild_failed(rt, work, f"cannot write the rebuilt records: {error}")
-            return
-        if self.tables.get(rt.table_id) is not rt:
-            return
-        rt.session, rt.rebuild = step.session, None
-        rt.applied_at = time.monotonic()
-        held = len(step.persist) - 1
-        log.warning(
-            "table %s: rebuilt from the other seats' copies (%d messages; %s)",
-            rt.table_hex[:8],
-            held,
-            work.reason,
-        )
-        rt.problems.append(
-            f"rebuilt this table from the other seats' copies ({held:,} messages); it goes on"
-        )
-        for key in rt.members:
-            if key != self.identity.public_key and self.alive(key):
-                self.request_catchup(rt, key)
-        self.publish_view(rt, [], at_once=True)
-
-    def _rebuild_failed(self, rt: TableRuntime, work: Rebuilding, reason: str) -> None:
-        """The rebuild stops for good (it is not retried); the player's view says why."""
-        work.failed, work.running = reason, False
-        log.error("table %s: cannot be rebuilt from the other seats: %s", rt.table_hex[:8], reason)
-        rt.problems.append(f"cannot rebuild this table: {reason}")
-        self.publish_view(rt, [])
-
-    def request_catchup(self, rt: TableRuntime, key: bytes) -> None:
-        """Ask ``key`` for every other seat's messages after the last we hold. Never for our
-        own: our records hold every one we sent, and a member that holds more of ours shows
-        our records to be an older copy (``own_seq_heard``), which a rebuild mends."""
-        for seat in range(4):
-            if seat == rt.place:
-                continue
-            seq = self.port.last_seq(rt.session, seat) if rt.session is not None else -1
-            self.transport.send(key, CatchUp(rt.table_id, seat, seq))
-
-    # -- views for frontends ---------------------------------------------------------------
-
-    def current_names(self, rt: TableRuntime) -> dict[int, str]:
-        """By table place, the name each player of ``rt`` goes by now: ours from our config,
-        each peer's from its latest Hello (a player renamed since sitting down shows the new
-        name; the signed Join keeps the old one). A peer not heard from yet is left out: the
-        view shows the name it signed."""
-        keys = list(self.port.seat_keys(rt.session)) if rt.session is not None else []
-        places = {key: place for place, key in enumerate(keys) if key is not None}
-        for key, place in rt.places().items():
-            places.setdefault(key, place)
-        me = self.identity.public_key
-        out = {}
-        for key, place in places.items():
-            name = self.name if key == me else self.names.get(key, "")
-            if name and 0 <= place < 4:
-                out[place] = name
-        return out
-
-    def player_name(self, rt: TableRuntime | None, key: bytes) -> str:
-        """What our screens and logs call the player of ``key``: the name it goes by now
-        (``names``: its latest Hello), else the one it signed at ``rt`` (the session port's
-        optional ``signed_names``), else "a player"; never a key fingerprint, which belongs
-        where trust is decided (pairing, ``whoami``)."""
-        if key == self.identity.public_key:
-            return self.name
-        name = self.names.get(key, "")
-        signed = self.port.signed_names
-        if name or rt is None or rt.session is None or signed is None:
-            return name or "a player"
-        keys = list(self.port.seat_keys(rt.session))
-        place = keys.index(key) if key in keys else rt.places().get(key, -1)
-        names = list(signed(rt.session))
-        found = str(names[place]) if 0 <= place < len(names) else ""
-        return "a player" if not found or found == f"seat {place}" else found
-
-    def _seat_view(self, rt: TableRuntime, away: tuple[Any, ...] = ()) -> dict[str, Any]:
-        """The session's view, computed once per session value (sessions are immutable), per
-        set of unreachable places (``_unreachable``: their seconds change once a second, and
-        only while a seat is unreachable) and per set of current names (``current_names``)."""
-        if rt.rebuild is not None:
-            return {
-                "phase_detail": rt.rebuild.detail(self.rebuild_peers(rt)),
-                "rebuilding": rt.rebuild.reason,
-            }
-        if rt.session is None:
-            return {}
-        names = self.current_names(rt) if self.port.view_takes_names else {}
-        cached = self._views.get(rt.table_id)
-        if (
-            cached is None
-            or cached[0] is not rt.session
-            or cached[1] != away
-            or cached[4] != names
-            or (cached[2].get("waiting") and time.monotonic() - cached[3] >= 1.0)
-        ):
-            # (a view that waits for a seat past its window counts the seconds: once a second)
-            extra: dict[str, Any] = {"names": names} if self.port.view_takes_names else {}
-            if away and self.port.view_takes_reach:
-                extra["unreachable"] = [
-                    {"place": place, "for_s": for_s, "last_address": where}
-                    for place, for_s, where in away
-                ]
-            made = self.port.seat_view(rt.session, **extra)
-            cached = (rt.session, away, dict(made), time.monotonic(), names)
-            self._views[rt.table_id] = cached
-        view = dict(cached[2])
-        deadline = view.get("deadline")
-        if isinstance(deadline, (int, float)) and not isinstance(deadline, bool):
-            # the view is cached per session state: count down the time since it was built
-            view["deadline"] = max(0.0, float(deadline) - (time.monotonic() - cached[3]))
-            if isinstance(view.get("next"), dict):  # a hand's end: the same "next" countdown
-                view["next"] = {**view["next"], "deadline": view["deadline"]}
-        return view
-
-    def _countdown_over(self, rt: TableRuntime, now: float) -> None:
-        """The countdown in the view last built for ``rt`` has just run out: a new view, at
-        once. Our own window's end changes the table anyway (our default answer); another
-        seat's means the table now waits for it past its window, which the view says in
-        ``waiting`` (protocol/table/waiting.py) instead of a countdown stuck at 0."""
-        cached = self._views.get(rt.table_id)
-        if cached is None or cached[0] is not rt.session:
-            return
-        deadline = cached[2].get("deadline")
-        if (
-            isinstance(deadline, (int, float))
-            and not isinstance(deadline, bool)
-            and deadline > 0
-            and now - cached[3] >= deadline
-        ):
-            del self._views[rt.table_id]
-            self.publish_view(rt, [], at_once=True)
-
-    def _unreachable(self, rt: TableRuntime, now: float) -> list[tuple[bytes, int, int, str]]:
-        """(key, place, whole seconds, last address) of each other seat we cannot reach:
-        not heard from for UNREACHABLE_S (counted from our start when never); places as the
-        session numbers them, or in join order before it knows them."""
-        keys = list(self.port.seat_keys(rt.session)) if rt.session is not None else []
-        order = rt.places()
-        out = []
-        for key in rt.members:
-            if key == self.identity.public_key or self.alive(key):
-                continue
-            gone = self.unreachable_for(key, now)
-            place = keys.index(key) if key in keys else order.get(key, -1)
-            if gone >= UNREACHABLE_S and 0 <= place < 4:
-                out.append((key, place, int(gone), self.last_address(rt, key)))
-        return out
-
-    def view_event(self, rt: TableRuntime, events: list[str]) -> Message:
-        missing = self._unreachable(rt, time.monotonic())
-        away = tuple((place, for_s, where) for _, place, for_s, where in missing)
-        view = rt.show_pause(self._seat_view(rt, away))  # a full disk's pause says why
-        view = self._show_rebuilding_peers(rt, view)
-        legal = view.pop("legal_actions", [])
-        if self.reconnecting(rt, time.monotonic()):
-            # the table as our records left it is stale: say what we do, offer nothing
-            view = {
-                **view,
-                "reconnecting": True,
-                "phase_detail": RECONNECTING_TEXT,
-                "deadline": None,
-                "waiting": None,
-                "screen": "reconnecting",
-            }
-            legal = []
-        elif view:
-            view["reconnecting"] = False
-        now = time.monotonic()
-        offline = [
-            {
-                "fingerprint": fingerprint(k),
-                "player": self.names.get(k, ""),
-                "for_s": int(self.unreachable_for(k, now)),
-                "last_address": self.last_address(rt, k),
-            }
-            for k in rt.members
-            if not self.alive(k)
-        ]
-        rt.view_seq += 1
-        event = {
-            "type": "view",
-            "table": rt.table_hex,
-            "name": rt.name,
-            "rules": rt.rules,
-            "seq": rt.view_seq,
-            "applied_at": rt.applied_at,
-            "steps_applied": [[n, t] for n, t in rt.steps_applied],
-            "view": view,
-            "legal_actions": legal,
-            "offline": offline,
-            "events": events,
-            "problems": list(rt.problems),
-        }
-        if view.get("phase") in (None, "lobby"):
-            # before the seating the session knows only the places it has seen join; the
-            # daemon's roster (join order, the host first) shows an admitted player at once
-            event["members"] = self.table_summary(rt)["members"]
-            # what leaving does to the others, when the lobby's Leave must be confirmed
-            event["leave_warning"] = self.leave_warning(rt)
-            if rt.code is not None and len(rt.members) < 4:
-                # only the host keeps the code: its lobby shows it while places are free
-                event["code"] = rt.code
-        return event
-
-    def _show_rebuilding_peers(self, rt: TableRuntime, view: dict[str, Any]) -> dict[str, Any]:
-        """While another seat rebuilds its table from ours (it asked within PEER_SHOWN_S),
-        the view says so (``phase_detail`` and ``rebuilding_peers``): the table waits for it."""
-        now = time.monotonic()
-        names = [
-            self.player_name(rt, k)
-            for k, at in rt.peers_rebuilding.items()
-            if now - at < PEER_SHOWN_S
-        ]
-        if not names:
-            return view
-        view = dict(view)
-        view["rebuilding_peers"] = names
-        view["phase_detail"] = "; ".join(
-            f"{name} is rebuilding its table from the others" for name in names
-        )
-        return view
-
-    def peer_rebuilding(self, rt: TableRuntime, key: bytes) -> None:
-        """A member asked us for its lost table (``Rebuild``): say so on our screens."""
-        now = time.monotonic()
-        already = now - rt.peers_rebuilding.get(key, -PEER_SHOWN_S) < PEER_SHOWN_S
-        rt.peers_rebuilding[key] = now
-        if not already:
-            name = self.player_name(rt, key)
-            log.warning(
-                "table %s: %s is rebuilding its table from the others", rt.table_hex[:8], name
-            )
-            rt.problems.append(f"{name} is rebuilding its table from the others")
-            del rt.problems[:-20]
-            self.publish_view(rt, [], at_once=True)
-
-    def resend_views(self) -> None:
-        """Every table's view again, to every subscriber, even if it shows nothing new (a
-        frontend just subscribed)."""
-        self._published_shown.clear()
-        for rt in self.tables.values():
-            if rt.session is not None:
-                self.publish_view(rt, [])
-
-    def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None:
-        """Send a view event to our frontends (only while one is subscribed: a view is built
-        only for someone). ``at_once``: now, if it is due now (see ``_due_now``); otherwise
-        it is queued for the publisher, which sends only the newest state of a burst."""
-        if not self.api.has_subscribers():
-            return
-        pending = self._dirty.setdefault(rt.table_id, [])
-        pending.extend(events)
-        if at_once and self._due_now(rt):
-            del self._dirty[rt.table_id]
-            self._send_view(rt, pending, time.monotonic())
-            return
-        self._wake.set()
-
-    def _due_now(self, rt: TableRuntime) -> bool:
-        """A view is due at once when the table waits for our seat or moved on a step."""
-        return self._progress(rt) != self._published_progress.get(rt.table_id) or self._urgent(rt)
-
-    def _send_view(self, rt: TableRuntime, events: list[str], now: float) -> None:
-        """Build and send one view event. A failure to build it is logged and never stops
-        the caller: views run inside ``apply``, before the fsync and the sends to peers."""
-        self._published_at[rt.table_id] = now
-        self._published_progress[rt.table_id] = self._progress(rt)
-        try:
-            event = self.view_event(rt, events[-50:])
-        except Exception:  # a bug in a view must not hold up the table
-            log.exception("table %s: building the view failed", rt.table_hex[:8])
-            return
-        seen = shown(event, time.monotonic())
-        if not events and self._published_shown.get(rt.table_id) == seen:
-            return  # a refresh that shows nothing new is not sent (view_changes.py)
-        self._published_shown[rt.table_id] = seen
-        self.api.publish(event)
-
-    def _urgent(self, rt: TableRuntime) -> bool:
-        """Does the table wait for our seat? (Then the frontend needs the view at once.)"""
-        awaits = self.port.awaits_us
-        return rt.session is not None and (awaits is None or bool(awaits(rt.session)))
-
-    def _progress(self, rt: TableRuntime) -> object:
-        """Where the table is, as the session module's optional ``progress`` says (a change
-        is sent at once); None for a module without it."""
-        return progress_of(self.port, rt.session)
-
-    async def _publisher(self) -> None:
-        """Views of tables that wait for us, or that moved to a new step, go out at once;
-        other changes at most every PUBLISH_IDLE_S (a burst of messages within one step
-        needs only the newest view). Sleeps while nothing is due."""
-        while True:
-            await self._wake.wait()
-            await asyncio.sleep(0)  # let the rest of this burst of frames land first
-            self._wake.clear()
-            now = time.monotonic()
-            later: dict[bytes, list[str]] = {}
-            due = PUBLISH_IDLE_S
-            for table_id, events in self._dirty.items():
-                rt = self.tables.get(table_id)
-                if rt is None:
-                    continue
-                waited = now - self._published_at.get(table_id, -PUBLISH_IDLE_S)
-                if waited >= PUBLISH_IDLE_S or self._due_now(rt):
-                    self._send_view(rt, events, now)
-                else:
-                    later[table_id] = events
-                    due = min(due, PUBLISH_IDLE_S - waited)
-            self._dirty = later
-            if later:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), max(due, PUBLISH_S))
-                self._wake.set()
-
-    def leave_warning(self, rt: TableRuntime) -> str:
-        """What leaving ``rt`` does to the others, when it needs ``force`` ("" when it does
-        not): a seated match not over cannot go on without our seat; a lobby we host where
-        others wait closes for them. A lobby we joined (the host frees the place), a finished
-        or halted match, or a table with nobody else: nothing to warn of."""
-        me = self.identity.public_key
-        others = [self.player_name(rt, k) for k in rt.members if k != me]
-        if not others or rt.session is None:
-            return ""
-        who = ", ".join(others)
-        if not is_seated(self.port, rt.session):
-            if rt.host_key != me:
-                return ""
-            return (
-                f"you host {rt.name}, where {who} {'waits' if len(others) == 1 else 'wait'}"
-                ": leaving closes the table for them"
-            )
-        progress = progress_of(self.port, rt.session)
-        if progress is not None and progress[0] in ("over", "halted"):
-            return ""
-        if progress is not None and progress[0] == "ready":
-            return (
-                f"all four places at {rt.name} are taken: if you leave, {who} cannot "
-                f"start (the table waits for your seat for ever)"
-            )
-        return (
-            f"the match at {rt.name} has started: if you leave, {who} cannot go on "
-            f"(the table waits for your seat for ever)"
-        )
-
-    def table_summary(self, rt: TableRuntime) -> Message:
-        return {
-            "table": rt.table_hex,
-            "name": rt.name,
-            "rules": rt.rules,
-            "flowers": rt.flowers,
-            "rules_label": rules_label(rt.rules, rt.flowers),
-            "leave_warning": self.leave_warning(rt),
-            "private": rt.private,
-            "seated": len(rt.members),
-            "bot_seat": self.event_tables.bot_seat_at(rt.table_id),
-            "host": rt.host_key == self.identity.public_key,
-            "code": rt.code if rt.host_key == self.identity.public_key else None,
-            "members": [
-                {
-                    "fingerprint": fingerprint(k),
-                    "alive": self.alive(k),
-                    "player": self.names.get(k, ""),
-                    "place": place,
-                }
-                for k, place in rt.places().items()
-            ],
-        }
+                        self.rebuilds.request_catchup(rt, key)
+                self.views.publish_view(rt, [])
 
     # -- local API -------------------------------------------------------------------------
 
     async def _on_request(self, request: Message) -> Message:
         """Route one local API request. ``create`` may carry ``"listed": false``: the table
         is not announced over mDNS (a solo table whose other seats are our own bots)."""
-        from fourwinds.daemon import requests
+        from fourwinds.daemon.local_api import requests
 
         if request.get("type") == "peer":
             return self._peer_request(request)
@@ -1332,6 +817,27 @@ class Daemon:
             return await requests.handle(self, request)
         finally:
             self._creating_unlisted = None
+
+    async def other_request(self, request: Message) -> Message:
+        """A request the table API does not know: the tournament's (daemon/event_requests.py)."""
+        from fourwinds.daemon import event_requests
+
+        handler = event_requests.HANDLERS.get(request["type"])
+        if handler is None:
+            raise ApiError(f"unknown request type {request['type']!r}")
+        return await handler(self, request)
+
+    def drop_table(self, rt: TableRuntime) -> None:
+        """Forget ``rt`` for good and stop announcing it (api/requests.py)."""
+        from fourwinds.daemon.local_api import requests
+
+        requests.drop_table(self, rt)
+
+    def give_up_joining(self, rt: TableRuntime, reason: str) -> None:
+        """A table we were admitted to but cannot play: dropped once (api/requests.py)."""
+        from fourwinds.daemon.local_api import requests
+
+        requests.give_up_joining(self, rt, reason)
 
     def _peer_request(self, request: Message) -> Message:
         """``{"type": "peer", "host", "port"}``: reach this daemon directly from now on, as a
@@ -1366,7 +872,7 @@ class Daemon:
 
     def seat_entropy(self, table_id: bytes) -> bytes:
         """The randomness our seat uses at ``table_id``, derived from our identity key and
-        the table (daemon/seat_secrets.py), so a lost record log can be rebuilt."""
+        the table (daemon/table_runtimes/seat_secrets.py), so a lost record log can be rebuilt."""
         return seat_entropy(self.identity.private_key, table_id)
 
 

@@ -2,7 +2,7 @@
 tests that must see the same deal twice, a stream fixed by ``FOURWINDS_INSECURE_TEST_ENTROPY``.
 
 A table's wall and seats come from the four seats' commit-reveal, and each seat's secrets
-are derived from its identity key and the table id (daemon/seat_secrets.py). So the identity
+are derived from its identity key and the table id (table_runtimes/seat_secrets.py). So the identity
 key and the table id are the only fresh randomness a seat puts into a deal. A test that runs
 all four seats on one machine (``fourwinds play`` with its bots) and sets the variable for
 every process gets the same identities, table ids and so the same deal on every run, which

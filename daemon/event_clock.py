@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.tournament.event_rules import tournament_rules
 from fourwinds.protocol.tournament.records import EndTable, Extension, Length, TimeCall
 

@@ -23,9 +23,9 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from fourwinds.daemon.api import ApiError
-from fourwinds.daemon.session_port import scores_so_far
-from fourwinds.daemon.wire import EventSubmit, Refuse
+from fourwinds.daemon.local_api.server import ApiError
+from fourwinds.daemon.peers.wire import EventSubmit, Refuse
+from fourwinds.daemon.table_runtimes.session_port import scores_so_far
 from fourwinds.protocol.tournament.intake import Decision
 from fourwinds.protocol.tournament.record_wire import encode_record, signed_bytes
 from fourwinds.protocol.tournament.records import NewDirector, Record, Substitute

@@ -9,12 +9,12 @@ from collections.abc import Awaitable, Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
-from fourwinds.daemon.api import ApiError, Message
 from fourwinds.daemon.checks import BadInput, checked_address, local_name
 from fourwinds.daemon.events import describe, entrant_named
-from fourwinds.daemon.identity import BadKey, checked_public_key
-from fourwinds.daemon.transport import TransportError
-from fourwinds.daemon.wire import PROTOCOL_VERSION
+from fourwinds.daemon.local_api.server import ApiError, Message
+from fourwinds.daemon.peers.identity import BadKey, checked_public_key
+from fourwinds.daemon.peers.transport import TransportError
+from fourwinds.daemon.peers.wire import PROTOCOL_VERSION
 from fourwinds.protocol.table.registry import EVENT_BY_DEFAULT
 from fourwinds.protocol.table.rules_label import rules_label
 from fourwinds.protocol.tournament.event_rules import (

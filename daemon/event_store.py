@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from fourwinds.daemon.paths import ensure_private_dir
-from fourwinds.daemon.store import RECORDS, StoreError, TableLog, write_atomic
+from fourwinds.daemon.store.disk import RECORDS, StoreError, TableLog, write_atomic
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.tournament.check import EventChecker, Verdict, check_event
 from fourwinds.protocol.tournament.intake import Decision, Intake, take_next

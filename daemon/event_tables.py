@@ -33,13 +33,13 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fourwinds.daemon import reach
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.event_clock import EventClock
-from fourwinds.daemon.reach import Source
-from fourwinds.daemon.session_port import final_scores, ready_due
-from fourwinds.daemon.tables import TableRuntime
-from fourwinds.daemon.wire import EventPeers
+from fourwinds.daemon.local_api.server import ApiError
+from fourwinds.daemon.peers import reach
+from fourwinds.daemon.peers.reach import Source
+from fourwinds.daemon.peers.wire import EventPeers
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import final_scores, ready_due
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.tournament.round_tables import (
     RoundTable,
@@ -129,7 +129,7 @@ class EventTables:
         """A table that goes on under another id (a substitute took a seat: round_tables.py)
         is left, its folder kept as ``left-<id>``: its hands stand in its transcript, the
         scores after them are carried in the substitute's record."""
-        from fourwinds.daemon.requests import drop_table
+        from fourwinds.daemon.local_api.requests import drop_table
 
         table = self.d.tables.get(table_id)
         if table is not None:
@@ -286,7 +286,7 @@ class EventTables:
         """Our finished tables of rounds before the one under way, whose results count,
         are left (their folders kept as ``left-<id>``): a player's daemon sits at one table
         of the event at a time, the current round's, which `fourwinds play` returns to."""
-        from fourwinds.daemon.requests import drop_table
+        from fourwinds.daemon.local_api.requests import drop_table
 
         verdict, me = rt.verdict, self.d.identity.public_key
         held = {at for at, _ in verdict.scores}
@@ -319,7 +319,7 @@ class EventTables:
         self.d.in_background(self._join(duty, host, address), "event-table-join")
 
     def _open(self, duty: TableDuty) -> None:
-        from fourwinds.daemon.requests import open_at
+        from fourwinds.daemon.local_api.requests import open_at
 
         plan = duty.plan
         try:
@@ -334,7 +334,7 @@ class EventTables:
                 self.d.dial_member(key)
 
     async def _join(self, duty: TableDuty, host: bytes, address: tuple[str, int]) -> None:
-        from fourwinds.daemon.requests import join_at
+        from fourwinds.daemon.local_api.requests import join_at
 
         plan = duty.plan
         try:

@@ -7,7 +7,7 @@ accepts it after the records held (protocol/tournament/intake.py), and every ans
 event (entrants, rounds, standings) is read from the checker's verdict of the held record
 (``HeldEvent.verdict``, the checker kept current as each record is taken).
 
-How records travel (frames in daemon/wire.py):
+How records travel (frames in daemon/peers/wire.py):
 
 * A would-be entrant dials the director (by the address ``--peer`` or mDNS gives) as a
   *guest* and asks ``EventFind(name)``; the director answers ``EventRecords`` from position
@@ -42,15 +42,14 @@ from typing import TYPE_CHECKING, Any
 
 import msgpack
 
-from fourwinds.daemon.api import ApiError
-from fourwinds.daemon.discovery import EventAnnouncement, SeenEvent
 from fourwinds.daemon.event_clock import RoundClock, clock_record, clock_view
 from fourwinds.daemon.event_store import EventSetAside, EventStore, HeldEvent
-from fourwinds.daemon.pairing import CodeGuesses, new_code, normalize_code
-from fourwinds.daemon.refusals import Refusal, Refused
-from fourwinds.daemon.store import StoreError, write_atomic
-from fourwinds.daemon.transport import Sender
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.local_api.server import ApiError
+from fourwinds.daemon.peers.discovery import EventAnnouncement, SeenEvent
+from fourwinds.daemon.peers.pairing import CodeGuesses, new_code, normalize_code
+from fourwinds.daemon.peers.refusals import Refusal, Refused
+from fourwinds.daemon.peers.transport import Sender
+from fourwinds.daemon.peers.wire import (
     EVENT_RECORDS_BYTES,
     EVENT_RECORDS_MAX,
     EventAsk,
@@ -62,6 +61,7 @@ from fourwinds.daemon.wire import (
     EventSubmit,
     Refuse,
 )
+from fourwinds.daemon.store.disk import StoreError, write_atomic
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.rules_label import rules_label
 from fourwinds.protocol.table.signing import SigningKey

@@ -6,7 +6,7 @@ through a ``RotatingFileHandler``: at LOG_BYTES the file becomes ``daemon.log.1`
 LOG_FILES kept), and the process's stderr (and stdout, when it went to the same file) is
 moved to the new file, so a traceback or a fault dump still lands in the current log. A
 daemon in the foreground (stderr a terminal or a pipe) logs to stderr as before. Every line
-a peer can cause is also bounded at its source (daemon/refusals.py); this is the backstop.
+a peer can cause is also bounded at its source (daemon/peers/refusals.py); this is the backstop.
 """
 
 from __future__ import annotations

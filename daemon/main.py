@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from fourwinds.daemon import logfile
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.checks import PLAYER_NAME_LIMIT, local_name, parse_host_port
-from fourwinds.daemon.discovery import interface_address
-from fourwinds.daemon.identity import default_player_name, load_or_create_identity
 from fourwinds.daemon.paths import RUNTIME_NOTES, default_paths, ensure_private_dir
-from fourwinds.daemon.session_port import DEFAULT, load_session_module
+from fourwinds.daemon.peers.discovery import interface_address
+from fourwinds.daemon.peers.identity import default_player_name, load_or_create_identity
 from fourwinds.daemon.single import hold_data_dir
+from fourwinds.daemon.table_runtimes.session_port import DEFAULT, load_session_module
 
 DEFAULT_PORT = 7420
 STOP_S = 1.8

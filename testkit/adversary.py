@@ -1,5 +1,5 @@
 """A hostile peer for the tests and `scripts/bench adversary`: speaks the daemon protocol
-(daemon/wire.py) at real daemons on loopback, from a loopback address of its own.
+(daemon/peers/wire.py) at real daemons on loopback, from a loopback address of its own.
 
 * ``Stranger``: a guest with a key of its own (random unless given): CURVE handshake, Hello,
   then whatever frames it is told to send: pairing with a wrong code, floods, oversized and
@@ -31,9 +31,9 @@ import zmq
 from spake2 import SPAKE2_A
 from zmq.utils import z85
 
-from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
-from fourwinds.daemon.pairing import normalize_code
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.peers.identity import Identity, curve_public_from_ed25519
+from fourwinds.daemon.peers.pairing import normalize_code
+from fourwinds.daemon.peers.wire import (
     MAX_FRAME,
     PROTOCOL_VERSION,
     Hello,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from fourwinds.daemon.store import HEADER, TableLog
+from fourwinds.daemon.store.disk import HEADER, TableLog
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 each seat a bot driven through its local API, and the faults a table must survive.
 
 ``FaultMatch`` builds the machines (``testkit/netns.py``: namespaces on one bridge,
-link-local addresses, ``fourwinds.daemon.real_session`` daemons listening on every interface,
+link-local addresses, real-session daemons listening on every interface,
 no mDNS: the joiners reach the host by address), seats the four daemons at a one-hand MCR
 table on the practice deck with short windows, starts the bots (``testkit/bots.py``) and
 injects one of the ``Fault`` kinds:
@@ -51,14 +51,14 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from fourwinds.daemon.store import HEADER, RECORDS, TableLog
+from fourwinds.daemon.store.disk import HEADER, RECORDS, TableLog
 from testkit.bots import BotSeat, over
 from testkit.damage import flip_middle_record
 from testkit.netns import Lan, LanDaemon, Unavailable, start_all
 from testkit.procs import ROOT, request
 from testkit.relay import LinkSpec
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 PORT = 7420
 JOIN_TRIES = 3  # a join that met the bad link is tried again (``_join``)
 OPTIONS: dict[str, object] = {

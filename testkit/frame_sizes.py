@@ -1,5 +1,5 @@
 """The largest frames and views of a real match (issue 21 item 3): what the socket bounds in
-daemon/wire.py and daemon/api.py must leave room for.
+daemon/peers/wire.py and daemon/local_api/server.py must leave room for.
 
 A match of four built-in bots is played through the real table session
 (``protocol.table.harness``, the code the daemon's ``real_session`` wraps), fair deck by
@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import msgpack
 
-from fourwinds.daemon import real_session
-from fourwinds.daemon.wire import TableMessage, encode
+from fourwinds.daemon.peers.wire import TableMessage, encode
+from fourwinds.daemon.table_runtimes import real_session
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.harness import Harness, open_harness, run
 from fourwinds.protocol.table.options import TableOptions

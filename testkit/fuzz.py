@@ -26,14 +26,14 @@ import msgpack
 import zmq
 import zmq.asyncio
 
-from fourwinds.daemon import requests
-from fourwinds.daemon.api import API_VERSION, MAX_REQUEST
 from fourwinds.daemon.app import Daemon
-from fourwinds.daemon.identity import Identity
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import API_VERSION, MAX_REQUEST
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.session_port import SessionModule
-from fourwinds.daemon.transport import PINNED, Sender, Transport
-from fourwinds.daemon.wire import MAX_FRAME, Frame, TableMessage, decode, encode
+from fourwinds.daemon.peers.identity import Identity
+from fourwinds.daemon.peers.transport import PINNED, Sender, Transport
+from fourwinds.daemon.peers.wire import MAX_FRAME, Frame, TableMessage, decode, encode
+from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from testkit.waiting import async_within
 
 LOOPBACK = "127.0.0.1"
@@ -240,7 +240,7 @@ async def local_api(base: Path, port: SessionModule, n: int, seed: int = API_SEE
             daemon, {"v": API_VERSION, "type": "create", "name": "quiet", "rules": "mcr"}
         )
         table = bytes.fromhex(made["table"])
-        before = daemon.view_event(daemon.tables[table], [])["view"]
+        before = daemon.views.view_event(daemon.tables[table], [])["view"]
         ctx = zmq.asyncio.Context()
         sock = ctx.socket(zmq.DEALER)
         sock.linger = 0
@@ -258,7 +258,7 @@ async def local_api(base: Path, port: SessionModule, n: int, seed: int = API_SEE
         finally:
             sock.close(0)
             ctx.destroy(0)
-        after = daemon.view_event(daemon.tables[table], [])["view"]
+        after = daemon.views.view_event(daemon.tables[table], [])["view"]
         names = [rt.name for rt in daemon.tables.values()]
         return ApiFuzz(
             n,

@@ -20,14 +20,12 @@ shrinks.
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import grimp
 import pytest
 
-from testkit.installed_shape import shadow_tree
+from testkit.import_graph import circles, graph_of
 
 DAEMON = "fourwinds.daemon."
 
@@ -41,41 +39,18 @@ KNOWN: dict[frozenset[str], str] = {
             "event_requests",
             "event_tables",
             "events",
-            "frames_in",
-            "requests",
         )
     ): (
-        "Being removed now (issue 37: the daemon's events and requests rewritten behind typed "
-        "seams); the lead empties this list at the merge. The request and event handlers "
-        "annotate their ``daemon: Daemon`` (and ``EventRuntime``) under TYPE_CHECKING, and "
-        "app.py imports the handlers."
+        "The tournament's modules annotate their ``daemon: Daemon`` under TYPE_CHECKING and "
+        "app.py imports them; goes when they become a daemon part taking a narrow Protocol "
+        "(tests/daemon/test_parts.py TOURNAMENT)."
     ),
 }
 """Circles made only by type-only imports, each with why (the list only shrinks)."""
 
 
 def _graph(package: str, *, type_only: bool) -> grimp.ImportGraph:
-    return grimp.build_graph(package, cache_dir=None, exclude_type_checking_imports=not type_only)
-
-
-@pytest.fixture(scope="module")
-def installed_shape() -> Iterator[None]:
-    """``fourwinds`` on the path as it installs (the editable install's mapping hides it)."""
-    path = str(shadow_tree())
-    sys.path.insert(0, path)
-    yield
-    sys.path.remove(path)
-
-
-def circles(graph: grimp.ImportGraph) -> list[list[str]]:
-    """The strongly connected parts of ``graph`` with more than one module, each sorted, the
-    list sorted: a module's part is what it imports (through any chain) that imports it back."""
-    parts = set()
-    for module in graph.modules:
-        part = graph.find_upstream_modules(module) & graph.find_downstream_modules(module)
-        if part:
-            parts.add(frozenset({module, *part}))
-    return sorted(sorted(part) for part in parts)
+    return graph_of(package, type_only=type_only)
 
 
 def _described(graph: grimp.ImportGraph, part: list[str]) -> str:
@@ -111,7 +86,6 @@ def _check(graph: grimp.ImportGraph, allowed: dict[frozenset[str], str]) -> list
     return wrong
 
 
-@pytest.mark.usefixtures("installed_shape")
 def test_no_import_circles() -> None:
     graph = _graph("fourwinds", type_only=False)
     assert len(graph.modules) > 100  # it read the tree, not an empty path
@@ -119,7 +93,6 @@ def test_no_import_circles() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-@pytest.mark.usefixtures("installed_shape")
 def test_no_import_circles_counting_type_only_imports() -> None:
     wrong = _check(_graph("fourwinds", type_only=True), KNOWN)
     assert not wrong, "\n".join(wrong)

@@ -257,7 +257,7 @@ def window_problem(window: str, seconds: float | None) -> str:
 
 def player_name(config: Config) -> str:
     """The player's name: the config's, else the login name (never a key fingerprint)."""
-    from fourwinds.daemon.identity import default_player_name
+    from fourwinds.daemon.peers.identity import default_player_name
 
     return (config.name or "").strip() or default_player_name()
 

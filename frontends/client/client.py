@@ -17,7 +17,7 @@ from typing import Any
 import msgpack
 import zmq
 
-from fourwinds.daemon.api_version import API_VERSION
+from fourwinds.daemon.local_api.version import API_VERSION
 from fourwinds.daemon.paths import default_paths
 
 Message = dict[str, Any]

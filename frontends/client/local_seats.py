@@ -154,7 +154,7 @@ SOLO_ARGS = ["--port", "0", "--interface", "127.0.0.1", "--no-mdns"]
 
 def running_info(data_dir: str | None) -> dict[str, Any] | None:
     """What the running daemon of ``data_dir`` wrote about itself (``pid``, ``listen``,
-    ``port``, ``mdns``: daemon/api.py), or None when there is no such file."""
+    ``port``, ``mdns``: daemon/local_api/server.py), or None when there is no such file."""
     try:
         info = msgpack.unpackb(default_paths(data_dir).api_endpoint_file.read_bytes(), raw=False)
     except (OSError, ValueError):

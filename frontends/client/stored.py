@@ -1,7 +1,7 @@
 """Stored hands, read only: transcript files, a daemon's record logs and its table folders.
 
 A daemon keeps each table in ``<data>/tables/<id>/``: ``records.log`` (every message its seat
-accepted and its own secret, framed ``length (u32) | crc32 (u32) | bytes``: daemon/store.py)
+accepted and its own secret, framed ``length (u32) | crc32 (u32) | bytes``: daemon/store/disk.py)
 and ``meta.msgpack`` (name, rules, ...). Tables left are kept as ``left-<id>[-n]``, tables
 whose log the daemon found damaged as ``set-aside-<id>[-n]`` (with ``set-aside.txt``). This
 module reads those folders without the daemon (running or not: it never writes, locks or
@@ -20,7 +20,15 @@ from typing import Any
 import msgpack
 
 from fourwinds.daemon.paths import default_paths
-from fourwinds.daemon.store import HEADER, MAX_RECORD, META, REASON, RECORDS, SET_ASIDE_PREFIX, scan
+from fourwinds.daemon.store.disk import (
+    HEADER,
+    MAX_RECORD,
+    META,
+    REASON,
+    RECORDS,
+    SET_ASIDE_PREFIX,
+    scan,
+)
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.envelope import decode
 from fourwinds.protocol.table.messages import MsgKind, decode_body

@@ -24,7 +24,7 @@ import msgpack
 import zmq
 import zmq.asyncio
 
-from fourwinds.daemon.api_version import API_VERSION
+from fourwinds.daemon.local_api.version import API_VERSION
 from fourwinds.daemon.paths import default_paths
 from fourwinds.frontends.client.client import timeout_for
 from fourwinds.frontends.client.daemon_link import DaemonUnavailable

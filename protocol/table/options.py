@@ -53,7 +53,7 @@ def _out_of_range(name: str, value: object) -> OptionError:
 def checked(options: TableOptions) -> TableOptions:
     """``options`` when every one is within the limits every seat accepts, else
     ``OptionError`` naming the first that is not. The one check of a table's options: the
-    daemon's ``create`` runs it (daemon/real_session.py), and so does every joiner reading
+    daemon's ``create`` runs it (table_runtimes/real_session.py), and so does every joiner reading
     the table's Open (``from_wire``), so no table is opened that its joiners would refuse."""
     for name, (lo, hi) in WINDOW_BOUNDS.items():
         value = getattr(options, name)

@@ -4,7 +4,7 @@ Every message a seat signed went to the other three (a private one in full to it
 and redacted, with the same hash, to the others), so the peers hold the seat's whole chain and
 every other chain. What only the seat knew is its secret, from which its dice nonces and deck
 secrets follow; the daemon derives the ``entropy`` for it from the identity key and the table
-(daemon/seat_secrets.py), so ``derive_secret`` gives it again here.
+(daemon/table_runtimes/seat_secrets.py), so ``derive_secret`` gives it again here.
 
 ``RebuildPool`` gathers the peers' copies (bounded, every one checked by its signature as soon
 as the seat keys are known from the signed Open and Seating); ``complete`` says when it holds

@@ -10,7 +10,7 @@ from typing import Any
 
 def screen_of(view: Mapping[str, Any]) -> str:
     """ "reconnecting" (our daemon, started again, is still catching up with the other seats:
-    the rest of the view is stale; daemon/catching_up.py), "lobby" (the table fills and says
+    the rest of the view is stale; table_runtimes/catching_up.py), "lobby" (the table fills and says
     ready), "result" (a hand or the match is over, with its result), "dealing" (a hand is
     being seated and dealt: no seat of ours to draw the table from yet) or "table"."""
     if view.get("reconnecting"):

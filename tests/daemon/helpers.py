@@ -6,7 +6,7 @@ import os
 import random
 from collections.abc import Callable
 
-from fourwinds.daemon.identity import Identity
+from fourwinds.daemon.peers.identity import Identity
 from testkit.waiting import async_within
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from tests.daemon import toy_session
 from tests.daemon.toy_session import (  # noqa: F401  (the session port, as the toy has it)
     Session,
+    apply_message,
     awaits_us,
     handle_message,
     join_table,
@@ -21,6 +22,8 @@ from tests.daemon.toy_session import (  # noqa: F401  (the session port, as the 
     opens_table,
     seat_keys,
     seat_view,
+    send_action,
+    settle,
     tick,
     transcript,
 )

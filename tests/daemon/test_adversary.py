@@ -17,7 +17,7 @@ import msgpack
 import pytest
 import zmq
 
-from fourwinds.daemon.refusals import Refusal
+from fourwinds.daemon.peers.refusals import Refusal
 from fourwinds.protocol.table.problems import PROBLEMS_KEPT, PROBLEMS_SHOWN
 from testkit.adversary import (
     Gauge,
@@ -34,7 +34,7 @@ from testkit.waiting import within
 
 pytestmark = pytest.mark.slow
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 REASONS = {r.value for r in Refusal}
 
 

@@ -1,9 +1,9 @@
-"""A resumed table's catch-up (daemon/catching_up.py): behind while a member holds more of
+"""A resumed table's catch-up (table_runtimes/catching_up.py): behind while a member holds more of
 a seat than we do, and never past RECONNECT_MAX_S."""
 
 from __future__ import annotations
 
-from fourwinds.daemon.catching_up import RECONNECT_MAX_S, CatchingUp
+from fourwinds.daemon.table_runtimes.catching_up import RECONNECT_MAX_S, CatchingUp
 
 
 def test_behind_until_we_hold_what_the_members_said_they_hold() -> None:

@@ -13,8 +13,8 @@ from typing import Any, cast
 import pytest
 
 from fourwinds.daemon import app
-from fourwinds.daemon.store import TableLog
-from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.store.disk import TableLog
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from tests.daemon import toy_session
 from tests.daemon.test_shell import make_daemon
 

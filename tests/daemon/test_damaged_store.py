@@ -14,11 +14,10 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon import real_session, store
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.session_port import SessionPort
-from fourwinds.daemon.store import (
+from fourwinds.daemon.store import disk as store
+from fourwinds.daemon.store.disk import (
     HEADER,
     RECORDS,
     Store,
@@ -26,7 +25,9 @@ from fourwinds.daemon.store import (
     StoreError,
     TableLog,
 )
-from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionPort
 from fourwinds.protocol.errors import FourwindsError
 from tests.daemon import toy_session
 from tests.daemon.helpers import identity
@@ -322,14 +323,14 @@ def test_a_players_action_on_a_full_disk_is_refused_with_the_reason(
             r"write records.log: .*\(ENOSPC\)",
         ):
             await d.act(rt, {"action": "play"}, 0.0)
-        event = d.view_event(rt, [])
+        event = d.views.view_event(rt, [])
         assert event["view"]["phase_detail"].startswith("Paused: cannot write records.log")
         assert event["problems"] == [rt.paused] and sent == []
         monkeypatch.setattr(os, "write", _REAL_WRITE)  # room again
         await d.act(rt, {"action": "play"}, 0.0)
         await rt.drained()  # (sent once it is durable)
         assert rt.paused == "" and len(sent) == 3
-        assert "phase_detail" not in d.view_event(rt, [])["view"]
+        assert "phase_detail" not in d.views.view_event(rt, [])["view"]
         rt.log.close()
 
     asyncio.run(body())
@@ -484,7 +485,7 @@ def test_a_table_whose_rebuild_cannot_start_is_set_aside_once(
     the kept copy stays the one set-aside folder, byte for byte (it was once moved a second
     time, as ``set-aside-<id>-1``, over the partly made fresh folder), and the daemon goes
     on without the table."""
-    from fourwinds.daemon import recovery
+    from fourwinds.daemon.table_runtimes import recovery
 
     keys = [identity(i).public_key for i in range(4)]
     table_id = bytes(range(16))

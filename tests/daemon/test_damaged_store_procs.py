@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.store import RECORDS, TableLog
+from fourwinds.daemon.store.disk import RECORDS, TableLog
 from fourwinds.frontends.client.client import Client
 from testkit.damage import flip_middle_record
 from testkit.procs import ROOT, DaemonProcess, request, start_all

@@ -1,7 +1,7 @@
 """The record log's fsync runs off the event loop (issue 21 item 5) and durability stays as
 promised: a step's sends wait until its records are durable, in the order of their steps,
 while the loop goes on; catch-up answers are built only from synced records; a failed sync
-drops what waited for it and stops the table (daemon/durable.py, docs/DAEMON.md
+drops what waited for it and stops the table (daemon/store/durable.py, docs/DAEMON.md
 "Durability")."""
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.daemon import store
-from fourwinds.daemon.store import TableLog
-from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.store import disk as store
+from fourwinds.daemon.store.disk import TableLog
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from testkit.waiting import async_until
 from tests.daemon import toy_session
 from tests.daemon.helpers import identity

@@ -14,10 +14,10 @@ import pytest
 
 from fourwinds.daemon import event_clock
 from fourwinds.daemon import events as events_module
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_clock import EventClock
 from fourwinds.daemon.events import EventRuntime, Events
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
 from fourwinds.protocol.table.state import Phase
 from fourwinds.protocol.table.steps import UNFINISHED

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.round_tables import table_for
 from fourwinds.protocol.tournament.signing import table_id

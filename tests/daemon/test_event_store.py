@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.daemon.event_store import EventSetAside, EventStore, HeldEvent
-from fourwinds.daemon.store import RECORDS
+from fourwinds.daemon.store.disk import RECORDS
 from fourwinds.protocol.tournament.intake import Decision
 from fourwinds.protocol.tournament.records import Record, TableResult
 from testkit.tournament_event import synthetic_event

@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.event_tables import EventTables
-from fourwinds.daemon.wire import EventPeers
+from fourwinds.daemon.local_api.server import ApiError
+from fourwinds.daemon.peers.wire import EventPeers
 from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played

@@ -14,12 +14,12 @@ from typing import Any, cast
 import pytest
 
 from fourwinds.daemon import events as events_module
-from fourwinds.daemon import real_session
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.session_port import SessionModule
-from fourwinds.daemon.wire import EventRecords, EventSubmit
+from fourwinds.daemon.peers.wire import EventRecords, EventSubmit
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
 from fourwinds.protocol.tournament.records import Entry, SeedEcho
@@ -239,7 +239,7 @@ def test_a_forged_record_from_a_peer_is_refused_and_nothing_is_stored(tmp_path: 
 
 
 def test_the_event_frames_round_trip_and_bad_ones_are_refused_with_the_reason() -> None:
-    from fourwinds.daemon.wire import (
+    from fourwinds.daemon.peers.wire import (
         EVENT_RECORDS_MAX,
         EventAsk,
         EventEnter,

@@ -31,7 +31,7 @@ from testkit.procs import request
 
 pytestmark = [pytest.mark.netns, pytest.mark.slow]
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 ENTRANTS = 16
 ROUNDS = 3
 ROOT = Path(__file__).resolve().parents[2]

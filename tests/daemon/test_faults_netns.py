@@ -1,6 +1,6 @@
 """A real table survives the faults of issue 14, one test per kind (testkit/faults.py).
 
-Four real daemons (``fourwinds.daemon.real_session``) in four network namespaces on one
+Four real daemons (real-session) in four network namespaces on one
 bridge, each seat a bot over its local API, play a one-hand MCR match on the practice deck
 with short windows (call and next 0.5 s), the bots at a steady pace (50 ms a decision) so a
 hand lasts several seconds and a fault lands mid-hand. Each run ends with the match complete

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.errors import FourwindsError
 from tests.daemon.test_shell import call, join
 from tests.daemon.test_shell import run as run_toy

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.daemon.identity import (
+from fourwinds.daemon.peers.identity import (
     IdentityError,
     fingerprint,
     load_identity,
     load_or_create_identity,
 )
-from fourwinds.daemon.store import Store, StoreDamage, TableLog
+from fourwinds.daemon.store.disk import Store, StoreDamage, TableLog
 
 
 def test_identity_created_on_first_start_with_mode_0600(tmp_path: Path) -> None:

@@ -12,12 +12,13 @@ from typing import Any
 import msgpack
 import pytest
 
-from fourwinds.daemon import real_session, requests
-from fourwinds.daemon.api import API_VERSION, ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import API_VERSION, ApiError
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.tables import TableRuntime
-from fourwinds.daemon.wire import FrameError, Leave, Roster, decode, encode
+from fourwinds.daemon.peers.wire import FrameError, Leave, Roster, decode, encode
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from tests.daemon.helpers import identity, wait_for
 
 PRACTICE = {"deck": "practice"}
@@ -82,7 +83,7 @@ async def seated(ds: list[Daemon], table: str) -> None:
 
 def places(d: Daemon, table: str) -> dict[str, int]:
     """Fingerprint -> place, as this daemon's lobby event lists the members."""
-    members = d.view_event(d.find_table(table), [])["members"]
+    members = d.views.view_event(d.find_table(table), [])["members"]
     return {m["fingerprint"]: m["place"] for m in members}
 
 
@@ -111,7 +112,7 @@ def test_a_lobby_leave_frees_the_place_at_every_lobby_and_the_next_joiner_takes_
         summary = (await call(host, type="tables"))["tables"][0]
         assert summary["seated"] == 2
         # the host's lobby no longer names Ann at place 1
-        view = host.view_event(host.find_table(table), [])["view"]
+        view = host.views.view_event(host.find_table(table), [])["view"]
         assert "p1" not in [p["name"] for p in view["players"]]
         # the next joiner takes the free place 1, the one after it place 3: the table seats
         await join(cat, host, table)
@@ -152,7 +153,7 @@ def test_a_freed_place_stays_free_when_the_host_restarts(tmp_path: Path) -> None
         assert cat.find_table(table).place == 1
 
         def names() -> list[str]:
-            view = host.view_event(host.find_table(table), [])["view"]
+            view = host.views.view_event(host.find_table(table), [])["view"]
             return [p["name"] for p in view["players"]][:2]
 
         assert await wait_for(lambda: names() == ["p0", "p2"]), names()
@@ -183,7 +184,7 @@ def test_leaving_a_started_match_needs_force_and_the_others_are_told(tmp_path: P
             # sleep-ok: poll interval of a bounded wait
             await asyncio.sleep(0.05)
         assert expected in warning
-        assert ds[2].view_event(ds[2].find_table(table), [])["leave_warning"] == warning
+        assert ds[2].views.view_event(ds[2].find_table(table), [])["leave_warning"] == warning
         for d in ds:
             assert (await call(d, type="ready", table=table))["ok"]
         rt2 = ds[2].find_table(table)
@@ -242,7 +243,7 @@ def test_a_player_who_left_the_lobby_can_join_it_again(tmp_path: Path) -> None:
         assert ann.find_table(table).place == 1
 
         def named() -> bool:
-            view = host.view_event(host.find_table(table), [])["view"]
+            view = host.views.view_event(host.find_table(table), [])["view"]
             return bool([p["name"] for p in view["players"]][1] == "p1")
 
         assert await wait_for(named)

@@ -15,15 +15,16 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon import identity as identity_module
 from fourwinds.daemon import paths as paths_module
-from fourwinds.daemon import real_session, requests
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
-from fourwinds.daemon.discovery import Announcement, Discovered
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.port_owner import port_holder
-from fourwinds.daemon.transport import port_in_use
+from fourwinds.daemon.peers import identity as identity_module
+from fourwinds.daemon.peers.discovery import Announcement, Discovered
+from fourwinds.daemon.peers.port_owner import port_holder
+from fourwinds.daemon.peers.transport import port_in_use
+from fourwinds.daemon.table_runtimes import real_session
 from tests.daemon.helpers import identity, time_limit, wait_for
 from tests.daemon.test_shell import PORT, call, join, make_daemon, run
 
@@ -88,7 +89,7 @@ def test_a_solo_table_is_never_announced_even_after_a_restart(tmp_path: Path) ->
         try:
             fake = _fake_discovery(d)
             for rt in d.tables.values():
-                await d._announce(rt)
+                await d.announce(rt)
             assert [a.table for a in fake.announced] == ["open"]
             assert {rt.name: rt.listed for rt in d.tables.values()} == {"solo": False, "open": True}
         finally:

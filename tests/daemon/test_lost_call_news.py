@@ -23,7 +23,7 @@ from testkit.bots import choose
 from testkit.procs import DaemonProcess, request, start_all
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 WINDS = ("East", "South", "West", "North")
 LOST = re.compile(
     r"^Your (pung|kong|quint|sextet|Mahjong) call on (\S+) lost: "

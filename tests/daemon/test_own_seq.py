@@ -1,12 +1,12 @@
-"""A resumed seat's question to the others about its last number (daemon/own_seq.py) and the
+"""A resumed seat's question to the others about its last number (table_runtimes/own_seq.py) and the
 frames that carry it."""
 
 from __future__ import annotations
 
 import pytest
 
-from fourwinds.daemon.own_seq import OwnSeqCheck
-from fourwinds.daemon.wire import AskHeads, FrameError, Heads, Kind, decode, encode
+from fourwinds.daemon.peers.wire import AskHeads, FrameError, Heads, Kind, decode, encode
+from fourwinds.daemon.table_runtimes.own_seq import OwnSeqCheck
 
 A, B, C = b"a" * 32, b"b" * 32, b"c" * 32
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.daemon.pairing import (
+from fourwinds.daemon.peers.pairing import (
     MAX_FAILURES,
     HostPairing,
     JoinerPairing,

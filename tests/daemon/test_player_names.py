@@ -15,10 +15,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from fourwinds.daemon import real_session
 from fourwinds.daemon.app import Daemon
-from fourwinds.daemon.identity import fingerprint
 from fourwinds.daemon.paths import Paths
+from fourwinds.daemon.peers.identity import fingerprint
+from fourwinds.daemon.table_runtimes import real_session
 from tests.daemon.helpers import identity, wait_for
 from tests.daemon.test_leave import PRACTICE, call, join, seated
 
@@ -37,7 +37,7 @@ def _daemon(base: Path, i: int, name: str = "") -> Daemon:
 
 
 def _names(d: Daemon, table: str) -> list[str]:
-    view = d.view_event(d.find_table(table), [])["view"]
+    view = d.views.view_event(d.find_table(table), [])["view"]
     return [str(p["name"]) for p in view["players"]]
 
 
@@ -94,12 +94,12 @@ def test_a_player_not_heard_from_yet_is_named_as_signed_not_by_fingerprint(tmp_p
             await seated(ds, table)
             rt = host.find_table(table)
             host.names.clear()  # as just after a restart, before the others' Hellos
-            warning = host.leave_warning(rt)
+            warning = host.views.leave_warning(rt)
             assert "p1, p2, p3" in warning, warning
             assert not any(fingerprint(d.identity.public_key) in warning for d in ds), warning
-            assert host.player_name(rt, ds[3].identity.public_key) == "p3"
-            assert host.player_name(None, ds[3].identity.public_key) == "a player"
-            host.peer_rebuilding(rt, ds[1].identity.public_key)
+            assert host.views.player_name(rt, ds[3].identity.public_key) == "p3"
+            assert host.views.player_name(None, ds[3].identity.public_key) == "a player"
+            host.views.peer_rebuilding(rt, ds[1].identity.public_key)
             assert rt.problems[-1] == "p1 is rebuilding its table from the others"
             # a seated player leaves for good: its answer names the others, and the host's
             # screens the leaver, as they signed (neither daemon has their Hello in mind)

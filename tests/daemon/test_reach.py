@@ -1,6 +1,6 @@
 """Addresses that work after a restart, and a daemon that always answers (issue 14).
 
-The rules for the addresses a seat keeps (tests of daemon/reach.py and the table metadata),
+The rules for the addresses a seat keeps (tests of daemon/peers/reach.py and the table metadata),
 then real daemons on loopback: ``status`` answers within 100 ms while a seated peer's daemon is
 gone, while another daemon answers at its old address (every handshake fails: this once
 deadlocked the event loop), and while a long resume runs; SIGTERM stops the daemon within 2 s
@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.daemon.identity import Identity
-from fourwinds.daemon.reach import MAX_ADDRESSES, Address, Source, from_plain, plain, remember
-from fourwinds.daemon.reach import usable as reach_usable
-from fourwinds.daemon.tables import TableRuntime
-from fourwinds.daemon.wire import FrameError, Reach, decode, encode
+from fourwinds.daemon.peers.identity import Identity
+from fourwinds.daemon.peers.reach import MAX_ADDRESSES, Address, Source, from_plain, plain, remember
+from fourwinds.daemon.peers.reach import usable as reach_usable
+from fourwinds.daemon.peers.wire import FrameError, Reach, decode, encode
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from fourwinds.frontends.client.client import Client
 from testkit.procs import DaemonProcess, request, start_all
 from tests.daemon.toy_driver import ToyTable

@@ -19,7 +19,7 @@ from testkit.procs import DaemonProcess, request, start_all
 from testkit.waiting import until
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 class RealTable:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.store import RECORDS, TableLog
+from fourwinds.daemon.store.disk import RECORDS, TableLog
 from fourwinds.protocol.table.envelope import decode
 from fourwinds.protocol.table.transcript import check_transcript, read_transcript
 from testkit.bots import BotSeat

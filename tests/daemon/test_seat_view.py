@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgpack
 
-from fourwinds.daemon.real_session import seat_view
+from fourwinds.daemon.table_runtimes.real_session import seat_view
 from fourwinds.protocol.seats import SEATS
 from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
 from fourwinds.protocol.table.options import DeckKind, TableOptions

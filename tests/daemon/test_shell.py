@@ -14,14 +14,14 @@ import pytest
 import zmq
 import zmq.asyncio
 
-from fourwinds.daemon import requests
-from fourwinds.daemon.api import API_VERSION, ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import API_VERSION, ApiError
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.session_port import SessionModule, SessionPort
-from fourwinds.daemon.store import TableLog
-from fourwinds.daemon.tables import TableRuntime
-from fourwinds.daemon.wire import TableMessage
+from fourwinds.daemon.peers.wire import TableMessage
+from fourwinds.daemon.store.disk import TableLog
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionModule, SessionPort
 from testkit import fuzz
 from tests.daemon import toy_session
 from tests.daemon.helpers import fuzz_count, identity, time_limit, wait_for
@@ -97,7 +97,7 @@ def apply_and_send(
     rt: TableRuntime, step: Any, key: bytes, send: Callable[[bytes, bytes], None]
 ) -> None:
     """``rt.apply`` on an event loop, then wait for its sends (held until the fsync, which
-    runs off the loop: daemon/durable.py)."""
+    runs off the loop: daemon/store/durable.py)."""
 
     async def body() -> None:
         rt.apply(PORT, step, key, send)
@@ -350,7 +350,7 @@ def test_a_peer_table_without_flowers_is_listed_as_such_through_the_key_beacon(
     """Where multicast is blocked the key beacon is all a joiner sees of a table: it carries
     the flowers option (a sixth item an older daemon ignores), so `fourwinds tables` says
     "MCR, no flowers" for a --peer table as it does for an announced one."""
-    from fourwinds.daemon import real_session
+    from fourwinds.daemon.table_runtimes import real_session
 
     async def body(ds: list[Daemon]) -> None:
         host, guest = ds
@@ -393,8 +393,8 @@ def test_peer_that_is_not_a_daemon_is_a_clear_error(tmp_path: Path) -> None:
 
 
 def test_announced_table_of_another_version_or_full_is_refused_with_reason(tmp_path: Path) -> None:
-    from fourwinds.daemon.discovery import Discovered
-    from fourwinds.daemon.mdns import Discovery
+    from fourwinds.daemon.peers.discovery import Discovered
+    from fourwinds.daemon.peers.mdns import Discovery
 
     async def body(ds: list[Daemon]) -> None:
         d = ds[0]

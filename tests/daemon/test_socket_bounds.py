@@ -16,17 +16,17 @@ from pathlib import Path
 import pytest
 import zmq
 
-from fourwinds.daemon import real_session
-from fourwinds.daemon.api import API_RCVHWM, API_SNDHWM, MAX_REQUEST, ApiServer
+from fourwinds.daemon.local_api.server import API_RCVHWM, API_SNDHWM, MAX_REQUEST, ApiServer
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.refusals import Refusal
-from fourwinds.daemon.transport import (
+from fourwinds.daemon.peers.refusals import Refusal
+from fourwinds.daemon.peers.transport import (
     BEACON_HWM,
     DEALER_MAX_IN,
     LINK_SNDHWM,
     PEER_RCVHWM,
 )
-from fourwinds.daemon.wire import MAX_FRAME, MAX_PAYLOAD, TableMessage
+from fourwinds.daemon.peers.wire import MAX_FRAME, MAX_PAYLOAD, TableMessage
+from fourwinds.daemon.table_runtimes import real_session
 from fourwinds.protocol.errors import LocalProtocolError
 from testkit.adversary import OVERSIZED, Gauge, Stranger, flood, nested_frame
 from testkit.frame_sizes import measure

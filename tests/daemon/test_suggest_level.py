@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon import requests
-from fourwinds.daemon.api import ApiError
+from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.bot_level import BotLevel
 
 

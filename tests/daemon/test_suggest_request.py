@@ -10,11 +10,11 @@ from typing import Any, cast
 
 import pytest
 
-from fourwinds.daemon import real_session
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.session_port import SessionModule
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from tests.daemon.helpers import identity
 from tests.daemon.test_shell import call, join, run
 

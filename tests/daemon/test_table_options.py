@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.daemon.real_session import new_table, table_options
+from fourwinds.daemon.table_runtimes.real_session import new_table, table_options
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table.options import DeckKind, TableOptions
 from fourwinds.protocol.table.wire import WireError

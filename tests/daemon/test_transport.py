@@ -10,10 +10,10 @@ import zmq
 import zmq.asyncio
 from zmq.utils import z85
 
-from fourwinds.daemon.identity import Identity, curve_public_from_ed25519
-from fourwinds.daemon.refusals import Refusal
-from fourwinds.daemon.transport import PINNED, BeaconInfo, Sender, Transport, TransportError
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.peers.identity import Identity, curve_public_from_ed25519
+from fourwinds.daemon.peers.refusals import Refusal
+from fourwinds.daemon.peers.transport import PINNED, BeaconInfo, Sender, Transport, TransportError
+from fourwinds.daemon.peers.wire import (
     Frame,
     Hello,
     Reach,
@@ -223,7 +223,7 @@ def test_a_beacons_flowers_are_read_or_refused_as_malformed(
 ) -> None:
     """A table's flowers in a key beacon's answer: absent reads as with flowers; a value that
     is not a bool is a malformed answer."""
-    from fourwinds.daemon.wire import PROTOCOL_VERSION
+    from fourwinds.daemon.peers.wire import PROTOCOL_VERSION
 
     found = _ask_a_fake_beacon([PROTOCOL_VERSION, identity(7).public_key, "host", [entry]])
     if isinstance(wanted, str):
@@ -238,7 +238,7 @@ def test_an_unknown_frame_kind_is_named_without_repeating_a_peers_big_value() ->
     import msgpack
     import pytest
 
-    from fourwinds.daemon.wire import PROTOCOL_VERSION, FrameError, decode
+    from fourwinds.daemon.peers.wire import PROTOCOL_VERSION, FrameError, decode
 
     for kind, said in (
         (99, "unknown frame kind 99"),

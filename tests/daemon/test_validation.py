@@ -24,8 +24,6 @@ import zmq.asyncio
 from zeroconf.asyncio import AsyncServiceInfo
 from zmq.utils import z85
 
-from fourwinds.daemon import real_session
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.checks import (
     BadInput,
@@ -35,16 +33,13 @@ from fourwinds.daemon.checks import (
     parse_host_port,
     peer_name,
 )
-from fourwinds.daemon.discovery import SERVICE
-from fourwinds.daemon.identity import BadKey, checked_public_key, curve_public_from_ed25519
-from fourwinds.daemon.mdns import parse_info
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths, PathsError, ensure_private_dir
-from fourwinds.daemon.reach import Source, usable
-from fourwinds.daemon.recovery import CannotResume, resume_table
-from fourwinds.daemon.session_port import SessionModule
-from fourwinds.daemon.store import Store
-from fourwinds.daemon.tables import BadMeta, TableRuntime
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.peers.discovery import SERVICE
+from fourwinds.daemon.peers.identity import BadKey, checked_public_key, curve_public_from_ed25519
+from fourwinds.daemon.peers.mdns import parse_info
+from fourwinds.daemon.peers.reach import Source, usable
+from fourwinds.daemon.peers.wire import (
     PROTOCOL_VERSION,
     EventPeers,
     FrameError,
@@ -53,6 +48,11 @@ from fourwinds.daemon.wire import (
     decode,
     encode,
 )
+from fourwinds.daemon.store.disk import Store
+from fourwinds.daemon.table_runtimes import real_session
+from fourwinds.daemon.table_runtimes.recovery import CannotResume, resume_table
+from fourwinds.daemon.table_runtimes.runtime import BadMeta, TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from fourwinds.frontends.cli.player_config import ConfigError, load_config, parse_config
 from fourwinds.frontends.terminal.table_view import UiState, _head_line
 from fourwinds.protocol.errors import LocalProtocolError
@@ -132,7 +132,7 @@ def _announcement(
     player: str = "x",
     **more: str,
 ) -> AsyncServiceInfo:
-    from fourwinds.daemon.identity import fingerprint
+    from fourwinds.daemon.peers.identity import fingerprint
 
     props = {
         "v": str(PROTOCOL_VERSION),
@@ -170,7 +170,7 @@ def test_an_announced_table_without_flowers_is_read_and_a_malformed_flowers_refu
 ) -> None:
     """``flowers=0``: an MCR table without flowers; absent (older daemons, or flowers on)
     reads as on; any other value is ignored with the reason logged (issue 24)."""
-    from fourwinds.daemon.discovery import Announcement, table_txt
+    from fourwinds.daemon.peers.discovery import Announcement, table_txt
 
     on = parse_info(_announcement(GOOD))
     off = parse_info(_announcement(GOOD, flowers="0"))
@@ -182,7 +182,7 @@ def test_an_announced_table_without_flowers_is_read_and_a_malformed_flowers_refu
     assert "flowers" not in table_txt(
         Announcement(b"t" * 16, "kitchen", "mcr", 3, False), GOOD, "x"
     )
-    caplog.set_level(logging.INFO, logger="fourwinds.daemon.mdns")
+    caplog.set_level(logging.INFO, logger="fourwinds.daemon.peers.mdns")
     assert parse_info(_announcement(GOOD, flowers="no")) is None
     assert "flowers is 0 or 1, not 'no'" in caplog.text
     # a hint, not checked against the rules (a house rule set may have no flowers by

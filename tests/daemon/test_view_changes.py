@@ -7,10 +7,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from fourwinds.daemon.view_changes import shown
+from fourwinds.daemon.table_runtimes.view_changes import shown
 from testkit.procs import DaemonProcess, request
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 def _event(seq: int, deadline: float | None, **view: Any) -> dict[str, Any]:

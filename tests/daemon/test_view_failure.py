@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from fourwinds.daemon.tables import TableRuntime
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from tests.daemon.test_shell import make_daemon
 
 
@@ -32,11 +32,13 @@ def test_a_failing_view_is_logged_and_the_table_goes_on(
     def broken(rt: TableRuntime, events: list[str]) -> dict[str, Any]:
         raise KeyError("a bug in the seat view")
 
-    monkeypatch.setattr(d, "view_event", broken)
+    monkeypatch.setattr(d.views, "view_event", broken)
     with caplog.at_level(logging.ERROR):
-        d._send_view(rt, ["e"], 1.0)
+        d.views._send_view(rt, ["e"], 1.0)
     assert published == []
     assert "building the view failed" in caplog.text
-    monkeypatch.setattr(d, "view_event", lambda rt, events: {"type": "view", "events": events})
-    d._send_view(rt, ["e"], 2.0)
+    monkeypatch.setattr(
+        d.views, "view_event", lambda rt, events: {"type": "view", "events": events}
+    )
+    d.views._send_view(rt, ["e"], 2.0)
     assert published == [{"type": "view", "events": ["e"]}]

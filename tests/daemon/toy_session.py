@@ -217,6 +217,23 @@ def local_action(session: Session, action: object, now: float) -> Step:
     return Step(s, (Outgoing(None, payload),), (payload,), ("played",))
 
 
+def apply_message(session: Session, payload: bytes, now: float) -> Step:
+    """The first half of ``handle_message``: the toy never answers a message by itself, so
+    the whole of it is here and ``settle`` has nothing left to do."""
+    return handle_message(session, payload, now)
+
+
+def send_action(session: Session, action: object, now: float) -> Step:
+    """The first half of ``local_action``: the toy's play is one message, signed and queued
+    here; our own session has already taken it in, so ``settle`` has nothing left."""
+    return local_action(session, action, now)
+
+
+def settle(session: Session, now: float) -> Step:
+    """The second half of ``apply_message`` and ``send_action``: nothing, for the toy."""
+    return Step(session)
+
+
 def tick(session: Session, now: float) -> Step:
     return Step(session)
 

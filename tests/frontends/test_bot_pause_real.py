@@ -18,7 +18,7 @@ from fourwinds.frontends.client.local_seats import Started, start_bot_seat
 from testkit.procs import DaemonProcess, host_by_cli, start_logged
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 PAUSE = 0.8
 DISCARDS = 4  # each watched seat's discards measured
 WITHIN_S = 120.0

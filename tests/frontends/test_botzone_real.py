@@ -16,7 +16,7 @@ from fourwinds.frontends.client.local_seats import Started, start_bot_seat
 from testkit.procs import DaemonProcess, host_by_cli, request, start_logged
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 HANDS = 2
 
 

@@ -109,15 +109,15 @@ def test_version_is_looked_up_when_asked_for(capsys: pytest.CaptureFixture[str])
 
 def test_a_daemon_without_mdns_does_not_import_zeroconf() -> None:
     """Most daemons of the suite and every `--no-mdns` one (a venue where multicast is
-    blocked) never announce: their start does not import zeroconf (daemon/mdns.py), nor
+    blocked) never announce: their start does not import zeroconf (daemon/peers/mdns.py), nor
     list the network adapters for a daemon bound to one address."""
     code = (
         "import sys\n"
         "import fourwinds.daemon.main, fourwinds.daemon.app\n"
-        "from fourwinds.daemon.reach import OwnAddresses\n"
+        "from fourwinds.daemon.peers.reach import OwnAddresses\n"
         "OwnAddresses().get('127.0.0.1', 7420)\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-        "('zeroconf', 'ifaddr') or m == 'fourwinds.daemon.mdns'))\n"
+        "('zeroconf', 'ifaddr') or m == 'fourwinds.daemon.peers.mdns'))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

@@ -16,7 +16,7 @@ from testkit.cli_seat import play_hand_by_cli
 from testkit.procs import DaemonProcess, request
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 def test_cli_script_plays_a_whole_hand_against_three_bots(

@@ -17,7 +17,7 @@ from fourwinds.frontends.client.local_seats import Started, start_bot_seat
 from testkit.procs import DaemonProcess, host_by_cli, request, start_logged
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 def test_example_bot_plays_a_whole_hand_at_a_real_table(tmp_path: Path) -> None:

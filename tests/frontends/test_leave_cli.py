@@ -16,7 +16,7 @@ from fourwinds.frontends.cli.player_config import Config
 from testkit.procs import DaemonProcess, fourwinds_cli, request
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from fourwinds.daemon.store import Store
+from fourwinds.daemon.store.disk import Store
 from fourwinds.frontends import cli
 from fourwinds.frontends.cli.completion_scripts import bash_script
 from fourwinds.frontends.client.stored import scan_log

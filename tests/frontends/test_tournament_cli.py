@@ -14,7 +14,7 @@ import pytest
 from testkit.procs import DaemonProcess, fourwinds_cli, start_all
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 def _json(*args: str) -> dict[str, object]:

@@ -31,7 +31,7 @@ pytestmark = [
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (apt-get install -y tmux)"),
 ]
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 HAND_TIMEOUT = 120.0
 
 

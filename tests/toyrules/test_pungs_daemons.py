@@ -23,7 +23,7 @@ from testkit.procs import ROOT, DaemonProcess, request
 from .conftest import MODULE
 
 pytestmark = pytest.mark.slow
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 def test_a_whole_hand_of_the_toy_rules_at_four_daemons(

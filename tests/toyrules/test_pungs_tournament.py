@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from fourwinds.daemon.api import ApiError
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.frontends import cli
 from fourwinds.frontends.cli.rule_plugins import add_rulesets
 from fourwinds.protocol.table import registry

@@ -24,7 +24,7 @@ pytestmark = [
     pytest.mark.skipif(unavailable() is not None, reason=str(unavailable())),
 ]
 
-REAL = "fourwinds.daemon.real_session"
+REAL = "fourwinds.daemon.table_runtimes.real_session"
 
 
 @pytest.fixture

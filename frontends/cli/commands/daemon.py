@@ -48,7 +48,7 @@ def register(sub: Any) -> None:
 
 def _run(args: argparse.Namespace) -> int:
     from fourwinds.daemon.main import Settings, main, parse_peer
-    from fourwinds.daemon.session_port import DEFAULT
+    from fourwinds.daemon.table_runtimes.session_port import DEFAULT
     from fourwinds.frontends.cli import UsageError
 
     config = load_config()  # not cli_common: a daemon needs none of the table frontends

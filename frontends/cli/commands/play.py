@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from fourwinds.daemon.paths import default_paths
-from fourwinds.daemon.store import Store, StoreError
+from fourwinds.daemon.store.disk import Store, StoreError
 from fourwinds.frontends.bots.bot_level_option import add_bot_level_option, chosen_level
 from fourwinds.frontends.bots.bot_pause import add_bot_pause_option, chosen_pause
 from fourwinds.frontends.cli.cli_common import config_of, data_dir_of, setup_logging, state_dir_of

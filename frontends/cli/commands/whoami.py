@@ -18,8 +18,8 @@ def register(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from fourwinds.daemon.identity import load_or_create_identity
     from fourwinds.daemon.paths import default_paths
+    from fourwinds.daemon.peers.identity import load_or_create_identity
     from fourwinds.frontends.cli.player_config import player_name
 
     identity = load_or_create_identity(default_paths(data_dir_of(args)).identity)

@@ -3,7 +3,7 @@ sending 20,000 garbage table messages once left 20,000 records on disk and in ev
 
 from __future__ import annotations
 
-from fourwinds.daemon.real_session import seat_view
+from fourwinds.daemon.table_runtimes.real_session import seat_view
 from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.harness import seat_key
 from fourwinds.protocol.table.problems import (

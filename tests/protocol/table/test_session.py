@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fourwinds.daemon.real_session import seat_view
+from fourwinds.daemon.table_runtimes.real_session import seat_view
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.envelope import (
@@ -412,7 +412,7 @@ def test_our_action_sent_then_settled_is_the_same_as_taken_at_once(table: str) -
 
 def test_only_the_creators_first_message_is_taken_for_a_tables_open() -> None:
     """A joiner starts its session from the Open and keeps any other message of the table
-    that comes first (daemon/frames_in.py); so only the Open itself may pass."""
+    that comes first (daemon/peers/frames_in.py); so only the Open itself may pass."""
     opened = new_table("kitchen", "mcr", bytes(range(32)), b"e" * 32, 0.0)
     payload = opened.outgoing[0].payload
     assert is_open_message(payload)

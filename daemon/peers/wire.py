@@ -18,7 +18,7 @@ from typing import Any
 import msgpack
 
 from fourwinds.daemon.checks import PLAYER_NAME_LIMIT, RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
-from fourwinds.daemon.identity import BadKey, checked_public_key
+from fourwinds.daemon.peers.identity import BadKey, checked_public_key
 from fourwinds.protocol.errors import FourwindsError
 
 PROTOCOL_VERSION = 1
@@ -194,7 +194,7 @@ class Heads:
 @dataclass(frozen=True)
 class AskHeads:
     """The sender resumed ``table_id`` from its own records: please answer with ``Heads``,
-    so that it learns the last number it used before it signs again (daemon/own_seq.py). A
+    so that it learns the last number it used before it signs again (table_runtimes/own_seq.py). A
     daemon that predates this frame refuses it as an unknown kind; the sender then waits
     only until its deadline."""
 

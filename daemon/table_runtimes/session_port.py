@@ -4,14 +4,15 @@ The contract (docs/PROTOCOL.md, "The API the daemon drives") names ``handle_mess
 ``local_action``, ``tick``, ``resume``, ``messages_since`` and ``seat_view``; the daemon also
 needs to create and join a table and to route by seat, named here as ``new_table``,
 ``join_table`` (with ``opens_table``: which message a joiner starts from), ``seat_keys`` and
-``last_seq``. The module is ``fourwinds.protocol.table.session``
-(through the thin adapter ``fourwinds.daemon.real_session``)
+``last_seq``; and it plays each of our actions and peers' messages in two halves,
+``apply_message`` and ``send_action`` with ``settle`` (adopt a peer's message before making
+our automatic reply; send our action before our own session takes it in). The module is
+``fourwinds.protocol.table.session``
+(through the thin adapter ``fourwinds.daemon.table_runtimes.real_session``)
 unless ``--session-module`` names another one with the same functions (the tests use a small
 one to exercise the shell). The daemon never looks inside a session or a payload.
 
-Optional, used when present: ``apply_message`` and ``send_action`` with ``settle`` (the two
-halves of ``handle_message`` and ``local_action``: adopt a peer's message before making our
-automatic reply, send our action before our own session takes it in), ``progress`` (phase
+Optional, used when present: ``progress`` (phase
 and step: a view is sent at once when it changes), ``awaits_us``, ``suggest``,
 ``sheet``, ``sheet_for_rules``, ``transcript``, ``ready_due`` and ``final_scores`` (a
 tournament table's daemon says ready and signs the result for its player), and ``seated``
@@ -34,7 +35,7 @@ from typing import Any, Protocol
 
 from fourwinds.protocol.errors import FourwindsError
 
-DEFAULT = "fourwinds.daemon.real_session"
+DEFAULT = "fourwinds.daemon.table_runtimes.real_session"
 
 
 class StepLike(Protocol):
@@ -75,6 +76,9 @@ class SessionModule(Protocol):
     def opens_table(self, payload: bytes) -> bool: ...
     def handle_message(self, session: Any, payload: bytes, now: float) -> StepLike: ...
     def local_action(self, session: Any, action: object, now: float) -> StepLike: ...
+    def apply_message(self, session: Any, payload: bytes, now: float) -> StepLike: ...
+    def send_action(self, session: Any, action: object, now: float) -> StepLike: ...
+    def settle(self, session: Any, now: float) -> StepLike: ...
     def tick(self, session: Any, now: float) -> StepLike: ...
     def resume(self, records: Sequence[bytes], identity_private_key: bytes) -> Any: ...
     def messages_since(
@@ -91,6 +95,9 @@ NEEDED = (
     "opens_table",
     "handle_message",
     "local_action",
+    "apply_message",
+    "send_action",
+    "settle",
     "tick",
     "resume",
     "messages_since",
@@ -100,9 +107,6 @@ NEEDED = (
 )
 
 OPTIONAL = (
-    "apply_message",
-    "send_action",
-    "settle",
     "progress",
     "awaits_us",
     "suggest",
@@ -130,7 +134,7 @@ Fn = Callable[..., Any]
 class SessionPort:
     """The table session as the daemon calls it: the functions every module has, and each
     optional capability, looked up once when the module is loaded (None where the module
-    lacks it). The daemon asks ``port.settle is None``, never probes the module again, and
+    lacks it). The daemon asks e.g. ``port.sheet is None``, never probes the module again, and
     mypy sees each capability's type."""
 
     name: str
@@ -139,6 +143,9 @@ class SessionPort:
     opens_table: Callable[[bytes], bool]
     handle_message: Callable[[Any, bytes, float], StepLike]
     local_action: Callable[[Any, object, float], StepLike]
+    apply_message: Callable[[Any, bytes, float], StepLike]
+    send_action: Callable[[Any, object, float], StepLike]
+    settle: Callable[[Any, float], StepLike]
     tick: Callable[[Any, float], StepLike]
     resume: Callable[[Sequence[bytes], bytes], Any]
     messages_since: Callable[..., tuple[bytes, ...]]
@@ -149,9 +156,6 @@ class SessionPort:
     """``seat_view(session, unreachable=...)``: the view says which seats we cannot reach."""
     view_takes_names: bool = False
     """``seat_view(session, names=...)``: the view names the players as they signed."""
-    apply_message: Callable[[Any, bytes, float], StepLike] | None = None
-    send_action: Callable[[Any, object, float], StepLike] | None = None
-    settle: Callable[[Any, float], StepLike] | None = None
     progress: Callable[[Any], tuple[object, int]] | None = None
     awaits_us: Callable[[Any], bool] | None = None
     suggest: Fn | None = None

@@ -8,18 +8,18 @@ import os
 import re
 import time
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from fourwinds.daemon import event_requests
-from fourwinds.daemon.api import API_VERSION, ApiError, Message
 from fourwinds.daemon.checks import TABLE_NAME_LIMIT, BadInput, checked_address, local_name
 from fourwinds.daemon.entropy import fresh_bytes
-from fourwinds.daemon.identity import BadKey, checked_public_key
-from fourwinds.daemon.pairing import JoinerPairing, new_code
-from fourwinds.daemon.session_port import is_seated
-from fourwinds.daemon.tables import TableRuntime
-from fourwinds.daemon.transport import TransportError
-from fourwinds.daemon.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
+from fourwinds.daemon.local_api.host import ApiHost
+from fourwinds.daemon.local_api.server import API_VERSION, ApiError, Message
+from fourwinds.daemon.peers.identity import BadKey, checked_public_key
+from fourwinds.daemon.peers.pairing import JoinerPairing, new_code
+from fourwinds.daemon.peers.transport import TransportError
+from fourwinds.daemon.peers.wire import PROTOCOL_VERSION, Leave, PairStart, Refuse
+from fourwinds.daemon.table_runtimes.runtime import TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import is_seated
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.registry import (
@@ -31,9 +31,6 @@ from fourwinds.protocol.table.registry import (
 from fourwinds.protocol.table.rules_label import rules_label
 from fourwinds.protocol.table.transcript import Transcript, parse_transcript
 from fourwinds.protocol.table.wire import WireError
-
-if TYPE_CHECKING:
-    from fourwinds.daemon.app import Daemon
 
 log = logging.getLogger(__name__)
 
@@ -54,17 +51,17 @@ def _str(request: Message, name: str, default: str | None = None, limit: int = 6
         raise ApiError(error.reason) from None
 
 
-async def handle(d: Daemon, request: Message) -> Message:
+async def handle(d: ApiHost, request: Message) -> Message:
     kind = request["type"]
     handler = HANDLERS.get(kind)
     if handler is None:
         if kind in SESSION_REQUESTS:
             return await _session_request(d, request)
-        raise ApiError(f"unknown request type {kind!r}")
+        return await d.other_request(request)  # the tournament's (the wiring routes them)
     return await handler(d, request)
 
 
-async def _hello(d: Daemon, request: Message) -> Message:
+async def _hello(d: ApiHost, request: Message) -> Message:
     return {
         "ok": True,
         "api_version": API_VERSION,
@@ -74,13 +71,13 @@ async def _hello(d: Daemon, request: Message) -> Message:
     }
 
 
-async def _subscribe(d: Daemon, request: Message) -> Message:
+async def _subscribe(d: ApiHost, request: Message) -> Message:
     d.player_returned()  # a screen opened: the window in front of our seat starts again
-    d.resend_views()  # the new subscriber has seen none of them
+    d.views.resend_views()  # the new subscriber has seen none of them
     return {"ok": True}
 
 
-async def _whoami(d: Daemon, request: Message) -> Message:
+async def _whoami(d: ApiHost, request: Message) -> Message:
     return {
         "ok": True,
         "fingerprint": d.identity.fingerprint,
@@ -89,7 +86,7 @@ async def _whoami(d: Daemon, request: Message) -> Message:
     }
 
 
-def _seen(d: Daemon) -> list[Message]:
+def _seen(d: ApiHost) -> list[Message]:
     seen: list[Message] = []
     if d.discovery is not None:
         for found in d.discovery.seen.values():
@@ -117,17 +114,17 @@ def _seen(d: Daemon) -> list[Message]:
     return seen
 
 
-async def _tables(d: Daemon, request: Message) -> Message:
+async def _tables(d: ApiHost, request: Message) -> Message:
     return {
         "ok": True,
-        "tables": [d.table_summary(rt) for rt in d.tables.values()],
+        "tables": [d.views.table_summary(rt) for rt in d.tables.values()],
         "seen": _seen(d),
         "peers": list(d.manual_seen.values()),
         "set_aside": [t.summary() for t in d.store.set_aside_tables()],
     }
 
 
-async def _status(d: Daemon, request: Message) -> Message:
+async def _status(d: ApiHost, request: Message) -> Message:
     refused = Counter(d.transport.refused)
     refused.update({f"api: {k}": v for k, v in d.api.refused.items()})
     return {
@@ -136,13 +133,13 @@ async def _status(d: Daemon, request: Message) -> Message:
         "name": d.name,
         "port": d.transport.port,
         "pid": os.getpid(),
-        "tables": [d.table_summary(rt) for rt in d.tables.values()],
+        "tables": [d.views.table_summary(rt) for rt in d.tables.values()],
         "set_aside": [t.summary() for t in d.store.set_aside_tables()],
         "refused": dict(refused),
     }
 
 
-async def _create(d: Daemon, request: Message) -> Message:
+async def _create(d: ApiHost, request: Message) -> Message:
     """Host a new table. Its options are checked as its joiners will check them (no
     ``deck`` option: the fair, masked wall; ``"deck": "practice"`` for the open one)."""
     name = _str(request, "name", limit=TABLE_NAME_LIMIT)
@@ -157,12 +154,12 @@ async def _create(d: Daemon, request: Message) -> Message:
         raise ApiError("'options' must be a map")
     table_id = fresh_bytes(16, f"table:{d.identity.public_key.hex()}:{name}")
     rt = open_at(d, table_id, name, rules, options, private)
-    await d._announce(rt)
+    await d.announce(rt)
     return {"ok": True, "table": rt.table_hex, "code": rt.code}
 
 
 def open_at(
-    d: Daemon,
+    d: ApiHost,
     table_id: bytes,
     name: str,
     rules: str,
@@ -206,7 +203,7 @@ def open_at(
     return rt
 
 
-def _find_offer(d: Daemon, request: Message) -> tuple[bytes, str, str, bytes, str, int]:
+def _find_offer(d: ApiHost, request: Message) -> tuple[bytes, str, str, bytes, str, int]:
     """(table id, name, rules, host key, host, port) of the table a join request names."""
     ref = _str(request, "table", limit=64)
     for found in _seen(d):
@@ -255,7 +252,7 @@ def _offer_by_address(
     return table_id, ref[:8], "?", key, host, port
 
 
-async def _join(d: Daemon, request: Message) -> Message:
+async def _join(d: ApiHost, request: Message) -> Message:
     """Join a table: pair with its host, then wait for the host's roster and the table's
     Open. A table whose Open this seat refuses (options out of range, another protocol...)
     or that never comes is dropped and the request answers why in one line."""
@@ -267,7 +264,7 @@ async def _join(d: Daemon, request: Message) -> Message:
 
 
 async def join_at(
-    d: Daemon,
+    d: ApiHost,
     table_id: bytes,
     name: str,
     rules: str,
@@ -344,7 +341,7 @@ def _rules_problem(rules: str) -> str | None:
     )
 
 
-async def _await_open(d: Daemon, rt: TableRuntime, name: str, deadline: float) -> Message:
+async def _await_open(d: ApiHost, rt: TableRuntime, name: str, deadline: float) -> Message:
     """Admitted: wait for the table's Open to be taken (``rt.session``). Refused
     (``give_up_joining`` dropped it) or never sent: the join fails with the reason."""
     while rt.session is None and not rt.join_error and time.monotonic() < deadline:
@@ -361,7 +358,7 @@ async def _await_open(d: Daemon, rt: TableRuntime, name: str, deadline: float) -
     raise ApiError(f"cannot join {name}: {rt.join_error}")
 
 
-def give_up_joining(d: Daemon, rt: TableRuntime, reason: str) -> None:
+def give_up_joining(d: ApiHost, rt: TableRuntime, reason: str) -> None:
     """A table we were admitted to but cannot play (its Open refused: options out of
     range, another protocol; or it never came): dropped once, with the reason logged, kept
     as the joining ``join`` request's answer and told to the host, instead of the Open
@@ -374,7 +371,7 @@ def give_up_joining(d: Daemon, rt: TableRuntime, reason: str) -> None:
     _drop(d, rt)
 
 
-def _drop(d: Daemon, rt: TableRuntime) -> None:
+def _drop(d: ApiHost, rt: TableRuntime) -> None:
     """Forget the table ``rt`` (its folder kept as ``left-<id>``) and the connections
     only it needed."""
     del d.tables[rt.table_id]
@@ -394,7 +391,7 @@ LEAVE_REACH_S = 3.0
 leave has not reached them yet); one still silent then is not told."""
 
 
-def drop_table(d: Daemon, rt: TableRuntime) -> None:
+def drop_table(d: ApiHost, rt: TableRuntime) -> None:
     """Forget ``rt`` for good (its folder kept as ``left-<id>``) and stop announcing it."""
     if d.tables.get(rt.table_id) is not rt:
         return
@@ -402,12 +399,12 @@ def drop_table(d: Daemon, rt: TableRuntime) -> None:
     d.withdraw_soon(rt.table_id)
 
 
-def _others(d: Daemon, rt: TableRuntime) -> list[str]:
+def _others(d: ApiHost, rt: TableRuntime) -> list[str]:
     me = d.identity.public_key
-    return [d.player_name(rt, k) for k in rt.members if k != me]
+    return [d.views.player_name(rt, k) for k in rt.members if k != me]
 
 
-async def _leave(d: Daemon, request: Message) -> Message:
+async def _leave(d: ApiHost, request: Message) -> Message:
     """Give up our place at a table for good (docs/LOCAL-API.md, "Leaving a table"). In a
     lobby we joined the host frees the place for the next joiner; leaving a match in
     progress, or a lobby we host with others in it, needs ``force``. The table's folder is
@@ -416,7 +413,7 @@ async def _leave(d: Daemon, request: Message) -> Message:
     force = request.get("force", False)
     if not isinstance(force, bool):
         raise ApiError("'force' must be true or false")
-    refusal = d.leave_warning(rt)
+    refusal = d.views.leave_warning(rt)
     if refusal and not force:
         raise ApiError(f"{refusal}; leave with force (`fourwinds leave {rt.name} --force`)")
     me = d.identity.public_key
@@ -447,12 +444,12 @@ async def _leave(d: Daemon, request: Message) -> Message:
     }
 
 
-async def _view(d: Daemon, request: Message) -> Message:
+async def _view(d: ApiHost, request: Message) -> Message:
     rt = d.find_table(request.get("table"))
-    return {"ok": True, "event": d.view_event(rt, [])}
+    return {"ok": True, "event": d.views.view_event(rt, [])}
 
 
-async def _transcript(d: Daemon, request: Message) -> Message:
+async def _transcript(d: ApiHost, request: Message) -> Message:
     """The table's transcript as this seat holds it (``fourwinds verify`` reads it)."""
     rt = d.find_table(request.get("table"))
     export = d.port.transcript
@@ -467,7 +464,7 @@ async def _transcript(d: Daemon, request: Message) -> Message:
     return {"ok": True, "transcript": listed.encode()}
 
 
-async def _seat(d: Daemon, request: Message) -> Message:
+async def _seat(d: ApiHost, request: Message) -> Message:
     """Take a seat: confirms the place you hold at a table you joined (``seat``: the place
     wanted, 0-3, or absent/null for any). Places follow the join order (the host is place 0);
     the winds are dealt by the dice when a hand starts, so a place is all there is to take."""
@@ -491,7 +488,7 @@ async def _seat(d: Daemon, request: Message) -> Message:
     return {"ok": True, "table": rt.table_hex, "seat": rt.place, "seated": len(rt.members)}
 
 
-async def _suggest(d: Daemon, request: Message) -> Message:
+async def _suggest(d: ApiHost, request: Message) -> Message:
     """The built-in bot's choice among our seat's legal actions now, or null (nothing awaited
     from us, or a session module without bots). ``level``: the bot's level (``normal``
     when absent; an unknown one is refused, naming the known)."""
@@ -508,7 +505,7 @@ async def _suggest(d: Daemon, request: Message) -> Message:
     return {"ok": True, "suggestion": suggest(rt.session, level)}
 
 
-async def _sheet(d: Daemon, request: Message) -> Message:
+async def _sheet(d: ApiHost, request: Message) -> Message:
     """The table's scoring sheet: every line of the American card (id, section, pattern as
     printed, value, concealed) or every MCR fan with its points. With ``rules`` and no
     ``table``: the sheet a table hosted here with those rules (and no card file) plays, for
@@ -531,7 +528,7 @@ async def _sheet(d: Daemon, request: Message) -> Message:
         raise ApiError(str(error)) from None
 
 
-async def _rulesets(d: Daemon, request: Message) -> Message:
+async def _rulesets(d: ApiHost, request: Message) -> Message:
     """The rule sets this daemon plays (built in, then those ``FOURWINDS_RULESETS`` loaded)
     as a page lists them, and the rule set modules it refused with why."""
     found = [ruleset_named(name) for name in rule_names()]
@@ -551,12 +548,12 @@ async def _rulesets(d: Daemon, request: Message) -> Message:
     }
 
 
-async def _stop(d: Daemon, request: Message) -> Message:
+async def _stop(d: ApiHost, request: Message) -> Message:
     d.stop()
     return {"ok": True}
 
 
-async def _session_request(d: Daemon, request: Message) -> Message:
+async def _session_request(d: ApiHost, request: Message) -> Message:
     rt = d.find_table(request.get("table"))
     if rt.session is None:
         raise ApiError(f"table {rt.name} has not started here yet")
@@ -586,5 +583,4 @@ HANDLERS = {
     "suggest": _suggest,
     "sheet": _sheet,
     "rulesets": _rulesets,
-    **event_requests.HANDLERS,
 }

@@ -16,7 +16,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
-from fourwinds.daemon.wire import MAX_PAYLOAD
+from fourwinds.daemon.peers.wire import MAX_PAYLOAD
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat

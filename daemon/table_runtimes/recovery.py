@@ -6,7 +6,7 @@ renamed ``set-aside-<id>`` with the reason (``Store.set_aside``), the local API'
 and ``status`` list it, and every other table resumes. When only the records are lost (the
 metadata still names our place and the four seats) and the session module can rebuild a
 seat, the table is not given up: a fresh folder is started beside the kept one and the seat
-is rebuilt from the other seats' copies (daemon/rebuild.py; docs/DAEMON.md, "Rebuilding a
+is rebuilt from the other seats' copies (table_runtimes/rebuild.py; docs/DAEMON.md, "Rebuilding a
 seat from its peers"). A restart while that runs starts it again.
 """
 
@@ -15,10 +15,10 @@ from __future__ import annotations
 import logging
 import re
 
-from fourwinds.daemon import rebuild
-from fourwinds.daemon.session_port import SessionPort
-from fourwinds.daemon.store import META, RECORDS, Store, StoreDamage, StoreError, TableLog
-from fourwinds.daemon.tables import BadMeta, TableRuntime
+from fourwinds.daemon.store.disk import META, RECORDS, Store, StoreDamage, StoreError, TableLog
+from fourwinds.daemon.table_runtimes import rebuild
+from fourwinds.daemon.table_runtimes.runtime import BadMeta, TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import SessionPort
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -94,7 +94,7 @@ def _rebuild_instead(
     started, our seat ``rt.place`` to be rebuilt from the others. The folder is set aside
     once, whatever follows: when the fresh one cannot be started (a failing disk) the table
     is not resumed (None), and a member's later frame about it can still bring it back as a
-    lost table (``Daemon.offered``); the kept copy is never moved a second time."""
+    lost table (``Rebuilds.offered``); the kept copy is never moved a second time."""
     assert rt.place is not None
     aside = store.set_aside(
         table_id, f"{reason} (the table is rebuilt from the other seats' copies)"

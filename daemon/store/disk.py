@@ -3,7 +3,7 @@
 The session hands the daemon ``Step.persist`` records (transcript entries and this seat's own
 secrets) that must be on disk before any message that depends on them leaves the machine.
 ``TableLog.append`` writes them; before any ``Step.outgoing`` is sent the log is fsynced
-(``sync_through``, in a worker thread: daemon/durable.py holds the sends until then), so
+(``sync_through``, in a worker thread: daemon/store/durable.py holds the sends until then), so
 everything appended so far is durable first. A step that sends nothing (most received
 messages) is appended without waiting for the disk: group commit. If the machine dies
 before the next sync, the log keeps a prefix of what was accepted, and the lost messages (none
@@ -301,7 +301,7 @@ class TableLog:
 
     def sync_through(self, upto: int) -> None:
         """Make the first ``upto`` records durable (nothing to do when they are). Safe to
-        call from a worker thread while the event loop appends (daemon/durable.py): the
+        call from a worker thread while the event loop appends (daemon/store/durable.py): the
         records written before the ``fdatasync`` began are durable when it returns, and
         ``upto`` counts only those. ``fdatasync`` where the system has it: it flushes the
         data and the file size a reader needs, not the timestamps (about a fifth cheaper on

@@ -30,9 +30,9 @@ import msgpack
 import zmq
 import zmq.asyncio
 
-from fourwinds.daemon.api_version import API_VERSION as API_VERSION  # re-exported
+from fourwinds.daemon.local_api.version import API_VERSION as API_VERSION  # re-exported
 from fourwinds.daemon.paths import Paths, ensure_private_dir
-from fourwinds.daemon.store import write_atomic
+from fourwinds.daemon.store.disk import write_atomic
 from fourwinds.daemon.tasks import cancel_and_wait
 from fourwinds.protocol.errors import FourwindsError
 

@@ -9,17 +9,14 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING
 
-from fourwinds.daemon import requests
-from fourwinds.daemon.identity import curve_public_from_ed25519
-from fourwinds.daemon.pairing import HostPairing, PairingError
-from fourwinds.daemon.reach import Source
-from fourwinds.daemon.refusals import Refusal, Refused
-from fourwinds.daemon.session_port import is_seated, label_of
-from fourwinds.daemon.tables import BEFORE_OPEN_KEPT, TableRuntime
-from fourwinds.daemon.transport import Sender
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.peers.frame_host import FrameHost
+from fourwinds.daemon.peers.identity import curve_public_from_ed25519
+from fourwinds.daemon.peers.pairing import HostPairing, PairingError
+from fourwinds.daemon.peers.reach import Source
+from fourwinds.daemon.peers.refusals import Refusal, Refused
+from fourwinds.daemon.peers.transport import Sender
+from fourwinds.daemon.peers.wire import (
     AskHeads,
     CatchUp,
     EventAsk,
@@ -43,10 +40,9 @@ from fourwinds.daemon.wire import (
     Roster,
     TableMessage,
 )
+from fourwinds.daemon.table_runtimes.runtime import BEFORE_OPEN_KEPT, TableRuntime
+from fourwinds.daemon.table_runtimes.session_port import is_seated, label_of
 from fourwinds.protocol.errors import FourwindsError
-
-if TYPE_CHECKING:
-    from fourwinds.daemon.app import Daemon
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +50,7 @@ log = logging.getLogger(__name__)
 class FrameRouter:
     """Dispatches frames for one daemon."""
 
-    def __init__(self, daemon: Daemon) -> None:
+    def __init__(self, daemon: FrameHost) -> None:
         self.d = daemon
         self.addresses: dict[bytes, tuple[str, int]] = {}  # peer key -> (ip, peer port)
         self.last_refusal: dict[bytes, str] = {}
@@ -90,9 +86,9 @@ class FrameRouter:
             # a table we do not know, from an authenticated member of another table or a
             # peer we were told: perhaps one whose folder we lost (it is offered back)
             if isinstance(frame, Roster):
-                self.d.offered(key, frame, sender.address)
+                self.d.rebuilds.offered(key, frame, sender.address)
             else:
-                self.d.lost_table(key, frame.table_id)
+                self.d.rebuilds.lost_table(key, frame.table_id)
             raise Refused(Refusal.UNKNOWN_TABLE, frame.table_id.hex()[:8])
         if isinstance(frame, PairStart):
             await self._pair_start(key, frame, now, sender.address)
@@ -135,7 +131,7 @@ class FrameRouter:
         if renamed:  # the first Hello, or a player who renamed and restarted: our screens
             for rt in self.d.tables.values():  # show the name it goes by now (current_names)
                 if key in rt.members and rt.session is not None:
-                    self.d.publish_view(rt, [])
+                    self.d.views.publish_view(rt, [])
         if sender.guest and key not in self.d.pinned_keys():
             self.d.transport.connect_guest(key, sender.address, hello.port)
             return
@@ -143,7 +139,7 @@ class FrameRouter:
         self.d.learn(key, sender.address, hello.port, Source.HEARD)
         for rt in self.d.tables.values():
             if key in rt.members and rt.session is not None:
-                self.d.request_catchup(rt, key)
+                self.d.rebuilds.request_catchup(rt, key)
         self.d.events.on_hello(key)
 
     def _table(self, table_id: bytes) -> TableRuntime:
@@ -244,11 +240,11 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members or key == self.d.identity.public_key:
             raise Refused(Refusal.NOT_MEMBER, "leave")
-        name = self.d.player_name(rt, key)  # shown in problems: a name, never a key
+        name = self.d.views.player_name(rt, key)  # shown in problems: a name, never a key
         seated = is_seated(self.d.port, rt.session)
         if key == rt.host_key and not seated:
             log.warning("table %s: the host %s closed it", rt.name, name)
-            requests.drop_table(self.d, rt)
+            self.d.drop_table(rt)
             return
         if seated or rt.host_key != self.d.identity.public_key:
             if not seated:  # a joiner's news of another joiner: the host's roster follows
@@ -258,7 +254,7 @@ class FrameRouter:
                 f"{name} left the table for good: the table cannot go on without that seat"
             )
             del rt.problems[:-20]
-            self.d.publish_view(rt, [], at_once=True)
+            self.d.views.publish_view(rt, [], at_once=True)
             return
         place = rt.remove_member(key)
         keep = self.d.port.keep_joins
@@ -345,7 +341,7 @@ class FrameRouter:
         if rt.rebuild is not None:  # our seat is being rebuilt: into the pool, unread
             if not rt.rebuild.running:
                 rt.rebuild.pool.add(frame.payload)
-                self.d.rebuild_progress(rt)
+                self.d.rebuilds.rebuild_progress(rt)
             return
         if rt.log is None:
             raise Refused(Refusal.OUT_OF_PLACE, "table message before we were admitted")
@@ -374,7 +370,7 @@ class FrameRouter:
                     now,
                 )
             except FourwindsError as error:  # once, not at every catch-up (requests.py)
-                requests.give_up_joining(self.d, rt, f"the table's Open: {error}")
+                self.d.give_up_joining(rt, f"the table's Open: {error}")
                 return
             self.d.apply(rt, step)
             label = label_of(self.d.port, rt.session)
@@ -396,10 +392,10 @@ class FrameRouter:
         self._send_heads(key, rt)
         if frame.lost:  # it knows not even the seats: the roster, as the host sends it
             self.d.transport.send(key, roster_of(rt))
-        self.d.peer_rebuilding(rt, key)
+        self.d.views.peer_rebuilding(rt, key)
 
     def _heads_asked(self, key: bytes, frame: AskHeads) -> None:
-        """A member resumed the table and asks the last number it used (daemon/own_seq.py)."""
+        """A member resumed the table and asks the last number it used (tables/own_seq.py)."""
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "heads request")
@@ -418,7 +414,7 @@ class FrameRouter:
             raise Refused(Refusal.NOT_MEMBER, "heads")
         if rt.rebuild is not None:
             rt.rebuild.heads[key] = frame.seqs
-            self.d.rebuild_progress(rt)
+            self.d.rebuilds.rebuild_progress(rt)
         else:
             if rt.catching_up is not None:
                 rt.catching_up.heard(frame.seqs)
@@ -430,7 +426,7 @@ class FrameRouter:
         rt = self._table(frame.table_id)
         if key not in rt.members:
             raise Refused(Refusal.NOT_MEMBER, "catch-up request")
-        session = rt.synced_session()  # only what is on disk (daemon/durable.py)
+        session = rt.synced_session()  # only what is on disk (daemon/store/durable.py)
         if session is None:
             return
         keys = list(self.d.port.seat_keys(session))

@@ -6,7 +6,7 @@
   incoming connection. The daemon's policy admits the pinned keys of its tables' seats, and
   unknown keys only as *guests* while it hosts a table with a free seat (guests may only say
   hello and pair). Everything refused is counted in ``refused`` by a fixed reason
-  (``refusals.Refusal``) and logged at most once per source a minute (daemon/refusals.py).
+  (``refusals.Refusal``) and logged at most once per source a minute (daemon/peers/refusals.py).
 * Limits: ZMQ_MAXMSGSIZE drops oversized frames at the socket (the peer's connection is
   closed before the frame is held) and bounded queues (PEER_RCVHWM frames a connection in,
   LINK_SNDHWM out) hold the rest; ``wire.decode`` caps what is inside.
@@ -52,18 +52,17 @@ import zmq.asyncio
 from zmq.utils import z85
 
 from fourwinds.daemon.checks import RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
-from fourwinds.daemon.identity import (
+from fourwinds.daemon.peers.identity import (
     BadKey,
     Identity,
     checked_public_key,
     curve_public_from_ed25519,
 )
-from fourwinds.daemon.limits import RateLimit
-from fourwinds.daemon.port_owner import port_holder
-from fourwinds.daemon.reach import OwnAddresses
-from fourwinds.daemon.refusals import Refusal, Refusals, Refused, truncate
-from fourwinds.daemon.tasks import cancel_and_wait
-from fourwinds.daemon.wire import (
+from fourwinds.daemon.peers.limits import RateLimit
+from fourwinds.daemon.peers.port_owner import port_holder
+from fourwinds.daemon.peers.reach import OwnAddresses
+from fourwinds.daemon.peers.refusals import Refusal, Refusals, Refused, truncate
+from fourwinds.daemon.peers.wire import (
     MAX_FRAME,
     PROTOCOL_VERSION,
     Frame,
@@ -77,6 +76,7 @@ from fourwinds.daemon.wire import (
     encode,
     unpack_strict,
 )
+from fourwinds.daemon.tasks import cancel_and_wait
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -246,7 +246,7 @@ class ZapHandler:
 
 def port_in_use(host: str, port: int) -> str:
     """The one-line error for a taken peer port (or its beacon port, ``port + 1``), naming
-    the process that holds it when the system says (daemon/port_owner.py)."""
+    the process that holds it when the system says (daemon/peers/port_owner.py)."""
     for taken in (port, port + 1):
         holder = port_holder(taken)
         if holder is not None:
@@ -914,7 +914,7 @@ class Transport:
 
     def refuse(self, reason: Refusal, address: str, detail: str = "") -> None:
         """Count a refused frame by its fixed ``reason``; log ``detail`` (truncated) at most
-        once per address a minute (daemon/refusals.py)."""
+        once per address a minute (daemon/peers/refusals.py)."""
         self.refusals.note(reason, address, detail, time.monotonic())
 
     async def _monitor(self) -> None:

@@ -6,7 +6,7 @@ the masked deck's per-hand secrets: protocol/table/lobby.py ``derive_secret``, d
 pure session when it opens or joins the table. Deriving that entropy from the seat's Ed25519
 identity seed and the table's id, instead of drawing it from the system, means a seat whose
 record log was damaged or lost can compute every one of those secrets again from the key
-alone, and rebuild its table from the messages its peers hold (daemon/rebuild.py). The
+alone, and rebuild its table from the messages its peers hold (table_runtimes/rebuild.py). The
 table id is the one every seat files the table under (16 random bytes the host drew at
 ``create``), so the creator's secret, which the protocol's own table id is hashed from, does
 not depend on that id. Why this is as secret as the key, and what it does not protect

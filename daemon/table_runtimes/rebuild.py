@@ -1,8 +1,8 @@
 """A table our seat lost (a damaged or deleted record log), rebuilt from the other seats.
 
 The other three hold every message of the table, our own included; what only we knew follows
-from our identity key (daemon/seat_secrets.py). So a table whose log cannot be resumed is not
-given up: its damaged folder is kept aside with the reason (``Store.set_aside``), a fresh
+from our identity key (table_runtimes/seat_secrets.py). So a table whose log cannot be resumed is
+not given up: its damaged folder is kept aside with the reason (``Store.set_aside``), a fresh
 folder is started (``Store.start_rebuilding``), and until the table is rebuilt our seat signs
 nothing there. Every second it asks each live member for ``Heads`` (the highest sequence
 number of each seat it holds) and for every seat's messages after the ones we hold
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fourwinds.daemon.session_port import SessionPort
+from fourwinds.daemon.table_runtimes.session_port import SessionPort
 
 log = logging.getLogger(__name__)
 

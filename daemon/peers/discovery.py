@@ -13,7 +13,7 @@ Where multicast is blocked (many venue Wi-Fi networks), ``--peer HOST:PORT`` nam
 directly and its key beacon is asked instead; both paths end in the same ``Discovered``.
 
 This module is what both paths share (the announcements, the TXT record both ways); the
-mDNS side itself, which needs python-zeroconf, is daemon/mdns.py, imported only by a daemon
+mDNS side itself, which needs python-zeroconf, is daemon/peers/mdns.py, imported only by a daemon
 that announces and browses: most daemons of the test suite and every ``--no-mdns`` one start
 ~20 ms of CPU sooner without it.
 """
@@ -30,8 +30,8 @@ from zmq.utils import z85
 from fourwinds.daemon.checks import (
     peer_name,
 )
-from fourwinds.daemon.identity import fingerprint
-from fourwinds.daemon.wire import PROTOCOL_VERSION
+from fourwinds.daemon.peers.identity import fingerprint
+from fourwinds.daemon.peers.wire import PROTOCOL_VERSION
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)

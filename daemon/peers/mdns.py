@@ -1,7 +1,7 @@
 """Announcing our tables and events and browsing for others' with mDNS/DNS-SD
 (python-zeroconf, asyncio API): the ``Discovery`` a daemon runs unless ``--no-mdns``.
 
-What is announced and how a TXT record is read is daemon/discovery.py's; this module holds
+What is announced and how a TXT record is read is daemon/peers/discovery.py's; this module holds
 the zeroconf side alone, so a daemon without mDNS never imports zeroconf.
 """
 
@@ -26,7 +26,7 @@ from fourwinds.daemon.checks import (
     checked_port,
     peer_name,
 )
-from fourwinds.daemon.discovery import (
+from fourwinds.daemon.peers.discovery import (
     EVENT_ID,
     MAX_SEEN_EVENTS,
     SERVICE,
@@ -40,8 +40,8 @@ from fourwinds.daemon.discovery import (
     parse_flowers,
     table_txt,
 )
-from fourwinds.daemon.identity import BadKey, checked_public_key, fingerprint
-from fourwinds.daemon.wire import TABLE_ID
+from fourwinds.daemon.peers.identity import BadKey, checked_public_key, fingerprint
+from fourwinds.daemon.peers.wire import TABLE_ID
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from enum import Enum
 
 from fourwinds.protocol.errors import FourwindsError
 
-log = logging.getLogger("fourwinds.daemon.refusals")
+log = logging.getLogger("fourwinds.daemon.peers.refusals")
 
 DETAIL_CHARS = 200
 LOG_EVERY_S = 60.0

@@ -21,7 +21,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 
-from fourwinds.daemon.store import StoreError, TableLog
+from fourwinds.daemon.store.disk import StoreError, TableLog
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 ``TableRuntime.apply`` is the one place a ``Step`` is carried out, in the contract's order:
 append ``persist`` to the log, adopt the new session, and hand ``outgoing`` to the sender
 once every record appended so far is durable: the fsync runs in a worker thread and the
-sends wait for it (daemon/durable.py), in the order of their steps, while the event loop
+sends wait for it (daemon/store/durable.py), in the order of their steps, while the event loop
 goes on. A step that sends nothing is synced with the next send or within a second. Catch-up
 answers are built from ``synced_session``: the session as of the last step whose records
 are all durable.
@@ -24,17 +24,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from fourwinds.daemon import reach
-from fourwinds.daemon.catching_up import CatchingUp
 from fourwinds.daemon.checks import RULES_LIMIT, TABLE_NAME_LIMIT, peer_name
-from fourwinds.daemon.durable import Durable
-from fourwinds.daemon.identity import BadKey, checked_public_key
-from fourwinds.daemon.own_seq import OwnSeqCheck
-from fourwinds.daemon.pairing import HostPairing, JoinerPairing
-from fourwinds.daemon.reach import Address
-from fourwinds.daemon.rebuild import Rebuilding
-from fourwinds.daemon.session_port import SessionPort, StepLike, progress_of
-from fourwinds.daemon.store import Store, StoreError, TableLog
+from fourwinds.daemon.peers import reach
+from fourwinds.daemon.peers.identity import BadKey, checked_public_key
+from fourwinds.daemon.peers.pairing import HostPairing, JoinerPairing
+from fourwinds.daemon.peers.reach import Address
+from fourwinds.daemon.store.disk import Store, StoreError, TableLog
+from fourwinds.daemon.store.durable import Durable
+from fourwinds.daemon.table_runtimes.catching_up import CatchingUp
+from fourwinds.daemon.table_runtimes.own_seq import OwnSeqCheck
+from fourwinds.daemon.table_runtimes.rebuild import Rebuilding
+from fourwinds.daemon.table_runtimes.session_port import SessionPort, StepLike, progress_of
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -87,7 +87,6 @@ class TableRuntime:
     applied_at: float = 0.0  # time.monotonic() when the current session was adopted
     steps_applied: list[tuple[int, float]] = field(default_factory=list)  # see note_progress
     problems: list[str] = field(default_factory=list)
-    resuming: bool = False  # its records are being read back (off the event loop)
     paused: str = ""  # why our records cannot be written now (a full disk), or ""
     durable: Durable | None = None  # the log's syncer, the sends held for it
     # (records written, session) of each adopted session not yet known durable, oldest first
@@ -167,7 +166,7 @@ class TableRuntime:
         """The table as ``meta()`` wrote it, every field checked as if a stranger had written
         it (a damaged or tampered file): ``BadMeta`` with the reason names the first field
         that is wrong, and the daemon sets the table aside instead of resuming it
-        (daemon/recovery.py). Keys go through ``identity.checked_public_key``: a key that
+        (table_runtimes/recovery.py). Keys go through ``identity.checked_public_key``: a key that
         cannot be turned into a CURVE key would otherwise stop the daemon on every start. A
         table stored before the address lists were kept starts its lists from the roster's
         addresses, wildcards left out."""

@@ -1,0 +1,8 @@
+"""The local API: the socket frontends talk to (``server``), its version (``version``), the
+table requests it answers (``requests``) and the views it publishes to subscribers
+(``views``). It knows the daemon only through the narrow Protocols ``host.ApiHost`` and
+``views.ViewHost``, which the wiring (daemon/app.py) satisfies.
+"""
+
+PUBLIC = ("server", "version", "requests", "views")
+"""The modules other parts of the daemon may import; anything else here is internal."""

@@ -1,0 +1,20 @@
+"""Everything between this daemon and other daemons: who we are (``identity``), the frames on
+the wire (``wire``), the authenticated sockets that carry them (``transport``, with its rate
+limits ``limits``, refusal counts ``refusals`` and port checks ``port_owner``), finding peers
+(``discovery``, ``mdns``, ``reach``), pairing by code (``pairing``) and routing the frames that
+arrive (``frames_in``, which reaches the daemon only through its narrow ``FrameHost``
+Protocol).
+"""
+
+PUBLIC = (
+    "identity",
+    "wire",
+    "transport",
+    "refusals",
+    "discovery",
+    "mdns",
+    "reach",
+    "pairing",
+    "frames_in",
+)
+"""The modules other parts of the daemon may import; anything else here is internal."""
