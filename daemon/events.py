@@ -6,6 +6,9 @@ decides what a record means: ``HeldEvent.offer`` takes a record only when the ch
 accepts it after the records held (protocol/tournament/intake.py), and every answer about an
 event (entrants, rounds, standings) is read from the checker's verdict of the held record
 (``HeldEvent.verdict``, the checker kept current as each record is taken).
+Which peer may send which frame, how a submitted record is handled and what a taken record
+leads to are the pure session's tables (protocol/tournament/session.py); this shell does
+what they say.
 
 How records travel (frames in daemon/wire.py):
 
