@@ -6,6 +6,9 @@ decides what a record means: ``HeldEvent.offer`` takes a record only when the ch
 accepts it after the records held (protocol/tournament/intake.py), and every answer about an
 event (entrants, rounds, standings) is read from the checker's verdict of the held record
 (``HeldEvent.verdict``, the checker kept current as each record is taken).
+Which peer may send which frame, how a submitted record is handled and what a taken record
+leads to are the pure session's tables (protocol/tournament/session.py); this shell does
+what they say.
 
 How records travel (frames in daemon/peers/wire.py):
 
@@ -80,11 +83,9 @@ from fourwinds.protocol.tournament.records import (
     Entry,
     Extension,
     Length,
-    NewDirector,
     Penalty,
     Record,
     RoundCall,
-    RoundStart,
     SeedCommit,
     SeedEcho,
     SeedReveal,
@@ -97,6 +98,14 @@ from fourwinds.protocol.tournament.records import (
 )
 from fourwinds.protocol.tournament.round_tables import table_for
 from fourwinds.protocol.tournament.seating import FillPolicy, SeatingError
+from fourwinds.protocol.tournament.session import (
+    FrameRefused,
+    SubmitRefused,
+    Submitted,
+    admit_frame,
+    after_taken,
+    route_submitted,
+)
 from fourwinds.protocol.tournament.signing import (
     event_id,
     signature,
@@ -121,7 +130,6 @@ ECHO_SETTLE_S = 1.0  # before the call, an echo waits until the contributors hel
 AHEAD_AFTER_S = 8.0  # the next round's steps wait this long after a round's start (its
 # tables are opened and dealt first; a round lasts minutes)
 SPREAD_BATCH_S = 0.02  # the director spreads the records it took within this in one frame
-GUEST_FRAMES = (EventFind, EventAsk, EventEnter)
 EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers
 
 
@@ -304,22 +312,35 @@ class Events:
                     self.d.event_tables.tell_peers(rt, around=key)  # lack where they are
 
     def handle(self, key: bytes, frame: EventFrame, sender: Sender, guest: bool) -> None:
-        if isinstance(frame, EventFind):
-            self._find(key, frame)
-        elif isinstance(frame, EventAsk):
-            self._ask(key, frame, guest)
-        elif isinstance(frame, EventEnter):
-            self._enter(key, frame, sender)
-        elif guest:
-            raise Refused(Refusal.NOT_SEATED, type(frame).__name__)
-        elif isinstance(frame, EventCall):
-            self._called(key, frame)
-        elif isinstance(frame, EventSubmit):
-            self._submitted(key, frame)
-        elif isinstance(frame, EventPeers):
-            self._peers(key, frame, sender.address)
-        else:
-            self._records(key, frame)
+        """One event frame from ``key``: who may send it is the pure session's table
+        (protocol/tournament/session.py FRAME_SENDERS); its handler is this daemon's table
+        of the frame's type (``_handlers``)."""
+        rt = self.events.get(frame.event) if not isinstance(frame, EventFind) else None
+        try:
+            admit_frame(
+                type(frame).__name__,
+                key,
+                guest,
+                rt.director if rt is not None else None,
+                rt.entrants() if rt is not None else (),
+            )
+        except FrameRefused as error:
+            reason = Refusal.NOT_SEATED if error.guest else Refusal.NOT_MEMBER
+            raise Refused(reason, str(error)) from None
+        self._handlers[type(frame)](key, frame, sender, guest)
+
+    @property
+    def _handlers(self) -> dict[type, Callable[[bytes, Any, Sender, bool], None]]:
+        """Each event frame's type -> what this daemon does with it (the session admitted it)."""
+        return {
+            EventFind: lambda key, frame, sender, guest: self._find(key, frame),
+            EventAsk: lambda key, frame, sender, guest: self._ask(key, frame, guest),
+            EventEnter: lambda key, frame, sender, guest: self._enter(key, frame, sender),
+            EventCall: lambda key, frame, sender, guest: self._called(key, frame),
+            EventSubmit: lambda key, frame, sender, guest: self._submitted(key, frame),
+            EventPeers: lambda key, frame, sender, guest: self._peers(key, frame, sender.address),
+            EventRecords: lambda key, frame, sender, guest: self._records(key, frame),
+        }
 
     def _called(self, key: bytes, frame: EventCall) -> None:
         rt = self.events.get(frame.event)
@@ -349,28 +370,21 @@ class Events:
             self.d.transport.send(key, Refuse("a record of another event"))
             return
         body = record.body
-        if isinstance(body, Substitute | NewDirector):
-            self.d.event_faults.submitted(rt, key, record)  # event_faults.py
+        try:
+            route = route_submitted(body, key, rt.director == self._me())
+        except FrameRefused as error:
+            raise Refused(Refusal.NOT_MEMBER, str(error)) from None
+        except SubmitRefused as error:
+            self.d.transport.send(key, Refuse(str(error)))
             return
-        if rt.director != self._me():
-            raise Refused(Refusal.NOT_MEMBER, "a record for an event we do not direct")
-        if isinstance(body, TableResult):
+        if route is Submitted.FAULTS:
+            self.d.event_faults.submitted(rt, key, record)  # event_faults.py
+        elif route is Submitted.SIGNATURE:
             problem = self._collect(rt, key, record)
             if problem:
                 self.d.transport.send(key, Refuse(problem[:200]))
-            return
-        if isinstance(body, SeedCommit | SeedEcho | SeedReveal):
-            own = body.player == key
         else:
-            own = (
-                isinstance(body, Withdraw) and body.by is WithdrawnBy.PLAYER and body.player == key
-            )
-        if not own:
-            self.d.transport.send(
-                key, Refuse("a submitted record is a seed step or a withdrawal of your own")
-            )
-            return
-        self._take(rt, record)
+            self._take(rt, record)
 
     def _find(self, key: bytes, frame: EventFind) -> None:
         rt = next(
@@ -553,12 +567,11 @@ class Events:
         """Records from ``before`` on were taken: a director sends them to every entrant;
         a join waiting for our entry is answered."""
         me = self._me()
-        taken = rt.held.records[before:]
-        named = any(isinstance(r.body, NewDirector) for r in taken)
-        if rt.director == me or named:  # a new director: whoever took it spreads it
-            rt.tell_seats |= any(isinstance(r.body, RoundStart | Substitute) for r in taken)
+        steps = after_taken((r.body for r in rt.held.records[before:]), me, rt.director)
+        if steps.spread:
+            rt.tell_seats |= steps.tell_seats
             self._spread_soon(rt, before)
-        if any(isinstance(r.body, RoundStart) for r in taken):
+        if steps.open_tables:
             try:
                 self.d.event_tables.round_started(rt)  # our table now, not next tick
             except Exception:
