@@ -16,7 +16,7 @@ _ = object()
 (_.handshake_ivl, _.heartbeat_ivl, _.heartbeat_timeout)
 (_.reconnect_ivl, _.reconnect_ivl_max, _.connect_timeout)
 
-# TypedDict keys of the seat views (protocol/table/view_types.py): written by the views and
+# TypedDict keys of the seat views (protocol/table/views/view_types.py): written by the views and
 # sent as JSON; the web page's script and the local API's clients read them by key
 (_.concealed_count, _.winning_tile, _.winner_name, _.from_name, _.hands_detail)
 (_.phase_detail, _.wall_remaining, _.hand_number, _.hands_in_match, _.waiting_for)

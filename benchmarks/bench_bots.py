@@ -3,7 +3,7 @@
 (frontends/bots/view_bot.py, what it played before), in the in-memory harness, one hand per seed.
 
 Every seat acts only through its view, as a real seat does: the engine seats on
-``protocol.table.suggest``, the view seats on ``view_bot.choose_request`` of the same view
+``protocol.table.views.suggest``, the view seats on ``view_bot.choose_request`` of the same view
 event; both resolved by ``contract_view.resolve_action``. Two measures, side by side in the
 same run: at mixed tables (places 0 and 2 engine, 1 and 3 view bots) how many of the hands won
 the engine seats win, and how many hands end in a draw (wall game) at an all-engine table and
@@ -43,12 +43,12 @@ from benchmarks.timing import result
 from fourwinds.frontends.bots.view_bot import choose_request
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.harness import Harness, drive, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.session import local_action
-from fourwinds.protocol.table.state import TableSession
-from fourwinds.protocol.table.suggest import suggest
+from fourwinds.protocol.table.machine.harness import Harness, drive, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import local_action
+from fourwinds.protocol.table.machine.state import TableSession
+from fourwinds.protocol.table.views.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.views.suggest import suggest
 
 Policy = Callable[[TableSession, bytes], "tuple[int, tuple[str, ...], Mapping[str, Any]] | None"]
 

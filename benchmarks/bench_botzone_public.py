@@ -45,7 +45,7 @@ from fourwinds.frontends.bots.botzone_proc import BotzoneProgram, Reply
 from fourwinds.frontends.bots.botzone_seat import BotzoneSeat, play_botzone
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.table.botzone import Fault
+from fourwinds.protocol.table.rules.botzone import Fault
 from testkit.botzone_stream import HarnessStream
 
 ROOT = Path(__file__).resolve().parents[1]

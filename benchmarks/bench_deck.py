@@ -37,7 +37,7 @@ from fourwinds.protocol.deck.loopback import Loopback
 from fourwinds.protocol.deck.masked_wall import WallState
 from fourwinds.protocol.deck.messages import DeckDescription
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.signing import SigningKey, Verifier
+from fourwinds.protocol.table.wire.signing import SigningKey, Verifier
 
 _clock = time.process_time
 """CPU time of this process: single-threaded work measured apart from the other processes

@@ -27,10 +27,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from benchmarks.timing import median_seconds, result
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.deck import group
-from fourwinds.protocol.table import flow, harness, lobby, masked
-from fourwinds.protocol.table.harness import Harness, open_harness, play_match, run
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.machine import flow, harness, lobby, masked
+from fourwinds.protocol.table.machine.harness import Harness, open_harness, play_match, run
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import Phase
 
 TARGET_MS = 1000.0
 SEEDS = (b"bench-1", b"bench-2", b"bench-3", b"bench-4", b"bench-5")

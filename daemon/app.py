@@ -45,7 +45,7 @@ from fourwinds.daemon.table_runtimes.seat_secrets import seat_entropy
 from fourwinds.daemon.table_runtimes.session_port import SessionModule, SessionPort
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.protocol.errors import LocalProtocolError
-from fourwinds.protocol.table.rules_label import rules_label
+from fourwinds.protocol.table.rules.rules_label import rules_label
 
 if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/peers/mdns.py)
     from fourwinds.daemon.peers.mdns import Discovery
@@ -333,7 +333,7 @@ class Daemon:
     def seat_returned(self, rt: TableRuntime, now: float) -> None:
         """Our player is back at ``rt`` (a frontend subscribed, or we caught up after a
         restart): the window in front of our seat starts again, once per step
-        (protocol/table/returning.py). Not while we are still catching up: that ends with
+        (protocol/table/machine/returning.py). Not while we are still catching up: that ends with
         the same call, on the table as it is then."""
         returned = self.port.seat_returned
         if returned is None or rt.session is None or rt.catching_up is not None:

@@ -3,7 +3,7 @@
 Everything a peer, an announcement, a key beacon, the local API or a file hands us is
 checked by one function per kind before anything stores or uses it (keys:
 ``identity.checked_public_key``; names and addresses: here; table options:
-``protocol.table.options.checked``). A problem is a ``BadInput`` whose ``reason`` is one
+``protocol.table.machine.options.checked``). A problem is a ``BadInput`` whose ``reason`` is one
 line for the user or the log (docs/DAEMON.md, "Validation at the edges").
 
 Names (players, tables) lose every control, format and separator character (an escape

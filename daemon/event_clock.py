@@ -9,7 +9,7 @@ records (docs/TOURNAMENT.md, "The round clock").
   call that applies to its table, tells its table that time is up (the session's
   ``call_time``, through the local action ``{"type": "time_up"}``): its seat's next HandEnd
   says so, and the hand that HandEnd confirms is the match's last, at all four seats alike
-  (protocol/table/steps.py). A table's ``Extension`` moves its call later by its minutes,
+  (protocol/table/machine/steps.py). A table's ``Extension`` moves its call later by its minutes,
   counted from when this daemon first held the round's time call; an ``EndTable`` calls its
   time at once. The table's result is then signed as for any finished match. At an
   event created with ``unfinished_zero``, of a rule set whose tournaments allow it

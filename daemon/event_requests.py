@@ -15,8 +15,8 @@ from fourwinds.daemon.local_api.server import ApiError, Message
 from fourwinds.daemon.peers.identity import BadKey, checked_public_key
 from fourwinds.daemon.peers.transport import TransportError
 from fourwinds.daemon.peers.wire import PROTOCOL_VERSION
-from fourwinds.protocol.table.registry import EVENT_BY_DEFAULT
-from fourwinds.protocol.table.rules_label import rules_label
+from fourwinds.protocol.table.rules.registry import EVENT_BY_DEFAULT
+from fourwinds.protocol.table.rules.rules_label import rules_label
 from fourwinds.protocol.tournament.event_rules import (
     NoTournaments,
     event_ruleset,

@@ -66,8 +66,8 @@ from fourwinds.daemon.peers.wire import (
 )
 from fourwinds.daemon.store.disk import StoreError, write_atomic
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.rules_label import rules_label
-from fourwinds.protocol.table.signing import SigningKey
+from fourwinds.protocol.table.rules.rules_label import rules_label
+from fourwinds.protocol.table.wire.signing import SigningKey
 from fourwinds.protocol.tournament.check import Verdict
 from fourwinds.protocol.tournament.export import encode_export
 from fourwinds.protocol.tournament.intake import Decision, Intake

@@ -44,7 +44,7 @@ class Event(Protocol):
 class Engine(Protocol[State, Action]):
     """The four functions of this contract the table session calls, as a type: a rule set's
     engine module (``american/engine.py``, ``mcr/engine.py``) is checked against it by mypy
-    where its rules adapter names it (``table/engine_adapter.EngineDelegate``), instead of
+    where its rules adapter names it (``table/rules/engine_adapter.EngineDelegate``), instead of
     being an untyped ``ModuleType``. Parameters are positional-only: the contract fixes what
     is passed, not what each engine calls its parameters."""
 

@@ -19,10 +19,10 @@ from typing import Any
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.harness import Harness, bot_moves, one_round, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.session import local_action
+from fourwinds.protocol.table.machine.harness import Harness, bot_moves, one_round, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import local_action
+from fourwinds.protocol.table.views.contract_view import build_seat_view, resolve_action
 
 ME = Seat(0)
 ROUNDS = 20_000  # harness moves within one ``events`` call, at most

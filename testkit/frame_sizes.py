@@ -2,7 +2,7 @@
 daemon/peers/wire.py and daemon/local_api/server.py must leave room for.
 
 A match of four built-in bots is played through the real table session
-(``protocol.table.harness``, the code the daemon's ``real_session`` wraps), fair deck by
+(``protocol.table.machine.harness``, the code the daemon's ``real_session`` wraps), fair deck by
 default. Every message a seat sends, and every message a catch-up answer can carry (the same
 signed messages, one frame each: ``frames_in._catch_up``), is measured as the peer frame it
 travels in (``wire.encode(TableMessage(...))``); the Open, which travels the same way, too.
@@ -19,9 +19,9 @@ import msgpack
 from fourwinds.daemon.peers.wire import TableMessage, encode
 from fourwinds.daemon.table_runtimes import real_session
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.harness import Harness, open_harness, run
-from fourwinds.protocol.table.options import TableOptions
-from fourwinds.protocol.table.state import Phase, Step
+from fourwinds.protocol.table.machine.harness import Harness, open_harness, run
+from fourwinds.protocol.table.machine.options import TableOptions
+from fourwinds.protocol.table.machine.state import Phase, Step
 
 TABLE_ID = bytes(16)
 

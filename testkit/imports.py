@@ -9,7 +9,7 @@ Each import remembers whether it sits under ``if TYPE_CHECKING:`` (``type_only``
 can decide for itself whether an import that never runs counts. Names built at run time
 (``import_module(f"...{name}")``: the rule registry, the command table) cannot be read here.
 
-Module names are the installed ones (``fourwinds.protocol.table.flow``): the folders map to
+Module names are the installed ones (``fourwinds.protocol.table.machine.flow``): the folders map to
 them as pyproject.toml's package-dir says.
 """
 

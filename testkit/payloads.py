@@ -1,8 +1,8 @@
-"""Table payloads as tests read them off the wire (protocol/table/envelope.py)."""
+"""Table payloads as tests read them off the wire (protocol/table/wire/envelope.py)."""
 
 from __future__ import annotations
 
-from fourwinds.protocol.table.envelope import is_bundle, unbundle
+from fourwinds.protocol.table.wire.envelope import is_bundle, unbundle
 
 
 def unbundled(payload: bytes) -> bytes:

@@ -1,7 +1,7 @@
 """A whole tournament record made in a test with the real signing code (no daemons).
 
 ``EventMaker`` plays the director and every entrant: each has a real Ed25519 key
-(protocol/table/signing.py) from a seed the test picks, the round seed is made by every
+(protocol/table/wire/signing.py) from a seed the test picks, the round seed is made by every
 entrant's commit, echo and reveal, each round is seated by the seating method, and each
 table's scores are signed by its four seats (a bot seat by the director). Tests change the
 records afterwards to make the bad ones.
@@ -13,7 +13,7 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from fourwinds.protocol.table.signing import SigningKey
+from fourwinds.protocol.table.wire.signing import SigningKey
 from fourwinds.protocol.tournament import round_seed
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.record_wire import encode_record

@@ -1,9 +1,9 @@
 """A rule set is one folder: only ``protocol/<rules>/`` and the registry name a rule set (issue 25).
 
-Outside its folder, code reaches a rule set through the registry (``protocol/table/registry.py``)
-and never imports from ``protocol/american`` or ``protocol/mcr``, compares with ``"mcr"`` or
-``"american"``, or reads a member such as ``Rules.MCR`` (``testkit/rule_names.py`` says
-exactly what counts).
+Outside its folder, code reaches a rule set through the registry
+(``protocol/table/rules/registry.py``) and never imports from ``protocol/american`` or
+``protocol/mcr``, compares with ``"mcr"`` or ``"american"``, or reads a member such as ``Rules.MCR``
+(``testkit/rule_names.py`` says exactly what counts).
 
 The files that still did were listed in ``ALLOWED`` with the reason, and the list only shrank;
 it is empty now. The check fails on a file that names a rule set and is not listed (a new
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from testkit.rule_names import rule_namings
 
-REGISTRY = "protocol/table/registry.py"
+REGISTRY = "protocol/table/rules/registry.py"
 """The one module outside the rule folders that names them: one line per rule set."""
 
 ALLOWED: dict[str, str] = {}

@@ -22,15 +22,15 @@ from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from fourwinds.daemon.table_runtimes.session_port import is_seated
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.registry import (
+from fourwinds.protocol.table.machine.transcript import Transcript, parse_transcript
+from fourwinds.protocol.table.rules.registry import (
     HOSTED_BY_DEFAULT,
     refused_rulesets,
     rule_names,
     ruleset_named,
 )
-from fourwinds.protocol.table.rules_label import rules_label
-from fourwinds.protocol.table.transcript import Transcript, parse_transcript
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.rules.rules_label import rules_label
+from fourwinds.protocol.table.wire.strict import WireError
 
 log = logging.getLogger(__name__)
 

@@ -21,7 +21,7 @@ from fourwinds.daemon.table_runtimes.rebuild import PEER_SHOWN_S
 from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from fourwinds.daemon.table_runtimes.session_port import SessionPort, is_seated, progress_of
 from fourwinds.daemon.table_runtimes.view_changes import shown
-from fourwinds.protocol.table.rules_label import rules_label
+from fourwinds.protocol.table.rules.rules_label import rules_label
 
 log = logging.getLogger(__name__)
 
@@ -165,7 +165,7 @@ class Views:
         """The countdown in the view last built for ``rt`` has just run out: a new view, at
         once. Our own window's end changes the table anyway (our default answer); another
         seat's means the table now waits for it past its window, which the view says in
-        ``waiting`` (protocol/table/waiting.py) instead of a countdown stuck at 0."""
+        ``waiting`` (protocol/table/views/waiting.py) instead of a countdown stuck at 0."""
         cached = self._views.get(rt.table_id)
         if cached is None or cached[0] is not rt.session:
             return

@@ -13,7 +13,7 @@ screen: "Reconnecting: asking the other seats…", no actions) while either
 
 for at most RECONNECT_MAX_S (a member that never sends what it said it holds does not keep
 our player from the table for ever). When it ends, our player "returns": the window for the
-decision in front of our seat starts again (protocol/table/returning.py). docs/DAEMON.md,
+decision in front of our seat starts again (protocol/table/machine/returning.py). docs/DAEMON.md,
 "A player returns".
 """
 

@@ -1,4 +1,4 @@
-"""The daemon's session port over the real table session (fourwinds.protocol.table.session).
+"""The daemon's session port over the real table session (fourwinds.protocol.table.machine.session).
 
 Thin translation only, no game logic: the local API's plain requests become the session's
 typed actions (``TableReady``, or an engine action decoded strictly by the rules adapter from
@@ -20,25 +20,30 @@ from fourwinds.daemon.peers.wire import MAX_PAYLOAD
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table import contract_view, lobby
-from fourwinds.protocol.table import session as table
-from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view, resolve_action
-from fourwinds.protocol.table.messages import MAX_CARD_TEXT
-from fourwinds.protocol.table.options import (
+from fourwinds.protocol.table.machine import lobby
+from fourwinds.protocol.table.machine import session as table
+from fourwinds.protocol.table.machine.options import (
     DeckKind,
     OptionError,
     TableOptions,
     checked,
     limit_text,
 )
-from fourwinds.protocol.table.problems import shown_problems
-from fourwinds.protocol.table.rebuild import RebuildPool
-from fourwinds.protocol.table.rebuild import rebuild as rebuild_seat
-from fourwinds.protocol.table.registry import ruleset_of
-from fourwinds.protocol.table.sheet import rules_sheet, table_sheet
-from fourwinds.protocol.table.state import Phase, Step, TableSession
-from fourwinds.protocol.table.suggest import suggest as bot_suggestion
-from fourwinds.protocol.table.transcript import export_transcript
+from fourwinds.protocol.table.machine.problems import shown_problems
+from fourwinds.protocol.table.machine.rebuild import RebuildPool
+from fourwinds.protocol.table.machine.rebuild import rebuild as rebuild_seat
+from fourwinds.protocol.table.machine.state import Phase, Step, TableSession
+from fourwinds.protocol.table.machine.transcript import export_transcript
+from fourwinds.protocol.table.rules.registry import ruleset_of
+from fourwinds.protocol.table.views import contract_view
+from fourwinds.protocol.table.views.contract_view import (
+    Unreachable,
+    build_seat_view,
+    resolve_action,
+)
+from fourwinds.protocol.table.views.sheet import rules_sheet, table_sheet
+from fourwinds.protocol.table.views.suggest import suggest as bot_suggestion
+from fourwinds.protocol.table.wire.messages import MAX_CARD_TEXT
 
 handle_message = table.handle_message
 settle = table.settle
@@ -55,7 +60,7 @@ _OPTION_TYPES: dict[str, type] = {
     "hands": int,
 }
 OPEN_TEXT_LIMIT = 200
-"""Longest card name an Open may carry (protocol/table/messages.py, ``need_str``)."""
+"""Longest card name an Open may carry (protocol/table/wire/messages.py, ``need_str``)."""
 
 
 def apply_message(session: TableSession, payload: bytes, now: float) -> Step:
@@ -324,7 +329,7 @@ def seat_view(
 def seat_returned(session: TableSession, now: float) -> TableSession:
     """Our player is back (a frontend subscribed, or the daemon caught up after a restart):
     the window of the decision in front of our seat starts again, once per step
-    (protocol/table/returning.py)."""
+    (protocol/table/machine/returning.py)."""
     return table.seat_returned(session, now)
 
 
@@ -408,7 +413,7 @@ def sheet_for_rules(rules: str) -> dict[str, Any]:
 
 def rebuild_pool(place: int, own_key: bytes, host_key: bytes | None) -> RebuildPool:
     """An empty pool for the peers' copies of a table our seat ``place`` is rebuilding
-    (protocol/table/rebuild.py): ``add(payload)``, ``held(seat)``, ``missing(heads)``,
+    (protocol/table/machine/rebuild.py): ``add(payload)``, ``held(seat)``, ``missing(heads)``,
     ``complete(heads)``, ``refused`` and ``last_refusal``."""
     return RebuildPool(Seat(place), own_key, host_key)
 

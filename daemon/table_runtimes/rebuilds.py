@@ -2,7 +2,7 @@
 table's members for its roster (``lost_table``, ``offered``), asking every live member for
 heads and messages (``ask_rebuild``, ``request_catchup``), and replaying the pool into our
 seat once everything is in (``rebuild_progress``; the replay itself is the session's, see
-tables/rebuild.py and protocol/table/rebuild.py).
+tables/rebuild.py and protocol/table/machine/rebuild.py).
 
 ``Rebuilds`` reaches the daemon only through ``RebuildHost``, the members it uses.
 """

@@ -1,7 +1,7 @@
 """A seat's private randomness, derived from its identity key and the table (HKDF-SHA256).
 
 Everything only one seat knows at a table (its genesis secret, and from it the dice nonces and
-the masked deck's per-hand secrets: protocol/table/lobby.py ``derive_secret``, dice.py
+the masked deck's per-hand secrets: protocol/table/machine/lobby.py ``derive_secret``, dice.py
 ``derive_nonce``, masked.py ``start_wall``) grows from the ``entropy`` the daemon hands the
 pure session when it opens or joins the table. Deriving that entropy from the seat's Ed25519
 identity seed and the table's id, instead of drawing it from the system, means a seat whose

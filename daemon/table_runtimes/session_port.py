@@ -7,7 +7,7 @@ needs to create and join a table and to route by seat, named here as ``new_table
 ``last_seq``; and it plays each of our actions and peers' messages in two halves,
 ``apply_message`` and ``send_action`` with ``settle`` (adopt a peer's message before making
 our automatic reply; send our action before our own session takes it in). The module is
-``fourwinds.protocol.table.session``
+``fourwinds.protocol.table.machine.session``
 (through the thin adapter ``fourwinds.daemon.table_runtimes.real_session``)
 unless ``--session-module`` names another one with the same functions (the tests use a small
 one to exercise the shell). The daemon never looks inside a session or a payload.

@@ -42,7 +42,7 @@ from fourwinds.frontends.bots.botzone_io import (
     next_input,
     read_output,
 )
-from fourwinds.protocol.table.botzone import Fault
+from fourwinds.protocol.table.rules.botzone import Fault
 
 __all__ = ["BotzoneProgram", "Reply"]
 

@@ -1,7 +1,7 @@
 """`fourwinds bot --botzone CMD`: a Botzone bot plays our seat, in the game the table's rule set
 speaks (MCR's "Chinese-Standard-Mahjong": protocol/mcr/botzone/).
 
-The table's rule set is asked for its Botzone game (protocol/table/botzone.py), and a table
+The table's rule set is asked for its Botzone game (protocol/table/rules/botzone.py), and a table
 whose rules speak none is refused with one line. Every view event is read in order (the
 game's story: what happened, as Botzone requests); the requests go to the program
 (``botzone_proc``) as they come, and when the view asks our seat to act on one of them (the
@@ -28,7 +28,7 @@ from fourwinds.frontends.bots.botzone_proc import BotzoneProgram
 from fourwinds.frontends.bots.exec_bot import default_action, default_request, needs_answer
 from fourwinds.frontends.client.acting import act_request, decision_key
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.botzone import (
+from fourwinds.protocol.table.rules.botzone import (
     BotzoneGame,
     Fault,
     Told,

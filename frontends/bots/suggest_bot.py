@@ -1,7 +1,7 @@
 """The brain of `fourwinds bot --rules`: the daemon's built-in engine bot decides.
 
 For every view that asks for an action the seat asks its daemon for ``suggest`` (the rule
-set's own bot, deciding from our seat's engine state: protocol/table/suggest.py) and acts on
+set's own bot, deciding from our seat's engine state: protocol/table/views/suggest.py) and acts on
 it with the same act request a player's key press sends. When the daemon has no suggestion
 (an older daemon, the view is stale, the bot's choice is not offered) the view bot
 (frontends/bots/view_bot.py) decides; when the daemon refuses the suggested act, the view bot's

@@ -1,7 +1,7 @@
 """Four built-in bots play through the table protocol in memory, and table logs for humans.
 
-``play_match_in_memory`` runs the four-seat harness (protocol/table/harness.py): every move is
-a signed message, every seat runs its own session, the tiles come from the practice deck
+``play_match_in_memory`` runs the four-seat harness (protocol/table/machine/harness.py): every move
+is a signed message, every seat runs its own session, the tiles come from the practice deck
 shuffled by the seats' commit-reveal seed. ``--transcript FILE`` in the demo commands saves
 what was played, for ``fourwinds verify`` and ``fourwinds replay``.
 """
@@ -14,18 +14,18 @@ from pathlib import Path
 
 from fourwinds.frontends.cli import UsageError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.harness import Harness, play_match
-from fourwinds.protocol.table.narration import WIND, Narration
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.registry import rule_names, ruleset_named
-from fourwinds.protocol.table.state import (
+from fourwinds.protocol.table.machine.harness import Harness, play_match
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import (
     ActionTaken,
     EngineEvent,
     HandBegan,
     HandFinished,
     MatchFinished,
 )
-from fourwinds.protocol.table.transcript import export_transcript
+from fourwinds.protocol.table.machine.transcript import export_transcript
+from fourwinds.protocol.table.rules.registry import rule_names, ruleset_named
+from fourwinds.protocol.table.views.narration import WIND, Narration
 
 
 def play_match_in_memory(

@@ -101,7 +101,7 @@ def module_of(command: str) -> str | None:
     if name in known and name not in GROUPED and name != RULE_VERBS:
         return name
     # late: only a command no module is named after loads the rule sets to ask them
-    from fourwinds.protocol.table.commands import own_verbs
+    from fourwinds.protocol.table.rules.commands import own_verbs
 
     return RULE_VERBS if command in own_verbs() else None
 
@@ -137,7 +137,7 @@ def _every_module() -> list[tuple[str, str | None]]:
     verbs among them as if each were a module of its name (``card`` between ``bot`` and
     ``completion``), each with the module that registers it."""
     # late: only the whole command line (help, completion) loads the rule sets to ask them
-    from fourwinds.protocol.table.commands import own_verbs
+    from fourwinds.protocol.table.rules.commands import own_verbs
 
     names = [
         (info.name, None)

@@ -28,7 +28,7 @@ from fourwinds.daemon.checks import (
 from fourwinds.frontends.bots.bot_pause import DEFAULT_BOT_PAUSE, pause_problem
 from fourwinds.protocol.bot_level import parse_level
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.registry import PLAYED_BY_DEFAULT, rule_names
+from fourwinds.protocol.table.rules.registry import PLAYED_BY_DEFAULT, rule_names
 
 APP = "fourwinds"
 

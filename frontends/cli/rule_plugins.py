@@ -1,7 +1,7 @@
 """Rule sets that are not built in, named by the environment: ``FOURWINDS_RULESETS``.
 
 The variable lists Python modules, separated by commas (``house.rules,tests.toyrules.ruleset``),
-each holding a ``RULESET`` (a ``RuleSetAdapter``, protocol/table/ruleset.py) and found on the
+each holding a ``RULESET`` (a ``RuleSetAdapter``, protocol/table/rules/ruleset.py) and found on the
 Python path. Every ``fourwinds`` process (the daemon, a bot seat, each command) loads them at
 its start, before its command line is read, so ``--rules NAME`` takes their names and the
 daemon hosts and joins their tables. A module that is refused (it cannot be imported, has no
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import TextIO
 
-from fourwinds.protocol.table import registry
+from fourwinds.protocol.table.rules import registry
 
 VARIABLE = "FOURWINDS_RULESETS"
 """The environment variable that names the rule set modules."""

@@ -1,5 +1,5 @@
 """The rule sets' own commands on the command line: built from what the registry's rule sets
-declare (protocol/table/commands.py), run with the I/O they need.
+declare (protocol/table/rules/commands.py), run with the I/O they need.
 
 A rule set declares each command as data (``RuleCommand``: where it hangs, its help, its
 arguments) with a pure ``run``; this module adds the argparse sub-commands (``fourwinds score
@@ -20,7 +20,7 @@ from typing import Any
 
 from fourwinds.frontends.cli import UsageError
 from fourwinds.frontends.cli.pipe_out import silence_stdout
-from fourwinds.protocol.table.commands import (
+from fourwinds.protocol.table.rules.commands import (
     Given,
     Lines,
     RuleCommand,

@@ -30,17 +30,17 @@ from fourwinds.daemon.store.disk import (
     scan,
 )
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.envelope import decode
-from fourwinds.protocol.table.messages import MsgKind, decode_body
-from fourwinds.protocol.table.records import Genesis, parse_record
-from fourwinds.protocol.table.transcript import (
+from fourwinds.protocol.table.machine.transcript import (
     MAX_TRANSCRIPT_BYTES,
     Transcript,
     TranscriptError,
     parse_transcript,
     transcript_of_records,
 )
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.wire.envelope import decode
+from fourwinds.protocol.table.wire.messages import MsgKind, decode_body
+from fourwinds.protocol.table.wire.records import Genesis, parse_record
+from fourwinds.protocol.table.wire.strict import WireError
 
 LEFT_PREFIX = "left-"
 

@@ -43,8 +43,8 @@ from fourwinds.frontends.terminal.tile_text import (
     wrap_cells,
     wrap_text,
 )
-from fourwinds.protocol.table.registry import ruleset_named
-from fourwinds.protocol.table.screens import screen_of
+from fourwinds.protocol.table.rules.registry import ruleset_named
+from fourwinds.protocol.table.views.screens import screen_of
 
 View = Mapping[str, Any]
 Action = Mapping[str, Any]
@@ -209,7 +209,7 @@ def received_places(view: View, tiles: Sequence[str]) -> set[int]:
 def screen_kind(event: Mapping[str, Any] | None) -> str:
     """Which screen the view asks for (its ``screen``: "lobby", "result", "dealing",
     "reconnecting" or "table", decided by the daemon's seat view,
-    protocol/table/contract_view.py, and by the daemon for "reconnecting"). A view made
+    protocol/table/views/contract_view.py, and by the daemon for "reconnecting"). A view made
     without one (a test's sample) is read by the same rule."""
     view: View = (event or {}).get("view") or {}
     screen = view.get("screen")

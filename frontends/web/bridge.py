@@ -34,7 +34,7 @@ from fourwinds.frontends.web.link import AsyncLink
 from fourwinds.frontends.web.seats import BotKeeper
 from fourwinds.protocol.bot_level import parse_level
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.registry import rule_names
+from fourwinds.protocol.table.rules.registry import rule_names
 
 log = logging.getLogger(__name__)
 Message = dict[str, Any]

@@ -1,6 +1,6 @@
 """The American rule set's commands: ``score american``, ``hint american``, ``demo american``,
 ``card check|show`` and ``charleston``, declared as data for the frontends
-(protocol/table/commands.py).
+(protocol/table/rules/commands.py).
 
 Each ``run`` gets the parsed arguments and the card file's text the frontend read (``--card
 FILE``, ``card check FILE``) and returns the lines to print with the exit status; the text
@@ -9,7 +9,7 @@ itself is made in ``score_text.py``, ``demo_log.py`` and ``rules_text.py``.
 
 from __future__ import annotations
 
-from fourwinds.protocol.table.commands import (
+from fourwinds.protocol.table.rules.commands import (
     Argument,
     CommandError,
     Given,

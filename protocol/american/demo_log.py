@@ -29,7 +29,7 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Han
 from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.commands import Random, told
+from fourwinds.protocol.table.rules.commands import Random, told
 
 WIND = {Seat.EAST: "E", Seat.SOUTH: "S", Seat.WEST: "W", Seat.NORTH: "N"}
 MAX_HANDS = 10_000

@@ -1,6 +1,6 @@
 """American Mahjong (NMJL-style card, jokers, Charleston) as the rest of the code finds it.
 
-The one ``RuleSetAdapter`` (protocol/table/ruleset.py) of this rule set; the registry finds it
+The one ``RuleSetAdapter`` (protocol/table/rules/ruleset.py) of this rule set; the registry finds it
 by the name ``american``. Seating (docs/RULES.md A3/A7): the highest roll of the first dice is
 East, and the deal passes to the right after every hand; there is no prevalent wind.
 """
@@ -13,17 +13,17 @@ from typing import Any
 
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.commands import RuleCommands
-from fourwinds.protocol.table.narration import Narration
-from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
-from fourwinds.protocol.table.rule_view import RuleView
-from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import (
+from fourwinds.protocol.table.rules.commands import RuleCommands
+from fourwinds.protocol.table.rules.rotation import Seating, first_seating, rotate
+from fourwinds.protocol.table.rules.rules_adapter import RulesAdapter
+from fourwinds.protocol.table.rules.ruleset import (
     PlayedHand,
     RuleSetAdapter,
     TablePoints,
     TournamentRules,
 )
+from fourwinds.protocol.table.views.narration import Narration
+from fourwinds.protocol.table.views.rule_view import RuleView
 from fourwinds.protocol.walls import TileSet
 
 from . import table_view

@@ -8,7 +8,7 @@ or ``{"error": ...}`` (``alternative``: which of the line's patterns, 1 = the fi
 ``pattern``: that pattern as printed). ``hint`` lists the nearest card hands, which of a
 line's patterns is nearest, and the tiles they still miss. ``--card FILE`` reads a
 card file (docs/CARD_FORMAT.md); the default is the house card. The frontend reads the file
-and standard input and prints what these return (protocol/table/commands.py).
+and standard input and prints what these return (protocol/table/rules/commands.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from fourwinds.protocol.american.card import Card, CardHand, Category
 from fourwinds.protocol.american.matcher import HandMatch, match_hand, nearest_hands
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.notation import TileParseError, format_tiles, parse_tile, parse_tiles
-from fourwinds.protocol.table.commands import CommandError
+from fourwinds.protocol.table.rules.commands import CommandError
 from fourwinds.protocol.tiles import Kind
 
 HAND_SIZE = 14

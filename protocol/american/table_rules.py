@@ -1,5 +1,6 @@
 """The American engine (protocol/american) as the table session drives it: the rule set's
-RulesAdapter (protocol/table/rules.py), found through its RuleSetAdapter (ruleset.py)."""
+RulesAdapter (protocol/table/rules/rules_adapter.py), found through its RuleSetAdapter
+(ruleset.py)."""
 
 from __future__ import annotations
 
@@ -23,11 +24,10 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Sta
 from fourwinds.protocol.american.tileset import AMERICAN_SET
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.bot_rng import HashRng
-from fourwinds.protocol.table.codec import ActionCodec
-from fourwinds.protocol.table.engine_adapter import EngineDelegate, fields_as_faces
-from fourwinds.protocol.table.options import TableOptions as TableAgreed
-from fourwinds.protocol.table.rules import (
+from fourwinds.protocol.table.machine.options import TableOptions as TableAgreed
+from fourwinds.protocol.table.rules.bot_rng import HashRng
+from fourwinds.protocol.table.rules.engine_adapter import EngineDelegate, fields_as_faces
+from fourwinds.protocol.table.rules.rules_adapter import (
     DeckOp,
     DeckOpKind,
     HandOutcome,
@@ -35,6 +35,7 @@ from fourwinds.protocol.table.rules import (
     RulesAdapter,
     WindowKind,
 )
+from fourwinds.protocol.table.wire.codec import ActionCodec
 from fourwinds.protocol.tiles import Kind
 
 ACTION_TYPES = (

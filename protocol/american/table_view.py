@@ -23,14 +23,14 @@ from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import format_tiles
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.rule_view import (
+from fourwinds.protocol.table.views.rule_view import (
     Offer,
     SeatFacts,
     code,
     no_winner_result,
     our_choices,
 )
-from fourwinds.protocol.table.view_types import (
+from fourwinds.protocol.table.views.view_types import (
     ActionEntry,
     HandResult,
     HandSummary,

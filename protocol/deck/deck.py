@@ -5,7 +5,7 @@ returns ``(new state, outputs)``; outputs are ``Send`` (messages for other seats
 (``WallReady``, ``Learned``, ``Moved``, ``Suspect``, ``AuditFinished``). Nothing is mutated,
 nothing is sent by the deck itself, and randomness is the entropy given at creation, so the
 table protocol can drive it and tests can script every step. A practice table uses no deck:
-its open wall comes from the hand's seed (``protocol/table/practice.py``).
+its open wall comes from the hand's seed (``protocol/table/machine/practice.py``).
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ _SIGN_DOMAIN = b"fourwinds/deck/v1\x00"
 @dataclass(frozen=True)
 class DeckDescription:
     """What deck a hand uses; every seat builds it from the table's signed Open (it never
-    travels itself). A ``practice`` wall is open (protocol/table/practice.py): a masked deck
+    travels itself). A ``practice`` wall is open (protocol/table/machine/practice.py): a masked deck
     refuses a description that says so. ``tile_set``: the rule set's tiles
     (``walls.TileSet``); ``flowers``: False for a wall without its flowers and seasons (MCR's
     136 tiles); every seat derives it from the table's agreed options, so all four shuffle

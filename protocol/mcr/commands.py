@@ -1,5 +1,5 @@
 """The MCR rule set's commands: ``score mcr``, ``hint mcr`` and ``demo mcr``, declared as data
-for the frontends (protocol/table/commands.py).
+for the frontends (protocol/table/rules/commands.py).
 
 Each ``run`` gets the parsed arguments (and standard input's lines for ``score mcr --jsonl``)
 and returns the lines to print with the exit status; the text itself is made in
@@ -8,7 +8,7 @@ and returns the lines to print with the exit status; the text itself is made in
 
 from __future__ import annotations
 
-from fourwinds.protocol.table.commands import (
+from fourwinds.protocol.table.rules.commands import (
     Argument,
     CommandError,
     Given,

@@ -6,7 +6,7 @@ a deadline on the caller's clock (``deadline``, checked when the caller passes i
 ``match.tick``), or the caller telling the match that time is up (``match.call_time``).
 
 At a table of four seats the options travel as the table's engine option pairs (the ``rules``
-of protocol/table/options.py, signed in the table's Open): ``from_pairs`` reads them and
+of protocol/table/machine/options.py, signed in the table's Open): ``from_pairs`` reads them and
 ``check_pairs`` refuses a bad one with the reason. ``("flowers", False)`` plays without the 8
 flowers and seasons (many Botzone bots were trained so); left out, flowers are on, so every
 table opened before the option reads as it was.

@@ -40,7 +40,7 @@ from fourwinds.protocol.mcr.state import HandState
 from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.notation import format_tiles, tile_code
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.commands import Random, told
+from fourwinds.protocol.table.rules.commands import Random, told
 from fourwinds.protocol.tiles import Kind
 
 WIND = "ESWN"

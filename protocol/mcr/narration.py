@@ -1,12 +1,12 @@
 """The MCR engine's actions and events in a table log for people
-(``protocol/table/narration.py``)."""
+(``protocol/table/views/narration.py``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from fourwinds.protocol.notation import tile_code
-from fourwinds.protocol.table.narration import WIND, tiles_said
+from fourwinds.protocol.table.views.narration import WIND, tiles_said
 
 from . import actions as MA
 from . import events as ME

@@ -1,6 +1,6 @@
 """Chinese Official (MCR) as the rest of the code finds it.
 
-The one ``RuleSetAdapter`` (protocol/table/ruleset.py) of this rule set; the registry finds it
+The one ``RuleSetAdapter`` (protocol/table/rules/ruleset.py) of this rule set; the registry finds it
 by the name ``mcr``. Seating (docs/RULES.md B2): the four seat winds are drawn at random once, the
 players change seats at each round's end and the winds rotate after every hand
 (``match.hand_seating``, which the match of ``match.py`` seats its players with too); the
@@ -15,18 +15,18 @@ from typing import Any
 
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.botzone import BotzoneGame
-from fourwinds.protocol.table.commands import RuleCommands
-from fourwinds.protocol.table.narration import Narration
-from fourwinds.protocol.table.rotation import Seating
-from fourwinds.protocol.table.rule_view import RuleView
-from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import (
+from fourwinds.protocol.table.rules.botzone import BotzoneGame
+from fourwinds.protocol.table.rules.commands import RuleCommands
+from fourwinds.protocol.table.rules.rotation import Seating
+from fourwinds.protocol.table.rules.rules_adapter import RulesAdapter
+from fourwinds.protocol.table.rules.ruleset import (
     PlayedHand,
     RuleSetAdapter,
     TablePoints,
     TournamentRules,
 )
+from fourwinds.protocol.table.views.narration import Narration
+from fourwinds.protocol.table.views.rule_view import RuleView
 from fourwinds.protocol.walls import TileSet
 
 from . import table_view
@@ -78,7 +78,7 @@ class MCRRuleSet:
     @property
     def botzone(self) -> BotzoneGame:
         """Botzone's "Chinese-Standard-Mahjong", which `fourwinds bot --botzone` plays
-        (protocol/table/botzone.py): loaded when a Botzone seat asks."""
+        (protocol/table/rules/botzone.py): loaded when a Botzone seat asks."""
         from .botzone.game import GAME  # late: only a Botzone seat needs it
 
         return GAME

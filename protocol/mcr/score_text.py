@@ -14,7 +14,7 @@ tile (the last one unless ``--win-tile`` names it); ``--melds`` are the sets on 
 
 ``hint`` lists the tiles that complete a waiting hand and the fans each gives (or, for a
 14-tile hand, the discards that leave it ready). The frontend reads standard input and prints
-what these return (protocol/table/commands.py).
+what these return (protocol/table/rules/commands.py).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from fourwinds.protocol.notation import (
     parse_tiles,
     tile_code,
 )
-from fourwinds.protocol.table.commands import CommandError
+from fourwinds.protocol.table.rules.commands import CommandError
 from fourwinds.protocol.tiles import MCR_BONUS, Kind
 
 WIND_NAMES = ("East", "South", "West", "North")

@@ -1,5 +1,5 @@
 """The MCR engine (protocol/mcr) as the table session drives it: the rule set's RulesAdapter
-(protocol/table/rules.py), found through its RuleSetAdapter (ruleset.py)."""
+(protocol/table/rules/rules_adapter.py), found through its RuleSetAdapter (ruleset.py)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,10 @@ from fourwinds.protocol.mcr.config import HANDS_PER_MATCH, TableOptions, check_p
 from fourwinds.protocol.mcr.state import HandState, Phase
 from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.bot_rng import HashRng
-from fourwinds.protocol.table.codec import ActionCodec
-from fourwinds.protocol.table.engine_adapter import EngineDelegate
-from fourwinds.protocol.table.options import TableOptions as TableAgreed
-from fourwinds.protocol.table.rules import (
+from fourwinds.protocol.table.machine.options import TableOptions as TableAgreed
+from fourwinds.protocol.table.rules.bot_rng import HashRng
+from fourwinds.protocol.table.rules.engine_adapter import EngineDelegate
+from fourwinds.protocol.table.rules.rules_adapter import (
     DeckOp,
     DeckOpKind,
     HandOutcome,
@@ -26,6 +25,7 @@ from fourwinds.protocol.table.rules import (
     RulesAdapter,
     WindowKind,
 )
+from fourwinds.protocol.table.wire.codec import ActionCodec
 from fourwinds.protocol.tiles import Kind, is_bonus
 
 ACTION_TYPES = (

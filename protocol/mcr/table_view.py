@@ -22,14 +22,14 @@ from fourwinds.protocol.mcr.state import HandState, Phase, discards_made, public
 from fourwinds.protocol.mcr.waits import shanten, tiles_to_win
 from fourwinds.protocol.mcr.wins import calc_melds
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.rule_view import (
+from fourwinds.protocol.table.views.rule_view import (
     Offer,
     SeatFacts,
     code,
     no_winner_result,
     our_choices,
 )
-from fourwinds.protocol.table.view_types import (
+from fourwinds.protocol.table.views.view_types import (
     ActionEntry,
     Exposure,
     HandResult,

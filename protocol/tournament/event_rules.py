@@ -5,7 +5,7 @@ the same string on the wire as ever. What differs between rule sets at a tournam
 table's result becomes standings points, whether the score breaks ties, how many hands a
 whole match has, whether the flowers may be left out, whether a hand unfinished at the time
 call may score 0) is declared by the rule set in its own folder (its adapter's optional
-``tournament`` and its ``flowers_optional``: protocol/table/ruleset.py), and the tournament
+``tournament`` and its ``flowers_optional``: protocol/table/rules/ruleset.py), and the tournament
 asks for it here by the name, never comparing names. A name the registry does not know, or a
 rule set with no tournaments, is refused with one line saying so (``NoTournaments``): where
 an event is created (the local API, the command line) and where its record is checked.
@@ -15,12 +15,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from fourwinds.protocol.table.rules.registry import RULES_NAME, rule_names, ruleset_named
+from fourwinds.protocol.table.rules.ruleset import tournament_of
+
 from ..errors import FourwindsError
-from ..table.registry import RULES_NAME, rule_names, ruleset_named
-from ..table.ruleset import tournament_of
 
 if TYPE_CHECKING:
-    from ..table.ruleset import RuleSetAdapter, TournamentRules
+    from fourwinds.protocol.table.rules.ruleset import RuleSetAdapter, TournamentRules
 
 
 class NoTournaments(FourwindsError):

@@ -13,7 +13,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.wire import WireCut, WireError, need_int, need_list, pack, unpack
+from fourwinds.protocol.table.wire.strict import (
+    WireCut,
+    WireError,
+    need_int,
+    need_list,
+    pack,
+    unpack,
+)
 
 from .check import Verdict, check_event
 from .record_wire import decode_record, encode_record

@@ -3,7 +3,7 @@
 A record is ``[kind, body, signatures]``: ``body`` the list of the body's fields in the order
 records.py declares them, ``signatures`` a list of 64-byte signatures or nil. What is signed
 is ``signed_bytes(body)``: ``[DOMAIN, RECORD_VERSION, kind, body]`` packed, so a signature of
-one kind can never be read as another's. Decoding is strict (protocol/table/wire.py): a bad
+one kind can never be read as another's. Decoding is strict (protocol/table/wire/strict.py): a bad
 record is a ``WireError`` naming the field, never a crash.
 """
 
@@ -13,7 +13,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from fourwinds.protocol.table.wire import (
+from fourwinds.protocol.table.rules.registry import RULES_NAME
+from fourwinds.protocol.table.wire.strict import (
     WireError,
     need_bool,
     need_bytes,
@@ -24,7 +25,6 @@ from fourwinds.protocol.table.wire import (
     unpack,
 )
 
-from ..table.registry import RULES_NAME
 from .records import (
     EVENT_ID_LEN,
     HASH_LEN,

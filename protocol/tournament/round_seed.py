@@ -1,6 +1,6 @@
 """A round's seed, made by all its entrants with the table dice's commit-reveal.
 
-The steps are the table's (protocol/deck/commit_reveal.py and protocol/table/dice.py), run
+The steps are the table's (protocol/deck/commit_reveal.py and protocol/table/machine/dice.py), run
 by the round's entrants instead of four seats, each step a signed record: every entrant
 commits (``SeedCommit``: ``commitment(context, EAST, nonce)``), echoes the digest of all the
 commitments in roster order once it holds them (``SeedEcho``: ``commitments_hash``), and
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 from fourwinds.protocol.deck import commit_reveal
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table import dice
+from fourwinds.protocol.table.machine import dice
 
 _SEAT = Seat.EAST  # the commitment's seat: every entrant commits in its own context
 

@@ -4,7 +4,7 @@ The daemon (daemon/events.py) does the I/O of an event: it decodes frames, store
 sends, dials and announces. The policy of which peer may send which frame, which records an
 entrant may submit to the director, and what a record taken into the held event leads to
 lives here, pure, as tables in the style of the table's PHASE_MOVES
-(protocol/table/state.py): a mapping from a frame's kind to who may send it, from a
+(protocol/table/machine/state.py): a mapping from a frame's kind to who may send it, from a
 submitted record's body type to how the director handles it, and from a taken record's body
 type to what follows. An input the tables refuse raises a typed ``FourwindsError`` and
 decides nothing; the daemon keeps no state the refusal could have changed.

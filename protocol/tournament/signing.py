@@ -1,7 +1,7 @@
 """Signing tournament records, and the ids every record names.
 
 The keys are the players' identity keys, the very ones that sign their table messages
-(protocol/table/signing.py, Ed25519 through libsodium); they are passed in, never read from
+(protocol/table/wire/signing.py, Ed25519 through libsodium); they are passed in, never read from
 a file here. The event's id is the SHA-256 of its signed ``Create``, so nobody can choose it
 and every other record names it; a table of the event plays under ``table_id(event, round,
 table)``, so its transcript's every signed message names the event too.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
-from fourwinds.protocol.table.signing import SigningKey, Verifier
+from fourwinds.protocol.table.wire.signing import SigningKey, Verifier
 
 from .record_wire import signed_bytes
 from .records import TABLE_ID_LEN, Body, Create, Record

@@ -21,8 +21,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from fourwinds.protocol.table.rules.ruleset import TablePoints
+
 from ..errors import FourwindsError
-from ..table.ruleset import TablePoints
 from .event_rules import tournament_rules
 
 PLACE_POINTS = (4, 2, 1, 0)

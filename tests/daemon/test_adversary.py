@@ -18,7 +18,7 @@ import pytest
 import zmq
 
 from fourwinds.daemon.peers.refusals import Refusal
-from fourwinds.protocol.table.problems import PROBLEMS_KEPT, PROBLEMS_SHOWN
+from fourwinds.protocol.table.machine.problems import PROBLEMS_KEPT, PROBLEMS_SHOWN
 from testkit.adversary import (
     Gauge,
     Stranger,

@@ -19,8 +19,8 @@ from fourwinds.daemon.event_clock import EventClock
 from fourwinds.daemon.events import EventRuntime, Events
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
-from fourwinds.protocol.table.state import Phase
-from fourwinds.protocol.table.steps import UNFINISHED
+from fourwinds.protocol.table.machine.state import Phase
+from fourwinds.protocol.table.machine.steps import UNFINISHED
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.signing import table_id
 from tests.daemon.helpers import wait_for

@@ -382,7 +382,7 @@ def test_a_doctored_seating_from_the_director_is_refused_by_every_entrant(
     swapped between tables) and send it: each entrant's checker refuses it, stores nothing
     and logs the reason."""
     from fourwinds.daemon import events as events_module
-    from fourwinds.protocol.table.signing import SigningKey
+    from fourwinds.protocol.table.wire.signing import SigningKey
     from fourwinds.protocol.tournament import next_steps
     from fourwinds.protocol.tournament.signing import signed
 

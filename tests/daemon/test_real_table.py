@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from fourwinds.protocol.table.envelope import decode
-from fourwinds.protocol.table.transcript import check_transcript, read_transcript
+from fourwinds.protocol.table.machine.transcript import check_transcript, read_transcript
+from fourwinds.protocol.table.wire.envelope import decode
 from fourwinds.protocol.tiles import is_bonus
 from testkit.bots import BotSeat, over
 from testkit.procs import DaemonProcess, request, start_all

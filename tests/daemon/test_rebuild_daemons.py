@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from fourwinds.daemon.store.disk import RECORDS, TableLog
-from fourwinds.protocol.table.envelope import decode
-from fourwinds.protocol.table.transcript import check_transcript, read_transcript
+from fourwinds.protocol.table.machine.transcript import check_transcript, read_transcript
+from fourwinds.protocol.table.wire.envelope import decode
 from testkit.bots import BotSeat
 from testkit.damage import flip_middle_record
 from tests.daemon.test_real_table import PAUSE_AFTER, RealTable

@@ -10,8 +10,8 @@ import msgpack
 
 from fourwinds.daemon.table_runtimes.real_session import seat_view
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.harness import bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
 
 ONE = TableOptions(deck=DeckKind.PRACTICE, hands=1)
 

@@ -6,8 +6,8 @@ import pytest
 
 from fourwinds.daemon.table_runtimes.real_session import new_table, table_options
 from fourwinds.protocol.errors import LocalProtocolError
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.wire.strict import WireError
 
 
 def test_options_map_to_table_options() -> None:

@@ -56,9 +56,9 @@ from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from fourwinds.frontends.cli.player_config import ConfigError, load_config, parse_config
 from fourwinds.frontends.terminal.table_view import UiState, _head_line
 from fourwinds.protocol.errors import LocalProtocolError
-from fourwinds.protocol.table import session as table_session
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.machine import session as table_session
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.wire.strict import WireError
 from fourwinds.protocol.text import clean_text
 from testkit.procs import ROOT
 from tests.daemon.helpers import identity, wait_for

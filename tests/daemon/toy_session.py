@@ -308,7 +308,7 @@ def seat_view(session: Session, unreachable: Sequence[Mapping[str, Any]] = ()) -
         "waiting_for": [] if done or len(s.seats) < 4 else [len(s.plays) % 4],
         "legal_actions": [{"id": "play", "type": "play", "label": "Play"}] if _my_turn(s) else [],
     }
-    if unreachable:  # as the real view says it (protocol/table/contract_view.py)
+    if unreachable:  # as the real view says it (protocol/table/views/contract_view.py)
         view["unreachable"] = [
             {
                 "seat": int(u["place"]),

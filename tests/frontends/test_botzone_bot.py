@@ -18,7 +18,7 @@ from fourwinds.frontends.bots.botzone_io import Mode
 from fourwinds.frontends.bots.botzone_proc import BotzoneProgram
 from fourwinds.frontends.bots.botzone_seat import BotzoneSeat, play_botzone
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.botzone import Fault
+from fourwinds.protocol.table.rules.botzone import Fault
 from testkit.botzone_stream import HarnessStream
 
 ROOT = Path(__file__).resolve().parents[2]

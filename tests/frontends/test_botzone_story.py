@@ -26,7 +26,7 @@ from fourwinds.protocol.mcr.botzone.story import (
     read_moment,
     tell,
 )
-from fourwinds.protocol.table.options import DeckKind
+from fourwinds.protocol.table.machine.options import DeckKind
 from testkit.botzone_stream import HarnessStream
 from tests.frontends.botzone_referee import Referee
 

@@ -92,8 +92,8 @@ def test_a_status_act_or_bot_command_does_not_load_what_it_does_not_use() -> Non
     needs, and a built-in bot without the Botzone adapter."""
     loaded = modules_after(["status", "--help"], ["act", "--help"], ["bot", "--help"])
     for heavy in (
-        "fourwinds.protocol.table.state",
-        "fourwinds.protocol.table.signing",
+        "fourwinds.protocol.table.machine.state",
+        "fourwinds.protocol.table.wire.signing",
         "importlib.metadata",
         "fourwinds.frontends.bots.botzone_proc",
     ):

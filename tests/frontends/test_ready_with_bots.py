@@ -9,7 +9,7 @@ import pytest
 
 from fourwinds.frontends.client.ready_with_bots import ready_not_yet
 from fourwinds.protocol.errors import LocalProtocolError
-from fourwinds.protocol.table.session import TableReady, local_action, new_table
+from fourwinds.protocol.table.machine.session import TableReady, local_action, new_table
 
 
 def test_a_ready_before_the_bots_sit_down_is_asked_again() -> None:

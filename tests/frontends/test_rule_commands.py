@@ -1,5 +1,5 @@
 """The rule sets' commands as the command line builds them (frontends/cli/ruleset_commands.py
-from protocol/table/commands.py): every declared argument is parsed under the name its
+from protocol/table/rules/commands.py): every declared argument is parsed under the name its
 ``run`` reads, a file argument is read for it, and the verbs are where `cli` looks."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import argparse
 
 from fourwinds.frontends import cli
 from fourwinds.frontends.cli.ruleset_commands import add_command
-from fourwinds.protocol.table.commands import every_command, own_verbs
+from fourwinds.protocol.table.rules.commands import every_command, own_verbs
 
 
 def test_every_argument_is_parsed_under_its_dest() -> None:

@@ -20,15 +20,15 @@ from fourwinds.daemon.store.disk import Store
 from fourwinds.frontends import cli
 from fourwinds.frontends.cli.completion_scripts import bash_script
 from fourwinds.frontends.client.stored import scan_log
-from fourwinds.protocol.table.harness import Harness, play_match
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.transcript import (
+from fourwinds.protocol.table.machine.harness import Harness, play_match
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.transcript import (
     MAX_TRANSCRIPT_MESSAGES,
     TRANSCRIPT_MAGIC,
     export_transcript,
     parse_transcript,
 )
-from fourwinds.protocol.table.wire import MAX_ITEMS, pack
+from fourwinds.protocol.table.wire.strict import MAX_ITEMS, pack
 from testkit.procs import ROOT
 
 ENTRY = "import sys; from fourwinds.frontends.cli import main; sys.exit(main())"
@@ -319,7 +319,7 @@ def test_completion_offers_the_commands_and_file_names(tmp_path: Path) -> None:
 
 
 def test_the_wire_tells_a_cut_value_and_a_size_limit_apart() -> None:
-    from fourwinds.protocol.table.wire import WireCut, WireError, unpack
+    from fourwinds.protocol.table.wire.strict import WireCut, WireError, unpack
 
     data = pack([1, [b"x" * 50, b"y" * 50]])
     with pytest.raises(WireCut, match="cut short"):

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends import cli
-from fourwinds.protocol.table.transcript import parse_transcript
+from fourwinds.protocol.table.machine.transcript import parse_transcript
 from tests.daemon.test_real_table import RealTable
 
 pytestmark = pytest.mark.slow

@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from fourwinds.frontends.terminal.table_view import UiState, menu_actions, render
 from fourwinds.frontends.terminal.tile_text import fit, text_width, tile_cell
-from fourwinds.protocol.table.reveal import AUDIT_RUNNING
+from fourwinds.protocol.table.views.reveal import AUDIT_RUNNING
 from tests.frontends import sample_views
 
 
@@ -597,7 +597,7 @@ def test_a_private_tables_host_sees_its_code_in_the_lobby() -> None:
 
 def test_a_hand_being_dealt_is_said_not_drawn_from_a_seat_we_do_not_have() -> None:
     """While the dice seat a hand the view has no seat of ours and its ``screen`` says
-    "dealing" (protocol/table/screens.py): the terminal says what the table does, as the page
+    "dealing" (protocol/table/views/screens.py): the terminal says what the table does, as the page
     does, instead of a table drawn from East's side with no "you" (issue 22, 16b)."""
     event = sample_views.play_event()
     view = event["view"]
@@ -617,7 +617,7 @@ def test_a_hand_being_dealt_is_said_not_drawn_from_a_seat_we_do_not_have() -> No
 
 def _drawn_apart_event() -> dict[str, object]:
     """The play event as today's daemon sends it: ``rack`` with the drawn tile (6s) last."""
-    from fourwinds.protocol.table.contract_view import rack_order
+    from fourwinds.protocol.table.views.contract_view import rack_order
 
     event = sample_views.play_event()
     view = event["view"]

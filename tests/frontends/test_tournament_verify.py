@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fourwinds.frontends.cli import main
-from fourwinds.protocol.table.wire import pack
+from fourwinds.protocol.table.wire.strict import pack
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.export import MAGIC, encode_export
 from fourwinds.protocol.tournament.records import Penalty, Record, TableResult

@@ -8,7 +8,7 @@ from typing import Any, cast
 
 from fourwinds.protocol.deck.masked_wall import WallState
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.masked import _all_opened
+from fourwinds.protocol.table.machine.masked import _all_opened
 from fourwinds.protocol.tiles import Kind
 from fourwinds.protocol.values import evolve
 

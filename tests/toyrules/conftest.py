@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from fourwinds.frontends.cli.rule_plugins import add_rulesets
-from fourwinds.protocol.table import registry
+from fourwinds.protocol.table.rules import registry
 
 MODULE = "tests.toyrules.ruleset"
 """What the registry line names: ``FOURWINDS_RULESETS=tests.toyrules.ruleset``."""

@@ -1,5 +1,5 @@
 """ "Pungs and a pair" as the rest of the code finds it: its one ``RuleSetAdapter``
-(protocol/table/ruleset.py).
+(protocol/table/rules/ruleset.py).
 
 This module is what a registry line names: every ``fourwinds`` process started with
 ``FOURWINDS_RULESETS=tests.toyrules.ruleset`` (and this checkout on its Python path) loads it
@@ -20,11 +20,11 @@ from typing import Any
 
 from fourwinds.protocol.deck import dice as deck_dice
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.narration import Narration
-from fourwinds.protocol.table.rotation import Seating, first_seating, rotate
-from fourwinds.protocol.table.rule_view import RuleView
-from fourwinds.protocol.table.rules import RulesAdapter
-from fourwinds.protocol.table.ruleset import PlayedHand, RuleSetAdapter
+from fourwinds.protocol.table.rules.rotation import Seating, first_seating, rotate
+from fourwinds.protocol.table.rules.rules_adapter import RulesAdapter
+from fourwinds.protocol.table.rules.ruleset import PlayedHand, RuleSetAdapter
+from fourwinds.protocol.table.views.narration import Narration
+from fourwinds.protocol.table.views.rule_view import RuleView
 from fourwinds.protocol.walls import TileSet
 
 from . import table_view

@@ -1,5 +1,6 @@
 """The "Pungs and a pair" engine as the table session drives it: its ``RulesAdapter``
-(protocol/table/rules.py), built by the rule set's ``RuleSetAdapter.table`` (ruleset.py).
+(protocol/table/rules/rules_adapter.py), built by the rule set's ``RuleSetAdapter.table``
+(ruleset.py).
 
 It declares its own tile set and wall (``TILES``, a ``walls.TileSet``): the 136 suit tiles,
 winds and dragons, no flowers, broken with four dice and dealt as MCR's wall without flowers
@@ -15,16 +16,16 @@ from typing import Any
 
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.codec import ActionCodec
-from fourwinds.protocol.table.engine_adapter import EngineDelegate
-from fourwinds.protocol.table.options import TableOptions
-from fourwinds.protocol.table.rules import (
+from fourwinds.protocol.table.machine.options import TableOptions
+from fourwinds.protocol.table.rules.engine_adapter import EngineDelegate
+from fourwinds.protocol.table.rules.rules_adapter import (
     DeckOp,
     DeckOpKind,
     HandOutcome,
     HandSetup,
     WindowKind,
 )
+from fourwinds.protocol.table.wire.codec import ActionCodec
 from fourwinds.protocol.tiles import Kind
 from fourwinds.protocol.walls import TileSet, WallSpec
 

@@ -1,4 +1,4 @@
-"""The "Pungs and a pair" half of the seat view (protocol/table/rule_view.py): rack, laid-out
+"""The "Pungs and a pair" half of the seat view (protocol/table/views/rule_view.py): rack, laid-out
 pungs, discards, the pass/pung and discard/Mahjong offers, a one-line hint and the result.
 
 Read from our seat's engine state, which holds only what our seat may see.
@@ -11,14 +11,14 @@ from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.rule_view import (
+from fourwinds.protocol.table.views.rule_view import (
     Offer,
     SeatFacts,
     code,
     no_winner_result,
     our_choices,
 )
-from fourwinds.protocol.table.view_types import (
+from fourwinds.protocol.table.views.view_types import (
     ActionEntry,
     HandResult,
     HandSummary,

@@ -7,9 +7,14 @@ from __future__ import annotations
 import pytest
 
 from fourwinds.frontends import cli
-from fourwinds.protocol.table.botzone import botzone_game, botzone_refusal
-from fourwinds.protocol.table.commands import NO_COMMANDS, commands_of, every_command, own_verbs
-from fourwinds.protocol.table.registry import rule_names, ruleset_named
+from fourwinds.protocol.table.rules.botzone import botzone_game, botzone_refusal
+from fourwinds.protocol.table.rules.commands import (
+    NO_COMMANDS,
+    commands_of,
+    every_command,
+    own_verbs,
+)
+from fourwinds.protocol.table.rules.registry import rule_names, ruleset_named
 
 
 def test_a_rule_set_without_commands_adds_none(

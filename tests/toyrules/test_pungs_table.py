@@ -1,4 +1,4 @@
-"""The toy rule set at a table in memory (four sessions, protocol/table/harness.py): loaded
+"""The toy rule set at a table in memory (four sessions, protocol/table/machine/harness.py): loaded
 through the registry line alone, played by the built-in bots to the end of its match, and
 shown by the seat view every frontend reads."""
 
@@ -15,15 +15,21 @@ import pytest
 
 from fourwinds.frontends.cli.rule_plugins import VARIABLE, add_rulesets, load_named_rulesets
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table import registry
-from fourwinds.protocol.table.contract_view import build_seat_view
-from fourwinds.protocol.table.harness import Harness, bot_moves, drive, open_harness, play_match
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.rotation import rotate
-from fourwinds.protocol.table.ruleset import PlayedHand
-from fourwinds.protocol.table.session import state_hash
-from fourwinds.protocol.table.sheet import rules_sheet
-from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.machine.harness import (
+    Harness,
+    bot_moves,
+    drive,
+    open_harness,
+    play_match,
+)
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import state_hash
+from fourwinds.protocol.table.machine.state import Phase
+from fourwinds.protocol.table.rules import registry
+from fourwinds.protocol.table.rules.rotation import rotate
+from fourwinds.protocol.table.rules.ruleset import PlayedHand
+from fourwinds.protocol.table.views.contract_view import build_seat_view
+from fourwinds.protocol.table.views.sheet import rules_sheet
 
 from .conftest import MODULE
 from .ruleset import BUST

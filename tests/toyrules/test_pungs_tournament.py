@@ -16,7 +16,7 @@ from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.frontends import cli
 from fourwinds.frontends.cli.rule_plugins import add_rulesets
-from fourwinds.protocol.table import registry
+from fourwinds.protocol.table.rules import registry
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.event_rules import (
     NoTournaments,

@@ -26,7 +26,7 @@ from fourwinds.frontends.bots.tournament_bot import play_event
 from fourwinds.frontends.cli.cli_common import open_api, setup_logging, state_dir_of, table_name
 from fourwinds.frontends.client.daemon_link import DaemonTable, checked
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.registry import rule_names
+from fourwinds.protocol.table.rules.registry import rule_names
 
 if TYPE_CHECKING:
     from fourwinds.frontends.bots.botzone_seat import BotzoneSeat

@@ -29,7 +29,7 @@ from fourwinds.frontends.client.stored import (
     read_bounded,
     stored_tables,
 )
-from fourwinds.protocol.table.transcript import TranscriptError, parse_transcript
+from fourwinds.protocol.table.machine.transcript import TranscriptError, parse_transcript
 
 SUFFIX = ".fwt"
 

@@ -27,10 +27,10 @@ from fourwinds.frontends.cli.cli_common import data_dir_of, state_dir_of
 from fourwinds.frontends.cli.pipe_out import print_lines
 from fourwinds.frontends.client.stored import StoredError, StoredTable, stored_tables
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.table.messages import MsgKind, decode_body
-from fourwinds.protocol.table.state import Phase, TableSession
-from fourwinds.protocol.table.transcript import check_messages
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.machine.state import Phase, TableSession
+from fourwinds.protocol.table.machine.transcript import check_messages
+from fourwinds.protocol.table.wire.messages import MsgKind, decode_body
+from fourwinds.protocol.table.wire.strict import WireError
 
 
 def register(sub: Any) -> None:

@@ -65,7 +65,7 @@ from fourwinds.frontends.client.local_seats import (
 from fourwinds.frontends.client.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.registry import rule_names
+from fourwinds.protocol.table.rules.registry import rule_names
 
 log = logging.getLogger(__name__)
 JOIN_WAIT_S = 10.0

@@ -14,7 +14,7 @@ from typing import Any
 from fourwinds.frontends.bots.table_demo import log_lines
 from fourwinds.frontends.cli.commands.verify import load
 from fourwinds.frontends.cli.pipe_out import print_lines
-from fourwinds.protocol.table.transcript import check_messages
+from fourwinds.protocol.table.machine.transcript import check_messages
 
 
 def register(sub: Any) -> None:

@@ -1,7 +1,7 @@
 """The verbs a rule set has of its own (`fourwinds card check|show FILE`: American card files;
 `fourwinds charleston TILES`: the American Charleston).
 
-A rule set declares them (``RuleCommands.verbs``, protocol/table/commands.py) with their
+A rule set declares them (``RuleCommands.verbs``, protocol/table/rules/commands.py) with their
 sub-commands, or with one command named ``""`` that is the verb itself; each becomes a
 command here, built and run by frontends/cli/ruleset_commands.py. ``cli.module_of`` sends
 a command no other module registers here when a rule set declares it.
@@ -13,7 +13,7 @@ import argparse
 from typing import Any
 
 from fourwinds.frontends.cli.ruleset_commands import add_arguments, add_commands
-from fourwinds.protocol.table.commands import every_command, own_verbs
+from fourwinds.protocol.table.rules.commands import every_command, own_verbs
 
 
 def register(sub: Any, only: str | None = None) -> None:

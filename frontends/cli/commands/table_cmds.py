@@ -24,8 +24,8 @@ from fourwinds.frontends.client.acting import rack_tiles
 from fourwinds.frontends.client.daemon_link import LocalApi, checked, current_view
 from fourwinds.frontends.terminal.table_result import result_lines
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.registry import rule_names, ruleset_named
-from fourwinds.protocol.table.rules_label import flowers_optional
+from fourwinds.protocol.table.rules.registry import rule_names, ruleset_named
+from fourwinds.protocol.table.rules.rules_label import flowers_optional
 
 SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north": 3, "n": 3}
 

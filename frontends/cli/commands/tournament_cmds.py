@@ -22,8 +22,8 @@ from fourwinds.frontends.cli.commands.table_cmds import NO_FLOWERS_IS_MCR
 from fourwinds.frontends.client.daemon_link import LocalApi, checked, connect
 from fourwinds.frontends.client.local_seats import DaemonPlan, SoloBusy, ensure_daemon, is_running
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.table.registry import EVENT_BY_DEFAULT, rule_names
-from fourwinds.protocol.table.rules_label import flowers_optional
+from fourwinds.protocol.table.rules.registry import EVENT_BY_DEFAULT, rule_names
+from fourwinds.protocol.table.rules.rules_label import flowers_optional
 from fourwinds.protocol.text import clean_text, shown_name
 from fourwinds.protocol.tournament.event_rules import event_ruleset
 

@@ -16,7 +16,7 @@ from typing import Any
 from fourwinds.frontends.cli import UsageError
 from fourwinds.frontends.cli.pipe_out import print_lines
 from fourwinds.frontends.client.stored import Loaded, StoredError, load_file
-from fourwinds.protocol.table.transcript import Verdict, check_messages
+from fourwinds.protocol.table.machine.transcript import Verdict, check_messages
 
 
 def register(sub: Any) -> None:

@@ -304,7 +304,7 @@
   }
 
   // Is the rack's last tile the one just drawn, to be set apart? The view says so: its
-  // ``rack`` puts ``drawn`` at the right end (protocol/table/contract_view.py).
+  // ``rack`` puts ``drawn`` at the right end (protocol/table/views/contract_view.py).
   function drawnApart(view, rack) {
     return !!view.drawn && Array.isArray(view.rack) && rack.length > 0 &&
       rack[rack.length - 1] === view.drawn;
@@ -500,7 +500,7 @@
   // known yet), and the page says what the table is doing instead of drawing a table.
   function screenOf(event) {
     if (!event) return "lobby-screen";
-    // the daemon's seat view decides the screen (protocol/table/screens.py): "lobby" is
+    // the daemon's seat view decides the screen (protocol/table/views/screens.py): "lobby" is
     // this page's "waiting" (the page's own lobby lists tables), and so is "reconnecting"
     // (our daemon catching up after a restart: what it holds is stale, so no table)
     const screen = (event.view || {}).screen;

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any
 
-from fourwinds.protocol.table.botzone import Fault, Verdict
+from fourwinds.protocol.table.rules.botzone import Fault, Verdict
 
 from .story import Flow, Moment, Step, Story
 from .tiles import TileNameError, from_botzone, is_flower

@@ -2,14 +2,14 @@
 
 The MCR rule set offers ``GAME`` (``RULESET.botzone``): the generic seat (frontends/
 botzone_seat.py) reads every view event through it, gives the bot program the requests it
-tells and plays the answers it judges (protocol/table/botzone.py, ``BotzoneGame``). Pure.
+tells and plays the answers it judges (protocol/table/rules/botzone.py, ``BotzoneGame``). Pure.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fourwinds.protocol.table.botzone import Event, Verdict
+from fourwinds.protocol.table.rules.botzone import Event, Verdict
 
 from .answer import Question, judge, question
 from .story import Moment, Story, read_moment, tell

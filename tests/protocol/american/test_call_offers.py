@@ -17,7 +17,7 @@ from fourwinds.protocol.american.table_rules import AmericanRules
 from fourwinds.protocol.american.table_view import RULES
 from fourwinds.protocol.american.tileset import AMERICAN_TILES
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.rule_view import SeatFacts
+from fourwinds.protocol.table.views.rule_view import SeatFacts
 from fourwinds.protocol.tiles import Kind
 
 from .engine_fixtures import E, N, W, discard, play_state

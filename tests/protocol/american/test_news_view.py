@@ -21,7 +21,7 @@ from fourwinds.protocol.american.state import AmericanState, CharlestonStep, Sta
 from fourwinds.protocol.american.table_rules import AmericanRules
 from fourwinds.protocol.american.table_view import RULES
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.rule_view import SeatFacts
+from fourwinds.protocol.table.views.rule_view import SeatFacts
 from fourwinds.protocol.tiles import Kind
 
 from .engine_fixtures import E, N, S, W, charleston_state, discard, play_state, slot_of, slots_of
@@ -121,7 +121,7 @@ def test_the_tiles_a_charleston_pass_brought_us_are_news_and_marked_in_the_rack(
 
 
 def _code(kind: Kind) -> str:
-    from fourwinds.protocol.table.rule_view import code
+    from fourwinds.protocol.table.views.rule_view import code
 
     return code(kind)
 

@@ -10,8 +10,8 @@ from fourwinds.protocol.american.tournament_hand import (
     tournament_hand,
 )
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.table.harness import play_match
-from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.harness import play_match
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
 
 
 def test_each_hand_is_read_by_place_with_the_engines_winner_value_and_discarder() -> None:

@@ -146,8 +146,8 @@ def test_passes_arriving_out_of_order_give_the_same_wall() -> None:
 
 
 def test_a_masked_deck_refuses_a_practice_description() -> None:
-    """A description that says "practice" is the open wall's (table/practice.py), which every
-    seat could read: a masked deck never runs under it, so a table cannot claim to be fair
+    """A description that says "practice" is the open wall's (table/machine/practice.py), which
+    every seat could read: a masked deck never runs under it, so a table cannot claim to be fair
     while telling its players it is practice, or the other way round."""
     with pytest.raises(ValueError):
         MaskedDeck.create(

@@ -4,10 +4,10 @@ still: no timer runs), for the tests of the hand's end, its view and "more time"
 from __future__ import annotations
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.session import HandNext, local_action
-from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.machine.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import HandNext, local_action
+from fourwinds.protocol.table.machine.state import Phase
 
 # Seeds whose first hand (bots playing) ends as named: found by playing them.
 AMERICAN_DISCARD_WIN = b"end-0"

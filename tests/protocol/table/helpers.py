@@ -8,7 +8,9 @@ from dataclasses import replace
 from typing import Any
 
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.envelope import (
+from fourwinds.protocol.table.machine.harness import Harness, open_harness, run, seat_key
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.wire.envelope import (
     Envelope,
     bundle,
     decode,
@@ -16,9 +18,7 @@ from fourwinds.protocol.table.envelope import (
     private_key_from_bytes,
     unbundle,
 )
-from fourwinds.protocol.table.harness import Harness, open_harness, run, seat_key
-from fourwinds.protocol.table.messages import Act, Body, MsgKind, decode_body, encode_body
-from fourwinds.protocol.table.options import DeckKind, TableOptions
+from fourwinds.protocol.table.wire.messages import Act, Body, MsgKind, decode_body, encode_body
 
 from . import toy_rules  # noqa: F401  (registers the "toy" rules)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.chain import SeatChain, offer
-from fourwinds.protocol.table.envelope import ZERO_HASH, Envelope, private_key_from_bytes, seal
-from fourwinds.protocol.table.messages import MsgKind
-from fourwinds.protocol.table.problems import ProblemKind
+from fourwinds.protocol.table.machine.chain import SeatChain, offer
+from fourwinds.protocol.table.machine.problems import ProblemKind
+from fourwinds.protocol.table.wire.envelope import ZERO_HASH, Envelope, private_key_from_bytes, seal
+from fourwinds.protocol.table.wire.messages import MsgKind
 
 KEY = private_key_from_bytes(hashlib.sha256(b"chain").digest())
 

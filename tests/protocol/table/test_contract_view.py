@@ -16,14 +16,14 @@ from fourwinds.protocol.american.actions import CharlestonPass, CourtesyPass
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.notation import tile_code
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.harness import drive as drive_moves
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.problems import Problem, ProblemKind
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.session import local_action
-from fourwinds.protocol.table.state import Phase, TableSession, evolve
+from fourwinds.protocol.table.machine.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.machine.harness import drive as drive_moves
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.problems import Problem, ProblemKind
+from fourwinds.protocol.table.machine.session import local_action
+from fourwinds.protocol.table.machine.state import Phase, TableSession, evolve
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.contract_view import build_seat_view, resolve_action
 from fourwinds.protocol.tiles import Kind
 
 VIEW_KEYS = {

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.harness import (
+from fourwinds.protocol.table.machine.harness import (
     Harness,
     bot_moves,
     deliver_one,
@@ -16,9 +16,9 @@ from fourwinds.protocol.table.harness import (
     restart,
     run,
 )
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.state import EngineEvent, Phase
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import EngineEvent, Phase
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript
 
 TWO = TableOptions(deck=DeckKind.PRACTICE, hands=2)
 ONE = TableOptions(deck=DeckKind.PRACTICE, hands=1)

@@ -6,13 +6,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import bundle, private_key_from_bytes, seal
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness, seat_key
-from fourwinds.protocol.table.messages import Act, MsgKind, encode_body
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.problems import ProblemKind
-from fourwinds.protocol.table.session import handle_message
-from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.machine.harness import (
+    Harness,
+    bot_moves,
+    deliver_one,
+    open_harness,
+    seat_key,
+)
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.problems import ProblemKind
+from fourwinds.protocol.table.machine.session import handle_message
+from fourwinds.protocol.table.machine.state import Phase
+from fourwinds.protocol.table.wire.envelope import bundle, private_key_from_bytes, seal
+from fourwinds.protocol.table.wire.messages import Act, MsgKind, encode_body
 
 NAMES = [
     "Discard",

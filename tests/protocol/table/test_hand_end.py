@@ -8,21 +8,21 @@ import pytest
 
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.envelope import decode
-from fourwinds.protocol.table.harness import (
+from fourwinds.protocol.table.machine.harness import (
     bot_moves,
     deliver_one,
     open_harness,
     play_match,
     seat_key,
 )
-from fourwinds.protocol.table.messages import MsgKind
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.problems import Problem, ProblemKind
-from fourwinds.protocol.table.session import HandNext, local_action, tick
-from fourwinds.protocol.table.state import Phase, Step
-from fourwinds.protocol.table.transcript import resume
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.problems import Problem, ProblemKind
+from fourwinds.protocol.table.machine.session import HandNext, local_action, tick
+from fourwinds.protocol.table.machine.state import Phase, Step
+from fourwinds.protocol.table.machine.transcript import resume
+from fourwinds.protocol.table.views.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.wire.envelope import decode
+from fourwinds.protocol.table.wire.messages import MsgKind
 from testkit.payloads import unbundled
 
 from .hand_end_helpers import (

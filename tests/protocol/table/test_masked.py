@@ -13,16 +13,8 @@ import pytest
 from fourwinds.protocol.deck.messages import PublicReveal, Signed
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.acc import Acc
-from fourwinds.protocol.table.deck_wire import decode_message
-from fourwinds.protocol.table.envelope import (
-    PROTOCOL_VERSION,
-    bundle,
-    decode,
-    is_bundle,
-    unbundle,
-)
-from fourwinds.protocol.table.harness import (
+from fourwinds.protocol.table.machine.acc import Acc
+from fourwinds.protocol.table.machine.harness import (
     Harness,
     bot_moves,
     deliver_one,
@@ -31,15 +23,23 @@ from fourwinds.protocol.table.harness import (
     run,
     seat_key,
 )
-from fourwinds.protocol.table.messages import Body, DeckMsg, MsgKind, Open, decode_body
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.problems import Problem, ProblemKind
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.rules import WindowKind
-from fourwinds.protocol.table.session import handle_message
-from fourwinds.protocol.table.signing import SigningKey
-from fourwinds.protocol.table.state import Phase, Step, TableSession
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.problems import Problem, ProblemKind
+from fourwinds.protocol.table.machine.session import handle_message
+from fourwinds.protocol.table.machine.state import Phase, Step, TableSession
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.rules.rules_adapter import WindowKind
+from fourwinds.protocol.table.wire.deck_wire import decode_message
+from fourwinds.protocol.table.wire.envelope import (
+    PROTOCOL_VERSION,
+    bundle,
+    decode,
+    is_bundle,
+    unbundle,
+)
+from fourwinds.protocol.table.wire.messages import Body, DeckMsg, MsgKind, Open, decode_body
+from fourwinds.protocol.table.wire.signing import SigningKey
 from fourwinds.protocol.tiles import Kind
 from testkit.payloads import unbundled
 
@@ -108,7 +108,7 @@ def test_a_deck_message_in_another_seats_name_is_blamed_on_its_sender() -> None:
     # another seat (with a wrong key, which would otherwise be blamed on that seat) is blamed
     # itself; the seat it names is not.
     from fourwinds.protocol.deck.group import scalar_from_int
-    from fourwinds.protocol.table.messages import DeckMsg
+    from fourwinds.protocol.table.wire.messages import DeckMsg
 
     h = open_harness("mcr", b"masked-framing", options=MASKED)
 
@@ -143,8 +143,8 @@ def test_inner_deck_signatures_are_left_to_verify_which_blames_a_bad_one(
     # In the table a deck message is authenticated by its sender's signed envelope, so the
     # seats do not check its inner signature again; fourwinds verify does, and names the
     # seat whose envelope carried a bad one.
-    from fourwinds.protocol.table import masked
-    from fourwinds.protocol.table.envelope import private_key_from_bytes
+    from fourwinds.protocol.table.machine import masked
+    from fourwinds.protocol.table.wire.envelope import private_key_from_bytes
 
     h = open_harness("mcr", b"masked-inner", options=MASKED)
     south = private_key_from_bytes(seat_key(b"masked-inner", 1)).public
@@ -171,7 +171,7 @@ def test_a_seat_that_withholds_its_keys_is_blamed_for_the_stall(
     # waits for are to blame, not the drawer who cannot act without their keys.
     from fourwinds.protocol.deck.events import Send
     from fourwinds.protocol.deck.messages import KeyDelivery
-    from fourwinds.protocol.table import masked
+    from fourwinds.protocol.table.machine import masked
 
     real = masked.handle_outputs
 
@@ -197,7 +197,7 @@ def test_a_seat_that_withholds_its_keys_is_blamed_for_the_stall(
 
 
 def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> None:
-    from fourwinds.protocol.table.harness import bot_moves, deliver_one, restart
+    from fourwinds.protocol.table.machine.harness import bot_moves, deliver_one, restart
 
     h = open_harness("mcr", b"masked-restart", options=MASKED)
     while len(h.sessions[2].timeline) < 30:
@@ -312,9 +312,9 @@ def test_a_reveal_of_a_tile_passed_to_another_seat_is_still_a_false_face() -> No
     # passed is refused once the giver's notice is in: the wait never excuses a seat
     # showing a tile it does not hold.
     from fourwinds.protocol.deck.messages import sign
-    from fourwinds.protocol.table.deck_wire import encode_message
-    from fourwinds.protocol.table.masked import deck_context
-    from fourwinds.protocol.table.messages import encode_body
+    from fourwinds.protocol.table.machine.masked import deck_context
+    from fourwinds.protocol.table.wire.deck_wire import encode_message
+    from fourwinds.protocol.table.wire.messages import encode_body
 
     from .helpers import resign
 
@@ -456,7 +456,7 @@ def test_a_table_that_does_not_bundle_sends_every_message_on_its_own(
     # docs/PROTOCOL.md "Bundles": below BUNDLES_SINCE every message goes on its own and a private
     # one's redacted copy at once. Masked tables play at version 3 only, so the one-by-one
     # path is driven here by moving the bundles' version out of reach.
-    from fourwinds.protocol.table import flow
+    from fourwinds.protocol.table.machine import flow
 
     monkeypatch.setattr(flow, "BUNDLES_SINCE", 99)
     h = open_harness("mcr", b"version-1", options=MASKED)
@@ -475,14 +475,14 @@ def test_a_table_that_does_not_bundle_sends_every_message_on_its_own(
 
 def _old_seat(monkeypatch: pytest.MonkeyPatch) -> None:
     """This code as a seat of versions 1-2 would see it (their wall was Edwards)."""
-    from fourwinds.protocol.table import lobby
+    from fourwinds.protocol.table.machine import lobby
 
     monkeypatch.setattr(lobby, "SUPPORTED_VERSIONS", (1, 2))
     monkeypatch.setattr(lobby, "X25519_WALL_SINCE", 1)
 
 
 def test_a_masked_table_needs_version_3_at_every_seat(monkeypatch: pytest.MonkeyPatch) -> None:
-    from fourwinds.protocol.table.session import join_table, new_table
+    from fourwinds.protocol.table.machine.session import join_table, new_table
 
     opened = new_table("t", "mcr", seat_key(b"v", 0), bytes(32), 0.0, options=MASKED)
     open_payload = opened.outgoing[0].payload
@@ -502,7 +502,7 @@ def test_a_masked_table_needs_version_3_at_every_seat(monkeypatch: pytest.Monkey
 def test_a_practice_table_still_plays_with_a_version_2_seat(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from fourwinds.protocol.table.session import join_table, new_table
+    from fourwinds.protocol.table.machine.session import join_table, new_table
 
     first = new_table(
         "t",
@@ -551,7 +551,7 @@ def test_a_pass_notice_naming_another_receiver_than_the_games_is_blamed_on_its_g
     # The deck checks only that a giver holds what it passes; where a Charleston pass goes
     # is the game's. A giver whose TransferNotice sends its three tiles elsewhere (in its
     # own signed envelope) is refused by the seats that know the game's pass, naming it.
-    from fourwinds.protocol.table.messages import DeckMsg
+    from fourwinds.protocol.table.wire.messages import DeckMsg
 
     h = open_harness("american", b"masked-misdirected", options=MASKED)
     forged: list[int] = []

@@ -10,20 +10,20 @@ import pytest
 
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table import lobby
-from fourwinds.protocol.table.acc import Acc
-from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.flow import outgoing, send
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.lobby import LOBBY
-from fourwinds.protocol.table.messages import MsgKind, Thinking
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.problems import Problem, ProblemKind
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.session import MoreTime, local_action, tick
-from fourwinds.protocol.table.state import Phase, Step
-from fourwinds.protocol.table.steps import advance
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.machine import lobby
+from fourwinds.protocol.table.machine.acc import Acc
+from fourwinds.protocol.table.machine.flow import outgoing, send
+from fourwinds.protocol.table.machine.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.machine.lobby import LOBBY
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.problems import Problem, ProblemKind
+from fourwinds.protocol.table.machine.session import MoreTime, local_action, tick
+from fourwinds.protocol.table.machine.state import Phase, Step
+from fourwinds.protocol.table.machine.steps import advance
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.wire.messages import MsgKind, Thinking
 
 from .hand_end_helpers import deliver_all
 

@@ -13,14 +13,14 @@ from fourwinds.protocol.mcr.events import FlowerExposed, FlowersFinished
 from fourwinds.protocol.mcr.state import HandState
 from fourwinds.protocol.mcr.table_rules import MCRRules
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import PROTOCOL_VERSION, decode
-from fourwinds.protocol.table.harness import Harness, open_harness, play_match, seat_key
-from fourwinds.protocol.table.messages import MsgKind, Open, decode_body
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.session import join_table, new_table
-from fourwinds.protocol.table.sheet import table_sheet
-from fourwinds.protocol.table.state import EngineEvent, Phase
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.machine.harness import Harness, open_harness, play_match, seat_key
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import join_table, new_table
+from fourwinds.protocol.table.machine.state import EngineEvent, Phase
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.views.sheet import table_sheet
+from fourwinds.protocol.table.wire.envelope import PROTOCOL_VERSION, decode
+from fourwinds.protocol.table.wire.messages import MsgKind, Open, decode_body
 from fourwinds.protocol.tiles import is_bonus
 
 NO_FLOWERS = (("flowers", False),)
@@ -66,7 +66,7 @@ def test_a_seat_of_an_older_version_cannot_join_a_table_without_flowers(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Code before the option would deal 144 tiles there: it is kept out by the version."""
-    from fourwinds.protocol.table import lobby
+    from fourwinds.protocol.table.machine import lobby
 
     opened = new_table("t", "mcr", seat_key(b"nf", 0), bytes(32), 0.0, options=FAIR)
     monkeypatch.setattr(lobby, "SUPPORTED_VERSIONS", (1, 4))

@@ -8,11 +8,11 @@ from typing import cast
 
 import pytest
 
-from fourwinds.protocol.table import steps
-from fourwinds.protocol.table.acc import Acc
-from fourwinds.protocol.table.harness import open_harness, run
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.state import PHASE_MOVES, STEP_PHASES, Phase, TableSession
+from fourwinds.protocol.table.machine import steps
+from fourwinds.protocol.table.machine.acc import Acc
+from fourwinds.protocol.table.machine.harness import open_harness, run
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import PHASE_MOVES, STEP_PHASES, Phase, TableSession
 
 
 def test_every_phase_has_its_moves_and_every_step_phase_a_resolver() -> None:

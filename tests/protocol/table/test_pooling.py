@@ -10,10 +10,10 @@ from fourwinds.protocol.american import events as E
 from fourwinds.protocol.american.state import CharlestonStep
 from fourwinds.protocol.american.table_rules import AmericanRules, engine_options
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.harness import play_match
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.state import EngineEvent, Phase
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.machine.harness import play_match
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import EngineEvent, Phase
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript
 from fourwinds.protocol.tiles import Kind
 
 POOLING = (("pooling", True),)

@@ -1,4 +1,5 @@
-"""The practice deck a table plays on (table/practice.py): an open wall from the hand's seed.
+"""The practice deck a table plays on (table/machine/practice.py): an open wall from the hand's
+seed.
 
 The checks that held for the deck-interface practice deck (removed: only its own test used it)
 and still mean something for the wall a practice table really plays: the order is the seed's
@@ -10,7 +11,7 @@ from __future__ import annotations
 from fourwinds.protocol.american.tileset import AMERICAN_SET
 from fourwinds.protocol.deck.entropy import Entropy
 from fourwinds.protocol.mcr.tileset import MCR_SET
-from fourwinds.protocol.table.practice import practice_wall
+from fourwinds.protocol.table.machine.practice import practice_wall
 from fourwinds.protocol.tiles import Kind
 
 SEED = b"practice seed for a tutorial hand"

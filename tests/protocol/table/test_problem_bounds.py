@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fourwinds.daemon.table_runtimes.real_session import seat_view
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.harness import seat_key
-from fourwinds.protocol.table.problems import (
+from fourwinds.protocol.table.machine.harness import seat_key
+from fourwinds.protocol.table.machine.problems import (
     PROBLEMS_KEPT,
     PROBLEMS_PER_HAND,
     PROBLEMS_SHOWN,
@@ -14,8 +14,8 @@ from fourwinds.protocol.table.problems import (
     ProblemKind,
     ProblemTally,
 )
-from fourwinds.protocol.table.session import handle_message
-from fourwinds.protocol.table.transcript import resume
+from fourwinds.protocol.table.machine.session import handle_message
+from fourwinds.protocol.table.machine.transcript import resume
 
 from .helpers import toy_harness
 

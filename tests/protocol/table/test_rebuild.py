@@ -1,5 +1,5 @@
-"""A seat rebuilt from its peers' copies (protocol/table/rebuild.py): at any point of a match,
-the seat whose records are lost is rebuilt with the same state, the same chains and records
+"""A seat rebuilt from its peers' copies (protocol/table/machine/rebuild.py): at any point of a
+match, the seat whose records are lost is rebuilt with the same state, the same chains and records
 ``resume`` reads back, and plays the match to its end with the others; a seat whose secret
 does not follow from its key, or a pool with a forged message, is refused with the reason."""
 
@@ -11,8 +11,7 @@ import random
 import pytest
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import decode, public_key_bytes
-from fourwinds.protocol.table.harness import (
+from fourwinds.protocol.table.machine.harness import (
     Harness,
     catch_up,
     deliver_one,
@@ -20,11 +19,12 @@ from fourwinds.protocol.table.harness import (
     run,
     seat_key,
 )
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.rebuild import RebuildError, RebuildPool, rebuild
-from fourwinds.protocol.table.session import messages_since
-from fourwinds.protocol.table.state import Phase
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript, resume
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.rebuild import RebuildError, RebuildPool, rebuild
+from fourwinds.protocol.table.machine.session import messages_since
+from fourwinds.protocol.table.machine.state import Phase
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript, resume
+from fourwinds.protocol.table.wire.envelope import decode, public_key_bytes
 
 VICTIM = Seat(2)
 

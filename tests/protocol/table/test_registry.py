@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.registry import rule_names, rules_for, ruleset_named, ruleset_of
-from fourwinds.protocol.table.rotation import first_seating
-from fourwinds.protocol.table.sheet import rules_sheet
+from fourwinds.protocol.table.rules.registry import rule_names, rules_for, ruleset_named, ruleset_of
+from fourwinds.protocol.table.rules.rotation import first_seating
+from fourwinds.protocol.table.views.sheet import rules_sheet
 
 
 def test_every_registered_rule_set_answers_to_its_name() -> None:

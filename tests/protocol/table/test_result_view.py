@@ -15,13 +15,13 @@ from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.mcr.fans import FAN_POINTS, Fan
 from fourwinds.protocol.notation import parse_tiles
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.session import local_action
-from fourwinds.protocol.table.sheet import table_sheet
-from fourwinds.protocol.table.state import Phase, TableSession
+from fourwinds.protocol.table.machine.harness import bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import local_action
+from fourwinds.protocol.table.machine.state import Phase, TableSession
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.views.sheet import table_sheet
 from fourwinds.protocol.tiles import Kind
 
 from .hand_end_helpers import (
@@ -366,7 +366,7 @@ def test_mcr_never_asks_a_seat_to_say_no_more_flowers() -> None:
 
 
 def test_the_hosts_lobby_names_a_joiner_as_soon_as_it_is_admitted() -> None:
-    from fourwinds.protocol.table.session import handle_message, join_table, new_table
+    from fourwinds.protocol.table.machine.session import handle_message, join_table, new_table
 
     opened = new_table("kitchen", "mcr", bytes(range(32)), b"e" * 32, 0.0, player="Ada")
     open_payload = opened.outgoing[0].payload
@@ -382,7 +382,7 @@ def test_the_hosts_lobby_names_a_joiner_as_soon_as_it_is_admitted() -> None:
 def test_names_reach_the_view_without_control_characters() -> None:
     """A seat's name is signed text of its own choosing: an escape sequence in it must not
     reach the other players' terminals."""
-    from fourwinds.protocol.table.session import handle_message, join_table, new_table
+    from fourwinds.protocol.table.machine.session import handle_message, join_table, new_table
 
     opened = new_table(
         "k\x1b[2Jitchen", "mcr", bytes(range(32)), b"g" * 32, 0.0, player="Ada\x1b]0;owned\x07"

@@ -8,13 +8,17 @@ from typing import Any
 import pytest
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view, resolve_action
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.problems import Problem, ProblemKind
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.session import local_action, seat_returned, tick
-from fourwinds.protocol.table.state import Phase, TableSession
+from fourwinds.protocol.table.machine.harness import Harness, bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.problems import Problem, ProblemKind
+from fourwinds.protocol.table.machine.session import local_action, seat_returned, tick
+from fourwinds.protocol.table.machine.state import Phase, TableSession
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.contract_view import (
+    Unreachable,
+    build_seat_view,
+    resolve_action,
+)
 
 ME = Seat(0)
 OPTIONS = TableOptions(

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view
-from fourwinds.protocol.table.harness import Harness, open_harness, restart
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.reveal import AUDIT_FAILED, AUDIT_RUNNING
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.state import Phase
+from fourwinds.protocol.table.machine.harness import Harness, open_harness, restart
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import Phase
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.contract_view import build_seat_view
+from fourwinds.protocol.table.views.reveal import AUDIT_FAILED, AUDIT_RUNNING
 from fourwinds.protocol.values import evolve
 
 from .hand_end_helpers import (

@@ -13,16 +13,16 @@ from fourwinds.protocol.deck.commit_reveal import commitment
 from fourwinds.protocol.mcr.config import TableOptions as MCROptions
 from fourwinds.protocol.mcr.match import new_match, seat_winds
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table import dice as cr
-from fourwinds.protocol.table.harness import play_match, run
-from fourwinds.protocol.table.messages import MsgKind, Reveal, encode_body
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.practice import practice_wall
-from fourwinds.protocol.table.problems import ProblemKind
-from fourwinds.protocol.table.registry import ruleset_named
-from fourwinds.protocol.table.rotation import Seating, first_seating, wind_of
-from fourwinds.protocol.table.state import Phase
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.machine import dice as cr
+from fourwinds.protocol.table.machine.harness import play_match, run
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.practice import practice_wall
+from fourwinds.protocol.table.machine.problems import ProblemKind
+from fourwinds.protocol.table.machine.state import Phase
+from fourwinds.protocol.table.rules.registry import ruleset_named
+from fourwinds.protocol.table.rules.rotation import Seating, first_seating, wind_of
+from fourwinds.protocol.table.wire.messages import MsgKind, Reveal, encode_body
+from fourwinds.protocol.table.wire.strict import WireError
 
 from .helpers import liar, toy_harness
 

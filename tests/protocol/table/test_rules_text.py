@@ -9,12 +9,12 @@ import pytest
 
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table import lobby
-from fourwinds.protocol.table.envelope import decode
-from fourwinds.protocol.table.harness import seat_key
-from fourwinds.protocol.table.messages import MsgKind, Open, decode_body
-from fourwinds.protocol.table.options import OptionError
-from fourwinds.protocol.table.session import join_table, new_table
+from fourwinds.protocol.table.machine import lobby
+from fourwinds.protocol.table.machine.harness import seat_key
+from fourwinds.protocol.table.machine.options import OptionError
+from fourwinds.protocol.table.machine.session import join_table, new_table
+from fourwinds.protocol.table.wire.envelope import decode
+from fourwinds.protocol.table.wire.messages import MsgKind, Open, decode_body
 
 CARD = "# a club's card\n"
 

@@ -13,13 +13,7 @@ from hypothesis import strategies as st
 from fourwinds.daemon.table_runtimes.real_session import seat_view
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.envelope import (
-    PROTOCOL_VERSION,
-    decode,
-    is_bundle,
-    unbundle,
-)
-from fourwinds.protocol.table.harness import (
+from fourwinds.protocol.table.machine.harness import (
     Harness,
     bot_moves,
     deliver_one,
@@ -28,13 +22,11 @@ from fourwinds.protocol.table.harness import (
     restart,
     run,
 )
-from fourwinds.protocol.table.lobby import is_open_message
-from fourwinds.protocol.table.masked import ready_to_act
-from fourwinds.protocol.table.messages import Act, MsgKind, decode_body
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.problems import ProblemKind
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.session import (
+from fourwinds.protocol.table.machine.lobby import is_open_message
+from fourwinds.protocol.table.machine.masked import ready_to_act
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.problems import ProblemKind
+from fourwinds.protocol.table.machine.session import (
     TableReady,
     handle_message,
     join_table,
@@ -43,8 +35,16 @@ from fourwinds.protocol.table.session import (
     settle,
     tick,
 )
-from fourwinds.protocol.table.state import Outgoing, Phase
-from fourwinds.protocol.table.suggest import bot_entropy
+from fourwinds.protocol.table.machine.state import Outgoing, Phase
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.suggest import bot_entropy
+from fourwinds.protocol.table.wire.envelope import (
+    PROTOCOL_VERSION,
+    decode,
+    is_bundle,
+    unbundle,
+)
+from fourwinds.protocol.table.wire.messages import Act, MsgKind, decode_body
 from testkit.payloads import unbundled
 
 from .helpers import discard_liar, liar, resign, toy_harness
@@ -277,8 +277,8 @@ def test_a_seat_restarted_mid_hand_resumes_and_the_hand_completes() -> None:
 
 
 def test_join_for_a_taken_place_is_refused() -> None:
-    from fourwinds.protocol.table.harness import seat_key
-    from fourwinds.protocol.table.session import join_table
+    from fourwinds.protocol.table.machine.harness import seat_key
+    from fourwinds.protocol.table.machine.session import join_table
 
     h = open_harness("toy", b"lobby", options=TableOptions(deck=DeckKind.PRACTICE))
     open_payload = h.sessions[0].chains[0].accepted[0].encode()
@@ -306,7 +306,7 @@ def test_every_seat_must_say_ready_before_the_dice() -> None:
 
 
 def test_private_messages_are_redacted_for_other_seats_but_still_chain() -> None:
-    from fourwinds.protocol.table.session import messages_since
+    from fourwinds.protocol.table.machine.session import messages_since
 
     h = run(toy_harness(b"private"))
     creator = h.sessions[0]

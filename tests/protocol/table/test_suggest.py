@@ -1,4 +1,4 @@
-"""The built-in bot's suggestion for a seat (protocol/table/suggest.py), driven through the
+"""The built-in bot's suggestion for a seat (protocol/table/views/suggest.py), driven through the
 in-memory harness: always one of the view's legal actions, and the same choice the harness's
 own bot (``bot_moves``) makes with the same entropy."""
 
@@ -13,14 +13,20 @@ from hypothesis import strategies as st
 
 from fourwinds.protocol.american.actions import CharlestonPass, StopVote
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view, resolve_action
-from fourwinds.protocol.table.harness import Harness, bot_moves, deliver_one, drive, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.rule_view import code
-from fourwinds.protocol.table.session import HandNext, TableReady, local_action
-from fourwinds.protocol.table.state import Phase, TableSession
-from fourwinds.protocol.table.suggest import bot_entropy, match_action, same_choice, suggest
+from fourwinds.protocol.table.machine.harness import (
+    Harness,
+    bot_moves,
+    deliver_one,
+    drive,
+    open_harness,
+)
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import HandNext, TableReady, local_action
+from fourwinds.protocol.table.machine.state import Phase, TableSession
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.contract_view import build_seat_view, resolve_action
+from fourwinds.protocol.table.views.rule_view import code
+from fourwinds.protocol.table.views.suggest import bot_entropy, match_action, same_choice, suggest
 from fourwinds.protocol.tiles import Kind
 
 # actions the view never merges with another: the suggestion must be exactly the bot's

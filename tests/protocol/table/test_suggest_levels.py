@@ -8,11 +8,11 @@ import pytest
 
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.table.contract_view import resolve_action
-from fourwinds.protocol.table.harness import Harness, drive, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.session import local_action
-from fourwinds.protocol.table.suggest import offered, suggest
+from fourwinds.protocol.table.machine.harness import Harness, drive, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import local_action
+from fourwinds.protocol.table.views.contract_view import resolve_action
+from fourwinds.protocol.table.views.suggest import offered, suggest
 
 LEVELS = (BotLevel.STRONG, BotLevel.EASY, BotLevel.NORMAL, BotLevel.STRONG)
 

@@ -7,9 +7,9 @@ import re
 import pytest
 
 from fourwinds.frontends.bots.table_demo import log_lines
-from fourwinds.protocol.table.harness import play_match
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.machine.harness import play_match
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript
 
 MOVE = re.compile(
     r"^   [ESWN] (discards|passes|calls|declares|exposes|exchanges|puts|takes|"

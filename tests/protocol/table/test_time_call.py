@@ -1,6 +1,6 @@
 """The tournament's time call at a table: the seat whose daemon holds it says so in its
 HandEnd, and the hand that HandEnd confirms is the match's last, at all four seats alike
-whatever order the messages arrive in (protocol/table/steps.py ``_end_hand``)."""
+whatever order the messages arrive in (protocol/table/machine/steps.py ``_end_hand``)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ import pytest
 from fourwinds.protocol.american.tournament_hand import HandEnd as HandEnd_
 from fourwinds.protocol.american.tournament_hand import tournament_hand
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import build_seat_view
-from fourwinds.protocol.table.harness import (
+from fourwinds.protocol.table.machine.harness import (
     Harness,
     bot_moves,
     deliver_one,
@@ -21,12 +20,13 @@ from fourwinds.protocol.table.harness import (
     open_harness,
     run,
 )
-from fourwinds.protocol.table.messages import Act, HandEnd, MsgKind, decode_body, encode_body
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.session import call_time, tick
-from fourwinds.protocol.table.state import Phase, TableSession
-from fourwinds.protocol.table.steps import UNFINISHED
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.session import call_time, tick
+from fourwinds.protocol.table.machine.state import Phase, TableSession
+from fourwinds.protocol.table.machine.steps import UNFINISHED
+from fourwinds.protocol.table.views.contract_view import build_seat_view
+from fourwinds.protocol.table.wire.messages import Act, HandEnd, MsgKind, decode_body, encode_body
+from fourwinds.protocol.table.wire.strict import WireError
 
 PRACTICE = TableOptions(deck=DeckKind.PRACTICE, hands=4)
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 
-from fourwinds.protocol.table.harness import play_match
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.state import Phase
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.machine.harness import play_match
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import Phase
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript
 
 TOURNAMENT = (("mode", "tournament"),)
 

@@ -9,17 +9,17 @@ import pytest
 
 from fourwinds.frontends.cli import main
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.envelope import decode
-from fourwinds.protocol.table.harness import Harness, run
-from fourwinds.protocol.table.messages import Act, MsgKind, decode_body, encode_body
-from fourwinds.protocol.table.problems import ProblemKind
-from fourwinds.protocol.table.transcript import (
+from fourwinds.protocol.table.machine.harness import Harness, run
+from fourwinds.protocol.table.machine.problems import ProblemKind
+from fourwinds.protocol.table.machine.transcript import (
     TranscriptError,
     check_transcript,
     export_transcript,
     read_transcript,
 )
-from fourwinds.protocol.table.wire import pack
+from fourwinds.protocol.table.wire.envelope import decode
+from fourwinds.protocol.table.wire.messages import Act, MsgKind, decode_body, encode_body
+from fourwinds.protocol.table.wire.strict import pack
 
 from .helpers import resign, toy_harness
 
@@ -138,7 +138,7 @@ def test_verify_blames_a_lying_seat_from_an_honest_seats_transcript() -> None:
 
 def test_verify_carries_an_equivocation_proof() -> None:
     from fourwinds.protocol.seats import SEATS
-    from fourwinds.protocol.table.harness import bot_moves, deliver_one
+    from fourwinds.protocol.table.machine.harness import bot_moves, deliver_one
 
     h = toy_harness(b"fork-transcript")
     while h.sessions[1].chains[1].next_seq < 6:

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.contract_view import Unreachable, build_seat_view
-from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.state import Phase, TableSession
+from fourwinds.protocol.table.machine.harness import bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import Phase, TableSession
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.contract_view import Unreachable, build_seat_view
 
 
 def _waiting_for(place: int) -> TableSession:

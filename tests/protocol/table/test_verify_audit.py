@@ -11,14 +11,14 @@ import pytest
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.messages import AuditReveal, Signed, sign
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.deck_wire import decode_message, encode_message
-from fourwinds.protocol.table.envelope import private_key_from_bytes
-from fourwinds.protocol.table.harness import open_harness, run, seat_key
-from fourwinds.protocol.table.messages import Body, DeckMsg, MsgKind
-from fourwinds.protocol.table.observer_audit import audit_hand
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.problems import ProblemKind
-from fourwinds.protocol.table.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.machine.harness import open_harness, run, seat_key
+from fourwinds.protocol.table.machine.observer_audit import audit_hand
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.problems import ProblemKind
+from fourwinds.protocol.table.machine.transcript import check_transcript, export_transcript
+from fourwinds.protocol.table.wire.deck_wire import decode_message, encode_message
+from fourwinds.protocol.table.wire.envelope import private_key_from_bytes
+from fourwinds.protocol.table.wire.messages import Body, DeckMsg, MsgKind
 
 from .helpers import body_liar
 
@@ -70,7 +70,7 @@ def test_observer_audit_blames_a_face_the_secrets_contradict() -> None:
     hand = verdict.session.hand
     assert hand is not None and hand.seating is not None
     from fourwinds.protocol.deck.messages import PublicReveal
-    from fourwinds.protocol.table.masked import deck_context
+    from fourwinds.protocol.table.machine.masked import deck_context
     from fourwinds.protocol.tiles import Kind
 
     observed = list(hand.observed)

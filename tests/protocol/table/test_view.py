@@ -13,11 +13,11 @@ import msgpack
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.canonical import to_plain
 from fourwinds.protocol.seats import SEATS
-from fourwinds.protocol.table.contract_view import build_seat_view
-from fourwinds.protocol.table.harness import bot_moves, deliver_one, open_harness
-from fourwinds.protocol.table.options import DeckKind, TableOptions
-from fourwinds.protocol.table.state import Phase, TableSession
-from fourwinds.protocol.table.view_types import SeatViewEvent
+from fourwinds.protocol.table.machine.harness import bot_moves, deliver_one, open_harness
+from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.machine.state import Phase, TableSession
+from fourwinds.protocol.table.views.contract_view import build_seat_view
+from fourwinds.protocol.table.views.view_types import SeatViewEvent
 from fourwinds.protocol.values import evolve
 
 

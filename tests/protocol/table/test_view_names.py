@@ -7,9 +7,9 @@ name, and a free place in the lobby stays free."""
 from __future__ import annotations
 
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.contract_view import build_seat_view, signed_names
-from fourwinds.protocol.table.rotation import wind_of
-from fourwinds.protocol.table.session import new_table
+from fourwinds.protocol.table.machine.session import new_table
+from fourwinds.protocol.table.rules.rotation import wind_of
+from fourwinds.protocol.table.views.contract_view import build_seat_view, signed_names
 
 from .hand_end_helpers import MCR_DISCARD_WIN, to_hand_end
 

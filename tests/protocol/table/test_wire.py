@@ -10,8 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fourwinds.protocol.seats import Seat
-from fourwinds.protocol.table.codec import ActionCodec, encode
-from fourwinds.protocol.table.envelope import (
+from fourwinds.protocol.table.machine.options import TableOptions
+from fourwinds.protocol.table.wire.codec import ActionCodec, encode
+from fourwinds.protocol.table.wire.envelope import (
     MAX_CARRIED,
     ZERO_HASH,
     BadSignature,
@@ -25,15 +26,14 @@ from fourwinds.protocol.table.envelope import (
     unbundle,
     verify,
 )
-from fourwinds.protocol.table.messages import (
+from fourwinds.protocol.table.wire.messages import (
     Act,
     MsgKind,
     Open,
     decode_body,
     encode_body,
 )
-from fourwinds.protocol.table.options import TableOptions
-from fourwinds.protocol.table.wire import WireError, pack, unpack
+from fourwinds.protocol.table.wire.strict import WireError, pack, unpack
 from fourwinds.protocol.tiles import Kind
 
 from .toy_rules import Discard, Take
@@ -183,10 +183,10 @@ def test_the_direct_deck_decoders_agree_with_the_general_one() -> None:
     # deck_wire decodes key deliveries and signed reveals directly; on every message of a
     # masked hand, and on altered copies, it must give what the strict general path gives
     # (or leave the message to it).
-    from fourwinds.protocol.table import deck_wire
-    from fourwinds.protocol.table.harness import play_match
-    from fourwinds.protocol.table.messages import DeckMsg, MsgKind, decode_body
-    from fourwinds.protocol.table.options import DeckKind, TableOptions
+    from fourwinds.protocol.table.machine.harness import play_match
+    from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+    from fourwinds.protocol.table.wire import deck_wire
+    from fourwinds.protocol.table.wire.messages import DeckMsg, MsgKind, decode_body
 
     h = play_match("mcr", b"deck-wire", options=TableOptions(hands=1, deck=DeckKind.MASKED))
     plains = []

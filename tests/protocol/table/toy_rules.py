@@ -19,10 +19,9 @@ from fourwinds.protocol.canonical import digest
 from fourwinds.protocol.errors import IllegalAction
 from fourwinds.protocol.mcr.tileset import MCR_SET
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.table.codec import ActionCodec, encode
-from fourwinds.protocol.table.options import TableOptions
-from fourwinds.protocol.table.registry import register_rules
-from fourwinds.protocol.table.rules import (
+from fourwinds.protocol.table.machine.options import TableOptions
+from fourwinds.protocol.table.rules.registry import register_rules
+from fourwinds.protocol.table.rules.rules_adapter import (
     DeckOp,
     DeckOpKind,
     HandOutcome,
@@ -30,6 +29,7 @@ from fourwinds.protocol.table.rules import (
     RulesAdapter,
     WindowKind,
 )
+from fourwinds.protocol.table.wire.codec import ActionCodec, encode
 from fourwinds.protocol.tiles import Kind
 
 WALL_END = 44

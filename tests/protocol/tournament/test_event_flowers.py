@@ -8,7 +8,7 @@ from __future__ import annotations
 import msgpack
 import pytest
 
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.wire.strict import WireError
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
 from fourwinds.protocol.tournament.records import Create, SeedSteps

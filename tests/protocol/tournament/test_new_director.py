@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from fourwinds.protocol.table.signing import SigningKey
+from fourwinds.protocol.table.wire.signing import SigningKey
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.problems import ProblemKind
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record

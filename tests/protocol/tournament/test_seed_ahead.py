@@ -9,7 +9,7 @@ from fractions import Fraction
 import msgpack
 import pytest
 
-from fourwinds.protocol.table.wire import WireError
+from fourwinds.protocol.table.wire.strict import WireError
 from fourwinds.protocol.tournament import round_seed
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.next_steps import round_start, seed_step

@@ -161,7 +161,7 @@ def test_results_that_cannot_make_standings_are_refused(
 def test_each_rule_set_says_how_its_tournaments_count_a_tables_hands() -> None:
     """The daemon asks the table's rule set (no branch on its name): MCR counts the match
     score (None), American the tournament points of the hands played (none yet: zeros)."""
-    from fourwinds.protocol.table.registry import ruleset_named
+    from fourwinds.protocol.table.rules.registry import ruleset_named
 
     assert ruleset_named("mcr").tournament_scores([], [], 10) is None
     assert ruleset_named("american").tournament_scores([], [], 10) == (0, 0, 0, 0)
@@ -172,7 +172,7 @@ def test_each_rule_set_declares_what_its_tournaments_count() -> None:
     counts table points by place with the score breaking ties, a whole match of 16 hands,
     the hand in progress at the time call played out; American counts the hands' tournament
     points as points, a game of 4 hands, and may score an unfinished hand 0."""
-    from fourwinds.protocol.table.ruleset import TablePoints, TournamentRules
+    from fourwinds.protocol.table.rules.ruleset import TablePoints, TournamentRules
     from fourwinds.protocol.tournament.event_rules import (
         NoTournaments,
         event_rule_names,

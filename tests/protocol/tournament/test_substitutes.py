@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 from fractions import Fraction
 
-from fourwinds.protocol.table.signing import SigningKey
+from fourwinds.protocol.table.wire.signing import SigningKey
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.next_steps import table_result
 from fourwinds.protocol.tournament.problems import ProblemKind
