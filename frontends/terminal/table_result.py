@@ -138,13 +138,21 @@ def _every_hand(
 def _card_or_fans(result: Mapping[str, Any], width: int, compact: bool) -> list[str]:
     card = result.get("card_hand")
     if isinstance(card, Mapping):
-        text = f"Card hand: {card.get('id', '?')}  {card.get('pattern', '')}".rstrip()
+        pattern = str(card.get("pattern", ""))
+        worth = ""
         value = card.get("value")
         if value is not None:
-            text += f"  value {value}"
+            worth += f"  value {value}"
         if card.get("jokerless"):
-            text += " (jokerless)"
-        return [text]
+            worth += " (jokerless)"
+        head = f"Card hand: {card.get('id', '?')}"
+        one_line = f"{head}  {pattern}".rstrip() + worth
+        if len(one_line) <= width:
+            return [one_line]
+        # too wide for the screen: the value first (a cut line would lose it), then the
+        # pattern wrapped under it
+        rows = wrap_cells(pattern.split(), width - 2, sep=" ") if pattern else []
+        return [head + worth, *("  " + row for row in rows)]
     fans = [f for f in result.get("fans") or () if isinstance(f, Mapping)]
     if fans:
         total = result.get(

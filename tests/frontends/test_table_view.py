@@ -406,6 +406,21 @@ def test_end_of_hand_screen_american(width: int, height: int, ascii_only: bool) 
     assert ">1 Next hand (n) [default]" in screen
 
 
+def test_a_card_hand_too_wide_for_the_screen_keeps_its_value() -> None:
+    """A long card line at 80 columns (the add-6 line with its tiles) once lost its value to
+    the screen's edge: the value comes first and the pattern wraps under it."""
+    event = sample_views.hand_over_event()
+    pattern = "11a 66a 77a 11b 66b 77b FF as 11m 66m 77m 11p 66p 77p FF"
+    event["view"]["result"]["card_hand"] = {"id": "add-6", "pattern": pattern, "value": 50}
+    lines = render(event, UiState(elapsed=3.2), 80, 24, False)
+    assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
+    at = next(i for i, line in enumerate(lines) if line.startswith("Card hand: add-6"))
+    assert lines[at] == "Card hand: add-6  value 50"
+    end = next(i for i, line in enumerate(lines) if line.startswith("Every seat's tiles:"))
+    under = lines[at + 1 : end]
+    assert " ".join(" ".join(under).split()) == pattern
+
+
 @pytest.mark.parametrize(("width", "height"), SIZES)
 @pytest.mark.parametrize("ascii_only", MODES)
 @pytest.mark.parametrize("rules", ["american", "mcr"])
