@@ -234,43 +234,37 @@ def ready_due(session: TableSession) -> bool:
     return s.phase is Phase.READY and s.me is not None and s.me not in s.inputs
 
 
-def final_scores(
-    session: TableSession, three_exposures_penalty: int
-) -> tuple[int, int, int, int] | None:
+def final_scores(session: TableSession, rules_figure: int) -> tuple[int, int, int, int] | None:
     """Each place's final score as a tournament counts it, once the match is over (else
     None): MCR the match score; American the tournament points of its hands
-    (protocol/tournament/standings.py), the discarder's penalty with three or more
-    exposures being the event's."""
+    (protocol/tournament/standings.py), by the event's own scoring figure (``rules_figure``:
+    the rule set's ``TournamentRules.figure``)."""
     if session.phase is not Phase.OVER or session.rules is None:
         return None
-    counted = _counted(session, three_exposures_penalty)
+    counted = _counted(session, rules_figure)
     return session.scores if counted is None else counted
 
 
 def scores_so_far(
-    session: TableSession, three_exposures_penalty: int
+    session: TableSession, rules_figure: int
 ) -> tuple[int, tuple[int, int, int, int]] | None:
     """The hands the table finished and each place's score over them as a tournament
     counts it (final_scores' reckoning, the match not over): what a seat carries into the
     table going on after a substitute (records.Substitute). None before the first hand."""
     if session.rules is None or session.phase is Phase.LOBBY:
         return None
-    counted = _counted(session, three_exposures_penalty)
+    counted = _counted(session, rules_figure)
     if counted is None:
         return session.hands_played, session.scores
     return len(session.finals), counted
 
 
-def _counted(
-    session: TableSession, three_exposures_penalty: int
-) -> tuple[int, int, int, int] | None:
+def _counted(session: TableSession, rules_figure: int) -> tuple[int, int, int, int] | None:
     """The finished hands' scores as the rule set's tournaments count them, or None when
     the match score counts (the rule set's ``tournament_scores``)."""
     assert session.rules is not None
     seatings = [seating for _, _, seating in session.outcomes]
-    return ruleset_of(session.rules).tournament_scores(
-        session.finals, seatings, three_exposures_penalty
-    )
+    return ruleset_of(session.rules).tournament_scores(session.finals, seatings, rules_figure)
 
 
 def last_seq(session: TableSession, seat: int) -> int:

@@ -21,11 +21,11 @@ from fourwinds.protocol.tournament.record_wire import decode_record, encode_reco
 from fourwinds.protocol.tournament.records import (
     Create,
     Deck,
-    FillPolicy,
     Length,
     Record,
     SeedSteps,
 )
+from fourwinds.protocol.tournament.seating import FillPolicy
 from fourwinds.protocol.tournament.signing import event_id
 from fourwinds.protocol.tournament.standings import Scoring
 
