@@ -145,6 +145,7 @@ def rule_namings(
 RULE_CONCEPTS: dict[str, str] = {
     "three_exposures": "American: a discarder's penalty facing three exposures (the generic "
     "Scoring.rules_figure, declared by the rule set's TournamentRules.figure)",
+    "charleston_window": "American's Charleston: the generic table option is exchange_window",
 }
 """Words of one rule set's own rules, each with what generic code calls it instead. Only the
 rule set's folder may use them in a name (an identifier: a variable, attribute, argument,

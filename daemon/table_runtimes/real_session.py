@@ -23,6 +23,7 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.machine import lobby
 from fourwinds.protocol.table.machine import session as table
 from fourwinds.protocol.table.machine.options import (
+    OLD_OPTION_NAMES,
     DeckKind,
     OptionError,
     TableOptions,
@@ -53,7 +54,7 @@ resume = table.resume
 
 _OPTION_TYPES: dict[str, type] = {
     "call_window": float,
-    "charleston_window": float,
+    "exchange_window": float,
     "turn_window": float,
     "next_window": float,
     "stall_after": float,
@@ -75,12 +76,18 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
     (``options.checked``: one check for both), so ``create`` never opens a table its
     joiners would refuse. Without ``deck`` the table deals the fair, masked wall.
     ``rules``: the rule set's own options, a map of name to text, whole number or bool
-    (e.g. MCR ``{"flowers": false}``); the rule set checks them when the table is opened."""
+    (e.g. MCR ``{"flowers": false}``); the rule set checks them when the table is opened.
+    A deprecated name (``OLD_OPTION_NAMES``: ``charleston_window``) counts as the option it
+    stands for; both names at once are refused."""
     known = {f.name for f in fields(TableOptions)}
     values: dict[str, Any] = {}
-    for key, value in options.items():
+    for old, new in OLD_OPTION_NAMES.items():
+        if old in options and new in options:
+            raise LocalProtocolError(f"options {old} and {new} are one option: give {new}")
+    for given, value in options.items():
+        key = OLD_OPTION_NAMES.get(given, given)
         if key not in known:
-            raise LocalProtocolError(f"unknown table option {key!r}"[:120])
+            raise LocalProtocolError(f"unknown table option {given!r}"[:120])
         if key == "rules":
             values[key] = _engine_options(value)
             continue

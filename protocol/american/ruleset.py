@@ -57,6 +57,8 @@ class AmericanRuleSet:
     hints_title: str = "Nearest card hands"
     plays_a_card: bool = True
     flowers_optional: bool = False
+    exchange_title: str = "Charleston"
+    """What the table option ``exchange_window`` times here: each pass of the Charleston."""
 
     @property
     def tournament(self) -> TournamentRules:
