@@ -209,7 +209,7 @@ class EventFaults:
             return "that table is not one of the round under way without a substitute"
         if key != self._me() and self.d.alive(template.leaving):  # (ours: a bot seat's)
             return "our daemon still reaches the leaving player's: it is not gone"
-        penalty = rt.create.scoring.three_exposures_penalty
+        penalty = rt.create.scoring.rules_figure
         answered = False
         for plan in tables_played(verdict, rt.held.event, self._me(), template.round):
             if plan.table != template.table or plan.place == template.seat or not plan.playable:

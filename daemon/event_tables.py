@@ -197,7 +197,7 @@ class EventTables:
         table = self.d.tables.get(duty.plan.table_id)
         if table is None:
             return duty.join_problem or "opening the table"
-        penalty = rt.create.scoring.three_exposures_penalty
+        penalty = rt.create.scoring.rules_figure
         return (
             "playing"
             if final_scores(self.d.port, table.session, penalty) is None
@@ -358,7 +358,7 @@ class EventTables:
             duty.ready_sent = True
             self.d.in_background(self._ready(duty, table), "event-table-ready")
             return
-        scores = final_scores(port, table.session, rt.create.scoring.three_exposures_penalty)
+        scores = final_scores(port, table.session, rt.create.scoring.rules_figure)
         if scores is None or now - duty.result_sent < RESULT_RESEND_S:
             return
         first = duty.result_sent < 0

@@ -140,3 +140,80 @@ def rule_namings(
             if namings:
                 found[shown] = namings
     return found
+
+
+RULE_CONCEPTS: dict[str, str] = {
+    "three_exposures": "American: a discarder's penalty facing three exposures (the generic "
+    "Scoring.rules_figure, declared by the rule set's TournamentRules.figure)",
+    "charleston_window": "American's Charleston: the generic table option is exchange_window",
+}
+"""Words of one rule set's own rules, each with what generic code calls it instead. Only the
+rule set's folder may use them in a name (an identifier: a variable, attribute, argument,
+function or class); a string such as a wire key kept for old peers, or a docstring, does not
+count."""
+
+
+def _concept_words(words: tuple[str, ...]) -> re.Pattern[str]:
+    """An identifier holding one of ``words`` as whole parts (``three_exposures_penalty``,
+    ``THREE_EXPOSURES``, not ``threefold``)."""
+    joined = "|".join(re.escape(word) for word in words)
+    return re.compile(rf"(?<![^\W_])({joined})(?![^\W_])", re.IGNORECASE)
+
+
+def _identifiers(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """Every name the module defines or reads, with its line."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            yield node.lineno, node.id
+        elif isinstance(node, ast.Attribute):
+            yield node.lineno, node.attr
+        elif isinstance(node, (ast.arg, ast.keyword)) and node.arg is not None:
+            yield node.lineno, node.arg
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            yield node.lineno, node.name
+        elif isinstance(node, ast.alias):
+            yield node.lineno, node.asname or node.name
+
+
+def concept_namings(
+    root: Path = ROOT,
+    folders: Mapping[str, str] = FOLDERS,
+    rules: tuple[str, ...] = RULE_FOLDERS,
+    pages: tuple[str, ...] = PAGE_FILES,
+    words: tuple[str, ...] = tuple(RULE_CONCEPTS),
+) -> dict[str, list[Naming]]:
+    """Every file outside the rule folders with a name built on a rule set's own concept
+    (``RULE_CONCEPTS``), by its path from ``root``; page files count any occurrence outside a
+    quoted string."""
+    pattern = _concept_words(words)
+    found: dict[str, list[Naming]] = {}
+    for name, path in module_files(root, folders).items():
+        if _rule_of_module(name, rules) is not None:
+            continue
+        shown = path.relative_to(root).as_posix()
+        tree = ast.parse(path.read_text(), filename=str(path))
+        namings = sorted(
+            {
+                Naming(shown, line, f"the name {identifier}")
+                for line, identifier in _identifiers(tree)
+                if pattern.search(identifier)
+            },
+            key=lambda n: (n.line, n.how),
+        )
+        if namings:
+            found[shown] = namings
+    quoted = re.compile(r"""(["'`])(?:\\.|(?!\1).)*\1""")
+    for folder in pages:
+        for path in sorted((root / folder).glob("*")):
+            if path.suffix not in (".js", ".html"):
+                continue
+            shown = path.relative_to(root).as_posix()
+            lines = path.read_text().splitlines()
+            page = [
+                Naming(shown, number, f"the name {match.group(0)}")
+                for number, text in enumerate(lines, start=1)
+                for match in pattern.finditer(quoted.sub("", text))
+            ]
+            if page:
+                found[shown] = page
+    return found

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from testkit.rule_names import rule_namings
+from testkit.rule_names import RULE_CONCEPTS, concept_namings, rule_namings
 
 REGISTRY = "protocol/table/rules/registry.py"
 """The one module outside the rule folders that names them: one line per rule set."""
@@ -71,3 +71,41 @@ def test_the_reader_sees_each_way_of_naming_a_rule_set(tmp_path: Path) -> None:
         (6, "the string 'american_score'"),
     ]
     assert [n.line for n in found["static/app.js"]] == [1]
+
+
+def test_a_rule_sets_own_concepts_are_named_only_in_its_folder() -> None:
+    found = concept_namings()
+    lines = [
+        f"{path}:{n.line}: {n.how}" for path, namings in sorted(found.items()) for n in namings
+    ]
+    meanings = "\n".join(f"  {word}: {meaning}" for word, meaning in RULE_CONCEPTS.items())
+    assert not lines, (
+        "these name a rule set's own concept outside its folder:\n"
+        + "\n".join(lines)
+        + f"\nthe generic names:\n{meanings}"
+    )
+
+
+def test_the_concept_check_sees_names_not_strings_or_docstrings(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    (package / "mcr").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "mcr" / "__init__.py").write_text("")
+    (package / "mcr" / "engine.py").write_text("def frobnicate_window() -> None: ...\n")
+    (package / "a.py").write_text(
+        '"""The frobnicate_window of old."""\n'
+        "WIRE_KEY = 'frobnicate_window'\n"
+        "def late(frobnicate_window: float) -> float:\n"
+        "    return frobnicate_window\n"
+        "class Frobnicate_Window: ...\n"
+        "x = options.frobnicate_windows\n"
+    )
+    pages = tmp_path / "static"
+    pages.mkdir()
+    (pages / "app.js").write_text('send("frobnicate_window");\nconst frobnicate_window = 1;\n')
+    found = concept_namings(
+        tmp_path, {"fourwinds.protocol": "pkg"}, ("mcr",), ("static",), ("frobnicate_window",)
+    )
+    assert sorted(found) == ["pkg/a.py", "static/app.js"]
+    assert [n.line for n in found["pkg/a.py"]] == [3, 4, 5]
+    assert [n.line for n in found["static/app.js"]] == [2]

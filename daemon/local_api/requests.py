@@ -30,6 +30,7 @@ from fourwinds.protocol.table.rules.registry import (
     ruleset_named,
 )
 from fourwinds.protocol.table.rules.rules_label import rules_label
+from fourwinds.protocol.table.rules.ruleset import exchange_title_of
 from fourwinds.protocol.table.wire.strict import WireError
 
 log = logging.getLogger(__name__)
@@ -542,6 +543,7 @@ async def _rulesets(d: ApiHost, request: Message) -> Message:
                 "short_title": r.short_title,
                 "flowers_optional": r.flowers_optional,
                 "plays_a_card": r.plays_a_card,
+                "exchange_title": exchange_title_of(r),
             }
             for r in found
         ],

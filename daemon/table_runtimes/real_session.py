@@ -23,6 +23,7 @@ from fourwinds.protocol.seats import Seat
 from fourwinds.protocol.table.machine import lobby
 from fourwinds.protocol.table.machine import session as table
 from fourwinds.protocol.table.machine.options import (
+    OLD_OPTION_NAMES,
     DeckKind,
     OptionError,
     TableOptions,
@@ -53,7 +54,7 @@ resume = table.resume
 
 _OPTION_TYPES: dict[str, type] = {
     "call_window": float,
-    "charleston_window": float,
+    "exchange_window": float,
     "turn_window": float,
     "next_window": float,
     "stall_after": float,
@@ -75,12 +76,18 @@ def table_options(options: Mapping[str, Any]) -> TableOptions:
     (``options.checked``: one check for both), so ``create`` never opens a table its
     joiners would refuse. Without ``deck`` the table deals the fair, masked wall.
     ``rules``: the rule set's own options, a map of name to text, whole number or bool
-    (e.g. MCR ``{"flowers": false}``); the rule set checks them when the table is opened."""
+    (e.g. MCR ``{"flowers": false}``); the rule set checks them when the table is opened.
+    A deprecated name (``OLD_OPTION_NAMES``: ``charleston_window``) counts as the option it
+    stands for; both names at once are refused."""
     known = {f.name for f in fields(TableOptions)}
     values: dict[str, Any] = {}
-    for key, value in options.items():
+    for old, new in OLD_OPTION_NAMES.items():
+        if old in options and new in options:
+            raise LocalProtocolError(f"options {old} and {new} are one option: give {new}")
+    for given, value in options.items():
+        key = OLD_OPTION_NAMES.get(given, given)
         if key not in known:
-            raise LocalProtocolError(f"unknown table option {key!r}"[:120])
+            raise LocalProtocolError(f"unknown table option {given!r}"[:120])
         if key == "rules":
             values[key] = _engine_options(value)
             continue
@@ -234,43 +241,37 @@ def ready_due(session: TableSession) -> bool:
     return s.phase is Phase.READY and s.me is not None and s.me not in s.inputs
 
 
-def final_scores(
-    session: TableSession, three_exposures_penalty: int
-) -> tuple[int, int, int, int] | None:
+def final_scores(session: TableSession, rules_figure: int) -> tuple[int, int, int, int] | None:
     """Each place's final score as a tournament counts it, once the match is over (else
     None): MCR the match score; American the tournament points of its hands
-    (protocol/tournament/standings.py), the discarder's penalty with three or more
-    exposures being the event's."""
+    (protocol/tournament/standings.py), by the event's own scoring figure (``rules_figure``:
+    the rule set's ``TournamentRules.figure``)."""
     if session.phase is not Phase.OVER or session.rules is None:
         return None
-    counted = _counted(session, three_exposures_penalty)
+    counted = _counted(session, rules_figure)
     return session.scores if counted is None else counted
 
 
 def scores_so_far(
-    session: TableSession, three_exposures_penalty: int
+    session: TableSession, rules_figure: int
 ) -> tuple[int, tuple[int, int, int, int]] | None:
     """The hands the table finished and each place's score over them as a tournament
     counts it (final_scores' reckoning, the match not over): what a seat carries into the
     table going on after a substitute (records.Substitute). None before the first hand."""
     if session.rules is None or session.phase is Phase.LOBBY:
         return None
-    counted = _counted(session, three_exposures_penalty)
+    counted = _counted(session, rules_figure)
     if counted is None:
         return session.hands_played, session.scores
     return len(session.finals), counted
 
 
-def _counted(
-    session: TableSession, three_exposures_penalty: int
-) -> tuple[int, int, int, int] | None:
+def _counted(session: TableSession, rules_figure: int) -> tuple[int, int, int, int] | None:
     """The finished hands' scores as the rule set's tournaments count them, or None when
     the match score counts (the rule set's ``tournament_scores``)."""
     assert session.rules is not None
     seatings = [seating for _, _, seating in session.outcomes]
-    return ruleset_of(session.rules).tournament_scores(
-        session.finals, seatings, three_exposures_penalty
-    )
+    return ruleset_of(session.rules).tournament_scores(session.finals, seatings, rules_figure)
 
 
 def last_seq(session: TableSession, seat: int) -> int:

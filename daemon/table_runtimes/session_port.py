@@ -256,13 +256,13 @@ def ready_due(port: SessionPort, session: Any) -> bool:
 
 
 def final_scores(
-    port: SessionPort, session: Any, three_exposures_penalty: int
+    port: SessionPort, session: Any, rules_figure: int
 ) -> tuple[int, int, int, int] | None:
     """Each place's final score as a tournament counts it, once the match is over (None
     before, or for a module without ``final_scores``)."""
     if port.final_scores is None or session is None:
         return None
-    found = port.final_scores(session, three_exposures_penalty)
+    found = port.final_scores(session, rules_figure)
     if found is None:
         return None
     a, b, c, d = (int(x) for x in found)
@@ -270,14 +270,14 @@ def final_scores(
 
 
 def scores_so_far(
-    port: SessionPort, session: Any, three_exposures_penalty: int
+    port: SessionPort, session: Any, rules_figure: int
 ) -> tuple[int, tuple[int, int, int, int]] | None:
     """The hands a table finished and each place's score over them (None before its first
     hand, or for a module without ``scores_so_far``): what a seat carries into the table
     going on after a substitute takes a seat."""
     if port.scores_so_far is None or session is None:
         return None
-    got = port.scores_so_far(session, three_exposures_penalty)
+    got = port.scores_so_far(session, rules_figure)
     if got is None:
         return None
     hands, (a, b, c, d) = got

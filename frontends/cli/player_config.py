@@ -28,6 +28,7 @@ from fourwinds.daemon.checks import (
 from fourwinds.frontends.bots.bot_pause import DEFAULT_BOT_PAUSE, pause_problem
 from fourwinds.protocol.bot_level import parse_level
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.machine.options import OLD_OPTION_NAMES
 from fourwinds.protocol.table.rules.registry import PLAYED_BY_DEFAULT, rule_names
 
 APP = "fourwinds"
@@ -52,14 +53,17 @@ class Config:
     port: int | None = None
     call_window: float | None = None
     turn_window: float | None = None
-    charleston_window: float | None = None
+    exchange_window: float | None = None
     next_window: float | None = None
     bot_pause: float = DEFAULT_BOT_PAUSE
     bot_level: str = "normal"
     flowers: bool = True
 
 
-WINDOWS = ("call_window", "turn_window", "charleston_window", "next_window")
+WINDOWS = ("call_window", "turn_window", "exchange_window", "next_window")
+OLD_KEYS = OLD_OPTION_NAMES
+"""Deprecated config keys, by the key they stand for (``charleston_window``: the table
+option's name before it was ``exchange_window``), still read."""
 DEFAULT_PORT = 7420
 
 TEMPLATE = """\
@@ -99,8 +103,10 @@ TEMPLATE = """\
 # call_window = 8
 # turn_window: how long a player may take to discard (default 0 = no timer).
 # turn_window = 0
-# charleston_window: how long each Charleston pass may take, American (default 60).
-# charleston_window = 60
+# exchange_window: how long each pass of the exchange before play may take, where the
+# rule set has one: American's Charleston (default 60; charleston_window, its old name, is
+# still read).
+# exchange_window = 60
 # next_window: how long the end-of-hand screen waits for every player's "next"
 # (default 60; 0 = until everyone says next).
 # next_window = 60
@@ -164,15 +170,19 @@ def parse_config(text: str, source: str = "<config>") -> Config:
         raise ConfigError(f"config file {source}: {error}") from error
     known = {f.name for f in fields(Config)}
     values: dict[str, Any] = {}
-    for key, value in data.items():
+    for old, new in OLD_KEYS.items():
+        if old in data and new in data:
+            raise ConfigError(f"config file {source}: {old!r} is the old name of {new!r}: keep one")
+    for given, value in data.items():
+        key = OLD_KEYS.get(given, given)
         if key not in known:
             raise ConfigError(
-                f"config file {source}: unknown key {key!r} (known: {', '.join(sorted(known))})"
+                f"config file {source}: unknown key {given!r} (known: {', '.join(sorted(known))})"
             )
         wanted = _TYPES[key]
         if not isinstance(value, wanted) or (int in wanted and isinstance(value, bool)):
             raise ConfigError(
-                f"config file {source}: {key!r} must be {_KIND_NAMES[wanted[-1]]}, "
+                f"config file {source}: {given!r} must be {_KIND_NAMES[wanted[-1]]}, "
                 f"not {type(value).__name__}"
             )
         numeric = key in WINDOWS or key == "bot_pause"
@@ -245,11 +255,11 @@ def load_config(path: Path | None = None) -> Config:
 
 def window_problem(window: str, seconds: float | None) -> str:
     """What is wrong with a table timer's value ("" when fine, or not given): at most an
-    hour; a call or Charleston window cannot be 0 (a turn or next window of 0 waits
+    hour; a call or exchange window cannot be 0 (a turn or next window of 0 waits
     forever)."""
     if seconds is None:
         return ""
-    lowest = 0.1 if window in ("call_window", "charleston_window") else 0.0
+    lowest = 0.1 if window in ("call_window", "exchange_window") else 0.0
     if not lowest <= seconds <= 3600:
         return f"must be {lowest:g} to 3600 seconds"
     return ""

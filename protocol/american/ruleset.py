@@ -31,17 +31,19 @@ from .match import HANDS_PER_GAME
 from .narration import NARRATION
 from .table_rules import AmericanRules, card_from_text
 from .tileset import AMERICAN_SET
-from .tournament_hand import american_table_points, tournament_hand
+from .tournament_hand import THREE_EXPOSURES, american_table_points, tournament_hand
 
 TOURNAMENT = TournamentRules(
     match_hands=HANDS_PER_GAME,
     points=TablePoints.SCORES,
     score_breaks_ties=False,
     unfinished_scores_zero=True,
+    figure=THREE_EXPOSURES,
 )
 """American tournaments: each hand's tournament points (``tournament_scores``) are the table's
 scores and the standings points, ties sharing a rank; a timed round plays at most a game of 4
-hands, and an event may say a hand unfinished at the time call scores 0 for everybody."""
+hands, and an event may say a hand unfinished at the time call scores 0 for everybody. The
+event's scoring figure is the discarder's penalty facing three or more exposures."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class AmericanRuleSet:
     hints_title: str = "Nearest card hands"
     plays_a_card: bool = True
     flowers_optional: bool = False
+    exchange_title: str = "Charleston"
+    """What the table option ``exchange_window`` times here: each pass of the Charleston."""
 
     @property
     def tournament(self) -> TournamentRules:
@@ -95,14 +99,15 @@ class AmericanRuleSet:
         return len(played) >= hands  # a game of so many hands, whoever won them
 
     def tournament_scores(
-        self, finals: Sequence[Any], seatings: Sequence[Seating], three_exposures_penalty: int
+        self, finals: Sequence[Any], seatings: Sequence[Seating], rules_figure: int
     ) -> tuple[int, int, int, int]:
         """The tournament points of the hands (protocol/tournament/standings.py): the card
-        value, self-picked and jokerless bonuses, the discarder paying double."""
+        value, self-picked and jokerless bonuses, the discarder paying double;
+        ``rules_figure`` is the event's ``THREE_EXPOSURES``."""
         hands = [
             tournament_hand(final, seating) for final, seating in zip(finals, seatings, strict=True)
         ]
-        return american_table_points(hands, three_exposures_penalty)
+        return american_table_points(hands, three_exposures_penalty=rules_figure)
 
     def prevalent_wind(self, hand_no: int) -> int:
         return 0

@@ -18,12 +18,19 @@ from enum import Enum
 from fourwinds.protocol.american.card import Category
 from fourwinds.protocol.american.state import AmericanState
 from fourwinds.protocol.seats import SEATS, Seat
-from fourwinds.protocol.tournament.standings import THREE_EXPOSURES_PENALTY, StandingsError
+from fourwinds.protocol.table.rules.ruleset import ScoringFigure
+from fourwinds.protocol.tournament.standings import StandingsError
 
 SELF_PICKED_BONUS = 10
 JOKERLESS_BONUS = 20
 WALL_GAME_POINTS = 10
 DISCARDER_PENALTY = (10, 10, 20)  # by the discarder's exposures: 0, 1, 2; 3 or more: the event's
+THREE_EXPOSURES_PENALTY = 30
+"""The discarder's penalty when it had three or more exposures, by default; some events use
+25. An event's own is its scoring figure (``THREE_EXPOSURES``: ``Scoring.rules_figure``)."""
+THREE_EXPOSURES = ScoringFigure("three exposures penalty", THREE_EXPOSURES_PENALTY)
+"""The American figure of an event's scoring: what a discarder facing three or more exposures
+pays (the rule set's ``TournamentRules.figure``)."""
 
 
 class HandEnd(Enum):

@@ -116,7 +116,7 @@ class MCRRuleSet:
         return (hand_no // HANDS_PER_ROUND) % 4
 
     def tournament_scores(
-        self, finals: Sequence[Any], seatings: Sequence[Seating], three_exposures_penalty: int
+        self, finals: Sequence[Any], seatings: Sequence[Seating], rules_figure: int
     ) -> None:
         """The match score counts (its table points come from it: standings.py)."""
         return None

@@ -66,7 +66,7 @@ from .records import (
     WithdrawnBy,
 )
 from .seating import FillPolicy, Seats
-from .standings import Scoring
+from .standings import Scoring, default_figure
 
 DOMAIN = "fourwinds-tournament"
 RECORD_VERSION = 1
@@ -96,7 +96,7 @@ def body_to_wire(body: Body) -> list[Any]:
                 s.bye_points.numerator,
                 s.bye_points.denominator,
                 s.bye_score,
-                s.three_exposures_penalty,
+                s.rules_figure,
             ],
             body.unfinished_zero,
             body.private,
@@ -246,7 +246,7 @@ def _create(f: list[Any]) -> Create:
             rules,
             _fraction(scoring[0], scoring[1], "bye points"),
             need_int(scoring[2], "bye score", -MAX_SCORE, MAX_SCORE),
-            need_int(scoring[3], "three exposures penalty", 0, 1000),
+            _figure(rules, scoring[3]),
         ),
         need_bool(f[8], "unfinished scores zero"),
         need_bool(f[9], "private"),
@@ -262,6 +262,14 @@ def _create(f: list[Any]) -> Create:
         ),
         _no_flowers(f[14]) if len(f) > 14 else True,
     )
+
+
+def _figure(rules: str, value: object) -> int | None:
+    """The scoring's figure of an event of ``rules`` (``Scoring.figure``): None when it is
+    the rule set's default, so the event reads back equal to the one its director made. A
+    rule set not here keeps the number as it came (the event check refuses such an event)."""
+    figure = need_int(value, "scoring figure", 0, 1000)
+    return None if figure == default_figure(rules) else figure
 
 
 def _seed_steps(value: object) -> SeedSteps:

@@ -8,9 +8,9 @@ ties between equal points when the rule set says so (MCR: players rank by table 
 by total score). With ``TablePoints.SCORES`` (American) the table's scores are the points:
 American tables score each hand's tournament points (protocol/american/tournament_hand.py,
 ``american_hand_points``: the card value, +10 self-picked, +20 jokerless except Singles and
-Pairs; the discarder -10 with 0-1 exposures, -20 with 2 and -30 with 3 or more, or the
-event's other figure such as -25; a wall game +10 to every hand not dead; a hand unfinished
-at time 0), and players rank by their total. Players equal on everything that ranks them
+Pairs; the discarder pays by its exposures, the most an event's own figure:
+``Scoring.rules_figure``; a wall game +10 to every hand not dead; a hand unfinished at time
+0), and players rank by their total. Players equal on everything that ranks them
 share a rank. A bye scores what the event fixed at creation (``Scoring``); a bot seat takes
 its place at the table but its points count for nobody.
 """
@@ -21,15 +21,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fourwinds.protocol.table.rules.ruleset import TablePoints
+from fourwinds.protocol.table.rules.registry import ruleset_named
+from fourwinds.protocol.table.rules.ruleset import (
+    FIGURE_UNUSED,
+    RuleSetAdapter,
+    TablePoints,
+    tournament_of,
+)
 
 from ..errors import FourwindsError
 from .event_rules import tournament_rules
 
 PLACE_POINTS = (4, 2, 1, 0)
-THREE_EXPOSURES_PENALTY = 30
-"""The American discarder's penalty facing 3 or more exposures, by default (``Scoring``, on the
-wire for every event); some events use 25 (protocol/american/tournament_hand.py counts it)."""
 
 
 class StandingsError(FourwindsError):
@@ -41,12 +44,43 @@ class Scoring:
     """An event's standings rules, fixed at creation: ``rules`` is the event's rules name
     (its rule set's ``TournamentRules`` say how results count). A bye gives ``bye_points``
     (table points by place: MCR) and ``bye_score`` (the score; where the scores are the
-    points, American, its points too)."""
+    points, American, its points too). ``figure`` is the number of its own the rule set
+    reads (its ``TournamentRules.figure``), None for the rule set's default:
+    ``rules_figure`` is the figure either way."""
 
     rules: str
     bye_points: Fraction = Fraction(0)
     bye_score: int = 0
-    three_exposures_penalty: int = THREE_EXPOSURES_PENALTY
+    figure: int | None = None
+
+    @property
+    def rules_figure(self) -> int:
+        """The event's figure for its rule set (``figure``, else the rule set's default;
+        ``FIGURE_UNUSED`` for a rule set that reads none): what the record carries."""
+        if self.figure is not None:
+            return self.figure
+        tournament_rules(self.rules)  # NoTournaments with the reason when there is none
+        found = default_figure(self.rules)
+        assert found is not None
+        return found
+
+
+def default_figure(rules: str) -> int | None:
+    """The figure of an event of ``rules`` whose director set none: its rule set's
+    ``TournamentRules.figure`` default, ``FIGURE_UNUSED`` when it reads none; None when no
+    rule set of that name with tournaments is here."""
+    ruleset = _known_ruleset(rules)
+    declared = None if ruleset is None else tournament_of(ruleset)
+    if declared is None:
+        return None
+    return FIGURE_UNUSED if declared.figure is None else declared.figure.default
+
+
+def _known_ruleset(rules: str) -> RuleSetAdapter | None:
+    try:
+        return ruleset_named(rules)
+    except KeyError:
+        return None
 
 
 @dataclass(frozen=True)

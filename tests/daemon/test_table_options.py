@@ -27,7 +27,9 @@ def test_options_map_to_table_options() -> None:
         ({"next_window": float("inf")}, "next_window must be a number of seconds from 0 to 3600"),
         ({"next_window": -1}, "next_window must be"),
         ({"turn_window": 3601}, "turn_window must be a number of seconds from 0 to 3600"),
-        ({"charleston_window": 0}, "charleston_window must be a number of seconds from 0.1"),
+        ({"exchange_window": 0}, "exchange_window must be a number of seconds from 0.1"),
+        ({"charleston_window": 0}, "exchange_window must be a number of seconds from 0.1"),
+        ({"charleston_window": 5, "exchange_window": 5}, "are one option: give exchange_window"),
         ({"next_window": "60"}, "next_window must be a number of seconds"),
         ({"stall_after": True}, "stall_after must be a number of seconds"),
         ({"speed": 3}, "unknown table option 'speed'"),
@@ -36,6 +38,11 @@ def test_options_map_to_table_options() -> None:
 def test_bad_options_are_refused_with_the_reason(options: dict[str, object], reason: str) -> None:
     with pytest.raises(LocalProtocolError, match=reason):
         table_options(options)
+
+
+def test_the_exchange_window_is_also_taken_by_its_old_name() -> None:
+    assert table_options({"charleston_window": 45}) == TableOptions(exchange_window=45.0)
+    assert table_options({"exchange_window": 45}) == TableOptions(exchange_window=45.0)
 
 
 def test_options_from_an_older_table_read_auto_pass_as_off() -> None:

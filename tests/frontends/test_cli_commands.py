@@ -306,7 +306,7 @@ def test_host_sends_the_table_timers_given(
     assert cli.main(["host", "den", "--call-window", "15", "--next-window", "0", "--json"]) == 0
     options = api.sent[-1]["options"]
     assert (options["call_window"], options["next_window"]) == (15.0, 0.0)
-    assert "turn_window" not in options and "charleston_window" not in options
+    assert "turn_window" not in options and "exchange_window" not in options
 
 
 def test_daemon_reads_the_config_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

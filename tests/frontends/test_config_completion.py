@@ -35,17 +35,24 @@ def test_config_reads_every_setting(tmp_path: Path) -> None:
 
 def test_config_reads_the_daemon_and_timer_settings() -> None:
     config = parse_config(
-        "port = 7500\ncall_window = 12\nturn_window = 30.5\n"
-        "charleston_window = 45\nnext_window = 0\n"
+        "port = 7500\ncall_window = 12\nturn_window = 30.5\nexchange_window = 45\nnext_window = 0\n"
     )
     assert config.port == 7500
     assert (
         config.call_window,
         config.turn_window,
-        config.charleston_window,
+        config.exchange_window,
         config.next_window,
     ) == (12.0, 30.5, 45.0, 0.0)
     assert isinstance(config.port, int)
+
+
+def test_config_reads_the_exchange_window_by_its_old_name_too() -> None:
+    assert parse_config("charleston_window = 40\n").exchange_window == 40.0
+    with pytest.raises(ConfigError, match="'charleston_window' is the old name of"):
+        parse_config("charleston_window = 40\nexchange_window = 40\n")
+    with pytest.raises(ConfigError, match=r"'exchange_window' must be 0\.1 to 3600"):
+        parse_config("charleston_window = 0\n")
 
 
 def test_config_init_explains_every_key_and_reads_back(

@@ -185,14 +185,16 @@ def test_table_timers_are_sent_only_when_given(
             "0",
             "--turn-window",
             "30",
-            "--charleston-window",
+            "--exchange-window",
             "45",
         ),
         "mcr",
     )
     assert {
-        k: given[k] for k in ("call_window", "turn_window", "charleston_window", "next_window")
-    } == {"call_window": 12.0, "turn_window": 30.0, "charleston_window": 45.0, "next_window": 0.0}
+        k: given[k] for k in ("call_window", "turn_window", "exchange_window", "next_window")
+    } == {"call_window": 12.0, "turn_window": 30.0, "exchange_window": 45.0, "next_window": 0.0}
+    old_flag = table_options(_args("--charleston-window", "50"), "american")
+    assert old_flag["exchange_window"] == 50.0 and "charleston_window" not in old_flag
     config = tmp_path / "config.toml"
     config.write_text("call_window = 5\nnext_window = 90\n")
     monkeypatch.setenv("FOURWINDS_CONFIG", str(config))

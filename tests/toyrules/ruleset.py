@@ -86,7 +86,7 @@ class PungsRuleSet:
         return 0
 
     def tournament_scores(
-        self, finals: Sequence[Any], seatings: Sequence[Seating], three_exposures_penalty: int
+        self, finals: Sequence[Any], seatings: Sequence[Seating], rules_figure: int
     ) -> None:
         return None
 

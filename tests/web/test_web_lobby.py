@@ -67,6 +67,10 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
         driver.save_screenshot(str(tmp_path / "web-lobby-1280x800.png"))
         driver.find_element("id", "host-name").send_keys("garden")
         click_css(driver, '#host-rules option[value="mcr"]')
+        # the exchange's window, labelled by what the rule sets call theirs
+        label = driver.find_element("id", "host-exchange-label").text
+        assert label == "Charleston window", label
+        driver.find_element("id", "host-exchange").send_keys("45")
         click_id(driver, "host-button")
         page = wait_for(
             driver,
@@ -77,6 +81,7 @@ def test_host_a_table_with_three_bots_from_the_lobby(pat: Machine, tmp_path: Pat
         assert len(page["rack"]) in (13, 14), page["rack"]
         view = pat.view()
         assert view.get("rules") == "mcr"
+        assert (view.get("windows") or {}).get("charleston") == 45.0, view.get("windows")
         names = sorted(str(p.get("name")) for p in view.get("players") or ())
         assert names == ["Bot 1", "Bot 2", "Bot 3", "Pat"], names
         assert "Chinese Official" in body_text(driver)

@@ -24,8 +24,10 @@ from fourwinds.frontends.client.acting import rack_tiles
 from fourwinds.frontends.client.daemon_link import LocalApi, checked, current_view
 from fourwinds.frontends.terminal.table_result import result_lines
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.machine.options import OLD_OPTION_NAMES
 from fourwinds.protocol.table.rules.registry import rule_names, ruleset_named
 from fourwinds.protocol.table.rules.rules_label import flowers_optional
+from fourwinds.protocol.table.rules.ruleset import exchange_title_of
 
 SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north": 3, "n": 3}
 
@@ -135,20 +137,29 @@ def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = F
         help="every player answers every discard (by default a seat that "
         "cannot call it passes at once, as on online tables)",
     )
-    for window, what in _WINDOW_HELP.items():
-        parser.add_argument(
-            f"--{window.replace('_', '-')}", type=float, metavar="SECONDS", dest=window, help=what
-        )
+    old_flags = {new: f"--{old.replace('_', '-')}" for old, new in OLD_OPTION_NAMES.items()}
+    for window, what in _window_help().items():
+        flags = [f"--{window.replace('_', '-')}"]
+        if window in old_flags:
+            flags.append(old_flags[window])
+            what += f" ({old_flags[window]}: its old name, deprecated)"
+        parser.add_argument(*flags, type=float, metavar="SECONDS", dest=window, help=what)
 
 
-_WINDOW_HELP = {
-    "call_window": "how long each player may think about calling a discard (default: "
-    "config, then 8)",
-    "turn_window": "how long a player may take to discard (default: config, then 0: no timer)",
-    "charleston_window": "how long each Charleston pass may take (default: config, then 60)",
-    "next_window": "how long the end-of-hand screen waits for every player's next (default: "
-    "config, then 60; 0: until everyone says next)",
-}
+def _window_help() -> dict[str, str]:
+    """Each timer's help; the exchange's names what the rule sets call theirs."""
+    exchanges = [
+        title for name in rule_names() if (title := exchange_title_of(ruleset_named(name)))
+    ]
+    return {
+        "call_window": "how long each player may think about calling a discard (default: "
+        "config, then 8)",
+        "turn_window": "how long a player may take to discard (default: config, then 0: no timer)",
+        "exchange_window": "how long each pass of the exchange before play may take, where "
+        f"the rule set has one ({', '.join(exchanges) or 'none here'}; default: config, then 60)",
+        "next_window": "how long the end-of-hand screen waits for every player's next "
+        "(default: config, then 60; 0: until everyone says next)",
+    }
 
 
 def _card_problem(rules: str) -> str | None:

@@ -119,7 +119,8 @@
   }
 
   // "Host a table" lists the rule sets the daemon plays (its ``rulesets``: built-in ones
-  // first, then any FOURWINDS_RULESETS loaded), so the page names none itself.
+  // first, then any FOURWINDS_RULESETS loaded), so the page names none itself; the window
+  // of a pre-play exchange is labelled with what the rule sets call theirs (the Charleston).
   async function fillRules() {
     const select = $("host-rules");
     if (select.options.length) return;
@@ -128,6 +129,8 @@
     for (const r of answer.rulesets || []) {
       select.append(h("option", { value: String(r.name), text: String(r.title || r.name) }));
     }
+    const exchanges = (answer.rulesets || []).map((r) => r.exchange_title).filter(Boolean);
+    if (exchanges.length) $("host-exchange-label").textContent = `${exchanges.join(" / ")} window`;
   }
 
   async function start(hello) {
@@ -1024,7 +1027,7 @@
     if ($("host-deck").value) options.deck = $("host-deck").value;
     if (!$("host-flowers").checked) options.rules = { flowers: false };  // MCR's own option
     for (const [id, key] of [["host-call", "call_window"], ["host-turn", "turn_window"],
-      ["host-charleston", "charleston_window"], ["host-next", "next_window"]]) {
+      ["host-exchange", "exchange_window"], ["host-next", "next_window"]]) {
       if (number(id) !== null) options[key] = number(id);
     }
     const bots = Number($("host-bots").value);

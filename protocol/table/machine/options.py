@@ -21,13 +21,19 @@ class DeckKind(Enum):
 
 WINDOW_BOUNDS: dict[str, tuple[float, float]] = {
     "call_window": (0.1, 3600.0),
-    "charleston_window": (0.1, 3600.0),
+    "exchange_window": (0.1, 3600.0),
     "turn_window": (0.0, 3600.0),
     "next_window": (0.0, 3600.0),
     "stall_after": (0.1, 86400.0),
 }
 """The range of each timer option (seconds). ``checked`` holds every option to them, for the
 daemon's ``create`` and for a joiner reading the Open alike."""
+
+OLD_OPTION_NAMES: dict[str, str] = {"charleston_window": "exchange_window"}
+"""Deprecated names of table options, by the name they stand for: the local API and the
+command line still take them (``exchange_window`` was called after American's Charleston,
+the one pre-play exchange of the built-in rule sets). The Open carries the options by
+position, so a name never reaches the wire."""
 
 HANDS_BOUNDS = (0, 64)
 RULES_OPTIONS = 64
@@ -99,8 +105,9 @@ class TableOptions:
     "pass" (8 s: long enough to read a discard and decide; docs/RULES.md B6's 3 seconds is
     a tournament penalty, not this window; docs/RULES.md, "The table's timers"). A seat may
     once per discard ask for another full window (``THINKING``, docs/PROTOCOL.md).
-    ``charleston_window``: the same for a Charleston pass (60 s). ``turn_window``: 0 means no
-    timer on one's own turn.
+    ``exchange_window``: the same for each pass of a rule set's pre-play exchange, where it
+    has one (60 s; American's Charleston: the rule set's ``exchange_title``).
+    ``turn_window``: 0 means no timer on one's own turn.
     ``next_window``: how long the table waits at a hand's end for each player to say "next"
     before that seat's own side says it (60 s; 0 waits for ever; None: a table opened before
     this option, whose seats confirm the hand's end at once, as they then did).
@@ -116,7 +123,7 @@ class TableOptions:
     """
 
     call_window: float = 8.0
-    charleston_window: float = 60.0
+    exchange_window: float = 60.0
     turn_window: float = 0.0
     stall_after: float = 30.0
     hands: int = 0
@@ -132,7 +139,7 @@ class TableOptions:
         a table that draws its winds encodes as before)."""
         items = [
             self.call_window,
-            self.charleston_window,
+            self.exchange_window,
             self.turn_window,
             self.stall_after,
             self.hands,
@@ -172,7 +179,7 @@ class TableOptions:
         return checked(
             TableOptions(
                 _number(items[0], "call_window"),
-                _number(items[1], "charleston_window"),
+                _number(items[1], "exchange_window"),
                 _number(items[2], "turn_window"),
                 _number(items[3], "stall_after"),
                 need_int(items[4], "options.hands", -(2**63), 2**63 - 1),

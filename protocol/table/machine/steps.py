@@ -697,7 +697,7 @@ def window_seconds(s: TableSession, place: Seat) -> float:
     kind = s.rules.window(s.hand.engine, wind_of(s.hand.seating, place))
     if kind is WindowKind.CALL:
         return options.call_window * (2 if place in s.thinking else 1)
-    return {WindowKind.EXCHANGE: options.charleston_window, WindowKind.TURN: options.turn_window}[
+    return {WindowKind.EXCHANGE: options.exchange_window, WindowKind.TURN: options.turn_window}[
         kind
     ]
 

@@ -31,7 +31,7 @@ class WindowKind(Enum):
     TURN = "turn"  # one's own turn: no timer unless turn_window is set
     CALL = "call"  # answering a discard: call_window, default "pass"
     # tiles passed between seats before play, or a vote on it (American's Charleston): the
-    # table's charleston_window (the option's name on the wire and in the local API)
+    # table's exchange_window
     EXCHANGE = "exchange"
 
 

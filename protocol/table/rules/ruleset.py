@@ -12,8 +12,10 @@ The adapter is stateless (one per rule set); the per-table part that drives an e
 
 Seatings (``rotation.Seating``) are table places by wind: ``seating[wind]`` plays that wind.
 
-Three members are optional, so that a rule set written against this protocol stays one (and
-the registry does not ask for them): ``commands``, its command-line commands (a
+Four members are optional, so that a rule set written against this protocol stays one (and
+the registry does not ask for them): ``exchange_title``, what the rule set calls its pre-play
+exchange of tiles where it has one (American: "Charleston"; ``exchange_title_of``, for the
+labels of the table option ``exchange_window``), ``commands``, its command-line commands (a
 ``RuleCommands``, commands.py: ``commands_of``), ``botzone``, the Botzone game it speaks (a
 ``BotzoneGame``, botzone.py: ``game_of``), and ``tournament``, what its tournaments count (a
 ``TournamentRules``, below: ``tournament_of``; without one an event of its rules is refused,
@@ -51,6 +53,26 @@ class TablePoints(Enum):
     score as points, and a seat handed to a substitute keeps the score it had then."""
 
 
+FIGURE_UNUSED = 30
+"""The scoring figure an event's record carries when its rule set reads none
+(``TournamentRules.figure`` None): the number every event's record carried before the rule
+sets declared their own, so the bytes (and the event ids) of those records stay the same."""
+
+
+@dataclass(frozen=True)
+class ScoringFigure:
+    """A number of an event's scoring that its rule set's tournaments read, fixed when the
+    event is created and carried in its record (``Scoring.rules_figure``, the fourth item of
+    the record's scoring on the wire). What it means is the rule set's: it passes the figure
+    to its own ``tournament_scores`` (American: the discarder's penalty when it faced three
+    or more exposures)."""
+
+    label: str
+    """What the figure is, as an error about a record reads it ("... penalty")."""
+    default: int
+    """The figure of an event that set none."""
+
+
 @dataclass(frozen=True)
 class TournamentRules:
     """What a rule set's tournaments count, declared once in its folder (its adapter's
@@ -68,6 +90,9 @@ class TournamentRules:
     unfinished_scores_zero: bool
     """Whether the event option ``unfinished_zero`` applies: at a timed event the time call
     stops the hand in progress at once, scoring 0 for everybody."""
+    figure: ScoringFigure | None = None
+    """The one number of its own an event of this rule set fixes at creation (None: the rule
+    set reads none, and the record carries ``FIGURE_UNUSED``)."""
 
 
 class RuleSetAdapter(Protocol):
@@ -157,14 +182,21 @@ class RuleSetAdapter(Protocol):
         ...
 
     def tournament_scores(
-        self, finals: Sequence[Any], seatings: Sequence[Seating], three_exposures_penalty: int
+        self, finals: Sequence[Any], seatings: Sequence[Seating], rules_figure: int
     ) -> tuple[int, int, int, int] | None:
         """Each table place's score over the finished hands as a tournament counts it, when
         the rule set counts other than the match's own score (American: the tournament
         points of its hands); None when the match score counts (MCR). ``finals``: each
-        finished hand's last engine state, ``seatings`` its seating; the penalty is the
-        event's, for a discarder facing three or more exposures."""
+        finished hand's last engine state, ``seatings`` its seating; ``rules_figure`` the
+        event's figure (``TournamentRules.figure``: what it means is this rule set's)."""
         ...
+
+
+def exchange_title_of(ruleset: object) -> str | None:
+    """What a rule set calls its pre-play exchange (its optional ``exchange_title``, e.g.
+    "Charleston"), or None when it has none."""
+    found = getattr(ruleset, "exchange_title", None)
+    return found if isinstance(found, str) and found else None
 
 
 def tournament_of(ruleset: object) -> TournamentRules | None:

@@ -285,7 +285,7 @@ def _windows(s: TableSession) -> Windows:
     return {
         "call": o.call_window,
         "turn": o.turn_window,
-        "charleston": o.charleston_window,
+        "charleston": o.exchange_window,  # the key the local API had first
         "next": o.next_window or 0.0,
     }
 

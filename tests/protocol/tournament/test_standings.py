@@ -172,7 +172,7 @@ def test_each_rule_set_declares_what_its_tournaments_count() -> None:
     counts table points by place with the score breaking ties, a whole match of 16 hands,
     the hand in progress at the time call played out; American counts the hands' tournament
     points as points, a game of 4 hands, and may score an unfinished hand 0."""
-    from fourwinds.protocol.table.rules.ruleset import TablePoints, TournamentRules
+    from fourwinds.protocol.table.rules.ruleset import ScoringFigure, TablePoints, TournamentRules
     from fourwinds.protocol.tournament.event_rules import (
         NoTournaments,
         event_rule_names,
@@ -181,8 +181,44 @@ def test_each_rule_set_declares_what_its_tournaments_count() -> None:
 
     assert event_rule_names() == ("american", "mcr")
     assert tournament_rules("mcr") == TournamentRules(16, TablePoints.PLACES, True, False)
-    assert tournament_rules("american") == TournamentRules(4, TablePoints.SCORES, False, True)
+    american = TournamentRules(
+        4, TablePoints.SCORES, False, True, ScoringFigure("three exposures penalty", 30)
+    )
+    assert tournament_rules("american") == american
     with pytest.raises(NoTournaments, match=r"unknown rules 'toy' \(american or mcr\)"):
         tournament_rules("toy")
     with pytest.raises(NoTournaments, match="'No Rules' is not a rules name"):
         tournament_rules("No Rules")
+
+
+def test_an_events_scoring_figure_is_its_rule_sets() -> None:
+    """The American figure is the discarder's penalty facing three exposures (30 unless the
+    event sets its own); MCR reads none, and its records carry the number they always did."""
+    from fourwinds.protocol.table.rules.ruleset import FIGURE_UNUSED
+
+    assert Scoring("american").rules_figure == 30
+    assert Scoring("american", figure=25).rules_figure == 25
+    assert Scoring("mcr").rules_figure == FIGURE_UNUSED == 30
+
+
+def test_a_set_figure_travels_in_the_record_and_the_default_reads_back_as_none() -> None:
+    from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
+    from fourwinds.protocol.tournament.records import (
+        Create,
+        Deck,
+        Length,
+        Record,
+    )
+    from fourwinds.protocol.tournament.seating import FillPolicy
+
+    def create(scoring: Scoring) -> Create:
+        return Create(
+            bytes(32), "e", scoring.rules, 3, Length.HANDS, 4, FillPolicy.BOTS, scoring,
+            False, False, True, Deck.FAIR, bytes(16),
+        )  # fmt: skip
+
+    for scoring in (Scoring("american", figure=25), Scoring("american"), Scoring("mcr")):
+        read = decode_record(encode_record(Record(create(scoring), (bytes(64),)))).body
+        assert isinstance(read, Create)
+        assert read.scoring == scoring
+        assert read.scoring.rules_figure == scoring.rules_figure
