@@ -21,16 +21,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from fourwinds.protocol.table.rules.registry import ruleset_named
-from fourwinds.protocol.table.rules.ruleset import (
-    FIGURE_UNUSED,
-    RuleSetAdapter,
-    TablePoints,
-    tournament_of,
-)
+from fourwinds.protocol.table.rules.ruleset import FIGURE_UNUSED, TablePoints
 
 from ..errors import FourwindsError
-from .event_rules import tournament_rules
+from .event_rules import NoTournaments, tournament_rules
 
 PLACE_POINTS = (4, 2, 1, 0)
 
@@ -69,18 +63,11 @@ def default_figure(rules: str) -> int | None:
     """The figure of an event of ``rules`` whose director set none: its rule set's
     ``TournamentRules.figure`` default, ``FIGURE_UNUSED`` when it reads none; None when no
     rule set of that name with tournaments is here."""
-    ruleset = _known_ruleset(rules)
-    declared = None if ruleset is None else tournament_of(ruleset)
-    if declared is None:
+    try:
+        declared = tournament_rules(rules)
+    except NoTournaments:
         return None
     return FIGURE_UNUSED if declared.figure is None else declared.figure.default
-
-
-def _known_ruleset(rules: str) -> RuleSetAdapter | None:
-    try:
-        return ruleset_named(rules)
-    except KeyError:
-        return None
 
 
 @dataclass(frozen=True)
