@@ -29,8 +29,7 @@ from fourwinds.protocol.table.rules.registry import (
     rule_names,
     ruleset_named,
 )
-from fourwinds.protocol.table.rules.rules_label import rules_label
-from fourwinds.protocol.table.rules.ruleset import exchange_title_of
+from fourwinds.protocol.table.rules.rules_label import exchange_title_of, rules_label
 from fourwinds.protocol.table.wire.strict import WireError
 
 log = logging.getLogger(__name__)

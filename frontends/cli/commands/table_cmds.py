@@ -27,7 +27,6 @@ from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.machine.options import OLD_OPTION_NAMES
 from fourwinds.protocol.table.rules.registry import rule_names, ruleset_named
 from fourwinds.protocol.table.rules.rules_label import flowers_optional
-from fourwinds.protocol.table.rules.ruleset import exchange_title_of
 
 SEAT_CHOICES = {"east": 0, "e": 0, "south": 1, "s": 1, "west": 2, "w": 2, "north": 3, "n": 3}
 
@@ -147,16 +146,15 @@ def add_table_options(parser: argparse.ArgumentParser, *, solo_default: bool = F
 
 
 def _window_help() -> dict[str, str]:
-    """Each timer's help; the exchange's names what the rule sets call theirs."""
-    exchanges = [
-        title for name in rule_names() if (title := exchange_title_of(ruleset_named(name)))
-    ]
+    """Each timer's help. Built with the parser for every command, so it loads no rule set
+    (tests/frontends/test_cli_lazy.py); the page's "Host a table" names each rule set's
+    exchange from the daemon's ``rulesets`` answer."""
     return {
         "call_window": "how long each player may think about calling a discard (default: "
         "config, then 8)",
         "turn_window": "how long a player may take to discard (default: config, then 0: no timer)",
-        "exchange_window": "how long each pass of the exchange before play may take, where "
-        f"the rule set has one ({', '.join(exchanges) or 'none here'}; default: config, then 60)",
+        "exchange_window": "how long each pass of the rule set's exchange of tiles before play "
+        "may take, where it has one (default: config, then 60)",
         "next_window": "how long the end-of-hand screen waits for every player's next "
         "(default: config, then 60; 0: until everyone says next)",
     }

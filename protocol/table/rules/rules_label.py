@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from fourwinds.protocol.table.rules.registry import ruleset_named
 
-__all__ = ["NO_FLOWERS", "flowers_optional", "rules_label"]
+__all__ = ["NO_FLOWERS", "exchange_title_of", "flowers_optional", "rules_label"]
 
 NO_FLOWERS = "no flowers"
 
@@ -28,3 +28,11 @@ def rules_label(rules: str, flowers: bool = True) -> str:
     except KeyError:
         name = rules
     return name if flowers else f"{name}, {NO_FLOWERS}"
+
+
+def exchange_title_of(ruleset: object) -> str | None:
+    """What a rule set calls its pre-play exchange (its optional ``exchange_title``, e.g.
+    "Charleston"), or None when it has none. Here, not in ruleset.py, so that a command's
+    help can name it without loading the table's machine (tests/frontends/test_cli_lazy.py)."""
+    found = getattr(ruleset, "exchange_title", None)
+    return found if isinstance(found, str) and found else None

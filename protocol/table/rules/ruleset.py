@@ -14,8 +14,9 @@ Seatings (``rotation.Seating``) are table places by wind: ``seating[wind]`` play
 
 Four members are optional, so that a rule set written against this protocol stays one (and
 the registry does not ask for them): ``exchange_title``, what the rule set calls its pre-play
-exchange of tiles where it has one (American: "Charleston"; ``exchange_title_of``, for the
-labels of the table option ``exchange_window``), ``commands``, its command-line commands (a
+exchange of tiles where it has one (American: "Charleston";
+``rules_label.exchange_title_of``, for the labels of the table option ``exchange_window``),
+``commands``, its command-line commands (a
 ``RuleCommands``, commands.py: ``commands_of``), ``botzone``, the Botzone game it speaks (a
 ``BotzoneGame``, botzone.py: ``game_of``), and ``tournament``, what its tournaments count (a
 ``TournamentRules``, below: ``tournament_of``; without one an event of its rules is refused,
@@ -190,13 +191,6 @@ class RuleSetAdapter(Protocol):
         finished hand's last engine state, ``seatings`` its seating; ``rules_figure`` the
         event's figure (``TournamentRules.figure``: what it means is this rule set's)."""
         ...
-
-
-def exchange_title_of(ruleset: object) -> str | None:
-    """What a rule set calls its pre-play exchange (its optional ``exchange_title``, e.g.
-    "Charleston"), or None when it has none."""
-    found = getattr(ruleset, "exchange_title", None)
-    return found if isinstance(found, str) and found else None
 
 
 def tournament_of(ruleset: object) -> TournamentRules | None:
