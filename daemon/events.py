@@ -49,7 +49,7 @@ from fourwinds.daemon.event_clock import RoundClock, clock_record, clock_view
 from fourwinds.daemon.event_store import EventSetAside, EventStore, HeldEvent
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.peers.discovery import EventAnnouncement, SeenEvent
-from fourwinds.daemon.peers.pairing import CodeGuesses, new_code, normalize_code
+from fourwinds.daemon.peers.pairing import CodeGuesses, new_code
 from fourwinds.daemon.peers.refusals import Refusal, Refused
 from fourwinds.daemon.peers.transport import Sender
 from fourwinds.daemon.peers.wire import (
@@ -65,6 +65,7 @@ from fourwinds.daemon.peers.wire import (
     Refuse,
 )
 from fourwinds.daemon.store.disk import StoreError, write_atomic
+from fourwinds.protocol.codes import normalize_code
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.rules.rules_label import rules_label
 from fourwinds.protocol.table.wire.signing import SigningKey
@@ -98,7 +99,7 @@ from fourwinds.protocol.tournament.records import (
 )
 from fourwinds.protocol.tournament.round_tables import table_for
 from fourwinds.protocol.tournament.seating import FillPolicy, SeatingError
-from fourwinds.protocol.tournament.session import (
+from fourwinds.protocol.tournament.session.admission import (
     FrameRefused,
     SubmitRefused,
     Submitted,

@@ -32,7 +32,6 @@ from spake2 import SPAKE2_A
 from zmq.utils import z85
 
 from fourwinds.daemon.peers.identity import Identity, curve_public_from_ed25519
-from fourwinds.daemon.peers.pairing import normalize_code
 from fourwinds.daemon.peers.wire import (
     MAX_FRAME,
     PROTOCOL_VERSION,
@@ -42,6 +41,7 @@ from fourwinds.daemon.peers.wire import (
     TableMessage,
     encode,
 )
+from fourwinds.protocol.codes import normalize_code
 
 SOURCE = "127.0.0.2"
 CLOSED_PORT = 9  # the discard port: nothing listens there on a test machine

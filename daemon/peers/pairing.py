@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from fourwinds.protocol.codes import normalize_code
 from fourwinds.protocol.errors import FourwindsError
 
 if TYPE_CHECKING:
@@ -45,11 +46,6 @@ class PairingError(FourwindsError):
 def new_code(choice: Callable[[str], str] = secrets.choice) -> str:
     """A fresh table code, e.g. ``K7QX3M`` (about 30 bits; guessing is rate-limited)."""
     return "".join(choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-
-
-def normalize_code(code: str) -> bytes:
-    """Codes are typed by people: ignore case, spaces and dashes."""
-    return "".join(c for c in code.upper() if c.isalnum()).encode()
 
 
 def _mac(key: bytes, role: bytes, table_id: bytes, joiner: bytes, host: bytes) -> bytes:

@@ -172,6 +172,8 @@ class _Check:
         self.signed_results: set[tuple[int, int]] = set()
         self.hashes: list[bytes] = []
         self.penalties: list[Deduction] = []
+        # the standings and what they were computed from (``standings``)
+        self._standings_memo: tuple[object, tuple[StandingsRow, ...] | StandingsError] | None = None
         self.adjustments: list[Correction | Penalty] = []
         self.problems: list[EventProblem] = []
         self.time_called: set[int] = set()
@@ -771,6 +773,31 @@ class _Check:
     # -- the standings --------------------------------------------------------------------
 
     def standings(self) -> tuple[StandingsRow, ...]:
+        """The standings of the results so far, computed again only when what they are
+        computed from changed (a daemon asks after every record it takes, and most records
+        are seed steps, which change nothing here)."""
+        basis = (
+            tuple(self.results.items()),
+            len(self.rounds),
+            tuple(self.subs.items()),
+            tuple(self.penalties),
+            len(self.keys),
+        )
+        memo = self._standings_memo
+        if memo is not None and memo[0] == basis:
+            if isinstance(memo[1], StandingsError):
+                raise memo[1]
+            return memo[1]
+        try:
+            rows: tuple[StandingsRow, ...] | StandingsError = self._standings()
+        except StandingsError as error:
+            rows = error
+        self._standings_memo = (basis, rows)
+        if isinstance(rows, StandingsError):
+            raise rows
+        return rows
+
+    def _standings(self) -> tuple[StandingsRow, ...]:
         scores = [
             Scores(r, t, self.rounds[r].tables[t], s) for (r, t), s in sorted(self.results.items())
         ]

@@ -10,8 +10,8 @@ from fourwinds.daemon.peers.pairing import (
     JoinerPairing,
     PairingError,
     new_code,
-    normalize_code,
 )
+from fourwinds.protocol.codes import normalize_code
 
 TABLE = b"T" * 16
 J, H = b"j" * 32, b"h" * 32

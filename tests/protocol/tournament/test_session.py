@@ -1,5 +1,5 @@
 """The event session's tables: who may send which frame, what a submitted record is, and
-what taken records lead to (protocol/tournament/session.py)."""
+what taken records lead to (protocol/tournament/session/admission.py)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from fourwinds.protocol.tournament.records import (
     Withdraw,
     WithdrawnBy,
 )
-from fourwinds.protocol.tournament.session import (
+from fourwinds.protocol.tournament.session.admission import (
     FRAME_SENDERS,
     GUEST_FRAMES,
     TAKEN_LEADS,

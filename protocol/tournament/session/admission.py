@@ -1,17 +1,10 @@
-"""What an event's frames and taken records lead to, decided by tables (issue 37, item 1).
+"""Who may send which event frame, how a submitted record is routed, what a taken record
+leads to: the event session's three tables.
 
-The daemon (daemon/events.py) does the I/O of an event: it decodes frames, stores records,
-sends, dials and announces. The policy of which peer may send which frame, which records an
-entrant may submit to the director, and what a record taken into the held event leads to
-lives here, pure, as tables in the style of the table's PHASE_MOVES
-(protocol/table/machine/state.py): a mapping from a frame's kind to who may send it, from a
-submitted record's body type to how the director handles it, and from a taken record's body
-type to what follows. An input the tables refuse raises a typed ``FourwindsError`` and
-decides nothing; the daemon keeps no state the refusal could have changed.
-
-This is a first slice of the pure event session: the frames' and records' dispatch. The
-seed steps' timing (a seed made ahead, resends) and the gathering of a table's signatures
-still live in daemon/events.py.
+Tables in the style of the table's PHASE_MOVES (protocol/table/machine/state.py): a
+frame's kind to who may send it, a submitted record's body type to how the director handles
+it, a taken record's body type to what follows. The session's moves (moves.py) look them up;
+an input they refuse raises a typed ``FourwindsError`` and decides nothing.
 """
 
 from __future__ import annotations
@@ -22,7 +15,7 @@ from enum import Enum
 
 from fourwinds.protocol.errors import FourwindsError
 
-from .records import (
+from ..records import (
     Admit,
     Body,
     Correction,
