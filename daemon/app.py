@@ -15,9 +15,9 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
-from fourwinds.daemon.event_faults import EventFaults
-from fourwinds.daemon.event_tables import EventTables
-from fourwinds.daemon.events import Events
+from fourwinds.daemon.events.faults import EventFaults
+from fourwinds.daemon.events.held import Events
+from fourwinds.daemon.events.tables import EventTables
 from fourwinds.daemon.local_api.server import ApiError, ApiServer, Message
 from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.paths import Paths
@@ -819,8 +819,8 @@ class Daemon:
             self._creating_unlisted = None
 
     async def other_request(self, request: Message) -> Message:
-        """A request the table API does not know: the tournament's (daemon/event_requests.py)."""
-        from fourwinds.daemon import event_requests
+        """A request the table API does not know: the tournament's (daemon/events/requests.py)."""
+        from fourwinds.daemon.events import requests as event_requests
 
         handler = event_requests.HANDLERS.get(request["type"])
         if handler is None:

@@ -34,11 +34,12 @@ KNOWN: dict[frozenset[str], str] = {
         DAEMON + name
         for name in (
             "app",
-            "event_clock",
-            "event_faults",
-            "event_requests",
-            "event_tables",
-            "events",
+            "events.clock",
+            "events.describe",
+            "events.faults",
+            "events.held",
+            "events.requests",
+            "events.tables",
         )
     ): (
         "The tournament's modules annotate their ``daemon: Daemon`` under TYPE_CHECKING and "

@@ -40,7 +40,7 @@ class Subscribers(Protocol):
 
 
 class BotSeats(Protocol):
-    """Which tournament tables seat a bot for our player (daemon/event_tables.py)."""
+    """Which tournament tables seat a bot for our player (daemon/events/tables.py)."""
 
     def bot_seat_at(self, table_id: bytes) -> bool: ...
 

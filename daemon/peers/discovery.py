@@ -93,7 +93,7 @@ class EventAnnouncement:
 @dataclass(frozen=True)
 class SeenEvent:
     """An event another daemon announces: where its director listens (hints only: the
-    event is opened only from the director's signed creation, daemon/events.py)."""
+    event is opened only from the director's signed creation, daemon/events/held.py)."""
 
     event_id: bytes
     name: str

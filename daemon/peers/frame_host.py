@@ -34,7 +34,7 @@ TournamentFrame = (
 
 
 class TournamentFrames(Protocol):
-    """The tournament's side of the peer link (daemon/events.py)."""
+    """The tournament's side of the peer link (daemon/events/held.py)."""
 
     def handle(self, key: bytes, frame: TournamentFrame, sender: Sender, guest: bool) -> None: ...
     def refused(self, key: bytes, reason: str) -> None: ...
@@ -42,7 +42,7 @@ class TournamentFrames(Protocol):
 
 
 class TournamentSeats(Protocol):
-    """A tournament table's seating (daemon/event_tables.py), None at other tables."""
+    """A tournament table's seating (daemon/events/tables.py), None at other tables."""
 
     def seats_at(self, table_id: bytes) -> dict[bytes, int] | None: ...
 

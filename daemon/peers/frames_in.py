@@ -76,7 +76,7 @@ class FrameRouter:
             frame,
             EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers,
         ):
-            self.d.events.handle(key, frame, sender, guest)  # daemon/events.py
+            self.d.events.handle(key, frame, sender, guest)  # daemon/events/held.py
             return
         now = time.monotonic()
         if (

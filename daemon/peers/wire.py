@@ -215,7 +215,7 @@ class Leave:
 EVENT_ID = 32
 EVENT_RECORDS_MAX = 200
 """Records in one ``EventRecords`` frame, at most; their bytes together stay under
-``EVENT_RECORDS_BYTES`` (daemon/events.py fills a frame up to that)."""
+``EVENT_RECORDS_BYTES`` (daemon/events/held.py fills a frame up to that)."""
 EVENT_RECORDS_BYTES = MAX_FRAME - 1024
 EVENT_RECORD_LIMIT = 8 * 1024
 """One tournament record's bytes: the largest, a round start of 256 tables, is ~3 KB."""
@@ -227,7 +227,7 @@ EVENT_POSITION_LIMIT = 2**24
 class EventFind:
     """A would-be entrant asks a director for the event it directs under ``name`` whose
     entries are open: answered with ``EventRecords`` from position 0 (its creation first),
-    or ``Refuse``. Guests may send it (daemon/events.py)."""
+    or ``Refuse``. Guests may send it (daemon/events/held.py)."""
 
     name: str
 
@@ -286,7 +286,7 @@ class EventPeers:
 class EventSubmit:
     """An entrant's own signed record for the director to take (a seed step, a withdrawal,
     its seat's signature of a result); also a substitute asked of a table's seats and their
-    signed answers, and an entrant's signature of a new director (daemon/event_faults.py)."""
+    signed answers, and an entrant's signature of a new director (daemon/events/faults.py)."""
 
     event: bytes
     record: bytes

@@ -366,7 +366,7 @@ def local_action(
     wanted = action.get("action")
     if action.get("type") == "ready" or wanted == "ready":
         return table.local_action(session, table.TableReady(), now, settle_now=settle_now)
-    if action.get("type") == "time_up":  # the tournament's time call (event_clock.py)
+    if action.get("type") == "time_up":  # the tournament's time call (events/clock.py)
         return table.call_time(session, now, stop_now=action.get("stop_now") is True)
     if isinstance(wanted, str) and wanted.isdigit():
         wanted = int(wanted)

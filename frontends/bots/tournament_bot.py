@@ -1,6 +1,6 @@
 """A bot entrant: plays its daemon's table of every round of a tournament, one after another.
 
-The player's daemon opens or joins each round's table by itself (daemon/event_tables.py);
+The player's daemon opens or joins each round's table by itself (daemon/events/tables.py);
 this loop only waits for it (``tournament_status``: the round's ``my_table_id``), plays it
 to the end of its match with a fresh brain, and waits for the next round's, until the
 event's last round is played (or this entrant has a bye in it). A bot entrant is how a

@@ -1,6 +1,6 @@
 """`fourwinds play --tournament EVENT`: a person taken to their table of every round.
 
-The player's daemon opens or joins each round's table by itself (daemon/event_tables.py);
+The player's daemon opens or joins each round's table by itself (daemon/events/tables.py);
 this loop says where the player sits ("Round 2, table 5: you are South, with Ann (East),
 Bob (West) and Cy (North)"), opens the table screen on it, and when the player leaves the
 finished match (Q) shows the standings and waits for the next round, whose table it opens

@@ -96,7 +96,7 @@ def table_hands(create: Create) -> int:
 class SeedProgress:
     """The next round's seed as far as the record has made it: its roster (entrant numbers,
     closed by the first commitment) and each step's values by entrant number. Daemons read
-    it to take their own next step (daemon/events.py); nothing here is trusted more than the
+    it to take their own next step (daemon/events/held.py); nothing here is trusted more than the
     records it comes from."""
 
     round: int

@@ -90,7 +90,7 @@ def table_name(event_name: str, round_index: int, table: int) -> str:
 def table_options(verdict: Verdict) -> dict[str, Any]:
     """The options of every table of the event (the daemon's ``create`` map): the event's
     deck, its hands a round (a timed round: the rule set's whole match as the upper bound,
-    the time call ends it, daemon/event_clock.py), winds from the seating, a turn timer, and
+    the time call ends it, daemon/events/clock.py), winds from the seating, a turn timer, and
     an MCR event's ``flowers`` off when it plays without them."""
     create = verdict.create
     assert create is not None

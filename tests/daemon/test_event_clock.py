@@ -1,4 +1,4 @@
-"""The round clock of a timed event at real daemons on loopback (daemon/event_clock.py):
+"""The round clock of a timed event at real daemons on loopback (daemon/events/clock.py):
 the director's daemon signs the round's time call when its minutes run out, each seat's
 daemon tells its table, the hand in progress is the last, and the result is signed and
 counted as any other."""
@@ -12,11 +12,12 @@ from typing import Any, cast
 
 import pytest
 
-from fourwinds.daemon import event_clock
-from fourwinds.daemon import events as events_module
 from fourwinds.daemon.app import Daemon
-from fourwinds.daemon.event_clock import EventClock
-from fourwinds.daemon.events import EventRuntime, Events
+from fourwinds.daemon.events import clock as event_clock
+from fourwinds.daemon.events import meta as events_meta
+from fourwinds.daemon.events.clock import EventClock
+from fourwinds.daemon.events.held import Events
+from fourwinds.daemon.events.runtime import EventRuntime
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
 from fourwinds.protocol.table.machine.state import Phase
@@ -245,7 +246,7 @@ def test_a_restarted_daemon_counts_a_tables_extension_from_the_time_call_not_the
 
 
 def test_metadata_of_a_daemon_that_kept_only_the_rounds_start_still_reads() -> None:
-    assert events_module._clock_wall([2, 5000.0]) == (2, 5000.0, None)
-    assert events_module._clock_wall([2, 5000.0, 6800.0]) == (2, 5000.0, 6800.0)
+    assert events_meta._clock_wall([2, 5000.0]) == (2, 5000.0, None)
+    assert events_meta._clock_wall([2, 5000.0, 6800.0]) == (2, 5000.0, 6800.0)
     for bad in ([2], [2, "x"], [-1, 5.0], [2, 5.0, float("nan")], "2,5", [2, 5.0, 6.0, 7.0]):
-        assert events_module._clock_wall(bad) is None
+        assert events_meta._clock_wall(bad) is None

@@ -1,4 +1,4 @@
-"""An event's two faults at real daemons on loopback (daemon/event_faults.py): a seat's
+"""An event's two faults at real daemons on loopback (daemon/events/faults.py): a seat's
 daemon stopped for good and replaced by a bot seat from the next hand, and the director's
 daemon stopped for good and a new director named by a majority of the entrants, who starts
 the next round. Each ends with the same standings at every daemon left, equal to those
@@ -129,7 +129,7 @@ def test_a_seat_gone_for_good_is_taken_by_a_bot_seat_from_the_next_hand(
         listed = (await call(director, type="tables"))["tables"]
         assert listed and all(t["bot_seat"] for t in listed)
 
-    caplog.set_level(logging.INFO, logger="fourwinds.daemon.event_faults")
+    caplog.set_level(logging.INFO, logger="fourwinds.daemon.events.faults")
     run(tmp_path, 5, body)
 
 

@@ -1,27 +1,29 @@
-"""A daemon's event records on disk (daemon/event_store.py): a whole event offered record by
-record is held and read back after a restart, a refused record is never stored, and a
-damaged log or a record the checker refuses sets the event aside with the reason."""
+"""A daemon's event records on disk (daemon/events/store.py): a whole event taken record by
+record by its session is stored and read back after a restart, a record the session refuses
+is never stored, and a damaged log sets the event aside with the reason."""
 
 from __future__ import annotations
 
 import dataclasses
-import logging
 from pathlib import Path
 
-import pytest
-
-from fourwinds.daemon.event_store import EventSetAside, EventStore, HeldEvent
+from fourwinds.daemon.events.store import EventLog, EventSetAside, EventStore, OpenedEvent
 from fourwinds.daemon.store.disk import RECORDS
 from fourwinds.protocol.tournament.intake import Decision
 from fourwinds.protocol.tournament.records import Record, TableResult
+from fourwinds.protocol.tournament.session import Held
 from testkit.tournament_event import synthetic_event
 
 
-def _held(store: EventStore, records: list[Record]) -> HeldEvent:
-    held = store.create(records[0])
+def _held(store: EventStore, records: list[Record]) -> EventLog:
+    """The records taken one by one, each stored as the daemon stores what its session took."""
+    log = store.create(records[0])
+    held = Held.of(records[:1])
     for record in records[1:]:
-        assert held.offer(record).decision is Decision.ACCEPT
-    return held
+        intake, held = held.offer(record)
+        assert intake.decision is Decision.ACCEPT
+        log.append((record,))
+    return log
 
 
 def test_an_event_is_held_and_read_back(tmp_path: Path) -> None:
@@ -31,29 +33,25 @@ def test_an_event_is_held_and_read_back(tmp_path: Path) -> None:
     held.close()
     assert list(store.event_ids()) == [maker.event]
     again = EventStore(tmp_path / "events").open(maker.event)
-    assert isinstance(again, HeldEvent)
+    assert isinstance(again, OpenedEvent)
     assert list(again.records) == maker.records
-    again.close()
+    again.log.close()
 
 
-def test_a_refused_record_is_logged_once_and_not_stored(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
+def test_a_refused_record_is_not_stored(tmp_path: Path) -> None:
     maker = synthetic_event(players=4, rounds=1)
     *before, last = maker.records
     assert isinstance(last.body, TableResult)
     forged = Record(dataclasses.replace(last.body, scores=(1, 2, 3, 4)), last.signatures)
     store = EventStore(tmp_path / "events")
-    held = _held(store, before)
-    with caplog.at_level(logging.WARNING):
-        assert held.offer(forged).decision is Decision.REFUSE
-        assert held.offer(forged).decision is Decision.REFUSE
-    assert len([r for r in caplog.records if "refused a record" in r.message]) == 1
-    held.close()
+    log = _held(store, before)
+    intake, held = Held.of(before).offer(forged)
+    assert intake.decision is Decision.REFUSE and len(held) == len(before)
+    log.close()
     again = store.open(maker.event)
-    assert isinstance(again, HeldEvent)
-    assert len(again) == len(before)
-    again.close()
+    assert isinstance(again, OpenedEvent)
+    assert len(again.records) == len(before)
+    again.log.close()
 
 
 def test_a_damaged_log_is_set_aside_with_the_reason(tmp_path: Path) -> None:

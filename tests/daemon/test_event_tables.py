@@ -1,4 +1,4 @@
-"""A tournament round's tables played at real daemons on loopback (daemon/event_tables.py):
+"""A tournament round's tables played at real daemons on loopback (daemon/events/tables.py):
 each seat's daemon opens or joins its table under the event's id, with the seating's winds,
 says ready, and signs the final scores as the table's result once the match is over; every
 daemon then computes the same standings from the record, equal to the export's."""
@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from fourwinds.daemon.app import Daemon
-from fourwinds.daemon.event_tables import EventTables
+from fourwinds.daemon.events.tables import EventTables
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.peers.wire import EventPeers
 from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
@@ -54,7 +54,7 @@ def _table_of(d: Daemon, event: str, round_index: int = 0) -> str | None:
     rt = d.events.events.get(bytes.fromhex(event))
     if rt is None:
         return None
-    plan = table_for(rt.verdict, rt.held.event, d.identity.public_key)
+    plan = table_for(rt.verdict, rt.event, d.identity.public_key)
     if plan is None or plan.round != round_index:
         return None
     table = d.tables.get(plan.table_id)
@@ -98,7 +98,7 @@ async def _play_round(
             len([s for s in rt.verdict.scores if s[0][0] == round_index]) == (len(players) + 3) // 4
         ),
         20,
-    ), "; ".join(_duty_text(d, rt.held.event, t) for d, t in zip(players, tables, strict=True) if t)
+    ), "; ".join(_duty_text(d, rt.event, t) for d, t in zip(players, tables, strict=True) if t)
     return [t for t in tables if t is not None]
 
 

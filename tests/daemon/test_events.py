@@ -1,4 +1,4 @@
-"""Tournament events between real daemons on loopback (daemon/events.py, issue 23): a
+"""Tournament events between real daemons on loopback (daemon/events/held.py, issue 23): a
 director creates an event, players enter by the director's address, and every daemon holds
 the same record, checked by itself; bad entries and forged records are refused."""
 
@@ -13,7 +13,6 @@ from typing import Any, cast
 
 import pytest
 
-from fourwinds.daemon import events as events_module
 from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths
@@ -23,6 +22,8 @@ from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
 from fourwinds.protocol.tournament.records import Entry, SeedEcho
+from fourwinds.protocol.tournament.session import moves as session_moves
+from fourwinds.protocol.tournament.session import taking as session_taking
 from tests.daemon.helpers import identity, time_limit, wait_for
 from tests.daemon.test_shell import call, make_daemon
 from tests.daemon.test_shell import run as shell_run
@@ -323,7 +324,7 @@ def test_a_seed_step_lost_on_the_way_is_sent_again_and_the_round_starts(
     `scripts/bench tournament mdns`, which then waited for ever): the record, unchanged,
     never makes the step due again, so the daemon sends it again every SUBMIT_RESEND_S
     until the record holds it."""
-    monkeypatch.setattr(events_module, "SUBMIT_RESEND_S", 0.3)
+    monkeypatch.setattr(session_moves, "SUBMIT_RESEND_S", 0.3)
     lost: list[bytes] = []
 
     async def body(ds: list[Daemon]) -> None:
@@ -381,12 +382,11 @@ def test_a_doctored_seating_from_the_director_is_refused_by_every_entrant(
     """The director's daemon is made to sign a seating other than the method's (two players
     swapped between tables) and send it: each entrant's checker refuses it, stores nothing
     and logs the reason."""
-    from fourwinds.daemon import events as events_module
     from fourwinds.protocol.table.wire.signing import SigningKey
     from fourwinds.protocol.tournament import next_steps
     from fourwinds.protocol.tournament.signing import signed
 
-    monkeypatch.setattr(events_module, "round_start", lambda verdict, event: None)
+    monkeypatch.setattr(session_taking, "round_start", lambda verdict, event: None)
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
@@ -398,12 +398,10 @@ def test_a_doctored_seating_from_the_director_is_refused_by_every_entrant(
         rt = director.events.events[bytes.fromhex(event)]
         # every reveal in (under load it takes more than the 2 s): only the director's
         # round start is missing, which it never signs here
-        assert await wait_for(
-            lambda: next_steps.round_start(rt.verdict, rt.held.event) is not None, 20
-        )
+        assert await wait_for(lambda: next_steps.round_start(rt.verdict, rt.event) is not None, 20)
         status = await call(director, type="tournament_status", name="club")
         assert status["seeding"] == {"round": 1, "step": "start", "waiting_for": []}
-        start = next_steps.round_start(rt.verdict, rt.held.event)
+        start = next_steps.round_start(rt.verdict, rt.event)
         assert start is not None
         first, second = start.tables
         doctored = replace(

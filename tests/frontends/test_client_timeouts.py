@@ -5,7 +5,7 @@ did not answer"."""
 
 from __future__ import annotations
 
-from fourwinds.daemon.event_requests import START_WAIT_S
+from fourwinds.daemon.events.requests import START_WAIT_S
 from fourwinds.frontends.client.client import (
     REQUEST_TIMEOUT,
     SLOW_REQUEST_TIMEOUT,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fourwinds.daemon.event_clock import clock_says
+from fourwinds.daemon.events.clock import clock_says
 from fourwinds.frontends.cli.commands.tournament_cmds import _clock_lines
 
 

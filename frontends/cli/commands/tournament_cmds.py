@@ -1,6 +1,6 @@
 """`fourwinds tournament create | list | join | start | result | correct | penalty | extend |
 end-table | substitute | director | withdraw | status | standings | export`: an event's
-record at your daemon (daemon/events.py, daemon/event_faults.py, docs/TOURNAMENT.md).
+record at your daemon (daemon/events/held.py, daemon/events/faults.py, docs/TOURNAMENT.md).
 
 Each command asks your daemon (started on the network, as `fourwinds tables` starts it,
 when it is not running) and prints what it answers, or one JSON object with ``--json``.
@@ -356,7 +356,7 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
 
 
 def _clock_lines(event: Mapping[str, Any]) -> list[str]:
-    """The round clock (daemon/event_clock.py ``clock_view``) and its records."""
+    """The round clock (daemon/events/clock.py ``clock_view``) and its records."""
     lines: list[str] = []
     clock = event.get("clock")
     if isinstance(clock, Mapping):

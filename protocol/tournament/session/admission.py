@@ -129,7 +129,7 @@ def route_submitted(body: Body, key: bytes, directs: bool) -> Submitted:
     back when it is not one to take."""
     route, own = SUBMIT_ROUTES.get(type(body), (Submitted.REFUSED, None))
     if route is Submitted.FAULTS:
-        return route  # gathered by whoever holds the event (daemon/event_faults.py)
+        return route  # gathered by whoever holds the event (daemon/events/faults.py)
     if not directs:
         raise FrameRefused("a record for an event we do not direct", False)
     if route is Submitted.SIGNATURE:

@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from fourwinds.daemon.event_clock import EventClock
+from fourwinds.daemon.events.clock import EventClock
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.peers import reach
 from fourwinds.daemon.peers.reach import Source
@@ -51,7 +51,7 @@ from fourwinds.protocol.tournament.round_tables import (
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
-    from fourwinds.daemon.events import EventRuntime
+    from fourwinds.daemon.events.runtime import EventRuntime
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +86,7 @@ class EventTables:
         # each table of the round with a bot seat
         self.duties: dict[tuple[bytes, int], TableDuty] = {}
         self._last_tick = 0.0
-        self.clock = EventClock(d)  # a timed round's time call (event_clock.py)
+        self.clock = EventClock(d)  # a timed round's time call (events/clock.py)
         # event id -> entrant key -> the address the director told us (kept whether or not
         # we hold the round's start yet: the hint may come first, and is not sent twice)
         self.told_at: dict[bytes, dict[bytes, tuple[str, int]]] = {}
@@ -99,20 +99,20 @@ class EventTables:
         held = {at for at, _ in rt.verdict.scores}
         return tuple(
             plan
-            for plan in tables_played(rt.verdict, rt.held.event, self.d.identity.public_key)
+            for plan in tables_played(rt.verdict, rt.event, self.d.identity.public_key)
             if plan.playable and (plan.round, plan.table) not in held
         )
 
     def own_duty(self, rt: EventRuntime) -> TableDuty | None:
         """Our player's duty at its table of ``rt``'s round (not a bot seat's)."""
         for (event, _), duty in self.duties.items():
-            if event == rt.held.event and not duty.plan.bot_seat:
+            if event == rt.event and not duty.plan.bot_seat:
                 return duty
         return None
 
     def _duties(self, rt: EventRuntime) -> list[TableDuty]:
         plans = {plan.table: plan for plan in self.plans(rt)}
-        event = rt.held.event
+        event = rt.event
         for at in [at for at in self.duties if at[0] == event and at[1] not in plans]:
             del self.duties[at]
         duties = []
@@ -145,7 +145,7 @@ class EventTables:
             if rt.director != me:
                 continue
             for seating in rt.verdict.rounds:  # a table gone on with a bot substitute too
-                for plan in bot_tables(rt.verdict, rt.held.event, seating.round):
+                for plan in bot_tables(rt.verdict, rt.event, seating.round):
                     if plan.table_id == table_id and me not in plan.keys:
                         return True
         return False
@@ -154,14 +154,14 @@ class EventTables:
         """Who may sit at ``table_id`` and where, when it is a table of an event we hold
         (None for any other table): the director's key at a bot seat's place."""
         for rt in self.d.events.events.values():
-            for plan in tables_played(rt.verdict, rt.held.event, self.d.identity.public_key):
+            for plan in tables_played(rt.verdict, rt.event, self.d.identity.public_key):
                 if plan.table_id == table_id:
                     return plan.places()
         return None
 
     def counted(self, rt: EventRuntime) -> bool:
         """Whether the result of our table of the round under way counts (is held)."""
-        plan = table_for(rt.verdict, rt.held.event, self.d.identity.public_key)
+        plan = table_for(rt.verdict, rt.event, self.d.identity.public_key)
         return plan is not None and any(
             at == (plan.round, plan.table) for at, _ in rt.verdict.scores
         )
@@ -234,7 +234,7 @@ class EventTables:
                     if other not in (key, me) and other in heard
                 )
                 if members:
-                    self.d.transport.send(key, EventPeers(rt.held.event, members))
+                    self.d.transport.send(key, EventPeers(rt.event, members))
 
     def told(self, rt: EventRuntime, frame: EventPeers, via: str) -> None:
         """The director's hints of where our table's seats are: kept for the event's
@@ -245,7 +245,7 @@ class EventTables:
         hints as each entrant says hello, which may be before our catching up brings the
         round's seating, and it does not send them again."""
         entrants = set(rt.entrants())
-        told = self.told_at.setdefault(rt.held.event, {})
+        told = self.told_at.setdefault(rt.event, {})
         for key, host, port in frame.members:
             if (
                 key in entrants
@@ -291,7 +291,7 @@ class EventTables:
         verdict, me = rt.verdict, self.d.identity.public_key
         held = {at for at, _ in verdict.scores}
         for seating in verdict.rounds[:-1]:
-            for plan in tables_played(verdict, rt.held.event, me, seating.round):
+            for plan in tables_played(verdict, rt.event, me, seating.round):
                 if (plan.round, plan.table) not in held:
                     continue
                 table = self.d.tables.get(plan.table_id)
@@ -311,7 +311,7 @@ class EventTables:
         if duty.joining or now < duty.next_join:
             return
         host = plan.host
-        address = self.told_at.get(rt.held.event, {}).get(host) or self.d.frames.addresses.get(host)
+        address = self.told_at.get(rt.event, {}).get(host) or self.d.frames.addresses.get(host)
         if address is None or not address[1]:
             duty.join_problem = "waiting to hear where East's daemon is"
             return

@@ -1,5 +1,5 @@
 """The local API's tournament requests (`fourwinds tournament ...`): each request checked
-where it enters, then handed to daemon/events.py. Answers are built from the checker's
+where it enters, then handed to daemon/events/held.py. Answers are built from the checker's
 reading of the held record (``check_event``), never from what a peer said."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
 from fourwinds.daemon.checks import BadInput, checked_address, local_name
-from fourwinds.daemon.events import describe, entrant_named
+from fourwinds.daemon.events.describe import describe, entrant_named
 from fourwinds.daemon.local_api.server import ApiError, Message
 from fourwinds.daemon.peers.identity import BadKey, checked_public_key
 from fourwinds.daemon.peers.transport import TransportError
@@ -40,7 +40,7 @@ from fourwinds.protocol.tournament.seating import FillPolicy
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
-    from fourwinds.daemon.events import EventRuntime
+    from fourwinds.daemon.events.runtime import EventRuntime
 
 
 def _text(request: Message, name: str, limit: int, default: str | None = None) -> str:
@@ -227,7 +227,7 @@ async def _standings(d: Daemon, request: Message) -> Message:
     ]
     return {
         "ok": True,
-        "event": rt.held.event.hex(),
+        "event": rt.event.hex(),
         "name": rt.name,
         "rules": rt.create.rules,
         "rounds_started": rt.rounds_started(),
@@ -238,7 +238,7 @@ async def _standings(d: Daemon, request: Message) -> Message:
 
 async def _export(d: Daemon, request: Message) -> Message:
     rt = d.events.find(_text(request, "name", 64))
-    return {"ok": True, "event": rt.held.event.hex(), "name": rt.name, "data": d.events.export(rt)}
+    return {"ok": True, "event": rt.event.hex(), "name": rt.name, "data": d.events.export(rt)}
 
 
 START_WAIT_S = 10.0
@@ -313,7 +313,7 @@ async def _correct(d: Daemon, request: Message) -> Message:
     table = _count(request, "table", 1, MAX_TABLES, 0) - 1
     scores = _scores(request)
     reason = _text(request, "reason", MAX_REASON)
-    d.events.director_record(rt, Correction(rt.held.event, round_no, table, scores, reason))
+    d.events.director_record(rt, Correction(rt.event, round_no, table, scores, reason))
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
@@ -332,7 +332,7 @@ async def _penalty(d: Daemon, request: Message) -> Message:
         raise ApiError("points must be from 0 to 1000")
     score = _count(request, "score", 0, MAX_SCORE, 0)
     reason = _text(request, "reason", MAX_REASON)
-    d.events.director_record(rt, Penalty(rt.held.event, round_no, key, points, score, reason))
+    d.events.director_record(rt, Penalty(rt.event, round_no, key, points, score, reason))
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
@@ -351,7 +351,7 @@ async def _extend(d: Daemon, request: Message) -> Message:
     before its time is called, with a reason (docs/TOURNAMENT.md, "The round clock")."""
     rt, round_no, table, reason = _clock_table(d, request)
     minutes = _count(request, "minutes", 1, MAX_AMOUNT, 0)
-    d.events.director_record(rt, Extension(rt.held.event, round_no, table, minutes, reason))
+    d.events.director_record(rt, Extension(rt.event, round_no, table, minutes, reason))
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
@@ -359,7 +359,7 @@ async def _end_table(d: Daemon, request: Message) -> Message:
     """The director ends ``table`` (from 1) of the round under way by force, with a reason:
     its time is called now, the hand in progress is its last."""
     rt, round_no, table, reason = _clock_table(d, request)
-    d.events.director_record(rt, EndTable(rt.held.event, round_no, table, reason))
+    d.events.director_record(rt, EndTable(rt.event, round_no, table, reason))
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 

@@ -3,9 +3,10 @@
 Every entrant's daemon keeps its event's whole record (issue 23), as it keeps its tables'
 transcripts: ``<data>/events/<event id>/records.log`` in the table log's framing
 (store.py: length, crc32, bytes; a torn tail cut on open), one signed record a frame, in
-record order. A record is appended only when ``protocol/tournament/intake.take_next``
-accepts it (the event's checker is kept in memory: each record offered is checked once),
-and synced before ``offer`` returns, so whatever a peer was told we hold is on disk. On open
+record order. A record is appended only when the event's session takes it
+(protocol/tournament/session: the checker is kept in its state, each record offered checked
+once), and synced before any other step of that outcome is performed, so whatever a peer
+was told we hold is on disk. On open
 the whole record is read back and checked again: a damaged log, a record that no longer
 decodes, or a record the checker refuses sets the event's folder aside as
 ``set-aside-<id>`` with the reason in ``set-aside.txt`` (never deleted, never a crash);
@@ -23,8 +24,7 @@ from pathlib import Path
 from fourwinds.daemon.paths import ensure_private_dir
 from fourwinds.daemon.store.disk import RECORDS, StoreError, TableLog, write_atomic
 from fourwinds.protocol.errors import FourwindsError
-from fourwinds.protocol.tournament.check import EventChecker, Verdict, check_event
-from fourwinds.protocol.tournament.intake import Decision, Intake, take_next
+from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.record_wire import decode_record, encode_record
 from fourwinds.protocol.tournament.records import Create, Record
 from fourwinds.protocol.tournament.signing import event_id
@@ -33,63 +33,31 @@ log = logging.getLogger(__name__)
 
 SET_ASIDE_PREFIX = "set-aside-"
 REASON = "set-aside.txt"
-MAX_REFUSALS_REMEMBERED = 1024  # refused records logged once each, up to this many
 
 
-class HeldEvent:
-    """One event's record as this daemon holds it; ``offer`` is the only way in."""
+class EventLog:
+    """One event's record log: the records a session took, appended and synced (``Store``
+    steps, daemon/events/held.py). What is taken is the session's to decide
+    (protocol/tournament/session); this only writes."""
 
-    def __init__(self, event: bytes, records: list[Record], table_log: TableLog) -> None:
+    def __init__(self, event: bytes, table_log: TableLog) -> None:
         self.event = event
-        self._records = records
         self._log = table_log
-        self._refused: set[bytes] = set()
-        self._wires = {encode_record(record) for record in records}
-        checker = EventChecker(records[0] if records else None)
-        for record in records[1:]:
-            checker, _ = checker.trial(record)
-        self._checker = checker
-        self.verdict: Verdict = checker.verdict()
-        """The checker's reading of the records held, kept current by ``offer``."""
 
-    @property
-    def records(self) -> tuple[Record, ...]:
-        return tuple(self._records)
-
-    def __len__(self) -> int:
-        return len(self._records)
-
-    def offer(self, record: Record, sync: bool = True) -> Intake:
-        """Take ``record`` if the checker accepts it after the records held, writing and
-        syncing it first (``StoreError`` when the disk refuses: nothing is held then). A
-        refused record is logged once with its reason and never stored. ``sync`` False
-        leaves the sync to ``sync()``, which must come before anything is done on the
-        record (a frame of records relayed: one sync for all)."""
-        intake, checker = take_next(self._checker, self._wires, record)
-        if intake.decision is Decision.ACCEPT:
-            wire = encode_record(record)
-            self._log.append([wire], sync)
-            self._records.append(record)
-            self._wires.add(wire)
-            self._checker = checker
-            self.verdict = checker.verdict()
-        elif intake.decision is Decision.REFUSE and intake.problem is not None:
-            wire = encode_record(record)
-            if wire not in self._refused:
-                if len(self._refused) >= MAX_REFUSALS_REMEMBERED:
-                    self._refused.clear()
-                self._refused.add(wire)
-                log.warning(
-                    "event %s: refused a record: %s", self.event.hex()[:8], intake.problem.line()
-                )
-        return intake
-
-    def sync(self) -> None:
-        """Make every record taken durable (``StoreError`` when the disk refuses)."""
-        self._log.sync()
+    def append(self, records: tuple[Record, ...]) -> None:
+        """Write and sync ``records`` (``StoreError`` when the disk refuses)."""
+        self._log.append([encode_record(record) for record in records], True)
 
     def close(self) -> None:
         self._log.close()
+
+
+@dataclass(frozen=True)
+class OpenedEvent:
+    """An event read back whole: its records (checked) and its log to append to."""
+
+    records: tuple[Record, ...]
+    log: EventLog
 
 
 @dataclass(frozen=True)
@@ -123,7 +91,7 @@ class EventStore:
                 if len(event) == 32:
                     yield event
 
-    def create(self, first: Record) -> HeldEvent:
+    def create(self, first: Record) -> EventLog:
         """A new event's log from its signed creation record (``StoreError`` when the
         record is not a creation the checker accepts, or the event is held already)."""
         if not isinstance(first.body, Create):
@@ -136,9 +104,9 @@ class EventStore:
             raise StoreError(verdict.problems[0].line())
         table_log = TableLog.open(ensure_private_dir(self._folder(event)) / RECORDS)
         table_log.append([encode_record(first)])
-        return HeldEvent(event, [first], table_log)
+        return EventLog(event, table_log)
 
-    def open(self, event: bytes) -> HeldEvent | EventSetAside:
+    def open(self, event: bytes) -> OpenedEvent | EventSetAside:
         """The event's record read back and checked, or the folder set aside with why."""
         try:
             table_log = TableLog.open(ensure_private_dir(self._folder(event)) / RECORDS)
@@ -160,7 +128,7 @@ class EventStore:
         if reason:
             table_log.close()
             return self.set_aside(event, reason)
-        return HeldEvent(event, records, table_log)
+        return OpenedEvent(tuple(records), EventLog(event, table_log))
 
     def set_aside(self, event: bytes, reason: str) -> EventSetAside:
         """Rename the event's folder ``set-aside-<id>`` with the reason beside it; if it

@@ -8,7 +8,7 @@ here (docs/TOURNAMENT.md, "Faults"); what a record means is the checker's alone.
   replace a player who is there. The director takes the record once the three signed the
   same hands and scores; every daemon then reads the table as going on as a new fourwinds
   table with the substitute in that seat (round_tables.py), opened and played by
-  event_tables.py as any round table, a bot seat by the director's daemon.
+  events/tables.py as any round table, a bot seat by the director's daemon.
 * **A new director.** An entrant proposes a key (``propose``); each entrant's daemon signs
   the proposal it holds when its player agrees (``agree``) and sends its signature to every
   entrant; every daemon merges the signatures of one proposal, and whichever holds more
@@ -34,7 +34,7 @@ from fourwinds.protocol.tournament.signing import signature, signed_by
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
-    from fourwinds.daemon.events import EventRuntime
+    from fourwinds.daemon.events.runtime import EventRuntime
 
 log = logging.getLogger(__name__)
 
@@ -126,10 +126,10 @@ class EventFaults:
         if leaving is None:
             raise ApiError("that seat is a bot seat")
         template = Substitute(
-            rt.held.event, seating.round, table, seat, leaving, reserve, 0, (0, 0, 0, 0), reason
+            rt.event, seating.round, table, seat, leaving, reserve, 0, (0, 0, 0, 0), reason
         )
-        self.asks[(rt.held.event, seating.round, table)] = SubstituteAsk(template)
-        self._ask(rt, self.asks[(rt.held.event, seating.round, table)], time.monotonic())
+        self.asks[(rt.event, seating.round, table)] = SubstituteAsk(template)
+        self._ask(rt, self.asks[(rt.event, seating.round, table)], time.monotonic())
         return template
 
     def _ask(self, rt: EventRuntime, ask: SubstituteAsk, now: float) -> None:
@@ -144,14 +144,14 @@ class EventFaults:
             if key is None or key == self._me():
                 self.agree_to(rt, self._me(), body)
             else:
-                self.d.transport.send(key, EventSubmit(rt.held.event, data))
+                self.d.transport.send(key, EventSubmit(rt.event, data))
 
     def answered(self, rt: EventRuntime, key: bytes, record: Record) -> str:
         """A seat's signed answer to our request ("" when kept; else why not). Once the
         three seats signed the same hands and scores, we sign and take the record."""
         body = record.body
         assert isinstance(body, Substitute)
-        ask = self.asks.get((rt.held.event, body.round, body.table))
+        ask = self.asks.get((rt.event, body.round, body.table))
         if ask is None or _blank(body) != ask.template:
             return "no such substitute was asked of you"
         seats = seated_keys(rt.verdict, rt.verdict.rounds[body.round], body.table)
@@ -183,7 +183,7 @@ class EventFaults:
                     "ESWN"[body.seat],
                     body.reason,
                 )
-                self.asks.pop((rt.held.event, body.round, body.table), None)
+                self.asks.pop((rt.event, body.round, body.table), None)
             elif intake.problem is not None:
                 self._once(
                     logging.WARNING,
@@ -211,7 +211,7 @@ class EventFaults:
             return "our daemon still reaches the leaving player's: it is not gone"
         penalty = rt.create.scoring.rules_figure
         answered = False
-        for plan in tables_played(verdict, rt.held.event, self._me(), template.round):
+        for plan in tables_played(verdict, rt.event, self._me(), template.round):
             if plan.table != template.table or plan.place == template.seat or not plan.playable:
                 continue
             table = self.d.tables.get(plan.table_id)
@@ -225,7 +225,7 @@ class EventFaults:
             if key == self._me():
                 self.answered(rt, key, record)
             else:
-                self.d.transport.send(key, EventSubmit(rt.held.event, encode_record(record)))
+                self.d.transport.send(key, EventSubmit(rt.event, encode_record(record)))
             self._once(
                 logging.INFO,
                 rt,
@@ -251,7 +251,7 @@ class EventFaults:
             raise ApiError("that key directs the event already")
         if not reason.strip():
             raise ApiError("a new director is proposed with a reason")
-        body = NewDirector(rt.held.event, len(rt.held), director, reason)
+        body = NewDirector(rt.event, len(rt.held), director, reason)
         self.agree(rt, body)
         return body
 
@@ -275,7 +275,7 @@ class EventFaults:
         data = encode_record(record)
         for key in rt.entrants():
             if key != me:
-                self.d.transport.send(key, EventSubmit(rt.held.event, data))
+                self.d.transport.send(key, EventSubmit(rt.event, data))
         return body
 
     def proposals_of(self, rt: EventRuntime) -> list[Proposal]:
@@ -283,7 +283,7 @@ class EventFaults:
         return list(self._current(rt).values())
 
     def _current(self, rt: EventRuntime) -> dict[bytes, Proposal]:
-        held = self.proposals.setdefault(rt.held.event, {})
+        held = self.proposals.setdefault(rt.event, {})
         for wire in [w for w, p in held.items() if p.body.at != len(rt.held)]:
             del held[wire]  # the record grew: signed for another place
         return held

@@ -26,33 +26,21 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from fourwinds.daemon.events.runtime import CALL_RETRY_S, EventRuntime, RoundClock
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.tournament.event_rules import tournament_rules
 from fourwinds.protocol.tournament.records import EndTable, Extension, Length, TimeCall
 
 if TYPE_CHECKING:
     from fourwinds.daemon.app import Daemon
-    from fourwinds.daemon.events import EventRuntime
 
 log = logging.getLogger(__name__)
 
 MINUTE_S = 60.0
 """Seconds in a minute of the round clock (tests make it short)."""
-CALL_RETRY_S = 5.0
 """A time call the record refused (a full disk...) is tried again after this."""
-
-
-@dataclass
-class RoundClock:
-    """One round's clock as this daemon keeps it (monotonic seconds)."""
-
-    round: int
-    started: float  # when we first held the round's start
-    called: float | None = None  # when we first held its time call
-    tried: float = -CALL_RETRY_S  # the director: when it last tried to sign the call
 
 
 def round_clock(rt: EventRuntime, now: float, wall: float | None = None) -> RoundClock | None:
@@ -134,14 +122,14 @@ class EventClock:
         ):
             clock.tried = now
             try:
-                self.d.events.director_record(rt, TimeCall(rt.held.event, clock.round))
+                self.d.events.director_record(rt, TimeCall(rt.event, clock.round))
                 log.info("event %s: time called in round %d", rt.name, clock.round + 1)
             except ApiError as error:
                 log.warning("event %s: cannot call time: %s", rt.name, error)
             clock = round_clock(rt, now)
             assert clock is not None
         for (event, table), duty in list(self.d.event_tables.duties.items()):
-            if event != rt.held.event or duty.plan.round != clock.round:
+            if event != rt.event or duty.plan.round != clock.round:
                 continue
             if table_due(rt, clock, table, now):
                 self._tell(duty.plan.table_id, now, stop_now(rt))
