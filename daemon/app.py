@@ -15,6 +15,7 @@ import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
+from fourwinds.daemon.events import requests as event_requests
 from fourwinds.daemon.events.faults import EventFaults
 from fourwinds.daemon.events.held import Events
 from fourwinds.daemon.events.tables import EventTables
@@ -115,7 +116,7 @@ class Daemon:
         self.manual_peers = peers
         self.store = Store(paths.tables)
         self.events = Events(self, paths.data / "events")
-        self.event_tables = EventTables(self)  # a round's tables, opened and scored
+        self.event_tables = EventTables(self, api=self)  # a round's tables, opened and scored
         self.event_faults = EventFaults(self)  # substitutes and new directors signed
         self.tables: dict[bytes, TableRuntime] = {}
         self.names: dict[bytes, str] = {}  # peer key -> player name
@@ -820,8 +821,6 @@ class Daemon:
 
     async def other_request(self, request: Message) -> Message:
         """A request the table API does not know: the tournament's (daemon/events/requests.py)."""
-        from fourwinds.daemon.events import requests as event_requests
-
         handler = event_requests.HANDLERS.get(request["type"])
         if handler is None:
             raise ApiError(f"unknown request type {request['type']!r}")

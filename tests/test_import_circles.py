@@ -29,24 +29,7 @@ from testkit.import_graph import circles, graph_of
 
 DAEMON = "fourwinds.daemon."
 
-KNOWN: dict[frozenset[str], str] = {
-    frozenset(
-        DAEMON + name
-        for name in (
-            "app",
-            "events.clock",
-            "events.describe",
-            "events.faults",
-            "events.held",
-            "events.requests",
-            "events.tables",
-        )
-    ): (
-        "The tournament's modules annotate their ``daemon: Daemon`` under TYPE_CHECKING and "
-        "app.py imports them; goes when they become a daemon part taking a narrow Protocol "
-        "(tests/daemon/test_parts.py TOURNAMENT)."
-    ),
-}
+KNOWN: dict[frozenset[str], str] = {}
 """Circles made only by type-only imports, each with why (the list only shrinks)."""
 
 

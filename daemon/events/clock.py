@@ -26,21 +26,19 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-from fourwinds.daemon.events.runtime import CALL_RETRY_S, EventRuntime, RoundClock
+from fourwinds.daemon.events.host import EventsHost
+from fourwinds.daemon.events.runtime import CALL_RETRY_S, EventRuntime, RoundClock, TableDuty
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.tournament.event_rules import tournament_rules
 from fourwinds.protocol.tournament.records import EndTable, Extension, Length, TimeCall
-
-if TYPE_CHECKING:
-    from fourwinds.daemon.app import Daemon
 
 log = logging.getLogger(__name__)
 
 MINUTE_S = 60.0
 """Seconds in a minute of the round clock (tests make it short)."""
-"""A time call the record refused (a full disk...) is tried again after this."""
 
 
 def round_clock(rt: EventRuntime, now: float, wall: float | None = None) -> RoundClock | None:
@@ -98,8 +96,9 @@ def stop_now(rt: EventRuntime) -> bool:
 class EventClock:
     """The round clocks of every event this daemon holds. No I/O until ``tick``."""
 
-    def __init__(self, d: Daemon) -> None:
+    def __init__(self, d: EventsHost, duties: Mapping[tuple[bytes, int], TableDuty]) -> None:
         self.d = d
+        self.duties = duties  # our tables of each round (events/tables.py keeps them)
 
     def tick(self, now: float) -> None:
         """The director's time calls that are due; our tables told of theirs."""
@@ -128,7 +127,7 @@ class EventClock:
                 log.warning("event %s: cannot call time: %s", rt.name, error)
             clock = round_clock(rt, now)
             assert clock is not None
-        for (event, table), duty in list(self.d.event_tables.duties.items()):
+        for (event, table), duty in list(self.duties.items()):
             if event != rt.event or duty.plan.round != clock.round:
                 continue
             if table_due(rt, clock, table, now):

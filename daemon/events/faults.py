@@ -33,7 +33,7 @@ from fourwinds.protocol.tournament.round_tables import seated_keys, substitute_a
 from fourwinds.protocol.tournament.signing import signature, signed_by
 
 if TYPE_CHECKING:
-    from fourwinds.daemon.app import Daemon
+    from fourwinds.daemon.events.host import EventsHost
     from fourwinds.daemon.events.runtime import EventRuntime
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ def _blank(body: Substitute) -> Substitute:
 class EventFaults:
     """Substitutes and new directors being signed, for every event this daemon holds."""
 
-    def __init__(self, d: Daemon) -> None:
+    def __init__(self, d: EventsHost) -> None:
         self.d = d
         self.asks: dict[tuple[bytes, int, int], SubstituteAsk] = {}
         self.proposals: dict[bytes, dict[bytes, Proposal]] = {}  # event -> signed -> ...

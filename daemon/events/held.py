@@ -37,8 +37,9 @@ import secrets
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from fourwinds.daemon.events.host import EventsHost
 from fourwinds.daemon.events.meta import Meta, read_meta, write_meta
 from fourwinds.daemon.events.runtime import EventRuntime, Joining
 from fourwinds.daemon.events.store import EventSetAside, EventStore
@@ -77,6 +78,7 @@ from fourwinds.protocol.tournament.records import (
     Penalty,
     Record,
     SeedSteps,
+    TableResult,
     TimeCall,
 )
 from fourwinds.protocol.tournament.seating import FillPolicy
@@ -109,10 +111,6 @@ from fourwinds.protocol.tournament.standings import Scoring
 
 from .describe import entrant_named
 
-if TYPE_CHECKING:
-    from fourwinds.daemon.app import Daemon
-    from fourwinds.protocol.tournament.records import TableResult
-
 log = logging.getLogger(__name__)
 
 JOIN_TIMEOUT_S = 10.0
@@ -124,7 +122,7 @@ EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | Even
 class Events:
     """Every event this daemon holds. No I/O until ``load``."""
 
-    def __init__(self, d: Daemon, root: Path) -> None:
+    def __init__(self, d: EventsHost, root: Path) -> None:
         self.d = d
         self.store = EventStore(root)
         self.events: dict[bytes, EventRuntime] = {}

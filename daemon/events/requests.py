@@ -7,13 +7,16 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from fractions import Fraction
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from fourwinds.daemon.checks import BadInput, checked_address, local_name
 from fourwinds.daemon.events.describe import describe, entrant_named
+from fourwinds.daemon.events.faults import EventFaults
+from fourwinds.daemon.events.held import Events
+from fourwinds.daemon.events.tables import EventTables
 from fourwinds.daemon.local_api.server import ApiError, Message
-from fourwinds.daemon.peers.identity import BadKey, checked_public_key
-from fourwinds.daemon.peers.transport import TransportError
+from fourwinds.daemon.peers.identity import BadKey, Identity, checked_public_key
+from fourwinds.daemon.peers.transport import Transport, TransportError
 from fourwinds.daemon.peers.wire import PROTOCOL_VERSION
 from fourwinds.protocol.table.rules.registry import EVENT_BY_DEFAULT
 from fourwinds.protocol.table.rules.rules_label import rules_label
@@ -39,8 +42,24 @@ from fourwinds.protocol.tournament.records import (
 from fourwinds.protocol.tournament.seating import FillPolicy
 
 if TYPE_CHECKING:
-    from fourwinds.daemon.app import Daemon
     from fourwinds.daemon.events.runtime import EventRuntime
+
+
+class RequestsHost(Protocol):
+    """The daemon as the local API's tournament requests see it: the tournament part's
+    pieces themselves, our identity, whether a peer is reachable, and fetching a key."""
+
+    identity: Identity
+    transport: Transport
+
+    @property
+    def events(self) -> Events: ...
+    @property
+    def event_tables(self) -> EventTables: ...
+    @property
+    def event_faults(self) -> EventFaults: ...
+
+    def alive(self, key: bytes) -> bool: ...
 
 
 def _text(request: Message, name: str, limit: int, default: str | None = None) -> str:
@@ -88,7 +107,7 @@ def _event_rules(request: Message) -> str:
     return rules
 
 
-async def _create(d: Daemon, request: Message) -> Message:
+async def _create(d: RequestsHost, request: Message) -> Message:
     name = _text(request, "name", MAX_NAME)
     rules = _event_rules(request)
     rounds = _count(request, "rounds", 1, MAX_ROUNDS, 4)
@@ -120,7 +139,7 @@ async def _create(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
-async def _join(d: Daemon, request: Message) -> Message:
+async def _join(d: RequestsHost, request: Message) -> Message:
     """Enter an event by its director's address (``host``, ``port``; the key from its
     beacon unless ``public_key`` is given), or by its name alone when it is announced on
     this network (mDNS)."""
@@ -165,7 +184,7 @@ async def _join(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
-async def _list(d: Daemon, request: Message) -> Message:
+async def _list(d: RequestsHost, request: Message) -> Message:
     me = d.identity.public_key
     seen = [
         {
@@ -190,7 +209,7 @@ async def _list(d: Daemon, request: Message) -> Message:
     }
 
 
-async def _status(d: Daemon, request: Message) -> Message:
+async def _status(d: RequestsHost, request: Message) -> Message:
     """An EVENT, with who is missing: at the director, the entrants (not withdrawn) whose
     daemons it has not heard from lately; at an entrant, whether the director is heard."""
     rt = d.events.find(_text(request, "name", 64))
@@ -210,7 +229,7 @@ async def _status(d: Daemon, request: Message) -> Message:
     return {"ok": True, **answer}
 
 
-async def _standings(d: Daemon, request: Message) -> Message:
+async def _standings(d: RequestsHost, request: Message) -> Message:
     rt = d.events.find(_text(request, "name", 64))
     names = rt.verdict.names
     rows = [
@@ -236,7 +255,7 @@ async def _standings(d: Daemon, request: Message) -> Message:
     }
 
 
-async def _export(d: Daemon, request: Message) -> Message:
+async def _export(d: RequestsHost, request: Message) -> Message:
     rt = d.events.find(_text(request, "name", 64))
     return {"ok": True, "event": rt.event.hex(), "name": rt.name, "data": d.events.export(rt)}
 
@@ -244,7 +263,7 @@ async def _export(d: Daemon, request: Message) -> Message:
 START_WAIT_S = 10.0
 
 
-async def _start(d: Daemon, request: Message) -> Message:
+async def _start(d: RequestsHost, request: Message) -> Message:
     """The director calls the next round and waits (``wait`` seconds, START_WAIT_S unless
     given) for its seed and start; the round still starts by itself later when an entrant
     was away."""
@@ -274,7 +293,7 @@ async def _start(d: Daemon, request: Message) -> Message:
 RESULT_WAIT_S = 3.0
 
 
-async def _result(d: Daemon, request: Message) -> Message:
+async def _result(d: RequestsHost, request: Message) -> Message:
     """Our player's final scores of their table (``table`` from 1, ``scores`` E, S, W, N):
     signed and sent to the director; ``held`` says whether the result counts yet (all four
     seats signed the same scores), waiting for that up to ``wait`` seconds (RESULT_WAIT_S
@@ -295,7 +314,7 @@ async def _result(d: Daemon, request: Message) -> Message:
     }
 
 
-async def _withdraw(d: Daemon, request: Message) -> Message:
+async def _withdraw(d: RequestsHost, request: Message) -> Message:
     """Our player leaves the event from the next round; or, at the director, ``player``
     (a name) is withdrawn with a ``reason``."""
     rt = d.events.find(_text(request, "name", 64))
@@ -305,7 +324,7 @@ async def _withdraw(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
-async def _correct(d: Daemon, request: Message) -> Message:
+async def _correct(d: RequestsHost, request: Message) -> Message:
     """The director sets a table's final scores with a reason (``round`` and ``table``
     from 1, ``scores`` E, S, W, N): a result entered wrong, or a table ended by force."""
     rt = d.events.find(_text(request, "name", 64))
@@ -317,7 +336,7 @@ async def _correct(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
-async def _penalty(d: Daemon, request: Message) -> Message:
+async def _penalty(d: RequestsHost, request: Message) -> Message:
     """The director takes ``points`` (a whole number or a fraction such as "1/2") and
     ``score`` from the entrant named ``player`` in ``round`` (from 1), with a reason."""
     rt = d.events.find(_text(request, "name", 64))
@@ -336,7 +355,7 @@ async def _penalty(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
-def _clock_table(d: Daemon, request: Message) -> tuple[EventRuntime, int, int, str]:
+def _clock_table(d: RequestsHost, request: Message) -> tuple[EventRuntime, int, int, str]:
     """(event, round under way, ``table`` from 1 as a number from 0, ``reason``) of an
     extension or a forced end: always a table of the round under way."""
     rt = d.events.find(_text(request, "name", 64))
@@ -346,7 +365,7 @@ def _clock_table(d: Daemon, request: Message) -> tuple[EventRuntime, int, int, s
     return rt, rt.verdict.rounds[-1].round, table, _text(request, "reason", MAX_REASON)
 
 
-async def _extend(d: Daemon, request: Message) -> Message:
+async def _extend(d: RequestsHost, request: Message) -> Message:
     """The director gives ``table`` (from 1) of the round under way ``minutes`` more
     before its time is called, with a reason (docs/TOURNAMENT.md, "The round clock")."""
     rt, round_no, table, reason = _clock_table(d, request)
@@ -355,7 +374,7 @@ async def _extend(d: Daemon, request: Message) -> Message:
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 
-async def _end_table(d: Daemon, request: Message) -> Message:
+async def _end_table(d: RequestsHost, request: Message) -> Message:
     """The director ends ``table`` (from 1) of the round under way by force, with a reason:
     its time is called now, the hand in progress is its last."""
     rt, round_no, table, reason = _clock_table(d, request)
@@ -367,7 +386,7 @@ SUBSTITUTE_WAIT_S = 10.0
 SEATS = "ESWN"
 
 
-async def _substitute(d: Daemon, request: Message) -> Message:
+async def _substitute(d: RequestsHost, request: Message) -> Message:
     """The director replaces the player at ``seat`` (E, S, W or N) of ``table`` (from 1) of
     the round under way from the next hand, with the entrant named ``reserve`` or, without
     one, a bot seat its daemon plays; with a reason. The three seats left sign it (each
@@ -394,7 +413,7 @@ async def _substitute(d: Daemon, request: Message) -> Message:
     return {"ok": True, "held": held(), **describe(rt, d.identity.public_key)}
 
 
-async def _director(d: Daemon, request: Message) -> Message:
+async def _director(d: RequestsHost, request: Message) -> Message:
     """A new director: ``propose`` (an entrant's name or a 64-hex-digit key) with a
     ``reason``, signed by our player; or ``agree``: our player signs the proposal we hold.
     ``named`` says whether the record holds a new director yet (within ``wait`` s)."""
@@ -445,7 +464,7 @@ def _scores(request: Message) -> tuple[int, int, int, int]:
     return scores[0], scores[1], scores[2], scores[3]
 
 
-Handler = Callable[["Daemon", Message], Awaitable[Message]]
+Handler = Callable[[RequestsHost, Message], Awaitable[Message]]
 HANDLERS: dict[str, Handler] = {
     "tournament_create": _create,
     "tournament_join": _join,

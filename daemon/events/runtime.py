@@ -14,10 +14,13 @@ from fourwinds.daemon.events.store import EventLog
 from fourwinds.daemon.peers.pairing import CodeGuesses
 from fourwinds.protocol.tournament.check import Verdict
 from fourwinds.protocol.tournament.records import Create
+from fourwinds.protocol.tournament.round_tables import RoundTable
 from fourwinds.protocol.tournament.session import EventState, Held
 from fourwinds.protocol.tournament.session.state import Proposal, TableKey
 
 CALL_RETRY_S = 5.0
+"""A time call the record refused (a full disk...) is tried again after this."""
+RESULT_RESEND_S = 5.0  # our signed result goes to the director again until it is held
 
 
 @dataclass
@@ -100,6 +103,21 @@ class EventRuntime:
 
     def entries_open(self) -> bool:
         return self.state.entries_open
+
+
+@dataclass
+class TableDuty:
+    """What our daemon has done for its table of one event's round under way."""
+
+    plan: RoundTable
+    joining: bool = False
+    next_join: float = 0.0
+    join_problem: str = ""
+    result_sent: float = -RESULT_RESEND_S
+    ready_sent: bool = False
+    had_table: bool = False  # it was ours once: left (`fourwinds leave`), never re-opened
+    acting: bool = False  # a bot seat's action is being carried out
+    next_move: float = 0.0  # a bot seat's refused action is tried again from then
 
 
 @dataclass

@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from fourwinds.daemon.events.clock import EventClock
+from fourwinds.daemon.events.runtime import RESULT_RESEND_S, TableDuty
+from fourwinds.daemon.local_api.host import ApiHost
+from fourwinds.daemon.local_api.requests import drop_table, join_at, open_at
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.peers import reach
 from fourwinds.daemon.peers.reach import Source
@@ -50,43 +52,28 @@ from fourwinds.protocol.tournament.round_tables import (
 )
 
 if TYPE_CHECKING:
-    from fourwinds.daemon.app import Daemon
+    from fourwinds.daemon.events.host import EventsHost
     from fourwinds.daemon.events.runtime import EventRuntime
 
 log = logging.getLogger(__name__)
 
 JOIN_RETRY_S = 0.25  # a join that failed (East not up yet) is tried again after this
-RESULT_RESEND_S = 5.0  # our signed result goes to the director again until it is held
 TICK_EVERY_S = 0.1  # how often the tables of the round are looked after (and at once
 # when a round's start is taken: ``round_started``)
 BOT_RETRY_S = 0.5  # a bot seat whose actions were all refused tries again after this
 
 
-@dataclass
-class TableDuty:
-    """What our daemon has done for its table of one event's round under way."""
-
-    plan: RoundTable
-    joining: bool = False
-    next_join: float = 0.0
-    join_problem: str = ""
-    result_sent: float = -RESULT_RESEND_S
-    ready_sent: bool = False
-    had_table: bool = False  # it was ours once: left (`fourwinds leave`), never re-opened
-    acting: bool = False  # a bot seat's action is being carried out
-    next_move: float = 0.0  # a bot seat's refused action is tried again from then
-
-
 class EventTables:
     """The round tables of every event this daemon holds. No I/O until ``tick``."""
 
-    def __init__(self, d: Daemon) -> None:
+    def __init__(self, d: EventsHost, api: ApiHost) -> None:
         self.d = d
+        self.api = api  # the local API's table requests: open, join and drop a table
         # (event id, table) -> our duty there: our player's table, and the director's daemon
         # each table of the round with a bot seat
         self.duties: dict[tuple[bytes, int], TableDuty] = {}
         self._last_tick = 0.0
-        self.clock = EventClock(d)  # a timed round's time call (events/clock.py)
+        self.clock = EventClock(d, self.duties)  # a timed round's time call (events/clock.py)
         # event id -> entrant key -> the address the director told us (kept whether or not
         # we hold the round's start yet: the hint may come first, and is not sent twice)
         self.told_at: dict[bytes, dict[bytes, tuple[str, int]]] = {}
@@ -129,12 +116,10 @@ class EventTables:
         """A table that goes on under another id (a substitute took a seat: round_tables.py)
         is left, its folder kept as ``left-<id>``: its hands stand in its transcript, the
         scores after them are carried in the substitute's record."""
-        from fourwinds.daemon.local_api.requests import drop_table
-
         table = self.d.tables.get(table_id)
         if table is not None:
             log.info("event table %s: left, it goes on with a substitute", table.name)
-            drop_table(self.d, table)
+            drop_table(self.api, table)
 
     def bot_seat_at(self, table_id: bytes) -> bool:
         """Whether ``table_id`` is a table of an event we direct with a bot seat, of any
@@ -286,8 +271,6 @@ class EventTables:
         """Our finished tables of rounds before the one under way, whose results count,
         are left (their folders kept as ``left-<id>``): a player's daemon sits at one table
         of the event at a time, the current round's, which `fourwinds play` returns to."""
-        from fourwinds.daemon.local_api.requests import drop_table
-
         verdict, me = rt.verdict, self.d.identity.public_key
         held = {at for at, _ in verdict.scores}
         for seating in verdict.rounds[:-1]:
@@ -301,7 +284,7 @@ class EventTables:
                     and final_scores(self.d.port, table.session, 0) is not None
                 ):
                     log.info("event table %s: left, its result counts", table.name)
-                    drop_table(self.d, table)
+                    drop_table(self.api, table)
 
     def _open_or_join(self, rt: EventRuntime, duty: TableDuty, now: float) -> None:
         plan = duty.plan
@@ -319,11 +302,11 @@ class EventTables:
         self.d.in_background(self._join(duty, host, address), "event-table-join")
 
     def _open(self, duty: TableDuty) -> None:
-        from fourwinds.daemon.local_api.requests import open_at
-
         plan = duty.plan
         try:
-            open_at(self.d, plan.table_id, plan.name, plan.rules, dict(plan.options), listed=False)
+            open_at(
+                self.api, plan.table_id, plan.name, plan.rules, dict(plan.options), listed=False
+            )
         except (ApiError, FourwindsError) as error:
             duty.join_problem = f"cannot open the table: {error}"
             log.warning("event table %s: %s", plan.name, duty.join_problem)
@@ -334,11 +317,9 @@ class EventTables:
                 self.d.dial_member(key)
 
     async def _join(self, duty: TableDuty, host: bytes, address: tuple[str, int]) -> None:
-        from fourwinds.daemon.local_api.requests import join_at
-
         plan = duty.plan
         try:
-            await join_at(self.d, plan.table_id, plan.name, plan.rules, host, address, None)
+            await join_at(self.api, plan.table_id, plan.name, plan.rules, host, address, None)
             duty.join_problem = ""
             log.info(
                 "event table %s: joined as %s%s",

@@ -1,18 +1,13 @@
-"""The daemon is made of parts (daemon/local_api, daemon/peers, daemon/store,
-daemon/table_runtimes), each
-reaching the others only through what they expose, and wired together in daemon/app.py alone.
+"""The daemon is made of parts (daemon/events, daemon/local_api, daemon/peers, daemon/store,
+daemon/table_runtimes), each reaching the others only through what they expose, and wired
+together in daemon/app.py alone.
 
 Read from the source (nothing is imported): the import graph is grimp's
 (testkit/import_graph.py), counting imports written under ``if TYPE_CHECKING:`` and inside
-functions. A part exposes its
-``__init__`` and the modules its ``__init__`` names in ``PUBLIC``; any other module of a part
-is its own. No module but the wiring's entry point (daemon/main.py) imports daemon/app.py, no
-function takes the daemon itself (``d: Daemon``), and the daemon's modules import one another
-without a circle.
-
-The tournament part (daemon/events/) still reaches the daemon through ``d: Daemon`` (typed
-under TYPE_CHECKING) where it should take narrow Protocols: until it does, its modules are
-left out of the last three checks (``TOURNAMENT``), and nothing else may join them there.
+functions. A part exposes its ``__init__`` and the modules its ``__init__`` names in
+``PUBLIC``; any other module of a part is its own. No module but the wiring's entry point
+(daemon/main.py) imports daemon/app.py, no function takes the daemon itself (``d: Daemon``),
+and the daemon's modules import one another without a circle.
 """
 
 from __future__ import annotations
@@ -31,7 +26,6 @@ WIRING = {f"{DAEMON}.app", f"{DAEMON}.main"}
 """The tournament modules, still taking the daemon itself (see the module docstring)."""
 FILES = module_files()
 DAEMON_MODULES = {name for name in FILES if name == DAEMON or name.startswith(f"{DAEMON}.")}
-TOURNAMENT = {name for name in DAEMON_MODULES if name.startswith(f"{DAEMON}.events")}
 
 
 def _parts() -> dict[str, Path]:
@@ -110,14 +104,14 @@ def test_only_the_wiring_imports_the_daemon(graph: grimp.ImportGraph) -> None:
     importers = {
         f"{source}:{line}"
         for source, target, line in _imports(graph, set(FILES))
-        if target == f"{DAEMON}.app" and source not in WIRING | TOURNAMENT
+        if target == f"{DAEMON}.app" and source not in WIRING
     }
     assert not importers, f"modules that import daemon/app.py: {sorted(importers)}"
 
 
 def test_no_function_takes_the_daemon_itself() -> None:
     found = []
-    for name in sorted(DAEMON_MODULES - TOURNAMENT):
+    for name in sorted(DAEMON_MODULES):
         for node in ast.walk(ast.parse(FILES[name].read_text())):
             if (
                 isinstance(node, ast.arg)
@@ -130,7 +124,7 @@ def test_no_function_takes_the_daemon_itself() -> None:
 
 def test_no_circle_among_the_daemons_modules_even_type_only() -> None:
     daemon = graph_of("fourwinds", type_only=True)  # a copy of its own: modules are removed
-    for module in daemon.modules - (DAEMON_MODULES - TOURNAMENT):
+    for module in daemon.modules - DAEMON_MODULES:
         daemon.remove_module(module)
     assert circles(daemon) == []
 
