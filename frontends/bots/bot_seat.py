@@ -14,7 +14,7 @@ import queue
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from fourwinds.frontends.bots.bot_pause import pause_for
@@ -30,9 +30,10 @@ from fourwinds.frontends.bots.exec_bot import (
 )
 from fourwinds.frontends.client.acting import decision_key
 from fourwinds.frontends.client.daemon_link import TableClient
+from fourwinds.frontends.client.view_shapes import ViewEvent
 
 log = logging.getLogger(__name__)
-Event = Mapping[str, Any]
+Event = ViewEvent
 ANSWER_TIMEOUT = 30.0  # seconds a program may think when the view gives no deadline
 END_PHASES = ("match_over", "over", "halted")  # the contract's name, and the session's
 
