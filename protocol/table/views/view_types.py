@@ -274,6 +274,8 @@ class SeatView(TypedDict):
     # the daemon adds these for the wire (docs/LOCAL-API.md), not the contract
     step: NotRequired[int]
     """The table session's step: with the offered ACTION ids it names the decision asked."""
+    reconnecting: NotRequired[bool]
+    """True while our daemon, started again, catches up with the others: the rest is stale."""
 
 
 class SeatViewEvent(TypedDict):
