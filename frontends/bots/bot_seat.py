@@ -124,7 +124,7 @@ class ExecBrain:
     def decide(self, event: Event) -> Decision:
         if not self._send(event_line(event)):
             return refuse(self._exit_reason(), event)
-        deadline = (event.get("view") or {}).get("deadline")
+        deadline = event["view"].get("deadline")
         timeout = float(deadline) if deadline else self.answer_timeout
         try:
             line = self.lines.get(timeout=max(0.5, timeout))
@@ -180,7 +180,7 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2, pause: fl
         if event is None:
             continue
         asked = time.monotonic()
-        view = event.get("view") or {}
+        view = event["view"]
         if view.get("phase") in END_PHASES:
             brain.end("match over" if view.get("phase") != "halted" else "table halted")
             return 0

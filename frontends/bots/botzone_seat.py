@@ -76,7 +76,7 @@ class BotzoneSeat:
     def game_for(self, event: Event) -> BotzoneGame | None:
         """The game of the table's rules (the view names them); ``FourwindsError`` at a table
         whose rules speak no Botzone game."""
-        rules = (event.get("view") or {}).get("rules")
+        rules = event["view"].get("rules")
         if rules and rules != self.rules:
             game = botzone_game(str(rules))
             if game is None:

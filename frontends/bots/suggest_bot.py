@@ -51,7 +51,7 @@ def suggested_request(
     found = answer.get("suggestion")
     if not isinstance(found, Mapping):
         return None
-    step = (event.get("view") or {}).get("step")
+    step = event["view"].get("step")
     if step is not None and found.get("step") != step:
         log.debug("suggestion for step %s, the view is at %s", found.get("step"), step)
         return None

@@ -38,7 +38,7 @@ def choose_request(event: Event) -> dict[str, Any] | None:
     legal: list[Action] = list(event.get("legal_actions") or ())
     if not legal:
         return None
-    view = event.get("view") or {}
+    view = event["view"]
     hand = rack_tiles(view)
     order = _keep_order(hand, view.get("drawn"))
     for action in legal:

@@ -143,7 +143,7 @@ def act_command(
 
 def status_lines(event: ViewEvent) -> list[str]:
     """A table's view as plain lines (`fourwinds status`)."""
-    view = event.get("view") or {}
+    view = event["view"]
     seat = view.get("seat")  # None while the hand is being seated (the dice)
     you = "your wind is not dealt yet" if seat is None else f"you are {seat_label(int(seat))}"
     lines = [
@@ -181,7 +181,7 @@ def status_lines(event: ViewEvent) -> list[str]:
 
 def hand_lines(event: ViewEvent) -> list[str]:
     """Our rack, the tile just drawn and the hints."""
-    view = event.get("view") or {}
+    view = event["view"]
     text = "hand: " + " ".join(rack_tiles(view))
     if view.get("drawn"):
         text += f"  (drew {view['drawn']})"

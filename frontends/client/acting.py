@@ -29,7 +29,7 @@ def decision_key(event: Event) -> object:
     carries the table's ``step`` (the table session's does), the step and the offered action
     ids name the decision; otherwise the seq does.
     """
-    view = event.get("view") or {}
+    view = event["view"]
     if "step" in view:
         ids = tuple(str(a.get("id")) for a in event.get("legal_actions") or ())
         return ("step", view.get("step"), ids)

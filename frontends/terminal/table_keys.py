@@ -98,7 +98,7 @@ def _phase(event: Event | None) -> object:
     no event)."""
     if event is None:
         return None
-    view = event.get("view") or {}
+    view = event["view"]
     phase = view.get("phase")
     # a call window is part of the play: "sent: Call chow" stays on when the call stands
     return ("play" if phase == "claim" else phase), view.get("hand_number")

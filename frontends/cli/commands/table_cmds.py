@@ -349,7 +349,7 @@ def cmd_hand(args: argparse.Namespace) -> int:
         event = current_view(api, table)
     finally:
         api.close()
-    view = event.get("view") or {}
+    view = event["view"]
     lines = hand_lines(event)
     if view.get("result"):
         lines.extend(result_lines(view, 100, False, True))
