@@ -41,6 +41,7 @@ from typing import Any
 from benchmarks.duplicate import Run, play_wall, summary
 from benchmarks.timing import result
 from fourwinds.frontends.bots.view_bot import choose_request
+from fourwinds.frontends.client.view_shapes import view_event
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.seats import SEATS, Seat
 from fourwinds.protocol.table.machine.harness import Harness, drive, open_harness
@@ -62,7 +63,7 @@ def view_bot(s: TableSession, seed: bytes) -> tuple[int, tuple[str, ...], Mappin
     built = build_seat_view(s)
     if not built["legal_actions"]:
         return None
-    event = {"type": "view", "table": "bench", "seq": s.step, **built}
+    event = view_event({"type": "view", "table": "bench", "seq": s.step, **built})
     request = choose_request(event)
     if request is None:
         return None

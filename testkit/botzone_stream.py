@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import IllegalAction, LocalProtocolError
 from fourwinds.protocol.seats import SEATS, Seat
@@ -66,11 +67,11 @@ class HarnessStream:
         self.me, self.level = me, level
         self.skip = skip
         self.seq = 0
-        self.shown: dict[str, Any] | None = None
-        self.views: list[dict[str, Any]] = []  # every view event shown, in order
+        self.shown: ViewEvent | None = None
+        self.views: list[ViewEvent] = []  # every view event shown, in order
         self.acts: list[dict[str, Any]] = []  # every act request, with its answer
 
-    def _event(self) -> dict[str, Any]:
+    def _event(self) -> ViewEvent:
         built = build_seat_view(self.h.sessions[self.me], now=self.h.now)
         return {
             "type": "view",
@@ -79,8 +80,8 @@ class HarnessStream:
             "legal_actions": built["legal_actions"],
         }
 
-    def events(self, timeout: float) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
+    def events(self, timeout: float) -> list[ViewEvent]:
+        out: list[ViewEvent] = []
         for _ in range(ROUNDS):
             event = self._event()
             if self.shown is None or (event["view"], event["legal_actions"]) != (
@@ -91,7 +92,7 @@ class HarnessStream:
                 asks = bool(event["legal_actions"]) or event["view"]["phase"] == "match_over"
                 if asks or self.rng.random() >= self.skip:
                     self.seq += 1
-                    shown = {**event, "seq": self.seq}
+                    shown: ViewEvent = {**event, "seq": self.seq}
                     out.append(shown)
                     self.views.append(shown)
                 if asks:

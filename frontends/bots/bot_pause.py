@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping
-from typing import Any
 
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.errors import FourwindsError
 
 DEFAULT_BOT_PAUSE = 1.0
@@ -37,7 +37,7 @@ def pause_problem(seconds: float | None) -> str:
     return ""
 
 
-def pause_for(event: Mapping[str, Any], setting: float) -> float:
+def pause_for(event: ViewEvent, setting: float) -> float:
     """Seconds to wait, from the moment ``event`` arrived, before acting on it: ``setting``
     for a decision of the bot's own (a discard, a call or a pass, a Charleston pass), at most
     ``SAFE_SHARE`` of the view's ``deadline`` (the seconds left in the window, when it has
@@ -47,7 +47,7 @@ def pause_for(event: Mapping[str, Any], setting: float) -> float:
     legal = [a for a in event.get("legal_actions") or () if isinstance(a, Mapping)]
     if not any(a.get("type") not in NO_PAUSE_TYPES for a in legal):
         return 0.0
-    left = (event.get("view") or {}).get("deadline")
+    left = event["view"].get("deadline")
     if isinstance(left, (int, float)) and not isinstance(left, bool):
         return max(0.0, min(setting, SAFE_SHARE * float(left)))
     return float(setting)

@@ -14,7 +14,7 @@ import queue
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from fourwinds.frontends.bots.bot_pause import pause_for
@@ -30,9 +30,10 @@ from fourwinds.frontends.bots.exec_bot import (
 )
 from fourwinds.frontends.client.acting import decision_key
 from fourwinds.frontends.client.daemon_link import TableClient
+from fourwinds.frontends.client.view_shapes import ViewEvent
 
 log = logging.getLogger(__name__)
-Event = Mapping[str, Any]
+Event = ViewEvent
 ANSWER_TIMEOUT = 30.0  # seconds a program may think when the view gives no deadline
 END_PHASES = ("match_over", "over", "halted")  # the contract's name, and the session's
 
@@ -123,7 +124,7 @@ class ExecBrain:
     def decide(self, event: Event) -> Decision:
         if not self._send(event_line(event)):
             return refuse(self._exit_reason(), event)
-        deadline = (event.get("view") or {}).get("deadline")
+        deadline = event["view"].get("deadline")
         timeout = float(deadline) if deadline else self.answer_timeout
         try:
             line = self.lines.get(timeout=max(0.5, timeout))
@@ -179,7 +180,7 @@ def play_seat(client: TableClient, brain: Brain, *, poll: float = 0.2, pause: fl
         if event is None:
             continue
         asked = time.monotonic()
-        view = event.get("view") or {}
+        view = event["view"]
         if view.get("phase") in END_PHASES:
             brain.end("match over" if view.get("phase") != "halted" else "table halted")
             return 0

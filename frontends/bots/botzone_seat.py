@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from fourwinds.frontends.bots.botzone_proc import BotzoneProgram
 from fourwinds.frontends.bots.exec_bot import default_action, default_request, needs_answer
 from fourwinds.frontends.client.acting import act_request, decision_key
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.rules.botzone import (
     BotzoneGame,
@@ -40,7 +41,7 @@ from fourwinds.protocol.table.rules.botzone import (
 __all__ = ["BotzoneSeat", "ViewStream", "play_botzone"]
 
 log = logging.getLogger(__name__)
-Event = Mapping[str, Any]
+Event = ViewEvent
 END_PHASES = ("match_over", "over", "halted")
 MARGIN = 0.5  # seconds kept from the view's deadline for the act to reach the daemon
 
@@ -49,7 +50,7 @@ class ViewStream(Protocol):
     """Every view event of our table, in order (``DaemonTable.events``), and the act
     request."""
 
-    def events(self, timeout: float) -> list[dict[str, Any]]: ...
+    def events(self, timeout: float) -> list[ViewEvent]: ...
 
     def act(self, request: Mapping[str, Any]) -> dict[str, Any]: ...
 
@@ -75,7 +76,7 @@ class BotzoneSeat:
     def game_for(self, event: Event) -> BotzoneGame | None:
         """The game of the table's rules (the view names them); ``FourwindsError`` at a table
         whose rules speak no Botzone game."""
-        rules = (event.get("view") or {}).get("rules")
+        rules = event["view"].get("rules")
         if rules and rules != self.rules:
             game = botzone_game(str(rules))
             if game is None:
@@ -260,7 +261,7 @@ class BotzoneSeat:
 
 
 def _time_left(event: Event) -> float | None:
-    deadline = (event.get("view") or {}).get("deadline")
+    deadline = event["view"].get("deadline")
     if isinstance(deadline, (int, float)) and not isinstance(deadline, bool) and deadline > 0:
         return max(0.2, float(deadline) - MARGIN)
     return None
@@ -277,7 +278,7 @@ def play_botzone(
         while stop is None or time.monotonic() < stop:
             for event in stream.events(poll):
                 seat.follow(event)
-                if (event.get("view") or {}).get("phase") in END_PHASES:
+                if event["view"].get("phase") in END_PHASES:
                     return 0
                 if not needs_answer(event) or decision_key(event) in answered:
                     continue

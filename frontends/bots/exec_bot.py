@@ -17,14 +17,15 @@ seat's default action, so all of it is tested without a daemon. ``bot_seat.py`` 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from fourwinds.frontends.client.acting import act_request, check_choice
+from fourwinds.frontends.client.view_shapes import ViewEvent
+from fourwinds.protocol.table.views.view_types import ActionEntry
 
-Event = Mapping[str, Any]
-Action = Mapping[str, Any]
+Event = ViewEvent
+Action = ActionEntry
 
 
 @dataclass(frozen=True)

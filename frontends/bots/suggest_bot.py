@@ -18,10 +18,11 @@ from fourwinds.frontends.bots.bot_seat import FunctionBrain
 from fourwinds.frontends.bots.view_bot import choose_request
 from fourwinds.frontends.client.acting import act_request
 from fourwinds.frontends.client.daemon_link import LocalApi
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.bot_level import BotLevel
 
 log = logging.getLogger(__name__)
-Event = Mapping[str, Any]
+Event = ViewEvent
 
 
 def suggest_request(event: Event, level: BotLevel = BotLevel.NORMAL) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def suggested_request(
     found = answer.get("suggestion")
     if not isinstance(found, Mapping):
         return None
-    step = (event.get("view") or {}).get("step")
+    step = event["view"].get("step")
     if step is not None and found.get("step") != step:
         log.debug("suggestion for step %s, the view is at %s", found.get("step"), step)
         return None

@@ -9,14 +9,16 @@ keeps pairs and jokers, gives away lone tiles (discards, Charleston passes) and 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from fourwinds.frontends.bots.exec_bot import default_request
 from fourwinds.frontends.client.acting import act_request, rack_tiles
+from fourwinds.frontends.client.view_shapes import ViewEvent
+from fourwinds.protocol.table.views.view_types import ActionEntry
 
-Event = Mapping[str, Any]
-Action = Mapping[str, Any]
+Event = ViewEvent
+Action = ActionEntry
 
 
 def _keep_order(hand: Sequence[str], drawn: str | None) -> list[str]:
@@ -36,7 +38,7 @@ def choose_request(event: Event) -> dict[str, Any] | None:
     legal: list[Action] = list(event.get("legal_actions") or ())
     if not legal:
         return None
-    view = event.get("view") or {}
+    view = event["view"]
     hand = rack_tiles(view)
     order = _keep_order(hand, view.get("drawn"))
     for action in legal:

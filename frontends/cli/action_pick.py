@@ -8,16 +8,18 @@ when the words fit no legal action, or several, the error lists what is legal ri
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from fourwinds.frontends.bots.exec_bot import default_action
 from fourwinds.frontends.client.acting import act_request, check_choice
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.notation import format_tiles, parse_tiles
+from fourwinds.protocol.table.views.view_types import ActionEntry
 
-Event = Mapping[str, Any]
-Action = Mapping[str, Any]
+Event = ViewEvent
+Action = ActionEntry
 
 
 class NoSuchAction(FourwindsError):

@@ -21,6 +21,7 @@ from fourwinds.frontends.cli.action_pick import normalize_tiles, pick_action, re
 from fourwinds.frontends.cli.player_config import Config, load_config
 from fourwinds.frontends.client.acting import rack_tiles
 from fourwinds.frontends.client.daemon_link import LocalApi, checked, connect, current_view
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.frontends.terminal.table_panels import seat_label
 from fourwinds.frontends.terminal.table_result import result_lines
 from fourwinds.protocol.errors import FourwindsError
@@ -140,9 +141,9 @@ def act_command(
     return 0
 
 
-def status_lines(event: Mapping[str, Any]) -> list[str]:
+def status_lines(event: ViewEvent) -> list[str]:
     """A table's view as plain lines (`fourwinds status`)."""
-    view = event.get("view") or {}
+    view = event["view"]
     seat = view.get("seat")  # None while the hand is being seated (the dice)
     you = "your wind is not dealt yet" if seat is None else f"you are {seat_label(int(seat))}"
     lines = [
@@ -154,8 +155,8 @@ def status_lines(event: Mapping[str, Any]) -> list[str]:
     waiting = view.get("waiting")
     if isinstance(waiting, dict) and waiting.get("text"):
         lines[-1] += f" ({waiting['text']})"  # whom the table waits for, not "0s left"
-    elif view.get("deadline") is not None:
-        lines[-1] += f" ({float(view['deadline']):.0f}s left)"
+    elif (deadline := view.get("deadline")) is not None:
+        lines[-1] += f" ({float(deadline):.0f}s left)"
     for player in view.get("players") or ():
         seat = int(player.get("seat", 0))
         text = (
@@ -178,16 +179,16 @@ def status_lines(event: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def hand_lines(event: Mapping[str, Any]) -> list[str]:
+def hand_lines(event: ViewEvent) -> list[str]:
     """Our rack, the tile just drawn and the hints."""
-    view = event.get("view") or {}
+    view = event["view"]
     text = "hand: " + " ".join(rack_tiles(view))
     if view.get("drawn"):
         text += f"  (drew {view['drawn']})"
     return [text, *("hint: " + str(h) for h in view.get("hints") or ())]
 
 
-def legal_lines(event: Mapping[str, Any]) -> list[str]:
+def legal_lines(event: ViewEvent) -> list[str]:
     """The legal actions, one a line, with their ids (`fourwinds act ID`)."""
     legal = list(event.get("legal_actions") or ())
     if not legal:

@@ -64,7 +64,7 @@ def play_event(
             if not any(t.get("table") == table for t in tables):
                 played.add(table)  # left by our daemon: the table goes on under another
                 continue  # id (a substitute took a seat), opened next
-            view = current_view(api, table).get("view") or {}
+            view = current_view(api, table)["view"]
             if view.get("phase") != "match_over":
                 return code  # left mid-match: the seat is kept for `play` again
             played.add(table)

@@ -10,12 +10,15 @@ from our rack in rack order (``rack_tiles``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-Event = Mapping[str, Any]
-Action = Mapping[str, Any]
-View = Mapping[str, Any]
+from fourwinds.frontends.client.view_shapes import ViewEvent
+from fourwinds.protocol.table.views.view_types import ActionEntry, SeatView
+
+Event = ViewEvent
+Action = ActionEntry
+View = SeatView
 
 
 def decision_key(event: Event) -> object:
@@ -26,7 +29,7 @@ def decision_key(event: Event) -> object:
     carries the table's ``step`` (the table session's does), the step and the offered action
     ids name the decision; otherwise the seq does.
     """
-    view = event.get("view") or {}
+    view = event["view"]
     if "step" in view:
         ids = tuple(str(a.get("id")) for a in event.get("legal_actions") or ())
         return ("step", view.get("step"), ids)

@@ -20,7 +20,9 @@ import time
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from fourwinds.frontends.client.view_shapes import ViewEvent, view_event
 from fourwinds.protocol.errors import FourwindsError
+from fourwinds.protocol.table.views.view_types import SeatView
 
 Message = dict[str, Any]
 
@@ -42,7 +44,7 @@ class LocalApi(Protocol):
 class TableClient(Protocol):
     """What the curses table and the bot seats need: views in, act requests out."""
 
-    def latest_event(self, timeout: float) -> Message | None:
+    def latest_event(self, timeout: float) -> ViewEvent | None:
         """The newest view event if one arrived within ``timeout`` seconds, else None."""
 
     def act(self, request: Mapping[str, Any]) -> Message:
@@ -120,9 +122,9 @@ class DaemonTable:
         self.api = api
         self.table = table  # its id (hex), a prefix of it, or its name
         self.refresh = refresh
-        self._latest: Message | None = None
+        self._latest: ViewEvent | None = None
         self._last_seen = time.monotonic()
-        self._members: list[Any] = []
+        self._members: list[dict[str, Any]] = []
         self._members_read = -refresh
 
     def is_ours(self, event: Mapping[str, Any]) -> bool:
@@ -132,10 +134,10 @@ class DaemonTable:
             table.startswith(self.table) or event.get("name") == self.table
         )
 
-    def _arrived(self, timeout: float) -> list[Message]:
+    def _arrived(self, timeout: float) -> list[ViewEvent]:
         """This table's view events, oldest first: waiting up to ``timeout`` seconds for
-        the first, then taking only those already queued."""
-        found: list[Message] = []
+        the first, then taking only those already queued (each checked: ``view_event``)."""
+        found: list[ViewEvent] = []
         end = time.monotonic() + timeout
         wait = timeout
         while True:
@@ -143,12 +145,12 @@ class DaemonTable:
             if event is None:
                 return found
             if self.is_ours(event):
-                found.append(event)
+                found.append(view_event(event))
             wait = max(0.0, end - time.monotonic()) if not found else 0.0
 
-    def latest_event(self, timeout: float) -> Message | None:
+    def latest_event(self, timeout: float) -> ViewEvent | None:
         arrived = self._arrived(timeout)
-        newest: Message | None = arrived[-1] if arrived else None
+        newest: ViewEvent | None = arrived[-1] if arrived else None
         now = time.monotonic()
         if newest is None and now - self._last_seen >= self.refresh:
             try:
@@ -160,7 +162,7 @@ class DaemonTable:
             self._last_seen = now
         return self._with_members(newest, now)
 
-    def events(self, timeout: float) -> list[Message]:
+    def events(self, timeout: float) -> list[ViewEvent]:
         """Every view event of this table that arrived within ``timeout`` seconds, oldest
         first (``latest_event`` keeps only the newest: a Botzone bot must hear each step);
         when none came for ``refresh`` seconds, the current view pulled."""
@@ -174,21 +176,21 @@ class DaemonTable:
             self._last_seen = now
         return found
 
-    def _gone(self, reason: str) -> Message | None:
+    def _gone(self, reason: str) -> ViewEvent | None:
         """The last view once more, saying the table is gone, when the daemon no longer sits
         at it (its host closed the lobby, or it was left from another window: `fourwinds
         leave`); None for any other refusal (the next pull asks again)."""
         latest = self._latest
         if latest is None or not reason.startswith(NOT_SEATED) or latest.get("gone"):
             return None
-        view = {**(latest.get("view") or {}), "phase_detail": TABLE_GONE, "deadline": None}
+        view: SeatView = {**latest["view"], "phase_detail": TABLE_GONE, "deadline": None}
         return {**latest, "gone": True, "view": view, "legal_actions": [], "members": []}
 
     def pull_due(self) -> bool:
         """Would ``latest_event`` ask the daemon now, if no event came (the view, or in
         the lobby the members)? A follower looks at the daemon first (daemon_watch.py)."""
         now = time.monotonic()
-        lobby = ((self._latest or {}).get("view") or {}).get("phase") == "lobby"
+        lobby = self._latest is not None and self._latest["view"].get("phase") == "lobby"
         return now - self._last_seen >= self.refresh or (
             lobby and now - self._members_read >= self.refresh
         )
@@ -197,11 +199,11 @@ class DaemonTable:
         """Pull the view at the next ``latest_event`` (a new daemon connection)."""
         self._last_seen = time.monotonic() - self.refresh
 
-    def _with_members(self, newest: Message | None, now: float) -> Message | None:
+    def _with_members(self, newest: ViewEvent | None, now: float) -> ViewEvent | None:
         """In the lobby: the event with the table summary's ``members`` (re-read every
         ``refresh`` seconds); the last event again when only the members changed."""
         latest = self._latest
-        if latest is None or (latest.get("view") or {}).get("phase") != "lobby":
+        if latest is None or latest["view"].get("phase") != "lobby":
             return newest
         if now - self._members_read >= self.refresh:
             self._members_read = now
@@ -217,7 +219,7 @@ class DaemonTable:
             self._latest = newest
         return newest
 
-    def _read_members(self) -> list[Any]:
+    def _read_members(self) -> list[dict[str, Any]]:
         answer = checked(self.api.request({"type": "tables"}))
         for summary in answer.get("tables") or ():
             table = str(summary.get("table") or "")
@@ -240,10 +242,11 @@ class DaemonTable:
         self.api.close()
 
 
-def current_view(api: LocalApi, table: str) -> Message:
-    """Ask the daemon for the table's current view event (the CLI's `status`, `hand`...)."""
+def current_view(api: LocalApi, table: str) -> ViewEvent:
+    """Ask the daemon for the table's current view event (the CLI's `status`, `hand`...),
+    checked (``view_event``)."""
     answer = checked(api.request({"type": "view", "table": table}))
     event = answer.get("event", answer)
     if not isinstance(event, dict) or "view" not in event:
         raise FourwindsError(f"the daemon sent no view for table {table!r}")
-    return event
+    return view_event(event)

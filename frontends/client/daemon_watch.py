@@ -24,6 +24,7 @@ from typing import Any
 
 from fourwinds.frontends.client.daemon_link import DaemonTable, LocalApi, Message
 from fourwinds.frontends.client.local_seats import is_running, running_info
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.errors import FourwindsError
 
 log = logging.getLogger(__name__)
@@ -172,7 +173,7 @@ class FollowedTable:
         self.inner.refresh_now()
         log.warning("the daemon is back (process %s)", self.known.pid if self.known else "?")
 
-    def latest_event(self, timeout: float) -> Message | None:
+    def latest_event(self, timeout: float) -> ViewEvent | None:
         self._follow()
         if self.down:
             time.sleep(timeout)

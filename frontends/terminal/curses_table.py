@@ -19,7 +19,8 @@ from dataclasses import replace
 from typing import Any
 
 from fourwinds.frontends.client.acting import decision_key
-from fourwinds.frontends.client.daemon_link import Message, Noticing, SheetSource, TableClient
+from fourwinds.frontends.client.daemon_link import Noticing, SheetSource, TableClient
+from fourwinds.frontends.client.view_shapes import NO_EVENT, ViewEvent
 from fourwinds.frontends.terminal.table_keys import handle_key, on_new_event
 from fourwinds.frontends.terminal.table_view import UiState, render, scroll_room
 from fourwinds.protocol.errors import FourwindsError
@@ -99,7 +100,7 @@ class TableScreen:
     def __init__(self, client: TableClient, ascii_only: bool) -> None:
         self.client = client
         self.ascii_only = ascii_only
-        self.event: Message | None = None
+        self.event: ViewEvent | None = None
         self.ui = UiState()
         self.received = time.monotonic()
         self.decision_shown = 0.0  # when the current decision first came on screen
@@ -156,7 +157,9 @@ class TableScreen:
                 return False  # we left the table: nothing more to show
             if answer.get("ok"):
                 sent = self.ui.pending[0] if self.ui.pending else ""
-                answered = decision_key(self.event or {}) if result.final else self.ui.answered
+                answered = (
+                    decision_key(self.event or NO_EVENT) if result.final else self.ui.answered
+                )
                 selected = frozenset() if result.final else self.ui.selected
                 self.ui = replace(
                     self.ui,

@@ -16,11 +16,12 @@ it, and tests/frontends/test_table_help.py checks this handler does what it says
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from fourwinds.frontends.client.acting import act_request, check_choice, decision_key, rack_tiles
+from fourwinds.frontends.client.view_shapes import NO_EVENT, ViewEvent
 from fourwinds.frontends.terminal.table_view import (
     RACK_LETTERS,
     UiState,
@@ -29,9 +30,10 @@ from fourwinds.frontends.terminal.table_view import (
     screen_kind,
     shows_rack,
 )
+from fourwinds.protocol.table.views.view_types import ActionEntry
 
-Event = Mapping[str, Any]
-Action = Mapping[str, Any]
+Event = ViewEvent
+Action = ActionEntry
 
 
 @dataclass(frozen=True)
@@ -51,8 +53,8 @@ def on_new_event(old: Event | None, new: Event, ui: UiState) -> UiState:
     drop the last "sent: ..." / "refused: ..." line once the table has moved to another
     phase (it answered a decision of the phase before: "sent: Ready to start" has no place
     in the Charleston, nor "sent: Discard 8p" on the result screen)."""
-    tiles = rack_tiles(new.get("view") or {})
-    old_tiles = rack_tiles((old or {}).get("view") or {})
+    tiles = rack_tiles(new["view"])
+    old_tiles = rack_tiles((old or NO_EVENT)["view"])
     selected = ui.selected if tiles == old_tiles else frozenset()
     menu = menu_actions(new.get("legal_actions") or (), tiles)
     default = next((i for i, a in enumerate(menu) if a.get("default")), 0)
@@ -96,7 +98,7 @@ def _phase(event: Event | None) -> object:
     no event)."""
     if event is None:
         return None
-    view = event.get("view") or {}
+    view = event["view"]
     phase = view.get("phase")
     # a call window is part of the play: "sent: Call chow" stays on when the call stands
     return ("play" if phase == "claim" else phase), view.get("hand_number")
@@ -128,7 +130,7 @@ def handle_key(event: Event | None, ui: UiState, key: str) -> KeyResult:
         return KeyResult(ui, quit=True)
     if key == "L" and event is not None and screen_kind(event) == "lobby":
         return _leave(event, ui)
-    tiles = rack_tiles((event or {}).get("view") or {}) if shows_rack(event) else []
+    tiles = rack_tiles((event or NO_EVENT)["view"]) if shows_rack(event) else []
     if len(key) == 1 and key in COMMAND_LETTERS and RACK_LETTERS.index(key) >= len(tiles):
         key = COMMAND_LETTERS[key]
     if key in SCREEN_KEYS:

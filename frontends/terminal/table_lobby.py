@@ -15,13 +15,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from fourwinds.frontends.terminal.table_panels import windows_text
+from fourwinds.protocol.table.views.view_types import PlayerEntry, SeatView
 
-View = Mapping[str, Any]
+View = SeatView
 _PLACEHOLDER = re.compile(r"^seat \d+$")
 
 
-def is_free(player: Mapping[str, Any]) -> bool:
-    """A place nobody holds yet (the view names it ``seat N``, or says ``free``)."""
+def is_free(player: PlayerEntry | None) -> bool:
+    """A place nobody holds yet (the view names it ``seat N``, or says ``free``; None: the
+    view has no seat there)."""
+    if player is None:
+        return True
     if "free" in player:
         return bool(player["free"])
     name = str(player.get("name") or "")
@@ -35,8 +39,8 @@ def lobby_seats(view: View, members: Sequence[Mapping[str, Any]] = ()) -> list[t
     by_place = {int(m.get("place", i)): m for i, m in enumerate(members)}
     out: list[tuple[str, str]] = []
     for place in range(4):
-        player = players.get(place, {})
-        name = str(player.get("name") or "")
+        player = players.get(place)
+        name = str(player.get("name") or "") if player is not None else ""
         if is_free(player) and place in by_place:
             member = by_place[place]
             # a name, never a fingerprint (the name arrives with the member's first Hello)
@@ -46,7 +50,7 @@ def lobby_seats(view: View, members: Sequence[Mapping[str, Any]] = ()) -> list[t
         if is_free(player):
             out.append(("", "free"))
             continue
-        out.append((name, "ready" if player.get("ready") else ""))
+        out.append((name, "ready" if player is not None and player.get("ready") else ""))
     return out
 
 

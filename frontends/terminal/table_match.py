@@ -4,12 +4,12 @@ over, the final standings (``standings``). Pure text, like table_view.py."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from fourwinds.frontends.terminal.table_panels import player_name
 from fourwinds.frontends.terminal.tile_text import wrap_cells
+from fourwinds.protocol.table.views.view_types import SeatView
 
-View = Mapping[str, Any]
+View = SeatView
 
 KIND_WORDS = {
     "mahjong": "Mahjong",

@@ -9,10 +9,12 @@ table_help.py.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Literal
+
+from fourwinds.protocol.table.views.view_types import SeatView
 
 SEAT_NAMES = ("East", "South", "West", "North")
-WINDOW_NAMES = (
+WINDOW_NAMES: tuple[tuple[Literal["call", "turn", "charleston", "next"], str], ...] = (
     ("call", "call"),
     ("turn", "turn"),
     ("charleston", "Charleston"),
@@ -25,7 +27,7 @@ def seat_label(seat: int) -> str:
     return SEAT_NAMES[seat % 4] if 0 <= seat < 4 else f"seat {seat}"
 
 
-def player_name(view: Mapping[str, Any], seat: int) -> str:
+def player_name(view: SeatView, seat: int) -> str:
     """The name the view gives the player at ``seat`` ("" when it gives none)."""
     for player in view.get("players") or ():
         if int(player.get("seat", -1)) == seat and player.get("name"):
@@ -33,13 +35,13 @@ def player_name(view: Mapping[str, Any], seat: int) -> str:
     return ""
 
 
-def who(view: Mapping[str, Any], seat: int) -> str:
+def who(view: SeatView, seat: int) -> str:
     """A seat as its wind and its player's name: ``South (Bob)``."""
     name = player_name(view, seat)
     return f"{seat_label(seat)} ({name})" if name else seat_label(seat)
 
 
-def windows_text(view: Mapping[str, Any]) -> str:
+def windows_text(view: SeatView) -> str:
     """The table's timers (``windows``) in one line, or "" when the view has none."""
     windows = view.get("windows")
     if not isinstance(windows, Mapping):
@@ -56,7 +58,7 @@ def windows_text(view: Mapping[str, Any]) -> str:
     return "Timers: " + ", ".join(parts) if parts else ""
 
 
-def scoreboard_lines(view: Mapping[str, Any], ascii_only: bool) -> list[str]:
+def scoreboard_lines(view: SeatView, ascii_only: bool) -> list[str]:
     """The match standings, best score first, with the hands played."""
     players = sorted(
         view.get("players") or (), key=lambda p: (-int(p.get("score", 0)), p.get("seat", 0))

@@ -15,8 +15,9 @@ from typing import Any
 
 from fourwinds.frontends.terminal.table_panels import seat_label, who
 from fourwinds.frontends.terminal.tile_text import codes_text, describe_tile, group_rows, wrap_cells
+from fourwinds.protocol.table.views.view_types import HandResult, PaymentEntry, SeatView
 
-View = Mapping[str, Any]
+View = SeatView
 
 RESULT_TITLES = {
     "mahjong": "Mahjong",
@@ -29,10 +30,10 @@ RESULT_TITLES = {
 
 def result_title(view: View) -> str:
     """``=== Hand 2 over: Mahjong by South (Bob) ===``."""
-    result = view.get("result") or {}
-    kind = str(result.get("kind") or "?")
+    result = view.get("result")
+    kind = str(result.get("kind") or "?") if result else "?"
     title = RESULT_TITLES.get(kind, kind.replace("_", " "))
-    winner = result.get("winner")
+    winner = result.get("winner") if result else None
     if winner is not None:
         title += f" by {who(view, int(winner))}"
     return f"=== Hand {view.get('hand_number', '?')} over: {title} ==="
@@ -54,8 +55,10 @@ def result_lines(
     """The result of the hand (everything but the countdown and the actions). ``compact``:
     fans packed on few lines instead of one a line; ``reveal``: how every seat's tiles are
     shown."""
-    result: Mapping[str, Any] = view.get("result") or {}
+    result = view.get("result")
     lines = [result_title(view)]
+    if not result:  # none: a view from before the hand's end, or an older daemon's
+        return lines
     lines.extend(_winning_tile(view, result))
     lines.extend(_hand_rows(result, width, ascii_only))
     lines.extend(_card_or_fans(result, width, compact))
@@ -69,7 +72,7 @@ def result_lines(
     return lines
 
 
-def _winning_tile(view: View, result: Mapping[str, Any]) -> list[str]:
+def _winning_tile(view: View, result: HandResult) -> list[str]:
     tile = result.get("winning_tile")
     if not tile:
         return []
@@ -84,7 +87,7 @@ def _winning_tile(view: View, result: Mapping[str, Any]) -> list[str]:
     return [text]
 
 
-def _hand_rows(result: Mapping[str, Any], width: int, ascii_only: bool) -> list[str]:
+def _hand_rows(result: HandResult, width: int, ascii_only: bool) -> list[str]:
     concealed = [str(t) for t in result.get("concealed") or ()]
     exposures = [[str(t) for t in group] for group in result.get("exposures") or ()]
     flowers = [str(t) for t in result.get("flowers") or ()]
@@ -108,7 +111,7 @@ def _hand_rows(result: Mapping[str, Any], width: int, ascii_only: bool) -> list[
 
 
 def _every_hand(
-    view: View, result: Mapping[str, Any], width: int, reveal: Reveal, ascii_only: bool
+    view: View, result: HandResult, width: int, reveal: Reveal, ascii_only: bool
 ) -> list[str]:
     """Every seat's concealed tiles, one seat under the other (the view's ``hands``, by
     wind), or the view's word on why they are not shown yet."""
@@ -136,6 +139,7 @@ def _every_hand(
 
 
 def _card_or_fans(result: Mapping[str, Any], width: int, compact: bool) -> list[str]:
+    # the result as a map: ``card_hand`` and ``fans`` are a rule set's own keys (view_types)
     card = result.get("card_hand")
     if isinstance(card, Mapping):
         pattern = str(card.get("pattern", ""))
@@ -187,7 +191,7 @@ def _fan_text(fan: Mapping[str, Any]) -> str:
     return f"{fan.get('name', '?')} {fan.get('points', 0)}{times}"
 
 
-def _payments(view: View, result: Mapping[str, Any], width: int) -> list[str]:
+def _payments(view: View, result: HandResult, width: int) -> list[str]:
     lines: list[str] = []
     payments = [p for p in result.get("payments") or () if isinstance(p, Mapping)]
     if payments:
@@ -203,7 +207,7 @@ def _payments(view: View, result: Mapping[str, Any], width: int) -> list[str]:
     return lines
 
 
-def _payer(view: View, payment: Mapping[str, Any]) -> str:
+def _payer(view: View, payment: PaymentEntry) -> str:
     seat = payment.get("seat")
     name = payment.get("name")
     if seat is None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fourwinds.frontends.client.acting import rack_tiles
+from fourwinds.frontends.client.view_shapes import NO_EVENT, ViewEvent
 from fourwinds.frontends.terminal.table_help import help_lines
 from fourwinds.frontends.terminal.table_layout import Panel, Stack, compose, place_footer
 from fourwinds.frontends.terminal.table_lobby import lobby_lines
@@ -45,9 +46,10 @@ from fourwinds.frontends.terminal.tile_text import (
 )
 from fourwinds.protocol.table.rules.registry import ruleset_named
 from fourwinds.protocol.table.views.screens import screen_of
+from fourwinds.protocol.table.views.view_types import ActionEntry, PlayerEntry, SeatView
 
-View = Mapping[str, Any]
-Action = Mapping[str, Any]
+View = SeatView
+Action = ActionEntry
 
 RACK_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -56,7 +58,7 @@ def rules_title(name: str, view: View | None = None) -> str:
     """The rule set's name as people read it: the view's ``ruleset.title`` (the daemon says
     it), else its ``RuleSetAdapter.title``, or the rules name as the view gave it when no rule
     set has that name."""
-    said = (view or {}).get("ruleset")
+    said = (view or NO_EVENT["view"]).get("ruleset")
     if isinstance(said, Mapping) and isinstance(said.get("title"), str) and said["title"]:
         return str(said["title"])
     try:
@@ -206,17 +208,17 @@ def received_places(view: View, tiles: Sequence[str]) -> set[int]:
     return out
 
 
-def screen_kind(event: Mapping[str, Any] | None) -> str:
+def screen_kind(event: ViewEvent | None) -> str:
     """Which screen the view asks for (its ``screen``: "lobby", "result", "dealing",
     "reconnecting" or "table", decided by the daemon's seat view,
     protocol/table/views/contract_view.py, and by the daemon for "reconnecting"). A view made
     without one (a test's sample) is read by the same rule."""
-    view: View = (event or {}).get("view") or {}
+    view = (event or NO_EVENT)["view"]
     screen = view.get("screen")
     return screen if isinstance(screen, str) and screen else screen_of(dict(view))
 
 
-def shows_rack(event: Mapping[str, Any] | None) -> bool:
+def shows_rack(event: ViewEvent | None) -> bool:
     """Does the screen show our rack (so the letters pick its tiles)?"""
     return event is not None and screen_kind(event) == "table"
 
@@ -259,7 +261,7 @@ def deadline_left(view: View, elapsed: float) -> float | None:
 
 
 def render(
-    event: Mapping[str, Any] | None,
+    event: ViewEvent | None,
     ui: UiState,
     width: int,
     height: int,
@@ -270,7 +272,7 @@ def render(
 
 
 def layout(
-    event: Mapping[str, Any] | None,
+    event: ViewEvent | None,
     ui: UiState,
     width: int,
     height: int,
@@ -285,7 +287,7 @@ def layout(
         stack = Stack(width, ascii_only)
         stack.add("too small", lines)
         return stack.panels
-    view: View = (event or {}).get("view") or {}
+    view = (event or NO_EVENT)["view"]
     scrolled = _scrolled_body(view, ui, width, ascii_only)
     if scrolled is not None:
         return _scroll_screen(scrolled, ui, width, height, ascii_only)
@@ -401,7 +403,7 @@ def _key_lines(kind: str, view: View | None) -> tuple[str, ...]:
     the view says comes next (its ``next.then``: "Final standings" after the match's last
     hand), as the countdown and the prompt above say."""
     lines: tuple[str, ...] = KEY_LINES[kind]
-    nxt = (view or {}).get("next")
+    nxt = view.get("next") if view is not None else None
     then = nxt.get("then") if kind == "result" and isinstance(nxt, Mapping) else None
     if isinstance(then, str) and then and then.lower() != "next hand":
         lines = tuple(line.replace("next hand", then.lower()) for line in lines)
@@ -488,14 +490,15 @@ def live_wins_text(view: View) -> str:
     )
 
 
-def _players_by_seat(view: View) -> dict[int, Mapping[str, Any]]:
+def _players_by_seat(view: View) -> dict[int, PlayerEntry]:
     return {int(p.get("seat", i)): p for i, p in enumerate(view.get("players") or ())}
 
 
-def _who(players: Mapping[int, Mapping[str, Any]], seat: int, view: View) -> str:
+def _who(players: Mapping[int, PlayerEntry], seat: int, view: View) -> str:
     if seat == view.get("seat"):
         return f"{seat_label(seat)} (you)"
-    name = players.get(seat, {}).get("name")
+    player = players.get(seat)
+    name = player.get("name") if player is not None else None
     return f"{seat_label(seat)} ({name})" if name else seat_label(seat)
 
 
@@ -517,7 +520,7 @@ FLAG_SHORT = {
 }
 
 
-def _flags(view: View, player: Mapping[str, Any]) -> list[str]:
+def _flags(view: View, player: PlayerEntry) -> list[str]:
     seat = int(player.get("seat", 0))
     flags = []
     if seat == view.get("seat"):
@@ -535,7 +538,7 @@ def _flags(view: View, player: Mapping[str, Any]) -> list[str]:
     return flags
 
 
-def _meld_texts(player: Mapping[str, Any], glyphs: bool, ascii_only: bool) -> list[str]:
+def _meld_texts(player: PlayerEntry, glyphs: bool, ascii_only: bool) -> list[str]:
     melds = []
     for meld in player.get("exposures") or ():
         tiles = "".join(
@@ -549,7 +552,7 @@ def _meld_texts(player: Mapping[str, Any], glyphs: bool, ascii_only: bool) -> li
 
 
 def _player_block(
-    view: View, player: Mapping[str, Any], width: int, detail: Detail, ascii_only: bool
+    view: View, player: PlayerEntry, width: int, detail: Detail, ascii_only: bool
 ) -> list[str]:
     """One seat: who, score, tiles in hand, flags, then every exposed tile, flower and
     discard (wrapped, never cut)."""
@@ -804,7 +807,7 @@ def _end_of_hand(
 
 def _lobby(
     stack: Stack,
-    event: Mapping[str, Any],
+    event: ViewEvent,
     view: View,
     legal: Sequence[Action],
     ui: UiState,

@@ -54,10 +54,12 @@ from fourwinds.daemon.table_runtimes.recovery import CannotResume, resume_table
 from fourwinds.daemon.table_runtimes.runtime import BadMeta, TableRuntime
 from fourwinds.daemon.table_runtimes.session_port import SessionModule
 from fourwinds.frontends.cli.player_config import ConfigError, load_config, parse_config
+from fourwinds.frontends.client.view_shapes import view_event
 from fourwinds.frontends.terminal.table_view import UiState, _head_line
 from fourwinds.protocol.errors import LocalProtocolError
 from fourwinds.protocol.table.machine import session as table_session
 from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
+from fourwinds.protocol.table.views.view_types import SeatView
 from fourwinds.protocol.table.wire.strict import WireError
 from fourwinds.protocol.text import clean_text
 from testkit.procs import ROOT
@@ -82,6 +84,11 @@ BAD_KEYS = {
 
 
 # -- keys ------------------------------------------------------------------------------------
+
+
+def _seat(view: dict[str, Any]) -> SeatView:
+    """The daemon's seat view as a frontend reads it (its event checked: ``view_event``)."""
+    return view_event({"type": "view", "table": "t", "view": view, "legal_actions": []})["view"]
 
 
 @pytest.mark.parametrize("name", list(BAD_KEYS))
@@ -288,13 +295,13 @@ def test_the_fair_deck_is_the_default_and_practice_is_asked_for_by_name() -> Non
     opened = step.session.open
     assert opened is not None and opened.options.deck is DeckKind.MASKED
     assert real_session.seat_view(step.session)["practice"] is False
-    assert "practice" not in _head_line(real_session.seat_view(step.session), UiState())
+    assert "practice" not in _head_line(_seat(real_session.seat_view(step.session)), UiState())
     step = real_session.new_table(
         identity(1).private_key, "t", "mcr", "p", {"deck": "practice"}, b"e" * 32, 0.0
     )
     practice = real_session.seat_view(step.session)
     assert practice["practice"] is True
-    assert "(MCR) practice" in _head_line(practice, UiState())  # the curses header says so
+    assert "(MCR) practice" in _head_line(_seat(practice), UiState())  # the curses header says so
 
 
 # -- daemons ---------------------------------------------------------------------------------

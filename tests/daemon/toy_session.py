@@ -306,7 +306,9 @@ def seat_view(session: Session, unreachable: Sequence[Mapping[str, Any]] = ()) -
         "transcript": list(s.plays),
         "phase": "over" if done else ("play" if len(s.seats) == 4 else "lobby"),
         "waiting_for": [] if done or len(s.seats) < 4 else [len(s.plays) % 4],
-        "legal_actions": [{"id": "play", "type": "play", "label": "Play"}] if _my_turn(s) else [],
+        "legal_actions": (
+            [{"id": "play", "type": "play", "label": "Play", "tiles": []}] if _my_turn(s) else []
+        ),
     }
     if unreachable:  # as the real view says it (protocol/table/views/contract_view.py)
         view["unreachable"] = [

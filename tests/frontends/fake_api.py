@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from tests.frontends.scripted_table import ScriptedTable
 
 
@@ -12,7 +13,7 @@ class FakeApi:
     """Answers the local-API requests the frontends send; records every one."""
 
     def __init__(
-        self, events: Sequence[dict[str, Any]], tables: int = 1, sheet: dict[str, Any] | None = None
+        self, events: Sequence[ViewEvent], tables: int = 1, sheet: dict[str, Any] | None = None
     ) -> None:
         self.table = ScriptedTable(events)
         self.sent: list[dict[str, Any]] = []

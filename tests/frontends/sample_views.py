@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from fourwinds.frontends.client.view_shapes import ViewEvent, view_event
+
 
 def _player(seat: int, name: str, **extra: Any) -> dict[str, Any]:
     player: dict[str, Any] = {
@@ -23,7 +25,7 @@ def _player(seat: int, name: str, **extra: Any) -> dict[str, Any]:
     return player
 
 
-def play_event(seq: int = 7) -> dict[str, Any]:
+def _play_event_raw(seq: int = 7) -> dict[str, Any]:
     """East (us) has drawn and must discard; South has a pung exposed; discards everywhere."""
     view: dict[str, Any] = {
         "rules": "american",
@@ -84,9 +86,9 @@ def play_event(seq: int = 7) -> dict[str, Any]:
     }
 
 
-def call_event(seq: int = 8) -> dict[str, Any]:
+def _call_event_raw(seq: int = 8) -> dict[str, Any]:
     """South discarded 4p; we may pung it or pass (pass is the default)."""
-    event = play_event(seq)
+    event = _play_event_raw(seq)
     view = event["view"]
     view["phase"] = "claim"
     view["phase_detail"] = "South discarded 4p: call or pass"
@@ -104,9 +106,9 @@ def call_event(seq: int = 8) -> dict[str, Any]:
     return event
 
 
-def charleston_event(seq: int = 3) -> dict[str, Any]:
+def _charleston_event_raw(seq: int = 3) -> dict[str, Any]:
     """The first Charleston pass: choose three tiles to pass right."""
-    event = play_event(seq)
+    event = _play_event_raw(seq)
     view = event["view"]
     view["phase"] = "charleston"
     view["phase_detail"] = "Charleston: first right"
@@ -130,9 +132,9 @@ def charleston_event(seq: int = 3) -> dict[str, Any]:
     return event
 
 
-def result_event(seq: int = 40, *, match_over: bool = False) -> dict[str, Any]:
+def _result_event_raw(seq: int = 40, *, match_over: bool = False) -> dict[str, Any]:
     """South won; payouts and the audit are in."""
-    event = play_event(seq)
+    event = _play_event_raw(seq)
     view = event["view"]
     view["phase"] = "match_over" if match_over else "hand_over"
     view["phase_detail"] = "Hand over"
@@ -172,10 +174,10 @@ def result_event(seq: int = 40, *, match_over: bool = False) -> dict[str, Any]:
 WINDOWS = {"call": 8.0, "turn": 30.0, "charleston": 60.0, "next": 20.0}
 
 
-def more_time_call_event(seq: int = 9) -> dict[str, Any]:
+def _more_time_call_event_raw(seq: int = 9) -> dict[str, Any]:
     """A call window (spec'd view): we may pung, pass, or ask for more time (listed last);
     North asked for more time and is thinking."""
-    event = call_event(seq)
+    event = _call_event_raw(seq)
     view = event["view"]
     view["windows"] = dict(WINDOWS)
     view["hints"] = [
@@ -191,10 +193,10 @@ def more_time_call_event(seq: int = 9) -> dict[str, Any]:
     return event
 
 
-def late_play_event(seq: int = 30) -> dict[str, Any]:
+def _late_play_event_raw(seq: int = 30) -> dict[str, Any]:
     """Late in a hand: every seat has a long discard row, exposures and flowers (MCR codes),
     so a screen that cuts a row instead of wrapping it loses tiles."""
-    event = play_event(seq)
+    event = _play_event_raw(seq)
     view = event["view"]
     view["rules"] = "mcr"
     view["prevalent_wind"] = 0
@@ -226,7 +228,7 @@ def late_play_event(seq: int = 30) -> dict[str, Any]:
     return event
 
 
-def hand_over_event(
+def _hand_over_event_raw(
     seq: int = 41,
     *,
     rules: str = "american",
@@ -235,7 +237,7 @@ def hand_over_event(
 ) -> dict[str, Any]:
     """Hand 2 over (spec'd view): South (Bob) won on East's (our) discard, or self-drawn;
     the table waits for the seats in ``waiting`` to say next; the next hand in 15 s."""
-    event = play_event(seq)
+    event = _play_event_raw(seq)
     view = event["view"]
     view["rules"] = rules
     view["windows"] = dict(WINDOWS)
@@ -341,9 +343,9 @@ def hand_over_event(
     return event
 
 
-def wall_game_event(seq: int = 42) -> dict[str, Any]:
+def _wall_game_event_raw(seq: int = 42) -> dict[str, Any]:
     """Hand 2 ended with the wall used up (American wall game): no winner, nobody pays."""
-    event = hand_over_event(seq)
+    event = _hand_over_event_raw(seq)
     result = event["view"]["result"]
     for key in ("winner", "winner_name", "winning_tile", "from_seat", "from_name", "card_hand"):
         result[key] = None
@@ -362,9 +364,9 @@ def wall_game_event(seq: int = 42) -> dict[str, Any]:
     return event
 
 
-def match_over_event(seq: int = 60) -> dict[str, Any]:
+def _match_over_event_raw(seq: int = 60) -> dict[str, Any]:
     """The last hand is over and so is the match: the final standings and every hand."""
-    event = hand_over_event(seq)
+    event = _hand_over_event_raw(seq)
     view = event["view"]
     view["phase"] = "match_over"
     view["phase_detail"] = "Match over"
@@ -402,7 +404,9 @@ def match_over_event(seq: int = 60) -> dict[str, Any]:
     return event
 
 
-def lobby_event(seq: int = 2, *, seated: int = 2, ready: tuple[int, ...] = ()) -> dict[str, Any]:
+def _lobby_event_raw(
+    seq: int = 2, *, seated: int = 2, ready: tuple[int, ...] = ()
+) -> dict[str, Any]:
     """Before the match (spec'd view): ``seated`` places taken (the rest named "seat N"),
     the ``ready`` places said ready; we are place 0, the host."""
     view: dict[str, Any] = {
@@ -493,5 +497,63 @@ def sample_sheet(rules: str = "american") -> dict[str, Any]:
     return {"rules": "american", "title": "House card 2024", "entries": entries}
 
 
-def clone(event: dict[str, Any]) -> dict[str, Any]:
+def clone(event: ViewEvent) -> ViewEvent:
     return copy.deepcopy(event)
+
+
+def play_event(seq: int = 7) -> ViewEvent:
+    """``_play_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_play_event_raw(seq))
+
+
+def call_event(seq: int = 8) -> ViewEvent:
+    """``_call_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_call_event_raw(seq))
+
+
+def charleston_event(seq: int = 3) -> ViewEvent:
+    """``_charleston_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_charleston_event_raw(seq))
+
+
+def result_event(seq: int = 40, *, match_over: bool = False) -> ViewEvent:
+    """``_result_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_result_event_raw(seq, match_over=match_over))
+
+
+def more_time_call_event(seq: int = 9) -> ViewEvent:
+    """``_more_time_call_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_more_time_call_event_raw(seq))
+
+
+def late_play_event(seq: int = 30) -> ViewEvent:
+    """``_late_play_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_late_play_event_raw(seq))
+
+
+def hand_over_event(
+    seq: int = 41,
+    *,
+    rules: str = "american",
+    self_drawn: bool = False,
+    waiting: tuple[int, ...] = (0, 2, 3),
+) -> ViewEvent:
+    """``_hand_over_event_raw``'s event, checked as the frontends check one."""
+    return view_event(
+        _hand_over_event_raw(seq, rules=rules, self_drawn=self_drawn, waiting=waiting)
+    )
+
+
+def wall_game_event(seq: int = 42) -> ViewEvent:
+    """``_wall_game_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_wall_game_event_raw(seq))
+
+
+def match_over_event(seq: int = 60) -> ViewEvent:
+    """``_match_over_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_match_over_event_raw(seq))
+
+
+def lobby_event(seq: int = 2, *, seated: int = 2, ready: tuple[int, ...] = ()) -> ViewEvent:
+    """``_lobby_event_raw``'s event, checked as the frontends check one."""
+    return view_event(_lobby_event_raw(seq, seated=seated, ready=ready))

@@ -15,13 +15,14 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from tests.frontends import sample_views
 
 
 class ScriptedTable:
     """A ``TableClient`` replaying ``events``; ``requests`` records what the client sent."""
 
-    def __init__(self, events: Sequence[dict[str, Any]], log_path: str | None = None) -> None:
+    def __init__(self, events: Sequence[ViewEvent], log_path: str | None = None) -> None:
         self.events = list(events)
         self.index = 0
         self.requests: list[dict[str, Any]] = []
@@ -29,10 +30,10 @@ class ScriptedTable:
         self._delivered = -1
 
     @property
-    def current(self) -> dict[str, Any]:
+    def current(self) -> ViewEvent:
         return self.events[self.index]
 
-    def latest_event(self, timeout: float) -> dict[str, Any] | None:
+    def latest_event(self, timeout: float) -> ViewEvent | None:
         if self._delivered == self.index:
             return None
         self._delivered = self.index
@@ -62,7 +63,7 @@ class ScriptedTable:
         pass
 
 
-def sample_script() -> list[dict[str, Any]]:
+def sample_script() -> list[ViewEvent]:
     """Charleston pass, a discard, a call, then the end of the hand (seqs increasing)."""
     return [
         sample_views.charleston_event(seq=1),
@@ -72,7 +73,7 @@ def sample_script() -> list[dict[str, Any]]:
     ]
 
 
-def end_script() -> list[dict[str, Any]]:
+def end_script() -> list[ViewEvent]:
     """The end of hand 2 (we have not said next), the table waiting for the others after we
     did, then the end of the match."""
     return [

@@ -12,6 +12,7 @@ import pytest
 from fourwinds.frontends.bots.bot_level_option import chosen_level
 from fourwinds.frontends.bots.suggest_bot import suggest_request
 from fourwinds.frontends.cli.player_config import ConfigError, parse_config
+from fourwinds.frontends.client.view_shapes import view_event
 from fourwinds.protocol.bot_level import BotLevel, parse_level
 from fourwinds.protocol.errors import FourwindsError
 
@@ -36,7 +37,7 @@ def test_the_level_comes_from_the_option_else_the_config() -> None:
 
 
 def test_the_suggest_request_names_a_level_other_than_normal() -> None:
-    event = {"table": "t1"}
+    event = view_event({"type": "view", "table": "t1", "view": {}, "legal_actions": []})
     assert suggest_request(event) == {"type": "suggest", "table": "t1"}
     assert suggest_request(event, BotLevel.STRONG) == {
         "type": "suggest",

@@ -14,6 +14,7 @@ from fourwinds.frontends.bots.bot_pause import SAFE_SHARE, chosen_pause, pause_f
 from fourwinds.frontends.bots.bot_seat import FunctionBrain, play_seat
 from fourwinds.frontends.bots.view_bot import choose_request
 from fourwinds.frontends.cli.player_config import ConfigError, parse_config
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.errors import FourwindsError
 from tests.frontends import sample_views
 from tests.frontends.scripted_table import ScriptedTable
@@ -74,12 +75,12 @@ def test_the_setting_comes_from_the_option_else_the_config() -> None:
 class TimedTable(ScriptedTable):
     """A scripted table noting when each view was handed out and each act arrived."""
 
-    def __init__(self, events: list[dict[str, Any]]) -> None:
+    def __init__(self, events: list[ViewEvent]) -> None:
         super().__init__(events)
         self.asked: dict[int, float] = {}
         self.acted: dict[int, float] = {}
 
-    def latest_event(self, timeout: float) -> dict[str, Any] | None:
+    def latest_event(self, timeout: float) -> ViewEvent | None:
         event = super().latest_event(timeout)
         if event is not None:
             self.asked.setdefault(int(event["seq"]), time.monotonic())
@@ -90,7 +91,7 @@ class TimedTable(ScriptedTable):
         return super().act(request)
 
 
-def _script() -> list[dict[str, Any]]:
+def _script() -> list[ViewEvent]:
     return [
         sample_views.lobby_event(seq=1, seated=4),
         sample_views.play_event(seq=2),
@@ -99,7 +100,7 @@ def _script() -> list[dict[str, Any]]:
 
 
 def _waits(pause: float, think: float = 0.0) -> dict[int, float]:
-    def choose(event: Mapping[str, Any]) -> dict[str, Any] | None:
+    def choose(event: ViewEvent) -> dict[str, Any] | None:
         # sleep-ok: the bot's think time is the test's input (measured against the pause)
         time.sleep(think)
         return choose_request(event)
@@ -162,6 +163,6 @@ def test_a_bot_seat_ends_when_its_daemon_left_the_table() -> None:
     """A table the daemon left under the bot (a tournament table gone on under another id
     after a substitute took a seat): the client says ``gone`` and the seat ends, so that
     `fourwinds bot --tournament` goes on to the table's new id."""
-    gone = {**sample_views.play_event(seq=2), "gone": True}
+    gone: ViewEvent = {**sample_views.play_event(seq=2), "gone": True}
     table = TimedTable([sample_views.lobby_event(seq=1, seated=4), gone])
     assert play_seat(table, FunctionBrain(choose_request), poll=0.01) == 0

@@ -6,19 +6,19 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
 
 import pytest
 
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.mcr.botzone.answer import Fault, Question, judge, question
 from fourwinds.protocol.mcr.botzone.story import Moment, Story, read_moment, tell
 from fourwinds.protocol.mcr.botzone.tiles import to_botzone
+from fourwinds.protocol.table.views.view_types import ActionEntry
 from testkit.botzone_stream import HarnessStream
 from tests.frontends.test_botzone_story import bold
 
-Event = Mapping[str, Any]
-Asked = tuple[Question, Story, Moment, dict[str, Any]]
+Event = ViewEvent
+Asked = tuple[Question, Story, Moment, ViewEvent]
 
 
 def _questions() -> list[Asked]:
@@ -53,7 +53,7 @@ def _of(kind: Question) -> list[Asked]:
     return [q for q in QUESTIONS if q[0] is kind]
 
 
-def _legal(event: Event, kind: str) -> list[Mapping[str, Any]]:
+def _legal(event: Event, kind: str) -> list[ActionEntry]:
     return [a for a in event["legal_actions"] if a["type"] == kind]
 
 

@@ -17,6 +17,7 @@ import pytest
 from fourwinds.frontends.bots.botzone_io import Mode
 from fourwinds.frontends.bots.botzone_proc import BotzoneProgram
 from fourwinds.frontends.bots.botzone_seat import BotzoneSeat, play_botzone
+from fourwinds.frontends.client.view_shapes import ViewEvent, view_event
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.rules.botzone import Fault
 from testkit.botzone_stream import HarnessStream
@@ -243,8 +244,17 @@ def test_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_a_botzone_bot_sits_only_at_mcr_tables(tmp_path: Path) -> None:
     class American(HarnessStream):
-        def events(self, timeout: float) -> list[dict[str, Any]]:
-            return [{"type": "view", "view": {"rules": "american"}, "legal_actions": []}]
+        def events(self, timeout: float) -> list[ViewEvent]:
+            return [
+                view_event(
+                    {
+                        "type": "view",
+                        "table": "t",
+                        "view": {"rules": "american"},
+                        "legal_actions": [],
+                    }
+                )
+            ]
 
     seat = BotzoneSeat(BotzoneProgram([sys.executable, str(EXAMPLE)], Mode.JSON, tmp_path / "log"))
     with pytest.raises(FourwindsError, match="plays MCR tables"):

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
 from fourwinds.frontends.bots.exec_bot import default_action
 from fourwinds.frontends.client.acting import act_request
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.mcr.botzone.answer import Question, question
 from fourwinds.protocol.mcr.botzone.story import (
     Board,
@@ -30,7 +30,7 @@ from fourwinds.protocol.table.machine.options import DeckKind
 from testkit.botzone_stream import HarnessStream
 from tests.frontends.botzone_referee import Referee
 
-Event = Mapping[str, Any]
+Event = ViewEvent
 
 
 def bold(rng: random.Random, event: Event) -> dict[str, Any]:
@@ -153,13 +153,13 @@ def test_a_hand_under_way_when_the_seat_starts_is_sat_out() -> None:
     stream = HarnessStream(b"late-start", hands=2)
     rng = random.Random(0)
     first: Story | None = None
-    events: list[dict[str, Any]] = []
+    events: list[ViewEvent] = []
     while first is None:
         for event in stream.events(0):
             events.append(event)
             moment = read_moment(event)
-            view = event["view"]
-            if moment is not None and view["players"][view["seat"]]["discards"]:
+            view, seat = event["view"], event["view"]["seat"]
+            if moment is not None and seat is not None and view["players"][seat]["discards"]:
                 first = tell(None, moment)
             if event["legal_actions"]:
                 assert stream.act(bold(rng, event))["ok"]

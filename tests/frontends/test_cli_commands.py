@@ -13,6 +13,7 @@ from fourwinds.frontends import cli
 from fourwinds.frontends.cli import cli_common
 from fourwinds.frontends.cli.action_pick import NoSuchAction, pick_action, pick_by_id_or_label
 from fourwinds.frontends.client.daemon_link import DaemonUnavailable
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from tests.frontends import sample_views
 from tests.frontends.fake_api import FakeApi
 from tests.frontends.scripted_table import sample_script
@@ -278,9 +279,14 @@ class _WaitingApi(FakeApi):
     the name the command was given; the seat's turn comes in the second event streamed."""
 
     def __init__(self) -> None:
-        waiting = {**sample_views.play_event(seq=1), "table": "ab0cd", "legal_actions": []}
-        other = {**sample_views.play_event(seq=2), "table": "ffff00"}  # another table's turn
-        turn = {**sample_views.play_event(seq=3), "table": "ab0cd"}
+        waiting: ViewEvent = {
+            **sample_views.play_event(seq=1),
+            "table": "ab0cd",
+            "legal_actions": [],
+        }
+        # from the wire, as the daemon streams them: another table's turn, then ours
+        other: dict[str, Any] = {**sample_views.play_event(seq=2), "table": "ffff00"}
+        turn: dict[str, Any] = {**sample_views.play_event(seq=3), "table": "ab0cd"}
         super().__init__([waiting])
         self.stream = [other, turn]
 

@@ -89,7 +89,15 @@ def test_a_crashed_daemon_is_said_at_once_and_the_screen_moves_to_the_new_one(
 ) -> None:
     _write(tmp_path, os.getpid())
     new_api = FakeApi(
-        {"ok": True, "event": {"type": "view", "table": "kitchen", "view": {"phase": "play"}}}
+        {
+            "ok": True,
+            "event": {
+                "type": "view",
+                "table": "kitchen",
+                "view": {"phase": "play"},
+                "legal_actions": [],
+            },
+        }
     )
 
     checked = threading.Event()  # the restart waits until the screen while down is read

@@ -17,6 +17,7 @@ from fourwinds.frontends.bots.exec_bot import (
     needs_answer,
 )
 from fourwinds.frontends.bots.view_bot import choose_request
+from fourwinds.frontends.client.view_shapes import ViewEvent, view_event
 from tests.frontends import sample_views
 from tests.frontends.scripted_table import ScriptedTable, sample_script
 
@@ -24,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_BOT = ROOT / "examples" / "bot.py"
 
 
-def _id_of(event: Mapping[str, Any], kind: str) -> int:
+def _id_of(event: ViewEvent, kind: str) -> int:
     return int(next(a["id"] for a in event["legal_actions"] if a["type"] == kind))
 
 
@@ -83,7 +84,8 @@ def test_default_prefers_the_marked_action_then_pass_then_the_first_listed() -> 
     assert chosen is not None and chosen[0] == play["legal_actions"][0]
     charleston = default_action(sample_views.charleston_event())
     assert charleston is not None and len(charleston[1]) == 3
-    assert default_request({"type": "view", "legal_actions": []}) is None
+    nothing = view_event({"type": "view", "table": "t", "view": {}, "legal_actions": []})
+    assert default_request(nothing) is None
 
 
 def test_only_views_with_legal_actions_need_an_answer() -> None:
@@ -188,7 +190,7 @@ def test_daemon_refusal_is_reported_and_the_default_sent() -> None:
         def refused(self, reason: str) -> None:
             refusals.append(reason)
 
-    def always_first(event: Mapping[str, Any]) -> dict[str, Any] | None:
+    def always_first(event: ViewEvent) -> dict[str, Any] | None:
         return (
             choose_request(event)
             if event["seq"] != 3

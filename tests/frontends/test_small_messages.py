@@ -11,13 +11,14 @@ import copy
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from fourwinds.frontends import cli
 from fourwinds.frontends.cli import cli_common
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.protocol.mcr.score_text import score_json_line
+from fourwinds.protocol.table.views.view_types import ActionEntry
 from tests.frontends import sample_views
 from tests.frontends.fake_api import FakeApi
 
@@ -88,7 +89,7 @@ def test_score_mcr_jsonl_joker_and_count_messages() -> None:
 # --- charleston --courtesy -------------------------------------------------------------------
 
 
-def _courtesy_event(seq: int = 5) -> dict[str, Any]:
+def _courtesy_event(seq: int = 5) -> ViewEvent:
     """The courtesy step as the daemon offers it: no pass (the default) or a pass of 1, 2 or
     3 tiles chosen from the rack (protocol/table/view_american.py)."""
     event = copy.deepcopy(sample_views.charleston_event(seq))
@@ -96,18 +97,19 @@ def _courtesy_event(seq: int = 5) -> dict[str, Any]:
     view["phase"] = "courtesy"
     view["phase_detail"] = "Charleston: courtesy pass"
     pool = sorted(set(view["hand"]) - {"J"})
+    offers: list[ActionEntry] = [
+        {
+            "id": n,
+            "type": "courtesy",
+            "tiles": pool,
+            "choose": n,
+            "label": f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} across",
+        }
+        for n in (1, 2, 3)
+    ]
     event["legal_actions"] = [
         {"id": 0, "type": "courtesy", "tiles": [], "label": "No courtesy pass", "default": True},
-        *(
-            {
-                "id": n,
-                "type": "courtesy",
-                "tiles": pool,
-                "choose": n,
-                "label": f"Courtesy pass: offer {n} tile{'s' if n > 1 else ''} across",
-            }
-            for n in (1, 2, 3)
-        ),
+        *offers,
     ]
     return event
 

@@ -9,14 +9,14 @@ The README's key section must be the one ``readme_keys`` makes, and the ``?`` sc
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from fourwinds.frontends.client.acting import rack_tiles
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.frontends.terminal.table_help import (
     SECTIONS,
     Binding,
@@ -34,9 +34,10 @@ from fourwinds.frontends.terminal.table_view import (
     render,
     shows_rack,
 )
+from fourwinds.protocol.table.views.view_types import ActionEntry
 from tests.frontends import sample_views
 
-Event = dict[str, Any]
+Event = ViewEvent
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
@@ -101,7 +102,7 @@ def outcome(event: Event, ui: UiState, key: str, result: KeyResult) -> Outcome |
     if request is not None:
         if request.get("type") == "leave":
             return Outcome.LEAVE
-        action: Mapping[str, Any] = request["expected"]
+        action: ActionEntry = request["expected"]
         kind = action.get("type")
         typed = {"more_time": Outcome.MORE_TIME, "next": Outcome.NEXT, "ready": Outcome.READY}
         if kind in typed:

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from fourwinds.frontends.client.acting import decision_key
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.frontends.terminal.table_keys import (
     RESULT_GUARD_S,
     handle_key,
@@ -219,7 +220,7 @@ def test_scrolled_screens_scroll_and_any_other_key_goes_back() -> None:
 
 
 def _screen_on(
-    events: list[dict[str, Any]], sheet: dict[str, Any] | None = None
+    events: list[ViewEvent], sheet: dict[str, Any] | None = None
 ) -> tuple[TableScreen, FakeApi]:
     api = FakeApi(events, sheet=sheet)
     screen = TableScreen(DaemonTable(api, "kitchen", refresh=0.0), ascii_only=True)

@@ -5,21 +5,37 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.frontends.terminal.table_view import UiState, menu_actions, render
 from fourwinds.frontends.terminal.tile_text import fit, text_width, tile_cell
 from fourwinds.protocol.table.views.reveal import AUDIT_RUNNING
+from fourwinds.protocol.table.views.view_types import HandResult, NextEntry, PlayerEntry
 from tests.frontends import sample_views
 
 
 def _screen(
-    event: object,
+    event: ViewEvent | None,
     width: int = 100,
     height: int = 40,
     ascii_only: bool = True,
     ui: UiState | None = None,
 ) -> str:
-    lines = render(event, ui or UiState(), width, height, ascii_only)  # type: ignore[arg-type]
+    lines = render(event, ui or UiState(), width, height, ascii_only)
     return "\n".join(lines)
+
+
+def _result(event: ViewEvent) -> HandResult:
+    """The event's result (a sample at a hand's end has one)."""
+    result = event["view"]["result"]
+    assert result is not None
+    return result
+
+
+def _next(event: ViewEvent) -> NextEntry:
+    """The event's ``next`` (a sample at a hand's end has one)."""
+    nxt = event["view"]["next"]
+    assert nxt is not None
+    return nxt
 
 
 def test_rack_shows_every_tile_with_its_letter_in_ascii() -> None:
@@ -122,7 +138,7 @@ def test_end_of_hand_screen_shows_winner_payouts_and_audit() -> None:
 def test_the_last_hands_countdown_says_it_leads_to_the_final_standings() -> None:
     """The view says what the countdown after a hand leads to; the table shows its words."""
     event = sample_views.hand_over_event()
-    event["view"]["next"]["then"] = "Final standings"
+    _next(event)["then"] = "Final standings"
     screen = _screen(event, ui=UiState(elapsed=3.2))
     assert "Final standings in 12s" in screen and "Next hand in" not in screen
     assert "when you are ready for the final standings." in screen
@@ -137,7 +153,7 @@ def test_the_keys_line_after_an_ordinary_hand_says_next_hand() -> None:
 
 def test_failed_audit_is_shown_with_its_reason() -> None:
     event = sample_views.result_event()
-    event["view"]["result"]["audit"] = "West's reveal does not match its commitment"
+    _result(event)["audit"] = "West's reveal does not match its commitment"
     assert "Audit: FAILED - West's reveal does not match its commitment" in _screen(event)
 
 
@@ -219,8 +235,9 @@ def test_fit_cuts_wide_characters_by_columns() -> None:
 
 def test_long_menu_shows_a_window_around_the_highlight() -> None:
     event = sample_views.call_event()
-    event["legal_actions"] = [
-        {"id": f"x{i}", "type": "charleston", "label": f"Pass combination {i}"} for i in range(200)
+    event["legal_actions"] = [  # off the contract: ids that are not numbers, no tiles
+        {"id": f"x{i}", "type": "charleston", "label": f"Pass combination {i}"}  # type: ignore[typeddict-item]
+        for i in range(200)
     ]
     screen = _screen(event, ui=UiState(menu=100))
     assert "Actions (200, up/down to see all):" in screen
@@ -246,7 +263,7 @@ def test_without_a_rack_discards_are_menu_entries_with_the_default_first() -> No
 
 def test_a_hand_number_in_place_of_the_rack_is_not_a_rack() -> None:
     event = sample_views.play_event()
-    event["view"]["hand"] = 3  # the table session's raw view names the hand number "hand"
+    event["view"]["hand"] = 3  # type: ignore[typeddict-item]  # the table session's raw view names the hand number "hand"
     screen = _screen(event)
     assert "(no tiles)" in screen and "Discard 6s [default]" in screen
 
@@ -255,7 +272,6 @@ def test_a_hand_number_in_place_of_the_rack_is_not_a_rack() -> None:
 
 import re  # noqa: E402
 from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
 
 import pytest  # noqa: E402
 
@@ -271,10 +287,10 @@ def _codes(text: str) -> list[str]:
     return _CODE.findall(text)
 
 
-def _seat_tiles(player: dict[str, object]) -> list[str]:
+def _seat_tiles(player: PlayerEntry) -> list[str]:
     """A seat's tiles in the order the screen lists them: exposures, flowers, discards."""
-    tiles = [str(t) for meld in player["exposures"] for t in meld["tiles"]]  # type: ignore[attr-defined]
-    return tiles + [str(t) for t in player["flowers"]] + [str(t) for t in player["discards"]]  # type: ignore[attr-defined]
+    tiles = [str(t) for meld in player["exposures"] for t in meld["tiles"]]
+    return tiles + [str(t) for t in player["flowers"]] + [str(t) for t in player["discards"]]
 
 
 def _panel(panels: list[Panel], name: str) -> Panel:
@@ -319,7 +335,7 @@ def test_glyph_mode_shows_other_seats_tiles_with_their_codes_on_a_big_screen() -
     assert "\U0001f021 9p" in screen  # South's pung of 9 Dots, as glyphs with codes
 
 
-ALL_EVENTS: dict[str, Callable[[], dict[str, Any]]] = {
+ALL_EVENTS: dict[str, Callable[[], ViewEvent]] = {
     **SEAT_EVENTS,
     "charleston": sample_views.charleston_event,
     "old_result": sample_views.result_event,
@@ -393,7 +409,7 @@ def test_end_of_hand_screen_american(width: int, height: int, ascii_only: bool) 
     screen = "\n".join(render(event, UiState(elapsed=3.2), width, height, ascii_only))
     assert "=== Hand 2 over: Mahjong by South (Bob) ===" in screen
     assert "Winning tile: 8m (8 Crak), discarded by East (Ada)" in screen
-    result = event["view"]["result"]
+    result = _result(event)
     hand = screen.split("Winning hand (concealed, then each exposure):")[1].split("Flowers:")[0]
     assert _codes(hand) == result["concealed"] + result["exposures"][0]
     assert "Flowers: " in screen and "F" in _codes(screen.split("Flowers: ")[1])
@@ -411,7 +427,7 @@ def test_a_card_hand_too_wide_for_the_screen_keeps_its_value() -> None:
     the screen's edge: the value comes first and the pattern wraps under it."""
     event = sample_views.hand_over_event()
     pattern = "11a 66a 77a 11b 66b 77b FF as 11m 66m 77m 11p 66p 77p FF"
-    event["view"]["result"]["card_hand"] = {"id": "add-6", "pattern": pattern, "value": 50}
+    _result(event)["card_hand"] = {"id": "add-6", "pattern": pattern, "value": 50}  # type: ignore[typeddict-unknown-key]
     lines = render(event, UiState(elapsed=3.2), 80, 24, False)
     assert len(lines) <= 24 and all(len(line) <= 80 for line in lines)
     at = next(i for i, line in enumerate(lines) if line.startswith("Card hand: add-6"))
@@ -440,7 +456,7 @@ def test_end_of_hand_screen_shows_every_seats_tiles(
     ends = [*starts[1:], len(below)]
     for seat, (start, end) in enumerate(zip(starts, ends, strict=True)):
         rows = "\n".join(below[start:end]).replace(names[seat] + ":", "")
-        assert _codes(rows) == event["view"]["result"]["hands"][seat], (seat, screen)
+        assert _codes(rows) == (_result(event).get("hands") or [])[seat], (seat, screen)
     assert ">1 Next hand (n) [default]" in screen  # the way on is never cut for them
 
 
@@ -451,8 +467,8 @@ def test_a_window_too_small_for_every_seats_tiles_says_they_are_there() -> None:
 
 def test_the_hands_not_shown_yet_are_said_so() -> None:
     event = sample_views.hand_over_event()
-    event["view"]["result"]["hands"] = None
-    event["view"]["result"]["hands_detail"] = AUDIT_RUNNING
+    _result(event)["hands"] = None
+    _result(event)["hands_detail"] = AUDIT_RUNNING
     screen = "\n".join(render(event, UiState(), 100, 40, True))
     assert AUDIT_RUNNING in screen and "Every seat's tiles:" not in screen
 
@@ -482,14 +498,14 @@ def test_wall_game_and_draw_say_so() -> None:
     assert "=== Hand 2 over: Wall game (no winner) ===" in screen
     assert "Winning tile" not in screen and "East (Ada) +0" in screen
     event = sample_views.wall_game_event()
-    event["view"]["result"]["kind"] = "draw"
+    _result(event)["kind"] = "draw"
     assert "Draw (the wall ran out, no winner)" in "\n".join(render(event, UiState(), 80, 24, True))
 
 
 def test_end_of_hand_without_a_time_limit_says_who_it_waits_for() -> None:
     event = sample_views.hand_over_event(waiting=(2,))
     event["view"]["deadline"] = None
-    event["view"]["next"]["deadline"] = None
+    _next(event)["deadline"] = None
     screen = "\n".join(render(event, UiState(), 80, 24, True))
     assert "Waiting for West (Cy) (no time limit)" in screen
     assert "Next hand in" not in screen and "Nothing to do" not in screen
@@ -617,12 +633,14 @@ def test_a_hand_being_dealt_is_said_not_drawn_from_a_seat_we_do_not_have() -> No
     event = sample_views.play_event()
     view = event["view"]
     view.update(
-        phase="dice",
-        phase_detail="Rolling the dice for the seats",
-        seat=None,
-        screen="dealing",
-        hand=[],
-        drawn=None,
+        {
+            "phase": "dice",
+            "phase_detail": "Rolling the dice for the seats",
+            "seat": None,
+            "screen": "dealing",
+            "hand": [],
+            "drawn": None,
+        }
     )
     screen = _screen(event)
     assert "Hand 2 of 4: Rolling the dice for the seats" in screen, screen
@@ -630,7 +648,7 @@ def test_a_hand_being_dealt_is_said_not_drawn_from_a_seat_we_do_not_have() -> No
     assert "Q quit" in screen
 
 
-def _drawn_apart_event() -> dict[str, object]:
+def _drawn_apart_event() -> ViewEvent:
     """The play event as today's daemon sends it: ``rack`` with the drawn tile (6s) last."""
     from fourwinds.protocol.table.views.contract_view import rack_order
 
@@ -672,8 +690,8 @@ def test_the_drawn_tile_is_set_apart_at_the_right_end_of_the_rack() -> None:
 
 def test_a_rack_without_a_drawn_tile_has_no_gap() -> None:
     event = _drawn_apart_event()
-    event["view"]["drawn"] = None  # type: ignore[index]
-    event["view"]["rack"] = list(event["view"]["hand"])  # type: ignore[index]
+    event["view"]["drawn"] = None
+    event["view"]["rack"] = list(event["view"]["hand"])
     screen = _screen(event)
     assert "a  b  c  d  e  f  g  h  i  j  k  l  m  n" in screen
     from testkit.screen import rack

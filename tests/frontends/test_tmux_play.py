@@ -5,10 +5,10 @@ full layout and the compact ones."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 import pytest
 
+from fourwinds.frontends.client.view_shapes import ViewEvent
 from fourwinds.frontends.terminal.table_view import UiState, render
 from tests.frontends.sample_views import call_event
 from tests.frontends.tmux_play import best_offer, call_offers, exposure_text, our_rows
@@ -16,7 +16,7 @@ from tests.frontends.tmux_play import best_offer, call_offers, exposure_text, ou
 SIZES = [(110, 45), (80, 24), (60, 16)]  # full, one line a seat, bare
 
 
-def _mcr_call() -> dict[str, Any]:
+def _mcr_call() -> ViewEvent:
     event = call_event()
     event["view"]["rules"] = "mcr"
     event["view"]["players"][0]["exposures"] = [
@@ -30,7 +30,7 @@ def _mcr_call() -> dict[str, Any]:
     return event
 
 
-def _american_call() -> dict[str, Any]:
+def _american_call() -> ViewEvent:
     event = call_event()
     event["legal_actions"] = [
         {"id": 0, "type": "pass", "label": "Pass", "tiles": [], "default": True},
@@ -45,7 +45,7 @@ def _american_call() -> dict[str, Any]:
     return event
 
 
-def _screen(event: dict[str, Any], width: int, height: int) -> str:
+def _screen(event: ViewEvent, width: int, height: int) -> str:
     return "\n".join(render(event, UiState(), width, height, ascii_only=True))
 
 

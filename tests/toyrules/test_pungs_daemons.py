@@ -16,6 +16,7 @@ import pytest
 from fourwinds.frontends import cli
 from fourwinds.frontends.cli.rule_plugins import VARIABLE
 from fourwinds.frontends.client.local_seats import Started, start_bot_seat
+from fourwinds.frontends.client.view_shapes import view_event
 from fourwinds.frontends.terminal.table_view import UiState, render
 from testkit.cli_seat import play_hand_by_cli
 from testkit.procs import ROOT, DaemonProcess, request
@@ -89,7 +90,7 @@ def test_a_whole_hand_of_the_toy_rules_at_four_daemons(
         assert result["fans"] == (
             [] if result["kind"] == "draw" else [{"name": "All Pungs", "points": 8, "count": 1}]
         )
-        screen = "\n".join(render(event, UiState(), 100, 30, True))
+        screen = "\n".join(render(view_event(event), UiState(), 100, 30, True))
         assert "Pungs and a pair" in screen, screen
         client.close()
     finally:

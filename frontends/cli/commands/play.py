@@ -556,7 +556,7 @@ def _after_screen(api: LocalApi, table: str, seats: BotSeats | None) -> None:
                 forget_bot_seats(seats)
             _say("you left the table")
             return
-        phase = (current_view(api, table).get("view") or {}).get("phase")
+        phase = current_view(api, table)["view"].get("phase")
         if phase == "match_over":
             checked(api.request({"type": "leave", "table": table}))
             if seats is not None:

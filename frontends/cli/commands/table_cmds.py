@@ -22,6 +22,7 @@ from fourwinds.frontends.cli.cli_common import (
 from fourwinds.frontends.cli.player_config import WINDOWS, player_name, window_problem
 from fourwinds.frontends.client.acting import rack_tiles
 from fourwinds.frontends.client.daemon_link import LocalApi, checked, current_view
+from fourwinds.frontends.client.view_shapes import NO_EVENT, ViewEvent, view_event
 from fourwinds.frontends.terminal.table_result import result_lines
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.machine.options import OLD_OPTION_NAMES
@@ -280,7 +281,7 @@ def cmd_ready(args: argparse.Namespace) -> int:
         try:
             event = current_view(api, table)
         except FourwindsError:
-            event = {}
+            event = NO_EVENT  # no view: no ready action to name, the plain request
         ready = [a for a in event.get("legal_actions") or () if a.get("type") == "ready"]
         if ready:
             request = {
@@ -298,7 +299,7 @@ def cmd_ready(args: argparse.Namespace) -> int:
     return 0
 
 
-def wait_for_turn(api: LocalApi, table: str, seconds: float) -> dict[str, Any]:
+def wait_for_turn(api: LocalApi, table: str, seconds: float) -> ViewEvent:
     """The view event once the seat has a legal action or the match is over (or time is up).
 
     ``table`` may be the table's name (``--table kitchen``, or the only table's name); view
@@ -316,12 +317,12 @@ def wait_for_turn(api: LocalApi, table: str, seconds: float) -> dict[str, Any]:
             and incoming.get("type") == "view"
             and incoming.get("table") in (table_id, table)
         ):
-            event = incoming
+            event = view_event(incoming)
     return event
 
 
-def _actionable(event: dict[str, Any]) -> bool:
-    phase = (event.get("view") or {}).get("phase")
+def _actionable(event: ViewEvent) -> bool:
+    phase = event["view"].get("phase")
     return bool(event.get("legal_actions")) or phase == "match_over"
 
 
@@ -348,7 +349,7 @@ def cmd_hand(args: argparse.Namespace) -> int:
         event = current_view(api, table)
     finally:
         api.close()
-    view = event.get("view") or {}
+    view = event["view"]
     lines = hand_lines(event)
     if view.get("result"):
         lines.extend(result_lines(view, 100, False, True))

@@ -23,6 +23,7 @@ from enum import Enum
 from typing import Any
 
 from fourwinds.protocol.table.rules.botzone import Fault, Verdict
+from fourwinds.protocol.table.views.view_types import ActionEntry
 
 from .story import Flow, Moment, Step, Story
 from .tiles import TileNameError, from_botzone, is_flower
@@ -30,7 +31,7 @@ from .tiles import TileNameError, from_botzone, is_flower
 __all__ = ["Fault", "Question", "Verdict", "judge", "question"]
 
 Event = Mapping[str, Any]
-Action = Mapping[str, Any]
+Action = ActionEntry  # one of the view event's legal actions
 
 
 class Question(Enum):

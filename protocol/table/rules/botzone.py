@@ -20,9 +20,10 @@ from enum import Enum
 from typing import Any, Protocol
 
 from fourwinds.protocol.table.rules.registry import rule_names, ruleset_named
+from fourwinds.protocol.table.views.view_types import ActionEntry
 
 Event = Mapping[str, Any]
-Action = Mapping[str, Any]
+Action = ActionEntry  # one of the view event's legal actions, as the daemon sent it
 
 
 class Fault(Enum):

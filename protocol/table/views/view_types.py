@@ -25,6 +25,7 @@ __all__ = [
     "LiveWins",
     "NextEntry",
     "PastHand",
+    "PaymentEntry",
     "PlayerEntry",
     "RulePlayerKeys",
     "RuleTableKeys",
@@ -118,6 +119,17 @@ class PlayerEntry(TypedDict):
     discards: list[str]
     ready: bool
     thinking: bool
+    free: NotRequired[bool]
+    """True at a lobby place nobody holds yet, when a view says so outright (the lobby screen
+    reads it; the contract's view names such a place ``seat N`` instead)."""
+
+
+class PaymentEntry(TypedDict):
+    """One seat's net payment of a hand's ``result``: its wind, its player's name, the amount."""
+
+    seat: int
+    name: str
+    amount: int
 
 
 class HandResult(TypedDict):
@@ -139,7 +151,7 @@ class HandResult(TypedDict):
     # the shared half adds these to the rule set's result, by the names of the hand's players
     winner_name: NotRequired[str | None]
     from_name: NotRequired[str | None]
-    payments: NotRequired[list[dict[str, Any]]]
+    payments: NotRequired[list[PaymentEntry]]
     hands: NotRequired[list[list[str]] | None]
     hands_detail: NotRequired[str]
     scores: NotRequired[list[int]]
@@ -259,6 +271,11 @@ class SeatView(TypedDict):
     screen: str
     rack: list[str]
     prompt: str | None
+    # the daemon adds these for the wire (docs/LOCAL-API.md), not the contract
+    step: NotRequired[int]
+    """The table session's step: with the offered ACTION ids it names the decision asked."""
+    reconnecting: NotRequired[bool]
+    """True while our daemon, started again, catches up with the others: the rest is stale."""
 
 
 class SeatViewEvent(TypedDict):
