@@ -15,6 +15,7 @@ Quick (``scripts/bench --quick``): the sizes up to 24 players only.
 
 ``event`` (benchmarks/tournament_event.py): an event's record over 33 real daemons.
 ``mdns`` (benchmarks/tournament_mdns.py): mDNS datagrams per entrant at 8 to 64 entrants.
+``pure`` (benchmarks/tournament_pure.py): a venue evening of pure event sessions.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from collections.abc import Callable
 from benchmarks.timing import result
 from benchmarks.tournament_event import bench_event
 from benchmarks.tournament_mdns import bench_mdns
+from benchmarks.tournament_pure import bench_pure_evening
 from fourwinds.protocol.tournament import designs, seating
 from fourwinds.protocol.tournament.quality import repeats, sum_of_squares, wind_spread
 from fourwinds.protocol.tournament.seating import FillPolicy, RoundSeating, seat_rounds
@@ -131,4 +133,5 @@ BENCHES: dict[str, Callable[[bool], list[dict[str, object]]]] = {
     "seating": bench_seating,
     "event": bench_event,
     "mdns": bench_mdns,
+    "pure": bench_pure_evening,
 }

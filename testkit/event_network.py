@@ -14,6 +14,7 @@ import hashlib
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from fourwinds.protocol.table.wire.signing import SigningKey
 from fourwinds.protocol.tournament.records import (
@@ -43,6 +44,7 @@ from fourwinds.protocol.tournament.session import (
 from fourwinds.protocol.tournament.session.steps import (
     Ask,
     Note,
+    OpenTables,
     Refuse,
     SendCall,
     SendRecords,
@@ -151,28 +153,35 @@ class Venue:
             self.perform(node, step)
 
     def perform(self, node: Node, step: Step) -> None:
-        """One step, as the daemon performs it."""
-        state = node.held
-        if isinstance(step, Store):
-            node.disk.extend(step.records)
-        elif isinstance(step, SendRecords):
-            self._records(node, step.to, step.start)
-        elif isinstance(step, Spread):
-            for key in state.entrants:
-                if key != node.me.key:
-                    self._records(node, key, step.start)
-        elif isinstance(step, Ask):
-            self.send(node.name, self.by_key(step.to).name, step)
-        elif isinstance(step, Submit):
-            self.send(node.name, self.by_key(step.to).name, SubmitIn(node.me.key, step.record))
-        elif isinstance(step, SendCall):
-            self.send(node.name, self.by_key(step.to).name, CallIn(node.me.key, step.round))
-        elif isinstance(step, Refuse):
-            self.by_key(step.to).refusals.append(step.reason)
-        elif isinstance(step, Note):
-            node.notes.append(step.text)
-        elif type(step).__name__ == "OpenTables":
-            node.opened_tables += 1
+        """One step, as the daemon performs it (steps no simulated peer needs are let be)."""
+        perform = self._performers.get(type(step))
+        if perform is not None:
+            perform(node, step)
+
+    @property
+    def _performers(self) -> dict[type, Callable[[Node, Any], None]]:
+        def to(key: bytes) -> str:
+            return self.by_key(key).name
+
+        return {
+            Store: lambda node, step: node.disk.extend(step.records),
+            SendRecords: lambda node, step: self._records(node, step.to, step.start),
+            Spread: lambda node, step: [
+                self._records(node, key, step.start)
+                for key in node.held.entrants
+                if key != node.me.key
+            ],
+            Ask: lambda node, step: self.send(node.name, to(step.to), step),
+            Submit: lambda node, step: self.send(
+                node.name, to(step.to), SubmitIn(node.me.key, step.record)
+            ),
+            SendCall: lambda node, step: self.send(
+                node.name, to(step.to), CallIn(node.me.key, step.round)
+            ),
+            Refuse: lambda node, step: self.by_key(step.to).refusals.append(step.reason),
+            Note: lambda node, step: node.notes.append(step.text),
+            OpenTables: lambda node, step: setattr(node, "opened_tables", node.opened_tables + 1),
+        }
 
     def _records(self, node: Node, to: bytes, start: int) -> None:
         chunk = tuple(node.held.held.records[start : start + FRAME_RECORDS])

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from fourwinds.protocol.table.wire.signing import SigningKey
 
@@ -46,7 +47,12 @@ class Held:
     records: tuple[Record, ...]
     wires: frozenset[bytes]
     checker: EventChecker
-    verdict: Verdict
+
+    @cached_property
+    def verdict(self) -> Verdict:
+        """The checker's reading of the records held (read once, when first asked: a frame
+        of relayed records is read after its last record, not after each)."""
+        return self.checker.verdict()
 
     @classmethod
     def of(cls, records: Iterable[Record]) -> Held:
@@ -55,23 +61,18 @@ class Held:
         checker = EventChecker(records[0] if records else None)
         for record in records[1:]:
             checker, _ = checker.trial(record)
-        verdict = checker.verdict()
-        if verdict.create is None:
-            raise StateError(verdict.problems[0].line() if verdict.problems else "no records")
-        return cls(records, frozenset(encode_record(r) for r in records), checker, verdict)
+        held = cls(records, frozenset(encode_record(r) for r in records), checker)
+        if held.verdict.create is None:
+            problems = held.verdict.problems
+            raise StateError(problems[0].line() if problems else "no records")
+        return held
 
     def offer(self, record: Record) -> tuple[Intake, Held]:
         """The decision on ``record`` after these, and the records held after it."""
         intake, checker = take_next(self.checker, self.wires, record)
         if checker is self.checker:
             return intake, self
-        held = Held(
-            (*self.records, record),
-            self.wires | {encode_record(record)},
-            checker,
-            checker.verdict(),
-        )
-        return intake, held
+        return intake, Held((*self.records, record), self.wires | {encode_record(record)}, checker)
 
     def __len__(self) -> int:
         return len(self.records)
