@@ -10,11 +10,10 @@ sees of the others only the few methods named here.
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fourwinds.daemon.events.runtime import EventRuntime
 from fourwinds.daemon.peers.identity import Identity
-from fourwinds.daemon.peers.mdns import Discovery
 from fourwinds.daemon.peers.transport import Transport
 from fourwinds.daemon.peers.wire import EventPeers
 from fourwinds.daemon.table_runtimes.runtime import TableRuntime
@@ -30,6 +29,9 @@ from fourwinds.protocol.tournament.records import (
     TableResult,
     TimeCall,
 )
+
+if TYPE_CHECKING:  # zeroconf is imported only by a daemon that announces
+    from fourwinds.daemon.peers.mdns import Discovery
 
 Scores = tuple[int, int, int, int]
 
