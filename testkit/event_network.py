@@ -166,11 +166,7 @@ class Venue:
         return {
             Store: lambda node, step: node.disk.extend(step.records),
             SendRecords: lambda node, step: self._records(node, step.to, step.start),
-            Spread: lambda node, step: [
-                self._records(node, key, step.start)
-                for key in node.held.entrants
-                if key != node.me.key
-            ],
+            Spread: lambda node, step: self._spread(node, step.start),
             Ask: lambda node, step: self.send(node.name, to(step.to), step),
             Submit: lambda node, step: self.send(
                 node.name, to(step.to), SubmitIn(node.me.key, step.record)
@@ -182,6 +178,11 @@ class Venue:
             Note: lambda node, step: node.notes.append(step.text),
             OpenTables: lambda node, step: setattr(node, "opened_tables", node.opened_tables + 1),
         }
+
+    def _spread(self, node: Node, start: int) -> None:
+        for key in node.held.entrants:
+            if key != node.me.key:
+                self._records(node, key, start)
 
     def _records(self, node: Node, to: bytes, start: int) -> None:
         chunk = tuple(node.held.held.records[start : start + FRAME_RECORDS])

@@ -16,7 +16,9 @@ records (docs/TOURNAMENT.md, "The round clock").
   (``TournamentRules.unfinished_scores_zero``: American), the call stops the hand in progress
   at once, scoring 0 for everyone (the session's ``stop_now``).
 
-Nothing here decides: a seat's daemon only says what its record holds. A daemon keeps the
+Nothing here decides: when the time call is due, when a table's time is up and whether the
+call stops the hand in progress are protocol/tournament/round_clock.py's, and a seat's
+daemon only says what its record holds. A daemon keeps the
 wall-clock time it first held the round's start in the event's metadata, so a restarted
 director goes on counting the round's minutes from then (a clock set back counts none of
 the time between; the time call itself is counted again from the restart).
@@ -32,13 +34,17 @@ from typing import Any
 from fourwinds.daemon.events.host import EventsHost
 from fourwinds.daemon.events.runtime import CALL_RETRY_S, EventRuntime, RoundClock, TableDuty
 from fourwinds.daemon.local_api.server import ApiError
-from fourwinds.protocol.tournament.event_rules import tournament_rules
 from fourwinds.protocol.tournament.records import EndTable, Extension, Length, TimeCall
+from fourwinds.protocol.tournament.round_clock import (
+    Reading,
+    extension_left,
+    seconds_left,
+    stop_now,
+    table_due,
+    time_call_due,
+)
 
 log = logging.getLogger(__name__)
-
-MINUTE_S = 60.0
-"""Seconds in a minute of the round clock (tests make it short)."""
 
 
 def round_clock(rt: EventRuntime, now: float, wall: float | None = None) -> RoundClock | None:
@@ -69,28 +75,13 @@ def round_clock(rt: EventRuntime, now: float, wall: float | None = None) -> Roun
     return rt.clock
 
 
+def _reading(clock: RoundClock) -> Reading:
+    return Reading(clock.round, clock.started, clock.called)
+
+
 def _since(then: float, wall: float) -> float:
     """Seconds from the wall-clock time ``then`` to ``wall``; none for a clock set back."""
     return max(0.0, wall - then)
-
-
-def table_due(rt: EventRuntime, clock: RoundClock, table: int, now: float) -> bool:
-    """Whether ``table``'s time is up as our record holds it: ended by force, or the
-    round's time called and the table's extension (if any) run out since."""
-    at = (clock.round, table)
-    if at in dict(rt.verdict.ended):
-        return True
-    if clock.called is None:
-        return False
-    extra = dict(rt.verdict.extensions).get(at, 0)
-    return now >= clock.called + extra * MINUTE_S
-
-
-def stop_now(rt: EventRuntime) -> bool:
-    """Whether the time call stops the hand in progress at once, scoring 0 for everyone: the
-    option ``unfinished_zero`` of the event's creation, where its rule set allows it
-    (American: ``TournamentRules.unfinished_scores_zero``)."""
-    return rt.create.unfinished_zero and tournament_rules(rt.create.rules).unfinished_scores_zero
 
 
 class EventClock:
@@ -111,13 +102,10 @@ class EventClock:
         if rt.meta_due:
             rt.meta_due = False
             self.d.events.save_meta(rt)
-        create = rt.create
         if (
             rt.director == self.d.identity.public_key
-            and create.length is Length.MINUTES
-            and clock.called is None
             and now - clock.tried >= CALL_RETRY_S
-            and now - clock.started >= create.amount * MINUTE_S
+            and time_call_due(rt.create, _reading(clock), now)
         ):
             clock.tried = now
             try:
@@ -130,8 +118,8 @@ class EventClock:
         for (event, table), duty in list(self.duties.items()):
             if event != rt.event or duty.plan.round != clock.round:
                 continue
-            if table_due(rt, clock, table, now):
-                self._tell(duty.plan.table_id, now, stop_now(rt))
+            if table_due(rt.verdict, _reading(clock), table, now):
+                self._tell(duty.plan.table_id, now, stop_now(rt.create))
 
     def _tell(self, table_id: bytes, now: float, stop: bool = False) -> None:
         """Our seat at ``table_id`` is told that time is up (once: the session keeps it)."""
@@ -169,12 +157,8 @@ def clock_view(rt: EventRuntime, me: bytes, now: float) -> dict[str, Any] | None
     timed = create.length is Length.MINUTES
     if not timed and ended is None and not verdict.extensions and not verdict.ended:
         return None
-    left = None
-    if timed and clock.called is None:
-        left = max(0.0, create.amount * MINUTE_S - (now - clock.started))
-    extra_left = None
-    if clock.called is not None and extension:
-        extra_left = max(0.0, extension * MINUTE_S - (now - clock.called))
+    left = seconds_left(create, _reading(clock), now)
+    extra_left = extension_left(extension, _reading(clock), now)
     called = clock.round in verdict.time_called
     return {
         "round": clock.round + 1,

@@ -22,6 +22,7 @@ from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
 from fourwinds.protocol.table.machine.state import Phase
 from fourwinds.protocol.table.machine.steps import UNFINISHED
+from fourwinds.protocol.tournament import round_clock as round_clock_rules
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.signing import table_id
 from tests.daemon.helpers import wait_for
@@ -35,7 +36,7 @@ pytestmark = pytest.mark.slow
 def test_time_is_called_and_the_hand_in_progress_is_the_last(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(event_clock, "MINUTE_S", 1.5)  # the round's minute: 1.5 s
+    monkeypatch.setattr(round_clock_rules, "MINUTE_S", 1.5)  # the round's minute: 1.5 s
     told: dict[bytes, tuple[Phase, int]] = {}  # table -> (phase, hands) when told
     tell = EventClock._tell
 
@@ -85,7 +86,7 @@ def test_an_extended_table_plays_on_until_the_director_ends_it(
     """Extra minutes for the table keep it playing past the round's time call; ending it by
     force (with a reason) calls its time at once: the hand in progress is its last, and its
     result is signed and counted as any other. Status shows both."""
-    monkeypatch.setattr(event_clock, "MINUTE_S", 1.0)
+    monkeypatch.setattr(round_clock_rules, "MINUTE_S", 1.0)
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
@@ -150,7 +151,7 @@ def test_american_unfinished_at_the_call_scores_zero(
 ) -> None:
     """An American event created with ``unfinished_zero``: the time call stops the hand in
     progress at once, 0 for everyone, and the table's signed result counts it so."""
-    monkeypatch.setattr(event_clock, "MINUTE_S", 1.0)
+    monkeypatch.setattr(round_clock_rules, "MINUTE_S", 1.0)
 
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
