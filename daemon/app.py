@@ -22,11 +22,11 @@ from fourwinds.daemon.events.tables import EventTables
 from fourwinds.daemon.local_api.server import ApiError, ApiServer, Message
 from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.paths import Paths
-from fourwinds.daemon.peers import frames_in, reach
-from fourwinds.daemon.peers.discovery import Announcement, Discovered
+from fourwinds.daemon.peers import frames_in
+from fourwinds.daemon.peers.discovery import Announcement
 from fourwinds.daemon.peers.identity import Identity, curve_public_from_ed25519, fingerprint
-from fourwinds.daemon.peers.reach import Address, Source
 from fourwinds.daemon.peers.transport import GUEST, PINNED, Sender, Transport
+from fourwinds.daemon.peers.whereabouts import Whereabouts
 from fourwinds.daemon.peers.wire import (
     PROTOCOL_VERSION,
     AskHeads,
@@ -46,7 +46,6 @@ from fourwinds.daemon.table_runtimes.seat_secrets import seat_entropy
 from fourwinds.daemon.table_runtimes.session_port import SessionModule, SessionPort
 from fourwinds.daemon.tasks import cancel_and_wait, in_thread
 from fourwinds.protocol.errors import LocalProtocolError
-from fourwinds.protocol.table.rules.rules_label import rules_label
 
 if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/peers/mdns.py)
     from fourwinds.daemon.peers.mdns import Discovery
@@ -63,8 +62,6 @@ then get the CPU to apply the action first; on a machine of its own it costs the
 nothing, since the peers' answers take longer than this to come back (and a message that
 does arrive meanwhile is handled at once, settling our step with it). Measured: action latency
 p50 5.8 -> 5.4-5.5 ms over about 630 discards a run (docs/DAEMON.md)."""
-PROBE_S = 5.0
-MAX_RECOVERY_PEERS = 8  # --peer keys at none of our tables, pinned (see recovery_peers)
 CLOSE_S = 1.2
 """How long ``close`` waits for the metadata writes and mDNS goodbyes still in flight (the
 daemon must be gone within 2 s of a SIGTERM: daemon/main.py)."""
@@ -122,18 +119,14 @@ class Daemon:
         self.names: dict[bytes, str] = {}  # peer key -> player name
         self.curve_to_key: dict[bytes, bytes] = {}  # CURVE key -> Ed25519 key
         self.pairing_hosts: set[bytes] = set()  # keys we are joining (pinned meanwhile)
-        # keys a --peer's beacon answered with that sit at none of our tables: pinned and
-        # dialled, so a daemon that lost a table's folder hears of it again (rebuild.py)
-        self.recovery_peers: dict[bytes, tuple[str, int]] = {}
+        self.whereabouts = Whereabouts(self)  # where the other seats are; the --peer probes
         self.transport = Transport(identity, self._policy, self._on_frame, name)
         self.transport.open_tables = self._hosted_tables
-        self.transport.on_reached = self._reached
+        self.transport.on_reached = self.whereabouts.reached
         self.transport.still_guest = self._still_guest
         self.transport.on_guest_closed = self._forget_guest
         self.api = ApiServer(paths, self._on_request, force_tcp=force_tcp_api)
         self.discovery: Discovery | None = None
-        self.manual_seen: dict[str, Any] = {}
-        self.manual_tables: dict[str, list[dict[str, Any]]] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
@@ -142,7 +135,6 @@ class Daemon:
         self._creating_unlisted: set[bytes] | None = None  # tables before an unlisted create
         self._announcing: set[asyncio.Task[None]] = set()
         self._resumed = asyncio.Event()
-        self._started_at = time.monotonic()
         self._meta_writes: dict[bytes, asyncio.Task[None]] = {}
         self._meta_due: dict[bytes, dict[str, Any]] = {}
 
@@ -165,7 +157,7 @@ class Daemon:
             self.discovery = Discovery(
                 self.identity.public_key, self.name, self.transport.port, self.interface_address
             )
-            self.discovery.on_found = self._announced
+            self.discovery.on_found = self.whereabouts.announced
             await self.discovery.start()
         self.api.info = {
             "listen": self.host,
@@ -175,12 +167,11 @@ class Daemon:
         }
         await self.api.start()
         for rt in self.tables.values():
-            self.connect_members(rt)
+            self.whereabouts.connect_members(rt)
         self._tasks.append(asyncio.create_task(self._ticker(), name="ticker"))
         self._tasks.append(asyncio.create_task(self._syncer(), name="sync"))
         self._tasks.append(asyncio.create_task(self.views.publisher(), name="publish"))
-        for host, peer_port in self.manual_peers:
-            self._tasks.append(asyncio.create_task(self._probe(host, peer_port)))
+        self.whereabouts.probe_all(self.manual_peers)
         log.info(
             "daemon %s (%s) listening on %s:%d, local API %s",
             self.name,
@@ -213,7 +204,7 @@ class Daemon:
         leave once it is done, as they would have); a record log needs nothing more: each
         append is already on disk or in the page cache, and everything sent was synced
         before it left."""
-        await cancel_and_wait([*self._tasks, *self._announcing])
+        await cancel_and_wait([*self._tasks, *self.whereabouts.probes, *self._announcing])
         await self.api.close()
         writes = [task for task in self._meta_writes.values() if not task.done()]
         if writes:
@@ -407,80 +398,6 @@ class Daemon:
         if settle is not None and rt.session is not None:
             self.apply(rt, settle(rt.session, now))
 
-    # -- where the other seats are ---------------------------------------------------------
-
-    def learn(
-        self, key: bytes, host: str, port: int, source: Source, via: str | None = None
-    ) -> None:
-        """An address of the seat ``key`` (see reach.py for what is kept): every table it
-        sits at remembers it (the metadata is written in the background) and it is dialled
-        there too."""
-        if key == self.identity.public_key or not reach.usable(host, port, source, via):
-            return
-        address = Address(host, port, source.verified)
-        seated = False
-        for rt in self.tables.values():
-            if key in rt.members:
-                seated = True
-                if rt.learn(key, address):
-                    if source is not Source.DIALLED:
-                        log.info(
-                            "table %s: seat %s may be reached at %s (%s)",
-                            rt.name,
-                            key.hex()[:8],
-                            address,
-                            source.value,
-                        )
-                    self.save_meta_soon(rt)
-                    if (
-                        source.verified
-                        and rt.host_key == self.identity.public_key
-                        and rt.members[key] == address.where
-                    ):
-                        # we host it: a seat reached at a new address (restarted on another
-                        # port, on another network) is where the others can find it too
-                        # when mDNS cannot tell them (`play`'s bot seats, a venue's --peer)
-                        self.frames.send_roster(rt)
-        if seated:
-            self.dial_member(key)
-
-    def known_addresses(self, key: bytes) -> tuple[Address, ...]:
-        """Every address our tables know for the seat ``key``, newest first."""
-        lists = []
-        for rt in self.tables.values():
-            if key in rt.members:
-                known = rt.addresses.get(key, ())
-                host, port = rt.members[key]
-                if not known and reach.usable(host, port, Source.HEARD):
-                    known = (Address(host, port),)
-                lists.append(known)
-        return reach.merge(lists)
-
-    def dial_member(self, key: bytes) -> None:
-        """Keep a connection to the seat ``key`` dialled at every address we know for it."""
-        addresses = [a.where for a in self.known_addresses(key)]
-        if addresses:
-            self.transport.dial(key, addresses)
-
-    def _reached(self, key: bytes, host: str, port: int) -> None:
-        """Our connection to ``key`` at ``host:port`` completed its CURVE handshake."""
-        self.learn(key, host, port, Source.DIALLED)
-
-    def _announced(self, found: Discovered) -> None:
-        """An mDNS announcement by a key seated at one of our tables: where it is now."""
-        self.learn(found.public_key, found.host, found.port, Source.MDNS)
-
-    def last_address(self, rt: TableRuntime, key: bytes) -> str:
-        """Where the seat ``key`` was last reached ("" when never)."""
-        known = rt.addresses.get(key, ())
-        best = next((a for a in known if a.verified), known[0] if known else None)
-        return "" if best is None else str(best)
-
-    def unreachable_for(self, key: bytes, now: float) -> float:
-        """Seconds since the seat ``key`` was last heard from (or since we started)."""
-        seen = self.transport.last_seen.get(curve_public_from_ed25519(key))
-        return max(0.0, now - max(seen or 0.0, self._started_at))
-
     def save_meta_soon(self, rt: TableRuntime) -> None:
         """Write the table's metadata in the background (a thread: the write is fsynced);
         writes of one table are never reordered, and a burst of changes makes one write."""
@@ -510,7 +427,8 @@ class Daemon:
     # -- who may connect -------------------------------------------------------------------
 
     def pinned_keys(self) -> set[bytes]:
-        keys = set(self.pairing_hosts) | set(self.recovery_peers) | self.events.pinned()
+        keys = set(self.pairing_hosts) | set(self.whereabouts.recovery_peers)
+        keys |= self.events.pinned()
         for rt in self.tables.values():
             keys.update(rt.members)
         keys.discard(self.identity.public_key)
@@ -636,11 +554,6 @@ class Daemon:
         await asyncio.sleep(PEERS_FIRST_S)  # ...then the peers get their head start
         self.apply(rt, self.port.settle(rt.session, time.monotonic()), ours=True)
 
-    def connect_members(self, rt: TableRuntime) -> None:
-        for key in rt.members:
-            if key != self.identity.public_key:
-                self.dial_member(key)
-
     async def announce(self, rt: TableRuntime) -> None:
         """Announce (or update) a table we host, with its free seats as the roster says now;
         an unlisted table (a solo table with our own bots) is never announced."""
@@ -683,74 +596,6 @@ class Daemon:
         task = asyncio.create_task(self.announce(rt), name="announce")
         self._announcing.add(task)
         task.add_done_callback(self._announcing.discard)
-
-    async def _probe(self, host: str, peer_port: int) -> None:
-        """A ``--peer``: ask its key beacon for its key and tables every few seconds, so its
-        tables are listed and joinable like announced ones (errors back off, up to 30 s)."""
-        from fourwinds.daemon.peers.transport import TransportError
-
-        where = f"{host}:{peer_port}"
-        delay = 0.5
-        while True:
-            try:
-                info = await self.transport.fetch_key(host, peer_port)
-            except TransportError as error:
-                log.warning("--peer %s: %s", where, error)
-                self.manual_seen[where] = {"error": str(error)}
-                self.manual_tables.pop(where, None)
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 30.0)
-                continue
-            delay = 0.5
-            key = info.public_key
-            self.names[key] = info.name
-            self._moved(key, host, peer_port)
-            self.manual_seen[where] = {
-                "host": host,
-                "port": peer_port,
-                "public_key": key.hex(),
-                "fingerprint": fingerprint(key),
-                "player": info.name,
-            }
-            self.manual_tables[where] = [
-                {
-                    "table": table_id.hex(),
-                    "name": name,
-                    "rules": rules,
-                    "flowers": flowers,
-                    "rules_label": rules_label(rules, flowers),
-                    "free": info.tables[table_id],
-                    "private": private,
-                    "version": PROTOCOL_VERSION,
-                    "compatible": True,
-                    "fingerprint": fingerprint(key),
-                    "host": host,
-                    "port": peer_port,
-                    "public_key": key.hex(),
-                    "player": info.name,
-                }
-                for table_id, (name, rules, private, flowers) in info.details.items()
-            ]
-            await asyncio.sleep(PROBE_S)
-
-    def _moved(self, key: bytes, host: str, peer_port: int) -> None:
-        """A ``--peer`` answered with the key of a seat at one of our tables: that seat may
-        be reached there (a daemon restarted on another port): it is remembered and dialled,
-        so the two daemons find each other again (its ``Hello`` then tells it ours)."""
-        self.learn(key, host, peer_port, Source.BEACON, via=host)
-        if key == self.identity.public_key or any(key in rt.members for rt in self.tables.values()):
-            return
-        if key in self.recovery_peers or len(self.recovery_peers) < MAX_RECOVERY_PEERS:
-            if key not in self.recovery_peers:
-                log.info(
-                    "--peer %s:%d (%s) sits at none of our tables: dialled, in case it "
-                    "holds one we lost",
-                    host,
-                    peer_port,
-                    fingerprint(key),
-                )
-            self.recovery_peers[key] = (host, peer_port)
-            self.transport.dial(key, [(host, peer_port)])
 
     # -- timers ----------------------------------------------------------------------------
 
@@ -804,7 +649,7 @@ class Daemon:
         from fourwinds.daemon.local_api import requests
 
         if request.get("type") == "peer":
-            return self._peer_request(request)
+            return self.whereabouts.peer_request(request)
         if request.get("type") not in QUICK_REQUESTS:
             await self._resumed.wait()  # a request about a table waits for its resume
         if request.get("type") != "create" or "listed" not in request:
@@ -837,29 +682,6 @@ class Daemon:
         from fourwinds.daemon.local_api import requests
 
         requests.give_up_joining(self, rt, reason)
-
-    def _peer_request(self, request: Message) -> Message:
-        """``{"type": "peer", "host", "port"}``: reach this daemon directly from now on, as a
-        ``--peer`` given at start (`play --peer` where multicast is blocked)."""
-        host, peer_port = request.get("host"), request.get("port")
-        if not isinstance(host, str) or not 0 < len(host.strip()) <= 255:
-            raise ApiError("'host' must be a host name or address")
-        if (
-            not isinstance(peer_port, int)
-            or isinstance(peer_port, bool)
-            or not 0 < peer_port < 65535
-        ):
-            raise ApiError("'port' must be a port number 1-65534")
-        return {"ok": True, "added": self.add_peer(host.strip(), peer_port)}
-
-    def add_peer(self, host: str, peer_port: int) -> bool:
-        """Start asking the daemon at ``host:peer_port`` for its key and tables (False when
-        it is already a peer)."""
-        if (host, peer_port) in self.manual_peers:
-            return False
-        self.manual_peers = (*self.manual_peers, (host, peer_port))
-        self._tasks.append(asyncio.create_task(self._probe(host, peer_port), name="probe"))
-        return True
 
     def find_table(self, ref: object) -> TableRuntime:
         if not isinstance(ref, str) or not ref:

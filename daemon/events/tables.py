@@ -314,7 +314,7 @@ class EventTables:
         log.info("event table %s: opened as East", plan.name)
         for key in plan.places():
             if key != self.d.identity.public_key:
-                self.d.dial_member(key)
+                self.d.whereabouts.dial_member(key)
 
     async def _join(self, duty: TableDuty, host: bytes, address: tuple[str, int]) -> None:
         plan = duty.plan

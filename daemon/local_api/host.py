@@ -35,6 +35,13 @@ class Refused(Protocol):
     refused: Counter[str]
 
 
+class PeerProbes(Protocol):
+    """What the ``--peer`` daemons' key beacons said (peers/whereabouts.py)."""
+
+    manual_seen: dict[str, Any]
+    manual_tables: dict[str, list[dict[str, Any]]]
+
+
 class ApiHost(Protocol):
     """The daemon as the local API's requests see it."""
 
@@ -46,8 +53,6 @@ class ApiHost(Protocol):
     transport: Transport
     tables: dict[bytes, TableRuntime]
     pairing_hosts: set[bytes]
-    manual_seen: dict[str, Any]
-    manual_tables: dict[str, list[dict[str, Any]]]
 
     @property
     def views(self) -> Views: ...
@@ -57,6 +62,8 @@ class ApiHost(Protocol):
     def frames(self) -> Refusals: ...
     @property
     def api(self) -> Refused: ...
+    @property
+    def whereabouts(self) -> PeerProbes: ...
 
     def find_table(self, ref: object) -> TableRuntime: ...
     def pinned_keys(self) -> set[bytes]: ...

@@ -109,7 +109,7 @@ def _seen(d: ApiHost) -> list[Message]:
                 }
             )
     known = {entry["table"] for entry in seen}
-    for tables in d.manual_tables.values():  # --peer daemons where multicast is blocked
+    for tables in d.whereabouts.manual_tables.values():  # --peer daemons where multicast is blocked
         seen.extend(entry for entry in tables if entry["table"] not in known)
     return seen
 
@@ -119,7 +119,7 @@ async def _tables(d: ApiHost, request: Message) -> Message:
         "ok": True,
         "tables": [d.views.table_summary(rt) for rt in d.tables.values()],
         "seen": _seen(d),
-        "peers": list(d.manual_seen.values()),
+        "peers": list(d.whereabouts.manual_seen.values()),
         "set_aside": [t.summary() for t in d.store.set_aside_tables()],
     }
 

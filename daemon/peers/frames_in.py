@@ -66,7 +66,7 @@ class FrameRouter:
         if isinstance(frame, Reach):
             if not guest:  # a guest's addresses matter once it is admitted (its Hello)
                 for host, port in frame.addresses:
-                    self.d.learn(key, host, port, Source.TOLD, via=sender.address)
+                    self.d.whereabouts.learn(key, host, port, Source.TOLD, via=sender.address)
             return
         if guest and not isinstance(
             frame, PairStart | PairConfirm | EventFind | EventAsk | EventEnter
@@ -136,7 +136,7 @@ class FrameRouter:
             self.d.transport.connect_guest(key, sender.address, hello.port)
             return
         # first hand: its connection came from there (a restarted or moved seat is found)
-        self.d.learn(key, sender.address, hello.port, Source.HEARD)
+        self.d.whereabouts.learn(key, sender.address, hello.port, Source.HEARD)
         for rt in self.d.tables.values():
             if key in rt.members and rt.session is not None:
                 self.d.rebuilds.request_catchup(rt, key)
@@ -216,7 +216,7 @@ class FrameRouter:
         rt.seat_member(key, self.addresses.get(key, ("", 0)), seats.get(key))
         self.d.transport.admitted(key)  # its link is no longer a guest's
         host, port = self.addresses.get(key, ("", 0))
-        self.d.learn(key, host, port, Source.HEARD)
+        self.d.whereabouts.learn(key, host, port, Source.HEARD)
         await self.d.save_meta_now(rt)
         self._result(key, rt.table_id, True, "", mac)
         self.send_roster(rt)
@@ -326,11 +326,11 @@ class FrameRouter:
         rt.set_places(places, members)
         for member, host, port in frame.members:
             if member != me:
-                self.d.learn(member, host, port, Source.TOLD, via=sender.address)
+                self.d.whereabouts.learn(member, host, port, Source.TOLD, via=sender.address)
         await self.d.save_meta_now(rt)
         for member in members:
             if member != me and member != key:
-                self.d.dial_member(member)
+                self.d.whereabouts.dial_member(member)
 
     # -- session traffic -------------------------------------------------------------------
 

@@ -35,6 +35,15 @@ class PublishesViews(Protocol):
     def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None: ...
 
 
+class MemberAddresses(Protocol):
+    """Where the other seats are (peers/whereabouts.py): a roster's addresses, dialled."""
+
+    def learn(
+        self, key: bytes, host: str, port: int, source: Source, via: str | None = None
+    ) -> None: ...
+    def connect_members(self, rt: TableRuntime) -> None: ...
+
+
 class RebuildHost(Protocol):
     """The daemon as a rebuild sees it."""
 
@@ -47,13 +56,11 @@ class RebuildHost(Protocol):
 
     @property
     def views(self) -> PublishesViews: ...
+    @property
+    def whereabouts(self) -> MemberAddresses: ...
 
     def alive(self, key: bytes) -> bool: ...
     def pinned_keys(self) -> set[bytes]: ...
-    def learn(
-        self, key: bytes, host: str, port: int, source: Source, via: str | None = None
-    ) -> None: ...
-    def connect_members(self, rt: TableRuntime) -> None: ...
     def seat_entropy(self, table_id: bytes) -> bytes: ...
     def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None: ...
 
@@ -146,8 +153,8 @@ class Rebuilds:
         rt.problems.append(f"rebuilding this table from the other seats' copies: {LOST}")
         for member, host, port in roster.members:
             if member != me:
-                self.d.learn(member, host, port, Source.TOLD, via=via)
-        self.d.connect_members(rt)
+                self.d.whereabouts.learn(member, host, port, Source.TOLD, via=via)
+        self.d.whereabouts.connect_members(rt)
         self.ask_rebuild(rt)
         self.d.views.publish_view(rt, [])
 

@@ -367,11 +367,11 @@ def test_a_hostile_beacons_bad_key_is_refused_and_the_daemon_serves_its_guests(
         stop = asyncio.Event()
         beacon = asyncio.create_task(_hostile_beacon(port, bytes(32), stop))
         try:
-            victim.add_peer("127.0.0.1", port)
+            victim.whereabouts.add_peer("127.0.0.1", port)
             assert await wait_for(
                 lambda: any(
                     "unusable public key" in str(p.get("error", ""))
-                    for p in victim.manual_seen.values()
+                    for p in victim.whereabouts.manual_seen.values()
                 ),
                 timeout=5,
             )
