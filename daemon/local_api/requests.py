@@ -72,7 +72,7 @@ async def _hello(d: ApiHost, request: Message) -> Message:
 
 
 async def _subscribe(d: ApiHost, request: Message) -> Message:
-    d.player_returned()  # a screen opened: the window in front of our seat starts again
+    d.steps.player_returned()  # a screen opened: the window in front of our seat starts again
     d.views.resend_views()  # the new subscriber has seen none of them
     return {"ok": True}
 
@@ -194,7 +194,7 @@ def open_at(
     rt.save_meta(d.store)
     rt.log = d.store.open_log(table_id)
     d.tables[table_id] = rt
-    d.apply(rt, step)
+    d.steps.apply(rt, step)
     if rt.session is None:  # its first record could not be written (a full disk)
         del d.tables[table_id]
         rt.close_log()
@@ -562,7 +562,7 @@ async def _session_request(d: ApiHost, request: Message) -> Message:
         k: v for k, v in request.items() if k not in ("v", "id", "token", "table")
     }
     try:
-        await d.act(rt, action, time.monotonic())
+        await d.steps.act(rt, action, time.monotonic())
     except FourwindsError as error:
         raise ApiError(str(error)) from None
     return {"ok": True}

@@ -58,6 +58,12 @@ class LastHeard(Protocol):
     def last_address(self, rt: TableRuntime, key: bytes) -> str: ...
 
 
+class Reconnecting(Protocol):
+    """Whether a table still catches up after our restart (table_runtimes/steps.py)."""
+
+    def reconnecting(self, rt: TableRuntime, now: float) -> bool: ...
+
+
 class ViewHost(Protocol):
     """The daemon as the views see it."""
 
@@ -75,9 +81,10 @@ class ViewHost(Protocol):
     def event_tables(self) -> BotSeats: ...
     @property
     def whereabouts(self) -> LastHeard: ...
+    @property
+    def steps(self) -> Reconnecting: ...
 
     def alive(self, key: bytes) -> bool: ...
-    def reconnecting(self, rt: TableRuntime, now: float) -> bool: ...
 
 
 class Views:
@@ -208,7 +215,7 @@ class Views:
         view = rt.show_pause(self._seat_view(rt, away))  # a full disk's pause says why
         view = self._show_rebuilding_peers(rt, view)
         legal = view.pop("legal_actions", [])
-        if self.d.reconnecting(rt, time.monotonic()):
+        if self.d.steps.reconnecting(rt, time.monotonic()):
             # the table as our records left it is stale: say what we do, offer nothing
             view = {
                 **view,

@@ -217,7 +217,7 @@ class FrameRouter:
         self.d.transport.admitted(key)  # its link is no longer a guest's
         host, port = self.addresses.get(key, ("", 0))
         self.d.whereabouts.learn(key, host, port, Source.HEARD)
-        await self.d.save_meta_now(rt)
+        await self.d.meta_writes.save_now(rt)
         self._result(key, rt.table_id, True, "", mac)
         self.send_roster(rt)
         log.info("table %s: admitted %s (%d seated)", rt.name, key.hex()[:8], len(rt.members))
@@ -261,7 +261,7 @@ class FrameRouter:
         if keep is not None and rt.session is not None:
             rt.session = keep(rt.session, set(rt.members))
         log.info("table %s: %s left place %s; %d seated", rt.name, name, place, len(rt.members))
-        self.d.save_meta_soon(rt)
+        self.d.meta_writes.save_soon(rt)
         self.send_roster(rt)
         if key not in self.d.pinned_keys():
             self.d.transport.disconnect(key)
@@ -298,7 +298,7 @@ class FrameRouter:
         rt.joiner = None  # admitted: the table is ours from now on
         rt.log = self.d.store.open_log(rt.table_id)
         self.d.transport.send(key, CatchUp(rt.table_id, 0, -1))  # the Open first
-        await self.d.save_meta_now(rt)
+        await self.d.meta_writes.save_now(rt)
 
     async def _roster(self, key: bytes, frame: Roster, sender: Sender) -> None:
         """The host's roster: our place and the other seats. Their addresses are the host's
@@ -327,7 +327,7 @@ class FrameRouter:
         for member, host, port in frame.members:
             if member != me:
                 self.d.whereabouts.learn(member, host, port, Source.TOLD, via=sender.address)
-        await self.d.save_meta_now(rt)
+        await self.d.meta_writes.save_now(rt)
         for member in members:
             if member != me and member != key:
                 self.d.whereabouts.dial_member(member)
@@ -372,14 +372,14 @@ class FrameRouter:
             except FourwindsError as error:  # once, not at every catch-up (requests.py)
                 self.d.give_up_joining(rt, f"the table's Open: {error}")
                 return
-            self.d.apply(rt, step)
+            self.d.steps.apply(rt, step)
             label = label_of(self.d.port, rt.session)
             if label is not None and label != (rt.name, rt.rules):
                 # joined by address: the name and rules were unknown until the Open came
                 rt.name, rt.rules = label
-                self.d.save_meta_soon(rt)
+                self.d.meta_writes.save_soon(rt)
             return
-        self.d.receive(rt, frame.payload, now)
+        self.d.steps.receive(rt, frame.payload, now)
 
     def _rebuild_asked(self, key: bytes, frame: Rebuild) -> None:
         """A member rebuilds its lost copy of the table from ours: our heads (the highest
@@ -420,7 +420,7 @@ class FrameRouter:
                 rt.catching_up.heard(frame.seqs)
             if rt.seq_check is not None:
                 rt.seq_check.heard(key, frame.seqs)
-                self.d.own_seq_heard(rt, key)
+                self.d.resumes.own_seq_heard(rt, key)
 
     def _catch_up(self, key: bytes, frame: CatchUp) -> None:
         rt = self._table(frame.table_id)
@@ -432,7 +432,7 @@ class FrameRouter:
         keys = list(self.d.port.seat_keys(session))
         place = keys.index(key) if key in keys else None
         for payload in self.d.port.messages_since(session, frame.seat, frame.seq, place):
-            self.d.send_payload(rt, key, payload)
+            self.d.steps.send_payload(rt, key, payload)
 
 
 def roster_of(rt: TableRuntime) -> Roster:

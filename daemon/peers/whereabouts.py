@@ -41,6 +41,12 @@ class RosterSender(Protocol):
     def send_roster(self, rt: TableRuntime) -> None: ...
 
 
+class SavesMeta(Protocol):
+    """Each table's metadata written behind (table_runtimes/meta_writes.py)."""
+
+    def save_soon(self, rt: TableRuntime) -> None: ...
+
+
 class WhereaboutsHost(Protocol):
     """The daemon as ``Whereabouts`` sees it."""
 
@@ -51,8 +57,8 @@ class WhereaboutsHost(Protocol):
 
     @property
     def frames(self) -> RosterSender: ...
-
-    def save_meta_soon(self, rt: TableRuntime) -> None: ...
+    @property
+    def meta_writes(self) -> SavesMeta: ...
 
 
 class Whereabouts:
@@ -93,7 +99,7 @@ class Whereabouts:
                             address,
                             source.value,
                         )
-                    self.d.save_meta_soon(rt)
+                    self.d.meta_writes.save_soon(rt)
                     if (
                         source.verified
                         and rt.host_key == self.d.identity.public_key

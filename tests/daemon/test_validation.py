@@ -586,7 +586,7 @@ def test_a_joiner_that_hears_another_seat_before_the_open_still_joins(tmp_path: 
     async def body(ds: list[Daemon]) -> None:
         host, late, early = ds
         table = (await call(host, type="create", name="kitchen", rules="mcr"))["table"]
-        send = host.send_payload
+        send = host.steps.send_payload
         loop = asyncio.get_running_loop()
         held: list[bytes] = []
 
@@ -597,7 +597,7 @@ def test_a_joiner_that_hears_another_seat_before_the_open_still_joins(tmp_path: 
                 return
             send(rt, key, payload)
 
-        host.send_payload = slow_open  # type: ignore[method-assign]
+        host.steps.send_payload = slow_open  # type: ignore[method-assign]
         joining = asyncio.create_task(join(late, host, table))
         await wait_for(lambda: bool(held), 10)
         assert (await join(early, host, table))["ok"]  # the host seats it: a message to all
