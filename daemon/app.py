@@ -22,9 +22,10 @@ from fourwinds.daemon.local_api.server import ApiError, ApiServer, Message
 from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers import frames_in
+from fourwinds.daemon.peers.admission import Admission
 from fourwinds.daemon.peers.discovery import Announcement
-from fourwinds.daemon.peers.identity import Identity, curve_public_from_ed25519
-from fourwinds.daemon.peers.transport import GUEST, PINNED, Sender, Transport
+from fourwinds.daemon.peers.identity import Identity
+from fourwinds.daemon.peers.transport import Sender, Transport
 from fourwinds.daemon.peers.whereabouts import Whereabouts
 from fourwinds.daemon.peers.wire import (
     PROTOCOL_VERSION,
@@ -89,14 +90,13 @@ class Daemon:
         self.event_faults = EventFaults(self)  # substitutes and new directors signed
         self.tables: dict[bytes, TableRuntime] = {}
         self.names: dict[bytes, str] = {}  # peer key -> player name
-        self.curve_to_key: dict[bytes, bytes] = {}  # CURVE key -> Ed25519 key
-        self.pairing_hosts: set[bytes] = set()  # keys we are joining (pinned meanwhile)
         self.whereabouts = Whereabouts(self)  # where the other seats are; the --peer probes
-        self.transport = Transport(identity, self._policy, self._on_frame, name)
-        self.transport.open_tables = self._hosted_tables
+        self.admission = Admission(self)  # who may connect, the keys pinned
+        self.transport = Transport(identity, self.admission.policy, self._on_frame, name)
+        self.transport.open_tables = self.admission.hosted_tables
         self.transport.on_reached = self.whereabouts.reached
-        self.transport.still_guest = self._still_guest
-        self.transport.on_guest_closed = self._forget_guest
+        self.transport.still_guest = self.admission.still_guest
+        self.transport.on_guest_closed = self.admission.forget_guest
         self.api = ApiServer(paths, self._on_request, force_tcp=force_tcp_api)
         self.discovery: Discovery | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -193,61 +193,8 @@ class Daemon:
             rt.close_log()
         self.events.close()
 
-    # -- who may connect -------------------------------------------------------------------
-
-    def pinned_keys(self) -> set[bytes]:
-        keys = set(self.pairing_hosts) | set(self.whereabouts.recovery_peers)
-        keys |= self.events.pinned()
-        for rt in self.tables.values():
-            keys.update(rt.members)
-        keys.discard(self.identity.public_key)
-        return keys
-
-    def hosts_open_table(self) -> bool:
-        return any(
-            rt.host_key == self.identity.public_key and len(rt.members) < 4
-            for rt in self.tables.values()
-        )
-
-    def _hosted_tables(self) -> list[tuple[bytes, int, str, str, bool, bool]]:
-        return [
-            (rt.table_id, 4 - len(rt.members), rt.name, rt.rules, rt.private, rt.flowers)
-            for rt in self.tables.values()
-            if rt.host_key == self.identity.public_key
-        ]
-
-    def _policy(self, curve_key: bytes) -> str | None:
-        for key in self.pinned_keys():
-            if curve_public_from_ed25519(key) == curve_key:
-                self.curve_to_key[curve_key] = key
-                return PINNED
-        return GUEST if self.hosts_open_table() or self.events.admits_guests() else None
-
-    def _still_guest(self, curve_key: bytes) -> bool:
-        """Is the key of this connection (admitted as a guest) still not seated at any of
-        our tables? (Its frames are then rate-limited: transport.GUEST_FRAME_RATE.)"""
-        key = self.curve_to_key.get(curve_key)
-        return key is None or key not in self.pinned_keys()
-
-    def _forget_guest(self, key: bytes) -> None:
-        """The connection back to a guest was closed (its pairing time is over, or room was
-        made): forget what we kept for it, unless it was seated meanwhile. What a stranger
-        makes us keep stays bounded (transport.GUEST_LINKS)."""
-        if key in self.pinned_keys():
-            return
-        self.names.pop(key, None)
-        self.frames.addresses.pop(key, None)
-        self.frames.last_refusal.pop(key, None)
-        for curve_key in [c for c, k in self.curve_to_key.items() if k == key]:
-            del self.curve_to_key[curve_key]
-
-    def key_of(self, sender: Sender) -> bytes | None:
-        return self.curve_to_key.get(sender.curve_key)
-
-    def alive(self, key: bytes) -> bool:
-        return key == self.identity.public_key or self.transport.alive(
-            curve_public_from_ed25519(key)
-        )
+    def alive(self, key: bytes) -> bool:  # named by most parts' Protocols
+        return self.admission.alive(key)
 
     # -- frames from peers -----------------------------------------------------------------
 

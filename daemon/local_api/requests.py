@@ -304,7 +304,7 @@ async def join_at(
     )
     rt.joiner = JoinerPairing(table_id, me, host_key, code)
     d.tables[table_id] = rt
-    d.pairing_hosts.add(host_key)
+    d.admission.pairing_hosts.add(host_key)
     deadline = time.monotonic() + JOIN_TIMEOUT_S
     try:
         d.transport.connect(host_key, host, port)
@@ -316,7 +316,7 @@ async def join_at(
             del d.tables[table_id]  # never a half-made table left behind
         raise
     finally:
-        d.pairing_hosts.discard(host_key)
+        d.admission.pairing_hosts.discard(host_key)
     if rt.joiner is None:
         return await _await_open(d, rt, name, time.monotonic() + OPEN_TIMEOUT_S)
     d.tables.pop(table_id, None)
@@ -377,7 +377,7 @@ def _drop(d: ApiHost, rt: TableRuntime) -> None:
     del d.tables[rt.table_id]
     rt.close_log()
     d.store.leave(rt.table_id)
-    still = d.pinned_keys()
+    still = d.admission.pinned_keys()
     for key in rt.members:
         if key not in still:
             d.transport.disconnect(key)

@@ -3,8 +3,8 @@ the wire (``wire``), the authenticated sockets that carry them (``transport``, w
 limits ``limits``, refusal counts ``refusals`` and port checks ``port_owner``), finding peers
 (``discovery``, ``mdns``, ``reach``), pairing by code (``pairing``) and routing the frames that
 arrive (``frames_in``, which reaches the daemon only through its narrow ``FrameHost``
-Protocol), and where the other seats are (``whereabouts``: their addresses, dialled, and the
-``--peer`` daemons probed).
+Protocol), who may connect (``admission``), and where the other seats are (``whereabouts``:
+their addresses, dialled, and the ``--peer`` daemons probed).
 """
 
 PUBLIC = (
@@ -18,5 +18,6 @@ PUBLIC = (
     "pairing",
     "frames_in",
     "whereabouts",
+    "admission",
 )
 """The modules other parts of the daemon may import; anything else here is internal."""

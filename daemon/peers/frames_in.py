@@ -59,10 +59,11 @@ class FrameRouter:
         if isinstance(frame, Hello):
             self._hello(sender, frame)
             return
-        key = self.d.key_of(sender)
+        key = self.d.admission.key_of(sender)
         if key is None:
             raise Refused(Refusal.BEFORE_HELLO)
-        guest = sender.guest and key not in self.d.pinned_keys()  # admitted since connecting?
+        # still a guest, or admitted since connecting?
+        guest = sender.guest and key not in self.d.admission.pinned_keys()
         if isinstance(frame, Reach):
             if not guest:  # a guest's addresses matter once it is admitted (its Hello)
                 for host, port in frame.addresses:
@@ -124,7 +125,7 @@ class FrameRouter:
         if curve_public_from_ed25519(hello.public_key) != sender.curve_key:
             raise Refused(Refusal.HELLO_MISMATCH)
         key = hello.public_key
-        self.d.curve_to_key[sender.curve_key] = key
+        self.d.admission.curve_to_key[sender.curve_key] = key
         renamed = self.d.names.get(key) != hello.name
         self.d.names[key] = hello.name
         self.addresses[key] = (sender.address, hello.port)
@@ -132,7 +133,7 @@ class FrameRouter:
             for rt in self.d.tables.values():  # show the name it goes by now (current_names)
                 if key in rt.members and rt.session is not None:
                     self.d.views.publish_view(rt, [])
-        if sender.guest and key not in self.d.pinned_keys():
+        if sender.guest and key not in self.d.admission.pinned_keys():
             self.d.transport.connect_guest(key, sender.address, hello.port)
             return
         # first hand: its connection came from there (a restarted or moved seat is found)
@@ -263,7 +264,7 @@ class FrameRouter:
         log.info("table %s: %s left place %s; %d seated", rt.name, name, place, len(rt.members))
         self.d.meta_writes.save_soon(rt)
         self.send_roster(rt)
-        if key not in self.d.pinned_keys():
+        if key not in self.d.admission.pinned_keys():
             self.d.transport.disconnect(key)
         self.d.roster_changed(rt)
 

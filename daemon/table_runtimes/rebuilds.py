@@ -44,6 +44,12 @@ class MemberAddresses(Protocol):
     def connect_members(self, rt: TableRuntime) -> None: ...
 
 
+class PinnedKeys(Protocol):
+    """The keys let in as pinned (peers/admission.py)."""
+
+    def pinned_keys(self) -> set[bytes]: ...
+
+
 class RebuildHost(Protocol):
     """The daemon as a rebuild sees it."""
 
@@ -58,9 +64,10 @@ class RebuildHost(Protocol):
     def views(self) -> PublishesViews: ...
     @property
     def whereabouts(self) -> MemberAddresses: ...
+    @property
+    def admission(self) -> PinnedKeys: ...
 
     def alive(self, key: bytes) -> bool: ...
-    def pinned_keys(self) -> set[bytes]: ...
     def seat_entropy(self, table_id: bytes) -> bytes: ...
     def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None: ...
 
@@ -92,7 +99,7 @@ class Rebuilds:
         we left (its folder says so) or while MAX_OFFERED tables are being rebuilt."""
         now = time.monotonic()
         if (
-            key not in self.d.pinned_keys()
+            key not in self.d.admission.pinned_keys()
             or now - self._lost_asked.get(table_id, -9.0) < 1.0
             or self.d.store.left_before(table_id)
             or (len(self._lost_asked) >= 64 and table_id not in self._lost_asked)
