@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -29,10 +28,10 @@ from fourwinds.daemon.peers.transport import Sender, Transport
 from fourwinds.daemon.peers.whereabouts import Whereabouts
 from fourwinds.daemon.peers.wire import (
     PROTOCOL_VERSION,
-    CatchUp,
     Frame,
 )
 from fourwinds.daemon.store.disk import Store
+from fourwinds.daemon.table_runtimes import timers
 from fourwinds.daemon.table_runtimes.meta_writes import MetaWrites
 from fourwinds.daemon.table_runtimes.rebuilds import Rebuilds
 from fourwinds.daemon.table_runtimes.resumes import Resumes
@@ -47,8 +46,6 @@ if TYPE_CHECKING:  # zeroconf is imported only with mDNS on (daemon/peers/mdns.p
 
 log = logging.getLogger(__name__)
 
-TICK_S = 0.05
-SYNC_S = 1.0
 CLOSE_S = 1.2
 """How long ``close`` waits for the metadata writes and mDNS goodbyes still in flight (the
 daemon must be gone within 2 s of a SIGTERM: daemon/main.py)."""
@@ -141,8 +138,9 @@ class Daemon:
         await self.api.start()
         for rt in self.tables.values():
             self.whereabouts.connect_members(rt)
-        self._tasks.append(asyncio.create_task(self._ticker(), name="ticker"))
-        self._tasks.append(asyncio.create_task(self._syncer(), name="sync"))
+        also = (self.events.tick, self.event_tables.tick, self.event_faults.tick)
+        self._tasks.append(asyncio.create_task(timers.ticker(self, also), name="ticker"))
+        self._tasks.append(asyncio.create_task(timers.syncer(self), name="sync"))
         self._tasks.append(asyncio.create_task(self.views.publisher(), name="publish"))
         self.whereabouts.probe_all(self.manual_peers)
         log.info(
@@ -243,50 +241,6 @@ class Daemon:
         task = asyncio.create_task(self.announce(rt), name="announce")
         self._announcing.add(task)
         task.add_done_callback(self._announcing.discard)
-
-    # -- timers ----------------------------------------------------------------------------
-
-    async def _ticker(self) -> None:
-        while True:
-            await asyncio.sleep(TICK_S)
-            now = time.monotonic()
-            for rt in list(self.tables.values()):
-                if rt.seq_check is not None:
-                    if self.steps.signing_held(rt, now):
-                        continue
-                    self.steps.settle(rt, now)
-                if rt.catching_up is not None:
-                    if self.steps.reconnecting(rt, now):
-                        continue  # our timers wait: the window starts again after it
-                    self.steps.caught_up(rt, now)
-                self.views.countdown_over(rt, now)
-                if rt.session is not None:
-                    step = self.port.tick(rt.session, now)
-                    if step.persist or step.outgoing or step.events:
-                        self.steps.apply(rt, step)
-            self.events.tick(now)
-            self.event_tables.tick(now)
-            self.event_faults.tick(now)
-
-    async def _syncer(self) -> None:
-        """Anti-entropy: ask every live member for what we may have missed; refresh views."""
-        while True:
-            await asyncio.sleep(SYNC_S)
-            for rt in list(self.tables.values()):
-                rt.sync_soon()  # bound what a crash can lose of what we received
-                if rt.rebuild is not None:
-                    self.rebuilds.ask_rebuild(rt)
-                    self.views.publish_view(rt, [])
-                    continue
-                if rt.session is None:
-                    if rt.log is not None and rt.joiner is None and self.alive(rt.host_key):
-                        self.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))
-                    continue
-                self.steps.ask_heads(rt)
-                for key in rt.members:
-                    if key != self.identity.public_key and self.alive(key):
-                        self.rebuilds.request_catchup(rt, key)
-                self.views.publish_view(rt, [])
 
     # -- local API -------------------------------------------------------------------------
 
