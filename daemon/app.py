@@ -22,7 +22,7 @@ from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers import frames_in
 from fourwinds.daemon.peers.admission import Admission
-from fourwinds.daemon.peers.discovery import Announcement
+from fourwinds.daemon.peers.announcing import Announcing
 from fourwinds.daemon.peers.identity import Identity
 from fourwinds.daemon.peers.transport import Sender, Transport
 from fourwinds.daemon.peers.whereabouts import Whereabouts
@@ -104,8 +104,8 @@ class Daemon:
         self.meta_writes = MetaWrites(self.store)  # each table's metadata, written behind
         self.steps = TableSteps(self)  # the session's Steps carried out
         self.resumes = Resumes(self)  # our tables read back at start
-        self._creating_unlisted: set[bytes] | None = None  # tables before an unlisted create
-        self._announcing: set[asyncio.Task[None]] = set()
+        self.announcing = Announcing(self)  # the tables we host, announced over mDNS
+        self._background: set[asyncio.Task[None]] = set()  # see in_background
         self._resumed = asyncio.Event()
 
     # -- lifecycle -------------------------------------------------------------------------
@@ -155,7 +155,7 @@ class Daemon:
             await self.resumes.resume(rt)
         self._resumed.set()
         for rt in self.tables.values():
-            self._start_announcing(rt)
+            self.announcing.start_announcing(rt)
         self.events.announce_all()
 
     async def serve_forever(self) -> None:
@@ -175,7 +175,7 @@ class Daemon:
         leave once it is done, as they would have); a record log needs nothing more: each
         append is already on disk or in the page cache, and everything sent was synced
         before it left."""
-        await cancel_and_wait([*self._tasks, *self.whereabouts.probes, *self._announcing])
+        await cancel_and_wait([*self._tasks, *self.whereabouts.probes, *self._background])
         await self.api.close()
         await self.meta_writes.finish(CLOSE_S)
         if self.discovery is not None:
@@ -199,48 +199,12 @@ class Daemon:
     async def _on_frame(self, sender: Sender, frame: Frame) -> None:
         await self.frames.handle(sender, frame)
 
-    async def announce(self, rt: TableRuntime) -> None:
-        """Announce (or update) a table we host, with its free seats as the roster says now;
-        an unlisted table (a solo table with our own bots) is never announced."""
-        before = self._creating_unlisted
-        if before is not None and rt.table_id not in before and rt.listed:
-            rt.listed = False  # the table the current unlisted `create` request makes
-            self.meta_writes.save_soon(rt)
-        if self.discovery is None or rt.host_key != self.identity.public_key or not rt.listed:
-            return
-        await self.discovery.announce(
-            Announcement(
-                rt.table_id, rt.name, rt.rules, 4 - len(rt.members), rt.private, rt.flowers
-            )
-        )
-
-    def roster_changed(self, rt: TableRuntime) -> None:
-        """A seat was admitted at a table we host: the announcement's free seats follow the
-        roster, and our frontends see the lobby change at once."""
-        self._start_announcing(rt)
-        if rt.session is not None:
-            self.views.publish_view(rt, [], at_once=True)
-
     def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
         """Run ``work`` (an mDNS registration: seconds) without waiting for it; it is
         cancelled when the daemon closes."""
         task = asyncio.create_task(work, name=name)
-        self._announcing.add(task)
-        task.add_done_callback(self._announcing.discard)
-
-    def withdraw_soon(self, table_id: bytes) -> None:
-        """Stop announcing ``table_id`` (in the background, as ``announce``): we left it."""
-        if self.discovery is None:
-            return
-        task = asyncio.create_task(self.discovery.withdraw(table_id), name="withdraw")
-        self._announcing.add(task)
-        task.add_done_callback(self._announcing.discard)
-
-    def _start_announcing(self, rt: TableRuntime) -> None:
-        """``announce`` in the background (mDNS registration takes a second or two)."""
-        task = asyncio.create_task(self.announce(rt), name="announce")
-        self._announcing.add(task)
-        task.add_done_callback(self._announcing.discard)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # -- local API -------------------------------------------------------------------------
 
@@ -259,11 +223,11 @@ class Daemon:
         if not isinstance(listed, bool):
             raise ApiError("'listed' must be true or false")
         # creates are handled one at a time (api.SERIAL): the new table is the one not here
-        self._creating_unlisted = None if listed else set(self.tables)
+        self.announcing.creating_unlisted = None if listed else set(self.tables)
         try:
             return await requests.handle(self, request)
         finally:
-            self._creating_unlisted = None
+            self.announcing.creating_unlisted = None
 
     async def other_request(self, request: Message) -> Message:
         """A request the table API does not know: the tournament's (daemon/events/requests.py)."""

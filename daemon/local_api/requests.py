@@ -154,7 +154,7 @@ async def _create(d: ApiHost, request: Message) -> Message:
         raise ApiError("'options' must be a map")
     table_id = fresh_bytes(16, f"table:{d.identity.public_key.hex()}:{name}")
     rt = open_at(d, table_id, name, rules, options, private)
-    await d.announce(rt)
+    await d.announcing.announce(rt)
     return {"ok": True, "table": rt.table_hex, "code": rt.code}
 
 
@@ -396,7 +396,7 @@ def drop_table(d: ApiHost, rt: TableRuntime) -> None:
     if d.tables.get(rt.table_id) is not rt:
         return
     _drop(d, rt)
-    d.withdraw_soon(rt.table_id)
+    d.announcing.withdraw_soon(rt.table_id)
 
 
 def _others(d: ApiHost, rt: TableRuntime) -> list[str]:

@@ -222,7 +222,8 @@ class FrameRouter:
         self._result(key, rt.table_id, True, "", mac)
         self.send_roster(rt)
         log.info("table %s: admitted %s (%d seated)", rt.name, key.hex()[:8], len(rt.members))
-        self.d.roster_changed(rt)  # free seats announced as they fill, lobby shown at once
+        # free seats announced as they fill, lobby shown at once
+        self.d.announcing.roster_changed(rt)
 
     def send_roster(self, rt: TableRuntime) -> None:
         """The table's roster (members, and their places when one before the last is free)
@@ -266,7 +267,7 @@ class FrameRouter:
         self.send_roster(rt)
         if key not in self.d.admission.pinned_keys():
             self.d.transport.disconnect(key)
-        self.d.roster_changed(rt)
+        self.d.announcing.roster_changed(rt)
 
     # -- joiner side -----------------------------------------------------------------------
 

@@ -122,9 +122,7 @@ class TableSteps:
             self.d.identity.public_key,
             lambda key, data: self.send_payload(rt, key, data),
         )
-        if self.signing_held(
-            rt, now
-        ):  # our automatic answers wait (daemon/table_runtimes/own_seq.py)
+        if self.signing_held(rt, now):  # our automatic answers wait (own_seq.py)
             self.d.views.publish_view(rt, [repr(e) for e in first.events], at_once=True)
             return
         _let_others_run()

@@ -89,7 +89,7 @@ def test_a_solo_table_is_never_announced_even_after_a_restart(tmp_path: Path) ->
         try:
             fake = _fake_discovery(d)
             for rt in d.tables.values():
-                await d.announce(rt)
+                await d.announcing.announce(rt)
             assert [a.table for a in fake.announced] == ["open"]
             assert {rt.name: rt.listed for rt in d.tables.values()} == {"solo": False, "open": True}
         finally:
