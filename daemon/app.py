@@ -17,6 +17,7 @@ from fourwinds.daemon.events import requests as event_requests
 from fourwinds.daemon.events.faults import EventFaults
 from fourwinds.daemon.events.held import Events
 from fourwinds.daemon.events.tables import EventTables
+from fourwinds.daemon.local_api.routing import RequestRouter
 from fourwinds.daemon.local_api.server import ApiError, ApiServer, Message
 from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.paths import Paths
@@ -49,10 +50,6 @@ log = logging.getLogger(__name__)
 CLOSE_S = 1.2
 """How long ``close`` waits for the metadata writes and mDNS goodbyes still in flight (the
 daemon must be gone within 2 s of a SIGTERM: daemon/main.py)."""
-QUICK_REQUESTS = frozenset(
-    {"hello", "status", "whoami", "tables", "stop", "peer", "subscribe", "rulesets"}
-)
-"""Local API requests answered while tables are still being resumed (the others wait)."""
 
 
 class Daemon:
@@ -94,7 +91,9 @@ class Daemon:
         self.transport.on_reached = self.whereabouts.reached
         self.transport.still_guest = self.admission.still_guest
         self.transport.on_guest_closed = self.admission.forget_guest
-        self.api = ApiServer(paths, self._on_request, force_tcp=force_tcp_api)
+        self.announcing = Announcing(self)  # the tables we host, announced over mDNS
+        self.router = RequestRouter(self, self.whereabouts.peer_request, self.announcing)
+        self.api = ApiServer(paths, self.router.route, force_tcp=force_tcp_api)
         self.discovery: Discovery | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
@@ -104,9 +103,7 @@ class Daemon:
         self.meta_writes = MetaWrites(self.store)  # each table's metadata, written behind
         self.steps = TableSteps(self)  # the session's Steps carried out
         self.resumes = Resumes(self)  # our tables read back at start
-        self.announcing = Announcing(self)  # the tables we host, announced over mDNS
         self._background: set[asyncio.Task[None]] = set()  # see in_background
-        self._resumed = asyncio.Event()
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -153,7 +150,7 @@ class Daemon:
         )
         for rt in list(self.tables.values()):
             await self.resumes.resume(rt)
-        self._resumed.set()
+        self.router.resumed.set()
         for rt in self.tables.values():
             self.announcing.start_announcing(rt)
         self.events.announce_all()
@@ -207,27 +204,6 @@ class Daemon:
         task.add_done_callback(self._background.discard)
 
     # -- local API -------------------------------------------------------------------------
-
-    async def _on_request(self, request: Message) -> Message:
-        """Route one local API request. ``create`` may carry ``"listed": false``: the table
-        is not announced over mDNS (a solo table whose other seats are our own bots)."""
-        from fourwinds.daemon.local_api import requests
-
-        if request.get("type") == "peer":
-            return self.whereabouts.peer_request(request)
-        if request.get("type") not in QUICK_REQUESTS:
-            await self._resumed.wait()  # a request about a table waits for its resume
-        if request.get("type") != "create" or "listed" not in request:
-            return await requests.handle(self, request)
-        listed = request.pop("listed")
-        if not isinstance(listed, bool):
-            raise ApiError("'listed' must be true or false")
-        # creates are handled one at a time (api.SERIAL): the new table is the one not here
-        self.announcing.creating_unlisted = None if listed else set(self.tables)
-        try:
-            return await requests.handle(self, request)
-        finally:
-            self.announcing.creating_unlisted = None
 
     async def other_request(self, request: Message) -> Message:
         """A request the table API does not know: the tournament's (daemon/events/requests.py)."""
