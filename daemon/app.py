@@ -1,9 +1,13 @@
-"""The asyncio shell: sockets and timers in, calls on the pure session, its Steps carried out.
+"""The wiring: one player's daemon built from its parts, started and stopped in order.
 
-Handlers only route: a peer's ``TableMessage`` becomes ``handle_message``, a frontend's
-``act`` becomes ``local_action``, the ticker calls ``tick``; each returned Step is applied by
-``TableRuntime.apply`` (persist + fsync, then send). No game logic lives here, and the
-constructor does no I/O: ``start()`` opens everything, ``close()`` closes it all.
+Each behaviour lives in the part whose job it is (docs/DAEMON.md, "The code"): the peers'
+addresses, admission, announcements and frames (daemon/peers/), the local API
+(daemon/local_api/), the Steps carried out, the metadata writes, the resumes and the timers
+(daemon/table_runtimes/), the disk (daemon/store/) and the tournament (daemon/events/).
+``Daemon`` holds only what they all share (our identity, our tables, the peers' names),
+builds each part with itself as the narrow Protocol that part names, and hooks them to one
+another. No game logic lives here, and the constructor does no I/O: ``start()`` opens
+everything, ``close()`` closes it all.
 """
 
 from __future__ import annotations
@@ -27,10 +31,7 @@ from fourwinds.daemon.peers.announcing import Announcing
 from fourwinds.daemon.peers.identity import Identity
 from fourwinds.daemon.peers.transport import Sender, Transport
 from fourwinds.daemon.peers.whereabouts import Whereabouts
-from fourwinds.daemon.peers.wire import (
-    PROTOCOL_VERSION,
-    Frame,
-)
+from fourwinds.daemon.peers.wire import PROTOCOL_VERSION, Frame
 from fourwinds.daemon.store.disk import Store
 from fourwinds.daemon.table_runtimes import timers
 from fourwinds.daemon.table_runtimes.meta_writes import MetaWrites
@@ -98,8 +99,8 @@ class Daemon:
         self._tasks: list[asyncio.Task[None]] = []
         self._stop = asyncio.Event()
         self.frames = frames_in.FrameRouter(self)
-        self.views = Views(self)  # what our frontends see (api/views.py)
-        self.rebuilds = Rebuilds(self)  # lost tables and older copies (tables/rebuilds.py)
+        self.views = Views(self)  # what our frontends see (local_api/views.py)
+        self.rebuilds = Rebuilds(self)  # lost tables and older copies (table_runtimes/rebuilds.py)
         self.meta_writes = MetaWrites(self.store)  # each table's metadata, written behind
         self.steps = TableSteps(self)  # the session's Steps carried out
         self.resumes = Resumes(self)  # our tables read back at start
@@ -188,22 +189,24 @@ class Daemon:
             rt.close_log()
         self.events.close()
 
-    def alive(self, key: bytes) -> bool:  # named by most parts' Protocols
+    # -- what the parts share --------------------------------------------------------------
+
+    def alive(self, key: bytes) -> bool:
+        """Is the seat ``key`` heard from now (peers/admission.py)? Most parts' Protocols
+        name it."""
         return self.admission.alive(key)
 
-    # -- frames from peers -----------------------------------------------------------------
-
-    async def _on_frame(self, sender: Sender, frame: Frame) -> None:
-        await self.frames.handle(sender, frame)
-
     def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        """Run ``work`` (an mDNS registration: seconds) without waiting for it; it is
-        cancelled when the daemon closes."""
+        """Run ``work`` (an mDNS registration: seconds; a rebuild's replay, a tournament
+        table's join) without waiting for it; it is cancelled when the daemon closes."""
         task = asyncio.create_task(work, name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    # -- local API -------------------------------------------------------------------------
+    # -- routed to the parts ---------------------------------------------------------------
+
+    async def _on_frame(self, sender: Sender, frame: Frame) -> None:
+        await self.frames.handle(sender, frame)
 
     async def other_request(self, request: Message) -> Message:
         """A request the table API does not know: the tournament's (daemon/events/requests.py)."""
@@ -213,18 +216,19 @@ class Daemon:
         return await handler(self, request)
 
     def drop_table(self, rt: TableRuntime) -> None:
-        """Forget ``rt`` for good and stop announcing it (api/requests.py)."""
+        """Forget ``rt`` for good and stop announcing it (local_api/requests.py)."""
         from fourwinds.daemon.local_api import requests
 
         requests.drop_table(self, rt)
 
     def give_up_joining(self, rt: TableRuntime, reason: str) -> None:
-        """A table we were admitted to but cannot play: dropped once (api/requests.py)."""
+        """A table we were admitted to but cannot play: dropped once (local_api/requests.py)."""
         from fourwinds.daemon.local_api import requests
 
         requests.give_up_joining(self, rt, reason)
 
     def find_table(self, ref: object) -> TableRuntime:
+        """Our table named by ``ref``: its id, a prefix of it, or its name."""
         if not isinstance(ref, str) or not ref:
             raise ApiError("name the table (its id or name)")
         for rt in self.tables.values():
