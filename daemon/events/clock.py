@@ -131,7 +131,7 @@ class EventClock:
             return
         assert table is not None
         try:
-            self.d.apply(
+            self.d.steps.apply(
                 table, self.d.port.local_action(session, {"type": "time_up", "stop_now": stop}, now)
             )
             log.info("event table %s: time is up; the hand in progress is the last", table.name)

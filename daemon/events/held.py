@@ -176,7 +176,7 @@ class Events:
         if discovery is None or not rt.state.directs:
             return
         if not rt.entries_open():
-            self.d.withdraw_soon(rt.event)
+            self.d.announcing.withdraw_soon(rt.event)
             return
         self.d.in_background(
             discovery.announce_event(

@@ -314,7 +314,7 @@ class EventTables:
         log.info("event table %s: opened as East", plan.name)
         for key in plan.places():
             if key != self.d.identity.public_key:
-                self.d.dial_member(key)
+                self.d.whereabouts.dial_member(key)
 
     async def _join(self, duty: TableDuty, host: bytes, address: tuple[str, int]) -> None:
         plan = duty.plan
@@ -360,7 +360,7 @@ class EventTables:
 
     async def _ready(self, duty: TableDuty, table: TableRuntime) -> None:
         try:
-            await self.d.act(table, {"action": "ready"}, time.monotonic())
+            await self.d.steps.act(table, {"action": "ready"}, time.monotonic())
         except FourwindsError as error:
             log.info("event table %s: not ready yet: %s", duty.plan.name, error)
             duty.ready_sent = False
@@ -389,7 +389,7 @@ class EventTables:
         try:
             for action in self._bot_choices(table):
                 try:
-                    await self.d.act(table, action, time.monotonic())
+                    await self.d.steps.act(table, action, time.monotonic())
                     return
                 except FourwindsError as error:
                     log.info(

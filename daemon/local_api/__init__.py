@@ -1,9 +1,10 @@
 """The local API: the socket frontends talk to (``server``), its version (``version``), the
-table requests it answers (``requests``) and the views it publishes to subscribers
-(``views``). It knows the daemon only through the narrow Protocols ``host.ApiHost`` and
-``views.ViewHost``, which the wiring (daemon/app.py) satisfies; another part that calls its
-table requests (the tournament's tables) is given an ``ApiHost`` too.
+routing of each request (``routing``), the table requests it answers (``requests``) and the
+views it publishes to subscribers (``views``). It knows the daemon only through the narrow
+Protocols ``host.ApiHost`` and ``views.ViewHost``, which the wiring (daemon/app.py)
+satisfies; another part that calls its table requests (the tournament's tables) is given an
+``ApiHost`` too.
 """
 
-PUBLIC = ("server", "version", "requests", "views", "host")
+PUBLIC = ("server", "version", "routing", "requests", "views", "host")
 """The modules other parts of the daemon may import; anything else here is internal."""

@@ -72,7 +72,7 @@ async def _hello(d: ApiHost, request: Message) -> Message:
 
 
 async def _subscribe(d: ApiHost, request: Message) -> Message:
-    d.player_returned()  # a screen opened: the window in front of our seat starts again
+    d.steps.player_returned()  # a screen opened: the window in front of our seat starts again
     d.views.resend_views()  # the new subscriber has seen none of them
     return {"ok": True}
 
@@ -109,7 +109,7 @@ def _seen(d: ApiHost) -> list[Message]:
                 }
             )
     known = {entry["table"] for entry in seen}
-    for tables in d.manual_tables.values():  # --peer daemons where multicast is blocked
+    for tables in d.whereabouts.manual_tables.values():  # --peer daemons where multicast is blocked
         seen.extend(entry for entry in tables if entry["table"] not in known)
     return seen
 
@@ -119,7 +119,7 @@ async def _tables(d: ApiHost, request: Message) -> Message:
         "ok": True,
         "tables": [d.views.table_summary(rt) for rt in d.tables.values()],
         "seen": _seen(d),
-        "peers": list(d.manual_seen.values()),
+        "peers": list(d.whereabouts.manual_seen.values()),
         "set_aside": [t.summary() for t in d.store.set_aside_tables()],
     }
 
@@ -154,7 +154,7 @@ async def _create(d: ApiHost, request: Message) -> Message:
         raise ApiError("'options' must be a map")
     table_id = fresh_bytes(16, f"table:{d.identity.public_key.hex()}:{name}")
     rt = open_at(d, table_id, name, rules, options, private)
-    await d.announce(rt)
+    await d.announcing.announce(rt)
     return {"ok": True, "table": rt.table_hex, "code": rt.code}
 
 
@@ -194,7 +194,7 @@ def open_at(
     rt.save_meta(d.store)
     rt.log = d.store.open_log(table_id)
     d.tables[table_id] = rt
-    d.apply(rt, step)
+    d.steps.apply(rt, step)
     if rt.session is None:  # its first record could not be written (a full disk)
         del d.tables[table_id]
         rt.close_log()
@@ -304,7 +304,7 @@ async def join_at(
     )
     rt.joiner = JoinerPairing(table_id, me, host_key, code)
     d.tables[table_id] = rt
-    d.pairing_hosts.add(host_key)
+    d.admission.pairing_hosts.add(host_key)
     deadline = time.monotonic() + JOIN_TIMEOUT_S
     try:
         d.transport.connect(host_key, host, port)
@@ -316,7 +316,7 @@ async def join_at(
             del d.tables[table_id]  # never a half-made table left behind
         raise
     finally:
-        d.pairing_hosts.discard(host_key)
+        d.admission.pairing_hosts.discard(host_key)
     if rt.joiner is None:
         return await _await_open(d, rt, name, time.monotonic() + OPEN_TIMEOUT_S)
     d.tables.pop(table_id, None)
@@ -377,7 +377,7 @@ def _drop(d: ApiHost, rt: TableRuntime) -> None:
     del d.tables[rt.table_id]
     rt.close_log()
     d.store.leave(rt.table_id)
-    still = d.pinned_keys()
+    still = d.admission.pinned_keys()
     for key in rt.members:
         if key not in still:
             d.transport.disconnect(key)
@@ -396,7 +396,7 @@ def drop_table(d: ApiHost, rt: TableRuntime) -> None:
     if d.tables.get(rt.table_id) is not rt:
         return
     _drop(d, rt)
-    d.withdraw_soon(rt.table_id)
+    d.announcing.withdraw_soon(rt.table_id)
 
 
 def _others(d: ApiHost, rt: TableRuntime) -> list[str]:
@@ -562,7 +562,7 @@ async def _session_request(d: ApiHost, request: Message) -> Message:
         k: v for k, v in request.items() if k not in ("v", "id", "token", "table")
     }
     try:
-        await d.act(rt, action, time.monotonic())
+        await d.steps.act(rt, action, time.monotonic())
     except FourwindsError as error:
         raise ApiError(str(error)) from None
     return {"ok": True}

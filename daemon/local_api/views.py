@@ -51,6 +51,19 @@ class RebuildPeers(Protocol):
     def rebuild_peers(self, rt: TableRuntime) -> list[bytes]: ...
 
 
+class LastHeard(Protocol):
+    """When and where each other seat was last reached (peers/whereabouts.py)."""
+
+    def unreachable_for(self, key: bytes, now: float) -> float: ...
+    def last_address(self, rt: TableRuntime, key: bytes) -> str: ...
+
+
+class Reconnecting(Protocol):
+    """Whether a table still catches up after our restart (table_runtimes/steps.py)."""
+
+    def reconnecting(self, rt: TableRuntime, now: float) -> bool: ...
+
+
 class ViewHost(Protocol):
     """The daemon as the views see it."""
 
@@ -66,11 +79,12 @@ class ViewHost(Protocol):
     def rebuilds(self) -> RebuildPeers: ...
     @property
     def event_tables(self) -> BotSeats: ...
+    @property
+    def whereabouts(self) -> LastHeard: ...
+    @property
+    def steps(self) -> Reconnecting: ...
 
     def alive(self, key: bytes) -> bool: ...
-    def unreachable_for(self, key: bytes, now: float) -> float: ...
-    def last_address(self, rt: TableRuntime, key: bytes) -> str: ...
-    def reconnecting(self, rt: TableRuntime, now: float) -> bool: ...
 
 
 class Views:
@@ -189,10 +203,10 @@ class Views:
         for key in rt.members:
             if key == self.d.identity.public_key or self.d.alive(key):
                 continue
-            gone = self.d.unreachable_for(key, now)
+            gone = self.d.whereabouts.unreachable_for(key, now)
             place = keys.index(key) if key in keys else order.get(key, -1)
             if gone >= UNREACHABLE_S and 0 <= place < 4:
-                out.append((key, place, int(gone), self.d.last_address(rt, key)))
+                out.append((key, place, int(gone), self.d.whereabouts.last_address(rt, key)))
         return out
 
     def view_event(self, rt: TableRuntime, events: list[str]) -> Message:
@@ -201,7 +215,7 @@ class Views:
         view = rt.show_pause(self._seat_view(rt, away))  # a full disk's pause says why
         view = self._show_rebuilding_peers(rt, view)
         legal = view.pop("legal_actions", [])
-        if self.d.reconnecting(rt, time.monotonic()):
+        if self.d.steps.reconnecting(rt, time.monotonic()):
             # the table as our records left it is stale: say what we do, offer nothing
             view = {
                 **view,
@@ -219,8 +233,8 @@ class Views:
             {
                 "fingerprint": fingerprint(k),
                 "player": self.d.names.get(k, ""),
-                "for_s": int(self.d.unreachable_for(k, now)),
-                "last_address": self.d.last_address(rt, k),
+                "for_s": int(self.d.whereabouts.unreachable_for(k, now)),
+                "last_address": self.d.whereabouts.last_address(rt, k),
             }
             for k in rt.members
             if not self.d.alive(k)

@@ -1,9 +1,11 @@
 """Everything between this daemon and other daemons: who we are (``identity``), the frames on
 the wire (``wire``), the authenticated sockets that carry them (``transport``, with its rate
-limits ``limits``, refusal counts ``refusals`` and port checks ``port_owner``), finding peers
-(``discovery``, ``mdns``, ``reach``), pairing by code (``pairing``) and routing the frames that
-arrive (``frames_in``, which reaches the daemon only through its narrow ``FrameHost``
-Protocol).
+limits ``limits``, refusal counts ``refusals`` and port checks ``port_owner``), who may
+connect (``admission``), finding peers (``discovery``, ``mdns``, ``reach``) and where the
+other seats are (``whereabouts``: their addresses, dialled, and the ``--peer`` daemons
+probed), announcing the tables we host (``announcing``), pairing by code (``pairing``) and
+routing the frames that arrive (``frames_in``, which reaches the daemon only through its
+narrow ``FrameHost`` Protocol).
 """
 
 PUBLIC = (
@@ -16,5 +18,8 @@ PUBLIC = (
     "reach",
     "pairing",
     "frames_in",
+    "whereabouts",
+    "admission",
+    "announcing",
 )
 """The modules other parts of the daemon may import; anything else here is internal."""

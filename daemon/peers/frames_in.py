@@ -59,14 +59,15 @@ class FrameRouter:
         if isinstance(frame, Hello):
             self._hello(sender, frame)
             return
-        key = self.d.key_of(sender)
+        key = self.d.admission.key_of(sender)
         if key is None:
             raise Refused(Refusal.BEFORE_HELLO)
-        guest = sender.guest and key not in self.d.pinned_keys()  # admitted since connecting?
+        # still a guest, or admitted since connecting?
+        guest = sender.guest and key not in self.d.admission.pinned_keys()
         if isinstance(frame, Reach):
             if not guest:  # a guest's addresses matter once it is admitted (its Hello)
                 for host, port in frame.addresses:
-                    self.d.learn(key, host, port, Source.TOLD, via=sender.address)
+                    self.d.whereabouts.learn(key, host, port, Source.TOLD, via=sender.address)
             return
         if guest and not isinstance(
             frame, PairStart | PairConfirm | EventFind | EventAsk | EventEnter
@@ -124,7 +125,7 @@ class FrameRouter:
         if curve_public_from_ed25519(hello.public_key) != sender.curve_key:
             raise Refused(Refusal.HELLO_MISMATCH)
         key = hello.public_key
-        self.d.curve_to_key[sender.curve_key] = key
+        self.d.admission.curve_to_key[sender.curve_key] = key
         renamed = self.d.names.get(key) != hello.name
         self.d.names[key] = hello.name
         self.addresses[key] = (sender.address, hello.port)
@@ -132,11 +133,11 @@ class FrameRouter:
             for rt in self.d.tables.values():  # show the name it goes by now (current_names)
                 if key in rt.members and rt.session is not None:
                     self.d.views.publish_view(rt, [])
-        if sender.guest and key not in self.d.pinned_keys():
+        if sender.guest and key not in self.d.admission.pinned_keys():
             self.d.transport.connect_guest(key, sender.address, hello.port)
             return
         # first hand: its connection came from there (a restarted or moved seat is found)
-        self.d.learn(key, sender.address, hello.port, Source.HEARD)
+        self.d.whereabouts.learn(key, sender.address, hello.port, Source.HEARD)
         for rt in self.d.tables.values():
             if key in rt.members and rt.session is not None:
                 self.d.rebuilds.request_catchup(rt, key)
@@ -216,12 +217,13 @@ class FrameRouter:
         rt.seat_member(key, self.addresses.get(key, ("", 0)), seats.get(key))
         self.d.transport.admitted(key)  # its link is no longer a guest's
         host, port = self.addresses.get(key, ("", 0))
-        self.d.learn(key, host, port, Source.HEARD)
-        await self.d.save_meta_now(rt)
+        self.d.whereabouts.learn(key, host, port, Source.HEARD)
+        await self.d.meta_writes.save_now(rt)
         self._result(key, rt.table_id, True, "", mac)
         self.send_roster(rt)
         log.info("table %s: admitted %s (%d seated)", rt.name, key.hex()[:8], len(rt.members))
-        self.d.roster_changed(rt)  # free seats announced as they fill, lobby shown at once
+        # free seats announced as they fill, lobby shown at once
+        self.d.announcing.roster_changed(rt)
 
     def send_roster(self, rt: TableRuntime) -> None:
         """The table's roster (members, and their places when one before the last is free)
@@ -261,11 +263,11 @@ class FrameRouter:
         if keep is not None and rt.session is not None:
             rt.session = keep(rt.session, set(rt.members))
         log.info("table %s: %s left place %s; %d seated", rt.name, name, place, len(rt.members))
-        self.d.save_meta_soon(rt)
+        self.d.meta_writes.save_soon(rt)
         self.send_roster(rt)
-        if key not in self.d.pinned_keys():
+        if key not in self.d.admission.pinned_keys():
             self.d.transport.disconnect(key)
-        self.d.roster_changed(rt)
+        self.d.announcing.roster_changed(rt)
 
     # -- joiner side -----------------------------------------------------------------------
 
@@ -298,7 +300,7 @@ class FrameRouter:
         rt.joiner = None  # admitted: the table is ours from now on
         rt.log = self.d.store.open_log(rt.table_id)
         self.d.transport.send(key, CatchUp(rt.table_id, 0, -1))  # the Open first
-        await self.d.save_meta_now(rt)
+        await self.d.meta_writes.save_now(rt)
 
     async def _roster(self, key: bytes, frame: Roster, sender: Sender) -> None:
         """The host's roster: our place and the other seats. Their addresses are the host's
@@ -326,11 +328,11 @@ class FrameRouter:
         rt.set_places(places, members)
         for member, host, port in frame.members:
             if member != me:
-                self.d.learn(member, host, port, Source.TOLD, via=sender.address)
-        await self.d.save_meta_now(rt)
+                self.d.whereabouts.learn(member, host, port, Source.TOLD, via=sender.address)
+        await self.d.meta_writes.save_now(rt)
         for member in members:
             if member != me and member != key:
-                self.d.dial_member(member)
+                self.d.whereabouts.dial_member(member)
 
     # -- session traffic -------------------------------------------------------------------
 
@@ -372,14 +374,14 @@ class FrameRouter:
             except FourwindsError as error:  # once, not at every catch-up (requests.py)
                 self.d.give_up_joining(rt, f"the table's Open: {error}")
                 return
-            self.d.apply(rt, step)
+            self.d.steps.apply(rt, step)
             label = label_of(self.d.port, rt.session)
             if label is not None and label != (rt.name, rt.rules):
                 # joined by address: the name and rules were unknown until the Open came
                 rt.name, rt.rules = label
-                self.d.save_meta_soon(rt)
+                self.d.meta_writes.save_soon(rt)
             return
-        self.d.receive(rt, frame.payload, now)
+        self.d.steps.receive(rt, frame.payload, now)
 
     def _rebuild_asked(self, key: bytes, frame: Rebuild) -> None:
         """A member rebuilds its lost copy of the table from ours: our heads (the highest
@@ -420,7 +422,7 @@ class FrameRouter:
                 rt.catching_up.heard(frame.seqs)
             if rt.seq_check is not None:
                 rt.seq_check.heard(key, frame.seqs)
-                self.d.own_seq_heard(rt, key)
+                self.d.resumes.own_seq_heard(rt, key)
 
     def _catch_up(self, key: bytes, frame: CatchUp) -> None:
         rt = self._table(frame.table_id)
@@ -432,7 +434,7 @@ class FrameRouter:
         keys = list(self.d.port.seat_keys(session))
         place = keys.index(key) if key in keys else None
         for payload in self.d.port.messages_since(session, frame.seat, frame.seq, place):
-            self.d.send_payload(rt, key, payload)
+            self.d.steps.send_payload(rt, key, payload)
 
 
 def roster_of(rt: TableRuntime) -> Roster:

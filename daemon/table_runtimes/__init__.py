@@ -4,7 +4,9 @@ the real one), and what keeps a table going when something goes wrong: rebuildin
 copy (``rebuild``, driven by ``rebuilds``), resuming or setting aside a stored one at start
 (``recovery``), catching up a returning seat (``catching_up``), checking our own sequence
 against peers' (``own_seq``), what a view change shows (``view_changes``) and each seat's
-secret entropy (``seat_secrets``).
+secret entropy (``seat_secrets``). The daemon's side of a table: its Steps carried out
+(``steps``), its metadata written behind (``meta_writes``), our tables read back at start
+(``resumes``) and the loops that tick and sync them (``timers``).
 """
 
 PUBLIC = (
@@ -18,5 +20,9 @@ PUBLIC = (
     "view_changes",
     "seat_secrets",
     "real_session",
+    "meta_writes",
+    "steps",
+    "resumes",
+    "timers",
 )
 """The modules other parts of the daemon may import; anything else here is internal."""

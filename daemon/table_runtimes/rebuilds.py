@@ -35,6 +35,21 @@ class PublishesViews(Protocol):
     def publish_view(self, rt: TableRuntime, events: list[str], at_once: bool = False) -> None: ...
 
 
+class MemberAddresses(Protocol):
+    """Where the other seats are (peers/whereabouts.py): a roster's addresses, dialled."""
+
+    def learn(
+        self, key: bytes, host: str, port: int, source: Source, via: str | None = None
+    ) -> None: ...
+    def connect_members(self, rt: TableRuntime) -> None: ...
+
+
+class PinnedKeys(Protocol):
+    """The keys let in as pinned (peers/admission.py)."""
+
+    def pinned_keys(self) -> set[bytes]: ...
+
+
 class RebuildHost(Protocol):
     """The daemon as a rebuild sees it."""
 
@@ -47,13 +62,12 @@ class RebuildHost(Protocol):
 
     @property
     def views(self) -> PublishesViews: ...
+    @property
+    def whereabouts(self) -> MemberAddresses: ...
+    @property
+    def admission(self) -> PinnedKeys: ...
 
     def alive(self, key: bytes) -> bool: ...
-    def pinned_keys(self) -> set[bytes]: ...
-    def learn(
-        self, key: bytes, host: str, port: int, source: Source, via: str | None = None
-    ) -> None: ...
-    def connect_members(self, rt: TableRuntime) -> None: ...
     def seat_entropy(self, table_id: bytes) -> bytes: ...
     def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None: ...
 
@@ -85,7 +99,7 @@ class Rebuilds:
         we left (its folder says so) or while MAX_OFFERED tables are being rebuilt."""
         now = time.monotonic()
         if (
-            key not in self.d.pinned_keys()
+            key not in self.d.admission.pinned_keys()
             or now - self._lost_asked.get(table_id, -9.0) < 1.0
             or self.d.store.left_before(table_id)
             or (len(self._lost_asked) >= 64 and table_id not in self._lost_asked)
@@ -146,8 +160,8 @@ class Rebuilds:
         rt.problems.append(f"rebuilding this table from the other seats' copies: {LOST}")
         for member, host, port in roster.members:
             if member != me:
-                self.d.learn(member, host, port, Source.TOLD, via=via)
-        self.d.connect_members(rt)
+                self.d.whereabouts.learn(member, host, port, Source.TOLD, via=via)
+        self.d.whereabouts.connect_members(rt)
         self.ask_rebuild(rt)
         self.d.views.publish_view(rt, [])
 

@@ -12,8 +12,8 @@ from typing import Any, cast
 
 import pytest
 
-from fourwinds.daemon import app
 from fourwinds.daemon.store.disk import TableLog
+from fourwinds.daemon.table_runtimes import steps
 from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from tests.daemon import toy_session
 from tests.daemon.test_shell import make_daemon
@@ -48,9 +48,9 @@ def test_the_cpu_is_offered_after_the_message_is_adopted_and_before_the_reply(
         d.port, apply_message=apply_message, settle=settle, seat_keys=lambda s: ()
     )
     monkeypatch.setattr(
-        app, "_SCHED_YIELD", lambda: order.append(f"yield {rt.session} {len(log.records)}")
+        steps, "_SCHED_YIELD", lambda: order.append(f"yield {rt.session} {len(log.records)}")
     )
-    d.receive(rt, b"discard", 1.0)
+    d.steps.receive(rt, b"discard", 1.0)
     assert order == ["apply before b'discard'", "yield applied 1", "settle applied"]
     assert rt.applied_at > 0.0
 
@@ -91,14 +91,16 @@ def test_the_acting_daemon_sends_then_gives_the_peers_a_head_start_then_settles(
         d.port, send_action=send_action, settle=settle, seat_keys=lambda s: ()
     )
     monkeypatch.setattr(
-        d, "send_payload", lambda rt, key, payload: order.append(f"send {payload!r} to {key!r}")
+        d.steps,
+        "send_payload",
+        lambda rt, key, payload: order.append(f"send {payload!r} to {key!r}"),
     )
     monkeypatch.setattr(asyncio, "sleep", sleep)
-    asyncio.run(d.act(rt, "discard", 1.0))
+    asyncio.run(d.steps.act(rt, "discard", 1.0))
     assert order == [
         "send_action before discard",
         "send b'our action' to b'peer'",
-        f"sleep {app.PEERS_FIRST_S} after 1 record(s) written",
+        f"sleep {steps.PEERS_FIRST_S} after 1 record(s) written",
         "settle sent",
     ]
     assert rt.session == "settled"

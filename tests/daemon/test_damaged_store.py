@@ -313,7 +313,7 @@ def test_a_players_action_on_a_full_disk_is_refused_with_the_reason(
         rt, _ = _seated_runtime(tmp_path)
         d.tables[rt.table_id] = rt
         sent: list[bytes] = []
-        monkeypatch.setattr(d, "send_payload", lambda r, k, payload: sent.append(payload))
+        monkeypatch.setattr(d.steps, "send_payload", lambda r, k, payload: sent.append(payload))
         assert rt.log is not None
         log = rt.log
         _failing_write(monkeypatch, lambda: log._fd, partial=False)
@@ -322,12 +322,12 @@ def test_a_players_action_on_a_full_disk_is_refused_with_the_reason(
             match="your action was not saved: paused: cannot "
             r"write records.log: .*\(ENOSPC\)",
         ):
-            await d.act(rt, {"action": "play"}, 0.0)
+            await d.steps.act(rt, {"action": "play"}, 0.0)
         event = d.views.view_event(rt, [])
         assert event["view"]["phase_detail"].startswith("Paused: cannot write records.log")
         assert event["problems"] == [rt.paused] and sent == []
         monkeypatch.setattr(os, "write", _REAL_WRITE)  # room again
-        await d.act(rt, {"action": "play"}, 0.0)
+        await d.steps.act(rt, {"action": "play"}, 0.0)
         await rt.drained()  # (sent once it is durable)
         assert rt.paused == "" and len(sent) == 3
         assert "phase_detail" not in d.views.view_event(rt, [])["view"]

@@ -72,7 +72,7 @@ def test_the_announced_free_seats_follow_the_roster(tmp_path: Path) -> None:
 def test_a_solo_table_is_never_announced_even_after_a_restart(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         fake = _fake_discovery(ds[0])
-        answer = await ds[0]._on_request(
+        answer = await ds[0].router.route(
             {"v": 1, "type": "create", "name": "solo", "rules": "mcr", "listed": False}
         )
         assert answer["ok"]
@@ -89,7 +89,7 @@ def test_a_solo_table_is_never_announced_even_after_a_restart(tmp_path: Path) ->
         try:
             fake = _fake_discovery(d)
             for rt in d.tables.values():
-                await d.announce(rt)
+                await d.announcing.announce(rt)
             assert [a.table for a in fake.announced] == ["open"]
             assert {rt.name: rt.listed for rt in d.tables.values()} == {"solo": False, "open": True}
         finally:
@@ -101,7 +101,7 @@ def test_a_solo_table_is_never_announced_even_after_a_restart(tmp_path: Path) ->
 def test_listed_must_be_a_boolean(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         with pytest.raises(ApiError, match="'listed' must be true or false"):
-            await ds[0]._on_request(
+            await ds[0].router.route(
                 {"v": 1, "type": "create", "name": "x", "rules": "mcr", "listed": "no"}
             )
         assert not ds[0].tables
@@ -267,8 +267,8 @@ def test_a_peer_given_at_run_time_lists_its_tables(tmp_path: Path) -> None:
         host, friend = ds
         table = (await call(host, type="create", name="club", rules="mcr"))["table"]
         request = {"v": 1, "type": "peer", "host": "127.0.0.1", "port": host.transport.port}
-        assert await friend._on_request(dict(request)) == {"ok": True, "added": True}
-        assert await friend._on_request(dict(request)) == {"ok": True, "added": False}
+        assert await friend.router.route(dict(request)) == {"ok": True, "added": True}
+        assert await friend.router.route(dict(request)) == {"ok": True, "added": False}
 
         def seen() -> list[str]:
             return [t["name"] for t in requests._seen(friend)]
@@ -281,6 +281,6 @@ def test_a_peer_given_at_run_time_lists_its_tables(tmp_path: Path) -> None:
             {"host": "h", "port": True},
         ):
             with pytest.raises(ApiError):
-                await friend._on_request({"v": 1, "type": "peer", **bad})
+                await friend.router.route({"v": 1, "type": "peer", **bad})
 
     run(tmp_path, 2, body)

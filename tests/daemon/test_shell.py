@@ -331,9 +331,9 @@ def test_manual_peer_tables_are_listed_and_joinable_without_mdns(tmp_path: Path)
         host, guest = ds
         made = await call(host, type="create", name="venue", rules="mcr")
         guest.manual_peers = (("127.0.0.1", host.transport.port),)
-        task = asyncio.create_task(guest._probe("127.0.0.1", host.transport.port))
+        task = asyncio.create_task(guest.whereabouts.probe("127.0.0.1", host.transport.port))
         try:
-            assert await wait_for(lambda: bool(guest.manual_tables))
+            assert await wait_for(lambda: bool(guest.whereabouts.manual_tables))
             seen = (await call(guest, type="tables"))["seen"]
             assert [(t["name"], t["free"], t["host"]) for t in seen] == [("venue", 3, "127.0.0.1")]
             assert (await call(guest, type="join", table="venue"))["ok"]
@@ -363,10 +363,13 @@ def test_a_peer_table_without_flowers_is_listed_as_such_through_the_key_beacon(
             ("bare", False),
             ("full", True),
         ]
-        task = asyncio.create_task(guest._probe("127.0.0.1", host.transport.port))
+        task = asyncio.create_task(guest.whereabouts.probe("127.0.0.1", host.transport.port))
         try:
             assert await wait_for(
-                lambda: len(guest.manual_tables.get(f"127.0.0.1:{host.transport.port}", [])) == 2
+                lambda: (
+                    len(guest.whereabouts.manual_tables.get(f"127.0.0.1:{host.transport.port}", []))
+                    == 2
+                )
             )
             seen = (await call(guest, type="tables"))["seen"]
             assert sorted((t["name"], t["flowers"], t["rules_label"]) for t in seen) == [
@@ -382,10 +385,12 @@ def test_a_peer_table_without_flowers_is_listed_as_such_through_the_key_beacon(
 def test_peer_that_is_not_a_daemon_is_a_clear_error(tmp_path: Path) -> None:
     async def body(ds: list[Daemon]) -> None:
         d = ds[0]
-        task = asyncio.create_task(d._probe("127.0.0.1", 9))
+        task = asyncio.create_task(d.whereabouts.probe("127.0.0.1", 9))
         try:
-            assert await wait_for(lambda: "127.0.0.1:9" in d.manual_seen, timeout=8)
-            assert "no fourwinds daemon answered" in d.manual_seen["127.0.0.1:9"]["error"]
+            assert await wait_for(lambda: "127.0.0.1:9" in d.whereabouts.manual_seen, timeout=8)
+            assert (
+                "no fourwinds daemon answered" in d.whereabouts.manual_seen["127.0.0.1:9"]["error"]
+            )
         finally:
             task.cancel()
 

@@ -367,11 +367,11 @@ def test_a_hostile_beacons_bad_key_is_refused_and_the_daemon_serves_its_guests(
         stop = asyncio.Event()
         beacon = asyncio.create_task(_hostile_beacon(port, bytes(32), stop))
         try:
-            victim.add_peer("127.0.0.1", port)
+            victim.whereabouts.add_peer("127.0.0.1", port)
             assert await wait_for(
                 lambda: any(
                     "unusable public key" in str(p.get("error", ""))
-                    for p in victim.manual_seen.values()
+                    for p in victim.whereabouts.manual_seen.values()
                 ),
                 timeout=5,
             )
@@ -586,7 +586,7 @@ def test_a_joiner_that_hears_another_seat_before_the_open_still_joins(tmp_path: 
     async def body(ds: list[Daemon]) -> None:
         host, late, early = ds
         table = (await call(host, type="create", name="kitchen", rules="mcr"))["table"]
-        send = host.send_payload
+        send = host.steps.send_payload
         loop = asyncio.get_running_loop()
         held: list[bytes] = []
 
@@ -597,7 +597,7 @@ def test_a_joiner_that_hears_another_seat_before_the_open_still_joins(tmp_path: 
                 return
             send(rt, key, payload)
 
-        host.send_payload = slow_open  # type: ignore[method-assign]
+        host.steps.send_payload = slow_open  # type: ignore[method-assign]
         joining = asyncio.create_task(join(late, host, table))
         await wait_for(lambda: bool(held), 10)
         assert (await join(early, host, table))["ok"]  # the host seats it: a message to all
