@@ -30,7 +30,18 @@ from fourwinds.protocol.tournament.intake import Decision
 from fourwinds.protocol.tournament.record_wire import encode_record, signed_bytes
 from fourwinds.protocol.tournament.records import NewDirector, Record, Substitute
 from fourwinds.protocol.tournament.round_tables import seated_keys, substitute_at, tables_played
-from fourwinds.protocol.tournament.signing import signature, signed_by
+from fourwinds.protocol.tournament.session import EventRefused
+from fourwinds.protocol.tournament.session.faults import (
+    Answers,
+    answer_slots,
+    majority,
+    proposal_refusal,
+    request_refusal,
+    slot,
+    substitute_request,
+    vote_refusal,
+)
+from fourwinds.protocol.tournament.signing import signature
 
 if TYPE_CHECKING:
     from fourwinds.daemon.events.host import EventsHost
@@ -44,28 +55,12 @@ MAX_SAID = 1024  # refusals remembered so that each is logged once
 
 @dataclass
 class SubstituteAsk:
-    """The director's request for a substitute at one table, and the seats' answers: the
-    signed bytes of each answer -> (its body, the signatures: the director, then the seats
-    left in wind order)."""
+    """The director's request for a substitute at one table, the seats' answers so far
+    (protocol/tournament/session/faults.py ``Answers``), and when it was last asked."""
 
     template: Substitute
-    answers: dict[bytes, tuple[Substitute, list[bytes | None]]] = field(default_factory=dict)
+    answers: Answers = field(default_factory=Answers)
     asked: float = 0.0
-
-    def keep(self, body: Substitute, director_sig: bytes, slots: list[int]) -> list[bytes | None]:
-        """The signatures of ``body``'s answer, ``slots`` (a seat's) cleared from every
-        other answer first: a seat's latest answer is the one that counts, so at most one
-        answer a seat is kept."""
-        wire = signed_bytes(body)
-        for other, (_, sigs) in list(self.answers.items()):
-            if other != wire:
-                for n in slots:
-                    sigs[n] = None
-                if all(sig is None for sig in sigs[1:]):
-                    del self.answers[other]
-        if wire not in self.answers:
-            self.answers[wire] = (body, [director_sig, None, None, None])
-        return self.answers[wire][1]
 
 
 @dataclass
@@ -77,15 +72,6 @@ class Proposal:
 
     body: NewDirector
     sigs: dict[int, bytes] = field(default_factory=dict)
-
-
-def _slot(seat: int, place: int) -> int:
-    """Where the signature of the seat at ``place`` goes in a substitute for ``seat``."""
-    return 1 + (place if place < seat else place - 1)
-
-
-def _blank(body: Substitute) -> Substitute:
-    return replace(body, hands=0, scores=(0, 0, 0, 0))
 
 
 class EventFaults:
@@ -109,25 +95,11 @@ class EventFaults:
         a substitute for ``seat`` (``reserve`` an entrant's key, None a bot seat)."""
         if rt.director != self._me():
             raise ApiError(f"only the director of {rt.name} names a substitute")
-        verdict = rt.verdict
-        if not verdict.rounds:
-            raise ApiError(f"no round of {rt.name} has started")
-        seating = verdict.rounds[-1]
-        if not 0 <= table < len(seating.tables):
-            raise ApiError(f"round {seating.round + 1} has tables 1 to {len(seating.tables)}")
-        if not reason.strip():
-            raise ApiError("a substitute is named with a reason")
-        if substitute_at(verdict, seating.round, table) is not None:
-            raise ApiError(
-                f"table {table + 1} has had a substitute already (a second seat "
-                "gone: `tournament correct` sets its scores)"
-            )
-        leaving = seated_keys(verdict, seating, table)[seat]
-        if leaving is None:
-            raise ApiError("that seat is a bot seat")
-        template = Substitute(
-            rt.event, seating.round, table, seat, leaving, reserve, 0, (0, 0, 0, 0), reason
-        )
+        try:
+            template = substitute_request(rt.verdict, rt.event, table, seat, reserve, reason)
+        except EventRefused as error:
+            raise ApiError(str(error)) from None
+        seating = rt.verdict.rounds[-1]
         self.asks[(rt.event, seating.round, table)] = SubstituteAsk(template)
         self._ask(rt, self.asks[(rt.event, seating.round, table)], time.monotonic())
         return template
@@ -152,25 +124,12 @@ class EventFaults:
         body = record.body
         assert isinstance(body, Substitute)
         ask = self.asks.get((rt.event, body.round, body.table))
-        if ask is None or _blank(body) != ask.template:
-            return "no such substitute was asked of you"
-        seats = seated_keys(rt.verdict, rt.verdict.rounds[body.round], body.table)
-        mine = [
-            p
-            for p, k in enumerate(seats)
-            if p != body.seat and (k == key or (k is None and key == self._me()))
-        ]
-        given = [
-            _slot(body.seat, p)
-            for p in mine
-            if _slot(body.seat, p) < len(record.signatures)
-            and record.signatures[_slot(body.seat, p)] is not None
-        ]
-        if not given or not all(signed_by(body, record.signatures[n], key) for n in given):
-            return "your signature of the substitute does not check"
-        sigs = ask.keep(body, signature(body, self.d.events.signer()), given)
-        for n in given:
-            sigs[n] = record.signatures[n]
+        template = None if ask is None else ask.template
+        given, problem = answer_slots(rt.verdict, template, key, self._me(), record)
+        if problem or ask is None:
+            return problem
+        director_sig = signature(body, self.d.events.signer())
+        ask.answers, sigs = ask.answers.kept(body, director_sig, given, record)
         if all(s is not None for s in sigs):
             intake = self.d.events.take(rt, Record(body, tuple(sigs)))
             if intake.decision is Decision.ACCEPT:
@@ -199,16 +158,11 @@ class EventFaults:
         """The director's request for a substitute at our table: sign it with the hands our
         table finished and the scores after them, when we cannot reach the leaving seat's
         daemon ourselves ("" when signed and sent; else why not)."""
-        if key != rt.director:
-            return "a substitute is asked by the director"
         verdict = rt.verdict
-        if (
-            template.round != len(verdict.rounds) - 1
-            or substitute_at(verdict, template.round, template.table) is not None
-        ):
-            return "that table is not one of the round under way without a substitute"
-        if key != self._me() and self.d.alive(template.leaving):  # (ours: a bot seat's)
-            return "our daemon still reaches the leaving player's: it is not gone"
+        reached = key != self._me() and self.d.alive(template.leaving)  # (ours: a bot seat's)
+        problem = request_refusal(verdict, rt.director, key, self._me(), template, reached)
+        if problem:
+            return problem
         penalty = rt.create.scoring.rules_figure
         answered = False
         for plan in tables_played(verdict, rt.event, self._me(), template.round):
@@ -220,7 +174,7 @@ class EventFaults:
                 return "our table has not begun its first hand"
             body = replace(template, hands=so_far[0], scores=so_far[1])
             sigs: list[bytes | None] = [None] * 4
-            sigs[_slot(template.seat, plan.place)] = signature(body, self.d.events.signer())
+            sigs[slot(template.seat, plan.place)] = signature(body, self.d.events.signer())
             record = Record(body, tuple(sigs))
             if key == self._me():
                 self.answered(rt, key, record)
@@ -240,17 +194,9 @@ class EventFaults:
 
     def propose(self, rt: EventRuntime, director: bytes, reason: str) -> NewDirector:
         """Our player proposes ``director`` as the event's new director, and signs it."""
-        if self._me() not in rt.entrants():
-            raise ApiError(f"only an entrant of {rt.name} proposes a new director")
-        if director not in rt.entrants() or rt.entrants().index(director) in rt.verdict.withdrawn:
-            raise ApiError(
-                "the new director is an entrant not withdrawn (its daemon holds "
-                "the record and its entrants reach it)"
-            )
-        if director == rt.director:
-            raise ApiError("that key directs the event already")
-        if not reason.strip():
-            raise ApiError("a new director is proposed with a reason")
+        problem = proposal_refusal(rt.verdict, self._me(), rt.director, director, reason)
+        if problem:
+            raise ApiError(problem)
         body = NewDirector(rt.event, len(rt.held), director, reason)
         self.agree(rt, body)
         return body
@@ -304,15 +250,11 @@ class EventFaults:
         """An entrant's signature of a proposal ("" when kept; else why not): kept with the
         others of the same proposal; taken once more than half of the entrants signed."""
         body = record.body
+        problem = vote_refusal(rt.verdict, len(rt.held), key, record)
+        if problem:
+            return problem
         assert isinstance(body, NewDirector)
-        entrants = rt.entrants()
-        if key not in entrants:
-            return "only an entrant signs a new director"
-        if body.at != len(rt.held):
-            return f"the record holds {len(rt.held)} records, not {body.at}"
-        number = entrants.index(key)
-        if number >= len(record.signatures) or not signed_by(body, record.signatures[number], key):
-            return "your signature of the new director does not check"
+        number = rt.entrants().index(key)
         proposal = self._keep(rt, number, body)
         if number not in proposal.sigs and key != self._me():
             log.info(
@@ -327,13 +269,8 @@ class EventFaults:
         sig = record.signatures[number]
         assert sig is not None
         proposal.sigs[number] = sig
-        voters = [n for n in range(len(entrants)) if n not in rt.verdict.withdrawn]
-        if 2 * sum(1 for n in voters if n in proposal.sigs) > len(voters):
-            counted = [n for n in voters if n in proposal.sigs]  # a majority: < 64 KiB
-            voting = set(voters)
-            sigs = tuple(
-                proposal.sigs.get(n) if n in voting else None for n in range(max(counted) + 1)
-            )
+        sigs = majority(rt.verdict, proposal.sigs)
+        if sigs is not None:
             intake = self.d.events.take(rt, Record(body, sigs))
             if intake.decision is Decision.ACCEPT:
                 log.info(
