@@ -36,6 +36,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -234,20 +235,25 @@ class Events:
                 log.exception("event %s: %s failed", rt.name, type(step).__name__)
         return outcome
 
-    @property
+    @cached_property
     def _performers(self) -> dict[type, Callable[[EventRuntime, Any, str], None]]:
         """Each step's type -> how this daemon performs it."""
-        send = self.d.transport.send
         return {
             do.Store: lambda rt, step, address: None,  # written before the others
             do.SendRecords: lambda rt, step, address: self._send_from(step.to, rt, step.start),
             do.Spread: lambda rt, step, address: self._spread_soon(rt, step),
-            do.Ask: lambda rt, step, address: send(step.to, EventAsk(rt.event, step.have)),
-            do.Submit: lambda rt, step, address: send(
+            do.Ask: lambda rt, step, address: self.d.transport.send(
+                step.to, EventAsk(rt.event, step.have)
+            ),
+            do.Submit: lambda rt, step, address: self.d.transport.send(
                 step.to, EventSubmit(rt.event, encode_record(step.record))
             ),
-            do.SendCall: lambda rt, step, address: send(step.to, EventCall(rt.event, step.round)),
-            do.Refuse: lambda rt, step, address: send(step.to, Refuse(step.reason[:200])),
+            do.SendCall: lambda rt, step, address: self.d.transport.send(
+                step.to, EventCall(rt.event, step.round)
+            ),
+            do.Refuse: lambda rt, step, address: self.d.transport.send(
+                step.to, Refuse(step.reason[:200])
+            ),
             do.WrongCode: lambda rt, step, address: rt.guesses.failed(
                 time.monotonic(), step.key, address
             ),
@@ -342,7 +348,7 @@ class Events:
             reason = Refusal.NOT_SEATED if error.guest else Refusal.NOT_MEMBER
             raise Refused(reason, str(error)) from None
 
-    @property
+    @cached_property
     def _handlers(self) -> dict[type, Callable[[bytes, Any, Sender, bool], None]]:
         """Each event frame's type -> what this daemon does with it (the session admitted it)."""
         return {
