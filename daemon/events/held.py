@@ -8,24 +8,8 @@ performs the Steps it returns, in order: every ``Store`` written and synced firs
 leaves before the records it rests on are durable; when the disk refuses, the state before
 is kept and nothing is performed), then the frames sent, the seats told, our table opened.
 
-How records travel (frames in daemon/peers/wire.py):
-
-* A would-be entrant dials the director (by the address ``--peer`` or mDNS gives) as a
-  *guest* and asks ``EventFind(name)``; the director answers ``EventRecords`` from position
-  0, the creation first. The entrant opens the event from that creation (its id is the hash
-  of the signed ``Create``: nobody can pass off another), signs its ``Entry`` and sends
-  ``EventEnter`` (with the code at a private event: the director then signs the ``Admit``).
-* Every record the director takes goes to every entrant. A daemon that hears from a peer of
-  one of its events (each ``Hello``) asks it ``EventAsk(have)`` for what it lacks, so a
-  restarted daemon, director or entrant, catches up from whichever peer answers; a gap (a
-  record at a later position than the next) is asked for the same way.
-* Guests may send only ``EventFind``, ``EventAsk`` and ``EventEnter``, and only while this
-  daemon directs an event whose rounds are not all started; wrong codes are limited per key
-  and per address as a private table's are (``pairing.CodeGuesses``).
-
-Keys: the director pins every entrant; an entrant pins the director and the other entrants
-(any of them may answer what it lacks). Records are checked against their signers' keys,
-never against who relayed them.
+How records travel between daemons, who may send which frame and how keys are pinned:
+docs/TOURNAMENT.md, "Over daemons".
 """
 
 from __future__ import annotations
@@ -42,6 +26,7 @@ from typing import Any
 
 from fourwinds.daemon.events.host import EventsHost
 from fourwinds.daemon.events.meta import Meta, read_meta, write_meta
+from fourwinds.daemon.events.performing import StepPerformer
 from fourwinds.daemon.events.runtime import EventRuntime, Joining
 from fourwinds.daemon.events.store import EventSetAside, EventStore
 from fourwinds.daemon.local_api.server import ApiError
@@ -50,8 +35,6 @@ from fourwinds.daemon.peers.pairing import new_code
 from fourwinds.daemon.peers.refusals import Refusal, Refused
 from fourwinds.daemon.peers.transport import Sender
 from fourwinds.daemon.peers.wire import (
-    EVENT_RECORDS_BYTES,
-    EVENT_RECORDS_MAX,
     EventAsk,
     EventCall,
     EventEnter,
@@ -71,18 +54,14 @@ from fourwinds.protocol.tournament.records import (
     NONCE_LEN,
     Correction,
     Create,
-    Deck,
     EndTable,
     Entry,
     Extension,
-    Length,
     Penalty,
     Record,
-    SeedSteps,
     TableResult,
     TimeCall,
 )
-from fourwinds.protocol.tournament.seating import FillPolicy
 from fourwinds.protocol.tournament.session import (
     CallIn,
     CallRound,
@@ -106,17 +85,14 @@ from fourwinds.protocol.tournament.session import (
     apply,
     opened,
 )
-from fourwinds.protocol.tournament.session import steps as do
+from fourwinds.protocol.tournament.session.creating import EventSettings, creation
 from fourwinds.protocol.tournament.signing import event_id, signed
-from fourwinds.protocol.tournament.standings import Scoring
 
 from .describe import entrant_named
 
 log = logging.getLogger(__name__)
 
 JOIN_TIMEOUT_S = 10.0
-SPREAD_BATCH_S = 0.02  # the director spreads the records it took within this in one frame
-MAX_NOTES_REMEMBERED = 1024  # the session's notes logged once each, up to this many
 EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers
 
 
@@ -129,8 +105,8 @@ class Events:
         self.events: dict[bytes, EventRuntime] = {}
         self.set_aside: list[EventSetAside] = []
         self.joining: dict[bytes, Joining] = {}  # director key -> the join under way
-        self._noted: set[str] = set()
         self._me_cached: Me | None = None
+        self.performer = StepPerformer(d, self.events, self._me, self.announce, self._entered)
 
     # -- start -------------------------------------------------------------------------------
 
@@ -158,7 +134,7 @@ class Events:
             ):
                 self.d.transport.dial(rt.director, [rt.director_at])  # where the creator was
             elif rt.director != me:  # a new director: heard of
-                self._dial(rt.director)
+                self.performer.dial(rt.director)
 
     def close(self) -> None:
         for rt in self.events.values():
@@ -214,72 +190,12 @@ class Events:
     # -- the session: inputs in, steps performed -------------------------------------------
 
     def _apply(self, rt: EventRuntime, given: Input, address: str = "") -> Outcome | None:
-        """``given`` into ``rt``'s session and its steps performed; None when the disk
-        refused the records it took (the state before kept, nothing performed). A typed
-        error (``EventRefused``, ``FrameRefused``) passes up, the state unchanged."""
+        """``given`` into ``rt``'s session and its steps performed (performing.py); None
+        when the disk refused the records it took (the state before kept, nothing
+        performed). A typed error (``EventRefused``, ``FrameRefused``) passes up, the state
+        unchanged."""
         outcome = apply(rt.state, given, time.monotonic())
-        stored = tuple(
-            r for step in outcome.steps if isinstance(step, do.Store) for r in step.records
-        )
-        if stored:
-            try:
-                rt.log.append(stored)
-            except StoreError as error:
-                log.error("event %s: cannot store records: %s", rt.event.hex()[:8], error)
-                return None
-        rt.state = outcome.state
-        for step in outcome.steps:
-            try:
-                self._performers[type(step)](rt, step, address)
-            except Exception:  # one step's failure never stops the others
-                log.exception("event %s: %s failed", rt.name, type(step).__name__)
-        return outcome
-
-    @cached_property
-    def _performers(self) -> dict[type, Callable[[EventRuntime, Any, str], None]]:
-        """Each step's type -> how this daemon performs it."""
-        return {
-            do.Store: lambda rt, step, address: None,  # written before the others
-            do.SendRecords: lambda rt, step, address: self._send_from(step.to, rt, step.start),
-            do.Spread: lambda rt, step, address: self._spread_soon(rt, step),
-            do.Ask: lambda rt, step, address: self.d.transport.send(
-                step.to, EventAsk(rt.event, step.have)
-            ),
-            do.Submit: lambda rt, step, address: self.d.transport.send(
-                step.to, EventSubmit(rt.event, encode_record(step.record))
-            ),
-            do.SendCall: lambda rt, step, address: self.d.transport.send(
-                step.to, EventCall(rt.event, step.round)
-            ),
-            do.Refuse: lambda rt, step, address: self.d.transport.send(
-                step.to, Refuse(step.reason[:200])
-            ),
-            do.WrongCode: lambda rt, step, address: rt.guesses.failed(
-                time.monotonic(), step.key, address
-            ),
-            do.Admitted: lambda rt, step, address: self.d.transport.admitted(step.key),
-            do.Dial: lambda rt, step, address: self._dial(step.key),
-            do.TellSeats: lambda rt, step, address: self.d.event_tables.tell_peers(
-                rt, around=step.around
-            ),
-            do.OpenTables: lambda rt, step, address: self.d.event_tables.round_started(rt),
-            do.Entered: lambda rt, step, address: self._entered(rt),
-            do.Announce: lambda rt, step, address: self.announce(rt),
-            do.GatherFault: lambda rt, step, address: self.d.event_faults.submitted(
-                rt, step.sender, step.record
-            ),
-            do.Note: lambda rt, step, address: self._note(rt, step.text),
-        }
-
-    def _note(self, rt: EventRuntime, text: str) -> None:
-        """The session's note, logged once (up to MAX_NOTES_REMEMBERED)."""
-        said = f"{rt.event.hex()}{text}"
-        if said in self._noted:
-            return
-        if len(self._noted) >= MAX_NOTES_REMEMBERED:
-            self._noted.clear()
-        self._noted.add(said)
-        log.warning("event %s: %s", rt.event.hex()[:8], text)
+        return outcome if self.performer.perform(rt, outcome, address) else None
 
     def _entered(self, rt: EventRuntime) -> None:
         """Our entry is held: the join waiting for it is answered."""
@@ -288,39 +204,6 @@ class Events:
                 del self.joining[director]
                 if not joining.done.done():
                     joining.done.set_result(rt.event)
-
-    def _spread_soon(self, rt: EventRuntime, step: do.Spread) -> None:
-        """Send the records taken from ``step.start`` on to every entrant within
-        SPREAD_BATCH_S: a burst of seed steps (32 reveals within a few milliseconds) goes
-        out as one frame an entrant, not one a record (each frame costs every daemon its
-        decryption, check and answer; on two cores that, not the checking, was the seed's
-        time)."""
-        first = rt.unspread is None
-        rt.unspread = step.start if rt.unspread is None else min(rt.unspread, step.start)
-        rt.tell_seats |= step.tell_seats
-        if not first:
-            return
-        try:
-            asyncio.get_running_loop().call_later(SPREAD_BATCH_S, self._spread, rt)
-        except RuntimeError:  # no loop running (a test's direct call): at once
-            self._spread(rt)
-
-    def _spread(self, rt: EventRuntime) -> None:
-        """Send what ``_spread_soon`` gathered."""
-        start, rt.unspread = rt.unspread, None
-        if start is None or rt.event not in self.events:
-            return
-        me = self._me().key
-        try:
-            for key in rt.entrants():
-                if key != me:
-                    self._send_from(key, rt, start)
-                    self._dial(key)
-            if rt.tell_seats:
-                rt.tell_seats = False
-                self.d.event_tables.tell_peers(rt)  # each seat: where its table's others are
-        except Exception:
-            log.exception("event %s: spreading its records failed", rt.name)
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -396,7 +279,7 @@ class Events:
         if rt is None:
             self.d.transport.send(key, Refuse(f"no event {frame.name!r} takes entries here"))
             return
-        self._send_from(key, rt, 0)
+        self.performer.send_from(key, rt, 0)
 
     def _ask(self, key: bytes, frame: EventAsk, guest: bool) -> None:
         rt = self.events.get(frame.event)
@@ -404,21 +287,7 @@ class Events:
             raise Refused(Refusal.UNKNOWN_TABLE, f"event {frame.event.hex()[:8]}")
         if guest and not (rt.state.directs and rt.entries_open()):
             raise Refused(Refusal.NOT_SEATED, "EventAsk")
-        self._send_from(key, rt, frame.have)
-
-    def _send_from(self, key: bytes, rt: EventRuntime, start: int) -> None:
-        """The records from ``start`` on, as many as one frame holds (the receiver asks
-        again for the rest)."""
-        chunk: list[bytes] = []
-        size = 0
-        for record in rt.held.records[start : start + EVENT_RECORDS_MAX]:
-            data = encode_record(record)
-            if chunk and size + len(data) > EVENT_RECORDS_BYTES:
-                break
-            chunk.append(data)
-            size += len(data)
-        if chunk:
-            self.d.transport.send(key, EventRecords(rt.event, start, tuple(chunk)))
+        self.performer.send_from(key, rt, frame.have)
 
     def _decoded(self, key: bytes, rt: EventRuntime, frame: EventRecords) -> tuple[Record, ...]:
         """The frame's records up to the first that does not decode (logged)."""
@@ -427,7 +296,7 @@ class Events:
             try:
                 records.append(decode_record(data))
             except FourwindsError as error:
-                self._note(rt, f"a record from {key.hex()[:8]} does not decode: {error}")
+                self.performer.note(rt, f"a record from {key.hex()[:8]} does not decode: {error}")
                 break
         return tuple(records)
 
@@ -576,11 +445,6 @@ class Events:
         self._request(rt, CallRound())
         return r
 
-    def _dial(self, key: bytes) -> None:
-        where = self.d.frames.addresses.get(key)
-        if where is not None and where[1]:
-            self.d.transport.dial(key, [where])
-
     def refused(self, key: bytes, reason: str) -> None:
         """A ``Refuse`` from a director we are joining ends that join with its reason."""
         joining = self.joining.get(key)
@@ -592,49 +456,20 @@ class Events:
         if not joining.done.done():
             joining.done.set_exception(ApiError(f"cannot join {joining.name}: {reason}"))
 
-    def create(
-        self,
-        name: str,
-        rules: str,
-        rounds: int,
-        length: Length,
-        amount: int,
-        fill: FillPolicy,
-        private: bool,
-        seeded: bool,
-        deck: Deck,
-        unfinished_zero: bool,
-        flowers: bool = True,
-    ) -> EventRuntime:
+    def create(self, settings: EventSettings) -> EventRuntime:
+        """A new event we direct, as the director set it."""
         me = self._me()
         if any(
-            rt.name == name and rt.state.directs and rt.entries_open()
+            rt.name == settings.name and rt.state.directs and rt.entries_open()
             for rt in self.events.values()
         ):
-            raise ApiError(f"you already direct an event {name!r} that takes entries")
-        body = Create(
-            me.key,
-            name,
-            rules,
-            rounds,
-            length,
-            amount,
-            fill,
-            Scoring(rules),
-            unfinished_zero,
-            private,
-            seeded,
-            deck,
-            secrets.token_bytes(NONCE_LEN),
-            SeedSteps.AHEAD,
-            flowers,
-        )
-        first = signed(body, me.signer)
+            raise ApiError(f"you already direct an event {settings.name!r} that takes entries")
+        first = creation(settings, me.signer, secrets.token_bytes(NONCE_LEN))
         try:
             log_ = self.store.create(first)
         except StoreError as error:
             raise ApiError(f"cannot create the event: {error}") from None
-        rt = EventRuntime(opened((first,), me, new_code() if private else None), log_)
+        rt = EventRuntime(opened((first,), me, new_code() if settings.private else None), log_)
         self.events[rt.event] = rt
         self.save_meta(rt)
         self.announce(rt)

@@ -40,6 +40,7 @@ from fourwinds.protocol.tournament.records import (
     Penalty,
 )
 from fourwinds.protocol.tournament.seating import FillPolicy
+from fourwinds.protocol.tournament.session.creating import EventSettings
 
 if TYPE_CHECKING:
     from fourwinds.daemon.events.runtime import EventRuntime
@@ -123,7 +124,7 @@ async def _create(d: RequestsHost, request: Message) -> Message:
     refused = None if flowers else flowers_refused(rules)
     if refused is not None:
         raise ApiError(refused)
-    rt = d.events.create(
+    settings = EventSettings(
         name,
         rules,
         rounds,
@@ -136,6 +137,7 @@ async def _create(d: RequestsHost, request: Message) -> Message:
         _flag(request, "unfinished_zero"),
         flowers,
     )
+    rt = d.events.create(settings)
     return {"ok": True, **describe(rt, d.identity.public_key)}
 
 

@@ -1,4 +1,4 @@
-"""How the daemon's tournament part performs its session's Steps (daemon/events/held.py):
+"""How the daemon's tournament part performs its session's Steps (daemon/events/performing.py):
 the records an outcome takes are stored before anything is sent, a disk that refuses them
 leaves the event as it was with nothing sent, and a note the session repeats is logged once."""
 
@@ -88,5 +88,5 @@ def test_a_note_the_session_repeats_is_logged_once(
     events, rt, _, _ = _director(tmp_path, refuse=False)
     with caplog.at_level(logging.WARNING):
         for _ in range(3):
-            events._note(rt, "refused a record: a signature does not check")
+            events.performer.note(rt, "refused a record: a signature does not check")
     assert len([r for r in caplog.records if "refused a record" in r.message]) == 1
