@@ -216,16 +216,16 @@ class Daemon:
         return await handler(self, request)
 
     def drop_table(self, rt: TableRuntime) -> None:
-        """Forget ``rt`` for good and stop announcing it (local_api/requests.py)."""
-        from fourwinds.daemon.local_api import requests
+        """Forget ``rt`` for good and stop announcing it (local_api/opening.py)."""
+        from fourwinds.daemon.local_api import opening
 
-        requests.drop_table(self, rt)
+        opening.drop_table(self, rt)
 
     def give_up_joining(self, rt: TableRuntime, reason: str) -> None:
-        """A table we were admitted to but cannot play: dropped once (local_api/requests.py)."""
-        from fourwinds.daemon.local_api import requests
+        """A table we were admitted to but cannot play: dropped once (local_api/opening.py)."""
+        from fourwinds.daemon.local_api import opening
 
-        requests.give_up_joining(self, rt, reason)
+        opening.give_up_joining(self, rt, reason)
 
     def find_table(self, ref: object) -> TableRuntime:
         """Our table named by ``ref``: its id, a prefix of it, or its name."""

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from fourwinds.daemon.events.clock import EventClock
 from fourwinds.daemon.events.runtime import RESULT_RESEND_S, TableDuty
 from fourwinds.daemon.local_api.host import ApiHost
-from fourwinds.daemon.local_api.requests import drop_table, join_at, open_at
+from fourwinds.daemon.local_api.opening import drop_table, join_at, open_at
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.peers import reach
 from fourwinds.daemon.peers.reach import Source

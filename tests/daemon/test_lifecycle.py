@@ -17,7 +17,7 @@ import pytest
 
 from fourwinds.daemon import paths as paths_module
 from fourwinds.daemon.app import Daemon
-from fourwinds.daemon.local_api import requests
+from fourwinds.daemon.local_api import opening
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.paths import Paths
 from fourwinds.daemon.peers import identity as identity_module
@@ -271,7 +271,7 @@ def test_a_peer_given_at_run_time_lists_its_tables(tmp_path: Path) -> None:
         assert await friend.router.route(dict(request)) == {"ok": True, "added": False}
 
         def seen() -> list[str]:
-            return [t["name"] for t in requests._seen(friend)]
+            return [t["name"] for t in opening.seen_tables(friend)]
 
         assert await wait_for(lambda: seen() == ["club"])
         assert (await call(friend, type="join", table="club"))["table"] == table
