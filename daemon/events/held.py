@@ -39,6 +39,7 @@ from fourwinds.daemon.peers.wire import (
     EventCall,
     EventEnter,
     EventFind,
+    EventFrame,
     EventPeers,
     EventRecords,
     EventSubmit,
@@ -93,7 +94,6 @@ from .describe import entrant_named
 log = logging.getLogger(__name__)
 
 JOIN_TIMEOUT_S = 10.0
-EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers
 
 
 class Events:

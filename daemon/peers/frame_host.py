@@ -14,29 +14,17 @@ from fourwinds.daemon.local_api.views import Views
 from fourwinds.daemon.peers.identity import Identity
 from fourwinds.daemon.peers.reach import Source
 from fourwinds.daemon.peers.transport import Sender, Transport
-from fourwinds.daemon.peers.wire import (
-    EventAsk,
-    EventCall,
-    EventEnter,
-    EventFind,
-    EventPeers,
-    EventRecords,
-    EventSubmit,
-)
+from fourwinds.daemon.peers.wire import EventFrame
 from fourwinds.daemon.store.disk import Store
 from fourwinds.daemon.table_runtimes.rebuilds import Rebuilds
 from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from fourwinds.daemon.table_runtimes.session_port import SessionPort
 
-TournamentFrame = (
-    EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers
-)
-
 
 class TournamentFrames(Protocol):
     """The tournament's side of the peer link (daemon/events/held.py)."""
 
-    def handle(self, key: bytes, frame: TournamentFrame, sender: Sender, guest: bool) -> None: ...
+    def handle(self, key: bytes, frame: EventFrame, sender: Sender, guest: bool) -> None: ...
     def refused(self, key: bytes, reason: str) -> None: ...
     def on_hello(self, key: bytes) -> None: ...
 

@@ -292,6 +292,9 @@ class EventSubmit:
     record: bytes
 
 
+EventFrame = EventFind | EventAsk | EventRecords | EventEnter | EventCall | EventSubmit | EventPeers
+"""The frames of a tournament event (daemon/events/held.py handles them)."""
+
 Frame = (
     Hello
     | Heartbeat
