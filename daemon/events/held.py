@@ -25,9 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from fourwinds.daemon.events.host import EventsHost
+from fourwinds.daemon.events.joins import JOIN_TIMEOUT_S, Joins
 from fourwinds.daemon.events.meta import Meta, read_meta, write_meta
 from fourwinds.daemon.events.performing import StepPerformer
-from fourwinds.daemon.events.runtime import EventRuntime, Joining
+from fourwinds.daemon.events.runtime import EventRuntime
 from fourwinds.daemon.events.store import EventSetAside, EventStore
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.peers.discovery import EventAnnouncement, SeenEvent
@@ -54,7 +55,6 @@ from fourwinds.protocol.tournament.record_wire import decode_record, encode_reco
 from fourwinds.protocol.tournament.records import (
     NONCE_LEN,
     Correction,
-    Create,
     EndTable,
     Entry,
     Extension,
@@ -87,13 +87,11 @@ from fourwinds.protocol.tournament.session import (
     opened,
 )
 from fourwinds.protocol.tournament.session.creating import EventSettings, creation
-from fourwinds.protocol.tournament.signing import event_id, signed
+from fourwinds.protocol.tournament.signing import signed
 
 from .describe import entrant_named
 
 log = logging.getLogger(__name__)
-
-JOIN_TIMEOUT_S = 10.0
 
 
 class Events:
@@ -104,9 +102,9 @@ class Events:
         self.store = EventStore(root)
         self.events: dict[bytes, EventRuntime] = {}
         self.set_aside: list[EventSetAside] = []
-        self.joining: dict[bytes, Joining] = {}  # director key -> the join under way
+        self.joins = Joins()  # `tournament join` under way
         self._me_cached: Me | None = None
-        self.performer = StepPerformer(d, self.events, self._me, self.announce, self._entered)
+        self.performer = StepPerformer(d, self.events, self._me, self.announce, self.joins.entered)
 
     # -- start -------------------------------------------------------------------------------
 
@@ -174,7 +172,7 @@ class Events:
 
     def pinned(self) -> set[bytes]:
         me = self._me().key
-        keys = set(self.joining)
+        keys = set(self.joins.pending)
         for rt in self.events.values():
             if rt.director == me or me in rt.entrants():
                 keys.add(rt.director)
@@ -196,14 +194,6 @@ class Events:
         unchanged."""
         outcome = apply(rt.state, given, time.monotonic())
         return outcome if self.performer.perform(rt, outcome, address) else None
-
-    def _entered(self, rt: EventRuntime) -> None:
-        """Our entry is held: the join waiting for it is answered."""
-        for director, joining in list(self.joining.items()):
-            if joining.event == rt.event:
-                del self.joining[director]
-                if not joining.done.done():
-                    joining.done.set_result(rt.event)
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -311,27 +301,16 @@ class Events:
         """The first records of an event we asked a director for (``EventFind``): opened
         from its creation when the director is the one we dialled and the name the one we
         asked; then our entry is sent."""
-        joining = self.joining.get(key)
+        joining = self.joins.pending.get(key)
         if joining is None or frame.start != 0 or not frame.records:
             raise Refused(Refusal.UNKNOWN_TABLE, f"event {frame.event.hex()[:8]}")
-        try:
-            first = decode_record(frame.records[0])
-        except FourwindsError as error:
-            self._fail(joining, f"the director's event does not decode: {error}")
-            return
-        body = first.body
-        if (
-            not isinstance(body, Create)
-            or event_id(body) != frame.event
-            or body.director != key
-            or body.name != joining.name
-        ):
-            self._fail(joining, "the director sent another event than the one asked for")
+        first = self.joins.creation(joining, key, frame)
+        if first is None:
             return
         try:
             log_ = self.store.create(first)
         except StoreError as error:
-            self._fail(joining, str(error))
+            self.joins.fail(joining, str(error))
             return
         rt = EventRuntime(opened((first,), self._me()), log_)
         rt.director_at = self.d.frames.addresses.get(key)
@@ -447,14 +426,7 @@ class Events:
 
     def refused(self, key: bytes, reason: str) -> None:
         """A ``Refuse`` from a director we are joining ends that join with its reason."""
-        joining = self.joining.get(key)
-        if joining is not None:
-            self._fail(joining, reason)
-
-    def _fail(self, joining: Joining, reason: str) -> None:
-        self.joining.pop(joining.director, None)
-        if not joining.done.done():
-            joining.done.set_exception(ApiError(f"cannot join {joining.name}: {reason}"))
+        self.joins.refused(key, reason)
 
     def create(self, settings: EventSettings) -> EventRuntime:
         """A new event we direct, as the director set it."""
@@ -484,16 +456,14 @@ class Events:
                 return rt
         if director == me:
             raise ApiError("you direct that event; your entry is not needed")
-        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
-        joining = Joining(name, director, code, future)
-        self.joining[director] = joining
+        joining = self.joins.start(name, director, code)
         self.d.transport.dial(director, [(host, port)])
         self.d.transport.send(director, EventFind(name))
         try:
-            event = await asyncio.wait_for(asyncio.shield(future), JOIN_TIMEOUT_S)
+            event = await asyncio.wait_for(asyncio.shield(joining.done), JOIN_TIMEOUT_S)
         except TimeoutError:
             why = f"the director at {host}:{port} did not answer within {JOIN_TIMEOUT_S:.0f} s"
-            self._fail(joining, why)
+            self.joins.fail(joining, why)
             raise ApiError(f"cannot join {name}: {why}") from None
         rt = self.events[event]
         rt.director_at = (host, port)
