@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from testkit.rule_names import RULE_CONCEPTS, concept_namings, rule_namings
 
 REGISTRY = "protocol/table/rules/registry.py"
@@ -24,6 +26,7 @@ ALLOWED: dict[str, str] = {}
 none is left since the tournament asks the event's rule set too."""
 
 
+@pytest.mark.slow
 def test_only_the_rule_folders_and_the_registry_name_a_rule_set() -> None:
     found = rule_namings()
     found.pop(REGISTRY, None)
@@ -73,6 +76,7 @@ def test_the_reader_sees_each_way_of_naming_a_rule_set(tmp_path: Path) -> None:
     assert [n.line for n in found["static/app.js"]] == [1]
 
 
+@pytest.mark.slow
 def test_a_rule_sets_own_concepts_are_named_only_in_its_folder() -> None:
     found = concept_namings()
     lines = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,6 +55,7 @@ def ids(card: Card, tiles: list[Kind], exposures: list[list[Kind]]) -> list[str]
     return [m.hand.id for m in match_hand(card, tiles, exposures)]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(variant_indexes, st.randoms(use_true_random=False), st.booleans())
 def test_every_variation_of_every_house_line_is_matched_as_that_line(
@@ -97,6 +99,7 @@ def _cards(case: Any) -> tuple[Card, Card]:
 EQUIVALENT_CARDS = [_cards(case) for case in EQUIVALENT]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.integers(min_value=0, max_value=len(EQUIVALENT_CARDS) - 1),

@@ -153,6 +153,7 @@ def _check_invariants(state: AmericanState) -> None:
     assert not any(state.dead) or state.options.declaration is DeclarationMode.TOURNAMENT
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None)
 @given(st.integers(0, 10_000), st.booleans(), st.booleans(), st.booleans())
 def test_no_sequence_of_legal_actions_reaches_an_invalid_state(

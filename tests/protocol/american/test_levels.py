@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def test_no_level_reads_hidden_tiles(seed: int, level: BotLevel) -> None:
         assert first == again
 
 
+@pytest.mark.slow
 def test_strong_holds_jokers_and_does_not_feed_an_exposure() -> None:
     """Over some forty hands: a strong bot never discards a joker while its plan spares another
     tile, and never a tile an exposed opponent's possible lines need often
@@ -162,6 +164,7 @@ def test_strong_picks_the_equally_near_line_whose_missing_tiles_are_left() -> No
     assert bot._pick_near((scarce, plenty)) == plenty  # kept: as near as the best
 
 
+@pytest.mark.slow
 def test_strong_exchanges_a_needed_tile_for_a_joker_where_a_joker_may_stand() -> None:
     """Strong also takes an exposed joker for a tile its line needs (the normal bot only for
     a surplus one), but only a tile needed in groups a joker may fill: its line is no

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -128,6 +129,7 @@ def test_nearest_one_tile_short_names_that_tile(index: int, data: st.DataObject)
     assert len(near[variant.hand.id].missing) == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.randoms(use_true_random=False), st.integers(min_value=13, max_value=14))
 def test_nearest_distances_agree_with_filling_slots_one_by_one(

@@ -4,6 +4,8 @@ the table, each hand read back against the engine's own result."""
 
 from __future__ import annotations
 
+import pytest
+
 from fourwinds.protocol.american.tournament_hand import (
     HandEnd,
     american_hand_points,
@@ -14,6 +16,7 @@ from fourwinds.protocol.table.machine.harness import play_match
 from fourwinds.protocol.table.machine.options import DeckKind, TableOptions
 
 
+@pytest.mark.slow
 def test_each_hand_is_read_by_place_with_the_engines_winner_value_and_discarder() -> None:
     seen = set()
     for n in range(3):

@@ -7,6 +7,8 @@ from collections import Counter
 from collections.abc import Sequence
 from itertools import permutations
 
+import pytest
+
 from fourwinds.protocol.american.tileset import AMERICAN_SET, american_plan
 from fourwinds.protocol.deck import group
 from fourwinds.protocol.deck.deck import MaskedDeck
@@ -130,6 +132,7 @@ def _rigged(
     return MaskedDeck(SeatContext(desc, seat, secrets, tiles, mac_signer(seat), mac_verify))
 
 
+@pytest.mark.slow
 def test_one_honest_shuffler_makes_the_wall_order_uniform() -> None:
     desc = description(size=3)
     tiles = TileTable.build(desc)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from itertools import permutations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -70,6 +71,7 @@ def check_invariants(state: HandState) -> None:
             assert held == (14 if on_turn else 13), (seat, state.phase, held)
 
 
+@pytest.mark.slow
 @settings(max_examples=14, deadline=None)
 @given(st.randoms(use_true_random=False), st.booleans(), st.booleans())
 def test_random_legal_actions_never_reach_an_invalid_state(

@@ -62,6 +62,7 @@ def _play(
     return decided
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), seat_levels=st.lists(LEVELS, min_size=4, max_size=4))
 def test_every_level_plays_only_legal_actions_to_the_end(
@@ -75,6 +76,7 @@ def _permute_hidden(state: HandState, seat: Seat, rng: random.Random) -> HandSta
     return evolve(state, faces=shuffle_unseen(state.faces, visible_to(state, seat), rng))
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None)
 @given(seed=st.integers(0, 10_000), level=LEVELS)
 def test_no_level_reads_hidden_tiles(seed: int, level: BotLevel) -> None:

@@ -153,6 +153,7 @@ def test_b2_prevalent_wind_is_the_rounds_wind() -> None:
         assert started.hand is not None and started.hand.prevalent_wind == wind
 
 
+@pytest.mark.slow
 def test_b2_a_match_is_16_hands_in_4_rounds() -> None:
     m = _play_hands(new_match(TableOptions(), (1, 3, 0, 2)), random.Random(12), 16)
     assert m.finished and m.hands_played == 16

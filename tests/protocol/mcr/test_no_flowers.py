@@ -86,6 +86,7 @@ def test_b3_no_flowers_hand_never_has_a_flower_step(seed: int) -> None:
     assert all(not seat.flowers for seat in end.seats)
 
 
+@pytest.mark.slow
 def test_b5_no_flowers_wins_score_no_flower_points() -> None:
     flower_fan = FAN_NAME[Fan.FLOWER_TILES]
     wins = 0

@@ -411,6 +411,7 @@ def drive(
     return h
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["american", "mcr"])
 def test_a_whole_hand_through_the_view_with_every_action_accepted(rules: str) -> None:
     seen: list[tuple[dict[str, Any], list[dict[str, Any]]]] = []
@@ -429,6 +430,7 @@ def test_a_whole_hand_through_the_view_with_every_action_accepted(rules: str) ->
     assert hinted, "no hints during play"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["american", "mcr"])
 def test_our_seat_declares_mahjong_through_the_view(rules: str) -> None:
     """Playing as the built-in bot would, our seat wins one of a few hands: the Mahjong
@@ -472,6 +474,7 @@ def test_result_audit_names_misbehaviour_but_not_a_slow_seat() -> None:
     assert "state hash differs from ours" in audit and "no answer" not in audit
 
 
+@pytest.mark.slow
 def test_a_hand_on_the_masked_deck_through_the_view() -> None:
     """With the fair (masked) deck our tiles show up a little after they arrive: no action is
     offered meanwhile, and the hand still plays through with every offer accepted."""
@@ -641,6 +644,7 @@ def test_a5_every_discard_and_called_tile_is_shown_under_the_seat_that_discarded
     assert checked["piles"] > 50 and checked["called"] > 0, checked
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["american", "mcr"])
 def test_the_countdown_after_the_last_hand_leads_to_the_final_standings(rules: str) -> None:
     """After a hand that is not the match's last the view's countdown leads to the "Next

@@ -69,6 +69,7 @@ def test_verify_accepts_real_engine_transcripts(american: Harness, mcr: Harness)
         assert verdict.ok, [p.describe() for p in verdict.problems]
 
 
+@pytest.mark.slow
 def test_mcr_hand_is_the_same_whatever_the_delivery_order() -> None:
     fifo = play_match("mcr", b"order", options=ONE)
     shuffled = run(open_harness("mcr", b"order", options=ONE), random.Random(7), duplicates=10)

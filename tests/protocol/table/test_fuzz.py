@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,6 +58,7 @@ _REAL = [env.encode() for chain in HARNESS.sessions[1].chains for env in chain.a
 """Real messages of all four seats (most already held by seat 0: duplicates)."""
 
 
+@pytest.mark.slow
 @given(st.sampled_from(NAMES), st.lists(plain, max_size=4))
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_a_signed_nonsense_action_is_refused_with_a_reason(name: str, fields: list[object]) -> None:

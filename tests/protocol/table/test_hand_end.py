@@ -160,6 +160,7 @@ def test_a_seat_resumed_at_the_hand_end_still_waits_for_next() -> None:
         assert view["view"]["deadline"] == pytest.approx(20.0)
 
 
+@pytest.mark.slow
 def test_the_masked_deck_audit_runs_before_next_is_offered() -> None:
     h = open_harness("mcr", b"audit-first", options=TableOptions(hands=1, deck=DeckKind.MASKED))
     play_until(h, lambda h: h.sessions[0].phase is Phase.HAND_END)
@@ -189,6 +190,7 @@ def test_next_is_refused_outside_a_hand_end() -> None:
         local_action(h.sessions[0], HandNext(), h.now)
 
 
+@pytest.mark.slow
 def test_bots_play_whole_matches_without_waiting_at_hand_ends() -> None:
     for rules in ("american", "mcr"):
         h = play_match(rules, b"bots-next", options=TableOptions(deck=DeckKind.PRACTICE, hands=2))
@@ -196,6 +198,7 @@ def test_bots_play_whole_matches_without_waiting_at_hand_ends() -> None:
         assert all(s.phase is Phase.OVER and s.hands_played == 2 for s in h.sessions)
 
 
+@pytest.mark.slow
 def test_a_table_opened_before_the_next_window_confirms_at_once() -> None:
     """8-item options (no next window): every seat sends its HAND_END by itself as soon as
     the hand is over, as before; nobody is asked for "next"."""

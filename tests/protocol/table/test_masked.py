@@ -65,6 +65,7 @@ def test_mcr_hand_on_the_masked_wall_completes_with_the_audit(mcr_masked: Harnes
         assert s.hand is not None and s.hand.audited and s.hand.passes_seen == 8
 
 
+@pytest.mark.slow
 def test_american_hand_with_charleston_on_the_masked_wall() -> None:
     _agreed(play_match("american", b"masked-am", options=MASKED))
 
@@ -137,6 +138,7 @@ def test_a_deck_message_in_another_seats_name_is_blamed_on_its_sender() -> None:
     assert any("in another seat's name" in p.reason for p in h.problems[Seat.EAST])
 
 
+@pytest.mark.slow
 def test_inner_deck_signatures_are_left_to_verify_which_blames_a_bad_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -196,6 +198,7 @@ def test_a_seat_that_withholds_its_keys_is_blamed_for_the_stall(
     assert all(p.seat != place for place, p in stalls)  # nobody blames itself
 
 
+@pytest.mark.slow
 def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> None:
     from fourwinds.protocol.table.machine.harness import bot_moves, deliver_one, restart
 
@@ -208,6 +211,7 @@ def test_a_seat_restarted_mid_hand_on_the_masked_wall_completes_the_hand() -> No
     _agreed(h)
 
 
+@pytest.mark.slow
 def test_masked_hand_is_the_same_whatever_the_delivery_order() -> None:
     fifo = play_match("american", b"masked-order", options=MASKED)
     shuffled = run(
@@ -227,6 +231,7 @@ def _held(s: TableSession) -> list[list[bytes]]:
     return [[env.msg_hash for env in chain.accepted] for chain in s.chains]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order_seed", [5, 6, 7, 8])
 def test_american_on_the_masked_wall_is_the_same_whatever_the_delivery_order(
     order_seed: int,
@@ -298,6 +303,7 @@ def _east_overtakes_a_pass() -> tuple[Harness, list[tuple[Seat, bytes]], Seat, i
     raise AssertionError("no seat waits with East's reveal of a tile still being passed")
 
 
+@pytest.mark.slow
 def test_a_reveal_that_overtakes_the_pass_of_its_tile_waits_for_the_givers_notice() -> None:
     h, held, waiting, _ = _east_overtakes_a_pass()
     assert not any(h.problems), h.problems  # waiting, not refusing East's reveal
@@ -350,6 +356,7 @@ def test_a_reveal_of_a_tile_passed_to_another_seat_is_still_a_false_face() -> No
     assert f"revealed position {slot} it does not hold" in blamed[0].reason
 
 
+@pytest.mark.slow
 def test_private_messages_reach_the_other_seats_only_inside_the_senders_next_message() -> None:
     # docs/PROTOCOL.md "Bundles": a key delivery goes to its drawer alone; the other seats get
     # its redacted header with the sender's next message, and every chain still closes.
@@ -450,6 +457,7 @@ def test_a_private_message_for_another_seat_is_kept_as_its_header_only() -> None
     assert env.msg_hash not in {e.msg_hash for e in step.session.inbox[env.seat]}
 
 
+@pytest.mark.slow
 def test_a_table_that_does_not_bundle_sends_every_message_on_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

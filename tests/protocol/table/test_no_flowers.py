@@ -108,6 +108,7 @@ def _no_flower_hand(h: Harness) -> None:
         assert not any(isinstance(e, (FlowerExposed, FlowersFinished)) for e in seen)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", [DeckKind.MASKED, DeckKind.PRACTICE])
 def test_b3_no_flowers_hand_at_four_seats_deals_136_tiles_and_verifies(deck: DeckKind) -> None:
     h = play_match("mcr", b"no-flowers " + deck.value.encode(), options=replace(FAIR, deck=deck))

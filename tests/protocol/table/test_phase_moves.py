@@ -22,6 +22,7 @@ def test_every_phase_has_its_moves_and_every_step_phase_a_resolver() -> None:
     assert all(not PHASE_MOVES[end] for end in (Phase.OVER, Phase.HALTED))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("rules", "deck"), [("mcr", DeckKind.MASKED), ("american", DeckKind.PRACTICE)]
 )
@@ -54,6 +55,7 @@ def test_a_match_moves_only_as_the_table_says(
     assert dice | {dealt} <= seen
 
 
+@pytest.mark.slow
 def test_a_move_the_table_does_not_list_is_refused() -> None:
     h = run(open_harness("mcr", b"refused", options=TableOptions(hands=1)))
     over = h.sessions[0]

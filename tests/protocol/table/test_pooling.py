@@ -24,6 +24,7 @@ def test_a4_5_pooling_option_reaches_the_engine() -> None:
     assert not engine_options(()).pooling  # default off
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", [DeckKind.MASKED, DeckKind.PRACTICE])
 def test_a4_5_pooling_hand_at_the_table(deck: DeckKind) -> None:
     h = play_match("american", b"pool-1", options=TableOptions(hands=1, deck=deck, rules=POOLING))

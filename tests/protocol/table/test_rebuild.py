@@ -53,6 +53,7 @@ def _pool(h: Harness, me: Seat) -> tuple[RebuildPool, list[int]]:
     return pool, heads
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("deck", "rounds", "place"),
     [
@@ -109,6 +110,7 @@ def test_a_seat_whose_pool_is_short_of_its_own_last_message_is_not_complete() ->
     assert not pool.complete(heads) and pool.missing(heads) == 1
 
 
+@pytest.mark.slow
 def test_a_wrong_secret_is_refused_rather_than_signing_differently() -> None:
     seed = b"rebuild-wrong"
     h = open_harness("mcr", seed, options=TableOptions(deck=DeckKind.MASKED, hands=1))

@@ -111,6 +111,7 @@ def test_american_self_drawn_mahjong() -> None:
     assert all(p["amount"] < 0 for p in result["payments"] if p["seat"] != winner)
 
 
+@pytest.mark.slow
 def test_american_wall_game() -> None:
     h = to_hand_end("american", AMERICAN_WALL_GAME)
     s = h.sessions[0]
@@ -173,6 +174,7 @@ def test_mcr_draw() -> None:
     assert result["kind"] == "draw" and result["fans"] == [] and result["total"] == 0
 
 
+@pytest.mark.slow
 def test_history_grows_by_one_per_hand_and_the_standings_close_the_match() -> None:
     h = open_harness("mcr", b"history", options=TableOptions(deck=DeckKind.PRACTICE, hands=3))
     for hand in range(3):
@@ -294,6 +296,7 @@ def test_american_hints_name_the_card_line_and_its_pattern() -> None:
 _OVER = (Phase.HAND_END, Phase.OVER)
 
 
+@pytest.mark.slow
 def test_american_hints_say_how_many_of_the_needed_tiles_are_still_unseen() -> None:
     """Issue 22 ("the count of live tiles"): each American hint that needs tiles says how
     many of each are still unseen: the tile set (4 of a kind, 8 flowers) less what the view

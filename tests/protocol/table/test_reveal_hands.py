@@ -51,6 +51,7 @@ def _own_racks(h: Harness) -> list[list[str]]:
     return racks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", [DeckKind.PRACTICE, DeckKind.MASKED])
 @pytest.mark.parametrize(("rules", "seed"), CASES)
 def test_every_seat_sees_every_seats_tiles_at_the_hands_end(

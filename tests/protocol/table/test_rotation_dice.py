@@ -91,6 +91,7 @@ def test_a_reveal_that_does_not_open_its_commitment_is_blamed_and_no_hand_starts
         assert h.sessions[p].phase is Phase.REVEAL
 
 
+@pytest.mark.slow
 def test_fixed_winds_a_tournament_table_seats_its_places_at_their_winds() -> None:
     """A tournament round's seating gives the winds (docs/TOURNAMENT.md): with
     ``fixed_winds`` place 0 is East, 1 South, 2 West, 3 North at the first hand, whatever the

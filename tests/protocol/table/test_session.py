@@ -77,6 +77,7 @@ def _fifo_reference() -> Harness:
     return run(toy_harness(b"prop"))
 
 
+@pytest.mark.slow
 @given(st.integers(0, 2**32), st.integers(0, 30))
 @settings(max_examples=10, deadline=None)
 def test_any_delivery_order_with_duplicates_gives_identical_states(
@@ -332,6 +333,7 @@ def _delivered(outgoing: tuple[Outgoing, ...]) -> set[tuple[int, bytes, bool]]:
     return got
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", ["toy", "mcr-masked"])
 def test_a_message_applied_then_answered_is_the_same_as_handled_at_once(table: str) -> None:
     # The daemon applies a peer's message first (to adopt and show it), then makes our
@@ -365,6 +367,7 @@ def test_a_message_applied_then_answered_is_the_same_as_handled_at_once(table: s
     assert split_ones > 20  # dice messages and passes were left to ``settle``
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("table", ["toy", "mcr-masked"])
 def test_our_action_sent_then_settled_is_the_same_as_taken_at_once(table: str) -> None:
     # The daemon sends our signed action before its own session takes it in: the message

@@ -103,6 +103,7 @@ def play_checking(rules: str, seed: bytes, seen: Counter[str]) -> Harness:
     return drive(h, moves, max_rounds=50_000)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["american", "mcr"])
 def test_the_suggestion_is_a_legal_action_and_the_harness_bots_choice(rules: str) -> None:
     seen: Counter[str] = Counter()
@@ -117,6 +118,7 @@ def test_the_suggestion_is_a_legal_action_and_the_harness_bots_choice(rules: str
         assert seen["Pass"] > 10
 
 
+@pytest.mark.slow
 @settings(max_examples=3, deadline=None)
 @given(seed=st.binary(min_size=1, max_size=8), rules=st.sampled_from(["american", "mcr"]))
 def test_suggestions_match_the_bots_choice_for_any_seed(seed: bytes, rules: str) -> None:
@@ -149,6 +151,7 @@ def test_nothing_is_suggested_to_a_seat_the_table_does_not_wait_for() -> None:
     assert suggest(h.sessions[1], h.seed) is None  # answered: nothing more awaited
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["american", "mcr"])
 def test_a_hand_played_only_through_suggestions_is_always_accepted(rules: str) -> None:
     """Every seat acts on its suggestion (resolved from the view, as the daemon does):

@@ -17,6 +17,7 @@ from fourwinds.protocol.table.views.suggest import offered, suggest
 LEVELS = (BotLevel.STRONG, BotLevel.EASY, BotLevel.NORMAL, BotLevel.STRONG)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["mcr", "american"])
 def test_each_level_suggests_an_offered_action_to_the_end_of_a_hand(rules: str) -> None:
     h = open_harness(

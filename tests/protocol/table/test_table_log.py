@@ -47,6 +47,7 @@ def test_verbose_log_numbers_every_action_and_shows_idle_answers() -> None:
     assert not any(" draws" in line for line in log_lines(verdict.events))
 
 
+@pytest.mark.slow
 def test_american_log_tells_calls_and_the_mahjong() -> None:
     for seed in (b"am-log-1", b"am-log-2", b"am-log-3"):
         h = play_match("american", seed, options=TableOptions(deck=DeckKind.PRACTICE, hands=1))

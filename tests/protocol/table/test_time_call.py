@@ -61,6 +61,7 @@ def _timed_match(rules: str, seed: int, caller: Seat, hand_no: int) -> list[Tabl
     return h.sessions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", ["mcr", "american"])
 def test_the_hand_in_progress_at_the_call_is_the_last(rules: str) -> None:
     sessions = _timed_match(rules, 1, Seat(2), 1)
@@ -71,6 +72,7 @@ def test_the_hand_in_progress_at_the_call_is_the_last(rules: str) -> None:
     assert len({s.scores for s in sessions}) == 1
 
 
+@pytest.mark.slow
 def test_any_order_and_any_seat_gives_one_transcript() -> None:
     """Whichever seat holds the call, whatever the delivery order: the four seats agree."""
     for seed in range(6):
@@ -79,6 +81,7 @@ def test_any_order_and_any_seat_gives_one_transcript() -> None:
         assert len({s.step_hash for s in sessions}) == 1
 
 
+@pytest.mark.slow
 def test_without_a_call_the_match_plays_its_hands() -> None:
     h = run(open_harness("mcr", b"clock-none", options=PRACTICE), random.Random(3))
     assert all(s.hands_played == 4 and not s.time_called for s in h.sessions)
@@ -133,6 +136,7 @@ def test_act_on_the_wire() -> None:
     assert encode_body(Act([1], True)) == encode_body(Act([1], True, False))
 
 
+@pytest.mark.slow
 def test_a_call_heard_after_saying_next_lets_one_more_hand_be_played() -> None:
     """A seat told of the call while the table waits for "next" after its own HandEnd went
     unmarked: its mark goes with the next hand's end (docs/TOURNAMENT.md)."""

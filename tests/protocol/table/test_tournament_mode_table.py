@@ -15,6 +15,7 @@ from fourwinds.protocol.table.machine.transcript import check_transcript, export
 TOURNAMENT = (("mode", "tournament"),)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("deck", [DeckKind.PRACTICE, DeckKind.MASKED])
 def test_an_mcr_table_in_tournament_mode_plays_a_match_that_verifies(deck: DeckKind) -> None:
     h = play_match(

@@ -47,6 +47,7 @@ def _tampered_secret(seed: bytes, place: Seat, position: int) -> bytes:
     return export_transcript(h.sessions[honest])
 
 
+@pytest.mark.slow
 def test_verify_catches_a_tampered_deck_secret_and_blames_its_seat() -> None:
     verdict = check_transcript(_tampered_secret(b"audit-liar", Seat.WEST, 7))
     assert not verdict.ok
@@ -56,6 +57,7 @@ def test_verify_catches_a_tampered_deck_secret_and_blames_its_seat() -> None:
     assert any("lock_tampered" in p.reason or "wrong_key" in p.reason for p in deck)
 
 
+@pytest.mark.slow
 def test_observer_audit_of_an_honest_hand_finds_nothing() -> None:
     h = run(open_harness("american", b"audit-honest", options=MASKED))
     verdict = check_transcript(export_transcript(h.sessions[2]))
@@ -64,6 +66,7 @@ def test_observer_audit_of_an_honest_hand_finds_nothing() -> None:
     assert hand is not None and len(hand.observed) >= 12  # 8 passes and 4 audits at least
 
 
+@pytest.mark.slow
 def test_observer_audit_blames_a_face_the_secrets_contradict() -> None:
     h = run(open_harness("mcr", b"audit-face", options=MASKED))
     verdict = check_transcript(export_transcript(h.sessions[0]))
@@ -87,6 +90,7 @@ def test_observer_audit_blames_a_face_the_secrets_contradict() -> None:
     assert [(w, c.value) for w, c, _ in found] == [(body.seat, "wrong_face")]
 
 
+@pytest.mark.slow
 def test_verify_command_names_the_seat_with_the_tampered_secret(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 import msgpack
+import pytest
 
 from fourwinds.protocol.american.cardfile import house_card
 from fourwinds.protocol.canonical import to_plain
@@ -34,6 +35,7 @@ def _views_of_a_hand(rules: str) -> list[tuple[TableSession, SeatViewEvent]]:
     return seen
 
 
+@pytest.mark.slow
 def test_american_view_carries_no_card_body() -> None:
     views = _views_of_a_hand("american")
     sizes = [len(msgpack.packb(v, use_bin_type=True)) for _, v in views]
@@ -41,6 +43,7 @@ def test_american_view_carries_no_card_body() -> None:
     assert len(msgpack.packb(to_plain(house_card()), use_bin_type=True)) > 10 * 4096
 
 
+@pytest.mark.slow
 def test_view_is_kept_per_state_and_rebuilt_for_a_new_one() -> None:
     views = _views_of_a_hand("mcr")
     s, first = views[len(views) // 2]

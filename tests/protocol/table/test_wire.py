@@ -179,6 +179,7 @@ def test_a_bundle_carries_redacted_messages_and_unbundles_strictly() -> None:
             unbundle(bad)
 
 
+@pytest.mark.slow
 def test_the_direct_deck_decoders_agree_with_the_general_one() -> None:
     # deck_wire decodes key deliveries and signed reveals directly; on every message of a
     # masked hand, and on altered copies, it must give what the strict general path gives

@@ -42,6 +42,7 @@ def _signer_at(maker: EventMaker, verdict: Verdict, table: int, place: int) -> S
     return next(p for p in maker.players if p.public == key)
 
 
+@pytest.mark.slow
 def test_a_substitute_is_asked_for_a_player_seat_of_the_round_with_a_reason() -> None:
     maker, verdict = _event()
     template = substitute_request(verdict, maker.event, 0, 1, None, REASON)

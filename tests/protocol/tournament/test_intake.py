@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ def _take_all(records: list[Record]) -> list[Record]:
     return held
 
 
+@pytest.mark.slow
 def test_a_whole_event_is_taken_record_by_record() -> None:
     maker = synthetic_event(players=6, rounds=2)
     held = _take_all(maker.records)

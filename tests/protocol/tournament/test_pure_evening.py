@@ -24,6 +24,7 @@ from testkit.event_network import Venue
 from testkit.venue_evening import ROUNDS, evening
 
 
+@pytest.mark.slow
 def test_a_venue_evening_of_pure_sessions_ends_with_one_record_everywhere() -> None:
     venue, seen = evening()
     director = venue.nodes["director"]
@@ -40,6 +41,7 @@ def test_a_venue_evening_of_pure_sessions_ends_with_one_record_everywhere() -> N
     assert check_export(encode_export(director.disk)).standings == verdict.standings
 
 
+@pytest.mark.slow
 def test_an_evening_runs_the_same_every_time() -> None:
     first, _ = evening()
     second, _ = evening()

@@ -314,6 +314,7 @@ def test_a_withdrawal_and_a_late_entrant_are_seated_alone_and_verify() -> None:
     assert {row.player for row in verdict.standings} == set(range(17))
 
 
+@pytest.mark.slow
 def test_a_seed_step_from_outside_the_round_and_a_missing_reveal_are_refused() -> None:
     maker = EventMaker(rounds=2)
     for i in range(8):
@@ -378,6 +379,7 @@ def test_a_bot_seats_result_signed_by_anyone_but_the_director_is_refused() -> No
     assert check_event(maker.records).ok  # the director's own signature holds
 
 
+@pytest.mark.slow
 def test_seeded_rounds_follow_the_standings() -> None:
     maker = synthetic_event(16, 3, seeded=True)
     verdict = check_event(maker.records)

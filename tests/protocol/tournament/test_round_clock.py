@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.records import EndTable, Extension, Length, TimeCall
 from fourwinds.protocol.tournament.round_clock import (
@@ -60,6 +62,7 @@ def test_a_tables_extension_counts_from_the_time_call_and_an_ended_table_is_due_
     assert not table_due(verdict, Reading(0, started=0.0), 1, 1e9)  # not called yet
 
 
+@pytest.mark.slow
 def test_the_call_stops_the_hand_in_progress_only_where_the_rules_allow_it() -> None:
     assert not stop_now(_timed(rules="mcr", unfinished_zero=True).create)
     assert stop_now(_timed(rules="american", unfinished_zero=True).create)

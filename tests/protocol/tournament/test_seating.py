@@ -109,6 +109,7 @@ def test_every_player_once_a_round_the_same_for_a_seed_and_winds_even(
     assert wind_spread(plan) <= 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("players", "rounds", "seed"),
     [(7, 8, b""), (11, 12, b""), (11, 16, b"a"), (15, 16, b""), (19, 16, b"b")],
@@ -121,12 +122,14 @@ def test_winds_stay_even_when_many_sit_out(players: int, rounds: int, seed: byte
     assert wind_spread(plan, every_round=True) <= 2
 
 
+@pytest.mark.slow
 def test_byes_rotate_the_longest_without_one_first() -> None:
     plan = seat_rounds(18, 9, b"byes", FillPolicy.BYES)
     sat_out = [p for seated in plan for p in seated.byes]
     assert sorted(sat_out) == list(range(18)), "nobody sits out twice before all once"
 
 
+@pytest.mark.slow
 def test_a_changed_roster_is_seated_against_the_rounds_before() -> None:
     plan = seat_rounds(16, 5, b"late")
     late = seat_round(range(17), 2, 5, plan[:2], b"late", FillPolicy.BYES)
@@ -137,6 +140,7 @@ def test_a_changed_roster_is_seated_against_the_rounds_before() -> None:
     assert sum(p is None for table in withdrawn.tables for p in table) == 1
 
 
+@pytest.mark.slow
 def test_seeding_by_standings_seats_neighbours_and_avoids_repeats() -> None:
     plan = seat_rounds(16, 5, b"swiss")
     ranking = list(range(15, -1, -1))  # player 15 leads, player 0 last
@@ -188,6 +192,7 @@ def test_a_round_that_seats_a_player_twice_is_refused() -> None:
     assert refused.value.problem is SeatingProblem.BAD_HISTORY
 
 
+@pytest.mark.slow
 def test_rounds_seated_alone_keep_the_winds_even() -> None:
     """A late entrant from round 3 on: each round is seated against the ones before, and
     the search keeps every player's winds within one of each other."""
@@ -200,6 +205,7 @@ def test_rounds_seated_alone_keep_the_winds_even() -> None:
     assert repeats(rounds) <= 8
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(
     players=st.integers(1, 14),

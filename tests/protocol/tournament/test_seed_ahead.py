@@ -87,6 +87,7 @@ def test_a_whole_event_made_ahead_checks_and_its_creation_says_so_on_the_wire() 
     assert len(msgpack.unpackb(encode_record(maker.records[0]))[1]) == 14
 
 
+@pytest.mark.slow
 def test_events_made_before_keep_their_13_field_creation_and_refuse_a_round_call() -> None:
     maker = synthetic_event(8, 2)  # SeedSteps.AFTER_CALL: the order of before
     assert len(msgpack.unpackb(encode_record(maker.records[0]))[1]) == 13
@@ -102,6 +103,7 @@ def test_events_made_before_keep_their_13_field_creation_and_refuse_a_round_call
         decode_record(msgpack.packb(wire))
 
 
+@pytest.mark.slow
 def test_commitments_and_echoes_are_owed_before_the_call_and_reveals_only_after_it() -> None:
     maker = _ahead(6)
     assert _owed(maker) == 12  # each commits and echoes, no reveal
@@ -130,6 +132,7 @@ def test_a_reveal_before_the_call_is_refused_with_the_reason() -> None:
     assert check_event(maker.records).ok
 
 
+@pytest.mark.slow
 def test_a_round_start_needs_the_call_and_a_call_needs_every_result_before() -> None:
     maker = _ahead(8)
     _owed(maker)

@@ -6,6 +6,8 @@ from __future__ import annotations
 import hashlib
 from fractions import Fraction
 
+import pytest
+
 from fourwinds.protocol.table.wire.signing import SigningKey
 from fourwinds.protocol.tournament.check import check_event
 from fourwinds.protocol.tournament.next_steps import table_result
@@ -173,6 +175,7 @@ def test_the_table_result_after_a_bot_substitute_counts_the_hands_before_for_the
     assert rows[numbers[0] or 0].points == 2 and rows[numbers[0] or 0].score == 10
 
 
+@pytest.mark.slow
 def test_an_american_reserve_counts_the_points_after() -> None:
     maker = _event(rules="american")
     late = maker.enter("reserve")
