@@ -9,6 +9,7 @@ tests/test_import_circles.py grimp.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,5 +24,7 @@ def shadow_tree() -> Path:
     for name in PACKAGES:
         link = shadow / name
         if not link.is_symlink():
-            link.symlink_to(ROOT / name, target_is_directory=True)
+            # another process (scripts/test runs mypy beside pytest) may lay it meanwhile
+            with contextlib.suppress(FileExistsError):
+                link.symlink_to(ROOT / name, target_is_directory=True)
     return shadow.parent
