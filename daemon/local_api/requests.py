@@ -12,6 +12,7 @@ from typing import Any
 from fourwinds.daemon.local_api.host import ApiHost
 from fourwinds.daemon.local_api.opening import create_table, drop_table, join_table, seen_tables
 from fourwinds.daemon.local_api.server import API_VERSION, ApiError, Message
+from fourwinds.daemon.peers.discovery import reachable_addresses
 from fourwinds.daemon.peers.wire import PROTOCOL_VERSION, Leave
 from fourwinds.daemon.table_runtimes.runtime import TableRuntime
 from fourwinds.daemon.table_runtimes.session_port import is_seated
@@ -84,6 +85,9 @@ async def _status(d: ApiHost, request: Message) -> Message:
         "fingerprint": d.identity.fingerprint,
         "name": d.name,
         "port": d.transport.port,
+        "listen": d.host,
+        "addresses": reachable_addresses(d.host),
+        "mdns": d.discovery is not None,
         "pid": os.getpid(),
         "tables": [d.views.table_summary(rt) for rt in d.tables.values()],
         "set_aside": [t.summary() for t in d.store.set_aside_tables()],

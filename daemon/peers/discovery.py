@@ -128,6 +128,25 @@ def interface_address(interface: str | None) -> str | None:
     raise DiscoveryError(f"no network interface named {interface}; have: {', '.join(names)}")
 
 
+def reachable_addresses(bound: str) -> list[str]:
+    """The IPv4 addresses other machines may reach a socket bound to ``bound`` at: ``bound``
+    itself when it is one address; for 0.0.0.0, every adapter's IPv4 address but loopback's,
+    sorted (none when the machine has no network but loopback). What a director tells the
+    players to give as ``--peer`` where multicast is blocked, and what mDNS announces."""
+    if bound != "0.0.0.0":
+        return [bound]
+    import ifaddr  # late: only a status or an announcement asks for the adapters
+
+    return sorted(
+        {
+            ip.ip
+            for adapter in ifaddr.get_adapters()
+            for ip in adapter.ips
+            if isinstance(ip.ip, str) and not ip.ip.startswith("127.")
+        }
+    )
+
+
 def table_txt(announcement: Announcement, public_key: bytes, player: str) -> dict[str, str]:
     return {
         "v": str(PROTOCOL_VERSION),

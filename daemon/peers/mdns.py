@@ -14,7 +14,6 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-import ifaddr
 from zeroconf import IPVersion, ServiceStateChange
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
@@ -38,6 +37,7 @@ from fourwinds.daemon.peers.discovery import (
     event_txt,
     key_from_z85,
     parse_flowers,
+    reachable_addresses,
     table_txt,
 )
 from fourwinds.daemon.peers.identity import BadKey, checked_public_key, fingerprint
@@ -158,14 +158,8 @@ class Discovery:
         )
 
     def _addresses(self) -> list[bytes]:
-        if self.address:
-            return [socket.inet_aton(self.address)]
-        found = []
-        for adapter in ifaddr.get_adapters():
-            for ip in adapter.ips:
-                if isinstance(ip.ip, str) and not ip.ip.startswith("127."):
-                    found.append(socket.inet_aton(ip.ip))
-        return found or [socket.inet_aton("127.0.0.1")]
+        found = reachable_addresses(self.address or "0.0.0.0")
+        return [socket.inet_aton(a) for a in found] or [socket.inet_aton("127.0.0.1")]
 
     def _info(self, announcement: Announcement) -> AsyncServiceInfo:
         instance = f"{announcement.table[:40]} {announcement.table_id.hex()[:8]}.{SERVICE}"

@@ -20,6 +20,7 @@ from fourwinds.frontends.cli.commands import play
 from fourwinds.frontends.cli.commands.play import Kind, Mine, choose_table
 from fourwinds.frontends.cli.commands.table_cmds import table_options
 from fourwinds.frontends.cli.player_config import Config
+from fourwinds.frontends.client import seen_wait
 from fourwinds.frontends.client.local_seats import Started, fourwinds_command, is_running
 from fourwinds.protocol.errors import FourwindsError
 
@@ -155,8 +156,8 @@ class SeenLater:
 def test_join_waits_for_the_table_to_be_seen(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(play, "PROGRESS_S", 0.1)
-    monkeypatch.setattr("fourwinds.frontends.cli.commands.play.time.sleep", lambda s: None)
+    monkeypatch.setattr(seen_wait, "PROGRESS_S", 0.1)
+    monkeypatch.setattr("fourwinds.frontends.client.seen_wait.time.sleep", lambda s: None)
     api = SeenLater(after=4)
     assert play._join(api, "kitchen", "K7QX3M") == "ab" * 16  # type: ignore[arg-type]
     assert api.sent[-1] == {"type": "join", "table": "kitchen", "code": "K7QX3M"}
@@ -164,7 +165,7 @@ def test_join_waits_for_the_table_to_be_seen(
 
 
 def test_join_gives_up_after_the_wait_with_what_to_do(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(play, "JOIN_WAIT_S", 0.3)
+    monkeypatch.setattr(seen_wait, "JOIN_WAIT_S", 0.3)
     api = SeenLater(after=10**6)
     with pytest.raises(FourwindsError) as error:
         play._join(api, "kitchen", None)  # type: ignore[arg-type]

@@ -7,7 +7,7 @@ Which table:
   127.0.0.1; their data is kept, so a return restarts the same seats).
 * ``play --table NAME``: back to that table when you sit there, else host a table so named.
 * ``play --join NAME|ID``: back to it when you sit there, else join it as soon as your daemon
-  sees it on the network (mDNS needs a few seconds: up to ``JOIN_WAIT_S``).
+  sees it on the network (mDNS needs a few seconds: frontends/client/seen_wait.py waits).
 
 Your daemon keeps your seat: ``Q`` closes the screen, and the daemon (started detached when
 none ran) stays up until ``fourwinds stop``. A table of you and three bots needs no network:
@@ -63,13 +63,12 @@ from fourwinds.frontends.client.local_seats import (
     seat_new_bots,
 )
 from fourwinds.frontends.client.ready_with_bots import READY_RETRY_S, READY_WAIT_S, ready_not_yet
+from fourwinds.frontends.client.seen_wait import Sought, wait_until_seen
 from fourwinds.protocol.bot_level import BotLevel
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.rules.registry import rule_names
 
 log = logging.getLogger(__name__)
-JOIN_WAIT_S = 10.0
-PROGRESS_S = 2.0
 
 
 def register(sub: Any) -> None:
@@ -428,31 +427,18 @@ def _join(api: LocalApi, ref: str, code: str | None) -> str:
 
 
 def _wait_until_seen(api: LocalApi, ref: str) -> None:
-    start = time.monotonic()
-    said = start
-    _say(f"looking for table {ref} on the network (up to {JOIN_WAIT_S:.0f} s)...")
-    while True:
-        seen = checked(api.request({"type": "tables"})).get("seen") or ()
-        if any(
+    def seen() -> bool:
+        tables = checked(api.request({"type": "tables"})).get("seen") or ()
+        return any(
             isinstance(t, Mapping)
             and (
                 ref in (t.get("name"), t.get("table"))
                 or (len(ref) >= 4 and str(t.get("table", "")).startswith(ref))
             )
-            for t in seen
-        ):
-            return
-        now = time.monotonic()
-        if now - start >= JOIN_WAIT_S:
-            raise FourwindsError(
-                f"no table {ref!r} seen on the network within {JOIN_WAIT_S:.0f} s; "
-                "`fourwinds tables` lists those seen (where multicast is blocked, give the "
-                "host's address: --peer HOST:PORT)"
-            )
-        if now - said >= PROGRESS_S:
-            _say(f"still looking for {ref} ({now - start:.0f} s)...")
-            said = now
-        time.sleep(0.25)
+            for t in tables
+        )
+
+    wait_until_seen(Sought("table", ref, "`fourwinds tables`", "host"), seen, _say)
 
 
 def _ready_with_bots(api: LocalApi, table: str) -> None:

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-from collections.abc import Mapping
+import shlex
+import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,7 @@ from fourwinds.frontends.cli.cli_common import config_of, data_dir_of, emit, sta
 from fourwinds.frontends.cli.commands.table_cmds import NO_FLOWERS_IS_MCR
 from fourwinds.frontends.client.daemon_link import LocalApi, checked, connect
 from fourwinds.frontends.client.local_seats import DaemonPlan, SoloBusy, ensure_daemon, is_running
+from fourwinds.frontends.client.seen_wait import Sought, wait_until_seen
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.rules.registry import EVENT_BY_DEFAULT, rule_names
 from fourwinds.protocol.table.rules.rules_label import flowers_optional
@@ -33,7 +36,8 @@ def add_parsers(commands: Any) -> None:
         "create",
         help="direct a new event: players then enter with `tournament join`",
         description="Create an event you direct. Players enter it with `fourwinds tournament "
-        "join NAME --peer HOST:PORT` (the address this prints).",
+        "join NAME` on the same network, or where multicast is blocked with --peer HOST:PORT "
+        "(the addresses this prints).",
     )
     create.add_argument("name", metavar="NAME")
     create.add_argument(
@@ -414,16 +418,42 @@ def cmd_create(args: argparse.Namespace) -> int:
         request["hands"] = args.hands if args.hands is not None else 4
     answer = _ask(args, request)
     status = _ask(args, {"type": "status"})
-    where = f"{status.get('listen')}:{status.get('port')}"
-    enter = (
-        f"players enter with: fourwinds tournament join {args.name!r} --peer HOST:"
-        f"{status.get('port')}"
-        + (" --code CODE" if answer.get("code") else "")
-        + f" (this daemon listens on {where})"
-    )
-    lines = [*_event_lines(answer), enter]
-    emit(args, lines, {**answer, "port": status.get("port")})
+    port = status.get("port")
+    addresses = [str(a) for a in status.get("addresses") or ()]
+    announced = bool(status.get("mdns"))
+    lines = [
+        *_event_lines(answer),
+        *entering_lines(args.name, answer, port, addresses, announced=announced),
+    ]
+    emit(args, lines, {**answer, "port": port, "addresses": addresses})
     return 0
+
+
+def entering_lines(
+    name: str,
+    event: Mapping[str, Any],
+    port: object,
+    addresses: Sequence[str],
+    *,
+    announced: bool,
+) -> list[str]:
+    """What a director tells the players after ``create``: the command to enter by name
+    where the daemon announces the event (mDNS finds it on one network), and, for where
+    multicast is blocked, the same with ``--peer`` at each address this daemon can be
+    reached at (its status says which: the machine's own addresses when it listens on all
+    of them)."""
+    code = " --code CODE" if event.get("code") else ""
+    join = f"fourwinds tournament join {shlex.quote(name)}{code}"
+    outside = [a for a in addresses if not a.startswith("127.")]
+    if not outside:
+        return [
+            f"players on other machines cannot enter yet: this daemon is reached at "
+            f"127.0.0.1:{port} only (no network address of this machine but loopback)"
+        ]
+    peers = " or ".join(f"--peer {address}:{port}" for address in outside)
+    if not announced:
+        return [f"players enter with: {join} {peers}"]
+    return [f"players enter with: {join}", f"  where multicast is blocked: {join} {peers}"]
 
 
 def cmd_list(args: argparse.Namespace) -> int:
@@ -447,15 +477,37 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_join(args: argparse.Namespace) -> int:
+    """Enter an event: by the director's address with ``--peer``, else by its name once this
+    daemon sees it announced (frontends/client/seen_wait.py: a daemon just started, or an
+    event just made, is seen a few seconds later)."""
     request: dict[str, Any] = {"type": "tournament_join", "name": args.name, "code": args.code}
     if args.peer:
         host, _, port = args.peer.rpartition(":")
         if not host or not port.isdigit():
             raise UsageError(f"--peer {args.peer!r}: give HOST:PORT")
         request.update(host=host, port=int(port))
-    answer = _ask(args, request)
+    api = _daemon(args)
+    try:
+        if not args.peer:
+            sought = Sought("event", args.name, "`fourwinds tournament list`", "director")
+            wait_until_seen(sought, lambda: _event_seen(api, args.name), _say)
+        answer = checked(api.request(request))
+    finally:
+        with contextlib.suppress(Exception):
+            api.close()
     emit(args, _event_lines(answer), answer)
     return 0
+
+
+def _event_seen(api: LocalApi, name: str) -> bool:
+    """Whether the daemon has seen an event called ``name`` announced on the network."""
+    seen = checked(api.request({"type": "tournament_list"})).get("seen") or ()
+    return any(isinstance(e, Mapping) and e.get("name") == name for e in seen)
+
+
+def _say(text: str) -> None:
+    """Progress while a command waits (stderr, so stdout, and --json, stay clean)."""
+    print(f"fourwinds tournament: {text}", file=sys.stderr, flush=True)
 
 
 def cmd_start(args: argparse.Namespace) -> int:
