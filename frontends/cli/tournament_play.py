@@ -4,19 +4,26 @@ The player's daemon opens or joins each round's table by itself (daemon/events/t
 this loop says where the player sits ("Round 2, table 5: you are South, with Ann (East),
 Bob (West) and Cy (North)"), opens the table screen on it, and when the player leaves the
 finished match (Q) shows the standings and waits for the next round, whose table it opens
-the same way. Q in the middle of a match leaves the screen only: the seat is kept, and
+the same way. Q on the result of the round's last hand is leaving a finished match too (the
+player's next is said for them, so the table ends its match at once). Q in the middle of a
+match leaves the screen only, and says so: the seat and the event are kept, and
 `fourwinds play --tournament EVENT` returns to it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import shlex
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from fourwinds.frontends.bots.tournament_bot import finished, next_table
 from fourwinds.frontends.cli.commands.tournament_cmds import standings_lines
+from fourwinds.frontends.client.acting import act_request
 from fourwinds.frontends.client.daemon_link import LocalApi, checked, current_view
+from fourwinds.frontends.client.view_shapes import ViewEvent
+from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.text import shown_name
 
 POLL_S = 0.5
@@ -64,8 +71,13 @@ def play_event(
             if not any(t.get("table") == table for t in tables):
                 played.add(table)  # left by our daemon: the table goes on under another
                 continue  # id (a substitute took a seat), opened next
-            view = current_view(api, table)["view"]
-            if view.get("phase") != "match_over":
+            event = current_view(api, table)
+            view = event["view"]
+            if last_hand_over(view):  # Q on the round's last result: its standings next
+                with contextlib.suppress(FourwindsError):  # the table moved on meanwhile
+                    said_next(api, event)
+            elif view.get("phase") != "match_over":
+                say(kept_line(status, name))
                 return code  # left mid-match: the seat is kept for `play` again
             played.add(table)
             _until_counted(api, name, say, poll)
@@ -87,6 +99,38 @@ def play_event(
             said = wait
             say(wait)
         time.sleep(poll)
+
+
+def last_hand_over(view: Mapping[str, Any]) -> bool:
+    """Whether the view is the result of the match's last hand: what comes next is the final
+    standings, not another hand (the view says so: ``next.then``, decided once by the
+    table's view). Leaving that screen is leaving a finished match, not the event."""
+    after = view.get("next")
+    return (
+        view.get("phase") == "hand_over"
+        and isinstance(after, Mapping)
+        and after.get("then") == "Final standings"
+    )
+
+
+def said_next(api: LocalApi, event: ViewEvent) -> None:
+    """Say next for the player who left the last hand's result: they have read it, so the
+    table need not wait out its next window for them before the match ends."""
+    for action in event.get("legal_actions") or ():
+        if action.get("type") == "next":
+            checked(api.request(act_request(event, action)))
+            return
+
+
+def kept_line(status: Mapping[str, Any], name: str) -> str:
+    """What a player who left their table mid-match is told: the seat and the event are
+    kept, and the command that takes them back."""
+    last = status.get("round") or {}
+    return (
+        f"you left the screen, not the event: your seat at round {last.get('round')}, "
+        f"table {last.get('my_table')} is kept; `fourwinds play --tournament "
+        f"{shlex.quote(name)}` takes you back to it"
+    )
 
 
 def _until_counted(api: LocalApi, name: str, say: Callable[[str], None], poll: float) -> None:

@@ -3,9 +3,11 @@ then `fourwinds play --tournament club` in a terminal, at a table of three bot e
 (`fourwinds bot --tournament`, each on a daemon of its own) with a director's daemon.
 
 The person's daemon opens or joins each round's table by itself; the screen takes the person
-there, shows the table's name (round and table) and their seat, the result at the match's
-end, then on Q the standings and the wait for round 2, and round 2's table as soon as the
-director starts it; after round 2 the standings again and the event's end.
+there, shows the table's name (round and table) and their seat and the hand's result. In
+round 1 the person leaves that last result with Q (issue 38: that dropped them out of the
+event): the standings follow at once and the wait for round 2, and round 2's table as soon as
+the director starts it; round 2 is left by n, then Q on the match's end: the standings again
+and the event's end.
 """
 
 from __future__ import annotations
@@ -117,9 +119,13 @@ def _hand_over(pat: Machine) -> Callable[[], bool]:
     return over
 
 
-def _play_round(pat: Machine, term: Terminal, director: DaemonProcess, round_no: int) -> None:
+def _play_round(
+    pat: Machine, term: Terminal, director: DaemonProcess, round_no: int, *, q_on_result: bool
+) -> None:
     """The director starts the round; the screen opens the person's table, named for its
-    round and table, at the seat the seating gave; played by keys to the match's end."""
+    round and table, at the seat the seating gave; played by keys to the match's end, left
+    with Q on the last hand's result (``q_on_result``: that is leaving the finished match,
+    not the event) or with n, then Q on the match's end."""
     began = time.monotonic()
     request(director.client(subscribe=False), type="tournament_start", name="club", wait=30)
     print(f"round {round_no} started after {time.monotonic() - began:.1f} s")
@@ -135,6 +141,9 @@ def _play_round(pat: Machine, term: Terminal, director: DaemonProcess, round_no:
     term.wait_for(is_result, 20, "the hand's result on the screen")
     # sleep-ok: a rule about time: keys within RESULT_GUARD_S are not 'next'
     time.sleep(RESULT_GUARD_S + 0.2)  # a person reads the result, then says next
+    if q_on_result:
+        term.keys("Q")
+        return
     term.keys("n")
     term.wait_for(lambda s: "The match is over" in s, 20, "the match's end on the screen")
     print(f"round {round_no}'s match over after {time.monotonic() - began:.1f} s")
@@ -149,14 +158,14 @@ def test_a_person_plays_a_two_round_tournament_by_keys_at_a_table_of_bot_entrant
     assert joined.returncode == 0, joined.stderr
     term = pat.terminal("fourwinds play --tournament club", 100, 40)
     term.wait_for(lambda s: "waiting for round 1 of 2" in s, 30, "the wait for round 1")
-    _play_round(pat, term, director, 1)
+    _play_round(pat, term, director, 1, q_on_result=True)
     between = term.wait_for(
         lambda s: "rank  player" in s and "waiting for round 2" in s,
         30,
         "the standings and the wait for round 2",
     )
     assert all(name in between for name in ("Pat", "Ann", "Bob", "Cy")), between
-    _play_round(pat, term, director, 2)
+    _play_round(pat, term, director, 2, q_on_result=False)
     end = term.wait_for(lambda s: "club is over" in s, 30, "the event's end")
     assert "[exited 0]" in term.wait_for(lambda s: "[exited" in s, 10, "play's exit"), end
     rows = [
