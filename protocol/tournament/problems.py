@@ -1,12 +1,15 @@
 """What can be wrong in a tournament record: one typed problem per record refused.
 
 Each problem names the record (its place in the record, from 0), the round and table it is
-about when there is one, and the reason; ``line`` is the one line ``fourwinds tournament
-verify`` prints (rounds and tables counted from 1, as players see them).
+about when there is one, and the reason; ``line`` is a problem's one line (rounds and
+tables counted from 1, as players see them), ``problem_lines`` what ``fourwinds tournament
+verify`` prints: the first bad record, and how many later ones were refused after it.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
@@ -69,3 +72,21 @@ class EventProblem:
         head = ", ".join(where) + ": " if where else ""
         tail = f": {self.detail}" if self.detail else ""
         return f"{head}{self.kind.value}{tail} (record {self.record})"
+
+
+def problem_lines(problems: Sequence[EventProblem], every: bool = False) -> list[str]:
+    """The refused records for a person: the first bad record in one line, then in one more
+    how many later records were refused after it, counted by reason. A record that builds on
+    a refused one (a round seated after an altered result, every result of that round) is
+    refused too, so one altered record can refuse dozens; the first is the one to look at.
+    ``every``: one line for each (the verdict keeps them all)."""
+    ordered = sorted(problems, key=lambda p: (p.record < 0, p.record))
+    if every or len(ordered) <= 1:
+        return [f"PROBLEM {p.line()}" for p in ordered]
+    first, later = ordered[0], ordered[1:]
+    counts = Counter(p.kind for p in later)
+    reasons = "; ".join(f"{n}: {kind.value}" for kind, n in counts.most_common())
+    return [
+        f"PROBLEM {first.line()}",
+        f"and {len(later)} later record(s) refused after it ({reasons}); --all lists each",
+    ]

@@ -148,3 +148,38 @@ def test_verify_prints_a_substitute_and_a_new_director_in_the_history(
     assert "substitute: round 1, table 1, S: a bot for player" in out
     assert "after 2 hand(s) [30, -10, -10, -10]: her laptop died" in out
     assert "new director: " in out and "named by the entrants at record" in out
+
+
+def test_one_altered_result_is_named_first_and_the_records_after_it_are_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], event: EventMaker
+) -> None:
+    records = list(event.records)
+    at = next(
+        i
+        for i, r in enumerate(records)
+        if isinstance(r.body, TableResult) and r.body.round == 0 and r.body.table == 0
+    )
+    body = records[at].body
+    assert isinstance(body, TableResult)
+    records[at] = Record(
+        dataclasses.replace(
+            body, scores=(body.scores[0] + 8, *body.scores[1:3], body.scores[3] - 8)
+        ),
+        records[at].signatures,
+    )
+    path = tmp_path / "altered.fwt"
+    path.write_bytes(encode_export(records))
+    every = check_event(records).problems
+    assert len(every) > 2  # the rounds after it build on it: refused too
+    code, out, err = verify(capsys, path)
+    assert code == 1 and err == ""
+    problems = [line for line in out.splitlines() if line.startswith("PROBLEM")]
+    [first] = problems
+    assert first.startswith("PROBLEM round 1, table 1: a signature does not check")
+    assert first.endswith(f"(record {at})")
+    counted = out.splitlines()[1]
+    assert counted.startswith(f"and {len(every) - 1} later record(s) refused after it ("), out
+    assert counted.endswith("; --all lists each")
+    assert main(["tournament", "verify", "--all", str(path)]) == 1
+    listed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("PROBLEM")]
+    assert len(listed) == len(every) and listed[0] == first

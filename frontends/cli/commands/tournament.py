@@ -8,9 +8,10 @@ arguments print the same seating on every machine.
 
 ``verify FILE`` reads a tournament export (protocol/tournament/export.py) and recomputes
 everything from its records (check.py): every signature, round seed, seating and result.
-It prints OK with the standings and exit 0, or each refused record in one line naming its
-round and table and exit 1; a file that cannot be read at all is one line and exit 2, as
-``fourwinds verify`` does for a transcript. ``create``, ``list``, ``join``, ``status``,
+It prints OK with the standings and exit 0, or the first refused record in one line naming
+its round and table, and in one more how many later records were refused after it, by reason
+(``--all``: each in one line), and exit 1; a file that cannot be read at all is one line and
+exit 2, as ``fourwinds verify`` does for a transcript. ``create``, ``list``, ``join``, ``status``,
 ``standings``, ``export`` and ``start`` ask the daemon (tournament_cmds.py); a round's
 tables are opened by the seats' daemons and played with `play --tournament` (or
 `bot --tournament`), and the group says so.
@@ -74,9 +75,13 @@ def register(sub: Any) -> None:
         description="Check a tournament export file (`fourwinds tournament export`): every "
         "record's signature, every round's seed and seating against the seating "
         "method, every result against the four seats of its table; print the "
-        "standings (exit 0) or each problem in one line (exit 1).",
+        "standings (exit 0), or the first refused record in one line and how many later "
+        "ones were refused after it (exit 1).",
     )
     verify.add_argument("file", metavar="FILE", help="a tournament export file")
+    verify.add_argument(
+        "--all", action="store_true", help="one line for each refused record, not the first only"
+    )
     verify.set_defaults(handler=run_verify)
     parser.set_defaults(handler=run_group)
 
@@ -122,6 +127,7 @@ def run_verify(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from fourwinds.protocol.tournament.export import MAX_EXPORT_BYTES, ExportError, check_export
+    from fourwinds.protocol.tournament.problems import problem_lines
 
     path = Path(args.file)
     try:
@@ -134,7 +140,7 @@ def run_verify(args: argparse.Namespace) -> int:
     except ExportError as error:
         raise UsageError(f"{args.file}: {error}") from None
     if not verdict.ok:
-        print_lines([f"PROBLEM {clean_text(problem.line())}" for problem in verdict.problems])
+        print_lines([clean_text(line) for line in problem_lines(verdict.problems, args.all)])
         return 1
     print_lines(describe_event(verdict))
     return 0
