@@ -11,6 +11,7 @@ from fourwinds.daemon.events.clock import clock_record, clock_view
 from fourwinds.daemon.events.runtime import EventRuntime
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.protocol.table.rules.rules_label import rules_label
+from fourwinds.protocol.tournament.points_text import points_text
 from fourwinds.protocol.tournament.records import Correction, Penalty, SeedSteps, Substitute
 from fourwinds.protocol.tournament.round_tables import table_for
 from fourwinds.protocol.tournament.signing import table_id
@@ -113,6 +114,7 @@ def _adjustment(rt: EventRuntime, item: Correction | Penalty) -> dict[str, Any]:
         "round": item.round + 1,
         "player": name,
         "points": str(item.points),
+        "points_text": points_text(item.points),
         "score": item.score,
         "reason": item.reason,
     }

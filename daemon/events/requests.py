@@ -25,6 +25,7 @@ from fourwinds.protocol.tournament.event_rules import (
     event_ruleset,
     flowers_refused,
 )
+from fourwinds.protocol.tournament.points_text import points_text
 from fourwinds.protocol.tournament.records import (
     MAX_AMOUNT,
     MAX_NAME,
@@ -240,6 +241,7 @@ async def _standings(d: RequestsHost, request: Message) -> Message:
             "player": row.player,
             "name": names[row.player],
             "points": str(row.points),
+            "points_text": points_text(row.points),
             "score": row.score,
             "played": row.played,
             "byes": row.byes,

@@ -71,7 +71,16 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     assert "you are entrant 0" in shown.stdout and "1 entrant(s)" in shown.stdout
     standings = _json("tournament", "standings", "club night", "--data-dir", str(bob.data_dir))
     assert standings["standings"] == [
-        {"rank": 1, "player": 0, "name": "Bob", "points": "0", "score": 0, "played": 0, "byes": 0}
+        {
+            "rank": 1,
+            "player": 0,
+            "name": "Bob",
+            "points": "0",
+            "points_text": "0",
+            "score": 0,
+            "played": 0,
+            "byes": 0,
+        }
     ]
     started = fourwinds_cli("tournament", "start", "club night", "--data-dir", str(ann.data_dir))
     assert started.returncode == 0, started.stderr
@@ -123,6 +132,23 @@ def test_a_player_enters_an_event_and_its_export_verifies(
         "  correction: round 1, table 1 scores -30, 90, -30, -30: South won, not East"
         in fixed.stdout
     )
+    fined = fourwinds_cli(
+        "tournament",
+        "penalty",
+        "club night",
+        "--round",
+        "1",
+        "--player",
+        "Bob",
+        "--points",
+        "1/2",
+        "--reason",
+        "late",
+        "--data-dir",
+        str(ann.data_dir),
+    )
+    assert fined.returncode == 0, fined.stderr
+    assert "Bob: -0.5 points, -0 score: late" in fined.stdout, fined.stdout
     bad = fourwinds_cli(
         "tournament",
         "result",
@@ -142,6 +168,20 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     assert verified.stdout.startswith(
         'OK: "club night", mcr, 1 entrants, 1 of 3 round(s) started, 1 table result(s)'
     )
+    # one points format (issue 38 defect 5): the daemon's standings, the terminal's and the
+    # export's verify show Bob's shared-out points alike, as a decimal
+    exact = _json("tournament", "standings", "club night", "--data-dir", str(bob.data_dir))
+    rows = exact["standings"]
+    assert isinstance(rows, list) and len(rows) == 1
+    row: dict[str, object] = rows[0]
+    assert row["points"] in ("7/2", "1/2") and row["points_text"] in ("3.5", "0.5"), row
+    shown_rows = fourwinds_cli(
+        "tournament", "standings", "club night", "--data-dir", str(bob.data_dir)
+    )
+    bob_rows = [line.split() for line in (shown_rows.stdout + verified.stdout).splitlines()]
+    points = {r[2] for r in bob_rows if len(r) >= 6 and r[0] == "1" and r[1] == "Bob"}
+    assert points == {row["points_text"]}, shown_rows.stdout + verified.stdout
+    assert "penalty: round 1, Bob: -0.5 points, -0 score: late" in verified.stdout
 
 
 def test_a_wrong_code_and_an_unknown_event_are_one_line_each(

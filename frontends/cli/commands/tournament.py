@@ -150,6 +150,7 @@ def describe_event(verdict: Verdict) -> list[str]:
     """OK, the event in one line, its standings and their history (corrections, penalties;
     the round clock's time calls, extensions and forced ends; substitutes, new directors).
     Names and reasons are other people's text: cleaned before they reach the terminal."""
+    from fourwinds.protocol.tournament.points_text import points_text
     from fourwinds.protocol.tournament.records import Correction, Extension, TimeCall
 
     create = verdict.create
@@ -162,8 +163,7 @@ def describe_event(verdict: Verdict) -> list[str]:
     ]
     lines.append("rank  player                points   score  played  byes")
     for row in verdict.standings:
-        points = row.points
-        shown = str(points.numerator) if points.denominator == 1 else f"{float(points):.2f}"
+        shown = points_text(row.points)
         lines.append(
             f"{row.rank:>4}  {names[row.player]:<20}  {shown:>6}  "
             f"{row.score:>6}  {row.played:>6}  {row.byes:>4}"
@@ -178,7 +178,8 @@ def describe_event(verdict: Verdict) -> list[str]:
             lines.append(
                 f"penalty: round {item.round + 1}, "
                 f"{names[verdict.entrants.index(item.player)]}: "
-                f"-{item.points} points, -{item.score} score: {clean_text(item.reason)}"
+                f"-{points_text(item.points)} points, -{item.score} score: "
+                f"{clean_text(item.reason)}"
             )
     for clock in verdict.clock_records:  # the round clock's records (time, extra, end)
         if isinstance(clock, TimeCall):

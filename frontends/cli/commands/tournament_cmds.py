@@ -336,7 +336,7 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
         else:
             lines.append(
                 f"  penalty: round {item.get('round')}, "
-                f"{shown_name(str(item.get('player')), 30)}: -{item.get('points')} "
+                f"{shown_name(str(item.get('player')), 30)}: -{_points(item)} "
                 f"points, -{item.get('score')} score: "
                 f"{clean_text(str(item.get('reason')))}"
             )
@@ -682,7 +682,7 @@ def standings_lines(answer: Mapping[str, Any]) -> list[str]:
     for row in answer.get("standings") or ():
         lines.append(
             f"{row['rank']:>4}  {shown_name(str(row['name']), 20):<20}  "
-            f"{row['points']:>6}  {row['score']:>6}  {row['played']:>6}  "
+            f"{_points(row):>6}  {row['score']:>6}  {row['played']:>6}  "
             f"{row['byes']:>4}"
         )
     return lines
@@ -708,3 +708,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         {**summary, "file": str(path), "bytes": len(data)},
     )
     return 0
+
+
+def _points(item: Mapping[str, Any]) -> str:
+    """The points as the daemon says a person reads them (protocol/tournament/points_text.py);
+    the exact value from a daemon that does not say."""
+    return str(item.get("points_text") or item.get("points"))

@@ -1004,7 +1004,7 @@
     const head = h("tr", {}, ...["Rank", "Player", "Points", "Score", "Played"].map(
       (t) => h("th", { text: t })));
     const rows = standings.map((row) => h("tr", { class: "standing" },
-      ...[row.rank, row.name, row.points, row.score, row.played].map(
+      ...[row.rank, row.name, row.points_text ?? row.points, row.score, row.played].map(
         (v) => h("td", { text: String(v) }))));
     put($("event-standings"), head, ...rows);
   }
