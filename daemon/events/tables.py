@@ -45,7 +45,6 @@ from fourwinds.daemon.table_runtimes.session_port import final_scores, ready_due
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.tournament.round_tables import (
     RoundTable,
-    bot_tables,
     seated_keys,
     table_for,
     tables_played,
@@ -109,6 +108,10 @@ class EventTables:
                 if duty is not None and duty.plan.table_id != plan.table_id:
                     self._left_behind(duty.plan.table_id)
                 duty = self.duties[(event, table)] = TableDuty(plan)
+            held = self.d.tables.get(plan.table_id)
+            if plan.bot_seat and held is not None and not held.bot_seat:
+                held.bot_seat = True  # opened before its metadata said so: say it now
+                self.d.meta_writes.save_soon(held)
             duties.append(duty)
         return duties
 
@@ -120,20 +123,6 @@ class EventTables:
         if table is not None:
             log.info("event table %s: left, it goes on with a substitute", table.name)
             drop_table(self.api, table)
-
-    def bot_seat_at(self, table_id: bytes) -> bool:
-        """Whether ``table_id`` is a table of an event we direct with a bot seat, of any
-        round: a seat our daemon plays for the event, not one of our player's (frontends
-        do not open it for the player)."""
-        me = self.d.identity.public_key
-        for rt in self.d.events.events.values():
-            if rt.director != me:
-                continue
-            for seating in rt.verdict.rounds:  # a table gone on with a bot substitute too
-                for plan in bot_tables(rt.verdict, rt.event, seating.round):
-                    if plan.table_id == table_id and me not in plan.keys:
-                        return True
-        return False
 
     def seats_at(self, table_id: bytes) -> dict[bytes, int] | None:
         """Who may sit at ``table_id`` and where, when it is a table of an event we hold
@@ -305,7 +294,13 @@ class EventTables:
         plan = duty.plan
         try:
             open_at(
-                self.api, plan.table_id, plan.name, plan.rules, dict(plan.options), listed=False
+                self.api,
+                plan.table_id,
+                plan.name,
+                plan.rules,
+                dict(plan.options),
+                listed=False,
+                bot_seat=plan.bot_seat,
             )
         except (ApiError, FourwindsError) as error:
             duty.join_problem = f"cannot open the table: {error}"
@@ -319,7 +314,16 @@ class EventTables:
     async def _join(self, duty: TableDuty, host: bytes, address: tuple[str, int]) -> None:
         plan = duty.plan
         try:
-            await join_at(self.api, plan.table_id, plan.name, plan.rules, host, address, None)
+            await join_at(
+                self.api,
+                plan.table_id,
+                plan.name,
+                plan.rules,
+                host,
+                address,
+                None,
+                bot_seat=plan.bot_seat,
+            )
             duty.join_problem = ""
             log.info(
                 "event table %s: joined as %s%s",

@@ -92,10 +92,12 @@ def open_at(
     options: dict[str, Any],
     private: bool = False,
     listed: bool = True,
+    bot_seat: bool = False,
 ) -> TableRuntime:
     """Open the table ``table_id`` as its host (place 0), its first record on disk;
     ``ApiError`` with the reason when its options are refused or it cannot be written.
-    ``listed``: announced over mDNS (a tournament table is not: its seats know it)."""
+    ``listed``: announced over mDNS (a tournament table is not: its seats know it);
+    ``bot_seat``: a seat played for an event we direct, not our player's table."""
     me = d.identity.public_key
     rt = TableRuntime(
         table_id=table_id,
@@ -107,6 +109,7 @@ def open_at(
         members={me: (d.host, d.transport.port)},
         place=0,
         listed=listed,
+        bot_seat=bot_seat,
     )
     step = d.port.new_table(
         d.identity.private_key,
@@ -197,10 +200,11 @@ async def join_at(
     host_key: bytes,
     address: tuple[str, int],
     code: str | None,
+    bot_seat: bool = False,
 ) -> Message:
     """Join ``table_id`` at its host ``host_key`` reached at ``address``: pair (with the
     code of a private table), then wait for the roster and the table's Open. ``ApiError``
-    with the reason when the table cannot be joined."""
+    with the reason when the table cannot be joined. ``bot_seat`` as for ``open_at``."""
     host, port = address
     try:
         beacon = await d.transport.fetch_key(host, port)
@@ -227,6 +231,7 @@ async def join_at(
         private=code is not None,
         code=None,
         members={me: (d.host, d.transport.port), host_key: (host, port)},
+        bot_seat=bot_seat,
     )
     rt.joiner = JoinerPairing(table_id, me, host_key, code)
     d.tables[table_id] = rt

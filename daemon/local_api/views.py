@@ -39,12 +39,6 @@ class Subscribers(Protocol):
     def publish(self, event: Message) -> None: ...
 
 
-class BotSeats(Protocol):
-    """Which tournament tables seat a bot for our player (daemon/events/tables.py)."""
-
-    def bot_seat_at(self, table_id: bytes) -> bool: ...
-
-
 class RebuildPeers(Protocol):
     """The seats a rebuild waits for (tables/rebuilds.py)."""
 
@@ -77,8 +71,6 @@ class ViewHost(Protocol):
     def api(self) -> Subscribers: ...
     @property
     def rebuilds(self) -> RebuildPeers: ...
-    @property
-    def event_tables(self) -> BotSeats: ...
     @property
     def whereabouts(self) -> LastHeard: ...
     @property
@@ -416,7 +408,7 @@ class Views:
             "leave_warning": self.leave_warning(rt),
             "private": rt.private,
             "seated": len(rt.members),
-            "bot_seat": self.d.event_tables.bot_seat_at(rt.table_id),
+            "bot_seat": rt.bot_seat,
             "host": rt.host_key == self.d.identity.public_key,
             "code": rt.code if rt.host_key == self.d.identity.public_key else None,
             "members": [

@@ -20,7 +20,7 @@ from __future__ import annotations
 import logging
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -57,6 +57,13 @@ class BadMeta(FourwindsError):
         super().__init__(reason)
 
 
+def is_bot_seat(meta: Mapping[str, Any]) -> bool:
+    """Whether a table's stored metadata marks it a bot seat of an event the daemon directs:
+    the one rule for leaving it out of the player's own tables (the daemon's `tables` answer
+    says ``bot_seat``; `fourwinds play` reads it from the folder when no daemon runs)."""
+    return meta.get("bot_seat") is True
+
+
 @dataclass
 class TableRuntime:
     """A table this daemon sits at (or is joining)."""
@@ -83,6 +90,10 @@ class TableRuntime:
     # joiner takes the lowest); the members hold the other places in their order
     free_places: tuple[int, ...] = ()
     listed: bool = True  # announced over mDNS (False: a solo table)
+    # a seat the daemon plays for an event it directs (a bot seat), not its player's table:
+    # kept in the metadata so that the list of the player's tables is the same whether the
+    # daemon runs (its `tables` answer) or not (`fourwinds play` reads the data folder)
+    bot_seat: bool = False
     view_seq: int = 0
     applied_at: float = 0.0  # time.monotonic() when the current session was adopted
     steps_applied: list[tuple[int, float]] = field(default_factory=list)  # see note_progress
@@ -115,6 +126,7 @@ class TableRuntime:
             ],
             "place": self.place,
             "listed": self.listed,
+            "bot_seat": self.bot_seat,
             "free_places": list(self.free_places),
         }
 
@@ -224,6 +236,7 @@ class TableRuntime:
             members=members,
             place=place,
             listed=bool(meta.get("listed", True)),
+            bot_seat=is_bot_seat(meta),
             free_places=tuple(sorted(set(free))),
         )
         stored = meta.get("addresses")

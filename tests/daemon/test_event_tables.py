@@ -15,6 +15,7 @@ from fourwinds.daemon.app import Daemon
 from fourwinds.daemon.events.tables import EventTables
 from fourwinds.daemon.local_api.server import ApiError
 from fourwinds.daemon.peers.wire import EventPeers
+from fourwinds.frontends.cli.commands.play import stored_tables_at
 from fourwinds.protocol.american.tournament_hand import american_table_points, tournament_hand
 from fourwinds.protocol.tournament.export import check_export
 from fourwinds.protocol.tournament.round_tables import RoundTable, table_for, tables_played
@@ -256,6 +257,12 @@ def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
         listed = (await call(director, type="tables"))["tables"]
         assert listed and all(t["bot_seat"] for t in listed)
         assert not any(t["bot_seat"] for t in (await call(players[0], type="tables"))["tables"])
+        # the same list when no daemon runs: `play` reads the folder (issue 38 defect 13)
+        await director.meta_writes.finish(10)
+        assert stored_tables_at(director.store.root) == []
+        assert [t.table for t in stored_tables_at(players[0].store.root)] == [
+            t["table"] for t in (await call(players[0], type="tables"))["tables"]
+        ]
         assert await all_hold(director, players, event)
         standings = [
             (await call(d, type="tournament_standings", name="club"))["standings"] for d in ds

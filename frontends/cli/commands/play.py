@@ -32,6 +32,7 @@ from typing import Any
 
 from fourwinds.daemon.paths import default_paths
 from fourwinds.daemon.store.disk import Store, StoreError
+from fourwinds.daemon.table_runtimes.runtime import is_bot_seat
 from fourwinds.frontends.bots.bot_level_option import add_bot_level_option, chosen_level
 from fourwinds.frontends.bots.bot_pause import add_bot_pause_option, chosen_pause
 from fourwinds.frontends.cli.cli_common import config_of, data_dir_of, setup_logging, state_dir_of
@@ -328,16 +329,25 @@ def my_tables(data_dir: str | None) -> list[Mine]:
             finally:
                 api.close()
             # a director's daemon also sits at its event's bot seats: not the player's tables
+            # (the table's metadata says so: ``is_bot_seat``, as read below without a daemon)
             return [
                 Mine.listed(t)
                 for t in answer.get("tables") or ()
                 if isinstance(t, Mapping) and not t.get("bot_seat")
             ]
-    store = Store(default_paths(data_dir).tables)
+    return stored_tables_at(default_paths(data_dir).tables)
+
+
+def stored_tables_at(root: Path) -> list[Mine]:
+    """The player's tables read from a daemon's ``tables`` folder (no daemon runs): every
+    table whose metadata can be read, less the bot seats of an event the daemon directs."""
+    store = Store(root)
     found = []
     for table_id in store.table_ids():
         with contextlib.suppress(StoreError, KeyError, TypeError):
             meta = store.read_meta(table_id)
+            if is_bot_seat(meta):  # the same rule as the daemon's answer's ``bot_seat``
+                continue
             found.append(
                 Mine(table_id.hex(), str(meta["name"]), str(meta["rules"]), len(meta["members"]))
             )
