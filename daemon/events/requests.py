@@ -5,6 +5,7 @@ reading of the held record (``check_event``), never from what a peer said."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol, TypeVar
@@ -15,7 +16,12 @@ from fourwinds.daemon.events.faults import EventFaults
 from fourwinds.daemon.events.held import Events
 from fourwinds.daemon.events.tables import EventTables
 from fourwinds.daemon.local_api.server import ApiError, Message
-from fourwinds.daemon.peers.identity import BadKey, Identity, checked_public_key
+from fourwinds.daemon.peers.identity import (
+    BadKey,
+    Identity,
+    checked_public_key,
+    curve_public_from_ed25519,
+)
 from fourwinds.daemon.peers.transport import Transport, TransportError
 from fourwinds.daemon.peers.wire import PROTOCOL_VERSION
 from fourwinds.protocol.table.rules.registry import EVENT_BY_DEFAULT
@@ -212,9 +218,18 @@ async def _list(d: RequestsHost, request: Message) -> Message:
     }
 
 
+RECONNECT_GRACE_S = 10.0
+"""After the daemon starts, how long an entrant's daemon not heard from since is said to be
+reconnecting rather than missing: the others' links reach a restarted director within a
+second or two (their heartbeats come every 0.5 s), so a director's status right after a
+restart does not call the whole room missing."""
+
+
 async def _status(d: RequestsHost, request: Message) -> Message:
     """An EVENT, with who is missing: at the director, the entrants (not withdrawn) whose
-    daemons it has not heard from lately; at an entrant, whether the director is heard."""
+    daemons it has not heard from lately (``missing``), less those not heard since a start
+    of RECONNECT_GRACE_S ago (``reconnecting``); at an entrant, whether the director is
+    heard."""
     rt = d.events.find(_text(request, "name", 64))
     me = d.identity.public_key
     answer = describe(rt, me)
@@ -222,11 +237,21 @@ async def _status(d: RequestsHost, request: Message) -> Message:
     answer["my_table_counted"] = d.event_tables.counted(rt)
     answer["my_table_open"] = d.event_tables.playing_at(rt)
     if rt.director == me:
-        answer["missing"] = [
-            name
+        silent = [
+            (key, name)
             for n, (key, name) in enumerate(zip(rt.verdict.entrants, rt.verdict.names, strict=True))
             if n not in rt.verdict.withdrawn and not d.alive(key)
         ]
+        # just started (a restart): a daemon not heard since is reconnecting, not missing
+        started = d.transport.started_at
+        young = started is not None and time.monotonic() - started < RECONNECT_GRACE_S
+        waiting = {
+            key
+            for key, _ in silent
+            if young and not d.transport.heard_since_start(curve_public_from_ed25519(key))
+        }
+        answer["reconnecting"] = [name for key, name in silent if key in waiting]
+        answer["missing"] = [name for key, name in silent if key not in waiting]
     else:
         answer["missing"] = [] if d.alive(rt.director) else ["the director"]
     return {"ok": True, **answer}

@@ -369,6 +369,7 @@ class Transport:
         self.refusals = Refusals()
         self.refused: Counter[str] = self.refusals.counts  # by Refusal.value (status)
         self.last_seen: dict[bytes, float] = {}
+        self.started_at: float | None = None  # time.monotonic() when start() bound the socket
         self._yielded_at = 0.0
         self._guest_frames = RateLimit(GUEST_FRAME_RATE, GUEST_FRAME_BURST)
         self._guest_address_frames = RateLimit(
@@ -403,6 +404,7 @@ class Transport:
 
     async def start(self, host: str, port: int) -> None:
         """Bind the peer socket (and the key beacon on ``port + 1``)."""
+        self.started_at = time.monotonic()
         self._ctx = zmq.asyncio.Context()
         _raise_descriptor_limit()
         _fixed_mmap_threshold()
@@ -783,6 +785,10 @@ class Transport:
             return False
         self._stalled.discard(link.key)
         return True
+
+    def heard_since_start(self, curve_key: bytes) -> bool:
+        """Whether ``curve_key`` was heard at all since this daemon started."""
+        return curve_key in self.last_seen
 
     def alive(
         self, curve_key: bytes, now: float | None = None, within: float = 4 * HEARTBEAT_S

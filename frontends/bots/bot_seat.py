@@ -67,7 +67,10 @@ class FunctionBrain:
         return Decision(self.choose(event))
 
     def refused(self, reason: str) -> None:
-        log.warning("bot action refused: %s", reason)
+        # routine: the table moved on between the view and the act (a call window closed,
+        # another seat's claim won); the seat tries its fall-back and the default next, and
+        # says more only when none of them is taken (``_send``)
+        log.info("bot action refused: %s", reason)
 
     def end(self, reason: str) -> None:
         log.info("match over: %s", reason)
@@ -222,4 +225,9 @@ def _send(client: TableClient, brain: Brain, event: Event, request: dict[str, An
         tried.append(fallback)
         if client.act(fallback).get("ok"):
             return True
+    log.warning(
+        "view %s: the daemon took none of the seat's answers (%s); the next view is answered",
+        event.get("seq"),
+        reason,
+    )
     return False

@@ -230,8 +230,9 @@ def _common(parser: argparse.ArgumentParser, handler: Any) -> None:
     parser.set_defaults(handler=handler)
 
 
-def _daemon(args: argparse.Namespace) -> LocalApi:
-    """The running daemon, else one started on the network (an event needs peers)."""
+def event_daemon(args: argparse.Namespace) -> LocalApi:
+    """The running daemon, else one started on the network (an event needs peers): what
+    every tournament command and `bot --tournament` talk to."""
     data_dir = data_dir_of(args)
     if is_running(data_dir):
         return connect(data_dir, subscribe=False)
@@ -243,7 +244,7 @@ def _daemon(args: argparse.Namespace) -> LocalApi:
 
 
 def _ask(args: argparse.Namespace, request: Mapping[str, Any]) -> dict[str, Any]:
-    api = _daemon(args)
+    api = event_daemon(args)
     try:
         return checked(api.request(dict(request)))
     finally:
@@ -320,6 +321,11 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
         lines.append(
             f"  round {seeding.get('round')}{called}: its seed waits for "
             f"{', '.join(map(str, seeding['waiting_for']))} ({seeding.get('step')})"
+        )
+    if event.get("reconnecting"):
+        lines.append(
+            "  reconnecting since this daemon started (seconds, as a rule): "
+            f"{', '.join(shown_name(str(n), 30) for n in event['reconnecting'])}"
         )
     if event.get("missing"):
         lines.append(
@@ -486,7 +492,7 @@ def cmd_join(args: argparse.Namespace) -> int:
         if not host or not port.isdigit():
             raise UsageError(f"--peer {args.peer!r}: give HOST:PORT")
         request.update(host=host, port=int(port))
-    api = _daemon(args)
+    api = event_daemon(args)
     try:
         if not args.peer:
             sought = Sought("event", args.name, "`fourwinds tournament list`", "director")
