@@ -48,6 +48,7 @@ from fourwinds.protocol.tournament.records import (
 )
 from fourwinds.protocol.tournament.seating import FillPolicy
 from fourwinds.protocol.tournament.session.creating import EventSettings
+from fourwinds.protocol.tournament.standings_state import StandingsState, standings_state
 
 if TYPE_CHECKING:
     from fourwinds.daemon.events.runtime import EventRuntime
@@ -281,6 +282,18 @@ async def _standings(d: RequestsHost, request: Message) -> Message:
         "rounds_started": rt.rounds_started(),
         "results": rt.verdict.results,
         "standings": rows,
+        "state": _state_of(standings_state(rt.verdict)),
+    }
+
+
+def _state_of(state: StandingsState) -> Message:
+    return {
+        "label": state.label(),
+        "provisional": state.provisional,
+        "final": state.final,
+        "round": state.round,
+        "tables": state.tables,
+        "counted": state.counted,
     }
 
 

@@ -4,10 +4,11 @@ The player's daemon opens or joins each round's table by itself (daemon/events/t
 this loop says where the player sits ("Round 2, table 5: you are South, with Ann (East),
 Bob (West) and Cy (North)"), opens the table screen on it, and when the player leaves the
 finished match (Q) shows the standings and waits for the next round, whose table it opens
-the same way. Q on the result of the round's last hand is leaving a finished match too (the
-player's next is said for them, so the table ends its match at once). Q in the middle of a
-match leaves the screen only, and says so: the seat and the event are kept, and
-`fourwinds play --tournament EVENT` returns to it.
+the same way; while other tables of the round still play, the standings are labelled
+provisional and shown again as each of them ends. Q on the result of the round's last hand
+is leaving a finished match too (the player's next is said for them, so the table ends its
+match at once). Q in the middle of a match leaves the screen only, and says so: the seat
+and the event are kept, and `fourwinds play --tournament EVENT` returns to it.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ def play_event(
     the table screen's exit status when the player leaves a match before its end."""
     played: set[str] = set()
     said = ""
+    shown_results: int | None = None  # the results the standings last shown held
     while True:
         status = checked(api.request({"type": "tournament_status", "name": name}))
         table = next_table(status, played)
@@ -81,10 +83,10 @@ def play_event(
                 return code  # left mid-match: the seat is kept for `play` again
             played.add(table)
             _until_counted(api, name, say, poll)
-            standings = checked(api.request({"type": "tournament_standings", "name": name}))
-            for line in standings_lines(standings):
-                say(line)
+            shown_results = _show_standings(api, name, say)
             continue
+        if shown_results is not None and status.get("results") != shown_results:
+            shown_results = _show_standings(api, name, say)  # another table ended meanwhile
         if finished(status, played):
             say(f"{shown_name(name, 64)} is over: every round is played")
             return 0
@@ -99,6 +101,16 @@ def play_event(
             said = wait
             say(wait)
         time.sleep(poll)
+
+
+def _show_standings(api: LocalApi, name: str, say: Callable[[str], None]) -> int:
+    """Print the standings as they are now, labelled (provisional while other tables of the
+    round still play); the number of results they hold, to print them again when another
+    table's result comes in."""
+    standings = checked(api.request({"type": "tournament_standings", "name": name}))
+    for line in standings_lines(standings):
+        say(line)
+    return int(standings.get("results") or 0)
 
 
 def last_hand_over(view: Mapping[str, Any]) -> bool:

@@ -82,6 +82,14 @@ def test_a_player_enters_an_event_and_its_export_verifies(
             "byes": 0,
         }
     ]
+    assert standings["state"] == {  # the standings' label (issue 38 defect 7)
+        "label": "before round 1",
+        "provisional": False,
+        "final": False,
+        "round": 0,
+        "tables": 0,
+        "counted": 0,
+    }
     started = fourwinds_cli("tournament", "start", "club night", "--data-dir", str(ann.data_dir))
     assert started.returncode == 0, started.stderr
     assert "round 1:" in started.stdout and "    table 1: " in started.stdout
@@ -99,6 +107,10 @@ def test_a_player_enters_an_event_and_its_export_verifies(
         time.sleep(0.3)
     assert " table 1, you are" in seated.stdout and "Bob" in seated.stdout, seated.stdout
     assert "    with a bot (" in seated.stdout, seated.stdout
+    playing = fourwinds_cli(
+        "tournament", "standings", "club night", "--data-dir", str(bob.data_dir)
+    )
+    assert "(provisional: round 1, 0 of 1 table in)" in playing.stdout, playing.stdout
     signed = fourwinds_cli(
         "tournament",
         "result",
@@ -113,6 +125,8 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     assert signed.returncode == 0, signed.stderr
     assert signed.stdout.startswith("the result counts: all four seats signed these scores")
     assert "table 1 result: 90, -30, -30, -30" in signed.stdout
+    after = fourwinds_cli("tournament", "standings", "club night", "--data-dir", str(bob.data_dir))
+    assert "(after round 1 of 3)" in after.stdout, after.stdout
     fixed = fourwinds_cli(
         "tournament",
         "correct",

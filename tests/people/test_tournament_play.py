@@ -165,6 +165,7 @@ def test_a_person_plays_a_two_round_tournament_by_keys_at_a_table_of_bot_entrant
         "the standings and the wait for round 2",
     )
     assert all(name in between for name in ("Pat", "Ann", "Bob", "Cy")), between
+    assert "(after round 1 of 2)" in between, between  # the one table's result counts
     _play_round(pat, term, director, 2, q_on_result=False)
     end = term.wait_for(lambda s: "club is over" in s, 30, "the event's end")
     assert "[exited 0]" in term.wait_for(lambda s: "[exited" in s, 10, "play's exit"), end

@@ -85,6 +85,8 @@ def test_the_tournament_screen_shows_the_round_and_the_standings(
             for name in ("Ann", "Bob", "Cy"):
                 assert name in driver.find_element("id", "event-round").text
             assert "bot" in driver.find_element("id", "event-round").text  # 3 players
+            state = driver.find_element("id", "event-standings-state")
+            assert state.text == "provisional: round 1, 0 of 1 table in", state.text
             for c in clients:
                 request(
                     c,
@@ -102,6 +104,12 @@ def test_the_tournament_screen_shows_the_round_and_the_standings(
             )
             rows = [r.text for r in driver.find_elements("css selector", "tr.standing")]
             assert len(rows) == 3 and rows[0].startswith("1 "), rows
+            wait_for(
+                driver,
+                lambda p: state.text == "after round 1 of 2",
+                10,
+                "the standings labelled after round 1",
+            )
             driver.save_screenshot(str(tmp_path / "web-tournament.png"))
             assert page_errors(driver) == []
     finally:

@@ -679,10 +679,13 @@ def cmd_standings(args: argparse.Namespace) -> int:
 
 
 def standings_lines(answer: Mapping[str, Any]) -> list[str]:
-    """The daemon's ``tournament_standings`` answer as the terminal shows it."""
+    """The daemon's ``tournament_standings`` answer as the terminal shows it, labelled as
+    the daemon says (provisional while the round's tables play, after a round, final)."""
+    state = answer.get("state")
+    label = f" ({state.get('label')})" if isinstance(state, Mapping) else ""
     lines = [
         f"{shown_name(str(answer.get('name')), 64)}: {answer.get('rounds_started')} "
-        f"round(s) started, {answer.get('results')} table result(s)",
+        f"round(s) started, {answer.get('results')} table result(s){label}",
         "rank  player                points   score  played  byes",
     ]
     for row in answer.get("standings") or ():

@@ -954,6 +954,8 @@
     if (name !== state.eventName || document.body.dataset.screen !== "tournament") return;
     if (!status.ok) { say(`cannot show ${name}: ${status.error}`); return; }
     renderEvent(status, standings.ok ? standings.standings : []);
+    // the daemon's label: provisional while the round's tables play, after a round, final
+    setText($("event-standings-state"), standings.ok && standings.state ? standings.state.label : "");
   }
 
   function renderEvent(event, standings) {
