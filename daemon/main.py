@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from fourwinds.daemon import logfile
 from fourwinds.daemon.app import Daemon
+from fourwinds.daemon.build import build_id
 from fourwinds.daemon.checks import PLAYER_NAME_LIMIT, local_name, parse_host_port
 from fourwinds.daemon.paths import RUNTIME_NOTES, default_paths, ensure_private_dir
 from fourwinds.daemon.peers.discovery import interface_address
@@ -62,6 +63,7 @@ async def run(settings: Settings) -> None:
     ensure_private_dir(paths.data)
     held = hold_data_dir(paths.data)  # before anything is read or bound (daemon/single.py)
     identity = load_or_create_identity(paths.identity)
+    build_id()  # read now, from the files this daemon started from (daemon/build.py)
     address = interface_address(settings.interface)
     port = load_session_module(settings.session_module)
     name = (

@@ -9,6 +9,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from fourwinds.daemon.build import build_id
 from fourwinds.daemon.local_api.host import ApiHost
 from fourwinds.daemon.local_api.opening import create_table, drop_table, join_table, seen_tables
 from fourwinds.daemon.local_api.server import API_VERSION, ApiError, Message
@@ -47,8 +48,10 @@ async def _hello(d: ApiHost, request: Message) -> Message:
         "ok": True,
         "api_version": API_VERSION,
         "protocol_version": PROTOCOL_VERSION,
+        "build": build_id(),  # read at the daemon's start (daemon/build.py)
         "fingerprint": d.identity.fingerprint,
         "name": d.name,
+        "pid": os.getpid(),
     }
 
 

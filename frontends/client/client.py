@@ -17,6 +17,7 @@ from typing import Any
 import msgpack
 import zmq
 
+from fourwinds.daemon.build import build_id
 from fourwinds.daemon.local_api.version import API_VERSION
 from fourwinds.daemon.paths import default_paths
 
@@ -122,11 +123,16 @@ class Client:
 
 
 def connect(
-    data_dir: str | None = None, subscribe: bool = True, timeout: float = REQUEST_TIMEOUT
+    data_dir: str | None = None,
+    subscribe: bool = True,
+    timeout: float = REQUEST_TIMEOUT,
+    any_build: bool = False,
 ) -> Client:
     """A client of the daemon using ``data_dir`` (None: the user's default daemon).
 
-    Raises ConnectionError when no daemon is running there.
+    Raises ConnectionError when no daemon is running there, and when the daemon runs another
+    build of fourwinds than this process (daemon/build.py: the program was upgraded while it
+    ran), saying what to do; ``any_build``: not that (`fourwinds stop` stops any daemon).
     """
     paths = default_paths(data_dir)
     try:
@@ -144,6 +150,14 @@ def connect(
     if not answer.get("ok"):
         client.close()
         raise ConnectionError(f"the daemon refused us: {answer.get('error')}")
+    theirs = answer.get("build")
+    if not any_build and theirs is not None and theirs != build_id():
+        client.close()
+        raise ConnectionError(
+            f"your daemon (pid {answer.get('pid', '?')}) runs another build of fourwinds "
+            f"({theirs}) than this command ({build_id()}): the program changed while it ran. "
+            "`fourwinds stop`, then run the command again (your seats are kept)"
+        )
     if subscribe:
         client.request({"type": "subscribe"}, timeout=timeout)
     return client

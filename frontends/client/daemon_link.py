@@ -69,9 +69,12 @@ class Noticing(Protocol):
     notice: str
 
 
-def connect(data_dir: str | None = None, *, subscribe: bool = True) -> LocalApi:
+def connect(
+    data_dir: str | None = None, *, subscribe: bool = True, any_build: bool = False
+) -> LocalApi:
     """The daemon's local API client, or ``DaemonUnavailable`` with what to do about it.
-    ``subscribe``: receive view events (the table screen, bots, ``status --wait``)."""
+    ``subscribe``: receive view events (the table screen, bots, ``status --wait``);
+    ``any_build``: also a daemon of another build (client.py's ``connect``: `stop`)."""
     try:
         module = importlib.import_module("fourwinds.frontends.client.client")
     except ModuleNotFoundError as error:
@@ -86,7 +89,7 @@ def connect(data_dir: str | None = None, *, subscribe: bool = True) -> LocalApi:
             "fourwinds.frontends.client.client has no connect(); cannot reach it"
         )
     try:
-        client: LocalApi = opener(data_dir, subscribe=subscribe)
+        client: LocalApi = opener(data_dir, subscribe=subscribe, any_build=any_build)
     except (OSError, ConnectionError) as error:
         raise DaemonUnavailable(str(error) or "cannot reach the local daemon") from error
     return client

@@ -28,7 +28,7 @@ def _stop(data_dir: str | None) -> int | None:
     if not is_running(data_dir):
         return None
     try:
-        api = connect(data_dir, subscribe=False)
+        api = connect(data_dir, subscribe=False, any_build=True)  # an older one too
     except DaemonUnavailable:
         return None
     try:
