@@ -69,6 +69,7 @@ class EventMaker:
     amount: int = 1
     ahead: bool = False  # SeedSteps.AHEAD: commit and echo, the call, then reveal
     flowers: bool = True  # False: an MCR event whose tables play without flowers
+    turn_seconds: int = 60  # a turn's seconds at the event's tables (Create.turn_seconds)
     director: SigningKey = field(default_factory=lambda: key("director"))
     nonce: bytes = b"\x01" * NONCE_LEN
     records: list[Record] = field(default_factory=list)
@@ -95,6 +96,7 @@ class EventMaker:
             self.nonce,
             SeedSteps.AHEAD if self.ahead else SeedSteps.AFTER_CALL,
             self.flowers,
+            self.turn_seconds,
         )
         self.event = event_id(self.create)
         self.records.append(signed(self.create, self.director))

@@ -47,6 +47,7 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
         "fill": create.fill.value,
         "deck": create.deck.value,
         "flowers": create.flowers,
+        "turn_seconds": create.turn_seconds,
         "rules_label": rules_label(create.rules, create.flowers),
         "director": rt.director == me,
         "director_key": rt.director.hex(),

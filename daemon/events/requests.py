@@ -39,6 +39,8 @@ from fourwinds.protocol.tournament.records import (
     MAX_ROUNDS,
     MAX_SCORE,
     MAX_TABLES,
+    TURN_SECONDS,
+    TURN_SECONDS_RANGE,
     Correction,
     Deck,
     EndTable,
@@ -132,6 +134,7 @@ async def _create(d: RequestsHost, request: Message) -> Message:
     refused = None if flowers else flowers_refused(rules)
     if refused is not None:
         raise ApiError(refused)
+    turn = _count(request, "turn_seconds", *TURN_SECONDS_RANGE, TURN_SECONDS)
     settings = EventSettings(
         name,
         rules,
@@ -144,6 +147,7 @@ async def _create(d: RequestsHost, request: Message) -> Message:
         _choice(request, "deck", Deck, Deck.FAIR),
         _flag(request, "unfinished_zero"),
         flowers,
+        turn,
     )
     rt = d.events.create(settings)
     return {"ok": True, **describe(rt, d.identity.public_key)}

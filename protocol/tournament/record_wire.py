@@ -40,6 +40,8 @@ from .records import (
     NONCE_LEN,
     SIGNATURE_LEN,
     TABLE_ID_LEN,
+    TURN_SECONDS,
+    TURN_SECONDS_RANGE,
     Admit,
     Body,
     Correction,
@@ -103,12 +105,7 @@ def body_to_wire(body: Body) -> list[Any]:
             body.seeded,
             body.deck.value,
             body.nonce,
-            *(
-                [body.seed_steps.value]
-                if body.seed_steps is SeedSteps.AHEAD or not body.flowers
-                else []
-            ),
-            *([False] if not body.flowers else []),
+            *_creation_tail(body),
         ]
     if isinstance(body, Entry):
         return [body.event, body.player, body.name]
@@ -260,8 +257,34 @@ def _create(f: list[Any]) -> Create:
             if len(f) > 13
             else SeedSteps.AFTER_CALL
         ),
-        _no_flowers(f[14]) if len(f) > 14 else True,
+        (need_bool(f[14], "flowers") if len(f) > 15 else _no_flowers(f[14]))
+        if len(f) > 14
+        else True,
+        _turn_seconds(f[15]) if len(f) > 15 else TURN_SECONDS,
     )
+
+
+def _creation_tail(body: Create) -> list[object]:
+    """A creation's fields after the 13th, each written only when a later one is or it
+    differs from what an event made before it reads as: one encoding for each event, so an
+    event made before keeps its bytes and its id. The 14th is the seed steps (written when
+    ahead), the 15th the flowers (written when off), the 16th a turn's seconds (written when
+    not TURN_SECONDS)."""
+    if body.turn_seconds != TURN_SECONDS:
+        return [body.seed_steps.value, body.flowers, body.turn_seconds]
+    if not body.flowers:
+        return [body.seed_steps.value, False]
+    if body.seed_steps is SeedSteps.AHEAD:
+        return [body.seed_steps.value]
+    return []
+
+
+def _turn_seconds(value: object) -> int:
+    """A 16th field of a creation: a turn's seconds, never TURN_SECONDS (that is left out)."""
+    seconds = need_int(value, "turn seconds", *TURN_SECONDS_RANGE)
+    if seconds == TURN_SECONDS:
+        raise WireError(f"turn seconds: a 16th creation field is never {TURN_SECONDS}")
+    return seconds
 
 
 def _figure(rules: str, value: object) -> int | None:
@@ -443,9 +466,9 @@ def decode_record(data: bytes) -> Record:
     if (
         kind is Kind.CREATE
         and isinstance(items[1], list)
-        and len(items[1]) in (length + 1, length + 2)
+        and len(items[1]) in (length + 1, length + 2, length + 3)
     ):
-        length = len(items[1])  # its seeds made ahead (SeedSteps); no flowers (MCR)
+        length = len(items[1])  # seeds made ahead (SeedSteps); no flowers (MCR); turn time
     fields = need_list(items[1], f"{kind.name.lower()} record", length=length)
     body = parse(fields)
     most = MAX_ENTRANTS if kind is Kind.NEW_DIRECTOR else MAX_SIGNATURES

@@ -112,6 +112,12 @@ class WithdrawnBy(Enum):
     DIRECTOR = "director"
 
 
+TURN_SECONDS = 60
+"""A turn's seconds at an event's tables unless its director chose others."""
+TURN_SECONDS_RANGE = (10, 600)
+"""The seconds a director may give each turn: from a quick evening's to a slow learner's."""
+
+
 @dataclass(frozen=True)
 class Create:
     """The event: its director's key, name and rules, fixed at creation. ``rules`` is a
@@ -140,6 +146,10 @@ class Create:
     # and its id; an event of a rule set that always plays its flowers (American) is refused
     # when checked.
     flowers: bool = field(default=True, metadata=ADDED_LATER)
+    # the seconds a player of the event's tables has for each turn (the table option
+    # ``turn_window``; the director's ``create --turn-seconds``). A 16th field on the wire only
+    # when not TURN_SECONDS (then the 14th and the 15th are written whatever they hold).
+    turn_seconds: int = field(default=TURN_SECONDS, metadata=ADDED_LATER)
 
 
 @dataclass(frozen=True)

@@ -33,11 +33,6 @@ from .signing import table_id
 EVENT_TABLE_NAME = 60
 """Longest table name (a table name is at most 60 characters at the daemon)."""
 
-TURN_WINDOW_S = 60.0
-"""A seat's own turn at an event table: a player away from the keyboard does not hold the
-table up for more than a minute a discard (their daemon then discards by default), since
-the round is called for everyone at once. A friendly table has no turn timer."""
-
 
 @dataclass(frozen=True)
 class RoundTable:
@@ -90,7 +85,10 @@ def table_name(event_name: str, round_index: int, table: int) -> str:
 def table_options(verdict: Verdict) -> dict[str, Any]:
     """The options of every table of the event (the daemon's ``create`` map): the event's
     deck, its hands a round (a timed round: the rule set's whole match as the upper bound,
-    the time call ends it, daemon/events/clock.py), winds from the seating, a turn timer, and
+    the time call ends it, daemon/events/clock.py), winds from the seating, a turn timer of
+    the event's seconds (``Create.turn_seconds``, 60 unless the director chose others: a
+    player away from the keyboard does not hold the table up longer than that a discard,
+    their daemon then discards by default; a friendly table has no turn timer), and
     an MCR event's ``flowers`` off when it plays without them."""
     create = verdict.create
     assert create is not None
@@ -99,7 +97,7 @@ def table_options(verdict: Verdict) -> dict[str, Any]:
         "deck": "practice" if create.deck is Deck.PRACTICE else "masked",
         "hands": hands,
         "fixed_winds": True,
-        "turn_window": TURN_WINDOW_S,
+        "turn_window": float(create.turn_seconds),
     }
     if not create.flowers:
         options["rules"] = {"flowers": False}

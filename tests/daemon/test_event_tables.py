@@ -229,7 +229,7 @@ def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
     async def body(ds: list[Daemon]) -> None:
         director, *players = ds
         event = await open_event(
-            director, players, rules=rules, rounds=rounds, hands=1, fill="bots"
+            director, players, rules=rules, rounds=rounds, hands=1, fill="bots", turn_seconds=25
         )
         ev = bytes.fromhex(event)
         bot_places = []
@@ -248,6 +248,9 @@ def test_a_bot_seat_is_played_and_signed_by_the_directors_daemon(
             )
             table = host.tables[plan.table_id]
             assert table.places() == plan.places()  # the director's key at the bot's wind
+            # opened with the director's turn time (`create --turn-seconds`, issue 38 defect 4)
+            seen = await call(host, type="view", table=plan.table_id.hex())
+            assert seen["event"]["view"]["windows"]["turn"] == 25.0
             assert table.places()[director.identity.public_key] == plan.place
             held = dict(rt.verdict.scores)
             assert held[(r, 0)] == _counted(director, ev, r, rules)

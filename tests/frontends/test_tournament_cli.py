@@ -50,10 +50,13 @@ def test_a_player_enters_an_event_and_its_export_verifies(
         "1",
         "--deck",
         "practice",
+        "--turn-seconds",
+        "25",
         "--data-dir",
         str(ann.data_dir),
     )
     assert made["director"] is True and made["port"] == ann.port
+    assert made["turn_seconds"] == 25
     entered = _json(
         "tournament",
         "join",
@@ -65,7 +68,10 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     )
     assert entered["me"] == 0 and entered["event"] == made["event"]
     listed = fourwinds_cli("tournament", "list", "--data-dir", str(ann.data_dir))
-    assert "club night (MCR, 3 rounds of 1 hand, practice deck): you direct it" in listed.stdout
+    assert (
+        "club night (MCR, 3 rounds of 1 hand, practice deck, 25 s a turn): you direct it"
+        in listed.stdout
+    )
     assert "  0  Bob" in listed.stdout
     shown = fourwinds_cli("tournament", "status", "club night", "--data-dir", str(bob.data_dir))
     assert "you are entrant 0" in shown.stdout and "1 entrant(s)" in shown.stdout

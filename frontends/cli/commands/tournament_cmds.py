@@ -29,6 +29,7 @@ from fourwinds.protocol.table.rules.registry import EVENT_BY_DEFAULT, rule_names
 from fourwinds.protocol.table.rules.rules_label import flowers_optional
 from fourwinds.protocol.text import clean_text, shown_name
 from fourwinds.protocol.tournament.event_rules import event_ruleset
+from fourwinds.protocol.tournament.records import TURN_SECONDS, TURN_SECONDS_RANGE
 
 
 def add_parsers(commands: Any) -> None:
@@ -80,6 +81,14 @@ def add_parsers(commands: Any) -> None:
         dest="flowers",
         help="MCR: every table of the event plays without the 8 flowers and "
         "seasons (136 tiles, no flower points)",
+    )
+    create.add_argument(
+        "--turn-seconds",
+        type=int,
+        metavar="S",
+        help=f"seconds a player has for each turn at the event's tables "
+        f"({TURN_SECONDS_RANGE[0]}-{TURN_SECONDS_RANGE[1]}, default {TURN_SECONDS}): then "
+        "their daemon discards for them",
     )
     _common(create, cmd_create)
     listing = commands.add_parser("list", help="the events your daemon holds")
@@ -266,7 +275,8 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
     lines = [
         f"{shown_name(str(event.get('name')), 64)} ({shown_name(str(rules), 40)}, "
         f"{event.get('rounds')} rounds of {length}, "
-        f"{event.get('deck')} deck{', private' if event.get('private') else ''})"
+        f"{event.get('deck')} deck{', private' if event.get('private') else ''}"
+        f"{_turn_text(event)})"
         f"{': ' + role if role else ''}",
         f"  {len(entrants)} entrant(s); {event.get('rounds_started')} round(s) started; "
         f"entries {'open' if event.get('entries_open') else 'closed'}; "
@@ -418,6 +428,11 @@ def cmd_create(args: argparse.Namespace) -> int:
     }
     if not args.flowers:
         request["flowers"] = False
+    if args.turn_seconds is not None:
+        low, high = TURN_SECONDS_RANGE
+        if not low <= args.turn_seconds <= high:
+            raise UsageError(f"--turn-seconds {args.turn_seconds}: from {low} to {high}")
+        request["turn_seconds"] = args.turn_seconds
     if args.minutes is not None:
         request["minutes"] = args.minutes
     else:
@@ -723,3 +738,9 @@ def _points(item: Mapping[str, Any]) -> str:
     """The points as the daemon says a person reads them (protocol/tournament/points_text.py);
     the exact value from a daemon that does not say."""
     return str(item.get("points_text") or item.get("points"))
+
+
+def _turn_text(event: Mapping[str, Any]) -> str:
+    """ ", 30 s a turn" when the director chose a turn's seconds other than the default."""
+    seconds = event.get("turn_seconds")
+    return f", {seconds} s a turn" if seconds not in (None, TURN_SECONDS) else ""

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from fourwinds.protocol.table.wire.signing import SigningKey
 
-from ..records import Create, Deck, Length, Record, SeedSteps
+from ..records import TURN_SECONDS, Create, Deck, Length, Record, SeedSteps
 from ..seating import FillPolicy
 from ..signing import signed
 from ..standings import Scoring
@@ -30,6 +30,7 @@ class EventSettings:
     deck: Deck
     unfinished_zero: bool
     flowers: bool = True
+    turn_seconds: int = TURN_SECONDS
 
 
 def creation(settings: EventSettings, director: SigningKey, nonce: bytes) -> Record:
@@ -50,5 +51,6 @@ def creation(settings: EventSettings, director: SigningKey, nonce: bytes) -> Rec
         nonce,
         SeedSteps.AHEAD,
         settings.flowers,
+        settings.turn_seconds,
     )
     return signed(body, director)
