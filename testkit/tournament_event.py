@@ -10,7 +10,7 @@ records afterwards to make the bad ones.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from fourwinds.protocol.table.wire.signing import SigningKey
@@ -26,6 +26,7 @@ from fourwinds.protocol.tournament.records import (
     Entry,
     Length,
     Record,
+    RevealLapse,
     RoundCall,
     RoundStart,
     SeedCommit,
@@ -131,9 +132,10 @@ class EventMaker:
             b"secret of " + player.public, self.event, round_index, player.public
         )
 
-    def make_seed(self, round_index: int) -> bytes:
+    def make_seed(self, round_index: int, withholding: Collection[int] = ()) -> bytes:
         """Every entrant's commit, echo and reveal for the round (made ahead: the
-        director's call before the reveals); the seed."""
+        director's call before the reveals); the seed. ``withholding``: entrants who do not
+        reveal (made ahead only), whom the director's ``RevealLapse`` then excuses."""
         players = [self.players[n] for n in self.roster()]
         nonces = [self.nonce_of(p, round_index) for p in players]
         commits = [
@@ -147,19 +149,28 @@ class EventMaker:
             self.records.append(signed(SeedEcho(self.event, round_index, p.public, digest), p))
         if self.ahead:
             self.director_signs(RoundCall(self.event, round_index))
-        for p, n in zip(players, nonces, strict=True):
+        kept = [
+            (p, n)
+            for number, p, n in zip(self.roster(), players, nonces, strict=True)
+            if number not in withholding
+        ]
+        for p, n in kept:
             self.records.append(signed(SeedReveal(self.event, round_index, p.public, n), p))
-        return round_seed.seed(self.event, round_index, nonces)
+        if withholding:
+            lapsed = tuple(self.players[n].public for n in sorted(withholding))
+            self.director_signs(RevealLapse(self.event, round_index, lapsed, "no reveal in time"))
+        return round_seed.seed(self.event, round_index, [n for _, n in kept])
 
-    def start_round(self) -> RoundSeating:
+    def start_round(self, withholding: Collection[int] = ()) -> RoundSeating:
         r = len(self.rounds_started)
-        self.seeds.append(self.make_seed(r))
+        self.seeds.append(self.make_seed(r, withholding))
+        seated = [n for n in self.roster() if n not in withholding]
         standings = None
         if self.seeded and r > 0:
             verdict = check_event(self.records)
-            standings = [n for n in ranking(verdict.standings) if n in self.roster()]
+            standings = [n for n in ranking(verdict.standings) if n in seated]
         seating = expected_seating(
-            self.roster(), r, self.rounds, self.rounds_started, self.seeds, self.fill, standings
+            seated, r, self.rounds, self.rounds_started, self.seeds, self.fill, standings
         )
         self.director_signs(
             RoundStart(
@@ -196,8 +207,12 @@ class EventMaker:
         self.hashes.append(hashlib.sha256(encode_record(record)).digest())
         return record
 
-    def play_round(self, scores: Callable[[int, int], Scores] = default_scores) -> None:
-        seating = self.start_round()
+    def play_round(
+        self,
+        scores: Callable[[int, int], Scores] = default_scores,
+        withholding: Collection[int] = (),
+    ) -> None:
+        seating = self.start_round(withholding)
         for t in range(len(seating.tables)):
             self.result(seating.round, t, scores(seating.round, t))
 

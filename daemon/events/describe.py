@@ -25,6 +25,12 @@ def entrant_named(rt: EventRuntime, player: str) -> bytes:
     return found[0]
 
 
+def _name_of(rt: EventRuntime, key: bytes) -> str:
+    """An entrant's name by its key ("?" for a key that is no entrant's)."""
+    entrants = rt.verdict.entrants
+    return rt.verdict.names[entrants.index(key)] if key in entrants else "?"
+
+
 def names_of(rt: EventRuntime) -> Iterable[tuple[int, str, bytes]]:
     return (
         (n, name, key)
@@ -56,6 +62,14 @@ def describe(rt: EventRuntime, me: bytes) -> dict[str, Any]:
             for item in rt.verdict.directors
         ],
         "substitutes": [_substitute(rt, item) for item in rt.verdict.substitutes],
+        "lapses": [
+            {
+                "round": lapse.round + 1,
+                "players": [_name_of(rt, key) for key in lapse.players],
+                "reason": lapse.reason,
+            }
+            for lapse in rt.verdict.lapses
+        ],
         "entrants": [
             {"number": n, "name": name, "me": key == me, "withdrawn": n in rt.verdict.withdrawn}
             for n, name, key in names_of(rt)
@@ -197,7 +211,11 @@ def _seeding(rt: EventRuntime) -> dict[str, Any] | None:
     if ahead:
         steps = steps[:2]  # made ahead: the reveals wait for the director's call
     for step, done in steps:
-        waiting = [names[n] for n in progress.roster if n not in done]
+        waiting = [
+            names[n]
+            for n in progress.roster
+            if n not in done and not (step == "reveal" and n in progress.excused)
+        ]
         if waiting:
             return {"round": progress.round + 1, "step": step, "waiting_for": waiting, **extra}
     return {

@@ -50,6 +50,7 @@ from fourwinds.protocol.tournament.records import (
 )
 from fourwinds.protocol.tournament.seating import FillPolicy
 from fourwinds.protocol.tournament.session.creating import EventSettings
+from fourwinds.protocol.tournament.session.lapses import REVEAL_WAIT_S
 from fourwinds.protocol.tournament.standings_state import StandingsState, standings_state
 
 if TYPE_CHECKING:
@@ -331,7 +332,8 @@ async def _start(d: RequestsHost, request: Message) -> Message:
         raise ApiError(
             f"round {r + 1} of {rt.name} is called; its seed waits for "
             f"{waiting} ({seeding.get('step', 'commit')}); it starts by itself "
-            "when they answer (`fourwinds tournament status` shows it)"
+            f"when they answer, or without who has not revealed {REVEAL_WAIT_S:.0f} s after "
+            "the call (`fourwinds tournament status` shows it)"
         )
     return {"ok": True, **describe(rt, d.identity.public_key)}
 

@@ -52,6 +52,7 @@ from .records import (
     NewDirector,
     Penalty,
     Record,
+    RevealLapse,
     RoundCall,
     RoundStart,
     SeedCommit,
@@ -68,7 +69,7 @@ from .records import (
 from .round_seating import expected_seating
 from .round_seed import commitment, echo, results_digest, seed
 from .seating import RoundSeating, SeatingError
-from .seed_ahead import AheadSeed, call_round, take_step
+from .seed_ahead import AheadSeed, call_round, excuse, take_step
 from .signing import event_id, signed_by, table_id
 from .standings import (
     Bye,
@@ -108,6 +109,9 @@ class SeedProgress:
     """A seed made ahead (seed_ahead.py): whether the director's call is held (reveals are
     due only then). Before it, ``roster`` is the entrants now in and ``echoes`` only those of
     the present commitments."""
+    excused: tuple[int, ...] = ()
+    """Of the called round's roster, those the director excused (``RevealLapse``): the seed
+    is made, and the round seated, without them."""
 
 
 @dataclass(frozen=True)
@@ -136,6 +140,7 @@ class Verdict:
     director: bytes = b""  # who signs the director's records now
     directors: tuple[NewDirector, ...] = ()  # the entrants' changes of director, in order
     substitutes: tuple[Substitute, ...] = ()  # every seat taken by a substitute, in order
+    lapses: tuple[RevealLapse, ...] = ()  # rounds seated without who did not reveal in time
 
     @property
     def ok(self) -> bool:
@@ -175,6 +180,7 @@ class _Check:
         # the standings and what they were computed from (``standings``)
         self._standings_memo: tuple[object, tuple[StandingsRow, ...] | StandingsError] | None = None
         self.adjustments: list[Correction | Penalty] = []
+        self.lapses: list[RevealLapse] = []
         self.problems: list[EventProblem] = []
         self.time_called: set[int] = set()
         self.extensions: dict[tuple[int, int], int] = {}
@@ -353,6 +359,8 @@ class _Check:
             self.seed_step(body)
         elif isinstance(body, RoundCall):
             self.round_call(body)
+        elif isinstance(body, RevealLapse):
+            self.reveal_lapse(body)
         elif isinstance(body, RoundStart):
             self.round_start(body)
         elif isinstance(body, TableResult):
@@ -489,6 +497,29 @@ class _Check:
             return
         self.ahead = state
 
+    def reveal_lapse(self, body: RevealLapse) -> None:
+        """The director seats the called round without entrants who did not reveal in time
+        (seed_ahead.excuse says when it may)."""
+        r = body.round
+        if not body.reason.strip():
+            self.refuse(ProblemKind.NO_REASON, "a reveal lapse", r)
+            return
+        if self.create.seed_steps is not SeedSteps.AHEAD or r != len(self.rounds):
+            self.refuse(ProblemKind.OUT_OF_ORDER, f"a reveal lapse of round {r + 1}", r)
+            return
+        numbers = [self.number.get(key) for key in body.players]
+        if None in numbers:
+            self.refuse(ProblemKind.UNKNOWN_PLAYER, "in a reveal lapse", r)
+            return
+        known = [n for n in numbers if n is not None]
+        state = self.ahead or AheadSeed()
+        refusal = excuse(state, known, [self.names[n] for n in known])
+        if refusal is not None:
+            self.refuse(*refusal, r)
+            return
+        self.ahead = state
+        self.lapses.append(body)
+
     def round_start(self, body: RoundStart) -> None:
         r = body.round
         if r != len(self.rounds) or r >= self.create.rounds:
@@ -503,7 +534,7 @@ class _Check:
             if ahead is None or ahead.roster is None:
                 self.refuse(ProblemKind.OUT_OF_ORDER, "a round start before the round's call", r)
                 return
-            state = _Round(ahead.roster, ahead.commits, {}, ahead.reveals)
+            state = _Round(ahead.seeders(), ahead.commits, {}, ahead.reveals)
             self.ahead = None
         else:
             state = self.seed or _Round(self.live())
@@ -857,6 +888,7 @@ class _Check:
                 tuple(sorted(ahead.echoed(who).items())),
                 tuple(sorted(ahead.reveals.items())),
                 ahead.called,
+                tuple(sorted(ahead.excused)),
             )
         elif self.seed is not None:
             state = self.seed
@@ -888,6 +920,7 @@ class _Check:
             self.director,
             tuple(self.directors),
             tuple(self.subs.values()),
+            tuple(self.lapses),
         )
 
 

@@ -93,6 +93,7 @@ def _ahead_step(
         not progress.called
         or len(progress.echoes) < len(progress.roster)
         or number in dict(progress.reveals)
+        or number in progress.excused  # seated out of the round: no reveal owed any more
     ):
         return None
     return SeedReveal(event, r, player, nonce)
@@ -104,18 +105,21 @@ def round_start(verdict: Verdict, event: bytes) -> RoundStart | None:
     cannot be seated, with the reason); None while reveals are missing."""
     create = verdict.create
     progress = verdict.seeding
-    if create is None or progress is None or len(progress.reveals) < len(progress.roster):
+    if create is None or progress is None:
+        return None
+    seeders = tuple(n for n in progress.roster if n not in progress.excused)
+    reveals = dict(progress.reveals)
+    if any(n not in reveals for n in seeders):
         return None
     if create.seed_steps is SeedSteps.AHEAD and not progress.called:
         return None
     r = progress.round
-    reveals = dict(progress.reveals)
-    made = round_seed.seed(event, r, [reveals[n] for n in progress.roster])
+    made = round_seed.seed(event, r, [reveals[n] for n in seeders])
     order = None
     if create.seeded and r > 0:
-        order = tuple(n for n in ranking(verdict.standings) if n in progress.roster)
+        order = tuple(n for n in ranking(verdict.standings) if n in seeders)
     seating = expected_seating(
-        progress.roster,
+        seeders,
         r,
         create.rounds,
         verdict.rounds,

@@ -55,6 +55,7 @@ from .records import (
     NewDirector,
     Penalty,
     Record,
+    RevealLapse,
     RoundCall,
     RoundStart,
     SeedCommit,
@@ -141,6 +142,8 @@ def body_to_wire(body: Body) -> list[Any]:
         return [body.event, body.round, body.table, list(body.scores), body.reason]
     if isinstance(body, TimeCall | RoundCall):
         return [body.event, body.round]
+    if isinstance(body, RevealLapse):
+        return [body.event, body.round, list(body.players), body.reason]
     if isinstance(body, Extension):
         return [body.event, body.round, body.table, body.minutes, body.reason]
     if isinstance(body, EndTable):
@@ -426,6 +429,18 @@ _BODIES: dict[Kind, tuple[int, Callable[[list[Any]], Body]]] = {
     ),
     Kind.TIME_CALL: (2, lambda f: TimeCall(_event(f[0]), _round(f[1]))),
     Kind.ROUND_CALL: (2, lambda f: RoundCall(_event(f[0]), _round(f[1]))),
+    Kind.REVEAL_LAPSE: (
+        4,
+        lambda f: RevealLapse(
+            _event(f[0]),
+            _round(f[1]),
+            tuple(
+                _key(k, "excused player")
+                for k in need_list(f[2], "excused players", max_len=MAX_ENTRANTS)
+            ),
+            need_str(f[3], "reason", MAX_REASON),
+        ),
+    ),
     Kind.EXTENSION: (
         5,
         lambda f: Extension(

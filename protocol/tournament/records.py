@@ -75,6 +75,7 @@ class Kind(Enum):
     SUBSTITUTE = 15
     NEW_DIRECTOR = 16
     ROUND_CALL = 17
+    REVEAL_LAPSE = 18
 
 
 class Length(Enum):
@@ -221,6 +222,20 @@ class RoundCall:
 
 
 @dataclass(frozen=True)
+class RevealLapse:
+    """The director seats a called round without the entrants who did not reveal their
+    nonce in time (their daemon gone, or withholding it): the seed is made by the others and
+    those named sit the round out (no table, no bye); they play again from the next round.
+    Only after the round's call, only of entrants of its roster who have not revealed, with
+    a reason every entrant reads ("no reveal within 30 s of the call")."""
+
+    event: bytes
+    round: int
+    players: tuple[bytes, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
 class RoundStart:
     """The director starts a round: its seating (entrant numbers; None a bot seat), its byes,
     its seed, and ``results``: the digest of the result records the round was seated after
@@ -351,6 +366,7 @@ Body = (
     | SeedEcho
     | SeedReveal
     | RoundCall
+    | RevealLapse
     | RoundStart
     | TableResult
     | Correction
@@ -380,6 +396,7 @@ KIND_OF: dict[type, Kind] = {
     Substitute: Kind.SUBSTITUTE,
     NewDirector: Kind.NEW_DIRECTOR,
     RoundCall: Kind.ROUND_CALL,
+    RevealLapse: Kind.REVEAL_LAPSE,
 }
 
 

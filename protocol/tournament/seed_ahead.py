@@ -36,9 +36,18 @@ class AheadSeed:
     echoes: dict[int, bytes] = field(default_factory=dict)  # each one's last echo
     reveals: dict[int, bytes] = field(default_factory=dict)
     roster: tuple[int, ...] | None = None  # fixed by the round's call
+    # excused by the director's RevealLapse: no reveal in time; they sit the round out
+    excused: frozenset[int] = frozenset()
 
     def copy(self) -> AheadSeed:
-        return AheadSeed(dict(self.commits), dict(self.echoes), dict(self.reveals), self.roster)
+        return AheadSeed(
+            dict(self.commits), dict(self.echoes), dict(self.reveals), self.roster, self.excused
+        )
+
+    def seeders(self) -> tuple[int, ...]:
+        """Who makes the called round's seed and is seated in it: the roster less the
+        excused (the echoes stay those of the whole roster's commitments)."""
+        return tuple(n for n in self.roster or () if n not in self.excused)
 
     @property
     def called(self) -> bool:
@@ -91,6 +100,8 @@ def take_step(
         return None
     if not state.called:
         return ProblemKind.UNCALLED_REVEAL, name
+    if number in state.excused:
+        return ProblemKind.NOT_IN_ROUND, f"{name!r} (excused: no reveal in time)"
     if len(state.echoed(who)) < len(who):
         return ProblemKind.EARLY_REVEAL, name
     if commitment(event, body.round, body.player, body.nonce) != state.commits[number]:
@@ -113,4 +124,24 @@ def call_round(
         tables = ", ".join(str(t + 1) for t in sorted(missing_results)[:5])
         return ProblemKind.MISSING_RESULT, f"the round before has no result at table(s) {tables}"
     state.roster = tuple(live)
+    return None
+
+
+def excuse(state: AheadSeed, numbers: Sequence[int], names: Sequence[str]) -> Refusal | None:
+    """The director's ``RevealLapse``: the called round is seeded and seated without
+    ``numbers`` (entrants of its roster who have not revealed; ``names`` theirs, for the
+    refusal); refused before the call, for an entrant outside the roster, one who revealed
+    or is excused already, or none at all."""
+    if not state.called:
+        return ProblemKind.OUT_OF_ORDER, "a reveal lapse before the round's call"
+    if not numbers:
+        return ProblemKind.OUT_OF_ORDER, "a reveal lapse that excuses nobody"
+    for number, name in zip(numbers, names, strict=True):
+        if number not in (state.roster or ()):
+            return ProblemKind.NOT_IN_ROUND, f"{name!r} is not of the called round"
+        if number in state.reveals:
+            return ProblemKind.OUT_OF_ORDER, f"{name!r} revealed: not excused"
+        if number in state.excused or list(numbers).count(number) > 1:
+            return ProblemKind.DUPLICATE, f"{name!r} excused twice"
+    state.excused = state.excused | frozenset(numbers)
     return None

@@ -181,6 +181,9 @@ def describe_event(verdict: Verdict) -> list[str]:
                 f"-{points_text(item.points)} points, -{item.score} score: "
                 f"{clean_text(item.reason)}"
             )
+    for lapse in verdict.lapses:  # rounds seated without who did not reveal in time
+        who = ", ".join(names[verdict.entrants.index(k)] for k in lapse.players)
+        lines.append(f"round {lapse.round + 1} seated without {who}: {clean_text(lapse.reason)}")
     for clock in verdict.clock_records:  # the round clock's records (time, extra, end)
         if isinstance(clock, TimeCall):
             lines.append(f"time called: round {clock.round + 1}")

@@ -364,6 +364,12 @@ def _event_lines(event: Mapping[str, Any]) -> list[str]:
             f"hand(s) ({', '.join(map(str, item.get('scores') or ()))}): "
             f"{clean_text(str(item.get('reason')))}"
         )
+    for item in event.get("lapses") or ():
+        lines.append(
+            f"  round {item.get('round')} seated without "
+            f"{', '.join(shown_name(str(n), 30) for n in item.get('players') or ())}: "
+            f"{clean_text(str(item.get('reason')))}"
+        )
     for item in event.get("director_changes") or ():
         lines.append(
             f"  new director {str(item.get('director'))[:16]}, named by the "

@@ -41,6 +41,7 @@ from .inputs import (
     WithdrawEntrant,
     WithdrawSelf,
 )
+from .lapses import lapse_due
 from .outcome import EventRefused, Outcome
 from .results import collect, sign_bot_result, sign_result
 from .state import EventState
@@ -141,9 +142,11 @@ def tick(state: EventState, given: Tick, now: float) -> Outcome:
     """Send our seed step to the director again while the record does not hold it (every
     SUBMIT_RESEND_S): a step is sent once as the record makes it due, and a frame lost on
     the way would otherwise stall the round's seed for everyone, since the record,
-    unchanged, never makes it due again. A step held back may be due now."""
+    unchanged, never makes it due again. A step held back may be due now. The director:
+    a called round whose reveals do not all come is seated without them (lapses.py)."""
     state = replace(state, table_opening=given.table_opening)
     outcome = advance(state, now) if state.timing.held_back else Outcome(state)
+    outcome = outcome.then(lapse_due(outcome.state, now))  # a round waiting on reveals
     state = outcome.state
     if not state.submitted or state.directs or now - state.submitted_at < SUBMIT_RESEND_S:
         return outcome

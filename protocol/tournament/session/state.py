@@ -113,6 +113,8 @@ class EventState:
     signing: Mapping[TableKey, Mapping[bytes, Proposal]] = field(default_factory=dict)
     timing: SeedTiming = SeedTiming()
     table_opening: bool = False  # our table of the round is being opened (the last tick)
+    # the director: when it began waiting for the called round's reveals (lapses.py)
+    called_at: float | None = None
 
     @property
     def verdict(self) -> Verdict:
