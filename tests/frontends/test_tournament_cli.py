@@ -4,6 +4,8 @@ address, both daemons hold the same record, and the export passes `tournament ve
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import time
 from collections.abc import Iterator
@@ -202,6 +204,28 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     points = {r[2] for r in bob_rows if len(r) >= 6 and r[0] == "1" and r[1] == "Bob"}
     assert points == {row["points_text"]}, shown_rows.stdout + verified.stdout
     assert "penalty: round 1, Bob: -0.5 points, -0 score: late" in verified.stdout
+    # the director's sheets (issue 38): standings and results as CSV, the round's seating
+    at_ann = ("--data-dir", str(ann.data_dir))
+    table_csv = fourwinds_cli("tournament", "standings", "club night", "--csv", *at_ann)
+    assert list(csv.reader(io.StringIO(table_csv.stdout))) == [
+        ["rank", "player", "points", "score", "played", "byes", "standings"],
+        ["1", "Bob", row["points_text"], str(row["score"]), "1", "0", "after round 1 of 3"],
+    ], table_csv.stdout + table_csv.stderr
+    results = fourwinds_cli("tournament", "results", "club night", "--csv", *at_ann)
+    [header, line] = list(csv.reader(io.StringIO(results.stdout)))
+    assert header[:4] == ["round", "table", "east", "east_score"] and len(header) == 10
+    assert line[:2] == ["1", "1"] and [line[3], line[5], line[7], line[9]] == [
+        "-30",
+        "90",
+        "-30",
+        "-30",
+    ], results.stdout  # the corrected scores
+    assert sorted(line[2:10:2]) == ["Bob", "bot", "bot", "bot"], line
+    sheet = fourwinds_cli("tournament", "sheet", "club night", *at_ann)
+    assert sheet.returncode == 0, sheet.stderr
+    by_name, by_table = sheet.stdout.split("club night, round 1: by table")
+    assert "club night, round 1: by name" in by_name and "Bob" in by_name and "table  1" in by_name
+    assert "table  1:" in by_table and "(bot)" in by_table and "Bob" in by_table
 
 
 def test_a_wrong_code_and_an_unknown_event_are_one_line_each(

@@ -157,7 +157,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
         raise FourwindsError("--bot-level is for the built-in bot (--rules)")
     if args.tournament:  # as `play --tournament`: its daemon started when none runs
         # late: a bot seat at one table (the common case) does not load the event commands
-        from fourwinds.frontends.cli.commands.tournament_cmds import event_daemon
+        from fourwinds.frontends.cli.event_link import event_daemon
 
         event_daemon(args).close()
     api = open_api(args, subscribe=True)

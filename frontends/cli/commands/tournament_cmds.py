@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from fourwinds.frontends.cli import UsageError
-from fourwinds.frontends.cli.cli_common import config_of, data_dir_of, emit, state_dir_of
+from fourwinds.frontends.cli.cli_common import emit
 from fourwinds.frontends.cli.commands.table_cmds import NO_FLOWERS_IS_MCR
-from fourwinds.frontends.client.daemon_link import LocalApi, checked, connect
-from fourwinds.frontends.client.local_seats import DaemonPlan, SoloBusy, ensure_daemon, is_running
+from fourwinds.frontends.cli.commands.tournament_sheets import add_sheet_parsers, standings_csv
+from fourwinds.frontends.cli.event_link import ask_event_daemon, event_daemon
+from fourwinds.frontends.client.daemon_link import LocalApi, checked
 from fourwinds.frontends.client.seen_wait import Sought, wait_until_seen
 from fourwinds.protocol.errors import FourwindsError
 from fourwinds.protocol.table.rules.registry import EVENT_BY_DEFAULT, rule_names
@@ -33,6 +34,7 @@ from fourwinds.protocol.tournament.records import TURN_SECONDS, TURN_SECONDS_RAN
 
 
 def add_parsers(commands: Any) -> None:
+    add_sheet_parsers(commands, _common)
     create = commands.add_parser(
         "create",
         help="direct a new event: players then enter with `tournament join`",
@@ -224,6 +226,7 @@ def add_parsers(commands: Any) -> None:
     _common(status, cmd_status)
     standings = commands.add_parser("standings", help="an event's standings, from its record")
     standings.add_argument("name", metavar="NAME")
+    standings.add_argument("--csv", action="store_true", help="comma-separated, with a header")
     _common(standings, cmd_standings)
     export = commands.add_parser(
         "export", help="write an event's whole record to FILE (`tournament verify` checks it)"
@@ -239,26 +242,7 @@ def _common(parser: argparse.ArgumentParser, handler: Any) -> None:
     parser.set_defaults(handler=handler)
 
 
-def event_daemon(args: argparse.Namespace) -> LocalApi:
-    """The running daemon, else one started on the network (an event needs peers): what
-    every tournament command and `bot --tournament` talk to."""
-    data_dir = data_dir_of(args)
-    if is_running(data_dir):
-        return connect(data_dir, subscribe=False)
-    try:
-        api, _ = ensure_daemon(DaemonPlan(data_dir, state_dir_of(args), config_of(args).port))
-    except SoloBusy:
-        return connect(data_dir, subscribe=False)
-    return api
-
-
-def _ask(args: argparse.Namespace, request: Mapping[str, Any]) -> dict[str, Any]:
-    api = event_daemon(args)
-    try:
-        return checked(api.request(dict(request)))
-    finally:
-        with contextlib.suppress(Exception):
-            api.close()
+_ask = ask_event_daemon
 
 
 def _event_lines(event: Mapping[str, Any]) -> list[str]:
@@ -695,6 +679,9 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 def cmd_standings(args: argparse.Namespace) -> int:
     answer = _ask(args, {"type": "tournament_standings", "name": args.name})
+    if args.csv:
+        sys.stdout.write(standings_csv(answer))
+        return 0
     emit(args, standings_lines(answer), answer)
     return 0
 
