@@ -23,6 +23,7 @@ import threading
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -54,13 +55,17 @@ def serve(
     bot_pause: float = 0.0,
     bot_level: BotLevel = BotLevel.NORMAL,
     say: Callable[[str], None] = print,
+    room: str | None = None,
 ) -> int:
     """Serve the page until SIGINT, SIGTERM or SIGHUP; 0. ``table``: the table the page
     shows first (None: the lobby, or the one table you sit at). Bot seats started from the
-    page are stopped when it ends (those a caller started are the caller's); they wait
+    page are stopped when it ends (those a caller started are the caller's); ``room``: the
+    room screen of that event instead (room.html, for a projector). Bot seats wait
     ``bot_pause`` seconds before a decision, as `play`'s do (bot_pause.py), and play at
     ``bot_level`` unless the page's host form names another level."""
-    return asyncio.run(_serve(data_dir, state, table, browser, verbose, bot_pause, bot_level, say))
+    return asyncio.run(
+        _serve(data_dir, state, table, browser, verbose, bot_pause, bot_level, say, room)
+    )
 
 
 async def _serve(
@@ -72,6 +77,7 @@ async def _serve(
     bot_pause: float,
     bot_level: BotLevel,
     say: Callable[[str], None],
+    room: str | None,
 ) -> int:
     link = await open_link(data_dir)
     bots = BotKeeper(state, Started(), verbose, bot_pause, bot_level)
@@ -92,13 +98,18 @@ async def _serve(
         )
         await runner.setup()
         await web.SockSite(runner, listener).start()
-        say(f"the table is at {guard.url}")
-        say(
-            "Ctrl-C stops this web server; your daemon keeps your seat "
-            "(`fourwinds web` again returns to the table)"
-        )
+        url = guard.url if room is None else f"{guard.url}&room={quote(room, safe='')}"
+        if room is None:
+            say(f"the table is at {url}")
+            say(
+                "Ctrl-C stops this web server; your daemon keeps your seat "
+                "(`fourwinds web` again returns to the table)"
+            )
+        else:
+            say(f"the room screen of {room} is at {url} (for a projector: full screen, F11)")
+            say("Ctrl-C stops this web server; the event goes on")
         if browser:
-            open_browser(guard.url, default_paths(data_dir).runtime)
+            open_browser(url, default_paths(data_dir).runtime)
         await _until_stopped()
         return 0
     finally:

@@ -1,15 +1,18 @@
 """The web server: the page's static files, its WebSocket, and the guard in front of both.
 
 Routes: ``/`` (the page; ``/?token=...`` sets the token cookie and redirects to ``/`` so the
-token leaves the address bar and the history), ``/static/<file>`` (the page's CSS, JavaScript
-and icon: package data, served from memory) and ``/ws`` (the page's link: bridge.py). Every
-request passes ``Guard`` first (guard.py) and every answer carries its headers.
+token leaves the address bar and the history; ``/?token=...&room=EVENT`` to the room screen),
+``/room?event=EVENT`` (the room screen of an event, for a projector: room.html),
+``/static/<file>`` (the pages' CSS, JavaScript and icon: package data, served from memory)
+and ``/ws`` (the pages' link: bridge.py). Every request passes ``Guard`` first (guard.py)
+and every answer carries its headers.
 """
 
 from __future__ import annotations
 
 import importlib.resources
 from collections.abc import Awaitable, Callable, Mapping
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -17,6 +20,8 @@ from fourwinds.frontends.web.bridge import Bridge
 from fourwinds.frontends.web.guard import Guard
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+ROOM_NAME = 64
+"""Longest event name a room address carries (an event's name is at most 64 characters)."""
 TYPES = {
     ".html": "text/html",
     ".css": "text/css",
@@ -60,12 +65,18 @@ def make_app(
 
     async def page(request: web.Request) -> web.StreamResponse:
         if "token" in request.query:  # first load: the token becomes a cookie
-            response = web.Response(status=303, headers={"Location": "/"})
+            room = request.query.get("room")
+            where = f"/room?event={quote(room[:ROOM_NAME], safe='')}" if room else "/"
+            response = web.Response(status=303, headers={"Location": where})
             response.set_cookie(
                 guard.cookie, guard.token, httponly=True, samesite="Strict", path="/"
             )
             return response
         body, kind = files["index.html"]
+        return web.Response(body=body, content_type=kind, charset="utf-8")
+
+    async def room(request: web.Request) -> web.StreamResponse:
+        body, kind = files["room.html"]
         return web.Response(body=body, content_type=kind, charset="utf-8")
 
     async def static(request: web.Request) -> web.StreamResponse:
@@ -86,6 +97,7 @@ def make_app(
     app = web.Application(middlewares=[guarded], client_max_size=64 * 1024)
     app.on_shutdown.append(close_pages)  # the server stops: the pages are told at once
     app.router.add_get("/", page)
+    app.router.add_get("/room", room)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/ws", socket)
     return app

@@ -8,7 +8,8 @@ event's export from the daemon and checks it here (protocol/tournament/export.py
 writes every table's result: round, table, each wind's player and score, as they count after
 corrections. ``tournament sheet NAME [--round N]`` prints a round's seating two ways, by name
 (alphabetical: where each player goes) and by table (who sits where), as a director reads it
-out or prints it for the wall.
+out or prints it for the wall. ``tournament screen NAME`` opens the room screen in the
+browser (`fourwinds web --room NAME`: frontends/web/static/room.js).
 
 Names are other people's text: in a CSV cell one that a spreadsheet would take for a formula
 (=, +, -, @ first) is written with a leading apostrophe, and on the terminal it is cleaned.
@@ -47,6 +48,17 @@ def add_sheet_parsers(commands: Any, common: Callable[[Any, Any], None]) -> None
     sheet.add_argument("name", metavar="NAME")
     sheet.add_argument("--round", type=int, metavar="N", help="the round (default: the last)")
     common(sheet, cmd_sheet)
+    screen = commands.add_parser(
+        "screen",
+        help="the room screen of an event in your browser: for a projector",
+        description="Serve the room screen of EVENT (the round's clock, the seating by name "
+        "and by table, the standings of every entrant) on 127.0.0.1 and open the browser "
+        "at it, as `fourwinds web --room EVENT` does; Ctrl-C stops it.",
+    )
+    screen.add_argument("name", metavar="EVENT")
+    screen.add_argument("--no-browser", action="store_true", help="only print the address")
+    screen.add_argument("--data-dir", metavar="DIR", help="the daemon's data directory")
+    screen.set_defaults(handler=cmd_screen)
 
 
 def csv_cell(value: object) -> str:
@@ -190,3 +202,17 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     else:
         print("\n".join(lines))
     return 0
+
+
+def cmd_screen(args: argparse.Namespace) -> int:
+    """`fourwinds web --room EVENT`, with the web command's defaults for the rest."""
+    from fourwinds.frontends.cli.commands.web import cmd_web
+
+    options: dict[str, object] = {
+        "table": None,
+        "port": None,
+        "peer": [],
+        "bot_pause": None,
+        "bot_level": None,
+    }
+    return cmd_web(argparse.Namespace(**{**options, **vars(args), "room": args.name}))

@@ -28,6 +28,11 @@ def register(sub: Any) -> None:
     )
     parser.add_argument("--table", metavar="NAME|ID", help="open this table of yours first")
     parser.add_argument(
+        "--room",
+        metavar="EVENT",
+        help="the room screen of EVENT instead: for a projector (`tournament screen EVENT`)",
+    )
+    parser.add_argument(
         "--no-browser",
         action="store_true",
         help="only print the address (with its token); open no browser",
@@ -88,6 +93,7 @@ def cmd_web(args: argparse.Namespace) -> int:
             bot_pause=pause,
             bot_level=level,
             say=say,
+            room=getattr(args, "room", None),
         )
     except OSError as error:
         raise FourwindsError(str(error) or type(error).__name__) from None

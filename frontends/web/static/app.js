@@ -942,6 +942,7 @@
     history.replaceState(null, "", `#event=${encodeURIComponent(name)}`);
     $("clock").textContent = "";
     $("phase").textContent = `Tournament ${name}`;
+    $("event-room").href = `/room?event=${encodeURIComponent(name)}`;
     show("tournament");
     await refreshEvent();
   }
