@@ -226,6 +226,9 @@ def test_a_player_enters_an_event_and_its_export_verifies(
     by_name, by_table = sheet.stdout.split("club night, round 1: by table")
     assert "club night, round 1: by name" in by_name and "Bob" in by_name and "table  1" in by_name
     assert "table  1:" in by_table and "(bot)" in by_table and "Bob" in by_table
+    sheets = fourwinds_cli("tournament", "sheet", "club night", "--scoresheets", *at_ann)
+    assert "club night, round 1, table 1: scoresheet" in sheets.stdout, sheets.stderr
+    assert "entered with: fourwinds tournament result 'club night' --table 1" in sheets.stdout
 
 
 def test_a_wrong_code_and_an_unknown_event_are_one_line_each(

@@ -7,7 +7,11 @@ from __future__ import annotations
 import pytest
 
 from fourwinds.frontends.cli import UsageError
-from fourwinds.frontends.cli.commands.tournament_sheets import csv_cell, seating_lines
+from fourwinds.frontends.cli.commands.tournament_sheets import (
+    csv_cell,
+    scoresheet_lines,
+    seating_lines,
+)
 
 
 @pytest.mark.parametrize(
@@ -47,3 +51,16 @@ def test_a_seating_sheet_lists_players_alphabetically_then_by_table() -> None:
     assert lines[10] == "  table  1:  East zoe   South Ann   West bob   North (bot)"
     with pytest.raises(UsageError, match="round under way, round 2"):
         seating_lines(EVENT, 1)
+
+
+def test_a_scoresheet_per_table_has_a_row_a_hand_the_totals_and_the_result_command() -> None:
+    lines = scoresheet_lines({**EVENT, "length": "hands", "amount": 4})
+    assert lines[0] == "club night, round 2, table 1: scoresheet"
+    assert lines[1].split() == ["hand", "E", "zoe", "S", "Ann", "W", "bob", "N", "(bot)"]
+    assert [line.split()[0] for line in lines[2:7]] == ["1", "2", "3", "4", "total"]
+    assert lines[7].startswith(
+        "  entered with: fourwinds tournament result 'club night' --table 1 --scores E,S,W,N"
+    )
+    assert lines[8] == "club night, round 2, table 2: scoresheet"
+    timed = scoresheet_lines({**EVENT, "length": "minutes", "amount": 90})
+    assert sum(1 for line in timed if line.strip().split()[0].isdigit()) == 2 * 16

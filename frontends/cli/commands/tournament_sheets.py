@@ -8,7 +8,9 @@ event's export from the daemon and checks it here (protocol/tournament/export.py
 writes every table's result: round, table, each wind's player and score, as they count after
 corrections. ``tournament sheet NAME [--round N]`` prints a round's seating two ways, by name
 (alphabetical: where each player goes) and by table (who sits where), as a director reads it
-out or prints it for the wall. ``tournament screen NAME`` opens the room screen in the
+out or prints it for the wall, and with ``--scoresheets`` a scoresheet per table for players
+at a physical set (each hand's scores by wind, the totals, the command that enters them).
+``tournament screen NAME`` opens the room screen in the
 browser (`fourwinds web --room NAME`: frontends/web/static/room.js).
 
 Names are other people's text: in a CSV cell one that a spreadsheet would take for a formula
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -47,6 +50,12 @@ def add_sheet_parsers(commands: Any, common: Callable[[Any, Any], None]) -> None
     )
     sheet.add_argument("name", metavar="NAME")
     sheet.add_argument("--round", type=int, metavar="N", help="the round (default: the last)")
+    sheet.add_argument(
+        "--scoresheets",
+        action="store_true",
+        help="and a scoresheet per table, for a physical set: each hand's scores by wind, the "
+        "totals, and the command that enters them",
+    )
     common(sheet, cmd_sheet)
     screen = commands.add_parser(
         "screen",
@@ -192,9 +201,47 @@ def seating_lines(event: Mapping[str, Any], round_no: int | None) -> list[str]:
     return lines
 
 
+SCORESHEET_HANDS = 16
+"""Hand rows on the scoresheet of a timed round (its hands are not known before): MCR's
+whole match."""
+
+
+def scoresheet_lines(event: Mapping[str, Any]) -> list[str]:
+    """A scoresheet for each table of the round under way, for players at a physical set:
+    the four names by wind, a row to write each hand's scores in, the totals, and the
+    command whose scores the record takes (`tournament result`, signed by all four)."""
+    last = event.get("round")
+    if not isinstance(last, Mapping):
+        raise UsageError(f"{event.get('name')}: no round has started yet")
+    name = str(event.get("name"))
+    hands = int(event.get("amount") or 4) if event.get("length") == "hands" else SCORESHEET_HANDS
+    blank = "  ".join(f"{'':_<12}" for _ in WINDS)
+    lines: list[str] = []
+    for number, table in enumerate(last.get("tables") or (), 1):
+        lines.append(
+            f"{shown_name(name, 64)}, round {last.get('round')}, table {number}: scoresheet"
+        )
+        lines.append(
+            "  hand  "
+            + "  ".join(
+                f"{w[0]} {('(bot)' if who is None else shown_name(str(who), 10)):<10}"
+                for w, who in zip(WINDS, table, strict=True)
+            )
+        )
+        lines += [f"  {hand:>4}  {blank}" for hand in range(1, hands + 1)]
+        lines.append(f"  total {blank}")
+        lines.append(
+            f"  entered with: fourwinds tournament result {shlex.quote(name)} --table {number} "
+            "--scores E,S,W,N (each of the four players, the same totals)"
+        )
+    return lines
+
+
 def cmd_sheet(args: argparse.Namespace) -> int:
     event = ask_event_daemon(args, {"type": "tournament_status", "name": args.name})
     lines = seating_lines(event, args.round)
+    if args.scoresheets:
+        lines += scoresheet_lines(event)
     if args.json:
         import json
 
