@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -175,6 +176,18 @@ def request(client: Client, **message: Any) -> dict[str, Any]:
     if not answer.get("ok"):
         raise AssertionError(f"{message.get('type')} refused: {answer.get('error')}")
     return answer
+
+
+def enter_event(
+    players: Sequence[DaemonProcess], name: str, port: int, host: str = "127.0.0.1"
+) -> None:
+    """Each of ``players`` enters the event ``name`` of the director reached at host:port."""
+    for d in players:
+        client = d.client(subscribe=False)
+        try:
+            request(client, type="tournament_join", name=name, host=host, port=port)
+        finally:
+            client.close()
 
 
 def start_all(daemons: list[DaemonProcess], timeout: float = 30.0) -> None:

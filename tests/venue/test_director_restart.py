@@ -18,7 +18,7 @@ import pytest
 
 from testkit import waiting
 from testkit.dirs import short_dir
-from testkit.procs import DaemonProcess, request, start_all
+from testkit.procs import DaemonProcess, enter_event, request, start_all
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.table_runtimes.real_session"
@@ -47,14 +47,7 @@ def _status(director: DaemonProcess) -> dict[str, Any]:
 def test_a_restarted_director_says_reconnecting_not_missing(room: list[DaemonProcess]) -> None:
     director, *players = room
     request(director.client(subscribe=False), type="tournament_create", name="club", rounds=1)
-    for d in players:
-        request(
-            d.client(subscribe=False),
-            type="tournament_join",
-            name="club",
-            host="127.0.0.1",
-            port=director.port,
-        )
+    enter_event(players, "club", director.port)
     waiting.until(lambda: _status(director)["missing"] == [], 20, "both entrants heard")
     director.kill9()
     director.spawn()

@@ -21,7 +21,7 @@ import pytest
 from fourwinds.protocol.tournament.session.lapses import REVEAL_WAIT_S
 from testkit import waiting
 from testkit.dirs import short_dir
-from testkit.procs import DaemonProcess, request, start_all
+from testkit.procs import DaemonProcess, enter_event, request, start_all
 
 pytestmark = pytest.mark.slow
 REAL = "fourwinds.daemon.table_runtimes.real_session"
@@ -61,14 +61,7 @@ def test_a_withheld_reveal_is_waited_for_then_the_round_is_seated_without_it(
         hands=1,
         deck="practice",
     )
-    for d in players:
-        request(
-            d.client(subscribe=False),
-            type="tournament_join",
-            name="club",
-            host="127.0.0.1",
-            port=director.port,
-        )
+    enter_event(players, "club", director.port)
     waiting.until(
         lambda: ((s := _status(director)["seeding"]) and s["step"] == "call") or None,
         30,

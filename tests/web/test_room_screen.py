@@ -18,7 +18,7 @@ import pytest
 
 from testkit.browser import chromium, page_errors, unavailable
 from testkit.machines import Machine
-from testkit.procs import DaemonProcess, request, start_all
+from testkit.procs import DaemonProcess, enter_event, request, start_all
 from testkit.waiting import until
 
 pytestmark = [
@@ -58,10 +58,9 @@ def test_the_room_screen_shows_clock_seating_and_standings_and_follows_the_event
     )
     assert made.returncode == 0, made.stderr
     port = json.loads(made.stdout)["port"]
+    enter_event(players, "club night", port)
     clients = [d.client(subscribe=False) for d in players]
     try:
-        for c in clients:
-            request(c, type="tournament_join", name="club night", host="127.0.0.1", port=port)
         started = pat.run("fourwinds tournament start 'club night' --json", timeout=60)
         assert started.returncode == 0, started.stderr
         pat.start("fourwinds tournament screen 'club night' --no-browser", "screen.out")
