@@ -306,6 +306,7 @@ def _drop(d: ApiHost, rt: TableRuntime) -> None:
     """Forget the table ``rt`` (its folder kept as ``left-<id>``) and the connections
     only it needed."""
     del d.tables[rt.table_id]
+    d.views.forget(rt.table_id)  # the cached view holds the table's whole session
     rt.close_log()
     d.store.leave(rt.table_id)
     still = d.admission.pinned_keys()

@@ -167,6 +167,19 @@ class Views:
                 view["next"] = {**view["next"], "deadline": view["deadline"]}
         return view
 
+    def forget(self, table_id: bytes) -> None:
+        """A table this daemon dropped (left, or an event's table whose result counts): its
+        cached view goes, and with it the table's whole session, which the cache held (a
+        bot entrant's daemon kept every earlier round's table so, about 4 MB each)."""
+        for cache in (
+            self._views,
+            self._dirty,
+            self._published_at,
+            self._published_progress,
+            self._published_shown,
+        ):
+            cache.pop(table_id, None)
+
     def countdown_over(self, rt: TableRuntime, now: float) -> None:
         """The countdown in the view last built for ``rt`` has just run out: a new view, at
         once. Our own window's end changes the table anyway (our default answer); another

@@ -77,40 +77,52 @@ async def ticker(d: TimersHost, also: Sequence[Callable[[float], None]]) -> None
     while True:
         await asyncio.sleep(TICK_S)
         now = time.monotonic()
-        for rt in list(d.tables.values()):
-            if rt.seq_check is not None:
-                if d.steps.signing_held(rt, now):
-                    continue
-                d.steps.settle(rt, now)
-            if rt.catching_up is not None:
-                if d.steps.reconnecting(rt, now):
-                    continue  # our timers wait: the window starts again after it
-                d.steps.caught_up(rt, now)
-            d.views.countdown_over(rt, now)
-            if rt.session is not None:
-                step = d.port.tick(rt.session, now)
-                if step.persist or step.outgoing or step.events:
-                    d.steps.apply(rt, step)
+        _tick_tables(d, now)
         for tick in also:
             tick(now)
+
+
+def _tick_tables(d: TimersHost, now: float) -> None:
+    """One tick of every table. A function of its own, not the ticker's loop: a loop
+    variable in that long-lived coroutine would keep the last table ticked, and its whole
+    session, alive after the daemon dropped it."""
+    for rt in list(d.tables.values()):
+        if rt.seq_check is not None:
+            if d.steps.signing_held(rt, now):
+                continue
+            d.steps.settle(rt, now)
+        if rt.catching_up is not None:
+            if d.steps.reconnecting(rt, now):
+                continue  # our timers wait: the window starts again after it
+            d.steps.caught_up(rt, now)
+        d.views.countdown_over(rt, now)
+        if rt.session is not None:
+            step = d.port.tick(rt.session, now)
+            if step.persist or step.outgoing or step.events:
+                d.steps.apply(rt, step)
 
 
 async def syncer(d: TimersHost) -> None:
     """Anti-entropy: ask every live member for what we may have missed; refresh views."""
     while True:
         await asyncio.sleep(SYNC_S)
-        for rt in list(d.tables.values()):
-            rt.sync_soon()  # bound what a crash can lose of what we received
-            if rt.rebuild is not None:
-                d.rebuilds.ask_rebuild(rt)
-                d.views.publish_view(rt, [])
-                continue
-            if rt.session is None:
-                if rt.log is not None and rt.joiner is None and d.alive(rt.host_key):
-                    d.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))
-                continue
-            d.steps.ask_heads(rt)
-            for key in rt.members:
-                if key != d.identity.public_key and d.alive(key):
-                    d.rebuilds.request_catchup(rt, key)
+        _sync_tables(d)
+
+
+def _sync_tables(d: TimersHost) -> None:
+    """One anti-entropy round over every table (a function of its own: see _tick_tables)."""
+    for rt in list(d.tables.values()):
+        rt.sync_soon()  # bound what a crash can lose of what we received
+        if rt.rebuild is not None:
+            d.rebuilds.ask_rebuild(rt)
             d.views.publish_view(rt, [])
+            continue
+        if rt.session is None:
+            if rt.log is not None and rt.joiner is None and d.alive(rt.host_key):
+                d.transport.send(rt.host_key, CatchUp(rt.table_id, 0, -1))
+            continue
+        d.steps.ask_heads(rt)
+        for key in rt.members:
+            if key != d.identity.public_key and d.alive(key):
+                d.rebuilds.request_catchup(rt, key)
+        d.views.publish_view(rt, [])

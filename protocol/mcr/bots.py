@@ -35,7 +35,17 @@ from .actions import (
 from .engine import claim_options
 from .events import DrawSource
 from .hand import InvalidHand, Meld, MeldType
-from .plans import HAND_KINDS, INF, PLANS, Counts, MeldKey, Plan, lower_bounds, plan_distance
+from .plans import (
+    CACHE_ENTRIES,
+    HAND_KINDS,
+    INF,
+    PLANS,
+    Counts,
+    MeldKey,
+    Plan,
+    lower_bounds,
+    plan_distance,
+)
 from .scoring import WinContext, score_hand
 from .state import HandState, Phase, public_slots
 from .waits import tiles_to_win
@@ -64,7 +74,7 @@ def _meld_key(melds: Sequence[Meld]) -> MeldKey:
     return tuple((m.type, int(m.tiles[0])) for m in melds)
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def candidate_plans(counts: Counts, melds: MeldKey) -> tuple[Plan, ...]:
     """Plans within one step of the nearest for this hand (13 or 14 tiles)."""
     bounded = sorted(lower_bounds(counts, melds))
@@ -81,7 +91,7 @@ def candidate_plans(counts: Counts, melds: MeldKey) -> tuple[Plan, ...]:
     return tuple(p for d, p in scored if d <= best + SLACK)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def _plan_value(counts: Counts, melds: MeldKey, plans: tuple[Plan, ...]) -> tuple[int, float]:
     best = (INF, 0.0)
     for plan in plans:
@@ -91,7 +101,7 @@ def _plan_value(counts: Counts, melds: MeldKey, plans: tuple[Plan, ...]) -> tupl
     return best
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def winning_waits(
     melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int, prevalent: int
 ) -> tuple[tuple[Kind, bool], ...]:
@@ -275,7 +285,7 @@ def _kong(state: HandState, seat: Seat) -> Action | None:
     return None
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def _waits(melds: tuple[Meld, ...], hand: tuple[Kind, ...]) -> frozenset[Kind]:
     """Every kind completing the hand in shape (points aside); cached per hand."""
     try:

@@ -19,6 +19,12 @@ from itertools import permutations
 
 from .hand import MeldType
 
+CACHE_ENTRIES = 1 << 12
+"""Entries each of the bots' searches keeps (plans here, bots.py, strong.py): a hand's
+decisions look up a few thousand, and a daemon that plays a bot seat keeps these for the
+whole evening; at 1 << 14 to 1 << 16 they held about 1.5 MB of memory a hand played, up to
+tens of MB (benchmarks/results/tournament_event.md)."""
+
 HAND_KINDS = 34
 INF = 99
 
@@ -111,7 +117,7 @@ def _pareto(options: set[Option]) -> tuple[Option, ...]:
     return tuple(sorted(keep))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def suit_options(block: tuple[int, ...]) -> tuple[Option, ...]:
     """Best (sets, partials, eye) decompositions of one suit's nine counts."""
     c = list(block)
@@ -144,7 +150,7 @@ def suit_options(block: tuple[int, ...]) -> tuple[Option, ...]:
     return _pareto(out)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def honor_options(block: tuple[int, ...]) -> tuple[Option, ...]:
     """Sets/pairs of kinds that cannot form runs (honors, or any kind in All Pungs)."""
     m = sum(1 for v in block if v >= 3)
@@ -157,7 +163,7 @@ def honor_options(block: tuple[int, ...]) -> tuple[Option, ...]:
     return _pareto(opts)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def _merge(a: tuple[Option, ...], b: tuple[Option, ...], need: int) -> tuple[Option, ...]:
     """Options of two blocks together, sets capped at ``need`` and partials at what is left."""
     best: dict[tuple[int, int], int] = {}  # (sets, eye) -> most partials
@@ -173,7 +179,7 @@ def _merge(a: tuple[Option, ...], b: tuple[Option, ...], need: int) -> tuple[Opt
     return tuple((m, t, p) for (m, p), t in best.items())
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def standard_distance(counts: Counts, need: int, runs: bool = True) -> int:
     """Shanten of ``need`` sets and a pair from these counts (no runs: pungs only)."""
     if need < 0:
@@ -185,7 +191,7 @@ def standard_distance(counts: Counts, need: int, runs: bool = True) -> int:
     return 2 * need - max(2 * m + t + p for m, t, p in acc)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def _flush_distance(suit: tuple[int, ...], honors: tuple[int, ...], need: int) -> int:
     """Shanten of ``need`` sets and a pair from one suit and the honors only."""
     if need < 0:

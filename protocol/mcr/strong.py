@@ -33,6 +33,7 @@ from .actions import Action, ClaimWin, Discard, Pass
 from .defence import danger, threats
 from .hand import InvalidHand, Meld, MeldType
 from .plans import (
+    CACHE_ENTRIES,
     HAND_KINDS,
     HONOR_MASK,
     INF,
@@ -93,7 +94,7 @@ EXTRA_PLANS: tuple[Plan, ...] = _shifted_chows()
 _EXTRA_MASKS = tuple((p, p.mask) for p in EXTRA_PLANS)
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def candidate_plans(counts: Counts, melds: MeldKey) -> tuple[Plan, ...]:
     """The normal bot's nearest plans, and the extra plans as near or nearer (only the
     extra ones when they are nearer)."""
@@ -122,7 +123,7 @@ class _Position(bots._Position):
         return candidate_plans(counts, key)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=CACHE_ENTRIES)
 def wait_points(
     melds: tuple[Meld, ...], hand: tuple[Kind, ...], seat_wind: int, prevalent: int
 ) -> tuple[tuple[Kind, int, bool], ...]:
