@@ -25,11 +25,15 @@ import io
 import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fourwinds.frontends.cli import UsageError
+from fourwinds.frontends.cli.cli_common import emit
 from fourwinds.frontends.cli.event_link import ask_event_daemon
 from fourwinds.protocol.text import shown_name
+
+if TYPE_CHECKING:  # the checker is loaded only by the command that reads an export
+    from fourwinds.protocol.tournament.check import Verdict
 
 WINDS = ("East", "South", "West", "North")
 FORMULA_FIRST = ("=", "+", "-", "@", "\t", "\r")
@@ -116,7 +120,7 @@ def standings_csv(answer: Mapping[str, Any]) -> str:
     return csv_text(["rank", "player", "points", "score", "played", "byes", "standings"], rows)
 
 
-def result_rows(verdict: Any) -> list[list[object]]:
+def result_rows(verdict: Verdict) -> list[list[object]]:
     """Every table with a result that counts: round, table (from 1), then each wind's player
     (``bot`` for a bot seat) and score, from a checked export's verdict."""
     names = verdict.names
@@ -156,14 +160,15 @@ def cmd_results(args: argparse.Namespace) -> int:
     if args.csv:
         sys.stdout.write(csv_text(RESULT_HEADER, rows))
         return 0
-    for row in rows:
-        seats = ", ".join(
+    lines = [
+        f"round {row[0]}, table {row[1]}: "
+        + ", ".join(
             f"{wind[0]} {shown_name(str(row[2 + 2 * i]), 20)} {row[3 + 2 * i]}"
             for i, wind in enumerate(WINDS)
         )
-        print(f"round {row[0]}, table {row[1]}: {seats}")
-    if not rows:
-        print("no table has a result yet")
+        for row in rows
+    ]
+    emit(args, lines or ["no table has a result yet"], {"header": RESULT_HEADER, "rows": rows})
     return 0
 
 
@@ -242,12 +247,7 @@ def cmd_sheet(args: argparse.Namespace) -> int:
     lines = seating_lines(event, args.round)
     if args.scoresheets:
         lines += scoresheet_lines(event)
-    if args.json:
-        import json
-
-        print(json.dumps({"lines": lines}))
-    else:
-        print("\n".join(lines))
+    emit(args, lines, {"lines": lines})
     return 0
 
 
